@@ -8,3 +8,34 @@ computed from those tables.
 from __future__ import annotations
 
 __version__ = "0.1.0"
+
+from clfeval.errors import ClfevalError, DataError, UsageError  # noqa: E402
+from clfeval.reports import Report, report, report_from_table  # noqa: E402
+from clfeval.tables import (  # noqa: E402
+    ConfusionAccumulator,
+    ConfusionTable,
+    JointTable,
+    MultilabelAccumulator,
+    MultilabelTable,
+    confusion_table,
+    joint_table,
+    multilabel_table,
+)
+
+__all__ = [
+    "__version__",
+    "ClfevalError",
+    "DataError",
+    "UsageError",
+    "Report",
+    "report",
+    "report_from_table",
+    "ConfusionTable",
+    "MultilabelTable",
+    "JointTable",
+    "ConfusionAccumulator",
+    "MultilabelAccumulator",
+    "confusion_table",
+    "multilabel_table",
+    "joint_table",
+]

@@ -1,0 +1,108 @@
+"""Argument checks shared by the library: each normalises one kind of argument
+once, so that the numerical code after it can trust its inputs."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from clfeval.errors import UsageError
+
+__all__ = [
+    "check_zero_division",
+    "zero_division_name",
+    "check_beta",
+    "check_rng",
+    "check_positive_int",
+    "check_probability",
+]
+
+
+def check_zero_division(value: Any, *, option: str = "zero_division") -> float:
+    """Normalise the 0/0 policy to a float: ``0.0``, ``1.0`` or ``nan``.
+
+    Accepts ``0``, ``1``, ``"0"``, ``"1"``, ``"nan"``, ``float("nan")`` and
+    ``np.nan``; anything else is a :class:`~clfeval.errors.UsageError`.
+
+    >>> check_zero_division("nan")
+    nan
+    >>> check_zero_division(1)
+    1.0
+    """
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in {"0", "0.0"}:
+            return 0.0
+        if text in {"1", "1.0"}:
+            return 1.0
+        if text == "nan":
+            return math.nan
+    elif isinstance(value, numbers.Real) and not isinstance(value, bool):
+        v = float(value)
+        if math.isnan(v) or v in (0.0, 1.0):
+            return v
+    raise UsageError(
+        f"option {option} must be 0, 1 or nan (the value a 0/0 ratio takes); got {value!r}."
+    )
+
+
+def zero_division_name(value: float) -> str:
+    """The policy as it is printed: ``"0"``, ``"1"`` or ``"nan"``."""
+    if math.isnan(value):
+        return "nan"
+    return "1" if value == 1.0 else "0"
+
+
+def check_beta(value: Any, *, option: str = "beta") -> float:
+    """F-beta's beta: a finite number > 0.
+
+    >>> check_beta(2)
+    2.0
+    """
+    try:
+        beta = float(value)
+    except (TypeError, ValueError):
+        beta = math.nan
+    if not math.isfinite(beta) or beta <= 0:
+        raise UsageError(f"option {option} must be a positive number (F-beta weighs recall beta times as much as precision); got {value!r}.")
+    return beta
+
+
+def check_positive_int(value: Any, *, option: str, minimum: int = 1) -> int:
+    """An integer ≥ ``minimum`` (booleans refused)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise UsageError(f"option {option} must be an integer >= {minimum}; got {value!r}.")
+    if value < minimum:
+        raise UsageError(f"option {option} must be an integer >= {minimum}; got {value}.")
+    return int(value)
+
+
+def check_probability(value: Any, *, option: str, open_interval: bool = True) -> float:
+    """A number strictly between 0 and 1 (or within [0, 1] when not ``open_interval``)."""
+    try:
+        p = float(value)
+    except (TypeError, ValueError):
+        p = math.nan
+    ok = (0.0 < p < 1.0) if open_interval else (0.0 <= p <= 1.0)
+    if not ok:
+        bounds = "strictly between 0 and 1" if open_interval else "between 0 and 1"
+        raise UsageError(f"option {option} must be a number {bounds}; got {value!r}.")
+    return p
+
+
+def check_rng(seed: Any) -> np.random.Generator:
+    """A :class:`numpy.random.Generator` from a seed (int) or a generator.
+
+    Library code never draws from global state: the caller passes ``seed``.
+
+    >>> bool(check_rng(0).integers(10) == check_rng(0).integers(10))
+    True
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise UsageError(f"seed must be a non-negative integer or a numpy Generator; got {seed!r}.")
+    return np.random.default_rng(int(seed))

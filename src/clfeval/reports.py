@@ -1,0 +1,406 @@
+"""The report: every count-based number about one classifier, as plain data.
+
+:func:`report` chains the house steps — validate → encode labels → count →
+reduce — and returns a :class:`Report`, a frozen dataclass whose
+:meth:`Report.to_dict` is the stable JSON interface. :func:`report_from_table`
+does the reduction alone, for tables that were built elsewhere (streamed,
+merged across folds or shards).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import platform
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from clfeval import __version__
+from clfeval._labels import encode_labels, encode_multilabel, encode_pair, label_str, resolve_label
+from clfeval._validation import check_beta, check_positive_int, check_zero_division, zero_division_name
+from clfeval.baselines import majority_index, majority_table, stratified_table, uniform_table
+from clfeval.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
+from clfeval.errors import DataError, UsageError
+from clfeval.metrics import class_counts, score_binary, score_multilabel, score_table
+from clfeval.tables import ConfusionTable, MultilabelTable
+
+__all__ = ["Report", "report", "report_from_table", "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 1
+
+MULTILABEL_OMITTED = (
+    "multi-label data has no K×K confusion matrix (an item may carry several labels, so an error is "
+    "not one gold class predicted as another); confusion_matrix, most_confused_pair, mcc, kappa and "
+    "balanced_accuracy are therefore left out. Each label has its own binary table instead."
+)
+
+
+def _versions() -> dict[str, str]:
+    import pyarrow
+
+    return {"clfeval": __version__, "numpy": np.__version__, "pyarrow": pyarrow.__version__,
+            "python": platform.python_version()}
+
+
+@dataclass(frozen=True)
+class Report:
+    """Every count-based number about one classifier on one data set.
+
+    Fields are plain data (numbers, strings, lists, dicts); :meth:`to_dict`
+    gives the JSON interface, with ``schema_version``. ``table`` is the count
+    table everything was derived from (not part of the JSON).
+    """
+
+    kind: str
+    n: int
+    labels: list[str]
+    per_class: dict[str, dict[str, Any]]
+    accuracy: float
+    error_rate: float
+    macro: dict[str, float]
+    micro: dict[str, float]
+    weighted: dict[str, float]
+    diagnostics: dict[str, Any]
+    baselines: dict[str, Any]
+    undefined: list[dict[str, Any]]
+    signature: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+    confusion_matrix: list[list[int]] | None = None
+    balanced_accuracy: float | None = None
+    mcc: float | None = None
+    kappa: float | None = None
+    subset_accuracy: float | None = None
+    hamming_loss: float | None = None
+    jaccard: float | None = None
+    binary: dict[str, Any] | None = None
+    ordinal: dict[str, Any] | None = None
+    errors: dict[str, Any] | None = None
+    sections: dict[str, Any] = field(default_factory=dict)
+    table: ConfusionTable | MultilabelTable | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def hardest_class(self) -> str | None:
+        return self.diagnostics.get("hardest_class")
+
+    @property
+    def most_confused_pair(self) -> dict[str, Any] | None:
+        return self.diagnostics.get("most_confused_pair")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON interface (labels as strings; undefined values stay ``nan`` here and
+        become ``null`` in JSON text)."""
+        out: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "kind": self.kind, "n": self.n, "labels": list(self.labels)}
+        if self.confusion_matrix is not None:
+            out["confusion_matrix"] = self.confusion_matrix
+        out["per_class"] = self.per_class
+        out["accuracy"] = self.accuracy
+        out["error_rate"] = self.error_rate
+        for key in ("balanced_accuracy", "mcc", "kappa", "subset_accuracy", "hamming_loss", "jaccard"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        out["macro"] = self.macro
+        out["micro"] = self.micro
+        out["weighted"] = self.weighted
+        if self.binary is not None:
+            out["binary"] = self.binary
+        if self.ordinal is not None:
+            out["ordinal"] = self.ordinal
+        out["diagnostics"] = self.diagnostics
+        out["baselines"] = self.baselines
+        if self.errors is not None:
+            out["errors"] = self.errors
+        out.update(self.sections)
+        out["undefined"] = self.undefined
+        out["notes"] = list(self.notes)
+        out["signature"] = self.signature
+        return out
+
+
+def _train_frequencies(train_labels: Any, labels: Sequence[str], multilabel: bool, sep: str) -> tuple[list[str], np.ndarray, np.ndarray | None]:
+    """Class frequencies of the training labels, aligned to ``labels`` by string form.
+
+    Returns the (possibly extended) label list, frequencies over it, and for
+    multi-label the number of training items.
+    """
+    if multilabel:
+        enc = encode_multilabel(train_labels, [[]] * len(train_labels), sep=sep, names=("train_labels", "train_labels"))
+        counts = dict(zip((label_str(x) for x in enc.labels), enc.gold.sum(axis=0).tolist()))
+        n_train = enc.n
+    else:
+        (codes,), r, raw = encode_labels([train_labels], ("train_labels",))
+        if len(codes) == 0:
+            raise DataError("the training labels are empty; the majority baseline needs at least one training label.")
+        bc = np.bincount(codes, minlength=r)
+        counts = {label_str(raw[j]): int(bc[j]) for j in np.flatnonzero(bc)}
+        n_train = None
+    if not counts and not multilabel:
+        raise DataError("the training labels are empty; the majority baseline needs at least one training label.")
+    ext = list(labels) + sorted(k for k in counts if k not in set(labels))
+    freq = np.array([counts.get(x, 0) for x in ext], dtype=np.float64)
+    return ext, freq, (np.float64(n_train) if n_train is not None else None)
+
+
+def _baseline_entry(name: str, description: str, cm: np.ndarray, ext: list[str], keep: int, beta: float,
+                    zd: float, positive_index: int | None) -> dict[str, Any]:
+    scored = score_table(cm, ext, beta=beta, zero_division=zd, track_undefined=False)
+    per_class = {lab: {m: scored["per_class"][lab][m] for m in ("precision", "recall", "f1")} for lab in ext[:keep]}
+    f1s = np.array([per_class[lab]["f1"] for lab in ext[:keep]], dtype=np.float64)
+    macro_f1 = float(np.nanmean(f1s)) if math.isnan(zd) and not np.all(np.isnan(f1s)) else float(f1s.mean()) if f1s.size else math.nan
+    entry = {"description": description, "accuracy": scored["accuracy"], "macro_f1": macro_f1,
+             "micro_f1": scored["micro"]["f1"], "per_class": per_class}
+    if positive_index is not None:
+        entry["positive_f1"] = per_class[ext[positive_index]]["f1"]
+    return entry
+
+
+def _single_label_baselines(cm: np.ndarray, labels: list[str], beta: float, zd: float, positive_index: int | None,
+                            train: tuple[list[str], np.ndarray] | None) -> tuple[dict[str, Any], list[str]]:
+    notes = []
+    support = cm.sum(axis=1).astype(np.float64)
+    k = len(labels)
+    if train is None:
+        ext = list(labels)
+        freq = support
+        source = "gold labels of the evaluated data"
+        notes.append("The majority baseline's class is the most frequent gold label of the evaluated data "
+                     "(pass training labels for the honest version).")
+    else:
+        ext, freq = train
+        source = "training labels"
+    sup_ext = np.concatenate([support, np.zeros(len(ext) - k)])
+    m = majority_index(freq)
+    out = {}
+    out["majority"] = _baseline_entry("majority", f"always predicts {ext[m]!r}, the most frequent class of the {source}",
+                                      majority_table(sup_ext, m), ext, k, beta, zd, positive_index)
+    out["majority"]["label"] = ext[m]
+    out["majority"]["source"] = source
+    out["uniform"] = _baseline_entry("uniform", f"uniform random over the {k} labels (expected counts)",
+                                     uniform_table(support), labels, k, beta, zd, positive_index)
+    q = freq / freq.sum() if freq.sum() > 0 else freq
+    out["stratified"] = _baseline_entry("stratified", f"random, following the class frequencies of the {source} (expected counts)",
+                                        stratified_table(sup_ext, q), ext, k, beta, zd, positive_index)
+    out["stratified"]["source"] = source
+    return out, notes
+
+
+def _multilabel_baselines(t: MultilabelTable, labels: list[str], beta: float, zd: float,
+                          train: tuple[list[str], np.ndarray, np.float64] | None) -> tuple[dict[str, Any], list[str]]:
+    notes = []
+    pos = t.tp + t.fn
+    neg = t.n_items - pos
+    if train is None:
+        prevalence = pos / t.n_items if t.n_items else np.zeros(len(labels))
+        source = "gold labels of the evaluated data"
+        notes.append("Multi-label baselines take each label's prevalence from the evaluated gold labels "
+                     "(pass training labels for the honest version).")
+    else:
+        ext, freq, n_train = train
+        prevalence = np.array([freq[ext.index(lab)] for lab in labels]) / n_train if n_train else np.zeros(len(labels))
+        source = "training labels"
+
+    def table(q: np.ndarray) -> np.ndarray:
+        q = np.asarray(q, dtype=np.float64)
+        return np.stack([np.stack([neg * (1 - q), neg * q], -1), np.stack([pos * (1 - q), pos * q], -1)], 1)
+
+    out = {}
+    for name, q, desc in (
+        ("majority", (prevalence > 0.5).astype(np.float64), f"each label predicted iff it is present in most items of the {source}"),
+        ("uniform", np.full(len(labels), 0.5), "each label predicted with probability 1/2 (expected counts)"),
+        ("stratified", prevalence, f"each label predicted with its prevalence in the {source} (expected counts)"),
+    ):
+        scored = score_multilabel(table(q), labels, n_items=t.n_items, exact=0, jaccard_sum=0.0, jaccard_empty=0,
+                                  beta=beta, zero_division=zd, track_undefined=False)
+        out[name] = {"description": desc, "source": source, "hamming_loss": scored["hamming_loss"],
+                     "macro_f1": scored["macro"]["f1"], "micro_f1": scored["micro"]["f1"],
+                     "per_class": {lab: {m: scored["per_class"][lab][m] for m in ("precision", "recall", "f1", "accuracy")}
+                                   for lab in labels}}
+    notes.append("Multi-label baselines report per-label and averaged measures; subset accuracy and Jaccard "
+                 "of a random baseline depend on the items, not the tables, and are not shown.")
+    return out, notes
+
+
+def _signature(zd: float, beta: float, kind: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    sig = {"version": __version__, "zero_division": zero_division_name(zd), "beta": beta,
+           "averaging": {"macro": "mean over labels of the per-label value",
+                         "macro.f1_of_means": "F1 of macro-precision and macro-recall",
+                         "micro": "computed once from TP, FP, FN pooled over labels",
+                         "weighted": "mean of per-label values weighted by support"},
+           "undefined_policy": _policy_text(zd), "kind": kind, "versions": _versions()}
+    if extra:
+        sig.update(extra)
+    return sig
+
+
+def _policy_text(zd: float) -> str:
+    if math.isnan(zd):
+        return "0/0 is reported as undefined (NaN, null in JSON) and left out of macro and weighted averages"
+    return f"0/0 is counted as {zero_division_name(zd)}; the affected labels and metrics are listed under 'undefined'"
+
+
+def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any = None, beta: float = 1.0,
+                      zero_division: Any = 0, order: bool = False, train_labels: Any = None, sep: str = "|",
+                      top_n: int = 5) -> Report:
+    """A :class:`Report` from a count table built elsewhere (streamed, merged, pooled over folds).
+
+    Same parameters as :func:`report`, except that ``order=True`` says the
+    table's label order is the ordinal scale.
+    """
+    zd = check_zero_division(zero_division)
+    beta = check_beta(beta)
+    labels = table.label_strings
+    notes: list[str] = []
+    if isinstance(table, MultilabelTable):
+        if order:
+            raise UsageError("option order (ordinal classes) applies to single-label data, not to multi-label data.")
+        scored = score_multilabel(table.counts, labels, n_items=table.n_items, exact=table.exact,
+                                  jaccard_sum=table.jaccard_sum, jaccard_empty=table.jaccard_empty, beta=beta,
+                                  zero_division=zd)
+        f1 = np.array([scored["per_class"][lab]["f1"] for lab in labels])
+        hard = hardest_classes(f1, labels)
+        diagnostics = {"hardest_class": hard[0] if hard else None, "hardest_classes": hard,
+                       "omitted": MULTILABEL_OMITTED}
+        train = _train_frequencies(train_labels, labels, True, sep) if train_labels is not None else None
+        baselines, bnotes = _multilabel_baselines(table, labels, beta, zd, train)
+        notes.append(MULTILABEL_OMITTED)
+        notes.extend(bnotes)
+        binary = None
+        if positive is not None:
+            i = resolve_label(positive, table.labels, option="--positive")
+            binary = dict(positive=labels[i], **{k: v for k, v in scored["per_class"][labels[i]].items()})
+        return Report(kind="multilabel", n=table.n_items, labels=labels, per_class=scored["per_class"],
+                      accuracy=scored["accuracy"], error_rate=scored["error_rate"], macro=scored["macro"],
+                      micro=scored["micro"], weighted=scored["weighted"], diagnostics=diagnostics,
+                      baselines=baselines, undefined=scored["undefined"],
+                      signature=_signature(zd, beta, "multilabel"), notes=notes,
+                      subset_accuracy=scored["subset_accuracy"], hamming_loss=scored["hamming_loss"],
+                      jaccard=scored["jaccard"], binary=binary, table=table)
+    cm = table.counts
+    scored = score_table(cm, labels, beta=beta, zero_division=zd, order=order)
+    positive_index = None
+    binary = None
+    if positive is not None:
+        positive_index = resolve_label(positive, table.labels, option="--positive")
+        binary = score_binary(cm, labels, positive_index, beta=beta, zero_division=zd)
+    f1 = np.array([scored["per_class"][lab]["f1"] for lab in labels])
+    hard = hardest_classes(f1, labels)
+    diagnostics = {"hardest_class": hard[0] if hard else None, "hardest_classes": hard,
+                   "most_confused_pair": most_confused_pair(cm, labels),
+                   "top_confusions": top_confusions(cm, labels, top_n)}
+    train = None
+    if train_labels is not None:
+        ext, freq, _ = _train_frequencies(train_labels, labels, False, sep)
+        train = (ext, freq)
+    baselines, bnotes = _single_label_baselines(cm, labels, beta, zd, positive_index, train)
+    notes.extend(bnotes)
+    if math.isnan(zd) and scored["undefined"]:
+        notes.append("Undefined values (0/0) are shown as NaN and left out of the macro and weighted averages.")
+    return Report(kind="multiclass" if len(labels) != 2 else "binary", n=int(cm.sum()), labels=labels,
+                  per_class=scored["per_class"], accuracy=scored["accuracy"], error_rate=scored["error_rate"],
+                  macro=scored["macro"], micro=scored["micro"], weighted=scored["weighted"],
+                  diagnostics=diagnostics, baselines=baselines, undefined=scored["undefined"],
+                  signature=_signature(zd, beta, "single-label"), notes=notes,
+                  confusion_matrix=cm.tolist(), balanced_accuracy=scored["balanced_accuracy"],
+                  mcc=scored["mcc"], kappa=scored["kappa"], binary=binary, ordinal=scored.get("ordinal"),
+                  table=table)
+
+
+def _check_ids(ids: Any, n: int) -> Any:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arr = ids if isinstance(ids, (pa.Array, pa.ChunkedArray)) else pa.array(list(ids) if not isinstance(ids, np.ndarray) else ids)
+    if len(arr) != n:
+        raise DataError(f"ids must give one id per item: got {len(arr)} ids for {n} items.")
+    if arr.null_count:
+        first = int(np.flatnonzero(np.asarray(pc.is_null(arr)))[0])
+        raise DataError(f"ids has a missing id at item {first} (0-based); every item needs an id.")
+    if pc.count_distinct(arr).as_py() != n:
+        vc = pc.value_counts(arr)
+        dup = vc.filter(pc.greater(vc.field("counts"), 1))[0]["values"].as_py()
+        raise DataError(f"ids must be unique; the id {label_str(dup)!r} occurs more than once.")
+    return arr.to_pylist()
+
+
+def report(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None, ids: Any = None, positive: Any = None,
+           beta: float = 1.0, zero_division: Any = 0, order: Sequence[Any] | None = None, multilabel: bool = False,
+           train_labels: Any = None, show_errors: int = 0, sep: str = "|") -> Report:
+    """Evaluate predictions against gold labels: every count-based metric, diagnostics and baselines.
+
+    Parameters
+    ----------
+    gold, pred : sequence
+        One label per item (strings, integers or booleans, of one kind), or
+        with ``multilabel=True`` one label *set* per item (lists, or strings
+        separated by ``sep``; empty = no label).
+    labels : sequence, optional
+        The labels and their order; default: every label in either column,
+        sorted. Labels that never occur are allowed (their counts are 0).
+    ids : sequence, optional
+        Item ids (unique); used to list misclassified items.
+    positive : label, optional
+        Adds a ``binary`` block: this class against all others.
+    beta : float
+        Adds F-beta (key ``fbeta``) beside F1 when not 1; ``f1`` always stays F1.
+    zero_division : 0, 1 or "nan"
+        The value of 0/0 ratios. The default 0 agrees with scikit-learn; every
+        affected metric and label is listed under ``undefined``; ``nan``
+        leaves them out of averages.
+    order : sequence, optional
+        The classes are ordered (e.g. star ratings): the labels in scale
+        order. Adds ``ordinal``: MAE over ranks, linear and quadratic kappa.
+    multilabel : bool
+        Items carry label sets; see :class:`~clfeval.tables.MultilabelTable`.
+    train_labels : sequence, optional
+        Training labels: the majority and stratified baselines then follow
+        the training class frequencies (the honest version).
+    show_errors : int
+        List up to this many misclassified items (ids, gold, prediction).
+
+    Returns
+    -------
+    Report
+
+    Examples
+    --------
+    The accuracy trap: 100 documents, 90 of them news, "always news":
+
+    >>> r = report(["news"] * 90 + ["other"] * 10, ["news"] * 100)
+    >>> r.accuracy, round(r.macro["f1"], 4), r.per_class["other"]["f1"]
+    (0.9, 0.4737, 0.0)
+    >>> r.undefined
+    [{'metric': 'precision', 'labels': ['other']}, {'metric': 'mcc'}]
+    """
+    zd = check_zero_division(zero_division)
+    beta = check_beta(beta)
+    show_errors = check_positive_int(show_errors, option="show_errors", minimum=0)
+    if order is not None:
+        if labels is not None and [label_str(x) for x in labels] != [label_str(x) for x in order]:
+            raise UsageError("give either labels or order (the ordinal scale), not two different lists.")
+        labels = list(order)
+    if multilabel:
+        enc = encode_multilabel(gold, pred, labels=labels, sep=sep)
+        table: ConfusionTable | MultilabelTable = MultilabelTable.from_indicators(enc.gold, enc.pred, enc.labels)
+        n = enc.n
+    else:
+        enc = encode_pair(gold, pred, labels=labels)
+        table = ConfusionTable(enc.confusion_counts(), enc.labels)
+        n = enc.n
+    id_list = _check_ids(ids, n) if ids is not None else None
+    rep = report_from_table(table, positive=positive, beta=beta, zero_division=zd, order=order is not None,
+                            train_labels=train_labels, sep=sep)
+    if show_errors:
+        if multilabel:
+            wrong = np.flatnonzero(np.any(enc.gold != enc.pred, axis=1))
+            items = []
+            for pos in wrong[:show_errors].tolist():
+                items.append({"id": id_list[pos] if id_list is not None else pos,
+                              "gold": [label_str(enc.labels[j]) for j in np.flatnonzero(enc.gold[pos])],
+                              "pred": [label_str(enc.labels[j]) for j in np.flatnonzero(enc.pred[pos])]})
+            errors = {"total": int(wrong.size), "shown": len(items), "items": items}
+        else:
+            errors = misclassified(enc.gold, enc.pred, enc.labels, id_list, show_errors)
+        rep = dataclasses.replace(rep, errors=errors)
+    return rep
