@@ -547,11 +547,10 @@ def score_binary(cm: np.ndarray, labels: Sequence[Any], positive_index: int, *, 
     acc = safe_divide(c.tp + c.tn, n, zero_division)[0]
     out["accuracy"] = _f(acc)
     out["error_rate"] = _f(1.0 - acc)
-    sens, us = recall(c, math.nan)
-    spec, up = specificity(c, math.nan)
-    ba = (sens + spec) / 2.0
-    out["balanced_accuracy"] = _f(zero_division if (us or up) else ba)
     two = np.array([[c.tp, c.fn], [c.fp, c.tn]])
+    # (sensitivity + specificity) / 2, by the same rule as the whole table: mean recall
+    # over the classes present in gold (all positives or all negatives: that one recall).
+    out["balanced_accuracy"] = _f(balanced_accuracy(two, zero_division)[0])
     out["mcc"] = _f(mcc(two, zero_division)[0])
     out["kappa"] = _f(kappa(two, zero_division)[0])
     return out
