@@ -313,8 +313,13 @@ def f1_of_means(p: np.ndarray, r: np.ndarray, zero_division: float = 0.0) -> tup
     return safe_divide(2 * p * r, p + r, zero_division)
 
 
+def _pool(c: ClassCounts) -> ClassCounts:
+    """TP, FP, FN, TN summed over classes (the micro table)."""
+    return ClassCounts(c.tp.sum(axis=-1), c.fp.sum(axis=-1), c.fn.sum(axis=-1), c.tn.sum(axis=-1))
+
+
 def _micro(c: ClassCounts, zero_division: float, beta: float = 1.0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    pooled = ClassCounts(c.tp.sum(axis=-1), c.fp.sum(axis=-1), c.fn.sum(axis=-1), c.tn.sum(axis=-1))
+    pooled = _pool(c)
     out = {
         "precision": precision(pooled, zero_division),
         "recall": recall(pooled, zero_division),
@@ -348,6 +353,8 @@ def _per_class_avg(metric: str, how: str, beta: float = 1.0) -> Callable[[np.nda
     def fn(cm: np.ndarray, zd: float) -> np.ndarray:
         c = class_counts(cm)
         if how == "micro":
+            if metric == "fbeta":  # also for beta = 1, where _micro leaves F-beta out
+                return fbeta(_pool(c), beta, zd)[0]
             return _micro(c, zd, beta)[metric][0]
         if metric == "fbeta":
             v, u = fbeta(c, beta, zd)
