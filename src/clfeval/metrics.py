@@ -297,13 +297,18 @@ def macro_average(values: np.ndarray, undefined: np.ndarray, zero_division: floa
 
 
 def weighted_average(values: np.ndarray, undefined: np.ndarray, support: np.ndarray, zero_division: float = 0.0) -> np.ndarray:
-    """Support-weighted mean over classes (the ``nan`` policy renormalises over defined values)."""
+    """Support-weighted mean over classes (the ``nan`` policy renormalises over defined values).
+
+    When the weights sum to 0 (no gold items at all, e.g. a multi-label batch
+    without labels; or, under ``nan``, no defined value with support) the mean
+    is itself 0/0 and takes ``zero_division``.
+    """
     values = np.asarray(values, dtype=np.float64)
     w = np.asarray(support, dtype=np.float64)
     if math.isnan(zero_division):
         w = np.where(np.asarray(undefined), 0.0, w)
         values = np.where(np.asarray(undefined), 0.0, values)
-    return safe_divide((values * w).sum(axis=-1), w.sum(axis=-1), math.nan)[0]
+    return safe_divide((values * w).sum(axis=-1), w.sum(axis=-1), zero_division)[0]
 
 
 def f1_of_means(p: np.ndarray, r: np.ndarray, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -483,6 +488,10 @@ def _averages(c: ClassCounts, vals: dict[str, tuple], beta: float, zd: float, un
         weighted["fbeta"] = _f(weighted_average(*vals["fbeta"], c.support, zd))
     if undef is not None:
         _note_undefined(undef, "macro.f1_of_means", ufom, [])
+        for m in weighted:
+            u = np.asarray(vals[m][1])
+            w = np.where(u, 0, c.support) if math.isnan(zd) else c.support
+            _note_undefined(undef, f"weighted.{m}", np.sum(w) == 0, [])
         for m, (_, u) in micro_raw.items():
             _note_undefined(undef, f"micro.{m}", u, [])
     return {"macro": macro, "micro": micro, "weighted": weighted}
