@@ -300,6 +300,31 @@ def _dictionary_parts(arr: pa.ChunkedArray | pa.Array) -> tuple[pa.Array, np.nda
     return dictionary, indices
 
 
+def _split_stream(chunks: list[np.ndarray], lengths: list[int]) -> list[np.ndarray]:
+    """Cut a stream of index chunks back into columns of the given lengths.
+
+    ``pc.dictionary_encode`` of a chunked array drops empty chunks, so the
+    columns are recovered by length, not by counting chunks. A column that is
+    one chunk comes back without a copy.
+    """
+    out = []
+    ci, off = 0, 0
+    for length in lengths:
+        parts = []
+        need = length
+        while need > 0:
+            c = chunks[ci]
+            take = min(need, len(c) - off)
+            if take:
+                parts.append(c[off:off + take])
+            off += take
+            need -= take
+            if off == len(c):
+                ci, off = ci + 1, 0
+        out.append(parts[0] if len(parts) == 1 else (np.concatenate(parts) if parts else np.empty(0, np.int32)))
+    return out
+
+
 def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndarray], list[Any]]:
     """Encode several columns against one dictionary; returns raw codes per column and the dictionary."""
     dict_cols = [pa.types.is_dictionary(v.type) for v in values]
@@ -309,7 +334,8 @@ def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndar
         parts = [_dictionary_parts(v) for v in values]
         vocab = pc.dictionary_encode(pa.chunked_array([p[0] for p in parts]))
         vocab_dict = vocab.chunk(0).dictionary if vocab.num_chunks else pa.array([])
-        maps = [c.indices.to_numpy(zero_copy_only=False).astype(np.int32) for c in vocab.chunks]
+        maps = _split_stream([c.indices.to_numpy(zero_copy_only=False).astype(np.int32) for c in vocab.chunks],
+                             [len(p[0]) for p in parts])
         codes = []
         for (dictionary, indices), mapping in zip(parts, maps):
             codes.append(mapping[indices] if len(mapping) else indices.astype(np.int32))
@@ -320,23 +346,15 @@ def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndar
             v = v.cast(v.type.value_type) if isinstance(v, pa.Array) else pa.chunked_array([c.cast(c.type.value_type) for c in v.chunks], type=v.type.value_type)
         plain.append(v)
     chunks: list[pa.Array] = []
-    bounds = []
     for v in plain:
-        cs = v.chunks if isinstance(v, pa.ChunkedArray) else [v]
-        chunks.extend(cs)
-        bounds.append(len(cs))
+        chunks.extend(v.chunks if isinstance(v, pa.ChunkedArray) else [v])
     if not chunks:
         return [np.empty(0, np.int32) for _ in values], []
     typ = chunks[0].type
     chunks = [c if c.type == typ else c.cast(typ) for c in chunks]
     encoded = pc.dictionary_encode(pa.chunked_array(chunks, type=typ))
     dictionary = encoded.chunk(0).dictionary.to_pylist() if encoded.num_chunks else []
-    out = []
-    start = 0
-    for b in bounds:
-        idx = [c.indices.to_numpy(zero_copy_only=False) for c in encoded.chunks[start:start + b]]
-        start += b
-        out.append(idx[0] if len(idx) == 1 else (np.concatenate(idx) if idx else np.empty(0, np.int32)))
+    out = _split_stream([c.indices.to_numpy(zero_copy_only=False) for c in encoded.chunks], [len(v) for v in plain])
     return out, dictionary
 
 
