@@ -540,6 +540,11 @@ def encode_multilabel(gold: Any, pred: Any, *, labels: Sequence[Any] | None = No
     kinds = {_kind(f[1]) for f in flat if len(f[1])}
     if len(kinds) > 1:
         raise DataError(f"{names[0]} and {names[1]} hold labels of different kinds ({', '.join(sorted(kinds))}); convert them to one type.")
+    # A column whose sets are all empty has no label values (and may be typed null, e.g.
+    # from [[]]): give it the other column's type so that both encode against one dictionary.
+    typed = [f[1].type for f in flat if len(f[1])]
+    if typed:
+        flat = [(rows, vals if len(vals) else pa.array([], type=typed[0])) for rows, vals in flat]
     codes, dictionary = _hash_encode([f[1] for f in flat]) if any(len(f[1]) for f in flat) else ([np.empty(0, np.int32)] * 2, [])
     order = sort_labels(dictionary)
     if labels is not None:
