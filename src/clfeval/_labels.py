@@ -481,7 +481,7 @@ def _split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedAr
     arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else None
     if arr is None:
         seq = list(values)
-        if seq and all(isinstance(v, str) or v is None for v in seq):
+        if all(isinstance(v, str) or v is None for v in seq):  # also no items at all (an empty batch)
             arr = pa.array(seq, type=pa.string())
         else:
             try:
