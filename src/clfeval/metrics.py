@@ -236,7 +236,9 @@ def mcc(cm: np.ndarray, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndar
     cov_tp = c * n - (t * p).sum(axis=-1)
     cov_pp = n * n - (p * p).sum(axis=-1)
     cov_tt = n * n - (t * t).sum(axis=-1)
-    return safe_divide(cov_tp, np.sqrt(cov_pp * cov_tt), zero_division)
+    # n² − Σp² ≥ 0 exactly; on float tables of expected counts (baselines) rounding can
+    # make it −1e-13, whose square root would be NaN rather than an undefined 0
+    return safe_divide(cov_tp, np.sqrt(np.maximum(cov_pp, 0.0) * np.maximum(cov_tt, 0.0)), zero_division)
 
 
 def weighted_kappa(cm: np.ndarray, weights: str | None = None, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
