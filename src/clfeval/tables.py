@@ -365,18 +365,29 @@ class JointTable:
 def joint_table(gold: Any, pred_a: Any, pred_b: Any, *, labels: Sequence[Any] | None = None) -> JointTable:
     """Count (gold, A, B) triples into a :class:`JointTable` in one pass."""
     (g, a, b), r, raw = encode_labels([gold, pred_a, pred_b], ("gold", "pred_a", "pred_b"))
+    # The raw code space can be much larger than the labels that occur (an integer range
+    # up to 2048 wide, of which perhaps two values occur): count over the occurring
+    # labels only, so the K³ table never holds the raw range cubed.
+    present = np.zeros(r, dtype=bool)
+    for x in (g, a, b):
+        if x.size:
+            present |= np.bincount(x, minlength=r) > 0
+    keep = np.flatnonzero(present)
+    k = keep.size
+    occurring = [raw[j] for j in keep]
     if g.size:
-        flat = (g.astype(np.int64) * r + a) * r + b
-        raw_counts = np.bincount(flat, minlength=r ** 3).reshape(r, r, r)
+        lookup = np.zeros(r, dtype=np.int64)
+        lookup[keep] = np.arange(k)
+        flat = (lookup[g] * k + lookup[a]) * k + lookup[b]
+        counts = np.bincount(flat, minlength=k ** 3).reshape(k, k, k).astype(np.int64)
     else:
-        raw_counts = np.zeros((r, r, r), dtype=np.int64)
-    present = (raw_counts.sum(axis=(1, 2)) > 0) | (raw_counts.sum(axis=(0, 2)) > 0) | (raw_counts.sum(axis=(0, 1)) > 0)
-    occurring = [raw[j] for j in np.flatnonzero(present)]
+        counts = np.zeros((k, k, k), dtype=np.int64)
     if labels is None:
         out = sort_labels(occurring)
-        idx = np.array([raw.index(x) for x in out], dtype=np.intp)
-        return JointTable(raw_counts[np.ix_(idx, idx, idx)].astype(np.int64), tuple(out))
-    t = JointTable(raw_counts[np.ix_(np.flatnonzero(present), np.flatnonzero(present), np.flatnonzero(present))].astype(np.int64), tuple(occurring))
+        pos = {x: i for i, x in enumerate(occurring)}
+        idx = np.array([pos[x] for x in out], dtype=np.intp)
+        return JointTable(counts[np.ix_(idx, idx, idx)], tuple(out))
+    t = JointTable(counts, tuple(occurring))
     resolved = []
     for value in labels:
         try:
