@@ -122,7 +122,9 @@ def _to_arrow(values: Any, name: str) -> pa.Array | pa.ChunkedArray:
     if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
         raise DataError(f"{name} must be a sequence of labels (list, tuple, numpy or pyarrow array); got {type(values).__name__}.")
     try:
-        return pa.array(list(values) if not isinstance(values, list) else values)
+        # from_pandas: a float NaN among the labels is a missing label (as pandas writes
+        # one), refused below by _check_nulls naming the item, not a "mixed types" error
+        return pa.array(list(values) if not isinstance(values, list) else values, from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError) as exc:
         kinds = sorted({type(v).__name__ for v in list(values)[:1000]})
         raise DataError(
