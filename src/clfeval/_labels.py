@@ -487,7 +487,8 @@ def _split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedAr
             arr = pa.array(seq, type=pa.string())
         else:
             try:
-                arr = pa.array([None if v is None else list(v) for v in seq])
+                # a string among list-like items is still one separated set, not its characters
+                arr = pa.array([None if v is None else (v.split(sep) if isinstance(v, str) else list(v)) for v in seq])
             except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError) as exc:
                 raise DataError(f"{name}: every item must be a set of labels (a list, or a string separated by {sep!r}); ({exc})") from None
     if isinstance(arr, pa.ChunkedArray):
