@@ -80,8 +80,10 @@ def represent(values: list, how: str, data: Any, name: str) -> Any:
 
 
 def _hows(values: list) -> list[str]:
-    hows = ["list", "tuple", "numpy", "pyarrow", "chunked", "dictionary_chunks", "dictionary"]
+    hows = ["list", "tuple", "pyarrow", "chunked", "dictionary_chunks", "dictionary"]
     v0 = values[0]
+    if not any(isinstance(v, str) and v.endswith("\x00") for v in values):
+        hows.append("numpy")  # numpy's fixed-width unicode drops trailing NUL characters
     if isinstance(v0, str):
         hows.append("numpy_object")
     if isinstance(v0, int) and not isinstance(v0, bool) and all(-2 ** 31 <= v < 2 ** 31 for v in values):
@@ -373,3 +375,15 @@ def test_multilabel_empty_sets_and_separators() -> None:
     assert t.jaccard_empty == 1
     t = multilabel_table(["a;b"], ["a"], sep=";")
     assert t.labels == ("a", "b")
+
+
+# --- combining tables of different label kinds; accumulators with a label list ---------------
+
+def test_tables_of_different_label_kinds_do_not_add() -> None:
+    # "1" from a CSV file and 1 from a Parquet file would become two classes that print alike
+    with pytest.raises(DataError, match="print as '1'"):
+        confusion_table(["1", "2"], ["1", "1"]) + confusion_table([1], [2])
+    with pytest.raises(DataError, match="print as '1'"):
+        multilabel_table(["1"], ["1"]) + multilabel_table([[1]], [[2]])
+    with pytest.raises(DataError, match="print as '1'"):
+        ConfusionTable(np.zeros((2, 2), int), (1, "1"))

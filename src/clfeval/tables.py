@@ -57,6 +57,27 @@ def _union_labels(a: tuple, b: tuple) -> tuple:
     return tuple(merged)
 
 
+def _check_labels(labels: Sequence[Any], what: str) -> None:
+    """Labels must be distinct, also in their string form: reports key every row by it.
+
+    Two tables whose labels are of different kinds (``1`` from one file, ``"1"``
+    from another) would otherwise add up to a table with two classes that print
+    the same, and a report whose rows overwrite each other.
+    """
+    if len(set(labels)) != len(labels):
+        raise DataError(f"a {what}'s labels must be distinct.")
+    forms: dict[str, Any] = {}
+    for x in labels:
+        s = label_str(x)
+        if s in forms:
+            raise DataError(
+                f"a {what} has two labels that print as {s!r}: {forms[s]!r} ({type(forms[s]).__name__}) and "
+                f"{x!r} ({type(x).__name__}); labels of different kinds cannot be combined - convert them to one "
+                f"type (for example read every column as text)."
+            )
+        forms[s] = x
+
+
 def _embed(counts: np.ndarray, labels: tuple, target: tuple, axes: int) -> np.ndarray:
     """Place ``counts`` (labels along the first ``axes`` axes) into the label order ``target``."""
     if labels == target:
@@ -112,8 +133,7 @@ class ConfusionTable:
         c = np.asarray(self.counts)
         if c.ndim != 2 or c.shape[0] != c.shape[1] or c.shape[0] != len(self.labels):
             raise DataError(f"a confusion table must be K×K with K = {len(self.labels)} labels; got shape {c.shape}.")
-        if len(set(self.labels)) != len(self.labels):
-            raise DataError("a confusion table's labels must be distinct.")
+        _check_labels(self.labels, "confusion table")
         object.__setattr__(self, "counts", c)
         object.__setattr__(self, "labels", tuple(self.labels))
 
@@ -216,6 +236,7 @@ class MultilabelTable:
         c = np.asarray(self.counts)
         if c.shape != (len(self.labels), 2, 2):
             raise DataError(f"a multi-label table must have shape (L, 2, 2) with L = {len(self.labels)}; got {c.shape}.")
+        _check_labels(self.labels, "multi-label table")
         object.__setattr__(self, "counts", c)
         object.__setattr__(self, "labels", tuple(self.labels))
 
@@ -333,6 +354,7 @@ class JointTable:
         k = len(self.labels)
         if c.shape != (k, k, k):
             raise DataError(f"a joint table must have shape (K, K, K) with K = {k}; got {c.shape}.")
+        _check_labels(self.labels, "joint table")
         object.__setattr__(self, "counts", c)
         object.__setattr__(self, "labels", tuple(self.labels))
 
