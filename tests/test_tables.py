@@ -387,3 +387,25 @@ def test_tables_of_different_label_kinds_do_not_add() -> None:
         multilabel_table(["1"], ["1"]) + multilabel_table([[1]], [[2]])
     with pytest.raises(DataError, match="print as '1'"):
         ConfusionTable(np.zeros((2, 2), int), (1, "1"))
+
+
+def test_accumulators_match_a_label_list_by_string_form() -> None:
+    from clfeval import ConfusionAccumulator, MultilabelAccumulator
+
+    acc = ConfusionAccumulator(labels=["1", "0", "2"])  # as an option would give them
+    acc.update([0, 1], [1, 1])
+    acc.update([1], [0])
+    assert acc.table == confusion_table([0, 1, 1], [1, 1, 0], labels=["1", "0", "2"])
+    assert acc.table.labels == (1, 0, "2")
+    acc = MultilabelAccumulator(labels=["2", "1", "z"])
+    acc.update([[1]], [[2]])
+    assert acc.table == multilabel_table([[1]], [[2]], labels=["2", "1", "z"])
+    # a data label left out of the list is an error, as with labels= (not silently appended)
+    acc = MultilabelAccumulator(labels=["b", "a"])
+    acc.update(["a|c"], ["a"])
+    with pytest.raises(DataError, match="'c'"):
+        acc.table  # noqa: B018
+    acc = ConfusionAccumulator(labels=["a"])
+    acc.update(["a", "c"], ["a", "a"])
+    with pytest.raises(DataError, match="c"):
+        acc.table  # noqa: B018

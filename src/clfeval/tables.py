@@ -78,6 +78,18 @@ def _check_labels(labels: Sequence[Any], what: str) -> None:
         forms[s] = x
 
 
+def _resolve_against(labels: Sequence[Any], existing: Sequence[Any]) -> tuple:
+    """``labels`` with each one that names an ``existing`` label (by value or string form,
+    see :func:`~clfeval._labels.resolve_label`) replaced by that label's own value."""
+    out = []
+    for x in labels:
+        try:
+            out.append(existing[resolve_label(x, existing, option="labels")])
+        except DataError:
+            out.append(x)
+    return tuple(out)
+
+
 def _embed(counts: np.ndarray, labels: tuple, target: tuple, axes: int) -> np.ndarray:
     """Place ``counts`` (labels along the first ``axes`` axes) into the label order ``target``."""
     if labels == target:
@@ -167,8 +179,12 @@ class ConfusionTable:
         return BinaryCounts(conv(tp), conv(fp), conv(fn), conv(tn))
 
     def relabel(self, labels: Sequence[Any]) -> "ConfusionTable":
-        """The same counts in another label order (labels may be added, never dropped)."""
-        target = tuple(labels)
+        """The same counts in another label order (labels may be added, never dropped).
+
+        Labels are matched by value or by string form, as ``labels=`` is
+        everywhere: ``relabel(["0", "1"])`` of a table of ints keeps the ints.
+        """
+        target = _resolve_against(labels, self.labels)
         missing = [x for x in self.labels if x not in set(target) and self.counts[self.labels.index(x)].sum() + self.counts[:, self.labels.index(x)].sum() > 0]
         if missing:
             raise DataError(f"relabel would drop labels that have counts: {', '.join(map(label_str, missing))}.")
@@ -469,6 +485,16 @@ class MultilabelAccumulator:
             return MultilabelTable(np.zeros((0, 2, 2), np.int64), (), 0, 0, 0.0, 0)
         t = self._table
         if self._labels is not None and t.labels != self._labels:
-            empty = MultilabelTable(np.zeros((len(self._labels), 2, 2), np.int64), self._labels, 0, 0, 0.0, 0)
+            # as in ConfusionAccumulator / labels=: matched by value or string form; a label
+            # of the data left out of the list is an error, not silently appended
+            target = _resolve_against(self._labels, t.labels)
+            missing = [x for x in t.labels if x not in set(target)]
+            if missing:
+                raise DataError(f"the given label list leaves out labels that occur in the data: "
+                                f"{', '.join(repr(label_str(x)) for x in missing[:20])}.")
+            empty = MultilabelTable(np.zeros((len(target), 2, 2), np.int64), target, 0, 0, 0.0, 0)
             t = empty + t
+            if t.labels != target:  # the union may have sorted them
+                t = MultilabelTable(t.counts[[t.labels.index(x) for x in target]], target, t.n_items, t.exact,
+                                    t.jaccard_sum, t.jaccard_empty)
         return t
