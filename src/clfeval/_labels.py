@@ -327,6 +327,19 @@ def _split_stream(chunks: list[np.ndarray], lengths: list[int]) -> list[np.ndarr
     return out
 
 
+def _common_type(types: list[pa.DataType]) -> pa.DataType:
+    """One type every column of one kind casts to without loss (int32 and int64 → int64)."""
+    if len(set(types)) == 1:
+        return types[0]
+    if all(pa.types.is_integer(t) for t in types):
+        return pa.int64()
+    if all(pa.types.is_floating(t) for t in types):
+        return pa.float64()
+    if any(pa.types.is_large_string(t) for t in types):
+        return pa.large_string()
+    return types[0]
+
+
 def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndarray], list[Any]]:
     """Encode several columns against one dictionary; returns raw codes per column and the dictionary."""
     dict_cols = [pa.types.is_dictionary(v.type) for v in values]
@@ -334,7 +347,8 @@ def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndar
         # Dictionaries stored with the data (Parquet): map each small dictionary
         # onto a shared vocabulary, then gather once per item.
         parts = [_dictionary_parts(v) for v in values]
-        vocab = pc.dictionary_encode(pa.chunked_array([p[0] for p in parts]))
+        typ = _common_type([p[0].type for p in parts])
+        vocab = pc.dictionary_encode(pa.chunked_array([p[0].cast(typ) for p in parts], type=typ))
         vocab_dict = vocab.chunk(0).dictionary if vocab.num_chunks else pa.array([])
         maps = _split_stream([c.indices.to_numpy(zero_copy_only=False).astype(np.int32) for c in vocab.chunks],
                              [len(p[0]) for p in parts])
@@ -352,7 +366,7 @@ def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndar
         chunks.extend(v.chunks if isinstance(v, pa.ChunkedArray) else [v])
     if not chunks:
         return [np.empty(0, np.int32) for _ in values], []
-    typ = chunks[0].type
+    typ = _common_type([c.type for c in chunks])
     chunks = [c if c.type == typ else c.cast(typ) for c in chunks]
     encoded = pc.dictionary_encode(pa.chunked_array(chunks, type=typ))
     dictionary = encoded.chunk(0).dictionary.to_pylist() if encoded.num_chunks else []
