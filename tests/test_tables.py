@@ -82,8 +82,10 @@ def represent(values: list, how: str, data: Any, name: str) -> Any:
 def _hows(values: list) -> list[str]:
     hows = ["list", "tuple", "pyarrow", "chunked", "dictionary_chunks", "dictionary"]
     v0 = values[0]
-    if not any(isinstance(v, str) and v.endswith("\x00") for v in values):
-        hows.append("numpy")  # numpy's fixed-width unicode drops trailing NUL characters
+    if not any(isinstance(v, str) and "\x00" in v for v in values):
+        # numpy's fixed-width unicode drops trailing NUL characters, and pyarrow reads a
+        # numpy unicode array only up to the first NUL: such labels cannot be numpy arrays
+        hows.append("numpy")
     if isinstance(v0, str):
         hows.append("numpy_object")
     if isinstance(v0, int) and not isinstance(v0, bool) and all(-2 ** 31 <= v < 2 ** 31 for v in values):
@@ -409,3 +411,15 @@ def test_accumulators_match_a_label_list_by_string_form() -> None:
     acc.update(["a", "c"], ["a", "a"])
     with pytest.raises(DataError, match="c"):
         acc.table  # noqa: B018
+
+
+def test_integer_columns_of_different_widths_on_the_hashing_path() -> None:
+    # a sparse range (hashed): an int32 column and an int64 column with a value beyond int32
+    t = confusion_table(np.array([0, 7], dtype=np.int32), [2 ** 31, 7])
+    assert t.labels == (0, 7, 2 ** 31) and t.counts.tolist() == [[0, 0, 1], [0, 1, 0], [0, 0, 0]]
+    # the same with dictionary-encoded columns (as Parquet stores them)
+    g = pa.array([5, 2 ** 30], pa.int32()).dictionary_encode()
+    p = pa.array([2 ** 40, 5], pa.int64()).dictionary_encode()
+    t = confusion_table(g, p)
+    assert t.labels == (5, 2 ** 30, 2 ** 40)
+    assert t.counts.tolist() == naive_table([5, 2 ** 30], [2 ** 40, 5])[1]
