@@ -212,3 +212,24 @@ def test_multilabel_baselines_in_closed_form() -> None:
         assert b["stratified"]["per_class"][lab]["recall"] == pytest.approx(p)
         assert b["stratified"]["per_class"][lab]["precision"] == pytest.approx(p)  # E[TP]/E[TP+FP] = p·q/q
         assert b["stratified"]["per_class"][lab]["accuracy"] == pytest.approx(1 - 2 * p * (1 - p))
+
+
+def test_multilabel_baselines_follow_training_labels() -> None:
+    gold = ["a|b", "b", "b|c", "c"]          # evaluated prevalences: a 1/4, b 3/4, c 2/4
+    pred = ["a", "b", "b", ""]
+    train = ["a|b", "a", "a|c", "a", "c"]    # training prevalences: a 4/5, b 1/5, c 2/5
+    r = clfeval.report(gold, pred, multilabel=True, train_labels=train)
+    p = {"a": 0.25, "b": 0.75, "c": 0.5}
+    q = {"a": 0.8, "b": 0.2, "c": 0.4}
+    b = r.baselines
+    assert b["majority"]["source"] == "training labels"
+    # majority: a is predicted for every item (train prevalence > 1/2), b and c never
+    assert b["majority"]["per_class"]["a"]["recall"] == 1.0
+    assert b["majority"]["per_class"]["b"]["recall"] == 0.0
+    assert b["majority"]["hamming_loss"] == pytest.approx(np.mean([1 - p["a"], p["b"], p["c"]]))
+    # stratified: label l predicted with its training prevalence q_l
+    exp = np.mean([p[l] * (1 - q[l]) + (1 - p[l]) * q[l] for l in p])
+    assert b["stratified"]["hamming_loss"] == pytest.approx(exp)
+    for lab in p:
+        assert b["stratified"]["per_class"][lab]["recall"] == pytest.approx(q[lab])
+        assert b["stratified"]["per_class"][lab]["precision"] == pytest.approx(p[lab])

@@ -221,6 +221,13 @@ def test_ordinal_metrics_match_sklearn(case, zd, data) -> None:
         assert_same(d["ordinal"][f"{w}_kappa"], exp, f"{w} kappa")
     # unweighted kappa does not depend on the order
     assert_same(d["kappa"], cohen_kappa_score(g, p, replace_undefined_by=zd), "kappa")
+    # the metric functions on the table in scale order, and on a stack of two copies
+    cm = np.array(d["confusion_matrix"])
+    stack = np.stack([cm, cm])
+    assert_same(M.ordinal_mae(stack, zd)[0][1], d["ordinal"]["mae"], "ordinal_mae()")
+    for w in ("linear", "quadratic"):
+        assert_same(M.weighted_kappa(stack, w, zd)[0][1], d["ordinal"][f"{w}_kappa"], f"weighted_kappa({w})")
+    assert_same(M.weighted_kappa(cm, None, zd)[0], d["kappa"], "weighted_kappa(None)")
 
 
 @SETTINGS
