@@ -231,15 +231,39 @@ def _row_ref(fmt: str, index: int) -> str:
     return f"row {index + 1}"
 
 
-def _check_labels_present(path: str, fmt: str, col: pa.ChunkedArray, name: str) -> None:
-    missing = pc.is_null(col)
+def _empty_label_mask(col: pa.ChunkedArray) -> pa.ChunkedArray | None:
+    """Mask of missing labels (null, blank string, NaN), or None when there are none.
+
+    Dictionary columns are checked through their (small) dictionary first.
+    """
     t = col.type.value_type if pa.types.is_dictionary(col.type) else col.type
-    if pa.types.is_string(t) or pa.types.is_large_string(t):
-        stripped = col if not pa.types.is_dictionary(col.type) else col.cast(t)
-        missing = pc.or_(missing, pc.equal(pc.utf8_trim_whitespace(stripped), ""))
+    is_text = pa.types.is_string(t) or pa.types.is_large_string(t)
+    if pa.types.is_dictionary(col.type):
+        if col.num_chunks == 0:
+            return None
+        col = col.unify_dictionaries()
+        dictionary = col.chunk(0).dictionary
+        bad_values = pc.is_null(dictionary)
+        if is_text:
+            bad_values = pc.or_(bad_values, pc.equal(pc.utf8_trim_whitespace(dictionary), ""))
+        elif pa.types.is_floating(t):
+            bad_values = pc.or_(bad_values, pc.is_nan(dictionary))
+        bad = np.flatnonzero(np.asarray(pc.fill_null(bad_values, True)))
+        if bad.size == 0 and col.null_count == 0:
+            return None
+        indices = pa.chunked_array([c.indices for c in col.chunks])
+        return pc.or_(pc.is_null(indices), pc.is_in(indices, pa.array(bad, type=indices.type)))
+    missing = pc.is_null(col)
+    if is_text:
+        missing = pc.or_(missing, pc.equal(pc.utf8_trim_whitespace(col), ""))
     elif pa.types.is_floating(t):
         missing = pc.or_(missing, pc.is_nan(col))
-    if pc.any(missing).as_py():
+    return missing if pc.any(missing).as_py() else None
+
+
+def _check_labels_present(path: str, fmt: str, col: pa.ChunkedArray, name: str) -> None:
+    missing = _empty_label_mask(col)
+    if missing is not None and pc.any(missing).as_py():
         i = _first_index(missing)
         raise DataError(
             f"file {path!r}, {_row_ref(fmt, i)}: the label in column {name!r} is empty; every item needs a label "
