@@ -69,6 +69,15 @@ def _read_header(path: Path, delimiter: str) -> list[str]:
     return next(csv.reader(_io.StringIO(first), delimiter=delimiter), [])
 
 
+def _first_ragged_line(path: Path, delimiter: str, width: int) -> int | None:
+    with open(path, "r", encoding="utf-8", errors="replace", newline="") as fh:
+        reader = csv.reader(fh, delimiter=delimiter)
+        for row in reader:
+            if row and len(row) != width:
+                return reader.line_num
+    return None
+
+
 def _read_delimited(path: Path, fmt: str, columns: Sequence[str] | None) -> pa.Table:
     import pyarrow.csv as pacsv
 
@@ -100,7 +109,10 @@ def _read_delimited(path: Path, fmt: str, columns: Sequence[str] | None) -> pa.T
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
         if first_bad:
             row = first_bad[0]
-            where = f"line {row.number}" if getattr(row, "number", None) not in (None, -1) else "a line"
+            number = getattr(row, "number", None)
+            if number in (None, -1):  # multi-threaded parsing does not know line numbers: find it (error path only)
+                number = _first_ragged_line(path, delimiter, len(header))
+            where = f"line {number}" if number else "a line"
             raise DataError(
                 f"file {str(path)!r}, {where}: expected {row.expected_columns} fields (the header has "
                 f"{len(header)} columns) but found {row.actual_columns}: {row.text[:80]!r}. Every row must have "
