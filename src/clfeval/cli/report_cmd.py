@@ -51,15 +51,15 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
 
     FILE is CSV, TSV, JSONL or Parquet with columns gold and pred (and optionally id).
     """
-    import clfeval
     from clfeval.io import read_predictions
+    from clfeval.reports import report as make_report
 
     path = existing_file(file)
     preds = read_predictions(path, gold=gold, pred=pred, id=id_col, multilabel=multilabel, input_format=input_format)
     train = read_train_labels(train_labels, train_column, gold, input_format) if train_labels is not None else None
     order_list = parse_list(order)
     try:
-        rep = clfeval.report(preds.gold, preds.pred, ids=preds.ids, positive=positive, beta=beta,
+        rep = make_report(preds.gold, preds.pred, ids=preds.ids, positive=positive, beta=beta,
                              zero_division=zero_division, order=order_list, multilabel=multilabel, sep=sep,
                              train_labels=train, show_errors=show_errors)
     except DataError as exc:
