@@ -209,7 +209,15 @@ def read_frame(path: str | os.PathLike, *, input_format: str | None = None, colu
 
 @dataclass(frozen=True, eq=False)
 class Predictions:
-    """Gold labels, predictions and optional ids read from one file."""
+    """Gold labels, predictions and optional ids read from one file.
+
+    When the file has a ``repeat`` column (out-of-fold predictions of a
+    repeated cross-validation or holdout, where every item occurs once per
+    repeat), the key of a row is (repeat, id): ``ids`` then holds that key as
+    the text ``"<repeat>:<id>"``, unique per row, so that everything keyed by
+    id (listing errors, aligning two files) works unchanged; ``repeats`` and
+    ``item_ids`` keep the two parts.
+    """
 
     path: str
     gold: pa.ChunkedArray
@@ -217,6 +225,8 @@ class Predictions:
     ids: pa.ChunkedArray | None
     columns: tuple[str, ...]
     extra: dict[str, pa.ChunkedArray]
+    repeats: pa.ChunkedArray | None = None
+    item_ids: pa.ChunkedArray | None = None
 
     @property
     def n(self) -> int:
@@ -295,10 +305,29 @@ def _check_ids(path: str, fmt: str, ids: pa.ChunkedArray, name: str) -> None:
                         f"more than once (rows {rows[0]} and {rows[1]}).")
 
 
+def _check_keys(path: str, fmt: str, repeats: pa.ChunkedArray, ids: pa.ChunkedArray, rname: str,
+                name: str) -> pa.ChunkedArray:
+    """The (repeat, id) key of every row as ``"<repeat>:<id>"``; refuses missing repeats and duplicate keys."""
+    if repeats.null_count:
+        i = _first_index(pc.is_null(repeats))
+        raise DataError(f"file {path!r}, {_row_ref(fmt, i)}: the repeat in column {rname!r} is empty; with a "
+                        f"{rname!r} column every row needs one (the key of a row is ({rname}, {name})).")
+    r = repeats.cast(pa.string()) if not pa.types.is_string(repeats.type) else repeats
+    keys = pc.binary_join_element_wise(r, ids.cast(pa.string()), ":")
+    if pc.count_distinct(keys).as_py() != len(keys):
+        vc = pc.value_counts(keys)
+        dup = vc.filter(pc.greater(vc.field("counts"), 1))[0]["values"].as_py()
+        rows = np.flatnonzero(np.asarray(pc.equal(keys, pa.scalar(dup))))[:2] + 1
+        rep_value, _, id_value = dup.partition(":")
+        raise DataError(f"file {path!r}: the key ({rname}, {name}) must be unique, but repeat {rep_value} holds the "
+                        f"id {id_value!r} more than once (rows {rows[0]} and {rows[1]}).")
+    return keys
+
+
 def read_predictions(path: str | os.PathLike, *, gold: str = "gold", pred: str | None = "pred", id: str | None = None,
                      multilabel: bool = False, input_format: str | None = None, extra: Sequence[str] = (),
                      gold_option: str = "--gold", pred_option: str = "--pred", id_option: str = "--id",
-                     require_pred: bool = True) -> Predictions:
+                     require_pred: bool = True, repeat: str | None = "repeat") -> Predictions:
     """Read gold labels, predictions and ids from a predictions file.
 
     Parameters
@@ -312,6 +341,10 @@ def read_predictions(path: str | os.PathLike, *, gold: str = "gold", pred: str |
         Cells are label sets; an empty cell is the empty set (valid).
     extra : sequence of str
         Further columns to read (e.g. score columns); each must exist.
+    repeat : str or None
+        When the file has this column (default ``repeat``, written by
+        ``clfeval cv`` / ``holdout`` with several repeats), rows are keyed by
+        (repeat, id); see :class:`Predictions`. ``None`` ignores it.
 
     Raises
     ------
@@ -321,7 +354,7 @@ def read_predictions(path: str | os.PathLike, *, gold: str = "gold", pred: str |
     """
     p = Path(path)
     fmt = detect_format(p, input_format)
-    wanted = [gold] + ([pred] if pred else []) + [id or "id"] + [e for e in extra if e]
+    wanted = [gold] + ([pred] if pred else []) + [id or "id"] + [e for e in extra if e] + ([repeat] if repeat else [])
     if fmt == "parquet" and not multilabel:
         table = read_frame(p, input_format=fmt, columns=wanted, dictionary_columns=[gold] + ([pred] if pred else []))
     else:
@@ -358,9 +391,19 @@ def read_predictions(path: str | os.PathLike, *, gold: str = "gold", pred: str |
         _check_labels_present(spath, fmt, gold_col, gold)
         if pred_col is not None:
             _check_labels_present(spath, fmt, pred_col, pred)
+    repeats = None
+    item_ids = ids
+    if repeat and repeat in names and repeat not in (gold, pred, id or "id"):
+        repeats = table.column(repeat)
     if ids is not None:
-        _check_ids(spath, fmt, ids, id or "id")
-    return Predictions(spath, gold_col, pred_col, ids, tuple(all_columns), {e: table.column(e) for e in extra if e})
+        if repeats is not None:
+            if ids.null_count:
+                _check_ids(spath, fmt, ids, id or "id")
+            ids = _check_keys(spath, fmt, repeats, ids, repeat, id or "id")
+        else:
+            _check_ids(spath, fmt, ids, id or "id")
+    return Predictions(spath, gold_col, pred_col, ids, tuple(all_columns), {e: table.column(e) for e in extra if e},
+                       repeats, item_ids)
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:

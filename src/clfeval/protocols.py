@@ -48,10 +48,8 @@ References
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -1195,7 +1193,7 @@ def holdout(estimator: Any, X: Any, y: Any, *, test_size: float = 0.2, val_size:
 # Writing the predictions
 # ----------------------------------------------------------------------------
 
-PREDICTION_FORMATS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".parquet": "parquet"}
+PREDICTION_FORMATS = (".csv", ".tsv", ".jsonl", ".parquet")
 
 
 def write_predictions(table: pa.Table | ProtocolResult, path: str | os.PathLike[str]) -> Path:
@@ -1203,40 +1201,12 @@ def write_predictions(table: pa.Table | ProtocolResult, path: str | os.PathLike[
 
     ``.csv`` / ``.tsv`` (header row, missing scores empty), ``.jsonl`` (one
     JSON object per line, missing scores ``null``) or ``.parquet``. The file
-    appears whole or not at all: it is written to a temporary file in the
-    same directory and renamed.
+    appears whole or not at all (:func:`clfeval.io.write_frame`: a temporary
+    file in the same directory, then a rename).
     """
+    from clfeval.io import write_frame
+
     if isinstance(table, ProtocolResult):
         table = table.predictions
-    path = Path(path)
-    fmt = PREDICTION_FORMATS.get(path.suffix.lower())
-    if fmt is None:
-        raise UsageError(f"cannot tell the format of {str(path)!r} from its extension; use one of "
-                         f"{', '.join(PREDICTION_FORMATS)}.")
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise UsageError(f"the directory of {str(path)!r} does not exist.")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            if fmt == "parquet":
-                import pyarrow.parquet as pq
-
-                pq.write_table(table, fh)
-            elif fmt in ("csv", "tsv"):
-                import pyarrow.csv as pacsv
-
-                pacsv.write_csv(table, fh, write_options=pacsv.WriteOptions(delimiter="," if fmt == "csv" else "\t",
-                                                                             quoting_style="needed"))
-            else:
-                for row in table.to_pylist():
-                    clean = {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()}
-                    fh.write((json.dumps(clean, ensure_ascii=False) + "\n").encode("utf-8"))
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
+    write_frame(table, path)
+    return Path(path)
