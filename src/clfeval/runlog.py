@@ -19,7 +19,11 @@ at a time → submit the best row):
 * :meth:`RunLog.check` — is the submitted run the best row among the runs on
   its data?
 
-Runs on "the same data" share the SHA-256 of the data file's bytes.
+Runs on "the same data" share the SHA-256 of the data file's bytes and the
+task — the label column (and whether it holds label sets): two label
+columns of one file are two problems whose scores do not compete. Every
+other column choice (for example title or body as the text) is a setting
+like any other.
 
 Safety
 ------
@@ -73,6 +77,7 @@ CREATE TABLE IF NOT EXISTS runs (
     command TEXT NOT NULL,
     data_path TEXT,
     data_hash TEXT,
+    task TEXT,
     seed INTEGER,
     settings TEXT NOT NULL,
     protocol TEXT NOT NULL,
@@ -198,6 +203,12 @@ class Run:
     predictions: str | None = None
     per_fold: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = field(default=None, repr=False)
+    task: str | None = None
+
+    @property
+    def data_key(self) -> tuple[str | None, str | None]:
+        """What "the same data" means: (content hash, task)."""
+        return (self.data_hash, self.task)
 
     def value(self, metric: str) -> float:
         """The metric's mean over folds (NaN when the run did not record it)."""
@@ -206,7 +217,7 @@ class Run:
 
     def to_dict(self, *, full: bool = True) -> dict[str, Any]:
         out = {"id": self.id, "created": self.created, "command": self.command, "data_path": self.data_path,
-               "data_hash": self.data_hash, "seed": self.seed, "settings": self.settings, "protocol": self.protocol,
+               "data_hash": self.data_hash, "task": self.task, "seed": self.seed, "settings": self.settings, "protocol": self.protocol,
                "metrics": self.metrics, "predictions": self.predictions, "versions": self.versions}
         if full:
             out["per_fold"] = self.per_fold
@@ -452,9 +463,9 @@ class RunLog:
     def _insert_rows(self, con: sqlite3.Connection, row: dict[str, Any], summary: dict[str, Any],
                      per_fold: Sequence[dict[str, Any]]) -> int:
         cur = con.execute(
-            "INSERT INTO runs (created, command, data_path, data_hash, seed, settings, protocol, versions, "
-            "predictions, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (row["created"], row["command"], row["data_path"], row["data_hash"], row["seed"], row["settings"],
+            "INSERT INTO runs (created, command, data_path, data_hash, task, seed, settings, protocol, versions, "
+            "predictions, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (row["created"], row["command"], row["data_path"], row["data_hash"], row["task"], row["seed"], row["settings"],
              row["protocol"], row["versions"], row["predictions"], row["result"]))
         run_id = int(cur.lastrowid)
         for name, s in summary.items():
@@ -471,8 +482,8 @@ class RunLog:
 
     def record(self, command: str, *, settings: dict[str, Any], seed: int | None, protocol: dict[str, Any],
                summary: dict[str, Any], per_fold: Sequence[dict[str, Any]] = (), data_path: str | None = None,
-               data_hash: str | None = None, versions: dict[str, Any] | None = None, predictions: Any = None,
-               result: dict[str, Any] | None = None) -> int:
+               data_hash: str | None = None, task: str | None = None, versions: dict[str, Any] | None = None,
+               predictions: Any = None, result: dict[str, Any] | None = None) -> int:
         """Record one finished run in one transaction; returns its id.
 
         Parameters
@@ -490,6 +501,9 @@ class RunLog:
             One dict per fold, with ``repeat`` and ``fold``.
         data_path, data_hash : str, optional
             The data file and :func:`file_hash` of it.
+        task : str, optional
+            What is predicted (e.g. the label column); runs compete only with
+            runs of the same data hash and task.
         versions : dict, optional
             Library versions.
         predictions : pyarrow.Table, optional
@@ -501,21 +515,21 @@ class RunLog:
             raise UsageError("a run needs a command name (cv, holdout, reuters, ...).")
         pred_path = self._store_predictions(predictions) if predictions is not None else None
         row = {"created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds"), "command": command,
-               "data_path": None if data_path is None else str(data_path), "data_hash": data_hash,
+               "data_path": None if data_path is None else str(data_path), "data_hash": data_hash, "task": task,
                "seed": None if seed is None else int(seed), "settings": _dumps(settings), "protocol": _dumps(protocol),
                "versions": _dumps(versions or {}), "predictions": pred_path,
                "result": None if result is None else _dumps(result)}
         return self._write(lambda con: self._insert_rows(con, row, summary, per_fold))
 
     def record_result(self, command: str, result: Any, *, settings: dict[str, Any], data_path: str | None = None,
-                      data_hash: str | None = None, keep_predictions: bool = True) -> int:
+                      data_hash: str | None = None, task: str | None = None, keep_predictions: bool = True) -> int:
         """Record a :class:`~clfeval.protocols.ProtocolResult` (or any result with the same JSON keys)."""
         d = result.to_dict()
         sig = d.get("signature", {})
         summary = {m: d[m] for m in d.get("metrics", []) if isinstance(d.get(m), dict)}
         return self.record(command, settings=settings, seed=sig.get("seed"), protocol=d.get("protocol", {}),
                            summary=summary, per_fold=d.get("per_fold", []), data_path=data_path, data_hash=data_hash,
-                           versions=sig.get("versions"),
+                           task=task, versions=sig.get("versions"),
                            predictions=getattr(result, "predictions", None) if keep_predictions else None, result=d)
 
     # -- reading ------------------------------------------------------------------------------
@@ -542,14 +556,17 @@ class RunLog:
                            metrics=metrics[r["id"]],
                            predictions=None if pred is None else str(self.path.parent / pred),
                            per_fold=folds[r["id"]],
-                           result=json.loads(r["result"]) if full and r["result"] else None))
+                           result=json.loads(r["result"]) if full and r["result"] else None, task=r["task"]))
         return out
 
     def runs(self, *, data_hash: str | None = None) -> RunList:
-        """Every run (on one data set when ``data_hash`` is given), oldest first."""
+        """Every run (on one data file when ``data_hash`` is given), oldest first."""
         if data_hash is None:
             return RunList(tuple(self._runs()), str(self.path))
         return RunList(tuple(self._runs("WHERE data_hash = ?", (data_hash,))), str(self.path))
+
+    def _same_data(self, run: Run) -> list[Run]:
+        return [r for r in self.runs(data_hash=run.data_hash).runs if r.data_key == run.data_key]
 
     def get(self, run_id: int) -> Run:
         """One run in full (per-fold metrics and the stored result)."""
@@ -573,9 +590,9 @@ class RunLog:
         """The best run per data set by the mean of ``metric`` (ties: the earliest)."""
         runs = self.runs(data_hash=data_hash).runs
         self._require_metric(metric, runs)
-        groups: dict[str | None, list[Run]] = {}
+        groups: dict[tuple[str | None, str | None], list[Run]] = {}
         for r in runs:
-            groups.setdefault(r.data_hash, []).append(r)
+            groups.setdefault(r.data_key, []).append(r)
         best, counts = [], []
         for h, rs in groups.items():
             ranked = self._ranked(rs, metric)
@@ -599,8 +616,14 @@ class RunLog:
             everything = self.runs().runs
             if not everything:
                 raise DataError(f"the run log {str(self.path)!r} holds no runs yet.")
-            h = data_hash if data_hash is not None else everything[-1].data_hash
-            on_data = [r for r in everything if r.data_hash == h]
+            if data_hash is not None:
+                latest = [r for r in everything if r.data_hash == data_hash]
+                if not latest:
+                    raise DataError(f"the run log {str(self.path)!r} holds no run on that data file.")
+            else:
+                latest = everything
+            key = latest[-1].data_key
+            on_data = [r for r in everything if r.data_key == key]
             self._require_metric(metric, on_data)
             ranked = self._ranked(on_data, metric)
             if not ranked:
@@ -608,7 +631,7 @@ class RunLog:
             base_run = ranked[0]
             which = "the given data" if data_hash is not None else "the data of the most recent run"
             reason = f"the best run by {metric} on {which}"
-        peers = [r for r in self.runs(data_hash=base_run.data_hash).runs if r.id != base_run.id]
+        peers = [r for r in self._same_data(base_run) if r.id != base_run.id]
         self._require_metric(metric, [base_run] + peers)
         flat_base = flatten_settings(base_run.settings)
         hib = higher_is_better(metric)
@@ -637,13 +660,13 @@ class RunLog:
         if metric not in sub.metrics or math.isnan(sub.value(metric)):
             raise DataError(f"run {sub.id} did not record the metric {metric!r}; it recorded: "
                             f"{', '.join(sorted(sub.metrics)) or '(none)'}.")
-        peers = self.runs(data_hash=sub.data_hash).runs
+        peers = self._same_data(sub)
         ranked = self._ranked(peers, metric)
         best = ranked[0]
         hib = higher_is_better(metric)
         v = sub.value(metric)
         better = tuple(r for r in ranked if (r.value(metric) > v if hib else r.value(metric) < v))
-        data = sub.data_path or sub.data_hash or "(unnamed data)"
+        data = (sub.data_path or sub.data_hash or "(unnamed data)") + (f" ({sub.task})" if sub.task else "")
         if not better:
             msg = (f"run {sub.id} is the best row by {metric} ({v:.4f}) among the {len(peers)} run(s) on {data}.")
             return CheckResult(metric, sub, sub, True, msg, (), len(peers))

@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from clfeval._validation import check_positive_int
-from clfeval.errors import UsageError
+from clfeval.errors import DataError, UsageError
 
 __all__ = [
     "MODEL_NAMES",
@@ -66,6 +66,7 @@ __all__ = [
     "ScoreLogisticRegression",
     "ScoreLinearSVC",
     "OneVsRest",
+    "check_texts",
 ]
 
 MODEL_NAMES: dict[str, str] = {
@@ -149,6 +150,32 @@ class Tokenizer:
         if self._stemmer is not None:
             tokens = self._stemmer.stemWords(tokens)
         return tokens
+
+
+def check_texts(texts: Any, *, column: str = "text", source: str = "the data") -> list[str]:
+    """Validate documents: a list of strings, none missing, not all empty.
+
+    Empty documents are allowed (a story without a body is still a story);
+    a missing value (None) is refused, naming its row (1-based), and so is a
+    column in which every document is empty or blank.
+
+    >>> check_texts(["a b", ""])
+    ['a b', '']
+    """
+    out = list(texts)
+    for i, t in enumerate(out):
+        if t is None:
+            raise DataError(f"{source}, row {i + 1}: the text in column {column!r} is missing; every item needs a "
+                            f"text (an empty string is allowed).")
+        if not isinstance(t, str):
+            raise DataError(f"{source}, row {i + 1}: column {column!r} must hold texts; got a {type(t).__name__} "
+                            f"({t!r}).")
+    if not out:
+        raise DataError(f"{source}: column {column!r} holds no documents.")
+    if not any(t.strip() for t in out):
+        raise DataError(f"{source}: the text column {column!r} is empty in every one of its {len(out)} rows; name "
+                        f"the column that holds the documents with --text.")
+    return out
 
 
 def make_vectorizer(*, ngrams: int = 1, stem: bool = False, stop_words: bool = False, binary: bool = False,
