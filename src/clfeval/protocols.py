@@ -210,7 +210,7 @@ def _class_counts(y: Any) -> tuple[np.ndarray, list[Any], np.ndarray]:
     return np.asarray(codes), list(raw), counts
 
 
-def _refuse_small_classes(raw: list[Any], counts: np.ndarray, need: int, why: str) -> None:
+def _refuse_small_classes(raw: list[Any], counts: np.ndarray, need: int, why: str, hint: str = "") -> None:
     present = np.flatnonzero(counts > 0)
     small = [j for j in present if counts[j] < need]
     if small:
@@ -219,7 +219,7 @@ def _refuse_small_classes(raw: list[Any], counts: np.ndarray, need: int, why: st
         if len(small) > 1:
             others = " (also " + ", ".join(f"{label_str(raw[i])!r}: {counts[i]}" for i in small if i != j)[:300] + ")"
         raise DataError(f"{why}; class {label_str(raw[j])!r} has only {counts[j]} item{'s' if counts[j] != 1 else ''}"
-                        f"{others}.")
+                        f"{others}.{hint.format(n=counts[j])}")
 
 
 def iterative_stratification(Y: np.ndarray, proportions: Sequence[float], *, seed: Any = 0) -> np.ndarray:
@@ -382,7 +382,8 @@ def _kfold_splits(p: Protocol, y: Any, Y: np.ndarray | None, n: int, seed: int) 
         codes, raw, counts = _class_counts(y)
         _refuse_small_classes(raw, counts, k,
                               f"stratified {k}-fold cross-validation needs at least {k} items of every class "
-                              f"(one in each test fold)")
+                              f"(one in each test fold)",
+                              " Use {n} folds or fewer (--folds {n}), merge or drop the class, or leave out stratification.")
         splitter: Any = RepeatedStratifiedKFold(n_splits=k, n_repeats=p.repeats, random_state=seed)
         pieces = splitter.split(np.zeros(n), codes)
     else:
