@@ -19,7 +19,8 @@ Decoding decisions
 * ``title``, ``dateline`` and ``body`` are stripped of surrounding whitespace.
   Stories whose ``<TEXT>`` has no ``<BODY>`` (``TYPE="BRIEF"`` and
   ``TYPE="UNPROC"``) get as ``body`` whatever text ``<TEXT>`` holds outside its
-  ``<TITLE>``, ``<DATELINE>`` and ``<AUTHOR>`` elements.
+  ``<TITLE>``, ``<DATELINE>`` and ``<AUTHOR>`` elements. One story, NEWID
+  12793 (TOPICS="NO", UNPROC), has no text at all.
 * A category listed twice in one story's ``<TOPICS>`` is kept once (NEWID 5467
   lists ``corn`` twice, NEWID 19918 lists ``trade`` twice).
 
