@@ -124,8 +124,11 @@ def test_parse_topics_in_order_once_and_extra_attributes() -> None:
 
 def test_parse_truncated_or_bad_story_raises() -> None:
     good = sgml_story(1)
-    with pytest.raises(DataError, match="truncated"):
+    with pytest.raises(DataError, match="x.sgm: story 2, opened on line 18, .*truncated"):
         parse_sgml(good + good[: len(good) // 2], "x.sgm")
+    # an unclosed story followed by a complete one is not merged into it
+    with pytest.raises(DataError, match="story 1, .*last complete story: none"):
+        parse_sgml(good[: len(good) // 2] + good, "x.sgm")
     with pytest.raises(DataError, match="NEWID"):
         parse_sgml(good.replace('NEWID="1"', 'NEWID="one"'), "x.sgm")
 
