@@ -319,7 +319,13 @@ def _read_directory(path: Path) -> dict[str, bytes]:
             f"({', '.join(missing[:4])}{' …' if len(missing) > 4 else ''}); "
             + _EXPECTED + "."
         )
-    return {name: p.read_bytes() for name, p in found.items()}
+    try:
+        return {name: p.read_bytes() for name, p in found.items()}
+    except OSError as exc:
+        raise InputFileError(
+            f"{path}: cannot read {exc.filename or 'a file'} ({exc.strerror or exc}); "
+            "check the file permissions."
+        ) from exc
 
 
 def _read_archive(path: Path) -> dict[str, bytes]:
@@ -336,7 +342,8 @@ def _read_archive(path: Path) -> dict[str, bytes]:
                         f"{path}: the archive holds {name} twice; " + _EXPECTED + "."
                     )
                 fh = tar.extractfile(member)
-                assert fh is not None  # a regular file member always has data
+                if fh is None:  # cannot happen for a regular file member
+                    raise tarfile.ExtractError(f"no data for member {member.name}")
                 data[name] = fh.read()
     except DataError:
         raise
@@ -388,11 +395,12 @@ def read_reuters(path: str | os.PathLike[str]) -> list[Story]:
             f"{p}: no such file or directory; {_EXPECTED}. Give the path of the "
             "archive, or call fetch_reuters(dest_dir) to download it."
         )
-    raw = _read_directory(p) if p.is_dir() else _read_archive(p)
+    is_dir = p.is_dir()
+    raw = _read_directory(p) if is_dir else _read_archive(p)
     stories: list[Story] = []
     first_seen: dict[int, str] = {}
     for name in REUTERS_FILES:
-        source = f"{p}:{name}" if not p.is_dir() else str(p / name)
+        source = str(p / name) if is_dir else f"{p}:{name}"
         parsed = parse_sgml(raw[name].decode("latin-1"), source)
         if not parsed:
             raise DataError(
