@@ -160,3 +160,15 @@ def test_check_texts():
         check_texts(["a", None], column="body")
     with pytest.raises(DataError, match="empty in every one of its 2 rows"):
         check_texts([" ", ""], column="body")
+
+
+def test_snowball_stemmer_can_be_chosen_and_the_cache_changes_nothing():
+    import Stemmer
+
+    words = "generously generalization running agreed ponies"
+    t = Tokenizer(stem=True, stemmer="english")
+    assert t(words) == Stemmer.Stemmer("english").stemWords(words.split())
+    assert t(words) == t(words)  # second call from the cache
+    with pytest.raises(UsageError, match="unknown stemmer 'klingon'"):
+        Tokenizer(stem=True, stemmer="klingon")
+    assert "stemmed (english)" in ModelConfig("nb", stem=True, stemmer="english").describe()

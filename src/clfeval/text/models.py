@@ -104,6 +104,12 @@ class Tokenizer:
         Reduce every token with the Porter stemmer (PyStemmer, ``porter``).
     stop_words : bool
         Drop scikit-learn's English stop words (before stemming).
+    stemmer : str
+        PyStemmer algorithm when ``stem``: ``porter`` (Porter 1980, the
+        default) or e.g. ``english`` (Snowball's Porter2).
+
+    Stems are cached per tokenizer (a word is stemmed once), which halves
+    the cost of stemming a corpus.
 
     Examples
     --------
@@ -113,9 +119,10 @@ class Tokenizer:
     ['runner', 'run']
     """
 
-    def __init__(self, stem: bool = False, stop_words: bool = False) -> None:
+    def __init__(self, stem: bool = False, stop_words: bool = False, stemmer: str = "porter") -> None:
         self.stem = bool(stem)
         self.stop_words = bool(stop_words)
+        self.stemmer = stemmer
         self._setup()
 
     def _setup(self) -> None:
@@ -125,30 +132,41 @@ class Tokenizer:
 
             self._stop = frozenset(ENGLISH_STOP_WORDS)
         self._stemmer = None
+        self._cache: dict[str, str] = {}
         if self.stem:
             try:
                 import Stemmer
             except ImportError:  # pragma: no cover - exercised only without the extra
                 raise UsageError("stemming needs PyStemmer; " + _INSTALL_HINT) from None
-            self._stemmer = Stemmer.Stemmer("porter")
+            if self.stemmer not in Stemmer.algorithms():
+                raise UsageError(f"unknown stemmer {self.stemmer!r}; PyStemmer offers: "
+                                 f"{', '.join(Stemmer.algorithms())}.")
+            self._stemmer = Stemmer.Stemmer(self.stemmer)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"stem": self.stem, "stop_words": self.stop_words}
+        return {"stem": self.stem, "stop_words": self.stop_words, "stemmer": self.stemmer}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.stem = state["stem"]
         self.stop_words = state["stop_words"]
+        self.stemmer = state.get("stemmer", "porter")
         self._setup()
 
     def __repr__(self) -> str:
-        return f"Tokenizer(stem={self.stem}, stop_words={self.stop_words})"
+        extra = f", stemmer={self.stemmer!r}" if self.stemmer != "porter" else ""
+        return f"Tokenizer(stem={self.stem}, stop_words={self.stop_words}{extra})"
+
+    def _stem_new(self, word: str) -> str:
+        out = self._cache[word] = self._stemmer.stemWord(word)  # type: ignore[union-attr]
+        return out
 
     def __call__(self, text: str) -> list[str]:
         tokens = _TOKEN_RE.findall(text.lower())
         if self._stop:
             tokens = [t for t in tokens if t not in self._stop]
         if self._stemmer is not None:
-            tokens = self._stemmer.stemWords(tokens)
+            cache = self._cache
+            tokens = [cache[t] if t in cache else self._stem_new(t) for t in tokens]
         return tokens
 
 
@@ -179,7 +197,7 @@ def check_texts(texts: Any, *, column: str = "text", source: str = "the data") -
 
 
 def make_vectorizer(*, ngrams: int = 1, stem: bool = False, stop_words: bool = False, binary: bool = False,
-                    tfidf: bool = False, min_df: int = 1) -> Any:
+                    tfidf: bool = False, min_df: int = 1, stemmer: str = "porter") -> Any:
     """A scikit-learn vectorizer over lowercase alphabetic tokens.
 
     Without stemming the token pattern is handed to scikit-learn directly
@@ -192,6 +210,8 @@ def make_vectorizer(*, ngrams: int = 1, stem: bool = False, stop_words: bool = F
         Unigrams, or unigrams + bigrams.
     stem, stop_words : bool
         See :class:`Tokenizer`.
+    stemmer : str
+        PyStemmer algorithm (``porter``; ``english`` is Snowball's Porter2).
     binary : bool
         Term occurrence (0/1) instead of counts.
     tfidf : bool
@@ -212,7 +232,8 @@ def make_vectorizer(*, ngrams: int = 1, stem: bool = False, stop_words: bool = F
     cls = TfidfVectorizer if tfidf else CountVectorizer
     common: dict[str, Any] = dict(ngram_range=(1, ngrams), binary=binary, min_df=min_df, dtype=np.float64)
     if stem:
-        return cls(tokenizer=Tokenizer(stem=True, stop_words=stop_words), token_pattern=None, lowercase=True, **common)
+        return cls(tokenizer=Tokenizer(stem=True, stop_words=stop_words, stemmer=stemmer), token_pattern=None,
+                   lowercase=True, **common)
     stop = None
     if stop_words:
         from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
@@ -353,6 +374,8 @@ class ModelConfig:
     select_k : int or None
         Keep the k terms with the highest chi² with the labels (fitted on the
         training items only, like every other step).
+    stemmer : str
+        PyStemmer algorithm used when ``stem`` (default ``porter``).
     """
 
     name: str
@@ -364,6 +387,7 @@ class ModelConfig:
     C: float = 1.0
     min_df: int = 1
     select_k: int | None = None
+    stemmer: str = "porter"
 
     def __post_init__(self) -> None:
         if self.name not in MODEL_NAMES:
@@ -385,7 +409,7 @@ class ModelConfig:
         if self.stop_words:
             parts.append("stop words removed")
         if self.stem:
-            parts.append("Porter-stemmed")
+            parts.append("Porter-stemmed" if self.stemmer == "porter" else f"stemmed ({self.stemmer})")
         if self.select_k:
             parts.append(f"top {self.select_k} terms by chi²")
         if self.multilabel:
@@ -403,7 +427,8 @@ class ModelConfig:
         tfidf = self.name in ("logreg", "svm")
         steps: list[tuple[str, Any]] = [
             ("vectorizer", make_vectorizer(ngrams=self.ngrams, stem=self.stem, stop_words=self.stop_words,
-                                           binary=self.name == "bnb", tfidf=tfidf, min_df=self.min_df)),
+                                           binary=self.name == "bnb", tfidf=tfidf, min_df=self.min_df,
+                                           stemmer=self.stemmer)),
         ]
         if self.select_k is not None:
             from sklearn.feature_selection import SelectKBest, chi2
@@ -425,14 +450,14 @@ class ModelConfig:
 
 def make_model(name: str, *, ngrams: int = 1, stem: bool = False, stop_words: bool = False,
                multilabel: bool = False, alpha: float = 1.0, C: float = 1.0, min_df: int = 1,
-               select_k: int | None = None, seed: int = 0) -> Any:
+               select_k: int | None = None, stemmer: str = "porter", seed: int = 0) -> Any:
     """One of clfeval's standard text classifiers, as an unfitted scikit-learn pipeline.
 
     Parameters
     ----------
     name : {"nb", "bnb", "logreg", "svm"}
         See the module docstring.
-    ngrams, stem, stop_words, multilabel, alpha, C, min_df, select_k
+    ngrams, stem, stop_words, multilabel, alpha, C, min_df, select_k, stemmer
         See :class:`ModelConfig`.
     seed : int
         Random state of the linear models' solvers.
@@ -452,4 +477,4 @@ def make_model(name: str, *, ngrams: int = 1, stem: bool = False, stop_words: bo
     True
     """
     return ModelConfig(name, ngrams=ngrams, stem=stem, stop_words=stop_words, multilabel=multilabel,
-                       alpha=alpha, C=C, min_df=min_df, select_k=select_k).build(seed)
+                       alpha=alpha, C=C, min_df=min_df, select_k=select_k, stemmer=stemmer).build(seed)
