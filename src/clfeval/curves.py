@@ -65,6 +65,9 @@ __all__ = [
     "ranking_ovr",
     "parse_objective",
     "binary_gold",
+    "indicator_gold",
+    "predictions_from_cut",
+    "ranking_section",
 ]
 
 RULE = "an item is predicted positive iff its score >= threshold"
@@ -666,3 +669,72 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
     sig = _signature("one-vs-rest", {"kind": "multilabel" if multilabel else "multiclass"})
     return RankingOvR("multilabel" if multilabel else "multiclass", labs, int(y.shape[0]), per_class, macro,
                       weighted, micro, undefined, notes, sig, rankings)
+
+
+# --- glue for reports: predictions from a cut, the "ranking" section ------------------
+
+def _is_multi(scores: Any) -> bool:
+    return isinstance(scores, dict) or (isinstance(scores, np.ndarray) and scores.ndim == 2)
+
+
+def predictions_from_cut(gold: Any, scores: Any, threshold: float, *, positive: Any = None, multilabel: bool = False,
+                         labels: Sequence[Any] | None = None, name: str = "scores",
+                         where: Callable[[int], str] = item_position, prefix: str = "") -> Any:
+    """Predicted labels from scores: positive iff score ≥ ``threshold``.
+
+    Binary (one score column): the positive label where the score reaches the
+    cut, the other gold label elsewhere — gold must hold exactly two labels.
+    Multi-label (one score column per label): each item's predicted set is
+    the labels whose score reaches the cut.
+
+    >>> predictions_from_cut(["spam", "ham", "spam"], [0.9, 0.7, 0.2], 0.5, positive="spam").tolist()
+    ['spam', 'spam', 'ham']
+    """
+    try:
+        t = float(threshold)
+    except (TypeError, ValueError):
+        t = math.nan
+    if not math.isfinite(t):
+        raise UsageError(f"option threshold must be a finite number; got {threshold!r}.")
+    if multilabel:
+        if not _is_multi(scores):
+            raise UsageError("multi-label predictions from a cut need one score column per label.")
+        s, labs = score_matrix(scores, labels=labels, where=where, prefix=prefix)
+        hit = s >= t
+        return [[labs[j] for j in np.flatnonzero(row)] for row in hit]
+    if _is_multi(scores) or positive is None:
+        raise UsageError("predictions from a cut need one score column and positive (binary data); "
+                         "for multiclass data give the predicted labels.")
+    (codes,), r, raw = encode_labels([gold], ("gold",))
+    present = [raw[j] for j in np.flatnonzero(np.bincount(codes, minlength=r) > 0)]
+    i = resolve_label(positive, present, option="positive", source="the gold labels")
+    others = [x for k, x in enumerate(present) if k != i]
+    if len(others) != 1:
+        raise DataError(
+            f"predictions from a cut need exactly two gold labels (the positive {label_str(present[i])!r} and one "
+            f"negative label to predict below the cut); the gold labels are "
+            f"{', '.join(repr(label_str(x)) for x in present)}. Give the predicted labels instead.")
+    s = as_scores(scores, name=name, n=codes.shape[0], where=where)
+    return np.where(s >= t, present[i], others[0])
+
+
+def ranking_section(gold: Any, scores: Any, *, positive: Any = None, multilabel: bool = False,
+                    labels: Sequence[Any] | None = None, sep: str = "|", threshold: float | None = None,
+                    name: str = "scores", where: Callable[[int], str] = item_position, prefix: str = "") -> dict[str, Any]:
+    """The ``"ranking"`` section of a report: ROC-AUC, average precision (PR-AUC) and context.
+
+    One score column needs ``positive`` (binary ranking); one column per label
+    gives the one-vs-rest ranking (multiclass, or multi-label with ``multilabel``).
+    """
+    if _is_multi(scores):
+        out = ranking_ovr(gold, scores, labels=labels, multilabel=multilabel, sep=sep, prefix=prefix,
+                          where=where).to_dict()
+    else:
+        if positive is None:
+            raise UsageError("a ranking of one score column needs positive: the class the scores rank.")
+        if multilabel:
+            raise UsageError("multi-label data needs one score column per label to be ranked.")
+        out = ranking(gold, scores, positive=positive, name=name, where=where).to_dict()
+    if threshold is not None:
+        out["threshold"] = {"value": float(threshold), "rule": RULE}
+    return out
