@@ -28,11 +28,15 @@ def cli() -> None:
 
 
 def _register() -> None:
+    from clfeval.cli.calibration_cmd import calibration
     from clfeval.cli.demo_cmd import demo
     from clfeval.cli.report_cmd import report
+    from clfeval.cli.threshold_cmd import threshold
 
     cli.add_command(report)
     cli.add_command(demo)
+    cli.add_command(threshold)
+    cli.add_command(calibration)
 
 
 _register()
