@@ -11,8 +11,9 @@ is compared with what was observed in it (the reliability table and diagram).
 
 Bins: ``uniform`` — B equal-width bins, value v goes to bin
 min(⌊v·B⌋, B − 1) (so 1.0 falls in the last bin); ``quantile`` — equal-mass
-bins whose edges are quantiles of the confidences (values of the data; tied
-values stay in one bin, so fewer than B bins may result).
+bins: bin k starts at the (k·N // B)-th smallest confidence, so each holds
+N/B items (tied values stay in one bin, so bins may differ in size and fewer
+than B bins may result).
 
 Measures
 --------
@@ -102,9 +103,11 @@ def _bin_index(conf: np.ndarray, n_bins: int, strategy: str) -> tuple[np.ndarray
         idx = np.minimum(np.floor(conf * n_bins).astype(np.int64), n_bins - 1)
         edges = np.arange(n_bins + 1) / n_bins
         return idx, edges[:-1], edges[1:]
-    q = np.quantile(conf, np.linspace(0.0, 1.0, n_bins + 1), method="inverted_cdf")
-    lo, hi = float(conf.min()), float(conf.max())
-    interior = np.unique(q[1:-1])
+    ordered = np.sort(conf)
+    n = ordered.shape[0]
+    lo, hi = float(ordered[0]), float(ordered[-1])
+    # bin k starts at the (k·n // B)-th smallest value: B groups of n/B items, ties kept together
+    interior = np.unique(ordered[(np.arange(1, n_bins) * n) // n_bins])
     interior = interior[(interior > lo)]
     idx = np.searchsorted(interior, conf, side="right")
     lower = np.concatenate([[lo], interior])
@@ -222,7 +225,7 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
 
     sig = {"version": __version__, "kind": kind, "bins": n_bins, "strategy": strategy,
            "binning": "value v goes to bin min(floor(v*B), B-1)" if strategy == "uniform"
-           else "equal-mass bins, edges = inverted-CDF quantiles of the confidences",
+           else "equal-mass bins: bin k starts at the (k*N // B)-th smallest confidence; ties stay together",
            "ece": "sum_b (n_b/N) |acc_b - conf_b|", "mce": "max_b |acc_b - conf_b| over non-empty bins",
            "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
            "log_loss_eps": EPS, "versions": versions()}
