@@ -151,7 +151,7 @@ def check_probabilities(p: np.ndarray, *, name: str = "probabilities", where: Ca
     >>> check_probabilities(np.array([0.2, 1.4]))
     Traceback (most recent call last):
     ...
-    clfeval.errors.DataError: column 'probabilities' holds 1.4 at item 1 (0-based), outside [0, 1]: calibration compares probabilities with observed frequencies, so scores such as log-odds or margins cannot be calibrated as they are (rank them instead, or map them to probabilities first).
+    clfeval.errors.DataError: column 'probabilities' holds 1.4 at item 1 (0-based), outside [0, 1]: these scores are not probabilities, and calibration compares probabilities with observed frequencies. Scores such as log-odds or margins can be ranked but not calibrated as they are (map them to probabilities first).
     """
     bad = (p < 0.0) | (p > 1.0)
     if bad.any():
@@ -159,7 +159,7 @@ def check_probabilities(p: np.ndarray, *, name: str = "probabilities", where: Ca
         i = int(flat // (p.shape[1] if p.ndim == 2 else 1))
         value = float(p.ravel()[flat])
         raise DataError(
-            f"column {name!r} holds {value!r} at {where(i)}, outside [0, 1]: calibration compares probabilities "
-            f"with observed frequencies, so scores such as log-odds or margins cannot be calibrated as they are "
-            f"(rank them instead, or map them to probabilities first)."
+            f"column {name!r} holds {value!r} at {where(i)}, outside [0, 1]: these scores are not probabilities, "
+            f"and calibration compares probabilities with observed frequencies. Scores such as log-odds or margins "
+            f"can be ranked but not calibrated as they are (map them to probabilities first)."
         )
