@@ -175,3 +175,8 @@ def test_demo_threshold_and_calibration():
     d = json.loads(res.out)["data"]
     assert d["a"]["roc_auc"] == 1.0 and d["a"]["ece"] > 0.3 and d["b"]["ece"] == pytest.approx(0.0, abs=1e-12)
     assert "calibration" in run("demo").out
+
+
+def test_threshold_refuses_the_test_file_as_dev(tmp_path):
+    t = write(tmp_path / "t.csv", TEST)
+    assert_clean_error(run("threshold", t, "--dev", t, "--score", "score", "--positive", "spam"), 2, "hindsight")

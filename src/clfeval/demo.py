@@ -279,8 +279,8 @@ def demo_threshold() -> DemoResult:
                                                      "ROC-AUC", "precision at each positive", "AP (PR-AUC)"],
                   [["ten documents", 10, "1, 2, 4", f"{r10.pairs_in_order:g} of {r10.pairs}", _r(r10.roc_auc),
                     at_positives(g10), _r(r10.average_precision)],
-                   ["a hundred documents", 100, "3, 10", f"{r100.pairs_in_order:g} of {r100.pairs}", _r(r100.roc_auc, 3),
-                    at_positives(g100), _r(r100.average_precision, 3)]],
+                   ["a hundred documents", 100, "3, 10", f"{r100.pairs_in_order:g} of {r100.pairs}", _r(r100.roc_auc),
+                    at_positives(g100), _r(r100.average_precision)]],
                   caption="ROC-AUC = pairs in order / all positive–negative pairs; AP = mean precision at the rank of each positive."),
     ]
     return DemoResult(

@@ -55,6 +55,10 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
                          "multiclass items take the label of the highest score instead of a cut.")
     if multilabel and score is not None:
         raise UsageError("multi-label data needs one score column per label: use --scores-prefix, not --score.")
+    if dev is not None and Path(dev).exists() and Path(test).exists() and Path(dev).resolve() == Path(test).resolve():
+        raise UsageError(f"option --dev names the test file itself ({str(test)!r}): a cut chosen on the test labels "
+                         f"is the hindsight cut, which this command already shows. Give a development file (a "
+                         f"held-out slice of the training data).")
     t = read_scored(test, gold=gold, score=score, prefix=scores_prefix, multilabel=multilabel, input_format=input_format)
     d = None
     if dev is not None:

@@ -81,9 +81,10 @@ def threshold_blocks(c: ThresholdChoice) -> list[Block]:
     rows.append(_row("best in hindsight (test)", c.hindsight, keys))
     blocks.append(TableBlock(f"Measured on the test data ({c.n_test} items)", _ROW_COLS + names, rows))
     if c.dev is not None:
+        extra = "".join(f", {n} {num(c.dev[k])}" for k, n in zip(keys, names))
         blocks.append(TextBlock(f"Chosen on the development data ({c.n_dev} items): threshold {c.threshold:g}, where "
                                 f"precision {num(c.dev['precision'])}, recall {num(c.dev['recall'])}, "
-                                f"F1 {num(c.dev['f1'])}. Rule: {RULE}."))
+                                f"F1 {num(c.dev['f1'])}{extra}. Rule: {RULE}."))
     blocks.append(TextBlock(f"Default cut: {c.default['source']}."))
     for note in c.notes:
         blocks.append(TextBlock(note, style="dim"))
