@@ -53,3 +53,8 @@ def test_wide_tables_are_never_cut():
         row = next(line for line in text.splitlines() if line.startswith(lab + " ") and "0." in line)
         # every per-class row carries all its numbers, untruncated
         assert len([tok for tok in row.split() if tok.count(".") == 1]) == 8, row  # P R F1 F2 spec FPR δ φ
+
+
+def test_demo_threshold_golden():
+    # checked by hand: every sweep row recounted (e.g. top 7: P 3/7, F1 6/10, FPR 4/7); 186 = 96 + 90 pairs in order
+    assert render(run_demo("threshold"), "text", width=100) == (GOLDEN / "demo_threshold.txt").read_text()
