@@ -238,3 +238,30 @@ def test_kill_9_during_cv_leaves_no_record(tmp_path):
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert not (tmp_path / "oof.parquet").exists()
     assert len(list((tmp_path / "runs-predictions").glob("*.parquet"))) == 1
+
+
+def test_cv_with_a_threshold_tuned_inside_each_fold(tmp_path):
+    p = tmp_path / "bin.csv"
+    rows = list(csv.DictReader(open(make_data(tmp_path / "d.csv", n=200, seed=4))))
+    with open(p, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["body", "topic"])
+        w.writerows([r["body"], "grain" if r["topic"] == "grain" else "other"] for r in rows)
+    res = run("cv", p, "--text", "body", "--label", "topic", "--folds", "4", "--stratified", "--tune-threshold",
+              "f1", "--positive", "grain", "--metric", "f1:grain", "--runs-db", tmp_path / "r.sqlite", "-f", "json")
+    assert res.code == 0, res.err
+    d = json.loads(res.out)
+    th = d["thresholds"]["labels"]["grain"]
+    assert set(th) >= {"default", "chosen", "hindsight"}
+    assert th["chosen"]["f1"] == pytest.approx(d["f1:grain"]["mean"])
+    assert all("grain" in f["thresholds"] for f in d["per_fold"])
+    assert d["signature"]["threshold"]["objective"] == "f1"
+    text = run("runs", "show", "1", "--runs-db", tmp_path / "r.sqlite")
+    assert "threshold.objective" in text.out
+    assert_clean_error(run("cv", p, "--text", "body", "--label", "topic", "--positive", "grain", "--no-log"), 2,
+                       "--tune-threshold")
+    three = make_data(tmp_path / "three.csv", n=60)
+    assert_clean_error(run("cv", three, "--text", "body", "--label", "topic", "--folds", "3", "--tune-threshold", "f1",
+                           "--no-log"), 2, "binary or multi-label")
+    assert_clean_error(run("cv", p, "--text", "body", "--label", "topic", "--tune-threshold", "f7x", "--no-log"), 2,
+                       "unknown objective")

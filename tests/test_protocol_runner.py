@@ -406,3 +406,44 @@ def test_a_class_missing_from_a_training_fold_gets_no_score():
     t = res.predictions
     row = t.filter(pc.equal(t.column("gold"), "c")).to_pylist()[0]
     assert row["score:c"] is None  # the model of that fold never saw class c
+
+
+def _brute_best_f1(is_pos, scores):
+    best = (-1.0, 0.0)
+    for t in np.unique(scores):
+        p = scores >= t
+        f1 = 2 * np.sum(p & is_pos) / (p.sum() + is_pos.sum())
+        if f1 > best[0] or (f1 == best[0] and t > best[1]):
+            best = (f1, t)
+    return best[1]
+
+
+def test_the_curves_objective_step_chooses_the_brute_force_cut_and_shows_hindsight():
+    docs, y = corpus(300, seed=14, shares=(0.2, 0.4, 0.4))
+    y2 = ["grain" if c == "grain" else "other" for c in y]
+    kw = dict(folds=5, stratified=True, seed=4, metrics=["accuracy", "f1:grain"])
+    mine = cross_validate(make_model("nb"), docs, y2, threshold=ThresholdStep.for_objective("f1", positive="grain"), **kw)
+    brute = cross_validate(make_model("nb"), docs, y2, threshold=ThresholdStep(_brute_best_f1, positive="grain"), **kw)
+    assert [f.thresholds for f in mine.folds] == [f.thresholds for f in brute.folds]
+    t = mine.predictions
+    for f in mine.folds:
+        rows = f.cut_rows["grain"]
+        part = t.filter(pc.equal(t.column("fold"), f.fold))
+        g = np.array(part.column("gold").to_pylist()) == "grain"
+        s = part.column("score:grain").to_numpy()
+        assert rows["hindsight"]["threshold"] == _brute_best_f1(g, s)  # chosen on the test fold itself
+        assert rows["chosen"]["f1"] == pytest.approx(f.metrics["f1:grain"])
+        assert rows["hindsight"]["f1"] >= max(rows["chosen"]["f1"], rows["default"]["f1"]) - 1e-12
+        assert rows["default"]["threshold"] == 0.0
+    summary = mine.thresholds["labels"]["grain"]
+    assert summary["chosen"]["f1"] == pytest.approx(mine.spread["f1:grain"].mean)
+    assert "optimistic" in mine.thresholds["note"]
+
+
+def test_an_unreachable_precision_target_keeps_the_default_cut():
+    docs, y = corpus(120, seed=15)
+    y2 = ["grain" if c == "grain" else "other" for c in y]
+    step = ThresholdStep(lambda g, s: None, positive="grain", name="never")
+    res = cross_validate(make_model("nb"), docs, y2, folds=3, seed=0, threshold=step)
+    assert all(f.thresholds == {"grain": 0.0} for f in res.folds)
+    assert any("no cut on the development split meets the objective never" in n for n in res.notes)

@@ -560,33 +560,75 @@ class ThresholdStep:
     ``positive``; multi-label data: one cut per label. A label whose
     development part holds only one class keeps the default cut 0.
 
+    :meth:`for_objective` builds the usual step from :mod:`clfeval.curves`:
+    maximise F-beta, minimise an expected cost, or reach a precision or
+    recall target, with curves' tie rules; the test fold then also shows
+    the default cut and the best-in-hindsight cut (chosen on the test fold
+    itself, optimistic by construction) beside the cut chosen on the
+    development split.
+
     Parameters
     ----------
-    choose : callable (is_positive: bool array, scores: float array) -> float
-        The threshold choice (for example the F1-maximising cut of
-        :mod:`clfeval.curves`).
+    choose : callable (is_positive: bool array, scores: float array) -> float or None
+        The threshold choice; None keeps the default cut 0 (e.g. no cut
+        reaches a precision target).
     dev_size : float
         Share of the training fold held out for choosing.
     positive : label, optional
         Binary data: the positive class (default: the second in natural order).
     name : str
         What the choice optimises, for the signature.
+    objective : clfeval.curves.Objective, optional
+        Set by :meth:`for_objective`; enables the default/chosen/hindsight rows.
+
+    Examples
+    --------
+    >>> ThresholdStep.for_objective("f1").name
+    'f1'
     """
 
-    choose: Callable[[np.ndarray, np.ndarray], float]
+    choose: Callable[[np.ndarray, np.ndarray], float | None]
     dev_size: float = 0.2
     positive: Any = None
     name: str = "custom"
+    objective: Any = None
 
     def __post_init__(self) -> None:
         check_probability(self.dev_size, option="dev_size")
         if not callable(self.choose):
             raise UsageError("ThresholdStep.choose must be a callable (is_positive, scores) -> threshold.")
 
+    @classmethod
+    def for_objective(cls, objective: Any = "f1", *, dev_size: float = 0.2, positive: Any = None,
+                      cost_fp: float = 1.0, cost_fn: float = 1.0) -> "ThresholdStep":
+        """The threshold choice of :mod:`clfeval.curves` for an objective (``f1``, ``f0.5``, ``cost``,
+        ``precision>=0.9``, ``recall>=0.8``, ...), run on each fold's development split."""
+        from clfeval.curves import parse_objective
+
+        obj = parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
+        return cls(_ObjectiveChoice(obj), dev_size=dev_size, positive=positive, name=obj.name, objective=obj)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"objective": self.name, "dev_size": self.dev_size,
-                "positive": None if self.positive is None else label_str(self.positive),
-                "rule": "positive iff score >= threshold; threshold chosen on a development split of each training fold"}
+        out = {"objective": self.name, "dev_size": self.dev_size,
+               "positive": None if self.positive is None else label_str(self.positive),
+               "rule": "positive iff score >= threshold; threshold chosen on a development split of each training fold"}
+        if self.objective is not None:
+            out["description"] = self.objective.describe()
+        return out
+
+
+class _ObjectiveChoice:
+    """Picklable ``choose``: the cut :meth:`clfeval.curves.Ranking.best_cut` picks for an objective."""
+
+    def __init__(self, objective: Any) -> None:
+        self.objective = objective
+
+    def __call__(self, is_positive: np.ndarray, scores: np.ndarray) -> float | None:
+        from clfeval.curves import Ranking
+
+        rk = Ranking.from_indicator(np.asarray(is_positive, dtype=bool), np.asarray(scores, dtype=np.float64))
+        k = rk.best_cut(self.objective)
+        return None if k is None else float(rk.cuts.thresholds[k])
 
 
 # ----------------------------------------------------------------------------
@@ -610,6 +652,7 @@ class FoldResult:
     thresholds: dict[str, float] | None = None
     notes: tuple[str, ...] = ()
     n_validation: int | None = None
+    cut_rows: dict[str, dict[str, Any]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"repeat": self.repeat, "fold": self.fold, "n_train": self.n_train, "n_test": self.n_test}
@@ -623,6 +666,8 @@ class FoldResult:
         out["baselines"] = self.baselines
         if self.thresholds is not None:
             out["thresholds"] = self.thresholds
+        if self.cut_rows is not None:
+            out["cuts"] = self.cut_rows
         if self.notes:
             out["notes"] = list(self.notes)
         return out
@@ -653,6 +698,12 @@ class ProtocolResult:
         Train/validation/test holdout: the metrics on the validation part.
     baselines : dict
         Per baseline and metric, the spread over folds.
+    thresholds : dict or None
+        With an objective threshold step: per label, the mean over test folds
+        of the measures at the default cut 0, at the cut chosen on the
+        development split, and at the best cut in hindsight (chosen on the
+        test fold itself: optimistic, shown only to measure what the
+        development split found).
     predictions : pyarrow.Table
         Out-of-fold predictions and scores (see the module docstring).
     signature : dict
@@ -675,6 +726,7 @@ class ProtocolResult:
     notes: tuple[str, ...] = ()
     run_id: int | None = None
     predictions_path: str | None = None
+    thresholds: dict[str, Any] | None = None
 
     @property
     def n(self) -> int:
@@ -694,6 +746,8 @@ class ProtocolResult:
         if self.validation is not None:
             out["validation"] = {m: s.to_dict() for m, s in self.validation.items()}
         out["train_vs_test"] = self.train_vs_test
+        if self.thresholds is not None:
+            out["thresholds"] = self.thresholds
         out["pooled"] = self.pooled.to_dict()
         if len(self.pooled_by_repeat) > 1:
             out["pooled_by_repeat"] = [{"repeat": i + 1, **{m: report_metric(r, m) for m in self.metric_names}}
@@ -905,16 +959,48 @@ class _Runner:
             golds = {j: self.data.Y[dev, j] for j in range(len(self.data.labels))}
         else:
             golds = {self.positive_index: self.data.label_codes[dev] == self.positive_index}
-        kept = []
+        kept, unreached = [], []
         for j, g in golds.items():
             if g.all() or not g.any() or np.isnan(s[:, j]).any():
                 kept.append(self.data.label_strings[j])
                 continue
-            cuts[j] = float(step.choose(g.copy(), s[:, j].copy()))
+            cut = step.choose(g.copy(), s[:, j].copy())
+            if cut is None:
+                unreached.append(self.data.label_strings[j])
+                continue
+            cuts[j] = float(cut)
         if kept:
             notes.append(f"{where}: the development split holds one class only for {', '.join(kept[:10])}"
                          f"{' …' if len(kept) > 10 else ''}; the default cut 0 is kept there.")
+        if unreached:
+            notes.append(f"{where}: no cut on the development split meets the objective {step.name} for "
+                         f"{', '.join(unreached[:10])}{' …' if len(unreached) > 10 else ''}; the default cut 0 is kept.")
         return cuts
+
+    def _cut_rows(self, fold: Fold, scores: np.ndarray | None, cuts: np.ndarray) -> dict[str, dict[str, Any]] | None:
+        """Per label on the test fold: the default cut, the cut chosen on dev, and the best cut in hindsight."""
+        obj = self.threshold.objective if self.threshold is not None else None
+        if obj is None or scores is None:
+            return None
+        from clfeval.curves import Ranking
+        from clfeval.thresholds import cut_row
+
+        if self.data.multilabel:
+            golds = {j: self.data.Y[fold.test, j] for j in range(len(self.data.labels))}
+        else:
+            golds = {self.positive_index: self.data.label_codes[fold.test] == self.positive_index}
+        out = {}
+        for j, g in golds.items():
+            s = scores[:, j]
+            if np.isnan(s).any():
+                continue
+            rk = Ranking.from_indicator(np.asarray(g, dtype=bool), s.astype(np.float64))
+            k = rk.best_cut(obj)
+            row = {"default": cut_row(rk, 0.0, obj, self.zd), "chosen": cut_row(rk, float(cuts[j]), obj, self.zd)}
+            if k is not None:
+                row["hindsight"] = cut_row(rk, float(rk.cuts.thresholds[k]), obj, self.zd)
+            out[self.data.label_strings[j]] = row
+        return out
 
     def _inner_split(self, fold: Fold, dev_size: float) -> tuple[np.ndarray, np.ndarray]:
         rng_seed = _derived_seed(self.seed, fold.repeat, fold.fold, 7)
@@ -968,14 +1054,15 @@ class _Runner:
             _, val_metrics = self._metrics(self.data.table(fold.validation, vpred), fold.train)
         baselines = {b: {k: v for k, v in entry.items() if isinstance(v, (int, float))}
                      for b, entry in rep_fold.baselines.items()}
-        thresholds = None
+        thresholds = cut_rows = None
         if cuts is not None:
             which = range(len(self.data.labels)) if self.data.multilabel else [self.positive_index]
             thresholds = {self.data.label_strings[j]: float(cuts[j]) for j in which}
+            cut_rows = self._cut_rows(fold, scores, cuts)
         notes.extend(fold_notes)
         fr = FoldResult(fold.repeat, fold.fold, int(fold.train.size), int(fold.test.size), table, metrics,
                         train_metrics, val_metrics, baselines, thresholds, tuple(fold_notes),
-                        None if fold.validation is None else int(fold.validation.size))
+                        None if fold.validation is None else int(fold.validation.size), cut_rows)
         return fr, pred, scores
 
 
@@ -1120,6 +1207,7 @@ def _assemble(results: list[FoldResult], preds: list, data: _Data, protocol: Pro
         keys = [k for k in results[0].baselines[b]]
         baselines[b] = {k: spread([f.baselines[b].get(k, math.nan) for f in results]) for k in keys}
     table = _predictions_table(preds, data, ids, protocol)
+    thresholds = _threshold_summary(results, threshold)
     sig = {"version": __version__, "seed": seed, "protocol": protocol.to_dict(), "n": data.n,
            "model": model, "scores": runner.score_kind, "zero_division": zero_division_name(zd),
            "std": "sample standard deviation (ddof = 1) over all folds of all repeats",
@@ -1138,7 +1226,31 @@ def _assemble(results: list[FoldResult], preds: list, data: _Data, protocol: Pro
                           labels=data.label_strings, metric_names=names, folds=tuple(results), spread=spreads,
                           pooled=pooled, pooled_by_repeat=tuple(by_repeat), train_vs_test=train_vs_test,
                           validation=validation, baselines=baselines, predictions=table, signature=sig,
-                          notes=tuple(dict.fromkeys(notes)))
+                          notes=tuple(dict.fromkeys(notes)), thresholds=thresholds)
+
+
+_HINDSIGHT = ("hindsight: the best cut chosen on each test fold itself — optimistic by construction, an upper bound "
+              "on what tuning can give; the gap between 'chosen' and 'hindsight' is what the development split "
+              "could not find.")
+
+
+def _threshold_summary(results: list[FoldResult], step: ThresholdStep | None) -> dict[str, Any] | None:
+    """Per label: mean over folds of every measure at the default, chosen and hindsight cuts."""
+    if step is None or step.objective is None or not any(f.cut_rows for f in results):
+        return None
+    labels = list(dict.fromkeys(lab for f in results for lab in (f.cut_rows or {})))
+    out: dict[str, Any] = {"objective": step.name, "description": step.objective.describe(), "note": _HINDSIGHT,
+                           "labels": {}}
+    skip = {"tp", "fp", "fn", "tn"}
+    for lab in labels:
+        rows = [f.cut_rows[lab] for f in results if f.cut_rows and lab in f.cut_rows]
+        entry: dict[str, Any] = {"folds": len(rows)}
+        for which in ("default", "chosen", "hindsight"):
+            got = [r[which] for r in rows if which in r]
+            if got:
+                entry[which] = {k: float(np.mean([g[k] for g in got])) for k in got[0] if k not in skip}
+        out["labels"][lab] = entry
+    return out
 
 
 def _predictions_table(preds: list, data: _Data, ids: list[Any], protocol: Protocol) -> pa.Table:

@@ -45,6 +45,15 @@ def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
                      help="Seed of every random split (recorded with the run)."),
         click.option("--predictions", "predictions_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Write the out-of-fold predictions and scores here (.csv, .tsv, .jsonl or .parquet)."),
+        click.option("--tune-threshold", "tune", default=None, metavar="OBJECTIVE",
+                     help="Choose the decision threshold inside every training fold, on a development split, for "
+                          "OBJECTIVE: f1, f0.5, f2, cost, precision>=X or recall>=X (binary or multi-label data)."),
+        click.option("--dev-size", type=float, default=0.2, show_default=True,
+                     help="With --tune-threshold: share of each training fold held out to choose the cut."),
+        click.option("--positive", default=None,
+                     help="With --tune-threshold on binary data: the positive class (default: the second label)."),
+        click.option("--cost-fp", type=float, default=1.0, show_default=True, help="With --tune-threshold cost: cost of a false positive."),
+        click.option("--cost-fn", type=float, default=1.0, show_default=True, help="With --tune-threshold cost: cost of a false negative."),
         click.option("--metric", "extra_metrics", multiple=True,
                      help="Report this metric too (e.g. f1:LABEL); repeatable."),
         click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
@@ -138,17 +147,23 @@ def _check_outputs(predictions_out: Path | None, output: Path | None) -> None:
 def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, text_col: str, label_col: str,
                    id_col: str | None, model: str, ngrams: str, stem: bool, stop_words: bool, multilabel: bool,
                    sep: str, seed: int, predictions_out: Path | None, extra_metrics: tuple[str, ...],
+                   tune: str | None, dev_size: float, positive: str | None, cost_fp: float, cost_fn: float,
                    zero_division: str, runs_db: Path, no_log: bool, input_format: str | None, fmt: str,
                    output: Path | None) -> None:
     """The body of ``cv`` and ``holdout``: read, check, run, write, record, render."""
     _need_text_extra(stem)
-    from clfeval.protocols import Protocol, default_metrics, run_protocol, write_predictions
+    from clfeval.protocols import Protocol, ThresholdStep, default_metrics, run_protocol, write_predictions
     from clfeval.runlog import RunLog, file_hash
     from clfeval.text.models import ModelConfig
 
     _check_outputs(predictions_out, output)
     cfg = ModelConfig(model.lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words, multilabel=multilabel)
     protocol = Protocol(**protocol_args)
+    step = None
+    if tune is not None:
+        step = ThresholdStep.for_objective(tune, dev_size=dev_size, positive=positive, cost_fp=cost_fp, cost_fn=cost_fn)
+    elif positive is not None:
+        raise UsageError("option --positive names the positive class of --tune-threshold; give --tune-threshold too.")
     log = None if no_log else RunLog(runs_db)  # opened (and checked) before the long part
     texts, labels, ids = read_data(data, text_col, label_col, id_col, multilabel, input_format)
     metrics = tuple(dict.fromkeys(default_metrics(multilabel) + tuple(extra_metrics)))
@@ -156,6 +171,7 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
     with progress(f"{command}: {protocol.describe()}", total) as advance:
         result = run_protocol(cfg.build(seed), texts, labels, protocol=protocol, seed=seed, ids=ids,
                               multilabel=multilabel, sep=sep, metrics=metrics, zero_division=zero_division,
+                              threshold=step,
                               model=dict(cfg.to_dict(), description=cfg.describe()),
                               progress=lambda done, _total, _what: advance(1) if done else None)
     if predictions_out is not None:
@@ -164,7 +180,9 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
     result = dataclasses.replace(result, predictions_path=None if predictions_out is None else str(predictions_out))
     if log is not None:
         settings = {"model": cfg.to_dict(), "protocol": dataclasses.asdict(protocol), "seed": seed,
-                    "columns": {"text": text_col, "label": label_col}, "zero_division": zero_division}
+                    "columns": {"text": text_col, "label": label_col}, "zero_division": zero_division,
+                    "threshold": None if step is None else {"objective": step.name, "dev_size": dev_size,
+                                                            "positive": positive}}
         run_id = log.record_result(command, result, settings=settings, data_path=str(data.resolve()),
                                    data_hash=file_hash(data),
                                    task=f"{label_col} (label sets)" if multilabel else label_col)

@@ -68,6 +68,20 @@ def protocol_blocks(r: ProtocolResult) -> list[Block]:
     if r.validation is not None:
         blocks.append(TableBlock("Validation part (the same models)", ["metric", "mean", "std", "min", "max"],
                                  [[_metric_title(m, ml), s.mean, s.std, s.min, s.max] for m, s in r.validation.items()]))
+    if r.thresholds is not None:
+        th = r.thresholds
+        show_cost = th["objective"] == "cost"
+        tcols = ["label", "cut", "threshold", "precision", "recall", "F1"] + (["cost"] if show_cost else [])
+        trows = []
+        for lab, entry in th["labels"].items():
+            for which, name in (("default", "default (0)"), ("chosen", "chosen on dev"),
+                                ("hindsight", "hindsight (optimistic)")):
+                if which in entry:
+                    e = entry[which]
+                    trows.append([lab, name, e["threshold"], e["precision"], e["recall"], e["f1"]]
+                                 + ([e["cost"]] if show_cost else []))
+        blocks.append(TableBlock(f"Threshold chosen inside each training fold ({th['description']}); test-fold means",
+                                 tcols, trows, numeric_from=2, caption=th["note"]))
     first = "hamming_loss" if ml else "accuracy"
     bcols = ["system", _metric_title(first, ml), "macro-F1", "micro-F1"]
     brows: list[list[Any]] = [["this model", r.spread[first].mean if first in r.spread else float("nan"),
