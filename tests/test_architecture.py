@@ -27,6 +27,7 @@ LAYERS = {
     "clfeval.curves": 3,
     "clfeval.calibration": 3,
     "clfeval.thresholds": 3,
+    "clfeval.splits": 3,
     "clfeval.significance": 4,
     "clfeval.reports": 4,
     "clfeval.text": 4,

@@ -6,7 +6,7 @@ from typing import Any
 
 from clfeval.protocols import ProtocolResult
 from clfeval.render import register
-from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
+from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich
 from clfeval.render.reports import report_blocks
 
 __all__ = ["protocol_blocks"]
