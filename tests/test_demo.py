@@ -64,3 +64,16 @@ def test_modes_render_with_a_plain_sentence(mode, fmt):
     assert res.code == 0 and res.err == ""
     conclusion = demo_json(mode)["conclusion"]
     assert conclusion.split()[0] in res.out
+
+
+def test_demo_cv_mission_example_10():
+    import math
+
+    from clfeval.demo import run_demo
+
+    d = run_demo("cv").data
+    assert d["folds"]["mean"] == pytest.approx(0.82, abs=1e-12)
+    assert d["repeats"]["mean"] == pytest.approx(0.85, abs=1e-12)
+    assert d["folds"]["std"] == pytest.approx(math.sqrt(10 / 4) / 100, abs=1e-12)
+    assert d["repeats"]["std"] == pytest.approx(math.sqrt(20 / 4) / 100, abs=1e-12)
+    assert (d["folds"]["min"], d["folds"]["max"]) == (0.80, 0.84)

@@ -341,3 +341,29 @@ def demo_calibration() -> DemoResult:
         {"a": {"roc_auc": a.roc_auc, "ece": a.ece, "mce": a.mce, "brier": a.brier},
          "b": {"roc_auc": b.roc_auc, "ece": b.ece, "mce": b.mce, "brier": b.brier}},
     )
+
+
+@register_mode("cv", "cross-validation arithmetic: five folds 82, 80, 84, 81, 83 % → 82 %; repeated holdout → 85 %; the spread")
+def demo_cv() -> DemoResult:
+    from clfeval.protocols import spread
+
+    folds = [0.82, 0.80, 0.84, 0.81, 0.83]
+    repeats = [0.85, 0.82, 0.88, 0.84, 0.86]
+    sf, sr = spread(folds), spread(repeats)
+
+    def table(title: str, name: str, values: list[float], s: Any) -> DemoTable:
+        rows = [[f"{name} {i + 1}", _r(v)] for i, v in enumerate(values)]
+        rows += [["mean", _r(s.mean)], ["sample std (ddof = 1)", _r(s.std)], ["min", _r(s.min)], ["max", _r(s.max)]]
+        return DemoTable(title, ["", "accuracy"], rows)
+
+    return DemoResult(
+        "cv", "Cross-validation arithmetic and the spread",
+        "k-fold cross-validation tests every item once, by a model that never saw it; repeated holdout draws R "
+        "random train/test splits. Either way the result is a set of scores, one per fold or repeat.",
+        [table("5-fold cross-validation", "fold", folds, sf), table("Repeated holdout, 5 random splits", "repeat", repeats, sr)],
+        f"The folds average {sf.mean:.2f} and the repeats {sr.mean:.2f}. Report the spread with the mean: the "
+        f"fold-to-fold standard deviation is {sf.std:.4f} (min {sf.min:.2f}, max {sf.max:.2f}), so two systems "
+        f"whose means differ by less than that are not shown apart without a paired test on the same folds "
+        f"(clfeval cv records them; clfeval compare tests them).",
+        {"folds": {"values": folds, **sf.to_dict()}, "repeats": {"values": repeats, **sr.to_dict()}},
+    )
