@@ -846,21 +846,24 @@ def _assemble(results: list[FoldResult], preds: list, data: _Data, protocol: Pro
            "model": model, "scores": runner.score_kind, "zero_division": zero_division_name(zd),
            "std": "sample standard deviation (ddof = 1) over all folds of all repeats",
            "per_fold_labels": "each fold is scored on the labels occurring in its gold or predicted labels",
-           "splits": "scikit-learn " + ("iterative stratification (Sechidis et al. 2011), clfeval's implementation"
-                                        if data.multilabel and protocol.stratified else
-                                        ("RepeatedStratifiedKFold" if protocol.stratified else "RepeatedKFold")
-                                        if protocol.kind == "kfold" else
-                                        ("StratifiedShuffleSplit" if protocol.stratified else "ShuffleSplit")),
+           "splits": _splitter_name(protocol, data.multilabel),
            "threshold": threshold.to_dict() if threshold is not None else "the model's own decision "
                                                                          "(score >= 0 for clfeval's text models)",
            "versions": _versions()}
-    if data.multilabel and protocol.stratified:
-        sig["splits"] = "iterative stratification (Sechidis et al. 2011), clfeval's implementation"
     return ProtocolResult(kind="multilabel" if data.multilabel else "single-label", protocol=protocol,
                           labels=data.label_strings, metric_names=names, folds=tuple(results), spread=spreads,
                           pooled=pooled, pooled_by_repeat=tuple(by_repeat), train_vs_test=train_vs_test,
                           validation=validation, baselines=baselines, predictions=table, signature=sig,
                           notes=tuple(dict.fromkeys(notes)), thresholds=thresholds)
+
+
+def _splitter_name(protocol: Protocol, multilabel: bool) -> str:
+    """Which splitter made the folds, for the signature."""
+    if protocol.stratified and multilabel:
+        return "iterative stratification (Sechidis et al. 2011), clfeval.splits"
+    if protocol.kind == "kfold":
+        return "scikit-learn " + ("RepeatedStratifiedKFold" if protocol.stratified else "RepeatedKFold")
+    return "scikit-learn " + ("StratifiedShuffleSplit" if protocol.stratified else "ShuffleSplit")
 
 
 _HINDSIGHT = ("hindsight: the best cut chosen on each test fold itself — optimistic by construction, an upper bound "
