@@ -11,6 +11,14 @@ splitters where they exist:
 * multi-label data: iterative stratification (Sechidis, Tsoumakas &
   Vlahavas 2011), implemented here (:func:`iterative_stratification`).
 
+Why not the ``iterative-stratification`` package: it implements the same
+algorithm, but subclasses private scikit-learn classes
+(``model_selection._split._BaseKFold``, ``_RepeatedSplits``,
+``_validate_shuffle_split``), which broke it once already on a scikit-learn
+signature change, and it draws from a legacy ``RandomState``. The algorithm
+is short; the tests here use the package as a reference for the quality of
+the folds (label-distribution deviation), not as a dependency.
+
 Every random choice derives from one ``seed``: the same seed gives the same
 splits. Asking stratification for more than the data allow (more folds than
 a class has items) is refused with the class and its count.
