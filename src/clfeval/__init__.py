@@ -11,6 +11,7 @@ __version__ = "0.1.0"
 
 from clfeval.errors import ClfevalError, DataError, UsageError  # noqa: E402
 from clfeval.reports import Report, report, report_from_table  # noqa: E402
+from clfeval.significance import Comparison, MultiComparison, compare, compare_many, holm  # noqa: E402
 from clfeval.tables import (  # noqa: E402
     ConfusionAccumulator,
     ConfusionTable,
@@ -30,6 +31,11 @@ __all__ = [
     "Report",
     "report",
     "report_from_table",
+    "Comparison",
+    "MultiComparison",
+    "compare",
+    "compare_many",
+    "holm",
     "ConfusionTable",
     "MultilabelTable",
     "JointTable",
