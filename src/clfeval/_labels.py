@@ -345,6 +345,13 @@ def _int_encode(arrays: list[np.ndarray]) -> tuple[list[np.ndarray], int, list[A
     nonempty = [a for a in arrays if a.size]
     if not nonempty:
         return [a.astype(np.intp) for a in arrays], 0, []
+    if all(a.dtype == np.int64 for a in arrays):
+        # Fast path: one pass per column. The maximum over the unsigned view is
+        # < 2**63 exactly when every value is non-negative, and then it is the
+        # true maximum; labels 0..K-1 then need no offset and no copy.
+        umax = max(int(a.view(np.uint64).max()) for a in nonempty)
+        if umax < _DIRECT_RANGE:
+            return arrays, umax + 1, list(range(umax + 1))
     lo = min(int(a.min()) for a in nonempty)
     hi = max(int(a.max()) for a in nonempty)
     span = hi - lo + 1

@@ -1,0 +1,68 @@
+"""``clfeval report FILE``: every count-based number about one predictions file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from clfeval.cli._common import emit, existing_file, input_options, output_options, parse_list
+from clfeval.errors import DataError
+
+
+def read_train_labels(path: Path, column: str | None, gold: str, input_format: str | None) -> Any:
+    """The training-label column of ``--train-labels FILE``.
+
+    The column is ``--train-column`` if given, else the ``--gold`` column name,
+    else ``label``, else the file's only column.
+    """
+    from clfeval.io import read_frame
+
+    table = read_frame(existing_file(path, "--train-labels"), input_format=input_format if input_format and Path(path).suffix == "" else None)
+    names = table.column_names
+    for candidate in ([column] if column else [gold, "label"]):
+        if candidate in names:
+            return table.column(candidate)
+    if column is None and len(names) == 1:
+        return table.column(names[0])
+    wanted = repr(column) if column else f"{gold!r} or 'label'"
+    raise DataError(f"file {str(path)!r} (option --train-labels) has no column {wanted}; its columns are: "
+                    f"{', '.join(repr(c) for c in names)}. Name the column with --train-column.")
+
+
+@click.command()
+@click.argument("file", type=click.Path(path_type=Path))
+@input_options
+@click.option("--positive", default=None, help="Add a binary summary of this class against all others.")
+@click.option("--beta", type=float, default=1.0, show_default=True, help="Add F-beta beside F1 (beta > 1 favours recall).")
+@click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
+              help="Value of 0/0 ratios (e.g. precision of a class never predicted); nan leaves them out of averages.")
+@click.option("--order", default=None, help="Ordered classes, low to high, comma-separated (adds MAE and weighted kappa).")
+@click.option("--train-labels", type=click.Path(path_type=Path), default=None,
+              help="File of training labels: baselines then follow the training class frequencies (the honest version).")
+@click.option("--train-column", default=None, help="Column of --train-labels (default: the --gold name, 'label', or the only column).")
+@click.option("--show-errors", type=click.IntRange(min=0), default=0, metavar="N", help="List up to N misclassified items.")
+@output_options
+def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: str | None, multilabel: bool, sep: str,
+           positive: str | None, beta: float, zero_division: str, order: str | None, train_labels: Path | None,
+           train_column: str | None, show_errors: int, fmt: str, output: Path | None) -> None:
+    """Score a predictions file: confusion matrix, per-class table, averages, baselines, diagnostics.
+
+    FILE is CSV, TSV, JSONL or Parquet with columns gold and pred (and optionally id).
+    """
+    from clfeval.io import read_predictions
+    from clfeval.reports import report as make_report
+
+    path = existing_file(file)
+    preds = read_predictions(path, gold=gold, pred=pred, id=id_col, multilabel=multilabel, input_format=input_format)
+    train = read_train_labels(train_labels, train_column, gold, input_format) if train_labels is not None else None
+    order_list = parse_list(order)
+    try:
+        rep = make_report(preds.gold, preds.pred, ids=preds.ids, positive=positive, beta=beta,
+                             zero_division=zero_division, order=order_list, multilabel=multilabel, sep=sep,
+                             train_labels=train, show_errors=show_errors)
+    except DataError as exc:
+        text = str(exc).replace("the given label list", "option --order")
+        raise DataError(f"file {str(path)!r}: {text}") from None
+    emit(rep, fmt, output)

@@ -1,0 +1,240 @@
+"""The worked examples of the mission, rebuilt from data built into the package.
+
+Each mode builds its items from the published counts (no download), runs them
+through the real library — the same code as ``clfeval report`` — and returns a
+:class:`DemoResult`: tables, the numbers as data, and one plain sentence on
+what the example shows. ``clfeval demo MODE`` renders it.
+
+Later stages add modes with :func:`register_mode`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from clfeval import __version__
+from clfeval.reports import report
+
+__all__ = ["DemoResult", "DemoTable", "MODES", "register_mode", "run_demo", "items_from_counts", "demo_modes"]
+
+
+@dataclass(frozen=True)
+class DemoTable:
+    """A table of a demo: title, column names, rows of plain values."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[Any]]
+    caption: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "columns": self.columns, "rows": self.rows, "caption": self.caption}
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """One worked example: what it is, its tables, its numbers and what it shows."""
+
+    mode: str
+    title: str
+    intro: str
+    tables: list[DemoTable]
+    conclusion: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mode": self.mode, "title": self.title, "intro": self.intro,
+                "tables": [t.to_dict() for t in self.tables], "conclusion": self.conclusion,
+                "data": self.data, "signature": {"version": __version__}}
+
+
+@dataclass(frozen=True)
+class _Mode:
+    name: str
+    summary: str
+    fn: Callable[[], DemoResult]
+
+
+MODES: dict[str, _Mode] = {}
+
+
+def register_mode(name: str, summary: str) -> Callable[[Callable[[], DemoResult]], Callable[[], DemoResult]]:
+    """Decorator: add a demo mode."""
+    def deco(fn: Callable[[], DemoResult]) -> Callable[[], DemoResult]:
+        MODES[name] = _Mode(name, summary, fn)
+        return fn
+    return deco
+
+
+def demo_modes() -> list[tuple[str, str]]:
+    """(name, summary) of every mode, in registration order."""
+    return [(m.name, m.summary) for m in MODES.values()]
+
+
+def run_demo(name: str) -> DemoResult:
+    """Run one demo mode by name."""
+    from clfeval.errors import UsageError
+
+    if name not in MODES:
+        raise UsageError(f"unknown demo mode {name!r}; the modes are: {', '.join(MODES)}.")
+    return MODES[name].fn()
+
+
+def items_from_counts(counts: Sequence[Sequence[int]], labels: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Items (gold, pred) whose confusion table is ``counts`` (rows = gold).
+
+    >>> g, p = items_from_counts([[2, 1], [0, 1]], ["a", "b"])
+    >>> g.tolist(), p.tolist()
+    (['a', 'a', 'a', 'b'], ['a', 'a', 'b', 'b'])
+    """
+    c = np.asarray(counts, dtype=np.int64)
+    k = c.shape[0]
+    lab = np.asarray(list(labels), dtype=object)
+    flat = c.ravel()
+    gold = np.repeat(np.repeat(np.arange(k), k), flat)
+    pred = np.repeat(np.tile(np.arange(k), k), flat)
+    out_g, out_p = lab[gold], lab[pred]
+    if all(isinstance(x, str) for x in labels):
+        return out_g.astype(str), out_p.astype(str)
+    return out_g, out_p
+
+
+def _r(x: float, d: int = 4) -> float:
+    return round(float(x), d)
+
+
+GENRES = ["news", "fiction", "government", "learned"]
+GENRE_MATRIX = [[9, 1, 2, 0], [1, 9, 1, 1], [3, 2, 7, 0], [0, 1, 0, 11]]
+
+
+@register_mode("trap", "the accuracy trap: 0.9999 accuracy and F1 0 on the pie tweets; 0.90 for 'always news'")
+def demo_trap() -> DemoResult:
+    gold, pred = items_from_counts([[999_900, 0], [100, 0]], ["not pie", "pie"])
+    pie = report(gold, pred, positive="pie")
+    g2, p2 = items_from_counts([[90, 0], [10, 0]], ["news", "other"])
+    news = report(g2, p2)
+    b = pie.binary
+    tables = [
+        DemoTable("1,000,000 tweets, 100 about pie; the classifier says 'not pie' to everything",
+                  ["measure", "value"],
+                  [["accuracy", _r(pie.accuracy)], ["recall (pie)", _r(b["recall"])], ["precision (pie)", _r(b["precision"])],
+                   ["F1 (pie)", _r(b["f1"])], ["balanced accuracy", _r(pie.balanced_accuracy)]],
+                  caption="precision of pie is 0/0 (pie is never predicted), counted as 0"),
+        DemoTable("100 documents, 90 news; the classifier says 'news' to everything",
+                  ["measure", "value"],
+                  [["accuracy", _r(news.accuracy)], ["F1 (news)", _r(news.per_class["news"]["f1"])],
+                   ["F1 (other)", _r(news.per_class["other"]["f1"])], ["macro-F1", _r(news.macro["f1"])],
+                   ["majority baseline accuracy", _r(news.baselines["majority"]["accuracy"])]]),
+    ]
+    return DemoResult(
+        "trap", "The accuracy trap",
+        "A classifier that always answers the majority class scores high accuracy on skewed data.",
+        tables,
+        "Accuracy says 0.9999 and 0.90, yet the classes that matter are never found: recall 0 and F1 0 for pie, "
+        "and macro-F1 0.4737 for 'always news' — which is exactly the majority baseline.",
+        {"pie": {"accuracy": pie.accuracy, "recall": b["recall"], "f1": b["f1"]},
+         "news": {"accuracy": news.accuracy, "macro_f1": news.macro["f1"]}},
+    )
+
+
+@register_mode("matrix", "the genre confusion matrix scored class by class, and a binary report")
+def demo_matrix() -> DemoResult:
+    gold, pred = items_from_counts(GENRE_MATRIX, GENRES)
+    rep = report(gold, pred, labels=GENRES)
+    rows = [[lab, rep.per_class[lab]["support"], _r(rep.per_class[lab]["precision"]), _r(rep.per_class[lab]["recall"]),
+             _r(rep.per_class[lab]["f1"])] for lab in GENRES]
+    g7, p7 = items_from_counts([[167, 2], [24, 7]], ["0", "1"])
+    rep7 = report(g7, p7, positive="1")
+    b = rep7.binary
+    tables = [
+        DemoTable("Genre classifier: confusion matrix (rows = gold, columns = predicted)", ["gold \\ pred", *GENRES],
+                  [[lab, *row] for lab, row in zip(GENRES, GENRE_MATRIX)]),
+        DemoTable(f"Per class — accuracy {_r(rep.accuracy)}", ["class", "support", "precision", "recall", "F1"], rows),
+        DemoTable("A binary report: TN 167, FP 2, FN 24, TP 7", ["measure", "value"],
+                  [["accuracy", _r(b["accuracy"])], ["error rate", _r(b["error_rate"])], ["precision", _r(b["precision"])],
+                   ["recall", _r(b["recall"])], ["specificity", _r(b["specificity"])], ["F1", _r(b["f1"])],
+                   ["balanced accuracy", _r(b["balanced_accuracy"])],
+                   ["macro P / R / F1", f"{rep7.macro['precision']:.2f} / {rep7.macro['recall']:.2f} / {rep7.macro['f1']:.2f}"],
+                   ["weighted P / R / F1", f"{rep7.weighted['precision']:.2f} / {rep7.weighted['recall']:.2f} / {rep7.weighted['f1']:.2f}"]]),
+    ]
+    return DemoResult(
+        "matrix", "Scoring a confusion matrix class by class",
+        "Each class is scored against all others: precision from its column, recall from its row.",
+        tables,
+        f"Accuracy {rep.accuracy:.2f} hides that government is found only {rep.per_class['government']['recall']:.4f} of the time; "
+        f"in the binary report accuracy 0.87 sits beside recall 0.2258: most positives are missed.",
+        {"accuracy": rep.accuracy, "per_class": {lab: {k: rep.per_class[lab][k] for k in ("precision", "recall", "f1")} for lab in GENRES},
+         "binary": {k: b[k] for k in ("accuracy", "error_rate", "precision", "recall", "specificity", "f1", "balanced_accuracy")},
+         "binary_macro": rep7.macro, "binary_weighted": rep7.weighted},
+    )
+
+
+@register_mode("read", "reading the errors: hardest class, most confused pair, directional errors")
+def demo_read() -> DemoResult:
+    gold, pred = items_from_counts(GENRE_MATRIX, GENRES)
+    rep = report(gold, pred, labels=GENRES)
+    d = rep.diagnostics
+    mcp = d["most_confused_pair"]
+    a, b = mcp["classes"]
+    tables = [
+        DemoTable("Per-class F1 (lowest = hardest class)", ["class", "F1"], [[lab, _r(rep.per_class[lab]["f1"])] for lab in GENRES]),
+        DemoTable("Errors between each pair of classes, both directions", ["pair", "a predicted as b", "b predicted as a", "total"],
+                  [[f"{GENRES[i]} / {GENRES[j]}", GENRE_MATRIX[i][j], GENRE_MATRIX[j][i], GENRE_MATRIX[i][j] + GENRE_MATRIX[j][i]]
+                   for i in range(4) for j in range(i + 1, 4) if GENRE_MATRIX[i][j] + GENRE_MATRIX[j][i]]),
+    ]
+    return DemoResult(
+        "read", "Reading the errors",
+        "The matrix says where to look: the weakest class and the pair of classes the classifier mixes up.",
+        tables,
+        f"The hardest class is {d['hardest_class']} (F1 {rep.per_class[d['hardest_class']]['f1']:.4f}); the most confused pair is "
+        f"{{{a}, {b}}} with {mcp['errors']} errors — {mcp['b_as_a']} {b} documents called {a} and {mcp['a_as_b']} the other way: "
+        f"the two directions are different mistakes.",
+        {"hardest_class": d["hardest_class"], "most_confused_pair": mcp},
+    )
+
+
+@register_mode("averages", "micro-F1 lands on accuracy; macro vs micro; the two macro-F1s; F1 vs the plain mean")
+def demo_averages() -> DemoResult:
+    # Worked example 4: class 1 TP 10, FP 10; class 2 TP 90, FP 10 (two classes, single label).
+    g4, p4 = items_from_counts([[10, 10], [10, 90]], ["class 1", "class 2"])
+    r4 = report(g4, p4)
+    # Worked example 5 is given with rows = system output; transpose to rows = gold.
+    out_rows = np.array([[8, 10, 1], [5, 60, 50], [3, 30, 200]])
+    labs5 = ["urgent", "normal", "spam"]
+    g5, p5 = items_from_counts(out_rows.T.tolist(), labs5)
+    r5 = report(g5, p5, labels=labs5)
+    # Worked example 3, the spam filter: flags 40, 30 truly spam, misses 20 spam.
+    spam_p, spam_r = 30 / 40, 30 / 50
+    tables = [
+        DemoTable("Two classes: class 1 TP 10, FP 10; class 2 TP 90, FP 10", ["", "precision"],
+                  [["class 1", _r(r4.per_class["class 1"]["precision"])], ["class 2", _r(r4.per_class["class 2"]["precision"])],
+                   ["macro (mean of the two)", _r(r4.macro["precision"])], ["micro (pooled: 100 / 120)", _r(r4.micro["precision"])],
+                   ["accuracy", _r(r4.accuracy)]]),
+        DemoTable("Three classes (urgent, normal, spam)", ["class", "precision", "recall", "F1"],
+                  [[lab, _r(r5.per_class[lab]["precision"]), _r(r5.per_class[lab]["recall"]), _r(r5.per_class[lab]["f1"])] for lab in labs5]
+                  + [["macro", _r(r5.macro["precision"]), _r(r5.macro["recall"]), _r(r5.macro["f1"])],
+                     ["micro", _r(r5.micro["precision"]), _r(r5.micro["recall"]), _r(r5.micro["f1"])]],
+                  caption=f"accuracy {r5.accuracy:.4f} = micro-F1 {r5.micro['f1']:.4f}; "
+                          f"macro-F1 as mean of per-class F1 {r5.macro['f1']:.4f}, as F1 of macro-P and macro-R {r5.macro['f1_of_means']:.4f}"),
+        DemoTable("Why F1 and not the plain mean of P and R (spam filter)", ["P", "R", "plain mean", "F1 (harmonic)"],
+                  [[0.75, 0.60, _r((spam_p + spam_r) / 2), _r(2 * spam_p * spam_r / (spam_p + spam_r))],
+                   [0.75, 0.20, _r((0.75 + 0.20) / 2), _r(2 * 0.75 * 0.20 / 0.95)]]),
+    ]
+    return DemoResult(
+        "averages", "Averaging over classes",
+        "Macro averages treat every class alike; micro averages pool the counts, so big classes dominate.",
+        tables,
+        f"On single-label data every error is one false positive and one false negative, so micro-P = micro-R = micro-F1 "
+        f"= accuracy exactly ({r5.micro['f1']:.4f} = {r5.accuracy:.4f}); macro-P {r4.macro['precision']:.2f} vs micro-P "
+        f"{r4.micro['precision']:.2f} shows the small class pulling the macro mean down; and the two macro-F1s differ "
+        f"({r5.macro['f1']:.4f} vs {r5.macro['f1_of_means']:.4f}), so say which one you report.",
+        {"two_class": {"macro_precision": r4.macro["precision"], "micro_precision": r4.micro["precision"]},
+         "three_class": {"precision": {lab: r5.per_class[lab]["precision"] for lab in labs5},
+                         "macro_precision": r5.macro["precision"], "micro_precision": r5.micro["precision"],
+                         "accuracy": r5.accuracy, "micro_f1": r5.micro["f1"], "macro_f1": r5.macro["f1"],
+                         "macro_f1_of_means": r5.macro["f1_of_means"]},
+         "spam": {"precision": spam_p, "recall": spam_r, "mean": (spam_p + spam_r) / 2, "f1": 2 * spam_p * spam_r / (spam_p + spam_r)}},
+    )

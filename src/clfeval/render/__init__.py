@@ -1,0 +1,158 @@
+"""Renderers: a result object in, a string out.
+
+JSON is generic (``result.to_dict()``, NaN and infinities as ``null``). Text
+and Markdown renderers are registered per result type with :func:`register`.
+A text renderer returns a list of rich renderables (tables, text), which
+:func:`render` turns into plain text of a fixed width — or which the command
+line prints with colour when stdout is a terminal. Report sections added by
+later stages (``ranking``, ``ci``, ...) register their own renderers with
+:func:`register_section`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["render", "renderables", "register", "register_section", "section_renderers", "to_json", "jsonable", "FORMATS"]
+
+FORMATS = ("text", "json", "markdown")
+
+
+@dataclass(frozen=True)
+class _Entry:
+    text: Callable[[Any], list[Any]] | None
+    markdown: Callable[[Any], str] | None
+
+
+_REGISTRY: dict[type, _Entry] = {}
+_SECTIONS: dict[str, Callable[[Any], list[Any]]] = {}
+
+
+def register(result_type: type, *, text: Callable[[Any], list[Any]] | None = None,
+             markdown: Callable[[Any], str] | None = None) -> None:
+    """Register the text and Markdown renderers of a result type."""
+    _REGISTRY[result_type] = _Entry(text, markdown)
+
+
+def register_section(name: str, blocks: Callable[[Any], list[Any]]) -> None:
+    """Register the layout of an extra report section (``Report.sections[name]``).
+
+    ``blocks(section_data)`` returns a list of
+    :class:`~clfeval.render._util.TableBlock` / ``TextBlock``; the report's text
+    and Markdown renderers place them after the diagnostics.
+    """
+    _SECTIONS[name] = blocks
+
+
+def section_renderers() -> dict[str, Callable[[Any], list[Any]]]:
+    _load_builtin()
+    return dict(_SECTIONS)
+
+
+def _entry(result: Any) -> _Entry:
+    _load_builtin()
+    for cls in type(result).__mro__:
+        if cls in _REGISTRY:
+            return _REGISTRY[cls]
+    raise TypeError(f"no renderer registered for {type(result).__name__}")
+
+
+def jsonable(value: Any) -> Any:
+    """Plain JSON data: numpy → Python, NaN/±inf → None, tuples → lists, dict keys → str."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return jsonable(value.tolist())
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if hasattr(value, "to_dict") and callable(value.to_dict):
+        return jsonable(value.to_dict())
+    return value
+
+
+def to_json(data: Any, *, indent: int | None = 2) -> str:
+    """JSON text of plain data or of a result (via ``to_dict``), with NaN as null."""
+    return json.dumps(jsonable(data), indent=indent, allow_nan=False, ensure_ascii=False) + "\n"
+
+
+def print_renderables(console: Any, items: list[Any]) -> None:
+    """Print rich renderables; tables at their natural width, never cropped or squeezed.
+
+    Paragraphs wrap at the console width; a table wider than the console is
+    printed whole (a terminal wraps it) rather than having numbers cut.
+    """
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    for r in items:
+        if isinstance(r, Table):
+            natural = Measurement.get(console, console.options.update(width=100_000), r).maximum
+            old = console.width
+            console.width = max(old, natural)
+            try:
+                console.print(r, crop=False)
+            finally:
+                console.width = old
+        else:
+            console.print(r)
+
+
+def renderables(result: Any) -> list[Any]:
+    """The rich renderables of a result's text form."""
+    entry = _entry(result)
+    if entry.text is None:
+        raise TypeError(f"no text renderer for {type(result).__name__}")
+    return entry.text(result)
+
+
+def render(result: Any, fmt: str = "text", *, width: int | None = None) -> str:
+    """Render a result as ``text``, ``json`` or ``markdown``.
+
+    Text is plain (no colour, no control codes) at ``width`` columns
+    (default 120).
+    """
+    if fmt == "json":
+        return to_json(result)
+    if fmt == "markdown":
+        entry = _entry(result)
+        if entry.markdown is None:
+            raise TypeError(f"no markdown renderer for {type(result).__name__}")
+        out = entry.markdown(result)
+        return out if out.endswith("\n") else out + "\n"
+    if fmt == "text":
+        from rich.console import Console
+
+        buf = io.StringIO()
+        console = Console(file=buf, width=width or 120, color_system=None, force_terminal=False,
+                          legacy_windows=False, soft_wrap=False, emoji=False, highlight=False)
+        print_renderables(console, renderables(result))
+        return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
+    raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+
+
+_LOADED = False
+
+
+def _load_builtin() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    import importlib
+    import pkgutil
+
+    import clfeval.render as pkg
+
+    for mod in pkgutil.iter_modules(pkg.__path__):
+        if not mod.name.startswith("_"):
+            importlib.import_module(f"clfeval.render.{mod.name}")

@@ -1,0 +1,173 @@
+"""Text and Markdown rendering of :class:`clfeval.reports.Report`."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from clfeval.render import register, section_renderers
+from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
+from clfeval.reports import Report
+
+__all__ = ["report_blocks"]
+
+# Largest K for which the confusion matrix is drawn in text (JSON always has it).
+MAX_MATRIX = 25
+
+
+def _pct(x: float) -> str:
+    return num(x)
+
+
+def _undefined_text(rep: Report) -> str | None:
+    if not rep.undefined:
+        return None
+    policy = rep.signature.get("zero_division", "0")
+    parts = []
+    for u in rep.undefined:
+        if "labels" in u:
+            labs = ", ".join(u["labels"][:10]) + (f" (+{len(u['labels']) - 10} more)" if len(u["labels"]) > 10 else "")
+            parts.append(f"{u['metric']} for {labs}")
+        elif "items" in u:
+            parts.append(f"{u['metric']} for {u['items']} items ({u.get('reason', '0/0')})")
+        else:
+            parts.append(u["metric"])
+    if policy == "nan":
+        how = "shown as undef and left out of macro/weighted averages"
+    else:
+        how = f"counted as {policy} (--zero-division to change)"
+    return f"Undefined (0/0), {how}: " + "; ".join(parts) + "."
+
+
+def report_blocks(rep: Report) -> list[Block]:
+    """The layout of a report, shared by the text and Markdown renderers."""
+    blocks: list[Block] = []
+    labels = rep.labels
+    k = len(labels)
+    kind = {"multilabel": "multi-label", "binary": "single-label, 2 classes", "multiclass": f"single-label, {k} classes"}[rep.kind]
+    blocks.append(TextBlock(f"clfeval report — {rep.n} items, {kind}", heading=True))
+    if rep.confusion_matrix is not None:
+        if k <= MAX_MATRIX:
+            rows = [[labels[i], *rep.confusion_matrix[i], sum(rep.confusion_matrix[i])] for i in range(k)]
+            col_tot = [sum(r[j] for r in rep.confusion_matrix) for j in range(k)]
+            rows.append(["(predicted total)", *col_tot, rep.n])
+            blocks.append(TableBlock("Confusion matrix (rows = gold, columns = predicted)",
+                                     ["gold \\ pred", *labels, "total"], rows))
+        else:
+            blocks.append(TextBlock(f"Confusion matrix: {k}×{k}, too wide to print; it is in the JSON output."))
+    fb = "fbeta" in next(iter(rep.per_class.values()), {})
+    beta = rep.signature.get("beta", 1.0)
+    fcol = [f"F{beta:g}"] if fb else []
+    cols = ["class", "support", "TP", "FP", "FN", "TN", "precision", "recall", "F1", *fcol, "specificity", "FPR", "δ", "φ"]
+    if rep.kind == "multilabel":
+        cols.append("accuracy")
+    rows = []
+    for lab in labels:
+        c = rep.per_class[lab]
+        row = [lab, c["support"], c["tp"], c["fp"], c["fn"], c["tn"], c["precision"], c["recall"], c["f1"]]
+        if fb:
+            row.append(c["fbeta"])
+        row += [c["specificity"], c["fpr"], c["delta"], c["phi"]]
+        if rep.kind == "multilabel":
+            row.append(c["accuracy"])
+        rows.append(row)
+    blocks.append(TableBlock("Per class (each class against all others)", cols, rows,
+                             caption="δ = TPR − FPR (discrimination), φ = TPR + FPR − 1 (bias towards saying yes)"))
+    avg_cols = ["average", "precision", "recall", "F1", *fcol]
+    avg_rows = []
+    for name, d, desc in (("macro", rep.macro, "mean of per-class values"), ("micro", rep.micro, "pooled counts"),
+                          ("weighted", rep.weighted, "weighted by support")):
+        row = [f"{name} ({desc})", d["precision"], d["recall"], d["f1"]]
+        if fb:
+            row.append(d.get("fbeta", math.nan))
+        avg_rows.append(row)
+    cap = f"macro-F1 two ways: mean of per-class F1 = {num(rep.macro['f1'])}; F1 of macro-P and macro-R = {num(rep.macro['f1_of_means'])}."
+    if rep.kind != "multilabel":
+        cap += " On single-label data micro-P = micro-R = micro-F1 = accuracy."
+    blocks.append(TableBlock("Averages over classes", avg_cols, avg_rows, caption=cap))
+    overall = [["accuracy" if rep.kind != "multilabel" else "subset accuracy (exact set match)", rep.accuracy],
+               ["error rate", rep.error_rate]]
+    if rep.kind == "multilabel":
+        overall += [["Hamming loss", rep.hamming_loss], ["Jaccard (mean per item)", rep.jaccard]]
+    else:
+        overall += [["balanced accuracy", rep.balanced_accuracy], ["Matthews correlation", rep.mcc], ["Cohen's kappa", rep.kappa]]
+    blocks.append(TableBlock("Overall", ["measure", "value"], overall))
+    if rep.binary is not None:
+        b = rep.binary
+        brow = [["TP / FP / FN / TN", f"{b['tp']} / {b['fp']} / {b['fn']} / {b['tn']}"]]
+        for key, name in (("accuracy", "accuracy"), ("error_rate", "error rate"), ("precision", "precision"),
+                          ("recall", "recall (sensitivity)"), ("specificity", "specificity"), ("fpr", "false-positive rate"),
+                          ("f1", "F1"), ("fbeta", f"F{beta:g}"), ("balanced_accuracy", "balanced accuracy"),
+                          ("mcc", "Matthews correlation"), ("kappa", "Cohen's kappa"), ("delta", "δ = TPR − FPR"),
+                          ("phi", "φ = TPR + FPR − 1")):
+            if key in b:
+                brow.append([name, num(b[key])])
+        blocks.append(TableBlock(f"Binary summary: {b['positive']!r} against all others", ["measure", "value"], brow))
+    if rep.ordinal is not None:
+        o = rep.ordinal
+        blocks.append(TableBlock(f"Ordered classes: {' < '.join(o['order'])}", ["measure", "value"],
+                                 [["mean absolute error (class ranks)", o["mae"]], ["linear-weighted kappa", o["linear_kappa"]],
+                                  ["quadratic-weighted kappa", o["quadratic_kappa"]]]))
+    # Baselines beside the classifier.
+    pos = rep.binary["positive"] if rep.binary is not None else None
+    bcols = ["system", "accuracy" if rep.kind != "multilabel" else "Hamming loss", "macro-F1", "micro-F1"]
+    if pos is not None:
+        bcols.append(f"F1 of {pos}")
+    brows = [["this classifier", rep.accuracy if rep.kind != "multilabel" else rep.hamming_loss, rep.macro["f1"], rep.micro["f1"]]
+             + ([rep.per_class[pos]["f1"]] if pos is not None else [])]
+    for name, bl in rep.baselines.items():
+        label = name if name != "majority" or "label" not in bl else f"majority ({bl['label']})"
+        first = bl["accuracy"] if rep.kind != "multilabel" else bl["hamming_loss"]
+        brows.append([label, first, bl["macro_f1"], bl["micro_f1"]] + ([bl["per_class"][pos]["f1"]] if pos is not None else []))
+    source = rep.baselines.get("majority", {}).get("source", "")
+    blocks.append(TableBlock("Baselines (exact expected values, no sampling)", bcols, brows,
+                             caption=f"majority/stratified from the {source}" if source else None))
+    # Diagnostics.
+    d = rep.diagnostics
+    lines = []
+    if d.get("hardest_class") is not None:
+        hc = d["hardest_class"]
+        tied = d.get("hardest_classes", [hc])
+        tie = f" (tied: {', '.join(tied)})" if len(tied) > 1 else ""
+        lines.append(f"Hardest class: {hc} (lowest F1, {num(rep.per_class[hc]['f1'])}){tie}.")
+    mcp = d.get("most_confused_pair")
+    if mcp:
+        a, b2 = mcp["classes"]
+        lines.append(f"Most confused pair: {{{a}, {b2}}} with {mcp['errors']} error{'s' if mcp['errors'] != 1 else ''} — {a} predicted as {b2}: "
+                     f"{mcp['a_as_b']}, {b2} predicted as {a}: {mcp['b_as_a']}.")
+    elif rep.kind != "multilabel":
+        lines.append("No confusions: every item is on the diagonal.")
+    if lines:
+        blocks.append(TextBlock("Reading the errors", heading=True))
+        blocks.extend(TextBlock(x) for x in lines)
+    if d.get("top_confusions"):
+        blocks.append(TableBlock("Largest confusions (directional)", ["gold", "predicted as", "items"],
+                                 [[c["gold"], c["pred"], c["count"]] for c in d["top_confusions"]], numeric_from=2))
+    if rep.errors is not None:
+        e = rep.errors
+        rows = [[str(it["id"]), it["gold"] if isinstance(it["gold"], str) else "|".join(it["gold"]),
+                 it["pred"] if isinstance(it["pred"], str) else "|".join(it["pred"])] for it in e["items"]]
+        blocks.append(TableBlock(f"Misclassified items ({e['shown']} of {e['total']})", ["id", "gold", "predicted"], rows,
+                                 numeric_from=3))
+    for name, section_blocks in section_renderers().items():
+        if name in rep.sections:
+            blocks.extend(section_blocks(rep.sections[name]))
+    und = _undefined_text(rep)
+    if und:
+        blocks.append(TextBlock(und))
+    for note in rep.notes:
+        blocks.append(TextBlock(note, style="dim"))
+    sig = rep.signature
+    blocks.append(TextBlock(f"clfeval {sig['version']} · zero_division={sig['zero_division']} · beta={sig['beta']:g}", style="dim"))
+    return blocks
+
+
+def _text(rep: Report) -> list[Any]:
+    return blocks_to_rich(report_blocks(rep))
+
+
+def _markdown(rep: Report) -> str:
+    return blocks_to_markdown(report_blocks(rep))
+
+
+register(Report, text=_text, markdown=_markdown)
