@@ -56,6 +56,7 @@ __all__ = [
     "MultiComparison",
     "compare",
     "compare_many",
+    "bootstrap_distribution",
     "holm",
     "mcnemar",
     "metric_label",
@@ -322,21 +323,25 @@ def _fmt(x: float) -> str:
     return f"{x:.3f}"
 
 
-def format_p(p: float, samples: int | None = None) -> str:
-    """``p = 0.004``, ``p = 0.0047``, ``p = 0.213``; a bootstrap p of 0 is shown as below 1/b."""
+def format_p(p: float, samples: int | None = None, *, name: str = "p") -> str:
+    """``p = 0.004``, ``p = 0.0047``, ``p = 0.213``; a resampled p of 0 is shown as below 1/b.
+
+    >>> format_p(0.0047), format_p(0.21345), format_p(0.0, 10_000)
+    ('p = 0.0047', 'p = 0.213', 'p < 0.0001')
+    """
     if not math.isfinite(p):
-        return "p undefined"
+        return f"{name} undefined"
     if p == 0 and samples:
-        return f"p < {1 / samples:.2g}"
+        return f"{name} < {1 / samples:.2g}"
     if p < 0.01:
-        return f"p = {p:.2g}"
-    return f"p = {p:.3f}"
+        return f"{name} = {p:.2g}"
+    return f"{name} = {p:.3f}"
 
 
 def _verdict(label: str, names: tuple[str, str], a: float, b: float, delta: float, p: float, alpha: float,
-             higher: bool, samples: int | None) -> str:
+             higher: bool, samples: int | None, p_name: str = "p") -> str:
     na, nb = names
-    ptext = format_p(p, samples)
+    ptext = format_p(p, samples, name=p_name)
     if not (math.isfinite(a) and math.isfinite(b)):
         return f"{na}'s or {nb}'s {label} is undefined on this test set; no test is possible."
     gain = delta if higher else -delta
@@ -351,7 +356,7 @@ def _verdict(label: str, names: tuple[str, str], a: float, b: float, delta: floa
         return f"{head}; {ptext} for '{na} better than {nb}': no evidence that {na} is better."
     if p < alpha:
         level = min(x for x in {0.001, 0.01, alpha} if p < x and x <= alpha)
-        cmp = ptext if ptext.startswith("p <") else f"{ptext} < {level:g}"
+        cmp = ptext if " < " in ptext else f"{ptext} < {level:g}"
         return f"{head}; {cmp}: unlikely to be luck on this test set."
     return f"{head}; {ptext} ≥ {alpha:g}: could well be luck on this test set (not significant at α = {alpha:g})."
 
@@ -563,6 +568,29 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
                     names=names, progress=progress, engine="auto")
 
 
+def bootstrap_distribution(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any, Any], float] = "accuracy",
+                           samples: int = 10_000, seed: int | np.random.Generator = 0,
+                           labels: Sequence[Any] | None = None, positive: Any = None, zero_division: Any = 0,
+                           beta: float = 1.0) -> np.ndarray:
+    """The paired bootstrap distribution of δ: δ(x^(i)) = M(A, x^(i)) − M(B, x^(i)) for i = 1..b.
+
+    The same replicates as :func:`compare` with ``test="bootstrap"`` and the
+    same seed, so ``(deltas >= 2·δ(x)).mean()`` is its p-value (for a
+    higher-is-better metric). The distribution is centred on δ(x), not on 0.
+
+    >>> d = bootstrap_distribution(["y"] * 10, ["y"] * 7 + ["n"] * 3, ["y"] * 5 + ["n"] * 5, samples=4000)
+    >>> d.shape, round(float(d.mean()), 1)
+    ((4000,), 0.2)
+    """
+    samples = check_positive_int(samples, option="samples")
+    zd = check_zero_division(zero_division)
+    _check_metric(metric)
+    prob = _problem(gold, pred_a, pred_b, metric, labels=labels, zd=zd, beta=check_beta(beta), positive=positive,
+                    engine="auto")
+    va, vb = rs.draw(prob.engine, "bootstrap", samples, check_rng(seed))
+    return va - vb
+
+
 def _check_test(test: Any) -> str:
     if test not in TESTS:
         raise UsageError(f"unknown test {test!r}; valid tests are: {', '.join(TESTS)}.")
@@ -659,6 +687,8 @@ class MultiComparison:
         Holm–Bonferroni adjusted p-values, in the order of ``comparisons``.
     significant : list of bool
         Adjusted p < α.
+    verdicts : list of str
+        One plain sentence per comparison, judged on the adjusted p.
     """
 
     metric: str
@@ -673,16 +703,17 @@ class MultiComparison:
     comparisons: list[Comparison]
     p_adjusted: list[float]
     significant: list[bool]
+    verdicts: list[str]
     signature: dict[str, Any]
     adjustment: str = "holm"
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         rows = []
-        for c, adj, sig in zip(self.comparisons, self.p_adjusted, self.significant):
+        for c, adj, sig, verdict in zip(self.comparisons, self.p_adjusted, self.significant, self.verdicts):
             rows.append({"a": c.names[0], "b": c.names[1], "score_a": c.a, "score_b": c.b, "delta": c.delta,
                          "p_value": c.p_value, "p_adjusted": adj, "significant": sig, "ci": c.ci,
-                         c.test: c.details, "verdict": c.verdict})
+                         c.test: c.details, "verdict": verdict})
         return {"metric": self.metric, "higher_is_better": self.higher_is_better, "test": self.test,
                 "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "adjustment": self.adjustment,
                 "baseline": self.baseline, "systems": list(self.systems), "scores": dict(self.scores),
@@ -760,13 +791,16 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
         notes.append("Each pair is oriented so that A is the system with the better observed score; "
                      "the one-sided test asks whether that lead is real.")
     first = results[0]
+    resampled = samples / len(pairs) if test == "bootstrap" else None  # a p of 0 is < 1/b; adjusted, < m/b
+    verdicts = [_verdict(metric_label(c.metric), c.names, c.a, c.b, c.delta, float(q), c.alpha, c.higher_is_better,
+                         resampled, p_name="Holm-adjusted p") for c, q in zip(results, adj)]
     signature = dict(first.signature)
     signature.update({"adjustment": "holm", "pairs": len(pairs), "baseline": baseline})
     return MultiComparison(metric=first.metric, test=test, samples=samples, seed=first.seed, alpha=first.alpha,
                            higher_is_better=first.higher_is_better, systems=names, scores=scores,
                            baseline=None if baseline is None else str(baseline), comparisons=results,
                            p_adjusted=[float(x) for x in adj], significant=[bool(x < first.alpha) for x in adj],
-                           signature=signature, notes=notes)
+                           verdicts=verdicts, signature=signature, notes=notes)
 
 
 def _union_labels(columns: list[Any]) -> list[Any]:
