@@ -57,6 +57,8 @@ __all__ = [
     "compare",
     "compare_many",
     "bootstrap_distribution",
+    "check_metric",
+    "format_p",
     "holm",
     "mcnemar",
     "metric_label",
@@ -122,8 +124,15 @@ def _valid_metric_text() -> str:
     return ", ".join(metric_names() + list(SCORE_METRICS)) + ", or a callable metric(gold, pred) -> float"
 
 
-def _check_metric(metric: Any) -> None:
-    """Refuse an unknown metric before any data is read."""
+def check_metric(metric: Any) -> None:
+    """Refuse an unknown metric before any data is read (the message lists the valid ones).
+
+    >>> check_metric("macro_f1"); check_metric("f1:spam")
+    >>> check_metric("acuracy")
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.UsageError: unknown metric 'acuracy'; valid metrics are: accuracy, error_rate, ...
+    """
     if callable(metric):
         return
     if not isinstance(metric, str):
@@ -584,7 +593,7 @@ def bootstrap_distribution(gold: Any, pred_a: Any, pred_b: Any, *, metric: str |
     """
     samples = check_positive_int(samples, option="samples")
     zd = check_zero_division(zero_division)
-    _check_metric(metric)
+    check_metric(metric)
     prob = _problem(gold, pred_a, pred_b, metric, labels=labels, zd=zd, beta=check_beta(beta), positive=positive,
                     engine="auto")
     va, vb = rs.draw(prob.engine, "bootstrap", samples, check_rng(seed))
@@ -615,7 +624,7 @@ def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, sam
     beta = check_beta(beta)
     names = _check_names(names)
     rng = check_rng(seed)
-    _check_metric(metric)
+    check_metric(metric)
     if test == "mcnemar" and (callable(metric) or metric not in TRACE_METRICS):
         shown = metric if isinstance(metric, str) else getattr(metric, "__name__", "a callable")
         raise UsageError(f"McNemar's test compares accuracies (items right or wrong); it does not apply to metric "
@@ -763,7 +772,7 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
     _check_test(test)
     check_positive_int(samples, option="samples")
     check_probability(alpha, option="alpha")
-    _check_metric(metric)
+    check_metric(metric)
     preds = dict(named)
     if labels is None and not (callable(metric) or metric in SCORE_METRICS):
         labels = _union_labels([gold] + [v for _, v in named])

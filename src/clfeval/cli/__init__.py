@@ -28,11 +28,13 @@ def cli() -> None:
 
 
 def _register() -> None:
+    from clfeval.cli.compare_cmd import compare
     from clfeval.cli.demo_cmd import demo
     from clfeval.cli.report_cmd import report
 
     cli.add_command(report)
     cli.add_command(demo)
+    cli.add_command(compare)
 
 
 _register()
