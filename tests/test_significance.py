@@ -469,3 +469,47 @@ def test_to_dict_has_the_documented_keys():
         assert key in d
     assert {"n_ab", "n_ba", "p_value_two_sided", "chi2", "chi2_p_value"} <= set(d["mcnemar"])
     assert d["signature"]["seed"] == 0 and d["signature"]["samples"] == 100 and "versions" in d["signature"]
+
+
+# --- properties ---------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=12))
+def test_holm_equals_its_definition(ps):
+    m = len(ps)
+    order = sorted(range(m), key=lambda i: ps[i])
+    expected = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * ps[i]))
+        expected[i] = running
+    assert holm(ps).tolist() == pytest.approx(expected)
+    adj = holm(ps)
+    assert all(a >= p - 1e-15 for a, p in zip(adj, ps))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 300), st.integers(0, 300))
+def test_mcnemar_is_binomtest_for_any_counts(n_ab, n_ba):
+    r = mcnemar(n_ab, n_ba)
+    if n_ab + n_ba == 0:
+        assert r["p_value"] == 1.0
+    else:
+        assert r["p_value"] == stats.binomtest(n_ab, n_ab + n_ba, 0.5, alternative="greater").pvalue
+        assert r["p_value_two_sided"] == stats.binomtest(n_ab, n_ab + n_ba, 0.5).pvalue
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["accuracy", "macro_f1", "kappa"]))
+def test_swapping_a_and_b_negates_delta_and_mirrors_the_interval(seed, metric):
+    gold, a, b = make_case(seed, 60, 3, 0.7, 0.6)
+    ab = compare(gold, a, b, metric=metric, samples=2000, seed=1)
+    ba = compare(gold, b, a, metric=metric, samples=2000, seed=2)
+    assert ab.delta == pytest.approx(-ba.delta)
+    assert (ab.a, ab.b) == (ba.b, ba.a)
+    # the bootstrap distribution of δ is mirrored (within Monte-Carlo error and one step of the grid)
+    assert ab.ci["delta"] == pytest.approx([-ba.ci["delta"][1], -ba.ci["delta"][0]], abs=0.045)
