@@ -30,6 +30,7 @@ def make_case(seed: int, n: int, k: int, acc_a: float, acc_b: float):
 BINARY = make_case(1, 100, 2, 0.80, 0.72)
 MULTI = make_case(2, 120, 4, 0.70, 0.62)
 MULTI3 = make_case(3, 150, 3, 0.75, 0.70)
+SPARSE = make_case(4, 200, 12, 0.80, 0.70)  # few of the 12³ joint cells occupied: the sparse (gather) path
 
 
 def run(gold, a, b, *, engine="auto", **kw):
@@ -116,7 +117,7 @@ def test_p_value_matches_naive_reference(case, metric, test):
 
 # --- the fast path and plain index resampling draw the same distribution ------------------
 
-@pytest.mark.parametrize("case", [BINARY, MULTI, MULTI3], ids=["binary", "multiclass", "three"])
+@pytest.mark.parametrize("case", [BINARY, MULTI, MULTI3, SPARSE], ids=["binary", "multiclass", "three", "sparse"])
 @pytest.mark.parametrize("metric", ["accuracy", "macro_f1", "mcc"])
 @pytest.mark.parametrize("test", ["bootstrap", "randomization"])
 def test_fast_path_and_index_resampling_agree_on_fixed_cases(case, metric, test):
@@ -154,6 +155,15 @@ def test_replicate_distribution_kolmogorov_smirnov(kind, metric):
     ia, ib = rs.draw(index, kind, 4000, np.random.default_rng(1))
     assert stats.ks_2samp(fa - fb, ia - ib).pvalue > 1e-3
     assert stats.ks_2samp(fa, ia).pvalue > 1e-3
+
+
+def test_sparse_case_uses_the_gather_path():
+    gold, a, b = SPARSE
+    jt = clfeval.joint_table(gold, a, b)
+    eng = rs.CountEngine.from_joint(jt.counts, lambda cm: scalar_metric("macro_f1").fn(cm, 0.0))
+    assert eng.grid is None and eng.groups < 12 ** 3 / 4
+    dense = rs.CountEngine.from_joint(clfeval.joint_table(*MULTI).counts, lambda cm: scalar_metric("macro_f1").fn(cm, 0.0))
+    assert dense.grid is not None
 
 
 def test_trace_collapse_equals_full_table():

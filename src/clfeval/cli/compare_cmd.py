@@ -39,13 +39,16 @@ def _numbers(col: Any, path: str, name: str) -> Any:
     if pa.types.is_floating(col.type) or pa.types.is_integer(col.type):
         return np.asarray(pc.cast(col, pa.float64()))
     text = pc.utf8_trim_whitespace(_text(col))
-    values = np.empty(len(text))
-    for i, v in enumerate(text.to_pylist()):
-        try:
-            values[i] = float(v)
-        except (TypeError, ValueError):
-            raise DataError(f"file {path!r}, row {i + 1}: the score in column {name!r} is {v!r}, not a number.") from None
-    return values
+    try:
+        return np.asarray(pc.cast(text, pa.float64()))
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        for i, v in enumerate(text.to_pylist()):  # find the row to name (only on error)
+            try:
+                float(v)
+            except (TypeError, ValueError):
+                raise DataError(f"file {path!r}, row {i + 1}: the score in column {name!r} is {v!r}, "
+                                f"not a number.") from None
+        raise
 
 
 def _first(mask: Any) -> int:
