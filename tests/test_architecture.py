@@ -18,6 +18,7 @@ LAYERS = {
     "clfeval.errors": 0,
     "clfeval._validation": 1,
     "clfeval._labels": 1,
+    "clfeval._scores": 1,
     "clfeval.io": 2,
     "clfeval.tables": 2,
     "clfeval.metrics": 3,
@@ -26,6 +27,7 @@ LAYERS = {
     "clfeval.curves": 3,
     "clfeval.calibration": 3,
     "clfeval._resample": 4,
+    "clfeval.thresholds": 3,
     "clfeval.significance": 4,
     "clfeval.intervals": 4,
     "clfeval.reports": 4,
@@ -46,11 +48,14 @@ FORBIDDEN = [
     ("clfeval.tables", "clfeval.metrics"),
     ("clfeval.metrics", "clfeval.render"),
     ("clfeval.metrics", "clfeval.plots"),
-    # models stay apart from evaluation; only protocols joins them
-    ("clfeval.text", "clfeval.metrics"),
-    ("clfeval.text", "clfeval.reports"),
-    ("clfeval.text", "clfeval.significance"),
-    ("clfeval.text", "clfeval.curves"),
+    # models and data sets stay apart from evaluation; only protocols joins them
+    # (text.terms, the φ–δ analysis of terms, is evaluation of features and uses metrics)
+    ("clfeval.text.models", "clfeval.metrics"),
+    ("clfeval.text.models", "clfeval.reports"),
+    ("clfeval.text.models", "clfeval.significance"),
+    ("clfeval.text.models", "clfeval.curves"),
+    ("clfeval.text.datasets", "clfeval.metrics"),
+    ("clfeval.text.datasets", "clfeval.reports"),
 ]
 
 

@@ -55,6 +55,11 @@ def test_wide_tables_are_never_cut():
         assert len([tok for tok in row.split() if tok.count(".") == 1]) == 8, row  # P R F1 F2 spec FPR δ φ
 
 
+def test_demo_threshold_golden():
+    # checked by hand: every sweep row recounted (e.g. top 7: P 3/7, F1 6/10, FPR 4/7); 186 = 96 + 90 pairs in order
+    assert render(run_demo("threshold"), "text", width=100) == (GOLDEN / "demo_threshold.txt").read_text()
+
+
 def example_11():
     gold = ["yes"] * 10
     return gold, ["yes"] * 7 + ["no"] * 3, ["yes"] * 5 + ["no"] * 5

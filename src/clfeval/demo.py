@@ -240,6 +240,109 @@ def demo_averages() -> DemoResult:
     )
 
 
+# --- scores: rankings, thresholds, calibration ------------------------------------
+
+def _ranked(positive_ranks: Sequence[int], n: int) -> tuple[list[int], list[int]]:
+    """Gold labels (1 = positive) and scores n, n−1, …, 1 of a ranking with positives at the given ranks."""
+    gold = [0] * n
+    for r in positive_ranks:
+        gold[r - 1] = 1
+    return gold, list(range(n, 0, -1))
+
+
+@register_mode("threshold", "rankings: ROC-AUC 0.9524 and AP 0.9167 on ten documents; ROC flatters a rare class (0.949 vs 0.267)")
+def demo_threshold() -> DemoResult:
+    from clfeval.curves import ranking
+
+    g10, s10 = _ranked([1, 2, 4], 10)
+    r10 = ranking(g10, s10, positive=1)
+    g100, s100 = _ranked([3, 10], 100)
+    r100 = ranking(g100, s100, positive=1)
+    sw = r10.sweep()
+    sweep_rows = [[k + 1, int(sw.tp[k]), int(sw.fp[k]), _r(sw.precision[k]), _r(sw.recall[k]), _r(sw.fbeta[k]),
+                   _r(sw.tpr[k]), _r(sw.fpr[k])] for k in range(len(sw))]
+    best = r10.best_cut("f1")
+
+    def at_positives(gold: list[int]) -> str:
+        hits, parts = 0, []
+        for rank, g in enumerate(gold, start=1):
+            if g:
+                hits += 1
+                parts.append(f"{hits}/{rank} = {hits / rank:.4f}")
+        return ", ".join(parts)
+
+    tables = [
+        DemoTable("Ten documents, three positive at ranks 1, 2 and 4: every cut (cut k = the top k documents)",
+                  ["top k", "TP", "FP", "precision", "recall", "F1", "TPR", "FPR"], sweep_rows,
+                  caption=f"Best F1 {_r(sw.fbeta[best])} at the top {best + 1}; predicted positive iff score >= threshold."),
+        DemoTable("Two rankings, one summary each", ["ranking", "items", "positives at ranks", "pairs in order",
+                                                     "ROC-AUC", "precision at each positive", "AP (PR-AUC)"],
+                  [["ten documents", 10, "1, 2, 4", f"{r10.pairs_in_order:g} of {r10.pairs}", _r(r10.roc_auc),
+                    at_positives(g10), _r(r10.average_precision)],
+                   ["a hundred documents", 100, "3, 10", f"{r100.pairs_in_order:g} of {r100.pairs}", _r(r100.roc_auc),
+                    at_positives(g100), _r(r100.average_precision)]],
+                  caption="ROC-AUC = pairs in order / all positive–negative pairs; AP = mean precision at the rank of each positive."),
+    ]
+    return DemoResult(
+        "threshold", "Rankings: ROC-AUC and PR-AUC",
+        "A classifier that outputs scores has not chosen its threshold: every cut of the ranking is a classifier, "
+        "and the whole ranking is summarised by ROC-AUC and average precision (PR-AUC).",
+        tables,
+        f"Both rankings look good to ROC-AUC ({r10.roc_auc:.4f} and {r100.roc_auc:.3f}), but only the first is: with "
+        f"2 positives among 100, the 96 and 90 negatives ranked below them are cheap credit, while a reader of the "
+        f"top 10 finds 2 relevant documents (precision 0.20) and AP is {r100.average_precision:.3f}. Under imbalance "
+        f"ROC flatters; report PR-AUC beside it.",
+        {"ten": {"roc_auc": r10.roc_auc, "average_precision": r10.average_precision, "pairs": r10.pairs,
+                 "pairs_in_order": r10.pairs_in_order, "best_f1_threshold": float(r10.cuts.thresholds[best])},
+         "hundred": {"roc_auc": r100.roc_auc, "average_precision": r100.average_precision, "pairs": r100.pairs,
+                     "pairs_in_order": r100.pairs_in_order}},
+    )
+
+
+@register_mode("calibration", "a perfect ranking with wrong confidence (ECE 0.35) beside a calibrated, weaker ranking (ECE 0)")
+def demo_calibration() -> DemoResult:
+    from clfeval.calibration import reliability
+
+    # Model A: every positive gets 0.60-0.69, every negative 0.30-0.39: a perfect ranking, timid confidence.
+    gold_a = [1] * 50 + [0] * 50
+    prob_a = [0.60 + 0.002 * i for i in range(50)] + [0.30 + 0.002 * i for i in range(50)]
+    a = reliability(gold_a, prob_a, positive=1, bins=10)
+    # Model B: 20 items at each of 0.05, 0.15, ..., 0.95, of which exactly that fraction positive.
+    gold_b: list[int] = []
+    prob_b: list[float] = []
+    for k in range(10):
+        p = (2 * k + 1) / 20
+        pos = 2 * k + 1
+        gold_b += [1] * pos + [0] * (20 - pos)
+        prob_b += [p] * 20
+    b = reliability(gold_b, prob_b, positive=1, bins=10)
+
+    def rows(c: Any) -> list[list[Any]]:
+        return [[f"[{x['lower']:.1f}, {x['upper']:.1f}{']' if i == len(c.bins) - 1 else ')'}", x["count"],
+                 _r(x["confidence"]) if x["count"] else "—", _r(x["accuracy"]) if x["count"] else "—",
+                 _r(x["gap"]) if x["count"] else "—"] for i, x in enumerate(c.bins) if x["count"]]
+
+    cols = ["bin", "items", "mean P(positive)", "frequency of positives", "|gap|"]
+    tables = [
+        DemoTable("Model A: positives at 0.60–0.70, negatives at 0.30–0.40 (non-empty bins)", cols, rows(a)),
+        DemoTable("Model B: 20 items at each of 0.05, 0.15, …, 0.95, that fraction of them positive", cols, rows(b)),
+        DemoTable("Order against confidence", ["model", "ROC-AUC", "AP (PR-AUC)", "ECE", "MCE", "Brier"],
+                  [["A", _r(a.roc_auc), _r(a.average_precision), _r(a.ece), _r(a.mce), _r(a.brier)],
+                   ["B", _r(b.roc_auc), _r(b.average_precision), _r(b.ece), _r(b.mce), _r(b.brier)]],
+                  caption="ECE = sum over bins of (n_b / N)·|frequency − confidence|; bins of width 0.1, v goes to min(floor(10v), 9)."),
+    ]
+    return DemoResult(
+        "calibration", "Calibration: does 0.9 mean nine times in ten?",
+        "Group predictions by confidence, compare each bin's mean confidence with what happened in it.",
+        tables,
+        f"Model A ranks perfectly (ROC-AUC {a.roc_auc:.4f}) yet its 0.65 comes true every time and its 0.35 never: "
+        f"ECE {a.ece:.4f}. Model B ranks worse (ROC-AUC {b.roc_auc:.4f}) but its probabilities mean what they say "
+        f"(ECE {b.ece:.4f}). Ranking metrics cannot see calibration: they depend on the order only.",
+        {"a": {"roc_auc": a.roc_auc, "ece": a.ece, "mce": a.mce, "brier": a.brier},
+         "b": {"roc_auc": b.roc_auc, "ece": b.ece, "mce": b.mce, "brier": b.brier}},
+    )
+
+
 @register_mode("bootstrap", "paired bootstrap on ten documents: why δ's distribution is centred on δ(x), the 2δ rule, p")
 def demo_bootstrap() -> DemoResult:
     """Worked example 11: ten documents, A right on 7 (accuracy 0.70), B right on 5 (0.50), δ = 0.20."""

@@ -21,6 +21,7 @@ from clfeval import __version__
 from clfeval._labels import encode_labels, encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval._validation import check_beta, check_positive_int, check_zero_division, zero_division_name
 from clfeval.baselines import majority_index, majority_table, stratified_table, uniform_table
+from clfeval.curves import predictions_from_cut, ranking_section
 from clfeval.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
 from clfeval.errors import DataError, UsageError
 from clfeval.intervals import multilabel_ci, table_ci
@@ -333,10 +334,10 @@ def _check_ids(ids: Any, n: int) -> Any:
     return arr.to_pylist()
 
 
-def report(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None, ids: Any = None, positive: Any = None,
+def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, ids: Any = None, positive: Any = None,
            beta: float = 1.0, zero_division: Any = 0, order: Sequence[Any] | None = None, multilabel: bool = False,
-           train_labels: Any = None, show_errors: int = 0, sep: str = "|", ci: float | None = None,
-           samples: int = 10_000, seed: Any = 0) -> Report:
+           train_labels: Any = None, show_errors: int = 0, sep: str = "|", scores: Any = None,
+           threshold: float | None = None, ci: float | None = None, samples: int = 10_000, seed: Any = 0) -> Report:
     """Evaluate predictions against gold labels: every count-based metric, diagnostics and baselines.
 
     Parameters
@@ -368,6 +369,13 @@ def report(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None, ids: An
         the training class frequencies (the honest version).
     show_errors : int
         List up to this many misclassified items (ids, gold, prediction).
+    scores : sequence, or mapping label → column, optional
+        Scores (higher = more positive) add a ``ranking`` section (ROC-AUC,
+        average precision): one column with ``positive``, or one column per
+        label (one-vs-rest). See :func:`clfeval.curves.ranking_section`.
+    threshold : float, optional
+        With ``scores`` and no ``pred``: predictions come from the cut,
+        positive iff score ≥ threshold (binary, or per label for multi-label).
     ci : float, optional
         Add a bootstrap percentile interval at this level (e.g. 0.95) to every
         count-table metric, in ``sections["ci"]`` (same paths as the report's
@@ -392,6 +400,11 @@ def report(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None, ids: An
     zd = check_zero_division(zero_division)
     beta = check_beta(beta)
     show_errors = check_positive_int(show_errors, option="show_errors", minimum=0)
+    if pred is None:
+        if scores is None or threshold is None:
+            raise UsageError("predictions are missing: give predicted labels, or scores with a threshold "
+                             "(an item is then predicted positive iff its score >= threshold).")
+        pred = predictions_from_cut(gold, scores, threshold, positive=positive, multilabel=multilabel)
     if order is not None:
         if labels is not None and [label_str(x) for x in labels] != [label_str(x) for x in order]:
             raise UsageError("give either labels or order (the ordinal scale), not two different lists.")
@@ -422,4 +435,7 @@ def report(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None, ids: An
         else:
             errors = misclassified(enc.gold, enc.pred, enc.labels, id_list, show_errors)
         rep = dataclasses.replace(rep, errors=errors)
+    if scores is not None:
+        section = ranking_section(gold, scores, positive=positive, multilabel=multilabel, sep=sep, threshold=threshold)
+        rep = dataclasses.replace(rep, sections={**rep.sections, "ranking": section})
     return rep
