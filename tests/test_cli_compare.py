@@ -216,19 +216,10 @@ def test_demo_bootstrap_reproduces_worked_example_11():
     assert "2δ" in text.out and "centred on" in text.out
 
 
-def test_score_files_reach_the_score_metric_hook(tmp_path, monkeypatch):
-    """--metric roc_auc --score COL: scores are read as numbers, aligned by id, and handed to the hook
-    (wired to clfeval.curves when it lands; here to scikit-learn's roc_auc_score)."""
-    from sklearn.metrics import roc_auc_score
+def test_score_files_compared_with_roc_auc(tmp_path):
+    """--metric roc_auc --score COL: scores read as numbers, aligned by id, ranked by clfeval.curves."""
+    from sklearn.metrics import average_precision_score, roc_auc_score
 
-    from clfeval import significance
-
-    def hook(name, positive):
-        def fn(gold, scores):
-            return roc_auc_score(np.asarray(gold) == positive, scores)
-        return significance._Metric(name, "ROC-AUC (test hook)", True, item_fn=fn)
-
-    monkeypatch.setattr(significance, "_score_metric", hook)
     rng = np.random.default_rng(3)
     n = 80
     g = rng.integers(0, 2, n)
@@ -236,12 +227,17 @@ def test_score_files_reach_the_score_metric_hook(tmp_path, monkeypatch):
     rows = lambda s, order: "id,gold,score\n" + "".join(f"d{i},{LABELS[g[i]]},{float(s[i])!r}\n" for i in order)
     (tmp_path / "a.csv").write_text(rows(sa, range(n)))
     (tmp_path / "b.csv").write_text(rows(sb, rng.permutation(n)))
-    res = run("compare", tmp_path / "a.csv", tmp_path / "b.csv", "--metric", "roc_auc", "--score", "score",
-              "--positive", "sport", "--samples", "300", "--format", "json")
-    assert res.code == 0, res.err
-    d = json.loads(res.out)
-    assert d["a"] == pytest.approx(roc_auc_score(g == 1, sa)) and d["b"] == pytest.approx(roc_auc_score(g == 1, sb))
-    (tmp_path / "b.csv").write_text(rows(sb, range(n)).replace(f",{float(sb[5])!r}\n", ",high\n"))
+    for metric, ref in (("roc_auc", roc_auc_score), ("average_precision", average_precision_score)):
+        res = run("compare", tmp_path / "a.csv", tmp_path / "b.csv", "--metric", metric, "--score", "score",
+                  "--positive", "sport", "--samples", "300", "--format", "json")
+        assert res.code == 0, res.err
+        d = json.loads(res.out)
+        assert d["a"] == pytest.approx(ref(g == 1, sa)) and d["b"] == pytest.approx(ref(g == 1, sb))
+    assert_clean_error(run("compare", tmp_path / "a.csv", tmp_path / "b.csv", "--metric", "roc_auc", "--score", "score"),
+                       2, "--positive")
+    lines = (tmp_path / "b.csv").read_text().splitlines()
+    lines[4] = lines[4].rsplit(",", 1)[0] + ",high"
+    (tmp_path / "b.csv").write_text("\n".join(lines) + "\n")
     bad = run("compare", tmp_path / "a.csv", tmp_path / "b.csv", "--metric", "roc_auc", "--score", "score",
               "--positive", "sport")
-    assert_clean_error(bad, 1, "'high'", "not a number")
+    assert_clean_error(bad, 1, "'high'", "row 4 of", "b.csv")

@@ -354,22 +354,31 @@ def test_scores_with_sklearn_roc_auc_as_the_metric():
     assert r.ci["bca"] is not None  # 150 distinct items ≤ the jackknife limit of 1000
 
 
-def test_named_score_metric_hook():
+@pytest.mark.parametrize("name,ref", [("roc_auc", roc_auc_score), ("average_precision", None)])
+def test_named_score_metrics_through_curves(name, ref):
+    from sklearn.metrics import average_precision_score
+
+    ref = ref or average_precision_score
     rng = np.random.default_rng(8)
-    gold = rng.integers(0, 2, 60)
-    sa = gold + rng.normal(0, 1, 60)
-    sb = rng.normal(0, 1, 60)
-    try:
-        from clfeval import curves  # noqa: F401
-        have = hasattr(curves, "ranking")
-    except ImportError:
-        have = False
-    if have:
-        r = compare(gold, sa, sb, metric="roc_auc", positive=1, samples=200)
-        assert r.a == pytest.approx(roc_auc_score(gold, sa))
-    else:
-        with pytest.raises(UsageError, match="callable"):
-            compare(gold, sa, sb, metric="roc_auc", positive=1, samples=200)
+    gold = np.where(rng.random(120) < 0.3, "spam", "ham")
+    sa = (gold == "spam") + rng.normal(0, 1, 120)
+    sb = (gold == "spam") * 0.4 + rng.normal(0, 1, 120)
+    named = compare(gold, sa, sb, metric=name, positive="spam", samples=300, seed=3)
+    assert named.a == pytest.approx(ref(gold == "spam", sa)) and named.b == pytest.approx(ref(gold == "spam", sb))
+    # the same replicates as scikit-learn's function used as a callable
+    via_sklearn = compare(gold == "spam", sa, sb, metric=ref, samples=300, seed=3)
+    assert named.p_value == via_sklearn.p_value
+    assert named.ci["delta"] == pytest.approx(via_sklearn.ci["delta"])
+
+
+def test_score_metric_needs_the_positive_class_and_survives_replicates_without_positives():
+    with pytest.raises(UsageError, match="positive"):
+        compare([0, 1, 0, 1], [0.1, 0.9, 0.2, 0.8], [0.3, 0.4, 0.5, 0.6], metric="roc_auc")
+    with pytest.raises(DataError, match="'7'"):
+        compare([0, 1, 0, 1], [0.1, 0.9, 0.2, 0.8], [0.3, 0.4, 0.5, 0.6], metric="roc_auc", positive=7)
+    gold = [1] + [0] * 9  # one positive: many virtual test sets miss it
+    r = compare(gold, np.linspace(1, 0, 10), np.linspace(0, 1, 10), metric="roc_auc", positive=1, samples=500)
+    assert r.a == 1.0 and r.b == 0.0 and "undefined" in " ".join(r.notes)
 
 
 # --- confidence intervals -----------------------------------------------------------------

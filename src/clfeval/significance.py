@@ -72,9 +72,9 @@ TESTS = ("bootstrap", "randomization", "mcnemar")
 #: micro-F1 = accuracy on single-label data): their joint table collapses to four cells.
 TRACE_METRICS = frozenset({"accuracy", "error_rate", "micro_f1", "micro_precision", "micro_recall"})
 
-#: Named metrics of *scores* (item-level, compared by index resampling). Each maps to the
-#: attribute of the result of ``clfeval.curves.ranking(gold, scores, positive=...)`` that
-#: holds it; the module is imported when such a metric is first asked for.
+#: Named metrics of *scores* (item-level, compared by index resampling), computed by
+#: :mod:`clfeval.curves`: each maps to the attribute of a :class:`clfeval.curves.Ranking`
+#: that holds it. A new ranking metric needs one line here.
 SCORE_METRICS: dict[str, tuple[str, str]] = {
     "roc_auc": ("roc_auc", "ROC-AUC: probability that a random positive outscores a random negative (ties ½)"),
     "average_precision": ("average_precision", "average precision (PR-AUC): mean precision at the rank of each positive"),
@@ -147,25 +147,44 @@ def check_metric(metric: Any) -> None:
         raise UsageError(f"unknown metric {metric!r}; valid metrics are: {_valid_metric_text()}.") from None
 
 
-def _score_metric(name: str, positive: Any) -> _Metric:
-    attr, description = SCORE_METRICS[name]
+def _curves() -> Any:
     try:
-        from clfeval import curves  # noqa: PLC0415 (optional until the scores module lands)
-    except ImportError:
+        from clfeval import curves  # noqa: PLC0415 (imported when a score metric is asked for)
+    except ImportError:  # pragma: no cover - the scores module is part of the package
         curves = None
-    ranking = getattr(curves, "ranking", None)
-    if ranking is None:
-        raise UsageError(
-            f"metric {name!r} compares score files and needs clfeval.curves (ROC-AUC, average precision), "
-            f"which this version of clfeval does not have yet; pass the metric as a callable "
-            f"metric(gold, scores) -> float instead (for example sklearn.metrics.roc_auc_score)."
-        )
+    if curves is None or not hasattr(curves, "Ranking"):  # pragma: no cover
+        raise UsageError("score metrics (roc_auc, average_precision) need clfeval.curves, which this version of "
+                         "clfeval does not have; pass a callable metric(gold, scores) -> float instead.")
+    return curves
 
-    def fn(gold: Any, scores: Any) -> float:
-        return float(getattr(ranking(gold, scores, positive=positive), attr))
+
+def _score_inputs(name: str, gold: Any, scores: Sequence[Any], positive: Any,
+                  names: Sequence[str]) -> tuple[_Metric, np.ndarray, list[np.ndarray]]:
+    """A score metric as an item-level metric of (is-positive indicator, scores).
+
+    Gold labels become a boolean "is positive" array once (``curves.binary_gold``:
+    the positive class must occur) and scores are checked once (finite numbers);
+    each replicate then ranks its items with ``curves.Ranking.from_indicator``.
+    A replicate without positives (or, for ROC-AUC, without negatives) has an
+    undefined value (NaN).
+    """
+    from clfeval._scores import as_scores
+
+    curves = _curves()
+    if positive is None:
+        raise UsageError(f"metric {name!r} ranks the items for one class: give the positive class "
+                         f"(positive=..., --positive on the command line).")
+    attr, description = SCORE_METRICS[name]
+    y, pos_label, _ = curves.binary_gold(gold, positive)
+    xs = [as_scores(x, name=n, n=y.shape[0]) for x, n in zip(scores, names)]
+
+    def fn(yy: np.ndarray, s: np.ndarray) -> float:
+        if not yy.any():
+            return math.nan
+        return float(getattr(curves.Ranking.from_indicator(yy, s, pos_label), attr))
 
     fn.__name__ = name
-    return _Metric(name, description, True, item_fn=fn)
+    return _Metric(name, f"{description}; positive class {pos_label!r}", True, item_fn=fn), y, xs
 
 
 def _resolve(metric: Any, labels: Sequence[Any] | None, zd: float, beta: float, positive: Any) -> _Metric:
@@ -173,8 +192,6 @@ def _resolve(metric: Any, labels: Sequence[Any] | None, zd: float, beta: float, 
         name = getattr(metric, "__name__", type(metric).__name__)
         higher = bool(getattr(metric, "higher_is_better", True))
         return _Metric(name, f"user metric {name}(gold, pred)", higher, item_fn=metric)
-    if metric in SCORE_METRICS:
-        return _score_metric(metric, positive)
     m = scalar_metric(metric, labels, beta=beta)
     return _Metric(m.name, m.description, m.higher_is_better, table_fn=lambda cm: m.fn(cm, zd),
                    trace_only=metric in TRACE_METRICS)
@@ -216,8 +233,11 @@ class _Problem:
 def _problem(gold: Any, pred_a: Any, pred_b: Any, metric: Any, *, labels: Sequence[Any] | None, zd: float,
              beta: float, positive: Any, engine: str) -> _Problem:
     if callable(metric) or metric in SCORE_METRICS:
-        m = _resolve(metric, labels, zd, beta, positive)
-        g, xa, xb = (_as_numpy(v, n) for v, n in ((gold, "gold"), (pred_a, "pred_a"), (pred_b, "pred_b")))
+        if callable(metric):
+            m = _resolve(metric, labels, zd, beta, positive)
+            g, xa, xb = (_as_numpy(v, n) for v, n in ((gold, "gold"), (pred_a, "pred_a"), (pred_b, "pred_b")))
+        else:
+            m, g, (xa, xb) = _score_inputs(metric, gold, (pred_a, pred_b), positive, ("pred_a", "pred_b"))
         if not (len(g) == len(xa) == len(xb)):
             raise DataError(f"gold, pred_a and pred_b must have one entry per item; got {len(g)}, {len(xa)} and {len(xb)}.")
         if len(g) == 0:
@@ -836,7 +856,10 @@ def _observed_scores(gold: Any, preds: dict[str, Any], metric: Any, labels: Sequ
     zd = check_zero_division(zero_division)
     out = {}
     for name, pred in preds.items():
-        if callable(metric) or metric in SCORE_METRICS:
+        if metric in SCORE_METRICS:
+            m, y, (x,) = _score_inputs(metric, gold, (pred,), positive, (name,))
+            out[name] = float(m.item_fn(y, x))
+        elif callable(metric):
             m = _resolve(metric, labels, zd, beta, positive)
             out[name] = float(m.item_fn(_as_numpy(gold, "gold"), _as_numpy(pred, name)))
         else:

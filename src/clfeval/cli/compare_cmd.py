@@ -28,36 +28,13 @@ def _text(col: Any) -> Any:
     return pc.cast(col, pa.string())
 
 
-def _numbers(col: Any, path: str, name: str) -> Any:
-    """A score column as float64, refusing text that is not a number (naming the row)."""
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if pa.types.is_dictionary(col.type):
-        col = pa.chunked_array([c.dictionary_decode() for c in col.chunks], type=col.type.value_type)
-    if pa.types.is_floating(col.type) or pa.types.is_integer(col.type):
-        return np.asarray(pc.cast(col, pa.float64()))
-    text = pc.utf8_trim_whitespace(_text(col))
-    try:
-        return np.asarray(pc.cast(text, pa.float64()))
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        for i, v in enumerate(text.to_pylist()):  # find the row to name (only on error)
-            try:
-                float(v)
-            except (TypeError, ValueError):
-                raise DataError(f"file {path!r}, row {i + 1}: the score in column {name!r} is {v!r}, "
-                                f"not a number.") from None
-        raise
-
-
 def _first(mask: Any) -> int:
     import numpy as np
 
     return int(np.flatnonzero(np.asarray(mask))[0])
 
 
-def align(files: list[Any]) -> tuple[Any, list[Any], list[Any] | None]:
+def align(files: list[Any], *, scores: bool = False) -> tuple[Any, list[Any], list[Any] | None]:
     """Gold labels and every file's predictions in the first file's item order.
 
     Items are matched by id when every file has an id column, by row when
@@ -113,7 +90,7 @@ def align(files: list[Any]) -> tuple[Any, list[Any], list[Any] | None]:
                             f"({count} item(s) differ). Compared files must be predictions on the same test set.")
     types = {str(p.type) for p in preds} | {str(first.gold.type)}
     gold = first.gold
-    if len(types) > 1:  # e.g. a CSV (text) beside a Parquet file (integers): compare labels as text
+    if len(types) > 1 and not scores:  # e.g. a CSV (text) beside a Parquet file (integers): compare labels as text
         gold = _text(gold)
         preds = [_text(p) for p in preds]
     return gold, preds, (ref_ids.to_pylist() if ref_ids is not None else None)
@@ -182,9 +159,16 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
     column = score if scored else pred
     read = [read_predictions(p, gold=gold, pred=column, id=id_col, input_format=input_format,
                              pred_option="--score" if scored else "--pred") for p in paths]
-    gold_col, pred_cols, _ = align(read)
-    if scored:
-        pred_cols = [_numbers(c, r.path, column) for c, r in zip(pred_cols, read)]
+    if scored:  # numbers, checked per file so that a bad cell is named by its own row
+        import dataclasses
+
+        import pyarrow as pa
+
+        from clfeval._scores import as_scores
+
+        read = [dataclasses.replace(r, pred=pa.chunked_array([as_scores(
+            r.pred, name=column, where=lambda i, _p=r.path: f"row {i + 1} of {_p!r}")])) for r in read]
+    gold_col, pred_cols, _ = align(read, scores=scored)
     pairs = (len(paths) - 1) if baseline is not None else len(paths) * (len(paths) - 1) // 2
     total = samples * pairs * (2 if test == "randomization" else 1)
     common = dict(metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci_level, positive=positive,
