@@ -58,3 +58,25 @@ def test_wide_tables_are_never_cut():
 def test_demo_threshold_golden():
     # checked by hand: every sweep row recounted (e.g. top 7: P 3/7, F1 6/10, FPR 4/7); 186 = 96 + 90 pairs in order
     assert render(run_demo("threshold"), "text", width=100) == (GOLDEN / "demo_threshold.txt").read_text()
+
+
+def example_11():
+    gold = ["yes"] * 10
+    return gold, ["yes"] * 7 + ["no"] * 3, ["yes"] * 5 + ["no"] * 5
+
+
+def test_compare_text_golden():
+    # Checked by hand: n_AB = 2, n_BA = 0 → one-sided P(X ≥ 2 | Bin(2, ½)) = 0.25, two-sided 0.5,
+    # χ² = (|2 − 0| − 1)² / 2 = 0.5 with p 0.4795; percentile intervals = quantiles of Bin(10, 0.7)/10
+    # (0.4, 1.0), Bin(10, 0.5)/10 (0.2, 0.8) and Bin(10, 0.2)/10 for δ (0.0, 0.5).
+    gold, a, b = example_11()
+    r = clfeval.compare(gold, a, b, test="mcnemar", samples=1000, seed=0, names=("new", "old"))
+    assert render(r, "text", width=100) == (GOLDEN / "compare_mcnemar.txt").read_text()
+
+
+def test_compare_many_markdown_golden():
+    # Checked by hand: x vs z, 2δ = 1.4 is out of reach → p = 0 shown as < 1/b, Holm < 2/b;
+    # y vs z, 2δ = 1.0 needs all ten draws among y's five right documents: P = 1/1024 (3 of 1,000 here).
+    gold, a, b = example_11()
+    m = clfeval.compare_many(gold, {"x": a, "y": b, "z": ["no"] * 10}, baseline="z", samples=1000, seed=0)
+    assert render(m, "markdown") == (GOLDEN / "compare_many.md").read_text()

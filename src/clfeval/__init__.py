@@ -13,6 +13,7 @@ from clfeval.errors import ClfevalError, DataError, UsageError  # noqa: E402
 from clfeval.calibration import Calibration, reliability  # noqa: E402
 from clfeval.curves import Ranking, RankingOvR, ranking, ranking_ovr  # noqa: E402
 from clfeval.reports import Report, report, report_from_table  # noqa: E402
+from clfeval.significance import Comparison, MultiComparison, compare, compare_many, holm  # noqa: E402
 from clfeval.thresholds import LabelThresholds, ThresholdChoice, choose_label_thresholds, choose_threshold  # noqa: E402
 from clfeval.tables import (  # noqa: E402
     ConfusionAccumulator,
@@ -33,6 +34,11 @@ __all__ = [
     "Report",
     "report",
     "report_from_table",
+    "Comparison",
+    "MultiComparison",
+    "compare",
+    "compare_many",
+    "holm",
     "ConfusionTable",
     "MultilabelTable",
     "JointTable",

@@ -28,6 +28,7 @@ def cli() -> None:
 
 
 def _register() -> None:
+    from clfeval.cli.compare_cmd import compare
     from clfeval.cli.calibration_cmd import calibration
     from clfeval.cli.demo_cmd import demo
     from clfeval.cli.experiment_cmd import cv, holdout
@@ -37,6 +38,7 @@ def _register() -> None:
 
     cli.add_command(report)
     cli.add_command(demo)
+    cli.add_command(compare)
     cli.add_command(threshold)
     cli.add_command(calibration)
     cli.add_command(cv)

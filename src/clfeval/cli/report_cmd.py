@@ -48,18 +48,27 @@ def read_train_labels(path: Path, column: str | None, gold: str, input_format: s
               help="Score columns PREFIX<label>, one per class or label (e.g. 'score:'): one-vs-rest ROC-AUC and PR-AUC.")
 @click.option("--threshold", type=float, default=None,
               help="Predictions come from the cut: positive iff score >= T (the pred column must then be absent).")
+@click.option("--ci", "ci_level", type=float, default=None, metavar="LEVEL",
+              help="Add a bootstrap confidence interval at this level (e.g. 0.95) to every metric.")
+@click.option("--samples", "-b", type=int, default=10_000, show_default=True, help="Bootstrap replicates of --ci.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed of --ci.")
 @output_options
 def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: str | None, multilabel: bool, sep: str,
            positive: str | None, beta: float, zero_division: str, order: str | None, train_labels: Path | None,
            train_column: str | None, show_errors: int, score: str | None, scores_prefix: str | None,
-           threshold: float | None, fmt: str, output: Path | None) -> None:
+           threshold: float | None, ci_level: float | None, samples: int, seed: int, fmt: str,
+           output: Path | None) -> None:
     """Score a predictions file: confusion matrix, per-class table, averages, baselines, diagnostics.
 
     FILE is CSV, TSV, JSONL or Parquet with columns gold and pred (and optionally id).
     """
+    from clfeval._validation import check_positive_int, check_probability
     from clfeval.io import read_predictions
     from clfeval.reports import report as make_report
 
+    if ci_level is not None:
+        check_probability(ci_level, option="--ci")
+        check_positive_int(samples, option="--samples")
     path = existing_file(file)
     scores = None
     if score is not None or scores_prefix is not None or threshold is not None:
@@ -72,7 +81,8 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
     try:
         rep = make_report(preds.gold, preds.pred, ids=preds.ids, positive=positive, beta=beta,
                              zero_division=zero_division, order=order_list, multilabel=multilabel, sep=sep,
-                             train_labels=train, show_errors=show_errors, scores=scores, threshold=threshold)
+                             train_labels=train, show_errors=show_errors, scores=scores, threshold=threshold,
+                             ci=ci_level, samples=samples, seed=seed)
     except DataError as exc:
         text = str(exc).replace("the given label list", "option --order")
         raise DataError(f"file {str(path)!r}: {text}") from None
