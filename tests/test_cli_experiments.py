@@ -265,3 +265,11 @@ def test_cv_with_a_threshold_tuned_inside_each_fold(tmp_path):
                            "--no-log"), 2, "binary or multi-label")
     assert_clean_error(run("cv", p, "--text", "body", "--label", "topic", "--tune-threshold", "f7x", "--no-log"), 2,
                        "unknown objective")
+
+
+def test_without_an_id_column_rows_are_numbered_from_1(tmp_path):
+    p = tmp_path / "d.csv"
+    p.write_text("body,topic\n" + "".join(f"{w} text,{w}\n" for w in ["wheat", "oil"] * 6))
+    out = tmp_path / "oof.csv"
+    assert run("cv", p, "--text", "body", "--label", "topic", "--folds", "2", "--no-log", "--predictions", out).code == 0
+    assert sorted(int(r["id"]) for r in read_frame(out).to_pylist()) == list(range(1, 13))

@@ -84,7 +84,7 @@ def _need_text_extra(stem: bool) -> None:
 
 
 def read_data(path: Path, text_col: str, label_col: str, id_col: str | None, multilabel: bool,
-              input_format: str | None) -> tuple[list[str], list[Any], list[Any] | None]:
+              input_format: str | None) -> tuple[list[str], list[Any], list[Any]]:
     """Texts, labels and ids of a data file, each checked; errors name the file, row and column."""
     import pyarrow as pa
 
@@ -110,7 +110,7 @@ def read_data(path: Path, text_col: str, label_col: str, id_col: str | None, mul
                                 f"a label (for label sets, where an empty cell is an empty set, use --multilabel).")
     else:
         labels = [[] if v is None else v for v in labels]
-    ids = None
+    ids: list[Any] = list(range(1, len(texts) + 1))  # row numbers, as in every error message
     id_name = id_col or ("id" if "id" in names and "id" not in (text_col, label_col) else None)
     if id_name is not None:
         ids = table.column(id_name).to_pylist()
