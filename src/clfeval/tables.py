@@ -23,6 +23,7 @@ import numpy as np
 
 from clfeval._labels import (
     encode_labels,
+    resolve_requested,
     encode_multilabel,
     encode_pair,
     label_str,
@@ -376,17 +377,10 @@ def joint_table(gold: Any, pred_a: Any, pred_b: Any, *, labels: Sequence[Any] | 
         out = sort_labels(occurring)
         idx = np.array([raw.index(x) for x in out], dtype=np.intp)
         return JointTable(raw_counts[np.ix_(idx, idx, idx)].astype(np.int64), tuple(out))
-    t = JointTable(raw_counts[np.ix_(np.flatnonzero(present), np.flatnonzero(present), np.flatnonzero(present))].astype(np.int64), tuple(occurring))
-    resolved = []
-    for value in labels:
-        try:
-            resolved.append(occurring[resolve_label(value, occurring, option="labels")])
-        except DataError:
-            resolved.append(value)
-    missing = [x for x in occurring if x not in set(resolved)]
-    if missing:
-        raise DataError(f"the given label list leaves out labels that occur in the data: {', '.join(repr(label_str(x)) for x in missing[:20])}.")
-    return JointTable(_embed(t.counts, t.labels, tuple(resolved), 3), tuple(resolved))
+    resolved, index = resolve_requested(list(labels), raw, present)
+    padded = np.zeros((r + 1,) * 3, dtype=np.int64)
+    padded[:r, :r, :r] = raw_counts
+    return JointTable(padded[np.ix_(index, index, index)], resolved)
 
 
 class ConfusionAccumulator:

@@ -42,7 +42,6 @@ def align(files: list[Any], *, scores: bool = False) -> tuple[Any, list[Any], li
     (naming one from each side), different row counts without ids, and gold
     labels that differ (naming the first item).
     """
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     first = files[0]
