@@ -10,7 +10,11 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from clfeval.errors import ClfevalError, DataError, UsageError  # noqa: E402
+from clfeval.calibration import Calibration, reliability  # noqa: E402
+from clfeval.curves import Ranking, RankingOvR, ranking, ranking_ovr  # noqa: E402
 from clfeval.reports import Report, report, report_from_table  # noqa: E402
+from clfeval.significance import Comparison, MultiComparison, compare, compare_many, holm  # noqa: E402
+from clfeval.thresholds import LabelThresholds, ThresholdChoice, choose_label_thresholds, choose_threshold  # noqa: E402
 from clfeval.tables import (  # noqa: E402
     ConfusionAccumulator,
     ConfusionTable,
@@ -30,6 +34,11 @@ __all__ = [
     "Report",
     "report",
     "report_from_table",
+    "Comparison",
+    "MultiComparison",
+    "compare",
+    "compare_many",
+    "holm",
     "ConfusionTable",
     "MultilabelTable",
     "JointTable",
@@ -38,4 +47,14 @@ __all__ = [
     "confusion_table",
     "multilabel_table",
     "joint_table",
+    "Ranking",
+    "RankingOvR",
+    "ranking",
+    "ranking_ovr",
+    "ThresholdChoice",
+    "LabelThresholds",
+    "choose_threshold",
+    "choose_label_thresholds",
+    "Calibration",
+    "reliability",
 ]

@@ -17,7 +17,6 @@ items again.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Sequence
@@ -155,6 +154,43 @@ def _numpy_of(arr: pa.Array | pa.ChunkedArray) -> np.ndarray:
     return arr.to_numpy(zero_copy_only=False)
 
 
+def resolve_requested(requested: Sequence[Any], raw_labels: Sequence[Any],
+                      present: np.ndarray) -> tuple[tuple, np.ndarray]:
+    """Output labels asked for by the caller, matched to the raw labels of the data.
+
+    Returns the labels (data values where they match, by value or string
+    form; the caller's value for labels absent from the data) and the raw
+    index of each (``len(raw_labels)`` when absent). Refuses a label listed
+    twice, and labels that occur in the data (``present``) but are not asked
+    for — their items would silently vanish.
+    """
+    n_raw = len(raw_labels)
+    index = np.empty(len(requested), dtype=np.intp)
+    resolved = []
+    seen: set[int] = set()
+    for i, value in enumerate(requested):
+        try:
+            j = resolve_label(value, raw_labels, option="labels")
+        except DataError:
+            index[i] = n_raw
+            resolved.append(value)
+            continue
+        if j in seen:
+            raise UsageError(f"the label list names {label_str(value)!r} twice.")
+        seen.add(j)
+        index[i] = j
+        resolved.append(raw_labels[j])
+    missing = [raw_labels[j] for j in np.flatnonzero(present) if j not in seen]
+    if missing:
+        shown = ", ".join(repr(label_str(x)) for x in missing[:20])
+        more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
+        raise DataError(
+            f"the given label list leaves out labels that occur in the data: {shown}{more}; "
+            f"list every label, or leave the list out to use all labels found."
+        )
+    return tuple(resolved), index
+
+
 @dataclass(frozen=True, eq=False)
 class EncodedPair:
     """Gold and predicted labels as integer codes against one shared vocabulary.
@@ -208,30 +244,7 @@ class EncodedPair:
             lookup = {x: i for i, x in enumerate(self.raw_labels)}
             index = np.array([lookup[x] for x in order], dtype=np.intp)
             return tuple(order), index
-        index = np.empty(len(self.requested), dtype=np.intp)
-        resolved = []
-        seen: set[int] = set()
-        for i, value in enumerate(self.requested):
-            try:
-                j = resolve_label(value, self.raw_labels, option="labels")
-            except DataError:
-                index[i] = self.n_raw
-                resolved.append(value)
-                continue
-            if j in seen:
-                raise UsageError(f"option labels lists the label {label_str(value)!r} twice.")
-            seen.add(j)
-            index[i] = j
-            resolved.append(self.raw_labels[j])
-        missing = [self.raw_labels[j] for j in np.flatnonzero(present) if j not in seen]
-        if missing:
-            shown = ", ".join(repr(label_str(x)) for x in missing[:20])
-            more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
-            raise DataError(
-                f"the given label list leaves out labels that occur in the data: {shown}{more}; "
-                f"list every label, or leave the list out to use all labels found."
-            )
-        return tuple(resolved), index
+        return resolve_requested(self.requested, self.raw_labels, present)
 
     @property
     def labels(self) -> tuple:
@@ -275,7 +288,7 @@ class EncodedPair:
         new = EncodedPair(self.gold_raw, self.pred_raw, self.n_raw, self.raw_labels, tuple(labels))
         if "raw_counts" in self.__dict__:
             new.__dict__["raw_counts"] = self.__dict__["raw_counts"]
-        new._order  # validate now, not at first use
+        _ = new._order  # validate now, not at first use
         return new
 
 
@@ -353,7 +366,7 @@ def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndar
         maps = _split_stream([c.indices.to_numpy(zero_copy_only=False).astype(np.int32) for c in vocab.chunks],
                              [len(p[0]) for p in parts])
         codes = []
-        for (dictionary, indices), mapping in zip(parts, maps):
+        for (_, indices), mapping in zip(parts, maps):
             codes.append(mapping[indices] if len(mapping) else indices.astype(np.int32))
         return codes, vocab_dict.to_pylist()
     plain = []
@@ -379,6 +392,13 @@ def _int_encode(arrays: list[np.ndarray]) -> tuple[list[np.ndarray], int, list[A
     nonempty = [a for a in arrays if a.size]
     if not nonempty:
         return [a.astype(np.intp) for a in arrays], 0, []
+    if all(a.dtype == np.int64 for a in arrays):
+        # Fast path: one pass per column. The maximum over the unsigned view is
+        # < 2**63 exactly when every value is non-negative, and then it is the
+        # true maximum; labels 0..K-1 then need no offset and no copy.
+        umax = max(int(a.view(np.uint64).max()) for a in nonempty)
+        if umax < _DIRECT_RANGE:
+            return arrays, umax + 1, list(range(umax + 1))
     lo = min(int(a.min()) for a in nonempty)
     hi = max(int(a.max()) for a in nonempty)
     span = hi - lo + 1
@@ -565,24 +585,11 @@ def encode_multilabel(gold: Any, pred: Any, *, labels: Sequence[Any] | None = No
     codes, dictionary = _hash_encode([f[1] for f in flat]) if any(len(f[1]) for f in flat) else ([np.empty(0, np.int32)] * 2, [])
     order = sort_labels(dictionary)
     if labels is not None:
-        out_labels = list(labels)
-        index_of = {}
-        for j, lab in enumerate(dictionary):
-            index_of[j] = None
-        resolved = []
+        order_t, index = resolve_requested(list(labels), dictionary, np.ones(len(dictionary), dtype=bool))
+        order = list(order_t)
         raw_to_out = np.full(len(dictionary) + 1, -1, dtype=np.intp)
-        for i, value in enumerate(out_labels):
-            try:
-                j = resolve_label(value, dictionary, option="labels")
-                raw_to_out[j] = i
-                resolved.append(dictionary[j])
-            except DataError:
-                resolved.append(value)
-        missing = [dictionary[j] for j in range(len(dictionary)) if raw_to_out[j] < 0]
-        if missing:
-            shown = ", ".join(repr(label_str(x)) for x in missing[:20])
-            raise DataError(f"option labels leaves out labels that occur in the data: {shown}.")
-        order = resolved
+        raw_to_out[index] = np.arange(len(order))
+        raw_to_out[-1] = -1
     else:
         rank = {x: i for i, x in enumerate(order)}
         raw_to_out = np.array([rank[x] for x in dictionary] + [-1], dtype=np.intp)

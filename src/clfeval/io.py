@@ -69,6 +69,15 @@ def _read_header(path: Path, delimiter: str) -> list[str]:
     return next(csv.reader(_io.StringIO(first), delimiter=delimiter), [])
 
 
+def _first_ragged_line(path: Path, delimiter: str, width: int) -> int | None:
+    with open(path, "r", encoding="utf-8", errors="replace", newline="") as fh:
+        reader = csv.reader(fh, delimiter=delimiter)
+        for row in reader:
+            if row and len(row) != width:
+                return reader.line_num
+    return None
+
+
 def _read_delimited(path: Path, fmt: str, columns: Sequence[str] | None) -> pa.Table:
     import pyarrow.csv as pacsv
 
@@ -100,7 +109,10 @@ def _read_delimited(path: Path, fmt: str, columns: Sequence[str] | None) -> pa.T
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
         if first_bad:
             row = first_bad[0]
-            where = f"line {row.number}" if getattr(row, "number", None) not in (None, -1) else "a line"
+            number = getattr(row, "number", None)
+            if number in (None, -1):  # multi-threaded parsing does not know line numbers: find it (error path only)
+                number = _first_ragged_line(path, delimiter, len(header))
+            where = f"line {number}" if number else "a line"
             raise DataError(
                 f"file {str(path)!r}, {where}: expected {row.expected_columns} fields (the header has "
                 f"{len(header)} columns) but found {row.actual_columns}: {row.text[:80]!r}. Every row must have "
@@ -197,7 +209,15 @@ def read_frame(path: str | os.PathLike, *, input_format: str | None = None, colu
 
 @dataclass(frozen=True, eq=False)
 class Predictions:
-    """Gold labels, predictions and optional ids read from one file."""
+    """Gold labels, predictions and optional ids read from one file.
+
+    When the file has a ``repeat`` column (out-of-fold predictions of a
+    repeated cross-validation or holdout, where every item occurs once per
+    repeat), the key of a row is (repeat, id): ``ids`` then holds that key as
+    the text ``"<repeat>:<id>"``, unique per row, so that everything keyed by
+    id (listing errors, aligning two files) works unchanged; ``repeats`` and
+    ``item_ids`` keep the two parts.
+    """
 
     path: str
     gold: pa.ChunkedArray
@@ -205,6 +225,8 @@ class Predictions:
     ids: pa.ChunkedArray | None
     columns: tuple[str, ...]
     extra: dict[str, pa.ChunkedArray]
+    repeats: pa.ChunkedArray | None = None
+    item_ids: pa.ChunkedArray | None = None
 
     @property
     def n(self) -> int:
@@ -231,15 +253,39 @@ def _row_ref(fmt: str, index: int) -> str:
     return f"row {index + 1}"
 
 
-def _check_labels_present(path: str, fmt: str, col: pa.ChunkedArray, name: str) -> None:
-    missing = pc.is_null(col)
+def _empty_label_mask(col: pa.ChunkedArray) -> pa.ChunkedArray | None:
+    """Mask of missing labels (null, blank string, NaN), or None when there are none.
+
+    Dictionary columns are checked through their (small) dictionary first.
+    """
     t = col.type.value_type if pa.types.is_dictionary(col.type) else col.type
-    if pa.types.is_string(t) or pa.types.is_large_string(t):
-        stripped = col if not pa.types.is_dictionary(col.type) else col.cast(t)
-        missing = pc.or_(missing, pc.equal(pc.utf8_trim_whitespace(stripped), ""))
+    is_text = pa.types.is_string(t) or pa.types.is_large_string(t)
+    if pa.types.is_dictionary(col.type):
+        if col.num_chunks == 0:
+            return None
+        col = col.unify_dictionaries()
+        dictionary = col.chunk(0).dictionary
+        bad_values = pc.is_null(dictionary)
+        if is_text:
+            bad_values = pc.or_(bad_values, pc.equal(pc.utf8_trim_whitespace(dictionary), ""))
+        elif pa.types.is_floating(t):
+            bad_values = pc.or_(bad_values, pc.is_nan(dictionary))
+        bad = np.flatnonzero(np.asarray(pc.fill_null(bad_values, True)))
+        if bad.size == 0 and col.null_count == 0:
+            return None
+        indices = pa.chunked_array([c.indices for c in col.chunks])
+        return pc.or_(pc.is_null(indices), pc.is_in(indices, pa.array(bad, type=indices.type)))
+    missing = pc.is_null(col)
+    if is_text:
+        missing = pc.or_(missing, pc.equal(pc.utf8_trim_whitespace(col), ""))
     elif pa.types.is_floating(t):
         missing = pc.or_(missing, pc.is_nan(col))
-    if pc.any(missing).as_py():
+    return missing if pc.any(missing).as_py() else None
+
+
+def _check_labels_present(path: str, fmt: str, col: pa.ChunkedArray, name: str) -> None:
+    missing = _empty_label_mask(col)
+    if missing is not None and pc.any(missing).as_py():
         i = _first_index(missing)
         raise DataError(
             f"file {path!r}, {_row_ref(fmt, i)}: the label in column {name!r} is empty; every item needs a label "
@@ -259,10 +305,29 @@ def _check_ids(path: str, fmt: str, ids: pa.ChunkedArray, name: str) -> None:
                         f"more than once (rows {rows[0]} and {rows[1]}).")
 
 
+def _check_keys(path: str, fmt: str, repeats: pa.ChunkedArray, ids: pa.ChunkedArray, rname: str,
+                name: str) -> pa.ChunkedArray:
+    """The (repeat, id) key of every row as ``"<repeat>:<id>"``; refuses missing repeats and duplicate keys."""
+    if repeats.null_count:
+        i = _first_index(pc.is_null(repeats))
+        raise DataError(f"file {path!r}, {_row_ref(fmt, i)}: the repeat in column {rname!r} is empty; with a "
+                        f"{rname!r} column every row needs one (the key of a row is ({rname}, {name})).")
+    r = repeats.cast(pa.string()) if not pa.types.is_string(repeats.type) else repeats
+    keys = pc.binary_join_element_wise(r, ids.cast(pa.string()), ":")
+    if pc.count_distinct(keys).as_py() != len(keys):
+        vc = pc.value_counts(keys)
+        dup = vc.filter(pc.greater(vc.field("counts"), 1))[0]["values"].as_py()
+        rows = np.flatnonzero(np.asarray(pc.equal(keys, pa.scalar(dup))))[:2] + 1
+        rep_value, _, id_value = dup.partition(":")
+        raise DataError(f"file {path!r}: the key ({rname}, {name}) must be unique, but repeat {rep_value} holds the "
+                        f"id {id_value!r} more than once (rows {rows[0]} and {rows[1]}).")
+    return keys
+
+
 def read_predictions(path: str | os.PathLike, *, gold: str = "gold", pred: str | None = "pred", id: str | None = None,
                      multilabel: bool = False, input_format: str | None = None, extra: Sequence[str] = (),
                      gold_option: str = "--gold", pred_option: str = "--pred", id_option: str = "--id",
-                     require_pred: bool = True) -> Predictions:
+                     require_pred: bool = True, repeat: str | None = "repeat") -> Predictions:
     """Read gold labels, predictions and ids from a predictions file.
 
     Parameters
@@ -276,6 +341,10 @@ def read_predictions(path: str | os.PathLike, *, gold: str = "gold", pred: str |
         Cells are label sets; an empty cell is the empty set (valid).
     extra : sequence of str
         Further columns to read (e.g. score columns); each must exist.
+    repeat : str or None
+        When the file has this column (default ``repeat``, written by
+        ``clfeval cv`` / ``holdout`` with several repeats), rows are keyed by
+        (repeat, id); see :class:`Predictions`. ``None`` ignores it.
 
     Raises
     ------
@@ -285,7 +354,7 @@ def read_predictions(path: str | os.PathLike, *, gold: str = "gold", pred: str |
     """
     p = Path(path)
     fmt = detect_format(p, input_format)
-    wanted = [gold] + ([pred] if pred else []) + [id or "id"] + [e for e in extra if e]
+    wanted = [gold] + ([pred] if pred else []) + [id or "id"] + [e for e in extra if e] + ([repeat] if repeat else [])
     if fmt == "parquet" and not multilabel:
         table = read_frame(p, input_format=fmt, columns=wanted, dictionary_columns=[gold] + ([pred] if pred else []))
     else:
@@ -322,9 +391,19 @@ def read_predictions(path: str | os.PathLike, *, gold: str = "gold", pred: str |
         _check_labels_present(spath, fmt, gold_col, gold)
         if pred_col is not None:
             _check_labels_present(spath, fmt, pred_col, pred)
+    repeats = None
+    item_ids = ids
+    if repeat and repeat in names and repeat not in (gold, pred, id or "id"):
+        repeats = table.column(repeat)
     if ids is not None:
-        _check_ids(spath, fmt, ids, id or "id")
-    return Predictions(spath, gold_col, pred_col, ids, tuple(all_columns), {e: table.column(e) for e in extra if e})
+        if repeats is not None:
+            if ids.null_count:
+                _check_ids(spath, fmt, ids, id or "id")
+            ids = _check_keys(spath, fmt, repeats, ids, repeat, id or "id")
+        else:
+            _check_ids(spath, fmt, ids, id or "id")
+    return Predictions(spath, gold_col, pred_col, ids, tuple(all_columns), {e: table.column(e) for e in extra if e},
+                       repeats, item_ids)
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:

@@ -38,7 +38,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 from clfeval._labels import label_str, resolve_label
-from clfeval.errors import DataError, UsageError
+from clfeval.errors import UsageError
 
 __all__ = [
     "ClassCounts",

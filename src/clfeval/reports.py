@@ -21,9 +21,11 @@ from clfeval import __version__
 from clfeval._labels import encode_labels, encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval._validation import check_beta, check_positive_int, check_zero_division, zero_division_name
 from clfeval.baselines import majority_index, majority_table, stratified_table, uniform_table
+from clfeval.curves import predictions_from_cut, ranking_section
 from clfeval.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
 from clfeval.errors import DataError, UsageError
-from clfeval.metrics import class_counts, score_binary, score_multilabel, score_table
+from clfeval.intervals import multilabel_ci, table_ci
+from clfeval.metrics import score_binary, score_multilabel, score_table
 from clfeval.tables import ConfusionTable, MultilabelTable
 
 __all__ = ["Report", "report", "report_from_table", "SCHEMA_VERSION"]
@@ -242,7 +244,7 @@ def _policy_text(zd: float) -> str:
 
 def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any = None, beta: float = 1.0,
                       zero_division: Any = 0, order: bool = False, train_labels: Any = None, sep: str = "|",
-                      top_n: int = 5) -> Report:
+                      top_n: int = 5, ci: float | None = None, samples: int = 10_000, seed: Any = 0) -> Report:
     """A :class:`Report` from a count table built elsewhere (streamed, merged, pooled over folds).
 
     Same parameters as :func:`report`, except that ``order=True`` says the
@@ -253,6 +255,10 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
     labels = table.label_strings
     notes: list[str] = []
     if isinstance(table, MultilabelTable):
+        if ci is not None:
+            raise UsageError("confidence intervals of a multi-label report resample the items (their label-set "
+                             "patterns), which a multi-label table does not keep; use report(gold, pred, "
+                             "multilabel=True, ci=...) instead.")
         if order:
             raise UsageError("option order (ordinal classes) applies to single-label data, not to multi-label data.")
         scored = score_multilabel(table.counts, labels, n_items=table.n_items, exact=table.exact,
@@ -297,6 +303,10 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
     notes.extend(bnotes)
     if math.isnan(zd) and scored["undefined"]:
         notes.append("Undefined values (0/0) are shown as NaN and left out of the macro and weighted averages.")
+    sections = {}
+    if ci is not None:
+        sections["ci"] = table_ci(cm, table.labels, level=ci, samples=samples, seed=seed, zero_division=zd, beta=beta,
+                                  order=order, positive=positive_index)
     return Report(kind="multiclass" if len(labels) != 2 else "binary", n=int(cm.sum()), labels=labels,
                   per_class=scored["per_class"], accuracy=scored["accuracy"], error_rate=scored["error_rate"],
                   macro=scored["macro"], micro=scored["micro"], weighted=scored["weighted"],
@@ -304,7 +314,7 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
                   signature=_signature(zd, beta, "single-label"), notes=notes,
                   confusion_matrix=cm.tolist(), balanced_accuracy=scored["balanced_accuracy"],
                   mcc=scored["mcc"], kappa=scored["kappa"], binary=binary, ordinal=scored.get("ordinal"),
-                  table=table)
+                  sections=sections, table=table)
 
 
 def _check_ids(ids: Any, n: int) -> Any:
@@ -324,9 +334,10 @@ def _check_ids(ids: Any, n: int) -> Any:
     return arr.to_pylist()
 
 
-def report(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None, ids: Any = None, positive: Any = None,
+def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, ids: Any = None, positive: Any = None,
            beta: float = 1.0, zero_division: Any = 0, order: Sequence[Any] | None = None, multilabel: bool = False,
-           train_labels: Any = None, show_errors: int = 0, sep: str = "|") -> Report:
+           train_labels: Any = None, show_errors: int = 0, sep: str = "|", scores: Any = None,
+           threshold: float | None = None, ci: float | None = None, samples: int = 10_000, seed: Any = 0) -> Report:
     """Evaluate predictions against gold labels: every count-based metric, diagnostics and baselines.
 
     Parameters
@@ -358,6 +369,19 @@ def report(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None, ids: An
         the training class frequencies (the honest version).
     show_errors : int
         List up to this many misclassified items (ids, gold, prediction).
+    scores : sequence, or mapping label → column, optional
+        Scores (higher = more positive) add a ``ranking`` section (ROC-AUC,
+        average precision): one column with ``positive``, or one column per
+        label (one-vs-rest). See :func:`clfeval.curves.ranking_section`.
+    threshold : float, optional
+        With ``scores`` and no ``pred``: predictions come from the cut,
+        positive iff score ≥ threshold (binary, or per label for multi-label).
+    ci : float, optional
+        Add a bootstrap percentile interval at this level (e.g. 0.95) to every
+        count-table metric, in ``sections["ci"]`` (same paths as the report's
+        keys; see :func:`clfeval.intervals.table_ci`).
+    samples, seed : int
+        Bootstrap replicates and seed of the intervals.
 
     Returns
     -------
@@ -376,6 +400,11 @@ def report(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None, ids: An
     zd = check_zero_division(zero_division)
     beta = check_beta(beta)
     show_errors = check_positive_int(show_errors, option="show_errors", minimum=0)
+    if pred is None:
+        if scores is None or threshold is None:
+            raise UsageError("predictions are missing: give predicted labels, or scores with a threshold "
+                             "(an item is then predicted positive iff its score >= threshold).")
+        pred = predictions_from_cut(gold, scores, threshold, positive=positive, multilabel=multilabel)
     if order is not None:
         if labels is not None and [label_str(x) for x in labels] != [label_str(x) for x in order]:
             raise UsageError("give either labels or order (the ordinal scale), not two different lists.")
@@ -390,7 +419,10 @@ def report(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None, ids: An
         n = enc.n
     id_list = _check_ids(ids, n) if ids is not None else None
     rep = report_from_table(table, positive=positive, beta=beta, zero_division=zd, order=order is not None,
-                            train_labels=train_labels, sep=sep)
+                            train_labels=train_labels, sep=sep, ci=None if multilabel else ci, samples=samples, seed=seed)
+    if multilabel and ci is not None:
+        rep = dataclasses.replace(rep, sections={**rep.sections, "ci": multilabel_ci(
+            enc.gold, enc.pred, enc.labels, level=ci, samples=samples, seed=seed, zero_division=zd, beta=beta)})
     if show_errors:
         if multilabel:
             wrong = np.flatnonzero(np.any(enc.gold != enc.pred, axis=1))
@@ -403,4 +435,7 @@ def report(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None, ids: An
         else:
             errors = misclassified(enc.gold, enc.pred, enc.labels, id_list, show_errors)
         rep = dataclasses.replace(rep, errors=errors)
+    if scores is not None:
+        section = ranking_section(gold, scores, positive=positive, multilabel=multilabel, sep=sep, threshold=threshold)
+        rep = dataclasses.replace(rep, sections={**rep.sections, "ranking": section})
     return rep

@@ -23,6 +23,7 @@ import numpy as np
 
 from clfeval._labels import (
     encode_labels,
+    resolve_requested,
     encode_multilabel,
     encode_pair,
     label_str,
@@ -425,17 +426,11 @@ def joint_table(gold: Any, pred_a: Any, pred_b: Any, *, labels: Sequence[Any] | 
         pos = {x: i for i, x in enumerate(occurring)}
         idx = np.array([pos[x] for x in out], dtype=np.intp)
         return JointTable(counts[np.ix_(idx, idx, idx)], tuple(out))
-    t = JointTable(counts, tuple(occurring))
-    resolved = []
-    for value in labels:
-        try:
-            resolved.append(occurring[resolve_label(value, occurring, option="labels")])
-        except DataError:
-            resolved.append(value)
-    missing = [x for x in occurring if x not in set(resolved)]
-    if missing:
-        raise DataError(f"the given label list leaves out labels that occur in the data: {', '.join(repr(label_str(x)) for x in missing[:20])}.")
-    return JointTable(_embed(t.counts, t.labels, tuple(resolved), 3), tuple(resolved))
+    # the one resolver for caller-given label lists, over the occurring labels (all present)
+    resolved, index = resolve_requested(list(labels), occurring, np.ones(k, dtype=bool))
+    padded = np.zeros((k + 1,) * 3, dtype=np.int64)
+    padded[:k, :k, :k] = counts
+    return JointTable(padded[np.ix_(index, index, index)], resolved)
 
 
 class ConfusionAccumulator:

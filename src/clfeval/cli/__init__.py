@@ -28,11 +28,22 @@ def cli() -> None:
 
 
 def _register() -> None:
+    from clfeval.cli.compare_cmd import compare
+    from clfeval.cli.calibration_cmd import calibration
     from clfeval.cli.demo_cmd import demo
+    from clfeval.cli.experiment_cmd import cv, holdout
     from clfeval.cli.report_cmd import report
+    from clfeval.cli.runs_cmd import runs
+    from clfeval.cli.threshold_cmd import threshold
 
     cli.add_command(report)
     cli.add_command(demo)
+    cli.add_command(compare)
+    cli.add_command(threshold)
+    cli.add_command(calibration)
+    cli.add_command(cv)
+    cli.add_command(holdout)
+    cli.add_command(runs)
 
 
 _register()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -71,14 +70,12 @@ def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None
     it is plain text.
     """
     from clfeval.io import atomic_write_text
-    from clfeval.render import render, renderables
+    from clfeval.render import print_renderables, render, renderables
 
     if fmt == "text" and output is None and sys.stdout.isatty():
         from rich.console import Console
 
-        console = Console(highlight=False)
-        for r in renderables(result):
-            console.print(r)
+        print_renderables(Console(highlight=False), renderables(result))
         return
     text = render(result, fmt, width=width or 120)
     if output is not None:

@@ -85,6 +85,28 @@ def to_json(data: Any, *, indent: int | None = 2) -> str:
     return json.dumps(jsonable(data), indent=indent, allow_nan=False, ensure_ascii=False) + "\n"
 
 
+def print_renderables(console: Any, items: list[Any]) -> None:
+    """Print rich renderables; tables at their natural width, never cropped or squeezed.
+
+    Paragraphs wrap at the console width; a table wider than the console is
+    printed whole (a terminal wraps it) rather than having numbers cut.
+    """
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    for r in items:
+        if isinstance(r, Table):
+            natural = Measurement.get(console, console.options.update(width=100_000), r).maximum
+            old = console.width
+            console.width = max(old, natural)
+            try:
+                console.print(r, crop=False)
+            finally:
+                console.width = old
+        else:
+            console.print(r)
+
+
 def renderables(result: Any) -> list[Any]:
     """The rich renderables of a result's text form."""
     entry = _entry(result)
@@ -113,8 +135,7 @@ def render(result: Any, fmt: str = "text", *, width: int | None = None) -> str:
         buf = io.StringIO()
         console = Console(file=buf, width=width or 120, color_system=None, force_terminal=False,
                           legacy_windows=False, soft_wrap=False, emoji=False, highlight=False)
-        for r in renderables(result):
-            console.print(r)
+        print_renderables(console, renderables(result))
         return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
     raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
 

@@ -40,7 +40,8 @@ def rich_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, title: 
     t = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, title_justify="left", caption_justify="left",
               pad_edge=False, show_edge=False)
     for i, c in enumerate(columns):
-        t.add_column(str(c), justify="right" if i >= numeric_from else "left", overflow="fold")
+        t.add_column(str(c), justify="right" if i >= numeric_from else "left", overflow="fold",
+                     no_wrap=i >= numeric_from)
     for r in rows:
         t.add_row(*[x if isinstance(x, str) else num(x) for x in r])
     return t
@@ -60,7 +61,7 @@ def md_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, numeric_f
 
 # --- blocks: one description of a result's layout, rendered as text or Markdown ----
 
-from dataclasses import dataclass, field  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
 
 
 @dataclass

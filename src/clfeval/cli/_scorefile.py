@@ -1,0 +1,89 @@
+"""Reading score columns from a predictions file: one ``--score`` column or every ``--scores-prefix`` column."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from clfeval.cli._common import existing_file
+from clfeval.errors import DataError, UsageError
+
+
+@dataclass(frozen=True)
+class ScoredFile:
+    """Gold labels, optional predictions, and scores (one column, or a mapping label → column)."""
+
+    path: str
+    gold: Any
+    pred: Any
+    ids: Any
+    scores: Any
+    where: Callable[[int], str]
+    score_name: str
+    columns: tuple[str, ...]
+
+
+def _column_names(path: Path, fmt: str) -> list[str] | None:
+    from clfeval import io
+
+    if fmt in ("csv", "tsv"):
+        if path.stat().st_size == 0:
+            return None
+        return io._read_header(path, "," if fmt == "csv" else "\t")
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            return pq.read_schema(path).names
+        except Exception:  # the reader names the problem
+            return None
+    return io.read_frame(path, input_format=fmt).column_names
+
+
+def check_score_options(score: str | None, prefix: str | None, *, score_option: str = "--score",
+                        prefix_option: str = "--scores-prefix") -> None:
+    if (score is None) == (prefix is None):
+        raise UsageError(f"give {score_option} COLUMN (one score column) or {prefix_option} PREFIX (one column "
+                         f"PREFIX<label> per label), exactly one of them.")
+
+
+def read_scored(path: Path | str, *, gold: str, score: str | None, prefix: str | None, pred: str | None = None,
+                id_col: str | None = None, multilabel: bool = False, input_format: str | None = None,
+                option: str = "FILE", score_option: str = "--score", prefix_option: str = "--scores-prefix") -> ScoredFile:
+    """Read gold (and pred when named) and the score columns; missing columns name the option."""
+    from clfeval import io
+
+    p = existing_file(path, None if option == "FILE" else option)
+    fmt = io.detect_format(p, input_format)
+    names = _column_names(p, fmt)
+    if names is None:
+        io.read_frame(p, input_format=fmt)  # raises the reader's own message (empty file, ...)
+        names = []
+    spath = str(p)
+    shown = ", ".join(repr(c) for c in names)
+    if score is not None:
+        if score not in names:
+            raise DataError(f"file {spath!r} has no score column {score!r} (option {score_option}); its columns are: "
+                            f"{shown}. Name the column with {score_option}.")
+        extra = [score]
+    else:
+        extra = [c for c in names if c.startswith(prefix) and len(c) > len(prefix)]
+        if not extra:
+            raise DataError(f"file {spath!r} has no column starting with {prefix!r} (option {prefix_option}); its "
+                            f"columns are: {shown}. Score columns are named {prefix}<label>, one per label.")
+    preds = io.read_predictions(p, gold=gold, pred=pred, id=id_col, multilabel=multilabel, input_format=fmt,
+                                extra=extra, require_pred=pred is not None)
+
+    def where(i: int) -> str:
+        return f"file {spath!r}, {io._row_ref(fmt, i)}"
+
+    from clfeval._scores import as_scores
+
+    if score is not None:
+        scores: Any = as_scores(preds.extra[score], name=score, where=where)
+        name = score
+    else:
+        scores = {c[len(prefix):]: as_scores(preds.extra[c], name=c, where=where) for c in extra}
+        name = prefix
+    return ScoredFile(spath, preds.gold, preds.pred, preds.ids, scores, where, name, tuple(names))

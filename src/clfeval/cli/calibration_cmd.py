@@ -1,0 +1,44 @@
+"""``clfeval calibration FILE``: does a predicted 0.9 come true nine times in ten?"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from clfeval.cli._common import emit, output_options
+
+
+@click.command()
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--gold", default="gold", show_default=True, help="Column of gold labels.")
+@click.option("--prob", default=None, help="Column of the probability of --positive (binary).")
+@click.option("--probs-prefix", default=None, metavar="PREFIX",
+              help="Multiclass: probability columns PREFIX<class>, one per class (top-label calibration).")
+@click.option("--positive", default=None, help="The class whose probability --prob gives.")
+@click.option("--bins", type=click.IntRange(min=1), default=10, show_default=True, help="Number of bins.")
+@click.option("--strategy", type=click.Choice(["uniform", "quantile"]), default="uniform", show_default=True,
+              help="uniform: equal-width bins, v goes to min(floor(v*B), B-1); quantile: equal-mass bins.")
+@click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
+              help="File format (default: from the extension).")
+@output_options
+def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | None, positive: str | None, bins: int,
+                strategy: str, input_format: str | None, fmt: str, output: Path | None) -> None:
+    """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
+
+    Values outside [0, 1] are refused: they are not probabilities (rank them with `clfeval report --score`).
+    """
+    from clfeval.calibration import reliability
+    from clfeval.cli._scorefile import check_score_options, read_scored
+    from clfeval.errors import UsageError
+
+    check_score_options(prob, probs_prefix, score_option="--prob", prefix_option="--probs-prefix")
+    if prob is not None and positive is None:
+        raise UsageError("option --prob needs --positive: the class whose probability the column gives.")
+    if probs_prefix is not None and positive is not None:
+        raise UsageError("option --positive goes with --prob; --probs-prefix calibrates the top label of every item.")
+    f = read_scored(file, gold=gold, score=prob, prefix=probs_prefix, input_format=input_format,
+                    score_option="--prob", prefix_option="--probs-prefix")
+    result = reliability(f.gold, f.scores, positive=positive, bins=bins, strategy=strategy, name=f.score_name,
+                         where=f.where, prefix=probs_prefix or "")
+    emit(result, fmt, output)

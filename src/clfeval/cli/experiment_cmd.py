@@ -1,0 +1,225 @@
+"""``clfeval cv`` and ``clfeval holdout``: train a standard text model under an honest protocol.
+
+Both read a data file with a text column and a label column, evaluate one of
+clfeval's text models (``nb``, ``bnb``, ``logreg``, ``svm``) without leakage,
+print every metric with its fold-to-fold spread, the train–test gap and the
+pooled out-of-fold report, optionally write the out-of-fold predictions, and
+record the run in the run log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from clfeval.cli._common import emit, existing_file, message, output_options, progress
+from clfeval.errors import DataError, UsageError
+
+INSTALL = "pip install 'clfeval[text]'"
+
+
+def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """Options shared by ``cv`` and ``holdout``."""
+    opts = [
+        click.option("--text", "text_col", required=True, help="Column holding the documents."),
+        click.option("--label", "label_col", required=True, help="Column holding the labels (label sets with --multilabel)."),
+        click.option("--id", "id_col", default=None, help="Column of item ids (default: 'id' when present, else the row number from 1)."),
+        click.option("--model", type=click.Choice(["nb", "bnb", "logreg", "svm"], case_sensitive=False), default="nb",
+                     show_default=True,
+                     help="nb: multinomial Naive Bayes (add-one); bnb: Bernoulli NB; logreg: tf-idf + logistic "
+                          "regression; svm: tf-idf + linear SVM."),
+        click.option("--ngrams", type=click.Choice(["1", "2"]), default="1", show_default=True,
+                     help="1: unigrams; 2: unigrams and bigrams."),
+        click.option("--stem", is_flag=True, help="Porter-stem the tokens (PyStemmer)."),
+        click.option("--stop-words", is_flag=True, help="Drop English stop words (scikit-learn's list)."),
+        click.option("--multilabel", is_flag=True, help="Each item carries a set of labels (one classifier per label)."),
+        click.option("--sep", default="|", show_default=True, help="Separator of labels within a multi-label cell."),
+        click.option("--stratified", is_flag=True,
+                     help="Keep the class proportions in every part (multi-label: iterative stratification)."),
+        click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True,
+                     help="Repeat the protocol with different random splits."),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Seed of every random split (recorded with the run)."),
+        click.option("--predictions", "predictions_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="Write the out-of-fold predictions and scores here (.csv, .tsv, .jsonl or .parquet)."),
+        click.option("--tune-threshold", "tune", default=None, metavar="OBJECTIVE",
+                     help="Choose the decision threshold inside every training fold, on a development split, for "
+                          "OBJECTIVE: f1, f0.5, f2, cost, precision>=X or recall>=X (binary or multi-label data)."),
+        click.option("--dev-size", type=float, default=0.2, show_default=True,
+                     help="With --tune-threshold: share of each training fold held out to choose the cut."),
+        click.option("--positive", default=None,
+                     help="With --tune-threshold on binary data: the positive class (default: the second label)."),
+        click.option("--cost-fp", type=float, default=1.0, show_default=True, help="With --tune-threshold cost: cost of a false positive."),
+        click.option("--cost-fn", type=float, default=1.0, show_default=True, help="With --tune-threshold cost: cost of a false negative."),
+        click.option("--metric", "extra_metrics", multiple=True,
+                     help="Report this metric too (e.g. f1:LABEL); repeatable."),
+        click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
+                     help="Value of 0/0 ratios; nan leaves them out of averages."),
+        click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=Path("clfeval-runs.sqlite"),
+                     show_default=True, help="The run log (SQLite) that records this run."),
+        click.option("--no-log", is_flag=True, help="Do not record the run in the run log."),
+        click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
+                     help="Data file format (default: from the extension)."),
+    ]
+    for o in reversed(opts):
+        f = o(f)
+    return f
+
+
+def _need_text_extra(stem: bool) -> None:
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        raise UsageError(f"this command trains scikit-learn models, and scikit-learn is not installed; install "
+                         f"clfeval's text extra with {INSTALL}.") from None
+    if stem:
+        try:
+            import Stemmer  # noqa: F401
+        except ImportError:
+            raise UsageError(f"option --stem needs PyStemmer, which is not installed; install clfeval's text extra "
+                             f"with {INSTALL}.") from None
+
+
+def read_data(path: Path, text_col: str, label_col: str, id_col: str | None, multilabel: bool,
+              input_format: str | None) -> tuple[list[str], list[Any], list[Any]]:
+    """Texts, labels and ids of a data file, each checked; errors name the file, row and column."""
+    import pyarrow as pa
+
+    from clfeval.io import read_frame
+    from clfeval.text.models import check_texts
+
+    table = read_frame(existing_file(path), input_format=input_format)
+    names = table.column_names
+    where = f"file {str(path)!r}"
+    for col, opt in ((text_col, "--text"), (label_col, "--label"), (id_col, "--id")):
+        if col is not None and col not in names:
+            raise DataError(f"{where} has no column {col!r} (option {opt}); its columns are: "
+                            f"{', '.join(repr(c) for c in names)}.")
+    tcol = table.column(text_col)
+    if not (pa.types.is_string(tcol.type) or pa.types.is_large_string(tcol.type) or pa.types.is_null(tcol.type)):
+        tcol = tcol.cast(pa.string())
+    texts = check_texts(tcol.to_pylist(), column=text_col, source=where)
+    labels = table.column(label_col).to_pylist()
+    if not multilabel:
+        for i, v in enumerate(labels):
+            if v is None or (isinstance(v, str) and not v.strip()):
+                raise DataError(f"{where}, row {i + 1}: the label in column {label_col!r} is empty; every item needs "
+                                f"a label (for label sets, where an empty cell is an empty set, use --multilabel).")
+    else:
+        labels = [[] if v is None else v for v in labels]
+    ids: list[Any] = list(range(1, len(texts) + 1))  # row numbers, as in every error message
+    id_name = id_col or ("id" if "id" in names and "id" not in (text_col, label_col) else None)
+    if id_name is not None:
+        ids = table.column(id_name).to_pylist()
+        if any(v is None for v in ids):
+            i = next(i for i, v in enumerate(ids) if v is None)
+            raise DataError(f"{where}, row {i + 1}: the id in column {id_name!r} is empty; every item needs an id.")
+        if len(set(ids)) != len(ids):
+            seen: set[Any] = set()
+            dup = next(v for v in ids if v in seen or seen.add(v))  # type: ignore[func-returns-value]
+            raise DataError(f"{where}, column {id_name!r}: ids must be unique, but {dup!r} occurs more than once.")
+    return texts, labels, ids
+
+
+def _check_outputs(predictions_out: Path | None, output: Path | None) -> None:
+    """Refuse a bad output path before a long run, not after it."""
+    from clfeval.io import detect_format
+
+    for p, opt in ((predictions_out, "--predictions"), (output, "--output")):
+        if p is None:
+            continue
+        if p.exists() and p.is_dir():
+            raise UsageError(f"option {opt} names a directory ({str(p)!r}); give a file name.")
+        parent = p.parent if str(p.parent) else Path(".")
+        if not parent.is_dir():
+            raise UsageError(f"option {opt}: the directory {str(parent)!r} does not exist.")
+    if predictions_out is not None:
+        try:
+            detect_format(predictions_out)
+        except UsageError:
+            raise UsageError(f"option --predictions: cannot tell the format of {str(predictions_out)!r} from its "
+                             f"extension; use .csv, .tsv, .jsonl or .parquet.") from None
+
+
+def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, text_col: str, label_col: str,
+                   id_col: str | None, model: str, ngrams: str, stem: bool, stop_words: bool, multilabel: bool,
+                   sep: str, seed: int, predictions_out: Path | None, extra_metrics: tuple[str, ...],
+                   tune: str | None, dev_size: float, positive: str | None, cost_fp: float, cost_fn: float,
+                   zero_division: str, runs_db: Path, no_log: bool, input_format: str | None, fmt: str,
+                   output: Path | None) -> None:
+    """The body of ``cv`` and ``holdout``: read, check, run, write, record, render."""
+    _need_text_extra(stem)
+    from clfeval.protocols import Protocol, ThresholdStep, default_metrics, run_protocol, write_predictions
+    from clfeval.runlog import RunLog, file_hash
+    from clfeval.text.models import ModelConfig
+
+    _check_outputs(predictions_out, output)
+    cfg = ModelConfig(model.lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words, multilabel=multilabel)
+    protocol = Protocol(**protocol_args)
+    step = None
+    if tune is not None:
+        step = ThresholdStep.for_objective(tune, dev_size=dev_size, positive=positive, cost_fp=cost_fp, cost_fn=cost_fn)
+    elif positive is not None:
+        raise UsageError("option --positive names the positive class of --tune-threshold; give --tune-threshold too.")
+    log = None if no_log else RunLog(runs_db)  # opened (and checked) before the long part
+    texts, labels, ids = read_data(data, text_col, label_col, id_col, multilabel, input_format)
+    metrics = tuple(dict.fromkeys(default_metrics(multilabel) + tuple(extra_metrics)))
+    total = protocol.folds * protocol.repeats if protocol.kind == "kfold" else protocol.repeats
+    with progress(f"{command}: {protocol.describe()}", total) as advance:
+        result = run_protocol(cfg.build(seed), texts, labels, protocol=protocol, seed=seed, ids=ids,
+                              multilabel=multilabel, sep=sep, metrics=metrics, zero_division=zero_division,
+                              threshold=step,
+                              model=dict(cfg.to_dict(), description=cfg.describe()),
+                              progress=lambda done, _total, _what: advance(1) if done else None)
+    if predictions_out is not None:
+        write_predictions(result, predictions_out)
+        message(f"wrote the out-of-fold predictions to {predictions_out}")
+    result = dataclasses.replace(result, predictions_path=None if predictions_out is None else str(predictions_out))
+    if log is not None:
+        settings = {"model": cfg.to_dict(), "protocol": dataclasses.asdict(protocol), "seed": seed,
+                    "columns": {"text": text_col, "label": label_col}, "zero_division": zero_division,
+                    "threshold": None if step is None else {"objective": step.name, "dev_size": dev_size,
+                                                            "positive": positive}}
+        run_id = log.record_result(command, result, settings=settings, data_path=str(data.resolve()),
+                                   data_hash=file_hash(data),
+                                   task=f"{label_col} (label sets)" if multilabel else label_col)
+        result = dataclasses.replace(result, run_id=run_id)
+        message(f"recorded run {run_id} in {runs_db}")
+    emit(result, fmt, output)
+
+
+@click.command()
+@click.argument("data", type=click.Path(path_type=Path))
+@experiment_options
+@click.option("--folds", type=click.IntRange(min=2), default=10, show_default=True, help="k of k-fold cross-validation.")
+@output_options
+def cv(data: Path, folds: int, stratified: bool, repeats: int, **kw: Any) -> None:
+    """k-fold cross-validation of a text model on DATA (CSV, TSV, JSONL or Parquet).
+
+    Every item is tested once per repeat by a model that never saw it; the
+    vocabulary, idf and everything else fitted is fitted on the training folds
+    only. Prints every metric's mean, standard deviation (ddof = 1), min and max
+    over the folds, the train–test gap and the pooled out-of-fold report, and
+    records the run in the run log (see `clfeval runs`).
+    """
+    run_experiment("cv", data, {"kind": "kfold", "folds": folds, "stratified": stratified, "repeats": repeats}, **kw)
+
+
+@click.command()
+@click.argument("data", type=click.Path(path_type=Path))
+@experiment_options
+@click.option("--test-size", type=float, default=0.2, show_default=True, help="Share of the items held out for testing.")
+@click.option("--val-size", type=float, default=0.0, show_default=True,
+              help="Share of the items held out for validation (train/validation/test; 0 = none).")
+@output_options
+def holdout(data: Path, test_size: float, val_size: float, stratified: bool, repeats: int, **kw: Any) -> None:
+    """Holdout evaluation of a text model on DATA: train/test or train/validation/test, optionally repeated.
+
+    With --repeats R, R independent random splits give the metric's mean and
+    spread; with --val-size the model is also scored on the validation part.
+    """
+    run_experiment("holdout", data, {"kind": "holdout", "test_size": test_size, "val_size": val_size,
+                                     "stratified": stratified, "repeats": repeats}, **kw)

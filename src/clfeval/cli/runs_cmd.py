@@ -1,0 +1,96 @@
+"""``clfeval runs``: query the run log — list, show, best, ablation, check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from clfeval.cli._common import emit, existing_file, output_options
+
+
+def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path),
+                        default=Path("clfeval-runs.sqlite"), show_default=True, help="The run log (SQLite).")(f)
+
+
+def _open(runs_db: Path) -> Any:
+    from clfeval.errors import InputFileError
+    from clfeval.runlog import RunLog
+
+    if not runs_db.exists():
+        raise InputFileError(f"the run log {str(runs_db)!r} does not exist yet (option --runs-db); `clfeval cv` and "
+                             f"`clfeval holdout` create it when they record their first run.")
+    return RunLog(runs_db)
+
+
+def _data_hash(data: Path | None) -> str | None:
+    from clfeval.runlog import file_hash
+
+    return None if data is None else file_hash(existing_file(data, "--data"))
+
+
+@click.group()
+def runs() -> None:
+    """Query the run log: every cv / holdout run with its settings, seed, metrics and predictions."""
+
+
+@runs.command("list")
+@_db_option
+@click.option("--data", type=click.Path(path_type=Path), default=None, help="Only runs on this data file (by content).")
+@output_options
+def list_runs(runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
+    """Every recorded run, oldest first."""
+    emit(_open(runs_db).runs(data_hash=_data_hash(data)), fmt, output)
+
+
+@runs.command("show")
+@click.argument("run_id", type=int)
+@_db_option
+@output_options
+def show(run_id: int, runs_db: Path, fmt: str, output: Path | None) -> None:
+    """One run in full: settings, protocol, seed, versions, per-fold and summary metrics."""
+    emit(_open(runs_db).get(run_id), fmt, output)
+
+
+@runs.command("best")
+@click.option("--metric", required=True, help="Metric name, e.g. macro_f1, accuracy, f1:LABEL.")
+@_db_option
+@click.option("--data", type=click.Path(path_type=Path), default=None, help="Only runs on this data file (by content).")
+@output_options
+def best(metric: str, runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
+    """The best run on each data set by the metric's mean over folds."""
+    emit(_open(runs_db).best(metric, data_hash=_data_hash(data)), fmt, output)
+
+
+@runs.command("ablation")
+@click.option("--metric", required=True, help="Metric name, e.g. macro_f1.")
+@click.option("--base", type=int, default=None, help="The base run (default: the best run by --metric).")
+@_db_option
+@click.option("--data", type=click.Path(path_type=Path), default=None,
+              help="Without --base: take the best run on this data file (default: on the data of the latest run).")
+@output_options
+def ablation(metric: str, base: int | None, runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
+    """One factor at a time: runs on the same data that differ from the base run in exactly one setting.
+
+    Worse runs are listed too: an ablation log that keeps only improvements hides what was tried.
+    """
+    emit(_open(runs_db).ablation(metric, base=base, data_hash=_data_hash(data)), fmt, output)
+
+
+@runs.command("check")
+@click.option("--submitted", type=int, required=True, help="The id of the run you submit.")
+@click.option("--metric", required=True, help="Metric name, e.g. macro_f1.")
+@_db_option
+@output_options
+@click.pass_context
+def check(ctx: click.Context, submitted: int, metric: str, runs_db: Path, fmt: str, output: Path | None) -> None:
+    """Exit 1, saying why, unless the submitted run is the best row among the runs on its data."""
+    from clfeval.cli._common import message
+
+    result = _open(runs_db).check(submitted, metric)
+    emit(result, fmt, output)
+    if not result.passed:
+        message(f"clfeval: check failed: {result.message}")
+        ctx.exit(1)

@@ -1,0 +1,75 @@
+"""``clfeval threshold TEST --dev DEV``: choose a cut on development data, measure it on the test data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from clfeval.cli._common import emit, output_options
+
+
+@click.command()
+@click.argument("test", type=click.Path(path_type=Path))
+@click.option("--dev", type=click.Path(path_type=Path), default=None,
+              help="Development file (a held-out slice of the training data) the cut is chosen on; never the test file.")
+@click.option("--gold", default="gold", show_default=True, help="Column of gold labels (label sets with --multilabel).")
+@click.option("--score", default=None, help="Score column (higher = more positive); needs --positive.")
+@click.option("--scores-prefix", default=None, metavar="PREFIX",
+              help="Multi-label: score columns PREFIX<label>, one per label; one cut per label.")
+@click.option("--positive", default=None, help="The positive class of --score.")
+@click.option("--objective", default="f1", show_default=True,
+              help="f1, f0.5, f2 (any f<beta>), cost, precision>=X or recall>=X.")
+@click.option("--cost-fp", type=float, default=1.0, show_default=True, help="Cost of one false positive (objective cost).")
+@click.option("--cost-fn", type=float, default=1.0, show_default=True, help="Cost of one false negative (objective cost).")
+@click.option("--default-threshold", type=float, default=None,
+              help="The default cut shown first (default: 0.5 when every score lies in [0, 1], else 0).")
+@click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
+              help="Value of 0/0 ratios.")
+@click.option("--multilabel", is_flag=True, help="Gold cells are label sets (separated by --sep); use with --scores-prefix.")
+@click.option("--sep", default="|", show_default=True, help="Separator of labels within a multi-label cell.")
+@click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
+              help="Format of both files (default: from the extensions).")
+@output_options
+def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores_prefix: str | None,
+              positive: str | None, objective: str, cost_fp: float, cost_fn: float, default_threshold: float | None,
+              zero_division: str, multilabel: bool, sep: str, input_format: str | None, fmt: str,
+              output: Path | None) -> None:
+    """Choose a threshold on DEV and apply it to TEST, beside the default and the best-in-hindsight cut.
+
+    The rule everywhere: an item is predicted positive iff its score >= threshold. The threshold reported
+    is a score of the development file (the lowest score predicted positive at that cut). Without --dev
+    only the default and the hindsight cut can be shown, and the hindsight cut is optimistic.
+    """
+    from clfeval.cli._scorefile import check_score_options, read_scored
+    from clfeval.curves import parse_objective
+    from clfeval.errors import UsageError
+    from clfeval.thresholds import choose_label_thresholds, choose_threshold
+
+    check_score_options(score, scores_prefix)
+    parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)  # option errors before reading any file
+    if score is not None and positive is None:
+        raise UsageError("option --score needs --positive: the class whose scores are thresholded.")
+    if scores_prefix is not None and not multilabel:
+        raise UsageError("option --scores-prefix chooses one cut per label, which needs --multilabel (label sets); "
+                         "multiclass items take the label of the highest score instead of a cut.")
+    if multilabel and score is not None:
+        raise UsageError("multi-label data needs one score column per label: use --scores-prefix, not --score.")
+    if dev is not None and Path(dev).exists() and Path(test).exists() and Path(dev).resolve() == Path(test).resolve():
+        raise UsageError(f"option --dev names the test file itself ({str(test)!r}): a cut chosen on the test labels "
+                         f"is the hindsight cut, which this command already shows. Give a development file (a "
+                         f"held-out slice of the training data).")
+    t = read_scored(test, gold=gold, score=score, prefix=scores_prefix, multilabel=multilabel, input_format=input_format)
+    d = None
+    if dev is not None:
+        d = read_scored(dev, gold=gold, score=score, prefix=scores_prefix, multilabel=multilabel,
+                        input_format=input_format, option="--dev")
+    common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
+                  zero_division=zero_division, where=t.where, dev_where=d.where if d else t.where)
+    if multilabel:
+        result = choose_label_thresholds(t.gold, t.scores, dev_gold=d.gold if d else None,
+                                         dev_scores=d.scores if d else None, sep=sep, prefix=scores_prefix, **common)
+    else:
+        result = choose_threshold(t.gold, t.scores, positive=positive, dev_gold=d.gold if d else None,
+                                  dev_scores=d.scores if d else None, name=score, **common)
+    emit(result, fmt, output)

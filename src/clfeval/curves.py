@@ -1,0 +1,787 @@
+"""Rankings: ROC and PR curves, ROC-AUC, average precision (PR-AUC), the threshold sweep and the best cut.
+
+A classifier that outputs scores has not chosen its threshold yet. The rule
+everywhere in clfeval is: **an item is predicted positive iff its score ≥ the
+threshold**. Scores are any finite real numbers (probabilities, Naive Bayes
+log-odds, SVM margins); only their order matters here.
+
+How it is computed
+------------------
+The positives' scores and the negatives' scores are sorted separately (two
+plain sorts, no argsort) and counted against each other with binary searches:
+
+* ROC-AUC, the Mann–Whitney statistic: the probability that a random positive
+  scores above a random negative, ties counting one half,
+  ``AUC = (#{(p, n): s_p > s_n} + ½·#{(p, n): s_p = s_n}) / (P·N)``;
+* average precision (PR-AUC), scikit-learn's non-interpolated step area:
+  ``AP = Σ_k (R_k − R_{k−1})·P_k`` over the cuts in decreasing threshold
+  order, i.e. the mean over positives of the precision at the cut that first
+  includes that positive (tied scores form one cut).
+
+The cumulative counts at every distinct score (tied scores form one cut), the
+ROC and PR curves and the threshold sweep are computed on first use, from the
+same two sorted arrays merged in linear time, so reading only ``roc_auc`` and
+``average_precision`` costs little more than the sorts.
+
+Undefined cases: ROC-AUC needs at least one positive and one negative (it is
+NaN otherwise and listed under ``undefined``); average precision needs a
+positive. These are not filled by ``zero_division``: an AUC of 0 would mean a
+perfectly inverted ranking.
+
+References
+----------
+* Hanley & McNeil (1982), "The meaning and use of the area under a receiver
+  operating characteristic (ROC) curve" (AUC = Mann–Whitney U / PN).
+* Fawcett (2006), "An introduction to ROC analysis".
+* Davis & Goadrich (2006), "The relationship between precision-recall and ROC
+  curves"; Saito & Rehmsmeier (2015) on PR under imbalance.
+* scikit-learn, ``average_precision_score`` (the step definition used here).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Callable, NamedTuple, Sequence
+
+import numpy as np
+
+from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label
+from clfeval._scores import as_scores, item_position, score_matrix, versions
+from clfeval._validation import check_beta, check_zero_division, zero_division_name
+from clfeval.errors import DataError, UsageError
+from clfeval.metrics import ClassCounts, fbeta, fpr, precision, recall, safe_divide
+
+__all__ = [
+    "RULE",
+    "Ranking",
+    "RankingOvR",
+    "Cuts",
+    "Sweep",
+    "Objective",
+    "ranking",
+    "ranking_ovr",
+    "parse_objective",
+    "binary_gold",
+    "indicator_gold",
+    "predictions_from_cut",
+    "ranking_section",
+]
+
+RULE = "an item is predicted positive iff its score >= threshold"
+
+DEFINITIONS = {
+    "rule": RULE,
+    "roc_auc": "Mann-Whitney: probability that a random positive scores above a random negative, ties counting 1/2",
+    "average_precision": "PR-AUC, non-interpolated: sum over cuts (decreasing threshold) of (R_k - R_(k-1)) * P_k, "
+                         "as scikit-learn's average_precision_score; tied scores form one cut",
+}
+
+
+# --- the core: two sorted arrays ---------------------------------------------
+
+# Sorting is the floor of a ranking. Above this many items the negatives are
+# sorted in parts on separate threads (np.sort releases the GIL); the parts are
+# never merged for ROC-AUC and AP, since counting below a positive adds up over
+# parts. The merge happens only when the cuts or curves are asked for.
+_PARALLEL_MIN = 1 << 20
+
+
+def _n_threads() -> int:
+    import os
+
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def _sort_parts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """(sorted positives, sorted parts of the negatives)."""
+    threads = _n_threads()
+    if pos.size + neg.size < _PARALLEL_MIN or threads == 1:
+        pos.sort()
+        neg.sort()
+        return pos, (neg,)
+    from concurrent.futures import ThreadPoolExecutor
+
+    parts = np.array_split(neg, threads)
+    with ThreadPoolExecutor(threads) as ex:
+        futures = [ex.submit(np.sort, part) for part in parts]
+        pos.sort()  # meanwhile, on this thread
+        return pos, tuple(f.result() for f in futures)
+
+
+def _pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray]) -> tuple[int, int, float]:
+    """(pairs with positive above negative, tied pairs, average precision) of sorted score arrays.
+
+    ``neg_parts`` are sorted arrays whose union is the negatives: every count
+    below is a sum over parts.
+    """
+    n_pos = pos.shape[0]
+    n_neg = sum(p.shape[0] for p in neg_parts)
+    if n_pos == 0:
+        return 0, 0, math.nan
+    left = np.zeros(n_pos, dtype=np.int64)  # negatives strictly below each positive
+    tied = 0
+    for neg in neg_parts:
+        if neg.shape[0] == 0:
+            continue
+        lp = np.searchsorted(neg, pos, side="left")
+        left += lp
+        maybe = neg[np.minimum(lp, neg.shape[0] - 1)] == pos
+        if maybe.any():
+            pt = pos[maybe]
+            tied += int((np.searchsorted(neg, pt, side="right") - lp[maybe]).sum(dtype=np.int64))
+    below = int(left.sum(dtype=np.int64))
+    # AP: every positive of a tie group gets the precision of the cut at its score.
+    if n_pos > 1 and np.any(pos[1:] == pos[:-1]):
+        new = np.empty(n_pos, dtype=bool)
+        new[0] = True
+        np.not_equal(pos[1:], pos[:-1], out=new[1:])
+        starts = np.flatnonzero(new)
+        sizes = np.diff(np.append(starts, n_pos))
+        tp = n_pos - starts
+        fp = n_neg - left[starts]
+        ap = float(np.dot(sizes, tp / (tp + fp))) / n_pos
+    else:
+        tp = np.arange(n_pos, 0, -1, dtype=np.float64)
+        fp = n_neg - left
+        ap = float(np.sum(tp / (tp + fp))) / n_pos
+    return below, tied, ap
+
+
+class Cuts(NamedTuple):
+    """Cumulative counts at every distinct score, in decreasing threshold order.
+
+    ``tp[k]`` and ``fp[k]`` count the positives and negatives with score ≥
+    ``thresholds[k]``; each threshold is a score that occurs in the data, the
+    lowest score predicted positive at that cut.
+    """
+
+    thresholds: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The threshold sweep: one row per cut (decreasing threshold), every count and rate.
+
+    ``cost`` is the expected cost per item, (cost_fp·FP + cost_fn·FN) / N;
+    with both costs 1 it is the error rate. Ratios follow ``zero_division``.
+    """
+
+    thresholds: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    tn: np.ndarray
+    precision: np.ndarray
+    recall: np.ndarray
+    fbeta: np.ndarray
+    tpr: np.ndarray
+    fpr: np.ndarray
+    cost: np.ndarray
+    beta: float = 1.0
+    cost_fp: float = 1.0
+    cost_fn: float = 1.0
+    zero_division: float = 0.0
+
+    COLUMNS = ("threshold", "tp", "fp", "fn", "tn", "precision", "recall", "fbeta", "tpr", "fpr", "cost")
+
+    def __len__(self) -> int:
+        return int(self.thresholds.shape[0])
+
+    def row(self, k: int) -> dict[str, Any]:
+        """Row ``k`` as plain data."""
+        out: dict[str, Any] = {"threshold": float(self.thresholds[k])}
+        for name in ("tp", "fp", "fn", "tn"):
+            out[name] = int(getattr(self, name)[k])
+        for name in ("precision", "recall", "fbeta", "tpr", "fpr", "cost"):
+            out[name] = float(getattr(self, name)[k])
+        return out
+
+    def rows(self, max_rows: int | None = None) -> list[dict[str, Any]]:
+        """Rows as plain data; with ``max_rows``, that many rows spread evenly over the sweep
+        (first and last cut always included)."""
+        n = len(self)
+        if max_rows is None or n <= max_rows:
+            idx = range(n)
+        else:
+            idx = sorted(set(np.linspace(0, n - 1, max(max_rows, 2)).round().astype(int).tolist()))
+        return [self.row(k) for k in idx]
+
+    def to_dict(self, max_rows: int | None = None) -> dict[str, Any]:
+        return {"beta": self.beta, "cost_fp": self.cost_fp, "cost_fn": self.cost_fn,
+                "zero_division": zero_division_name(self.zero_division), "n_cuts": len(self),
+                "rows": self.rows(max_rows)}
+
+
+# --- objectives ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Objective:
+    """What a threshold is chosen for.
+
+    ``kind`` is ``"fbeta"`` (maximise F-beta), ``"cost"`` (minimise the
+    expected cost (cost_fp·FP + cost_fn·FN) / N), ``"precision"`` (the lowest
+    cut whose precision ≥ target: the most recall at that precision) or
+    ``"recall"`` (the highest cut whose recall ≥ target). Ties between cuts of
+    equal F-beta or cost go to the highest threshold.
+    """
+
+    kind: str
+    beta: float = 1.0
+    target: float | None = None
+    cost_fp: float = 1.0
+    cost_fn: float = 1.0
+
+    @property
+    def name(self) -> str:
+        if self.kind == "fbeta":
+            return f"f{self.beta:g}"
+        if self.kind == "cost":
+            return "cost"
+        return f"{self.kind}>={self.target:g}"
+
+    def describe(self) -> str:
+        if self.kind == "fbeta":
+            return f"maximise F{self.beta:g} (ties: the highest threshold)"
+        if self.kind == "cost":
+            return (f"minimise the expected cost ({self.cost_fp:g}·FP + {self.cost_fn:g}·FN) / N "
+                    f"(ties: the highest threshold)")
+        if self.kind == "precision":
+            return f"the lowest cut with precision >= {self.target:g} (the most recall at that precision)"
+        return f"the highest cut with recall >= {self.target:g}"
+
+
+_OBJECTIVE_FORMS = "f1, f0.5, f2 (any f<beta>), cost, precision>=X or recall>=X with X in (0, 1]"
+
+
+def parse_objective(spec: str | Objective, *, cost_fp: Any = 1.0, cost_fn: Any = 1.0) -> Objective:
+    """Read an objective such as ``"f1"``, ``"f0.5"``, ``"cost"``, ``"precision>=0.9"``.
+
+    >>> parse_objective("precision>=0.9").describe()
+    'the lowest cut with precision >= 0.9 (the most recall at that precision)'
+    >>> parse_objective("f2").beta
+    2.0
+    """
+    cfp = _check_cost(cost_fp, "cost_fp")
+    cfn = _check_cost(cost_fn, "cost_fn")
+    if cfp == 0 and cfn == 0:
+        raise UsageError("options cost_fp and cost_fn cannot both be 0: every cut would cost nothing.")
+    if isinstance(spec, Objective):
+        return spec
+    text = str(spec).strip().lower().replace(" ", "")
+    m = re.fullmatch(r"f(\d+(?:\.\d*)?|\.\d+)", text)
+    if m:
+        return Objective("fbeta", beta=check_beta(m.group(1), option="objective's beta"), cost_fp=cfp, cost_fn=cfn)
+    if text == "cost":
+        return Objective("cost", cost_fp=cfp, cost_fn=cfn)
+    m = re.fullmatch(r"(precision|recall)>=(\d+(?:\.\d*)?|\.\d+)", text)
+    if m:
+        target = float(m.group(2))
+        if not 0.0 < target <= 1.0:
+            raise UsageError(f"objective {spec!r}: the target must lie in (0, 1]; got {target:g}.")
+        return Objective(m.group(1), target=target, cost_fp=cfp, cost_fn=cfn)
+    raise UsageError(f"unknown objective {spec!r}; valid objectives are {_OBJECTIVE_FORMS}.")
+
+
+def _check_cost(value: Any, option: str) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        v = math.nan
+    if not math.isfinite(v) or v < 0:
+        raise UsageError(f"option {option} must be a finite number >= 0 (the cost of one such error); got {value!r}.")
+    return v
+
+
+# --- the binary ranking ----------------------------------------------------------
+
+def binary_gold(gold: Any, positive: Any, *, name: str = "gold") -> tuple[np.ndarray, str, list[str]]:
+    """Gold labels → a boolean "is positive" array, the positive's string form and the labels present.
+
+    Raises :class:`~clfeval.errors.DataError` when ``positive`` does not occur.
+    """
+    if isinstance(gold, np.ndarray) and gold.dtype == np.bool_ and gold.ndim == 1 and gold.size:
+        occurring_b = [v for v in (False, True) if (gold.any() if v else not gold.all())]
+        i = resolve_label(positive, occurring_b, option="positive", source=f"the {name} labels")
+        y = gold if occurring_b[i] else ~gold
+        return y, label_str(occurring_b[i]), [label_str(x) for x in occurring_b]
+    (codes,), r, raw = encode_labels([gold], (name,))
+    if codes.shape[0] == 0:
+        raise DataError(f"{name} holds no items; a ranking needs at least one item.")
+    present = np.flatnonzero(np.bincount(codes, minlength=r) > 0)
+    occurring = [raw[j] for j in present]
+    i = resolve_label(positive, occurring, option="positive", source=f"the {name} labels")
+    code = int(present[i])
+    y = codes == code
+    return y, label_str(occurring[i]), [label_str(x) for x in occurring]
+
+
+@dataclass(frozen=True, eq=False)
+class Ranking:
+    """A binary ranking: the positives' and the negatives' scores, each sorted ascending.
+
+    Everything is derived from the two sorted arrays: ``roc_auc`` and
+    ``average_precision`` by binary searches, the cuts, curves and sweep by a
+    linear merge, on first use. Build it with :func:`ranking`.
+
+    Attributes
+    ----------
+    positive : str
+        The positive label.
+    pos_scores : ndarray
+        Sorted scores of the positive items.
+    neg_parts : tuple of ndarray
+        Sorted parts of the negative items' scores (one part, or one per
+        thread for large inputs); ``neg_scores`` is their merge.
+    """
+
+    positive: str
+    pos_scores: np.ndarray = field(repr=False)
+    neg_parts: tuple[np.ndarray, ...] = field(repr=False)
+    signature: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_indicator(cls, y: np.ndarray, scores: np.ndarray, positive: str = "1",
+                       signature: dict[str, Any] | None = None) -> "Ranking":
+        """From a boolean "is positive" array and finite float scores (no checks)."""
+        pos, parts = _sort_parts(scores[y], scores[~y])
+        return cls(positive, pos, parts, signature if signature is not None else _signature(positive))
+
+    @cached_property
+    def neg_scores(self) -> np.ndarray:
+        """Sorted scores of the negative items (the parts merged on first use)."""
+        if len(self.neg_parts) == 1:
+            return self.neg_parts[0]
+        merged = np.concatenate(self.neg_parts)
+        merged.sort(kind="stable")  # timsort: a linear merge of sorted runs
+        return merged
+
+    @property
+    def n_positive(self) -> int:
+        return int(self.pos_scores.shape[0])
+
+    @property
+    def n_negative(self) -> int:
+        return int(sum(p.shape[0] for p in self.neg_parts))
+
+    @property
+    def n(self) -> int:
+        return self.n_positive + self.n_negative
+
+    @property
+    def prevalence(self) -> float:
+        return self.n_positive / self.n if self.n else math.nan
+
+    @cached_property
+    def _core(self) -> tuple[int, int, float]:
+        return _pairs_and_ap(self.pos_scores, self.neg_parts)
+
+    @property
+    def pairs(self) -> int:
+        """Positive–negative pairs, P·N."""
+        return self.n_positive * self.n_negative
+
+    @property
+    def pairs_in_order(self) -> float:
+        """Pairs with the positive above the negative, ties counting one half (Mann–Whitney U)."""
+        below, tied, _ = self._core
+        return below + tied / 2
+
+    @property
+    def roc_auc(self) -> float:
+        """ROC-AUC = U / (P·N); NaN without positives or negatives."""
+        below, tied, _ = self._core
+        if self.pairs == 0:
+            return math.nan
+        return (2 * below + tied) / (2 * self.pairs)
+
+    @property
+    def average_precision(self) -> float:
+        """Average precision (PR-AUC, non-interpolated); NaN without positives."""
+        return self._core[2]
+
+    pr_auc = average_precision
+
+    @cached_property
+    def cuts(self) -> Cuts:
+        """Cumulative TP and FP at every distinct score, decreasing threshold."""
+        merged = np.concatenate([self.pos_scores, self.neg_scores])
+        # Two sorted runs: a stable argsort is timsort's linear merge, not a sort.
+        order = np.argsort(merged, kind="stable")[::-1]
+        values = merged[order]
+        is_pos = order < self.n_positive
+        if values.size:
+            last = np.empty(values.size, dtype=bool)  # last item of each tie group, decreasing order
+            last[-1] = True
+            np.not_equal(values[:-1], values[1:], out=last[:-1])
+            ends = np.flatnonzero(last)
+        else:
+            ends = np.empty(0, dtype=np.intp)
+        thr = values[ends]
+        tp = np.cumsum(is_pos, dtype=np.int64)[ends]
+        fp = (ends + 1) - tp
+        return Cuts(thr, tp.astype(np.int64), fp.astype(np.int64))
+
+    def roc_curve(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(fpr, tpr, thresholds): the point (0, 0) at threshold +inf, then one point per cut.
+
+        The same points as ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``.
+        FPR is NaN without negatives.
+        """
+        c = self.cuts
+        tp = np.concatenate([[0], c.tp])
+        fp = np.concatenate([[0], c.fp])
+        thr = np.concatenate([[np.inf], c.thresholds])
+        return (safe_divide(fp, self.n_negative, math.nan)[0], safe_divide(tp, self.n_positive, math.nan)[0], thr)
+
+    def pr_curve(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(precision, recall, thresholds), one point per cut in decreasing threshold order.
+
+        Precision is defined at every cut (each cut predicts at least one
+        item positive). scikit-learn's ``precision_recall_curve`` lists the same
+        points in increasing threshold order and appends (precision 1, recall 0).
+        """
+        c = self.cuts
+        return (c.tp / (c.tp + c.fp), safe_divide(c.tp, self.n_positive, math.nan)[0], c.thresholds)
+
+    def counts_at(self, threshold: float) -> ClassCounts:
+        """TP, FP, FN, TN when items with score ≥ ``threshold`` are predicted positive."""
+        t = float(threshold)
+        tp = self.n_positive - int(np.searchsorted(self.pos_scores, t, side="left"))
+        fp = self.n_negative - int(np.searchsorted(self.neg_scores, t, side="left"))
+        return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp), np.int64(self.n_negative - fp))
+
+    def sweep(self, *, beta: float = 1.0, cost_fp: float = 1.0, cost_fn: float = 1.0, zero_division: Any = 0) -> Sweep:
+        """The threshold sweep: every cut with TP, FP, FN, TN, P, R, F-beta, TPR, FPR and expected cost."""
+        beta = check_beta(beta)
+        zd = check_zero_division(zero_division)
+        cfp = _check_cost(cost_fp, "cost_fp")
+        cfn = _check_cost(cost_fn, "cost_fn")
+        c = self.cuts
+        counts = ClassCounts(c.tp, c.fp, self.n_positive - c.tp, self.n_negative - c.fp)
+        r = recall(counts, zd)[0]
+        cost = safe_divide(cfp * counts.fp + cfn * counts.fn, self.n, zd)[0]
+        return Sweep(c.thresholds, counts.tp, counts.fp, counts.fn, counts.tn, precision(counts, zd)[0], r,
+                     fbeta(counts, beta, zd)[0], r, fpr(counts, zd)[0], cost, beta, cfp, cfn, zd)
+
+    def best_cut(self, objective: str | Objective = "f1", *, source: str = "the data") -> int | None:
+        """Index (into :attr:`cuts`) of the cut an objective chooses; None when no cut reaches a
+        precision target. See :class:`Objective` for the tie rules."""
+        obj = parse_objective(objective)
+        if len(self.cuts.thresholds) == 0:
+            return None
+        sw = self.sweep(beta=obj.beta, cost_fp=obj.cost_fp, cost_fn=obj.cost_fn)
+        return _choose(sw, obj)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Summary as plain data (no per-cut arrays): AUC, AP, counts, baselines of a random ranking."""
+        undefined = []
+        if self.pairs == 0:
+            undefined.append({"metric": "roc_auc", "reason": "needs at least one positive and one negative item"})
+        return {
+            "positive": self.positive, "n": self.n, "n_positive": self.n_positive, "n_negative": self.n_negative,
+            "prevalence": self.prevalence, "roc_auc": self.roc_auc, "average_precision": self.average_precision,
+            "pairs": self.pairs, "pairs_in_order": self.pairs_in_order,
+            "random": {"roc_auc": 0.5, "average_precision": self.prevalence},
+            "undefined": undefined, "notes": ranking_notes(self.prevalence), "signature": self.signature,
+        }
+
+
+def _choose(sw: Sweep, obj: Objective) -> int | None:
+    if obj.kind == "fbeta":
+        return int(np.argmax(sw.fbeta))  # first maximum = highest threshold
+    if obj.kind == "cost":
+        return int(np.argmin(sw.cost))
+    if obj.kind == "precision":
+        ok = np.flatnonzero(sw.precision >= obj.target)
+        return int(ok[-1]) if ok.size else None
+    ok = np.flatnonzero(sw.recall >= obj.target)
+    return int(ok[0]) if ok.size else None
+
+
+def ranking_notes(prevalence: float) -> list[str]:
+    """The plain-language reading of ROC-AUC beside average precision."""
+    notes = [f"A random ranking scores ROC-AUC 0.5 and average precision (PR-AUC) about the prevalence, "
+             f"{prevalence:.4g} here."]
+    if prevalence < 0.1:
+        notes.append("The positive class is rare: ROC-AUC flatters here (every negative ranked below a positive "
+                     "is cheap credit), while average precision (PR-AUC) describes what a user reading the top "
+                     "of the ranking experiences. Report both.")
+    return notes
+
+
+def _signature(positive: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    from clfeval import __version__
+
+    sig = {"version": __version__, "positive": positive, "definitions": dict(DEFINITIONS), "versions": versions()}
+    if extra:
+        sig.update(extra)
+    return sig
+
+
+def ranking(gold: Any, scores: Any, *, positive: Any, name: str = "scores",
+            where: Callable[[int], str] = item_position) -> Ranking:
+    """Rank items by score against gold labels: ROC-AUC, average precision, curves, sweep.
+
+    Parameters
+    ----------
+    gold : sequence of labels
+        One label per item; every label other than ``positive`` is negative.
+    scores : sequence of numbers
+        One finite score per item, higher = more positive (probabilities,
+        log-odds, margins).
+    positive : label
+        The positive class (matched by value or string form); it must occur.
+    name : str
+        The score column's name, for messages.
+
+    Returns
+    -------
+    Ranking
+        ``.roc_auc``, ``.average_precision`` (``.pr_auc``), ``.cuts``,
+        ``.roc_curve()``, ``.pr_curve()``, ``.sweep()``, ``.best_cut()``.
+
+    Notes
+    -----
+    ROC-AUC = (#pairs in order + ½·#tied pairs) / (P·N), undefined (NaN)
+    without negatives. AP = Σ_k (R_k − R_{k−1})·P_k over the cuts in
+    decreasing threshold order. See the module docstring for references.
+
+    Examples
+    --------
+    Worked example 8: ten documents, the three positives at ranks 1, 2 and 4.
+
+    >>> r = ranking([1, 1, 0, 1, 0, 0, 0, 0, 0, 0], [10, 9, 8, 7, 6, 5, 4, 3, 2, 1], positive=1)
+    >>> r.pairs_in_order, r.pairs, round(r.roc_auc, 4), round(r.average_precision, 4)
+    (20.0, 21, 0.9524, 0.9167)
+    """
+    y, pos_label, _ = binary_gold(gold, positive)
+    s = as_scores(scores, name=name, n=y.shape[0], where=where)
+    return Ranking.from_indicator(y, s, pos_label)
+
+
+# --- one-vs-rest: multiclass and multi-label --------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class RankingOvR:
+    """Per-label rankings (one label against all others) with macro, weighted and micro averages.
+
+    ``kind`` is ``"multiclass"`` (one gold label per item, one score column
+    per class) or ``"multilabel"`` (a gold label set per item, one score
+    column per label). Macro = plain mean over labels with a defined value;
+    weighted = weighted by support (gold positives); micro = one ranking of
+    every (item, label) pair, as scikit-learn's ``average="micro"``.
+    """
+
+    kind: str
+    labels: list[str]
+    n: int
+    per_class: dict[str, dict[str, Any]]
+    macro: dict[str, float]
+    weighted: dict[str, float]
+    micro: dict[str, float]
+    undefined: list[dict[str, Any]]
+    notes: list[str]
+    signature: dict[str, Any]
+    rankings: dict[str, Ranking] = field(repr=False, compare=False, default_factory=dict)
+
+    @property
+    def roc_auc(self) -> float:
+        """Macro ROC-AUC."""
+        return self.macro["roc_auc"]
+
+    @property
+    def average_precision(self) -> float:
+        """Macro average precision."""
+        return self.macro["average_precision"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n, "labels": list(self.labels), "per_class": self.per_class,
+                "roc_auc": self.macro["roc_auc"], "average_precision": self.macro["average_precision"],
+                "macro": self.macro, "weighted": self.weighted, "micro": self.micro,
+                "undefined": self.undefined, "notes": list(self.notes), "signature": self.signature}
+
+
+def indicator_gold(gold: Any, score_labels: Sequence[Any], *, multilabel: bool, sep: str = "|",
+                   prefix: str = "") -> np.ndarray:
+    """Gold labels as an (n, L) boolean matrix over the score columns' labels.
+
+    A gold label without a score column is an error (its items could not be
+    ranked); a score column whose label never occurs in gold is allowed.
+    """
+    if multilabel:
+        enc = encode_multilabel(gold, [[]] * len(gold), sep=sep)
+        gold_labels = list(enc.labels)
+        ind = enc.gold
+        n = enc.n
+    else:
+        (codes,), r, raw = encode_labels([gold], ("gold",))
+        present = np.flatnonzero(np.bincount(codes, minlength=r) > 0)
+        gold_labels = [raw[j] for j in present]
+        n = codes.shape[0]
+        remap = np.full(r, -1, dtype=np.intp)
+        remap[present] = np.arange(present.size)
+        ind = np.zeros((n, present.size), dtype=bool)
+        if n:
+            ind[np.arange(n), remap[codes]] = True
+    out = np.zeros((n, len(score_labels)), dtype=bool)
+    used = set()
+    for j, lab in enumerate(score_labels):
+        try:
+            i = resolve_label(lab, gold_labels, option="score column")
+        except DataError:
+            continue
+        out[:, j] = ind[:, i]
+        used.add(i)
+    missing = [label_str(gold_labels[i]) for i in range(len(gold_labels)) if i not in used]
+    if missing:
+        shown = ", ".join(repr(f"{prefix}{m}") for m in missing[:20])
+        raise DataError(f"gold labels {', '.join(map(repr, missing[:20]))} have no score column (expected columns "
+                        f"{shown}); every gold label needs one score column to be ranked.")
+    return out
+
+
+def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, multilabel: bool = False,
+                sep: str = "|", prefix: str = "", where: Callable[[int], str] = item_position) -> RankingOvR:
+    """One-vs-rest ROC-AUC and average precision per label, with macro, weighted and micro averages.
+
+    Parameters
+    ----------
+    gold : sequence
+        One label per item, or with ``multilabel=True`` one label set per item
+        (lists, or strings separated by ``sep``).
+    scores : mapping label → column, or array (n, L)
+        One score column per label (``labels`` names the columns of an array).
+    prefix : str
+        How score columns are named in messages (``score:`` for ``score:<label>``).
+
+    Returns
+    -------
+    RankingOvR
+
+    Notes
+    -----
+    A label with no positive (or no negative) item has an undefined ROC-AUC
+    (and without positives an undefined AP): NaN, listed under
+    ``undefined`` and left out of the macro and weighted averages.
+
+    Examples
+    --------
+    >>> r = ranking_ovr(["a", "b", "c", "a"], {"a": [0.8, 0.1, 0.1, 0.3], "b": [0.1, 0.7, 0.2, 0.4], "c": [0.1, 0.2, 0.7, 0.3]})
+    >>> r.per_class["a"]["roc_auc"], r.macro["roc_auc"]
+    (1.0, 1.0)
+    """
+    n_expected = None
+    s, score_labels = score_matrix(scores, labels=labels, n=n_expected, where=where, prefix=prefix)
+    y = indicator_gold(gold, score_labels, multilabel=multilabel, sep=sep, prefix=prefix)
+    if y.shape[0] != s.shape[0]:
+        raise DataError(f"gold has {y.shape[0]} items but the score columns have {s.shape[0]} values; give one score per item.")
+    labs = [label_str(x) for x in score_labels]
+    per_class: dict[str, dict[str, Any]] = {}
+    rankings: dict[str, Ranking] = {}
+    undefined: list[dict[str, Any]] = []
+    auc = np.empty(len(labs))
+    ap = np.empty(len(labs))
+    for j, lab in enumerate(labs):
+        rk = Ranking.from_indicator(y[:, j], s[:, j], lab)
+        rankings[lab] = rk
+        auc[j], ap[j] = rk.roc_auc, rk.average_precision
+        per_class[lab] = {"roc_auc": float(auc[j]), "average_precision": float(ap[j]), "support": rk.n_positive,
+                          "prevalence": rk.prevalence}
+    for metric, vals in (("roc_auc", auc), ("average_precision", ap)):
+        bad = [labs[j] for j in np.flatnonzero(np.isnan(vals))]
+        if bad:
+            undefined.append({"metric": metric, "labels": bad,
+                              "reason": "a label needs positive and negative items" if metric == "roc_auc"
+                              else "a label needs at least one positive item"})
+    support = y.sum(axis=0).astype(np.float64)
+    micro_rk = Ranking.from_indicator(y.ravel(), s.ravel(), "micro")
+    macro, weighted = {}, {}
+    for metric, vals in (("roc_auc", auc), ("average_precision", ap)):
+        ok = ~np.isnan(vals)
+        macro[metric] = float(vals[ok].mean()) if ok.any() else math.nan
+        w = support * ok
+        weighted[metric] = float(np.dot(np.where(ok, vals, 0.0), w) / w.sum()) if w.sum() > 0 else math.nan
+    micro = {"roc_auc": micro_rk.roc_auc, "average_precision": micro_rk.average_precision}
+    notes = []
+    if undefined:
+        notes.append("Labels without positive (or negative) items have undefined ranking metrics; they are left "
+                     "out of the macro and weighted averages.")
+    notes.append("Macro = mean over labels (every label counts equally); weighted = weighted by the number of "
+                 "gold positives; micro = one ranking of every (item, label) score.")
+    sig = _signature("one-vs-rest", {"kind": "multilabel" if multilabel else "multiclass"})
+    return RankingOvR("multilabel" if multilabel else "multiclass", labs, int(y.shape[0]), per_class, macro,
+                      weighted, micro, undefined, notes, sig, rankings)
+
+
+# --- glue for reports: predictions from a cut, the "ranking" section ------------------
+
+def _is_multi(scores: Any) -> bool:
+    return isinstance(scores, dict) or (isinstance(scores, np.ndarray) and scores.ndim == 2)
+
+
+def predictions_from_cut(gold: Any, scores: Any, threshold: float, *, positive: Any = None, multilabel: bool = False,
+                         labels: Sequence[Any] | None = None, name: str = "scores",
+                         where: Callable[[int], str] = item_position, prefix: str = "") -> Any:
+    """Predicted labels from scores: positive iff score ≥ ``threshold``.
+
+    Binary (one score column): the positive label where the score reaches the
+    cut, the other gold label elsewhere — gold must hold exactly two labels.
+    Multi-label (one score column per label): each item's predicted set is
+    the labels whose score reaches the cut.
+
+    >>> predictions_from_cut(["spam", "ham", "spam"], [0.9, 0.7, 0.2], 0.5, positive="spam").tolist()
+    ['spam', 'spam', 'ham']
+    """
+    try:
+        t = float(threshold)
+    except (TypeError, ValueError):
+        t = math.nan
+    if not math.isfinite(t):
+        raise UsageError(f"option threshold must be a finite number; got {threshold!r}.")
+    if multilabel:
+        if not _is_multi(scores):
+            raise UsageError("multi-label predictions from a cut need one score column per label.")
+        s, labs = score_matrix(scores, labels=labels, where=where, prefix=prefix)
+        hit = s >= t
+        return [[labs[j] for j in np.flatnonzero(row)] for row in hit]
+    if _is_multi(scores) or positive is None:
+        raise UsageError("predictions from a cut need one score column and positive (binary data); "
+                         "for multiclass data give the predicted labels.")
+    (codes,), r, raw = encode_labels([gold], ("gold",))
+    present = [raw[j] for j in np.flatnonzero(np.bincount(codes, minlength=r) > 0)]
+    i = resolve_label(positive, present, option="positive", source="the gold labels")
+    others = [x for k, x in enumerate(present) if k != i]
+    if len(others) != 1:
+        raise DataError(
+            f"predictions from a cut need exactly two gold labels (the positive {label_str(present[i])!r} and one "
+            f"negative label to predict below the cut); the gold labels are "
+            f"{', '.join(repr(label_str(x)) for x in present)}. Give the predicted labels instead.")
+    s = as_scores(scores, name=name, n=codes.shape[0], where=where)
+    return np.where(s >= t, present[i], others[0])
+
+
+def ranking_section(gold: Any, scores: Any, *, positive: Any = None, multilabel: bool = False,
+                    labels: Sequence[Any] | None = None, sep: str = "|", threshold: float | None = None,
+                    name: str = "scores", where: Callable[[int], str] = item_position, prefix: str = "") -> dict[str, Any]:
+    """The ``"ranking"`` section of a report: ROC-AUC, average precision (PR-AUC) and context.
+
+    One score column needs ``positive`` (binary ranking); one column per label
+    gives the one-vs-rest ranking (multiclass, or multi-label with ``multilabel``).
+    """
+    if _is_multi(scores):
+        out = ranking_ovr(gold, scores, labels=labels, multilabel=multilabel, sep=sep, prefix=prefix,
+                          where=where).to_dict()
+    else:
+        if positive is None:
+            raise UsageError("a ranking of one score column needs positive: the class the scores rank.")
+        if multilabel:
+            raise UsageError("multi-label data needs one score column per label to be ranked.")
+        out = ranking(gold, scores, positive=positive, name=name, where=where).to_dict()
+    if threshold is not None:
+        out["threshold"] = {"value": float(threshold), "rule": RULE}
+    return out

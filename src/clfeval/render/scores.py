@@ -1,0 +1,148 @@
+"""Rendering of score results: the report's ranking section, threshold choices, calibration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clfeval.calibration import Calibration
+from clfeval.curves import RULE, Ranking, RankingOvR
+from clfeval.render import register, register_section
+from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
+from clfeval.thresholds import LabelThresholds, ThresholdChoice
+
+PR_AUC = "PR-AUC (average precision)"
+
+
+def ranking_blocks(d: dict[str, Any]) -> list[Block]:
+    """Blocks of a ranking summary (``Ranking.to_dict()`` or ``RankingOvR.to_dict()``)."""
+    blocks: list[Block] = [TextBlock("Ranking (scores)", heading=True)]
+    if "per_class" in d:
+        rows = [[lab, num(v["roc_auc"]), num(v["average_precision"]), v["support"]] for lab, v in d["per_class"].items()]
+        for how in ("macro", "weighted", "micro"):
+            rows.append([f"{how} average", num(d[how]["roc_auc"]), num(d[how]["average_precision"]), ""])
+        blocks.append(TableBlock(f"One label against the rest ({d['kind']}, {d['n']} items)",
+                                 ["label", "ROC-AUC", PR_AUC, "positives"], rows))
+    else:
+        rows = [["ROC-AUC", num(d["roc_auc"]), num(d["random"]["roc_auc"])],
+                [PR_AUC, num(d["average_precision"]), num(d["random"]["average_precision"])]]
+        blocks.append(TableBlock(f"Positive class {d['positive']!r}: {d['n_positive']} of {d['n']} items "
+                                 f"(prevalence {num(d['prevalence'])})", ["measure", "value", "random ranking"], rows))
+        blocks.append(TextBlock(f"{num(d['pairs_in_order'], 1)} of {d['pairs']} positive–negative pairs are in order "
+                                f"(ties count one half): ROC-AUC = {num(d['roc_auc'])}."))
+    if "threshold" in d:
+        blocks.append(TextBlock(f"Predictions come from the cut {d['threshold']['value']:g}: {RULE}."))
+    for note in d.get("notes", []):
+        blocks.append(TextBlock(note, style="dim"))
+    return blocks
+
+
+register_section("ranking", ranking_blocks)
+
+
+def _ranking_result_blocks(r: Ranking | RankingOvR) -> list[Block]:
+    return ranking_blocks(r.to_dict())
+
+
+register(Ranking, text=lambda r: blocks_to_rich(_ranking_result_blocks(r)),
+         markdown=lambda r: blocks_to_markdown(_ranking_result_blocks(r)))
+register(RankingOvR, text=lambda r: blocks_to_rich(_ranking_result_blocks(r)),
+         markdown=lambda r: blocks_to_markdown(_ranking_result_blocks(r)))
+
+
+# --- thresholds ---------------------------------------------------------------
+
+_ROW_COLS = ["cut", "threshold", "TP", "FP", "FN", "TN", "precision", "recall", "F1"]
+
+
+def _row(name: str, r: dict[str, Any] | None, extra: list[str]) -> list[Any]:
+    if r is None:
+        return [name, "—", *(["—"] * (len(_ROW_COLS) - 2 + len(extra)))]
+    return [name, f"{r['threshold']:g}", r["tp"], r["fp"], r["fn"], r["tn"], num(r["precision"]), num(r["recall"]),
+            num(r["f1"]), *[num(r[k]) for k in extra]]
+
+
+def _extra_cols(obj: str, rows: list[dict[str, Any] | None]) -> tuple[list[str], list[str]]:
+    keys, names = [], []
+    if any(r is not None and "fbeta" in r for r in rows):
+        keys.append("fbeta")
+        names.append(obj.upper())
+    if obj == "cost":
+        keys.append("cost")
+        names.append("cost per item")
+    return keys, names
+
+
+def threshold_blocks(c: ThresholdChoice) -> list[Block]:
+    blocks: list[Block] = [TextBlock(f"Threshold for {c.positive!r}: {c.objective_description}", heading=True)]
+    keys, names = _extra_cols(c.objective, [c.default, c.test, c.hindsight])
+    rows = [_row("default", c.default, keys)]
+    if c.threshold is not None:
+        rows.append(_row("chosen on dev", c.test, keys))
+    rows.append(_row("best in hindsight (test)", c.hindsight, keys))
+    blocks.append(TableBlock(f"Measured on the test data ({c.n_test} items)", _ROW_COLS + names, rows))
+    if c.dev is not None:
+        extra = "".join(f", {n} {num(c.dev[k])}" for k, n in zip(keys, names))
+        blocks.append(TextBlock(f"Chosen on the development data ({c.n_dev} items): threshold {c.threshold:g}, where "
+                                f"precision {num(c.dev['precision'])}, recall {num(c.dev['recall'])}, "
+                                f"F1 {num(c.dev['f1'])}{extra}. Rule: {RULE}."))
+    blocks.append(TextBlock(f"Default cut: {c.default['source']}."))
+    for note in c.notes:
+        blocks.append(TextBlock(note, style="dim"))
+    return blocks
+
+
+def label_threshold_blocks(r: LabelThresholds) -> list[Block]:
+    blocks: list[Block] = [TextBlock(f"One threshold per label: {r.objective_description}", heading=True)]
+    rows = []
+    for lab in r.labels:
+        e = r.per_label[lab]
+        t = e["threshold"]
+        rows.append([lab, f"{e['default']['threshold']:g}", num(e["default"]["f1"]),
+                     "—" if t is None else f"{t:g}", "—" if e["test"] is None else num(e["test"]["f1"]),
+                     "—" if e["hindsight"] is None else f"{e['hindsight']['threshold']:g}",
+                     "—" if e["hindsight"] is None else num(e["hindsight"]["f1"])])
+    blocks.append(TableBlock(f"Per label, measured on the test data ({r.n_test} items)",
+                             ["label", "default cut", "F1", "dev cut", "F1", "hindsight cut", "F1 (hindsight)"], rows))
+    avg_rows = []
+    for setting, title in (("default", "default cuts"), ("tuned", "cuts chosen on dev"), ("hindsight", "best in hindsight (test)")):
+        if setting in r.averages:
+            a = r.averages[setting]
+            avg_rows.append([title, num(a["micro"]["precision"]), num(a["micro"]["recall"]), num(a["micro"]["f1"]),
+                             num(a["macro"]["precision"]), num(a["macro"]["recall"]), num(a["macro"]["f1"])])
+    blocks.append(TableBlock("Averages before and after tuning", ["cuts", "micro P", "micro R", "micro F1", "macro P",
+                                                                  "macro R", "macro F1"], avg_rows))
+    blocks.append(TextBlock(f"Rule: {RULE}."))
+    for note in r.notes:
+        blocks.append(TextBlock(note, style="dim"))
+    return blocks
+
+
+register(ThresholdChoice, text=lambda c: blocks_to_rich(threshold_blocks(c)),
+         markdown=lambda c: blocks_to_markdown(threshold_blocks(c)))
+register(LabelThresholds, text=lambda r: blocks_to_rich(label_threshold_blocks(r)),
+         markdown=lambda r: blocks_to_markdown(label_threshold_blocks(r)))
+
+
+# --- calibration --------------------------------------------------------------
+
+def calibration_blocks(c: Calibration) -> list[Block]:
+    observed = "frequency of positives" if c.kind == "binary" else "accuracy"
+    conf = f"P({c.positive})" if c.kind == "binary" else "top-label confidence"
+    head = f"Calibration of {conf}: {c.n} items, {c.n_bins} {c.strategy} bins"
+    blocks: list[Block] = [TextBlock(head, heading=True)]
+    rows = [[f"[{b['lower']:.4g}, {b['upper']:.4g}{']' if i == len(c.bins) - 1 else ')'}", b["count"],
+             *([num(b["confidence"]), num(b["accuracy"]), num(b["gap"])] if b["count"] else ["—", "—", "—"])]
+            for i, b in enumerate(c.bins)]
+    blocks.append(TableBlock("Reliability table", ["bin", "items", "mean confidence", observed, "|gap|"], rows))
+    summary = [["ECE (expected calibration error)", num(c.ece)], ["MCE (maximum calibration error)", num(c.mce)],
+               ["Brier score", num(c.brier)], ["log loss", num(c.log_loss)]]
+    if c.roc_auc is not None:
+        summary += [["ROC-AUC (order only)", num(c.roc_auc)], [f"{PR_AUC} (order only)", num(c.average_precision)]]
+    blocks.append(TableBlock("Calibration measures", ["measure", "value"], summary))
+    for note in c.notes:
+        blocks.append(TextBlock(note, style="dim"))
+    return blocks
+
+
+register(Calibration, text=lambda c: blocks_to_rich(calibration_blocks(c)),
+         markdown=lambda c: blocks_to_markdown(calibration_blocks(c)))

@@ -1,0 +1,167 @@
+"""Text and Markdown rendering of comparisons (:class:`~clfeval.significance.Comparison`,
+:class:`~clfeval.significance.MultiComparison`) and of the report's ``ci`` section."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clfeval.render import register, register_section
+from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
+from clfeval.significance import Comparison, MultiComparison, metric_label
+
+__all__ = ["comparison_blocks", "multi_blocks", "ci_blocks"]
+
+_TEST_NAMES = {"bootstrap": "paired bootstrap", "randomization": "approximate randomization",
+               "mcnemar": "McNemar's exact test"}
+
+
+def _interval(ci: list[float] | None) -> tuple[str, str]:
+    if not ci:
+        return "—", "—"
+    return num(ci[0]), num(ci[1])
+
+
+def _pct(level: float) -> str:
+    return f"{level * 100:g}%"
+
+
+def _p(p: float, samples: int | None) -> str:
+    """A p-value in a table cell: 4 decimals, or '< 1/b' for a resampled p of 0."""
+    if p == 0 and samples:
+        return f"< {1 / samples:.2g}"
+    return num(p) if p >= 0.0001 or p == 0 else f"{p:.2g}"
+
+
+def _name(role: str, name: str) -> str:
+    return role if name == role else f"{role}: {name}"
+
+
+def comparison_blocks(c: Comparison) -> list[Block]:
+    """The layout of one comparison: scores with intervals, the test, the verdict."""
+    label = metric_label(c.metric)
+    na, nb = c.names
+    head = (f"clfeval compare — {label}, {_TEST_NAMES[c.test]}, {c.samples:,} samples, seed {c.seed}, "
+            f"{c.n:,} items")
+    blocks: list[Block] = [TextBlock(head, heading=True)]
+    level = _pct(c.ci["level"])
+    bca = c.ci.get("bca") or {}
+    rows = []
+    for name, value, key in ((_name("A", na), c.a, "a"), (_name("B", nb), c.b, "b"), ("δ = A − B", c.delta, "delta")):
+        lo, hi = _interval(c.ci[key])
+        blo, bhi = _interval(bca.get(key))
+        rows.append([name, value, lo, hi, blo, bhi])
+    blocks.append(TableBlock(None, ["", label, f"{level} low", f"{level} high", "BCa low", "BCa high"], rows,
+                             caption=f"bootstrap intervals ({c.samples:,} replicates): percentile, and BCa "
+                                     f"(bias-corrected and accelerated)" + ("" if c.higher_is_better else
+                                                                            "; lower is better")))
+    d = c.details
+    if c.test == "bootstrap":
+        test_rows = [["threshold 2δ", num(d["threshold"])],
+                     ["virtual test sets with δ ≥ 2δ", f"{d['count']:,} of {c.samples:,}"],
+                     ["p = count / b (one-sided)", _p(c.p_value, c.samples)]]
+    elif c.test == "randomization":
+        test_rows = [["observed δ", num(d["threshold"])],
+                     ["random swaps with δ ≥ δ(x)", f"{d['count']:,} of {c.samples:,}"],
+                     ["p = (1 + count) / (b + 1)", _p(c.p_value, None)]]
+    else:
+        test_rows = [[f"{na} right, {nb} wrong (n_AB)", str(d["n_ab"])], [f"{na} wrong, {nb} right (n_BA)", str(d["n_ba"])],
+                     ["exact p, one-sided P(X ≥ n_AB)", _p(c.p_value, None)],
+                     ["exact p, two-sided", _p(d["p_value_two_sided"], None)],
+                     ["χ² with continuity correction", num(d["chi2"])], ["χ² p (two-sided)", _p(d["chi2_p_value"], None)]]
+    hyp = "H1: A better than B" + ("" if c.higher_is_better else " (lower is better)")
+    blocks.append(TableBlock(f"{_TEST_NAMES[c.test]} — {hyp}, one-sided; α = {c.alpha:g}", ["", "value"], test_rows))
+    blocks.append(TextBlock(c.verdict, style="bold"))
+    for note in c.notes:
+        blocks.append(TextBlock(note, style="dim"))
+    sig = c.signature
+    blocks.append(TextBlock(f"clfeval {sig['version']} · {sig['p_value_definition']} · {sig['engine']} · "
+                            f"zero_division={sig['zero_division']}", style="dim"))
+    return blocks
+
+
+def multi_blocks(m: MultiComparison) -> list[Block]:
+    """The layout of several systems compared pairwise with Holm-adjusted p-values."""
+    label = metric_label(m.metric)
+    what = f"each against {m.baseline}" if m.baseline else "every pair"
+    blocks: list[Block] = [TextBlock(f"clfeval compare — {len(m.systems)} systems, {what}, {label}, "
+                                     f"{_TEST_NAMES[m.test]}, {m.samples:,} samples, seed {m.seed}", heading=True)]
+    first = m.comparisons[0]
+    level = _pct(first.ci["level"])
+    intervals: dict[str, list[float]] = {}
+    for c in m.comparisons:
+        intervals.setdefault(c.names[0], c.ci["a"])
+        intervals.setdefault(c.names[1], c.ci["b"])
+    rows = [[name, m.scores[name], *_interval(intervals.get(name))] for name in m.systems]
+    blocks.append(TableBlock("Scores", ["system", label, f"{level} low", f"{level} high"], rows,
+                             caption=None if m.higher_is_better else "lower is better"))
+    prow = []
+    b = m.samples if m.test == "bootstrap" else None
+    for c, adj, sig in zip(m.comparisons, m.p_adjusted, m.significant):
+        lo, hi = _interval(c.ci["delta"])
+        prow.append([c.names[0], c.names[1], c.delta, lo, hi, _p(c.p_value, b),
+                     _p(adj, b and b / len(m.comparisons)), "yes" if sig else "no"])
+    blocks.append(TableBlock(f"Pairs (A better than B?), Holm-adjusted, α = {m.alpha:g}",
+                             ["A", "B", "δ = A − B", f"δ {level} low", f"δ {level} high", "p", "p (Holm)",
+                              "significant"], prow, numeric_from=2))
+    for verdict in m.verdicts:
+        blocks.append(TextBlock(verdict))
+    for note in m.notes:
+        blocks.append(TextBlock(note, style="dim"))
+    sig = m.signature
+    blocks.append(TextBlock(f"clfeval {sig['version']} · {sig['p_value_definition']} · {sig['engine']}", style="dim"))
+    return blocks
+
+
+_CI_ROWS = [(("accuracy",), "accuracy"), (("subset_accuracy",), None), (("error_rate",), "error rate"),
+            (("balanced_accuracy",), "balanced accuracy"), (("mcc",), "Matthews correlation"),
+            (("kappa",), "Cohen's kappa"), (("hamming_loss",), "Hamming loss"), (("jaccard",), "Jaccard"),
+            (("macro", "precision"), "macro precision"), (("macro", "recall"), "macro recall"),
+            (("macro", "f1"), "macro-F1 (mean of per-class F1)"), (("macro", "f1_of_means"), "macro-F1 (F1 of macro-P, macro-R)"),
+            (("macro", "fbeta"), "macro F-beta"), (("micro", "precision"), "micro precision"),
+            (("micro", "recall"), "micro recall"), (("micro", "f1"), "micro-F1"), (("micro", "fbeta"), "micro F-beta"),
+            (("weighted", "precision"), "weighted precision"), (("weighted", "recall"), "weighted recall"),
+            (("weighted", "f1"), "weighted F1"), (("weighted", "fbeta"), "weighted F-beta"),
+            (("ordinal", "mae"), "MAE over class ranks"), (("ordinal", "linear_kappa"), "linear-weighted kappa"),
+            (("ordinal", "quadratic_kappa"), "quadratic-weighted kappa")]
+
+
+def _get(d: dict[str, Any], path: tuple[str, ...]) -> Any:
+    for key in path:
+        if not isinstance(d, dict) or key not in d:
+            return None
+        d = d[key]
+    return d
+
+
+def ci_blocks(ci: dict[str, Any]) -> list[Block]:
+    """The report's ``ci`` section: an interval beside every metric."""
+    level = _pct(ci["level"])
+    rows = []
+    for path, name in _CI_ROWS:
+        value = _get(ci, path)
+        if value is not None and name is not None:
+            rows.append([name, *_interval(value)])
+    b = ci.get("binary")
+    if b:
+        for key in ("precision", "recall", "f1", "specificity", "balanced_accuracy", "mcc"):
+            if key in b:
+                rows.append([f"binary {key.replace('_', ' ')}", *_interval(b[key])])
+    blocks: list[Block] = [TextBlock(f"{level} confidence intervals (bootstrap percentile, {ci['samples']:,} samples, "
+                                     f"seed {ci['seed']})", heading=True),
+                           TableBlock(None, ["measure", "low", "high"], rows, caption=ci.get("resampling"))]
+    per = ci.get("per_class") or {}
+    if per:
+        prow = []
+        for lab, d in per.items():
+            prow.append([lab, *("{} – {}".format(*_interval(d.get(m))) for m in ("precision", "recall", "f1"))])
+        blocks.append(TableBlock(f"Per class, {level} intervals", ["class", "precision", "recall", "F1"], prow))
+    if ci.get("note"):
+        blocks.append(TextBlock(ci["note"], style="dim"))
+    return blocks
+
+
+register(Comparison, text=lambda c: blocks_to_rich(comparison_blocks(c)),
+         markdown=lambda c: blocks_to_markdown(comparison_blocks(c)))
+register(MultiComparison, text=lambda m: blocks_to_rich(multi_blocks(m)),
+         markdown=lambda m: blocks_to_markdown(multi_blocks(m)))
+register_section("ci", ci_blocks)

@@ -1,0 +1,131 @@
+"""Dependencies point one way: cli → render → protocols → evaluation → tables → encoding → errors.
+
+Walks the imports of every module of the package (statically, with ast) and
+checks each against the layer map below. A new module must be placed in a layer.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "clfeval"
+
+# Lower number = lower layer. A module may import modules of its own layer or below.
+LAYERS = {
+    "clfeval.errors": 0,
+    "clfeval._validation": 1,
+    "clfeval._labels": 1,
+    "clfeval._scores": 1,
+    "clfeval.io": 2,
+    "clfeval.tables": 2,
+    "clfeval.metrics": 3,
+    "clfeval.diagnostics": 3,
+    "clfeval.baselines": 3,
+    "clfeval.curves": 3,
+    "clfeval.calibration": 3,
+    "clfeval._resample": 4,
+    "clfeval.thresholds": 3,
+    "clfeval.splits": 3,
+    "clfeval.significance": 4,
+    "clfeval.intervals": 4,
+    "clfeval.reports": 4,
+    "clfeval.text": 4,
+    "clfeval.protocols": 5,
+    "clfeval.runlog": 5,
+    "clfeval.study": 6,
+    "clfeval.demo": 6,
+    "clfeval.plots": 7,
+    "clfeval.render": 7,
+    "clfeval.cli": 8,
+    "clfeval.__main__": 9,
+    "clfeval": 9,  # the package's public API re-exports
+}
+
+# Specific rules beyond the layering.
+FORBIDDEN = [
+    ("clfeval.tables", "clfeval.metrics"),
+    ("clfeval.metrics", "clfeval.render"),
+    ("clfeval.metrics", "clfeval.plots"),
+    # models and data sets stay apart from evaluation; only protocols joins them
+    # (text.terms, the φ–δ analysis of terms, is evaluation of features and uses metrics)
+    ("clfeval.text.models", "clfeval.metrics"),
+    ("clfeval.text.models", "clfeval.reports"),
+    ("clfeval.text.models", "clfeval.significance"),
+    ("clfeval.text.models", "clfeval.curves"),
+    ("clfeval.text.datasets", "clfeval.metrics"),
+    ("clfeval.text.datasets", "clfeval.reports"),
+]
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(SRC.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def layer_of(name: str) -> tuple[str, int] | None:
+    best = None
+    for key, layer in LAYERS.items():
+        if name == key or name.startswith(key + "."):
+            if best is None or len(key) > len(best[0]):
+                best = (key, layer)
+    return best
+
+
+def imports_of(path: Path, modname: str) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    out = set()
+    pkg = modname if path.name == "__init__.py" else modname.rsplit(".", 1)[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith("clfeval"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = pkg.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            if mod.startswith("clfeval"):
+                if mod == "clfeval":
+                    out.update(f"clfeval.{a.name}" if f"clfeval.{a.name}" in LAYERS else "clfeval" for a in node.names)
+                else:
+                    out.add(mod)
+    return out
+
+
+MODULES = sorted(SRC.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
+def test_imports_point_down(path):
+    name = module_name(path)
+    mine = layer_of(name)
+    assert mine is not None, f"{name} is not placed in a layer of tests/test_architecture.py"
+    for imp in imports_of(path, name):
+        if imp == "clfeval" and name != "clfeval":
+            # `from clfeval import __version__` is the only use allowed from the package root
+            tree = ast.parse(path.read_text())
+            bare = [n for n in ast.walk(tree) if isinstance(n, ast.Import) and any(a.name == "clfeval" for a in n.names)]
+            assert not bare, f"{name} imports the package root; import the module that defines what it needs"
+            continue
+        theirs = layer_of(imp)
+        assert theirs is not None, f"{name} imports {imp}, which is not placed in a layer"
+        if theirs[0] == mine[0]:
+            continue
+        assert theirs[1] <= mine[1], f"{name} (layer {mine[1]}) imports {imp} (layer {theirs[1]}): dependencies must point down"
+        for a, b in FORBIDDEN:
+            assert not ((name == a or name.startswith(a + ".")) and (imp == b or imp.startswith(b + "."))), f"{name} must not import {imp}"
+
+
+def test_nothing_imports_cli():
+    for path in MODULES:
+        name = module_name(path)
+        if name.startswith("clfeval.cli") or name == "clfeval.__main__":
+            continue
+        assert not any(i.startswith("clfeval.cli") for i in imports_of(path, name)), name
