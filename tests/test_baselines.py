@@ -14,7 +14,6 @@ DummyClassifier and seeded simulation.
 from __future__ import annotations
 
 import math
-import warnings
 from collections import Counter
 from fractions import Fraction
 
@@ -23,7 +22,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.dummy import DummyClassifier
-from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import precision_recall_fscore_support
 
 import clfeval

@@ -11,7 +11,6 @@ import math
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from sklearn.metrics import confusion_matrix, f1_score
 
 import clfeval

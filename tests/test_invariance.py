@@ -16,20 +16,15 @@ only when there is no tie: the tie itself is order-free.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Callable
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import clfeval
 from clfeval import (
     ConfusionAccumulator,
-    ConfusionTable,
     MultilabelAccumulator,
-    MultilabelTable,
     confusion_table,
     multilabel_table,
     report,

@@ -7,7 +7,6 @@ False before True).
 
 from __future__ import annotations
 
-import math
 import tracemalloc
 from collections import Counter
 from typing import Any
@@ -21,7 +20,6 @@ from hypothesis import strategies as st
 from clfeval import (
     ConfusionTable,
     DataError,
-    JointTable,
     MultilabelTable,
     UsageError,
     confusion_table,
