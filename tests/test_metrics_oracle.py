@@ -121,7 +121,11 @@ def sklearn_single(gold: np.ndarray, pred: np.ndarray, k: int, zd: float, beta: 
                         for i in range(k)]
     out["undefined"] = {"precision": set(np.flatnonzero(np.isnan(p_nan)).tolist()),
                         "recall": set(np.flatnonzero(np.isnan(r_nan)).tolist()),
-                        "f1": set(np.flatnonzero(np.isnan(f_nan)).tolist())}
+                        "f1": set(np.flatnonzero(np.isnan(f_nan)).tolist()),
+                        "specificity": set(np.flatnonzero(tn + fp == 0).tolist()),
+                        "fpr": set(np.flatnonzero(tn + fp == 0).tolist()),
+                        "delta": set(np.flatnonzero(undefined_rate).tolist()),
+                        "phi": set(np.flatnonzero(undefined_rate).tolist())}
     out["accuracy"] = accuracy_score(gold, pred)
     out["error_rate"] = 1.0 - out["accuracy"]
     out["balanced_accuracy"] = balanced_accuracy_score(gold, pred)
