@@ -421,3 +421,12 @@ def test_integer_columns_of_different_widths_on_the_hashing_path() -> None:
     t = confusion_table(g, p)
     assert t.labels == (5, 2 ** 30, 2 ** 40)
     assert t.counts.tolist() == naive_table([5, 2 ** 30], [2 ** 40, 5])[1]
+
+
+def test_accumulators_with_labels_and_no_batches_give_zero_tables():
+    from clfeval.tables import ConfusionAccumulator, MultilabelAccumulator
+
+    c = ConfusionAccumulator(labels=["a", "b"]).table
+    assert c.labels == ("a", "b") and c.counts.tolist() == [[0, 0], [0, 0]]
+    m = MultilabelAccumulator(labels=["x", "y"]).table
+    assert m.labels == ("x", "y") and m.counts.shape == (2, 2, 2) and m.counts.sum() == 0 and m.n_items == 0

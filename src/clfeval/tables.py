@@ -477,7 +477,8 @@ class MultilabelAccumulator:
     @property
     def table(self) -> MultilabelTable:
         if self._table is None:
-            return MultilabelTable(np.zeros((0, 2, 2), np.int64), (), 0, 0, 0.0, 0)
+            labels = self._labels or ()
+            return MultilabelTable(np.zeros((len(labels), 2, 2), np.int64), labels, 0, 0, 0.0, 0)
         t = self._table
         if self._labels is not None and t.labels != self._labels:
             # as in ConfusionAccumulator / labels=: matched by value or string form; a label
