@@ -13,6 +13,7 @@ from typing import Any
 from clfeval.render import register
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
 from clfeval.study import PART_TITLES, PARTS, ReutersStudy
+from clfeval.text.datasets import FetchedDataset
 
 __all__ = ["study_blocks"]
 
@@ -280,3 +281,15 @@ def study_blocks(s: ReutersStudy) -> list[Block]:
 
 register(ReutersStudy, text=lambda s: blocks_to_rich(study_blocks(s)),
          markdown=lambda s: blocks_to_markdown(study_blocks(s)))
+
+
+def fetched_blocks(f: FetchedDataset) -> list[Block]:
+    """``clfeval datasets fetch``: where the archive is and what it passed."""
+    if not f.downloaded:
+        return [TextBlock(f"{f.dataset}: {f.path} (already there; not downloaded or checked again)")]
+    return [TextBlock(f"{f.dataset}: {f.path}"),
+            TextBlock(f"downloaded from {f.url}; checked: {'; '.join(f.checks)}.")]
+
+
+register(FetchedDataset, text=lambda f: blocks_to_rich(fetched_blocks(f)),
+         markdown=lambda f: blocks_to_markdown(fetched_blocks(f)))
