@@ -163,6 +163,10 @@ def test_binary_counts_equal_the_reference_pipeline(study: ReutersStudy, oracle_
         row = study.binary["per_class"][cat]
         y, p = Yt[:, j], pred[:, j]
         assert (row["tp"], row["fp"], row["fn"]) == (int((y & p).sum()), int((~y & p).sum()), int((y & ~p).sum())), cat
+        same = study.published["at_published_positives"][cat]
+        at = oracle_scores["scores"][:, j] >= same["threshold"] - 1e-9
+        assert same["predicted"] == int(at.sum()) == sum(PUBLISHED[cat][1:3]), cat
+        assert (same["tp"], same["fp"]) == (int((y & at).sum()), int((~y & at).sum())), cat
     from sklearn.metrics import f1_score
 
     assert math.isclose(study.binary["micro"]["f1"], f1_score(Yt, pred, average="micro"))

@@ -559,6 +559,7 @@ class _Context:
         diffs = {c: {k: per_class[c][k] - pub_rows[c][k] for k in ("support", "tp", "fp", "fn", "precision", "recall",
                                                                    "f1", "accuracy")} for c in cats}
         pub_micro = {k: pub["micro"][k] for k in ("precision", "recall", "f1")}
+        same_k = self._at_published_positives(cats)
         pub_macro = {k: pub["macro"][k] for k in ("precision", "recall", "f1", "f1_of_means")}
         published = {"source": _PUBLISHED_SOURCE, "vocabulary_size": PUBLISHED_VOCABULARY,
                      "split": dict(PUBLISHED_SIZES["modapte"]), "per_class": pub_rows, "micro": pub_micro,
@@ -570,8 +571,29 @@ class _Context:
                                      "max_abs_f1": max(abs(d["f1"]) for d in diffs.values()),
                                      "sum_abs_counts": int(sum(abs(d[k]) for d in diffs.values()
                                                                for k in ("tp", "fp", "fn"))),
-                                     "how": "ours − published"}}
+                                     "how": "ours − published"},
+                     "at_published_positives": same_k}
         return {"binary": binary, "published": published}
+
+    def _at_published_positives(self, cats: Sequence[str]) -> dict[str, Any]:
+        """Our counts at the cut that predicts as many test stories positive as the published classifier.
+
+        Equal TP there means the two rankings agree and the differences at log-odds 0
+        come from where the cut falls on the score scale.
+        """
+        from clfeval.curves import Ranking
+
+        out: dict[str, Any] = {}
+        for c in cats:
+            j = self.cats.index(c)
+            rk = Ranking.from_indicator(self.Y_test[:, j], self.test_scores[:, j].astype(np.float64), c)
+            cuts = rk.cuts
+            k = int(np.searchsorted(cuts.tp + cuts.fp, PUBLISHED[c][1] + PUBLISHED[c][2], side="left"))
+            k = min(k, len(cuts.thresholds) - 1)
+            tp, fp = int(cuts.tp[k]), int(cuts.fp[k])
+            out[c] = {"threshold": float(cuts.thresholds[k]), "predicted": tp + fp, "tp": tp, "fp": fp,
+                      "fn": rk.n_positive - tp}
+        return out
 
     # -- 2. train–test gap ----------------------------------------------------------------------
     def part_train_vs_test(self) -> dict[str, Any]:
