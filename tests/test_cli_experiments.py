@@ -273,3 +273,20 @@ def test_without_an_id_column_rows_are_numbered_from_1(tmp_path):
     out = tmp_path / "oof.csv"
     assert run("cv", p, "--text", "body", "--label", "topic", "--folds", "2", "--no-log", "--predictions", out).code == 0
     assert sorted(int(r["id"]) for r in read_frame(out).to_pylist()) == list(range(1, 13))
+
+
+def test_compare_on_repeated_out_of_fold_files_needs_one_repeat(data, tmp_path):
+    """Rows of different repeats are the same items again: compare refuses to treat them as new items."""
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    for out, model in ((a, "nb"), (b, "bnb")):
+        res = cv(data, "--model", model, "--folds", "3", "--repeats", "2", "--seed", "1", "--predictions", out, "--no-log")
+        assert res.code == 0, res.err
+    res = run("compare", a, b, "--samples", "200")
+    assert_clean_error(res, 1, "2 repeats", "--repeat")
+    res = run("compare", a, b, "--samples", "200", "--repeat", "2", "--format", "json")
+    assert res.code == 0, res.err
+    d = json.loads(res.out)
+    rows = [r for r in read_frame(a).to_pylist() if r["repeat"] == "2"]
+    gold = [r["gold"] for r in rows]
+    assert d["a"] == pytest.approx(accuracy_score(gold, [r["pred"] for r in rows]))
+    assert_clean_error(run("compare", a, b, "--repeat", "9"), 1, "--repeat 9", "1, 2")

@@ -189,3 +189,24 @@ def test_report_predictions_from_a_cut():
         clfeval.report(gold, positive=1, scores=scores)
     with pytest.raises(DataError, match="exactly two gold labels"):
         clfeval.report(["a", "b", "c"], positive="a", scores=[0.1, 0.2, 0.3], threshold=0.5)
+
+
+def test_parallel_sorted_parts_give_the_same_numbers(monkeypatch):
+    """Large inputs sort the negatives in parts on threads; the numbers must not change."""
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    import clfeval.curves as curves
+
+    rng = np.random.default_rng(11)
+    n = 5000
+    y = rng.random(n) < 0.2
+    s = np.round(rng.normal(size=n) + y, 1)  # heavy ties across the parts
+    single = curves.ranking(y.astype(int), s, positive=1)
+    monkeypatch.setattr(curves, "_PARALLEL_MIN", 10)
+    monkeypatch.setattr(curves, "_n_threads", lambda: 3)
+    multi = curves.ranking(y.astype(int), s, positive=1)
+    assert len(multi.neg_parts) == 3 and len(single.neg_parts) == 1
+    assert multi.roc_auc == single.roc_auc == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    assert multi.average_precision == single.average_precision == pytest.approx(average_precision_score(y, s), abs=1e-12)
+    assert np.array_equal(multi.neg_scores, np.sort(s[~y]))
+    assert np.array_equal(multi.cuts.tp, single.cuts.tp) and np.array_equal(multi.cuts.fp, single.cuts.fp)

@@ -17,7 +17,6 @@ items again.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Sequence
@@ -122,7 +121,9 @@ def _to_arrow(values: Any, name: str) -> pa.Array | pa.ChunkedArray:
     if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
         raise DataError(f"{name} must be a sequence of labels (list, tuple, numpy or pyarrow array); got {type(values).__name__}.")
     try:
-        return pa.array(list(values) if not isinstance(values, list) else values)
+        # from_pandas: a float NaN among the labels is a missing label (as pandas writes
+        # one), refused below by _check_nulls naming the item, not a "mixed types" error
+        return pa.array(list(values) if not isinstance(values, list) else values, from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError) as exc:
         kinds = sorted({type(v).__name__ for v in list(values)[:1000]})
         raise DataError(
@@ -151,6 +152,43 @@ def _numpy_of(arr: pa.Array | pa.ChunkedArray) -> np.ndarray:
         else:
             return np.concatenate([c.to_numpy(zero_copy_only=False) for c in arr.chunks]) if arr.num_chunks else np.empty(0, np.int64)
     return arr.to_numpy(zero_copy_only=False)
+
+
+def resolve_requested(requested: Sequence[Any], raw_labels: Sequence[Any],
+                      present: np.ndarray) -> tuple[tuple, np.ndarray]:
+    """Output labels asked for by the caller, matched to the raw labels of the data.
+
+    Returns the labels (data values where they match, by value or string
+    form; the caller's value for labels absent from the data) and the raw
+    index of each (``len(raw_labels)`` when absent). Refuses a label listed
+    twice, and labels that occur in the data (``present``) but are not asked
+    for — their items would silently vanish.
+    """
+    n_raw = len(raw_labels)
+    index = np.empty(len(requested), dtype=np.intp)
+    resolved = []
+    seen: set[int] = set()
+    for i, value in enumerate(requested):
+        try:
+            j = resolve_label(value, raw_labels, option="labels")
+        except DataError:
+            index[i] = n_raw
+            resolved.append(value)
+            continue
+        if j in seen:
+            raise UsageError(f"the label list names {label_str(value)!r} twice.")
+        seen.add(j)
+        index[i] = j
+        resolved.append(raw_labels[j])
+    missing = [raw_labels[j] for j in np.flatnonzero(present) if j not in seen]
+    if missing:
+        shown = ", ".join(repr(label_str(x)) for x in missing[:20])
+        more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
+        raise DataError(
+            f"the given label list leaves out labels that occur in the data: {shown}{more}; "
+            f"list every label, or leave the list out to use all labels found."
+        )
+    return tuple(resolved), index
 
 
 @dataclass(frozen=True, eq=False)
@@ -206,30 +244,7 @@ class EncodedPair:
             lookup = {x: i for i, x in enumerate(self.raw_labels)}
             index = np.array([lookup[x] for x in order], dtype=np.intp)
             return tuple(order), index
-        index = np.empty(len(self.requested), dtype=np.intp)
-        resolved = []
-        seen: set[int] = set()
-        for i, value in enumerate(self.requested):
-            try:
-                j = resolve_label(value, self.raw_labels, option="labels")
-            except DataError:
-                index[i] = self.n_raw
-                resolved.append(value)
-                continue
-            if j in seen:
-                raise UsageError(f"option labels lists the label {label_str(value)!r} twice.")
-            seen.add(j)
-            index[i] = j
-            resolved.append(self.raw_labels[j])
-        missing = [self.raw_labels[j] for j in np.flatnonzero(present) if j not in seen]
-        if missing:
-            shown = ", ".join(repr(label_str(x)) for x in missing[:20])
-            more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
-            raise DataError(
-                f"the given label list leaves out labels that occur in the data: {shown}{more}; "
-                f"list every label, or leave the list out to use all labels found."
-            )
-        return tuple(resolved), index
+        return resolve_requested(self.requested, self.raw_labels, present)
 
     @property
     def labels(self) -> tuple:
@@ -273,7 +288,7 @@ class EncodedPair:
         new = EncodedPair(self.gold_raw, self.pred_raw, self.n_raw, self.raw_labels, tuple(labels))
         if "raw_counts" in self.__dict__:
             new.__dict__["raw_counts"] = self.__dict__["raw_counts"]
-        new._order  # validate now, not at first use
+        _ = new._order  # validate now, not at first use
         return new
 
 
@@ -300,6 +315,44 @@ def _dictionary_parts(arr: pa.ChunkedArray | pa.Array) -> tuple[pa.Array, np.nda
     return dictionary, indices
 
 
+def _split_stream(chunks: list[np.ndarray], lengths: list[int]) -> list[np.ndarray]:
+    """Cut a stream of index chunks back into columns of the given lengths.
+
+    ``pc.dictionary_encode`` of a chunked array drops empty chunks, so the
+    columns are recovered by length, not by counting chunks. A column that is
+    one chunk comes back without a copy.
+    """
+    out = []
+    ci, off = 0, 0
+    for length in lengths:
+        parts = []
+        need = length
+        while need > 0:
+            c = chunks[ci]
+            take = min(need, len(c) - off)
+            if take:
+                parts.append(c[off:off + take])
+            off += take
+            need -= take
+            if off == len(c):
+                ci, off = ci + 1, 0
+        out.append(parts[0] if len(parts) == 1 else (np.concatenate(parts) if parts else np.empty(0, np.int32)))
+    return out
+
+
+def _common_type(types: list[pa.DataType]) -> pa.DataType:
+    """One type every column of one kind casts to without loss (int32 and int64 → int64)."""
+    if len(set(types)) == 1:
+        return types[0]
+    if all(pa.types.is_integer(t) for t in types):
+        return pa.int64()
+    if all(pa.types.is_floating(t) for t in types):
+        return pa.float64()
+    if any(pa.types.is_large_string(t) for t in types):
+        return pa.large_string()
+    return types[0]
+
+
 def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndarray], list[Any]]:
     """Encode several columns against one dictionary; returns raw codes per column and the dictionary."""
     dict_cols = [pa.types.is_dictionary(v.type) for v in values]
@@ -307,11 +360,13 @@ def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndar
         # Dictionaries stored with the data (Parquet): map each small dictionary
         # onto a shared vocabulary, then gather once per item.
         parts = [_dictionary_parts(v) for v in values]
-        vocab = pc.dictionary_encode(pa.chunked_array([p[0] for p in parts]))
+        typ = _common_type([p[0].type for p in parts])
+        vocab = pc.dictionary_encode(pa.chunked_array([p[0].cast(typ) for p in parts], type=typ))
         vocab_dict = vocab.chunk(0).dictionary if vocab.num_chunks else pa.array([])
-        maps = [c.indices.to_numpy(zero_copy_only=False).astype(np.int32) for c in vocab.chunks]
+        maps = _split_stream([c.indices.to_numpy(zero_copy_only=False).astype(np.int32) for c in vocab.chunks],
+                             [len(p[0]) for p in parts])
         codes = []
-        for (dictionary, indices), mapping in zip(parts, maps):
+        for (_, indices), mapping in zip(parts, maps):
             codes.append(mapping[indices] if len(mapping) else indices.astype(np.int32))
         return codes, vocab_dict.to_pylist()
     plain = []
@@ -320,23 +375,15 @@ def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndar
             v = v.cast(v.type.value_type) if isinstance(v, pa.Array) else pa.chunked_array([c.cast(c.type.value_type) for c in v.chunks], type=v.type.value_type)
         plain.append(v)
     chunks: list[pa.Array] = []
-    bounds = []
     for v in plain:
-        cs = v.chunks if isinstance(v, pa.ChunkedArray) else [v]
-        chunks.extend(cs)
-        bounds.append(len(cs))
+        chunks.extend(v.chunks if isinstance(v, pa.ChunkedArray) else [v])
     if not chunks:
         return [np.empty(0, np.int32) for _ in values], []
-    typ = chunks[0].type
+    typ = _common_type([c.type for c in chunks])
     chunks = [c if c.type == typ else c.cast(typ) for c in chunks]
     encoded = pc.dictionary_encode(pa.chunked_array(chunks, type=typ))
     dictionary = encoded.chunk(0).dictionary.to_pylist() if encoded.num_chunks else []
-    out = []
-    start = 0
-    for b in bounds:
-        idx = [c.indices.to_numpy(zero_copy_only=False) for c in encoded.chunks[start:start + b]]
-        start += b
-        out.append(idx[0] if len(idx) == 1 else (np.concatenate(idx) if idx else np.empty(0, np.int32)))
+    out = _split_stream([c.indices.to_numpy(zero_copy_only=False) for c in encoded.chunks], [len(v) for v in plain])
     return out, dictionary
 
 
@@ -470,11 +517,12 @@ def _split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedAr
     arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else None
     if arr is None:
         seq = list(values)
-        if seq and all(isinstance(v, str) or v is None for v in seq):
+        if all(isinstance(v, str) or v is None for v in seq):  # also no items at all (an empty batch)
             arr = pa.array(seq, type=pa.string())
         else:
             try:
-                arr = pa.array([None if v is None else list(v) for v in seq])
+                # a string among list-like items is still one separated set, not its characters
+                arr = pa.array([None if v is None else (v.split(sep) if isinstance(v, str) else list(v)) for v in seq])
             except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError) as exc:
                 raise DataError(f"{name}: every item must be a set of labels (a list, or a string separated by {sep!r}); ({exc})") from None
     if isinstance(arr, pa.ChunkedArray):
@@ -529,27 +577,19 @@ def encode_multilabel(gold: Any, pred: Any, *, labels: Sequence[Any] | None = No
     kinds = {_kind(f[1]) for f in flat if len(f[1])}
     if len(kinds) > 1:
         raise DataError(f"{names[0]} and {names[1]} hold labels of different kinds ({', '.join(sorted(kinds))}); convert them to one type.")
+    # A column whose sets are all empty has no label values (and may be typed null, e.g.
+    # from [[]]): give it the other column's type so that both encode against one dictionary.
+    typed = [f[1].type for f in flat if len(f[1])]
+    if typed:
+        flat = [(rows, vals if len(vals) else pa.array([], type=typed[0])) for rows, vals in flat]
     codes, dictionary = _hash_encode([f[1] for f in flat]) if any(len(f[1]) for f in flat) else ([np.empty(0, np.int32)] * 2, [])
     order = sort_labels(dictionary)
     if labels is not None:
-        out_labels = list(labels)
-        index_of = {}
-        for j, lab in enumerate(dictionary):
-            index_of[j] = None
-        resolved = []
+        order_t, index = resolve_requested(list(labels), dictionary, np.ones(len(dictionary), dtype=bool))
+        order = list(order_t)
         raw_to_out = np.full(len(dictionary) + 1, -1, dtype=np.intp)
-        for i, value in enumerate(out_labels):
-            try:
-                j = resolve_label(value, dictionary, option="labels")
-                raw_to_out[j] = i
-                resolved.append(dictionary[j])
-            except DataError:
-                resolved.append(value)
-        missing = [dictionary[j] for j in range(len(dictionary)) if raw_to_out[j] < 0]
-        if missing:
-            shown = ", ".join(repr(label_str(x)) for x in missing[:20])
-            raise DataError(f"option labels leaves out labels that occur in the data: {shown}.")
-        order = resolved
+        raw_to_out[index] = np.arange(len(order))
+        raw_to_out[-1] = -1
     else:
         rank = {x: i for i, x in enumerate(order)}
         raw_to_out = np.array([rank[x] for x in dictionary] + [-1], dtype=np.intp)

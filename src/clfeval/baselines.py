@@ -21,7 +21,6 @@ what these baselines are usually quoted as.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
 
 import numpy as np
 

@@ -82,19 +82,57 @@ DEFINITIONS = {
 
 # --- the core: two sorted arrays ---------------------------------------------
 
-def _pairs_and_ap(pos: np.ndarray, neg: np.ndarray) -> tuple[int, int, float]:
-    """(pairs with positive above negative, tied pairs, average precision) of sorted score arrays."""
-    n_pos, n_neg = pos.shape[0], neg.shape[0]
+# Sorting is the floor of a ranking. Above this many items the negatives are
+# sorted in parts on separate threads (np.sort releases the GIL); the parts are
+# never merged for ROC-AUC and AP, since counting below a positive adds up over
+# parts. The merge happens only when the cuts or curves are asked for.
+_PARALLEL_MIN = 1 << 20
+
+
+def _n_threads() -> int:
+    import os
+
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def _sort_parts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """(sorted positives, sorted parts of the negatives)."""
+    threads = _n_threads()
+    if pos.size + neg.size < _PARALLEL_MIN or threads == 1:
+        pos.sort()
+        neg.sort()
+        return pos, (neg,)
+    from concurrent.futures import ThreadPoolExecutor
+
+    parts = np.array_split(neg, threads)
+    with ThreadPoolExecutor(threads) as ex:
+        futures = [ex.submit(np.sort, part) for part in parts]
+        pos.sort()  # meanwhile, on this thread
+        return pos, tuple(f.result() for f in futures)
+
+
+def _pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray]) -> tuple[int, int, float]:
+    """(pairs with positive above negative, tied pairs, average precision) of sorted score arrays.
+
+    ``neg_parts`` are sorted arrays whose union is the negatives: every count
+    below is a sum over parts.
+    """
+    n_pos = pos.shape[0]
+    n_neg = sum(p.shape[0] for p in neg_parts)
     if n_pos == 0:
         return 0, 0, math.nan
-    left = np.searchsorted(neg, pos, side="left")  # negatives strictly below each positive
-    below = int(left.sum(dtype=np.int64))
+    left = np.zeros(n_pos, dtype=np.int64)  # negatives strictly below each positive
     tied = 0
-    if n_neg:
-        maybe = neg[np.minimum(left, n_neg - 1)] == pos
+    for neg in neg_parts:
+        if neg.shape[0] == 0:
+            continue
+        lp = np.searchsorted(neg, pos, side="left")
+        left += lp
+        maybe = neg[np.minimum(lp, neg.shape[0] - 1)] == pos
         if maybe.any():
             pt = pos[maybe]
-            tied = int((np.searchsorted(neg, pt, side="right") - left[maybe]).sum(dtype=np.int64))
+            tied += int((np.searchsorted(neg, pt, side="right") - lp[maybe]).sum(dtype=np.int64))
+    below = int(left.sum(dtype=np.int64))
     # AP: every positive of a tie group gets the precision of the cut at its score.
     if n_pos > 1 and np.any(pos[1:] == pos[:-1]):
         new = np.empty(n_pos, dtype=bool)
@@ -294,24 +332,33 @@ class Ranking:
     ----------
     positive : str
         The positive label.
-    pos_scores, neg_scores : ndarray
-        Sorted scores of the positive and negative items.
+    pos_scores : ndarray
+        Sorted scores of the positive items.
+    neg_parts : tuple of ndarray
+        Sorted parts of the negative items' scores (one part, or one per
+        thread for large inputs); ``neg_scores`` is their merge.
     """
 
     positive: str
     pos_scores: np.ndarray = field(repr=False)
-    neg_scores: np.ndarray = field(repr=False)
+    neg_parts: tuple[np.ndarray, ...] = field(repr=False)
     signature: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_indicator(cls, y: np.ndarray, scores: np.ndarray, positive: str = "1",
                        signature: dict[str, Any] | None = None) -> "Ranking":
         """From a boolean "is positive" array and finite float scores (no checks)."""
-        pos = scores[y]
-        neg = scores[~y]
-        pos.sort()
-        neg.sort()
-        return cls(positive, pos, neg, signature if signature is not None else _signature(positive))
+        pos, parts = _sort_parts(scores[y], scores[~y])
+        return cls(positive, pos, parts, signature if signature is not None else _signature(positive))
+
+    @cached_property
+    def neg_scores(self) -> np.ndarray:
+        """Sorted scores of the negative items (the parts merged on first use)."""
+        if len(self.neg_parts) == 1:
+            return self.neg_parts[0]
+        merged = np.concatenate(self.neg_parts)
+        merged.sort(kind="stable")  # timsort: a linear merge of sorted runs
+        return merged
 
     @property
     def n_positive(self) -> int:
@@ -319,7 +366,7 @@ class Ranking:
 
     @property
     def n_negative(self) -> int:
-        return int(self.neg_scores.shape[0])
+        return int(sum(p.shape[0] for p in self.neg_parts))
 
     @property
     def n(self) -> int:
@@ -331,7 +378,7 @@ class Ranking:
 
     @cached_property
     def _core(self) -> tuple[int, int, float]:
-        return _pairs_and_ap(self.pos_scores, self.neg_scores)
+        return _pairs_and_ap(self.pos_scores, self.neg_parts)
 
     @property
     def pairs(self) -> int:

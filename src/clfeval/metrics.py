@@ -38,7 +38,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 from clfeval._labels import label_str, resolve_label
-from clfeval.errors import DataError, UsageError
+from clfeval.errors import UsageError
 
 __all__ = [
     "ClassCounts",
@@ -236,7 +236,9 @@ def mcc(cm: np.ndarray, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndar
     cov_tp = c * n - (t * p).sum(axis=-1)
     cov_pp = n * n - (p * p).sum(axis=-1)
     cov_tt = n * n - (t * t).sum(axis=-1)
-    return safe_divide(cov_tp, np.sqrt(cov_pp * cov_tt), zero_division)
+    # n² − Σp² ≥ 0 exactly; on float tables of expected counts (baselines) rounding can
+    # make it −1e-13, whose square root would be NaN rather than an undefined 0
+    return safe_divide(cov_tp, np.sqrt(np.maximum(cov_pp, 0.0) * np.maximum(cov_tt, 0.0)), zero_division)
 
 
 def weighted_kappa(cm: np.ndarray, weights: str | None = None, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -297,13 +299,18 @@ def macro_average(values: np.ndarray, undefined: np.ndarray, zero_division: floa
 
 
 def weighted_average(values: np.ndarray, undefined: np.ndarray, support: np.ndarray, zero_division: float = 0.0) -> np.ndarray:
-    """Support-weighted mean over classes (the ``nan`` policy renormalises over defined values)."""
+    """Support-weighted mean over classes (the ``nan`` policy renormalises over defined values).
+
+    When the weights sum to 0 (no gold items at all, e.g. a multi-label batch
+    without labels; or, under ``nan``, no defined value with support) the mean
+    is itself 0/0 and takes ``zero_division``.
+    """
     values = np.asarray(values, dtype=np.float64)
     w = np.asarray(support, dtype=np.float64)
     if math.isnan(zero_division):
         w = np.where(np.asarray(undefined), 0.0, w)
         values = np.where(np.asarray(undefined), 0.0, values)
-    return safe_divide((values * w).sum(axis=-1), w.sum(axis=-1), math.nan)[0]
+    return safe_divide((values * w).sum(axis=-1), w.sum(axis=-1), zero_division)[0]
 
 
 def f1_of_means(p: np.ndarray, r: np.ndarray, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -313,8 +320,13 @@ def f1_of_means(p: np.ndarray, r: np.ndarray, zero_division: float = 0.0) -> tup
     return safe_divide(2 * p * r, p + r, zero_division)
 
 
+def _pool(c: ClassCounts) -> ClassCounts:
+    """TP, FP, FN, TN summed over classes (the micro table)."""
+    return ClassCounts(c.tp.sum(axis=-1), c.fp.sum(axis=-1), c.fn.sum(axis=-1), c.tn.sum(axis=-1))
+
+
 def _micro(c: ClassCounts, zero_division: float, beta: float = 1.0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    pooled = ClassCounts(c.tp.sum(axis=-1), c.fp.sum(axis=-1), c.fn.sum(axis=-1), c.tn.sum(axis=-1))
+    pooled = _pool(c)
     out = {
         "precision": precision(pooled, zero_division),
         "recall": recall(pooled, zero_division),
@@ -348,6 +360,8 @@ def _per_class_avg(metric: str, how: str, beta: float = 1.0) -> Callable[[np.nda
     def fn(cm: np.ndarray, zd: float) -> np.ndarray:
         c = class_counts(cm)
         if how == "micro":
+            if metric == "fbeta":  # also for beta = 1, where _micro leaves F-beta out
+                return fbeta(_pool(c), beta, zd)[0]
             return _micro(c, zd, beta)[metric][0]
         if metric == "fbeta":
             v, u = fbeta(c, beta, zd)
@@ -476,6 +490,10 @@ def _averages(c: ClassCounts, vals: dict[str, tuple], beta: float, zd: float, un
         weighted["fbeta"] = _f(weighted_average(*vals["fbeta"], c.support, zd))
     if undef is not None:
         _note_undefined(undef, "macro.f1_of_means", ufom, [])
+        for m in weighted:
+            u = np.asarray(vals[m][1])
+            w = np.where(u, 0, c.support) if math.isnan(zd) else c.support
+            _note_undefined(undef, f"weighted.{m}", np.sum(w) == 0, [])
         for m, (_, u) in micro_raw.items():
             _note_undefined(undef, f"micro.{m}", u, [])
     return {"macro": macro, "micro": micro, "weighted": weighted}
@@ -547,11 +565,10 @@ def score_binary(cm: np.ndarray, labels: Sequence[Any], positive_index: int, *, 
     acc = safe_divide(c.tp + c.tn, n, zero_division)[0]
     out["accuracy"] = _f(acc)
     out["error_rate"] = _f(1.0 - acc)
-    sens, us = recall(c, math.nan)
-    spec, up = specificity(c, math.nan)
-    ba = (sens + spec) / 2.0
-    out["balanced_accuracy"] = _f(zero_division if (us or up) else ba)
     two = np.array([[c.tp, c.fn], [c.fp, c.tn]])
+    # (sensitivity + specificity) / 2, by the same rule as the whole table: mean recall
+    # over the classes present in gold (all positives or all negatives: that one recall).
+    out["balanced_accuracy"] = _f(balanced_accuracy(two, zero_division)[0])
     out["mcc"] = _f(mcc(two, zero_division)[0])
     out["kappa"] = _f(kappa(two, zero_division)[0])
     return out

@@ -25,7 +25,7 @@ from clfeval.curves import predictions_from_cut, ranking_section
 from clfeval.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
 from clfeval.errors import DataError, UsageError
 from clfeval.intervals import multilabel_ci, table_ci
-from clfeval.metrics import class_counts, score_binary, score_multilabel, score_table
+from clfeval.metrics import score_binary, score_multilabel, score_table
 from clfeval.tables import ConfusionTable, MultilabelTable
 
 __all__ = ["Report", "report", "report_from_table", "SCHEMA_VERSION"]

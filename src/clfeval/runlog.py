@@ -594,7 +594,7 @@ class RunLog:
         for r in runs:
             groups.setdefault(r.data_key, []).append(r)
         best, counts = [], []
-        for h, rs in groups.items():
+        for rs in groups.values():
             ranked = self._ranked(rs, metric)
             if ranked:
                 best.append(ranked[0])

@@ -32,7 +32,6 @@ index resampling, in chunks of bounded memory.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import numbers
 import platform

@@ -231,7 +231,6 @@ def iterative_stratification(Y: np.ndarray, proportions: Sequence[float], *, see
         raise UsageError(f"proportions must be at least two non-negative shares; got {list(proportions)!r}.")
     r = r / r.sum()
     n, n_labels = Y.shape
-    k = r.size
     order = rng.permutation(n)  # items of a label are visited in a random order
     Yo = Y[order]
     want_items = r * n

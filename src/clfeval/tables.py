@@ -23,6 +23,7 @@ import numpy as np
 
 from clfeval._labels import (
     encode_labels,
+    resolve_requested,
     encode_multilabel,
     encode_pair,
     label_str,
@@ -55,6 +56,39 @@ def _union_labels(a: tuple, b: tuple) -> tuple:
     except TypeError:
         pass
     return tuple(merged)
+
+
+def _check_labels(labels: Sequence[Any], what: str) -> None:
+    """Labels must be distinct, also in their string form: reports key every row by it.
+
+    Two tables whose labels are of different kinds (``1`` from one file, ``"1"``
+    from another) would otherwise add up to a table with two classes that print
+    the same, and a report whose rows overwrite each other.
+    """
+    if len(set(labels)) != len(labels):
+        raise DataError(f"a {what}'s labels must be distinct.")
+    forms: dict[str, Any] = {}
+    for x in labels:
+        s = label_str(x)
+        if s in forms:
+            raise DataError(
+                f"a {what} has two labels that print as {s!r}: {forms[s]!r} ({type(forms[s]).__name__}) and "
+                f"{x!r} ({type(x).__name__}); labels of different kinds cannot be combined - convert them to one "
+                f"type (for example read every column as text)."
+            )
+        forms[s] = x
+
+
+def _resolve_against(labels: Sequence[Any], existing: Sequence[Any]) -> tuple:
+    """``labels`` with each one that names an ``existing`` label (by value or string form,
+    see :func:`~clfeval._labels.resolve_label`) replaced by that label's own value."""
+    out = []
+    for x in labels:
+        try:
+            out.append(existing[resolve_label(x, existing, option="labels")])
+        except DataError:
+            out.append(x)
+    return tuple(out)
 
 
 def _embed(counts: np.ndarray, labels: tuple, target: tuple, axes: int) -> np.ndarray:
@@ -112,8 +146,7 @@ class ConfusionTable:
         c = np.asarray(self.counts)
         if c.ndim != 2 or c.shape[0] != c.shape[1] or c.shape[0] != len(self.labels):
             raise DataError(f"a confusion table must be K×K with K = {len(self.labels)} labels; got shape {c.shape}.")
-        if len(set(self.labels)) != len(self.labels):
-            raise DataError("a confusion table's labels must be distinct.")
+        _check_labels(self.labels, "confusion table")
         object.__setattr__(self, "counts", c)
         object.__setattr__(self, "labels", tuple(self.labels))
 
@@ -147,8 +180,12 @@ class ConfusionTable:
         return BinaryCounts(conv(tp), conv(fp), conv(fn), conv(tn))
 
     def relabel(self, labels: Sequence[Any]) -> "ConfusionTable":
-        """The same counts in another label order (labels may be added, never dropped)."""
-        target = tuple(labels)
+        """The same counts in another label order (labels may be added, never dropped).
+
+        Labels are matched by value or by string form, as ``labels=`` is
+        everywhere: ``relabel(["0", "1"])`` of a table of ints keeps the ints.
+        """
+        target = _resolve_against(labels, self.labels)
         missing = [x for x in self.labels if x not in set(target) and self.counts[self.labels.index(x)].sum() + self.counts[:, self.labels.index(x)].sum() > 0]
         if missing:
             raise DataError(f"relabel would drop labels that have counts: {', '.join(map(label_str, missing))}.")
@@ -216,6 +253,7 @@ class MultilabelTable:
         c = np.asarray(self.counts)
         if c.shape != (len(self.labels), 2, 2):
             raise DataError(f"a multi-label table must have shape (L, 2, 2) with L = {len(self.labels)}; got {c.shape}.")
+        _check_labels(self.labels, "multi-label table")
         object.__setattr__(self, "counts", c)
         object.__setattr__(self, "labels", tuple(self.labels))
 
@@ -333,6 +371,7 @@ class JointTable:
         k = len(self.labels)
         if c.shape != (k, k, k):
             raise DataError(f"a joint table must have shape (K, K, K) with K = {k}; got {c.shape}.")
+        _check_labels(self.labels, "joint table")
         object.__setattr__(self, "counts", c)
         object.__setattr__(self, "labels", tuple(self.labels))
 
@@ -365,28 +404,33 @@ class JointTable:
 def joint_table(gold: Any, pred_a: Any, pred_b: Any, *, labels: Sequence[Any] | None = None) -> JointTable:
     """Count (gold, A, B) triples into a :class:`JointTable` in one pass."""
     (g, a, b), r, raw = encode_labels([gold, pred_a, pred_b], ("gold", "pred_a", "pred_b"))
+    # The raw code space can be much larger than the labels that occur (an integer range
+    # up to 2048 wide, of which perhaps two values occur): count over the occurring
+    # labels only, so the K³ table never holds the raw range cubed.
+    present = np.zeros(r, dtype=bool)
+    for x in (g, a, b):
+        if x.size:
+            present |= np.bincount(x, minlength=r) > 0
+    keep = np.flatnonzero(present)
+    k = keep.size
+    occurring = [raw[j] for j in keep]
     if g.size:
-        flat = (g.astype(np.int64) * r + a) * r + b
-        raw_counts = np.bincount(flat, minlength=r ** 3).reshape(r, r, r)
+        lookup = np.zeros(r, dtype=np.int64)
+        lookup[keep] = np.arange(k)
+        flat = (lookup[g] * k + lookup[a]) * k + lookup[b]
+        counts = np.bincount(flat, minlength=k ** 3).reshape(k, k, k).astype(np.int64)
     else:
-        raw_counts = np.zeros((r, r, r), dtype=np.int64)
-    present = (raw_counts.sum(axis=(1, 2)) > 0) | (raw_counts.sum(axis=(0, 2)) > 0) | (raw_counts.sum(axis=(0, 1)) > 0)
-    occurring = [raw[j] for j in np.flatnonzero(present)]
+        counts = np.zeros((k, k, k), dtype=np.int64)
     if labels is None:
         out = sort_labels(occurring)
-        idx = np.array([raw.index(x) for x in out], dtype=np.intp)
-        return JointTable(raw_counts[np.ix_(idx, idx, idx)].astype(np.int64), tuple(out))
-    t = JointTable(raw_counts[np.ix_(np.flatnonzero(present), np.flatnonzero(present), np.flatnonzero(present))].astype(np.int64), tuple(occurring))
-    resolved = []
-    for value in labels:
-        try:
-            resolved.append(occurring[resolve_label(value, occurring, option="labels")])
-        except DataError:
-            resolved.append(value)
-    missing = [x for x in occurring if x not in set(resolved)]
-    if missing:
-        raise DataError(f"the given label list leaves out labels that occur in the data: {', '.join(repr(label_str(x)) for x in missing[:20])}.")
-    return JointTable(_embed(t.counts, t.labels, tuple(resolved), 3), tuple(resolved))
+        pos = {x: i for i, x in enumerate(occurring)}
+        idx = np.array([pos[x] for x in out], dtype=np.intp)
+        return JointTable(counts[np.ix_(idx, idx, idx)], tuple(out))
+    # the one resolver for caller-given label lists, over the occurring labels (all present)
+    resolved, index = resolve_requested(list(labels), occurring, np.ones(k, dtype=bool))
+    padded = np.zeros((k + 1,) * 3, dtype=np.int64)
+    padded[:k, :k, :k] = counts
+    return JointTable(padded[np.ix_(index, index, index)], resolved)
 
 
 class ConfusionAccumulator:
@@ -436,6 +480,16 @@ class MultilabelAccumulator:
             return MultilabelTable(np.zeros((0, 2, 2), np.int64), (), 0, 0, 0.0, 0)
         t = self._table
         if self._labels is not None and t.labels != self._labels:
-            empty = MultilabelTable(np.zeros((len(self._labels), 2, 2), np.int64), self._labels, 0, 0, 0.0, 0)
+            # as in ConfusionAccumulator / labels=: matched by value or string form; a label
+            # of the data left out of the list is an error, not silently appended
+            target = _resolve_against(self._labels, t.labels)
+            missing = [x for x in t.labels if x not in set(target)]
+            if missing:
+                raise DataError(f"the given label list leaves out labels that occur in the data: "
+                                f"{', '.join(repr(label_str(x)) for x in missing[:20])}.")
+            empty = MultilabelTable(np.zeros((len(target), 2, 2), np.int64), target, 0, 0, 0.0, 0)
             t = empty + t
+            if t.labels != target:  # the union may have sorted them
+                t = MultilabelTable(t.counts[[t.labels.index(x) for x in target]], target, t.n_items, t.exact,
+                                    t.jaccard_sum, t.jaccard_empty)
         return t

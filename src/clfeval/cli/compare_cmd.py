@@ -42,7 +42,6 @@ def align(files: list[Any], *, scores: bool = False) -> tuple[Any, list[Any], li
     (naming one from each side), different row counts without ids, and gold
     labels that differ (naming the first item).
     """
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     first = files[0]
@@ -96,6 +95,40 @@ def align(files: list[Any], *, scores: bool = False) -> tuple[Any, list[Any], li
     return gold, preds, (ref_ids.to_pylist() if ref_ids is not None else None)
 
 
+def one_repeat(preds: Any, repeat: str | None) -> Any:
+    """The rows of one repeat of a repeated out-of-fold file (or the file itself).
+
+    Rows of different repeats are the same items predicted again, not new
+    items: resampling them as independent items would understate the
+    variance, so a file with several repeats needs ``--repeat``.
+    """
+    import dataclasses
+
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if preds.repeats is None:
+        if repeat is not None:
+            raise UsageError(f"option --repeat {repeat} was given, but {preds.path!r} has no 'repeat' column.")
+        return preds
+    values = sorted({str(v) for v in pc.unique(preds.repeats).to_pylist()}, key=lambda v: (len(v), v))
+    if repeat is None:
+        if len(values) == 1:
+            return preds
+        raise DataError(f"file {preds.path!r} holds {len(values)} repeats of the same items (column 'repeat': "
+                        f"{', '.join(values[:10])}); rows of different repeats are not independent test items, so a "
+                        f"paired test on all of them would be overconfident. Choose one with --repeat "
+                        f"(for example --repeat {values[0]}).")
+    if repeat not in values:
+        raise DataError(f"option --repeat {repeat}: file {preds.path!r} has repeats {', '.join(values[:20])}.")
+    mask = pc.equal(pc.cast(preds.repeats, pa.string()), repeat)
+    keep = {k: v.filter(mask) for k, v in preds.extra.items()}
+    return dataclasses.replace(
+        preds, gold=preds.gold.filter(mask), pred=None if preds.pred is None else preds.pred.filter(mask),
+        ids=None if preds.item_ids is None else preds.item_ids.filter(mask), extra=keep,
+        repeats=None, item_ids=None)
+
+
 def _names(paths: list[Path]) -> list[str]:
     stems = [p.stem for p in paths]
     if len(set(stems)) == len(stems):
@@ -126,10 +159,13 @@ def _names(paths: list[Path]) -> list[str]:
 @click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
               help="Value of 0/0 ratios inside the metric.")
 @click.option("--beta", type=float, default=1.0, show_default=True, help="Beta of the *_fbeta metrics.")
+@click.option("--repeat", "repeat", default=None,
+              help="For out-of-fold files of a repeated protocol (a 'repeat' column): compare the rows of this repeat.")
 @output_options
 def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed: int, alpha: float, ci_level: float,
             baseline: str | None, gold: str, pred: str, score: str | None, positive: str | None, id_col: str | None,
-            input_format: str | None, zero_division: str, beta: float, fmt: str, output: Path | None) -> None:
+            input_format: str | None, zero_division: str, beta: float, repeat: str | None, fmt: str,
+            output: Path | None) -> None:
     """Is the difference real? Compare systems on the same test items with a paired test.
 
     Prints both scores, the difference δ = A − B with its confidence interval, the one-sided
@@ -168,6 +204,7 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
 
         read = [dataclasses.replace(r, pred=pa.chunked_array([as_scores(
             r.pred, name=column, where=lambda i, _p=r.path: f"row {i + 1} of {_p!r}")])) for r in read]
+    read = [one_repeat(r, repeat) for r in read]
     gold_col, pred_cols, _ = align(read, scores=scored)
     pairs = (len(paths) - 1) if baseline is not None else len(paths) * (len(paths) - 1) // 2
     total = samples * pairs * (2 if test == "randomization" else 1)

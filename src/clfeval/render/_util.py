@@ -61,7 +61,7 @@ def md_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, numeric_f
 
 # --- blocks: one description of a result's layout, rendered as text or Markdown ----
 
-from dataclasses import dataclass, field  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
 
 
 @dataclass
