@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import http.server
 import shutil
 import tarfile
-import threading
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -337,26 +333,7 @@ def test_single_label_subset_sizes(reuters_stories: list[Story], split: ModApte)
 # --------------------------------------------------------------------------- #
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
-    """A directory served on 127.0.0.1 and its base URL."""
-    root = tmp_path / "served"
-    root.mkdir()
-    handler = functools.partial(_QuietHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        yield root, f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
+# the fixture `served` (a directory on a local HTTP server) is in conftest.py
 
 
 @pytest.mark.reuters

@@ -30,9 +30,11 @@ def cli() -> None:
 def _register() -> None:
     from clfeval.cli.compare_cmd import compare
     from clfeval.cli.calibration_cmd import calibration
+    from clfeval.cli.datasets_cmd import datasets
     from clfeval.cli.demo_cmd import demo
     from clfeval.cli.experiment_cmd import cv, holdout
     from clfeval.cli.report_cmd import report
+    from clfeval.cli.reuters_cmd import reuters
     from clfeval.cli.runs_cmd import runs
     from clfeval.cli.threshold_cmd import threshold
 
@@ -44,6 +46,8 @@ def _register() -> None:
     cli.add_command(cv)
     cli.add_command(holdout)
     cli.add_command(runs)
+    cli.add_command(reuters)
+    cli.add_command(datasets)
 
 
 _register()

@@ -85,6 +85,7 @@ __all__ = [
     "label_matrix",
     "ids",
     "fetch_reuters",
+    "FetchedDataset",
 ]
 
 UCI_URL = (
@@ -668,6 +669,35 @@ def ids(stories: Iterable[Story]) -> np.ndarray:
 # --------------------------------------------------------------------------- #
 # Download
 # --------------------------------------------------------------------------- #
+
+
+@dataclass(frozen=True)
+class FetchedDataset:
+    """Where a downloaded data set is, and what was checked (``clfeval datasets fetch``).
+
+    Attributes
+    ----------
+    dataset : str
+        ``reuters21578``.
+    path : str
+        The archive.
+    url : str or None
+        Where it was downloaded from; None when it was already there.
+    downloaded : bool
+        False when the archive was already in place (then nothing was checked).
+    checks : tuple of str
+        What the download passed.
+    """
+
+    dataset: str
+    path: str
+    url: str | None
+    downloaded: bool
+    checks: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {"dataset": self.dataset, "path": self.path, "url": self.url, "downloaded": self.downloaded,
+                "checks": list(self.checks)}
 
 
 def fetch_reuters(

@@ -67,6 +67,7 @@ __all__ = [
     "ScoreLinearSVC",
     "OneVsRest",
     "check_texts",
+    "keyword_rule",
 ]
 
 MODEL_NAMES: dict[str, str] = {
@@ -194,6 +195,43 @@ def check_texts(texts: Any, *, column: str = "text", source: str = "the data") -
         raise DataError(f"{source}: the text column {column!r} is empty in every one of its {len(out)} rows; name "
                         f"the column that holds the documents with --text.")
     return out
+
+
+def keyword_rule(texts: Any, keywords: Any, *, tokenizer: Any = None) -> np.ndarray:
+    """The keyword-rule baseline: does each text contain one of ``keywords`` as a whole word?
+
+    A text "contains" a keyword when one of its tokens equals it: tokens are
+    the lowercase runs of letters of :class:`Tokenizer` (unstemmed, no stop
+    words removed), so ``"Grain"`` and ``"GRAIN"`` match ``grain`` but
+    ``"grains"`` and ``"cornerstone"`` do not. Nothing is fitted, so the rule
+    can be scored on training and test items alike.
+
+    Parameters
+    ----------
+    texts : sequence of str
+    keywords : iterable of str
+        Matched in lowercase.
+    tokenizer : callable, optional
+        ``text -> list of tokens``; default ``Tokenizer()`` (pass a cached
+        tokenizer to reuse tokens computed elsewhere).
+
+    Returns
+    -------
+    ndarray of bool, shape (n,)
+
+    Examples
+    --------
+    The mission's baseline for Reuters *grain*, "the story contains grain,
+    wheat or corn":
+
+    >>> keyword_rule(["Wheat exports rose", "grains and cornerstones", "CORN"], ["grain", "wheat", "corn"]).tolist()
+    [True, False, True]
+    """
+    words = frozenset(str(k).lower() for k in keywords)
+    if not words:
+        raise UsageError("a keyword rule needs at least one keyword.")
+    tok = Tokenizer() if tokenizer is None else tokenizer
+    return np.fromiter((not words.isdisjoint(tok(t)) for t in texts), dtype=bool)
 
 
 def make_vectorizer(*, ngrams: int = 1, stem: bool = False, stop_words: bool = False, binary: bool = False,

@@ -1,0 +1,46 @@
+"""``clfeval datasets``: download the public data sets clfeval's studies read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from clfeval.cli._common import emit, message, output_options
+
+
+@click.group()
+def datasets() -> None:
+    """Public data sets: download them, checked, for the studies (`clfeval reuters`)."""
+
+
+@datasets.command("fetch")
+@click.argument("name", type=click.Choice(["reuters21578"]))
+@click.option("--dest", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="Directory to store the archive in (created if missing).")
+@click.option("--url", default=None,
+              help="Download from here instead of the UCI KDD archive (http, https or file URL); the copy must "
+                   "still pass the checks.")
+@click.option("--force", is_flag=True, help="Download again even if the archive is already in --dest.")
+@output_options
+def fetch(name: str, dest: Path, url: str | None, force: bool, fmt: str, output: Path | None) -> None:
+    """Download NAME (reuters21578: the original Reuters-21578 Distribution 1.0) and check it.
+
+    The archive's SHA-256 must match the original's and it must hold the 22
+    SGML files with 21,578 stories; only then is it renamed into place, so a
+    failed download leaves nothing behind. Prints where the archive is.
+    """
+    from clfeval.text.datasets import ARCHIVE_NAME, REUTERS_SHA256, UCI_URL, FetchedDataset, fetch_reuters
+
+    source = url or UCI_URL
+    existed = (dest / ARCHIVE_NAME).exists() and not force
+    path = fetch_reuters(dest, url=source, force=force)
+    if existed:
+        message(f"{path} is already there; not downloaded again (use --force to replace it).")
+        result = FetchedDataset(name, str(path), None, False)
+    else:
+        message(f"downloaded {source} to {path}")
+        result = FetchedDataset(name, str(path), source, True,
+                                (f"SHA-256 {REUTERS_SHA256}", "22 SGML files reut2-000.sgm … reut2-021.sgm",
+                                 "21,578 stories"))
+    emit(result, fmt, output)
