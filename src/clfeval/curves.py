@@ -96,7 +96,10 @@ def _n_threads() -> int:
 
 
 def _sort_parts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
-    """(sorted positives, sorted parts of the negatives)."""
+    """(sorted positives, sorted parts of the negatives), sorted in place.
+
+    ``pos`` and ``neg`` must be arrays the caller owns (fresh copies).
+    """
     threads = _n_threads()
     if pos.size + neg.size < _PARALLEL_MIN or threads == 1:
         pos.sort()
@@ -104,11 +107,25 @@ def _sort_parts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, tuple[np.
         return pos, (neg,)
     from concurrent.futures import ThreadPoolExecutor
 
-    parts = np.array_split(neg, threads)
+    parts = tuple(np.array_split(neg, threads))  # views: each part sorted in place on its own thread
     with ThreadPoolExecutor(threads) as ex:
-        futures = [ex.submit(np.sort, part) for part in parts]
+        futures = [ex.submit(part.sort) for part in parts]
         pos.sort()  # meanwhile, on this thread
-        return pos, tuple(f.result() for f in futures)
+        for f in futures:
+            f.result()
+    return pos, parts
+
+
+def _below_and_tied(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, int]:
+    """For sorted ``pos`` and one sorted part ``neg``: negatives strictly below each positive, and tied pairs."""
+    if neg.shape[0] == 0:
+        return np.zeros(pos.shape[0], dtype=np.int64), 0
+    lp = np.searchsorted(neg, pos, side="left")
+    tied = 0
+    maybe = neg[np.minimum(lp, neg.shape[0] - 1)] == pos
+    if maybe.any():
+        tied = int((np.searchsorted(neg, pos[maybe], side="right") - lp[maybe]).sum(dtype=np.int64))
+    return lp.astype(np.int64, copy=False), tied
 
 
 def _pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray]) -> tuple[int, int, float]:
@@ -121,17 +138,15 @@ def _pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray]) -> tuple[int
     n_neg = sum(p.shape[0] for p in neg_parts)
     if n_pos == 0:
         return 0, 0, math.nan
-    left = np.zeros(n_pos, dtype=np.int64)  # negatives strictly below each positive
-    tied = 0
-    for neg in neg_parts:
-        if neg.shape[0] == 0:
-            continue
-        lp = np.searchsorted(neg, pos, side="left")
-        left += lp
-        maybe = neg[np.minimum(lp, neg.shape[0] - 1)] == pos
-        if maybe.any():
-            pt = pos[maybe]
-            tied += int((np.searchsorted(neg, pt, side="right") - lp[maybe]).sum(dtype=np.int64))
+    if len(neg_parts) > 1 and n_pos + n_neg >= _PARALLEL_MIN:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(len(neg_parts)) as ex:  # searchsorted releases the GIL
+            counted = list(ex.map(lambda part: _below_and_tied(pos, part), neg_parts))
+    else:
+        counted = [_below_and_tied(pos, part) for part in neg_parts]
+    left = counted[0][0] if len(counted) == 1 else np.sum([c[0] for c in counted], axis=0)  # negatives below each positive
+    tied = sum(c[1] for c in counted)
     below = int(left.sum(dtype=np.int64))
     # AP: every positive of a tie group gets the precision of the cut at its score.
     if n_pos > 1 and np.any(pos[1:] == pos[:-1]):
