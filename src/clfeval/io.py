@@ -12,12 +12,14 @@ applies, the row, line and column at fault.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io as _io
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -406,23 +408,25 @@ def read_predictions(path: str | os.PathLike, *, gold: str = "gold", pred: str |
                        repeats, item_ids)
 
 
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same directory, then rename.
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike, *, option: str = "--output") -> Iterator[str]:
+    """A temporary path beside ``path`` that becomes ``path`` (by rename) only if the block succeeds.
 
-    A failure leaves no half-written file behind.
+    A failure anywhere in the block leaves neither a half-written file nor the
+    temporary file behind.
     """
     import tempfile
 
     p = Path(path)
     if p.exists() and p.is_dir():
-        raise UsageError(f"option --output names a directory ({str(p)!r}); give a file name.")
+        raise UsageError(f"option {option} names a directory ({str(p)!r}); give a file name.")
     directory = p.parent if str(p.parent) else Path(".")
     if not directory.exists():
-        raise UsageError(f"option --output: the directory {str(directory)!r} does not exist.")
+        raise UsageError(f"option {option}: the directory {str(directory)!r} does not exist.")
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+        yield tmp
         os.replace(tmp, p)
     except BaseException:
         try:
@@ -432,19 +436,22 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
         raise
 
 
-def write_frame(table: pa.Table, path: str | os.PathLike, *, output_format: str | None = None) -> None:
-    """Write a table as CSV/TSV/JSONL/Parquet by extension, atomically (temp file, then rename)."""
-    import json
-    import tempfile
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same directory, then rename."""
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text)
 
-    p = Path(path)
-    fmt = detect_format(p, output_format)
-    directory = p.parent if str(p.parent) else Path(".")
-    if not directory.exists():
-        raise UsageError(f"the directory {str(directory)!r} for {str(p)!r} does not exist.")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
-    os.close(fd)
-    try:
+
+def write_frame(table: pa.Table, path: str | os.PathLike, *, output_format: str | None = None,
+                option: str = "--predictions") -> None:
+    """Write a table as CSV/TSV/JSONL/Parquet by extension, atomically (temp file, then rename).
+
+    JSONL is strict JSON: NaN and infinities are written as ``null``.
+    """
+    import json
+
+    fmt = detect_format(path, output_format)
+    with atomic_path(path, option=option) as tmp:
         if fmt == "parquet":
             import pyarrow.parquet as pq
 
@@ -456,11 +463,5 @@ def write_frame(table: pa.Table, path: str | os.PathLike, *, output_format: str 
         else:
             with open(tmp, "w", encoding="utf-8") as fh:
                 for row in table.to_pylist():
-                    fh.write(json.dumps(row, allow_nan=False, default=str) + "\n")
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+                    clean = {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()}
+                    fh.write(json.dumps(clean, allow_nan=False, default=str) + "\n")

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from clfeval.errors import DataError, InputFileError, UsageError
+from clfeval.io import atomic_path
 
 __all__ = [
     "DEFAULT_PATH",
@@ -448,16 +449,8 @@ class RunLog:
         d.mkdir(exist_ok=True)
         stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
         name = f"run-{stamp}-{uuid.uuid4().hex[:12]}.parquet"
-        tmp = d / f".{name}.tmp"
-        try:
+        with atomic_path(d / name, option="--runs-db") as tmp:
             pq.write_table(table, tmp)
-            os.replace(tmp, d / name)
-        except BaseException:
-            try:
-                tmp.unlink()
-            except FileNotFoundError:
-                pass
-            raise
         return f"{d.name}/{name}"
 
     def _insert_rows(self, con: sqlite3.Connection, row: dict[str, Any], summary: dict[str, Any],
