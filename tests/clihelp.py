@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import sys
 from dataclasses import dataclass
 
 from clfeval.cli import main

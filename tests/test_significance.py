@@ -171,8 +171,8 @@ def test_trace_collapse_equals_full_table():
     jt = clfeval.joint_table(gold, a, b)
     for name in ("accuracy", "error_rate", "micro_f1", "micro_precision", "micro_recall"):
         fn = scalar_metric(name).fn
-        full = rs.CountEngine.from_joint(jt.counts, lambda cm: fn(cm, 0.0))
-        four = rs.CountEngine.from_joint(jt.counts, lambda cm: fn(cm, 0.0), trace_only=True)
+        full = rs.CountEngine.from_joint(jt.counts, lambda cm, fn=fn: fn(cm, 0.0))
+        four = rs.CountEngine.from_joint(jt.counts, lambda cm, fn=fn: fn(cm, 0.0), trace_only=True)
         assert four.groups <= 4
         assert four.observed() == pytest.approx(full.observed(), abs=1e-15)
         # the same count tables drawn both ways give the same values: check via the 2×2 tables

@@ -95,25 +95,35 @@ def _n_threads() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-def _sort_parts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
-    """(sorted positives, sorted parts of the negatives), sorted in place.
+def _split_sorted(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """(sorted scores of the positives, sorted parts of the negatives' scores).
 
-    ``pos`` and ``neg`` must be arrays the caller owns (fresh copies).
+    Large inputs are cut into one contiguous slice per thread; each thread
+    picks its slice's negatives and sorts them (boolean indexing and sorting
+    release the GIL), while this thread picks and sorts the positives.
     """
     threads = _n_threads()
-    if pos.size + neg.size < _PARALLEL_MIN or threads == 1:
+    if scores.shape[0] < _PARALLEL_MIN or threads == 1:
+        pos = scores[y]
+        neg = scores[~y]
         pos.sort()
         neg.sort()
         return pos, (neg,)
     from concurrent.futures import ThreadPoolExecutor
 
-    parts = tuple(np.array_split(neg, threads))  # views: each part sorted in place on its own thread
+    bounds = np.linspace(0, scores.shape[0], threads + 1).astype(np.intp)
+
+    def negatives(i: int) -> np.ndarray:
+        lo, hi = bounds[i], bounds[i + 1]
+        part = scores[lo:hi][~y[lo:hi]]
+        part.sort()
+        return part
+
     with ThreadPoolExecutor(threads) as ex:
-        futures = [ex.submit(part.sort) for part in parts]
-        pos.sort()  # meanwhile, on this thread
-        for f in futures:
-            f.result()
-    return pos, parts
+        futures = [ex.submit(negatives, i) for i in range(threads)]
+        pos = scores[y]
+        pos.sort()
+        return pos, tuple(f.result() for f in futures)
 
 
 def _below_and_tied(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, int]:
@@ -132,7 +142,7 @@ def _pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray]) -> tuple[int
     """(pairs with positive above negative, tied pairs, average precision) of sorted score arrays.
 
     ``neg_parts`` are sorted arrays whose union is the negatives: every count
-    below is a sum over parts.
+    below is a sum over parts (computed on one thread per part when large).
     """
     n_pos = pos.shape[0]
     n_neg = sum(p.shape[0] for p in neg_parts)
@@ -363,7 +373,7 @@ class Ranking:
     def from_indicator(cls, y: np.ndarray, scores: np.ndarray, positive: str = "1",
                        signature: dict[str, Any] | None = None) -> "Ranking":
         """From a boolean "is positive" array and finite float scores (no checks)."""
-        pos, parts = _sort_parts(scores[y], scores[~y])
+        pos, parts = _split_sorted(y, scores)
         return cls(positive, pos, parts, signature if signature is not None else _signature(positive))
 
     @cached_property
