@@ -16,6 +16,7 @@ __all__ = [
     "zero_division_name",
     "check_beta",
     "check_rng",
+    "check_finite",
     "check_positive_int",
     "check_probability",
 ]
@@ -69,6 +70,21 @@ def check_beta(value: Any, *, option: str = "beta") -> float:
     if not math.isfinite(beta) or beta <= 0:
         raise UsageError(f"option {option} must be a positive number (F-beta weighs recall beta times as much as precision); got {value!r}.")
     return beta
+
+
+def check_finite(value: Any, *, option: str) -> float:
+    """A finite number (a threshold, a cost, ...).
+
+    >>> check_finite("0.5", option="threshold")
+    0.5
+    """
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        v = math.nan
+    if not math.isfinite(v):
+        raise UsageError(f"option {option} must be a finite number; got {value!r}.")
+    return v
 
 
 def check_positive_int(value: Any, *, option: str, minimum: int = 1) -> int:

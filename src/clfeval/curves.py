@@ -50,7 +50,7 @@ import numpy as np
 
 from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label
 from clfeval._scores import as_scores, item_position, score_matrix, versions
-from clfeval._validation import check_beta, check_zero_division, zero_division_name
+from clfeval._validation import check_beta, check_finite, check_zero_division, zero_division_name
 from clfeval.errors import DataError, UsageError
 from clfeval.metrics import ClassCounts, fbeta, fpr, precision, recall, safe_divide
 
@@ -762,12 +762,7 @@ def predictions_from_cut(gold: Any, scores: Any, threshold: float, *, positive: 
     >>> predictions_from_cut(["spam", "ham", "spam"], [0.9, 0.7, 0.2], 0.5, positive="spam").tolist()
     ['spam', 'spam', 'ham']
     """
-    try:
-        t = float(threshold)
-    except (TypeError, ValueError):
-        t = math.nan
-    if not math.isfinite(t):
-        raise UsageError(f"option threshold must be a finite number; got {threshold!r}.")
+    t = check_finite(threshold, option="threshold")
     if multilabel:
         if not _is_multi(scores):
             raise UsageError("multi-label predictions from a cut need one score column per label.")

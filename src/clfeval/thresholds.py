@@ -30,7 +30,7 @@ import numpy as np
 
 from clfeval._labels import label_str
 from clfeval._scores import as_scores, item_position, score_matrix, versions
-from clfeval._validation import check_zero_division, zero_division_name
+from clfeval._validation import check_finite, check_zero_division, zero_division_name
 from clfeval.curves import RULE, Objective, Ranking, binary_gold, indicator_gold, parse_objective
 from clfeval.errors import DataError, UsageError
 from clfeval.metrics import fbeta, fpr, precision, recall, safe_divide, score_multilabel
@@ -58,12 +58,7 @@ def default_cut(*scores: np.ndarray, given: Any = None) -> tuple[float, str]:
     0.0
     """
     if given is not None:
-        try:
-            t = float(given)
-        except (TypeError, ValueError):
-            t = math.nan
-        if not math.isfinite(t):
-            raise UsageError(f"option default_threshold must be a finite number; got {given!r}.")
+        t = check_finite(given, option="default_threshold")
         return t, f"given: {t:g}"
     if all(s.size == 0 or (s.min() >= 0.0 and s.max() <= 1.0) for s in scores):
         return 0.5, "every score lies in [0, 1] (probabilities): 0.5"
