@@ -22,7 +22,6 @@ thresholding per category.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
