@@ -366,24 +366,16 @@ class RunLog:
         con.execute("PRAGMA foreign_keys = ON")
         return con
 
-    def _write(self, fn: Any) -> Any:
-        """Run ``fn(connection)`` inside one BEGIN IMMEDIATE transaction, retrying when locked."""
+    def _retrying(self, fn: Any, what: str) -> Any:
+        """Run ``fn(connection)`` on a fresh connection, retrying with backoff while the database is locked."""
         delay = 0.05
         for attempt in range(self.retries):
             con = self._connect()
             try:
-                con.execute("BEGIN IMMEDIATE")
-                try:
-                    out = fn(con)
-                    con.execute("COMMIT")
-                    return out
-                except BaseException:
-                    if con.in_transaction:
-                        con.execute("ROLLBACK")
-                    raise
+                return fn(con)
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) and "busy" not in str(exc):
-                    raise DataError(f"the run log {str(self.path)!r} cannot be written: {exc}.") from None
+                    raise DataError(f"the run log {str(self.path)!r} cannot {what}: {exc}.") from None
                 if attempt == self.retries - 1:
                     raise DataError(f"the run log {str(self.path)!r} stayed locked by another process for "
                                     f"{self.retries} attempts; try again.") from None
@@ -394,6 +386,21 @@ class RunLog:
             finally:
                 con.close()
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _write(self, fn: Any) -> Any:
+        """Run ``fn(connection)`` inside one BEGIN IMMEDIATE transaction, retrying when locked."""
+        def transaction(con: sqlite3.Connection) -> Any:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                out = fn(con)
+                con.execute("COMMIT")
+                return out
+            except BaseException:
+                if con.in_transaction:
+                    con.execute("ROLLBACK")
+                raise
+
+        return self._retrying(transaction, "be written")
 
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         con = self._connect()
@@ -417,23 +424,12 @@ class RunLog:
                 raise DataError(f"the run log {str(self.path)!r} was written by a newer clfeval (schema "
                                 f"{version}); upgrade clfeval to read it.")
 
-        delay = 0.05
-        for attempt in range(self.retries):  # switching to WAL needs a moment without other writers
-            con = self._connect()
-            try:
-                mode = con.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-                if str(mode).lower() != "wal":
-                    raise DataError(f"the run log {str(self.path)!r} could not be switched to WAL mode (got {mode}).")
-                break
-            except sqlite3.OperationalError as exc:
-                if attempt == self.retries - 1 or ("locked" not in str(exc) and "busy" not in str(exc)):
-                    raise DataError(f"cannot open the run log {str(self.path)!r}: {exc}.") from None
-                time.sleep(delay)
-                delay = min(delay * 2, 1.0)
-            except sqlite3.DatabaseError as exc:
-                raise DataError(f"{str(self.path)!r} is not a clfeval run log (SQLite said: {exc}).") from None
-            finally:
-                con.close()
+        def wal(con: sqlite3.Connection) -> None:
+            mode = con.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise DataError(f"the run log {str(self.path)!r} could not be switched to WAL mode (got {mode}).")
+
+        self._retrying(wal, "be opened")  # switching to WAL needs a moment without other writers
         self._write(setup)
 
     @property
