@@ -98,7 +98,8 @@ def _collect(draw: Callable[[np.random.Generator, int], Leaves], samples: int, r
     return {k: np.concatenate(v) for k, v in parts.items()}
 
 
-def _nest(leaves: Leaves, level: float, head: dict[str, Any]) -> tuple[dict[str, Any], int]:
+def _nest(leaves: Leaves, level: float, head: dict[str, Any], samples: int) -> dict[str, Any]:
+    """Percentile intervals of every leaf, nested like the report's keys, with a note on undefined replicates."""
     out = dict(head)
     undefined = 0
     for path, reps in leaves.items():
@@ -107,7 +108,9 @@ def _nest(leaves: Leaves, level: float, head: dict[str, Any]) -> tuple[dict[str,
         for key in path[:-1]:
             node = node.setdefault(key, {})
         node[path[-1]] = rs.percentile_interval(reps, level)
-    return out, undefined
+    if undefined:
+        out["note"] = f"up to {undefined} of {samples} replicates had an undefined value and were left out."
+    return out
 
 
 def _head(level: float, samples: int, seed: Any, resampling: str, zd: float) -> dict[str, Any]:
@@ -187,10 +190,7 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
     leaves = _collect(draw, samples, rows, rng, progress)
     head = _head(level, samples, seed, f"multinomial over the {nz.size} non-empty cells of the {k}×{k} table "
                                        f"(= {n} items drawn with replacement)", zd)
-    out, undefined = _nest(leaves, level, head)
-    if undefined:
-        out["note"] = f"up to {undefined} of {samples} replicates had an undefined value and were left out."
-    return out
+    return _nest(leaves, level, head, samples)
 
 
 def multilabel_ci(gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any], *, level: float = 0.95,
@@ -258,8 +258,5 @@ def multilabel_ci(gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any], *, 
     leaves = _collect(draw, samples, rows, rng, progress)
     head = _head(level, samples, seed, f"multinomial over the {len(patterns)} distinct (gold set, predicted set) "
                                        f"patterns (= {n} items drawn with replacement)", zd)
-    out, undefined = _nest(leaves, level, head)
-    if undefined:
-        out["note"] = f"up to {undefined} of {samples} replicates had an undefined value and were left out."
-    return out
+    return _nest(leaves, level, head, samples)
 
