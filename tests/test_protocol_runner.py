@@ -8,11 +8,12 @@ from collections import defaultdict
 import numpy as np
 import pyarrow.compute as pc
 import pytest
-from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.metrics import accuracy_score, f1_score
 from sklearn.pipeline import Pipeline
 from sklearn.tree import DecisionTreeClassifier
 
+from planned import Planned
 from clfeval import report
 from clfeval.errors import DataError, UsageError
 from clfeval.io import read_frame
@@ -228,17 +229,8 @@ def test_the_threshold_step_applies_its_cut_to_the_test_scores():
     docs, y = corpus(300, seed=7, shares=(0.2, 0.4, 0.4))
     y2 = ["grain" if c == "grain" else "other" for c in y]
 
-    def best_f1(is_pos, scores):  # brute force over every distinct score
-        best = (-1.0, 0.0)
-        for t in np.unique(scores):
-            p = scores >= t
-            f1 = 2 * np.sum(p & is_pos) / (p.sum() + is_pos.sum())
-            if f1 > best[0] or (f1 == best[0] and t > best[1]):
-                best = (f1, t)
-        return best[1]
-
     res = cross_validate(make_model("nb"), docs, y2, folds=5, stratified=True, seed=2,
-                         threshold=ThresholdStep(best_f1, positive="grain", name="f1"))
+                         threshold=ThresholdStep(_brute_best_f1, positive="grain", name="f1"))
     t = res.predictions
     fold = np.asarray(t.column("fold"))
     score = t.column("score:grain").to_numpy()
@@ -257,23 +249,6 @@ def test_threshold_step_is_refused_on_more_than_two_classes():
 
 
 # --- mission §10 example 10: the arithmetic of the spread -----------------------------------------
-
-class Planned(BaseEstimator, ClassifierMixin):
-    """Predicts the gold label (column 1 of X) except for the items its plan marks wrong for this training set."""
-
-    def __init__(self, plan=None):
-        self.plan = plan
-
-    def fit(self, X, y):
-        self.classes_ = np.unique(y)
-        self.key_ = tuple(sorted(int(i) for i in np.asarray(X)[:, 0]))
-        return self
-
-    def predict(self, X):
-        X = np.asarray(X)
-        wrong = self.plan.get(self.key_, set())
-        return np.array(["a" if (g == 1) == (int(i) not in wrong) else "b" for i, g in X])
-
 
 def _planned_run(protocol: Protocol, correct: list[int], seed: int):
     n = 500

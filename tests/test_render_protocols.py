@@ -12,28 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 
+from planned import Planned
 from clfeval.protocols import Protocol, run_protocol, split
 from clfeval.render import render
 
 GOLDEN = Path(__file__).parent / "golden"
-
-
-class Planned(BaseEstimator, ClassifierMixin):
-    """Predicts the gold label (column 1 of X) except on the items its plan marks wrong for this training set."""
-
-    def __init__(self, plan=None):
-        self.plan = plan
-
-    def fit(self, X, y):
-        self.classes_ = np.unique(y)
-        self.key_ = tuple(sorted(int(i) for i in np.asarray(X)[:, 0]))
-        return self
-
-    def predict(self, X):
-        wrong = self.plan.get(self.key_, set())
-        return np.array(["a" if (g == 1) == (int(i) not in wrong) else "b" for i, g in np.asarray(X)])
 
 
 def example_10():
