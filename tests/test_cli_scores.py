@@ -124,7 +124,7 @@ def test_threshold_refusals(tmp_path):
     assert_clean_error(run("threshold", t, "--score", "score", "--positive", "spam", "--dev", tmp_path / "nope.csv"),
                        2, "nope.csv")
     assert_clean_error(run("threshold", t, "--score", "score", "--positive", "spam", "--dev", t,
-                           "--objective", "precision>=1", "--cost-fp", "-1"), 2, "cost_fp")
+                           "--objective", "precision>=1", "--cost-fp", "-1"), 2, "option --cost-fp")
 
 
 # --- calibration -------------------------------------------------------------------------

@@ -80,10 +80,8 @@ def resolve_label(value: Any, labels: Sequence[Any], *, option: str, source: str
             return i
     shown = ", ".join(repr(label_str(x)) for x in labels[:50])
     more = f" and {len(labels) - 50} more" if len(labels) > 50 else ""
-    raise DataError(
-        f"{option} names the label {text!r}, which does not occur in {source}; "
-        f"the labels there are: {shown}{more}."
-    )
+    raise DataError(lambda name: f"{name} names the label {text!r}, which does not occur in {source}; the labels "
+                                 f"there are: {shown}{more}.", params=[option])
 
 
 def _kind(arr: pa.Array | pa.ChunkedArray) -> str:

@@ -45,9 +45,8 @@ def check_zero_division(value: Any, *, option: str = "zero_division") -> float:
         v = float(value)
         if math.isnan(v) or v in (0.0, 1.0):
             return v
-    raise UsageError(
-        f"option {option} must be 0, 1 or nan (the value a 0/0 ratio takes); got {value!r}."
-    )
+    raise UsageError(lambda name: f"option {name} must be 0, 1 or nan (the value a 0/0 ratio takes); got {value!r}.",
+                     params=[option])
 
 
 def zero_division_name(value: float) -> str:
@@ -68,7 +67,8 @@ def check_beta(value: Any, *, option: str = "beta") -> float:
     except (TypeError, ValueError):
         beta = math.nan
     if not math.isfinite(beta) or beta <= 0:
-        raise UsageError(f"option {option} must be a positive number (F-beta weighs recall beta times as much as precision); got {value!r}.")
+        raise UsageError(lambda name: f"option {name} must be a positive number (F-beta weighs recall beta times as "
+                                      f"much as precision); got {value!r}.", params=[option])
     return beta
 
 
@@ -83,16 +83,16 @@ def check_finite(value: Any, *, option: str) -> float:
     except (TypeError, ValueError):
         v = math.nan
     if not math.isfinite(v):
-        raise UsageError(f"option {option} must be a finite number; got {value!r}.")
+        raise UsageError(lambda name: f"option {name} must be a finite number; got {value!r}.", params=[option])
     return v
 
 
 def check_positive_int(value: Any, *, option: str, minimum: int = 1) -> int:
     """An integer ≥ ``minimum`` (booleans refused)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise UsageError(f"option {option} must be an integer >= {minimum}; got {value!r}.")
+        raise UsageError(lambda name: f"option {name} must be an integer >= {minimum}; got {value!r}.", params=[option])
     if value < minimum:
-        raise UsageError(f"option {option} must be an integer >= {minimum}; got {value}.")
+        raise UsageError(lambda name: f"option {name} must be an integer >= {minimum}; got {value}.", params=[option])
     return int(value)
 
 
@@ -105,7 +105,7 @@ def check_probability(value: Any, *, option: str, open_interval: bool = True) ->
     ok = (0.0 < p < 1.0) if open_interval else (0.0 <= p <= 1.0)
     if not ok:
         bounds = "strictly between 0 and 1" if open_interval else "between 0 and 1"
-        raise UsageError(f"option {option} must be a number {bounds}; got {value!r}.")
+        raise UsageError(lambda name: f"option {name} must be a number {bounds}; got {value!r}.", params=[option])
     return p
 
 
@@ -120,5 +120,6 @@ def check_rng(seed: Any) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise UsageError(f"seed must be a non-negative integer or a numpy Generator; got {seed!r}.")
+        raise UsageError(lambda name: f"option {name} must be a non-negative integer (or a numpy Generator); got "
+                                      f"{seed!r}.", params=["seed"])
     return np.random.default_rng(int(seed))

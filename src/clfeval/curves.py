@@ -294,13 +294,17 @@ def parse_objective(spec: str | Objective, *, cost_fp: Any = 1.0, cost_fn: Any =
     cfp = _check_cost(cost_fp, "cost_fp")
     cfn = _check_cost(cost_fn, "cost_fn")
     if cfp == 0 and cfn == 0:
-        raise UsageError("options cost_fp and cost_fn cannot both be 0: every cut would cost nothing.")
+        raise UsageError(lambda a, b: f"options {a} and {b} cannot both be 0: every cut would cost nothing.",
+                         params=["cost_fp", "cost_fn"])
     if isinstance(spec, Objective):
         return spec
     text = str(spec).strip().lower().replace(" ", "")
     m = re.fullmatch(r"f(\d+(?:\.\d*)?|\.\d+)", text)
     if m:
-        return Objective("fbeta", beta=check_beta(m.group(1), option="objective's beta"), cost_fp=cfp, cost_fn=cfn)
+        if not float(m.group(1)) > 0:
+            raise UsageError(lambda name: f"option {name}: {spec!r} asks for F-beta with beta {m.group(1)}; beta must "
+                                          f"be a positive number (f0.5, f1, f2, ...).", params=["objective"])
+        return Objective("fbeta", beta=check_beta(m.group(1), option="objective"), cost_fp=cfp, cost_fn=cfn)
     if text == "cost":
         return Objective("cost", cost_fp=cfp, cost_fn=cfn)
     m = re.fullmatch(r"(precision|recall)>=(\d+(?:\.\d*)?|\.\d+)", text)
@@ -318,7 +322,8 @@ def _check_cost(value: Any, option: str) -> float:
     except (TypeError, ValueError):
         v = math.nan
     if not math.isfinite(v) or v < 0:
-        raise UsageError(f"option {option} must be a finite number >= 0 (the cost of one such error); got {value!r}.")
+        raise UsageError(lambda name: f"option {name} must be a finite number >= 0 (the cost of one such error); got "
+                                      f"{value!r}.", params=[option])
     return v
 
 

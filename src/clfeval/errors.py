@@ -1,19 +1,28 @@
 """Exceptions and warnings of clfeval.
 
 Every error a user can cause is a :class:`ClfevalError`. Each class carries the
-exit code the command line uses for it: ``2`` for usage errors that the command
-line alone shows (a bad option value, a missing file), ``1`` for problems found
-in the data. Messages are one paragraph: what was expected, what arrived, and
-where (file, row, column or option).
+exit code the command line uses for it: ``2`` for usage and environment errors
+(a bad option value, a missing file, an output that cannot be written), ``1``
+for problems found in the data. Messages are one paragraph: what was expected,
+what arrived, and where (file, row, column or option).
+
+A message about an argument names it by its library parameter name
+(``beta``, ``dev_size``); the command line shows its own option names
+(``--beta``, ``--dev-size``) instead, through :meth:`ClfevalError.with_names`.
 """
 
 from __future__ import annotations
+
+import copy
+from typing import Callable, Mapping, Sequence
 
 __all__ = [
     "ClfevalError",
     "UsageError",
     "DataError",
     "InputFileError",
+    "OutputFileError",
+    "Interrupted",
     "UndefinedMetricWarning",
 ]
 
@@ -21,13 +30,42 @@ __all__ = [
 class ClfevalError(Exception):
     """Base class of every error clfeval raises on bad input.
 
+    Parameters
+    ----------
+    message : str or callable
+        The message; or, when it names arguments, a function of their names
+        (one per entry of ``params``) that returns it.
+    params : sequence of str
+        The library parameter names the message is about, in the order the
+        function takes them.
+
     Attributes
     ----------
     exit_code : int
         The process exit code the command line maps this error to.
+    params : tuple of str
+
+    Examples
+    --------
+    >>> e = UsageError(lambda beta: f"option {beta} must be positive.", params=["beta"])
+    >>> str(e), str(e.with_names({"beta": "--beta"}))
+    ('option beta must be positive.', 'option --beta must be positive.')
     """
 
     exit_code: int = 1
+
+    def __init__(self, message: str | Callable[..., str] = "", *, params: Sequence[str] = ()) -> None:
+        self.params = tuple(params)
+        self._render = message if callable(message) else None
+        super().__init__(message(*self.params) if callable(message) else message)
+
+    def with_names(self, names: Mapping[str, str]) -> "ClfevalError":
+        """The same error with its parameters named as ``names`` maps them (others keep their names)."""
+        if self._render is None or not any(p in names for p in self.params):
+            return self
+        other = copy.copy(self)
+        other.args = (self._render(*(names.get(p, p) for p in self.params)),)
+        return other
 
 
 class UsageError(ClfevalError, ValueError):
@@ -42,11 +80,27 @@ class InputFileError(UsageError):
     exit_code = 2
 
 
+class OutputFileError(UsageError):
+    """An output cannot be written where it was asked to go: it would replace an input, its
+    directory is missing or not writable, the disk is full (exit 2)."""
+
+    exit_code = 2
+
+
 class DataError(ClfevalError, ValueError):
     """The data contradicts what was asked: a missing column, a ragged row, an
     unknown label, an empty cell (exit 1)."""
 
     exit_code = 1
+
+
+class Interrupted(BaseException):
+    """SIGTERM arrived: unwind (finally/except blocks remove temporary files), then exit 128 + signum."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.exit_code = 128 + signum
 
 
 class UndefinedMetricWarning(UserWarning):

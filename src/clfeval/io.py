@@ -12,14 +12,13 @@ applies, the row, line and column at fault.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io as _io
 import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -27,6 +26,7 @@ import pyarrow.compute as pc
 
 from clfeval._labels import label_str
 from clfeval.errors import DataError, InputFileError, UsageError
+from clfeval.outputs import OutputFiles, atomic_path
 
 __all__ = ["FORMATS", "detect_format", "read_frame", "read_predictions", "Predictions", "write_frame", "atomic_write_text"]
 
@@ -408,50 +408,24 @@ def read_predictions(path: str | os.PathLike, *, gold: str = "gold", pred: str |
                        repeats, item_ids)
 
 
-@contextlib.contextmanager
-def atomic_path(path: str | os.PathLike, *, option: str = "--output") -> Iterator[str]:
-    """A temporary path beside ``path`` that becomes ``path`` (by rename) only if the block succeeds.
-
-    A failure anywhere in the block leaves neither a half-written file nor the
-    temporary file behind.
-    """
-    import tempfile
-
-    p = Path(path)
-    if p.exists() and p.is_dir():
-        raise UsageError(f"option {option} names a directory ({str(p)!r}); give a file name.")
-    directory = p.parent if str(p.parent) else Path(".")
-    if not directory.exists():
-        raise UsageError(f"option {option}: the directory {str(directory)!r} does not exist.")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
-    os.close(fd)
-    try:
-        yield tmp
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same directory, then rename."""
-    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
+def atomic_write_text(path: str | os.PathLike, text: str, *, option: str = "--output") -> None:
+    """Write ``text`` (UTF-8) to ``path`` whole or not at all (:func:`clfeval.outputs.atomic_path`)."""
+    with atomic_path(path, option=option) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
         fh.write(text)
 
 
 def write_frame(table: pa.Table, path: str | os.PathLike, *, output_format: str | None = None,
-                option: str = "--predictions") -> None:
-    """Write a table as CSV/TSV/JSONL/Parquet by extension, atomically (temp file, then rename).
+                option: str = "--predictions", files: OutputFiles | None = None) -> None:
+    """Write a table as CSV/TSV/JSONL/Parquet by extension, whole or not at all (:func:`clfeval.outputs.atomic_path`).
 
-    JSONL is strict JSON: NaN and infinities are written as ``null``.
+    JSONL is strict JSON: NaN and infinities are written as ``null``. With
+    ``files``, the table is staged there (:class:`clfeval.outputs.OutputFiles`)
+    and put in place when the caller publishes them.
     """
     import json
 
     fmt = detect_format(path, output_format)
-    with atomic_path(path, option=option) as tmp:
+    with (atomic_path(path, option=option) if files is None else files.staging(path, option=option)) as tmp:
         if fmt == "parquet":
             import pyarrow.parquet as pq
 

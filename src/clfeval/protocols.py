@@ -53,6 +53,7 @@ from clfeval import __version__
 from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label, sort_labels
 from clfeval._validation import check_probability, check_zero_division, zero_division_name
 from clfeval.errors import DataError, UsageError
+from clfeval.outputs import OutputFiles
 from clfeval.reports import Report, report_from_table
 from clfeval.splits import Fold, Protocol, _check_seed, _derived_seed, iterative_stratification, split
 from clfeval.tables import ConfusionTable, MultilabelTable, confusion_table
@@ -946,17 +947,19 @@ def holdout(estimator: Any, X: Any, y: Any, *, test_size: float = 0.2, val_size:
 PREDICTION_FORMATS = (".csv", ".tsv", ".jsonl", ".parquet")
 
 
-def write_predictions(table: pa.Table | ProtocolResult, path: str | os.PathLike[str]) -> Path:
+def write_predictions(table: pa.Table | ProtocolResult, path: str | os.PathLike[str], *,
+                      files: OutputFiles | None = None) -> Path:
     """Write out-of-fold predictions, the format chosen by the extension.
 
     ``.csv`` / ``.tsv`` (header row, missing scores empty), ``.jsonl`` (one
     JSON object per line, missing scores ``null``) or ``.parquet``. The file
     appears whole or not at all (:func:`clfeval.io.write_frame`: a temporary
-    file in the same directory, then a rename).
+    file in the same directory, then a rename); with ``files`` it is staged
+    there and appears when the caller publishes them.
     """
     from clfeval.io import write_frame
 
     if isinstance(table, ProtocolResult):
         table = table.predictions
-    write_frame(table, path)
+    write_frame(table, path, files=files)
     return Path(path)

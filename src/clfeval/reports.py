@@ -274,7 +274,7 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
         notes.extend(bnotes)
         binary = None
         if positive is not None:
-            i = resolve_label(positive, table.labels, option="--positive")
+            i = resolve_label(positive, table.labels, option="positive")
             binary = dict(positive=labels[i], **{k: v for k, v in scored["per_class"][labels[i]].items()})
         return Report(kind="multilabel", n=table.n_items, labels=labels, per_class=scored["per_class"],
                       accuracy=scored["accuracy"], error_rate=scored["error_rate"], macro=scored["macro"],
@@ -288,7 +288,7 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
     positive_index = None
     binary = None
     if positive is not None:
-        positive_index = resolve_label(positive, table.labels, option="--positive")
+        positive_index = resolve_label(positive, table.labels, option="positive")
         binary = score_binary(cm, labels, positive_index, beta=beta, zero_division=zd)
     f1 = np.array([scored["per_class"][lab]["f1"] for lab in labels])
     hard = hardest_classes(f1, labels)

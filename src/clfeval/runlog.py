@@ -31,14 +31,21 @@ Safety
   ``BEGIN IMMEDIATE`` transaction (the writer takes the lock up front, so
   two writers never deadlock), with a busy timeout and retries.
 * A run killed mid-way leaves no half record: a run is written at its end,
-  in one transaction; its predictions file is written to a temporary name
-  and renamed before that transaction, so a record never points to a
-  missing or partial file (a kill between the two leaves at worst an
-  unreferenced Parquet file).
+  in one transaction. Its predictions file (and the command's own outputs,
+  see :meth:`RunLog.record`) are first written to temporary files that have
+  no name (``O_TMPFILE`` where the system has it), and put in place just
+  before the transaction commits, with SIGINT and SIGTERM held back for
+  those few system calls: a record never points to a missing or partial
+  file, and a run is recorded only once its outputs are written.
+* An existing file that is not a clfeval run log (another SQLite database,
+  any other file) is refused without being touched: it is looked at through
+  a read-only connection before anything is written. A log opened with
+  ``readonly=True`` is never written (queries work in a read-only directory).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
 import json
@@ -49,10 +56,11 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from clfeval.errors import DataError, InputFileError, UsageError
-from clfeval.io import atomic_path
+from clfeval import outputs as _outputs
+from clfeval.outputs import OutputFiles, deferred_signals
 
 __all__ = [
     "DEFAULT_PATH",
@@ -65,6 +73,7 @@ __all__ = [
     "CheckResult",
     "file_hash",
     "flatten_settings",
+    "predictions_dir",
     "higher_is_better",
 ]
 
@@ -122,6 +131,16 @@ def file_hash(path: str | os.PathLike[str]) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return "sha256:" + h.hexdigest()
+
+
+def predictions_dir(path: str | os.PathLike[str]) -> Path:
+    """The folder a run log keeps its predictions files in: ``<db stem>-predictions/`` beside it.
+
+    >>> predictions_dir("logs/runs.sqlite").as_posix()
+    'logs/runs-predictions'
+    """
+    p = Path(path)
+    return p.parent / f"{p.stem}-predictions"
 
 
 def higher_is_better(metric: str) -> bool:
@@ -345,26 +364,60 @@ class RunLog:
     False
     """
 
-    def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, timeout: float = 30.0, retries: int = 20) -> None:
+    def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, timeout: float = 30.0, retries: int = 20,
+                 readonly: bool = False) -> None:
         self.path = Path(path)
         self.timeout = float(timeout)
         self.retries = int(retries)
+        self.readonly = bool(readonly)
         if self.path.exists() and self.path.is_dir():
             raise UsageError(f"the run log {str(self.path)!r} is a directory; give a database file name.")
         parent = self.path.parent if str(self.path.parent) else Path(".")
         if not parent.is_dir():
             raise UsageError(f"the directory of the run log {str(self.path)!r} does not exist.")
-        self._init_schema()
+        self._ready = False
+        if self.path.exists() and self.path.stat().st_size > 0:
+            self._inspect()
 
     # -- connection and transactions ---------------------------------------------------------
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self, *, readonly: bool | None = None, immutable: bool = False) -> sqlite3.Connection:
+        ro = self.readonly if readonly is None else readonly
         try:
-            con = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
-        except sqlite3.Error as exc:
+            if ro:
+                from urllib.parse import quote
+
+                uri = f"file:{quote(str(self.path.absolute()))}?mode=ro" + ("&immutable=1" if immutable else "")
+                con = sqlite3.connect(uri, uri=True, timeout=self.timeout, isolation_level=None)
+            else:
+                con = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+            con.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+            if not ro:
+                con.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.DatabaseError as exc:
+            if ro and not immutable and not os.access(self.path.parent if str(self.path.parent) else ".", os.W_OK):
+                # a WAL database in a directory we may not write: read it as it is (nothing can change it)
+                return self._connect(readonly=True, immutable=True)
             raise UsageError(f"cannot open the run log {str(self.path)!r}: {exc}.") from None
-        con.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
-        con.execute("PRAGMA foreign_keys = ON")
         return con
+
+    def _inspect(self) -> None:
+        """Refuse, without touching it, an existing file that is not a clfeval run log (read-only look)."""
+        con = self._connect(readonly=True)
+        try:
+            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            version = con.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise DataError(f"{str(self.path)!r} is not a clfeval run log (SQLite said: {exc}); give another "
+                            f"--runs-db, or move the file away.") from None
+        finally:
+            con.close()
+        if tables and not {"runs", "metrics", "folds"} <= tables:
+            shown = ", ".join(sorted(tables)[:10])
+            raise DataError(f"{str(self.path)!r} is an SQLite database but not a clfeval run log (its tables: "
+                            f"{shown}); it was left as it is. Give another --runs-db.")
+        if version > SCHEMA_VERSION:
+            raise DataError(f"the run log {str(self.path)!r} was written by a newer clfeval (schema {version}); "
+                            f"upgrade clfeval to read it.")
 
     def _retrying(self, fn: Any, what: str) -> Any:
         """Run ``fn(connection)`` on a fresh connection, retrying with backoff while the database is locked."""
@@ -387,13 +440,26 @@ class RunLog:
                 con.close()
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _write(self, fn: Any) -> Any:
-        """Run ``fn(connection)`` inside one BEGIN IMMEDIATE transaction, retrying when locked."""
+    def _write(self, fn: Any, *, publish: Callable[[], None] | None = None) -> Any:
+        """Run ``fn(connection)`` inside one BEGIN IMMEDIATE transaction, retrying when locked.
+
+        ``publish()`` (putting the run's output files in place) runs just before
+        COMMIT, both with SIGINT and SIGTERM held back: a signal then lets the
+        run and its outputs complete, and takes effect after.
+        """
+        if self.readonly:
+            raise UsageError(f"the run log {str(self.path)!r} was opened read-only.")
+        self._ensure_schema()
+
         def transaction(con: sqlite3.Connection) -> Any:
             con.execute("BEGIN IMMEDIATE")
             try:
                 out = fn(con)
-                con.execute("COMMIT")
+                with deferred_signals():
+                    if publish is not None:
+                        publish()
+                        _outputs._checkpoint("published")
+                    con.execute("COMMIT")
                 return out
             except BaseException:
                 if con.in_transaction:
@@ -403,6 +469,8 @@ class RunLog:
         return self._retrying(transaction, "be written")
 
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return []  # nothing recorded yet
         con = self._connect()
         try:
             con.row_factory = sqlite3.Row
@@ -412,41 +480,52 @@ class RunLog:
         finally:
             con.close()
 
-    def _init_schema(self) -> None:
+    def _ensure_schema(self) -> None:
+        """Create the tables (first write only) and switch the database to WAL mode."""
+        if self._ready:
+            return
+
         def setup(con: sqlite3.Connection) -> None:
-            for stmt in _SCHEMA.split(";"):
-                if stmt.strip():
-                    con.execute(stmt)
-            version = con.execute("PRAGMA user_version").fetchone()[0]
-            if version == 0:
-                con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            elif version > SCHEMA_VERSION:
-                raise DataError(f"the run log {str(self.path)!r} was written by a newer clfeval (schema "
-                                f"{version}); upgrade clfeval to read it.")
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                for stmt in _SCHEMA.split(";"):
+                    if stmt.strip():
+                        con.execute(stmt)
+                version = con.execute("PRAGMA user_version").fetchone()[0]
+                if version == 0:
+                    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                con.execute("COMMIT")
+            except BaseException:
+                if con.in_transaction:
+                    con.execute("ROLLBACK")
+                raise
 
         def wal(con: sqlite3.Connection) -> None:
             mode = con.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise DataError(f"the run log {str(self.path)!r} could not be switched to WAL mode (got {mode}).")
 
+        if self.path.exists() and self.path.stat().st_size > 0:
+            self._inspect()  # it may have been replaced since it was opened
         self._retrying(wal, "be opened")  # switching to WAL needs a moment without other writers
-        self._write(setup)
+        self._retrying(setup, "be set up")
+        self._ready = True
 
     @property
     def predictions_dir(self) -> Path:
         """Where predictions files are kept: ``<db stem>-predictions/`` beside the database."""
-        return self.path.parent / f"{self.path.stem}-predictions"
+        return predictions_dir(self.path)
 
     # -- writing ------------------------------------------------------------------------------
-    def _store_predictions(self, table: Any) -> str:
+    def _stage_predictions(self, files: OutputFiles, table: Any) -> str:
+        """Write the predictions into a temporary file of the predictions folder; published with the record."""
         import pyarrow.parquet as pq
 
         d = self.predictions_dir
         d.mkdir(exist_ok=True)
         stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
         name = f"run-{stamp}-{uuid.uuid4().hex[:12]}.parquet"
-        with atomic_path(d / name, option="--runs-db") as tmp:
-            pq.write_table(table, tmp)
+        files.stage(d / name, lambda tmp: pq.write_table(table, tmp), option="--runs-db")
         return f"{d.name}/{name}"
 
     def _insert_rows(self, con: sqlite3.Connection, row: dict[str, Any], summary: dict[str, Any],
@@ -472,7 +551,8 @@ class RunLog:
     def record(self, command: str, *, settings: dict[str, Any], seed: int | None, protocol: dict[str, Any],
                summary: dict[str, Any], per_fold: Sequence[dict[str, Any]] = (), data_path: str | None = None,
                data_hash: str | None = None, task: str | None = None, versions: dict[str, Any] | None = None,
-               predictions: Any = None, result: dict[str, Any] | None = None) -> int:
+               predictions: Any = None, result: dict[str, Any] | None = None, outputs: OutputFiles | None = None,
+               on_id: Callable[[int], None] | None = None) -> int:
         """Record one finished run in one transaction; returns its id.
 
         Parameters
@@ -499,27 +579,49 @@ class RunLog:
             Out-of-fold predictions, stored as Parquet beside the database.
         result : dict, optional
             The full JSON result, kept for ``show``.
+        outputs : OutputFiles, optional
+            The run's own output files, staged by the caller: they are put in
+            place together with the predictions file, just before the
+            transaction commits, so that a run is recorded only once its
+            outputs are written (a signal in between is held back until the
+            record is complete).
+        on_id : callable, optional
+            ``on_id(run_id)`` is called inside the transaction, before that, to
+            stage outputs that show the run's id.
         """
         if not isinstance(command, str) or not command:
             raise UsageError("a run needs a command name (cv, holdout, reuters, ...).")
-        pred_path = self._store_predictions(predictions) if predictions is not None else None
-        row = {"created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds"), "command": command,
-               "data_path": None if data_path is None else str(data_path), "data_hash": data_hash, "task": task,
-               "seed": None if seed is None else int(seed), "settings": _dumps(settings), "protocol": _dumps(protocol),
-               "versions": _dumps(versions or {}), "predictions": pred_path,
-               "result": None if result is None else _dumps(result)}
-        return self._write(lambda con: self._insert_rows(con, row, summary, per_fold))
+        with contextlib.ExitStack() as stack:
+            files = outputs if outputs is not None else stack.enter_context(OutputFiles())
+            pred_path = self._stage_predictions(files, predictions) if predictions is not None else None
+            row = {"created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds"),
+                   "command": command, "data_path": None if data_path is None else str(data_path),
+                   "data_hash": data_hash, "task": task, "seed": None if seed is None else int(seed),
+                   "settings": _dumps(settings), "protocol": _dumps(protocol), "versions": _dumps(versions or {}),
+                   "predictions": pred_path, "result": None if result is None else _dumps(result)}
+
+            def insert(con: sqlite3.Connection) -> int:
+                run_id = self._insert_rows(con, row, summary, per_fold)
+                if on_id is not None:
+                    on_id(run_id)
+                _outputs._checkpoint("inserted")
+                return run_id
+
+            return self._write(insert, publish=files.publish)
 
     def record_result(self, command: str, result: Any, *, settings: dict[str, Any], data_path: str | None = None,
-                      data_hash: str | None = None, task: str | None = None, keep_predictions: bool = True) -> int:
-        """Record a :class:`~clfeval.protocols.ProtocolResult` (or any result with the same JSON keys)."""
+                      data_hash: str | None = None, task: str | None = None, keep_predictions: bool = True,
+                      outputs: OutputFiles | None = None, on_id: Callable[[int], None] | None = None) -> int:
+        """Record a :class:`~clfeval.protocols.ProtocolResult` (or any result with the same JSON keys);
+        ``outputs`` and ``on_id`` as in :meth:`record`."""
         d = result.to_dict()
         sig = d.get("signature", {})
         summary = {m: d[m] for m in d.get("metrics", []) if isinstance(d.get(m), dict)}
         return self.record(command, settings=settings, seed=sig.get("seed"), protocol=d.get("protocol", {}),
                            summary=summary, per_fold=d.get("per_fold", []), data_path=data_path, data_hash=data_hash,
                            task=task, versions=sig.get("versions"),
-                           predictions=getattr(result, "predictions", None) if keep_predictions else None, result=d)
+                           predictions=getattr(result, "predictions", None) if keep_predictions else None, result=d,
+                           outputs=outputs, on_id=on_id)
 
     # -- reading ------------------------------------------------------------------------------
     def _runs(self, where: str = "", args: Sequence[Any] = (), *, full: bool = False) -> list[Run]:

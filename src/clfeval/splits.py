@@ -95,8 +95,8 @@ class Protocol:
             t = check_probability(self.test_size, option="test_size")
             v = check_probability(self.val_size, option="val_size", open_interval=False)
             if v >= 1.0 or t + v >= 1.0:
-                raise UsageError(f"test_size ({t:g}) and val_size ({v:g}) must leave items for training: "
-                                 f"their sum must be below 1.")
+                raise UsageError(lambda a, b: f"{a} ({t:g}) and {b} ({v:g}) must leave items for training: their "
+                                              f"sum must be below 1.", params=["test_size", "val_size"])
             object.__setattr__(self, "test_size", t)
             object.__setattr__(self, "val_size", v)
 

@@ -2,29 +2,43 @@
 
 Every command takes ``--format text|json|markdown`` and ``--output PATH``,
 writes data to stdout (or the file) and messages to stderr. Errors are one
-paragraph on stderr, no traceback: exit 2 for usage errors the command line
-alone shows, 1 for problems found in the data.
+paragraph on stderr, no traceback (``--debug`` shows it). Exit codes: 0
+success, 1 a problem found in the data, 2 a usage or environment error (a bad
+option, a missing file, an output that cannot be written), 70 a bug in
+clfeval, 130 after SIGINT, 143 after SIGTERM.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
+import traceback
+from typing import Any
 
 import click
 
 from clfeval import __version__
-from clfeval.errors import ClfevalError
+from clfeval.cli._common import Group, message, option_names, stdout_error
+from clfeval.errors import ClfevalError, Interrupted
+from clfeval.outputs import os_reason
 
 __all__ = ["cli", "main"]
 
+EX_SOFTWARE = 70  # sysexits.h: an internal software error
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="clfeval")
-def cli() -> None:
+@click.option("--debug", is_flag=True, help="Show the traceback of an error (to report a bug).")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
     """clfeval: how good is your classifier really, and does it really beat the other one?
 
     Try `clfeval demo` for the worked examples, `clfeval report FILE` for a predictions file.
     """
+    if isinstance(ctx.obj, dict):
+        ctx.obj["debug"] = debug
 
 
 def _register() -> None:
@@ -53,27 +67,87 @@ def _register() -> None:
 _register()
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of the console script: maps errors to exit codes without tracebacks."""
+def _on_sigterm(signum: int, _frame: Any) -> None:
+    raise Interrupted(signum)
+
+
+def _interrupted(name: str, code: int) -> int:
+    message(f"clfeval: interrupted by {name}.")
+    return code
+
+
+def _bug(exc: BaseException, state: dict[str, Any]) -> int:
+    where = f" in `{state['command_path']}`" if state.get("command_path") else ""
+    text = str(exc).strip().replace("\n", " ")
+    message(f"clfeval: internal error{where}: {type(exc).__name__}{': ' + text if text else ''}. This is a bug in "
+            f"clfeval: please report it, with the command line and the traceback that `clfeval --debug ...` shows.")
+    return EX_SOFTWARE
+
+
+def _run(argv: list[str] | None, state: dict[str, Any]) -> int:
+    """Run one command line; every outcome becomes an exit code and at most one paragraph on stderr."""
     try:
-        rv = cli.main(args=argv, prog_name="clfeval", standalone_mode=False)
+        rv = cli.main(args=argv, prog_name="clfeval", standalone_mode=False, obj=state)
+        try:
+            sys.stdout.flush()
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise
+            raise stdout_error(exc) from None
+        return rv if isinstance(rv, int) else 0
     except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except click.ClickException as exc:
         exc.show()
-        sys.exit(exc.exit_code)
-    except click.Abort:
-        click.echo("clfeval: aborted.", err=True)
-        sys.exit(1)
-    except ClfevalError as exc:
-        click.echo(f"clfeval: error: {exc}", err=True)
-        sys.exit(exc.exit_code)
-    except BrokenPipeError:
-        try:
-            sys.stdout = None  # type: ignore[assignment]
-        finally:
-            sys.exit(1)
+        return exc.exit_code
+    except click.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            return _interrupted("SIGINT", 130)
+        message("clfeval: aborted.")
+        return 1
     except KeyboardInterrupt:
-        click.echo("clfeval: interrupted.", err=True)
-        sys.exit(130)
-    sys.exit(rv if isinstance(rv, int) else 0)
+        return _interrupted("SIGINT", 130)
+    except Interrupted as exc:
+        return _interrupted(signal.Signals(exc.signum).name, exc.exit_code)
+    except BrokenPipeError:
+        sys.stdout = None  # type: ignore[assignment]  # nothing more can reach the reader that left
+        return 1
+    except ClfevalError as exc:
+        if state.get("debug"):
+            traceback.print_exc()
+        message(f"clfeval: error: {exc.with_names(option_names(state.get('command')))}")
+        return exc.exit_code
+    except OSError as exc:  # the environment (a file, the disk) said no where no message was prepared
+        if state.get("debug"):
+            traceback.print_exc()
+        where = f"{exc.filename!r}: " if exc.filename else ""
+        message(f"clfeval: error: {where}{os_reason(exc)}.")
+        return 2
+    except Exception as exc:  # the last resort: a bug, said in one paragraph
+        if state.get("debug"):
+            traceback.print_exc()
+        return _bug(exc, state)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the console script: maps every outcome to an exit code, without tracebacks.
+
+    SIGTERM raises :class:`~clfeval.errors.Interrupted` while the command runs
+    (SIGINT stays :class:`KeyboardInterrupt`), so that temporary files are
+    removed on the way out; they exit 143 and 130.
+    """
+    state: dict[str, Any] = {"debug": False, "command": None, "command_path": None}
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        try:
+            code = _run(argv, state)
+        except KeyboardInterrupt:  # a second signal while the first was being reported
+            code = 130
+        except Interrupted as exc:
+            code = exc.exit_code
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    sys.exit(code)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -11,7 +13,56 @@ import click
 
 from clfeval.errors import InputFileError
 
-__all__ = ["output_options", "input_options", "emit", "progress", "existing_file", "parse_list", "message"]
+__all__ = ["Group", "option_names", "output_options", "input_options", "check_paths", "emit", "finish_run",
+           "progress", "existing_file", "parse_list", "message", "stdout_error"]
+
+# Library parameter names whose option is not named after them: the first option the command has wins.
+_ALIASES = {"objective": ("--objective", "--tune-threshold")}
+
+
+class Group(click.Group):
+    """A command group that notes which command runs, so that its errors can use the command's option names."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None and isinstance(ctx.obj, dict):
+            ctx.obj["command"] = cmd
+            ctx.obj["command_path"] = f"{ctx.command_path} {name}"
+        return name, cmd, rest
+
+
+def option_names(command: click.Command | None) -> dict[str, str]:
+    """Library parameter name → the command's option (``dev_size`` → ``--dev-size``, ``ci`` → ``--ci``).
+
+    Errors name the library's parameters; the command line shows them by its own options
+    (:meth:`clfeval.errors.ClfevalError.with_names`).
+    """
+    names: dict[str, str] = {}
+    options = [p for p in (command.params if command is not None else []) if isinstance(p, click.Option) and p.opts]
+    for p in options:
+        long = [o for o in p.opts if o.startswith("--")]
+        if not long:
+            continue
+        if p.name:
+            names.setdefault(p.name, long[0])
+        for o in long:
+            names.setdefault(o[2:].replace("-", "_"), o)
+    have = {o for p in options for o in p.opts}
+    for name, candidates in _ALIASES.items():
+        found = [c for c in candidates if c in have]
+        if found and name not in names:
+            names[name] = found[0]
+    return names
+
+
+def check_paths(inputs: Iterable[tuple[str, Path | None]] = (), outputs: Iterable[tuple[str, Path | None]] = ()) -> Any:
+    """Before any long work: resolve every output and refuse one that would destroy an input or another output.
+
+    See :func:`clfeval.outputs.check_paths`.
+    """
+    from clfeval.outputs import check_paths as check
+
+    return check(inputs, outputs)
 
 
 def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -63,8 +114,35 @@ def message(text: str) -> None:
     click.echo(text, err=True)
 
 
+def stdout_error(exc: OSError) -> Exception:
+    """The error for a standard output that cannot be written (``/dev/full``, a full disk).
+
+    What could not be written is thrown away, so that nothing tries again at exit.
+    """
+    from clfeval.errors import OutputFileError
+    from clfeval.outputs import os_reason
+
+    with contextlib.suppress(Exception):
+        fd = sys.stdout.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    return OutputFileError(f"cannot write to standard output: {os_reason(exc)}. Redirect it elsewhere, or write "
+                           f"the result to a file with --output.")
+
+
+def _echo(text: str) -> None:
+    try:
+        click.echo(text, nl=False)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise stdout_error(exc) from None
+
+
 def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None) -> None:
-    """Render ``result`` and write it to ``output`` (atomically) or stdout.
+    """Render ``result`` and write it to ``output`` (whole or not at all) or stdout.
 
     Text goes to a terminal with rich's colours; piped or written to a file
     it is plain text.
@@ -82,7 +160,36 @@ def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None
         atomic_write_text(output, text)
         message(f"wrote {output}")
     else:
-        click.echo(text, nl=False)
+        _echo(text)
+
+
+def finish_run(result: Any, fmt: str, output: Path | None, files: Any,
+               record: Callable[[Any, Callable[[int], None]], int] | None = None) -> Any:
+    """Write a run's outputs, then record it; returns the result (with its run id when recorded).
+
+    ``files`` (:class:`clfeval.outputs.OutputFiles`) holds the outputs staged
+    so far (``--predictions``); ``--output`` is rendered with the run's id and
+    staged beside them. With ``record(files, on_id)`` (a run log's
+    ``record_result``), every file is put in place just before the record
+    commits; without it, at once. Standard output is written last (by the
+    caller, with :func:`emit`), after the record.
+    """
+    from clfeval.render import render
+
+    final = [result]
+
+    def stage(run_id: int | None) -> None:
+        final[0] = result if run_id is None else dataclasses.replace(result, run_id=run_id)
+        if output is not None:
+            text = render(final[0], fmt, width=120)
+            files.stage(output, lambda p: Path(p).write_text(text, encoding="utf-8", newline=""), option="--output")
+
+    if record is None:
+        stage(None)
+        files.publish()
+    else:
+        record(files, stage)
+    return final[0]
 
 
 @contextlib.contextmanager

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from clfeval.cli._common import emit, output_options
+from clfeval.cli._common import check_paths, emit, output_options
 
 
 @click.command()
@@ -32,6 +32,7 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
     from clfeval.cli._scorefile import check_score_options, read_scored
     from clfeval.errors import UsageError
 
+    check_paths([("FILE", file)], [("--output", output)])
     check_score_options(prob, probs_prefix, score_option="--prob", prefix_option="--probs-prefix")
     if prob is not None and positive is None:
         raise UsageError("option --prob needs --positive: the class whose probability the column gives.")

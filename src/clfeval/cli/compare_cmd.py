@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import emit, existing_file, output_options, progress
+from clfeval.cli._common import check_paths, emit, existing_file, output_options, progress
 from clfeval.errors import DataError, UsageError
 
 
@@ -144,7 +144,8 @@ def _names(paths: list[Path]) -> list[str]:
 @click.option("--test", "-t", "test", type=click.Choice(["bootstrap", "randomization", "mcnemar"]), default="bootstrap",
               show_default=True, help="Paired bootstrap (2δ rule), approximate randomization, or McNemar (accuracy).")
 @click.option("--samples", "-b", type=int, default=10_000, show_default=True, help="Replicates b (>= 1).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed: the same seed gives the same numbers.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Random seed: the same seed gives the same numbers.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level of the verdict.")
 @click.option("--ci", "ci_level", type=float, default=0.95, show_default=True, help="Level of the bootstrap confidence intervals.")
 @click.option("--baseline", default=None, help="Compare each other file with this one (its name or path); "
@@ -178,6 +179,8 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
 
     if len(files) < 2:
         raise UsageError(f"compare needs at least two predictions files (A_FILE B_FILE ...); got {len(files)}.")
+    check_paths([(f"{chr(65 + i)}_FILE" if i < 3 else f"file {i + 1}", f) for i, f in enumerate(files)],
+                [("--output", output)])
     samples = check_positive_int(samples, option="--samples")
     check_probability(alpha, option="--alpha")
     check_probability(ci_level, option="--ci")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from clfeval.cli._common import emit, message, output_options
+from clfeval.cli._common import Group, check_paths, emit, message, output_options
 
 
-@click.group()
+@click.group(cls=Group)
 def datasets() -> None:
     """Public data sets: download them, checked, for the studies (`clfeval reuters`)."""
 
@@ -30,10 +30,26 @@ def fetch(name: str, dest: Path, url: str | None, force: bool, fmt: str, output:
     SGML files with 21,578 stories; only then is it renamed into place, so a
     failed download leaves nothing behind. Prints where the archive is.
     """
+    from urllib.parse import unquote, urlparse
+
+    from clfeval.errors import InputFileError
+    from clfeval.outputs import os_reason, resolve_output
     from clfeval.text.datasets import ARCHIVE_NAME, REUTERS_SHA256, UCI_URL, FetchedDataset, fetch_reuters
 
     source = url or UCI_URL
-    existed = (dest / ARCHIVE_NAME).exists() and not force
+    parsed = urlparse(source)
+    local = unquote(parsed.path) if parsed.scheme == "file" else None
+    archive = dest / ARCHIVE_NAME
+    try:
+        existed = archive.exists() and not force
+    except OSError as exc:
+        raise InputFileError(f"option --dest: cannot look into the directory {str(dest)!r}: {os_reason(exc)}; give a "
+                             f"directory clfeval may read and write.") from None
+    if existed:  # kept as it is, an input now: the output must not replace it
+        check_paths([("--url", local), ("the archive in --dest", archive)], [("--output", output)])
+    else:  # before anything is downloaded
+        target = resolve_output(dest, option="--dest", directory=True)
+        check_paths([("--url", local)], [target, ("--dest", archive if dest.is_dir() else None), ("--output", output)])
     path = fetch_reuters(dest, url=source, force=force)
     if existed:
         message(f"{path} is already there; not downloaded again (use --force to replace it).")

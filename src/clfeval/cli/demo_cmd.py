@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from clfeval.cli._common import emit, output_options
+from clfeval.cli._common import check_paths, emit, output_options
 
 
 @click.command()
@@ -17,6 +17,7 @@ def demo(mode: str | None, fmt: str, output: Path | None) -> None:
     from clfeval.demo import demo_modes, run_demo
     from clfeval.render.demo import DemoList
 
+    check_paths([], [("--output", output)])
     if mode is None:
         emit(DemoList(demo_modes()), fmt, output)
         return

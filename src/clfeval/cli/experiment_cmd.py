@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import click
 
-from clfeval.cli._common import emit, existing_file, message, output_options, progress
+from clfeval.cli._common import check_paths, emit, existing_file, finish_run, message, output_options, progress
 from clfeval.errors import DataError, UsageError
 
 INSTALL = "pip install 'clfeval[text]'"
@@ -124,24 +124,31 @@ def read_data(path: Path, text_col: str, label_col: str, id_col: str | None, mul
     return texts, labels, ids
 
 
-def _check_outputs(predictions_out: Path | None, output: Path | None) -> None:
-    """Refuse a bad output path before a long run, not after it."""
-    from clfeval.io import detect_format
+def run_outputs(inputs: list[tuple[str, Path | None]], output: Path | None, runs_db: Path | None, *,
+                predictions_out: Path | None = None) -> Any:
+    """Check every output of a recorded run before the long part; returns the run log (or None).
 
-    for p, opt in ((predictions_out, "--predictions"), (output, "--output")):
-        if p is None:
-            continue
-        if p.exists() and p.is_dir():
-            raise UsageError(f"option {opt} names a directory ({str(p)!r}); give a file name.")
-        parent = p.parent if str(p.parent) else Path(".")
-        if not parent.is_dir():
-            raise UsageError(f"option {opt}: the directory {str(parent)!r} does not exist.")
+    The outputs are ``--predictions``, ``--output``, the run log and its
+    predictions folder; none may be an input, lie inside an input directory,
+    or be another output. An existing run log is looked at (read-only) and
+    refused if it is not a clfeval run log.
+    """
+    from clfeval.io import detect_format
+    from clfeval.outputs import resolve_output
+    from clfeval.runlog import RunLog, predictions_dir
+
+    outputs: list[Any] = [("--predictions", predictions_out), ("--output", output)]
+    if runs_db is not None:
+        outputs += [("--runs-db", runs_db), resolve_output(predictions_dir(runs_db), option="--runs-db", directory=True)]
+    check_paths(inputs, outputs)
+    log = None if runs_db is None else RunLog(runs_db)
     if predictions_out is not None:
         try:
             detect_format(predictions_out)
         except UsageError:
             raise UsageError(f"option --predictions: cannot tell the format of {str(predictions_out)!r} from its "
                              f"extension; use .csv, .tsv, .jsonl or .parquet.") from None
+    return log
 
 
 def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, text_col: str, label_col: str,
@@ -150,13 +157,21 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
                    tune: str | None, dev_size: float, positive: str | None, cost_fp: float, cost_fn: float,
                    zero_division: str, runs_db: Path, no_log: bool, input_format: str | None, fmt: str,
                    output: Path | None) -> None:
-    """The body of ``cv`` and ``holdout``: read, check, run, write, record, render."""
+    """The body of ``cv`` and ``holdout``: check the outputs, hash and read the data, run, write, record, render.
+
+    Every output is checked before the long part, the data is hashed before it
+    is read, and the run is recorded last: its outputs are in place when the
+    record commits (see :meth:`clfeval.runlog.RunLog.record`).
+    """
     _need_text_extra(stem)
+    from clfeval import outputs as _outputs
+    from clfeval.outputs import OutputFiles
     from clfeval.protocols import Protocol, ThresholdStep, default_metrics, run_protocol, write_predictions
-    from clfeval.runlog import RunLog, file_hash
+    from clfeval.runlog import file_hash
     from clfeval.text.models import ModelConfig
 
-    _check_outputs(predictions_out, output)
+    log = run_outputs([("DATA", existing_file(data))], output, None if no_log else runs_db,
+                      predictions_out=predictions_out)
     cfg = ModelConfig(model.lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words, multilabel=multilabel)
     protocol = Protocol(**protocol_args)
     step = None
@@ -164,7 +179,7 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
         step = ThresholdStep.for_objective(tune, dev_size=dev_size, positive=positive, cost_fp=cost_fp, cost_fn=cost_fn)
     elif positive is not None:
         raise UsageError("option --positive names the positive class of --tune-threshold; give --tune-threshold too.")
-    log = None if no_log else RunLog(runs_db)  # opened (and checked) before the long part
+    data_hash = None if log is None else file_hash(data)  # the bytes about to be read, not what is there later
     texts, labels, ids = read_data(data, text_col, label_col, id_col, multilabel, input_format)
     metrics = tuple(dict.fromkeys(default_metrics(multilabel) + tuple(extra_metrics)))
     total = protocol.folds * protocol.repeats if protocol.kind == "kfold" else protocol.repeats
@@ -174,21 +189,33 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
                               threshold=step,
                               model=dict(cfg.to_dict(), description=cfg.describe()),
                               progress=lambda done, _total, _what: advance(1) if done else None)
-    if predictions_out is not None:
-        write_predictions(result, predictions_out)
-        message(f"wrote the out-of-fold predictions to {predictions_out}")
+    _outputs._checkpoint("run finished")
     result = dataclasses.replace(result, predictions_path=None if predictions_out is None else str(predictions_out))
+    record = None
     if log is not None:
         settings = {"model": cfg.to_dict(), "protocol": dataclasses.asdict(protocol), "seed": seed,
                     "columns": {"text": text_col, "label": label_col}, "zero_division": zero_division,
                     "threshold": None if step is None else {"objective": step.name, "dev_size": dev_size,
                                                             "positive": positive}}
-        run_id = log.record_result(command, result, settings=settings, data_path=str(data.resolve()),
-                                   data_hash=file_hash(data),
-                                   task=f"{label_col} (label sets)" if multilabel else label_col)
-        result = dataclasses.replace(result, run_id=run_id)
-        message(f"recorded run {run_id} in {runs_db}")
-    emit(result, fmt, output)
+
+        def record(files: Any, on_id: Any) -> int:
+            return log.record_result(command, result, settings=settings, data_path=str(data.resolve()),
+                                     data_hash=data_hash, task=f"{label_col} (label sets)" if multilabel else label_col,
+                                     outputs=files, on_id=on_id)
+
+    with OutputFiles() as files:
+        if predictions_out is not None:
+            write_predictions(result, predictions_out, files=files)
+        result = finish_run(result, fmt, output, files, record)
+    if predictions_out is not None:
+        message(f"wrote the out-of-fold predictions to {predictions_out}")
+    if log is not None:
+        message(f"recorded run {result.run_id} in {runs_db}")
+    _outputs._checkpoint("recorded")
+    if output is not None:
+        message(f"wrote {output}")
+    else:
+        emit(result, fmt, None)
 
 
 @click.command()

@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import emit, existing_file, input_options, output_options, parse_list
+from clfeval.cli._common import (check_paths, emit, existing_file, input_options, option_names, output_options,
+                                 parse_list)
 from clfeval.errors import DataError
 
 
@@ -51,7 +52,7 @@ def read_train_labels(path: Path, column: str | None, gold: str, input_format: s
 @click.option("--ci", "ci_level", type=float, default=None, metavar="LEVEL",
               help="Add a bootstrap confidence interval at this level (e.g. 0.95) to every metric.")
 @click.option("--samples", "-b", type=int, default=10_000, show_default=True, help="Bootstrap replicates of --ci.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed of --ci.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed of --ci.")
 @output_options
 def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: str | None, multilabel: bool, sep: str,
            positive: str | None, beta: float, zero_division: str, order: str | None, train_labels: Path | None,
@@ -66,6 +67,7 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
     from clfeval.io import read_predictions
     from clfeval.reports import report as make_report
 
+    check_paths([("FILE", file), ("--train-labels", train_labels)], [("--output", output)])
     if ci_level is not None:
         check_probability(ci_level, option="--ci")
         check_positive_int(samples, option="--samples")
@@ -84,7 +86,8 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
                              train_labels=train, show_errors=show_errors, scores=scores, threshold=threshold,
                              ci=ci_level, samples=samples, seed=seed)
     except DataError as exc:
-        text = str(exc).replace("the given label list", "option --order")
+        text = str(exc.with_names(option_names(click.get_current_context().command)))
+        text = text.replace("the given label list", "option --order")
         raise DataError(f"file {str(path)!r}: {text}") from None
     emit(rep, fmt, output)
 

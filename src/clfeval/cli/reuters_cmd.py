@@ -7,13 +7,12 @@ the published numbers beside ours, and records the run in the run log.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
 import click
 
-from clfeval.cli._common import emit, message, output_options, progress
+from clfeval.cli._common import emit, finish_run, message, output_options, progress
 from clfeval.errors import InputFileError, UsageError
 
 INSTALL = "pip install 'clfeval[text]'"
@@ -28,10 +27,7 @@ def _need_text_extra() -> None:
                              f"{what}, which is not installed; install clfeval's text extra with {INSTALL}.") from None
 
 
-def _record(runs_db: Path, result: Any, archive: Path) -> int:
-    from clfeval.runlog import RunLog, file_hash
-
-    log = RunLog(runs_db)
+def _record(log: Any, result: Any, archive: Path, data_hash: str | None, files: Any, on_id: Any) -> int:
     d = result.to_dict()
     summary: dict[str, Any] = dict(result.summary())
     per_fold: list[dict[str, Any]] = []
@@ -49,9 +45,9 @@ def _record(runs_db: Path, result: Any, archive: Path) -> int:
                 "train": result.split["train"], "test": result.split["test"],
                 "cross_validation": None if cv is None else {"folds": cv["folds"], "splitter": cv["splitter"]}}
     return log.record("reuters", settings=settings, seed=sig.get("seed"), protocol=protocol, summary=summary,
-                      per_fold=per_fold, data_path=str(archive.resolve()),
-                      data_hash=file_hash(archive) if archive.is_file() else None,
-                      task="Reuters-21578 ModApte, ten largest categories", versions=sig.get("versions"), result=d)
+                      per_fold=per_fold, data_path=str(archive.resolve()), data_hash=data_hash,
+                      task="Reuters-21578 ModApte, ten largest categories", versions=sig.get("versions"), result=d,
+                      outputs=files, on_id=on_id)
 
 
 @click.command()
@@ -88,19 +84,19 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
     NB against the keyword rule, and the φ–δ analysis of terms.
     """
     _need_text_extra()
-    from clfeval.cli.experiment_cmd import _check_outputs
+    from clfeval import outputs as _outputs
+    from clfeval.cli.experiment_cmd import run_outputs
+    from clfeval.outputs import OutputFiles
+    from clfeval.runlog import file_hash
     from clfeval.study import parse_parts, reuters_study, study_steps
 
     chosen = parse_parts(parts)
-    _check_outputs(None, output)
     if not archive.exists():
         raise InputFileError(f"the archive {str(archive)!r} (option --archive) does not exist; give the path of the "
                              f"original reuters21578.tar.gz or of a directory holding its 22 files reut2-000.sgm … "
                              f"reut2-021.sgm, or download it with `clfeval datasets fetch reuters21578 --dest DIR`.")
-    if not no_log:
-        from clfeval.runlog import RunLog
-
-        RunLog(runs_db)  # opened (and checked) before the long part
+    log = run_outputs([("--archive", archive)], output, None if no_log else runs_db)  # before the long part
+    data_hash = file_hash(archive) if log is not None and archive.is_file() else None
     with progress("reuters: the study", study_steps(chosen)) as advance:
         last = [0]
 
@@ -110,8 +106,13 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
 
         result = reuters_study(archive, parts=chosen, seed=seed, category=category,
                                published_split=split_choice == "published", samples=samples, progress=tick)
-    if not no_log:
-        run_id = _record(runs_db, result, archive)
-        result = dataclasses.replace(result, run_id=run_id)
-        message(f"recorded run {run_id} in {runs_db}")
-    emit(result, fmt, output)
+    _outputs._checkpoint("run finished")
+    record = None if log is None else (lambda files, on_id: _record(log, result, archive, data_hash, files, on_id))
+    with OutputFiles() as files:
+        result = finish_run(result, fmt, output, files, record)
+    if log is not None:
+        message(f"recorded run {result.run_id} in {runs_db}")
+    if output is not None:
+        message(f"wrote {output}")
+    else:
+        emit(result, fmt, None)

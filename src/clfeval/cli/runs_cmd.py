@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import click
 
-from clfeval.cli._common import emit, existing_file, output_options
+from clfeval.cli._common import Group, check_paths, emit, existing_file, output_options
 
 
 def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -15,14 +15,17 @@ def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
                         default=Path("clfeval-runs.sqlite"), show_default=True, help="The run log (SQLite).")(f)
 
 
-def _open(runs_db: Path) -> Any:
+def _open(runs_db: Path, output: Path | None, data: Path | None = None) -> Any:
+    """The run log, read-only (queries work in a directory clfeval may not write), its output checked first."""
     from clfeval.errors import InputFileError
-    from clfeval.runlog import RunLog
+    from clfeval.runlog import RunLog, predictions_dir
 
     if not runs_db.exists():
         raise InputFileError(f"the run log {str(runs_db)!r} does not exist yet (option --runs-db); `clfeval cv` and "
                              f"`clfeval holdout` create it when they record their first run.")
-    return RunLog(runs_db)
+    check_paths([("--runs-db", runs_db), ("the run log's predictions folder", predictions_dir(runs_db)),
+                 ("--data", data)], [("--output", output)])
+    return RunLog(runs_db, readonly=True)
 
 
 def _data_hash(data: Path | None) -> str | None:
@@ -31,7 +34,7 @@ def _data_hash(data: Path | None) -> str | None:
     return None if data is None else file_hash(existing_file(data, "--data"))
 
 
-@click.group()
+@click.group(cls=Group)
 def runs() -> None:
     """Query the run log: every cv / holdout run with its settings, seed, metrics and predictions."""
 
@@ -42,7 +45,7 @@ def runs() -> None:
 @output_options
 def list_runs(runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
     """Every recorded run, oldest first."""
-    emit(_open(runs_db).runs(data_hash=_data_hash(data)), fmt, output)
+    emit(_open(runs_db, output, data).runs(data_hash=_data_hash(data)), fmt, output)
 
 
 @runs.command("show")
@@ -51,7 +54,7 @@ def list_runs(runs_db: Path, data: Path | None, fmt: str, output: Path | None) -
 @output_options
 def show(run_id: int, runs_db: Path, fmt: str, output: Path | None) -> None:
     """One run in full: settings, protocol, seed, versions, per-fold and summary metrics."""
-    emit(_open(runs_db).get(run_id), fmt, output)
+    emit(_open(runs_db, output).get(run_id), fmt, output)
 
 
 @runs.command("best")
@@ -61,7 +64,7 @@ def show(run_id: int, runs_db: Path, fmt: str, output: Path | None) -> None:
 @output_options
 def best(metric: str, runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
     """The best run on each data set by the metric's mean over folds."""
-    emit(_open(runs_db).best(metric, data_hash=_data_hash(data)), fmt, output)
+    emit(_open(runs_db, output, data).best(metric, data_hash=_data_hash(data)), fmt, output)
 
 
 @runs.command("ablation")
@@ -76,7 +79,7 @@ def ablation(metric: str, base: int | None, runs_db: Path, data: Path | None, fm
 
     Worse runs are listed too: an ablation log that keeps only improvements hides what was tried.
     """
-    emit(_open(runs_db).ablation(metric, base=base, data_hash=_data_hash(data)), fmt, output)
+    emit(_open(runs_db, output, data).ablation(metric, base=base, data_hash=_data_hash(data)), fmt, output)
 
 
 @runs.command("check")
@@ -89,7 +92,7 @@ def check(ctx: click.Context, submitted: int, metric: str, runs_db: Path, fmt: s
     """Exit 1, saying why, unless the submitted run is the best row among the runs on its data."""
     from clfeval.cli._common import message
 
-    result = _open(runs_db).check(submitted, metric)
+    result = _open(runs_db, output).check(submitted, metric)
     emit(result, fmt, output)
     if not result.passed:
         message(f"clfeval: check failed: {result.message}")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from clfeval.cli._common import emit, output_options
+from clfeval.cli._common import check_paths, emit, output_options
 
 
 @click.command()
@@ -46,6 +46,7 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
     from clfeval.errors import UsageError
     from clfeval.thresholds import choose_label_thresholds, choose_threshold
 
+    check_paths([("TEST", test), ("--dev", dev)], [("--output", output)])
     check_score_options(score, scores_prefix)
     parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)  # option errors before reading any file
     if score is not None and positive is None:

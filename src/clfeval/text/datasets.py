@@ -763,7 +763,7 @@ def fetch_reuters(
             raise DataError(
                 f"the file downloaded from {url} has SHA-256 {digest}, expected "
                 f"{sha256.lower()}; it was discarded and nothing was written to "
-                f"{dest}. Pass sha256=None to accept another copy after checking it."
+                f"{dest}. Download from the UCI KDD archive or from a mirror holding an exact copy of it."
             )
         try:
             stories = read_reuters(tmp)
