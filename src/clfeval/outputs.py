@@ -98,12 +98,14 @@ def write_error(option: str, given: str, exc: OSError) -> OutputFileError:
 
 def _check_directory(option: str, given: str, directory: str) -> None:
     d = directory or "."
+    mine = os.path.dirname(given) or "."
+    shown = mine if os.path.realpath(mine) == os.path.realpath(d) else d  # as the user wrote it, if that is it
     if not os.path.isdir(d):
-        raise OutputFileError(f"option {option} names {given!r}, but the directory {d!r} does not exist; create it "
-                              f"first or choose another place.")
+        raise OutputFileError(f"option {option} names {given!r}, but the directory {shown!r} does not exist; create "
+                              f"it first or choose another place.")
     if not os.access(d, os.W_OK | os.X_OK):
-        raise OutputFileError(f"option {option} names {given!r}, but the directory {d!r} is not writable (permission "
-                              f"denied or a read-only file system); choose another place.")
+        raise OutputFileError(f"option {option} names {given!r}, but the directory {shown!r} is not writable "
+                              f"(permission denied or a read-only file system); choose another place.")
 
 
 def resolve_output(path: str | os.PathLike[str], *, option: str, directory: bool = False) -> Target:

@@ -380,13 +380,18 @@ class RunLog:
             self._inspect()
 
     # -- connection and transactions ---------------------------------------------------------
-    def _connect(self, *, readonly: bool | None = None, immutable: bool = False) -> sqlite3.Connection:
+    def _connect(self, *, readonly: bool | None = None) -> sqlite3.Connection:
+        """A connection; read-only ones never write the database, its directory or its -wal/-shm files."""
         ro = self.readonly if readonly is None else readonly
         try:
             if ro:
                 from urllib.parse import quote
 
-                uri = f"file:{quote(str(self.path.absolute()))}?mode=ro" + ("&immutable=1" if immutable else "")
+                # A WAL database needs its -shm file, which a directory we may not write cannot hold: there the
+                # file is read as it is ("immutable"; nobody who may not write the directory can change it).
+                directory = self.path.parent if str(self.path.parent) else Path(".")
+                frozen = not os.access(directory, os.W_OK) and not Path(f"{self.path}-shm").exists()
+                uri = f"file:{quote(str(self.path.absolute()))}?mode=ro" + ("&immutable=1" if frozen else "")
                 con = sqlite3.connect(uri, uri=True, timeout=self.timeout, isolation_level=None)
             else:
                 con = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
@@ -394,9 +399,6 @@ class RunLog:
             if not ro:
                 con.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError as exc:
-            if ro and not immutable and not os.access(self.path.parent if str(self.path.parent) else ".", os.W_OK):
-                # a WAL database in a directory we may not write: read it as it is (nothing can change it)
-                return self._connect(readonly=True, immutable=True)
             raise UsageError(f"cannot open the run log {str(self.path)!r}: {exc}.") from None
         return con
 
@@ -591,7 +593,11 @@ class RunLog:
         """
         if not isinstance(command, str) or not command:
             raise UsageError("a run needs a command name (cv, holdout, reuters, ...).")
+        fresh_dir = predictions is not None and not self.predictions_dir.exists()
         with contextlib.ExitStack() as stack:
+            if fresh_dir:  # an error or a signal before the record leaves no empty folder either
+                stack.callback(lambda: (self.predictions_dir.exists() and not any(self.predictions_dir.iterdir())
+                                        and self.predictions_dir.rmdir()))
             files = outputs if outputs is not None else stack.enter_context(OutputFiles())
             pred_path = self._stage_predictions(files, predictions) if predictions is not None else None
             row = {"created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds"),

@@ -79,8 +79,9 @@ def _interrupted(name: str, code: int) -> int:
 def _bug(exc: BaseException, state: dict[str, Any]) -> int:
     where = f" in `{state['command_path']}`" if state.get("command_path") else ""
     text = str(exc).strip().replace("\n", " ")
-    message(f"clfeval: internal error{where}: {type(exc).__name__}{': ' + text if text else ''}. This is a bug in "
-            f"clfeval: please report it, with the command line and the traceback that `clfeval --debug ...` shows.")
+    message(f"clfeval: internal error{where}: {type(exc).__name__}{': ' + text.rstrip('.') if text else ''}; this is "
+            f"a bug in clfeval: please report it, with the command line and the traceback that `clfeval --debug ...` "
+            f"shows.")
     return EX_SOFTWARE
 
 

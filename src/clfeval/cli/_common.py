@@ -17,7 +17,7 @@ __all__ = ["Group", "option_names", "output_options", "input_options", "check_pa
            "progress", "existing_file", "parse_list", "message", "stdout_error"]
 
 # Library parameter names whose option is not named after them: the first option the command has wins.
-_ALIASES = {"objective": ("--objective", "--tune-threshold")}
+_ALIASES = {"objective": ("--objective", "--tune-threshold"), "dest_dir": ("--dest",)}
 
 
 class Group(click.Group):

@@ -753,8 +753,8 @@ def fetch_reuters(
         fd, tmp_name = tempfile.mkstemp(dir=dest, prefix=".reuters21578-", suffix=".part")
     except OSError as exc:
         raise InputFileError(
-            f"{dest}: cannot create the download directory or a file in it ({exc}); "
-            "give a writable dest_dir."
+            lambda name: f"{dest}: cannot create the download directory or a file in it ({exc}); give a writable "
+                         f"{name}.", params=["dest_dir"]
         ) from exc
     tmp = Path(tmp_name)
     try:
@@ -800,6 +800,6 @@ def _download(url: str, fd: int, timeout: float, dest: Path) -> str:
             raise DataError(
                 f"downloading {url} failed ({type(exc).__name__}: {exc}); nothing "
                 f"was written to {dest}. Check the URL and network, or download "
-                f"{ARCHIVE_NAME} by hand and pass its path to read_reuters."
+                f"{ARCHIVE_NAME} by hand and read it from where it is."
             ) from exc
     return h.hexdigest()
