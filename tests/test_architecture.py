@@ -36,6 +36,7 @@ LAYERS = {
     "clfeval.text": 4,
     "clfeval.protocols": 5,
     "clfeval.runlog": 5,
+    "clfeval._runstore": 5,
     "clfeval.study": 6,
     "clfeval.demo": 6,
     "clfeval.plots": 7,

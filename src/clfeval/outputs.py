@@ -36,7 +36,7 @@ import signal
 import stat
 import threading
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator
 
 from clfeval.errors import OutputFileError
 

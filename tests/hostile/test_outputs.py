@@ -149,10 +149,21 @@ def test_a_fifo_is_written_through_never_replaced(folder):
     assert json.loads(got[0])["n"] == 5
 
 
+def devices(folder: Path) -> None:
+    """Links to /dev/null and /dev/full in the test's folder.
+
+    The tests never name /dev/null or /dev/full directly: code with the old defect, run as root, would replace
+    the machine's devices by regular files. Through a link it can only replace the link.
+    """
+    os.symlink("/dev/null", folder / "null")
+    os.symlink("/dev/full", folder / "full")
+
+
 def test_a_character_device_is_written_through(folder):
-    res = run("report", "x.csv", "-o", "/dev/null")
+    devices(folder)
+    res = run("report", "x.csv", "-o", "null")
     assert res.code == 0 and res.out == "", res.err
-    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert os.readlink(folder / "null") == "/dev/null" and stat.S_ISCHR(os.stat(folder / "null").st_mode)
     try:
         os.mknod(folder / "t", 0o666 | stat.S_IFCHR, os.makedev(1, 3))  # like /dev/null
     except PermissionError:
@@ -218,7 +229,8 @@ def test_outputs_are_checked_before_the_long_part(folder, monkeypatch):
 # --- a full disk, an unwritable place -------------------------------------------------------------
 
 def test_a_full_disk_is_one_paragraph(folder):
-    refused(["report", "x.csv", "-o", "/dev/full"], folder, "--output", "/dev/full", "disk is full")
+    devices(folder)
+    refused(["report", "x.csv", "-o", "full"], folder, "--output", "'full'", "disk is full")
 
 
 def test_a_full_disk_while_the_predictions_are_written(folder, monkeypatch):
@@ -236,9 +248,10 @@ def test_a_full_disk_while_the_predictions_are_written(folder, monkeypatch):
 
 def test_an_output_that_fails_at_the_end_records_no_run(folder):
     """Defect 3: a cv whose -o cannot be written (here: a full device) leaves no record and no predictions."""
+    devices(folder)
     before = snapshot(folder)
     res = run("cv", "c.csv", "--text", "body", "--label", "topic", "--folds", "2", "--predictions", "p.csv",
-              "--runs-db", "r.sqlite", "-f", "json", "-o", "/dev/full")
+              "--runs-db", "r.sqlite", "-f", "json", "-o", "full")
     assert res.code == 2, res.err
     assert_one_paragraph(res.err.splitlines()[-1], "--output", "disk is full")
     after = snapshot(folder)

@@ -191,22 +191,20 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
                               progress=lambda done, _total, _what: advance(1) if done else None)
     _outputs._checkpoint("run finished")
     result = dataclasses.replace(result, predictions_path=None if predictions_out is None else str(predictions_out))
-    record = None
-    if log is not None:
-        settings = {"model": cfg.to_dict(), "protocol": dataclasses.asdict(protocol), "seed": seed,
-                    "columns": {"text": text_col, "label": label_col}, "zero_division": zero_division,
-                    "threshold": None if step is None else {"objective": step.name, "dev_size": dev_size,
-                                                            "positive": positive}}
+    settings = {"model": cfg.to_dict(), "protocol": dataclasses.asdict(protocol), "seed": seed,
+                "columns": {"text": text_col, "label": label_col}, "zero_division": zero_division,
+                "threshold": None if step is None else {"objective": step.name, "dev_size": dev_size,
+                                                        "positive": positive}}
 
-        def record(files: Any, on_id: Any) -> int:
-            return log.record_result(command, result, settings=settings, data_path=str(data.resolve()),
-                                     data_hash=data_hash, task=f"{label_col} (label sets)" if multilabel else label_col,
-                                     outputs=files, on_id=on_id)
+    def record(files: Any, on_id: Any) -> int:
+        return log.record_result(command, result, settings=settings, data_path=str(data.resolve()),
+                                 data_hash=data_hash, task=f"{label_col} (label sets)" if multilabel else label_col,
+                                 outputs=files, on_id=on_id)
 
     with OutputFiles() as files:
         if predictions_out is not None:
             write_predictions(result, predictions_out, files=files)
-        result = finish_run(result, fmt, output, files, record)
+        result = finish_run(result, fmt, output, files, None if log is None else record)
     if predictions_out is not None:
         message(f"wrote the out-of-fold predictions to {predictions_out}")
     if log is not None:

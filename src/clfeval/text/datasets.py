@@ -753,8 +753,8 @@ def fetch_reuters(
         fd, tmp_name = tempfile.mkstemp(dir=dest, prefix=".reuters21578-", suffix=".part")
     except OSError as exc:
         raise InputFileError(
-            lambda name: f"{dest}: cannot create the download directory or a file in it ({exc}); give a writable "
-                         f"{name}.", params=["dest_dir"]
+            lambda name, why=str(exc): f"{dest}: cannot create the download directory or a file in it ({why}); "
+                                       f"give a writable {name}.", params=["dest_dir"]
         ) from exc
     tmp = Path(tmp_name)
     try:
