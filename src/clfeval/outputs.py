@@ -155,6 +155,8 @@ def resolve_output(path: str | os.PathLike[str], *, option: str, directory: bool
                                   f"a read-only file system).")
         return Target(option, given, real, "directory")
     if st is None:
+        if given.endswith(os.sep):
+            raise OutputFileError(f"option {option} names a directory ({given!r}); give a file name.")
         _check_directory(option, given, os.path.dirname(real))
         return Target(option, given, real, "new")
     if stat.S_ISDIR(st.st_mode):

@@ -184,8 +184,8 @@ def test_a_symlink_to_standard_output_stays_a_link(folder):
 def test_a_directory_is_refused(folder):
     (folder / "out").mkdir()
     before = snapshot(folder)
-    for args in (["report", "x.csv", "-o", "out"], ["cv", "c.csv", "--text", "body", "--label", "topic",
-                                                    "--predictions", "out", "--no-log"]):
+    for args in (["report", "x.csv", "-o", "out"], ["report", "x.csv", "-o", "new/"],
+                 ["cv", "c.csv", "--text", "body", "--label", "topic", "--predictions", "out", "--no-log"]):
         res = run(*args)
         assert res.code == 2 and "directory" in res.err and "Traceback" not in res.err, res.err
     assert snapshot(folder) == before
