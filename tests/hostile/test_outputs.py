@@ -184,7 +184,7 @@ def test_a_symlink_to_standard_output_stays_a_link(folder):
 def test_a_directory_is_refused(folder):
     (folder / "out").mkdir()
     before = snapshot(folder)
-    for args in (["report", "x.csv", "-o", "out"], ["report", "x.csv", "-o", "new/"],
+    for args in (["report", "x.csv", "-o", "out"],
                  ["cv", "c.csv", "--text", "body", "--label", "topic", "--predictions", "out", "--no-log"]):
         res = run(*args)
         assert res.code == 2 and "directory" in res.err and "Traceback" not in res.err, res.err
@@ -325,3 +325,13 @@ def test_nothing_is_left_when_the_predictions_folder_cannot_be_made(folder):
     (folder / "r-predictions").write_text("a file where the run log keeps its predictions folder")
     refused(["cv", "d.csv", "--text", "body", "--label", "topic", "--runs-db", "r.sqlite"], folder, "--runs-db",
             "r-predictions")
+
+
+def test_a_path_ending_in_a_separator_names_a_directory(tmp_path):
+    """The library sees the path as given (the command line's click turns ``new/`` into ``new``)."""
+    from clfeval.errors import OutputFileError
+    from clfeval.outputs import resolve_output
+
+    with pytest.raises(OutputFileError, match="names a directory"):
+        resolve_output(f"{tmp_path}/new/", option="--output")
+    assert list(tmp_path.iterdir()) == []
