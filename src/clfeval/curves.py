@@ -48,6 +48,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
+from clfeval._decimate import ranking_curves
 from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label
 from clfeval._scores import as_scores, item_position, score_matrix, versions
 from clfeval._validation import check_beta, check_finite, check_zero_division, zero_division_name
@@ -513,6 +514,7 @@ class Ranking:
             "pairs": self.pairs, "pairs_in_order": self.pairs_in_order,
             "random": {"roc_auc": 0.5, "average_precision": self.prevalence},
             "undefined": undefined, "notes": ranking_notes(self.prevalence), "signature": self.signature,
+            "curves": ranking_curves(self.pos_scores, self.neg_parts),
         }
 
 
@@ -628,7 +630,8 @@ class RankingOvR:
         return {"kind": self.kind, "n": self.n, "labels": list(self.labels), "per_class": self.per_class,
                 "roc_auc": self.macro["roc_auc"], "average_precision": self.macro["average_precision"],
                 "macro": self.macro, "weighted": self.weighted, "micro": self.micro,
-                "undefined": self.undefined, "notes": list(self.notes), "signature": self.signature}
+                "undefined": self.undefined, "notes": list(self.notes), "signature": self.signature,
+                "curves": {lab: ranking_curves(rk.pos_scores, rk.neg_parts) for lab, rk in self.rankings.items()}}
 
 
 def indicator_gold(gold: Any, score_labels: Sequence[Any], *, multilabel: bool, sep: str = "|",

@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from clfeval._decimate import sweep_curves
 from clfeval._labels import label_str
 from clfeval._scores import as_scores, item_position, score_matrix, versions
 from clfeval._validation import check_finite, check_zero_division, zero_division_name
@@ -126,12 +127,16 @@ class ThresholdChoice:
     n_dev: int | None
     notes: list[str]
     signature: dict[str, Any]
+    sweep: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"positive": self.positive, "objective": self.objective,
-                "objective_description": self.objective_description, "rule": RULE, "threshold": self.threshold,
-                "default": self.default, "test": self.test, "hindsight": self.hindsight, "dev": self.dev,
-                "n_test": self.n_test, "n_dev": self.n_dev, "notes": list(self.notes), "signature": self.signature}
+        out = {"positive": self.positive, "objective": self.objective,
+               "objective_description": self.objective_description, "rule": RULE, "threshold": self.threshold,
+               "default": self.default, "test": self.test, "hindsight": self.hindsight, "dev": self.dev,
+               "n_test": self.n_test, "n_dev": self.n_dev, "notes": list(self.notes), "signature": self.signature}
+        if self.sweep is not None:
+            out["sweep"] = self.sweep
+        return out
 
 
 def _signature(obj: Objective, zd: float, default_source: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -225,7 +230,7 @@ def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gol
         notes.append(HINDSIGHT_NOTE)
     return ThresholdChoice(pos_label, obj.name, obj.describe(), chosen, default_row, test_row, hind_row, dev_row,
                            test_rk.n, dev_rk.n if dev_rk is not None else None, notes,
-                           _signature(obj, zd, source))
+                           _signature(obj, zd, source), sweep_curves(test_rk.pos_scores, test_rk.neg_parts, beta=obj.beta))
 
 
 def _dev_gold(dev_gold: Any, positive: Any) -> tuple[np.ndarray, str, list[str]]:
