@@ -48,6 +48,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
+from clfeval._display import Display
 from clfeval._decimate import ranking_curves
 from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label
 from clfeval._scores import as_scores, item_position, score_matrix, versions
@@ -347,7 +348,7 @@ def binary_gold(gold: Any, positive: Any, *, name: str = "gold") -> tuple[np.nda
 
 
 @dataclass(frozen=True, eq=False)
-class Ranking:
+class Ranking(Display):
     """A binary ranking: the positives' and the negatives' scores, each sorted ascending.
 
     Everything is derived from the two sorted arrays: ``roc_auc`` and
@@ -594,7 +595,7 @@ def ranking(gold: Any, scores: Any, *, positive: Any, name: str = "scores",
 # --- one-vs-rest: multiclass and multi-label --------------------------------------
 
 @dataclass(frozen=True, eq=False)
-class RankingOvR:
+class RankingOvR(Display):
     """Per-label rankings (one label against all others) with macro, weighted and micro averages.
 
     ``kind`` is ``"multiclass"`` (one gold label per item, one score column

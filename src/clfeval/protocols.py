@@ -49,6 +49,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyarrow as pa
 
+from clfeval._display import Display
 from clfeval import __version__
 from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label, sort_labels
 from clfeval._validation import check_probability, check_zero_division, zero_division_name
@@ -308,7 +309,7 @@ class FoldResult:
 
 
 @dataclass(frozen=True, eq=False)
-class ProtocolResult:
+class ProtocolResult(Display):
     """A model evaluated under a protocol: per fold, spread, pooled, train–test gap.
 
     Attributes

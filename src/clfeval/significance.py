@@ -40,6 +40,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from clfeval._display import Display
 from clfeval import __version__
 from clfeval import _resample as rs
 from clfeval._decimate import replicate_histogram
@@ -391,7 +392,7 @@ def _verdict(label: str, names: tuple[str, str], a: float, b: float, delta: floa
 
 
 @dataclass(frozen=True)
-class Comparison:
+class Comparison(Display):
     """The result of a paired comparison of two systems on the same test items.
 
     Attributes
@@ -704,7 +705,7 @@ def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, sam
 # --- several systems -------------------------------------------------------------
 
 @dataclass(frozen=True)
-class MultiComparison:
+class MultiComparison(Display):
     """Several systems compared pairwise (every pair, or each against a baseline), Holm-adjusted.
 
     Attributes

@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from clfeval._display import Display
 from clfeval._decimate import sweep_curves
 from clfeval._labels import label_str
 from clfeval._scores import as_scores, item_position, score_matrix, versions
@@ -106,7 +107,7 @@ def _cost_note(rk: Ranking, t: float, obj: Objective, what: str) -> str | None:
 
 
 @dataclass(frozen=True)
-class ThresholdChoice:
+class ThresholdChoice(Display):
     """Default cut → cut chosen on development data → best-in-hindsight cut, all measured on the test data.
 
     ``threshold`` is the dev-chosen cut (None without development data);
@@ -247,7 +248,7 @@ def _dev_gold(dev_gold: Any, positive: Any) -> tuple[np.ndarray, str, list[str]]
 # --- multi-label: one cut per label ------------------------------------------------
 
 @dataclass(frozen=True)
-class LabelThresholds:
+class LabelThresholds(Display):
     """One cut per label chosen on development data (the Reuters case), with micro and macro
     averages on the test data before tuning (default cuts), after tuning and in hindsight."""
 

@@ -158,7 +158,7 @@ _SIZE = re.compile(r'<svg([^>]*?) width="([\d.]+)pt" height="([\d.]+)pt"')
 _FONT = re.compile(r" ?font-family: [^;\"]*;?")
 _PATH = re.compile(r'\bd="([^"]*)"')
 _DECIMALS = re.compile(r"(\d\.\d{2})\d+")
-_FONT_STACK = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
+_FONT_STACK = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'Liberation Sans', 'DejaVu Sans', system-ui, sans-serif"
 
 
 def _escape(text: str) -> str:

@@ -128,8 +128,5 @@ def bootstrap(result: Any, *, pair: int = 0) -> Any:
             title = f"Approximate randomization: {h['samples']} random swaps"
         ax.set_ylabel("replicates")
         ax.set_title(title)
-        sub = ax.text(0.0, 1.0, "", transform=ax.transAxes, fontsize=7.5, va="bottom", color="#444444")
-        _mpl.set_label(fig, sub, f"A = {a}, B = {b}", 70)
-        sub.set_position((0.0, 1.01))
-        ax.title.set_position((0.0, 1.07))
+        _mpl.set_label(fig, ax.xaxis.label, f"{ax.xaxis.label.get_text()}  (A = {a}, B = {b})", 110)
     return fig
