@@ -12,6 +12,7 @@ rounds them. Skips when chromium is absent, unless CLFEVAL_REQUIRE_BROWSER=1.
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import json
 import os
@@ -187,6 +188,7 @@ def not_blank(png: bytes) -> bool:
     return float(img[..., :3].std()) > 0.02
 
 
+@functools.lru_cache(maxsize=1)
 def pages() -> dict[str, tuple[Any, list[str]]]:
     """Each result beside the key numbers of its JSON output, formatted as the text output formats them."""
     rng = np.random.default_rng(0)
@@ -213,10 +215,19 @@ def pages() -> dict[str, tuple[Any, list[str]]]:
     out["threshold"] = (thr, [num(d["test"]["f1"]), num(d["default"]["f1"])])
     d = json.loads(render(cal, "json"))
     out["calibration"] = (cal, [num(d["ece"]), num(d["brier"])])
+    from test_render_protocols import example_10
+
+    cv = example_10()
+    d = json.loads(render(cv, "json"))
+    out["cv"] = (cv, [num(d["accuracy"]["mean"]), num(d["macro_f1"]["mean"])])
+    from clfeval.demo import run_demo
+
+    demo = run_demo("threshold")
+    out["demo"] = (demo, [num(x) for x in (0.9524, 0.9167)])
     return out
 
 
-@pytest.mark.parametrize("name", ["report", "compare", "threshold", "calibration"])
+@pytest.mark.parametrize("name", ["report", "compare", "threshold", "calibration", "cv", "demo"])
 def test_page_in_a_real_browser(browser, name, tmp_path):
     result, numbers = pages()[name]
     f = tmp_path / f"{name}.html"

@@ -141,6 +141,8 @@ def test_pages_of_every_result_type_and_their_notebook_form():
     gold = rng.integers(0, 3, 300)
     a = np.where(rng.random(300) < 0.8, gold, rng.integers(0, 3, 300))
     b = np.where(rng.random(300) < 0.7, gold, rng.integers(0, 3, 300))
+    from test_render_protocols import example_10
+
     from clfeval.demo import run_demo
 
     results = {
@@ -151,6 +153,7 @@ def test_pages_of_every_result_type_and_their_notebook_form():
         "compare": (clfeval.compare(gold, a, b, samples=500), 1),
         "compare many": (clfeval.compare_many(gold, {"a": a, "b": b, "c": gold}, samples=300), 3),
         "demo": (run_demo("trap"), 0),
+        "cross-validation": (example_10(), 4),  # spread, folds' φ–δ, pooled confusion and φ–δ
     }
     for name, (res, n_figures) in results.items():
         page = check_page(render(res, "html"))

@@ -259,3 +259,23 @@ def test_cv_spread_and_reliability_draw_their_data():
     (folds,) = [c for c in fig.axes[0].collections if c.get_gid() == "folds-0"]
     assert np.allclose(folds.get_offsets()[:, 1], [0.82, 0.8, 0.84])
     assert not math.isnan(folds.get_offsets()[0, 0])
+
+
+def test_phi_delta_of_cross_validation_folds():
+    from test_render_protocols import example_10
+
+    res = example_10()
+    fig = plots.phi_delta(res)
+    (pts,) = [c for c in fig.axes[0].collections if c.get_gid() == "points"]
+    want = []
+    for f in res.folds:  # per class TPR and FPR from the fold's own count table
+        cm = np.asarray(f.table.counts, dtype=float)
+        tp = np.diag(cm)
+        tpr = tp / cm.sum(1)
+        fpr = (cm.sum(0) - tp) / (cm.sum() - cm.sum(1))
+        want.append(((tpr + fpr - 1).mean(), (tpr - fpr).mean()))
+    assert np.allclose(pts.get_offsets(), want)
+    assert len(want) == 5
+    fig = plots.phi_delta(json.loads(to_json(res)), label="b")
+    (pts,) = [c for c in fig.axes[0].collections if c.get_gid() == "points"]
+    assert "class b" in fig.axes[0].get_title("left")

@@ -299,6 +299,7 @@ class FoldResult:
         if self.validation_metrics is not None:
             out["validation"] = dict(self.validation_metrics)
         out["baselines"] = self.baselines
+        out["phi_delta"] = _phi_delta(self.table)
         if self.thresholds is not None:
             out["thresholds"] = self.thresholds
         if self.cut_rows is not None:
@@ -306,6 +307,15 @@ class FoldResult:
         if self.notes:
             out["notes"] = list(self.notes)
         return out
+
+
+def _phi_delta(table: ConfusionTable | MultilabelTable) -> dict[str, dict[str, float]]:
+    """φ and δ of every class of a fold's table (the points of the fold in the φ–δ diagram); NaN undefined."""
+    from clfeval.metrics import binary_class_counts, class_counts, delta, phi
+
+    c = binary_class_counts(table.counts) if isinstance(table, MultilabelTable) else class_counts(table.counts)
+    d, f = delta(c, math.nan)[0], phi(c, math.nan)[0]
+    return {lab: {"phi": float(f[j]), "delta": float(d[j])} for j, lab in enumerate(table.label_strings)}
 
 
 @dataclass(frozen=True, eq=False)

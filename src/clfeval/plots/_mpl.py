@@ -103,7 +103,14 @@ def short(label: Any, limit: int = MAX_LABEL) -> str:
 def set_label(fig: Any, text_artist: Any, label: Any, limit: int = MAX_LABEL) -> None:
     """Show ``label`` (shortened) on a Text artist; the full text becomes its SVG tooltip."""
     full = str(label)
-    text_artist.set_text(short(full, limit))
+    shown = short(full, limit)
+    text_artist.set_text(shown)
+    if shown != full:
+        _tooltip(fig, text_artist, full)
+
+
+def _tooltip(fig: Any, text_artist: Any, full: str) -> None:
+    """Give a Text artist an id whose SVG group gets ``full`` as its ``<title>``."""
     titles = fig._clfeval_titles
     gid = f"clfeval-label-{len(titles)}"
     text_artist.set_gid(gid)
@@ -115,11 +122,9 @@ def label_ticks(fig: Any, ax: Any, axis: str, positions: Sequence[float], labels
     """Fixed ticks with user labels (shortened, with tooltips)."""
     labels = [str(x) for x in labels]
     getattr(ax, f"set_{axis}ticks")(list(positions), [short(x, limit) for x in labels], **kw)
-    titles = fig._clfeval_titles
     for t, full in zip(getattr(ax, f"get_{axis}ticklabels")(), labels):
-        gid = f"clfeval-label-{len(titles)}"
-        t.set_gid(gid)
-        titles[gid] = full
+        if short(full, limit) != full:
+            _tooltip(fig, t, full)
 
 
 def legend(fig: Any, ax: Any, handles: Sequence[Any], labels: Iterable[Any], **kw: Any) -> Any:

@@ -146,11 +146,11 @@ def per_class(result: Any) -> Any:
     return fig
 
 
-def phi_delta_points(result: Any) -> tuple[list[str], list[float], list[float], str]:
+def phi_delta_points(result: Any, label: Any = None) -> tuple[list[str], list[float], list[float], str]:
     """The points a φ–δ figure draws: (names, φ, δ, what they are).
 
-    A report: its classes; a cross-validation result: its pooled classes
-    (or the folds, when their φ and δ are recorded); the Reuters study: the
+    A report: its classes; a cross-validation result: its folds (each the mean
+    over classes of the fold's φ and δ, or those of class ``label``); the Reuters study: the
     terms of its category; a mapping name → report: the systems (their
     binary block, else their macro-averaged φ and δ).
     """
@@ -177,9 +177,15 @@ def phi_delta_points(result: Any) -> tuple[list[str], list[float], list[float], 
             seen.setdefault(term, (value(row["phi"]), value(row["delta"])))
         return list(seen), [v[0] for v in seen.values()], [v[1] for v in seen.values()], f"terms of {t['category']}"
     folds = d.get("per_fold")
-    if folds and all("phi" in f and "delta" in f for f in folds):
-        return ([f"fold {f['fold']}" + (f" (repeat {f['repeat']})" if d.get("repeats", 1) > 1 else "") for f in folds],
-                [value(f["phi"]) for f in folds], [value(f["delta"]) for f in folds], "folds")
+    if folds and all("phi_delta" in f for f in folds):
+        names = [f"fold {f['fold']}" + (f" (repeat {f['repeat']})" if d.get("repeats", 1) > 1 else "") for f in folds]
+        if label is not None:
+            pts = [f["phi_delta"].get(str(label), {}) for f in folds]
+            return (names, [value(p.get("phi")) for p in pts], [value(p.get("delta")) for p in pts],
+                    f"folds, class {label}")
+        phis = [float(np.nanmean([value(v["phi"]) for v in f["phi_delta"].values()])) for f in folds]
+        deltas = [float(np.nanmean([value(v["delta"]) for v in f["phi_delta"].values()])) for f in folds]
+        return names, phis, deltas, "folds (mean over classes)"
     if isinstance(d.get("pooled"), dict):
         d = d["pooled"]
     pc = d.get("per_class")
@@ -189,14 +195,14 @@ def phi_delta_points(result: Any) -> tuple[list[str], list[float], list[float], 
     return list(pc), [value(c["phi"]) for c in pc.values()], [value(c["delta"]) for c in pc.values()], "classes"
 
 
-def phi_delta(result: Any, *, annotate: int = 24) -> Any:
+def phi_delta(result: Any, *, label: Any = None, annotate: int = 24) -> Any:
     """Armano's φ–δ rhombus: δ = TPR − FPR (up: discriminates), φ = TPR + FPR − 1 (right: says yes often).
 
     The rhombus has corners (±1, 0) and (0, ±1); the thin lines inside are
     the isometrics TPR = const (falling) and FPR = const (rising), every 0.1.
     See :func:`phi_delta_points` for what the points are.
     """
-    names, phis, deltas, what = phi_delta_points(result)
+    names, phis, deltas, what = phi_delta_points(result, label)
     with _mpl.rc():
         fig, ax = _mpl.figure(5.6, 5.6)
         ax.plot([-1, 0, 1, 0, -1], [0, 1, 0, -1, 0], color="#444444", linewidth=1.0, gid="rhombus")

@@ -256,7 +256,9 @@ def protocol_page(r: Any) -> Page:
     s.facts = [("protocol", r.protocol.describe()), ("items", f"{r.n:,}"), ("labels", str(len(r.labels)))]
     page, sections = _page(r, protocol_blocks(r), notes=r.notes, summary=s)
     figs = _Figures()
-    _attach(sections, "Test metrics", [figs(plots.cv_spread, d, "Spread over folds")], new="Spread over folds", at=0)
+    _attach(sections, "Test metrics", [figs(plots.cv_spread, d, "Spread over folds"),
+                                       figs(plots.phi_delta, d, "The folds in the φ–δ diagram")],
+            new="Spread over folds", at=0)
     _attach(sections, "\0", [figs(plots.confusion_matrix, d["pooled"], "Pooled out-of-fold confusion matrix"),
                              figs(plots.phi_delta, d["pooled"], "Pooled classes in the φ–δ diagram")],
             new="Pooled out-of-fold table")
