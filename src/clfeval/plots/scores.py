@@ -40,24 +40,42 @@ def _legend(fig: Any, ax: Any, handles: list[Any], names: list[str], curves: int
         _mpl.legend(fig, ax, handles, names, loc="center left", bbox_to_anchor=(1.02, 0.5))
 
 
+def _draw(fig: Any, ax: Any, items: list[tuple[str, dict[str, Any], dict[str, Any]]], curve: str, x: str, y: str) \
+        -> list[tuple[str, dict[str, Any], Any, str]]:
+    """Draw one curve per label (thin grey past :data:`MAX_CURVES`); (label, summary, line, colour) of the others."""
+    shown = []
+    for n, (lab, cv, summary) in enumerate(items):
+        c = cv.get(curve)
+        if not c:
+            continue
+        many = n >= MAX_CURVES
+        color = "#bbbbbb" if many else _mpl.COLORS[n % len(_mpl.COLORS)]
+        (line,) = ax.plot(*_mpl.fit(fig, c[x], c[y]), linewidth=0.8 if many else 1.6, color=color, gid=f"{curve}-{n}")
+        if not many:
+            shown.append((lab, summary, line, color))
+    return shown
+
+
+def _frame(ax: Any, xlabel: str, ylabel: str, title: str) -> None:
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_aspect("equal")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True)
+
+
 def roc(result: Any) -> Any:
     """ROC curve(s) with the chance diagonal; ROC-AUC in the legend (one curve per class for one-vs-rest)."""
     rk = ranking_of(as_dict(result), "roc")
     items = _curves(rk)
     with _mpl.rc():
         fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9)
-        handles, names = [], []
         (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="chance")
-        for n, (lab, cv, summary) in enumerate(items):
-            c = cv.get("roc")
-            if not c:
-                continue
-            many = n >= MAX_CURVES
-            (line,) = ax.plot(*_mpl.fit(fig, c["fpr"], c["tpr"]), linewidth=0.8 if many else 1.6,
-                              color="#bbbbbb" if many else _mpl.COLORS[n % len(_mpl.COLORS)], gid=f"roc-{n}")
-            if not many:
-                handles.append(line)
-                names.append(f"{_mpl.short(lab, 24)} (AUC {_fmt(summary.get('roc_auc'))})")
+        shown = _draw(fig, ax, items, "roc", "fpr", "tpr")
+        handles = [line for _, _, line, _ in shown]
+        names = [f"{_mpl.short(lab, 24)} (AUC {_fmt(summary.get('roc_auc'))})" for lab, summary, _, _ in shown]
         if len(items) > 1:
             names.append(f"macro ROC-AUC {_fmt(rk['macro']['roc_auc'])}" + (f"; {len(items) - MAX_CURVES} more in grey"
                                                                             if len(items) > MAX_CURVES else ""))
@@ -65,13 +83,8 @@ def roc(result: Any) -> Any:
         handles.append(diag)
         names.append("chance (AUC 0.5)")
         _legend(fig, ax, handles, names, len(items), "lower right")
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1.01)
-        ax.set_aspect("equal")
-        ax.set_xlabel("false-positive rate (FPR)")
-        ax.set_ylabel("true-positive rate (recall)")
-        ax.set_title("ROC curve" + (" (one class against the rest)" if len(items) > 1 else f": positive {items[0][0]!r}"))
-        ax.grid(True)
+        _frame(ax, "false-positive rate (FPR)", "true-positive rate (recall)",
+               "ROC curve" + (" (one class against the rest)" if len(items) > 1 else f": positive {items[0][0]!r}"))
     return fig
 
 
@@ -82,20 +95,12 @@ def pr(result: Any) -> Any:
     with _mpl.rc():
         fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9)
         handles, names = [], []
-        for n, (lab, cv, summary) in enumerate(items):
-            c = cv.get("pr")
-            if not c:
-                continue
-            many = n >= MAX_CURVES
-            color = "#bbbbbb" if many else _mpl.COLORS[n % len(_mpl.COLORS)]
-            (line,) = ax.plot(*_mpl.fit(fig, c["recall"], c["precision"]), linewidth=0.8 if many else 1.6, color=color, gid=f"pr-{n}")
+        for n, (lab, summary, line, color) in enumerate(_draw(fig, ax, items, "pr", "recall", "precision")):
             prev = value(summary.get("prevalence"))
-            if not many and math.isfinite(prev):
+            if math.isfinite(prev):
                 ax.axhline(prev, linestyle=":", color=color, linewidth=0.9, gid=f"prevalence-{n}")
-            if not many:
-                handles.append(line)
-                names.append(f"{_mpl.short(lab, 24)} (AP {_fmt(summary.get('average_precision'))}, "
-                             f"prevalence {_fmt(prev)})")
+            handles.append(line)
+            names.append(f"{_mpl.short(lab, 24)} (AP {_fmt(summary.get('average_precision'))}, prevalence {_fmt(prev)})")
         if len(items) > 1:
             handles.append(ax.plot([], [], linestyle="none")[0])
             names.append(f"macro AP {_fmt(rk['macro']['average_precision'])}; dotted: each prevalence")
@@ -103,13 +108,7 @@ def pr(result: Any) -> Any:
             handles.append(ax.plot([], [], linestyle=":", color="#555555")[0])
             names.append("random ranking (precision = prevalence)")
         _legend(fig, ax, handles, names, len(items), "lower left")
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1.02)
-        ax.set_aspect("equal")
-        ax.set_xlabel("recall")
-        ax.set_ylabel("precision")
-        ax.set_title("Precision–recall curve" + (" (one class against the rest)" if len(items) > 1 else ""))
-        ax.grid(True)
+        _frame(ax, "recall", "precision", "Precision–recall curve" + (" (one class against the rest)" if len(items) > 1 else ""))
     return fig
 
 

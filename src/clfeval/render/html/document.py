@@ -22,7 +22,7 @@ from clfeval.errors import UsageError
 from clfeval.render._util import Block, TableBlock, TextBlock, num
 from clfeval.render.html.glossary import anchor, glossary_entries, metric_of_label
 
-__all__ = ["Table", "Figure", "Para", "Section", "Summary", "Page", "render_page", "sections_from_blocks",
+__all__ = ["Figure", "Para", "Section", "Summary", "Page", "render_page", "sections_from_blocks",
            "signature_rows", "RUN_MARK", "RUN_END"]
 
 RUN_MARK = "<!-- clfeval:run -->"
@@ -30,16 +30,6 @@ RUN_END = "<!-- /clfeval:run -->"
 
 #: Signature keys that change from run to run: shown in the run block, not in the signature.
 RUN_KEYS = ("timings", "run_id", "created", "seconds", "elapsed")
-
-
-@dataclass
-class Table:
-    kind = "table"
-    title: str | None
-    columns: list[str]
-    rows: list[list[str]]
-    caption: str | None = None
-    numeric_from: int = 1
 
 
 @dataclass
@@ -85,8 +75,10 @@ def _cell(x: Any) -> str:
     return x if isinstance(x, str) else num(x)
 
 
-def _table(b: TableBlock) -> Table:
-    return Table(b.title, [str(c) for c in b.columns], [[_cell(x) for x in r] for r in b.rows], b.caption, b.numeric_from)
+def _table(b: TableBlock) -> TableBlock:
+    """The table with every cell as printed (numbers formatted as the text output formats them)."""
+    return TableBlock(b.title, [str(c) for c in b.columns], [[_cell(x) for x in r] for r in b.rows], b.caption,
+                      b.numeric_from)
 
 
 def sections_from_blocks(blocks: Sequence[Block], *, drop: Callable[[TextBlock], bool] = lambda b: False) \
@@ -118,7 +110,7 @@ def sections_from_blocks(blocks: Sequence[Block], *, drop: Callable[[TextBlock],
         else:
             t = _table(b)
             opened_by_table = current is not None and current.id == "by-table"
-            if current is None or not current.title or (opened_by_table and any(isinstance(x, Table) for x in current.items)):
+            if current is None or not current.title or (opened_by_table and any(isinstance(x, TableBlock) for x in current.items)):
                 if current is not None and not current.title and not current.items:
                     sections.remove(current)
                 current = Section(t.title or "", id="by-table")
@@ -166,6 +158,7 @@ def _environment() -> Any:
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
     env.globals["metric_of"] = metric_of_label
+    env.tests["table"] = lambda x: isinstance(x, TableBlock)
     env.globals["anchor"] = anchor
     return env
 
@@ -174,7 +167,7 @@ def _glossary_names(page: Page) -> list[str]:
     names = []
     for s in page.sections:
         for it in s.items:
-            if isinstance(it, Table):
+            if isinstance(it, TableBlock):
                 names += [metric_of_label(c) for c in it.columns]
                 names += [metric_of_label(r[0]) for r in it.rows if r]
     names += [metric_of_label(h["name"]) for h in page.summary.headline]
