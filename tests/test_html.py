@@ -217,3 +217,28 @@ def test_text_report_imports_neither_matplotlib_nor_jinja2(tmp_path: Path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
     assert "clfeval report" in out.stdout
+
+
+def test_run_log_pages(tmp_path: Path):
+    from test_render_protocols import example_10
+
+    from clfeval.runlog import RunLog
+
+    log = RunLog(tmp_path / "runs.sqlite")
+    rid = log.record_result("cv", example_10(), settings={"model": {"name": "planned"}})
+    for res in (log.get(rid), log.runs(), log.best("accuracy")):
+        text = render(res, "html")
+        check_page(text)
+        check_page(res._repr_html_(), standalone=False)
+    assert "0.8200" in render(log.get(rid), "html")  # mean accuracy of the five folds (82, 80, 84, 81, 83 %)
+
+
+def test_same_bytes_in_another_process():
+    code = ("import re, numpy as np, clfeval\nfrom clfeval.render.html import page\n"
+            "g = ['a', 'b', 'c'] * 50; p = ['a', 'c', 'c'] * 50\n"
+            "s = {'a': np.linspace(0, 1, 150), 'b': np.linspace(1, 0, 150), 'c': np.cos(np.arange(150))}\n"
+            "print(re.sub('<!-- clfeval:run -->.*?<!-- /clfeval:run -->', '', page(clfeval.report(g, p, scores=s)), "
+            "flags=re.S), end='')")
+    one = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    two = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert one == two and one.count("<svg") == 5

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from clfeval._display import Display
 from clfeval.errors import DataError, InputFileError, UsageError
 from clfeval.io import atomic_path
 
@@ -188,7 +189,7 @@ def _num(x: Any) -> float:
 
 
 @dataclass(frozen=True)
-class Run:
+class Run(Display):
     """One recorded run."""
 
     id: int
@@ -226,7 +227,7 @@ class Run:
 
 
 @dataclass(frozen=True)
-class RunList:
+class RunList(Display):
     """Runs, oldest first."""
 
     runs: tuple[Run, ...]
@@ -238,7 +239,7 @@ class RunList:
 
 
 @dataclass(frozen=True)
-class BestRuns:
+class BestRuns(Display):
     """The best run on each data set for one metric (ties: the earliest run)."""
 
     metric: str
@@ -273,7 +274,7 @@ class AblationRow:
 
 
 @dataclass(frozen=True)
-class Ablation:
+class Ablation(Display):
     """One factor at a time: the base run beside every run that changes exactly one setting."""
 
     metric: str
@@ -293,7 +294,7 @@ class Ablation:
 
 
 @dataclass(frozen=True)
-class CheckResult:
+class CheckResult(Display):
     """Whether the submitted run is the best row among the runs on its data."""
 
     metric: str

@@ -174,8 +174,8 @@ def threshold_page(c: Any) -> Page:
     for key, name in (("default", "F1 at the default cut"), ("test", "F1 at the dev-chosen cut"),
                       ("hindsight", "F1 in hindsight (optimistic)")):
         if d.get(key):
-            s.headline.append(_card(name, d[key]["f1"], [("threshold", d[key]["threshold"] if key != "test"
-                                                          else d["threshold"])]))
+            t = d[key]["threshold"] if key != "test" else d["threshold"]
+            s.headline.append(_card(name, d[key]["f1"], [("threshold", f"{t:g}")]))
     s.facts = [("positive class", c.positive), ("objective", c.objective_description), ("rule", d["rule"]),
                ("test items", f"{c.n_test:,}"), ("development items", f"{c.n_dev:,}" if c.n_dev else "none")]
     page, sections = _page(c, threshold_blocks(c), notes=c.notes, summary=s)
@@ -259,7 +259,7 @@ def protocol_page(r: Any) -> Page:
     _attach(sections, "Test metrics", [figs(plots.cv_spread, d, "Spread over folds"),
                                        figs(plots.phi_delta, d, "The folds in the φ–δ diagram")],
             new="Spread over folds", at=0)
-    _attach(sections, "\0", [figs(plots.confusion_matrix, d["pooled"], "Pooled out-of-fold confusion matrix"),
+    _attach(sections, "Pooled out-of-fold", [figs(plots.confusion_matrix, d["pooled"], "Pooled out-of-fold confusion matrix"),
                              figs(plots.phi_delta, d["pooled"], "Pooled classes in the φ–δ diagram")],
             new="Pooled out-of-fold table")
     return page
