@@ -48,8 +48,8 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from clfeval._display import Display
 from clfeval._decimate import ranking_curves
+from clfeval._display import Display
 from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label
 from clfeval._scores import as_scores, item_position, score_matrix, versions
 from clfeval._validation import check_beta, check_finite, check_zero_division, zero_division_name

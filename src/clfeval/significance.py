@@ -40,10 +40,10 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from clfeval._display import Display
 from clfeval import __version__
 from clfeval import _resample as rs
 from clfeval._decimate import replicate_histogram
+from clfeval._display import Display
 from clfeval._labels import encode_labels, label_str, sort_labels
 from clfeval._validation import (check_beta, check_positive_int, check_probability, check_rng,
                                  check_zero_division, zero_division_name)

@@ -73,8 +73,8 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from clfeval._display import Display
 from clfeval import __version__
+from clfeval._display import Display
 from clfeval._scores import versions as _base_versions
 from clfeval._validation import check_positive_int
 from clfeval.errors import UsageError

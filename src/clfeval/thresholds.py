@@ -27,8 +27,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from clfeval._display import Display
 from clfeval._decimate import sweep_curves
+from clfeval._display import Display
 from clfeval._labels import label_str
 from clfeval._scores import as_scores, item_position, score_matrix, versions
 from clfeval._validation import check_finite, check_zero_division, zero_division_name

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from typing import Any
+
+import numpy as np
 
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, need, value

@@ -52,7 +52,7 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
             for j in range(k):
                 if cm[i, j] == 0 and k > 20:
                     continue
-                ax.text(j, i, str(int(cm[i, j])), ha="center", va="center", fontsize=fs,
+                ax.text(j, i, str(int(cm[i, j])), ha="center", va="center", fontsize=fs, in_layout=False,
                         color="white" if share[i, j] > 0.55 else "#222222", gid=f"cell-{i}-{j}")
         pos = range(k)
         limit = 22 if k <= 20 else 14
@@ -220,7 +220,7 @@ def phi_delta(result: Any, *, label: Any = None, annotate: int = 24) -> Any:
         for i in sorted(order.tolist()):
             if math.isfinite(phis[i]) and math.isfinite(deltas[i]):
                 t = ax.annotate("", (phis[i], deltas[i]), xytext=(4, 3), textcoords="offset points", fontsize=7,
-                                color="#333333")
+                                color="#333333", in_layout=False)
                 _mpl.set_label(fig, t, names[i], 18)
         ax.text(0, 1.04, "perfect", ha="center", fontsize=7, color="#555555")
         ax.text(0, -1.1, "inverted", ha="center", fontsize=7, color="#555555")
