@@ -49,6 +49,14 @@ def reuters_stories(reuters_archive: Path) -> list[Story]:
     return read_reuters(reuters_archive)
 
 
+@pytest.fixture(scope="session")
+def study(reuters_archive: Path):  # noqa: ANN201 (ReutersStudy)
+    """The Reuters-21578 study, run once per test session (its tests and the HTML report's share it)."""
+    from clfeval.study import reuters_study
+
+    return reuters_study(reuters_archive, seed=0)
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass

@@ -20,6 +20,8 @@ LAYERS = {
     "clfeval._labels": 1,
     "clfeval._scores": 1,
     "clfeval.outputs": 1,
+    "clfeval._decimate": 1,
+    "clfeval._display": 1,
     "clfeval.io": 2,
     "clfeval.tables": 2,
     "clfeval.metrics": 3,

@@ -45,13 +45,6 @@ F1_BAR, AVERAGE_BAR = 0.04, 0.025
 # --------------------------------------------------------------------------- #
 
 
-@pytest.fixture(scope="session")
-def study(reuters_archive: Path) -> ReutersStudy:
-    from clfeval.study import reuters_study
-
-    return reuters_study(reuters_archive, seed=0)
-
-
 class Oracle:
     """The reference pipeline, written here with scikit-learn and PyStemmer only."""
 

@@ -15,6 +15,7 @@ from clfeval.curves import Ranking, RankingOvR, ranking, ranking_ovr  # noqa: E4
 from clfeval.reports import Report, report, report_from_table  # noqa: E402
 from clfeval.significance import Comparison, MultiComparison, compare, compare_many, holm  # noqa: E402
 from clfeval.thresholds import LabelThresholds, ThresholdChoice, choose_label_thresholds, choose_threshold  # noqa: E402
+import clfeval.render  # noqa: E402,F401  (fills the display registry: str() and _repr_html_ of results)
 from clfeval.tables import (  # noqa: E402
     ConfusionAccumulator,
     ConfusionTable,

@@ -47,6 +47,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from clfeval._display import Display
 from clfeval._labels import label_str
 from clfeval._scores import as_scores, check_probabilities, item_position, score_matrix, versions
 from clfeval._validation import check_positive_int
@@ -61,7 +62,7 @@ ROW_SUM_TOLERANCE = 0.01
 
 
 @dataclass(frozen=True)
-class Calibration:
+class Calibration(Display):
     """Reliability table and calibration measures of one set of probabilities.
 
     ``bins`` is a list of ``{"lower", "upper", "count", "confidence",

@@ -48,6 +48,8 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
+from clfeval._decimate import ranking_curves
+from clfeval._display import Display
 from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label
 from clfeval._scores import as_scores, item_position, score_matrix, versions
 from clfeval._validation import check_beta, check_finite, check_zero_division, zero_division_name
@@ -351,7 +353,7 @@ def binary_gold(gold: Any, positive: Any, *, name: str = "gold") -> tuple[np.nda
 
 
 @dataclass(frozen=True, eq=False)
-class Ranking:
+class Ranking(Display):
     """A binary ranking: the positives' and the negatives' scores, each sorted ascending.
 
     Everything is derived from the two sorted arrays: ``roc_auc`` and
@@ -518,6 +520,7 @@ class Ranking:
             "pairs": self.pairs, "pairs_in_order": self.pairs_in_order,
             "random": {"roc_auc": 0.5, "average_precision": self.prevalence},
             "undefined": undefined, "notes": ranking_notes(self.prevalence), "signature": self.signature,
+            "curves": ranking_curves(self.pos_scores, self.neg_parts),
         }
 
 
@@ -597,7 +600,7 @@ def ranking(gold: Any, scores: Any, *, positive: Any, name: str = "scores",
 # --- one-vs-rest: multiclass and multi-label --------------------------------------
 
 @dataclass(frozen=True, eq=False)
-class RankingOvR:
+class RankingOvR(Display):
     """Per-label rankings (one label against all others) with macro, weighted and micro averages.
 
     ``kind`` is ``"multiclass"`` (one gold label per item, one score column
@@ -633,7 +636,8 @@ class RankingOvR:
         return {"kind": self.kind, "n": self.n, "labels": list(self.labels), "per_class": self.per_class,
                 "roc_auc": self.macro["roc_auc"], "average_precision": self.macro["average_precision"],
                 "macro": self.macro, "weighted": self.weighted, "micro": self.micro,
-                "undefined": self.undefined, "notes": list(self.notes), "signature": self.signature}
+                "undefined": self.undefined, "notes": list(self.notes), "signature": self.signature,
+                "curves": {lab: ranking_curves(rk.pos_scores, rk.neg_parts) for lab, rk in self.rankings.items()}}
 
 
 def indicator_gold(gold: Any, score_labels: Sequence[Any], *, multilabel: bool, sep: str = "|",

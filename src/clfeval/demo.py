@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from clfeval import __version__
+from clfeval._display import Display
 from clfeval.reports import report
 
 __all__ = ["DemoResult", "DemoTable", "MODES", "register_mode", "run_demo", "items_from_counts", "demo_modes"]
@@ -35,7 +36,7 @@ class DemoTable:
 
 
 @dataclass(frozen=True)
-class DemoResult:
+class DemoResult(Display):
     """One worked example: what it is, its tables, its numbers and what it shows."""
 
     mode: str

@@ -50,6 +50,7 @@ import numpy as np
 import pyarrow as pa
 
 from clfeval import __version__
+from clfeval._display import Display
 from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label, sort_labels
 from clfeval._validation import check_probability, check_zero_division, zero_division_name
 from clfeval.errors import DataError, UsageError
@@ -299,6 +300,7 @@ class FoldResult:
         if self.validation_metrics is not None:
             out["validation"] = dict(self.validation_metrics)
         out["baselines"] = self.baselines
+        out["phi_delta"] = _phi_delta(self.table)
         if self.thresholds is not None:
             out["thresholds"] = self.thresholds
         if self.cut_rows is not None:
@@ -308,8 +310,17 @@ class FoldResult:
         return out
 
 
+def _phi_delta(table: ConfusionTable | MultilabelTable) -> dict[str, dict[str, float]]:
+    """φ and δ of every class of a fold's table (the points of the fold in the φ–δ diagram); NaN undefined."""
+    from clfeval.metrics import binary_class_counts, class_counts, delta, phi
+
+    c = binary_class_counts(table.counts) if isinstance(table, MultilabelTable) else class_counts(table.counts)
+    d, f = delta(c, math.nan)[0], phi(c, math.nan)[0]
+    return {lab: {"phi": float(f[j]), "delta": float(d[j])} for j, lab in enumerate(table.label_strings)}
+
+
 @dataclass(frozen=True, eq=False)
-class ProtocolResult:
+class ProtocolResult(Display):
     """A model evaluated under a protocol: per fold, spread, pooled, train–test gap.
 
     Attributes

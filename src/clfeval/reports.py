@@ -18,6 +18,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from clfeval import __version__
+from clfeval._display import Display
 from clfeval._labels import encode_labels, encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval._validation import check_beta, check_positive_int, check_zero_division, zero_division_name
 from clfeval.baselines import majority_index, majority_table, stratified_table, uniform_table
@@ -47,7 +48,7 @@ def _versions() -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class Report:
+class Report(Display):
     """Every count-based number about one classifier on one data set.
 
     Fields are plain data (numbers, strings, lists, dicts); :meth:`to_dict`

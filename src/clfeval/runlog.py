@@ -59,6 +59,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from clfeval import outputs as _outputs
 from clfeval._runstore import RunStore
+from clfeval._display import Display
 from clfeval.errors import DataError, InputFileError, UsageError
 from clfeval.outputs import OutputFiles
 
@@ -174,7 +175,7 @@ def _num(x: Any) -> float:
 
 
 @dataclass(frozen=True)
-class Run:
+class Run(Display):
     """One recorded run."""
 
     id: int
@@ -212,7 +213,7 @@ class Run:
 
 
 @dataclass(frozen=True)
-class RunList:
+class RunList(Display):
     """Runs, oldest first."""
 
     runs: tuple[Run, ...]
@@ -224,7 +225,7 @@ class RunList:
 
 
 @dataclass(frozen=True)
-class BestRuns:
+class BestRuns(Display):
     """The best run on each data set for one metric (ties: the earliest run)."""
 
     metric: str
@@ -259,7 +260,7 @@ class AblationRow:
 
 
 @dataclass(frozen=True)
-class Ablation:
+class Ablation(Display):
     """One factor at a time: the base run beside every run that changes exactly one setting."""
 
     metric: str
@@ -279,7 +280,7 @@ class Ablation:
 
 
 @dataclass(frozen=True)
-class CheckResult:
+class CheckResult(Display):
     """Whether the submitted run is the best row among the runs on its data."""
 
     metric: str

@@ -42,6 +42,8 @@ import numpy as np
 
 from clfeval import __version__
 from clfeval import _resample as rs
+from clfeval._decimate import replicate_histogram
+from clfeval._display import Display
 from clfeval._labels import encode_labels, label_str, sort_labels
 from clfeval._validation import (check_beta, check_positive_int, check_probability, check_rng,
                                  check_zero_division, zero_division_name)
@@ -390,7 +392,7 @@ def _verdict(label: str, names: tuple[str, str], a: float, b: float, delta: floa
 
 
 @dataclass(frozen=True)
-class Comparison:
+class Comparison(Display):
     """The result of a paired comparison of two systems on the same test items.
 
     Attributes
@@ -447,6 +449,7 @@ class Comparison:
     verdict: str
     signature: dict[str, Any]
     notes: list[str] = field(default_factory=list)
+    distribution: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def significant(self) -> bool:
@@ -465,7 +468,7 @@ class Comparison:
                 "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "p_value": self.p_value,
                 "significant": self.significant, "hypothesis": _hypothesis(self.higher_is_better),
                 "ci": self.ci, self.test: self.details, "verdict": self.verdict, "notes": list(self.notes),
-                "signature": self.signature}
+                "signature": self.signature, **({"distribution": self.distribution} if self.distribution else {})}
 
 
 def _hypothesis(higher: bool) -> str:
@@ -671,6 +674,12 @@ def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, sam
         count = _at_least(sign * (va - vb), 2 * gain)
         p = count / samples if math.isfinite(gain) else math.nan
         details = {"count": count, "threshold": 2 * delta}
+    if test == "randomization":
+        hist = replicate_histogram(pa - pb, delta=delta, threshold=delta, count_beyond=details["count"], kind="randomization")
+    else:
+        beyond = details["count"] if test == "bootstrap" else _at_least(sign * (va - vb), 2 * gain)
+        hist = replicate_histogram(va - vb, delta=delta, threshold=2 * delta, count_beyond=beyond, kind="bootstrap")
+    hist["tail"] = "above" if m.higher_is_better else "below"
     undefined = int(np.count_nonzero(~np.isfinite(va - vb)))
     if undefined:
         notes.append(f"{undefined} of {samples} bootstrap replicates had an undefined {metric_label(m.name)}; "
@@ -690,13 +699,13 @@ def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, sam
                       higher_is_better=m.higher_is_better, n=prob.n, names=names, ci=intervals, details=details,
                       verdict=_verdict(metric_label(m.name), names, a, b, delta, float(p), alpha, m.higher_is_better,
                                        samples if test == "bootstrap" else None),
-                      signature=signature, notes=notes)
+                      signature=signature, notes=notes, distribution=hist)
 
 
 # --- several systems -------------------------------------------------------------
 
 @dataclass(frozen=True)
-class MultiComparison:
+class MultiComparison(Display):
     """Several systems compared pairwise (every pair, or each against a baseline), Holm-adjusted.
 
     Attributes
@@ -741,7 +750,8 @@ class MultiComparison:
         for c, adj, sig, verdict in zip(self.comparisons, self.p_adjusted, self.significant, self.verdicts):
             rows.append({"a": c.names[0], "b": c.names[1], "score_a": c.a, "score_b": c.b, "delta": c.delta,
                          "p_value": c.p_value, "p_adjusted": adj, "significant": sig, "ci": c.ci,
-                         c.test: c.details, "verdict": verdict})
+                         c.test: c.details, "verdict": verdict,
+                         **({"distribution": c.distribution} if c.distribution else {})})
         return {"metric": self.metric, "higher_is_better": self.higher_is_better, "test": self.test,
                 "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "adjustment": self.adjustment,
                 "baseline": self.baseline, "systems": list(self.systems), "scores": dict(self.scores),

@@ -74,6 +74,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from clfeval import __version__
+from clfeval._display import Display
 from clfeval._scores import versions as _base_versions
 from clfeval._validation import check_positive_int
 from clfeval.errors import UsageError
@@ -256,7 +257,7 @@ class _Memo:
 # --------------------------------------------------------------------------- #
 
 @dataclass(frozen=True)
-class ReutersStudy:
+class ReutersStudy(Display):
     """The Reuters-21578 study: every part run, each beside its published counterpart.
 
     Attributes

@@ -27,6 +27,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from clfeval._decimate import sweep_curves
+from clfeval._display import Display
 from clfeval._labels import label_str
 from clfeval._scores import as_scores, item_position, score_matrix, versions
 from clfeval._validation import check_finite, check_zero_division, zero_division_name
@@ -105,7 +107,7 @@ def _cost_note(rk: Ranking, t: float, obj: Objective, what: str) -> str | None:
 
 
 @dataclass(frozen=True)
-class ThresholdChoice:
+class ThresholdChoice(Display):
     """Default cut → cut chosen on development data → best-in-hindsight cut, all measured on the test data.
 
     ``threshold`` is the dev-chosen cut (None without development data);
@@ -126,12 +128,16 @@ class ThresholdChoice:
     n_dev: int | None
     notes: list[str]
     signature: dict[str, Any]
+    sweep: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"positive": self.positive, "objective": self.objective,
-                "objective_description": self.objective_description, "rule": RULE, "threshold": self.threshold,
-                "default": self.default, "test": self.test, "hindsight": self.hindsight, "dev": self.dev,
-                "n_test": self.n_test, "n_dev": self.n_dev, "notes": list(self.notes), "signature": self.signature}
+        out = {"positive": self.positive, "objective": self.objective,
+               "objective_description": self.objective_description, "rule": RULE, "threshold": self.threshold,
+               "default": self.default, "test": self.test, "hindsight": self.hindsight, "dev": self.dev,
+               "n_test": self.n_test, "n_dev": self.n_dev, "notes": list(self.notes), "signature": self.signature}
+        if self.sweep is not None:
+            out["sweep"] = self.sweep
+        return out
 
 
 def _signature(obj: Objective, zd: float, default_source: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -225,7 +231,7 @@ def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gol
         notes.append(HINDSIGHT_NOTE)
     return ThresholdChoice(pos_label, obj.name, obj.describe(), chosen, default_row, test_row, hind_row, dev_row,
                            test_rk.n, dev_rk.n if dev_rk is not None else None, notes,
-                           _signature(obj, zd, source))
+                           _signature(obj, zd, source), sweep_curves(test_rk.pos_scores, test_rk.neg_parts, beta=obj.beta))
 
 
 def _dev_gold(dev_gold: Any, positive: Any) -> tuple[np.ndarray, str, list[str]]:
@@ -242,7 +248,7 @@ def _dev_gold(dev_gold: Any, positive: Any) -> tuple[np.ndarray, str, list[str]]
 # --- multi-label: one cut per label ------------------------------------------------
 
 @dataclass(frozen=True)
-class LabelThresholds:
+class LabelThresholds(Display):
     """One cut per label chosen on development data (the Reuters case), with micro and macro
     averages on the test data before tuning (default cuts), after tuning and in hindsight."""
 

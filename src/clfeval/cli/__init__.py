@@ -47,6 +47,7 @@ def _register() -> None:
     from clfeval.cli.datasets_cmd import datasets
     from clfeval.cli.demo_cmd import demo
     from clfeval.cli.experiment_cmd import cv, holdout
+    from clfeval.cli.plot_cmd import plot
     from clfeval.cli.report_cmd import report
     from clfeval.cli.reuters_cmd import reuters
     from clfeval.cli.runs_cmd import runs
@@ -62,6 +63,7 @@ def _register() -> None:
     cli.add_command(runs)
     cli.add_command(reuters)
     cli.add_command(datasets)
+    cli.add_command(plot)
 
 
 _register()

@@ -19,9 +19,11 @@ from typing import Any, Callable
 
 import numpy as np
 
+from clfeval._display import set_renderers
+
 __all__ = ["render", "renderables", "register", "register_section", "section_renderers", "to_json", "jsonable", "FORMATS"]
 
-FORMATS = ("text", "json", "markdown")
+FORMATS = ("text", "json", "markdown", "html")
 
 
 @dataclass(frozen=True)
@@ -116,10 +118,11 @@ def renderables(result: Any) -> list[Any]:
 
 
 def render(result: Any, fmt: str = "text", *, width: int | None = None) -> str:
-    """Render a result as ``text``, ``json`` or ``markdown``.
+    """Render a result as ``text``, ``json``, ``markdown`` or ``html``.
 
     Text is plain (no colour, no control codes) at ``width`` columns
-    (default 120).
+    (default 120). HTML is one self-contained page
+    (:func:`clfeval.render.html.page`; needs the ``html`` extra).
     """
     if fmt == "json":
         return to_json(result)
@@ -129,6 +132,10 @@ def render(result: Any, fmt: str = "text", *, width: int | None = None) -> str:
             raise TypeError(f"no markdown renderer for {type(result).__name__}")
         out = entry.markdown(result)
         return out if out.endswith("\n") else out + "\n"
+    if fmt == "html":
+        from clfeval.render.html import page
+
+        return page(result)
     if fmt == "text":
         from rich.console import Console
 
@@ -156,3 +163,12 @@ def _load_builtin() -> None:
     for mod in pkgutil.iter_modules(pkg.__path__):
         if not mod.name.startswith("_"):
             importlib.import_module(f"clfeval.render.{mod.name}")
+
+
+def _html_fragment(result: Any) -> str:
+    from clfeval.render.html import fragment
+
+    return fragment(result)
+
+
+set_renderers(text=lambda r: render(r, "text"), html=_html_fragment)

@@ -1,0 +1,34 @@
+"""How results show themselves in a notebook (``_repr_html_``) and in ``print`` (``__str__``).
+
+Results do not import the renderers (they sit above them): :class:`Display`
+looks them up here, in a registry that :mod:`clfeval.render` fills when it is
+imported (the package ``__init__`` imports it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+__all__ = ["Display", "set_renderers"]
+
+_RENDERERS: dict[str, Callable[[Any], str]] = {}
+
+
+def set_renderers(*, text: Callable[[Any], str], html: Callable[[Any], str]) -> None:
+    """Register the functions that turn a result into text and into an HTML fragment."""
+    _RENDERERS["text"] = text
+    _RENDERERS["html"] = html
+
+
+class Display:
+    """Mixin: ``str(result)`` is the text report; ``result._repr_html_()`` the HTML sections."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        fn = _RENDERERS.get("text")
+        return fn(self) if fn is not None else repr(self)
+
+    def _repr_html_(self) -> str | None:
+        fn = _RENDERERS.get("html")
+        return fn(self) if fn is not None else None

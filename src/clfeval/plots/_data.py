@@ -1,0 +1,62 @@
+"""What a figure reads: the JSON dict of a result (``result.to_dict()``), whichever was given."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from clfeval.errors import UsageError
+
+__all__ = ["as_dict", "value", "ranking_of", "metric_value", "need"]
+
+
+def as_dict(result: Any) -> dict[str, Any]:
+    """``result.to_dict()`` for a result object; a dict (parsed JSON output) as it is."""
+    if isinstance(result, dict):
+        return result
+    to_dict = getattr(result, "to_dict", None)
+    if callable(to_dict):
+        return to_dict()
+    raise UsageError(f"a figure is drawn from a clfeval result or its JSON output; got {type(result).__name__}.")
+
+
+def value(x: Any) -> float:
+    """A number of a result, NaN for None (JSON null = undefined)."""
+    if x is None:
+        return math.nan
+    return float(x)
+
+
+def need(d: dict[str, Any], key: str, figure: str, what: str) -> Any:
+    """``d[key]``, or a usage error saying which result the figure needs."""
+    if key not in d or d[key] is None:
+        raise UsageError(f"the {figure} figure needs {what}; this result has no {key!r}.")
+    return d[key]
+
+
+def ranking_of(d: dict[str, Any], figure: str) -> dict[str, Any]:
+    """The ranking summary with curves: a Ranking / RankingOvR dict, or a report's ``ranking`` section."""
+    if "curves" in d and ("roc_auc" in d or "per_class" in d) and "confusion_matrix" not in d:
+        return d
+    if isinstance(d.get("ranking"), dict) and "curves" in d["ranking"]:
+        return d["ranking"]
+    if isinstance(d.get("pooled"), dict):
+        return ranking_of(d["pooled"], figure)
+    raise UsageError(f"the {figure} figure needs scores: a report made with scores (--score or --scores-prefix) or a "
+                     f"ranking; this result has no ranking curves.")
+
+
+_AVERAGES = {"macro": "macro", "micro": "micro", "weighted": "weighted"}
+
+
+def metric_value(report: dict[str, Any], name: str) -> float:
+    """A named metric (``accuracy``, ``macro_f1``, ``f1:LABEL``, ...) read from a report dict; NaN if absent."""
+    if ":" in name:
+        metric, label = name.split(":", 1)
+        return value(report.get("per_class", {}).get(label, {}).get(metric))
+    if name in report and not isinstance(report[name], dict):
+        return value(report[name])
+    head, _, rest = name.partition("_")
+    if head in _AVERAGES and isinstance(report.get(head), dict):
+        return value(report[head].get(rest))
+    return math.nan

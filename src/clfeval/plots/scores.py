@@ -1,0 +1,192 @@
+"""Figures of scores: ROC and precision–recall curves, the threshold sweep, the reliability diagram.
+
+Curves are drawn from the decimated points the results carry in JSON
+(:mod:`clfeval._decimate`): within one pixel of the exact curve at any
+figure size up to :data:`clfeval._decimate.REFERENCE_PX`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from clfeval.plots import _mpl
+from clfeval.plots._data import as_dict, need, ranking_of, value
+
+__all__ = ["roc", "pr", "threshold", "reliability", "MAX_CURVES"]
+
+#: One-vs-rest curves drawn with their own legend entry; more are drawn thin and grey.
+MAX_CURVES = 12
+
+
+def _curves(rk: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(label, curves, per-label summary) for a binary or a one-vs-rest ranking dict."""
+    if "per_class" in rk:
+        return [(lab, rk["curves"].get(lab) or {}, rk["per_class"][lab]) for lab in rk["labels"]]
+    return [(rk["positive"], rk["curves"], rk)]
+
+
+def _fmt(x: Any) -> str:
+    v = value(x)
+    return "undef" if math.isnan(v) else f"{v:.4f}"
+
+
+def _legend(fig: Any, ax: Any, handles: list[Any], names: list[str], curves: int, loc: str) -> None:
+    if curves == 1:
+        _mpl.legend(fig, ax, handles, names, loc=loc)
+    else:
+        _mpl.legend(fig, ax, handles, names, loc="center left", bbox_to_anchor=(1.02, 0.5))
+
+
+def _draw(fig: Any, ax: Any, items: list[tuple[str, dict[str, Any], dict[str, Any]]], curve: str, x: str, y: str) \
+        -> list[tuple[str, dict[str, Any], Any, str]]:
+    """Draw one curve per label (thin grey past :data:`MAX_CURVES`); (label, summary, line, colour) of the others."""
+    shown = []
+    for n, (lab, cv, summary) in enumerate(items):
+        c = cv.get(curve)
+        if not c:
+            continue
+        many = n >= MAX_CURVES
+        color = "#bbbbbb" if many else _mpl.COLORS[n % len(_mpl.COLORS)]
+        (line,) = ax.plot(*_mpl.fit(fig, c[x], c[y]), linewidth=0.8 if many else 1.6, color=color, gid=f"{curve}-{n}")
+        if not many:
+            shown.append((lab, summary, line, color))
+    return shown
+
+
+def _frame(ax: Any, xlabel: str, ylabel: str, title: str) -> None:
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_aspect("equal")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True)
+
+
+def roc(result: Any) -> Any:
+    """ROC curve(s) with the chance diagonal; ROC-AUC in the legend (one curve per class for one-vs-rest)."""
+    rk = ranking_of(as_dict(result), "roc")
+    items = _curves(rk)
+    with _mpl.rc():
+        fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9)
+        (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="chance")
+        shown = _draw(fig, ax, items, "roc", "fpr", "tpr")
+        handles = [line for _, _, line, _ in shown]
+        names = [f"{_mpl.short(lab, 24)} (AUC {_fmt(summary.get('roc_auc'))})" for lab, summary, _, _ in shown]
+        if len(items) > 1:
+            names.append(f"macro ROC-AUC {_fmt(rk['macro']['roc_auc'])}" + (f"; {len(items) - MAX_CURVES} more in grey"
+                                                                            if len(items) > MAX_CURVES else ""))
+            handles.append(ax.plot([], [], linestyle="none")[0])
+        handles.append(diag)
+        names.append("chance (AUC 0.5)")
+        _legend(fig, ax, handles, names, len(items), "lower right")
+        _frame(ax, "false-positive rate (FPR)", "true-positive rate (recall)",
+               "ROC curve" + (" (one class against the rest)" if len(items) > 1 else f": positive {items[0][0]!r}"))
+    return fig
+
+
+def pr(result: Any) -> Any:
+    """Precision–recall curve(s) with the prevalence line (what a random ranking scores); AP in the legend."""
+    rk = ranking_of(as_dict(result), "pr")
+    items = _curves(rk)
+    with _mpl.rc():
+        fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9)
+        handles, names = [], []
+        for n, (lab, summary, line, color) in enumerate(_draw(fig, ax, items, "pr", "recall", "precision")):
+            prev = value(summary.get("prevalence"))
+            if math.isfinite(prev):
+                ax.axhline(prev, linestyle=":", color=color, linewidth=0.9, gid=f"prevalence-{n}")
+            handles.append(line)
+            names.append(f"{_mpl.short(lab, 24)} (AP {_fmt(summary.get('average_precision'))}, prevalence {_fmt(prev)})")
+        if len(items) > 1:
+            handles.append(ax.plot([], [], linestyle="none")[0])
+            names.append(f"macro AP {_fmt(rk['macro']['average_precision'])}; dotted: each prevalence")
+        else:
+            handles.append(ax.plot([], [], linestyle=":", color="#555555")[0])
+            names.append("random ranking (precision = prevalence)")
+        _legend(fig, ax, handles, names, len(items), "lower left")
+        _frame(ax, "recall", "precision", "Precision–recall curve" + (" (one class against the rest)" if len(items) > 1 else ""))
+    return fig
+
+
+#: The cuts of a threshold choice: key of the result, name, colour, line style.
+CUTS = (("default", "default cut", "#555555", "--"), ("dev", "chosen on dev", "#009E73", "-"),
+        ("hindsight", "best in hindsight (optimistic)", "#D55E00", ":"))
+
+
+def cut_thresholds(d: dict[str, Any]) -> dict[str, float]:
+    """The thresholds of a threshold choice's three cuts (those that exist)."""
+    out = {}
+    if d.get("default"):
+        out["default"] = float(d["default"]["threshold"])
+    if d.get("threshold") is not None:
+        out["dev"] = float(d["threshold"])
+    if d.get("hindsight"):
+        out["hindsight"] = float(d["hindsight"]["threshold"])
+    return out
+
+
+def threshold(result: Any) -> Any:
+    """Precision, recall and F-beta on the test data against the threshold; the default, dev-chosen and
+    best-in-hindsight cuts marked and named."""
+    d = as_dict(result)
+    sw = need(d, "sweep", "threshold", "a threshold choice (clfeval threshold, one score column)")
+    cuts = cut_thresholds(d)
+    beta = sw.get("beta", 1.0)
+    with _mpl.rc():
+        fig, ax = _mpl.figure(6.6, 4.2)
+        t = np.asarray(sw["threshold"], dtype=np.float64)
+        handles, names = [], []
+        for key, name, color in (("precision", "precision", _mpl.COLORS[5]), ("recall", "recall", _mpl.COLORS[1]),
+                                 ("fbeta", f"F{beta:g}", _mpl.COLORS[0])):
+            (line,) = ax.plot(*_mpl.fit(fig, t, sw[key], xlim=(float(np.nanmin(t)), float(np.nanmax(t)))), color=color, linewidth=1.6, gid=f"sweep-{key}")
+            handles.append(line)
+            names.append(name)
+        lo, hi = float(np.nanmin(t)), float(np.nanmax(t))
+        for n, (key, name, color, style) in enumerate(CUTS):
+            if key not in cuts:
+                continue
+            x = cuts[key]
+            line = ax.axvline(x, color=color, linestyle=style, linewidth=1.3, gid=f"cut-{key}")
+            ax.text(x, 1.02 + 0.055 * n, f" {name}: {x:g}", color=color, fontsize=7.5, ha="left" if x < (lo + hi) / 2
+                    else "right", va="bottom", transform=ax.get_xaxis_transform(), gid=f"cut-label-{key}")
+            handles.append(line)
+            names.append(f"{name} ({x:g})")
+        _mpl.legend(fig, ax, handles, names, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        ax.set_ylim(0, 1.0)
+        ax.set_xlabel(f"threshold (positive {d['positive']!r} iff score ≥ threshold)")
+        ax.set_ylabel("on the test data")
+        ax.grid(True)
+        ax.set_title("Threshold sweep on the test data", pad=44)
+    return fig
+
+
+def reliability(result: Any) -> Any:
+    """Reliability diagram: mean confidence against observed frequency per bin, the diagonal, bin counts
+    beneath, ECE in the title."""
+    d = as_dict(result)
+    bins = need(d, "bins", "reliability", "a calibration result (clfeval calibration)")
+    with _mpl.rc():
+        fig, (ax, axh) = _mpl.figure(5.2, 5.6, nrows=2, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
+        ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="diagonal")
+        full = [b for b in bins if b["count"]]
+        conf = [value(b["confidence"]) for b in full]
+        acc = [value(b["accuracy"]) for b in full]
+        for b in full:
+            ax.plot([b["lower"], b["upper"]], [value(b["accuracy"])] * 2, color=_mpl.COLORS[0], alpha=0.25,
+                    linewidth=4, solid_capstyle="butt")
+        ax.plot(conf, acc, marker="o", color=_mpl.COLORS[0], linewidth=1.4, markersize=4, gid="reliability")
+        ax.set_ylim(0, 1)
+        ax.set_xlim(0, 1)
+        ax.set_ylabel("observed frequency" if d.get("kind") == "binary" else "accuracy of the top label")
+        ax.grid(True)
+        axh.bar([b["lower"] for b in bins], [b["count"] for b in bins], width=[b["upper"] - b["lower"] for b in bins],
+                align="edge", color="#888888", edgecolor="white", linewidth=0.5, gid="counts")
+        axh.set_ylabel("items")
+        axh.set_xlabel("mean confidence in the bin" + (f" (P({d['positive']}))" if d.get("positive") else ""))
+        ax.set_title(f"Reliability diagram: ECE = {_fmt(d.get('ece'))} ({d.get('n_bins')} {d.get('strategy')} bins)")
+    return fig
+

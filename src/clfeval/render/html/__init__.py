@@ -1,0 +1,38 @@
+"""The HTML report: one self-contained file per result, and the same sections for notebooks.
+
+:func:`page` writes a whole document (inline CSS and SVG figures, system
+fonts, no network or file reference, a few lines of script only to sort
+tables); :func:`fragment` the same sections in a ``<div>`` for
+``_repr_html_``. Jinja2 and matplotlib are imported when a page is written,
+never when this package is imported.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from clfeval.render.html.glossary import glossary_entries
+
+__all__ = ["page", "fragment", "glossary_entries"]
+
+
+def page(result: Any, *, generated: str | None = None) -> str:
+    """The result as one self-contained HTML document.
+
+    ``generated`` (default: now, UTC) is written in the run block only, the
+    part of the page that the same input does not reproduce byte for byte.
+    """
+    from clfeval.render.html.layouts import layout
+    from clfeval.render.html.document import render_page
+
+    when = generated or datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return render_page(layout(result), standalone=True, generated=when)
+
+
+def fragment(result: Any) -> str:
+    """The result's sections as a ``<div class="clfeval">`` with its own style (for notebooks)."""
+    from clfeval.render.html.layouts import layout
+    from clfeval.render.html.document import render_page
+
+    return render_page(layout(result), standalone=False)

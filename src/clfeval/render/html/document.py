@@ -1,0 +1,189 @@
+"""The page model of the HTML report and its one builder (Jinja2, autoescape on).
+
+A layout (:mod:`clfeval.render.html.layouts`) turns a result into a
+:class:`Page`: the summary, sections of tables, figures and paragraphs, notes,
+glossary names, signature and run block. :func:`render_page` writes it as one
+self-contained file (inline CSS and SVG, system fonts, no external reference)
+or as a ``<div>`` for a notebook.
+
+Determinism: the same page gives the same bytes, except inside the run block
+between ``<!-- clfeval:run -->`` and ``<!-- /clfeval:run -->`` (run id,
+timings, the time the page was written).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from clfeval.errors import UsageError
+from clfeval.render._util import Block, TableBlock, TextBlock, num
+from clfeval.render.html.glossary import anchor, glossary_entries, metric_of_label
+
+__all__ = ["Figure", "Para", "Section", "Summary", "Page", "render_page", "sections_from_blocks",
+           "signature_rows", "RUN_MARK", "RUN_END"]
+
+RUN_MARK = "<!-- clfeval:run -->"
+RUN_END = "<!-- /clfeval:run -->"
+
+#: Signature keys that change from run to run: shown in the run block, not in the signature.
+RUN_KEYS = ("timings", "run_id", "created", "seconds", "elapsed")
+
+
+@dataclass
+class Figure:
+    kind = "figure"
+    svg: str
+    caption: str = ""
+
+
+@dataclass
+class Para:
+    text: str
+    style: str = "text"  # text | note | verdict
+    kind = "para"
+
+
+@dataclass
+class Section:
+    title: str
+    items: list[Any] = field(default_factory=list)
+    id: str = ""
+
+
+@dataclass
+class Summary:
+    headline: list[dict[str, Any]] = field(default_factory=list)  # name, value, baselines [(name, value)]
+    facts: list[tuple[str, str]] = field(default_factory=list)
+    verdicts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Page:
+    title: str
+    summary: Summary
+    sections: list[Section]
+    notes: list[str] = field(default_factory=list)
+    signature: list[tuple[str, str]] = field(default_factory=list)
+    run: list[tuple[str, str]] = field(default_factory=list)
+    subtitle: str = ""
+
+
+def _cell(x: Any) -> str:
+    return x if isinstance(x, str) else num(x)
+
+
+def _table(b: TableBlock) -> TableBlock:
+    """The table with every cell as printed (numbers formatted as the text output formats them)."""
+    return TableBlock(b.title, [str(c) for c in b.columns], [[_cell(x) for x in r] for r in b.rows], b.caption,
+                      b.numeric_from)
+
+
+def sections_from_blocks(blocks: Sequence[Block], *, drop: Callable[[TextBlock], bool] = lambda b: False) \
+        -> tuple[str, list[Section]]:
+    """(page title, sections) of a text layout: a heading or a new table opens a section.
+
+    The first heading is the page's title. ``drop`` leaves paragraphs out (those
+    the page shows elsewhere: notes, the signature line).
+    """
+    title = ""
+    sections: list[Section] = []
+    current: Section | None = None
+    for b in blocks:
+        if isinstance(b, TextBlock):
+            if drop(b):
+                continue
+            if b.heading:
+                if not title:
+                    title = b.text
+                    current = None
+                    continue
+                current = Section(b.text)
+                sections.append(current)
+                continue
+            if current is None:
+                current = Section("")
+                sections.append(current)
+            current.items.append(Para(b.text, "note" if b.style == "dim" else "verdict" if b.style == "bold" else "text"))
+        else:
+            t = _table(b)
+            opened_by_table = current is not None and current.id == "by-table"
+            if current is None or not current.title or (opened_by_table and any(isinstance(x, TableBlock) for x in current.items)):
+                if current is not None and not current.title and not current.items:
+                    sections.remove(current)
+                current = Section(t.title or "", id="by-table")
+                sections.append(current)
+                t.title = None
+            current.items.append(t)
+    for i, s in enumerate(sections):
+        s.id = ""
+        if not s.title:
+            s.title = "Results" if i == 0 else "Details"
+    return title, sections
+
+
+def _flat(prefix: str, value: Any, out: list[tuple[str, str]]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flat(f"{prefix}.{k}" if prefix else str(k), v, out)
+    elif isinstance(value, (list, tuple)):
+        out.append((prefix, ", ".join(str(x) for x in value) if value else "—"))
+    elif isinstance(value, float):
+        out.append((prefix, "undef" if math.isnan(value) else f"{value:g}"))
+    else:
+        out.append((prefix, "—" if value is None else str(value)))
+
+
+def signature_rows(signature: dict[str, Any] | None) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(signature rows, run rows): the signature flattened to ``key.sub = value``; what changes
+    from run to run (timings, run id) goes to the run rows."""
+    sig, run = [], []
+    for k, v in (signature or {}).items():
+        _flat(k, v, run if k in RUN_KEYS else sig)
+    return sig, run
+
+
+_TEMPLATES = Path(__file__).parent / "templates"
+
+
+def _environment() -> Any:
+    try:
+        import jinja2
+    except ImportError:
+        raise UsageError("the HTML report needs Jinja2 and matplotlib, which are not installed; install the extra "
+                         "with pip install 'clfeval[html]'.") from None
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,
+                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                             undefined=jinja2.StrictUndefined)
+    env.globals["metric_of"] = metric_of_label
+    env.tests["table"] = lambda x: isinstance(x, TableBlock)
+    env.globals["anchor"] = anchor
+    return env
+
+
+def _glossary_names(page: Page) -> list[str]:
+    names = []
+    for s in page.sections:
+        for it in s.items:
+            if isinstance(it, TableBlock):
+                names += [metric_of_label(c) for c in it.columns]
+                names += [metric_of_label(r[0]) for r in it.rows if r]
+    names += [metric_of_label(h["name"]) for h in page.summary.headline]
+    return [n for n in names if n]
+
+
+def render_page(page: Page, *, standalone: bool = True, generated: str | None = None) -> str:
+    """The page as HTML: a whole document (``standalone``) or a ``<div class="clfeval">`` for a notebook."""
+    env = _environment()
+    import markupsafe
+
+    for i, s in enumerate(page.sections):
+        s.id = s.id or f"s{i + 1}"
+    css = (_TEMPLATES / "style.css").read_text(encoding="utf-8")
+    run = list(page.run) + ([("page written", generated)] if generated else [])
+    return env.get_template("page.html.j2").render(page=page, css=css, standalone=standalone,
+                                                  glossary=glossary_entries(_glossary_names(page)), run=run,
+                                                  run_mark=markupsafe.Markup(RUN_MARK),
+                                                  run_end=markupsafe.Markup(RUN_END))
