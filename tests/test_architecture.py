@@ -21,6 +21,7 @@ LAYERS = {
     "clfeval._scores": 1,
     "clfeval._input": 1,
     "clfeval._jsonl": 1,
+    "clfeval._labelforms": 1,
     "clfeval.io": 2,
     "clfeval.tables": 2,
     "clfeval.metrics": 3,

@@ -129,7 +129,7 @@ class Source:
         return _io.TextIOWrapper(self.open_binary(), encoding=codec, errors="strict", newline=newline)
 
     def contains(self, needle: bytes) -> bool:
-        """Whether ``needle`` (one byte) occurs anywhere (a memory-speed scan)."""
+        """Whether ``needle`` occurs anywhere in the bytes (a memchr-speed scan)."""
         if self.data is not None:
             return needle in self.data
         import mmap
@@ -138,6 +138,17 @@ class Source:
             return False
         with open(self.path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:  # type: ignore[arg-type]
             return mm.find(needle) >= 0
+
+    def matches(self, regex: str) -> bool:
+        """Whether the regular expression (RE2, on bytes) matches anywhere: pyarrow's C++ scan of the mapped file."""
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        buf = pa.py_buffer(self.data) if self.data is not None else pa.memory_map(str(self.path)).read_buffer()
+        offsets = pa.py_buffer(np.array([0, buf.size], dtype=np.int64).tobytes())
+        whole = pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, buf])
+        return bool(pc.match_substring_regex(whole, regex)[0].as_py())
 
     def arrow(self) -> Any:
         """What pyarrow's readers take: the path of a file, or a buffer reader over the bytes."""
@@ -279,23 +290,60 @@ def utf8_valid(source: Source) -> bool:
     return _first_bad_utf8(source) is None
 
 
+class _Head(_io.RawIOBase):
+    """The first ``n`` bytes of a binary file, as a stream (so that a long prefix is never held in memory)."""
+
+    def __init__(self, fh: IO[bytes], n: int) -> None:
+        self.fh, self.left = fh, n
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        data = self.fh.read(min(len(b), self.left)) if self.left > 0 else b""
+        b[: len(data)] = data
+        self.left -= len(data)
+        return len(data)
+
+
+def _prefix_lines(source: Source, offset: int) -> Iterator[str]:
+    """The text before ``offset`` line by line, the last line ending in "x" (standing for the byte at offset)."""
+    with _io.TextIOWrapper(_io.BufferedReader(_Head(source.open_binary(), offset)), encoding="utf-8-sig",
+                           errors="replace", newline="") as text:
+        last = None
+        for line in text:
+            if last is not None:
+                yield last
+            last = line
+        if last is None or not last.endswith(("\n", "\r")):
+            yield (last or "") + "x"
+        else:  # the byte at offset starts a line
+            yield last
+            yield "x"
+
+
 def _position(source: Source, fmt: str, offset: int) -> tuple[int, int | None]:
     """(line, data row or 0 for the header / None) of the byte at ``offset``."""
-    with source.open_binary() as fh:
-        prefix = fh.read(offset)
-    line = prefix.count(b"\n") + 1
-    text = prefix.decode("utf-8", errors="replace") + "x"  # "x" stands for the bad byte: its record is the last
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    newlines = 0
+
+    def counted(lines: Iterator[str]) -> Iterator[str]:
+        nonlocal newlines
+        for line in lines:
+            newlines += line.count("\n")
+            yield line
+
+    lines = counted(_prefix_lines(source, offset))
+    row: int | None = None
     if fmt in ("csv", "tsv"):
         try:
-            records = sum(1 for r in csv.reader(_io.StringIO(text, newline=""), delimiter="," if fmt == "csv" else "\t") if r)
+            row = sum(1 for r in csv.reader(lines, delimiter="," if fmt == "csv" else "\t") if r) - 1
         except csv.Error:
-            return line, None
-        return line, records - 1
-    if fmt == "jsonl":
-        return line, sum(1 for t in text.split("\n") if t.strip(" \t\r\n"))
-    return line, None
+            row = None
+    elif fmt == "jsonl":
+        row = sum(1 for t in lines if t.strip(" \t\r\n"))
+    for _ in lines:  # count the remaining lines
+        pass
+    return newlines + 1, row
 
 
 def utf8_error(source: Source, fmt: str, *, column: str | None = None, row: int | None = None) -> DataError:

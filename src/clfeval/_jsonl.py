@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -33,14 +33,22 @@ from clfeval._input import Source, _json_lines
 from clfeval._labels import label_str
 from clfeval.errors import DataError
 
-__all__ = ["needs_exact", "read_exact", "as_text_labels", "diagnose"]
+__all__ = ["LONG_NUMBER", "needs_exact", "read_exact", "as_text_labels", "diagnose"]
 
 _INT64 = 1 << 63
 _EXACT_FLOAT_INT = 1 << 53
 _MAX_DIGITS = 1000  # integers longer than this are written as digits·e+exponent
 _BATCH = 65536
+_CACHE = 1 << 16  # canonical labels remembered per number text (labels repeat)
+_CANONICAL: dict[str, tuple[str, bool, bool]] = {}
 _FLOAT_MAX = Decimal("1.7976931348623157e308")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+# A number float64 may not keep: 16 or more digits (and points) in a row, or a three-digit exponent. A decimal
+# of at most 15 significant digits within float64's range survives the round trip (DBL_DIG = 15), so a file
+# without such a run (in numbers or anywhere else) has float labels pyarrow read exactly.
+LONG_NUMBER = r"[0-9][0-9.]{15}|[eE][-+]?[0-9]{3}"
 
 
 def needs_exact(typ: pa.DataType) -> bool:
@@ -56,8 +64,16 @@ def _constant(name: str) -> Any:
     return None if name == "NaN" else float(name)
 
 
+class _Number(str):
+    """A JSON number kept as its text, exactly as written (canonical labels are cached per text)."""
+
+
 def _loads(text: str, **hooks: Any) -> Any:
     return json.loads(text, parse_int=Decimal, parse_float=Decimal, parse_constant=_constant, **hooks)
+
+
+def _loads_raw(text: str) -> Any:
+    return json.loads(text, parse_int=_Number, parse_float=_Number, parse_constant=_constant)
 
 
 def canonical_number(d: Decimal) -> tuple[str, bool, bool]:
@@ -96,23 +112,26 @@ def canonical_number(d: Decimal) -> tuple[str, bool, bool]:
 
 
 class _Column:
-    """Canonical labels of one column, collected in batches (arrow strings, not Python objects)."""
+    """Canonical labels of one column, turned into arrow text batch by batch (each distinct value once)."""
 
-    def __init__(self) -> None:
+    def __init__(self, is_list: bool) -> None:
+        self.is_list = is_list
         self.batches: list[pa.Array] = []
-        self.texts: list[str | None] = []
-        self.offsets: list[int] = [0]  # list columns: offsets of each row into the flat values
-        self.valid: list[bool] = []
-        self.leading_nulls = 0  # rows before the first value tells a scalar from a list column
+        self.offsets: list[int] = [0]  # list columns: where each row's items start in the flat values
+        self.valid: list[bool] = []  # list columns: False for a null row
         self.ints = True  # every label an integer within int64
         self.floats = True  # every label kept exactly by float64
-        self.is_list: bool | None = None
 
     def _label(self, v: Any) -> str | None:
         if v is None:
             return None
-        if isinstance(v, Decimal):
-            text, fits_int, fits_float = canonical_number(v)
+        if isinstance(v, _Number):
+            got = _CANONICAL.get(v)
+            if got is None:
+                got = canonical_number(Decimal(v))
+                if len(_CANONICAL) < _CACHE:
+                    _CANONICAL[str(v)] = got
+            text, fits_int, fits_float = got
             self.ints &= fits_int
             self.floats &= fits_float
             return text
@@ -122,34 +141,28 @@ class _Column:
         self.floats = False
         return v if isinstance(v, str) else json.dumps(v)
 
-    def add(self, v: Any) -> None:
-        if self.is_list is None:
-            if v is None:
-                self.leading_nulls += 1
-                return
-            self.is_list = isinstance(v, list)
-            if self.is_list:
-                self.offsets = [0] * (self.leading_nulls + 1)
-                self.valid = [False] * self.leading_nulls
-            else:
-                self.texts = [None] * self.leading_nulls
+    def add(self, values: list[Any]) -> None:
+        """One batch of rows."""
         if self.is_list:
-            items = v if isinstance(v, list) else ([] if v is None else [v])
-            self.valid.append(v is not None)
-            self.texts.extend(self._label(x) for x in items)
-            self.offsets.append(self.offsets[-1] + len(items))
-        else:
-            self.texts.append(self._label(v))
-        if len(self.texts) >= _BATCH:
-            self.batches.append(pa.array(self.texts, type=pa.string()))
-            self.texts = []
+            flat: list[Any] = []
+            for v in values:
+                items = v if isinstance(v, list) else ([] if v is None else [v])
+                self.valid.append(v is not None)
+                flat.extend(items)
+                self.offsets.append(self.offsets[-1] + len(items))
+            values = flat
+        try:
+            labels = {v: self._label(v) for v in set(values)}
+            texts = list(map(labels.__getitem__, values))
+        except TypeError:  # an unhashable item (an array inside an array)
+            texts = [self._label(v) for v in values]
+        self.batches.append(pa.array(texts, type=pa.string()))
 
     def finish(self) -> pa.Array:
-        if self.is_list is None:
-            return pa.nulls(self.leading_nulls, type=pa.string())
-        self.batches.append(pa.array(self.texts, type=pa.string()))
-        values = pa.concat_arrays(self.batches)
-        if self.ints:
+        values = pa.concat_arrays(self.batches) if self.batches else pa.array([], type=pa.string())
+        if values.null_count == len(values):
+            pass  # no label at all: text
+        elif self.ints:
             values = pc.cast(values, pa.int64())
         elif self.floats:
             values = pc.cast(values, pa.float64())
@@ -160,22 +173,37 @@ class _Column:
         return values
 
 
-def read_exact(source: Source, names: Sequence[str]) -> dict[str, pa.Array]:
-    """Columns ``names`` of a JSON Lines file, read exactly (see the module docstring).
+def read_exact(source: Source, columns: dict[str, bool]) -> dict[str, pa.Array]:
+    """Columns of a JSON Lines file (name → whether it holds arrays), read exactly (see the module docstring).
 
     A missing key is a null, as in pyarrow's reading; rows are the non-blank
     lines; ``NaN`` (which pyarrow reads) is a missing value.
     """
-    cols = {n: _Column() for n in names}
+    cols = {n: _Column(is_list) for n, is_list in columns.items()}
+    pending: dict[str, list[Any]] = {n: [] for n in cols}
+    decode = json.JSONDecoder(parse_int=_Number, parse_float=_Number, parse_constant=_constant).decode
+    rows = 0
     for row, (line, text) in enumerate(_json_lines(source), start=1):
         try:
-            obj = _loads(text)
+            obj = decode(text)
         except (ValueError, RecursionError) as exc:
             raise DataError(f"file {source.name!r}, row {row} (line {line}) is not valid JSON: "
                             f"{str(exc).split(':')[0]}.") from None
-        for n, col in cols.items():
-            col.add(obj.get(n) if isinstance(obj, dict) else None)
+        get = obj.get if type(obj) is dict else _nothing
+        for n, values in pending.items():
+            values.append(get(n))
+        rows = row
+        if rows % _BATCH == 0:
+            for n, values in pending.items():
+                cols[n].add(values)
+                pending[n] = []
+    for n, values in pending.items():
+        cols[n].add(values)
     return {n: c.finish() for n, c in cols.items()}
+
+
+def _nothing(name: str) -> None:
+    return None
 
 
 def as_text_labels(col: pa.ChunkedArray | pa.Array) -> pa.Array:

@@ -18,7 +18,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from clfeval import __version__
-from clfeval._labels import encode_labels, encode_multilabel, encode_pair, label_str, normalization_notes, resolve_label
+from clfeval._labelforms import normalization_notes
+from clfeval._labels import encode_labels, encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval._validation import check_beta, check_positive_int, check_zero_division, zero_division_name
 from clfeval.baselines import majority_index, majority_table, stratified_table, uniform_table
 from clfeval.curves import predictions_from_cut, ranking_section

@@ -125,10 +125,13 @@ def test_jsonl_too_large_for_float_is_refused_saying_how_to_fix(tmp_path):
 def test_parquet_uint64_labels_beyond_int64_stay_exact(tmp_path):
     f = tmp_path / "p.parquet"
     big = 2**64 - 1
-    pq.write_table(pa.table({"gold": pa.array([big, big - 1, 5], pa.uint64()),
-                             "pred": pa.array([big, big, 5], pa.uint64())}), f)
+    pq.write_table(pa.table({"gold": pa.array([big, big - 1, big - 2], pa.uint64()),
+                             "pred": pa.array([big, big, big - 2], pa.uint64())}), f)
     rep = report_json(tmp_path, f)
-    assert rep["labels"] == ["5", str(big - 1), str(big)] and rep["accuracy"] == pytest.approx(2 / 3)
+    assert rep["labels"] == [str(big - 2), str(big - 1), str(big)] and rep["accuracy"] == pytest.approx(2 / 3)
+    f2 = tmp_path / "q.parquet"  # a range too wide to count directly: hashed
+    pq.write_table(pa.table({"gold": pa.array([big, 5], pa.uint64()), "pred": pa.array([big, big], pa.uint64())}), f2)
+    assert report_json(tmp_path, f2)["labels"] == ["5", str(big)]
 
 
 def test_parquet_uint64_beside_signed_integers_stay_exact(tmp_path):
@@ -460,10 +463,31 @@ def test_threshold_dev_with_one_class_names_the_dev_file(tmp_path):
 
 
 def test_macro_f1_of_an_exact_jsonl_file_matches_scikit_learn(tmp_path):
-    lines = [{"gold": 2**60 + (i % 3), "pred": 2**60 + ((i * 7) % 3)} for i in range(30)] + [{"gold": 0.5, "pred": 0.5}]
+    lines = [{"gold": 2**60 + (i % 3), "pred": 2**60 + ((i * 2) % 3)} for i in range(30)] + [{"gold": 0.5, "pred": 0.5}]
     f = write(tmp_path / "p.jsonl", "".join(json.dumps(x) + "\n" for x in lines))
     gold = [str(x["gold"]) for x in lines]
     pred = [str(x["pred"]) for x in lines]
     rep = report_json(tmp_path, f)
     assert rep["accuracy"] == pytest.approx(accuracy_score(gold, pred))
     assert rep["macro"]["f1"] == pytest.approx(f1_score(gold, pred, average="macro", zero_division=0))
+
+
+def test_cv_reads_standard_input_and_logs_the_hash_of_its_bytes(tmp_path):
+    pytest.importorskip("sklearn")
+    import csv
+    import hashlib
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["body", "topic"])
+    for i in range(40):
+        w.writerow([("wheat corn grain" if i % 2 else "crude oil barrel") + f" word{i}", "grain" if i % 2 else "oil"])
+    data = buf.getvalue().encode()
+    db = tmp_path / "runs.sqlite"
+    p = process("cv", "-", "--text", "body", "--label", "topic", "--folds", "2", "--runs-db", db, "-f", "json",
+                stdin=data)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["pooled"]["n"] == 40
+    shown = process("runs", "show", "1", "--runs-db", db, "-f", "json")
+    assert json.loads(shown.stdout)["data_hash"] == "sha256:" + hashlib.sha256(data).hexdigest()

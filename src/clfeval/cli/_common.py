@@ -70,6 +70,10 @@ def existing_file(path: str | Path, option: str | None = None) -> Any:
     ``-`` is standard input: its bytes are read once (a second ``-`` in the
     same command is refused) and returned as a :class:`clfeval.io.Source`.
     """
+    from clfeval._input import Source
+
+    if isinstance(path, Source):
+        return path
     if str(path) == "-":
         return _stdin(option)
     p = Path(path)

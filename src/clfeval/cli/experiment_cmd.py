@@ -95,7 +95,7 @@ def read_data(path: Any, text_col: str, label_col: str, id_col: str | None, mult
     import pyarrow as pa
 
     from clfeval._input import check_roles
-    from clfeval._labels import normalize_labels
+    from clfeval._labelforms import normalize_labels
     from clfeval.io import read_frame
 
     from clfeval.text.models import check_texts

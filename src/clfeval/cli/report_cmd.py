@@ -18,7 +18,7 @@ def read_train_labels(path: Path, column: str | None, gold: str, input_format: s
     The column is ``--train-column`` if given, else the ``--gold`` column name,
     else ``label``, else the file's only column.
     """
-    from clfeval._labels import normalize_labels
+    from clfeval._labelforms import normalize_labels
     from clfeval.io import Source, check_labels_present, detect_format, read_frame
 
     src = Source.of(existing_file(path, "--train-labels"), encoding=encoding)
@@ -48,9 +48,10 @@ def _label_texts(col: Any, multilabel: bool, sep: str) -> set[str]:
     """The distinct labels of a column, as text (label sets flattened)."""
     import pyarrow.compute as pc
 
-    from clfeval._labels import _flatten_sets, _plain, _split_sets, label_str
+    from clfeval._labelforms import plain
+    from clfeval._labels import _flatten_sets, _split_sets, label_str
 
-    values = _flatten_sets(_split_sets(col, "labels", sep))[1] if multilabel else _plain(col)
+    values = _flatten_sets(_split_sets(col, "labels", sep))[1] if multilabel else plain(col)
     return {label_str(v) for v in pc.unique(values).to_pylist() if v is not None}
 
 
