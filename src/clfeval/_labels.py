@@ -343,6 +343,10 @@ def _common_type(types: list[pa.DataType]) -> pa.DataType:
     if len(set(types)) == 1:
         return types[0]
     if all(pa.types.is_integer(t) for t in types):
+        if all(pa.types.is_unsigned_integer(t) for t in types):
+            return pa.uint64()
+        if any(t == pa.uint64() for t in types):  # signed beside uint64: only a decimal holds both exactly
+            return pa.decimal128(20, 0)
         return pa.int64()
     if all(pa.types.is_floating(t) for t in types):
         return pa.float64()
@@ -404,18 +408,25 @@ def _int_encode(arrays: list[np.ndarray]) -> tuple[list[np.ndarray], int, list[A
         if lo == 0 and all(a.dtype.kind in "iu" and a.dtype.itemsize <= 8 for a in arrays):
             codes = arrays
         else:
-            codes = [(a.astype(np.int64, copy=False) - lo) for a in arrays]
+            codes = [_offset(a, lo) for a in arrays]
         return codes, span, list(range(lo, hi + 1))
     if span <= _LOOKUP_RANGE:
         present = np.zeros(span, dtype=bool)
         for a in nonempty:
-            present |= np.bincount(a.astype(np.int64, copy=False) - lo, minlength=span) > 0
+            present |= np.bincount(_offset(a, lo), minlength=span) > 0
         values = np.flatnonzero(present)
         lookup = np.full(span, -1, dtype=np.int32)
         lookup[values] = np.arange(values.size, dtype=np.int32)
-        codes = [lookup[a.astype(np.int64, copy=False) - lo] for a in arrays]
-        return codes, int(values.size), (values + lo).tolist()
+        codes = [lookup[_offset(a, lo)] for a in arrays]
+        return codes, int(values.size), [lo + v for v in values.tolist()]
     return None
+
+
+def _offset(a: np.ndarray, lo: int) -> np.ndarray:
+    """``a - lo`` as int64, for values within 2**63 of ``lo`` (uint64 values beyond int64 included)."""
+    if a.dtype == np.uint64 and lo >= 0:
+        return (a - np.uint64(lo)).astype(np.int64)
+    return a.astype(np.int64, copy=False) - lo
 
 
 def encode_labels(columns: Sequence[Any], names: Sequence[str]) -> tuple[list[np.ndarray], int, list[Any]]:
@@ -510,6 +521,8 @@ class EncodedMultilabel:
 
 
 def _split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedArray:
+    if not isinstance(sep, str) or sep == "":
+        raise UsageError(f"the separator of labels within a multi-label cell must be a non-empty string; got {sep!r}.")
     if isinstance(values, np.ndarray) and values.ndim == 2:
         raise DataError(f"{name}: pass indicator matrices through clfeval.tables.MultilabelTable.from_indicators, or label sets as lists.")
     arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else None

@@ -19,6 +19,7 @@ import numpy as np
 
 from clfeval import __version__
 from clfeval._display import Display
+from clfeval._labelforms import normalization_notes
 from clfeval._labels import encode_labels, encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval._validation import check_beta, check_positive_int, check_zero_division, zero_division_name
 from clfeval.baselines import majority_index, majority_table, stratified_table, uniform_table
@@ -254,7 +255,7 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
     zd = check_zero_division(zero_division)
     beta = check_beta(beta)
     labels = table.label_strings
-    notes: list[str] = []
+    notes: list[str] = normalization_notes(labels)
     if isinstance(table, MultilabelTable):
         if ci is not None:
             raise UsageError("confidence intervals of a multi-label report resample the items (their label-set "

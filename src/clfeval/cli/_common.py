@@ -11,10 +11,10 @@ from typing import Any, Callable, Iterable, Iterator
 
 import click
 
-from clfeval.errors import InputFileError
+from clfeval.errors import InputFileError, UsageError
 
-__all__ = ["Group", "option_names", "output_options", "input_options", "check_paths", "emit", "finish_run",
-           "progress", "existing_file", "parse_list", "message", "stdout_error"]
+__all__ = ["Group", "option_names", "output_options", "input_options", "reading_options", "sep_option", "check_paths",
+           "emit", "finish_run", "progress", "existing_file", "parse_list", "message", "stdout_error"]
 
 # Library parameter names whose option is not named after them: the first option the command has wins.
 _ALIASES = {"objective": ("--objective", "--tune-threshold"), "dest_dir": ("--dest",)}
@@ -74,6 +74,29 @@ def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
+def _check_sep(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    if value == "":
+        raise click.BadParameter("the separator of labels within a multi-label cell must not be empty "
+                                 "(for example --sep '|').", ctx=ctx, param=param)
+    return value
+
+
+def sep_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--sep``: the separator of labels within a multi-label cell (never empty)."""
+    return click.option("--sep", default="|", show_default=True, callback=_check_sep,
+                        help="Separator of labels within a multi-label cell.")(f)
+
+
+def reading_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--encoding`` and ``--normalize-labels``: how the text of input files is read."""
+    f = click.option("--normalize-labels", "normalize_labels", type=click.Choice(["nfc"]), default=None,
+                     help="Unicode-normalise text labels (NFC) so that labels that only print alike (é as one code "
+                          "point or e + combining accent) are one class.")(f)
+    f = click.option("--encoding", type=click.Choice(["utf-8", "latin-1"]), default="utf-8", show_default=True,
+                     help="Text encoding of CSV, TSV and JSONL input (Parquet text is always UTF-8).")(f)
+    return f
+
+
 def input_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Column names and format of a predictions file."""
     opts = [
@@ -81,17 +104,28 @@ def input_options(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--pred", default="pred", show_default=True, help="Column of predicted labels."),
         click.option("--id", "id_col", default=None, help="Column of item ids (default: 'id' when present)."),
         click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
-                     help="File format (default: from the extension)."),
+                     help="File format (default: from the extension; CSV for standard input, '-')."),
         click.option("--multilabel", is_flag=True, help="Each cell is a set of labels (separated by --sep; JSON arrays in JSONL)."),
-        click.option("--sep", default="|", show_default=True, help="Separator of labels within a multi-label cell."),
+        sep_option,
+        reading_options,
     ]
     for o in reversed(opts):
         f = o(f)
     return f
 
 
-def existing_file(path: str | Path, option: str | None = None) -> Path:
-    """A path that must exist: missing files are usage errors (exit 2) that name the file."""
+def existing_file(path: str | Path, option: str | None = None) -> Any:
+    """A path that must exist (missing files are usage errors, exit 2, naming the file), or ``-``.
+
+    ``-`` is standard input: its bytes are read once (a second ``-`` in the
+    same command is refused) and returned as a :class:`clfeval.io.Source`.
+    """
+    from clfeval._input import Source
+
+    if isinstance(path, Source):
+        return path
+    if str(path) == "-":
+        return _stdin(option)
     p = Path(path)
     where = f" (option {option})" if option else ""
     if not p.exists():
@@ -99,6 +133,32 @@ def existing_file(path: str | Path, option: str | None = None) -> Path:
     if p.is_dir():
         raise InputFileError(f"{str(p)!r}{where} is a directory; expected a file.")
     return p
+
+
+def _stdin(option: str | None) -> Any:
+    from clfeval._input import Source
+
+    what = f"option {option}" if option else "the input file"
+    ctx = click.get_current_context(silent=True)
+    meta = ctx.meta if ctx is not None else {}
+    if "clfeval.stdin" in meta:
+        raise UsageError(f"standard input ('-') can be read only once, and {meta['clfeval.stdin']} already names it; "
+                         f"give {what} as a file.")
+    try:
+        stream = sys.stdin.buffer
+        tty = sys.stdin.isatty()
+    except (AttributeError, ValueError, OSError):  # no standard input, or a closed one
+        stream, tty = None, False
+    if stream is None or tty:
+        raise UsageError(f"{what} is '-' (standard input), but standard input is "
+                         f"{'a terminal' if stream is not None else 'closed'}; pipe the data in, as in "
+                         f"cat preds.csv | clfeval report -.")
+    try:
+        data = stream.read()
+    except OSError as exc:
+        raise InputFileError(f"standard input ('-', {what}) cannot be read: {exc}.") from None
+    meta["clfeval.stdin"] = what
+    return Source.from_bytes(data)
 
 
 def parse_list(text: str | None) -> list[str] | None:

@@ -24,23 +24,6 @@ class ScoredFile:
     columns: tuple[str, ...]
 
 
-def _column_names(path: Path, fmt: str) -> list[str] | None:
-    from clfeval import io
-
-    if fmt in ("csv", "tsv"):
-        if path.stat().st_size == 0:
-            return None
-        return io._read_header(path, "," if fmt == "csv" else "\t")
-    if fmt == "parquet":
-        import pyarrow.parquet as pq
-
-        try:
-            return pq.read_schema(path).names
-        except Exception:  # the reader names the problem
-            return None
-    return io.read_frame(path, input_format=fmt).column_names
-
-
 def check_score_options(score: str | None, prefix: str | None, *, score_option: str = "--score",
                         prefix_option: str = "--scores-prefix") -> None:
     if (score is None) == (prefix is None):
@@ -50,17 +33,15 @@ def check_score_options(score: str | None, prefix: str | None, *, score_option: 
 
 def read_scored(path: Path | str, *, gold: str, score: str | None, prefix: str | None, pred: str | None = None,
                 id_col: str | None = None, multilabel: bool = False, input_format: str | None = None,
-                option: str = "FILE", score_option: str = "--score", prefix_option: str = "--scores-prefix") -> ScoredFile:
+                option: str = "FILE", score_option: str = "--score", prefix_option: str = "--scores-prefix",
+                encoding: str = "utf-8", normalize: str | None = None, sep: str = "|") -> ScoredFile:
     """Read gold (and pred when named) and the score columns; missing columns name the option."""
     from clfeval import io
 
-    p = existing_file(path, None if option == "FILE" else option)
+    p = io.Source.of(existing_file(path, None if option == "FILE" else option), encoding=encoding)
     fmt = io.detect_format(p, input_format)
-    names = _column_names(p, fmt)
-    if names is None:
-        io.read_frame(p, input_format=fmt)  # raises the reader's own message (empty file, ...)
-        names = []
-    spath = str(p)
+    names = io.column_names(p, input_format=fmt, encoding=encoding)
+    spath = p.name
     shown = ", ".join(repr(c) for c in names)
     if score is not None:
         if score not in names:
@@ -73,10 +54,11 @@ def read_scored(path: Path | str, *, gold: str, score: str | None, prefix: str |
             raise DataError(f"file {spath!r} has no column starting with {prefix!r} (option {prefix_option}); its "
                             f"columns are: {shown}. Score columns are named {prefix}<label>, one per label.")
     preds = io.read_predictions(p, gold=gold, pred=pred, id=id_col, multilabel=multilabel, input_format=fmt,
-                                extra=extra, require_pred=pred is not None)
+                                extra=extra, require_pred=pred is not None, encoding=encoding, normalize=normalize,
+                                sep=sep, extra_options=[score_option] if score is not None else None)
 
     def where(i: int) -> str:
-        return f"file {spath!r}, {io._row_ref(fmt, i)}"
+        return f"file {spath!r}, {preds.row_ref(i)}"
 
     from clfeval._scores import as_scores
 

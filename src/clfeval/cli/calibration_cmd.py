@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from clfeval.cli._common import check_paths, emit, output_options
+from clfeval.cli._common import check_paths, emit, output_options, reading_options
 
 
 @click.command()
@@ -20,10 +20,12 @@ from clfeval.cli._common import check_paths, emit, output_options
 @click.option("--strategy", type=click.Choice(["uniform", "quantile"]), default="uniform", show_default=True,
               help="uniform: equal-width bins, v goes to min(floor(v*B), B-1); quantile: equal-mass bins.")
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
-              help="File format (default: from the extension).")
+              help="File format (default: from the extension; CSV for standard input, '-').")
+@reading_options
 @output_options
 def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | None, positive: str | None, bins: int,
-                strategy: str, input_format: str | None, fmt: str, output: Path | None) -> None:
+                strategy: str, input_format: str | None, encoding: str, normalize_labels: str | None, fmt: str,
+                output: Path | None) -> None:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
 
     Values outside [0, 1] are refused: they are not probabilities (rank them with `clfeval report --score`).
@@ -39,7 +41,8 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
     if probs_prefix is not None and positive is not None:
         raise UsageError("option --positive goes with --prob; --probs-prefix calibrates the top label of every item.")
     f = read_scored(file, gold=gold, score=prob, prefix=probs_prefix, input_format=input_format,
-                    score_option="--prob", prefix_option="--probs-prefix")
+                    score_option="--prob", prefix_option="--probs-prefix", encoding=encoding,
+                    normalize=normalize_labels)
     result = reliability(f.gold, f.scores, positive=positive, bins=bins, strategy=strategy, name=f.score_name,
                          where=f.where, prefix=probs_prefix or "")
     emit(result, fmt, output)

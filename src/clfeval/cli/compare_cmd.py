@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import check_paths, emit, existing_file, output_options, progress
+from clfeval.cli._common import check_paths, emit, existing_file, output_options, progress, reading_options
 from clfeval.errors import DataError, UsageError
 
 
@@ -25,6 +25,10 @@ def _text(col: Any) -> Any:
         col = pa.chunked_array([c.dictionary_decode() for c in col.chunks], type=col.type.value_type)
     if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
         return col
+    if pa.types.is_floating(col.type):  # labels' text: 1.0 is "1", as the label prints
+        from clfeval._jsonl import as_text_labels
+
+        return pa.chunked_array([as_text_labels(col)])
     return pc.cast(col, pa.string())
 
 
@@ -156,17 +160,18 @@ def _names(paths: list[Path]) -> list[str]:
 @click.option("--positive", default=None, help="Positive class of a score metric.")
 @click.option("--id", "id_col", default=None, help="Column of item ids (default: 'id' when present); items are matched by id.")
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
-              help="File format (default: from the extension).")
+              help="File format (default: from the extension; CSV for standard input, '-').")
 @click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
               help="Value of 0/0 ratios inside the metric.")
 @click.option("--beta", type=float, default=1.0, show_default=True, help="Beta of the *_fbeta metrics.")
 @click.option("--repeat", "repeat", default=None,
               help="For out-of-fold files of a repeated protocol (a 'repeat' column): compare the rows of this repeat.")
+@reading_options
 @output_options
 def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed: int, alpha: float, ci_level: float,
             baseline: str | None, gold: str, pred: str, score: str | None, positive: str | None, id_col: str | None,
-            input_format: str | None, zero_division: str, beta: float, repeat: str | None, fmt: str,
-            output: Path | None) -> None:
+            input_format: str | None, zero_division: str, beta: float, repeat: str | None, encoding: str,
+            normalize_labels: str | None, fmt: str, output: Path | None) -> None:
     """Is the difference real? Compare systems on the same test items with a paired test.
 
     Prints both scores, the difference δ = A − B with its confidence interval, the one-sided
@@ -197,7 +202,8 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
         raise UsageError(f"metric {metric!r} compares scores: name the score column with --score.")
     column = score if scored else pred
     read = [read_predictions(p, gold=gold, pred=column, id=id_col, input_format=input_format,
-                             pred_option="--score" if scored else "--pred") for p in paths]
+                             pred_option="--score" if scored else "--pred", encoding=encoding,
+                             normalize=normalize_labels) for p in paths]
     if scored:  # numbers, checked per file so that a bad cell is named by its own row
         import dataclasses
 

@@ -15,7 +15,8 @@ from typing import Any, Callable
 
 import click
 
-from clfeval.cli._common import check_paths, emit, existing_file, finish_run, message, output_options, progress
+from clfeval.cli._common import (_check_sep, check_paths, emit, existing_file, finish_run, message, output_options,
+                                 progress)
 from clfeval.errors import DataError, UsageError
 
 INSTALL = "pip install 'clfeval[text]'"
@@ -36,7 +37,8 @@ def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--stem", is_flag=True, help="Porter-stem the tokens (PyStemmer)."),
         click.option("--stop-words", is_flag=True, help="Drop English stop words (scikit-learn's list)."),
         click.option("--multilabel", is_flag=True, help="Each item carries a set of labels (one classifier per label)."),
-        click.option("--sep", default="|", show_default=True, help="Separator of labels within a multi-label cell."),
+        click.option("--sep", default="|", show_default=True, callback=_check_sep,
+                     help="Separator of labels within a multi-label cell."),
         click.option("--stratified", is_flag=True,
                      help="Keep the class proportions in every part (multi-label: iterative stratification)."),
         click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True,
@@ -62,7 +64,11 @@ def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
                      show_default=True, help="The run log (SQLite) that records this run."),
         click.option("--no-log", is_flag=True, help="Do not record the run in the run log."),
         click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
-                     help="Data file format (default: from the extension)."),
+                     help="Data file format (default: from the extension; CSV for standard input, '-')."),
+        click.option("--encoding", type=click.Choice(["utf-8", "latin-1"]), default="utf-8", show_default=True,
+                     help="Text encoding of CSV, TSV and JSONL input (Parquet text is always UTF-8)."),
+        click.option("--normalize-labels", "normalize_labels", type=click.Choice(["nfc"]), default=None,
+                     help="Unicode-normalise text labels (NFC) so that labels that only print alike are one class."),
     ]
     for o in reversed(opts):
         f = o(f)
@@ -83,15 +89,21 @@ def _need_text_extra(stem: bool) -> None:
                              f"with {INSTALL}.") from None
 
 
-def read_data(path: Path, text_col: str, label_col: str, id_col: str | None, multilabel: bool,
-              input_format: str | None) -> tuple[list[str], list[Any], list[Any]]:
-    """Texts, labels and ids of a data file, each checked; errors name the file, row and column."""
+def read_data(path: Any, text_col: str, label_col: str, id_col: str | None, multilabel: bool,
+              input_format: str | None, *, encoding: str = "utf-8", normalize: str | None = None,
+              sep: str = "|") -> tuple[list[str], list[Any], list[Any]]:
+    """Texts, labels and ids of a data file (or standard input), each checked; errors name the file, row and column."""
     import pyarrow as pa
 
+    from clfeval._input import check_roles
+    from clfeval._labelforms import normalize_labels
     from clfeval.io import read_frame
+
     from clfeval.text.models import check_texts
 
-    table = read_frame(existing_file(path), input_format=input_format)
+    check_roles([("--text", text_col), ("--label", label_col), ("--id", id_col)])
+    table = read_frame(existing_file(path), input_format=input_format, encoding=encoding,
+                       exact=[c for c in (label_col, id_col or "id") if c])
     names = table.column_names
     where = f"file {str(path)!r}"
     for col, opt in ((text_col, "--text"), (label_col, "--label"), (id_col, "--id")):
@@ -102,7 +114,10 @@ def read_data(path: Path, text_col: str, label_col: str, id_col: str | None, mul
     if not (pa.types.is_string(tcol.type) or pa.types.is_large_string(tcol.type) or pa.types.is_null(tcol.type)):
         tcol = tcol.cast(pa.string())
     texts = check_texts(tcol.to_pylist(), column=text_col, source=where)
-    labels = table.column(label_col).to_pylist()
+    label_column = table.column(label_col)
+    if normalize:
+        label_column = normalize_labels(label_column, normalize, multilabel=multilabel, sep=sep)
+    labels = label_column.to_pylist()
     if not multilabel:
         for i, v in enumerate(labels):
             if v is None or (isinstance(v, str) and not v.strip()):
@@ -156,7 +171,7 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
                    sep: str, seed: int, predictions_out: Path | None, extra_metrics: tuple[str, ...],
                    tune: str | None, dev_size: float, positive: str | None, cost_fp: float, cost_fn: float,
                    zero_division: str, runs_db: Path, no_log: bool, input_format: str | None, fmt: str,
-                   output: Path | None) -> None:
+                   output: Path | None, encoding: str = "utf-8", normalize_labels: str | None = None) -> None:
     """The body of ``cv`` and ``holdout``: check the outputs, hash and read the data, run, write, record, render.
 
     Every output is checked before the long part, the data is hashed before it
@@ -170,7 +185,9 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
     from clfeval.runlog import file_hash
     from clfeval.text.models import ModelConfig
 
-    log = run_outputs([("DATA", existing_file(data))], output, None if no_log else runs_db,
+    src = existing_file(data)  # "-": standard input, read once
+    on_disk = isinstance(src, Path)
+    log = run_outputs([("DATA", src if on_disk else "-")], output, None if no_log else runs_db,
                       predictions_out=predictions_out)
     cfg = ModelConfig(model.lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words, multilabel=multilabel)
     protocol = Protocol(**protocol_args)
@@ -179,8 +196,11 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
         step = ThresholdStep.for_objective(tune, dev_size=dev_size, positive=positive, cost_fp=cost_fp, cost_fn=cost_fn)
     elif positive is not None:
         raise UsageError("option --positive names the positive class of --tune-threshold; give --tune-threshold too.")
-    data_hash = None if log is None else file_hash(data)  # the bytes about to be read, not what is there later
-    texts, labels, ids = read_data(data, text_col, label_col, id_col, multilabel, input_format)
+    data_hash = None if log is None or not on_disk else file_hash(src)  # the bytes about to be read
+    texts, labels, ids = read_data(src, text_col, label_col, id_col, multilabel, input_format, encoding=encoding,
+                                   normalize=normalize_labels, sep=sep)
+    if log is not None and not on_disk:
+        data_hash = src.sha256()  # standard input: the bytes as read
     metrics = tuple(dict.fromkeys(default_metrics(multilabel) + tuple(extra_metrics)))
     total = protocol.folds * protocol.repeats if protocol.kind == "kfold" else protocol.repeats
     with progress(f"{command}: {protocol.describe()}", total) as advance:
@@ -197,7 +217,7 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
                                                         "positive": positive}}
 
     def record(files: Any, on_id: Any) -> int:
-        return log.record_result(command, result, settings=settings, data_path=str(data.resolve()),
+        return log.record_result(command, result, settings=settings, data_path=str(src.resolve()) if on_disk else str(src),
                                  data_hash=data_hash, task=f"{label_col} (label sets)" if multilabel else label_col,
                                  outputs=files, on_id=on_id)
 

@@ -12,24 +12,68 @@ from clfeval.cli._common import (check_paths, emit, existing_file, input_options
 from clfeval.errors import DataError
 
 
-def read_train_labels(path: Path, column: str | None, gold: str, input_format: str | None) -> Any:
-    """The training-label column of ``--train-labels FILE``.
+def read_train_labels(path: Path, column: str | None, gold: str, input_format: str | None, *, encoding: str = "utf-8",
+                      normalize: str | None = None, multilabel: bool = False, sep: str = "|") -> Any:
+    """The training-label column of ``--train-labels FILE``, every label present (single-label data).
 
     The column is ``--train-column`` if given, else the ``--gold`` column name,
     else ``label``, else the file's only column.
     """
-    from clfeval.io import read_frame
+    from clfeval._labelforms import normalize_labels
+    from clfeval.io import Source, check_labels_present, detect_format, read_frame
 
-    table = read_frame(existing_file(path, "--train-labels"), input_format=input_format if input_format and Path(path).suffix == "" else None)
+    src = Source.of(existing_file(path, "--train-labels"), encoding=encoding)
+    fmt = detect_format(src, input_format if input_format and src.suffix == "" else None)
+    table = read_frame(src, input_format=fmt, encoding=encoding, exact=True)
     names = table.column_names
+    chosen = None
     for candidate in ([column] if column else [gold, "label"]):
         if candidate in names:
-            return table.column(candidate)
-    if column is None and len(names) == 1:
-        return table.column(names[0])
-    wanted = repr(column) if column else f"{gold!r} or 'label'"
-    raise DataError(f"file {str(path)!r} (option --train-labels) has no column {wanted}; its columns are: "
-                    f"{', '.join(repr(c) for c in names)}. Name the column with --train-column.")
+            chosen = candidate
+            break
+    if chosen is None and column is None and len(names) == 1:
+        chosen = names[0]
+    if chosen is None:
+        wanted = repr(column) if column else f"{gold!r} or 'label'"
+        raise DataError(f"file {src.name!r} (option --train-labels) has no column {wanted}; its columns are: "
+                        f"{', '.join(repr(c) for c in names)}. Name the column with --train-column.")
+    col = table.column(chosen)
+    if normalize:
+        col = normalize_labels(col, normalize, multilabel=multilabel, sep=sep)
+    if not multilabel:
+        check_labels_present(src, fmt, col, chosen)
+    return col
+
+
+def _label_texts(col: Any, multilabel: bool, sep: str) -> set[str]:
+    """The distinct labels of a column, as text (label sets flattened)."""
+    import pyarrow.compute as pc
+
+    from clfeval._labelforms import plain
+    from clfeval._labels import _flatten_sets, _split_sets, label_str
+
+    values = _flatten_sets(_split_sets(col, "labels", sep))[1] if multilabel else plain(col)
+    return {label_str(v) for v in pc.unique(values).to_pylist() if v is not None}
+
+
+def check_train_overlap(train: Any, train_path: Any, preds: Any, multilabel: bool, sep: str) -> None:
+    """Refuse training labels that share no label with the data: almost surely the wrong file or column."""
+    theirs = _label_texts(train, multilabel, sep)
+    ours = _label_texts(preds.gold, multilabel, sep)
+    if preds.pred is not None:
+        ours |= _label_texts(preds.pred, multilabel, sep)
+    if not theirs or not ours or theirs & ours:
+        return
+
+    def few(labels: set[str]) -> str:
+        shown = sorted(labels)[:5]
+        return ", ".join(repr(x) for x in shown) + (f" and {len(labels) - 5} more" if len(labels) > 5 else "")
+
+    raise DataError(f"the training labels of {str(train_path)!r} (option --train-labels) share no label with "
+                    f"{preds.path!r}: the training labels are {few(theirs)}; the labels of {preds.path!r} are "
+                    f"{few(ours)}. Baselines that follow these training labels would predict classes the data never "
+                    f"holds; check that --train-labels names the training file of this data and --train-column "
+                    f"its label column.")
 
 
 @click.command()
@@ -55,13 +99,14 @@ def read_train_labels(path: Path, column: str | None, gold: str, input_format: s
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed of --ci.")
 @output_options
 def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: str | None, multilabel: bool, sep: str,
-           positive: str | None, beta: float, zero_division: str, order: str | None, train_labels: Path | None,
+           encoding: str, normalize_labels: str | None, positive: str | None, beta: float, zero_division: str, order: str | None, train_labels: Path | None,
            train_column: str | None, show_errors: int, score: str | None, scores_prefix: str | None,
            threshold: float | None, ci_level: float | None, samples: int, seed: int, fmt: str,
            output: Path | None) -> None:
     """Score a predictions file: confusion matrix, per-class table, averages, baselines, diagnostics.
 
-    FILE is CSV, TSV, JSONL or Parquet with columns gold and pred (and optionally id).
+    FILE is CSV, TSV, JSONL or Parquet with columns gold and pred (and optionally id); '-' reads standard
+    input (CSV unless --input-format says otherwise).
     """
     from clfeval._validation import check_positive_int, check_probability
     from clfeval.io import read_predictions
@@ -73,12 +118,17 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
         check_positive_int(samples, option="--samples")
     path = existing_file(file)
     scores = None
+    reading = dict(encoding=encoding, normalize=normalize_labels, sep=sep)
     if score is not None or scores_prefix is not None or threshold is not None:
         preds, scores = _read_with_scores(path, gold, pred, id_col, multilabel, input_format, score, scores_prefix,
-                                          threshold, positive)
+                                          threshold, positive, reading)
     else:
-        preds = read_predictions(path, gold=gold, pred=pred, id=id_col, multilabel=multilabel, input_format=input_format)
-    train = read_train_labels(train_labels, train_column, gold, input_format) if train_labels is not None else None
+        preds = read_predictions(path, gold=gold, pred=pred, id=id_col, multilabel=multilabel, input_format=input_format,
+                                 **reading)
+    train = None
+    if train_labels is not None:
+        train = read_train_labels(train_labels, train_column, gold, input_format, multilabel=multilabel, **reading)
+        check_train_overlap(train, train_labels, preds, multilabel, sep)
     order_list = parse_list(order)
     try:
         rep = make_report(preds.gold, preds.pred, ids=preds.ids, positive=positive, beta=beta,
@@ -93,7 +143,8 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
 
 
 def _read_with_scores(path: Path, gold: str, pred: str, id_col: str | None, multilabel: bool, input_format: str | None,
-                      score: str | None, prefix: str | None, threshold: float | None, positive: str | None) -> tuple[Any, Any]:
+                      score: str | None, prefix: str | None, threshold: float | None, positive: str | None,
+                      reading: dict[str, Any]) -> tuple[Any, Any]:
     """Predictions and checked scores for ``--score`` / ``--scores-prefix`` (and ``--threshold``)."""
     from clfeval.cli._scorefile import check_score_options, read_scored
     from clfeval.errors import UsageError
@@ -102,7 +153,7 @@ def _read_with_scores(path: Path, gold: str, pred: str, id_col: str | None, mult
     if score is not None and positive is None:
         raise UsageError("option --score needs --positive: the class whose scores rank the items.")
     sf = read_scored(path, gold=gold, score=score, prefix=prefix, pred=None if threshold is not None else pred,
-                     id_col=id_col, multilabel=multilabel, input_format=input_format)
+                     id_col=id_col, multilabel=multilabel, input_format=input_format, **reading)
     if threshold is not None and pred in sf.columns:
         raise UsageError(f"file {sf.path!r} has a predictions column {pred!r} and --threshold {threshold:g} was given: "
                          f"predictions would come from two places. Drop --threshold to use the column, or name "

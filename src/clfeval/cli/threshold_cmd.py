@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from clfeval.cli._common import check_paths, emit, output_options
+from clfeval.cli._common import check_paths, emit, output_options, reading_options, sep_option
 
 
 @click.command()
@@ -27,14 +27,15 @@ from clfeval.cli._common import check_paths, emit, output_options
 @click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
               help="Value of 0/0 ratios.")
 @click.option("--multilabel", is_flag=True, help="Gold cells are label sets (separated by --sep); use with --scores-prefix.")
-@click.option("--sep", default="|", show_default=True, help="Separator of labels within a multi-label cell.")
+@sep_option
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
-              help="Format of both files (default: from the extensions).")
+              help="Format of both files (default: from the extensions; CSV for standard input, '-').")
+@reading_options
 @output_options
 def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores_prefix: str | None,
               positive: str | None, objective: str, cost_fp: float, cost_fn: float, default_threshold: float | None,
-              zero_division: str, multilabel: bool, sep: str, input_format: str | None, fmt: str,
-              output: Path | None) -> None:
+              zero_division: str, multilabel: bool, sep: str, input_format: str | None, encoding: str,
+              normalize_labels: str | None, fmt: str, output: Path | None) -> None:
     """Choose a threshold on DEV and apply it to TEST, beside the default and the best-in-hindsight cut.
 
     The rule everywhere: an item is predicted positive iff its score >= threshold. The threshold reported
@@ -43,7 +44,7 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
     """
     from clfeval.cli._scorefile import check_score_options, read_scored
     from clfeval.curves import parse_objective
-    from clfeval.errors import UsageError
+    from clfeval.errors import DataError, UsageError
     from clfeval.thresholds import choose_label_thresholds, choose_threshold
 
     check_paths([("TEST", test), ("--dev", dev)], [("--output", output)])
@@ -60,17 +61,26 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
         raise UsageError(f"option --dev names the test file itself ({str(test)!r}): a cut chosen on the test labels "
                          f"is the hindsight cut, which this command already shows. Give a development file (a "
                          f"held-out slice of the training data).")
-    t = read_scored(test, gold=gold, score=score, prefix=scores_prefix, multilabel=multilabel, input_format=input_format)
+    reading = dict(encoding=encoding, normalize=normalize_labels, sep=sep)
+    t = read_scored(test, gold=gold, score=score, prefix=scores_prefix, multilabel=multilabel, input_format=input_format,
+                    **reading)
     d = None
     if dev is not None:
         d = read_scored(dev, gold=gold, score=score, prefix=scores_prefix, multilabel=multilabel,
-                        input_format=input_format, option="--dev")
+                        input_format=input_format, option="--dev", **reading)
     common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
                   zero_division=zero_division, where=t.where, dev_where=d.where if d else t.where)
-    if multilabel:
-        result = choose_label_thresholds(t.gold, t.scores, dev_gold=d.gold if d else None,
-                                         dev_scores=d.scores if d else None, sep=sep, prefix=scores_prefix, **common)
-    else:
-        result = choose_threshold(t.gold, t.scores, positive=positive, dev_gold=d.gold if d else None,
-                                  dev_scores=d.scores if d else None, name=score, **common)
+    try:
+        if multilabel:
+            result = choose_label_thresholds(t.gold, t.scores, dev_gold=d.gold if d else None,
+                                             dev_scores=d.scores if d else None, sep=sep, prefix=scores_prefix, **common)
+        else:
+            result = choose_threshold(t.gold, t.scores, positive=positive, dev_gold=d.gold if d else None,
+                                      dev_scores=d.scores if d else None, name=score, **common)
+    except DataError as exc:  # the library says "the development data" / "the test data": name the files
+        text = str(exc)
+        if d is not None:
+            text = text.replace("the development data", f"the development data ({d.path!r}, option --dev)", 1)
+        text = text.replace("the test data", f"the test data ({t.path!r})", 1)
+        raise DataError(text) from None
     emit(result, fmt, output)
