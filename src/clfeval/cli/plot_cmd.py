@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import existing_file, input_options, message
+from clfeval.cli._common import check_paths, existing_file, input_options, message
 from clfeval.errors import InputFileError, UsageError
 
 KINDS = ("confusion", "per-class", "roc", "pr", "threshold", "reliability", "phi-delta", "cv-spread", "bootstrap",
@@ -27,7 +27,7 @@ def _load_json(path: Path) -> Any:
 
 def _from_predictions(kind: str, path: Path, gold: str, pred: str, id_col: str | None, input_format: str | None,
                       multilabel: bool, sep: str, positive: str | None, score: str | None,
-                      scores_prefix: str | None) -> Any:
+                      scores_prefix: str | None, reading: dict[str, Any]) -> Any:
     from clfeval.io import read_predictions
 
     if kind not in FROM_PREDICTIONS:
@@ -38,7 +38,8 @@ def _from_predictions(kind: str, path: Path, gold: str, pred: str, id_col: str |
         from clfeval.cli._scorefile import check_score_options, read_scored
 
         check_score_options(score, scores_prefix, score_option="--score", prefix_option="--scores-prefix")
-        sf = read_scored(path, gold=gold, score=score, prefix=scores_prefix, id_col=id_col, input_format=input_format)
+        sf = read_scored(path, gold=gold, score=score, prefix=scores_prefix, id_col=id_col, input_format=input_format,
+                         **reading)
         return reliability(sf.gold, sf.scores, positive=positive) if score is not None else reliability(sf.gold, sf.scores)
     from clfeval.reports import report
 
@@ -50,10 +51,11 @@ def _from_predictions(kind: str, path: Path, gold: str, pred: str, id_col: str |
         if score is not None and positive is None:
             raise UsageError("option --score needs --positive: the class whose scores rank the items.")
         sf = read_scored(path, gold=gold, score=score, prefix=scores_prefix, pred=pred, id_col=id_col,
-                         multilabel=multilabel, input_format=input_format)
+                         multilabel=multilabel, input_format=input_format, **reading)
         gold_v, pred_v, scores = sf.gold, sf.pred, sf.scores
     else:
-        preds = read_predictions(path, gold=gold, pred=pred, id=id_col, multilabel=multilabel, input_format=input_format)
+        preds = read_predictions(path, gold=gold, pred=pred, id=id_col, multilabel=multilabel, input_format=input_format,
+                                 **reading)
         gold_v, pred_v = preds.gold, preds.pred
     return report(gold_v, pred_v, positive=positive, multilabel=multilabel, sep=sep, scores=scores)
 
@@ -71,7 +73,7 @@ def _from_predictions(kind: str, path: Path, gold: str, pred: str, id_col: str |
               help="bootstrap of a multiple comparison: which pair (0 = the first listed).")
 def plot(kind: str, result: Path, output: Path, gold: str, pred: str, id_col: str | None, input_format: str | None,
          multilabel: bool, sep: str, positive: str | None, score: str | None, scores_prefix: str | None,
-         pair: int) -> None:
+         pair: int, encoding: str, normalize_labels: str | None) -> None:
     """Draw one figure from RESULT, the JSON output of a clfeval command (nothing is recomputed).
 
     KIND is confusion, per-class, roc, pr, threshold, reliability, phi-delta, cv-spread, bootstrap or reuters.
@@ -80,18 +82,17 @@ def plot(kind: str, result: Path, output: Path, gold: str, pred: str, id_col: st
     """
     from clfeval import plots
 
-    path = existing_file(result)
     ext = output.suffix.lower().lstrip(".")
     if ext not in ("svg", "png", "pdf"):
         raise UsageError(f"option --output {str(output)!r}: the file name must end in .svg, .png or .pdf (the image "
                          f"format comes from the extension).")
-    if output.resolve() == path.resolve():
-        raise UsageError(f"option --output {str(output)!r} is the input file; choose another name.")
-    if path.suffix.lower() == ".json":
+    check_paths([("RESULT", result)], [("--output", output)])
+    path = existing_file(result)
+    if isinstance(path, Path) and path.suffix.lower() == ".json":
         data = _load_json(path)
     else:
         data = _from_predictions(kind, path, gold, pred, id_col, input_format, multilabel, sep, positive, score,
-                                 scores_prefix)
+                                 scores_prefix, dict(encoding=encoding, normalize=normalize_labels, sep=sep))
     fn = plots.KINDS[kind]
     fig = fn(data, pair=pair) if kind == "bootstrap" else fn(data)
     plots.save(fig, str(output))

@@ -82,5 +82,7 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
         if d is not None:
             text = text.replace("the development data", f"the development data ({d.path!r}, option --dev)", 1)
         text = text.replace("the test data", f"the test data ({t.path!r})", 1)
+        if text == str(exc):
+            raise
         raise DataError(text) from None
     emit(result, fmt, output)
