@@ -14,6 +14,7 @@ __all__ = [
     "UsageError",
     "DataError",
     "InputFileError",
+    "Interrupted",
     "UndefinedMetricWarning",
 ]
 
@@ -47,6 +48,15 @@ class DataError(ClfevalError, ValueError):
     unknown label, an empty cell (exit 1)."""
 
     exit_code = 1
+
+
+class Interrupted(BaseException):
+    """SIGTERM arrived: unwind (finally/except blocks remove temporary files), then exit 128 + signum."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.exit_code = 128 + signum
 
 
 class UndefinedMetricWarning(UserWarning):

@@ -8,12 +8,15 @@ alone shows, 1 for problems found in the data.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
+from typing import Any
 
 import click
 
 from clfeval import __version__
-from clfeval.errors import ClfevalError
+from clfeval.errors import ClfevalError, Interrupted
 
 __all__ = ["cli", "main"]
 
@@ -53,8 +56,18 @@ def _register() -> None:
 _register()
 
 
+def _raise_interrupted(signum: int, frame: Any) -> None:
+    raise Interrupted(signum)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the console script: maps errors to exit codes without tracebacks."""
+    """Entry point of the console script: maps errors to exit codes without tracebacks.
+
+    SIGTERM raises :class:`~clfeval.errors.Interrupted` (exit 143) and SIGINT
+    ``KeyboardInterrupt`` (exit 130), so that temporary files are removed on the way out.
+    """
+    if threading.current_thread() is threading.main_thread():  # signal handlers belong to the main thread
+        signal.signal(signal.SIGTERM, _raise_interrupted)
     try:
         rv = cli.main(args=argv, prog_name="clfeval", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -76,4 +89,7 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("clfeval: interrupted.", err=True)
         sys.exit(130)
+    except Interrupted as exc:
+        click.echo(f"clfeval: terminated (signal {exc.signum}).", err=True)
+        sys.exit(exc.exit_code)
     sys.exit(rv if isinstance(rv, int) else 0)
