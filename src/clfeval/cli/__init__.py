@@ -17,6 +17,7 @@ import click
 
 from clfeval import __version__
 from clfeval.errors import ClfevalError, Interrupted
+from clfeval.render._util import shown
 
 __all__ = ["cli", "main"]
 
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("clfeval: aborted.", err=True)
         sys.exit(1)
     except ClfevalError as exc:
-        click.echo(f"clfeval: error: {exc}", err=True)
+        click.echo(f"clfeval: error: {shown(exc)}", err=True)  # labels and paths in it stay inert
         sys.exit(exc.exit_code)
     except BrokenPipeError:
         try:

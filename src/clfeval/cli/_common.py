@@ -59,8 +59,10 @@ def parse_list(text: str | None) -> list[str] | None:
 
 
 def message(text: str) -> None:
-    """A message for the user: stderr, never mixed with data on stdout."""
-    click.echo(text, err=True)
+    """A message for the user: stderr, never mixed with data on stdout; control characters shown escaped."""
+    from clfeval.render._util import shown
+
+    click.echo(shown(text), err=True)
 
 
 def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None) -> None:

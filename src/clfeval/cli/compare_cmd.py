@@ -143,7 +143,7 @@ def _names(paths: list[Path]) -> list[str]:
                    "macro_f1_of_means, micro_f1, weighted_f1, …, f1:LABEL; roc_auc / average_precision with --score.")
 @click.option("--test", "-t", "test", type=click.Choice(["bootstrap", "randomization", "mcnemar"]), default="bootstrap",
               show_default=True, help="Paired bootstrap (2δ rule), approximate randomization, or McNemar (accuracy).")
-@click.option("--samples", "-b", type=int, default=10_000, show_default=True, help="Replicates b (>= 1).")
+@click.option("--samples", "-b", type=int, default=10_000, show_default=True, help="Replicates b (1 to 1,000,000).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed: the same seed gives the same numbers.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level of the verdict.")
 @click.option("--ci", "ci_level", type=float, default=0.95, show_default=True, help="Level of the bootstrap confidence intervals.")
@@ -172,13 +172,13 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
     p-value for "A is better than B" and one plain sentence. With three or more files, every
     pair (or each file against --baseline) is compared, with Holm-adjusted p-values.
     """
-    from clfeval._validation import check_positive_int, check_probability
+    from clfeval._validation import check_probability, check_samples
     from clfeval.io import read_predictions
     from clfeval.significance import SCORE_METRICS, check_metric, compare as compare_two, compare_many
 
     if len(files) < 2:
         raise UsageError(f"compare needs at least two predictions files (A_FILE B_FILE ...); got {len(files)}.")
-    samples = check_positive_int(samples, option="--samples")
+    samples = check_samples(samples, option="--samples")
     check_probability(alpha, option="--alpha")
     check_probability(ci_level, option="--ci")
     check_metric(metric)

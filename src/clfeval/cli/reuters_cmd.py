@@ -71,7 +71,7 @@ def _record(runs_db: Path, result: Any, archive: Path) -> int:
               help="published: the published 7,769 training stories (NEWID 1199 left out, see the output); "
                    "definition: the ModApte definition's 7,770.")
 @click.option("--samples", type=click.IntRange(min=1), default=10_000, show_default=True,
-              help="Bootstrap replicates of the significance part.")
+              help="Bootstrap replicates of the significance part (at most 1,000,000).")
 @click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=Path("clfeval-runs.sqlite"),
               show_default=True, help="The run log (SQLite) that records this run.")
 @click.option("--no-log", is_flag=True, help="Do not record the run in the run log.")
@@ -91,7 +91,10 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
     from clfeval.cli.experiment_cmd import _check_outputs
     from clfeval.study import parse_parts, reuters_study, study_steps
 
+    from clfeval._validation import check_samples
+
     chosen = parse_parts(parts)
+    check_samples(samples, option="--samples")
     _check_outputs(None, output)
     if not archive.exists():
         raise InputFileError(f"the archive {str(archive)!r} (option --archive) does not exist; give the path of the "
