@@ -25,6 +25,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from clfeval._csvsafe import escape_table, restore_table
 from clfeval._labels import label_str
 from clfeval.errors import DataError, InputFileError, UsageError
 
@@ -121,7 +122,7 @@ def _read_delimited(path: Path, fmt: str, columns: Sequence[str] | None) -> pa.T
                 f"as many fields as the header; quote fields that contain the delimiter."
             ) from None
         raise DataError(f"file {str(path)!r} could not be read as {fmt.upper()}: {exc}") from None
-    return table
+    return restore_table(table, header)  # clfeval's own file: its formula-escaped cells as they were written
 
 
 def _read_jsonl(path: Path, columns: Sequence[str] | None) -> pa.Table:
@@ -446,7 +447,11 @@ def write_frame(table: pa.Table, path: str | os.PathLike, *, output_format: str 
                 option: str = "--predictions") -> None:
     """Write a table as CSV/TSV/JSONL/Parquet by extension, atomically (temp file, then rename).
 
-    JSONL is strict JSON: NaN and infinities are written as ``null``.
+    JSONL is strict JSON: NaN and infinities are written as ``null``. CSV and
+    TSV follow the formula-injection policy of :mod:`clfeval._csvsafe`: a text
+    cell starting with ``=``, ``+``, ``-``, ``@``, a tab, a carriage return
+    (or ``'``) gets a ``'`` in front, and a last column ``clfeval:escaped``
+    marks the file, so that :func:`read_frame` gives the written values back.
     """
     import json
 
@@ -459,7 +464,8 @@ def write_frame(table: pa.Table, path: str | os.PathLike, *, output_format: str 
         elif fmt in ("csv", "tsv"):
             import pyarrow.csv as pacsv
 
-            pacsv.write_csv(table, tmp, write_options=pacsv.WriteOptions(delimiter="," if fmt == "csv" else "\t"))
+            pacsv.write_csv(escape_table(table), tmp,
+                            write_options=pacsv.WriteOptions(delimiter="," if fmt == "csv" else "\t"))
         else:
             with open(tmp, "w", encoding="utf-8") as fh:
                 for row in table.to_pylist():
