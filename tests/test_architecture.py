@@ -19,6 +19,7 @@ LAYERS = {
     "clfeval._validation": 1,
     "clfeval._labels": 1,
     "clfeval._scores": 1,
+    "clfeval._csvsafe": 1,
     "clfeval.io": 2,
     "clfeval.tables": 2,
     "clfeval.metrics": 3,
