@@ -76,7 +76,10 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except click.Abort:
+    except click.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # click turns SIGINT into Abort
+            click.echo("clfeval: interrupted.", err=True)
+            sys.exit(130)
         click.echo("clfeval: aborted.", err=True)
         sys.exit(1)
     except ClfevalError as exc:
