@@ -68,7 +68,11 @@ def _sniff_parquet(path: Path) -> bool:
 
 def _read_header(path: Path, delimiter: str) -> list[str]:
     with open(path, "r", encoding="utf-8", errors="replace", newline="") as fh:
-        first = fh.readline()
+        try:  # the header record: a quoted name may hold a newline (clfeval's score:<label> columns)
+            return next(csv.reader(fh, delimiter=delimiter), [])
+        except csv.Error:  # an unclosed quote: the first line, as pyarrow will see it
+            fh.seek(0)
+            first = fh.readline()
     return next(csv.reader(_io.StringIO(first), delimiter=delimiter), [])
 
 
