@@ -133,6 +133,20 @@ def test_any_string_of_markdown_characters_is_one_literal_cell(text: str) -> Non
     assert_markdown_inert(md, [text.strip()])  # a table cell's surrounding spaces are not part of its text
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab1 <>&*_`[]()!#|~$\\-+=.:/@'\"{}^%;")), min_size=1, max_size=12)
+       .filter(lambda t: t.strip() and not t.startswith(" ")), st.sampled_from(["paragraph", "heading"]))
+def test_any_string_of_markdown_characters_is_one_literal_paragraph_or_heading(text: str, context: str) -> None:
+    from clfeval.render._util import md_escape
+
+    source = md_escape(text, context=context)
+    tokens = MD.parse(("## " if context == "heading" else "") + source + "\n")
+    assert [t.type for t in tokens] == ["heading_open" if context == "heading" else "paragraph_open", "inline",
+                                        "heading_close" if context == "heading" else "paragraph_close"], source
+    assert {c.type for c in tokens[1].children} <= {"text"}, source
+    assert "".join(c.content for c in tokens[1].children) == text.strip(), source
+
+
 # --- text ----------------------------------------------------------------------------------------------
 
 def _no_raw_controls(text: str) -> None:

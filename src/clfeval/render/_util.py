@@ -152,24 +152,31 @@ def _md_block_start(m: re.Match[str]) -> str:
     return m.group(1) + m.group(3) + "\\" + m.group(4)
 
 
-def md_escape(text: Any, *, block: bool = False) -> str:
+def md_escape(text: Any, *, context: str = "inline") -> str:
     """A string made inert in Markdown: shown as written, never interpreted.
 
     Control characters are escaped as in text output (:func:`shown`);
     backticks, ``*``, ``[``, ``]``, ``|``, ``~``, ``$`` and an ``_`` that is
     not inside a word get a backslash; ``<`` opening a tag and ``&`` opening
     an entity become ``&lt;`` / ``&amp;``; a backslash that would escape the
-    next character is doubled. ``block=True`` (a paragraph or heading) also
-    escapes a leading ``#``, ``>``, ``+``, ``-``, ``=`` or list number.
-    Characters that Markdown shows as they are stay unchanged.
+    next character is doubled. ``context="paragraph"`` also escapes a leading
+    ``#``, ``>``, ``+``, ``-``, ``=`` or list number; ``context="heading"``
+    a trailing ``#`` (which would close the heading). Characters that
+    Markdown shows as they are stay unchanged.
 
     >>> print(md_escape("<img src=x onerror=alert(1)> | *a* `b` zero_division"))
     &lt;img src=x onerror=alert(1)> \\| \\*a\\* \\`b\\` zero_division
-    >>> print(md_escape("# 1. not a heading", block=True))
+    >>> print(md_escape("# 1. not a heading", context="paragraph"))
     \\# 1. not a heading
+    >>> print(md_escape("1. Part one #", context="heading"))
+    1. Part one \\#
     """
     out = _MD_INLINE.sub(_md_inline, shown(text))
-    return _MD_BLOCK_START.sub(_md_block_start, out, count=1) if block else out
+    if context == "paragraph":
+        return _MD_BLOCK_START.sub(_md_block_start, out, count=1)
+    if context == "heading":
+        return re.sub(r"(?<!\\)#(?=#*\s*$)", r"\\#", out)
+    return out
 
 
 def md_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, numeric_from: int = 1) -> str:
@@ -236,7 +243,7 @@ def blocks_to_markdown(blocks: Sequence[Block], title: str | None = None) -> str
     """Markdown of blocks: headings, tables with bold titles, paragraphs; every string is :func:`md_escape`-d."""
     parts: list[str] = []
     if title:
-        parts.append(f"# {md_escape(title, block=True)}")
+        parts.append(f"# {md_escape(title, context='heading')}")
     for b in blocks:
         if isinstance(b, TableBlock):
             if b.title:
@@ -245,6 +252,6 @@ def blocks_to_markdown(blocks: Sequence[Block], title: str | None = None) -> str
             if b.caption:
                 parts.append(f"*{md_escape(b.caption)}*")
         else:
-            text = b.text if b.own_markup else md_escape(b.text, block=True)
+            text = b.text if b.own_markup else md_escape(b.text, context="heading" if b.heading else "paragraph")
             parts.append(f"## {text}" if b.heading else text)
     return "\n\n".join(parts) + "\n"

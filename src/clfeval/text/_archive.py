@@ -15,7 +15,7 @@ import gzip
 import lzma
 import tarfile
 import zlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -31,16 +31,20 @@ MAX_MEMBERS = 1000
 """Most files in an archive (the original holds 31)."""
 
 
-def read_directory(path: Path, files: Sequence[str], expected: str) -> dict[str, bytes]:
-    """The ``files`` of directory ``path`` (each checked to hold at most MAX_MEMBER_BYTES before it is read)."""
-    found = {name: path / name for name in files if (path / name).is_file()}
+def _refuse_missing(path: Path, container: str, found: Collection[str], files: Sequence[str], expected: str) -> None:
     missing = [n for n in files if n not in found]
     if missing:
         raise DataError(
-            f"{path}: directory lacks {len(missing)} of the {len(files)} SGML files "
+            f"{path}: {container} lacks {len(missing)} of the {len(files)} SGML files "
             f"({', '.join(missing[:4])}{' …' if len(missing) > 4 else ''}); "
             + expected + "."
         )
+
+
+def read_directory(path: Path, files: Sequence[str], expected: str) -> dict[str, bytes]:
+    """The ``files`` of directory ``path`` (each checked to hold at most MAX_MEMBER_BYTES before it is read)."""
+    found = {name: path / name for name in files if (path / name).is_file()}
+    _refuse_missing(path, "directory", found, files, expected)
     try:
         for name, p in found.items():
             _check_member_size(path / name, p.stat().st_size, "file", expected)
@@ -131,11 +135,5 @@ def read_archive(path: Path, files: Sequence[str], expected: str) -> dict[str, b
             f"{path}: cannot read it as a tar archive ({type(exc).__name__}: {exc}); "
             + expected + "."
         ) from exc
-    missing = [n for n in files if n not in data]
-    if missing:
-        raise DataError(
-            f"{path}: the archive lacks {len(missing)} of the {len(files)} SGML files "
-            f"({', '.join(missing[:4])}{' …' if len(missing) > 4 else ''}); "
-            + expected + "."
-        )
+    _refuse_missing(path, "the archive", data, files, expected)
     return data
