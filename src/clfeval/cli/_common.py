@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterable, Iterator
 import click
 
 from clfeval.errors import InputFileError
+from clfeval.render._util import shown
 
 __all__ = ["output_options", "input_options", "emit", "progress", "existing_file", "parse_list", "message"]
 
@@ -60,8 +61,6 @@ def parse_list(text: str | None) -> list[str] | None:
 
 def message(text: str) -> None:
     """A message for the user: stderr, never mixed with data on stdout; control characters shown escaped."""
-    from clfeval.render._util import shown
-
     click.echo(shown(text), err=True)
 
 

@@ -50,7 +50,8 @@ def read_train_labels(path: Path, column: str | None, gold: str, input_format: s
               help="Predictions come from the cut: positive iff score >= T (the pred column must then be absent).")
 @click.option("--ci", "ci_level", type=float, default=None, metavar="LEVEL",
               help="Add a bootstrap confidence interval at this level (e.g. 0.95) to every metric.")
-@click.option("--samples", "-b", type=int, default=10_000, show_default=True, help="Bootstrap replicates of --ci (at most 1,000,000).")
+@click.option("--samples", "-b", type=int, default=10_000, show_default=True,
+              help="Bootstrap replicates of --ci (at most 1,000,000).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed of --ci.")
 @output_options
 def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: str | None, multilabel: bool, sep: str,

@@ -88,10 +88,9 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
     NB against the keyword rule, and the φ–δ analysis of terms.
     """
     _need_text_extra()
+    from clfeval._validation import check_samples
     from clfeval.cli.experiment_cmd import _check_outputs
     from clfeval.study import parse_parts, reuters_study, study_steps
-
-    from clfeval._validation import check_samples
 
     chosen = parse_parts(parts)
     check_samples(samples, option="--samples")
