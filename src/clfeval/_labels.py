@@ -59,11 +59,12 @@ MAX_INDICATOR_CELLS = 1 << 26
 8,192 items × 8,192 labels); the matrices and the counts derived from them stay within the 1 GiB budget."""
 
 
-def check_class_count(k: int, *, limit: int = MAX_CLASSES, table: str = "K×K confusion table") -> None:
+def check_class_count(k: int, *, limit: int = MAX_CLASSES, table: str = "K×K confusion table",
+                      where: str = "gold and predictions together") -> None:
     """Refuse, before anything of size K² (or K³) is allocated, more classes than ``limit``."""
     if k > limit:
         raise DataError(
-            f"{k:,} distinct labels were found (gold and predictions together), but a {table} holds at most "
+            f"{k:,} distinct labels were found ({where}), but a {table} holds at most "
             f"{limit:,} classes (to stay within clfeval's 1 GiB memory budget). Check that the label columns are "
             f"right (labels, not ids or free text); tables for very many classes are not supported yet.")
 # Largest integer range mapped through a lookup table instead of hashing.

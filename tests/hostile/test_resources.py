@@ -138,6 +138,15 @@ def test_report_at_the_class_limit_works_in_bounded_memory(work: Path) -> None:
     assert d["accuracy"] == pytest.approx(sum(x["gold"] == x["pred"] for x in rows) / len(rows))
 
 
+def test_cv_with_too_many_classes_is_refused_before_training(work: Path) -> None:
+    f = work / "d.csv"
+    f.write_text("body,topic\n" + "".join(f"w{i} x,c{i % 2500}\n" for i in range(5000)))
+    before = snapshot(work)
+    r = clfeval("cv", f.name, "--text", "body", "--label", "topic", "--folds", "2", "--no-log", cwd=work)
+    assert_refused(r, 1, "2,500 distinct labels", "label column", "at most 2,048 classes")
+    assert snapshot(work) == before
+
+
 def test_compare_beyond_the_joint_table_limit_says_how_many(work: Path) -> None:
     a = _labels_file(work / "a.csv", 257, seed=3)
     b = _labels_file(work / "b.csv", 257, seed=4, right=0.5)
