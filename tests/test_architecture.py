@@ -26,6 +26,7 @@ LAYERS = {
     "clfeval._input": 1,
     "clfeval._jsonl": 1,
     "clfeval._labelforms": 1,
+    "clfeval._csvsafe": 1,
     "clfeval.io": 2,
     "clfeval.tables": 2,
     "clfeval.metrics": 3,

@@ -182,7 +182,11 @@ def read_header(source: Source, delimiter: str) -> list[str]:
     """The column names of a CSV/TSV file: its first record (a byte-order mark dropped)."""
     try:
         with source.open_text() as fh:
-            return next(csv.reader(fh, delimiter=delimiter), [])
+            try:  # the header record: a quoted name may hold a newline (clfeval's score:<label> columns)
+                return next(csv.reader(fh, delimiter=delimiter), [])
+            except csv.Error:  # an unclosed quote: the first line, as pyarrow will see it
+                fh.seek(0)
+                return next(csv.reader([fh.readline()], delimiter=delimiter), [])
     except UnicodeDecodeError:
         raise utf8_error(source, "csv" if delimiter == "," else "tsv") from None
 

@@ -30,6 +30,10 @@ from clfeval.errors import DataError, UsageError
 __all__ = [
     "EncodedPair",
     "EncodedMultilabel",
+    "MAX_CLASSES",
+    "MAX_JOINT_CLASSES",
+    "check_class_count",
+    "MAX_INDICATOR_CELLS",
     "encode_pair",
     "encode_labels",
     "encode_multilabel",
@@ -40,6 +44,29 @@ __all__ = [
 
 # Largest raw range counted directly as an R×R bincount (R² cells).
 _DIRECT_RANGE = 2048
+
+MAX_CLASSES = 2048
+"""Most classes of a K×K confusion table. A report derives a dozen or so K×K arrays from it (costs,
+expected baseline tables, kappa's weights): about 0.5 GiB at 2,048 classes, within clfeval's 1 GiB budget."""
+
+MAX_JOINT_CLASSES = 256
+"""Most classes of compare's K×K×K joint (gold, A, B) table: 256³ cells of 8 bytes are 128 MiB, and
+counting, re-ordering and classifying its cells takes a few such arrays (about 0.5 GiB)."""
+
+
+MAX_INDICATOR_CELLS = 1 << 26
+"""Most cells (items × labels) of the indicator matrices of multi-label data (67,108,864: for example
+8,192 items × 8,192 labels); the matrices and the counts derived from them stay within the 1 GiB budget."""
+
+
+def check_class_count(k: int, *, limit: int = MAX_CLASSES, table: str = "K×K confusion table",
+                      where: str = "gold and predictions together") -> None:
+    """Refuse, before anything of size K² (or K³) is allocated, more classes than ``limit``."""
+    if k > limit:
+        raise DataError(
+            f"{k:,} distinct labels were found ({where}), but a {table} holds at most "
+            f"{limit:,} classes (to stay within clfeval's 1 GiB memory budget). Check that the label columns are "
+            f"right (labels, not ids or free text); tables for very many classes are not supported yet.")
 # Largest integer range mapped through a lookup table instead of hashing.
 _LOOKUP_RANGE = 1 << 24
 
@@ -221,6 +248,7 @@ class EncodedPair:
     def raw_counts(self) -> np.ndarray:
         """(n_raw, n_raw) counts over raw codes: one bincount of gold·R + pred."""
         r = self.n_raw
+        check_class_count(r)
         if self.n == 0:
             return np.zeros((r, r), dtype=np.int64)
         g = self.gold_raw
@@ -605,6 +633,11 @@ def encode_multilabel(gold: Any, pred: Any, *, labels: Sequence[Any] | None = No
         rank = {x: i for i, x in enumerate(order)}
         raw_to_out = np.array([rank[x] for x in dictionary] + [-1], dtype=np.intp)
     n = len(lists[0])
+    if n * len(order) > MAX_INDICATOR_CELLS:
+        raise DataError(
+            f"{n:,} items × {len(order):,} distinct labels: multi-label data are held as item × label indicator "
+            f"matrices, and clfeval holds at most {MAX_INDICATOR_CELLS:,} cells (to stay within its 1 GiB memory "
+            f"budget). Check that the label column and --sep are right; sparse tables are not supported yet.")
     mats = []
     for (rows, _), c in zip(flat, codes):
         m = np.zeros((n, len(order)), dtype=bool)

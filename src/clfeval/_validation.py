@@ -18,8 +18,17 @@ __all__ = [
     "check_rng",
     "check_finite",
     "check_positive_int",
+    "check_samples",
     "check_probability",
+    "MAX_SAMPLES",
+    "MEMORY_BUDGET",
 ]
+
+MAX_SAMPLES = 1_000_000
+"""Most resampling replicates (``samples``, ``--samples``): every replicate's value is kept for the intervals."""
+
+MEMORY_BUDGET = 1 << 30
+"""Bytes that the arrays one result keeps (replicate values, count tables) may take: 1 GiB."""
 
 
 def check_zero_division(value: Any, *, option: str = "zero_division") -> float:
@@ -94,6 +103,16 @@ def check_positive_int(value: Any, *, option: str, minimum: int = 1) -> int:
     if value < minimum:
         raise UsageError(lambda name: f"option {name} must be an integer >= {minimum}; got {value}.", params=[option])
     return int(value)
+
+
+def check_samples(value: Any, *, option: str = "samples") -> int:
+    """A number of resampling replicates: an integer from 1 to :data:`MAX_SAMPLES`."""
+    n = check_positive_int(value, option=option)
+    if n > MAX_SAMPLES:
+        raise UsageError(f"option {option} must be at most {MAX_SAMPLES:,}; got {n:,}. Every replicate's value is kept "
+                         f"for the confidence intervals, so memory and time grow with their number; the default "
+                         f"10,000 already gives p-values down to 1e-4 and stable 95% intervals.")
+    return n
 
 
 def check_probability(value: Any, *, option: str, open_interval: bool = True) -> float:

@@ -54,11 +54,23 @@ from clfeval._validation import check_positive_int
 from clfeval.curves import Ranking, binary_gold, indicator_gold
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["Calibration", "reliability", "EPS", "STRATEGIES"]
+__all__ = ["Calibration", "reliability", "check_bins", "EPS", "STRATEGIES", "MAX_BINS"]
 
 EPS = float(np.finfo(np.float64).eps)
 STRATEGIES = ("uniform", "quantile")
 ROW_SUM_TOLERANCE = 0.01
+MAX_BINS = 100_000
+"""Most bins of a reliability table. Time and memory grow linearly with the number of bins (every bin is
+a row of the JSON table); at this many bins even ten million items leave only 100 per bin."""
+
+
+def check_bins(bins: Any, *, option: str = "bins") -> int:
+    """The number of bins: an integer from 1 to :data:`MAX_BINS`."""
+    n_bins = check_positive_int(bins, option=option)
+    if n_bins > MAX_BINS:
+        raise UsageError(f"option {option} must be at most {MAX_BINS:,}; got {n_bins:,}. Time and memory grow with "
+                         f"the number of bins, and at {MAX_BINS:,} bins even ten million items leave only 100 per bin.")
+    return n_bins
 
 
 @dataclass(frozen=True)
@@ -132,7 +144,7 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
     positive : label
         Binary only: the positive class (it must occur in ``gold``).
     bins : int
-        Number of bins B (≥ 1).
+        Number of bins B (1 ≤ B ≤ :data:`MAX_BINS`).
     strategy : "uniform" or "quantile"
         Equal-width bins, or equal-mass bins.
 
@@ -154,7 +166,7 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
     >>> c.roc_auc, round(c.ece, 4), round(c.brier, 4)
     (1.0, 0.4, 0.16)
     """
-    n_bins = check_positive_int(bins, option="bins")
+    n_bins = check_bins(bins)
     if strategy not in STRATEGIES:
         raise UsageError(f"option strategy must be one of {', '.join(STRATEGIES)}; got {strategy!r}.")
     notes: list[str] = []

@@ -20,7 +20,7 @@ import numpy as np
 
 from clfeval import _resample as rs
 from clfeval._labels import label_str
-from clfeval._validation import check_positive_int, check_probability, check_rng, check_zero_division
+from clfeval._validation import MEMORY_BUDGET, check_probability, check_rng, check_samples, check_zero_division
 from clfeval.errors import DataError, UsageError
 from clfeval.metrics import (PER_CLASS_METRICS, ClassCounts, _micro, accuracy, balanced_accuracy,
                              binary_class_counts, class_counts, f1_of_means, fbeta, kappa, macro_average, mcc,
@@ -84,6 +84,15 @@ def _table_leaves(cm: np.ndarray, labels: Sequence[str], beta: float, zd: float,
     return out
 
 
+def _check_kept(samples: int, values: int) -> None:
+    """Every replicate of every value is kept for its percentiles: refuse what would not fit MEMORY_BUDGET."""
+    most = MEMORY_BUDGET // (8 * max(values, 1))
+    if samples > most:
+        raise UsageError(f"keeping {samples:,} bootstrap replicates of each of the {values} values of these intervals "
+                         f"needs {samples * values * 8 / 2**30:.1f} GiB, more than clfeval's "
+                         f"{MEMORY_BUDGET / 2**30:g} GiB budget; ask for at most {most:,} replicates (--samples).")
+
+
 def _collect(draw: Callable[[np.random.Generator, int], Leaves], samples: int, rows: int, rng: np.random.Generator,
              progress: Callable[[int, int], None] | None) -> Leaves:
     parts: dict[tuple[str, ...], list[np.ndarray]] = {}
@@ -92,6 +101,8 @@ def _collect(draw: Callable[[np.random.Generator, int], Leaves], samples: int, r
         c = min(rows, samples - done)
         for key, v in draw(rng, c).items():
             parts.setdefault(key, []).append(np.asarray(v, dtype=np.float64))
+        if done == 0:
+            _check_kept(samples, len(parts))
         done += c
         if progress is not None:
             progress(done, samples)
@@ -167,7 +178,7 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
     (True, 0.95, ['delta', 'f1', 'fpr'])
     """
     level = check_probability(level, option="ci")
-    samples = check_positive_int(samples, option="samples")
+    samples = check_samples(samples)
     zd = check_zero_division(zero_division)
     rng = check_rng(seed)
     cm = np.asarray(counts)
@@ -213,7 +224,7 @@ def multilabel_ci(gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any], *, 
     True
     """
     level = check_probability(level, option="ci")
-    samples = check_positive_int(samples, option="samples")
+    samples = check_samples(samples)
     zd = check_zero_division(zero_division)
     rng = check_rng(seed)
     g = np.asarray(gold, dtype=bool)

@@ -35,6 +35,7 @@ import pyarrow.compute as pc
 from clfeval._input import (STDIN, Source, _records, check_option_column, check_roles, check_unique_names,
                             first_invalid_utf8_row, read_header, row_ref, utf8_error, utf8_valid)
 from clfeval._labelforms import normalize_labels, unify_numbers
+from clfeval._csvsafe import escape_table, restore_table
 from clfeval._labels import label_str
 from clfeval.errors import DataError, UsageError
 from clfeval.outputs import OutputFiles, atomic_path
@@ -120,7 +121,7 @@ def _read_delimited(src: Source, fmt: str, columns: Sequence[str] | None) -> pa.
         if "Empty CSV file" in str(exc):
             raise DataError(f"file {src.name!r} has a header but no rows; expected at least one item.") from None
         raise DataError(f"file {src.name!r} could not be read as {fmt.upper()}: {str(exc).splitlines()[0]}") from None
-    return table
+    return restore_table(table, header)  # clfeval's own file: its formula-escaped cells as they were written
 
 
 def _read_jsonl(src: Source, columns: Sequence[str] | None, exact: Sequence[str] | bool) -> tuple[pa.Table, set[str]]:
@@ -556,8 +557,12 @@ def write_frame(table: pa.Table, path: str | os.PathLike, *, output_format: str 
                 option: str = "--predictions", files: OutputFiles | None = None) -> None:
     """Write a table as CSV/TSV/JSONL/Parquet by extension, whole or not at all (:func:`clfeval.outputs.atomic_path`).
 
-    JSONL is strict JSON: NaN and infinities are written as ``null``. With
-    ``files``, the table is staged there (:class:`clfeval.outputs.OutputFiles`)
+    JSONL is strict JSON: NaN and infinities are written as ``null``. CSV and
+    TSV follow the formula-injection policy of :mod:`clfeval._csvsafe`: a text
+    cell starting with ``=``, ``+``, ``-``, ``@``, a tab, a carriage return
+    (or ``'``) gets a ``'`` in front, and a last column ``clfeval:escaped``
+    marks the file, so that :func:`read_frame` gives the written values back.
+    With ``files``, the table is staged there (:class:`clfeval.outputs.OutputFiles`)
     and put in place when the caller publishes them.
     """
     import json
@@ -571,7 +576,8 @@ def write_frame(table: pa.Table, path: str | os.PathLike, *, output_format: str 
         elif fmt in ("csv", "tsv"):
             import pyarrow.csv as pacsv
 
-            pacsv.write_csv(table, tmp, write_options=pacsv.WriteOptions(delimiter="," if fmt == "csv" else "\t"))
+            pacsv.write_csv(escape_table(table), tmp,
+                            write_options=pacsv.WriteOptions(delimiter="," if fmt == "csv" else "\t"))
         else:
             with open(tmp, "w", encoding="utf-8") as fh:
                 for row in table.to_pylist():

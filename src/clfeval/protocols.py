@@ -51,7 +51,7 @@ import pyarrow as pa
 
 from clfeval import __version__
 from clfeval._display import Display
-from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label, sort_labels
+from clfeval._labels import check_class_count, encode_labels, encode_multilabel, label_str, resolve_label, sort_labels
 from clfeval._validation import check_probability, check_zero_division, zero_division_name
 from clfeval.errors import DataError, UsageError
 from clfeval.outputs import OutputFiles
@@ -476,6 +476,7 @@ class _Data:
                 what = f"only the class {only!r}" if only is not None else "no labels"
                 raise DataError(f"the label column has {what} in {len(codes)} rows; a classifier needs at least two "
                                 f"classes to tell apart.")
+            check_class_count(int(present.size), where="in the label column")  # before any model is trained
             self.codes = np.asarray(codes)
             values = np.empty(len(raw), dtype=object)
             values[:] = raw

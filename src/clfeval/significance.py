@@ -45,7 +45,7 @@ from clfeval import _resample as rs
 from clfeval._decimate import replicate_histogram
 from clfeval._display import Display
 from clfeval._labels import encode_labels, label_str, sort_labels
-from clfeval._validation import (check_beta, check_positive_int, check_probability, check_rng,
+from clfeval._validation import (check_beta, check_positive_int, check_probability, check_rng, check_samples,
                                  check_zero_division, zero_division_name)
 from clfeval.errors import DataError, UsageError
 from clfeval.metrics import metric_names, scalar_metric
@@ -613,7 +613,7 @@ def bootstrap_distribution(gold: Any, pred_a: Any, pred_b: Any, *, metric: str |
     >>> d.shape, round(float(d.mean()), 1)
     ((4000,), 0.2)
     """
-    samples = check_positive_int(samples, option="samples")
+    samples = check_samples(samples)
     zd = check_zero_division(zero_division)
     check_metric(metric)
     prob = _problem(gold, pred_a, pred_b, metric, labels=labels, zd=zd, beta=check_beta(beta), positive=positive,
@@ -639,7 +639,7 @@ def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, sam
              ci: float, labels: Sequence[Any] | None, positive: Any, zero_division: Any, beta: float,
              names: Sequence[str], progress: Callable[[int, int], None] | None, engine: str) -> Comparison:
     test = _check_test(test)
-    samples = check_positive_int(samples, option="samples")
+    samples = check_samples(samples)
     alpha = check_probability(alpha, option="alpha")
     level = check_probability(ci, option="ci")
     zd = check_zero_division(zero_division)
@@ -799,7 +799,7 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
     if baseline is not None and str(baseline) not in names:
         raise UsageError(f"the baseline {baseline!r} is not one of the systems: {', '.join(names)}.")
     _check_test(test)
-    check_positive_int(samples, option="samples")
+    check_samples(samples)
     check_probability(alpha, option="alpha")
     check_metric(metric)
     preds = dict(named)

@@ -76,7 +76,7 @@ import numpy as np
 from clfeval import __version__
 from clfeval._display import Display
 from clfeval._scores import versions as _base_versions
-from clfeval._validation import check_positive_int
+from clfeval._validation import check_positive_int, check_samples
 from clfeval.errors import UsageError
 
 __all__ = [
@@ -439,7 +439,7 @@ def reuters_study(archive: str | os.PathLike[str], *, parts: str | Iterable[Any]
     """
     chosen = parse_parts(parts)
     seed = check_positive_int(seed, option="seed", minimum=0)
-    samples = check_positive_int(samples, option="samples")
+    samples = check_samples(samples)
     from clfeval.text.datasets import PUBLISHED_MODAPTE_EXCLUDED, largest_categories, modapte, read_reuters
 
     clock = _Clock(study_steps(chosen), progress)

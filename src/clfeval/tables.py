@@ -22,6 +22,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from clfeval._labels import (
+    MAX_JOINT_CLASSES,
+    check_class_count,
     encode_labels,
     resolve_requested,
     encode_multilabel,
@@ -413,6 +415,7 @@ def joint_table(gold: Any, pred_a: Any, pred_b: Any, *, labels: Sequence[Any] | 
             present |= np.bincount(x, minlength=r) > 0
     keep = np.flatnonzero(present)
     k = keep.size
+    check_class_count(k, limit=MAX_JOINT_CLASSES, table="K×K×K joint (gold, A, B) table")
     occurring = [raw[j] for j in keep]
     if g.size:
         lookup = np.zeros(r, dtype=np.int64)

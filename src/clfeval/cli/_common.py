@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable, Iterator
 import click
 
 from clfeval.errors import InputFileError, UsageError
+from clfeval.render._util import shown
 
 __all__ = ["Group", "option_names", "output_options", "input_options", "reading_options", "sep_option", "check_paths",
            "emit", "finish_run", "progress", "existing_file", "parse_list", "message", "stdout_error"]
@@ -170,8 +171,8 @@ def parse_list(text: str | None) -> list[str] | None:
 
 
 def message(text: str) -> None:
-    """A message for the user: stderr, never mixed with data on stdout."""
-    click.echo(text, err=True)
+    """A message for the user: stderr, never mixed with data on stdout; control characters shown escaped."""
+    click.echo(shown(text), err=True)
 
 
 def stdout_error(exc: OSError) -> Exception:

@@ -16,7 +16,8 @@ from clfeval.cli._common import check_paths, emit, output_options, reading_optio
 @click.option("--probs-prefix", default=None, metavar="PREFIX",
               help="Multiclass: probability columns PREFIX<class>, one per class (top-label calibration).")
 @click.option("--positive", default=None, help="The class whose probability --prob gives.")
-@click.option("--bins", type=click.IntRange(min=1), default=10, show_default=True, help="Number of bins.")
+@click.option("--bins", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Number of bins (at most 100,000).")
 @click.option("--strategy", type=click.Choice(["uniform", "quantile"]), default="uniform", show_default=True,
               help="uniform: equal-width bins, v goes to min(floor(v*B), B-1); quantile: equal-mass bins.")
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
@@ -30,11 +31,12 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
 
     Values outside [0, 1] are refused: they are not probabilities (rank them with `clfeval report --score`).
     """
-    from clfeval.calibration import reliability
+    from clfeval.calibration import check_bins, reliability
     from clfeval.cli._scorefile import check_score_options, read_scored
     from clfeval.errors import UsageError
 
     check_paths([("FILE", file)], [("--output", output)])
+    check_bins(bins, option="--bins")
     check_score_options(prob, probs_prefix, score_option="--prob", prefix_option="--probs-prefix")
     if prob is not None and positive is None:
         raise UsageError("option --prob needs --positive: the class whose probability the column gives.")

@@ -147,7 +147,7 @@ def _names(paths: list[Path]) -> list[str]:
                    "macro_f1_of_means, micro_f1, weighted_f1, …, f1:LABEL; roc_auc / average_precision with --score.")
 @click.option("--test", "-t", "test", type=click.Choice(["bootstrap", "randomization", "mcnemar"]), default="bootstrap",
               show_default=True, help="Paired bootstrap (2δ rule), approximate randomization, or McNemar (accuracy).")
-@click.option("--samples", "-b", type=int, default=10_000, show_default=True, help="Replicates b (>= 1).")
+@click.option("--samples", "-b", type=int, default=10_000, show_default=True, help="Replicates b (1 to 1,000,000).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Random seed: the same seed gives the same numbers.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level of the verdict.")
@@ -178,7 +178,7 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
     p-value for "A is better than B" and one plain sentence. With three or more files, every
     pair (or each file against --baseline) is compared, with Holm-adjusted p-values.
     """
-    from clfeval._validation import check_positive_int, check_probability
+    from clfeval._validation import check_probability, check_samples
     from clfeval.io import read_predictions
     from clfeval.significance import SCORE_METRICS, check_metric, compare as compare_two, compare_many
 
@@ -186,7 +186,7 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
         raise UsageError(f"compare needs at least two predictions files (A_FILE B_FILE ...); got {len(files)}.")
     check_paths([(f"{chr(65 + i)}_FILE" if i < 3 else f"file {i + 1}", f) for i, f in enumerate(files)],
                 [("--output", output)])
-    samples = check_positive_int(samples, option="--samples")
+    samples = check_samples(samples, option="--samples")
     check_probability(alpha, option="--alpha")
     check_probability(ci_level, option="--ci")
     check_metric(metric)

@@ -22,19 +22,24 @@ def datasets() -> None:
               help="Download from here instead of the UCI KDD archive (http, https or file URL); the copy must "
                    "still pass the checks.")
 @click.option("--force", is_flag=True, help="Download again even if the archive is already in --dest.")
+@click.option("--deadline", type=click.FloatRange(min=0, min_open=True), default=600, show_default=True,
+              metavar="SECONDS", help="Give up when the whole download takes longer than this.")
 @output_options
-def fetch(name: str, dest: Path, url: str | None, force: bool, fmt: str, output: Path | None) -> None:
+def fetch(name: str, dest: Path, url: str | None, force: bool, deadline: float, fmt: str, output: Path | None) -> None:
     """Download NAME (reuters21578: the original Reuters-21578 Distribution 1.0) and check it.
 
     The archive's SHA-256 must match the original's and it must hold the 22
     SGML files with 21,578 stories; only then is it renamed into place, so a
-    failed download leaves nothing behind. Prints where the archive is.
+    failed or interrupted download leaves nothing behind. A download larger
+    than 32 MiB (the archive is 7.8 MiB) or slower than --deadline is stopped.
+    An archive already in --dest is checked the same way. Prints where the
+    archive is.
     """
     from urllib.parse import unquote, urlparse
 
     from clfeval.errors import InputFileError
     from clfeval.outputs import os_reason, resolve_output
-    from clfeval.text.datasets import ARCHIVE_NAME, REUTERS_SHA256, UCI_URL, FetchedDataset, fetch_reuters
+    from clfeval.text.datasets import ARCHIVE_NAME, REUTERS_CHECKS, UCI_URL, FetchedDataset, fetch_reuters
 
     source = url or UCI_URL
     parsed = urlparse(source)
@@ -50,13 +55,11 @@ def fetch(name: str, dest: Path, url: str | None, force: bool, fmt: str, output:
     else:  # before anything is downloaded
         target = resolve_output(dest, option="--dest", directory=True)
         check_paths([("--url", local)], [target, ("--dest", archive if dest.is_dir() else None), ("--output", output)])
-    path = fetch_reuters(dest, url=source, force=force)
+    path = fetch_reuters(dest, url=source, force=force, deadline=deadline)
     if existed:
-        message(f"{path} is already there; not downloaded again (use --force to replace it).")
-        result = FetchedDataset(name, str(path), None, False)
+        message(f"{path} is already there and passed the checks; not downloaded again (use --force to replace it).")
+        result = FetchedDataset(name, str(path), None, False, REUTERS_CHECKS)
     else:
         message(f"downloaded {source} to {path}")
-        result = FetchedDataset(name, str(path), source, True,
-                                (f"SHA-256 {REUTERS_SHA256}", "22 SGML files reut2-000.sgm … reut2-021.sgm",
-                                 "21,578 stories"))
+        result = FetchedDataset(name, str(path), source, True, REUTERS_CHECKS)
     emit(result, fmt, output)

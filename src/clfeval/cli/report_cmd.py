@@ -95,7 +95,8 @@ def check_train_overlap(train: Any, train_path: Any, preds: Any, multilabel: boo
               help="Predictions come from the cut: positive iff score >= T (the pred column must then be absent).")
 @click.option("--ci", "ci_level", type=float, default=None, metavar="LEVEL",
               help="Add a bootstrap confidence interval at this level (e.g. 0.95) to every metric.")
-@click.option("--samples", "-b", type=int, default=10_000, show_default=True, help="Bootstrap replicates of --ci.")
+@click.option("--samples", "-b", type=int, default=10_000, show_default=True,
+              help="Bootstrap replicates of --ci (at most 1,000,000).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed of --ci.")
 @output_options
 def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: str | None, multilabel: bool, sep: str,
@@ -108,14 +109,14 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
     FILE is CSV, TSV, JSONL or Parquet with columns gold and pred (and optionally id); '-' reads standard
     input (CSV unless --input-format says otherwise).
     """
-    from clfeval._validation import check_positive_int, check_probability
+    from clfeval._validation import check_probability, check_samples
     from clfeval.io import read_predictions
     from clfeval.reports import report as make_report
 
     check_paths([("FILE", file), ("--train-labels", train_labels)], [("--output", output)])
     if ci_level is not None:
         check_probability(ci_level, option="--ci")
-        check_positive_int(samples, option="--samples")
+        check_samples(samples, option="--samples")
     path = existing_file(file)
     scores = None
     reading = dict(encoding=encoding, normalize=normalize_labels, sep=sep)

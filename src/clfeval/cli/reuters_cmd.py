@@ -67,7 +67,7 @@ def _record(log: Any, result: Any, archive: Path, data_hash: str | None, files: 
               help="published: the published 7,769 training stories (NEWID 1199 left out, see the output); "
                    "definition: the ModApte definition's 7,770.")
 @click.option("--samples", type=click.IntRange(min=1), default=10_000, show_default=True,
-              help="Bootstrap replicates of the significance part.")
+              help="Bootstrap replicates of the significance part (at most 1,000,000).")
 @click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=Path("clfeval-runs.sqlite"),
               show_default=True, help="The run log (SQLite) that records this run.")
 @click.option("--no-log", is_flag=True, help="Do not record the run in the run log.")
@@ -88,9 +88,11 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
     from clfeval.cli.experiment_cmd import run_outputs
     from clfeval.outputs import OutputFiles
     from clfeval.runlog import file_hash
+    from clfeval._validation import check_samples
     from clfeval.study import parse_parts, reuters_study, study_steps
 
     chosen = parse_parts(parts)
+    check_samples(samples, option="--samples")
     if not archive.exists():
         raise InputFileError(f"the archive {str(archive)!r} (option --archive) does not exist; give the path of the "
                              f"original reuters21578.tar.gz or of a directory holding its 22 files reut2-000.sgm … "

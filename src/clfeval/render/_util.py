@@ -1,11 +1,22 @@
-"""Shared formatting for the renderers: numbers, rich tables, Markdown tables."""
+"""Shared formatting for the renderers: numbers, rich tables, Markdown tables.
+
+Every string a renderer shows — labels, file and column names, notes, our own
+titles — goes through this module, which makes it inert:
+
+* text: control characters are shown as escapes (:func:`shown`), strings
+  become rich ``Text`` objects (never parsed as rich markup or emoji codes),
+  and long strings are laid out line by line (:class:`_LongText`), so that
+  rendering stays linear in their length;
+* Markdown: :func:`md_escape` escapes what Markdown or HTML would interpret.
+"""
 
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+import re
+from typing import Any, Iterator, Sequence
 
-__all__ = ["num", "rich_table", "md_table", "md_escape", "UNDEF"]
+__all__ = ["num", "rich_table", "md_table", "md_escape", "shown", "UNDEF"]
 
 UNDEF = "undef"
 
@@ -31,24 +42,141 @@ def num(value: Any, digits: int = 4) -> str:
     return f"{v:.{digits}f}"
 
 
+# --- inert strings -------------------------------------------------------------
+
+def _escape_table() -> dict[int, str]:
+    table = {cp: f"\\x{cp:02x}" for cp in (*range(0x20), *range(0x7F, 0xA0))}  # C0, DEL, C1
+    table.update({0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"})
+    # line/paragraph separators and the bidirectional controls that reorder what a terminal shows
+    for cp in (0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)):
+        table[cp] = f"\\u{cp:04x}"
+    return table
+
+
+_ESCAPES = _escape_table()
+
+
+def shown(text: Any) -> str:
+    """A string as clfeval prints it: control characters escaped, never raw.
+
+    C0 and C1 control characters and DEL become ``\\n``, ``\\t``, ``\\r`` or
+    ``\\xNN``; line and paragraph separators and bidirectional controls
+    (U+202E, ...) become ``\\uNNNN``. Every other character is shown as is
+    (a backslash stays one backslash; JSON output carries strings exactly).
+    Linear in the length of the string.
+
+    >>> shown("a\\x1b[31mb\\nc")
+    'a\\\\x1b[31mb\\\\nc'
+    """
+    return str(text).translate(_ESCAPES)
+
+
+#: Strings longer than this are laid out line by line in text output (see :class:`_LongText`).
+LONG_TEXT = 2048
+
+
+class _LongText:
+    """A long rich ``Text`` rendered line by line.
+
+    rich renders a wrapped ``Text`` as one segment holding all its lines, which
+    its line splitter then copies once per line: quadratic in the length (a
+    2 MB label took half a minute). Yielding every line as its own segments
+    gives the same output in linear time.
+    """
+
+    def __init__(self, text: Any) -> None:
+        self.text = text
+
+    def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
+        from rich.segment import Segment
+
+        t = self.text
+        lines = t.wrap(console, options.max_width, justify=t.justify or options.justify or "default",
+                       overflow=t.overflow or options.overflow or "fold", tab_size=t.tab_size or 8,
+                       no_wrap=t.no_wrap if t.no_wrap is not None else bool(options.no_wrap))
+        for i, line in enumerate(lines):
+            if i:
+                yield Segment("\n")
+            yield from line.render(console)
+        if t.end:
+            yield Segment(t.end)
+
+    def __rich_measure__(self, console: Any, options: Any) -> Any:
+        return self.text.__rich_measure__(console, options)
+
+
+def rich_text(text: Any, style: str = "") -> Any:
+    """A user-safe rich renderable of a string: control characters escaped, no markup, linear layout."""
+    from rich.text import Text
+
+    t = Text(shown(text), style=style)
+    return _LongText(t) if len(t) > LONG_TEXT else t
+
+
 def rich_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None,
                caption: str | None = None, numeric_from: int = 1) -> Any:
-    """A rich Table; columns from ``numeric_from`` on are right-aligned."""
+    """A rich Table; columns from ``numeric_from`` on are right-aligned. Every cell is :func:`rich_text`."""
     from rich import box
     from rich.table import Table
 
-    t = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, title_justify="left", caption_justify="left",
-              pad_edge=False, show_edge=False)
+    t = Table(title=title and rich_text(title), caption=caption and rich_text(caption), box=box.SIMPLE_HEAD,
+              title_justify="left", caption_justify="left", pad_edge=False, show_edge=False)
     for i, c in enumerate(columns):
-        t.add_column(str(c), justify="right" if i >= numeric_from else "left", overflow="fold",
+        t.add_column(rich_text(c), justify="right" if i >= numeric_from else "left", overflow="fold",
                      no_wrap=i >= numeric_from)
     for r in rows:
-        t.add_row(*[x if isinstance(x, str) else num(x) for x in r])
+        t.add_row(*[rich_text(x if isinstance(x, str) else num(x)) for x in r])
     return t
 
 
-def md_escape(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+# Markdown: what a CommonMark / GitHub renderer would interpret, and the HTML it would pass through.
+_MD_INLINE = re.compile(
+    r"\\(?=[!-/:-@\[-`{-~])"       # a backslash that would escape the next character
+    r"|[`*\[\]|~$]"                 # code spans, emphasis, links and images, table cells, strikethrough, math
+    r"|(?<![^\W_])_|_(?![^\W_])"     # underscores that could open or close emphasis (not inside a word)
+    r"|<(?=[A-Za-z/!?])"             # the start of an HTML tag, comment or autolink
+    r"|&(?=[A-Za-z0-9#])"            # the start of an entity
+)
+_MD_ENTITIES = {"<": "&lt;", "&": "&amp;"}
+# At the start of a paragraph or heading: headings, block quotes, list items, setext underlines.
+_MD_BLOCK_START = re.compile(r"^(\s*)(?:([#>+=-])|(\d+)([.)]))")
+
+
+def _md_inline(m: re.Match[str]) -> str:
+    return _MD_ENTITIES.get(m.group(0)) or "\\" + m.group(0)
+
+
+def _md_block_start(m: re.Match[str]) -> str:
+    if m.group(2):
+        return m.group(1) + "\\" + m.group(2)
+    return m.group(1) + m.group(3) + "\\" + m.group(4)
+
+
+def md_escape(text: Any, *, context: str = "inline") -> str:
+    """A string made inert in Markdown: shown as written, never interpreted.
+
+    Control characters are escaped as in text output (:func:`shown`);
+    backticks, ``*``, ``[``, ``]``, ``|``, ``~``, ``$`` and an ``_`` that is
+    not inside a word get a backslash; ``<`` opening a tag and ``&`` opening
+    an entity become ``&lt;`` / ``&amp;``; a backslash that would escape the
+    next character is doubled. ``context="paragraph"`` also escapes a leading
+    ``#``, ``>``, ``+``, ``-``, ``=`` or list number; ``context="heading"``
+    a trailing ``#`` (which would close the heading). Characters that
+    Markdown shows as they are stay unchanged.
+
+    >>> print(md_escape("<img src=x onerror=alert(1)> | *a* `b` zero_division"))
+    &lt;img src=x onerror=alert(1)> \\| \\*a\\* \\`b\\` zero_division
+    >>> print(md_escape("# 1. not a heading", context="paragraph"))
+    \\# 1. not a heading
+    >>> print(md_escape("1. Part one #", context="heading"))
+    1. Part one \\#
+    """
+    out = _MD_INLINE.sub(_md_inline, shown(text))
+    if context == "paragraph":
+        return _MD_BLOCK_START.sub(_md_block_start, out, count=1)
+    if context == "heading":
+        return re.sub(r"(?<!\\)#(?=#*\s*$)", r"\\#", out)
+    return out
 
 
 def md_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, numeric_from: int = 1) -> str:
@@ -77,42 +205,45 @@ class TableBlock:
 
 @dataclass
 class TextBlock:
-    """A paragraph (``heading`` makes it a section heading)."""
+    """A paragraph (``heading`` makes it a section heading).
+
+    ``own_markup``: the text is clfeval's own Markdown (it holds no user
+    string), written to Markdown as is; every other text is escaped.
+    """
 
     text: str
     heading: bool = False
     style: str | None = None
+    own_markup: bool = False
 
 
 Block = TableBlock | TextBlock
 
 
 def blocks_to_rich(blocks: Sequence[Block]) -> list[Any]:
-    """Rich renderables of blocks (for text output)."""
-    from rich.text import Text
-
+    """Rich renderables of blocks (for text output); every string is :func:`rich_text`."""
     out: list[Any] = []
     for i, b in enumerate(blocks):
         if i and (isinstance(b, TableBlock) or b.heading):
-            out.append(Text(""))
+            out.append(rich_text(""))
         if isinstance(b, TableBlock):
             if b.title:
-                out.append(Text(b.title, style="bold"))
+                out.append(rich_text(b.title, style="bold"))
             out.append(rich_table(b.columns, b.rows, numeric_from=b.numeric_from))
             if b.caption:
-                out.append(Text(b.caption, style="dim"))
+                out.append(rich_text(b.caption, style="dim"))
         elif b.heading:
-            out.append(Text(b.text, style="bold"))
+            out.append(rich_text(b.text, style="bold"))
         else:
-            out.append(Text(b.text, style=b.style or ""))
+            out.append(rich_text(b.text, style=b.style or ""))
     return out
 
 
 def blocks_to_markdown(blocks: Sequence[Block], title: str | None = None) -> str:
-    """Markdown of blocks: headings, tables with bold titles, paragraphs."""
+    """Markdown of blocks: headings, tables with bold titles, paragraphs; every string is :func:`md_escape`-d."""
     parts: list[str] = []
     if title:
-        parts.append(f"# {title}")
+        parts.append(f"# {md_escape(title, context='heading')}")
     for b in blocks:
         if isinstance(b, TableBlock):
             if b.title:
@@ -120,8 +251,7 @@ def blocks_to_markdown(blocks: Sequence[Block], title: str | None = None) -> str
             parts.append(md_table(b.columns, b.rows, numeric_from=b.numeric_from))
             if b.caption:
                 parts.append(f"*{md_escape(b.caption)}*")
-        elif b.heading:
-            parts.append(f"## {b.text}")
         else:
-            parts.append(b.text)
+            text = b.text if b.own_markup else md_escape(b.text, context="heading" if b.heading else "paragraph")
+            parts.append(f"## {text}" if b.heading else text)
     return "\n\n".join(parts) + "\n"

@@ -97,7 +97,7 @@ def protocol_blocks(r: ProtocolResult) -> list[Block]:
     blocks.extend(b for b in report_blocks(r.pooled)[1:])
     blocks.append(TextBlock("A difference between two models smaller than the fold-to-fold spread is not evidence: "
                             "run both on the same folds (same seed) and test it with `clfeval compare` on their "
-                            "out-of-fold predictions."))
+                            "out-of-fold predictions.", own_markup=True))
     for note in r.notes:
         blocks.append(TextBlock(note, style="dim"))
     sig = r.signature

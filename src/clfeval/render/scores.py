@@ -125,15 +125,35 @@ register(LabelThresholds, text=lambda r: blocks_to_rich(label_threshold_blocks(r
 
 # --- calibration --------------------------------------------------------------
 
+def _reliability_rows(bins: list[dict[str, Any]]) -> list[list[Any]]:
+    """One row per non-empty bin; a run of consecutive empty bins is one row, so the table has at most
+    2·(non-empty bins) + 1 rows however many bins were asked for."""
+    rows: list[list[Any]] = []
+    last = len(bins) - 1
+    d = max(4, len(str(len(bins))) + 1)  # enough digits to tell the edges of narrow bins apart
+    i = 0
+    while i <= last:
+        j = i
+        if bins[i]["count"] == 0:
+            while j < last and bins[j + 1]["count"] == 0:
+                j += 1
+        span = f"[{bins[i]['lower']:.{d}g}, {bins[j]['upper']:.{d}g}{']' if j == last else ')'}"
+        if bins[i]["count"]:
+            b = bins[i]
+            rows.append([span, b["count"], num(b["confidence"]), num(b["accuracy"]), num(b["gap"])])
+        else:
+            rows.append([span + (f" ({j - i + 1} empty bins)" if j > i else ""), 0, "—", "—", "—"])
+        i = j + 1
+    return rows
+
+
 def calibration_blocks(c: Calibration) -> list[Block]:
     observed = "frequency of positives" if c.kind == "binary" else "accuracy"
     conf = f"P({c.positive})" if c.kind == "binary" else "top-label confidence"
     head = f"Calibration of {conf}: {c.n} items, {c.n_bins} {c.strategy} bins"
     blocks: list[Block] = [TextBlock(head, heading=True)]
-    rows = [[f"[{b['lower']:.4g}, {b['upper']:.4g}{']' if i == len(c.bins) - 1 else ')'}", b["count"],
-             *([num(b["confidence"]), num(b["accuracy"]), num(b["gap"])] if b["count"] else ["—", "—", "—"])]
-            for i, b in enumerate(c.bins)]
-    blocks.append(TableBlock("Reliability table", ["bin", "items", "mean confidence", observed, "|gap|"], rows))
+    blocks.append(TableBlock("Reliability table", ["bin", "items", "mean confidence", observed, "|gap|"],
+                             _reliability_rows(c.bins)))
     summary = [["ECE (expected calibration error)", num(c.ece)], ["MCE (maximum calibration error)", num(c.mce)],
                ["Brier score", num(c.brier)], ["log loss", num(c.log_loss)]]
     if c.roc_auc is not None:

@@ -298,7 +298,8 @@ register(ReutersStudy, text=lambda s: blocks_to_rich(study_blocks(s)),
 def fetched_blocks(f: FetchedDataset) -> list[Block]:
     """``clfeval datasets fetch``: where the archive is and what it passed."""
     if not f.downloaded:
-        return [TextBlock(f"{f.dataset}: {f.path} (already there; not downloaded or checked again)")]
+        return [TextBlock(f"{f.dataset}: {f.path} (already there; not downloaded again)"),
+                TextBlock(f"checked: {'; '.join(f.checks)}.")]
     return [TextBlock(f"{f.dataset}: {f.path}"),
             TextBlock(f"downloaded from {f.url}; checked: {'; '.join(f.checks)}.")]
 

@@ -48,15 +48,9 @@ published sizes; the default follows the definition and keeps the story.
 
 from __future__ import annotations
 
-import hashlib
-import http.client
 import os
 import re
-import tarfile
 import tempfile
-import urllib.error
-import urllib.request
-import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -66,6 +60,8 @@ from typing import Literal
 import numpy as np
 
 from clfeval.errors import DataError, InputFileError, UsageError
+from clfeval.text._archive import MAX_ARCHIVE_BYTES, MAX_MEMBER_BYTES, read_archive, read_directory
+from clfeval.text._download import DOWNLOAD_DEADLINE, MAX_DOWNLOAD_BYTES, download, sha256_of
 
 __all__ = [
     "UCI_URL",
@@ -86,6 +82,11 @@ __all__ = [
     "ids",
     "fetch_reuters",
     "FetchedDataset",
+    "REUTERS_CHECKS",
+    "MAX_MEMBER_BYTES",
+    "MAX_ARCHIVE_BYTES",
+    "MAX_DOWNLOAD_BYTES",
+    "DOWNLOAD_DEADLINE",
 ]
 
 UCI_URL = (
@@ -311,58 +312,6 @@ def parse_sgml(text: str, source: str = "<string>") -> list[Story]:
 # --------------------------------------------------------------------------- #
 
 
-def _read_directory(path: Path) -> dict[str, bytes]:
-    found = {name: path / name for name in REUTERS_FILES if (path / name).is_file()}
-    missing = [n for n in REUTERS_FILES if n not in found]
-    if missing:
-        raise DataError(
-            f"{path}: directory lacks {len(missing)} of the 22 SGML files "
-            f"({', '.join(missing[:4])}{' …' if len(missing) > 4 else ''}); "
-            + _EXPECTED + "."
-        )
-    try:
-        return {name: p.read_bytes() for name, p in found.items()}
-    except OSError as exc:
-        raise InputFileError(
-            f"{path}: cannot read {exc.filename or 'a file'} ({exc.strerror or exc}); "
-            "check the file permissions."
-        ) from exc
-
-
-def _read_archive(path: Path) -> dict[str, bytes]:
-    wanted = set(REUTERS_FILES)
-    data: dict[str, bytes] = {}
-    try:
-        with tarfile.open(path, "r:*") as tar:
-            for member in tar:
-                name = member.name.rsplit("/", 1)[-1]
-                if not (member.isfile() and name in wanted):
-                    continue
-                if name in data:
-                    raise DataError(
-                        f"{path}: the archive holds {name} twice; " + _EXPECTED + "."
-                    )
-                fh = tar.extractfile(member)
-                if fh is None:  # cannot happen for a regular file member
-                    raise tarfile.ExtractError(f"no data for member {member.name}")
-                data[name] = fh.read()
-    except DataError:
-        raise
-    except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
-        raise DataError(
-            f"{path}: cannot read it as a tar archive ({type(exc).__name__}: {exc}); "
-            + _EXPECTED + "."
-        ) from exc
-    missing = [n for n in REUTERS_FILES if n not in data]
-    if missing:
-        raise DataError(
-            f"{path}: the archive lacks {len(missing)} of the 22 SGML files "
-            f"({', '.join(missing[:4])}{' …' if len(missing) > 4 else ''}); "
-            + _EXPECTED + "."
-        )
-    return data
-
-
 def read_reuters(path: str | os.PathLike[str]) -> list[Story]:
     """Read all stories of Reuters-21578 from the archive or an extracted directory.
 
@@ -397,7 +346,7 @@ def read_reuters(path: str | os.PathLike[str]) -> list[Story]:
             "archive, or call fetch_reuters(dest_dir) to download it."
         )
     is_dir = p.is_dir()
-    raw = _read_directory(p) if is_dir else _read_archive(p)
+    raw = read_directory(p, REUTERS_FILES, _EXPECTED) if is_dir else read_archive(p, REUTERS_FILES, _EXPECTED)
     stories: list[Story] = []
     first_seen: dict[int, str] = {}
     for name in REUTERS_FILES:
@@ -671,6 +620,10 @@ def ids(stories: Iterable[Story]) -> np.ndarray:
 # --------------------------------------------------------------------------- #
 
 
+REUTERS_CHECKS = (f"SHA-256 {REUTERS_SHA256}", "22 SGML files reut2-000.sgm … reut2-021.sgm", "21,578 stories")
+"""What :func:`fetch_reuters` checks of a downloaded archive and of one already in place."""
+
+
 @dataclass(frozen=True)
 class FetchedDataset:
     """Where a downloaded data set is, and what was checked (``clfeval datasets fetch``).
@@ -684,9 +637,9 @@ class FetchedDataset:
     url : str or None
         Where it was downloaded from; None when it was already there.
     downloaded : bool
-        False when the archive was already in place (then nothing was checked).
+        False when the archive was already in place (it was checked all the same).
     checks : tuple of str
-        What the download passed.
+        What the archive passed (:data:`REUTERS_CHECKS`).
     """
 
     dataset: str
@@ -705,6 +658,8 @@ def fetch_reuters(
     *,
     url: str = UCI_URL,
     timeout: float = 60,
+    deadline: float = DOWNLOAD_DEADLINE,
+    max_bytes: int = MAX_DOWNLOAD_BYTES,
     sha256: str | None = REUTERS_SHA256,
     force: bool = False,
 ) -> Path:
@@ -713,7 +668,8 @@ def fetch_reuters(
     The archive is streamed to a temporary file in ``dest_dir``, its SHA-256 is
     compared with ``sha256`` (skipped when ``None``), it is read with
     :func:`read_reuters` and must hold the 22 SGML files with 21,578 stories;
-    only then is it renamed into place (atomically). On any failure the
+    only then is it renamed into place (atomically). On any failure — and on
+    SIGINT or SIGTERM, which the command line turns into exceptions — the
     temporary file is removed, so no partial or corrupt archive is left behind.
 
     Parameters
@@ -724,6 +680,12 @@ def fetch_reuters(
         Where to download from (``http``, ``https`` or ``file`` URL).
     timeout : float, default 60
         Socket timeout in seconds for connecting and for each read.
+    deadline : float, default DOWNLOAD_DEADLINE (600)
+        Seconds the whole download may take: checked after every read, and a
+        read waits at most ``min(timeout, deadline)``, so a server that sends
+        a byte now and then cannot hold it open.
+    max_bytes : int, default MAX_DOWNLOAD_BYTES (32 MiB)
+        The download is stopped (and refused) beyond this size.
     sha256 : str or None, default REUTERS_SHA256
         Expected hex digest of the archive; ``None`` checks structure only.
     force : bool, default False
@@ -734,72 +696,48 @@ def fetch_reuters(
     -------
     pathlib.Path
         ``dest_dir/reuters21578.tar.gz``. If it already exists and ``force`` is
-        false it is returned as is, without network access or checks.
+        false it is checked as a download would be (without network access)
+        and returned; a file that fails the checks is refused and left as is.
 
     Raises
     ------
     InputFileError
-        If ``dest_dir`` cannot be created or written.
+        If ``dest_dir`` cannot be created or written, or the archive there read.
     DataError
-        If the download fails, or the file has the wrong SHA-256 or is not the
-        complete collection.
+        If the download fails, is too large or too slow, or the file has the
+        wrong SHA-256 or is not the complete collection.
     """
     dest = Path(os.fspath(dest_dir))
     target = dest / ARCHIVE_NAME
     if target.exists() and not force:
-        return target
-    try:
-        dest.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(dir=dest, prefix=".reuters21578-", suffix=".part")
-    except OSError as exc:
-        raise InputFileError(
-            lambda name, why=str(exc): f"{dest}: cannot create the download directory or a file in it ({why}); "
-                                       f"give a writable {name}.", params=["dest_dir"]
-        ) from exc
-    tmp = Path(tmp_name)
-    try:
-        digest = _download(url, fd, timeout, dest)
-        if sha256 is not None and digest != sha256.lower():
-            raise DataError(
-                f"the file downloaded from {url} has SHA-256 {digest}, expected "
-                f"{sha256.lower()}; it was discarded and nothing was written to "
-                f"{dest}. Download from the UCI KDD archive or from a mirror holding an exact copy of it."
-            )
         try:
-            stories = read_reuters(tmp)
-        except DataError as exc:
-            raise DataError(
-                f"the file downloaded from {url} is not the Reuters-21578 "
-                f"distribution ({exc}); it was discarded and nothing was written "
-                f"to {dest}."
+            digest = sha256_of(target)
+        except OSError as exc:
+            raise InputFileError(f"{target}: cannot read it ({exc.strerror or exc}); check the file permissions.") from exc
+        _check_archive(target, digest, sha256, what=f"the archive already in {dest}, {target},",
+                       outcome="it is not the original and was left as it is: delete it, or download it again "
+                               "(clfeval datasets fetch --force)")
+        return target
+    tmp: Path | None = None
+    try:
+        try:
+            dest.mkdir(parents=True, exist_ok=True)
+            fd, tmp_name = tempfile.mkstemp(dir=dest, prefix=".reuters21578-", suffix=".part")
+        except OSError as exc:
+            raise InputFileError(
+                lambda name, why=str(exc): f"{dest}: cannot create the download directory or a file in it ({why}); "
+                                           f"give a writable {name}.", params=["dest_dir"]
             ) from exc
-        if len(stories) != N_STORIES:
-            raise DataError(
-                f"the file downloaded from {url} holds {len(stories)} stories, "
-                f"expected {N_STORIES:,} in the 22 files reut2-000.sgm … "
-                f"reut2-021.sgm; it was discarded and nothing was written to {dest}."
-            )
+        tmp = Path(tmp_name)
+        digest = download(url, fd, timeout=timeout, deadline=deadline, max_bytes=max_bytes, dest=dest, name=ARCHIVE_NAME)
+        _check_archive(tmp, digest, sha256, what=f"the file downloaded from {url}",
+                       outcome=f"it was discarded and nothing was written to {dest}",
+                       hint=" Download from the UCI KDD archive or from a mirror holding an exact copy of it.")
         os.replace(tmp, target)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
         raise
     return target
 
 
-def _download(url: str, fd: int, timeout: float, dest: Path) -> str:
-    """Stream ``url`` into the open file descriptor ``fd``; return the SHA-256."""
-    h = hashlib.sha256()
-    with os.fdopen(fd, "wb") as out:
-        try:
-            request = urllib.request.Request(url, headers={"User-Agent": "clfeval"})
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                while chunk := response.read(1 << 16):
-                    h.update(chunk)
-                    out.write(chunk)
-        except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as exc:
-            raise DataError(
-                f"downloading {url} failed ({type(exc).__name__}: {exc}); nothing "
-                f"was written to {dest}. Check the URL and network, or download "
-                f"{ARCHIVE_NAME} by hand and read it from where it is."
-            ) from exc
-    return h.hexdigest()
