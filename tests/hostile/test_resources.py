@@ -345,7 +345,7 @@ def test_a_signal_during_a_download_leaves_no_part_file(drip, work: Path, sig: i
             child.wait()
     assert child.returncode == code, err
     assert "Traceback" not in err and out == ""
-    assert ("terminated" if sig == signal.SIGTERM else "interrupted") in err
+    assert ("SIGTERM" if sig == signal.SIGTERM else "SIGINT") in err
     assert list(dest.iterdir()) == []
 
 

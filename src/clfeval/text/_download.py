@@ -80,6 +80,6 @@ def download(url: str, fd: int, *, timeout: float, deadline: float, max_bytes: i
             raise DataError(
                 f"downloading {url} failed ({type(exc).__name__}: {exc}); nothing "
                 f"was written to {dest}. Check the URL and network, or download "
-                f"{name} by hand and pass its path to read_reuters."
+                f"{name} by hand and read it from where it is."
             ) from exc
     return h.hexdigest()

@@ -741,3 +741,16 @@ def fetch_reuters(
     return target
 
 
+def _check_archive(path: Path, digest: str, sha256: str | None, *, what: str, outcome: str, hint: str = "") -> None:
+    """The checks of :data:`REUTERS_CHECKS` (SHA-256 when given, the 22 files, 21,578 stories)."""
+    if sha256 is not None and digest != sha256.lower():
+        raise DataError(f"{what} has SHA-256 {digest}, expected {sha256.lower()}; {outcome}.{hint}")
+    try:
+        stories = read_reuters(path)
+    except DataError as exc:
+        raise DataError(f"{what} is not the Reuters-21578 distribution ({exc}); {outcome}.") from exc
+    if len(stories) != N_STORIES:
+        raise DataError(
+            f"{what} holds {len(stories)} stories, expected {N_STORIES:,} in the 22 files reut2-000.sgm … "
+            f"reut2-021.sgm; {outcome}."
+        )
