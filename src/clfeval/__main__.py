@@ -1,4 +1,4 @@
-from clfeval.cli import main
+from clfeval.cli import console_main
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    console_main()

@@ -23,7 +23,7 @@ from clfeval.cli._common import Group, message, option_names, stdout_error
 from clfeval.errors import ClfevalError, Interrupted
 from clfeval.outputs import os_reason
 
-__all__ = ["cli", "main"]
+__all__ = ["cli", "main", "console_main"]
 
 EX_SOFTWARE = 70  # sysexits.h: an internal software error
 
@@ -154,3 +154,29 @@ def main(argv: list[str] | None = None) -> None:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
     sys.exit(code)
+
+
+def console_main() -> None:
+    """The ``clfeval`` program: :func:`main`, then leave without the interpreter's teardown.
+
+    Every output is written and flushed, and every temporary file removed, by
+    the time :func:`main` returns; what remains of a normal exit is the
+    interpreter tearing down extension modules, where pyarrow's thread pools
+    can abort the process ("terminate called without an active exception",
+    exit 134; apache/arrow#34314) after a successful command. ``os._exit``
+    skips that teardown, so the exit code is always the command's.
+    """
+    import os
+
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # a reader that left, a full disk: the code already says what happened
+            pass
+    os._exit(code)
