@@ -30,7 +30,7 @@ def item_position(i: int) -> str:
 
 def versions() -> dict[str, str]:
     """Library versions recorded in result signatures."""
-    from clfeval import __version__
+    from clfeval._version import __version__
 
     return {"clfeval": __version__, "numpy": np.__version__, "pyarrow": pa.__version__,
             "python": platform.python_version()}

@@ -221,7 +221,7 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
                  f"a confident miss costs at most -log(eps) = {-math.log(EPS):.4g} instead of infinity.")
     notes.append("Ranking metrics (ROC-AUC, average precision) cannot see miscalibration: they depend on the order "
                  "of the scores only.")
-    from clfeval import __version__
+    from clfeval._version import __version__
 
     sig = {"version": __version__, "kind": kind, "bins": n_bins, "strategy": strategy,
            "binning": "value v goes to bin min(floor(v*B), B-1)" if strategy == "uniform"

@@ -540,7 +540,7 @@ def ranking_notes(prevalence: float) -> list[str]:
 
 
 def _signature(positive: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    from clfeval import __version__
+    from clfeval._version import __version__
 
     sig = {"version": __version__, "positive": positive, "definitions": dict(DEFINITIONS), "versions": versions()}
     if extra:

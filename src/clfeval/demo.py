@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from clfeval import __version__
+from clfeval._version import __version__
 from clfeval.reports import report
 
 __all__ = ["DemoResult", "DemoTable", "MODES", "register_mode", "run_demo", "items_from_counts", "demo_modes"]

@@ -49,7 +49,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from clfeval import __version__
+from clfeval._version import __version__
 from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label, sort_labels
 from clfeval._validation import check_probability, check_zero_division, zero_division_name
 from clfeval.errors import DataError, UsageError

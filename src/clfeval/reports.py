@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from clfeval import __version__
+from clfeval._version import __version__
 from clfeval._labels import encode_labels, encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval._validation import check_beta, check_positive_int, check_zero_division, zero_division_name
 from clfeval.baselines import majority_index, majority_table, stratified_table, uniform_table

@@ -40,7 +40,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from clfeval import __version__
+from clfeval._version import __version__
 from clfeval import _resample as rs
 from clfeval._labels import encode_labels, label_str, sort_labels
 from clfeval._validation import (check_beta, check_positive_int, check_probability, check_rng,

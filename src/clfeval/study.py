@@ -73,7 +73,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from clfeval import __version__
+from clfeval._version import __version__
 from clfeval._scores import versions as _base_versions
 from clfeval._validation import check_positive_int
 from clfeval.errors import UsageError

@@ -135,7 +135,7 @@ class ThresholdChoice:
 
 
 def _signature(obj: Objective, zd: float, default_source: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    from clfeval import __version__
+    from clfeval._version import __version__
 
     sig = {"version": __version__, "objective": obj.name, "beta": obj.beta, "cost_fp": obj.cost_fp,
            "cost_fn": obj.cost_fn, "zero_division": zero_division_name(zd), "rule": RULE,

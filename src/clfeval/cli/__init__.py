@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from clfeval import __version__
+from clfeval._version import __version__
 from clfeval.errors import ClfevalError
 
 __all__ = ["cli", "main"]
