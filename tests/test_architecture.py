@@ -18,6 +18,7 @@ LAYERS = {
     "clfeval._version": 0,
     "clfeval.errors": 0,
     "clfeval._validation": 1,
+    "clfeval.signature": 1,
     "clfeval._labels": 1,
     "clfeval._scores": 1,
     "clfeval.io": 2,

@@ -9,7 +9,6 @@ probabilities in [0, 1] (:func:`check_probabilities`).
 from __future__ import annotations
 
 import numbers
-import platform
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -18,7 +17,7 @@ import pyarrow.compute as pc
 
 from clfeval.errors import DataError
 
-__all__ = ["as_scores", "score_matrix", "check_probabilities", "versions", "item_position"]
+__all__ = ["as_scores", "score_matrix", "check_probabilities", "item_position"]
 
 _NUMBER = r"(?i)^[+-]?((\d+\.?\d*|\.\d+)(e[+-]?\d+)?|nan|inf|infinity)$"
 
@@ -26,14 +25,6 @@ _NUMBER = r"(?i)^[+-]?((\d+\.?\d*|\.\d+)(e[+-]?\d+)?|nan|inf|infinity)$"
 def item_position(i: int) -> str:
     """How a position is named by default: ``item 3 (0-based)``."""
     return f"item {i} (0-based)"
-
-
-def versions() -> dict[str, str]:
-    """Library versions recorded in result signatures."""
-    from clfeval._version import __version__
-
-    return {"clfeval": __version__, "numpy": np.__version__, "pyarrow": pa.__version__,
-            "python": platform.python_version()}
 
 
 def _from_arrow(arr: pa.Array | pa.ChunkedArray, name: str, where: Callable[[int], str]) -> np.ndarray:

@@ -48,10 +48,11 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from clfeval._labels import label_str
-from clfeval._scores import as_scores, check_probabilities, item_position, score_matrix, versions
+from clfeval._scores import as_scores, check_probabilities, item_position, score_matrix
 from clfeval._validation import check_positive_int
 from clfeval.curves import Ranking, binary_gold, indicator_gold
 from clfeval.errors import DataError, UsageError
+from clfeval.signature import build_signature
 
 __all__ = ["Calibration", "reliability", "EPS", "STRATEGIES"]
 
@@ -221,13 +222,12 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
                  f"a confident miss costs at most -log(eps) = {-math.log(EPS):.4g} instead of infinity.")
     notes.append("Ranking metrics (ROC-AUC, average precision) cannot see miscalibration: they depend on the order "
                  "of the scores only.")
-    from clfeval._version import __version__
-
-    sig = {"version": __version__, "kind": kind, "bins": n_bins, "strategy": strategy,
-           "binning": "value v goes to bin min(floor(v*B), B-1)" if strategy == "uniform"
-           else "equal-mass bins: bin k starts at the (k*N // B)-th smallest confidence; ties stay together",
-           "ece": "sum_b (n_b/N) |acc_b - conf_b|", "mce": "max_b |acc_b - conf_b| over non-empty bins",
-           "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
-           "log_loss_eps": EPS, "versions": versions()}
+    sig = build_signature({
+        "kind": kind, "bins": n_bins, "strategy": strategy,
+        "binning": "value v goes to bin min(floor(v*B), B-1)" if strategy == "uniform"
+        else "equal-mass bins: bin k starts at the (k*N // B)-th smallest confidence; ties stay together",
+        "ece": "sum_b (n_b/N) |acc_b - conf_b|", "mce": "max_b |acc_b - conf_b| over non-empty bins",
+        "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
+        "log_loss_eps": EPS})
     return Calibration(kind, pos_label, n, strategy, k, table, ece, mce, brier, log_loss, EPS, roc_auc, ap,
                        notes, sig)

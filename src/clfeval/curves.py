@@ -49,10 +49,11 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label
-from clfeval._scores import as_scores, item_position, score_matrix, versions
+from clfeval._scores import as_scores, item_position, score_matrix
 from clfeval._validation import check_beta, check_finite, check_zero_division, zero_division_name
 from clfeval.errors import DataError, UsageError
 from clfeval.metrics import ClassCounts, fbeta, fpr, precision, recall, safe_divide
+from clfeval.signature import build_signature
 
 __all__ = [
     "RULE",
@@ -540,12 +541,7 @@ def ranking_notes(prevalence: float) -> list[str]:
 
 
 def _signature(positive: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    from clfeval._version import __version__
-
-    sig = {"version": __version__, "positive": positive, "definitions": dict(DEFINITIONS), "versions": versions()}
-    if extra:
-        sig.update(extra)
-    return sig
+    return build_signature({"positive": positive, "definitions": dict(DEFINITIONS), **(extra or {})})
 
 
 def ranking(gold: Any, scores: Any, *, positive: Any, name: str = "scores",

@@ -49,11 +49,11 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from clfeval._version import __version__
 from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label, sort_labels
 from clfeval._validation import check_probability, check_zero_division, zero_division_name
 from clfeval.errors import DataError, UsageError
 from clfeval.reports import Report, report_from_table
+from clfeval.signature import build_signature
 from clfeval.splits import Fold, Protocol, _check_seed, _derived_seed, iterative_stratification, split
 from clfeval.tables import ConfusionTable, MultilabelTable, confusion_table
 
@@ -499,20 +499,6 @@ class _Data:
         return [label_str(v) for v in values]
 
 
-def _versions() -> dict[str, str]:
-    import platform
-
-    out = {"clfeval": __version__, "numpy": np.__version__, "pyarrow": pa.__version__,
-           "python": platform.python_version()}
-    for mod, key in (("sklearn", "scikit-learn"), ("scipy", "scipy"), ("Stemmer", "PyStemmer")):
-        try:
-            m = __import__(mod)
-            out[key] = getattr(m, "__version__", "unknown")
-        except ImportError:
-            pass
-    return out
-
-
 def _fit(model: Any, X: Any, y: Any, where: str) -> Any:
     try:
         return model.fit(X, y)
@@ -842,14 +828,15 @@ def _assemble(results: list[FoldResult], preds: list, data: _Data, protocol: Pro
         baselines[b] = {k: spread([f.baselines[b].get(k, math.nan) for f in results]) for k in keys}
     table = _predictions_table(preds, data, ids, protocol)
     thresholds = _threshold_summary(results, threshold)
-    sig = {"version": __version__, "seed": seed, "protocol": protocol.to_dict(), "n": data.n,
-           "model": model, "scores": runner.score_kind, "zero_division": zero_division_name(zd),
-           "std": "sample standard deviation (ddof = 1) over all folds of all repeats",
-           "per_fold_labels": "each fold is scored on the labels occurring in its gold or predicted labels",
-           "splits": _splitter_name(protocol, data.multilabel),
-           "threshold": threshold.to_dict() if threshold is not None else "the model's own decision "
-                                                                         "(score >= 0 for clfeval's text models)",
-           "versions": _versions()}
+    sig = build_signature({
+        "protocol": protocol.to_dict(), "n": data.n, "model": model, "scores": runner.score_kind,
+        "zero_division": zero_division_name(zd),
+        "std": "sample standard deviation (ddof = 1) over all folds of all repeats",
+        "per_fold_labels": "each fold is scored on the labels occurring in its gold or predicted labels",
+        "splits": _splitter_name(protocol, data.multilabel),
+        "threshold": threshold.to_dict() if threshold is not None else "the model's own decision "
+                                                                      "(score >= 0 for clfeval's text models)"},
+        seed=seed, random=True, uses=("scikit-learn", "PyStemmer"))
     return ProtocolResult(kind="multilabel" if data.multilabel else "single-label", protocol=protocol,
                           labels=data.label_strings, metric_names=names, folds=tuple(results), spread=spreads,
                           pooled=pooled, pooled_by_repeat=tuple(by_repeat), train_vs_test=train_vs_test,

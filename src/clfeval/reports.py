@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import platform
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
 
-from clfeval._version import __version__
 from clfeval._labels import encode_labels, encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval._validation import check_beta, check_positive_int, check_zero_division, zero_division_name
 from clfeval.baselines import majority_index, majority_table, stratified_table, uniform_table
@@ -26,6 +24,7 @@ from clfeval.diagnostics import hardest_classes, misclassified, most_confused_pa
 from clfeval.errors import DataError, UsageError
 from clfeval.intervals import multilabel_ci, table_ci
 from clfeval.metrics import score_binary, score_multilabel, score_table
+from clfeval.signature import build_signature
 from clfeval.tables import ConfusionTable, MultilabelTable
 
 __all__ = ["Report", "report", "report_from_table", "SCHEMA_VERSION"]
@@ -37,13 +36,6 @@ MULTILABEL_OMITTED = (
     "not one gold class predicted as another); confusion_matrix, most_confused_pair, mcc, kappa and "
     "balanced_accuracy are therefore left out. Each label has its own binary table instead."
 )
-
-
-def _versions() -> dict[str, str]:
-    import pyarrow
-
-    return {"clfeval": __version__, "numpy": np.__version__, "pyarrow": pyarrow.__version__,
-            "python": platform.python_version()}
 
 
 @dataclass(frozen=True)
@@ -224,16 +216,13 @@ def _multilabel_baselines(t: MultilabelTable, labels: list[str], beta: float, zd
     return out, notes
 
 
-def _signature(zd: float, beta: float, kind: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    sig = {"version": __version__, "zero_division": zero_division_name(zd), "beta": beta,
-           "averaging": {"macro": "mean over labels of the per-label value",
-                         "macro.f1_of_means": "F1 of macro-precision and macro-recall",
-                         "micro": "computed once from TP, FP, FN pooled over labels",
-                         "weighted": "mean of per-label values weighted by support"},
-           "undefined_policy": _policy_text(zd), "kind": kind, "versions": _versions()}
-    if extra:
-        sig.update(extra)
-    return sig
+def _signature(zd: float, beta: float, kind: str) -> dict[str, Any]:
+    return build_signature({"zero_division": zero_division_name(zd), "beta": beta,
+                            "averaging": {"macro": "mean over labels of the per-label value",
+                                          "macro.f1_of_means": "F1 of macro-precision and macro-recall",
+                                          "micro": "computed once from TP, FP, FN pooled over labels",
+                                          "weighted": "mean of per-label values weighted by support"},
+                            "undefined_policy": _policy_text(zd), "kind": kind})
 
 
 def _policy_text(zd: float) -> str:

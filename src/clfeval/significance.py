@@ -33,20 +33,18 @@ index resampling, in chunks of bounded memory.
 from __future__ import annotations
 
 import math
-import numbers
-import platform
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from clfeval._version import __version__
 from clfeval import _resample as rs
 from clfeval._labels import encode_labels, label_str, sort_labels
 from clfeval._validation import (check_beta, check_positive_int, check_probability, check_rng,
                                  check_zero_division, zero_division_name)
 from clfeval.errors import DataError, UsageError
 from clfeval.metrics import metric_names, scalar_metric
+from clfeval.signature import build_signature
 from clfeval.tables import joint_table
 
 __all__ = [
@@ -335,13 +333,6 @@ def _at_least(x: np.ndarray, t: float) -> int:
 
 
 # --- results -------------------------------------------------------------------
-
-def _versions() -> dict[str, str]:
-    import scipy
-
-    return {"clfeval": __version__, "numpy": np.__version__, "scipy": scipy.__version__,
-            "python": platform.python_version()}
-
 
 def _fmt(x: float) -> str:
     if not math.isfinite(x):
@@ -678,13 +669,12 @@ def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, sam
     if not m.higher_is_better:
         notes.append(f"{metric_label(m.name)}: lower is better, so 'A better than B' means δ < 0.")
     intervals = _intervals(prob, va, vb, (a, b), level)
-    signature = {"version": __version__, "test": test, "metric": m.name, "metric_definition": m.description,
-                 "higher_is_better": m.higher_is_better, "samples": samples,
-                 "seed": seed if isinstance(seed, numbers.Integral) else None, "alpha": alpha, "ci_level": level,
-                 "ci_method": "bootstrap percentile (BCa beside it)", "p_value_definition": _P_DEFINITION[test],
-                 "engine": prob.description, "zero_division": zero_division_name(zd),
-                 "labels": [label_str(x) for x in prob.labels] if prob.labels is not None else None,
-                 "versions": _versions()}
+    signature = build_signature({
+        "test": test, "metric": m.name, "metric_definition": m.description, "higher_is_better": m.higher_is_better,
+        "alpha": alpha, "ci_level": level, "ci_method": "bootstrap percentile (BCa beside it)",
+        "p_value_definition": _P_DEFINITION[test], "engine": prob.description, "zero_division": zero_division_name(zd),
+        "labels": [label_str(x) for x in prob.labels] if prob.labels is not None else None},
+        seed=seed, samples=samples, random=True)
     return Comparison(metric=m.name, metric_description=m.description, a=a, b=b, delta=delta, test=test,
                       samples=samples, seed=signature["seed"], p_value=float(p), alpha=alpha,
                       higher_is_better=m.higher_is_better, n=prob.n, names=names, ci=intervals, details=details,
@@ -822,8 +812,9 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
     resampled = samples / len(pairs) if test == "bootstrap" else None  # a p of 0 is < 1/b; adjusted, < m/b
     verdicts = [_verdict(metric_label(c.metric), c.names, c.a, c.b, c.delta, float(q), c.alpha, c.higher_is_better,
                          resampled, p_name="Holm-adjusted p") for c, q in zip(results, adj)]
-    signature = dict(first.signature)
-    signature.update({"adjustment": "holm", "pairs": len(pairs), "baseline": baseline})
+    settings = {k: v for k, v in first.signature.items() if k not in ("version", "seed", "samples", "versions")}
+    signature = build_signature({**settings, "adjustment": "holm", "pairs": len(pairs), "baseline": baseline},
+                                seed=seed, samples=samples, random=True)
     return MultiComparison(metric=first.metric, test=test, samples=samples, seed=first.seed, alpha=first.alpha,
                            higher_is_better=first.higher_is_better, systems=names, scores=scores,
                            baseline=None if baseline is None else str(baseline), comparisons=results,

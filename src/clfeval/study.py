@@ -73,10 +73,9 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from clfeval._version import __version__
-from clfeval._scores import versions as _base_versions
 from clfeval._validation import check_positive_int
 from clfeval.errors import UsageError
+from clfeval.signature import build_signature
 
 __all__ = [
     "PARTS",
@@ -364,18 +363,6 @@ class _Clock:
         self.seconds[name] = round(time.perf_counter() - start, 3)
 
 
-def _versions() -> dict[str, str]:
-    from importlib.metadata import PackageNotFoundError, version
-
-    out = _base_versions()
-    for dist in ("scikit-learn", "scipy", "PyStemmer"):
-        try:
-            out[dist] = version(dist)
-        except PackageNotFoundError:  # pragma: no cover - the text extra is needed to get here
-            pass
-    return out
-
-
 def reuters_study(archive: str | os.PathLike[str], *, parts: str | Iterable[Any] | None = PARTS, seed: int = 0,
                   category: str = "grain", published_split: bool = True, samples: int = 10_000,
                   progress: Callable[[int, int, str], None] | None = None) -> ReutersStudy:
@@ -460,12 +447,11 @@ def reuters_study(archive: str | os.PathLike[str], *, parts: str | Iterable[Any]
         clock.timed(name, start)
         if name != "cross_validation":
             clock.tick(PART_TITLES[name])
-    signature = {"version": __version__, "seed": seed, "samples": samples, "parts": list(chosen),
-                 "model": ctx.model_description(), "tokenization": TOKENIZATION,
-                 "split": {"choice": ctx.split_info["choice"], "excluded_newids": list(excluded)},
-                 "rule": "positive iff NB log-odds >= threshold (0 by default)",
-                 "timings": dict(clock.seconds, total=round(time.perf_counter() - t0, 3)),
-                 "versions": _versions()}
+    signature = build_signature({"parts": list(chosen), "model": ctx.model_description(), "tokenization": TOKENIZATION,
+                                 "split": {"choice": ctx.split_info["choice"], "excluded_newids": list(excluded)},
+                                 "rule": "positive iff NB log-odds >= threshold (0 by default)",
+                                 "timings": dict(clock.seconds, total=round(time.perf_counter() - t0, 3))},
+                                seed=seed, samples=samples, uses=("scikit-learn", "PyStemmer"))
     return ReutersStudy(archive=os.fspath(archive), parts=chosen, split=ctx.split_info,
                         vocabulary_size=ctx.vocabulary_size, categories=ctx.cats, tokenization=TOKENIZATION,
                         notes=tuple(ctx.notes), signature=signature, **results)

@@ -28,11 +28,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from clfeval._labels import label_str
-from clfeval._scores import as_scores, item_position, score_matrix, versions
+from clfeval._scores import as_scores, item_position, score_matrix
 from clfeval._validation import check_finite, check_zero_division, zero_division_name
 from clfeval.curves import RULE, Objective, Ranking, binary_gold, indicator_gold, parse_objective
 from clfeval.errors import DataError, UsageError
 from clfeval.metrics import fbeta, fpr, precision, recall, safe_divide, score_multilabel
+from clfeval.signature import build_signature
 from clfeval.tables import MultilabelTable
 
 __all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_label_thresholds", "default_cut",
@@ -134,16 +135,11 @@ class ThresholdChoice:
                 "n_test": self.n_test, "n_dev": self.n_dev, "notes": list(self.notes), "signature": self.signature}
 
 
-def _signature(obj: Objective, zd: float, default_source: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    from clfeval._version import __version__
-
-    sig = {"version": __version__, "objective": obj.name, "beta": obj.beta, "cost_fp": obj.cost_fp,
-           "cost_fn": obj.cost_fn, "zero_division": zero_division_name(zd), "rule": RULE,
-           "default_threshold": default_source,
-           "cost": "expected cost per item = (cost_fp * FP + cost_fn * FN) / N", "versions": versions()}
-    if extra:
-        sig.update(extra)
-    return sig
+def _signature(obj: Objective, zd: float, default_source: str) -> dict[str, Any]:
+    return build_signature({"objective": obj.name, "beta": obj.beta, "cost_fp": obj.cost_fp, "cost_fn": obj.cost_fn,
+                            "zero_division": zero_division_name(zd), "rule": RULE,
+                            "default_threshold": default_source,
+                            "cost": "expected cost per item = (cost_fp * FP + cost_fn * FN) / N"})
 
 
 def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gold: Any = None, dev_scores: Any = None,
