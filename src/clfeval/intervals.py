@@ -3,8 +3,9 @@
 For a confusion table with N items, drawing N items with replacement is
 drawing the K×K cell counts from a multinomial over the non-empty cells; each
 replicate is a new table, and every metric of the report is computed on the
-whole stack of replicate tables at once (:mod:`clfeval.metrics` works on
-stacks). The cost is O(cells) per replicate, independent of N.
+whole stack of replicate tables at once, through the same catalogue entries
+as the report itself (:func:`clfeval.scoring.leaves`), so a metric and its
+interval cannot disagree. The cost is O(cells) per replicate, independent of N.
 
 Multi-label data has no K×K table; its items are grouped by their (gold set,
 predicted set) pattern instead, and the patterns' counts are drawn from a
@@ -22,66 +23,23 @@ from clfeval import _resample as rs
 from clfeval._labels import label_str
 from clfeval._validation import check_positive_int, check_probability, check_rng, check_zero_division
 from clfeval.errors import DataError, UsageError
-from clfeval.metrics import (PER_CLASS_METRICS, ClassCounts, _micro, accuracy, balanced_accuracy,
-                             binary_class_counts, class_counts, f1_of_means, fbeta, kappa, macro_average, mcc,
-                             ordinal_mae, recall, safe_divide, specificity, weighted_average, weighted_kappa)
+from clfeval.metrics import TableStats
+from clfeval.scoring import leaves
 
 __all__ = ["table_ci", "multilabel_ci"]
 
 Leaves = dict[tuple[str, ...], np.ndarray]
 
-
-def _per_class(c: ClassCounts, labels: Sequence[str], beta: float, zd: float, out: Leaves) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    vals = {m: f(c, zd) for m, f in PER_CLASS_METRICS.items()}
-    if beta != 1.0:
-        vals["fbeta"] = fbeta(c, beta, zd)
-    for m, (v, _) in vals.items():
-        for i, lab in enumerate(labels):
-            out[("per_class", lab, m)] = v[..., i]
-    return vals
+# Infinite replicates (x/0, x > 0: a likelihood ratio with no false positive) are larger than every finite
+# one; they take part in the quantiles as this stand-in, and an end beyond the finite ones is infinite.
+_BIG = float(np.finfo(np.float64).max)
 
 
-def _averages(c: ClassCounts, vals: dict, beta: float, zd: float, out: Leaves) -> None:
-    for m in ("precision", "recall", "f1") + (("fbeta",) if beta != 1.0 else ()):
-        out[("macro", m)] = macro_average(*vals[m], zd)
-        out[("weighted", m)] = weighted_average(*vals[m], c.support, zd)
-    out[("macro", "f1_of_means")] = f1_of_means(out[("macro", "precision")], out[("macro", "recall")], zd)[0]
-    for m, (v, _) in _micro(c, zd, beta).items():
-        out[("micro", m)] = v
-
-
-def _table_leaves(cm: np.ndarray, labels: Sequence[str], beta: float, zd: float, order: bool,
-                  positive: int | None) -> Leaves:
-    """Every metric of the report over a stack of tables (c, K, K): {json path: values (c,)}."""
-    out: Leaves = {}
-    acc = accuracy(cm, zd)[0]
-    out[("accuracy",)] = acc
-    out[("error_rate",)] = 1.0 - acc
-    out[("balanced_accuracy",)] = balanced_accuracy(cm, zd)[0]
-    out[("mcc",)] = mcc(cm, zd)[0]
-    out[("kappa",)] = kappa(cm, zd)[0]
-    c = class_counts(cm)
-    vals = _per_class(c, labels, beta, zd, out)
-    _averages(c, vals, beta, zd, out)
-    if order:
-        out[("ordinal", "mae")] = ordinal_mae(cm, zd)[0]
-        out[("ordinal", "linear_kappa")] = weighted_kappa(cm, "linear", zd)[0]
-        out[("ordinal", "quadratic_kappa")] = weighted_kappa(cm, "quadratic", zd)[0]
-    if positive is not None:
-        one = ClassCounts(*(x[..., positive] for x in c))
-        for m, (v, _) in vals.items():
-            out[("binary", m)] = v[..., positive]
-        n = one.tp + one.fp + one.fn + one.tn
-        b_acc = safe_divide(one.tp + one.tn, n, zd)[0]
-        out[("binary", "accuracy")] = b_acc
-        out[("binary", "error_rate")] = 1.0 - b_acc
-        sens, us = recall(one, math.nan)
-        spec, up = specificity(one, math.nan)
-        out[("binary", "balanced_accuracy")] = np.where(us | up, zd, (sens + spec) / 2.0)
-        two = np.stack([np.stack([one.tp, one.fn], -1), np.stack([one.fp, one.tn], -1)], -2)
-        out[("binary", "mcc")] = mcc(two, zd)[0]
-        out[("binary", "kappa")] = kappa(two, zd)[0]
-    return out
+def _leaves(stats: TableStats, labels: Sequence[str], zd: float, beta: float, order: bool = False,
+            positive: int | None = None) -> Leaves:
+    """Every metric of the report over a stack of tables: {json path: values (c,)}, from the catalogue."""
+    return {path: v for _, path, v, _ in leaves(stats, labels, zero_division=zd, beta=beta, order=order,
+                                                positive=positive, infinity=True)}
 
 
 def _collect(draw: Callable[[np.random.Generator, int], Leaves], samples: int, rows: int, rng: np.random.Generator,
@@ -101,15 +59,28 @@ def _collect(draw: Callable[[np.random.Generator, int], Leaves], samples: int, r
 def _nest(leaves: Leaves, level: float, head: dict[str, Any], samples: int) -> dict[str, Any]:
     """Percentile intervals of every leaf, nested like the report's keys, with a note on undefined replicates."""
     out = dict(head)
-    undefined = 0
+    undefined = infinite = 0
     for path, reps in leaves.items():
-        undefined = max(undefined, int(np.count_nonzero(~np.isfinite(reps))))
+        undefined = max(undefined, int(np.count_nonzero(np.isnan(reps))))
+        inf = np.isposinf(reps)
+        interval = rs.percentile_interval(np.where(inf, _BIG, reps), level)
+        if inf.any():  # an end beyond every finite replicate lies at (or interpolates towards) infinity
+            infinite = max(infinite, int(np.count_nonzero(inf)))
+            top = reps[np.isfinite(reps)].max(initial=-math.inf)
+            interval = [math.inf if x > top else x for x in interval]
         node = out
         for key in path[:-1]:
             node = node.setdefault(key, {})
-        node[path[-1]] = rs.percentile_interval(reps, level)
+        node[path[-1]] = interval
+    notes = []
     if undefined:
-        out["note"] = f"up to {undefined} of {samples} replicates had an undefined value and were left out."
+        notes.append(f"up to {undefined} of {samples} replicates had an undefined value and were left out.")
+    if infinite:
+        notes.append(f"up to {infinite} of {samples} replicates had an infinite value (x/0: a likelihood or odds "
+                     f"ratio without false positives or false negatives); they count as larger than every other, "
+                     f"and an interval end there is infinite (null in JSON).")
+    if notes:
+        out["note"] = " ".join(notes)
     return out
 
 
@@ -137,7 +108,7 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
         Bootstrap replicates b.
     seed : int or Generator
     zero_division, beta
-        As in :func:`clfeval.metrics.score_table`.
+        As in :func:`clfeval.scoring.score_table`.
     order : bool
         Also the ordinal measures (table order is the scale).
     positive : int, optional
@@ -163,8 +134,8 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
 
     >>> ci = table_ci(np.array([[40, 10], [5, 45]]), ["a", "b"], samples=2000)
     >>> lo, hi = ci["accuracy"]
-    >>> bool(lo < 0.85 < hi), ci["level"], sorted(ci["per_class"]["a"])[:3]
-    (True, 0.95, ['delta', 'f1', 'fpr'])
+    >>> bool(lo < 0.85 < hi), ci["level"], {"delta", "f1", "fpr", "lr_plus"} <= set(ci["per_class"]["a"])
+    (True, 0.95, True)
     """
     level = check_probability(level, option="ci")
     samples = check_positive_int(samples, option="samples")
@@ -184,7 +155,7 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
     def draw(g: np.random.Generator, c: int) -> Leaves:
         stack = np.zeros((c, k * k), dtype=np.int64)
         stack[:, nz] = g.multinomial(n, p, size=c)
-        return _table_leaves(stack.reshape(c, k, k), labs, beta, zd, order, positive)
+        return _leaves(TableStats.of_matrix(stack.reshape(c, k, k)), labs, zd, beta, order, positive)
 
     rows = max(1, rs.BUDGET // max(k * k * 8, 1))
     leaves = _collect(draw, samples, rows, rng, progress)
@@ -236,23 +207,9 @@ def multilabel_ci(gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any], *, 
     def draw(gen: np.random.Generator, c: int) -> Leaves:
         sums = gen.multinomial(n, prob, size=c).astype(np.float64) @ per_item
         tab = sums[:, :4 * n_lab].reshape(c, n_lab, 2, 2)
-        ex, js, em = sums[:, -3], sums[:, -2], sums[:, -1]
-        out: Leaves = {}
-        cc = binary_class_counts(tab)
-        vals = _per_class(cc, labs, beta, zd, out)
-        lab_acc = (cc.tp + cc.tn) / n
-        for i, lab in enumerate(labs):
-            out[("per_class", lab, "accuracy")] = lab_acc[:, i]
-        out[("accuracy",)] = ex / n
-        out[("subset_accuracy",)] = ex / n
-        out[("error_rate",)] = 1.0 - ex / n
-        out[("hamming_loss",)] = (cc.fp + cc.fn).sum(axis=-1) / (n * n_lab) if n_lab else np.full(c, math.nan)
-        if math.isnan(zd):
-            out[("jaccard",)] = safe_divide(js, n - em, math.nan)[0]
-        else:
-            out[("jaccard",)] = (js + zd * em) / n
-        _averages(cc, vals, beta, zd, out)
-        return out
+        stats = TableStats.of_multilabel(tab, n_items=n, exact=sums[:, -3], jaccard_sum=sums[:, -2],
+                                         jaccard_empty=sums[:, -1])
+        return _leaves(stats, labs, zd, beta)
 
     rows = max(1, rs.BUDGET // max(len(patterns), per_item.shape[1], 1))
     leaves = _collect(draw, samples, rows, rng, progress)

@@ -23,7 +23,8 @@ from clfeval.curves import predictions_from_cut, ranking_section
 from clfeval.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
 from clfeval.errors import DataError, UsageError
 from clfeval.intervals import multilabel_ci, table_ci
-from clfeval.metrics import score_binary, score_multilabel, score_table
+from clfeval.metrics import TableStats
+from clfeval.scoring import score, score_multilabel, score_table
 from clfeval.signature import build_signature
 from clfeval.tables import ConfusionTable, MultilabelTable
 
@@ -273,12 +274,9 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
                       subset_accuracy=scored["subset_accuracy"], hamming_loss=scored["hamming_loss"],
                       jaccard=scored["jaccard"], binary=binary, table=table)
     cm = table.counts
-    scored = score_table(cm, labels, beta=beta, zero_division=zd, order=order)
-    positive_index = None
-    binary = None
-    if positive is not None:
-        positive_index = resolve_label(positive, table.labels, option="--positive")
-        binary = score_binary(cm, labels, positive_index, beta=beta, zero_division=zd)
+    positive_index = None if positive is None else resolve_label(positive, table.labels, option="--positive")
+    scored = score(TableStats.of_matrix(cm), labels, beta=beta, zero_division=zd, order=order, positive=positive_index)
+    binary = scored.get("binary")
     f1 = np.array([scored["per_class"][lab]["f1"] for lab in labels])
     hard = hardest_classes(f1, labels)
     diagnostics = {"hardest_class": hard[0] if hard else None, "hardest_classes": hard,
@@ -383,8 +381,15 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
     >>> r = report(["news"] * 90 + ["other"] * 10, ["news"] * 100)
     >>> r.accuracy, round(r.macro["f1"], 4), r.per_class["other"]["f1"]
     (0.9, 0.4737, 0.0)
-    >>> r.undefined
-    [{'metric': 'precision', 'labels': ['other']}, {'metric': 'mcc'}]
+    >>> for u in r.undefined:  # "other" is never predicted, and no item is predicted as not news
+    ...     print(u["metric"], *u.get("labels", []))
+    precision other
+    npv news
+    markedness news other
+    lr_plus other
+    lr_minus news
+    dor news other
+    mcc
     """
     zd = check_zero_division(zero_division)
     beta = check_beta(beta)

@@ -132,7 +132,7 @@ def higher_is_better(metric: str) -> bool:
     """
     if metric in {"error_rate", "hamming_loss"}:
         return False
-    from clfeval.metrics import scalar_metric
+    from clfeval.scoring import scalar_metric
 
     try:
         return scalar_metric(metric, [metric.partition(":")[2]] if ":" in metric else None).higher_is_better

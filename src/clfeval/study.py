@@ -529,7 +529,7 @@ class _Context:
 
     # -- 1. binary NB per category --------------------------------------------------------------
     def part_binary(self) -> dict[str, Any]:
-        from clfeval.metrics import score_multilabel
+        from clfeval.scoring import score_multilabel
 
         rep = self._table_report(self.Y_test, self.test_pred)
         keys = ("support", "tp", "fp", "fn", "tn", "precision", "recall", "f1", "accuracy")

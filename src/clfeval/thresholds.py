@@ -32,7 +32,8 @@ from clfeval._scores import as_scores, item_position, score_matrix
 from clfeval._validation import check_finite, check_zero_division, zero_division_name
 from clfeval.curves import RULE, Objective, Ranking, binary_gold, indicator_gold, parse_objective
 from clfeval.errors import DataError, UsageError
-from clfeval.metrics import fbeta, fpr, precision, recall, safe_divide, score_multilabel
+from clfeval.metrics import fbeta, fpr, precision, recall, safe_divide
+from clfeval.scoring import score_multilabel
 from clfeval.signature import build_signature
 from clfeval.tables import MultilabelTable
 
