@@ -41,11 +41,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 
-from clfeval._labels import label_str, resolve_label
 from clfeval.errors import UsageError
 from clfeval import metrics as M
 from clfeval.metrics import TableStats
@@ -227,8 +226,8 @@ def _averages(base: str, title: str, uses_beta: bool = False) -> list[Metric]:
         f"macro_{base}", f"macro-{word}", "counts", ALL, "higher", (0.0, 1.0),
         f"The mean over labels of the per-label {word}: every label counts equally.",
         f"macro-{word} = (1/K) Σ_k {word}_k",
-        f"Never undefined itself when there is a label: undefined per-label values are filled by zero_division, or, "
-        f"under nan, left out of the mean (NaN when every one is undefined).",
+        "Never undefined itself when there is a label: undefined per-label values are filled by zero_division, or, "
+        "under nan, left out of the mean (NaN when every one is undefined).",
         (Place(f"macro.{base}"),), lambda e: (lambda v: (v, _none(v)))(M.macro_average(*e(key), e.zd)),
         uses_beta=uses_beta, listed=False)
 

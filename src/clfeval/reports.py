@@ -16,15 +16,15 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from clfeval._labels import encode_labels, encode_multilabel, encode_pair, label_str, resolve_label
+from clfeval._labels import encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval._validation import check_beta, check_positive_int, check_zero_division, zero_division_name
-from clfeval.baselines import majority_index, majority_table, stratified_table, uniform_table
+from clfeval.baselines import multilabel_baselines, single_label_baselines, train_frequencies
 from clfeval.curves import predictions_from_cut, ranking_section
 from clfeval.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
 from clfeval.errors import DataError, UsageError
 from clfeval.intervals import multilabel_ci, table_ci
 from clfeval.metrics import TableStats
-from clfeval.scoring import score, score_multilabel, score_table
+from clfeval.scoring import score, score_multilabel
 from clfeval.signature import build_signature
 from clfeval.tables import ConfusionTable, MultilabelTable
 
@@ -114,109 +114,6 @@ class Report:
         return out
 
 
-def _train_frequencies(train_labels: Any, labels: Sequence[str], multilabel: bool, sep: str) -> tuple[list[str], np.ndarray, np.ndarray | None]:
-    """Class frequencies of the training labels, aligned to ``labels`` by string form.
-
-    Returns the (possibly extended) label list, frequencies over it, and for
-    multi-label the number of training items.
-    """
-    if multilabel:
-        enc = encode_multilabel(train_labels, [[]] * len(train_labels), sep=sep, names=("train_labels", "train_labels"))
-        counts = dict(zip((label_str(x) for x in enc.labels), enc.gold.sum(axis=0).tolist()))
-        n_train = enc.n
-    else:
-        (codes,), r, raw = encode_labels([train_labels], ("train_labels",))
-        if len(codes) == 0:
-            raise DataError("the training labels are empty; the majority baseline needs at least one training label.")
-        bc = np.bincount(codes, minlength=r)
-        counts = {label_str(raw[j]): int(bc[j]) for j in np.flatnonzero(bc)}
-        n_train = None
-    if not counts and not multilabel:
-        raise DataError("the training labels are empty; the majority baseline needs at least one training label.")
-    ext = list(labels) + sorted(k for k in counts if k not in set(labels))
-    freq = np.array([counts.get(x, 0) for x in ext], dtype=np.float64)
-    return ext, freq, (np.float64(n_train) if n_train is not None else None)
-
-
-def _baseline_entry(name: str, description: str, cm: np.ndarray, ext: list[str], keep: int, beta: float,
-                    zd: float, positive_index: int | None) -> dict[str, Any]:
-    scored = score_table(cm, ext, beta=beta, zero_division=zd, track_undefined=False)
-    per_class = {lab: {m: scored["per_class"][lab][m] for m in ("precision", "recall", "f1")} for lab in ext[:keep]}
-    f1s = np.array([per_class[lab]["f1"] for lab in ext[:keep]], dtype=np.float64)
-    macro_f1 = float(np.nanmean(f1s)) if math.isnan(zd) and not np.all(np.isnan(f1s)) else float(f1s.mean()) if f1s.size else math.nan
-    entry = {"description": description, "accuracy": scored["accuracy"], "macro_f1": macro_f1,
-             "micro_f1": scored["micro"]["f1"], "per_class": per_class}
-    if positive_index is not None:
-        entry["positive_f1"] = per_class[ext[positive_index]]["f1"]
-    return entry
-
-
-def _single_label_baselines(cm: np.ndarray, labels: list[str], beta: float, zd: float, positive_index: int | None,
-                            train: tuple[list[str], np.ndarray] | None) -> tuple[dict[str, Any], list[str]]:
-    notes = []
-    support = cm.sum(axis=1).astype(np.float64)
-    k = len(labels)
-    if train is None:
-        ext = list(labels)
-        freq = support
-        source = "gold labels of the evaluated data"
-        notes.append("The majority baseline's class is the most frequent gold label of the evaluated data "
-                     "(pass training labels for the honest version).")
-    else:
-        ext, freq = train
-        source = "training labels"
-    sup_ext = np.concatenate([support, np.zeros(len(ext) - k)])
-    m = majority_index(freq)
-    out = {}
-    out["majority"] = _baseline_entry("majority", f"always predicts {ext[m]!r}, the most frequent class of the {source}",
-                                      majority_table(sup_ext, m), ext, k, beta, zd, positive_index)
-    out["majority"]["label"] = ext[m]
-    out["majority"]["source"] = source
-    out["uniform"] = _baseline_entry("uniform", f"uniform random over the {k} labels (expected counts)",
-                                     uniform_table(support), labels, k, beta, zd, positive_index)
-    q = freq / freq.sum() if freq.sum() > 0 else freq
-    out["stratified"] = _baseline_entry("stratified", f"random, following the class frequencies of the {source} (expected counts)",
-                                        stratified_table(sup_ext, q), ext, k, beta, zd, positive_index)
-    out["stratified"]["source"] = source
-    return out, notes
-
-
-def _multilabel_baselines(t: MultilabelTable, labels: list[str], beta: float, zd: float,
-                          train: tuple[list[str], np.ndarray, np.float64] | None) -> tuple[dict[str, Any], list[str]]:
-    notes = []
-    pos = t.tp + t.fn
-    neg = t.n_items - pos
-    if train is None:
-        prevalence = pos / t.n_items if t.n_items else np.zeros(len(labels))
-        source = "gold labels of the evaluated data"
-        notes.append("Multi-label baselines take each label's prevalence from the evaluated gold labels "
-                     "(pass training labels for the honest version).")
-    else:
-        ext, freq, n_train = train
-        prevalence = np.array([freq[ext.index(lab)] for lab in labels]) / n_train if n_train else np.zeros(len(labels))
-        source = "training labels"
-
-    def table(q: np.ndarray) -> np.ndarray:
-        q = np.asarray(q, dtype=np.float64)
-        return np.stack([np.stack([neg * (1 - q), neg * q], -1), np.stack([pos * (1 - q), pos * q], -1)], 1)
-
-    out = {}
-    for name, q, desc in (
-        ("majority", (prevalence > 0.5).astype(np.float64), f"each label predicted iff it is present in most items of the {source}"),
-        ("uniform", np.full(len(labels), 0.5), "each label predicted with probability 1/2 (expected counts)"),
-        ("stratified", prevalence, f"each label predicted with its prevalence in the {source} (expected counts)"),
-    ):
-        scored = score_multilabel(table(q), labels, n_items=t.n_items, exact=0, jaccard_sum=0.0, jaccard_empty=0,
-                                  beta=beta, zero_division=zd, track_undefined=False)
-        out[name] = {"description": desc, "source": source, "hamming_loss": scored["hamming_loss"],
-                     "macro_f1": scored["macro"]["f1"], "micro_f1": scored["micro"]["f1"],
-                     "per_class": {lab: {m: scored["per_class"][lab][m] for m in ("precision", "recall", "f1", "accuracy")}
-                                   for lab in labels}}
-    notes.append("Multi-label baselines report per-label and averaged measures; subset accuracy and Jaccard "
-                 "of a random baseline depend on the items, not the tables, and are not shown.")
-    return out, notes
-
-
 def _signature(zd: float, beta: float, kind: str) -> dict[str, Any]:
     return build_signature({"zero_division": zero_division_name(zd), "beta": beta,
                             "averaging": {"macro": "mean over labels of the per-label value",
@@ -258,8 +155,8 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
         hard = hardest_classes(f1, labels)
         diagnostics = {"hardest_class": hard[0] if hard else None, "hardest_classes": hard,
                        "omitted": MULTILABEL_OMITTED}
-        train = _train_frequencies(train_labels, labels, True, sep) if train_labels is not None else None
-        baselines, bnotes = _multilabel_baselines(table, labels, beta, zd, train)
+        train = train_frequencies(train_labels, multilabel=True, sep=sep) if train_labels is not None else None
+        baselines, bnotes = multilabel_baselines(table, labels, beta=beta, zero_division=zd, train=train)
         notes.append(MULTILABEL_OMITTED)
         notes.extend(bnotes)
         binary = None
@@ -282,11 +179,9 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
     diagnostics = {"hardest_class": hard[0] if hard else None, "hardest_classes": hard,
                    "most_confused_pair": most_confused_pair(cm, labels),
                    "top_confusions": top_confusions(cm, labels, top_n)}
-    train = None
-    if train_labels is not None:
-        ext, freq, _ = _train_frequencies(train_labels, labels, False, sep)
-        train = (ext, freq)
-    baselines, bnotes = _single_label_baselines(cm, labels, beta, zd, positive_index, train)
+    train = train_frequencies(train_labels) if train_labels is not None else None
+    baselines, bnotes = single_label_baselines(cm, labels, beta=beta, zero_division=zd, positive_index=positive_index,
+                                               train=train)
     notes.extend(bnotes)
     if math.isnan(zd) and scored["undefined"]:
         notes.append("Undefined values (0/0) are shown as NaN and left out of the macro and weighted averages.")
