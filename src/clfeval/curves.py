@@ -68,6 +68,8 @@ __all__ = [
     "binary_gold",
     "indicator_gold",
     "predictions_from_cut",
+    "cut_labels",
+    "cut_sets",
     "ranking_section",
 ]
 
@@ -763,7 +765,7 @@ def predictions_from_cut(gold: Any, scores: Any, threshold: float, *, positive: 
         if not _is_multi(scores):
             raise UsageError("multi-label predictions from a cut need one score column per label.")
         s, labs = score_matrix(scores, labels=labels, where=where, prefix=prefix)
-        hit = s >= t
+        hit = cut_sets(s, t)
         return [[labs[j] for j in np.flatnonzero(row)] for row in hit]
     if _is_multi(scores) or positive is None:
         raise UsageError("predictions from a cut need one score column and positive (binary data); "
@@ -778,7 +780,32 @@ def predictions_from_cut(gold: Any, scores: Any, threshold: float, *, positive: 
             f"negative label to predict below the cut); the gold labels are "
             f"{', '.join(repr(label_str(x)) for x in present)}. Give the predicted labels instead.")
     s = as_scores(scores, name=name, n=codes.shape[0], where=where)
-    return np.where(s >= t, present[i], others[0])
+    return cut_labels(s, t, positive=present[i], negative=others[0])
+
+
+def cut_labels(scores: np.ndarray, threshold: Any, *, positive: Any, negative: Any) -> np.ndarray:
+    """The decision rule on one score column: ``positive`` iff score ≥ threshold, else ``negative``.
+
+    Returns an object array of the two labels (as given). The threshold step
+    of :mod:`clfeval.protocols` and :func:`predictions_from_cut` both decide
+    through it.
+
+    >>> cut_labels(np.array([0.9, 0.5, 0.1]), 0.5, positive="yes", negative="no").tolist()
+    ['yes', 'yes', 'no']
+    """
+    out = np.empty(np.shape(scores)[0], dtype=object)
+    out[:] = negative
+    out[np.asarray(scores) >= threshold] = positive
+    return out
+
+
+def cut_sets(scores: np.ndarray, thresholds: Any) -> np.ndarray:
+    """The decision rule on one score column per label: an (n, L) indicator, score ≥ the label's threshold.
+
+    >>> cut_sets(np.array([[0.9, 0.1], [0.4, 0.6]]), np.array([0.5, 0.5])).tolist()
+    [[True, False], [False, True]]
+    """
+    return np.asarray(scores) >= np.asarray(thresholds)
 
 
 def ranking_section(gold: Any, scores: Any, *, positive: Any = None, multilabel: bool = False,

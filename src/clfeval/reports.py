@@ -16,9 +16,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from clfeval import catalog
 from clfeval._labels import encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval._validation import check_beta, check_positive_int, check_zero_division, zero_division_name
-from clfeval.baselines import multilabel_baselines, single_label_baselines, train_frequencies
+from clfeval.baselines import TrainFrequencies, multilabel_baselines, single_label_baselines, train_frequencies
 from clfeval.curves import predictions_from_cut, ranking_section
 from clfeval.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
 from clfeval.errors import DataError, UsageError
@@ -28,7 +29,7 @@ from clfeval.scoring import score, score_multilabel
 from clfeval.signature import build_signature
 from clfeval.tables import ConfusionTable, MultilabelTable
 
-__all__ = ["Report", "report", "report_from_table", "SCHEMA_VERSION"]
+__all__ = ["Report", "report", "report_from_table", "check_ids", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
 
@@ -83,6 +84,36 @@ class Report:
     def most_confused_pair(self) -> dict[str, Any] | None:
         return self.diagnostics.get("most_confused_pair")
 
+    def metric(self, name: str) -> float:
+        """A named metric of this report, found where the metric catalogue places it.
+
+        Names are the catalogue's (``accuracy``, ``macro_f1``, ``micro_f1``,
+        ``weighted_precision``, ``f1:LABEL``, ``lr_plus:LABEL``, …; multi-label
+        also ``hamming_loss``, ``jaccard``). NaN when the report does not hold
+        the value: a class it does not have, the binary block of another
+        positive class, F-beta of a report with β = 1.
+
+        >>> report(["a", "b", "b"], ["a", "b", "a"]).metric("macro_f1")
+        0.6666666666666666
+        """
+        task = "multilabel" if self.kind == "multilabel" else "ordinal" if self.ordinal is not None else "multiclass"
+        m, lab = catalog.parse(name)
+        if not (task in m.tasks or (task == "ordinal" and "multiclass" in m.tasks)):
+            catalog.check_name(name, task="multilabel" if task == "multilabel" else "multiclass", input="counts")
+        d = self.to_dict()
+        for place in m.where:
+            parts = place.path.split(".")
+            if place.result != "report" or parts[0] == "ranking":
+                continue
+            if parts[0] == "binary" and (self.binary is None or self.binary.get("positive") != lab):
+                continue
+            node: Any = d
+            for key in (lab if x == "LABEL" else x for x in parts):
+                node = node.get(key) if isinstance(node, dict) else None
+            if isinstance(node, (int, float)):
+                return float(node)
+        return math.nan
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON interface (labels as strings; undefined values stay ``nan`` here and
         become ``null`` in JSON text)."""
@@ -112,6 +143,12 @@ class Report:
         out["notes"] = list(self.notes)
         out["signature"] = self.signature
         return out
+
+
+def _train(train_labels: Any, multilabel: bool, sep: str) -> TrainFrequencies | None:
+    if train_labels is None or isinstance(train_labels, TrainFrequencies):
+        return train_labels
+    return train_frequencies(train_labels, multilabel=multilabel, sep=sep)
 
 
 def _signature(zd: float, beta: float, kind: str) -> dict[str, Any]:
@@ -155,7 +192,7 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
         hard = hardest_classes(f1, labels)
         diagnostics = {"hardest_class": hard[0] if hard else None, "hardest_classes": hard,
                        "omitted": MULTILABEL_OMITTED}
-        train = train_frequencies(train_labels, multilabel=True, sep=sep) if train_labels is not None else None
+        train = _train(train_labels, True, sep)
         baselines, bnotes = multilabel_baselines(table, labels, beta=beta, zero_division=zd, train=train)
         notes.append(MULTILABEL_OMITTED)
         notes.extend(bnotes)
@@ -179,7 +216,7 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
     diagnostics = {"hardest_class": hard[0] if hard else None, "hardest_classes": hard,
                    "most_confused_pair": most_confused_pair(cm, labels),
                    "top_confusions": top_confusions(cm, labels, top_n)}
-    train = train_frequencies(train_labels) if train_labels is not None else None
+    train = _train(train_labels, False, sep)
     baselines, bnotes = single_label_baselines(cm, labels, beta=beta, zero_division=zd, positive_index=positive_index,
                                                train=train)
     notes.extend(bnotes)
@@ -199,7 +236,8 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
                   sections=sections, table=table)
 
 
-def _check_ids(ids: Any, n: int) -> Any:
+def check_ids(ids: Any, n: int) -> list[Any]:
+    """Item ids as a list: one per item, none missing, all distinct (the message names the offending id)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -246,9 +284,10 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
         order. Adds ``ordinal``: MAE over ranks, linear and quadratic kappa.
     multilabel : bool
         Items carry label sets; see :class:`~clfeval.tables.MultilabelTable`.
-    train_labels : sequence, optional
+    train_labels : sequence or TrainFrequencies, optional
         Training labels: the majority and stratified baselines then follow
-        the training class frequencies (the honest version).
+        the training class frequencies (the honest version). Labels already
+        counted (:func:`clfeval.baselines.train_frequencies`) are used as they are.
     show_errors : int
         List up to this many misclassified items (ids, gold, prediction).
     scores : sequence, or mapping label → column, optional
@@ -306,7 +345,7 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
         enc = encode_pair(gold, pred, labels=labels)
         table = ConfusionTable(enc.confusion_counts(), enc.labels)
         n = enc.n
-    id_list = _check_ids(ids, n) if ids is not None else None
+    id_list = check_ids(ids, n) if ids is not None else None
     rep = report_from_table(table, positive=positive, beta=beta, zero_division=zd, order=order is not None,
                             train_labels=train_labels, sep=sep, ci=None if multilabel else ci, samples=samples, seed=seed)
     if multilabel and ci is not None:

@@ -30,7 +30,7 @@ from clfeval.errors import UsageError
 from clfeval.metrics import TableStats, one_vs_rest_tables, pooled
 
 __all__ = ["Evaluation", "Leaf", "leaves", "score", "score_table", "score_binary", "score_multilabel",
-           "ScalarMetric", "scalar_metric", "metric_value"]
+           "ScalarMetric", "scalar_metric", "metric_values", "stats_of"]
 
 #: One metric value (or stack of values) at one JSON path: (entry, path, values, undefined).
 Leaf = tuple[Metric, tuple[str, ...], np.ndarray, np.ndarray]
@@ -363,18 +363,30 @@ def scalar_metric(name: str, labels: Sequence[Any] | None = None, *, beta: float
     return ScalarMetric(name, f"{description}: {m.formula}", fn, m.direction != "lower", m, index, float(beta))
 
 
-def metric_value(name: str, stats: TableStats, labels: Sequence[Any], *, zero_division: float = 0.0,
-                 beta: float = 1.0) -> float:
-    """One named metric of one table; NaN for a per-label metric of a label the table does not have.
+def metric_values(names: Sequence[str], stats: TableStats, labels: Sequence[Any], *, zero_division: float = 0.0,
+                  beta: float = 1.0) -> dict[str, float]:
+    """Named metrics of one table (each entry computed once); NaN for a label the table does not have.
 
-    >>> metric_value("f1:b", TableStats.of_matrix(np.array([[9, 1], [3, 7]])), ["a", "b"])
-    0.7777777777777778
-    >>> metric_value("f1:z", TableStats.of_matrix(np.array([[9, 1], [3, 7]])), ["a", "b"])
-    nan
+    >>> t = TableStats.of_matrix(np.array([[9, 1], [3, 7]]))
+    >>> metric_values(["accuracy", "f1:b", "f1:z"], t, ["a", "b"])
+    {'accuracy': 0.8, 'f1:b': 0.7777777777777778, 'f1:z': nan}
     """
-    m, lab = catalog.parse(name)
-    v = Evaluation(stats, zero_division, beta)(m.key)[0]
-    if lab is None:
-        return float(v)
-    strings = [label_str(x) for x in labels]
-    return float(v[..., strings.index(lab)]) if lab in strings else math.nan
+    e = Evaluation(stats, zero_division, beta)
+    position = {label_str(x): i for i, x in enumerate(labels)}
+    out = {}
+    for name in names:
+        m, lab = catalog.parse(name)
+        v = e(m.key)[0]
+        if lab is None:
+            out[name] = float(v)
+        else:
+            out[name] = float(v[..., position[lab]]) if lab in position else math.nan
+    return out
+
+
+def stats_of(table: Any) -> TableStats:
+    """The statistics of a :class:`~clfeval.tables.ConfusionTable` or :class:`~clfeval.tables.MultilabelTable`."""
+    if hasattr(table, "jaccard_sum"):
+        return TableStats.of_multilabel(table.counts, n_items=table.n_items, exact=table.exact,
+                                        jaccard_sum=table.jaccard_sum, jaccard_empty=table.jaccard_empty)
+    return TableStats.of_matrix(table.counts)
