@@ -28,7 +28,8 @@ import pyarrow.compute as pc
 from clfeval._labels import label_str
 from clfeval.errors import DataError, InputFileError, UsageError
 
-__all__ = ["FORMATS", "detect_format", "read_frame", "read_predictions", "Predictions", "write_frame", "atomic_write_text"]
+__all__ = ["FORMATS", "detect_format", "read_frame", "read_predictions", "Predictions", "write_frame", "atomic_write_text",
+           "column_names", "row_reference"]
 
 FORMATS = ("csv", "tsv", "jsonl", "parquet")
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl",
@@ -465,3 +466,31 @@ def write_frame(table: pa.Table, path: str | os.PathLike, *, output_format: str 
                 for row in table.to_pylist():
                     clean = {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()}
                     fh.write(json.dumps(clean, allow_nan=False, default=str) + "\n")
+
+
+def column_names(path: str | os.PathLike, *, input_format: str | None = None) -> list[str] | None:
+    """The column names of a data file: a CSV/TSV header or a Parquet schema, without reading the rows.
+
+    JSON lines have no header and are read. None for an empty CSV/TSV file or
+    an unreadable Parquet file (reading it with :func:`read_frame` then names
+    the problem).
+    """
+    p = Path(path)
+    fmt = detect_format(p, input_format)
+    if fmt in ("csv", "tsv"):
+        if p.stat().st_size == 0:
+            return None
+        return _read_header(p, "," if fmt == "csv" else "\t")
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            return pq.read_schema(p).names
+        except Exception:  # the reader names the problem
+            return None
+    return read_frame(p, input_format=fmt).column_names
+
+
+def row_reference(fmt: str, index: int) -> str:
+    """How messages name the item at ``index`` (0-based) of a file: ``row 3 (line 4, after the header)``."""
+    return _row_ref(fmt, index)

@@ -17,12 +17,13 @@ from typing import Any, Sequence
 import numpy as np
 
 from clfeval import catalog
-from clfeval._labels import encode_multilabel, encode_pair, label_str, resolve_label
+from clfeval._labels import EncodedPair, encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval._validation import check_beta, check_positive_int, check_zero_division, zero_division_name
 from clfeval.baselines import TrainFrequencies, multilabel_baselines, single_label_baselines, train_frequencies
-from clfeval.curves import predictions_from_cut, ranking_section
+from clfeval.curves import binary_cut, predictions_from_cut, ranking_section
 from clfeval.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
-from clfeval.errors import DataError, UsageError
+from clfeval.errors import DataError, LabelListError, UsageError
+from clfeval.gold import EncodedGold
 from clfeval.intervals import multilabel_ci, table_ci
 from clfeval.metrics import TableStats
 from clfeval.scoring import score, score_multilabel
@@ -254,6 +255,22 @@ def check_ids(ids: Any, n: int) -> list[Any]:
     return arr.to_pylist()
 
 
+def _encode(gold: Any, pred: Any, scores: Any, threshold: float | None, *, positive: Any,
+            labels: Sequence[Any] | None, multilabel: bool, sep: str) -> tuple[Any, EncodedGold]:
+    """Gold (and the predictions, given or cut from the scores) encoded once: the pair and the gold alone."""
+    if multilabel:
+        if pred is None:
+            pred = predictions_from_cut(gold, scores, threshold, positive=positive, multilabel=True)
+        enc = encode_multilabel(gold, pred, labels=labels, sep=sep)
+        return enc, EncodedGold(indicator=enc.gold, labels=tuple(enc.labels))
+    if pred is None:
+        gold_enc, codes = binary_cut(gold, scores, threshold, positive=positive)
+        pair = EncodedPair(gold_enc.codes, codes, len(gold_enc.raw), gold_enc.raw)
+        return (pair if labels is None else pair.with_labels(list(labels))), gold_enc
+    enc = encode_pair(gold, pred, labels=labels)
+    return enc, EncodedGold(codes=enc.gold_raw, raw=enc.raw_labels)
+
+
 def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, ids: Any = None, positive: Any = None,
            beta: float = 1.0, zero_division: Any = 0, order: Sequence[Any] | None = None, multilabel: bool = False,
            train_labels: Any = None, show_errors: int = 0, sep: str = "|", scores: Any = None,
@@ -328,23 +345,25 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
     zd = check_zero_division(zero_division)
     beta = check_beta(beta)
     show_errors = check_positive_int(show_errors, option="show_errors", minimum=0)
-    if pred is None:
-        if scores is None or threshold is None:
-            raise UsageError("predictions are missing: give predicted labels, or scores with a threshold "
-                             "(an item is then predicted positive iff its score >= threshold).")
-        pred = predictions_from_cut(gold, scores, threshold, positive=positive, multilabel=multilabel)
+    if pred is None and (scores is None or threshold is None):
+        raise UsageError("predictions are missing: give predicted labels, or scores with a threshold "
+                         "(an item is then predicted positive iff its score >= threshold).")
     if order is not None:
         if labels is not None and [label_str(x) for x in labels] != [label_str(x) for x in order]:
             raise UsageError("give either labels or order (the ordinal scale), not two different lists.")
         labels = list(order)
+    try:
+        enc, gold_enc = _encode(gold, pred, scores, threshold, positive=positive, labels=labels, multilabel=multilabel,
+                                sep=sep)
+    except LabelListError as exc:
+        if order is None:
+            raise
+        raise LabelListError(exc.missing, parameter="order") from None
     if multilabel:
-        enc = encode_multilabel(gold, pred, labels=labels, sep=sep)
         table: ConfusionTable | MultilabelTable = MultilabelTable.from_indicators(enc.gold, enc.pred, enc.labels)
-        n = enc.n
     else:
-        enc = encode_pair(gold, pred, labels=labels)
         table = ConfusionTable(enc.confusion_counts(), enc.labels)
-        n = enc.n
+    n = enc.n
     id_list = check_ids(ids, n) if ids is not None else None
     rep = report_from_table(table, positive=positive, beta=beta, zero_division=zd, order=order is not None,
                             train_labels=train_labels, sep=sep, ci=None if multilabel else ci, samples=samples, seed=seed)
@@ -364,6 +383,7 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
             errors = misclassified(enc.gold, enc.pred, enc.labels, id_list, show_errors)
         rep = dataclasses.replace(rep, errors=errors)
     if scores is not None:
-        section = ranking_section(gold, scores, positive=positive, multilabel=multilabel, sep=sep, threshold=threshold)
+        section = ranking_section(gold_enc, scores, positive=positive, multilabel=multilabel, sep=sep,
+                                  threshold=threshold)
         rep = dataclasses.replace(rep, sections={**rep.sections, "ranking": section})
     return rep

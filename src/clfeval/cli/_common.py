@@ -9,9 +9,9 @@ from typing import Any, Callable, Iterable, Iterator
 
 import click
 
-from clfeval.errors import InputFileError
+from clfeval.errors import InputFileError, UsageError
 
-__all__ = ["output_options", "input_options", "emit", "progress", "existing_file", "parse_list", "message"]
+__all__ = ["output_options", "input_options", "emit", "progress", "existing_file", "parse_list", "message", "check_outputs"]
 
 
 def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -109,3 +109,23 @@ def iterate_with_progress(items: Iterable[Any], description: str, total: int | N
         for x in items:
             yield x
             advance(1)
+
+
+def check_outputs(predictions_out: Path | None, output: Path | None) -> None:
+    """Refuse a bad output path before a long run, not after it."""
+    from clfeval.io import detect_format
+
+    for p, opt in ((predictions_out, "--predictions"), (output, "--output")):
+        if p is None:
+            continue
+        if p.exists() and p.is_dir():
+            raise UsageError(f"option {opt} names a directory ({str(p)!r}); give a file name.")
+        parent = p.parent if str(p.parent) else Path(".")
+        if not parent.is_dir():
+            raise UsageError(f"option {opt}: the directory {str(parent)!r} does not exist.")
+    if predictions_out is not None:
+        try:
+            detect_format(predictions_out)
+        except UsageError:
+            raise UsageError(f"option --predictions: cannot tell the format of {str(predictions_out)!r} from its "
+                             f"extension; use .csv, .tsv, .jsonl or .parquet.") from None

@@ -24,23 +24,6 @@ class ScoredFile:
     columns: tuple[str, ...]
 
 
-def _column_names(path: Path, fmt: str) -> list[str] | None:
-    from clfeval import io
-
-    if fmt in ("csv", "tsv"):
-        if path.stat().st_size == 0:
-            return None
-        return io._read_header(path, "," if fmt == "csv" else "\t")
-    if fmt == "parquet":
-        import pyarrow.parquet as pq
-
-        try:
-            return pq.read_schema(path).names
-        except Exception:  # the reader names the problem
-            return None
-    return io.read_frame(path, input_format=fmt).column_names
-
-
 def check_score_options(score: str | None, prefix: str | None, *, score_option: str = "--score",
                         prefix_option: str = "--scores-prefix") -> None:
     if (score is None) == (prefix is None):
@@ -56,7 +39,7 @@ def read_scored(path: Path | str, *, gold: str, score: str | None, prefix: str |
 
     p = existing_file(path, None if option == "FILE" else option)
     fmt = io.detect_format(p, input_format)
-    names = _column_names(p, fmt)
+    names = io.column_names(p, input_format=fmt)
     if names is None:
         io.read_frame(p, input_format=fmt)  # raises the reader's own message (empty file, ...)
         names = []
@@ -76,7 +59,7 @@ def read_scored(path: Path | str, *, gold: str, score: str | None, prefix: str |
                                 extra=extra, require_pred=pred is not None)
 
     def where(i: int) -> str:
-        return f"file {spath!r}, {io._row_ref(fmt, i)}"
+        return f"file {spath!r}, {io.row_reference(fmt, i)}"
 
     from clfeval._scores import as_scores
 

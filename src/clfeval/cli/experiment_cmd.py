@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import click
 
-from clfeval.cli._common import emit, existing_file, message, output_options, progress
+from clfeval.cli._common import check_outputs, emit, existing_file, message, output_options, progress
 from clfeval.errors import DataError, UsageError
 
 INSTALL = "pip install 'clfeval[text]'"
@@ -124,26 +124,6 @@ def read_data(path: Path, text_col: str, label_col: str, id_col: str | None, mul
     return texts, labels, ids
 
 
-def _check_outputs(predictions_out: Path | None, output: Path | None) -> None:
-    """Refuse a bad output path before a long run, not after it."""
-    from clfeval.io import detect_format
-
-    for p, opt in ((predictions_out, "--predictions"), (output, "--output")):
-        if p is None:
-            continue
-        if p.exists() and p.is_dir():
-            raise UsageError(f"option {opt} names a directory ({str(p)!r}); give a file name.")
-        parent = p.parent if str(p.parent) else Path(".")
-        if not parent.is_dir():
-            raise UsageError(f"option {opt}: the directory {str(parent)!r} does not exist.")
-    if predictions_out is not None:
-        try:
-            detect_format(predictions_out)
-        except UsageError:
-            raise UsageError(f"option --predictions: cannot tell the format of {str(predictions_out)!r} from its "
-                             f"extension; use .csv, .tsv, .jsonl or .parquet.") from None
-
-
 def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, text_col: str, label_col: str,
                    id_col: str | None, model: str, ngrams: str, stem: bool, stop_words: bool, multilabel: bool,
                    sep: str, seed: int, predictions_out: Path | None, extra_metrics: tuple[str, ...],
@@ -156,7 +136,7 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
     from clfeval.runlog import RunLog, file_hash
     from clfeval.text.models import ModelConfig
 
-    _check_outputs(predictions_out, output)
+    check_outputs(predictions_out, output)
     cfg = ModelConfig(model.lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words, multilabel=multilabel)
     protocol = Protocol(**protocol_args)
     step = None

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from clfeval.cli._common import emit, existing_file, input_options, output_options, parse_list
-from clfeval.errors import DataError
+from clfeval.errors import DataError, LabelListError
 
 
 def read_train_labels(path: Path, column: str | None, gold: str, input_format: str | None) -> Any:
@@ -83,9 +83,11 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
                              zero_division=zero_division, order=order_list, multilabel=multilabel, sep=sep,
                              train_labels=train, show_errors=show_errors, scores=scores, threshold=threshold,
                              ci=ci_level, samples=samples, seed=seed)
-    except DataError as exc:
-        text = str(exc).replace("the given label list", "option --order")
+    except LabelListError as exc:
+        text = exc.describe("option --order") if exc.parameter == "order" else str(exc)
         raise DataError(f"file {str(path)!r}: {text}") from None
+    except DataError as exc:
+        raise DataError(f"file {str(path)!r}: {exc}") from None
     emit(rep, fmt, output)
 
 

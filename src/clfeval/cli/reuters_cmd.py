@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import emit, message, output_options, progress
+from clfeval.cli._common import check_outputs, emit, message, output_options, progress
 from clfeval.errors import InputFileError, UsageError
 
 INSTALL = "pip install 'clfeval[text]'"
@@ -88,11 +88,10 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
     NB against the keyword rule, and the φ–δ analysis of terms.
     """
     _need_text_extra()
-    from clfeval.cli.experiment_cmd import _check_outputs
     from clfeval.study import parse_parts, reuters_study, study_steps
 
     chosen = parse_parts(parts)
-    _check_outputs(None, output)
+    check_outputs(None, output)
     if not archive.exists():
         raise InputFileError(f"the archive {str(archive)!r} (option --archive) does not exist; give the path of the "
                              f"original reuters21578.tar.gz or of a directory holding its 22 files reut2-000.sgm … "
