@@ -43,12 +43,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from clfeval._labels import label_str
-from clfeval._scores import as_scores, check_probabilities, item_position, score_matrix
+from clfeval._scores import DEFAULT_SOURCE, ScoreSource, as_scores, check_probabilities, score_matrix
 from clfeval._validation import check_positive_int
 from clfeval.curves import Ranking, binary_gold, indicator_gold
 from clfeval.errors import DataError, UsageError
@@ -117,8 +117,7 @@ def _bin_index(conf: np.ndarray, n_bins: int, strategy: str) -> tuple[np.ndarray
 
 
 def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,
-                strategy: str = "uniform", name: str = "probabilities",
-                where: Callable[[int], str] = item_position, prefix: str = "") -> Calibration:
+                strategy: str = "uniform", source: ScoreSource | None = None) -> Calibration:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
 
     Parameters
@@ -135,6 +134,8 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
         Number of bins B (≥ 1).
     strategy : "uniform" or "quantile"
         Equal-width bins, or equal-mass bins.
+    source : ScoreSource, optional
+        How messages name the probability columns and their items.
 
     Returns
     -------
@@ -154,6 +155,8 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
     >>> c.roc_auc, round(c.ece, 4), round(c.brier, 4)
     (1.0, 0.4, 0.16)
     """
+    src = source or DEFAULT_SOURCE
+    name, where, prefix = src.column("probabilities"), src.where, src.prefix
     n_bins = check_positive_int(bins, option="bins")
     if strategy not in STRATEGIES:
         raise UsageError(f"option strategy must be one of {', '.join(STRATEGIES)}; got {strategy!r}.")

@@ -43,12 +43,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
 from clfeval._labels import label_str
-from clfeval._scores import as_scores, item_position, score_matrix
+from clfeval._scores import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
 from clfeval._validation import check_beta, check_finite, check_zero_division, zero_division_name
 from clfeval.errors import DataError, UsageError
 from clfeval.gold import EncodedGold, binary_gold, indicator_gold
@@ -435,8 +435,7 @@ def _signature(positive: str, extra: dict[str, Any] | None = None) -> dict[str, 
     return build_signature({"positive": positive, "definitions": dict(DEFINITIONS), **(extra or {})})
 
 
-def ranking(gold: Any, scores: Any, *, positive: Any, name: str = "scores",
-            where: Callable[[int], str] = item_position) -> Ranking:
+def ranking(gold: Any, scores: Any, *, positive: Any, source: ScoreSource | None = None) -> Ranking:
     """Rank items by score against gold labels: ROC-AUC, average precision, curves, sweep.
 
     Parameters
@@ -448,8 +447,9 @@ def ranking(gold: Any, scores: Any, *, positive: Any, name: str = "scores",
         log-odds, margins).
     positive : label
         The positive class (matched by value or string form); it must occur.
-    name : str
-        The score column's name, for messages.
+    source : ScoreSource, optional
+        How messages name the score column and its items (the command line
+        names the file, column and row).
 
     Returns
     -------
@@ -471,8 +471,9 @@ def ranking(gold: Any, scores: Any, *, positive: Any, name: str = "scores",
     >>> r.pairs_in_order, r.pairs, round(r.roc_auc, 4), round(r.average_precision, 4)
     (20.0, 21, 0.9524, 0.9167)
     """
+    src = source or DEFAULT_SOURCE
     y, pos_label, _ = binary_gold(gold, positive)
-    s = as_scores(scores, name=name, n=y.shape[0], where=where)
+    s = as_scores(scores, name=src.column("scores"), n=y.shape[0], where=src.where)
     return Ranking.from_indicator(y, s, pos_label)
 
 
@@ -519,7 +520,7 @@ class RankingOvR:
 
 
 def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, multilabel: bool = False,
-                sep: str = "|", prefix: str = "", where: Callable[[int], str] = item_position) -> RankingOvR:
+                sep: str = "|", source: ScoreSource | None = None) -> RankingOvR:
     """One-vs-rest ROC-AUC and average precision per label, with macro, weighted and micro averages.
 
     Parameters
@@ -529,8 +530,9 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
         (lists, or strings separated by ``sep``).
     scores : mapping label → column, or array (n, L)
         One score column per label (``labels`` names the columns of an array).
-    prefix : str
-        How score columns are named in messages (``score:`` for ``score:<label>``).
+    source : ScoreSource, optional
+        How messages name the score columns (``ScoreSource(prefix="score:")``
+        for columns ``score:<label>``) and their items.
 
     Returns
     -------
@@ -548,9 +550,9 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
     >>> r.per_class["a"]["roc_auc"], r.macro["roc_auc"]
     (1.0, 1.0)
     """
-    n_expected = None
-    s, score_labels = score_matrix(scores, labels=labels, n=n_expected, where=where, prefix=prefix)
-    y = indicator_gold(gold, score_labels, multilabel=multilabel, sep=sep, prefix=prefix)
+    src = source or DEFAULT_SOURCE
+    s, score_labels = score_matrix(scores, labels=labels, where=src.where, prefix=src.prefix)
+    y = indicator_gold(gold, score_labels, multilabel=multilabel, sep=sep, prefix=src.prefix)
     if y.shape[0] != s.shape[0]:
         raise DataError(f"gold has {y.shape[0]} items but the score columns have {s.shape[0]} values; give one score per item.")
     labs = [label_str(x) for x in score_labels]
@@ -598,8 +600,7 @@ def _is_multi(scores: Any) -> bool:
 
 
 def predictions_from_cut(gold: Any, scores: Any, threshold: float, *, positive: Any = None, multilabel: bool = False,
-                         labels: Sequence[Any] | None = None, name: str = "scores",
-                         where: Callable[[int], str] = item_position, prefix: str = "") -> Any:
+                         labels: Sequence[Any] | None = None, source: ScoreSource | None = None) -> Any:
     """Predicted labels from scores: positive iff score ≥ ``threshold``.
 
     Binary (one score column): the positive label where the score reaches the
@@ -614,17 +615,18 @@ def predictions_from_cut(gold: Any, scores: Any, threshold: float, *, positive: 
     if multilabel:
         if not _is_multi(scores):
             raise UsageError("multi-label predictions from a cut need one score column per label.")
-        s, labs = score_matrix(scores, labels=labels, where=where, prefix=prefix)
+        src = source or DEFAULT_SOURCE
+        s, labs = score_matrix(scores, labels=labels, where=src.where, prefix=src.prefix)
         hit = cut_sets(s, t)
         return [[labs[j] for j in np.flatnonzero(row)] for row in hit]
-    g, codes = binary_cut(gold, scores, t, positive=positive, name=name, where=where)
+    g, codes = binary_cut(gold, scores, t, positive=positive, source=source)
     raw = np.empty(len(g.raw), dtype=object)
     raw[:] = g.raw
     return raw[codes]
 
 
-def binary_cut(gold: Any, scores: Any, threshold: float, *, positive: Any, name: str = "scores",
-               where: Callable[[int], str] = item_position) -> tuple[EncodedGold, np.ndarray]:
+def binary_cut(gold: Any, scores: Any, threshold: float, *, positive: Any,
+               source: ScoreSource | None = None) -> tuple[EncodedGold, np.ndarray]:
     """The cut on one score column as raw label codes: gold encoded once, and each item's predicted code.
 
     Gold must hold exactly two labels: the positive one, predicted where the
@@ -644,7 +646,8 @@ def binary_cut(gold: Any, scores: Any, threshold: float, *, positive: Any, name:
             f"predictions from a cut need exactly two gold labels (the positive {label_str(g.raw[pos])!r} and one "
             f"negative label to predict below the cut); the gold labels are "
             f"{', '.join(repr(label_str(x)) for x in g.occurring)}. Give the predicted labels instead.")
-    s = as_scores(scores, name=name, n=g.n, where=where)
+    src = source or DEFAULT_SOURCE
+    s = as_scores(scores, name=src.column("scores"), n=g.n, where=src.where)
     return g, cut_labels(s, t, positive=pos, negative=others[0]).astype(np.intp)
 
 
@@ -675,21 +678,20 @@ def cut_sets(scores: np.ndarray, thresholds: Any) -> np.ndarray:
 
 def ranking_section(gold: Any, scores: Any, *, positive: Any = None, multilabel: bool = False,
                     labels: Sequence[Any] | None = None, sep: str = "|", threshold: float | None = None,
-                    name: str = "scores", where: Callable[[int], str] = item_position, prefix: str = "") -> dict[str, Any]:
+                    source: ScoreSource | None = None) -> dict[str, Any]:
     """The ``"ranking"`` section of a report: ROC-AUC, average precision (PR-AUC) and context.
 
     One score column needs ``positive`` (binary ranking); one column per label
     gives the one-vs-rest ranking (multiclass, or multi-label with ``multilabel``).
     """
     if _is_multi(scores):
-        out = ranking_ovr(gold, scores, labels=labels, multilabel=multilabel, sep=sep, prefix=prefix,
-                          where=where).to_dict()
+        out = ranking_ovr(gold, scores, labels=labels, multilabel=multilabel, sep=sep, source=source).to_dict()
     else:
         if positive is None:
             raise UsageError("a ranking of one score column needs positive: the class the scores rank.")
         if multilabel:
             raise UsageError("multi-label data needs one score column per label to be ranked.")
-        out = ranking(gold, scores, positive=positive, name=name, where=where).to_dict()
+        out = ranking(gold, scores, positive=positive, source=source).to_dict()
     if threshold is not None:
         out["threshold"] = {"value": float(threshold), "rule": RULE}
     return out

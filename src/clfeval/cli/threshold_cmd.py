@@ -65,11 +65,11 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
         d = read_scored(dev, gold=gold, score=score, prefix=scores_prefix, multilabel=multilabel,
                         input_format=input_format, option="--dev")
     common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
-                  zero_division=zero_division, where=t.where, dev_where=d.where if d else t.where)
+                  zero_division=zero_division, source=t.source, dev_source=d.source if d else t.source)
     if multilabel:
         result = choose_label_thresholds(t.gold, t.scores, dev_gold=d.gold if d else None,
-                                         dev_scores=d.scores if d else None, sep=sep, prefix=scores_prefix, **common)
+                                         dev_scores=d.scores if d else None, sep=sep, **common)
     else:
         result = choose_threshold(t.gold, t.scores, positive=positive, dev_gold=d.gold if d else None,
-                                  dev_scores=d.scores if d else None, name=score, **common)
+                                  dev_scores=d.scores if d else None, **common)
     emit(result, fmt, output)
