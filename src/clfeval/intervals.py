@@ -15,6 +15,7 @@ multinomial the same way.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -26,7 +27,7 @@ from clfeval.errors import DataError, UsageError
 from clfeval.metrics import TableStats
 from clfeval.scoring import leaves
 
-__all__ = ["table_ci", "multilabel_ci"]
+__all__ = ["table_ci", "multilabel_ci", "replicate_leaves", "ItemPatterns"]
 
 Leaves = dict[tuple[str, ...], np.ndarray]
 
@@ -35,11 +36,55 @@ Leaves = dict[tuple[str, ...], np.ndarray]
 _BIG = float(np.finfo(np.float64).max)
 
 
-def _leaves(stats: TableStats, labels: Sequence[str], zd: float, beta: float, order: bool = False,
-            positive: int | None = None) -> Leaves:
-    """Every metric of the report over a stack of tables: {json path: values (c,)}, from the catalogue."""
-    return {path: v for _, path, v, _ in leaves(stats, labels, zero_division=zd, beta=beta, order=order,
+def replicate_leaves(stats: TableStats, labels: Sequence[str], *, zero_division: float = 0.0, beta: float = 1.0,
+                     order: bool = False, positive: int | None = None) -> Leaves:
+    """What a stack of (replicate) tables gives the intervals: {report JSON path: values (c,)}.
+
+    Every count metric of the report, through the catalogue entries the
+    report itself is built from (:func:`clfeval.scoring.leaves`); infinite
+    values (x/0, x > 0) are ``+inf`` here, so that they rank above every
+    finite replicate. Applied to the observed table it gives the report's
+    own numbers.
+    """
+    return {path: v for _, path, v, _ in leaves(stats, labels, zero_division=zero_division, beta=beta, order=order,
                                                 positive=positive, infinity=True)}
+
+
+@dataclass(frozen=True)
+class ItemPatterns:
+    """Multi-label items grouped by their (gold set, predicted set) pattern.
+
+    ``counts`` holds the items of each pattern; ``per_item`` the statistics an
+    item of each pattern adds: its 2×2 cells per label, then 1 if its sets
+    are equal, its Jaccard ratio, 1 if both sets are empty.
+    """
+
+    counts: np.ndarray
+    per_item: np.ndarray
+    n_labels: int
+
+    @classmethod
+    def of(cls, gold: np.ndarray, pred: np.ndarray) -> "ItemPatterns":
+        """From boolean indicator matrices (n, L)."""
+        n_lab = gold.shape[1]
+        patterns, counts = np.unique(np.concatenate([gold, pred], axis=1), axis=0, return_counts=True)
+        pg, pp = patterns[:, :n_lab], patterns[:, n_lab:]
+        cells = np.stack([~pg & ~pp, ~pg & pp, pg & ~pp, pg & pp], axis=-1).reshape(len(patterns), 4 * n_lab)
+        inter = (pg & pp).sum(axis=1)
+        union = (pg | pp).sum(axis=1)
+        jac = np.where(union > 0, inter / np.maximum(union, 1), 0.0)
+        per_item = np.column_stack([cells.astype(np.float64), (inter == union).astype(np.float64), jac,
+                                    (union == 0).astype(np.float64)])
+        return cls(counts, per_item, n_lab)
+
+    def stats(self, weights: np.ndarray) -> TableStats:
+        """The tables of item multisets with ``weights`` (c, patterns) items of each pattern."""
+        w = np.asarray(weights, dtype=np.float64)
+        sums = w @ self.per_item
+        c = sums.shape[0]
+        tab = sums[:, :4 * self.n_labels].reshape(c, self.n_labels, 2, 2)
+        return TableStats.of_multilabel(tab, n_items=w.sum(axis=1), exact=sums[:, -3], jaccard_sum=sums[:, -2],
+                                        jaccard_empty=sums[:, -1])
 
 
 def _collect(draw: Callable[[np.random.Generator, int], Leaves], samples: int, rows: int, rng: np.random.Generator,
@@ -155,7 +200,8 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
     def draw(g: np.random.Generator, c: int) -> Leaves:
         stack = np.zeros((c, k * k), dtype=np.int64)
         stack[:, nz] = g.multinomial(n, p, size=c)
-        return _leaves(TableStats.of_matrix(stack.reshape(c, k, k)), labs, zd, beta, order, positive)
+        return replicate_leaves(TableStats.of_matrix(stack.reshape(c, k, k)), labs, zero_division=zd, beta=beta,
+                                order=order, positive=positive)
 
     rows = max(1, rs.BUDGET // max(k * k * 8, 1))
     leaves = _collect(draw, samples, rows, rng, progress)
@@ -192,28 +238,16 @@ def multilabel_ci(gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any], *, 
     n, n_lab = g.shape
     if n == 0:
         raise DataError("there are no items; a confidence interval needs at least one item.")
-    patterns, counts = np.unique(np.concatenate([g, p_], axis=1), axis=0, return_counts=True)
-    pg, pp = patterns[:, :n_lab], patterns[:, n_lab:]
-    cells = np.stack([~pg & ~pp, ~pg & pp, pg & ~pp, pg & pp], axis=-1).reshape(len(patterns), 4 * n_lab).astype(np.float64)
-    inter = (pg & pp).sum(axis=1)
-    union = (pg | pp).sum(axis=1)
-    exact = (inter == union).astype(np.float64)
-    empty = (union == 0).astype(np.float64)
-    jac = np.where(union > 0, inter / np.maximum(union, 1), 0.0)
-    per_item = np.column_stack([cells, exact, jac, empty])
+    pat = ItemPatterns.of(g, p_)
     labs = [label_str(x) for x in labels]
-    prob = counts / n
+    prob = pat.counts / n
 
     def draw(gen: np.random.Generator, c: int) -> Leaves:
-        sums = gen.multinomial(n, prob, size=c).astype(np.float64) @ per_item
-        tab = sums[:, :4 * n_lab].reshape(c, n_lab, 2, 2)
-        stats = TableStats.of_multilabel(tab, n_items=n, exact=sums[:, -3], jaccard_sum=sums[:, -2],
-                                         jaccard_empty=sums[:, -1])
-        return _leaves(stats, labs, zd, beta)
+        return replicate_leaves(pat.stats(gen.multinomial(n, prob, size=c)), labs, zero_division=zd, beta=beta)
 
-    rows = max(1, rs.BUDGET // max(len(patterns), per_item.shape[1], 1))
+    rows = max(1, rs.BUDGET // max(len(pat.counts), pat.per_item.shape[1], 1))
     leaves = _collect(draw, samples, rows, rng, progress)
-    head = _head(level, samples, seed, f"multinomial over the {len(patterns)} distinct (gold set, predicted set) "
+    head = _head(level, samples, seed, f"multinomial over the {len(pat.counts)} distinct (gold set, predicted set) "
                                        f"patterns (= {n} items drawn with replacement)", zd)
     return _nest(leaves, level, head, samples)
 

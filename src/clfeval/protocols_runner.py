@@ -20,7 +20,7 @@ import numpy as np
 
 from clfeval import catalog
 from clfeval._labels import resolve_label
-from clfeval._validation import check_zero_division, zero_division_name
+from clfeval._validation import check_beta, check_zero_division, zero_division_name
 from clfeval.baselines import multilabel_baselines, single_label_baselines
 from clfeval.curves import cut_labels, cut_sets
 from clfeval.errors import DataError, UsageError
@@ -54,10 +54,11 @@ class _Runner:
 
     def __init__(self, estimator: Any, X: Any, data: RunData, protocol: Protocol, seed: int, ids: Any,
                  metrics: tuple[str, ...], threshold: ThresholdStep | None, train_scores: bool, zd: float,
-                 progress: Callable[[int, int, str], None] | None) -> None:
+                 progress: Callable[[int, int, str], None] | None, beta: float = 1.0) -> None:
         self.estimator, self.X, self.data, self.protocol, self.seed = estimator, X, data, protocol, seed
         self.ids, self.metrics, self.threshold, self.train_scores, self.zd = ids, metrics, threshold, train_scores, zd
         self.progress = progress
+        self.beta = beta
         self.score_kind: str | None = None
         self.positive_index: int | None = None
         if threshold is not None and not data.multilabel:
@@ -179,7 +180,7 @@ class _Runner:
 
     def _metrics(self, table: ConfusionTable | MultilabelTable) -> dict[str, float]:
         """Every reported metric of one part, from its count table through the catalogue."""
-        return metric_values(self.metrics, stats_of(table), table.label_strings, zero_division=self.zd)
+        return metric_values(self.metrics, stats_of(table), table.label_strings, zero_division=self.zd, beta=self.beta)
 
     def _baselines(self, table: ConfusionTable | MultilabelTable, train_idx: np.ndarray) -> dict[str, dict[str, float]]:
         """The fold's baselines (majority and stratified from its training labels), their numbers only."""
@@ -232,6 +233,7 @@ class _Runner:
 def run_protocol(estimator: Any, X: Any, y: Any, *, protocol: Protocol, seed: int, ids: Any = None,
                  multilabel: bool = False, sep: str = "|", metrics: Sequence[str] | None = None,
                  threshold: ThresholdStep | None = None, train_scores: bool = True, zero_division: Any = 0,
+                 beta: float = 1.0,
                  model: dict[str, Any] | None = None,
                  progress: Callable[[int, int, str], None] | None = None) -> ProtocolResult:
     """Evaluate any scikit-learn estimator or pipeline under a protocol, without leakage.
@@ -266,6 +268,9 @@ def run_protocol(estimator: Any, X: Any, y: Any, *, protocol: Protocol, seed: in
         train–test gap).
     zero_division : 0, 1 or "nan"
         The value of 0/0 ratios (see :mod:`clfeval.metrics`).
+    beta : float
+        β of the F-beta metrics (``macro_fbeta``, ``fbeta:LABEL``, …); the
+        pooled reports show F-beta beside F1 when β ≠ 1.
     model : dict, optional
         A description of the model for the signature (e.g.
         ``ModelConfig.to_dict()``).
@@ -290,6 +295,7 @@ def run_protocol(estimator: Any, X: Any, y: Any, *, protocol: Protocol, seed: in
     """
     seed = check_seed(seed)
     zd = check_zero_division(zero_division)
+    beta = check_beta(beta)
     data = RunData(y, multilabel, sep)
     n = data.n
     if n_items(X) != n:
@@ -299,7 +305,7 @@ def run_protocol(estimator: Any, X: Any, y: Any, *, protocol: Protocol, seed: in
     if not names:
         raise UsageError("at least one metric must be reported.")
     folds = split(protocol, y if not multilabel else data.Y, seed=seed, multilabel=multilabel, sep=sep)
-    runner = _Runner(estimator, X, data, protocol, seed, id_values, names, threshold, train_scores, zd, progress)
+    runner = _Runner(estimator, X, data, protocol, seed, id_values, names, threshold, train_scores, zd, progress, beta)
     _check_metric_names(names, multilabel)
     total = len(folds)
     if progress is not None:
@@ -335,9 +341,9 @@ def _assemble(results: list[FoldResult], preds: list, data: RunData, protocol: P
     everything = data.train_frequencies(np.arange(data.n))
     for r in range(1, protocol.repeats + 1):
         t = sum((f.table for f in results if f.repeat == r), 0)
-        by_repeat.append(report_from_table(t, zero_division=zd, sep=data.sep, train_labels=everything))
+        by_repeat.append(report_from_table(t, zero_division=zd, beta=runner.beta, sep=data.sep, train_labels=everything))
         pooled_table = t if pooled_table is None else pooled_table + t
-    pooled = report_from_table(pooled_table, zero_division=zd, sep=data.sep, train_labels=everything)
+    pooled = report_from_table(pooled_table, zero_division=zd, beta=runner.beta, sep=data.sep, train_labels=everything)
     pooled_notes = ["pooled: the fold tables summed with + (each item once per repeat); its baselines follow the "
                     "class frequencies of all items (each item trains k − 1 of the k fold models), while each "
                     "fold's baselines follow that fold's training labels."]
@@ -360,7 +366,7 @@ def _assemble(results: list[FoldResult], preds: list, data: RunData, protocol: P
     thresholds = _threshold_summary(results, threshold)
     sig = build_signature({
         "protocol": protocol.to_dict(), "n": data.n, "model": model, "scores": runner.score_kind,
-        "zero_division": zero_division_name(zd),
+        "zero_division": zero_division_name(zd), "beta": runner.beta,
         "std": "sample standard deviation (ddof = 1) over all folds of all repeats",
         "per_fold_labels": "each fold is scored on the labels occurring in its gold or predicted labels",
         "splits": _splitter_name(protocol, data.multilabel),

@@ -33,6 +33,7 @@ def _register() -> None:
     from clfeval.cli.datasets_cmd import datasets
     from clfeval.cli.demo_cmd import demo
     from clfeval.cli.experiment_cmd import cv, holdout
+    from clfeval.cli.metrics_cmd import metrics
     from clfeval.cli.report_cmd import report
     from clfeval.cli.reuters_cmd import reuters
     from clfeval.cli.runs_cmd import runs
@@ -48,6 +49,7 @@ def _register() -> None:
     cli.add_command(runs)
     cli.add_command(reuters)
     cli.add_command(datasets)
+    cli.add_command(metrics)
 
 
 _register()
