@@ -27,7 +27,7 @@ from clfeval.errors import DataError, UsageError
 from clfeval.protocols_data import RunData
 from clfeval.protocols_predictions import predictions_table
 from clfeval.protocols_results import FoldResult, ProtocolResult
-from clfeval.protocols_sklearn import align_scores, fit_model, model_scores, n_items, take
+from clfeval.protocols_sklearn import align_scores, final_step, fit_model, model_scores, n_items, take
 from clfeval.protocols_spread import Spread, spread
 from clfeval.protocols_threshold import ThresholdStep
 from clfeval.reports import Report, check_ids, report_from_table
@@ -69,10 +69,15 @@ class _Runner:
                 threshold.positive, list(data.labels), option="positive")
 
     # -- one fitted model → predictions and scores ------------------------------------------------
-    def _predict(self, model: Any, idx: np.ndarray, cuts: np.ndarray | None) -> tuple[Any, np.ndarray | None]:
+    def _predict(self, model: Any, idx: np.ndarray, cuts: np.ndarray | None,
+                 scores: bool = True) -> tuple[Any, np.ndarray | None]:
+        """Predictions of the items ``idx`` (by the cuts when given), and their scores when asked for or cut."""
         Xp = take(self.X, idx)
+        if not scores and cuts is None:
+            return self._labels_of(model.predict(Xp)), None
         classes = None if self.data.multilabel else list(getattr(model, "classes_", []))
         ncols = len(self.data.labels)
+        model, Xp = final_step(model, Xp)
         s, kind = model_scores(model, Xp, ncols, classes)
         if kind is not None:
             self.score_kind = kind
@@ -84,12 +89,12 @@ class _Runner:
             pos = self.positive_index
             labs = self.data.labels
             return cut_labels(s[:, pos], cuts[pos], positive=labs[pos], negative=labs[1 - pos]), s
-        pred = model.predict(Xp)
+        return self._labels_of(model.predict(Xp)), s
+
+    def _labels_of(self, pred: Any) -> Any:
         if self.data.multilabel:
-            pred = np.asarray(pred.toarray() if hasattr(pred, "toarray") else pred).astype(bool)
-        else:
-            pred = np.asarray(pred, dtype=object)
-        return pred, s
+            return np.asarray(pred.toarray() if hasattr(pred, "toarray") else pred).astype(bool)
+        return np.asarray(pred, dtype=object)
 
     def _choose_cuts(self, fold: Fold, where: str, notes: list[str]) -> np.ndarray:
         """One cut per label column, chosen on the development split (0 where nothing is chosen)."""
@@ -210,11 +215,11 @@ class _Runner:
         metrics = self._metrics(table)
         train_metrics = None
         if self.train_scores:
-            tpred, _ = self._predict(model, fold.train, cuts)
+            tpred, _ = self._predict(model, fold.train, cuts, scores=False)
             train_metrics = self._metrics(self.data.table(fold.train, tpred))
         val_metrics = None
         if fold.validation is not None:
-            vpred, _ = self._predict(model, fold.validation, cuts)
+            vpred, _ = self._predict(model, fold.validation, cuts, scores=False)
             val_metrics = self._metrics(self.data.table(fold.validation, vpred))
         baselines = self._baselines(table, fold.train)
         thresholds = cut_rows = None

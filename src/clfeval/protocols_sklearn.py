@@ -15,7 +15,7 @@ import numpy as np
 from clfeval._labels import label_str
 from clfeval.errors import DataError
 
-__all__ = ["take", "n_items", "model_scores", "align_scores", "fit_model"]
+__all__ = ["take", "n_items", "model_scores", "align_scores", "fit_model", "final_step"]
 
 
 def n_items(X: Any) -> int:
@@ -32,6 +32,16 @@ def take(X: Any, idx: np.ndarray) -> Any:
     if isinstance(X, np.ndarray) or hasattr(X, "tocsr") or hasattr(X, "shape"):
         return X[idx]
     return [X[i] for i in idx.tolist()]
+
+
+def final_step(model: Any, X: Any) -> tuple[Any, Any]:
+    """The estimator that decides, and what it decides on: for a scikit-learn ``Pipeline`` its last step and
+    ``X`` sent through the other steps once (so that predictions and scores share one transform); else the
+    model and ``X``. ``Pipeline.predict`` and ``decision_function`` are defined as exactly this."""
+    steps = getattr(model, "steps", None)
+    if isinstance(steps, list) and len(steps) > 1 and hasattr(model, "__getitem__"):
+        return steps[-1][1], model[:-1].transform(X)
+    return model, X
 
 
 def model_scores(model: Any, X: Any, n_cols: int, classes: Sequence[Any] | None) -> tuple[np.ndarray | None, str | None]:
