@@ -212,6 +212,15 @@ def _per_label(name: str, title: str, fn: Callable[..., Any], direction: str, rn
                   (Place(f"per_class.LABEL.{name}"), Place(f"binary.{name}")) + extra, fn, per_label=True, **kw)
 
 
+def _ratio(name: str, title: str, fn: Callable[..., Any], direction: str, definition: str, formula: str,
+           zero_case: str, infinite_case: str) -> Metric:
+    """A per-label ratio of rates that can be infinite (x/0 with x > 0); not averaged over classes."""
+    return _per_label(name, title, lambda e: fn(e.c, e.zd), direction, (0.0, INF),
+                      f"{definition} Not averaged over classes.", formula,
+                      f"0/0 ({zero_case}) is {_ZERO_DIVISION}. With {infinite_case} it is infinite: reported as "
+                      f"undefined (null), whatever zero_division.", infinite=infinite_case)
+
+
 def _one_vs_rest(name: str, title: str, fn: Callable[..., Any], direction: str, rng: tuple[float, float],
                  definition: str, formula: str, undefined: str, **kw: Any) -> Metric:
     """A whole-table metric applied to one class against all others: in the binary block of single-label reports."""
@@ -329,27 +338,18 @@ def _entries() -> list[Metric]:
                    "markedness = PPV + NPV − 1",
                    f"When precision or NPV is (the class is never predicted, or predicted for every item): "
                    f"{_ZERO_DIVISION}."),
-        _per_label("lr_plus", "positive likelihood ratio LR+", lambda e: M.lr_plus(e.c, e.zd), "higher", (0.0, INF),
-                   "The positive likelihood ratio: by how much predicting the class multiplies the odds that the item "
-                   "belongs to it (1: not at all). Not averaged over classes.",
-                   "LR+ = TPR / FPR = TP·(FP + TN) / (FP·(TP + FN))",
-                   f"0/0 (no item of the class, no other item, or TP = FP = 0) is {_ZERO_DIVISION}. With FP = 0 and "
-                   f"TP > 0 (specificity 1) it is infinite: reported as undefined (null), whatever zero_division.",
-                   infinite="FP = 0 and TP > 0 (specificity 1)"),
-        _per_label("lr_minus", "negative likelihood ratio LR−", lambda e: M.lr_minus(e.c, e.zd), "lower", (0.0, INF),
-                   "The negative likelihood ratio: by how much not predicting the class multiplies the odds that the "
-                   "item belongs to it (below 1: it lowers them). Not averaged over classes.",
-                   "LR− = FNR / TNR = FN·(FP + TN) / (TN·(TP + FN))",
-                   f"0/0 (no item of the class, no other item, or FN = TN = 0) is {_ZERO_DIVISION}. With TN = 0 and "
-                   f"FN > 0 (specificity 0) it is infinite: reported as undefined (null), whatever zero_division.",
-                   infinite="TN = 0 and FN > 0 (specificity 0)"),
-        _per_label("dor", "diagnostic odds ratio", lambda e: M.dor(e.c, e.zd), "higher", (0.0, INF),
-                   "The odds of predicting the class for its own items divided by the odds for the others (LR+ / LR−): "
-                   "one number for a diagnostic test, 1 for a useless one. Not averaged over classes.",
-                   "DOR = (TP·TN) / (FP·FN)",
-                   f"0/0 (TP·TN = FP·FN = 0) is {_ZERO_DIVISION}. With FP = 0 or FN = 0 and TP·TN > 0 it is infinite: "
-                   f"reported as undefined (null), whatever zero_division.",
-                   infinite="FP·FN = 0 and TP·TN > 0"),
+        _ratio("lr_plus", "positive likelihood ratio LR+", M.lr_plus, "higher",
+               "The positive likelihood ratio: by how much predicting the class multiplies the odds that the item "
+               "belongs to it (1: not at all).", "LR+ = TPR / FPR = TP·(FP + TN) / (FP·(TP + FN))",
+               "no item of the class, no other item, or TP = FP = 0", "FP = 0 and TP > 0 (specificity 1)"),
+        _ratio("lr_minus", "negative likelihood ratio LR−", M.lr_minus, "lower",
+               "The negative likelihood ratio: by how much not predicting the class multiplies the odds that the "
+               "item belongs to it (below 1: it lowers them).", "LR− = FNR / TNR = FN·(FP + TN) / (TN·(TP + FN))",
+               "no item of the class, no other item, or FN = TN = 0", "TN = 0 and FN > 0 (specificity 0)"),
+        _ratio("dor", "diagnostic odds ratio", M.dor, "higher",
+               "The odds of predicting the class for its own items divided by the odds for the others (LR+ / LR−): "
+               "one number for a diagnostic test, 1 for a useless one.", "DOR = (TP·TN) / (FP·FN)",
+               "TP·TN = FP·FN = 0", "FP·FN = 0 and TP·TN > 0"),
         Metric("accuracy", "accuracy of the class", "counts", ALL, "higher", (0.0, 1.0),
                "The share of items the class-against-all-others decision gets right (per label, multi-label).",
                "accuracy = (TP + TN) / N", f"For an empty table: {_ZERO_DIVISION}.",

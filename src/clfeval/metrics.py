@@ -168,12 +168,9 @@ def ratio(num: Any, den: Any, zero_division: float = 0.0) -> tuple[np.ndarray, n
     ([nan, 0.0, 1.5], [True, True, False])
     """
     num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
-    undefined = den == 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = num / den
+    out, undefined = safe_divide(num, den, zero_division)
     if np.any(undefined):
-        out = np.where(undefined, np.where(num == 0, zero_division, math.nan), out)
+        out = np.where(undefined & (num != 0), math.nan, out)
     return out, undefined
 
 

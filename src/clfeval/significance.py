@@ -482,18 +482,22 @@ def _check_names(names: Sequence[str]) -> tuple[str, str]:
 def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, samples: int, seed: Any, alpha: float,
              ci: float, labels: Sequence[Any] | None, positive: Any, zero_division: Any, beta: float,
              names: Sequence[str], progress: Callable[[int, int], None] | None, engine: str) -> Comparison:
-    test = _check_test(test)
-    samples = check_positive_int(samples, option="samples")
-    alpha = check_probability(alpha, option="alpha")
-    level = check_probability(ci, option="ci")
-    zd = check_zero_division(zero_division)
-    beta = check_beta(beta)
+    test, samples, alpha, level, zd, beta = _check_settings(test, samples, alpha, ci, zero_division, beta, metric)
     names = _check_names(names)
     rng = check_rng(seed)
-    _check_mcnemar(test, metric)
     prob = _problem(gold, pred_a, pred_b, metric, labels=labels, zd=zd, beta=beta, positive=positive, engine=engine)
     return _run(prob, test=test, samples=samples, rng=rng, seed=seed, alpha=alpha, level=level, zd=zd, names=names,
                 progress=progress)
+
+
+def _check_settings(test: Any, samples: Any, alpha: Any, ci: Any, zero_division: Any, beta: Any,
+                    metric: Any) -> tuple[str, int, float, float, float, float]:
+    """Every option of a comparison checked before any data is read: test, samples, α, CI level, 0/0, β, metric."""
+    test = _check_test(test)
+    out = (test, check_positive_int(samples, option="samples"), check_probability(alpha, option="alpha"),
+           check_probability(ci, option="ci"), check_zero_division(zero_division), check_beta(beta))
+    _check_mcnemar(test, metric)
+    return out
 
 
 def _check_mcnemar(test: str, metric: Any) -> None:
@@ -595,13 +599,7 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
         raise UsageError(f"system names must be distinct; got {names}.")
     if baseline is not None and str(baseline) not in names:
         raise UsageError(f"the baseline {baseline!r} is not one of the systems: {', '.join(names)}.")
-    test = _check_test(test)
-    samples = check_positive_int(samples, option="samples")
-    alpha = check_probability(alpha, option="alpha")
-    level = check_probability(ci, option="ci")
-    zd = check_zero_division(zero_division)
-    beta = check_beta(beta)
-    _check_mcnemar(test, metric)
+    test, samples, alpha, level, zd, beta = _check_settings(test, samples, alpha, ci, zero_division, beta, metric)
     shared = _Systems(gold, dict(named), metric, labels, zd, beta, positive)
     scores = shared.scores
     higher = shared.metric.higher_is_better
