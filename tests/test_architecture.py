@@ -54,6 +54,7 @@ LAYERS = {
     "clfeval.protocols_runner": 5,
     "clfeval.runlog": 5,
     "clfeval.study": 6,
+    "clfeval.study_result": 6,
     "clfeval.demo": 6,
     "clfeval.plots": 7,
     "clfeval.render": 7,
