@@ -148,7 +148,7 @@ def safe_divide(num: Any, den: Any, zero_division: float = 0.0) -> tuple[np.ndar
     undefined = den == 0
     with np.errstate(divide="ignore", invalid="ignore"):
         out = num / den
-    if np.any(undefined):
+    if undefined.any():
         out = np.where(undefined, zero_division, out)
     return out, undefined
 
@@ -169,7 +169,7 @@ def ratio(num: Any, den: Any, zero_division: float = 0.0) -> tuple[np.ndarray, n
     """
     num = np.asarray(num, dtype=np.float64)
     out, undefined = safe_divide(num, den, zero_division)
-    if np.any(undefined):
+    if undefined.any():
         out = np.where(undefined & (num != 0), math.nan, out)
     return out, undefined
 

@@ -17,6 +17,7 @@ fold.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -93,7 +94,7 @@ class Evaluation:
     def infinite(self, key: str) -> np.ndarray:
         """Where an entry's value is infinite (x/0 with x > 0): undefined, and NaN even under policy 0."""
         v, u = self(key)
-        if catalog.by_key(key).infinite is None or not np.any(u):
+        if catalog.by_key(key).infinite is None or not np.asarray(u).any():
             return np.zeros(np.shape(u), dtype=bool)
         if math.isnan(self.zd):
             v = Evaluation(self.stats, 0.0, self.beta)(key)[0]
@@ -121,10 +122,17 @@ def _place_applies(p: Place, multilabel: bool, positive: int | None) -> bool:
 
 
 def _entries(multilabel: bool, order: bool, beta: float, positive: int | None) -> list[tuple[Metric, list[tuple[str, ...]]]]:
+    """The count entries a table of this kind has, each with its JSON paths (the same for every such table)."""
+    return _entries_of(multilabel, order, beta != 1.0, positive is not None)
+
+
+@functools.lru_cache(maxsize=None)
+def _entries_of(multilabel: bool, order: bool, with_beta: bool,
+                with_positive: bool) -> list[tuple[Metric, list[tuple[str, ...]]]]:
     out = []
     for m in catalog.METRICS:
-        if _applies(m, multilabel, order, beta):
-            paths = [tuple(p.path.split(".")) for p in m.where if _place_applies(p, multilabel, positive)]
+        if _applies(m, multilabel, order, 2.0 if with_beta else 1.0):
+            paths = [tuple(p.path.split(".")) for p in m.where if _place_applies(p, multilabel, 0 if with_positive else None)]
             if paths:
                 out.append((m, paths))
     return out
@@ -192,6 +200,8 @@ def _undefined(e: Evaluation, labels: list[str], order: bool, positive: int | No
         if not m.listed:
             continue
         u = np.asarray(e(m.key)[1])
+        if not u.any():
+            continue
         inf = e.infinite(m.key)
         for path in paths:
             if m.per_label and path[0] != "per_class":
