@@ -179,3 +179,9 @@ def test_clfeval_metrics_lists_every_entry(tmp_path):
     md = run("metrics", "--format", "markdown", "--input", "ranking")
     assert md.code == 0 and "| roc_auc |" in md.out and "accuracy" not in md.out.split("Definitions")[0]
     assert run("metrics", "--task", "nonsense").code == 2
+
+
+def test_an_unknown_cv_metric_is_refused_before_the_data_is_read(tmp_path):
+    res = run("cv", tmp_path / "missing.csv", "--text", "t", "--label", "l", "--metric", "f2_score", "--no-log")
+    assert res.code == 2 and "unknown metric 'f2_score'" in res.err and "valid metrics are: accuracy" in res.err
+    assert "Traceback" not in res.err

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import clfeval
+from clfeval.catalog import catalogue as clfeval_catalogue
 from clfeval.demo import run_demo
 from clfeval.signature import build_signature, versions
 
@@ -29,6 +30,7 @@ def results():
     yield "compare", clfeval.compare(gold, pred, gold, samples=50, seed=4), True
     yield "compare_many", clfeval.compare_many(gold, {"x": pred, "y": gold, "z": ["a"] * 8}, samples=50, seed=4), True
     yield "demo", run_demo("trap"), False
+    yield "metrics", clfeval_catalogue(), False
 
 
 @pytest.mark.parametrize("name,result,random", list(results()), ids=lambda x: x if isinstance(x, str) else "")

@@ -48,6 +48,7 @@ import numpy as np
 from clfeval.errors import UsageError
 from clfeval import metrics as M
 from clfeval.metrics import TableStats
+from clfeval.signature import build_signature
 
 __all__ = [
     "TASKS",
@@ -599,7 +600,8 @@ class MetricCatalogue:
         return {"metrics": [m.to_dict() for m in self.metrics],
                 "tasks": list(TASKS), "inputs": list(INPUTS), "directions": list(DIRECTIONS),
                 "naming": "per-label metrics are named METRIC:LABEL (e.g. f1:spam); averages are "
-                          "macro_/micro_/weighted_ + the per-label name, found at macro.NAME etc. in a report"}
+                          "macro_/micro_/weighted_ + the per-label name, found at macro.NAME etc. in a report",
+                "signature": build_signature()}
 
 
 def catalogue(*, input: str | None = None, task: str | None = None) -> MetricCatalogue:

@@ -53,7 +53,7 @@ from typing import Any
 
 from clfeval.protocols_predictions import PREDICTION_FORMATS, write_predictions
 from clfeval.protocols_results import FoldResult, ProtocolResult
-from clfeval.protocols_runner import default_metrics, run_protocol
+from clfeval.protocols_runner import check_metric_names, default_metrics, run_protocol
 from clfeval.protocols_spread import Spread, spread
 from clfeval.protocols_threshold import ThresholdStep
 from clfeval.reports import Report
@@ -74,6 +74,7 @@ __all__ = [
     "holdout",
     "report_metric",
     "default_metrics",
+    "check_metric_names",
     "write_predictions",
     "PREDICTION_FORMATS",
 ]

@@ -36,7 +36,7 @@ from clfeval.signature import build_signature
 from clfeval.splits import Fold, Protocol, check_seed, derived_seed, iterative_stratification, split
 from clfeval.tables import ConfusionTable, MultilabelTable
 
-__all__ = ["run_protocol", "default_metrics"]
+__all__ = ["run_protocol", "default_metrics", "check_metric_names"]
 
 _SINGLE_DEFAULT = ("accuracy", "error_rate", "balanced_accuracy", "macro_precision", "macro_recall", "macro_f1",
                    "macro_f1_of_means", "micro_f1", "weighted_f1", "mcc", "kappa")
@@ -311,7 +311,7 @@ def run_protocol(estimator: Any, X: Any, y: Any, *, protocol: Protocol, seed: in
         raise UsageError("at least one metric must be reported.")
     folds = split(protocol, y if not multilabel else data.Y, seed=seed, multilabel=multilabel, sep=sep)
     runner = _Runner(estimator, X, data, protocol, seed, id_values, names, threshold, train_scores, zd, progress, beta)
-    _check_metric_names(names, multilabel)
+    check_metric_names(names, multilabel)
     total = len(folds)
     if progress is not None:
         progress(0, total, protocol.describe())
@@ -327,7 +327,7 @@ def run_protocol(estimator: Any, X: Any, y: Any, *, protocol: Protocol, seed: in
     return _assemble(results, preds, data, protocol, seed, id_values, names, runner, threshold, zd, model, notes)
 
 
-def _check_metric_names(names: tuple[str, ...], multilabel: bool) -> None:
+def check_metric_names(names: Sequence[str], multilabel: bool = False) -> None:
     """Refuse an unknown metric name, or one of another task or input, before any model is fitted."""
     for name in names:
         catalog.check_name(name, task="multilabel" if multilabel else "multiclass", input="counts")

@@ -132,11 +132,13 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
                    output: Path | None) -> None:
     """The body of ``cv`` and ``holdout``: read, check, run, write, record, render."""
     _need_text_extra(stem)
-    from clfeval.protocols import Protocol, ThresholdStep, default_metrics, run_protocol, write_predictions
+    from clfeval.protocols import (Protocol, ThresholdStep, check_metric_names, default_metrics, run_protocol,
+                                   write_predictions)
     from clfeval.runlog import RunLog, file_hash
     from clfeval.text.models import ModelConfig
 
     check_outputs(predictions_out, output)
+    check_metric_names(extra_metrics, multilabel)  # an unknown --metric before the data is read
     cfg = ModelConfig(model.lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words, multilabel=multilabel)
     protocol = Protocol(**protocol_args)
     step = None
