@@ -26,7 +26,8 @@ def _names(paths: list[Path]) -> list[str]:
 @click.argument("files", nargs=-1, type=click.Path(path_type=Path), metavar="A_FILE B_FILE [C_FILE ...]")
 @click.option("--metric", "-m", default="accuracy", show_default=True,
               help="accuracy, error_rate, balanced_accuracy, mcc, kappa, macro_f1, macro_precision, macro_recall, "
-                   "macro_f1_of_means, micro_f1, weighted_f1, …, f1:LABEL; roc_auc / average_precision with --score.")
+                   "macro_f1_of_means, micro_f1, weighted_f1, …, f1:LABEL, npv:LABEL, lr_plus:LABEL, …; roc_auc / "
+                   "average_precision with --score (`clfeval metrics` lists every name).")
 @click.option("--test", "-t", "test", type=click.Choice(["bootstrap", "randomization", "mcnemar"]), default="bootstrap",
               show_default=True, help="Paired bootstrap (2δ rule), approximate randomization, or McNemar (accuracy).")
 @click.option("--samples", "-b", type=int, default=10_000, show_default=True, help="Replicates b (>= 1).")
