@@ -230,16 +230,21 @@ def _one_vs_rest(name: str, title: str, fn: Callable[..., Any], direction: str, 
 
 
 def _averages(base: str, title: str, uses_beta: bool = False) -> list[Metric]:
+    """The macro, weighted and micro averages of a per-label metric."""
     key = f"{base}:LABEL"
     word = title
+
+    def mean(e: Any) -> tuple[np.ndarray, np.ndarray]:
+        v = M.macro_average(*e(key), e.zd)
+        return v, _none(v)  # not listed: the per-label values it averages are
+
     macro = Metric(
         f"macro_{base}", f"macro-{word}", "counts", ALL, "higher", (0.0, 1.0),
         f"The mean over labels of the per-label {word}: every label counts equally.",
         f"macro-{word} = (1/K) Σ_k {word}_k",
         "Never undefined itself when there is a label: undefined per-label values are filled by zero_division, or, "
         "under nan, left out of the mean (NaN when every one is undefined).",
-        (Place(f"macro.{base}"),), lambda e: (lambda v: (v, _none(v)))(M.macro_average(*e(key), e.zd)),
-        uses_beta=uses_beta, listed=False)
+        (Place(f"macro.{base}"),), mean, uses_beta=uses_beta, listed=False)
 
     def weighted(e: Any) -> tuple[np.ndarray, np.ndarray]:
         v, u = e(key)
