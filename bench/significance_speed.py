@@ -32,7 +32,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 import clfeval  # noqa: E402
-from clfeval.metrics import scalar_metric  # noqa: E402
+from clfeval.scoring import scalar_metric  # noqa: E402
 
 
 def best_of(fn, repeat):

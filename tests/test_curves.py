@@ -12,6 +12,7 @@ from sklearn.metrics import average_precision_score, precision_recall_curve, roc
 from sklearn.preprocessing import label_binarize
 
 import clfeval
+from clfeval._scores import ScoreSource
 from clfeval.curves import parse_objective, ranking, ranking_ovr
 from clfeval.errors import DataError, UsageError
 
@@ -167,7 +168,7 @@ def test_multilabel_ovr_and_undefined_labels():
 
 def test_gold_label_without_score_column_is_refused():
     with pytest.raises(DataError, match="score:c"):
-        ranking_ovr(["a", "b", "c"], {"a": [1, 0, 0], "b": [0, 1, 0]}, prefix="score:")
+        ranking_ovr(["a", "b", "c"], {"a": [1, 0, 0], "b": [0, 1, 0]}, source=ScoreSource(prefix="score:"))
 
 
 # --- report integration ----------------------------------------------------------------

@@ -4,6 +4,12 @@ The golden files were read and checked by hand when first written (every number
 of report_small was recomputed on paper: e.g. kappa 13/34 = 0.3824, MCC
 13/sqrt(28·32) = 0.4343, stratified baseline accuracy 17/49 = 0.3469). If a
 change alters them, read the diff; never regenerate them blindly.
+
+The binary rows added with the metric catalogue (issue 10) were checked by hand
+for class c (TP 1, FP 0, FN 2, TN 4): NPV 4/6 = 0.6667, FNR 2/3, prevalence
+3/7 = 0.4286, markedness 1 + 4/6 − 1 = 0.6667, LR+ = (1/3)/0 infinite (undef),
+LR− = (2/3)/(4/4) = 0.6667, DOR = 1·4/(0·2) infinite (undef); and the
+"Infinite" line: DOR of b is 2·3/(2·0), also infinite, LR+ of b = 1/(2/5) finite.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 import clfeval
 from clfeval import _resample as rs
 from clfeval.errors import DataError, UsageError
-from clfeval.metrics import scalar_metric
+from clfeval.scoring import scalar_metric
 from clfeval.significance import _compare, compare, compare_many, holm, mcnemar
 from clfeval.tables import confusion_table
 

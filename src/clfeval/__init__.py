@@ -7,16 +7,15 @@ computed from those tables.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
-from clfeval.errors import ClfevalError, DataError, UsageError  # noqa: E402
-from clfeval.calibration import Calibration, reliability  # noqa: E402
-from clfeval.curves import Ranking, RankingOvR, ranking, ranking_ovr  # noqa: E402
-from clfeval.reports import Report, report, report_from_table  # noqa: E402
-from clfeval.significance import Comparison, MultiComparison, compare, compare_many, holm  # noqa: E402
-from clfeval.thresholds import LabelThresholds, ThresholdChoice, choose_label_thresholds, choose_threshold  # noqa: E402
-import clfeval.render  # noqa: E402,F401  (fills the display registry: str() and _repr_html_ of results)
-from clfeval.tables import (  # noqa: E402
+from clfeval._version import __version__
+from clfeval.errors import ClfevalError, DataError, UsageError
+from clfeval.calibration import Calibration, reliability
+from clfeval.curves import Ranking, RankingOvR, ranking, ranking_ovr
+from clfeval.reports import Report, report, report_from_table
+from clfeval.significance import Comparison, MultiComparison, compare, compare_many, holm
+from clfeval.thresholds import LabelThresholds, ThresholdChoice, choose_label_thresholds, choose_threshold
+import clfeval.render  # noqa: F401  (fills the display registry: str() and _repr_html_ of results)
+from clfeval.tables import (
     ConfusionAccumulator,
     ConfusionTable,
     JointTable,

@@ -25,7 +25,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clfeval.errors import DataError, UsageError
+from clfeval.errors import DataError, LabelListError, UsageError
 
 __all__ = [
     "EncodedPair",
@@ -207,12 +207,7 @@ def resolve_requested(requested: Sequence[Any], raw_labels: Sequence[Any],
         resolved.append(raw_labels[j])
     missing = [raw_labels[j] for j in np.flatnonzero(present) if j not in seen]
     if missing:
-        shown = ", ".join(repr(label_str(x)) for x in missing[:20])
-        more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
-        raise DataError(
-            f"the given label list leaves out labels that occur in the data: {shown}{more}; "
-            f"list every label, or leave the list out to use all labels found."
-        )
+        raise LabelListError([label_str(x) for x in missing])
     return tuple(resolved), index
 
 

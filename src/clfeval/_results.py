@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from clfeval._scores import versions as _base_versions
+from clfeval.signature import build_signature, versions
 
 __all__ = ["number", "numbers_list", "signature", "versions", "seed_value"]
 
@@ -39,13 +39,6 @@ def numbers_list(values: Any) -> list[float | None]:
     return [float(v) if math.isfinite(v) else None for v in arr.tolist()]
 
 
-def versions() -> dict[str, str]:
-    """python, clfeval, numpy, pyarrow (from :func:`clfeval._scores.versions`) and scipy."""
-    import scipy
-
-    return {**_base_versions(), "scipy": scipy.__version__}
-
-
 def seed_value(seed: Any) -> int | None:
     """The seed as recorded: an int, or None when a generator was passed."""
     return int(seed) if isinstance(seed, numbers.Integral) and not isinstance(seed, bool) else None
@@ -53,16 +46,14 @@ def seed_value(seed: Any) -> int | None:
 
 def signature(kind: str, settings: dict[str, Any], *, seed: Any = None, samples: int | None = None,
               random: bool = False) -> dict[str, Any]:
-    """The signature of a result: what produced it, with which settings (and seed / samples when random).
+    """The signature of a result (:func:`clfeval.signature.build_signature`): what produced it, with which
+    settings, and the seed and samples when random.
 
     >>> s = signature("delong", {"level": 0.95})
-    >>> sorted(s), sorted(s["versions"])
-    (['kind', 'settings', 'versions'], ['clfeval', 'numpy', 'pyarrow', 'python', 'scipy'])
+    >>> list(s), sorted(s["versions"])
+    (['version', 'kind', 'settings', 'versions'], ['clfeval', 'numpy', 'pyarrow', 'python', 'scipy'])
     >>> signature("bands", {}, seed=3, samples=100, random=True)["seed"]
     3
     """
-    out: dict[str, Any] = {"kind": kind, "settings": dict(settings), "versions": versions()}
-    if random:
-        out["seed"] = seed_value(seed)
-        out["samples"] = samples
-    return out
+    return build_signature({"kind": kind, "settings": dict(settings)}, seed=seed if random else None,
+                           samples=samples if random else None, random=random)

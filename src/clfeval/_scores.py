@@ -9,7 +9,7 @@ probabilities in [0, 1] (:func:`check_probabilities`).
 from __future__ import annotations
 
 import numbers
-import platform
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from clfeval.errors import DataError
 
-__all__ = ["as_scores", "score_matrix", "check_probabilities", "versions", "item_position"]
+__all__ = ["as_scores", "score_matrix", "check_probabilities", "item_position", "ScoreSource"]
 
 _NUMBER = r"(?i)^[+-]?((\d+\.?\d*|\.\d+)(e[+-]?\d+)?|nan|inf|infinity)$"
 
@@ -28,12 +28,37 @@ def item_position(i: int) -> str:
     return f"item {i} (0-based)"
 
 
-def versions() -> dict[str, str]:
-    """Library versions recorded in result signatures."""
-    from clfeval import __version__
+@dataclass(frozen=True)
+class ScoreSource:
+    """Where score columns come from, as error messages name them.
 
-    return {"clfeval": __version__, "numpy": np.__version__, "pyarrow": pa.__version__,
-            "python": platform.python_version()}
+    ``name`` is the one score column's name (default: what the function calls
+    its input, ``scores`` or ``probabilities``); ``where(i)`` names the item
+    at position ``i`` (the command line passes ``file 'x.csv', row 3 …``);
+    ``prefix`` is how per-label columns are named (``score:`` for
+    ``score:<label>``). The library functions that read scores take one of
+    these instead of three message arguments.
+
+    >>> ScoreSource(prefix="score:").column_of("grain")
+    'score:grain'
+    """
+
+    name: str | None = None
+    where: Callable[[int], str] = item_position
+    prefix: str = ""
+
+    def column(self, default: str) -> str:
+        """The one column's name, or ``default``."""
+        return self.name if self.name is not None else default
+
+    def column_of(self, label: Any) -> str:
+        """The name of the column of one label."""
+        from clfeval._labels import label_str
+
+        return f"{self.prefix}{label_str(label)}"
+
+
+DEFAULT_SOURCE = ScoreSource()
 
 
 def _from_arrow(arr: pa.Array | pa.ChunkedArray, name: str, where: Callable[[int], str]) -> np.ndarray:

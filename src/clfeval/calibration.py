@@ -43,16 +43,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from clfeval._display import Display
 from clfeval._labels import label_str
-from clfeval._scores import as_scores, check_probabilities, item_position, score_matrix, versions
+from clfeval._scores import DEFAULT_SOURCE, ScoreSource, as_scores, check_probabilities, score_matrix
 from clfeval._validation import check_positive_int
 from clfeval.curves import Ranking, binary_gold, indicator_gold
 from clfeval.errors import DataError, UsageError
+from clfeval.signature import build_signature
 
 __all__ = ["Calibration", "reliability", "check_bins", "EPS", "STRATEGIES", "MAX_BINS"]
 
@@ -129,8 +130,7 @@ def _bin_index(conf: np.ndarray, n_bins: int, strategy: str) -> tuple[np.ndarray
 
 
 def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,
-                strategy: str = "uniform", name: str = "probabilities",
-                where: Callable[[int], str] = item_position, prefix: str = "") -> Calibration:
+                strategy: str = "uniform", source: ScoreSource | None = None) -> Calibration:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
 
     Parameters
@@ -147,6 +147,8 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
         Number of bins B (1 ≤ B ≤ :data:`MAX_BINS`).
     strategy : "uniform" or "quantile"
         Equal-width bins, or equal-mass bins.
+    source : ScoreSource, optional
+        How messages name the probability columns and their items.
 
     Returns
     -------
@@ -166,6 +168,8 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
     >>> c.roc_auc, round(c.ece, 4), round(c.brier, 4)
     (1.0, 0.4, 0.16)
     """
+    src = source or DEFAULT_SOURCE
+    name, where, prefix = src.column("probabilities"), src.where, src.prefix
     n_bins = check_bins(bins)
     if strategy not in STRATEGIES:
         raise UsageError(f"option strategy must be one of {', '.join(STRATEGIES)}; got {strategy!r}.")
@@ -234,13 +238,12 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
                  f"a confident miss costs at most -log(eps) = {-math.log(EPS):.4g} instead of infinity.")
     notes.append("Ranking metrics (ROC-AUC, average precision) cannot see miscalibration: they depend on the order "
                  "of the scores only.")
-    from clfeval import __version__
-
-    sig = {"version": __version__, "kind": kind, "bins": n_bins, "strategy": strategy,
-           "binning": "value v goes to bin min(floor(v*B), B-1)" if strategy == "uniform"
-           else "equal-mass bins: bin k starts at the (k*N // B)-th smallest confidence; ties stay together",
-           "ece": "sum_b (n_b/N) |acc_b - conf_b|", "mce": "max_b |acc_b - conf_b| over non-empty bins",
-           "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
-           "log_loss_eps": EPS, "versions": versions()}
+    sig = build_signature({
+        "kind": kind, "bins": n_bins, "strategy": strategy,
+        "binning": "value v goes to bin min(floor(v*B), B-1)" if strategy == "uniform"
+        else "equal-mass bins: bin k starts at the (k*N // B)-th smallest confidence; ties stay together",
+        "ece": "sum_b (n_b/N) |acc_b - conf_b|", "mce": "max_b |acc_b - conf_b| over non-empty bins",
+        "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
+        "log_loss_eps": EPS})
     return Calibration(kind, pos_label, n, strategy, k, table, ece, mce, brier, log_loss, EPS, roc_auc, ap,
                        notes, sig)

@@ -41,20 +41,22 @@ References
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
 from clfeval._decimate import ranking_curves
 from clfeval._display import Display
-from clfeval._labels import encode_labels, encode_multilabel, label_str, resolve_label
-from clfeval._scores import as_scores, item_position, score_matrix, versions
+from clfeval._labels import label_str
+from clfeval._scores import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
 from clfeval._validation import check_beta, check_finite, check_zero_division, zero_division_name
 from clfeval.errors import DataError, UsageError
+from clfeval.gold import EncodedGold, binary_gold, indicator_gold
 from clfeval.metrics import ClassCounts, fbeta, fpr, precision, recall, safe_divide
+from clfeval.objectives import Objective, check_cost, choose_cut, parse_objective
+from clfeval.signature import build_signature
 
 __all__ = [
     "RULE",
@@ -69,6 +71,9 @@ __all__ = [
     "binary_gold",
     "indicator_gold",
     "predictions_from_cut",
+    "binary_cut",
+    "cut_labels",
+    "cut_sets",
     "ranking_section",
 ]
 
@@ -244,113 +249,7 @@ class Sweep:
                 "rows": self.rows(max_rows)}
 
 
-# --- objectives ----------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Objective:
-    """What a threshold is chosen for.
-
-    ``kind`` is ``"fbeta"`` (maximise F-beta), ``"cost"`` (minimise the
-    expected cost (cost_fp·FP + cost_fn·FN) / N), ``"precision"`` (the lowest
-    cut whose precision ≥ target: the most recall at that precision) or
-    ``"recall"`` (the highest cut whose recall ≥ target). Ties between cuts of
-    equal F-beta or cost go to the highest threshold.
-    """
-
-    kind: str
-    beta: float = 1.0
-    target: float | None = None
-    cost_fp: float = 1.0
-    cost_fn: float = 1.0
-
-    @property
-    def name(self) -> str:
-        if self.kind == "fbeta":
-            return f"f{self.beta:g}"
-        if self.kind == "cost":
-            return "cost"
-        return f"{self.kind}>={self.target:g}"
-
-    def describe(self) -> str:
-        if self.kind == "fbeta":
-            return f"maximise F{self.beta:g} (ties: the highest threshold)"
-        if self.kind == "cost":
-            return (f"minimise the expected cost ({self.cost_fp:g}·FP + {self.cost_fn:g}·FN) / N "
-                    f"(ties: the highest threshold)")
-        if self.kind == "precision":
-            return f"the lowest cut with precision >= {self.target:g} (the most recall at that precision)"
-        return f"the highest cut with recall >= {self.target:g}"
-
-
-_OBJECTIVE_FORMS = "f1, f0.5, f2 (any f<beta>), cost, precision>=X or recall>=X with X in (0, 1]"
-
-
-def parse_objective(spec: str | Objective, *, cost_fp: Any = 1.0, cost_fn: Any = 1.0) -> Objective:
-    """Read an objective such as ``"f1"``, ``"f0.5"``, ``"cost"``, ``"precision>=0.9"``.
-
-    >>> parse_objective("precision>=0.9").describe()
-    'the lowest cut with precision >= 0.9 (the most recall at that precision)'
-    >>> parse_objective("f2").beta
-    2.0
-    """
-    cfp = _check_cost(cost_fp, "cost_fp")
-    cfn = _check_cost(cost_fn, "cost_fn")
-    if cfp == 0 and cfn == 0:
-        raise UsageError(lambda a, b: f"options {a} and {b} cannot both be 0: every cut would cost nothing.",
-                         params=["cost_fp", "cost_fn"])
-    if isinstance(spec, Objective):
-        return spec
-    text = str(spec).strip().lower().replace(" ", "")
-    m = re.fullmatch(r"f(\d+(?:\.\d*)?|\.\d+)", text)
-    if m:
-        if not float(m.group(1)) > 0:
-            raise UsageError(lambda name: f"option {name}: {spec!r} asks for F-beta with beta {m.group(1)}; beta must "
-                                          f"be a positive number (f0.5, f1, f2, ...).", params=["objective"])
-        return Objective("fbeta", beta=check_beta(m.group(1), option="objective"), cost_fp=cfp, cost_fn=cfn)
-    if text == "cost":
-        return Objective("cost", cost_fp=cfp, cost_fn=cfn)
-    m = re.fullmatch(r"(precision|recall)>=(\d+(?:\.\d*)?|\.\d+)", text)
-    if m:
-        target = float(m.group(2))
-        if not 0.0 < target <= 1.0:
-            raise UsageError(f"objective {spec!r}: the target must lie in (0, 1]; got {target:g}.")
-        return Objective(m.group(1), target=target, cost_fp=cfp, cost_fn=cfn)
-    raise UsageError(f"unknown objective {spec!r}; valid objectives are {_OBJECTIVE_FORMS}.")
-
-
-def _check_cost(value: Any, option: str) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        v = math.nan
-    if not math.isfinite(v) or v < 0:
-        raise UsageError(lambda name: f"option {name} must be a finite number >= 0 (the cost of one such error); got "
-                                      f"{value!r}.", params=[option])
-    return v
-
-
 # --- the binary ranking ----------------------------------------------------------
-
-def binary_gold(gold: Any, positive: Any, *, name: str = "gold") -> tuple[np.ndarray, str, list[str]]:
-    """Gold labels → a boolean "is positive" array, the positive's string form and the labels present.
-
-    Raises :class:`~clfeval.errors.DataError` when ``positive`` does not occur.
-    """
-    if isinstance(gold, np.ndarray) and gold.dtype == np.bool_ and gold.ndim == 1 and gold.size:
-        occurring_b = [v for v in (False, True) if (gold.any() if v else not gold.all())]
-        i = resolve_label(positive, occurring_b, option="positive", source=f"the {name} labels")
-        y = gold if occurring_b[i] else ~gold
-        return y, label_str(occurring_b[i]), [label_str(x) for x in occurring_b]
-    (codes,), r, raw = encode_labels([gold], (name,))
-    if codes.shape[0] == 0:
-        raise DataError(f"{name} holds no items; a ranking needs at least one item.")
-    present = np.flatnonzero(np.bincount(codes, minlength=r) > 0)
-    occurring = [raw[j] for j in present]
-    i = resolve_label(positive, occurring, option="positive", source=f"the {name} labels")
-    code = int(present[i])
-    y = codes == code
-    return y, label_str(occurring[i]), [label_str(x) for x in occurring]
-
 
 @dataclass(frozen=True, eq=False)
 class Ranking(Display):
@@ -491,8 +390,8 @@ class Ranking(Display):
         """The threshold sweep: every cut with TP, FP, FN, TN, P, R, F-beta, TPR, FPR and expected cost."""
         beta = check_beta(beta)
         zd = check_zero_division(zero_division)
-        cfp = _check_cost(cost_fp, "cost_fp")
-        cfn = _check_cost(cost_fn, "cost_fn")
+        cfp = check_cost(cost_fp, "cost_fp")
+        cfn = check_cost(cost_fn, "cost_fn")
         c = self.cuts
         counts = ClassCounts(c.tp, c.fp, self.n_positive - c.tp, self.n_negative - c.fp)
         r = recall(counts, zd)[0]
@@ -507,7 +406,7 @@ class Ranking(Display):
         if len(self.cuts.thresholds) == 0:
             return None
         sw = self.sweep(beta=obj.beta, cost_fp=obj.cost_fp, cost_fn=obj.cost_fn)
-        return _choose(sw, obj)
+        return choose_cut(sw, obj)
 
     def to_dict(self) -> dict[str, Any]:
         """Summary as plain data (no per-cut arrays): AUC, AP, counts, baselines of a random ranking."""
@@ -524,18 +423,6 @@ class Ranking(Display):
         }
 
 
-def _choose(sw: Sweep, obj: Objective) -> int | None:
-    if obj.kind == "fbeta":
-        return int(np.argmax(sw.fbeta))  # first maximum = highest threshold
-    if obj.kind == "cost":
-        return int(np.argmin(sw.cost))
-    if obj.kind == "precision":
-        ok = np.flatnonzero(sw.precision >= obj.target)
-        return int(ok[-1]) if ok.size else None
-    ok = np.flatnonzero(sw.recall >= obj.target)
-    return int(ok[0]) if ok.size else None
-
-
 def ranking_notes(prevalence: float) -> list[str]:
     """The plain-language reading of ROC-AUC beside average precision."""
     notes = [f"A random ranking scores ROC-AUC 0.5 and average precision (PR-AUC) about the prevalence, "
@@ -548,16 +435,10 @@ def ranking_notes(prevalence: float) -> list[str]:
 
 
 def _signature(positive: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    from clfeval import __version__
-
-    sig = {"version": __version__, "positive": positive, "definitions": dict(DEFINITIONS), "versions": versions()}
-    if extra:
-        sig.update(extra)
-    return sig
+    return build_signature({"positive": positive, "definitions": dict(DEFINITIONS), **(extra or {})})
 
 
-def ranking(gold: Any, scores: Any, *, positive: Any, name: str = "scores",
-            where: Callable[[int], str] = item_position) -> Ranking:
+def ranking(gold: Any, scores: Any, *, positive: Any, source: ScoreSource | None = None) -> Ranking:
     """Rank items by score against gold labels: ROC-AUC, average precision, curves, sweep.
 
     Parameters
@@ -569,8 +450,9 @@ def ranking(gold: Any, scores: Any, *, positive: Any, name: str = "scores",
         log-odds, margins).
     positive : label
         The positive class (matched by value or string form); it must occur.
-    name : str
-        The score column's name, for messages.
+    source : ScoreSource, optional
+        How messages name the score column and its items (the command line
+        names the file, column and row).
 
     Returns
     -------
@@ -592,8 +474,9 @@ def ranking(gold: Any, scores: Any, *, positive: Any, name: str = "scores",
     >>> r.pairs_in_order, r.pairs, round(r.roc_auc, 4), round(r.average_precision, 4)
     (20.0, 21, 0.9524, 0.9167)
     """
+    src = source or DEFAULT_SOURCE
     y, pos_label, _ = binary_gold(gold, positive)
-    s = as_scores(scores, name=name, n=y.shape[0], where=where)
+    s = as_scores(scores, name=src.column("scores"), n=y.shape[0], where=src.where)
     return Ranking.from_indicator(y, s, pos_label)
 
 
@@ -640,47 +523,8 @@ class RankingOvR(Display):
                 "curves": {lab: ranking_curves(rk.pos_scores, rk.neg_parts) for lab, rk in self.rankings.items()}}
 
 
-def indicator_gold(gold: Any, score_labels: Sequence[Any], *, multilabel: bool, sep: str = "|",
-                   prefix: str = "") -> np.ndarray:
-    """Gold labels as an (n, L) boolean matrix over the score columns' labels.
-
-    A gold label without a score column is an error (its items could not be
-    ranked); a score column whose label never occurs in gold is allowed.
-    """
-    if multilabel:
-        enc = encode_multilabel(gold, [[]] * len(gold), sep=sep)
-        gold_labels = list(enc.labels)
-        ind = enc.gold
-        n = enc.n
-    else:
-        (codes,), r, raw = encode_labels([gold], ("gold",))
-        present = np.flatnonzero(np.bincount(codes, minlength=r) > 0)
-        gold_labels = [raw[j] for j in present]
-        n = codes.shape[0]
-        remap = np.full(r, -1, dtype=np.intp)
-        remap[present] = np.arange(present.size)
-        ind = np.zeros((n, present.size), dtype=bool)
-        if n:
-            ind[np.arange(n), remap[codes]] = True
-    out = np.zeros((n, len(score_labels)), dtype=bool)
-    used = set()
-    for j, lab in enumerate(score_labels):
-        try:
-            i = resolve_label(lab, gold_labels, option="score column")
-        except DataError:
-            continue
-        out[:, j] = ind[:, i]
-        used.add(i)
-    missing = [label_str(gold_labels[i]) for i in range(len(gold_labels)) if i not in used]
-    if missing:
-        shown = ", ".join(repr(f"{prefix}{m}") for m in missing[:20])
-        raise DataError(f"gold labels {', '.join(map(repr, missing[:20]))} have no score column (expected columns "
-                        f"{shown}); every gold label needs one score column to be ranked.")
-    return out
-
-
 def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, multilabel: bool = False,
-                sep: str = "|", prefix: str = "", where: Callable[[int], str] = item_position) -> RankingOvR:
+                sep: str = "|", source: ScoreSource | None = None) -> RankingOvR:
     """One-vs-rest ROC-AUC and average precision per label, with macro, weighted and micro averages.
 
     Parameters
@@ -690,8 +534,9 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
         (lists, or strings separated by ``sep``).
     scores : mapping label → column, or array (n, L)
         One score column per label (``labels`` names the columns of an array).
-    prefix : str
-        How score columns are named in messages (``score:`` for ``score:<label>``).
+    source : ScoreSource, optional
+        How messages name the score columns (``ScoreSource(prefix="score:")``
+        for columns ``score:<label>``) and their items.
 
     Returns
     -------
@@ -709,9 +554,9 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
     >>> r.per_class["a"]["roc_auc"], r.macro["roc_auc"]
     (1.0, 1.0)
     """
-    n_expected = None
-    s, score_labels = score_matrix(scores, labels=labels, n=n_expected, where=where, prefix=prefix)
-    y = indicator_gold(gold, score_labels, multilabel=multilabel, sep=sep, prefix=prefix)
+    src = source or DEFAULT_SOURCE
+    s, score_labels = score_matrix(scores, labels=labels, where=src.where, prefix=src.prefix)
+    y = indicator_gold(gold, score_labels, multilabel=multilabel, sep=sep, prefix=src.prefix)
     if y.shape[0] != s.shape[0]:
         raise DataError(f"gold has {y.shape[0]} items but the score columns have {s.shape[0]} values; give one score per item.")
     labs = [label_str(x) for x in score_labels]
@@ -759,8 +604,7 @@ def _is_multi(scores: Any) -> bool:
 
 
 def predictions_from_cut(gold: Any, scores: Any, threshold: float, *, positive: Any = None, multilabel: bool = False,
-                         labels: Sequence[Any] | None = None, name: str = "scores",
-                         where: Callable[[int], str] = item_position, prefix: str = "") -> Any:
+                         labels: Sequence[Any] | None = None, source: ScoreSource | None = None) -> Any:
     """Predicted labels from scores: positive iff score ≥ ``threshold``.
 
     Binary (one score column): the positive label where the score reaches the
@@ -775,42 +619,83 @@ def predictions_from_cut(gold: Any, scores: Any, threshold: float, *, positive: 
     if multilabel:
         if not _is_multi(scores):
             raise UsageError("multi-label predictions from a cut need one score column per label.")
-        s, labs = score_matrix(scores, labels=labels, where=where, prefix=prefix)
-        hit = s >= t
+        src = source or DEFAULT_SOURCE
+        s, labs = score_matrix(scores, labels=labels, where=src.where, prefix=src.prefix)
+        hit = cut_sets(s, t)
         return [[labs[j] for j in np.flatnonzero(row)] for row in hit]
+    g, codes = binary_cut(gold, scores, t, positive=positive, source=source)
+    raw = np.empty(len(g.raw), dtype=object)
+    raw[:] = g.raw
+    return raw[codes]
+
+
+def binary_cut(gold: Any, scores: Any, threshold: float, *, positive: Any,
+               source: ScoreSource | None = None) -> tuple[EncodedGold, np.ndarray]:
+    """The cut on one score column as raw label codes: gold encoded once, and each item's predicted code.
+
+    Gold must hold exactly two labels: the positive one, predicted where the
+    score reaches ``threshold``, and the negative one, predicted elsewhere.
+    Returns the :class:`~clfeval.gold.EncodedGold` and the predicted codes in
+    its raw code space (what :func:`predictions_from_cut` turns into labels).
+    """
+    t = check_finite(threshold, option="threshold")
     if _is_multi(scores) or positive is None:
         raise UsageError("predictions from a cut need one score column and positive (binary data); "
                          "for multiclass data give the predicted labels.")
-    (codes,), r, raw = encode_labels([gold], ("gold",))
-    present = [raw[j] for j in np.flatnonzero(np.bincount(codes, minlength=r) > 0)]
-    i = resolve_label(positive, present, option="positive", source="the gold labels")
-    others = [x for k, x in enumerate(present) if k != i]
+    g = EncodedGold.of(gold)
+    pos = g.positive_code(positive)
+    others = [int(j) for j in g.present if j != pos]
     if len(others) != 1:
         raise DataError(
-            f"predictions from a cut need exactly two gold labels (the positive {label_str(present[i])!r} and one "
+            f"predictions from a cut need exactly two gold labels (the positive {label_str(g.raw[pos])!r} and one "
             f"negative label to predict below the cut); the gold labels are "
-            f"{', '.join(repr(label_str(x)) for x in present)}. Give the predicted labels instead.")
-    s = as_scores(scores, name=name, n=codes.shape[0], where=where)
-    return np.where(s >= t, present[i], others[0])
+            f"{', '.join(repr(label_str(x)) for x in g.occurring)}. Give the predicted labels instead.")
+    src = source or DEFAULT_SOURCE
+    s = as_scores(scores, name=src.column("scores"), n=g.n, where=src.where)
+    return g, cut_labels(s, t, positive=pos, negative=others[0]).astype(np.intp)
+
+
+def cut_labels(scores: np.ndarray, threshold: Any, *, positive: Any, negative: Any) -> np.ndarray:
+    """The decision rule on one score column: ``positive`` iff score ≥ threshold, else ``negative``.
+
+    Returns an object array of the two labels (as given). The threshold step
+    of :mod:`clfeval.protocols` and :func:`predictions_from_cut` both decide
+    through it.
+
+    >>> cut_labels(np.array([0.9, 0.5, 0.1]), 0.5, positive="yes", negative="no").tolist()
+    ['yes', 'yes', 'no']
+    """
+    out = np.empty(np.shape(scores)[0], dtype=object)
+    out[:] = negative
+    out[np.asarray(scores) >= threshold] = positive
+    return out
+
+
+def cut_sets(scores: np.ndarray, thresholds: Any) -> np.ndarray:
+    """The decision rule on one score column per label: an (n, L) indicator, score ≥ the label's threshold.
+
+    >>> cut_sets(np.array([[0.9, 0.1], [0.4, 0.6]]), np.array([0.5, 0.5])).tolist()
+    [[True, False], [False, True]]
+    """
+    return np.asarray(scores) >= np.asarray(thresholds)
 
 
 def ranking_section(gold: Any, scores: Any, *, positive: Any = None, multilabel: bool = False,
                     labels: Sequence[Any] | None = None, sep: str = "|", threshold: float | None = None,
-                    name: str = "scores", where: Callable[[int], str] = item_position, prefix: str = "") -> dict[str, Any]:
+                    source: ScoreSource | None = None) -> dict[str, Any]:
     """The ``"ranking"`` section of a report: ROC-AUC, average precision (PR-AUC) and context.
 
     One score column needs ``positive`` (binary ranking); one column per label
     gives the one-vs-rest ranking (multiclass, or multi-label with ``multilabel``).
     """
     if _is_multi(scores):
-        out = ranking_ovr(gold, scores, labels=labels, multilabel=multilabel, sep=sep, prefix=prefix,
-                          where=where).to_dict()
+        out = ranking_ovr(gold, scores, labels=labels, multilabel=multilabel, sep=sep, source=source).to_dict()
     else:
         if positive is None:
             raise UsageError("a ranking of one score column needs positive: the class the scores rank.")
         if multilabel:
             raise UsageError("multi-label data needs one score column per label to be ranked.")
-        out = ranking(gold, scores, positive=positive, name=name, where=where).to_dict()
+        out = ranking(gold, scores, positive=positive, source=source).to_dict()
     if threshold is not None:
         out["threshold"] = {"value": float(threshold), "rule": RULE}
     return out

@@ -51,7 +51,8 @@ import numpy as np
 from clfeval._results import number, signature
 from clfeval._validation import check_probability
 from clfeval.errors import DataError, UsageError
-from clfeval.significance import _higher_is_better, format_p, metric_label
+from clfeval import catalog
+from clfeval.significance_results import format_p
 
 __all__ = ["FoldDifference", "TTest", "CVComparison", "cv_compare", "five_by_two_cv"]
 
@@ -302,7 +303,12 @@ def _resolve(metric: str, higher_is_better: bool | None, names: Sequence[str], l
              ) -> tuple[str, bool, tuple[str, str], float, float]:
     if not isinstance(metric, str) or not metric:
         raise UsageError(f"metric must be the name of the metric compared over folds; got {metric!r}.")
-    higher = _higher_is_better(metric) if higher_is_better is None else bool(higher_is_better)
+    if higher_is_better is None:  # from the catalogue; a name outside it (a user's own metric) counts higher as better
+        found = catalog.find(metric)
+        direction = None if found is None else found[0].higher_is_better
+        higher = True if direction is None else direction
+    else:
+        higher = bool(higher_is_better)
     names = tuple(str(x) for x in names)
     if len(names) != 2:
         raise UsageError(f"names must give two display names (A, B); got {names!r}.")
@@ -462,9 +468,9 @@ def cv_compare(folds_a: Any, folds_b: Any, *, metric: str, higher_is_better: boo
         names = (pool["names"]["a"], pool["names"]["b"])
     notes = [f"n_test/n_train = {ratio:.4g}: the mean test size over the mean training size of the {j} folds."]
     if not higher:
-        notes.append(f"{metric_label(metric)}: lower is better, so 'A better than B' means a negative difference.")
+        notes.append(f"{catalog.label(metric)}: lower is better, so 'A better than B' means a negative difference.")
     verdict = _verdict({"corrected": corrected, "plain": plain, "five_by_two": fbt, "pooled": pool, "n": j},
-                       metric_label(metric), names, higher, alpha)
+                       catalog.label(metric), names, higher, alpha)
     sig = signature("cv_compare", {"metric": metric, "higher_is_better": higher, "alpha": alpha, "level": level,
                                    "test_train_ratio": "mean(n_test) / mean(n_train)"})
     return CVComparison(metric, higher, names, folds, repeats, per, ratio, mean, math.sqrt(var), plain, corrected,

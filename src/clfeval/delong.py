@@ -66,7 +66,8 @@ from clfeval._scores import as_scores, score_matrix
 from clfeval._validation import check_probability
 from clfeval.curves import Ranking, binary_gold, indicator_gold
 from clfeval.errors import DataError, UsageError
-from clfeval.significance import _verdict, holm
+from clfeval.significance import holm
+from clfeval.significance_results import verdict as _verdict
 
 __all__ = ["AUCInterval", "DeLongComparison", "DeLongOvR", "placements", "delong_auc", "delong_test", "delong_ovr"]
 

@@ -15,9 +15,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from clfeval import __version__
 from clfeval._display import Display
 from clfeval.reports import report
+from clfeval.signature import build_signature
 
 __all__ = ["DemoResult", "DemoTable", "MODES", "register_mode", "run_demo", "items_from_counts", "demo_modes"]
 
@@ -49,7 +49,7 @@ class DemoResult(Display):
     def to_dict(self) -> dict[str, Any]:
         return {"mode": self.mode, "title": self.title, "intro": self.intro,
                 "tables": [t.to_dict() for t in self.tables], "conclusion": self.conclusion,
-                "data": self.data, "signature": {"version": __version__}}
+                "data": self.data, "signature": build_signature()}
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ __all__ = [
     "InputFileError",
     "OutputFileError",
     "Interrupted",
+    "LabelListError",
     "UndefinedMetricWarning",
 ]
 
@@ -101,6 +102,29 @@ class Interrupted(BaseException):
         super().__init__(signum)
         self.signum = signum
         self.exit_code = 128 + signum
+class LabelListError(DataError):
+    """A list of labels given by the caller leaves out labels that occur in the data.
+
+    Attributes
+    ----------
+    missing : list of str
+        The labels that occur in the data but are not in the list.
+    parameter : str
+        The library parameter that gave the list (``labels``, ``order``): the
+        command line names its own option with :meth:`describe`.
+    """
+
+    def __init__(self, missing: list[str], *, parameter: str = "labels") -> None:
+        self.missing = list(missing)
+        self.parameter = parameter
+        super().__init__(self.describe("the given label list"))
+
+    def describe(self, list_name: str) -> str:
+        """The message, naming the list as ``list_name`` (e.g. ``option --order``)."""
+        shown = ", ".join(repr(x) for x in self.missing[:20])
+        more = f" and {len(self.missing) - 20} more" if len(self.missing) > 20 else ""
+        return (f"{list_name} leaves out labels that occur in the data: {shown}{more}; "
+                f"list every label, or leave the list out to use all labels found.")
 
 
 class UndefinedMetricWarning(UserWarning):

@@ -3,8 +3,9 @@
 For a confusion table with N items, drawing N items with replacement is
 drawing the K×K cell counts from a multinomial over the non-empty cells; each
 replicate is a new table, and every metric of the report is computed on the
-whole stack of replicate tables at once (:mod:`clfeval.metrics` works on
-stacks). The cost is O(cells) per replicate, independent of N.
+whole stack of replicate tables at once, through the same catalogue entries
+as the report itself (:func:`clfeval.scoring.leaves`), so a metric and its
+interval cannot disagree. The cost is O(cells) per replicate, independent of N.
 
 Multi-label data has no K×K table; its items are grouped by their (gold set,
 predicted set) pattern instead, and the patterns' counts are drawn from a
@@ -14,6 +15,7 @@ multinomial the same way.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -22,66 +24,67 @@ from clfeval import _resample as rs
 from clfeval._labels import label_str
 from clfeval._validation import MEMORY_BUDGET, check_probability, check_rng, check_samples, check_zero_division
 from clfeval.errors import DataError, UsageError
-from clfeval.metrics import (PER_CLASS_METRICS, ClassCounts, _micro, accuracy, balanced_accuracy,
-                             binary_class_counts, class_counts, f1_of_means, fbeta, kappa, macro_average, mcc,
-                             ordinal_mae, recall, safe_divide, specificity, weighted_average, weighted_kappa)
+from clfeval.metrics import TableStats
+from clfeval.scoring import leaves
 
-__all__ = ["table_ci", "multilabel_ci"]
+__all__ = ["table_ci", "multilabel_ci", "replicate_leaves", "ItemPatterns"]
 
 Leaves = dict[tuple[str, ...], np.ndarray]
 
-
-def _per_class(c: ClassCounts, labels: Sequence[str], beta: float, zd: float, out: Leaves) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    vals = {m: f(c, zd) for m, f in PER_CLASS_METRICS.items()}
-    if beta != 1.0:
-        vals["fbeta"] = fbeta(c, beta, zd)
-    for m, (v, _) in vals.items():
-        for i, lab in enumerate(labels):
-            out[("per_class", lab, m)] = v[..., i]
-    return vals
+# Infinite replicates (x/0, x > 0: a likelihood ratio with no false positive) are larger than every finite
+# one; they take part in the quantiles as this stand-in, and an end beyond the finite ones is infinite.
+_BIG = float(np.finfo(np.float64).max)
 
 
-def _averages(c: ClassCounts, vals: dict, beta: float, zd: float, out: Leaves) -> None:
-    for m in ("precision", "recall", "f1") + (("fbeta",) if beta != 1.0 else ()):
-        out[("macro", m)] = macro_average(*vals[m], zd)
-        out[("weighted", m)] = weighted_average(*vals[m], c.support, zd)
-    out[("macro", "f1_of_means")] = f1_of_means(out[("macro", "precision")], out[("macro", "recall")], zd)[0]
-    for m, (v, _) in _micro(c, zd, beta).items():
-        out[("micro", m)] = v
+def replicate_leaves(stats: TableStats, labels: Sequence[str], *, zero_division: float = 0.0, beta: float = 1.0,
+                     order: bool = False, positive: int | None = None) -> Leaves:
+    """What a stack of (replicate) tables gives the intervals: {report JSON path: values (c,)}.
+
+    Every count metric of the report, through the catalogue entries the
+    report itself is built from (:func:`clfeval.scoring.leaves`); infinite
+    values (x/0, x > 0) are ``+inf`` here, so that they rank above every
+    finite replicate. Applied to the observed table it gives the report's
+    own numbers.
+    """
+    return {path: v for _, path, v, _ in leaves(stats, labels, zero_division=zero_division, beta=beta, order=order,
+                                                positive=positive, infinity=True)}
 
 
-def _table_leaves(cm: np.ndarray, labels: Sequence[str], beta: float, zd: float, order: bool,
-                  positive: int | None) -> Leaves:
-    """Every metric of the report over a stack of tables (c, K, K): {json path: values (c,)}."""
-    out: Leaves = {}
-    acc = accuracy(cm, zd)[0]
-    out[("accuracy",)] = acc
-    out[("error_rate",)] = 1.0 - acc
-    out[("balanced_accuracy",)] = balanced_accuracy(cm, zd)[0]
-    out[("mcc",)] = mcc(cm, zd)[0]
-    out[("kappa",)] = kappa(cm, zd)[0]
-    c = class_counts(cm)
-    vals = _per_class(c, labels, beta, zd, out)
-    _averages(c, vals, beta, zd, out)
-    if order:
-        out[("ordinal", "mae")] = ordinal_mae(cm, zd)[0]
-        out[("ordinal", "linear_kappa")] = weighted_kappa(cm, "linear", zd)[0]
-        out[("ordinal", "quadratic_kappa")] = weighted_kappa(cm, "quadratic", zd)[0]
-    if positive is not None:
-        one = ClassCounts(*(x[..., positive] for x in c))
-        for m, (v, _) in vals.items():
-            out[("binary", m)] = v[..., positive]
-        n = one.tp + one.fp + one.fn + one.tn
-        b_acc = safe_divide(one.tp + one.tn, n, zd)[0]
-        out[("binary", "accuracy")] = b_acc
-        out[("binary", "error_rate")] = 1.0 - b_acc
-        sens, us = recall(one, math.nan)
-        spec, up = specificity(one, math.nan)
-        out[("binary", "balanced_accuracy")] = np.where(us | up, zd, (sens + spec) / 2.0)
-        two = np.stack([np.stack([one.tp, one.fn], -1), np.stack([one.fp, one.tn], -1)], -2)
-        out[("binary", "mcc")] = mcc(two, zd)[0]
-        out[("binary", "kappa")] = kappa(two, zd)[0]
-    return out
+@dataclass(frozen=True)
+class ItemPatterns:
+    """Multi-label items grouped by their (gold set, predicted set) pattern.
+
+    ``counts`` holds the items of each pattern; ``per_item`` the statistics an
+    item of each pattern adds: its 2×2 cells per label, then 1 if its sets
+    are equal, its Jaccard ratio, 1 if both sets are empty.
+    """
+
+    counts: np.ndarray
+    per_item: np.ndarray
+    n_labels: int
+
+    @classmethod
+    def of(cls, gold: np.ndarray, pred: np.ndarray) -> "ItemPatterns":
+        """From boolean indicator matrices (n, L)."""
+        n_lab = gold.shape[1]
+        patterns, counts = np.unique(np.concatenate([gold, pred], axis=1), axis=0, return_counts=True)
+        pg, pp = patterns[:, :n_lab], patterns[:, n_lab:]
+        cells = np.stack([~pg & ~pp, ~pg & pp, pg & ~pp, pg & pp], axis=-1).reshape(len(patterns), 4 * n_lab)
+        inter = (pg & pp).sum(axis=1)
+        union = (pg | pp).sum(axis=1)
+        jac = np.where(union > 0, inter / np.maximum(union, 1), 0.0)
+        per_item = np.column_stack([cells.astype(np.float64), (inter == union).astype(np.float64), jac,
+                                    (union == 0).astype(np.float64)])
+        return cls(counts, per_item, n_lab)
+
+    def stats(self, weights: np.ndarray) -> TableStats:
+        """The tables of item multisets with ``weights`` (c, patterns) items of each pattern."""
+        w = np.asarray(weights, dtype=np.float64)
+        sums = w @ self.per_item
+        c = sums.shape[0]
+        tab = sums[:, :4 * self.n_labels].reshape(c, self.n_labels, 2, 2)
+        return TableStats.of_multilabel(tab, n_items=w.sum(axis=1), exact=sums[:, -3], jaccard_sum=sums[:, -2],
+                                        jaccard_empty=sums[:, -1])
 
 
 def _check_kept(samples: int, values: int) -> None:
@@ -112,15 +115,28 @@ def _collect(draw: Callable[[np.random.Generator, int], Leaves], samples: int, r
 def _nest(leaves: Leaves, level: float, head: dict[str, Any], samples: int) -> dict[str, Any]:
     """Percentile intervals of every leaf, nested like the report's keys, with a note on undefined replicates."""
     out = dict(head)
-    undefined = 0
+    undefined = infinite = 0
     for path, reps in leaves.items():
-        undefined = max(undefined, int(np.count_nonzero(~np.isfinite(reps))))
+        undefined = max(undefined, int(np.count_nonzero(np.isnan(reps))))
+        inf = np.isposinf(reps)
+        interval = rs.percentile_interval(np.where(inf, _BIG, reps), level)
+        if inf.any():  # an end beyond every finite replicate lies at (or interpolates towards) infinity
+            infinite = max(infinite, int(np.count_nonzero(inf)))
+            top = reps[np.isfinite(reps)].max(initial=-math.inf)
+            interval = [math.inf if x > top else x for x in interval]
         node = out
         for key in path[:-1]:
             node = node.setdefault(key, {})
-        node[path[-1]] = rs.percentile_interval(reps, level)
+        node[path[-1]] = interval
+    notes = []
     if undefined:
-        out["note"] = f"up to {undefined} of {samples} replicates had an undefined value and were left out."
+        notes.append(f"up to {undefined} of {samples} replicates had an undefined value and were left out.")
+    if infinite:
+        notes.append(f"up to {infinite} of {samples} replicates had an infinite value (x/0: a likelihood or odds "
+                     f"ratio without false positives or false negatives); they count as larger than every other, "
+                     f"and an interval end there is infinite (null in JSON).")
+    if notes:
+        out["note"] = " ".join(notes)
     return out
 
 
@@ -148,7 +164,7 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
         Bootstrap replicates b.
     seed : int or Generator
     zero_division, beta
-        As in :func:`clfeval.metrics.score_table`.
+        As in :func:`clfeval.scoring.score_table`.
     order : bool
         Also the ordinal measures (table order is the scale).
     positive : int, optional
@@ -174,8 +190,8 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
 
     >>> ci = table_ci(np.array([[40, 10], [5, 45]]), ["a", "b"], samples=2000)
     >>> lo, hi = ci["accuracy"]
-    >>> bool(lo < 0.85 < hi), ci["level"], sorted(ci["per_class"]["a"])[:3]
-    (True, 0.95, ['delta', 'f1', 'fpr'])
+    >>> bool(lo < 0.85 < hi), ci["level"], {"delta", "f1", "fpr", "lr_plus"} <= set(ci["per_class"]["a"])
+    (True, 0.95, True)
     """
     level = check_probability(level, option="ci")
     samples = check_samples(samples)
@@ -195,7 +211,8 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
     def draw(g: np.random.Generator, c: int) -> Leaves:
         stack = np.zeros((c, k * k), dtype=np.int64)
         stack[:, nz] = g.multinomial(n, p, size=c)
-        return _table_leaves(stack.reshape(c, k, k), labs, beta, zd, order, positive)
+        return replicate_leaves(TableStats.of_matrix(stack.reshape(c, k, k)), labs, zero_division=zd, beta=beta,
+                                order=order, positive=positive)
 
     rows = max(1, rs.BUDGET // max(k * k * 8, 1))
     leaves = _collect(draw, samples, rows, rng, progress)
@@ -232,42 +249,16 @@ def multilabel_ci(gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any], *, 
     n, n_lab = g.shape
     if n == 0:
         raise DataError("there are no items; a confidence interval needs at least one item.")
-    patterns, counts = np.unique(np.concatenate([g, p_], axis=1), axis=0, return_counts=True)
-    pg, pp = patterns[:, :n_lab], patterns[:, n_lab:]
-    cells = np.stack([~pg & ~pp, ~pg & pp, pg & ~pp, pg & pp], axis=-1).reshape(len(patterns), 4 * n_lab).astype(np.float64)
-    inter = (pg & pp).sum(axis=1)
-    union = (pg | pp).sum(axis=1)
-    exact = (inter == union).astype(np.float64)
-    empty = (union == 0).astype(np.float64)
-    jac = np.where(union > 0, inter / np.maximum(union, 1), 0.0)
-    per_item = np.column_stack([cells, exact, jac, empty])
+    pat = ItemPatterns.of(g, p_)
     labs = [label_str(x) for x in labels]
-    prob = counts / n
+    prob = pat.counts / n
 
     def draw(gen: np.random.Generator, c: int) -> Leaves:
-        sums = gen.multinomial(n, prob, size=c).astype(np.float64) @ per_item
-        tab = sums[:, :4 * n_lab].reshape(c, n_lab, 2, 2)
-        ex, js, em = sums[:, -3], sums[:, -2], sums[:, -1]
-        out: Leaves = {}
-        cc = binary_class_counts(tab)
-        vals = _per_class(cc, labs, beta, zd, out)
-        lab_acc = (cc.tp + cc.tn) / n
-        for i, lab in enumerate(labs):
-            out[("per_class", lab, "accuracy")] = lab_acc[:, i]
-        out[("accuracy",)] = ex / n
-        out[("subset_accuracy",)] = ex / n
-        out[("error_rate",)] = 1.0 - ex / n
-        out[("hamming_loss",)] = (cc.fp + cc.fn).sum(axis=-1) / (n * n_lab) if n_lab else np.full(c, math.nan)
-        if math.isnan(zd):
-            out[("jaccard",)] = safe_divide(js, n - em, math.nan)[0]
-        else:
-            out[("jaccard",)] = (js + zd * em) / n
-        _averages(cc, vals, beta, zd, out)
-        return out
+        return replicate_leaves(pat.stats(gen.multinomial(n, prob, size=c)), labs, zero_division=zd, beta=beta)
 
-    rows = max(1, rs.BUDGET // max(len(patterns), per_item.shape[1], 1))
+    rows = max(1, rs.BUDGET // max(len(pat.counts), pat.per_item.shape[1], 1))
     leaves = _collect(draw, samples, rows, rng, progress)
-    head = _head(level, samples, seed, f"multinomial over the {len(patterns)} distinct (gold set, predicted set) "
+    head = _head(level, samples, seed, f"multinomial over the {len(pat.counts)} distinct (gold set, predicted set) "
                                        f"patterns (= {n} items drawn with replacement)", zd)
     return _nest(leaves, level, head, samples)
 

@@ -17,8 +17,18 @@ by one policy, ``zero_division``:
 * ``nan`` — leaves the value undefined; undefined values are left out of
   macro and weighted averages (the mean is over the defined values only).
 
-Whatever the policy, :func:`score_table` lists every metric and label that was
+Whatever the policy, the report lists every metric and label that was
 undefined, so every output can say which numbers were filled in.
+
+A ratio of rates x/0 with x > 0 — the positive likelihood ratio of a class
+never predicted for an item outside it, the diagnostic odds ratio when FP or
+FN is 0 — is *infinite*, not 0/0: :func:`ratio` reports it as undefined
+(NaN, ``null`` in JSON) whatever the policy, never as 0 and never as an
+infinity.
+
+The named metrics (what a report shows, what ``compare``, the protocol runner
+and the run log accept by name) are listed in :mod:`clfeval.catalog`, which
+maps each name to the functions here.
 
 References
 ----------
@@ -27,24 +37,31 @@ References
 * Armano (2015), "A direct measure of discriminant and characteristic
   capability for classifier building and assessment" (δ and φ).
 * Opitz & Burst (2019), "Macro F1 and Macro F1" (the two macro-F1s).
+* Powers (2011), "Evaluation: from precision, recall and F-measure to ROC,
+  informedness, markedness and correlation".
+* Glas, Lijmer, Prins, Bonsel & Bossuyt (2003), "The diagnostic odds ratio: a
+  single indicator of test performance".
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from clfeval._labels import label_str, resolve_label
 from clfeval.errors import UsageError
 
 __all__ = [
     "ClassCounts",
+    "TableStats",
     "class_counts",
     "binary_class_counts",
+    "one_vs_rest_tables",
+    "pooled",
     "safe_divide",
+    "ratio",
     "precision",
     "recall",
     "specificity",
@@ -53,8 +70,16 @@ __all__ = [
     "f1",
     "delta",
     "phi",
+    "npv",
+    "fnr",
+    "prevalence",
+    "markedness",
+    "lr_plus",
+    "lr_minus",
+    "dor",
     "accuracy",
     "balanced_accuracy",
+    "balanced_accuracy_of_counts",
     "mcc",
     "kappa",
     "weighted_kappa",
@@ -62,13 +87,8 @@ __all__ = [
     "macro_average",
     "weighted_average",
     "f1_of_means",
-    "ScalarMetric",
-    "scalar_metric",
-    "metric_names",
-    "score_table",
-    "score_multilabel",
-    "score_binary",
-    "PER_CLASS_METRICS",
+    "hamming_loss",
+    "jaccard",
 ]
 
 
@@ -128,8 +148,29 @@ def safe_divide(num: Any, den: Any, zero_division: float = 0.0) -> tuple[np.ndar
     undefined = den == 0
     with np.errstate(divide="ignore", invalid="ignore"):
         out = num / den
-    if np.any(undefined):
+    if undefined.any():
         out = np.where(undefined, zero_division, out)
+    return out, undefined
+
+
+def ratio(num: Any, den: Any, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """``num / den`` for a ratio that can be infinite: 0/0 takes ``zero_division``; x/0 with x > 0 is NaN.
+
+    A ratio of rates such as the likelihood ratio TPR / FPR is 0/0 when both
+    rates are 0 (or undefined) — filled by ``zero_division`` like every 0/0 —
+    but *infinite* when only the denominator is 0. An infinity is reported as
+    undefined (NaN; ``null`` in JSON), never as 0 and never as ``inf``.
+    Returns the values and the mask of every undefined entry (both cases);
+    the infinite ones are those that are NaN whatever ``zero_division``.
+
+    >>> v, u = ratio(np.array([1.0, 0.0, 3.0]), np.array([0.0, 0.0, 2.0]))
+    >>> v.tolist(), u.tolist()
+    ([nan, 0.0, 1.5], [True, True, False])
+    """
+    num = np.asarray(num, dtype=np.float64)
+    out, undefined = safe_divide(num, den, zero_division)
+    if undefined.any():
+        out = np.where(undefined & (num != 0), math.nan, out)
     return out, undefined
 
 
@@ -189,15 +230,74 @@ def phi(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndar
     return np.where(undefined, zero_division, r + f - 1.0), undefined
 
 
-PER_CLASS_METRICS: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
-    "precision": precision,
-    "recall": recall,
-    "specificity": specificity,
-    "fpr": fpr,
-    "f1": f1,
-    "delta": delta,
-    "phi": phi,
-}
+def npv(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Negative predictive value NPV = TN / (TN + FN); undefined when the class is predicted for every item."""
+    return safe_divide(c.tn, c.tn + c.fn, zero_division)
+
+
+def fnr(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """False-negative rate (miss rate) FNR = FN / (TP + FN) = 1 − recall; undefined when the class is absent from gold."""
+    return safe_divide(c.fn, c.tp + c.fn, zero_division)
+
+
+def prevalence(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Share of the items that belong to the class, (TP + FN) / N; undefined for an empty table."""
+    return safe_divide(c.tp + c.fn, c.tp + c.fp + c.fn + c.tn, zero_division)
+
+
+def markedness(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Markedness MK = PPV + NPV − 1, in [−1, 1]; undefined (filled) when precision or NPV is.
+
+    >>> markedness(class_counts(np.array([[8, 2], [1, 9]])))[0].round(4).tolist()  # 8/9 + 9/11 − 1
+    [0.7071, 0.7071]
+    """
+    p, up = precision(c, math.nan)
+    v, uv = npv(c, math.nan)
+    undefined = up | uv
+    return np.where(undefined, zero_division, p + v - 1.0), undefined
+
+
+def _f64(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64)
+
+
+def lr_plus(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Positive likelihood ratio LR+ = TPR / FPR = TP·(FP + TN) / (FP·(TP + FN)).
+
+    0/0 (no item of the class, no other item, or TP = FP = 0) takes
+    ``zero_division``; FP = 0 with TP > 0 (specificity 1) is infinite:
+    NaN and undefined (see :func:`ratio`).
+    """
+    tp, fp, fn, tn = (_f64(x) for x in c)
+    return ratio(tp * (fp + tn), fp * (tp + fn), zero_division)
+
+
+def lr_minus(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Negative likelihood ratio LR− = FNR / TNR = FN·(FP + TN) / (TN·(TP + FN)).
+
+    0/0 takes ``zero_division``; TN = 0 with FN > 0 (specificity 0) is
+    infinite: NaN and undefined.
+    """
+    tp, fp, fn, tn = (_f64(x) for x in c)
+    return ratio(fn * (fp + tn), tn * (tp + fn), zero_division)
+
+
+def dor(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Diagnostic odds ratio DOR = LR+ / LR− = (TP·TN) / (FP·FN).
+
+    0/0 (TP·TN = FP·FN = 0) takes ``zero_division``; FP = 0 or FN = 0 with
+    TP·TN > 0 is infinite: NaN and undefined.
+
+    >>> dor(class_counts(np.array([[8, 2], [1, 9]])))[0].tolist()
+    [36.0, 36.0]
+    """
+    tp, fp, fn, tn = (_f64(x) for x in c)
+    return ratio(tp * tn, fp * fn, zero_division)
+
+
+def one_vs_rest_tables(c: ClassCounts) -> np.ndarray:
+    """Each class against all others as a 2×2 table [[TP, FN], [FP, TN]] (rows = gold): shape (..., K, 2, 2)."""
+    return np.stack([np.stack([c.tp, c.fn], -1), np.stack([c.fp, c.tn], -1)], -2)
 
 
 # --- whole table -------------------------------------------------------------
@@ -213,7 +313,11 @@ def balanced_accuracy(cm: np.ndarray, zero_division: float = 0.0) -> tuple[np.nd
 
     For two classes, (sensitivity + specificity) / 2 = (1 + δ) / 2.
     """
-    c = class_counts(cm)
+    return balanced_accuracy_of_counts(class_counts(cm), zero_division)
+
+
+def balanced_accuracy_of_counts(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`balanced_accuracy` from the per-class counts (it needs no K×K table)."""
     support = c.support
     present = support > 0
     r, _ = safe_divide(c.tp, support, 0.0)
@@ -320,297 +424,70 @@ def f1_of_means(p: np.ndarray, r: np.ndarray, zero_division: float = 0.0) -> tup
     return safe_divide(2 * p * r, p + r, zero_division)
 
 
-def _pool(c: ClassCounts) -> ClassCounts:
+def pooled(c: ClassCounts) -> ClassCounts:
     """TP, FP, FN, TN summed over classes (the micro table)."""
     return ClassCounts(c.tp.sum(axis=-1), c.fp.sum(axis=-1), c.fn.sum(axis=-1), c.tn.sum(axis=-1))
 
 
-def _micro(c: ClassCounts, zero_division: float, beta: float = 1.0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    pooled = _pool(c)
-    out = {
-        "precision": precision(pooled, zero_division),
-        "recall": recall(pooled, zero_division),
-        "f1": f1(pooled, zero_division),
-    }
-    if beta != 1.0:
-        out["fbeta"] = fbeta(pooled, beta, zero_division)
-    return out
+# --- multi-label ---------------------------------------------------------------
+
+def hamming_loss(c: ClassCounts, n_items: Any, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """(Σ_labels FP + FN) / (N·L): the share of (item, label) decisions that are wrong."""
+    n_lab = np.asarray(c.fp).shape[-1]
+    return safe_divide((c.fp + c.fn).sum(axis=-1), np.asarray(n_items) * n_lab, zero_division)
 
 
-# --- named scalar metrics (a registry used by compare, cv, runs, ...) ---------
+def jaccard(jaccard_sum: Any, jaccard_empty: Any, n_items: Any, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Mean over items of |G ∩ P| / |G ∪ P| from its sums.
+
+    ``jaccard_sum`` adds the items' ratios (items with both sets empty add 0),
+    ``jaccard_empty`` counts those 0/0 items: they count as ``zero_division``,
+    or with ``nan`` are left out of the mean.
+    """
+    if math.isnan(zero_division):
+        return safe_divide(jaccard_sum, np.asarray(n_items) - np.asarray(jaccard_empty), math.nan)
+    return safe_divide(np.asarray(jaccard_sum) + zero_division * np.asarray(jaccard_empty), n_items, zero_division)
+
+
+# --- what count metrics are computed from ----------------------------------------
 
 @dataclass(frozen=True)
-class ScalarMetric:
-    """A named metric of a confusion-table stack.
+class TableStats:
+    """The statistics every count metric is computed from, for one table or a stack of them.
 
-    ``fn(cm, zero_division)`` maps counts of shape (..., K, K) to values of
-    shape (...). ``higher_is_better`` is False for losses such as the error rate.
+    ``classes`` holds the per-class counts TP, FP, FN, TN of shape (..., K);
+    ``n`` the items of each table (...,). Only single-label tables carry
+    ``matrix``, the K×K counts (..., K, K) — asked for only by the metrics
+    that need more than the per-class counts (MCC, kappa, the ordinal
+    measures); multi-label tables carry the per-item sums instead (items
+    whose predicted set equals the gold set, the sum of the items' Jaccard
+    ratios, and the items with both sets empty).
     """
 
-    name: str
-    description: str
-    fn: Callable[[np.ndarray, float], np.ndarray]
-    higher_is_better: bool = True
+    classes: ClassCounts
+    n: np.ndarray
+    matrix: np.ndarray | None = None
+    exact: np.ndarray | None = None
+    jaccard_sum: np.ndarray | None = None
+    jaccard_empty: np.ndarray | None = None
 
-    def __call__(self, cm: np.ndarray, zero_division: float = 0.0) -> np.ndarray:
-        return self.fn(cm, zero_division)
+    @classmethod
+    def of_matrix(cls, cm: np.ndarray) -> "TableStats":
+        """From confusion tables (..., K, K), rows = gold."""
+        cm = np.asarray(cm)
+        return cls(class_counts(cm), cm.sum(axis=(-2, -1)), cm)
 
+    @classmethod
+    def of_multilabel(cls, counts: np.ndarray, *, n_items: Any, exact: Any, jaccard_sum: Any,
+                      jaccard_empty: Any) -> "TableStats":
+        """From multi-label tables (..., L, 2, 2) = [[TN, FP], [FN, TP]] and their per-item sums."""
+        c = binary_class_counts(counts)
+        shape = np.shape(c.tp)[:-1]
+        as_arr = lambda x: np.broadcast_to(np.asarray(x), shape)  # noqa: E731
+        return cls(c, as_arr(n_items), None, as_arr(exact), as_arr(jaccard_sum), as_arr(jaccard_empty))
 
-def _per_class_avg(metric: str, how: str, beta: float = 1.0) -> Callable[[np.ndarray, float], np.ndarray]:
-    def fn(cm: np.ndarray, zd: float) -> np.ndarray:
-        c = class_counts(cm)
-        if how == "micro":
-            if metric == "fbeta":  # also for beta = 1, where _micro leaves F-beta out
-                return fbeta(_pool(c), beta, zd)[0]
-            return _micro(c, zd, beta)[metric][0]
-        if metric == "fbeta":
-            v, u = fbeta(c, beta, zd)
-        else:
-            v, u = PER_CLASS_METRICS[metric](c, zd)
-        if how == "macro":
-            return macro_average(v, u, zd)
-        return weighted_average(v, u, c.support, zd)
-    return fn
-
-
-def _macro_f1_of_means(cm: np.ndarray, zd: float) -> np.ndarray:
-    c = class_counts(cm)
-    p, up = precision(c, zd)
-    r, ur = recall(c, zd)
-    return f1_of_means(macro_average(p, up, zd), macro_average(r, ur, zd), zd)[0]
+    @property
+    def multilabel(self) -> bool:
+        return self.exact is not None
 
 
-def _first(f: Callable[..., tuple[np.ndarray, np.ndarray]]) -> Callable[[np.ndarray, float], np.ndarray]:
-    return lambda cm, zd: f(cm, zd)[0]
-
-
-_BASE_METRICS: dict[str, ScalarMetric] = {}
-
-
-def _register(name: str, description: str, fn: Callable[[np.ndarray, float], np.ndarray], higher: bool = True) -> None:
-    _BASE_METRICS[name] = ScalarMetric(name, description, fn, higher)
-
-
-_register("accuracy", "accuracy = correct / N", _first(accuracy))
-_register("error_rate", "error rate = 1 − accuracy (lower is better)", lambda cm, zd: 1.0 - accuracy(cm, zd)[0], higher=False)
-_register("balanced_accuracy", "balanced accuracy = mean recall over classes present in gold", _first(balanced_accuracy))
-_register("mcc", "Matthews correlation coefficient", _first(mcc))
-_register("kappa", "Cohen's kappa", _first(kappa))
-for _how in ("macro", "micro", "weighted"):
-    for _m in ("precision", "recall", "f1"):
-        _desc = {"macro": "mean over classes of per-class", "micro": "pooled (micro)", "weighted": "support-weighted mean of per-class"}[_how]
-        _register(f"{_how}_{_m}", f"{_desc} {_m}", _per_class_avg(_m, _how))
-_register("macro_f1_of_means", "F1 of macro-precision and macro-recall (the second macro-F1)", _macro_f1_of_means)
-
-_PER_LABEL_PREFIXES = ("f1", "precision", "recall", "specificity", "fpr", "delta", "phi")
-
-
-def metric_names() -> list[str]:
-    """The metric names :func:`scalar_metric` accepts (plus ``f1:LABEL`` and kin)."""
-    return list(_BASE_METRICS) + [f"{p}:LABEL" for p in _PER_LABEL_PREFIXES] + ["macro_fbeta", "micro_fbeta", "weighted_fbeta", "fbeta:LABEL"]
-
-
-def scalar_metric(name: str, labels: Sequence[Any] | None = None, *, beta: float = 1.0) -> ScalarMetric:
-    """Look up a named metric of confusion tables.
-
-    Names follow the report's JSON paths joined by underscores: ``accuracy``,
-    ``error_rate``, ``balanced_accuracy``, ``mcc``, ``kappa``, ``macro_f1``,
-    ``macro_precision``, ``macro_recall``, ``macro_f1_of_means``, ``micro_f1``,
-    ``weighted_f1``, …; ``f1:LABEL`` (also ``precision:``, ``recall:``, …)
-    for one class, which needs ``labels``; ``macro_fbeta`` etc. use ``beta``.
-
-    >>> m = scalar_metric("macro_f1")
-    >>> round(float(m(np.array([[9, 1], [3, 7]]))), 4)
-    0.798
-    >>> float(scalar_metric("f1:b", ["a", "b"])(np.array([[9, 1], [3, 7]])))
-    0.7777777777777778
-    """
-    if name in _BASE_METRICS:
-        return _BASE_METRICS[name]
-    for how in ("macro", "micro", "weighted"):
-        if name == f"{how}_fbeta":
-            return ScalarMetric(name, f"{how} F-beta, beta={beta:g}", _per_class_avg("fbeta", how, beta))
-    if ":" in name:
-        prefix, _, label = name.partition(":")
-        if prefix in _PER_LABEL_PREFIXES or prefix == "fbeta":
-            if labels is None:
-                raise UsageError(f"metric {name!r} names a class; the labels of the data are needed to resolve it.")
-            i = resolve_label(label, list(labels), option=f"metric {name}")
-            per = (lambda c, zd: fbeta(c, beta, zd)) if prefix == "fbeta" else PER_CLASS_METRICS[prefix]
-
-            def fn(cm: np.ndarray, zd: float, _i: int = i, _per: Callable = per) -> np.ndarray:
-                return _per(class_counts(cm), zd)[0][..., _i]
-
-            return ScalarMetric(name, f"{prefix} of class {label_str(list(labels)[i])}", fn, prefix != "fpr")
-    valid = ", ".join(metric_names())
-    raise UsageError(f"unknown metric {name!r}; valid metrics are: {valid}.")
-
-
-# --- scoring a whole table into plain data -----------------------------------
-
-def _note_undefined(undef: list[dict], metric: str, mask: np.ndarray, labels: Sequence[str]) -> None:
-    mask = np.asarray(mask)
-    if mask.ndim == 0:
-        if bool(mask):
-            undef.append({"metric": metric})
-    elif mask.any():
-        undef.append({"metric": metric, "labels": [labels[i] for i in np.flatnonzero(mask)]})
-
-
-def _f(x: Any) -> float:
-    return float(x)
-
-
-def _class_block(c: ClassCounts, labels: list[str], beta: float, zd: float, undef: list[dict] | None) -> tuple[dict, dict[str, tuple]]:
-    vals: dict[str, tuple[np.ndarray, np.ndarray]] = {m: f(c, zd) for m, f in PER_CLASS_METRICS.items()}
-    if beta != 1.0:
-        vals["fbeta"] = fbeta(c, beta, zd)
-    if undef is not None:
-        for m, (_, u) in vals.items():
-            _note_undefined(undef, m, u, labels)
-    per_class = {}
-    for i, lab in enumerate(labels):
-        row = {"tp": c.tp[i].item(), "fp": c.fp[i].item(), "fn": c.fn[i].item(), "tn": c.tn[i].item(),
-               "support": c.support[i].item()}
-        for m, (v, _) in vals.items():
-            row[m] = _f(v[i])
-        per_class[lab] = row
-    return per_class, vals
-
-
-def _averages(c: ClassCounts, vals: dict[str, tuple], beta: float, zd: float, undef: list[dict] | None) -> dict[str, dict]:
-    macro = {m: _f(macro_average(*vals[m], zd)) for m in ("precision", "recall", "f1")}
-    fom, ufom = f1_of_means(macro["precision"], macro["recall"], zd)
-    macro["f1_of_means"] = _f(fom)
-    weighted = {m: _f(weighted_average(*vals[m], c.support, zd)) for m in ("precision", "recall", "f1")}
-    micro_raw = _micro(c, zd, beta)
-    micro = {m: _f(v) for m, (v, _) in micro_raw.items()}
-    if beta != 1.0:
-        macro["fbeta"] = _f(macro_average(*vals["fbeta"], zd))
-        weighted["fbeta"] = _f(weighted_average(*vals["fbeta"], c.support, zd))
-    if undef is not None:
-        _note_undefined(undef, "macro.f1_of_means", ufom, [])
-        for m in weighted:
-            u = np.asarray(vals[m][1])
-            w = np.where(u, 0, c.support) if math.isnan(zd) else c.support
-            _note_undefined(undef, f"weighted.{m}", np.sum(w) == 0, [])
-        for m, (_, u) in micro_raw.items():
-            _note_undefined(undef, f"micro.{m}", u, [])
-    return {"macro": macro, "micro": micro, "weighted": weighted}
-
-
-def score_table(cm: np.ndarray, labels: Sequence[Any], *, beta: float = 1.0, zero_division: float = 0.0,
-                order: bool = False, track_undefined: bool = True) -> dict[str, Any]:
-    """Every count-based metric of one K×K confusion table, as plain data.
-
-    Parameters
-    ----------
-    cm : array (K, K)
-        Counts (or expected counts), rows = gold, columns = predicted.
-    labels : sequence
-        Class labels in table order.
-    beta : float
-        Adds F-beta (key ``fbeta``) beside F1 when not 1.
-    zero_division : float
-        0.0, 1.0 or nan: the value of a 0/0 ratio (see module docstring).
-    order : bool
-        The table order is an ordinal scale: add MAE and weighted kappas.
-
-    Returns
-    -------
-    dict
-        ``per_class``, ``accuracy``, ``error_rate``, ``balanced_accuracy``,
-        ``mcc``, ``kappa``, ``macro``, ``micro``, ``weighted``, ``undefined``
-        (and ``ordinal`` when ``order``).
-    """
-    cm = np.asarray(cm)
-    labs = [label_str(x) for x in labels]
-    undef: list[dict] | None = [] if track_undefined else None
-    c = class_counts(cm)
-    per_class, vals = _class_block(c, labs, beta, zero_division, undef)
-    out: dict[str, Any] = {"per_class": per_class}
-    for name, fn in (("accuracy", accuracy), ("balanced_accuracy", balanced_accuracy), ("mcc", mcc), ("kappa", kappa)):
-        v, u = fn(cm, zero_division)
-        out[name] = _f(v)
-        if undef is not None:
-            _note_undefined(undef, name, u, labs)
-        if name == "accuracy":
-            out["error_rate"] = _f(1.0 - v)
-    out.update(_averages(c, vals, beta, zero_division, undef))
-    if order:
-        mae, umae = ordinal_mae(cm, zero_division)
-        lk, ulk = weighted_kappa(cm, "linear", zero_division)
-        qk, uqk = weighted_kappa(cm, "quadratic", zero_division)
-        out["ordinal"] = {"order": labs, "mae": _f(mae), "linear_kappa": _f(lk), "quadratic_kappa": _f(qk)}
-        if undef is not None:
-            for name, u in (("ordinal.mae", umae), ("ordinal.linear_kappa", ulk), ("ordinal.quadratic_kappa", uqk)):
-                _note_undefined(undef, name, u, labs)
-    out["undefined"] = undef if undef is not None else []
-    return out
-
-
-def score_binary(cm: np.ndarray, labels: Sequence[Any], positive_index: int, *, beta: float = 1.0,
-                 zero_division: float = 0.0) -> dict[str, Any]:
-    """The binary summary of one class against all others (the ``binary`` block of a report)."""
-    cm = np.asarray(cm)
-    full = class_counts(cm)
-    c = ClassCounts(*(x[positive_index] for x in full))
-    vals = {m: f(c, zero_division)[0] for m, f in PER_CLASS_METRICS.items()}
-    out: dict[str, Any] = {"positive": label_str(labels[positive_index]),
-                           "tp": c.tp.item(), "fp": c.fp.item(), "fn": c.fn.item(), "tn": c.tn.item()}
-    out.update({m: _f(v) for m, v in vals.items()})
-    if beta != 1.0:
-        out["fbeta"] = _f(fbeta(c, beta, zero_division)[0])
-    n = c.tp + c.fp + c.fn + c.tn
-    acc = safe_divide(c.tp + c.tn, n, zero_division)[0]
-    out["accuracy"] = _f(acc)
-    out["error_rate"] = _f(1.0 - acc)
-    two = np.array([[c.tp, c.fn], [c.fp, c.tn]])
-    # (sensitivity + specificity) / 2, by the same rule as the whole table: mean recall
-    # over the classes present in gold (all positives or all negatives: that one recall).
-    out["balanced_accuracy"] = _f(balanced_accuracy(two, zero_division)[0])
-    out["mcc"] = _f(mcc(two, zero_division)[0])
-    out["kappa"] = _f(kappa(two, zero_division)[0])
-    return out
-
-
-def score_multilabel(counts: np.ndarray, labels: Sequence[Any], *, n_items: int, exact: int, jaccard_sum: float,
-                     jaccard_empty: int, beta: float = 1.0, zero_division: float = 0.0,
-                     track_undefined: bool = True) -> dict[str, Any]:
-    """Every count-based metric of a multi-label table (per-label binary tables + per-item sums).
-
-    Per-label rows carry their own ``accuracy`` ((TP + TN) / N, as in the
-    Reuters table); ``accuracy`` at the top is subset accuracy (exact set
-    match), ``hamming_loss`` = (FP + FN) summed / (N·L), ``jaccard`` the mean
-    over items of |G∩P| / |G∪P| (items with both sets empty are 0/0 and follow
-    ``zero_division``; with ``nan`` they are left out of the mean).
-    """
-    labs = [label_str(x) for x in labels]
-    undef: list[dict] | None = [] if track_undefined else None
-    c = binary_class_counts(counts)
-    per_class, vals = _class_block(c, labs, beta, zero_division, undef)
-    n_lab = len(labs)
-    acc_l, u_acc = safe_divide(c.tp + c.tn, np.full(n_lab, n_items), zero_division)
-    for i, lab in enumerate(labs):
-        per_class[lab]["accuracy"] = _f(acc_l[i])
-    out: dict[str, Any] = {"per_class": per_class}
-    sa, usa = safe_divide(exact, n_items, zero_division)
-    out["accuracy"] = _f(sa)
-    out["subset_accuracy"] = _f(sa)
-    out["error_rate"] = _f(1.0 - sa)
-    hl, uhl = safe_divide((c.fp + c.fn).sum(), n_items * n_lab, zero_division)
-    out["hamming_loss"] = _f(hl)
-    if math.isnan(zero_division):
-        jac, uj = safe_divide(jaccard_sum, n_items - jaccard_empty, math.nan)
-    else:
-        jac, uj = safe_divide(jaccard_sum + zero_division * jaccard_empty, n_items, zero_division)
-    out["jaccard"] = _f(jac)
-    out.update(_averages(c, vals, beta, zero_division, undef))
-    if undef is not None:
-        _note_undefined(undef, "accuracy", usa, labs)
-        _note_undefined(undef, "hamming_loss", uhl, labs)
-        if jaccard_empty:
-            undef.append({"metric": "jaccard", "items": int(jaccard_empty),
-                          "reason": "items with empty gold and predicted sets (0/0)"})
-    out["undefined"] = undef if undef is not None else []
-    return out

@@ -60,7 +60,7 @@ from clfeval import _resample as rs
 from clfeval._results import number, signature
 from clfeval._validation import check_beta, check_positive_int, check_probability, check_rng, check_zero_division
 from clfeval.errors import DataError, UsageError
-from clfeval.metrics import scalar_metric
+from clfeval.scoring import scalar_metric
 from clfeval.significance import TRACE_METRICS, bootstrap_distribution, check_metric, metric_label
 from clfeval.tables import confusion_table, joint_table
 

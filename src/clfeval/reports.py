@@ -11,26 +11,28 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import platform
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
 
-from clfeval import __version__
+from clfeval import catalog
 from clfeval._display import Display
 from clfeval._labelforms import normalization_notes
-from clfeval._labels import encode_labels, encode_multilabel, encode_pair, label_str, resolve_label
+from clfeval._labels import EncodedPair, encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval._validation import check_beta, check_positive_int, check_zero_division, zero_division_name
-from clfeval.baselines import majority_index, majority_table, stratified_table, uniform_table
-from clfeval.curves import predictions_from_cut, ranking_section
+from clfeval.baselines import TrainFrequencies, multilabel_baselines, single_label_baselines, train_frequencies
+from clfeval.curves import binary_cut, predictions_from_cut, ranking_section
 from clfeval.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
-from clfeval.errors import DataError, UsageError
+from clfeval.errors import DataError, LabelListError, UsageError
+from clfeval.gold import EncodedGold
 from clfeval.intervals import multilabel_ci, table_ci
-from clfeval.metrics import score_binary, score_multilabel, score_table
+from clfeval.metrics import TableStats
+from clfeval.scoring import score, score_multilabel
+from clfeval.signature import build_signature
 from clfeval.tables import ConfusionTable, MultilabelTable
 
-__all__ = ["Report", "report", "report_from_table", "SCHEMA_VERSION"]
+__all__ = ["Report", "report", "report_from_table", "check_ids", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
 
@@ -39,13 +41,6 @@ MULTILABEL_OMITTED = (
     "not one gold class predicted as another); confusion_matrix, most_confused_pair, mcc, kappa and "
     "balanced_accuracy are therefore left out. Each label has its own binary table instead."
 )
-
-
-def _versions() -> dict[str, str]:
-    import pyarrow
-
-    return {"clfeval": __version__, "numpy": np.__version__, "pyarrow": pyarrow.__version__,
-            "python": platform.python_version()}
 
 
 @dataclass(frozen=True)
@@ -92,6 +87,36 @@ class Report(Display):
     def most_confused_pair(self) -> dict[str, Any] | None:
         return self.diagnostics.get("most_confused_pair")
 
+    def metric(self, name: str) -> float:
+        """A named metric of this report, found where the metric catalogue places it.
+
+        Names are the catalogue's (``accuracy``, ``macro_f1``, ``micro_f1``,
+        ``weighted_precision``, ``f1:LABEL``, ``lr_plus:LABEL``, …; multi-label
+        also ``hamming_loss``, ``jaccard``). NaN when the report does not hold
+        the value: a class it does not have, the binary block of another
+        positive class, F-beta of a report with β = 1.
+
+        >>> report(["a", "b", "b"], ["a", "b", "a"]).metric("macro_f1")
+        0.6666666666666666
+        """
+        task = "multilabel" if self.kind == "multilabel" else "ordinal" if self.ordinal is not None else "multiclass"
+        m, lab = catalog.parse(name)
+        if not (task in m.tasks or (task == "ordinal" and "multiclass" in m.tasks)):
+            catalog.check_name(name, task="multilabel" if task == "multilabel" else "multiclass", input="counts")
+        d = self.to_dict()
+        for place in m.where:
+            parts = place.path.split(".")
+            if place.result != "report" or parts[0] == "ranking":
+                continue
+            if parts[0] == "binary" and (self.binary is None or self.binary.get("positive") != lab):
+                continue
+            node: Any = d
+            for key in (lab if x == "LABEL" else x for x in parts):
+                node = node.get(key) if isinstance(node, dict) else None
+            if isinstance(node, (int, float)):
+                return float(node)
+        return math.nan
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON interface (labels as strings; undefined values stay ``nan`` here and
         become ``null`` in JSON text)."""
@@ -123,119 +148,19 @@ class Report(Display):
         return out
 
 
-def _train_frequencies(train_labels: Any, labels: Sequence[str], multilabel: bool, sep: str) -> tuple[list[str], np.ndarray, np.ndarray | None]:
-    """Class frequencies of the training labels, aligned to ``labels`` by string form.
-
-    Returns the (possibly extended) label list, frequencies over it, and for
-    multi-label the number of training items.
-    """
-    if multilabel:
-        enc = encode_multilabel(train_labels, [[]] * len(train_labels), sep=sep, names=("train_labels", "train_labels"))
-        counts = dict(zip((label_str(x) for x in enc.labels), enc.gold.sum(axis=0).tolist()))
-        n_train = enc.n
-    else:
-        (codes,), r, raw = encode_labels([train_labels], ("train_labels",))
-        if len(codes) == 0:
-            raise DataError("the training labels are empty; the majority baseline needs at least one training label.")
-        bc = np.bincount(codes, minlength=r)
-        counts = {label_str(raw[j]): int(bc[j]) for j in np.flatnonzero(bc)}
-        n_train = None
-    if not counts and not multilabel:
-        raise DataError("the training labels are empty; the majority baseline needs at least one training label.")
-    ext = list(labels) + sorted(k for k in counts if k not in set(labels))
-    freq = np.array([counts.get(x, 0) for x in ext], dtype=np.float64)
-    return ext, freq, (np.float64(n_train) if n_train is not None else None)
+def _train(train_labels: Any, multilabel: bool, sep: str) -> TrainFrequencies | None:
+    if train_labels is None or isinstance(train_labels, TrainFrequencies):
+        return train_labels
+    return train_frequencies(train_labels, multilabel=multilabel, sep=sep)
 
 
-def _baseline_entry(name: str, description: str, cm: np.ndarray, ext: list[str], keep: int, beta: float,
-                    zd: float, positive_index: int | None) -> dict[str, Any]:
-    scored = score_table(cm, ext, beta=beta, zero_division=zd, track_undefined=False)
-    per_class = {lab: {m: scored["per_class"][lab][m] for m in ("precision", "recall", "f1")} for lab in ext[:keep]}
-    f1s = np.array([per_class[lab]["f1"] for lab in ext[:keep]], dtype=np.float64)
-    macro_f1 = float(np.nanmean(f1s)) if math.isnan(zd) and not np.all(np.isnan(f1s)) else float(f1s.mean()) if f1s.size else math.nan
-    entry = {"description": description, "accuracy": scored["accuracy"], "macro_f1": macro_f1,
-             "micro_f1": scored["micro"]["f1"], "per_class": per_class}
-    if positive_index is not None:
-        entry["positive_f1"] = per_class[ext[positive_index]]["f1"]
-    return entry
-
-
-def _single_label_baselines(cm: np.ndarray, labels: list[str], beta: float, zd: float, positive_index: int | None,
-                            train: tuple[list[str], np.ndarray] | None) -> tuple[dict[str, Any], list[str]]:
-    notes = []
-    support = cm.sum(axis=1).astype(np.float64)
-    k = len(labels)
-    if train is None:
-        ext = list(labels)
-        freq = support
-        source = "gold labels of the evaluated data"
-        notes.append("The majority baseline's class is the most frequent gold label of the evaluated data "
-                     "(pass training labels for the honest version).")
-    else:
-        ext, freq = train
-        source = "training labels"
-    sup_ext = np.concatenate([support, np.zeros(len(ext) - k)])
-    m = majority_index(freq)
-    out = {}
-    out["majority"] = _baseline_entry("majority", f"always predicts {ext[m]!r}, the most frequent class of the {source}",
-                                      majority_table(sup_ext, m), ext, k, beta, zd, positive_index)
-    out["majority"]["label"] = ext[m]
-    out["majority"]["source"] = source
-    out["uniform"] = _baseline_entry("uniform", f"uniform random over the {k} labels (expected counts)",
-                                     uniform_table(support), labels, k, beta, zd, positive_index)
-    q = freq / freq.sum() if freq.sum() > 0 else freq
-    out["stratified"] = _baseline_entry("stratified", f"random, following the class frequencies of the {source} (expected counts)",
-                                        stratified_table(sup_ext, q), ext, k, beta, zd, positive_index)
-    out["stratified"]["source"] = source
-    return out, notes
-
-
-def _multilabel_baselines(t: MultilabelTable, labels: list[str], beta: float, zd: float,
-                          train: tuple[list[str], np.ndarray, np.float64] | None) -> tuple[dict[str, Any], list[str]]:
-    notes = []
-    pos = t.tp + t.fn
-    neg = t.n_items - pos
-    if train is None:
-        prevalence = pos / t.n_items if t.n_items else np.zeros(len(labels))
-        source = "gold labels of the evaluated data"
-        notes.append("Multi-label baselines take each label's prevalence from the evaluated gold labels "
-                     "(pass training labels for the honest version).")
-    else:
-        ext, freq, n_train = train
-        prevalence = np.array([freq[ext.index(lab)] for lab in labels]) / n_train if n_train else np.zeros(len(labels))
-        source = "training labels"
-
-    def table(q: np.ndarray) -> np.ndarray:
-        q = np.asarray(q, dtype=np.float64)
-        return np.stack([np.stack([neg * (1 - q), neg * q], -1), np.stack([pos * (1 - q), pos * q], -1)], 1)
-
-    out = {}
-    for name, q, desc in (
-        ("majority", (prevalence > 0.5).astype(np.float64), f"each label predicted iff it is present in most items of the {source}"),
-        ("uniform", np.full(len(labels), 0.5), "each label predicted with probability 1/2 (expected counts)"),
-        ("stratified", prevalence, f"each label predicted with its prevalence in the {source} (expected counts)"),
-    ):
-        scored = score_multilabel(table(q), labels, n_items=t.n_items, exact=0, jaccard_sum=0.0, jaccard_empty=0,
-                                  beta=beta, zero_division=zd, track_undefined=False)
-        out[name] = {"description": desc, "source": source, "hamming_loss": scored["hamming_loss"],
-                     "macro_f1": scored["macro"]["f1"], "micro_f1": scored["micro"]["f1"],
-                     "per_class": {lab: {m: scored["per_class"][lab][m] for m in ("precision", "recall", "f1", "accuracy")}
-                                   for lab in labels}}
-    notes.append("Multi-label baselines report per-label and averaged measures; subset accuracy and Jaccard "
-                 "of a random baseline depend on the items, not the tables, and are not shown.")
-    return out, notes
-
-
-def _signature(zd: float, beta: float, kind: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    sig = {"version": __version__, "zero_division": zero_division_name(zd), "beta": beta,
-           "averaging": {"macro": "mean over labels of the per-label value",
-                         "macro.f1_of_means": "F1 of macro-precision and macro-recall",
-                         "micro": "computed once from TP, FP, FN pooled over labels",
-                         "weighted": "mean of per-label values weighted by support"},
-           "undefined_policy": _policy_text(zd), "kind": kind, "versions": _versions()}
-    if extra:
-        sig.update(extra)
-    return sig
+def _signature(zd: float, beta: float, kind: str) -> dict[str, Any]:
+    return build_signature({"zero_division": zero_division_name(zd), "beta": beta,
+                            "averaging": {"macro": "mean over labels of the per-label value",
+                                          "macro.f1_of_means": "F1 of macro-precision and macro-recall",
+                                          "micro": "computed once from TP, FP, FN pooled over labels",
+                                          "weighted": "mean of per-label values weighted by support"},
+                            "undefined_policy": _policy_text(zd), "kind": kind})
 
 
 def _policy_text(zd: float) -> str:
@@ -270,8 +195,8 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
         hard = hardest_classes(f1, labels)
         diagnostics = {"hardest_class": hard[0] if hard else None, "hardest_classes": hard,
                        "omitted": MULTILABEL_OMITTED}
-        train = _train_frequencies(train_labels, labels, True, sep) if train_labels is not None else None
-        baselines, bnotes = _multilabel_baselines(table, labels, beta, zd, train)
+        train = _train(train_labels, True, sep)
+        baselines, bnotes = multilabel_baselines(table, labels, beta=beta, zero_division=zd, train=train)
         notes.append(MULTILABEL_OMITTED)
         notes.extend(bnotes)
         binary = None
@@ -286,22 +211,17 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
                       subset_accuracy=scored["subset_accuracy"], hamming_loss=scored["hamming_loss"],
                       jaccard=scored["jaccard"], binary=binary, table=table)
     cm = table.counts
-    scored = score_table(cm, labels, beta=beta, zero_division=zd, order=order)
-    positive_index = None
-    binary = None
-    if positive is not None:
-        positive_index = resolve_label(positive, table.labels, option="positive")
-        binary = score_binary(cm, labels, positive_index, beta=beta, zero_division=zd)
+    positive_index = None if positive is None else resolve_label(positive, table.labels, option="positive")
+    scored = score(TableStats.of_matrix(cm), labels, beta=beta, zero_division=zd, order=order, positive=positive_index)
+    binary = scored.get("binary")
     f1 = np.array([scored["per_class"][lab]["f1"] for lab in labels])
     hard = hardest_classes(f1, labels)
     diagnostics = {"hardest_class": hard[0] if hard else None, "hardest_classes": hard,
                    "most_confused_pair": most_confused_pair(cm, labels),
                    "top_confusions": top_confusions(cm, labels, top_n)}
-    train = None
-    if train_labels is not None:
-        ext, freq, _ = _train_frequencies(train_labels, labels, False, sep)
-        train = (ext, freq)
-    baselines, bnotes = _single_label_baselines(cm, labels, beta, zd, positive_index, train)
+    train = _train(train_labels, False, sep)
+    baselines, bnotes = single_label_baselines(cm, labels, beta=beta, zero_division=zd, positive_index=positive_index,
+                                               train=train)
     notes.extend(bnotes)
     if math.isnan(zd) and scored["undefined"]:
         notes.append("Undefined values (0/0) are shown as NaN and left out of the macro and weighted averages.")
@@ -319,7 +239,8 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
                   sections=sections, table=table)
 
 
-def _check_ids(ids: Any, n: int) -> Any:
+def check_ids(ids: Any, n: int) -> list[Any]:
+    """Item ids as a list: one per item, none missing, all distinct (the message names the offending id)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -334,6 +255,22 @@ def _check_ids(ids: Any, n: int) -> Any:
         dup = vc.filter(pc.greater(vc.field("counts"), 1))[0]["values"].as_py()
         raise DataError(f"ids must be unique; the id {label_str(dup)!r} occurs more than once.")
     return arr.to_pylist()
+
+
+def _encode(gold: Any, pred: Any, scores: Any, threshold: float | None, *, positive: Any,
+            labels: Sequence[Any] | None, multilabel: bool, sep: str) -> tuple[Any, EncodedGold]:
+    """Gold (and the predictions, given or cut from the scores) encoded once: the pair and the gold alone."""
+    if multilabel:
+        if pred is None:
+            pred = predictions_from_cut(gold, scores, threshold, positive=positive, multilabel=True)
+        enc = encode_multilabel(gold, pred, labels=labels, sep=sep)
+        return enc, EncodedGold(indicator=enc.gold, labels=tuple(enc.labels))
+    if pred is None:
+        gold_enc, codes = binary_cut(gold, scores, threshold, positive=positive)
+        pair = EncodedPair(gold_enc.codes, codes, len(gold_enc.raw), gold_enc.raw)
+        return (pair if labels is None else pair.with_labels(list(labels))), gold_enc
+    enc = encode_pair(gold, pred, labels=labels)
+    return enc, EncodedGold(codes=enc.gold_raw, raw=enc.raw_labels)
 
 
 def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, ids: Any = None, positive: Any = None,
@@ -366,9 +303,10 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
         order. Adds ``ordinal``: MAE over ranks, linear and quadratic kappa.
     multilabel : bool
         Items carry label sets; see :class:`~clfeval.tables.MultilabelTable`.
-    train_labels : sequence, optional
+    train_labels : sequence or TrainFrequencies, optional
         Training labels: the majority and stratified baselines then follow
-        the training class frequencies (the honest version).
+        the training class frequencies (the honest version). Labels already
+        counted (:func:`clfeval.baselines.train_frequencies`) are used as they are.
     show_errors : int
         List up to this many misclassified items (ids, gold, prediction).
     scores : sequence, or mapping label → column, optional
@@ -396,30 +334,39 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
     >>> r = report(["news"] * 90 + ["other"] * 10, ["news"] * 100)
     >>> r.accuracy, round(r.macro["f1"], 4), r.per_class["other"]["f1"]
     (0.9, 0.4737, 0.0)
-    >>> r.undefined
-    [{'metric': 'precision', 'labels': ['other']}, {'metric': 'mcc'}]
+    >>> for u in r.undefined:  # "other" is never predicted, and no item is predicted as not news
+    ...     print(u["metric"], *u.get("labels", []))
+    precision other
+    npv news
+    markedness news other
+    lr_plus other
+    lr_minus news
+    dor news other
+    mcc
     """
     zd = check_zero_division(zero_division)
     beta = check_beta(beta)
     show_errors = check_positive_int(show_errors, option="show_errors", minimum=0)
-    if pred is None:
-        if scores is None or threshold is None:
-            raise UsageError("predictions are missing: give predicted labels, or scores with a threshold "
-                             "(an item is then predicted positive iff its score >= threshold).")
-        pred = predictions_from_cut(gold, scores, threshold, positive=positive, multilabel=multilabel)
+    if pred is None and (scores is None or threshold is None):
+        raise UsageError("predictions are missing: give predicted labels, or scores with a threshold "
+                         "(an item is then predicted positive iff its score >= threshold).")
     if order is not None:
         if labels is not None and [label_str(x) for x in labels] != [label_str(x) for x in order]:
             raise UsageError("give either labels or order (the ordinal scale), not two different lists.")
         labels = list(order)
+    try:
+        enc, gold_enc = _encode(gold, pred, scores, threshold, positive=positive, labels=labels, multilabel=multilabel,
+                                sep=sep)
+    except LabelListError as exc:
+        if order is None:
+            raise
+        raise LabelListError(exc.missing, parameter="order") from None
     if multilabel:
-        enc = encode_multilabel(gold, pred, labels=labels, sep=sep)
         table: ConfusionTable | MultilabelTable = MultilabelTable.from_indicators(enc.gold, enc.pred, enc.labels)
-        n = enc.n
     else:
-        enc = encode_pair(gold, pred, labels=labels)
         table = ConfusionTable(enc.confusion_counts(), enc.labels)
-        n = enc.n
-    id_list = _check_ids(ids, n) if ids is not None else None
+    n = enc.n
+    id_list = check_ids(ids, n) if ids is not None else None
     rep = report_from_table(table, positive=positive, beta=beta, zero_division=zd, order=order is not None,
                             train_labels=train_labels, sep=sep, ci=None if multilabel else ci, samples=samples, seed=seed)
     if multilabel and ci is not None:
@@ -438,6 +385,7 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
             errors = misclassified(enc.gold, enc.pred, enc.labels, id_list, show_errors)
         rep = dataclasses.replace(rep, errors=errors)
     if scores is not None:
-        section = ranking_section(gold, scores, positive=positive, multilabel=multilabel, sep=sep, threshold=threshold)
+        section = ranking_section(gold_enc, scores, positive=positive, multilabel=multilabel, sep=sep,
+                                  threshold=threshold)
         rep = dataclasses.replace(rep, sections={**rep.sections, "ranking": section})
     return rep

@@ -112,19 +112,25 @@ def predictions_dir(path: str | os.PathLike[str]) -> Path:
 
 
 def higher_is_better(metric: str) -> bool:
-    """Whether larger values of a named metric are better (False for error rate, Hamming loss).
+    """Whether larger values of a named metric are better, read from the metric catalogue.
 
-    >>> higher_is_better("macro_f1"), higher_is_better("error_rate")
-    (True, False)
+    Run-log metric names are catalogue names (``macro_f1``, ``f1:LABEL``, …),
+    optionally qualified by a prefix naming the part of a study that measured
+    them (the Reuters study records ``cv_macro_f1``, ``multiclass_accuracy``,
+    ``keyword_rule_f1:grain``). An unknown name, or a metric without a better
+    direction (prevalence, φ), is refused with the valid ones.
+
+    >>> higher_is_better("macro_f1"), higher_is_better("error_rate"), higher_is_better("cv_hamming_loss")
+    (True, False, False)
     """
-    if metric in {"error_rate", "hamming_loss"}:
-        return False
-    from clfeval.metrics import scalar_metric
+    from clfeval import catalog
 
-    try:
-        return scalar_metric(metric, [metric.partition(":")[2]] if ":" in metric else None).higher_is_better
-    except (UsageError, DataError):
-        return True
+    candidates = [metric] + [metric[i + 1:] for i, ch in enumerate(metric) if ch == "_"]  # without a prefix
+    for name in candidates:
+        if catalog.find(name) is not None:
+            return bool(catalog.check_name(name, directed=True).higher_is_better)
+    raise UsageError(f"unknown metric {metric!r}; valid metrics are: {catalog.valid_names_text()} (in the run log "
+                     f"optionally after a prefix such as cv_).")
 
 
 def flatten_settings(settings: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -514,6 +520,7 @@ class RunLog(RunStore):
 
     def best(self, metric: str, *, data_hash: str | None = None) -> BestRuns:
         """The best run per data set by the mean of ``metric`` (ties: the earliest)."""
+        hib = higher_is_better(metric)  # a known metric with a direction, before anything is read
         runs = self.runs(data_hash=data_hash).runs
         self._require_metric(metric, runs)
         groups: dict[tuple[str | None, str | None], list[Run]] = {}
@@ -525,7 +532,7 @@ class RunLog(RunStore):
             if ranked:
                 best.append(ranked[0])
                 counts.append(len(rs))
-        return BestRuns(metric, higher_is_better(metric), tuple(best), tuple(counts), str(self.path))
+        return BestRuns(metric, hib, tuple(best), tuple(counts), str(self.path))
 
     def ablation(self, metric: str, *, base: int | None = None, data_hash: str | None = None) -> Ablation:
         """Runs on the base run's data that differ from it in exactly one setting.
@@ -535,6 +542,7 @@ class RunLog(RunStore):
         worse ones included, since an ablation that only keeps improvements
         hides what was tried.
         """
+        hib = higher_is_better(metric)
         if base is not None:
             base_run = self.get(base)
             reason = f"run {base_run.id}, as asked"
@@ -560,7 +568,6 @@ class RunLog(RunStore):
         peers = [r for r in self._same_data(base_run) if r.id != base_run.id]
         self._require_metric(metric, [base_run] + peers)
         flat_base = flatten_settings(base_run.settings)
-        hib = higher_is_better(metric)
         rows, others = [], 0
         for r in peers:
             flat = flatten_settings(r.settings)
@@ -582,6 +589,7 @@ class RunLog(RunStore):
         Passes when no run on the same data has a strictly better value; the
         message says which runs beat it and by how much otherwise.
         """
+        hib = higher_is_better(metric)
         sub = self.get(submitted)
         if metric not in sub.metrics or math.isnan(sub.value(metric)):
             raise DataError(f"run {sub.id} did not record the metric {metric!r}; it recorded: "
@@ -589,7 +597,6 @@ class RunLog(RunStore):
         peers = self._same_data(sub)
         ranked = self._ranked(peers, metric)
         best = ranked[0]
-        hib = higher_is_better(metric)
         v = sub.value(metric)
         better = tuple(r for r in ranked if (r.value(metric) > v if hib else r.value(metric) < v))
         data = (sub.data_path or sub.data_hash or "(unnamed data)") + (f" ({sub.task})" if sub.task else "")

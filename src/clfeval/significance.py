@@ -33,22 +33,21 @@ index resampling, in chunks of bounded memory.
 from __future__ import annotations
 
 import math
-import numbers
-import platform
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from clfeval import __version__
 from clfeval import _resample as rs
+from clfeval import catalog
 from clfeval._decimate import replicate_histogram
-from clfeval._display import Display
-from clfeval._labels import encode_labels, label_str, sort_labels
+from clfeval._labels import encode_labels, label_str, resolve_requested, sort_labels
 from clfeval._validation import (check_beta, check_positive_int, check_probability, check_rng, check_samples,
                                  check_zero_division, zero_division_name)
 from clfeval.errors import DataError, UsageError
-from clfeval.metrics import metric_names, scalar_metric
+from clfeval.scoring import scalar_metric
+from clfeval.significance_results import P_DEFINITION, Comparison, MultiComparison, format_p, verdict
+from clfeval.signature import build_signature
 from clfeval.tables import joint_table
 
 __all__ = [
@@ -69,44 +68,25 @@ __all__ = [
 #: The tests :func:`compare` runs.
 TESTS = ("bootstrap", "randomization", "mcnemar")
 
-#: Count metrics that depend on the number of correct items only (micro-P = micro-R =
-#: micro-F1 = accuracy on single-label data): their joint table collapses to four cells.
-TRACE_METRICS = frozenset({"accuracy", "error_rate", "micro_f1", "micro_precision", "micro_recall"})
+#: Count metrics that depend on the number of correct items only (micro-P = micro-R = micro-F1 = accuracy on
+#: single-label data): their joint table collapses to four cells. Read off the catalogue (``trace_only``).
+TRACE_METRICS = frozenset(m.key for m in catalog.METRICS if m.trace_only)
 
-#: Named metrics of *scores* (item-level, compared by index resampling), computed by
-#: :mod:`clfeval.curves`: each maps to the attribute of a :class:`clfeval.curves.Ranking`
-#: that holds it. A new ranking metric needs one line here.
-SCORE_METRICS: dict[str, tuple[str, str]] = {
-    "roc_auc": ("roc_auc", "ROC-AUC: probability that a random positive outscores a random negative (ties ½)"),
-    "average_precision": ("average_precision", "average precision (PR-AUC): mean precision at the rank of each positive"),
-}
+#: Named metrics of *scores* (item-level, compared by index resampling): the catalogue's ranking entries, each
+#: computed from a :class:`clfeval.curves.Ranking` (name → definition).
+SCORE_METRICS: dict[str, str] = {m.key: m.definition for m in catalog.METRICS if m.input == "ranking"}
 
 # Float rounding: replicate values within this (relative to max(1, |t|)) of a threshold t tie with it.
 _TIE = 1e-12
 
 
 def metric_label(name: str) -> str:
-    """How a metric is named in prose: ``macro_f1`` → ``macro-F1``, ``f1:spam`` → ``F1 of class 'spam'``.
+    """How a metric is named in prose (the catalogue's title): ``macro_f1`` → ``macro-F1``.
 
     >>> metric_label("macro_f1"), metric_label("error_rate"), metric_label("f1:spam")
     ('macro-F1', 'error rate', "F1 of class 'spam'")
     """
-    fixed = {"accuracy": "accuracy", "error_rate": "error rate", "balanced_accuracy": "balanced accuracy",
-             "mcc": "MCC", "kappa": "Cohen's kappa", "macro_f1_of_means": "macro-F1 (F1 of macro-P and macro-R)",
-             "roc_auc": "ROC-AUC", "average_precision": "average precision (PR-AUC)"}
-    if name in fixed:
-        return fixed[name]
-    words = {"precision": "precision", "recall": "recall", "f1": "F1", "fbeta": "F-beta", "specificity": "specificity",
-             "fpr": "false-positive rate", "delta": "δ", "phi": "φ"}
-    if ":" in name:
-        prefix, _, label = name.partition(":")
-        return f"{words.get(prefix, prefix)} of class {label!r}"
-    how, _, m = name.partition("_")
-    if how in ("macro", "micro") and m in words:
-        return f"{how}-{words[m]}"
-    if how == "weighted" and m in words:
-        return f"weighted {words[m]}"
-    return name
+    return catalog.label(name)
 
 
 # --- metric resolution ---------------------------------------------------------
@@ -121,8 +101,15 @@ class _Metric:
     trace_only: bool = False
 
 
+def _comparable(m: catalog.Metric) -> bool:
+    """A catalogue metric ``compare`` can test: of single-label count tables or of a ranking, with a direction."""
+    single = m.input == "counts" and any(t in m.tasks for t in ("binary", "multiclass"))
+    return (single or m.input == "ranking") and m.direction != "none"
+
+
 def _valid_metric_text() -> str:
-    return ", ".join(metric_names() + list(SCORE_METRICS)) + ", or a callable metric(gold, pred) -> float"
+    return (", ".join(m.key for m in catalog.METRICS if _comparable(m))
+            + ", or a callable metric(gold, pred) -> float")
 
 
 def check_metric(metric: Any) -> None:
@@ -138,25 +125,16 @@ def check_metric(metric: Any) -> None:
         return
     if not isinstance(metric, str):
         raise UsageError(f"option metric must be a metric name or a callable; got {metric!r}. Valid metrics: {_valid_metric_text()}.")
-    if metric in SCORE_METRICS:
-        return
-    try:
-        scalar_metric(metric, labels=[] if ":" not in metric else None)
-    except UsageError as exc:
-        if ":" in metric and "labels of the data are needed" in str(exc):
-            return
-        raise UsageError(f"unknown metric {metric!r}; valid metrics are: {_valid_metric_text()}.") from None
-
-
-def _curves() -> Any:
-    try:
-        from clfeval import curves  # noqa: PLC0415 (imported when a score metric is asked for)
-    except ImportError:  # pragma: no cover - the scores module is part of the package
-        curves = None
-    if curves is None or not hasattr(curves, "Ranking"):  # pragma: no cover
-        raise UsageError("score metrics (roc_auc, average_precision) need clfeval.curves, which this version of "
-                         "clfeval does not have; pass a callable metric(gold, scores) -> float instead.")
-    return curves
+    found = catalog.find(metric)
+    if found is None:
+        raise UsageError(f"unknown metric {metric!r}; valid metrics are: {_valid_metric_text()}.")
+    m = found[0]
+    if not _comparable(m):
+        why = ("is computed from predicted probabilities (calibration), not from labels or a ranking"
+               if m.input == "probabilities" else
+               "has no better direction (it describes the data or a bias), so 'A better than B' means nothing"
+               if m.direction == "none" else "applies to multi-label data; compare takes single-label predictions")
+        raise UsageError(f"metric {metric!r} {why}. Valid metrics are: {_valid_metric_text()}.")
 
 
 def _score_inputs(name: str, gold: Any, scores: Sequence[Any], positive: Any,
@@ -165,38 +143,38 @@ def _score_inputs(name: str, gold: Any, scores: Sequence[Any], positive: Any,
 
     Gold labels become a boolean "is positive" array once (``curves.binary_gold``:
     the positive class must occur) and scores are checked once (finite numbers);
-    each replicate then ranks its items with ``curves.Ranking.from_indicator``.
+    each replicate then ranks its items with ``curves.Ranking.from_indicator``
+    and reads the metric off the ranking (the catalogue entry's ``compute``).
     A replicate without positives (or, for ROC-AUC, without negatives) has an
     undefined value (NaN).
     """
+    from clfeval import curves  # imported when a score metric is asked for
     from clfeval._scores import as_scores
 
-    curves = _curves()
     if positive is None:
         raise UsageError(f"metric {name!r} ranks the items for one class: give the positive class "
                          f"(positive=..., --positive on the command line).")
-    attr, description = SCORE_METRICS[name]
+    entry = catalog.get(name)
     y, pos_label, _ = curves.binary_gold(gold, positive)
     xs = [as_scores(x, name=n, n=y.shape[0]) for x, n in zip(scores, names)]
 
     def fn(yy: np.ndarray, s: np.ndarray) -> float:
         if not yy.any():
             return math.nan
-        return float(getattr(curves.Ranking.from_indicator(yy, s, pos_label), attr))
+        return float(entry.compute(curves.Ranking.from_indicator(yy, s, pos_label)))
 
     fn.__name__ = name
-    return _Metric(name, f"{description}; positive class {pos_label!r}", True, item_fn=fn), y, xs
+    return _Metric(name, f"{entry.title}: {entry.formula}; positive class {pos_label!r}", True, item_fn=fn), y, xs
 
 
-def _resolve(metric: Any, labels: Sequence[Any] | None, zd: float, beta: float, positive: Any) -> _Metric:
+def _resolve(metric: Any, labels: Sequence[Any] | None, zd: float, beta: float) -> _Metric:
     if callable(metric):
         name = getattr(metric, "__name__", type(metric).__name__)
         higher = bool(getattr(metric, "higher_is_better", True))
         return _Metric(name, f"user metric {name}(gold, pred)", higher, item_fn=metric)
     m = scalar_metric(metric, labels, beta=beta)
-    return _Metric(m.name, m.description, m.higher_is_better, table_fn=lambda cm: m.fn(cm, zd),
-                   trace_only=metric in TRACE_METRICS)
-
+    trace = m.metric is not None and m.metric.trace_only
+    return _Metric(m.name, m.description, m.higher_is_better, table_fn=lambda cm: m.fn(cm, zd), trace_only=trace)
 
 # --- data → engine -------------------------------------------------------------
 
@@ -231,46 +209,59 @@ class _Problem:
     description: str
 
 
-def _problem(gold: Any, pred_a: Any, pred_b: Any, metric: Any, *, labels: Sequence[Any] | None, zd: float,
-             beta: float, positive: Any, engine: str) -> _Problem:
-    if callable(metric) or metric in SCORE_METRICS:
-        if callable(metric):
-            m = _resolve(metric, labels, zd, beta, positive)
-            g, xa, xb = (_as_numpy(v, n) for v, n in ((gold, "gold"), (pred_a, "pred_a"), (pred_b, "pred_b")))
-        else:
-            m, g, (xa, xb) = _score_inputs(metric, gold, (pred_a, pred_b), positive, ("pred_a", "pred_b"))
-        if not (len(g) == len(xa) == len(xb)):
-            raise DataError(f"gold, pred_a and pred_b must have one entry per item; got {len(g)}, {len(xa)} and {len(xb)}.")
-        if len(g) == 0:
-            raise DataError("there are no items to compare.")
-        eng = rs.IndexEngine(rs.CallableItems(g, xa, xb, m.item_fn))
-        return _Problem(m, eng, len(g), None, None, "index resampling (the metric is called on each replicate)")
-    jt = joint_table(gold, pred_a, pred_b, labels=labels)
-    if jt.n == 0:
+def _item_problem(m: _Metric, g: Any, xa: Any, xb: Any) -> _Problem:
+    if not (len(g) == len(xa) == len(xb)):
+        raise DataError(f"gold, pred_a and pred_b must have one entry per item; got {len(g)}, {len(xa)} and {len(xb)}.")
+    if len(g) == 0:
         raise DataError("there are no items to compare.")
-    m = _resolve(metric, jt.labels, zd, beta, positive)
-    k = len(jt.labels)
+    eng = rs.IndexEngine(rs.CallableItems(g, xa, xb, m.item_fn))
+    return _Problem(m, eng, len(g), None, None, "index resampling (the metric is called on each replicate)")
+
+
+def _discordant(counts: np.ndarray) -> tuple[int, int]:
+    """(n_AB, n_BA) of a joint (gold, A, B) table: A right and B wrong, A wrong and B right."""
+    k = counts.shape[0]
     diag = np.arange(k)
     right_a = np.zeros((k, k, k), dtype=bool)
     right_a[diag, diag, :] = True
     right_b = np.zeros((k, k, k), dtype=bool)
     right_b[diag, :, diag] = True
-    disc = (int(jt.counts[right_a & ~right_b].sum()), int(jt.counts[~right_a & right_b].sum()))
-    if engine == "index":
-        (g, a, b), _, raw = encode_labels([gold, pred_a, pred_b], ("gold", "pred_a", "pred_b"))
-        pos = {label_str(x): i for i, x in enumerate(jt.labels)}
-        lut = np.array([pos.get(label_str(x), -1) for x in raw], dtype=np.int64)
-        g, a, b = lut[g], lut[a], lut[b]
-        if m.trace_only:
-            items = rs.CodedItems((g == a).astype(np.int64), (g == b).astype(np.int64), 2, _trace_collapse(m.table_fn))
-        else:
-            items = rs.CodedItems(g * k + a, g * k + b, k * k, lambda t: m.table_fn(t.reshape(t.shape[0], k, k)))
-        return _Problem(m, rs.IndexEngine(items), jt.n, jt.labels, disc, "index resampling of the items")
-    eng = rs.CountEngine.from_joint(jt.counts, m.table_fn, trace_only=m.trace_only)
+    return int(counts[right_a & ~right_b].sum()), int(counts[~right_a & right_b].sum())
+
+
+def _count_problem(m: _Metric, counts: np.ndarray, labels: tuple) -> _Problem:
+    """The count-based engine over the non-empty cells of a joint (gold, A, B) table."""
+    eng = rs.CountEngine.from_joint(counts, m.table_fn, trace_only=m.trace_only)
     what = ("the four cells (A right?, B right?) of the joint table" if m.trace_only
             else f"the {eng.groups} non-empty cells of the joint (gold, A, B) table")
-    return _Problem(m, eng, jt.n, jt.labels, disc, f"counts: multinomial / binomial draws over {what}")
+    return _Problem(m, eng, int(counts.sum()), labels, _discordant(counts),
+                    f"counts: multinomial / binomial draws over {what}")
 
+
+def _problem(gold: Any, pred_a: Any, pred_b: Any, metric: Any, *, labels: Sequence[Any] | None, zd: float,
+             beta: float, positive: Any, engine: str) -> _Problem:
+    if callable(metric):
+        m = _resolve(metric, labels, zd, beta)
+        return _item_problem(m, *(_as_numpy(v, n) for v, n in ((gold, "gold"), (pred_a, "pred_a"), (pred_b, "pred_b"))))
+    if metric in SCORE_METRICS:
+        m, g, (xa, xb) = _score_inputs(metric, gold, (pred_a, pred_b), positive, ("pred_a", "pred_b"))
+        return _item_problem(m, g, xa, xb)
+    jt = joint_table(gold, pred_a, pred_b, labels=labels)
+    if jt.n == 0:
+        raise DataError("there are no items to compare.")
+    m = _resolve(metric, jt.labels, zd, beta)
+    if engine != "index":
+        return _count_problem(m, jt.counts, jt.labels)
+    k = len(jt.labels)
+    (g, a, b), _, raw = encode_labels([gold, pred_a, pred_b], ("gold", "pred_a", "pred_b"))
+    pos = {label_str(x): i for i, x in enumerate(jt.labels)}
+    lut = np.array([pos.get(label_str(x), -1) for x in raw], dtype=np.int64)
+    g, a, b = lut[g], lut[a], lut[b]
+    if m.trace_only:
+        items = rs.CodedItems((g == a).astype(np.int64), (g == b).astype(np.int64), 2, _trace_collapse(m.table_fn))
+    else:
+        items = rs.CodedItems(g * k + a, g * k + b, k * k, lambda t: m.table_fn(t.reshape(t.shape[0], k, k)))
+    return _Problem(m, rs.IndexEngine(items), jt.n, jt.labels, _discordant(jt.counts), "index resampling of the items")
 
 # --- tests ---------------------------------------------------------------------
 
@@ -337,152 +328,6 @@ def _at_least(x: np.ndarray, t: float) -> int:
 
 
 # --- results -------------------------------------------------------------------
-
-def _versions() -> dict[str, str]:
-    import scipy
-
-    return {"clfeval": __version__, "numpy": np.__version__, "scipy": scipy.__version__,
-            "python": platform.python_version()}
-
-
-def _fmt(x: float) -> str:
-    if not math.isfinite(x):
-        return "undefined"
-    if x != 0 and abs(x) < 0.001:
-        return f"{x:.2g}"
-    return f"{x:.3f}"
-
-
-def format_p(p: float, samples: int | None = None, *, name: str = "p") -> str:
-    """``p = 0.004``, ``p = 0.0047``, ``p = 0.213``; a resampled p of 0 is shown as below 1/b.
-
-    >>> format_p(0.0047), format_p(0.21345), format_p(0.0, 10_000)
-    ('p = 0.0047', 'p = 0.213', 'p < 0.0001')
-    """
-    if not math.isfinite(p):
-        return f"{name} undefined"
-    if p == 0 and samples:
-        return f"{name} < {1 / samples:.2g}"
-    if p < 0.01:
-        return f"{name} = {p:.2g}"
-    return f"{name} = {p:.3f}"
-
-
-def _verdict(label: str, names: tuple[str, str], a: float, b: float, delta: float, p: float, alpha: float,
-             higher: bool, samples: int | None, p_name: str = "p") -> str:
-    na, nb = names
-    ptext = format_p(p, samples, name=p_name)
-    if not (math.isfinite(a) and math.isfinite(b)):
-        return f"{na}'s or {nb}'s {label} is undefined on this test set; no test is possible."
-    gain = delta if higher else -delta
-    if delta == 0:
-        head = f"{na} and {nb} have the same {label} ({_fmt(a)}) on this test set"
-    else:
-        word = "higher" if delta > 0 else "lower"
-        head = f"{na}'s {label} is {_fmt(abs(delta))} {word} than {nb}'s"
-        if not higher:
-            head += " (lower is better)"
-    if gain <= 0:
-        return f"{head}; {ptext} for '{na} better than {nb}': no evidence that {na} is better."
-    if p < alpha:
-        level = min(x for x in {0.001, 0.01, alpha} if p < x and x <= alpha)
-        cmp = ptext if " < " in ptext else f"{ptext} < {level:g}"
-        return f"{head}; {cmp}: unlikely to be luck on this test set."
-    return f"{head}; {ptext} ≥ {alpha:g}: could well be luck on this test set (not significant at α = {alpha:g})."
-
-
-@dataclass(frozen=True)
-class Comparison(Display):
-    """The result of a paired comparison of two systems on the same test items.
-
-    Attributes
-    ----------
-    metric, metric_description : str
-    a, b : float
-        M(A) and M(B) on the test set.
-    delta : float
-        δ = M(A) − M(B).
-    test : str
-        ``bootstrap``, ``randomization`` or ``mcnemar``.
-    samples : int
-        Replicates (bootstrap virtual test sets, or random swaps; the
-        confidence intervals always use ``samples`` bootstrap replicates).
-    seed : int or None
-        None when a generator was passed instead of a seed.
-    p_value : float
-        One-sided, H1: A better than B (lower values for lower-is-better metrics).
-    alpha : float
-    higher_is_better : bool
-    n : int
-        Test items.
-    names : tuple of str
-        Display names of A and B.
-    ci : dict
-        ``level``, ``method`` ("percentile"), ``delta``, ``a``, ``b`` as
-        [low, high], and ``bca`` (the same three as BCa intervals, or None
-        where undefined or too costly).
-    details : dict
-        Test-specific numbers: bootstrap ``count`` of δ(x^(i)) ≥ ``threshold``
-        (= 2δ); randomization ``count`` of δ_perm ≥ δ; McNemar ``n_ab``,
-        ``n_ba``, ``p_value_two_sided``, ``chi2``, ``chi2_p_value``.
-    verdict : str
-        One plain sentence.
-    signature : dict
-        Version, seed, samples, metric definition, engine, library versions.
-    """
-
-    metric: str
-    metric_description: str
-    a: float
-    b: float
-    delta: float
-    test: str
-    samples: int
-    seed: int | None
-    p_value: float
-    alpha: float
-    higher_is_better: bool
-    n: int
-    names: tuple[str, str]
-    ci: dict[str, Any]
-    details: dict[str, Any]
-    verdict: str
-    signature: dict[str, Any]
-    notes: list[str] = field(default_factory=list)
-    distribution: dict[str, Any] | None = field(default=None, repr=False)
-
-    @property
-    def significant(self) -> bool:
-        """p < α."""
-        return bool(self.p_value < self.alpha)
-
-    @property
-    def label(self) -> str:
-        return metric_label(self.metric)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON (NaN stays NaN here; JSON writers turn it into null)."""
-        return {"metric": self.metric, "metric_description": self.metric_description,
-                "higher_is_better": self.higher_is_better, "names": {"a": self.names[0], "b": self.names[1]},
-                "n": self.n, "a": self.a, "b": self.b, "delta": self.delta, "test": self.test,
-                "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "p_value": self.p_value,
-                "significant": self.significant, "hypothesis": _hypothesis(self.higher_is_better),
-                "ci": self.ci, self.test: self.details, "verdict": self.verdict, "notes": list(self.notes),
-                "signature": self.signature, **({"distribution": self.distribution} if self.distribution else {})}
-
-
-def _hypothesis(higher: bool) -> str:
-    if higher:
-        return "H0: δ = M(A) − M(B) ≤ 0; H1: δ > 0 (A better than B), one-sided"
-    return "H0: δ = M(A) − M(B) ≥ 0; H1: δ < 0 (A better than B: lower is better), one-sided"
-
-
-_P_DEFINITION = {
-    "bootstrap": "p = #{δ(x^(i)) ≥ 2δ(x)} / b over b bootstrap test sets (the same items for A and B)",
-    "randomization": "p = (1 + #{δ_perm ≥ δ(x)}) / (b + 1), swapping A's and B's outputs per item with probability 1/2",
-    "mcnemar": "p = P(X ≥ n_AB), X ~ Bin(n_AB + n_BA, 1/2) (exact, one-sided)",
-}
-
 
 def _intervals(prob: _Problem, va: np.ndarray, vb: np.ndarray, obs: tuple[float, float], level: float) -> dict[str, Any]:
     a, b = obs
@@ -638,22 +483,38 @@ def _check_names(names: Sequence[str]) -> tuple[str, str]:
 def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, samples: int, seed: Any, alpha: float,
              ci: float, labels: Sequence[Any] | None, positive: Any, zero_division: Any, beta: float,
              names: Sequence[str], progress: Callable[[int, int], None] | None, engine: str) -> Comparison:
-    test = _check_test(test)
-    samples = check_samples(samples)
-    alpha = check_probability(alpha, option="alpha")
-    level = check_probability(ci, option="ci")
-    zd = check_zero_division(zero_division)
-    beta = check_beta(beta)
+    test, samples, alpha, level, zd, beta = _check_settings(test, samples, alpha, ci, zero_division, beta, metric)
     names = _check_names(names)
     rng = check_rng(seed)
+    prob = _problem(gold, pred_a, pred_b, metric, labels=labels, zd=zd, beta=beta, positive=positive, engine=engine)
+    return _run(prob, test=test, samples=samples, rng=rng, seed=seed, alpha=alpha, level=level, zd=zd, names=names,
+                progress=progress)
+
+
+def _check_settings(test: Any, samples: Any, alpha: Any, ci: Any, zero_division: Any, beta: Any,
+                    metric: Any) -> tuple[str, int, float, float, float, float]:
+    """Every option of a comparison checked before any data is read: test, samples, α, CI level, 0/0, β, metric."""
+    test = _check_test(test)
+    out = (test, check_samples(samples), check_probability(alpha, option="alpha"),
+           check_probability(ci, option="ci"), check_zero_division(zero_division), check_beta(beta))
+    _check_mcnemar(test, metric)
+    return out
+
+
+def _check_mcnemar(test: str, metric: Any) -> None:
     check_metric(metric)
     if test == "mcnemar" and (callable(metric) or metric not in TRACE_METRICS):
         shown = metric if isinstance(metric, str) else getattr(metric, "__name__", "a callable")
         raise UsageError(f"McNemar's test compares accuracies (items right or wrong); it does not apply to metric "
                          f"{shown!r}. Use it with {', '.join(sorted(TRACE_METRICS))}, or use test bootstrap or randomization.")
-    prob = _problem(gold, pred_a, pred_b, metric, labels=labels, zd=zd, beta=beta, positive=positive, engine=engine)
+
+
+def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, seed: Any, alpha: float, level: float,
+         zd: float, names: tuple[str, str], progress: Callable[[int, int], None] | None,
+         observed: tuple[float, float] | None = None) -> Comparison:
+    """The test itself on a prepared problem (``observed``: the two scores when the caller has them already)."""
     m = prob.metric
-    a, b = prob.engine.observed()
+    a, b = observed if observed is not None else prob.engine.observed()
     delta = a - b
     sign = 1.0 if m.higher_is_better else -1.0
     gain = sign * delta
@@ -666,7 +527,8 @@ def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, sam
         p = (1 + count) / (samples + 1) if math.isfinite(gain) else math.nan
         details = {"count": count, "threshold": delta}
     elif test == "mcnemar":
-        assert prob.discordant is not None
+        if prob.discordant is None:  # a callable or score metric: refused by _check_mcnemar before any data
+            raise UsageError(f"McNemar's test needs items right or wrong; metric {m.name!r} has none.")
         details = mcnemar(*prob.discordant)
         p = details.pop("p_value")
     va, vb = rs.draw(prob.engine, "bootstrap", samples, rng, tick)
@@ -687,76 +549,21 @@ def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, sam
     if not m.higher_is_better:
         notes.append(f"{metric_label(m.name)}: lower is better, so 'A better than B' means δ < 0.")
     intervals = _intervals(prob, va, vb, (a, b), level)
-    signature = {"version": __version__, "test": test, "metric": m.name, "metric_definition": m.description,
-                 "higher_is_better": m.higher_is_better, "samples": samples,
-                 "seed": seed if isinstance(seed, numbers.Integral) else None, "alpha": alpha, "ci_level": level,
-                 "ci_method": "bootstrap percentile (BCa beside it)", "p_value_definition": _P_DEFINITION[test],
-                 "engine": prob.description, "zero_division": zero_division_name(zd),
-                 "labels": [label_str(x) for x in prob.labels] if prob.labels is not None else None,
-                 "versions": _versions()}
+    signature = build_signature({
+        "test": test, "metric": m.name, "metric_definition": m.description, "higher_is_better": m.higher_is_better,
+        "alpha": alpha, "ci_level": level, "ci_method": "bootstrap percentile (BCa beside it)",
+        "p_value_definition": P_DEFINITION[test], "engine": prob.description, "zero_division": zero_division_name(zd),
+        "labels": [label_str(x) for x in prob.labels] if prob.labels is not None else None},
+        seed=seed, samples=samples, random=True)
     return Comparison(metric=m.name, metric_description=m.description, a=a, b=b, delta=delta, test=test,
                       samples=samples, seed=signature["seed"], p_value=float(p), alpha=alpha,
                       higher_is_better=m.higher_is_better, n=prob.n, names=names, ci=intervals, details=details,
-                      verdict=_verdict(metric_label(m.name), names, a, b, delta, float(p), alpha, m.higher_is_better,
-                                       samples if test == "bootstrap" else None),
+                      verdict=verdict(metric_label(m.name), names, a, b, delta, float(p), alpha, m.higher_is_better,
+                                      samples if test == "bootstrap" else None),
                       signature=signature, notes=notes, distribution=hist)
 
 
 # --- several systems -------------------------------------------------------------
-
-@dataclass(frozen=True)
-class MultiComparison(Display):
-    """Several systems compared pairwise (every pair, or each against a baseline), Holm-adjusted.
-
-    Attributes
-    ----------
-    systems : list of str
-        System names in input order.
-    scores : dict
-        Each system's metric on the test set.
-    baseline : str or None
-    comparisons : list of Comparison
-        One per pair; A is the system tested for being better. Against a
-        baseline, A is each other system and B the baseline; for every
-        pair, A is the one with the better observed score (input order on
-        ties).
-    p_adjusted : list of float
-        Holm–Bonferroni adjusted p-values, in the order of ``comparisons``.
-    significant : list of bool
-        Adjusted p < α.
-    verdicts : list of str
-        One plain sentence per comparison, judged on the adjusted p.
-    """
-
-    metric: str
-    test: str
-    samples: int
-    seed: int | None
-    alpha: float
-    higher_is_better: bool
-    systems: list[str]
-    scores: dict[str, float]
-    baseline: str | None
-    comparisons: list[Comparison]
-    p_adjusted: list[float]
-    significant: list[bool]
-    verdicts: list[str]
-    signature: dict[str, Any]
-    adjustment: str = "holm"
-    notes: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        rows = []
-        for c, adj, sig, verdict in zip(self.comparisons, self.p_adjusted, self.significant, self.verdicts):
-            rows.append({"a": c.names[0], "b": c.names[1], "score_a": c.a, "score_b": c.b, "delta": c.delta,
-                         "p_value": c.p_value, "p_adjusted": adj, "significant": sig, "ci": c.ci,
-                         c.test: c.details, "verdict": verdict,
-                         **({"distribution": c.distribution} if c.distribution else {})})
-        return {"metric": self.metric, "higher_is_better": self.higher_is_better, "test": self.test,
-                "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "adjustment": self.adjustment,
-                "baseline": self.baseline, "systems": list(self.systems), "scores": dict(self.scores),
-                "comparisons": rows, "notes": list(self.notes), "signature": self.signature}
-
 
 def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, baseline: str | None = None,
                  metric: str | Callable[[Any, Any], float] = "accuracy", test: str = "bootstrap",
@@ -768,7 +575,8 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
     Each pair is a :func:`compare` with the same ``seed``; the family of p-values
     is adjusted with :func:`holm`, and a comparison is significant when its
     adjusted p < α. Count metrics score every system over one label set (every
-    label in gold or in any system).
+    label in gold or in any system). The gold labels are encoded once and each
+    system is scored once; every pair's joint table is counted from those codes.
 
     Parameters
     ----------
@@ -798,31 +606,25 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
         raise UsageError(f"system names must be distinct; got {names}.")
     if baseline is not None and str(baseline) not in names:
         raise UsageError(f"the baseline {baseline!r} is not one of the systems: {', '.join(names)}.")
-    _check_test(test)
-    check_samples(samples)
-    check_probability(alpha, option="alpha")
-    check_metric(metric)
-    preds = dict(named)
-    if labels is None and not (callable(metric) or metric in SCORE_METRICS):
-        labels = _union_labels([gold] + [v for _, v in named])
-    scores = _observed_scores(gold, preds, metric, labels, zero_division, beta, positive)
-    higher = _higher_is_better(metric)
+    test, samples, alpha, level, zd, beta = _check_settings(test, samples, alpha, ci, zero_division, beta, metric)
+    shared = _Systems(gold, dict(named), metric, labels, zd, beta, positive)
+    scores = shared.scores
+    higher = shared.metric.higher_is_better
     if baseline is not None:
         pairs = [(n, str(baseline)) for n in names if n != str(baseline)]
     else:
         rank = sorted(range(len(names)), key=lambda i: (-scores[names[i]] if higher else scores[names[i]], i))
         pairs = [(names[rank[i]], names[rank[j]]) for i in range(len(rank)) for j in range(i + 1, len(rank))]
-    total = samples * len(pairs) * (2 if test == "randomization" else 1)
-    done = [0]
+    per_pair = samples * (2 if test == "randomization" else 1)
+    total = per_pair * len(pairs)
     results = []
-    for x, y in pairs:
-        def sub(k: int, _t: int, _base: int = done[0]) -> None:
+    for i, (x, y) in enumerate(pairs):
+        def sub(k: int, _t: int, _base: int = i * per_pair) -> None:
             if progress is not None:
                 progress(_base + k, total)
-        results.append(compare(gold, preds[x], preds[y], metric=metric, test=test, samples=samples, seed=seed,
-                               alpha=alpha, ci=ci, labels=labels, positive=positive, zero_division=zero_division,
-                               beta=beta, names=(x, y), progress=sub))
-        done[0] += samples * (2 if test == "randomization" else 1)
+        results.append(_run(shared.problem(x, y), test=test, samples=samples, rng=check_rng(seed), seed=seed,
+                            alpha=alpha, level=level, zd=zd, names=(x, y), progress=sub,
+                            observed=(scores[x], scores[y])))
     adj = holm([c.p_value for c in results])
     notes = ["p-values are adjusted for the number of comparisons with Holm–Bonferroni (family-wise error ≤ α)."]
     if baseline is None:
@@ -830,10 +632,11 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
                      "the one-sided test asks whether that lead is real.")
     first = results[0]
     resampled = samples / len(pairs) if test == "bootstrap" else None  # a p of 0 is < 1/b; adjusted, < m/b
-    verdicts = [_verdict(metric_label(c.metric), c.names, c.a, c.b, c.delta, float(q), c.alpha, c.higher_is_better,
-                         resampled, p_name="Holm-adjusted p") for c, q in zip(results, adj)]
-    signature = dict(first.signature)
-    signature.update({"adjustment": "holm", "pairs": len(pairs), "baseline": baseline})
+    verdicts = [verdict(metric_label(c.metric), c.names, c.a, c.b, c.delta, float(q), c.alpha, c.higher_is_better,
+                        resampled, p_name="Holm-adjusted p") for c, q in zip(results, adj)]
+    settings = {k: v for k, v in first.signature.items() if k not in ("version", "seed", "samples", "versions")}
+    signature = build_signature({**settings, "adjustment": "holm", "pairs": len(pairs), "baseline": baseline},
+                                seed=seed, samples=samples, random=True)
     return MultiComparison(metric=first.metric, test=test, samples=samples, seed=first.seed, alpha=first.alpha,
                            higher_is_better=first.higher_is_better, systems=names, scores=scores,
                            baseline=None if baseline is None else str(baseline), comparisons=results,
@@ -841,39 +644,56 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
                            verdicts=verdicts, signature=signature, notes=notes)
 
 
-def _union_labels(columns: list[Any]) -> list[Any]:
-    codes, _, raw = encode_labels(columns, [f"column {i}" for i in range(len(columns))])
-    present = np.zeros(len(raw), dtype=bool)
-    for c in codes:
-        if len(c):
-            present[np.unique(c)] = True
-    return sort_labels([raw[j] for j in np.flatnonzero(present)])
+class _Systems:
+    """What every pair of :func:`compare_many` shares, computed once: the gold labels encoded (or checked)
+    once, each system's predictions (or scores) once, and each system's observed score."""
 
-
-def _higher_is_better(metric: Any) -> bool:
-    if callable(metric):
-        return bool(getattr(metric, "higher_is_better", True))
-    if metric in SCORE_METRICS:
-        return True
-    if ":" in metric:
-        return not metric.startswith("fpr:")
-    return scalar_metric(metric).higher_is_better
-
-
-def _observed_scores(gold: Any, preds: dict[str, Any], metric: Any, labels: Sequence[Any] | None, zero_division: Any,
-                     beta: float, positive: Any) -> dict[str, float]:
-    zd = check_zero_division(zero_division)
-    out = {}
-    for name, pred in preds.items():
-        if metric in SCORE_METRICS:
-            m, y, (x,) = _score_inputs(metric, gold, (pred,), positive, (name,))
-            out[name] = float(m.item_fn(y, x))
-        elif callable(metric):
-            m = _resolve(metric, labels, zd, beta, positive)
-            out[name] = float(m.item_fn(_as_numpy(gold, "gold"), _as_numpy(pred, name)))
+    def __init__(self, gold: Any, preds: dict[str, Any], metric: Any, labels: Sequence[Any] | None, zd: float,
+                 beta: float, positive: Any) -> None:
+        self.scores: dict[str, float] = {}
+        if callable(metric) or metric in SCORE_METRICS:
+            if callable(metric):
+                self.metric = _resolve(metric, labels, zd, beta)
+                self.gold = _as_numpy(gold, "gold")
+                self.items = {n: _as_numpy(p, n) for n, p in preds.items()}
+            else:
+                self.metric, self.gold, xs = _score_inputs(metric, gold, list(preds.values()), positive, list(preds))
+                self.items = dict(zip(preds, xs))
+            for n, x in self.items.items():
+                if len(x) != len(self.gold):
+                    raise DataError(f"gold and system {n!r} must have one entry per item; got {len(self.gold)} "
+                                    f"and {len(x)}.")
+                self.scores[n] = float(self.metric.item_fn(self.gold, x))
+            self.codes = None
+            return
+        columns = [gold] + list(preds.values())
+        codes, r, raw = encode_labels(columns, ["gold"] + [f"system {n!r}" for n in preds])
+        present = np.zeros(r, dtype=bool)
+        for c in codes:
+            if c.size:
+                present |= np.bincount(c, minlength=r) > 0
+        if labels is None:
+            out = sort_labels([raw[j] for j in np.flatnonzero(present)])
+            where = {x: j for j, x in enumerate(raw)}
+            self.labels, index = tuple(out), np.array([where[x] for x in out], dtype=np.intp)
         else:
-            from clfeval.tables import confusion_table
+            self.labels, index = resolve_requested(list(labels), raw, present)
+        if codes[0].size == 0:
+            raise DataError("there are no items to compare.")
+        lookup = np.full(r + 1, -1, dtype=np.int64)
+        lookup[index] = np.arange(len(self.labels))
+        self.k = k = len(self.labels)
+        self.codes = {n: lookup[c] for n, c in zip(["\0gold"] + list(preds), codes)}
+        self.metric = _resolve(metric, self.labels, zd, beta)
+        g = self.codes["\0gold"]
+        for n in preds:
+            cm = np.bincount(g * k + self.codes[n], minlength=k * k).reshape(1, k, k)
+            self.scores[n] = float(self.metric.table_fn(cm)[0])
 
-            t = confusion_table(gold, pred, labels=labels)
-            out[name] = float(scalar_metric(metric, t.labels, beta=beta).fn(t.counts[None], zd)[0])
-    return out
+    def problem(self, x: str, y: str) -> _Problem:
+        if self.codes is None:
+            return _item_problem(self.metric, self.gold, self.items[x], self.items[y])
+        k = self.k
+        flat = (self.codes["\0gold"] * k + self.codes[x]) * k + self.codes[y]
+        counts = np.bincount(flat, minlength=k ** 3).reshape(k, k, k).astype(np.int64)
+        return _count_problem(self.metric, counts, self.labels)

@@ -44,7 +44,7 @@ from clfeval._labels import encode_labels, encode_multilabel, label_str
 from clfeval._validation import check_positive_int, check_probability, check_rng
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["Protocol", "Fold", "split", "iterative_stratification"]
+__all__ = ["Protocol", "Fold", "split", "iterative_stratification", "check_seed", "derived_seed"]
 
 
 
@@ -155,12 +155,13 @@ class Fold:
     validation: np.ndarray | None = None
 
 
-def _derived_seed(seed: int, *keys: int) -> int:
+def derived_seed(seed: int, *keys: int) -> int:
     """A 32-bit seed for scikit-learn derived from the user's seed and a position."""
     return int(np.random.SeedSequence([seed, *keys]).generate_state(1)[0])
 
 
-def _check_seed(seed: Any) -> int:
+def check_seed(seed: Any) -> int:
+    """The seed of a protocol: an integer >= 0 (named ``seed`` in the message otherwise)."""
     return check_positive_int(seed, option="seed", minimum=0)
 
 
@@ -307,7 +308,7 @@ def split(protocol: Protocol, y: Any, *, seed: int, multilabel: bool = False, se
     >>> sorted(np.concatenate([f.test for f in folds]).tolist()) == list(range(9))
     True
     """
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     Y = _indicators(y, sep) if multilabel else None
     n = Y.shape[0] if Y is not None else len(y)
     if protocol.kind == "kfold":
@@ -384,17 +385,17 @@ def _holdout_splits(p: Protocol, y: Any, Y: np.ndarray | None, n: int, seed: int
                             f"which holds only {size} items; raise its size or leave out stratification.")
     for r in range(p.repeats):
         if codes is not None:
-            outer: Any = StratifiedShuffleSplit(n_splits=1, test_size=n_test, random_state=_derived_seed(seed, r, 0))
+            outer: Any = StratifiedShuffleSplit(n_splits=1, test_size=n_test, random_state=derived_seed(seed, r, 0))
             tr, te = next(outer.split(np.zeros(n), codes))
         else:
-            tr, te = next(ShuffleSplit(n_splits=1, test_size=n_test, random_state=_derived_seed(seed, r, 0)).split(np.zeros(n)))
+            tr, te = next(ShuffleSplit(n_splits=1, test_size=n_test, random_state=derived_seed(seed, r, 0)).split(np.zeros(n)))
         val = None
         if v:
             if codes is not None:
-                inner: Any = StratifiedShuffleSplit(n_splits=1, test_size=n_val, random_state=_derived_seed(seed, r, 1))
+                inner: Any = StratifiedShuffleSplit(n_splits=1, test_size=n_val, random_state=derived_seed(seed, r, 1))
                 a, b = next(inner.split(np.zeros(tr.size), codes[tr]))
             else:
-                a, b = next(ShuffleSplit(n_splits=1, test_size=n_val, random_state=_derived_seed(seed, r, 1)).split(np.zeros(tr.size)))
+                a, b = next(ShuffleSplit(n_splits=1, test_size=n_val, random_state=derived_seed(seed, r, 1)).split(np.zeros(tr.size)))
             tr, val = tr[a], np.sort(tr[b])
         out.append(Fold(r + 1, 1, np.sort(tr), np.sort(te), val))
     return out

@@ -23,18 +23,20 @@ thresholding per category.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from clfeval._decimate import sweep_curves
 from clfeval._display import Display
 from clfeval._labels import label_str
-from clfeval._scores import as_scores, item_position, score_matrix, versions
+from clfeval._scores import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
 from clfeval._validation import check_finite, check_zero_division, zero_division_name
 from clfeval.curves import RULE, Objective, Ranking, binary_gold, indicator_gold, parse_objective
 from clfeval.errors import DataError, UsageError
-from clfeval.metrics import fbeta, fpr, precision, recall, safe_divide, score_multilabel
+from clfeval.metrics import fbeta, fpr, precision, recall, safe_divide
+from clfeval.scoring import score_multilabel
+from clfeval.signature import build_signature
 from clfeval.tables import MultilabelTable
 
 __all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_label_thresholds", "default_cut",
@@ -140,23 +142,17 @@ class ThresholdChoice(Display):
         return out
 
 
-def _signature(obj: Objective, zd: float, default_source: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    from clfeval import __version__
-
-    sig = {"version": __version__, "objective": obj.name, "beta": obj.beta, "cost_fp": obj.cost_fp,
-           "cost_fn": obj.cost_fn, "zero_division": zero_division_name(zd), "rule": RULE,
-           "default_threshold": default_source,
-           "cost": "expected cost per item = (cost_fp * FP + cost_fn * FN) / N", "versions": versions()}
-    if extra:
-        sig.update(extra)
-    return sig
+def _signature(obj: Objective, zd: float, default_source: str) -> dict[str, Any]:
+    return build_signature({"objective": obj.name, "beta": obj.beta, "cost_fp": obj.cost_fp, "cost_fn": obj.cost_fn,
+                            "zero_division": zero_division_name(zd), "rule": RULE,
+                            "default_threshold": default_source,
+                            "cost": "expected cost per item = (cost_fp * FP + cost_fn * FN) / N"})
 
 
 def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gold: Any = None, dev_scores: Any = None,
                      objective: str | Objective = "f1", cost_fp: float = 1.0, cost_fn: float = 1.0,
                      default_threshold: float | None = None, zero_division: Any = 0,
-                     name: str = "scores", where: Callable[[int], str] = item_position,
-                     dev_where: Callable[[int], str] = item_position) -> ThresholdChoice:
+                     source: ScoreSource | None = None, dev_source: ScoreSource | None = None) -> ThresholdChoice:
     """Choose a cut on development data for an objective and measure it on the test data.
 
     Parameters
@@ -177,6 +173,9 @@ def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gol
         The default cut; else 0.5 when every score lies in [0, 1] and 0 otherwise.
     zero_division : 0, 1 or "nan"
         The value of 0/0 ratios in the measures.
+    source, dev_source : ScoreSource, optional
+        How messages name the score column and the items of the test and of
+        the development data (the command line names each file's rows).
 
     Returns
     -------
@@ -199,15 +198,16 @@ def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gol
     obj = parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
     if (dev_gold is None) != (dev_scores is None):
         raise UsageError("give both dev_gold and dev_scores (the development data), or neither.")
+    src, dev_src = source or DEFAULT_SOURCE, dev_source or source or DEFAULT_SOURCE
     y, pos_label, _ = binary_gold(test_gold, positive, name="test gold")
-    s = as_scores(test_scores, name=name, n=y.shape[0], where=where)
+    s = as_scores(test_scores, name=src.column("scores"), n=y.shape[0], where=src.where)
     test_rk = Ranking.from_indicator(y, s, pos_label)
     notes: list[str] = []
     dev_rk = None
     dev_s = None
     if dev_gold is not None:
         dy, _, present = _dev_gold(dev_gold, positive)
-        dev_s = as_scores(dev_scores, name=name, n=dy.shape[0], where=dev_where)
+        dev_s = as_scores(dev_scores, name=dev_src.column("scores"), n=dy.shape[0], where=dev_src.where)
         dev_rk = Ranking.from_indicator(dy, dev_s, pos_label)
     t0, source = default_cut(*([s] + ([dev_s] if dev_s is not None else [])), given=default_threshold)
     default_row = dict(cut_row(test_rk, t0, obj, zd), source=source)
@@ -283,9 +283,8 @@ def _averages(y: np.ndarray, s: np.ndarray, t: np.ndarray, labels: list[str], ob
 def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any = None, dev_scores: Any = None,
                             labels: Sequence[Any] | None = None, objective: str | Objective = "f1",
                             cost_fp: float = 1.0, cost_fn: float = 1.0, default_threshold: float | None = None,
-                            zero_division: Any = 0, sep: str = "|", prefix: str = "",
-                            where: Callable[[int], str] = item_position,
-                            dev_where: Callable[[int], str] = item_position) -> LabelThresholds:
+                            zero_division: Any = 0, sep: str = "|", source: ScoreSource | None = None,
+                            dev_source: ScoreSource | None = None) -> LabelThresholds:
     """Multi-label: one cut per label chosen on development data, applied to the test data.
 
     Parameters
@@ -294,6 +293,9 @@ def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any =
         Lists, or strings separated by ``sep`` (empty = no label).
     test_scores, dev_scores : mapping label → column, or array (n, L) with ``labels``
         One score column per label; the development data needs the same labels.
+    source, dev_source : ScoreSource, optional
+        How messages name the score columns (their ``prefix``) and the items
+        of the test and of the development data.
 
     A label with no positive item in the development data keeps the default
     cut (said in ``notes``): no cut can be chosen for it honestly.
@@ -311,7 +313,9 @@ def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any =
     obj = parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
     if (dev_gold is None) != (dev_scores is None):
         raise UsageError("give both dev_gold and dev_scores (the development data), or neither.")
-    s, raw_labels = score_matrix(test_scores, labels=labels, where=where, prefix=prefix)
+    src, dev_src = source or DEFAULT_SOURCE, dev_source or source or DEFAULT_SOURCE
+    prefix = src.prefix
+    s, raw_labels = score_matrix(test_scores, labels=labels, where=src.where, prefix=prefix)
     labs = [label_str(x) for x in raw_labels]
     y = indicator_gold(test_gold, raw_labels, multilabel=True, sep=sep, prefix=prefix)
     if y.shape[0] != s.shape[0]:
@@ -324,7 +328,7 @@ def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any =
                 raise DataError(f"the development data has no score column for {', '.join(repr(f'{prefix}{label_str(m)}') for m in missing)}; "
                                 f"it needs the same score columns as the test data.")
             dev_scores = {lab: dev_scores[lab] for lab in raw_labels}
-        ds, _ = score_matrix(dev_scores, labels=raw_labels, where=dev_where, prefix=prefix)
+        ds, _ = score_matrix(dev_scores, labels=raw_labels, where=dev_src.where, prefix=prefix)
         dy = indicator_gold(dev_gold, raw_labels, multilabel=True, sep=sep, prefix=prefix)
         if dy.shape[0] != ds.shape[0]:
             raise DataError(f"the development gold has {dy.shape[0]} items but its score columns have {ds.shape[0]} values.")

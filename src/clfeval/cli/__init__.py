@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from clfeval import __version__
+from clfeval._version import __version__
 from clfeval.cli._common import Group, message, option_names, stdout_error
 from clfeval.errors import ClfevalError, Interrupted
 from clfeval.outputs import os_reason
@@ -48,6 +48,7 @@ def _register() -> None:
     from clfeval.cli.demo_cmd import demo
     from clfeval.cli.experiment_cmd import cv, holdout
     from clfeval.cli.plot_cmd import plot
+    from clfeval.cli.metrics_cmd import metrics
     from clfeval.cli.report_cmd import report
     from clfeval.cli.reuters_cmd import reuters
     from clfeval.cli.runs_cmd import runs
@@ -64,6 +65,7 @@ def _register() -> None:
     cli.add_command(reuters)
     cli.add_command(datasets)
     cli.add_command(plot)
+    cli.add_command(metrics)
 
 
 _register()

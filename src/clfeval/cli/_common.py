@@ -75,7 +75,7 @@ def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
-def _check_sep(ctx: click.Context, param: click.Parameter, value: str) -> str:
+def check_sep(ctx: click.Context, param: click.Parameter, value: str) -> str:
     if value == "":
         raise click.BadParameter("the separator of labels within a multi-label cell must not be empty "
                                  "(for example --sep '|').", ctx=ctx, param=param)
@@ -84,7 +84,7 @@ def _check_sep(ctx: click.Context, param: click.Parameter, value: str) -> str:
 
 def sep_option(f: Callable[..., Any]) -> Callable[..., Any]:
     """``--sep``: the separator of labels within a multi-label cell (never empty)."""
-    return click.option("--sep", default="|", show_default=True, callback=_check_sep,
+    return click.option("--sep", default="|", show_default=True, callback=check_sep,
                         help="Separator of labels within a multi-label cell.")(f)
 
 

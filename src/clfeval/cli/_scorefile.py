@@ -22,6 +22,7 @@ class ScoredFile:
     where: Callable[[int], str]
     score_name: str
     columns: tuple[str, ...]
+    source: Any = None
 
 
 def check_score_options(score: str | None, prefix: str | None, *, score_option: str = "--score",
@@ -60,7 +61,7 @@ def read_scored(path: Path | str, *, gold: str, score: str | None, prefix: str |
     def where(i: int) -> str:
         return f"file {spath!r}, {preds.row_ref(i)}"
 
-    from clfeval._scores import as_scores
+    from clfeval._scores import ScoreSource, as_scores
 
     if score is not None:
         scores: Any = as_scores(preds.extra[score], name=score, where=where)
@@ -68,4 +69,5 @@ def read_scored(path: Path | str, *, gold: str, score: str | None, prefix: str |
     else:
         scores = {c[len(prefix):]: as_scores(preds.extra[c], name=c, where=where) for c in extra}
         name = prefix
-    return ScoredFile(spath, preds.gold, preds.pred, preds.ids, scores, where, name, tuple(names))
+    source = ScoreSource(name=score, where=where, prefix=prefix or "")
+    return ScoredFile(spath, preds.gold, preds.pred, preds.ids, scores, where, name, tuple(names), source)

@@ -45,6 +45,5 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
     f = read_scored(file, gold=gold, score=prob, prefix=probs_prefix, input_format=input_format,
                     score_option="--prob", prefix_option="--probs-prefix", encoding=encoding,
                     normalize=normalize_labels)
-    result = reliability(f.gold, f.scores, positive=positive, bins=bins, strategy=strategy, name=f.score_name,
-                         where=f.where, prefix=probs_prefix or "")
+    result = reliability(f.gold, f.scores, positive=positive, bins=bins, strategy=strategy, source=f.source)
     emit(result, fmt, output)

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import click
 
-from clfeval.cli._common import (_check_sep, check_paths, emit, existing_file, finish_run, message, output_options,
+from clfeval.cli._common import (check_paths, check_sep, emit, existing_file, finish_run, message, output_options,
                                  progress)
 from clfeval.errors import DataError, UsageError
 
@@ -37,7 +37,7 @@ def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--stem", is_flag=True, help="Porter-stem the tokens (PyStemmer)."),
         click.option("--stop-words", is_flag=True, help="Drop English stop words (scikit-learn's list)."),
         click.option("--multilabel", is_flag=True, help="Each item carries a set of labels (one classifier per label)."),
-        click.option("--sep", default="|", show_default=True, callback=_check_sep,
+        click.option("--sep", default="|", show_default=True, callback=check_sep,
                      help="Separator of labels within a multi-label cell."),
         click.option("--stratified", is_flag=True,
                      help="Keep the class proportions in every part (multi-label: iterative stratification)."),
@@ -181,7 +181,8 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
     _need_text_extra(stem)
     from clfeval import outputs as _outputs
     from clfeval.outputs import OutputFiles
-    from clfeval.protocols import Protocol, ThresholdStep, default_metrics, run_protocol, write_predictions
+    from clfeval.protocols import (Protocol, ThresholdStep, check_metric_names, default_metrics, run_protocol,
+                                   write_predictions)
     from clfeval.runlog import file_hash
     from clfeval.text.models import ModelConfig
 
@@ -189,6 +190,7 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
     on_disk = isinstance(src, Path)
     log = run_outputs([("DATA", src if on_disk else "-")], output, None if no_log else runs_db,
                       predictions_out=predictions_out)
+    check_metric_names(extra_metrics, multilabel)  # an unknown --metric before the data is read
     cfg = ModelConfig(model.lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words, multilabel=multilabel)
     protocol = Protocol(**protocol_args)
     step = None

@@ -9,7 +9,7 @@ import click
 
 from clfeval.cli._common import (check_paths, emit, existing_file, input_options, option_names, output_options,
                                  parse_list)
-from clfeval.errors import DataError
+from clfeval.errors import DataError, LabelListError
 
 
 def read_train_labels(path: Path, column: str | None, gold: str, input_format: str | None, *, encoding: str = "utf-8",
@@ -136,10 +136,11 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
                              zero_division=zero_division, order=order_list, multilabel=multilabel, sep=sep,
                              train_labels=train, show_errors=show_errors, scores=scores, threshold=threshold,
                              ci=ci_level, samples=samples, seed=seed)
-    except DataError as exc:
-        text = str(exc.with_names(option_names(click.get_current_context().command)))
-        text = text.replace("the given label list", "option --order")
+    except LabelListError as exc:
+        text = exc.describe("option --order") if exc.parameter == "order" else str(exc)
         raise DataError(f"file {str(path)!r}: {text}") from None
+    except DataError as exc:
+        raise DataError(f"file {str(path)!r}: {exc.with_names(option_names(click.get_current_context().command))}") from None
     emit(rep, fmt, output)
 
 

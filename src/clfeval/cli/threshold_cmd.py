@@ -44,7 +44,7 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
     """
     from clfeval.cli._scorefile import check_score_options, read_scored
     from clfeval.curves import parse_objective
-    from clfeval.errors import DataError, UsageError
+    from clfeval.errors import UsageError
     from clfeval.thresholds import choose_label_thresholds, choose_threshold
 
     check_paths([("TEST", test), ("--dev", dev)], [("--output", output)])
@@ -69,20 +69,11 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
         d = read_scored(dev, gold=gold, score=score, prefix=scores_prefix, multilabel=multilabel,
                         input_format=input_format, option="--dev", **reading)
     common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
-                  zero_division=zero_division, where=t.where, dev_where=d.where if d else t.where)
-    try:
-        if multilabel:
-            result = choose_label_thresholds(t.gold, t.scores, dev_gold=d.gold if d else None,
-                                             dev_scores=d.scores if d else None, sep=sep, prefix=scores_prefix, **common)
-        else:
-            result = choose_threshold(t.gold, t.scores, positive=positive, dev_gold=d.gold if d else None,
-                                      dev_scores=d.scores if d else None, name=score, **common)
-    except DataError as exc:  # the library says "the development data" / "the test data": name the files
-        text = str(exc)
-        if d is not None:
-            text = text.replace("the development data", f"the development data ({d.path!r}, option --dev)", 1)
-        text = text.replace("the test data", f"the test data ({t.path!r})", 1)
-        if text == str(exc):
-            raise
-        raise DataError(text) from None
+                  zero_division=zero_division, source=t.source, dev_source=d.source if d else t.source)
+    if multilabel:
+        result = choose_label_thresholds(t.gold, t.scores, dev_gold=d.gold if d else None,
+                                         dev_scores=d.scores if d else None, sep=sep, **common)
+    else:
+        result = choose_threshold(t.gold, t.scores, positive=positive, dev_gold=d.gold if d else None,
+                                  dev_scores=d.scores if d else None, **common)
     emit(result, fmt, output)

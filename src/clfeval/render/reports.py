@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from clfeval import catalog
 from clfeval.render import register, section_renderers
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
 from clfeval.reports import Report
@@ -23,9 +24,11 @@ def _undefined_text(rep: Report) -> str | None:
     if not rep.undefined:
         return None
     policy = rep.signature.get("zero_division", "0")
-    parts = []
+    parts, infinite = [], []
     for u in rep.undefined:
-        if "labels" in u:
+        if u.get("infinite"):
+            infinite.append(f"{u['metric']} for {', '.join(u.get('labels', [])[:10])}" if "labels" in u else u["metric"])
+        elif "labels" in u:
             labs = ", ".join(u["labels"][:10]) + (f" (+{len(u['labels']) - 10} more)" if len(u["labels"]) > 10 else "")
             parts.append(f"{u['metric']} for {labs}")
         elif "items" in u:
@@ -36,7 +39,18 @@ def _undefined_text(rep: Report) -> str | None:
         how = "shown as undef and left out of macro/weighted averages"
     else:
         how = f"counted as {policy} (--zero-division to change)"
-    return f"Undefined (0/0), {how}: " + "; ".join(parts) + "."
+    text = [f"Undefined (0/0), {how}: " + "; ".join(parts) + "."] if parts else []
+    if infinite:
+        text.append("Infinite (x/0 with x > 0), shown as undef: " + "; ".join(infinite) + ".")
+    return " ".join(text)
+
+
+# The binary block's first rows, in this order; every other metric of the block follows in catalogue order.
+_BINARY_ROWS = (("accuracy", "accuracy"), ("error_rate", "error rate"), ("precision", "precision"),
+                ("recall", "recall (sensitivity)"), ("specificity", "specificity"), ("fpr", "false-positive rate"),
+                ("f1", "F1"), ("fbeta", "F{beta:g}"), ("balanced_accuracy", "balanced accuracy"),
+                ("mcc", "Matthews correlation"), ("kappa", "Cohen's kappa"), ("delta", "δ = TPR − FPR"),
+                ("phi", "φ = TPR + FPR − 1"))
 
 
 def report_blocks(rep: Report) -> list[Block]:
@@ -95,13 +109,14 @@ def report_blocks(rep: Report) -> list[Block]:
     if rep.binary is not None:
         b = rep.binary
         brow = [["TP / FP / FN / TN", f"{b['tp']} / {b['fp']} / {b['fn']} / {b['tn']}"]]
-        for key, name in (("accuracy", "accuracy"), ("error_rate", "error rate"), ("precision", "precision"),
-                          ("recall", "recall (sensitivity)"), ("specificity", "specificity"), ("fpr", "false-positive rate"),
-                          ("f1", "F1"), ("fbeta", f"F{beta:g}"), ("balanced_accuracy", "balanced accuracy"),
-                          ("mcc", "Matthews correlation"), ("kappa", "Cohen's kappa"), ("delta", "δ = TPR − FPR"),
-                          ("phi", "φ = TPR + FPR − 1")):
+        for key, name in _BINARY_ROWS:
+            name = name.format(beta=beta)
             if key in b:
                 brow.append([name, num(b[key])])
+        shown = {row[0] for row in brow}
+        for m in catalog.METRICS:  # every other metric of the block, in catalogue order
+            if m.per_label and m.name in b and not any(m.name == k for k, _ in _BINARY_ROWS) and m.title not in shown:
+                brow.append([m.title, num(b[m.name])])
         blocks.append(TableBlock(f"Binary summary: {b['positive']!r} against all others", ["measure", "value"], brow))
     if rep.ordinal is not None:
         o = rep.ordinal
