@@ -77,7 +77,8 @@ EXCLUDED = {
                "binary.support", "diagnostics.**", "baselines.**", "errors.**", "undefined.**", "signature.**",
                "ci.**", "ranking.n", "ranking.n_positive", "ranking.n_negative", "ranking.pairs",
                "ranking.pairs_in_order", "ranking.random.**", "ranking.threshold.**", "ranking.per_class.*.support",
-               "ranking.undefined.**", "ranking.signature.**"],
+               "ranking.undefined.**", "ranking.signature.**",
+               "ranking.curves.**"],  # figure data: decimated curve points, not metrics
     "calibration": ["n", "n_bins", "bins.**", "log_loss_eps", "signature.**"],
 }
 

@@ -224,7 +224,7 @@ def check_option_column(option: str, name: str | None, columns: Sequence[str]) -
 
 # --- where a row is -----------------------------------------------------------------
 
-def _records(source: Source, delimiter: str) -> Iterator[tuple[int, list[str]]]:
+def records(source: Source, delimiter: str) -> Iterator[tuple[int, list[str]]]:
     """(first line, fields) of every non-blank CSV record, the header included."""
     with source.open_text() as fh:
         reader = csv.reader(fh, delimiter=delimiter)
@@ -239,7 +239,7 @@ def _records(source: Source, delimiter: str) -> Iterator[tuple[int, list[str]]]:
             return
 
 
-def _json_lines(source: Source) -> Iterator[tuple[int, str]]:
+def json_lines(source: Source) -> Iterator[tuple[int, str]]:
     """(line number, text) of every non-blank line of a JSON Lines file."""
     with source.open_text(newline="\n") as fh:
         try:
@@ -253,12 +253,12 @@ def _json_lines(source: Source) -> Iterator[tuple[int, str]]:
 def row_line(source: Source, fmt: str, index: int) -> int | None:
     """The first line of data row ``index`` (0-based), or None (Parquet, or past the end)."""
     if fmt in ("csv", "tsv"):
-        for k, (line, _) in enumerate(_records(source, "," if fmt == "csv" else "\t")):
+        for k, (line, _) in enumerate(records(source, "," if fmt == "csv" else "\t")):
             if k == index + 1:
                 return line
         return None
     if fmt == "jsonl":
-        for k, (line, _) in enumerate(_json_lines(source)):
+        for k, (line, _) in enumerate(json_lines(source)):
             if k == index:
                 return line
     return None

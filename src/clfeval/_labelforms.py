@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clfeval._labels import _split_sets, label_str
+from clfeval._labels import split_sets, label_str
 from clfeval.errors import UsageError
 
 __all__ = ["NORMAL_FORMS", "normalize_labels", "normalization_notes", "unify_numbers", "plain"]
@@ -62,7 +62,7 @@ def normalize_labels(col: pa.ChunkedArray | pa.Array, form: str, *, multilabel: 
     typ = col.type
     text = pa.types.is_string(typ) or pa.types.is_large_string(typ)
     if multilabel and text:
-        col = pa.chunked_array([_split_sets(col, "labels", sep)])
+        col = pa.chunked_array([split_sets(col, "labels", sep)])
         typ = col.type
     if pa.types.is_list(typ) or pa.types.is_large_list(typ):
         if not (pa.types.is_string(typ.value_type) or pa.types.is_large_string(typ.value_type)):

@@ -543,7 +543,7 @@ class EncodedMultilabel:
         return int(self.gold.shape[0])
 
 
-def _split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedArray:
+def split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedArray:
     if not isinstance(sep, str) or sep == "":
         raise UsageError(f"the separator of labels within a multi-label cell must be a non-empty string; got {sep!r}.")
     if isinstance(values, np.ndarray) and values.ndim == 2:
@@ -570,7 +570,7 @@ def _split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedAr
     return arr
 
 
-def _flatten_sets(lists: pa.ListArray) -> tuple[np.ndarray, pa.Array]:
+def flatten_sets(lists: pa.ListArray) -> tuple[np.ndarray, pa.Array]:
     """(row index of each element, element values), empty and blank elements dropped."""
     lists = pc.fill_null(lists, pa.scalar([], type=lists.type)) if lists.null_count else lists
     lengths = pc.list_value_length(lists).to_numpy(zero_copy_only=False).astype(np.int64)
@@ -604,10 +604,10 @@ def encode_multilabel(gold: Any, pred: Any, *, labels: Sequence[Any] | None = No
     >>> enc.gold.astype(int).tolist()
     [[1, 1, 0], [0, 0, 0], [0, 0, 1]]
     """
-    lists = [_split_sets(v, n, sep) for v, n in zip((gold, pred), names)]
+    lists = [split_sets(v, n, sep) for v, n in zip((gold, pred), names)]
     if len(lists[0]) != len(lists[1]):
         raise DataError(f"{names[0]} has {len(lists[0])} items and {names[1]} has {len(lists[1])}; they must match one to one.")
-    flat = [_flatten_sets(l) for l in lists]
+    flat = [flatten_sets(l) for l in lists]
     kinds = {_kind(f[1]) for f in flat if len(f[1])}
     if len(kinds) > 1:
         raise DataError(f"{names[0]} and {names[1]} hold labels of different kinds ({', '.join(sorted(kinds))}); convert them to one type.")

@@ -161,7 +161,7 @@ class RunStore:
                 with deferred_signals():
                     if publish is not None:
                         publish()
-                        _outputs._checkpoint("published")
+                        _outputs.checkpoint("published")
                     con.execute("COMMIT")
                 return out
             except BaseException:

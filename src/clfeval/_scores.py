@@ -36,7 +36,8 @@ class ScoreSource:
     its input, ``scores`` or ``probabilities``); ``where(i)`` names the item
     at position ``i`` (the command line passes ``file 'x.csv', row 3 …``);
     ``prefix`` is how per-label columns are named (``score:`` for
-    ``score:<label>``). The library functions that read scores take one of
+    ``score:<label>``); ``data`` names the file the items come from
+    (``file 'dev.csv', option --dev``). The library functions that read scores take one of
     these instead of three message arguments.
 
     >>> ScoreSource(prefix="score:").column_of("grain")
@@ -46,6 +47,11 @@ class ScoreSource:
     name: str | None = None
     where: Callable[[int], str] = item_position
     prefix: str = ""
+    data: str | None = None
+
+    def called(self, default: str) -> str:
+        """How messages name the whole data set: ``default`` (``the development data``), with the file when known."""
+        return f"{default} ({self.data})" if self.data else default
 
     def column(self, default: str) -> str:
         """The one column's name, or ``default``."""

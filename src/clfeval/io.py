@@ -32,7 +32,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clfeval._input import (STDIN, Source, _records, check_option_column, check_roles, check_unique_names,
+from clfeval._input import (STDIN, Source, records, check_option_column, check_roles, check_unique_names,
                             first_invalid_utf8_row, read_header, row_ref, utf8_error, utf8_valid)
 from clfeval._labelforms import normalize_labels, unify_numbers
 from clfeval._csvsafe import escape_table, restore_table
@@ -68,7 +68,7 @@ def detect_format(path: str | os.PathLike | Source, input_format: str | None = N
 
 def _ragged(src: Source, delimiter: str, width: int) -> tuple[int, int] | None:
     """(row, line) of the first data row whose number of fields differs from the header's (error path only)."""
-    for k, (line, fields) in enumerate(_records(src, delimiter)):
+    for k, (line, fields) in enumerate(records(src, delimiter)):
         if len(fields) != width:
             return k, line
     return None

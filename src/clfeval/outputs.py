@@ -42,7 +42,7 @@ from clfeval.errors import OutputFileError
 
 __all__ = ["Target", "resolve_output", "check_paths", "atomic_path", "OutputFiles", "deferred_signals"]
 
-def _checkpoint(step: str) -> None:
+def checkpoint(step: str) -> None:
     """A named step on the way to an output (``"written"``, ``"staged"``, ``"inserted"``, ``"published"``, ...).
 
     Does nothing. It exists so that a test can replace it, in a child process,
@@ -388,7 +388,7 @@ class OutputFiles:
             raise write_error(option, target.given, exc) from None
         try:
             yield temp.path
-            _checkpoint("staged")
+            checkpoint("staged")
         except OSError as exc:
             temp.discard()
             raise write_error(option, target.given, exc) from None

@@ -445,7 +445,7 @@ class RunLog(RunStore):
                 run_id = self._insert_rows(con, row, summary, per_fold)
                 if on_id is not None:
                     on_id(run_id)
-                _outputs._checkpoint("inserted")
+                _outputs.checkpoint("inserted")
                 return run_id
 
             return self._write(insert, publish=files.publish)

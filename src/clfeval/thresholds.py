@@ -206,14 +206,14 @@ def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gol
     dev_rk = None
     dev_s = None
     if dev_gold is not None:
-        dy, _, present = _dev_gold(dev_gold, positive)
+        dy, _, present = _dev_gold(dev_gold, positive, dev_src.called("the development data"))
         dev_s = as_scores(dev_scores, name=dev_src.column("scores"), n=dy.shape[0], where=dev_src.where)
         dev_rk = Ranking.from_indicator(dy, dev_s, pos_label)
     t0, source = default_cut(*([s] + ([dev_s] if dev_s is not None else [])), given=default_threshold)
     default_row = dict(cut_row(test_rk, t0, obj, zd), source=source)
     chosen = test_row = dev_row = None
     if dev_rk is not None:
-        chosen, why = _best(dev_rk, obj, "the development data")
+        chosen, why = _best(dev_rk, obj, dev_src.called("the development data"))
         if chosen is None:
             raise DataError(f"{why}. Lower the target or choose another objective.")
         dev_row = cut_row(dev_rk, chosen, obj, zd)
@@ -223,7 +223,7 @@ def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gol
                 notes.append(note)
     else:
         notes.append(NO_DEV_NOTE)
-    hind, why = _best(test_rk, obj, "the test data")
+    hind, why = _best(test_rk, obj, src.called("the test data"))
     hind_row = dict(cut_row(test_rk, hind, obj, zd), label="hindsight (chosen on the test labels: optimistic)") if hind is not None else None
     if hind is None:
         notes.append(f"No hindsight cut: {why}.")
@@ -234,13 +234,16 @@ def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gol
                            _signature(obj, zd, source), sweep_curves(test_rk.pos_scores, test_rk.neg_parts, beta=obj.beta))
 
 
-def _dev_gold(dev_gold: Any, positive: Any) -> tuple[np.ndarray, str, list[str]]:
+def _dev_gold(dev_gold: Any, positive: Any, called: str = "the development data") -> tuple[np.ndarray, str, list[str]]:
     try:
         dy, pos_label, present = binary_gold(dev_gold, positive, name="dev gold")
     except DataError as exc:
-        raise DataError(f"the development data cannot be used to choose a threshold: {exc}") from None
+        inner = exc
+        raise DataError(lambda *names, _e=inner: f"{called} cannot be used to choose a threshold: "
+                                                 f"{_e.with_names(dict(zip(_e.params, names)))}",
+                        params=inner.params) from None
     if dy.all() or not dy.any():
-        raise DataError(f"the development data holds only one class ({', '.join(map(repr, present))}); a threshold "
+        raise DataError(f"{called} holds only one class ({', '.join(map(repr, present))}); a threshold "
                         f"cannot be chosen without both positive ({pos_label!r}) and negative items.")
     return dy, pos_label, present
 

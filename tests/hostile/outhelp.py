@@ -17,7 +17,7 @@ from pathlib import Path
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 TIMEOUT = 300  # only against a hang
 
-# The child patches clfeval.outputs._checkpoint: at the nth time the step is reached it acts:
+# The child patches clfeval.outputs.checkpoint: at the nth time the step is reached it acts:
 # a signal name (SIGTERM, SIGINT, SIGKILL) is sent to itself with os.kill; "append:PATH" appends to a file.
 CHILD = textwrap.dedent("""
     import os, signal, sys
@@ -37,7 +37,7 @@ CHILD = textwrap.dedent("""
                     fh.write("changed,after,the,start\\n")
             else:
                 os.kill(os.getpid(), getattr(signal, action))
-        outputs._checkpoint = checkpoint
+        outputs.checkpoint = checkpoint
     from clfeval.cli import main
     main(sys.argv[4:])
 """).format(src=SRC)

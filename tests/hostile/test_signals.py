@@ -1,6 +1,6 @@
 """SIGINT, SIGTERM and SIGKILL at every step of a run, on a real child process (issue 9, data loss 3).
 
-The child patches ``clfeval.outputs._checkpoint`` to send itself the signal the nth time a named step is
+The child patches ``clfeval.outputs.checkpoint`` to send itself the signal the nth time a named step is
 reached, then runs the command line. A signal before the run is recorded leaves no record and no output
 file (not even a temporary one); a signal after it leaves the complete record and every output. SIGINT
 exits 130, SIGTERM 143.

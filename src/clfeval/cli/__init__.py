@@ -152,6 +152,10 @@ def main(argv: list[str] | None = None) -> None:
             code = 130
         except Interrupted as exc:
             code = exc.exit_code
+        except Exception as exc:  # raised while an error was being reported: still one paragraph, exit 70
+            if state.get("debug"):
+                traceback.print_exc()
+            code = _bug(exc, state)
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

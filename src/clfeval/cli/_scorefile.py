@@ -69,5 +69,6 @@ def read_scored(path: Path | str, *, gold: str, score: str | None, prefix: str |
     else:
         scores = {c[len(prefix):]: as_scores(preds.extra[c], name=c, where=where) for c in extra}
         name = prefix
-    source = ScoreSource(name=score, where=where, prefix=prefix or "")
+    data = f"file {spath!r}" + ("" if option == "FILE" else f", option {option}")
+    source = ScoreSource(name=score, where=where, prefix=prefix or "", data=data)
     return ScoredFile(spath, preds.gold, preds.pred, preds.ids, scores, where, name, tuple(names), source)

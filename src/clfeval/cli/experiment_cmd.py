@@ -186,11 +186,11 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
     from clfeval.runlog import file_hash
     from clfeval.text.models import ModelConfig
 
+    check_metric_names(extra_metrics, multilabel)  # an unknown --metric before the data is read
     src = existing_file(data)  # "-": standard input, read once
     on_disk = isinstance(src, Path)
     log = run_outputs([("DATA", src if on_disk else "-")], output, None if no_log else runs_db,
                       predictions_out=predictions_out)
-    check_metric_names(extra_metrics, multilabel)  # an unknown --metric before the data is read
     cfg = ModelConfig(model.lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words, multilabel=multilabel)
     protocol = Protocol(**protocol_args)
     step = None
@@ -211,7 +211,7 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
                               threshold=step,
                               model=dict(cfg.to_dict(), description=cfg.describe()),
                               progress=lambda done, _total, _what: advance(1) if done else None)
-    _outputs._checkpoint("run finished")
+    _outputs.checkpoint("run finished")
     result = dataclasses.replace(result, predictions_path=None if predictions_out is None else str(predictions_out))
     settings = {"model": cfg.to_dict(), "protocol": dataclasses.asdict(protocol), "seed": seed,
                 "columns": {"text": text_col, "label": label_col}, "zero_division": zero_division,
@@ -231,7 +231,7 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
         message(f"wrote the out-of-fold predictions to {predictions_out}")
     if log is not None:
         message(f"recorded run {result.run_id} in {runs_db}")
-    _outputs._checkpoint("recorded")
+    _outputs.checkpoint("recorded")
     if output is not None:
         message(f"wrote {output}")
     else:

@@ -50,9 +50,9 @@ def _label_texts(col: Any, multilabel: bool, sep: str) -> set[str]:
     import pyarrow.compute as pc
 
     from clfeval._labelforms import plain
-    from clfeval._labels import _flatten_sets, _split_sets, label_str
+    from clfeval._labels import flatten_sets, split_sets, label_str
 
-    values = _flatten_sets(_split_sets(col, "labels", sep))[1] if multilabel else plain(col)
+    values = flatten_sets(split_sets(col, "labels", sep))[1] if multilabel else plain(col)
     return {label_str(v) for v in pc.unique(values).to_pylist() if v is not None}
 
 

@@ -108,7 +108,7 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
 
         result = reuters_study(archive, parts=chosen, seed=seed, category=category,
                                published_split=split_choice == "published", samples=samples, progress=tick)
-    _outputs._checkpoint("run finished")
+    _outputs.checkpoint("run finished")
     record = None if log is None else (lambda files, on_id: _record(log, result, archive, data_hash, files, on_id))
     with OutputFiles() as files:
         result = finish_run(result, fmt, output, files, record)

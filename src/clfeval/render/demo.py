@@ -20,7 +20,7 @@ class DemoList:
         return {"modes": [{"name": n, "summary": s} for n, s in self.modes]}
 
 
-def _blocks(d: DemoResult) -> list[Block]:
+def demo_blocks(d: DemoResult) -> list[Block]:
     blocks: list[Block] = [TextBlock(d.title, heading=True), TextBlock(d.intro)]
     for t in d.tables:
         blocks.append(TableBlock(t.title, t.columns, t.rows, caption=t.caption))
@@ -28,10 +28,10 @@ def _blocks(d: DemoResult) -> list[Block]:
     return blocks
 
 
-def _list_blocks(d: DemoList) -> list[Block]:
+def list_blocks(d: DemoList) -> list[Block]:
     return [TableBlock("clfeval demo MODE — worked examples, no download needed", ["mode", "what it shows"],
                        [[n, s] for n, s in d.modes], numeric_from=99)]
 
 
-register(DemoResult, text=lambda d: blocks_to_rich(_blocks(d)), markdown=lambda d: blocks_to_markdown(_blocks(d)))
-register(DemoList, text=lambda d: blocks_to_rich(_list_blocks(d)), markdown=lambda d: blocks_to_markdown(_list_blocks(d)))
+register(DemoResult, text=lambda d: blocks_to_rich(demo_blocks(d)), markdown=lambda d: blocks_to_markdown(demo_blocks(d)))
+register(DemoList, text=lambda d: blocks_to_rich(list_blocks(d)), markdown=lambda d: blocks_to_markdown(list_blocks(d)))

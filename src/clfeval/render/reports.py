@@ -20,7 +20,7 @@ def _pct(x: float) -> str:
     return num(x)
 
 
-def _undefined_text(rep: Report) -> str | None:
+def undefined_text(rep: Report) -> str | None:
     if not rep.undefined:
         return None
     policy = rep.signature.get("zero_division", "0")
@@ -167,7 +167,7 @@ def report_blocks(rep: Report) -> list[Block]:
     for name, section_blocks in section_renderers().items():
         if name in rep.sections:
             blocks.extend(section_blocks(rep.sections[name]))
-    und = _undefined_text(rep)
+    und = undefined_text(rep)
     if und:
         blocks.append(TextBlock(und))
     for note in rep.notes:

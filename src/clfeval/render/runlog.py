@@ -53,7 +53,7 @@ def _protocol_short(run: Run) -> str:
     return str(p.get("description", p.get("kind", "—")))
 
 
-def _list_blocks(rl: RunList) -> list[Block]:
+def list_blocks(rl: RunList) -> list[Block]:
     if not rl.runs:
         return [TextBlock(f"The run log {rl.db} holds no runs yet.")]
     cols = ["id", "created (UTC)", "command", "model", "protocol", "seed", "data", "task", *rl.metrics]
@@ -64,7 +64,7 @@ def _list_blocks(rl: RunList) -> list[Block]:
             TableBlock(None, cols, rows, numeric_from=8, caption="metric columns: mean over folds")]
 
 
-def _show_blocks(r: Run) -> list[Block]:
+def show_blocks(r: Run) -> list[Block]:
     blocks: list[Block] = [TextBlock(f"Run {r.id} — {r.command}, {r.created}", heading=True),
                            TextBlock(f"Data: {r.data_path or '—'} ({r.data_hash or 'no hash'}); task: {r.task or '—'}"),
                            TextBlock(f"Protocol: {_protocol(r)} · seed {r.seed}")]
@@ -85,7 +85,7 @@ def _show_blocks(r: Run) -> list[Block]:
     return blocks
 
 
-def _best_blocks(b: BestRuns) -> list[Block]:
+def best_blocks(b: BestRuns) -> list[Block]:
     direction = "highest" if b.higher_is_better else "lowest"
     cols = ["data", "task", "runs", "best run", b.metric, "std", "model", "protocol", "seed"]
     rows = [[_data(r), r.task or "—", c, str(r.id), r.value(b.metric), r.metrics.get(b.metric, {}).get("std", math.nan),
@@ -95,7 +95,7 @@ def _best_blocks(b: BestRuns) -> list[Block]:
             TableBlock(None, cols, rows, numeric_from=2)]
 
 
-def _ablation_blocks(a: Ablation) -> list[Block]:
+def ablation_blocks(a: Ablation) -> list[Block]:
     base = a.base
     bstd = base.metrics.get(a.metric, {}).get("std", math.nan)
     blocks: list[Block] = [
@@ -123,7 +123,7 @@ def _ablation_blocks(a: Ablation) -> list[Block]:
     return blocks
 
 
-def _check_blocks(c: CheckResult) -> list[Block]:
+def check_blocks(c: CheckResult) -> list[Block]:
     blocks: list[Block] = [TextBlock(("PASS: " if c.passed else "FAIL: ") + c.message, heading=True)]
     if c.better:
         blocks.append(TableBlock("Runs on the same data that did better", ["run", c.metric, "model", "protocol", "seed"],
@@ -132,6 +132,6 @@ def _check_blocks(c: CheckResult) -> list[Block]:
     return blocks
 
 
-for _cls, _fn in ((RunList, _list_blocks), (Run, _show_blocks), (BestRuns, _best_blocks), (Ablation, _ablation_blocks),
-                  (CheckResult, _check_blocks)):
+for _cls, _fn in ((RunList, list_blocks), (Run, show_blocks), (BestRuns, best_blocks), (Ablation, ablation_blocks),
+                  (CheckResult, check_blocks)):
     register(_cls, text=lambda x, _f=_fn: blocks_to_rich(_f(x)), markdown=lambda x, _f=_fn: blocks_to_markdown(_f(x)))

@@ -25,7 +25,7 @@ def _pct(level: float) -> str:
     return f"{level * 100:g}%"
 
 
-def _p(p: float, samples: int | None) -> str:
+def p_text(p: float, samples: int | None) -> str:
     """A p-value in a table cell: 4 decimals, or '< 1/b' for a resampled p of 0."""
     if p == 0 and samples:
         return f"< {1 / samples:.2g}"
@@ -58,16 +58,16 @@ def comparison_blocks(c: Comparison) -> list[Block]:
     if c.test == "bootstrap":
         test_rows = [["threshold 2δ", num(d["threshold"])],
                      ["virtual test sets with δ ≥ 2δ", f"{d['count']:,} of {c.samples:,}"],
-                     ["p = count / b (one-sided)", _p(c.p_value, c.samples)]]
+                     ["p = count / b (one-sided)", p_text(c.p_value, c.samples)]]
     elif c.test == "randomization":
         test_rows = [["observed δ", num(d["threshold"])],
                      ["random swaps with δ ≥ δ(x)", f"{d['count']:,} of {c.samples:,}"],
-                     ["p = (1 + count) / (b + 1)", _p(c.p_value, None)]]
+                     ["p = (1 + count) / (b + 1)", p_text(c.p_value, None)]]
     else:
         test_rows = [[f"{na} right, {nb} wrong (n_AB)", str(d["n_ab"])], [f"{na} wrong, {nb} right (n_BA)", str(d["n_ba"])],
-                     ["exact p, one-sided P(X ≥ n_AB)", _p(c.p_value, None)],
-                     ["exact p, two-sided", _p(d["p_value_two_sided"], None)],
-                     ["χ² with continuity correction", num(d["chi2"])], ["χ² p (two-sided)", _p(d["chi2_p_value"], None)]]
+                     ["exact p, one-sided P(X ≥ n_AB)", p_text(c.p_value, None)],
+                     ["exact p, two-sided", p_text(d["p_value_two_sided"], None)],
+                     ["χ² with continuity correction", num(d["chi2"])], ["χ² p (two-sided)", p_text(d["chi2_p_value"], None)]]
     hyp = "H1: A better than B" + ("" if c.higher_is_better else " (lower is better)")
     blocks.append(TableBlock(f"{_TEST_NAMES[c.test]} — {hyp}, one-sided; α = {c.alpha:g}", ["", "value"], test_rows))
     blocks.append(TextBlock(c.verdict, style="bold"))
@@ -98,8 +98,8 @@ def multi_blocks(m: MultiComparison) -> list[Block]:
     b = m.samples if m.test == "bootstrap" else None
     for c, adj, sig in zip(m.comparisons, m.p_adjusted, m.significant):
         lo, hi = _interval(c.ci["delta"])
-        prow.append([c.names[0], c.names[1], c.delta, lo, hi, _p(c.p_value, b),
-                     _p(adj, b and b / len(m.comparisons)), "yes" if sig else "no"])
+        prow.append([c.names[0], c.names[1], c.delta, lo, hi, p_text(c.p_value, b),
+                     p_text(adj, b and b / len(m.comparisons)), "yes" if sig else "no"])
     blocks.append(TableBlock(f"Pairs (A better than B?), Holm-adjusted, α = {m.alpha:g}",
                              ["A", "B", "δ = A − B", f"δ {level} low", f"δ {level} high", "p", "p (Holm)",
                               "significant"], prow, numeric_from=2))

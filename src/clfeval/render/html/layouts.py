@@ -90,10 +90,10 @@ def _card(name: str, value: Any, baselines: Sequence[tuple[str, Any]] = ()) -> d
 
 def report_page(rep: Any) -> Page:
     from clfeval import plots
-    from clfeval.render.reports import _undefined_text, report_blocks
+    from clfeval.render.reports import undefined_text, report_blocks
 
     d = rep.to_dict()
-    und = _undefined_text(rep)
+    und = undefined_text(rep)
     page, sections = _page(rep, report_blocks(rep), notes=rep.notes, extra_notes=[und] if und else [],
                            summary=_report_summary(rep))
     figs = _Figures()
@@ -213,12 +213,12 @@ def calibration_page(c: Any) -> Page:
 
 def comparison_page(c: Any) -> Page:
     from clfeval import plots
-    from clfeval.render.significance import _p, comparison_blocks
+    from clfeval.render.significance import comparison_blocks, p_text
 
     d = c.to_dict()
     na, nb = c.names
     s = Summary([_card(f"A: {na}", c.a), _card(f"B: {nb}", c.b), _card("δ = A − B", c.delta),
-                 {"name": "p", "value": _p(c.p_value, c.samples if c.test != "mcnemar" else None),
+                 {"name": "p", "value": p_text(c.p_value, c.samples if c.test != "mcnemar" else None),
                   "baselines": [("α", num(c.alpha))]}], verdicts=[c.verdict])
     s.facts = [("metric", c.metric_description), ("test", c.test), ("samples", f"{c.samples:,}"), ("seed", str(c.seed)),
                ("items", f"{c.n:,}")]
@@ -319,9 +319,9 @@ def _generic() -> dict[type, Callable[[Any], list[Block]]]:
     from clfeval.runlog import Ablation, BestRuns, CheckResult, Run, RunList
     from clfeval.text.datasets import FetchedDataset
 
-    return {DemoResult: rdemo._blocks, rdemo.DemoList: rdemo._list_blocks, Run: rrun._show_blocks,
-            RunList: rrun._list_blocks, BestRuns: rrun._best_blocks, Ablation: rrun._ablation_blocks,
-            CheckResult: rrun._check_blocks, FetchedDataset: fetched_blocks}
+    return {DemoResult: rdemo.demo_blocks, rdemo.DemoList: rdemo.list_blocks, Run: rrun.show_blocks,
+            RunList: rrun.list_blocks, BestRuns: rrun.best_blocks, Ablation: rrun.ablation_blocks,
+            CheckResult: rrun.check_blocks, FetchedDataset: fetched_blocks}
 
 
 def _builtin() -> None:
