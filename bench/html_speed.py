@@ -45,9 +45,9 @@ def make_file(path: str, n: int, k: int = 10, seed: int = 0) -> None:
 _COMMAND = """
 import sys, time
 from clfeval.cli._scorefile import read_scored
-from clfeval.io import atomic_write_text
+from clfeval.io.readers import atomic_write_text
 from clfeval.render import render
-from clfeval.reports import report
+from clfeval.evaluate.reports import report
 path, fmt, out = sys.argv[1:]
 sf = read_scored(path, gold="gold", score=None, prefix="score:", pred="pred")
 rep = report(sf.gold, sf.pred, scores=sf.scores)

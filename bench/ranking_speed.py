@@ -30,8 +30,8 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 import clfeval  # noqa: E402
-from clfeval._scores import as_scores  # noqa: E402
-from clfeval.curves import _pairs_and_ap, _split_sorted, binary_gold  # noqa: E402
+from clfeval.scores.columns import as_scores  # noqa: E402
+from clfeval.scores.curves import _pairs_and_ap, _split_sorted, binary_gold  # noqa: E402
 
 
 def best_of(fn, repeat):

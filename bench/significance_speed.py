@@ -32,7 +32,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 import clfeval  # noqa: E402
-from clfeval.scoring import scalar_metric  # noqa: E402
+from clfeval.core.scoring import scalar_metric  # noqa: E402
 
 
 def best_of(fn, repeat):
@@ -94,7 +94,7 @@ def main() -> None:
         t_idx, deltas = best_of(lambda metric=metric: index_bootstrap(codes, k, metric, args.index_samples, 1, args.batch), 1)
         t_idx_full = t_idx * b / args.index_samples
         ratio = t_idx_full / t_fast
-        fast_deltas = clfeval.significance.bootstrap_distribution(gold, a, bb, metric=name, samples=b, seed=0)
+        fast_deltas = clfeval.significance.paired.bootstrap_distribution(gold, a, bb, metric=name, samples=b, seed=0)
         print(f"\n{name}: δ = {res.delta:+.5f}, p = {res.p_value:.4f}, 95% CI of δ {res.ci['delta'][0]:+.5f} .. "
               f"{res.ci['delta'][1]:+.5f}")
         print(f"  sd of δ replicates: clfeval {fast_deltas.std():.6f} (b = {b:,}), "

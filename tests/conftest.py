@@ -52,7 +52,7 @@ def reuters_stories(reuters_archive: Path) -> list[Story]:
 @pytest.fixture(scope="session")
 def study(reuters_archive: Path):  # noqa: ANN201 (ReutersStudy)
     """The Reuters-21578 study, run once per test session (its tests and the HTML report's share it)."""
-    from clfeval.study import reuters_study
+    from clfeval.studies.reuters import reuters_study
 
     return reuters_study(reuters_archive, seed=0)
 

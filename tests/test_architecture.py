@@ -1,4 +1,4 @@
-"""Dependencies point one way: cli → render → protocols → evaluation → tables → encoding → errors.
+"""Dependencies point one way: cli → render → plots → studies → protocols → significance → evaluate → scores → io → core.
 
 Walks the imports of every module of the package (statically, with ast) and
 checks each against the layer map below. A new module must be placed in a layer.
@@ -16,81 +16,41 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "clfeval"
 
-# Lower number = lower layer. A module may import modules of its own layer or below.
+# Lower number = lower layer. A module may import modules of its own layer or below. One folder, one stage:
+#   cli → render → plots → studies → protocols → significance → evaluate → scores / text → io → core → errors
 LAYERS = {
     "clfeval._version": 0,
     "clfeval.errors": 0,
-    "clfeval._validation": 1,
-    "clfeval.signature": 1,
-    "clfeval._labels": 1,
-    "clfeval._scores": 1,
-    "clfeval.outputs": 1,
-    "clfeval._decimate": 1,
-    "clfeval._display": 1,
-    "clfeval._results": 1,
-    "clfeval._input": 1,
-    "clfeval._jsonl": 1,
-    "clfeval._labelforms": 1,
-    "clfeval._csvsafe": 1,
-    "clfeval.gold": 2,
-    "clfeval.objectives": 2,
-    "clfeval.io": 2,
-    "clfeval.align": 2,
-    "clfeval.tables": 2,
-    "clfeval.metrics": 3,
-    "clfeval.catalog": 3,
-    "clfeval.scoring": 3,
-    "clfeval.diagnostics": 3,
-    "clfeval.baselines": 3,
-    "clfeval.curves": 3,
-    "clfeval.calibration": 3,
-    "clfeval._resample": 4,
-    "clfeval.thresholds": 3,
-    "clfeval.splits": 3,
-    "clfeval.significance": 4,
-    "clfeval.significance_results": 4,
-    "clfeval.intervals": 4,
-    "clfeval.reports": 4,
-    "clfeval.delong": 4,
-    "clfeval.cvcompare": 4,
-    "clfeval.power": 4,
-    "clfeval.curvebands": 4,
-    "clfeval.text": 4,
-    "clfeval.protocols": 5,
-    "clfeval.protocols_spread": 5,
-    "clfeval.protocols_threshold": 5,
-    "clfeval.protocols_sklearn": 5,
-    "clfeval.protocols_data": 5,
-    "clfeval.protocols_results": 5,
-    "clfeval.protocols_predictions": 5,
-    "clfeval.protocols_runner": 5,
-    "clfeval.runlog": 5,
-    "clfeval._runstore": 5,
-    "clfeval.study": 6,
-    "clfeval.study_result": 6,
-    "clfeval.demo": 6,
-    "clfeval.plots": 7,
-    "clfeval.render": 7,
-    "clfeval.cli": 8,
-    "clfeval.__main__": 9,
-    "clfeval": 9,  # the package's public API re-exports
+    "clfeval.core": 1,          # labels, tables, metrics, catalogue, signature, resampling engines (no scipy, sklearn)
+    "clfeval.io": 2,            # sources, readers, exact JSONL, CSV safety, alignment by id, outputs
+    "clfeval.scores": 3,        # score columns, rankings, objectives, thresholds, calibration
+    "clfeval.text": 3,          # Reuters reader, text models, φ–δ of terms (models apart from evaluation)
+    "clfeval.evaluate": 4,      # report, baselines, diagnostics, intervals (a report holds a ranking section)
+    "clfeval.significance": 5,  # paired tests, DeLong, CV comparison, power, curve bands
+    "clfeval.protocols": 6,     # splits, runner, results, run log: joins models and evaluation
+    "clfeval.studies": 7,       # the Reuters study, the demos
+    "clfeval.plots": 8,         # figures from results (matplotlib, imported when drawn)
+    "clfeval.render": 9,        # result → text / JSON / Markdown / HTML
+    "clfeval.cli": 10,          # options → library → render
+    "clfeval.__main__": 11,
+    "clfeval": 11,              # the package's public API re-exports
 }
 
 # Specific rules beyond the layering.
 FORBIDDEN = [
-    ("clfeval.tables", "clfeval.metrics"),
-    ("clfeval.metrics", "clfeval.render"),
-    ("clfeval.metrics", "clfeval.plots"),
-    # models and data sets stay apart from evaluation; only protocols joins them
-    # (text.terms, the φ–δ analysis of terms, is evaluation of features and uses metrics)
-    ("clfeval.text.models", "clfeval.metrics"),
-    ("clfeval.text.models", "clfeval.reports"),
-    ("clfeval.text.models", "clfeval.significance"),
-    ("clfeval.text.models", "clfeval.curves"),
-    ("clfeval.text.datasets", "clfeval.metrics"),
-    ("clfeval.text.datasets", "clfeval.reports"),
+    ("clfeval.core.tables", "clfeval.core.metrics"),
+    ("clfeval.core.tables", "clfeval.core.catalog"),
+    # models and data sets stay apart from evaluation; only protocols and studies join them
+    # (text.terms, the φ–δ analysis of terms, is evaluation of features and uses core metrics)
+    ("clfeval.text.models", "clfeval.core.metrics"),
+    ("clfeval.text.models", "clfeval.core.catalog"),
+    ("clfeval.text.models", "clfeval.scores"),
+    ("clfeval.text.models", "clfeval.evaluate"),
+    ("clfeval.text.datasets", "clfeval.core.metrics"),
+    ("clfeval.text.datasets", "clfeval.scores"),
+    ("clfeval.text.datasets", "clfeval.evaluate"),
+    ("clfeval.text", "clfeval.significance"),
 ]
-
 
 def module_name(path: Path) -> str:
     rel = path.relative_to(SRC.parent).with_suffix("")
@@ -205,8 +165,8 @@ def test_no_module_imports_another_modules_private_names(path):
 def test_private_import_check_can_fail(tmp_path):
     fake = SRC / "cli" / "x.py"  # a path inside the package, for the module name only; the file is in tmp_path
     probe = tmp_path / "x.py"
-    probe.write_text("from clfeval.io import _row_ref\nfrom clfeval import io\nio._read_header\n")
-    assert private_imports(probe, module_name(fake)) == ["from clfeval.io import _row_ref", "clfeval.io._read_header"]
+    probe.write_text("from clfeval.io.readers import _row_ref\nfrom clfeval.io import readers as io\nio._read_header\n")
+    assert private_imports(probe, module_name(fake)) == ["from clfeval.io.readers import _row_ref", "clfeval.io.readers._read_header"]
 
 
 def test_cli_holds_no_evaluation_logic():
@@ -218,3 +178,36 @@ def test_cli_holds_no_evaluation_logic():
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
             for n in names:
                 assert n.split(".")[0] not in {"numpy", "scipy"}, f"{path.name} imports {n}"
+
+
+# Packages whose __init__ re-exports the public API for users; code inside clfeval imports the defining module.
+REEXPORTING = ("clfeval", "clfeval.protocols", "clfeval.io")
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
+def test_no_module_imports_from_a_reexporting_init(path):
+    name = module_name(path)
+    if name in REEXPORTING or name == "clfeval.__main__":
+        return
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module in REEXPORTING:
+            for a in node.names:
+                assert _is_module(f"{node.module}.{a.name}") or a.name == "__version__" and False, \
+                    f"{name} imports {a.name!r} from {node.module}'s __init__; import it from the module that defines it"
+
+
+def test_core_imports_no_scipy_or_scikit_learn():
+    for path in (SRC / "core").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            for n in names:
+                assert n.split(".")[0] not in {"scipy", "sklearn"}, f"core/{path.name} imports {n}"
+
+
+def test_every_module_is_small():
+    for path in MODULES:
+        lines = path.read_text().count("\n")
+        assert lines <= 700, f"{module_name(path)} has {lines} lines; keep a module readable in one sitting (≤ 700)"

@@ -25,7 +25,7 @@ from sklearn.dummy import DummyClassifier
 from sklearn.metrics import precision_recall_fscore_support
 
 import clfeval
-from clfeval.baselines import majority_index, majority_table, stratified_table, uniform_table
+from clfeval.evaluate.baselines import majority_index, majority_table, stratified_table, uniform_table
 
 from _strategies import ZERO_DIVISIONS, assert_same, single_label_cases
 

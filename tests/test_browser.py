@@ -220,7 +220,7 @@ def pages() -> dict[str, tuple[Any, list[str]]]:
     cv = example_10()
     d = json.loads(render(cv, "json"))
     out["cv"] = (cv, [num(d["accuracy"]["mean"]), num(d["macro_f1"]["mean"])])
-    from clfeval.demo import run_demo
+    from clfeval.studies.demo import run_demo
 
     demo = run_demo("threshold")
     out["demo"] = (demo, [num(x) for x in (0.9524, 0.9167)])

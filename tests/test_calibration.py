@@ -9,7 +9,7 @@ import pytest
 from sklearn.metrics import brier_score_loss, log_loss
 
 from clfeval import reliability
-from clfeval.calibration import EPS
+from clfeval.scores.calibration import EPS
 from clfeval.errors import DataError, UsageError
 
 

@@ -21,10 +21,10 @@ from sklearn.metrics import (accuracy_score, average_precision_score, balanced_a
                              recall_score, roc_auc_score)
 
 import clfeval
-from clfeval import catalog
-from clfeval.intervals import ItemPatterns, replicate_leaves
-from clfeval.metrics import TableStats
-from clfeval.reports import report_from_table
+from clfeval.core import catalog
+from clfeval.evaluate.intervals import ItemPatterns, replicate_leaves
+from clfeval.core.metrics import TableStats
+from clfeval.evaluate.reports import report_from_table
 
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning",
                                         "ignore::RuntimeWarning")
@@ -205,7 +205,7 @@ def runner_names(labels, multilabel):
 def test_fold_runner_values_equal_the_reports_of_the_fold_tables():
     from sklearn.neighbors import KNeighborsClassifier
 
-    from clfeval.protocols import cross_validate
+    from clfeval.protocols.api import cross_validate
 
     rng = np.random.default_rng(5)
     codes = rng.integers(0, 3, 90)
@@ -228,7 +228,7 @@ def test_fold_runner_values_equal_the_reports_of_the_fold_tables():
 def test_multilabel_fold_runner_values_equal_the_reports_of_the_fold_tables():
     from sklearn.neighbors import KNeighborsClassifier
 
-    from clfeval.protocols import cross_validate
+    from clfeval.protocols.api import cross_validate
 
     g, _, names, gs, _ = multilabel_case(6, n=90)
     X = g.astype(float) + np.random.default_rng(6).normal(0, 0.7, g.shape)

@@ -17,7 +17,7 @@ import pytest
 from sklearn.metrics import accuracy_score, f1_score
 
 from clihelp import run
-from clfeval.io import read_frame
+from clfeval.io.readers import read_frame
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 WORDS = {"grain": ["wheat", "corn", "grain", "harvest"], "oil": ["crude", "oil", "barrel", "opec"],

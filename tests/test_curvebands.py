@@ -10,9 +10,9 @@ import pytest
 from scipy.stats import norm
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
-from clfeval.curvebands import curve_bands
-from clfeval.curves import ranking
-from clfeval.delong import delong_auc
+from clfeval.significance.curvebands import curve_bands
+from clfeval.scores.curves import ranking
+from clfeval.significance.delong import delong_auc
 from clfeval.errors import DataError, UsageError
 
 

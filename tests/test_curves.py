@@ -12,8 +12,8 @@ from sklearn.metrics import average_precision_score, precision_recall_curve, roc
 from sklearn.preprocessing import label_binarize
 
 import clfeval
-from clfeval._scores import ScoreSource
-from clfeval.curves import parse_objective, ranking, ranking_ovr
+from clfeval.scores.columns import ScoreSource
+from clfeval.scores.curves import parse_objective, ranking, ranking_ovr
 from clfeval.errors import DataError, UsageError
 
 
@@ -196,7 +196,7 @@ def test_parallel_sorted_parts_give_the_same_numbers(monkeypatch):
     """Large inputs sort the negatives in parts on threads; the numbers must not change."""
     from sklearn.metrics import average_precision_score, roc_auc_score
 
-    import clfeval.curves as curves
+    import clfeval.scores.curves as curves
 
     rng = np.random.default_rng(11)
     n = 5000

@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from clfeval import compare
-from clfeval.cvcompare import cv_compare, five_by_two_cv
+from clfeval.significance.cvcompare import cv_compare, five_by_two_cv
 from clfeval.errors import DataError, UsageError
 
 
@@ -166,7 +166,7 @@ def test_pooled_comparison_and_protocol_results():
     from sklearn.linear_model import LogisticRegression
     from sklearn.tree import DecisionTreeClassifier
 
-    from clfeval.protocols import cross_validate
+    from clfeval.protocols.api import cross_validate
 
     X, y = make_classification(n_samples=300, n_features=8, random_state=0)
     y = np.where(y == 1, "pos", "neg")

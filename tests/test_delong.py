@@ -11,10 +11,10 @@ import pytest
 from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 
-from clfeval import delong as dl
-from clfeval.curves import ranking
+from clfeval.significance import delong as dl
+from clfeval.scores.curves import ranking
 from clfeval.errors import DataError, UsageError
-from clfeval.significance import bootstrap_distribution, holm
+from clfeval.significance.paired import bootstrap_distribution, holm
 
 
 # --- the O(m·n) reference, written from the definitions --------------------------------

@@ -15,7 +15,7 @@ from sklearn.metrics import confusion_matrix, f1_score
 
 import clfeval
 from clfeval import DataError
-from clfeval.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
+from clfeval.evaluate.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
 
 from _strategies import single_label_cases
 

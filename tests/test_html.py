@@ -143,7 +143,7 @@ def test_pages_of_every_result_type_and_their_notebook_form():
     b = np.where(rng.random(300) < 0.7, gold, rng.integers(0, 3, 300))
     from test_render_protocols import example_10
 
-    from clfeval.demo import run_demo
+    from clfeval.studies.demo import run_demo
 
     results = {
         "binary report": (clfeval.report(g, np.where(s > 0.5, "spam", "ham"), positive="spam", scores=s), 5),
@@ -222,7 +222,7 @@ def test_text_report_imports_neither_matplotlib_nor_jinja2(tmp_path: Path):
 def test_run_log_pages(tmp_path: Path):
     from test_render_protocols import example_10
 
-    from clfeval.runlog import RunLog
+    from clfeval.protocols.runlog import RunLog
 
     log = RunLog(tmp_path / "runs.sqlite")
     rid = log.record_result("cv", example_10(), settings={"model": {"name": "planned"}})

@@ -53,10 +53,10 @@ from sklearn.metrics import (
 )
 
 import clfeval
-from clfeval import catalog
-from clfeval import metrics as M
-from clfeval.scoring import scalar_metric
-from clfeval.tables import MultilabelTable, confusion_table
+from clfeval.core import catalog
+from clfeval.core import metrics as M
+from clfeval.core.scoring import scalar_metric
+from clfeval.core.tables import MultilabelTable, confusion_table
 
 from _strategies import ZERO_DIVISIONS, assert_same, by_string, multilabel_cases, same, single_label_cases
 

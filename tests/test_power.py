@@ -13,9 +13,9 @@ import pytest
 from scipy.special import gammaln
 from scipy.stats import binom, binomtest, norm
 
-from clfeval import power as pw
+from clfeval.significance import power as pw
 from clfeval.errors import DataError, UsageError
-from clfeval.significance import bootstrap_distribution
+from clfeval.significance.paired import bootstrap_distribution
 
 
 # --- an independent brute force: every (n_AB, n_BA) outcome and scipy's exact test ---------

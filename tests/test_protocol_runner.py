@@ -16,8 +16,8 @@ from sklearn.tree import DecisionTreeClassifier
 from planned import Planned
 from clfeval import report
 from clfeval.errors import DataError, UsageError
-from clfeval.io import read_frame
-from clfeval.protocols import (
+from clfeval.io.readers import read_frame
+from clfeval.protocols.api import (
     Protocol,
     ThresholdStep,
     cross_validate,

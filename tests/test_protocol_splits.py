@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clfeval.errors import DataError, UsageError
-from clfeval.protocols import Protocol, iterative_stratification, split
+from clfeval.protocols.api import Protocol, iterative_stratification, split
 
 
 def _labels(counts: list[int]) -> list[str]:

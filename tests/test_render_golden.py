@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 
 import clfeval
-from clfeval.demo import run_demo
+from clfeval.studies.demo import run_demo
 from clfeval.render import render
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from planned import Planned
-from clfeval.protocols import Protocol, run_protocol, split
+from clfeval.protocols.api import Protocol, run_protocol, split
 from clfeval.render import render
 
 GOLDEN = Path(__file__).parent / "golden"

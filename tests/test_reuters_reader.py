@@ -18,7 +18,6 @@ from clfeval.text.datasets import (
     REUTERS_SHA256,
     ModApte,
     Story,
-    fetch_reuters,
     ids,
     label_matrix,
     largest_categories,
@@ -28,6 +27,7 @@ from clfeval.text.datasets import (
     single_label_subset,
     texts,
 )
+from clfeval.text.fetch import fetch_reuters
 
 TEN_LARGEST = ("earn", "acq", "money-fx", "grain", "crude", "trade", "interest",
                "wheat", "ship", "corn")

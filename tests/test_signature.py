@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import clfeval
-from clfeval.catalog import catalogue as clfeval_catalogue
-from clfeval.demo import run_demo
-from clfeval.signature import build_signature, versions
+from clfeval.core.catalog import catalogue as clfeval_catalogue
+from clfeval.studies.demo import run_demo
+from clfeval.core.signature import build_signature, versions
 
 BASE = {"python", "clfeval", "numpy", "scipy", "pyarrow"}
 
@@ -48,7 +48,7 @@ def test_every_result_carries_the_one_signature(name, result, random):
 def test_protocol_signature_names_scikit_learn():
     from sklearn.dummy import DummyClassifier
 
-    from clfeval.protocols import cross_validate
+    from clfeval.protocols.api import cross_validate
 
     r = cross_validate(DummyClassifier(), [[0]] * 6, ["a", "b"] * 3, folds=2, seed=7)
     sig = r.to_dict()["signature"]

@@ -1,4 +1,4 @@
-"""The Reuters-21578 study (`clfeval.study`, `clfeval reuters`, `clfeval datasets fetch`).
+"""The Reuters-21578 study (`clfeval.studies.reuters`, `clfeval reuters`, `clfeval datasets fetch`).
 
 Reference values: the published table of mission §9, typed in here (never
 taken from the study's output), and an independent pipeline written in this
@@ -24,7 +24,7 @@ import pytest
 from clihelp import run
 
 from clfeval.errors import UsageError
-from clfeval.study import PARTS, ReutersStudy, parse_parts, study_steps, study_text
+from clfeval.studies.reuters import PARTS, ReutersStudy, parse_parts, study_steps, study_text
 
 needs_data = pytest.mark.reuters
 
@@ -198,7 +198,7 @@ def test_cross_validation_spread(study: ReutersStudy) -> None:
 @needs_data
 def test_threshold_is_a_dev_score_with_the_best_dev_f1(study: ReutersStudy, oracle: Oracle,
                                                       oracle_scores: dict[str, Any]) -> None:
-    from clfeval.splits import Protocol, split
+    from clfeval.protocols.splits import Protocol, split
 
     tu = study.threshold_tuning
     cats, Y = oracle_scores["cats"], oracle_scores["Y"]
@@ -344,7 +344,7 @@ def test_terms_phi_delta(study: ReutersStudy, oracle: Oracle) -> None:
 
 @needs_data
 def test_definition_split_keeps_newid_1199(reuters_archive: Path) -> None:
-    from clfeval.study import reuters_study
+    from clfeval.studies.reuters import reuters_study
 
     s = reuters_study(reuters_archive, parts="multiclass", published_split=False)
     assert (s.split["train"], s.split["test"], s.split["choice"]) == (7770, 3019, "definition")
@@ -378,7 +378,7 @@ def test_study_text_counts_the_title_twice() -> None:
 def test_token_memo_is_shared_by_clones() -> None:
     from sklearn.base import clone
 
-    from clfeval.study import _Memo
+    from clfeval.studies.reuters import _Memo
     from clfeval.text.models import Tokenizer, make_model
 
     memo = _Memo(Tokenizer(stem=True, stemmer="english"))
@@ -406,7 +406,7 @@ JSON_KEYS = {
 @needs_data
 def test_cli_json_keys_and_run_log(study: ReutersStudy, reuters_archive: Path, tmp_path: Path,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    import clfeval.study
+    import clfeval.studies.reuters
 
     seen: dict[str, Any] = {}
 
@@ -414,7 +414,7 @@ def test_cli_json_keys_and_run_log(study: ReutersStudy, reuters_archive: Path, t
         seen.update(kw, archive=archive)
         return study
 
-    monkeypatch.setattr(clfeval.study, "reuters_study", cached)
+    monkeypatch.setattr(clfeval.studies.reuters, "reuters_study", cached)
     db = tmp_path / "runs.sqlite"
     r = run("reuters", "--archive", reuters_archive, "--format", "json", "--seed", "0", "--runs-db", db)
     assert r.code == 0, r.err
@@ -435,7 +435,7 @@ def test_cli_json_keys_and_run_log(study: ReutersStudy, reuters_archive: Path, t
     assert {"bootstrap", "mcnemar"} <= set(d["significance"]) and d["terms"]["category"] == "grain"
     assert {"seed", "versions", "tokenization", "split", "timings"} <= set(d["signature"])
     assert d["run_id"] == 1
-    from clfeval.runlog import RunLog
+    from clfeval.protocols.runlog import RunLog
 
     (rec,) = RunLog(db).runs().runs
     assert rec.command == "reuters" and rec.seed == 0 and rec.data_hash.startswith("sha256:")
@@ -446,9 +446,9 @@ def test_cli_json_keys_and_run_log(study: ReutersStudy, reuters_archive: Path, t
 @needs_data
 def test_cli_text_and_markdown_show_published_beside_ours(study: ReutersStudy, reuters_archive: Path,
                                                           tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import clfeval.study
+    import clfeval.studies.reuters
 
-    monkeypatch.setattr(clfeval.study, "reuters_study", lambda archive, **kw: study)
+    monkeypatch.setattr(clfeval.studies.reuters, "reuters_study", lambda archive, **kw: study)
     r = run("reuters", "--archive", reuters_archive, "--no-log")
     assert r.code == 0, r.err
     for part in range(1, 10):

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from clfeval._version import __version__
 from clfeval.errors import ClfevalError, DataError, UsageError
-from clfeval.calibration import Calibration, reliability
-from clfeval.curves import Ranking, RankingOvR, ranking, ranking_ovr
-from clfeval.reports import Report, report, report_from_table
-from clfeval.significance import Comparison, MultiComparison, compare, compare_many, holm
-from clfeval.thresholds import LabelThresholds, ThresholdChoice, choose_label_thresholds, choose_threshold
+from clfeval.scores.calibration import Calibration, reliability
+from clfeval.scores.curves import Ranking, RankingOvR, ranking, ranking_ovr
+from clfeval.evaluate.reports import Report, report, report_from_table
+from clfeval.significance.paired import Comparison, MultiComparison, compare, compare_many, holm
+from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice, choose_label_thresholds, choose_threshold
 import clfeval.render  # noqa: F401  (fills the display registry: str() and _repr_html_ of results)
-from clfeval.tables import (
+from clfeval.core.tables import (
     ConfusionAccumulator,
     ConfusionTable,
     JointTable,

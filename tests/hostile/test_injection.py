@@ -29,8 +29,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from clfeval._csvsafe import MARKER, escape_text, restore_text
-from clfeval.io import read_frame, write_frame
+from clfeval.io.csvsafe import MARKER, escape_text, restore_text
+from clfeval.io.readers import read_frame, write_frame
 from clihelp import run
 
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])

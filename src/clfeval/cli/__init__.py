@@ -21,7 +21,7 @@ import click
 from clfeval._version import __version__
 from clfeval.cli._common import Group, message, option_names, stdout_error
 from clfeval.errors import ClfevalError, Interrupted
-from clfeval.outputs import os_reason
+from clfeval.io.outputs import os_reason
 
 __all__ = ["cli", "main", "console_main"]
 

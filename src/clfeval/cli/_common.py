@@ -59,9 +59,9 @@ def option_names(command: click.Command | None) -> dict[str, str]:
 def check_paths(inputs: Iterable[tuple[str, Path | None]] = (), outputs: Iterable[tuple[str, Path | None]] = ()) -> Any:
     """Before any long work: resolve every output and refuse one that would destroy an input or another output.
 
-    See :func:`clfeval.outputs.check_paths`.
+    See :func:`clfeval.io.outputs.check_paths`.
     """
-    from clfeval.outputs import check_paths as check
+    from clfeval.io.outputs import check_paths as check
 
     return check(inputs, outputs)
 
@@ -119,9 +119,9 @@ def existing_file(path: str | Path, option: str | None = None) -> Any:
     """A path that must exist (missing files are usage errors, exit 2, naming the file), or ``-``.
 
     ``-`` is standard input: its bytes are read once (a second ``-`` in the
-    same command is refused) and returned as a :class:`clfeval.io.Source`.
+    same command is refused) and returned as a :class:`clfeval.io.readers.Source`.
     """
-    from clfeval._input import Source
+    from clfeval.io.source import Source
 
     if isinstance(path, Source):
         return path
@@ -137,7 +137,7 @@ def existing_file(path: str | Path, option: str | None = None) -> Any:
 
 
 def _stdin(option: str | None) -> Any:
-    from clfeval._input import Source
+    from clfeval.io.source import Source
 
     what = f"option {option}" if option else "the input file"
     ctx = click.get_current_context(silent=True)
@@ -181,7 +181,7 @@ def stdout_error(exc: OSError) -> Exception:
     What could not be written is thrown away, so that nothing tries again at exit.
     """
     from clfeval.errors import OutputFileError
-    from clfeval.outputs import os_reason
+    from clfeval.io.outputs import os_reason
 
     with contextlib.suppress(Exception):
         fd = sys.stdout.fileno()
@@ -208,7 +208,7 @@ def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None
     Text goes to a terminal with rich's colours; piped or written to a file
     it is plain text.
     """
-    from clfeval.io import atomic_write_text
+    from clfeval.io.readers import atomic_write_text
     from clfeval.render import print_renderables, render, renderables
 
     if fmt == "text" and output is None and sys.stdout.isatty():
@@ -228,7 +228,7 @@ def finish_run(result: Any, fmt: str, output: Path | None, files: Any,
                record: Callable[[Any, Callable[[int], None]], int] | None = None) -> Any:
     """Write a run's outputs, then record it; returns the result (with its run id when recorded).
 
-    ``files`` (:class:`clfeval.outputs.OutputFiles`) holds the outputs staged
+    ``files`` (:class:`clfeval.io.outputs.OutputFiles`) holds the outputs staged
     so far (``--predictions``); ``--output`` is rendered with the run's id and
     staged beside them. With ``record(files, on_id)`` (a run log's
     ``record_result``), every file is put in place just before the record

@@ -37,7 +37,7 @@ def read_scored(path: Path | str, *, gold: str, score: str | None, prefix: str |
                 option: str = "FILE", score_option: str = "--score", prefix_option: str = "--scores-prefix",
                 encoding: str = "utf-8", normalize: str | None = None, sep: str = "|") -> ScoredFile:
     """Read gold (and pred when named) and the score columns; missing columns name the option."""
-    from clfeval import io
+    from clfeval.io import readers as io
 
     p = io.Source.of(existing_file(path, None if option == "FILE" else option), encoding=encoding)
     fmt = io.detect_format(p, input_format)
@@ -61,7 +61,7 @@ def read_scored(path: Path | str, *, gold: str, score: str | None, prefix: str |
     def where(i: int) -> str:
         return f"file {spath!r}, {preds.row_ref(i)}"
 
-    from clfeval._scores import ScoreSource, as_scores
+    from clfeval.scores.columns import ScoreSource, as_scores
 
     if score is not None:
         scores: Any = as_scores(preds.extra[score], name=score, where=where)

@@ -31,7 +31,7 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
 
     Values outside [0, 1] are refused: they are not probabilities (rank them with `clfeval report --score`).
     """
-    from clfeval.calibration import check_bins, reliability
+    from clfeval.scores.calibration import check_bins, reliability
     from clfeval.cli._scorefile import check_score_options, read_scored
     from clfeval.errors import UsageError
 

@@ -2,7 +2,7 @@
 
 Files are aligned by id (by row when no file has an id column) and must carry
 the same gold labels; then a paired test runs on the items (see
-:mod:`clfeval.significance`).
+:mod:`clfeval.significance.paired`).
 """
 
 from __future__ import annotations
@@ -61,10 +61,10 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
     p-value for "A is better than B" and one plain sentence. With three or more files, every
     pair (or each file against --baseline) is compared, with Holm-adjusted p-values.
     """
-    from clfeval._validation import check_probability, check_samples
-    from clfeval.align import align_predictions, one_repeat
-    from clfeval.io import read_predictions
-    from clfeval.significance import SCORE_METRICS, check_metric, compare as compare_two, compare_many
+    from clfeval.core.validation import check_probability, check_samples
+    from clfeval.io.align import align_predictions, one_repeat
+    from clfeval.io.readers import read_predictions
+    from clfeval.significance.paired import SCORE_METRICS, check_metric, compare as compare_two, compare_many
 
     if len(files) < 2:
         raise UsageError(f"compare needs at least two predictions files (A_FILE B_FILE ...); got {len(files)}.")
@@ -93,7 +93,7 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
 
         import pyarrow as pa
 
-        from clfeval._scores import as_scores
+        from clfeval.scores.columns import as_scores
 
         read = [dataclasses.replace(r, pred=pa.chunked_array([as_scores(
             r.pred, name=column, where=lambda i, _p=r.path: f"row {i + 1} of {_p!r}")])) for r in read]

@@ -38,8 +38,9 @@ def fetch(name: str, dest: Path, url: str | None, force: bool, deadline: float, 
     from urllib.parse import unquote, urlparse
 
     from clfeval.errors import InputFileError
-    from clfeval.outputs import os_reason, resolve_output
-    from clfeval.text.datasets import ARCHIVE_NAME, REUTERS_CHECKS, UCI_URL, FetchedDataset, fetch_reuters
+    from clfeval.io.outputs import os_reason, resolve_output
+    from clfeval.text.datasets import ARCHIVE_NAME, UCI_URL
+    from clfeval.text.fetch import REUTERS_CHECKS, FetchedDataset, fetch_reuters
 
     source = url or UCI_URL
     parsed = urlparse(source)

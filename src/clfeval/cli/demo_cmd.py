@@ -14,7 +14,7 @@ from clfeval.cli._common import check_paths, emit, output_options
 @output_options
 def demo(mode: str | None, fmt: str, output: Path | None) -> None:
     """Run a worked example (no download). Without MODE, list the modes."""
-    from clfeval.demo import demo_modes, run_demo
+    from clfeval.studies.demo import demo_modes, run_demo
     from clfeval.render.demo import DemoList
 
     check_paths([], [("--output", output)])

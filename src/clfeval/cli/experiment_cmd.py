@@ -95,9 +95,9 @@ def read_data(path: Any, text_col: str, label_col: str, id_col: str | None, mult
     """Texts, labels and ids of a data file (or standard input), each checked; errors name the file, row and column."""
     import pyarrow as pa
 
-    from clfeval._input import check_roles
-    from clfeval._labelforms import normalize_labels
-    from clfeval.io import read_frame
+    from clfeval.io.source import check_roles
+    from clfeval.core.labelforms import normalize_labels
+    from clfeval.io.readers import read_frame
 
     from clfeval.text.models import check_texts
 
@@ -148,9 +148,9 @@ def run_outputs(inputs: list[tuple[str, Path | None]], output: Path | None, runs
     or be another output. An existing run log is looked at (read-only) and
     refused if it is not a clfeval run log.
     """
-    from clfeval.io import detect_format
-    from clfeval.outputs import resolve_output
-    from clfeval.runlog import RunLog, predictions_dir
+    from clfeval.io.readers import detect_format
+    from clfeval.io.outputs import resolve_output
+    from clfeval.protocols.runlog import RunLog, predictions_dir
 
     outputs: list[Any] = [("--predictions", predictions_out), ("--output", output)]
     if runs_db is not None:
@@ -176,14 +176,14 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
 
     Every output is checked before the long part, the data is hashed before it
     is read, and the run is recorded last: its outputs are in place when the
-    record commits (see :meth:`clfeval.runlog.RunLog.record`).
+    record commits (see :meth:`clfeval.protocols.runlog.RunLog.record`).
     """
     _need_text_extra(stem)
-    from clfeval import outputs as _outputs
-    from clfeval.outputs import OutputFiles
-    from clfeval.protocols import (Protocol, ThresholdStep, check_metric_names, default_metrics, run_protocol,
+    from clfeval.io import outputs as _outputs
+    from clfeval.io.outputs import OutputFiles
+    from clfeval.protocols.api import (Protocol, ThresholdStep, check_metric_names, default_metrics, run_protocol,
                                    write_predictions)
-    from clfeval.runlog import file_hash
+    from clfeval.protocols.runlog import file_hash
     from clfeval.text.models import ModelConfig
 
     check_metric_names(extra_metrics, multilabel)  # an unknown --metric before the data is read

@@ -20,6 +20,6 @@ def metrics(input_kind: str | None, task: str | None, fmt: str, output: Path | N
 
     The JSON form (--format json) is the catalogue as data, with where each metric sits in a report's JSON.
     """
-    from clfeval.catalog import catalogue
+    from clfeval.core.catalog import catalogue
 
     emit(catalogue(input=input_kind, task=task), fmt, output)

@@ -28,20 +28,20 @@ def _load_json(path: Path) -> Any:
 def _from_predictions(kind: str, path: Path, gold: str, pred: str, id_col: str | None, input_format: str | None,
                       multilabel: bool, sep: str, positive: str | None, score: str | None,
                       scores_prefix: str | None, reading: dict[str, Any]) -> Any:
-    from clfeval.io import read_predictions
+    from clfeval.io.readers import read_predictions
 
     if kind not in FROM_PREDICTIONS:
         raise UsageError(f"a {kind!r} figure is drawn from a JSON result (clfeval ... --format json); a predictions "
                          f"file can be drawn as {', '.join(FROM_PREDICTIONS)}.")
     if kind == "reliability":
-        from clfeval.calibration import reliability
+        from clfeval.scores.calibration import reliability
         from clfeval.cli._scorefile import check_score_options, read_scored
 
         check_score_options(score, scores_prefix, score_option="--score", prefix_option="--scores-prefix")
         sf = read_scored(path, gold=gold, score=score, prefix=scores_prefix, id_col=id_col, input_format=input_format,
                          **reading)
         return reliability(sf.gold, sf.scores, positive=positive) if score is not None else reliability(sf.gold, sf.scores)
-    from clfeval.reports import report
+    from clfeval.evaluate.reports import report
 
     scores = None
     if score is not None or scores_prefix is not None:

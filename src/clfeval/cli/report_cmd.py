@@ -19,8 +19,8 @@ def read_train_labels(path: Path, column: str | None, gold: str, input_format: s
     The column is ``--train-column`` if given, else the ``--gold`` column name,
     else ``label``, else the file's only column.
     """
-    from clfeval._labelforms import normalize_labels
-    from clfeval.io import Source, check_labels_present, detect_format, read_frame
+    from clfeval.core.labelforms import normalize_labels
+    from clfeval.io.readers import Source, check_labels_present, detect_format, read_frame
 
     src = Source.of(existing_file(path, "--train-labels"), encoding=encoding)
     fmt = detect_format(src, input_format if input_format and src.suffix == "" else None)
@@ -49,8 +49,8 @@ def _label_texts(col: Any, multilabel: bool, sep: str) -> set[str]:
     """The distinct labels of a column, as text (label sets flattened)."""
     import pyarrow.compute as pc
 
-    from clfeval._labelforms import plain
-    from clfeval._labels import flatten_sets, split_sets, label_str
+    from clfeval.core.labelforms import plain
+    from clfeval.core.labels import flatten_sets, split_sets, label_str
 
     values = flatten_sets(split_sets(col, "labels", sep))[1] if multilabel else plain(col)
     return {label_str(v) for v in pc.unique(values).to_pylist() if v is not None}
@@ -109,9 +109,9 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
     FILE is CSV, TSV, JSONL or Parquet with columns gold and pred (and optionally id); '-' reads standard
     input (CSV unless --input-format says otherwise).
     """
-    from clfeval._validation import check_probability, check_samples
-    from clfeval.io import read_predictions
-    from clfeval.reports import report as make_report
+    from clfeval.core.validation import check_probability, check_samples
+    from clfeval.io.readers import read_predictions
+    from clfeval.evaluate.reports import report as make_report
 
     check_paths([("FILE", file), ("--train-labels", train_labels)], [("--output", output)])
     if ci_level is not None:

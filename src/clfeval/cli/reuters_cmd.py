@@ -1,7 +1,7 @@
 """``clfeval reuters``: mission §9's Reuters-21578 study, re-run with clfeval's own parts.
 
 Reads the original distribution (``--archive``), runs the nine parts of the
-study (:func:`clfeval.study.reuters_study`), prints each part's tables with
+study (:func:`clfeval.studies.reuters.reuters_study`), prints each part's tables with
 the published numbers beside ours, and records the run in the run log.
 """
 
@@ -84,12 +84,12 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
     NB against the keyword rule, and the φ–δ analysis of terms.
     """
     _need_text_extra()
-    from clfeval import outputs as _outputs
+    from clfeval.io import outputs as _outputs
     from clfeval.cli.experiment_cmd import run_outputs
-    from clfeval.outputs import OutputFiles
-    from clfeval.runlog import file_hash
-    from clfeval._validation import check_samples
-    from clfeval.study import parse_parts, reuters_study, study_steps
+    from clfeval.io.outputs import OutputFiles
+    from clfeval.protocols.runlog import file_hash
+    from clfeval.core.validation import check_samples
+    from clfeval.studies.reuters import parse_parts, reuters_study, study_steps
 
     chosen = parse_parts(parts)
     check_samples(samples, option="--samples")

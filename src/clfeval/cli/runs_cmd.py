@@ -18,7 +18,7 @@ def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
 def _open(runs_db: Path, output: Path | None, data: Path | None = None) -> Any:
     """The run log, read-only (queries work in a directory clfeval may not write), its output checked first."""
     from clfeval.errors import InputFileError
-    from clfeval.runlog import RunLog, predictions_dir
+    from clfeval.protocols.runlog import RunLog, predictions_dir
 
     if not runs_db.exists():
         raise InputFileError(f"the run log {str(runs_db)!r} does not exist yet (option --runs-db); `clfeval cv` and "
@@ -29,7 +29,7 @@ def _open(runs_db: Path, output: Path | None, data: Path | None = None) -> Any:
 
 
 def _data_hash(data: Path | None) -> str | None:
-    from clfeval.runlog import file_hash
+    from clfeval.protocols.runlog import file_hash
 
     return None if data is None else file_hash(existing_file(data, "--data"))
 

@@ -43,9 +43,9 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
     only the default and the hindsight cut can be shown, and the hindsight cut is optimistic.
     """
     from clfeval.cli._scorefile import check_score_options, read_scored
-    from clfeval.curves import parse_objective
+    from clfeval.scores.curves import parse_objective
     from clfeval.errors import UsageError
-    from clfeval.thresholds import choose_label_thresholds, choose_threshold
+    from clfeval.scores.thresholds import choose_label_thresholds, choose_threshold
 
     check_paths([("TEST", test), ("--dev", dev)], [("--output", output)])
     check_score_options(score, scores_prefix)

@@ -146,7 +146,7 @@ def fit(fig: Any, x: Sequence[Any], y: Sequence[Any], xlim: tuple[float, float] 
     """The points of a curve simplified for this figure's size (the whole figure bounds the plot area)."""
     import numpy as np
 
-    from clfeval._decimate import simplify
+    from clfeval.core.decimate import simplify
 
     xa = np.asarray([np.nan if v is None else v for v in x], dtype=np.float64)
     ya = np.asarray([np.nan if v is None else v for v in y], dtype=np.float64)
@@ -202,13 +202,13 @@ def save(fig: Any, path: str) -> None:
         raise UsageError(f"cannot tell the image format of {str(path)!r}: the file name must end in .svg, .png or .pdf.")
     with rc():
         if ext == "svg":
-            from clfeval.io import atomic_write_text
+            from clfeval.io.readers import atomic_write_text
 
             atomic_write_text(path, figure_svg(fig, "clfeval"))
             return
         buf = io.BytesIO()
         fig.savefig(buf, format=ext, metadata={"CreationDate": None} if ext == "pdf" else {"Software": None})
-    from clfeval.io import atomic_path
+    from clfeval.io.readers import atomic_path
 
     with atomic_path(path) as tmp:
         with open(tmp, "wb") as fh:

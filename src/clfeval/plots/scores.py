@@ -1,8 +1,8 @@
 """Figures of scores: ROC and precision–recall curves, the threshold sweep, the reliability diagram.
 
 Curves are drawn from the decimated points the results carry in JSON
-(:mod:`clfeval._decimate`): within one pixel of the exact curve at any
-figure size up to :data:`clfeval._decimate.REFERENCE_PX`.
+(:mod:`clfeval.core.decimate`): within one pixel of the exact curve at any
+figure size up to :data:`clfeval.core.decimate.REFERENCE_PX`.
 """
 
 from __future__ import annotations

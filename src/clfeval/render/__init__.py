@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from clfeval._display import set_renderers
+from clfeval.core.display import set_renderers
 
 __all__ = ["render", "renderables", "register", "register_section", "section_renderers", "to_json", "jsonable", "FORMATS"]
 

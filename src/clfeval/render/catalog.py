@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clfeval.catalog import TASKS, MetricCatalogue
+from clfeval.core.catalog import TASKS, MetricCatalogue
 from clfeval.render import register
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich
 

@@ -1,10 +1,10 @@
-"""Text and Markdown rendering of :class:`clfeval.protocols.ProtocolResult` (``clfeval cv`` / ``holdout``)."""
+"""Text and Markdown rendering of :class:`clfeval.protocols.api.ProtocolResult` (``clfeval cv`` / ``holdout``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from clfeval.protocols import ProtocolResult
+from clfeval.protocols.api import ProtocolResult
 from clfeval.render import register
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich
 from clfeval.render.reports import report_blocks

@@ -1,14 +1,14 @@
-"""Text and Markdown rendering of :class:`clfeval.reports.Report`."""
+"""Text and Markdown rendering of :class:`clfeval.evaluate.reports.Report`."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from clfeval import catalog
+from clfeval.core import catalog
 from clfeval.render import register, section_renderers
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.reports import Report
+from clfeval.evaluate.reports import Report
 
 __all__ = ["report_blocks"]
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from clfeval.render import register
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.runlog import Ablation, BestRuns, CheckResult, Run, RunList, flatten_settings
+from clfeval.protocols.runlog import Ablation, BestRuns, CheckResult, Run, RunList, flatten_settings
 
 __all__ = ["model_summary"]
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from clfeval.calibration import Calibration
-from clfeval.curves import RULE, Ranking, RankingOvR
+from clfeval.scores.calibration import Calibration
+from clfeval.scores.curves import RULE, Ranking, RankingOvR
 from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.thresholds import LabelThresholds, ThresholdChoice
+from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
 
 PR_AUC = "PR-AUC (average precision)"
 

@@ -1,5 +1,5 @@
-"""Text and Markdown rendering of comparisons (:class:`~clfeval.significance.Comparison`,
-:class:`~clfeval.significance.MultiComparison`) and of the report's ``ci`` section."""
+"""Text and Markdown rendering of comparisons (:class:`~clfeval.significance.paired.Comparison`,
+:class:`~clfeval.significance.paired.MultiComparison`) and of the report's ``ci`` section."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.significance import Comparison, MultiComparison, metric_label
+from clfeval.significance.paired import Comparison, MultiComparison, metric_label
 
 __all__ = ["comparison_blocks", "multi_blocks", "ci_blocks"]
 

@@ -1,4 +1,4 @@
-"""Text and Markdown rendering of :class:`clfeval.study.ReutersStudy` (``clfeval reuters``).
+"""Text and Markdown rendering of :class:`clfeval.studies.reuters.ReutersStudy` (``clfeval reuters``).
 
 Each part is a table (or two) with the published numbers beside ours where
 mission §9 publishes any: the per-category table and its averages, the split
@@ -12,8 +12,8 @@ from typing import Any
 
 from clfeval.render import register
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.study import PART_TITLES, PARTS, ReutersStudy
-from clfeval.text.datasets import FetchedDataset
+from clfeval.studies.reuters import PART_TITLES, PARTS, ReutersStudy
+from clfeval.text.fetch import FetchedDataset
 
 __all__ = ["study_blocks"]
 

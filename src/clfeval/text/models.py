@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from clfeval._validation import check_positive_int
+from clfeval.core.validation import check_positive_int
 from clfeval.errors import DataError, UsageError
 
 __all__ = [

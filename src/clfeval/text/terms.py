@@ -10,7 +10,7 @@ right corner (φ → +1: occur in almost every document), rare terms near the
 left corner (φ → −1: occur almost nowhere).
 
 Each term's 2×2 table is counted once from the binary document–term matrix
-and δ, φ come from :mod:`clfeval.metrics` over the stack of tables.
+and δ, φ come from :mod:`clfeval.core.metrics` over the stack of tables.
 
 Reference: G. Armano (2015), "A direct measure of discriminant and
 characteristic capability for classifier building and assessment",
@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from clfeval.metrics import binary_class_counts, delta, phi
+from clfeval.core.metrics import binary_class_counts, delta, phi
 
 __all__ = ["TermAnalysis", "term_phi_delta"]
 

@@ -268,7 +268,7 @@ def protocol_page(r: Any) -> Page:
 def study_page(st: Any) -> Page:
     from clfeval import plots
     from clfeval.render.study import study_blocks
-    from clfeval.study import PART_TITLES, PARTS
+    from clfeval.studies.reuters import PART_TITLES, PARTS
 
     d = st.to_dict()
     s = Summary()
@@ -312,12 +312,12 @@ def blocks_page(result: Any, blocks: list[Block]) -> Page:
 
 
 def _generic() -> dict[type, Callable[[Any], list[Block]]]:
-    from clfeval.demo import DemoResult
+    from clfeval.studies.demo import DemoResult
     from clfeval.render import demo as rdemo
     from clfeval.render import runlog as rrun
     from clfeval.render.study import fetched_blocks
-    from clfeval.runlog import Ablation, BestRuns, CheckResult, Run, RunList
-    from clfeval.text.datasets import FetchedDataset
+    from clfeval.protocols.runlog import Ablation, BestRuns, CheckResult, Run, RunList
+    from clfeval.text.fetch import FetchedDataset
 
     return {DemoResult: rdemo.demo_blocks, rdemo.DemoList: rdemo.list_blocks, Run: rrun.show_blocks,
             RunList: rrun.list_blocks, BestRuns: rrun.best_blocks, Ablation: rrun.ablation_blocks,
@@ -327,13 +327,13 @@ def _generic() -> dict[type, Callable[[Any], list[Block]]]:
 def _builtin() -> None:
     if _LAYOUTS:
         return
-    from clfeval.calibration import Calibration
-    from clfeval.curves import Ranking, RankingOvR
-    from clfeval.protocols import ProtocolResult
-    from clfeval.reports import Report
-    from clfeval.significance import Comparison, MultiComparison
-    from clfeval.study import ReutersStudy
-    from clfeval.thresholds import LabelThresholds, ThresholdChoice
+    from clfeval.scores.calibration import Calibration
+    from clfeval.scores.curves import Ranking, RankingOvR
+    from clfeval.protocols.api import ProtocolResult
+    from clfeval.evaluate.reports import Report
+    from clfeval.significance.paired import Comparison, MultiComparison
+    from clfeval.studies.reuters import ReutersStudy
+    from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
 
     for cls, fn in ((Report, report_page), (Ranking, ranking_page), (RankingOvR, ranking_page),
                     (ThresholdChoice, threshold_page), (LabelThresholds, label_thresholds_page),

@@ -1,0 +1,1 @@
+"""One classifier on one test set: the report, its baselines, diagnostics and bootstrap intervals."""

@@ -1,0 +1,1 @@
+"""Scores: score columns, rankings (ROC/PR, AP), threshold objectives and choices, calibration."""

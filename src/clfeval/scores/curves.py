@@ -1,0 +1,700 @@
+"""Rankings: ROC and PR curves, ROC-AUC, average precision (PR-AUC), the threshold sweep and the best cut.
+
+A classifier that outputs scores has not chosen its threshold yet. The rule
+everywhere in clfeval is: **an item is predicted positive iff its score ≥ the
+threshold**. Scores are any finite real numbers (probabilities, Naive Bayes
+log-odds, SVM margins); only their order matters here.
+
+How it is computed
+------------------
+The positives' scores and the negatives' scores are sorted separately (two
+plain sorts, no argsort) and counted against each other with binary searches:
+
+* ROC-AUC, the Mann–Whitney statistic: the probability that a random positive
+  scores above a random negative, ties counting one half,
+  ``AUC = (#{(p, n): s_p > s_n} + ½·#{(p, n): s_p = s_n}) / (P·N)``;
+* average precision (PR-AUC), scikit-learn's non-interpolated step area:
+  ``AP = Σ_k (R_k − R_{k−1})·P_k`` over the cuts in decreasing threshold
+  order, i.e. the mean over positives of the precision at the cut that first
+  includes that positive (tied scores form one cut).
+
+The cumulative counts at every distinct score (tied scores form one cut), the
+ROC and PR curves and the threshold sweep are computed on first use, from the
+same two sorted arrays merged in linear time, so reading only ``roc_auc`` and
+``average_precision`` costs little more than the sorts.
+
+Undefined cases: ROC-AUC needs at least one positive and one negative (it is
+NaN otherwise and listed under ``undefined``); average precision needs a
+positive. These are not filled by ``zero_division``: an AUC of 0 would mean a
+perfectly inverted ranking.
+
+References
+----------
+* Hanley & McNeil (1982), "The meaning and use of the area under a receiver
+  operating characteristic (ROC) curve" (AUC = Mann–Whitney U / PN).
+* Fawcett (2006), "An introduction to ROC analysis".
+* Davis & Goadrich (2006), precision-recall vs ROC; Saito & Rehmsmeier (2015), PR under imbalance.
+* scikit-learn, ``average_precision_score`` (the step definition used here).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, NamedTuple, Sequence
+
+import numpy as np
+
+from clfeval.core.decimate import ranking_curves
+from clfeval.core.display import Display
+from clfeval.core.labels import label_str
+from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
+from clfeval.core.validation import check_beta, check_finite, check_zero_division, zero_division_name
+from clfeval.errors import DataError, UsageError
+from clfeval.core.gold import EncodedGold, binary_gold, indicator_gold
+from clfeval.core.metrics import ClassCounts, fbeta, fpr, precision, recall, safe_divide
+from clfeval.scores.objectives import Objective, check_cost, choose_cut, parse_objective
+from clfeval.core.signature import build_signature
+
+__all__ = [
+    "RULE",
+    "Ranking",
+    "RankingOvR",
+    "Cuts",
+    "Sweep",
+    "Objective",
+    "ranking",
+    "ranking_ovr",
+    "parse_objective",
+    "binary_gold",
+    "indicator_gold",
+    "predictions_from_cut",
+    "binary_cut",
+    "cut_labels",
+    "cut_sets",
+    "ranking_section",
+]
+
+RULE = "an item is predicted positive iff its score >= threshold"
+
+DEFINITIONS = {
+    "rule": RULE,
+    "roc_auc": "Mann-Whitney: probability that a random positive scores above a random negative, ties counting 1/2",
+    "average_precision": "PR-AUC, non-interpolated: sum over cuts (decreasing threshold) of (R_k - R_(k-1)) * P_k, "
+                         "as scikit-learn's average_precision_score; tied scores form one cut",
+}
+
+
+# --- the core: two sorted arrays ---------------------------------------------
+
+# Sorting is the floor of a ranking. Above this many items the negatives are
+# sorted in parts on separate threads (np.sort releases the GIL); the parts are
+# never merged for ROC-AUC and AP, since counting below a positive adds up over
+# parts. The merge happens only when the cuts or curves are asked for.
+_PARALLEL_MIN = 1 << 20
+
+
+def _n_threads() -> int:
+    import os
+
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def _split_sorted(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """(sorted scores of the positives, sorted parts of the negatives' scores).
+
+    Large inputs are cut into one contiguous slice per thread; each thread
+    picks its slice's negatives and sorts them (boolean indexing and sorting
+    release the GIL), while this thread picks and sorts the positives.
+    """
+    threads = _n_threads()
+    if scores.shape[0] < _PARALLEL_MIN or threads == 1:
+        pos = scores[y]
+        neg = scores[~y]
+        pos.sort()
+        neg.sort()
+        return pos, (neg,)
+    from concurrent.futures import ThreadPoolExecutor
+
+    bounds = np.linspace(0, scores.shape[0], threads + 1).astype(np.intp)
+
+    def negatives(i: int) -> np.ndarray:
+        lo, hi = bounds[i], bounds[i + 1]
+        part = scores[lo:hi][~y[lo:hi]]
+        part.sort()
+        return part
+
+    with ThreadPoolExecutor(threads) as ex:
+        futures = [ex.submit(negatives, i) for i in range(threads)]
+        pos = scores[y]
+        pos.sort()
+        return pos, tuple(f.result() for f in futures)
+
+
+def _below_and_tied(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, int]:
+    """For sorted ``pos`` and one sorted part ``neg``: negatives strictly below each positive, and tied pairs."""
+    if neg.shape[0] == 0:
+        return np.zeros(pos.shape[0], dtype=np.int64), 0
+    lp = np.searchsorted(neg, pos, side="left")
+    tied = 0
+    maybe = neg[np.minimum(lp, neg.shape[0] - 1)] == pos
+    if maybe.any():
+        tied = int((np.searchsorted(neg, pos[maybe], side="right") - lp[maybe]).sum(dtype=np.int64))
+    return lp.astype(np.int64, copy=False), tied
+
+
+def _pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray]) -> tuple[int, int, float]:
+    """(pairs with positive above negative, tied pairs, average precision) of sorted score arrays.
+
+    ``neg_parts`` are sorted arrays whose union is the negatives: every count
+    below is a sum over parts (computed on one thread per part when large).
+    """
+    n_pos = pos.shape[0]
+    n_neg = sum(p.shape[0] for p in neg_parts)
+    if n_pos == 0:
+        return 0, 0, math.nan
+    if len(neg_parts) > 1 and n_pos + n_neg >= _PARALLEL_MIN:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(len(neg_parts)) as ex:  # searchsorted releases the GIL
+            counted = list(ex.map(lambda part: _below_and_tied(pos, part), neg_parts))
+    else:
+        counted = [_below_and_tied(pos, part) for part in neg_parts]
+    left = counted[0][0] if len(counted) == 1 else np.sum([c[0] for c in counted], axis=0)  # negatives below each positive
+    tied = sum(c[1] for c in counted)
+    below = int(left.sum(dtype=np.int64))
+    # AP: every positive of a tie group gets the precision of the cut at its score.
+    if n_pos > 1 and np.any(pos[1:] == pos[:-1]):
+        new = np.empty(n_pos, dtype=bool)
+        new[0] = True
+        np.not_equal(pos[1:], pos[:-1], out=new[1:])
+        starts = np.flatnonzero(new)
+        sizes = np.diff(np.append(starts, n_pos))
+        tp = n_pos - starts
+        fp = n_neg - left[starts]
+        ap = float(np.dot(sizes, tp / (tp + fp))) / n_pos
+    else:
+        tp = np.arange(n_pos, 0, -1, dtype=np.float64)
+        fp = n_neg - left
+        ap = float(np.sum(tp / (tp + fp))) / n_pos
+    return below, tied, ap
+
+
+class Cuts(NamedTuple):
+    """Cumulative counts at every distinct score, in decreasing threshold order.
+
+    ``tp[k]`` and ``fp[k]`` count the positives and negatives with score ≥
+    ``thresholds[k]``; each threshold is a score that occurs in the data, the
+    lowest score predicted positive at that cut.
+    """
+
+    thresholds: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The threshold sweep: one row per cut (decreasing threshold), every count and rate.
+
+    ``cost`` is the expected cost per item, (cost_fp·FP + cost_fn·FN) / N;
+    with both costs 1 it is the error rate. Ratios follow ``zero_division``.
+    """
+
+    thresholds: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    tn: np.ndarray
+    precision: np.ndarray
+    recall: np.ndarray
+    fbeta: np.ndarray
+    tpr: np.ndarray
+    fpr: np.ndarray
+    cost: np.ndarray
+    beta: float = 1.0
+    cost_fp: float = 1.0
+    cost_fn: float = 1.0
+    zero_division: float = 0.0
+
+    COLUMNS = ("threshold", "tp", "fp", "fn", "tn", "precision", "recall", "fbeta", "tpr", "fpr", "cost")
+
+    def __len__(self) -> int:
+        return int(self.thresholds.shape[0])
+
+    def row(self, k: int) -> dict[str, Any]:
+        """Row ``k`` as plain data."""
+        out: dict[str, Any] = {"threshold": float(self.thresholds[k])}
+        for name in ("tp", "fp", "fn", "tn"):
+            out[name] = int(getattr(self, name)[k])
+        for name in ("precision", "recall", "fbeta", "tpr", "fpr", "cost"):
+            out[name] = float(getattr(self, name)[k])
+        return out
+
+    def rows(self, max_rows: int | None = None) -> list[dict[str, Any]]:
+        """Rows as plain data; with ``max_rows``, that many rows spread evenly over the sweep
+        (first and last cut always included)."""
+        n = len(self)
+        if max_rows is None or n <= max_rows:
+            idx = range(n)
+        else:
+            idx = sorted(set(np.linspace(0, n - 1, max(max_rows, 2)).round().astype(int).tolist()))
+        return [self.row(k) for k in idx]
+
+    def to_dict(self, max_rows: int | None = None) -> dict[str, Any]:
+        return {"beta": self.beta, "cost_fp": self.cost_fp, "cost_fn": self.cost_fn,
+                "zero_division": zero_division_name(self.zero_division), "n_cuts": len(self),
+                "rows": self.rows(max_rows)}
+
+
+# --- the binary ranking ----------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Ranking(Display):
+    """A binary ranking: the positives' and the negatives' scores, each sorted ascending.
+
+    Everything is derived from the two sorted arrays: ``roc_auc`` and
+    ``average_precision`` by binary searches, the cuts, curves and sweep by a
+    linear merge, on first use. Build it with :func:`ranking`.
+
+    Attributes
+    ----------
+    positive : str
+        The positive label.
+    pos_scores : ndarray
+        Sorted scores of the positive items.
+    neg_parts : tuple of ndarray
+        Sorted parts of the negative items' scores (one part, or one per
+        thread for large inputs); ``neg_scores`` is their merge.
+    """
+
+    positive: str
+    pos_scores: np.ndarray = field(repr=False)
+    neg_parts: tuple[np.ndarray, ...] = field(repr=False)
+    signature: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_indicator(cls, y: np.ndarray, scores: np.ndarray, positive: str = "1",
+                       signature: dict[str, Any] | None = None) -> "Ranking":
+        """From a boolean "is positive" array and finite float scores (no checks)."""
+        pos, parts = _split_sorted(y, scores)
+        return cls(positive, pos, parts, signature if signature is not None else _signature(positive))
+
+    @cached_property
+    def neg_scores(self) -> np.ndarray:
+        """Sorted scores of the negative items (the parts merged on first use)."""
+        if len(self.neg_parts) == 1:
+            return self.neg_parts[0]
+        merged = np.concatenate(self.neg_parts)
+        merged.sort(kind="stable")  # timsort: a linear merge of sorted runs
+        return merged
+
+    @property
+    def n_positive(self) -> int:
+        return int(self.pos_scores.shape[0])
+
+    @property
+    def n_negative(self) -> int:
+        return int(sum(p.shape[0] for p in self.neg_parts))
+
+    @property
+    def n(self) -> int:
+        return self.n_positive + self.n_negative
+
+    @property
+    def prevalence(self) -> float:
+        return self.n_positive / self.n if self.n else math.nan
+
+    @cached_property
+    def _core(self) -> tuple[int, int, float]:
+        return _pairs_and_ap(self.pos_scores, self.neg_parts)
+
+    @property
+    def pairs(self) -> int:
+        """Positive–negative pairs, P·N."""
+        return self.n_positive * self.n_negative
+
+    @property
+    def pairs_in_order(self) -> float:
+        """Pairs with the positive above the negative, ties counting one half (Mann–Whitney U)."""
+        below, tied, _ = self._core
+        return below + tied / 2
+
+    @property
+    def roc_auc(self) -> float:
+        """ROC-AUC = U / (P·N); NaN without positives or negatives."""
+        below, tied, _ = self._core
+        if self.pairs == 0:
+            return math.nan
+        return (2 * below + tied) / (2 * self.pairs)
+
+    @property
+    def average_precision(self) -> float:
+        """Average precision (PR-AUC, non-interpolated); NaN without positives."""
+        return self._core[2]
+
+    pr_auc = average_precision
+
+    @cached_property
+    def cuts(self) -> Cuts:
+        """Cumulative TP and FP at every distinct score, decreasing threshold."""
+        merged = np.concatenate([self.pos_scores, self.neg_scores])
+        # Two sorted runs: a stable argsort is timsort's linear merge, not a sort.
+        order = np.argsort(merged, kind="stable")[::-1]
+        values = merged[order]
+        is_pos = order < self.n_positive
+        if values.size:
+            last = np.empty(values.size, dtype=bool)  # last item of each tie group, decreasing order
+            last[-1] = True
+            np.not_equal(values[:-1], values[1:], out=last[:-1])
+            ends = np.flatnonzero(last)
+        else:
+            ends = np.empty(0, dtype=np.intp)
+        thr = values[ends]
+        tp = np.cumsum(is_pos, dtype=np.int64)[ends]
+        fp = (ends + 1) - tp
+        return Cuts(thr, tp.astype(np.int64), fp.astype(np.int64))
+
+    def roc_curve(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(fpr, tpr, thresholds): the point (0, 0) at threshold +inf, then one point per cut.
+
+        The same points as ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``.
+        FPR is NaN without negatives.
+        """
+        c = self.cuts
+        tp = np.concatenate([[0], c.tp])
+        fp = np.concatenate([[0], c.fp])
+        thr = np.concatenate([[np.inf], c.thresholds])
+        return (safe_divide(fp, self.n_negative, math.nan)[0], safe_divide(tp, self.n_positive, math.nan)[0], thr)
+
+    def pr_curve(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(precision, recall, thresholds), one point per cut in decreasing threshold order.
+
+        Precision is defined at every cut (each cut predicts at least one
+        item positive). scikit-learn's ``precision_recall_curve`` lists the same
+        points in increasing threshold order and appends (precision 1, recall 0).
+        """
+        c = self.cuts
+        return (c.tp / (c.tp + c.fp), safe_divide(c.tp, self.n_positive, math.nan)[0], c.thresholds)
+
+    def counts_at(self, threshold: float) -> ClassCounts:
+        """TP, FP, FN, TN when items with score ≥ ``threshold`` are predicted positive."""
+        t = float(threshold)
+        tp = self.n_positive - int(np.searchsorted(self.pos_scores, t, side="left"))
+        fp = self.n_negative - int(np.searchsorted(self.neg_scores, t, side="left"))
+        return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp), np.int64(self.n_negative - fp))
+
+    def sweep(self, *, beta: float = 1.0, cost_fp: float = 1.0, cost_fn: float = 1.0, zero_division: Any = 0) -> Sweep:
+        """The threshold sweep: every cut with TP, FP, FN, TN, P, R, F-beta, TPR, FPR and expected cost."""
+        beta = check_beta(beta)
+        zd = check_zero_division(zero_division)
+        cfp = check_cost(cost_fp, "cost_fp")
+        cfn = check_cost(cost_fn, "cost_fn")
+        c = self.cuts
+        counts = ClassCounts(c.tp, c.fp, self.n_positive - c.tp, self.n_negative - c.fp)
+        r = recall(counts, zd)[0]
+        cost = safe_divide(cfp * counts.fp + cfn * counts.fn, self.n, zd)[0]
+        return Sweep(c.thresholds, counts.tp, counts.fp, counts.fn, counts.tn, precision(counts, zd)[0], r,
+                     fbeta(counts, beta, zd)[0], r, fpr(counts, zd)[0], cost, beta, cfp, cfn, zd)
+
+    def best_cut(self, objective: str | Objective = "f1", *, source: str = "the data") -> int | None:
+        """Index (into :attr:`cuts`) of the cut an objective chooses; None when no cut reaches a
+        precision target. See :class:`Objective` for the tie rules."""
+        obj = parse_objective(objective)
+        if len(self.cuts.thresholds) == 0:
+            return None
+        sw = self.sweep(beta=obj.beta, cost_fp=obj.cost_fp, cost_fn=obj.cost_fn)
+        return choose_cut(sw, obj)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Summary as plain data (no per-cut arrays): AUC, AP, counts, baselines of a random ranking."""
+        undefined = []
+        if self.pairs == 0:
+            undefined.append({"metric": "roc_auc", "reason": "needs at least one positive and one negative item"})
+        return {
+            "positive": self.positive, "n": self.n, "n_positive": self.n_positive, "n_negative": self.n_negative,
+            "prevalence": self.prevalence, "roc_auc": self.roc_auc, "average_precision": self.average_precision,
+            "pairs": self.pairs, "pairs_in_order": self.pairs_in_order,
+            "random": {"roc_auc": 0.5, "average_precision": self.prevalence},
+            "undefined": undefined, "notes": ranking_notes(self.prevalence), "signature": self.signature,
+            "curves": ranking_curves(self.pos_scores, self.neg_parts),
+        }
+
+
+def ranking_notes(prevalence: float) -> list[str]:
+    """The plain-language reading of ROC-AUC beside average precision."""
+    notes = [f"A random ranking scores ROC-AUC 0.5 and average precision (PR-AUC) about the prevalence, "
+             f"{prevalence:.4g} here."]
+    if prevalence < 0.1:
+        notes.append("The positive class is rare: ROC-AUC flatters here (every negative ranked below a positive "
+                     "is cheap credit), while average precision (PR-AUC) describes what a user reading the top "
+                     "of the ranking experiences. Report both.")
+    return notes
+
+
+def _signature(positive: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    return build_signature({"positive": positive, "definitions": dict(DEFINITIONS), **(extra or {})})
+
+
+def ranking(gold: Any, scores: Any, *, positive: Any, source: ScoreSource | None = None) -> Ranking:
+    """Rank items by score against gold labels: ROC-AUC, average precision, curves, sweep.
+
+    Parameters
+    ----------
+    gold : sequence of labels
+        One label per item; every label other than ``positive`` is negative.
+    scores : sequence of numbers
+        One finite score per item, higher = more positive (probabilities,
+        log-odds, margins).
+    positive : label
+        The positive class (matched by value or string form); it must occur.
+    source : ScoreSource, optional
+        How messages name the score column and its items (the command line
+        names the file, column and row).
+
+    Returns
+    -------
+    Ranking
+        ``.roc_auc``, ``.average_precision`` (``.pr_auc``), ``.cuts``,
+        ``.roc_curve()``, ``.pr_curve()``, ``.sweep()``, ``.best_cut()``.
+
+    Notes
+    -----
+    ROC-AUC = (#pairs in order + ½·#tied pairs) / (P·N), undefined (NaN)
+    without negatives. AP = Σ_k (R_k − R_{k−1})·P_k over the cuts in
+    decreasing threshold order. See the module docstring for references.
+
+    Examples
+    --------
+    Worked example 8: ten documents, the three positives at ranks 1, 2 and 4.
+
+    >>> r = ranking([1, 1, 0, 1, 0, 0, 0, 0, 0, 0], [10, 9, 8, 7, 6, 5, 4, 3, 2, 1], positive=1)
+    >>> r.pairs_in_order, r.pairs, round(r.roc_auc, 4), round(r.average_precision, 4)
+    (20.0, 21, 0.9524, 0.9167)
+    """
+    src = source or DEFAULT_SOURCE
+    y, pos_label, _ = binary_gold(gold, positive)
+    s = as_scores(scores, name=src.column("scores"), n=y.shape[0], where=src.where)
+    return Ranking.from_indicator(y, s, pos_label)
+
+
+# --- one-vs-rest: multiclass and multi-label --------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class RankingOvR(Display):
+    """Per-label rankings (one label against all others) with macro, weighted and micro averages.
+
+    ``kind`` is ``"multiclass"`` (one gold label per item, one score column
+    per class) or ``"multilabel"`` (a gold label set per item, one score
+    column per label). Macro = plain mean over labels with a defined value;
+    weighted = weighted by support (gold positives); micro = one ranking of
+    every (item, label) pair, as scikit-learn's ``average="micro"``.
+    """
+
+    kind: str
+    labels: list[str]
+    n: int
+    per_class: dict[str, dict[str, Any]]
+    macro: dict[str, float]
+    weighted: dict[str, float]
+    micro: dict[str, float]
+    undefined: list[dict[str, Any]]
+    notes: list[str]
+    signature: dict[str, Any]
+    rankings: dict[str, Ranking] = field(repr=False, compare=False, default_factory=dict)
+
+    @property
+    def roc_auc(self) -> float:
+        """Macro ROC-AUC."""
+        return self.macro["roc_auc"]
+
+    @property
+    def average_precision(self) -> float:
+        """Macro average precision."""
+        return self.macro["average_precision"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n, "labels": list(self.labels), "per_class": self.per_class,
+                "roc_auc": self.macro["roc_auc"], "average_precision": self.macro["average_precision"],
+                "macro": self.macro, "weighted": self.weighted, "micro": self.micro,
+                "undefined": self.undefined, "notes": list(self.notes), "signature": self.signature,
+                "curves": {lab: ranking_curves(rk.pos_scores, rk.neg_parts) for lab, rk in self.rankings.items()}}
+
+
+def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, multilabel: bool = False,
+                sep: str = "|", source: ScoreSource | None = None) -> RankingOvR:
+    """One-vs-rest ROC-AUC and average precision per label, with macro, weighted and micro averages.
+
+    Parameters
+    ----------
+    gold : sequence
+        One label per item, or with ``multilabel=True`` one label set per item
+        (lists, or strings separated by ``sep``).
+    scores : mapping label → column, or array (n, L)
+        One score column per label (``labels`` names the columns of an array).
+    source : ScoreSource, optional
+        How messages name the score columns (``ScoreSource(prefix="score:")``
+        for columns ``score:<label>``) and their items.
+
+    Returns
+    -------
+    RankingOvR
+
+    Notes
+    -----
+    A label with no positive (or no negative) item has an undefined ROC-AUC
+    (and without positives an undefined AP): NaN, listed under
+    ``undefined`` and left out of the macro and weighted averages.
+
+    Examples
+    --------
+    >>> r = ranking_ovr(["a", "b", "c", "a"], {"a": [0.8, 0.1, 0.1, 0.3], "b": [0.1, 0.7, 0.2, 0.4], "c": [0.1, 0.2, 0.7, 0.3]})
+    >>> r.per_class["a"]["roc_auc"], r.macro["roc_auc"]
+    (1.0, 1.0)
+    """
+    src = source or DEFAULT_SOURCE
+    s, score_labels = score_matrix(scores, labels=labels, where=src.where, prefix=src.prefix)
+    y = indicator_gold(gold, score_labels, multilabel=multilabel, sep=sep, prefix=src.prefix)
+    if y.shape[0] != s.shape[0]:
+        raise DataError(f"gold has {y.shape[0]} items but the score columns have {s.shape[0]} values; give one score per item.")
+    labs = [label_str(x) for x in score_labels]
+    per_class: dict[str, dict[str, Any]] = {}
+    rankings: dict[str, Ranking] = {}
+    undefined: list[dict[str, Any]] = []
+    auc = np.empty(len(labs))
+    ap = np.empty(len(labs))
+    for j, lab in enumerate(labs):
+        rk = Ranking.from_indicator(y[:, j], s[:, j], lab)
+        rankings[lab] = rk
+        auc[j], ap[j] = rk.roc_auc, rk.average_precision
+        per_class[lab] = {"roc_auc": float(auc[j]), "average_precision": float(ap[j]), "support": rk.n_positive,
+                          "prevalence": rk.prevalence}
+    for metric, vals in (("roc_auc", auc), ("average_precision", ap)):
+        bad = [labs[j] for j in np.flatnonzero(np.isnan(vals))]
+        if bad:
+            undefined.append({"metric": metric, "labels": bad,
+                              "reason": "a label needs positive and negative items" if metric == "roc_auc"
+                              else "a label needs at least one positive item"})
+    support = y.sum(axis=0).astype(np.float64)
+    micro_rk = Ranking.from_indicator(y.ravel(), s.ravel(), "micro")
+    macro, weighted = {}, {}
+    for metric, vals in (("roc_auc", auc), ("average_precision", ap)):
+        ok = ~np.isnan(vals)
+        macro[metric] = float(vals[ok].mean()) if ok.any() else math.nan
+        w = support * ok
+        weighted[metric] = float(np.dot(np.where(ok, vals, 0.0), w) / w.sum()) if w.sum() > 0 else math.nan
+    micro = {"roc_auc": micro_rk.roc_auc, "average_precision": micro_rk.average_precision}
+    notes = []
+    if undefined:
+        notes.append("Labels without positive (or negative) items have undefined ranking metrics; they are left "
+                     "out of the macro and weighted averages.")
+    notes.append("Macro = mean over labels (every label counts equally); weighted = weighted by the number of "
+                 "gold positives; micro = one ranking of every (item, label) score.")
+    sig = _signature("one-vs-rest", {"kind": "multilabel" if multilabel else "multiclass"})
+    return RankingOvR("multilabel" if multilabel else "multiclass", labs, int(y.shape[0]), per_class, macro,
+                      weighted, micro, undefined, notes, sig, rankings)
+
+
+# --- glue for reports: predictions from a cut, the "ranking" section ------------------
+
+def _is_multi(scores: Any) -> bool:
+    return isinstance(scores, dict) or (isinstance(scores, np.ndarray) and scores.ndim == 2)
+
+
+def predictions_from_cut(gold: Any, scores: Any, threshold: float, *, positive: Any = None, multilabel: bool = False,
+                         labels: Sequence[Any] | None = None, source: ScoreSource | None = None) -> Any:
+    """Predicted labels from scores: positive iff score ≥ ``threshold``.
+
+    Binary (one score column): the positive label where the score reaches the
+    cut, the other gold label elsewhere — gold must hold exactly two labels.
+    Multi-label (one score column per label): each item's predicted set is
+    the labels whose score reaches the cut.
+
+    >>> predictions_from_cut(["spam", "ham", "spam"], [0.9, 0.7, 0.2], 0.5, positive="spam").tolist()
+    ['spam', 'spam', 'ham']
+    """
+    t = check_finite(threshold, option="threshold")
+    if multilabel:
+        if not _is_multi(scores):
+            raise UsageError("multi-label predictions from a cut need one score column per label.")
+        src = source or DEFAULT_SOURCE
+        s, labs = score_matrix(scores, labels=labels, where=src.where, prefix=src.prefix)
+        hit = cut_sets(s, t)
+        return [[labs[j] for j in np.flatnonzero(row)] for row in hit]
+    g, codes = binary_cut(gold, scores, t, positive=positive, source=source)
+    raw = np.empty(len(g.raw), dtype=object)
+    raw[:] = g.raw
+    return raw[codes]
+
+
+def binary_cut(gold: Any, scores: Any, threshold: float, *, positive: Any,
+               source: ScoreSource | None = None) -> tuple[EncodedGold, np.ndarray]:
+    """The cut on one score column as raw label codes: gold encoded once, and each item's predicted code.
+
+    Gold must hold exactly two labels: the positive one, predicted where the
+    score reaches ``threshold``, and the negative one, predicted elsewhere.
+    Returns the :class:`~clfeval.core.gold.EncodedGold` and the predicted codes in
+    its raw code space (what :func:`predictions_from_cut` turns into labels).
+    """
+    t = check_finite(threshold, option="threshold")
+    if _is_multi(scores) or positive is None:
+        raise UsageError("predictions from a cut need one score column and positive (binary data); "
+                         "for multiclass data give the predicted labels.")
+    g = EncodedGold.of(gold)
+    pos = g.positive_code(positive)
+    others = [int(j) for j in g.present if j != pos]
+    if len(others) != 1:
+        raise DataError(
+            f"predictions from a cut need exactly two gold labels (the positive {label_str(g.raw[pos])!r} and one "
+            f"negative label to predict below the cut); the gold labels are "
+            f"{', '.join(repr(label_str(x)) for x in g.occurring)}. Give the predicted labels instead.")
+    src = source or DEFAULT_SOURCE
+    s = as_scores(scores, name=src.column("scores"), n=g.n, where=src.where)
+    return g, cut_labels(s, t, positive=pos, negative=others[0]).astype(np.intp)
+
+
+def cut_labels(scores: np.ndarray, threshold: Any, *, positive: Any, negative: Any) -> np.ndarray:
+    """The decision rule on one score column: ``positive`` iff score ≥ threshold, else ``negative``.
+
+    Returns an object array of the two labels (as given). The threshold step
+    of :mod:`clfeval.protocols.api` and :func:`predictions_from_cut` both decide
+    through it.
+
+    >>> cut_labels(np.array([0.9, 0.5, 0.1]), 0.5, positive="yes", negative="no").tolist()
+    ['yes', 'yes', 'no']
+    """
+    out = np.empty(np.shape(scores)[0], dtype=object)
+    out[:] = negative
+    out[np.asarray(scores) >= threshold] = positive
+    return out
+
+
+def cut_sets(scores: np.ndarray, thresholds: Any) -> np.ndarray:
+    """The decision rule on one score column per label: an (n, L) indicator, score ≥ the label's threshold.
+
+    >>> cut_sets(np.array([[0.9, 0.1], [0.4, 0.6]]), np.array([0.5, 0.5])).tolist()
+    [[True, False], [False, True]]
+    """
+    return np.asarray(scores) >= np.asarray(thresholds)
+
+
+def ranking_section(gold: Any, scores: Any, *, positive: Any = None, multilabel: bool = False,
+                    labels: Sequence[Any] | None = None, sep: str = "|", threshold: float | None = None,
+                    source: ScoreSource | None = None) -> dict[str, Any]:
+    """The ``"ranking"`` section of a report: ROC-AUC, average precision (PR-AUC) and context.
+
+    One score column needs ``positive`` (binary ranking); one column per label
+    gives the one-vs-rest ranking (multiclass, or multi-label with ``multilabel``).
+    """
+    if _is_multi(scores):
+        out = ranking_ovr(gold, scores, labels=labels, multilabel=multilabel, sep=sep, source=source).to_dict()
+    else:
+        if positive is None:
+            raise UsageError("a ranking of one score column needs positive: the class the scores rank.")
+        if multilabel:
+            raise UsageError("multi-label data needs one score column per label to be ranked.")
+        out = ranking(gold, scores, positive=positive, source=source).to_dict()
+    if threshold is not None:
+        out["threshold"] = {"value": float(threshold), "rule": RULE}
+    return out

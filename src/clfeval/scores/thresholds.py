@@ -1,0 +1,387 @@
+"""Choosing a threshold honestly: on development data, never on the test data.
+
+The cut is chosen on a development set (a held-out slice of the training
+data) for an objective — maximise F-beta, minimise an expected cost, reach a
+precision or a recall — and then applied, unchanged, to the test set. Three
+rows are always shown side by side on the test set:
+
+1. the **default** cut (given, else 0.5 when every score lies in [0, 1] and 0
+   otherwise: log-odds and margins decide at 0);
+2. the cut **chosen on the development set**;
+3. the **best-in-hindsight** cut, chosen on the test set itself — optimistic by
+   construction, shown only to measure how much the development split found.
+
+The reported threshold is always a score that occurs in the data it was
+chosen on (the lowest score predicted positive at that cut), so it can be
+applied anywhere as "positive iff score ≥ threshold" (:data:`clfeval.scores.curves.RULE`).
+
+Reference: Manning, Raghavan & Schütze (2008), *Introduction to Information
+Retrieval*, ch. 13–14 (tuning on a development set); Lewis (1995) on
+thresholding per category.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from clfeval.core.decimate import sweep_curves
+from clfeval.core.display import Display
+from clfeval.core.labels import label_str
+from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
+from clfeval.core.validation import check_finite, check_zero_division, zero_division_name
+from clfeval.scores.curves import RULE, Objective, Ranking, binary_gold, indicator_gold, parse_objective
+from clfeval.errors import DataError, UsageError
+from clfeval.core.metrics import fbeta, fpr, precision, recall, safe_divide
+from clfeval.core.scoring import score_multilabel
+from clfeval.core.signature import build_signature
+from clfeval.core.tables import MultilabelTable
+
+__all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_label_thresholds", "default_cut",
+           "HINDSIGHT_NOTE", "NO_DEV_NOTE"]
+
+HINDSIGHT_NOTE = ("The hindsight cut was chosen by looking at the test labels: its scores are optimistic, an upper "
+                  "bound on what tuning can give, not an estimate of it. The gap between the dev-chosen row and "
+                  "the hindsight row is what the development split could not find.")
+NO_DEV_NOTE = ("No development data was given, so no threshold could be chosen honestly: only the default cut and "
+               "the best-in-hindsight cut on the test data are shown. The hindsight cut was chosen on the test "
+               "labels themselves, so its scores are optimistic (the test set was used for tuning and can no longer "
+               "measure the result). Pass development data (a held-out slice of the training data) to choose "
+               "a cut that can be applied to the test data.")
+
+
+def default_cut(*scores: np.ndarray, given: Any = None) -> tuple[float, str]:
+    """The default cut and why: ``given``, else 0.5 when every score lies in [0, 1], else 0.
+
+    >>> default_cut(np.array([0.2, 0.9]))
+    (0.5, 'every score lies in [0, 1] (probabilities): 0.5')
+    >>> default_cut(np.array([-3.0, 2.0]))[0]
+    0.0
+    """
+    if given is not None:
+        t = check_finite(given, option="default_threshold")
+        return t, f"given: {t:g}"
+    if all(s.size == 0 or (s.min() >= 0.0 and s.max() <= 1.0) for s in scores):
+        return 0.5, "every score lies in [0, 1] (probabilities): 0.5"
+    return 0.0, "scores outside [0, 1] (log-odds or margins): 0"
+
+
+def cut_row(rk: Ranking, threshold: float, obj: Objective, zd: float) -> dict[str, Any]:
+    """Every count and measure of one cut applied to one ranking, as plain data."""
+    c = rk.counts_at(threshold)
+    out: dict[str, Any] = {"threshold": float(threshold), "tp": int(c.tp), "fp": int(c.fp), "fn": int(c.fn),
+                           "tn": int(c.tn)}
+    out["precision"] = float(precision(c, zd)[0])
+    out["recall"] = float(recall(c, zd)[0])
+    out["f1"] = float(fbeta(c, 1.0, zd)[0])
+    if obj.kind == "fbeta" and obj.beta != 1.0:
+        out["fbeta"] = float(fbeta(c, obj.beta, zd)[0])
+    out["fpr"] = float(fpr(c, zd)[0])
+    out["accuracy"] = float(safe_divide(c.tp + c.tn, rk.n, zd)[0])
+    out["cost"] = float(safe_divide(obj.cost_fp * c.fp + obj.cost_fn * c.fn, rk.n, zd)[0])
+    return out
+
+
+def _best(rk: Ranking, obj: Objective, what: str) -> tuple[float | None, str | None]:
+    """The threshold an objective chooses on one ranking, or (None, reason)."""
+    k = rk.best_cut(obj)
+    if k is None:
+        if obj.kind == "precision":
+            p, _, thr = rk.pr_curve()
+            j = int(np.argmax(p))
+            return None, (f"no cut on {what} reaches precision >= {obj.target:g}; the highest precision there is "
+                          f"{p[j]:.4g} (at threshold {thr[j]:g})")
+        return None, f"{what} has no items"
+    return float(rk.cuts.thresholds[k]), None
+
+
+def _cost_note(rk: Ranking, t: float, obj: Objective, what: str) -> str | None:
+    if obj.kind != "cost" or rk.n == 0:
+        return None
+    best = (obj.cost_fp * rk.counts_at(t).fp + obj.cost_fn * rk.counts_at(t).fn) / rk.n
+    nothing = obj.cost_fn * rk.n_positive / rk.n
+    if nothing < best:
+        return (f"On {what}, predicting no item positive would cost {nothing:.4g} per item, less than the best cut "
+                f"({best:.4g}); a cut is always reported as a score in the data, so it predicts at least one item.")
+    return None
+
+
+@dataclass(frozen=True)
+class ThresholdChoice(Display):
+    """Default cut → cut chosen on development data → best-in-hindsight cut, all measured on the test data.
+
+    ``threshold`` is the dev-chosen cut (None without development data);
+    ``test`` its measures on the test data; ``dev`` its measures on the
+    development data; ``default`` and ``hindsight`` carry their own
+    ``threshold``.
+    """
+
+    positive: str
+    objective: str
+    objective_description: str
+    threshold: float | None
+    default: dict[str, Any]
+    test: dict[str, Any] | None
+    hindsight: dict[str, Any] | None
+    dev: dict[str, Any] | None
+    n_test: int
+    n_dev: int | None
+    notes: list[str]
+    signature: dict[str, Any]
+    sweep: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"positive": self.positive, "objective": self.objective,
+               "objective_description": self.objective_description, "rule": RULE, "threshold": self.threshold,
+               "default": self.default, "test": self.test, "hindsight": self.hindsight, "dev": self.dev,
+               "n_test": self.n_test, "n_dev": self.n_dev, "notes": list(self.notes), "signature": self.signature}
+        if self.sweep is not None:
+            out["sweep"] = self.sweep
+        return out
+
+
+def _signature(obj: Objective, zd: float, default_source: str) -> dict[str, Any]:
+    return build_signature({"objective": obj.name, "beta": obj.beta, "cost_fp": obj.cost_fp, "cost_fn": obj.cost_fn,
+                            "zero_division": zero_division_name(zd), "rule": RULE,
+                            "default_threshold": default_source,
+                            "cost": "expected cost per item = (cost_fp * FP + cost_fn * FN) / N"})
+
+
+def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gold: Any = None, dev_scores: Any = None,
+                     objective: str | Objective = "f1", cost_fp: float = 1.0, cost_fn: float = 1.0,
+                     default_threshold: float | None = None, zero_division: Any = 0,
+                     source: ScoreSource | None = None, dev_source: ScoreSource | None = None) -> ThresholdChoice:
+    """Choose a cut on development data for an objective and measure it on the test data.
+
+    Parameters
+    ----------
+    test_gold, test_scores : sequences
+        The test data: gold labels and one score per item.
+    positive : label
+        The positive class; it must occur in the test and development gold labels.
+    dev_gold, dev_scores : sequences, optional
+        The development data the cut is chosen on. Without them only the
+        default and the hindsight cut are shown (and the result says why).
+    objective : str
+        ``f1``, ``f0.5``, ``f2`` (any ``f<beta>``), ``cost``, ``precision>=X``
+        or ``recall>=X``; see :class:`~clfeval.scores.curves.Objective` for the tie rules.
+    cost_fp, cost_fn : float
+        Costs of one false positive and one false negative (objective ``cost``).
+    default_threshold : float, optional
+        The default cut; else 0.5 when every score lies in [0, 1] and 0 otherwise.
+    zero_division : 0, 1 or "nan"
+        The value of 0/0 ratios in the measures.
+    source, dev_source : ScoreSource, optional
+        How messages name the score column and the items of the test and of
+        the development data (the command line names each file's rows).
+
+    Returns
+    -------
+    ThresholdChoice
+
+    Raises
+    ------
+    DataError
+        Development data with one class only; a precision target no cut of
+        the development data reaches; bad scores.
+
+    Examples
+    --------
+    >>> c = choose_threshold([1, 0, 1, 0], [0.9, 0.6, 0.7, 0.2], positive=1,
+    ...                      dev_gold=[1, 1, 0, 0], dev_scores=[0.8, 0.4, 0.3, 0.1])
+    >>> c.threshold, c.test["f1"], c.default["threshold"], c.hindsight["threshold"]
+    (0.4, 0.8, 0.5, 0.7)
+    """
+    zd = check_zero_division(zero_division)
+    obj = parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
+    if (dev_gold is None) != (dev_scores is None):
+        raise UsageError("give both dev_gold and dev_scores (the development data), or neither.")
+    src, dev_src = source or DEFAULT_SOURCE, dev_source or source or DEFAULT_SOURCE
+    y, pos_label, _ = binary_gold(test_gold, positive, name="test gold")
+    s = as_scores(test_scores, name=src.column("scores"), n=y.shape[0], where=src.where)
+    test_rk = Ranking.from_indicator(y, s, pos_label)
+    notes: list[str] = []
+    dev_rk = None
+    dev_s = None
+    if dev_gold is not None:
+        dy, _, present = _dev_gold(dev_gold, positive, dev_src.called("the development data"))
+        dev_s = as_scores(dev_scores, name=dev_src.column("scores"), n=dy.shape[0], where=dev_src.where)
+        dev_rk = Ranking.from_indicator(dy, dev_s, pos_label)
+    t0, source = default_cut(*([s] + ([dev_s] if dev_s is not None else [])), given=default_threshold)
+    default_row = dict(cut_row(test_rk, t0, obj, zd), source=source)
+    chosen = test_row = dev_row = None
+    if dev_rk is not None:
+        chosen, why = _best(dev_rk, obj, dev_src.called("the development data"))
+        if chosen is None:
+            raise DataError(f"{why}. Lower the target or choose another objective.")
+        dev_row = cut_row(dev_rk, chosen, obj, zd)
+        test_row = cut_row(test_rk, chosen, obj, zd)
+        for note in (_cost_note(dev_rk, chosen, obj, "the development data"),):
+            if note:
+                notes.append(note)
+    else:
+        notes.append(NO_DEV_NOTE)
+    hind, why = _best(test_rk, obj, src.called("the test data"))
+    hind_row = dict(cut_row(test_rk, hind, obj, zd), label="hindsight (chosen on the test labels: optimistic)") if hind is not None else None
+    if hind is None:
+        notes.append(f"No hindsight cut: {why}.")
+    if dev_rk is not None:
+        notes.append(HINDSIGHT_NOTE)
+    return ThresholdChoice(pos_label, obj.name, obj.describe(), chosen, default_row, test_row, hind_row, dev_row,
+                           test_rk.n, dev_rk.n if dev_rk is not None else None, notes,
+                           _signature(obj, zd, source), sweep_curves(test_rk.pos_scores, test_rk.neg_parts, beta=obj.beta))
+
+
+def _dev_gold(dev_gold: Any, positive: Any, called: str = "the development data") -> tuple[np.ndarray, str, list[str]]:
+    try:
+        dy, pos_label, present = binary_gold(dev_gold, positive, name="dev gold")
+    except DataError as exc:
+        inner = exc
+        raise DataError(lambda *names, _e=inner: f"{called} cannot be used to choose a threshold: "
+                                                 f"{_e.with_names(dict(zip(_e.params, names)))}",
+                        params=inner.params) from None
+    if dy.all() or not dy.any():
+        raise DataError(f"{called} holds only one class ({', '.join(map(repr, present))}); a threshold "
+                        f"cannot be chosen without both positive ({pos_label!r}) and negative items.")
+    return dy, pos_label, present
+
+
+# --- multi-label: one cut per label ------------------------------------------------
+
+@dataclass(frozen=True)
+class LabelThresholds(Display):
+    """One cut per label chosen on development data (the Reuters case), with micro and macro
+    averages on the test data before tuning (default cuts), after tuning and in hindsight."""
+
+    labels: list[str]
+    objective: str
+    objective_description: str
+    thresholds: dict[str, float | None]
+    per_label: dict[str, dict[str, Any]]
+    averages: dict[str, dict[str, Any]]
+    n_test: int
+    n_dev: int | None
+    notes: list[str]
+    signature: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"labels": list(self.labels), "objective": self.objective,
+                "objective_description": self.objective_description, "rule": RULE,
+                "thresholds": self.thresholds, "per_label": self.per_label, "averages": self.averages,
+                "n_test": self.n_test, "n_dev": self.n_dev, "notes": list(self.notes), "signature": self.signature}
+
+
+def _averages(y: np.ndarray, s: np.ndarray, t: np.ndarray, labels: list[str], obj: Objective, zd: float) -> dict[str, Any]:
+    table = MultilabelTable.from_indicators(y, s >= t[None, :], labels)
+    sc = score_multilabel(table.counts, labels, n_items=table.n_items, exact=table.exact,
+                          jaccard_sum=table.jaccard_sum, jaccard_empty=table.jaccard_empty,
+                          beta=obj.beta, zero_division=zd, track_undefined=False)
+    keys = ("precision", "recall", "f1") + (("fbeta",) if obj.beta != 1.0 else ())
+    return {"micro": {k: sc["micro"][k] for k in keys}, "macro": {k: sc["macro"][k] for k in keys},
+            "subset_accuracy": sc["subset_accuracy"], "hamming_loss": sc["hamming_loss"]}
+
+
+def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any = None, dev_scores: Any = None,
+                            labels: Sequence[Any] | None = None, objective: str | Objective = "f1",
+                            cost_fp: float = 1.0, cost_fn: float = 1.0, default_threshold: float | None = None,
+                            zero_division: Any = 0, sep: str = "|", source: ScoreSource | None = None,
+                            dev_source: ScoreSource | None = None) -> LabelThresholds:
+    """Multi-label: one cut per label chosen on development data, applied to the test data.
+
+    Parameters
+    ----------
+    test_gold, dev_gold : sequence of label sets
+        Lists, or strings separated by ``sep`` (empty = no label).
+    test_scores, dev_scores : mapping label → column, or array (n, L) with ``labels``
+        One score column per label; the development data needs the same labels.
+    source, dev_source : ScoreSource, optional
+        How messages name the score columns (their ``prefix``) and the items
+        of the test and of the development data.
+
+    A label with no positive item in the development data keeps the default
+    cut (said in ``notes``): no cut can be chosen for it honestly.
+
+    Examples
+    --------
+    >>> r = choose_label_thresholds(["a", "a|b", "", "b"], {"a": [0.9, 0.8, 0.3, 0.1], "b": [0.2, 0.6, 0.1, 0.7]},
+    ...                             dev_gold=["a", "b", "", "a|b"], dev_scores={"a": [0.7, 0.2, 0.4, 0.6], "b": [0.1, 0.5, 0.3, 0.9]})
+    >>> r.thresholds
+    {'a': 0.6, 'b': 0.5}
+    >>> r.averages["tuned"]["micro"]["f1"]
+    1.0
+    """
+    zd = check_zero_division(zero_division)
+    obj = parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
+    if (dev_gold is None) != (dev_scores is None):
+        raise UsageError("give both dev_gold and dev_scores (the development data), or neither.")
+    src, dev_src = source or DEFAULT_SOURCE, dev_source or source or DEFAULT_SOURCE
+    prefix = src.prefix
+    s, raw_labels = score_matrix(test_scores, labels=labels, where=src.where, prefix=prefix)
+    labs = [label_str(x) for x in raw_labels]
+    y = indicator_gold(test_gold, raw_labels, multilabel=True, sep=sep, prefix=prefix)
+    if y.shape[0] != s.shape[0]:
+        raise DataError(f"the test gold has {y.shape[0]} items but the score columns have {s.shape[0]} values.")
+    dy = ds = None
+    if dev_gold is not None:
+        if isinstance(dev_scores, dict):
+            missing = [lab for lab in raw_labels if lab not in dev_scores]
+            if missing:
+                raise DataError(f"the development data has no score column for {', '.join(repr(f'{prefix}{label_str(m)}') for m in missing)}; "
+                                f"it needs the same score columns as the test data.")
+            dev_scores = {lab: dev_scores[lab] for lab in raw_labels}
+        ds, _ = score_matrix(dev_scores, labels=raw_labels, where=dev_src.where, prefix=prefix)
+        dy = indicator_gold(dev_gold, raw_labels, multilabel=True, sep=sep, prefix=prefix)
+        if dy.shape[0] != ds.shape[0]:
+            raise DataError(f"the development gold has {dy.shape[0]} items but its score columns have {ds.shape[0]} values.")
+    notes: list[str] = []
+    per_label: dict[str, dict[str, Any]] = {}
+    t_default = np.empty(len(labs))
+    t_tuned = np.empty(len(labs))
+    t_hind = np.empty(len(labs))
+    thresholds: dict[str, float | None] = {}
+    kept_default = []
+    for j, lab in enumerate(labs):
+        rk = Ranking.from_indicator(y[:, j], s[:, j], lab)
+        cols = [s[:, j]] + ([ds[:, j]] if ds is not None else [])
+        t0, source = default_cut(*cols, given=default_threshold)
+        t_default[j] = t0
+        entry: dict[str, Any] = {"default": dict(cut_row(rk, t0, obj, zd), source=source)}
+        chosen = None
+        if dy is not None:
+            drk = Ranking.from_indicator(dy[:, j], ds[:, j], lab)
+            if drk.n_positive == 0:
+                kept_default.append(lab)
+            else:
+                chosen, why = _best(drk, obj, f"the development data for label {lab!r}")
+                if chosen is None:
+                    raise DataError(f"{why}. Lower the target or choose another objective.")
+                entry["dev"] = cut_row(drk, chosen, obj, zd)
+        t_tuned[j] = chosen if chosen is not None else t0
+        thresholds[lab] = chosen
+        entry["threshold"] = chosen
+        entry["test"] = cut_row(rk, t_tuned[j], obj, zd) if dy is not None else None
+        hind, _ = _best(rk, obj, "the test data") if rk.n_positive else (None, None)
+        t_hind[j] = hind if hind is not None else t0
+        entry["hindsight"] = cut_row(rk, t_hind[j], obj, zd) if hind is not None else None
+        per_label[lab] = entry
+    averages = {"default": _averages(y, s, t_default, labs, obj, zd)}
+    if dy is not None:
+        averages["tuned"] = _averages(y, s, t_tuned, labs, obj, zd)
+        notes.append(HINDSIGHT_NOTE)
+    else:
+        notes.append(NO_DEV_NOTE)
+    averages["hindsight"] = _averages(y, s, t_hind, labs, obj, zd)
+    if kept_default:
+        notes.append(f"Labels without a positive item in the development data keep the default cut (no cut can be "
+                     f"chosen for them): {', '.join(kept_default)}.")
+    no_test_pos = [lab for j, lab in enumerate(labs) if not y[:, j].any()]
+    if no_test_pos:
+        notes.append(f"Labels without a positive item in the test data have no hindsight cut (they keep the default "
+                     f"in the hindsight averages): {', '.join(no_test_pos)}.")
+    notes.append("Micro averages pool TP, FP and FN over labels (big labels dominate); macro averages are the "
+                 "plain mean over labels (every label counts equally).")
+    return LabelThresholds(labs, obj.name, obj.describe(), thresholds, per_label, averages, int(y.shape[0]),
+                           int(dy.shape[0]) if dy is not None else None, notes,
+                           _signature(obj, zd, "per label: given, else 0.5 when the label's scores lie in [0, 1], else 0"))

@@ -1,0 +1,699 @@
+"""Is the difference real? Paired significance tests and bootstrap confidence intervals.
+
+Two systems A and B are scored on the same n test items with a metric M;
+the effect size is δ(x) = M(A, x) − M(B, x). The tests are one-sided, with
+H0: A is not better than B and H1: A is better (for a lower-is-better metric
+such as the error rate, "better" means lower). Each is computed exactly as
+defined in the textbook:
+
+* **paired bootstrap** (Efron & Tibshirani 1993; Berg-Kirkpatrick et al.
+  2012): b virtual test sets x^(i) of n items drawn with replacement (the
+  same items for A and B); their δ's are centred on δ(x), not 0, so
+  p = (1/b)·#{δ(x^(i)) ≥ 2·δ(x)};
+* **approximate randomization** (Noreen 1989): on each item swap A's and
+  B's outputs with probability ½; p = (1 + #{δ_perm ≥ δ(x)}) / (b + 1);
+* **McNemar** (accuracy): the exact binomial test on the discordant items,
+  p = P(X ≥ n_AB), X ~ Bin(n_AB + n_BA, ½), with the two-sided exact p and the
+  chi-square statistic with continuity correction beside it.
+
+Bootstrap percentile intervals (and BCa intervals, Efron & Tibshirani §14.3)
+are given for δ and for each system's metric.
+
+**The count-based fast path.** For a metric that is a function of a count
+table, drawing n items with replacement is drawing the cell counts of the
+joint (gold, A, B) table from a multinomial over its non-empty cells, and a
+randomization replicate swaps a Bin(count, ½) number of items in each cell
+where A and B disagree: a replicate costs O(cells), independent of n. Metrics
+that depend only on the number of correct items (accuracy, error rate, micro
+averages) collapse the joint table further to the four cells
+(A right?, B right?). Item-level metrics (scores, user callables) use plain
+index resampling, in chunks of bounded memory.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from clfeval.core import resample as rs
+from clfeval.core import catalog
+from clfeval.core.decimate import replicate_histogram
+from clfeval.core.labels import encode_labels, label_str, resolve_requested, sort_labels
+from clfeval.core.validation import (check_beta, check_positive_int, check_probability, check_rng, check_samples,
+                                 check_zero_division, zero_division_name)
+from clfeval.errors import DataError, UsageError
+from clfeval.core.scoring import scalar_metric
+from clfeval.significance.results import P_DEFINITION, Comparison, MultiComparison, format_p, verdict
+from clfeval.core.signature import build_signature
+from clfeval.core.tables import joint_table
+
+__all__ = [
+    "TESTS",
+    "Comparison",
+    "MultiComparison",
+    "compare",
+    "compare_many",
+    "bootstrap_distribution",
+    "check_metric",
+    "format_p",
+    "holm",
+    "mcnemar",
+    "metric_label",
+    "SCORE_METRICS",
+]
+
+#: The tests :func:`compare` runs.
+TESTS = ("bootstrap", "randomization", "mcnemar")
+
+#: Count metrics that depend on the number of correct items only (micro-P = micro-R = micro-F1 = accuracy on
+#: single-label data): their joint table collapses to four cells. Read off the catalogue (``trace_only``).
+TRACE_METRICS = frozenset(m.key for m in catalog.METRICS if m.trace_only)
+
+#: Named metrics of *scores* (item-level, compared by index resampling): the catalogue's ranking entries, each
+#: computed from a :class:`clfeval.scores.curves.Ranking` (name → definition).
+SCORE_METRICS: dict[str, str] = {m.key: m.definition for m in catalog.METRICS if m.input == "ranking"}
+
+# Float rounding: replicate values within this (relative to max(1, |t|)) of a threshold t tie with it.
+_TIE = 1e-12
+
+
+def metric_label(name: str) -> str:
+    """How a metric is named in prose (the catalogue's title): ``macro_f1`` → ``macro-F1``.
+
+    >>> metric_label("macro_f1"), metric_label("error_rate"), metric_label("f1:spam")
+    ('macro-F1', 'error rate', "F1 of class 'spam'")
+    """
+    return catalog.label(name)
+
+
+# --- metric resolution ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Metric:
+    name: str
+    description: str
+    higher_is_better: bool
+    table_fn: Callable[[np.ndarray], np.ndarray] | None = None  # (c, K, K) -> (c,)
+    item_fn: Callable[[Any, Any], float] | None = None
+    trace_only: bool = False
+
+
+def _comparable(m: catalog.Metric) -> bool:
+    """A catalogue metric ``compare`` can test: of single-label count tables or of a ranking, with a direction."""
+    single = m.input == "counts" and any(t in m.tasks for t in ("binary", "multiclass"))
+    return (single or m.input == "ranking") and m.direction != "none"
+
+
+def _valid_metric_text() -> str:
+    return (", ".join(m.key for m in catalog.METRICS if _comparable(m))
+            + ", or a callable metric(gold, pred) -> float")
+
+
+def check_metric(metric: Any) -> None:
+    """Refuse an unknown metric before any data is read (the message lists the valid ones).
+
+    >>> check_metric("macro_f1"); check_metric("f1:spam")
+    >>> check_metric("acuracy")
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.UsageError: unknown metric 'acuracy'; valid metrics are: accuracy, error_rate, ...
+    """
+    if callable(metric):
+        return
+    if not isinstance(metric, str):
+        raise UsageError(f"option metric must be a metric name or a callable; got {metric!r}. Valid metrics: {_valid_metric_text()}.")
+    found = catalog.find(metric)
+    if found is None:
+        raise UsageError(f"unknown metric {metric!r}; valid metrics are: {_valid_metric_text()}.")
+    m = found[0]
+    if not _comparable(m):
+        why = ("is computed from predicted probabilities (calibration), not from labels or a ranking"
+               if m.input == "probabilities" else
+               "has no better direction (it describes the data or a bias), so 'A better than B' means nothing"
+               if m.direction == "none" else "applies to multi-label data; compare takes single-label predictions")
+        raise UsageError(f"metric {metric!r} {why}. Valid metrics are: {_valid_metric_text()}.")
+
+
+def _score_inputs(name: str, gold: Any, scores: Sequence[Any], positive: Any,
+                  names: Sequence[str]) -> tuple[_Metric, np.ndarray, list[np.ndarray]]:
+    """A score metric as an item-level metric of (is-positive indicator, scores).
+
+    Gold labels become a boolean "is positive" array once (``curves.binary_gold``:
+    the positive class must occur) and scores are checked once (finite numbers);
+    each replicate then ranks its items with ``curves.Ranking.from_indicator``
+    and reads the metric off the ranking (the catalogue entry's ``compute``).
+    A replicate without positives (or, for ROC-AUC, without negatives) has an
+    undefined value (NaN).
+    """
+    from clfeval.scores import curves  # imported when a score metric is asked for
+    from clfeval.scores.columns import as_scores
+
+    if positive is None:
+        raise UsageError(f"metric {name!r} ranks the items for one class: give the positive class "
+                         f"(positive=..., --positive on the command line).")
+    entry = catalog.get(name)
+    y, pos_label, _ = curves.binary_gold(gold, positive)
+    xs = [as_scores(x, name=n, n=y.shape[0]) for x, n in zip(scores, names)]
+
+    def fn(yy: np.ndarray, s: np.ndarray) -> float:
+        if not yy.any():
+            return math.nan
+        return float(entry.compute(curves.Ranking.from_indicator(yy, s, pos_label)))
+
+    fn.__name__ = name
+    return _Metric(name, f"{entry.title}: {entry.formula}; positive class {pos_label!r}", True, item_fn=fn), y, xs
+
+
+def _resolve(metric: Any, labels: Sequence[Any] | None, zd: float, beta: float) -> _Metric:
+    if callable(metric):
+        name = getattr(metric, "__name__", type(metric).__name__)
+        higher = bool(getattr(metric, "higher_is_better", True))
+        return _Metric(name, f"user metric {name}(gold, pred)", higher, item_fn=metric)
+    m = scalar_metric(metric, labels, beta=beta)
+    trace = m.metric is not None and m.metric.trace_only
+    return _Metric(m.name, m.description, m.higher_is_better, table_fn=lambda cm: m.fn(cm, zd), trace_only=trace)
+
+# --- data → engine -------------------------------------------------------------
+
+def _as_numpy(values: Any, name: str) -> np.ndarray:
+    if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):
+        try:
+            return np.asarray(values.to_numpy(zero_copy_only=False))
+        except TypeError:
+            return np.asarray(values.to_numpy())
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise DataError(f"{name} must be one-dimensional (one value per item); got shape {arr.shape}.")
+    return arr
+
+
+def _trace_collapse(fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+    def value(t: np.ndarray) -> np.ndarray:  # t (c, 2) = [wrong, right]
+        cm = np.zeros((t.shape[0], 2, 2), dtype=t.dtype)
+        cm[:, 0, 0] = t[:, 1]
+        cm[:, 0, 1] = t[:, 0]
+        return fn(cm)
+    return value
+
+
+@dataclass
+class _Problem:
+    metric: _Metric
+    engine: rs.CountEngine | rs.IndexEngine
+    n: int
+    labels: tuple | None
+    discordant: tuple[int, int] | None  # (n_AB, n_BA): A right & B wrong, A wrong & B right
+    description: str
+
+
+def _item_problem(m: _Metric, g: Any, xa: Any, xb: Any) -> _Problem:
+    if not (len(g) == len(xa) == len(xb)):
+        raise DataError(f"gold, pred_a and pred_b must have one entry per item; got {len(g)}, {len(xa)} and {len(xb)}.")
+    if len(g) == 0:
+        raise DataError("there are no items to compare.")
+    eng = rs.IndexEngine(rs.CallableItems(g, xa, xb, m.item_fn))
+    return _Problem(m, eng, len(g), None, None, "index resampling (the metric is called on each replicate)")
+
+
+def _discordant(counts: np.ndarray) -> tuple[int, int]:
+    """(n_AB, n_BA) of a joint (gold, A, B) table: A right and B wrong, A wrong and B right."""
+    k = counts.shape[0]
+    diag = np.arange(k)
+    right_a = np.zeros((k, k, k), dtype=bool)
+    right_a[diag, diag, :] = True
+    right_b = np.zeros((k, k, k), dtype=bool)
+    right_b[diag, :, diag] = True
+    return int(counts[right_a & ~right_b].sum()), int(counts[~right_a & right_b].sum())
+
+
+def _count_problem(m: _Metric, counts: np.ndarray, labels: tuple) -> _Problem:
+    """The count-based engine over the non-empty cells of a joint (gold, A, B) table."""
+    eng = rs.CountEngine.from_joint(counts, m.table_fn, trace_only=m.trace_only)
+    what = ("the four cells (A right?, B right?) of the joint table" if m.trace_only
+            else f"the {eng.groups} non-empty cells of the joint (gold, A, B) table")
+    return _Problem(m, eng, int(counts.sum()), labels, _discordant(counts),
+                    f"counts: multinomial / binomial draws over {what}")
+
+
+def _problem(gold: Any, pred_a: Any, pred_b: Any, metric: Any, *, labels: Sequence[Any] | None, zd: float,
+             beta: float, positive: Any, engine: str) -> _Problem:
+    if callable(metric):
+        m = _resolve(metric, labels, zd, beta)
+        return _item_problem(m, *(_as_numpy(v, n) for v, n in ((gold, "gold"), (pred_a, "pred_a"), (pred_b, "pred_b"))))
+    if metric in SCORE_METRICS:
+        m, g, (xa, xb) = _score_inputs(metric, gold, (pred_a, pred_b), positive, ("pred_a", "pred_b"))
+        return _item_problem(m, g, xa, xb)
+    jt = joint_table(gold, pred_a, pred_b, labels=labels)
+    if jt.n == 0:
+        raise DataError("there are no items to compare.")
+    m = _resolve(metric, jt.labels, zd, beta)
+    if engine != "index":
+        return _count_problem(m, jt.counts, jt.labels)
+    k = len(jt.labels)
+    (g, a, b), _, raw = encode_labels([gold, pred_a, pred_b], ("gold", "pred_a", "pred_b"))
+    pos = {label_str(x): i for i, x in enumerate(jt.labels)}
+    lut = np.array([pos.get(label_str(x), -1) for x in raw], dtype=np.int64)
+    g, a, b = lut[g], lut[a], lut[b]
+    if m.trace_only:
+        items = rs.CodedItems((g == a).astype(np.int64), (g == b).astype(np.int64), 2, _trace_collapse(m.table_fn))
+    else:
+        items = rs.CodedItems(g * k + a, g * k + b, k * k, lambda t: m.table_fn(t.reshape(t.shape[0], k, k)))
+    return _Problem(m, rs.IndexEngine(items), jt.n, jt.labels, _discordant(jt.counts), "index resampling of the items")
+
+# --- tests ---------------------------------------------------------------------
+
+def mcnemar(n_ab: int, n_ba: int) -> dict[str, Any]:
+    """McNemar's test for paired accuracy, from the discordant counts.
+
+    ``n_ab`` items A got right and B wrong, ``n_ba`` the reverse. Under H0
+    each discordant item is equally likely to go either way, so
+    X ~ Bin(n_AB + n_BA, ½) and the exact one-sided p for "A better" is
+    P(X ≥ n_AB). Also: the two-sided exact p, and the chi-square statistic
+    with continuity correction χ² = max(0, |n_AB − n_BA| − 1)² / (n_AB + n_BA)
+    (Edwards 1948; 1 degree of freedom, two-sided).
+
+    With no discordant items every p is 1 and χ² is undefined (NaN).
+
+    References: McNemar (1947); Dietterich (1998), "Approximate statistical
+    tests for comparing supervised classification learning algorithms".
+
+    >>> r = mcnemar(9, 2)
+    >>> round(r["p_value"], 4), round(r["p_value_two_sided"], 4), round(r["chi2"], 4)
+    (0.0327, 0.0654, 3.2727)
+    """
+    from scipy.stats import binomtest, chi2
+
+    n_ab = check_positive_int(n_ab, option="n_ab", minimum=0)
+    n_ba = check_positive_int(n_ba, option="n_ba", minimum=0)
+    m = n_ab + n_ba
+    if m == 0:
+        return {"n_ab": 0, "n_ba": 0, "p_value": 1.0, "p_value_two_sided": 1.0, "chi2": math.nan, "chi2_p_value": 1.0}
+    one = float(binomtest(n_ab, m, 0.5, alternative="greater").pvalue)
+    two = float(binomtest(n_ab, m, 0.5, alternative="two-sided").pvalue)
+    stat = max(0, abs(n_ab - n_ba) - 1) ** 2 / m
+    return {"n_ab": n_ab, "n_ba": n_ba, "p_value": one, "p_value_two_sided": two, "chi2": float(stat),
+            "chi2_p_value": float(chi2.sf(stat, 1))}
+
+
+def holm(p_values: Sequence[float]) -> np.ndarray:
+    """Holm–Bonferroni adjusted p-values (step-down; controls the family-wise error rate).
+
+    Sort the m p-values ascending, p_(1) ≤ … ≤ p_(m); the adjusted value of
+    p_(j) is max over i ≤ j of min(1, (m − i + 1)·p_(i)). Reject H0 of a
+    comparison when its adjusted p < α. NaN p-values stay NaN and do not count.
+
+    Reference: Holm (1979), "A simple sequentially rejective multiple test procedure".
+
+    >>> holm([0.01, 0.04, 0.03]).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    out = np.full(p.shape, math.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    m = ok.size
+    if m == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    adj = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    out[order] = np.maximum.accumulate(adj)
+    return out
+
+
+def _at_least(x: np.ndarray, t: float) -> int:
+    """#{x ≥ t}, with values within float rounding of t counting as ties (≥)."""
+    return int(np.count_nonzero(x >= t - _TIE * max(1.0, abs(t))))
+
+
+# --- results -------------------------------------------------------------------
+
+def _intervals(prob: _Problem, va: np.ndarray, vb: np.ndarray, obs: tuple[float, float], level: float) -> dict[str, Any]:
+    a, b = obs
+    ci: dict[str, Any] = {"level": level, "method": "percentile",
+                          "delta": rs.percentile_interval(va - vb, level),
+                          "a": rs.percentile_interval(va, level), "b": rs.percentile_interval(vb, level)}
+    jack = rs.jackknife_values(prob.engine)
+    if jack is None:
+        ci["bca"] = None
+    else:
+        ja, jb, w = jack
+        ci["bca"] = {"delta": rs.bca_interval(va - vb, a - b, ja - jb, w, level),
+                     "a": rs.bca_interval(va, a, ja, w, level), "b": rs.bca_interval(vb, b, jb, w, level)}
+    return ci
+
+
+def _progress_counter(progress: Callable[[int, int], None] | None, total: int) -> Callable[[int], None] | None:
+    if progress is None:
+        return None
+    done = [0]
+
+    def tick(k: int) -> None:
+        done[0] += k
+        progress(done[0], total)
+
+    return tick
+
+
+def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any, Any], float] = "accuracy",
+            test: str = "bootstrap", samples: int = 10_000, seed: int | np.random.Generator = 0,
+            alpha: float = 0.05, ci: float = 0.95, labels: Sequence[Any] | None = None, positive: Any = None,
+            zero_division: Any = 0, beta: float = 1.0, names: Sequence[str] = ("A", "B"),
+            progress: Callable[[int, int], None] | None = None) -> Comparison:
+    """Is A really better than B on this test set? A paired test, δ and confidence intervals.
+
+    Parameters
+    ----------
+    gold : sequence
+        Gold labels, one per item.
+    pred_a, pred_b : sequence
+        Predictions of A and of B on the same items in the same order (or,
+        for ``roc_auc`` / ``average_precision`` / a callable, any per-item
+        values such as scores).
+    metric : str or callable
+        A count-table metric — ``accuracy``, ``error_rate``,
+        ``balanced_accuracy``, ``mcc``, ``kappa``, ``macro_f1``,
+        ``macro_precision``, ``macro_recall``, ``macro_f1_of_means``,
+        ``micro_*``, ``weighted_*``, ``f1:LABEL`` … (see
+        :func:`clfeval.core.metrics.scalar_metric`) — a score metric
+        (``roc_auc``, ``average_precision``; needs ``positive``), or a
+        callable ``metric(gold, pred) -> float`` (higher is better unless it
+        has an attribute ``higher_is_better = False``).
+    test : {"bootstrap", "randomization", "mcnemar"}
+        See the module docstring; ``mcnemar`` applies to accuracy (and the
+        metrics equal to it: error rate, micro averages).
+    samples : int
+        b, the number of replicates (≥ 1).
+    seed : int or numpy.random.Generator
+        The same seed gives the same result.
+    alpha : float
+        Significance level of the verdict.
+    ci : float
+        Confidence level of the bootstrap intervals.
+    labels : sequence, optional
+        The label set (default: every label in gold, A or B; both systems
+        are scored over the same labels).
+    positive : label, optional
+        The positive class of a score metric.
+    zero_division : 0, 1 or "nan"
+        The value of 0/0 ratios inside the metric (see :mod:`clfeval.core.metrics`).
+    beta : float
+        For the ``*_fbeta`` metrics.
+    names : (str, str)
+        How A and B are called in the verdict.
+    progress : callable, optional
+        ``progress(done, total)`` after each chunk of replicates.
+
+    Returns
+    -------
+    Comparison
+
+    Notes
+    -----
+    The bootstrap p is (1/b)·#{δ(x^(i)) ≥ 2δ(x)}: the bootstrap distribution
+    is centred on δ(x), so shifting it to the null (centre 0) and asking how
+    often it reaches δ(x) is the same as asking how often the unshifted one
+    reaches 2δ(x). For a lower-is-better metric the comparisons are on −δ.
+    A p of 0 means no replicate reached the threshold: p < 1/b.
+
+    References
+    ----------
+    Efron & Tibshirani (1993), *An Introduction to the Bootstrap*;
+    Berg-Kirkpatrick, Burkett & Klein (2012), "An empirical investigation of
+    statistical significance in NLP"; Noreen (1989), *Computer-Intensive
+    Methods for Testing Hypotheses*; McNemar (1947).
+
+    Examples
+    --------
+    Worked example 11: ten documents, A right on 7, B on 5.
+
+    >>> gold = ["pos"] * 10
+    >>> a = ["pos"] * 7 + ["neg"] * 3
+    >>> b = ["pos"] * 5 + ["neg"] * 5
+    >>> r = compare(gold, a, b, samples=10_000, seed=0)
+    >>> r.a, r.b, round(r.delta, 2)
+    (0.7, 0.5, 0.2)
+    >>> r.p_value < 0.2
+    True
+    >>> compare(gold, a, b, test="mcnemar").p_value  # P(X ≥ 2), X ~ Bin(2, 1/2)
+    0.25
+    """
+    return _compare(gold, pred_a, pred_b, metric=metric, test=test, samples=samples, seed=seed, alpha=alpha,
+                    ci=ci, labels=labels, positive=positive, zero_division=zero_division, beta=beta,
+                    names=names, progress=progress, engine="auto")
+
+
+def bootstrap_distribution(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any, Any], float] = "accuracy",
+                           samples: int = 10_000, seed: int | np.random.Generator = 0,
+                           labels: Sequence[Any] | None = None, positive: Any = None, zero_division: Any = 0,
+                           beta: float = 1.0) -> np.ndarray:
+    """The paired bootstrap distribution of δ: δ(x^(i)) = M(A, x^(i)) − M(B, x^(i)) for i = 1..b.
+
+    The same replicates as :func:`compare` with ``test="bootstrap"`` and the
+    same seed, so ``(deltas >= 2·δ(x)).mean()`` is its p-value (for a
+    higher-is-better metric). The distribution is centred on δ(x), not on 0.
+
+    >>> d = bootstrap_distribution(["y"] * 10, ["y"] * 7 + ["n"] * 3, ["y"] * 5 + ["n"] * 5, samples=4000)
+    >>> d.shape, round(float(d.mean()), 1)
+    ((4000,), 0.2)
+    """
+    samples = check_samples(samples)
+    zd = check_zero_division(zero_division)
+    check_metric(metric)
+    prob = _problem(gold, pred_a, pred_b, metric, labels=labels, zd=zd, beta=check_beta(beta), positive=positive,
+                    engine="auto")
+    va, vb = rs.draw(prob.engine, "bootstrap", samples, check_rng(seed))
+    return va - vb
+
+
+def _check_test(test: Any) -> str:
+    if test not in TESTS:
+        raise UsageError(f"unknown test {test!r}; valid tests are: {', '.join(TESTS)}.")
+    return test
+
+
+def _check_names(names: Sequence[str]) -> tuple[str, str]:
+    names = tuple(str(x) for x in names)
+    if len(names) != 2:
+        raise UsageError(f"names must give two display names (A, B); got {names!r}.")
+    return names  # type: ignore[return-value]
+
+
+def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, samples: int, seed: Any, alpha: float,
+             ci: float, labels: Sequence[Any] | None, positive: Any, zero_division: Any, beta: float,
+             names: Sequence[str], progress: Callable[[int, int], None] | None, engine: str) -> Comparison:
+    test, samples, alpha, level, zd, beta = _check_settings(test, samples, alpha, ci, zero_division, beta, metric)
+    names = _check_names(names)
+    rng = check_rng(seed)
+    prob = _problem(gold, pred_a, pred_b, metric, labels=labels, zd=zd, beta=beta, positive=positive, engine=engine)
+    return _run(prob, test=test, samples=samples, rng=rng, seed=seed, alpha=alpha, level=level, zd=zd, names=names,
+                progress=progress)
+
+
+def _check_settings(test: Any, samples: Any, alpha: Any, ci: Any, zero_division: Any, beta: Any,
+                    metric: Any) -> tuple[str, int, float, float, float, float]:
+    """Every option of a comparison checked before any data is read: test, samples, α, CI level, 0/0, β, metric."""
+    test = _check_test(test)
+    out = (test, check_samples(samples), check_probability(alpha, option="alpha"),
+           check_probability(ci, option="ci"), check_zero_division(zero_division), check_beta(beta))
+    _check_mcnemar(test, metric)
+    return out
+
+
+def _check_mcnemar(test: str, metric: Any) -> None:
+    check_metric(metric)
+    if test == "mcnemar" and (callable(metric) or metric not in TRACE_METRICS):
+        shown = metric if isinstance(metric, str) else getattr(metric, "__name__", "a callable")
+        raise UsageError(f"McNemar's test compares accuracies (items right or wrong); it does not apply to metric "
+                         f"{shown!r}. Use it with {', '.join(sorted(TRACE_METRICS))}, or use test bootstrap or randomization.")
+
+
+def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, seed: Any, alpha: float, level: float,
+         zd: float, names: tuple[str, str], progress: Callable[[int, int], None] | None,
+         observed: tuple[float, float] | None = None) -> Comparison:
+    """The test itself on a prepared problem (``observed``: the two scores when the caller has them already)."""
+    m = prob.metric
+    a, b = observed if observed is not None else prob.engine.observed()
+    delta = a - b
+    sign = 1.0 if m.higher_is_better else -1.0
+    gain = sign * delta
+    tick = _progress_counter(progress, samples * (2 if test == "randomization" else 1))
+    notes: list[str] = []
+    details: dict[str, Any]
+    if test == "randomization":
+        pa, pb = rs.draw(prob.engine, "permute", samples, rng, tick)
+        count = _at_least(sign * (pa - pb), gain)
+        p = (1 + count) / (samples + 1) if math.isfinite(gain) else math.nan
+        details = {"count": count, "threshold": delta}
+    elif test == "mcnemar":
+        if prob.discordant is None:  # a callable or score metric: refused by _check_mcnemar before any data
+            raise UsageError(f"McNemar's test needs items right or wrong; metric {m.name!r} has none.")
+        details = mcnemar(*prob.discordant)
+        p = details.pop("p_value")
+    va, vb = rs.draw(prob.engine, "bootstrap", samples, rng, tick)
+    if test == "bootstrap":
+        count = _at_least(sign * (va - vb), 2 * gain)
+        p = count / samples if math.isfinite(gain) else math.nan
+        details = {"count": count, "threshold": 2 * delta}
+    if test == "randomization":
+        hist = replicate_histogram(pa - pb, delta=delta, threshold=delta, count_beyond=details["count"], kind="randomization")
+    else:
+        beyond = details["count"] if test == "bootstrap" else _at_least(sign * (va - vb), 2 * gain)
+        hist = replicate_histogram(va - vb, delta=delta, threshold=2 * delta, count_beyond=beyond, kind="bootstrap")
+    hist["tail"] = "above" if m.higher_is_better else "below"
+    undefined = int(np.count_nonzero(~np.isfinite(va - vb)))
+    if undefined:
+        notes.append(f"{undefined} of {samples} bootstrap replicates had an undefined {metric_label(m.name)}; "
+                     f"they never count as reaching the threshold and are left out of the intervals.")
+    if not m.higher_is_better:
+        notes.append(f"{metric_label(m.name)}: lower is better, so 'A better than B' means δ < 0.")
+    intervals = _intervals(prob, va, vb, (a, b), level)
+    signature = build_signature({
+        "test": test, "metric": m.name, "metric_definition": m.description, "higher_is_better": m.higher_is_better,
+        "alpha": alpha, "ci_level": level, "ci_method": "bootstrap percentile (BCa beside it)",
+        "p_value_definition": P_DEFINITION[test], "engine": prob.description, "zero_division": zero_division_name(zd),
+        "labels": [label_str(x) for x in prob.labels] if prob.labels is not None else None},
+        seed=seed, samples=samples, random=True)
+    return Comparison(metric=m.name, metric_description=m.description, a=a, b=b, delta=delta, test=test,
+                      samples=samples, seed=signature["seed"], p_value=float(p), alpha=alpha,
+                      higher_is_better=m.higher_is_better, n=prob.n, names=names, ci=intervals, details=details,
+                      verdict=verdict(metric_label(m.name), names, a, b, delta, float(p), alpha, m.higher_is_better,
+                                      samples if test == "bootstrap" else None),
+                      signature=signature, notes=notes, distribution=hist)
+
+
+# --- several systems -------------------------------------------------------------
+
+def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, baseline: str | None = None,
+                 metric: str | Callable[[Any, Any], float] = "accuracy", test: str = "bootstrap",
+                 samples: int = 10_000, seed: int = 0, alpha: float = 0.05, ci: float = 0.95,
+                 labels: Sequence[Any] | None = None, positive: Any = None, zero_division: Any = 0,
+                 beta: float = 1.0, progress: Callable[[int, int], None] | None = None) -> MultiComparison:
+    """Compare several systems on the same items: every pair, or each against ``baseline``.
+
+    Each pair is a :func:`compare` with the same ``seed``; the family of p-values
+    is adjusted with :func:`holm`, and a comparison is significant when its
+    adjusted p < α. Count metrics score every system over one label set (every
+    label in gold or in any system). The gold labels are encoded once and each
+    system is scored once; every pair's joint table is counted from those codes.
+
+    Parameters
+    ----------
+    systems : mapping of name → predictions (or a sequence, named A, B, C, …)
+    baseline : str, optional
+        Compare each other system (as A) with this one (as B). Without it every
+        pair is compared, A being the one with the better observed score.
+
+    Other parameters as in :func:`compare`.
+
+    >>> gold = [0] * 20
+    >>> r = compare_many(gold, {"x": [0] * 18 + [1] * 2, "y": [0] * 10 + [1] * 10, "z": [1] * 20},
+    ...                  baseline="z", samples=2000)
+    >>> [(c.names, round(c.delta, 2)) for c in r.comparisons]
+    [(('x', 'z'), 0.9), (('y', 'z'), 0.5)]
+    >>> r.significant
+    [True, True]
+    """
+    if isinstance(systems, Mapping):
+        named = [(str(k), v) for k, v in systems.items()]
+    else:
+        named = [(chr(ord("A") + i) if i < 26 else f"S{i + 1}", v) for i, v in enumerate(systems)]
+    if len(named) < 2:
+        raise UsageError(f"comparing needs at least two systems; got {len(named)}.")
+    names = [n for n, _ in named]
+    if len(set(names)) != len(names):
+        raise UsageError(f"system names must be distinct; got {names}.")
+    if baseline is not None and str(baseline) not in names:
+        raise UsageError(f"the baseline {baseline!r} is not one of the systems: {', '.join(names)}.")
+    test, samples, alpha, level, zd, beta = _check_settings(test, samples, alpha, ci, zero_division, beta, metric)
+    shared = _Systems(gold, dict(named), metric, labels, zd, beta, positive)
+    scores = shared.scores
+    higher = shared.metric.higher_is_better
+    if baseline is not None:
+        pairs = [(n, str(baseline)) for n in names if n != str(baseline)]
+    else:
+        rank = sorted(range(len(names)), key=lambda i: (-scores[names[i]] if higher else scores[names[i]], i))
+        pairs = [(names[rank[i]], names[rank[j]]) for i in range(len(rank)) for j in range(i + 1, len(rank))]
+    per_pair = samples * (2 if test == "randomization" else 1)
+    total = per_pair * len(pairs)
+    results = []
+    for i, (x, y) in enumerate(pairs):
+        def sub(k: int, _t: int, _base: int = i * per_pair) -> None:
+            if progress is not None:
+                progress(_base + k, total)
+        results.append(_run(shared.problem(x, y), test=test, samples=samples, rng=check_rng(seed), seed=seed,
+                            alpha=alpha, level=level, zd=zd, names=(x, y), progress=sub,
+                            observed=(scores[x], scores[y])))
+    adj = holm([c.p_value for c in results])
+    notes = ["p-values are adjusted for the number of comparisons with Holm–Bonferroni (family-wise error ≤ α)."]
+    if baseline is None:
+        notes.append("Each pair is oriented so that A is the system with the better observed score; "
+                     "the one-sided test asks whether that lead is real.")
+    first = results[0]
+    resampled = samples / len(pairs) if test == "bootstrap" else None  # a p of 0 is < 1/b; adjusted, < m/b
+    verdicts = [verdict(metric_label(c.metric), c.names, c.a, c.b, c.delta, float(q), c.alpha, c.higher_is_better,
+                        resampled, p_name="Holm-adjusted p") for c, q in zip(results, adj)]
+    settings = {k: v for k, v in first.signature.items() if k not in ("version", "seed", "samples", "versions")}
+    signature = build_signature({**settings, "adjustment": "holm", "pairs": len(pairs), "baseline": baseline},
+                                seed=seed, samples=samples, random=True)
+    return MultiComparison(metric=first.metric, test=test, samples=samples, seed=first.seed, alpha=first.alpha,
+                           higher_is_better=first.higher_is_better, systems=names, scores=scores,
+                           baseline=None if baseline is None else str(baseline), comparisons=results,
+                           p_adjusted=[float(x) for x in adj], significant=[bool(x < first.alpha) for x in adj],
+                           verdicts=verdicts, signature=signature, notes=notes)
+
+
+class _Systems:
+    """What every pair of :func:`compare_many` shares, computed once: the gold labels encoded (or checked)
+    once, each system's predictions (or scores) once, and each system's observed score."""
+
+    def __init__(self, gold: Any, preds: dict[str, Any], metric: Any, labels: Sequence[Any] | None, zd: float,
+                 beta: float, positive: Any) -> None:
+        self.scores: dict[str, float] = {}
+        if callable(metric) or metric in SCORE_METRICS:
+            if callable(metric):
+                self.metric = _resolve(metric, labels, zd, beta)
+                self.gold = _as_numpy(gold, "gold")
+                self.items = {n: _as_numpy(p, n) for n, p in preds.items()}
+            else:
+                self.metric, self.gold, xs = _score_inputs(metric, gold, list(preds.values()), positive, list(preds))
+                self.items = dict(zip(preds, xs))
+            for n, x in self.items.items():
+                if len(x) != len(self.gold):
+                    raise DataError(f"gold and system {n!r} must have one entry per item; got {len(self.gold)} "
+                                    f"and {len(x)}.")
+                self.scores[n] = float(self.metric.item_fn(self.gold, x))
+            self.codes = None
+            return
+        columns = [gold] + list(preds.values())
+        codes, r, raw = encode_labels(columns, ["gold"] + [f"system {n!r}" for n in preds])
+        present = np.zeros(r, dtype=bool)
+        for c in codes:
+            if c.size:
+                present |= np.bincount(c, minlength=r) > 0
+        if labels is None:
+            out = sort_labels([raw[j] for j in np.flatnonzero(present)])
+            where = {x: j for j, x in enumerate(raw)}
+            self.labels, index = tuple(out), np.array([where[x] for x in out], dtype=np.intp)
+        else:
+            self.labels, index = resolve_requested(list(labels), raw, present)
+        if codes[0].size == 0:
+            raise DataError("there are no items to compare.")
+        lookup = np.full(r + 1, -1, dtype=np.int64)
+        lookup[index] = np.arange(len(self.labels))
+        self.k = k = len(self.labels)
+        self.codes = {n: lookup[c] for n, c in zip(["\0gold"] + list(preds), codes)}
+        self.metric = _resolve(metric, self.labels, zd, beta)
+        g = self.codes["\0gold"]
+        for n in preds:
+            cm = np.bincount(g * k + self.codes[n], minlength=k * k).reshape(1, k, k)
+            self.scores[n] = float(self.metric.table_fn(cm)[0])
+
+    def problem(self, x: str, y: str) -> _Problem:
+        if self.codes is None:
+            return _item_problem(self.metric, self.gold, self.items[x], self.items[y])
+        k = self.k
+        flat = (self.codes["\0gold"] * k + self.codes[x]) * k + self.codes[y]
+        counts = np.bincount(flat, minlength=k ** 3).reshape(k, k, k).astype(np.int64)
+        return _count_problem(self.metric, counts, self.labels)

@@ -1,0 +1,213 @@
+"""The results of paired comparisons: :class:`Comparison`, :class:`MultiComparison`, and their sentences.
+
+A comparison's numbers come from :mod:`clfeval.significance.paired`; this module
+holds the result types (frozen dataclasses with ``to_dict``), the one-sided
+hypotheses and p-value definitions they state, and the plain sentence of
+each verdict.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from clfeval.core import catalog
+from clfeval.core.display import Display
+
+__all__ = ["Comparison", "MultiComparison", "format_p", "verdict", "hypothesis", "P_DEFINITION", "fmt_value"]
+
+
+def fmt_value(x: float) -> str:
+    """A score or difference in a sentence: three decimals, two significant digits below 0.001."""
+    if not math.isfinite(x):
+        return "undefined"
+    if x != 0 and abs(x) < 0.001:
+        return f"{x:.2g}"
+    return f"{x:.3f}"
+
+
+def format_p(p: float, samples: int | None = None, *, name: str = "p") -> str:
+    """``p = 0.004``, ``p = 0.0047``, ``p = 0.213``; a resampled p of 0 is shown as below 1/b.
+
+    >>> format_p(0.0047), format_p(0.21345), format_p(0.0, 10_000)
+    ('p = 0.0047', 'p = 0.213', 'p < 0.0001')
+    """
+    if not math.isfinite(p):
+        return f"{name} undefined"
+    if p == 0 and samples:
+        return f"{name} < {1 / samples:.2g}"
+    if p < 0.01:
+        return f"{name} = {p:.2g}"
+    return f"{name} = {p:.3f}"
+
+
+def verdict(label: str, names: tuple[str, str], a: float, b: float, delta: float, p: float, alpha: float,
+            higher: bool, samples: int | None, p_name: str = "p") -> str:
+    """The plain sentence of a one-sided comparison: the difference, the p-value, and what it means."""
+    na, nb = names
+    ptext = format_p(p, samples, name=p_name)
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return f"{na}'s or {nb}'s {label} is undefined on this test set; no test is possible."
+    gain = delta if higher else -delta
+    if delta == 0:
+        head = f"{na} and {nb} have the same {label} ({fmt_value(a)}) on this test set"
+    else:
+        word = "higher" if delta > 0 else "lower"
+        head = f"{na}'s {label} is {fmt_value(abs(delta))} {word} than {nb}'s"
+        if not higher:
+            head += " (lower is better)"
+    if gain <= 0:
+        return f"{head}; {ptext} for '{na} better than {nb}': no evidence that {na} is better."
+    if p < alpha:
+        level = min(x for x in {0.001, 0.01, alpha} if p < x and x <= alpha)
+        cmp = ptext if " < " in ptext else f"{ptext} < {level:g}"
+        return f"{head}; {cmp}: unlikely to be luck on this test set."
+    return f"{head}; {ptext} ≥ {alpha:g}: could well be luck on this test set (not significant at α = {alpha:g})."
+
+
+@dataclass(frozen=True)
+class Comparison(Display):
+    """The result of a paired comparison of two systems on the same test items.
+
+    Attributes
+    ----------
+    metric, metric_description : str
+    a, b : float
+        M(A) and M(B) on the test set.
+    delta : float
+        δ = M(A) − M(B).
+    test : str
+        ``bootstrap``, ``randomization`` or ``mcnemar``.
+    samples : int
+        Replicates (bootstrap virtual test sets, or random swaps; the
+        confidence intervals always use ``samples`` bootstrap replicates).
+    seed : int or None
+        None when a generator was passed instead of a seed.
+    p_value : float
+        One-sided, H1: A better than B (lower values for lower-is-better metrics).
+    alpha : float
+    higher_is_better : bool
+    n : int
+        Test items.
+    names : tuple of str
+        Display names of A and B.
+    ci : dict
+        ``level``, ``method`` ("percentile"), ``delta``, ``a``, ``b`` as
+        [low, high], and ``bca`` (the same three as BCa intervals, or None
+        where undefined or too costly).
+    details : dict
+        Test-specific numbers: bootstrap ``count`` of δ(x^(i)) ≥ ``threshold``
+        (= 2δ); randomization ``count`` of δ_perm ≥ δ; McNemar ``n_ab``,
+        ``n_ba``, ``p_value_two_sided``, ``chi2``, ``chi2_p_value``.
+    verdict : str
+        One plain sentence.
+    signature : dict
+        Version, seed, samples, metric definition, engine, library versions.
+    """
+
+    metric: str
+    metric_description: str
+    a: float
+    b: float
+    delta: float
+    test: str
+    samples: int
+    seed: int | None
+    p_value: float
+    alpha: float
+    higher_is_better: bool
+    n: int
+    names: tuple[str, str]
+    ci: dict[str, Any]
+    details: dict[str, Any]
+    verdict: str
+    signature: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+    distribution: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def significant(self) -> bool:
+        """p < α."""
+        return bool(self.p_value < self.alpha)
+
+    @property
+    def label(self) -> str:
+        return catalog.label(self.metric)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON (NaN stays NaN here; JSON writers turn it into null)."""
+        return {"metric": self.metric, "metric_description": self.metric_description,
+                "higher_is_better": self.higher_is_better, "names": {"a": self.names[0], "b": self.names[1]},
+                "n": self.n, "a": self.a, "b": self.b, "delta": self.delta, "test": self.test,
+                "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "p_value": self.p_value,
+                "significant": self.significant, "hypothesis": hypothesis(self.higher_is_better),
+                "ci": self.ci, self.test: self.details, "verdict": self.verdict, "notes": list(self.notes),
+                "signature": self.signature, **({"distribution": self.distribution} if self.distribution else {})}
+
+
+def hypothesis(higher: bool) -> str:
+    if higher:
+        return "H0: δ = M(A) − M(B) ≤ 0; H1: δ > 0 (A better than B), one-sided"
+    return "H0: δ = M(A) − M(B) ≥ 0; H1: δ < 0 (A better than B: lower is better), one-sided"
+
+
+P_DEFINITION = {
+    "bootstrap": "p = #{δ(x^(i)) ≥ 2δ(x)} / b over b bootstrap test sets (the same items for A and B)",
+    "randomization": "p = (1 + #{δ_perm ≥ δ(x)}) / (b + 1), swapping A's and B's outputs per item with probability 1/2",
+    "mcnemar": "p = P(X ≥ n_AB), X ~ Bin(n_AB + n_BA, 1/2) (exact, one-sided)",
+}
+
+
+@dataclass(frozen=True)
+class MultiComparison(Display):
+    """Several systems compared pairwise (every pair, or each against a baseline), Holm-adjusted.
+
+    Attributes
+    ----------
+    systems : list of str
+        System names in input order.
+    scores : dict
+        Each system's metric on the test set.
+    baseline : str or None
+    comparisons : list of Comparison
+        One per pair; A is the system tested for being better. Against a
+        baseline, A is each other system and B the baseline; for every
+        pair, A is the one with the better observed score (input order on
+        ties).
+    p_adjusted : list of float
+        Holm–Bonferroni adjusted p-values, in the order of ``comparisons``.
+    significant : list of bool
+        Adjusted p < α.
+    verdicts : list of str
+        One plain sentence per comparison, judged on the adjusted p.
+    """
+
+    metric: str
+    test: str
+    samples: int
+    seed: int | None
+    alpha: float
+    higher_is_better: bool
+    systems: list[str]
+    scores: dict[str, float]
+    baseline: str | None
+    comparisons: list[Comparison]
+    p_adjusted: list[float]
+    significant: list[bool]
+    verdicts: list[str]
+    signature: dict[str, Any]
+    adjustment: str = "holm"
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        rows = []
+        for c, adj, sig, verdict in zip(self.comparisons, self.p_adjusted, self.significant, self.verdicts):
+            rows.append({"a": c.names[0], "b": c.names[1], "score_a": c.a, "score_b": c.b, "delta": c.delta,
+                         "p_value": c.p_value, "p_adjusted": adj, "significant": sig, "ci": c.ci,
+                         c.test: c.details, "verdict": verdict,
+                         **({"distribution": c.distribution} if c.distribution else {})})
+        return {"metric": self.metric, "higher_is_better": self.higher_is_better, "test": self.test,
+                "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "adjustment": self.adjustment,
+                "baseline": self.baseline, "systems": list(self.systems), "scores": dict(self.scores),
+                "comparisons": rows, "notes": list(self.notes), "signature": self.signature}
