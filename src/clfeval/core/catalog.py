@@ -23,9 +23,10 @@ Everything that names a metric goes through this list:
 * ``clfeval metrics`` lists the entries (:func:`catalogue`).
 
 Count metrics are functions of the per-class counts TP, FP, FN, TN of a
-stack of tables, shape (..., K) (:class:`clfeval.core.metrics.TableStats`); only
-the entries that need the whole K×K table (MCC, kappa, the ordinal measures)
-ask for it (``needs_matrix``). Each returns its values and the mask of the
+stack of tables, shape (..., K) (:class:`clfeval.core.metrics.TableStats`): MCC and
+kappa need only the trace and the margins; only the ordinal measures weigh each
+cell of the K×K table (``needs_matrix``: dense, or its non-empty cells when the
+table is held sparsely). Each returns its values and the mask of the
 undefined ones; 0/0 follows ``zero_division`` and an infinite ratio (x/0,
 x > 0) is NaN whatever the policy (:func:`clfeval.core.metrics.ratio`).
 
@@ -133,7 +134,7 @@ class Metric:
     per_label : bool
         One value per label: named ``name:LABEL``.
     needs_matrix : bool
-        Needs the K×K table, not only the per-class counts.
+        Needs the cells of the K×K table (dense or sparse), not only the per-class counts.
     uses_beta : bool
         Depends on β; a report shows it only when β ≠ 1.
     trace_only : bool
@@ -400,13 +401,13 @@ def _entries() -> list[Metric]:
                "MCC = (c·N − Σ_k t_k p_k) / √((N² − Σ_k p_k²)(N² − Σ_k t_k²)), c = Σ_k TP_k, t = gold totals, "
                "p = predicted totals",
                f"When every gold label or every prediction is one class: {_ZERO_DIVISION} (scikit-learn returns 0).",
-               (Place("mcc"),), lambda e: M.mcc(e.matrix, e.zd), needs_matrix=True),
+               (Place("mcc"),), lambda e: M.mcc_of_counts(e.c, e.zd)),
         Metric("kappa", "Cohen's kappa", "counts", SINGLE_LABEL, "higher", (-1.0, 1.0),
                "Cohen's kappa: the agreement between gold and predicted labels beyond the agreement expected by chance "
                "from their totals.",
                "κ = (p_o − p_e) / (1 − p_e), p_o = Σ_k TP_k / N, p_e = Σ_k t_k p_k / N²",
                f"When the expected disagreement is 0 (one class only): {_ZERO_DIVISION}.", (Place("kappa"),),
-               lambda e: M.kappa(e.matrix, e.zd), needs_matrix=True),
+               lambda e: M.kappa_of_counts(e.c, e.zd)),
         Metric("subset_accuracy", "subset accuracy", "counts", ML, "higher", (0.0, 1.0),
                "The share of items whose predicted label set equals the gold set exactly.",
                "subset accuracy = #{i: P_i = G_i} / N", f"For no items: {_ZERO_DIVISION}.",
@@ -441,8 +442,7 @@ def _entries() -> list[Metric]:
              "distance on the scale.", "κ_w = 1 − Σ w_ij O_ij / Σ w_ij E_ij, w_ij = |i − j|"),
             ("quadratic_kappa", "quadratic-weighted kappa", "quadratic", "Cohen's kappa with disagreements weighted "
              "by their squared distance on the scale.", "κ_w = 1 − Σ w_ij O_ij / Σ w_ij E_ij, w_ij = (i − j)²")):
-        fn = ((lambda e: M.ordinal_mae(e.matrix, e.zd)) if weights is None else
-              (lambda e, _w=weights: M.weighted_kappa(e.matrix, _w, e.zd)))
+        fn = (lambda e, _w=weights: M.ordinal(e.stats, _w, e.zd))
         out.append(Metric(f"ordinal_{name}", title, "counts", ("ordinal",), "lower" if weights is None else "higher",
                           (0.0, INF) if weights is None else (-1.0, 1.0), definition, formula,
                           f"For an empty table (kappa: when the expected disagreement is 0): {_ZERO_DIVISION}.",

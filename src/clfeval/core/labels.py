@@ -31,6 +31,8 @@ __all__ = [
     "EncodedPair",
     "EncodedMultilabel",
     "MAX_CLASSES",
+    "MAX_DENSE",
+    "MAX_DENSE_JOINT",
     "MAX_JOINT_CLASSES",
     "check_class_count",
     "MAX_INDICATOR_CELLS",
@@ -45,13 +47,24 @@ __all__ = [
 # Largest raw range counted directly as an R×R bincount (R² cells).
 _DIRECT_RANGE = 2048
 
-MAX_CLASSES = 2048
-"""Most classes of a K×K confusion table. A report derives a dozen or so K×K arrays from it (costs,
-expected baseline tables, kappa's weights): about 0.5 GiB at 2,048 classes, within clfeval's 1 GiB budget."""
+MAX_DENSE = 2048
+"""Most classes of a *dense* K×K confusion table. A report derives a dozen or so K×K arrays from it (costs,
+expected baseline tables, kappa's weights): about 0.5 GiB at 2,048 classes, within clfeval's 1 GiB budget.
+Above it a table is held sparsely (:class:`clfeval.core.sparse.SparseConfusionTable`: the diagonal, the
+margins and the non-empty cells), and the per-fold tables of the protocols stop here."""
 
-MAX_JOINT_CLASSES = 256
-"""Most classes of compare's K×K×K joint (gold, A, B) table: 256³ cells of 8 bytes are 128 MiB, and
-counting, re-ordering and classifying its cells takes a few such arrays (about 0.5 GiB)."""
+MAX_DENSE_JOINT = 256
+"""Most classes of a dense K×K×K joint (gold, A, B) table: 256³ cells of 8 bytes are 128 MiB, and counting,
+re-ordering and classifying its cells takes a few such arrays (about 0.5 GiB). Above it the joint table keeps
+its non-empty cells only."""
+
+MAX_CLASSES = 1_000_000
+"""Most classes of a (sparse) confusion or joint table. Memory grows with the classes, not with the items:
+a report holds about 3 KB per class (its per-class metrics, baselines and notes as plain data), so a
+million classes take about 3 GiB; beyond that the label column is almost surely not a label column."""
+
+MAX_JOINT_CLASSES = MAX_CLASSES
+"""Most classes of compare's joint (gold, A, B) table (sparse above :data:`MAX_DENSE_JOINT`)."""
 
 
 MAX_INDICATOR_CELLS = 1 << 26
@@ -59,14 +72,19 @@ MAX_INDICATOR_CELLS = 1 << 26
 8,192 items × 8,192 labels); the matrices and the counts derived from them stay within the 1 GiB budget."""
 
 
-def check_class_count(k: int, *, limit: int = MAX_CLASSES, table: str = "K×K confusion table",
+def check_class_count(k: int, *, limit: int = MAX_CLASSES, table: str = "confusion table",
                       where: str = "gold and predictions together") -> None:
-    """Refuse, before anything of size K² (or K³) is allocated, more classes than ``limit``."""
+    """Refuse, before anything of size K (or K² for a dense table) is allocated, more classes than ``limit``."""
     if k > limit:
+        dense = limit <= MAX_DENSE
+        why = "to stay within clfeval's 1 GiB memory budget" if dense else \
+            "a report holds about 3 KB per class, so memory, not the items, sets this limit"
+        more = "tables for very many classes are not supported here" if dense else \
+            "labels this many are almost surely ids or free text"
         raise DataError(
             f"{k:,} distinct labels were found ({where}), but a {table} holds at most "
-            f"{limit:,} classes (to stay within clfeval's 1 GiB memory budget). Check that the label columns are "
-            f"right (labels, not ids or free text); tables for very many classes are not supported yet.")
+            f"{limit:,} classes ({why}). Check that the label columns are right (labels, not ids or free text); "
+            f"{more}.")
 # Largest integer range mapped through a lookup table instead of hashing.
 _LOOKUP_RANGE = 1 << 24
 
@@ -239,11 +257,16 @@ class EncodedPair:
     def n(self) -> int:
         return int(self.gold_raw.shape[0])
 
+    @property
+    def dense(self) -> bool:
+        """Whether the raw code space is small enough for a dense (R×R) table."""
+        return self.n_raw <= MAX_DENSE
+
     @cached_property
     def raw_counts(self) -> np.ndarray:
-        """(n_raw, n_raw) counts over raw codes: one bincount of gold·R + pred."""
+        """(n_raw, n_raw) counts over raw codes: one bincount of gold·R + pred (dense code spaces only)."""
         r = self.n_raw
-        check_class_count(r)
+        check_class_count(r, limit=MAX_DENSE, table="dense K×K confusion table")
         if self.n == 0:
             return np.zeros((r, r), dtype=np.int64)
         g = self.gold_raw
@@ -256,9 +279,27 @@ class EncodedPair:
         return np.bincount(flat, minlength=r * r).reshape(r, r).astype(np.int64, copy=False)
 
     @cached_property
+    def raw_cells(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The non-empty cells over raw codes: (gold code, predicted code, count), in row-major order."""
+        if self.dense:
+            g, p = np.nonzero(self.raw_counts)
+            return g.astype(np.int64), p.astype(np.int64), self.raw_counts[g, p]
+        check_class_count(self.n_raw)
+        keys = self.gold_raw.astype(np.int64) * self.n_raw + self.pred_raw.astype(np.int64)
+        uniq, counts = np.unique(keys, return_counts=True)
+        return uniq // self.n_raw, uniq % self.n_raw, counts.astype(np.int64)
+
+    @cached_property
+    def _present(self) -> np.ndarray:
+        if self.dense:
+            raw = self.raw_counts
+            return (raw.sum(axis=0) > 0) | (raw.sum(axis=1) > 0)
+        r = self.n_raw
+        return (np.bincount(self.gold_raw, minlength=r) > 0) | (np.bincount(self.pred_raw, minlength=r) > 0)
+
+    @cached_property
     def _order(self) -> tuple[tuple, np.ndarray]:
-        raw = self.raw_counts
-        present = (raw.sum(axis=0) > 0) | (raw.sum(axis=1) > 0)
+        present = self._present
         if self.requested is None:
             occurring = [self.raw_labels[j] for j in np.flatnonzero(present)]
             order = sort_labels(occurring)
@@ -278,8 +319,17 @@ class EncodedPair:
         return self._order[1]
 
     def confusion_counts(self) -> np.ndarray:
-        """(K, K) counts, rows = gold, columns = predicted, in ``labels`` order."""
+        """(K, K) counts, rows = gold, columns = predicted, in ``labels`` order (dense code spaces only)."""
         return _select(self.raw_counts, self.raw_index, self.n_raw)
+
+    def cells(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The non-empty cells in ``labels`` order: (gold index, predicted index, count), row-major."""
+        g, p, c = self.raw_cells
+        lookup = np.full(self.n_raw + 1, -1, dtype=np.int64)
+        lookup[self.raw_index] = np.arange(len(self.labels))
+        gi, pi = lookup[g], lookup[p]
+        order = np.lexsort((pi, gi))
+        return gi[order], pi[order], c[order]
 
     @cached_property
     def _codes(self) -> tuple[np.ndarray, np.ndarray]:
@@ -307,8 +357,9 @@ class EncodedPair:
         or its string form (see :func:`resolve_label`).
         """
         new = EncodedPair(self.gold_raw, self.pred_raw, self.n_raw, self.raw_labels, tuple(labels))
-        if "raw_counts" in self.__dict__:
-            new.__dict__["raw_counts"] = self.__dict__["raw_counts"]
+        for cached in ("raw_counts", "raw_cells", "_present"):
+            if cached in self.__dict__:
+                new.__dict__[cached] = self.__dict__[cached]
         _ = new._order  # validate now, not at first use
         return new
 

@@ -51,6 +51,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from clfeval.core.exact import int_array, ratio_floats, sqrt_ratio_floats
 from clfeval.errors import UsageError
 
 __all__ = [
@@ -81,9 +82,14 @@ __all__ = [
     "balanced_accuracy",
     "balanced_accuracy_of_counts",
     "mcc",
+    "mcc_of_counts",
     "kappa",
+    "kappa_of_counts",
     "weighted_kappa",
     "ordinal_mae",
+    "ordinal",
+    "weighted_kappa_cells",
+    "ordinal_mae_cells",
     "macro_average",
     "weighted_average",
     "f1_of_means",
@@ -325,24 +331,76 @@ def balanced_accuracy_of_counts(c: ClassCounts, zero_division: float = 0.0) -> t
     return safe_divide(np.where(present, r, 0.0).sum(axis=-1), k, zero_division)
 
 
-def mcc(cm: np.ndarray, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """Matthews correlation coefficient, multiclass (Gorodkin's R_K).
+def _agreement(c: ClassCounts) -> tuple[np.ndarray, ...]:
+    """(N, trace, Σ t_k p_k, Σ p_k², Σ t_k²) of per-class counts (..., K): exact integers for integer counts."""
+    t = c.tp + c.fn
+    p = c.tp + c.fp
+    n = t.sum(axis=-1)
+    if np.asarray(t).dtype.kind in "iu" and np.asarray(p).dtype.kind in "iu":
+        t, p, n = int_array(t, n), int_array(p, n), int_array(n, n)
+        tp = int_array(c.tp, n)
+    else:
+        tp = c.tp
+    return n, tp.sum(axis=-1), (t * p).sum(axis=-1), (p * p).sum(axis=-1), (t * t).sum(axis=-1)
 
-    MCC = (c·n − Σ t_k p_k) / sqrt((n² − Σ p_k²)(n² − Σ t_k²)) with c = trace,
-    t = gold totals, p = predicted totals. Undefined when every gold label or
-    every prediction is one class (scikit-learn returns 0 there).
+
+def _integer(c: ClassCounts) -> bool:
+    return all(np.asarray(x).dtype.kind in "iuO" for x in (c.tp, c.fp, c.fn))
+
+
+def mcc_of_counts(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Matthews correlation (Gorodkin's R_K) from the per-class counts (..., K): the trace and the margins.
+
+    MCC = (c·N − Σ t_k p_k) / √((N² − Σ p_k²)(N² − Σ t_k²)) with c = Σ TP_k,
+    t_k = TP_k + FN_k (gold totals), p_k = TP_k + FP_k (predicted totals).
+    On integer counts the three differences are exact integers (int64, or
+    Python integers once N² would pass 2^62) and the result is correctly
+    rounded (for up to :data:`clfeval.core.exact.EXACT_ELEMENTS` values at
+    once), so a table of 10^12 items loses nothing to cancellation:
+    ``[[0, 1], [1, 122070312]]`` gives −1/122070313, not 0.
+
+    >>> mcc_of_counts(class_counts(np.array([[0, 1], [1, 122070312]])))[0].item() == -1 / 122070313
+    True
     """
-    cm = np.asarray(cm, dtype=np.float64)
-    t = cm.sum(axis=-1)
-    p = cm.sum(axis=-2)
-    n = cm.sum(axis=(-2, -1))
-    c = np.trace(cm, axis1=-2, axis2=-1)
-    cov_tp = c * n - (t * p).sum(axis=-1)
-    cov_pp = n * n - (p * p).sum(axis=-1)
-    cov_tt = n * n - (t * t).sum(axis=-1)
+    n, trace, s_tp, s_pp, s_tt = _agreement(c)
+    if _integer(c):
+        cov_tp, cov_pp, cov_tt = trace * n - s_tp, n * n - s_pp, n * n - s_tt
+        values = sqrt_ratio_floats(cov_tp, cov_pp, cov_tt)
+        undefined = np.asarray((cov_pp == 0) | (cov_tt == 0), dtype=bool)
+        return np.where(undefined, zero_division, values), undefined
+    cov_tp = trace * n - s_tp
+    cov_pp = n * n - s_pp
+    cov_tt = n * n - s_tt
     # n² − Σp² ≥ 0 exactly; on float tables of expected counts (baselines) rounding can
     # make it −1e-13, whose square root would be NaN rather than an undefined 0
     return safe_divide(cov_tp, np.sqrt(np.maximum(cov_pp, 0.0) * np.maximum(cov_tt, 0.0)), zero_division)
+
+
+def kappa_of_counts(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Cohen's kappa from the per-class counts (..., K): κ = (N·c − Σ t_k p_k) / (N² − Σ t_k p_k).
+
+    That is (p_o − p_e) / (1 − p_e) with p_o = c / N and p_e = Σ t_k p_k / N²,
+    as a ratio of exact integers on integer counts (correctly rounded; see
+    :func:`mcc_of_counts`). Undefined when the expected disagreement is 0.
+    """
+    n, trace, s_tp, _, _ = _agreement(c)
+    num, den = n * trace - s_tp, n * n - s_tp
+    if _integer(c):
+        undefined = np.asarray(den == 0, dtype=bool)
+        return np.where(undefined, zero_division, ratio_floats(num, den)), undefined
+    v, u = safe_divide(num, den, math.nan)
+    return np.where(u, zero_division, v), u
+
+
+def mcc(cm: np.ndarray, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Matthews correlation coefficient of confusion tables (..., K, K), multiclass (Gorodkin's R_K).
+
+    MCC = (c·n − Σ t_k p_k) / sqrt((n² − Σ p_k²)(n² − Σ t_k²)) with c = trace,
+    t = gold totals, p = predicted totals; it needs only the per-class counts
+    (:func:`mcc_of_counts`, exact on integer tables). Undefined when every gold
+    label or every prediction is one class (scikit-learn returns 0 there).
+    """
+    return mcc_of_counts(class_counts(np.asarray(cm)), zero_division)
 
 
 def weighted_kappa(cm: np.ndarray, weights: str | None = None, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -375,8 +433,8 @@ def weighted_kappa(cm: np.ndarray, weights: str | None = None, zero_division: fl
 
 
 def kappa(cm: np.ndarray, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """Cohen's kappa, κ = (p_o − p_e) / (1 − p_e)."""
-    return weighted_kappa(cm, None, zero_division)
+    """Cohen's kappa, κ = (p_o − p_e) / (1 − p_e) (integer tables exactly: :func:`kappa_of_counts`)."""
+    return kappa_of_counts(class_counts(np.asarray(cm)), zero_division)
 
 
 def ordinal_mae(cm: np.ndarray, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -385,6 +443,67 @@ def ordinal_mae(cm: np.ndarray, zero_division: float = 0.0) -> tuple[np.ndarray,
     k = cm.shape[-1]
     i, j = np.indices((k, k))
     return safe_divide((cm * np.abs(i - j)).sum(axis=(-2, -1)), cm.sum(axis=(-2, -1)), zero_division)
+
+
+def _rank_moments(values: np.ndarray) -> tuple[float, float, float]:
+    r = np.arange(values.size, dtype=np.float64)
+    v = values.astype(np.float64)
+    return float(v.sum()), float((r * v).sum()), float((r * r * v).sum())
+
+
+def weighted_kappa_cells(rows: np.ndarray, cols: np.ndarray, counts: np.ndarray, k: int, weights: str,
+                         zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`weighted_kappa` of one table given by its non-empty cells (gold rank, predicted rank, count).
+
+    The observed disagreement sums over the cells; the expected one,
+    Σ_ij w_ij t_i p_j / N, comes from the margins in O(K): for w = (i − j)²
+    it is T₂P₀ + T₀P₂ − 2T₁P₁ (T_m = Σ i^m t_i, P_m = Σ j^m p_j); for
+    w = |i − j| each row's Σ_j |i − j| p_j from prefix sums of p.
+    """
+    rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
+    w_counts = np.asarray(counts, dtype=np.float64)
+    t = np.bincount(rows, weights=w_counts, minlength=k)
+    p = np.bincount(cols, weights=w_counts, minlength=k)
+    n = float(w_counts.sum())
+    d = (rows - cols).astype(np.float64)
+    if weights == "quadratic":
+        observed = float((d * d * w_counts).sum())
+        t0, t1, t2 = _rank_moments(t)
+        p0, p1, p2 = _rank_moments(p)
+        expected = t2 * p0 + t0 * p2 - 2.0 * t1 * p1
+    elif weights == "linear":
+        observed = float((np.abs(d) * w_counts).sum())
+        r = np.arange(k, dtype=np.float64)
+        below, below_r = np.cumsum(p), np.cumsum(p * r)  # Σ_{j ≤ i} p_j, Σ_{j ≤ i} j·p_j
+        per_row = r * below - below_r + (below_r[-1] - below_r) - r * (below[-1] - below) if k else r
+        expected = float((t * per_row).sum())
+    else:
+        raise UsageError(f"kappa weights of a sparse table must be 'linear' or 'quadratic'; got {weights!r}.")
+    expected = expected / n if n > 0 else 0.0
+    ratio_v, undefined = safe_divide(observed, expected, math.nan)
+    return np.where(undefined, zero_division, 1.0 - ratio_v), undefined
+
+
+def ordinal_mae_cells(rows: np.ndarray, cols: np.ndarray, counts: np.ndarray,
+                      zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ordinal_mae` of one table given by its non-empty cells."""
+    w = np.asarray(counts, dtype=np.float64)
+    dist = np.abs(np.asarray(rows, dtype=np.int64) - np.asarray(cols, dtype=np.int64)).astype(np.float64)
+    return safe_divide((dist * w).sum(), w.sum(), zero_division)
+
+
+def ordinal(stats: "TableStats", weights: str | None, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """The ordinal measures of a table, dense or sparse: MAE over ranks (``weights=None``) or weighted kappa."""
+    if stats.matrix is not None:
+        if weights is None:
+            return ordinal_mae(stats.matrix, zero_division)
+        return weighted_kappa(stats.matrix, weights, zero_division)
+    if stats.cells is None:
+        raise UsageError("the ordinal measures need the cells of a single-label table; a multi-label table has none.")
+    rows, cols, counts = stats.cells
+    if weights is None:
+        return ordinal_mae_cells(rows, cols, counts, zero_division)
+    return weighted_kappa_cells(rows, cols, counts, int(np.shape(stats.classes.tp)[-1]), weights, zero_division)
 
 
 # --- averages ----------------------------------------------------------------
@@ -456,10 +575,11 @@ class TableStats:
     """The statistics every count metric is computed from, for one table or a stack of them.
 
     ``classes`` holds the per-class counts TP, FP, FN, TN of shape (..., K);
-    ``n`` the items of each table (...,). Only single-label tables carry
-    ``matrix``, the K×K counts (..., K, K) — asked for only by the metrics
-    that need more than the per-class counts (MCC, kappa, the ordinal
-    measures); multi-label tables carry the per-item sums instead (items
+    ``n`` the items of each table (...,). Single-label tables carry
+    ``matrix``, the K×K counts (..., K, K), or, held sparsely (one table of
+    many classes), ``cells`` — asked for only by the metrics that need more
+    than the per-class counts (the ordinal measures; MCC and kappa need only
+    the trace and the margins); multi-label tables carry the per-item sums instead (items
     whose predicted set equals the gold set, the sum of the items' Jaccard
     ratios, and the items with both sets empty).
     """
@@ -470,6 +590,27 @@ class TableStats:
     exact: np.ndarray | None = None
     jaccard_sum: np.ndarray | None = None
     jaccard_empty: np.ndarray | None = None
+    cells: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    @classmethod
+    def of_cells(cls, rows: np.ndarray, cols: np.ndarray, counts: np.ndarray, k: int) -> "TableStats":
+        """From one table's non-empty cells (gold index, predicted index, count): a sparse K×K table.
+
+        The per-class counts are the diagonal and the margins; ``cells`` keeps
+        the cells for the measures that weigh each cell (the ordinal ones).
+        """
+        rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
+        counts = np.asarray(counts, dtype=np.int64)
+        tp = np.zeros(k, dtype=np.int64)
+        t = np.zeros(k, dtype=np.int64)
+        p = np.zeros(k, dtype=np.int64)
+        diag = rows == cols
+        np.add.at(tp, rows[diag], counts[diag])
+        np.add.at(t, rows, counts)
+        np.add.at(p, cols, counts)
+        n = counts.sum(dtype=np.int64)
+        fp, fn = p - tp, t - tp
+        return cls(ClassCounts(tp, fp, fn, n - tp - fp - fn), np.asarray(n), None, cells=(rows, cols, counts))
 
     @classmethod
     def of_matrix(cls, cm: np.ndarray) -> "TableStats":

@@ -164,20 +164,26 @@ def leaves(stats: TableStats, labels: Sequence[str], *, zero_division: float = 0
     """
     e = evaluation if evaluation is not None else Evaluation(stats, zero_division, beta)
     out: list[Leaf] = []
-    for m, paths in _entries(stats.multilabel, order, e.beta, positive):
+    for m, path, v, u in _vector_leaves(e, order, positive, infinity):
+        if "LABEL" in path:
+            i = path.index("LABEL")
+            for k, lab in enumerate(labels):
+                out.append((m, path[:i] + (lab,) + path[i + 1:], v[..., k], u[..., k]))
+        elif m.per_label:
+            out.append((m, path, v[..., positive], u[..., positive]))
+        else:
+            out.append((m, path, v, u))
+    return out
+
+
+def _vector_leaves(e: Evaluation, order: bool, positive: int | None, infinity: bool) -> Any:
+    """(entry, path, values, undefined) with per-label paths unexpanded (``LABEL`` in the path, values (..., K))."""
+    for m, paths in _entries(e.stats.multilabel, order, e.beta, positive):
         v, u = e(m.key)
         if infinity and m.infinite is not None:
             v = np.where(e.infinite(m.key), math.inf, v)
         for path in paths:
-            if "LABEL" in path:
-                i = path.index("LABEL")
-                for k, lab in enumerate(labels):
-                    out.append((m, path[:i] + (lab,) + path[i + 1:], v[..., k], u[..., k]))
-            elif m.per_label:
-                out.append((m, path, v[..., positive], u[..., positive]))
-            else:
-                out.append((m, path, v, u))
-    return out
+            yield m, path, v, u
 
 
 # --- one table → the report's numbers ------------------------------------------------
@@ -232,19 +238,30 @@ def score(stats: TableStats, labels: Sequence[Any], *, beta: float = 1.0, zero_d
     labs = [label_str(x) for x in labels]
     c = stats.classes
     e = Evaluation(stats, zero_division, beta)
-    out: dict[str, Any] = {"per_class": {lab: {"tp": c.tp[i].item(), "fp": c.fp[i].item(), "fn": c.fn[i].item(),
-                                               "tn": c.tn[i].item(), "support": c.support[i].item()}
-                                         for i, lab in enumerate(labs)}}
+    counts = [np.asarray(x).tolist() for x in (c.tp, c.fp, c.fn, c.tn, c.support)]
+    out: dict[str, Any] = {"per_class": {lab: dict(zip(("tp", "fp", "fn", "tn", "support"), row))
+                                         for lab, row in zip(labs, zip(*counts))}}
     if positive is not None:
         out["binary"] = {"positive": labs[positive], "tp": c.tp[positive].item(), "fp": c.fp[positive].item(),
                          "fn": c.fn[positive].item(), "tn": c.tn[positive].item()}
     if order:
         out["ordinal"] = {"order": labs}
-    for _, path, v, _ in leaves(stats, labs, order=order, positive=positive, evaluation=e):
+    for m, path, v, _ in _vector_leaves(e, order, positive, False):
         node = out
+        if "LABEL" in path:  # one value per label: the list once, then one dictionary entry per label
+            i = path.index("LABEL")
+            for key in path[:i]:
+                node = node.setdefault(key, {})
+            head, last = path[i + 1:-1], path[-1]
+            for lab, x in zip(labs, np.asarray(v, dtype=np.float64).tolist()):
+                target = node.setdefault(lab, {})
+                for key in head:
+                    target = target.setdefault(key, {})
+                target[last] = x
+            continue
         for key in path[:-1]:
             node = node.setdefault(key, {})
-        node[path[-1]] = float(v)
+        node[path[-1]] = float(v[..., positive] if m.per_label else v)
     if order:
         out["ordinal"] = out.pop("ordinal")  # after the averages, as the report shows it
     out["undefined"] = _undefined(e, labs, order, positive) if track_undefined else []
@@ -399,4 +416,6 @@ def stats_of(table: Any) -> TableStats:
     if hasattr(table, "jaccard_sum"):
         return TableStats.of_multilabel(table.counts, n_items=table.n_items, exact=table.exact,
                                         jaccard_sum=table.jaccard_sum, jaccard_empty=table.jaccard_empty)
+    if hasattr(table, "rows"):  # a sparse table: its non-empty cells
+        return TableStats.of_cells(*table.cells(), table.k)
     return TableStats.of_matrix(table.counts)

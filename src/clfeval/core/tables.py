@@ -22,7 +22,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from clfeval.core.labels import (
+    MAX_DENSE,
+    MAX_DENSE_JOINT,
     MAX_JOINT_CLASSES,
+    EncodedPair,
     check_class_count,
     encode_labels,
     resolve_requested,
@@ -44,10 +47,12 @@ __all__ = [
     "confusion_table",
     "multilabel_table",
     "joint_table",
+    "joint_of_codes",
+    "table_of",
 ]
 
 
-def _union_labels(a: tuple, b: tuple) -> tuple:
+def union_labels(a: tuple, b: tuple) -> tuple:
     if a == b:
         return a
     extra = [x for x in b if x not in set(a)]
@@ -60,7 +65,7 @@ def _union_labels(a: tuple, b: tuple) -> tuple:
     return tuple(merged)
 
 
-def _check_labels(labels: Sequence[Any], what: str) -> None:
+def check_labels(labels: Sequence[Any], what: str) -> None:
     """Labels must be distinct, also in their string form: reports key every row by it.
 
     Two tables whose labels are of different kinds (``1`` from one file, ``"1"``
@@ -81,7 +86,7 @@ def _check_labels(labels: Sequence[Any], what: str) -> None:
         forms[s] = x
 
 
-def _resolve_against(labels: Sequence[Any], existing: Sequence[Any]) -> tuple:
+def resolve_against(labels: Sequence[Any], existing: Sequence[Any]) -> tuple:
     """``labels`` with each one that names an ``existing`` label (by value or string form,
     see :func:`~clfeval.core.labels.resolve_label`) replaced by that label's own value."""
     out = []
@@ -93,7 +98,7 @@ def _resolve_against(labels: Sequence[Any], existing: Sequence[Any]) -> tuple:
     return tuple(out)
 
 
-def _embed(counts: np.ndarray, labels: tuple, target: tuple, axes: int) -> np.ndarray:
+def embed(counts: np.ndarray, labels: tuple, target: tuple, axes: int) -> np.ndarray:
     """Place ``counts`` (labels along the first ``axes`` axes) into the label order ``target``."""
     if labels == target:
         return counts
@@ -148,7 +153,7 @@ class ConfusionTable:
         c = np.asarray(self.counts)
         if c.ndim != 2 or c.shape[0] != c.shape[1] or c.shape[0] != len(self.labels):
             raise DataError(f"a confusion table must be K×K with K = {len(self.labels)} labels; got shape {c.shape}.")
-        _check_labels(self.labels, "confusion table")
+        check_labels(self.labels, "confusion table")
         object.__setattr__(self, "counts", c)
         object.__setattr__(self, "labels", tuple(self.labels))
 
@@ -187,19 +192,28 @@ class ConfusionTable:
         Labels are matched by value or by string form, as ``labels=`` is
         everywhere: ``relabel(["0", "1"])`` of a table of ints keeps the ints.
         """
-        target = _resolve_against(labels, self.labels)
+        target = resolve_against(labels, self.labels)
         missing = [x for x in self.labels if x not in set(target) and self.counts[self.labels.index(x)].sum() + self.counts[:, self.labels.index(x)].sum() > 0]
         if missing:
             raise DataError(f"relabel would drop labels that have counts: {', '.join(map(label_str, missing))}.")
         keep = [x for x in self.labels if x in set(target)]
         sub = ConfusionTable(self.counts[np.ix_([self.labels.index(x) for x in keep], [self.labels.index(x) for x in keep])], tuple(keep)) if len(keep) != self.k else self
-        return ConfusionTable(_embed(sub.counts, sub.labels, target, 2), target)
+        return ConfusionTable(embed(sub.counts, sub.labels, target, 2), target)
+
+    def cells(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(gold index, predicted index, count) of every non-empty cell, row-major."""
+        g, p = np.nonzero(self.counts)
+        return g.astype(np.int64), p.astype(np.int64), self.counts[g, p]
 
     def __add__(self, other: "ConfusionTable") -> "ConfusionTable":
         if not isinstance(other, ConfusionTable):
             return NotImplemented
-        target = _union_labels(self.labels, other.labels)
-        return ConfusionTable(_embed(self.counts, self.labels, target, 2) + _embed(other.counts, other.labels, target, 2), target)
+        target = union_labels(self.labels, other.labels)
+        if len(target) > MAX_DENSE:  # the sum is held sparsely (core.sparse)
+            from clfeval.core.sparse import sparse_of
+
+            return sparse_of(self) + other
+        return ConfusionTable(embed(self.counts, self.labels, target, 2) + embed(other.counts, other.labels, target, 2), target)
 
     def __radd__(self, other: Any) -> "ConfusionTable":
         if other == 0:  # sum([...]) starts from 0
@@ -219,9 +233,19 @@ def confusion_table(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None
 
     Labels of either column form one shared vocabulary (sorted naturally unless
     ``labels`` gives the order). See :func:`clfeval.core.labels.encode_pair`.
+    Above :data:`~clfeval.core.labels.MAX_DENSE` classes the table is a
+    :class:`clfeval.core.sparse.SparseConfusionTable` (the same counts, its non-empty cells).
     """
-    enc = encode_pair(gold, pred, labels=labels)
-    return ConfusionTable(enc.confusion_counts(), enc.labels)
+    return table_of(encode_pair(gold, pred, labels=labels))
+
+
+def table_of(enc: EncodedPair) -> ConfusionTable:
+    """The confusion table of encoded labels: dense, or sparse above :data:`~clfeval.core.labels.MAX_DENSE` classes."""
+    if enc.dense and len(enc.labels) <= MAX_DENSE:
+        return ConfusionTable(enc.confusion_counts(), enc.labels)
+    from clfeval.core.sparse import SparseConfusionTable
+
+    return SparseConfusionTable(*enc.cells(), enc.labels)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, eq=False)
@@ -255,7 +279,7 @@ class MultilabelTable:
         c = np.asarray(self.counts)
         if c.shape != (len(self.labels), 2, 2):
             raise DataError(f"a multi-label table must have shape (L, 2, 2) with L = {len(self.labels)}; got {c.shape}.")
-        _check_labels(self.labels, "multi-label table")
+        check_labels(self.labels, "multi-label table")
         object.__setattr__(self, "counts", c)
         object.__setattr__(self, "labels", tuple(self.labels))
 
@@ -313,10 +337,10 @@ class MultilabelTable:
     def __add__(self, other: "MultilabelTable") -> "MultilabelTable":
         if not isinstance(other, MultilabelTable):
             return NotImplemented
-        target = _union_labels(self.labels, other.labels)
+        target = union_labels(self.labels, other.labels)
 
         def lift(t: MultilabelTable) -> np.ndarray:
-            out = _embed(t.counts, t.labels, target, 1)
+            out = embed(t.counts, t.labels, target, 1)
             if t.labels != target:
                 absent = np.array([x not in set(t.labels) for x in target])
                 out[absent, 0, 0] = t.n_items  # a label a table never saw: every item a true negative
@@ -373,7 +397,7 @@ class JointTable:
         k = len(self.labels)
         if c.shape != (k, k, k):
             raise DataError(f"a joint table must have shape (K, K, K) with K = {k}; got {c.shape}.")
-        _check_labels(self.labels, "joint table")
+        check_labels(self.labels, "joint table")
         object.__setattr__(self, "counts", c)
         object.__setattr__(self, "labels", tuple(self.labels))
 
@@ -389,11 +413,25 @@ class JointTable:
     def table_b(self) -> ConfusionTable:
         return ConfusionTable(self.counts.sum(axis=1), self.labels)
 
+    def discordant(self) -> tuple[int, int]:
+        """(n_AB, n_BA): items A got right and B wrong, and the reverse."""
+        k = self.counts.shape[0]
+        diag = np.arange(k)
+        right_a = np.zeros((k, k, k), dtype=bool)
+        right_a[diag, diag, :] = True
+        right_b = np.zeros((k, k, k), dtype=bool)
+        right_b[diag, :, diag] = True
+        return int(self.counts[right_a & ~right_b].sum()), int(self.counts[~right_a & right_b].sum())
+
     def __add__(self, other: "JointTable") -> "JointTable":
         if not isinstance(other, JointTable):
             return NotImplemented
-        target = _union_labels(self.labels, other.labels)
-        return JointTable(_embed(self.counts, self.labels, target, 3) + _embed(other.counts, other.labels, target, 3), target)
+        target = union_labels(self.labels, other.labels)
+        if len(target) > MAX_DENSE_JOINT:  # the sum is held sparsely (core.sparse)
+            from clfeval.core.sparse import SparseJointTable
+
+            return SparseJointTable(*_joint_cells(self.counts), self.labels) + other
+        return JointTable(embed(self.counts, self.labels, target, 3) + embed(other.counts, other.labels, target, 3), target)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, JointTable):
@@ -403,9 +441,24 @@ class JointTable:
     __hash__ = None  # type: ignore[assignment]
 
 
+def _joint_cells(counts: np.ndarray) -> tuple[np.ndarray, ...]:
+    g, a, b = np.nonzero(counts)
+    return g.astype(np.int64), a.astype(np.int64), b.astype(np.int64), counts[g, a, b]
+
+
 def joint_table(gold: Any, pred_a: Any, pred_b: Any, *, labels: Sequence[Any] | None = None) -> JointTable:
-    """Count (gold, A, B) triples into a :class:`JointTable` in one pass."""
+    """Count (gold, A, B) triples into a :class:`JointTable` in one pass.
+
+    Above :data:`~clfeval.core.labels.MAX_DENSE_JOINT` classes the table is a
+    :class:`clfeval.core.sparse.SparseJointTable` (its non-empty cells).
+    """
     (g, a, b), r, raw = encode_labels([gold, pred_a, pred_b], ("gold", "pred_a", "pred_b"))
+    return joint_of_codes(g, a, b, r, raw, labels)
+
+
+def joint_of_codes(g: np.ndarray, a: np.ndarray, b: np.ndarray, r: int, raw: Sequence[Any],
+                   labels: Sequence[Any] | None = None) -> JointTable:
+    """The joint table of (gold, A, B) codes into ``raw`` (labels: the occurring ones sorted, or ``labels``)."""
     # The raw code space can be much larger than the labels that occur (an integer range
     # up to 2048 wide, of which perhaps two values occur): count over the occurring
     # labels only, so the K³ table never holds the raw range cubed.
@@ -413,31 +466,34 @@ def joint_table(gold: Any, pred_a: Any, pred_b: Any, *, labels: Sequence[Any] | 
     for x in (g, a, b):
         if x.size:
             present |= np.bincount(x, minlength=r) > 0
-    keep = np.flatnonzero(present)
-    k = keep.size
-    check_class_count(k, limit=MAX_JOINT_CLASSES, table="K×K×K joint (gold, A, B) table")
-    occurring = [raw[j] for j in keep]
-    if g.size:
-        lookup = np.zeros(r, dtype=np.int64)
-        lookup[keep] = np.arange(k)
-        flat = (lookup[g] * k + lookup[a]) * k + lookup[b]
-        counts = np.bincount(flat, minlength=k ** 3).reshape(k, k, k).astype(np.int64)
-    else:
-        counts = np.zeros((k, k, k), dtype=np.int64)
+    occurring = [raw[j] for j in np.flatnonzero(present)]
     if labels is None:
-        out = sort_labels(occurring)
-        pos = {x: i for i, x in enumerate(occurring)}
-        idx = np.array([pos[x] for x in out], dtype=np.intp)
-        return JointTable(counts[np.ix_(idx, idx, idx)], tuple(out))
-    # the one resolver for caller-given label lists, over the occurring labels (all present)
-    resolved, index = resolve_requested(list(labels), occurring, np.ones(k, dtype=bool))
-    padded = np.zeros((k + 1,) * 3, dtype=np.int64)
-    padded[:k, :k, :k] = counts
-    return JointTable(padded[np.ix_(index, index, index)], resolved)
+        out = tuple(sort_labels(occurring))
+    else:  # the one resolver for caller-given label lists, over the occurring labels (all present)
+        out = resolve_requested(list(labels), occurring, np.ones(len(occurring), dtype=bool))[0]
+    k = len(out)
+    check_class_count(k, limit=MAX_JOINT_CLASSES, table="joint (gold, A, B) table")
+    pos = {x: i for i, x in enumerate(out)}
+    lookup = np.full(r, -1, dtype=np.int64)
+    for j in np.flatnonzero(present).tolist():
+        lookup[j] = pos[raw[j]]
+    if k > MAX_DENSE_JOINT:
+        from clfeval.core.sparse import SparseJointTable
+
+        key = (lookup[g] * k + lookup[a]) * k + lookup[b]
+        uniq, counts = np.unique(key, return_counts=True)
+        return SparseJointTable(uniq // (k * k), (uniq // k) % k, uniq % k, counts, out)  # type: ignore[return-value]
+    flat = (lookup[g] * k + lookup[a]) * k + lookup[b] if g.size else np.empty(0, dtype=np.int64)
+    counts = np.bincount(flat, minlength=k ** 3).reshape(k, k, k).astype(np.int64)
+    return JointTable(counts, out)
 
 
 class ConfusionAccumulator:
     """Build a confusion table batch by batch: the result equals the table of all batches at once.
+
+    Batches may hold different labels (they are aligned as tables add) and any
+    number of classes (the table is sparse above :data:`~clfeval.core.labels.MAX_DENSE`);
+    memory is the table and one batch (:class:`clfeval.core.counting.Counter`).
 
     >>> acc = ConfusionAccumulator()
     >>> acc.update(["a", "b"], ["a", "a"]); acc.update(["c"], ["c"])
@@ -446,23 +502,29 @@ class ConfusionAccumulator:
     """
 
     def __init__(self, labels: Sequence[Any] | None = None) -> None:
-        self._labels = None if labels is None else tuple(labels)
-        self._table: ConfusionTable | None = None
+        from clfeval.core.counting import Counter
 
-    def update(self, gold: Any, pred: Any) -> None:
-        batch = confusion_table(gold, pred)
-        self._table = batch if self._table is None else self._table + batch
+        self._labels = None if labels is None else tuple(labels)
+        self.counter = Counter(2)
+
+    def update(self, gold: Any, pred: Any, *, text: bool = False) -> None:
+        """Count one batch (``text=True``: labels compared as text from now on, see :mod:`clfeval.core.counting`)."""
+        self.counter.update([gold, pred], text=text)
 
     def merge(self, other: "ConfusionAccumulator") -> None:
-        if other._table is not None:
-            self._table = other._table if self._table is None else self._table + other._table
+        self.counter.merge(other.counter)
+
+    @property
+    def n(self) -> int:
+        """Items counted so far."""
+        return self.counter.n
 
     @property
     def table(self) -> ConfusionTable:
-        t = self._table if self._table is not None else ConfusionTable(np.zeros((0, 0), dtype=np.int64), ())
-        if self._labels is not None:
-            t = t.relabel(self._labels)
-        return t
+        if self._labels is None:
+            return self.counter.table()
+        t = self.counter.table()
+        return t.relabel(self._labels)
 
 
 class MultilabelAccumulator:
@@ -486,7 +548,7 @@ class MultilabelAccumulator:
         if self._labels is not None and t.labels != self._labels:
             # as in ConfusionAccumulator / labels=: matched by value or string form; a label
             # of the data left out of the list is an error, not silently appended
-            target = _resolve_against(self._labels, t.labels)
+            target = resolve_against(self._labels, t.labels)
             missing = [x for x in t.labels if x not in set(target)]
             if missing:
                 raise DataError(f"the given label list leaves out labels that occur in the data: "

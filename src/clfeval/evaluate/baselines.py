@@ -29,10 +29,10 @@ import numpy as np
 
 from clfeval.core.labels import encode_labels, encode_multilabel, label_str
 from clfeval.errors import DataError
-from clfeval.core.metrics import TableStats
+from clfeval.core.metrics import ClassCounts, TableStats
 from clfeval.core.scoring import Evaluation
 
-__all__ = ["majority_table", "uniform_table", "stratified_table", "majority_index", "TrainFrequencies",
+__all__ = ["majority_table", "uniform_table", "stratified_table", "rank_one_stats", "majority_index", "TrainFrequencies",
            "train_frequencies", "single_label_baselines", "multilabel_baselines"]
 
 
@@ -117,11 +117,31 @@ def train_frequencies(train_labels: Any, *, multilabel: bool = False, sep: str =
     return TrainFrequencies(tuple(label_str(raw[j]) for j in present), bc[present])
 
 
-def _entry(description: str, cm: np.ndarray, ext: list[str], keep: int, beta: float, zd: float,
+def rank_one_stats(support: np.ndarray, q: np.ndarray) -> TableStats:
+    """The per-class counts of the expected table E_ij = t_i·q_j (every baseline's table), in O(K).
+
+    TP_j = t_j q_j, predicted totals N q_j, gold totals t_j: what a table of
+    many classes (held sparsely) needs instead of K×K expected counts.
+
+    >>> s = rank_one_stats(np.array([3.0, 1.0]), np.array([0.75, 0.25]))
+    >>> s.classes.tp.tolist(), s.classes.fp.tolist()
+    ([2.25, 0.25], [0.75, 0.75])
+    """
+    t = np.asarray(support, dtype=np.float64)
+    q = np.asarray(q, dtype=np.float64)
+    n = t.sum()
+    tp = t * q
+    fp = n * q - tp
+    fn = t - tp
+    return TableStats(ClassCounts(tp, fp, fn, n - tp - fp - fn), np.asarray(n))
+
+
+def _entry(description: str, cm: np.ndarray | TableStats, ext: list[str], keep: int, beta: float, zd: float,
            positive_index: int | None) -> dict[str, Any]:
-    e = Evaluation(TableStats.of_matrix(cm), zd, beta)
+    e = Evaluation(cm if isinstance(cm, TableStats) else TableStats.of_matrix(cm), zd, beta)
     p, r, f1 = (e(f"{m}:LABEL")[0] for m in ("precision", "recall", "f1"))
-    per_class = {lab: {"precision": float(p[i]), "recall": float(r[i]), "f1": float(f1[i])} for i, lab in enumerate(ext[:keep])}
+    cols = [np.asarray(x, dtype=np.float64)[:keep].tolist() for x in (p, r, f1)]
+    per_class = {lab: {"precision": a, "recall": b, "f1": c} for lab, a, b, c in zip(ext[:keep], *cols)}
     f1s = f1[:keep].astype(np.float64)
     macro_f1 = float(np.nanmean(f1s)) if math.isnan(zd) and not np.all(np.isnan(f1s)) else float(f1s.mean()) if f1s.size else math.nan
     entry = {"description": description, "accuracy": float(e("accuracy")[0]), "macro_f1": macro_f1,
@@ -136,12 +156,17 @@ def single_label_baselines(cm: np.ndarray, labels: list[str], *, beta: float = 1
                            train: TrainFrequencies | None = None) -> tuple[dict[str, Any], list[str]]:
     """The majority, uniform and stratified baselines of a K×K table, scored (and the notes to show).
 
+    ``cm`` is the K×K table, or (a table of many classes, held sparsely) its
+    gold totals (K,): the expected tables are then scored from their per-class
+    counts (:func:`rank_one_stats`).
+
     Each entry holds ``accuracy``, ``macro_f1`` (over the evaluated labels),
     ``micro_f1``, per-class precision, recall and F1 (and ``positive_f1``).
     """
     zd = zero_division
     notes = []
-    support = cm.sum(axis=1).astype(np.float64)
+    dense = isinstance(cm, np.ndarray) and cm.ndim == 2
+    support = (cm.sum(axis=1) if dense else np.asarray(cm)).astype(np.float64)
     k = len(labels)
     if train is None:
         ext = list(labels)
@@ -156,16 +181,21 @@ def single_label_baselines(cm: np.ndarray, labels: list[str], *, beta: float = 1
         source = "training labels"
     sup_ext = np.concatenate([support, np.zeros(len(ext) - k)])
     m = majority_index(freq)
+    q = freq / freq.sum() if freq.sum() > 0 else freq
+    if dense:
+        tables = (majority_table(sup_ext, m), uniform_table(support), stratified_table(sup_ext, q))
+    else:  # many classes: the expected tables' per-class counts, never K×K
+        tables = (rank_one_stats(sup_ext, np.eye(1, len(ext), m)[0]),
+                  rank_one_stats(support, np.full(k, 1.0 / max(k, 1))), rank_one_stats(sup_ext, q))
     out = {}
     out["majority"] = _entry(f"always predicts {ext[m]!r}, the most frequent class of the {source}",
-                             majority_table(sup_ext, m), ext, k, beta, zd, positive_index)
+                             tables[0], ext, k, beta, zd, positive_index)
     out["majority"]["label"] = ext[m]
     out["majority"]["source"] = source
     out["uniform"] = _entry(f"uniform random over the {k} labels (expected counts)",
-                            uniform_table(support), labels, k, beta, zd, positive_index)
-    q = freq / freq.sum() if freq.sum() > 0 else freq
+                            tables[1], labels, k, beta, zd, positive_index)
     out["stratified"] = _entry(f"random, following the class frequencies of the {source} (expected counts)",
-                               stratified_table(sup_ext, q), ext, k, beta, zd, positive_index)
+                               tables[2], ext, k, beta, zd, positive_index)
     out["stratified"]["source"] = source
     return out, notes
 

@@ -35,49 +35,58 @@ def hardest_classes(f1: np.ndarray, labels: Sequence[Any]) -> list[str]:
     return [label_str(labels[i]) for i in np.flatnonzero(ok & (f1 == low))]
 
 
-def most_confused_pair(cm: np.ndarray, labels: Sequence[Any]) -> dict[str, Any] | None:
+def _cells(table: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(gold, predicted, count) of the non-empty cells, row-major: of a K×K array or of a (sparse) table."""
+    if hasattr(table, "cells"):
+        return table.cells()
+    cm = np.asarray(table)
+    g, p = np.nonzero(cm)
+    return g, p, cm[g, p]
+
+
+def most_confused_pair(cm: Any, labels: Sequence[Any]) -> dict[str, Any] | None:
     """The unordered pair with the most errors between them, or None when there are no errors.
 
-    Ties go to the pair that comes first in label order.
+    ``cm`` is a K×K array or a table (dense or sparse: only its non-empty
+    cells are looked at). Ties go to the pair that comes first in label order.
 
     >>> cm = np.array([[9, 1, 2, 0], [1, 9, 1, 1], [3, 2, 7, 0], [0, 1, 0, 11]])
     >>> most_confused_pair(cm, ["news", "fiction", "government", "learned"])
     {'classes': ['news', 'government'], 'errors': 5, 'a_as_b': 2, 'b_as_a': 3}
     """
-    cm = np.asarray(cm)
-    k = cm.shape[0]
-    if k < 2:
+    g, p, c = _cells(cm)
+    off = g != p
+    g, p, c = g[off].astype(np.int64), p[off].astype(np.int64), c[off]
+    if len(labels) < 2 or c.size == 0 or c.max() <= 0:
         return None
-    sym = cm + cm.T
-    iu = np.triu_indices(k, 1)
-    vals = sym[iu]
-    if vals.size == 0 or vals.max() <= 0:
-        return None
-    best = int(np.argmax(vals))  # first maximum in row-major order over i < j: label order
-    i, j = int(iu[0][best]), int(iu[1][best])
-    return {"classes": [label_str(labels[i]), label_str(labels[j])], "errors": cm[i, j].item() + cm[j, i].item(),
-            "a_as_b": cm[i, j].item(), "b_as_a": cm[j, i].item()}
+    lo, hi = np.minimum(g, p), np.maximum(g, p)
+    k = len(labels)
+    pair, start = np.unique(lo * k + hi, return_inverse=True)
+    errors = np.bincount(start, weights=c.astype(np.float64), minlength=pair.size)
+    best = int(np.argmax(errors))  # pairs ascending in row-major order over i < j: the first maximum in label order
+    i, j = divmod(int(pair[best]), k)
+    one = (g == i) & (p == j)
+    other = (g == j) & (p == i)
+    a_as_b = c[one].sum().item() if one.any() else 0
+    b_as_a = c[other].sum().item() if other.any() else 0
+    return {"classes": [label_str(labels[i]), label_str(labels[j])], "errors": a_as_b + b_as_a,
+            "a_as_b": a_as_b, "b_as_a": b_as_a}
 
 
-def top_confusions(cm: np.ndarray, labels: Sequence[Any], n: int = 5) -> list[dict[str, Any]]:
-    """The ``n`` largest off-diagonal cells, directional: gold ``a`` predicted as ``b``.
+def top_confusions(cm: Any, labels: Sequence[Any], n: int = 5) -> list[dict[str, Any]]:
+    """The ``n`` largest off-diagonal cells, directional: gold ``a`` predicted as ``b`` (ties in label order).
+
+    ``cm`` is a K×K array or a table (dense or sparse).
 
     >>> top_confusions(np.array([[5, 2], [4, 1]]), ["x", "y"], 1)
     [{'gold': 'y', 'pred': 'x', 'count': 4}]
     """
-    cm = np.asarray(cm)
-    k = cm.shape[0]
-    off = cm.astype(np.float64).copy()
-    off[np.arange(k), np.arange(k)] = -1
-    flat = off.ravel()
-    order = np.argsort(-flat, kind="stable")
-    out = []
-    for f in order[: max(n, 0)]:
-        if flat[f] <= 0:
-            break
-        i, j = divmod(int(f), k)
-        out.append({"gold": label_str(labels[i]), "pred": label_str(labels[j]), "count": cm[i, j].item()})
-    return out
+    g, p, c = _cells(cm)
+    off = (g != p) & (c > 0)
+    g, p, c = g[off], p[off], c[off]
+    order = np.argsort(-c.astype(np.float64), kind="stable")[: max(n, 0)]
+    return [{"gold": label_str(labels[int(g[f])]), "pred": label_str(labels[int(p[f])]), "count": c[f].item()}
+            for f in order]
 
 
 def misclassified(gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any], ids: Sequence[Any] | None,

@@ -19,7 +19,7 @@ import numpy as np
 from clfeval.core import catalog
 from clfeval.core.display import Display
 from clfeval.core.labelforms import normalization_notes
-from clfeval.core.labels import EncodedPair, encode_multilabel, encode_pair, label_str, resolve_label
+from clfeval.core.labels import MAX_DENSE, EncodedPair, encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval.core.validation import check_beta, check_positive_int, check_zero_division, zero_division_name
 from clfeval.evaluate.baselines import TrainFrequencies, multilabel_baselines, single_label_baselines, train_frequencies
 from clfeval.scores.curves import binary_cut, predictions_from_cut, ranking_section
@@ -28,9 +28,9 @@ from clfeval.errors import DataError, LabelListError, UsageError
 from clfeval.core.gold import EncodedGold
 from clfeval.evaluate.intervals import multilabel_ci, table_ci
 from clfeval.core.metrics import TableStats
-from clfeval.core.scoring import score, score_multilabel
+from clfeval.core.scoring import score, score_multilabel, stats_of
 from clfeval.core.signature import build_signature
-from clfeval.core.tables import ConfusionTable, MultilabelTable
+from clfeval.core.tables import ConfusionTable, MultilabelTable, table_of
 
 __all__ = ["Report", "report", "report_from_table", "check_ids", "SCHEMA_VERSION"]
 
@@ -67,6 +67,7 @@ class Report(Display):
     signature: dict[str, Any]
     notes: list[str] = field(default_factory=list)
     confusion_matrix: list[list[int]] | None = None
+    confusion_cells: dict[str, Any] | None = None
     balanced_accuracy: float | None = None
     mcc: float | None = None
     kappa: float | None = None
@@ -123,6 +124,8 @@ class Report(Display):
         out: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "kind": self.kind, "n": self.n, "labels": list(self.labels)}
         if self.confusion_matrix is not None:
             out["confusion_matrix"] = self.confusion_matrix
+        if self.confusion_cells is not None:
+            out["confusion_cells"] = self.confusion_cells
         out["per_class"] = self.per_class
         out["accuracy"] = self.accuracy
         out["error_rate"] = self.error_rate
@@ -210,33 +213,65 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
                       signature=_signature(zd, beta, "multilabel"), notes=notes,
                       subset_accuracy=scored["subset_accuracy"], hamming_loss=scored["hamming_loss"],
                       jaccard=scored["jaccard"], binary=binary, table=table)
-    cm = table.counts
+    sparse = not isinstance(table, ConfusionTable)
+    if sparse and ci is not None:
+        raise UsageError(f"bootstrap intervals keep every replicate of every per-class value, which a table of "
+                         f"{table.k:,} classes (held sparsely, above {MAX_DENSE:,}) cannot afford; leave out ci (--ci), "
+                         f"or evaluate fewer classes.")
     positive_index = None if positive is None else resolve_label(positive, table.labels, option="positive")
-    scored = score(TableStats.of_matrix(cm), labels, beta=beta, zero_division=zd, order=order, positive=positive_index)
+    stats = stats_of(table)
+    scored = score(stats, labels, beta=beta, zero_division=zd, order=order, positive=positive_index)
     binary = scored.get("binary")
     f1 = np.array([scored["per_class"][lab]["f1"] for lab in labels])
     hard = hardest_classes(f1, labels)
     diagnostics = {"hardest_class": hard[0] if hard else None, "hardest_classes": hard,
-                   "most_confused_pair": most_confused_pair(cm, labels),
-                   "top_confusions": top_confusions(cm, labels, top_n)}
+                   "most_confused_pair": most_confused_pair(table, labels),
+                   "top_confusions": top_confusions(table, labels, max(top_n, TOP_SPARSE) if sparse else top_n)}
     train = _train(train_labels, False, sep)
-    baselines, bnotes = single_label_baselines(cm, labels, beta=beta, zero_division=zd, positive_index=positive_index,
-                                               train=train)
+    c = stats.classes
+    baselines, bnotes = single_label_baselines(c.tp + c.fn if sparse else table.counts, labels, beta=beta,
+                                               zero_division=zd, positive_index=positive_index, train=train)
     notes.extend(bnotes)
     if math.isnan(zd) and scored["undefined"]:
         notes.append("Undefined values (0/0) are shown as NaN and left out of the macro and weighted averages.")
     sections = {}
     if ci is not None:
-        sections["ci"] = table_ci(cm, table.labels, level=ci, samples=samples, seed=seed, zero_division=zd, beta=beta,
-                                  order=order, positive=positive_index)
-    return Report(kind="multiclass" if len(labels) != 2 else "binary", n=int(cm.sum()), labels=labels,
+        sections["ci"] = table_ci(table.counts, table.labels, level=ci, samples=samples, seed=seed, zero_division=zd,
+                                  beta=beta, order=order, positive=positive_index)
+    cells = None
+    if sparse:
+        cells = sparse_cells(table)
+        notes.append(f"{table.k:,} classes: the confusion table is held sparsely ({cells['non_empty']:,} non-empty cells "
+                     f"of {table.k ** 2:,}); the JSON gives every per-class count under per_class and the largest "
+                     f"off-diagonal cells under confusion_cells instead of a {table.k:,}×{table.k:,} matrix.")
+    return Report(kind="multiclass" if len(labels) != 2 else "binary", n=table.n, labels=labels,
                   per_class=scored["per_class"], accuracy=scored["accuracy"], error_rate=scored["error_rate"],
                   macro=scored["macro"], micro=scored["micro"], weighted=scored["weighted"],
                   diagnostics=diagnostics, baselines=baselines, undefined=scored["undefined"],
                   signature=_signature(zd, beta, "single-label"), notes=notes,
-                  confusion_matrix=cm.tolist(), balanced_accuracy=scored["balanced_accuracy"],
+                  confusion_matrix=None if sparse else table.counts.tolist(), confusion_cells=cells,
+                  balanced_accuracy=scored["balanced_accuracy"],
                   mcc=scored["mcc"], kappa=scored["kappa"], binary=binary, ordinal=scored.get("ordinal"),
                   sections=sections, table=table)
+
+
+#: Largest off-diagonal cells a sparse report's JSON lists (``confusion_cells``), and confusions in its text.
+SPARSE_CELLS = 10_000
+TOP_SPARSE = 20
+
+
+def sparse_cells(table: Any, limit: int = SPARSE_CELLS) -> dict[str, Any]:
+    """What a report of a sparse table holds instead of the K×K matrix: its largest off-diagonal cells."""
+    g, p, c = table.cells()
+    off = g != p
+    order = np.flatnonzero(off)[np.argsort(-c[off], kind="stable")][:limit]
+    labs = table.label_strings
+    return {"form": "sparse", "rows": "gold", "columns": "predicted",
+            "holds": f"the {min(limit, int(off.sum())):,} largest off-diagonal cells [gold, predicted, count], "
+                     f"largest first (ties in label order); the diagonal is per_class.LABEL.tp, the row and column "
+                     f"totals per_class.LABEL.support and tp + fp",
+            "non_empty": int(c.size), "off_diagonal": int(off.sum()),
+            "cells": [[labs[int(g[i])], labs[int(p[i])], int(c[i])] for i in order.tolist()]}
 
 
 def check_ids(ids: Any, n: int) -> list[Any]:
@@ -364,7 +399,7 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
     if multilabel:
         table: ConfusionTable | MultilabelTable = MultilabelTable.from_indicators(enc.gold, enc.pred, enc.labels)
     else:
-        table = ConfusionTable(enc.confusion_counts(), enc.labels)
+        table = table_of(enc)
     n = enc.n
     id_list = check_ids(ids, n) if ids is not None else None
     rep = report_from_table(table, positive=positive, beta=beta, zero_division=zd, order=order is not None,

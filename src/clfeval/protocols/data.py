@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.core.labels import check_class_count, encode_labels, encode_multilabel, label_str, sort_labels
+from clfeval.core.labels import MAX_DENSE, check_class_count, encode_labels, encode_multilabel, label_str, sort_labels
 from clfeval.evaluate.baselines import TrainFrequencies
 from clfeval.errors import DataError, UsageError
 from clfeval.core.tables import ConfusionTable, MultilabelTable, confusion_table
@@ -40,7 +40,8 @@ class RunData:
                 what = f"only the class {only!r}" if only is not None else "no labels"
                 raise DataError(f"the label column has {what} in {len(codes)} rows; a classifier needs at least two "
                                 f"classes to tell apart.")
-            check_class_count(int(present.size), where="in the label column")  # before any model is trained
+            check_class_count(int(present.size), limit=MAX_DENSE, table="K×K confusion table of each fold",
+                              where="in the label column")  # before any model is trained
             self.codes = np.asarray(codes)
             values = np.empty(len(raw), dtype=object)
             values[:] = raw

@@ -1,0 +1,300 @@
+"""Counting batch by batch: one vocabulary of labels, counts over its codes, any number of items.
+
+A stream of record batches (files, parts of a directory, standard input)
+comes in pieces whose label sets differ. :class:`Counter` keeps one
+:class:`Vocabulary` — every label seen so far, each with a code, in order of
+appearance — and adds each batch's counts over those codes:
+
+* dense (an array over the codes, grown as labels appear) while the classes
+  are few (:data:`~clfeval.core.labels.MAX_DENSE` for (gold, pred),
+  :data:`~clfeval.core.labels.MAX_DENSE_JOINT` for (gold, A, B)),
+* sparse above: each batch's distinct cells (one key per cell) with their
+  counts, merged now and then into one sorted list.
+
+At the end :meth:`Counter.table` puts the labels in their natural order (or
+the order asked for) and returns the same table one pass over all items would
+give (:func:`clfeval.core.tables.confusion_table`, :func:`~clfeval.core.tables.joint_table`),
+dense or sparse by the number of classes. Memory is the table and one batch.
+
+Labels are of one kind: text, numbers (``1`` and ``1.0`` are one label, as in
+a typed column) or booleans. A batch of another kind is refused, unless the
+caller says the labels are compared as text (``text=True``: numbers that had
+to become exact text in JSON Lines, or files of different formats compared
+with each other), which turns every label into its text form from then on.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, Sequence
+
+import numpy as np
+
+from clfeval.core.labels import (MAX_CLASSES, MAX_DENSE, MAX_DENSE_JOINT, check_class_count, encode_labels,
+                                 label_str, resolve_requested, sort_labels)
+from clfeval.core.sparse import compact, confusion_from_cells, joint_from_cells
+from clfeval.errors import DataError
+
+__all__ = ["Vocabulary", "Counter", "label_kind"]
+
+_BITS = 20  # codes of a sparse key: up to 2^20 > MAX_CLASSES labels
+_MERGE_AT = 1 << 22  # pending sparse cells merged once they pass this (or twice the merged ones)
+
+
+def label_kind(value: Any) -> str:
+    """``"boolean"``, ``"number"`` or ``"text"``: labels of one kind compare with each other.
+
+    >>> label_kind(True), label_kind(1.5), label_kind("a")
+    ('boolean', 'number', 'text')
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return "boolean"
+    if isinstance(value, (int, float, Decimal, np.integer, np.floating)):
+        return "number"
+    return "text"
+
+
+class Vocabulary:
+    """Every label seen so far, each with a code (0, 1, 2, … in order of appearance).
+
+    >>> v = Vocabulary()
+    >>> v.codes(["b", "a"]).tolist(), v.codes(["a", "c"]).tolist(), v.values
+    ([0, 1], [1, 2], ['b', 'a', 'c'])
+    """
+
+    def __init__(self) -> None:
+        self.values: list[Any] = []
+        self.index: dict[Any, int] = {}
+        self.kind: str | None = None
+        self.text = False
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def codes(self, raw: Sequence[Any]) -> np.ndarray:
+        """The codes of a batch's distinct labels (new ones added); raises on a label of another kind."""
+        if self.text:
+            raw = [label_str(x) for x in raw]
+        elif raw:
+            kinds = {label_kind(x) for x in raw}
+            if self.kind is not None:
+                kinds.add(self.kind)
+            if len(kinds) > 1:
+                have = self.kind or next(iter(kinds - {label_kind(raw[0])}), "text")
+                new = next(iter(kinds - {have}))
+                raise DataError(f"labels of different kinds cannot be counted together: these rows hold {new} labels "
+                                f"where earlier rows hold {have} labels ({label_str(raw[0])!r} beside "
+                                f"{label_str(self.values[0]) if self.values else '?'!r}); convert them to one type "
+                                f"(for example read every column as text) so that equal labels compare equal.")
+            self.kind = next(iter(kinds))
+        out = np.empty(len(raw), dtype=np.int64)
+        index = self.index
+        for i, x in enumerate(raw):
+            code = index.get(x)
+            if code is None:
+                code = index[x] = len(self.values)
+                self.values.append(x)
+            out[i] = code
+        check_class_count(len(self.values))
+        return out
+
+    def as_text(self) -> np.ndarray:
+        """Every label from now on as its text (``label_str``); returns the old code → new code map."""
+        old = self.values
+        self.values, self.index, self.text, self.kind = [], {}, True, "text"
+        return self.codes(old)
+
+
+class Counter:
+    """Counts of label tuples — (gold, pred), or (gold, A, B) — over a growing vocabulary.
+
+    Parameters
+    ----------
+    arity : {2, 3}
+        Columns per item: a confusion table, or a joint (gold, A, B) table.
+    names : sequence of str
+        What the columns are called in messages.
+
+    Examples
+    --------
+    >>> c = Counter()
+    >>> _ = c.update([["a", "b"], ["a", "a"]]); _ = c.update([["c"], ["c"]])
+    >>> t = c.table(); t.labels, t.counts.tolist()
+    (('a', 'b', 'c'), [[1, 0, 0], [1, 0, 0], [0, 0, 1]])
+    """
+
+    def __init__(self, arity: int = 2, names: Sequence[str] | None = None) -> None:
+        if arity not in (2, 3):
+            raise ValueError("arity must be 2 or 3")
+        self.arity = arity
+        self.names = tuple(names) if names is not None else (("gold", "pred") if arity == 2 else ("gold", "pred_a", "pred_b"))
+        self.vocab = Vocabulary()
+        self.limit = MAX_DENSE if arity == 2 else MAX_DENSE_JOINT
+        self.cap = 0
+        self.dense: np.ndarray | None = np.zeros((0,) * arity, dtype=np.int64)
+        self.keys = np.empty(0, dtype=np.int64)
+        self.counts = np.empty(0, dtype=np.int64)
+        self.pending: list[tuple[np.ndarray, np.ndarray]] = []
+        self.pending_size = 0
+        self.n = 0
+
+    # --- adding -------------------------------------------------------------------------
+
+    def update(self, columns: Sequence[Any], *, text: bool = False) -> list[np.ndarray]:
+        """Count one batch (one column per tuple position); returns each column's codes in the vocabulary.
+
+        ``text=True``: the labels are compared as text from now on (see the module docstring).
+        """
+        if len(columns) != self.arity:
+            raise ValueError(f"expected {self.arity} columns")
+        raw_codes, r, raw = encode_labels(list(columns), self.names)
+        if text and not self.vocab.text:
+            self._recode(self.vocab.as_text())
+        present = np.zeros(r, dtype=bool)
+        for x in raw_codes:
+            if x.size:
+                present[np.unique(x) if x.size < r else np.flatnonzero(np.bincount(x, minlength=r))] = True
+        used = np.flatnonzero(present)
+        lut = np.full(max(r, 1), -1, dtype=np.int64)
+        lut[used] = self.vocab.codes([raw[j] for j in used.tolist()])
+        identity = bool(used.size == r and np.array_equal(lut[:r], np.arange(r)))
+        codes = [x.astype(np.int64, copy=False) if identity else lut[x] for x in raw_codes]
+        self._add(codes)
+        return codes
+
+    def _add(self, codes: list[np.ndarray]) -> None:
+        k = len(self.vocab)
+        m = codes[0].size
+        self.n += m
+        if self.dense is not None and k <= self.limit:
+            if k > self.cap:
+                self._grow(k)
+            if m:
+                key = codes[0] * self.cap + codes[1]
+                if self.arity == 3:
+                    key = key * self.cap + codes[2]
+                cells = self.cap ** self.arity
+                if cells <= 4 * m:
+                    self.dense += np.bincount(key, minlength=cells).reshape(self.dense.shape)
+                else:  # a large table and a small batch: add the batch's distinct cells only
+                    uniq, cnt = np.unique(key, return_counts=True)
+                    self.dense.reshape(-1)[uniq] += cnt
+            return
+        if self.dense is not None:
+            self._to_sparse()
+        if m:
+            key = codes[0] << _BITS | codes[1] if self.arity == 2 else (codes[0] << _BITS | codes[1]) << _BITS | codes[2]
+            uniq, cnt = np.unique(key, return_counts=True)
+            self.pending.append((uniq, cnt.astype(np.int64)))
+            self.pending_size += uniq.size
+            if self.pending_size > max(_MERGE_AT, 2 * self.keys.size):
+                self._merge()
+
+    def _grow(self, k: int) -> None:
+        cap = max(8, self.cap)
+        while cap < k:
+            cap *= 2
+        cap = min(cap, self.limit) if k <= self.limit else cap
+        out = np.zeros((cap,) * self.arity, dtype=np.int64)
+        if self.cap:
+            out[(slice(0, self.cap),) * self.arity] = self.dense
+        self.dense, self.cap = out, cap
+
+    def _cells(self) -> list[np.ndarray]:
+        """The non-empty cells: one code array per column, and the counts."""
+        if self.dense is not None:
+            idx = np.nonzero(self.dense)
+            return [i.astype(np.int64) for i in idx] + [self.dense[idx]]
+        self._merge()
+        mask = (1 << _BITS) - 1
+        cols = [(self.keys >> (_BITS * (self.arity - 1 - i))) & mask for i in range(self.arity)]
+        return cols + [self.counts]
+
+    def _to_sparse(self) -> None:
+        *cols, counts = self._cells()
+        self.dense, self.cap = None, 0
+        self.keys, self.counts = self._key(cols), counts
+        self.keys, self.counts = compact(self.keys, self.counts)
+
+    def _key(self, cols: list[np.ndarray]) -> np.ndarray:
+        key = cols[0]
+        for c in cols[1:]:
+            key = key << _BITS | c
+        return key
+
+    def _merge(self) -> None:
+        if not self.pending:
+            return
+        keys = np.concatenate([self.keys] + [p[0] for p in self.pending])
+        counts = np.concatenate([self.counts] + [p[1] for p in self.pending])
+        self.keys, self.counts = compact(keys, counts)
+        self.pending, self.pending_size = [], 0
+
+    def _recode(self, new_codes: np.ndarray) -> None:
+        """Labels merged (text form): move every count to its label's new code."""
+        *cols, counts = self._cells()
+        cols = [new_codes[c] for c in cols]
+        self.dense, self.cap = np.zeros((0,) * self.arity, dtype=np.int64), 0
+        self.keys = np.empty(0, dtype=np.int64)
+        self.counts = np.empty(0, dtype=np.int64)
+        self.n = 0
+        if counts.size:
+            self._add_weighted(cols, counts)
+
+    def _add_weighted(self, cols: list[np.ndarray], counts: np.ndarray) -> None:
+        k = len(self.vocab)
+        self.n += int(counts.sum())
+        if k <= self.limit:
+            self._grow(k)
+            key = cols[0] * self.cap + cols[1]
+            if self.arity == 3:
+                key = key * self.cap + cols[2]
+            flat = self.dense.reshape(-1)  # type: ignore[union-attr]
+            np.add.at(flat, key, counts)
+            return
+        self.dense = None
+        self.keys, self.counts = compact(self._key(cols), counts)
+
+    def merge(self, other: "Counter") -> None:
+        """Add another counter's counts (its labels join this vocabulary)."""
+        *cols, counts = other._cells()
+        if other.vocab.text and not self.vocab.text:
+            self._recode(self.vocab.as_text())
+        values = other.vocab.values
+        lut = self.vocab.codes(values) if values else np.empty(0, dtype=np.int64)
+        if counts.size:
+            if self.dense is not None and len(self.vocab) > self.limit:
+                self._to_sparse()
+            cols = [lut[c] for c in cols]
+            if self.dense is not None:
+                self._add_weighted(cols, counts)
+            else:
+                self.n += int(counts.sum())
+                self.pending.append((self._key(cols), counts))
+                self._merge()
+
+    # --- the table ------------------------------------------------------------------------
+
+    def order(self, labels: Sequence[Any] | None = None) -> tuple[tuple, np.ndarray]:
+        """(output labels, output index of each code): natural order, or ``labels`` (see
+        :func:`~clfeval.core.labels.resolve_requested`: data labels left out are refused)."""
+        values = self.vocab.values
+        if labels is None:
+            out = tuple(sort_labels(values))
+            pos = {x: i for i, x in enumerate(out)}
+            return out, np.array([pos[x] for x in values], dtype=np.int64)
+        requested = [label_str(x) for x in labels] if self.vocab.text else list(labels)
+        out, index = resolve_requested(requested, values, np.ones(len(values), dtype=bool))
+        where = np.full(len(values) + 1, -1, dtype=np.int64)
+        where[index] = np.arange(len(out))
+        check_class_count(len(out), limit=MAX_CLASSES)
+        return out, where[: len(values)]
+
+    def table(self, labels: Sequence[Any] | None = None) -> Any:
+        """The table of everything counted: a confusion table (arity 2) or a joint table (arity 3)."""
+        out, where = self.order(labels)
+        *cols, counts = self._cells()
+        cols = [where[c] for c in cols]
+        if self.arity == 2:
+            return confusion_from_cells(cols[0], cols[1], counts, out)
+        return joint_from_cells(cols[0], cols[1], cols[2], counts, out)
