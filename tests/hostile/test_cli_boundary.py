@@ -29,12 +29,13 @@ def folder(tmp_path, monkeypatch) -> Path:
 # --- the last resort ------------------------------------------------------------------------------
 
 def test_an_unexpected_error_is_a_bug_report_paragraph_exit_70(folder, monkeypatch):
-    import clfeval.evaluate.reports
+    import clfeval.evaluate.streaming
 
     def broken(*_a, **_k):
         raise RuntimeError("something clfeval did not foresee")
 
-    monkeypatch.setattr(clfeval.evaluate.reports, "report", broken)
+    # `clfeval report` counts its input in batches (issue 12): the table is reported by finish_report
+    monkeypatch.setattr(clfeval.evaluate.streaming, "finish_report", broken)
     res = run("report", "p.csv")
     assert res.code == 70 and res.out == ""
     assert_one_paragraph(res.err, "RuntimeError", "something clfeval did not foresee", "`clfeval report`",

@@ -15,7 +15,8 @@ from clfeval.errors import InputFileError, UsageError
 from clfeval.render._util import shown
 
 __all__ = ["Group", "option_names", "output_options", "input_options", "reading_options", "sep_option", "check_paths",
-           "emit", "finish_run", "progress", "existing_file", "parse_list", "message", "stdout_error"]
+           "emit", "finish_run", "progress", "reading_progress", "existing_file", "input_path", "parse_list", "message",
+           "stdout_error"]
 
 # Library parameter names whose option is not named after them: the first option the command has wins.
 _ALIASES = {"objective": ("--objective", "--tune-threshold"), "dest_dir": ("--dest",)}
@@ -136,6 +137,17 @@ def existing_file(path: str | Path, option: str | None = None) -> Any:
     return p
 
 
+def input_path(path: str | Path, option: str | None = None, *, input_format: str | None = None,
+               encoding: str = "utf-8") -> Any:
+    """The files a PATH names (:func:`clfeval.io.paths.resolve_path`: a file, a directory, a glob pattern),
+    or standard input for ``-`` (read once; spooled to an unnamed temporary file when large)."""
+    from clfeval.io.paths import resolve_path
+
+    if str(path) == "-":
+        path = _stdin(option)
+    return resolve_path(path, input_format=input_format, encoding=encoding, option=option)
+
+
 def _stdin(option: str | None) -> Any:
     from clfeval.io.source import Source
 
@@ -155,11 +167,11 @@ def _stdin(option: str | None) -> Any:
                          f"{'a terminal' if stream is not None else 'closed'}; pipe the data in, as in "
                          f"cat preds.csv | clfeval report -.")
     try:
-        data = stream.read()
+        src = Source.from_stream(stream)
     except OSError as exc:
         raise InputFileError(f"standard input ('-', {what}) cannot be read: {exc}.") from None
     meta["clfeval.stdin"] = what
-    return Source.from_bytes(data)
+    return src
 
 
 def parse_list(text: str | None) -> list[str] | None:
@@ -269,6 +281,31 @@ def progress(description: str, total: int | None = None) -> Iterator[Callable[[i
                   TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(description, total=total)
         yield lambda steps=1: bar.advance(task, steps)
+
+
+@contextlib.contextmanager
+def reading_progress(inp: Any) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar of a read on stderr when stderr is a terminal (bytes, rows, rows per second); otherwise
+    nothing. Yields ``update(rows, bytes)`` (or None)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    import time
+
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("reading {task.description}"), BarColumn(), DownloadColumn(),
+                  TextColumn("{task.fields[rows]:,} rows"), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(shown(inp.stem), total=max(inp.size, 1), rows=0, rate="")
+        start = time.monotonic()
+
+        def update(rows: int, done: int) -> None:
+            elapsed = time.monotonic() - start
+            bar.update(task, completed=done, rows=rows, rate=f"{rows / elapsed:,.0f} rows/s" if elapsed > 0 else "")
+
+        yield update
 
 
 def iterate_with_progress(items: Iterable[Any], description: str, total: int | None = None) -> Iterator[Any]:

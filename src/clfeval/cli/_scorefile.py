@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from clfeval.cli._common import existing_file
+from clfeval.cli._common import input_path
 from clfeval.errors import DataError, UsageError
 
 
@@ -32,34 +32,43 @@ def check_score_options(score: str | None, prefix: str | None, *, score_option: 
                          f"PREFIX<label> per label), exactly one of them.")
 
 
-def read_scored(path: Path | str, *, gold: str, score: str | None, prefix: str | None, pred: str | None = None,
-                id_col: str | None = None, multilabel: bool = False, input_format: str | None = None,
-                option: str = "FILE", score_option: str = "--score", prefix_option: str = "--scores-prefix",
-                encoding: str = "utf-8", normalize: str | None = None, sep: str = "|") -> ScoredFile:
-    """Read gold (and pred when named) and the score columns; missing columns name the option."""
-    from clfeval.io import readers as io
+def score_columns(inp: Any, score: str | None, prefix: str | None, *, score_option: str = "--score",
+                  prefix_option: str = "--scores-prefix") -> tuple[list[str], list[str]]:
+    """The score columns an input's (first) file has for ``--score`` / ``--scores-prefix``, and all its columns."""
+    from clfeval.io.readers import column_names
 
-    p = io.Source.of(existing_file(path, None if option == "FILE" else option), encoding=encoding)
-    fmt = io.detect_format(p, input_format)
-    names = io.column_names(p, input_format=fmt, encoding=encoding)
-    spath = p.name
+    names = column_names(inp.sources[0], input_format=inp.fmt, encoding=inp.sources[0].encoding)
+    spath = inp.sources[0].name
     shown = ", ".join(repr(c) for c in names)
     if score is not None:
         if score not in names:
             raise DataError(f"file {spath!r} has no score column {score!r} (option {score_option}); its columns are: "
                             f"{shown}. Name the column with {score_option}.")
-        extra = [score]
-    else:
-        extra = [c for c in names if c.startswith(prefix) and len(c) > len(prefix)]
-        if not extra:
-            raise DataError(f"file {spath!r} has no column starting with {prefix!r} (option {prefix_option}); its "
-                            f"columns are: {shown}. Score columns are named {prefix}<label>, one per label.")
-    preds = io.read_predictions(p, gold=gold, pred=pred, id=id_col, multilabel=multilabel, input_format=fmt,
-                                extra=extra, require_pred=pred is not None, encoding=encoding, normalize=normalize,
-                                sep=sep, extra_options=[score_option] if score is not None else None)
+        return [score], names
+    assert prefix is not None
+    extra = [c for c in names if c.startswith(prefix) and len(c) > len(prefix)]
+    if not extra:
+        raise DataError(f"file {spath!r} has no column starting with {prefix!r} (option {prefix_option}); its "
+                        f"columns are: {shown}. Score columns are named {prefix}<label>, one per label.")
+    return extra, names
+
+
+def read_scored(path: Path | str, *, gold: str, score: str | None, prefix: str | None, pred: str | None = None,
+                id_col: str | None = None, multilabel: bool = False, input_format: str | None = None,
+                option: str = "FILE", score_option: str = "--score", prefix_option: str = "--scores-prefix",
+                encoding: str = "utf-8", normalize: str | None = None, sep: str = "|") -> ScoredFile:
+    """Read gold (and pred when named) and the score columns; missing columns name the option."""
+    from clfeval.io.predictions import read_predictions
+
+    inp = input_path(path, None if option == "FILE" else option, input_format=input_format, encoding=encoding)
+    spath = inp.name
+    extra, names = score_columns(inp, score, prefix, score_option=score_option, prefix_option=prefix_option)
+    preds = read_predictions(inp, gold=gold, pred=pred, id=id_col, multilabel=multilabel, extra=extra,
+                             require_pred=pred is not None, normalize=normalize, sep=sep,
+                             extra_options=[score_option] if score is not None else None)
 
     def where(i: int) -> str:
-        return f"file {spath!r}, {preds.row_ref(i)}"
+        return preds.where(i)
 
     from clfeval.scores.columns import ScoreSource, as_scores
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
-from clfeval.cli._common import check_paths, emit, output_options, reading_options
+from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_options, reading_progress
 
 
 @click.command()
-@click.argument("file", type=click.Path(path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path), metavar="PATH")
 @click.option("--gold", default="gold", show_default=True, help="Column of gold labels.")
 @click.option("--prob", default=None, help="Column of the probability of --positive (binary).")
 @click.option("--probs-prefix", default=None, metavar="PREFIX",
@@ -30,10 +30,13 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
 
     Values outside [0, 1] are refused: they are not probabilities (rank them with `clfeval report --score`).
+    PATH is a file, a directory, a quoted glob or '-'; it is read in batches, every sum kept exactly.
     """
-    from clfeval.scores.calibration import check_bins, reliability
-    from clfeval.cli._scorefile import check_score_options, read_scored
+    from clfeval.cli._scorefile import check_score_options, score_columns
     from clfeval.errors import UsageError
+    from clfeval.io.predictions import iter_predictions
+    from clfeval.scores.calibration import calibrate_batches, check_bins
+    from clfeval.scores.columns import ScoreSource
 
     check_paths([("FILE", file)], [("--output", output)])
     check_bins(bins, option="--bins")
@@ -42,8 +45,13 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
         raise UsageError("option --prob needs --positive: the class whose probability the column gives.")
     if probs_prefix is not None and positive is not None:
         raise UsageError("option --positive goes with --prob; --probs-prefix calibrates the top label of every item.")
-    f = read_scored(file, gold=gold, score=prob, prefix=probs_prefix, input_format=input_format,
-                    score_option="--prob", prefix_option="--probs-prefix", encoding=encoding,
-                    normalize=normalize_labels)
-    result = reliability(f.gold, f.scores, positive=positive, bins=bins, strategy=strategy, source=f.source)
+    inp = input_path(file, input_format=input_format, encoding=encoding)
+    extra, _ = score_columns(inp, prob, probs_prefix, score_option="--prob", prefix_option="--probs-prefix")
+    with reading_progress(inp) as update:
+        reader = iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=extra,
+                                  extra_options=["--prob"] if prob is not None else None, normalize=normalize_labels,
+                                  progress=update)
+        source = ScoreSource(name=prob, prefix=probs_prefix or "", data=f"file {inp.name!r}")
+        result = calibrate_batches(reader, prob=prob, prefix=probs_prefix, positive=positive, bins=bins,
+                                   strategy=strategy, source=source)
     emit(result, fmt, output)

@@ -1,29 +1,34 @@
-"""``clfeval compare A_FILE B_FILE [C_FILE ...]``: is the difference real?
+"""``clfeval compare A B [C ...]``: is the difference real?
 
-Files are aligned by id (by row when no file has an id column) and must carry
-the same gold labels; then a paired test runs on the items (see
-:mod:`clfeval.significance.paired`).
+Each input is a PATH (a file, a directory, a glob, ``-``). Items are matched by
+id (by row when no input has an id column) and must carry the same gold
+labels. Count metrics stream: the joint (gold, A, B) tables are counted batch
+by batch, the id join through hash partitions on disk when the inputs do not
+fit in memory (:mod:`clfeval.io.join`), and the paired test runs on the tables
+(:mod:`clfeval.significance.streamed`); score metrics rank the items in memory
+(:mod:`clfeval.significance.paired`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from clfeval.cli._common import check_paths, emit, existing_file, output_options, progress, reading_options
+from clfeval.cli._common import check_paths, emit, input_path, output_options, progress, reading_options
 from clfeval.errors import UsageError
 
 
-def _names(paths: list[Path]) -> list[str]:
-    stems = [p.stem for p in paths]
+def _names(inputs: list[Any]) -> list[str]:
+    stems = [i.stem for i in inputs]
     if len(set(stems)) == len(stems):
         return stems
-    return [str(p) for p in paths]
+    return [i.given for i in inputs]
 
 
 @click.command()
-@click.argument("files", nargs=-1, type=click.Path(path_type=Path), metavar="A_FILE B_FILE [C_FILE ...]")
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path), metavar="A B [C ...]")
 @click.option("--metric", "-m", default="accuracy", show_default=True,
               help="accuracy, error_rate, balanced_accuracy, mcc, kappa, macro_f1, macro_precision, macro_recall, "
                    "macro_f1_of_means, micro_f1, weighted_f1, …, f1:LABEL, npv:LABEL, lr_plus:LABEL, …; roc_auc / "
@@ -62,46 +67,29 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
     pair (or each file against --baseline) is compared, with Holm-adjusted p-values.
     """
     from clfeval.core.validation import check_probability, check_samples
-    from clfeval.io.align import align_predictions, one_repeat
-    from clfeval.io.readers import read_predictions
-    from clfeval.significance.paired import SCORE_METRICS, check_metric, compare as compare_two, compare_many
+    from clfeval.significance.paired import SCORE_METRICS, check_metric
 
     if len(files) < 2:
         raise UsageError(f"compare needs at least two predictions files (A_FILE B_FILE ...); got {len(files)}.")
-    check_paths([(f"{chr(65 + i)}_FILE" if i < 3 else f"file {i + 1}", f) for i, f in enumerate(files)],
-                [("--output", output)])
+    labels = [f"{chr(65 + i)}_FILE" if i < 3 else f"file {i + 1}" for i in range(len(files))]
+    check_paths(list(zip(labels, files)), [("--output", output)])
     samples = check_samples(samples, option="--samples")
     check_probability(alpha, option="--alpha")
     check_probability(ci_level, option="--ci")
     check_metric(metric)
-    paths = [existing_file(f) for f in files]
-    names = _names(paths)
+    inputs = [input_path(f, input_format=input_format, encoding=encoding) for f in files]
+    names = _names(inputs)
     if baseline is not None:
-        matches = [n for n, p in zip(names, paths) if baseline in (n, str(p), p.name, p.stem)]
+        matches = [n for n, i in zip(names, inputs) if baseline in (n, i.given, Path(i.given).name, i.stem)]
         if not matches:
             raise UsageError(f"option --baseline names {baseline!r}, which is none of the files: {', '.join(names)}.")
         baseline = matches[0]
     scored = metric in SCORE_METRICS
     if scored and not score:
         raise UsageError(f"metric {metric!r} compares scores: name the score column with --score.")
-    column = score if scored else pred
-    read = [read_predictions(p, gold=gold, pred=column, id=id_col, input_format=input_format,
-                             pred_option="--score" if scored else "--pred", encoding=encoding,
-                             normalize=normalize_labels) for p in paths]
-    if scored:  # numbers, checked per file so that a bad cell is named by its own row
-        import dataclasses
-
-        import pyarrow as pa
-
-        from clfeval.scores.columns import as_scores
-
-        read = [dataclasses.replace(r, pred=pa.chunked_array([as_scores(
-            r.pred, name=column, where=lambda i, _p=r.path: f"row {i + 1} of {_p!r}")])) for r in read]
-    read = [one_repeat(r, repeat) for r in read]
-    gold_col, pred_cols, _ = align_predictions(read, scores=scored)
-    pairs = (len(paths) - 1) if baseline is not None else len(paths) * (len(paths) - 1) // 2
+    pairs = (len(inputs) - 1) if baseline is not None else len(inputs) * (len(inputs) - 1) // 2
     total = samples * pairs * (2 if test == "randomization" else 1)
-    common = dict(metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci_level, positive=positive,
+    common = dict(metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci_level,
                   zero_division=zero_division, beta=beta)
     with progress("resampling", total) as advance:
         state = {"last": 0}
@@ -110,10 +98,50 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
             advance(done - state["last"])
             state["last"] = done
 
-        if len(paths) == 2:
-            order = [0, 1] if baseline != names[0] else [1, 0]
-            result = compare_two(gold_col, pred_cols[order[0]], pred_cols[order[1]],
-                                 names=(names[order[0]], names[order[1]]), progress=tick, **common)
+        if scored:
+            result = _scores_in_memory(inputs, names, baseline, gold, score, positive, id_col, repeat,
+                                       normalize_labels, tick, common)
         else:
-            result = compare_many(gold_col, dict(zip(names, pred_cols)), baseline=baseline, progress=tick, **common)
+            result = _streamed(inputs, names, baseline, gold, pred, id_col, repeat, normalize_labels, tick, common)
     emit(result, fmt, output)
+
+
+def _streamed(inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str, id_col: str | None,
+              repeat: str | None, normalize: str | None, tick: Any, common: dict[str, Any]) -> Any:
+    """Count metrics: the joint tables counted batch by batch from inputs matched by id (or row)."""
+    from clfeval.io.join import Matching, aligned
+    from clfeval.io.predictions import iter_predictions
+    from clfeval.significance.streamed import compare_stream
+
+    readers = [iter_predictions(i, gold=gold, pred=pred, id=id_col, normalize=normalize) for i in inputs]
+    matching = Matching()
+    batches = aligned(readers, names, repeat=repeat, matching=matching)
+    return compare_stream(batches, names, baseline=baseline, describe=matching.describe, progress=tick, **common)
+
+
+def _scores_in_memory(inputs: list[Any], names: list[str], baseline: str | None, gold: str, score: str,
+                      positive: str | None, id_col: str | None, repeat: str | None, normalize: str | None, tick: Any,
+                      common: dict[str, Any]) -> Any:
+    """Score metrics rank every item: the inputs are read into memory and aligned there."""
+    import dataclasses
+
+    import pyarrow as pa
+
+    from clfeval.io.align import align_predictions, one_repeat
+    from clfeval.io.predictions import read_predictions
+    from clfeval.scores.columns import as_scores
+    from clfeval.significance.paired import compare as compare_two, compare_many
+
+    read = [read_predictions(i, gold=gold, pred=score, id=id_col, pred_option="--score", normalize=normalize)
+            for i in inputs]
+    # numbers, checked per file so that a bad cell is named by its own row
+    read = [dataclasses.replace(r, pred=pa.chunked_array([as_scores(r.pred, name=score, where=lambda i, _r=r: (
+        f"row {i + 1} of {_r.path!r}" if len(_r.parts) < 2 else _r.where(i)))])) for r in read]
+    read = [one_repeat(r, repeat) for r in read]
+    gold_col, pred_cols, _ = align_predictions(read, scores=True)
+    if len(inputs) == 2:
+        order = [0, 1] if baseline != names[0] else [1, 0]
+        return compare_two(gold_col, pred_cols[order[0]], pred_cols[order[1]], names=(names[order[0]], names[order[1]]),
+                           progress=tick, positive=positive, **common)
+    return compare_many(gold_col, dict(zip(names, pred_cols)), baseline=baseline, progress=tick, positive=positive,
+                        **common)

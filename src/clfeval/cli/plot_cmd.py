@@ -28,7 +28,7 @@ def _load_json(path: Path) -> Any:
 def _from_predictions(kind: str, path: Path, gold: str, pred: str, id_col: str | None, input_format: str | None,
                       multilabel: bool, sep: str, positive: str | None, score: str | None,
                       scores_prefix: str | None, reading: dict[str, Any]) -> Any:
-    from clfeval.io.readers import read_predictions
+    from clfeval.io.predictions import read_predictions
 
     if kind not in FROM_PREDICTIONS:
         raise UsageError(f"a {kind!r} figure is drawn from a JSON result (clfeval ... --format json); a predictions "

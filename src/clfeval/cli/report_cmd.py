@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import (check_paths, emit, existing_file, input_options, option_names, output_options,
-                                 parse_list)
+from clfeval.cli._common import (check_paths, emit, existing_file, input_options, input_path, option_names,
+                                 output_options, parse_list, reading_progress)
 from clfeval.errors import DataError, LabelListError
 
 
@@ -20,7 +20,8 @@ def read_train_labels(path: Path, column: str | None, gold: str, input_format: s
     else ``label``, else the file's only column.
     """
     from clfeval.core.labelforms import normalize_labels
-    from clfeval.io.readers import Source, check_labels_present, detect_format, read_frame
+    from clfeval.io.predictions import check_labels_present
+    from clfeval.io.readers import Source, detect_format, read_frame
 
     src = Source.of(existing_file(path, "--train-labels"), encoding=encoding)
     fmt = detect_format(src, input_format if input_format and src.suffix == "" else None)
@@ -56,12 +57,17 @@ def _label_texts(col: Any, multilabel: bool, sep: str) -> set[str]:
     return {label_str(v) for v in pc.unique(values).to_pylist() if v is not None}
 
 
-def check_train_overlap(train: Any, train_path: Any, preds: Any, multilabel: bool, sep: str) -> None:
-    """Refuse training labels that share no label with the data: almost surely the wrong file or column."""
+def check_train_overlap(train: Any, train_path: Any, preds: Any, multilabel: bool, sep: str,
+                        labels: set[str] | None = None) -> None:
+    """Refuse training labels that share no label with the data (its labels as text, or those of ``preds``):
+    almost surely the wrong file or column."""
     theirs = _label_texts(train, multilabel, sep)
-    ours = _label_texts(preds.gold, multilabel, sep)
-    if preds.pred is not None:
-        ours |= _label_texts(preds.pred, multilabel, sep)
+    if labels is not None:
+        ours = labels
+    else:
+        ours = _label_texts(preds.gold, multilabel, sep)
+        if preds.pred is not None:
+            ours |= _label_texts(preds.pred, multilabel, sep)
     if not theirs or not ours or theirs & ours:
         return
 
@@ -69,15 +75,16 @@ def check_train_overlap(train: Any, train_path: Any, preds: Any, multilabel: boo
         shown = sorted(labels)[:5]
         return ", ".join(repr(x) for x in shown) + (f" and {len(labels) - 5} more" if len(labels) > 5 else "")
 
+    name = preds if isinstance(preds, str) else preds.path
     raise DataError(f"the training labels of {str(train_path)!r} (option --train-labels) share no label with "
-                    f"{preds.path!r}: the training labels are {few(theirs)}; the labels of {preds.path!r} are "
+                    f"{name!r}: the training labels are {few(theirs)}; the labels of {name!r} are "
                     f"{few(ours)}. Baselines that follow these training labels would predict classes the data never "
                     f"holds; check that --train-labels names the training file of this data and --train-column "
                     f"its label column.")
 
 
 @click.command()
-@click.argument("file", type=click.Path(path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path), metavar="PATH")
 @input_options
 @click.option("--positive", default=None, help="Add a binary summary of this class against all others.")
 @click.option("--beta", type=float, default=1.0, show_default=True, help="Add F-beta beside F1 (beta > 1 favours recall).")
@@ -106,45 +113,86 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
            output: Path | None) -> None:
     """Score a predictions file: confusion matrix, per-class table, averages, baselines, diagnostics.
 
-    FILE is CSV, TSV, JSONL or Parquet with columns gold and pred (and optionally id); '-' reads standard
-    input (CSV unless --input-format says otherwise).
+    FILE is CSV, TSV, JSONL or Parquet with columns gold and pred (and optionally id), or a directory of
+    such files (a Parquet dataset, also hive-partitioned), or a quoted glob pattern ('preds/part-*.csv');
+    '-' reads standard input (CSV unless --input-format says otherwise). Count reports are read in
+    batches, in bounded memory, whatever the number of rows.
     """
     from clfeval.core.validation import check_probability, check_samples
-    from clfeval.io.readers import read_predictions
-    from clfeval.evaluate.reports import report as make_report
 
     check_paths([("FILE", file), ("--train-labels", train_labels)], [("--output", output)])
     if ci_level is not None:
         check_probability(ci_level, option="--ci")
         check_samples(samples, option="--samples")
-    path = existing_file(file)
-    scores = None
     reading = dict(encoding=encoding, normalize=normalize_labels, sep=sep)
-    if score is not None or scores_prefix is not None or threshold is not None:
-        preds, scores = _read_with_scores(path, gold, pred, id_col, multilabel, input_format, score, scores_prefix,
-                                          threshold, positive, reading)
-    else:
-        preds = read_predictions(path, gold=gold, pred=pred, id=id_col, multilabel=multilabel, input_format=input_format,
-                                 **reading)
+    inp = input_path(file, input_format=input_format, encoding=encoding)
     train = None
     if train_labels is not None:
         train = read_train_labels(train_labels, train_column, gold, input_format, multilabel=multilabel, **reading)
-        check_train_overlap(train, train_labels, preds, multilabel, sep)
     order_list = parse_list(order)
+    settings = dict(positive=positive, beta=beta, zero_division=zero_division, order=order_list, multilabel=multilabel,
+                    sep=sep, train_labels=train, show_errors=show_errors, ci=ci_level, samples=samples, seed=seed)
     try:
-        rep = make_report(preds.gold, preds.pred, ids=preds.ids, positive=positive, beta=beta,
-                             zero_division=zero_division, order=order_list, multilabel=multilabel, sep=sep,
-                             train_labels=train, show_errors=show_errors, scores=scores, threshold=threshold,
-                             ci=ci_level, samples=samples, seed=seed)
+        if score is not None or scores_prefix is not None or threshold is not None or (multilabel and ci_level):
+            rep = _in_memory(inp, gold, pred, id_col, score, scores_prefix, threshold, train, train_labels, settings,
+                             reading)
+        else:
+            rep = _streamed(inp, gold, pred, id_col, train, train_labels, settings, reading)
     except LabelListError as exc:
         text = exc.describe("option --order") if exc.parameter == "order" else str(exc)
-        raise DataError(f"file {str(path)!r}: {text}") from None
-    except DataError as exc:
-        raise DataError(f"file {str(path)!r}: {exc.with_names(option_names(click.get_current_context().command))}") from None
+        raise DataError(f"file {inp.name!r}: {text}") from None
     emit(rep, fmt, output)
 
 
-def _read_with_scores(path: Path, gold: str, pred: str, id_col: str | None, multilabel: bool, input_format: str | None,
+def _scored(path: Any, make: Any) -> Any:
+    """``make()``, its data errors named by the file (and the command's option names)."""
+    try:
+        return make()
+    except LabelListError:
+        raise
+    except DataError as exc:
+        raise DataError(f"file {path!r}: {exc.with_names(option_names(click.get_current_context().command))}") from None
+
+
+def _streamed(inp: Any, gold: str, pred: str, id_col: str | None, train: Any, train_labels: Any,
+              settings: dict[str, Any], reading: dict[str, Any]) -> Any:
+    """Count the PATH batch by batch (bounded memory), ids checked across all its files."""
+    from clfeval.evaluate.streaming import count_batches, finish_report
+    from clfeval.io.join import unique_batches
+    from clfeval.io.predictions import iter_predictions
+
+    s = dict(settings)
+    with reading_progress(inp) as update:
+        reader = iter_predictions(inp, gold=gold, pred=pred, id=id_col, multilabel=s["multilabel"], progress=update,
+                                  **reading)
+        table, errors = count_batches(unique_batches(reader), order=s.pop("order"), multilabel=s.pop("multilabel"),
+                                      sep=s["sep"], show_errors=s.pop("show_errors"))
+    if train is not None:
+        check_train_overlap(train, train_labels, inp.name, settings["multilabel"], s["sep"], set(table.label_strings))
+    return _scored(inp.name, lambda: finish_report(table, errors, order=settings["order"] is not None, **s))
+
+
+def _in_memory(inp: Any, gold: str, pred: str, id_col: str | None, score: str | None, prefix: str | None,
+               threshold: float | None, train: Any, train_labels: Any, settings: dict[str, Any],
+               reading: dict[str, Any]) -> Any:
+    """Read every item into memory: score columns (rankings), thresholds, multi-label intervals."""
+    from clfeval.evaluate.reports import report as make_report
+    from clfeval.io.predictions import read_predictions
+
+    scores = None
+    if score is not None or prefix is not None or threshold is not None:
+        preds, scores = _read_with_scores(inp, gold, pred, id_col, settings["multilabel"], None, score, prefix,
+                                          threshold, settings["positive"], reading)
+    else:
+        preds = read_predictions(inp, gold=gold, pred=pred, id=id_col, multilabel=settings["multilabel"],
+                                 normalize=reading["normalize"], sep=reading["sep"])
+    if train is not None:
+        check_train_overlap(train, train_labels, preds, settings["multilabel"], settings["sep"])
+    return _scored(inp.name, lambda: make_report(preds.gold, preds.pred, ids=preds.ids, scores=scores,
+                                                  threshold=threshold, **settings))
+
+
+def _read_with_scores(path: Any, gold: str, pred: str, id_col: str | None, multilabel: bool, input_format: str | None,
                       score: str | None, prefix: str | None, threshold: float | None, positive: str | None,
                       reading: dict[str, Any]) -> tuple[Any, Any]:
     """Predictions and checked scores for ``--score`` / ``--scores-prefix`` (and ``--threshold``)."""

@@ -35,7 +35,7 @@ from clfeval.core.labels import (MAX_CLASSES, MAX_DENSE, MAX_DENSE_JOINT, check_
 from clfeval.core.sparse import compact, confusion_from_cells, joint_from_cells
 from clfeval.errors import DataError
 
-__all__ = ["Vocabulary", "Counter", "label_kind"]
+__all__ = ["Vocabulary", "Counter", "JointCounter", "JointTables", "encode_batch", "label_kind"]
 
 _BITS = 20  # codes of a sparse key: up to 2^20 > MAX_CLASSES labels
 _MERGE_AT = 1 << 22  # pending sparse cells merged once they pass this (or twice the merged ones)
@@ -105,6 +105,20 @@ class Vocabulary:
         return self.codes(old)
 
 
+def encode_batch(vocab: Vocabulary, columns: Sequence[Any], names: Sequence[str]) -> list[np.ndarray]:
+    """The codes of several label columns of one batch in ``vocab`` (new labels added), one encoding for all."""
+    raw_codes, r, raw = encode_labels(list(columns), list(names))
+    present = np.zeros(r, dtype=bool)
+    for x in raw_codes:
+        if x.size:
+            present[np.unique(x) if x.size < r else np.flatnonzero(np.bincount(x, minlength=r))] = True
+    used = np.flatnonzero(present)
+    lut = np.full(max(r, 1), -1, dtype=np.int64)
+    lut[used] = vocab.codes([raw[j] for j in used.tolist()])
+    identity = bool(used.size == r and np.array_equal(lut[:r], np.arange(r)))
+    return [x.astype(np.int64, copy=False) if identity else lut[x] for x in raw_codes]
+
+
 class Counter:
     """Counts of label tuples — (gold, pred), or (gold, A, B) — over a growing vocabulary.
 
@@ -123,12 +137,12 @@ class Counter:
     (('a', 'b', 'c'), [[1, 0, 0], [1, 0, 0], [0, 0, 1]])
     """
 
-    def __init__(self, arity: int = 2, names: Sequence[str] | None = None) -> None:
+    def __init__(self, arity: int = 2, names: Sequence[str] | None = None, vocab: Vocabulary | None = None) -> None:
         if arity not in (2, 3):
             raise ValueError("arity must be 2 or 3")
         self.arity = arity
         self.names = tuple(names) if names is not None else (("gold", "pred") if arity == 2 else ("gold", "pred_a", "pred_b"))
-        self.vocab = Vocabulary()
+        self.vocab = vocab if vocab is not None else Vocabulary()
         self.limit = MAX_DENSE if arity == 2 else MAX_DENSE_JOINT
         self.cap = 0
         self.dense: np.ndarray | None = np.zeros((0,) * arity, dtype=np.int64)
@@ -147,20 +161,15 @@ class Counter:
         """
         if len(columns) != self.arity:
             raise ValueError(f"expected {self.arity} columns")
-        raw_codes, r, raw = encode_labels(list(columns), self.names)
         if text and not self.vocab.text:
-            self._recode(self.vocab.as_text())
-        present = np.zeros(r, dtype=bool)
-        for x in raw_codes:
-            if x.size:
-                present[np.unique(x) if x.size < r else np.flatnonzero(np.bincount(x, minlength=r))] = True
-        used = np.flatnonzero(present)
-        lut = np.full(max(r, 1), -1, dtype=np.int64)
-        lut[used] = self.vocab.codes([raw[j] for j in used.tolist()])
-        identity = bool(used.size == r and np.array_equal(lut[:r], np.arange(r)))
-        codes = [x.astype(np.int64, copy=False) if identity else lut[x] for x in raw_codes]
+            self.recode(self.vocab.as_text())
+        codes = encode_batch(self.vocab, columns, self.names)
         self._add(codes)
         return codes
+
+    def add_codes(self, codes: Sequence[np.ndarray]) -> None:
+        """Count items given by their codes in the (shared) vocabulary."""
+        self._add([np.asarray(c, dtype=np.int64) for c in codes])
 
     def _add(self, codes: list[np.ndarray]) -> None:
         k = len(self.vocab)
@@ -230,7 +239,7 @@ class Counter:
         self.keys, self.counts = compact(keys, counts)
         self.pending, self.pending_size = [], 0
 
-    def _recode(self, new_codes: np.ndarray) -> None:
+    def recode(self, new_codes: np.ndarray) -> None:
         """Labels merged (text form): move every count to its label's new code."""
         *cols, counts = self._cells()
         cols = [new_codes[c] for c in cols]
@@ -259,7 +268,7 @@ class Counter:
         """Add another counter's counts (its labels join this vocabulary)."""
         *cols, counts = other._cells()
         if other.vocab.text and not self.vocab.text:
-            self._recode(self.vocab.as_text())
+            self.recode(self.vocab.as_text())
         values = other.vocab.values
         lut = self.vocab.codes(values) if values else np.empty(0, dtype=np.int64)
         if counts.size:
@@ -298,3 +307,75 @@ class Counter:
         if self.arity == 2:
             return confusion_from_cells(cols[0], cols[1], counts, out)
         return joint_from_cells(cols[0], cols[1], cols[2], counts, out)
+
+
+class JointTables:
+    """The joint (gold, A, B) table of every pair of several systems on the same items, counted together.
+
+    Built by :class:`JointCounter`; ``pair(x, y)`` is the table with ``x`` as A and ``y`` as B, and
+    ``table(x)`` the confusion table of one system. ``labels`` are every label of gold or of any system.
+    """
+
+    def __init__(self, names: Sequence[str], labels: tuple, pairs: dict[tuple[int, int], Any], n: int,
+                 describe: str = "") -> None:
+        self.names = list(names)
+        self.labels = labels
+        self.pairs = pairs
+        self.n = n
+        self.describe = describe
+
+    def pair(self, x: str, y: str) -> Any:
+        i, j = self.names.index(x), self.names.index(y)
+        if (i, j) in self.pairs:
+            return self.pairs[(i, j)]
+        return _swap(self.pairs[(j, i)])
+
+    def table(self, x: str) -> Any:
+        i = self.names.index(x)
+        for (a, b), t in self.pairs.items():
+            if i in (a, b):
+                return t.table_a if a == i else t.table_b
+        raise KeyError(x)
+
+
+def _swap(t: Any) -> Any:
+    """The joint table with A and B swapped."""
+    if hasattr(t, "counts"):
+        return type(t)(np.ascontiguousarray(np.swapaxes(t.counts, 1, 2)), t.labels)
+    return type(t)(t.gold, t.b, t.a, t.values, t.labels)
+
+
+class JointCounter:
+    """Counts (gold, system i, system j) for every pair of several systems, batch by batch, one vocabulary.
+
+    >>> c = JointCounter(["a", "b", "c"])
+    >>> c.update(["x", "y"], [["x", "x"], ["x", "y"], ["y", "y"]])
+    >>> t = c.tables(); t.pair("a", "b").table_b.counts.tolist(), t.n
+    ([[1, 0], [0, 1]], 2)
+    """
+
+    def __init__(self, names: Sequence[str], pairs: Sequence[tuple[int, int]] | None = None) -> None:
+        self.names = list(names)
+        s = len(self.names)
+        self.vocab = Vocabulary()
+        wanted = list(pairs) if pairs is not None else [(i, j) for i in range(s) for j in range(i + 1, s)]
+        self.counters = {p: Counter(3, vocab=self.vocab) for p in wanted}
+
+    def update(self, gold: Any, preds: Sequence[Any], *, text: bool = False) -> None:
+        """Count one batch: gold and every system's predictions, item for item."""
+        if text and not self.vocab.text:
+            mapping = self.vocab.as_text()
+            for c in self.counters.values():
+                c.recode(mapping)
+        codes = encode_batch(self.vocab, [gold, *preds], ["gold"] + [f"system {n!r}" for n in self.names])
+        for (i, j), c in self.counters.items():
+            c.add_codes([codes[0], codes[i + 1], codes[j + 1]])
+
+    @property
+    def n(self) -> int:
+        return next(iter(self.counters.values())).n if self.counters else 0
+
+    def tables(self, labels: Sequence[Any] | None = None, describe: str = "") -> JointTables:
+        pairs = {p: c.table(labels) for p, c in self.counters.items()}
+        out = next(iter(pairs.values())).labels if pairs else ()
+        return JointTables(self.names, out, pairs, self.n, describe)

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["int_array", "ratio_float", "sqrt_ratio_float", "ratio_floats", "sqrt_ratio_floats", "ExactSum",
-           "EXACT_ELEMENTS"]
+           "ExactSums", "EXACT_ELEMENTS"]
 
 #: Tables of fewer items are computed in int64: every product of two counts, and every sum of such
 #: products (c·N, Σ t_k p_k ≤ N²), stays below 2^62.
@@ -147,15 +147,15 @@ def sqrt_ratio_floats(num: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarr
 # --- exact sums of floats -----------------------------------------------------------
 
 _SCALE = 1074  # every finite float64 is an integer multiple of 2^-1074
-_CHUNK = 1 << 26  # sums of 2^26 numbers below 2^27 stay exact in float64 (bincount's weights)
+_CHUNK = 1 << 22  # values per pass: bounded temporary arrays (and sums of 2^22 halves below 2^27 are exact)
 
 
 class ExactSum:
     """A sum of float64 values, kept exactly: the result does not depend on the order of the additions.
 
-    Each value x = M·2^E (M a 53-bit integer) is split into two 27-bit halves
-    summed per exponent in float64 (exactly: sums below 2^53), then combined
-    as one Python integer, the sum in units of 2^-1074. :meth:`value` is the
+    Each value's significand is split into two halves summed per exponent in
+    float64 (exactly: sums below 2^53), then combined as one Python integer,
+    the sum in units of 2^-1074. :meth:`value` is the
     correctly rounded float64 of the exact sum; :meth:`fraction` the sum itself.
 
     >>> a, b = ExactSum(), ExactSum()
@@ -197,25 +197,77 @@ class ExactSum:
         return f"ExactSum({self.value()!r})"
 
 
-def _units(x: np.ndarray) -> int:
+class ExactSums:
+    """Exact sums of float64 values in ``size`` groups (a reliability table's bins): ``add(values, group)``.
+
+    >>> s = ExactSums(2); s.add(np.array([0.1, 0.2, 0.3]), np.array([0, 1, 0]))
+    >>> s.fraction(0) == Fraction(0.1) + Fraction(0.3), s.value(1)
+    (True, 0.2)
+    """
+
+    __slots__ = ("units",)
+
+    def __init__(self, size: int) -> None:
+        self.units: list[int] = [0] * size
+
+    def add(self, values: Any, group: Any) -> None:
+        x = np.asarray(values, dtype=np.float64).reshape(-1)
+        g = np.asarray(group, dtype=np.int64).reshape(-1)
+        for start in range(0, x.size, _CHUNK):
+            for j, u in _grouped_units(x[start:start + _CHUNK], g[start:start + _CHUNK]):
+                self.units[j] += u
+
+    def merge(self, other: "ExactSums") -> None:
+        for j, u in enumerate(other.units):
+            self.units[j] += u
+
+    def fraction(self, j: int) -> Fraction:
+        return Fraction(self.units[j], 1 << _SCALE)
+
+    def value(self, j: int) -> float:
+        return float(self.fraction(j))
+
+
+def _grouped_units(x: np.ndarray, g: np.ndarray) -> list[tuple[int, int]]:
+    """(group, exact sum in units of 2^-1074) of every group with a non-zero sum.
+
+    From the bits of each float64: x = ±M·2^(E − 1) units with M the 53-bit
+    significand (implicit bit included) and E = max(exponent field, 1). The
+    significand's two halves (27 and 26 bits) are summed per (group, E) in
+    float64, exactly (at most 2^26 values below 2^27 sum below 2^53), then
+    combined as Python integers.
+    """
     if x.size == 0:
-        return 0
-    m, e = np.frexp(x)  # x = m·2^e, 0.5 ≤ |m| < 1
-    mant = np.ldexp(m, 53).astype(np.int64)  # |mant| < 2^53, exact
-    shift = e.astype(np.int64) - 53 + _SCALE  # x = mant·2^(shift − 1074); ≥ 0 for every finite float
-    nz = mant != 0
-    if not nz.all():
-        mant, shift = mant[nz], shift[nz]
-        if mant.size == 0:
-            return 0
-    lo_shift = int(shift.min())
-    idx = shift - lo_shift
-    hi = mant >> 27  # floor division: mant = hi·2^27 + lo, 0 ≤ lo < 2^27
-    lo = mant - (hi << 27)
-    width = int(idx.max()) + 1
-    s_hi = np.bincount(idx, weights=hi.astype(np.float64), minlength=width)
-    s_lo = np.bincount(idx, weights=lo.astype(np.float64), minlength=width)
-    total = 0
-    for j in np.flatnonzero((s_hi != 0) | (s_lo != 0)).tolist():
-        total += ((int(s_hi[j]) << 27) + int(s_lo[j])) << j
-    return total << lo_shift
+        return []
+    bits = np.ascontiguousarray(x, dtype=np.float64).view(np.uint64)
+    field = ((bits >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
+    mant = (bits & np.uint64((1 << 52) - 1)).astype(np.int64) | np.where(field > 0, np.int64(1 << 52), np.int64(0))
+    negative = (bits >> np.uint64(63)).astype(bool)
+    hi = (mant >> 26).astype(np.float64)
+    lo = (mant & ((1 << 26) - 1)).astype(np.float64)
+    hi[negative] *= -1.0
+    lo[negative] *= -1.0
+    shift = np.maximum(field, 1) - 1
+    width = 2047
+    key = g * width + shift
+    span = int(key.max()) + 1
+    if span <= 1 << 24:  # a direct count over (group, exponent)
+        s_hi = np.bincount(key, weights=hi, minlength=span)
+        s_lo = np.bincount(key, weights=lo, minlength=span)
+        cells = np.flatnonzero((s_hi != 0) | (s_lo != 0))
+        s_hi, s_lo = s_hi[cells], s_lo[cells]
+    else:
+        cells, inverse = np.unique(key, return_inverse=True)
+        s_hi = np.bincount(inverse, weights=hi, minlength=cells.size)
+        s_lo = np.bincount(inverse, weights=lo, minlength=cells.size)
+    out: dict[int, int] = {}
+    for c, a, b in zip(cells.tolist(), s_hi.tolist(), s_lo.tolist()):
+        j, e = divmod(c, width)
+        out[j] = out.get(j, 0) + (((int(a) << 26) + int(b)) << e)
+    return list(out.items())
+
+
+def _units(x: np.ndarray) -> int:
+    """The exact sum of ``x`` in units of 2^-1074."""
+    got = _grouped_units(x, np.zeros(x.size, dtype=np.int64)) if x.size else []
+    return got[0][1] if got else 0

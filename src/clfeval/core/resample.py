@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-__all__ = ["CountEngine", "IndexEngine", "CallableItems", "CodedItems", "draw", "BUDGET"]
+__all__ = ["CountEngine", "SlotEngine", "trace_value", "IndexEngine", "CallableItems", "CodedItems", "draw", "BUDGET"]
 
 #: Elements per chunk array (≈ 32 MB of int64): the memory bound of every engine.
 BUDGET = 1 << 22
@@ -116,18 +116,36 @@ class CountEngine:
         if not trace_only:
             dense = (k, nz) if k ** 3 <= 4 * nz.size else None
             return cls(g * k + a, g * k + b, counts, k * k, lambda t: value(t.reshape(t.shape[0], k, k)), grid=dense)
+        return cls.from_joint_cells(g, a, b, counts, value)
+
+    @classmethod
+    def of_table(cls, table: Any, value: TableValue, stats_value: Callable[[Any], np.ndarray] | None = None, *,
+                 trace_only: bool = False) -> "CountEngine":
+        """The engine of a joint (gold, A, B) table, dense (:meth:`from_joint`) or sparse (its cells).
+
+        A sparse table (many classes) is resampled over its non-empty cells, and each system's table is
+        kept as its per-class counts (TP, FP, FN of every class, :class:`SlotEngine`): ``stats_value`` maps
+        a stack of :class:`~clfeval.core.metrics.TableStats` to metric values.
+        """
+        if hasattr(table, "counts"):
+            return cls.from_joint(table.counts, value, trace_only=trace_only)
+        g, a, b, counts = table.cells()
+        k = len(table.labels)
+        if trace_only:
+            return cls.from_joint_cells(g, a, b, counts, value)
+        if stats_value is None:
+            raise ValueError("a sparse joint table needs stats_value")
+        return SlotEngine(g, a, b, counts, k, stats_value)
+
+    @classmethod
+    def from_joint_cells(cls, g: np.ndarray, a: np.ndarray, b: np.ndarray, counts: np.ndarray,
+                         value: TableValue) -> "CountEngine":
+        """The four groups (A right?, B right?) of a joint table's cells (a metric of correct items only)."""
         ra = (g == a).astype(np.intp)
         rb = (g == b).astype(np.intp)
         four = np.bincount(2 * ra + rb, weights=counts, minlength=4).astype(np.int64)
         keep = np.flatnonzero(four)
-
-        def collapsed(t: np.ndarray) -> np.ndarray:
-            cm = np.zeros((t.shape[0], 2, 2), dtype=t.dtype)
-            cm[:, 0, 0] = t[:, 1]
-            cm[:, 0, 1] = t[:, 0]
-            return value(cm)
-
-        return cls(keep // 2, keep % 2, four[keep], 2, collapsed)
+        return cls(keep // 2, keep % 2, four[keep], 2, trace_value(value))
 
     @property
     def rows_per_chunk(self) -> int:
@@ -173,6 +191,100 @@ class CountEngine:
             ta[np.arange(j.size), self.key_a[j]] -= 1
             tb[np.arange(j.size), self.key_b[j]] -= 1
             yield self.value(ta), self.value(tb), self.counts[j]
+
+
+def trace_value(value: TableValue) -> TableValue:
+    """A metric of correct items only, on tables ``[wrong, right]``: given to ``value`` as the 2×2 table
+    ``[[right, wrong], [0, 0]]`` (all items in one gold class), whose trace / N is the accuracy."""
+    def collapsed(t: np.ndarray) -> np.ndarray:
+        cm = np.zeros((t.shape[0], 2, 2), dtype=t.dtype)
+        cm[:, 0, 0] = t[:, 1]
+        cm[:, 0, 1] = t[:, 0]
+        return value(cm)
+    return collapsed
+
+
+class _PairScatter(_Scatter):
+    """Sum columns of a (c, G) array into (c, R) by (group, cell) pairs: a group may add to several cells."""
+
+    def __init__(self, groups: np.ndarray, cells: np.ndarray, size: int) -> None:
+        super().__init__(cells, size)
+        self.columns = groups[self.order]
+        self.identity = False
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        out = np.zeros((x.shape[0], self.size), dtype=x.dtype)
+        if x.shape[1] == 0 or self.columns.size == 0:
+            return out
+        out[:, self.cells] = np.add.reduceat(x[:, self.columns], self.starts, axis=1)
+        return out
+
+
+class SlotEngine(CountEngine):
+    """:class:`CountEngine` over the cells of a sparse joint table: each system's table as per-class counts.
+
+    A system's table is the vector [TP_1..K, FP_1..K, FN_1..K] (3K slots): an
+    item of cell (gold g, prediction p) adds to TP_g when g = p, else to FN_g
+    and to FP_p. Draws are the same multinomial / binomial draws over the
+    cells; the metric is evaluated on the stacks of per-class counts (every
+    comparable count metric needs no more: MCC and kappa too).
+    """
+
+    def __init__(self, g: np.ndarray, a: np.ndarray, b: np.ndarray, counts: np.ndarray, k: int,
+                 stats_value: Callable[[Any], np.ndarray]) -> None:
+        from clfeval.core.metrics import ClassCounts, TableStats
+
+        g, a, b = (np.asarray(x, dtype=np.intp) for x in (g, a, b))
+        self.k = k
+
+        def value(t: np.ndarray) -> np.ndarray:
+            tp, fp, fn = t[:, :k], t[:, k:2 * k], t[:, 2 * k:]
+            n = tp.sum(axis=1) + fn.sum(axis=1)
+            return stats_value(TableStats(ClassCounts(tp, fp, fn, n[:, None] - tp - fp - fn), n))
+
+        self.key_a, self.key_b = g * k + a, g * k + b  # the cells, for telling discordant groups
+        self.counts = np.asarray(counts, dtype=np.int64)
+        self.size = 3 * k
+        self.value = value
+        self.n = int(self.counts.sum())
+        self.groups = int(self.counts.size)
+        self.grid = None
+        self._p = self.counts / self.n if self.n else self.counts.astype(np.float64)
+        self.slots_a = self._slots(g, a)
+        self.slots_b = self._slots(g, b)
+        self._scatter_a = _PairScatter(*self.slots_a, self.size)
+        self._scatter_b = _PairScatter(*self.slots_b, self.size)
+        self.base_a = self._scatter_a(self.counts[None, :])[0]
+        self.base_b = self._scatter_b(self.counts[None, :])[0]
+        disc = np.flatnonzero(a != b)
+        where = np.full(self.groups, -1, dtype=np.intp)
+        where[disc] = np.arange(disc.size)
+        self._disc_counts = self.counts[disc]
+        sa, sb = self.slots_a, self.slots_b
+        ka, kb = where[sa[0]] >= 0, where[sb[0]] >= 0
+        self._swap_out_a = _PairScatter(where[sa[0][ka]], sa[1][ka], self.size)
+        self._swap_out_b = _PairScatter(where[sb[0][kb]], sb[1][kb], self.size)
+
+    def _slots(self, g: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(group, slot) pairs: TP_g for a right group; FN_g and FP_p for a wrong one."""
+        k = self.k
+        groups = np.arange(g.size)
+        right = g == p
+        wrong = ~right
+        return (np.concatenate([groups[right], groups[wrong], groups[wrong]]),
+                np.concatenate([g[right], 2 * k + g[wrong], k + p[wrong]]))
+
+    def jackknife(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        step = max(1, BUDGET // max(self.size, 1))
+        for start in range(0, self.groups, step):
+            stop = min(self.groups, start + step)
+            rows = stop - start
+            ta = np.repeat(self.base_a[None, :], rows, axis=0)
+            tb = np.repeat(self.base_b[None, :], rows, axis=0)
+            for t, (grp, slot) in ((ta, self.slots_a), (tb, self.slots_b)):
+                sel = (grp >= start) & (grp < stop)
+                t[grp[sel] - start, slot[sel]] -= 1
+            yield self.value(ta), self.value(tb), self.counts[start:stop]
 
 
 class CodedItems:

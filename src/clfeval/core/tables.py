@@ -48,6 +48,8 @@ __all__ = [
     "multilabel_table",
     "joint_table",
     "joint_of_codes",
+    "count_joint",
+    "count_pair",
     "table_of",
 ]
 
@@ -471,21 +473,39 @@ def joint_of_codes(g: np.ndarray, a: np.ndarray, b: np.ndarray, r: int, raw: Seq
         out = tuple(sort_labels(occurring))
     else:  # the one resolver for caller-given label lists, over the occurring labels (all present)
         out = resolve_requested(list(labels), occurring, np.ones(len(occurring), dtype=bool))[0]
-    k = len(out)
-    check_class_count(k, limit=MAX_JOINT_CLASSES, table="joint (gold, A, B) table")
+    check_class_count(len(out), limit=MAX_JOINT_CLASSES, table="joint (gold, A, B) table")
     pos = {x: i for i, x in enumerate(out)}
     lookup = np.full(r, -1, dtype=np.int64)
     for j in np.flatnonzero(present).tolist():
         lookup[j] = pos[raw[j]]
+    return count_joint(lookup[g], lookup[a], lookup[b], out)
+
+
+def count_joint(g: np.ndarray, a: np.ndarray, b: np.ndarray, labels: Sequence[Any]) -> JointTable:
+    """The joint table of items given by their label indices (gold, A, B); sparse above
+    :data:`~clfeval.core.labels.MAX_DENSE_JOINT` classes."""
+    k = len(labels)
+    g, a, b = (np.asarray(x, dtype=np.int64) for x in (g, a, b))
+    key = (g * k + a) * k + b
     if k > MAX_DENSE_JOINT:
         from clfeval.core.sparse import SparseJointTable
 
-        key = (lookup[g] * k + lookup[a]) * k + lookup[b]
         uniq, counts = np.unique(key, return_counts=True)
-        return SparseJointTable(uniq // (k * k), (uniq // k) % k, uniq % k, counts, out)  # type: ignore[return-value]
-    flat = (lookup[g] * k + lookup[a]) * k + lookup[b] if g.size else np.empty(0, dtype=np.int64)
-    counts = np.bincount(flat, minlength=k ** 3).reshape(k, k, k).astype(np.int64)
-    return JointTable(counts, out)
+        return SparseJointTable(uniq // (k * k), (uniq // k) % k, uniq % k, counts, tuple(labels))  # type: ignore[return-value]
+    return JointTable(np.bincount(key, minlength=k ** 3).reshape(k, k, k).astype(np.int64), tuple(labels))
+
+
+def count_pair(g: np.ndarray, p: np.ndarray, labels: Sequence[Any]) -> ConfusionTable:
+    """The confusion table of items given by their label indices (gold, predicted); sparse above
+    :data:`~clfeval.core.labels.MAX_DENSE` classes."""
+    k = len(labels)
+    key = np.asarray(g, dtype=np.int64) * k + np.asarray(p, dtype=np.int64)
+    if k > MAX_DENSE:
+        from clfeval.core.sparse import SparseConfusionTable
+
+        uniq, counts = np.unique(key, return_counts=True)
+        return SparseConfusionTable(uniq // k, uniq % k, counts, tuple(labels))  # type: ignore[return-value]
+    return ConfusionTable(np.bincount(key, minlength=k * k).reshape(k, k).astype(np.int64), tuple(labels))
 
 
 class ConfusionAccumulator:

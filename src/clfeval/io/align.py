@@ -1,6 +1,7 @@
 """Several prediction files on the same items: aligned by id (or by row), one repeat at a time.
 
-``clfeval compare`` reads one file per system with :func:`clfeval.io.readers.read_predictions`;
+``clfeval compare`` with score metrics reads one input per system into memory
+(:func:`clfeval.io.predictions.read_predictions`; count metrics stream, :mod:`clfeval.io.join`);
 :func:`align_predictions` puts their predictions in one item order and checks
 that they carry the same gold labels, and :func:`one_repeat` keeps the rows
 of one repeat of a repeated out-of-fold file.
@@ -16,13 +17,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from clfeval.errors import DataError, UsageError
-from clfeval.io.readers import Predictions
+from clfeval.io.predictions import Predictions
 
-__all__ = ["align_predictions", "one_repeat"]
+__all__ = ["align_predictions", "one_repeat", "as_text"]
 
 
-def _text(col: Any) -> Any:
-    """A label or id column as strings (dictionary columns decoded first)."""
+def as_text(col: Any) -> Any:
+    """A label or id column as strings (dictionary columns decoded first), as a chunked array."""
+    if isinstance(col, pa.Array):
+        col = pa.chunked_array([col])
     if pa.types.is_dictionary(col.type):
         col = pa.chunked_array([c.dictionary_decode() for c in col.chunks], type=col.type.value_type)
     if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
@@ -62,7 +65,7 @@ def align_predictions(files: Sequence[Predictions], *, scores: bool = False) -> 
                         f"by id when the files have ids and by row when none has. Give every file an id column "
                         f"(option --id) or none.")
     golds, preds = [first.gold], [first.pred]
-    ref_ids = _text(first.ids) if with_ids else None
+    ref_ids = as_text(first.ids) if with_ids else None
     for f in files[1:]:
         if ref_ids is None:
             if f.n != first.n:
@@ -72,7 +75,7 @@ def align_predictions(files: Sequence[Predictions], *, scores: bool = False) -> 
             golds.append(f.gold)
             preds.append(f.pred)
             continue
-        ids = _text(f.ids)
+        ids = as_text(f.ids)
         only_first = ref_ids.filter(pc.invert(pc.is_in(ref_ids, value_set=ids)))
         only_other = ids.filter(pc.invert(pc.is_in(ids, value_set=ref_ids)))
         if len(only_first) or len(only_other):
@@ -87,21 +90,21 @@ def align_predictions(files: Sequence[Predictions], *, scores: bool = False) -> 
         take = pc.index_in(ref_ids, value_set=ids)
         golds.append(f.gold.take(take))
         preds.append(f.pred.take(take))
-    ref_gold = _text(golds[0])
+    ref_gold = as_text(golds[0])
     for f, g in zip(files[1:], golds[1:]):
-        diff = pc.not_equal(ref_gold, _text(g))
+        diff = pc.not_equal(ref_gold, as_text(g))
         if pc.any(diff).as_py():
             i = _first(diff)
             where = f"the item with id {ref_ids[i].as_py()!r}" if ref_ids is not None else f"row {i + 1}"
             count = pc.sum(diff).as_py()
             raise DataError(f"gold labels differ between {first.path!r} and {f.path!r}: {where} has gold "
-                            f"{ref_gold[i].as_py()!r} in {first.path!r} and {_text(g)[i].as_py()!r} in {f.path!r} "
+                            f"{ref_gold[i].as_py()!r} in {first.path!r} and {as_text(g)[i].as_py()!r} in {f.path!r} "
                             f"({count} item(s) differ). Compared files must be predictions on the same test set.")
     types = {str(p.type) for p in preds} | {str(first.gold.type)}
     gold = first.gold
     if len(types) > 1 and not scores:  # e.g. a CSV (text) beside a Parquet file (integers): compare labels as text
-        gold = _text(gold)
-        preds = [_text(p) for p in preds]
+        gold = as_text(gold)
+        preds = [as_text(p) for p in preds]
     return gold, preds, (ref_ids.to_pylist() if ref_ids is not None else None)
 
 

@@ -183,7 +183,7 @@ def read_exact(source: Source, columns: dict[str, bool]) -> dict[str, pa.Array]:
     pending: dict[str, list[Any]] = {n: [] for n in cols}
     decode = json.JSONDecoder(parse_int=_Number, parse_float=_Number, parse_constant=_constant).decode
     rows = 0
-    for row, (line, text) in enumerate(json_lines(source), start=1):
+    for row, (line, text) in enumerate(json_lines(source), start=source.origin[0] + 1):
         try:
             obj = decode(text)
         except (ValueError, RecursionError) as exc:
@@ -270,7 +270,7 @@ class _Duplicate(Exception):
 def diagnose(source: Source) -> str | None:
     """The first thing in a JSON Lines file that pyarrow refuses, as ``row N (line L): what``; None if nothing found."""
     first_kind: dict[str, tuple[str, int, int]] = {}
-    for row, (line, text) in enumerate(json_lines(source), start=1):
+    for row, (line, text) in enumerate(json_lines(source), start=source.origin[0] + 1):
         where = f"row {row} (line {line})"
         try:
             obj = _loads(text, object_pairs_hook=_pairs)

@@ -1,6 +1,11 @@
-"""Reading prediction files: CSV, TSV, JSONL and Parquet, by extension.
+"""Reading one file: CSV, TSV, JSONL and Parquet, by extension — whole, or in batches.
 
 All parsing is pyarrow's (multi-threaded C++): no per-row Python loop.
+:func:`file_tables` gives a file's rows whole or a batch at a time (pyarrow's
+streaming CSV reader, Parquet row groups, JSON Lines in parts of whole lines),
+with the same checks and messages either way; :mod:`clfeval.io.batches` reads
+a PATH (files, directories, globs, standard input) through it, and
+:mod:`clfeval.io.predictions` turns the rows into labels.
 CSV and TSV values are read as *strings*, never type-guessed, so "007" stays
 "007" and gold and predicted labels always compare as the same type. Typed
 Parquet and JSONL values keep their types; command-line options are matched
@@ -24,24 +29,19 @@ from __future__ import annotations
 import math
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
-import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from clfeval.io.source import (STDIN, Source, records, check_option_column, check_roles, check_unique_names,
-                            first_invalid_utf8_row, read_header, row_ref, utf8_error, utf8_valid)
-from clfeval.core.labelforms import normalize_labels, unify_numbers
+from clfeval.io.source import (STDIN, Source, records, check_unique_names, first_invalid_utf8_row, read_header,
+                               utf8_error, utf8_valid)
 from clfeval.io.csvsafe import escape_table, restore_table
-from clfeval.core.labels import label_str
 from clfeval.errors import DataError, UsageError
 from clfeval.io.outputs import OutputFiles, atomic_path
 
-__all__ = ["FORMATS", "detect_format", "read_frame", "read_predictions", "column_names", "Predictions", "Source",
-           "write_frame", "atomic_write_text"]
+__all__ = ["FORMATS", "detect_format", "read_frame", "file_tables", "column_names", "Source", "write_frame",
+           "atomic_write_text"]
 
 FORMATS = ("csv", "tsv", "jsonl", "parquet")
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl",
@@ -55,7 +55,7 @@ def detect_format(path: str | os.PathLike | Source, input_format: str | None = N
         if fmt not in FORMATS:
             raise UsageError(f"option --input-format must be one of {', '.join(FORMATS)}; got {input_format!r}.")
         return fmt
-    if isinstance(path, Source) and path.path is None and path.name == STDIN:
+    if isinstance(path, Source) and path.is_stdin:
         return "csv"
     ext = Path(str(path)).suffix.lower()
     if ext in _EXTENSIONS:
@@ -74,7 +74,14 @@ def _ragged(src: Source, delimiter: str, width: int) -> tuple[int, int] | None:
     return None
 
 
-def _read_delimited(src: Source, fmt: str, columns: Sequence[str] | None) -> pa.Table:
+def _csv_block(batch_rows: int | None) -> int:
+    return 1 << 24 if batch_rows is None else min(1 << 24, max(1 << 16, batch_rows * 32))
+
+
+def _delimited_tables(src: Source, fmt: str, columns: Sequence[str] | None,
+                      batch_rows: int | None = None) -> Iterator[pa.Table]:
+    """The rows of a CSV/TSV file as text: the whole file (``batch_rows=None``) or pyarrow's streaming
+    reader, block by block. Every problem names the file and, where it applies, the row and line."""
     import pyarrow.csv as pacsv
 
     delimiter = "," if fmt == "csv" else "\t"
@@ -91,37 +98,53 @@ def _read_delimited(src: Source, fmt: str, columns: Sequence[str] | None) -> pa.
     include = None
     if columns is not None:
         include = [c for c in dict.fromkeys(columns) if c in header]
-    try:
-        table = pacsv.read_csv(
-            src.arrow(),
-            read_options=pacsv.ReadOptions(use_threads=True, block_size=1 << 24,
-                                           encoding="latin1" if src.encoding == "latin-1" else "utf8"),
-            # a quoted value may hold a newline: the slower quote-aware splitting is needed only if a quote occurs
-            parse_options=pacsv.ParseOptions(delimiter=delimiter, invalid_row_handler=on_invalid,
-                                             newlines_in_values=src.contains(b'"')),
-            convert_options=pacsv.ConvertOptions(
-                column_types={h: pa.string() for h in header},
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-                include_columns=include,
-            ),
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+    read_options = pacsv.ReadOptions(use_threads=True, block_size=_csv_block(batch_rows),
+                                     encoding="latin1" if src.encoding == "latin-1" else "utf8")
+    # a quoted value may hold a newline: the slower quote-aware splitting is needed only if a quote occurs
+    parse_options = pacsv.ParseOptions(delimiter=delimiter, invalid_row_handler=on_invalid,
+                                       newlines_in_values=src.contains(b'"'))
+    convert_options = pacsv.ConvertOptions(column_types={h: pa.string() for h in header}, strings_can_be_null=False,
+                                           quoted_strings_can_be_null=False, include_columns=include)
+
+    def failed(exc: Exception) -> DataError:
         if first_bad:
             row = first_bad[0]
             found = _ragged(src, delimiter, len(header))
             where = f"row {found[0]} (line {found[1]})" if found else "a row"
-            raise DataError(
+            return DataError(
                 f"file {src.name!r}, {where}: expected {row.expected_columns} fields (the header has "
                 f"{len(header)} columns) but found {row.actual_columns}: {row.text[:80]!r}. Every row must have "
-                f"as many fields as the header; quote fields that contain the delimiter."
-            ) from None
+                f"as many fields as the header; quote fields that contain the delimiter.")
         if "UTF8" in str(exc) and src.encoding == "utf-8":
-            raise utf8_error(src, fmt) from None
+            return utf8_error(src, fmt)
         if "Empty CSV file" in str(exc):
-            raise DataError(f"file {src.name!r} has a header but no rows; expected at least one item.") from None
-        raise DataError(f"file {src.name!r} could not be read as {fmt.upper()}: {str(exc).splitlines()[0]}") from None
-    return restore_table(table, header)  # clfeval's own file: its formula-escaped cells as they were written
+            return DataError(f"file {src.name!r} has a header but no rows; expected at least one item.")
+        return DataError(f"file {src.name!r} could not be read as {fmt.upper()}: {str(exc).splitlines()[0]}")
+
+    if batch_rows is None:
+        try:
+            table = pacsv.read_csv(src.arrow(), read_options=read_options, parse_options=parse_options,
+                                   convert_options=convert_options)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            raise failed(exc) from None
+        yield restore_table(table, header)  # clfeval's own file: its formula-escaped cells as they were written
+        return
+    try:
+        reader = pacsv.open_csv(src.arrow(), read_options=read_options, parse_options=parse_options,
+                                convert_options=convert_options)
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+        if "Empty CSV file" in str(exc) and src.size() > 0:  # a header and nothing else
+            return
+        raise failed(exc) from None
+    batches = iter(reader)
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            raise failed(exc) from None
+        yield restore_table(pa.Table.from_batches([batch]), header)
 
 
 def _read_jsonl(src: Source, columns: Sequence[str] | None, exact: Sequence[str] | bool) -> tuple[pa.Table, set[str]]:
@@ -176,27 +199,46 @@ def _is_text(typ: pa.DataType) -> bool:
     return pa.types.is_string(typ) or pa.types.is_large_string(typ)
 
 
-def _read_parquet(src: Source, columns: Sequence[str] | None, dictionary_columns: Sequence[str] = ()) -> pa.Table:
+def _parquet_tables(src: Source, columns: Sequence[str] | None, dictionary_columns: Sequence[str] = (),
+                    batch_rows: int | None = None) -> Iterator[pa.Table]:
+    """The rows of a Parquet file: the whole file, or one row group (or ``batch_rows`` rows of it) at a time."""
     import pyarrow.parquet as pq
 
+    def unreadable(exc: Exception) -> DataError:
+        return DataError(f"file {src.name!r} is not a readable Parquet file (its extension says Parquet): "
+                         f"{str(exc).splitlines()[0]}")
+
     try:
-        schema = pq.read_schema(src.arrow())
+        pf = pq.ParquetFile(src.arrow())
+        schema = pf.schema_arrow
     except (pa.ArrowInvalid, OSError) as exc:
-        raise DataError(f"file {src.name!r} is not a readable Parquet file (its extension says Parquet): {str(exc).splitlines()[0]}") from None
+        raise unreadable(exc) from None
     try:
         names = schema.names
     except UnicodeDecodeError:
         raise DataError(f"file {src.name!r}: a column name in its Parquet schema is not valid UTF-8; rename the "
                         f"columns.") from None
     check_unique_names(names, f"file {src.name!r}", "schema")
+    cols = None if columns is None else [c for c in dict.fromkeys(columns) if c in names]
+    read_dict = [c for c in dictionary_columns if c in names
+                 and (pa.types.is_string(schema.field(c).type) or pa.types.is_large_string(schema.field(c).type))
+                 and (cols is None or c in cols)]
     try:
-        cols = None if columns is None else [c for c in dict.fromkeys(columns) if c in schema.names]
-        read_dict = [c for c in dictionary_columns if c in schema.names
-                     and (pa.types.is_string(schema.field(c).type) or pa.types.is_large_string(schema.field(c).type))
-                     and (cols is None or c in cols)]
-        return pq.read_table(src.arrow(), columns=cols, read_dictionary=read_dict or None)
+        if batch_rows is None:
+            pf.close()
+            yield pq.read_table(src.arrow(), columns=cols, read_dictionary=read_dict or None)
+            return
+        pf = pq.ParquetFile(src.arrow(), read_dictionary=read_dict or None)
+        for group in range(pf.num_row_groups):
+            if pf.metadata.row_group(group).num_rows <= batch_rows:
+                yield pf.read_row_group(group, columns=cols)
+                continue
+            for batch in pf.iter_batches(batch_size=batch_rows, row_groups=[group], columns=cols):
+                yield pa.Table.from_batches([batch])
     except (pa.ArrowInvalid, OSError) as exc:
-        raise DataError(f"file {src.name!r} is not a readable Parquet file (its extension says Parquet): {str(exc).splitlines()[0]}") from None
+        raise unreadable(exc) from None
+    finally:
+        pf.close()
 
 
 def _check_utf8(src: Source, fmt: str, table: pa.Table) -> None:
@@ -212,25 +254,91 @@ def _check_utf8(src: Source, fmt: str, table: pa.Table) -> None:
             raise utf8_error(src, fmt, column=name, row=first_invalid_utf8_row(col)) from None
 
 
+def _jsonl_tables(src: Source, columns: Sequence[str] | None, exact: Sequence[str] | bool,
+                  batch_rows: int | None = None) -> Iterator[tuple[pa.Table, set[str]]]:
+    """The rows of a JSON Lines file, exactly (:mod:`clfeval.io.jsonl`): the whole file, or parts of whole
+    lines read one at a time, each a :class:`Source` that knows the rows, lines and bytes before it (so
+    that every message counts them in the whole file)."""
+    if batch_rows is None:
+        yield _read_jsonl(src, columns, exact)
+        return
+    block = min(1 << 24, max(1 << 8, batch_rows * 64))
+    rows = lines = offset = 0
+    for chunk in _line_blocks(src, block):
+        if chunk.strip(b" \t\r\n\xef\xbb\xbf"):
+            part = Source.from_bytes(chunk, name=src.name, encoding=src.encoding, origin=(rows, lines, offset))
+            table, numeric_text = _read_jsonl(part, columns, exact)
+            _check_utf8(part, "jsonl", table)
+            rows += table.num_rows
+            yield table, numeric_text
+        lines += chunk.count(b"\n")
+        offset += len(chunk)
+
+
+def _line_blocks(src: Source, block: int) -> Iterator[bytes]:
+    """The bytes of a source in blocks of about ``block`` bytes that end at a line end (the last one may not)."""
+    with src.open_binary() as fh:
+        rest = b""
+        while True:
+            data = fh.read(block)
+            if not data:
+                if rest:
+                    yield rest
+                return
+            data = rest + data
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                rest = data
+                continue
+            rest = data[cut + 1:]
+            yield data[:cut + 1]
+
+
+def file_tables(src: Source, fmt: str, *, columns: Sequence[str] | None = None, dictionary_columns: Sequence[str] = (),
+                exact: Sequence[str] | bool = (), batch_rows: int | None = None) -> Iterator[tuple[pa.Table, set[str]]]:
+    """The rows of one file (or standard input) as tables: the whole file, or about ``batch_rows`` rows at a time.
+
+    Yields ``(table, numeric_text)``: ``numeric_text`` names the JSON Lines
+    label columns whose numbers had to become exact text (see
+    :func:`read_frame`); empty for the other formats. A file with a header
+    (or schema) and no rows yields nothing when read in batches; every other
+    problem is refused as :func:`read_frame` refuses it.
+    """
+    if src.size() == 0:
+        raise DataError(f"file {src.name!r} is empty; expected a header line and at least one row.")
+    if fmt != "parquet" and src.head(4) == b"PAR1":
+        raise DataError(f"file {src.name!r} is a Parquet file, not {fmt.upper()} as its extension says; rename it to .parquet or pass --input-format parquet.")
+    if fmt == "jsonl":
+        for table, numeric_text in _jsonl_tables(src, columns, exact, batch_rows):
+            if batch_rows is None:
+                _check_utf8(src, fmt, table)
+            yield from ((t, numeric_text) for t in _slices(table, batch_rows))
+        return
+    tables = _parquet_tables(src, columns, dictionary_columns, batch_rows) if fmt == "parquet" else \
+        _delimited_tables(src, fmt, columns, batch_rows)
+    for table in tables:
+        if fmt == "parquet":
+            _check_utf8(src, fmt, table)
+        yield from ((t, set()) for t in _slices(table, batch_rows))
+
+
+def _slices(table: pa.Table, batch_rows: int | None) -> Iterator[pa.Table]:
+    if batch_rows is None or table.num_rows <= batch_rows:
+        if table.num_rows or batch_rows is None:
+            yield table
+        return
+    for start in range(0, table.num_rows, batch_rows):
+        yield table.slice(start, batch_rows)
+
+
 def _read_table(path: str | os.PathLike | Source, *, input_format: str | None = None,
                 columns: Sequence[str] | None = None, dictionary_columns: Sequence[str] = (),
                 encoding: str = "utf-8", exact: Sequence[str] | bool = ()) -> tuple[pa.Table, Source, str, set[str]]:
     """:func:`read_frame`, also returning the source, the format and the label columns that became text."""
     src = Source.of(path, encoding=encoding)
     fmt = detect_format(src, input_format)
-    if src.size() == 0:
-        raise DataError(f"file {src.name!r} is empty; expected a header line and at least one row.")
-    if fmt != "parquet" and src.head(4) == b"PAR1":
-        raise DataError(f"file {src.name!r} is a Parquet file, not {fmt.upper()} as its extension says; rename it to .parquet or pass --input-format parquet.")
-    numeric_text: set[str] = set()
-    if fmt == "parquet":
-        table = _read_parquet(src, columns, dictionary_columns)
-    elif fmt == "jsonl":
-        table, numeric_text = _read_jsonl(src, columns, exact)
-    else:
-        table = _read_delimited(src, fmt, columns)
-    if fmt != "csv" and fmt != "tsv":
-        _check_utf8(src, fmt, table)
+    table, numeric_text = next(file_tables(src, fmt, columns=columns, dictionary_columns=dictionary_columns,
+                                           exact=exact))
     if table.num_rows == 0:
         what = "a header but no rows" if fmt in ("csv", "tsv") else "no rows"
         raise DataError(f"file {src.name!r} has {what}; expected at least one item.")
@@ -287,264 +395,6 @@ def column_names(path: str | os.PathLike | Source, *, input_format: str | None =
         except (pa.ArrowInvalid, OSError):
             pass  # the reader names the problem
     return read_frame(src, input_format=fmt, encoding=encoding).column_names
-
-
-@dataclass(frozen=True, eq=False)
-class Predictions:
-    """Gold labels, predictions and optional ids read from one file.
-
-    When the file has a ``repeat`` column (out-of-fold predictions of a
-    repeated cross-validation or holdout, where every item occurs once per
-    repeat), the key of a row is (repeat, id): ``ids`` then holds that key as
-    the text ``"<repeat>:<id>"``, unique per row, so that everything keyed by
-    id (listing errors, aligning two files) works unchanged; ``repeats`` and
-    ``item_ids`` keep the two parts.
-    """
-
-    path: str
-    gold: pa.ChunkedArray
-    pred: pa.ChunkedArray | None
-    ids: pa.ChunkedArray | None
-    columns: tuple[str, ...]
-    extra: dict[str, pa.ChunkedArray]
-    repeats: pa.ChunkedArray | None = None
-    item_ids: pa.ChunkedArray | None = None
-    source: Source | None = None
-    fmt: str = "csv"
-
-    @property
-    def n(self) -> int:
-        return len(self.gold)
-
-    def row_ref(self, index: int) -> str:
-        """``row N (line L)`` of the item at ``index`` (0-based): rows count from 1, after the header."""
-        return row_ref(self.source, self.fmt, index)
-
-
-def _missing_column(path: str, name: str, option: str, columns: Sequence[str]) -> DataError:
-    return DataError(
-        f"file {path!r} has no column {name!r} (option {option}); its columns are: "
-        f"{', '.join(repr(c) for c in columns)}. Name the column with {option}."
-    )
-
-
-def _first_index(mask: pa.ChunkedArray | pa.Array) -> int:
-    arr = np.asarray(pc.fill_null(mask, True)) if mask.null_count else np.asarray(mask)
-    return int(np.flatnonzero(arr)[0])
-
-
-def _empty_label_mask(col: pa.ChunkedArray) -> pa.ChunkedArray | None:
-    """Mask of missing labels (null, blank string, NaN), or None when there are none.
-
-    Dictionary columns are checked through their (small) dictionary first.
-    """
-    t = col.type.value_type if pa.types.is_dictionary(col.type) else col.type
-    is_text = pa.types.is_string(t) or pa.types.is_large_string(t)
-    if pa.types.is_dictionary(col.type):
-        if col.num_chunks == 0:
-            return None
-        col = col.unify_dictionaries()
-        dictionary = col.chunk(0).dictionary
-        bad_values = pc.is_null(dictionary)
-        if is_text:
-            bad_values = pc.or_kleene(bad_values, pc.equal(pc.utf8_trim_whitespace(dictionary), ""))
-        elif pa.types.is_floating(t):
-            bad_values = pc.or_kleene(bad_values, pc.is_nan(dictionary))
-        bad = np.flatnonzero(np.asarray(pc.fill_null(bad_values, True)))
-        if bad.size == 0 and col.null_count == 0:
-            return None
-        indices = pa.chunked_array([c.indices for c in col.chunks])
-        return pc.or_kleene(pc.is_null(indices), pc.is_in(indices, pa.array(bad, type=indices.type)))
-    missing = pc.is_null(col)
-    if is_text:
-        missing = pc.or_kleene(missing, pc.equal(pc.utf8_trim_whitespace(col), ""))
-    elif pa.types.is_floating(t):
-        missing = pc.or_kleene(missing, pc.is_nan(col))
-    return missing if pc.any(missing).as_py() else None
-
-
-def check_labels_present(src: Source, fmt: str, col: pa.ChunkedArray, name: str) -> None:
-    """Refuse an empty label (null, blank, NaN) in single-label data, naming its row."""
-    missing = _empty_label_mask(col)
-    if missing is not None and pc.any(missing).as_py():
-        i = _first_index(missing)
-        raise DataError(
-            f"file {src.name!r}, {row_ref(src, fmt, i)}: the label in column {name!r} is empty; every item needs a label "
-            f"in single-label data (for label sets, where an empty cell is an empty set, use --multilabel)."
-        )
-
-
-def _check_ids(src: Source, fmt: str, ids: pa.ChunkedArray, name: str) -> None:
-    path = src.name
-    if ids.null_count:
-        i = _first_index(pc.is_null(ids))
-        raise DataError(f"file {path!r}, {row_ref(src, fmt, i)}: the id in column {name!r} is empty; every item needs an id.")
-    if len(pc.unique(ids)) != len(ids):  # unique: faster than count_distinct on many chunks
-        vc = pc.value_counts(ids)
-        dup = vc.filter(pc.greater(vc.field("counts"), 1))[0]["values"].as_py()
-        rows = np.flatnonzero(np.asarray(pc.equal(ids, pa.scalar(dup, type=ids.type))))[:2] + 1
-        raise DataError(f"file {path!r}, column {name!r}: ids must be unique, but the id {label_str(dup)!r} occurs "
-                        f"more than once (rows {rows[0]} and {rows[1]}).")
-
-
-def _check_keys(src: Source, fmt: str, repeats: pa.ChunkedArray, ids: pa.ChunkedArray, rname: str,
-                name: str) -> pa.ChunkedArray:
-    """The (repeat, id) key of every row as ``"<repeat>:<id>"``; refuses missing repeats and duplicate keys."""
-    path = src.name
-    if repeats.null_count:
-        i = _first_index(pc.is_null(repeats))
-        raise DataError(f"file {path!r}, {row_ref(src, fmt, i)}: the repeat in column {rname!r} is empty; with a "
-                        f"{rname!r} column every row needs one (the key of a row is ({rname}, {name})).")
-    r = repeats.cast(pa.string()) if not pa.types.is_string(repeats.type) else repeats
-    keys = pc.binary_join_element_wise(r, ids.cast(pa.string()), ":")
-    if len(pc.unique(keys)) != len(keys):
-        vc = pc.value_counts(keys)
-        dup = vc.filter(pc.greater(vc.field("counts"), 1))[0]["values"].as_py()
-        rows = np.flatnonzero(np.asarray(pc.equal(keys, pa.scalar(dup))))[:2] + 1
-        rep_value, _, id_value = dup.partition(":")
-        raise DataError(f"file {path!r}: the key ({rname}, {name}) must be unique, but repeat {rep_value} holds the "
-                        f"id {id_value!r} more than once (rows {rows[0]} and {rows[1]}).")
-    return keys
-
-
-def _same_numbers(gold: pa.ChunkedArray, pred: pa.ChunkedArray) -> tuple[pa.ChunkedArray, pa.ChunkedArray]:
-    """Typed gold and predicted labels, one integer and one float column (or label sets of them), as one
-    exact type: in a typed file equal numbers are one label (1 and 1.0), see :func:`unify_numbers`."""
-    def values(col: pa.ChunkedArray) -> tuple[pa.ChunkedArray, pa.Array | None]:
-        if pa.types.is_list(col.type) or pa.types.is_large_list(col.type):
-            arr = pa.concat_arrays(col.chunks) if col.num_chunks else pa.array([], type=col.type)
-            return pa.chunked_array([arr.flatten()]), arr
-        return col, None
-
-    (g, g_lists), (p, p_lists) = values(gold), values(pred)
-    numeric = [pa.types.is_integer(c.type) or pa.types.is_floating(c.type) for c in (g, p)]
-    if not all(numeric) or pa.types.is_floating(g.type) == pa.types.is_floating(p.type):
-        return gold, pred
-    g, p = unify_numbers([g, p])
-
-    def rebuild(flat: pa.ChunkedArray, lists: pa.Array | None) -> pa.ChunkedArray:
-        if lists is None:
-            return flat
-        base = pa.concat_arrays(flat.chunks)  # offsets relative to the flattened values
-        offsets = pc.subtract(lists.offsets, lists.offsets[0])
-        return pa.chunked_array([type(lists).from_arrays(offsets, base, mask=pc.is_null(lists) if lists.null_count else None)])
-
-    return rebuild(g, g_lists), rebuild(p, p_lists)
-
-
-def read_predictions(path: str | os.PathLike | Source, *, gold: str = "gold", pred: str | None = "pred",
-                     id: str | None = None, multilabel: bool = False, input_format: str | None = None,
-                     extra: Sequence[str] = (), gold_option: str = "--gold", pred_option: str = "--pred",
-                     id_option: str = "--id", require_pred: bool = True, repeat: str | None = "repeat",
-                     extra_options: Sequence[str] | None = None, encoding: str = "utf-8",
-                     normalize: str | None = None, sep: str = "|") -> Predictions:
-    """Read gold labels, predictions and ids from a predictions file.
-
-    Parameters
-    ----------
-    path : path or Source
-        The file, or a :class:`Source` (standard input).
-    gold, pred : str
-        Column names (``pred=None`` or ``require_pred=False`` when predictions
-        come from a score column and a threshold).
-    id : str, optional
-        Id column; by default the column ``id`` is used when the file has one.
-    multilabel : bool
-        Cells are label sets; an empty cell is the empty set (valid).
-    extra : sequence of str
-        Further columns to read (e.g. score columns); each must exist.
-    repeat : str or None
-        When the file has this column (default ``repeat``, written by
-        ``clfeval cv`` / ``holdout`` with several repeats), rows are keyed by
-        (repeat, id); see :class:`Predictions`. ``None`` ignores it.
-    extra_options : sequence of str, optional
-        The option naming each ``extra`` column: a column given two roles
-        (``--gold x --score x``) is then refused naming both options.
-    encoding : {"utf-8", "latin-1"}
-        Text encoding of CSV, TSV and JSONL files.
-    normalize : {"nfc"} or None
-        Unicode normalisation of the gold and predicted labels (labels that
-        differ only in normalisation become one).
-    sep : str
-        Separator of labels within a multi-label cell (used with ``normalize``).
-
-    Raises
-    ------
-    UsageError
-        One column named by two options (``--gold x --pred x``).
-    DataError
-        A missing column (the message lists the columns that exist), an empty
-        label cell in single-label data (naming the row), duplicate ids.
-    """
-    src = Source.of(path, encoding=encoding)
-    fmt = detect_format(src, input_format)
-    check_roles([(gold_option, gold), (pred_option, pred), (id_option, id)]
-                + list(zip(extra_options, extra) if extra_options is not None else []))
-    keys = {gold, pred, *extra}
-    default_id = id is None and "id" not in keys
-    wanted = [gold] + ([pred] if pred else []) + ([id] if id else ["id"] if default_id else []) \
-        + [e for e in extra if e] + ([repeat] if repeat else [])
-    labels_exact = [c for c in (gold, pred, id or "id", repeat) if c]
-    dictionary = [gold] + ([pred] if pred else []) if fmt == "parquet" and not multilabel and not normalize else []
-    table, src, fmt, numeric_text = _read_table(src, input_format=fmt, columns=wanted, dictionary_columns=dictionary,
-                                                encoding=encoding, exact=labels_exact)
-    names = table.column_names
-    all_columns = column_names(src, input_format=fmt, encoding=encoding) if fmt != "jsonl" else names
-    spath = src.name
-    for option, name in [(gold_option, gold), (pred_option, pred), (id_option, id)] + list(
-            zip(extra_options or (), extra)):
-        check_option_column(option, name, all_columns)
-    if gold not in names:
-        raise _missing_column(spath, gold, gold_option, all_columns)
-    pred_col = None
-    if pred:
-        if pred in names:
-            pred_col = table.column(pred)
-        elif require_pred:
-            raise _missing_column(spath, pred, pred_option, all_columns)
-    for e in extra:
-        if e and e not in names:
-            raise _missing_column(spath, e, "naming it", all_columns)
-    ids = None
-    if id is not None:
-        if id not in names:
-            raise _missing_column(spath, id, id_option, all_columns)
-        ids = table.column(id)
-    elif default_id and "id" in names:
-        ids = table.column("id")
-    gold_col = table.column(gold)
-    if numeric_text & {gold, pred}:  # a label column had to become text: its partner must compare as text too
-        from clfeval.io.jsonl import as_text_labels
-
-        gold_col = pa.chunked_array([as_text_labels(gold_col)])
-        pred_col = None if pred_col is None else pa.chunked_array([as_text_labels(pred_col)])
-    if pred_col is not None and fmt in ("jsonl", "parquet"):
-        gold_col, pred_col = _same_numbers(gold_col, pred_col)
-    if normalize:
-        gold_col = normalize_labels(gold_col, normalize, multilabel=multilabel, sep=sep)
-        pred_col = None if pred_col is None else normalize_labels(pred_col, normalize, multilabel=multilabel, sep=sep)
-    if not multilabel:
-        check_labels_present(src, fmt, gold_col, gold)
-        if pred_col is not None:
-            check_labels_present(src, fmt, pred_col, pred)  # type: ignore[arg-type]
-    repeats = None
-    item_ids = ids
-    id_name = id or "id"
-    if repeat and repeat in names and repeat not in (gold, pred, id_name):
-        repeats = table.column(repeat)
-    for name, col in ((id_name, ids), (repeat, repeats)):
-        if col is not None and pa.types.is_nested(col.type):
-            raise DataError(f"file {spath!r}, column {name!r}: every {'id' if name == id_name else 'repeat'} must be "
-                            f"one value (text or a number); the column holds {col.type} values.")
-    if ids is not None:
-        if repeats is not None:
-            if ids.null_count:
-                _check_ids(src, fmt, ids, id_name)
-            ids = _check_keys(src, fmt, repeats, ids, repeat, id_name)  # type: ignore[arg-type]
-        else:
-            _check_ids(src, fmt, ids, id_name)
-    return Predictions(spath, gold_col, pred_col, ids, tuple(all_columns), {e: table.column(e) for e in extra if e},
-                       repeats, item_ids, src, fmt)
 
 
 def atomic_write_text(path: str | os.PathLike, text: str, *, option: str = "--output") -> None:

@@ -31,6 +31,8 @@ ENCODINGS = ("utf-8", "latin-1")
 STDIN = "<stdin>"
 _BOM = codecs.BOM_UTF8
 _CHUNK = 1 << 20
+SPOOL_AT = 64 << 20
+"""Standard input beyond this many bytes is copied to an unnamed temporary file instead of held in memory."""
 
 
 def check_encoding(encoding: str) -> str:
@@ -54,18 +56,47 @@ class Source:
     is the name messages use.
     """
 
-    __slots__ = ("name", "path", "data", "encoding")
+    __slots__ = ("name", "path", "data", "encoding", "origin", "spool")
 
-    def __init__(self, name: str, path: Path | None, data: bytes | None, encoding: str = "utf-8") -> None:
+    def __init__(self, name: str, path: Path | None, data: bytes | None, encoding: str = "utf-8",
+                 origin: tuple[int, int, int] = (0, 0, 0), spool: Any = None) -> None:
         self.name = name
         self.path = path
         self.data = data
         self.encoding = check_encoding(encoding)
+        self.origin = origin  # (rows, lines, bytes) of the file before these bytes: a part of a larger file
+        self.spool = spool  # the unnamed temporary file holding standard input, kept open while in use
 
     @classmethod
-    def from_bytes(cls, data: bytes, *, name: str = STDIN, encoding: str = "utf-8") -> "Source":
-        """Bytes already read, e.g. standard input."""
-        return cls(name, None, bytes(data), encoding)
+    def from_bytes(cls, data: bytes, *, name: str = STDIN, encoding: str = "utf-8",
+                   origin: tuple[int, int, int] = (0, 0, 0)) -> "Source":
+        """Bytes already read, e.g. standard input; ``origin`` = (rows, lines, bytes) before them when they
+        are a part of a larger file (messages then count rows, lines and byte offsets in the whole file)."""
+        return cls(name, None, bytes(data), encoding, origin)
+
+    @classmethod
+    def from_stream(cls, stream: IO[bytes], *, name: str = STDIN, encoding: str = "utf-8",
+                    memory: int = SPOOL_AT) -> "Source":
+        """A stream read to its end (standard input): kept in memory up to ``memory`` bytes, beyond that
+        copied to an unnamed temporary file (removed by the system when clfeval exits, even on ``kill -9``),
+        so that memory stays bounded and the bytes can be read again to name a row in a message."""
+        import shutil
+        import tempfile
+
+        head = stream.read(memory + 1)
+        if len(head) <= memory:
+            return cls.from_bytes(head, name=name, encoding=encoding)
+        spool = tempfile.TemporaryFile()
+        try:
+            spool.write(head)
+            del head
+            shutil.copyfileobj(stream, spool, _CHUNK)
+            spool.flush()
+        except BaseException:
+            spool.close()
+            raise
+        fd_dir = "/proc/self/fd" if os.path.isdir("/proc/self/fd") else "/dev/fd"
+        return cls(name, Path(f"{fd_dir}/{spool.fileno()}"), None, encoding, spool=spool)
 
     @classmethod
     def of(cls, path: "str | os.PathLike[str] | Source", *, encoding: str = "utf-8") -> "Source":
@@ -77,7 +108,9 @@ class Source:
             A missing, unreadable or non-file path (exit 2).
         """
         if isinstance(path, Source):
-            return path if check_encoding(encoding) == path.encoding else cls(path.name, path.path, path.data, encoding)
+            if check_encoding(encoding) == path.encoding:
+                return path
+            return cls(path.name, path.path, path.data, encoding, path.origin, path.spool)
         p = Path(path)
         name = str(p)
         try:
@@ -94,7 +127,8 @@ class Source:
             return cls(name, p, None, encoding)
         if stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode):  # a pipe: /dev/stdin, <(command)
             with open(p, "rb") as fh:
-                return cls(name, None, fh.read(), encoding)
+                got = cls.from_stream(fh, name=name, encoding=encoding)
+                return got
         raise InputFileError(f"{name!r} is a device, not a file; give a predictions file, or pipe the data into "
                              f"clfeval and name standard input as '-'.")
 
@@ -105,13 +139,18 @@ class Source:
         return f"Source({self.name!r})"
 
     @property
+    def is_stdin(self) -> bool:
+        """Standard input (in memory, or spooled to a temporary file)."""
+        return self.name == STDIN and (self.path is None or self.spool is not None)
+
+    @property
     def stem(self) -> str:
         """The name without its extension (``stdin`` for standard input)."""
-        return "stdin" if self.path is None and self.name == STDIN else Path(self.name).stem
+        return "stdin" if self.is_stdin else Path(self.name).stem
 
     @property
     def suffix(self) -> str:
-        return "" if self.path is None and self.name == STDIN else Path(self.name).suffix
+        return "" if self.is_stdin else Path(self.name).suffix
 
     def size(self) -> int:
         return len(self.data) if self.data is not None else self.path.stat().st_size  # type: ignore[union-attr]
@@ -129,15 +168,17 @@ class Source:
         return _io.TextIOWrapper(self.open_binary(), encoding=codec, errors="strict", newline=newline)
 
     def contains(self, needle: bytes) -> bool:
-        """Whether ``needle`` occurs anywhere in the bytes (a memchr-speed scan)."""
+        """Whether ``needle`` (one byte, or a short string) occurs anywhere in the bytes: a memchr-speed scan
+        in blocks, so that a large file is never held in memory (nor mapped into it)."""
         if self.data is not None:
             return needle in self.data
-        import mmap
-
-        if self.size() == 0:
-            return False
-        with open(self.path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:  # type: ignore[arg-type]
-            return mm.find(needle) >= 0
+        tail = b""
+        with open(self.path, "rb") as fh:  # type: ignore[arg-type]
+            for block in iter(lambda: fh.read(16 * _CHUNK), b""):
+                if needle in tail + block[:len(needle)] or needle in block:
+                    return True
+                tail = block[-(len(needle) - 1):] if len(needle) > 1 else b""
+        return False
 
     def matches(self, regex: str) -> bool:
         """Whether the regular expression (RE2, on bytes) matches anywhere: pyarrow's C++ scan of the mapped file."""
@@ -243,7 +284,7 @@ def json_lines(source: Source) -> Iterator[tuple[int, str]]:
     """(line number, text) of every non-blank line of a JSON Lines file."""
     with source.open_text(newline="\n") as fh:
         try:
-            for number, text in enumerate(fh, start=1):
+            for number, text in enumerate(fh, start=source.origin[1] + 1):
                 if text.strip(" \t\r\n"):
                     yield number, text
         except UnicodeDecodeError:
@@ -267,7 +308,8 @@ def row_line(source: Source, fmt: str, index: int) -> int | None:
 def row_ref(source: Source | None, fmt: str, index: int) -> str:
     """``row N (line L)``: the 1-based data row of ``index`` and, in text formats, its line."""
     line = row_line(source, fmt, index) if source is not None else None
-    return f"row {index + 1} (line {line})" if line is not None else f"row {index + 1}"
+    row = index + 1 + (source.origin[0] if source is not None else 0)
+    return f"row {row} (line {line})" if line is not None else f"row {row}"
 
 
 # --- bytes that are not UTF-8 ---------------------------------------------------
@@ -347,7 +389,8 @@ def _position(source: Source, fmt: str, offset: int) -> tuple[int, int | None]:
         row = sum(1 for t in lines if t.strip(" \t\r\n"))
     for _ in lines:  # count the remaining lines
         pass
-    return newlines + 1, row
+    rows_before, lines_before, _ = source.origin
+    return newlines + 1 + lines_before, (row + rows_before if row is not None and row > 0 else row)
 
 
 def utf8_error(source: Source, fmt: str, *, column: str | None = None, row: int | None = None) -> DataError:
@@ -364,6 +407,7 @@ def utf8_error(source: Source, fmt: str, *, column: str | None = None, row: int 
     with source.open_binary() as fh:
         fh.seek(offset)
         bad = fh.read(4)
+    offset += source.origin[2]
     if data_row == 0:
         where = f"the header (line {line})"
     elif data_row is not None:

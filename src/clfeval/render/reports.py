@@ -53,6 +53,22 @@ _BINARY_ROWS = (("accuracy", "accuracy"), ("error_rate", "error rate"), ("precis
                 ("phi", "φ = TPR + FPR − 1"))
 
 
+#: A report of many classes (held sparsely) shows this many of its largest classes, and its hardest ones.
+TOP_CLASSES = 20
+HARDEST_SHOWN = 10
+
+
+def _top_classes(rep: Report) -> list[str]:
+    """The largest classes by support, then the hardest ones (lowest F1), in that order, each once."""
+    by_support = sorted(rep.labels, key=lambda lab: -rep.per_class[lab]["support"])[:TOP_CLASSES]
+    hardest = [lab for lab in rep.diagnostics.get("hardest_classes", [])[:HARDEST_SHOWN] if lab not in by_support]
+    if len(hardest) < HARDEST_SHOWN:
+        ranked = sorted((lab for lab in rep.labels if rep.per_class[lab]["support"] > 0),
+                        key=lambda lab: math.inf if math.isnan(rep.per_class[lab]["f1"]) else rep.per_class[lab]["f1"])
+        hardest += [lab for lab in ranked if lab not in by_support and lab not in hardest][:HARDEST_SHOWN - len(hardest)]
+    return by_support + hardest
+
+
 def report_blocks(rep: Report) -> list[Block]:
     """The layout of a report, shared by the text and Markdown renderers."""
     blocks: list[Block] = []
@@ -60,6 +76,13 @@ def report_blocks(rep: Report) -> list[Block]:
     k = len(labels)
     kind = {"multilabel": "multi-label", "binary": "single-label, 2 classes", "multiclass": f"single-label, {k} classes"}[rep.kind]
     blocks.append(TextBlock(f"clfeval report — {rep.n} items, {kind}", heading=True))
+    shown_labels = labels
+    if rep.confusion_cells is not None:  # many classes, held sparsely: the largest ones and confusions only
+        cells = rep.confusion_cells
+        shown_labels = _top_classes(rep)
+        blocks.append(TextBlock(f"Confusion table: {k:,} classes, held sparsely ({cells['non_empty']:,} non-empty cells, "
+                                f"{cells['off_diagonal']:,} of them confusions); the largest confusions are listed below, "
+                                f"and the JSON output holds them under confusion_cells."))
     if rep.confusion_matrix is not None:
         if k <= MAX_MATRIX:
             rows = [[labels[i], *rep.confusion_matrix[i], sum(rep.confusion_matrix[i])] for i in range(k)]
@@ -76,7 +99,7 @@ def report_blocks(rep: Report) -> list[Block]:
     if rep.kind == "multilabel":
         cols.append("accuracy")
     rows = []
-    for lab in labels:
+    for lab in shown_labels:
         c = rep.per_class[lab]
         row = [lab, c["support"], c["tp"], c["fp"], c["fn"], c["tn"], c["precision"], c["recall"], c["f1"]]
         if fb:
@@ -85,8 +108,11 @@ def report_blocks(rep: Report) -> list[Block]:
         if rep.kind == "multilabel":
             row.append(c["accuracy"])
         rows.append(row)
-    blocks.append(TableBlock("Per class (each class against all others)", cols, rows,
-                             caption="δ = TPR − FPR (discrimination), φ = TPR + FPR − 1 (bias towards saying yes)"))
+    caption = "δ = TPR − FPR (discrimination), φ = TPR + FPR − 1 (bias towards saying yes)"
+    if len(shown_labels) < k:
+        caption += (f"; {len(shown_labels)} of {k:,} classes shown: the {TOP_CLASSES} largest (support) and the "
+                    f"{HARDEST_SHOWN} hardest (lowest F1); every class is in the JSON output")
+    blocks.append(TableBlock("Per class (each class against all others)", cols, rows, caption=caption))
     avg_cols = ["average", "precision", "recall", "F1", *fcol]
     avg_rows = []
     for name, d, desc in (("macro", rep.macro, "mean of per-class values"), ("micro", rep.micro, "pooled counts"),
@@ -143,7 +169,8 @@ def report_blocks(rep: Report) -> list[Block]:
     if d.get("hardest_class") is not None:
         hc = d["hardest_class"]
         tied = d.get("hardest_classes", [hc])
-        tie = f" (tied: {', '.join(tied)})" if len(tied) > 1 else ""
+        more = f" and {len(tied) - HARDEST_SHOWN:,} more" if len(tied) > HARDEST_SHOWN else ""
+        tie = f" (tied: {', '.join(tied[:HARDEST_SHOWN])}{more})" if len(tied) > 1 else ""
         lines.append(f"Hardest class: {hc} (lowest F1, {num(rep.per_class[hc]['f1'])}){tie}.")
     mcp = d.get("most_confused_pair")
     if mcp:

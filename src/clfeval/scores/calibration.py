@@ -43,24 +43,30 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Sequence
 
 import numpy as np
 
 from clfeval.core.display import Display
-from clfeval.core.labels import label_str
+from clfeval.core.exact import ExactSum, ExactSums
+from clfeval.core.labels import encode_labels, label_str, resolve_label
 from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, check_probabilities, score_matrix
 from clfeval.core.validation import check_positive_int
-from clfeval.scores.curves import Ranking, binary_gold, indicator_gold
+from clfeval.scores.curves import Ranking, indicator_gold
 from clfeval.errors import DataError, UsageError
 from clfeval.core.signature import build_signature
 
-__all__ = ["Calibration", "reliability", "check_bins", "EPS", "STRATEGIES", "MAX_BINS"]
+__all__ = ["Calibration", "Calibrator", "reliability", "calibrate_batches", "check_bins", "EPS", "STRATEGIES",
+           "MAX_BINS", "RANKING_ITEMS"]
 
 EPS = float(np.finfo(np.float64).eps)
 STRATEGIES = ("uniform", "quantile")
 ROW_SUM_TOLERANCE = 0.01
 MAX_BINS = 100_000
+RANKING_ITEMS = 50_000_000
+"""Most items whose scores a streamed calibration keeps for its ROC-AUC and average precision (about 450 MB:
+a ranking sorts every score in memory); beyond it they are left out, and the result says so."""
 """Most bins of a reliability table. Time and memory grow linearly with the number of bins (every bin is
 a row of the JSON table); at this many bins even ten million items leave only 100 per bin."""
 
@@ -129,6 +135,190 @@ def _bin_index(conf: np.ndarray, n_bins: int, strategy: str) -> tuple[np.ndarray
     return idx.astype(np.int64), lower, upper
 
 
+def _check_strategy(strategy: str) -> None:
+    if strategy not in STRATEGIES:
+        raise UsageError(f"option strategy must be one of {', '.join(STRATEGIES)}; got {strategy!r}.")
+
+
+class Calibrator:
+    """A reliability table counted batch by batch: ``update(gold, probs)`` per batch, then :meth:`result`.
+
+    Every sum is exact (:mod:`clfeval.core.exact`: integer counts, float sums
+    kept as exact integers of 2^-1074), so the order of the batches, files or
+    partitions cannot change a single bit of the result. Uniform bins need
+    nothing but the sums; equal-mass bins (``quantile``) keep each item's
+    confidence and outcome until the end (their edges are order statistics).
+    The binary ranking (ROC-AUC, average precision) keeps every score while
+    at most ``ranking_limit`` items have come (None: no limit); beyond it the
+    result leaves it out and says so.
+
+    >>> c = Calibrator(positive=1, bins=10)
+    >>> c.update([1, 0], [0.6, 0.4]); c.update([1, 0], [0.6, 0.4])
+    >>> r = c.result(); round(r.ece, 4), r.roc_auc
+    (0.4, 1.0)
+    """
+
+    def __init__(self, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,
+                 strategy: str = "uniform", source: ScoreSource | None = None,
+                 ranking_limit: int | None = None) -> None:
+        self.src = source or DEFAULT_SOURCE
+        self.n_bins = check_bins(bins)
+        _check_strategy(strategy)
+        self.strategy, self.positive, self.labels = strategy, positive, labels
+        self.ranking_limit = ranking_limit
+        self.kind: str | None = None
+        self.pos_label: str | None = None
+        self.seen_labels: dict[str, None] = {}
+        self.n = 0
+        self.count = np.zeros(self.n_bins, dtype=np.int64)
+        self.hits = np.zeros(self.n_bins, dtype=np.int64)
+        self.conf_sum = ExactSums(self.n_bins)
+        self.brier = ExactSum()
+        self.log = ExactSum()
+        self.kept: list[tuple[np.ndarray, np.ndarray]] = []  # (confidence, outcome) for equal-mass bins
+        self.ranked: list[tuple[np.ndarray, np.ndarray]] | None = []  # (is positive, score) for the ranking
+        self.offset = 0
+
+    def _where(self, i: int) -> str:
+        return self.src.where(self.offset + i)
+
+    def update(self, gold: Any, probs: Any, *, where: Any = None) -> None:
+        """One batch of items: gold labels and their probabilities (one column, or one per class);
+        ``where(i)`` names the batch's item i in messages (default: counted over every batch so far)."""
+        name, prefix = self.src.column("probabilities"), self.src.prefix
+        where = where or self._where
+        if isinstance(probs, dict) or (isinstance(probs, np.ndarray) and probs.ndim == 2):
+            if self.positive is not None:
+                raise UsageError("give positive with one probability column (binary), or one probability column per "
+                                 "class (multiclass, top-label calibration), not both.")
+            p, col_labels = score_matrix(probs, labels=self.labels, where=where, prefix=prefix)
+            for j, lab in enumerate(col_labels):
+                check_probabilities(p[:, j], name=f"{prefix}{label_str(lab)}", where=where)
+            sums = p.sum(axis=1)
+            bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_TOLERANCE)
+            if bad.size:
+                i = int(bad[0])
+                raise DataError(f"the probability columns of {where(i)} sum to {sums[i]:.6g}, not 1; top-label "
+                                f"calibration needs one probability distribution over the classes per item.")
+            y = indicator_gold(gold, col_labels, multilabel=False)
+            if y.shape[0] != p.shape[0]:
+                raise DataError(f"gold has {y.shape[0]} items but the probability columns have {p.shape[0]} values.")
+            top = np.argmax(p, axis=1)
+            rows = np.arange(p.shape[0])
+            conf = p[rows, top]
+            outcome = y[rows, top]
+            self.brier.add(np.sum((p - y) ** 2, axis=1))
+            self.log.add(np.log(np.clip(p[y], EPS, 1.0 - EPS)))
+            self.kind = "top-label"
+        else:
+            if self.positive is None:
+                raise UsageError("binary calibration needs positive: the label whose probability the column gives.")
+            outcome = self._is_positive(gold)
+            conf = as_scores(probs, name=name, n=outcome.shape[0], where=where)
+            check_probabilities(conf, name=name, where=where)
+            y = outcome.astype(np.float64)
+            self.brier.add((conf - y) ** 2)
+            pc = np.clip(conf, EPS, 1.0 - EPS)
+            self.log.add(np.where(outcome, np.log(pc), np.log1p(-pc)))
+            self.kind = "binary"
+            if self.ranked is not None:
+                if self.ranking_limit is not None and self.n + conf.shape[0] > self.ranking_limit:
+                    self.ranked = None
+                else:
+                    self.ranked.append((outcome, conf))
+        if self.strategy == "quantile":
+            self.kept.append((conf, outcome))
+        else:
+            idx = np.minimum(np.floor(conf * self.n_bins).astype(np.int64), self.n_bins - 1)
+            self.count += np.bincount(idx, minlength=self.n_bins)
+            self.hits += np.bincount(idx[outcome], minlength=self.n_bins)
+            self.conf_sum.add(conf, idx)
+        self.n += int(conf.shape[0])
+        self.offset += int(conf.shape[0])
+
+    def _is_positive(self, gold: Any) -> np.ndarray:
+        """Gold == positive per item (matched by value or string form); the positive need not be in this batch."""
+        (codes,), r, raw = encode_labels([gold], ("gold",))
+        present = np.flatnonzero(np.bincount(codes, minlength=r)) if codes.size else np.empty(0, dtype=np.int64)
+        occurring = [raw[j] for j in present]
+        for lab in occurring:
+            self.seen_labels.setdefault(label_str(lab), None)
+        try:
+            i = resolve_label(self.positive, occurring, option="positive", source="the gold labels")
+        except DataError:
+            return np.zeros(codes.shape[0], dtype=bool)
+        self.pos_label = label_str(occurring[i])
+        return codes == present[i]
+
+    def result(self) -> Calibration:
+        """The reliability table, ECE, MCE, Brier score and log loss of every item so far."""
+        if self.n == 0:
+            raise DataError("there are no items to calibrate.")
+        if self.kind == "binary" and self.pos_label is None:
+            resolve_label(self.positive, list(self.seen_labels), option="positive", source="the gold labels")
+        n_bins, notes = self.n_bins, []
+        if self.strategy == "quantile":
+            conf = np.concatenate([c for c, _ in self.kept])
+            outcome = np.concatenate([o for _, o in self.kept])
+            idx, lower, upper = _bin_index(conf, n_bins, "quantile")
+            k = lower.shape[0]
+            count = np.bincount(idx, minlength=k)
+            hits = np.bincount(idx[outcome], minlength=k)
+            conf_sum = ExactSums(k)
+            conf_sum.add(conf, idx)
+        else:
+            k, count, hits, conf_sum = n_bins, self.count, self.hits, self.conf_sum
+            edges = np.arange(n_bins + 1) / n_bins
+            lower, upper = edges[:-1], edges[1:]
+        n = self.n
+        table, dev_total, mce = [], Fraction(0), Fraction(-1)
+        for b in range(k):
+            c = int(count[b])
+            row = {"lower": float(lower[b]), "upper": float(upper[b]), "count": c}
+            if c:
+                s_conf, s_hit = conf_sum.fraction(b), int(hits[b])
+                dev = abs(s_hit - s_conf)  # n_b·|acc_b − conf_b|, exactly
+                dev_total += dev
+                mce = max(mce, dev / c)
+                row.update(confidence=float(s_conf / c), accuracy=s_hit / c, gap=float(dev / c))
+            else:
+                row.update(confidence=math.nan, accuracy=math.nan, gap=math.nan)
+            table.append(row)
+        roc_auc = ap = None
+        if self.kind == "binary" and self.ranked:
+            y1 = np.concatenate([o for o, _ in self.ranked])
+            rk = Ranking.from_indicator(y1, np.concatenate([s for _, s in self.ranked]), self.pos_label or "1")
+            roc_auc, ap = rk.roc_auc, rk.average_precision
+        if self.kind == "binary":
+            notes.append(f"Binary calibration: the confidence is the probability of {self.pos_label!r} and the "
+                         f"observation the frequency of {self.pos_label!r} in each bin.")
+            if self.ranked is None:
+                notes.append(f"ROC-AUC and average precision are left out: they rank every score in memory, and "
+                             f"this input has more than {self.ranking_limit:,} items (clfeval report --score ranks "
+                             f"them).")
+        else:
+            notes.append("Top-label calibration: the confidence is the largest probability of each item and the "
+                         "observation whether that label is correct (accuracy).")
+        if self.strategy == "quantile" and k < n_bins:
+            notes.append(f"Equal-mass bins: tied confidences stay in one bin, so {k} bins were formed instead of "
+                         f"{n_bins}.")
+        notes.append(f"Log loss clips probabilities to [eps, 1 - eps] with eps = {EPS!r} (float64 machine epsilon), so "
+                     f"a confident miss costs at most -log(eps) = {-math.log(EPS):.4g} instead of infinity.")
+        notes.append("Ranking metrics (ROC-AUC, average precision) cannot see miscalibration: they depend on the order "
+                     "of the scores only.")
+        kind = self.kind or "binary"
+        sig = build_signature({
+            "kind": kind, "bins": n_bins, "strategy": self.strategy,
+            "binning": "value v goes to bin min(floor(v*B), B-1)" if self.strategy == "uniform"
+            else "equal-mass bins: bin k starts at the (k*N // B)-th smallest confidence; ties stay together",
+            "ece": "sum_b (n_b/N) |acc_b - conf_b|", "mce": "max_b |acc_b - conf_b| over non-empty bins",
+            "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
+            "log_loss_eps": EPS, "sums": "exact (integer and rational accumulation): the same bits in any order"})
+        return Calibration(kind, self.pos_label if kind == "binary" else None, n, self.strategy, k, table,
+                           float(dev_total / n), float(mce), float(self.brier.fraction() / n),
+                           float(-self.log.fraction() / n), EPS, roc_auc, ap, notes, sig)
+
+
 def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,
                 strategy: str = "uniform", source: ScoreSource | None = None) -> Calibration:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
@@ -160,6 +350,12 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
         A probability outside [0, 1] (naming the item and column), rows that
         do not sum to 1, an absent positive label, non-numeric values.
 
+    Notes
+    -----
+    Every sum is exact (see :class:`Calibrator`, which counts the same table
+    batch by batch): ECE = Σ_b |Σ y − Σ p| / N over the bins, computed as a
+    rational number and rounded once.
+
     Examples
     --------
     A perfect ranking whose confidence is not: every positive gets 0.6, every negative 0.4.
@@ -168,82 +364,26 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
     >>> c.roc_auc, round(c.ece, 4), round(c.brier, 4)
     (1.0, 0.4, 0.16)
     """
-    src = source or DEFAULT_SOURCE
-    name, where, prefix = src.column("probabilities"), src.where, src.prefix
-    n_bins = check_bins(bins)
-    if strategy not in STRATEGIES:
-        raise UsageError(f"option strategy must be one of {', '.join(STRATEGIES)}; got {strategy!r}.")
-    notes: list[str] = []
-    roc_auc = ap = None
-    if isinstance(probs, dict) or (isinstance(probs, np.ndarray) and probs.ndim == 2):
-        if positive is not None:
-            raise UsageError("give positive with one probability column (binary), or one probability column per "
-                             "class (multiclass, top-label calibration), not both.")
-        p, col_labels = score_matrix(probs, labels=labels, where=where, prefix=prefix)
-        for j, lab in enumerate(col_labels):
-            check_probabilities(p[:, j], name=f"{prefix}{label_str(lab)}", where=where)
-        sums = p.sum(axis=1)
-        bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_TOLERANCE)
-        if bad.size:
-            i = int(bad[0])
-            raise DataError(f"the probability columns of {where(i)} sum to {sums[i]:.6g}, not 1; top-label calibration "
-                            f"needs one probability distribution over the classes per item.")
-        y = indicator_gold(gold, col_labels, multilabel=False)
-        if y.shape[0] != p.shape[0]:
-            raise DataError(f"gold has {y.shape[0]} items but the probability columns have {p.shape[0]} values.")
-        top = np.argmax(p, axis=1)
-        conf = p[np.arange(p.shape[0]), top]
-        outcome = y[np.arange(p.shape[0]), top].astype(np.float64)
-        brier = float(np.mean(np.sum((p - y) ** 2, axis=1)))
-        p_gold = np.clip(p[y], EPS, 1.0 - EPS) if y.any() else np.empty(0)
-        log_loss = float(-np.mean(np.log(p_gold)))
-        kind, pos_label = "top-label", None
-        notes.append("Top-label calibration: the confidence is the largest probability of each item and the "
-                     "observation whether that label is correct (accuracy).")
-    else:
-        if positive is None:
-            raise UsageError("binary calibration needs positive: the label whose probability the column gives.")
-        y1, pos_label, _ = binary_gold(gold, positive)
-        conf = as_scores(probs, name=name, n=y1.shape[0], where=where)
-        check_probabilities(conf, name=name, where=where)
-        outcome = y1.astype(np.float64)
-        brier = float(np.mean((conf - outcome) ** 2))
-        pc = np.clip(conf, EPS, 1.0 - EPS)
-        log_loss = float(-np.mean(np.where(y1, np.log(pc), np.log1p(-pc))))
-        kind = "binary"
-        rk = Ranking.from_indicator(y1, conf, pos_label)
-        roc_auc, ap = rk.roc_auc, rk.average_precision
-        notes.append(f"Binary calibration: the confidence is the probability of {pos_label!r} and the observation "
-                     f"the frequency of {pos_label!r} in each bin.")
-    n = int(conf.shape[0])
-    if n == 0:
-        raise DataError("there are no items to calibrate.")
-    idx, lower, upper = _bin_index(conf, n_bins, strategy)
-    k = lower.shape[0]
-    count = np.bincount(idx, minlength=k)
-    conf_mean = np.full(k, math.nan)
-    acc_mean = np.full(k, math.nan)
-    nz = count > 0
-    conf_mean[nz] = np.bincount(idx, weights=conf, minlength=k)[nz] / count[nz]
-    acc_mean[nz] = np.bincount(idx, weights=outcome, minlength=k)[nz] / count[nz]
-    gap = np.abs(acc_mean - conf_mean)
-    ece = float(np.sum(count[nz] * gap[nz]) / n)
-    mce = float(gap[nz].max())
-    table = [{"lower": float(lower[b]), "upper": float(upper[b]), "count": int(count[b]),
-              "confidence": float(conf_mean[b]), "accuracy": float(acc_mean[b]), "gap": float(gap[b])}
-             for b in range(k)]
-    if strategy == "quantile" and k < n_bins:
-        notes.append(f"Equal-mass bins: tied confidences stay in one bin, so {k} bins were formed instead of {n_bins}.")
-    notes.append(f"Log loss clips probabilities to [eps, 1 - eps] with eps = {EPS!r} (float64 machine epsilon), so "
-                 f"a confident miss costs at most -log(eps) = {-math.log(EPS):.4g} instead of infinity.")
-    notes.append("Ranking metrics (ROC-AUC, average precision) cannot see miscalibration: they depend on the order "
-                 "of the scores only.")
-    sig = build_signature({
-        "kind": kind, "bins": n_bins, "strategy": strategy,
-        "binning": "value v goes to bin min(floor(v*B), B-1)" if strategy == "uniform"
-        else "equal-mass bins: bin k starts at the (k*N // B)-th smallest confidence; ties stay together",
-        "ece": "sum_b (n_b/N) |acc_b - conf_b|", "mce": "max_b |acc_b - conf_b| over non-empty bins",
-        "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
-        "log_loss_eps": EPS})
-    return Calibration(kind, pos_label, n, strategy, k, table, ece, mce, brier, log_loss, EPS, roc_auc, ap,
-                       notes, sig)
+    cal = Calibrator(positive=positive, labels=labels, bins=bins, strategy=strategy, source=source)
+    cal.update(gold, probs)
+    return cal.result()
+
+
+def calibrate_batches(batches: Any, *, prob: str | None = None, prefix: str | None = None, positive: Any = None,
+                      bins: int = 10, strategy: str = "uniform", source: ScoreSource | None = None,
+                      ranking_limit: int | None = RANKING_ITEMS) -> Calibration:
+    """:func:`reliability` of a stream of batches (:class:`clfeval.io.predictions.PredictionBatch`: ``gold``,
+    the probability columns in ``extra``, ``where``), in bounded memory; the same numbers, to the bit, as
+    one batch of every item (see :class:`Calibrator`).
+
+    ``prob`` names the one probability column (binary, with ``positive``); ``prefix`` the columns
+    ``prefix<class>`` (top-label). With ``ranking_limit`` items or fewer the binary result also ranks them.
+    """
+    cal = Calibrator(positive=positive, bins=bins, strategy=strategy, source=source, ranking_limit=ranking_limit)
+    for b in batches:
+        if prob is not None:
+            probs: Any = b.extra[prob]
+        else:
+            probs = {c[len(prefix or ""):]: col for c, col in b.extra.items()}
+        cal.update(b.gold, probs, where=b.where)
+    return cal.result()

@@ -45,10 +45,10 @@ from clfeval.core.labels import encode_labels, label_str, resolve_requested, sor
 from clfeval.core.validation import (check_beta, check_positive_int, check_probability, check_rng, check_samples,
                                  check_zero_division, zero_division_name)
 from clfeval.errors import DataError, UsageError
-from clfeval.core.scoring import scalar_metric
+from clfeval.core.scoring import scalar_metric, stats_of
 from clfeval.significance.results import P_DEFINITION, Comparison, MultiComparison, format_p, verdict
 from clfeval.core.signature import build_signature
-from clfeval.core.tables import joint_table
+from clfeval.core.tables import count_joint, count_pair, joint_table
 
 __all__ = [
     "TESTS",
@@ -99,6 +99,7 @@ class _Metric:
     table_fn: Callable[[np.ndarray], np.ndarray] | None = None  # (c, K, K) -> (c,)
     item_fn: Callable[[Any, Any], float] | None = None
     trace_only: bool = False
+    stats_fn: Callable[[Any], np.ndarray] | None = None  # TableStats (c, K) -> (c,): sparse tables
 
 
 def _comparable(m: catalog.Metric) -> bool:
@@ -174,7 +175,8 @@ def _resolve(metric: Any, labels: Sequence[Any] | None, zd: float, beta: float) 
         return _Metric(name, f"user metric {name}(gold, pred)", higher, item_fn=metric)
     m = scalar_metric(metric, labels, beta=beta)
     trace = m.metric is not None and m.metric.trace_only
-    return _Metric(m.name, m.description, m.higher_is_better, table_fn=lambda cm: m.fn(cm, zd), trace_only=trace)
+    return _Metric(m.name, m.description, m.higher_is_better, table_fn=lambda cm: m.fn(cm, zd), trace_only=trace,
+                   stats_fn=lambda st: m.of_stats(st, zd))
 
 # --- data → engine -------------------------------------------------------------
 
@@ -188,15 +190,6 @@ def _as_numpy(values: Any, name: str) -> np.ndarray:
     if arr.ndim != 1:
         raise DataError(f"{name} must be one-dimensional (one value per item); got shape {arr.shape}.")
     return arr
-
-
-def _trace_collapse(fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
-    def value(t: np.ndarray) -> np.ndarray:  # t (c, 2) = [wrong, right]
-        cm = np.zeros((t.shape[0], 2, 2), dtype=t.dtype)
-        cm[:, 0, 0] = t[:, 1]
-        cm[:, 0, 1] = t[:, 0]
-        return fn(cm)
-    return value
 
 
 @dataclass
@@ -218,24 +211,13 @@ def _item_problem(m: _Metric, g: Any, xa: Any, xb: Any) -> _Problem:
     return _Problem(m, eng, len(g), None, None, "index resampling (the metric is called on each replicate)")
 
 
-def _discordant(counts: np.ndarray) -> tuple[int, int]:
-    """(n_AB, n_BA) of a joint (gold, A, B) table: A right and B wrong, A wrong and B right."""
-    k = counts.shape[0]
-    diag = np.arange(k)
-    right_a = np.zeros((k, k, k), dtype=bool)
-    right_a[diag, diag, :] = True
-    right_b = np.zeros((k, k, k), dtype=bool)
-    right_b[diag, :, diag] = True
-    return int(counts[right_a & ~right_b].sum()), int(counts[~right_a & right_b].sum())
-
-
-def _count_problem(m: _Metric, counts: np.ndarray, labels: tuple) -> _Problem:
-    """The count-based engine over the non-empty cells of a joint (gold, A, B) table."""
-    eng = rs.CountEngine.from_joint(counts, m.table_fn, trace_only=m.trace_only)
+def _count_problem(m: _Metric, jt: Any, streamed: str = "") -> _Problem:
+    """The count-based engine over the non-empty cells of a joint (gold, A, B) table (dense or sparse)."""
+    eng = rs.CountEngine.of_table(jt, m.table_fn, m.stats_fn, trace_only=m.trace_only)
     what = ("the four cells (A right?, B right?) of the joint table" if m.trace_only
             else f"the {eng.groups} non-empty cells of the joint (gold, A, B) table")
-    return _Problem(m, eng, int(counts.sum()), labels, _discordant(counts),
-                    f"counts: multinomial / binomial draws over {what}")
+    return _Problem(m, eng, jt.n, jt.labels, jt.discordant(),
+                    f"counts: multinomial / binomial draws over {what}" + (f"; {streamed}" if streamed else ""))
 
 
 def _problem(gold: Any, pred_a: Any, pred_b: Any, metric: Any, *, labels: Sequence[Any] | None, zd: float,
@@ -246,22 +228,24 @@ def _problem(gold: Any, pred_a: Any, pred_b: Any, metric: Any, *, labels: Sequen
     if metric in SCORE_METRICS:
         m, g, (xa, xb) = _score_inputs(metric, gold, (pred_a, pred_b), positive, ("pred_a", "pred_b"))
         return _item_problem(m, g, xa, xb)
-    jt = joint_table(gold, pred_a, pred_b, labels=labels)
+    streamed = getattr(gold, "describe", "") if pred_a is None else ""
+    jt = next(iter(gold.pairs.values())) if streamed or (pred_a is None and hasattr(gold, "pairs")) else \
+        gold if pred_a is None and hasattr(gold, "discordant") else joint_table(gold, pred_a, pred_b, labels=labels)
     if jt.n == 0:
         raise DataError("there are no items to compare.")
     m = _resolve(metric, jt.labels, zd, beta)
     if engine != "index":
-        return _count_problem(m, jt.counts, jt.labels)
+        return _count_problem(m, jt, streamed)
     k = len(jt.labels)
     (g, a, b), _, raw = encode_labels([gold, pred_a, pred_b], ("gold", "pred_a", "pred_b"))
     pos = {label_str(x): i for i, x in enumerate(jt.labels)}
     lut = np.array([pos.get(label_str(x), -1) for x in raw], dtype=np.int64)
     g, a, b = lut[g], lut[a], lut[b]
     if m.trace_only:
-        items = rs.CodedItems((g == a).astype(np.int64), (g == b).astype(np.int64), 2, _trace_collapse(m.table_fn))
+        items = rs.CodedItems((g == a).astype(np.int64), (g == b).astype(np.int64), 2, rs.trace_value(m.table_fn))
     else:
         items = rs.CodedItems(g * k + a, g * k + b, k * k, lambda t: m.table_fn(t.reshape(t.shape[0], k, k)))
-    return _Problem(m, rs.IndexEngine(items), jt.n, jt.labels, _discordant(jt.counts), "index resampling of the items")
+    return _Problem(m, rs.IndexEngine(items), jt.n, jt.labels, jt.discordant(), "index resampling of the items")
 
 # --- tests ---------------------------------------------------------------------
 
@@ -365,8 +349,12 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
 
     Parameters
     ----------
-    gold : sequence
-        Gold labels, one per item.
+    gold : sequence, or a joint table
+        Gold labels, one per item; or, with ``pred_a`` and ``pred_b`` None, the
+        joint (gold, A, B) table counted elsewhere (a
+        :class:`~clfeval.core.tables.JointTable` or its sparse form, or the
+        one pair of a streamed :class:`~clfeval.core.counting.JointTables`) — a
+        count metric then needs nothing more.
     pred_a, pred_b : sequence
         Predictions of A and of B on the same items in the same order (or,
         for ``roc_auc`` / ``average_precision`` / a callable, any per-item
@@ -580,6 +568,10 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
 
     Parameters
     ----------
+    gold : sequence, or JointTables
+        Gold labels; or every pair's joint table counted elsewhere
+        (:class:`clfeval.core.counting.JointTables`, streamed), ``systems`` then
+        naming the systems only (a count metric).
     systems : mapping of name → predictions (or a sequence, named A, B, C, …)
     baseline : str, optional
         Compare each other system (as A) with this one (as B). Without it every
@@ -651,6 +643,14 @@ class _Systems:
     def __init__(self, gold: Any, preds: dict[str, Any], metric: Any, labels: Sequence[Any] | None, zd: float,
                  beta: float, positive: Any) -> None:
         self.scores: dict[str, float] = {}
+        self.tables = gold if hasattr(gold, "pairs") else None  # counted elsewhere (streamed): core.counting
+        if self.tables is not None:
+            self.labels, self.codes = self.tables.labels, {}
+            self.metric = _resolve(metric, self.labels, zd, beta)
+            for n in self.tables.names:
+                t = self.tables.table(n)
+                self.scores[n] = float(self.metric.stats_fn(stats_of(t)))  # type: ignore[misc]
+            return
         if callable(metric) or metric in SCORE_METRICS:
             if callable(metric):
                 self.metric = _resolve(metric, labels, zd, beta)
@@ -682,18 +682,15 @@ class _Systems:
             raise DataError("there are no items to compare.")
         lookup = np.full(r + 1, -1, dtype=np.int64)
         lookup[index] = np.arange(len(self.labels))
-        self.k = k = len(self.labels)
         self.codes = {n: lookup[c] for n, c in zip(["\0gold"] + list(preds), codes)}
         self.metric = _resolve(metric, self.labels, zd, beta)
         g = self.codes["\0gold"]
         for n in preds:
-            cm = np.bincount(g * k + self.codes[n], minlength=k * k).reshape(1, k, k)
-            self.scores[n] = float(self.metric.table_fn(cm)[0])
+            self.scores[n] = float(self.metric.stats_fn(stats_of(count_pair(g, self.codes[n], self.labels))))  # type: ignore[misc]
 
     def problem(self, x: str, y: str) -> _Problem:
+        if self.tables is not None:
+            return _count_problem(self.metric, self.tables.pair(x, y), self.tables.describe)
         if self.codes is None:
             return _item_problem(self.metric, self.gold, self.items[x], self.items[y])
-        k = self.k
-        flat = (self.codes["\0gold"] * k + self.codes[x]) * k + self.codes[y]
-        counts = np.bincount(flat, minlength=k ** 3).reshape(k, k, k).astype(np.int64)
-        return _count_problem(self.metric, counts, self.labels)
+        return _count_problem(self.metric, count_joint(self.codes["\0gold"], self.codes[x], self.codes[y], self.labels))
