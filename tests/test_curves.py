@@ -205,9 +205,31 @@ def test_parallel_sorted_parts_give_the_same_numbers(monkeypatch):
     single = curves.ranking(y.astype(int), s, positive=1)
     monkeypatch.setattr(curves, "_PARALLEL_MIN", 10)
     monkeypatch.setattr(curves, "_n_threads", lambda: 3)
+    monkeypatch.setattr(curves, "_simd_sort", lambda: False)  # the scalar-sort strategy: parts on threads (issue 12)
     multi = curves.ranking(y.astype(int), s, positive=1)
     assert len(multi.neg_parts) == 3 and len(single.neg_parts) == 1
     assert multi.roc_auc == single.roc_auc == pytest.approx(roc_auc_score(y, s), abs=1e-12)
     assert multi.average_precision == single.average_precision == pytest.approx(average_precision_score(y, s), abs=1e-12)
     assert np.array_equal(multi.neg_scores, np.sort(s[~y]))
     assert np.array_equal(multi.cuts.tp, single.cuts.tp) and np.array_equal(multi.cuts.fp, single.cuts.fp)
+
+
+def test_the_simd_strategy_sorts_each_class_whole_and_gives_the_same_numbers(monkeypatch):
+    """With numpy's SIMD sort, the classes are sorted whole on two threads and the positives searched in slices."""
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    import clfeval.scores.curves as curves
+    from clfeval.scores.sorting import strategy
+
+    rng = np.random.default_rng(12)
+    y = rng.random(4000) < 0.3
+    s = np.round(rng.normal(size=4000) + y, 1)
+    monkeypatch.setattr(curves, "_PARALLEL_MIN", 10)
+    monkeypatch.setattr(curves, "_n_threads", lambda: 3)
+    monkeypatch.setattr(curves, "_simd_sort", lambda: True)
+    rk = curves.ranking(y.astype(int), s, positive=1)
+    assert len(rk.neg_parts) == 1 and np.array_equal(rk.neg_scores, np.sort(s[~y]))
+    assert rk.roc_auc == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    assert rk.average_precision == pytest.approx(average_precision_score(y, s), abs=1e-12)
+    assert strategy(10, n_threads=4, simd=True, parallel_min=100) == "single"
+    assert strategy(10**6, n_threads=1, simd=True) == "single"

@@ -98,6 +98,7 @@ def test_curves_from_threaded_parts_match(monkeypatch):
 
     monkeypatch.setattr(curves, "_PARALLEL_MIN", 1000)
     monkeypatch.setattr(curves, "_n_threads", lambda: 3)
+    monkeypatch.setattr(curves, "_simd_sort", lambda: False)  # the scalar-sort strategy: parts on threads (issue 12)
     rng = np.random.default_rng(2)
     y = rng.random(20_000) < 0.3
     s = rng.integers(0, 500, 20_000).astype(float)

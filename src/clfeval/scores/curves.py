@@ -8,7 +8,8 @@ log-odds, SVM margins); only their order matters here.
 How it is computed
 ------------------
 The positives' scores and the negatives' scores are sorted separately (two
-plain sorts, no argsort) and counted against each other with binary searches:
+plain sorts, no argsort; on threads as the CPU's sort makes worth it, see
+:mod:`clfeval.scores.sorting`) and counted against each other with binary searches:
 
 * ROC-AUC, the Mann–Whitney statistic: the probability that a random positive
   scores above a random negative, ties counting one half,
@@ -55,6 +56,7 @@ from clfeval.errors import DataError, UsageError
 from clfeval.core.gold import EncodedGold, binary_gold, indicator_gold
 from clfeval.core.metrics import ClassCounts, fbeta, fpr, precision, recall, safe_divide
 from clfeval.scores.objectives import Objective, check_cost, choose_cut, parse_objective
+from clfeval.scores.sorting import PARALLEL_MIN, pairs_and_ap, simd_sort, split_sorted, strategy, threads
 from clfeval.core.signature import build_signature
 
 __all__ = [
@@ -86,99 +88,25 @@ DEFINITIONS = {
 }
 
 
-# --- the core: two sorted arrays ---------------------------------------------
+# --- the core: two sorted arrays (how they are made: clfeval.scores.sorting) ---------------
 
-# Sorting is the floor of a ranking. Above this many items the negatives are
-# sorted in parts on separate threads (np.sort releases the GIL); the parts are
-# never merged for ROC-AUC and AP, since counting below a positive adds up over
-# parts. The merge happens only when the cuts or curves are asked for.
-_PARALLEL_MIN = 1 << 20
+# Above this many items a ranking uses threads, as the CPU's sort makes worth it (sorting.strategy).
+_PARALLEL_MIN = PARALLEL_MIN
 
 
 def _n_threads() -> int:
-    import os
-
-    return max(1, min(4, os.cpu_count() or 1))
+    return threads()
 
 
-def _split_sorted(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
-    """(sorted scores of the positives, sorted parts of the negatives' scores).
-
-    Large inputs are cut into one contiguous slice per thread; each thread
-    picks its slice's negatives and sorts them (boolean indexing and sorting
-    release the GIL), while this thread picks and sorts the positives.
-    """
-    threads = _n_threads()
-    if scores.shape[0] < _PARALLEL_MIN or threads == 1:
-        pos = scores[y]
-        neg = scores[~y]
-        pos.sort()
-        neg.sort()
-        return pos, (neg,)
-    from concurrent.futures import ThreadPoolExecutor
-
-    bounds = np.linspace(0, scores.shape[0], threads + 1).astype(np.intp)
-
-    def negatives(i: int) -> np.ndarray:
-        lo, hi = bounds[i], bounds[i + 1]
-        part = scores[lo:hi][~y[lo:hi]]
-        part.sort()
-        return part
-
-    with ThreadPoolExecutor(threads) as ex:
-        futures = [ex.submit(negatives, i) for i in range(threads)]
-        pos = scores[y]
-        pos.sort()
-        return pos, tuple(f.result() for f in futures)
+def _simd_sort() -> bool:
+    return simd_sort()
 
 
-def _below_and_tied(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, int]:
-    """For sorted ``pos`` and one sorted part ``neg``: negatives strictly below each positive, and tied pairs."""
-    if neg.shape[0] == 0:
-        return np.zeros(pos.shape[0], dtype=np.int64), 0
-    lp = np.searchsorted(neg, pos, side="left")
-    tied = 0
-    maybe = neg[np.minimum(lp, neg.shape[0] - 1)] == pos
-    if maybe.any():
-        tied = int((np.searchsorted(neg, pos[maybe], side="right") - lp[maybe]).sum(dtype=np.int64))
-    return lp.astype(np.int64, copy=False), tied
-
-
-def _pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray]) -> tuple[int, int, float]:
-    """(pairs with positive above negative, tied pairs, average precision) of sorted score arrays.
-
-    ``neg_parts`` are sorted arrays whose union is the negatives: every count
-    below is a sum over parts (computed on one thread per part when large).
-    """
-    n_pos = pos.shape[0]
-    n_neg = sum(p.shape[0] for p in neg_parts)
-    if n_pos == 0:
-        return 0, 0, math.nan
-    if len(neg_parts) > 1 and n_pos + n_neg >= _PARALLEL_MIN:
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(len(neg_parts)) as ex:  # searchsorted releases the GIL
-            counted = list(ex.map(lambda part: _below_and_tied(pos, part), neg_parts))
-    else:
-        counted = [_below_and_tied(pos, part) for part in neg_parts]
-    left = counted[0][0] if len(counted) == 1 else np.sum([c[0] for c in counted], axis=0)  # negatives below each positive
-    tied = sum(c[1] for c in counted)
-    below = int(left.sum(dtype=np.int64))
-    # AP: every positive of a tie group gets the precision of the cut at its score.
-    if n_pos > 1 and np.any(pos[1:] == pos[:-1]):
-        new = np.empty(n_pos, dtype=bool)
-        new[0] = True
-        np.not_equal(pos[1:], pos[:-1], out=new[1:])
-        starts = np.flatnonzero(new)
-        sizes = np.diff(np.append(starts, n_pos))
-        tp = n_pos - starts
-        fp = n_neg - left[starts]
-        ap = float(np.dot(sizes, tp / (tp + fp))) / n_pos
-    else:
-        tp = np.arange(n_pos, 0, -1, dtype=np.float64)
-        fp = n_neg - left
-        ap = float(np.sum(tp / (tp + fp))) / n_pos
-    return below, tied, ap
+def _plan(n: int) -> tuple[str, int]:
+    """The sorting strategy for ``n`` items, and the threads it may use."""
+    k = _n_threads()
+    return strategy(n, n_threads=k, simd=_simd_sort() if n >= _PARALLEL_MIN and k > 1 else False,
+                    parallel_min=_PARALLEL_MIN), k
 
 
 class Cuts(NamedTuple):
@@ -278,7 +206,8 @@ class Ranking(Display):
     def from_indicator(cls, y: np.ndarray, scores: np.ndarray, positive: str = "1",
                        signature: dict[str, Any] | None = None) -> "Ranking":
         """From a boolean "is positive" array and finite float scores (no checks)."""
-        pos, parts = _split_sorted(y, scores)
+        plan, k = _plan(scores.shape[0])
+        pos, parts = split_sorted(y, scores, plan=plan, n_threads=k)
         return cls(positive, pos, parts, signature if signature is not None else _signature(positive))
 
     @cached_property
@@ -308,7 +237,8 @@ class Ranking(Display):
 
     @cached_property
     def _core(self) -> tuple[int, int, float]:
-        return _pairs_and_ap(self.pos_scores, self.neg_parts)
+        k = _n_threads() if self.n >= _PARALLEL_MIN else 1
+        return pairs_and_ap(self.pos_scores, self.neg_parts, n_threads=k)
 
     @property
     def pairs(self) -> int:
