@@ -29,10 +29,10 @@ result says when a bound was truncated.
 **Computation (Sun & Xu 2014).** The placement values are midrank counts:
 one sort of the n + m scores of each system gives every item's number of
 items of the other class below it (ties counting one half), in O(N log N)
-instead of the O(mn) of the double sum. The sort is numpy's: a plain sort of
-the float keys with the item index packed into their low bits (exact: keys
-whose top bits collide are re-sorted by value), which is several times faster
-than ``np.argsort`` on large inputs.
+instead of the O(mn) of the double sum (:mod:`clfeval.significance.midranks`:
+a plain sort of int64 keys with the item index packed into their low bits,
+several times faster than ``np.argsort``; with heavy ties no sort of the
+items at all, only of their distinct values).
 
 Undefined cases: without positives or without negatives there is no AUC
 (a :class:`~clfeval.errors.DataError`); with fewer than two positives or two
@@ -66,6 +66,7 @@ from clfeval.scores.columns import as_scores, score_matrix
 from clfeval.core.validation import check_probability
 from clfeval.scores.curves import Ranking, binary_gold, indicator_gold
 from clfeval.errors import DataError, UsageError
+from clfeval.significance.midranks import below_counts, positives_first
 from clfeval.significance.paired import holm
 from clfeval.significance.results import verdict as _verdict
 
@@ -73,117 +74,6 @@ __all__ = ["AUCInterval", "DeLongComparison", "DeLongOvR", "placements", "delong
 
 _ALGORITHM = "DeLong et al. (1988) structural components, computed by midrank counts (Sun & Xu 2014)"
 _CI_METHOD = "Wald (estimate ± z·SE), truncated to [0, 1] for an AUC and to [-1, 1] for a difference"
-
-# Above this many items the packed-key sort is used instead of np.argsort.
-_PACKED_MIN = 1 << 15
-
-
-# --- sorting and placement values --------------------------------------------------------
-
-def _layout(y: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """(labels, items, m): item i gets label ``labels[i]`` — positives 0..m−1 and negatives m..N−1, each
-    class in item order — and ``items[j]`` is the item with label j."""
-    m = int(np.count_nonzero(y))
-    items = np.concatenate([np.flatnonzero(y), np.flatnonzero(~y)])
-    cp = np.cumsum(y, dtype=np.int64)
-    labels = np.where(y, cp - 1, m + np.arange(y.shape[0], dtype=np.int64) - cp)
-    return labels, items, m
-
-
-def _sort_order(s: np.ndarray, labels: np.ndarray, items: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """(order, starts): the labels of the items in ascending order of score, and the tie groups.
-
-    ``s`` holds the scores in item order, ``labels`` a permutation of 0..N−1 and
-    ``items`` its inverse. ``starts`` flags the sorted positions that begin a
-    group of equal scores (None when every score is distinct).
-
-    Large inputs: each score's bits are mapped to an int64 of the same order,
-    its low ⌈log2 N⌉ bits are replaced by the item's label and the keys are
-    sorted with ``np.sort`` (much faster than ``np.argsort``). Items whose
-    remaining top bits agree — equal scores, or distinct scores closer than
-    about 2^-(52 - log2 N) relative — are the only ones whose values are read
-    again: a run of them that is out of order is re-sorted by value. Equal
-    scores keep any order.
-    """
-    n = s.shape[0]
-    if n < _PACKED_MIN:
-        sv = s[items]
-        order = np.argsort(sv, kind="stable")
-        sv = sv[order]
-        if n > 1 and np.any(sv[1:] == sv[:-1]):
-            starts = np.empty(n, dtype=bool)
-            starts[0] = True
-            np.not_equal(sv[1:], sv[:-1], out=starts[1:])
-            return order, starts
-        return order, None
-    k = int(n - 1).bit_length()
-    key = (s + 0.0).view(np.int64)  # a copy, with -0.0 made +0.0 (they tie)
-    tmp = key >> 63
-    tmp &= np.int64(0x7FFFFFFFFFFFFFFF)
-    key ^= tmp  # negative floats: flip the magnitude bits, so integer order = float order
-    key >>= k
-    key <<= k
-    key |= labels
-    key.sort()
-    order = np.bitwise_and(key, np.int64((1 << k) - 1), out=tmp)
-    key >>= k  # the top bits alone
-    near = np.flatnonzero(key[1:] == key[:-1])  # sorted positions p and p + 1 share their top bits
-    if near.size == 0:
-        return order, None
-    sl = s[items]  # scores in label order (two increasing runs of items: a cheap gather)
-    if near.size > n // 8:  # many ties: read every value once
-        sv = sl[order]
-        v0, v1 = sv[near], sv[near + 1]
-    else:
-        v0, v1 = sl[order[near]], sl[order[near + 1]]
-    bad = near[v1 < v0]
-    if bad.size:
-        lo = np.searchsorted(key, key[bad], side="left")
-        hi = np.searchsorted(key, key[bad], side="right")
-        lo, first = np.unique(lo, return_index=True)
-        sizes = hi[first] - lo
-        pos = np.repeat(lo - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
-        sub = order[pos]
-        order[pos] = sub[np.lexsort((sl[sub], key[pos]))]
-        v0, v1 = sl[order[near]], sl[order[near + 1]]
-    tied = near[v0 == v1]
-    if tied.size == 0:
-        return order, None
-    starts = np.ones(n, dtype=bool)
-    starts[tied + 1] = False
-    return order, starts
-
-
-def _below(s: np.ndarray, layout: tuple[np.ndarray, np.ndarray, int]) -> tuple[np.ndarray, int]:
-    """Per item, in label order (positives first), the number of other-class items scored below it.
-
-    Returned as integers ``c`` with a scale ``h`` (1, or 2 when there are
-    ties): a positive has ``c / h`` = #{negatives below} + ½·#{negatives
-    tied}, a negative the same count of positives. Integers, so sums are exact.
-    """
-    labels, items, m = layout
-    n = s.shape[0]
-    itype = np.int32 if n < (1 << 30) else np.int64
-    order, starts = _sort_order(s, labels, items)
-    yo = order < m
-    cneg = np.cumsum(~yo, dtype=itype)  # negatives at or before each sorted position
-    cpos = np.arange(1, n + 1, dtype=itype)
-    cpos -= cneg
-    if starts is None:
-        val, scale = np.where(yo, cneg, cpos), 1
-    else:
-        gs = np.flatnonzero(starts)
-        ge = np.append(gs[1:], n) - 1
-        sizes = ge - gs + 1
-        neg_before = cneg[gs] - (~yo[gs])
-        pos_before = cpos[gs] - yo[gs]
-        twice_neg = np.repeat(2 * neg_before + (cneg[ge] - neg_before), sizes)
-        twice_pos = np.repeat(2 * pos_before + (cpos[ge] - pos_before), sizes)
-        val, scale = np.where(yo, twice_neg, twice_pos), 2
-    out = np.empty(n, dtype=itype)
-    out[order] = val
-    return out, scale
-
 
 def _centred(counts: list[tuple[np.ndarray, int]], part: slice) -> list[np.ndarray]:
     """For each system's counts (c, h): c[part] / h (other-class items below, ties ½), minus its mean."""
@@ -246,8 +136,8 @@ def placements(gold: Any, scores: Any, *, positive: Any) -> tuple[np.ndarray, np
     ([1.0, 0.75], [0.75, 1.0])
     """
     y, _, (s,) = _binary_inputs(gold, (scores,), positive, ("scores",))
-    lay = _layout(y)
-    c, h = _below(s, lay)
+    lay = positives_first(y)
+    c, h = below_counts(s, lay)
     m = lay[2]
     return c[:m] / (h * (y.shape[0] - m)), 1.0 - c[m:] / (h * m)
 
@@ -309,8 +199,8 @@ class AUCInterval:
 
 
 def _interval(positive: str, y: np.ndarray, s: np.ndarray, level: float) -> AUCInterval:
-    lay = _layout(y)
-    counts = [_below(s, lay)]
+    lay = positives_first(y)
+    counts = [below_counts(s, lay)]
     m = lay[2]
     n = y.shape[0] - m
     auc = _auc(*counts[0], m)
@@ -450,8 +340,8 @@ class DeLongComparison:
 
 def _pair(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, *, positive: str, names: tuple[str, str], level: float,
           alpha: float) -> DeLongComparison:
-    lay = _layout(y)
-    counts = [_below(sa, lay), _below(sb, lay)]
+    lay = positives_first(y)
+    counts = [below_counts(sa, lay), below_counts(sb, lay)]
     m = lay[2]
     n = y.shape[0] - m
     auc_a, auc_b = (_auc(c, h, m) for c, h in counts)
