@@ -62,12 +62,12 @@ from clfeval.core.validation import check_beta, check_positive_int, check_probab
 from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric
 from clfeval.significance.paired import TRACE_METRICS, bootstrap_distribution, check_metric, metric_label
+from clfeval.significance.results import check_alternative
 from clfeval.core.tables import confusion_table, joint_table
 
 __all__ = ["McNemarPower", "BootstrapPower", "IntervalWidth", "mcnemar_exact_power", "mcnemar_power",
            "bootstrap_power", "interval_width", "power_compare"]
 
-ALTERNATIVES = ("greater", "two-sided")
 _EPS = 1e-14  # mass of D left out on each side of the summed window
 _SCAN_LIMIT = 2_000_000  # most values of n scanned one by one
 _NOT_MONOTONE = ("Exact-test power is not monotone in n (it saw-tooths as the critical value jumps): the n reported "
@@ -245,17 +245,11 @@ def mcnemar_exact_power(n: int, p10: float, p01: float, *, alpha: float = 0.05, 
     """
     n = check_positive_int(n, option="n")
     alpha = check_probability(alpha, option="alpha")
-    _check_alternative(alternative)
+    check_alternative(alternative)
     p10, p01 = _check_shares(p10, p01)
     if p10 + p01 == 0:
         return 0.0
     return _Exact(p10 + p01, p10 / (p10 + p01), alpha, alternative).power_at(n, p10 / (p10 + p01))
-
-
-def _check_alternative(alternative: Any) -> str:
-    if alternative not in ALTERNATIVES:
-        raise UsageError(f"alternative must be one of {', '.join(ALTERNATIVES)}; got {alternative!r}.")
-    return alternative
 
 
 def _check_shares(p10: Any, p01: Any) -> tuple[float, float]:
@@ -363,7 +357,7 @@ def mcnemar_power(n_ab: int, n_ba: int, n: int, *, delta: float | None = None, a
         raise DataError(f"n_ab + n_ba = {n_ab + n_ba} discordant items cannot exceed the n = {n} items.")
     alpha = check_probability(alpha, option="alpha")
     target = check_probability(power, option="power")
-    _check_alternative(alternative)
+    check_alternative(alternative)
     delta = _check_delta(delta)
     max_n = check_positive_int(max_n, option="max_n")
     p_d = (n_ab + n_ba) / n
@@ -481,7 +475,7 @@ def bootstrap_power(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "macro
         raise UsageError("bootstrap_power takes a metric name (a count metric such as macro_f1).")
     alpha = check_probability(alpha, option="alpha")
     target = check_probability(power, option="power")
-    _check_alternative(alternative)
+    check_alternative(alternative)
     delta = _check_delta(delta)
     samples = check_positive_int(samples, option="samples", minimum=2)
     reps = bootstrap_distribution(gold, pred_a, pred_b, metric=metric, samples=samples, seed=seed, labels=labels,
