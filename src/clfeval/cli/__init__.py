@@ -50,6 +50,7 @@ def _register() -> None:
     from clfeval.cli.demo_cmd import demo
     from clfeval.cli.experiment_cmd import cv, holdout
     from clfeval.cli.plot_cmd import plot
+    from clfeval.cli.power_cmd import power
     from clfeval.cli.metrics_cmd import metrics
     from clfeval.cli.report_cmd import report
     from clfeval.cli.reuters_cmd import reuters
@@ -68,6 +69,7 @@ def _register() -> None:
     cli.add_command(datasets)
     cli.add_command(plot)
     cli.add_command(metrics)
+    cli.add_command(power)
 
 
 _register()

@@ -61,18 +61,37 @@ from clfeval.core.results import number, signature
 from clfeval.core.validation import check_beta, check_positive_int, check_probability, check_rng, check_zero_division
 from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric
-from clfeval.significance.paired import TRACE_METRICS, bootstrap_distribution, check_metric, metric_label
+from clfeval.significance.comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
+from clfeval.significance.paired import bootstrap_distribution
 from clfeval.significance.results import check_alternative
 from clfeval.core.tables import confusion_table, joint_table
 
 __all__ = ["McNemarPower", "BootstrapPower", "IntervalWidth", "mcnemar_exact_power", "mcnemar_power",
-           "bootstrap_power", "interval_width", "power_compare"]
+           "bootstrap_power", "interval_width", "power_compare", "check_count_metric"]
 
 _EPS = 1e-14  # mass of D left out on each side of the summed window
 _SCAN_LIMIT = 2_000_000  # most values of n scanned one by one
 _NOT_MONOTONE = ("Exact-test power is not monotone in n (it saw-tooths as the critical value jumps): the n reported "
                  "is the smallest n whose exact power reaches the target; a larger n can fall short again, so the n "
                  "from which power stays at or above the target is given beside it.")
+
+
+def check_count_metric(metric: Any) -> str:
+    """A metric of count tables (what power and widths are computed for), refused otherwise before any data is read.
+
+    >>> check_count_metric("roc_auc")
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.UsageError: metric 'roc_auc' is a metric of scores; power and interval widths are computed for count metrics of predicted labels (accuracy, macro_f1, f1:LABEL, ...: `clfeval metrics --input counts`).
+    """
+    check_metric(metric)
+    if not isinstance(metric, str) or metric in SCORE_METRICS:
+        shown = metric if isinstance(metric, str) else getattr(metric, "__name__", "a callable")
+        raise UsageError(f"metric {shown!r} is a metric of scores; power and interval widths are computed for count "
+                         f"metrics of predicted labels (accuracy, macro_f1, f1:LABEL, ...: `clfeval metrics --input "
+                         f"counts`)." if isinstance(metric, str) else
+                         f"metric {shown!r} is a callable; power and interval widths take a count metric's name.")
+    return metric
 
 
 def _fmt_n(n: int) -> str:
