@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from clfeval.core import resample as rs
+from clfeval.core.display import Display
 from clfeval.core.results import number, numbers_list, signature
 from clfeval.core.validation import check_positive_int, check_probability, check_rng
 from clfeval.scores.curves import Ranking, ranking
@@ -56,7 +57,7 @@ _TOL = 1e-12
 
 
 @dataclass(frozen=True)
-class CurveBands:
+class CurveBands(Display):
     """Bootstrap bands of the ROC and PR curves and intervals of ROC-AUC and AP.
 
     Attributes

@@ -61,6 +61,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from clfeval.core.display import Display
 from clfeval.core.results import number, signature
 from clfeval.scores.columns import as_scores, score_matrix
 from clfeval.core.validation import check_probability
@@ -164,7 +165,7 @@ def _json_numbers(d: dict[str, Any]) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class AUCInterval:
+class AUCInterval(Display):
     """One ROC-AUC with DeLong's variance and interval.
 
     Attributes
@@ -269,7 +270,7 @@ def delong_auc(gold: Any, scores: Any = None, *, positive: Any = None, level: fl
 
 
 @dataclass(frozen=True)
-class DeLongComparison:
+class DeLongComparison(Display):
     """DeLong's test of two correlated ROC-AUCs (the same items, the same positive class).
 
     Attributes
@@ -463,7 +464,7 @@ def delong_test(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any, level
 # --- one-vs-rest -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class DeLongOvR:
+class DeLongOvR(Display):
     """DeLong's test per class, one class against the rest, Holm-adjusted over the classes.
 
     ``per_class`` maps each label to its :class:`DeLongComparison` (None for a

@@ -57,6 +57,7 @@ from scipy.special import ndtri
 from scipy.stats import binom
 
 from clfeval.core import resample as rs
+from clfeval.core.display import Display
 from clfeval.core.results import number, signature
 from clfeval.core.validation import check_beta, check_positive_int, check_probability, check_rng, check_zero_division
 from clfeval.errors import DataError, UsageError
@@ -279,7 +280,7 @@ def _check_shares(p10: Any, p01: Any) -> tuple[float, float]:
 
 
 @dataclass(frozen=True)
-class McNemarPower:
+class McNemarPower(Display):
     """Exact power of McNemar's test at the observed discordant share.
 
     Attributes
@@ -439,7 +440,7 @@ def _mcnemar_sentence(n: int, unit: str, label: str, detectable: float, delta: f
 # --- bootstrap standard error for any count metric ------------------------------------------------
 
 @dataclass(frozen=True)
-class BootstrapPower:
+class BootstrapPower(Display):
     """Smallest detectable δ and the n needed, from the paired bootstrap standard error of δ (normal approximation)."""
 
     metric: str
@@ -572,7 +573,7 @@ def power_compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "accurac
 # --- one system: the width of the interval --------------------------------------------------------
 
 @dataclass(frozen=True)
-class IntervalWidth:
+class IntervalWidth(Display):
     """The bootstrap percentile interval of one metric at the current n, and the n for a target width."""
 
     metric: str
