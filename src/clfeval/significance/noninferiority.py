@@ -19,7 +19,9 @@ With m = 0 this is exactly ``compare``'s p. Non-inferiority is shown when
 p < α, which is the same as the lower bound of the one-sided (1 − α)
 bootstrap interval of δ lying above −m: the bound is the basic (reflected)
 bootstrap bound L = 2δ(x) − Q, where Q is the ⌈αb⌉-th largest replicate
-(the order statistic that makes "L > −m" and "p < α" one statement).
+(the order statistic that makes "L > −m" and "p < α" one statement; a
+replicate within float rounding of the threshold counts as reaching it, so
+a bound within rounding of −m does not clear it).
 Replicates with an undefined metric never reach the threshold.
 
 References
@@ -167,7 +169,8 @@ def _verdict(label: str, names: tuple[str, str], delta: float, margin: float, bo
     head = (f"{na}'s {label} is {fmt_value(abs(delta))} {word} than {nb}'s" if delta != 0
             else f"{na} and {nb} have the same {label}")
     side, limit = ("lower", -margin) if higher else ("upper", margin)
-    rel = (">" if bound > limit else "≤") if higher else ("<" if bound < limit else "≥")
+    shown = p < alpha  # the bound clears the margin exactly when p < α (ties within float rounding included)
+    rel = (">" if shown else "≤") if higher else ("<" if shown else "≥")
     btext = f"the {1 - alpha:.0%} {side} bound of δ is {fmt_value(bound)} {rel} {fmt_value(limit)}"
     ptext = format_p(p, samples)
     if p < alpha:
