@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from clfeval.cli._common import check_paths, emit, existing_file, output_options, progress, reading_options
-from clfeval.cli._decide import gate_exit
+from clfeval.cli._decide import gate_exit, paired_file_options
 from clfeval.errors import UsageError
 
 
@@ -52,14 +52,7 @@ def _names(paths: list[Path]) -> list[str]:
 @click.option("--pred", default="pred", show_default=True, help="Column of predicted labels.")
 @click.option("--score", default=None, help="Column of scores, compared with --metric roc_auc or average_precision.")
 @click.option("--positive", default=None, help="Positive class of a score metric.")
-@click.option("--id", "id_col", default=None, help="Column of item ids (default: 'id' when present); items are matched by id.")
-@click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
-              help="File format (default: from the extension; CSV for standard input, '-').")
-@click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
-              help="Value of 0/0 ratios inside the metric.")
-@click.option("--beta", type=float, default=1.0, show_default=True, help="Beta of the *_fbeta metrics.")
-@click.option("--repeat", "repeat", default=None,
-              help="For out-of-fold files of a repeated protocol (a 'repeat' column): compare the rows of this repeat.")
+@paired_file_options
 @reading_options
 @output_options
 def compare(files: tuple[Path, ...], metric: str, test: str, alternative: str, margin: float | None, gate: bool,

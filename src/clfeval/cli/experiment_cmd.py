@@ -260,11 +260,7 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
         message(f"wrote the out-of-fold predictions to {predictions_out}")
     if log is not None:
         message(f"recorded run {result.run_id} in {runs_db}")
-    _outputs.checkpoint("recorded")
-    if output is not None:
-        message(f"wrote {output}")
-    else:
-        emit(result, fmt, None)
+    _finish(result, fmt, output)
 
 
 def _record_comparison(command: str, results: tuple[Any, Any], cfgs: tuple[Any, Any], settings: dict[str, Any],
@@ -302,11 +298,18 @@ def _record_comparison(command: str, results: tuple[Any, Any], cfgs: tuple[Any, 
                               on_id=stage, **record_args)
         comparison = _with_ids(comparison, ids[0], ids[1])
         message(f"recorded runs {ids[0]} ({cfgs[0].name}) and {ids[1]} ({cfgs[1].name}) in {runs_db}")
+    _finish(comparison, fmt, output)
+
+
+def _finish(result: Any, fmt: str, output: Path | None) -> None:
+    """After the record: say where --output went, or print the result."""
+    from clfeval.io import outputs as _outputs
+
     _outputs.checkpoint("recorded")
     if output is not None:
         message(f"wrote {output}")
     else:
-        emit(comparison, fmt, None)
+        emit(result, fmt, None)
 
 
 def _with_ids(comparison: Any, id_a: int | None, id_b: int | None) -> Any:

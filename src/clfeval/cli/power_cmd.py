@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from clfeval.cli._common import check_paths, emit, existing_file, output_options, reading_options
+from clfeval.cli._decide import paired_file_options
 from clfeval.errors import UsageError
 
 
@@ -37,14 +38,7 @@ from clfeval.errors import UsageError
 @click.option("--unit", default="items", show_default=True, help="What the items are called in the sentence (stories, tweets).")
 @click.option("--gold", default="gold", show_default=True, help="Column of gold labels (the same in both files).")
 @click.option("--pred", default="pred", show_default=True, help="Column of predicted labels.")
-@click.option("--id", "id_col", default=None, help="Column of item ids (default: 'id' when present); items are matched by id.")
-@click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
-              help="File format (default: from the extension; CSV for standard input, '-').")
-@click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
-              help="Value of 0/0 ratios inside the metric.")
-@click.option("--beta", type=float, default=1.0, show_default=True, help="Beta of the *_fbeta metrics.")
-@click.option("--repeat", "repeat", default=None,
-              help="For out-of-fold files of a repeated protocol (a 'repeat' column): use the rows of this repeat.")
+@paired_file_options
 @reading_options
 @output_options
 def power(files: tuple[Path, ...], metric: str, delta: float | None, width: float | None, alpha: float, target: float,

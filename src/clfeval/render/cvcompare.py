@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from clfeval.protocols.runcompare import RunComparison
-from clfeval.render import register
-from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
+from clfeval.render._util import Block, TableBlock, TextBlock, num
+from clfeval.render.decisions import closing, register_blocks
 from clfeval.render.significance import p_text
 from clfeval.significance.comparable import metric_label
 from clfeval.significance.cvcompare import CVComparison, TTest
@@ -76,14 +76,8 @@ def run_compare_blocks(r: RunComparison) -> list[Block]:
     blocks = cv_compare_blocks(c, heading=head)
     checked = [TextBlock("Comparable: " + "; ".join(r.checked) + ".", style="dim")]
     blocks[1:1] = checked
-    for note in r.notes:
-        blocks.append(TextBlock(note, style="dim"))
-    sig = r.signature
-    blocks.append(TextBlock(f"clfeval {sig['version']} · metric={sig['metric']} · alpha={sig['alpha']:g}", style="dim"))
-    return blocks
+    return closing(blocks, [], r.notes, r.signature, "metric=", "alpha=")
 
 
-register(CVComparison, text=lambda c: blocks_to_rich(cv_compare_blocks(c)),
-         markdown=lambda c: blocks_to_markdown(cv_compare_blocks(c)))
-register(RunComparison, text=lambda r: blocks_to_rich(run_compare_blocks(r)),
-         markdown=lambda r: blocks_to_markdown(run_compare_blocks(r)))
+register_blocks(CVComparison, cv_compare_blocks)
+register_blocks(RunComparison, run_compare_blocks)

@@ -17,16 +17,27 @@ from clfeval.significance.delong import AUCInterval, DeLongComparison, DeLongOvR
 from clfeval.significance.noninferiority import NonInferiority
 
 __all__ = ["delong_blocks", "delong_ovr_blocks", "auc_interval_blocks", "bands_blocks", "noninferiority_blocks",
-           "ranking_ci_blocks", "requirements_blocks", "band_rows"]
+           "ranking_ci_blocks", "requirements_blocks", "band_rows", "closing", "register_blocks"]
 
 
 def _pct(level: float) -> str:
     return f"{level * 100:g}%"
 
 
-def _sig_line(sig: dict[str, Any], *keys: str) -> TextBlock:
-    parts = [f"clfeval {sig['version']}"] + [str(sig[k]) for k in keys if sig.get(k) not in (None, "")]
-    return TextBlock(" · ".join(parts), style="dim")
+def closing(blocks: list[Block], undefined: Sequence[str], notes: Sequence[str], sig: dict[str, Any],
+            *keys: str) -> list[Block]:
+    """The end of a decision's layout: what is undefined and why, the notes, the signature line.
+
+    The line shows the value of each of ``keys`` in the signature (``"metric="``: as ``metric=macro_f1``).
+    """
+    for text in undefined:
+        blocks.append(TextBlock(text, style="dim"))
+    for note in notes:
+        blocks.append(TextBlock(note, style="dim"))
+    parts = [f"clfeval {sig['version']}"] + [f"{k}{sig[k.rstrip('=')]}" if k.endswith("=") else str(sig[k])
+                                             for k in keys if sig.get(k.rstrip("=")) not in (None, "")]
+    blocks.append(TextBlock(" · ".join(parts), style="dim"))
+    return blocks
 
 
 def _lohi(ci: Sequence[Any] | None) -> list[str]:
@@ -62,12 +73,8 @@ def delong_blocks(c: DeLongComparison) -> list[Block]:
                  ["p, two-sided" + (" ◀" if c.alternative == "two-sided" else ""), p_text(c.p_value_two_sided, None)]]
     blocks.append(TableBlock(f"DeLong's test — {_hyp(c.alternative)}; α = {c.alpha:g}", ["", "value"], test_rows))
     blocks.append(TextBlock(c.verdict, style="bold"))
-    for u in c.undefined[:1]:
-        blocks.append(TextBlock(f"Undefined: {u['reason']}.", style="dim"))
-    for note in c.notes:
-        blocks.append(TextBlock(note, style="dim"))
-    blocks.append(_sig_line(c.signature, "algorithm"))
-    return blocks
+    return closing(blocks, [f"Undefined: {u['reason']}." for u in c.undefined[:1]], c.notes, c.signature,
+                   "algorithm")
 
 
 def delong_ovr_blocks(r: DeLongOvR) -> list[Block]:
@@ -91,12 +98,7 @@ def delong_ovr_blocks(r: DeLongOvR) -> list[Block]:
                              rows))
     for lab, v in r.verdicts.items():
         blocks.append(TextBlock(f"{lab}: {v}"))
-    for u in r.undefined:
-        blocks.append(TextBlock(f"{u['field']}: {u['reason']}.", style="dim"))
-    for note in r.notes:
-        blocks.append(TextBlock(note, style="dim"))
-    blocks.append(_sig_line(r.signature, "algorithm"))
-    return blocks
+    return closing(blocks, [f"{u['field']}: {u['reason']}." for u in r.undefined], r.notes, r.signature, "algorithm")
 
 
 def auc_interval_blocks(r: AUCInterval) -> list[Block]:
@@ -253,14 +255,16 @@ def noninferiority_blocks(r: NonInferiority) -> list[Block]:
             ["p = count / b (one-sided)", p_text(r.p_value, r.samples)]]
     blocks.append(TableBlock(f"{r.hypothesis}; α = {r.alpha:g}", ["", "value"], rows))
     blocks.append(TextBlock(r.verdict, style="bold"))
-    for note in r.notes:
-        blocks.append(TextBlock(note, style="dim"))
-    blocks.append(_sig_line(r.signature, "p_value_definition", "engine"))
-    return blocks
+    return closing(blocks, [], r.notes, r.signature, "p_value_definition", "engine")
+
+
+def register_blocks(result_type: type, blocks: Any) -> None:
+    """Register the text and Markdown renderers of a result type from its layout ``blocks(result)``."""
+    register(result_type, text=lambda r: blocks_to_rich(blocks(r)), markdown=lambda r: blocks_to_markdown(blocks(r)))
 
 
 for _cls, _fn in ((DeLongComparison, delong_blocks), (DeLongOvR, delong_ovr_blocks), (AUCInterval, auc_interval_blocks),
                   (CurveBands, bands_blocks), (NonInferiority, noninferiority_blocks)):
-    register(_cls, text=lambda r, _f=_fn: blocks_to_rich(_f(r)), markdown=lambda r, _f=_fn: blocks_to_markdown(_f(r)))
+    register_blocks(_cls, _fn)
 register_section("ranking_ci", ranking_ci_blocks)
 register_section("requirements", requirements_blocks)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from clfeval.render import register
-from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
+from clfeval.render._util import Block, TableBlock, TextBlock, num
+from clfeval.render.decisions import closing, register_blocks
 from clfeval.significance.comparable import metric_label
 from clfeval.significance.power import BootstrapPower, IntervalWidth, McNemarPower
 
@@ -18,14 +18,7 @@ def _n(x: int | None) -> str:
 
 def _tail(r: Any, blocks: list[Block], *keys: str) -> list[Block]:
     blocks.append(TextBlock(r.explanation, style="bold"))
-    for u in r.undefined:
-        blocks.append(TextBlock(f"{u['field']}: {u['reason']}.", style="dim"))
-    for note in r.notes:
-        blocks.append(TextBlock(note, style="dim"))
-    sig = r.signature
-    blocks.append(TextBlock(" · ".join([f"clfeval {sig['version']}"] + [f"{k}={sig[k]}" for k in keys if k in sig]),
-                            style="dim"))
-    return blocks
+    return closing(blocks, [f"{u['field']}: {u['reason']}." for u in r.undefined], r.notes, r.signature, *keys)
 
 
 def _side(alternative: str) -> str:
@@ -47,7 +40,7 @@ def mcnemar_power_blocks(r: McNemarPower) -> list[Block]:
     blocks.append(TableBlock(None, ["", "value"], rows,
                              caption="exact: summed over the binomial distribution of the discordant items and the "
                                      "exact test's rejection region; the discordant share is kept at its observed value"))
-    return _tail(r, blocks, "method")
+    return _tail(r, blocks, "method=")
 
 
 def bootstrap_power_blocks(r: BootstrapPower) -> list[Block]:
@@ -61,7 +54,7 @@ def bootstrap_power_blocks(r: BootstrapPower) -> list[Block]:
     if r.delta is not None:
         rows.append([f"n needed for δ = {r.delta:g}", _n(r.required_n)])
     blocks.append(TableBlock(None, ["", "value"], rows, caption="δ_min = (z_(1−α) + z_power) · SE; SE ∝ 1/√n"))
-    return _tail(r, blocks, "metric", "zero_division")
+    return _tail(r, blocks, "metric=", "zero_division=")
 
 
 def width_blocks(r: IntervalWidth) -> list[Block]:
@@ -75,9 +68,9 @@ def width_blocks(r: IntervalWidth) -> list[Block]:
     if r.target_width is not None:
         rows.append([f"n needed for a width of {r.target_width:g}", _n(r.required_n)])
     blocks.append(TableBlock(None, ["", "value"], rows, caption="percentile interval; the width shrinks as 1/√n"))
-    return _tail(r, blocks, "metric", "zero_division")
+    return _tail(r, blocks, "metric=", "zero_division=")
 
 
 for _cls, _fn in ((McNemarPower, mcnemar_power_blocks), (BootstrapPower, bootstrap_power_blocks),
                   (IntervalWidth, width_blocks)):
-    register(_cls, text=lambda r, _f=_fn: blocks_to_rich(_f(r)), markdown=lambda r, _f=_fn: blocks_to_markdown(_f(r)))
+    register_blocks(_cls, _fn)
