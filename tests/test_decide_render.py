@@ -70,3 +70,21 @@ def test_numbers_shown_are_the_results():
     assert f"{w.width:.4f}" in render(w, "text") and f"{w.required_n:,}" in render(w, "text")
     cv = render(RESULTS["cv"], "text")
     assert "5×2cv paired t (Dietterich)" in cv and "5×2cv combined F (Alpaydin)" in cv
+
+
+def test_a_report_page_shows_the_intervals_the_bands_and_the_requirements():
+    import clfeval
+    from clfeval.evaluate.requirements import with_requirements
+    from clfeval.significance.rankingci import with_ranking_ci
+
+    rng = np.random.default_rng(0)
+    y = rng.random(300) < 0.3
+    a = rng.normal(size=300) + y
+    g, p = np.where(y, "spam", "ham"), np.where(a > 0.5, "spam", "ham")
+    r = clfeval.report(g, p, scores=a, positive="spam", ci=0.95, samples=300)
+    r = with_requirements(with_ranking_ci(r, g, a, positive="spam", samples=300), ["roc_auc>=0.7", "accuracy>majority"])
+    page = render(r, "html")
+    assert "Ranking with 95% intervals (DeLong and bootstrap)" in page and "Requirements" in page
+    assert 'id="fig' in page and "roc-band-0" in page and "pr-band-0" in page
+    md = render(r, "markdown")
+    assert "## Ranking with 95% intervals" in md and md.index("## Ranking with") < md.index("## Requirements")
