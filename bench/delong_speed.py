@@ -77,6 +77,10 @@ def main() -> None:
             "delong_test (two systems)" if name == "delong" else f"  stage: {name}")
         print(f"{label:40s} {best[name]:8.3f} {best[name] / base:10.2f}")
     ratio = best["delong"] / base
+    tied = midranks.tie_groups(a) is not None
+    print("\npath of the placement values: " + ("heavy ties — the scores hashed into their distinct values and "
+                                                "counted per value, no sort of the items (the sort-order stage is "
+                                                "not used)" if tied else "the packed-key sort"))
     print(f"\nAUC A = {result.auc_a:.6f}, AUC B = {result.auc_b:.6f}, z = {result.z:.3f}, "
           f"p (one-sided) = {result.p_value:.3g}")
     print(f"target: DeLong <= 3x argsort -> {ratio:.2f}x {'OK' if ratio <= 3 else 'MISSED'}")

@@ -94,10 +94,10 @@ def _moments(u: list[np.ndarray]) -> np.ndarray:
     out = np.full((k + 1, k + 1), math.nan) if k == 2 else np.empty((k, k))
     for i in range(k):
         for j in range(i, k):
-            out[i, j] = out[j, i] = float(np.dot(u[i], u[j])) / (size - 1)
+            out[i, j] = out[j, i] = float(np.einsum("i,i->", u[i], u[j])) / (size - 1)
     if k == 2:
         d = np.subtract(u[0], u[1], out=u[0])
-        out[k, k] = float(np.dot(d, d)) / (size - 1)
+        out[k, k] = float(np.einsum("i,i->", d, d)) / (size - 1)
     return out
 
 
