@@ -3,7 +3,9 @@
 Every error a user can cause is a :class:`ClfevalError`. Each class carries the
 exit code the command line uses for it: ``2`` for usage and environment errors
 (a bad option value, a missing file, an output that cannot be written), ``1``
-for problems found in the data. Messages are one paragraph: what was expected,
+for problems found in the data, ``3`` for a gate that is not met
+(:class:`GateNotMet`: the result was computed and written, and it is not what
+the pipeline required). Messages are one paragraph: what was expected,
 what arrived, and where (file, row, column or option).
 
 A message about an argument names it by its library parameter name
@@ -22,6 +24,7 @@ __all__ = [
     "DataError",
     "InputFileError",
     "OutputFileError",
+    "GateNotMet",
     "Interrupted",
     "LabelListError",
     "UndefinedMetricWarning",
@@ -93,6 +96,16 @@ class DataError(ClfevalError, ValueError):
     unknown label, an empty cell (exit 1)."""
 
     exit_code = 1
+
+
+class GateNotMet(ClfevalError):
+    """A gate is not met (exit 3): ``compare --gate`` whose test does not reject its null, ``report --require``
+    with an unmet condition. Raised after the result is written; the message lists what was not met.
+
+    Exit 3 lets a pipeline tell "the model is not good enough" from bad data (1) and bad usage (2).
+    """
+
+    exit_code = 3
 
 
 class Interrupted(BaseException):

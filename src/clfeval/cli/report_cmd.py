@@ -9,6 +9,7 @@ import click
 
 from clfeval.cli._common import (check_paths, emit, existing_file, input_options, option_names, output_options,
                                  parse_list)
+from clfeval.cli._decide import require_exit
 from clfeval.errors import DataError, LabelListError
 
 
@@ -98,12 +99,15 @@ def check_train_overlap(train: Any, train_path: Any, preds: Any, multilabel: boo
 @click.option("--samples", "-b", type=int, default=10_000, show_default=True,
               help="Bootstrap replicates of --ci (at most 1,000,000).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed of --ci.")
+@click.option("--require", "require", multiple=True, metavar="COND",
+              help="A condition such as 'macro_f1>=0.70', 'recall:spam>=0.9' or 'accuracy>majority' (repeatable): "
+                   "each is shown with its value, and an unmet one exits 3.")
 @output_options
 def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: str | None, multilabel: bool, sep: str,
            encoding: str, normalize_labels: str | None, positive: str | None, beta: float, zero_division: str, order: str | None, train_labels: Path | None,
            train_column: str | None, show_errors: int, score: str | None, scores_prefix: str | None,
-           threshold: float | None, ci_level: float | None, samples: int, seed: int, fmt: str,
-           output: Path | None) -> None:
+           threshold: float | None, ci_level: float | None, samples: int, seed: int, require: tuple[str, ...],
+           fmt: str, output: Path | None) -> None:
     """Score a predictions file: confusion matrix, per-class table, averages, baselines, diagnostics.
 
     FILE is CSV, TSV, JSONL or Parquet with columns gold and pred (and optionally id); '-' reads standard
@@ -113,7 +117,10 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
     from clfeval.io.readers import read_predictions
     from clfeval.evaluate.reports import report as make_report
 
+    from clfeval.evaluate.requirements import parse_requirement
+
     check_paths([("FILE", file), ("--train-labels", train_labels)], [("--output", output)])
+    conditions = [parse_requirement(text) for text in require]
     if ci_level is not None:
         check_probability(ci_level, option="--ci")
         check_samples(samples, option="--samples")
@@ -141,7 +148,25 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
         raise DataError(f"file {str(path)!r}: {text}") from None
     except DataError as exc:
         raise DataError(f"file {str(path)!r}: {exc.with_names(option_names(click.get_current_context().command))}") from None
+    rep = _decisions(rep, preds.gold, scores, conditions, positive=positive, multilabel=multilabel, sep=sep,
+                     ci_level=ci_level, samples=samples, seed=seed)
     emit(rep, fmt, output)
+    require_exit(rep)
+
+
+def _decisions(rep: Any, gold: Any, scores: Any, conditions: list[Any], *, positive: str | None, multilabel: bool,
+               sep: str, ci_level: float | None, samples: int, seed: int) -> Any:
+    """``--ci`` with scores: DeLong's and the bootstrap intervals of the ranking; ``--require``: the conditions."""
+    if ci_level is not None and scores is not None:
+        from clfeval.significance.rankingci import with_ranking_ci
+
+        rep = with_ranking_ci(rep, gold, scores, positive=positive, multilabel=multilabel, sep=sep, level=ci_level,
+                              samples=samples, seed=seed)
+    if conditions:
+        from clfeval.evaluate.requirements import with_requirements
+
+        rep = with_requirements(rep, conditions)
+    return rep
 
 
 def _read_with_scores(path: Path, gold: str, pred: str, id_col: str | None, multilabel: bool, input_format: str | None,

@@ -111,7 +111,7 @@ def bootstrap(result: Any, *, pair: int = 0) -> Any:
         if boot:
             t_line = ax.axvline(thr, color="#D55E00", linewidth=1.5, linestyle="--", gid="two-delta")
             handles.append(t_line)
-            labels.append(f"2δ(x) = {thr:.4g}")
+            labels.append(f"{h.get('threshold_label', '2δ(x)')} = {thr:.4g}")
         zero = ax.axvline(0, color="#777777", linewidth=0.8, linestyle=":", gid="zero")
         handles += [zero, tail]
         labels += ["0 (no difference)", f"tail: {h['count_beyond']} of {h['samples']} replicates"

@@ -2,7 +2,10 @@
 
 Curves are drawn from the decimated points the results carry in JSON
 (:mod:`clfeval.core.decimate`): within one pixel of the exact curve at any
-figure size up to :data:`clfeval.core.decimate.REFERENCE_PX`.
+figure size up to :data:`clfeval.core.decimate.REFERENCE_PX`. When the result
+carries bootstrap bands (a report made with scores and ``--ci``: its
+``ranking_ci`` section; or a :class:`~clfeval.significance.curvebands.CurveBands`),
+each curve is drawn inside its pointwise band.
 """
 
 from __future__ import annotations
@@ -28,6 +31,60 @@ def _curves(rk: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any
     return [(rk["positive"], rk["curves"], rk)]
 
 
+def _is_bands(d: dict[str, Any]) -> bool:
+    return d.get("band") == "pointwise percentile" and isinstance(d.get("roc"), dict) and "fpr" in d["roc"]
+
+
+def _from_bands(d: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A CurveBands dict as a ranking (its observed curves at the grid points) and its bands."""
+    curves = {"roc": {"fpr": d["roc"]["fpr"], "tpr": d["roc"]["observed"]},
+              "pr": {"recall": d["pr"]["recall"], "precision": d["pr"]["observed"]}}
+    n = d["n_positive"] + d["n_negative"]
+    rk = {"positive": d["positive"], "curves": curves, "roc_auc": d["roc_auc"]["value"],
+          "average_precision": d["average_precision"]["value"], "prevalence": d["n_positive"] / n if n else None}
+    return rk, {"level": d["level"], "by_label": {d["positive"]: {"roc": d["roc"], "pr": d["pr"]}}}
+
+
+def _bands_of(d: dict[str, Any]) -> dict[str, Any]:
+    """The bands a report dict carries (its ``ranking_ci`` section): level and bands by label."""
+    rc = d.get("ranking_ci")
+    if not isinstance(rc, dict):
+        return {}
+    if "per_class" in rc:
+        by = {lab: e["bands"] for lab, e in rc["per_class"].items() if isinstance(e, dict) and e.get("bands")}
+    else:
+        by = {rc["positive"]: rc["bands"]} if rc.get("bands") else {}
+    return {"level": rc.get("level"), "by_label": by} if by else {}
+
+
+def _ranking_and_bands(result: Any, figure: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    d = as_dict(result)
+    if _is_bands(d):
+        return _from_bands(d)
+    return ranking_of(d, figure), _bands_of(d)
+
+
+def _band(ax: Any, bands: dict[str, Any], lab: str, curve: str, x: str, color: str, n: int) -> Any:
+    """Fill the pointwise band of one curve (None when the result has none for it)."""
+    b = (bands.get("by_label") or {}).get(lab, {}).get(curve)
+    if not b:
+        return None
+    xs = np.asarray([np.nan if v is None else v for v in b[x]], dtype=np.float64)
+    lo = np.asarray([np.nan if v is None else v for v in b["low"]], dtype=np.float64)
+    hi = np.asarray([np.nan if v is None else v for v in b["high"]], dtype=np.float64)
+    return ax.fill_between(xs, lo, hi, color=color, alpha=0.18, linewidth=0, gid=f"{curve}-band-{n}")
+
+
+def _band_legend(bands: dict[str, Any], drawn: bool, handles: list[Any], names: list[str]) -> None:
+    if drawn:
+        import matplotlib.patches as mpatches
+
+        handles.append(mpatches.Patch(color="#777777", alpha=0.3))
+        level = bands.get("level")
+        names.append(f"{level * 100:g}% bootstrap band (pointwise)" if isinstance(level, (int, float))
+                     else "bootstrap band (pointwise)")
+
+
 def _fmt(x: Any) -> str:
     v = value(x)
     return "undef" if math.isnan(v) else f"{v:.4f}"
@@ -40,20 +97,23 @@ def _legend(fig: Any, ax: Any, handles: list[Any], names: list[str], curves: int
         _mpl.legend(fig, ax, handles, names, loc="center left", bbox_to_anchor=(1.02, 0.5))
 
 
-def _draw(fig: Any, ax: Any, items: list[tuple[str, dict[str, Any], dict[str, Any]]], curve: str, x: str, y: str) \
-        -> list[tuple[str, dict[str, Any], Any, str]]:
-    """Draw one curve per label (thin grey past :data:`MAX_CURVES`); (label, summary, line, colour) of the others."""
-    shown = []
+def _draw(fig: Any, ax: Any, items: list[tuple[str, dict[str, Any], dict[str, Any]]], curve: str, x: str, y: str,
+          bands: dict[str, Any] | None = None) -> tuple[list[tuple[str, dict[str, Any], Any, str]], bool]:
+    """Draw one curve per label (thin grey past :data:`MAX_CURVES`), inside its band when ``bands`` has one;
+    (label, summary, line, colour) of the coloured curves, and whether a band was drawn."""
+    shown, banded = [], False
     for n, (lab, cv, summary) in enumerate(items):
         c = cv.get(curve)
         if not c:
             continue
         many = n >= MAX_CURVES
         color = "#bbbbbb" if many else _mpl.COLORS[n % len(_mpl.COLORS)]
+        if bands and not many:
+            banded = _band(ax, bands, lab, curve, x, color, n) is not None or banded
         (line,) = ax.plot(*_mpl.fit(fig, c[x], c[y]), linewidth=0.8 if many else 1.6, color=color, gid=f"{curve}-{n}")
         if not many:
             shown.append((lab, summary, line, color))
-    return shown
+    return shown, banded
 
 
 def _frame(ax: Any, xlabel: str, ylabel: str, title: str) -> None:
@@ -67,13 +127,14 @@ def _frame(ax: Any, xlabel: str, ylabel: str, title: str) -> None:
 
 
 def roc(result: Any) -> Any:
-    """ROC curve(s) with the chance diagonal; ROC-AUC in the legend (one curve per class for one-vs-rest)."""
-    rk = ranking_of(as_dict(result), "roc")
+    """ROC curve(s) with the chance diagonal; ROC-AUC in the legend (one curve per class for one-vs-rest); the
+    bootstrap band around each curve when the result carries one."""
+    rk, bands = _ranking_and_bands(result, "roc")
     items = _curves(rk)
     with _mpl.rc():
         fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9)
         (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="chance")
-        shown = _draw(fig, ax, items, "roc", "fpr", "tpr")
+        shown, banded = _draw(fig, ax, items, "roc", "fpr", "tpr", bands)
         handles = [line for _, _, line, _ in shown]
         names = [f"{_mpl.short(lab, 24)} (AUC {_fmt(summary.get('roc_auc'))})" for lab, summary, _, _ in shown]
         if len(items) > 1:
@@ -82,6 +143,7 @@ def roc(result: Any) -> Any:
             handles.append(ax.plot([], [], linestyle="none")[0])
         handles.append(diag)
         names.append("chance (AUC 0.5)")
+        _band_legend(bands, banded, handles, names)
         _legend(fig, ax, handles, names, len(items), "lower right")
         _frame(ax, "false-positive rate (FPR)", "true-positive rate (recall)",
                "ROC curve" + (" (one class against the rest)" if len(items) > 1 else f": positive {items[0][0]!r}"))
@@ -89,13 +151,15 @@ def roc(result: Any) -> Any:
 
 
 def pr(result: Any) -> Any:
-    """Precision–recall curve(s) with the prevalence line (what a random ranking scores); AP in the legend."""
-    rk = ranking_of(as_dict(result), "pr")
+    """Precision–recall curve(s) with the prevalence line (what a random ranking scores); AP in the legend; the
+    bootstrap band around each curve when the result carries one."""
+    rk, bands = _ranking_and_bands(result, "pr")
     items = _curves(rk)
     with _mpl.rc():
         fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9)
         handles, names = [], []
-        for n, (lab, summary, line, color) in enumerate(_draw(fig, ax, items, "pr", "recall", "precision")):
+        shown, banded = _draw(fig, ax, items, "pr", "recall", "precision", bands)
+        for n, (lab, summary, line, color) in enumerate(shown):
             prev = value(summary.get("prevalence"))
             if math.isfinite(prev):
                 ax.axhline(prev, linestyle=":", color=color, linewidth=0.9, gid=f"prevalence-{n}")
@@ -107,6 +171,7 @@ def pr(result: Any) -> Any:
         else:
             handles.append(ax.plot([], [], linestyle=":", color="#555555")[0])
             names.append("random ranking (precision = prevalence)")
+        _band_legend(bands, banded, handles, names)
         _legend(fig, ax, handles, names, len(items), "lower left")
         _frame(ax, "recall", "precision", "Precision–recall curve" + (" (one class against the rest)" if len(items) > 1 else ""))
     return fig

@@ -14,8 +14,42 @@ from typing import Any
 
 from clfeval.core import catalog
 from clfeval.core.display import Display
+from clfeval.errors import UsageError
 
-__all__ = ["Comparison", "MultiComparison", "format_p", "verdict", "hypothesis", "P_DEFINITION", "fmt_value"]
+__all__ = ["Comparison", "MultiComparison", "format_p", "verdict", "verdict_two_sided", "hypothesis", "P_DEFINITION",
+           "fmt_value", "ALTERNATIVES", "check_alternative", "gate"]
+
+#: The alternative hypotheses: "A is better than B" (one-sided), or "A and B differ" (two-sided).
+ALTERNATIVES = ("greater", "two-sided")
+
+
+def check_alternative(alternative: Any) -> str:
+    """``greater`` or ``two-sided``, or a usage error naming the option.
+
+    >>> check_alternative("less")
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.UsageError: option alternative must be one of greater, two-sided; got 'less'.
+    """
+    if alternative not in ALTERNATIVES:
+        raise UsageError(lambda name: f"option {name} must be one of {', '.join(ALTERNATIVES)}; got {alternative!r}.",
+                         params=["alternative"])
+    return str(alternative)
+
+
+def gate(result: Any) -> tuple[bool, str]:
+    """(passed, why) of a decision used as a gate (``clfeval compare --gate``): does its test reject its null?
+
+    ``result`` is any result with a ``rejected`` flag and a ``verdict`` (or
+    ``verdicts``): a comparison, several comparisons (every one must reject,
+    Holm-adjusted), DeLong's test (one-vs-rest: every class with a defined
+    test), a non-inferiority test.
+    """
+    passed = bool(result.rejected)
+    why = getattr(result, "verdict", None)
+    if not why:
+        why = " ".join(getattr(result, "verdicts", []) or [])
+    return passed, why
 
 
 def fmt_value(x: float) -> str:
@@ -40,6 +74,27 @@ def format_p(p: float, samples: int | None = None, *, name: str = "p") -> str:
     if p < 0.01:
         return f"{name} = {p:.2g}"
     return f"{name} = {p:.3f}"
+
+
+def verdict_two_sided(label: str, names: tuple[str, str], a: float, b: float, delta: float, p: float,
+                      alpha: float, samples: int | None = None, p_name: str = "two-sided p") -> str:
+    """The plain sentence of a two-sided comparison (H1: the two differ).
+
+    >>> verdict_two_sided("ROC-AUC", ("a", "b"), 0.91, 0.88, 0.03, 0.012, 0.05)
+    "a's ROC-AUC is 0.030 higher than b's; two-sided p = 0.012 < 0.05: a difference this large is unlikely to be luck on this test set."
+    """
+    na, nb = names
+    ptext = format_p(p, samples, name=p_name)
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return f"{na}'s or {nb}'s {label} is undefined on this test set; no test is possible."
+    if delta == 0:
+        head = f"{na} and {nb} have the same {label} ({fmt_value(a)}) on this test set"
+    else:
+        head = f"{na}'s {label} is {fmt_value(abs(delta))} {'higher' if delta > 0 else 'lower'} than {nb}'s"
+    if p < alpha:
+        return f"{head}; {ptext} < {alpha:g}: a difference this large is unlikely to be luck on this test set."
+    return (f"{head}; {ptext} ≥ {alpha:g}: could well be luck on this test set (no difference shown at "
+            f"α = {alpha:g}).")
 
 
 def verdict(label: str, names: tuple[str, str], a: float, b: float, delta: float, p: float, alpha: float,
@@ -132,6 +187,11 @@ class Comparison(Display):
         return bool(self.p_value < self.alpha)
 
     @property
+    def rejected(self) -> bool:
+        """The test rejects its null hypothesis (p < α): what ``--gate`` asks."""
+        return self.significant
+
+    @property
     def label(self) -> str:
         return catalog.label(self.metric)
 
@@ -199,6 +259,11 @@ class MultiComparison(Display):
     signature: dict[str, Any]
     adjustment: str = "holm"
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def rejected(self) -> bool:
+        """Every comparison rejects its null after Holm's adjustment: what ``--gate`` asks."""
+        return all(self.significant)
 
     def to_dict(self) -> dict[str, Any]:
         rows = []

@@ -243,6 +243,71 @@ def multi_page(m: Any) -> Page:
     return page
 
 
+# --- decisions: DeLong, non-inferiority, curve bands, CV comparisons, power ---------------------------------
+
+def decision_page(r: Any) -> Page:
+    """The page of a decision result: its text blocks, headline numbers, its verdict, and its figures."""
+    from clfeval import plots
+
+    blocks, cards, figures = _decision_parts(r)
+    verdict = getattr(r, "explanation", None) or getattr(r, "verdict", "")
+    page, sections = _page(r, blocks, notes=getattr(r, "notes", []), summary=Summary(cards, verdicts=[verdict] if verdict else []))
+    figs = _Figures()
+    d = r.to_dict()
+    drawn = [figs(getattr(plots, name), d, caption) for name, caption in figures]
+    _attach(sections, "\0", drawn, new="Figures")
+    return page
+
+
+def _decision_parts(r: Any) -> tuple[list[Block], list[dict[str, Any]], list[tuple[str, str]]]:
+    from clfeval.render import cvcompare as rcv, decisions as rdec, power as rpow
+    from clfeval.render.significance import p_text
+
+    kind = type(r).__name__
+    if kind == "DeLongComparison":
+        return rdec.delong_blocks(r), [_card(f"A: {r.names[0]}", r.auc_a), _card(f"B: {r.names[1]}", r.auc_b),
+                                       _card("δ = A − B", r.delta), {"name": "p", "value": p_text(r.p_value, None),
+                                                                    "baselines": [("α", num(r.alpha))]}], []
+    if kind == "DeLongOvR":
+        return rdec.delong_ovr_blocks(r), [_card(f"δ ROC-AUC, {lab}", c.delta) for lab, c in r.per_class.items()
+                                           if c is not None][:6], []
+    if kind == "AUCInterval":
+        return rdec.auc_interval_blocks(r), [_card("ROC-AUC", r.auc, [("low", r.ci[0]), ("high", r.ci[1])])], []
+    if kind == "CurveBands":
+        return rdec.bands_blocks(r), [_card("ROC-AUC", r.roc_auc["value"], list(zip(("low", "high"), r.roc_auc["ci"]))),
+                                      _card("PR-AUC (average precision)", r.average_precision["value"],
+                                            list(zip(("low", "high"), r.average_precision["ci"])))], \
+            [("roc", "ROC curve with its bootstrap band"), ("pr", "Precision–recall curve with its bootstrap band")]
+    if kind == "NonInferiority":
+        return rdec.noninferiority_blocks(r), [_card(f"A (new): {r.names[0]}", r.a), _card(f"B (old): {r.names[1]}", r.b),
+                                               _card("δ = A − B", r.delta, [("bound", r.bound), ("margin", r.margin)]),
+                                               {"name": "p", "value": p_text(r.p_value, r.samples),
+                                                "baselines": [("α", num(r.alpha))]}], \
+            [("bootstrap", "Paired bootstrap distribution of δ and the shifted threshold")]
+    if kind in ("CVComparison", "RunComparison"):
+        c = r if kind == "CVComparison" else r.comparison
+        blocks = rcv.cv_compare_blocks(r) if kind == "CVComparison" else rcv.run_compare_blocks(r)
+        return blocks, [_card("mean δ over folds", c.mean_delta, [("sd", c.sd_delta)]),
+                        {"name": "p (Nadeau–Bengio)", "value": p_text(c.corrected.p_value, None),
+                         "baselines": [("α", num(c.alpha))]}], []
+    if kind == "IntervalWidth":
+        return rpow.width_blocks(r), [_card("width", r.width), _card("items needed", r.required_n)], []
+    fn = rpow.mcnemar_power_blocks if kind == "McNemarPower" else rpow.bootstrap_power_blocks
+    return fn(r), [_card("smallest detectable δ", r.detectable_delta), _card("items needed", r.required_n)], []
+
+
+def _decision_layouts() -> dict[type, Callable[[Any], Page]]:
+    from clfeval.protocols.runcompare import RunComparison
+    from clfeval.significance.curvebands import CurveBands
+    from clfeval.significance.cvcompare import CVComparison
+    from clfeval.significance.delong import AUCInterval, DeLongComparison, DeLongOvR
+    from clfeval.significance.noninferiority import NonInferiority
+    from clfeval.significance.power import BootstrapPower, IntervalWidth, McNemarPower
+
+    return {cls: decision_page for cls in (DeLongComparison, DeLongOvR, AUCInterval, CurveBands, NonInferiority,
+                                           CVComparison, RunComparison, McNemarPower, BootstrapPower, IntervalWidth)}
+
+
 # --- protocols, the study, the rest ------------------------------------------------------------------------
 
 def protocol_page(r: Any) -> Page:
@@ -339,6 +404,8 @@ def _builtin() -> None:
                     (ThresholdChoice, threshold_page), (LabelThresholds, label_thresholds_page),
                     (Calibration, calibration_page), (Comparison, comparison_page), (MultiComparison, multi_page),
                     (ProtocolResult, protocol_page), (ReutersStudy, study_page)):
+        register_layout(cls, fn)
+    for cls, fn in _decision_layouts().items():
         register_layout(cls, fn)
     for cls, bfn in _generic().items():
         register_layout(cls, lambda r, _b=bfn: _demo_page(r, _b(r)) if hasattr(r, "conclusion") else blocks_page(r, _b(r)))
