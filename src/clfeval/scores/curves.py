@@ -42,19 +42,21 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from clfeval.core.decimate import ranking_curves
 from clfeval.core.display import Display
+from clfeval.core.exactsum import ExactSum
 from clfeval.core.labels import label_str
 from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
-from clfeval.core.validation import check_beta, check_finite, check_zero_division, zero_division_name
+from clfeval.core.validation import check_finite
 from clfeval.errors import DataError, UsageError
 from clfeval.core.gold import EncodedGold, binary_gold, indicator_gold
-from clfeval.core.metrics import ClassCounts, fbeta, fpr, precision, recall, safe_divide
-from clfeval.scores.objectives import Objective, check_cost, choose_cut, parse_objective
+from clfeval.core.metrics import ClassCounts, safe_divide
+from clfeval.scores.objectives import Objective, choose_cut, parse_objective
+from clfeval.scores.sweep import Cuts, Sweep, sweep_of
 from clfeval.core.signature import build_signature
 
 __all__ = [
@@ -173,79 +175,12 @@ def _pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray]) -> tuple[int
         sizes = np.diff(np.append(starts, n_pos))
         tp = n_pos - starts
         fp = n_neg - left[starts]
-        ap = float(np.dot(sizes, tp / (tp + fp))) / n_pos
+        ap = ExactSum().add(tp / (tp + fp), sizes).divided(n_pos)
     else:
         tp = np.arange(n_pos, 0, -1, dtype=np.float64)
         fp = n_neg - left
-        ap = float(np.sum(tp / (tp + fp))) / n_pos
+        ap = ExactSum().add(tp / (tp + fp)).divided(n_pos)  # exact: the same bits however the items are split
     return below, tied, ap
-
-
-class Cuts(NamedTuple):
-    """Cumulative counts at every distinct score, in decreasing threshold order.
-
-    ``tp[k]`` and ``fp[k]`` count the positives and negatives with score ≥
-    ``thresholds[k]``; each threshold is a score that occurs in the data, the
-    lowest score predicted positive at that cut.
-    """
-
-    thresholds: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-
-
-@dataclass(frozen=True)
-class Sweep:
-    """The threshold sweep: one row per cut (decreasing threshold), every count and rate.
-
-    ``cost`` is the expected cost per item, (cost_fp·FP + cost_fn·FN) / N;
-    with both costs 1 it is the error rate. Ratios follow ``zero_division``.
-    """
-
-    thresholds: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-    fn: np.ndarray
-    tn: np.ndarray
-    precision: np.ndarray
-    recall: np.ndarray
-    fbeta: np.ndarray
-    tpr: np.ndarray
-    fpr: np.ndarray
-    cost: np.ndarray
-    beta: float = 1.0
-    cost_fp: float = 1.0
-    cost_fn: float = 1.0
-    zero_division: float = 0.0
-
-    COLUMNS = ("threshold", "tp", "fp", "fn", "tn", "precision", "recall", "fbeta", "tpr", "fpr", "cost")
-
-    def __len__(self) -> int:
-        return int(self.thresholds.shape[0])
-
-    def row(self, k: int) -> dict[str, Any]:
-        """Row ``k`` as plain data."""
-        out: dict[str, Any] = {"threshold": float(self.thresholds[k])}
-        for name in ("tp", "fp", "fn", "tn"):
-            out[name] = int(getattr(self, name)[k])
-        for name in ("precision", "recall", "fbeta", "tpr", "fpr", "cost"):
-            out[name] = float(getattr(self, name)[k])
-        return out
-
-    def rows(self, max_rows: int | None = None) -> list[dict[str, Any]]:
-        """Rows as plain data; with ``max_rows``, that many rows spread evenly over the sweep
-        (first and last cut always included)."""
-        n = len(self)
-        if max_rows is None or n <= max_rows:
-            idx = range(n)
-        else:
-            idx = sorted(set(np.linspace(0, n - 1, max(max_rows, 2)).round().astype(int).tolist()))
-        return [self.row(k) for k in idx]
-
-    def to_dict(self, max_rows: int | None = None) -> dict[str, Any]:
-        return {"beta": self.beta, "cost_fp": self.cost_fp, "cost_fn": self.cost_fn,
-                "zero_division": zero_division_name(self.zero_division), "n_cuts": len(self),
-                "rows": self.rows(max_rows)}
 
 
 # --- the binary ranking ----------------------------------------------------------
@@ -387,16 +322,8 @@ class Ranking(Display):
 
     def sweep(self, *, beta: float = 1.0, cost_fp: float = 1.0, cost_fn: float = 1.0, zero_division: Any = 0) -> Sweep:
         """The threshold sweep: every cut with TP, FP, FN, TN, P, R, F-beta, TPR, FPR and expected cost."""
-        beta = check_beta(beta)
-        zd = check_zero_division(zero_division)
-        cfp = check_cost(cost_fp, "cost_fp")
-        cfn = check_cost(cost_fn, "cost_fn")
-        c = self.cuts
-        counts = ClassCounts(c.tp, c.fp, self.n_positive - c.tp, self.n_negative - c.fp)
-        r = recall(counts, zd)[0]
-        cost = safe_divide(cfp * counts.fp + cfn * counts.fn, self.n, zd)[0]
-        return Sweep(c.thresholds, counts.tp, counts.fp, counts.fn, counts.tn, precision(counts, zd)[0], r,
-                     fbeta(counts, beta, zd)[0], r, fpr(counts, zd)[0], cost, beta, cfp, cfn, zd)
+        return sweep_of(self.cuts, self.n_positive, self.n_negative, beta=beta, cost_fp=cost_fp, cost_fn=cost_fn,
+                        zero_division=zero_division)
 
     def best_cut(self, objective: str | Objective = "f1", *, source: str = "the data") -> int | None:
         """Index (into :attr:`cuts`) of the cut an objective chooses; None when no cut reaches a
