@@ -76,6 +76,10 @@ __all__ = [
     "cut_labels",
     "cut_sets",
     "ranking_section",
+    "ranking_summary",
+    "ranking_signature",
+    "roc_auc_of",
+    "ovr_of",
 ]
 
 RULE = "an item is predicted positive iff its score >= threshold"
@@ -214,7 +218,7 @@ class Ranking(Display):
                        signature: dict[str, Any] | None = None) -> "Ranking":
         """From a boolean "is positive" array and finite float scores (no checks)."""
         pos, parts = _split_sorted(y, scores)
-        return cls(positive, pos, parts, signature if signature is not None else _signature(positive))
+        return cls(positive, pos, parts, signature if signature is not None else ranking_signature(positive))
 
     @cached_property
     def neg_scores(self) -> np.ndarray:
@@ -260,9 +264,7 @@ class Ranking(Display):
     def roc_auc(self) -> float:
         """ROC-AUC = U / (P·N); NaN without positives or negatives."""
         below, tied, _ = self._core
-        if self.pairs == 0:
-            return math.nan
-        return (2 * below + tied) / (2 * self.pairs)
+        return roc_auc_of(below, tied, self.pairs)
 
     @property
     def average_precision(self) -> float:
@@ -334,19 +336,39 @@ class Ranking(Display):
         sw = self.sweep(beta=obj.beta, cost_fp=obj.cost_fp, cost_fn=obj.cost_fn)
         return choose_cut(sw, obj)
 
+    def curves(self) -> dict[str, Any]:
+        """The decimated ROC and PR curves as plain data (:func:`clfeval.core.decimate.ranking_curves`)."""
+        return ranking_curves(self.pos_scores, self.neg_parts)
+
     def to_dict(self) -> dict[str, Any]:
         """Summary as plain data (no per-cut arrays): AUC, AP, counts, baselines of a random ranking."""
-        undefined = []
-        if self.pairs == 0:
-            undefined.append({"metric": "roc_auc", "reason": "needs at least one positive and one negative item"})
-        return {
-            "positive": self.positive, "n": self.n, "n_positive": self.n_positive, "n_negative": self.n_negative,
-            "prevalence": self.prevalence, "roc_auc": self.roc_auc, "average_precision": self.average_precision,
-            "pairs": self.pairs, "pairs_in_order": self.pairs_in_order,
-            "random": {"roc_auc": 0.5, "average_precision": self.prevalence},
-            "undefined": undefined, "notes": ranking_notes(self.prevalence), "signature": self.signature,
-            "curves": ranking_curves(self.pos_scores, self.neg_parts),
-        }
+        below, tied, ap = self._core
+        return ranking_summary(self.positive, self.n_positive, self.n_negative, below, tied, ap, self.curves(),
+                               self.signature)
+
+
+def roc_auc_of(below: int, tied: int, pairs: int) -> float:
+    """ROC-AUC from exact pair counts, (2·below + tied) / (2·pairs) correctly rounded; NaN without pairs."""
+    return math.nan if pairs == 0 else (2 * int(below) + int(tied)) / (2 * int(pairs))
+
+
+def ranking_summary(positive: str, n_positive: int, n_negative: int, below: int, tied: int, ap: float,
+                    curves: dict[str, Any], signature: dict[str, Any]) -> dict[str, Any]:
+    """A ranking's ``to_dict()`` from its exact counts: in memory (:class:`Ranking`) and beyond it
+    (:mod:`clfeval.scores.external`) alike."""
+    n = n_positive + n_negative
+    pairs = n_positive * n_negative
+    prevalence = n_positive / n if n else math.nan
+    undefined = []
+    if pairs == 0:
+        undefined.append({"metric": "roc_auc", "reason": "needs at least one positive and one negative item"})
+    return {
+        "positive": positive, "n": n, "n_positive": n_positive, "n_negative": n_negative,
+        "prevalence": prevalence, "roc_auc": roc_auc_of(below, tied, pairs), "average_precision": ap,
+        "pairs": pairs, "pairs_in_order": below + tied / 2,
+        "random": {"roc_auc": 0.5, "average_precision": prevalence},
+        "undefined": undefined, "notes": ranking_notes(prevalence), "signature": signature, "curves": curves,
+    }
 
 
 def ranking_notes(prevalence: float) -> list[str]:
@@ -360,7 +382,7 @@ def ranking_notes(prevalence: float) -> list[str]:
     return notes
 
 
-def _signature(positive: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def ranking_signature(positive: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     return build_signature({"positive": positive, "definitions": dict(DEFINITIONS), **(extra or {})})
 
 
@@ -446,7 +468,7 @@ class RankingOvR(Display):
                 "roc_auc": self.macro["roc_auc"], "average_precision": self.macro["average_precision"],
                 "macro": self.macro, "weighted": self.weighted, "micro": self.micro,
                 "undefined": self.undefined, "notes": list(self.notes), "signature": self.signature,
-                "curves": {lab: ranking_curves(rk.pos_scores, rk.neg_parts) for lab, rk in self.rankings.items()}}
+                "curves": {lab: rk.curves() for lab, rk in self.rankings.items()}}
 
 
 def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, multilabel: bool = False,
@@ -486,14 +508,24 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
     if y.shape[0] != s.shape[0]:
         raise DataError(f"gold has {y.shape[0]} items but the score columns have {s.shape[0]} values; give one score per item.")
     labs = [label_str(x) for x in score_labels]
+    rankings = {lab: Ranking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)}
+    return ovr_of(labs, int(y.shape[0]), rankings, Ranking.from_indicator(y.ravel(), s.ravel(), "micro"),
+                  multilabel=multilabel)
+
+
+def ovr_of(labs: Sequence[str], n: int, rankings: dict[str, Any], micro_rk: Any, *, multilabel: bool) -> RankingOvR:
+    """The one-vs-rest result from one ranking per label and the micro ranking of every (item, label) pair.
+
+    The rankings may be in memory (:class:`Ranking`) or beyond it
+    (:class:`clfeval.scores.external.StreamRanking`): anything with
+    ``roc_auc``, ``average_precision``, ``n_positive``, ``prevalence`` and ``curves()``.
+    """
     per_class: dict[str, dict[str, Any]] = {}
-    rankings: dict[str, Ranking] = {}
     undefined: list[dict[str, Any]] = []
     auc = np.empty(len(labs))
     ap = np.empty(len(labs))
     for j, lab in enumerate(labs):
-        rk = Ranking.from_indicator(y[:, j], s[:, j], lab)
-        rankings[lab] = rk
+        rk = rankings[lab]
         auc[j], ap[j] = rk.roc_auc, rk.average_precision
         per_class[lab] = {"roc_auc": float(auc[j]), "average_precision": float(ap[j]), "support": rk.n_positive,
                           "prevalence": rk.prevalence}
@@ -503,8 +535,7 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
             undefined.append({"metric": metric, "labels": bad,
                               "reason": "a label needs positive and negative items" if metric == "roc_auc"
                               else "a label needs at least one positive item"})
-    support = y.sum(axis=0).astype(np.float64)
-    micro_rk = Ranking.from_indicator(y.ravel(), s.ravel(), "micro")
+    support = np.array([rankings[lab].n_positive for lab in labs], dtype=np.float64)
     macro, weighted = {}, {}
     for metric, vals in (("roc_auc", auc), ("average_precision", ap)):
         ok = ~np.isnan(vals)
@@ -518,9 +549,9 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
                      "out of the macro and weighted averages.")
     notes.append("Macro = mean over labels (every label counts equally); weighted = weighted by the number of "
                  "gold positives; micro = one ranking of every (item, label) score.")
-    sig = _signature("one-vs-rest", {"kind": "multilabel" if multilabel else "multiclass"})
-    return RankingOvR("multilabel" if multilabel else "multiclass", labs, int(y.shape[0]), per_class, macro,
-                      weighted, micro, undefined, notes, sig, rankings)
+    sig = ranking_signature("one-vs-rest", {"kind": "multilabel" if multilabel else "multiclass"})
+    return RankingOvR("multilabel" if multilabel else "multiclass", list(labs), n, per_class, macro,
+                      weighted, micro, undefined, notes, sig, dict(rankings))
 
 
 # --- glue for reports: predictions from a cut, the "ranking" section ------------------
