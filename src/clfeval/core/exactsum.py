@@ -134,7 +134,7 @@ class ExactSum:
 def exact_sum(values: Any, weights: Any = None) -> float:
     """``Σ weights·values`` of float64 values, exact and correctly rounded (independent of order).
 
-    >>> exact_sum(np.array([0.1] * 10)), float(np.sum([0.1] * 10))
+    >>> exact_sum(np.array([0.1] * 10)), sum([0.1] * 10)
     (1.0, 0.9999999999999999)
     """
     return ExactSum().add(values, weights).value()

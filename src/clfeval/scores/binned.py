@@ -213,8 +213,8 @@ def histogram_auc(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
     Integer arithmetic while the pair counts fit (then each value is correctly
     rounded, as :func:`~clfeval.scores.curves.roc_auc_of`), float64 beyond.
 
-    >>> histogram_auc(np.array([0, 1, 2]), np.array([2, 1, 0])).item()  # pairs: 4 above, 1 tied of 9 → 4.5/9
-    0.5
+    >>> histogram_auc(np.array([0, 1, 2]), np.array([2, 1, 0])).item()  # of 9 pairs: 8 above, 1 tied → 8.5/9
+    0.9444444444444444
     """
     pos = np.asarray(pos)
     neg = np.asarray(neg)

@@ -310,8 +310,8 @@ class RankingStore:
     ...     for k in range(3):
     ...         st.add(np.array([True, False, True, False]), np.array([0.9, 0.1, 0.4, 0.5]) + k)
     ...     r = st.summary()
-    >>> r.spilled, r.n, round(r.roc_auc, 4)
-    (False, 12, 0.7222)
+    >>> r.spilled, r.n, r.pairs_in_order, r.pairs  # each positive above 1, 2, ..., 6 negatives
+    (False, 12, 21.0, 36)
     """
 
     def __init__(self, positive: str = "1", *, memory: Any = DEFAULT_MEMORY, space: SpillSpace | None = None,

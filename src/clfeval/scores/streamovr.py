@@ -53,8 +53,8 @@ def stream_binary(batches: Iterable[tuple[Any, Any]], *, positive: Any, memory: 
     (naming ``source``) or no item arrives.
 
     >>> r = stream_binary([(["a", "b"], [0.9, 0.1]), (["b", "a"], [0.5, 0.4])], positive="a")
-    >>> r.roc_auc, r.positive
-    (0.5, 'a')
+    >>> r.roc_auc, r.positive  # a's 0.9 above both b's, a's 0.4 above one: 3 of 4 pairs
+    (0.75, 'a')
     """
     with RankingStore(label_str(positive), memory=memory, tmpdir=tmpdir) as st:
         for gold, scores in batches:

@@ -50,20 +50,8 @@ from clfeval.significance.results import P_DEFINITION, Comparison, MultiComparis
 from clfeval.core.signature import build_signature
 from clfeval.core.tables import joint_table
 
-__all__ = [
-    "TESTS",
-    "Comparison",
-    "MultiComparison",
-    "compare",
-    "compare_many",
-    "bootstrap_distribution",
-    "check_metric",
-    "format_p",
-    "holm",
-    "mcnemar",
-    "metric_label",
-    "SCORE_METRICS",
-]
+__all__ = ["TESTS", "Comparison", "MultiComparison", "compare", "compare_many", "compare_counts", "bootstrap_distribution",
+           "check_metric", "format_p", "holm", "mcnemar", "metric_label", "SCORE_METRICS"]
 
 #: The tests :func:`compare` runs.
 TESTS = ("bootstrap", "randomization", "mcnemar")
@@ -489,6 +477,17 @@ def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, sam
     prob = _problem(gold, pred_a, pred_b, metric, labels=labels, zd=zd, beta=beta, positive=positive, engine=engine)
     return _run(prob, test=test, samples=samples, rng=rng, seed=seed, alpha=alpha, level=level, zd=zd, names=names,
                 progress=progress)
+
+
+def compare_counts(engine: rs.CountEngine, *, metric: str, description: str, n: int, test: str = "bootstrap",
+                   samples: int = 10_000, seed: Any = None, alpha: float = 0.05, ci: float = 0.95,
+                   names: Sequence[str] = ("a", "b"), progress: Callable[[int, int], None] | None = None) -> Comparison:
+    """A paired test of a catalogue metric given as a count engine (binned ROC-AUC: :mod:`clfeval.scores.binned`)."""
+    test, samples, alpha, level, zd, _ = _check_settings(test, samples, alpha, ci, 0, 1.0, metric)
+    m = _Metric(metric, catalog.get(metric).title, catalog.get(metric).direction != "lower", table_fn=engine.value)
+    prob = _Problem(m, engine, int(n), None, None, description)
+    return _run(prob, test=test, samples=samples, rng=check_rng(seed), seed=seed, alpha=alpha, level=level, zd=zd,
+                names=_check_names(names), progress=progress)
 
 
 def _check_settings(test: Any, samples: Any, alpha: Any, ci: Any, zero_division: Any, beta: Any,
