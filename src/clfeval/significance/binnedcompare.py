@@ -65,8 +65,8 @@ def compare_binned(joint: BinnedJoint, *, test: str = "bootstrap", samples: int 
     eng = joint.engine()
     what = (f"counts: multinomial draws over the {eng.groups} occupied cells of the joint (gold, bin of A, bin of B) "
             f"table")
-    c = compare_counts(eng, metric="roc_auc", description="binned ROC-AUC (ties inside a bin count 1/2)", n=joint.n,
-                       test=test, samples=samples, seed=seed, alpha=alpha, ci=ci, names=names, progress=progress)
+    c = compare_counts(eng, metric="roc_auc", description=what, test=test, samples=samples, seed=seed, alpha=alpha,
+                       ci=ci, names=names, progress=progress)
     ha, hb = joint.histograms(positive)
     bounds = (f"Error bounds against the exact ROC-AUCs: {names[0]} ±{ha.auc_error_bound:.3g} "
               f"({ha.binning.bins} {ha.binning.kind} bins), {names[1]} ±{hb.auc_error_bound:.3g} "

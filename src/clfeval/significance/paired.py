@@ -42,10 +42,11 @@ from clfeval.core import resample as rs
 from clfeval.core import catalog
 from clfeval.core.decimate import replicate_histogram
 from clfeval.core.labels import encode_labels, label_str, resolve_requested, sort_labels
-from clfeval.core.validation import (check_beta, check_positive_int, check_probability, check_rng, check_samples,
+from clfeval.core.validation import (check_beta, check_probability, check_rng, check_samples,
                                  check_zero_division, zero_division_name)
 from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric
+from clfeval.significance.classic import holm, mcnemar
 from clfeval.significance.results import P_DEFINITION, Comparison, MultiComparison, format_p, verdict
 from clfeval.core.signature import build_signature
 from clfeval.core.tables import joint_table
@@ -253,63 +254,6 @@ def _problem(gold: Any, pred_a: Any, pred_b: Any, metric: Any, *, labels: Sequen
 
 # --- tests ---------------------------------------------------------------------
 
-def mcnemar(n_ab: int, n_ba: int) -> dict[str, Any]:
-    """McNemar's test for paired accuracy, from the discordant counts.
-
-    ``n_ab`` items A got right and B wrong, ``n_ba`` the reverse. Under H0
-    each discordant item is equally likely to go either way, so
-    X ~ Bin(n_AB + n_BA, ½) and the exact one-sided p for "A better" is
-    P(X ≥ n_AB). Also: the two-sided exact p, and the chi-square statistic
-    with continuity correction χ² = max(0, |n_AB − n_BA| − 1)² / (n_AB + n_BA)
-    (Edwards 1948; 1 degree of freedom, two-sided).
-
-    With no discordant items every p is 1 and χ² is undefined (NaN).
-
-    References: McNemar (1947); Dietterich (1998), "Approximate statistical
-    tests for comparing supervised classification learning algorithms".
-
-    >>> r = mcnemar(9, 2)
-    >>> round(r["p_value"], 4), round(r["p_value_two_sided"], 4), round(r["chi2"], 4)
-    (0.0327, 0.0654, 3.2727)
-    """
-    from scipy.stats import binomtest, chi2
-
-    n_ab = check_positive_int(n_ab, option="n_ab", minimum=0)
-    n_ba = check_positive_int(n_ba, option="n_ba", minimum=0)
-    m = n_ab + n_ba
-    if m == 0:
-        return {"n_ab": 0, "n_ba": 0, "p_value": 1.0, "p_value_two_sided": 1.0, "chi2": math.nan, "chi2_p_value": 1.0}
-    one = float(binomtest(n_ab, m, 0.5, alternative="greater").pvalue)
-    two = float(binomtest(n_ab, m, 0.5, alternative="two-sided").pvalue)
-    stat = max(0, abs(n_ab - n_ba) - 1) ** 2 / m
-    return {"n_ab": n_ab, "n_ba": n_ba, "p_value": one, "p_value_two_sided": two, "chi2": float(stat),
-            "chi2_p_value": float(chi2.sf(stat, 1))}
-
-
-def holm(p_values: Sequence[float]) -> np.ndarray:
-    """Holm–Bonferroni adjusted p-values (step-down; controls the family-wise error rate).
-
-    Sort the m p-values ascending, p_(1) ≤ … ≤ p_(m); the adjusted value of
-    p_(j) is max over i ≤ j of min(1, (m − i + 1)·p_(i)). Reject H0 of a
-    comparison when its adjusted p < α. NaN p-values stay NaN and do not count.
-
-    Reference: Holm (1979), "A simple sequentially rejective multiple test procedure".
-
-    >>> holm([0.01, 0.04, 0.03]).tolist()
-    [0.03, 0.06, 0.06]
-    """
-    p = np.asarray(p_values, dtype=np.float64)
-    out = np.full(p.shape, math.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    m = ok.size
-    if m == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    adj = np.minimum(1.0, (m - np.arange(m)) * p[order])
-    out[order] = np.maximum.accumulate(adj)
-    return out
-
-
 def _at_least(x: np.ndarray, t: float) -> int:
     """#{x ≥ t}, with values within float rounding of t counting as ties (≥)."""
     return int(np.count_nonzero(x >= t - _TIE * max(1.0, abs(t))))
@@ -479,14 +423,24 @@ def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, sam
                 progress=progress)
 
 
-def compare_counts(engine: rs.CountEngine, *, metric: str, description: str, n: int, test: str = "bootstrap",
-                   samples: int = 10_000, seed: Any = None, alpha: float = 0.05, ci: float = 0.95,
-                   names: Sequence[str] = ("a", "b"), progress: Callable[[int, int], None] | None = None) -> Comparison:
-    """A paired test of a catalogue metric given as a count engine (binned ROC-AUC: :mod:`clfeval.scores.binned`)."""
-    test, samples, alpha, level, zd, _ = _check_settings(test, samples, alpha, ci, 0, 1.0, metric)
-    m = _Metric(metric, catalog.get(metric).title, catalog.get(metric).direction != "lower", table_fn=engine.value)
-    prob = _Problem(m, engine, int(n), None, None, description)
-    return _run(prob, test=test, samples=samples, rng=check_rng(seed), seed=seed, alpha=alpha, level=level, zd=zd,
+def compare_counts(table: Any, *, metric: str = "accuracy", test: str = "bootstrap", samples: int = 10_000,
+                   seed: Any = None, alpha: float = 0.05, ci: float = 0.95, zero_division: Any = 0, beta: float = 1.0,
+                   names: Sequence[str] = ("a", "b"), progress: Callable[[int, int], None] | None = None,
+                   description: str = "counts") -> Comparison:
+    """:func:`compare` from counts: a joint (gold, A, B) table added up over batches, files or partitions
+    (``JointTable``: the same replicates as :func:`compare` of the items), or a count engine of a metric
+    (``CountEngine``: binned ROC-AUC, :mod:`clfeval.significance.binnedcompare`)."""
+    test, samples, alpha, level, zd, beta = _check_settings(test, samples, alpha, ci, zero_division, beta, metric)
+    rng = check_rng(seed)
+    if isinstance(table, rs.CountEngine):
+        entry = catalog.get(metric)
+        prob = _Problem(_Metric(metric, entry.title, entry.direction != "lower", table_fn=table.value), table,
+                        table.n, None, None, description)
+    elif table.n == 0:
+        raise DataError("there are no items to compare.")
+    else:
+        prob = _count_problem(_resolve(metric, table.labels, zd, beta), table.counts, table.labels)
+    return _run(prob, test=test, samples=samples, rng=rng, seed=seed, alpha=alpha, level=level, zd=zd,
                 names=_check_names(names), progress=progress)
 
 
