@@ -43,23 +43,19 @@ run is sorted), the one range being merged, and the curve samples. Pass
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from clfeval.core.decimate import curves_of_points, sample_ranks, sweep_of_points
-from clfeval.core.display import Display
-from clfeval.core.exactsum import ExactSum
 from clfeval.core.metrics import ClassCounts
 from clfeval.errors import DataError, UsageError
 from clfeval.io.outputs import checkpoint
-from clfeval.scores.curves import ranking_signature, ranking_summary, roc_auc_of
+from clfeval.scores.rangestats import RangeStats, StreamRanking, merge_range, range_stats, rle, sample_ranks_of
 from clfeval.scores.objectives import Objective, parse_objective
 from clfeval.scores.sweep import CutChooser, Cuts, Sweep, sweep_of
 
@@ -198,8 +194,9 @@ class SpillSpace:
             try:
                 self.directory = tempfile.mkdtemp(prefix="clfeval-runs-", dir=self.tmpdir)
             except OSError as exc:
+                why = exc.strerror or str(exc)
                 raise UsageError(lambda name: f"cannot create a temporary directory for sorted runs "
-                                              f"({exc.strerror or exc}); give {name} a writable place with room, "
+                                              f"({why}); give {name} a writable place with room, "
                                               f"or a larger memory budget.", params=["tmpdir"]) from None
         path = os.path.join(self.directory, f"run-{self.runs_written:06d}.npy")
         try:
@@ -231,49 +228,6 @@ class SpillSpace:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-# --- run-length codes of sorted arrays -------------------------------------------------
-
-def _rle(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(distinct values, counts) of a sorted array."""
-    if v.shape[0] == 0:
-        return np.empty(0), np.empty(0, dtype=np.int64)
-    new = np.empty(v.shape[0], dtype=bool)
-    new[0] = True
-    np.not_equal(v[1:], v[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
-    return v[starts], np.diff(np.append(starts, v.shape[0])).astype(np.int64)
-
-
-def _rle_merge(pieces: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-    """Merge run-length codes of sorted pieces into one."""
-    pieces = [p for p in pieces if p[0].shape[0]]
-    if not pieces:
-        return np.empty(0), np.empty(0, dtype=np.int64)
-    if len(pieces) == 1:
-        return pieces[0]
-    v = np.concatenate([p[0] for p in pieces])
-    c = np.concatenate([p[1] for p in pieces])
-    order = np.argsort(v, kind="stable")  # timsort: a merge of sorted pieces
-    v = v[order]
-    c = c[order]
-    new = np.empty(v.shape[0], dtype=bool)
-    new[0] = True
-    np.not_equal(v[1:], v[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
-    return v[starts], np.add.reduceat(c, starts)
-
-
-def _exact_dot(a: np.ndarray, b: np.ndarray) -> int:
-    """Σ a·b of non-negative int64 arrays as a Python int, without int64 overflow."""
-    if a.shape[0] == 0:
-        return 0
-    top = int(a.max()) * int(b.max())
-    if top == 0:
-        return 0
-    step = max(1, (1 << 62) // top)
-    return sum(int(np.dot(a[i:i + step], b[i:i + step])) for i in range(0, a.shape[0], step))
 
 
 @dataclass
@@ -427,14 +381,8 @@ class RankingStore:
         pieces: tuple[list, list] = ([], [])
         for m, r in enumerate(runs):
             for a in range(int(lo[m]), int(hi[m]), block):
-                pieces[kinds[m]].append(_rle(r.read(a, min(int(hi[m]), a + block))))
-        pv, pc = _rle_merge(pieces[0])
-        nv, nc = _rle_merge(pieces[1])
-        v = np.union1d(pv, nv)
-        p = np.zeros(v.shape[0], dtype=np.int64)
-        q = np.zeros(v.shape[0], dtype=np.int64)
-        p[np.searchsorted(v, pv)] = pc
-        q[np.searchsorted(v, nv)] = nc
+                pieces[kinds[m]].append(rle(r.read(a, min(int(hi[m]), a + block))))
+        v, p, q = merge_range(pieces[0], pieces[1])
         return _Range(v, p, q, pos_lt0 + np.cumsum(p) - p, neg_lt0 + np.cumsum(q) - q)
 
     def ranges(self, *, descending: bool = False) -> Iterator[_Range]:
@@ -448,44 +396,16 @@ class RankingStore:
 
     def summary(self) -> "StreamRanking":
         """ROC-AUC, average precision and the curve samples, in one pass over the ranges."""
-        if self._summary is not None:
-            return self._summary
-        P, N = self.n_positive, self.n_negative
-        below = tied = 0
-        ap = ExactSum()
-        n_cuts = 0
-        ranks = (np.unique(sample_ranks(P)), np.unique(sample_ranks(N)))
-        picked: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        for rg in self.ranges():
-            n_cuts += rg.values.shape[0]
-            below += _exact_dot(rg.pos, rg.neg_lt)
-            tied += _exact_dot(rg.pos, rg.neg)
-            m = rg.pos > 0
-            if m.any():
-                tp = P - rg.pos_lt[m]
-                fp = N - rg.neg_lt[m]
-                ap.add(tp / (tp + fp), rg.pos[m])
-            for k, counts, lt in ((0, rg.pos, rg.pos_lt), (1, rg.neg, rg.neg_lt)):
-                if rg.values.shape[0] == 0:
-                    continue
-                first = int(lt[0])
-                total = int(counts.sum())
-                r = ranks[k]
-                r = r[(r >= first) & (r < first + total)] - first
-                if r.size:
-                    at = np.searchsorted(np.cumsum(counts), r, side="right")
-                    picked.append((rg.values[at], P - rg.pos_lt[at], N - rg.neg_lt[at]))
-        points = None
-        if picked and P and N:
-            v = np.concatenate([x[0] for x in picked])
-            u, first = np.unique(v, return_index=True)
-            tps = np.concatenate([x[1] for x in picked])[first]
-            fps = np.concatenate([x[2] for x in picked])[first]
-            points = (u[::-1], tps[::-1].astype(np.int64), fps[::-1].astype(np.int64))
-        self._summary = StreamRanking(self.positive, P, N, below, tied, ap.divided(P) if P else math.nan, n_cuts,
-                                      points, self.spilled, self.space.memory,
-                                      sum(r.path is not None for k in (0, 1) for r in self.runs[k]),
-                                      ranking_signature(self.positive))
+        if self._summary is None:
+            P, N = self.n_positive, self.n_negative
+            ranks = sample_ranks_of(P, N)
+            total = RangeStats()
+            for rg in self.ranges():
+                total = total + range_stats(rg.values, rg.pos, rg.neg, int(rg.pos_lt[0]) if rg.values.size else 0,
+                                            int(rg.neg_lt[0]) if rg.values.size else 0, P, N, ranks)
+            runs = sum(r.path is not None for k in (0, 1) for r in self.runs[k])
+            self._summary = total.result(self.positive, P, N, spilled=self.spilled, memory=self.space.memory,
+                                         runs=runs)
         return self._summary
 
     def cut_chunks(self) -> Iterator[Cuts]:
@@ -583,73 +503,6 @@ class CutChoice:
     def to_dict(self) -> dict[str, Any]:
         return {"objective": self.objective, "index": self.index, "row": self.row,
                 "top_precision": None if self.top_precision is None else list(self.top_precision)}
-
-
-@dataclass(frozen=True, eq=False)
-class StreamRanking(Display):
-    """A ranking's summary computed beyond memory: the numbers of ``Ranking`` for the same items, bit for bit.
-
-    ``spilled`` says whether sorted runs went to disk (``runs`` of them);
-    ``points`` are the sampled cuts the curves are drawn from.
-    """
-
-    positive: str
-    n_positive: int
-    n_negative: int
-    below: int
-    tied: int
-    average_precision: float
-    n_cuts: int
-    points: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(repr=False)
-    spilled: bool
-    memory: int
-    runs: int
-    signature: dict[str, Any] = field(default_factory=dict, repr=False)
-
-    @property
-    def n(self) -> int:
-        return self.n_positive + self.n_negative
-
-    @property
-    def pairs(self) -> int:
-        return self.n_positive * self.n_negative
-
-    @property
-    def prevalence(self) -> float:
-        return self.n_positive / self.n if self.n else math.nan
-
-    @property
-    def pairs_in_order(self) -> float:
-        return self.below + self.tied / 2
-
-    @property
-    def roc_auc(self) -> float:
-        return roc_auc_of(self.below, self.tied, self.pairs)
-
-    @property
-    def pr_auc(self) -> float:
-        return self.average_precision
-
-    def curves(self) -> dict[str, Any]:
-        """The decimated ROC and PR curves, as ``Ranking.curves()``."""
-        return curves_of_points(self.points, self.n_positive, self.n_negative)
-
-    def sweep_curves(self, *, beta: float = 1.0) -> dict[str, Any] | None:
-        """Precision, recall and F-beta against the threshold, decimated (as ``decimate.sweep_curves``)."""
-        if self.points is None:
-            return None
-        return sweep_of_points(self.points, self.n_positive, beta=beta)
-
-    def external(self) -> dict[str, Any]:
-        """How it was computed: the budget, whether it spilled, how many runs."""
-        return {"memory": self.memory, "spilled": self.spilled, "runs": self.runs, "n_cuts": self.n_cuts}
-
-    def to_dict(self) -> dict[str, Any]:
-        """``Ranking.to_dict()`` of the same items, plus an ``external`` block."""
-        out = ranking_summary(self.positive, self.n_positive, self.n_negative, self.below, self.tied,
-                              self.average_precision, self.curves(), self.signature)
-        out["external"] = self.external()
-        return out
 
 
 def stream_ranking(batches: Iterable[tuple[Any, Any]], *, positive: str = "1", memory: Any = DEFAULT_MEMORY,
