@@ -140,13 +140,15 @@ def _add_all(values: Sequence[Any]) -> Any:
     return total
 
 
-def tree_sum(tasks: Sequence[Any], *, split_every: int = SPLIT_EVERY) -> Any:
-    """The sum of the tasks' results (``+``, in a fixed order), as a tree of tasks ``split_every`` wide."""
+def tree_sum(tasks: Sequence[Any], *, split_every: int = SPLIT_EVERY,
+             combine: Callable[[Sequence[Any]], Any] = _add_all) -> Any:
+    """The sum of the tasks' results (``+``, in a fixed order; or ``combine(list)``), as a tree of tasks
+    ``split_every`` wide."""
     level = list(tasks)
     if not level:
         raise DataError("the input has no partitions.")
     while len(level) > 1:
-        level = [dask.delayed(_add_all, pure=True)(level[i:i + split_every]) for i in range(0, len(level), split_every)]
+        level = [dask.delayed(combine, pure=True)(level[i:i + split_every]) for i in range(0, len(level), split_every)]
     return level[0]
 
 
