@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from clfeval.core.exactsum import ExactSum
+from clfeval.core.exactsum import ExactSum, grouped_sums
 from clfeval.core.labels import label_str
 from clfeval.core.signature import build_signature
 from clfeval.dask.parts import Parts, parts_of, run, tree_sum
@@ -46,13 +46,11 @@ class CalibrationSums:
     @classmethod
     def of(cls, y: np.ndarray, p: np.ndarray, bins: int) -> "CalibrationSums":
         idx = np.minimum(np.floor(p * bins).astype(np.int64), bins - 1)
-        order = np.argsort(idx, kind="stable")
-        starts = np.searchsorted(idx[order], np.arange(bins + 1))
-        conf = [ExactSum().add(p[order[starts[b]:starts[b + 1]]]) for b in range(bins)]
+        conf = grouped_sums(p, idx, bins)
         pc = np.clip(p, EPS, 1.0 - EPS)
-        loss = ExactSum().add(-np.where(y, np.log(pc), np.log1p(-pc)))
+        loss = ExactSum().add(np.where(y, np.log(pc), np.log1p(-pc)))
         return cls(bins, np.bincount(idx, minlength=bins), np.bincount(idx[y], minlength=bins), conf,
-                   ExactSum().add((p - y) ** 2), loss)
+                   ExactSum().add((p - y.astype(np.float64)) ** 2), loss)
 
     def __add__(self, other: "CalibrationSums") -> "CalibrationSums":
         return CalibrationSums(self.bins, self.count + other.count, self.hits + other.hits,
@@ -69,7 +67,7 @@ def _part(t: pa.Table, gold: str, prob: str, positive: Any, bins: int) -> Calibr
 
 
 def calibration(data: Any, *, gold: str = "gold", prob: str = "prob", positive: Any, bins: int = 10,
-                strategy: str = "uniform", client: Any = None) -> Calibration:
+                strategy: str = "uniform", with_ranking: bool = True, client: Any = None) -> Calibration:
     """``reliability(gold, probs, positive=..., bins=B)`` of an input on Dask (equal-width bins)."""
     n_bins = check_bins(bins)
     if strategy != "uniform":
@@ -102,5 +100,11 @@ def calibration(data: Any, *, gold: str = "gold", prob: str = "prob", positive: 
     sig = build_signature({"kind": "binary", "bins": n_bins, "strategy": strategy,
                            "binning": "value v goes to bin min(floor(v*B), B-1)", "engine": "dask",
                            "log_loss_eps": EPS})
-    return Calibration("binary", pos, n, strategy, n_bins, table, ece, mce, s.sq.divided(n), s.loss.divided(n), EPS,
-                       None, None, notes, sig)
+    auc = ap = None
+    if with_ranking:
+        from clfeval.dask.rankings import ranking
+
+        rk = ranking(parts, gold=gold, score=prob, positive=positive, client=client)
+        auc, ap = rk.roc_auc, rk.average_precision
+    return Calibration("binary", pos, n, strategy, n_bins, table, ece, mce, s.sq.divided(n), -s.loss.divided(n), EPS,
+                       auc, ap, notes, sig)

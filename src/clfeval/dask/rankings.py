@@ -23,6 +23,7 @@ partition histograms added in a tree.
 from __future__ import annotations
 
 import operator
+import os
 from typing import Any
 
 import dask
@@ -98,6 +99,12 @@ def _range(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any], j: 
     return range_stats(v, p, q, pos_below, neg_below, offsets["P"], offsets["N"], offsets["ranks"])
 
 
+def _threads(client: Any) -> int:
+    if client is None:
+        return max(1, os.cpu_count() or 1)
+    return max(1, sum(client.nthreads().values()))
+
+
 def ranking(data: Any, *, gold: str = "gold", score: str = "score", positive: Any, client: Any = None,
             ranges: int | None = None, memory: Any = None) -> StreamRanking:
     """The exact ranking of one score column on Dask: ``ranking(gold, scores, positive=...)``'s numbers.
@@ -108,12 +115,13 @@ def ranking(data: Any, *, gold: str = "gold", score: str = "score", positive: An
     positive : label
         The positive class (matched by value or string form); it must occur.
     ranges : int, optional
-        Ranges of the score axis (default: one per partition, at most 256).
+        Ranges of the score axis (default: four per worker thread of the cluster, at most one per partition):
+        each range is merged on one worker, and every partition sends one piece to every range.
     memory : ignored
         Kept for the same call as the local engine; each range is held by one worker.
     """
     parts = data if isinstance(data, Parts) else parts_of(data, [gold, score])
-    n_ranges = ranges or max(1, min(len(parts), 256))
+    n_ranges = ranges or max(1, min(len(parts), 4 * _threads(client)))
     prepped = parts.map(_prep, gold, score, positive)
     cuts = dask.delayed(_choose_cuts, pure=True)([dask.delayed(_sample, pure=True)(p) for p in prepped], n_ranges)
     splits = [dask.delayed(_split, pure=True)(p, cuts, n_ranges) for p in prepped]
