@@ -93,6 +93,16 @@ def _parquet_part(path: str, group: int, columns: tuple[str, ...]) -> pa.Table:
         return f.read_row_group(group, columns=list(columns))
 
 
+def _parquet_empty(path: str, columns: tuple[str, ...]) -> pa.Table:
+    import pyarrow.parquet as pq
+
+    schema = pq.read_schema(path)
+    missing = [c for c in columns if c not in schema.names]
+    if missing:
+        raise DataError(f"{path}: no column {missing[0]!r}; the columns are {', '.join(schema.names)}.")
+    return schema.empty_table().select(list(columns))
+
+
 def _text_part(path: str, delimiter: str, columns: tuple[str, ...]) -> pa.Table:
     import pyarrow.csv as pcsv
 
@@ -127,7 +137,9 @@ def parts_of(data: Any, columns: Sequence[str], *, name: str = "input") -> Parts
 
             with pq.ParquetFile(path) as f:
                 groups = f.metadata.num_row_groups
-            tasks.extend(dask.delayed(_parquet_part, pure=True)(path, g, cols) for g in range(max(groups, 1)))
+            tasks.extend(dask.delayed(_parquet_part, pure=True)(path, g, cols) for g in range(groups))
+            if groups == 0:  # an empty file still names its columns
+                tasks.append(dask.delayed(_parquet_empty, pure=True)(path, cols))
         else:
             tasks.append(dask.delayed(_text_part, pure=True)(path, "," if kind == "csv" else "\t", cols))
     return Parts(tasks, name, cols)
