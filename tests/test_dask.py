@@ -154,16 +154,17 @@ def test_compare_by_id_equals_local(dask_client, data, tmp_path, test):
     assert _dump(c.to_dict()) == _dump(local.to_dict())
 
 
-def test_compare_refuses_duplicate_and_missing_ids(dask_client, data, tmp_path):
-    path, cols = data
+def test_compare_refuses_duplicate_and_missing_ids(dask_client, tmp_path):
+    cols = _columns(60, 4)
+    _shuffled_copy(cols, tmp_path / "a", 1, [30, 30])
     dup = {k: np.concatenate([v, v[:1]]) for k, v in cols.items()}
-    _shuffled_copy(dup, tmp_path / "dup", 2, [800, 701])
+    _shuffled_copy(dup, tmp_path / "dup", 2, [40, 21])
     with pytest.raises(DataError, match="more than once"):
-        cd.compare(path, str(tmp_path / "dup"), client=dask_client, samples=10)
+        cd.compare(str(tmp_path / "a"), str(tmp_path / "dup"), client=dask_client, samples=10)
     short = {k: v[:-3] for k, v in cols.items()}
-    _shuffled_copy(short, tmp_path / "short", 2, [1000, 497])
+    _shuffled_copy(short, tmp_path / "short", 2, [50, 7])
     with pytest.raises(DataError, match="only in 'a'"):
-        cd.compare(path, str(tmp_path / "short"), client=dask_client, samples=10)
+        cd.compare(str(tmp_path / "a"), str(tmp_path / "short"), client=dask_client, samples=10)
 
 
 def test_a_lost_worker_is_reported_in_one_paragraph():
