@@ -25,7 +25,7 @@ def _exact_pairs(y, s):
     return Fraction(int((p[:, None] > q[None, :]).sum())) + Fraction(int((p[:, None] == q[None, :]).sum()), 2)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), st.integers(-50, 50)), min_size=2, max_size=120),
        st.integers(2, 30), st.sampled_from(["uniform", "quantile"]))
 def test_binned_auc_is_within_its_printed_bound_of_the_exact_auc(items, bins, kind):

@@ -15,7 +15,7 @@ from clfeval.core.exactsum import ExactSum, exact_mean, exact_sum, grouped_sums
 finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(finite, max_size=60), st.data())
 def test_equals_the_exact_rational_sum_correctly_rounded(values, data):
     x = np.array(values, dtype=np.float64)

@@ -43,7 +43,7 @@ from clfeval.core.decimate import curves_of_points, sweep_of_points
 from clfeval.core.display import Display
 from clfeval.core.exactsum import ExactSum
 from clfeval.errors import DataError, UsageError
-from clfeval.scores.curves import ranking_signature, ranking_summary, roc_auc_of
+from clfeval.scores.curves import PairCounts, ranking_signature, ranking_summary, roc_auc_of
 from clfeval.scores.sweep import Cuts, Sweep, sweep_of
 
 __all__ = ["BINNINGS", "MAX_BINS", "Binning", "uniform_binning", "quantile_binning", "RowSample", "ScoreRange",
@@ -231,7 +231,7 @@ def histogram_auc(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class ScoreHistogram(Display):
+class ScoreHistogram(PairCounts, Display):
     """Positives and negatives per score bin (a 2×B table), with the lowest and highest score seen.
 
     Histograms over the same binning add (``+``). Build one with
@@ -278,14 +278,6 @@ class ScoreHistogram(Display):
     def n_negative(self) -> int:
         return int(self.neg.sum())
 
-    @property
-    def n(self) -> int:
-        return self.n_positive + self.n_negative
-
-    @property
-    def prevalence(self) -> float:
-        return self.n_positive / self.n if self.n else math.nan
-
     def _pairs(self) -> tuple[int, int]:
         """(pairs with the positive in a higher bin, pairs in a common bin), exact Python integers."""
         lower = np.cumsum(self.neg) - self.neg
@@ -299,12 +291,12 @@ class ScoreHistogram(Display):
     def roc_auc(self) -> float:
         """ROC-AUC of the binned ranking (ties inside a bin count ½); NaN without pairs."""
         below, tied = self._pairs()
-        return roc_auc_of(below, tied, self.n_positive * self.n_negative)
+        return roc_auc_of(below, tied, self.pairs)
 
     @property
     def auc_error_bound(self) -> float:
         """Half the share of positive–negative pairs in a common bin, rounded up: |binned − exact AUC| ≤ this."""
-        pairs = self.n_positive * self.n_negative
+        pairs = self.pairs
         if pairs == 0:
             return math.nan
         _, tied = self._pairs()

@@ -80,6 +80,7 @@ __all__ = [
     "ranking_signature",
     "roc_auc_of",
     "ovr_of",
+    "PairCounts",
 ]
 
 RULE = "an item is predicted positive iff its score >= threshold"
@@ -189,8 +190,29 @@ def _pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray]) -> tuple[int
 
 # --- the binary ranking ----------------------------------------------------------
 
+class PairCounts:
+    """``n``, ``prevalence`` and ``pairs`` of anything with ``n_positive`` and ``n_negative`` (rankings in
+    memory, beyond it, binned)."""
+
+    n_positive: int
+    n_negative: int
+
+    @property
+    def n(self) -> int:
+        return self.n_positive + self.n_negative
+
+    @property
+    def prevalence(self) -> float:
+        return self.n_positive / self.n if self.n else math.nan
+
+    @property
+    def pairs(self) -> int:
+        """Positive–negative pairs, P·N."""
+        return self.n_positive * self.n_negative
+
+
 @dataclass(frozen=True, eq=False)
-class Ranking(Display):
+class Ranking(PairCounts, Display):
     """A binary ranking: the positives' and the negatives' scores, each sorted ascending.
 
     Everything is derived from the two sorted arrays: ``roc_auc`` and
@@ -237,22 +259,9 @@ class Ranking(Display):
     def n_negative(self) -> int:
         return int(sum(p.shape[0] for p in self.neg_parts))
 
-    @property
-    def n(self) -> int:
-        return self.n_positive + self.n_negative
-
-    @property
-    def prevalence(self) -> float:
-        return self.n_positive / self.n if self.n else math.nan
-
     @cached_property
     def _core(self) -> tuple[int, int, float]:
         return _pairs_and_ap(self.pos_scores, self.neg_parts)
-
-    @property
-    def pairs(self) -> int:
-        """Positive–negative pairs, P·N."""
-        return self.n_positive * self.n_negative
 
     @property
     def pairs_in_order(self) -> float:

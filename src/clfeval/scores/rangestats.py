@@ -23,7 +23,7 @@ import numpy as np
 from clfeval.core.decimate import curves_of_points, sample_ranks, sweep_of_points
 from clfeval.core.display import Display
 from clfeval.core.exactsum import ExactSum
-from clfeval.scores.curves import ranking_signature, ranking_summary, roc_auc_of
+from clfeval.scores.curves import PairCounts, ranking_signature, ranking_summary, roc_auc_of
 
 __all__ = ["rle", "rle_merge", "exact_dot", "merge_range", "sample_ranks_of", "RangeStats", "range_stats",
            "StreamRanking"]
@@ -146,7 +146,7 @@ def merge_range(pieces_pos: list[tuple[np.ndarray, np.ndarray]],
 
 
 @dataclass(frozen=True, eq=False)
-class StreamRanking(Display):
+class StreamRanking(PairCounts, Display):
     """A ranking's summary computed beyond memory: the numbers of ``Ranking`` for the same items, bit for bit.
 
     ``spilled`` says whether sorted runs went to disk (``runs`` of them);
@@ -165,18 +165,6 @@ class StreamRanking(Display):
     memory: int
     runs: int
     signature: dict[str, Any] = field(default_factory=dict, repr=False)
-
-    @property
-    def n(self) -> int:
-        return self.n_positive + self.n_negative
-
-    @property
-    def pairs(self) -> int:
-        return self.n_positive * self.n_negative
-
-    @property
-    def prevalence(self) -> float:
-        return self.n_positive / self.n if self.n else math.nan
 
     @property
     def pairs_in_order(self) -> float:
