@@ -77,3 +77,12 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """One Dask LocalCluster for the whole session: 2 worker processes on 127.0.0.1 (start-ups cost seconds)."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        yield client

@@ -48,6 +48,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from clfeval.core.display import Display
+from clfeval.core.exactsum import ExactSum, exact_mean, grouped_sums
 from clfeval.core.labels import label_str
 from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, check_probabilities, score_matrix
 from clfeval.core.validation import check_positive_int
@@ -194,9 +195,9 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
         top = np.argmax(p, axis=1)
         conf = p[np.arange(p.shape[0]), top]
         outcome = y[np.arange(p.shape[0]), top].astype(np.float64)
-        brier = float(np.mean(np.sum((p - y) ** 2, axis=1)))
+        brier = exact_mean(np.sum((p - y) ** 2, axis=1))  # exact sums: the same bits in any batches or order
         p_gold = np.clip(p[y], EPS, 1.0 - EPS) if y.any() else np.empty(0)
-        log_loss = float(-np.mean(np.log(p_gold)))
+        log_loss = -exact_mean(np.log(p_gold))
         kind, pos_label = "top-label", None
         notes.append("Top-label calibration: the confidence is the largest probability of each item and the "
                      "observation whether that label is correct (accuracy).")
@@ -207,9 +208,9 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
         conf = as_scores(probs, name=name, n=y1.shape[0], where=where)
         check_probabilities(conf, name=name, where=where)
         outcome = y1.astype(np.float64)
-        brier = float(np.mean((conf - outcome) ** 2))
+        brier = exact_mean((conf - outcome) ** 2)
         pc = np.clip(conf, EPS, 1.0 - EPS)
-        log_loss = float(-np.mean(np.where(y1, np.log(pc), np.log1p(-pc))))
+        log_loss = -exact_mean(np.where(y1, np.log(pc), np.log1p(-pc)))
         kind = "binary"
         rk = Ranking.from_indicator(y1, conf, pos_label)
         roc_auc, ap = rk.roc_auc, rk.average_precision
@@ -224,10 +225,11 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
     conf_mean = np.full(k, math.nan)
     acc_mean = np.full(k, math.nan)
     nz = count > 0
-    conf_mean[nz] = np.bincount(idx, weights=conf, minlength=k)[nz] / count[nz]
+    sums = grouped_sums(conf, idx, k)
+    conf_mean[nz] = [sums[b].divided(int(count[b])) for b in np.flatnonzero(nz)]
     acc_mean[nz] = np.bincount(idx, weights=outcome, minlength=k)[nz] / count[nz]
     gap = np.abs(acc_mean - conf_mean)
-    ece = float(np.sum(count[nz] * gap[nz]) / n)
+    ece = ExactSum().add(gap[nz], count[nz]).divided(n)
     mce = float(gap[nz].max())
     table = [{"lower": float(lower[b]), "upper": float(upper[b]), "count": int(count[b]),
               "confidence": float(conf_mean[b]), "accuracy": float(acc_mean[b]), "gap": float(gap[b])}

@@ -42,7 +42,7 @@ from clfeval.core import resample as rs
 from clfeval.core import catalog
 from clfeval.core.decimate import replicate_histogram
 from clfeval.core.labels import encode_labels, label_str, resolve_requested, sort_labels
-from clfeval.core.validation import (check_beta, check_positive_int, check_probability, check_rng, check_samples,
+from clfeval.core.validation import (check_beta, check_probability, check_rng, check_samples,
                                  check_zero_division, zero_division_name)
 from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric
@@ -59,6 +59,7 @@ __all__ = [
     "MultiComparison",
     "compare",
     "compare_many",
+    "compare_counts",
     "bootstrap_distribution",
     "check_metric",
     "format_p",
@@ -449,6 +450,27 @@ def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, sam
     prob = _problem(gold, pred_a, pred_b, metric, labels=labels, zd=zd, beta=beta, positive=positive, engine=engine)
     return _run(prob, test=test, samples=samples, rng=rng, seed=seed, alpha=alpha, level=level, zd=zd, names=names,
                 progress=progress)
+
+
+def compare_counts(table: Any, *, metric: str = "accuracy", test: str = "bootstrap", samples: int = 10_000,
+                   seed: Any = None, alpha: float = 0.05, ci: float = 0.95, zero_division: Any = 0, beta: float = 1.0,
+                   names: Sequence[str] = ("a", "b"), progress: Callable[[int, int], None] | None = None,
+                   description: str = "counts") -> Comparison:
+    """:func:`compare` from counts: a joint (gold, A, B) table added up over batches, files or partitions
+    (``JointTable``: the same replicates as :func:`compare` of the items), or a count engine of a metric
+    (``CountEngine``: binned ROC-AUC, :mod:`clfeval.significance.binnedcompare`)."""
+    test, samples, alpha, level, zd, beta = _check_settings(test, samples, alpha, ci, zero_division, beta, metric)
+    rng = check_rng(seed)
+    if isinstance(table, rs.CountEngine):
+        entry = catalog.get(metric)
+        prob = _Problem(_Metric(metric, entry.title, entry.direction != "lower", table_fn=table.value), table,
+                        table.n, None, None, description)
+    elif table.n == 0:
+        raise DataError("there are no items to compare.")
+    else:
+        prob = _count_problem(_resolve(metric, table.labels, zd, beta), table.counts, table.labels)
+    return _run(prob, test=test, samples=samples, rng=rng, seed=seed, alpha=alpha, level=level, zd=zd,
+                names=_check_names(names), progress=progress)
 
 
 def _check_settings(test: Any, samples: Any, alpha: Any, ci: Any, zero_division: Any, beta: Any,
