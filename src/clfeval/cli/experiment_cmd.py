@@ -271,7 +271,6 @@ def _record_comparison(command: str, results: tuple[Any, Any], cfgs: tuple[Any, 
     The comparison is computed first (names: the models); each run is one record, the second with ``--output``
     put in place just before its record commits, showing both run ids.
     """
-    from clfeval.io import outputs as _outputs
     from clfeval.io.outputs import OutputFiles
     from clfeval.protocols.runcompare import compare_results
 
