@@ -22,7 +22,7 @@ from clfeval.errors import UsageError
 from clfeval.render._util import Block, TableBlock, TextBlock, num
 from clfeval.render.html.glossary import anchor, glossary_entries, metric_of_label
 
-__all__ = ["Figure", "Para", "Section", "Summary", "Page", "render_page", "sections_from_blocks",
+__all__ = ["Figure", "Para", "Section", "Summary", "Page", "PageTable", "render_page", "sections_from_blocks",
            "signature_rows", "RUN_MARK", "RUN_END"]
 
 RUN_MARK = "<!-- clfeval:run -->"
@@ -75,10 +75,29 @@ def _cell(x: Any) -> str:
     return x if isinstance(x, str) else num(x)
 
 
-def _table(b: TableBlock) -> TableBlock:
+#: First-column headers of the tables whose rows are metrics (elsewhere the first column holds user data:
+#: classes, systems, folds, terms, which must never link to the glossary).
+METRIC_ROWS = ("", "measure", "metric", "metrics")
+#: First-column headers of the tables whose column headers are user data (the classes of a confusion matrix).
+LABEL_COLUMNS = ("gold \\ pred",)
+
+
+@dataclass
+class PageTable(TableBlock):
+    """A table of the page: cells as printed, and the glossary key (or None) of each column and row header."""
+
+    col_keys: list[str | None] = field(default_factory=list)
+    row_keys: list[str | None] = field(default_factory=list)
+
+
+def _table(b: TableBlock) -> PageTable:
     """The table with every cell as printed (numbers formatted as the text output formats them)."""
-    return TableBlock(b.title, [str(c) for c in b.columns], [[_cell(x) for x in r] for r in b.rows], b.caption,
-                      b.numeric_from)
+    cols = [str(c) for c in b.columns]
+    rows = [[_cell(x) for x in r] for r in b.rows]
+    first = cols[0].strip().lower() if cols else ""
+    col_keys = [None if i == 0 or first in LABEL_COLUMNS else metric_of_label(c) for i, c in enumerate(cols)]
+    row_keys = [metric_of_label(r[0]) if r and first in METRIC_ROWS else None for r in rows]
+    return PageTable(b.title, cols, rows, b.caption, b.numeric_from, col_keys, row_keys)
 
 
 def sections_from_blocks(blocks: Sequence[Block], *, drop: Callable[[TextBlock], bool] = lambda b: False) \
@@ -159,19 +178,18 @@ def _environment() -> Any:
                              undefined=jinja2.StrictUndefined)
     env.globals["metric_of"] = metric_of_label
     env.tests["table"] = lambda x: isinstance(x, TableBlock)
-    env.globals["anchor"] = anchor
+    env.globals["anchor"] = lambda key: anchor(key) if key else ""
     return env
 
 
-def _glossary_names(page: Page) -> list[str]:
-    names = []
+def _glossary_keys(page: Page) -> list[str]:
+    """The catalogue keys of the metrics the page names: in its cards, its tables' headers and metric rows."""
+    keys = [metric_of_label(h["name"]) for h in page.summary.headline]
     for s in page.sections:
         for it in s.items:
-            if isinstance(it, TableBlock):
-                names += [metric_of_label(c) for c in it.columns]
-                names += [metric_of_label(r[0]) for r in it.rows if r]
-    names += [metric_of_label(h["name"]) for h in page.summary.headline]
-    return [n for n in names if n]
+            if isinstance(it, PageTable):
+                keys += it.col_keys + it.row_keys
+    return [k for k in keys if k]
 
 
 def render_page(page: Page, *, standalone: bool = True, generated: str | None = None) -> str:
@@ -184,6 +202,6 @@ def render_page(page: Page, *, standalone: bool = True, generated: str | None = 
     css = (_TEMPLATES / "style.css").read_text(encoding="utf-8")
     run = list(page.run) + ([("page written", generated)] if generated else [])
     return env.get_template("page.html.j2").render(page=page, css=css, standalone=standalone,
-                                                  glossary=glossary_entries(_glossary_names(page)), run=run,
+                                                  glossary=glossary_entries(_glossary_keys(page)), run=run,
                                                   run_mark=markupsafe.Markup(RUN_MARK),
                                                   run_end=markupsafe.Markup(RUN_END))
