@@ -20,7 +20,7 @@ import io
 import re
 from typing import Any, Iterable, Sequence
 
-from clfeval.errors import UsageError
+from clfeval.errors import MissingExtra, UsageError
 
 __all__ = ["figure", "rc", "short", "set_label", "label_ticks", "legend", "fit", "figure_svg", "save", "STYLE", "MAX_LABEL", "COLORS"]
 
@@ -62,8 +62,7 @@ def _matplotlib() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise UsageError("figures need matplotlib, which is not installed; install the extra with "
-                         "pip install 'clfeval[html]'.") from None
+        raise MissingExtra("figures need matplotlib", "html") from None
     return matplotlib
 
 

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from clfeval.errors import UsageError
+from clfeval.errors import MissingExtra
 from clfeval.render._util import Block, TableBlock, TextBlock, num
 from clfeval.render.html.glossary import anchor, glossary_entries, metric_of_label
 
 __all__ = ["Figure", "Para", "Section", "Summary", "Page", "PageTable", "render_page", "sections_from_blocks",
-           "signature_rows", "RUN_MARK", "RUN_END"]
+           "signature_rows", "check_installed", "RUN_MARK", "RUN_END"]
 
 RUN_MARK = "<!-- clfeval:run -->"
 RUN_END = "<!-- /clfeval:run -->"
@@ -167,12 +167,15 @@ def signature_rows(signature: dict[str, Any] | None) -> tuple[list[tuple[str, st
 _TEMPLATES = Path(__file__).parent / "templates"
 
 
+def check_installed() -> None:
+    """Refuse the HTML report early, naming the extra to install, when Jinja2 or matplotlib is missing."""
+    MissingExtra.require("the HTML report", [("jinja2", "Jinja2"), ("matplotlib", "matplotlib")], "html")
+
+
 def _environment() -> Any:
-    try:
-        import jinja2
-    except ImportError:
-        raise UsageError("the HTML report needs Jinja2 and matplotlib, which are not installed; install the extra "
-                         "with pip install 'clfeval[html]'.") from None
+    check_installed()
+    import jinja2
+
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)

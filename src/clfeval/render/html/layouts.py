@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from clfeval.errors import UsageError
+from clfeval.errors import MissingExtra, UsageError
 from clfeval.render._util import Block, TextBlock, num
 from clfeval.render.html.document import Figure, Page, Section, Summary, sections_from_blocks, signature_rows
 
@@ -35,9 +35,9 @@ class _Figures:
 
         try:
             fig = fn(data, **kw)
-        except UsageError as exc:
-            if "not installed" in str(exc):
-                raise
+        except MissingExtra:
+            raise
+        except UsageError:
             return None  # the result lacks what this figure needs
         self.n += 1
         svg = _mpl.figure_svg(fig, f"fig{self.n}", title=caption or None)
@@ -312,8 +312,10 @@ def blocks_page(result: Any, blocks: list[Block]) -> Page:
 
 
 def _generic() -> dict[type, Callable[[Any], list[Block]]]:
+    from clfeval.core.catalog import MetricCatalogue
     from clfeval.studies.demo import DemoResult
     from clfeval.render import demo as rdemo
+    from clfeval.render.catalog import catalogue_blocks
     from clfeval.render import runlog as rrun
     from clfeval.render.study import fetched_blocks
     from clfeval.protocols.runlog import Ablation, BestRuns, CheckResult, Run, RunList
@@ -321,7 +323,7 @@ def _generic() -> dict[type, Callable[[Any], list[Block]]]:
 
     return {DemoResult: rdemo.demo_blocks, rdemo.DemoList: rdemo.list_blocks, Run: rrun.show_blocks,
             RunList: rrun.list_blocks, BestRuns: rrun.best_blocks, Ablation: rrun.ablation_blocks,
-            CheckResult: rrun.check_blocks, FetchedDataset: fetched_blocks}
+            CheckResult: rrun.check_blocks, FetchedDataset: fetched_blocks, MetricCatalogue: catalogue_blocks}
 
 
 def _builtin() -> None:
