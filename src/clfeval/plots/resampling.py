@@ -114,19 +114,20 @@ def bootstrap(result: Any, *, pair: int = 0) -> Any:
             labels.append(f"2δ(x) = {thr:.4g}")
         zero = ax.axvline(0, color="#777777", linewidth=0.8, linestyle=":", gid="zero")
         handles += [zero, tail]
-        labels += ["0 (no difference)", f"tail: {h['count_beyond']} of {h['samples']} replicates"
+        labels += ["0 (no difference)", f"tail: {h['count_beyond']:,} of {h['samples']:,} replicates"
                    + (" (p-value numerator)" if boot else " (p = (1 + count)/(b + 1))")]
         ax.set_xlim(lo, hi)
         _mpl.legend(fig, ax, handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-        a, b = names.get("a", "A"), names.get("b", "B")
+        a, b = str(names.get("a", "A")), str(names.get("b", "B"))
         metric = d.get("metric", "metric")
         if boot:
-            ax.set_xlabel(f"δ(x^(i)) = {metric}(A) − {metric}(B) on each virtual test set")
-            title = f"Paired bootstrap: {h['samples']} virtual test sets, centred on δ(x)"
+            xlabel = "δ(x^(i)) = M(A) − M(B) on each virtual test set"
+            title = f"Paired bootstrap: {h['samples']:,} virtual test sets, centred on δ(x)"
         else:
-            ax.set_xlabel(f"δ = {metric}(A) − {metric}(B) after random swaps (the null distribution)")
-            title = f"Approximate randomization: {h['samples']} random swaps"
+            xlabel = "δ = M(A) − M(B) after random swaps (the null distribution)"
+            title = f"Approximate randomization: {h['samples']:,} random swaps"
         ax.set_ylabel("replicates")
         ax.set_title(title)
-        _mpl.set_label(fig, ax.xaxis.label, f"{ax.xaxis.label.get_text()}  (A = {a}, B = {b})", 110)
+        who = "" if (a, b) == ("A", "B") else f", A = {_mpl.short(a, 30)}, B = {_mpl.short(b, 30)}"
+        _mpl.set_label(fig, ax.xaxis.label, f"{xlabel}\nM = {metric}{who}", 200)
     return fig

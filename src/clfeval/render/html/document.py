@@ -202,9 +202,11 @@ def render_page(page: Page, *, standalone: bool = True, generated: str | None = 
 
     for i, s in enumerate(page.sections):
         s.id = s.id or f"s{i + 1}"
+        s.items = [_table(x) if isinstance(x, TableBlock) and not isinstance(x, PageTable) else x for x in s.items]
     css = (_TEMPLATES / "style.css").read_text(encoding="utf-8")
     run = list(page.run) + ([("page written", generated)] if generated else [])
     return env.get_template("page.html.j2").render(page=page, css=css, standalone=standalone,
-                                                  glossary=glossary_entries(_glossary_keys(page)), run=run,
+                                                  glossary=sorted(glossary_entries(_glossary_keys(page)),
+                                                                   key=lambda g: g["title"].casefold()), run=run,
                                                   run_mark=markupsafe.Markup(RUN_MARK),
                                                   run_end=markupsafe.Markup(RUN_END))

@@ -83,9 +83,11 @@ def metric_of_label(label: Any) -> str | None:
         return found[0].key
     index = _index()
     candidates = [text]
-    if " of class " in text:
-        candidates.append(text.split(" of class ", 1)[0])
     bare = _PAREN.sub("", text)
+    if " of " in bare:  # "F1 of class 'spam'", "F1 of spam": a per-label metric of one class
+        head = bare.split(" of ", 1)[0]
+        if _index().get(_norm(head), "").endswith(":LABEL") or _FBETA.match(_norm(head)):
+            candidates.append(head)
     if bare != text:
         candidates.append(bare)
     for c in candidates:
