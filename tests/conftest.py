@@ -77,3 +77,13 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def command_pages(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 (dict of htmlpages.CommandPage)
+    """Every command's HTML, JSON and text output on small files, built once per session (tests/htmlpages.py)."""
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("jinja2")
+    from htmlpages import build
+
+    return build(tmp_path_factory.mktemp("pages"))
