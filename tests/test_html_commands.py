@@ -178,3 +178,14 @@ def test_the_light_core_needs_no_extra():
     assert extra("html") == {"matplotlib", "jinja2"}
     assert extra("text") == {"scikit-learn", "pystemmer"}
     assert extra("all") == extra("html") | extra("text")
+
+
+def test_readme_quick_start_installs_everything_and_writes_the_demo_page():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    quick = readme.split("## Quick start", 1)[1]
+    first = re.search(r"```bash\n(.*?)\n```", quick, re.S).group(1)
+    assert '.venv/bin/pip install ".[all]"' in first
+    assert first.rstrip().endswith("clfeval demo report --format html --output clfeval-demo.html")
+    assert "open `clfeval-demo.html`" in quick.split("```", 3)[2]
