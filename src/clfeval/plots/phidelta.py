@@ -95,6 +95,45 @@ def phi_delta_points(result: Any, label: Any = None) -> tuple[list[str], list[fl
     return names, phis, deltas, what
 
 
+#: A φ–δ figure gets a second panel zoomed on its points when they span less than this (in φ and in δ).
+ZOOM_SPAN = 0.5
+
+
+def _rhombus(ax: Any) -> None:
+    """The rhombus, its TPR and FPR isometrics every 0.1 and the axes through the origin."""
+    ax.plot([-1, 0, 1, 0, -1], [0, 1, 0, -1, 0], color="#444444", linewidth=1.0, gid="rhombus")
+    for c in np.linspace(0.1, 0.9, 9):
+        # TPR = c: φ + δ = 2c − 1; FPR = c: φ − δ = 2c − 1 (clipped to the rhombus)
+        s = 2 * c - 1
+        xs, ys = _iso(s, +1)
+        ax.plot(xs, ys, color="#0072B2", linewidth=0.5, alpha=0.35, gid=f"tpr-{c:.1f}")
+        xs, ys = _iso(s, -1)
+        ax.plot(xs, ys, color="#D55E00", linewidth=0.5, alpha=0.35, gid=f"fpr-{c:.1f}")
+    ax.axhline(0, color="#999999", linewidth=0.6)
+    ax.axvline(0, color="#999999", linewidth=0.6)
+
+
+def _points(ax: Any, groups: list[Group], prefix: str) -> list[Any]:
+    many = len(groups) > 1
+    return [ax.scatter(f, dl, s=30, color=_mpl.COLORS[i % len(_mpl.COLORS)] if many else _mpl.COLORS[0],
+                       marker="osD^v<>"[i % 7] if many else "o", zorder=3,
+                       gid=f"{prefix}-{i}" if many else prefix) for i, (_, _, f, dl) in enumerate(groups)]
+
+
+def _zoom(phis: list[float], deltas: list[float]) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """Limits of a panel zoomed on the points, or None when they are spread enough for the whole rhombus."""
+    pts = [(f, d) for f, d in zip(phis, deltas) if math.isfinite(f) and math.isfinite(d)]
+    if len(pts) < 2:
+        return None
+    f, d = np.array(pts).T
+    span = max(float(np.ptp(f)), float(np.ptp(d)))
+    if span >= ZOOM_SPAN:
+        return None
+    half = max(0.6 * span + 0.03, 0.06)
+    cf, cd = (f.min() + f.max()) / 2, (d.min() + d.max()) / 2
+    return (cf - half, cf + half), (cd - half, cd + half)
+
+
 def phi_delta(result: Any, *, label: Any = None, annotate: int = 24) -> Any:
     """Armano's φ–δ rhombus: δ = TPR − FPR (up: discriminates), φ = TPR + FPR − 1 (right: says yes often).
 
@@ -104,48 +143,58 @@ def phi_delta(result: Any, *, label: Any = None, annotate: int = 24) -> Any:
     as ``points``; several (the systems of a comparison) as ``points-0``,
     ``points-1``, ... in their own colours, with a legend. The ``annotate``
     points farthest from δ = 0 are named, each label placed where it
-    overlaps no other label or point when such a place is near.
+    overlaps no other label or point when such a place is near. Points that
+    lie close together (within :data:`ZOOM_SPAN`) get a second panel zoomed
+    on them, where the labels go; the first panel marks the zoomed region.
     """
     groups, what = phi_delta_groups(result, label)
+    names = [x for _, n, _, _ in groups for x in n]
+    phis = [x for _, _, f, _ in groups for x in f]
+    deltas = [x for _, _, _, d in groups for x in d]
+    many = len(groups) > 1
+    colors = [(_mpl.COLORS[i % len(_mpl.COLORS)] if many else "#333333") for i, (_, n, _, _) in enumerate(groups)
+              for _ in n]
+    zoom = _zoom(phis, deltas)
     with _mpl.rc():
-        fig, ax = _mpl.figure(5.6, 5.6)
-        ax.plot([-1, 0, 1, 0, -1], [0, 1, 0, -1, 0], color="#444444", linewidth=1.0, gid="rhombus")
-        for c in np.linspace(0.1, 0.9, 9):
-            # TPR = c: φ + δ = 2c − 1; FPR = c: φ − δ = 2c − 1 (clipped to the rhombus)
-            s = 2 * c - 1
-            xs, ys = _iso(s, +1)
-            ax.plot(xs, ys, color="#0072B2", linewidth=0.5, alpha=0.35, gid=f"tpr-{c:.1f}")
-            xs, ys = _iso(s, -1)
-            ax.plot(xs, ys, color="#D55E00", linewidth=0.5, alpha=0.35, gid=f"fpr-{c:.1f}")
-        ax.axhline(0, color="#999999", linewidth=0.6)
-        ax.axvline(0, color="#999999", linewidth=0.6)
+        if zoom is None:
+            fig, ax = _mpl.figure(5.6, 5.6)
+            axes = [ax]
+        else:
+            fig, axes = _mpl.figure(10.4, 5.4, ncols=2)
+            ax = axes[0]
+        for a in axes:
+            _rhombus(a)
+            a.set_aspect("equal")
+            a.set_xlabel("φ = TPR + FPR − 1 (bias towards yes)")
         ax.set_xlim(-1.25, 1.25)
         ax.set_ylim(-1.15, 1.12)
-        ax.set_aspect("equal")
-        many = len(groups) > 1
-        handles, names, phis, deltas, colors = [], [], [], [], []
-        for i, (group, n, f, dl) in enumerate(groups):
-            color = _mpl.COLORS[i % len(_mpl.COLORS)] if many else _mpl.COLORS[0]
-            handles.append(ax.scatter(f, dl, s=30, color=color, marker="osD^v<>"[i % 7] if many else "o", zorder=3,
-                                      gid=f"points-{i}" if many else "points"))
-            names += n
-            phis += f
-            deltas += dl
-            colors += [color if many else "#333333"] * len(n)
+        handles = _points(ax, groups, "points")
+        named = ax
+        if zoom is not None:
+            from matplotlib.patches import Rectangle
+
+            (x0, x1), (y0, y1) = zoom
+            ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor="#555555", linewidth=0.8,
+                                   linestyle="--", gid="zoomed-region"))
+            named = axes[1]
+            named.set_xlim(x0, x1)
+            named.set_ylim(y0, y1)
+            _points(named, groups, "zoom-points")
+            named.set_title("Zoomed on the points (dashed box at left)")
         order = np.argsort(-np.abs(np.nan_to_num(deltas)), kind="stable")[:annotate]
         chosen = [i for i in sorted(order.tolist()) if math.isfinite(phis[i]) and math.isfinite(deltas[i])]
-        _mpl.place_labels(fig, ax, [phis[i] for i in chosen], [deltas[i] for i in chosen], [names[i] for i in chosen],
-                          others=list(zip(phis, deltas)), limit=18, colors=[colors[i] for i in chosen])
+        _mpl.place_labels(fig, named, [phis[i] for i in chosen], [deltas[i] for i in chosen],
+                          [names[i] for i in chosen], others=list(zip(phis, deltas)), limit=18,
+                          colors=[colors[i] for i in chosen])
         if many:
-            _mpl.legend(fig, ax, handles, [g for g, *_ in groups], loc="upper right", title=None)
+            _mpl.legend(fig, ax, handles, [g for g, *_ in groups], loc="upper right")
         ax.text(0, 1.04, "perfect", ha="center", fontsize=7, color="#555555")
         ax.text(0, -1.1, "inverted", ha="center", fontsize=7, color="#555555")
         ax.text(1.02, 0.02, "always yes", ha="left", fontsize=7, color="#555555")
         ax.text(-1.02, 0.02, "always no", ha="right", fontsize=7, color="#555555")
-        ax.set_xlabel("φ = TPR + FPR − 1 (bias towards yes)")
+        ax.text(-1.22, 1.08, "thin lines: TPR = const (blue),\nFPR = const (orange), every 0.1", fontsize=6.5,
+                color="#666666", va="top", ha="left", gid="isometrics-note")
         ax.set_ylabel("δ = TPR − FPR (discrimination)")
-        ax.text(-1.22, -1.12, "thin lines: TPR = const (blue) and FPR = const (orange), every 0.1", fontsize=6.5,
-                color="#666666", va="bottom", ha="left", gid="isometrics-note")
         ax.set_title(f"φ–δ diagram: {what}")
     return fig
 

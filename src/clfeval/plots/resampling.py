@@ -34,7 +34,7 @@ def cv_spread(result: Any) -> Any:
     if not metrics:
         raise UsageError("the cv-spread figure found no metric with a spread over folds in this result.")
     with _mpl.rc():
-        fig, ax = _mpl.figure(max(4.2, 1.1 * len(metrics) + 2.6), 4.2)
+        fig, ax = _mpl.figure(min(9.6, max(4.2, 0.75 * len(metrics) + 2.8)), 4.4)
         rng = np.random.default_rng(0)  # fixed jitter: the same input draws the same figure
         handles: dict[str, Any] = {}
         for i, m in enumerate(metrics):
@@ -57,7 +57,14 @@ def cv_spread(result: Any) -> Any:
                     handles[f"baseline {bname}"] = ax.scatter(
                         [i - 0.3], [bv], marker=("v", "s", "^")[b % 3], s=22, color=("#777777", "#aaaaaa", "#555555")[b % 3],
                         zorder=2, gid=f"baseline-{bname}-{i}")
-        _mpl.label_ticks(fig, ax, "x", range(len(metrics)), metrics, 18)
+        from clfeval.core.catalog import label
+
+        _mpl.label_ticks(fig, ax, "x", range(len(metrics)), [label(m) for m in metrics], 18)
+        if len(metrics) > 6:
+            for t in ax.get_xticklabels():
+                t.set_rotation(30)
+                t.set_horizontalalignment("right")
+                t.set_rotation_mode("anchor")
         labels = {"folds": "one point per fold", "range": "min–max over folds", "mean": "mean over folds",
                   "pooled": "pooled out-of-fold"}
         _mpl.legend(fig, ax, list(handles.values()), [labels.get(k, k + " (mean)") for k in handles],

@@ -140,7 +140,7 @@ def threshold(result: Any) -> Any:
     cuts = cut_thresholds(d)
     beta = sw.get("beta", 1.0)
     with _mpl.rc():
-        fig, ax = _mpl.figure(6.6, 4.2)
+        fig, ax = _mpl.figure(7.4, 4.6)
         t = np.asarray(sw["threshold"], dtype=np.float64)
         handles, names = [], []
         for key, name, color in (("precision", "precision", _mpl.COLORS[5]), ("recall", "recall", _mpl.COLORS[1]),
@@ -153,12 +153,10 @@ def threshold(result: Any) -> Any:
             if key not in cuts:
                 continue
             x = cuts[key]
-            line = ax.axvline(x, color=color, linestyle=style, linewidth=1.3, gid=f"cut-{key}")
+            ax.axvline(x, color=color, linestyle=style, linewidth=1.3, gid=f"cut-{key}")
             ax.text(x, 1.02 + 0.055 * n, f" {name}: {x:g}", color=color, fontsize=7.5, ha="left" if x < (lo + hi) / 2
                     else "right", va="bottom", transform=ax.get_xaxis_transform(), gid=f"cut-label-{key}")
-            handles.append(line)
-            names.append(f"{name} ({x:g})")
-        _mpl.legend(fig, ax, handles, names, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        _mpl.legend(fig, ax, handles, names, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=3)
         ax.set_ylim(0, 1.0)
         ax.set_xlabel(f"threshold (positive {d['positive']!r} iff score ≥ threshold)")
         ax.set_ylabel("on the test data")
@@ -229,14 +227,16 @@ def reliability(result: Any) -> Any:
     bins = need(d, "bins", "reliability", "a calibration result (clfeval calibration)")
     with _mpl.rc():
         fig, (ax, axh) = _mpl.figure(5.2, 5.6, nrows=2, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
-        ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="diagonal")
+        (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="diagonal")
         full = [b for b in bins if b["count"]]
         conf = [value(b["confidence"]) for b in full]
         acc = [value(b["accuracy"]) for b in full]
         for b in full:
             ax.plot([b["lower"], b["upper"]], [value(b["accuracy"])] * 2, color=_mpl.COLORS[0], alpha=0.25,
                     linewidth=4, solid_capstyle="butt")
-        ax.plot(conf, acc, marker="o", color=_mpl.COLORS[0], linewidth=1.4, markersize=4, gid="reliability")
+        (curve,) = ax.plot(conf, acc, marker="o", color=_mpl.COLORS[0], linewidth=1.4, markersize=4, gid="reliability")
+        _mpl.legend(fig, ax, [curve, diag], ["each bin: observed at its mean confidence (band: the bin)",
+                                             "perfect calibration"], loc="upper left")
         ax.set_ylim(0, 1)
         ax.set_xlim(0, 1)
         ax.set_ylabel("observed frequency" if d.get("kind") == "binary" else "accuracy of the top label")

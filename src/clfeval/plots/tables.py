@@ -56,7 +56,13 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
         limit = 22 if k <= 20 else 14
         _mpl.label_ticks(fig, ax, "x", pos, labels, limit)
         _mpl.label_ticks(fig, ax, "y", pos, labels, limit)
-        ax.tick_params(axis="x", labelrotation=90 if k > 6 else 0, labelsize=max(fs, 5))
+        longest = max(len(_mpl.short(x, limit)) for x in labels)
+        rotation = 90 if k > 12 else 45 if k > 6 or longest * k > 36 else 0  # column labels never overlap
+        ax.tick_params(axis="x", labelrotation=rotation, labelsize=max(fs, 5))
+        if rotation == 45:
+            for t in ax.get_xticklabels():
+                t.set_horizontalalignment("right")
+                t.set_rotation_mode("anchor")
         ax.tick_params(axis="y", labelsize=max(fs, 5))
         ax.set_xlabel("predicted")
         ax.set_ylabel("gold")
@@ -70,9 +76,13 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
             for (r, c) in ((a, b), (b, a)):
                 ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, edgecolor="#D55E00", linewidth=2.2,
                                        gid=f"most-confused-{r}-{c}"))
-        bar = fig.colorbar(im, ax=ax, shrink=0.7, pad=0.02)
-        bar.set_label("share of the gold row (recall on the diagonal)")
-        ax.set_title("Confusion matrix" + (" (most confused pair outlined)" if mcp else ""))
+        bar = fig.colorbar(im, ax=ax, shrink=0.85, pad=0.02)
+        bar.set_label("share of the gold row (diagonal: recall)")
+        ax.set_title("Confusion matrix")
+        if mcp:  # said beneath the title, over the whole figure (a long title would run into the colour bar)
+            ax.text(0.0, 1.01, "outlined: the most confused pair, both directions", transform=ax.transAxes, fontsize=7,
+                    color="#B03A00", va="bottom", ha="left", gid="most-confused-note")
+            ax.set_title("Confusion matrix", pad=14)
     return fig
 
 

@@ -139,7 +139,8 @@ def sections_from_blocks(blocks: Sequence[Block], *, drop: Callable[[TextBlock],
     for i, s in enumerate(sections):
         s.id = ""
         if not s.title:
-            s.title = "Results" if i == 0 else "Details"
+            tables = any(isinstance(x, TableBlock) for x in s.items)
+            s.title = ("Results" if tables else "Overview") if i == 0 else "Details"
     return title, sections
 
 

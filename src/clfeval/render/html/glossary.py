@@ -83,7 +83,9 @@ def metric_of_label(label: Any) -> str | None:
         return found[0].key
     index = _index()
     candidates = [text]
-    bare = _PAREN.sub("", text)
+    bare = text
+    while _PAREN.search(bare):  # "PR-AUC (average precision) (order only)" → "PR-AUC"
+        bare = _PAREN.sub("", bare)
     if " of " in bare:  # "F1 of class 'spam'", "F1 of spam": a per-label metric of one class
         head = bare.split(" of ", 1)[0]
         if _index().get(_norm(head), "").endswith(":LABEL") or _FBETA.match(_norm(head)):

@@ -14,7 +14,7 @@ from clfeval.errors import MissingExtra, UsageError
 from clfeval.render._util import Block, TextBlock, num
 from clfeval.render.html.document import Figure, Page, Para, Section, Summary, sections_from_blocks, signature_rows
 
-__all__ = ["layout", "register_layout"]
+__all__ = ["layout", "register_layout", "Figures", "attach", "base_page", "card", "shown", "p_card"]
 
 _LAYOUTS: dict[type, Callable[..., Page]] = {}
 
@@ -25,7 +25,7 @@ def register_layout(result_type: type, fn: Callable[..., Page]) -> None:
     _LAYOUTS[result_type] = fn
 
 
-class _Figures:
+class Figures:
     """Draws figures for one page, numbering their SVG ids (fig1, fig2, ...) in order."""
 
     def __init__(self, prefix: str = "fig") -> None:
@@ -46,7 +46,7 @@ class _Figures:
         return Figure(svg, caption)
 
 
-def _attach(sections: list[Section], starts: str, figures: Sequence[Figure | None], *, new: str | None = None,
+def attach(sections: list[Section], starts: str, figures: Sequence[Figure | None], *, new: str | None = None,
             at: int | None = None) -> None:
     """Append figures to the first section whose title starts with ``starts`` (or open section ``new``)."""
     figs = [f for f in figures if f is not None]
@@ -71,7 +71,7 @@ def _dropper(notes: Sequence[str], extra: Sequence[str] = ()) -> Callable[[TextB
     return drop
 
 
-def _page(result: Any, blocks: list[Block], *, notes: Sequence[str] = (), summary: Summary | None = None,
+def base_page(result: Any, blocks: list[Block], *, notes: Sequence[str] = (), summary: Summary | None = None,
           extra_notes: Sequence[str] = ()) -> tuple[Page, list[Section]]:
     notes = [n for n in list(extra_notes) + list(notes) if n]
     shown = summary.verdicts if summary is not None else []
@@ -84,33 +84,38 @@ def _page(result: Any, blocks: list[Block], *, notes: Sequence[str] = (), summar
     return page, sections
 
 
-def _card(name: str, value: Any, baselines: Sequence[tuple[str, Any]] = ()) -> dict[str, Any]:
-    return {"name": name, "value": num(value), "baselines": [(b, num(v)) for b, v in baselines]}
+def shown(value: Any) -> str:
+    """A number as the text output prints it; a string (already written as the tables write it) as it is."""
+    return value if isinstance(value, str) else num(value)
+
+
+def card(name: str, value: Any, baselines: Sequence[tuple[str, Any]] = ()) -> dict[str, Any]:
+    return {"name": name, "value": shown(value), "baselines": [(b, shown(v)) for b, v in baselines]}
 
 
 # --- the report ------------------------------------------------------------------------------------
 
-def report_page(rep: Any, figs: _Figures | None = None) -> Page:
+def report_page(rep: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.reports import undefined_text, report_blocks
 
     d = rep.to_dict()
     und = undefined_text(rep)
-    page, sections = _page(rep, report_blocks(rep), notes=rep.notes, extra_notes=[und] if und else [],
+    page, sections = base_page(rep, report_blocks(rep), notes=rep.notes, extra_notes=[und] if und else [],
                            summary=_report_summary(rep))
-    figs = figs or _Figures()
+    figs = figs or Figures()
     if rep.confusion_matrix is not None:
-        _attach(sections, "Confusion matrix", [figs(plots.confusion_matrix, d, "Confusion matrix")],
+        attach(sections, "Confusion matrix", [figs(plots.confusion_matrix, d, "Confusion matrix")],
                 new="Confusion matrix", at=0)
     elif rep.kind == "multilabel":
         sections.insert(0, Section("No confusion matrix", [Para(
             "Multi-label data have no confusion matrix: an item may carry several labels, so an error is not one "
             "gold class predicted as another. Each label has its own binary table instead (TP, FP, FN, TN in the "
             "per-label table below, its precision, recall and F1 in the figure beside it).", "note")]))
-    _attach(sections, "Per class", [figs(plots.per_class, d, "Precision, recall and F1 per class"),
+    attach(sections, "Per class", [figs(plots.per_class, d, "Precision, recall and F1 per class"),
                                     figs(plots.phi_delta, d, "The classes in the φ–δ diagram")])
     if "ranking" in rep.sections:
-        _attach(sections, "Ranking", [figs(plots.roc, d, "ROC curve"), figs(plots.pr, d, "Precision–recall curve")])
+        attach(sections, "Ranking", [figs(plots.roc, d, "ROC curve"), figs(plots.pr, d, "Precision–recall curve")])
     return page
 
 
@@ -119,19 +124,19 @@ def _report_summary(rep: Any) -> Summary:
     ml = rep.kind == "multilabel"
     s = Summary()
     first = "subset accuracy" if ml else "accuracy"
-    s.headline.append(_card(first, rep.accuracy, [] if ml else [(f"{k} baseline", v["accuracy"]) for k, v in bl.items()]))
-    s.headline.append(_card("macro-F1", rep.macro["f1"], [(f"{k} baseline", v["macro_f1"]) for k, v in bl.items()]))
-    s.headline.append(_card("micro-F1", rep.micro["f1"], [(f"{k} baseline", v["micro_f1"]) for k, v in bl.items()]))
+    s.headline.append(card(first, rep.accuracy, [] if ml else [(f"{k} baseline", v["accuracy"]) for k, v in bl.items()]))
+    s.headline.append(card("macro-F1", rep.macro["f1"], [(f"{k} baseline", v["macro_f1"]) for k, v in bl.items()]))
+    s.headline.append(card("micro-F1", rep.micro["f1"], [(f"{k} baseline", v["micro_f1"]) for k, v in bl.items()]))
     if ml:
-        s.headline.append(_card("Hamming loss", rep.hamming_loss, [(f"{k} baseline", v["hamming_loss"]) for k, v in bl.items()]))
+        s.headline.append(card("Hamming loss", rep.hamming_loss, [(f"{k} baseline", v["hamming_loss"]) for k, v in bl.items()]))
     else:
-        s.headline.append(_card("balanced accuracy", rep.balanced_accuracy))
-        s.headline.append(_card("MCC", rep.mcc))
+        s.headline.append(card("balanced accuracy", rep.balanced_accuracy))
+        s.headline.append(card("MCC", rep.mcc))
     rk = rep.sections.get("ranking")
     if rk:
-        s.headline.append(_card("ROC-AUC", rk["roc_auc"], [("random ranking", 0.5)]))
+        s.headline.append(card("ROC-AUC", rk["roc_auc"], [("random ranking", 0.5)]))
         random_ap = rk["random"]["average_precision"] if "random" in rk else None
-        s.headline.append(_card("PR-AUC (average precision)", rk["average_precision"],
+        s.headline.append(card("PR-AUC (average precision)", rk["average_precision"],
                                 [("random ranking", random_ap)] if random_ap is not None else []))
     d = rep.diagnostics
     if d.get("hardest_class") is not None:
@@ -158,21 +163,21 @@ def _report_summary(rep: Any) -> Summary:
 
 # --- scores -------------------------------------------------------------------------------------------
 
-def ranking_page(r: Any, figs: _Figures | None = None) -> Page:
+def ranking_page(r: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.scores import ranking_blocks
 
     d = r.to_dict()
-    s = Summary([_card("ROC-AUC", d["roc_auc"], [("random ranking", 0.5)]),
-                 _card("PR-AUC (average precision)", d["average_precision"])])
+    s = Summary([card("ROC-AUC", d["roc_auc"], [("random ranking", 0.5)]),
+                 card("PR-AUC (average precision)", d["average_precision"])])
     blocks = [TextBlock("clfeval ranking", heading=True), *ranking_blocks(d)]
-    page, sections = _page(r, blocks, notes=d.get("notes", []), summary=s)
-    figs = figs or _Figures()
-    _attach(sections, "Ranking", [figs(plots.roc, d, "ROC curve"), figs(plots.pr, d, "Precision–recall curve")])
+    page, sections = base_page(r, blocks, notes=d.get("notes", []), summary=s)
+    figs = figs or Figures()
+    attach(sections, "Ranking", [figs(plots.roc, d, "ROC curve"), figs(plots.pr, d, "Precision–recall curve")])
     return page
 
 
-def threshold_page(c: Any, figs: _Figures | None = None) -> Page:
+def threshold_page(c: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.scores import threshold_blocks
 
@@ -182,69 +187,69 @@ def threshold_page(c: Any, figs: _Figures | None = None) -> Page:
                       ("hindsight", "F1 in hindsight (optimistic)")):
         if d.get(key):
             t = d[key]["threshold"] if key != "test" else d["threshold"]
-            s.headline.append(_card(name, d[key]["f1"], [("threshold", f"{t:g}")]))
+            s.headline.append(card(name, d[key]["f1"], [("threshold", f"{t:g}")]))
     s.facts = [("positive class", c.positive), ("objective", c.objective_description), ("rule", d["rule"]),
                ("test items", f"{c.n_test:,}"), ("development items", f"{c.n_dev:,}" if c.n_dev else "none")]
-    page, sections = _page(c, threshold_blocks(c), notes=c.notes, summary=s)
-    figs = figs or _Figures()
-    _attach(sections, "", [figs(plots.threshold, d, "Threshold sweep on the test data")])
+    page, sections = base_page(c, threshold_blocks(c), notes=c.notes, summary=s)
+    figs = figs or Figures()
+    attach(sections, "", [figs(plots.threshold, d, "Threshold sweep on the test data")])
     return page
 
 
-def label_thresholds_page(r: Any, figs: _Figures | None = None) -> Page:
+def label_thresholds_page(r: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.scores import label_threshold_blocks
 
     s = Summary()
     names = {"default": "default cuts", "tuned": "cuts chosen on dev", "hindsight": "best in hindsight, optimistic"}
     for key, avg in r.averages.items():
-        s.headline.append(_card(f"micro-F1 ({names.get(key, key)})", avg["micro"]["f1"],
+        s.headline.append(card(f"micro-F1 ({names.get(key, key)})", avg["micro"]["f1"],
                                 [("macro-F1", avg["macro"]["f1"])]))
     s.facts = [("labels", str(len(r.labels))), ("objective", r.objective_description), ("test items", f"{r.n_test:,}"),
                ("development items", f"{r.n_dev:,}" if r.n_dev else "none")]
-    page, sections = _page(r, label_threshold_blocks(r), notes=r.notes, summary=s)
-    figs = figs or _Figures()
-    _attach(sections, "", [figs(plots.label_thresholds, r.to_dict(), "Test F1 per label at the three cuts")])
+    page, sections = base_page(r, label_threshold_blocks(r), notes=r.notes, summary=s)
+    figs = figs or Figures()
+    attach(sections, "", [figs(plots.label_thresholds, r.to_dict(), "Test F1 per label at the three cuts")])
     return page
 
 
-def calibration_page(c: Any, figs: _Figures | None = None) -> Page:
+def calibration_page(c: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.scores import calibration_blocks
 
     d = c.to_dict()
-    s = Summary([_card("ECE", c.ece), _card("MCE", c.mce), _card("Brier score", c.brier), _card("log loss", c.log_loss)])
+    s = Summary([card("ECE", c.ece), card("MCE", c.mce), card("Brier score", c.brier), card("log loss", c.log_loss)])
     s.facts = [("items", f"{c.n:,}"), ("bins", f"{c.n_bins} ({c.strategy})"), ("kind", c.kind)]
     if c.positive is not None:
         s.facts.append(("positive class", str(c.positive)))
-    page, sections = _page(c, calibration_blocks(c), notes=c.notes, summary=s)
-    figs = figs or _Figures()
-    _attach(sections, "Reliability", [figs(plots.reliability, d, "Reliability diagram")])
+    page, sections = base_page(c, calibration_blocks(c), notes=c.notes, summary=s)
+    figs = figs or Figures()
+    attach(sections, "Reliability", [figs(plots.reliability, d, "Reliability diagram")])
     return page
 
 
 # --- significance --------------------------------------------------------------------------------------
 
-def comparison_page(c: Any, figs: _Figures | None = None) -> Page:
+def comparison_page(c: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.significance import comparison_blocks
 
     d = c.to_dict()
     na, nb = c.names
-    s = Summary([_card(f"A: {na}", c.a), _card(f"B: {nb}", c.b), _card("δ = A − B", c.delta), _p_card(c)],
+    s = Summary([card(f"A: {na}", c.a), card(f"B: {nb}", c.b), card("δ = A − B", c.delta), p_card(c)],
                 verdicts=[c.verdict])
     s.facts = [("metric", c.metric_description), ("test", c.test), ("samples", f"{c.samples:,}"), ("seed", str(c.seed)),
                ("items", f"{c.n:,}")]
-    page, sections = _page(c, comparison_blocks(c), notes=c.notes, summary=s)
-    figs = figs or _Figures()
+    page, sections = base_page(c, comparison_blocks(c), notes=c.notes, summary=s)
+    figs = figs or Figures()
     cap = "Paired bootstrap distribution of δ" if c.test != "randomization" else "Randomization null distribution"
-    _attach(sections, "", [figs(plots.bootstrap, d, cap)])
+    attach(sections, "", [figs(plots.bootstrap, d, cap)])
     if c.phi_delta:
-        _attach(sections, "", [figs(plots.phi_delta, d, f"The classes of {na} and {nb} in the φ–δ diagram")])
+        attach(sections, "", [figs(plots.phi_delta, d, f"The classes of {na} and {nb} in the φ–δ diagram")])
     return page
 
 
-def _p_card(c: Any) -> dict[str, Any]:
+def p_card(c: Any) -> dict[str, Any]:
     """The p-value of a comparison as a summary card, written as its table writes it."""
     from clfeval.render.significance import p_text
 
@@ -252,46 +257,58 @@ def _p_card(c: Any) -> dict[str, Any]:
             "baselines": [("α", num(c.alpha)), ("test", c.test)]}
 
 
-def multi_page(m: Any, figs: _Figures | None = None) -> Page:
+def multi_page(m: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.significance import multi_blocks
 
     d = m.to_dict()
-    s = Summary([_card(name, v) for name, v in m.scores.items()], verdicts=list(m.verdicts))
-    page, sections = _page(m, multi_blocks(m), notes=m.notes, summary=s)
-    figs = figs or _Figures()
+    s = Summary([card(name, v) for name, v in m.scores.items()], verdicts=list(m.verdicts))
+    page, sections = base_page(m, multi_blocks(m), notes=m.notes, summary=s)
+    figs = figs or Figures()
     shown = [figs(plots.bootstrap, d, f"{c.names[0]} against {c.names[1]}", pair=i)
              for i, c in enumerate(m.comparisons[:6])]
-    _attach(sections, "\0", shown, new="Distributions of δ" + (" (first 6 pairs)" if len(m.comparisons) > 6 else ""))
+    attach(sections, "\0", shown, new="Distributions of δ" + (" (first 6 pairs)" if len(m.comparisons) > 6 else ""))
     if "phi_delta" in d:
-        _attach(sections, "\0", [figs(plots.phi_delta, d, "The classes of the systems in the φ–δ diagram")],
+        attach(sections, "\0", [figs(plots.phi_delta, d, "The classes of the systems in the φ–δ diagram")],
                 new="The systems in the φ–δ diagram")
     return page
 
 
 # --- protocols, the study, the rest ------------------------------------------------------------------------
 
-def protocol_page(r: Any, figs: _Figures | None = None) -> Page:
+#: The metrics a protocol page shows first (those the run has), each with its spread over folds.
+_HEADLINE = ("accuracy", "subset_accuracy", "macro_f1", "micro_f1", "balanced_accuracy", "mcc", "hamming_loss")
+
+
+def protocol_page(r: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.protocols import protocol_blocks
 
+    from clfeval.core.catalog import label
+
     d = r.to_dict()
-    s = Summary([{"name": m, "value": num(r.spread[m].mean), "baselines": [("std", num(r.spread[m].std)),
-                                                                          ("min–max", f"{num(r.spread[m].min)}–{num(r.spread[m].max)}")]}
-                 for m in r.metric_names[:6]])
+    first = [m for m in _HEADLINE if m in r.spread] or list(r.spread)
+    shown = first[:5] + [m for m in r.metric_names if m not in _HEADLINE and m in r.spread and ":" in m][:1]
+    base = {name: b for name, b in (d.get("baselines") or {}).items() if isinstance(b, dict)}
+    s = Summary([{"name": label(m), "value": num(r.spread[m].mean),
+                  "baselines": [("std", num(r.spread[m].std)),
+                                ("min–max", f"{num(r.spread[m].min)}–{num(r.spread[m].max)}")]
+                 + [(f"{name} baseline", num(b[m]["mean"])) for name, b in base.items()
+                    if name == "majority" and isinstance(b.get(m), dict)]}
+                 for m in shown])
     s.facts = [("protocol", r.protocol.describe()), ("items", f"{r.n:,}"), ("labels", str(len(r.labels)))]
-    page, sections = _page(r, protocol_blocks(r), notes=r.notes, summary=s)
-    figs = figs or _Figures()
-    _attach(sections, "Test metrics", [figs(plots.cv_spread, d, "Spread over folds"),
+    page, sections = base_page(r, protocol_blocks(r), notes=r.notes, summary=s)
+    figs = figs or Figures()
+    attach(sections, "Test metrics", [figs(plots.cv_spread, d, "Spread over folds"),
                                        figs(plots.phi_delta, d, "The folds in the φ–δ diagram")],
             new="Spread over folds", at=0)
-    _attach(sections, "Pooled out-of-fold", [figs(plots.confusion_matrix, d["pooled"], "Pooled out-of-fold confusion matrix"),
+    attach(sections, "Pooled out-of-fold", [figs(plots.confusion_matrix, d["pooled"], "Pooled out-of-fold confusion matrix"),
                              figs(plots.phi_delta, d["pooled"], "Pooled classes in the φ–δ diagram")],
             new="Pooled out-of-fold table")
     return page
 
 
-def study_page(st: Any, figs: _Figures | None = None) -> Page:
+def study_page(st: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.study import study_blocks
     from clfeval.studies.reuters import PART_TITLES, PARTS
@@ -300,98 +317,30 @@ def study_page(st: Any, figs: _Figures | None = None) -> Page:
     s = Summary()
     if st.binary is not None:
         pub = (st.published or {})
-        s.headline.append(_card("micro-F1", st.binary["micro"]["f1"], [("published", (pub.get("micro") or {}).get("f1"))]))
-        s.headline.append(_card("macro-F1", st.binary["macro"]["f1"], [("published", (pub.get("macro") or {}).get("f1"))]))
+        s.headline.append(card("micro-F1", st.binary["micro"]["f1"], [("published", (pub.get("micro") or {}).get("f1"))]))
+        s.headline.append(card("macro-F1", st.binary["macro"]["f1"], [("published", (pub.get("macro") or {}).get("f1"))]))
     if st.multiclass is not None:
-        s.headline.append(_card("multiclass accuracy", st.multiclass["accuracy"]))
+        s.headline.append(card("multiclass accuracy", st.multiclass["accuracy"]))
     if st.significance is not None and st.significance.get("answer"):
         s.verdicts.append(st.significance["answer"])
     s.facts = [("split", f"{st.split.get('train', '?')} training, {st.split.get('test', '?')} test stories"),
                ("vocabulary", f"{st.vocabulary_size:,} terms"), ("categories", ", ".join(st.categories))]
-    page, sections = _page(st, study_blocks(st), notes=st.notes, summary=s)
-    figs = figs or _Figures()
+    page, sections = base_page(st, study_blocks(st), notes=st.notes, summary=s)
+    figs = figs or Figures()
 
     def title(part: str) -> str:
         return f"{PARTS.index(part) + 1}. {PART_TITLES[part]}"
 
     if st.binary is not None:
-        _attach(sections, title("binary"), [figs(plots.reuters, d, "Per-category F1 and tuned thresholds")])
+        attach(sections, title("binary"), [figs(plots.reuters, d, "Per-category F1 and tuned thresholds")])
     if st.cross_validation is not None:
-        _attach(sections, title("cross_validation"), [figs(plots.cv_spread, d, "Spread over the ten folds")])
+        attach(sections, title("cross_validation"), [figs(plots.cv_spread, d, "Spread over the ten folds")])
     if st.significance is not None and isinstance(st.significance.get("bootstrap"), dict):
-        _attach(sections, title("significance"), [figs(plots.bootstrap, st.significance["bootstrap"],
+        attach(sections, title("significance"), [figs(plots.bootstrap, st.significance["bootstrap"],
                                                        "Paired bootstrap: NB against the keyword rule")])
     if st.terms is not None:
-        _attach(sections, title("terms"), [figs(plots.phi_delta, d, "Terms in the φ–δ diagram")])
+        attach(sections, title("terms"), [figs(plots.phi_delta, d, "Terms in the φ–δ diagram")])
     return page
-
-
-#: How the demo report names its parts in section titles.
-_PART_NAMES = {"report": "Report", "threshold": "Threshold", "calibration": "Calibration", "comparison": "A against B"}
-
-
-def demo_report_page(d: Any, figs: _Figures | None = None) -> Page:
-    """``clfeval demo report``: one page joining the pages of its parts (report, threshold, calibration,
-    comparison), their figures numbered in one sequence, one summary, glossary and signature."""
-    from clfeval.render.demo import side_by_side
-
-    figs = figs or _Figures()
-    rep, thr, cal, cmp = d.report, d.threshold, d.calibration, d.comparison
-    rk = rep.sections.get("ranking") or {}
-    s = Summary([_card("accuracy", rep.accuracy, [("majority baseline", rep.baselines["majority"]["accuracy"])]),
-                 _card("macro-F1", rep.macro["f1"], [("B", d.report_b.macro["f1"]),
-                                                     ("majority baseline", rep.baselines["majority"]["macro_f1"])]),
-                 _card("ROC-AUC (macro, one queue against the rest)", (rk.get("macro") or {}).get("roc_auc"),
-                       [("B", (d.report_b.sections.get("ranking") or {}).get("macro", {}).get("roc_auc")),
-                        ("random ranking", 0.5)]),
-                 _card(f"F1 of {thr.positive} (cut chosen on dev)", thr.test["f1"],
-                       [("at the default cut", thr.default["f1"]), ("cut", thr.threshold)]),
-                 _card("ECE", cal.ece), _p_card(cmp)],
-                verdicts=[d.conclusion],
-                facts=[("data", d.intro), ("tickets", ", ".join(f"{v:,} {k}" for k, v in d.data["sizes"].items())),
-                       ("queues", ", ".join(d.data["labels"])), ("systems", "A and B, one probability per queue"),
-                       ("seed", str(d.data["seed"]))])
-    sig, run = signature_rows(d.signature)
-    page = Page(d.title, s, [], [], sig, run, subtitle=d.intro)
-    for i, (key, title, part) in enumerate(d.parts, 1):
-        sub = layout(part, figs)
-        intro = Para(f"{i}. {title}: {sub.title}.", "note")
-        sections = list(sub.sections)
-        if key == "comparison":
-            sections.insert(0, Section("Side by side", [side_by_side(d)]))
-        sections[0].items.insert(0, intro)
-        for sec in sections:
-            sec.title = f"{_PART_NAMES[key]} · {sec.title}"
-            sec.items = [x for x in sec.items if x is not None]
-        page.sections.extend(sections)
-        page.notes.extend(n for n in sub.notes if n not in page.notes)
-    return page
-
-
-def blocks_page(result: Any, blocks: list[Block]) -> Page:
-    """The generic layout: the text blocks, no figures."""
-    d = result.to_dict() if hasattr(result, "to_dict") else {}
-    notes = d.get("notes") if isinstance(d.get("notes"), list) else []
-    page, sections = _page(result, blocks, notes=notes)
-    sig = d.get("signature")
-    if isinstance(sig, dict) and not page.signature:
-        page.signature, page.run = signature_rows(sig)
-    return page
-
-
-def _generic() -> dict[type, Callable[[Any], list[Block]]]:
-    from clfeval.core.catalog import MetricCatalogue
-    from clfeval.studies.demo import DemoResult
-    from clfeval.render import demo as rdemo
-    from clfeval.render.catalog import catalogue_blocks
-    from clfeval.render import runlog as rrun
-    from clfeval.render.study import fetched_blocks
-    from clfeval.protocols.runlog import Ablation, BestRuns, CheckResult, Run, RunList
-    from clfeval.text.fetch import FetchedDataset
-
-    return {DemoResult: rdemo.demo_blocks, rdemo.DemoList: rdemo.list_blocks, Run: rrun.show_blocks,
-            RunList: rrun.list_blocks, BestRuns: rrun.best_blocks, Ablation: rrun.ablation_blocks,
-            CheckResult: rrun.check_blocks, FetchedDataset: fetched_blocks, MetricCatalogue: catalogue_blocks}
 
 
 def _builtin() -> None:
@@ -406,27 +355,21 @@ def _builtin() -> None:
     from clfeval.studies.reuters import ReutersStudy
     from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
 
-    for cls, fn in ((DemoReport, demo_report_page), (Report, report_page), (Ranking, ranking_page), (RankingOvR, ranking_page),
+    from clfeval.render.html import pages
+
+    for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (Ranking, ranking_page), (RankingOvR, ranking_page),
                     (ThresholdChoice, threshold_page), (LabelThresholds, label_thresholds_page),
                     (Calibration, calibration_page), (Comparison, comparison_page), (MultiComparison, multi_page),
                     (ProtocolResult, protocol_page), (ReutersStudy, study_page)):
         register_layout(cls, fn)
-    for cls, bfn in _generic().items():
-        register_layout(cls, lambda r, _f=None, _b=bfn: _demo_page(r, _b(r)) if hasattr(r, "conclusion") else
-                        blocks_page(r, _b(r)))
+    for cls, fn in pages.generic().items():
+        register_layout(cls, fn)
 
 
-def _demo_page(d: Any, blocks: list[Block]) -> Page:
-    page = blocks_page(d, blocks)
-    page.summary.verdicts.append(d.conclusion)
-    page.subtitle = "A worked example on data built into clfeval (synthetic or from the mission's examples)."
-    return page
-
-
-def layout(result: Any, figs: _Figures | None = None) -> Page:
+def layout(result: Any, figs: Figures | None = None) -> Page:
     """The page of a result (its registered layout, by type); ``figs`` numbers the figures (default: fig1, ...)."""
     _builtin()
     for cls in type(result).__mro__:
         if cls in _LAYOUTS:
-            return _LAYOUTS[cls](result, figs or _Figures())
+            return _LAYOUTS[cls](result, figs or Figures())
     raise TypeError(f"no HTML layout registered for {type(result).__name__}")
