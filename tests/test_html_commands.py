@@ -42,6 +42,10 @@ EXPECTED = {
     "holdout": (4, ["Summary", "Test metrics over all 3 repeats", "Per repeat", "Baselines", "Pooled out-of-fold",
                     "Glossary", "Signature"]),
     "runs-show": (0, ["Summary", "Settings", "Metrics over folds", "Per fold", "Glossary", "Signature"]),
+    "demo-bootstrap": (1, ["Summary", "Overview", "Ten test documents", "Bootstrap distribution of δ", "The 2δ rule",
+                           "Signature"]),
+    "metrics": (0, ["Summary", "Overview", "Computed from count tables", "Computed from a ranking of scores",
+                    "Computed from predicted probabilities", "Glossary", "Signature"]),
     "demo-report": (9, ["Summary", "Report · Confusion matrix", "Report · Per class", "Report · Baselines",
                         "Report · Ranking", "Threshold · Measured on the test data", "Calibration · Reliability table",
                         "A against B · Side by side", "A against B · Results", "A against B · paired bootstrap",
@@ -125,7 +129,8 @@ def test_links_only_where_a_header_names_a_metric(command_pages):
     ("PR-AUC (average precision)", "average_precision"), ("ECE (expected calibration error)", "ece"),
     ("δ = TPR − FPR", "delta:LABEL"), ("δ = A − B", None), ("F1 of class 'spam'", "f1:LABEL"), ("f1:spam", "f1:LABEL"),
     ("mean absolute error (class ranks)", "ordinal_mae"), ("negative predictive value", "npv:LABEL"),
-    ("weighted F1", "weighted_f1"), ("p", None), ("P", None), ("class", None), ("this classifier", None)])
+    ("weighted F1", "weighted_f1"), ("p", None), ("P", None), ("class", None), ("this classifier", None),
+    ("ΔF1", None), ("Δ", None), ("δ", "delta:LABEL")])
 def test_table_labels_name_catalogue_entries(label, key):
     from clfeval.render.html.glossary import metric_of_label
 

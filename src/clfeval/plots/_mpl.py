@@ -128,9 +128,13 @@ def label_ticks(fig: Any, ax: Any, axis: str, positions: Sequence[float], labels
 
 
 def legend(fig: Any, ax: Any, handles: Sequence[Any], labels: Iterable[Any], **kw: Any) -> Any:
-    """A legend whose texts are set after it is built (labels starting with ``_`` still show)."""
+    """A legend whose texts are set after it is built (labels starting with ``_`` still show).
+
+    ``loc="outside ..."`` (``"outside lower center"``) puts it on the figure, outside the axes, where the
+    constrained layout makes room for it."""
     labels = list(labels)
-    leg = ax.legend(list(handles), ["x"] * len(labels), **kw)
+    target = fig if str(kw.get("loc", "")).startswith("outside") else ax
+    leg = target.legend(list(handles), ["x"] * len(labels), **kw)
     for t, lab in zip(leg.get_texts(), labels):
         set_label(fig, t, lab, 60)
     return leg

@@ -156,7 +156,7 @@ def threshold(result: Any) -> Any:
             ax.axvline(x, color=color, linestyle=style, linewidth=1.3, gid=f"cut-{key}")
             ax.text(x, 1.02 + 0.055 * n, f" {name}: {x:g}", color=color, fontsize=7.5, ha="left" if x < (lo + hi) / 2
                     else "right", va="bottom", transform=ax.get_xaxis_transform(), gid=f"cut-label-{key}")
-        _mpl.legend(fig, ax, handles, names, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=3)
+        _mpl.legend(fig, ax, handles, names, loc="outside lower center", ncols=3)
         ax.set_ylim(0, 1.0)
         ax.set_xlabel(f"threshold (positive {d['positive']!r} iff score ≥ threshold)")
         ax.set_ylabel("on the test data")
@@ -214,8 +214,7 @@ def label_thresholds(result: Any) -> Any:
     with _mpl.rc():
         fig, ax = _mpl.figure(7.6, max(2.6, 0.3 * len(rows) + 1.6))
         handles = tuning_panel(fig, ax, rows, limit=24)
-        _mpl.legend(fig, ax, handles, [name for _, name, _, _ in TUNING], loc="upper center",
-                    bbox_to_anchor=(0.5, -0.55 / (max(2.6, 0.3 * len(rows) + 1.6) - 1.2)), ncols=3)
+        _mpl.legend(fig, ax, handles, [name for _, name, _, _ in TUNING], loc="outside lower center", ncols=3)
         ax.set_title("One cut per label (right: default → chosen on dev, and the hindsight cut)")
     return fig
 

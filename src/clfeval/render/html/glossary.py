@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
+import string
 from typing import Any, Iterable
 
 from clfeval.core import catalog
@@ -34,9 +35,14 @@ _PAREN = re.compile(r"\s*\(([^()]*)\)\s*$")
 _FBETA = re.compile(r"^f\d+(\.\d+)?$")
 
 
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
 def _norm(text: str) -> str:
-    """A label for matching: lowercase words, no punctuation, no small words."""
-    return " ".join(w for w in _WORD.sub(" ", str(text).lower().replace("_", " ")).split() if w not in _SMALL)
+    """A label for matching: words with ASCII letters lowercased (Δ, a difference, never becomes δ), no
+    punctuation, no small words."""
+    return " ".join(w for w in _WORD.sub(" ", str(text).translate(_ASCII_LOWER).replace("_", " ")).split()
+                    if w not in _SMALL)
 
 
 def _forms(m: catalog.Metric) -> list[str]:

@@ -111,7 +111,7 @@ def report_page(rep: Any, figs: Figures | None = None) -> Page:
         sections.insert(0, Section("No confusion matrix", [Para(
             "Multi-label data have no confusion matrix: an item may carry several labels, so an error is not one "
             "gold class predicted as another. Each label has its own binary table instead (TP, FP, FN, TN in the "
-            "per-label table below, its precision, recall and F1 in the figure beside it).", "note")]))
+            "per-label table below, its precision, recall and F1 in the figure under that table).", "note")]))
     attach(sections, "Per class", [figs(plots.per_class, d, "Precision, recall and F1 per class"),
                                     figs(plots.phi_delta, d, "The classes in the φ–δ diagram")])
     if "ranking" in rep.sections:

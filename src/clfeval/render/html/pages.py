@@ -130,4 +130,48 @@ def generic() -> dict[type, Callable[..., Page]]:
     blocks = {DemoResult: rdemo.demo_blocks, rdemo.DemoList: rdemo.list_blocks, Run: rrun.show_blocks,
               RunList: rrun.list_blocks, BestRuns: rrun.best_blocks, Ablation: rrun.ablation_blocks,
               CheckResult: rrun.check_blocks, FetchedDataset: fetched_blocks, MetricCatalogue: catalogue_blocks}
-    return {cls: (lambda r, figs=None, _b=fn: blocks_page(r, _b(r))) for cls, fn in blocks.items()}
+    blocks[MetricCatalogue] = _catalogue_tables
+    out = {cls: (lambda r, figs=None, _b=fn: blocks_page(r, _b(r))) for cls, fn in blocks.items()}
+    out[DemoResult] = demo_page
+    return out
+
+
+def demo_page(d: Any, figs: Figures | None = None) -> Page:
+    """A worked example: its tables; the bootstrap example also draws its distribution of δ."""
+    from clfeval import plots
+    from clfeval.render import demo as rdemo
+
+    page = blocks_page(d, rdemo.demo_blocks(d))
+    if d.mode == "bootstrap" and "distribution" in d.data:
+        figs = figs or Figures()
+        fig = figs(plots.bootstrap, _bootstrap_histogram(d.data), "The bootstrap distribution of δ, with δ(x) and 2δ(x)")
+        if fig is not None:
+            for sec in page.sections:
+                if sec.title.startswith("Bootstrap distribution"):
+                    sec.items.append(fig)
+    return page
+
+
+def _bootstrap_histogram(data: dict[str, Any]) -> dict[str, Any]:
+    """The bootstrap demo's counts per δ (multiples of 0.1 on ten documents) as a comparison's histogram."""
+    dist = data["distribution"]
+    steps = sorted(round(float(k) * 10) for k in dist)
+    grid = range(steps[0], steps[-1] + 1)
+    return {"metric": "accuracy", "names": {"a": "A", "b": "B"}, "distribution": {
+        "kind": "bootstrap", "tail": "above", "edges": [s / 10 - 0.05 for s in grid] + [steps[-1] / 10 + 0.05],
+        "counts": [dist.get(f"{s / 10:.1f}", 0) for s in grid], "delta": data["delta"], "threshold": data["threshold"],
+        "count_beyond": data["count"], "samples": data["samples"]}}
+
+
+def _catalogue_tables(c: Any) -> list[Block]:
+    """The catalogue's tables; its definitions are the page's glossary (every metric a table names)."""
+    from clfeval.render._util import TextBlock
+    from clfeval.render.catalog import catalogue_blocks
+
+    out: list[Block] = []
+    for b in catalogue_blocks(c):
+        if isinstance(b, TextBlock) and b.heading and out:
+            if b.text.startswith("Definitions"):
+                break
+        out.append(b)
+    return out
