@@ -25,6 +25,7 @@ __all__ = [
     "InputFileError",
     "OutputFileError",
     "GateNotMet",
+    "MissingExtra",
     "Interrupted",
     "LabelListError",
     "UndefinedMetricWarning",
@@ -89,6 +90,36 @@ class OutputFileError(UsageError):
     directory is missing or not writable, the disk is full (exit 2)."""
 
     exit_code = 2
+
+
+class MissingExtra(UsageError):
+    """An optional dependency a command needs is not installed (exit 2); the message names the extra to install.
+
+    ``pip install clfeval`` is the light core; the ``text`` extra brings the text models (scikit-learn,
+    PyStemmer), the ``html`` extra the figures and the HTML report (matplotlib, Jinja2), ``all`` both.
+
+    >>> print(MissingExtra("the HTML report needs Jinja2", "html"))
+    the HTML report needs Jinja2, which is not installed; install clfeval's html extra with pip install 'clfeval[html]' (or 'clfeval[all]', the dependencies of every command).
+    """
+
+    exit_code = 2
+
+    def __init__(self, need: str, extra: str) -> None:
+        self.extra = extra
+        super().__init__(f"{need}, which is not installed; install clfeval's {extra} extra with pip install "
+                         f"'clfeval[{extra}]' (or 'clfeval[all]', the dependencies of every command).")
+
+    @classmethod
+    def require(cls, what: str, modules: Sequence[tuple[str, str]], extra: str) -> None:
+        """Import each ``(module, distribution name)``; the first that is missing raises, saying that ``what``
+        needs it and which extra brings it."""
+        import importlib
+
+        for module, name in modules:
+            try:
+                importlib.import_module(module)
+            except ImportError:
+                raise cls(f"{what} needs {name}", extra) from None
 
 
 class DataError(ClfevalError, ValueError):

@@ -17,10 +17,7 @@ import click
 
 from clfeval.cli._common import (check_paths, check_sep, emit, existing_file, finish_run, message, output_options,
                                  progress)
-from clfeval.errors import DataError, UsageError
-
-INSTALL = "pip install 'clfeval[text]'"
-
+from clfeval.errors import DataError, MissingExtra, UsageError
 
 def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by ``cv`` and ``holdout``."""
@@ -81,17 +78,9 @@ def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _need_text_extra(stem: bool) -> None:
-    try:
-        import sklearn  # noqa: F401
-    except ImportError:
-        raise UsageError(f"this command trains scikit-learn models, and scikit-learn is not installed; install "
-                         f"clfeval's text extra with {INSTALL}.") from None
+    MissingExtra.require("this command (it trains scikit-learn text models)", [("sklearn", "scikit-learn")], "text")
     if stem:
-        try:
-            import Stemmer  # noqa: F401
-        except ImportError:
-            raise UsageError(f"option --stem needs PyStemmer, which is not installed; install clfeval's text extra "
-                             f"with {INSTALL}.") from None
+        MissingExtra.require("option --stem", [("Stemmer", "PyStemmer")], "text")
 
 
 def read_data(path: Any, text_col: str, label_col: str, id_col: str | None, multilabel: bool,

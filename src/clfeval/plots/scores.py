@@ -18,7 +18,7 @@ import numpy as np
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, need, ranking_of, value
 
-__all__ = ["roc", "pr", "threshold", "reliability", "MAX_CURVES"]
+__all__ = ["roc", "pr", "threshold", "label_thresholds", "tuning_panel", "reliability", "MAX_CURVES"]
 
 #: One-vs-rest curves drawn with their own legend entry; more are drawn thin and grey.
 MAX_CURVES = 12
@@ -196,13 +196,16 @@ def cut_thresholds(d: dict[str, Any]) -> dict[str, float]:
 
 def threshold(result: Any) -> Any:
     """Precision, recall and F-beta on the test data against the threshold; the default, dev-chosen and
-    best-in-hindsight cuts marked and named."""
+    best-in-hindsight cuts marked and named. A multi-label choice (one cut per label) is drawn by
+    :func:`label_thresholds`."""
     d = as_dict(result)
+    if isinstance(d.get("per_label"), dict) and "sweep" not in d:
+        return label_thresholds(d)
     sw = need(d, "sweep", "threshold", "a threshold choice (clfeval threshold, one score column)")
     cuts = cut_thresholds(d)
     beta = sw.get("beta", 1.0)
     with _mpl.rc():
-        fig, ax = _mpl.figure(6.6, 4.2)
+        fig, ax = _mpl.figure(7.4, 4.6)
         t = np.asarray(sw["threshold"], dtype=np.float64)
         handles, names = [], []
         for key, name, color in (("precision", "precision", _mpl.COLORS[5]), ("recall", "recall", _mpl.COLORS[1]),
@@ -215,17 +218,69 @@ def threshold(result: Any) -> Any:
             if key not in cuts:
                 continue
             x = cuts[key]
-            line = ax.axvline(x, color=color, linestyle=style, linewidth=1.3, gid=f"cut-{key}")
+            ax.axvline(x, color=color, linestyle=style, linewidth=1.3, gid=f"cut-{key}")
             ax.text(x, 1.02 + 0.055 * n, f" {name}: {x:g}", color=color, fontsize=7.5, ha="left" if x < (lo + hi) / 2
                     else "right", va="bottom", transform=ax.get_xaxis_transform(), gid=f"cut-label-{key}")
-            handles.append(line)
-            names.append(f"{name} ({x:g})")
-        _mpl.legend(fig, ax, handles, names, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        _mpl.legend(fig, ax, handles, names, loc="outside lower center", ncols=3)
         ax.set_ylim(0, 1.0)
         ax.set_xlabel(f"threshold (positive {d['positive']!r} iff score ≥ threshold)")
         ax.set_ylabel("on the test data")
         ax.grid(True)
         ax.set_title("Threshold sweep on the test data", pad=44)
+    return fig
+
+
+#: The three F1 markers of a tuning panel: key, legend name, marker, colour.
+TUNING = (("default", "default cut", "o", "#777777"), ("tuned", "cut chosen on dev", "D", _mpl.COLORS[2]),
+          ("hindsight", "best in hindsight (optimistic)", "^", _mpl.COLORS[3]))
+
+
+def tuning_panel(fig: Any, ax: Any, rows: list[dict[str, Any]], *, limit: int = 16) -> list[Any]:
+    """One row per label: its test F1 at the default cut, the dev-chosen cut and the hindsight cut (markers, a
+    line from default to chosen), and the cuts written at the right. ``rows``: dicts with ``label``, ``default``,
+    ``tuned``, ``hindsight`` (F1s) and ``cuts`` (text). Returns the legend handles (in :data:`TUNING` order)."""
+    y = np.arange(len(rows))
+    for i, r in enumerate(rows):
+        a, b = value(r.get("default")), value(r.get("tuned"))
+        if math.isfinite(a) and math.isfinite(b):
+            ax.plot([a, b], [i, i], color="#bbbbbb", linewidth=1.2, zorder=2, gid=f"move-{i}")
+    handles = [ax.scatter([value(r.get(key)) for r in rows], y, marker=mk, s=30, color=col, zorder=3,
+                          gid=f"tuning-{key}") for key, _, mk, col in TUNING]
+    for i, r in enumerate(rows):
+        ax.text(1.02, i, r["cuts"], va="center", fontsize=7, color="#333333", transform=ax.get_yaxis_transform(),
+                gid=f"threshold-{i}")
+    _mpl.label_ticks(fig, ax, "y", y, [r["label"] for r in rows], limit)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(0, 1)
+    ax.grid(axis="x")
+    ax.set_axisbelow(True)
+    ax.set_xlabel("F1 on the test data")
+    return handles
+
+
+def _cut(x: Any) -> str:
+    v = value(x)
+    return "—" if math.isnan(v) else f"{v:.3g}"
+
+
+def label_thresholds(result: Any) -> Any:
+    """Multi-label threshold tuning: per label, the test F1 at the default cut, at the cut chosen on the
+    development data and at the best cut in hindsight, with the three cuts written beside each row."""
+    d = as_dict(result)
+    per = need(d, "per_label", "label-threshold", "a multi-label threshold choice (clfeval threshold --multilabel)")
+    labels = list(d.get("labels") or per)
+    rows = []
+    for lab in labels:
+        e = per[lab]
+        test, hind = e.get("test") or {}, e.get("hindsight") or {}
+        rows.append({"label": lab, "default": e["default"]["f1"], "tuned": test.get("f1"), "hindsight": hind.get("f1"),
+                     "cuts": f"{_cut(e['default']['threshold'])} → {_cut(e.get('threshold'))} "
+                             f"(hindsight {_cut(hind.get('threshold'))})"})
+    with _mpl.rc():
+        fig, ax = _mpl.figure(7.6, max(2.6, 0.3 * len(rows) + 1.6))
+        handles = tuning_panel(fig, ax, rows, limit=24)
+        _mpl.legend(fig, ax, handles, [name for _, name, _, _ in TUNING], loc="outside lower center", ncols=3)
+        ax.set_title("One cut per label (right: default → chosen on dev, and the hindsight cut)")
     return fig
 
 
@@ -236,14 +291,16 @@ def reliability(result: Any) -> Any:
     bins = need(d, "bins", "reliability", "a calibration result (clfeval calibration)")
     with _mpl.rc():
         fig, (ax, axh) = _mpl.figure(5.2, 5.6, nrows=2, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
-        ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="diagonal")
+        (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="diagonal")
         full = [b for b in bins if b["count"]]
         conf = [value(b["confidence"]) for b in full]
         acc = [value(b["accuracy"]) for b in full]
         for b in full:
             ax.plot([b["lower"], b["upper"]], [value(b["accuracy"])] * 2, color=_mpl.COLORS[0], alpha=0.25,
                     linewidth=4, solid_capstyle="butt")
-        ax.plot(conf, acc, marker="o", color=_mpl.COLORS[0], linewidth=1.4, markersize=4, gid="reliability")
+        (curve,) = ax.plot(conf, acc, marker="o", color=_mpl.COLORS[0], linewidth=1.4, markersize=4, gid="reliability")
+        _mpl.legend(fig, ax, [curve, diag], ["each bin: observed at its mean confidence (band: the bin)",
+                                             "perfect calibration"], loc="upper left")
         ax.set_ylim(0, 1)
         ax.set_xlim(0, 1)
         ax.set_ylabel("observed frequency" if d.get("kind") == "binary" else "accuracy of the top label")

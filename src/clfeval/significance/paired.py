@@ -162,6 +162,7 @@ class _Problem:
     labels: tuple | None
     discordant: tuple[int, int] | None  # (n_AB, n_BA): A right & B wrong, A wrong & B right
     description: str
+    joint: np.ndarray | None = None  # the joint (gold, A, B) counts of a count metric (figure data: φ–δ)
 
 
 def _item_problem(m: _Metric, g: Any, xa: Any, xb: Any) -> _Problem:
@@ -190,7 +191,7 @@ def _count_problem(m: _Metric, counts: np.ndarray, labels: tuple) -> _Problem:
     what = ("the four cells (A right?, B right?) of the joint table" if m.trace_only
             else f"the {eng.groups} non-empty cells of the joint (gold, A, B) table")
     return _Problem(m, eng, int(counts.sum()), labels, _discordant(counts),
-                    f"counts: multinomial / binomial draws over {what}")
+                    f"counts: multinomial / binomial draws over {what}", counts)
 
 
 def _problem(gold: Any, pred_a: Any, pred_b: Any, metric: Any, *, labels: Sequence[Any] | None, zd: float,
@@ -542,7 +543,7 @@ def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, s
                       higher_is_better=m.higher_is_better, n=prob.n, names=names, ci=intervals, details=details,
                       verdict=verdict(metric_label(m.name), names, a, b, delta, float(p), alpha, m.higher_is_better,
                                       samples if test == "bootstrap" else None),
-                      signature=signature, notes=notes, distribution=hist)
+                      signature=signature, notes=notes, distribution=hist, joint=prob.joint)
 
 
 # --- several systems -------------------------------------------------------------

@@ -9,15 +9,17 @@ each verdict.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any
+
+import numpy as np
 
 from clfeval.core import catalog
 from clfeval.core.display import Display
 from clfeval.errors import UsageError
 
 __all__ = ["Comparison", "MultiComparison", "format_p", "verdict", "verdict_two_sided", "hypothesis", "P_DEFINITION",
-           "fmt_value", "ALTERNATIVES", "check_alternative", "gate"]
+           "fmt_value", "ALTERNATIVES", "check_alternative", "gate", "systems_phi_delta"]
 
 #: The alternative hypotheses: "A is better than B" (one-sided), or "A and B differ" (two-sided).
 ALTERNATIVES = ("greater", "two-sided")
@@ -159,6 +161,12 @@ class Comparison(Display):
         One plain sentence.
     signature : dict
         Version, seed, samples, metric definition, engine, library versions.
+    distribution : dict or None
+        The histogram of the replicates (figure data; see :func:`clfeval.core.decimate.replicate_histogram`).
+    phi_delta : dict or None
+        Count metrics: each system's classes in the φ–δ diagram, ``{"labels": [...], "systems": {name:
+        {label: {"phi", "delta"}}}}`` (:func:`systems_phi_delta`; figure data, aggregated counts only),
+        computed from ``joint``, the (K, K, K) joint counts passed at construction (not kept).
     """
 
     metric: str
@@ -180,6 +188,13 @@ class Comparison(Display):
     signature: dict[str, Any]
     notes: list[str] = field(default_factory=list)
     distribution: dict[str, Any] | None = field(default=None, repr=False)
+    phi_delta: dict[str, Any] | None = field(default=None, repr=False)
+    joint: InitVar[Any] = None
+
+    def __post_init__(self, joint: Any) -> None:
+        if joint is not None:
+            points = systems_phi_delta(joint, self.signature.get("labels"), self.names)
+            object.__setattr__(self, "phi_delta", points)
 
     @property
     def significant(self) -> bool:
@@ -203,7 +218,25 @@ class Comparison(Display):
                 "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "p_value": self.p_value,
                 "significant": self.significant, "hypothesis": hypothesis(self.higher_is_better),
                 "ci": self.ci, self.test: self.details, "verdict": self.verdict, "notes": list(self.notes),
-                "signature": self.signature, **({"distribution": self.distribution} if self.distribution else {})}
+                "signature": self.signature, **({"distribution": self.distribution} if self.distribution else {}),
+                **({"phi_delta": self.phi_delta} if self.phi_delta else {})}
+
+
+def systems_phi_delta(joint: Any, labels: Any, names: tuple[str, str]) -> dict[str, Any] | None:
+    """The classes of both systems in the φ–δ diagram, from the joint (gold, A, B) counts (K, K, K); None without
+    a joint table (score metrics, callables).
+
+    >>> j = np.zeros((2, 2, 2), dtype=int); j[0, 0, 0] = 3; j[1, 1, 0] = 2; j[1, 1, 1] = 1; j[0, 1, 1] = 1
+    >>> systems_phi_delta(j, ("n", "y"), ("A", "B"))["systems"]["A"]["y"]
+    {'phi': 0.25, 'delta': 0.75}
+    """
+    if joint is None or labels is None:
+        return None
+    from clfeval.core.metrics import class_counts, phi_delta_of_counts
+
+    shown = [str(x) for x in labels]
+    tables = {names[0]: joint.sum(axis=2), names[1]: joint.sum(axis=1)}
+    return {"labels": shown, "systems": {n: phi_delta_of_counts(class_counts(t), shown) for n, t in tables.items()}}
 
 
 def hypothesis(higher: bool) -> str:
@@ -272,7 +305,16 @@ class MultiComparison(Display):
                          "p_value": c.p_value, "p_adjusted": adj, "significant": sig, "ci": c.ci,
                          c.test: c.details, "verdict": verdict,
                          **({"distribution": c.distribution} if c.distribution else {})})
+        points: dict[str, Any] = {}
+        for c in self.comparisons:
+            if c.phi_delta:
+                points.setdefault("labels", c.phi_delta["labels"])
+                for name, pc in c.phi_delta["systems"].items():
+                    points.setdefault("systems", {}).setdefault(name, pc)
+        if points:
+            points["systems"] = {n: points["systems"][n] for n in self.systems if n in points["systems"]}
         return {"metric": self.metric, "higher_is_better": self.higher_is_better, "test": self.test,
                 "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "adjustment": self.adjustment,
                 "baseline": self.baseline, "systems": list(self.systems), "scores": dict(self.scores),
-                "comparisons": rows, "notes": list(self.notes), "signature": self.signature}
+                "comparisons": rows, "notes": list(self.notes), "signature": self.signature,
+                **({"phi_delta": points} if points else {})}
