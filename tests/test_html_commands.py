@@ -182,7 +182,8 @@ def test_the_light_core_needs_no_extra():
 
     assert extra("html") == {"matplotlib", "jinja2"}
     assert extra("text") == {"scikit-learn", "pystemmer"}
-    assert extra("all") == extra("html") | extra("text")
+    assert extra("dask") == {"dask"}
+    assert extra("all") == extra("html") | extra("text") | extra("dask")
 
 
 def test_readme_quick_start_installs_everything_and_writes_the_demo_page():

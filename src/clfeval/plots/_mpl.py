@@ -21,6 +21,7 @@ import re
 from typing import Any, Iterable, Sequence
 
 from clfeval.errors import MissingExtra, UsageError
+from clfeval.core.inert import shown
 
 __all__ = ["figure", "rc", "short", "set_label", "label_ticks", "legend", "place_labels", "fit", "figure_svg", "save",
            "STYLE", "MAX_LABEL", "COLORS"]
@@ -93,7 +94,7 @@ def short(label: Any, limit: int = MAX_LABEL) -> str:
     >>> short("spam")
     'spam'
     """
-    text = str(label)
+    text = shown(label)
     if len(text) <= limit:
         return text
     head = (limit - 1) // 2 + (limit - 1) % 2
@@ -102,10 +103,10 @@ def short(label: Any, limit: int = MAX_LABEL) -> str:
 
 def set_label(fig: Any, text_artist: Any, label: Any, limit: int = MAX_LABEL) -> None:
     """Show ``label`` (shortened) on a Text artist; the full text becomes its SVG tooltip."""
-    full = str(label)
-    shown = short(full, limit)
-    text_artist.set_text(shown)
-    if shown != full:
+    full = shown(label)
+    visible = short(full, limit)
+    text_artist.set_text(visible)
+    if visible != full:
         _tooltip(fig, text_artist, full)
 
 
@@ -120,7 +121,7 @@ def _tooltip(fig: Any, text_artist: Any, full: str) -> None:
 def label_ticks(fig: Any, ax: Any, axis: str, positions: Sequence[float], labels: Sequence[Any],
                 limit: int = MAX_LABEL, **kw: Any) -> None:
     """Fixed ticks with user labels (shortened, with tooltips)."""
-    labels = [str(x) for x in labels]
+    labels = [shown(x) for x in labels]
     getattr(ax, f"set_{axis}ticks")(list(positions), [short(x, limit) for x in labels], **kw)
     for t, full in zip(getattr(ax, f"get_{axis}ticklabels")(), labels):
         if short(full, limit) != full:
