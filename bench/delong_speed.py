@@ -7,8 +7,10 @@ score columns without ties (and, with ``--ties``, scores rounded to 3 decimals):
 * ``clfeval.significance.delong.delong_test(gold, a, b, positive=True)`` end to end (gold
   mask, finite checks of both columns, both systems' placement values, the
   2×2 covariance, z, p, intervals);
-* its stages: one system's sort order (``_sort_order``, the packed-key sort),
-  and one system's placement values (``_below``, which includes the sort).
+* its stages: one system's sort order (``midranks.sort_order``, the packed-key
+  sort), and one system's placement values (``midranks.below_counts``, which
+  includes the sort — or, with heavy ties, replaces it by hashing the scores
+  into their distinct values and counting per value).
 
 Times are the best of ``--repeat`` runs, interleaved (baseline, DeLong,
 baseline, ...) so that a busy machine slows both alike. Target: DeLong ≤ 3×
@@ -28,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
-from clfeval.significance import delong  # noqa: E402
+from clfeval.significance import delong, midranks  # noqa: E402
 
 
 def timed(fn):
@@ -57,24 +59,28 @@ def main() -> None:
     best = {"argsort": np.inf, "delong": np.inf, "sort order (one system)": np.inf,
             "placement values (one system)": np.inf}
     result = None
-    lay = delong._layout(gold)  # the positives-first labels, shared by both systems (not timed in the stages)
+    lay = midranks.positives_first(gold)  # the positives-first labels, shared by both systems (not timed in the stages)
     for _ in range(args.repeat):
         t, _ = timed(lambda: np.argsort(a))
         best["argsort"] = min(best["argsort"], t)
         t, result = timed(lambda: delong.delong_test(gold, a, b, positive=True))
         best["delong"] = min(best["delong"], t)
-        t, _ = timed(lambda: delong._sort_order(a, lay[0], lay[1]))
+        t, _ = timed(lambda: midranks.sort_order(a, lay[0], lay[1]))
         best["sort order (one system)"] = min(best["sort order (one system)"], t)
-        t, _ = timed(lambda: delong._below(a, lay))
+        t, _ = timed(lambda: midranks.below_counts(a, lay))
         best["placement values (one system)"] = min(best["placement values (one system)"], t)
 
     base = best["argsort"]
-    print(f"{'':34s} {'seconds':>8s} {'× argsort':>10s}")
+    print(f"{'':40s} {'seconds':>8s} {'× argsort':>10s}")
     for name in ("argsort", "delong", "sort order (one system)", "placement values (one system)"):
         label = "np.argsort (1e7 float64)" if name == "argsort" else (
             "delong_test (two systems)" if name == "delong" else f"  stage: {name}")
-        print(f"{label:34s} {best[name]:8.3f} {best[name] / base:10.2f}")
+        print(f"{label:40s} {best[name]:8.3f} {best[name] / base:10.2f}")
     ratio = best["delong"] / base
+    tied = midranks.tie_groups(a) is not None
+    print("\npath of the placement values: " + ("heavy ties — the scores hashed into their distinct values and "
+                                                "counted per value, no sort of the items (the sort-order stage is "
+                                                "not used)" if tied else "the packed-key sort"))
     print(f"\nAUC A = {result.auc_a:.6f}, AUC B = {result.auc_b:.6f}, z = {result.z:.3f}, "
           f"p (one-sided) = {result.p_value:.3g}")
     print(f"target: DeLong <= 3x argsort -> {ratio:.2f}x {'OK' if ratio <= 3 else 'MISSED'}")

@@ -1,15 +1,19 @@
-"""Speed of the HTML report (issue 11): `clfeval report` on 1e7 items as text and as HTML.
+"""Speed and size of the HTML report (issue 11): the real command line, as text and as HTML.
 
-10 classes, one score column per class (one-vs-rest ROC and PR curves), in a
-Parquet file. Both commands run in fresh processes on the same file, in turn
-(text, html, text, html, ...), and the best of ``--repeats`` wall times of
-each is shown, with the difference. The HTML report draws the confusion
-matrix, per-class, φ–δ, ROC and PR figures from the decimated curves the
-report carries, so its extra cost must not grow with the number of items.
+1. ``clfeval report FILE --scores-prefix score: --format text|html --output OUT`` on a Parquet file of
+   ``--n`` items (default 1e7), 10 classes, one score column per class (one-vs-rest ROC and PR curves),
+   each run a fresh ``python -m clfeval`` process; text and HTML in turn (text, html, text, html, ...),
+   the best of ``--repeats`` (default 3) wall times of each, and the difference.
+   Target: HTML ≤ text time + 2 s.
+2. Sizes of the pages: the 10-class report without scores (target ≤ 300 KB) and with the one-vs-rest
+   curves (≤ 800 KB), from the runs above; the Reuters-21578 study (``clfeval reuters --format html``,
+   ≤ 1.5 MB) when the corpus is found (``--archive``, default ../shared/data/reuters21578.tar.gz).
 
-Target: HTML ≤ text time + 2 s.
+The HTML report draws its figures (confusion matrix, per class, φ–δ, ROC, PR) from the aggregated data
+the report carries (count tables, decimated curves), so its extra cost does not grow with the number of
+items.
 
-Usage: python bench/html_speed.py [--n 10000000] [--repeats 2]
+Usage: python bench/html_speed.py [--n 10000000] [--repeats 3] [--archive PATH | --no-reuters]
 """
 
 from __future__ import annotations
@@ -20,13 +24,18 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+ROOT = Path(__file__).resolve().parents[1]
+ARCHIVE = ROOT.parent / "shared" / "data" / "reuters21578.tar.gz"
+
 
 def make_file(path: str, n: int, k: int = 10, seed: int = 0) -> None:
+    """gold, pred and score:<label> for k classes; the scores are noisy (many distinct values, long curves)."""
     rng = np.random.default_rng(seed)
     gold = rng.integers(0, k, n)
     pred = np.where(rng.random(n) < 0.7, gold, rng.integers(0, k, n))
@@ -39,62 +48,85 @@ def make_file(path: str, n: int, k: int = 10, seed: int = 0) -> None:
     pq.write_table(pa.table(cols), path)
 
 
-# What `clfeval report FILE --scores-prefix score: --format FMT --output OUT` does, step by step, in a
-# fresh process (import, read, report, render, atomic write); the command line's --format html is wired
-# by the lead, and then `python -m clfeval report ...` gives the same times.
-_COMMAND = """
+def clfeval(*args: str) -> float:
+    """Wall seconds of one ``python -m clfeval ...`` process (it must succeed)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    t = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "clfeval", *args], capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - t
+    if done.returncode != 0:
+        raise SystemExit(f"clfeval {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()}")
+    return wall
+
+
+# The rendering step alone, in one fresh process: the report is made once, then rendered as text and as HTML (the
+# first HTML render imports matplotlib and Jinja2, as a command does). Less sensitive than whole-command wall
+# times to other load on the machine: CPU seconds beside wall seconds.
+_RENDER = """
 import sys, time
 from clfeval.cli._scorefile import read_scored
-from clfeval.io.readers import atomic_write_text
-from clfeval.render import render
 from clfeval.evaluate.reports import report
-path, fmt, out = sys.argv[1:]
-sf = read_scored(path, gold="gold", score=None, prefix="score:", pred="pred")
+from clfeval.render import render
+sf = read_scored(sys.argv[1], gold="gold", score=None, prefix="score:", pred="pred")
 rep = report(sf.gold, sf.pred, scores=sf.scores)
-cpu, wall = time.process_time(), time.perf_counter()
-text = render(rep, fmt)
-atomic_write_text(out, text)
-print(time.process_time() - cpu, time.perf_counter() - wall)
+for fmt in ("text", "html"):
+    cpu, wall = time.process_time(), time.perf_counter()
+    render(rep, fmt)
+    print(fmt, time.process_time() - cpu, time.perf_counter() - wall)
 """
 
 
-def run(data: str, fmt: str, out: str) -> tuple[float, float, float]:
-    """(wall seconds of the whole command, CPU and wall seconds of its rendering and writing step)."""
-    t = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", _COMMAND, data, fmt, out], check=True, capture_output=True, text=True)
-    cpu, wall = (float(x) for x in done.stdout.split())
-    return time.perf_counter() - t, cpu, wall
+def render_step(data: str) -> dict[str, tuple[float, float]]:
+    """(CPU, wall) seconds of rendering the 1e7-item report as text and as HTML, in one fresh process."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    done = subprocess.run([sys.executable, "-c", _RENDER, data], capture_output=True, text=True, env=env, check=True)
+    return {fmt: (float(cpu), float(wall)) for fmt, cpu, wall in (line.split() for line in done.stdout.splitlines())}
+
+
+def kb(path: str | Path) -> str:
+    return f"{os.path.getsize(path) / 1000:,.0f} KB"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=10_000_000)
-    ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--archive", type=Path, default=ARCHIVE, help="the Reuters-21578 archive (for the study's page)")
+    ap.add_argument("--no-reuters", action="store_true", help="skip the Reuters study's page")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "preds.parquet")
         t = time.perf_counter()
         make_file(data, a.n)
-        print(f"{a.n:,} items, 10 classes, 10 score columns: file written in {time.perf_counter() - t:.1f} s")
+        print(f"{a.n:,} items, 10 classes, 10 score columns (Parquet, {kb(data)}): written in "
+              f"{time.perf_counter() - t:.1f} s")
         times: dict[str, list[float]] = {"text": [], "html": []}
-        render_cpu: dict[str, list[float]] = {"text": [], "html": []}
-        render_wall: dict[str, list[float]] = {"text": [], "html": []}
         for _ in range(a.repeats):
-            for fmt, out in (("text", "r.txt"), ("html", "r.html")):
-                wall, cpu, rwall = run(data, fmt, os.path.join(tmp, out))
-                times[fmt].append(wall)
-                render_cpu[fmt].append(cpu)
-                render_wall[fmt].append(rwall)
-        size = os.path.getsize(os.path.join(tmp, "r.html"))
-    text, html = min(times["text"]), min(times["html"])
-    print(f"text: {text:.2f} s (runs: {', '.join(f'{x:.2f}' for x in times['text'])}); "
-          f"rendering {min(render_cpu['text']):.2f} s CPU, {min(render_wall['text']):.2f} s wall")
-    print(f"html: {html:.2f} s (runs: {', '.join(f'{x:.2f}' for x in times['html'])}); "
-          f"rendering {min(render_cpu['html']):.2f} s CPU, {min(render_wall['html']):.2f} s wall (matplotlib import, "
-          f"five figures, the page); "
-          f"page {size / 1000:.0f} KB")
-    print(f"html − text: {html - text:+.2f} s wall, {min(render_cpu['html']) - min(render_cpu['text']):+.2f} s CPU "
-          f"(target ≤ +2 s): {'met' if html - text <= 2 else 'NOT met'}")
+            for fmt in ("text", "html"):
+                out = os.path.join(tmp, f"report.{'txt' if fmt == 'text' else 'html'}")
+                times[fmt].append(clfeval("report", data, "--scores-prefix", "score:", "--format", fmt, "--output", out))
+        ovr = os.path.join(tmp, "report.html")
+        plain = os.path.join(tmp, "plain.html")
+        clfeval("report", data, "--format", "html", "--output", plain)
+        text, html = min(times["text"]), min(times["html"])
+        print(f"clfeval report --scores-prefix score: (best of {a.repeats}, interleaved)")
+        print(f"  text: {text:.2f} s (runs: {', '.join(f'{x:.2f}' for x in times['text'])})")
+        print(f"  html: {html:.2f} s (runs: {', '.join(f'{x:.2f}' for x in times['html'])})")
+        print(f"  html − text: {html - text:+.2f} s (target ≤ +2 s): {'met' if html - text <= 2 else 'NOT met'}")
+        step = render_step(data)
+        (tc, tw), (hc, hw) = step["text"], step["html"]
+        print(f"the rendering step alone (same report, one process): text {tc:.2f} s CPU / {tw:.2f} s wall, html "
+              f"{hc:.2f} s CPU / {hw:.2f} s wall (matplotlib and Jinja2 imported, five figures, the page): "
+              f"html − text {hc - tc:+.2f} s CPU / {hw - tw:+.2f} s wall")
+        print(f"page of the 10-class report: {kb(plain)} without scores (target ≤ 300 KB), {kb(ovr)} with the "
+              f"one-vs-rest curves (target ≤ 800 KB)")
+        if not a.no_reuters:
+            if not a.archive.is_file():
+                print(f"Reuters study page: skipped ({a.archive} not found; --archive PATH)")
+            else:
+                study = os.path.join(tmp, "study.html")
+                wall = clfeval("reuters", "--archive", str(a.archive), "--no-log", "--format", "html", "--output", study)
+                print(f"page of the Reuters study: {kb(study)} (target ≤ 1,500 KB), written in {wall:.1f} s")
 
 
 if __name__ == "__main__":

@@ -77,3 +77,22 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """One Dask LocalCluster for the whole session: 2 worker processes on 127.0.0.1 (start-ups cost seconds)."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+def command_pages(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 (dict of htmlpages.CommandPage)
+    """Every command's HTML, JSON and text output on small files, built once per session (tests/htmlpages.py)."""
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("jinja2")
+    from htmlpages import build
+
+    return build(tmp_path_factory.mktemp("pages"))

@@ -29,6 +29,7 @@ LAYERS = {
     "clfeval.significance": 5,  # paired tests, DeLong, CV comparison, power, curve bands
     "clfeval.protocols": 6,     # splits, runner, results, run log: joins models and evaluation
     "clfeval.studies": 7,       # the Reuters study, the demos
+    "clfeval.dask": 7,          # the Dask engine: partitions → tables, score ranges, histograms (the only Dask user)
     "clfeval.plots": 8,         # figures from results (matplotlib, imported when drawn)
     "clfeval.render": 9,        # result → text / JSON / Markdown / HTML
     "clfeval.cli": 10,          # options → library → render
@@ -181,7 +182,7 @@ def test_cli_holds_no_evaluation_logic():
 
 
 # Packages whose __init__ re-exports the public API for users; code inside clfeval imports the defining module.
-REEXPORTING = ("clfeval", "clfeval.protocols", "clfeval.io")
+REEXPORTING = ("clfeval", "clfeval.protocols", "clfeval.io", "clfeval.dask")
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
@@ -211,3 +212,17 @@ def test_every_module_is_small():
     for path in MODULES:
         lines = path.read_text().count("\n")
         assert lines <= 700, f"{module_name(path)} has {lines} lines; keep a module readable in one sitting (≤ 700)"
+
+
+def test_only_the_dask_engine_imports_dask():
+    """Dask (and distributed) are an optional extra: only ``clfeval/dask/`` imports them."""
+    for path in MODULES:
+        name = module_name(path)
+        if name == "clfeval.dask" or name.startswith("clfeval.dask."):
+            continue
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            for n in names:
+                assert n.split(".")[0] not in {"dask", "distributed"}, f"{name} imports {n}"

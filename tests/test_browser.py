@@ -1,18 +1,21 @@
 """A real browser opens every page: headless Chromium (Debian's package) with the network blocked.
 
-Driven over the DevTools protocol on ``--remote-debugging-pipe`` (file
-descriptors 3 and 4, NUL-terminated JSON) with a small client written here.
-Every request is intercepted (``Fetch``): the page's own file:// URL goes on,
-anything else is recorded and failed. The test asserts no console error, no
-request leaving the page, a screenshot that is not blank, and the key numbers
-of the matching JSON output in the visible text, rounded as the text output
-rounds them. Skips when chromium is absent, unless CLFEVAL_REQUIRE_BROWSER=1.
+Every command's page — written by the command line with ``--format html``
+(:mod:`htmlpages`: report, compare, threshold, calibration, cv, holdout, the
+run log's queries, metrics, each demo mode; the Reuters study with the
+corpus) — is loaded, one tab after another, in one Chromium process driven
+over the DevTools protocol on ``--remote-debugging-pipe`` (file descriptors 3
+and 4, NUL-terminated JSON) with a small client written here. Every request is
+intercepted (``Fetch``): the page's own file:// URL goes on, anything else is
+recorded and failed. The test asserts no console error, no request leaving the
+page, a screenshot that is not blank, and the key numbers of the matching JSON
+output in the visible text, rounded as the text output rounds them. Skips when
+chromium is absent, unless CLFEVAL_REQUIRE_BROWSER=1 (set by ``.ci/run``).
 """
 
 from __future__ import annotations
 
 import base64
-import functools
 import io
 import json
 import os
@@ -24,13 +27,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 pytest.importorskip("matplotlib")
 pytest.importorskip("jinja2")
 
-import clfeval  # noqa: E402
+from htmlpages import names  # noqa: E402
+
 from clfeval.render import render  # noqa: E402
 from clfeval.render._util import num  # noqa: E402
 
@@ -188,57 +191,17 @@ def not_blank(png: bytes) -> bool:
     return float(img[..., :3].std()) > 0.02
 
 
-@functools.lru_cache(maxsize=1)
-def pages() -> dict[str, tuple[Any, list[str]]]:
-    """Each result beside the key numbers of its JSON output, formatted as the text output formats them."""
-    rng = np.random.default_rng(0)
-    n = 3000
-    labels = ["<script>alert(1)</script>", "$x^2$", "_under", "news", "sport"]
-    gold = rng.integers(0, 5, n)
-    pred = np.where(rng.random(n) < 0.7, gold, rng.integers(0, 5, n))
-    s = rng.random((n, 5))
-    s[np.arange(n), gold] += 0.4
-    rep = clfeval.report([labels[i] for i in gold], [labels[i] for i in pred],
-                         scores={lab: s[:, j] for j, lab in enumerate(labels)})
-    a = np.where(rng.random(n) < 0.8, gold, rng.integers(0, 5, n))
-    cmp = clfeval.compare(gold, a, pred, samples=1000, seed=0)
-    y = rng.random(n) < 0.3
-    sc = (rng.random(n) + 0.5 * y) / 1.5
-    thr = clfeval.choose_threshold(y, sc, positive=True, dev_gold=y[::-1], dev_scores=sc[::-1])
-    cal = clfeval.reliability(y, sc, positive=True)
-    out: dict[str, tuple[Any, list[str]]] = {}
-    d = json.loads(render(rep, "json"))
-    out["report"] = (rep, [num(d["accuracy"]), num(d["macro"]["f1"]), num(d["ranking"]["roc_auc"])])
-    d = json.loads(render(cmp, "json"))
-    out["compare"] = (cmp, [num(d["a"]), num(d["b"]), "< 0.001" if d["p_value"] == 0 else num(d["p_value"])])
-    d = json.loads(render(thr, "json"))
-    out["threshold"] = (thr, [num(d["test"]["f1"]), num(d["default"]["f1"])])
-    d = json.loads(render(cal, "json"))
-    out["calibration"] = (cal, [num(d["ece"]), num(d["brier"])])
-    from test_render_protocols import example_10
-
-    cv = example_10()
-    d = json.loads(render(cv, "json"))
-    out["cv"] = (cv, [num(d["accuracy"]["mean"]), num(d["macro_f1"]["mean"])])
-    from clfeval.studies.demo import run_demo
-
-    demo = run_demo("threshold")
-    out["demo"] = (demo, [num(x) for x in (0.9524, 0.9167)])
-    return out
-
-
-@pytest.mark.parametrize("name", ["report", "compare", "threshold", "calibration", "cv", "demo"])
-def test_page_in_a_real_browser(browser, name, tmp_path):
-    result, numbers = pages()[name]
-    f = tmp_path / f"{name}.html"
-    f.write_text(render(result, "html"), encoding="utf-8")
-    got = browser.open(f)
-    assert got["errors"] == []
-    assert got["blocked"] == []
-    assert not_blank(got["png"])
-    for x in numbers:
+@pytest.mark.parametrize("name", names())
+def test_page_in_a_real_browser(browser, command_pages, name):
+    page = command_pages[name]
+    got = browser.open(page.html)
+    assert got["errors"] == [], name
+    assert got["blocked"] == [], name
+    assert not_blank(got["png"]), name
+    for x in page.numbers:  # the JSON's key numbers, as the text output rounds them
         assert x in got["text"], (name, x)
-    assert "<script>alert(1)</script>" in got["text"] or name != "report"  # shown as text, not run
+    if page.hostile:  # shown as text, not run
+        assert "<script>alert(1)</script>" in got["text"], name
 
 
 @pytest.mark.reuters
@@ -251,4 +214,7 @@ def test_reuters_study_in_a_real_browser(browser, study, tmp_path):
     d = json.loads(render(study, "json"))
     for x in (d["binary"]["micro"]["f1"], d["binary"]["macro"]["f1"], d["multiclass"]["accuracy"]):
         assert num(x) in got["text"]
-    assert num(d["significance"]["bootstrap"]["p_value"]) in got["text"] or "p = " in got["text"]
+    sig = d["significance"]
+    from clfeval.render.significance import p_text
+
+    assert p_text(sig["bootstrap"]["p_value"], sig["bootstrap"]["samples"]) in got["text"]

@@ -25,7 +25,7 @@ def test_every_command_takes_format_and_output(name, cmd):
         return
     assert "--format" in opts and "--output" in opts, name
     fmt = next(p for p in cmd.params if "--format" in getattr(p, "opts", []))
-    assert list(fmt.type.choices) == ["text", "json", "markdown"], name
+    assert list(fmt.type.choices) == ["text", "json", "markdown", "html"], name
 
 
 def test_version_and_help():

@@ -74,3 +74,26 @@ def test_errors_are_one_paragraph_and_exit_2(files):
     res = run("plot", "roc", svg, "-o", svg)
     assert res.code == 2 and svg.read_text() == "<svg/>"  # the input is never overwritten
     assert json.loads(rep.read_text())["ranking"]["curves"]["roc"]["fpr"][0] == 0.0
+
+
+def test_phi_delta_of_a_comparison_and_cuts_per_label(files):
+    tmp, preds, _, cmp = files
+    out = tmp / "pd.svg"
+    res = run("plot", "phi-delta", cmp, "-o", out)
+    assert res.code == 0, res.err
+    svg = out.read_text(encoding="utf-8")
+    ET.fromstring(svg)
+    names = json.loads(cmp.read_text())["names"]
+    assert f">{names['a']}<" in svg and f">{names['b']}<" in svg  # the systems, in the legend
+    ml = tmp / "ml.csv"
+    ml.write_text("gold,s:a,s:b\na,0.9,0.1\nb,0.2,0.8\na|b,0.7,0.6\n,0.1,0.3\na,0.6,0.4\nb,0.4,0.9\n", encoding="utf-8")
+    th = tmp / "th.json"
+    assert run("threshold", ml, "--dev", ml, "--scores-prefix", "s:", "--multilabel", "--format", "json",
+               "-o", th).code == 2  # the dev file may not be the test file
+    dev = tmp / "dev.csv"
+    dev.write_text(ml.read_text(encoding="utf-8"), encoding="utf-8")
+    res = run("threshold", ml, "--dev", dev, "--scores-prefix", "s:", "--multilabel", "--format", "json", "-o", th)
+    assert res.code == 0, res.err
+    res = run("plot", "threshold", th, "-o", tmp / "cuts.svg")
+    assert res.code == 0, res.err
+    assert "One cut per label" in (tmp / "cuts.svg").read_text(encoding="utf-8")

@@ -12,6 +12,7 @@ from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 
 from clfeval.significance import delong as dl
+from clfeval.significance import midranks
 from clfeval.scores.curves import ranking
 from clfeval.errors import DataError, UsageError
 from clfeval.significance.paired import bootstrap_distribution, holm
@@ -62,10 +63,7 @@ def tied_case(seed, n, levels=4, prevalence=0.4):
 
 # --- the placement values and the test equal the double sum (heavy ties) --------------
 
-@pytest.mark.parametrize("seed", range(12))
-def test_equals_the_double_sum_with_heavy_ties(seed):
-    n = 7 + 9 * seed
-    y, a, b = tied_case(seed, n, levels=2 + seed % 4)
+def check_against_the_double_sum(y, a, b):
     ref = reference(y, [a, b])
     r = dl.delong_test(y, a, b, positive=True)
     assert r.auc_a == pytest.approx(ref["auc"][0], abs=1e-12)
@@ -86,9 +84,16 @@ def test_equals_the_double_sum_with_heavy_ties(seed):
     np.testing.assert_allclose(v01, ref["v01"][0], atol=1e-15)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_equals_the_double_sum_with_heavy_ties(seed):
+    n = 7 + 9 * seed
+    y, a, b = tied_case(seed, n, levels=2 + seed % 4)
+    check_against_the_double_sum(y, a, b)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_the_packed_sort_path_equals_the_double_sum(seed, monkeypatch):
-    monkeypatch.setattr(dl, "_PACKED_MIN", 2)
+    monkeypatch.setattr(midranks, "PACKED_MIN", 2)
     y, a, b = tied_case(100 + seed, 60, levels=3)
     # distinct scores 2^-50 apart (relative): their packed keys collide and must be re-sorted by value
     a = a * (1 + np.where(np.random.default_rng(seed).random(60) < 0.3, 2.0 ** -50, 0.0))
@@ -98,6 +103,24 @@ def test_the_packed_sort_path_equals_the_double_sum(seed, monkeypatch):
     assert r.var_a == pytest.approx(ref["S"][0, 0], abs=1e-12)
     assert r.covariance == pytest.approx(ref["S"][0, 1], abs=1e-12)
     assert r.p_value == pytest.approx(ref["p1"], abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_no_sort_tie_path_equals_the_double_sum(seed, monkeypatch):
+    monkeypatch.setattr(midranks, "TIES_MIN", 2)
+    y, a, b = tied_case(200 + seed, 90 + 13 * seed, levels=2 + seed % 3)
+    a[::7] = -0.0  # -0.0 and 0.0 tie
+    b[1::5] = 0.0
+    assert midranks.tie_groups(a) is not None and midranks.tie_groups(b) is not None
+    check_against_the_double_sum(y, a, b)
+
+
+def test_the_tie_path_is_taken_only_for_heavy_ties():
+    rng = np.random.default_rng(0)
+    assert midranks.tie_groups(rng.normal(size=5000)) is None  # every value distinct
+    s = np.round(rng.normal(size=5000), 1)
+    r = midranks.tie_groups(s)
+    assert np.array_equal(r, np.unique(s, return_inverse=True)[1])  # the dense ranks, as np.unique gives them
 
 
 def test_one_auc_equals_the_double_sum_and_scikit_learn():
@@ -143,9 +166,9 @@ def test_large_packed_sort_equals_argsort():
     s[7100:7200] = -5e-324
     s[7200:9000] = np.round(s[7200:9000], 2)
     rng.shuffle(s)
-    labels, items, _ = dl._layout(rng.random(n) < 0.3)
+    labels, items, _ = midranks.positives_first(rng.random(n) < 0.3)
     assert np.array_equal(labels[items], np.arange(n))
-    order, starts = dl._sort_order(s, labels, items)
+    order, starts = midranks.sort_order(s, labels, items)
     assert np.array_equal(np.sort(order), np.arange(n))
     sv = s[items[order]]
     assert np.array_equal(sv, np.sort(s))
@@ -155,9 +178,9 @@ def test_large_packed_sort_equals_argsort():
 
 
 def test_packed_sort_without_ties_reports_none(monkeypatch):
-    monkeypatch.setattr(dl, "_PACKED_MIN", 2)
+    monkeypatch.setattr(midranks, "PACKED_MIN", 2)
     s = np.array([3.0, -1.0, 1.0 + 2.0 ** -52, 1.0, -2.5, 0.0])
-    order, starts = dl._sort_order(s, np.arange(6), np.arange(6))
+    order, starts = midranks.sort_order(s, np.arange(6), np.arange(6))
     assert s[order].tolist() == sorted(s.tolist()) and starts is None
 
 
@@ -213,7 +236,7 @@ def test_identical_rankings_have_no_test():
 def test_signature_and_truncation_flags():
     y, a, b = tied_case(4, 40)
     d = dl.delong_test(y, a, b, positive=True, level=0.9).to_dict()
-    assert d["signature"]["settings"]["level"] == 0.9
+    assert d["signature"]["level"] == 0.9 and d["signature"]["result"] == "delong_test"
     assert set(d["signature"]["versions"]) >= {"python", "clfeval", "numpy", "scipy"}
     assert "seed" not in d["signature"]  # nothing random
     assert "truncated to [0, 1]" in d["ci"]["method"]

@@ -150,8 +150,8 @@ def test_pages_of_every_result_type_and_their_notebook_form():
         "ranking": (clfeval.ranking(g, s, positive="spam"), 2),
         "threshold": (clfeval.choose_threshold(g, s, positive="spam", dev_gold=gd, dev_scores=sd), 1),
         "calibration": (clfeval.reliability(g, s, positive="spam"), 1),
-        "compare": (clfeval.compare(gold, a, b, samples=500), 1),
-        "compare many": (clfeval.compare_many(gold, {"a": a, "b": b, "c": gold}, samples=300), 3),
+        "compare": (clfeval.compare(gold, a, b, samples=500), 2),  # the bootstrap; the systems' φ–δ
+        "compare many": (clfeval.compare_many(gold, {"a": a, "b": b, "c": gold}, samples=300), 4),  # 3 pairs; φ–δ
         "demo": (run_demo("trap"), 0),
         "cross-validation": (example_10(), 4),  # spread, folds' φ–δ, pooled confusion and φ–δ
     }

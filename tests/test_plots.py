@@ -280,3 +280,98 @@ def test_phi_delta_of_cross_validation_folds():
     fig = plots.phi_delta(json.loads(to_json(res)), label="b")
     (pts,) = [c for c in fig.axes[0].collections if c.get_gid() == "points"]
     assert "class b" in fig.axes[0].get_title("left")
+
+
+def _tpr_fpr(gold, pred, labels):
+    """Per class TPR and FPR from scikit-learn's confusion matrix (rows = gold)."""
+    from sklearn.metrics import confusion_matrix
+
+    cm = confusion_matrix(gold, pred, labels=labels).astype(float)
+    tp = np.diag(cm)
+    return tp / cm.sum(1), (cm.sum(0) - tp) / (cm.sum() - cm.sum(1))
+
+
+def test_comparison_carries_each_systems_classes_in_the_phi_delta_diagram():
+    rng = np.random.default_rng(8)
+    gold = rng.integers(0, 3, 400)
+    a = np.where(rng.random(400) < 0.8, gold, rng.integers(0, 3, 400))
+    b = np.where(rng.random(400) < 0.6, gold, rng.integers(0, 3, 400))
+    c = clfeval.compare(gold, a, b, samples=200, names=("new", "old"))
+    d = json.loads(to_json(c))
+    assert d["phi_delta"]["labels"] == ["0", "1", "2"]
+    for name, pred in (("new", a), ("old", b)):
+        tpr, fpr = _tpr_fpr(gold, pred, [0, 1, 2])
+        got = d["phi_delta"]["systems"][name]
+        assert np.allclose([got[k]["phi"] for k in "012"], tpr + fpr - 1)
+        assert np.allclose([got[k]["delta"] for k in "012"], tpr - fpr)
+    fig = plots.phi_delta(d)  # from the JSON: nothing recomputed
+    main = fig.axes[0]
+    pts = {p.get_gid(): p.get_offsets() for p in main.collections if (p.get_gid() or "").startswith("points-")}
+    tpr, fpr = _tpr_fpr(gold, b, [0, 1, 2])
+    assert np.allclose(pts["points-1"], np.column_stack([tpr + fpr - 1, tpr - fpr]))
+    assert [t.get_text() for t in main.get_legend().get_texts()] == ["new", "old"]
+    many = clfeval.compare_many(gold, {"x": a, "y": b, "z": gold}, samples=100)
+    dm = json.loads(to_json(many))
+    assert list(dm["phi_delta"]["systems"]) == ["x", "y", "z"]
+    assert all(v == {"phi": 0.0, "delta": 1.0} for v in dm["phi_delta"]["systems"]["z"].values())  # gold itself
+    assert "phi_delta" not in json.loads(to_json(clfeval.compare(gold > 0, rng.random(400), rng.random(400),
+                                                                 metric="roc_auc", positive=True, samples=50)))
+
+
+def test_clustered_points_get_a_zoomed_panel_and_labels_apart():
+    rng = np.random.default_rng(9)
+    gold = rng.integers(0, 6, 3000)
+    pred = np.where(rng.random(3000) < 0.7, gold, rng.integers(0, 6, 3000))  # six classes close together
+    fig = plots.phi_delta(clfeval.report(gold, pred))
+    assert len(fig.axes) == 2
+    main, zoom = fig.axes
+    (box,) = [p for p in main.patches if p.get_gid() == "zoomed-region"]
+    pts = zoom.collections[0].get_offsets()
+    (x0, x1), (y0, y1) = zoom.get_xlim(), zoom.get_ylim()
+    assert np.all((pts[:, 0] > x0) & (pts[:, 0] < x1) & (pts[:, 1] > y0) & (pts[:, 1] < y1))
+    assert np.isclose(box.get_x(), x0) and np.isclose(box.get_width(), x1 - x0)
+    assert sorted(t.get_text() for t in zoom.texts) == [str(k) for k in range(6)]  # named where there is room
+    spread = plots.phi_delta(clfeval.report(list("aaabbc"), list("aabbcc")))
+    assert len(spread.axes) == 1
+
+
+def test_point_labels_are_placed_apart():
+    with _mpl.rc():
+        fig, ax = _mpl.figure(4, 4)
+        ax.set_xlim(-1, 1)
+        ax.set_ylim(-1, 1)
+        xs, ys = [0, 0.02, 0, 0.02, 0.5], [0, 0, 0.02, 0.02, 0.5]  # four points almost on top of each other
+        ax.scatter(xs, ys)
+        texts = _mpl.place_labels(fig, ax, xs, ys, ["first", "second", "third", "fourth", "alone"],
+                                  others=list(zip(xs, ys)))
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in texts]
+    for i in range(len(boxes)):
+        for j in range(i):
+            assert not boxes[i].overlaps(boxes[j]), (texts[i].get_text(), texts[j].get_text())
+    assert texts[-1].xyann == (4, 3)  # a point with room gets the first spot, beside it
+
+
+def test_label_thresholds_figure_marks_each_labels_three_f1s_and_cuts():
+    rng = np.random.default_rng(10)
+    labels = ["grain", "wheat", "corn"]
+    sets = [[x for x in labels if rng.random() < 0.4] for _ in range(300)]
+    dev = [[x for x in labels if rng.random() < 0.4] for _ in range(200)]
+    s = {x: np.array([rng.random() + 0.6 * (x in t) for t in sets]) for x in labels}
+    sd = {x: np.array([rng.random() + 0.6 * (x in t) for t in dev]) for x in labels}
+    r = clfeval.choose_label_thresholds(["|".join(t) for t in sets], s, dev_gold=["|".join(t) for t in dev],
+                                        dev_scores=sd)
+    d = json.loads(to_json(r))
+    fig = plots.threshold(d)  # a multi-label choice is drawn as one row per label
+    ax = fig.axes[0]
+    marks = {c.get_gid(): c.get_offsets() for c in ax.collections}
+    for key, part in (("tuning-default", "default"), ("tuning-tuned", "test"), ("tuning-hindsight", "hindsight")):
+        want = [d["per_label"][x][part]["f1"] for x in d["labels"]]
+        assert np.allclose(marks[key][:, 0], want)
+        assert np.allclose(marks[key][:, 1], range(len(labels)))
+    cuts = {t.get_gid(): t.get_text() for t in ax.texts}
+    for i, x in enumerate(d["labels"]):
+        e = d["per_label"][x]
+        assert cuts[f"threshold-{i}"] == (f"{e['default']['threshold']:.3g} → {e['threshold']:.3g} "
+                                          f"(hindsight {e['hindsight']['threshold']:.3g})")

@@ -30,7 +30,26 @@ def results():
     yield "compare", clfeval.compare(gold, pred, gold, samples=50, seed=4), True
     yield "compare_many", clfeval.compare_many(gold, {"x": pred, "y": gold, "z": ["a"] * 8}, samples=50, seed=4), True
     yield "demo", run_demo("trap"), False
+    yield from decision_results(gold, pred, s)
     yield "metrics", clfeval_catalogue(), False
+
+
+def decision_results(gold, pred, s):
+    from clfeval.evaluate.requirements import check_requirements
+    from clfeval.significance import curvebands, cvcompare, delong, noninferiority, power
+
+    other = [1 - x for x in s]
+    yield "delong_test", clfeval.compare(gold, s, other, metric="roc_auc", test="delong", positive="a"), False
+    yield "delong_ovr", delong.delong_ovr(gold, {"a": s, "b": other}, {"a": other, "b": s}), False
+    yield "delong_auc", delong.delong_auc(gold, s, positive="a"), False
+    yield "curve_bands", curvebands.curve_bands(gold, s, positive="a", samples=50, seed=4), True
+    yield "noninferiority", noninferiority.noninferiority(gold, pred, gold, margin=0.1, samples=50, seed=4), True
+    yield "mcnemar_power", power.power_compare(gold, pred, gold), False
+    yield "bootstrap_power", power.power_compare(gold, pred, gold, metric="macro_f1", samples=50, seed=4), True
+    yield "interval_width", power.interval_width(gold, pred, samples=50, seed=4), True
+    folds = [{"fold": j, "n_train": 6, "n_test": 2, "accuracy": 0.5 + 0.1 * j} for j in (1, 2, 3)]
+    yield "cv_compare", cvcompare.cv_compare(folds, [dict(f, accuracy=0.5) for f in folds], metric="accuracy"), False
+    yield "requirements", check_requirements(clfeval.report(gold, pred), ["accuracy>majority"]), False
 
 
 @pytest.mark.parametrize("name,result,random", list(results()), ids=lambda x: x if isinstance(x, str) else "")

@@ -3,7 +3,9 @@
 Every error a user can cause is a :class:`ClfevalError`. Each class carries the
 exit code the command line uses for it: ``2`` for usage and environment errors
 (a bad option value, a missing file, an output that cannot be written), ``1``
-for problems found in the data. Messages are one paragraph: what was expected,
+for problems found in the data, ``3`` for a gate that is not met
+(:class:`GateNotMet`: the result was computed and written, and it is not what
+the pipeline required). Messages are one paragraph: what was expected,
 what arrived, and where (file, row, column or option).
 
 A message about an argument names it by its library parameter name
@@ -22,6 +24,8 @@ __all__ = [
     "DataError",
     "InputFileError",
     "OutputFileError",
+    "GateNotMet",
+    "MissingExtra",
     "Interrupted",
     "LabelListError",
     "UndefinedMetricWarning",
@@ -88,11 +92,51 @@ class OutputFileError(UsageError):
     exit_code = 2
 
 
+class MissingExtra(UsageError):
+    """An optional dependency a command needs is not installed (exit 2); the message names the extra to install.
+
+    ``pip install clfeval`` is the light core; the ``text`` extra brings the text models (scikit-learn,
+    PyStemmer), the ``html`` extra the figures and the HTML report (matplotlib, Jinja2), ``all`` both.
+
+    >>> print(MissingExtra("the HTML report needs Jinja2", "html"))
+    the HTML report needs Jinja2, which is not installed; install clfeval's html extra with pip install 'clfeval[html]' (or 'clfeval[all]', the dependencies of every command).
+    """
+
+    exit_code = 2
+
+    def __init__(self, need: str, extra: str) -> None:
+        self.extra = extra
+        super().__init__(f"{need}, which is not installed; install clfeval's {extra} extra with pip install "
+                         f"'clfeval[{extra}]' (or 'clfeval[all]', the dependencies of every command).")
+
+    @classmethod
+    def require(cls, what: str, modules: Sequence[tuple[str, str]], extra: str) -> None:
+        """Import each ``(module, distribution name)``; the first that is missing raises, saying that ``what``
+        needs it and which extra brings it."""
+        import importlib
+
+        for module, name in modules:
+            try:
+                importlib.import_module(module)
+            except ImportError:
+                raise cls(f"{what} needs {name}", extra) from None
+
+
 class DataError(ClfevalError, ValueError):
     """The data contradicts what was asked: a missing column, a ragged row, an
     unknown label, an empty cell (exit 1)."""
 
     exit_code = 1
+
+
+class GateNotMet(ClfevalError):
+    """A gate is not met (exit 3): ``compare --gate`` whose test does not reject its null, ``report --require``
+    with an unmet condition. Raised after the result is written; the message lists what was not met.
+
+    Exit 3 lets a pipeline tell "the model is not good enough" from bad data (1) and bad usage (2).
+    """
+
+    exit_code = 3
 
 
 class Interrupted(BaseException):

@@ -4,8 +4,10 @@ Every command takes ``--format text|json|markdown`` and ``--output PATH``,
 writes data to stdout (or the file) and messages to stderr. Errors are one
 paragraph on stderr, no traceback (``--debug`` shows it). Exit codes: 0
 success, 1 a problem found in the data, 2 a usage or environment error (a bad
-option, a missing file, an output that cannot be written), 70 a bug in
-clfeval, 130 after SIGINT, 143 after SIGTERM.
+option, a missing file, an output that cannot be written), 3 a gate not met
+(``compare --gate`` whose test does not reject its null, ``report --require``
+with an unmet condition; the result is still written, the unmet part named on
+stderr), 70 a bug in clfeval, 130 after SIGINT, 143 after SIGTERM.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import click
 
 from clfeval._version import __version__
 from clfeval.cli._common import Group, message, option_names, stdout_error
-from clfeval.errors import ClfevalError, Interrupted
+from clfeval.errors import ClfevalError, GateNotMet, Interrupted
 from clfeval.io.outputs import os_reason
 
 __all__ = ["cli", "main", "console_main"]
@@ -48,6 +50,7 @@ def _register() -> None:
     from clfeval.cli.demo_cmd import demo
     from clfeval.cli.experiment_cmd import cv, holdout
     from clfeval.cli.plot_cmd import plot
+    from clfeval.cli.power_cmd import power
     from clfeval.cli.metrics_cmd import metrics
     from clfeval.cli.report_cmd import report
     from clfeval.cli.reuters_cmd import reuters
@@ -66,6 +69,7 @@ def _register() -> None:
     cli.add_command(datasets)
     cli.add_command(plot)
     cli.add_command(metrics)
+    cli.add_command(power)
 
 
 _register()
@@ -117,6 +121,9 @@ def _run(argv: list[str] | None, state: dict[str, Any]) -> int:
     except BrokenPipeError:
         sys.stdout = None  # type: ignore[assignment]  # nothing more can reach the reader that left
         return 1
+    except GateNotMet as exc:
+        message(f"clfeval: gate not met: {exc.with_names(option_names(state.get('command')))}")
+        return exc.exit_code
     except ClfevalError as exc:
         if state.get("debug"):
             traceback.print_exc()

@@ -67,12 +67,26 @@ def check_paths(inputs: Iterable[tuple[str, Path | None]] = (), outputs: Iterabl
     return check(inputs, outputs)
 
 
+FORMATS = ("text", "json", "markdown", "html")
+
+
+def check_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--format html`` needs the html extra: refused when the option is read, before any work."""
+    if value == "html":
+        from clfeval.render.html.document import check_installed
+
+        check_installed()
+    return value
+
+
 def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--format text|json|markdown`` and ``--output PATH`` (written atomically)."""
+    """``--format text|json|markdown|html`` and ``--output PATH`` (written atomically)."""
     f = click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Write the result to this file (atomically: temporary file, then rename) instead of stdout.")(f)
-    f = click.option("--format", "-f", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
-                     show_default=True, help="Output format: text (tables), json (the stable machine interface) or markdown.")(f)
+    f = click.option("--format", "-f", "fmt", type=click.Choice(list(FORMATS)), default="text", callback=check_format,
+                     show_default=True, help="Output format: text (tables), json (the stable machine interface), "
+                                             "markdown, or html (one self-contained page with figures; needs the "
+                                             "html extra).")(f)
     return f
 
 

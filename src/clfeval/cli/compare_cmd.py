@@ -17,14 +17,22 @@ from typing import Any
 import click
 
 from clfeval.cli._common import check_paths, emit, input_path, output_options, progress, reading_options
+from clfeval.cli._decide import gate_exit, paired_file_options
 from clfeval.errors import UsageError
 
 
 def _names(inputs: list[Any]) -> list[str]:
+    """Short, distinct names of the systems: the stems, else the PATHs as given (a repeated PATH numbered)."""
     stems = [i.stem for i in inputs]
     if len(set(stems)) == len(stems):
         return stems
-    return [i.given for i in inputs]
+    names: list[str] = []
+    for i in inputs:
+        name, k = i.given, 2
+        while name in names:
+            name, k = f"{i.given} ({k})", k + 1
+        names.append(name)
+    return names
 
 
 @click.command()
@@ -33,8 +41,18 @@ def _names(inputs: list[Any]) -> list[str]:
               help="accuracy, error_rate, balanced_accuracy, mcc, kappa, macro_f1, macro_precision, macro_recall, "
                    "macro_f1_of_means, micro_f1, weighted_f1, …, f1:LABEL, npv:LABEL, lr_plus:LABEL, …; roc_auc / "
                    "average_precision with --score (`clfeval metrics` lists every name).")
-@click.option("--test", "-t", "test", type=click.Choice(["bootstrap", "randomization", "mcnemar"]), default="bootstrap",
-              show_default=True, help="Paired bootstrap (2δ rule), approximate randomization, or McNemar (accuracy).")
+@click.option("--test", "-t", "test", type=click.Choice(["bootstrap", "randomization", "mcnemar", "delong"]),
+              default="bootstrap", show_default=True,
+              help="Paired bootstrap (2δ rule), approximate randomization, McNemar (accuracy), or DeLong's test "
+                   "(roc_auc of --score, or one-vs-rest with --scores-prefix).")
+@click.option("--alternative", type=click.Choice(["greater", "two-sided"]), default="greater", show_default=True,
+              help="H1: A better than B (one-sided), or A and B differ (two-sided; DeLong's test).")
+@click.option("--margin", type=float, default=None, metavar="M",
+              help="Non-inferiority (paired bootstrap): is A not worse than B by more than M (in the metric's units)?")
+@click.option("--gate", is_flag=True,
+              help="Exit 3 unless the test rejects its null (A better; with --margin, A not worse by more than M).")
+@click.option("--scores-prefix", default=None, metavar="PREFIX",
+              help="With --test delong: score columns PREFIX<label>, one per class (one-vs-rest, Holm-adjusted).")
 @click.option("--samples", "-b", type=int, default=10_000, show_default=True, help="Replicates b (1 to 1,000,000).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Random seed: the same seed gives the same numbers.")
@@ -46,17 +64,11 @@ def _names(inputs: list[Any]) -> list[str]:
 @click.option("--pred", default="pred", show_default=True, help="Column of predicted labels.")
 @click.option("--score", default=None, help="Column of scores, compared with --metric roc_auc or average_precision.")
 @click.option("--positive", default=None, help="Positive class of a score metric.")
-@click.option("--id", "id_col", default=None, help="Column of item ids (default: 'id' when present); items are matched by id.")
-@click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
-              help="File format (default: from the extension; CSV for standard input, '-').")
-@click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
-              help="Value of 0/0 ratios inside the metric.")
-@click.option("--beta", type=float, default=1.0, show_default=True, help="Beta of the *_fbeta metrics.")
-@click.option("--repeat", "repeat", default=None,
-              help="For out-of-fold files of a repeated protocol (a 'repeat' column): compare the rows of this repeat.")
+@paired_file_options
 @reading_options
 @output_options
-def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed: int, alpha: float, ci_level: float,
+def compare(files: tuple[Path, ...], metric: str, test: str, alternative: str, margin: float | None, gate: bool,
+            scores_prefix: str | None, samples: int, seed: int, alpha: float, ci_level: float,
             baseline: str | None, gold: str, pred: str, score: str | None, positive: str | None, id_col: str | None,
             input_format: str | None, zero_division: str, beta: float, repeat: str | None, encoding: str,
             normalize_labels: str | None, fmt: str, output: Path | None) -> None:
@@ -64,9 +76,11 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
 
     Prints both scores, the difference δ = A − B with its confidence interval, the one-sided
     p-value for "A is better than B" and one plain sentence. With three or more files, every
-    pair (or each file against --baseline) is compared, with Holm-adjusted p-values.
+    pair (or each file against --baseline) is compared, with Holm-adjusted p-values. With --margin,
+    NEW OLD: is the new system not worse by more than the margin? With --gate, exit 3 unless the
+    test rejects its null.
     """
-    from clfeval.core.validation import check_probability, check_samples
+    from clfeval.core.validation import check_beta, check_probability, check_samples
     from clfeval.significance.paired import SCORE_METRICS, check_metric
 
     if len(files) < 2:
@@ -76,7 +90,9 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
     samples = check_samples(samples, option="--samples")
     check_probability(alpha, option="--alpha")
     check_probability(ci_level, option="--ci")
+    check_beta(beta, option="--beta")
     check_metric(metric)
+    _check_decision(len(files), test, metric, alternative, margin, score, scores_prefix)
     inputs = [input_path(f, input_format=input_format, encoding=encoding) for f in files]
     names = _names(inputs)
     if baseline is not None:
@@ -84,6 +100,19 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
         if not matches:
             raise UsageError(f"option --baseline names {baseline!r}, which is none of the files: {', '.join(names)}.")
         baseline = matches[0]
+    if scores_prefix is not None:  # DeLong one-vs-rest: every class's score column of both files
+        from clfeval.cli._decide import read_score_columns
+        from clfeval.significance.paired import compare as compare_two
+
+        order = [0, 1] if baseline != names[0] else [1, 0]
+        gold_col, cols = read_score_columns([inputs[i] for i in order], gold=gold, prefix=scores_prefix, id_col=id_col,
+                                            input_format=input_format, encoding=encoding, normalize=normalize_labels,
+                                            repeat=repeat)
+        result = compare_two(gold_col, cols[0], cols[1], metric=metric, test=test, alpha=alpha, ci=ci_level,
+                             alternative=alternative, names=(names[order[0]], names[order[1]]))
+        emit(result, fmt, output)
+        gate_exit(result, gate)
+        return
     scored = metric in SCORE_METRICS
     if scored and not score:
         raise UsageError(f"metric {metric!r} compares scores: name the score column with --score.")
@@ -91,6 +120,8 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
     total = samples * pairs * (2 if test == "randomization" else 1)
     common = dict(metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci_level,
                   zero_division=zero_division, beta=beta)
+    if len(inputs) == 2:
+        common.update(alternative=alternative, margin=margin)
     with progress("resampling", total) as advance:
         state = {"last": 0}
 
@@ -104,6 +135,33 @@ def compare(files: tuple[Path, ...], metric: str, test: str, samples: int, seed:
         else:
             result = _streamed(inputs, names, baseline, gold, pred, id_col, repeat, normalize_labels, tick, common)
     emit(result, fmt, output)
+    gate_exit(result, gate)
+
+
+def _check_decision(n_files: int, test: str, metric: str, alternative: str, margin: float | None, score: str | None,
+                    prefix: str | None) -> None:
+    """The options of DeLong's test, the margin and the alternative, checked before any file is read."""
+    from clfeval.significance.delong import check_delong
+    from clfeval.significance.noninferiority import check_margin
+    from clfeval.significance.paired import one_sided
+
+    if test == "delong":
+        check_delong(metric, margin)
+        if n_files != 2:
+            raise UsageError(f"--test delong compares two systems (A_FILE B_FILE); got {n_files} files.")
+        if (score is None) == (prefix is None):
+            raise UsageError("--test delong ranks scores: give --score COLUMN (with --positive) or --scores-prefix "
+                             "PREFIX (one column PREFIX<label> per class: one-vs-rest), exactly one of them.")
+        return
+    if prefix is not None:
+        raise UsageError("option --scores-prefix applies to --test delong (one-vs-rest ROC-AUCs); for other tests "
+                         "give one --score column with --positive.")
+    one_sided(test, alternative)
+    if margin is not None:
+        check_margin(margin, test)
+        if n_files != 2:
+            raise UsageError(f"option --margin tests one new system against one old one (NEW_FILE OLD_FILE); got "
+                             f"{n_files} files.")
 
 
 def _streamed(inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str, id_col: str | None,

@@ -17,10 +17,7 @@ import click
 
 from clfeval.cli._common import (check_paths, check_sep, emit, existing_file, finish_run, message, output_options,
                                  progress)
-from clfeval.errors import DataError, UsageError
-
-INSTALL = "pip install 'clfeval[text]'"
-
+from clfeval.errors import DataError, MissingExtra, UsageError
 
 def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by ``cv`` and ``holdout``."""
@@ -60,6 +57,11 @@ def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
                      help="Report this metric too (e.g. f1:LABEL); repeatable."),
         click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
                      help="Value of 0/0 ratios; nan leaves them out of averages."),
+        click.option("--compare-model", type=click.Choice(["nb", "bnb", "logreg", "svm"], case_sensitive=False),
+                     default=None, help="Also run this model on the same folds (both runs recorded) and print the "
+                                        "fold-by-fold comparison of the two (see `clfeval runs compare`)."),
+        click.option("--compare-metric", default="macro_f1", show_default=True,
+                     help="With --compare-model: the metric the two models are compared on."),
         click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=Path("clfeval-runs.sqlite"),
                      show_default=True, help="The run log (SQLite) that records this run."),
         click.option("--no-log", is_flag=True, help="Do not record the run in the run log."),
@@ -76,17 +78,9 @@ def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _need_text_extra(stem: bool) -> None:
-    try:
-        import sklearn  # noqa: F401
-    except ImportError:
-        raise UsageError(f"this command trains scikit-learn models, and scikit-learn is not installed; install "
-                         f"clfeval's text extra with {INSTALL}.") from None
+    MissingExtra.require("this command (it trains scikit-learn text models)", [("sklearn", "scikit-learn")], "text")
     if stem:
-        try:
-            import Stemmer  # noqa: F401
-        except ImportError:
-            raise UsageError(f"option --stem needs PyStemmer, which is not installed; install clfeval's text extra "
-                             f"with {INSTALL}.") from None
+        MissingExtra.require("option --stem", [("Stemmer", "PyStemmer")], "text")
 
 
 def read_data(path: Any, text_col: str, label_col: str, id_col: str | None, multilabel: bool,
@@ -171,7 +165,8 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
                    sep: str, seed: int, predictions_out: Path | None, extra_metrics: tuple[str, ...],
                    tune: str | None, dev_size: float, positive: str | None, cost_fp: float, cost_fn: float,
                    zero_division: str, runs_db: Path, no_log: bool, input_format: str | None, fmt: str,
-                   output: Path | None, encoding: str = "utf-8", normalize_labels: str | None = None) -> None:
+                   output: Path | None, encoding: str = "utf-8", normalize_labels: str | None = None,
+                   compare_model: str | None = None, compare_metric: str = "macro_f1") -> None:
     """The body of ``cv`` and ``holdout``: check the outputs, hash and read the data, run, write, record, render.
 
     Every output is checked before the long part, the data is hashed before it
@@ -187,6 +182,15 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
     from clfeval.text.models import ModelConfig
 
     check_metric_names(extra_metrics, multilabel)  # an unknown --metric before the data is read
+    if compare_model is not None:
+        check_metric_names((compare_metric,), multilabel)
+        extra_metrics = tuple(extra_metrics) + (compare_metric,)
+        if compare_model.lower() == model.lower():
+            raise UsageError(f"option --compare-model {compare_model} is the model of --model; give another model "
+                             f"(the second run uses every other option of the first).")
+        if predictions_out is not None:
+            raise UsageError("option --predictions writes one model's predictions; with --compare-model both runs' "
+                             "out-of-fold predictions are kept in the run log (or run cv once per model).")
     src = existing_file(data)  # "-": standard input, read once
     on_disk = isinstance(src, Path)
     log = run_outputs([("DATA", src if on_disk else "-")], output, None if no_log else runs_db,
@@ -212,11 +216,25 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
                               model=dict(cfg.to_dict(), description=cfg.describe()),
                               progress=lambda done, _total, _what: advance(1) if done else None)
     _outputs.checkpoint("run finished")
-    result = dataclasses.replace(result, predictions_path=None if predictions_out is None else str(predictions_out))
     settings = {"model": cfg.to_dict(), "protocol": dataclasses.asdict(protocol), "seed": seed,
                 "columns": {"text": text_col, "label": label_col}, "zero_division": zero_division,
                 "threshold": None if step is None else {"objective": step.name, "dev_size": dev_size,
                                                         "positive": positive}}
+    if compare_model is not None:
+        cfg_b = ModelConfig(compare_model.lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words,
+                            multilabel=multilabel)
+        with progress(f"{command}: {protocol.describe()} ({cfg_b.name})", total) as advance:
+            result_b = run_protocol(cfg_b.build(seed), texts, labels, protocol=protocol, seed=seed, ids=ids,
+                                    multilabel=multilabel, sep=sep, metrics=metrics, zero_division=zero_division,
+                                    threshold=step, model=dict(cfg_b.to_dict(), description=cfg_b.describe()),
+                                    progress=lambda done, _total, _what: advance(1) if done else None)
+        _outputs.checkpoint("run finished")
+        record_args = dict(data_path=str(src.resolve()) if on_disk else str(src), data_hash=data_hash,
+                           task=f"{label_col} (label sets)" if multilabel else label_col)
+        _record_comparison(command, (result, result_b), (cfg, cfg_b), settings, record_args, log, runs_db,
+                           compare_metric, fmt, output)
+        return
+    result = dataclasses.replace(result, predictions_path=None if predictions_out is None else str(predictions_out))
 
     def record(files: Any, on_id: Any) -> int:
         return log.record_result(command, result, settings=settings, data_path=str(src.resolve()) if on_disk else str(src),
@@ -231,11 +249,60 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
         message(f"wrote the out-of-fold predictions to {predictions_out}")
     if log is not None:
         message(f"recorded run {result.run_id} in {runs_db}")
+    _finish(result, fmt, output)
+
+
+def _record_comparison(command: str, results: tuple[Any, Any], cfgs: tuple[Any, Any], settings: dict[str, Any],
+                       record_args: dict[str, Any], log: Any, runs_db: Path, metric: str, fmt: str,
+                       output: Path | None) -> None:
+    """``--compare-model``: compare the two runs, record both (the second with --output staged), print the comparison.
+
+    The comparison is computed first (names: the models); each run is one record, the second with ``--output``
+    put in place just before its record commits, showing both run ids.
+    """
+    from clfeval.io.outputs import OutputFiles
+    from clfeval.protocols.runcompare import compare_results
+
+    comparison = compare_results(*results, metric=metric, names=(cfgs[0].name, cfgs[1].name))
+    if log is None:
+        with OutputFiles() as files:
+            finish_run(comparison, fmt, output, files)
+    else:
+        from clfeval.render import render
+
+        ids: list[int] = []
+        with OutputFiles() as files:
+            log.record_result(command, results[0], settings=dict(settings, model=cfgs[0].to_dict()), outputs=files,
+                              on_id=ids.append, **record_args)
+        with OutputFiles() as files:
+            def stage(run_id: int) -> None:
+                ids.append(run_id)
+                if output is not None:
+                    text = render(_with_ids(comparison, ids[0], run_id), fmt, width=120)
+                    files.stage(output, lambda p: Path(p).write_text(text, encoding="utf-8", newline=""),
+                                option="--output")
+
+            log.record_result(command, results[1], settings=dict(settings, model=cfgs[1].to_dict()), outputs=files,
+                              on_id=stage, **record_args)
+        comparison = _with_ids(comparison, ids[0], ids[1])
+        message(f"recorded runs {ids[0]} ({cfgs[0].name}) and {ids[1]} ({cfgs[1].name}) in {runs_db}")
+    _finish(comparison, fmt, output)
+
+
+def _finish(result: Any, fmt: str, output: Path | None) -> None:
+    """After the record: say where --output went, or print the result."""
+    from clfeval.io import outputs as _outputs
+
     _outputs.checkpoint("recorded")
     if output is not None:
         message(f"wrote {output}")
     else:
         emit(result, fmt, None)
+
+
+def _with_ids(comparison: Any, id_a: int | None, id_b: int | None) -> Any:
+    return dataclasses.replace(comparison, a=dataclasses.replace(comparison.a, run_id=id_a),
+                               b=dataclasses.replace(comparison.b, run_id=id_b))
 
 
 @click.command()

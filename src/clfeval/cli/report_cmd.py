@@ -9,6 +9,7 @@ import click
 
 from clfeval.cli._common import (check_paths, emit, existing_file, input_options, input_path, option_names,
                                  output_options, parse_list, reading_progress)
+from clfeval.cli._decide import require_exit
 from clfeval.errors import DataError, LabelListError
 
 
@@ -105,12 +106,15 @@ def check_train_overlap(train: Any, train_path: Any, preds: Any, multilabel: boo
 @click.option("--samples", "-b", type=int, default=10_000, show_default=True,
               help="Bootstrap replicates of --ci (at most 1,000,000).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed of --ci.")
+@click.option("--require", "require", multiple=True, metavar="COND",
+              help="A condition such as 'macro_f1>=0.70', 'recall:spam>=0.9' or 'accuracy>majority' (repeatable): "
+                   "each is shown with its value, and an unmet one exits 3.")
 @output_options
 def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: str | None, multilabel: bool, sep: str,
            encoding: str, normalize_labels: str | None, positive: str | None, beta: float, zero_division: str, order: str | None, train_labels: Path | None,
            train_column: str | None, show_errors: int, score: str | None, scores_prefix: str | None,
-           threshold: float | None, ci_level: float | None, samples: int, seed: int, fmt: str,
-           output: Path | None) -> None:
+           threshold: float | None, ci_level: float | None, samples: int, seed: int, require: tuple[str, ...],
+           fmt: str, output: Path | None) -> None:
     """Score a predictions file: confusion matrix, per-class table, averages, baselines, diagnostics.
 
     FILE is CSV, TSV, JSONL or Parquet with columns gold and pred (and optionally id), or a directory of
@@ -120,7 +124,10 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
     """
     from clfeval.core.validation import check_probability, check_samples
 
+    from clfeval.evaluate.requirements import parse_requirement
+
     check_paths([("FILE", file), ("--train-labels", train_labels)], [("--output", output)])
+    conditions = [parse_requirement(text) for text in require]
     if ci_level is not None:
         check_probability(ci_level, option="--ci")
         check_samples(samples, option="--samples")
@@ -134,14 +141,32 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
                     sep=sep, train_labels=train, show_errors=show_errors, ci=ci_level, samples=samples, seed=seed)
     try:
         if score is not None or scores_prefix is not None or threshold is not None or (multilabel and ci_level):
-            rep = _in_memory(inp, gold, pred, id_col, score, scores_prefix, threshold, train, train_labels, settings,
-                             reading)
+            rep, gold_items, scores = _in_memory(inp, gold, pred, id_col, score, scores_prefix, threshold, train,
+                                                 train_labels, settings, reading)
         else:
-            rep = _streamed(inp, gold, pred, id_col, train, train_labels, settings, reading)
+            rep, gold_items, scores = _streamed(inp, gold, pred, id_col, train, train_labels, settings, reading), None, None
     except LabelListError as exc:
         text = exc.describe("option --order") if exc.parameter == "order" else str(exc)
         raise DataError(f"file {inp.name!r}: {text}") from None
+    rep = _decisions(rep, gold_items, scores, conditions, positive=positive, multilabel=multilabel, sep=sep,
+                     ci_level=ci_level, samples=samples, seed=seed)
     emit(rep, fmt, output)
+    require_exit(rep)
+
+
+def _decisions(rep: Any, gold: Any, scores: Any, conditions: list[Any], *, positive: str | None, multilabel: bool,
+               sep: str, ci_level: float | None, samples: int, seed: int) -> Any:
+    """``--ci`` with scores: DeLong's and the bootstrap intervals of the ranking; ``--require``: the conditions."""
+    if ci_level is not None and scores is not None:
+        from clfeval.significance.rankingci import with_ranking_ci
+
+        rep = with_ranking_ci(rep, gold, scores, positive=positive, multilabel=multilabel, sep=sep, level=ci_level,
+                              samples=samples, seed=seed)
+    if conditions:
+        from clfeval.evaluate.requirements import with_requirements
+
+        rep = with_requirements(rep, conditions)
+    return rep
 
 
 def _scored(path: Any, make: Any) -> Any:
@@ -175,7 +200,8 @@ def _streamed(inp: Any, gold: str, pred: str, id_col: str | None, train: Any, tr
 def _in_memory(inp: Any, gold: str, pred: str, id_col: str | None, score: str | None, prefix: str | None,
                threshold: float | None, train: Any, train_labels: Any, settings: dict[str, Any],
                reading: dict[str, Any]) -> Any:
-    """Read every item into memory: score columns (rankings), thresholds, multi-label intervals."""
+    """Read every item into memory: score columns (rankings), thresholds, multi-label intervals.
+    Returns the report, the gold labels and the scores (for the ranking's intervals)."""
     from clfeval.evaluate.reports import report as make_report
     from clfeval.io.predictions import read_predictions
 
@@ -188,8 +214,9 @@ def _in_memory(inp: Any, gold: str, pred: str, id_col: str | None, score: str | 
                                  normalize=reading["normalize"], sep=reading["sep"])
     if train is not None:
         check_train_overlap(train, train_labels, preds, settings["multilabel"], settings["sep"])
-    return _scored(inp.name, lambda: make_report(preds.gold, preds.pred, ids=preds.ids, scores=scores,
-                                                  threshold=threshold, **settings))
+    rep = _scored(inp.name, lambda: make_report(preds.gold, preds.pred, ids=preds.ids, scores=scores,
+                                                 threshold=threshold, **settings))
+    return rep, preds.gold, scores
 
 
 def _read_with_scores(path: Any, gold: str, pred: str, id_col: str | None, multilabel: bool, input_format: str | None,

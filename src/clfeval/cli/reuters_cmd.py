@@ -13,18 +13,11 @@ from typing import Any
 import click
 
 from clfeval.cli._common import emit, finish_run, message, output_options, progress
-from clfeval.errors import InputFileError, UsageError
-
-INSTALL = "pip install 'clfeval[text]'"
-
+from clfeval.errors import InputFileError, MissingExtra
 
 def _need_text_extra() -> None:
-    for module, what in (("sklearn", "scikit-learn"), ("Stemmer", "PyStemmer")):
-        try:
-            __import__(module)
-        except ImportError:
-            raise UsageError(f"the Reuters study trains scikit-learn models on Snowball-stemmed terms and needs "
-                             f"{what}, which is not installed; install clfeval's text extra with {INSTALL}.") from None
+    MissingExtra.require("the Reuters study (scikit-learn models on Snowball-stemmed terms)",
+                         [("sklearn", "scikit-learn"), ("Stemmer", "PyStemmer")], "text")
 
 
 def _record(log: Any, result: Any, archive: Path, data_hash: str | None, files: Any, on_id: Any) -> int:

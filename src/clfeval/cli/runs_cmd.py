@@ -1,4 +1,4 @@
-"""``clfeval runs``: query the run log — list, show, best, ablation, check."""
+"""``clfeval runs``: query the run log — list, show, best, ablation, check, compare."""
 
 from __future__ import annotations
 
@@ -97,3 +97,38 @@ def check(ctx: click.Context, submitted: int, metric: str, runs_db: Path, fmt: s
     if not result.passed:
         message(f"clfeval: check failed: {result.message}")
         ctx.exit(1)
+
+
+@runs.command("compare")
+@click.argument("run_a", type=int)
+@click.argument("run_b", type=int)
+@click.option("--metric", default="macro_f1", show_default=True,
+              help="A metric both runs recorded per fold (macro_f1, accuracy, f1:LABEL with cv --metric, ...).")
+@click.option("--samples", "-b", type=int, default=10_000, show_default=True,
+              help="Replicates of the paired bootstrap on the pooled out-of-fold predictions.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level of the verdict.")
+@click.option("--ci", "ci_level", type=float, default=0.95, show_default=True, help="Level of the intervals.")
+@click.option("--gate", is_flag=True, help="Exit 3 unless the corrected resampled t-test says RUN_A is better.")
+@_db_option
+@output_options
+def compare(run_a: int, run_b: int, metric: str, samples: int, seed: int, alpha: float, ci_level: float, gate: bool,
+            runs_db: Path, fmt: str, output: Path | None) -> None:
+    """Is RUN_A better than RUN_B? Two runs on the same data and folds, compared fold by fold.
+
+    Refused, saying why, unless the runs share the data, the protocol, the seed and so the folds (checked
+    item by item from their out-of-fold predictions). Prints the per-fold differences, Nadeau and Bengio's
+    corrected resampled t-test, Dietterich's 5x2cv test (for 5 repeats of 2 folds) and the paired bootstrap
+    of the pooled out-of-fold predictions side by side, with one sentence saying which to believe.
+    """
+    from clfeval.cli._decide import gate_exit
+    from clfeval.core.validation import check_probability, check_samples
+    from clfeval.protocols.runcompare import compare_runs
+
+    check_samples(samples, option="--samples")
+    check_probability(alpha, option="--alpha")
+    check_probability(ci_level, option="--ci")
+    result = compare_runs(_open(runs_db, output), run_a, run_b, metric=metric, samples=samples, seed=seed,
+                          alpha=alpha, level=ci_level)
+    emit(result, fmt, output)
+    gate_exit(result, gate)

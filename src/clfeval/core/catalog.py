@@ -145,6 +145,9 @@ class Metric:
         When the value can be infinite (x/0 with x > 0): the case, in words.
     undefined_items : callable or None
         For a mean over items with 0/0 items (Jaccard): the number of such items.
+    aliases : tuple of str
+        Other names tables and prose give the metric (``Matthews correlation``, ``sensitivity``); the HTML
+        report's glossary links them to this entry.
     """
 
     name: str
@@ -165,6 +168,7 @@ class Metric:
     listed: bool = True
     infinite: str | None = None
     undefined_items: Callable[[TableStats], Any] | None = field(default=None, repr=False, compare=False)
+    aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.input not in INPUTS or self.direction not in DIRECTIONS or not set(self.tasks) <= set(TASKS):
@@ -191,7 +195,8 @@ class Metric:
                 "direction": self.direction, "higher_is_better": self.higher_is_better,
                 "range": [self.range[0], self.range[1]], "range_text": self.range_text(),
                 "definition": self.definition, "formula": self.formula, "undefined": self.undefined,
-                "where": [p.to_dict() for p in self.where], "needs_matrix": self.needs_matrix}
+                "where": [p.to_dict() for p in self.where], "needs_matrix": self.needs_matrix,
+                "aliases": list(self.aliases)}
 
 
 # --- the entries -------------------------------------------------------------------
@@ -297,13 +302,16 @@ def _entries() -> list[Metric]:
         _per_label("precision", "precision", lambda e: M.precision(e.c, e.zd), "higher", (0.0, 1.0),
                    "Of the items predicted as the class, the share that belong to it (positive predictive value, PPV).",
                    "precision = TP / (TP + FP)",
-                   f"When the class is never predicted (TP + FP = 0): {_ZERO_DIVISION}."),
+                   f"When the class is never predicted (TP + FP = 0): {_ZERO_DIVISION}.",
+                   aliases=("positive predictive value", "PPV")),
         _per_label("recall", "recall", lambda e: M.recall(e.c, e.zd), "higher", (0.0, 1.0),
                    "Of the items of the class, the share predicted as it (sensitivity, true-positive rate TPR).",
-                   "recall = TP / (TP + FN)", f"{_RATE_UNDEFINED.capitalize()}: {_ZERO_DIVISION}."),
+                   "recall = TP / (TP + FN)", f"{_RATE_UNDEFINED.capitalize()}: {_ZERO_DIVISION}.",
+                   aliases=("sensitivity", "true-positive rate", "TPR")),
         _per_label("specificity", "specificity", lambda e: M.specificity(e.c, e.zd), "higher", (0.0, 1.0),
                    "Of the items not of the class, the share not predicted as it (true-negative rate TNR).",
-                   "specificity = TN / (TN + FP)", f"{_NEG_UNDEFINED.capitalize()}: {_ZERO_DIVISION}."),
+                   "specificity = TN / (TN + FP)", f"{_NEG_UNDEFINED.capitalize()}: {_ZERO_DIVISION}.",
+                   aliases=("true-negative rate", "TNR")),
         _per_label("fpr", "false-positive rate", lambda e: M.fpr(e.c, e.zd), "lower", (0.0, 1.0),
                    "Of the items not of the class, the share wrongly predicted as it (fall-out; 1 − specificity).",
                    "FPR = FP / (FP + TN)", f"{_NEG_UNDEFINED.capitalize()}: {_ZERO_DIVISION}."),
@@ -401,7 +409,8 @@ def _entries() -> list[Metric]:
                "MCC = (c·N − Σ_k t_k p_k) / √((N² − Σ_k p_k²)(N² − Σ_k t_k²)), c = Σ_k TP_k, t = gold totals, "
                "p = predicted totals",
                f"When every gold label or every prediction is one class: {_ZERO_DIVISION} (scikit-learn returns 0).",
-               (Place("mcc"),), lambda e: M.mcc_of_counts(e.c, e.zd)),
+               (Place("mcc"),), lambda e: M.mcc_of_counts(e.c, e.zd),
+               aliases=("Matthews correlation", "Matthews correlation coefficient")),
         Metric("kappa", "Cohen's kappa", "counts", SINGLE_LABEL, "higher", (-1.0, 1.0),
                "Cohen's kappa: the agreement between gold and predicted labels beyond the agreement expected by chance "
                "from their totals.",
@@ -446,7 +455,8 @@ def _entries() -> list[Metric]:
         out.append(Metric(f"ordinal_{name}", title, "counts", ("ordinal",), "lower" if weights is None else "higher",
                           (0.0, INF) if weights is None else (-1.0, 1.0), definition, formula,
                           f"For an empty table (kappa: when the expected disagreement is 0): {_ZERO_DIVISION}.",
-                          (Place(f"ordinal.{name}"),), fn, needs_matrix=True))
+                          (Place(f"ordinal.{name}"),), fn, needs_matrix=True,
+                          aliases=("mean absolute error",) if weights is None else ()))
     out.extend(per_label)
     ranked = ("binary", "multiclass", "multilabel")
     for name, title, definition, formula, undefined in (

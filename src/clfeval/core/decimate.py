@@ -30,8 +30,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["REFERENCE_PX", "GRID", "GEOMETRIC", "simplify", "ranking_points", "ranking_curves", "sweep_curves",
-           "rounded"]
+__all__ = ["REFERENCE_PX", "GRID", "GEOMETRIC", "simplify", "sample_ranks", "ranking_points", "ranking_curves",
+           "curves_of_points", "sweep_curves", "sweep_of_points", "rounded"]
 
 #: Width and height in pixels of the largest plot area a curve is drawn in.
 REFERENCE_PX = (1000, 1000)
@@ -92,21 +92,28 @@ def simplify(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, *
     return ok[keep]
 
 
-def _sample_thresholds(arrays: Sequence[np.ndarray], grid: int, geometric: float) -> np.ndarray:
-    """Candidate thresholds, decreasing: scores at even and geometric ranks of each sorted array."""
-    picks = []
-    for a in arrays:
-        n = a.shape[0]
-        if n == 0:
-            continue
-        even = np.linspace(0, n - 1, min(n, grid + 1)).round().astype(np.int64)
-        steps = int(math.ceil(math.log(n) / math.log(geometric))) + 1 if n > 1 else 1
-        top = np.unique(np.floor(geometric ** np.arange(steps)).astype(np.int64))
-        top = n - np.minimum(top, n)  # ranks from the top: n-1, n-2, ... spaced geometrically
-        picks.append(a[np.concatenate([even, top])])
-    if not picks:
-        return np.empty(0)
-    return np.unique(np.concatenate(picks))[::-1]
+def sample_ranks(n: int, *, grid: int = GRID, geometric: float = GEOMETRIC) -> np.ndarray:
+    """The ranks (0-based, ascending order) a sorted array of ``n`` scores is sampled at: evenly spaced
+    ranks and geometrically spaced ranks from the top (with repeats; empty for ``n = 0``).
+
+    >>> sample_ranks(5, grid=2).tolist()
+    [0, 2, 4, 4, 3, 2, 1, 0]
+    """
+    if n == 0:
+        return np.empty(0, dtype=np.int64)
+    even = np.linspace(0, n - 1, min(n, grid + 1)).round().astype(np.int64)
+    steps = int(math.ceil(math.log(n) / math.log(geometric))) + 1 if n > 1 else 1
+    top = np.unique(np.floor(geometric ** np.arange(steps)).astype(np.int64))
+    top = n - np.minimum(top, n)  # ranks from the top: n-1, n-2, ... spaced geometrically
+    return np.concatenate([even, top])
+
+
+def _merged(parts: Sequence[np.ndarray]) -> np.ndarray:
+    if len(parts) == 1:
+        return parts[0]
+    merged = np.concatenate(parts)
+    merged.sort(kind="stable")  # timsort: a merge of sorted runs
+    return merged
 
 
 def ranking_points(pos: np.ndarray, neg_parts: Sequence[np.ndarray], *, grid: int = GRID,
@@ -114,14 +121,17 @@ def ranking_points(pos: np.ndarray, neg_parts: Sequence[np.ndarray], *, grid: in
     """(thresholds, tp, fp) at sampled cuts of a ranking, decreasing threshold (see the module notes).
 
     ``pos`` and each of ``neg_parts`` are sorted ascending. Each sampled cut is
-    an exact cut (a score of the data; positive iff score ≥ threshold).
+    an exact cut (a score of the data; positive iff score ≥ threshold). The
+    thresholds are the scores at :func:`sample_ranks` of the positives and of
+    the negatives (all parts as one sorted array), so they depend on the scores
+    only, not on how the negatives were split into parts.
     """
-    thr = _sample_thresholds([pos, *neg_parts], grid, geometric)
+    neg = _merged(neg_parts)
+    picks = [a[sample_ranks(a.shape[0], grid=grid, geometric=geometric)] for a in (pos, neg)]
+    thr = np.unique(np.concatenate(picks))[::-1]
     tp = pos.shape[0] - np.searchsorted(pos, thr, side="left")
-    fp = np.zeros(thr.shape[0], dtype=np.int64)
-    for part in neg_parts:
-        fp += part.shape[0] - np.searchsorted(part, thr, side="left")
-    return thr, tp.astype(np.int64), fp
+    fp = neg.shape[0] - np.searchsorted(neg, thr, side="left")
+    return thr, tp.astype(np.int64), fp.astype(np.int64)
 
 
 def rounded(values: np.ndarray, digits: int = 6) -> list[float | None]:
@@ -138,14 +148,22 @@ def ranking_curves(pos: np.ndarray, neg_parts: Sequence[np.ndarray]) -> dict[str
     """
     n_pos = pos.shape[0]
     n_neg = int(sum(p.shape[0] for p in neg_parts))
+    points = ranking_points(pos, neg_parts) if n_pos and n_neg else None
+    return curves_of_points(points, n_pos, n_neg)
+
+
+def curves_of_points(points: tuple[np.ndarray, np.ndarray, np.ndarray] | None, n_pos: int,
+                     n_neg: int) -> dict[str, Any]:
+    """:func:`ranking_curves` from the sampled cuts ``(thresholds, tp, fp)`` of :func:`ranking_points`
+    (or the same points found another way: a ranking beyond memory samples the same ranks)."""
     out: dict[str, Any] = {"reference_px": list(REFERENCE_PX),
                            "how": "cuts sampled at even and geometric ranks, then simplified within "
                                   f"{TOLERANCE:g} px (Ramer-Douglas-Peucker) at {REFERENCE_PX[0]}x{REFERENCE_PX[1]} px"}
-    if n_pos == 0 or n_neg == 0:
+    if n_pos == 0 or n_neg == 0 or points is None:
         out["roc"] = None
         out["pr"] = None
         return out
-    thr, tp, fp = ranking_points(pos, neg_parts)
+    thr, tp, fp = points
     fpr = np.concatenate([[0.0], fp / n_neg])
     tpr = np.concatenate([[0.0], tp / n_pos])
     keep = simplify(fpr, tpr)
@@ -167,8 +185,14 @@ def sweep_curves(pos: np.ndarray, neg_parts: Sequence[np.ndarray], *, beta: floa
     n_pos = pos.shape[0]
     if n_pos == 0:
         return None
-    thr, tp, fp = ranking_points(pos, neg_parts)
-    if thr.size == 0:
+    return sweep_of_points(ranking_points(pos, neg_parts), n_pos, beta=beta)
+
+
+def sweep_of_points(points: tuple[np.ndarray, np.ndarray, np.ndarray], n_pos: int, *,
+                    beta: float = 1.0) -> dict[str, Any] | None:
+    """:func:`sweep_curves` from the sampled cuts ``(thresholds, tp, fp)`` of :func:`ranking_points`."""
+    thr, tp, fp = points
+    if n_pos == 0 or thr.size == 0:
         return None
     fn = n_pos - tp
     prec = tp / (tp + fp)

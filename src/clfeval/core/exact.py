@@ -6,14 +6,12 @@
   (at 10^12 items, N² = 10^24 is far beyond int64 and float64's 2^53).
 * :func:`ratio_float` / :func:`sqrt_ratio_float` — the correctly rounded
   float64 of a ratio of integers a/b and of √(a/b).
-* :class:`ExactSum` — a sum of float64 values kept exactly (as an integer
-  multiple of 2^-1074, the smallest subnormal), so that adding batches,
-  files or partitions in any order gives the same bits; it adds and merges.
+
+Exact sums of float64 values (the same bits in any order) are
+:mod:`clfeval.core.exactsum`'s.
 
 >>> ratio_float(-2, 244140626) == -1 / 122070313
 True
->>> s = ExactSum(); s.add(np.array([1e16, 1.0, -1e16])); s.value()
-1.0
 """
 
 from __future__ import annotations
@@ -24,8 +22,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["int_array", "ratio_float", "sqrt_ratio_float", "ratio_floats", "sqrt_ratio_floats", "ExactSum",
-           "ExactSums", "EXACT_ELEMENTS"]
+__all__ = ["int_array", "ratio_float", "sqrt_ratio_float", "ratio_floats", "sqrt_ratio_floats", "EXACT_ELEMENTS"]
 
 #: Tables of fewer items are computed in int64: every product of two counts, and every sum of such
 #: products (c·N, Σ t_k p_k ≤ N²), stays below 2^62.
@@ -144,130 +141,3 @@ def sqrt_ratio_floats(num: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarr
         return np.where(d == 0, math.nan, n / np.sqrt(np.where(d == 0, 1.0, d)))
 
 
-# --- exact sums of floats -----------------------------------------------------------
-
-_SCALE = 1074  # every finite float64 is an integer multiple of 2^-1074
-_CHUNK = 1 << 22  # values per pass: bounded temporary arrays (and sums of 2^22 halves below 2^27 are exact)
-
-
-class ExactSum:
-    """A sum of float64 values, kept exactly: the result does not depend on the order of the additions.
-
-    Each value's significand is split into two halves summed per exponent in
-    float64 (exactly: sums below 2^53), then combined as one Python integer,
-    the sum in units of 2^-1074. :meth:`value` is the
-    correctly rounded float64 of the exact sum; :meth:`fraction` the sum itself.
-
-    >>> a, b = ExactSum(), ExactSum()
-    >>> a.add(np.array([0.1, 0.2])); b.add(np.array([0.3]))
-    >>> a.merge(b); a.fraction() == Fraction(0.1) + Fraction(0.2) + Fraction(0.3)
-    True
-    """
-
-    __slots__ = ("units",)
-
-    def __init__(self, units: int = 0) -> None:
-        self.units = int(units)
-
-    def add(self, values: Any) -> None:
-        """Add every value of an array (finite float64 values)."""
-        x = np.asarray(values, dtype=np.float64).reshape(-1)
-        for start in range(0, x.size, _CHUNK):
-            self.units += _units(x[start:start + _CHUNK])
-
-    def merge(self, other: "ExactSum") -> None:
-        self.units += other.units
-
-    def __add__(self, other: "ExactSum") -> "ExactSum":
-        return ExactSum(self.units + other.units)
-
-    def fraction(self) -> Fraction:
-        return Fraction(self.units, 1 << _SCALE)
-
-    def value(self) -> float:
-        """The correctly rounded float64 of the exact sum."""
-        return float(self.fraction())
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ExactSum) and self.units == other.units
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"ExactSum({self.value()!r})"
-
-
-class ExactSums:
-    """Exact sums of float64 values in ``size`` groups (a reliability table's bins): ``add(values, group)``.
-
-    >>> s = ExactSums(2); s.add(np.array([0.1, 0.2, 0.3]), np.array([0, 1, 0]))
-    >>> s.fraction(0) == Fraction(0.1) + Fraction(0.3), s.value(1)
-    (True, 0.2)
-    """
-
-    __slots__ = ("units",)
-
-    def __init__(self, size: int) -> None:
-        self.units: list[int] = [0] * size
-
-    def add(self, values: Any, group: Any) -> None:
-        x = np.asarray(values, dtype=np.float64).reshape(-1)
-        g = np.asarray(group, dtype=np.int64).reshape(-1)
-        for start in range(0, x.size, _CHUNK):
-            for j, u in _grouped_units(x[start:start + _CHUNK], g[start:start + _CHUNK]):
-                self.units[j] += u
-
-    def merge(self, other: "ExactSums") -> None:
-        for j, u in enumerate(other.units):
-            self.units[j] += u
-
-    def fraction(self, j: int) -> Fraction:
-        return Fraction(self.units[j], 1 << _SCALE)
-
-    def value(self, j: int) -> float:
-        return float(self.fraction(j))
-
-
-def _grouped_units(x: np.ndarray, g: np.ndarray) -> list[tuple[int, int]]:
-    """(group, exact sum in units of 2^-1074) of every group with a non-zero sum.
-
-    From the bits of each float64: x = ±M·2^(E − 1) units with M the 53-bit
-    significand (implicit bit included) and E = max(exponent field, 1). The
-    significand's two halves (27 and 26 bits) are summed per (group, E) in
-    float64, exactly (at most 2^26 values below 2^27 sum below 2^53), then
-    combined as Python integers.
-    """
-    if x.size == 0:
-        return []
-    bits = np.ascontiguousarray(x, dtype=np.float64).view(np.uint64)
-    field = ((bits >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
-    mant = (bits & np.uint64((1 << 52) - 1)).astype(np.int64) | np.where(field > 0, np.int64(1 << 52), np.int64(0))
-    negative = (bits >> np.uint64(63)).astype(bool)
-    hi = (mant >> 26).astype(np.float64)
-    lo = (mant & ((1 << 26) - 1)).astype(np.float64)
-    hi[negative] *= -1.0
-    lo[negative] *= -1.0
-    shift = np.maximum(field, 1) - 1
-    width = 2047
-    key = g * width + shift
-    span = int(key.max()) + 1
-    if span <= 1 << 24:  # a direct count over (group, exponent)
-        s_hi = np.bincount(key, weights=hi, minlength=span)
-        s_lo = np.bincount(key, weights=lo, minlength=span)
-        cells = np.flatnonzero((s_hi != 0) | (s_lo != 0))
-        s_hi, s_lo = s_hi[cells], s_lo[cells]
-    else:
-        cells, inverse = np.unique(key, return_inverse=True)
-        s_hi = np.bincount(inverse, weights=hi, minlength=cells.size)
-        s_lo = np.bincount(inverse, weights=lo, minlength=cells.size)
-    out: dict[int, int] = {}
-    for c, a, b in zip(cells.tolist(), s_hi.tolist(), s_lo.tolist()):
-        j, e = divmod(c, width)
-        out[j] = out.get(j, 0) + (((int(a) << 26) + int(b)) << e)
-    return list(out.items())
-
-
-def _units(x: np.ndarray) -> int:
-    """The exact sum of ``x`` in units of 2^-1074."""
-    got = _grouped_units(x, np.zeros(x.size, dtype=np.int64)) if x.size else []
-    return got[0][1] if got else 0

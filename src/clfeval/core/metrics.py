@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -70,6 +70,7 @@ __all__ = [
     "fbeta",
     "f1",
     "delta",
+    "phi_delta_of_counts",
     "phi",
     "npv",
     "fnr",
@@ -234,6 +235,18 @@ def phi(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndar
     f, uf = fpr(c, math.nan)
     undefined = ur | uf
     return np.where(undefined, zero_division, r + f - 1.0), undefined
+
+
+def phi_delta_of_counts(c: ClassCounts, labels: Sequence[str]) -> dict[str, dict[str, float]]:
+    """Each class's point in Armano's φ–δ diagram: ``{label: {"phi": φ, "delta": δ}}`` of one table's counts
+    (shape (K,)), NaN where undefined.
+
+    >>> c = class_counts(np.array([[3, 1], [0, 4]]))
+    >>> phi_delta_of_counts(c, ["a", "b"])["a"]
+    {'phi': -0.25, 'delta': 0.75}
+    """
+    d, f = delta(c, math.nan)[0], phi(c, math.nan)[0]
+    return {lab: {"phi": float(f[j]), "delta": float(d[j])} for j, lab in enumerate(labels)}
 
 
 def npv(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:

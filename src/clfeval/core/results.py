@@ -46,14 +46,15 @@ def seed_value(seed: Any) -> int | None:
 
 def signature(kind: str, settings: dict[str, Any], *, seed: Any = None, samples: int | None = None,
               random: bool = False) -> dict[str, Any]:
-    """The signature of a result (:func:`clfeval.core.signature.build_signature`): what produced it, with which
-    settings, and the seed and samples when random.
+    """The signature of a result (:func:`clfeval.core.signature.build_signature`): what produced it (``result``),
+    the settings that shaped the numbers at the top level as in every other signature, and the seed and samples
+    when random.
 
     >>> s = signature("delong", {"level": 0.95})
     >>> list(s), sorted(s["versions"])
-    (['version', 'kind', 'settings', 'versions'], ['clfeval', 'numpy', 'pyarrow', 'python', 'scipy'])
+    (['version', 'result', 'level', 'versions'], ['clfeval', 'numpy', 'pyarrow', 'python', 'scipy'])
     >>> signature("bands", {}, seed=3, samples=100, random=True)["seed"]
     3
     """
-    return build_signature({"kind": kind, "settings": dict(settings)}, seed=seed if random else None,
+    return build_signature({"result": kind, **dict(settings)}, seed=seed if random else None,
                            samples=samples if random else None, random=random)

@@ -27,7 +27,6 @@ from clfeval.evaluate.diagnostics import hardest_classes, misclassified, most_co
 from clfeval.errors import DataError, LabelListError, UsageError
 from clfeval.core.gold import EncodedGold
 from clfeval.evaluate.intervals import multilabel_ci, table_ci
-from clfeval.core.metrics import TableStats
 from clfeval.core.scoring import score, score_multilabel, stats_of
 from clfeval.core.signature import build_signature
 from clfeval.core.tables import ConfusionTable, MultilabelTable, table_of

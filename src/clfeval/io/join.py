@@ -367,7 +367,7 @@ def _positions(batch: PredictionBatch) -> tuple[pa.Array, pa.Array]:
             pa.array(np.arange(batch.part.start, batch.part.start + n, dtype=np.int64)))
 
 
-def aligned(readers: Sequence[PredictionReader], names: Sequence[str], *, repeat: str | None = None,
+def aligned(readers: Sequence[PredictionReader], names: Sequence[str] | None = None, *, repeat: str | None = None,
             budget: int = MEMORY_BUDGET, matching: Matching | None = None) -> Iterator[Aligned]:
     """The items of several inputs, matched: by id when every input has ids, row by row when none has.
 
@@ -377,7 +377,7 @@ def aligned(readers: Sequence[PredictionReader], names: Sequence[str], *, repeat
     (naming the first item of the first input), and duplicate ids anywhere
     in an input. Errors found while matching are raised after the last batch.
     """
-    inputs = [_Input(r, n) for r, n in zip(readers, names)]
+    inputs = [_Input(r, r.input.name) for r in readers]  # messages name the file (or the PATH as given)
     matching = matching if matching is not None else Matching()
     first = [iter(i.reader) for i in inputs]
     heads = [next(it) for it in first]  # every input's first batch: whether it has ids
@@ -475,7 +475,8 @@ def _by_row(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repe
     totals = []
     for k, inp in enumerate(inputs):
         rest = sum(b.n for b in buffers[k]) - offset[k]
-        while not done[k] and fill(k):
+        buffers[k].clear()
+        while not done[k] and fill(k):  # the rows this input has beyond the shortest
             rest += buffers[k].pop(0).n
         totals.append(row + rest)
     if len(set(totals)) > 1:

@@ -289,8 +289,8 @@ class PredictionReader:
         """One part's labels, checked (see the module docstring)."""
         table, src, fmt = part.table, part.source, part.fmt
         names = table.column_names
-        gold_col = table.column(self.gold)
-        pred_col = table.column(self.pred) if self.pred and self.pred in names else None
+        gold_col = _column(table, self.gold)
+        pred_col = _column(table, self.pred) if self.pred and self.has_pred else None
         text = bool(part.numeric_text & {self.gold, self.pred})
         if text:  # a label column had to become text: its partner must compare as text too
             from clfeval.io.jsonl import as_text_labels
@@ -307,7 +307,7 @@ class PredictionReader:
             check_labels_present(src, fmt, gold_col, self.gold, start=part.start)
             if pred_col is not None:
                 check_labels_present(src, fmt, pred_col, self.pred, start=part.start)  # type: ignore[arg-type]
-        ids = table.column(self.id_name) if self.has_ids and self.id_name in names else None
+        ids = _column(table, self.id_name) if self.has_ids else None
         repeats = None
         if self.repeat and self.repeat in names and self.repeat not in (self.gold, self.pred, self.id_name):
             repeats = table.column(self.repeat)
@@ -323,8 +323,16 @@ class PredictionReader:
                 raise DataError(f"{part.where(i)}: the id in column {self.id_name!r} is empty; every item needs an id.")
             if repeats is not None:
                 ids = _check_keys(part, repeats, ids, self.repeat, self.id_name)  # type: ignore[arg-type]
-        extra = {e: table.column(e) for e in self.extra if e}
+        extra = {e: _column(table, e) for e in self.extra if e}
         return PredictionBatch(gold_col, pred_col, ids, item_ids, repeats, extra, part, text)
+
+
+def _column(table: pa.Table, name: str) -> pa.ChunkedArray:
+    """A column of a batch; all empty when the batch lacks it (a JSONL block whose lines omit the key: an
+    omitted key is an empty value, which the checks then name by its row)."""
+    if name in table.column_names:
+        return table.column(name)
+    return pa.chunked_array([pa.nulls(table.num_rows)])
 
 
 def iter_predictions(path: Any, **options: Any) -> PredictionReader:

@@ -34,7 +34,7 @@ from typing import Any, Iterator, Sequence
 
 import pyarrow as pa
 
-from clfeval.io.source import (STDIN, Source, records, check_unique_names, first_invalid_utf8_row, read_header,
+from clfeval.io.source import (Source, records, check_unique_names, first_invalid_utf8_row, read_header,
                                utf8_error, utf8_valid)
 from clfeval.io.csvsafe import escape_table, restore_table
 from clfeval.errors import DataError, UsageError

@@ -13,10 +13,11 @@ kind               function                                        result
 ``per-class``      :func:`per_class`                                Report
 ``roc``            :func:`roc`                                      Report with scores, Ranking(OvR)
 ``pr``             :func:`pr`                                       Report with scores, Ranking(OvR)
-``threshold``      :func:`threshold`                                ThresholdChoice
+``threshold``      :func:`threshold`                                ThresholdChoice; LabelThresholds
+                                                                    (:func:`label_thresholds`)
 ``reliability``    :func:`reliability`                              Calibration
 ``phi-delta``      :func:`phi_delta`                                Report, CV result, Reuters study,
-                                                                    {name: Report}
+                                                                    Comparison, {name: Report}
 ``cv-spread``      :func:`cv_spread`                                cross-validation / holdout result
 ``bootstrap``      :func:`bootstrap`                                Comparison, MultiComparison
 ``reuters``        :func:`reuters`                                  the Reuters study
@@ -27,11 +28,13 @@ from __future__ import annotations
 
 from clfeval.plots._mpl import figure_svg, save
 from clfeval.plots.resampling import bootstrap, cv_spread
-from clfeval.plots.scores import pr, reliability, roc, threshold
+from clfeval.plots.scores import label_thresholds, pr, reliability, roc, threshold
+from clfeval.plots.phidelta import phi_delta
 from clfeval.plots.study import reuters
-from clfeval.plots.tables import confusion_matrix, per_class, phi_delta, top_confusions
+from clfeval.plots.tables import confusion_matrix, per_class, top_confusions
 
-__all__ = ["KINDS", "confusion_matrix", "top_confusions", "per_class", "roc", "pr", "threshold", "reliability",
+__all__ = ["KINDS", "confusion_matrix", "top_confusions", "per_class", "roc", "pr", "threshold", "label_thresholds",
+           "reliability",
            "phi_delta", "cv_spread", "bootstrap", "reuters", "figure_svg", "save"]
 
 #: The figure kinds of ``clfeval plot``.

@@ -20,9 +20,11 @@ import io
 import re
 from typing import Any, Iterable, Sequence
 
-from clfeval.errors import UsageError
+from clfeval.errors import MissingExtra, UsageError
+from clfeval.core.inert import shown
 
-__all__ = ["figure", "rc", "short", "set_label", "label_ticks", "legend", "fit", "figure_svg", "save", "STYLE", "MAX_LABEL", "COLORS"]
+__all__ = ["figure", "rc", "short", "set_label", "label_ticks", "legend", "place_labels", "fit", "figure_svg", "save",
+           "STYLE", "MAX_LABEL", "COLORS"]
 
 #: Longest label drawn in full inside a figure.
 MAX_LABEL = 28
@@ -62,8 +64,7 @@ def _matplotlib() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise UsageError("figures need matplotlib, which is not installed; install the extra with "
-                         "pip install 'clfeval[html]'.") from None
+        raise MissingExtra("figures need matplotlib", "html") from None
     return matplotlib
 
 
@@ -93,7 +94,7 @@ def short(label: Any, limit: int = MAX_LABEL) -> str:
     >>> short("spam")
     'spam'
     """
-    text = str(label)
+    text = shown(label)
     if len(text) <= limit:
         return text
     head = (limit - 1) // 2 + (limit - 1) % 2
@@ -102,10 +103,10 @@ def short(label: Any, limit: int = MAX_LABEL) -> str:
 
 def set_label(fig: Any, text_artist: Any, label: Any, limit: int = MAX_LABEL) -> None:
     """Show ``label`` (shortened) on a Text artist; the full text becomes its SVG tooltip."""
-    full = str(label)
-    shown = short(full, limit)
-    text_artist.set_text(shown)
-    if shown != full:
+    full = shown(label)
+    visible = short(full, limit)
+    text_artist.set_text(visible)
+    if visible != full:
         _tooltip(fig, text_artist, full)
 
 
@@ -120,7 +121,7 @@ def _tooltip(fig: Any, text_artist: Any, full: str) -> None:
 def label_ticks(fig: Any, ax: Any, axis: str, positions: Sequence[float], labels: Sequence[Any],
                 limit: int = MAX_LABEL, **kw: Any) -> None:
     """Fixed ticks with user labels (shortened, with tooltips)."""
-    labels = [str(x) for x in labels]
+    labels = [shown(x) for x in labels]
     getattr(ax, f"set_{axis}ticks")(list(positions), [short(x, limit) for x in labels], **kw)
     for t, full in zip(getattr(ax, f"get_{axis}ticklabels")(), labels):
         if short(full, limit) != full:
@@ -128,12 +129,78 @@ def label_ticks(fig: Any, ax: Any, axis: str, positions: Sequence[float], labels
 
 
 def legend(fig: Any, ax: Any, handles: Sequence[Any], labels: Iterable[Any], **kw: Any) -> Any:
-    """A legend whose texts are set after it is built (labels starting with ``_`` still show)."""
+    """A legend whose texts are set after it is built (labels starting with ``_`` still show).
+
+    ``loc="outside ..."`` (``"outside lower center"``) puts it on the figure, outside the axes, where the
+    constrained layout makes room for it."""
     labels = list(labels)
-    leg = ax.legend(list(handles), ["x"] * len(labels), **kw)
+    target = fig if str(kw.get("loc", "")).startswith("outside") else ax
+    leg = target.legend(list(handles), ["x"] * len(labels), **kw)
     for t, lab in zip(leg.get_texts(), labels):
         set_label(fig, t, lab, 60)
     return leg
+
+
+#: Where a point's label may go, in points from the point (dx, dy, ha, va), in the order tried.
+_SPOTS = ((4, 3, "left", "bottom"), (4, -3, "left", "top"), (-4, 3, "right", "bottom"), (-4, -3, "right", "top"),
+          (0, 7, "center", "bottom"), (0, -7, "center", "top"), (12, 12, "left", "bottom"), (-12, -12, "right", "top"),
+          (12, -12, "left", "top"), (-12, 12, "right", "bottom"))
+
+
+def _box(px: float, py: float, spot: tuple[float, float, str, str], w: float, h: float, scale: float) \
+        -> tuple[float, float, float, float]:
+    dx, dy, ha, va = spot
+    x = px + dx * scale
+    y = py + dy * scale
+    x0 = x if ha == "left" else x - w if ha == "right" else x - w / 2
+    y0 = y if va == "bottom" else y - h
+    return x0, y0, x0 + w, y0 + h
+
+
+def place_labels(fig: Any, ax: Any, xs: Sequence[float], ys: Sequence[float], labels: Sequence[Any], *,
+                 others: Sequence[tuple[float, float]] = (), limit: int = MAX_LABEL, fontsize: float = 7.0,
+                 colors: Sequence[str] | None = None) -> list[Any]:
+    """Name points: each label at the first spot beside its point (:data:`_SPOTS`) where it overlaps no label
+    placed before it and no point of ``others`` (the first spot when none is free). Labels are shortened past
+    ``limit`` characters, with the full text as a tooltip; a label set apart from its point gets a thin leader
+    line. ``colors``: one text colour per label. Returns the Text artists.
+
+    The overlaps are judged in the axes' scale before the final layout (limits and aspect set first); the
+    labels are offsets in points from their points, so they keep their places when the layout moves the axes.
+    """
+    import numpy as np
+
+    ax.apply_aspect()
+    to_px = ax.transData.transform
+    scale = fig.dpi / 72.0
+    pts = np.asarray([p for p in others if all(np.isfinite(p))] or np.zeros((0, 2)), dtype=np.float64).reshape(-1, 2)
+    pts = to_px(pts) if len(pts) else pts
+    radius = 3.5 * scale
+    placed: list[tuple[float, float, float, float]] = []
+    out = []
+    for n, (x, y, label) in enumerate(zip(xs, ys, labels)):
+        text = short(label, limit)
+        w, h = 0.56 * fontsize * len(text) * scale, 1.15 * fontsize * scale
+        px, py = to_px((x, y))
+        chosen, box = _SPOTS[0], _box(px, py, _SPOTS[0], w, h, scale)
+        for spot in _SPOTS:
+            b = _box(px, py, spot, w, h, scale)
+            clash = any(b[0] < q[2] and q[0] < b[2] and b[1] < q[3] and q[1] < b[3] for q in placed) or bool(
+                len(pts) and np.any((pts[:, 0] > b[0] - radius) & (pts[:, 0] < b[2] + radius)
+                                    & (pts[:, 1] > b[1] - radius) & (pts[:, 1] < b[3] + radius)))
+            if not clash:
+                chosen, box = spot, b
+                break
+        placed.append(box)
+        far = abs(chosen[0]) > 8 or abs(chosen[1]) > 8
+        color = colors[n] if colors is not None else "#333333"
+        t = ax.annotate("", (x, y), xytext=chosen[:2], textcoords="offset points", ha=chosen[2], va=chosen[3],
+                        fontsize=fontsize, color=color, in_layout=False,
+                        arrowprops={"arrowstyle": "-", "color": "#999999", "linewidth": 0.5, "shrinkA": 0,
+                                    "shrinkB": 3} if far else None)
+        set_label(fig, t, label, limit)
+        out.append(t)
+    return out
 
 
 #: Pixels a curve may move when simplified again at the figure's own size (the JSON points are

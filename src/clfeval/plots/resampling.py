@@ -34,7 +34,7 @@ def cv_spread(result: Any) -> Any:
     if not metrics:
         raise UsageError("the cv-spread figure found no metric with a spread over folds in this result.")
     with _mpl.rc():
-        fig, ax = _mpl.figure(max(4.2, 1.1 * len(metrics) + 2.6), 4.2)
+        fig, ax = _mpl.figure(min(9.6, max(4.2, 0.75 * len(metrics) + 2.8)), 4.4)
         rng = np.random.default_rng(0)  # fixed jitter: the same input draws the same figure
         handles: dict[str, Any] = {}
         for i, m in enumerate(metrics):
@@ -57,7 +57,14 @@ def cv_spread(result: Any) -> Any:
                     handles[f"baseline {bname}"] = ax.scatter(
                         [i - 0.3], [bv], marker=("v", "s", "^")[b % 3], s=22, color=("#777777", "#aaaaaa", "#555555")[b % 3],
                         zorder=2, gid=f"baseline-{bname}-{i}")
-        _mpl.label_ticks(fig, ax, "x", range(len(metrics)), metrics, 18)
+        from clfeval.core.catalog import label
+
+        _mpl.label_ticks(fig, ax, "x", range(len(metrics)), [label(m) for m in metrics], 18)
+        if len(metrics) > 6:
+            for t in ax.get_xticklabels():
+                t.set_rotation(30)
+                t.set_horizontalalignment("right")
+                t.set_rotation_mode("anchor")
         labels = {"folds": "one point per fold", "range": "min–max over folds", "mean": "mean over folds",
                   "pooled": "pooled out-of-fold"}
         _mpl.legend(fig, ax, list(handles.values()), [labels.get(k, k + " (mean)") for k in handles],
@@ -111,22 +118,23 @@ def bootstrap(result: Any, *, pair: int = 0) -> Any:
         if boot:
             t_line = ax.axvline(thr, color="#D55E00", linewidth=1.5, linestyle="--", gid="two-delta")
             handles.append(t_line)
-            labels.append(f"2δ(x) = {thr:.4g}")
+            labels.append(f"{h.get('threshold_label', '2δ(x)')} = {thr:.4g}")
         zero = ax.axvline(0, color="#777777", linewidth=0.8, linestyle=":", gid="zero")
         handles += [zero, tail]
-        labels += ["0 (no difference)", f"tail: {h['count_beyond']} of {h['samples']} replicates"
+        labels += ["0 (no difference)", f"tail: {h['count_beyond']:,} of {h['samples']:,} replicates"
                    + (" (p-value numerator)" if boot else " (p = (1 + count)/(b + 1))")]
         ax.set_xlim(lo, hi)
         _mpl.legend(fig, ax, handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-        a, b = names.get("a", "A"), names.get("b", "B")
+        a, b = str(names.get("a", "A")), str(names.get("b", "B"))
         metric = d.get("metric", "metric")
         if boot:
-            ax.set_xlabel(f"δ(x^(i)) = {metric}(A) − {metric}(B) on each virtual test set")
-            title = f"Paired bootstrap: {h['samples']} virtual test sets, centred on δ(x)"
+            xlabel = "δ(x^(i)) = M(A) − M(B) on each virtual test set"
+            title = f"Paired bootstrap: {h['samples']:,} virtual test sets, centred on δ(x)"
         else:
-            ax.set_xlabel(f"δ = {metric}(A) − {metric}(B) after random swaps (the null distribution)")
-            title = f"Approximate randomization: {h['samples']} random swaps"
+            xlabel = "δ = M(A) − M(B) after random swaps (the null distribution)"
+            title = f"Approximate randomization: {h['samples']:,} random swaps"
         ax.set_ylabel("replicates")
         ax.set_title(title)
-        _mpl.set_label(fig, ax.xaxis.label, f"{ax.xaxis.label.get_text()}  (A = {a}, B = {b})", 110)
+        who = "" if (a, b) == ("A", "B") else f", A = {_mpl.short(a, 30)}, B = {_mpl.short(b, 30)}"
+        _mpl.set_label(fig, ax.xaxis.label, f"{xlabel}\nM = {metric}{who}", 200)
     return fig

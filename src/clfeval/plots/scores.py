@@ -2,7 +2,10 @@
 
 Curves are drawn from the decimated points the results carry in JSON
 (:mod:`clfeval.core.decimate`): within one pixel of the exact curve at any
-figure size up to :data:`clfeval.core.decimate.REFERENCE_PX`.
+figure size up to :data:`clfeval.core.decimate.REFERENCE_PX`. When the result
+carries bootstrap bands (a report made with scores and ``--ci``: its
+``ranking_ci`` section; or a :class:`~clfeval.significance.curvebands.CurveBands`),
+each curve is drawn inside its pointwise band.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import numpy as np
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, need, ranking_of, value
 
-__all__ = ["roc", "pr", "threshold", "reliability", "MAX_CURVES"]
+__all__ = ["roc", "pr", "threshold", "label_thresholds", "tuning_panel", "reliability", "MAX_CURVES"]
 
 #: One-vs-rest curves drawn with their own legend entry; more are drawn thin and grey.
 MAX_CURVES = 12
@@ -26,6 +29,60 @@ def _curves(rk: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any
     if "per_class" in rk:
         return [(lab, rk["curves"].get(lab) or {}, rk["per_class"][lab]) for lab in rk["labels"]]
     return [(rk["positive"], rk["curves"], rk)]
+
+
+def _is_bands(d: dict[str, Any]) -> bool:
+    return d.get("band") == "pointwise percentile" and isinstance(d.get("roc"), dict) and "fpr" in d["roc"]
+
+
+def _from_bands(d: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A CurveBands dict as a ranking (its observed curves at the grid points) and its bands."""
+    curves = {"roc": {"fpr": d["roc"]["fpr"], "tpr": d["roc"]["observed"]},
+              "pr": {"recall": d["pr"]["recall"], "precision": d["pr"]["observed"]}}
+    n = d["n_positive"] + d["n_negative"]
+    rk = {"positive": d["positive"], "curves": curves, "roc_auc": d["roc_auc"]["value"],
+          "average_precision": d["average_precision"]["value"], "prevalence": d["n_positive"] / n if n else None}
+    return rk, {"level": d["level"], "by_label": {d["positive"]: {"roc": d["roc"], "pr": d["pr"]}}}
+
+
+def _bands_of(d: dict[str, Any]) -> dict[str, Any]:
+    """The bands a report dict carries (its ``ranking_ci`` section): level and bands by label."""
+    rc = d.get("ranking_ci")
+    if not isinstance(rc, dict):
+        return {}
+    if "per_class" in rc:
+        by = {lab: e["bands"] for lab, e in rc["per_class"].items() if isinstance(e, dict) and e.get("bands")}
+    else:
+        by = {rc["positive"]: rc["bands"]} if rc.get("bands") else {}
+    return {"level": rc.get("level"), "by_label": by} if by else {}
+
+
+def _ranking_and_bands(result: Any, figure: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    d = as_dict(result)
+    if _is_bands(d):
+        return _from_bands(d)
+    return ranking_of(d, figure), _bands_of(d)
+
+
+def _band(ax: Any, bands: dict[str, Any], lab: str, curve: str, x: str, color: str, n: int) -> Any:
+    """Fill the pointwise band of one curve (None when the result has none for it)."""
+    b = (bands.get("by_label") or {}).get(lab, {}).get(curve)
+    if not b:
+        return None
+    xs = np.asarray([np.nan if v is None else v for v in b[x]], dtype=np.float64)
+    lo = np.asarray([np.nan if v is None else v for v in b["low"]], dtype=np.float64)
+    hi = np.asarray([np.nan if v is None else v for v in b["high"]], dtype=np.float64)
+    return ax.fill_between(xs, lo, hi, color=color, alpha=0.18, linewidth=0, gid=f"{curve}-band-{n}")
+
+
+def _band_legend(bands: dict[str, Any], drawn: bool, handles: list[Any], names: list[str]) -> None:
+    if drawn:
+        import matplotlib.patches as mpatches
+
+        handles.append(mpatches.Patch(color="#777777", alpha=0.3))
+        level = bands.get("level")
+        names.append(f"{level * 100:g}% bootstrap band (pointwise)" if isinstance(level, (int, float))
+                     else "bootstrap band (pointwise)")
 
 
 def _fmt(x: Any) -> str:
@@ -40,20 +97,23 @@ def _legend(fig: Any, ax: Any, handles: list[Any], names: list[str], curves: int
         _mpl.legend(fig, ax, handles, names, loc="center left", bbox_to_anchor=(1.02, 0.5))
 
 
-def _draw(fig: Any, ax: Any, items: list[tuple[str, dict[str, Any], dict[str, Any]]], curve: str, x: str, y: str) \
-        -> list[tuple[str, dict[str, Any], Any, str]]:
-    """Draw one curve per label (thin grey past :data:`MAX_CURVES`); (label, summary, line, colour) of the others."""
-    shown = []
+def _draw(fig: Any, ax: Any, items: list[tuple[str, dict[str, Any], dict[str, Any]]], curve: str, x: str, y: str,
+          bands: dict[str, Any] | None = None) -> tuple[list[tuple[str, dict[str, Any], Any, str]], bool]:
+    """Draw one curve per label (thin grey past :data:`MAX_CURVES`), inside its band when ``bands`` has one;
+    (label, summary, line, colour) of the coloured curves, and whether a band was drawn."""
+    shown, banded = [], False
     for n, (lab, cv, summary) in enumerate(items):
         c = cv.get(curve)
         if not c:
             continue
         many = n >= MAX_CURVES
         color = "#bbbbbb" if many else _mpl.COLORS[n % len(_mpl.COLORS)]
+        if bands and not many:
+            banded = _band(ax, bands, lab, curve, x, color, n) is not None or banded
         (line,) = ax.plot(*_mpl.fit(fig, c[x], c[y]), linewidth=0.8 if many else 1.6, color=color, gid=f"{curve}-{n}")
         if not many:
             shown.append((lab, summary, line, color))
-    return shown
+    return shown, banded
 
 
 def _frame(ax: Any, xlabel: str, ylabel: str, title: str) -> None:
@@ -67,13 +127,14 @@ def _frame(ax: Any, xlabel: str, ylabel: str, title: str) -> None:
 
 
 def roc(result: Any) -> Any:
-    """ROC curve(s) with the chance diagonal; ROC-AUC in the legend (one curve per class for one-vs-rest)."""
-    rk = ranking_of(as_dict(result), "roc")
+    """ROC curve(s) with the chance diagonal; ROC-AUC in the legend (one curve per class for one-vs-rest); the
+    bootstrap band around each curve when the result carries one."""
+    rk, bands = _ranking_and_bands(result, "roc")
     items = _curves(rk)
     with _mpl.rc():
         fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9)
         (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="chance")
-        shown = _draw(fig, ax, items, "roc", "fpr", "tpr")
+        shown, banded = _draw(fig, ax, items, "roc", "fpr", "tpr", bands)
         handles = [line for _, _, line, _ in shown]
         names = [f"{_mpl.short(lab, 24)} (AUC {_fmt(summary.get('roc_auc'))})" for lab, summary, _, _ in shown]
         if len(items) > 1:
@@ -82,6 +143,7 @@ def roc(result: Any) -> Any:
             handles.append(ax.plot([], [], linestyle="none")[0])
         handles.append(diag)
         names.append("chance (AUC 0.5)")
+        _band_legend(bands, banded, handles, names)
         _legend(fig, ax, handles, names, len(items), "lower right")
         _frame(ax, "false-positive rate (FPR)", "true-positive rate (recall)",
                "ROC curve" + (" (one class against the rest)" if len(items) > 1 else f": positive {items[0][0]!r}"))
@@ -89,13 +151,15 @@ def roc(result: Any) -> Any:
 
 
 def pr(result: Any) -> Any:
-    """Precision–recall curve(s) with the prevalence line (what a random ranking scores); AP in the legend."""
-    rk = ranking_of(as_dict(result), "pr")
+    """Precision–recall curve(s) with the prevalence line (what a random ranking scores); AP in the legend; the
+    bootstrap band around each curve when the result carries one."""
+    rk, bands = _ranking_and_bands(result, "pr")
     items = _curves(rk)
     with _mpl.rc():
         fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9)
         handles, names = [], []
-        for n, (lab, summary, line, color) in enumerate(_draw(fig, ax, items, "pr", "recall", "precision")):
+        shown, banded = _draw(fig, ax, items, "pr", "recall", "precision", bands)
+        for n, (lab, summary, line, color) in enumerate(shown):
             prev = value(summary.get("prevalence"))
             if math.isfinite(prev):
                 ax.axhline(prev, linestyle=":", color=color, linewidth=0.9, gid=f"prevalence-{n}")
@@ -107,6 +171,7 @@ def pr(result: Any) -> Any:
         else:
             handles.append(ax.plot([], [], linestyle=":", color="#555555")[0])
             names.append("random ranking (precision = prevalence)")
+        _band_legend(bands, banded, handles, names)
         _legend(fig, ax, handles, names, len(items), "lower left")
         _frame(ax, "recall", "precision", "Precision–recall curve" + (" (one class against the rest)" if len(items) > 1 else ""))
     return fig
@@ -131,13 +196,16 @@ def cut_thresholds(d: dict[str, Any]) -> dict[str, float]:
 
 def threshold(result: Any) -> Any:
     """Precision, recall and F-beta on the test data against the threshold; the default, dev-chosen and
-    best-in-hindsight cuts marked and named."""
+    best-in-hindsight cuts marked and named. A multi-label choice (one cut per label) is drawn by
+    :func:`label_thresholds`."""
     d = as_dict(result)
+    if isinstance(d.get("per_label"), dict) and "sweep" not in d:
+        return label_thresholds(d)
     sw = need(d, "sweep", "threshold", "a threshold choice (clfeval threshold, one score column)")
     cuts = cut_thresholds(d)
     beta = sw.get("beta", 1.0)
     with _mpl.rc():
-        fig, ax = _mpl.figure(6.6, 4.2)
+        fig, ax = _mpl.figure(7.4, 4.6)
         t = np.asarray(sw["threshold"], dtype=np.float64)
         handles, names = [], []
         for key, name, color in (("precision", "precision", _mpl.COLORS[5]), ("recall", "recall", _mpl.COLORS[1]),
@@ -150,17 +218,69 @@ def threshold(result: Any) -> Any:
             if key not in cuts:
                 continue
             x = cuts[key]
-            line = ax.axvline(x, color=color, linestyle=style, linewidth=1.3, gid=f"cut-{key}")
+            ax.axvline(x, color=color, linestyle=style, linewidth=1.3, gid=f"cut-{key}")
             ax.text(x, 1.02 + 0.055 * n, f" {name}: {x:g}", color=color, fontsize=7.5, ha="left" if x < (lo + hi) / 2
                     else "right", va="bottom", transform=ax.get_xaxis_transform(), gid=f"cut-label-{key}")
-            handles.append(line)
-            names.append(f"{name} ({x:g})")
-        _mpl.legend(fig, ax, handles, names, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        _mpl.legend(fig, ax, handles, names, loc="outside lower center", ncols=3)
         ax.set_ylim(0, 1.0)
         ax.set_xlabel(f"threshold (positive {d['positive']!r} iff score ≥ threshold)")
         ax.set_ylabel("on the test data")
         ax.grid(True)
         ax.set_title("Threshold sweep on the test data", pad=44)
+    return fig
+
+
+#: The three F1 markers of a tuning panel: key, legend name, marker, colour.
+TUNING = (("default", "default cut", "o", "#777777"), ("tuned", "cut chosen on dev", "D", _mpl.COLORS[2]),
+          ("hindsight", "best in hindsight (optimistic)", "^", _mpl.COLORS[3]))
+
+
+def tuning_panel(fig: Any, ax: Any, rows: list[dict[str, Any]], *, limit: int = 16) -> list[Any]:
+    """One row per label: its test F1 at the default cut, the dev-chosen cut and the hindsight cut (markers, a
+    line from default to chosen), and the cuts written at the right. ``rows``: dicts with ``label``, ``default``,
+    ``tuned``, ``hindsight`` (F1s) and ``cuts`` (text). Returns the legend handles (in :data:`TUNING` order)."""
+    y = np.arange(len(rows))
+    for i, r in enumerate(rows):
+        a, b = value(r.get("default")), value(r.get("tuned"))
+        if math.isfinite(a) and math.isfinite(b):
+            ax.plot([a, b], [i, i], color="#bbbbbb", linewidth=1.2, zorder=2, gid=f"move-{i}")
+    handles = [ax.scatter([value(r.get(key)) for r in rows], y, marker=mk, s=30, color=col, zorder=3,
+                          gid=f"tuning-{key}") for key, _, mk, col in TUNING]
+    for i, r in enumerate(rows):
+        ax.text(1.02, i, r["cuts"], va="center", fontsize=7, color="#333333", transform=ax.get_yaxis_transform(),
+                gid=f"threshold-{i}")
+    _mpl.label_ticks(fig, ax, "y", y, [r["label"] for r in rows], limit)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(0, 1)
+    ax.grid(axis="x")
+    ax.set_axisbelow(True)
+    ax.set_xlabel("F1 on the test data")
+    return handles
+
+
+def _cut(x: Any) -> str:
+    v = value(x)
+    return "—" if math.isnan(v) else f"{v:.3g}"
+
+
+def label_thresholds(result: Any) -> Any:
+    """Multi-label threshold tuning: per label, the test F1 at the default cut, at the cut chosen on the
+    development data and at the best cut in hindsight, with the three cuts written beside each row."""
+    d = as_dict(result)
+    per = need(d, "per_label", "label-threshold", "a multi-label threshold choice (clfeval threshold --multilabel)")
+    labels = list(d.get("labels") or per)
+    rows = []
+    for lab in labels:
+        e = per[lab]
+        test, hind = e.get("test") or {}, e.get("hindsight") or {}
+        rows.append({"label": lab, "default": e["default"]["f1"], "tuned": test.get("f1"), "hindsight": hind.get("f1"),
+                     "cuts": f"{_cut(e['default']['threshold'])} → {_cut(e.get('threshold'))} "
+                             f"(hindsight {_cut(hind.get('threshold'))})"})
+    with _mpl.rc():
+        fig, ax = _mpl.figure(7.6, max(2.6, 0.3 * len(rows) + 1.6))
+        handles = tuning_panel(fig, ax, rows, limit=24)
+        _mpl.legend(fig, ax, handles, [name for _, name, _, _ in TUNING], loc="outside lower center", ncols=3)
+        ax.set_title("One cut per label (right: default → chosen on dev, and the hindsight cut)")
     return fig
 
 
@@ -171,14 +291,16 @@ def reliability(result: Any) -> Any:
     bins = need(d, "bins", "reliability", "a calibration result (clfeval calibration)")
     with _mpl.rc():
         fig, (ax, axh) = _mpl.figure(5.2, 5.6, nrows=2, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
-        ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="diagonal")
+        (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="diagonal")
         full = [b for b in bins if b["count"]]
         conf = [value(b["confidence"]) for b in full]
         acc = [value(b["accuracy"]) for b in full]
         for b in full:
             ax.plot([b["lower"], b["upper"]], [value(b["accuracy"])] * 2, color=_mpl.COLORS[0], alpha=0.25,
                     linewidth=4, solid_capstyle="butt")
-        ax.plot(conf, acc, marker="o", color=_mpl.COLORS[0], linewidth=1.4, markersize=4, gid="reliability")
+        (curve,) = ax.plot(conf, acc, marker="o", color=_mpl.COLORS[0], linewidth=1.4, markersize=4, gid="reliability")
+        _mpl.legend(fig, ax, [curve, diag], ["each bin: observed at its mean confidence (band: the bin)",
+                                             "perfect calibration"], loc="upper left")
         ax.set_ylim(0, 1)
         ax.set_xlim(0, 1)
         ax.set_ylabel("observed frequency" if d.get("kind") == "binary" else "accuracy of the top label")

@@ -8,6 +8,7 @@ import numpy as np
 
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, need, value
+from clfeval.plots.scores import tuning_panel
 
 __all__ = ["reuters"]
 
@@ -37,22 +38,10 @@ def reuters(result: Any) -> Any:
         _mpl.legend(fig, ax, [h1, h2], ["this run", "published"], loc="lower right")
         ax.set_title("Per-category F1: ours and published")
         tc = [c for c in cats if c in tuned] + [c for c in tuned if c not in cats]
-        y2 = np.arange(len(tc))
-        handles = []
-        for key, name, mk, col in (("default_f1", "default cut (0)", "o", "#777777"),
-                                   ("tuned_f1", "tuned on dev", "D", _mpl.COLORS[2]),
-                                   ("hindsight_f1", "best in hindsight", "^", _mpl.COLORS[3])):
-            handles.append(ax2.scatter([value(tuned[c].get(key)) for c in tc], y2, marker=mk, s=30, color=col,
-                                       zorder=3, gid=f"tuning-{key}"))
-        for i, c in enumerate(tc):
-            ax2.text(1.0, i, f" t = {value(tuned[c].get('threshold')):.3g}", va="center", fontsize=7,
-                     color="#333333", transform=ax2.get_yaxis_transform(), gid=f"threshold-{i}")
-        _mpl.label_ticks(fig, ax2, "y", y2, tc, 16)
-        ax2.invert_yaxis()
-        ax2.set_ylim(len(tc) - 0.5, -0.5)
-        ax2.set_xlim(0, 1)
-        ax2.grid(axis="x")
-        ax2.set_xlabel("test F1")
+        rows = [{"label": c, "default": tuned[c].get("default_f1"), "tuned": tuned[c].get("tuned_f1"),
+                 "hindsight": tuned[c].get("hindsight_f1"), "cuts": f"t = {value(tuned[c].get('threshold')):.3g}"}
+                for c in tc]
+        handles = tuning_panel(fig, ax2, rows)
         _mpl.legend(fig, ax2, handles, ["default cut (0)", "tuned on dev", "best in hindsight"], loc="upper center",
                     bbox_to_anchor=(0.5, -0.18), ncols=3)
         ax2.set_title("Tuned thresholds (t: chosen on dev)")

@@ -49,6 +49,7 @@ References
 
 from __future__ import annotations
 
+from clfeval.protocols.api import __all__  # noqa: F401  (the API's one list of names)
 from clfeval.protocols.api import (
     Protocol,
     Fold,
@@ -68,23 +69,3 @@ from clfeval.protocols.api import (
     write_predictions,
     PREDICTION_FORMATS,
 )
-
-__all__ = [
-    "Protocol",
-    "Fold",
-    "split",
-    "iterative_stratification",
-    "Spread",
-    "spread",
-    "ThresholdStep",
-    "FoldResult",
-    "ProtocolResult",
-    "run_protocol",
-    "cross_validate",
-    "holdout",
-    "report_metric",
-    "default_metrics",
-    "check_metric_names",
-    "write_predictions",
-    "PREDICTION_FORMATS",
-]

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import math
-
 import pyarrow as pa
 
 from clfeval.core.display import Display
@@ -59,11 +57,10 @@ class FoldResult:
 
 def _phi_delta(table: ConfusionTable | MultilabelTable) -> dict[str, dict[str, float]]:
     """φ and δ of every class of a fold's table (the points of the fold in the φ–δ diagram); NaN undefined."""
-    from clfeval.core.metrics import binary_class_counts, class_counts, delta, phi
+    from clfeval.core.metrics import binary_class_counts, class_counts, phi_delta_of_counts
 
     c = binary_class_counts(table.counts) if isinstance(table, MultilabelTable) else class_counts(table.counts)
-    d, f = delta(c, math.nan)[0], phi(c, math.nan)[0]
-    return {lab: {"phi": float(f[j]), "delta": float(d[j])} for j, lab in enumerate(table.label_strings)}
+    return phi_delta_of_counts(c, table.label_strings)
 
 
 @dataclass(frozen=True, eq=False)

@@ -16,6 +16,8 @@ import math
 import re
 from typing import Any, Iterator, Sequence
 
+from ..core.inert import shown
+
 __all__ = ["num", "rich_table", "md_table", "md_escape", "shown", "UNDEF"]
 
 UNDEF = "undef"
@@ -43,33 +45,6 @@ def num(value: Any, digits: int = 4) -> str:
 
 
 # --- inert strings -------------------------------------------------------------
-
-def _escape_table() -> dict[int, str]:
-    table = {cp: f"\\x{cp:02x}" for cp in (*range(0x20), *range(0x7F, 0xA0))}  # C0, DEL, C1
-    table.update({0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"})
-    # line/paragraph separators and the bidirectional controls that reorder what a terminal shows
-    for cp in (0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)):
-        table[cp] = f"\\u{cp:04x}"
-    return table
-
-
-_ESCAPES = _escape_table()
-
-
-def shown(text: Any) -> str:
-    """A string as clfeval prints it: control characters escaped, never raw.
-
-    C0 and C1 control characters and DEL become ``\\n``, ``\\t``, ``\\r`` or
-    ``\\xNN``; line and paragraph separators and bidirectional controls
-    (U+202E, ...) become ``\\uNNNN``. Every other character is shown as is
-    (a backslash stays one backslash; JSON output carries strings exactly).
-    Linear in the length of the string.
-
-    >>> shown("a\\x1b[31mb\\nc")
-    'a\\\\x1b[31mb\\\\nc'
-    """
-    return str(text).translate(_ESCAPES)
-
 
 #: Strings longer than this are laid out line by line in text output (see :class:`_LongText`).
 LONG_TEXT = 2048

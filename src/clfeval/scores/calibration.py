@@ -49,7 +49,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from clfeval.core.display import Display
-from clfeval.core.exact import ExactSum, ExactSums
+from clfeval.core.exactsum import ExactSum, ExactSums
 from clfeval.core.labels import encode_labels, label_str, resolve_label
 from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, check_probabilities, score_matrix
 from clfeval.core.validation import check_positive_int
@@ -57,7 +57,7 @@ from clfeval.scores.curves import Ranking, indicator_gold
 from clfeval.errors import DataError, UsageError
 from clfeval.core.signature import build_signature
 
-__all__ = ["Calibration", "Calibrator", "reliability", "calibrate_batches", "check_bins", "EPS", "STRATEGIES",
+__all__ = ["Calibration", "Calibrator", "reliability", "reliability_rows", "calibrate_batches", "check_bins", "EPS", "STRATEGIES",
            "MAX_BINS", "RANKING_ITEMS"]
 
 EPS = float(np.finfo(np.float64).eps)
@@ -271,19 +271,7 @@ class Calibrator:
             edges = np.arange(n_bins + 1) / n_bins
             lower, upper = edges[:-1], edges[1:]
         n = self.n
-        table, dev_total, mce = [], Fraction(0), Fraction(-1)
-        for b in range(k):
-            c = int(count[b])
-            row = {"lower": float(lower[b]), "upper": float(upper[b]), "count": c}
-            if c:
-                s_conf, s_hit = conf_sum.fraction(b), int(hits[b])
-                dev = abs(s_hit - s_conf)  # n_b·|acc_b − conf_b|, exactly
-                dev_total += dev
-                mce = max(mce, dev / c)
-                row.update(confidence=float(s_conf / c), accuracy=s_hit / c, gap=float(dev / c))
-            else:
-                row.update(confidence=math.nan, accuracy=math.nan, gap=math.nan)
-            table.append(row)
+        table, ece, mce = reliability_rows(count, hits, conf_sum.fraction, lower, upper)
         roc_auc = ap = None
         if self.kind == "binary" and self.ranked:
             y1 = np.concatenate([o for o, _ in self.ranked])
@@ -315,8 +303,36 @@ class Calibrator:
             "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
             "log_loss_eps": EPS, "sums": "exact (integer and rational accumulation): the same bits in any order"})
         return Calibration(kind, self.pos_label if kind == "binary" else None, n, self.strategy, k, table,
-                           float(dev_total / n), float(mce), float(self.brier.fraction() / n),
+                           ece, mce, float(self.brier.fraction() / n),
                            float(-self.log.fraction() / n), EPS, roc_auc, ap, notes, sig)
+
+
+def reliability_rows(count: Any, hits: Any, conf_sum: Any, lower: Any, upper: Any) -> tuple[list[dict], float, float]:
+    """The reliability table, ECE and MCE from per-bin counts, positives (hits) and exact confidence sums.
+
+    ``conf_sum(b)`` is the exact sum of bin b's confidences (a ``Fraction``). Every gap is computed
+    exactly, n_b·|acc_b − conf_b| = |hits_b − Σ conf|, and rounded once, so that any split of the items
+    into batches, files or partitions gives the same bits.
+
+    >>> rows, ece, mce = reliability_rows([2, 0], [1, 0], lambda b: Fraction(3, 2), [0.0, 0.5], [0.5, 1.0])
+    >>> rows[0]["gap"], ece, mce
+    (0.25, 0.25, 0.25)
+    """
+    table, dev_total, mce, n = [], Fraction(0), Fraction(-1), 0
+    for b in range(len(count)):
+        c = int(count[b])
+        n += c
+        row = {"lower": float(lower[b]), "upper": float(upper[b]), "count": c}
+        if c:
+            s_conf, s_hit = conf_sum(b), int(hits[b])
+            dev = abs(s_hit - s_conf)  # n_b·|acc_b − conf_b|, exactly
+            dev_total += dev
+            mce = max(mce, dev / c)
+            row.update(confidence=float(s_conf / c), accuracy=s_hit / c, gap=float(dev / c))
+        else:
+            row.update(confidence=math.nan, accuracy=math.nan, gap=math.nan)
+        table.append(row)
+    return table, (float(dev_total / n) if n else math.nan), (float(mce) if n else math.nan)
 
 
 def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,

@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -51,12 +51,13 @@ from clfeval.core.decimate import ranking_curves
 from clfeval.core.display import Display
 from clfeval.core.labels import label_str
 from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
-from clfeval.core.validation import check_beta, check_finite, check_zero_division, zero_division_name
+from clfeval.core.validation import check_finite
 from clfeval.errors import DataError, UsageError
 from clfeval.core.gold import EncodedGold, binary_gold, indicator_gold
-from clfeval.core.metrics import ClassCounts, fbeta, fpr, precision, recall, safe_divide
-from clfeval.scores.objectives import Objective, check_cost, choose_cut, parse_objective
+from clfeval.core.metrics import ClassCounts, safe_divide
+from clfeval.scores.objectives import Objective, choose_cut, parse_objective
 from clfeval.scores.sorting import PARALLEL_MIN, pairs_and_ap, simd_sort, split_sorted, strategy, threads
+from clfeval.scores.sweep import Cuts, Sweep, sweep_of
 from clfeval.core.signature import build_signature
 
 __all__ = [
@@ -76,6 +77,11 @@ __all__ = [
     "cut_labels",
     "cut_sets",
     "ranking_section",
+    "ranking_summary",
+    "ranking_signature",
+    "roc_auc_of",
+    "ovr_of",
+    "PairCounts",
 ]
 
 RULE = "an item is predicted positive iff its score >= threshold"
@@ -109,77 +115,31 @@ def _plan(n: int) -> tuple[str, int]:
                     parallel_min=_PARALLEL_MIN), k
 
 
-class Cuts(NamedTuple):
-    """Cumulative counts at every distinct score, in decreasing threshold order.
-
-    ``tp[k]`` and ``fp[k]`` count the positives and negatives with score ≥
-    ``thresholds[k]``; each threshold is a score that occurs in the data, the
-    lowest score predicted positive at that cut.
-    """
-
-    thresholds: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-
-
-@dataclass(frozen=True)
-class Sweep:
-    """The threshold sweep: one row per cut (decreasing threshold), every count and rate.
-
-    ``cost`` is the expected cost per item, (cost_fp·FP + cost_fn·FN) / N;
-    with both costs 1 it is the error rate. Ratios follow ``zero_division``.
-    """
-
-    thresholds: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-    fn: np.ndarray
-    tn: np.ndarray
-    precision: np.ndarray
-    recall: np.ndarray
-    fbeta: np.ndarray
-    tpr: np.ndarray
-    fpr: np.ndarray
-    cost: np.ndarray
-    beta: float = 1.0
-    cost_fp: float = 1.0
-    cost_fn: float = 1.0
-    zero_division: float = 0.0
-
-    COLUMNS = ("threshold", "tp", "fp", "fn", "tn", "precision", "recall", "fbeta", "tpr", "fpr", "cost")
-
-    def __len__(self) -> int:
-        return int(self.thresholds.shape[0])
-
-    def row(self, k: int) -> dict[str, Any]:
-        """Row ``k`` as plain data."""
-        out: dict[str, Any] = {"threshold": float(self.thresholds[k])}
-        for name in ("tp", "fp", "fn", "tn"):
-            out[name] = int(getattr(self, name)[k])
-        for name in ("precision", "recall", "fbeta", "tpr", "fpr", "cost"):
-            out[name] = float(getattr(self, name)[k])
-        return out
-
-    def rows(self, max_rows: int | None = None) -> list[dict[str, Any]]:
-        """Rows as plain data; with ``max_rows``, that many rows spread evenly over the sweep
-        (first and last cut always included)."""
-        n = len(self)
-        if max_rows is None or n <= max_rows:
-            idx = range(n)
-        else:
-            idx = sorted(set(np.linspace(0, n - 1, max(max_rows, 2)).round().astype(int).tolist()))
-        return [self.row(k) for k in idx]
-
-    def to_dict(self, max_rows: int | None = None) -> dict[str, Any]:
-        return {"beta": self.beta, "cost_fp": self.cost_fp, "cost_fn": self.cost_fn,
-                "zero_division": zero_division_name(self.zero_division), "n_cuts": len(self),
-                "rows": self.rows(max_rows)}
-
-
 # --- the binary ranking ----------------------------------------------------------
 
+class PairCounts:
+    """``n``, ``prevalence`` and ``pairs`` of anything with ``n_positive`` and ``n_negative`` (rankings in
+    memory, beyond it, binned)."""
+
+    n_positive: int
+    n_negative: int
+
+    @property
+    def n(self) -> int:
+        return self.n_positive + self.n_negative
+
+    @property
+    def prevalence(self) -> float:
+        return self.n_positive / self.n if self.n else math.nan
+
+    @property
+    def pairs(self) -> int:
+        """Positive–negative pairs, P·N."""
+        return self.n_positive * self.n_negative
+
+
 @dataclass(frozen=True, eq=False)
-class Ranking(Display):
+class Ranking(PairCounts, Display):
     """A binary ranking: the positives' and the negatives' scores, each sorted ascending.
 
     Everything is derived from the two sorted arrays: ``roc_auc`` and
@@ -208,7 +168,7 @@ class Ranking(Display):
         """From a boolean "is positive" array and finite float scores (no checks)."""
         plan, k = _plan(scores.shape[0])
         pos, parts = split_sorted(y, scores, plan=plan, n_threads=k)
-        return cls(positive, pos, parts, signature if signature is not None else _signature(positive))
+        return cls(positive, pos, parts, signature if signature is not None else ranking_signature(positive))
 
     @cached_property
     def neg_scores(self) -> np.ndarray:
@@ -227,23 +187,10 @@ class Ranking(Display):
     def n_negative(self) -> int:
         return int(sum(p.shape[0] for p in self.neg_parts))
 
-    @property
-    def n(self) -> int:
-        return self.n_positive + self.n_negative
-
-    @property
-    def prevalence(self) -> float:
-        return self.n_positive / self.n if self.n else math.nan
-
     @cached_property
     def _core(self) -> tuple[int, int, float]:
         k = _n_threads() if self.n >= _PARALLEL_MIN else 1
         return pairs_and_ap(self.pos_scores, self.neg_parts, n_threads=k)
-
-    @property
-    def pairs(self) -> int:
-        """Positive–negative pairs, P·N."""
-        return self.n_positive * self.n_negative
 
     @property
     def pairs_in_order(self) -> float:
@@ -255,9 +202,7 @@ class Ranking(Display):
     def roc_auc(self) -> float:
         """ROC-AUC = U / (P·N); NaN without positives or negatives."""
         below, tied, _ = self._core
-        if self.pairs == 0:
-            return math.nan
-        return (2 * below + tied) / (2 * self.pairs)
+        return roc_auc_of(below, tied, self.pairs)
 
     @property
     def average_precision(self) -> float:
@@ -317,16 +262,8 @@ class Ranking(Display):
 
     def sweep(self, *, beta: float = 1.0, cost_fp: float = 1.0, cost_fn: float = 1.0, zero_division: Any = 0) -> Sweep:
         """The threshold sweep: every cut with TP, FP, FN, TN, P, R, F-beta, TPR, FPR and expected cost."""
-        beta = check_beta(beta)
-        zd = check_zero_division(zero_division)
-        cfp = check_cost(cost_fp, "cost_fp")
-        cfn = check_cost(cost_fn, "cost_fn")
-        c = self.cuts
-        counts = ClassCounts(c.tp, c.fp, self.n_positive - c.tp, self.n_negative - c.fp)
-        r = recall(counts, zd)[0]
-        cost = safe_divide(cfp * counts.fp + cfn * counts.fn, self.n, zd)[0]
-        return Sweep(c.thresholds, counts.tp, counts.fp, counts.fn, counts.tn, precision(counts, zd)[0], r,
-                     fbeta(counts, beta, zd)[0], r, fpr(counts, zd)[0], cost, beta, cfp, cfn, zd)
+        return sweep_of(self.cuts, self.n_positive, self.n_negative, beta=beta, cost_fp=cost_fp, cost_fn=cost_fn,
+                        zero_division=zero_division)
 
     def best_cut(self, objective: str | Objective = "f1", *, source: str = "the data") -> int | None:
         """Index (into :attr:`cuts`) of the cut an objective chooses; None when no cut reaches a
@@ -337,19 +274,39 @@ class Ranking(Display):
         sw = self.sweep(beta=obj.beta, cost_fp=obj.cost_fp, cost_fn=obj.cost_fn)
         return choose_cut(sw, obj)
 
+    def curves(self) -> dict[str, Any]:
+        """The decimated ROC and PR curves as plain data (:func:`clfeval.core.decimate.ranking_curves`)."""
+        return ranking_curves(self.pos_scores, self.neg_parts)
+
     def to_dict(self) -> dict[str, Any]:
         """Summary as plain data (no per-cut arrays): AUC, AP, counts, baselines of a random ranking."""
-        undefined = []
-        if self.pairs == 0:
-            undefined.append({"metric": "roc_auc", "reason": "needs at least one positive and one negative item"})
-        return {
-            "positive": self.positive, "n": self.n, "n_positive": self.n_positive, "n_negative": self.n_negative,
-            "prevalence": self.prevalence, "roc_auc": self.roc_auc, "average_precision": self.average_precision,
-            "pairs": self.pairs, "pairs_in_order": self.pairs_in_order,
-            "random": {"roc_auc": 0.5, "average_precision": self.prevalence},
-            "undefined": undefined, "notes": ranking_notes(self.prevalence), "signature": self.signature,
-            "curves": ranking_curves(self.pos_scores, self.neg_parts),
-        }
+        below, tied, ap = self._core
+        return ranking_summary(self.positive, self.n_positive, self.n_negative, below, tied, ap, self.curves(),
+                               self.signature)
+
+
+def roc_auc_of(below: int, tied: int, pairs: int) -> float:
+    """ROC-AUC from exact pair counts, (2·below + tied) / (2·pairs) correctly rounded; NaN without pairs."""
+    return math.nan if pairs == 0 else (2 * int(below) + int(tied)) / (2 * int(pairs))
+
+
+def ranking_summary(positive: str, n_positive: int, n_negative: int, below: int, tied: int, ap: float,
+                    curves: dict[str, Any], signature: dict[str, Any]) -> dict[str, Any]:
+    """A ranking's ``to_dict()`` from its exact counts: in memory (:class:`Ranking`) and beyond it
+    (:mod:`clfeval.scores.external`) alike."""
+    n = n_positive + n_negative
+    pairs = n_positive * n_negative
+    prevalence = n_positive / n if n else math.nan
+    undefined = []
+    if pairs == 0:
+        undefined.append({"metric": "roc_auc", "reason": "needs at least one positive and one negative item"})
+    return {
+        "positive": positive, "n": n, "n_positive": n_positive, "n_negative": n_negative,
+        "prevalence": prevalence, "roc_auc": roc_auc_of(below, tied, pairs), "average_precision": ap,
+        "pairs": pairs, "pairs_in_order": below + tied / 2,
+        "random": {"roc_auc": 0.5, "average_precision": prevalence},
+        "undefined": undefined, "notes": ranking_notes(prevalence), "signature": signature, "curves": curves,
+    }
 
 
 def ranking_notes(prevalence: float) -> list[str]:
@@ -363,7 +320,7 @@ def ranking_notes(prevalence: float) -> list[str]:
     return notes
 
 
-def _signature(positive: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def ranking_signature(positive: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     return build_signature({"positive": positive, "definitions": dict(DEFINITIONS), **(extra or {})})
 
 
@@ -449,7 +406,7 @@ class RankingOvR(Display):
                 "roc_auc": self.macro["roc_auc"], "average_precision": self.macro["average_precision"],
                 "macro": self.macro, "weighted": self.weighted, "micro": self.micro,
                 "undefined": self.undefined, "notes": list(self.notes), "signature": self.signature,
-                "curves": {lab: ranking_curves(rk.pos_scores, rk.neg_parts) for lab, rk in self.rankings.items()}}
+                "curves": {lab: rk.curves() for lab, rk in self.rankings.items()}}
 
 
 def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, multilabel: bool = False,
@@ -489,14 +446,24 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
     if y.shape[0] != s.shape[0]:
         raise DataError(f"gold has {y.shape[0]} items but the score columns have {s.shape[0]} values; give one score per item.")
     labs = [label_str(x) for x in score_labels]
+    rankings = {lab: Ranking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)}
+    return ovr_of(labs, int(y.shape[0]), rankings, Ranking.from_indicator(y.ravel(), s.ravel(), "micro"),
+                  multilabel=multilabel)
+
+
+def ovr_of(labs: Sequence[str], n: int, rankings: dict[str, Any], micro_rk: Any, *, multilabel: bool) -> RankingOvR:
+    """The one-vs-rest result from one ranking per label and the micro ranking of every (item, label) pair.
+
+    The rankings may be in memory (:class:`Ranking`) or beyond it
+    (:class:`clfeval.scores.external.StreamRanking`): anything with
+    ``roc_auc``, ``average_precision``, ``n_positive``, ``prevalence`` and ``curves()``.
+    """
     per_class: dict[str, dict[str, Any]] = {}
-    rankings: dict[str, Ranking] = {}
     undefined: list[dict[str, Any]] = []
     auc = np.empty(len(labs))
     ap = np.empty(len(labs))
     for j, lab in enumerate(labs):
-        rk = Ranking.from_indicator(y[:, j], s[:, j], lab)
-        rankings[lab] = rk
+        rk = rankings[lab]
         auc[j], ap[j] = rk.roc_auc, rk.average_precision
         per_class[lab] = {"roc_auc": float(auc[j]), "average_precision": float(ap[j]), "support": rk.n_positive,
                           "prevalence": rk.prevalence}
@@ -506,8 +473,7 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
             undefined.append({"metric": metric, "labels": bad,
                               "reason": "a label needs positive and negative items" if metric == "roc_auc"
                               else "a label needs at least one positive item"})
-    support = y.sum(axis=0).astype(np.float64)
-    micro_rk = Ranking.from_indicator(y.ravel(), s.ravel(), "micro")
+    support = np.array([rankings[lab].n_positive for lab in labs], dtype=np.float64)
     macro, weighted = {}, {}
     for metric, vals in (("roc_auc", auc), ("average_precision", ap)):
         ok = ~np.isnan(vals)
@@ -521,9 +487,9 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
                      "out of the macro and weighted averages.")
     notes.append("Macro = mean over labels (every label counts equally); weighted = weighted by the number of "
                  "gold positives; micro = one ranking of every (item, label) score.")
-    sig = _signature("one-vs-rest", {"kind": "multilabel" if multilabel else "multiclass"})
-    return RankingOvR("multilabel" if multilabel else "multiclass", labs, int(y.shape[0]), per_class, macro,
-                      weighted, micro, undefined, notes, sig, rankings)
+    sig = ranking_signature("one-vs-rest", {"kind": "multilabel" if multilabel else "multiclass"})
+    return RankingOvR("multilabel" if multilabel else "multiclass", list(labs), n, per_class, macro,
+                      weighted, micro, undefined, notes, sig, dict(rankings))
 
 
 # --- glue for reports: predictions from a cut, the "ranking" section ------------------

@@ -31,6 +31,8 @@ from typing import Sequence
 
 import numpy as np
 
+from clfeval.core.exactsum import ExactSum
+
 __all__ = ["PARALLEL_MIN", "cpu_features", "simd_sort", "strategy", "split_sorted", "pairs_and_ap", "threads"]
 
 PARALLEL_MIN = 1 << 20
@@ -186,9 +188,9 @@ def pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray], *,
         sizes = np.diff(np.append(starts, n_pos))
         tp = n_pos - starts
         fp = n_neg - left[starts]
-        ap = float(np.dot(sizes, tp / (tp + fp))) / n_pos
+        ap = ExactSum().add(tp / (tp + fp), sizes).divided(n_pos)
     else:
         tp = np.arange(n_pos, 0, -1, dtype=np.float64)
         fp = n_neg - left
-        ap = float(np.sum(tp / (tp + fp))) / n_pos
+        ap = ExactSum().add(tp / (tp + fp)).divided(n_pos)  # exact: the same bits however the items are split
     return below, tied, ap

@@ -6,10 +6,12 @@ the N negatives are redrawn separately, so every replicate has P positives
 and N negatives and every curve is defined. **Plain**: the n items are
 redrawn together; a replicate without positives (or negatives) has no curve
 and is counted and left out. Items with the same score and class are one
-group, so a replicate is a multinomial draw of the group counts and costs
-O(groups) — no sort per replicate: the cuts are the distinct scores of the
-data, and a replicate's TP and FP at every cut are cumulative sums of its
-group counts.
+group, so a replicate is a multinomial draw of the group counts — or, when
+there are few ties, the same draw made item by item (random integers
+counted per cut, much cheaper than a binomial per group) — and costs
+O(groups + items) — no sort per replicate: the cuts are the distinct scores
+of the data, and a replicate's TP and FP at every cut are cumulative sums of
+its counts.
 
 On each replicate the curves are read at fixed grids (*vertical averaging*,
 Fawcett 2006 §8):
@@ -44,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from clfeval.core import resample as rs
+from clfeval.core.display import Display
 from clfeval.core.results import number, numbers_list, signature
 from clfeval.core.validation import check_positive_int, check_probability, check_rng
 from clfeval.scores.curves import Ranking, ranking
@@ -53,10 +56,12 @@ __all__ = ["CurveBands", "curve_bands"]
 
 # Float tolerance when a grid value meets a curve's FPR or recall (grids are decimal fractions).
 _TOL = 1e-12
+# Items are drawn one by one (not a multinomial over groups) when there are at most this many per group.
+_ITEM_DRAW = 4
 
 
 @dataclass(frozen=True)
-class CurveBands:
+class CurveBands(Display):
     """Bootstrap bands of the ROC and PR curves and intervals of ROC-AUC and AP.
 
     Attributes
@@ -129,22 +134,53 @@ class _Groups:
         self.ip = self.size - 1 - np.searchsorted(union, pos_u)
         self.ineg = self.size - 1 - np.searchsorted(union, neg_u)
         self.P, self.N = int(self.pos_c.sum()), int(self.neg_c.sum())
+        # Few ties: a replicate draws items (integers, then counts per cut) instead of a multinomial over groups,
+        # whose binomial per group costs far more than one random integer per item. Same distribution.
+        self.by_item = self.P + self.N <= _ITEM_DRAW * (self.pos_c.size + self.neg_c.size)
+        if self.by_item:
+            self.pos_cut = np.repeat(self.ip, self.pos_c)  # cut of every positive item
+            self.neg_cut = np.repeat(self.ineg, self.neg_c)
+
+    def rows(self) -> int:
+        """Replicates per chunk, within the memory bound."""
+        per = max(self.size, self.P + self.N if self.by_item else 1)
+        return max(1, (rs.BUDGET // 4) // per)
+
+    def _count(self, cuts: np.ndarray, width: int) -> np.ndarray:
+        c = cuts.shape[0]
+        flat = (cuts + (np.arange(c, dtype=np.int64) * width)[:, None]).ravel()
+        return np.bincount(flat, minlength=c * width).reshape(c, width)
 
     def draw(self, rng: np.random.Generator, c: int, stratified: bool) -> tuple[np.ndarray, np.ndarray]:
+        """(TP, FP) added at every cut (decreasing threshold) by each of ``c`` replicates, shape (c, cuts)."""
+        if self.by_item and stratified:
+            return (self._count(self.pos_cut[rng.integers(0, self.P, size=(c, self.P))], self.size),
+                    self._count(self.neg_cut[rng.integers(0, self.N, size=(c, self.N))], self.size))
+        if self.by_item:
+            cuts = np.concatenate([self.pos_cut, self.neg_cut + self.size])  # negatives counted in a second block
+            both = self._count(cuts[rng.integers(0, self.P + self.N, size=(c, self.P + self.N))], 2 * self.size)
+            return both[:, :self.size], both[:, self.size:]
         if stratified:
-            return (rng.multinomial(self.P, self.pos_c / self.P, size=c),
-                    rng.multinomial(self.N, self.neg_c / self.N, size=c))
-        both = np.concatenate([self.pos_c, self.neg_c])
-        w = rng.multinomial(self.P + self.N, both / both.sum(), size=c)
-        return w[:, :self.pos_c.size], w[:, self.pos_c.size:]
+            wp = rng.multinomial(self.P, self.pos_c / self.P, size=c)
+            wn = rng.multinomial(self.N, self.neg_c / self.N, size=c)
+        else:
+            both = np.concatenate([self.pos_c, self.neg_c])
+            w = rng.multinomial(self.P + self.N, both / both.sum(), size=c)
+            wp, wn = w[:, :self.pos_c.size], w[:, self.pos_c.size:]
+        return self.at_cuts(wp, wn)
 
-    def cumulative(self, wp: np.ndarray, wn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """TP and FP at every cut (decreasing threshold), shape (c, cuts)."""
-        tp = np.zeros((wp.shape[0], self.size))
-        fp = np.zeros((wn.shape[0], self.size))
+    def at_cuts(self, wp: np.ndarray, wn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Group counts (c, groups) of each class placed at their cuts, shape (c, cuts)."""
+        tp = np.zeros((wp.shape[0], self.size), dtype=np.int64)
+        fp = np.zeros((wn.shape[0], self.size), dtype=np.int64)
         tp[:, self.ip] = wp
         fp[:, self.ineg] = wn
-        return np.cumsum(tp, axis=1), np.cumsum(fp, axis=1)
+        return tp, fp
+
+    @staticmethod
+    def cumulative(tp: np.ndarray, fp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """TP and FP at every cut (decreasing threshold), shape (c, cuts), from what each cut adds."""
+        return np.cumsum(tp, axis=1, dtype=np.float64), np.cumsum(fp, axis=1, dtype=np.float64)
 
 
 def _evaluate(tp: np.ndarray, fp: np.ndarray, fpr_grid: np.ndarray, recall_grid: np.ndarray
@@ -243,8 +279,8 @@ def curve_bands(gold: Any, scores: Any = None, *, positive: Any = None, samples:
         raise DataError(f"the ranking has {rk.n_positive} positive and {rk.n_negative} negative items; the ROC and "
                         f"PR curves need both.")
     groups = _Groups(rk)
-    obs = _evaluate(*groups.cumulative(groups.pos_c[None, :], groups.neg_c[None, :]), fg, rg)
-    rows = max(1, (rs.BUDGET // 4) // max(groups.size, 1))
+    obs = _evaluate(*groups.cumulative(*groups.at_cuts(groups.pos_c[None, :], groups.neg_c[None, :])), fg, rg)
+    rows = groups.rows()
     parts = []
     for start in range(0, samples, rows):
         c = min(rows, samples - start)

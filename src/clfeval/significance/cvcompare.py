@@ -48,6 +48,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from clfeval.core.display import Display
 from clfeval.core.results import number, signature
 from clfeval.core.validation import check_probability
 from clfeval.errors import DataError, UsageError
@@ -119,7 +120,7 @@ def _t_test(name: str, definition: str, estimate: float, se: float, df: float, h
 
 
 @dataclass(frozen=True)
-class CVComparison:
+class CVComparison(Display):
     """Two models compared over the same cross-validation folds.
 
     Attributes

@@ -29,10 +29,10 @@ result says when a bound was truncated.
 **Computation (Sun & Xu 2014).** The placement values are midrank counts:
 one sort of the n + m scores of each system gives every item's number of
 items of the other class below it (ties counting one half), in O(N log N)
-instead of the O(mn) of the double sum. The sort is numpy's: a plain sort of
-the float keys with the item index packed into their low bits (exact: keys
-whose top bits collide are re-sorted by value), which is several times faster
-than ``np.argsort`` on large inputs.
+instead of the O(mn) of the double sum (:mod:`clfeval.significance.midranks`:
+a plain sort of int64 keys with the item index packed into their low bits,
+several times faster than ``np.argsort``; with heavy ties no sort of the
+items at all, only of their distinct values).
 
 Undefined cases: without positives or without negatives there is no AUC
 (a :class:`~clfeval.errors.DataError`); with fewer than two positives or two
@@ -56,134 +56,26 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from clfeval.core.display import Display
 from clfeval.core.results import number, signature
 from clfeval.scores.columns import as_scores, score_matrix
 from clfeval.core.validation import check_probability
 from clfeval.scores.curves import Ranking, binary_gold, indicator_gold
 from clfeval.errors import DataError, UsageError
-from clfeval.significance.paired import holm
-from clfeval.significance.results import verdict as _verdict
+from clfeval.significance.midranks import below_counts, positives_first
+from clfeval.significance.classic import holm
+from clfeval.significance.results import check_alternative, verdict as _verdict, verdict_two_sided
 
-__all__ = ["AUCInterval", "DeLongComparison", "DeLongOvR", "placements", "delong_auc", "delong_test", "delong_ovr"]
+__all__ = ["AUCInterval", "DeLongComparison", "DeLongOvR", "placements", "delong_auc", "delong_test", "delong_ovr",
+           "delong_compare", "check_delong"]
 
 _ALGORITHM = "DeLong et al. (1988) structural components, computed by midrank counts (Sun & Xu 2014)"
 _CI_METHOD = "Wald (estimate ± z·SE), truncated to [0, 1] for an AUC and to [-1, 1] for a difference"
-
-# Above this many items the packed-key sort is used instead of np.argsort.
-_PACKED_MIN = 1 << 15
-
-
-# --- sorting and placement values --------------------------------------------------------
-
-def _layout(y: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """(labels, items, m): item i gets label ``labels[i]`` — positives 0..m−1 and negatives m..N−1, each
-    class in item order — and ``items[j]`` is the item with label j."""
-    m = int(np.count_nonzero(y))
-    items = np.concatenate([np.flatnonzero(y), np.flatnonzero(~y)])
-    cp = np.cumsum(y, dtype=np.int64)
-    labels = np.where(y, cp - 1, m + np.arange(y.shape[0], dtype=np.int64) - cp)
-    return labels, items, m
-
-
-def _sort_order(s: np.ndarray, labels: np.ndarray, items: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """(order, starts): the labels of the items in ascending order of score, and the tie groups.
-
-    ``s`` holds the scores in item order, ``labels`` a permutation of 0..N−1 and
-    ``items`` its inverse. ``starts`` flags the sorted positions that begin a
-    group of equal scores (None when every score is distinct).
-
-    Large inputs: each score's bits are mapped to an int64 of the same order,
-    its low ⌈log2 N⌉ bits are replaced by the item's label and the keys are
-    sorted with ``np.sort`` (much faster than ``np.argsort``). Items whose
-    remaining top bits agree — equal scores, or distinct scores closer than
-    about 2^-(52 - log2 N) relative — are the only ones whose values are read
-    again: a run of them that is out of order is re-sorted by value. Equal
-    scores keep any order.
-    """
-    n = s.shape[0]
-    if n < _PACKED_MIN:
-        sv = s[items]
-        order = np.argsort(sv, kind="stable")
-        sv = sv[order]
-        if n > 1 and np.any(sv[1:] == sv[:-1]):
-            starts = np.empty(n, dtype=bool)
-            starts[0] = True
-            np.not_equal(sv[1:], sv[:-1], out=starts[1:])
-            return order, starts
-        return order, None
-    k = int(n - 1).bit_length()
-    key = (s + 0.0).view(np.int64)  # a copy, with -0.0 made +0.0 (they tie)
-    tmp = key >> 63
-    tmp &= np.int64(0x7FFFFFFFFFFFFFFF)
-    key ^= tmp  # negative floats: flip the magnitude bits, so integer order = float order
-    key >>= k
-    key <<= k
-    key |= labels
-    key.sort()
-    order = np.bitwise_and(key, np.int64((1 << k) - 1), out=tmp)
-    key >>= k  # the top bits alone
-    near = np.flatnonzero(key[1:] == key[:-1])  # sorted positions p and p + 1 share their top bits
-    if near.size == 0:
-        return order, None
-    sl = s[items]  # scores in label order (two increasing runs of items: a cheap gather)
-    if near.size > n // 8:  # many ties: read every value once
-        sv = sl[order]
-        v0, v1 = sv[near], sv[near + 1]
-    else:
-        v0, v1 = sl[order[near]], sl[order[near + 1]]
-    bad = near[v1 < v0]
-    if bad.size:
-        lo = np.searchsorted(key, key[bad], side="left")
-        hi = np.searchsorted(key, key[bad], side="right")
-        lo, first = np.unique(lo, return_index=True)
-        sizes = hi[first] - lo
-        pos = np.repeat(lo - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
-        sub = order[pos]
-        order[pos] = sub[np.lexsort((sl[sub], key[pos]))]
-        v0, v1 = sl[order[near]], sl[order[near + 1]]
-    tied = near[v0 == v1]
-    if tied.size == 0:
-        return order, None
-    starts = np.ones(n, dtype=bool)
-    starts[tied + 1] = False
-    return order, starts
-
-
-def _below(s: np.ndarray, layout: tuple[np.ndarray, np.ndarray, int]) -> tuple[np.ndarray, int]:
-    """Per item, in label order (positives first), the number of other-class items scored below it.
-
-    Returned as integers ``c`` with a scale ``h`` (1, or 2 when there are
-    ties): a positive has ``c / h`` = #{negatives below} + ½·#{negatives
-    tied}, a negative the same count of positives. Integers, so sums are exact.
-    """
-    labels, items, m = layout
-    n = s.shape[0]
-    itype = np.int32 if n < (1 << 30) else np.int64
-    order, starts = _sort_order(s, labels, items)
-    yo = order < m
-    cneg = np.cumsum(~yo, dtype=itype)  # negatives at or before each sorted position
-    cpos = np.arange(1, n + 1, dtype=itype)
-    cpos -= cneg
-    if starts is None:
-        val, scale = np.where(yo, cneg, cpos), 1
-    else:
-        gs = np.flatnonzero(starts)
-        ge = np.append(gs[1:], n) - 1
-        sizes = ge - gs + 1
-        neg_before = cneg[gs] - (~yo[gs])
-        pos_before = cpos[gs] - yo[gs]
-        twice_neg = np.repeat(2 * neg_before + (cneg[ge] - neg_before), sizes)
-        twice_pos = np.repeat(2 * pos_before + (cpos[ge] - pos_before), sizes)
-        val, scale = np.where(yo, twice_neg, twice_pos), 2
-    out = np.empty(n, dtype=itype)
-    out[order] = val
-    return out, scale
-
 
 def _centred(counts: list[tuple[np.ndarray, int]], part: slice) -> list[np.ndarray]:
     """For each system's counts (c, h): c[part] / h (other-class items below, ties ½), minus its mean."""
@@ -202,10 +94,10 @@ def _moments(u: list[np.ndarray]) -> np.ndarray:
     out = np.full((k + 1, k + 1), math.nan) if k == 2 else np.empty((k, k))
     for i in range(k):
         for j in range(i, k):
-            out[i, j] = out[j, i] = float(np.dot(u[i], u[j])) / (size - 1)
+            out[i, j] = out[j, i] = float(np.einsum("i,i->", u[i], u[j])) / (size - 1)
     if k == 2:
         d = np.subtract(u[0], u[1], out=u[0])
-        out[k, k] = float(np.dot(d, d)) / (size - 1)
+        out[k, k] = float(np.einsum("i,i->", d, d)) / (size - 1)
     return out
 
 
@@ -246,8 +138,8 @@ def placements(gold: Any, scores: Any, *, positive: Any) -> tuple[np.ndarray, np
     ([1.0, 0.75], [0.75, 1.0])
     """
     y, _, (s,) = _binary_inputs(gold, (scores,), positive, ("scores",))
-    lay = _layout(y)
-    c, h = _below(s, lay)
+    lay = positives_first(y)
+    c, h = below_counts(s, lay)
     m = lay[2]
     return c[:m] / (h * (y.shape[0] - m)), 1.0 - c[m:] / (h * m)
 
@@ -273,7 +165,7 @@ def _json_numbers(d: dict[str, Any]) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class AUCInterval:
+class AUCInterval(Display):
     """One ROC-AUC with DeLong's variance and interval.
 
     Attributes
@@ -309,8 +201,8 @@ class AUCInterval:
 
 
 def _interval(positive: str, y: np.ndarray, s: np.ndarray, level: float) -> AUCInterval:
-    lay = _layout(y)
-    counts = [_below(s, lay)]
+    lay = positives_first(y)
+    counts = [below_counts(s, lay)]
     m = lay[2]
     n = y.shape[0] - m
     auc = _auc(*counts[0], m)
@@ -378,7 +270,7 @@ def delong_auc(gold: Any, scores: Any = None, *, positive: Any = None, level: fl
 
 
 @dataclass(frozen=True)
-class DeLongComparison:
+class DeLongComparison(Display):
     """DeLong's test of two correlated ROC-AUCs (the same items, the same positive class).
 
     Attributes
@@ -390,12 +282,15 @@ class DeLongComparison:
         θ_A − θ_B, its variance S_AA + S_BB − 2 S_AB and standard error.
     z : float
         delta / se_delta.
+    alternative : {"greater", "two-sided"}
+        H1 θ_A > θ_B (one-sided), or θ_A ≠ θ_B.
     p_value : float
-        One-sided, H1: θ_A > θ_B; ``p_value_two_sided`` beside it.
+        The p-value of ``alternative``; ``p_value_one_sided`` (1 − Φ(z)) and
+        ``p_value_two_sided`` (2(1 − Φ(|z|))) beside it.
     ci_a, ci_b, ci_delta : list of float
         Wald intervals at ``level`` (AUCs truncated to [0, 1], δ to [−1, 1]).
     verdict : str
-        One plain sentence, judged on the one-sided p at ``alpha``.
+        One plain sentence, judged on ``p_value`` at ``alpha``.
     """
 
     names: tuple[str, str]
@@ -423,6 +318,13 @@ class DeLongComparison:
     notes: list[str]
     signature: dict[str, Any]
     truncated: dict[str, bool] = field(default_factory=dict)
+    alternative: str = "greater"
+    p_value_one_sided: float = math.nan
+
+    @property
+    def rejected(self) -> bool:
+        """The test rejects its null hypothesis at ``alpha`` (p < α; False when p is undefined)."""
+        return bool(self.p_value < self.alpha)
 
     @property
     def correlation(self) -> float:
@@ -439,19 +341,24 @@ class DeLongComparison:
                 **_json_numbers({"auc_a": self.auc_a, "auc_b": self.auc_b, "var_a": self.var_a, "var_b": self.var_b,
                           "covariance": self.covariance, "correlation": self.correlation, "delta": self.delta,
                           "var_delta": self.var_delta, "se_delta": self.se_delta, "z": self.z,
-                          "p_value": self.p_value, "p_value_two_sided": self.p_value_two_sided}),
-                "hypothesis": "H0: AUC(A) <= AUC(B); H1: AUC(A) > AUC(B) (one-sided; the two-sided p is beside it)",
-                "alpha": self.alpha,
+                          "p_value": self.p_value, "p_value_one_sided": self.p_value_one_sided,
+                          "p_value_two_sided": self.p_value_two_sided}),
+                "alternative": self.alternative, "hypothesis": _HYPOTHESIS[self.alternative],
+                "alpha": self.alpha, "rejected": self.rejected,
                 "ci": {"level": self.level, "method": _CI_METHOD, "a": ci(self.ci_a, "a"), "b": ci(self.ci_b, "b"),
                        "delta": ci(self.ci_delta, "delta")},
                 "verdict": self.verdict, "undefined": [dict(u) for u in self.undefined],
                 "notes": list(self.notes), "signature": self.signature}
 
 
+_HYPOTHESIS = {"greater": "H0: AUC(A) <= AUC(B); H1: AUC(A) > AUC(B) (one-sided; the two-sided p is beside it)",
+               "two-sided": "H0: AUC(A) = AUC(B); H1: AUC(A) != AUC(B) (two-sided; the one-sided p is beside it)"}
+
+
 def _pair(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, *, positive: str, names: tuple[str, str], level: float,
-          alpha: float) -> DeLongComparison:
-    lay = _layout(y)
-    counts = [_below(sa, lay), _below(sb, lay)]
+          alpha: float, alternative: str = "greater") -> DeLongComparison:
+    lay = positives_first(y)
+    counts = [below_counts(sa, lay), below_counts(sb, lay)]
     m = lay[2]
     n = y.shape[0] - m
     auc_a, auc_b = (_auc(c, h, m) for c, h in counts)
@@ -465,7 +372,8 @@ def _pair(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, *, positive: str, names
         var_a = var_b = cov = var_d = z = p1 = p2 = math.nan
         ci_a = ci_b = ci_d = nan2
         undefined += [{"field": f, "reason": reason} for f in ("var_a", "var_b", "covariance", "var_delta", "z",
-                                                               "p_value", "p_value_two_sided", "ci")]
+                                                               "p_value", "p_value_one_sided", "p_value_two_sided",
+                                                               "ci")]
     else:
         s = _covariance(counts, m)
         var_a, var_b, cov, var_d = float(s[0, 0]), float(s[1, 1]), float(s[0, 1]), float(s[2, 2])
@@ -480,17 +388,20 @@ def _pair(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, *, positive: str, names
             reason = ("the variance of the AUC difference is 0 (the two systems place every positive and every "
                       "negative alike relative to each other)")
             undefined += [{"field": f, "reason": reason + ": z and the p-values are undefined"}
-                          for f in ("z", "p_value", "p_value_two_sided")]
-    if reason is None:
+                          for f in ("z", "p_value", "p_value_one_sided", "p_value_two_sided")]
+    p = p1 if alternative == "greater" else p2
+    if reason is None and alternative == "greater":
         verdict = _verdict("ROC-AUC", names, auc_a, auc_b, delta, p1, alpha, True, None)
+    elif reason is None:
+        verdict = verdict_two_sided("ROC-AUC", names, auc_a, auc_b, delta, p2, alpha)
     else:
         verdict = (f"{names[0]}'s ROC-AUC is {auc_a:.3f} and {names[1]}'s {auc_b:.3f}; DeLong's test is undefined "
                    f"here: {reason}.")
-    sig = signature("delong_test", {"level": level, "alpha": alpha, "algorithm": _ALGORITHM,
-                                    "ci_method": _CI_METHOD, "positive": positive})
+    sig = signature("delong_test", {"test": "delong", "alternative": alternative, "level": level, "alpha": alpha,
+                                    "algorithm": _ALGORITHM, "ci_method": _CI_METHOD, "positive": positive})
     return DeLongComparison(names, positive, m, n, auc_a, auc_b, var_a, var_b, cov, delta, var_d,
-                            math.sqrt(var_d), z, p1, p2, level, alpha, list(ci_a), list(ci_b), list(ci_d), verdict,
-                            undefined, notes, sig, cuts)
+                            math.sqrt(var_d), z, p, p2, level, alpha, list(ci_a), list(ci_b), list(ci_d), verdict,
+                            undefined, notes, sig, cuts, alternative=alternative, p_value_one_sided=p1)
 
 
 def _check_names(names: Sequence[str]) -> tuple[str, str]:
@@ -501,7 +412,7 @@ def _check_names(names: Sequence[str]) -> tuple[str, str]:
 
 
 def delong_test(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any, level: float = 0.95, alpha: float = 0.05,
-                names: Sequence[str] = ("A", "B")) -> DeLongComparison:
+                names: Sequence[str] = ("A", "B"), alternative: str = "greater") -> DeLongComparison:
     """DeLong's test: is A's ROC-AUC higher than B's on the same items?
 
     Parameters
@@ -518,6 +429,9 @@ def delong_test(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any, level
         Significance level of the verdict.
     names : (str, str)
         How A and B are called in the verdict.
+    alternative : {"greater", "two-sided"}
+        H1 "A's AUC is higher" (one-sided, the default) or "the AUCs differ";
+        ``p_value`` and the verdict follow it, both p-values are kept.
 
     Returns
     -------
@@ -536,24 +450,28 @@ def delong_test(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any, level
     >>> r = delong_test(gold, a, b, positive=1)
     >>> round(r.auc_a, 4), round(r.auc_b, 4), round(r.z, 3), round(r.p_value, 3)
     (0.9583, 0.7292, 1.501, 0.067)
+    >>> round(delong_test(gold, a, b, positive=1, alternative="two-sided").p_value, 3)
+    0.133
     """
     level = check_probability(level, option="level")
     alpha = check_probability(alpha, option="alpha")
+    alternative = check_alternative(alternative)
     names = _check_names(names)
     y, pos, (sa, sb) = _binary_inputs(gold, (scores_a, scores_b), positive, names)
-    return _pair(y, sa, sb, positive=pos, names=names, level=level, alpha=alpha)
+    return _pair(y, sa, sb, positive=pos, names=names, level=level, alpha=alpha, alternative=alternative)
 
 
 # --- one-vs-rest -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class DeLongOvR:
+class DeLongOvR(Display):
     """DeLong's test per class, one class against the rest, Holm-adjusted over the classes.
 
     ``per_class`` maps each label to its :class:`DeLongComparison` (None for a
     class whose test is undefined: no positive or no negative item);
-    ``p_holm`` / ``p_holm_two_sided`` are the Holm–Bonferroni adjusted p-values
-    over the classes with a defined p.
+    ``p_holm`` (of ``alternative``) and ``p_holm_two_sided`` are the
+    Holm–Bonferroni adjusted p-values over the classes with a defined p;
+    ``verdicts`` one sentence per such class, judged on ``p_holm``.
     """
 
     names: tuple[str, str]
@@ -565,6 +483,19 @@ class DeLongOvR:
     undefined: list[dict[str, str]]
     notes: list[str]
     signature: dict[str, Any]
+    alternative: str = "greater"
+    verdicts: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def rejected(self) -> bool:
+        """Every class with a defined test rejects its null after Holm's adjustment (and at least one has one)."""
+        defined = [lab for lab in self.labels if self.per_class[lab] is not None and math.isfinite(self.p_holm[lab])]
+        return bool(defined) and all(self.p_holm[lab] < self.alpha for lab in defined)
+
+    @property
+    def verdict(self) -> str:
+        """The per-class sentences, one after the other."""
+        return " ".join(f"Class {lab!r}: {v}" for lab, v in self.verdicts.items())
 
     def to_dict(self) -> dict[str, Any]:
         rows = {}
@@ -578,14 +509,16 @@ class DeLongOvR:
             d["p_holm"] = number(self.p_holm[lab])
             d["p_holm_two_sided"] = number(self.p_holm_two_sided[lab])
             d["significant"] = bool(self.p_holm[lab] < self.alpha)
+            d["verdict"] = self.verdicts.get(lab, d["verdict"])
             rows[lab] = d
         return {"names": {"a": self.names[0], "b": self.names[1]}, "labels": list(self.labels), "alpha": self.alpha,
-                "adjustment": "holm", "per_class": rows, "undefined": [dict(u) for u in self.undefined],
+                "alternative": self.alternative, "adjustment": "holm", "rejected": self.rejected, "per_class": rows,
+                "verdicts": dict(self.verdicts), "undefined": [dict(u) for u in self.undefined],
                 "notes": list(self.notes), "signature": self.signature}
 
 
 def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any] | None = None, level: float = 0.95,
-               alpha: float = 0.05, names: Sequence[str] = ("A", "B")) -> DeLongOvR:
+               alpha: float = 0.05, names: Sequence[str] = ("A", "B"), alternative: str = "greater") -> DeLongOvR:
     """DeLong's test for each class against the rest (multiclass), Holm-adjusted.
 
     Parameters
@@ -594,6 +527,8 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
         One label per item.
     scores_a, scores_b : mapping label → column, or (n, K) arrays with ``labels``
         One score column per class for each system; both must have the same classes.
+    alternative : {"greater", "two-sided"}
+        As in :func:`delong_test`; the Holm adjustment is of that alternative's p-values.
 
     Returns
     -------
@@ -612,6 +547,7 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
     """
     level = check_probability(level, option="level")
     alpha = check_probability(alpha, option="alpha")
+    alternative = check_alternative(alternative)
     names = _check_names(names)
     ma, la = score_matrix(scores_a, labels=labels, prefix=f"{names[0]}:")
     mb, lb = score_matrix(scores_b, labels=labels, prefix=f"{names[1]}:")
@@ -632,16 +568,61 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
             undefined.append({"field": f"per_class.{lab}", "reason": f"class {lab!r} has {m} of {y.shape[0]} items: "
                               "a one-vs-rest ROC-AUC needs positive and negative items"})
             continue
-        per[lab] = _pair(y[:, j], ma[:, j], mb[:, j], positive=lab, names=names, level=level, alpha=alpha)
+        per[lab] = _pair(y[:, j], ma[:, j], mb[:, j], positive=lab, names=names, level=level, alpha=alpha,
+                         alternative=alternative)
     defined = [lab for lab in labs if per[lab] is not None]
     adj1 = holm([per[lab].p_value for lab in defined])  # type: ignore[union-attr]
     adj2 = holm([per[lab].p_value_two_sided for lab in defined])  # type: ignore[union-attr]
     p_holm = {lab: math.nan for lab in labs}
     p_holm2 = dict(p_holm)
+    verdicts = {}
     for lab, p, q in zip(defined, adj1, adj2):
         p_holm[lab], p_holm2[lab] = float(p), float(q)
+        c = per[lab]
+        if not math.isfinite(c.p_value):  # type: ignore[union-attr]
+            verdicts[lab] = c.verdict  # type: ignore[union-attr]
+        elif alternative == "greater":
+            verdicts[lab] = _verdict("ROC-AUC", names, c.auc_a, c.auc_b, c.delta, float(p), alpha, True, None,  # type: ignore[union-attr]
+                                     p_name="Holm-adjusted p")
+        else:
+            verdicts[lab] = verdict_two_sided("ROC-AUC", names, c.auc_a, c.auc_b, c.delta, float(p), alpha,  # type: ignore[union-attr]
+                                              p_name="Holm-adjusted two-sided p")
     notes = ["Each class is ranked against all the others (one-vs-rest); the per-class p-values are adjusted with "
              "Holm-Bonferroni over the classes with a defined test (family-wise error <= alpha)."]
-    sig = signature("delong_ovr", {"level": level, "alpha": alpha, "algorithm": _ALGORITHM, "ci_method": _CI_METHOD,
-                                   "adjustment": "holm"})
-    return DeLongOvR(names, labs, per, p_holm, p_holm2, alpha, undefined, notes, sig)
+    sig = signature("delong_ovr", {"test": "delong", "alternative": alternative, "level": level, "alpha": alpha,
+                                   "algorithm": _ALGORITHM, "ci_method": _CI_METHOD, "adjustment": "holm"})
+    return DeLongOvR(names, labs, per, p_holm, p_holm2, alpha, undefined, notes, sig, alternative, verdicts)
+
+
+def check_delong(metric: Any, margin: Any = None) -> None:
+    """Refuse what DeLong's test cannot do, before any data is read: a metric other than ROC-AUC, a margin.
+
+    >>> check_delong("macro_f1")
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.UsageError: DeLong's test compares ROC-AUCs of scores; metric 'macro_f1' is not roc_auc. Use test bootstrap or randomization for it (and for average_precision).
+    """
+    if metric != "roc_auc":
+        raise UsageError(f"DeLong's test compares ROC-AUCs of scores; metric {metric!r} is not roc_auc. Use test "
+                         f"bootstrap or randomization for it (and for average_precision).")
+    if margin is not None:
+        raise UsageError(lambda name: f"option {name} (non-inferiority) is tested with the paired bootstrap; use test "
+                         f"bootstrap with metric roc_auc for a ROC-AUC margin.", params=["margin"])
+
+
+def delong_compare(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any = None,
+                   labels: Sequence[Any] | None = None, level: float = 0.95, alpha: float = 0.05,
+                   names: Sequence[str] = ("A", "B"), alternative: str = "greater") -> DeLongComparison | DeLongOvR:
+    """DeLong's test as ``compare(..., test="delong")`` runs it: :func:`delong_test` for one score column per
+    system (needs ``positive``), :func:`delong_ovr` for one column per class (mappings label → column, or
+    (n, K) arrays with ``labels``: one-vs-rest, Holm-adjusted).
+
+    >>> r = delong_compare([1, 0, 1, 0, 1, 0], [.9, .1, .8, .3, .4, .5], [.6, .2, .7, .4, .3, .5], positive=1)
+    >>> type(r).__name__, round(r.auc_a, 4), round(r.auc_b, 4)
+    ('DeLongComparison', 0.8889, 0.7778)
+    """
+    if isinstance(scores_a, Mapping) or getattr(scores_a, "ndim", 1) == 2:
+        return delong_ovr(gold, scores_a, scores_b, labels=labels, level=level, alpha=alpha, names=names,
+                          alternative=alternative)
+    return delong_test(gold, scores_a, scores_b, positive=positive, level=level, alpha=alpha, names=names,
+                       alternative=alternative)

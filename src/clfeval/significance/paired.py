@@ -42,13 +42,16 @@ from clfeval.core import resample as rs
 from clfeval.core import catalog
 from clfeval.core.decimate import replicate_histogram
 from clfeval.core.labels import encode_labels, label_str, resolve_requested, sort_labels
-from clfeval.core.validation import (check_beta, check_positive_int, check_probability, check_rng, check_samples,
+from clfeval.core.validation import (check_beta, check_probability, check_rng, check_samples,
                                  check_zero_division, zero_division_name)
 from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric, stats_of
-from clfeval.significance.results import P_DEFINITION, Comparison, MultiComparison, format_p, verdict
+from clfeval.significance.classic import holm, mcnemar
+from clfeval.significance.comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
+from clfeval.significance.results import (P_DEFINITION, Comparison, MultiComparison, check_alternative, format_p,
+                                          verdict)
 from clfeval.core.signature import build_signature
-from clfeval.core.tables import count_joint, count_pair, joint_table
+from clfeval.core.tables import JointTable, count_joint, count_pair, joint_table
 
 __all__ = [
     "TESTS",
@@ -56,6 +59,7 @@ __all__ = [
     "MultiComparison",
     "compare",
     "compare_many",
+    "compare_counts",
     "bootstrap_distribution",
     "check_metric",
     "format_p",
@@ -63,30 +67,17 @@ __all__ = [
     "mcnemar",
     "metric_label",
     "SCORE_METRICS",
+    "Replicates",
+    "bootstrap_replicates",
+    "one_sided",
+    "TRACE_METRICS",
 ]
 
 #: The tests :func:`compare` runs.
 TESTS = ("bootstrap", "randomization", "mcnemar")
 
-#: Count metrics that depend on the number of correct items only (micro-P = micro-R = micro-F1 = accuracy on
-#: single-label data): their joint table collapses to four cells. Read off the catalogue (``trace_only``).
-TRACE_METRICS = frozenset(m.key for m in catalog.METRICS if m.trace_only)
-
-#: Named metrics of *scores* (item-level, compared by index resampling): the catalogue's ranking entries, each
-#: computed from a :class:`clfeval.scores.curves.Ranking` (name → definition).
-SCORE_METRICS: dict[str, str] = {m.key: m.definition for m in catalog.METRICS if m.input == "ranking"}
-
 # Float rounding: replicate values within this (relative to max(1, |t|)) of a threshold t tie with it.
 _TIE = 1e-12
-
-
-def metric_label(name: str) -> str:
-    """How a metric is named in prose (the catalogue's title): ``macro_f1`` → ``macro-F1``.
-
-    >>> metric_label("macro_f1"), metric_label("error_rate"), metric_label("f1:spam")
-    ('macro-F1', 'error rate', "F1 of class 'spam'")
-    """
-    return catalog.label(name)
 
 
 # --- metric resolution ---------------------------------------------------------
@@ -100,42 +91,6 @@ class _Metric:
     item_fn: Callable[[Any, Any], float] | None = None
     trace_only: bool = False
     stats_fn: Callable[[Any], np.ndarray] | None = None  # TableStats (c, K) -> (c,): sparse tables
-
-
-def _comparable(m: catalog.Metric) -> bool:
-    """A catalogue metric ``compare`` can test: of single-label count tables or of a ranking, with a direction."""
-    single = m.input == "counts" and any(t in m.tasks for t in ("binary", "multiclass"))
-    return (single or m.input == "ranking") and m.direction != "none"
-
-
-def _valid_metric_text() -> str:
-    return (", ".join(m.key for m in catalog.METRICS if _comparable(m))
-            + ", or a callable metric(gold, pred) -> float")
-
-
-def check_metric(metric: Any) -> None:
-    """Refuse an unknown metric before any data is read (the message lists the valid ones).
-
-    >>> check_metric("macro_f1"); check_metric("f1:spam")
-    >>> check_metric("acuracy")
-    Traceback (most recent call last):
-    ...
-    clfeval.errors.UsageError: unknown metric 'acuracy'; valid metrics are: accuracy, error_rate, ...
-    """
-    if callable(metric):
-        return
-    if not isinstance(metric, str):
-        raise UsageError(f"option metric must be a metric name or a callable; got {metric!r}. Valid metrics: {_valid_metric_text()}.")
-    found = catalog.find(metric)
-    if found is None:
-        raise UsageError(f"unknown metric {metric!r}; valid metrics are: {_valid_metric_text()}.")
-    m = found[0]
-    if not _comparable(m):
-        why = ("is computed from predicted probabilities (calibration), not from labels or a ranking"
-               if m.input == "probabilities" else
-               "has no better direction (it describes the data or a bias), so 'A better than B' means nothing"
-               if m.direction == "none" else "applies to multi-label data; compare takes single-label predictions")
-        raise UsageError(f"metric {metric!r} {why}. Valid metrics are: {_valid_metric_text()}.")
 
 
 def _score_inputs(name: str, gold: Any, scores: Sequence[Any], positive: Any,
@@ -200,6 +155,7 @@ class _Problem:
     labels: tuple | None
     discordant: tuple[int, int] | None  # (n_AB, n_BA): A right & B wrong, A wrong & B right
     description: str
+    joint: np.ndarray | None = None  # the joint (gold, A, B) counts of a count metric (figure data: φ–δ)
 
 
 def _item_problem(m: _Metric, g: Any, xa: Any, xb: Any) -> _Problem:
@@ -217,7 +173,8 @@ def _count_problem(m: _Metric, jt: Any, streamed: str = "") -> _Problem:
     what = ("the four cells (A right?, B right?) of the joint table" if m.trace_only
             else f"the {eng.groups} non-empty cells of the joint (gold, A, B) table")
     return _Problem(m, eng, jt.n, jt.labels, jt.discordant(),
-                    f"counts: multinomial / binomial draws over {what}" + (f"; {streamed}" if streamed else ""))
+                    f"counts: multinomial / binomial draws over {what}" + (f"; {streamed}" if streamed else ""),
+                    jt.counts if isinstance(jt, JointTable) else None)
 
 
 def _problem(gold: Any, pred_a: Any, pred_b: Any, metric: Any, *, labels: Sequence[Any] | None, zd: float,
@@ -248,63 +205,6 @@ def _problem(gold: Any, pred_a: Any, pred_b: Any, metric: Any, *, labels: Sequen
     return _Problem(m, rs.IndexEngine(items), jt.n, jt.labels, jt.discordant(), "index resampling of the items")
 
 # --- tests ---------------------------------------------------------------------
-
-def mcnemar(n_ab: int, n_ba: int) -> dict[str, Any]:
-    """McNemar's test for paired accuracy, from the discordant counts.
-
-    ``n_ab`` items A got right and B wrong, ``n_ba`` the reverse. Under H0
-    each discordant item is equally likely to go either way, so
-    X ~ Bin(n_AB + n_BA, ½) and the exact one-sided p for "A better" is
-    P(X ≥ n_AB). Also: the two-sided exact p, and the chi-square statistic
-    with continuity correction χ² = max(0, |n_AB − n_BA| − 1)² / (n_AB + n_BA)
-    (Edwards 1948; 1 degree of freedom, two-sided).
-
-    With no discordant items every p is 1 and χ² is undefined (NaN).
-
-    References: McNemar (1947); Dietterich (1998), "Approximate statistical
-    tests for comparing supervised classification learning algorithms".
-
-    >>> r = mcnemar(9, 2)
-    >>> round(r["p_value"], 4), round(r["p_value_two_sided"], 4), round(r["chi2"], 4)
-    (0.0327, 0.0654, 3.2727)
-    """
-    from scipy.stats import binomtest, chi2
-
-    n_ab = check_positive_int(n_ab, option="n_ab", minimum=0)
-    n_ba = check_positive_int(n_ba, option="n_ba", minimum=0)
-    m = n_ab + n_ba
-    if m == 0:
-        return {"n_ab": 0, "n_ba": 0, "p_value": 1.0, "p_value_two_sided": 1.0, "chi2": math.nan, "chi2_p_value": 1.0}
-    one = float(binomtest(n_ab, m, 0.5, alternative="greater").pvalue)
-    two = float(binomtest(n_ab, m, 0.5, alternative="two-sided").pvalue)
-    stat = max(0, abs(n_ab - n_ba) - 1) ** 2 / m
-    return {"n_ab": n_ab, "n_ba": n_ba, "p_value": one, "p_value_two_sided": two, "chi2": float(stat),
-            "chi2_p_value": float(chi2.sf(stat, 1))}
-
-
-def holm(p_values: Sequence[float]) -> np.ndarray:
-    """Holm–Bonferroni adjusted p-values (step-down; controls the family-wise error rate).
-
-    Sort the m p-values ascending, p_(1) ≤ … ≤ p_(m); the adjusted value of
-    p_(j) is max over i ≤ j of min(1, (m − i + 1)·p_(i)). Reject H0 of a
-    comparison when its adjusted p < α. NaN p-values stay NaN and do not count.
-
-    Reference: Holm (1979), "A simple sequentially rejective multiple test procedure".
-
-    >>> holm([0.01, 0.04, 0.03]).tolist()
-    [0.03, 0.06, 0.06]
-    """
-    p = np.asarray(p_values, dtype=np.float64)
-    out = np.full(p.shape, math.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    m = ok.size
-    if m == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    adj = np.minimum(1.0, (m - np.arange(m)) * p[order])
-    out[order] = np.maximum.accumulate(adj)
-    return out
-
 
 def _at_least(x: np.ndarray, t: float) -> int:
     """#{x ≥ t}, with values within float rounding of t counting as ties (≥)."""
@@ -344,7 +244,8 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
             test: str = "bootstrap", samples: int = 10_000, seed: int | np.random.Generator = 0,
             alpha: float = 0.05, ci: float = 0.95, labels: Sequence[Any] | None = None, positive: Any = None,
             zero_division: Any = 0, beta: float = 1.0, names: Sequence[str] = ("A", "B"),
-            progress: Callable[[int, int], None] | None = None) -> Comparison:
+            progress: Callable[[int, int], None] | None = None, alternative: str = "greater",
+            margin: float | None = None) -> Any:
     """Is A really better than B on this test set? A paired test, δ and confidence intervals.
 
     Parameters
@@ -368,9 +269,12 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
         (``roc_auc``, ``average_precision``; needs ``positive``), or a
         callable ``metric(gold, pred) -> float`` (higher is better unless it
         has an attribute ``higher_is_better = False``).
-    test : {"bootstrap", "randomization", "mcnemar"}
+    test : {"bootstrap", "randomization", "mcnemar", "delong"}
         See the module docstring; ``mcnemar`` applies to accuracy (and the
-        metrics equal to it: error rate, micro averages).
+        metrics equal to it: error rate, micro averages); ``delong`` to
+        ``roc_auc`` of scores (:func:`clfeval.significance.delong.delong_compare`:
+        one column per system with ``positive``, or mappings label → column
+        for one-vs-rest, Holm-adjusted).
     samples : int
         b, the number of replicates (≥ 1).
     seed : int or numpy.random.Generator
@@ -392,10 +296,20 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
         How A and B are called in the verdict.
     progress : callable, optional
         ``progress(done, total)`` after each chunk of replicates.
+    alternative : {"greater", "two-sided"}
+        H1 "A better than B" (the default). ``two-sided`` (H1 "they differ")
+        applies to ``delong``; the resampling tests are one-sided.
+    margin : float, optional
+        Non-inferiority: H1 M(A) > M(B) − margin by the paired bootstrap
+        (:func:`clfeval.significance.noninferiority.noninferiority`); refused
+        with randomization and McNemar, whose null is "no difference".
 
     Returns
     -------
     Comparison
+        Or :class:`~clfeval.significance.delong.DeLongComparison` /
+        ``DeLongOvR`` for ``delong``, :class:`~clfeval.significance.noninferiority.NonInferiority`
+        with ``margin``.
 
     Notes
     -----
@@ -427,9 +341,62 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
     >>> compare(gold, a, b, test="mcnemar").p_value  # P(X ≥ 2), X ~ Bin(2, 1/2)
     0.25
     """
+    if test == "delong":
+        from clfeval.significance.delong import check_delong, delong_compare
+
+        check_delong(metric, margin)
+        return delong_compare(gold, pred_a, pred_b, positive=positive, labels=labels, level=ci, alpha=alpha,
+                              names=names, alternative=alternative)
+    if margin is not None:
+        from clfeval.significance.noninferiority import noninferiority
+
+        return noninferiority(gold, pred_a, pred_b, margin=margin, metric=metric, test=test, samples=samples,
+                              seed=seed, alpha=alpha, labels=labels, positive=positive, zero_division=zero_division,
+                              beta=beta, names=names)
+    one_sided(test, alternative)
     return _compare(gold, pred_a, pred_b, metric=metric, test=test, samples=samples, seed=seed, alpha=alpha,
                     ci=ci, labels=labels, positive=positive, zero_division=zero_division, beta=beta,
                     names=names, progress=progress, engine="auto")
+
+
+def one_sided(test: Any, alternative: Any) -> None:
+    """Refuse ``two-sided`` for the resampling tests, which test "A better than B" only."""
+    if check_alternative(alternative) != "greater":
+        raise UsageError(lambda name: f"option {name} two-sided applies to test delong; the {test} test here is "
+                         f"one-sided (H1: A better than B; McNemar shows the two-sided exact p beside it).",
+                         params=["alternative"])
+
+
+@dataclass(frozen=True)
+class Replicates:
+    """Paired bootstrap replicates of both systems' metric, beside the observed values (:func:`bootstrap_replicates`)."""
+
+    metric: str
+    description: str
+    higher_is_better: bool
+    n: int
+    observed: tuple[float, float]
+    a: np.ndarray
+    b: np.ndarray
+    engine: str
+
+
+def bootstrap_replicates(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any, Any], float] = "accuracy",
+                         samples: int = 10_000, seed: int | np.random.Generator = 0,
+                         labels: Sequence[Any] | None = None, positive: Any = None, zero_division: Any = 0,
+                         beta: float = 1.0) -> Replicates:
+    """M(A, x^(i)) and M(B, x^(i)) for b paired bootstrap test sets (the replicates of :func:`compare`'s
+    bootstrap with the same seed), with M(A, x) and M(B, x)."""
+    samples = check_samples(samples)
+    zd = check_zero_division(zero_division)
+    check_metric(metric)
+    prob = _problem(gold, pred_a, pred_b, metric, labels=labels, zd=zd, beta=check_beta(beta), positive=positive,
+                    engine="auto")
+    a, b = prob.engine.observed()
+    va, vb = rs.draw(prob.engine, "bootstrap", samples, check_rng(seed))
+    m = prob.metric
+    return Replicates(m.name, m.description, m.higher_is_better, prob.n, (float(a), float(b)), va, vb,
+                      prob.description)
 
 
 def bootstrap_distribution(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any, Any], float] = "accuracy",
@@ -446,13 +413,9 @@ def bootstrap_distribution(gold: Any, pred_a: Any, pred_b: Any, *, metric: str |
     >>> d.shape, round(float(d.mean()), 1)
     ((4000,), 0.2)
     """
-    samples = check_samples(samples)
-    zd = check_zero_division(zero_division)
-    check_metric(metric)
-    prob = _problem(gold, pred_a, pred_b, metric, labels=labels, zd=zd, beta=check_beta(beta), positive=positive,
-                    engine="auto")
-    va, vb = rs.draw(prob.engine, "bootstrap", samples, check_rng(seed))
-    return va - vb
+    r = bootstrap_replicates(gold, pred_a, pred_b, metric=metric, samples=samples, seed=seed, labels=labels,
+                             positive=positive, zero_division=zero_division, beta=beta)
+    return r.a - r.b
 
 
 def _check_test(test: Any) -> str:
@@ -477,6 +440,27 @@ def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, sam
     prob = _problem(gold, pred_a, pred_b, metric, labels=labels, zd=zd, beta=beta, positive=positive, engine=engine)
     return _run(prob, test=test, samples=samples, rng=rng, seed=seed, alpha=alpha, level=level, zd=zd, names=names,
                 progress=progress)
+
+
+def compare_counts(table: Any, *, metric: str = "accuracy", test: str = "bootstrap", samples: int = 10_000,
+                   seed: Any = None, alpha: float = 0.05, ci: float = 0.95, zero_division: Any = 0, beta: float = 1.0,
+                   names: Sequence[str] = ("a", "b"), progress: Callable[[int, int], None] | None = None,
+                   description: str = "counts") -> Comparison:
+    """:func:`compare` from counts: a joint (gold, A, B) table added up over batches, files or partitions
+    (``JointTable``: the same replicates as :func:`compare` of the items), or a count engine of a metric
+    (``CountEngine``: binned ROC-AUC, :mod:`clfeval.significance.binnedcompare`)."""
+    test, samples, alpha, level, zd, beta = _check_settings(test, samples, alpha, ci, zero_division, beta, metric)
+    rng = check_rng(seed)
+    if isinstance(table, rs.CountEngine):
+        entry = catalog.get(metric)
+        prob = _Problem(_Metric(metric, entry.title, entry.direction != "lower", table_fn=table.value), table,
+                        table.n, None, None, description)
+    elif table.n == 0:
+        raise DataError("there are no items to compare.")
+    else:
+        prob = _count_problem(_resolve(metric, table.labels, zd, beta), table, description if description != "counts" else "")
+    return _run(prob, test=test, samples=samples, rng=rng, seed=seed, alpha=alpha, level=level, zd=zd,
+                names=_check_names(names), progress=progress)
 
 
 def _check_settings(test: Any, samples: Any, alpha: Any, ci: Any, zero_division: Any, beta: Any,
@@ -548,7 +532,7 @@ def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, s
                       higher_is_better=m.higher_is_better, n=prob.n, names=names, ci=intervals, details=details,
                       verdict=verdict(metric_label(m.name), names, a, b, delta, float(p), alpha, m.higher_is_better,
                                       samples if test == "bootstrap" else None),
-                      signature=signature, notes=notes, distribution=hist)
+                      signature=signature, notes=notes, distribution=hist, joint=prob.joint)
 
 
 # --- several systems -------------------------------------------------------------

@@ -57,22 +57,42 @@ from scipy.special import ndtri
 from scipy.stats import binom
 
 from clfeval.core import resample as rs
+from clfeval.core.display import Display
 from clfeval.core.results import number, signature
 from clfeval.core.validation import check_beta, check_positive_int, check_probability, check_rng, check_zero_division
 from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric
-from clfeval.significance.paired import TRACE_METRICS, bootstrap_distribution, check_metric, metric_label
+from clfeval.significance.comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
+from clfeval.significance.paired import bootstrap_distribution
+from clfeval.significance.results import check_alternative
 from clfeval.core.tables import confusion_table, joint_table
 
 __all__ = ["McNemarPower", "BootstrapPower", "IntervalWidth", "mcnemar_exact_power", "mcnemar_power",
-           "bootstrap_power", "interval_width", "power_compare"]
+           "bootstrap_power", "interval_width", "power_compare", "check_count_metric"]
 
-ALTERNATIVES = ("greater", "two-sided")
 _EPS = 1e-14  # mass of D left out on each side of the summed window
 _SCAN_LIMIT = 2_000_000  # most values of n scanned one by one
 _NOT_MONOTONE = ("Exact-test power is not monotone in n (it saw-tooths as the critical value jumps): the n reported "
                  "is the smallest n whose exact power reaches the target; a larger n can fall short again, so the n "
                  "from which power stays at or above the target is given beside it.")
+
+
+def check_count_metric(metric: Any) -> str:
+    """A metric of count tables (what power and widths are computed for), refused otherwise before any data is read.
+
+    >>> check_count_metric("roc_auc")
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.UsageError: metric 'roc_auc' is a metric of scores; power and interval widths are computed for count metrics of predicted labels (accuracy, macro_f1, f1:LABEL, ...: `clfeval metrics --input counts`).
+    """
+    check_metric(metric)
+    if not isinstance(metric, str) or metric in SCORE_METRICS:
+        shown = metric if isinstance(metric, str) else getattr(metric, "__name__", "a callable")
+        raise UsageError(f"metric {shown!r} is a metric of scores; power and interval widths are computed for count "
+                         f"metrics of predicted labels (accuracy, macro_f1, f1:LABEL, ...: `clfeval metrics --input "
+                         f"counts`)." if isinstance(metric, str) else
+                         f"metric {shown!r} is a callable; power and interval widths take a count metric's name.")
+    return metric
 
 
 def _fmt_n(n: int) -> str:
@@ -245,17 +265,11 @@ def mcnemar_exact_power(n: int, p10: float, p01: float, *, alpha: float = 0.05, 
     """
     n = check_positive_int(n, option="n")
     alpha = check_probability(alpha, option="alpha")
-    _check_alternative(alternative)
+    check_alternative(alternative)
     p10, p01 = _check_shares(p10, p01)
     if p10 + p01 == 0:
         return 0.0
     return _Exact(p10 + p01, p10 / (p10 + p01), alpha, alternative).power_at(n, p10 / (p10 + p01))
-
-
-def _check_alternative(alternative: Any) -> str:
-    if alternative not in ALTERNATIVES:
-        raise UsageError(f"alternative must be one of {', '.join(ALTERNATIVES)}; got {alternative!r}.")
-    return alternative
 
 
 def _check_shares(p10: Any, p01: Any) -> tuple[float, float]:
@@ -266,7 +280,7 @@ def _check_shares(p10: Any, p01: Any) -> tuple[float, float]:
 
 
 @dataclass(frozen=True)
-class McNemarPower:
+class McNemarPower(Display):
     """Exact power of McNemar's test at the observed discordant share.
 
     Attributes
@@ -363,7 +377,7 @@ def mcnemar_power(n_ab: int, n_ba: int, n: int, *, delta: float | None = None, a
         raise DataError(f"n_ab + n_ba = {n_ab + n_ba} discordant items cannot exceed the n = {n} items.")
     alpha = check_probability(alpha, option="alpha")
     target = check_probability(power, option="power")
-    _check_alternative(alternative)
+    check_alternative(alternative)
     delta = _check_delta(delta)
     max_n = check_positive_int(max_n, option="max_n")
     p_d = (n_ab + n_ba) / n
@@ -426,7 +440,7 @@ def _mcnemar_sentence(n: int, unit: str, label: str, detectable: float, delta: f
 # --- bootstrap standard error for any count metric ------------------------------------------------
 
 @dataclass(frozen=True)
-class BootstrapPower:
+class BootstrapPower(Display):
     """Smallest detectable δ and the n needed, from the paired bootstrap standard error of δ (normal approximation)."""
 
     metric: str
@@ -481,7 +495,7 @@ def bootstrap_power(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "macro
         raise UsageError("bootstrap_power takes a metric name (a count metric such as macro_f1).")
     alpha = check_probability(alpha, option="alpha")
     target = check_probability(power, option="power")
-    _check_alternative(alternative)
+    check_alternative(alternative)
     delta = _check_delta(delta)
     samples = check_positive_int(samples, option="samples", minimum=2)
     reps = bootstrap_distribution(gold, pred_a, pred_b, metric=metric, samples=samples, seed=seed, labels=labels,
@@ -559,7 +573,7 @@ def power_compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "accurac
 # --- one system: the width of the interval --------------------------------------------------------
 
 @dataclass(frozen=True)
-class IntervalWidth:
+class IntervalWidth(Display):
     """The bootstrap percentile interval of one metric at the current n, and the n for a target width."""
 
     metric: str

@@ -9,13 +9,48 @@ each verdict.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any
+
 
 from clfeval.core import catalog
 from clfeval.core.display import Display
+from clfeval.errors import UsageError
 
-__all__ = ["Comparison", "MultiComparison", "format_p", "verdict", "hypothesis", "P_DEFINITION", "fmt_value"]
+__all__ = ["Comparison", "MultiComparison", "format_p", "verdict", "verdict_two_sided", "hypothesis", "P_DEFINITION",
+           "fmt_value", "ALTERNATIVES", "check_alternative", "gate", "systems_phi_delta"]
+
+#: The alternative hypotheses: "A is better than B" (one-sided), or "A and B differ" (two-sided).
+ALTERNATIVES = ("greater", "two-sided")
+
+
+def check_alternative(alternative: Any) -> str:
+    """``greater`` or ``two-sided``, or a usage error naming the option.
+
+    >>> check_alternative("less")
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.UsageError: option alternative must be one of greater, two-sided; got 'less'.
+    """
+    if alternative not in ALTERNATIVES:
+        raise UsageError(lambda name: f"option {name} must be one of {', '.join(ALTERNATIVES)}; got {alternative!r}.",
+                         params=["alternative"])
+    return str(alternative)
+
+
+def gate(result: Any) -> tuple[bool, str]:
+    """(passed, why) of a decision used as a gate (``clfeval compare --gate``): does its test reject its null?
+
+    ``result`` is any result with a ``rejected`` flag and a ``verdict`` (or
+    ``verdicts``): a comparison, several comparisons (every one must reject,
+    Holm-adjusted), DeLong's test (one-vs-rest: every class with a defined
+    test), a non-inferiority test.
+    """
+    passed = bool(result.rejected)
+    why = getattr(result, "verdict", None)
+    if not why:
+        why = " ".join(getattr(result, "verdicts", []) or [])
+    return passed, why
 
 
 def fmt_value(x: float) -> str:
@@ -40,6 +75,27 @@ def format_p(p: float, samples: int | None = None, *, name: str = "p") -> str:
     if p < 0.01:
         return f"{name} = {p:.2g}"
     return f"{name} = {p:.3f}"
+
+
+def verdict_two_sided(label: str, names: tuple[str, str], a: float, b: float, delta: float, p: float,
+                      alpha: float, samples: int | None = None, p_name: str = "two-sided p") -> str:
+    """The plain sentence of a two-sided comparison (H1: the two differ).
+
+    >>> verdict_two_sided("ROC-AUC", ("a", "b"), 0.91, 0.88, 0.03, 0.012, 0.05)
+    "a's ROC-AUC is 0.030 higher than b's; two-sided p = 0.012 < 0.05: a difference this large is unlikely to be luck on this test set."
+    """
+    na, nb = names
+    ptext = format_p(p, samples, name=p_name)
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return f"{na}'s or {nb}'s {label} is undefined on this test set; no test is possible."
+    if delta == 0:
+        head = f"{na} and {nb} have the same {label} ({fmt_value(a)}) on this test set"
+    else:
+        head = f"{na}'s {label} is {fmt_value(abs(delta))} {'higher' if delta > 0 else 'lower'} than {nb}'s"
+    if p < alpha:
+        return f"{head}; {ptext} < {alpha:g}: a difference this large is unlikely to be luck on this test set."
+    return (f"{head}; {ptext} ≥ {alpha:g}: could well be luck on this test set (no difference shown at "
+            f"α = {alpha:g}).")
 
 
 def verdict(label: str, names: tuple[str, str], a: float, b: float, delta: float, p: float, alpha: float,
@@ -104,6 +160,12 @@ class Comparison(Display):
         One plain sentence.
     signature : dict
         Version, seed, samples, metric definition, engine, library versions.
+    distribution : dict or None
+        The histogram of the replicates (figure data; see :func:`clfeval.core.decimate.replicate_histogram`).
+    phi_delta : dict or None
+        Count metrics: each system's classes in the φ–δ diagram, ``{"labels": [...], "systems": {name:
+        {label: {"phi", "delta"}}}}`` (:func:`systems_phi_delta`; figure data, aggregated counts only),
+        computed from ``joint``, the (K, K, K) joint counts passed at construction (not kept).
     """
 
     metric: str
@@ -125,11 +187,23 @@ class Comparison(Display):
     signature: dict[str, Any]
     notes: list[str] = field(default_factory=list)
     distribution: dict[str, Any] | None = field(default=None, repr=False)
+    phi_delta: dict[str, Any] | None = field(default=None, repr=False)
+    joint: InitVar[Any] = None
+
+    def __post_init__(self, joint: Any) -> None:
+        if joint is not None:
+            points = systems_phi_delta(joint, self.signature.get("labels"), self.names)
+            object.__setattr__(self, "phi_delta", points)
 
     @property
     def significant(self) -> bool:
         """p < α."""
         return bool(self.p_value < self.alpha)
+
+    @property
+    def rejected(self) -> bool:
+        """The test rejects its null hypothesis (p < α): what ``--gate`` asks."""
+        return self.significant
 
     @property
     def label(self) -> str:
@@ -143,7 +217,26 @@ class Comparison(Display):
                 "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "p_value": self.p_value,
                 "significant": self.significant, "hypothesis": hypothesis(self.higher_is_better),
                 "ci": self.ci, self.test: self.details, "verdict": self.verdict, "notes": list(self.notes),
-                "signature": self.signature, **({"distribution": self.distribution} if self.distribution else {})}
+                "signature": self.signature, **({"distribution": self.distribution} if self.distribution else {}),
+                **({"phi_delta": self.phi_delta} if self.phi_delta else {})}
+
+
+def systems_phi_delta(joint: Any, labels: Any, names: tuple[str, str]) -> dict[str, Any] | None:
+    """The classes of both systems in the φ–δ diagram, from the joint (gold, A, B) counts (K, K, K); None without
+    a joint table (score metrics, callables).
+
+    >>> import numpy as np
+    >>> j = np.zeros((2, 2, 2), dtype=int); j[0, 0, 0] = 3; j[1, 1, 0] = 2; j[1, 1, 1] = 1; j[0, 1, 1] = 1
+    >>> systems_phi_delta(j, ("n", "y"), ("A", "B"))["systems"]["A"]["y"]
+    {'phi': 0.25, 'delta': 0.75}
+    """
+    if joint is None or labels is None:
+        return None
+    from clfeval.core.metrics import class_counts, phi_delta_of_counts
+
+    shown = [str(x) for x in labels]
+    tables = {names[0]: joint.sum(axis=2), names[1]: joint.sum(axis=1)}
+    return {"labels": shown, "systems": {n: phi_delta_of_counts(class_counts(t), shown) for n, t in tables.items()}}
 
 
 def hypothesis(higher: bool) -> str:
@@ -200,6 +293,11 @@ class MultiComparison(Display):
     adjustment: str = "holm"
     notes: list[str] = field(default_factory=list)
 
+    @property
+    def rejected(self) -> bool:
+        """Every comparison rejects its null after Holm's adjustment: what ``--gate`` asks."""
+        return all(self.significant)
+
     def to_dict(self) -> dict[str, Any]:
         rows = []
         for c, adj, sig, verdict in zip(self.comparisons, self.p_adjusted, self.significant, self.verdicts):
@@ -207,7 +305,16 @@ class MultiComparison(Display):
                          "p_value": c.p_value, "p_adjusted": adj, "significant": sig, "ci": c.ci,
                          c.test: c.details, "verdict": verdict,
                          **({"distribution": c.distribution} if c.distribution else {})})
+        points: dict[str, Any] = {}
+        for c in self.comparisons:
+            if c.phi_delta:
+                points.setdefault("labels", c.phi_delta["labels"])
+                for name, pc in c.phi_delta["systems"].items():
+                    points.setdefault("systems", {}).setdefault(name, pc)
+        if points:
+            points["systems"] = {n: points["systems"][n] for n in self.systems if n in points["systems"]}
         return {"metric": self.metric, "higher_is_better": self.higher_is_better, "test": self.test,
                 "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "adjustment": self.adjustment,
                 "baseline": self.baseline, "systems": list(self.systems), "scores": dict(self.scores),
-                "comparisons": rows, "notes": list(self.notes), "signature": self.signature}
+                "comparisons": rows, "notes": list(self.notes), "signature": self.signature,
+                **({"phi_delta": points} if points else {})}

@@ -107,6 +107,15 @@ def _r(x: float, d: int = 4) -> float:
     return round(float(x), d)
 
 
+@register_mode("report", "every section on one synthetic example: report, baselines, ranking, threshold, calibration, "
+                         "A against B (try --format html)")
+def demo_report() -> Any:
+    """Help-desk tickets in three queues, two systems, training labels and a development split (synthetic)."""
+    from clfeval.studies.demo_report import demo_report as build
+
+    return build()
+
+
 GENRES = ["news", "fiction", "government", "learned"]
 GENRE_MATRIX = [[9, 1, 2, 0], [1, 9, 1, 1], [3, 2, 7, 0], [0, 1, 0, 11]]
 

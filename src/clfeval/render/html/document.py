@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from clfeval.errors import UsageError
+from clfeval.errors import MissingExtra
 from clfeval.render._util import Block, TableBlock, TextBlock, num
 from clfeval.render.html.glossary import anchor, glossary_entries, metric_of_label
 
-__all__ = ["Figure", "Para", "Section", "Summary", "Page", "render_page", "sections_from_blocks",
-           "signature_rows", "RUN_MARK", "RUN_END"]
+__all__ = ["Figure", "Para", "Section", "Summary", "Page", "PageTable", "render_page", "sections_from_blocks",
+           "signature_rows", "check_installed", "RUN_MARK", "RUN_END"]
 
 RUN_MARK = "<!-- clfeval:run -->"
 RUN_END = "<!-- /clfeval:run -->"
@@ -75,10 +75,29 @@ def _cell(x: Any) -> str:
     return x if isinstance(x, str) else num(x)
 
 
-def _table(b: TableBlock) -> TableBlock:
+#: First-column headers of the tables whose rows are metrics (elsewhere the first column holds user data:
+#: classes, systems, folds, terms, which must never link to the glossary).
+METRIC_ROWS = ("", "measure", "metric", "metrics")
+#: First-column headers of the tables whose column headers are user data (the classes of a confusion matrix).
+LABEL_COLUMNS = ("gold \\ pred",)
+
+
+@dataclass
+class PageTable(TableBlock):
+    """A table of the page: cells as printed, and the glossary key (or None) of each column and row header."""
+
+    col_keys: list[str | None] = field(default_factory=list)
+    row_keys: list[str | None] = field(default_factory=list)
+
+
+def _table(b: TableBlock) -> PageTable:
     """The table with every cell as printed (numbers formatted as the text output formats them)."""
-    return TableBlock(b.title, [str(c) for c in b.columns], [[_cell(x) for x in r] for r in b.rows], b.caption,
-                      b.numeric_from)
+    cols = [str(c) for c in b.columns]
+    rows = [[_cell(x) for x in r] for r in b.rows]
+    first = cols[0].strip().lower() if cols else ""
+    col_keys = [None if i == 0 or first in LABEL_COLUMNS else metric_of_label(c) for i, c in enumerate(cols)]
+    row_keys = [metric_of_label(r[0]) if r and first in METRIC_ROWS else None for r in rows]
+    return PageTable(b.title, cols, rows, b.caption, b.numeric_from, col_keys, row_keys)
 
 
 def sections_from_blocks(blocks: Sequence[Block], *, drop: Callable[[TextBlock], bool] = lambda b: False) \
@@ -120,7 +139,8 @@ def sections_from_blocks(blocks: Sequence[Block], *, drop: Callable[[TextBlock],
     for i, s in enumerate(sections):
         s.id = ""
         if not s.title:
-            s.title = "Results" if i == 0 else "Details"
+            tables = any(isinstance(x, TableBlock) for x in s.items)
+            s.title = ("Results" if tables else "Overview") if i == 0 else "Details"
     return title, sections
 
 
@@ -148,30 +168,32 @@ def signature_rows(signature: dict[str, Any] | None) -> tuple[list[tuple[str, st
 _TEMPLATES = Path(__file__).parent / "templates"
 
 
+def check_installed() -> None:
+    """Refuse the HTML report early, naming the extra to install, when Jinja2 or matplotlib is missing."""
+    MissingExtra.require("the HTML report", [("jinja2", "Jinja2"), ("matplotlib", "matplotlib")], "html")
+
+
 def _environment() -> Any:
-    try:
-        import jinja2
-    except ImportError:
-        raise UsageError("the HTML report needs Jinja2 and matplotlib, which are not installed; install the extra "
-                         "with pip install 'clfeval[html]'.") from None
+    check_installed()
+    import jinja2
+
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
     env.globals["metric_of"] = metric_of_label
     env.tests["table"] = lambda x: isinstance(x, TableBlock)
-    env.globals["anchor"] = anchor
+    env.globals["anchor"] = lambda key: anchor(key) if key else ""
     return env
 
 
-def _glossary_names(page: Page) -> list[str]:
-    names = []
+def _glossary_keys(page: Page) -> list[str]:
+    """The catalogue keys of the metrics the page names: in its cards, its tables' headers and metric rows."""
+    keys = [metric_of_label(h["name"]) for h in page.summary.headline]
     for s in page.sections:
         for it in s.items:
-            if isinstance(it, TableBlock):
-                names += [metric_of_label(c) for c in it.columns]
-                names += [metric_of_label(r[0]) for r in it.rows if r]
-    names += [metric_of_label(h["name"]) for h in page.summary.headline]
-    return [n for n in names if n]
+            if isinstance(it, PageTable):
+                keys += it.col_keys + it.row_keys
+    return [k for k in keys if k]
 
 
 def render_page(page: Page, *, standalone: bool = True, generated: str | None = None) -> str:
@@ -181,9 +203,11 @@ def render_page(page: Page, *, standalone: bool = True, generated: str | None = 
 
     for i, s in enumerate(page.sections):
         s.id = s.id or f"s{i + 1}"
+        s.items = [_table(x) if isinstance(x, TableBlock) and not isinstance(x, PageTable) else x for x in s.items]
     css = (_TEMPLATES / "style.css").read_text(encoding="utf-8")
     run = list(page.run) + ([("page written", generated)] if generated else [])
     return env.get_template("page.html.j2").render(page=page, css=css, standalone=standalone,
-                                                  glossary=glossary_entries(_glossary_names(page)), run=run,
+                                                  glossary=sorted(glossary_entries(_glossary_keys(page)),
+                                                                   key=lambda g: g["title"].casefold()), run=run,
                                                   run_mark=markupsafe.Markup(RUN_MARK),
                                                   run_end=markupsafe.Markup(RUN_END))

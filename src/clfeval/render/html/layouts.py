@@ -10,41 +10,43 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from clfeval.errors import UsageError
+from clfeval.errors import MissingExtra, UsageError
 from clfeval.render._util import Block, TextBlock, num
-from clfeval.render.html.document import Figure, Page, Section, Summary, sections_from_blocks, signature_rows
+from clfeval.render.html.document import Figure, Page, Para, Section, Summary, sections_from_blocks, signature_rows
 
-__all__ = ["layout", "register_layout"]
+__all__ = ["layout", "register_layout", "Figures", "attach", "base_page", "card", "shown", "p_card"]
 
-_LAYOUTS: dict[type, Callable[[Any], Page]] = {}
+_LAYOUTS: dict[type, Callable[..., Page]] = {}
 
 
-def register_layout(result_type: type, fn: Callable[[Any], Page]) -> None:
-    """Register the HTML layout of a result type."""
+def register_layout(result_type: type, fn: Callable[..., Page]) -> None:
+    """Register the HTML layout of a result type: ``fn(result, figs)`` returns its :class:`Page`, drawing its
+    figures with ``figs`` (which numbers their SVG ids, so that the figures of several results share a page)."""
     _LAYOUTS[result_type] = fn
 
 
-class _Figures:
+class Figures:
     """Draws figures for one page, numbering their SVG ids (fig1, fig2, ...) in order."""
 
-    def __init__(self) -> None:
+    def __init__(self, prefix: str = "fig") -> None:
         self.n = 0
+        self.prefix = prefix
 
     def __call__(self, fn: Callable[..., Any], data: Any, caption: str = "", **kw: Any) -> Figure | None:
         from clfeval.plots import _mpl
 
         try:
             fig = fn(data, **kw)
-        except UsageError as exc:
-            if "not installed" in str(exc):
-                raise
+        except MissingExtra:
+            raise
+        except UsageError:
             return None  # the result lacks what this figure needs
         self.n += 1
-        svg = _mpl.figure_svg(fig, f"fig{self.n}", title=caption or None)
+        svg = _mpl.figure_svg(fig, f"{self.prefix}{self.n}", title=caption or None)
         return Figure(svg, caption)
 
 
-def _attach(sections: list[Section], starts: str, figures: Sequence[Figure | None], *, new: str | None = None,
+def attach(sections: list[Section], starts: str, figures: Sequence[Figure | None], *, new: str | None = None,
             at: int | None = None) -> None:
     """Append figures to the first section whose title starts with ``starts`` (or open section ``new``)."""
     figs = [f for f in figures if f is not None]
@@ -69,7 +71,7 @@ def _dropper(notes: Sequence[str], extra: Sequence[str] = ()) -> Callable[[TextB
     return drop
 
 
-def _page(result: Any, blocks: list[Block], *, notes: Sequence[str] = (), summary: Summary | None = None,
+def base_page(result: Any, blocks: list[Block], *, notes: Sequence[str] = (), summary: Summary | None = None,
           extra_notes: Sequence[str] = ()) -> tuple[Page, list[Section]]:
     notes = [n for n in list(extra_notes) + list(notes) if n]
     shown = summary.verdicts if summary is not None else []
@@ -82,28 +84,38 @@ def _page(result: Any, blocks: list[Block], *, notes: Sequence[str] = (), summar
     return page, sections
 
 
-def _card(name: str, value: Any, baselines: Sequence[tuple[str, Any]] = ()) -> dict[str, Any]:
-    return {"name": name, "value": num(value), "baselines": [(b, num(v)) for b, v in baselines]}
+def shown(value: Any) -> str:
+    """A number as the text output prints it; a string (already written as the tables write it) as it is."""
+    return value if isinstance(value, str) else num(value)
+
+
+def card(name: str, value: Any, baselines: Sequence[tuple[str, Any]] = ()) -> dict[str, Any]:
+    return {"name": name, "value": shown(value), "baselines": [(b, shown(v)) for b, v in baselines]}
 
 
 # --- the report ------------------------------------------------------------------------------------
 
-def report_page(rep: Any) -> Page:
+def report_page(rep: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.reports import undefined_text, report_blocks
 
     d = rep.to_dict()
     und = undefined_text(rep)
-    page, sections = _page(rep, report_blocks(rep), notes=rep.notes, extra_notes=[und] if und else [],
+    page, sections = base_page(rep, report_blocks(rep), notes=rep.notes, extra_notes=[und] if und else [],
                            summary=_report_summary(rep))
-    figs = _Figures()
+    figs = figs or Figures()
     if rep.confusion_matrix is not None:
-        _attach(sections, "Confusion matrix", [figs(plots.confusion_matrix, d, "Confusion matrix")],
+        attach(sections, "Confusion matrix", [figs(plots.confusion_matrix, d, "Confusion matrix")],
                 new="Confusion matrix", at=0)
-    _attach(sections, "Per class", [figs(plots.per_class, d, "Precision, recall and F1 per class"),
+    elif rep.kind == "multilabel":
+        sections.insert(0, Section("No confusion matrix", [Para(
+            "Multi-label data have no confusion matrix: an item may carry several labels, so an error is not one "
+            "gold class predicted as another. Each label has its own binary table instead (TP, FP, FN, TN in the "
+            "per-label table below, its precision, recall and F1 in the figure under that table).", "note")]))
+    attach(sections, "Per class", [figs(plots.per_class, d, "Precision, recall and F1 per class"),
                                     figs(plots.phi_delta, d, "The classes in the φ–δ diagram")])
     if "ranking" in rep.sections:
-        _attach(sections, "Ranking", [figs(plots.roc, d, "ROC curve"), figs(plots.pr, d, "Precision–recall curve")])
+        attach(sections, "Ranking", [figs(plots.roc, d, "ROC curve"), figs(plots.pr, d, "Precision–recall curve")])
     return page
 
 
@@ -112,19 +124,19 @@ def _report_summary(rep: Any) -> Summary:
     ml = rep.kind == "multilabel"
     s = Summary()
     first = "subset accuracy" if ml else "accuracy"
-    s.headline.append(_card(first, rep.accuracy, [] if ml else [(f"{k} baseline", v["accuracy"]) for k, v in bl.items()]))
-    s.headline.append(_card("macro-F1", rep.macro["f1"], [(f"{k} baseline", v["macro_f1"]) for k, v in bl.items()]))
-    s.headline.append(_card("micro-F1", rep.micro["f1"], [(f"{k} baseline", v["micro_f1"]) for k, v in bl.items()]))
+    s.headline.append(card(first, rep.accuracy, [] if ml else [(f"{k} baseline", v["accuracy"]) for k, v in bl.items()]))
+    s.headline.append(card("macro-F1", rep.macro["f1"], [(f"{k} baseline", v["macro_f1"]) for k, v in bl.items()]))
+    s.headline.append(card("micro-F1", rep.micro["f1"], [(f"{k} baseline", v["micro_f1"]) for k, v in bl.items()]))
     if ml:
-        s.headline.append(_card("Hamming loss", rep.hamming_loss, [(f"{k} baseline", v["hamming_loss"]) for k, v in bl.items()]))
+        s.headline.append(card("Hamming loss", rep.hamming_loss, [(f"{k} baseline", v["hamming_loss"]) for k, v in bl.items()]))
     else:
-        s.headline.append(_card("balanced accuracy", rep.balanced_accuracy))
-        s.headline.append(_card("MCC", rep.mcc))
+        s.headline.append(card("balanced accuracy", rep.balanced_accuracy))
+        s.headline.append(card("MCC", rep.mcc))
     rk = rep.sections.get("ranking")
     if rk:
-        s.headline.append(_card("ROC-AUC", rk["roc_auc"], [("random ranking", 0.5)]))
+        s.headline.append(card("ROC-AUC", rk["roc_auc"], [("random ranking", 0.5)]))
         random_ap = rk["random"]["average_precision"] if "random" in rk else None
-        s.headline.append(_card("PR-AUC (average precision)", rk["average_precision"],
+        s.headline.append(card("PR-AUC (average precision)", rk["average_precision"],
                                 [("random ranking", random_ap)] if random_ap is not None else []))
     d = rep.diagnostics
     if d.get("hardest_class") is not None:
@@ -151,21 +163,21 @@ def _report_summary(rep: Any) -> Summary:
 
 # --- scores -------------------------------------------------------------------------------------------
 
-def ranking_page(r: Any) -> Page:
+def ranking_page(r: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.scores import ranking_blocks
 
     d = r.to_dict()
-    s = Summary([_card("ROC-AUC", d["roc_auc"], [("random ranking", 0.5)]),
-                 _card("PR-AUC (average precision)", d["average_precision"])])
+    s = Summary([card("ROC-AUC", d["roc_auc"], [("random ranking", 0.5)]),
+                 card("PR-AUC (average precision)", d["average_precision"])])
     blocks = [TextBlock("clfeval ranking", heading=True), *ranking_blocks(d)]
-    page, sections = _page(r, blocks, notes=d.get("notes", []), summary=s)
-    figs = _Figures()
-    _attach(sections, "Ranking", [figs(plots.roc, d, "ROC curve"), figs(plots.pr, d, "Precision–recall curve")])
+    page, sections = base_page(r, blocks, notes=d.get("notes", []), summary=s)
+    figs = figs or Figures()
+    attach(sections, "Ranking", [figs(plots.roc, d, "ROC curve"), figs(plots.pr, d, "Precision–recall curve")])
     return page
 
 
-def threshold_page(c: Any) -> Page:
+def threshold_page(c: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.scores import threshold_blocks
 
@@ -175,97 +187,194 @@ def threshold_page(c: Any) -> Page:
                       ("hindsight", "F1 in hindsight (optimistic)")):
         if d.get(key):
             t = d[key]["threshold"] if key != "test" else d["threshold"]
-            s.headline.append(_card(name, d[key]["f1"], [("threshold", f"{t:g}")]))
+            s.headline.append(card(name, d[key]["f1"], [("threshold", f"{t:g}")]))
     s.facts = [("positive class", c.positive), ("objective", c.objective_description), ("rule", d["rule"]),
                ("test items", f"{c.n_test:,}"), ("development items", f"{c.n_dev:,}" if c.n_dev else "none")]
-    page, sections = _page(c, threshold_blocks(c), notes=c.notes, summary=s)
-    figs = _Figures()
-    _attach(sections, "", [figs(plots.threshold, d, "Threshold sweep on the test data")])
+    page, sections = base_page(c, threshold_blocks(c), notes=c.notes, summary=s)
+    figs = figs or Figures()
+    attach(sections, "", [figs(plots.threshold, d, "Threshold sweep on the test data")])
     return page
 
 
-def label_thresholds_page(r: Any) -> Page:
+def label_thresholds_page(r: Any, figs: Figures | None = None) -> Page:
+    from clfeval import plots
     from clfeval.render.scores import label_threshold_blocks
 
     s = Summary()
+    names = {"default": "default cuts", "tuned": "cuts chosen on dev", "hindsight": "best in hindsight, optimistic"}
     for key, avg in r.averages.items():
-        s.headline.append(_card(f"micro-F1 ({key})", avg["micro"]["f1"]))
-    page, _ = _page(r, label_threshold_blocks(r), notes=r.notes, summary=s)
+        s.headline.append(card(f"micro-F1 ({names.get(key, key)})", avg["micro"]["f1"],
+                                [("macro-F1", avg["macro"]["f1"])]))
+    s.facts = [("labels", str(len(r.labels))), ("objective", r.objective_description), ("test items", f"{r.n_test:,}"),
+               ("development items", f"{r.n_dev:,}" if r.n_dev else "none")]
+    page, sections = base_page(r, label_threshold_blocks(r), notes=r.notes, summary=s)
+    figs = figs or Figures()
+    attach(sections, "", [figs(plots.label_thresholds, r.to_dict(), "Test F1 per label at the three cuts")])
     return page
 
 
-def calibration_page(c: Any) -> Page:
+def calibration_page(c: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.scores import calibration_blocks
 
     d = c.to_dict()
-    s = Summary([_card("ECE", c.ece), _card("MCE", c.mce), _card("Brier score", c.brier), _card("log loss", c.log_loss)])
+    s = Summary([card("ECE", c.ece), card("MCE", c.mce), card("Brier score", c.brier), card("log loss", c.log_loss)])
     s.facts = [("items", f"{c.n:,}"), ("bins", f"{c.n_bins} ({c.strategy})"), ("kind", c.kind)]
     if c.positive is not None:
         s.facts.append(("positive class", str(c.positive)))
-    page, sections = _page(c, calibration_blocks(c), notes=c.notes, summary=s)
-    figs = _Figures()
-    _attach(sections, "Reliability", [figs(plots.reliability, d, "Reliability diagram")])
+    page, sections = base_page(c, calibration_blocks(c), notes=c.notes, summary=s)
+    figs = figs or Figures()
+    attach(sections, "Reliability", [figs(plots.reliability, d, "Reliability diagram")])
     return page
 
 
 # --- significance --------------------------------------------------------------------------------------
 
-def comparison_page(c: Any) -> Page:
+def comparison_page(c: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render.significance import comparison_blocks, p_text
+    from clfeval.render.significance import comparison_blocks
 
     d = c.to_dict()
     na, nb = c.names
-    s = Summary([_card(f"A: {na}", c.a), _card(f"B: {nb}", c.b), _card("δ = A − B", c.delta),
-                 {"name": "p", "value": p_text(c.p_value, c.samples if c.test != "mcnemar" else None),
-                  "baselines": [("α", num(c.alpha))]}], verdicts=[c.verdict])
+    s = Summary([card(f"A: {na}", c.a), card(f"B: {nb}", c.b), card("δ = A − B", c.delta), p_card(c)],
+                verdicts=[c.verdict])
     s.facts = [("metric", c.metric_description), ("test", c.test), ("samples", f"{c.samples:,}"), ("seed", str(c.seed)),
                ("items", f"{c.n:,}")]
-    page, sections = _page(c, comparison_blocks(c), notes=c.notes, summary=s)
-    figs = _Figures()
+    page, sections = base_page(c, comparison_blocks(c), notes=c.notes, summary=s)
+    figs = figs or Figures()
     cap = "Paired bootstrap distribution of δ" if c.test != "randomization" else "Randomization null distribution"
-    _attach(sections, "", [figs(plots.bootstrap, d, cap)])
+    attach(sections, "", [figs(plots.bootstrap, d, cap)])
+    if c.phi_delta:
+        attach(sections, "", [figs(plots.phi_delta, d, f"The classes of {na} and {nb} in the φ–δ diagram")])
     return page
 
 
-def multi_page(m: Any) -> Page:
+def p_card(c: Any) -> dict[str, Any]:
+    """The p-value of a comparison as a summary card, written as its table writes it."""
+    from clfeval.render.significance import p_text
+
+    return {"name": "p", "value": p_text(c.p_value, c.samples if c.test != "mcnemar" else None),
+            "baselines": [("α", num(c.alpha)), ("test", c.test)]}
+
+
+def multi_page(m: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.significance import multi_blocks
 
     d = m.to_dict()
-    s = Summary([_card(name, v) for name, v in m.scores.items()], verdicts=list(m.verdicts))
-    page, sections = _page(m, multi_blocks(m), notes=m.notes, summary=s)
-    figs = _Figures()
+    s = Summary([card(name, v) for name, v in m.scores.items()], verdicts=list(m.verdicts))
+    page, sections = base_page(m, multi_blocks(m), notes=m.notes, summary=s)
+    figs = figs or Figures()
     shown = [figs(plots.bootstrap, d, f"{c.names[0]} against {c.names[1]}", pair=i)
              for i, c in enumerate(m.comparisons[:6])]
-    _attach(sections, "\0", shown, new="Distributions of δ" + (" (first 6 pairs)" if len(m.comparisons) > 6 else ""))
+    attach(sections, "\0", shown, new="Distributions of δ" + (" (first 6 pairs)" if len(m.comparisons) > 6 else ""))
+    if "phi_delta" in d:
+        attach(sections, "\0", [figs(plots.phi_delta, d, "The classes of the systems in the φ–δ diagram")],
+                new="The systems in the φ–δ diagram")
     return page
+
+
+# --- decisions: DeLong, non-inferiority, curve bands, CV comparisons, power ---------------------------------
+
+def decision_page(r: Any, figs: Figures | None = None) -> Page:
+    """The page of a decision result: its text blocks, headline numbers, its verdict, and its figures."""
+    from clfeval import plots
+
+    blocks, cards, figures = _decision_parts(r)
+    verdict = getattr(r, "explanation", None) or getattr(r, "verdict", "")
+    page, sections = base_page(r, blocks, notes=getattr(r, "notes", []),
+                               summary=Summary(cards, verdicts=[verdict] if verdict else []))
+    figs = figs or Figures()
+    d = r.to_dict()
+    drawn = [figs(getattr(plots, name), d, caption) for name, caption in figures]
+    attach(sections, "\0", drawn, new="Figures")
+    return page
+
+
+def _decision_parts(r: Any) -> tuple[list[Block], list[dict[str, Any]], list[tuple[str, str]]]:
+    from clfeval.render import cvcompare as rcv, decisions as rdec, power as rpow
+    from clfeval.render.significance import p_text
+
+    kind = type(r).__name__
+    if kind == "DeLongComparison":
+        return rdec.delong_blocks(r), [card(f"A: {r.names[0]}", r.auc_a), card(f"B: {r.names[1]}", r.auc_b),
+                                       card("δ = A − B", r.delta), {"name": "p", "value": p_text(r.p_value, None),
+                                                                    "baselines": [("α", num(r.alpha))]}], []
+    if kind == "DeLongOvR":
+        return rdec.delong_ovr_blocks(r), [card(f"δ ROC-AUC, {lab}", c.delta) for lab, c in r.per_class.items()
+                                           if c is not None][:6], []
+    if kind == "AUCInterval":
+        return rdec.auc_interval_blocks(r), [card("ROC-AUC", r.auc, [("low", r.ci[0]), ("high", r.ci[1])])], []
+    if kind == "CurveBands":
+        return rdec.bands_blocks(r), [card("ROC-AUC", r.roc_auc["value"], list(zip(("low", "high"), r.roc_auc["ci"]))),
+                                      card("PR-AUC (average precision)", r.average_precision["value"],
+                                            list(zip(("low", "high"), r.average_precision["ci"])))], \
+            [("roc", "ROC curve with its bootstrap band"), ("pr", "Precision–recall curve with its bootstrap band")]
+    if kind == "NonInferiority":
+        return rdec.noninferiority_blocks(r), [card(f"A (new): {r.names[0]}", r.a), card(f"B (old): {r.names[1]}", r.b),
+                                               card("δ = A − B", r.delta, [("bound", r.bound), ("margin", r.margin)]),
+                                               {"name": "p", "value": p_text(r.p_value, r.samples),
+                                                "baselines": [("α", num(r.alpha))]}], \
+            [("bootstrap", "Paired bootstrap distribution of δ and the shifted threshold")]
+    if kind in ("CVComparison", "RunComparison"):
+        c = r if kind == "CVComparison" else r.comparison
+        blocks = rcv.cv_compare_blocks(r) if kind == "CVComparison" else rcv.run_compare_blocks(r)
+        return blocks, [card("mean δ over folds", c.mean_delta, [("sd", c.sd_delta)]),
+                        {"name": "p (Nadeau–Bengio)", "value": p_text(c.corrected.p_value, None),
+                         "baselines": [("α", num(c.alpha))]}], []
+    if kind == "IntervalWidth":
+        return rpow.width_blocks(r), [card("width", r.width), card("items needed", r.required_n)], []
+    fn = rpow.mcnemar_power_blocks if kind == "McNemarPower" else rpow.bootstrap_power_blocks
+    return fn(r), [card("smallest detectable δ", r.detectable_delta), card("items needed", r.required_n)], []
+
+
+def _decision_layouts() -> dict[type, Callable[[Any], Page]]:
+    from clfeval.protocols.runcompare import RunComparison
+    from clfeval.significance.curvebands import CurveBands
+    from clfeval.significance.cvcompare import CVComparison
+    from clfeval.significance.delong import AUCInterval, DeLongComparison, DeLongOvR
+    from clfeval.significance.noninferiority import NonInferiority
+    from clfeval.significance.power import BootstrapPower, IntervalWidth, McNemarPower
+
+    return {cls: decision_page for cls in (DeLongComparison, DeLongOvR, AUCInterval, CurveBands, NonInferiority,
+                                           CVComparison, RunComparison, McNemarPower, BootstrapPower, IntervalWidth)}
 
 
 # --- protocols, the study, the rest ------------------------------------------------------------------------
 
-def protocol_page(r: Any) -> Page:
+#: The metrics a protocol page shows first (those the run has), each with its spread over folds.
+_HEADLINE = ("accuracy", "subset_accuracy", "macro_f1", "micro_f1", "balanced_accuracy", "mcc", "hamming_loss")
+
+
+def protocol_page(r: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.protocols import protocol_blocks
 
+    from clfeval.core.catalog import label
+
     d = r.to_dict()
-    s = Summary([{"name": m, "value": num(r.spread[m].mean), "baselines": [("std", num(r.spread[m].std)),
-                                                                          ("min–max", f"{num(r.spread[m].min)}–{num(r.spread[m].max)}")]}
-                 for m in r.metric_names[:6]])
+    first = [m for m in _HEADLINE if m in r.spread] or list(r.spread)
+    shown = first[:5] + [m for m in r.metric_names if m not in _HEADLINE and m in r.spread and ":" in m][:1]
+    base = {name: b for name, b in (d.get("baselines") or {}).items() if isinstance(b, dict)}
+    s = Summary([{"name": label(m), "value": num(r.spread[m].mean),
+                  "baselines": [("std", num(r.spread[m].std)),
+                                ("min–max", f"{num(r.spread[m].min)}–{num(r.spread[m].max)}")]
+                 + [(f"{name} baseline", num(b[m]["mean"])) for name, b in base.items()
+                    if name == "majority" and isinstance(b.get(m), dict)]}
+                 for m in shown])
     s.facts = [("protocol", r.protocol.describe()), ("items", f"{r.n:,}"), ("labels", str(len(r.labels)))]
-    page, sections = _page(r, protocol_blocks(r), notes=r.notes, summary=s)
-    figs = _Figures()
-    _attach(sections, "Test metrics", [figs(plots.cv_spread, d, "Spread over folds"),
+    page, sections = base_page(r, protocol_blocks(r), notes=r.notes, summary=s)
+    figs = figs or Figures()
+    attach(sections, "Test metrics", [figs(plots.cv_spread, d, "Spread over folds"),
                                        figs(plots.phi_delta, d, "The folds in the φ–δ diagram")],
             new="Spread over folds", at=0)
-    _attach(sections, "Pooled out-of-fold", [figs(plots.confusion_matrix, d["pooled"], "Pooled out-of-fold confusion matrix"),
+    attach(sections, "Pooled out-of-fold", [figs(plots.confusion_matrix, d["pooled"], "Pooled out-of-fold confusion matrix"),
                              figs(plots.phi_delta, d["pooled"], "Pooled classes in the φ–δ diagram")],
             new="Pooled out-of-fold table")
     return page
 
 
-def study_page(st: Any) -> Page:
+def study_page(st: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render.study import study_blocks
     from clfeval.studies.reuters import PART_TITLES, PARTS
@@ -274,54 +383,30 @@ def study_page(st: Any) -> Page:
     s = Summary()
     if st.binary is not None:
         pub = (st.published or {})
-        s.headline.append(_card("micro-F1", st.binary["micro"]["f1"], [("published", (pub.get("micro") or {}).get("f1"))]))
-        s.headline.append(_card("macro-F1", st.binary["macro"]["f1"], [("published", (pub.get("macro") or {}).get("f1"))]))
+        s.headline.append(card("micro-F1", st.binary["micro"]["f1"], [("published", (pub.get("micro") or {}).get("f1"))]))
+        s.headline.append(card("macro-F1", st.binary["macro"]["f1"], [("published", (pub.get("macro") or {}).get("f1"))]))
     if st.multiclass is not None:
-        s.headline.append(_card("multiclass accuracy", st.multiclass["accuracy"]))
+        s.headline.append(card("multiclass accuracy", st.multiclass["accuracy"]))
     if st.significance is not None and st.significance.get("answer"):
         s.verdicts.append(st.significance["answer"])
     s.facts = [("split", f"{st.split.get('train', '?')} training, {st.split.get('test', '?')} test stories"),
                ("vocabulary", f"{st.vocabulary_size:,} terms"), ("categories", ", ".join(st.categories))]
-    page, sections = _page(st, study_blocks(st), notes=st.notes, summary=s)
-    figs = _Figures()
+    page, sections = base_page(st, study_blocks(st), notes=st.notes, summary=s)
+    figs = figs or Figures()
 
     def title(part: str) -> str:
         return f"{PARTS.index(part) + 1}. {PART_TITLES[part]}"
 
     if st.binary is not None:
-        _attach(sections, title("binary"), [figs(plots.reuters, d, "Per-category F1 and tuned thresholds")])
+        attach(sections, title("binary"), [figs(plots.reuters, d, "Per-category F1 and tuned thresholds")])
     if st.cross_validation is not None:
-        _attach(sections, title("cross_validation"), [figs(plots.cv_spread, d, "Spread over the ten folds")])
+        attach(sections, title("cross_validation"), [figs(plots.cv_spread, d, "Spread over the ten folds")])
     if st.significance is not None and isinstance(st.significance.get("bootstrap"), dict):
-        _attach(sections, title("significance"), [figs(plots.bootstrap, st.significance["bootstrap"],
+        attach(sections, title("significance"), [figs(plots.bootstrap, st.significance["bootstrap"],
                                                        "Paired bootstrap: NB against the keyword rule")])
     if st.terms is not None:
-        _attach(sections, title("terms"), [figs(plots.phi_delta, d, "Terms in the φ–δ diagram")])
+        attach(sections, title("terms"), [figs(plots.phi_delta, d, "Terms in the φ–δ diagram")])
     return page
-
-
-def blocks_page(result: Any, blocks: list[Block]) -> Page:
-    """The generic layout: the text blocks, no figures."""
-    d = result.to_dict() if hasattr(result, "to_dict") else {}
-    notes = d.get("notes") if isinstance(d.get("notes"), list) else []
-    page, sections = _page(result, blocks, notes=notes)
-    sig = d.get("signature")
-    if isinstance(sig, dict) and not page.signature:
-        page.signature, page.run = signature_rows(sig)
-    return page
-
-
-def _generic() -> dict[type, Callable[[Any], list[Block]]]:
-    from clfeval.studies.demo import DemoResult
-    from clfeval.render import demo as rdemo
-    from clfeval.render import runlog as rrun
-    from clfeval.render.study import fetched_blocks
-    from clfeval.protocols.runlog import Ablation, BestRuns, CheckResult, Run, RunList
-    from clfeval.text.fetch import FetchedDataset
-
-    return {DemoResult: rdemo.demo_blocks, rdemo.DemoList: rdemo.list_blocks, Run: rrun.show_blocks,
-            RunList: rrun.list_blocks, BestRuns: rrun.best_blocks, Ablation: rrun.ablation_blocks,
-            CheckResult: rrun.check_blocks, FetchedDataset: fetched_blocks}
 
 
 def _builtin() -> None:
@@ -332,29 +417,27 @@ def _builtin() -> None:
     from clfeval.protocols.api import ProtocolResult
     from clfeval.evaluate.reports import Report
     from clfeval.significance.paired import Comparison, MultiComparison
+    from clfeval.studies.demo_report import DemoReport
     from clfeval.studies.reuters import ReutersStudy
     from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
 
-    for cls, fn in ((Report, report_page), (Ranking, ranking_page), (RankingOvR, ranking_page),
+    from clfeval.render.html import pages
+
+    for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (Ranking, ranking_page), (RankingOvR, ranking_page),
                     (ThresholdChoice, threshold_page), (LabelThresholds, label_thresholds_page),
                     (Calibration, calibration_page), (Comparison, comparison_page), (MultiComparison, multi_page),
                     (ProtocolResult, protocol_page), (ReutersStudy, study_page)):
         register_layout(cls, fn)
-    for cls, bfn in _generic().items():
-        register_layout(cls, lambda r, _b=bfn: _demo_page(r, _b(r)) if hasattr(r, "conclusion") else blocks_page(r, _b(r)))
+    for cls, fn in _decision_layouts().items():
+        register_layout(cls, fn)
+    for cls, fn in pages.generic().items():
+        register_layout(cls, fn)
 
 
-def _demo_page(d: Any, blocks: list[Block]) -> Page:
-    page = blocks_page(d, blocks)
-    page.summary.verdicts.append(d.conclusion)
-    page.subtitle = "A worked example on data built into clfeval (synthetic or from the mission's examples)."
-    return page
-
-
-def layout(result: Any) -> Page:
-    """The page of a result (its registered layout, by type)."""
+def layout(result: Any, figs: Figures | None = None) -> Page:
+    """The page of a result (its registered layout, by type); ``figs`` numbers the figures (default: fig1, ...)."""
     _builtin()
     for cls in type(result).__mro__:
         if cls in _LAYOUTS:
-            return _LAYOUTS[cls](result)
+            return _LAYOUTS[cls](result, figs or Figures())
     raise TypeError(f"no HTML layout registered for {type(result).__name__}")

@@ -1,0 +1,26 @@
+"""clfeval on Dask: reports, comparisons and exact rankings of inputs that outgrow one machine.
+
+Needs the ``dask`` extra (``pip install 'clfeval[dask]'``); nothing else in
+clfeval imports Dask. Every function takes a Dask DataFrame or paths (Parquet,
+CSV, TSV; directories; glob patterns) and a ``distributed.Client`` (from
+:func:`connect`: a scheduler's address, or a ``LocalCluster`` on 127.0.0.1),
+maps partitions to count tables, sorted score ranges or histograms, adds them
+in a tree, and gives the numbers of the local engine, bit for bit:
+
+* :func:`report` — ``clfeval.report`` (every count metric; the exact ranking
+  section with a score column);
+* :func:`compare` — ``clfeval.compare`` of two inputs joined by id on the
+  cluster (the joint (gold, A, B) table; the same replicates for the same seed);
+* :func:`ranking` — exact ROC-AUC, average precision and curves, the score
+  axis cut into ranges sorted on the workers (never an average of per-partition AUCs);
+* :func:`histogram` and :func:`binning` — the binned mode;
+* :func:`calibration` — the reliability table, ECE, MCE, Brier score and log loss.
+"""
+
+from clfeval.dask.calibrate import calibration
+from clfeval.dask.counting import compare, report, table
+from clfeval.dask.parts import connect, parts_of, run
+from clfeval.dask.rankings import binning, histogram, ranking
+
+__all__ = ["connect", "report", "compare", "ranking", "histogram", "binning", "calibration", "table", "parts_of",
+           "run"]

@@ -1,0 +1,201 @@
+"""Inputs as Dask tasks, tree reductions, and the cluster: the plumbing of :mod:`clfeval.dask`.
+
+Every input — a Dask DataFrame, or paths of Parquet / CSV / TSV files (a
+directory, a glob) — becomes a list of *parts*: Dask tasks that each give one
+partition as a ``pyarrow.Table`` of the columns asked for. Parquet files are
+read by pyarrow on the worker, one task per row group (no pandas on the way,
+so labels keep their exact values, as in the local reader); CSV and TSV are read
+as text, as locally; a DataFrame's partitions are converted with
+``pyarrow.Table.from_pandas``. Results of parts are combined by a tree of
+additions (:func:`tree_sum`), never gathered item by item on one machine.
+
+The cluster: :func:`connect` gives a ``distributed.Client`` — to the scheduler
+at an address, or to a new ``LocalCluster`` bound to 127.0.0.1 (one worker
+process per core). A worker lost mid-run is replaced and its tasks are
+recomputed by Dask (the tasks are pure: a partition recomputed is counted once,
+in the result of the task that finally succeeds); when Dask gives up
+(``KilledWorker``), :func:`run` raises a one-paragraph error instead of
+returning a number.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+import dask
+import pyarrow as pa
+
+from clfeval.errors import DataError, InputFileError, UsageError
+
+__all__ = ["Parts", "parts_of", "tree_sum", "connect", "run", "SPLIT_EVERY"]
+
+#: Results added per node of a reduction tree.
+SPLIT_EVERY = 8
+
+
+@dataclass(frozen=True)
+class Parts:
+    """An input as a list of Dask tasks, each giving one partition as a ``pyarrow.Table``."""
+
+    tasks: list[Any]
+    name: str
+    columns: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+    def map(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
+        """``fn(table, *args)`` on every partition, as tasks."""
+        return [dask.delayed(fn, pure=True)(t, *args) for t in self.tasks]
+
+
+def _expand(paths: Sequence[str] | str) -> list[str]:
+    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    out: list[str] = []
+    for p in items:
+        p = os.fspath(p)
+        if os.path.isdir(p):
+            found = sorted(f for f in glob.glob(os.path.join(p, "**", "*"), recursive=True)
+                           if os.path.isfile(f) and not os.path.basename(f).startswith((".", "_")))
+        elif any(ch in p for ch in "*?["):
+            found = sorted(f for f in glob.glob(p, recursive=True) if os.path.isfile(f))
+        else:
+            if not os.path.isfile(p):
+                raise InputFileError(f"input {p!r} does not exist (or is not a file, directory or glob pattern).")
+            found = [p]
+        if not found:
+            raise InputFileError(f"input {p!r} names no file (an empty directory, or a pattern that matches nothing).")
+        out.extend(found)
+    return out
+
+
+def _format(path: str) -> str:
+    ext = os.path.splitext(path)[1].lower()
+    if ext in (".parquet", ".pq"):
+        return "parquet"
+    if ext in (".csv", ".tsv"):
+        return ext[1:]
+    raise UsageError(f"input {path!r}: the Dask engine reads Parquet, CSV and TSV files (by extension); "
+                     f"got {ext or 'no extension'!r}.")
+
+
+def _parquet_part(path: str, group: int, columns: tuple[str, ...]) -> pa.Table:
+    import pyarrow.parquet as pq
+
+    with pq.ParquetFile(path) as f:
+        missing = [c for c in columns if c not in f.schema_arrow.names]
+        if missing:
+            raise DataError(f"{path}: no column {missing[0]!r}; the columns are {', '.join(f.schema_arrow.names)}.")
+        return f.read_row_group(group, columns=list(columns))
+
+
+def _parquet_empty(path: str, columns: tuple[str, ...]) -> pa.Table:
+    import pyarrow.parquet as pq
+
+    schema = pq.read_schema(path)
+    missing = [c for c in columns if c not in schema.names]
+    if missing:
+        raise DataError(f"{path}: no column {missing[0]!r}; the columns are {', '.join(schema.names)}.")
+    return schema.empty_table().select(list(columns))
+
+
+def _text_part(path: str, delimiter: str, columns: tuple[str, ...]) -> pa.Table:
+    import pyarrow.csv as pcsv
+
+    with open(path, "rb") as fh:
+        header = fh.readline().decode("utf-8-sig").rstrip("\r\n").split(delimiter)
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise DataError(f"{path}: no column {missing[0]!r}; the columns are {', '.join(header)}.")
+    opts = pcsv.ConvertOptions(column_types={c: pa.string() for c in header}, include_columns=list(columns),
+                               strings_can_be_null=False, quoted_strings_can_be_null=False)
+    return pcsv.read_csv(path, parse_options=pcsv.ParseOptions(delimiter=delimiter), convert_options=opts)
+
+
+def _from_pandas(frame: Any, columns: tuple[str, ...]) -> pa.Table:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise DataError(f"the DataFrame has no column {missing[0]!r}; its columns are "
+                        f"{', '.join(map(str, frame.columns))}.")
+    return pa.Table.from_pandas(frame[list(columns)], preserve_index=False)
+
+
+def parts_of(data: Any, columns: Sequence[str], *, name: str = "input") -> Parts:
+    """An input — a Dask DataFrame, or paths (files, directories, globs) — as partition tasks of ``columns``."""
+    cols = tuple(dict.fromkeys(c for c in columns if c is not None))
+    if hasattr(data, "to_delayed") and hasattr(data, "npartitions"):
+        return Parts([dask.delayed(_from_pandas, pure=True)(d, cols) for d in data.to_delayed()], name, cols)
+    tasks = []
+    for path in _expand(data):
+        kind = _format(path)
+        if kind == "parquet":
+            import pyarrow.parquet as pq
+
+            with pq.ParquetFile(path) as f:
+                groups = f.metadata.num_row_groups
+            tasks.extend(dask.delayed(_parquet_part, pure=True)(path, g, cols) for g in range(groups))
+            if groups == 0:  # an empty file still names its columns
+                tasks.append(dask.delayed(_parquet_empty, pure=True)(path, cols))
+        else:
+            tasks.append(dask.delayed(_text_part, pure=True)(path, "," if kind == "csv" else "\t", cols))
+    return Parts(tasks, name, cols)
+
+
+def _add_all(values: Sequence[Any]) -> Any:
+    total = values[0]
+    for v in values[1:]:
+        total = total + v
+    return total
+
+
+def tree_sum(tasks: Sequence[Any], *, split_every: int = SPLIT_EVERY,
+             combine: Callable[[Sequence[Any]], Any] = _add_all) -> Any:
+    """The sum of the tasks' results (``+``, in a fixed order; or ``combine(list)``), as a tree of tasks
+    ``split_every`` wide."""
+    level = list(tasks)
+    if not level:
+        raise DataError("the input has no partitions.")
+    while len(level) > 1:
+        level = [dask.delayed(combine, pure=True)(level[i:i + split_every]) for i in range(0, len(level), split_every)]
+    return level[0]
+
+
+@contextlib.contextmanager
+def connect(scheduler: str | None = None, *, workers: int | None = None, threads_per_worker: int = 1) -> Iterator[Any]:
+    """A ``distributed.Client``: to ``scheduler`` (an address such as ``tcp://10.0.0.5:8786``), or to a new
+    ``LocalCluster`` bound to 127.0.0.1 with ``workers`` processes (default: one per core), closed on exit."""
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout=30)
+        except (OSError, TimeoutError) as exc:
+            why = str(exc)
+            raise UsageError(lambda name: f"option {name}: cannot reach the Dask scheduler at {scheduler!r} "
+                                          f"({why}); start one (dask scheduler) or leave the option out for a "
+                                          f"local cluster.", params=["scheduler"]) from None
+        with client:
+            yield client
+        return
+    n = workers or max(1, os.cpu_count() or 1)
+    with LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        yield client
+
+
+def run(client: Any, *tasks: Any) -> tuple[Any, ...]:
+    """Compute tasks on the client's cluster; a worker lost for good becomes a one-paragraph error."""
+    from distributed.scheduler import KilledWorker
+
+    try:
+        if client is None:
+            return dask.compute(*tasks, scheduler="threads")
+        return tuple(client.gather(client.compute(list(tasks))))
+    except KilledWorker as exc:
+        raise DataError(f"the Dask computation failed: workers died while running task {exc.task!r} (Dask "
+                        f"recomputes lost partitions, and gave up after repeated losses). No result was produced; "
+                        f"check the workers' memory and logs, then run again.") from None

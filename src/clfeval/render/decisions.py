@@ -1,0 +1,270 @@
+"""Text and Markdown of the decision results: DeLong's test, AUC intervals, curve bands, non-inferiority,
+and the report's ``ranking_ci`` and ``requirements`` sections."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import clfeval.render.scores  # noqa: F401  (its "ranking" section is registered first: ranking_ci follows it)
+import clfeval.render.significance  # noqa: F401  (and "ci" too: requirements come last)
+from clfeval.render import register, register_section
+from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
+from clfeval.render.significance import p_text
+from clfeval.significance.comparable import metric_label
+from clfeval.significance.curvebands import CurveBands
+from clfeval.significance.delong import AUCInterval, DeLongComparison, DeLongOvR
+from clfeval.significance.noninferiority import NonInferiority
+
+__all__ = ["delong_blocks", "delong_ovr_blocks", "auc_interval_blocks", "bands_blocks", "noninferiority_blocks",
+           "ranking_ci_blocks", "requirements_blocks", "band_rows", "closing", "register_blocks"]
+
+
+def _pct(level: float) -> str:
+    return f"{level * 100:g}%"
+
+
+def closing(blocks: list[Block], undefined: Sequence[str], notes: Sequence[str], sig: dict[str, Any],
+            *keys: str) -> list[Block]:
+    """The end of a decision's layout: what is undefined and why, the notes, the signature line.
+
+    The line shows the value of each of ``keys`` in the signature (``"metric="``: as ``metric=macro_f1``).
+    """
+    for text in undefined:
+        blocks.append(TextBlock(text, style="dim"))
+    for note in notes:
+        blocks.append(TextBlock(note, style="dim"))
+    parts = [f"clfeval {sig['version']}"] + [f"{k}{sig[k.rstrip('=')]}" if k.endswith("=") else str(sig[k])
+                                             for k in keys if sig.get(k.rstrip("=")) not in (None, "")]
+    blocks.append(TextBlock(" · ".join(parts), style="dim"))
+    return blocks
+
+
+def _lohi(ci: Sequence[Any] | None) -> list[str]:
+    if not ci:
+        return ["—", "—"]
+    return [num(ci[0]), num(ci[1])]
+
+
+# --- DeLong ---------------------------------------------------------------------------------------------
+
+def _hyp(alternative: str) -> str:
+    return ("H1: AUC(A) > AUC(B), one-sided" if alternative == "greater"
+            else "H1: AUC(A) ≠ AUC(B), two-sided")
+
+
+def delong_blocks(c: DeLongComparison) -> list[Block]:
+    """DeLong's test of two ROC-AUCs: both AUCs with variance and interval, the difference, z and p."""
+    na, nb = c.names
+    lv = _pct(c.level)
+    blocks: list[Block] = [TextBlock(f"clfeval compare — ROC-AUC, DeLong's test, positive class {c.positive!r}: "
+                                     f"{c.n_positive:,} positive and {c.n_negative:,} negative items", heading=True)]
+    rows = [[f"A: {na}", c.auc_a, c.var_a, math.sqrt(c.var_a) if c.var_a >= 0 else math.nan, *_lohi(c.ci_a)],
+            [f"B: {nb}", c.auc_b, c.var_b, math.sqrt(c.var_b) if c.var_b >= 0 else math.nan, *_lohi(c.ci_b)],
+            ["δ = A − B", c.delta, c.var_delta, c.se_delta, *_lohi(c.ci_delta)]]
+    cut = [k for k, v in c.truncated.items() if v]
+    blocks.append(TableBlock(None, ["", "ROC-AUC", "variance", "SE", f"{lv} low", f"{lv} high"], rows,
+                             caption="DeLong's variances (S = S10/m + S01/n); Wald intervals, truncated to [0, 1] "
+                                     "(δ to [−1, 1])" + (f"; truncated: {', '.join(cut)}" if cut else "")))
+    test_rows = [["covariance S_AB", num(c.covariance, 6)], ["correlation", num(c.correlation)],
+                 ["z = δ / SE(δ)", num(c.z, 3)],
+                 ["p, one-sided (H1: A higher)" + (" ◀" if c.alternative == "greater" else ""),
+                  p_text(c.p_value_one_sided, None)],
+                 ["p, two-sided" + (" ◀" if c.alternative == "two-sided" else ""), p_text(c.p_value_two_sided, None)]]
+    blocks.append(TableBlock(f"DeLong's test — {_hyp(c.alternative)}; α = {c.alpha:g}", ["", "value"], test_rows))
+    blocks.append(TextBlock(c.verdict, style="bold"))
+    return closing(blocks, [f"Undefined: {u['reason']}." for u in c.undefined[:1]], c.notes, c.signature,
+                   "algorithm")
+
+
+def delong_ovr_blocks(r: DeLongOvR) -> list[Block]:
+    """DeLong's test per class (one against the rest), Holm-adjusted."""
+    na, nb = r.names
+    blocks: list[Block] = [TextBlock(f"clfeval compare — ROC-AUC per class (one-vs-rest), DeLong's test, "
+                                     f"A: {na}, B: {nb}, Holm-adjusted", heading=True)]
+    rows = []
+    for lab in r.labels:
+        c = r.per_class[lab]
+        if c is None:
+            rows.append([lab, "—", "—", "—", "—", "—", "—", "—", "—", "—", "no test"])
+            continue
+        rows.append([lab, c.n_positive, c.auc_a, c.auc_b, c.delta, *_lohi(c.ci_delta), num(c.z, 3),
+                     p_text(c.p_value, None), p_text(r.p_holm[lab], None), "yes" if r.p_holm[lab] < r.alpha else "no"])
+    level = next((c.level for c in r.per_class.values() if c is not None), 0.95)
+    side = "one-sided" if r.alternative == "greater" else "two-sided"
+    blocks.append(TableBlock(f"{_hyp(r.alternative)}; α = {r.alpha:g}",
+                             ["class", "positives", "AUC A", "AUC B", "δ", f"δ {_pct(level)} low",
+                              f"δ {_pct(level)} high", "z", f"p ({side})", "p (Holm)", "significant"],
+                             rows))
+    for lab, v in r.verdicts.items():
+        blocks.append(TextBlock(f"{lab}: {v}"))
+    return closing(blocks, [f"{u['field']}: {u['reason']}." for u in r.undefined], r.notes, r.signature, "algorithm")
+
+
+def auc_interval_blocks(r: AUCInterval) -> list[Block]:
+    """One ROC-AUC with DeLong's variance and interval."""
+    lv = _pct(r.level)
+    blocks: list[Block] = [TextBlock(f"ROC-AUC with DeLong's interval — positive class {r.positive!r}: "
+                                     f"{r.n_positive:,} positive and {r.n_negative:,} negative items", heading=True),
+                           TableBlock(None, ["", "ROC-AUC", "variance", "SE", f"{lv} low", f"{lv} high"],
+                                      [["ROC-AUC", r.auc, r.variance, r.se, *_lohi(r.ci)]],
+                                      caption="Wald interval, truncated to [0, 1]" + (" (truncated)" if r.truncated
+                                                                                      else ""))]
+    for u in r.undefined[:1]:
+        blocks.append(TextBlock(f"Undefined: {u['reason']}", style="dim"))
+    for note in r.notes:
+        blocks.append(TextBlock(note, style="dim"))
+    return blocks
+
+
+# --- bands -------------------------------------------------------------------------------------------------
+
+#: Grid values shown in text tables of a band (JSON and the figures have every point).
+SHOWN = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0)
+
+
+def band_rows(grid: Sequence[Any], band: dict[str, Sequence[Any]]) -> list[list[str]]:
+    """Rows (grid value, observed, low, high, mean) at the :data:`SHOWN` grid values present in the grid."""
+    rows = []
+    for i, g in enumerate(grid):
+        if g is not None and any(abs(float(g) - s) < 1e-9 for s in SHOWN):
+            rows.append([f"{float(g):g}", *(num(band[k][i]) for k in ("observed", "low", "high", "mean"))])
+    return rows
+
+
+def _band_tables(bands: dict[str, Any], level: float) -> list[Block]:
+    lv = _pct(level)
+    roc, pr = bands["roc"], bands["pr"]
+    return [TableBlock("ROC band: TPR at fixed FPR", ["FPR", "TPR", f"{lv} low", f"{lv} high", "mean"],
+                       band_rows(roc["fpr"], roc)),
+            TableBlock("PR band: precision at fixed recall", ["recall", "precision", f"{lv} low", f"{lv} high", "mean"],
+                       band_rows(pr["recall"], pr))]
+
+
+def bands_blocks(b: CurveBands) -> list[Block]:
+    """Bootstrap bands of the ROC and PR curves and intervals of ROC-AUC and AP."""
+    d = b.to_dict()
+    lv = _pct(b.level)
+    blocks: list[Block] = [TextBlock(f"Curves with their uncertainty — positive class {b.positive!r}: {b.n_positive:,} "
+                                     f"positive and {b.n_negative:,} negative items; {b.samples:,} {d['resampling']} "
+                                     f"bootstrap replicates, seed {d['seed']}", heading=True),
+                           TableBlock(None, ["", "value", f"{lv} low", f"{lv} high"],
+                                      [["ROC-AUC", b.roc_auc["value"], *_lohi(b.roc_auc["ci"])],
+                                       ["PR-AUC (average precision)", b.average_precision["value"],
+                                        *_lohi(b.average_precision["ci"])]], caption="bootstrap percentile intervals")]
+    blocks += _band_tables({"roc": d["roc"], "pr": d["pr"]}, b.level)
+    for note in b.notes:
+        blocks.append(TextBlock(note, style="dim"))
+    return blocks
+
+
+def _ci_row(name: str, entry: dict[str, Any]) -> list[Any]:
+    dl = (entry.get("delong") or {}).get("ci")
+    bs = (entry.get("bootstrap") or {}).get("ci")
+    return [name, entry.get("value"), *_lohi(dl), *_lohi(bs)]
+
+
+def ranking_ci_blocks(s: dict[str, Any]) -> list[Block]:
+    """The report's ``ranking_ci`` section: DeLong's and the bootstrap interval side by side, the bands."""
+    lv = _pct(s["level"])
+    cols = ["measure", "value", f"DeLong {lv} low", f"DeLong {lv} high", f"bootstrap {lv} low", f"bootstrap {lv} high"]
+    blocks: list[Block] = [TextBlock(f"Ranking with {lv} intervals (DeLong and bootstrap)", heading=True)]
+    if "per_class" in s:
+        rows = []
+        for lab, e in s["per_class"].items():
+            if "undefined" in e:
+                rows.append([lab, "—", "—", "—", "—", "—", "—", "—", "—"])
+                continue
+            auc = _ci_row("", e["roc_auc"])[1:]
+            ap = _ci_row("", e["average_precision"])[1:]
+            rows.append([lab, *auc, ap[0], *ap[3:]])
+        blocks.append(TableBlock("One label against the rest",
+                                 ["label", "ROC-AUC", "DeLong low", "DeLong high", "bootstrap low", "bootstrap high",
+                                  "PR-AUC", "bootstrap low", "bootstrap high"], rows))
+        used = {e.get("samples_used") for e in s["per_class"].values()}
+    else:
+        if "undefined" in s:
+            blocks.append(TextBlock(f"No intervals: {s['undefined']}."))
+            return blocks
+        rows = [_ci_row("ROC-AUC", s["roc_auc"]), _ci_row("PR-AUC (average precision)", s["average_precision"])]
+        blocks.append(TableBlock(f"Positive class {s['positive']!r}", cols, rows))
+        if s.get("bands"):
+            blocks += _band_tables(s["bands"], s["level"])
+        used = {s.get("samples_used")}
+    shown = ", ".join(f"{x:,}" for x in sorted(u for u in used if u is not None)) or "none"
+    blocks.append(TextBlock(f"Bootstrap: {shown} replicates (asked: {s['samples']:,}), seed {s['seed']}.", style="dim"))
+    left = s.get("bootstrap_left_out")
+    if left:
+        blocks.append(TextBlock(f"Bootstrap left out: {left}.", style="dim"))
+    for note in s.get("notes", []):
+        blocks.append(TextBlock(note, style="dim"))
+    return blocks
+
+
+def requirements_blocks(s: dict[str, Any]) -> list[Block]:
+    """The report's ``requirements`` section: each condition with its value, target and verdict."""
+    with_ci = any(c.get("interval") is not None for c in s["conditions"])
+    rows = []
+    for c in s["conditions"]:
+        target = c["target"] if isinstance(c["target"], str) else f"{c['target']:g}"
+        if isinstance(c["target"], str):
+            target += f" ({num(c['target_value'])})"
+        verdict = "met" if c["met"] else ("unmet: undefined" if c["undefined"] else "unmet")
+        row = [c["condition"], num(c["value"]), f"{c['op']} {target}", verdict]
+        if with_ci:
+            ci = c.get("interval")
+            row += [f"[{num(ci[0])}, {num(ci[1])}]" if ci else "—",
+                    "—" if c.get("interval_clears") is None else ("yes" if c["interval_clears"] else "no")]
+        rows.append(row)
+    cols = ["condition", "value", "required", "verdict"] + (["interval", "whole interval clears"] if with_ci else [])
+    n, bad = len(s["conditions"]), len(s["unmet"])
+    blocks: list[Block] = [TextBlock("Requirements", heading=True),
+                           TableBlock(None, cols, rows, numeric_from=1)]
+    if bad:
+        blocks.append(TextBlock(f"{bad} of {n} condition{'s' if n != 1 else ''} not met: {', '.join(s['unmet'])} "
+                                f"(exit code 3).", style="bold"))
+    else:
+        blocks.append(TextBlock(f"All {n} condition{'s' if n != 1 else ''} met.", style="bold"))
+    for c in s["conditions"]:
+        if c["undefined"]:
+            blocks.append(TextBlock(f"{c['condition']}: {c['undefined']}."))
+    for note in s.get("notes", []):
+        blocks.append(TextBlock(note, style="dim"))
+    return blocks
+
+
+# --- non-inferiority ---------------------------------------------------------------------------------------
+
+def noninferiority_blocks(r: NonInferiority) -> list[Block]:
+    """Non-inferiority with a margin: the scores, the one-sided bound, the shifted 2δ rule, the verdict."""
+    label = metric_label(r.metric)
+    na, nb = r.names
+    blocks: list[Block] = [TextBlock(f"clfeval compare — non-inferiority of {na} against {nb}, {label}, margin "
+                                     f"{r.margin:g}; paired bootstrap, {r.samples:,} samples, seed {r.seed}, "
+                                     f"{r.n:,} items", heading=True),
+                           TableBlock(None, ["", label], [[f"A (new): {na}", r.a], [f"B (old): {nb}", r.b],
+                                                          ["δ = A − B", r.delta]],
+                                      caption=None if r.higher_is_better else "lower is better")]
+    side = "lower" if r.higher_is_better else "upper"
+    limit = -r.margin if r.higher_is_better else r.margin
+    thr = "2δ + margin" if r.higher_is_better else "2δ − margin"
+    rows = [["margin", f"{r.margin:g}"], [f"{_pct(1 - r.alpha)} {side} bound of δ (basic bootstrap)", num(r.bound)],
+            [f"non-inferior if the bound is {'above' if r.higher_is_better else 'below'}", num(limit)],
+            [f"threshold {thr}", num(r.threshold)],
+            [f"virtual test sets with δ {'≥' if r.higher_is_better else '≤'} threshold", f"{r.count:,} of {r.samples:,}"],
+            ["p = count / b (one-sided)", p_text(r.p_value, r.samples)]]
+    blocks.append(TableBlock(f"{r.hypothesis}; α = {r.alpha:g}", ["", "value"], rows))
+    blocks.append(TextBlock(r.verdict, style="bold"))
+    return closing(blocks, [], r.notes, r.signature, "p_value_definition", "engine")
+
+
+def register_blocks(result_type: type, blocks: Any) -> None:
+    """Register the text and Markdown renderers of a result type from its layout ``blocks(result)``."""
+    register(result_type, text=lambda r: blocks_to_rich(blocks(r)), markdown=lambda r: blocks_to_markdown(blocks(r)))
+
+
+for _cls, _fn in ((DeLongComparison, delong_blocks), (DeLongOvR, delong_ovr_blocks), (AUCInterval, auc_interval_blocks),
+                  (CurveBands, bands_blocks), (NonInferiority, noninferiority_blocks)):
+    register_blocks(_cls, _fn)
+register_section("ranking_ci", ranking_ci_blocks)
+register_section("requirements", requirements_blocks)

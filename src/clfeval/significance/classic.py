@@ -1,0 +1,76 @@
+"""The closed-form pieces of significance testing: McNemar's exact test and Holm's adjustment.
+
+Both take a few numbers and return a few numbers (no resampling):
+:func:`mcnemar` the exact binomial test of paired accuracy from the
+discordant counts, :func:`holm` the Holm–Bonferroni step-down adjustment of a
+family of p-values. :mod:`clfeval.significance.paired` runs them on data;
+DeLong's one-vs-rest test and the power calculations use them too.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from clfeval.core.validation import check_positive_int
+
+__all__ = ["mcnemar", "holm"]
+
+
+def mcnemar(n_ab: int, n_ba: int) -> dict[str, Any]:
+    """McNemar's test for paired accuracy, from the discordant counts.
+
+    ``n_ab`` items A got right and B wrong, ``n_ba`` the reverse. Under H0
+    each discordant item is equally likely to go either way, so
+    X ~ Bin(n_AB + n_BA, ½) and the exact one-sided p for "A better" is
+    P(X ≥ n_AB). Also: the two-sided exact p, and the chi-square statistic
+    with continuity correction χ² = max(0, |n_AB − n_BA| − 1)² / (n_AB + n_BA)
+    (Edwards 1948; 1 degree of freedom, two-sided).
+
+    With no discordant items every p is 1 and χ² is undefined (NaN).
+
+    References: McNemar (1947); Dietterich (1998), "Approximate statistical
+    tests for comparing supervised classification learning algorithms".
+
+    >>> r = mcnemar(9, 2)
+    >>> round(r["p_value"], 4), round(r["p_value_two_sided"], 4), round(r["chi2"], 4)
+    (0.0327, 0.0654, 3.2727)
+    """
+    from scipy.stats import binomtest, chi2
+
+    n_ab = check_positive_int(n_ab, option="n_ab", minimum=0)
+    n_ba = check_positive_int(n_ba, option="n_ba", minimum=0)
+    m = n_ab + n_ba
+    if m == 0:
+        return {"n_ab": 0, "n_ba": 0, "p_value": 1.0, "p_value_two_sided": 1.0, "chi2": math.nan, "chi2_p_value": 1.0}
+    one = float(binomtest(n_ab, m, 0.5, alternative="greater").pvalue)
+    two = float(binomtest(n_ab, m, 0.5, alternative="two-sided").pvalue)
+    stat = max(0, abs(n_ab - n_ba) - 1) ** 2 / m
+    return {"n_ab": n_ab, "n_ba": n_ba, "p_value": one, "p_value_two_sided": two, "chi2": float(stat),
+            "chi2_p_value": float(chi2.sf(stat, 1))}
+
+
+def holm(p_values: Sequence[float]) -> np.ndarray:
+    """Holm–Bonferroni adjusted p-values (step-down; controls the family-wise error rate).
+
+    Sort the m p-values ascending, p_(1) ≤ … ≤ p_(m); the adjusted value of
+    p_(j) is max over i ≤ j of min(1, (m − i + 1)·p_(i)). Reject H0 of a
+    comparison when its adjusted p < α. NaN p-values stay NaN and do not count.
+
+    Reference: Holm (1979), "A simple sequentially rejective multiple test procedure".
+
+    >>> holm([0.01, 0.04, 0.03]).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    out = np.full(p.shape, math.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    m = ok.size
+    if m == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    adj = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    out[order] = np.maximum.accumulate(adj)
+    return out
