@@ -106,7 +106,17 @@ class Vocabulary:
 
 
 def encode_batch(vocab: Vocabulary, columns: Sequence[Any], names: Sequence[str]) -> list[np.ndarray]:
-    """The codes of several label columns of one batch in ``vocab`` (new labels added), one encoding for all."""
+    """The codes of several label columns of one batch in ``vocab`` (new labels added), one encoding for all.
+
+    Once the vocabulary compares labels as text, the columns may hold labels of different kinds (a CSV's
+    text beside a Parquet file's integers): each is then encoded on its own and its labels matched by text.
+
+    >>> v = Vocabulary(); _ = v.as_text()
+    >>> [c.tolist() for c in encode_batch(v, [["1", "2"], [1, 1]], ["gold", "pred"])], v.values
+    ([[0, 1], [0, 0]], ['1', '2'])
+    """
+    if vocab.text and len(columns) > 1:
+        return [encode_batch(vocab, [c], [n])[0] for c, n in zip(columns, names)]
     raw_codes, r, raw = encode_labels(list(columns), list(names))
     present = np.zeros(r, dtype=bool)
     for x in raw_codes:
