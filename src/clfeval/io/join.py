@@ -219,15 +219,15 @@ def _duplicate_error(inp: _Input, dup: Any, places: list[tuple[int, int]]) -> Da
     """The message of read_predictions for an id (or a (repeat, id) key) that occurs twice."""
     (fa, ra), (fb, rb) = places[:2]
     if fa == fb:
-        where, path = f"rows {ra + 1} and {rb + 1}", inp.file(fa)
+        where, what = f"rows {ra + 1} and {rb + 1}", f"file {inp.file(fa)!r}"
     else:
-        where, path = f"{inp.where(fa, ra)} and {inp.where(fb, rb)}", inp.reader.input.given
+        where, what = f"{inp.where(fa, ra)} and {inp.where(fb, rb)}", inp.reader.input.described
     reader = inp.reader
     if inp.keyed:
         rep_value, _, id_value = str(dup).partition(":")
-        return DataError(f"file {path!r}: the key ({reader.repeat}, {reader.id_name}) must be unique, but repeat "
+        return DataError(f"{what}: the key ({reader.repeat}, {reader.id_name}) must be unique, but repeat "
                          f"{rep_value} holds the id {id_value!r} more than once ({where}).")
-    return DataError(f"file {path!r}, column {reader.id_name!r}: ids must be unique, but the id {str(dup)!r} occurs "
+    return DataError(f"{what}, column {reader.id_name!r}: ids must be unique, but the id {str(dup)!r} occurs "
                      f"more than once ({where}).")
 
 
@@ -348,12 +348,12 @@ def _check_repeats(inp: _Input, repeat: str | None) -> None:
     if not values:
         return
     if repeat is None and len(values) > 1:
-        raise DataError(f"file {inp.name!r} holds {len(values)} repeats of the same items (column 'repeat': "
+        raise DataError(f"{inp.reader.input.described} holds {len(values)} repeats of the same items (column 'repeat': "
                         f"{', '.join(values[:10])}); rows of different repeats are not independent test items, so a "
                         f"paired test on all of them would be overconfident. Choose one with --repeat "
                         f"(for example --repeat {values[0]}).")
     if repeat is not None and repeat not in values:
-        raise DataError(f"option --repeat {repeat}: file {inp.name!r} has repeats {', '.join(values[:20])}.")
+        raise DataError(f"option --repeat {repeat}: {inp.reader.input.described} has repeats {', '.join(values[:20])}.")
 
 
 def _text_needed(gold: pa.Array, preds: Sequence[pa.Array]) -> bool:
@@ -555,10 +555,10 @@ def _match_partitions(inputs: list[_Input], partitions: int, matching: Matching)
         yield Aligned(gold, preds, _text_needed(gold, preds))
     if missing:
         parts_by_k: dict[int, list[str]] = {}
-        for (k, side), (count, _, example) in sorted(missing.items()):
+        for (k, side), (count, place, example) in sorted(missing.items()):
             a, b = (inputs[0], inputs[k]) if side == 0 else (inputs[k], inputs[0])
             parts_by_k.setdefault(k, []).append(f"{count} id(s) of {a.name!r} are missing from {b.name!r} "
-                                                f"(e.g. {example!r})")
+                                                f"(e.g. {example!r}, {a.where(*place)})")
         k = min(parts_by_k)
         raise DataError("; ".join(parts_by_k[k]) + ". Compared files must hold predictions for the same items.")
     gold_check.raise_first(inputs)

@@ -70,6 +70,13 @@ class InputPath:
         return self.sources[0].name if self.kind in ("file", "stdin") else self.given
 
     @property
+    def described(self) -> str:
+        """The input as messages name it: ``file 'x.csv'``, ``directory 'preds'``, ``pattern 'preds/*.csv'``."""
+        if self.kind in ("file", "stdin"):
+            return f"file {self.name!r}"
+        return f"{'directory' if self.kind == 'directory' else 'pattern'} {self.given!r}"
+
+    @property
     def stem(self) -> str:
         """A short name for the input (a file's stem, a directory's name, ``stdin``)."""
         if self.kind in ("file", "stdin"):

@@ -446,12 +446,13 @@ def _check_unique(preds: Predictions, ids: pa.ChunkedArray, reader: PredictionRe
     same = pi is not None and pj is not None and pi.source is pj.source
     if same:
         where = f"rows {pi.start + li + 1} and {pj.start + lj + 1}"  # type: ignore[union-attr]
+        what = f"file {pi.source.name!r}"  # type: ignore[union-attr]
     else:
         where = f"{preds.where(i)} and {preds.where(j)}"
-    path = pi.source.name if same else reader.input.given  # type: ignore[union-attr]
+        what = reader.input.described
     if preds.repeats is not None:
         rep_value, _, id_value = str(dup).partition(":")
-        raise DataError(f"file {path!r}: the key ({reader.repeat}, {reader.id_name}) must be unique, but repeat "
+        raise DataError(f"{what}: the key ({reader.repeat}, {reader.id_name}) must be unique, but repeat "
                         f"{rep_value} holds the id {id_value!r} more than once ({where}).")
-    raise DataError(f"file {path!r}, column {reader.id_name!r}: ids must be unique, but the id {label_str(dup)!r} "
+    raise DataError(f"{what}, column {reader.id_name!r}: ids must be unique, but the id {label_str(dup)!r} "
                     f"occurs more than once ({where}).")
