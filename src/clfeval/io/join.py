@@ -84,7 +84,7 @@ def hash_text(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
 
 def partitions_for(estimate: int, budget: int) -> int:
     """Partitions so that one partition of every input, matched, fits the budget (1: all in memory)."""
-    return max(1, min(_MAX_PARTITIONS, math.ceil(3 * estimate / max(budget, 1))))
+    return max(1, min(_MAX_PARTITIONS, math.ceil(8 * estimate / max(budget, 1))))  # matching takes ~8x the columns
 
 
 def _estimate(reader: PredictionReader) -> int:
