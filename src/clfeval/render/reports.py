@@ -25,12 +25,17 @@ def undefined_text(rep: Report) -> str | None:
         return None
     policy = rep.signature.get("zero_division", "0")
     parts, infinite = [], []
+
+    def labels(u: dict[str, Any]) -> str:
+        """The first ten labels, and how many more there are (never cut silently)."""
+        labs = u["labels"]
+        return ", ".join(labs[:10]) + (f" (+{len(labs) - 10} more)" if len(labs) > 10 else "")
+
     for u in rep.undefined:
         if u.get("infinite"):
-            infinite.append(f"{u['metric']} for {', '.join(u.get('labels', [])[:10])}" if "labels" in u else u["metric"])
+            infinite.append(f"{u['metric']} for {labels(u)}" if "labels" in u else u["metric"])
         elif "labels" in u:
-            labs = ", ".join(u["labels"][:10]) + (f" (+{len(u['labels']) - 10} more)" if len(u["labels"]) > 10 else "")
-            parts.append(f"{u['metric']} for {labs}")
+            parts.append(f"{u['metric']} for {labels(u)}")
         elif "items" in u:
             parts.append(f"{u['metric']} for {u['items']} items ({u.get('reason', '0/0')})")
         else:
