@@ -59,7 +59,6 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 import numpy as np
-from scipy.special import ndtr, ndtri
 
 from clfeval.core.display import Display
 from clfeval.core.results import number, signature
@@ -85,6 +84,18 @@ def _centred(counts: list[tuple[np.ndarray, int]], part: slice) -> list[np.ndarr
         u -= u.mean()
         out.append(u)
     return out
+
+
+def ndtr(x):  # the standard normal CDF (scipy.special), imported on first use: not when clfeval starts
+    from scipy.special import ndtr as f
+
+    return f(x)
+
+
+def ndtri(x):  # its quantile function
+    from scipy.special import ndtri as f
+
+    return f(x)
 
 
 def _moments(u: list[np.ndarray]) -> np.ndarray:

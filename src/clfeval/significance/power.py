@@ -53,8 +53,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from scipy.special import ndtri
-from scipy.stats import binom
 
 from clfeval.core import resample as rs
 from clfeval.core.display import Display
@@ -75,6 +73,18 @@ _SCAN_LIMIT = 2_000_000  # most values of n scanned one by one
 _NOT_MONOTONE = ("Exact-test power is not monotone in n (it saw-tooths as the critical value jumps): the n reported "
                  "is the smallest n whose exact power reaches the target; a larger n can fall short again, so the n "
                  "from which power stays at or above the target is given beside it.")
+
+
+def _binom():  # scipy is imported when a power is computed, not when clfeval starts
+    from scipy.stats import binom
+
+    return binom
+
+
+def ndtri(x):  # the standard normal quantile (scipy.special.ndtri), imported on first use
+    from scipy.special import ndtri as f
+
+    return f(x)
 
 
 def check_count_metric(metric: Any) -> str:
@@ -119,9 +129,9 @@ class _Exact:
         todo = np.arange(d.shape[0])
         while todo.size:
             dd, cc = d[todo], c[todo]
-            tail = binom.sf(cc - 1, dd, 0.5)
+            tail = _binom().sf(cc - 1, dd, 0.5)
             up = tail >= self.a
-            down = ~up & (cc >= 1) & (tail + binom.pmf(cc - 1, dd, 0.5) < self.a)
+            down = ~up & (cc >= 1) & (tail + _binom().pmf(cc - 1, dd, 0.5) < self.a)
             c[todo[up]] += 1
             c[todo[down]] -= 1
             todo = todo[up | down]
@@ -129,9 +139,9 @@ class _Exact:
 
     def reject(self, d: np.ndarray, c: np.ndarray, pi: float) -> np.ndarray:
         """g(d) = P(reject | D = d) for X ~ Bin(d, π)."""
-        g = binom.sf(c - 1, d, pi)
+        g = _binom().sf(c - 1, d, pi)
         if self.alternative == "two-sided":
-            g = g + binom.cdf(d - c, d, pi)
+            g = g + _binom().cdf(d - c, d, pi)
         return g
 
     def extend(self, top: int) -> None:
@@ -146,8 +156,8 @@ class _Exact:
         self.g = np.concatenate([self.g, self.reject(d, c, self.pi)])
 
     def window(self, n: int) -> tuple[int, int]:
-        lo = int(binom.ppf(_EPS, n, self.p)) if self.p < 1 else n
-        hi = int(binom.isf(_EPS, n, self.p)) if self.p < 1 else n
+        lo = int(_binom().ppf(_EPS, n, self.p)) if self.p < 1 else n
+        hi = int(_binom().isf(_EPS, n, self.p)) if self.p < 1 else n
         return max(0, lo - 1), min(n, hi + 1)
 
     def expect(self, n: int, table: np.ndarray | None = None) -> float:
@@ -157,20 +167,20 @@ class _Exact:
         if table is None:
             table = np.maximum.accumulate(self.g[:hi + 1])
         d = np.arange(lo, hi + 1)
-        return float(np.dot(binom.pmf(d, n, self.p), table[lo:hi + 1]))
+        return float(np.dot(_binom().pmf(d, n, self.p), table[lo:hi + 1]))
 
     def power_at(self, n: int, pi: float) -> float:
         """Exact power at n for another π (critical values from the tables)."""
         lo, hi = self.window(n)
         self.extend(hi)
         d = np.arange(lo, hi + 1)
-        return float(np.dot(binom.pmf(d, n, self.p), self.reject(d, self.c[lo:hi + 1], pi)))
+        return float(np.dot(_binom().pmf(d, n, self.p), self.reject(d, self.c[lo:hi + 1], pi)))
 
     def scan(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
         """(n, exact power) for n = start..stop, D's distribution stepped n → n + 1 by a Bernoulli(p_d)."""
         lo, hi = self.window(start)
         d = np.arange(lo, hi + 1)
-        pmf = binom.pmf(d, start, self.p)
+        pmf = _binom().pmf(d, start, self.p)
         ns = np.arange(start, stop + 1)
         out = np.empty(ns.size)
         for i in range(ns.size):
