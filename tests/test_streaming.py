@@ -147,7 +147,7 @@ def test_cli_report_streams_every_path_kind(inputs, fmt, kind):
     assert got["confusion_matrix"] == expected.tolist()
 
 
-@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_cli_report_reads_stdin(inputs, monkeypatch, fmt):
     labels, expected = _oracle(_items())
     data = Path(inputs[(fmt, "file")]).read_bytes()
