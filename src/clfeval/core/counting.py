@@ -105,6 +105,24 @@ class Vocabulary:
         return self.codes(old)
 
 
+def _int_arrays(columns: Sequence[Any]) -> list[np.ndarray] | None:
+    """The columns as numpy integer arrays when every one is a single-chunk Arrow integer array without
+    nulls (uint64 excluded: its values may pass int64); else None."""
+    import pyarrow as pa
+
+    out = []
+    for c in columns:
+        if isinstance(c, pa.ChunkedArray):
+            if c.num_chunks != 1:
+                return None
+            c = c.chunk(0)
+        if not isinstance(c, pa.Array) or not pa.types.is_integer(c.type) or pa.types.is_uint64(c.type) \
+                or c.null_count:
+            return None
+        out.append(c.to_numpy(zero_copy_only=True))
+    return out
+
+
 def encode_batch(vocab: Vocabulary, columns: Sequence[Any], names: Sequence[str]) -> list[np.ndarray]:
     """The codes of several label columns of one batch in ``vocab`` (new labels added), one encoding for all.
 
@@ -164,18 +182,63 @@ class Counter:
 
     # --- adding -------------------------------------------------------------------------
 
-    def update(self, columns: Sequence[Any], *, text: bool = False) -> list[np.ndarray]:
+    def update(self, columns: Sequence[Any], *, text: bool = False, codes: bool = True) -> list[np.ndarray]:
         """Count one batch (one column per tuple position); returns each column's codes in the vocabulary.
 
         ``text=True``: the labels are compared as text from now on (see the module docstring).
+        ``codes=False``: the codes are not needed (an empty list may be returned).
         """
         if len(columns) != self.arity:
             raise ValueError(f"expected {self.arity} columns")
         if text and not self.vocab.text:
             self.recode(self.vocab.as_text())
+        fast = self._add_small_ints(columns, codes)
+        if fast is not None:
+            return fast
         codes = encode_batch(self.vocab, columns, self.names)
         self._add(codes)
         return codes
+
+    def _add_small_ints(self, columns: Sequence[Any], want_codes: bool = True) -> list[np.ndarray] | None:
+        """Integer label columns of a narrow range, counted by one bincount over their values (the speed of
+        reading them); None when the batch is not of that kind (text, nulls, a wide range, a sparse table).
+
+        The labels the vocabulary receives are the Python integers that :func:`encode_batch` gives it, so
+        both paths count the same table."""
+        if self.vocab.text or self.dense is None:
+            return None
+        ints = _int_arrays(columns)
+        if ints is None or ints[0].size == 0:
+            return None
+        lo = min(int(x.min()) for x in ints)
+        width = max(int(x.max()) for x in ints) - lo + 1
+        m = ints[0].size
+        if width ** self.arity > max(4 * m, 1 << 16):
+            return None
+        key = np.subtract(ints[0], lo, dtype=np.int64) if lo else ints[0].astype(np.int64, copy=False)
+        for x in ints[1:]:
+            key = key * width
+            key += x
+            if lo:
+                key -= lo
+        cells = np.bincount(key, minlength=width ** self.arity).reshape((width,) * self.arity)
+        axes = tuple(range(self.arity))
+        present = np.zeros(width, dtype=bool)
+        for a in axes:
+            present |= cells.sum(axis=tuple(b for b in axes if b != a)) > 0
+        used = np.flatnonzero(present)
+        codes = self.vocab.codes([lo + v for v in used.tolist()])
+        if len(self.vocab) > self.limit:
+            return None  # the vocabulary grew past a dense table: the general path counts this batch
+        if len(self.vocab) > self.cap:
+            self._grow(len(self.vocab))
+        self.dense[np.ix_(*([codes] * self.arity))] += cells[np.ix_(*([used] * self.arity))]
+        self.n += m
+        if not want_codes:
+            return []
+        lut = np.zeros(width, dtype=np.int64)
+        lut[used] = codes
+        return [lut[x.astype(np.int64) - lo] for x in ints]
 
     def add_codes(self, codes: Sequence[np.ndarray]) -> None:
         """Count items given by their codes in the (shared) vocabulary."""

@@ -83,13 +83,14 @@ def count_batches(batches: Iterable[Any], *, order: Sequence[Any] | None = None,
     counter = Counter(2)
     for b in batches:
         try:
-            g, p = counter.update([b.gold, b.pred], text=b.text)
+            got = counter.update([b.gold, b.pred], text=b.text, codes=errors is not None)
         except DataError as exc:
             part = getattr(b, "part", None)
             if part is None:
                 raise
             raise DataError(f"file {part.source.name!r}, rows {part.start + 1} to {part.start + b.n}: {exc}") from None
         if errors is not None:
+            g, p = got
             values = counter.vocab.values
             errors.add(g != p, b.ids, lambda i, _g=g, _p=p, _v=values: (label_str(_v[_g[i]]), label_str(_v[_p[i]])))
             errors.seen += b.n
