@@ -154,11 +154,21 @@ JOBS = {"external": job_external, "memory": job_memory, "binned": job_binned, "l
         "dask": job_dask}
 
 
+def peak_rss() -> int:
+    """This process's peak resident set (VmHWM), in bytes: ``ru_maxrss`` would carry the high-water mark of
+    the parent it was forked from (Linux keeps it across fork and exec)."""
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def child(name: str, *args: str) -> dict:
     """Run one job in a fresh interpreter; its result and its own peak RSS."""
     code = (f"import sys, json, resource; sys.path.insert(0, {SRC!r}); sys.path.insert(0, {HERE!r}); "
             f"import cluster_speed as c; r = c.JOBS[{name!r}](*{list(args)!r}); "
-            f"r['rss_self'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024; "
+            f"r['rss_self'] = c.peak_rss(); "
             f"r['rss_children'] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024; "
             f"print('RESULT' + json.dumps(r))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
