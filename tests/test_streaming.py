@@ -203,3 +203,21 @@ def test_progress_shows_on_a_terminal(inputs, monkeypatch):
             main(["report", inputs[("csv", "directory")]])
     assert exc.value.code in (0, None)
     assert "rows" in err.getvalue()
+
+
+def test_integer_labels_of_different_widths_across_files(tmp_path):
+    """int8 labels in one Parquet file, int64 in another: one label set, in memory as streamed (regression:
+    the in-memory read failed with pyarrow's 'Array chunks must all be same type')."""
+    pq.write_table(pa.table({"gold": pa.array([5, -3, 5, 7], pa.int8()), "pred": pa.array([5, 5, -3, 7], pa.int8())}),
+                   tmp_path / "a.parquet")
+    pq.write_table(pa.table({"gold": pa.array([1000, 5, 2**40]), "pred": pa.array([5, 1000, 2**40])}),
+                   tmp_path / "b.parquet")
+    gold, pred = [5, -3, 5, 7, 1000, 5, 2**40], [5, 5, -3, 7, 5, 1000, 2**40]
+    labels = sorted(set(gold) | set(pred))
+    expected = confusion_matrix(gold, pred, labels=labels)
+    streamed, _ = count_batches(iter_predictions(str(tmp_path), batch_rows=2))
+    preds = read_predictions(str(tmp_path))
+    in_memory = report(preds.gold, preds.pred).table
+    for t in (streamed, in_memory):
+        assert list(t.labels) == labels
+        np.testing.assert_array_equal(t.counts, expected)

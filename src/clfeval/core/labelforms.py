@@ -87,7 +87,8 @@ def plain(arr: pa.Array | pa.ChunkedArray) -> pa.ChunkedArray:
 def unify_numbers(columns: Sequence[pa.Array | pa.ChunkedArray]) -> list[pa.ChunkedArray]:
     """Integer and float label columns as one exact type: equal numbers are one label, distinct numbers stay two.
 
-    Floats that are all whole numbers within int64 become int64; else integers
+    Floats that are all whole numbers within int64, beside integers within int64 (of any width: the
+    Parquet files of one dataset may store int8 in one and int64 in another), become int64; else integers
     within ±2**53 (exact in float64) become float64; else every label becomes
     its text (:func:`label_str`: the exact digits of a whole number, the
     shortest repr of any other float), which keeps each distinct number apart.
@@ -96,6 +97,8 @@ def unify_numbers(columns: Sequence[pa.Array | pa.ChunkedArray]) -> list[pa.Chun
     [[1, 2], [1, 2]]
     >>> [c.to_pylist() for c in unify_numbers([pa.array([2**53 + 1]), pa.array([2.0**53, 1.5])])]
     [['9007199254740993'], ['9007199254740992', '1.5']]
+    >>> [c.type for c in unify_numbers([pa.array([5], pa.int8()), pa.array([2**40])])]  # widths too
+    [DataType(int64), DataType(int64)]
     """
     cols = [plain(c) for c in columns]
     floats = [c for c in cols if pa.types.is_floating(c.type)]
@@ -107,12 +110,14 @@ def unify_numbers(columns: Sequence[pa.Array | pa.ChunkedArray]) -> list[pa.Chun
             return None
         return min(g["min"].as_py() for g in got), max(g["max"].as_py() for g in got)
 
+    def every(typ: pa.DataType) -> list[pa.ChunkedArray]:  # integers of any width (or floats) as one type
+        return [c if c.type == typ else pc.cast(c, typ) for c in cols]
+
     whole = all(pc.all(pc.equal(pc.floor(c), c)).as_py() is not False for c in floats)
-    fr = extremes(floats)
-    if whole and (fr is None or (-2.0**63 <= fr[0] and fr[1] < 2.0**63)):
-        return [pc.cast(c, pa.int64()) if pa.types.is_floating(c.type) else c for c in cols]
-    ir = extremes(ints)
+    fr, ir = extremes(floats), extremes(ints)
+    if whole and (fr is None or (-2.0**63 <= fr[0] and fr[1] < 2.0**63)) and (ir is None or ir[1] < 2**63):
+        return every(pa.int64())
     if ir is None or (-(2**53) <= ir[0] and ir[1] <= 2**53):
-        return [pc.cast(c, pa.float64()) if pa.types.is_integer(c.type) else c for c in cols]
+        return every(pa.float64())
     return [pa.chunked_array([pa.array([None if v is None else label_str(v) for v in c.to_pylist()], type=pa.string())])
             for c in cols]
