@@ -221,3 +221,15 @@ def test_integer_labels_of_different_widths_across_files(tmp_path):
     for t in (streamed, in_memory):
         assert list(t.labels) == labels
         np.testing.assert_array_equal(t.counts, expected)
+
+
+def test_a_row_is_named_with_its_line_even_before_bad_bytes_further_on(tmp_path):
+    """Regression (found by tests/hostile's property test): the line of a row was left out of the message when
+    bytes that are not UTF-8 came later in the file (the line count stopped at the first undecodable chunk)."""
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"x": 1}\n{"gold": 1, "pred": 1}\n{"gold": 1, "pred": 1, "x": 1, "id": 1}\n'
+                     b'{"x": 1, "y": 9007199254740993, "id": 9007199254740993}\n'
+                     b'{"gold": 9007199254740993, "pred": 9007199254740993, "x": 9007199254740993}\n{}\n\xe9[1]')
+    res = run("report", str(path))
+    assert res.code == 1 and "Traceback" not in res.err
+    assert "row 1 (line 1): the label in column 'gold' is empty" in res.err

@@ -162,10 +162,11 @@ class Source:
         with self.open_binary() as fh:
             return fh.read(n)
 
-    def open_text(self, newline: str | None = "") -> IO[str]:
-        """The text, decoded strictly (UTF-8 without its byte-order mark, or Latin-1)."""
+    def open_text(self, newline: str | None = "", errors: str = "strict") -> IO[str]:
+        """The text, decoded strictly (UTF-8 without its byte-order mark, or Latin-1); ``errors="surrogateescape"``
+        keeps bytes that are not UTF-8 apart (for counting lines, which they cannot change)."""
         codec = "utf-8-sig" if self.encoding == "utf-8" else "latin-1"
-        return _io.TextIOWrapper(self.open_binary(), encoding=codec, errors="strict", newline=newline)
+        return _io.TextIOWrapper(self.open_binary(), encoding=codec, errors=errors, newline=newline)
 
     def contains(self, needle: bytes) -> bool:
         """Whether ``needle`` (one byte, or a short string) occurs anywhere in the bytes: a memchr-speed scan
@@ -265,9 +266,9 @@ def check_option_column(option: str, name: str | None, columns: Sequence[str]) -
 
 # --- where a row is -----------------------------------------------------------------
 
-def records(source: Source, delimiter: str) -> Iterator[tuple[int, list[str]]]:
-    """(first line, fields) of every non-blank CSV record, the header included."""
-    with source.open_text() as fh:
+def records(source: Source, delimiter: str, errors: str = "strict") -> Iterator[tuple[int, list[str]]]:
+    """(first line, fields) of every non-blank CSV record, the header included (``errors``: of the decoding)."""
+    with source.open_text(errors=errors) as fh:
         reader = csv.reader(fh, delimiter=delimiter)
         before = 0
         try:
@@ -280,9 +281,9 @@ def records(source: Source, delimiter: str) -> Iterator[tuple[int, list[str]]]:
             return
 
 
-def json_lines(source: Source) -> Iterator[tuple[int, str]]:
-    """(line number, text) of every non-blank line of a JSON Lines file."""
-    with source.open_text(newline="\n") as fh:
+def json_lines(source: Source, errors: str = "strict") -> Iterator[tuple[int, str]]:
+    """(line number, text) of every non-blank line of a JSON Lines file (``errors``: of the decoding)."""
+    with source.open_text(newline="\n", errors=errors) as fh:
         try:
             for number, text in enumerate(fh, start=source.origin[1] + 1):
                 if text.strip(" \t\r\n"):
@@ -292,14 +293,18 @@ def json_lines(source: Source) -> Iterator[tuple[int, str]]:
 
 
 def row_line(source: Source, fmt: str, index: int) -> int | None:
-    """The first line of data row ``index`` (0-based), or None (Parquet, or past the end)."""
+    """The first line of data row ``index`` (0-based), or None (Parquet, or past the end).
+
+    Bytes that are not UTF-8 further on do not hide the line (a streamed read names a row of its first
+    batch before it reaches them): lines are counted with such bytes kept apart, never decoded.
+    """
     if fmt in ("csv", "tsv"):
-        for k, (line, _) in enumerate(records(source, "," if fmt == "csv" else "\t")):
+        for k, (line, _) in enumerate(records(source, "," if fmt == "csv" else "\t", "surrogateescape")):
             if k == index + 1:
                 return line
         return None
     if fmt == "jsonl":
-        for k, (line, _) in enumerate(json_lines(source)):
+        for k, (line, _) in enumerate(json_lines(source, "surrogateescape")):
             if k == index:
                 return line
     return None
