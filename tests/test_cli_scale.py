@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from clihelp import run
+from test_cli_scores import assert_clean_error
 
 import clfeval
 
@@ -51,14 +52,6 @@ def _json(*args) -> dict:
 
 def _dump(d) -> str:
     return json.dumps(d, sort_keys=True)
-
-
-def assert_clean_error(res, code: int, *needles: str) -> None:
-    assert res.code == code, (res.code, res.err)
-    assert res.out == ""
-    assert "Traceback" not in res.err
-    for n in needles:
-        assert n in res.err, (n, res.err)
 
 
 # --- exact rankings streamed within --memory ------------------------------------------------

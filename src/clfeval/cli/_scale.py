@@ -71,7 +71,7 @@ def check_engine(engine: str, scheduler: str | None, refused: dict[str, bool] | 
 @contextlib.contextmanager
 def dask_client(scheduler: str | None) -> Iterator[Any]:
     """A client of the scheduler at ``scheduler``, or of a LocalCluster on 127.0.0.1 closed on exit."""
-    from clfeval.dask import connect
+    from clfeval.dask.parts import connect
 
     with connect(scheduler) as client:
         yield client

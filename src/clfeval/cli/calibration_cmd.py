@@ -59,7 +59,7 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
                                             "--encoding latin-1": encoding != "utf-8"})
     inp = input_path(file, input_format=input_format, encoding=encoding)
     if dask:
-        from clfeval.dask import calibration as dask_calibration
+        from clfeval.dask.calibrate import calibration as dask_calibration
 
         paths = dask_paths(inp, "FILE")
         with dask_client(scheduler) as client:

@@ -232,7 +232,7 @@ def _on_dask(inputs: list[Any], names: list[str], baseline: str | None, gold: st
              scheduler: str | None, common: dict[str, Any]) -> Any:
     """``--engine dask``: the two inputs joined by id (or row) on a Dask cluster, one joint table."""
     from clfeval.cli._scale import dask_client, dask_paths
-    from clfeval.dask import compare as dask_compare
+    from clfeval.dask.counting import compare as dask_compare
     from clfeval.io.readers import column_names
 
     order = [0, 1] if baseline != names[0] else [1, 0]

@@ -264,7 +264,7 @@ def _on_dask(inp: Any, gold: str, pred: str, score: str | None, settings: dict[s
              binning: str, scheduler: str | None) -> Any:
     """``--engine dask``: the PATH's partitions counted (and ranked) on a Dask cluster."""
     from clfeval.cli._scale import dask_client, dask_paths
-    from clfeval.dask import report as dask_report
+    from clfeval.dask.counting import report as dask_report
 
     if score is not None and settings["positive"] is None:
         raise UsageError("option --score needs --positive: the class whose scores rank the items.")
