@@ -34,13 +34,19 @@ from clfeval.scores.columns import as_scores, score_matrix
 from clfeval.scores.external import DEFAULT_MEMORY, RankingStore
 from clfeval.scores.streamovr import OvRStore, batch_is_positive, binary_summary
 
-__all__ = ["report_scored_batches", "score_binning", "batch_scores"]
+__all__ = ["report_scored_batches", "score_binning", "batch_scores", "gold_and_scores"]
 
 
 def batch_scores(batches: Iterable[Any], column: str) -> Iterator[np.ndarray]:
     """The checked scores (finite float64) of one column of every batch, its rows named by the batch."""
+    for _, s in gold_and_scores(batches, column):
+        yield s
+
+
+def gold_and_scores(batches: Iterable[Any], column: str) -> Iterator[tuple[Any, np.ndarray]]:
+    """(gold labels, checked scores of one column) of every batch: what the streamed threshold choice takes."""
     for b in batches:
-        yield as_scores(b.extra[column], name=column, n=b.n, where=b.where)
+        yield b.gold, as_scores(b.extra[column], name=column, n=b.n, where=b.where)
 
 
 def score_binning(batches: Iterable[Any], column: str, *, bins: int, kind: str = "quantile") -> Binning:

@@ -117,6 +117,8 @@ def threshold_blocks(c: ThresholdChoice) -> list[Block]:
                                 f"precision {num(c.dev['precision'])}, recall {num(c.dev['recall'])}, "
                                 f"F1 {num(c.dev['f1'])}{extra}. Rule: {RULE}."))
     blocks.append(TextBlock(f"Default cut: {c.default['source']}."))
+    if c.external:
+        blocks.append(TextBlock(_external_line(c.external)))
     for note in c.notes:
         blocks.append(TextBlock(note, style="dim"))
     return blocks
