@@ -185,6 +185,90 @@ def test_calibration_memory_bounds_its_ranking(data):
     assert small["ece"] == full["ece"] and small["brier"] == full["brier"]
 
 
+# --- threshold: the streamed choice equals the in-memory one ---------------------------------
+
+def _batches(g, s, k=97):
+    return [(g[i:i + k], s[i:i + k]) for i in range(0, len(g), k)]
+
+
+def test_threshold_batches_equal_choose_threshold_bit_for_bit_when_spilled():
+    """The streamed choice (sorted runs spilled, the cut chosen range by range) against the in-memory one on
+    heavy ties, logit scores (default cut 0), an all-positive test set, a given default and every objective,
+    refusals included (an unreachable precision target says the same thing)."""
+    from clfeval.errors import DataError
+    from clfeval.scores.thresholds import choose_threshold, choose_threshold_batches
+
+    rng = np.random.default_rng(5)
+    spilled = 0
+    for trial in range(6):
+        n, m = int(rng.integers(1, 1500)), int(rng.integers(2, 1500))
+        g, d = rng.choice(LABELS, n), rng.choice(LABELS, m)
+        d[:2] = ["dog", "cat"]
+        if trial == 3:
+            g[:] = "dog"  # no negative in the test data
+        s = np.round(rng.random(n) + 0.3 * (g == "dog"), 2)
+        ds = np.round(rng.random(m) + 0.3 * (d == "dog"), 2)
+        if trial % 3 == 1:
+            s, ds = s * 4 - 2, ds * 4 - 2
+        for obj in ("f1", "f0.5", "f2", "cost", "precision>=0.6", "recall>=0.8", "precision>=0.9999"):
+            kw = dict(positive="dog", objective=obj, cost_fp=2.0, cost_fn=0.5,
+                      default_threshold=0.3 if trial == 5 else None)
+            try:
+                want = _dump(choose_threshold(list(g), s, dev_gold=list(d), dev_scores=ds, **kw).to_dict())
+            except DataError as exc:
+                want = f"refused: {exc}"
+            try:
+                got = choose_threshold_batches(_batches(g, s), _batches(d, ds), memory=4096, **kw).to_dict()
+                spilled += got.pop("external")["spilled"]
+                got = _dump(got)
+            except DataError as exc:
+                got = f"refused: {exc}"
+            assert got == want, (trial, obj)
+        alone = choose_threshold_batches(_batches(g, s), memory=4096, positive="dog").to_dict()
+        alone.pop("external")
+        assert _dump(alone) == _dump(choose_threshold(list(g), s, positive="dog").to_dict())
+    assert spilled > 20  # most choices really spilled
+
+
+@pytest.fixture(scope="module")
+def dev_csv(tmp_path_factory):
+    c = _cols(700, seed=3)
+    path = tmp_path_factory.mktemp("dev") / "dev.csv"
+    path.write_text("gold,score\n" + "".join(f"{g},{s}\n" for g, s in zip(c["gold"], c["score"])))
+    return path, c
+
+
+@pytest.mark.parametrize("obj", ["f1", "f2", "cost", "precision>=0.5", "recall>=0.9"])
+def test_threshold_command_streams_the_in_memory_numbers(data, dev_csv, obj):
+    from clfeval.scores.thresholds import choose_threshold
+
+    dev, dc = dev_csv
+    c = data["cols"]
+    local = choose_threshold(list(c["gold"]), c["score"], positive="dog", dev_gold=list(dc["gold"]),
+                             dev_scores=dc["score"], objective=obj, cost_fp=3.0).to_dict()
+    out = _json("threshold", data["dir"], "--dev", dev, "--score", "score", "--positive", "dog", "--objective", obj,
+                "--cost-fp", "3", "--memory", "4096")
+    ext = out.pop("external")
+    assert ext["spilled"] is True and ext["runs"] >= 2 and ext["memory"] == 4096
+    assert _dump(out) == _dump(local)
+
+
+def test_threshold_command_says_whether_it_spilled_and_keeps_the_default_rule(data, tmp_path):
+    dev = tmp_path / "dev.csv"
+    dev.write_text("gold,score\ndog,1.5\ncat,0.2\ndog,0.7\ncat,0.4\n")  # one dev score outside [0, 1]
+    args = ["threshold", data["csv"], "--dev", dev, "--score", "score", "--positive", "dog"]
+    out = _json(*args)
+    assert out["default"]["threshold"] == 0.0 and "outside [0, 1]" in out["default"]["source"]
+    assert out["external"] == {"memory": 1 << 30, "spilled": False, "runs": 0}
+    assert "nothing spilled" in run(*args).out
+    assert "spilled to disk" in run(*args, "--memory", "4KiB").out
+    dev.write_text("gold,score\ndog,0.5\ndog,0.2\n")
+    assert_clean_error(run(*args), 1, "only one class", "dev.csv")
+    dev.write_text("gold,score\ncat,0.5\neel,0.2\n")
+    assert_clean_error(run(*args), 1, "cannot be used to choose a threshold", "'dog'", "does not occur")
+    assert_clean_error(run(*args, "--memory", "12XB"), 2, "--memory")
+
+
 # --- bad values: one paragraph naming the option, exit 2 --------------------------------------
 
 @pytest.mark.parametrize("args, needle", [
