@@ -25,8 +25,7 @@ from clfeval.cli._scale import engine_options, memory_option
               help="File format (default: from the extension; CSV for standard input, '-').")
 @reading_options
 @memory_option("Memory budget of the binary ranking beside the calibration (ROC-AUC, average precision; e.g. 512MB, "
-               "default 1GiB): the probabilities are ranked when they fit it (24 bytes an item), else the ranking "
-               "is left out and the output says so (clfeval report --score ranks beyond memory).")
+               "default 1GiB): beyond it sorted runs spill to disk and are merged, exactly; the output says so.")
 @engine_options
 @output_options
 def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | None, positive: str | None, bins: int,
@@ -66,10 +65,6 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
             result = dask_calibration(paths, gold=gold, prob=prob, positive=positive, bins=bins, client=client)
         emit(result, fmt, output)
         return
-    from clfeval.scores.calibration import RANKING_ITEMS
-    from clfeval.scores.external import BUFFER_BYTES_PER_ITEM
-
-    limit = RANKING_ITEMS if memory is None else budget // BUFFER_BYTES_PER_ITEM
     extra, _ = score_columns(inp, prob, probs_prefix, score_option="--prob", prefix_option="--probs-prefix")
     with reading_progress(inp) as update:
         reader = iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=extra,
@@ -77,5 +72,5 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
                                   progress=update)
         source = ScoreSource(name=prob, prefix=probs_prefix or "", data=f"file {inp.name!r}")
         result = calibrate_batches(reader, prob=prob, prefix=probs_prefix, positive=positive, bins=bins,
-                                   strategy=strategy, source=source, ranking_limit=limit)
+                                   strategy=strategy, source=source, memory=budget)
     emit(result, fmt, output)
