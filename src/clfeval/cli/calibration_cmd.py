@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_options, reading_progress
+from clfeval.cli._scale import engine_options, memory_option
 
 
 @click.command()
@@ -23,10 +24,13 @@ from clfeval.cli._common import check_paths, emit, input_path, output_options, r
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
               help="File format (default: from the extension; CSV for standard input, '-').")
 @reading_options
+@memory_option("Memory budget of the binary ranking beside the calibration (ROC-AUC, average precision; e.g. 512MB, "
+               "default 1GiB): beyond it sorted runs spill to disk and are merged, exactly; the output says so.")
+@engine_options
 @output_options
 def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | None, positive: str | None, bins: int,
-                strategy: str, input_format: str | None, encoding: str, normalize_labels: str | None, fmt: str,
-                output: Path | None) -> None:
+                strategy: str, input_format: str | None, encoding: str, normalize_labels: str | None,
+                memory: str | None, engine: str, scheduler: str | None, fmt: str, output: Path | None) -> None:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
 
     Values outside [0, 1] are refused: they are not probabilities (rank them with `clfeval report --score`).
@@ -45,7 +49,22 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
         raise UsageError("option --prob needs --positive: the class whose probability the column gives.")
     if probs_prefix is not None and positive is not None:
         raise UsageError("option --positive goes with --prob; --probs-prefix calibrates the top label of every item.")
+    from clfeval.cli._scale import check_engine, check_memory, dask_client, dask_paths
+
+    budget = check_memory(memory)
+    dask = check_engine(engine, scheduler, {"--probs-prefix": probs_prefix is not None,
+                                            "--strategy quantile": strategy != "uniform",
+                                            "--normalize-labels": normalize_labels is not None,
+                                            "--encoding latin-1": encoding != "utf-8"})
     inp = input_path(file, input_format=input_format, encoding=encoding)
+    if dask:
+        from clfeval.dask.calibrate import calibration as dask_calibration
+
+        paths = dask_paths(inp, "FILE")
+        with dask_client(scheduler) as client:
+            result = dask_calibration(paths, gold=gold, prob=prob, positive=positive, bins=bins, client=client)
+        emit(result, fmt, output)
+        return
     extra, _ = score_columns(inp, prob, probs_prefix, score_option="--prob", prefix_option="--probs-prefix")
     with reading_progress(inp) as update:
         reader = iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=extra,
@@ -53,5 +72,5 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
                                   progress=update)
         source = ScoreSource(name=prob, prefix=probs_prefix or "", data=f"file {inp.name!r}")
         result = calibrate_batches(reader, prob=prob, prefix=probs_prefix, positive=positive, bins=bins,
-                                   strategy=strategy, source=source)
+                                   strategy=strategy, source=source, memory=budget)
     emit(result, fmt, output)

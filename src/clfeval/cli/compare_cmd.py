@@ -18,6 +18,7 @@ import click
 
 from clfeval.cli._common import check_paths, emit, input_path, output_options, progress, reading_options
 from clfeval.cli._decide import gate_exit, paired_file_options
+from clfeval.cli._scale import engine_options, memory_option, score_bin_options
 from clfeval.errors import UsageError
 
 
@@ -66,12 +67,17 @@ def _names(inputs: list[Any]) -> list[str]:
 @click.option("--positive", default=None, help="Positive class of a score metric.")
 @paired_file_options
 @reading_options
+@memory_option("Memory budget of the id join (e.g. 512MB, 2GiB; default 1GiB): beyond it, the items are "
+               "hash-partitioned to disk and joined part by part; the output says when they were.")
+@score_bin_options
+@engine_options
 @output_options
 def compare(files: tuple[Path, ...], metric: str, test: str, alternative: str, margin: float | None, gate: bool,
             scores_prefix: str | None, samples: int, seed: int, alpha: float, ci_level: float,
             baseline: str | None, gold: str, pred: str, score: str | None, positive: str | None, id_col: str | None,
             input_format: str | None, zero_division: str, beta: float, repeat: str | None, encoding: str,
-            normalize_labels: str | None, fmt: str, output: Path | None) -> None:
+            normalize_labels: str | None, memory: str | None, score_bins: int | None, score_binning: str, engine: str,
+            scheduler: str | None, fmt: str, output: Path | None) -> None:
     """Is the difference real? Compare systems on the same test items with a paired test.
 
     Prints both scores, the difference δ = A − B with its confidence interval, the one-sided
@@ -93,6 +99,18 @@ def compare(files: tuple[Path, ...], metric: str, test: str, alternative: str, m
     check_beta(beta, option="--beta")
     check_metric(metric)
     _check_decision(len(files), test, metric, alternative, margin, score, scores_prefix)
+    from clfeval.cli._scale import check_engine, check_memory
+
+    budget = check_memory(memory)
+    if score_bins is not None:
+        _check_binned(len(files), metric, test, alternative, margin, score, positive)
+    dask = check_engine(engine, scheduler, {"--score": score is not None, "--scores-prefix": scores_prefix is not None,
+                                            "--margin": margin is not None,
+                                            "--alternative two-sided": alternative != "greater",
+                                            "--repeat": repeat is not None,
+                                            "--normalize-labels": normalize_labels is not None,
+                                            "--encoding latin-1": encoding != "utf-8",
+                                            "more than two files": len(files) != 2, "--test delong": test == "delong"})
     inputs = [input_path(f, input_format=input_format, encoding=encoding) for f in files]
     names = _names(inputs)
     if baseline is not None:
@@ -129,11 +147,17 @@ def compare(files: tuple[Path, ...], metric: str, test: str, alternative: str, m
             advance(done - state["last"])
             state["last"] = done
 
-        if scored:
+        if dask:
+            result = _on_dask(inputs, names, baseline, gold, pred, id_col, scheduler, common)
+        elif score_bins is not None:
+            result = _binned(inputs, names, baseline, gold, score, positive, id_col, repeat, normalize_labels, tick,
+                             common, budget, score_bins, score_binning)
+        elif scored:
             result = _scores_in_memory(inputs, names, baseline, gold, score, positive, id_col, repeat,
                                        normalize_labels, tick, common)
         else:
-            result = _streamed(inputs, names, baseline, gold, pred, id_col, repeat, normalize_labels, tick, common)
+            result = _streamed(inputs, names, baseline, gold, pred, id_col, repeat, normalize_labels, tick, common,
+                               budget)
     emit(result, fmt, output)
     gate_exit(result, gate)
 
@@ -164,8 +188,66 @@ def _check_decision(n_files: int, test: str, metric: str, alternative: str, marg
                              f"{n_files} files.")
 
 
+def _check_binned(n_files: int, metric: str, test: str, alternative: str, margin: float | None, score: str | None,
+                  positive: str | None) -> None:
+    """The options of a binned comparison (``--score-bins``), checked before any file is read."""
+    if metric != "roc_auc":
+        raise UsageError(f"option --score-bins compares binned ROC-AUCs: give --metric roc_auc (got {metric!r}); "
+                         f"count metrics need no bins.")
+    if score is None or positive is None:
+        raise UsageError("option --score-bins bins a score column: name it with --score, and the class it ranks "
+                         "with --positive.")
+    if n_files != 2:
+        raise UsageError(f"option --score-bins compares two systems (A_FILE B_FILE); got {n_files} files.")
+    if test not in ("bootstrap", "randomization"):
+        raise UsageError(f"option --score-bins runs the paired bootstrap or randomization on the binned table; "
+                         f"--test {test} is not offered there.")
+    if margin is not None or alternative != "greater":
+        raise UsageError("option --score-bins tests 'A better than B' (one-sided, no --margin); leave out "
+                         "--margin and --alternative two-sided.")
+
+
+def _binned(inputs: list[Any], names: list[str], baseline: str | None, gold: str, score: str, positive: str,
+            id_col: str | None, repeat: str | None, normalize: str | None, tick: Any, common: dict[str, Any],
+            budget: int, bins: int, kind: str) -> Any:
+    """``--score-bins``: each system's bins from a first pass, then the joint binned table of the matched items."""
+    from clfeval.io.join import Matching, aligned
+    from clfeval.io.predictions import iter_predictions
+    from clfeval.significance.binnedcompare import compare_binned_batches
+
+    order = [0, 1] if baseline != names[0] else [1, 0]
+    ins, nm = [inputs[i] for i in order], [names[i] for i in order]
+
+    def readers() -> list[Any]:
+        return [iter_predictions(i, gold=gold, pred=score, id=id_col, pred_option="--score", normalize=normalize)
+                for i in ins]
+
+    settings = {k: common[k] for k in ("test", "samples", "seed", "alpha", "ci")}
+    return compare_binned_batches(readers(), aligned(readers(), nm, repeat=repeat, budget=budget, matching=Matching()),
+                                  bins=bins, kind=kind, positive=positive, score=score, names=nm, progress=tick,
+                                  **settings)
+
+
+def _on_dask(inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str, id_col: str | None,
+             scheduler: str | None, common: dict[str, Any]) -> Any:
+    """``--engine dask``: the two inputs joined by id (or row) on a Dask cluster, one joint table."""
+    from clfeval.cli._scale import dask_client, dask_paths
+    from clfeval.dask.counting import compare as dask_compare
+    from clfeval.io.readers import column_names
+
+    order = [0, 1] if baseline != names[0] else [1, 0]
+    ins, nm = [inputs[i] for i in order], [names[i] for i in order]
+    paths = [dask_paths(i, label) for i, label in zip(ins, ("A_FILE", "B_FILE"))]
+    if id_col is None:
+        first = ins[0].sources[0]
+        id_col = "id" if "id" in column_names(first, input_format=ins[0].fmt, encoding=first.encoding) else None
+    settings = {k: common[k] for k in ("metric", "test", "samples", "seed", "alpha", "ci", "zero_division", "beta")}
+    with dask_client(scheduler) as client:
+        return dask_compare(paths[0], paths[1], gold=gold, pred=pred, id=id_col, names=nm, client=client, **settings)
+
+
 def _streamed(inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str, id_col: str | None,
-              repeat: str | None, normalize: str | None, tick: Any, common: dict[str, Any]) -> Any:
+              repeat: str | None, normalize: str | None, tick: Any, common: dict[str, Any], budget: int) -> Any:
     """Count metrics: the joint tables counted batch by batch from inputs matched by id (or row)."""
     from clfeval.io.join import Matching, aligned
     from clfeval.io.predictions import iter_predictions
@@ -173,7 +255,7 @@ def _streamed(inputs: list[Any], names: list[str], baseline: str | None, gold: s
 
     readers = [iter_predictions(i, gold=gold, pred=pred, id=id_col, normalize=normalize) for i in inputs]
     matching = Matching()
-    batches = aligned(readers, names, repeat=repeat, matching=matching)
+    batches = aligned(readers, names, repeat=repeat, matching=matching, budget=budget)
     return compare_stream(batches, names, baseline=baseline, describe=matching.describe, progress=tick, **common)
 
 

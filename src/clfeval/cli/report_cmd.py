@@ -10,7 +10,8 @@ import click
 from clfeval.cli._common import (check_paths, emit, existing_file, input_options, input_path, option_names,
                                  output_options, parse_list, reading_progress)
 from clfeval.cli._decide import require_exit
-from clfeval.errors import DataError, LabelListError
+from clfeval.cli._scale import engine_options, memory_option, score_bin_options
+from clfeval.errors import DataError, LabelListError, UsageError
 
 
 def read_train_labels(path: Path, column: str | None, gold: str, input_format: str | None, *, encoding: str = "utf-8",
@@ -109,28 +110,50 @@ def check_train_overlap(train: Any, train_path: Any, preds: Any, multilabel: boo
 @click.option("--require", "require", multiple=True, metavar="COND",
               help="A condition such as 'macro_f1>=0.70', 'recall:spam>=0.9' or 'accuracy>majority' (repeatable): "
                    "each is shown with its value, and an unmet one exits 3.")
+@memory_option()
+@score_bin_options
+@engine_options
 @output_options
 def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: str | None, multilabel: bool, sep: str,
            encoding: str, normalize_labels: str | None, positive: str | None, beta: float, zero_division: str, order: str | None, train_labels: Path | None,
            train_column: str | None, show_errors: int, score: str | None, scores_prefix: str | None,
            threshold: float | None, ci_level: float | None, samples: int, seed: int, require: tuple[str, ...],
+           memory: str | None, score_bins: int | None, score_binning: str, engine: str, scheduler: str | None,
            fmt: str, output: Path | None) -> None:
     """Score a predictions file: confusion matrix, per-class table, averages, baselines, diagnostics.
 
     FILE is CSV, TSV, JSONL or Parquet with columns gold and pred (and optionally id), or a directory of
     such files (a Parquet dataset, also hive-partitioned), or a quoted glob pattern ('preds/part-*.csv');
     '-' reads standard input (CSV unless --input-format says otherwise). Count reports are read in
-    batches, in bounded memory, whatever the number of rows.
+    batches, in bounded memory, whatever the number of rows; so are the rankings of --score and
+    --scores-prefix (exact: sorted runs spill to disk beyond --memory), except with --threshold or --ci,
+    which keep every score in memory. --score-bins N ranks approximately from N bins, with the error bound.
     """
     from clfeval.core.validation import check_probability, check_samples
 
     from clfeval.evaluate.requirements import parse_requirement
+
+    from clfeval.cli._scale import check_engine, check_memory
 
     check_paths([("FILE", file), ("--train-labels", train_labels)], [("--output", output)])
     conditions = [parse_requirement(text) for text in require]
     if ci_level is not None:
         check_probability(ci_level, option="--ci")
         check_samples(samples, option="--samples")
+    budget = check_memory(memory)
+    scored = score is not None or scores_prefix is not None
+    if score_bins is not None and score is None:
+        raise UsageError("option --score-bins bins the scores of one --score column (with --positive); "
+                         "--scores-prefix rankings are exact only.")
+    if score_bins is not None and (threshold is not None or ci_level is not None):
+        raise UsageError("option --score-bins streams a binned ranking; --threshold and --ci need every score in "
+                         "memory (exact): leave --score-bins out for them.")
+    dask = check_engine(engine, scheduler, {"--scores-prefix": scores_prefix is not None,
+                                            "--threshold": threshold is not None, "--ci": ci_level is not None,
+                                            "--show-errors": bool(show_errors), "--train-labels": train_labels is not None,
+                                            "--multilabel with scores": multilabel and scored,
+                                            "--normalize-labels": normalize_labels is not None,
+                                            "--encoding latin-1": encoding != "utf-8"})
     reading = dict(encoding=encoding, normalize=normalize_labels, sep=sep)
     inp = input_path(file, input_format=input_format, encoding=encoding)
     train = None
@@ -140,9 +163,16 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
     settings = dict(positive=positive, beta=beta, zero_division=zero_division, order=order_list, multilabel=multilabel,
                     sep=sep, train_labels=train, show_errors=show_errors, ci=ci_level, samples=samples, seed=seed)
     try:
-        if score is not None or scores_prefix is not None or threshold is not None or (multilabel and ci_level):
+        if dask:
+            rep, gold_items, scores = _on_dask(inp, gold, pred, score, settings, score_bins, score_binning,
+                                               scheduler), None, None
+        elif threshold is not None or (multilabel and ci_level) or (scored and ci_level is not None):
             rep, gold_items, scores = _in_memory(inp, gold, pred, id_col, score, scores_prefix, threshold, train,
                                                  train_labels, settings, reading)
+        elif scored:
+            rep, gold_items, scores = _streamed_scores(inp, gold, pred, id_col, score, scores_prefix, train,
+                                                       train_labels, settings, reading, budget, score_bins,
+                                                       score_binning), None, None
         else:
             rep, gold_items, scores = _streamed(inp, gold, pred, id_col, train, train_labels, settings, reading), None, None
     except LabelListError as exc:
@@ -195,6 +225,55 @@ def _streamed(inp: Any, gold: str, pred: str, id_col: str | None, train: Any, tr
     if train is not None:
         check_train_overlap(train, train_labels, inp.name, settings["multilabel"], s["sep"], set(table.label_strings))
     return _scored(inp.name, lambda: finish_report(table, errors, order=settings["order"] is not None, **s))
+
+
+def _streamed_scores(inp: Any, gold: str, pred: str, id_col: str | None, score: str | None, prefix: str | None,
+                     train: Any, train_labels: Any, settings: dict[str, Any], reading: dict[str, Any], memory: int,
+                     bins: int | None, binning: str) -> Any:
+    """Counts and the ranking of the score columns, batch by batch: exact beyond memory (or binned)."""
+    from clfeval.cli._scorefile import check_score_options, score_columns
+    from clfeval.evaluate.scoredstream import report_scored_batches, score_binning
+    from clfeval.io.join import unique_batches
+    from clfeval.io.predictions import iter_predictions
+
+    check_score_options(score, prefix)
+    if score is not None and settings["positive"] is None:
+        raise UsageError("option --score needs --positive: the class whose scores rank the items.")
+    extra, _ = score_columns(inp, score, prefix)
+    s = dict(settings)
+
+    def reader(update: Any = None) -> Any:
+        return iter_predictions(inp, gold=gold, pred=pred, id=id_col, multilabel=s["multilabel"], extra=extra,
+                                extra_options=["--score"] if score is not None else None, progress=update, **reading)
+
+    cut = None
+    if bins is not None:
+        with reading_progress(inp) as update:
+            cut = _scored(inp.name, lambda: score_binning(reader(update), score, bins=bins, kind=binning))
+    with reading_progress(inp) as update:
+        labels = [c[len(prefix):] for c in extra] if prefix is not None else None
+        rep = _scored(inp.name, lambda: report_scored_batches(
+            unique_batches(reader(update)), score=score, prefix=prefix, labels=labels, memory=memory, binning=cut,
+            source=f"the gold labels of {inp.name!r}", **s))
+    if train is not None:
+        check_train_overlap(train, train_labels, inp.name, settings["multilabel"], s["sep"], set(rep.labels))
+    return rep
+
+
+def _on_dask(inp: Any, gold: str, pred: str, score: str | None, settings: dict[str, Any], bins: int | None,
+             binning: str, scheduler: str | None) -> Any:
+    """``--engine dask``: the PATH's partitions counted (and ranked) on a Dask cluster."""
+    from clfeval.cli._scale import dask_client, dask_paths
+    from clfeval.dask.counting import report as dask_report
+
+    if score is not None and settings["positive"] is None:
+        raise UsageError("option --score needs --positive: the class whose scores rank the items.")
+    paths = dask_paths(inp, "FILE")
+    with dask_client(scheduler) as client:
+        return _scored(inp.name, lambda: dask_report(
+            paths, gold=gold, pred=pred, score=score, positive=settings["positive"], multilabel=settings["multilabel"],
+            sep=settings["sep"], order=settings["order"], beta=settings["beta"],
+            zero_division=settings["zero_division"], score_bins=bins, score_binning=binning, client=client))
 
 
 def _in_memory(inp: Any, gold: str, pred: str, id_col: str | None, score: str | None, prefix: str | None,

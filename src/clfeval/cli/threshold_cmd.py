@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Iterator
 
 import click
 
 from clfeval.cli._common import check_paths, emit, output_options, reading_options, sep_option
+from clfeval.cli._scale import memory_option
 
 
 @click.command()
@@ -30,26 +32,33 @@ from clfeval.cli._common import check_paths, emit, output_options, reading_optio
 @sep_option
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
               help="Format of both files (default: from the extensions; CSV for standard input, '-').")
+@memory_option()
 @reading_options
 @output_options
 def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores_prefix: str | None,
               positive: str | None, objective: str, cost_fp: float, cost_fn: float, default_threshold: float | None,
-              zero_division: str, multilabel: bool, sep: str, input_format: str | None, encoding: str,
-              normalize_labels: str | None, fmt: str, output: Path | None) -> None:
+              zero_division: str, multilabel: bool, sep: str, input_format: str | None, memory: str | None,
+              encoding: str, normalize_labels: str | None, fmt: str, output: Path | None) -> None:
     """Choose a threshold on DEV and apply it to TEST, beside the default and the best-in-hindsight cut.
 
     The rule everywhere: an item is predicted positive iff its score >= threshold. The threshold reported
     is a score of the development file (the lowest score predicted positive at that cut). Without --dev
     only the default and the hindsight cut can be shown, and the hindsight cut is optimistic.
+
+    With --score both files stream batch by batch, exactly, whatever their size: beyond --memory sorted
+    score runs spill to disk and are merged (the output says when). --scores-prefix (one cut per label)
+    reads both files into memory.
     """
+    from clfeval.cli._scale import check_memory
     from clfeval.cli._scorefile import check_score_options, read_scored
     from clfeval.scores.curves import parse_objective
     from clfeval.errors import UsageError
-    from clfeval.scores.thresholds import choose_label_thresholds, choose_threshold
+    from clfeval.scores.thresholds import choose_label_thresholds
 
     check_paths([("TEST", test), ("--dev", dev)], [("--output", output)])
     check_score_options(score, scores_prefix)
     parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)  # option errors before reading any file
+    budget = check_memory(memory)
     if score is not None and positive is None:
         raise UsageError("option --score needs --positive: the class whose scores are thresholded.")
     if scores_prefix is not None and not multilabel:
@@ -62,18 +71,46 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
                          f"is the hindsight cut, which this command already shows. Give a development file (a "
                          f"held-out slice of the training data).")
     reading = dict(encoding=encoding, normalize=normalize_labels, sep=sep)
+    common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
+                  zero_division=zero_division)
+    if not multilabel:
+        assert score is not None
+        emit(_streamed(test, dev, gold, score, positive, input_format, reading, budget, common), fmt, output)
+        return
     t = read_scored(test, gold=gold, score=score, prefix=scores_prefix, multilabel=multilabel, input_format=input_format,
                     **reading)
     d = None
     if dev is not None:
         d = read_scored(dev, gold=gold, score=score, prefix=scores_prefix, multilabel=multilabel,
                         input_format=input_format, option="--dev", **reading)
-    common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
-                  zero_division=zero_division, source=t.source, dev_source=d.source if d else t.source)
-    if multilabel:
-        result = choose_label_thresholds(t.gold, t.scores, dev_gold=d.gold if d else None,
-                                         dev_scores=d.scores if d else None, sep=sep, **common)
-    else:
-        result = choose_threshold(t.gold, t.scores, positive=positive, dev_gold=d.gold if d else None,
-                                  dev_scores=d.scores if d else None, **common)
+    result = choose_label_thresholds(t.gold, t.scores, dev_gold=d.gold if d else None,
+                                     dev_scores=d.scores if d else None, sep=sep, source=t.source,
+                                     dev_source=d.source if d else t.source, **common)
     emit(result, fmt, output)
+
+
+def _streamed(test: Path, dev: Path | None, gold: str, score: str, positive: Any, input_format: str | None,
+              reading: dict[str, Any], memory: int, common: dict[str, Any]) -> Any:
+    """One --score column: both files read batch by batch into rankings within ``memory``."""
+    from clfeval.cli._common import input_path, reading_progress
+    from clfeval.cli._scorefile import score_columns
+    from clfeval.evaluate.scoredstream import gold_and_scores
+    from clfeval.io.predictions import iter_predictions
+    from clfeval.scores.columns import ScoreSource
+    from clfeval.scores.thresholds import choose_threshold_batches
+
+    def opened(path: Path, option: str | None) -> tuple[Any, ScoreSource]:
+        inp = input_path(path, option, input_format=input_format, encoding=reading["encoding"])
+        score_columns(inp, score, None)
+        data = f"file {inp.name!r}" + ("" if option is None else f", option {option}")
+        return inp, ScoreSource(name=score, data=data)
+
+    def batches(inp: Any) -> Iterator[Any]:
+        with reading_progress(inp) as update:
+            yield from gold_and_scores(iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=[score],
+                                                        extra_options=["--score"], progress=update, **reading), score)
+
+    t, src = opened(test, None)
+    d, dev_src = opened(dev, "--dev") if dev is not None else (None, src)
+    return choose_threshold_batches(batches(t), batches(d) if d is not None else None, positive=positive,
+                                    memory=memory, source=src, dev_source=dev_src, **common)

@@ -53,7 +53,8 @@ def table(data: Any, *, gold: str = "gold", pred: str = "pred", multilabel: bool
 
 def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | None = None, positive: Any = None,
            multilabel: bool = False, sep: str = "|", order: Sequence[Any] | None = None, beta: float = 1.0,
-           zero_division: Any = 0, top_n: int = 5, client: Any = None, memory: Any = None) -> Report:
+           zero_division: Any = 0, top_n: int = 5, client: Any = None, memory: Any = None,
+           score_bins: int | None = None, score_binning: str = "quantile") -> Report:
     """``clfeval.report`` of an input on Dask: a DataFrame or paths, counted on the workers.
 
     Parameters
@@ -66,6 +67,9 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
         Where to run (default: Dask's threaded scheduler in this process).
     memory : int or str, optional
         The memory budget of each range of the exact ranking.
+    score_bins, score_binning : int, str, optional
+        The binned mode: the ranking section is the histogram over ``score_bins`` bins
+        (:func:`clfeval.dask.binning`, ``uniform`` or ``quantile``), with its AUC error bound.
 
     Returns
     -------
@@ -83,11 +87,18 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
     if score is not None:
         if positive is None or multilabel:
             raise UsageError("a ranking of one score column needs positive (binary data) on the Dask engine.")
-        from clfeval.dask.rankings import ranking
+        from clfeval.dask.rankings import binning, histogram, ranking
+        from clfeval.scores.streamovr import binary_summary
 
-        rk = ranking(parts, gold=gold, score=score, positive=positive, client=client, memory=memory)
-        section = rk.to_dict()
-        section.pop("external", None)
+        if score_bins is not None:
+            bins = binning(parts, score=score, bins=score_bins, kind=score_binning, client=client)
+            h = binary_summary(histogram(parts, gold=gold, score=score, positive=positive, binning=bins,
+                                         client=client), positive)
+            section = h.to_dict()
+        else:
+            rk = ranking(parts, gold=gold, score=score, positive=positive, client=client, memory=memory)
+            section = rk.to_dict()
+            section.pop("external", None)
         rep = dataclasses.replace(rep, sections={**rep.sections, "ranking": section})
     return rep
 

@@ -23,17 +23,48 @@ def ranking_blocks(d: dict[str, Any]) -> list[Block]:
         blocks.append(TableBlock(f"One label against the rest ({d['kind']}, {d['n']} items)",
                                  ["label", "ROC-AUC", PR_AUC, "positives"], rows))
     else:
-        rows = [["ROC-AUC", num(d["roc_auc"]), num(d["random"]["roc_auc"])],
+        binned = d.get("binned")
+        auc = num(d["roc_auc"]) + (f" ± {num(binned['auc_error_bound'])}" if binned else "")
+        rows = [["ROC-AUC (binned)" if binned else "ROC-AUC", auc, num(d["random"]["roc_auc"])],
                 [PR_AUC, num(d["average_precision"]), num(d["random"]["average_precision"])]]
         blocks.append(TableBlock(f"Positive class {d['positive']!r}: {d['n_positive']} of {d['n']} items "
                                  f"(prevalence {num(d['prevalence'])})", ["measure", "value", "random ranking"], rows))
         blocks.append(TextBlock(f"{num(d['pairs_in_order'], 1)} of {d['pairs']} positive–negative pairs are in order "
                                 f"(ties count one half): ROC-AUC = {num(d['roc_auc'])}."))
+    if d.get("binned"):
+        b = d["binned"]
+        blocks.append(TextBlock(f"Binned scores ({b['binning']['bins']} {b['binning']['kind']} bins): the exact "
+                                f"ROC-AUC lies within ±{num(b['auc_error_bound'])} of {num(d['roc_auc'])} "
+                                f"({b['pairs_in_common_bin']} of {d['pairs']} positive–negative pairs share a bin); "
+                                f"average precision and the curves are at the bin edges."))
+    if d.get("external"):
+        blocks.append(TextBlock(_external_line(d["external"])))
     if "threshold" in d:
         blocks.append(TextBlock(f"Predictions come from the cut {d['threshold']['value']:g}: {RULE}."))
     for note in d.get("notes", []):
         blocks.append(TextBlock(note, style="dim"))
     return blocks
+
+
+def size_text(n: int) -> str:
+    """A byte count as people write it: 1 GiB, 512 MB, 4096 bytes."""
+    for unit, size in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size and n % size == 0:
+            return f"{n // size} {unit}"
+    for unit, size in (("TB", 10 ** 12), ("GB", 10 ** 9), ("MB", 10 ** 6), ("kB", 10 ** 3)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n} bytes"
+
+
+def _external_line(e: dict[str, Any]) -> str:
+    """Where the exact ranking was computed: in memory, or spilled to disk as sorted runs."""
+    budget = size_text(int(e["memory"]))
+    if e.get("spilled"):
+        runs = int(e.get("runs", 0))
+        return (f"Ranked beyond memory: the scores outgrew the memory budget ({budget}, --memory), so {runs} sorted "
+                f"run{'s' if runs != 1 else ''} spilled to disk and were merged; every number is exact.")
+    return f"Ranked within the memory budget ({budget}, --memory): nothing spilled to disk."
 
 
 register_section("ranking", ranking_blocks)
@@ -86,6 +117,8 @@ def threshold_blocks(c: ThresholdChoice) -> list[Block]:
                                 f"precision {num(c.dev['precision'])}, recall {num(c.dev['recall'])}, "
                                 f"F1 {num(c.dev['f1'])}{extra}. Rule: {RULE}."))
     blocks.append(TextBlock(f"Default cut: {c.default['source']}."))
+    if c.external:
+        blocks.append(TextBlock(_external_line(c.external)))
     for note in c.notes:
         blocks.append(TextBlock(note, style="dim"))
     return blocks

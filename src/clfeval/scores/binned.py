@@ -47,7 +47,7 @@ from clfeval.scores.curves import PairCounts, ranking_signature, ranking_summary
 from clfeval.scores.sweep import Cuts, Sweep, sweep_of
 
 __all__ = ["BINNINGS", "MAX_BINS", "Binning", "uniform_binning", "quantile_binning", "RowSample", "ScoreRange",
-           "ScoreHistogram", "histogram_auc", "BinnedJoint", "BINNED_NOTE"]
+           "ScoreHistogram", "histogram_auc", "BinnedJoint", "BINNED_NOTE", "binning_of"]
 
 BINNINGS = ("uniform", "quantile")
 #: Most bins a histogram may have (the joint table of a comparison has up to 2·B² cells).
@@ -203,6 +203,34 @@ class ScoreRange:
 
     def __add__(self, other: "ScoreRange") -> "ScoreRange":
         return ScoreRange(min(self.lo, other.lo), max(self.hi, other.hi))
+
+
+def binning_of(scores: Any, *, bins: int, kind: str = "quantile", cap: int = 1 << 18) -> Binning:
+    """The first pass of the binned mode: the bins of checked score arrays given batch by batch, in row order.
+
+    ``quantile`` cuts at the quantiles of the :class:`RowSample` of every
+    score (the rows numbered in order, so any split into batches gives the
+    same edges, as :func:`clfeval.dask.binning` does); ``uniform`` cuts the
+    range from the lowest to the highest score into equal widths.
+
+    >>> binning_of([np.array([0.1, 0.2]), np.array([0.9])], bins=2, kind="uniform").cuts.tolist()
+    [0.5]
+    """
+    if kind not in BINNINGS:
+        raise UsageError(lambda name: f"option {name} must be one of {', '.join(BINNINGS)}; got {kind!r}.",
+                         params=["score_binning"])
+    _check_bins(bins)
+    if kind == "uniform":
+        rng = ScoreRange()
+        for s in scores:
+            rng = rng + ScoreRange.of(s)
+        return uniform_binning(bins, rng.lo, rng.hi)
+    sample = RowSample(cap)
+    row = 0
+    for s in scores:
+        sample.add(row, s)
+        row += int(np.asarray(s).size)
+    return quantile_binning(sample.values(), bins)
 
 
 # --- the histogram -------------------------------------------------------------------------

@@ -53,18 +53,18 @@ from clfeval.core.exactsum import ExactSum, ExactSums
 from clfeval.core.labels import encode_labels, label_str, resolve_label
 from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, check_probabilities, score_matrix
 from clfeval.core.validation import check_positive_int
-from clfeval.scores.curves import Ranking, indicator_gold
+from clfeval.scores.curves import indicator_gold
+from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, parse_memory
 from clfeval.errors import DataError, UsageError
 from clfeval.core.signature import build_signature
 
 __all__ = ["Calibration", "Calibrator", "reliability", "reliability_rows", "calibrate_batches", "check_bins", "EPS", "STRATEGIES",
-           "MAX_BINS", "RANKING_ITEMS"]
+           "MAX_BINS"]
 
 EPS = float(np.finfo(np.float64).eps)
 STRATEGIES = ("uniform", "quantile")
 ROW_SUM_TOLERANCE = 0.01
 MAX_BINS = 100_000
-RANKING_ITEMS = 50_000_000
 """Most items whose scores a streamed calibration keeps for its ROC-AUC and average precision (about 450 MB:
 a ranking sorts every score in memory); beyond it they are left out, and the result says so."""
 """Most bins of a reliability table. Time and memory grow linearly with the number of bins (every bin is
@@ -149,8 +149,10 @@ class Calibrator:
     nothing but the sums; equal-mass bins (``quantile``) keep each item's
     confidence and outcome until the end (their edges are order statistics).
     The binary ranking (ROC-AUC, average precision) keeps every score while
-    at most ``ranking_limit`` items have come (None: no limit); beyond it the
-    result leaves it out and says so.
+    in a :class:`~clfeval.scores.external.RankingStore` within ``memory`` (sorted
+    runs spill to disk beyond it): exact, the numbers of the in-memory
+    ``Ranking`` to the bit, at any number of items. Call :meth:`close` (or use
+    the calibrator as a context manager) to remove any spilled runs.
 
     >>> c = Calibrator(positive=1, bins=10)
     >>> c.update([1, 0], [0.6, 0.4]); c.update([1, 0], [0.6, 0.4])
@@ -160,12 +162,13 @@ class Calibrator:
 
     def __init__(self, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,
                  strategy: str = "uniform", source: ScoreSource | None = None,
-                 ranking_limit: int | None = None) -> None:
+                 memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None) -> None:
         self.src = source or DEFAULT_SOURCE
         self.n_bins = check_bins(bins)
         _check_strategy(strategy)
         self.strategy, self.positive, self.labels = strategy, positive, labels
-        self.ranking_limit = ranking_limit
+        self.memory, self.tmpdir = parse_memory(memory), tmpdir
+        self.store: RankingStore | None = None  # the binary ranking (ROC-AUC, average precision)
         self.kind: str | None = None
         self.pos_label: str | None = None
         self.seen_labels: dict[str, None] = {}
@@ -176,7 +179,6 @@ class Calibrator:
         self.brier = ExactSum()
         self.log = ExactSum()
         self.kept: list[tuple[np.ndarray, np.ndarray]] = []  # (confidence, outcome) for equal-mass bins
-        self.ranked: list[tuple[np.ndarray, np.ndarray]] | None = []  # (is positive, score) for the ranking
         self.offset = 0
 
     def _where(self, i: int) -> str:
@@ -221,11 +223,9 @@ class Calibrator:
             pc = np.clip(conf, EPS, 1.0 - EPS)
             self.log.add(np.where(outcome, np.log(pc), np.log1p(-pc)))
             self.kind = "binary"
-            if self.ranked is not None:
-                if self.ranking_limit is not None and self.n + conf.shape[0] > self.ranking_limit:
-                    self.ranked = None
-                else:
-                    self.ranked.append((outcome, conf))
+            if self.store is None:
+                self.store = RankingStore(label_str(self.positive), memory=self.memory, tmpdir=self.tmpdir)
+            self.store.add(outcome, conf)
         if self.strategy == "quantile":
             self.kept.append((conf, outcome))
         else:
@@ -250,6 +250,17 @@ class Calibrator:
         self.pos_label = label_str(occurring[i])
         return codes == present[i]
 
+    def close(self) -> None:
+        """Remove the ranking's spilled runs (if any)."""
+        if self.store is not None:
+            self.store.close()
+
+    def __enter__(self) -> "Calibrator":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def result(self) -> Calibration:
         """The reliability table, ECE, MCE, Brier score and log loss of every item so far."""
         if self.n == 0:
@@ -273,17 +284,16 @@ class Calibrator:
         n = self.n
         table, ece, mce = reliability_rows(count, hits, conf_sum.fraction, lower, upper)
         roc_auc = ap = None
-        if self.kind == "binary" and self.ranked:
-            y1 = np.concatenate([o for o, _ in self.ranked])
-            rk = Ranking.from_indicator(y1, np.concatenate([s for _, s in self.ranked]), self.pos_label or "1")
-            roc_auc, ap = rk.roc_auc, rk.average_precision
+        spilled = None
+        if self.kind == "binary" and self.store is not None and self.store.n:
+            rk = self.store.summary()
+            roc_auc, ap, spilled = rk.roc_auc, rk.average_precision, rk.spilled
         if self.kind == "binary":
             notes.append(f"Binary calibration: the confidence is the probability of {self.pos_label!r} and the "
                          f"observation the frequency of {self.pos_label!r} in each bin.")
-            if self.ranked is None:
-                notes.append(f"ROC-AUC and average precision are left out: they rank every score in memory, and "
-                             f"this input has more than {self.ranking_limit:,} items (clfeval report --score ranks "
-                             f"them).")
+            if spilled:
+                notes.append(f"ROC-AUC and average precision were ranked beyond memory: sorted runs spilled to disk "
+                             f"within the budget of {self.memory:,} bytes and were merged; both are exact.")
         else:
             notes.append("Top-label calibration: the confidence is the largest probability of each item and the "
                          "observation whether that label is correct (accuracy).")
@@ -380,26 +390,28 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
     >>> c.roc_auc, round(c.ece, 4), round(c.brier, 4)
     (1.0, 0.4, 0.16)
     """
-    cal = Calibrator(positive=positive, labels=labels, bins=bins, strategy=strategy, source=source)
-    cal.update(gold, probs)
-    return cal.result()
+    with Calibrator(positive=positive, labels=labels, bins=bins, strategy=strategy, source=source) as cal:
+        cal.update(gold, probs)
+        return cal.result()
 
 
 def calibrate_batches(batches: Any, *, prob: str | None = None, prefix: str | None = None, positive: Any = None,
                       bins: int = 10, strategy: str = "uniform", source: ScoreSource | None = None,
-                      ranking_limit: int | None = RANKING_ITEMS) -> Calibration:
+                      memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None) -> Calibration:
     """:func:`reliability` of a stream of batches (:class:`clfeval.io.predictions.PredictionBatch`: ``gold``,
     the probability columns in ``extra``, ``where``), in bounded memory; the same numbers, to the bit, as
     one batch of every item (see :class:`Calibrator`).
 
     ``prob`` names the one probability column (binary, with ``positive``); ``prefix`` the columns
-    ``prefix<class>`` (top-label). With ``ranking_limit`` items or fewer the binary result also ranks them.
+    ``prefix<class>`` (top-label). The binary ranking (ROC-AUC, AP) stays within ``memory`` (runs spill to
+    ``tmpdir`` beyond it, removed at the end).
     """
-    cal = Calibrator(positive=positive, bins=bins, strategy=strategy, source=source, ranking_limit=ranking_limit)
-    for b in batches:
-        if prob is not None:
-            probs: Any = b.extra[prob]
-        else:
-            probs = {c[len(prefix or ""):]: col for c, col in b.extra.items()}
-        cal.update(b.gold, probs, where=b.where)
-    return cal.result()
+    with Calibrator(positive=positive, bins=bins, strategy=strategy, source=source, memory=memory,
+                    tmpdir=tmpdir) as cal:
+        for b in batches:
+            if prob is not None:
+                probs: Any = b.extra[prob]
+            else:
+                probs = {c[len(prefix or ""):]: col for c, col in b.extra.items()}
+            cal.update(b.gold, probs, where=b.where)
+        return cal.result()

@@ -95,7 +95,7 @@ class RangeStats:
         """The ranking's summary once every range is added."""
         P, N = n_positive, n_negative
         points = None
-        if self.picks and P and N:
+        if self.picks and P:  # without negatives too: the sweep curves need only positives
             v = np.concatenate([x[0] for x in self.picks])
             u, first = np.unique(v, return_index=True)
             tps = np.concatenate([x[1] for x in self.picks])[first]

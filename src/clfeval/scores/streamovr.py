@@ -23,7 +23,7 @@ from clfeval.errors import DataError
 from clfeval.scores.curves import RankingOvR, ovr_of
 from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, SpillSpace, StreamRanking
 
-__all__ = ["batch_is_positive", "stream_binary", "OvRStore", "stream_ovr"]
+__all__ = ["batch_is_positive", "stream_binary", "binary_summary", "OvRStore", "stream_ovr"]
 
 
 def batch_is_positive(gold: Any, positive: Any) -> np.ndarray:
@@ -59,12 +59,18 @@ def stream_binary(batches: Iterable[tuple[Any, Any]], *, positive: Any, memory: 
     with RankingStore(label_str(positive), memory=memory, tmpdir=tmpdir) as st:
         for gold, scores in batches:
             st.add(batch_is_positive(gold, positive), np.asarray(scores, dtype=np.float64))
-        if st.n == 0:
-            raise DataError(f"{source} hold no items; a ranking needs at least one item.")
-        if st.n_positive == 0:
-            raise DataError(lambda name: f"{name} names the label {label_str(positive)!r}, which does not occur in "
-                                         f"{source}.", params=["positive"])
-        return st.summary()
+        return binary_summary(st, positive, source=source)
+
+
+def binary_summary(store: Any, positive: Any, *, source: str = "the gold labels") -> Any:
+    """The summary of a filled binary store (a :class:`RankingStore` or a binned histogram), refusing a
+    ranking without items or without the positive label (naming ``source``)."""
+    if store.n == 0:
+        raise DataError(f"{source} hold no items; a ranking needs at least one item.")
+    if store.n_positive == 0:
+        raise DataError(lambda name: f"{name} names the label {label_str(positive)!r}, which does not occur in "
+                                     f"{source}.", params=["positive"])
+    return store.summary() if hasattr(store, "summary") else store
 
 
 class OvRStore:

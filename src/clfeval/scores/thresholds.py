@@ -22,14 +22,17 @@ thresholding per category.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
 from clfeval.core.decimate import sweep_curves
 from clfeval.core.display import Display
-from clfeval.core.labels import label_str
+from clfeval.core.gold import EncodedGold
+from clfeval.core.labels import label_str, resolve_label
 from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
 from clfeval.core.validation import check_finite, check_zero_division, zero_division_name
 from clfeval.scores.curves import RULE, Objective, Ranking, binary_gold, indicator_gold, parse_objective
@@ -38,9 +41,11 @@ from clfeval.core.metrics import fbeta, fpr, precision, recall, safe_divide
 from clfeval.core.scoring import score_multilabel
 from clfeval.core.signature import build_signature
 from clfeval.core.tables import MultilabelTable
+from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, SpillSpace
+from clfeval.scores.streamovr import batch_is_positive
 
-__all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_label_thresholds", "default_cut",
-           "HINDSIGHT_NOTE", "NO_DEV_NOTE"]
+__all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_threshold_batches",
+           "choose_label_thresholds", "default_cut", "HINDSIGHT_NOTE", "NO_DEV_NOTE"]
 
 HINDSIGHT_NOTE = ("The hindsight cut was chosen by looking at the test labels: its scores are optimistic, an upper "
                   "bound on what tuning can give, not an estimate of it. The gap between the dev-chosen row and "
@@ -68,7 +73,7 @@ def default_cut(*scores: np.ndarray, given: Any = None) -> tuple[float, str]:
     return 0.0, "scores outside [0, 1] (log-odds or margins): 0"
 
 
-def cut_row(rk: Ranking, threshold: float, obj: Objective, zd: float) -> dict[str, Any]:
+def cut_row(rk: Any, threshold: float, obj: Objective, zd: float) -> dict[str, Any]:
     """Every count and measure of one cut applied to one ranking, as plain data."""
     c = rk.counts_at(threshold)
     out: dict[str, Any] = {"threshold": float(threshold), "tp": int(c.tp), "fp": int(c.fp), "fn": int(c.fn),
@@ -84,20 +89,34 @@ def cut_row(rk: Ranking, threshold: float, obj: Objective, zd: float) -> dict[st
     return out
 
 
-def _best(rk: Ranking, obj: Objective, what: str) -> tuple[float | None, str | None]:
-    """The threshold an objective chooses on one ranking, or (None, reason)."""
-    k = rk.best_cut(obj)
-    if k is None:
-        if obj.kind == "precision":
-            p, _, thr = rk.pr_curve()
-            j = int(np.argmax(p))
+def _cut_of(rk: Any, obj: Objective) -> tuple[float | None, tuple[float, float] | None]:
+    """The threshold an objective chooses on a :class:`Ranking` or a :class:`RankingStore` (None when no cut
+    qualifies), and — when a precision target is out of reach — (the highest precision, its threshold)."""
+    if isinstance(rk, Ranking):
+        k = rk.best_cut(obj)
+        if k is not None:
+            return float(rk.cuts.thresholds[k]), None
+        if obj.kind != "precision" or rk.cuts.thresholds.size == 0:
+            return None, None
+        p, _, thr = rk.pr_curve()
+        j = int(np.argmax(p))
+        return None, (float(p[j]), float(thr[j]))
+    choice = rk.best_cut(obj)
+    return choice.threshold, choice.top_precision
+
+
+def _best(rk: Any, obj: Objective, what: str) -> tuple[float | None, str | None]:
+    """The threshold an objective chooses on one ranking (in memory or a store), or (None, reason)."""
+    t, top = _cut_of(rk, obj)
+    if t is None:
+        if obj.kind == "precision" and top is not None:
             return None, (f"no cut on {what} reaches precision >= {obj.target:g}; the highest precision there is "
-                          f"{p[j]:.4g} (at threshold {thr[j]:g})")
+                          f"{top[0]:.4g} (at threshold {top[1]:g})")
         return None, f"{what} has no items"
-    return float(rk.cuts.thresholds[k]), None
+    return t, None
 
 
-def _cost_note(rk: Ranking, t: float, obj: Objective, what: str) -> str | None:
+def _cost_note(rk: Any, t: float, obj: Objective, what: str) -> str | None:
     if obj.kind != "cost" or rk.n == 0:
         return None
     best = (obj.cost_fp * rk.counts_at(t).fp + obj.cost_fn * rk.counts_at(t).fn) / rk.n
@@ -115,7 +134,8 @@ class ThresholdChoice(Display):
     ``threshold`` is the dev-chosen cut (None without development data);
     ``test`` its measures on the test data; ``dev`` its measures on the
     development data; ``default`` and ``hindsight`` carry their own
-    ``threshold``.
+    ``threshold``; ``external`` (streamed choices only) the memory budget and
+    whether sorted runs spilled to disk.
     """
 
     positive: str
@@ -131,6 +151,7 @@ class ThresholdChoice(Display):
     notes: list[str]
     signature: dict[str, Any]
     sweep: dict[str, Any] | None = None
+    external: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = {"positive": self.positive, "objective": self.objective,
@@ -139,6 +160,8 @@ class ThresholdChoice(Display):
                "n_test": self.n_test, "n_dev": self.n_dev, "notes": list(self.notes), "signature": self.signature}
         if self.sweep is not None:
             out["sweep"] = self.sweep
+        if self.external is not None:
+            out["external"] = self.external
         return out
 
 
@@ -202,14 +225,23 @@ def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gol
     y, pos_label, _ = binary_gold(test_gold, positive, name="test gold")
     s = as_scores(test_scores, name=src.column("scores"), n=y.shape[0], where=src.where)
     test_rk = Ranking.from_indicator(y, s, pos_label)
-    notes: list[str] = []
     dev_rk = None
     dev_s = None
     if dev_gold is not None:
         dy, _, present = _dev_gold(dev_gold, positive, dev_src.called("the development data"))
         dev_s = as_scores(dev_scores, name=dev_src.column("scores"), n=dy.shape[0], where=dev_src.where)
         dev_rk = Ranking.from_indicator(dy, dev_s, pos_label)
-    t0, source = default_cut(*([s] + ([dev_s] if dev_s is not None else [])), given=default_threshold)
+    default = default_cut(*([s] + ([dev_s] if dev_s is not None else [])), given=default_threshold)
+    return _choice(test_rk, dev_rk, pos_label, default, obj, zd, src, dev_src,
+                   sweep_curves(test_rk.pos_scores, test_rk.neg_parts, beta=obj.beta))
+
+
+def _choice(test_rk: Any, dev_rk: Any, pos_label: str, default: tuple[float, str], obj: Objective, zd: float,
+            src: ScoreSource, dev_src: ScoreSource, sweep: dict[str, Any] | None,
+            external: dict[str, Any] | None = None) -> ThresholdChoice:
+    """The three rows of a threshold choice from the test and development rankings (in memory or stores)."""
+    t0, source = default
+    notes: list[str] = []
     default_row = dict(cut_row(test_rk, t0, obj, zd), source=source)
     chosen = test_row = dev_row = None
     if dev_rk is not None:
@@ -231,21 +263,112 @@ def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gol
         notes.append(HINDSIGHT_NOTE)
     return ThresholdChoice(pos_label, obj.name, obj.describe(), chosen, default_row, test_row, hind_row, dev_row,
                            test_rk.n, dev_rk.n if dev_rk is not None else None, notes,
-                           _signature(obj, zd, source), sweep_curves(test_rk.pos_scores, test_rk.neg_parts, beta=obj.beta))
+                           _signature(obj, zd, source), sweep, external)
+
+
+def _dev_refused(exc: DataError, called: str) -> DataError:
+    """A reason the development data cannot choose a threshold, wrapped to say so (option names kept)."""
+    return DataError(lambda *names, _e=exc: f"{called} cannot be used to choose a threshold: "
+                                            f"{_e.with_names(dict(zip(_e.params, names)))}", params=exc.params)
+
+
+def _check_two_classes(n_positive: int, n_negative: int, present: list[str], pos_label: str, called: str) -> None:
+    if n_positive == 0 or n_negative == 0:
+        raise DataError(f"{called} holds only one class ({', '.join(map(repr, present))}); a threshold "
+                        f"cannot be chosen without both positive ({pos_label!r}) and negative items.")
 
 
 def _dev_gold(dev_gold: Any, positive: Any, called: str = "the development data") -> tuple[np.ndarray, str, list[str]]:
     try:
         dy, pos_label, present = binary_gold(dev_gold, positive, name="dev gold")
     except DataError as exc:
-        inner = exc
-        raise DataError(lambda *names, _e=inner: f"{called} cannot be used to choose a threshold: "
-                                                 f"{_e.with_names(dict(zip(_e.params, names)))}",
-                        params=inner.params) from None
-    if dy.all() or not dy.any():
-        raise DataError(f"{called} holds only one class ({', '.join(map(repr, present))}); a threshold "
-                        f"cannot be chosen without both positive ({pos_label!r}) and negative items.")
+        raise _dev_refused(exc, called) from None
+    n_pos = int(dy.sum())
+    _check_two_classes(n_pos, dy.shape[0] - n_pos, present, pos_label, called)
     return dy, pos_label, present
+
+
+# --- streamed: rankings beyond memory ---------------------------------------------------
+
+class _Filled:
+    """A store filled from batches of (gold labels, scores), the labels seen (string form → value, in order of
+    appearance) and the score range (for the default cut)."""
+
+    def __init__(self, store: RankingStore, batches: Iterable[tuple[Any, Any]], positive: Any) -> None:
+        self.store = store
+        self.seen: dict[str, Any] = {}
+        lo, hi = math.inf, -math.inf
+        for gold, scores in batches:
+            g = EncodedGold.of(gold)
+            for x in g.occurring:
+                self.seen.setdefault(label_str(x), x)
+            s = np.asarray(scores, dtype=np.float64)
+            store.add(batch_is_positive(g, positive), s)
+            if s.size:
+                lo, hi = min(lo, float(s.min())), max(hi, float(s.max()))
+        self.range = np.array([lo, hi]) if store.n else np.empty(0)
+
+    def positive_label(self, positive: Any, name: str) -> str:
+        """The positive's string form as the data holds it (``binary_gold``'s checks and messages)."""
+        if self.store.n == 0:
+            raise DataError(f"{name} holds no items; a ranking needs at least one item.")
+        labels = list(self.seen.values())
+        return label_str(labels[resolve_label(positive, labels, option="positive", source=f"the {name} labels")])
+
+
+def choose_threshold_batches(test_batches: Iterable[tuple[Any, Any]],
+                             dev_batches: Iterable[tuple[Any, Any]] | None = None, *, positive: Any,
+                             objective: str | Objective = "f1", cost_fp: float = 1.0, cost_fn: float = 1.0,
+                             default_threshold: float | None = None, zero_division: Any = 0,
+                             memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None,
+                             source: ScoreSource | None = None,
+                             dev_source: ScoreSource | None = None) -> ThresholdChoice:
+    """:func:`choose_threshold` from batches, in bounded memory: the same result, bit for bit.
+
+    Parameters
+    ----------
+    test_batches, dev_batches : iterables of (gold labels, scores)
+        The test and (optional) development data, batch by batch; scores
+        finite float64 (checked by the caller, which can name their rows).
+    memory : int or str
+        The budget the two rankings share (:func:`clfeval.scores.external.parse_memory`);
+        beyond it sorted runs spill to ``tmpdir`` and are merged, exactly.
+    positive, objective, cost_fp, cost_fn, default_threshold, zero_division, source, dev_source
+        As :func:`choose_threshold`.
+
+    Returns
+    -------
+    ThresholdChoice
+        With ``external``: the budget, whether runs spilled, how many.
+
+    Examples
+    --------
+    >>> c = choose_threshold_batches([([1, 0], [0.9, 0.6]), ([1, 0], [0.7, 0.2])], [([1, 1, 0, 0], [0.8, 0.4, 0.3, 0.1])],
+    ...                              positive=1)
+    >>> c.threshold, c.test["f1"], c.external["spilled"]
+    (0.4, 0.8, False)
+    """
+    zd = check_zero_division(zero_division)
+    obj = parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
+    src, dev_src = source or DEFAULT_SOURCE, dev_source or source or DEFAULT_SOURCE
+    with SpillSpace(memory, tmpdir=tmpdir) as space:
+        test = _Filled(RankingStore(label_str(positive), space=space), test_batches, positive)
+        pos_label = test.positive_label(positive, "test gold")
+        dev = None
+        if dev_batches is not None:
+            called = dev_src.called("the development data")
+            dev = _Filled(RankingStore(pos_label, space=space), dev_batches, positive)
+            try:
+                dev.positive_label(positive, "dev gold")
+            except DataError as exc:
+                raise _dev_refused(exc, called) from None
+            _check_two_classes(dev.store.n_positive, dev.store.n_negative, list(dev.seen), pos_label, called)
+        default = default_cut(*([test.range] + ([dev.range] if dev is not None else [])), given=default_threshold)
+        sweep = test.store.summary().sweep_curves(beta=obj.beta)
+        result = _choice(test.store, dev.store if dev is not None else None, pos_label, default, obj, zd, src,
+                         dev_src, sweep)
+        external = {"memory": space.memory, "spilled": space.spilled, "runs": space.runs_written}
+    return dataclasses.replace(result, external=external)
 
 
 # --- multi-label: one cut per label ------------------------------------------------

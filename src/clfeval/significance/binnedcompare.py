@@ -16,14 +16,20 @@ error bound against its exact AUC.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Sequence
+import itertools
+from typing import Any, Callable, Iterable, Sequence
 
-from clfeval.errors import UsageError
-from clfeval.scores.binned import BINNED_NOTE, BinnedJoint
+import numpy as np
+
+from clfeval.core.labels import label_str
+from clfeval.errors import DataError, UsageError
+from clfeval.scores.binned import BINNED_NOTE, BinnedJoint, Binning, binning_of
+from clfeval.scores.columns import as_scores
+from clfeval.scores.streamovr import batch_is_positive
 from clfeval.significance.paired import compare_counts
 from clfeval.significance.results import Comparison
 
-__all__ = ["compare_binned"]
+__all__ = ["compare_binned", "joint_of_batches", "compare_binned_batches"]
 
 
 def compare_binned(joint: BinnedJoint, *, test: str = "bootstrap", samples: int = 10_000, seed: Any = None,
@@ -76,3 +82,51 @@ def compare_binned(joint: BinnedJoint, *, test: str = "bootstrap", samples: int 
     sig["score_bins"] = [ha.binning.bins, hb.binning.bins]
     sig["score_binning"] = [ha.binning.kind, hb.binning.kind]
     return dataclasses.replace(c, notes=[BINNED_NOTE, bounds, *c.notes], signature=sig)
+
+
+def joint_of_batches(batches: Iterable[Any], binning_a: Binning, binning_b: Binning, *, positive: Any,
+                     score: str = "scores") -> BinnedJoint:
+    """The joint (gold positive?, bin of A, bin of B) table of matched batches (``gold``, ``preds`` = the two
+    systems' score columns, item for item: :class:`clfeval.io.join.Aligned`), added batch by batch."""
+    total: BinnedJoint | None = None
+    positives = 0
+    for b in batches:
+        y = batch_is_positive(b.gold, positive)
+        if y.size == 0:
+            continue
+        sa, sb = (as_scores(col, name=score, n=y.size) for col in b.preds[:2])
+        part = BinnedJoint.of(binning_a, binning_b, y, sa, sb)
+        positives += int(y.sum())
+        total = part if total is None else total + part
+    if total is None:
+        raise DataError("there are no items to compare.")
+    if positives == 0:
+        raise DataError(lambda name: f"{name} names the label {label_str(positive)!r}, which does not occur in the "
+                                     f"gold labels.", params=["positive"])
+    return total
+
+
+def compare_binned_batches(first_passes: Sequence[Iterable[Any]], batches: Iterable[Any], *, bins: int,
+                           kind: str = "quantile", positive: Any, score: str = "scores", test: str = "bootstrap",
+                           **settings: Any) -> Any:
+    """Binned ROC-AUCs of two systems compared from streamed inputs, at any size.
+
+    ``first_passes`` are the two systems' batches (a score column as ``pred``, rows
+    named by ``where``), read once to cut each system's bins (one binning over
+    both with ``test="randomization"``, which swaps bins); ``batches`` the
+    matched items (:class:`clfeval.io.join.Aligned`). ``settings`` as
+    :func:`compare_binned`.
+    """
+    if len(first_passes) != 2:
+        raise UsageError(f"binned scores compare two systems at a time; got {len(first_passes)}.")
+
+    def scores(batches: Iterable[Any]) -> Iterable[np.ndarray]:
+        return (as_scores(b.pred, name=score, n=b.n, where=b.where) for b in batches)
+
+    if test == "randomization":
+        one = binning_of(itertools.chain(*(scores(fp) for fp in first_passes)), bins=bins, kind=kind)
+        binnings = [one, one]
+    else:
+        binnings = [binning_of(scores(fp), bins=bins, kind=kind) for fp in first_passes]
+    joint = joint_of_batches(batches, binnings[0], binnings[1], positive=positive, score=score)
+    return compare_binned(joint, test=test, positive=label_str(positive), **settings)
