@@ -13,7 +13,6 @@ probabilities and are not offered on Dask yet.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 

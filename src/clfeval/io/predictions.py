@@ -303,6 +303,11 @@ class PredictionReader:
             gold_col = normalize_labels(gold_col, self.normalize, multilabel=self.multilabel, sep=self.sep)
             pred_col = None if pred_col is None else normalize_labels(pred_col, self.normalize,
                                                                       multilabel=self.multilabel, sep=self.sep)
+        if fmt in ("csv", "tsv") and not self.multilabel:
+            # text labels dictionary-encoded once: the checks below look at the (small) dictionary, and the
+            # counter maps dictionary entries instead of hashing every string again (as Parquet's columns)
+            gold_col = pc.dictionary_encode(gold_col)
+            pred_col = None if pred_col is None else pc.dictionary_encode(pred_col)
         if not self.multilabel:
             check_labels_present(src, fmt, gold_col, self.gold, start=part.start)
             if pred_col is not None:
