@@ -134,7 +134,10 @@ def test_report_score_bins_in_html(data, tmp_path):
     res = run("report", data["csv"], "--score", "score", "--positive", "dog", "--score-bins", "8", "-f", "html",
               "-o", out)
     assert res.code == 0, res.err
-    assert "±" in out.read_text() and "bin edges" in out.read_text()
+    page = out.read_text()
+    assert "±" in page and "bin edges" in page
+    summary = page.split('id="summary"', 1)[1].split("</section>", 1)[0]  # the headline cards say it too
+    assert "ROC-AUC (binned)" in summary and "|error| at most" in summary and "at the bin edges" in summary
 
 
 def test_compare_score_bins_runs_the_count_based_bootstrap(tmp_path):

@@ -134,10 +134,14 @@ def _report_summary(rep: Any) -> Summary:
         s.headline.append(card("MCC", rep.mcc))
     rk = rep.sections.get("ranking")
     if rk:
-        s.headline.append(card("ROC-AUC", rk["roc_auc"], [("random ranking", 0.5)]))
+        binned = rk.get("binned")  # --score-bins: approximate, with the exact bound of the AUC's error
+        s.headline.append(card("ROC-AUC (binned)" if binned else "ROC-AUC", rk["roc_auc"],
+                               ([("|error| at most", binned["auc_error_bound"])] if binned else [])
+                               + [("random ranking", 0.5)]))
         random_ap = rk["random"]["average_precision"] if "random" in rk else None
-        s.headline.append(card("PR-AUC (average precision)", rk["average_precision"],
-                                [("random ranking", random_ap)] if random_ap is not None else []))
+        s.headline.append(card("PR-AUC (average precision, at the bin edges)" if binned else
+                               "PR-AUC (average precision)", rk["average_precision"],
+                               [("random ranking", random_ap)] if random_ap is not None else []))
     d = rep.diagnostics
     if d.get("hardest_class") is not None:
         hc = d["hardest_class"]
