@@ -46,14 +46,14 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
     only the default and the hindsight cut can be shown, and the hindsight cut is optimistic.
 
     With --score both files stream batch by batch, exactly, whatever their size: beyond --memory sorted
-    score runs spill to disk and are merged (the output says when). --scores-prefix (one cut per label)
-    reads both files into memory.
+    score runs spill to disk and are merged (the output says when). So does --scores-prefix (one cut per
+    label, one ranking each, sharing --memory); its TEST is read twice (standard input is kept for the second
+    pass), the second time for the averages that need each item's predictions of every label.
     """
     from clfeval.cli._scale import check_memory
-    from clfeval.cli._scorefile import check_score_options, read_scored
+    from clfeval.cli._scorefile import check_score_options
     from clfeval.scores.curves import parse_objective
     from clfeval.errors import UsageError
-    from clfeval.scores.thresholds import choose_label_thresholds
 
     check_paths([("TEST", test), ("--dev", dev)], [("--output", output)])
     check_score_options(score, scores_prefix)
@@ -77,16 +77,40 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
         assert score is not None
         emit(_streamed(test, dev, gold, score, positive, input_format, reading, budget, common), fmt, output)
         return
-    t = read_scored(test, gold=gold, score=score, prefix=scores_prefix, multilabel=multilabel, input_format=input_format,
-                    **reading)
+    assert scores_prefix is not None
+    emit(_streamed_labels(test, dev, gold, scores_prefix, input_format, reading, budget, common), fmt, output)
+
+
+def _streamed_labels(test: Path, dev: Path | None, gold: str, prefix: str, input_format: str | None,
+                     reading: dict[str, Any], memory: int, common: dict[str, Any]) -> Any:
+    """--scores-prefix: one ranking per label within ``memory``; the test PATH is read twice (the cuts, then the
+    items' joint predictions); standard input is kept (in memory, or spooled to a temporary file) and read again."""
+    from clfeval.cli._common import input_path, reading_progress
+    from clfeval.cli._scorefile import score_columns
+    from clfeval.io.predictions import iter_predictions
+    from clfeval.scores.columns import ScoreSource, score_matrix
+    from clfeval.scores.thresholds import check_dev_columns, choose_label_thresholds_batches
+
+    def opened(path: Path, option: str | None) -> tuple[Any, list[str]]:
+        inp = input_path(path, option, input_format=input_format, encoding=reading["encoding"])
+        extra, _ = score_columns(inp, None, prefix)
+        return inp, [c[len(prefix):] for c in extra]
+
+    def batches(inp: Any, labels: list[str]) -> Iterator[tuple[Any, Any]]:
+        with reading_progress(inp) as update:
+            for b in iter_predictions(inp, gold=gold, pred=None, require_pred=False, multilabel=True,
+                                      extra=[prefix + lab for lab in labels], progress=update, **reading):
+                cols = {lab: b.extra[prefix + lab] for lab in labels}
+                yield b.gold, score_matrix(cols, n=b.n, where=b.where, prefix=prefix)[0]
+
+    t, labels = opened(test, None)
     d = None
     if dev is not None:
-        d = read_scored(dev, gold=gold, score=score, prefix=scores_prefix, multilabel=multilabel,
-                        input_format=input_format, option="--dev", **reading)
-    result = choose_label_thresholds(t.gold, t.scores, dev_gold=d.gold if d else None,
-                                     dev_scores=d.scores if d else None, sep=sep, source=t.source,
-                                     dev_source=d.source if d else t.source, **common)
-    emit(result, fmt, output)
+        d, dev_labels = opened(dev, "--dev")
+        check_dev_columns(labels, dev_labels, prefix)
+    return choose_label_thresholds_batches(lambda: batches(t, labels), batches(d, labels) if d is not None else None,
+                                           labels=labels, sep=reading["sep"], memory=memory,
+                                           source=ScoreSource(prefix=prefix, data=f"file {t.name!r}"), **common)
 
 
 def _streamed(test: Path, dev: Path | None, gold: str, score: str, positive: Any, input_format: str | None,

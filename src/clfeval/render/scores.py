@@ -145,6 +145,8 @@ def label_threshold_blocks(r: LabelThresholds) -> list[Block]:
     blocks.append(TableBlock("Averages before and after tuning", ["cuts", "micro P", "micro R", "micro F1", "macro P",
                                                                   "macro R", "macro F1"], avg_rows))
     blocks.append(TextBlock(f"Rule: {RULE}."))
+    if r.external:
+        blocks.append(TextBlock(_external_line(r.external)))
     for note in r.notes:
         blocks.append(TextBlock(note, style="dim"))
     return blocks

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -45,7 +45,8 @@ from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, SpillSpace
 from clfeval.scores.streamovr import batch_is_positive
 
 __all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_threshold_batches",
-           "choose_label_thresholds", "default_cut", "HINDSIGHT_NOTE", "NO_DEV_NOTE"]
+           "choose_label_thresholds", "choose_label_thresholds_batches", "check_dev_columns", "default_cut",
+           "HINDSIGHT_NOTE", "NO_DEV_NOTE"]
 
 HINDSIGHT_NOTE = ("The hindsight cut was chosen by looking at the test labels: its scores are optimistic, an upper "
                   "bound on what tuning can give, not an estimate of it. The gap between the dev-chosen row and "
@@ -376,7 +377,8 @@ def choose_threshold_batches(test_batches: Iterable[tuple[Any, Any]],
 @dataclass(frozen=True)
 class LabelThresholds(Display):
     """One cut per label chosen on development data (the Reuters case), with micro and macro
-    averages on the test data before tuning (default cuts), after tuning and in hindsight."""
+    averages on the test data before tuning (default cuts), after tuning and in hindsight.
+    ``external`` (streamed choices only): the memory budget and whether sorted runs spilled to disk."""
 
     labels: list[str]
     objective: str
@@ -388,22 +390,93 @@ class LabelThresholds(Display):
     n_dev: int | None
     notes: list[str]
     signature: dict[str, Any]
+    external: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"labels": list(self.labels), "objective": self.objective,
-                "objective_description": self.objective_description, "rule": RULE,
-                "thresholds": self.thresholds, "per_label": self.per_label, "averages": self.averages,
-                "n_test": self.n_test, "n_dev": self.n_dev, "notes": list(self.notes), "signature": self.signature}
+        out = {"labels": list(self.labels), "objective": self.objective,
+               "objective_description": self.objective_description, "rule": RULE,
+               "thresholds": self.thresholds, "per_label": self.per_label, "averages": self.averages,
+               "n_test": self.n_test, "n_dev": self.n_dev, "notes": list(self.notes), "signature": self.signature}
+        if self.external is not None:
+            out["external"] = self.external
+        return out
 
 
-def _averages(y: np.ndarray, s: np.ndarray, t: np.ndarray, labels: list[str], obj: Objective, zd: float) -> dict[str, Any]:
-    table = MultilabelTable.from_indicators(y, s >= t[None, :], labels)
+def _averages(table: MultilabelTable, labels: list[str], obj: Objective, zd: float) -> dict[str, Any]:
+    """Micro and macro averages, subset accuracy and Hamming loss of the test data at one vector of cuts."""
     sc = score_multilabel(table.counts, labels, n_items=table.n_items, exact=table.exact,
                           jaccard_sum=table.jaccard_sum, jaccard_empty=table.jaccard_empty,
                           beta=obj.beta, zero_division=zd, track_undefined=False)
     keys = ("precision", "recall", "f1") + (("fbeta",) if obj.beta != 1.0 else ())
     return {"micro": {k: sc["micro"][k] for k in keys}, "macro": {k: sc["macro"][k] for k in keys},
             "subset_accuracy": sc["subset_accuracy"], "hamming_loss": sc["hamming_loss"]}
+
+
+@dataclass
+class _LabelCuts:
+    """Per label: the rows, the cut chosen on the development data, and the cut vectors (default, tuned,
+    hindsight) the averages are computed at."""
+
+    per_label: dict[str, dict[str, Any]]
+    thresholds: dict[str, float | None]
+    cuts: dict[str, np.ndarray]
+    kept_default: list[str]
+
+
+def _label_cuts(labs: list[str], test_rks: Sequence[Any], dev_rks: Sequence[Any] | None,
+                ranges: Sequence[list[np.ndarray]], default_threshold: Any, obj: Objective, zd: float) -> _LabelCuts:
+    """Every label's cuts from its test and development rankings (in memory or stores); ``ranges[j]`` the score
+    columns (or their [min, max]) the default cut of label ``j`` looks at."""
+    per_label: dict[str, dict[str, Any]] = {}
+    t_default, t_tuned, t_hind = (np.empty(len(labs)) for _ in range(3))
+    thresholds: dict[str, float | None] = {}
+    kept_default = []
+    for j, lab in enumerate(labs):
+        rk = test_rks[j]
+        t0, source = default_cut(*ranges[j], given=default_threshold)
+        t_default[j] = t0
+        entry: dict[str, Any] = {"default": dict(cut_row(rk, t0, obj, zd), source=source)}
+        chosen = None
+        if dev_rks is not None:
+            drk = dev_rks[j]
+            if drk.n_positive == 0:
+                kept_default.append(lab)
+            else:
+                chosen, why = _best(drk, obj, f"the development data for label {lab!r}")
+                if chosen is None:
+                    raise DataError(f"{why}. Lower the target or choose another objective.")
+                entry["dev"] = cut_row(drk, chosen, obj, zd)
+        t_tuned[j] = chosen if chosen is not None else t0
+        thresholds[lab] = chosen
+        entry["threshold"] = chosen
+        entry["test"] = cut_row(rk, t_tuned[j], obj, zd) if dev_rks is not None else None
+        hind, _ = _best(rk, obj, "the test data") if rk.n_positive else (None, None)
+        t_hind[j] = hind if hind is not None else t0
+        entry["hindsight"] = cut_row(rk, t_hind[j], obj, zd) if hind is not None else None
+        per_label[lab] = entry
+    cuts = {"default": t_default, **({"tuned": t_tuned} if dev_rks is not None else {}), "hindsight": t_hind}
+    return _LabelCuts(per_label, thresholds, cuts, kept_default)
+
+
+def _label_result(labs: list[str], lc: _LabelCuts, tables: dict[str, MultilabelTable], test_rks: Sequence[Any],
+                  n_test: int, n_dev: int | None, obj: Objective, zd: float,
+                  external: dict[str, Any] | None = None) -> LabelThresholds:
+    """The result from the cuts and the test data's tables at every cut vector (``lc.cuts``' keys)."""
+    averages = {k: _averages(tables[k], labs, obj, zd) for k in lc.cuts}
+    notes = [HINDSIGHT_NOTE if n_dev is not None else NO_DEV_NOTE]
+    if lc.kept_default:
+        notes.append(f"Labels without a positive item in the development data keep the default cut (no cut can be "
+                     f"chosen for them): {', '.join(lc.kept_default)}.")
+    no_test_pos = [lab for lab, rk in zip(labs, test_rks) if rk.n_positive == 0]
+    if no_test_pos:
+        notes.append(f"Labels without a positive item in the test data have no hindsight cut (they keep the default "
+                     f"in the hindsight averages): {', '.join(no_test_pos)}.")
+    notes.append("Micro averages pool TP, FP and FN over labels (big labels dominate); macro averages are the "
+                 "plain mean over labels (every label counts equally).")
+    return LabelThresholds(labs, obj.name, obj.describe(), lc.thresholds, lc.per_label, averages, int(n_test),
+                           None if n_dev is None else int(n_dev), notes,
+                           _signature(obj, zd, "per label: given, else 0.5 when the label's scores lie in [0, 1], else 0"),
+                           external)
 
 
 def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any = None, dev_scores: Any = None,
@@ -449,62 +522,112 @@ def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any =
     dy = ds = None
     if dev_gold is not None:
         if isinstance(dev_scores, dict):
-            missing = [lab for lab in raw_labels if lab not in dev_scores]
-            if missing:
-                raise DataError(f"the development data has no score column for {', '.join(repr(f'{prefix}{label_str(m)}') for m in missing)}; "
-                                f"it needs the same score columns as the test data.")
+            check_dev_columns(raw_labels, dev_scores, prefix)
             dev_scores = {lab: dev_scores[lab] for lab in raw_labels}
         ds, _ = score_matrix(dev_scores, labels=raw_labels, where=dev_src.where, prefix=prefix)
         dy = indicator_gold(dev_gold, raw_labels, multilabel=True, sep=sep, prefix=prefix)
         if dy.shape[0] != ds.shape[0]:
             raise DataError(f"the development gold has {dy.shape[0]} items but its score columns have {ds.shape[0]} values.")
-    notes: list[str] = []
-    per_label: dict[str, dict[str, Any]] = {}
-    t_default = np.empty(len(labs))
-    t_tuned = np.empty(len(labs))
-    t_hind = np.empty(len(labs))
-    thresholds: dict[str, float | None] = {}
-    kept_default = []
-    for j, lab in enumerate(labs):
-        rk = Ranking.from_indicator(y[:, j], s[:, j], lab)
-        cols = [s[:, j]] + ([ds[:, j]] if ds is not None else [])
-        t0, source = default_cut(*cols, given=default_threshold)
-        t_default[j] = t0
-        entry: dict[str, Any] = {"default": dict(cut_row(rk, t0, obj, zd), source=source)}
-        chosen = None
-        if dy is not None:
-            drk = Ranking.from_indicator(dy[:, j], ds[:, j], lab)
-            if drk.n_positive == 0:
-                kept_default.append(lab)
-            else:
-                chosen, why = _best(drk, obj, f"the development data for label {lab!r}")
-                if chosen is None:
-                    raise DataError(f"{why}. Lower the target or choose another objective.")
-                entry["dev"] = cut_row(drk, chosen, obj, zd)
-        t_tuned[j] = chosen if chosen is not None else t0
-        thresholds[lab] = chosen
-        entry["threshold"] = chosen
-        entry["test"] = cut_row(rk, t_tuned[j], obj, zd) if dy is not None else None
-        hind, _ = _best(rk, obj, "the test data") if rk.n_positive else (None, None)
-        t_hind[j] = hind if hind is not None else t0
-        entry["hindsight"] = cut_row(rk, t_hind[j], obj, zd) if hind is not None else None
-        per_label[lab] = entry
-    averages = {"default": _averages(y, s, t_default, labs, obj, zd)}
-    if dy is not None:
-        averages["tuned"] = _averages(y, s, t_tuned, labs, obj, zd)
-        notes.append(HINDSIGHT_NOTE)
-    else:
-        notes.append(NO_DEV_NOTE)
-    averages["hindsight"] = _averages(y, s, t_hind, labs, obj, zd)
-    if kept_default:
-        notes.append(f"Labels without a positive item in the development data keep the default cut (no cut can be "
-                     f"chosen for them): {', '.join(kept_default)}.")
-    no_test_pos = [lab for j, lab in enumerate(labs) if not y[:, j].any()]
-    if no_test_pos:
-        notes.append(f"Labels without a positive item in the test data have no hindsight cut (they keep the default "
-                     f"in the hindsight averages): {', '.join(no_test_pos)}.")
-    notes.append("Micro averages pool TP, FP and FN over labels (big labels dominate); macro averages are the "
-                 "plain mean over labels (every label counts equally).")
-    return LabelThresholds(labs, obj.name, obj.describe(), thresholds, per_label, averages, int(y.shape[0]),
-                           int(dy.shape[0]) if dy is not None else None, notes,
-                           _signature(obj, zd, "per label: given, else 0.5 when the label's scores lie in [0, 1], else 0"))
+    test_rks = [Ranking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)]
+    dev_rks = None if dy is None else [Ranking.from_indicator(dy[:, j], ds[:, j], lab) for j, lab in enumerate(labs)]
+    ranges = [[s[:, j]] + ([ds[:, j]] if ds is not None else []) for j in range(len(labs))]
+    lc = _label_cuts(labs, test_rks, dev_rks, ranges, default_threshold, obj, zd)
+    tables = {k: MultilabelTable.from_indicators(y, s >= t[None, :], labs) for k, t in lc.cuts.items()}
+    return _label_result(labs, lc, tables, test_rks, y.shape[0], None if dy is None else dy.shape[0], obj, zd)
+
+
+def check_dev_columns(labels: Sequence[Any], dev_columns: Iterable[Any], prefix: str) -> None:
+    """Refuse development data without a score column of every test label (naming the missing columns)."""
+    have = set(dev_columns)
+    missing = [lab for lab in labels if lab not in have]
+    if missing:
+        raise DataError(f"the development data has no score column for {', '.join(repr(f'{prefix}{label_str(m)}') for m in missing)}; "
+                        f"it needs the same score columns as the test data.")
+
+
+class _LabelsFilled:
+    """One store per label filled from batches of (label sets, (n, L) scores), and every column's [min, max]."""
+
+    def __init__(self, labels: Sequence[Any], space: SpillSpace, batches: Iterable[tuple[Any, Any]], *, sep: str,
+                 prefix: str) -> None:
+        k = len(labels)
+        self.stores = [RankingStore(label_str(lab), space=space) for lab in labels]
+        self.n = 0
+        lo, hi = np.full(k, math.inf), np.full(k, -math.inf)
+        for gold, scores in batches:
+            g = EncodedGold.of(gold, multilabel=True, sep=sep)
+            if g.n == 0:
+                continue
+            y = g.over(labels, prefix=prefix)
+            s = np.asarray(scores, dtype=np.float64)
+            if s.shape != y.shape:
+                raise DataError(f"a batch has {g.n} gold label sets and scores of shape {s.shape}; expected "
+                                f"({g.n}, {k}) (one column per label).")
+            for j, st in enumerate(self.stores):
+                st.add(y[:, j], s[:, j])
+            lo, hi = np.minimum(lo, s.min(axis=0)), np.maximum(hi, s.max(axis=0))
+            self.n += g.n
+        self.ranges = [np.array([lo[j], hi[j]]) if self.n else np.empty(0) for j in range(k)]
+
+
+def choose_label_thresholds_batches(test_batches: Callable[[], Iterable[tuple[Any, Any]]],
+                                    dev_batches: Iterable[tuple[Any, Any]] | None = None, *, labels: Sequence[Any],
+                                    objective: str | Objective = "f1", cost_fp: float = 1.0, cost_fn: float = 1.0,
+                                    default_threshold: float | None = None, zero_division: Any = 0, sep: str = "|",
+                                    memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None,
+                                    source: ScoreSource | None = None) -> LabelThresholds:
+    """:func:`choose_label_thresholds` from batches, in bounded memory: the same result, bit for bit.
+
+    Parameters
+    ----------
+    test_batches : callable returning an iterable of (label sets, (n, L) scores)
+        The test data, read twice: once into one ranking store per label (the
+        per-label rows and the hindsight cuts), once more, when the cuts are
+        known, for what needs every item's joint predictions (subset accuracy).
+    dev_batches : iterable of (label sets, (n, L) scores), optional
+        The development data (read once), score columns in the order of ``labels``.
+    labels : sequence
+        The score columns' labels, in order. Scores are finite float64 (checked
+        by the caller, which can name their rows).
+    memory : int or str
+        The budget every label's stores share (:func:`clfeval.scores.external.parse_memory`);
+        beyond it sorted runs spill to ``tmpdir`` and are merged, exactly.
+    objective, cost_fp, cost_fn, default_threshold, zero_division, sep, source
+        As :func:`choose_label_thresholds` (``source.prefix`` names the columns).
+
+    Returns
+    -------
+    LabelThresholds
+        With ``external``: the budget, whether runs spilled, how many.
+
+    Examples
+    --------
+    >>> test = lambda: [(["a", "a|b"], np.array([[0.9, 0.2], [0.8, 0.6]])), (["", "b"], np.array([[0.3, 0.1], [0.1, 0.7]]))]
+    >>> dev = [(["a", "b", "", "a|b"], np.array([[0.7, 0.1], [0.2, 0.5], [0.4, 0.3], [0.6, 0.9]]))]
+    >>> r = choose_label_thresholds_batches(test, dev, labels=["a", "b"])
+    >>> r.thresholds, r.averages["tuned"]["micro"]["f1"], r.external["spilled"]
+    ({'a': 0.6, 'b': 0.5}, 1.0, False)
+    """
+    zd = check_zero_division(zero_division)
+    obj = parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
+    prefix = (source or DEFAULT_SOURCE).prefix
+    labs = [label_str(x) for x in labels]
+    with SpillSpace(memory, tmpdir=tmpdir) as space:
+        test = _LabelsFilled(labels, space, test_batches(), sep=sep, prefix=prefix)
+        if test.n == 0:
+            raise DataError("the test data holds no items; a threshold needs at least one item.")
+        dev = None if dev_batches is None else _LabelsFilled(labels, space, dev_batches, sep=sep, prefix=prefix)
+        ranges = [[test.ranges[j]] + ([dev.ranges[j]] if dev is not None else []) for j in range(len(labs))]
+        lc = _label_cuts(labs, test.stores, dev.stores if dev is not None else None, ranges, default_threshold,
+                         obj, zd)
+        external = {"memory": space.memory, "spilled": space.spilled, "runs": space.runs_written}
+    tables: dict[str, MultilabelTable] = {}
+    for gold, scores in test_batches():  # the second pass: every item's predictions at the cuts now known
+        g = EncodedGold.of(gold, multilabel=True, sep=sep)
+        if g.n == 0:
+            continue
+        y, s = g.over(labels, prefix=prefix), np.asarray(scores, dtype=np.float64)
+        for k, t in lc.cuts.items():
+            part = MultilabelTable.from_indicators(y, s >= t[None, :], labs)
+            tables[k] = tables[k] + part if k in tables else part
+    return _label_result(labs, lc, tables, test.stores, test.n, dev.n if dev is not None else None, obj, zd, external)
