@@ -83,8 +83,8 @@ class Parsed(HTMLParser):
 
 def check_page(text: str, *, sections: tuple[str, ...] = (), standalone: bool = True) -> Parsed:
     p = Parsed(text)
-    for s in ("summary", "signature") + sections:
-        assert s in p.sections, f"section {s!r} missing"
+    for s in ("summary", "signature") + sections:  # a notebook fragment's ids carry its own prefix
+        assert any(x == s or x.endswith("-" + s) for x in p.sections), f"section {s!r} missing"
     assert p.figures == p.figure_svgs, "every figure is an inline <svg>"
     for tag, attr, value in p.refs:
         assert value.startswith("#") or value.startswith("data:image/png;base64,"), f"{tag} {attr}={value[:60]!r}"
@@ -101,11 +101,12 @@ def check_page(text: str, *, sections: tuple[str, ...] = (), standalone: bool = 
     assert "<img" not in text and "<iframe" not in text and "<link" not in text
     assert all("src" not in s for s in p.scripts), "no external script"
     assert len(p.scripts) == (1 if standalone else 0)
-    links = set(re.findall(r'href="#(g-[^"]+)"', text))
-    glossary = {i for i in p.ids if i.startswith("g-")}
-    assert links <= glossary, links - glossary
-    if links:
-        assert "glossary" in p.sections
+    every_id = re.findall(r'\bid="([^"]+)"', text)
+    assert len(every_id) == len(set(every_id)), "an element id repeats"
+    links = set(re.findall(r'href="#([^"]+)"', text))
+    assert links <= p.ids, links - p.ids  # every in-page link has its target
+    if any(re.match(r"(clfeval\d+-)?g-", x) for x in links):
+        assert any(x == "glossary" or x.endswith("-glossary") for x in p.sections)
     return p
 
 
@@ -242,3 +243,21 @@ def test_same_bytes_in_another_process():
     one = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     two = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert one == two and one.count("<svg") == 5
+
+
+def test_results_shown_together_in_a_notebook_keep_their_ids_apart():
+    """Two results (or one twice) in one notebook page: no element id repeats, and every in-page link and
+    SVG reference of a fragment points into that same fragment (a figure must not borrow another's clip path)."""
+    import re
+
+    g = ["spam", "ham"] * 20
+    s = [0.9, 0.2, 0.6, 0.4] * 10
+    res = clfeval.report(g, ["spam", "ham", "ham", "ham"] * 10, scores=s, positive="spam")
+    frags = [res._repr_html_(), res._repr_html_(), clfeval.ranking(g, s, positive="spam")._repr_html_()]
+    ids = [re.findall(r'\bid="([^"]+)"', f) for f in frags]
+    every = [i for one in ids for i in one]
+    assert len(every) == len(set(every)), "an id repeats across the fragments of one notebook"
+    for f, own in zip(frags, ids):
+        refs = re.findall(r'href="#([^"]+)"', f) + re.findall(r"url\(#([^)]+)\)", f)
+        assert refs and set(refs) <= set(own), set(refs) - set(own)
+    assert 'id="summary"' in render(res, "html")  # a page of its own keeps its plain ids

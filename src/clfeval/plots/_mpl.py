@@ -237,6 +237,23 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
+def _unique_ids(svg: str) -> str:
+    """Every id once: an artist id given to several elements (one gid on every bar of a series, a panel drawn
+    twice) is numbered from its second use (``-2``, ``-3``); references point to definitions, which repeat never.
+
+    >>> _unique_ids('<g id="a"/><g id="a"/><g id="b"/>')
+    '<g id="a"/><g id="a-2"/><g id="b"/>'
+    """
+    seen: dict[str, int] = {}
+
+    def one(m: re.Match[str]) -> str:
+        name = m.group(1)
+        seen[name] = seen.get(name, 0) + 1
+        return m.group(0) if seen[name] == 1 else f'id="{name}-{seen[name]}"'
+
+    return _ID.sub(one, svg)
+
+
 def figure_svg(fig: Any, prefix: str = "f", *, title: str | None = None) -> str:
     """The figure as an ``<svg>`` element to inline in a page: deterministic, self-contained.
 
@@ -257,6 +274,7 @@ def figure_svg(fig: Any, prefix: str = "f", *, title: str | None = None) -> str:
     svg = _PATH.sub(lambda m: 'd="' + _DECIMALS.sub(r"\1", m.group(1)).replace(" \n", " ").strip() + '"', svg)
     for gid, full in getattr(fig, "_clfeval_titles", {}).items():
         svg = svg.replace(f'<g id="{prefix}-{gid}">', f'<g id="{prefix}-{gid}"><title>{_escape(full)}</title>', 1)
+    svg = _unique_ids(svg)
     aria = f' role="img" aria-label="{_escape(title)}"' if title else ' role="img"'
     svg = _SIZE.sub(lambda m: f'<svg{m.group(1)} width="{m.group(2)}pt" height="{m.group(3)}pt"{aria}', svg, count=1)
     return svg.strip() + "\n"

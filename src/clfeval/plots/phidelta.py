@@ -99,16 +99,17 @@ def phi_delta_points(result: Any, label: Any = None) -> tuple[list[str], list[fl
 ZOOM_SPAN = 0.5
 
 
-def _rhombus(ax: Any) -> None:
-    """The rhombus, its TPR and FPR isometrics every 0.1 and the axes through the origin."""
-    ax.plot([-1, 0, 1, 0, -1], [0, 1, 0, -1, 0], color="#444444", linewidth=1.0, gid="rhombus")
+def _rhombus(ax: Any, tag: str = "") -> None:
+    """The rhombus, its TPR and FPR isometrics every 0.1 and the axes through the origin (ids start with
+    ``tag``: a second, zoomed panel draws them again, and an id names one element of the page)."""
+    ax.plot([-1, 0, 1, 0, -1], [0, 1, 0, -1, 0], color="#444444", linewidth=1.0, gid=f"{tag}rhombus")
     for c in np.linspace(0.1, 0.9, 9):
         # TPR = c: φ + δ = 2c − 1; FPR = c: φ − δ = 2c − 1 (clipped to the rhombus)
         s = 2 * c - 1
         xs, ys = _iso(s, +1)
-        ax.plot(xs, ys, color="#0072B2", linewidth=0.5, alpha=0.35, gid=f"tpr-{c:.1f}")
+        ax.plot(xs, ys, color="#0072B2", linewidth=0.5, alpha=0.35, gid=f"{tag}tpr-{c:.1f}")
         xs, ys = _iso(s, -1)
-        ax.plot(xs, ys, color="#D55E00", linewidth=0.5, alpha=0.35, gid=f"fpr-{c:.1f}")
+        ax.plot(xs, ys, color="#D55E00", linewidth=0.5, alpha=0.35, gid=f"{tag}fpr-{c:.1f}")
     ax.axhline(0, color="#999999", linewidth=0.6)
     ax.axvline(0, color="#999999", linewidth=0.6)
 
@@ -162,8 +163,8 @@ def phi_delta(result: Any, *, label: Any = None, annotate: int = 24) -> Any:
         else:
             fig, axes = _mpl.figure(10.4, 5.4, ncols=2)
             ax = axes[0]
-        for a in axes:
-            _rhombus(a)
+        for i, a in enumerate(axes):
+            _rhombus(a, "" if i == 0 else "zoom-")
             a.set_aspect("equal")
             a.set_xlabel("φ = TPR + FPR − 1 (bias towards yes)")
         ax.set_xlim(-1.25, 1.25)

@@ -123,7 +123,10 @@ def per_class(result: Any) -> Any:
         handles = []
         for m, (name, color) in enumerate(zip(metrics, (_mpl.COLORS[5], _mpl.COLORS[1], _mpl.COLORS[0]))):
             vals = [value(pc[lab].get(name)) for lab in labels]
-            handles.append(ax.barh(y + (m - 1) * h, np.nan_to_num(vals), height=h, color=color, gid=f"bars-{name}"))
+            bars = ax.barh(y + (m - 1) * h, np.nan_to_num(vals), height=h, color=color)
+            for i, bar in enumerate(bars):  # one id a bar: an id names one element of the page
+                bar.set_gid(f"bars-{name}-{i}")
+            handles.append(bars)
         names = ["precision", "recall", "F1"]
         markers = {"majority": ("|", "#000000"), "stratified": ("x", "#555555"), "uniform": ("+", "#999999")}
         for bname, bl in (d.get("baselines") or {}).items():

@@ -10,6 +10,7 @@ never when this package is imported.
 from __future__ import annotations
 
 import datetime
+import itertools
 from typing import Any
 
 from clfeval.render.html.glossary import glossary_entries
@@ -30,9 +31,13 @@ def page(result: Any, *, generated: str | None = None) -> str:
     return render_page(layout(result), standalone=True, generated=when)
 
 
+_FRAGMENTS = itertools.count(1)
+
+
 def fragment(result: Any) -> str:
     """The result's sections as a ``<div class="clfeval">`` with its own style (for notebooks)."""
-    from clfeval.render.html.layouts import layout
+    from clfeval.render.html.layouts import Figures, layout
     from clfeval.render.html.document import render_page
 
-    return render_page(layout(result), standalone=False)
+    prefix = f"clfeval{next(_FRAGMENTS)}-"  # one notebook shows many results: each keeps its own ids
+    return render_page(layout(result, Figures(prefix=f"{prefix}fig")), standalone=False, id_prefix=prefix)

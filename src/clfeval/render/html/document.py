@@ -196,8 +196,11 @@ def _glossary_keys(page: Page) -> list[str]:
     return [k for k in keys if k]
 
 
-def render_page(page: Page, *, standalone: bool = True, generated: str | None = None) -> str:
-    """The page as HTML: a whole document (``standalone``) or a ``<div class="clfeval">`` for a notebook."""
+def render_page(page: Page, *, standalone: bool = True, generated: str | None = None, id_prefix: str = "") -> str:
+    """The page as HTML: a whole document (``standalone``) or a ``<div class="clfeval">`` for a notebook.
+
+    ``id_prefix`` starts every element id and in-page link (several results shown in one notebook keep their
+    own sections, glossary anchors and figures apart)."""
     env = _environment()
     import markupsafe
 
@@ -206,7 +209,7 @@ def render_page(page: Page, *, standalone: bool = True, generated: str | None = 
         s.items = [_table(x) if isinstance(x, TableBlock) and not isinstance(x, PageTable) else x for x in s.items]
     css = (_TEMPLATES / "style.css").read_text(encoding="utf-8")
     run = list(page.run) + ([("page written", generated)] if generated else [])
-    return env.get_template("page.html.j2").render(page=page, css=css, standalone=standalone,
+    return env.get_template("page.html.j2").render(page=page, css=css, standalone=standalone, idp=id_prefix,
                                                   glossary=sorted(glossary_entries(_glossary_keys(page)),
                                                                    key=lambda g: g["title"].casefold()), run=run,
                                                   run_mark=markupsafe.Markup(RUN_MARK),
