@@ -8,7 +8,7 @@ from typing import Any, Iterator
 import click
 
 from clfeval.cli._common import check_paths, emit, output_options, reading_options, sep_option
-from clfeval.cli._scale import memory_option
+from clfeval.cli._scale import engine_options, memory_option
 
 
 @click.command()
@@ -33,12 +33,14 @@ from clfeval.cli._scale import memory_option
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
               help="Format of both files (default: from the extensions; CSV for standard input, '-').")
 @memory_option()
+@engine_options
 @reading_options
 @output_options
 def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores_prefix: str | None,
               positive: str | None, objective: str, cost_fp: float, cost_fn: float, default_threshold: float | None,
               zero_division: str, multilabel: bool, sep: str, input_format: str | None, memory: str | None,
-              encoding: str, normalize_labels: str | None, fmt: str, output: Path | None) -> None:
+              engine: str, scheduler: str | None, encoding: str, normalize_labels: str | None, fmt: str,
+              output: Path | None) -> None:
     """Choose a threshold on DEV and apply it to TEST, beside the default and the best-in-hindsight cut.
 
     The rule everywhere: an item is predicted positive iff its score >= threshold. The threshold reported
@@ -49,8 +51,11 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
     score runs spill to disk and are merged (the output says when). So does --scores-prefix (one cut per
     label, one ranking each, sharing --memory); its TEST is read twice (standard input is kept for the second
     pass), the second time for the averages that need each item's predictions of every label.
+
+    With --engine dask (one --score column; Parquet, CSV or TSV files) both rankings stay on the cluster, the
+    score axis cut into ranges merged on the workers: the same numbers as the local run.
     """
-    from clfeval.cli._scale import check_memory
+    from clfeval.cli._scale import check_engine, check_memory
     from clfeval.cli._scorefile import check_score_options
     from clfeval.scores.curves import parse_objective
     from clfeval.errors import UsageError
@@ -70,9 +75,16 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
         raise UsageError(f"option --dev names the test file itself ({str(test)!r}): a cut chosen on the test labels "
                          f"is the hindsight cut, which this command already shows. Give a development file (a "
                          f"held-out slice of the training data).")
+    dask = check_engine(engine, scheduler, {"--scores-prefix": scores_prefix is not None,
+                                            "--normalize-labels": normalize_labels is not None,
+                                            "--encoding latin-1": encoding != "utf-8"})
     reading = dict(encoding=encoding, normalize=normalize_labels, sep=sep)
     common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
                   zero_division=zero_division)
+    if dask:
+        assert score is not None
+        emit(_on_dask(test, dev, gold, score, positive, input_format, encoding, scheduler, common), fmt, output)
+        return
     if not multilabel:
         assert score is not None
         emit(_streamed(test, dev, gold, score, positive, input_format, reading, budget, common), fmt, output)
@@ -113,28 +125,54 @@ def _streamed_labels(test: Path, dev: Path | None, gold: str, prefix: str, input
                                            source=ScoreSource(prefix=prefix, data=f"file {t.name!r}"), **common)
 
 
+def _sources(test: Path, dev: Path | None, score: str, input_format: str | None, encoding: str,
+             on_dask: bool = False) -> list[tuple[Any, Any]]:
+    """The resolved TEST (and --dev) PATHs, their --score column checked, and how messages name them
+    (``on_dask``: standard input refused first)."""
+    from clfeval.cli._common import input_path
+    from clfeval.cli._scale import dask_paths
+    from clfeval.cli._scorefile import score_columns
+    from clfeval.scores.columns import ScoreSource
+
+    out = []
+    for path, option in [(test, None)] + ([(dev, "--dev")] if dev is not None else []):
+        inp = input_path(path, option, input_format=input_format, encoding=encoding)
+        if on_dask:
+            dask_paths(inp, option or "TEST")
+        score_columns(inp, score, None)
+        out.append((inp, ScoreSource(name=score, data=f"file {inp.name!r}" + ("" if option is None else
+                                                                            f", option {option}"))))
+    return out
+
+
+def _on_dask(test: Path, dev: Path | None, gold: str, score: str, positive: Any, input_format: str | None,
+             encoding: str, scheduler: str | None, common: dict[str, Any]) -> Any:
+    """``--engine dask``: both PATHs ranked on a Dask cluster (the local run's numbers)."""
+    from clfeval.cli._scale import dask_client, dask_paths
+    from clfeval.dask.thresholds import threshold as dask_threshold
+
+    (t, src), *rest = _sources(test, dev, score, input_format, encoding, on_dask=True)
+    paths = dask_paths(t, "TEST")
+    dev_paths, dev_src = (dask_paths(rest[0][0], "--dev"), rest[0][1]) if rest else (None, src)
+    with dask_client(scheduler) as client:
+        return dask_threshold(paths, dev_paths, gold=gold, score=score, positive=positive, client=client,
+                              source=src, dev_source=dev_src, **common)
+
+
 def _streamed(test: Path, dev: Path | None, gold: str, score: str, positive: Any, input_format: str | None,
               reading: dict[str, Any], memory: int, common: dict[str, Any]) -> Any:
     """One --score column: both files read batch by batch into rankings within ``memory``."""
-    from clfeval.cli._common import input_path, reading_progress
-    from clfeval.cli._scorefile import score_columns
+    from clfeval.cli._common import reading_progress
     from clfeval.evaluate.scoredstream import gold_and_scores
     from clfeval.io.predictions import iter_predictions
-    from clfeval.scores.columns import ScoreSource
     from clfeval.scores.thresholds import choose_threshold_batches
-
-    def opened(path: Path, option: str | None) -> tuple[Any, ScoreSource]:
-        inp = input_path(path, option, input_format=input_format, encoding=reading["encoding"])
-        score_columns(inp, score, None)
-        data = f"file {inp.name!r}" + ("" if option is None else f", option {option}")
-        return inp, ScoreSource(name=score, data=data)
 
     def batches(inp: Any) -> Iterator[Any]:
         with reading_progress(inp) as update:
             yield from gold_and_scores(iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=[score],
                                                         extra_options=["--score"], progress=update, **reading), score)
 
-    t, src = opened(test, None)
-    d, dev_src = opened(dev, "--dev") if dev is not None else (None, src)
+    (t, src), *rest = _sources(test, dev, score, input_format, reading["encoding"])
+    d, dev_src = rest[0] if rest else (None, src)
     return choose_threshold_batches(batches(t), batches(d) if d is not None else None, positive=positive,
                                     memory=memory, source=src, dev_source=dev_src, **common)

@@ -14,6 +14,8 @@ in a tree, and gives the numbers of the local engine, bit for bit:
 * :func:`ranking` — exact ROC-AUC, average precision and curves, the score
   axis cut into ranges sorted on the workers (never an average of per-partition AUCs);
 * :func:`histogram` and :func:`binning` — the binned mode;
+* :func:`threshold` — ``clfeval threshold``'s choice (a cut chosen on development data, measured on the test
+  data) from the range-by-range sweep of each input's ranking;
 * :func:`calibration` — the reliability table, ECE, MCE, Brier score and log loss.
 """
 
@@ -21,6 +23,7 @@ from clfeval.dask.calibrate import calibration
 from clfeval.dask.counting import compare, report, table
 from clfeval.dask.parts import connect, parts_of, run
 from clfeval.dask.rankings import binning, histogram, ranking
+from clfeval.dask.thresholds import threshold
 
-__all__ = ["connect", "report", "compare", "ranking", "histogram", "binning", "calibration", "table", "parts_of",
-           "run"]
+__all__ = ["connect", "report", "compare", "ranking", "histogram", "binning", "calibration", "threshold", "table",
+           "parts_of", "run"]

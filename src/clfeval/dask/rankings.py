@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import operator
 import os
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import dask
 import numpy as np
@@ -38,7 +39,8 @@ from clfeval.scores.columns import as_scores
 from clfeval.scores.rangestats import RangeStats, StreamRanking, merge_range, range_stats, rle, sample_ranks_of
 from clfeval.scores.streamovr import batch_is_positive
 
-__all__ = ["ranking", "histogram", "binning", "SAMPLE_PER_PART"]
+__all__ = ["ranking", "range_plan", "RangePlan", "merged_range", "range_stats_of", "ranking_of", "histogram",
+           "binning", "SAMPLE_PER_PART"]
 
 #: Scores each partition contributes to the choice of cut points.
 SAMPLE_PER_PART = 256
@@ -93,9 +95,9 @@ def _offsets(counts: list[np.ndarray]) -> dict[str, Any]:
     return {"P": P, "N": N, "below": below, "ranks": sample_ranks_of(P, N)}
 
 
-def _range(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any], j: int) -> RangeStats:
-    v, p, q = merge_range([x[0] for x in pieces], [x[1] for x in pieces])
-    pos_below, neg_below = (int(x) for x in offsets["below"][j])
+def range_stats_of(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any], j: int) -> RangeStats:
+    """What range ``j`` adds to the ranking (step 4 of the module notes)."""
+    v, p, q, pos_below, neg_below = merged_range(pieces, offsets, j)
     return range_stats(v, p, q, pos_below, neg_below, offsets["P"], offsets["N"], offsets["ranks"])
 
 
@@ -121,14 +123,50 @@ def ranking(data: Any, *, gold: str = "gold", score: str = "score", positive: An
         Kept for the same call as the local engine; each range is held by one worker.
     """
     parts = data if isinstance(data, Parts) else parts_of(data, [gold, score])
+    plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges)
+    off, *per_range = run(client, plan.offsets, *plan.per_range(range_stats_of))
+    return ranking_of(off, per_range, positive)
+
+
+@dataclass(frozen=True)
+class RangePlan:
+    """The tasks of a ranking on Dask: every partition's (is positive, scores), its pieces per range, the offsets
+    (``{"P", "N", "below", "ranks"}``) and the number of ranges."""
+
+    prepped: list[Any]
+    splits: list[Any]
+    offsets: Any
+    ranges: int
+
+    def per_range(self, fn: Callable[[list[Any], dict[str, Any], int], Any]) -> list[Any]:
+        """``fn(pieces of range j from every partition, offsets, j)`` for every range, as tasks."""
+        return [dask.delayed(fn, pure=True)([dask.delayed(operator.getitem, pure=True)(s, j) for s in self.splits],
+                                            self.offsets, j) for j in range(self.ranges)]
+
+
+def range_plan(parts: Parts, *, gold: str, score: str, positive: Any, client: Any = None,
+               ranges: int | None = None) -> RangePlan:
+    """The score axis of ``parts`` cut into ranges at approximate quantiles (steps 1–3 of the module notes), as
+    tasks; ``ranges`` default: four per worker thread of the cluster, at most one per partition."""
     n_ranges = ranges or max(1, min(len(parts), 4 * _threads(client)))
     prepped = parts.map(_prep, gold, score, positive)
     cuts = dask.delayed(_choose_cuts, pure=True)([dask.delayed(_sample, pure=True)(p) for p in prepped], n_ranges)
     splits = [dask.delayed(_split, pure=True)(p, cuts, n_ranges) for p in prepped]
     offsets = dask.delayed(_offsets, pure=True)([dask.delayed(_counts, pure=True)(s) for s in splits])
-    stats = [dask.delayed(_range, pure=True)([dask.delayed(operator.getitem, pure=True)(s, j) for s in splits],
-                                              offsets, j) for j in range(n_ranges)]
-    off, *per_range = run(client, offsets, *stats)
+    return RangePlan(prepped, splits, offsets, n_ranges)
+
+
+def merged_range(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any],
+                 j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """Range ``j`` merged from every partition's piece: distinct scores ascending, positives and negatives at each,
+    and the positives and negatives below the range."""
+    v, p, q = merge_range([x[0] for x in pieces], [x[1] for x in pieces])
+    pos_below, neg_below = (int(x) for x in offsets["below"][j])
+    return v, p, q, pos_below, neg_below
+
+
+def ranking_of(off: dict[str, Any], per_range: list[RangeStats], positive: Any) -> StreamRanking:
+    """The ranking from the offsets and every range's stats (refused without items or without a positive)."""
     P, N = off["P"], off["N"]
     if P + N == 0:
         raise DataError("the input holds no items; a ranking needs at least one item.")

@@ -58,7 +58,11 @@ def size_text(n: int) -> str:
 
 
 def _external_line(e: dict[str, Any]) -> str:
-    """Where the exact ranking was computed: in memory, or spilled to disk as sorted runs."""
+    """Where the exact ranking was computed: in memory, spilled to disk as sorted runs, or on a Dask cluster."""
+    if e.get("engine") == "dask":
+        parts = sum(e["partitions"].values()) if isinstance(e["partitions"], dict) else int(e["partitions"])
+        return (f"Ranked on Dask: {parts} partition{'s' if parts != 1 else ''}, the score axis cut into ranges each "
+                f"merged on one worker; every number is exact.")
     budget = size_text(int(e["memory"]))
     if e.get("spilled"):
         runs = int(e.get("runs", 0))

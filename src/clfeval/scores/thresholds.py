@@ -44,7 +44,7 @@ from clfeval.core.tables import MultilabelTable
 from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, SpillSpace
 from clfeval.scores.streamovr import batch_is_positive
 
-__all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_threshold_batches",
+__all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_threshold_batches", "choose_threshold_filled", "check_positive",
            "choose_label_thresholds", "choose_label_thresholds_batches", "check_dev_columns", "default_cut",
            "HINDSIGHT_NOTE", "NO_DEV_NOTE"]
 
@@ -293,7 +293,7 @@ def _dev_gold(dev_gold: Any, positive: Any, called: str = "the development data"
 
 class _Filled:
     """A store filled from batches of (gold labels, scores), the labels seen (string form → value, in order of
-    appearance) and the score range (for the default cut)."""
+    appearance) and the score range (for the default cut): what :func:`choose_threshold_filled` takes."""
 
     def __init__(self, store: RankingStore, batches: Iterable[tuple[Any, Any]], positive: Any) -> None:
         self.store = store
@@ -309,12 +309,52 @@ class _Filled:
                 lo, hi = min(lo, float(s.min())), max(hi, float(s.max()))
         self.range = np.array([lo, hi]) if store.n else np.empty(0)
 
-    def positive_label(self, positive: Any, name: str) -> str:
-        """The positive's string form as the data holds it (``binary_gold``'s checks and messages)."""
-        if self.store.n == 0:
-            raise DataError(f"{name} holds no items; a ranking needs at least one item.")
-        labels = list(self.seen.values())
-        return label_str(labels[resolve_label(positive, labels, option="positive", source=f"the {name} labels")])
+
+def check_positive(filled: Any, positive: Any, name: str) -> str:
+    """The positive's string form as a filled ranking's labels hold it (``binary_gold``'s checks and messages;
+    ``name`` says whose labels: ``"test gold"``)."""
+    if filled.store.n == 0:
+        raise DataError(f"{name} holds no items; a ranking needs at least one item.")
+    labels = list(filled.seen.values())
+    return label_str(labels[resolve_label(positive, labels, option="positive", source=f"the {name} labels")])
+
+
+def choose_threshold_filled(test: Any, dev: Any = None, *, positive: Any, objective: str | Objective = "f1",
+                            cost_fp: float = 1.0, cost_fn: float = 1.0, default_threshold: float | None = None,
+                            zero_division: Any = 0, source: ScoreSource | None = None,
+                            dev_source: ScoreSource | None = None,
+                            external: dict[str, Any] | None = None) -> ThresholdChoice:
+    """:func:`choose_threshold` from filled rankings (beyond memory, or on a cluster): the same result, bit for bit.
+
+    Parameters
+    ----------
+    test, dev : filled rankings
+        Each with ``store`` (a ranking offering ``n``, ``n_positive``,
+        ``n_negative``, ``counts_at(threshold)``, ``best_cut(objective)`` and
+        ``summary()`` → :class:`~clfeval.scores.rangestats.StreamRanking`, as
+        :class:`~clfeval.scores.external.RankingStore`), ``seen`` (the gold
+        labels, string form → value, in order of appearance) and ``range``
+        (the scores' [min, max], empty without items); ``dev`` optional.
+    external : dict, optional
+        How the rankings were computed (kept in the result).
+    positive, objective, cost_fp, cost_fn, default_threshold, zero_division, source, dev_source
+        As :func:`choose_threshold`.
+    """
+    zd = check_zero_division(zero_division)
+    obj = parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
+    src, dev_src = source or DEFAULT_SOURCE, dev_source or source or DEFAULT_SOURCE
+    pos_label = check_positive(test, positive, "test gold")
+    if dev is not None:
+        called = dev_src.called("the development data")
+        try:
+            check_positive(dev, positive, "dev gold")
+        except DataError as exc:
+            raise _dev_refused(exc, called) from None
+        _check_two_classes(dev.store.n_positive, dev.store.n_negative, list(dev.seen), pos_label, called)
+    default = default_cut(*([test.range] + ([dev.range] if dev is not None else [])), given=default_threshold)
+    sweep = test.store.summary().sweep_curves(beta=obj.beta)
+    return _choice(test.store, dev.store if dev is not None else None, pos_label, default, obj, zd, src, dev_src,
+                   sweep, external)
 
 
 def choose_threshold_batches(test_batches: Iterable[tuple[Any, Any]],
@@ -349,25 +389,15 @@ def choose_threshold_batches(test_batches: Iterable[tuple[Any, Any]],
     >>> c.threshold, c.test["f1"], c.external["spilled"]
     (0.4, 0.8, False)
     """
-    zd = check_zero_division(zero_division)
-    obj = parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
-    src, dev_src = source or DEFAULT_SOURCE, dev_source or source or DEFAULT_SOURCE
+    check_zero_division(zero_division)  # option errors before any batch is read
+    parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
     with SpillSpace(memory, tmpdir=tmpdir) as space:
         test = _Filled(RankingStore(label_str(positive), space=space), test_batches, positive)
-        pos_label = test.positive_label(positive, "test gold")
-        dev = None
-        if dev_batches is not None:
-            called = dev_src.called("the development data")
-            dev = _Filled(RankingStore(pos_label, space=space), dev_batches, positive)
-            try:
-                dev.positive_label(positive, "dev gold")
-            except DataError as exc:
-                raise _dev_refused(exc, called) from None
-            _check_two_classes(dev.store.n_positive, dev.store.n_negative, list(dev.seen), pos_label, called)
-        default = default_cut(*([test.range] + ([dev.range] if dev is not None else [])), given=default_threshold)
-        sweep = test.store.summary().sweep_curves(beta=obj.beta)
-        result = _choice(test.store, dev.store if dev is not None else None, pos_label, default, obj, zd, src,
-                         dev_src, sweep)
+        pos_label = check_positive(test, positive, "test gold")  # refused before the development data is read
+        dev = None if dev_batches is None else _Filled(RankingStore(pos_label, space=space), dev_batches, positive)
+        result = choose_threshold_filled(test, dev, positive=positive, objective=objective, cost_fp=cost_fp,
+                                         cost_fn=cost_fn, default_threshold=default_threshold,
+                                         zero_division=zero_division, source=source, dev_source=dev_source)
         external = {"memory": space.memory, "spilled": space.spilled, "runs": space.runs_written}
     return dataclasses.replace(result, external=external)
 

@@ -1,0 +1,203 @@
+"""Threshold choice on Dask: ``choose_threshold_batches``' result, bit for bit, without the scores on one machine.
+
+A :class:`DaskRanking` is the ranking of one input on the cluster, cut into
+score ranges as :func:`clfeval.dask.rankings.ranking` cuts it (approximate
+quantiles; each range merged on one worker from every partition's sorted
+piece, with the counts below it as offsets). It offers what
+:func:`clfeval.scores.thresholds.choose_threshold_filled` asks of a ranking:
+
+* ``best_cut(objective)`` — every range's cuts (distinct scores, TP = P −
+  positives below, FP = N − negatives below, in decreasing threshold order)
+  are computed and kept on the workers; the client fetches them one range at
+  a time, highest range first, into one
+  :class:`~clfeval.scores.sweep.CutChooser` (so it holds one range at a time),
+  which gives the whole sweep's choice with its tie rules;
+* ``counts_at(threshold)`` — a count per partition, added;
+* ``n``, ``n_positive``, ``n_negative``, the labels seen (for the checks and
+  messages of the positive label) and the scores' range (for the default cut);
+* ``summary()`` — the :class:`~clfeval.scores.rangestats.StreamRanking` (the
+  sweep curves).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dask
+import numpy as np
+import pyarrow as pa
+
+from clfeval.core.gold import EncodedGold
+from clfeval.core.labels import label_str
+from clfeval.core.metrics import ClassCounts
+from clfeval.dask.parts import Parts, parts_of, run
+from clfeval.dask.rankings import merged_range, range_plan, range_stats_of, ranking_of
+from clfeval.scores.columns import ScoreSource
+from clfeval.scores.external import CutChoice
+from clfeval.scores.objectives import Objective, parse_objective
+from clfeval.scores.rangestats import StreamRanking
+from clfeval.scores.sweep import CutChooser, Cuts, sweep_of
+from clfeval.scores.thresholds import ThresholdChoice, check_positive, choose_threshold_filled
+
+__all__ = ["DaskRanking", "threshold"]
+
+
+def _seen(t: pa.Table, gold: str) -> dict[str, Any]:
+    """The gold labels of one partition, string form → value, in the order a local batch gives them."""
+    out: dict[str, Any] = {}
+    if t.num_rows:
+        for x in EncodedGold.of(t.column(gold)).occurring:
+            out.setdefault(label_str(x), x)
+    return out
+
+
+def _extent(prepped: tuple[np.ndarray, np.ndarray]) -> tuple[float, float] | None:
+    s = prepped[1]
+    return (float(s.min()), float(s.max())) if s.size else None
+
+
+def _info(seen: list[dict[str, Any]], extents: list[tuple[float, float] | None]) -> tuple[dict[str, Any], np.ndarray]:
+    """The labels seen over all partitions (in partition order) and the scores' [min, max] (empty without items)."""
+    labels: dict[str, Any] = {}
+    for d in seen:
+        for k, v in d.items():
+            labels.setdefault(k, v)
+    ext = [e for e in extents if e is not None]
+    return labels, (np.array([min(e[0] for e in ext), max(e[1] for e in ext)]) if ext else np.empty(0))
+
+
+def _range_cuts(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any], j: int) -> Cuts:
+    """Range ``j``'s cuts in decreasing threshold order, as ``RankingStore.cut_chunks`` gives them."""
+    v, p, q, pos_below, neg_below = merged_range(pieces, offsets, j)
+    pos_lt, neg_lt = pos_below + np.cumsum(p) - p, neg_below + np.cumsum(q) - q
+    P, N = offsets["P"], offsets["N"]
+    return Cuts(v[::-1].copy(), (P - pos_lt)[::-1].copy(), (N - neg_lt)[::-1].copy())
+
+
+def _at_least(prepped: tuple[np.ndarray, np.ndarray], t: float) -> np.ndarray:
+    y, s = prepped
+    return np.array([int(np.count_nonzero(s[y] >= t)), int(np.count_nonzero(s[~y] >= t))], dtype=np.int64)
+
+
+def _persist(client: Any, tasks: list[Any]) -> list[Any]:
+    if client is None:
+        return list(dask.persist(*tasks, scheduler="threads"))
+    return list(client.persist(tasks))
+
+
+class DaskRanking:
+    """The ranking of one score column on a Dask cluster, for threshold choice (see the module notes).
+
+    Its range cuts and every partition's (is positive, scores) stay on the
+    workers until the object is dropped.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame, path(s), or Parts
+    gold, score : str
+        Column names.
+    positive : label
+        The positive class (matched by value or string form, partition by partition).
+    client : distributed.Client, optional
+        Default: Dask's threads on this machine.
+    ranges : int, optional
+        Ranges of the score axis (as :func:`clfeval.dask.ranking`).
+    """
+
+    def __init__(self, data: Any, *, gold: str = "gold", score: str = "score", positive: Any, client: Any = None,
+                 ranges: int | None = None) -> None:
+        parts = data if isinstance(data, Parts) else parts_of(data, [gold, score])
+        plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges)
+        info = dask.delayed(_info, pure=True)([dask.delayed(_seen, pure=True)(t, gold) for t in parts.tasks],
+                                              [dask.delayed(_extent, pure=True)(p) for p in plan.prepped])
+        stats, cuts = plan.per_range(range_stats_of), plan.per_range(_range_cuts)
+        k, r = len(plan.prepped), plan.ranges
+        kept = _persist(client, [*plan.prepped, *cuts, plan.offsets, info, *stats])
+        self._client, self._positive = client, positive
+        self._prepped, self._cuts = kept[:k], kept[k:k + r]
+        self._offsets, (self.seen, self.range), *self._stats = run(client, *kept[k + r:])
+        self.partitions, self.ranges = k, r
+        self._summary: StreamRanking | None = None
+        self._at: dict[float, tuple[int, int]] = {}  # threshold → (TP, FP), counted once
+
+    @property
+    def store(self) -> "DaskRanking":
+        """The ranking itself (what ``choose_threshold_filled`` reads as ``store``)."""
+        return self
+
+    @property
+    def n_positive(self) -> int:
+        return int(self._offsets["P"])
+
+    @property
+    def n_negative(self) -> int:
+        return int(self._offsets["N"])
+
+    @property
+    def n(self) -> int:
+        return self.n_positive + self.n_negative
+
+    def summary(self) -> StreamRanking:
+        """ROC-AUC, average precision and the curve samples: ``clfeval.dask.ranking``'s result."""
+        if self._summary is None:
+            self._summary = ranking_of(self._offsets, self._stats, self._positive)
+        return self._summary
+
+    def best_cut(self, objective: str | Objective = "f1") -> CutChoice:
+        """The cut an objective chooses (``RankingStore.best_cut``): the ranges fetched one at a time, highest first."""
+        obj = parse_objective(objective)
+        chooser = CutChooser(obj)
+        for j in reversed(range(self.ranges)):
+            (c,) = run(self._client, self._cuts[j])
+            chooser.add(sweep_of(c, self.n_positive, self.n_negative, beta=obj.beta, cost_fp=obj.cost_fp,
+                                 cost_fn=obj.cost_fn))
+        return CutChoice(obj.name, chooser.index, chooser.row, chooser.top_precision)
+
+    def counts_at(self, threshold: float) -> ClassCounts:
+        """TP, FP, FN, TN when items with score ≥ ``threshold`` are predicted positive (a count per partition)."""
+        t = float(threshold)
+        if t not in self._at:
+            counts = run(self._client, *[dask.delayed(_at_least, pure=True)(p, t) for p in self._prepped])
+            self._at[t] = tuple(int(x) for x in np.sum(counts, axis=0)) if counts else (0, 0)
+        tp, fp = self._at[t]
+        return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp), np.int64(self.n_negative - fp))
+
+
+def threshold(test: Any, dev: Any = None, *, gold: str = "gold", score: str = "score", positive: Any,
+              objective: str | Objective = "f1", cost_fp: float = 1.0, cost_fn: float = 1.0,
+              default_threshold: float | None = None, zero_division: Any = 0, client: Any = None,
+              ranges: int | None = None, source: ScoreSource | None = None,
+              dev_source: ScoreSource | None = None) -> ThresholdChoice:
+    """``clfeval threshold``'s choice on Dask: a cut chosen on ``dev``, measured on ``test``, exactly.
+
+    Parameters
+    ----------
+    test, dev : dask.dataframe.DataFrame, path(s), or Parts
+        The test data and (optional) the development data the cut is chosen on.
+    gold, score : str
+        Column names (the same in both inputs).
+    positive, objective, cost_fp, cost_fn, default_threshold, zero_division, source, dev_source
+        As :func:`clfeval.scores.thresholds.choose_threshold`.
+    client : distributed.Client, optional
+        The cluster (:func:`clfeval.dask.connect`); default Dask's threads here.
+    ranges : int, optional
+        Ranges of the score axis of each input (as :func:`clfeval.dask.ranking`).
+
+    Returns
+    -------
+    ThresholdChoice
+        ``choose_threshold_batches``' result on the same items, bit for bit, but
+        for ``external``: ``{"engine": "dask", "partitions": ..., "ranges": ...}``
+        (per input) instead of the memory budget.
+    """
+    parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)  # option errors before any work
+    t = DaskRanking(test, gold=gold, score=score, positive=positive, client=client, ranges=ranges)
+    check_positive(t, positive, "test gold")  # refused before the development data is read, as locally
+    d = None if dev is None else DaskRanking(dev, gold=gold, score=score, positive=positive, client=client,
+                                             ranges=ranges)
+    external: dict[str, Any] = {"engine": "dask", "partitions": {"test": t.partitions}, "ranges": {"test": t.ranges}}
+    if d is not None:
+        external["partitions"]["dev"], external["ranges"]["dev"] = d.partitions, d.ranges
+    return choose_threshold_filled(t, d, positive=positive, objective=objective, cost_fp=cost_fp, cost_fn=cost_fn,
+                                   default_threshold=default_threshold, zero_division=zero_division, source=source,
+                                   dev_source=dev_source, external=external)
