@@ -22,9 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -88,7 +86,6 @@ def job_external(directory: str, memory: str) -> dict:
 
 
 def job_memory(directory: str) -> dict:
-    import numpy as np
     import pyarrow.dataset as ds
 
     from clfeval.scores.curves import Ranking
@@ -154,28 +151,11 @@ JOBS = {"external": job_external, "memory": job_memory, "binned": job_binned, "l
         "dask": job_dask}
 
 
-def peak_rss() -> int:
-    """This process's peak resident set (VmHWM), in bytes: ``ru_maxrss`` would carry the high-water mark of
-    the parent it was forked from (Linux keeps it across fork and exec)."""
-    with open("/proc/self/status", encoding="ascii") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-
 def child(name: str, *args: str) -> dict:
-    """Run one job in a fresh interpreter; its result and its own peak RSS."""
-    code = (f"import sys, json, resource; sys.path.insert(0, {SRC!r}); sys.path.insert(0, {HERE!r}); "
-            f"import cluster_speed as c; r = c.JOBS[{name!r}](*{list(args)!r}); "
-            f"r['rss_self'] = c.peak_rss(); "
-            f"r['rss_children'] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024; "
-            f"print('RESULT' + json.dumps(r))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    if out.returncode != 0:
-        raise SystemExit(f"job {name} failed:\n{out.stderr[-4000:]}")
-    line = [x for x in out.stdout.splitlines() if x.startswith("RESULT")][-1]
-    return json.loads(line[len("RESULT"):])
+    """Run one job in a fresh interpreter; its result and its own peak RSS (``bench/_child.py``)."""
+    import _child
+
+    return _child.run('cluster_speed', name, args, rss_key="rss_self", children_key="rss_children")
 
 
 def gb(x: float) -> str:

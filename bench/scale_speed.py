@@ -26,9 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -190,29 +188,11 @@ def job_compare(a: str, b: str, *extra: str) -> dict:
 JOBS = {"report": job_report, "floor_parquet": job_floor_parquet, "floor_csv": job_floor_csv, "compare": job_compare}
 
 
-def peak_rss() -> int:
-    """This process's peak resident set (VmHWM), in bytes.
-
-    Not ``getrusage``'s ``ru_maxrss``: Linux keeps that high-water mark across ``fork`` and ``exec``, so a
-    child started by a parent that holds gigabytes (the data generator) would report the parent's size."""
-    with open("/proc/self/status", encoding="ascii") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-
 def child(name: str, *args: str) -> dict:
-    """Run one job in a fresh interpreter; its result and its own peak RSS."""
-    code = (f"import sys, json, resource; sys.path.insert(0, {SRC!r}); sys.path.insert(0, {HERE!r}); "
-            f"import scale_speed as s; r = s.JOBS[{name!r}](*{list(args)!r}); "
-            f"r['rss'] = s.peak_rss(); "
-            f"print('RESULT' + json.dumps(r))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    if out.returncode != 0:
-        raise SystemExit(f"job {name} {args} failed:\n{out.stderr[-4000:]}")
-    line = [x for x in out.stdout.splitlines() if x.startswith("RESULT")][-1]
-    return json.loads(line[len("RESULT"):])
+    """Run one job in a fresh interpreter; its result and its own peak RSS (``bench/_child.py``)."""
+    import _child
+
+    return _child.run('scale_speed', name, args, rss_key="rss")
 
 
 def gb(x: float) -> str:
