@@ -53,9 +53,11 @@ def require_exit(report: Any) -> None:
                      + "; ".join(c["summary"] for c in unmet) + ".")
 
 
-def read_score_columns(paths: Sequence[Any], *, gold: str, prefix: str, id_col: str | None, input_format: str | None,
-                       encoding: str, normalize: str | None, repeat: str | None) -> tuple[Any, list[dict[str, Any]]]:
-    """Every file's score columns ``PREFIX<label>`` (one per class), aligned to the first file's items.
+def read_score_columns(paths: Sequence[Any], *, gold: str, prefix: str, id_col: str | None, encoding: str,
+                       normalize: str | None, repeat: str | None) -> tuple[Any, list[dict[str, Any]]]:
+    """Every input's score columns ``PREFIX<label>`` (one per class), aligned to the first input's items.
+
+    ``paths`` are resolved input PATHs (:class:`clfeval.io.paths.InputPath`: their format is known).
 
     Returns the gold column and, per file, a mapping label → score column (numbers, checked). The files must
     have the same classes.

@@ -124,8 +124,7 @@ def compare(files: tuple[Path, ...], metric: str, test: str, alternative: str, m
 
         order = [0, 1] if baseline != names[0] else [1, 0]
         gold_col, cols = read_score_columns([inputs[i] for i in order], gold=gold, prefix=scores_prefix, id_col=id_col,
-                                            input_format=input_format, encoding=encoding, normalize=normalize_labels,
-                                            repeat=repeat)
+                                            encoding=encoding, normalize=normalize_labels, repeat=repeat)
         result = compare_two(gold_col, cols[0], cols[1], metric=metric, test=test, alpha=alpha, ci=ci_level,
                              alternative=alternative, names=(names[order[0]], names[order[1]]))
         emit(result, fmt, output)
