@@ -198,7 +198,8 @@ def _processing_line(part: str, proc: Processing) -> dict[str, Any]:
     if proc.brief == "title":
         text += " (BRIEF stories: the title only)"
     if part in ("keyword_rule", "terms"):
-        line = f"{text}; the {'rule' if part == 'keyword_rule' else 'terms'}' own tokens: unstemmed [a-z]+, no stop list"
+        whose = "the rule's" if part == "keyword_rule" else "this part's"
+        line = f"{text}; {whose} own tokens: unstemmed [a-z]+, no stop list"
     elif part == "significance":
         line = f"the decisions of parts 1 and 6 ({proc.describe()})"
     else:

@@ -126,8 +126,10 @@ class Tokenizer:
     ['wheat', 'prices', 'rose', 'in']
     >>> Tokenizer(stem=True, stop_words=True)("The runners were running")
     ['runner', 'run']
-    >>> Tokenizer(stop_list="english179")("Prices were above the forecast")  # 'above' is not in scikit-learn's list
-    ['prices', 'forecast']
+    >>> Tokenizer(stop_list="english179")("It just doesn't rise")  # 'just', 'doesn' and 't' are on NLTK's list
+    ['rise']
+    >>> Tokenizer(stop_words=True)("It just doesn't rise")  # scikit-learn's list has 'it' but not those three
+    ['just', 'doesn', 't', 'rise']
     """
 
     def __init__(self, stem: bool = False, stop_words: bool = False, stemmer: str = "porter",

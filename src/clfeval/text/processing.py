@@ -101,8 +101,8 @@ class Processing:
         for key, allowed in _KEYS.items():
             value = str(getattr(self, key))
             if value not in allowed or (key == "title" and isinstance(self.title, bool)):
-                raise UsageError(lambda name, key=key, allowed=allowed: (
-                    f"option {name}: {key}={getattr(self, key)!r} is not one of {' | '.join(allowed)}; "
+                raise UsageError(lambda name, key=key, value=value, allowed=allowed: (
+                    f"option {name}: {key}={value} is not one of {' | '.join(allowed)}; "
                     f"the keys are {_KEY_HELP}."), params=["processing"])
         object.__setattr__(self, "title", int(self.title))
 
@@ -181,7 +181,7 @@ def parse_processing(spec: str | Processing | None) -> Processing | None:
     >>> parse_processing("stem=lancaster")
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: option processing: stem='lancaster' is not one of none | porter | snowball; ...
+    clfeval.errors.UsageError: option processing: stem=lancaster is not one of none | porter | snowball; ...
     """
     if spec is None or isinstance(spec, Processing):
         return spec
@@ -190,7 +190,7 @@ def parse_processing(spec: str | Processing | None) -> Processing | None:
                                       f"{_KEY_HELP}; got {spec!r}.", params=["processing"])
     items = [x.strip() for x in spec.split(",") if x.strip()]
     base = PRESETS["binary"]
-    if items and "=" not in items[0]:
+    if items and "=" not in items[0] and items[0].lower() not in _KEYS:
         name = items.pop(0).lower()
         if name not in PRESETS:
             raise UsageError(lambda opt: f"option {opt}: unknown preset {name!r}; the presets are binary and "
