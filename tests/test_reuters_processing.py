@@ -280,3 +280,29 @@ def test_processing_is_a_frozen_value() -> None:
         p.title = 2  # type: ignore[misc]
     d = p.to_dict()
     assert d["spec"] == p.spec and d["preset"] == "multiclass" and d["description"] == p.describe()
+
+
+@needs_data
+def test_unstemmed_setup_with_scikit_learns_stop_list(reuters_stories: Any) -> None:
+    """stem=none takes the vectorizer's own path: the part equals CountVectorizer with the same stop list."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, CountVectorizer
+    from sklearn.metrics import confusion_matrix
+    from sklearn.naive_bayes import MultinomialNB
+
+    from clfeval.studies.reuters_multiclass import multiclass_part
+    from clfeval.text.datasets import PUBLISHED_MODAPTE_EXCLUDED, largest_categories, modapte, single_label_subset
+
+    split = modapte(reuters_stories, exclude_newids=PUBLISHED_MODAPTE_EXCLUDED)
+    cats = largest_categories(split, 10)
+    proc = parse_processing("title=1,brief=title,stop=sklearn,stem=none")
+    m = multiclass_part(split, cats, proc)
+    sl = single_label_subset(split, cats)
+
+    def text(s: Any) -> str:
+        return "\n".join(p for p in (s.title, "" if s.text_type == "BRIEF" else s.body) if p)
+
+    vec = CountVectorizer(token_pattern="[a-z]+", stop_words=sorted(ENGLISH_STOP_WORDS))
+    X = vec.fit_transform([text(s) for s in sl.train])
+    pred = MultinomialNB(alpha=1.0).fit(X, list(sl.train_labels)).predict(vec.transform([text(s) for s in sl.test]))
+    assert m["confusion_matrix"] == confusion_matrix(list(sl.test_labels), pred, labels=m["labels"]).tolist()
+    assert m["vocabulary_size"] == len(vec.vocabulary_)
