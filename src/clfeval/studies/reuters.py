@@ -194,12 +194,9 @@ def part_processing(parts: str | Iterable[Any] | None = None,
 
 
 def _processing_line(part: str, proc: Processing) -> dict[str, Any]:
-    text = "title twice + body" if proc.title == 2 else "title once + body"
-    if proc.brief == "title":
-        text += " (BRIEF stories: the title only)"
     if part in ("keyword_rule", "terms"):
         whose = "the rule's" if part == "keyword_rule" else "this part's"
-        line = f"{text}; {whose} own tokens: unstemmed [a-z]+, no stop list"
+        line = f"{proc.text_line()}; {whose} own tokens: unstemmed [a-z]+, no stop list"
     elif part == "significance":
         line = f"the decisions of parts 1 and 6 ({proc.describe()})"
     else:
@@ -364,8 +361,7 @@ class _Context:
     # -- shared pieces --------------------------------------------------------------------------
     def model_description(self) -> dict[str, Any]:
         cfg = nb_config(self.proc, True)
-        text = "title twice + body" if self.proc.title == 2 else "title once + body"
-        return dict(cfg.to_dict(), description=cfg.describe() + f"; text: {text}")
+        return dict(cfg.to_dict(), description=cfg.describe() + f"; text: {self.proc.text_line()}")
 
     def _pipeline(self, multilabel: bool) -> Any:
         return nb_pipeline(self.proc, self.stemmed, multilabel, self.seed)

@@ -135,10 +135,13 @@ class Processing:
         >>> print(PRESETS["binary"].describe())
         title twice + body; [a-z]+ tokens, lowercase; no stop list; Snowball (Porter2) stems (PyStemmer 'english')
         """
+        return "; ".join([self.text_line(), "[a-z]+ tokens, lowercase", STOP_LISTS[self.stop],
+                          _STEM_WORDS[self.stem]])
+
+    def text_line(self) -> str:
+        """The story assembly, short: ``title twice + body`` or ``title once + body (BRIEF …)``."""
         text = "title twice + body" if self.title == 2 else "title once + body"
-        if self.brief == "title":
-            text += " (BRIEF stories: the title only)"
-        return "; ".join([text, "[a-z]+ tokens, lowercase", STOP_LISTS[self.stop], _STEM_WORDS[self.stem]])
+        return text + (" (BRIEF stories: the title only)" if self.brief == "title" else "")
 
     def story_text(self, story: Any) -> str:
         """The text of one :class:`~clfeval.text.datasets.Story` under this processing."""
