@@ -3,7 +3,7 @@
 Reference values: the published figures of the single-label part (typed in from the
 source article: interest 48 of 81 correct and 28 → money-fx; grain TP/FP/FN 7/0/3;
 ship 21 of 36, 6 → crude, 6 → trade; accuracy 0.952, macro-F1 0.852), the published
-binary table of mission §9 (via test_study.py), NLTK's printed English stop list
+binary table (via test_study.py), NLTK's printed English stop list
 (tests/nltk_stopwords.py), hand-built stories, and scikit-learn's CountVectorizer.
 """
 
