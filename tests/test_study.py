@@ -3,8 +3,10 @@
 Reference values: the published table of mission §9, typed in here (never
 taken from the study's output), and an independent pipeline written in this
 file with scikit-learn and PyStemmer directly (regex tokens, Snowball stems,
-one MultinomialNB per category, log-odds from ``predict_joint_log_proba``),
-with scikit-learn's and SciPy's metrics as oracles. The whole study runs once
+one MultinomialNB per category, log-odds from ``predict_joint_log_proba``;
+for the single-label part: title once, BRIEF stories by their title, NLTK's
+179 English stop words typed in from NLTK's output, Porter stems), with
+scikit-learn's and SciPy's metrics as oracles. The whole study runs once
 per test session; tests that need the corpus skip cleanly without it.
 """
 
@@ -22,6 +24,7 @@ from typing import Any
 import numpy as np
 import pytest
 from clihelp import run
+from nltk_stopwords import ENGLISH_179
 
 from clfeval.errors import UsageError
 from clfeval.studies.reuters import PARTS, ReutersStudy, parse_parts, study_steps, study_text
@@ -57,10 +60,20 @@ class Oracle:
         self._stem = Stemmer.Stemmer("english").stemWord
         self._words: dict[str, str] = {}
         self._docs: dict[str, list[str]] = {}
+        self._porter = Stemmer.Stemmer("porter").stemWord
+        self._stop = set(ENGLISH_179)
 
     @staticmethod
     def text(s: Any) -> str:
         return "\n".join(p for p in (s.title, s.title, s.body) if p)
+
+    @staticmethod
+    def multiclass_text(s: Any) -> str:
+        """The single-label part: the title once, then the body; a BRIEF story by its title alone."""
+        return "\n".join(p for p in (s.title, "" if s.text_type == "BRIEF" else s.body) if p)
+
+    def multiclass_tokens(self, text: str) -> list[str]:
+        return [self._porter(w) for w in re.findall("[a-z]+", text.lower()) if w not in self._stop]
 
     def tokens(self, text: str) -> list[str]:
         out = self._docs.get(text)
@@ -279,10 +292,10 @@ def test_multiclass_against_sklearn(study: ReutersStudy, oracle: Oracle) -> None
     assert (m["split"]["train"], m["split"]["test"]) == (len(train), len(test)) == (5501, 2190)
     assert set(m["labels"]) == {lab for _, lab in train} and len(m["labels"]) == 8
     assert set(m["dropped"]) == {"wheat", "corn"}
-    vec = CountVectorizer(analyzer=oracle.tokens)
-    X = vec.fit_transform([oracle.text(s) for s, _ in train])
+    vec = CountVectorizer(analyzer=oracle.multiclass_tokens)
+    X = vec.fit_transform([oracle.multiclass_text(s) for s, _ in train])
     nb = MultinomialNB(alpha=1.0).fit(X, [lab for _, lab in train])
-    pred = nb.predict(vec.transform([oracle.text(s) for s, _ in test]))
+    pred = nb.predict(vec.transform([oracle.multiclass_text(s) for s, _ in test]))
     gold = [lab for _, lab in test]
     assert m["confusion_matrix"] == confusion_matrix(gold, pred, labels=m["labels"]).tolist()
     assert math.isclose(m["accuracy"], accuracy_score(gold, pred))
@@ -296,6 +309,7 @@ def test_multiclass_against_sklearn(study: ReutersStudy, oracle: Oracle) -> None
     off = cm + cm.T
     np.fill_diagonal(off, 0)
     assert m["most_confused_pair"]["errors"] == off.max()
+    assert m["vocabulary_size"] == len(vec.vocabulary_)
 
 
 @needs_data

@@ -31,7 +31,7 @@ def _record(log: Any, result: Any, archive: Path, data_hash: str | None, files: 
         per_fold = [dict(f, repeat=1) for f in cv["per_fold"]]
     sig = result.signature
     settings = {"model": sig.get("model"), "tokenization": {k: v for k, v in sig.get("tokenization", {}).items()
-                                                            if k != "why"},
+                                                            if k != "why"}, "processing": sig.get("processing"),
                 "split": sig.get("split"), "parts": list(result.parts), "category": result.terms["category"]
                 if result.terms else None, "samples": sig.get("samples"), "seed": sig.get("seed")}
     protocol = {"kind": "fixed split", "split": "ModApte (" + result.split["choice"] + ")",
@@ -61,20 +61,27 @@ def _record(log: Any, result: Any, archive: Path, data_hash: str | None, files: 
                    "definition: the ModApte definition's 7,770.")
 @click.option("--samples", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Bootstrap replicates of the significance part (at most 1,000,000).")
+@click.option("--processing", "processing_spec", default=None, metavar="SPEC",
+              help="One text processing for every part instead of each part's preset (binary parts: 'binary'; "
+                   "part 7: 'multiclass'): a preset name (binary, multiclass) and/or key=value items separated by "
+                   "commas, keys title 1|2, brief text|title, stop none|english179|sklearn, "
+                   "stem none|porter|snowball; e.g. 'title=1,brief=title,stop=english179,stem=porter'.")
 @click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=Path("clfeval-runs.sqlite"),
               show_default=True, help="The run log (SQLite) that records this run.")
 @click.option("--no-log", is_flag=True, help="Do not record the run in the run log.")
 @output_options
-def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: str, samples: int, runs_db: Path,
-            no_log: bool, fmt: str, output: Path | None) -> None:
+def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: str, samples: int,
+            processing_spec: str | None, runs_db: Path, no_log: bool, fmt: str, output: Path | None) -> None:
     """Re-run the Reuters-21578 reference study (ModApte split) and print it beside the published numbers.
 
     One binary multinomial Naive Bayes per each of the ten largest categories
     (title counted twice + body, Snowball-stemmed terms, add-one smoothing,
     decision at log-odds 0), the train–test gap, 10-fold cross-validation,
     threshold tuning on a development split, average precision, the keyword
-    rule for grain, the single-label 8-class version, a significance test of
-    NB against the keyword rule, and the φ–δ analysis of terms.
+    rule for grain, the single-label 8-class version (title once, NLTK's 179
+    English stop words, Porter stems), a significance test of NB against the
+    keyword rule, and the φ–δ analysis of terms. Each part states its text
+    processing; --processing runs every part with one.
     """
     _need_text_extra()
     from clfeval.io import outputs as _outputs
@@ -82,9 +89,15 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
     from clfeval.io.outputs import OutputFiles
     from clfeval.protocols.runlog import file_hash
     from clfeval.core.validation import check_samples
+    from clfeval.errors import ClfevalError
     from clfeval.studies.reuters import parse_parts, reuters_study, study_steps
+    from clfeval.text.processing import parse_processing
 
     chosen = parse_parts(parts)
+    try:
+        processing = parse_processing(processing_spec)
+    except ClfevalError as e:
+        raise e.with_names({"processing": "--processing"}) from None
     check_samples(samples, option="--samples")
     if not archive.exists():
         raise InputFileError(f"the archive {str(archive)!r} (option --archive) does not exist; give the path of the "
@@ -100,7 +113,8 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
             last[0] = done
 
         result = reuters_study(archive, parts=chosen, seed=seed, category=category,
-                               published_split=split_choice == "published", samples=samples, progress=tick)
+                               published_split=split_choice == "published", samples=samples,
+                               processing=processing, progress=tick)
     _outputs.checkpoint("run finished")
     record = None if log is None else (lambda files, on_id: _record(log, result, archive, data_hash, files, on_id))
     with OutputFiles() as files:

@@ -44,7 +44,7 @@ def _intro(s: ReutersStudy) -> list[Block]:
         TextBlock(f"Data: {_n(sp['train'])} training and {_n(sp['test'])} test stories with at least one of the "
                   f"{sp['categories']} ModApte categories (published: {_n(pub['train'])} / {_n(pub['test'])}). "
                   f"Split: {sp['why']}."),
-        TextBlock(f"Text and terms: {tok['text']}; {tok['tokens']}; {tok['stemmer']}; stop words: "
+        TextBlock(f"Text and terms of the ten binary classifiers: {tok['text']}; {tok['tokens']}; {tok['stemmer']}; stop words: "
                   f"{tok['stop_words']}; {tok['vocabulary']}: {_n(s.vocabulary_size)} terms (published ≈ 18,135)."),
     ]
     model = s.signature.get("model") or {}
@@ -203,6 +203,13 @@ def _multiclass(s: ReutersStudy) -> list[Block]:
         + (f"{pair['classes'][0]} / {pair['classes'][1]}, {pair['errors']} errors ({pair['a_as_b']} "
            f"{pair['classes'][0]} predicted as {pair['classes'][1]}, {pair['b_as_a']} the other way)."
            if pair else "none."))]
+    pub = m.get("published")
+    if pub:
+        prow = [[r["figure"], f"{r['published']:.3f}" if isinstance(r["published"], float) else r["published"],
+                 r["ours"] if r["ours"] is not None else "—",
+                 r.get("of", "")] for r in pub["rows"]]
+        out.append(TableBlock("Published figures beside ours", ["figure", "published", "ours", "gold stories"], prow,
+                              caption=f"Published: {pub['source']}."))
     cm = m["confusion_matrix"]
     rows = [[labels[i], *cm[i], sum(cm[i])] for i in range(len(labels))]
     rows.append(["(predicted total)", *[sum(r[j] for r in cm) for j in range(len(labels))], sum(map(sum, cm))])
@@ -272,6 +279,10 @@ def study_blocks(s: ReutersStudy) -> list[Block]:
     blocks = _intro(s)
     for part in s.parts:
         blocks.append(_heading(s, part))
+        proc = s.processing.get(part)
+        if proc:
+            named = f" (preset {proc['preset']})" if proc.get("preset") else ""
+            blocks.append(TextBlock(f"Text processing{named}: {proc['line']}. Spec: {proc['spec']}.", style="dim"))
         blocks.extend(_PART_BLOCKS[part](s))
     for note in s.notes:
         blocks.append(TextBlock(note, style="dim"))

@@ -77,6 +77,7 @@ __all__ = [
     "largest_categories",
     "single_label_subset",
     "texts",
+    "story_text",
     "label_matrix",
     "ids",
     "MAX_MEMBER_BYTES",
@@ -581,9 +582,41 @@ def single_label_subset(
 # --------------------------------------------------------------------------- #
 
 
-def texts(stories: Iterable[Story]) -> list[str]:
-    """The :attr:`Story.text` (title, newline, body) of each story."""
-    return [s.text for s in stories]
+def story_text(story: Story, *, title: int = 1, brief: Literal["text", "title"] = "text") -> str:
+    """The text a story is classified by: its title ``title`` times, then its body.
+
+    Parts are joined by newlines; empty ones are left out.
+
+    Parameters
+    ----------
+    story : Story
+    title : 1 or 2
+        How many times the title goes before the body.
+    brief : {"text", "title"}
+        For ``TYPE="BRIEF"`` stories (a headline and no ``<BODY>``): ``"text"``
+        keeps whatever their ``<TEXT>`` holds as the body (usually the filler
+        "Blah blah blah."), ``"title"`` keeps the title only. Other stories
+        are not affected.
+
+    Examples
+    --------
+    >>> s = Story(1, 1, "TRAIN", "TRAINING-SET", "YES", ("trade",), "TRADE BILL", "", "Blah blah blah.", "BRIEF")
+    >>> story_text(s), story_text(s, title=2), story_text(s, brief="title")
+    ('TRADE BILL\\nBlah blah blah.', 'TRADE BILL\\nTRADE BILL\\nBlah blah blah.', 'TRADE BILL')
+    """
+    if title not in (1, 2) or isinstance(title, bool):
+        raise UsageError(f"title must be 1 or 2 (how many times the title goes before the body), got {title!r}.")
+    if brief not in ("text", "title"):
+        raise UsageError(f"brief must be 'text' or 'title' (what a TYPE=\"BRIEF\" story keeps), got {brief!r}.")
+    body = "" if brief == "title" and story.text_type == "BRIEF" else story.body
+    return "\n".join(p for p in (story.title,) * title + (body,) if p)
+
+
+def texts(stories: Iterable[Story], *, title: int = 1, brief: Literal["text", "title"] = "text") -> list[str]:
+    """The :func:`story_text` of each story (by default :attr:`Story.text`: title, newline, body)."""
+    if title == 1 and brief == "text":
+        return [s.text for s in stories]
+    return [story_text(s, title=title, brief=brief) for s in stories]
 
 
 def label_matrix(stories: Iterable[Story], categories: Sequence[str]) -> np.ndarray:

@@ -12,8 +12,10 @@ the reference experiments of text categorization describe them:
 
 Features are lowercase alphabetic tokens (maximal runs of letters; digits and
 punctuation split tokens and are dropped), unigrams or unigrams + bigrams,
-with optional English stop-word removal (scikit-learn's list of 318 words)
-and Porter stemming (PyStemmer's ``porter`` algorithm; no data download).
+with optional English stop-word removal (scikit-learn's list of 318 words,
+or by name through ``stop_list=``: ``english179``, the 179 words of NLTK's
+``stopwords`` corpus, vendored as package data) and Porter stemming
+(PyStemmer's ``porter`` algorithm; no data download).
 Stop words are removed before stemming, and bigrams are formed after both.
 
 Scores and decisions
@@ -104,13 +106,19 @@ class Tokenizer:
     stem : bool
         Reduce every token with the Porter stemmer (PyStemmer, ``porter``).
     stop_words : bool
-        Drop scikit-learn's English stop words (before stemming).
+        Drop scikit-learn's English stop words (before stemming); the same as
+        ``stop_list="sklearn"``.
     stemmer : str
         PyStemmer algorithm when ``stem``: ``porter`` (Porter 1980, the
         default) or e.g. ``english`` (Snowball's Porter2).
+    stop_list : str, optional
+        A stop list by name (:data:`clfeval.text.processing.STOP_LISTS`):
+        ``"english179"`` (NLTK's 179 English stop words), ``"sklearn"`` or
+        ``"none"``. Its words are dropped before stemming.
 
-    Stems are cached per tokenizer (a word is stemmed once), which halves
-    the cost of stemming a corpus.
+    Stems are cached per tokenizer by word type (each distinct word is
+    stemmed once, then looked up), which halves the cost of stemming a
+    corpus.
 
     Examples
     --------
@@ -118,20 +126,25 @@ class Tokenizer:
     ['wheat', 'prices', 'rose', 'in']
     >>> Tokenizer(stem=True, stop_words=True)("The runners were running")
     ['runner', 'run']
+    >>> Tokenizer(stop_list="english179")("It just doesn't rise")  # 'just', 'doesn' and 't' are on NLTK's list
+    ['rise']
+    >>> Tokenizer(stop_words=True)("It just doesn't rise")  # scikit-learn's list has 'it' but not those three
+    ['just', 'doesn', 't', 'rise']
     """
 
-    def __init__(self, stem: bool = False, stop_words: bool = False, stemmer: str = "porter") -> None:
+    def __init__(self, stem: bool = False, stop_words: bool = False, stemmer: str = "porter",
+                 stop_list: str | None = None) -> None:
         self.stem = bool(stem)
         self.stop_words = bool(stop_words)
         self.stemmer = stemmer
+        self.stop_list = _stop_list_name(stop_words, stop_list)
+        self.stop_words = self.stop_list == "sklearn"
         self._setup()
 
     def _setup(self) -> None:
-        self._stop: frozenset[str] = frozenset()
-        if self.stop_words:
-            from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+        from clfeval.text.processing import stop_words
 
-            self._stop = frozenset(ENGLISH_STOP_WORDS)
+        self._stop: frozenset[str] = stop_words(self.stop_list or "none")
         self._stemmer = None
         self._cache: dict[str, str] = {}
         if self.stem:
@@ -145,16 +158,20 @@ class Tokenizer:
             self._stemmer = Stemmer.Stemmer(self.stemmer)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"stem": self.stem, "stop_words": self.stop_words, "stemmer": self.stemmer}
+        return {"stem": self.stem, "stop_words": self.stop_words, "stemmer": self.stemmer,
+                "stop_list": self.stop_list}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.stem = state["stem"]
         self.stop_words = state["stop_words"]
         self.stemmer = state.get("stemmer", "porter")
+        self.stop_list = state.get("stop_list", "sklearn" if self.stop_words else None)
         self._setup()
 
     def __repr__(self) -> str:
         extra = f", stemmer={self.stemmer!r}" if self.stemmer != "porter" else ""
+        if self.stop_list not in (None, "sklearn"):
+            extra += f", stop_list={self.stop_list!r}"
         return f"Tokenizer(stem={self.stem}, stop_words={self.stop_words}{extra})"
 
     def _stem_new(self, word: str) -> str:
@@ -169,6 +186,20 @@ class Tokenizer:
             cache = self._cache
             tokens = [cache[t] if t in cache else self._stem_new(t) for t in tokens]
         return tokens
+
+
+def _stop_list_name(stop_words: bool, stop_list: str | None) -> str | None:
+    """The one stop list of ``stop_words`` (scikit-learn's) and ``stop_list`` (by name); None for none."""
+    from clfeval.text.processing import STOP_LISTS
+
+    if stop_list is not None and stop_list not in STOP_LISTS:
+        raise UsageError(f"unknown stop list {stop_list!r} (option stop_list); the stop lists are: "
+                         + ", ".join(f"{k} ({v})" for k, v in STOP_LISTS.items()) + ".")
+    if stop_words and stop_list not in (None, "sklearn"):
+        raise UsageError(f"stop_words=True (scikit-learn's list) and stop_list={stop_list!r} name two stop lists; "
+                         f"give one of them.")
+    name = "sklearn" if stop_words else stop_list
+    return None if name == "none" else name
 
 
 def check_texts(texts: Any, *, column: str = "text", source: str = "the data") -> list[str]:
@@ -235,7 +266,7 @@ def keyword_rule(texts: Any, keywords: Any, *, tokenizer: Any = None) -> np.ndar
 
 
 def make_vectorizer(*, ngrams: int = 1, stem: bool = False, stop_words: bool = False, binary: bool = False,
-                    tfidf: bool = False, min_df: int = 1, stemmer: str = "porter") -> Any:
+                    tfidf: bool = False, min_df: int = 1, stemmer: str = "porter", stop_list: str | None = None) -> Any:
     """A scikit-learn vectorizer over lowercase alphabetic tokens.
 
     Without stemming the token pattern is handed to scikit-learn directly
@@ -250,6 +281,8 @@ def make_vectorizer(*, ngrams: int = 1, stem: bool = False, stop_words: bool = F
         See :class:`Tokenizer`.
     stemmer : str
         PyStemmer algorithm (``porter``; ``english`` is Snowball's Porter2).
+    stop_list : str, optional
+        A stop list by name (``english179``, ``sklearn``, ``none``); see :class:`Tokenizer`.
     binary : bool
         Term occurrence (0/1) instead of counts.
     tfidf : bool
@@ -269,14 +302,15 @@ def make_vectorizer(*, ngrams: int = 1, stem: bool = False, stop_words: bool = F
     min_df = check_positive_int(min_df, option="min_df")
     cls = TfidfVectorizer if tfidf else CountVectorizer
     common: dict[str, Any] = dict(ngram_range=(1, ngrams), binary=binary, min_df=min_df, dtype=np.float64)
+    stop_list = _stop_list_name(stop_words, stop_list)
     if stem:
-        return cls(tokenizer=Tokenizer(stem=True, stop_words=stop_words, stemmer=stemmer), token_pattern=None,
+        return cls(tokenizer=Tokenizer(stem=True, stemmer=stemmer, stop_list=stop_list), token_pattern=None,
                    lowercase=True, **common)
     stop = None
-    if stop_words:
-        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+    if stop_list is not None:
+        from clfeval.text.processing import stop_words as stop_list_words
 
-        stop = sorted(ENGLISH_STOP_WORDS)
+        stop = sorted(stop_list_words(stop_list))
     return cls(token_pattern=TOKEN_PATTERN, lowercase=True, stop_words=stop, **common)
 
 
@@ -414,6 +448,9 @@ class ModelConfig:
         training items only, like every other step).
     stemmer : str
         PyStemmer algorithm used when ``stem`` (default ``porter``).
+    stop_list : str, optional
+        A stop list by name (``english179``: NLTK's 179 English words;
+        ``sklearn``, the same as ``stop_words=True``).
     """
 
     name: str
@@ -426,6 +463,7 @@ class ModelConfig:
     min_df: int = 1
     select_k: int | None = None
     stemmer: str = "porter"
+    stop_list: str | None = None
 
     def __post_init__(self) -> None:
         if self.name not in MODEL_NAMES:
@@ -438,6 +476,7 @@ class ModelConfig:
         if not (isinstance(self.C, (int, float)) and self.C > 0):
             raise UsageError(f"option C (inverse regularisation) must be a positive number; got {self.C!r}.")
         check_positive_int(self.min_df, option="min_df")
+        _stop_list_name(self.stop_words, self.stop_list)
         if self.select_k is not None:
             check_positive_int(self.select_k, option="select_k")
 
@@ -446,6 +485,8 @@ class ModelConfig:
         parts = [MODEL_NAMES[self.name], "unigrams + bigrams" if self.ngrams == 2 else "unigrams"]
         if self.stop_words:
             parts.append("stop words removed")
+        elif self.stop_list not in (None, "none"):
+            parts.append(f"stop words removed ({self.stop_list})")
         if self.stem:
             parts.append("Porter-stemmed" if self.stemmer == "porter" else f"stemmed ({self.stemmer})")
         if self.select_k:
@@ -466,7 +507,7 @@ class ModelConfig:
         steps: list[tuple[str, Any]] = [
             ("vectorizer", make_vectorizer(ngrams=self.ngrams, stem=self.stem, stop_words=self.stop_words,
                                            binary=self.name == "bnb", tfidf=tfidf, min_df=self.min_df,
-                                           stemmer=self.stemmer)),
+                                           stemmer=self.stemmer, stop_list=self.stop_list)),
         ]
         if self.select_k is not None:
             from sklearn.feature_selection import SelectKBest, chi2
@@ -488,14 +529,15 @@ class ModelConfig:
 
 def make_model(name: str, *, ngrams: int = 1, stem: bool = False, stop_words: bool = False,
                multilabel: bool = False, alpha: float = 1.0, C: float = 1.0, min_df: int = 1,
-               select_k: int | None = None, stemmer: str = "porter", seed: int = 0) -> Any:
+               select_k: int | None = None, stemmer: str = "porter", stop_list: str | None = None,
+               seed: int = 0) -> Any:
     """One of clfeval's standard text classifiers, as an unfitted scikit-learn pipeline.
 
     Parameters
     ----------
     name : {"nb", "bnb", "logreg", "svm"}
         See the module docstring.
-    ngrams, stem, stop_words, multilabel, alpha, C, min_df, select_k, stemmer
+    ngrams, stem, stop_words, multilabel, alpha, C, min_df, select_k, stemmer, stop_list
         See :class:`ModelConfig`.
     seed : int
         Random state of the linear models' solvers.
@@ -515,4 +557,5 @@ def make_model(name: str, *, ngrams: int = 1, stem: bool = False, stop_words: bo
     True
     """
     return ModelConfig(name, ngrams=ngrams, stem=stem, stop_words=stop_words, multilabel=multilabel,
-                       alpha=alpha, C=C, min_df=min_df, select_k=select_k, stemmer=stemmer).build(seed)
+                       alpha=alpha, C=C, min_df=min_df, select_k=select_k, stemmer=stemmer,
+                       stop_list=stop_list).build(seed)

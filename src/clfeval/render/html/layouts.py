@@ -390,7 +390,9 @@ def study_page(st: Any, figs: Figures | None = None) -> Page:
         s.headline.append(card("micro-F1", st.binary["micro"]["f1"], [("published", (pub.get("micro") or {}).get("f1"))]))
         s.headline.append(card("macro-F1", st.binary["macro"]["f1"], [("published", (pub.get("macro") or {}).get("f1"))]))
     if st.multiclass is not None:
-        s.headline.append(card("multiclass accuracy", st.multiclass["accuracy"]))
+        pub_rows = {r["figure"]: r["published"] for r in (st.multiclass.get("published") or {}).get("rows", [])}
+        s.headline.append(card("multiclass accuracy", st.multiclass["accuracy"],
+                               [("published", pub_rows["accuracy"])] if "accuracy" in pub_rows else []))
     if st.significance is not None and st.significance.get("answer"):
         s.verdicts.append(st.significance["answer"])
     s.facts = [("split", f"{st.split.get('train', '?')} training, {st.split.get('test', '?')} test stories"),
