@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +179,9 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
     except LabelListError as exc:
         text = exc.describe("option --order") if exc.parameter == "order" else str(exc)
         raise DataError(f"file {inp.name!r}: {text}") from None
+    if inp.aliases:
+        rep = dataclasses.replace(rep, sections={**rep.sections, "inputs": {
+            "aliases": [{"skipped": a, "same_as": b} for a, b in inp.aliases]}})
     rep = _decisions(rep, gold_items, scores, conditions, positive=positive, multilabel=multilabel, sep=sep,
                      ci_level=ci_level, samples=samples, seed=seed)
     emit(rep, fmt, output)
