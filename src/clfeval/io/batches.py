@@ -114,7 +114,8 @@ def _with_partitions(table: pa.Table, values: dict[str, str], columns: Sequence[
 
 def iter_parts(inp: InputPath, *, columns: Sequence[str] | None = None, dictionary_columns: Sequence[str] = (),
                exact: Sequence[str] | bool = (), batch_rows: int | None = DEFAULT_BATCH_ROWS,
-               progress: Progress | None = None) -> Iterator[Part]:
+               progress: Progress | None = None,
+               on_file: Callable[[Source, tuple[str, ...]], None] | None = None) -> Iterator[Part]:
     """The rows of every file of an input, a batch at a time (``batch_rows=None``: each file whole).
 
     Parameters
@@ -131,6 +132,9 @@ def iter_parts(inp: InputPath, *, columns: Sequence[str] | None = None, dictiona
         About this many rows per batch (fewer at the end of a file).
     progress : callable, optional
         ``progress(rows, bytes)`` after every batch.
+    on_file : callable, optional
+        ``on_file(source, columns)`` before a CSV, TSV or Parquet file is read, with its columns (and the
+        hive partition columns): a file without rows is checked as one with rows is.
 
     Raises
     ------
@@ -142,6 +146,8 @@ def iter_parts(inp: InputPath, *, columns: Sequence[str] | None = None, dictiona
     for file_no, src in enumerate(inp.sources):
         start = 0
         known = _file_columns(src, inp.fmt)
+        if on_file is not None and known is not None:
+            on_file(src, known + tuple(k for k in inp.partitions if k not in known))
         size, seen = src.size(), 0
         for table, numeric_text in file_tables(src, inp.fmt, columns=columns, dictionary_columns=dictionary_columns,
                                                exact=exact, batch_rows=batch_rows):
