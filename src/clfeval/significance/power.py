@@ -57,7 +57,8 @@ import numpy as np
 from clfeval.core import resample as rs
 from clfeval.core.display import Display
 from clfeval.core.results import number, signature
-from clfeval.core.validation import check_beta, check_positive_int, check_probability, check_rng, check_zero_division
+from clfeval.core.validation import (check_beta, check_positive_int, check_range, check_rng,
+                                     check_zero_division)
 from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric
 from clfeval.significance.comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
@@ -66,7 +67,8 @@ from clfeval.significance.results import check_alternative
 from clfeval.core.tables import confusion_table, joint_table
 
 __all__ = ["McNemarPower", "BootstrapPower", "IntervalWidth", "mcnemar_exact_power", "mcnemar_power",
-           "bootstrap_power", "interval_width", "power_compare", "check_count_metric"]
+           "bootstrap_power", "interval_width", "power_compare", "check_count_metric", "check_alpha",
+           "check_power", "check_level", "check_delta"]
 
 _EPS = 1e-14  # mass of D left out on each side of the summed window
 _SCAN_LIMIT = 2_000_000  # most values of n scanned one by one
@@ -121,20 +123,47 @@ class _Exact:
         self.g = np.empty(0)
 
     def critical(self, d: np.ndarray) -> np.ndarray:
-        """c_d = min{c : P(Bin(d, ½) ≥ c) < a}: a normal guess (continuity-corrected), made exact with the tails.
+        """c_d = min{c : P(Bin(d, ½) ≥ c) < a}: the test rejects when its exact p-value is < a (a tail equal to
+        a does not reject).
 
-        c is the answer iff P(X ≥ c) < a ≤ P(X ≥ c − 1) = P(X ≥ c) + P(X = c − 1).
+        Terminates by construction: a bracket around a normal guess (continuity-corrected) is widened until
+        P(X ≥ lo) ≥ a > P(X ≥ hi) (at worst lo = 0, where the tail is 1, and hi = d + 1, where it is 0),
+        then halved until hi = lo + 1; where the floating-point tail is within 10⁻⁹ of a, the integer tails
+        Σ C(d, k) decide (:func:`_exact_critical`).
         """
-        c = np.clip(np.floor(d / 2 + 0.5 + ndtri(1 - self.a) * np.sqrt(d) / 2) + 1, 0, d + 1).astype(np.int64)
-        todo = np.arange(d.shape[0])
-        while todo.size:
-            dd, cc = d[todo], c[todo]
-            tail = _binom().sf(cc - 1, dd, 0.5)
-            up = tail >= self.a
-            down = ~up & (cc >= 1) & (tail + _binom().pmf(cc - 1, dd, 0.5) < self.a)
-            c[todo[up]] += 1
-            c[todo[down]] -= 1
-            todo = todo[up | down]
+        d = np.asarray(d, dtype=np.int64)
+        a = self.a
+        z = -float(ndtri(a))  # the upper a-quantile: finite for every a the options allow
+        guess = np.floor(d / 2 + 0.5 + z * np.sqrt(d) / 2) + 1
+        hi = np.clip(np.nan_to_num(guess, nan=0.0, posinf=0.0), 0, d + 1).astype(np.int64)
+        lo = np.maximum(hi - 1, 0)
+
+        def tail(c: np.ndarray, dd: np.ndarray) -> np.ndarray:  # P(X ≥ c)
+            return _binom().sf(c - 1, dd, 0.5)
+
+        step = np.ones_like(d)
+        while True:  # widen: lo falls to 0 at worst, hi rises to d + 1 at worst
+            bad_lo = (lo > 0) & (tail(lo, d) < a)
+            bad_hi = (hi <= d) & (tail(hi, d) >= a)
+            if not (bad_lo.any() or bad_hi.any()):
+                break
+            lo = np.where(bad_lo, np.maximum(lo - step, 0), lo)
+            hi = np.where(bad_hi, np.minimum(hi + step, d + 1), hi)
+            step = np.where(bad_lo | bad_hi, 2 * step, step)
+        hi = np.maximum(hi, lo + 1)
+        while True:  # halve: hi - lo shrinks every round
+            open_ = hi - lo > 1
+            if not open_.any():
+                break
+            mid = (lo + hi) // 2
+            below = tail(mid, d) < a
+            hi = np.where(open_ & below, mid, hi)
+            lo = np.where(open_ & ~below, mid, lo)
+        c = hi
+        near = np.flatnonzero((np.abs(tail(c, d) - a) <= 1e-9 * a) | (np.abs(tail(c - 1, d) - a) <= 1e-9 * a))
+        for i in near:
+            if d[i] <= _EXACT_UP_TO:
+                c[i] = _exact_critical(int(d[i]), a, int(c[i]))
         return c
 
     def reject(self, d: np.ndarray, c: np.ndarray, pi: float) -> np.ndarray:
@@ -196,6 +225,28 @@ class _Exact:
             self.extend(lo + pmf.size)
             out[i] = float(np.dot(pmf, self.g[lo:lo + pmf.size]))
         return ns, out
+
+
+_EXACT_UP_TO = 20_000  # tails within 1e-9 of a are decided by integer sums up to this d (beyond, no tail can be)
+
+
+def _exact_critical(d: int, a: float, c: int) -> int:
+    """min{c : Σ_{k ≥ c} C(d, k) < a·2^d}, exactly (a as the binary fraction it is), from a guess ``c``.
+
+    The integer tails fall as c rises, so the two monotone walks below end (each at most d + 1 steps).
+    """
+    from fractions import Fraction
+
+    bound = Fraction(a) * (1 << d)
+
+    def tail(k: int) -> int:
+        return sum(math.comb(d, j) for j in range(max(k, 0), d + 1))
+
+    while c <= d and tail(c) >= bound:
+        c += 1
+    while c >= 1 and tail(c - 1) < bound:
+        c -= 1
+    return c
 
 
 def _smallest(fn: Callable[[int], float], target: float, lo: int, hi: int) -> int:
@@ -274,7 +325,7 @@ def mcnemar_exact_power(n: int, p10: float, p01: float, *, alpha: float = 0.05, 
     0.932
     """
     n = check_positive_int(n, option="n")
-    alpha = check_probability(alpha, option="alpha")
+    alpha = check_alpha(alpha)
     check_alternative(alternative)
     p10, p01 = _check_shares(p10, p01)
     if p10 + p01 == 0:
@@ -337,16 +388,34 @@ class McNemarPower(Display):
                 "notes": list(self.notes), "signature": self.signature}
 
 
-def _check_delta(delta: Any, option: str = "delta") -> float | None:
+#: The ranges of the numeric settings (checked before any work): beyond them the answers are numbers of items no
+#: test set has (hundreds of digits), or quantiles that are not finite.
+ALPHA_RANGE = (1e-6, 0.5)
+POWER_RANGE = (0.01, 0.9999)
+LEVEL_RANGE = (0.5, 0.9999)
+DELTA_RANGE = (1e-4, 1.0)
+
+
+def check_alpha(alpha: Any) -> float:
+    """The level of the test, within :data:`ALPHA_RANGE`."""
+    return check_range(alpha, *ALPHA_RANGE, option="alpha", what="the level of the test")
+
+
+def check_power(power: Any) -> float:
+    """The power wanted, within :data:`POWER_RANGE`."""
+    return check_range(power, *POWER_RANGE, option="power", what="the power wanted")
+
+
+def check_level(level: Any) -> float:
+    """The level of an interval, within :data:`LEVEL_RANGE`."""
+    return check_range(level, *LEVEL_RANGE, option="level", what="the level of the interval")
+
+
+def check_delta(delta: Any, option: str = "delta") -> float | None:
     if delta is None:
         return None
-    try:
-        v = float(delta)
-    except (TypeError, ValueError):
-        v = math.nan
-    if not (math.isfinite(v) and v > 0):
-        raise UsageError(f"option {option} must be a positive number (the difference to detect); got {delta!r}.")
-    return v
+    what = "the difference to detect" if option == "delta" else "the interval width wanted"
+    return check_range(delta, *DELTA_RANGE, option=option, what=what, noun="positive number")
 
 
 def mcnemar_power(n_ab: int, n_ba: int, n: int, *, delta: float | None = None, alpha: float = 0.05,
@@ -385,10 +454,10 @@ def mcnemar_power(n_ab: int, n_ba: int, n: int, *, delta: float | None = None, a
     n = check_positive_int(n, option="n")
     if n_ab + n_ba > n:
         raise DataError(f"n_ab + n_ba = {n_ab + n_ba} discordant items cannot exceed the n = {n} items.")
-    alpha = check_probability(alpha, option="alpha")
-    target = check_probability(power, option="power")
+    alpha = check_alpha(alpha)
+    target = check_power(power)
     check_alternative(alternative)
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     max_n = check_positive_int(max_n, option="max_n")
     p_d = (n_ab + n_ba) / n
     undefined: list[dict[str, str]] = []
@@ -503,10 +572,10 @@ def bootstrap_power(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "macro
     check_metric(metric)
     if not isinstance(metric, str):
         raise UsageError("bootstrap_power takes a metric name (a count metric such as macro_f1).")
-    alpha = check_probability(alpha, option="alpha")
-    target = check_probability(power, option="power")
+    alpha = check_alpha(alpha)
+    target = check_power(power)
     check_alternative(alternative)
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     samples = check_positive_int(samples, option="samples", minimum=2)
     reps = bootstrap_distribution(gold, pred_a, pred_b, metric=metric, samples=samples, seed=seed, labels=labels,
                                   positive=positive, zero_division=zero_division, beta=beta)
@@ -626,8 +695,8 @@ def interval_width(gold: Any, pred: Any, *, metric: str = "macro_f1", level: flo
     check_metric(metric)
     if not isinstance(metric, str):
         raise UsageError("interval_width takes a metric name (a count metric such as macro_f1).")
-    level = check_probability(level, option="level")
-    target = _check_delta(width, "width")
+    level = check_level(level)
+    target = check_delta(width, "width")
     samples = check_positive_int(samples, option="samples", minimum=2)
     zd = check_zero_division(zero_division)
     rng = check_rng(seed)
