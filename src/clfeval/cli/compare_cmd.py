@@ -182,9 +182,24 @@ def _check_decision(n_files: int, test: str, metric: str, alternative: str, marg
     one_sided(test, alternative)
     if margin is not None:
         check_margin(margin, test)
+        _check_margin_range(margin, metric)
         if n_files != 2:
             raise UsageError(f"option --margin tests one new system against one old one (NEW_FILE OLD_FILE); got "
                              f"{n_files} files.")
+
+
+def _check_margin_range(margin: float, metric: str) -> None:
+    """A margin no wider than the metric's range (``--margin 1e308`` is no margin at all)."""
+    import math
+
+    from clfeval.core.catalog import find
+
+    found = find(metric)
+    lo, hi = found[0].range if found is not None else (-math.inf, math.inf)
+    width = hi - lo if math.isfinite(hi - lo) else 1e6
+    if margin > width:
+        raise UsageError(f"option --margin (how much worse still counts as not worse) must be a number from 0 to "
+                         f"{width:g}, the width of the range of {metric} ({lo:g} to {hi:g}); got {margin:g}.")
 
 
 def _check_binned(n_files: int, metric: str, test: str, alternative: str, margin: float | None, score: str | None,
