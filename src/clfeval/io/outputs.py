@@ -466,7 +466,7 @@ def atomic_path(path: str | os.PathLike[str], *, option: str = "--output") -> It
 
 @contextlib.contextmanager
 def deferred_signals() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back until the block is over, then deliver them.
+    """Hold SIGINT, SIGTERM, SIGHUP and SIGQUIT back until the block is over, then deliver them.
 
     For the few system calls that put outputs in place and record a run: a
     signal arriving then takes effect once everything is complete. Only the
@@ -480,7 +480,8 @@ def deferred_signals() -> Iterator[None]:
     def hold(signum: int, _frame: object) -> None:
         pending.append(signum)
 
-    previous = {s: signal.signal(s, hold) for s in (signal.SIGINT, signal.SIGTERM)}
+    held = [getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, n)]
+    previous = {s: signal.signal(s, hold) for s in held}
     try:
         yield
     finally:
