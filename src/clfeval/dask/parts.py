@@ -23,15 +23,16 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
 import dask
 import pyarrow as pa
 
-from clfeval.errors import DataError, InputFileError, UsageError
+from clfeval.errors import ClfevalError, ClusterLost, DataError, InputFileError, UsageError
 
-__all__ = ["Parts", "parts_of", "tree_sum", "connect", "run", "SPLIT_EVERY"]
+__all__ = ["Parts", "parts_of", "tree_sum", "connect", "run", "SPLIT_EVERY", "check_address", "CONNECT_TIMEOUT"]
 
 #: Results added per node of a reduction tree.
 SPLIT_EVERY = 8
@@ -164,31 +165,68 @@ def tree_sum(tasks: Sequence[Any], *, split_every: int = SPLIT_EVERY,
     return level[0]
 
 
+#: Seconds to reach a scheduler before it is called unreachable (``--connect-timeout``).
+CONNECT_TIMEOUT = 10.0
+_ADDRESS = re.compile(r"(?P<scheme>tcp|tls)://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})/?")
+
+
+def check_address(address: str) -> str:
+    """A scheduler address ``tcp://host:port`` or ``tls://host:port`` (port 1 to 65535); anything else is a
+    usage error with a sentence.
+
+    >>> check_address("tcp://10.0.0.5:8786")
+    'tcp://10.0.0.5:8786'
+    """
+    m = _ADDRESS.fullmatch(address.strip()) if isinstance(address, str) else None
+    if m is None or not 1 <= int(m.group("port")) <= 65535:
+        raise UsageError(lambda name: f"option {name} must be a Dask scheduler address tcp://HOST:PORT or "
+                                      f"tls://HOST:PORT with a port from 1 to 65535 (an IPv6 host in brackets: "
+                                      f"tcp://[::1]:8786); got {address!r}.", params=["scheduler"])
+    return address.strip().rstrip("/")
+
+
+def _unreachable(address: str, why: str, timeout: float) -> UsageError:
+    return UsageError(lambda name, t: f"option {name}: cannot reach the Dask scheduler at {address!r} within "
+                                      f"{timeout:g} s ({why}); start one (dask scheduler), check the address, give "
+                                      f"{t} more seconds, or leave {name} out for a local cluster.",
+                      params=["scheduler", "connect_timeout"])
+
+
 @contextlib.contextmanager
-def connect(scheduler: str | None = None, *, workers: int | None = None, threads_per_worker: int = 1) -> Iterator[Any]:
-    """A ``distributed.Client``: to ``scheduler`` (an address such as ``tcp://10.0.0.5:8786``), or to a new
-    ``LocalCluster`` bound to 127.0.0.1 with ``workers`` processes (default: one per core), closed on exit."""
+def connect(scheduler: str | None = None, *, workers: int | None = None, threads_per_worker: int = 1,
+            connect_timeout: float = CONNECT_TIMEOUT) -> Iterator[Any]:
+    """A ``distributed.Client``: to ``scheduler`` (an address such as ``tcp://10.0.0.5:8786``, reached within
+    ``connect_timeout`` seconds), or to a new ``LocalCluster`` bound to 127.0.0.1 with ``workers`` processes
+    (default: one per core) whose scratch space is a clfeval spill directory; closed (and removed) on exit."""
     from distributed import Client, LocalCluster
 
+    from clfeval.io.spill import spill_directory
+
     if scheduler is not None:
+        address = check_address(scheduler)
         try:
-            client = Client(scheduler, timeout=30)
-        except (OSError, TimeoutError) as exc:
-            why = str(exc)
-            raise UsageError(lambda name: f"option {name}: cannot reach the Dask scheduler at {scheduler!r} "
-                                          f"({why}); start one (dask scheduler) or leave the option out for a "
-                                          f"local cluster.", params=["scheduler"]) from None
+            client = Client(address, timeout=connect_timeout)
+        except Exception as exc:  # refused, unreachable, a TLS address without certificates: all exit 2
+            why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise _unreachable(address, why[:200], connect_timeout) from None
         with client:
             yield client
         return
     n = workers or max(1, os.cpu_count() or 1)
-    with LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    with spill_directory() as scratch, \
+            LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=True, host="127.0.0.1",
+                         dashboard_address=None, local_directory=scratch) as cluster, Client(cluster) as client:
         yield client
 
 
+def _lost() -> ClusterLost:
+    return ClusterLost("the Dask cluster was lost while the job ran (the scheduler stopped or cannot be reached); "
+                       "no result was produced. Check the scheduler, then run again.")
+
+
 def run(client: Any, *tasks: Any) -> tuple[Any, ...]:
-    """Compute tasks on the client's cluster; a worker lost for good becomes a one-paragraph error."""
+    """Compute tasks on the client's cluster; a worker lost for good, or the cluster lost, becomes a
+    one-paragraph error (exit 2) instead of a number."""
     from distributed.scheduler import KilledWorker
 
     try:
@@ -199,3 +237,23 @@ def run(client: Any, *tasks: Any) -> tuple[Any, ...]:
         raise DataError(f"the Dask computation failed: workers died while running task {exc.task!r} (Dask "
                         f"recomputes lost partitions, and gave up after repeated losses). No result was produced; "
                         f"check the workers' memory and logs, then run again.") from None
+    except ClfevalError:
+        raise
+    except Exception as exc:
+        if client is not None and _is_lost(exc, client):
+            raise _lost() from None
+        raise
+
+
+def _is_lost(exc: BaseException, client: Any) -> bool:
+    """Whether an exception of a computation means the cluster went away (not an error of a task)."""
+    from distributed.client import FutureCancelledError
+    from distributed.comm.core import CommClosedError
+
+    if isinstance(exc, (FutureCancelledError, CommClosedError, OSError, TimeoutError)):
+        return True
+    import asyncio
+
+    if isinstance(exc, asyncio.CancelledError):
+        return True
+    return getattr(client, "status", "running") not in ("running", "connecting")
