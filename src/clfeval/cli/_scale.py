@@ -92,9 +92,9 @@ def dask_client(scheduler: str | None) -> Iterator[Any]:
         yield client
 
 
-def dask_paths(inp: Any, option: str) -> list[str]:
-    """The files of a resolved PATH for the Dask engine (its workers read them; standard input cannot be)."""
+def dask_paths(inp: Any, option: str) -> Any:
+    """A resolved PATH for the Dask engine (its workers read its files; standard input cannot be)."""
     if inp.kind == "stdin":
         raise UsageError(f"{option} is '-' (standard input), which Dask workers cannot read; give a file, a directory "
                          f"or a glob pattern with --engine dask.")
-    return [str(s.path) for s in inp.sources]
+    return inp

@@ -200,7 +200,7 @@ def _is_text(typ: pa.DataType) -> bool:
 
 
 def _parquet_tables(src: Source, columns: Sequence[str] | None, dictionary_columns: Sequence[str] = (),
-                    batch_rows: int | None = None) -> Iterator[pa.Table]:
+                    batch_rows: int | None = None, groups: Sequence[int] | None = None) -> Iterator[pa.Table]:
     """The rows of a Parquet file: the whole file, or one row group (or ``batch_rows`` rows of it) at a time."""
     import pyarrow.parquet as pq
 
@@ -224,13 +224,13 @@ def _parquet_tables(src: Source, columns: Sequence[str] | None, dictionary_colum
                  and (pa.types.is_string(schema.field(c).type) or pa.types.is_large_string(schema.field(c).type))
                  and (cols is None or c in cols)]
     try:
-        if batch_rows is None:
+        if batch_rows is None and groups is None:
             pf.close()
             yield pq.read_table(src.arrow(), columns=cols, read_dictionary=read_dict or None)
             return
         pf = pq.ParquetFile(src.arrow(), read_dictionary=read_dict or None)
-        for group in range(pf.num_row_groups):
-            if pf.metadata.row_group(group).num_rows <= batch_rows:
+        for group in (range(pf.num_row_groups) if groups is None else groups):
+            if batch_rows is None or pf.metadata.row_group(group).num_rows <= batch_rows:
                 yield pf.read_row_group(group, columns=cols)
                 continue
             for batch in pf.iter_batches(batch_size=batch_rows, row_groups=[group], columns=cols):
@@ -295,14 +295,15 @@ def _line_blocks(src: Source, block: int) -> Iterator[bytes]:
 
 
 def file_tables(src: Source, fmt: str, *, columns: Sequence[str] | None = None, dictionary_columns: Sequence[str] = (),
-                exact: Sequence[str] | bool = (), batch_rows: int | None = None) -> Iterator[tuple[pa.Table, set[str]]]:
+                exact: Sequence[str] | bool = (), batch_rows: int | None = None,
+                groups: Sequence[int] | None = None) -> Iterator[tuple[pa.Table, set[str]]]:
     """The rows of one file (or standard input) as tables: the whole file, or about ``batch_rows`` rows at a time.
 
     Yields ``(table, numeric_text)``: ``numeric_text`` names the JSON Lines
     label columns whose numbers had to become exact text (see
     :func:`read_frame`); empty for the other formats. A file with a header
     (or schema) and no rows yields nothing when read in batches; every other
-    problem is refused as :func:`read_frame` refuses it.
+    problem is refused as :func:`read_frame` refuses it. ``groups``: only these row groups of a Parquet file.
     """
     if src.size() == 0:
         raise DataError(f"file {src.name!r} is empty; expected a header line and at least one row.")
@@ -314,7 +315,7 @@ def file_tables(src: Source, fmt: str, *, columns: Sequence[str] | None = None, 
                 _check_utf8(src, fmt, table)
             yield from ((t, numeric_text) for t in _slices(table, batch_rows))
         return
-    tables = _parquet_tables(src, columns, dictionary_columns, batch_rows) if fmt == "parquet" else \
+    tables = _parquet_tables(src, columns, dictionary_columns, batch_rows, groups) if fmt == "parquet" else \
         _delimited_tables(src, fmt, columns, batch_rows)
     for table in tables:
         if fmt == "parquet":
