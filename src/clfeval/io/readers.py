@@ -98,8 +98,6 @@ def _delimited_tables(src: Source, fmt: str, columns: Sequence[str] | None,
     include = None
     if columns is not None:
         include = [c for c in dict.fromkeys(columns) if c in header]
-    read_options = pacsv.ReadOptions(use_threads=True, block_size=_csv_block(batch_rows),
-                                     encoding="latin1" if src.encoding == "latin-1" else "utf8")
     # a quoted value may hold a newline: the slower quote-aware splitting is needed only if a quote occurs
     parse_options = pacsv.ParseOptions(delimiter=delimiter, invalid_row_handler=on_invalid,
                                        newlines_in_values=src.contains(b'"'))
@@ -121,30 +119,76 @@ def _delimited_tables(src: Source, fmt: str, columns: Sequence[str] | None,
             return DataError(f"file {src.name!r} has a header but no rows; expected at least one item.")
         return DataError(f"file {src.name!r} could not be read as {fmt.upper()}: {str(exc).splitlines()[0]}")
 
+    block = _csv_block(batch_rows)
+    emitted = 0  # rows yielded so far: a read started again with larger blocks skips them
+    while True:
+        read_options = pacsv.ReadOptions(use_threads=True, block_size=block,
+                                         encoding="latin1" if src.encoding == "latin-1" else "utf8")
+        skip = emitted
+        try:
+            for table in _csv_blocks(src, pacsv, batch_rows, read_options, parse_options, convert_options):
+                if skip:
+                    cut = min(skip, table.num_rows)
+                    skip -= cut
+                    table = table.slice(cut)
+                    if table.num_rows == 0:
+                        continue
+                emitted += table.num_rows
+                yield restore_table(table, header)  # clfeval's own file: its formula-escaped cells as written
+            return
+        except _Straddles:
+            if block >= _BLOCK_CAP:
+                raise DataError(f"file {src.name!r} holds a row longer than {_BLOCK_CAP >> 20} MiB (a single field "
+                                f"of that size, or an unclosed quote that runs on); clfeval reads CSV in blocks of at "
+                                f"most {_BLOCK_CAP >> 20} MiB. Check the file's quoting, or split the field.") from None
+            block = min(2 * block, _BLOCK_CAP)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            if "Empty CSV file" in str(exc) and src.size() > 0 and batch_rows is not None:  # a header, no rows
+                return
+            raise failed(exc) from None
+
+
+class _Straddles(Exception):
+    """A row longer than pyarrow's block: read again with larger blocks."""
+
+
+#: The largest CSV block (a row must fit in one): 256 MiB.
+_BLOCK_CAP = 256 << 20
+
+
+def _csv_blocks(src: Source, pacsv: Any, batch_rows: int | None, read_options: Any, parse_options: Any,
+                convert_options: Any) -> Iterator[pa.Table]:
+    """pyarrow's CSV reader: the whole file, or block by block; a row longer than a block raises _Straddles."""
+    def straddles(exc: Exception) -> bool:
+        return "straddl" in str(exc)
+
     if batch_rows is None:
         try:
-            table = pacsv.read_csv(src.arrow(), read_options=read_options, parse_options=parse_options,
-                                   convert_options=convert_options)
-        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-            raise failed(exc) from None
-        yield restore_table(table, header)  # clfeval's own file: its formula-escaped cells as they were written
+            yield pacsv.read_csv(src.arrow(), read_options=read_options, parse_options=parse_options,
+                                 convert_options=convert_options)
+        except pa.ArrowInvalid as exc:
+            if straddles(exc):
+                raise _Straddles() from None
+            raise
         return
     try:
         reader = pacsv.open_csv(src.arrow(), read_options=read_options, parse_options=parse_options,
                                 convert_options=convert_options)
-    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-        if "Empty CSV file" in str(exc) and src.size() > 0:  # a header and nothing else
-            return
-        raise failed(exc) from None
+    except pa.ArrowInvalid as exc:
+        if straddles(exc):
+            raise _Straddles() from None
+        raise
     batches = iter(reader)
     while True:
         try:
             batch = next(batches)
         except StopIteration:
             return
-        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-            raise failed(exc) from None
-        yield restore_table(pa.Table.from_batches([batch]), header)
+        except pa.ArrowInvalid as exc:
+            if straddles(exc):
+                raise _Straddles() from None
+            raise
+        yield pa.Table.from_batches([batch])
 
 
 def _read_jsonl(src: Source, columns: Sequence[str] | None, exact: Sequence[str] | bool) -> tuple[pa.Table, set[str]]:
