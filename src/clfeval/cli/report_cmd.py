@@ -208,7 +208,7 @@ def _scored(path: Any, make: Any) -> Any:
     except LabelListError:
         raise
     except DataError as exc:
-        text = exc.with_names(option_names(click.get_current_context().command))
+        text = str(exc.with_names(option_names(click.get_current_context().command)))
         if text.startswith(("file ", "directory ", "pattern ")):  # it names its file already
             raise DataError(text) from None
         raise DataError(f"file {path!r}: {text}") from None
