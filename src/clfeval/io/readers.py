@@ -119,7 +119,7 @@ def _delimited_tables(src: Source, fmt: str, columns: Sequence[str] | None,
             return DataError(f"file {src.name!r} has a header but no rows; expected at least one item.")
         return DataError(f"file {src.name!r} could not be read as {fmt.upper()}: {str(exc).splitlines()[0]}")
 
-    block = _csv_block(batch_rows)
+    block = min(_csv_block(batch_rows), _BLOCK_CAP)
     emitted = 0  # rows yielded so far: a read started again with larger blocks skips them
     while True:
         read_options = pacsv.ReadOptions(use_threads=True, block_size=block,
