@@ -88,8 +88,20 @@ def dask_client(scheduler: str | None) -> Iterator[Any]:
 
     ctx = click.get_current_context(silent=True)
     timeout = ctx.meta.get("clfeval.connect_timeout", CONNECT_TIMEOUT) if ctx is not None else CONNECT_TIMEOUT
-    with connect(scheduler, connect_timeout=timeout) as client:
-        yield client
+    import logging
+
+    # a lost cluster is said in one paragraph (exit 2): Dask's own reconnection errors and their tracebacks are
+    # not shown on top of it
+    quiet = [logging.getLogger(name) for name in ("distributed.client", "distributed.utils", "distributed.core")]
+    levels = [q.level for q in quiet]
+    for q in quiet:
+        q.setLevel(logging.CRITICAL)
+    try:
+        with connect(scheduler, connect_timeout=timeout) as client:
+            yield client
+    finally:
+        for q, level in zip(quiet, levels):
+            q.setLevel(level)
 
 
 def dask_paths(inp: Any, option: str) -> Any:

@@ -202,7 +202,7 @@ def _is_lost(exc: BaseException, client: Any) -> bool:
     from distributed.client import FutureCancelledError
     from distributed.comm.core import CommClosedError
 
-    if isinstance(exc, (FutureCancelledError, CommClosedError, OSError, TimeoutError)):
+    if isinstance(exc, (FutureCancelledError, CommClosedError)):
         return True
     import asyncio
 

@@ -38,7 +38,7 @@ from typing import Callable, Iterator, Sequence
 
 import pyarrow as pa
 
-from clfeval.errors import DataError
+from clfeval.errors import DataError, InputFileError
 from clfeval.io.paths import InputPath, resolve_path
 from clfeval.io.readers import file_tables
 from clfeval.io.source import Source, row_ref
@@ -263,6 +263,8 @@ def file_parts(inp: InputPath, columns: Sequence[str], *, labels: Sequence[str] 
     cols = tuple(dict.fromkeys(c for c in columns if c))
     out = []
     for k, src in enumerate(inp.sources):
+        if src.path is not None and not src.path.is_absolute():  # read by other processes, in other directories
+            src = Source(src.name, src.path.absolute(), None, src.encoding)
         one = replace(inp, sources=(src,), values={src.name: inp.partition_values(src)} if inp.partitions else {})
         groups: list[int | None] = [None]
         if inp.fmt == "parquet":
@@ -310,6 +312,14 @@ def read_part(part: FilePart) -> pa.Table:
             if c not in columns:
                 raise _missing(source, c, columns, part.options)
 
+    if src.path is not None:
+        try:
+            with open(src.path, "rb"):
+                pass
+        except OSError as exc:
+            raise InputFileError(f"file {src.name!r} cannot be read where the work runs ({src.path}: "
+                                 f"{exc.strerror or exc}); on a Dask cluster every file of a PATH must be readable "
+                                 f"by the workers, at the same path.") from None
     tables = []
     groups = None if part.group is None else [part.group]
     for p in iter_parts(part.input, columns=part.columns, exact=part.labels, batch_rows=None, on_file=check,
