@@ -163,6 +163,37 @@ def test_the_cli_no_longer_refuses_reading_options_on_dask(tmp_path, monkeypatch
     assert out["n"] == 2 and out["accuracy"] == 1.0  # both golds are é once normalised
 
 
+@pytest.mark.parametrize("command", ["threshold", "calibration", "compare"])
+def test_reading_options_give_the_local_numbers_on_dask(tmp_path, monkeypatch, scheduler, command):
+    """--encoding latin-1 and --normalize-labels nfc, once refused with --engine dask, now read as locally."""
+    monkeypatch.chdir(tmp_path)
+    rows = ["id,gold,pred,score", "1,caf\xe9,caf\xe9,0.9", "2,cafe\u0301,caf\xe9,0.8", "3,no,caf\xe9,0.7",
+            "4,no,no,0.2", "5,caf\xe9,no,0.4", "6,no,no,0.1"]
+    write(tmp_path / "l1.csv", ("\n".join(rows) + "\n").replace("cafe\u0301", "caf\xe9").encode("latin-1"))
+    write(tmp_path / "n.csv", "\n".join(rows) + "\n")
+    write(tmp_path / "n2.csv", "\n".join(r.replace(",no,no,0.2", ",no,caf\xe9,0.2") for r in rows) + "\n")
+    argv = {"threshold": ["threshold", "n.csv", "--score", "score", "--positive", "caf\xe9"],
+            "calibration": ["calibration", "n.csv", "--prob", "score", "--positive", "caf\xe9"],
+            "compare": ["compare", "n.csv", "n2.csv", "--samples", "200"]}[command]
+    for extra in (["--normalize-labels", "nfc"], ["--encoding", "latin-1"]):
+        args = argv + extra
+        if "--encoding" in extra:
+            args = [a.replace("n.csv", "l1.csv").replace("n2.csv", "l1.csv") for a in args]
+        local = run(*args, "-f", "json")
+        dask = run(*args, "-f", "json", "--engine", "dask", "--scheduler", scheduler)
+        assert local.code == dask.code == 0, (local.err, dask.err)
+        lo, da = json.loads(local.out), json.loads(dask.out)
+        for key in ("n", "n_test", "ece", "brier", "threshold", "test", "a", "b", "delta", "p_value"):
+            if key in lo:
+                assert _strip(lo[key]) == _strip(da[key]), key
+
+
+def _strip(x):
+    if isinstance(x, dict):
+        return {k: _strip(v) for k, v in x.items() if k not in ("external", "signature", "engine")}
+    return x
+
+
 def test_a_scheduler_lost_mid_run_is_exit_2_without_output(tmp_path):
     """A scheduler of our own (127.0.0.1) killed while the job runs: exit 2, 'the Dask cluster was lost'."""
     import numpy as np

@@ -197,7 +197,7 @@ def check_unique_ids(parts: Parts, column: str, *, client: Any = None) -> None:
 
 # --- compare: the joint table of items matched by id ----------------------------------
 
-def _frame(data: Any, columns: Sequence[str]) -> Any:
+def _frame(data: Any, columns: Sequence[str], labels: Sequence[str] = (), normalize: str | None = None) -> Any:
     """The input as a Dask DataFrame of ``columns`` (labels as they were read)."""
     import dask.dataframe as dd
 
@@ -206,7 +206,7 @@ def _frame(data: Any, columns: Sequence[str]) -> Any:
         if missing:
             raise DataError(f"the DataFrame has no column {missing[0]!r}.")
         return data[list(columns)]
-    parts = parts_of(data, columns)
+    parts = parts_of(data, columns, labels=labels, normalize=normalize)
     meta = dd.from_delayed([dask.delayed(_to_pandas)(t) for t in parts.tasks[:1]], verify_meta=False)._meta
     return dd.from_delayed([dask.delayed(_to_pandas)(t) for t in parts.tasks], meta=meta, verify_meta=False)
 
@@ -232,7 +232,7 @@ def _joint_of(frame: Any, k: int) -> JointTable:
 def compare(a: Any, b: Any, *, metric: str = "accuracy", gold: str = "gold", pred: str = "pred",
             id: str | None = "id", test: str = "bootstrap", samples: int = 10_000, seed: Any = 0,
             alpha: float = 0.05, ci: float = 0.95, zero_division: Any = 0, beta: float = 1.0,
-            names: Sequence[str] = ("a", "b"), client: Any = None) -> Comparison:
+            names: Sequence[str] = ("a", "b"), client: Any = None, normalize: str | None = None) -> Comparison:
     """``clfeval.compare`` of two inputs on Dask: items joined by ``id`` on the cluster, one joint table.
 
     Without ``id`` (``id=None``) the rows are matched by position, which
@@ -241,7 +241,7 @@ def compare(a: Any, b: Any, *, metric: str = "accuracy", gold: str = "gold", pre
     """
     check_metric(metric)
     if id is None:
-        fa, fb = _frame(a, [gold, pred]), _frame(b, [gold, pred])
+        fa, fb = (_frame(x, [gold, pred], [gold, pred], normalize) for x in (a, b))
         if fa.npartitions != fb.npartitions:
             raise UsageError("without ids the inputs are matched row by row, which needs them partitioned alike; "
                              "give an id column to match items by id.")
@@ -249,8 +249,8 @@ def compare(a: Any, b: Any, *, metric: str = "accuracy", gold: str = "gold", pre
         fb = fb.rename(columns={gold: "gold_b", pred: "pred1"})
         joined = fa.map_partitions(_side_by_side, fb, align_dataframes=False)
     else:
-        fa = _frame(a, [id, gold, pred]).rename(columns={id: "id", gold: "gold", pred: "pred0"})
-        fb = _frame(b, [id, gold, pred]).rename(columns={id: "id", gold: "gold_b", pred: "pred1"})
+        fa = _frame(a, [id, gold, pred], [gold, pred], normalize).rename(columns={id: "id", gold: "gold", pred: "pred0"})
+        fb = _frame(b, [id, gold, pred], [gold, pred], normalize).rename(columns={id: "id", gold: "gold_b", pred: "pred1"})
         joined = fa.merge(fb, on="id", how="inner")  # inner: no missing values, so no label changes type
     parts = joined.to_delayed()
     tasks = [dask.delayed(_joint_of, pure=True)(p, 2) for p in parts]
