@@ -404,3 +404,25 @@ def test_the_search_that_never_ended_ends():
 
     assert mcnemar_exact_power(7, 1.0, 0.0, alpha=0.0625) == 1.0  # p = 2^-7 < 1/16
     assert mcnemar_exact_power(4, 1.0, 0.0, alpha=0.0625) == 0.0  # p = 1/16, not < 1/16
+
+
+# --- smaller items --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le"])
+def test_utf16_input_is_refused_naming_utf16_and_encoding(tmp_path, monkeypatch, codec):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "u.csv").write_bytes("gold,pred\na,a\nb,a\n".encode(codec))
+    for args in (["u.csv"], ["u.csv", "--encoding", "latin-1"], ["."]):
+        refused(run("report", *args), 1, "'u.csv'" if args[0] == "u.csv" else "u.csv", "UTF-16", "--encoding")
+
+
+def test_a_gzip_member_is_refused_as_the_single_file_is(tmp_path, monkeypatch):
+    import gzip
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gz").mkdir()
+    (tmp_path / "gz" / "a.csv.gz").write_bytes(gzip.compress(b"gold,pred\na,a\n"))
+    single, member = run("report", "gz/a.csv.gz"), run("report", "gz")
+    refused(single, 2, "'gz/a.csv.gz'", "compressed CSV", "decompress")
+    refused(member, 2, "'gz/a.csv.gz'", "compressed CSV", "decompress")
+    refused(run("report", "gz/a.csv.gz", "--input-format", "csv"), 1, "gzip-compressed", "decompress")

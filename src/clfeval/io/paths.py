@@ -300,7 +300,9 @@ def _one_format(files: list[Path], given: str, input_format: str | None) -> str:
     for f in files:
         try:
             fmt = detect_format(f)
-        except UsageError:
+        except UsageError as exc:
+            if "compressed" in str(exc):
+                raise
             raise UsageError(f"{given!r} holds {str(f)!r}, whose format cannot be told from its extension; name "
                              f"files .csv, .tsv, .jsonl or .parquet, or say --input-format csv|tsv|jsonl|parquet "
                              f"(every file of the input is then read in that format).") from None

@@ -34,8 +34,8 @@ from typing import Any, Iterator, Sequence
 
 import pyarrow as pa
 
-from clfeval.io.source import (Source, records, check_unique_names, first_invalid_utf8_row, read_header,
-                               utf8_error, utf8_valid)
+from clfeval.io.source import (Source, records, check_text_bytes, check_unique_names, first_invalid_utf8_row,
+                               read_header, utf8_error, utf8_valid)
 from clfeval.io.csvsafe import escape_table, restore_table
 from clfeval.errors import DataError, UsageError
 from clfeval.io.outputs import OutputFiles, atomic_path
@@ -60,6 +60,10 @@ def detect_format(path: str | os.PathLike | Source, input_format: str | None = N
     ext = Path(str(path)).suffix.lower()
     if ext in _EXTENSIONS:
         return _EXTENSIONS[ext]
+    inner = Path(Path(str(path)).stem).suffix.lower()
+    if ext in (".gz", ".bz2", ".xz", ".zst", ".zip") and inner in _EXTENSIONS:
+        raise UsageError(f"{str(path)!r} is a compressed {_EXTENSIONS[inner].upper()} file ({ext}); clfeval reads "
+                         f"uncompressed files (a member of a directory as a single file): decompress it first.")
     raise UsageError(
         f"cannot tell the format of {str(path)!r} from its extension {ext or '(none)'!r}; use a .csv, .tsv, "
         f".jsonl or .parquet file name, or say --input-format csv|tsv|jsonl|parquet."
@@ -351,6 +355,8 @@ def file_tables(src: Source, fmt: str, *, columns: Sequence[str] | None = None, 
     """
     if src.size() == 0:
         raise DataError(f"file {src.name!r} is empty; expected a header line and at least one row.")
+    if fmt != "parquet":
+        check_text_bytes(src, fmt)
     if fmt != "parquet" and src.head(4) == b"PAR1":
         raise DataError(f"file {src.name!r} is a Parquet file, not {fmt.upper()} as its extension says; rename it to .parquet or pass --input-format parquet.")
     if fmt == "jsonl":
