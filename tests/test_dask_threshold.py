@@ -130,7 +130,6 @@ def test_cli_threshold_engine_dask_equals_local(dask_client, data):
 
 @pytest.mark.parametrize("extra, needles", [
     (["--multilabel", "--scores-prefix", "s_"], ["--engine dask", "--scores-prefix"]),
-    (["--score", "score", "--positive", "yes", "--normalize-labels", "nfc"], ["--engine dask", "--normalize-labels"]),
     (["--score", "score", "--positive", "yes", "--dev", "-"], ["--dev", "standard input"]),
 ])
 def test_cli_threshold_engine_dask_refuses_what_it_cannot_do(data, extra, needles):

@@ -259,3 +259,26 @@ def test_kill_9_in_the_middle_of_a_run_leaves_no_half_record(tmp_path, which):
     after = log.record("cv", settings={"x": 2}, seed=0, protocol={}, summary={"accuracy": {"mean": 0.6}},
                        data_hash="sha256:k")
     assert [r.id for r in log.runs().runs] == [before, after]
+
+
+@pytest.mark.parametrize("mode", [0o444, 0o644])
+def test_runs_list_on_a_log_no_one_has_open_leaves_no_wal_or_shm(tmp_path, mode):
+    """Issue 17: a read-only look opens the log read-only and leaves the folder as it was."""
+    import os
+
+    from clihelp import run
+
+    log = RunLog(tmp_path / "runs.sqlite")
+    add(log, 0.7)
+    del log
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["runs.sqlite"]
+    os.chmod(tmp_path / "runs.sqlite", mode)
+    before = (tmp_path / "runs.sqlite").read_bytes()
+    try:
+        res = run("runs", "list", "--runs-db", str(tmp_path / "runs.sqlite"))
+    finally:
+        os.chmod(tmp_path / "runs.sqlite", 0o644)
+    assert res.code == 0, res.err
+    assert "0.7" in res.out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["runs.sqlite"]
+    assert (tmp_path / "runs.sqlite").read_bytes() == before

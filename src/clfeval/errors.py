@@ -27,6 +27,7 @@ __all__ = [
     "GateNotMet",
     "MissingExtra",
     "Interrupted",
+    "ClusterLost",
     "LabelListError",
     "UndefinedMetricWarning",
 ]
@@ -120,6 +121,12 @@ class MissingExtra(UsageError):
                 importlib.import_module(module)
             except ImportError:
                 raise cls(f"{what} needs {name}", extra) from None
+
+
+class ClusterLost(UsageError):
+    """The Dask cluster went away while a job ran (the scheduler stopped, the network dropped): exit 2."""
+
+    exit_code = 2
 
 
 class DataError(ClfevalError, ValueError):

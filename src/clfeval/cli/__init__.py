@@ -75,6 +75,11 @@ def _register() -> None:
 _register()
 
 
+#: Signals that end a run cleanly (temporary files and spill directories removed, no output): SIGTERM, SIGHUP (a
+#: closed terminal, a dropped ssh session) and SIGQUIT; they exit 128 + the signal's number (143, 129, 131).
+_HANDLED = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))
+
+
 def _on_sigterm(signum: int, _frame: Any) -> None:
     raise Interrupted(signum)
 
@@ -144,14 +149,15 @@ def _run(argv: list[str] | None, state: dict[str, Any]) -> int:
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script: maps every outcome to an exit code, without tracebacks.
 
-    SIGTERM raises :class:`~clfeval.errors.Interrupted` while the command runs
+    SIGTERM, SIGHUP and SIGQUIT raise :class:`~clfeval.errors.Interrupted` while the command runs
     (SIGINT stays :class:`KeyboardInterrupt`), so that temporary files are
-    removed on the way out; they exit 143 and 130.
+    removed on the way out; they exit 143, 129, 131 and 130.
     """
     state: dict[str, Any] = {"debug": False, "command": None, "command_path": None}
-    previous = None
+    previous: dict[int, Any] = {}
     if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        for sig in _HANDLED:
+            previous[sig] = signal.signal(sig, _on_sigterm)
     try:
         try:
             code = _run(argv, state)
@@ -164,8 +170,8 @@ def main(argv: list[str] | None = None) -> None:
                 traceback.print_exc()
             code = _bug(exc, state)
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
     sys.exit(code)
 
 

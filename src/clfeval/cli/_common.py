@@ -159,7 +159,10 @@ def input_path(path: str | Path, option: str | None = None, *, input_format: str
 
     if str(path) == "-":
         path = _stdin(option)
-    return resolve_path(path, input_format=input_format, encoding=encoding, option=option)
+    inp = resolve_path(path, input_format=input_format, encoding=encoding, option=option)
+    if inp.alias_note is not None:
+        message(f"note: {inp.alias_note}")
+    return inp
 
 
 def _stdin(option: str | None) -> Any:

@@ -32,8 +32,17 @@ def score_bin_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
+def _keep_timeout(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    ctx.meta["clfeval.connect_timeout"] = value
+    return value
+
+
 def engine_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--engine local|dask`` and ``--scheduler ADDRESS``."""
+    """``--engine local|dask``, ``--scheduler ADDRESS`` and ``--connect-timeout SECONDS``."""
+    f = click.option("--connect-timeout", "connect_timeout", type=click.FloatRange(min=0.1, max=3600), default=10.0,
+                     show_default=True, expose_value=False, callback=_keep_timeout, metavar="SECONDS",
+                     help="With --scheduler: seconds to reach the scheduler before it is called unreachable "
+                          "(exit 2).")(f)
     f = click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="With --engine dask: the Dask scheduler to run on (e.g. tcp://10.0.0.5:8786); default a "
                           "LocalCluster on 127.0.0.1 with one worker per core, closed at the end.")(f)
@@ -65,21 +74,39 @@ def check_engine(engine: str, scheduler: str | None, refused: dict[str, bool] | 
                          f"{'it' if len(given) == 1 else 'them'}.")
     MissingExtra.require("--engine dask", [("dask", "dask"), ("distributed", "dask.distributed"),
                                           ("dask.dataframe", "dask.dataframe")], "dask")
+    if scheduler is not None:
+        from clfeval.dask.parts import check_address
+
+        check_address(scheduler)
     return True
 
 
 @contextlib.contextmanager
 def dask_client(scheduler: str | None) -> Iterator[Any]:
     """A client of the scheduler at ``scheduler``, or of a LocalCluster on 127.0.0.1 closed on exit."""
-    from clfeval.dask.parts import connect
+    from clfeval.dask.parts import CONNECT_TIMEOUT, connect
 
-    with connect(scheduler) as client:
-        yield client
+    ctx = click.get_current_context(silent=True)
+    timeout = ctx.meta.get("clfeval.connect_timeout", CONNECT_TIMEOUT) if ctx is not None else CONNECT_TIMEOUT
+    import logging
+
+    # a lost cluster is said in one paragraph (exit 2): Dask's own reconnection errors and their tracebacks are
+    # not shown on top of it
+    quiet = [logging.getLogger(name) for name in ("distributed.client", "distributed.utils", "distributed.core")]
+    levels = [q.level for q in quiet]
+    for q in quiet:
+        q.setLevel(logging.CRITICAL)
+    try:
+        with connect(scheduler, connect_timeout=timeout) as client:
+            yield client
+    finally:
+        for q, level in zip(quiet, levels):
+            q.setLevel(level)
 
 
-def dask_paths(inp: Any, option: str) -> list[str]:
-    """The files of a resolved PATH for the Dask engine (its workers read them; standard input cannot be)."""
+def dask_paths(inp: Any, option: str) -> Any:
+    """A resolved PATH for the Dask engine (its workers read its files; standard input cannot be)."""
     if inp.kind == "stdin":
         raise UsageError(f"{option} is '-' (standard input), which Dask workers cannot read; give a file, a directory "
                          f"or a glob pattern with --engine dask.")
-    return [str(s.path) for s in inp.sources]
+    return inp

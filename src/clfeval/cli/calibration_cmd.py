@@ -53,16 +53,15 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
 
     budget = check_memory(memory)
     dask = check_engine(engine, scheduler, {"--probs-prefix": probs_prefix is not None,
-                                            "--strategy quantile": strategy != "uniform",
-                                            "--normalize-labels": normalize_labels is not None,
-                                            "--encoding latin-1": encoding != "utf-8"})
+                                            "--strategy quantile": strategy != "uniform"})
     inp = input_path(file, input_format=input_format, encoding=encoding)
     if dask:
         from clfeval.dask.calibrate import calibration as dask_calibration
 
         paths = dask_paths(inp, "FILE")
         with dask_client(scheduler) as client:
-            result = dask_calibration(paths, gold=gold, prob=prob, positive=positive, bins=bins, client=client)
+            result = dask_calibration(paths, gold=gold, prob=prob, positive=positive, bins=bins, client=client,
+                                      normalize=normalize_labels)
         emit(result, fmt, output)
         return
     extra, _ = score_columns(inp, prob, probs_prefix, score_option="--prob", prefix_option="--probs-prefix")

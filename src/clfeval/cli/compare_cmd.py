@@ -108,8 +108,6 @@ def compare(files: tuple[Path, ...], metric: str, test: str, alternative: str, m
                                             "--margin": margin is not None,
                                             "--alternative two-sided": alternative != "greater",
                                             "--repeat": repeat is not None,
-                                            "--normalize-labels": normalize_labels is not None,
-                                            "--encoding latin-1": encoding != "utf-8",
                                             "more than two files": len(files) != 2, "--test delong": test == "delong"})
     inputs = [input_path(f, input_format=input_format, encoding=encoding) for f in files]
     names = _names(inputs)
@@ -147,7 +145,7 @@ def compare(files: tuple[Path, ...], metric: str, test: str, alternative: str, m
             state["last"] = done
 
         if dask:
-            result = _on_dask(inputs, names, baseline, gold, pred, id_col, scheduler, common)
+            result = _on_dask(inputs, names, baseline, gold, pred, id_col, scheduler, common, normalize_labels)
         elif score_bins is not None:
             result = _binned(inputs, names, baseline, gold, score, positive, id_col, repeat, normalize_labels, tick,
                              common, budget, score_bins, score_binning)
@@ -182,9 +180,24 @@ def _check_decision(n_files: int, test: str, metric: str, alternative: str, marg
     one_sided(test, alternative)
     if margin is not None:
         check_margin(margin, test)
+        _check_margin_range(margin, metric)
         if n_files != 2:
             raise UsageError(f"option --margin tests one new system against one old one (NEW_FILE OLD_FILE); got "
                              f"{n_files} files.")
+
+
+def _check_margin_range(margin: float, metric: str) -> None:
+    """A margin no wider than the metric's range (``--margin 1e308`` is no margin at all)."""
+    import math
+
+    from clfeval.core.catalog import find
+
+    found = find(metric)
+    lo, hi = found[0].range if found is not None else (-math.inf, math.inf)
+    width = hi - lo if math.isfinite(hi - lo) else 1e6
+    if margin > width:
+        raise UsageError(f"option --margin (how much worse still counts as not worse) must be a number from 0 to "
+                         f"{width:g}, the width of the range of {metric} ({lo:g} to {hi:g}); got {margin:g}.")
 
 
 def _check_binned(n_files: int, metric: str, test: str, alternative: str, margin: float | None, score: str | None,
@@ -228,7 +241,7 @@ def _binned(inputs: list[Any], names: list[str], baseline: str | None, gold: str
 
 
 def _on_dask(inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str, id_col: str | None,
-             scheduler: str | None, common: dict[str, Any]) -> Any:
+             scheduler: str | None, common: dict[str, Any], normalize: str | None = None) -> Any:
     """``--engine dask``: the two inputs joined by id (or row) on a Dask cluster, one joint table."""
     from clfeval.cli._scale import dask_client, dask_paths
     from clfeval.dask.counting import compare as dask_compare
@@ -242,7 +255,8 @@ def _on_dask(inputs: list[Any], names: list[str], baseline: str | None, gold: st
         id_col = "id" if "id" in column_names(first, input_format=ins[0].fmt, encoding=first.encoding) else None
     settings = {k: common[k] for k in ("metric", "test", "samples", "seed", "alpha", "ci", "zero_division", "beta")}
     with dask_client(scheduler) as client:
-        return dask_compare(paths[0], paths[1], gold=gold, pred=pred, id=id_col, names=nm, client=client, **settings)
+        return dask_compare(paths[0], paths[1], gold=gold, pred=pred, id=id_col, names=nm, client=client,
+                            normalize=normalize, **settings)
 
 
 def _streamed(inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str, id_col: str | None,

@@ -52,10 +52,11 @@ def power(files: tuple[Path, ...], metric: str, delta: float | None, width: floa
     bootstrap standard error otherwise) and, with --delta, the number of items needed to detect it.
     One file: the width of the metric's interval now and, with --width, the number of items for that width.
     """
-    from clfeval.core.validation import check_probability, check_samples
+    from clfeval.core.validation import check_samples
     from clfeval.io.align import align_predictions, one_repeat
     from clfeval.io.predictions import read_predictions
-    from clfeval.significance.power import check_count_metric, interval_width, power_compare
+    from clfeval.significance.power import (check_alpha, check_count_metric, check_delta, check_level, check_power,
+                                            interval_width, power_compare)
     from clfeval.significance.results import check_alternative
 
     if len(files) not in (1, 2):
@@ -63,8 +64,11 @@ def power(files: tuple[Path, ...], metric: str, delta: float | None, width: floa
                          f"B_FILE: the detectable difference); got {len(files)}.")
     check_paths([("A_FILE", files[0]), ("B_FILE", files[1] if len(files) > 1 else None)], [("--output", output)])
     check_count_metric(metric)
-    for value, option in ((alpha, "--alpha"), (target, "--power"), (level, "--level")):
-        check_probability(value, option=option)
+    check_alpha(alpha)  # every number in range before any work (the messages name the options)
+    check_power(target)
+    check_level(level)
+    check_delta(delta)
+    check_delta(width, "width")
     check_samples(samples, option="--samples")
     check_alternative(alternative)
     if len(files) == 1 and delta is not None:

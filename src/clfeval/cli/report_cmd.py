@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -151,9 +152,7 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
     dask = check_engine(engine, scheduler, {"--scores-prefix": scores_prefix is not None,
                                             "--threshold": threshold is not None, "--ci": ci_level is not None,
                                             "--show-errors": bool(show_errors), "--train-labels": train_labels is not None,
-                                            "--multilabel with scores": multilabel and scored,
-                                            "--normalize-labels": normalize_labels is not None,
-                                            "--encoding latin-1": encoding != "utf-8"})
+                                            "--multilabel with scores": multilabel and scored})
     reading = dict(encoding=encoding, normalize=normalize_labels, sep=sep)
     inp = input_path(file, input_format=input_format, encoding=encoding)
     train = None
@@ -165,7 +164,7 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
     try:
         if dask:
             rep, gold_items, scores = _on_dask(inp, gold, pred, score, settings, score_bins, score_binning,
-                                               scheduler), None, None
+                                               scheduler, id_col, normalize_labels), None, None
         elif threshold is not None or (multilabel and ci_level) or (scored and ci_level is not None):
             rep, gold_items, scores = _in_memory(inp, gold, pred, id_col, score, scores_prefix, threshold, train,
                                                  train_labels, settings, reading)
@@ -178,6 +177,9 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
     except LabelListError as exc:
         text = exc.describe("option --order") if exc.parameter == "order" else str(exc)
         raise DataError(f"file {inp.name!r}: {text}") from None
+    if inp.aliases:
+        rep = dataclasses.replace(rep, sections={**rep.sections, "inputs": {
+            "aliases": [{"skipped": a, "same_as": b} for a, b in inp.aliases]}})
     rep = _decisions(rep, gold_items, scores, conditions, positive=positive, multilabel=multilabel, sep=sep,
                      ci_level=ci_level, samples=samples, seed=seed)
     emit(rep, fmt, output)
@@ -206,7 +208,10 @@ def _scored(path: Any, make: Any) -> Any:
     except LabelListError:
         raise
     except DataError as exc:
-        raise DataError(f"file {path!r}: {exc.with_names(option_names(click.get_current_context().command))}") from None
+        text = str(exc.with_names(option_names(click.get_current_context().command)))
+        if text.startswith(("file ", "directory ", "pattern ")):  # it names its file already
+            raise DataError(text) from None
+        raise DataError(f"file {path!r}: {text}") from None
 
 
 def _streamed(inp: Any, gold: str, pred: str, id_col: str | None, train: Any, train_labels: Any,
@@ -261,7 +266,7 @@ def _streamed_scores(inp: Any, gold: str, pred: str, id_col: str | None, score: 
 
 
 def _on_dask(inp: Any, gold: str, pred: str, score: str | None, settings: dict[str, Any], bins: int | None,
-             binning: str, scheduler: str | None) -> Any:
+             binning: str, scheduler: str | None, id_col: str | None = None, normalize: str | None = None) -> Any:
     """``--engine dask``: the PATH's partitions counted (and ranked) on a Dask cluster."""
     from clfeval.cli._scale import dask_client, dask_paths
     from clfeval.dask.counting import report as dask_report
@@ -273,7 +278,8 @@ def _on_dask(inp: Any, gold: str, pred: str, score: str | None, settings: dict[s
         return _scored(inp.name, lambda: dask_report(
             paths, gold=gold, pred=pred, score=score, positive=settings["positive"], multilabel=settings["multilabel"],
             sep=settings["sep"], order=settings["order"], beta=settings["beta"],
-            zero_division=settings["zero_division"], score_bins=bins, score_binning=binning, client=client))
+            zero_division=settings["zero_division"], score_bins=bins, score_binning=binning, client=client, id=id_col,
+            normalize=normalize))
 
 
 def _in_memory(inp: Any, gold: str, pred: str, id_col: str | None, score: str | None, prefix: str | None,

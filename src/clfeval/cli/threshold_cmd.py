@@ -75,15 +75,14 @@ def threshold(test: Path, dev: Path | None, gold: str, score: str | None, scores
         raise UsageError(f"option --dev names the test file itself ({str(test)!r}): a cut chosen on the test labels "
                          f"is the hindsight cut, which this command already shows. Give a development file (a "
                          f"held-out slice of the training data).")
-    dask = check_engine(engine, scheduler, {"--scores-prefix": scores_prefix is not None,
-                                            "--normalize-labels": normalize_labels is not None,
-                                            "--encoding latin-1": encoding != "utf-8"})
+    dask = check_engine(engine, scheduler, {"--scores-prefix": scores_prefix is not None})
     reading = dict(encoding=encoding, normalize=normalize_labels, sep=sep)
     common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
                   zero_division=zero_division)
     if dask:
         assert score is not None
-        emit(_on_dask(test, dev, gold, score, positive, input_format, encoding, scheduler, common), fmt, output)
+        emit(_on_dask(test, dev, gold, score, positive, input_format, encoding, scheduler, common, normalize_labels),
+             fmt, output)
         return
     if not multilabel:
         assert score is not None
@@ -146,7 +145,7 @@ def _sources(test: Path, dev: Path | None, score: str, input_format: str | None,
 
 
 def _on_dask(test: Path, dev: Path | None, gold: str, score: str, positive: Any, input_format: str | None,
-             encoding: str, scheduler: str | None, common: dict[str, Any]) -> Any:
+             encoding: str, scheduler: str | None, common: dict[str, Any], normalize: str | None = None) -> Any:
     """``--engine dask``: both PATHs ranked on a Dask cluster (the local run's numbers)."""
     from clfeval.cli._scale import dask_client, dask_paths
     from clfeval.dask.thresholds import threshold as dask_threshold
@@ -156,7 +155,7 @@ def _on_dask(test: Path, dev: Path | None, gold: str, score: str, positive: Any,
     dev_paths, dev_src = (dask_paths(rest[0][0], "--dev"), rest[0][1]) if rest else (None, src)
     with dask_client(scheduler) as client:
         return dask_threshold(paths, dev_paths, gold=gold, score=score, positive=positive, client=client,
-                              source=src, dev_source=dev_src, **common)
+                              source=src, dev_source=dev_src, normalize=normalize, **common)
 
 
 def _streamed(test: Path, dev: Path | None, gold: str, score: str, positive: Any, input_format: str | None,

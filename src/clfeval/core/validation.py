@@ -128,6 +128,22 @@ def check_probability(value: Any, *, option: str, open_interval: bool = True) ->
     return p
 
 
+def check_range(value: Any, low: float, high: float, *, option: str, what: str, noun: str = "number") -> float:
+    """A number within [low, high], refused otherwise with the valid range in words (before any work).
+
+    >>> check_range("0.05", 1e-6, 0.5, option="alpha", what="the level of the test")
+    0.05
+    """
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        v = math.nan
+    if not (low <= v <= high):
+        raise UsageError(lambda name: f"option {name} ({what}) must be a {noun} from {low:g} to {high:g}; got "
+                                      f"{value!r}.", params=[option])
+    return v
+
+
 def check_rng(seed: Any) -> np.random.Generator:
     """A :class:`numpy.random.Generator` from a seed (int) or a generator.
 

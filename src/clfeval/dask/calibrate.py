@@ -66,13 +66,16 @@ def _part(t: pa.Table, gold: str, prob: str, positive: Any, bins: int) -> Calibr
 
 
 def calibration(data: Any, *, gold: str = "gold", prob: str = "prob", positive: Any, bins: int = 10,
-                strategy: str = "uniform", with_ranking: bool = True, client: Any = None) -> Calibration:
-    """``reliability(gold, probs, positive=..., bins=B)`` of an input on Dask (equal-width bins)."""
+                strategy: str = "uniform", with_ranking: bool = True, client: Any = None,
+                normalize: str | None = None) -> Calibration:
+    """``reliability(gold, probs, positive=..., bins=B)`` of an input on Dask (equal-width bins); ``normalize``:
+    Unicode normalisation of the gold labels, as locally."""
     n_bins = check_bins(bins)
     if strategy != "uniform":
         raise UsageError(lambda name: f"option {name} quantile (equal-mass bins) needs exact order statistics, not "
                                       f"offered on the Dask engine yet; use uniform bins there.", params=["strategy"])
-    parts = data if isinstance(data, Parts) else parts_of(data, [gold, prob])
+    parts = data if isinstance(data, Parts) else parts_of(data, [gold, prob], labels=[gold], normalize=normalize,
+                                                          options=[("--gold", gold), ("--prob", prob)])
     (s,) = run(client, tree_sum(parts.map(_part, gold, prob, positive, n_bins)))
     n = int(s.count.sum())
     if n == 0:

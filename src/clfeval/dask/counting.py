@@ -33,7 +33,7 @@ from clfeval.evaluate.reports import Report, report_from_table
 from clfeval.significance.paired import check_metric, compare_counts
 from clfeval.significance.results import Comparison
 
-__all__ = ["report", "compare", "table"]
+__all__ = ["report", "compare", "table", "check_unique_ids"]
 
 
 def _table_of(t: pa.Table, gold: str, pred: str, multilabel: bool, sep: str) -> Any:
@@ -54,7 +54,8 @@ def table(data: Any, *, gold: str = "gold", pred: str = "pred", multilabel: bool
 def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | None = None, positive: Any = None,
            multilabel: bool = False, sep: str = "|", order: Sequence[Any] | None = None, beta: float = 1.0,
            zero_division: Any = 0, top_n: int = 5, client: Any = None, memory: Any = None,
-           score_bins: int | None = None, score_binning: str = "quantile") -> Report:
+           score_bins: int | None = None, score_binning: str = "quantile", id: str | None = None,
+           normalize: str | None = None) -> Report:
     """``clfeval.report`` of an input on Dask: a DataFrame or paths, counted on the workers.
 
     Parameters
@@ -70,13 +71,23 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
     score_bins, score_binning : int, str, optional
         The binned mode: the ranking section is the histogram over ``score_bins`` bins
         (:func:`clfeval.dask.binning`, ``uniform`` or ``quantile``), with its AUC error bound.
+    id : str, optional
+        The id column (default ``id`` when the files have one): an id that occurs twice anywhere in the input
+        is refused, as locally (:func:`check_unique_ids`).
+    normalize : {"nfc"} or None
+        Unicode normalisation of the labels, as locally.
 
     Returns
     -------
     Report
         The local report of the same items, number for number.
     """
-    parts = parts_of(data, [gold, pred] + ([score] if score else []))
+    ids = _id_column(data, id, [gold, pred, score])
+    parts = parts_of(data, [gold, pred] + ([score] if score else []) + ([ids] if ids else []),
+                     labels=[] if multilabel else [gold, pred], normalize=normalize,
+                     options=[("--gold", gold), ("--pred", pred), ("--score", score or ""), ("--id", ids or "")])
+    if ids is not None:
+        check_unique_ids(parts, ids, client=client)
     tab = table(parts, gold=gold, pred=pred, multilabel=multilabel, sep=sep, client=client)
     if tab.n == 0 if isinstance(tab, ConfusionTable) else tab.n_items == 0:
         raise DataError("the input holds no items to report on.")
@@ -103,9 +114,90 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
     return rep
 
 
+# --- ids unique across every file: hash buckets checked on the cluster -------------------------
+
+def _id_column(data: Any, id: str | None, roles: Sequence[str | None]) -> str | None:
+    """The id column of a PATH input: ``id`` when given, else ``id`` when its first file has one."""
+    if id is not None or hasattr(data, "npartitions"):
+        return id
+    from clfeval.io.paths import InputPath
+    from clfeval.io.readers import column_names
+
+    if not isinstance(data, InputPath) or "id" in roles:
+        return None
+    src = data.sources[0]
+    if data.fmt == "jsonl":
+        return None
+    return "id" if "id" in column_names(src, input_format=data.fmt, encoding=src.encoding) else None
+
+
+def _buckets(t: pa.Table, column: str, k: int, part: int) -> list[pa.Table]:
+    """The ids of one partition (as text, with their partition and row) split into ``k`` buckets by hash."""
+    import pyarrow.compute as pc
+
+    from clfeval.io.align import as_text
+
+    ids = as_text(t.column(column))
+    keys = pa.concat_arrays(ids.chunks) if ids.num_chunks else pa.array([], type=pa.string())
+    rows = pa.array(np.arange(len(keys), dtype=np.int64))
+    if k == 1:
+        return [pa.table({"key": keys, "part": pa.array(np.full(len(keys), part, dtype=np.int64)), "row": rows})]
+    h = np.asarray(pc.hash_64(keys) if hasattr(pc, "hash_64") else [hash(x) for x in keys.to_pylist()])
+    which = (h.astype(np.uint64) % np.uint64(k)).astype(np.int64)
+    out = []
+    for j in range(k):
+        idx = np.flatnonzero(which == j)
+        out.append(pa.table({"key": keys.take(pa.array(idx)), "part": pa.array(np.full(idx.size, part)),
+                             "row": rows.take(pa.array(idx))}))
+    return out
+
+
+def _first_duplicate(tables: Sequence[pa.Table]) -> tuple[Any, tuple[int, int], tuple[int, int]] | None:
+    """The duplicate id of one bucket whose second occurrence comes first in input order, with both places."""
+    t = pa.concat_tables(tables)
+    if t.num_rows == 0:
+        return None
+    order = np.lexsort((np.asarray(t.column("row")), np.asarray(t.column("part"))))
+    keys = np.asarray(t.column("key").to_pylist(), dtype=object)[order]
+    part = np.asarray(t.column("part"))[order]
+    row = np.asarray(t.column("row"))[order]
+    seen: dict[Any, int] = {}
+    for i, key in enumerate(keys.tolist()):
+        if key in seen:
+            j = seen[key]
+            return key, (int(part[j]), int(row[j])), (int(part[i]), int(row[i]))
+        seen[key] = i
+    return None
+
+
+def check_unique_ids(parts: Parts, column: str, *, client: Any = None) -> None:
+    """Refuse an id that occurs twice anywhere in the input: every partition's ids go by hash to one of k
+    buckets, each bucket is checked on a worker, and the duplicate whose second occurrence comes first in
+    input order is named (the one the local engine names), with its files and rows."""
+    k = max(1, min(32, len(parts)))
+    split = [dask.delayed(_buckets, pure=True, nout=k)(t, column, k, i) for i, t in enumerate(parts.tasks)]
+    checks = [dask.delayed(_first_duplicate, pure=True)([s[j] for s in split]) for j in range(k)]
+    found = [f for f in run(client, *checks) if f is not None]
+    if not found:
+        return
+    dup, first, second = min(found, key=lambda f: f[2])
+
+    def where(place: tuple[int, int]) -> str:
+        if not parts.files:
+            return f"partition {place[0] + 1}, row {place[1] + 1}"
+        from clfeval.io.source import row_ref
+
+        fp = parts.files[place[0]]
+        return f"file {fp.source.name!r}, {row_ref(fp.source, fp.input.fmt, place[1])}"
+
+    what = parts.files[0].input.described if parts.files else "the input"
+    raise DataError(f"{what}, column {column!r}: ids must be unique, but the id {dup!r} occurs more than once "
+                    f"({where(first)} and {where(second)}).")
+
+
 # --- compare: the joint table of items matched by id ----------------------------------
 
-def _frame(data: Any, columns: Sequence[str]) -> Any:
+def _frame(data: Any, columns: Sequence[str], labels: Sequence[str] = (), normalize: str | None = None) -> Any:
     """The input as a Dask DataFrame of ``columns`` (labels as they were read)."""
     import dask.dataframe as dd
 
@@ -114,7 +206,7 @@ def _frame(data: Any, columns: Sequence[str]) -> Any:
         if missing:
             raise DataError(f"the DataFrame has no column {missing[0]!r}.")
         return data[list(columns)]
-    parts = parts_of(data, columns)
+    parts = parts_of(data, columns, labels=labels, normalize=normalize)
     meta = dd.from_delayed([dask.delayed(_to_pandas)(t) for t in parts.tasks[:1]], verify_meta=False)._meta
     return dd.from_delayed([dask.delayed(_to_pandas)(t) for t in parts.tasks], meta=meta, verify_meta=False)
 
@@ -140,7 +232,7 @@ def _joint_of(frame: Any, k: int) -> JointTable:
 def compare(a: Any, b: Any, *, metric: str = "accuracy", gold: str = "gold", pred: str = "pred",
             id: str | None = "id", test: str = "bootstrap", samples: int = 10_000, seed: Any = 0,
             alpha: float = 0.05, ci: float = 0.95, zero_division: Any = 0, beta: float = 1.0,
-            names: Sequence[str] = ("a", "b"), client: Any = None) -> Comparison:
+            names: Sequence[str] = ("a", "b"), client: Any = None, normalize: str | None = None) -> Comparison:
     """``clfeval.compare`` of two inputs on Dask: items joined by ``id`` on the cluster, one joint table.
 
     Without ``id`` (``id=None``) the rows are matched by position, which
@@ -149,7 +241,7 @@ def compare(a: Any, b: Any, *, metric: str = "accuracy", gold: str = "gold", pre
     """
     check_metric(metric)
     if id is None:
-        fa, fb = _frame(a, [gold, pred]), _frame(b, [gold, pred])
+        fa, fb = (_frame(x, [gold, pred], [gold, pred], normalize) for x in (a, b))
         if fa.npartitions != fb.npartitions:
             raise UsageError("without ids the inputs are matched row by row, which needs them partitioned alike; "
                              "give an id column to match items by id.")
@@ -157,8 +249,8 @@ def compare(a: Any, b: Any, *, metric: str = "accuracy", gold: str = "gold", pre
         fb = fb.rename(columns={gold: "gold_b", pred: "pred1"})
         joined = fa.map_partitions(_side_by_side, fb, align_dataframes=False)
     else:
-        fa = _frame(a, [id, gold, pred]).rename(columns={id: "id", gold: "gold", pred: "pred0"})
-        fb = _frame(b, [id, gold, pred]).rename(columns={id: "id", gold: "gold_b", pred: "pred1"})
+        fa = _frame(a, [id, gold, pred], [gold, pred], normalize).rename(columns={id: "id", gold: "gold", pred: "pred0"})
+        fb = _frame(b, [id, gold, pred], [gold, pred], normalize).rename(columns={id: "id", gold: "gold_b", pred: "pred1"})
         joined = fa.merge(fb, on="id", how="inner")  # inner: no missing values, so no label changes type
     parts = joined.to_delayed()
     tasks = [dask.delayed(_joint_of, pure=True)(p, 2) for p in parts]

@@ -1,12 +1,13 @@
 """Inputs as Dask tasks, tree reductions, and the cluster: the plumbing of :mod:`clfeval.dask`.
 
-Every input — a Dask DataFrame, or paths of Parquet / CSV / TSV files (a
-directory, a glob) — becomes a list of *parts*: Dask tasks that each give one
-partition as a ``pyarrow.Table`` of the columns asked for. Parquet files are
-read by pyarrow on the worker, one task per row group (no pandas on the way,
-so labels keep their exact values, as in the local reader); CSV and TSV are read
-as text, as locally; a DataFrame's partitions are converted with
-``pyarrow.Table.from_pandas``. Results of parts are combined by a tree of
+Every input — a Dask DataFrame, or PATHs (a file, a directory, a glob, a hive
+dataset; resolved by :func:`clfeval.io.paths.resolve_path`, as locally) —
+becomes a list of *parts*: Dask tasks that each give one partition as a
+``pyarrow.Table`` of the columns asked for. A PATH's parts are its files,
+each read on a worker by the local engine's own reader
+(:func:`clfeval.io.batches.read_part`: every format, encoding and check), so
+that the engines cannot drift apart; a DataFrame's partitions are converted
+with ``pyarrow.Table.from_pandas``. Results of parts are combined by a tree of
 additions (:func:`tree_sum`), never gathered item by item on one machine.
 
 The cluster: :func:`connect` gives a ``distributed.Client`` — to the scheduler
@@ -21,17 +22,17 @@ returning a number.
 from __future__ import annotations
 
 import contextlib
-import glob
 import os
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
 import dask
 import pyarrow as pa
 
-from clfeval.errors import DataError, InputFileError, UsageError
+from clfeval.errors import ClfevalError, ClusterLost, DataError, UsageError
 
-__all__ = ["Parts", "parts_of", "tree_sum", "connect", "run", "SPLIT_EVERY"]
+__all__ = ["Parts", "parts_of", "tree_sum", "connect", "run", "SPLIT_EVERY", "check_address", "CONNECT_TIMEOUT"]
 
 #: Results added per node of a reduction tree.
 SPLIT_EVERY = 8
@@ -39,11 +40,13 @@ SPLIT_EVERY = 8
 
 @dataclass(frozen=True)
 class Parts:
-    """An input as a list of Dask tasks, each giving one partition as a ``pyarrow.Table``."""
+    """An input as a list of Dask tasks, each giving one partition as a ``pyarrow.Table``; ``files`` are the
+    :class:`clfeval.io.batches.FilePart` behind the tasks (one each) when the input is a PATH."""
 
     tasks: list[Any]
     name: str
     columns: tuple[str, ...]
+    files: tuple[Any, ...] = ()
 
     def __len__(self) -> int:
         return len(self.tasks)
@@ -51,69 +54,6 @@ class Parts:
     def map(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
         """``fn(table, *args)`` on every partition, as tasks."""
         return [dask.delayed(fn, pure=True)(t, *args) for t in self.tasks]
-
-
-def _expand(paths: Sequence[str] | str) -> list[str]:
-    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    out: list[str] = []
-    for p in items:
-        p = os.fspath(p)
-        if os.path.isdir(p):
-            found = sorted(f for f in glob.glob(os.path.join(p, "**", "*"), recursive=True)
-                           if os.path.isfile(f) and not os.path.basename(f).startswith((".", "_")))
-        elif any(ch in p for ch in "*?["):
-            found = sorted(f for f in glob.glob(p, recursive=True) if os.path.isfile(f))
-        else:
-            if not os.path.isfile(p):
-                raise InputFileError(f"input {p!r} does not exist (or is not a file, directory or glob pattern).")
-            found = [p]
-        if not found:
-            raise InputFileError(f"input {p!r} names no file (an empty directory, or a pattern that matches nothing).")
-        out.extend(found)
-    return out
-
-
-def _format(path: str) -> str:
-    ext = os.path.splitext(path)[1].lower()
-    if ext in (".parquet", ".pq"):
-        return "parquet"
-    if ext in (".csv", ".tsv"):
-        return ext[1:]
-    raise UsageError(f"input {path!r}: the Dask engine reads Parquet, CSV and TSV files (by extension); "
-                     f"got {ext or 'no extension'!r}.")
-
-
-def _parquet_part(path: str, group: int, columns: tuple[str, ...]) -> pa.Table:
-    import pyarrow.parquet as pq
-
-    with pq.ParquetFile(path) as f:
-        missing = [c for c in columns if c not in f.schema_arrow.names]
-        if missing:
-            raise DataError(f"{path}: no column {missing[0]!r}; the columns are {', '.join(f.schema_arrow.names)}.")
-        return f.read_row_group(group, columns=list(columns))
-
-
-def _parquet_empty(path: str, columns: tuple[str, ...]) -> pa.Table:
-    import pyarrow.parquet as pq
-
-    schema = pq.read_schema(path)
-    missing = [c for c in columns if c not in schema.names]
-    if missing:
-        raise DataError(f"{path}: no column {missing[0]!r}; the columns are {', '.join(schema.names)}.")
-    return schema.empty_table().select(list(columns))
-
-
-def _text_part(path: str, delimiter: str, columns: tuple[str, ...]) -> pa.Table:
-    import pyarrow.csv as pcsv
-
-    with open(path, "rb") as fh:
-        header = fh.readline().decode("utf-8-sig").rstrip("\r\n").split(delimiter)
-    missing = [c for c in columns if c not in header]
-    if missing:
-        raise DataError(f"{path}: no column {missing[0]!r}; the columns are {', '.join(header)}.")
-    opts = pcsv.ConvertOptions(column_types={c: pa.string() for c in header}, include_columns=list(columns),
-                               strings_can_be_null=False, quoted_strings_can_be_null=False)
-    return pcsv.read_csv(path, parse_options=pcsv.ParseOptions(delimiter=delimiter), convert_options=opts)
 
 
 def _from_pandas(frame: Any, columns: tuple[str, ...]) -> pa.Table:
@@ -124,25 +64,38 @@ def _from_pandas(frame: Any, columns: tuple[str, ...]) -> pa.Table:
     return pa.Table.from_pandas(frame[list(columns)], preserve_index=False)
 
 
-def parts_of(data: Any, columns: Sequence[str], *, name: str = "input") -> Parts:
-    """An input — a Dask DataFrame, or paths (files, directories, globs) — as partition tasks of ``columns``."""
+def _inputs(data: Any, input_format: str | None, encoding: str) -> list[Any]:
+    from clfeval.io.paths import InputPath, resolve_path
+
+    items = [data] if isinstance(data, (str, os.PathLike, InputPath)) else list(data)
+    out = []
+    for item in items:
+        inp = item if isinstance(item, InputPath) else resolve_path(item, input_format=input_format, encoding=encoding)
+        if inp.kind == "stdin":
+            raise UsageError("standard input ('-') cannot be read by Dask workers; give a file, a directory or a "
+                             "glob pattern with the Dask engine.")
+        out.append(inp)
+    return out
+
+
+def parts_of(data: Any, columns: Sequence[str], *, name: str = "input", labels: Sequence[str] = (),
+             normalize: str | None = None, encoding: str = "utf-8", input_format: str | None = None,
+             options: Sequence[tuple[str, str]] = ()) -> Parts:
+    """An input — a Dask DataFrame, or PATHs (files, directories, globs, hive datasets; resolved as the local
+    engine resolves them) — as partition tasks of ``columns``.
+
+    Every file is one task that runs :func:`clfeval.io.batches.read_part` on a worker: the local reader,
+    with every check and reading option (encodings, byte-order mark, JSON Lines, hive columns, header
+    and column checks, empty labels, ``normalize``).
+    """
+    from clfeval.io.batches import file_parts, read_part
+
     cols = tuple(dict.fromkeys(c for c in columns if c is not None))
     if hasattr(data, "to_delayed") and hasattr(data, "npartitions"):
         return Parts([dask.delayed(_from_pandas, pure=True)(d, cols) for d in data.to_delayed()], name, cols)
-    tasks = []
-    for path in _expand(data):
-        kind = _format(path)
-        if kind == "parquet":
-            import pyarrow.parquet as pq
-
-            with pq.ParquetFile(path) as f:
-                groups = f.metadata.num_row_groups
-            tasks.extend(dask.delayed(_parquet_part, pure=True)(path, g, cols) for g in range(groups))
-            if groups == 0:  # an empty file still names its columns
-                tasks.append(dask.delayed(_parquet_empty, pure=True)(path, cols))
-        else:
-            tasks.append(dask.delayed(_text_part, pure=True)(path, "," if kind == "csv" else "\t", cols))
-    return Parts(tasks, name, cols)
+    files = [f for inp in _inputs(data, input_format, encoding)
+             for f in file_parts(inp, cols, labels=labels, normalize=normalize, options=options)]
+    return Parts([dask.delayed(read_part, pure=True)(f) for f in files], name, cols, tuple(files))
 
 
 def _add_all(values: Sequence[Any]) -> Any:
@@ -164,31 +117,68 @@ def tree_sum(tasks: Sequence[Any], *, split_every: int = SPLIT_EVERY,
     return level[0]
 
 
+#: Seconds to reach a scheduler before it is called unreachable (``--connect-timeout``).
+CONNECT_TIMEOUT = 10.0
+_ADDRESS = re.compile(r"(?P<scheme>tcp|tls)://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})/?")
+
+
+def check_address(address: str) -> str:
+    """A scheduler address ``tcp://host:port`` or ``tls://host:port`` (port 1 to 65535); anything else is a
+    usage error with a sentence.
+
+    >>> check_address("tcp://10.0.0.5:8786")
+    'tcp://10.0.0.5:8786'
+    """
+    m = _ADDRESS.fullmatch(address.strip()) if isinstance(address, str) else None
+    if m is None or not 1 <= int(m.group("port")) <= 65535:
+        raise UsageError(lambda name: f"option {name} must be a Dask scheduler address tcp://HOST:PORT or "
+                                      f"tls://HOST:PORT with a port from 1 to 65535 (an IPv6 host in brackets: "
+                                      f"tcp://[::1]:8786); got {address!r}.", params=["scheduler"])
+    return address.strip().rstrip("/")
+
+
+def _unreachable(address: str, why: str, timeout: float) -> UsageError:
+    return UsageError(lambda name, t: f"option {name}: cannot reach the Dask scheduler at {address!r} within "
+                                      f"{timeout:g} s ({why}); start one (dask scheduler), check the address, give "
+                                      f"{t} more seconds, or leave {name} out for a local cluster.",
+                      params=["scheduler", "connect_timeout"])
+
+
 @contextlib.contextmanager
-def connect(scheduler: str | None = None, *, workers: int | None = None, threads_per_worker: int = 1) -> Iterator[Any]:
-    """A ``distributed.Client``: to ``scheduler`` (an address such as ``tcp://10.0.0.5:8786``), or to a new
-    ``LocalCluster`` bound to 127.0.0.1 with ``workers`` processes (default: one per core), closed on exit."""
+def connect(scheduler: str | None = None, *, workers: int | None = None, threads_per_worker: int = 1,
+            connect_timeout: float = CONNECT_TIMEOUT) -> Iterator[Any]:
+    """A ``distributed.Client``: to ``scheduler`` (an address such as ``tcp://10.0.0.5:8786``, reached within
+    ``connect_timeout`` seconds), or to a new ``LocalCluster`` bound to 127.0.0.1 with ``workers`` processes
+    (default: one per core) whose scratch space is a clfeval spill directory; closed (and removed) on exit."""
     from distributed import Client, LocalCluster
 
+    from clfeval.io.spill import spill_directory
+
     if scheduler is not None:
+        address = check_address(scheduler)
         try:
-            client = Client(scheduler, timeout=30)
-        except (OSError, TimeoutError) as exc:
-            why = str(exc)
-            raise UsageError(lambda name: f"option {name}: cannot reach the Dask scheduler at {scheduler!r} "
-                                          f"({why}); start one (dask scheduler) or leave the option out for a "
-                                          f"local cluster.", params=["scheduler"]) from None
+            client = Client(address, timeout=connect_timeout)
+        except Exception as exc:  # refused, unreachable, a TLS address without certificates: all exit 2
+            why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise _unreachable(address, why[:200], connect_timeout) from None
         with client:
             yield client
         return
     n = workers or max(1, os.cpu_count() or 1)
-    with LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    with spill_directory() as scratch, \
+            LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=True, host="127.0.0.1",
+                         dashboard_address=None, local_directory=scratch) as cluster, Client(cluster) as client:
         yield client
 
 
+def _lost() -> ClusterLost:
+    return ClusterLost("the Dask cluster was lost while the job ran (the scheduler stopped or cannot be reached); "
+                       "no result was produced. Check the scheduler, then run again.")
+
+
 def run(client: Any, *tasks: Any) -> tuple[Any, ...]:
-    """Compute tasks on the client's cluster; a worker lost for good becomes a one-paragraph error."""
+    """Compute tasks on the client's cluster; a worker lost for good, or the cluster lost, becomes a
+    one-paragraph error (exit 2) instead of a number."""
     from distributed.scheduler import KilledWorker
 
     try:
@@ -199,3 +189,23 @@ def run(client: Any, *tasks: Any) -> tuple[Any, ...]:
         raise DataError(f"the Dask computation failed: workers died while running task {exc.task!r} (Dask "
                         f"recomputes lost partitions, and gave up after repeated losses). No result was produced; "
                         f"check the workers' memory and logs, then run again.") from None
+    except ClfevalError:
+        raise
+    except Exception as exc:
+        if client is not None and _is_lost(exc, client):
+            raise _lost() from None
+        raise
+
+
+def _is_lost(exc: BaseException, client: Any) -> bool:
+    """Whether an exception of a computation means the cluster went away (not an error of a task)."""
+    from distributed.client import FutureCancelledError
+    from distributed.comm.core import CommClosedError
+
+    if isinstance(exc, (FutureCancelledError, CommClosedError)):
+        return True
+    import asyncio
+
+    if isinstance(exc, asyncio.CancelledError):
+        return True
+    return getattr(client, "status", "running") not in ("running", "connecting")

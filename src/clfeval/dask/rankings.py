@@ -46,10 +46,10 @@ __all__ = ["ranking", "range_plan", "RangePlan", "merged_range", "range_stats_of
 SAMPLE_PER_PART = 256
 
 
-def _prep(t: pa.Table, gold: str, score: str, positive: Any) -> tuple[np.ndarray, np.ndarray]:
+def _prep(t: pa.Table, gold: str, score: str, positive: Any,
+          order_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
     y = batch_is_positive(t.column(gold), positive) if t.num_rows else np.zeros(0, dtype=bool)
-    s = as_scores(t.column(score).to_numpy(zero_copy_only=False), name=score, n=t.num_rows) if t.num_rows \
-        else np.zeros(0)
+    s = as_scores(t.column(score), name=score, n=t.num_rows, order_only=order_only) if t.num_rows else np.zeros(0)
     return y, np.asarray(s, dtype=np.float64)
 
 
@@ -123,7 +123,8 @@ def ranking(data: Any, *, gold: str = "gold", score: str = "score", positive: An
         Kept for the same call as the local engine; each range is held by one worker.
     """
     parts = data if isinstance(data, Parts) else parts_of(data, [gold, score])
-    plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges)
+    plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges,
+                      order_only=True)  # only the order counts: integer scores ranked exactly
     off, *per_range = run(client, plan.offsets, *plan.per_range(range_stats_of))
     return ranking_of(off, per_range, positive)
 
@@ -145,11 +146,12 @@ class RangePlan:
 
 
 def range_plan(parts: Parts, *, gold: str, score: str, positive: Any, client: Any = None,
-               ranges: int | None = None) -> RangePlan:
+               ranges: int | None = None, order_only: bool = False) -> RangePlan:
     """The score axis of ``parts`` cut into ranges at approximate quantiles (steps 1–3 of the module notes), as
-    tasks; ``ranges`` default: four per worker thread of the cluster, at most one per partition."""
+    tasks; ``ranges`` default: four per worker thread of the cluster, at most one per partition; ``order_only``:
+    integer scores as :func:`clfeval.scores.columns.order_keys` (a ranking, whose scores are never shown)."""
     n_ranges = ranges or max(1, min(len(parts), 4 * _threads(client)))
-    prepped = parts.map(_prep, gold, score, positive)
+    prepped = parts.map(_prep, gold, score, positive, order_only)
     cuts = dask.delayed(_choose_cuts, pure=True)([dask.delayed(_sample, pure=True)(p) for p in prepped], n_ranges)
     splits = [dask.delayed(_split, pure=True)(p, cuts, n_ranges) for p in prepped]
     offsets = dask.delayed(_offsets, pure=True)([dask.delayed(_counts, pure=True)(s) for s in splits])

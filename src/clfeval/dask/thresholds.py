@@ -105,8 +105,9 @@ class DaskRanking:
     """
 
     def __init__(self, data: Any, *, gold: str = "gold", score: str = "score", positive: Any, client: Any = None,
-                 ranges: int | None = None) -> None:
-        parts = data if isinstance(data, Parts) else parts_of(data, [gold, score])
+                 ranges: int | None = None, normalize: str | None = None) -> None:
+        parts = data if isinstance(data, Parts) else parts_of(data, [gold, score], labels=[gold], normalize=normalize,
+                                                              options=[("--gold", gold), ("--score", score)])
         plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges)
         info = dask.delayed(_info, pure=True)([dask.delayed(_seen, pure=True)(t, gold) for t in parts.tasks],
                                               [dask.delayed(_extent, pure=True)(p) for p in plan.prepped])
@@ -167,7 +168,7 @@ def threshold(test: Any, dev: Any = None, *, gold: str = "gold", score: str = "s
               objective: str | Objective = "f1", cost_fp: float = 1.0, cost_fn: float = 1.0,
               default_threshold: float | None = None, zero_division: Any = 0, client: Any = None,
               ranges: int | None = None, source: ScoreSource | None = None,
-              dev_source: ScoreSource | None = None) -> ThresholdChoice:
+              dev_source: ScoreSource | None = None, normalize: str | None = None) -> ThresholdChoice:
     """``clfeval threshold``'s choice on Dask: a cut chosen on ``dev``, measured on ``test``, exactly.
 
     Parameters
@@ -182,6 +183,8 @@ def threshold(test: Any, dev: Any = None, *, gold: str = "gold", score: str = "s
         The cluster (:func:`clfeval.dask.connect`); default Dask's threads here.
     ranges : int, optional
         Ranges of the score axis of each input (as :func:`clfeval.dask.ranking`).
+    normalize : {"nfc"} or None
+        Unicode normalisation of the gold labels, as locally.
 
     Returns
     -------
@@ -191,10 +194,10 @@ def threshold(test: Any, dev: Any = None, *, gold: str = "gold", score: str = "s
         (per input) instead of the memory budget.
     """
     parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)  # option errors before any work
-    t = DaskRanking(test, gold=gold, score=score, positive=positive, client=client, ranges=ranges)
+    t = DaskRanking(test, gold=gold, score=score, positive=positive, client=client, ranges=ranges, normalize=normalize)
     check_positive(t, positive, "test gold")  # refused before the development data is read, as locally
     d = None if dev is None else DaskRanking(dev, gold=gold, score=score, positive=positive, client=client,
-                                             ranges=ranges)
+                                             ranges=ranges, normalize=normalize)
     external: dict[str, Any] = {"engine": "dask", "partitions": {"test": t.partitions}, "ranges": {"test": t.ranges}}
     if d is not None:
         external["partitions"]["dev"], external["ranges"]["dev"] = d.partitions, d.ranges

@@ -122,7 +122,8 @@ def report_scored_batches(batches: Iterable[Any], *, score: str | None = None, p
         store = _Histogram(binning, pos) if binning is not None else RankingStore(pos, memory=memory, tmpdir=tmpdir)
 
         def feed(b: Any) -> None:
-            store.add(batch_is_positive(b.gold, positive), as_scores(b.extra[score], name=score, n=b.n, where=b.where))
+            store.add(batch_is_positive(b.gold, positive), as_scores(b.extra[score], name=score, n=b.n, where=b.where,
+                                                                      order_only=binning is None))
     else:
         labs = list(labels or [])
         store = OvRStore(labs, memory=memory, multilabel=multilabel, tmpdir=tmpdir)

@@ -38,12 +38,13 @@ from typing import Callable, Iterator, Sequence
 
 import pyarrow as pa
 
-from clfeval.errors import DataError
+from clfeval.errors import DataError, InputFileError
 from clfeval.io.paths import InputPath, resolve_path
 from clfeval.io.readers import file_tables
 from clfeval.io.source import Source, row_ref
 
-__all__ = ["Part", "iter_parts", "iter_batches", "DEFAULT_BATCH_ROWS", "Progress"]
+__all__ = ["Part", "iter_parts", "iter_batches", "DEFAULT_BATCH_ROWS", "Progress", "FilePart", "file_parts",
+           "read_part"]
 
 DEFAULT_BATCH_ROWS = 1 << 20
 """Rows per batch by default (1,048,576: a Parquet row group as pyarrow writes it; a few tens of MB)."""
@@ -114,7 +115,9 @@ def _with_partitions(table: pa.Table, values: dict[str, str], columns: Sequence[
 
 def iter_parts(inp: InputPath, *, columns: Sequence[str] | None = None, dictionary_columns: Sequence[str] = (),
                exact: Sequence[str] | bool = (), batch_rows: int | None = DEFAULT_BATCH_ROWS,
-               progress: Progress | None = None) -> Iterator[Part]:
+               progress: Progress | None = None,
+               on_file: Callable[[Source, tuple[str, ...]], None] | None = None,
+               allow_empty: bool = False, groups: Sequence[int] | None = None) -> Iterator[Part]:
     """The rows of every file of an input, a batch at a time (``batch_rows=None``: each file whole).
 
     Parameters
@@ -131,6 +134,9 @@ def iter_parts(inp: InputPath, *, columns: Sequence[str] | None = None, dictiona
         About this many rows per batch (fewer at the end of a file).
     progress : callable, optional
         ``progress(rows, bytes)`` after every batch.
+    on_file : callable, optional
+        ``on_file(source, columns)`` before a CSV, TSV or Parquet file is read, with its columns (and the
+        hive partition columns): a file without rows is checked as one with rows is.
 
     Raises
     ------
@@ -142,9 +148,11 @@ def iter_parts(inp: InputPath, *, columns: Sequence[str] | None = None, dictiona
     for file_no, src in enumerate(inp.sources):
         start = 0
         known = _file_columns(src, inp.fmt)
+        if on_file is not None and known is not None:
+            on_file(src, known + tuple(k for k in inp.partitions if k not in known))
         size, seen = src.size(), 0
         for table, numeric_text in file_tables(src, inp.fmt, columns=columns, dictionary_columns=dictionary_columns,
-                                               exact=exact, batch_rows=batch_rows):
+                                               exact=exact, batch_rows=batch_rows, groups=groups):
             names = known if known is not None else tuple(table.column_names)
             if inp.partitions:
                 table = _with_partitions(table, inp.partition_values(src), columns)
@@ -159,7 +167,7 @@ def iter_parts(inp: InputPath, *, columns: Sequence[str] | None = None, dictiona
         done_bytes += size
         if progress is not None:
             progress(rows, done_bytes)
-    if rows == 0:
+    if rows == 0 and not allow_empty:
         if len(inp.sources) == 1:
             src = inp.sources[0]
             what = "a header but no rows" if inp.fmt in ("csv", "tsv") else "no rows"
@@ -207,3 +215,124 @@ def iter_batches(path: str | os.PathLike[str] | Source | InputPath, *, columns: 
     for part in iter_parts(inp, columns=columns, exact=exact, batch_rows=batch_rows, progress=progress):
         yield from part.table.to_batches(max_chunksize=batch_rows)
 
+
+
+# --- parts for other engines: one file of a PATH, picklable, read with every check -----------------
+
+@dataclass(frozen=True)
+class FilePart:
+    """One file of a PATH as a picklable piece of work: :func:`read_part` reads it on any machine that sees
+    the file, with the checks of the local reader (header, columns present, encoding, byte-order mark, JSON
+    Lines exactness, hive partition columns, empty and normalised labels).
+
+    Attributes
+    ----------
+    input : InputPath
+        The PATH narrowed to this one file (its hive partition values kept).
+    file_no : int
+        The file's position in its PATH.
+    columns : tuple of str
+        The columns read; each must exist.
+    labels : tuple of str
+        Label columns among them: no empty label (single-label data), Unicode-normalised on request.
+    normalize : {"nfc"} or None
+    options : tuple of (str, str)
+        The option naming each column (``("--gold", "gold")``), for messages.
+    group : int or None
+        One row group of a Parquet file (its rows count from the group's first row in messages).
+    """
+
+    input: InputPath
+    file_no: int
+    columns: tuple[str, ...]
+    labels: tuple[str, ...] = ()
+    normalize: str | None = None
+    options: tuple[tuple[str, str], ...] = ()
+    group: int | None = None
+
+    @property
+    def source(self) -> Source:
+        return self.input.sources[0]
+
+
+def file_parts(inp: InputPath, columns: Sequence[str], *, labels: Sequence[str] = (), normalize: str | None = None,
+               options: Sequence[tuple[str, str]] = ()) -> list[FilePart]:
+    """The files of a resolved PATH as :class:`FilePart` (standard input cannot be shipped to another process)."""
+    from dataclasses import replace
+
+    cols = tuple(dict.fromkeys(c for c in columns if c))
+    out = []
+    for k, src in enumerate(inp.sources):
+        if src.path is not None and not src.path.is_absolute():  # read by other processes, in other directories
+            src = Source(src.name, src.path.absolute(), None, src.encoding)
+        one = replace(inp, sources=(src,), values={src.name: inp.partition_values(src)} if inp.partitions else {})
+        groups: list[int | None] = [None]
+        if inp.fmt == "parquet":
+            n = _row_groups(src)
+            groups = list(range(n)) if n > 1 else [None]
+        out.extend(FilePart(one, k, cols, tuple(c for c in labels if c), normalize, tuple(options), g)
+                   for g in groups)
+    return out
+
+
+def _row_groups(src: Source) -> int:
+    import pyarrow.parquet as pq
+
+    try:
+        with pq.ParquetFile(src.arrow()) as f:
+            return f.metadata.num_row_groups
+    except (pa.ArrowInvalid, OSError):
+        return 1  # the reader names the problem
+
+
+def _missing(src: Source, name: str, columns: Sequence[str], options: Sequence[tuple[str, str]]) -> DataError:
+    option = next((o for o, c in options if c == name), None)
+    how = f" (option {option})" if option else ""
+    return DataError(f"file {src.name!r} has no column {name!r}{how}; its columns are: "
+                     f"{', '.join(repr(c) for c in columns)}. Every file of the input needs every column the command "
+                     f"reads.")
+
+
+def read_part(part: FilePart) -> pa.Table:
+    """The rows of one :class:`FilePart` as a table of its columns, checked as the local reader checks them.
+
+    Raises
+    ------
+    DataError
+        A missing column (naming the file and the column, whatever the file's length), an empty label
+        (naming the file, row and line), a file that cannot be read as its format.
+    """
+    from clfeval.core.labelforms import normalize_labels
+    from clfeval.io.predictions import check_labels_present
+
+    src = part.source
+
+    def check(source: Source, columns: tuple[str, ...]) -> None:
+        for c in part.columns:
+            if c not in columns:
+                raise _missing(source, c, columns, part.options)
+
+    if src.path is not None:
+        try:
+            with open(src.path, "rb"):
+                pass
+        except OSError as exc:
+            raise InputFileError(f"file {src.name!r} cannot be read where the work runs ({src.path}: "
+                                 f"{exc.strerror or exc}); on a Dask cluster every file of a PATH must be readable "
+                                 f"by the workers, at the same path.") from None
+    tables = []
+    groups = None if part.group is None else [part.group]
+    for p in iter_parts(part.input, columns=part.columns, exact=part.labels, batch_rows=None, on_file=check,
+                        allow_empty=True, groups=groups):
+        check(p.source, p.columns)
+        t = p.table
+        for c in part.labels:
+            col = t.column(c)
+            if part.normalize:
+                col = normalize_labels(col, part.normalize)
+                t = t.set_column(t.column_names.index(c), c, col)
+            check_labels_present(src, p.fmt, col, c, start=p.start)
+        tables.append(t.select(list(part.columns)))
+    if not tables:
+        return pa.table({c: pa.array([], type=pa.string()) for c in part.columns})
+    return pa.concat_tables(tables, promote_options="permissive") if len(tables) > 1 else tables[0]

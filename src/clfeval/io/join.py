@@ -4,8 +4,8 @@
 a hash of its id (as text, as ids are compared), to one of P partitions;
 when everything fits the memory budget P = 1 and nothing touches the disk,
 otherwise each input is written to P temporary Arrow files (in a
-:class:`tempfile.TemporaryDirectory`, removed at the end, on any error and on
-SIGINT / SIGTERM). Partition j of every input then holds the same ids, so
+:func:`clfeval.io.spill.spill_directory`, removed at the end, on any error and on
+SIGINT / SIGTERM / SIGHUP / SIGQUIT). Partition j of every input then holds the same ids, so
 each partition is matched on its own: duplicate ids, ids missing on either
 side and gold labels that differ are found exactly as in memory, across all
 files. Without ids the inputs are read side by side, row by row.
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
@@ -32,6 +31,7 @@ from clfeval.core.validation import MEMORY_BUDGET
 from clfeval.errors import DataError, UsageError
 from clfeval.io.align import as_text
 from clfeval.io.predictions import PredictionBatch, PredictionReader
+from clfeval.io.spill import spill_directory
 
 __all__ = ["hash_text", "Spill", "UniqueIds", "Aligned", "Matching", "aligned", "unique_batches", "partitions_for"]
 
@@ -284,7 +284,7 @@ class UniqueIds:
 
 def unique_batches(reader: PredictionReader, *, budget: int = MEMORY_BUDGET) -> Iterator[PredictionBatch]:
     """The batches of ``reader``; after the last one, an id that occurs twice in the input is refused."""
-    with tempfile.TemporaryDirectory(prefix="clfeval-ids-") as tmp:
+    with spill_directory() as tmp:
         check = UniqueIds(reader, budget=budget, directory=tmp)
         for batch in reader:
             check.add(batch)
@@ -492,7 +492,7 @@ def _by_id(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repea
     estimate = sum(_estimate(i.reader) for i in inputs)
     partitions = partitions_for(estimate, budget)
     matching.partitions = partitions
-    with tempfile.TemporaryDirectory(prefix="clfeval-join-") as tmp:
+    with spill_directory() as tmp:
         for k, (inp, stream) in enumerate(zip(inputs, streams)):
             inp.spill = Spill(partitions, tmp, f"in{k}")
             for batch in stream:

@@ -11,7 +11,8 @@ the run log and its predictions folder):
   replaced.
 * :func:`check_paths` refuses, naming both, an output that is the same file as
   an input or as another output (same real path, or the same inode: symbolic
-  and hard links too), or that lies inside an input directory.
+  and hard links too), or that lies inside an input directory; an input given
+  as a glob pattern is every file the pattern names.
 * :func:`atomic_path` and :class:`OutputFiles` write into a temporary file in
   the target's directory and put it in place by one rename. The temporary file
   has no name at all where the system allows it (Linux ``O_TMPFILE``), so even
@@ -184,6 +185,23 @@ def _identity(path: str) -> tuple[int, int] | None:
     return (st.st_dev, st.st_ino)
 
 
+def _matched(given: str) -> list[str]:
+    """The files a glob pattern names (none for anything else, or a pattern the reader will refuse)."""
+    if given == "-" or os.path.lexists(given) or not any(ch in given for ch in "*?["):
+        return []
+    from clfeval.errors import ClfevalError
+    from clfeval.io.paths import resolve_path
+
+    try:
+        inp = resolve_path(given)
+    except ClfevalError:
+        try:  # files of several formats, or of no known format: still inputs
+            inp = resolve_path(given, input_format="csv")
+        except ClfevalError:
+            return []
+    return [str(s.path) for s in inp.sources] + [a for a, _ in inp.aliases]
+
+
 def _inside(path: str, directory: str) -> bool:
     try:
         return os.path.commonpath([path, directory]) == directory
@@ -224,6 +242,8 @@ def check_paths(inputs: Iterable[tuple[str, str | os.PathLike[str] | None]],
         given = os.fspath(p)
         real = None if given == "-" else os.path.realpath(given)
         ins.append((label, given, real, _identity(given), real is not None and os.path.isdir(real)))
+        for f in _matched(given):  # a glob pattern: every file it names is an input
+            ins.append((f"{label} (the pattern {given!r} names it)", f, os.path.realpath(f), _identity(f), False))
     targets: list[Target] = []
     for item in outputs:
         if isinstance(item, Target):
@@ -446,7 +466,7 @@ def atomic_path(path: str | os.PathLike[str], *, option: str = "--output") -> It
 
 @contextlib.contextmanager
 def deferred_signals() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back until the block is over, then deliver them.
+    """Hold SIGINT, SIGTERM, SIGHUP and SIGQUIT back until the block is over, then deliver them.
 
     For the few system calls that put outputs in place and record a run: a
     signal arriving then takes effect once everything is complete. Only the
@@ -460,7 +480,8 @@ def deferred_signals() -> Iterator[None]:
     def hold(signum: int, _frame: object) -> None:
         pending.append(signum)
 
-    previous = {s: signal.signal(s, hold) for s in (signal.SIGINT, signal.SIGTERM)}
+    held = [getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, n)]
+    previous = {s: signal.signal(s, hold) for s in held}
     try:
         yield
     finally:

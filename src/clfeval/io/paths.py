@@ -9,8 +9,16 @@ Every command that reads predictions takes one PATH per input:
   CSV, TSV or JSON Lines files; names starting with ``.`` or ``_`` (``_SUCCESS``,
   ``_metadata``, ``.part-0.crc``) and empty files are skipped;
 * a **glob pattern**, quoted so that clfeval expands it (``'preds/part-*.parquet'``;
-  ``**`` matches any number of directories), in sorted order;
+  ``**`` matches any number of directories), in sorted order. A wildcard never
+  matches a name starting with ``.`` or ``_`` (Spark's ``_temporary`` attempts,
+  as in the directory form); a component the user typed is always read
+  (``'sp/_temporary/*/*.csv'``, ``'_*/x.csv'``);
 * ``-``: standard input (CSV unless ``--input-format`` says otherwise).
+
+Each file and directory is read once: a second path to one already visited
+(a symbolic link to a sibling directory, a hard link) is skipped and listed in
+:attr:`InputPath.aliases`; a symbolic link to a directory that holds it (a loop)
+is refused, as is anything under the PATH that cannot be listed or read.
 
 The files of one PATH are of one format; they are read one after the other
 (:mod:`clfeval.io.batches`), and their rows are one input.
@@ -18,7 +26,8 @@ The files of one PATH are of one format; they are read one after the other
 
 from __future__ import annotations
 
-import glob as _glob
+import contextlib
+import fnmatch
 import os
 import stat
 from dataclasses import dataclass, field
@@ -46,6 +55,9 @@ class InputPath:
 
     Attributes
     ----------
+    aliases : tuple of (str, str)
+        Second paths to a file or directory already read (a symbolic or hard link), skipped: (the path
+        skipped, the path read).
     given : str
         The PATH as the user wrote it (``-`` for standard input).
     kind : {"file", "directory", "glob", "stdin"}
@@ -63,6 +75,17 @@ class InputPath:
     fmt: str
     partitions: tuple[str, ...] = ()
     values: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
+    aliases: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def alias_note(self) -> str | None:
+        """One sentence naming the second paths skipped (None when there are none)."""
+        if not self.aliases:
+            return None
+        shown = "; ".join(f"{a!r} is {b!r}" for a, b in self.aliases[:5])
+        more = f" (and {len(self.aliases) - 5} more)" if len(self.aliases) > 5 else ""
+        return (f"{self.described}: skipped {len(self.aliases)} second path(s) to files or directories already "
+                f"read ({shown}{more}); each file is read once.")
 
     @property
     def name(self) -> str:
@@ -105,19 +128,169 @@ def _hive(relative: Path) -> dict[str, str]:
     return out
 
 
-def _skipped(relative: Path) -> bool:
-    return any(p.startswith((".", "_")) for p in relative.parts)
+def _hidden(name: str) -> bool:
+    return name.startswith((".", "_"))
 
 
-def _files_below(root: Path) -> list[Path]:
-    out = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
-        for name in filenames:
-            p = Path(dirpath) / name
-            if not _skipped(p.relative_to(root)):
-                out.append(p)
-    return sorted(out, key=lambda p: p.relative_to(root).as_posix())
+class _Tree:
+    """One walk over what a PATH names: each directory and file visited once (by device and inode).
+
+    A symbolic link to a directory that holds it (an ancestor) is refused; any other second path to a
+    file or directory already visited is skipped and remembered as an alias; a directory that cannot be
+    listed or a file that cannot be read is refused, naming it.
+    """
+
+    def __init__(self, given: str, where: str) -> None:
+        self.given, self.where = given, where
+        self.seen: dict[tuple[int, int], str] = {}
+        self.aliases: list[tuple[str, str]] = []
+        self.files: list[Path] = []
+        self.paths: set[str] = set()
+
+    def _unreadable(self, path: Path, exc: OSError, what: str) -> InputFileError:
+        why = "permission denied" if isinstance(exc, PermissionError) else (exc.strerror or str(exc))
+        return InputFileError(f"{self.given!r}{self.where}: the {what} {str(path)!r} cannot be "
+                              f"{'listed' if what == 'directory' else 'read'} ({why}); every file under a PATH is "
+                              f"read, so none may be left out silently. Make it readable, or move it out of the "
+                              f"input.")
+
+    def ancestors(self, root: Path) -> set[tuple[int, int]]:
+        """Device and inode of the root's real directory and of every directory above it."""
+        out: set[tuple[int, int]] = set()
+        d = Path(os.path.realpath(root))
+        while True:
+            with contextlib.suppress(OSError):
+                st = d.stat()
+                out.add((st.st_dev, st.st_ino))
+            if d.parent == d:
+                return out
+            d = d.parent
+
+    def entries(self, d: Path) -> list[os.DirEntry[str]]:
+        try:  # names in order, but real directories and files before symbolic links (the link is the alias)
+            with os.scandir(d) as it:
+                return sorted(it, key=lambda e: (e.is_symlink(), e.name))
+        except OSError as exc:
+            raise self._unreadable(d, exc, "directory") from None
+
+    def stat(self, p: Path) -> os.stat_result | None:
+        """The target's status (None: a broken symbolic link, refused)."""
+        try:
+            return p.stat()
+        except FileNotFoundError:
+            if p.is_symlink():
+                raise InputFileError(f"{self.given!r}{self.where}: {str(p)!r} is a symbolic link to "
+                                     f"{os.readlink(p)!r}, which does not exist; remove the link or restore its "
+                                     f"target.") from None
+            return None
+        except OSError as exc:
+            raise self._unreadable(p, exc, "file") from None
+
+    def enter(self, p: Path, st: os.stat_result, ancestors: set[tuple[int, int]]) -> bool:
+        """Whether to walk into the directory ``p`` (False: a second path to one already walked)."""
+        key = (st.st_dev, st.st_ino)
+        if key in ancestors and p.is_symlink():
+            raise UsageError(f"{self.given!r}{self.where}: the symbolic link {str(p)!r} points to "
+                             f"{os.readlink(p)!r}, a directory that holds the link itself, so the tree under the "
+                             f"PATH never ends; remove the link, or give the directories to read one by one.")
+        if key in self.seen:
+            self.aliases.append((str(p), self.seen[key]))
+            return False
+        self.seen[key] = str(p)
+        return True
+
+    def add_file(self, p: Path, st: os.stat_result) -> None:
+        if str(p) in self.paths:
+            return
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a FIFO" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode) else "a device"
+            raise InputFileError(f"{self.given!r}{self.where} holds {str(p)!r}, which is {kind}, not a file; a "
+                                 f"directory or pattern is read file by file (move it out of the input).")
+        key = (st.st_dev, st.st_ino)
+        if key in self.seen:
+            self.aliases.append((str(p), self.seen[key]))
+            return
+        try:
+            with open(p, "rb"):
+                pass
+        except OSError as exc:
+            raise self._unreadable(p, exc, "file") from None
+        self.seen[key] = str(p)
+        self.paths.add(str(p))
+        self.files.append(p)
+
+    def walk(self, d: Path, ancestors: set[tuple[int, int]]) -> None:
+        """Every file below ``d`` (names starting with ``.`` or ``_`` skipped), in name order."""
+        for e in self.entries(d):
+            if _hidden(e.name):
+                continue
+            p = d / e.name
+            st = self.stat(p)
+            if st is None:
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                if self.enter(p, st, ancestors):
+                    self.walk(p, ancestors | {(st.st_dev, st.st_ino)})
+            else:
+                self.add_file(p, st)
+
+    def match(self, d: Path, parts: list[str], ancestors: set[tuple[int, int]], walked: set[tuple]) -> None:
+        """Files below ``d`` that match the pattern's components ``parts`` (``**``: any number of directories;
+        a name starting with ``.`` or ``_`` matches only a component that starts so itself)."""
+        head, rest = parts[0], parts[1:]
+        if head == "**":
+            st = d.stat()
+            key = (st.st_dev, st.st_ino, len(parts))
+            if key in walked:
+                return
+            walked.add(key)
+            if rest:
+                self.match(d, rest, ancestors, walked)
+            for e in self.entries(d):
+                if _hidden(e.name):
+                    continue
+                p = d / e.name
+                sub = self.stat(p)
+                if sub is None:
+                    continue
+                if stat.S_ISDIR(sub.st_mode):
+                    k = (sub.st_dev, sub.st_ino)
+                    if k in ancestors and p.is_symlink():
+                        self.enter(p, sub, ancestors)  # refused
+                    if k in self.seen and self.seen[k] != str(p):
+                        self.aliases.append((str(p), self.seen[k]))
+                        continue
+                    self.seen.setdefault(k, str(p))
+                    self.match(p, parts, ancestors | {k}, walked)
+                elif not rest:
+                    self.add_file(p, sub)
+            return
+        if not is_glob(head):
+            names = [head]
+        else:
+            names = [e.name for e in self.entries(d)
+                     if fnmatch.fnmatchcase(e.name, head) and (not _hidden(e.name) or head[:1] == e.name[:1])]
+        for name in names:
+            p = d / name
+            st = self.stat(p)
+            if st is None:
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                if rest:
+                    k = (st.st_dev, st.st_ino)
+                    if k in ancestors and p.is_symlink():
+                        self.enter(p, st, ancestors)  # refused
+                    self.match(p, rest, ancestors | {k}, walked)
+            elif not rest:
+                self.add_file(p, st)
+
+
+def _glob_root(given: str) -> tuple[Path, list[str]]:
+    """The directory a pattern starts from (its components before the first wildcard) and the rest."""
+    parts = Path(given).parts
+    k = next(i for i, p in enumerate(parts) if is_glob(p))
+    root = Path(*parts[:k]) if k else Path(".")
+    return root, list(parts[k:])
 
 
 def _one_format(files: list[Path], given: str, input_format: str | None) -> str:
@@ -127,7 +300,9 @@ def _one_format(files: list[Path], given: str, input_format: str | None) -> str:
     for f in files:
         try:
             fmt = detect_format(f)
-        except UsageError:
+        except UsageError as exc:
+            if "compressed" in str(exc):
+                raise
             raise UsageError(f"{given!r} holds {str(f)!r}, whose format cannot be told from its extension; name "
                              f"files .csv, .tsv, .jsonl or .parquet, or say --input-format csv|tsv|jsonl|parquet "
                              f"(every file of the input is then read in that format).") from None
@@ -140,7 +315,8 @@ def _one_format(files: list[Path], given: str, input_format: str | None) -> str:
     return next(iter(seen))
 
 
-def _partitioned(given: str, kind: str, root: Path | None, files: list[Path], fmt: str, encoding: str) -> InputPath:
+def _partitioned(given: str, kind: str, root: Path | None, files: list[Path], fmt: str, encoding: str,
+                 aliases: tuple[tuple[str, str], ...] = ()) -> InputPath:
     sources = [Source.of(f, encoding=encoding) for f in files]
     values: dict[str, dict[str, str]] = {}
     keys: tuple[str, ...] = ()
@@ -157,12 +333,26 @@ def _partitioned(given: str, kind: str, root: Path | None, files: list[Path], fm
             if hive:
                 values[src.name] = hive
         keys = first or ()
-    return InputPath(given, kind, tuple(sources), fmt, keys, values)
+    return InputPath(given, kind, tuple(sources), fmt, keys, values, aliases)
+
+
+def _no_match(given: str, where: str) -> InputFileError:
+    hint = ""
+    if "[" in given:
+        hint = (" A '[' in a pattern starts a set of characters (as in part-[0-9].csv): to match a '[' in a file "
+                "name, write '[[]' (and ']' as '[]]').")
+    return InputFileError(f"the pattern {given!r}{where} matches no file; check the pattern (quote it, so that "
+                          f"clfeval, not the shell, expands it).{hint}")
 
 
 def resolve_path(path: Any, *, input_format: str | None = None, encoding: str = "utf-8",
                  option: str | None = None) -> InputPath:
     """The files a PATH names (see the module docstring), checked to exist and be readable.
+
+    Every directory and file is visited once, by device and inode: a second path to one already seen (a
+    symbolic or hard link, a bind mount) is skipped and listed in :attr:`InputPath.aliases`; a symbolic link
+    to a directory that holds the link (a loop) is refused; so is a directory under the PATH that cannot be
+    listed and a file that cannot be read.
 
     Parameters
     ----------
@@ -176,9 +366,10 @@ def resolve_path(path: Any, *, input_format: str | None = None, encoding: str = 
     Raises
     ------
     InputFileError
-        A missing path, a glob that matches no file, a directory without files, a device (exit 2).
+        A missing path, a glob that matches no file, a directory without files, a device, a directory or
+        file under the PATH that cannot be listed or read (exit 2).
     UsageError
-        Files whose format cannot be told, or files of several formats in one input (exit 2).
+        Files whose format cannot be told, files of several formats in one input, a symbolic-link loop (exit 2).
     """
     where = f" (option {option})" if option else ""
     if isinstance(path, InputPath):
@@ -198,20 +389,29 @@ def resolve_path(path: Any, *, input_format: str | None = None, encoding: str = 
     if st is None:
         if not is_glob(given):
             raise InputFileError(f"file {given!r}{where} does not exist.")
-        matched = sorted(Path(m) for m in _glob.glob(given, recursive=True))
-        files = [m for m in matched if m.is_file() and not m.name.startswith((".", "_"))]
+        root, parts = _glob_root(given)
+        tree = _Tree(given, where)
+        if root.is_dir():
+            tree.match(root, parts, tree.ancestors(root), set())
+        files = tree.files
         if not files:
-            raise InputFileError(f"the pattern {given!r}{where} matches no file; check the pattern (quote it, so "
-                                 f"that clfeval, not the shell, expands it).")
+            raise _no_match(given, where)
+        order = {f: f.relative_to(root).as_posix() if root != Path(".") else f.as_posix() for f in files}
+        files = sorted(files, key=order.__getitem__)
         files = [f for f in files if f.stat().st_size > 0] or files[:1]
-        prefix = given[:min(given.find(ch) for ch in _MAGIC if ch in given)]
-        root = Path(prefix if prefix.endswith(("/", os.sep)) or not prefix else os.path.dirname(prefix) or ".")
-        return _partitioned(given, "glob", root, files, _one_format(files, given, input_format), encoding)
+        return _partitioned(given, "glob", root, files, _one_format(files, given, input_format), encoding,
+                            tuple(tree.aliases))
     if stat.S_ISDIR(st.st_mode):
-        files = [f for f in _files_below(p) if f.stat().st_size > 0]
+        tree = _Tree(given, where)
+        ancestors = tree.ancestors(p)
+        tree.seen[(st.st_dev, st.st_ino)] = given
+        tree.walk(p, ancestors)
+        files = sorted(tree.files, key=lambda f: f.relative_to(p).as_posix())
+        files = [f for f in files if f.stat().st_size > 0]
         if not files:
             raise InputFileError(f"the directory {given!r}{where} holds no data files (names starting with '.' or "
                                  f"'_' and empty files are skipped).")
-        return _partitioned(given, "directory", p, files, _one_format(files, given, input_format), encoding)
+        return _partitioned(given, "directory", p, files, _one_format(files, given, input_format), encoding,
+                            tuple(tree.aliases))
     src = Source.of(p, encoding=encoding)
     return InputPath(given, "file", (src,), detect_format(src, input_format))

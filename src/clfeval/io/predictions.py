@@ -251,19 +251,21 @@ class PredictionReader:
 
     def parts(self) -> Iterator[Part]:
         return iter_parts(self.input, columns=self.wanted, dictionary_columns=self.dictionary,
-                          exact=self.labels_exact, batch_rows=self.batch_rows, progress=self.progress)
+                          exact=self.labels_exact, batch_rows=self.batch_rows, progress=self.progress,
+                          on_file=self._check_columns)
 
     def __iter__(self) -> Iterator[PredictionBatch]:
         checked = -1
         for part in self.parts():
             if part.file_no != checked:
-                self._check_file(part)
+                self._check_columns(part.source, part.columns)
                 checked = part.file_no
             yield self.batch(part)
 
-    def _check_file(self, part: Part) -> None:
-        """The columns every option names exist in this file (the message lists its columns)."""
-        names, columns, spath = part.table.column_names, part.columns, part.source.name
+    def _check_columns(self, source: Source, columns: Sequence[str]) -> None:
+        """The columns every option names exist in this file, whatever its length (the message lists its
+        columns)."""
+        names, spath = columns, source.name
         for option, name in self.options:
             check_option_column(option, name, columns)
         if self.gold not in names:

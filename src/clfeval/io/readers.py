@@ -34,8 +34,8 @@ from typing import Any, Iterator, Sequence
 
 import pyarrow as pa
 
-from clfeval.io.source import (Source, records, check_unique_names, first_invalid_utf8_row, read_header,
-                               utf8_error, utf8_valid)
+from clfeval.io.source import (Source, records, check_text_bytes, check_unique_names, first_invalid_utf8_row,
+                               read_header, utf8_error, utf8_valid)
 from clfeval.io.csvsafe import escape_table, restore_table
 from clfeval.errors import DataError, UsageError
 from clfeval.io.outputs import OutputFiles, atomic_path
@@ -60,6 +60,10 @@ def detect_format(path: str | os.PathLike | Source, input_format: str | None = N
     ext = Path(str(path)).suffix.lower()
     if ext in _EXTENSIONS:
         return _EXTENSIONS[ext]
+    inner = Path(Path(str(path)).stem).suffix.lower()
+    if ext in (".gz", ".bz2", ".xz", ".zst", ".zip") and inner in _EXTENSIONS:
+        raise UsageError(f"{str(path)!r} is a compressed {_EXTENSIONS[inner].upper()} file ({ext}); clfeval reads "
+                         f"uncompressed files (a member of a directory as a single file): decompress it first.")
     raise UsageError(
         f"cannot tell the format of {str(path)!r} from its extension {ext or '(none)'!r}; use a .csv, .tsv, "
         f".jsonl or .parquet file name, or say --input-format csv|tsv|jsonl|parquet."
@@ -98,8 +102,6 @@ def _delimited_tables(src: Source, fmt: str, columns: Sequence[str] | None,
     include = None
     if columns is not None:
         include = [c for c in dict.fromkeys(columns) if c in header]
-    read_options = pacsv.ReadOptions(use_threads=True, block_size=_csv_block(batch_rows),
-                                     encoding="latin1" if src.encoding == "latin-1" else "utf8")
     # a quoted value may hold a newline: the slower quote-aware splitting is needed only if a quote occurs
     parse_options = pacsv.ParseOptions(delimiter=delimiter, invalid_row_handler=on_invalid,
                                        newlines_in_values=src.contains(b'"'))
@@ -121,30 +123,76 @@ def _delimited_tables(src: Source, fmt: str, columns: Sequence[str] | None,
             return DataError(f"file {src.name!r} has a header but no rows; expected at least one item.")
         return DataError(f"file {src.name!r} could not be read as {fmt.upper()}: {str(exc).splitlines()[0]}")
 
+    block = min(_csv_block(batch_rows), _BLOCK_CAP)
+    emitted = 0  # rows yielded so far: a read started again with larger blocks skips them
+    while True:
+        read_options = pacsv.ReadOptions(use_threads=True, block_size=block,
+                                         encoding="latin1" if src.encoding == "latin-1" else "utf8")
+        skip = emitted
+        try:
+            for table in _csv_blocks(src, pacsv, batch_rows, read_options, parse_options, convert_options):
+                if skip:
+                    cut = min(skip, table.num_rows)
+                    skip -= cut
+                    table = table.slice(cut)
+                    if table.num_rows == 0:
+                        continue
+                emitted += table.num_rows
+                yield restore_table(table, header)  # clfeval's own file: its formula-escaped cells as written
+            return
+        except _Straddles:
+            if block >= _BLOCK_CAP:
+                raise DataError(f"file {src.name!r} holds a row longer than {_BLOCK_CAP >> 20} MiB (a single field "
+                                f"of that size, or an unclosed quote that runs on); clfeval reads CSV in blocks of at "
+                                f"most {_BLOCK_CAP >> 20} MiB. Check the file's quoting, or split the field.") from None
+            block = min(2 * block, _BLOCK_CAP)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            if "Empty CSV file" in str(exc) and src.size() > 0 and batch_rows is not None:  # a header, no rows
+                return
+            raise failed(exc) from None
+
+
+class _Straddles(Exception):
+    """A row longer than pyarrow's block: read again with larger blocks."""
+
+
+#: The largest CSV block (a row must fit in one): 256 MiB.
+_BLOCK_CAP = 256 << 20
+
+
+def _csv_blocks(src: Source, pacsv: Any, batch_rows: int | None, read_options: Any, parse_options: Any,
+                convert_options: Any) -> Iterator[pa.Table]:
+    """pyarrow's CSV reader: the whole file, or block by block; a row longer than a block raises _Straddles."""
+    def straddles(exc: Exception) -> bool:
+        return "straddl" in str(exc)
+
     if batch_rows is None:
         try:
-            table = pacsv.read_csv(src.arrow(), read_options=read_options, parse_options=parse_options,
-                                   convert_options=convert_options)
-        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-            raise failed(exc) from None
-        yield restore_table(table, header)  # clfeval's own file: its formula-escaped cells as they were written
+            yield pacsv.read_csv(src.arrow(), read_options=read_options, parse_options=parse_options,
+                                 convert_options=convert_options)
+        except pa.ArrowInvalid as exc:
+            if straddles(exc):
+                raise _Straddles() from None
+            raise
         return
     try:
         reader = pacsv.open_csv(src.arrow(), read_options=read_options, parse_options=parse_options,
                                 convert_options=convert_options)
-    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-        if "Empty CSV file" in str(exc) and src.size() > 0:  # a header and nothing else
-            return
-        raise failed(exc) from None
+    except pa.ArrowInvalid as exc:
+        if straddles(exc):
+            raise _Straddles() from None
+        raise
     batches = iter(reader)
     while True:
         try:
             batch = next(batches)
         except StopIteration:
             return
-        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-            raise failed(exc) from None
-        yield restore_table(pa.Table.from_batches([batch]), header)
+        except pa.ArrowInvalid as exc:
+            if straddles(exc):
+                raise _Straddles() from None
+            raise
+        yield pa.Table.from_batches([batch])
 
 
 def _read_jsonl(src: Source, columns: Sequence[str] | None, exact: Sequence[str] | bool) -> tuple[pa.Table, set[str]]:
@@ -200,7 +248,7 @@ def _is_text(typ: pa.DataType) -> bool:
 
 
 def _parquet_tables(src: Source, columns: Sequence[str] | None, dictionary_columns: Sequence[str] = (),
-                    batch_rows: int | None = None) -> Iterator[pa.Table]:
+                    batch_rows: int | None = None, groups: Sequence[int] | None = None) -> Iterator[pa.Table]:
     """The rows of a Parquet file: the whole file, or one row group (or ``batch_rows`` rows of it) at a time."""
     import pyarrow.parquet as pq
 
@@ -224,13 +272,13 @@ def _parquet_tables(src: Source, columns: Sequence[str] | None, dictionary_colum
                  and (pa.types.is_string(schema.field(c).type) or pa.types.is_large_string(schema.field(c).type))
                  and (cols is None or c in cols)]
     try:
-        if batch_rows is None:
+        if batch_rows is None and groups is None:
             pf.close()
             yield pq.read_table(src.arrow(), columns=cols, read_dictionary=read_dict or None)
             return
         pf = pq.ParquetFile(src.arrow(), read_dictionary=read_dict or None)
-        for group in range(pf.num_row_groups):
-            if pf.metadata.row_group(group).num_rows <= batch_rows:
+        for group in (range(pf.num_row_groups) if groups is None else groups):
+            if batch_rows is None or pf.metadata.row_group(group).num_rows <= batch_rows:
                 yield pf.read_row_group(group, columns=cols)
                 continue
             for batch in pf.iter_batches(batch_size=batch_rows, row_groups=[group], columns=cols):
@@ -295,17 +343,20 @@ def _line_blocks(src: Source, block: int) -> Iterator[bytes]:
 
 
 def file_tables(src: Source, fmt: str, *, columns: Sequence[str] | None = None, dictionary_columns: Sequence[str] = (),
-                exact: Sequence[str] | bool = (), batch_rows: int | None = None) -> Iterator[tuple[pa.Table, set[str]]]:
+                exact: Sequence[str] | bool = (), batch_rows: int | None = None,
+                groups: Sequence[int] | None = None) -> Iterator[tuple[pa.Table, set[str]]]:
     """The rows of one file (or standard input) as tables: the whole file, or about ``batch_rows`` rows at a time.
 
     Yields ``(table, numeric_text)``: ``numeric_text`` names the JSON Lines
     label columns whose numbers had to become exact text (see
     :func:`read_frame`); empty for the other formats. A file with a header
     (or schema) and no rows yields nothing when read in batches; every other
-    problem is refused as :func:`read_frame` refuses it.
+    problem is refused as :func:`read_frame` refuses it. ``groups``: only these row groups of a Parquet file.
     """
     if src.size() == 0:
         raise DataError(f"file {src.name!r} is empty; expected a header line and at least one row.")
+    if fmt != "parquet":
+        check_text_bytes(src, fmt)
     if fmt != "parquet" and src.head(4) == b"PAR1":
         raise DataError(f"file {src.name!r} is a Parquet file, not {fmt.upper()} as its extension says; rename it to .parquet or pass --input-format parquet.")
     if fmt == "jsonl":
@@ -314,7 +365,7 @@ def file_tables(src: Source, fmt: str, *, columns: Sequence[str] | None = None, 
                 _check_utf8(src, fmt, table)
             yield from ((t, numeric_text) for t in _slices(table, batch_rows))
         return
-    tables = _parquet_tables(src, columns, dictionary_columns, batch_rows) if fmt == "parquet" else \
+    tables = _parquet_tables(src, columns, dictionary_columns, batch_rows, groups) if fmt == "parquet" else \
         _delimited_tables(src, fmt, columns, batch_rows)
     for table in tables:
         if fmt == "parquet":

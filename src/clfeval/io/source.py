@@ -24,7 +24,7 @@ from typing import IO, Any, Iterator, Sequence
 
 from clfeval.errors import DataError, InputFileError, UsageError
 
-__all__ = ["Source", "ENCODINGS", "STDIN", "check_encoding", "read_header", "check_unique_names", "check_roles",
+__all__ = ["check_text_bytes", "Source", "ENCODINGS", "STDIN", "check_encoding", "read_header", "check_unique_names", "check_roles",
            "utf8_error", "utf8_valid", "row_ref", "row_line"]
 
 ENCODINGS = ("utf-8", "latin-1")
@@ -220,8 +220,24 @@ class Source:
 
 # --- header and column names ------------------------------------------------------
 
+def check_text_bytes(src: Source, fmt: str) -> None:
+    """Refuse UTF-16 text and compressed files by their first bytes, naming what they are (not as bad UTF-8)."""
+    head = src.head(64)
+    if head[:2] == b"\x1f\x8b":
+        raise DataError(f"file {src.name!r} is gzip-compressed; clfeval reads uncompressed {fmt.upper()} (a "
+                        f"member of a directory as a single file): decompress it first (gunzip -k).")
+    even, odd = head[0::2], head[1::2]
+    utf16 = head[:2] in (b"\xff\xfe", b"\xfe\xff") or (
+        len(head) >= 8 and (even.count(0) >= len(even) * 3 // 4 or odd.count(0) >= len(odd) * 3 // 4))
+    if utf16:
+        raise DataError(f"file {src.name!r} is UTF-16 text (it starts with a UTF-16 byte-order mark, or every other "
+                        f"byte is zero); clfeval reads UTF-8 or, with --encoding latin-1, Latin-1. Convert it to "
+                        f"UTF-8 first (iconv -f UTF-16 -t UTF-8).")
+
+
 def read_header(source: Source, delimiter: str) -> list[str]:
     """The column names of a CSV/TSV file: its first record (a byte-order mark dropped)."""
+    check_text_bytes(source, "csv" if delimiter == "," else "tsv")
     try:
         with source.open_text() as fh:
             try:  # the header record: a quoted name may hold a newline (clfeval's score:<label> columns)

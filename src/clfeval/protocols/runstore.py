@@ -10,7 +10,8 @@
   retries; the run's output files are put in place just before COMMIT, both
   with SIGINT and SIGTERM held back (:func:`clfeval.io.outputs.deferred_signals`);
 * a read-only store never writes the database, its directory or its
-  ``-wal``/``-shm`` files, so queries work in a directory clfeval may not write.
+  ``-wal``/``-shm`` files, so queries work in a directory clfeval may not write,
+  and a look at a log no one has open leaves no ``-wal``/``-shm`` files behind.
 """
 
 from __future__ import annotations
@@ -90,8 +91,12 @@ class RunStore:
 
                 # A WAL database needs its -shm file, which a directory we may not write cannot hold: there the
                 # file is read as it is ("immutable"; nobody who may not write the directory can change it).
+                # Where no -wal file exists, no connection is open and every write is in the database file: it
+                # is read as it is too, so that a look leaves no -wal/-shm files behind (a read-only connection
+                # could not remove them at its end).
                 directory = self.path.parent if str(self.path.parent) else Path(".")
-                frozen = not os.access(directory, os.W_OK) and not Path(f"{self.path}-shm").exists()
+                quiet = not Path(f"{self.path}-wal").exists() and not Path(f"{self.path}-shm").exists()
+                frozen = quiet or (not os.access(directory, os.W_OK) and not Path(f"{self.path}-shm").exists())
                 uri = f"file:{quote(str(self.path.absolute()))}?mode=ro" + ("&immutable=1" if frozen else "")
                 con = sqlite3.connect(uri, uri=True, timeout=self.timeout, isolation_level=None)
             else:

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from clfeval.errors import DataError
 
-__all__ = ["as_scores", "score_matrix", "check_probabilities", "item_position", "ScoreSource"]
+__all__ = ["order_keys", "as_scores", "score_matrix", "check_probabilities", "item_position", "ScoreSource"]
 
 _NUMBER = r"(?i)^[+-]?((\d+\.?\d*|\.\d+)(e[+-]?\d+)?|nan|inf|infinity)$"
 
@@ -94,8 +94,67 @@ def _from_arrow(arr: pa.Array | pa.ChunkedArray, name: str, where: Callable[[int
     raise DataError(f"score column {name!r} holds values of type {arr.type}; scores must be real numbers.")
 
 
+_EXACT_INT = 1 << 53  # integers beyond this magnitude are not all float64 numbers
+_FINITE_BITS = 0x7FF0000000000000  # the bit pattern of +inf: every smaller non-negative pattern is a finite float
+
+
+def order_keys(ints: np.ndarray, *, name: str = "scores",
+               where: Callable[[int], str] = item_position) -> np.ndarray:
+    """Integer scores as float64 keys in the same order, one key per integer (exact at any size).
+
+    A non-negative float64's bit pattern, read as an integer, rises with its value: the integer x ≥ 0 becomes
+    the float whose bits are x, and −x its negative. Equal integers give equal keys and a larger integer a
+    larger key, so a ranking (ROC-AUC, AP, curves) of the keys is the ranking of the integers. Integers of
+    magnitude 2^62.99 and more (no finite float has their bits) are refused.
+
+    >>> k = order_keys(np.array([2**62 + 1, 2**62, 3, -3, 0]))
+    >>> [int(i) for i in np.argsort(k)]
+    [3, 4, 2, 1, 0]
+    """
+    x = np.asarray(ints)
+    if x.dtype.kind == "u":
+        big = np.flatnonzero(x >= np.uint64(_FINITE_BITS))
+        x = x.astype(np.int64) if not big.size else x
+    else:
+        x = x.astype(np.int64, copy=False)
+        big = np.flatnonzero((x <= -_FINITE_BITS) | (x >= _FINITE_BITS))
+    if big.size:
+        i = int(big[0])
+        raise DataError(f"score column {name!r} holds the integer {int(x[i])} at {where(i)}, beyond the integers "
+                        f"clfeval ranks exactly (magnitude below {_FINITE_BITS:,}); scale the scores down.")
+    mag = np.abs(x).view(np.float64)
+    return np.where(x < 0, -mag, mag)
+
+
+def _check_exact_ints(arr: np.ndarray, name: str, where: Callable[[int], str]) -> None:
+    big = np.flatnonzero((arr > _EXACT_INT) | (arr < -_EXACT_INT)) if arr.dtype.kind == "i" else \
+        np.flatnonzero(arr > np.uint64(_EXACT_INT))
+    if big.size:
+        i = int(big[0])
+        raise DataError(f"score column {name!r} holds the integer {int(arr[i])} at {where(i)}, beyond 2^53 "
+                        f"({_EXACT_INT:,}): a threshold, a calibration bin or a score shown as a number would "
+                        f"round it. Rankings (report --score: ROC-AUC, average precision) rank integer scores "
+                        f"exactly; for the rest, scale the scores (for example to probabilities).")
+
+
+def _int_array(values: Any) -> np.ndarray | None:
+    """The values as a numpy integer array, when they are integers (never booleans)."""
+    if isinstance(values, (pa.Array, pa.ChunkedArray)):
+        typ = values.type.value_type if pa.types.is_dictionary(values.type) else values.type
+        if not pa.types.is_integer(typ) or values.null_count:
+            return None
+        if pa.types.is_dictionary(values.type):
+            values = values.cast(typ)
+        if isinstance(values, pa.ChunkedArray):
+            values = pa.concat_arrays(values.chunks) if values.num_chunks else pa.array([], type=typ)
+        return values.to_numpy(zero_copy_only=False)
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
+        return values
+    return None
+
+
 def as_scores(values: Any, *, name: str = "scores", n: int | None = None,
-              where: Callable[[int], str] = item_position) -> np.ndarray:
+              where: Callable[[int], str] = item_position, order_only: bool = False) -> np.ndarray:
     """Scores as a 1-D float64 array, every value finite.
 
     Parameters
@@ -117,7 +176,19 @@ def as_scores(values: Any, *, name: str = "scores", n: int | None = None,
 
     >>> as_scores([0.5, "2", -1]).tolist()
     [0.5, 2.0, -1.0]
+
+    ``order_only=True`` (a ranking, where only the order of the scores counts): integer columns become
+    :func:`order_keys`, exact at any size; otherwise an integer beyond 2^53, which float64 would round,
+    is refused naming its row.
     """
+    ints = _int_array(values)
+    if ints is not None:
+        if order_only:
+            if n is not None and ints.shape[0] != n:
+                raise DataError(f"score column {name!r} has {ints.shape[0]} values for {n} items; give one score "
+                                f"per item.")
+            return order_keys(ints, name=name, where=where)
+        _check_exact_ints(ints, name, where)
     if isinstance(values, (pa.Array, pa.ChunkedArray)):
         s = _from_arrow(values, name, where)
     else:

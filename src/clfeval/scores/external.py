@@ -45,8 +45,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
@@ -55,6 +53,7 @@ import numpy as np
 from clfeval.core.metrics import ClassCounts
 from clfeval.errors import DataError, UsageError
 from clfeval.io.outputs import checkpoint
+from clfeval.io.spill import make_spill_directory, remove_spill_directory
 from clfeval.scores.rangestats import RangeStats, StreamRanking, merge_range, range_stats, rle, sample_ranks_of
 from clfeval.scores.objectives import Objective, parse_objective
 from clfeval.scores.sweep import CutChooser, Cuts, Sweep, sweep_of
@@ -192,9 +191,9 @@ class SpillSpace:
             raise UsageError("the spill space was closed; build a new store.")
         if self.directory is None:
             try:
-                self.directory = tempfile.mkdtemp(prefix="clfeval-runs-", dir=self.tmpdir)
-            except OSError as exc:
-                why = exc.strerror or str(exc)
+                self.directory = make_spill_directory(self.tmpdir)
+            except (OSError, UsageError) as exc:
+                why = str(exc) if isinstance(exc, UsageError) else (exc.strerror or str(exc))
                 raise UsageError(lambda name: f"cannot create a temporary directory for sorted runs "
                                               f"({why}); give {name} a writable place with room, "
                                               f"or a larger memory budget.", params=["tmpdir"]) from None
@@ -220,7 +219,7 @@ class SpillSpace:
         """Remove the temporary directory and every run in it."""
         self.closed = True
         if self.directory is not None:
-            shutil.rmtree(self.directory, ignore_errors=True)
+            remove_spill_directory(self.directory)
             self.directory = None
 
     def __enter__(self) -> "SpillSpace":

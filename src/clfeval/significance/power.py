@@ -57,16 +57,19 @@ import numpy as np
 from clfeval.core import resample as rs
 from clfeval.core.display import Display
 from clfeval.core.results import number, signature
-from clfeval.core.validation import check_beta, check_positive_int, check_probability, check_rng, check_zero_division
+from clfeval.core.validation import (check_beta, check_positive_int, check_range, check_rng,
+                                     check_zero_division)
 from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric
+from clfeval.significance.critical import critical_values
 from clfeval.significance.comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
 from clfeval.significance.paired import bootstrap_distribution
 from clfeval.significance.results import check_alternative
 from clfeval.core.tables import confusion_table, joint_table
 
 __all__ = ["McNemarPower", "BootstrapPower", "IntervalWidth", "mcnemar_exact_power", "mcnemar_power",
-           "bootstrap_power", "interval_width", "power_compare", "check_count_metric"]
+           "bootstrap_power", "interval_width", "power_compare", "check_count_metric", "check_alpha",
+           "check_power", "check_level", "check_delta"]
 
 _EPS = 1e-14  # mass of D left out on each side of the summed window
 _SCAN_LIMIT = 2_000_000  # most values of n scanned one by one
@@ -121,21 +124,8 @@ class _Exact:
         self.g = np.empty(0)
 
     def critical(self, d: np.ndarray) -> np.ndarray:
-        """c_d = min{c : P(Bin(d, ½) ≥ c) < a}: a normal guess (continuity-corrected), made exact with the tails.
-
-        c is the answer iff P(X ≥ c) < a ≤ P(X ≥ c − 1) = P(X ≥ c) + P(X = c − 1).
-        """
-        c = np.clip(np.floor(d / 2 + 0.5 + ndtri(1 - self.a) * np.sqrt(d) / 2) + 1, 0, d + 1).astype(np.int64)
-        todo = np.arange(d.shape[0])
-        while todo.size:
-            dd, cc = d[todo], c[todo]
-            tail = _binom().sf(cc - 1, dd, 0.5)
-            up = tail >= self.a
-            down = ~up & (cc >= 1) & (tail + _binom().pmf(cc - 1, dd, 0.5) < self.a)
-            c[todo[up]] += 1
-            c[todo[down]] -= 1
-            todo = todo[up | down]
-        return c
+        """c_d = min{c : P(Bin(d, ½) ≥ c) < a} (:func:`clfeval.significance.critical.critical_values`)."""
+        return critical_values(d, self.a)
 
     def reject(self, d: np.ndarray, c: np.ndarray, pi: float) -> np.ndarray:
         """g(d) = P(reject | D = d) for X ~ Bin(d, π)."""
@@ -274,7 +264,7 @@ def mcnemar_exact_power(n: int, p10: float, p01: float, *, alpha: float = 0.05, 
     0.932
     """
     n = check_positive_int(n, option="n")
-    alpha = check_probability(alpha, option="alpha")
+    alpha = check_alpha(alpha)
     check_alternative(alternative)
     p10, p01 = _check_shares(p10, p01)
     if p10 + p01 == 0:
@@ -337,16 +327,34 @@ class McNemarPower(Display):
                 "notes": list(self.notes), "signature": self.signature}
 
 
-def _check_delta(delta: Any, option: str = "delta") -> float | None:
+#: The ranges of the numeric settings (checked before any work): beyond them the answers are numbers of items no
+#: test set has (hundreds of digits), or quantiles that are not finite.
+ALPHA_RANGE = (1e-6, 0.5)
+POWER_RANGE = (0.01, 0.9999)
+LEVEL_RANGE = (0.5, 0.9999)
+DELTA_RANGE = (1e-4, 1.0)
+
+
+def check_alpha(alpha: Any) -> float:
+    """The level of the test, within :data:`ALPHA_RANGE`."""
+    return check_range(alpha, *ALPHA_RANGE, option="alpha", what="the level of the test")
+
+
+def check_power(power: Any) -> float:
+    """The power wanted, within :data:`POWER_RANGE`."""
+    return check_range(power, *POWER_RANGE, option="power", what="the power wanted")
+
+
+def check_level(level: Any) -> float:
+    """The level of an interval, within :data:`LEVEL_RANGE`."""
+    return check_range(level, *LEVEL_RANGE, option="level", what="the level of the interval")
+
+
+def check_delta(delta: Any, option: str = "delta") -> float | None:
     if delta is None:
         return None
-    try:
-        v = float(delta)
-    except (TypeError, ValueError):
-        v = math.nan
-    if not (math.isfinite(v) and v > 0):
-        raise UsageError(f"option {option} must be a positive number (the difference to detect); got {delta!r}.")
-    return v
+    what = "the difference to detect" if option == "delta" else "the interval width wanted"
+    return check_range(delta, *DELTA_RANGE, option=option, what=what, noun="positive number")
 
 
 def mcnemar_power(n_ab: int, n_ba: int, n: int, *, delta: float | None = None, alpha: float = 0.05,
@@ -385,10 +393,10 @@ def mcnemar_power(n_ab: int, n_ba: int, n: int, *, delta: float | None = None, a
     n = check_positive_int(n, option="n")
     if n_ab + n_ba > n:
         raise DataError(f"n_ab + n_ba = {n_ab + n_ba} discordant items cannot exceed the n = {n} items.")
-    alpha = check_probability(alpha, option="alpha")
-    target = check_probability(power, option="power")
+    alpha = check_alpha(alpha)
+    target = check_power(power)
     check_alternative(alternative)
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     max_n = check_positive_int(max_n, option="max_n")
     p_d = (n_ab + n_ba) / n
     undefined: list[dict[str, str]] = []
@@ -503,10 +511,10 @@ def bootstrap_power(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "macro
     check_metric(metric)
     if not isinstance(metric, str):
         raise UsageError("bootstrap_power takes a metric name (a count metric such as macro_f1).")
-    alpha = check_probability(alpha, option="alpha")
-    target = check_probability(power, option="power")
+    alpha = check_alpha(alpha)
+    target = check_power(power)
     check_alternative(alternative)
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     samples = check_positive_int(samples, option="samples", minimum=2)
     reps = bootstrap_distribution(gold, pred_a, pred_b, metric=metric, samples=samples, seed=seed, labels=labels,
                                   positive=positive, zero_division=zero_division, beta=beta)
@@ -626,8 +634,8 @@ def interval_width(gold: Any, pred: Any, *, metric: str = "macro_f1", level: flo
     check_metric(metric)
     if not isinstance(metric, str):
         raise UsageError("interval_width takes a metric name (a count metric such as macro_f1).")
-    level = check_probability(level, option="level")
-    target = _check_delta(width, "width")
+    level = check_level(level)
+    target = check_delta(width, "width")
     samples = check_positive_int(samples, option="samples", minimum=2)
     zd = check_zero_division(zero_division)
     rng = check_rng(seed)
