@@ -30,6 +30,7 @@ LAYERS = {
     "clfeval.protocols": 6,     # splits, runner, results, run log: joins models and evaluation
     "clfeval.studies": 7,       # the Reuters study, the demos
     "clfeval.dask": 7,          # the Dask engine: partitions → tables, score ranges, histograms (the only Dask user)
+    "clfeval.engines": 7.5,     # the front door: the five operations, any input, the engine a parameter
     "clfeval.plots": 8,         # figures from results (matplotlib, imported when drawn)
     "clfeval.render": 9,        # result → text / JSON / Markdown / HTML
     "clfeval.cli": 10,          # options → library → render

@@ -42,7 +42,7 @@ References
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -105,6 +105,7 @@ class Calibration(Display):
     average_precision: float | None
     notes: list[str]
     signature: dict[str, Any]
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     def to_dict(self) -> dict[str, Any]:
         out = {"kind": self.kind, "positive": self.positive, "n": self.n, "strategy": self.strategy,
