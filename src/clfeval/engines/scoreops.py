@@ -59,7 +59,9 @@ def _block(eng: Any, mode: str, result: Any, spooled: bool, inp: Any = None) -> 
     extra: dict[str, Any] = {"partitions": len(inp.sources)} if isinstance(eng, Dask) and inp is not None else {}
     if spooled:
         extra["input"] = "spooled to temporary Parquet files"
-    spilled = (spooled and isinstance(eng, Local)) or spilled_in(result.to_dict())
+    notes = getattr(result, "notes", None) or []
+    spilled = (spooled and isinstance(eng, Local)) or spilled_in(result.to_dict()) or any(
+        "spilled to disk" in n for n in notes)
     return engine_block(eng, mode, spilled=spilled, memory=memory, **extra)
 
 
