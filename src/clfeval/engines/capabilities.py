@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from clfeval.errors import UsageError
 
-__all__ = ["OPERATIONS", "ENGINES", "Capability", "TABLE", "supported", "refuse", "help_note", "markdown"]
+__all__ = ["OPERATIONS", "ENGINES", "Capability", "TABLE", "supported", "refuse", "refuse_stdin", "help_note", "markdown"]
 
 OPERATIONS = ("report", "compare", "threshold", "calibration", "ranking")
 ENGINES = ("local", "dask")
@@ -116,28 +116,43 @@ def refuse(operation: str, engine: str, given: Mapping[str, bool]) -> None:
     bad = [_find(operation, opt) for opt, on in given.items() if on and not supported(operation, engine, opt)]
     if not bad:
         return
-    params = [c.parameter for c in bad if c.parameter.isidentifier()]
+    params = ["engine"] + [c.parameter for c in bad if c.parameter.isidentifier()]
 
-    def text(*names: str) -> str:
-        shown = dict(zip(params, names))
+    def text(option: str, *names: str) -> str:
+        shown = dict(zip(params[1:], names))
         parts = []
         for c in bad:
             label = c.option
             if c.parameter in shown:
                 label = shown[c.parameter] + c.option[len(c.parameter):].replace("=", " ")
             parts.append(f"{label} ({c.reason(engine)})")
-        other = "Local" if engine == "dask" else "Dask"
-        return (f"the {engine} engine does not run {operation} with " + "; ".join(parts) +
-                f". Run it on the {other} engine, or leave {'it' if len(bad) == 1 else 'them'} out.")
+        other = "local" if engine == "dask" else "dask"
+        return (f"{option} {engine} does not run {operation} with " + "; ".join(parts) +
+                f". Run without {option} {engine} ({option} {other}), or leave {'it' if len(bad) == 1 else 'them'} "
+                f"out.")
 
     raise UsageError(text, params=params)
 
 
+def refuse_stdin(engine: str, given: Mapping[str, bool]) -> None:
+    """Standard input where the engine cannot read it (``given``: parameter → whether it is ``-``), refused
+    naming the parameter, with the table's reason."""
+    reason = _find("*", "PATH '-'").reason(engine)
+    bad = [p for p, on in given.items() if on]
+    if reason is None or not bad:
+        return
+    p = bad[0]
+    if p == "data":
+        raise UsageError(f"the input is '-' (standard input): {reason} with the {engine} engine.")
+    raise UsageError(lambda name: f"option {name} is '-' (standard input): {reason} with the {engine} engine.",
+                     params=[p])
+
+
 def help_note(operation: str) -> str:
-    """The ``--help`` note of a command: what its options need of the engine."""
-    lines = [f"{c.option}: {c.reason('dask')}" for c in TABLE
+    """The ``--help`` note of a command: the options the Dask engine does not run, each with its reason."""
+    lines = [f"{c.option} ({c.reason('dask')})" for c in TABLE
              if c.operation in (operation, "*") and c.reason("dask") is not None]
-    return "Not on --engine dask: " + "; ".join(lines) + "." if lines else ""
+    return "Not with --engine dask (clfeval.engines capability table): " + "; ".join(lines) + "." if lines else ""
 
 
 def markdown() -> str:

@@ -13,11 +13,11 @@ from typing import Any, Callable, Iterator, Sequence
 
 from clfeval.engines import data as inputs
 from clfeval.engines.block import engine_block, with_engine
-from clfeval.engines.capabilities import refuse
+from clfeval.engines.capabilities import refuse, refuse_stdin
 from clfeval.engines.spec import Dask, Local, as_engine
 from clfeval.errors import UsageError
 
-__all__ = ["compare"]
+__all__ = ["compare", "resampling_steps", "check_decision", "check_binned"]
 
 
 def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | None = None, id: str | None = None,
@@ -69,6 +69,13 @@ def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | No
                     positive, progress)
 
 
+def resampling_steps(n: int, *, samples: int = 10_000, test: str = "bootstrap", baseline: str | None = None,
+                     **_: Any) -> int:
+    """The replicates a comparison of ``n`` systems draws (what a progress bar counts)."""
+    pairs = (n - 1) if baseline is not None else n * (n - 1) // 2
+    return samples * pairs * (2 if test == "randomization" else 1)
+
+
 def _fits(eng: Local, gold: Any, rest: list[Any]) -> bool:
     import pyarrow as pa
 
@@ -109,8 +116,8 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
     refuse("compare", eng.name, {"score": score is not None, "scores_prefix": prefix is not None,
                                  "margin": margin is not None, "alternative=two-sided": alternative != "greater",
                                  "repeat": repeat is not None, "more than two inputs": len(systems) != 2,
-                                 "test=delong": test == "delong", "score_bins": bins is not None,
-                                 "PATH '-'": any(isinstance(s, str) and s == "-" for s in systems)})
+                                 "test=delong": test == "delong", "score_bins": bins is not None})
+    refuse_stdin(eng.name, {"data": any(inputs.is_stdin(s) for s in systems)})
     if isinstance(eng, Dask):
         eng.check()
     if scored and not score:

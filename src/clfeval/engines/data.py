@@ -15,7 +15,7 @@ from typing import Any, Iterator, Mapping
 
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["is_path", "is_table", "as_table", "columns_of", "table_bytes", "spooled", "resolve"]
+__all__ = ["is_stdin", "is_path", "is_table", "as_table", "columns_of", "table_bytes", "spooled", "resolve"]
 
 
 def is_path(data: Any) -> bool:
@@ -24,6 +24,18 @@ def is_path(data: Any) -> bool:
     from clfeval.io.source import Source
 
     return isinstance(data, (str, os.PathLike, InputPath, Source))
+
+
+def is_stdin(data: Any) -> bool:
+    """Standard input: ``-``, or a PATH or byte source that reads it."""
+    from clfeval.io.paths import InputPath
+    from clfeval.io.source import STDIN, Source
+
+    if isinstance(data, InputPath):
+        return data.kind == "stdin"
+    if isinstance(data, Source):
+        return data.name == STDIN
+    return isinstance(data, (str, os.PathLike)) and str(data) == "-"
 
 
 def is_table(data: Any) -> bool:

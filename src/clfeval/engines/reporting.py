@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 
 from clfeval.engines import data as inputs
 from clfeval.engines.block import engine_block, spilled_in, with_engine
-from clfeval.engines.capabilities import refuse
+from clfeval.engines.capabilities import refuse, refuse_stdin
 from clfeval.engines.spec import Dask, Local, as_engine
 from clfeval.errors import DataError, LabelListError, UsageError
 
@@ -69,6 +69,10 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
     scored = score is not None or scores_prefix is not None or scores is not None
     _check(eng, scored, score, scores_prefix, threshold, ci, score_bins, show_errors, train_labels, multilabel,
            positive, data)
+    if ci is not None:
+        from clfeval.core.validation import check_samples
+
+        settings["samples"] = check_samples(samples, option="samples")
     if not inputs.is_path(data) and not inputs.is_table(data):
         rep, block = _arrays(eng, data if gold is None or data is not None else gold, pred, labels, ids, scores,
                              threshold, train_labels, settings, top_n)
@@ -117,8 +121,8 @@ def _check(eng: Any, scored: bool, score: Any, prefix: Any, threshold: Any, ci: 
                          params=["score", "positive"])
     refuse("report", eng.name, {"scores_prefix": prefix is not None, "threshold": threshold is not None,
                                 "ci with score": ci is not None and scored, "show_errors": bool(show_errors),
-                                "multilabel with score": multilabel and scored,
-                                "PATH '-'": isinstance(data, str) and data == "-"})
+                                "multilabel with score": multilabel and scored})
+    refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
     if isinstance(eng, Dask):
         eng.check()
 

@@ -16,12 +16,12 @@ from typing import Any, Callable, Iterator
 
 from clfeval.engines import data as inputs
 from clfeval.engines.block import engine_block, spilled_in, with_engine
-from clfeval.engines.capabilities import refuse
+from clfeval.engines.capabilities import refuse, refuse_stdin
 from clfeval.engines.reportsteps import named_by
 from clfeval.engines.spec import Dask, Local, as_engine
 from clfeval.errors import UsageError
 
-__all__ = ["ranking", "threshold", "calibration"]
+__all__ = ["ranking", "threshold", "calibration", "check_threshold_options", "check_calibration_options"]
 
 
 @contextlib.contextmanager
@@ -87,7 +87,7 @@ def ranking(data: Any, scores: Any = None, *, gold: str | None = None, score: st
 
     eng = as_engine(engine)
     g = gold or "gold"
-    refuse("ranking", eng.name, {"PATH '-'": isinstance(data, str) and data == "-"})
+    refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
     if scores is not None:
         if isinstance(eng, Local):
             table = _arrays_as_table(data, scores, score)
@@ -213,8 +213,8 @@ def _check_threshold(eng: Any, data: Any, dev: Any, scores: Any, score: Any, pre
         raise UsageError(lambda d: f"option {d} names the test file itself ({str(data)!r}): a cut chosen on the test "
                                    f"labels is the hindsight cut, which this command already shows. Give a "
                                    f"development file (a held-out slice of the training data).", params=["dev"])
-    refuse("threshold", eng.name, {"scores_prefix": prefix is not None,
-                                   "PATH '-'": any(isinstance(x, str) and x == "-" for x in (data, dev))})
+    refuse("threshold", eng.name, {"scores_prefix": prefix is not None})
+    refuse_stdin(eng.name, {"data": inputs.is_stdin(data), "dev": inputs.is_stdin(dev)})
     if isinstance(eng, Dask):
         eng.check()
 
@@ -276,24 +276,11 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
     >>> c.n, c.engine["mode"]
     (4, 'memory')
     """
-    from clfeval.engines.scorecols import check_score_options
-    from clfeval.scores.calibration import check_bins, reliability
+    from clfeval.scores.calibration import reliability
 
     eng = as_engine(engine)
-    check_bins(bins, option="bins")
-    if probs is None:
-        check_score_options(prob, probs_prefix, names=("prob", "probs_prefix"))
-    if prob is not None and positive is None:
-        raise UsageError(lambda p, q: f"option {p} needs {q}: the class whose probability the column gives.",
-                         params=["prob", "positive"])
-    if probs_prefix is not None and positive is not None:
-        raise UsageError(lambda q, p: f"option {q} goes with --prob; {p} calibrates the top label of every item.",
-                         params=["positive", "probs_prefix"])
-    refuse("calibration", eng.name, {"probs_prefix": probs_prefix is not None,
-                                     "strategy=quantile": strategy != "uniform",
-                                     "PATH '-'": isinstance(data, str) and data == "-"})
-    if isinstance(eng, Dask):
-        eng.check()
+    check_calibration_options(eng, data=data, probs=probs, prob=prob, probs_prefix=probs_prefix, positive=positive,
+                              bins=bins, strategy=strategy)
     column = prob or "prob"
     if probs is not None:
         one = getattr(probs, "ndim", 1) == 1 and not isinstance(probs, dict)
@@ -320,6 +307,41 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
             return with_engine(r, _block(eng, "cluster", r, spooled, inp))
         r = _calibrate_stream(inp, g, prob, probs_prefix, positive, bins, strategy, normalize, eng, progress)
         return with_engine(r, _block(eng, "streamed", r, spooled))
+
+
+def check_calibration_options(engine: Any, *, data: Any = None, probs: Any = None, prob: str | None = None,
+                              probs_prefix: str | None = None, positive: Any = None, bins: int = 10,
+                              strategy: str = "uniform", **_: Any) -> None:
+    """The options of :func:`calibration` checked against each other and the engine, before any work."""
+    from clfeval.engines.scorecols import check_score_options
+    from clfeval.scores.calibration import check_bins
+
+    eng = as_engine(engine)
+    check_bins(bins, option="bins")
+    if probs is None:
+        check_score_options(prob, probs_prefix, names=("prob", "probs_prefix"))
+    if prob is not None and positive is None:
+        raise UsageError(lambda p, q: f"option {p} needs {q}: the class whose probability the column gives.",
+                         params=["prob", "positive"])
+    if probs_prefix is not None and positive is not None:
+        raise UsageError(lambda q, p: f"option {q} goes with --prob; {p} calibrates the top label of every item.",
+                         params=["positive", "probs_prefix"])
+    refuse("calibration", eng.name, {"probs_prefix": probs_prefix is not None,
+                                     "strategy=quantile": strategy != "uniform"})
+    refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
+    if isinstance(eng, Dask):
+        eng.check()
+
+
+def check_threshold_options(data: Any, dev: Any = None, *, engine: Any = None, score: str | None = None,
+                            scores_prefix: str | None = None, positive: Any = None, objective: Any = "f1",
+                            cost_fp: float = 1.0, cost_fn: float = 1.0, multilabel: bool = False,
+                            **_: Any) -> None:
+    """The options of :func:`threshold` checked against each other and the engine, before any file is read."""
+    from clfeval.scores.curves import parse_objective
+
+    parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
+    _check_threshold(as_engine(engine), data, dev, None, score, scores_prefix, positive, multilabel)
 
 
 def _calibrate_stream(inp: Any, gold: str, prob: Any, prefix: Any, positive: Any, bins: int, strategy: str,

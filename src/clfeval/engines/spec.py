@@ -87,10 +87,22 @@ class Dask:
         if self.client is not None and not isinstance(self.client, str):
             yield self.client
             return
+        import logging
+
         from clfeval.dask.parts import connect
 
-        with connect(self.client, connect_timeout=self.connect_timeout) as client:
-            yield client
+        # a lost cluster is said in one paragraph (ClusterLost): Dask's own reconnection errors and their
+        # tracebacks are not logged on top of it
+        quiet = [logging.getLogger(name) for name in ("distributed.client", "distributed.utils", "distributed.core")]
+        levels = [q.level for q in quiet]
+        for q in quiet:
+            q.setLevel(logging.CRITICAL)
+        try:
+            with connect(self.client, connect_timeout=self.connect_timeout) as client:
+                yield client
+        finally:
+            for q, level in zip(quiet, levels):
+                q.setLevel(level)
 
 
 def as_engine(engine: Any) -> Local | Dask:

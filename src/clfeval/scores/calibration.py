@@ -75,8 +75,9 @@ def check_bins(bins: Any, *, option: str = "bins") -> int:
     """The number of bins: an integer from 1 to :data:`MAX_BINS`."""
     n_bins = check_positive_int(bins, option=option)
     if n_bins > MAX_BINS:
-        raise UsageError(f"option {option} must be at most {MAX_BINS:,}; got {n_bins:,}. Time and memory grow with "
-                         f"the number of bins, and at {MAX_BINS:,} bins even ten million items leave only 100 per bin.")
+        raise UsageError(lambda name: f"option {name} must be at most {MAX_BINS:,}; got {n_bins:,}. Time and memory "
+                                      f"grow with the number of bins, and at {MAX_BINS:,} bins even ten million items "
+                                      f"leave only 100 per bin.", params=[option])
     return n_bins
 
 
