@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import check_paths, emit, input_options, input_path, output_options, parse_list, reading_progress
+from clfeval.cli._common import (check_paths, emit, existing_file, input_options, input_path, output_options, parse_list,
+                                 reading_progress)
 from clfeval.cli._decide import require_exit
 from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option, score_bin_options
 
@@ -55,6 +56,8 @@ def report(file: Path, **o: Any) -> None:
     engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
     fmt, output = o.pop("fmt"), o.pop("output")
     inp = input_path(file, input_format=o["input_format"], encoding=o["encoding"])
+    if o["train_labels"] is not None:  # '-': standard input, read once
+        o["train_labels"] = existing_file(o["train_labels"], "--train-labels")
     o.update(order=parse_list(o["order"]), id=o.pop("id_col"), normalize=o.pop("normalize_labels"),
              ci=o.pop("ci_level"), require=o.pop("require"))
     from clfeval.engines.reporting import report as run

@@ -52,7 +52,7 @@ def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | No
                                  "alternative=two-sided": alternative != "greater", "test=delong": test == "delong"})
     common = dict(metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci, labels=labels,
                   positive=positive, zero_division=zero_division, beta=beta, progress=progress)
-    if isinstance(eng, Local) and _fits(eng, gold, rest):
+    if isinstance(eng, Local) and (_per_class(rest) or _fits(eng, gold, rest)):
         from clfeval.significance.paired import compare as compare_two, compare_many
 
         if len(rest) == 2:
@@ -74,6 +74,11 @@ def resampling_steps(n: int, *, samples: int = 10_000, test: str = "bootstrap", 
     """The replicates a comparison of ``n`` systems draws (what a progress bar counts)."""
     pairs = (n - 1) if baseline is not None else n * (n - 1) // 2
     return samples * pairs * (2 if test == "randomization" else 1)
+
+
+def _per_class(rest: list[Any]) -> bool:
+    """Systems given as one score column per class (a mapping or a 2-D array): compared in memory."""
+    return any(isinstance(p, dict) or getattr(p, "ndim", 1) != 1 for p in rest)
 
 
 def _fits(eng: Local, gold: Any, rest: list[Any]) -> bool:
@@ -120,7 +125,7 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
     refuse_stdin(eng.name, {"data": any(inputs.is_stdin(s) for s in systems)})
     if isinstance(eng, Dask):
         eng.check()
-    if scored and not score:
+    if scored and not score and prefix is None:
         raise UsageError(lambda s: f"metric {metric!r} compares scores: name the score column with {s}.",
                          params=["score"])
     with _resolved(eng, systems, gold, pred, score, id_col, prefix, fmt, encoding) as (ins, spooled):
