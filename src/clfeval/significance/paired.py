@@ -46,6 +46,7 @@ from clfeval.core.validation import (check_beta, check_probability, check_rng, c
                                  check_zero_division, zero_division_name)
 from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric, stats_of
+from clfeval.significance.bounds import test_bound
 from clfeval.significance.classic import holm, mcnemar
 from clfeval.significance.comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
 from clfeval.significance.results import (P_DEFINITION, Comparison, MultiComparison, check_alternative, format_p,
@@ -521,6 +522,12 @@ def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, s
     if not m.higher_is_better:
         notes.append(f"{metric_label(m.name)}: lower is better, so 'A better than B' means δ < 0.")
     intervals = _intervals(prob, va, vb, (a, b), level)
+    intervals["test_bound"] = test_bound(test, sign * (va - vb), gain, alpha=alpha, tol=_TIE, higher=m.higher_is_better,
+                                         discordant=prob.discordant, n=prob.n, p_value=float(p))
+    intervals["estimates"] = ("two-sided bootstrap intervals (percentile, BCa): estimates of where δ lies; the "
+                              "verdict follows the test and its one-sided bound" if intervals["test_bound"] else
+                              "two-sided bootstrap intervals (percentile, BCa): estimates of where δ lies, a different "
+                              "procedure from the test")
     signature = build_signature({
         "test": test, "metric": m.name, "metric_definition": m.description, "higher_is_better": m.higher_is_better,
         "alpha": alpha, "ci_level": level, "ci_method": "bootstrap percentile (BCa beside it)",
@@ -531,7 +538,7 @@ def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, s
                       samples=samples, seed=signature["seed"], p_value=float(p), alpha=alpha,
                       higher_is_better=m.higher_is_better, n=prob.n, names=names, ci=intervals, details=details,
                       verdict=verdict(metric_label(m.name), names, a, b, delta, float(p), alpha, m.higher_is_better,
-                                      samples if test == "bootstrap" else None),
+                                      samples if test == "bootstrap" else None, bound=intervals["test_bound"]),
                       signature=signature, notes=notes, distribution=hist, joint=prob.joint)
 
 
