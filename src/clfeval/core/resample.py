@@ -537,7 +537,8 @@ def basic_bound(gains: np.ndarray, gain: float, alpha: float, tol: float) -> flo
     t = 2 * gain
     if q < t - tol * max(1.0, abs(t)):
         return t - q if math.isfinite(q) else math.inf
-    return min(t - q, 0.0)
+    gap = t - q
+    return 0.0 if abs(gap) <= tol * max(1.0, abs(t)) else min(gap, 0.0)
 
 
 def row_quantiles(sorted_rows: np.ndarray, q: np.ndarray) -> np.ndarray:

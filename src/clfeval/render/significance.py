@@ -9,7 +9,7 @@ from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
 from clfeval.significance.paired import Comparison, MultiComparison, metric_label
 
-__all__ = ["comparison_blocks", "multi_blocks", "ci_blocks"]
+__all__ = ["comparison_blocks", "multi_blocks", "ci_blocks", "bound_label", "estimate_caption"]
 
 _TEST_NAMES = {"bootstrap": "paired bootstrap", "randomization": "approximate randomization",
                "mcnemar": "McNemar's exact test"}
@@ -36,8 +36,25 @@ def _name(role: str, name: str) -> str:
     return role if name == role else f"{role}: {name}"
 
 
+def bound_label(tb: dict[str, Any]) -> str:
+    """How the test's own bound is named in every format: "one-sided 95% lower bound (basic bootstrap), matches
+    the test"."""
+    return f"one-sided {_pct(tb['level'])} {tb['side']} bound ({tb['method']}), matches the test"
+
+
+def estimate_caption(c: Comparison) -> str:
+    """What the two-sided intervals of a comparison are: estimates, and (randomization) a different procedure."""
+    head = (f"two-sided bootstrap intervals ({c.samples:,} replicates), estimates: percentile, and BCa "
+            f"(bias-corrected and accelerated)")
+    if c.ci.get("test_bound") is None:
+        head += "; a different procedure from the test, which has no interval of its own"
+    else:
+        head += "; the verdict follows the test and its one-sided bound below"
+    return head + ("" if c.higher_is_better else "; lower is better")
+
+
 def comparison_blocks(c: Comparison) -> list[Block]:
-    """The layout of one comparison: scores with intervals, the test, the verdict."""
+    """The layout of one comparison: scores with intervals, the test with its own bound, the verdict."""
     label = metric_label(c.metric)
     na, nb = c.names
     head = (f"clfeval compare — {label}, {_TEST_NAMES[c.test]}, {c.samples:,} samples, seed {c.seed}, "
@@ -51,9 +68,7 @@ def comparison_blocks(c: Comparison) -> list[Block]:
         blo, bhi = _interval(bca.get(key))
         rows.append([name, value, lo, hi, blo, bhi])
     blocks.append(TableBlock(None, ["", label, f"{level} low", f"{level} high", "BCa low", "BCa high"], rows,
-                             caption=f"bootstrap intervals ({c.samples:,} replicates): percentile, and BCa "
-                                     f"(bias-corrected and accelerated)" + ("" if c.higher_is_better else
-                                                                            "; lower is better")))
+                             caption=estimate_caption(c)))
     d = c.details
     if c.test == "bootstrap":
         test_rows = [["threshold 2δ", num(d["threshold"])],
@@ -68,6 +83,9 @@ def comparison_blocks(c: Comparison) -> list[Block]:
                      ["exact p, one-sided P(X ≥ n_AB)", p_text(c.p_value, None)],
                      ["exact p, two-sided", p_text(d["p_value_two_sided"], None)],
                      ["χ² with continuity correction", num(d["chi2"])], ["χ² p (two-sided)", p_text(d["chi2_p_value"], None)]]
+    tb = c.ci.get("test_bound")
+    if tb:
+        test_rows.append([f"δ: {bound_label(tb)}", num(tb["value"])])
     hyp = "H1: A better than B" + ("" if c.higher_is_better else " (lower is better)")
     blocks.append(TableBlock(f"{_TEST_NAMES[c.test]} — {hyp}, one-sided; α = {c.alpha:g}", ["", "value"], test_rows))
     blocks.append(TextBlock(c.verdict, style="bold"))

@@ -33,7 +33,7 @@ from clfeval.core import resample as rs
 __all__ = ["test_bound", "mcnemar_lower", "BOUND_METHODS"]
 
 #: How each test's bound is computed (None: the test has no interval of its own).
-BOUND_METHODS = {"bootstrap": "basic bootstrap", "mcnemar": "exact, McNemar's test inverted (Clopper–Pearson)",
+BOUND_METHODS = {"bootstrap": "basic bootstrap", "mcnemar": "McNemar's exact test inverted",
                  "randomization": None}
 
 

@@ -538,7 +538,7 @@ def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, s
                       samples=samples, seed=signature["seed"], p_value=float(p), alpha=alpha,
                       higher_is_better=m.higher_is_better, n=prob.n, names=names, ci=intervals, details=details,
                       verdict=verdict(metric_label(m.name), names, a, b, delta, float(p), alpha, m.higher_is_better,
-                                      samples if test == "bootstrap" else None, bound=intervals["test_bound"]),
+                                      samples if test == "bootstrap" else None),
                       signature=signature, notes=notes, distribution=hist, joint=prob.joint)
 
 

@@ -17,7 +17,7 @@ from clfeval.core import catalog
 from clfeval.core.display import Display
 from clfeval.errors import UsageError
 
-__all__ = ["Comparison", "MultiComparison", "format_p", "verdict", "verdict_two_sided", "bound_text", "hypothesis", "P_DEFINITION",
+__all__ = ["Comparison", "MultiComparison", "format_p", "verdict", "verdict_two_sided", "hypothesis", "P_DEFINITION",
            "fmt_value", "ALTERNATIVES", "check_alternative", "gate", "systems_phi_delta"]
 
 #: The alternative hypotheses: "A is better than B" (one-sided), or "A and B differ" (two-sided).
@@ -98,39 +98,9 @@ def verdict_two_sided(label: str, names: tuple[str, str], a: float, b: float, de
             f"α = {alpha:g}).")
 
 
-def bound_text(bound: dict[str, Any] | None) -> str:
-    """The test's one-sided bound of δ in a sentence: "the one-sided 95% lower bound of δ (basic bootstrap, which
-    matches the test) is 0.012 > 0"; empty without a bound.
-
-    >>> bound_text({"side": "lower", "value": -0.004, "level": 0.95, "method": "basic bootstrap"})
-    'the one-sided 95% lower bound of δ (basic bootstrap, which matches the test) is -0.0040 ≤ 0'
-    """
-    if not bound:
-        return ""
-    v = bound["value"]
-    lower = bound["side"] == "lower"
-    if not math.isfinite(v):
-        shown = "undefined"
-    else:
-        shown = f"{v:.4f}" + ((" > 0" if v > 0 else " ≤ 0") if lower else (" < 0" if v < 0 else " ≥ 0"))
-    return (f"the one-sided {bound['level'] * 100:g}% {bound['side']} bound of δ ({bound['method']}, which matches "
-            f"the test) is {shown}")
-
-
 def verdict(label: str, names: tuple[str, str], a: float, b: float, delta: float, p: float, alpha: float,
-            higher: bool, samples: int | None, p_name: str = "p", bound: dict[str, Any] | None = None) -> str:
-    """The plain sentence of a one-sided comparison: the difference, the p-value, and what it means; with
-    ``bound`` (the test's own one-sided bound of δ, :mod:`clfeval.significance.bounds`) that bound too, which
-    always says the same as the p-value."""
-    text = _verdict(label, names, a, b, delta, p, alpha, higher, samples, p_name)
-    extra = bound_text(bound)
-    if extra and math.isfinite(p):
-        text = f"{text[:-1]}; {extra}."
-    return text
-
-
-def _verdict(label: str, names: tuple[str, str], a: float, b: float, delta: float, p: float, alpha: float,
-             higher: bool, samples: int | None, p_name: str = "p") -> str:
+            higher: bool, samples: int | None, p_name: str = "p") -> str:
+    """The plain sentence of a one-sided comparison: the difference, the p-value, and what it means."""
     na, nb = names
     ptext = format_p(p, samples, name=p_name)
     if not (math.isfinite(a) and math.isfinite(b)):

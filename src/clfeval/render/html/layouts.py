@@ -89,6 +89,17 @@ def shown(value: Any) -> str:
     return value if isinstance(value, str) else num(value)
 
 
+def _pct(level: float) -> str:
+    return f"{level * 100:g}%"
+
+
+def interval_text(ci: Any) -> str:
+    """[low, high] as the tables write the numbers."""
+    if not ci or any(x is None for x in ci):
+        return "—"
+    return f"[{num(ci[0])}, {num(ci[1])}]"
+
+
 def card(name: str, value: Any, baselines: Sequence[tuple[str, Any]] = ()) -> dict[str, Any]:
     return {"name": name, "value": shown(value), "baselines": [(b, shown(v)) for b, v in baselines]}
 
@@ -240,7 +251,15 @@ def comparison_page(c: Any, figs: Figures | None = None) -> Page:
 
     d = c.to_dict()
     na, nb = c.names
-    s = Summary([card(f"A: {na}", c.a), card(f"B: {nb}", c.b), card("δ = A − B", c.delta), p_card(c)],
+    from clfeval.render.significance import bound_label
+
+    tb = c.ci.get("test_bound")
+    s = Summary([card(f"A: {na}", c.a, [(f"{_pct(c.ci['level'])} interval (estimate)", interval_text(c.ci["a"]))]),
+                 card(f"B: {nb}", c.b, [(f"{_pct(c.ci['level'])} interval (estimate)", interval_text(c.ci["b"]))]),
+                 card("δ = A − B", c.delta, ([(bound_label(tb), tb["value"])] if tb else []) +
+                      [(f"two-sided {_pct(c.ci['level'])} percentile interval (estimate"
+                        + ("" if tb else ", a different procedure from the test") + ")", interval_text(c.ci["delta"]))]),
+                 p_card(c)],
                 verdicts=[c.verdict])
     s.facts = [("metric", c.metric_description), ("test", c.test), ("samples", f"{c.samples:,}"), ("seed", str(c.seed)),
                ("items", f"{c.n:,}")]
