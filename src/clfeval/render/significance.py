@@ -151,28 +151,61 @@ def _get(d: dict[str, Any], path: tuple[str, ...]) -> Any:
     return d
 
 
+_METHOD_SHORT = {"percentile": "percentile", "bca": "BCa", "wilson": "Wilson"}
+_BINARY_CI = (("accuracy", "accuracy"), ("error_rate", "error rate"), ("precision", "precision"),
+              ("recall", "recall (sensitivity)"), ("specificity", "specificity"), ("fpr", "false-positive rate"),
+              ("f1", "F1"), ("balanced_accuracy", "balanced accuracy"), ("mcc", "Matthews correlation"))
+
+
+def _bracket(ci: list[float] | None) -> str:
+    lo, hi = _interval(ci)
+    return "—" if lo == "—" else f"[{lo}, {hi}]"
+
+
 def ci_blocks(ci: dict[str, Any]) -> list[Block]:
-    """The report's ``ci`` section: an interval beside every metric."""
+    """The report's ``ci`` section: one table of value and [low, high] side by side, the method of each named."""
     level = _pct(ci["level"])
+    values = ci.get("values") or {}
+    methods = ci.get("methods") or {}
+
+    def method(path: tuple[str, ...]) -> str:
+        return _METHOD_SHORT.get(methods.get(".".join(path), "percentile"), "percentile")
+
+    def value(path: tuple[str, ...]) -> Any:
+        v = values.get(".".join(path))
+        return "" if v is None else v
+
     rows = []
     for path, name in _CI_ROWS:
-        value = _get(ci, path)
-        if value is not None and name is not None:
-            rows.append([name, *_interval(value)])
+        interval = _get(ci, path)
+        if interval is not None and name is not None:
+            rows.append([name, value(path), _bracket(interval), method(path)])
+    blocks: list[Block] = [TextBlock(f"{level} confidence intervals ({ci['samples']:,} bootstrap samples, seed "
+                                     f"{ci['seed']})", heading=True),
+                           TableBlock(None, ["measure", "value", f"{level} interval", "method"], rows,
+                                      caption=ci.get("resampling"))]
     b = ci.get("binary")
     if b:
-        for key in ("precision", "recall", "f1", "specificity", "balanced_accuracy", "mcc"):
-            if key in b:
-                rows.append([f"binary {key.replace('_', ' ')}", *_interval(b[key])])
-    blocks: list[Block] = [TextBlock(f"{level} confidence intervals (bootstrap percentile, {ci['samples']:,} samples, "
-                                     f"seed {ci['seed']})", heading=True),
-                           TableBlock(None, ["measure", "low", "high"], rows, caption=ci.get("resampling"))]
+        brow = [[name, value(("binary", key)), _bracket(b[key]), method(("binary", key))]
+                for key, name in _BINARY_CI if key in b]
+        blocks.append(TableBlock(f"Positive class, {level} intervals", ["measure", "value", f"{level} interval",
+                                                                         "method"], brow))
     per = ci.get("per_class") or {}
     if per:
         prow = []
+        used = set()
         for lab, d in per.items():
-            prow.append([lab, *("{} – {}".format(*_interval(d.get(m))) for m in ("precision", "recall", "f1"))])
-        blocks.append(TableBlock(f"Per class, {level} intervals", ["class", "precision", "recall", "F1"], prow))
+            row: list[Any] = [lab]
+            for m in ("precision", "recall", "f1"):
+                v = value(("per_class", lab, m))
+                row.append(f"{num(v) if v != '' else '—'} {_bracket(d.get(m))}")
+                used.add((m, method(("per_class", lab, m))))
+            prow.append(row)
+        how = "; ".join(f"{'F1' if m == 'f1' else m}: {meth}" for m, meth in sorted(used))
+        blocks.append(TableBlock(f"Per class, value [{level} interval]", ["class", "precision", "recall", "F1"], prow,
+                                 caption=f"methods: {how}"))
+    if ci.get("method") and ci.get("methods"):
+        blocks.append(TextBlock(f"Methods: {ci['method'].removeprefix('per metric (see methods): ')}.", style="dim"))
     if ci.get("note"):
         blocks.append(TextBlock(ci["note"], style="dim"))
     return blocks
