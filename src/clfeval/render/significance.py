@@ -9,7 +9,7 @@ from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
 from clfeval.significance.paired import Comparison, MultiComparison, metric_label
 
-__all__ = ["comparison_blocks", "multi_blocks", "ci_blocks", "bound_label", "estimate_caption"]
+__all__ = ["comparison_blocks", "multi_blocks", "ci_blocks", "bound_label", "estimate_caption", "estimate_of"]
 
 _TEST_NAMES = {"bootstrap": "paired bootstrap", "randomization": "approximate randomization",
                "mcnemar": "McNemar's exact test"}
@@ -42,10 +42,19 @@ def bound_label(tb: dict[str, Any]) -> str:
     return f"one-sided {_pct(tb['level'])} {tb['side']} bound ({tb['method']}), matches the test"
 
 
+def estimate_of(c: Comparison, key: str = "delta") -> tuple[str, list[float] | None]:
+    """(name, interval) of the two-sided estimate a comparison shows first (``ci["estimate"]``: BCa by default,
+    the percentile interval where BCa is undefined)."""
+    bca = (c.ci.get("bca") or {}).get(key)
+    if c.ci.get("estimate", "bca") == "bca" and bca:
+        return "BCa", bca
+    return "percentile", c.ci[key]
+
+
 def estimate_caption(c: Comparison) -> str:
     """What the two-sided intervals of a comparison are: estimates, and (randomization) a different procedure."""
     head = (f"two-sided bootstrap intervals ({c.samples:,} replicates), estimates: percentile, and BCa "
-            f"(bias-corrected and accelerated)")
+            f"(bias-corrected and accelerated){' — the default' if c.ci.get('estimate', 'bca') == 'bca' else ''}")
     if c.ci.get("test_bound") is None:
         head += "; a different procedure from the test, which has no interval of its own"
     else:

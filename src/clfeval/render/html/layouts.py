@@ -251,14 +251,17 @@ def comparison_page(c: Any, figs: Figures | None = None) -> Page:
 
     d = c.to_dict()
     na, nb = c.names
-    from clfeval.render.significance import bound_label
+    from clfeval.render.significance import bound_label, estimate_of
 
     tb = c.ci.get("test_bound")
-    s = Summary([card(f"A: {na}", c.a, [(f"{_pct(c.ci['level'])} interval (estimate)", interval_text(c.ci["a"]))]),
-                 card(f"B: {nb}", c.b, [(f"{_pct(c.ci['level'])} interval (estimate)", interval_text(c.ci["b"]))]),
+    lv = _pct(c.ci["level"])
+    est = {k: estimate_of(c, k) for k in ("a", "b", "delta")}
+    s = Summary([card(f"A: {na}", c.a, [(f"{lv} {est['a'][0]} interval (estimate)", interval_text(est["a"][1]))]),
+                 card(f"B: {nb}", c.b, [(f"{lv} {est['b'][0]} interval (estimate)", interval_text(est["b"][1]))]),
                  card("δ = A − B", c.delta, ([(bound_label(tb), tb["value"])] if tb else []) +
-                      [(f"two-sided {_pct(c.ci['level'])} percentile interval (estimate"
-                        + ("" if tb else ", a different procedure from the test") + ")", interval_text(c.ci["delta"]))]),
+                      [(f"two-sided {lv} {est['delta'][0]} interval (estimate"
+                        + ("" if tb else ", a different procedure from the test") + ")",
+                        interval_text(est["delta"][1]))]),
                  p_card(c)],
                 verdicts=[c.verdict])
     s.facts = [("metric", c.metric_description), ("test", c.test), ("samples", f"{c.samples:,}"), ("seed", str(c.seed)),
