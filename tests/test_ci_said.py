@@ -169,3 +169,18 @@ def test_too_narrow_sentence_where_it_must_and_must_not_appear(tmp_path):
     d = json.loads(run("report", small, "--score", "score", "--positive", "yes", "--ci", "0.95", "--samples", "300",
                        "--format", "json").out)
     assert d["ranking_ci"]["roc_auc"]["interval"]["method"] == "logit-delong"
+
+
+def test_armano_phi_is_named_in_every_format(tmp_path):
+    path = _report_file(tmp_path)
+    for fmt in ("text", "markdown", "html"):
+        res = run("report", path, "--positive", "spam", "--format", fmt)
+        assert res.code == 0, res.err
+        assert "bias φ (Armano)" in res.out, fmt
+        assert not re.search(r"(^|[\s|])φ(\s+\||\s*$)", res.out, re.M), fmt  # no bare "φ" column header left
+    page = run("report", path, "--positive", "spam", "--format", "html").out
+    assert '<a class="metric" href="#g-phi">bias φ (Armano)</a>' in page  # the header links to the glossary
+    glossary = unescape(page[page.index('<dt id="g-phi">'):])
+    assert "Not the phi coefficient" in glossary and "JSON key stays 'phi'" in glossary
+    d = json.loads(run("report", path, "--positive", "spam", "--format", "json").out)
+    assert "phi" in d["per_class"]["spam"] and "phi" in d["binary"]  # the JSON key stays
