@@ -482,7 +482,11 @@ def _entries() -> list[Metric]:
     for name, title, rng, definition, formula in (
             ("ece", "expected calibration error", (0.0, 1.0), "The gap between confidence and accuracy, averaged over "
              "the bins of the reliability table weighted by their items (binary: the frequency of the positive class "
-             "instead of accuracy; multiclass: the top-label confidence).", "ECE = Σ_b (n_b / N)·|acc_b − conf_b|"),
+             "instead of accuracy; multiclass: the top-label confidence). Bins (--edges): clfeval's are left-closed, "
+             "[k/B, (k+1)/B), a value v in bin min(floor(v·B), B − 1) (1 in the last bin), empty bins kept; "
+             "scikit-learn's (calibration_curve, --edges sklearn) are right-closed on the float edges "
+             "linspace(0, 1, B + 1) (or the percentiles of the values, --strategy quantile), (e_k, e_(k+1)] with 0 "
+             "in the first bin, and empty bins dropped.", "ECE = Σ_b (n_b / N)·|acc_b − conf_b|"),
             ("mce", "maximum calibration error", (0.0, 1.0), "The largest gap between confidence and accuracy over the "
              "non-empty bins.", "MCE = max_b |acc_b − conf_b|"),
             ("brier", "Brier score", (0.0, 2.0), "The mean squared difference between the predicted probabilities and "
