@@ -85,6 +85,8 @@ def test_compare_text_golden():
 def test_compare_many_markdown_golden():
     # Checked by hand: x vs z, 2δ = 1.4 is out of reach → p = 0 shown as < 1/b, Holm < 2/b;
     # y vs z, 2δ = 1.0 needs all ten draws among y's five right documents: P = 1/1024 (3 of 1,000 here).
+    # Issue 18: δ's interval is the default estimate, BCa; z is always wrong, so x − z is x's accuracy and its
+    # BCa interval [0.4, 0.9] is the one compare_mcnemar.txt shows for A (same data, seed and replicates).
     gold, a, b = example_11()
     m = clfeval.compare_many(gold, {"x": a, "y": b, "z": ["no"] * 10}, baseline="z", samples=1000, seed=0)
     assert render(m, "markdown") == (GOLDEN / "compare_many.md").read_text()

@@ -123,13 +123,19 @@ def multi_blocks(m: MultiComparison) -> list[Block]:
                              caption=None if m.higher_is_better else "lower is better"))
     prow = []
     b = m.samples if m.test == "bootstrap" else None
+    names = set()
     for c, adj, sig in zip(m.comparisons, m.p_adjusted, m.significant):
-        lo, hi = _interval(c.ci["delta"])
+        name, interval = estimate_of(c)
+        names.add(name)
+        lo, hi = _interval(interval)
         prow.append([c.names[0], c.names[1], c.delta, lo, hi, p_text(c.p_value, b),
                      p_text(adj, b and b / len(m.comparisons)), "yes" if sig else "no"])
-    blocks.append(TableBlock(f"Pairs (A better than B?), Holm-adjusted, α = {m.alpha:g}",
+    how = " / ".join(sorted(names))
+    blocks.append(TableBlock(f"Pairs (A better than B?, one-sided), Holm-adjusted, α = {m.alpha:g}",
                              ["A", "B", "δ = A − B", f"δ {level} low", f"δ {level} high", "p", "p (Holm)",
-                              "significant"], prow, numeric_from=2))
+                              "significant"], prow, numeric_from=2,
+                             caption=f"δ's two-sided {level} interval: bootstrap {how}, an estimate; the verdicts "
+                                     f"follow the Holm-adjusted tests"))
     for verdict in m.verdicts:
         blocks.append(TextBlock(verdict))
     for note in m.notes:
