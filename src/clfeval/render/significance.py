@@ -217,8 +217,8 @@ def ci_blocks(ci: dict[str, Any]) -> list[Block]:
                 used.add((m, method(("per_class", lab, m))))
             prow.append(row)
         how = "; ".join(f"{'F1' if m == 'f1' else m}: {meth}" for m, meth in sorted(used))
-        blocks.append(TableBlock(f"Per class, value [{level} interval]", ["class", "precision", "recall", "F1"], prow,
-                                 caption=f"methods: {how}"))
+        blocks.append(TableBlock(f"Per class, {level} intervals", ["class", "precision", "recall", "F1"], prow,
+                                 caption=f"value [{level} interval]; methods: {how}"))
     if ci.get("method") and ci.get("methods"):
         blocks.append(TextBlock(f"Methods: {ci['method'].removeprefix('per metric (see methods): ')}.", style="dim"))
     if ci.get("note"):
