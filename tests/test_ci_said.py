@@ -184,3 +184,36 @@ def test_armano_phi_is_named_in_every_format(tmp_path):
     assert "Not the phi coefficient" in glossary and "JSON key stays 'phi'" in glossary
     d = json.loads(run("report", path, "--positive", "spam", "--format", "json").out)
     assert "phi" in d["per_class"]["spam"] and "phi" in d["binary"]  # the JSON key stays
+
+
+def test_report_roc_auc_method_asked_for(tmp_path):
+    path = _binormal(tmp_path, 50, 50, 0.8, 3)
+    for method in ("delong", "hanley-mcneil", "bca", "percentile", "logit-delong"):
+        res = run("report", path, "--score", "score", "--positive", "yes", "--ci", "0.95", "--samples", "300",
+                  "--ci-method", f"roc_auc={method}", "--format", "json")
+        assert res.code == 0, res.err
+        chosen = json.loads(res.out)["ranking_ci"]["roc_auc"]["interval"]
+        assert chosen["method"] == method
+        lo, hi = chosen["ci"]
+        assert lo < json.loads(res.out)["ranking_ci"]["roc_auc"]["value"] < hi
+
+
+def test_the_bench_measures_the_intervals_clfeval_offers():
+    """bench/ci_coverage.py draws its AUC bootstrap itself (batched over simulated test sets): its replicates
+    follow the same distribution as the library's stratified bootstrap of one ranking."""
+    import importlib.util
+
+    from clfeval.scores.curves import ranking
+    from clfeval.significance import aucintervals as ai
+
+    spec = importlib.util.spec_from_file_location("ci_coverage", Path(__file__).parents[1] / "bench" / "ci_coverage.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rng = np.random.default_rng(5)
+    pos, neg = rng.normal(1.2, 1, (1, 30)), rng.normal(0, 1, (1, 40))
+    below, v10, v01 = bench._placements(pos, neg)
+    reps = bench._boot_auc(below, 40, 20_000, rng)
+    rk = ranking(np.r_[np.ones(30, int), np.zeros(40, int)], np.r_[pos[0], neg[0]], positive=1)
+    lib = ai.auc_interval(rk, "percentile", level=0.95, samples=20_000, rng=np.random.default_rng(6))
+    assert np.quantile(reps[0], [0.025, 0.975]).tolist() == pytest.approx(lib, abs=0.01)
+    assert v10.mean() == pytest.approx(rk.roc_auc)
