@@ -310,10 +310,16 @@ def _chooser(cm: np.ndarray, nz: np.ndarray, labs: list[str], level: float, meth
     jack: dict[str, Any] = {}
 
     def jackknife() -> tuple[Leaves, np.ndarray]:
-        if not jack:
-            tables = np.repeat(cm.reshape(1, -1), nz.size, axis=0)
-            tables[np.arange(nz.size), nz] -= 1
-            jack["values"] = replicate_leaves(TableStats.of_matrix(tables.reshape(-1, k, k)), labs, **kw)
+        if not jack:  # one leave-one-out table per non-empty cell, in chunks of bounded memory
+            parts: dict[tuple[str, ...], list[np.ndarray]] = {}
+            step = max(1, rs.BUDGET // max(k * k, 1))
+            for start in range(0, nz.size, step):
+                cells = nz[start:start + step]
+                tables = np.repeat(cm.reshape(1, -1), cells.size, axis=0)
+                tables[np.arange(cells.size), cells] -= 1
+                for path, v in replicate_leaves(TableStats.of_matrix(tables.reshape(-1, k, k)), labs, **kw).items():
+                    parts.setdefault(path, []).append(v)
+            jack["values"] = {path: np.concatenate(v) for path, v in parts.items()}
             jack["weights"] = cm.reshape(-1)[nz].astype(np.float64)
         return jack["values"], jack["weights"]
 

@@ -58,7 +58,7 @@ def estimate_caption(c: Comparison) -> str:
     if c.ci.get("test_bound") is None:
         head += "; a different procedure from the test, which has no interval of its own"
     else:
-        head += "; the verdict follows the test and its one-sided bound below"
+        head += "; the verdict follows the test and its one-sided bound above"
     return head + ("" if c.higher_is_better else "; lower is better")
 
 
@@ -76,8 +76,8 @@ def comparison_blocks(c: Comparison) -> list[Block]:
         lo, hi = _interval(c.ci[key])
         blo, bhi = _interval(bca.get(key))
         rows.append([name, value, lo, hi, blo, bhi])
-    blocks.append(TableBlock(None, ["", label, f"{level} low", f"{level} high", "BCa low", "BCa high"], rows,
-                             caption=estimate_caption(c)))
+    estimates = TableBlock(None, ["", label, f"{level} low", f"{level} high", "BCa low", "BCa high"], rows,
+                           caption=estimate_caption(c))
     d = c.details
     if c.test == "bootstrap":
         test_rows = [["threshold 2δ", num(d["threshold"])],
@@ -98,6 +98,7 @@ def comparison_blocks(c: Comparison) -> list[Block]:
     hyp = "H1: A better than B" + ("" if c.higher_is_better else " (lower is better)")
     blocks.append(TableBlock(f"{_TEST_NAMES[c.test]} — {hyp}, one-sided; α = {c.alpha:g}", ["", "value"], test_rows))
     blocks.append(TextBlock(c.verdict, style="bold"))
+    blocks.append(estimates)  # the two-sided intervals, estimates, below the test and its own bound
     for note in c.notes:
         blocks.append(TextBlock(note, style="dim"))
     sig = c.signature

@@ -521,7 +521,7 @@ def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, s
     hist["tail"] = "above" if m.higher_is_better else "below"
     undefined = int(np.count_nonzero(~np.isfinite(va - vb)))
     if undefined:
-        notes.append(f"{undefined} of {samples} bootstrap replicates had an undefined {metric_label(m.name)}; "
+        notes.append(f"{undefined:,} of {samples:,} bootstrap replicates had an undefined {metric_label(m.name)}; "
                      f"they never count as reaching the threshold and are left out of the intervals.")
     if not m.higher_is_better:
         notes.append(f"{metric_label(m.name)}: lower is better, so 'A better than B' means δ < 0.")
