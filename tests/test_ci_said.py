@@ -65,7 +65,7 @@ def test_borderline_case_says_the_same_in_every_format(tmp_path):
         assert "one-sided" in out, fmt  # the hypothesis line names the side
     page = _text(run(*args, "--format", "html").out)
     start = page.index("δ = A − B")
-    summary = page[start:page.index("Results", start)]  # the cards come first
+    summary = page[start:page.index(" test bootstrap ", start)]  # the cards come first, then the facts
     assert f"{BOUND}: {shown}" in summary  # the card says it too
     assert f"two-sided 95% percentile interval (estimate): [{lo:.4f}, {hi:.4f}]" in summary
 

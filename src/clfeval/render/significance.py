@@ -59,7 +59,7 @@ def estimate_caption(c: Comparison) -> str:
         head += "; a different procedure from the test, which has no interval of its own"
     else:
         head += "; the verdict follows the test and its one-sided bound above"
-    return head + ("" if c.higher_is_better else "; lower is better")
+    return head
 
 
 def comparison_blocks(c: Comparison) -> list[Block]:
@@ -68,7 +68,10 @@ def comparison_blocks(c: Comparison) -> list[Block]:
     na, nb = c.names
     head = (f"clfeval compare — {label}, {_TEST_NAMES[c.test]}, {c.samples:,} samples, seed {c.seed}, "
             f"{c.n:,} items")
-    blocks: list[Block] = [TextBlock(head, heading=True)]
+    blocks: list[Block] = [TextBlock(head, heading=True),
+                           TableBlock(None, ["", label], [[_name("A", na), c.a], [_name("B", nb), c.b],
+                                                          ["δ = A − B", c.delta]],
+                                      caption=None if c.higher_is_better else "lower is better")]
     level = _pct(c.ci["level"])
     bca = c.ci.get("bca") or {}
     rows = []
@@ -76,7 +79,8 @@ def comparison_blocks(c: Comparison) -> list[Block]:
         lo, hi = _interval(c.ci[key])
         blo, bhi = _interval(bca.get(key))
         rows.append([name, value, lo, hi, blo, bhi])
-    estimates = TableBlock(None, ["", label, f"{level} low", f"{level} high", "BCa low", "BCa high"], rows,
+    estimates = TableBlock("Two-sided intervals (estimates)",
+                           ["", label, f"{level} low", f"{level} high", "BCa low", "BCa high"], rows,
                            caption=estimate_caption(c))
     d = c.details
     if c.test == "bootstrap":
