@@ -99,4 +99,4 @@ def test_mcnemar_and_randomization_in_compare():
         assert c.significant == _excludes_zero(c)
     r = compare(gold, a, b, test="randomization", samples=50)
     assert r.ci["test_bound"] is None
-    assert "different procedure from the test" in r.ci["estimates"]
+    assert "different procedure from the test" in r.ci["two_sided"]

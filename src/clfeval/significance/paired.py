@@ -529,7 +529,7 @@ def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, s
     intervals["estimate"] = "bca"  # the default two-sided estimate of δ (the README's coverage table)
     intervals["test_bound"] = test_bound(test, sign * (va - vb), gain, alpha=alpha, tol=_TIE, higher=m.higher_is_better,
                                          discordant=prob.discordant, n=prob.n, p_value=float(p))
-    intervals["estimates"] = ("two-sided bootstrap intervals (percentile, BCa): estimates of where δ lies; the "
+    intervals["two_sided"] = ("two-sided bootstrap intervals (percentile, BCa): estimates of where δ lies; the "
                               "verdict follows the test and its one-sided bound" if intervals["test_bound"] else
                               "two-sided bootstrap intervals (percentile, BCa): estimates of where δ lies, a different "
                               "procedure from the test")

@@ -192,7 +192,12 @@ class Comparison(Display):
     ci : dict
         ``level``, ``method`` ("percentile"), ``delta``, ``a``, ``b`` as
         [low, high], and ``bca`` (the same three as BCa intervals, or None
-        where undefined or too costly).
+        where undefined or too costly); ``estimate`` (``bca`` or ``percentile``:
+        the two-sided interval shown first, BCa by default); ``test_bound``, the
+        test's own one-sided bound of δ (:mod:`clfeval.significance.bounds`:
+        ``side``, ``value``, ``level`` = 1 − α, ``method``, ``matches_test``,
+        ``definition``; > 0 for a lower bound exactly when p < α), None for
+        randomization; ``two_sided``, what the two-sided intervals are.
     details : dict
         Test-specific numbers: bootstrap ``count`` of δ(x^(i)) ≥ ``threshold``
         (= 2δ); randomization ``count`` of δ_perm ≥ δ; McNemar ``n_ab``,
