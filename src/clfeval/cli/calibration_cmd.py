@@ -21,7 +21,12 @@ from clfeval.cli._scale import engine_of, engine_options, help_note, memory_opti
 @click.option("--bins", type=click.IntRange(min=1), default=10, show_default=True,
               help="Number of bins (at most 100,000).")
 @click.option("--strategy", type=click.Choice(["uniform", "quantile"]), default="uniform", show_default=True,
-              help="uniform: equal-width bins, v goes to min(floor(v*B), B-1); quantile: equal-mass bins.")
+              help="uniform: equal-width bins; quantile: equal-mass bins.")
+@click.option("--edges", type=click.Choice(["clfeval", "sklearn"]), default="clfeval", show_default=True,
+              help="Bin edges (with either --strategy). clfeval: left-closed bins [k/B, (k+1)/B), v goes to "
+                   "min(floor(v*B), B-1) (1 in the last bin), empty bins kept. sklearn: as scikit-learn's "
+                   "calibration_curve, right-closed on the float edges numpy.linspace(0, 1, B+1) (quantile: the "
+                   "percentiles of the values), bin = searchsorted(edges[1:-1], v), empty bins dropped.")
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
               help="File format (default: from the extension; CSV for standard input, '-').")
 @reading_options

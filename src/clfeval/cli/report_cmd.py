@@ -35,6 +35,12 @@ from clfeval.cli._scale import engine_of, engine_options, help_note, memory_opti
 @click.option("--samples", "-b", type=int, default=10_000, show_default=True,
               help="Bootstrap replicates of --ci (at most 1,000,000).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed of --ci.")
+@click.option("--ci-method", "ci_method", multiple=True, metavar="METHOD|METRIC=METHOD",
+              help="Interval method of --ci: percentile, bca, wilson (binomial proportions: accuracy, error rate, "
+                   "precision, recall, specificity, …), delong, logit-delong, hanley-mcneil (roc_auc only); one for "
+                   "every metric it applies to, or METRIC=METHOD (e.g. accuracy=wilson, roc_auc=delong; "
+                   "repeatable). Default per metric, the best measured coverage: Wilson for per-class precision "
+                   "and recall, BCa for the other count metrics, logit DeLong for ROC-AUC.")
 @click.option("--require", "require", multiple=True, metavar="COND",
               help="A condition such as 'macro_f1>=0.70', 'recall:spam>=0.9' or 'accuracy>majority' (repeatable): "
                    "each is shown with its value, and an unmet one exits 3.")

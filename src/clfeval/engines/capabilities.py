@@ -90,6 +90,8 @@ TABLE: tuple[Capability, ...] = (
                dask="the top label of each item is found by the local stream"),
     Capability("calibration", "strategy=quantile", "equal-mass bins",
                dask=f"equal-mass bins need exact order statistics of every probability: {_ITEMS}"),
+    Capability("calibration", "edges=sklearn", "scikit-learn's bin edges (right-closed, empty bins dropped)",
+               dask="the Dask sums are kept per left-closed clfeval bin"),
     Capability("ranking", "score", "exact ROC-AUC, AP and curves of one score column"),
     Capability("*", "PATH '-'", "standard input", dask=_STDIN),
 )

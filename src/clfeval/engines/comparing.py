@@ -22,7 +22,7 @@ __all__ = ["compare", "resampling_steps", "check_decision", "check_binned"]
 
 def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | None = None, id: str | None = None,
             metric: Any = "accuracy", test: str = "bootstrap", samples: int = 10_000, seed: Any = 0,
-            alpha: float = 0.05, ci: float = 0.95, labels: Sequence[Any] | None = None, positive: Any = None,
+            alpha: float = 0.05, ci: float = 0.95, ci_method: str | None = None, labels: Sequence[Any] | None = None, positive: Any = None,
             zero_division: Any = 0, beta: float = 1.0, names: Sequence[str] | None = None,
             baseline: str | None = None, alternative: str = "greater", margin: float | None = None,
             scores_prefix: str | None = None, repeat: str | None = None, score_bins: int | None = None,
@@ -39,11 +39,15 @@ def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | No
     >>> r.a, r.b, r.engine["mode"]
     (0.75, 0.25, 'memory')
     """
+    from clfeval.significance.results import check_estimate, with_estimate
+
     eng = as_engine(engine)
+    estimate = check_estimate(ci_method, test)
     if all(inputs.is_path(s) or inputs.is_table(s) for s in systems) and systems:
-        return _tabular(eng, list(systems), gold or "gold", pred, score, id, metric, test, samples, seed, alpha, ci,
-                        zero_division, beta, names, baseline, alternative, margin, scores_prefix, repeat, score_bins,
-                        score_binning, input_format, encoding, normalize, positive, progress)
+        return with_estimate(_tabular(
+            eng, list(systems), gold or "gold", pred, score, id, metric, test, samples, seed, alpha, ci, zero_division,
+            beta, names, baseline, alternative, margin, scores_prefix, repeat, score_bins, score_binning, input_format,
+            encoding, normalize, positive, progress), estimate)
     if gold is None:
         gold, *rest = systems
     else:
@@ -61,12 +65,14 @@ def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | No
         else:
             systems_ = dict(zip(names, rest)) if names else rest
             r = compare_many(gold, systems_, baseline=baseline, **common)
+        r = with_estimate(r, estimate) if ci_method is not None else r  # arrays: as before unless asked
         return with_engine(r, engine_block(eng, "memory", memory=eng.budget))
     tables = _tables(gold, rest)
     nm = list(names or ("A", "B") if len(rest) == 2 else names or [f"system {i + 1}" for i in range(len(rest))])
-    return _tabular(eng, tables, "gold", "pred", None, "id", metric, test, samples, seed, alpha, ci, zero_division,
-                    beta, nm, baseline, alternative, margin, None, None, None, score_binning, None, "utf-8", None,
-                    positive, progress)
+    r = _tabular(eng, tables, "gold", "pred", None, "id", metric, test, samples, seed, alpha, ci, zero_division, beta,
+                 nm, baseline, alternative, margin, None, None, None, score_binning, None, "utf-8", None, positive,
+                 progress)
+    return with_estimate(r, estimate) if ci_method is not None else r
 
 
 def resampling_steps(n: int, *, samples: int = 10_000, test: str = "bootstrap", baseline: str | None = None,

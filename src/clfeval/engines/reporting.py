@@ -26,7 +26,7 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
            ids: Any = None, scores: Any = None, positive: Any = None, beta: float = 1.0, zero_division: Any = 0,
            order: Sequence[Any] | None = None, multilabel: bool = False, sep: str = "|", train_labels: Any = None,
            train_column: str | None = None, show_errors: int = 0, threshold: float | None = None,
-           ci: float | None = None, samples: int = 10_000, seed: Any = 0, require: Sequence[Any] = (),
+           ci: float | None = None, samples: int = 10_000, seed: Any = 0, ci_method: Any = "auto", require: Sequence[Any] = (),
            score_bins: int | None = None, score_binning: str = "quantile", input_format: str | None = None,
            encoding: str = "utf-8", normalize: str | None = None, engine: Any = None, top_n: int = 5,
            progress: Callable[[Any], Any] | None = None) -> Any:
@@ -73,6 +73,8 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         from clfeval.core.validation import check_samples
 
         settings["samples"] = check_samples(samples, option="samples")
+    methods = _ci_methods(ci_method, ci, scored=scored, multilabel=multilabel)
+    settings["ci_method"] = (methods or "auto") if methods is not None else ci_method
     if not inputs.is_path(data) and not inputs.is_table(data):
         rep, block = _arrays(eng, data if gold is None or data is not None else gold, pred, labels, ids, scores,
                              threshold, train_labels, settings, top_n)
@@ -92,6 +94,25 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
 
         rep = with_requirements(rep, conditions)
     return with_engine(rep, block)
+
+
+def _ci_methods(values: Any, ci: float | None, *, scored: bool, multilabel: bool) -> dict[str, str] | None:
+    """``ci_method`` given as ``METHOD`` / ``METRIC=METHOD`` texts (the command line's repeated option): parsed and
+    checked against the metrics they name, before any data is read (None: not given that way)."""
+    if not isinstance(values, (tuple, list)) or not all(isinstance(v, str) for v in values):
+        return None
+    if not values:
+        return {}
+    from clfeval.core import catalog
+    from clfeval.evaluate.cimethods import check_ci_methods, parse_ci_methods
+
+    if ci is None:
+        raise UsageError(lambda m, c: f"option {m} chooses the method of {c}'s intervals: give {c} LEVEL too.",
+                         params=["ci_method", "ci"])
+    methods = parse_ci_methods(values)
+    check_ci_methods(methods, count_names=[n.split(":")[0] for n in catalog.names(input="counts")], scored=scored,
+                     multilabel=multilabel)
+    return methods
 
 
 def _conditions(require: Sequence[Any]) -> list[Any]:
@@ -223,9 +244,10 @@ def _with_ranking_ci(rep: Any, gold: Any, scores: Any, settings: dict[str, Any])
         return rep
     from clfeval.significance.rankingci import with_ranking_ci
 
+    methods = settings.get("ci_method")
     return with_ranking_ci(rep, gold, scores, positive=settings["positive"], multilabel=settings["multilabel"],
                            sep=settings["sep"], level=settings["ci"], samples=settings["samples"],
-                           seed=settings["seed"])
+                           seed=settings["seed"], methods=methods if isinstance(methods, dict) else {})
 
 
 def _on_path(eng: Any, inp: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any], bins: Any,

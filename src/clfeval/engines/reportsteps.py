@@ -118,6 +118,6 @@ def on_dask(eng: Any, inp: Any, cols: dict[str, Any], settings: dict[str, Any], 
     again = named_by(inp.name, lambda: report_from_table(
         rep.table, positive=s["positive"], beta=s["beta"], zero_division=s["zero_division"],
         order=s["order"] is not None, sep=s["sep"], top_n=top_n, train_labels=s.get("train_labels"), ci=s["ci"],
-        samples=s["samples"], seed=s["seed"]))
+        samples=s["samples"], seed=s["seed"], ci_method=s.get("ci_method", "auto") or "auto"))
     extra = {k: v for k, v in rep.sections.items() if k not in again.sections}
     return dataclasses.replace(again, sections={**again.sections, **extra})

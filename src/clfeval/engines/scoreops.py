@@ -263,7 +263,7 @@ def _threshold_dask(eng: Dask, t: Any, d: Any, gold: str, score: str, positive: 
 
 def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: str | None = None,
                 probs_prefix: str | None = None, positive: Any = None, labels: Any = None, bins: int = 10,
-                strategy: str = "uniform", input_format: str | None = None, encoding: str = "utf-8",
+                strategy: str = "uniform", edges: str = "clfeval", input_format: str | None = None, encoding: str = "utf-8",
                 normalize: str | None = None, engine: Any = None,
                 progress: Callable[[Any], Any] | None = None) -> Any:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
@@ -280,13 +280,13 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
 
     eng = as_engine(engine)
     check_calibration_options(eng, data=data, probs=probs, prob=prob, probs_prefix=probs_prefix, positive=positive,
-                              bins=bins, strategy=strategy)
+                              bins=bins, strategy=strategy, edges=edges)
     column = prob or "prob"
     if probs is not None:
         one = getattr(probs, "ndim", 1) == 1 and not isinstance(probs, dict)
         if isinstance(eng, Local) and (not one or inputs.table_bytes(_arrays_as_table(data, probs, column))
                                        <= eng.budget):
-            r = reliability(data, probs, positive=positive, labels=labels, bins=bins, strategy=strategy)
+            r = reliability(data, probs, positive=positive, labels=labels, bins=bins, strategy=strategy, edges=edges)
             return with_engine(r, _block(eng, "memory", r, False))
         data, gold, prob = _arrays_as_table(data, probs, column), "gold", column
     g = gold or "gold"
@@ -295,7 +295,7 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
         from clfeval.scores.columns import as_scores
 
         r = reliability(table.column(g), as_scores(table.column(column), name=column), positive=positive, bins=bins,
-                        strategy=strategy)
+                        strategy=strategy, edges=edges)
         return with_engine(r, _block(eng, "memory", r, False))
     with _as_path(eng, data, {"gold": g, "prob": prob}, input_format, encoding) as (inp, spooled):
         if isinstance(eng, Dask):
@@ -305,13 +305,13 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
                 r = named_by(inp.name, lambda: on_dask(inp, gold=g, prob=column, positive=positive, bins=bins,
                                                        client=client, normalize=normalize))
             return with_engine(r, _block(eng, "cluster", r, spooled, inp))
-        r = _calibrate_stream(inp, g, prob, probs_prefix, positive, bins, strategy, normalize, eng, progress)
+        r = _calibrate_stream(inp, g, prob, probs_prefix, positive, bins, strategy, normalize, eng, progress, edges)
         return with_engine(r, _block(eng, "streamed", r, spooled))
 
 
 def check_calibration_options(engine: Any, *, data: Any = None, probs: Any = None, prob: str | None = None,
                               probs_prefix: str | None = None, positive: Any = None, bins: int = 10,
-                              strategy: str = "uniform", **_: Any) -> None:
+                              strategy: str = "uniform", edges: str = "clfeval", **_: Any) -> None:
     """The options of :func:`calibration` checked against each other and the engine, before any work."""
     from clfeval.engines.scorecols import check_score_options
     from clfeval.scores.calibration import check_bins
@@ -327,7 +327,7 @@ def check_calibration_options(engine: Any, *, data: Any = None, probs: Any = Non
         raise UsageError(lambda q, p: f"option {q} goes with --prob; {p} calibrates the top label of every item.",
                          params=["positive", "probs_prefix"])
     refuse("calibration", eng.name, {"probs_prefix": probs_prefix is not None,
-                                     "strategy=quantile": strategy != "uniform"})
+                                     "strategy=quantile": strategy != "uniform", "edges=sklearn": edges != "clfeval"})
     refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
     if isinstance(eng, Dask):
         eng.check()
@@ -345,7 +345,7 @@ def check_threshold_options(data: Any, dev: Any = None, *, engine: Any = None, s
 
 
 def _calibrate_stream(inp: Any, gold: str, prob: Any, prefix: Any, positive: Any, bins: int, strategy: str,
-                      normalize: Any, eng: Local, progress: Any) -> Any:
+                      normalize: Any, eng: Local, progress: Any, edges: str = "clfeval") -> Any:
     from clfeval.engines.scorecols import score_columns
     from clfeval.io.predictions import iter_predictions
     from clfeval.scores.calibration import calibrate_batches
@@ -358,4 +358,4 @@ def _calibrate_stream(inp: Any, gold: str, prob: Any, prefix: Any, positive: Any
                                   progress=update)
         source = ScoreSource(name=prob, prefix=prefix or "", data=f"file {inp.name!r}")
         return calibrate_batches(reader, prob=prob, prefix=prefix, positive=positive, bins=bins, strategy=strategy,
-                                 source=source, memory=eng.budget, tmpdir=eng.tmpdir)
+                                 source=source, memory=eng.budget, tmpdir=eng.tmpdir, edges=edges)
