@@ -468,7 +468,8 @@ def _entries() -> list[Metric]:
              "of 0 would mean a perfectly inverted ranking)."),
             ("average_precision", "average precision (PR-AUC)", "The mean over the positive items of the precision at "
              "the cut that first includes them: scikit-learn's non-interpolated area under the precision–recall "
-             "curve. About the prevalence for a random ranking.",
+             "curve. About the prevalence for a random ranking. The curve is drawn up to its first point of full recall, "
+             "as scikit-learn's precision_recall_curve ends: lower cuts add only negatives.",
              "AP = Σ_k (R_k − R_{k−1})·P_k over the cuts in decreasing threshold order (tied scores form one cut)",
              "Without a positive item: NaN and listed.")):
         places = tuple(Place(f"ranking.{p}{name}") for p in ("", "per_class.LABEL.", "macro.", "weighted.", "micro."))

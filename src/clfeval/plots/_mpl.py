@@ -24,14 +24,36 @@ from clfeval.errors import MissingExtra, UsageError
 from clfeval.core.inert import shown
 
 __all__ = ["figure", "rc", "short", "set_label", "label_ticks", "legend", "place_labels", "fit", "figure_svg", "save",
-           "STYLE", "MAX_LABEL", "COLORS"]
+           "STYLE", "MAX_LABEL", "COLORS", "palette", "set_lines"]
 
 #: Longest label drawn in full inside a figure.
 MAX_LABEL = 28
 
-#: A colour-blind-safe categorical palette (Okabe & Ito 2008), then matplotlib's tab10.
-COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000",
-          "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
+#: Okabe & Ito's colour-blind-safe qualitative palette (2008): the colours of up to eight classes.
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+#: Kelly's 20 colours of maximum contrast (Kelly 1965, without white and black): the colours of 9 to 20 classes.
+KELLY = ("#F3C300", "#875692", "#F38400", "#A1CAF1", "#BE0032", "#C2B280", "#848482", "#008856", "#E68FAC",
+         "#0067A5", "#F99379", "#604E97", "#F6A600", "#B3446C", "#DCD300", "#882D17", "#8DB600", "#654522",
+         "#E25822", "#2B3D26")
+#: The palette of fixed roles (metrics, cuts, systems): Okabe–Ito.
+COLORS = OKABE_ITO
+
+
+def palette(n: int) -> tuple[str, ...]:
+    """One colour per class for ``n`` classes: Okabe–Ito up to 8, Kelly's 20 up to 20 (a figure never draws more
+    classes; :mod:`clfeval.core.manyclasses`).
+
+    >>> palette(3)
+    ('#0072B2', '#E69F00', '#009E73')
+    >>> len(set(palette(20)))
+    20
+    """
+    if n <= len(OKABE_ITO):
+        return OKABE_ITO[:n]
+    if n <= len(KELLY):
+        return KELLY[:n]
+    raise ValueError(f"a figure draws at most {len(KELLY)} classes, each in its own colour; got {n}.")
+
 
 STYLE: dict[str, Any] = {
     "text.parse_math": False,
@@ -108,6 +130,16 @@ def set_label(fig: Any, text_artist: Any, label: Any, limit: int = MAX_LABEL) ->
     text_artist.set_text(visible)
     if visible != full:
         _tooltip(fig, text_artist, full)
+
+
+def set_lines(fig: Any, text_artist: Any, lines: Sequence[Any], limit: int = 200) -> None:
+    """Show several lines on a Text artist: each line made inert (:func:`set_label`'s rules), joined by real line
+    breaks (a ``\\n`` inside one line, from user data, stays visible as an escape)."""
+    full = [shown(x) for x in lines]
+    visible = [short(x, limit) for x in full]
+    text_artist.set_text("\n".join(visible))
+    if visible != full:
+        _tooltip(fig, text_artist, " / ".join(full))
 
 
 def _tooltip(fig: Any, text_artist: Any, full: str) -> None:

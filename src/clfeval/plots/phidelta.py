@@ -9,6 +9,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from clfeval.errors import UsageError
+from clfeval.core import manyclasses
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, value
 
@@ -19,7 +20,10 @@ Group = tuple[str | None, list[str], list[float], list[float]]
 
 
 def _classes(pc: Mapping[str, Any], label: Any = None) -> tuple[list[str], list[float], list[float]]:
-    keys = [str(label)] if label is not None and str(label) in pc else list(pc)
+    """The points of the classes: class ``label``, or the classes a figure draws (at most 20, the largest:
+    :mod:`clfeval.core.manyclasses`)."""
+    keys = [str(label)] if label is not None and str(label) in pc else \
+        list(manyclasses.from_per_class(list(pc), pc, figure=True).labels)
     return keys, [value(pc[k].get("phi")) for k in keys], [value(pc[k].get("delta")) for k in keys]
 
 
@@ -80,7 +84,9 @@ def phi_delta_groups(result: Any, label: Any = None) -> tuple[list[Group], str]:
     if not pc or not all("phi" in c for c in pc.values()):
         raise UsageError("the phi-delta figure needs φ and δ: a report, a cross-validation result, the Reuters study, "
                          "a comparison of predicted labels or several reports; this result has none.")
-    return [(None, *_classes(pc))], "classes"
+    group = (None, *_classes(pc))
+    what = "classes" if len(group[1]) == len(pc) else f"the {len(group[1])} largest of {len(pc):,} classes"
+    return [group], what
 
 
 def phi_delta_points(result: Any, label: Any = None) -> tuple[list[str], list[float], list[float], str]:

@@ -15,20 +15,30 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.core import manyclasses
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, need, ranking_of, value
 
 __all__ = ["roc", "pr", "threshold", "label_thresholds", "tuning_panel", "reliability", "MAX_CURVES"]
 
-#: One-vs-rest curves drawn with their own legend entry; more are drawn thin and grey.
-MAX_CURVES = 12
+#: One-vs-rest curves drawn, each in its own colour with its own legend entry: the largest classes
+#: (:mod:`clfeval.core.manyclasses`).
+MAX_CURVES = manyclasses.FIGURE_ALL
 
 
 def _curves(rk: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """(label, curves, per-label summary) for a binary or a one-vs-rest ranking dict."""
+    """(label, curves, per-label summary) for a binary or a one-vs-rest ranking dict (of many classes: the ones a
+    figure draws)."""
     if "per_class" in rk:
-        return [(lab, rk["curves"].get(lab) or {}, rk["per_class"][lab]) for lab in rk["labels"]]
+        picked = manyclasses.from_per_class(rk["labels"], rk["per_class"], figure=True, f1_key="average_precision")
+        return [(lab, rk["curves"].get(lab) or {}, rk["per_class"][lab]) for lab in picked.labels]
     return [(rk["positive"], rk["curves"], rk)]
+
+
+def _more(rk: dict[str, Any], items: list[Any]) -> str:
+    """What a one-vs-rest figure leaves out, or ''."""
+    k = len(rk.get("labels") or ())
+    return f"; the {len(items)} largest of {k:,} classes drawn" if k > len(items) else ""
 
 
 def _is_bands(d: dict[str, Any]) -> bool:
@@ -102,18 +112,37 @@ def _draw(fig: Any, ax: Any, items: list[tuple[str, dict[str, Any], dict[str, An
     """Draw one curve per label (thin grey past :data:`MAX_CURVES`), inside its band when ``bands`` has one;
     (label, summary, line, colour) of the coloured curves, and whether a band was drawn."""
     shown, banded = [], False
+    colors = _mpl.palette(len(items))
     for n, (lab, cv, summary) in enumerate(items):
         c = cv.get(curve)
         if not c:
             continue
-        many = n >= MAX_CURVES
-        color = "#bbbbbb" if many else _mpl.COLORS[n % len(_mpl.COLORS)]
-        if bands and not many:
+        color = colors[n]
+        if bands:
             banded = _band(ax, bands, lab, curve, x, color, n) is not None or banded
-        (line,) = ax.plot(*_mpl.fit(fig, c[x], c[y]), linewidth=0.8 if many else 1.6, color=color, gid=f"{curve}-{n}")
-        if not many:
-            shown.append((lab, summary, line, color))
+        xs, ys = c[x], c[y]
+        if curve == "pr":
+            xs, ys = _to_full_recall(xs, ys)
+        (line,) = ax.plot(*_mpl.fit(fig, xs, ys), linewidth=1.6, color=color, gid=f"{curve}-{n}")
+        shown.append((lab, summary, line, color))
     return shown, banded
+
+
+def _to_full_recall(recall: list[Any], precision: list[Any]) -> tuple[list[Any], list[Any]]:
+    """A PR curve up to its first point of full recall (scikit-learn's ``precision_recall_curve`` stops there):
+    the cuts below it add only negatives, a drop of precision to the prevalence at recall 1 that no threshold
+    worth choosing reaches.
+
+    >>> _to_full_recall([0.5, 1.0, 1.0, 1.0], [1.0, 0.8, 0.5, 0.3])
+    ([0.5, 1.0], [1.0, 0.8])
+    """
+    rec = [math.nan if v is None else float(v) for v in recall]
+    finite = [v for v in rec if math.isfinite(v)]
+    if not finite:
+        return list(recall), list(precision)
+    top = max(finite)
+    end = next(i for i, v in enumerate(rec) if v == top)
+    return list(recall[:end + 1]), list(precision[:end + 1])
 
 
 def _frame(ax: Any, xlabel: str, ylabel: str, title: str) -> None:
@@ -138,8 +167,7 @@ def roc(result: Any) -> Any:
         handles = [line for _, _, line, _ in shown]
         names = [f"{_mpl.short(lab, 24)} (AUC {_fmt(summary.get('roc_auc'))})" for lab, summary, _, _ in shown]
         if len(items) > 1:
-            names.append(f"macro ROC-AUC {_fmt(rk['macro']['roc_auc'])}" + (f"; {len(items) - MAX_CURVES} more in grey"
-                                                                            if len(items) > MAX_CURVES else ""))
+            names.append(f"macro ROC-AUC {_fmt(rk['macro']['roc_auc'])}" + _more(rk, items))
             handles.append(ax.plot([], [], linestyle="none")[0])
         handles.append(diag)
         names.append("chance (AUC 0.5)")
@@ -167,7 +195,7 @@ def pr(result: Any) -> Any:
             names.append(f"{_mpl.short(lab, 24)} (AP {_fmt(summary.get('average_precision'))}, prevalence {_fmt(prev)})")
         if len(items) > 1:
             handles.append(ax.plot([], [], linestyle="none")[0])
-            names.append(f"macro AP {_fmt(rk['macro']['average_precision'])}; dotted: each prevalence")
+            names.append(f"macro AP {_fmt(rk['macro']['average_precision'])}; dotted: each prevalence" + _more(rk, items))
         else:
             handles.append(ax.plot([], [], linestyle=":", color="#555555")[0])
             names.append("random ranking (precision = prevalence)")
