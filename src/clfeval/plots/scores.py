@@ -104,7 +104,7 @@ def _legend(fig: Any, ax: Any, handles: list[Any], names: list[str], curves: int
     if curves == 1:
         _mpl.legend(fig, ax, handles, names, loc=loc)
     else:
-        _mpl.legend(fig, ax, handles, names, loc="center left", bbox_to_anchor=(1.02, 0.5))
+        _mpl.legend(fig, ax, handles, names, loc="outside right upper", fontsize=7 if curves > 12 else None)
 
 
 def _draw(fig: Any, ax: Any, items: list[tuple[str, dict[str, Any], dict[str, Any]]], curve: str, x: str, y: str,
@@ -167,8 +167,11 @@ def roc(result: Any) -> Any:
         handles = [line for _, _, line, _ in shown]
         names = [f"{_mpl.short(lab, 24)} (AUC {_fmt(summary.get('roc_auc'))})" for lab, summary, _, _ in shown]
         if len(items) > 1:
-            names.append(f"macro ROC-AUC {_fmt(rk['macro']['roc_auc'])}" + _more(rk, items))
+            names.append(f"macro ROC-AUC {_fmt(rk['macro']['roc_auc'])}")
             handles.append(ax.plot([], [], linestyle="none")[0])
+            if _more(rk, items):
+                names.append(_more(rk, items)[2:])
+                handles.append(ax.plot([], [], linestyle="none")[0])
         handles.append(diag)
         names.append("chance (AUC 0.5)")
         _band_legend(bands, banded, handles, names)
@@ -195,7 +198,12 @@ def pr(result: Any) -> Any:
             names.append(f"{_mpl.short(lab, 24)} (AP {_fmt(summary.get('average_precision'))}, prevalence {_fmt(prev)})")
         if len(items) > 1:
             handles.append(ax.plot([], [], linestyle="none")[0])
-            names.append(f"macro AP {_fmt(rk['macro']['average_precision'])}; dotted: each prevalence" + _more(rk, items))
+            names.append(f"macro AP {_fmt(rk['macro']['average_precision'])}")
+            handles.append(ax.plot([], [], linestyle=":", color="#555555")[0])
+            names.append("dotted: each class's prevalence")
+            if _more(rk, items):
+                handles.append(ax.plot([], [], linestyle="none")[0])
+                names.append(_more(rk, items)[2:])
         else:
             handles.append(ax.plot([], [], linestyle=":", color="#555555")[0])
             names.append("random ranking (precision = prevalence)")
@@ -252,7 +260,7 @@ def threshold(result: Any) -> Any:
         _mpl.legend(fig, ax, handles, names, loc="outside lower center", ncols=3)
         ax.set_ylim(0, 1.0)
         ax.set_xlabel(f"threshold (positive {d['positive']!r} iff score ≥ threshold)")
-        ax.set_ylabel("on the test data")
+        ax.set_ylabel(f"precision, recall, F{beta:g} on TEST")
         ax.grid(True)
         ax.set_title("Threshold sweep on the test data", pad=44)
     return fig
@@ -312,8 +320,13 @@ def label_thresholds(result: Any) -> Any:
     return fig
 
 
+#: Bins with fewer items are drawn faint and left out of the reliability line.
+FEW_ITEMS = 5
+
+
 def reliability(result: Any) -> Any:
-    """Reliability diagram: mean confidence against observed frequency per bin, the diagonal, bin counts
+    """Reliability diagram: mean confidence against observed frequency per bin (marker area: the bin's count;
+    bins of fewer than :data:`FEW_ITEMS` items faint and not joined by the line), the diagonal, bin counts
     beneath, ECE in the title."""
     d = as_dict(result)
     bins = need(d, "bins", "reliability", "a calibration result (clfeval calibration)")
@@ -321,15 +334,34 @@ def reliability(result: Any) -> Any:
         fig, (ax, axh) = _mpl.figure(5.2, 5.6, nrows=2, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
         (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="diagonal")
         full = [b for b in bins if b["count"]]
-        conf = [value(b["confidence"]) for b in full]
-        acc = [value(b["accuracy"]) for b in full]
+        solid = [b for b in full if b["count"] >= FEW_ITEMS]
+        few = [b for b in full if b["count"] < FEW_ITEMS]
         for b in full:
-            ax.plot([b["lower"], b["upper"]], [value(b["accuracy"])] * 2, color=_mpl.COLORS[0], alpha=0.25,
-                    linewidth=4, solid_capstyle="butt")
-        (curve,) = ax.plot(conf, acc, marker="o", color=_mpl.COLORS[0], linewidth=1.4, markersize=4, gid="reliability")
-        _mpl.legend(fig, ax, [curve, diag], ["each bin: observed at its mean confidence (band: the bin)",
-                                             "perfect calibration"], loc="upper left")
-        ax.set_ylim(0, 1)
+            ax.plot([b["lower"], b["upper"]], [value(b["accuracy"])] * 2, color=_mpl.COLORS[0],
+                    alpha=0.25 if b["count"] >= FEW_ITEMS else 0.08, linewidth=4, solid_capstyle="butt")
+        # the line joins the bins of at least FEW_ITEMS items; each marker's area grows with its bin's count
+        (curve,) = ax.plot([value(b["confidence"]) for b in solid], [value(b["accuracy"]) for b in solid],
+                           color=_mpl.COLORS[0], linewidth=1.4, gid="reliability")
+        biggest = max((b["count"] for b in full), default=1)
+
+        def area(b: dict[str, Any]) -> float:
+            return 6.0 + 150.0 * b["count"] / biggest
+
+        handles, names = [curve], [f"bins of ≥ {FEW_ITEMS} items (band: the bin's range)"]
+        if solid:
+            ax.scatter([value(b["confidence"]) for b in solid], [value(b["accuracy"]) for b in solid],
+                       s=[area(b) for b in solid], color=_mpl.COLORS[0], zorder=3, gid="bins")
+        if few:
+            handles.append(ax.scatter([value(b["confidence"]) for b in few], [value(b["accuracy"]) for b in few],
+                                      s=[area(b) for b in few], color=_mpl.COLORS[0], alpha=0.3, zorder=3,
+                                      gid="bins-few"))
+            names.append(f"bins of < {FEW_ITEMS} items (faint, not joined)")
+        handles.append(diag)
+        names.append("perfect calibration")
+        _mpl.legend(fig, ax, handles, names, loc="upper left")
+        ax.text(0.99, 0.01, "marker area ∝ items in the bin", transform=ax.transAxes, ha="right", va="bottom",
+                fontsize=7, color="#555555", gid="area-note")
+        ax.set_ylim(-0.03, 1.03)  # markers at 0 and 1 drawn whole
         ax.set_xlim(0, 1)
         ax.set_ylabel("observed frequency" if d.get("kind") == "binary" else "accuracy of the top label")
         ax.grid(True)

@@ -59,7 +59,7 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
         _mpl.label_ticks(fig, ax, "x", pos, labels, limit)
         _mpl.label_ticks(fig, ax, "y", pos, labels, limit)
         longest = max(len(_mpl.short(x, limit)) for x in labels)
-        rotation = 90 if k > 12 else 45 if k > 6 or longest * k > 36 else 0  # column labels never overlap
+        rotation = 90 if k > 6 else 45 if longest * k > 36 else 0  # column labels never overlap
         ax.tick_params(axis="x", labelrotation=rotation, labelsize=max(fs, 5))
         if rotation == 45:
             for t in ax.get_xticklabels():
