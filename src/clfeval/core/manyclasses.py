@@ -14,7 +14,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-__all__ = ["TABLE_ALL", "FIGURE_ALL", "TOP", "HARDEST", "Shown", "for_table", "for_figure", "from_per_class"]
+__all__ = ["TABLE_ALL", "FIGURE_ALL", "TOP", "HARDEST", "Shown", "for_table", "for_figure", "from_per_class",
+           "label_threshold_classes"]
 
 #: A table shows every class up to this many.
 TABLE_ALL = 50
@@ -106,5 +107,16 @@ def from_per_class(labels: Sequence[Any], per_class: Mapping[str, Mapping[str, A
     labels = [str(x) for x in labels]
     sup = {lab: (per_class.get(lab) or {}).get(support_key) or 0 for lab in labels}
     f1 = {lab: (per_class.get(lab) or {}).get(f1_key) for lab in labels}
+    f1 = {k: (math.nan if v is None else v) for k, v in f1.items()}
+    return for_figure(labels, sup, f1) if figure else for_table(labels, sup, f1)
+
+
+def label_threshold_classes(d: Mapping[str, Any], *, figure: bool = False) -> Shown:
+    """The labels of a multi-label threshold choice (its ``to_dict()``) a table or figure shows: support = the
+    test positives (TP + FN at the default cut), hardest = the lowest F1 at the default cut."""
+    per = d["per_label"]
+    labels = [str(x) for x in (d.get("labels") or per)]
+    sup = {lab: per[lab]["default"]["tp"] + per[lab]["default"]["fn"] for lab in labels}
+    f1 = {lab: per[lab]["default"]["f1"] for lab in labels}
     f1 = {k: (math.nan if v is None else v) for k, v in f1.items()}
     return for_figure(labels, sup, f1) if figure else for_table(labels, sup, f1)

@@ -304,7 +304,8 @@ def label_thresholds(result: Any) -> Any:
     development data and at the best cut in hindsight, with the three cuts written beside each row."""
     d = as_dict(result)
     per = need(d, "per_label", "label-threshold", "a multi-label threshold choice (clfeval threshold --multilabel)")
-    labels = list(d.get("labels") or per)
+    picked = manyclasses.label_threshold_classes(d, figure=True)
+    labels = list(picked.labels)
     rows = []
     for lab in labels:
         e = per[lab]
@@ -316,7 +317,8 @@ def label_thresholds(result: Any) -> Any:
         fig, ax = _mpl.figure(7.6, max(2.6, 0.3 * len(rows) + 1.6))
         handles = tuning_panel(fig, ax, rows, limit=24)
         _mpl.legend(fig, ax, handles, [name for _, name, _, _ in TUNING], loc="outside lower center", ncols=3)
-        ax.set_title("One cut per label (right: default → chosen on dev, and the hindsight cut)")
+        ax.set_title("One cut per label (right: default → chosen on dev, and the hindsight cut)" if not picked.partial
+                     else f"One cut per label, the {len(labels)} largest of {picked.total:,} labels")
     return fig
 
 
