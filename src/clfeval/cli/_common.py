@@ -283,7 +283,7 @@ def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None
 
         print_renderables(Console(highlight=False), renderables(result))
         return
-    text = render(result, fmt, width=width or 120)
+    text = render(result, fmt, width=width)  # without a terminal: 100 columns
     if output is not None:
         atomic_write_text(output, text)
         message(f"wrote {output}")
@@ -309,7 +309,7 @@ def finish_run(result: Any, fmt: str, output: Path | None, files: Any,
     def stage(run_id: int | None) -> None:
         final[0] = result if run_id is None else dataclasses.replace(result, run_id=run_id)
         if output is not None:
-            text = render(final[0], fmt, width=120)
+            text = render(final[0], fmt)
             files.stage(output, lambda p: Path(p).write_text(text, encoding="utf-8", newline=""), option="--output")
 
     if record is None:

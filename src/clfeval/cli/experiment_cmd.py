@@ -278,7 +278,7 @@ def _record_comparison(command: str, results: tuple[Any, Any], cfgs: tuple[Any, 
             def stage(run_id: int) -> None:
                 ids.append(run_id)
                 if output is not None:
-                    text = render(_with_ids(comparison, ids[0], run_id), fmt, width=120)
+                    text = render(_with_ids(comparison, ids[0], run_id), fmt)
                     files.stage(output, lambda p: Path(p).write_text(text, encoding="utf-8", newline=""),
                                 option="--output")
 
