@@ -94,7 +94,9 @@ def protocol_blocks(r: ProtocolResult) -> list[Block]:
                              + unit, bcols, brows))
     blocks.append(TextBlock("Pooled out-of-fold report (the fold tables added up"
                             + (", over all repeats" if p.repeats > 1 else "") + ")", heading=True))
-    blocks.extend(b for b in report_blocks(r.pooled)[1:])
+    pooled_sig = r.pooled.signature  # one signature line for the run: the pooled report's settings join it
+    blocks.extend(b for b in report_blocks(r.pooled)[1:]
+                  if not (isinstance(b, TextBlock) and b.style == "dim" and b.text.startswith("clfeval ")))
     blocks.append(TextBlock("A difference between two models smaller than the fold-to-fold spread is not evidence: "
                             "run both on the same folds (same seed) and test it with `clfeval compare` on their "
                             "out-of-fold predictions.", own_markup=True))
@@ -102,7 +104,8 @@ def protocol_blocks(r: ProtocolResult) -> list[Block]:
         blocks.append(TextBlock(note, style="dim"))
     sig = r.signature
     versions = sig.get("versions", {})
-    tail = [f"clfeval {sig.get('version')}", f"seed {sig.get('seed')}", p.describe()]
+    tail = [f"clfeval {sig.get('version')}", f"seed {sig.get('seed')}", p.describe(),
+            f"zero_division={pooled_sig.get('zero_division')}", f"beta={pooled_sig.get('beta', 1.0):g}"]
     if "scikit-learn" in versions:
         tail.append(f"scikit-learn {versions['scikit-learn']}")
     if r.run_id is not None:

@@ -44,7 +44,9 @@ def ranking_blocks(d: dict[str, Any]) -> list[Block]:
                                 f"({b['pairs_in_common_bin']} of {d['pairs']} positive–negative pairs share a bin); "
                                 f"average precision and the curves are at the bin edges."))
     if d.get("external"):
-        blocks.append(TextBlock(_external_line(d["external"])))
+        line = _external_line(d["external"])
+        if line:
+            blocks.append(TextBlock(line))
     if "threshold" in d:
         blocks.append(TextBlock(f"Predictions come from the cut {d['threshold']['value']:g}: {RULE}."))
     for note in d.get("notes", []):
@@ -63,8 +65,9 @@ def size_text(n: int) -> str:
     return f"{n} bytes"
 
 
-def _external_line(e: dict[str, Any]) -> str:
-    """Where the exact ranking was computed: in memory, spilled to disk as sorted runs, or on a Dask cluster."""
+def _external_line(e: dict[str, Any]) -> str | None:
+    """Where the exact ranking was computed when it matters: spilled to disk as sorted runs, or on a Dask cluster;
+    None for a ranking in memory (the JSON's ``external`` says so, and nothing about the numbers changes)."""
     if e.get("engine") == "dask":
         parts = sum(e["partitions"].values()) if isinstance(e["partitions"], dict) else int(e["partitions"])
         return (f"Ranked on Dask: {parts} partition{'s' if parts != 1 else ''}, the score axis cut into ranges each "
@@ -74,7 +77,7 @@ def _external_line(e: dict[str, Any]) -> str:
         runs = int(e.get("runs", 0))
         return (f"Ranked beyond memory: the scores outgrew the memory budget ({budget}, --memory), so {runs} sorted "
                 f"run{'s' if runs != 1 else ''} spilled to disk and were merged; every number is exact.")
-    return f"Ranked within the memory budget ({budget}, --memory): nothing spilled to disk."
+    return None
 
 
 register_section("ranking", ranking_blocks)
@@ -128,7 +131,9 @@ def threshold_blocks(c: ThresholdChoice) -> list[Block]:
                                 f"F1 {num(c.dev['f1'])}{extra}. Rule: {RULE}."))
     blocks.append(TextBlock(f"Default cut: {c.default['source']}."))
     if c.external:
-        blocks.append(TextBlock(_external_line(c.external)))
+        line = _external_line(c.external)
+        if line:
+            blocks.append(TextBlock(line))
     for note in c.notes:
         blocks.append(TextBlock(note, style="dim"))
     return blocks
@@ -158,7 +163,9 @@ def label_threshold_blocks(r: LabelThresholds) -> list[Block]:
                                                                   "macro R", "macro F1"], avg_rows))
     blocks.append(TextBlock(f"Rule: {RULE}."))
     if r.external:
-        blocks.append(TextBlock(_external_line(r.external)))
+        line = _external_line(r.external)
+        if line:
+            blocks.append(TextBlock(line))
     for note in r.notes:
         blocks.append(TextBlock(note, style="dim"))
     return blocks
