@@ -15,7 +15,7 @@ from clfeval.errors import InputFileError, UsageError
 from clfeval.render._util import shown
 
 __all__ = ["Group", "option_names", "output_options", "input_options", "reading_options", "sep_option", "check_paths",
-           "emit", "finish_run", "progress", "reading_progress", "existing_file", "input_path", "parse_list", "message",
+           "emit", "finish_run", "progress", "where_recorded", "DEFAULT_RUNS_DB", "reading_progress", "existing_file", "input_path", "parse_list", "message",
            "stdout_error"]
 
 # Library parameter names whose option is not named after them: the first option the command has wins.
@@ -240,6 +240,21 @@ def parse_list(text: str | None) -> list[str] | None:
 def message(text: str) -> None:
     """A message for the user: stderr, never mixed with data on stdout; control characters shown escaped."""
     click.echo(shown(text), err=True)
+
+
+#: The run log of ``cv``, ``holdout`` and ``reuters`` when ``--runs-db`` is not given.
+DEFAULT_RUNS_DB = Path("clfeval-runs.sqlite")
+
+
+def where_recorded(what: str, runs_db: Path, existed: bool) -> str:
+    """The one stderr line of a recorded run: which log holds it. Without ``--runs-db`` (the default file in the
+    current directory) the line gives the full path, and says when the log was created by this run."""
+    if runs_db != DEFAULT_RUNS_DB:
+        return f"recorded {what} in {runs_db}"
+    full = Path.cwd() / runs_db
+    new = "" if existed else "a new run log, "
+    return (f"recorded {what} in {new}{full} (the default run log; --runs-db FILE to choose another, --no-log to "
+            f"record nothing)")
 
 
 def stdout_error(exc: OSError) -> Exception:

@@ -224,7 +224,7 @@ def _ratio(name: str, title: str, fn: Callable[..., Any], direction: str, defini
     """A per-label ratio of rates that can be infinite (x/0 with x > 0); not averaged over classes."""
     return _per_label(name, title, lambda e: fn(e.c, e.zd), direction, (0.0, INF),
                       f"{definition} Not averaged over classes.", formula,
-                      f"0/0 ({zero_case}) is {_ZERO_DIVISION}. With {infinite_case} it is infinite: reported as "
+                      f"When {zero_case}: {_ZERO_DIVISION}. With {infinite_case} it is infinite: reported as "
                       f"undefined (null), whatever zero_division.", infinite=infinite_case)
 
 
@@ -324,12 +324,12 @@ def _entries() -> list[Metric]:
                    "Armano's discriminant capability: how much more often the class is predicted for its own items than "
                    "for the others (Youden's J, informedness); 0 for a classifier that cannot tell them apart.",
                    "δ = TPR − FPR",
-                   f"When TPR or FPR is (no item of the class, or every item of it): {_ZERO_DIVISION}."),
+                   f"When TPR or FPR is undefined (no item of the class, or every item of it): {_ZERO_DIVISION}."),
         _per_label("phi", "φ", lambda e: M.phi(e.c, e.zd), "none", (-1.0, 1.0),
                    "Armano's characteristic capability: the bias towards predicting the class (positive: said too "
                    "often, negative: too rarely), whatever the classifier's skill.",
                    "φ = TPR + FPR − 1",
-                   f"When TPR or FPR is (no item of the class, or every item of it): {_ZERO_DIVISION}."),
+                   f"When TPR or FPR is undefined (no item of the class, or every item of it): {_ZERO_DIVISION}."),
         _per_label("fbeta", "F-beta", lambda e: M.fbeta(e.c, e.beta, e.zd), "higher", (0.0, 1.0),
                    "The F-measure weighting recall β times as much as precision (β > 1 favours recall); a report "
                    "shows it beside F1 when beta ≠ 1.",
@@ -351,7 +351,7 @@ def _entries() -> list[Metric]:
                    "How much more likely an item predicted as the class belongs to it than an item predicted "
                    "otherwise (Powers' markedness, the predictive counterpart of δ).",
                    "markedness = PPV + NPV − 1",
-                   f"When precision or NPV is (the class is never predicted, or predicted for every item): "
+                   f"When precision or NPV is undefined (the class is never predicted, or predicted for every item): "
                    f"{_ZERO_DIVISION}."),
         _ratio("lr_plus", "positive likelihood ratio LR+", M.lr_plus, "higher",
                "The positive likelihood ratio: by how much predicting the class multiplies the odds that the item "
@@ -428,7 +428,7 @@ def _entries() -> list[Metric]:
         Metric("jaccard", "Jaccard index", "counts", ML, "higher", (0.0, 1.0),
                "The mean over items of the overlap of the predicted and gold label sets.",
                "Jaccard = (1/N) Σ_i |G_i ∩ P_i| / |G_i ∪ P_i|",
-               "An item with empty gold and predicted sets is 0/0: counted as zero_division, or under nan left out "
+               "When an item has empty gold and predicted sets: 0/0, counted as zero_division, or under nan left out "
                "of the mean; such items are listed under undefined.", (Place("jaccard"),),
                lambda e: M.jaccard(e.stats.jaccard_sum, e.stats.jaccard_empty, e.stats.n, e.zd),
                undefined_items=lambda s: s.jaccard_empty),
@@ -490,7 +490,7 @@ def _entries() -> list[Metric]:
              "clipped to [ε, 1 − ε] with ε the float64 machine epsilon (so at most −log ε ≈ 36.04).",
              "log loss = −(1/N) Σ_i log p_i(gold)")):
         out.append(Metric(name, title, "probabilities", probs, "lower", rng, definition, formula,
-                          "Never for a non-empty set of probabilities (no items, or values outside [0, 1], are "
+                          "Never, for a non-empty set of probabilities (no items, or values outside [0, 1], are "
                           "refused).", (Place(name, result="calibration"),),
                           lambda cal, _a=name: float(getattr(cal, _a))))
     return out
