@@ -72,6 +72,11 @@ def _cases():
     names = np.array(["urgent", "normal", "spam"])
     comparison = clfeval.compare(names[g3], names[a], names[b], samples=2000, seed=7, metric="macro_f1",
                                  names=("system A", "system B"))
+    g12 = rng.integers(0, 12, 3000)
+    labs12 = np.array(_labels(12))
+    a12 = np.where(rng.random(3000) < 0.8, g12, rng.integers(0, 12, 3000))
+    b12 = np.where(rng.random(3000) < 0.6, g12, rng.integers(0, 12, 3000))
+    comparison12 = clfeval.compare(labs12[g12], labs12[a12], labs12[b12], samples=500, seed=1, names=("r12", "r12b"))
     randomization = clfeval.compare(names[g3], names[a], names[b], samples=500, seed=7, test="randomization")
     sets_labels = ["grain", "wheat", "corn"]
     sets = [[x for x in sets_labels if rng.random() < 0.4] for _ in range(300)]
@@ -99,6 +104,7 @@ def _cases():
         "phi-delta-4": (plots.phi_delta, _report(4)),
         "phi-delta-12": (plots.phi_delta, _report(12)),
         "phi-delta-compare": (plots.phi_delta, comparison),
+        "phi-delta-compare-12": (plots.phi_delta, comparison12),
         "phi-delta-folds": (plots.phi_delta, example_10()),
         "cv-spread": (plots.cv_spread, example_10()),
         "bootstrap": (plots.bootstrap, comparison),
@@ -120,7 +126,7 @@ def _case(name):
 
 NAMES = ["confusion-4", "confusion-12", "confusion-30", "per-class-3", "per-class-12", "per-class-60", "roc-binary",
          "roc-12", "pr-binary", "pr-12", "pr-30", "threshold", "label-thresholds", "reliability", "phi-delta-4",
-         "phi-delta-12", "phi-delta-compare", "phi-delta-folds", "cv-spread", "bootstrap", "randomization", "reuters"]
+         "phi-delta-12", "phi-delta-compare", "phi-delta-compare-12", "phi-delta-folds", "cv-spread", "bootstrap", "randomization", "reuters"]
 
 
 def test_every_figure_kind_is_covered():
@@ -154,7 +160,7 @@ def _texts(fig):
     for t in fig.findobj(Text):
         if id(t) in hidden or not t.get_visible() or not t.get_text().strip():
             continue
-        out.append((t, t.get_window_extent(renderer)))
+        out.append((t, Text.get_window_extent(t, renderer)))  # the text itself (an annotation's leader line aside)
     return out
 
 

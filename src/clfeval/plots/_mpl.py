@@ -31,10 +31,11 @@ MAX_LABEL = 28
 
 #: Okabe & Ito's colour-blind-safe qualitative palette (2008): the colours of up to eight classes.
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
-#: Kelly's 20 colours of maximum contrast (Kelly 1965, without white and black): the colours of 9 to 20 classes.
-KELLY = ("#F3C300", "#875692", "#F38400", "#A1CAF1", "#BE0032", "#C2B280", "#848482", "#008856", "#E68FAC",
-         "#0067A5", "#F99379", "#604E97", "#F6A600", "#B3446C", "#DCD300", "#882D17", "#8DB600", "#654522",
-         "#E25822", "#2B3D26")
+#: Kelly's 20 colours of maximum contrast (Kelly 1965, without white and black): the colours of 9 to 20 classes,
+#: the darker first (the pale ones, faint as thin lines on white, come last).
+KELLY = ("#875692", "#F38400", "#0067A5", "#BE0032", "#008856", "#882D17", "#604E97", "#E68FAC", "#848482",
+         "#B3446C", "#2B3D26", "#8DB600", "#E25822", "#654522", "#F99379", "#F6A600", "#A1CAF1", "#C2B280",
+         "#F3C300", "#DCD300")
 #: The palette of fixed roles (metrics, cuts, systems): Okabe–Ito.
 COLORS = OKABE_ITO
 
@@ -178,7 +179,9 @@ def legend(fig: Any, ax: Any, handles: Sequence[Any], labels: Iterable[Any], **k
 #: Where a point's label may go, in points from the point (dx, dy, ha, va), in the order tried.
 _SPOTS = ((4, 3, "left", "bottom"), (4, -3, "left", "top"), (-4, 3, "right", "bottom"), (-4, -3, "right", "top"),
           (0, 7, "center", "bottom"), (0, -7, "center", "top"), (12, 12, "left", "bottom"), (-12, -12, "right", "top"),
-          (12, -12, "left", "top"), (-12, 12, "right", "bottom"))
+          (12, -12, "left", "top"), (-12, 12, "right", "bottom"), (20, 0, "left", "center"),
+          (-20, 0, "right", "center"), (0, 18, "center", "bottom"), (0, -18, "center", "top"),
+          (22, 22, "left", "bottom"), (-22, -22, "right", "top"), (22, -22, "left", "top"), (-22, 22, "right", "bottom"))
 
 
 def _box(px: float, py: float, spot: tuple[float, float, str, str], w: float, h: float, scale: float) \
@@ -187,7 +190,7 @@ def _box(px: float, py: float, spot: tuple[float, float, str, str], w: float, h:
     x = px + dx * scale
     y = py + dy * scale
     x0 = x if ha == "left" else x - w if ha == "right" else x - w / 2
-    y0 = y if va == "bottom" else y - h
+    y0 = y if va == "bottom" else y - h / 2 if va == "center" else y - h
     return x0, y0, x0 + w, y0 + h
 
 
@@ -195,7 +198,8 @@ def place_labels(fig: Any, ax: Any, xs: Sequence[float], ys: Sequence[float], la
                  others: Sequence[tuple[float, float]] = (), limit: int = MAX_LABEL, fontsize: float = 7.0,
                  colors: Sequence[str] | None = None) -> list[Any]:
     """Name points: each label at the first spot beside its point (:data:`_SPOTS`) where it overlaps no label
-    placed before it and no point of ``others`` (the first spot when none is free). Labels are shortened past
+    placed before it and no point of ``others``; a label with no free spot is left out (a crowded point keeps
+    its marker, never a label printed over another). Labels are shortened past
     ``limit`` characters, with the full text as a tooltip; a label set apart from its point gets a thin leader
     line. ``colors``: one text colour per label. Returns the Text artists.
 
@@ -216,7 +220,7 @@ def place_labels(fig: Any, ax: Any, xs: Sequence[float], ys: Sequence[float], la
         text = short(label, limit)
         w, h = 0.56 * fontsize * len(text) * scale, 1.15 * fontsize * scale
         px, py = to_px((x, y))
-        chosen, box = _SPOTS[0], _box(px, py, _SPOTS[0], w, h, scale)
+        chosen = box = None
         for spot in _SPOTS:
             b = _box(px, py, spot, w, h, scale)
             clash = any(b[0] < q[2] and q[0] < b[2] and b[1] < q[3] and q[1] < b[3] for q in placed) or bool(
@@ -225,6 +229,8 @@ def place_labels(fig: Any, ax: Any, xs: Sequence[float], ys: Sequence[float], la
             if not clash:
                 chosen, box = spot, b
                 break
+        if chosen is None or box is None:  # crowded: no label rather than one over another
+            continue
         placed.append(box)
         far = abs(chosen[0]) > 8 or abs(chosen[1]) > 8
         color = colors[n] if colors is not None else "#333333"
