@@ -29,6 +29,7 @@ def test_memory_is_mentioned_only_when_the_ranking_spilled(files):
     fa, _ = files
     quiet = run("report", fa, "--score", "score", "--positive", "y")
     assert quiet.code == 0 and "spill" not in quiet.out and "memory budget" not in quiet.out
+    assert quiet.out.rstrip().splitlines()[-1].endswith("ranking: in memory (budget 1 GiB)")  # the signature says it
     spilled = run("report", fa, "--score", "score", "--positive", "y", "--memory", "4KiB")
     assert spilled.code == 0 and "spilled to disk" in spilled.out
 

@@ -67,6 +67,23 @@ def shown_classes(rep: Report) -> Any:
     return manyclasses.from_per_class(rep.labels, rep.per_class)
 
 
+def engine_text(external: Any) -> str | None:
+    """Where a ranking was computed, for the signature line (always there; the body says it only when it
+    matters: spilled runs, Dask)."""
+    if not isinstance(external, dict):
+        return None
+    if external.get("engine") == "dask":
+        return "ranking: on Dask"
+    if "memory" not in external:
+        return None
+    from clfeval.render.scores import size_text
+
+    budget = size_text(int(external["memory"]))
+    if external.get("spilled"):
+        return f"ranking: {int(external.get('runs', 0))} sorted runs spilled to disk (memory budget {budget})"
+    return f"ranking: in memory (budget {budget})"
+
+
 def report_blocks(rep: Report) -> list[Block]:
     """The layout of a report, shared by the text and Markdown renderers."""
     blocks: list[Block] = []
@@ -197,7 +214,9 @@ def report_blocks(rep: Report) -> list[Block]:
     for note in rep.notes:
         blocks.append(TextBlock(note, style="dim"))
     sig = rep.signature
-    blocks.append(TextBlock(f"clfeval {sig['version']} · zero_division={sig['zero_division']} · beta={sig['beta']:g}", style="dim"))
+    line = f"clfeval {sig['version']} · zero_division={sig['zero_division']} · beta={sig['beta']:g}"
+    engine = engine_text((rep.sections.get("ranking") or {}).get("external"))
+    blocks.append(TextBlock(line + (f" · {engine}" if engine else ""), style="dim"))
     return blocks
 
 
