@@ -43,7 +43,7 @@ def _expected_rows(gold, pred):
 def _table_classes(text):
     """Class names in the per-class table of a text report."""
     part = text.split("Per class")[1].split("Averages over classes")[0]
-    return re.findall(r"^\s*(c\d+)\s", part, flags=re.M)
+    return list(dict.fromkeys(re.findall(r"^\s*(c\d+)\s", part, flags=re.M)))  # a folded table repeats its rows
 
 
 def test_fifty_classes_all_in_the_table():
@@ -63,7 +63,7 @@ def test_beyond_fifty_classes_the_largest_twenty_and_ten_hardest():
     # the hardest ten (ties in F1 may swap names of equal F1; the F1 values are what must match)
     assert sorted(f1[x] for x in shown[20:]) == pytest.approx(sorted(f1[x] for x in hardest))
     for fmt in ("text", "markdown", "html"):
-        out = render(rep, fmt)
+        out = " ".join(render(rep, fmt).split())  # text wraps its sentences
         assert "30 of 51 classes shown" in out and "--format json" in out, fmt
 
 

@@ -104,7 +104,7 @@ def _legend(fig: Any, ax: Any, handles: list[Any], names: list[str], curves: int
     if curves == 1:
         _mpl.legend(fig, ax, handles, names, loc=loc)
     else:
-        _mpl.legend(fig, ax, handles, names, loc="outside right upper", fontsize=7 if curves > 12 else None)
+        _mpl.legend(fig, ax, handles, names, loc="outside right upper", fontsize=7 if curves > 6 else None)
 
 
 def _draw(fig: Any, ax: Any, items: list[tuple[str, dict[str, Any], dict[str, Any]]], curve: str, x: str, y: str,
@@ -161,7 +161,7 @@ def roc(result: Any) -> Any:
     rk, bands = _ranking_and_bands(result, "roc")
     items = _curves(rk)
     with _mpl.rc():
-        fig, ax = _mpl.figure(5.4 if len(items) == 1 else 7.8, 4.9)
+        fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9)
         (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="chance")
         shown, banded = _draw(fig, ax, items, "roc", "fpr", "tpr", bands)
         handles = [line for _, _, line, _ in shown]
@@ -187,7 +187,7 @@ def pr(result: Any) -> Any:
     rk, bands = _ranking_and_bands(result, "pr")
     items = _curves(rk)
     with _mpl.rc():
-        fig, ax = _mpl.figure(5.4 if len(items) == 1 else 7.8, 4.9)
+        fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9)
         handles, names = [], []
         shown, banded = _draw(fig, ax, items, "pr", "recall", "precision", bands)
         for n, (lab, summary, line, color) in enumerate(shown):
