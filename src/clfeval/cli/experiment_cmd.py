@@ -170,12 +170,12 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
                            compare_metric, fmt, output, existed)
         return
     _write_and_record(command, result, settings, src, on_disk, data_hash, label_col, multilabel, log, runs_db,
-                      predictions_out, fmt, output)
+                      predictions_out, fmt, output, existed)
 
 
 def _write_and_record(command: str, result: Any, settings: dict[str, Any], src: Any, on_disk: bool, data_hash: Any,
                       label_col: str, multilabel: bool, log: Any, runs_db: Path, predictions_out: Path | None,
-                      fmt: str, output: Path | None) -> None:
+                      fmt: str, output: Path | None, existed: bool = True) -> None:
     """The out-of-fold predictions and --output written, the run recorded (outputs in place first), the result shown."""
     from clfeval.io.outputs import OutputFiles
     from clfeval.protocols.api import write_predictions
