@@ -1,0 +1,232 @@
+"""The id join of two inputs on DuckDB: one pass over each input, on every core, spilling within the budget.
+
+:func:`clfeval.io.join.aligned` matches two inputs by id. Its general path
+(hash partitions on disk, matched with pyarrow on one core) finds and names
+every defect exactly; this module is the fast path for the case that matters
+at scale — two inputs whose ids and labels keep one type through all their
+files — and hands the work back to the general path whenever it cannot vouch
+for the result itself.
+
+One DuckDB query reads both inputs' checked batches (the same
+:class:`~clfeval.io.predictions.PredictionReader` batches as the general
+path: no check of a file is skipped) as Arrow streams:
+
+* A and B are joined by id (a FULL OUTER join, so that ids on one side
+  only show up as rows with the other side empty);
+* the result is grouped into the joint cells (gold of A, prediction of A,
+  gold of B, prediction of B) with their counts.
+
+The cells prove the join sound or not, exactly. When every cell has both
+sides, every id of A occurs in B and every id of B in A; if an id occurs
+α times in A and β times in B it gives α·β rows, so the rows add up to
+Σα = A's rows only if every β is 1, and to Σβ = B's rows only if every α is
+1: no id occurs twice on either side. If also the gold labels agree, the
+cells *are* the joint table. Anything else — a duplicate, a missing id, a
+gold label that differs, a label or id type that changes from one file to
+the next, an error while reading — and :func:`join_cells` returns ``None``
+before anything was handed on, and the general path re-reads the inputs and
+names the defect with the same message, row and file as always.
+
+Ids are compared as text exactly as in the general path: integers on both
+sides are joined as integers (equal integers have equal text), any other mix
+as their text (:func:`clfeval.io.align.as_text`, so a CSV's ``"1"`` matches a
+Parquet file's ``1``). Labels go through DuckDB only as 64-bit integers,
+booleans or text, which it returns bit for bit; float labels take the
+general path. DuckDB's memory limit is the budget (``--memory``) and its
+temporary files go into the run's spill directory
+(:func:`clfeval.io.spill.spill_directory`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+import pyarrow as pa
+
+from clfeval.io.align import as_text
+
+__all__ = ["MIN_BUDGET", "Cells", "usable", "join_cells"]
+
+#: Below this budget the general path runs (DuckDB itself needs some working memory to spill at all).
+MIN_BUDGET = 64 << 20
+
+_LABEL_TYPES = (pa.int64(), pa.uint64(), pa.string(), pa.bool_())
+
+
+class _Drift(Exception):
+    """A batch whose ids or labels do not have the type the query was planned with."""
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The joint cells of two inputs matched by id: A's gold, each input's predictions, and the counts."""
+
+    gold: pa.Array
+    preds: list[pa.Array]
+    counts: np.ndarray
+    spilled_bytes: int
+
+    @property
+    def n(self) -> int:
+        return int(self.counts.sum())
+
+
+def usable(readers: Sequence[Any], budget: int) -> bool:
+    """Whether the fast path may try: DuckDB importable, two inputs read from files, a budget it can work in."""
+    if len(readers) != 2 or budget < MIN_BUDGET or any(r.input.kind == "stdin" for r in readers):
+        return False
+    try:
+        import duckdb  # noqa: F401
+    except ImportError:  # pragma: no cover - duckdb is a core dependency
+        return False
+    return True
+
+
+def _key_kind(ids: pa.ChunkedArray) -> str:
+    t = ids.type.value_type if pa.types.is_dictionary(ids.type) else ids.type
+    return "int" if pa.types.is_integer(t) else "text"
+
+
+def _label_type(col: Any) -> pa.DataType | None:
+    """The type a label column has after :func:`clfeval.io.join._canonical`, when DuckDB returns it bit for bit."""
+    t = col.type.value_type if pa.types.is_dictionary(col.type) else col.type
+    if pa.types.is_integer(t) and t != pa.uint64():
+        t = pa.int64()
+    elif pa.types.is_large_string(t):
+        t = pa.string()
+    return t if t in _LABEL_TYPES else None
+
+
+def _int_keys(ids: pa.ChunkedArray) -> pa.Array:
+    arr = pa.concat_arrays(ids.chunks) if ids.num_chunks else pa.array([], pa.int64())
+    if pa.types.is_dictionary(arr.type):
+        arr = arr.dictionary_decode()
+    if not pa.types.is_integer(arr.type):
+        raise _Drift
+    if arr.type != pa.int64():
+        try:
+            arr = arr.cast(pa.int64())  # safe: a uint64 beyond int64's range raises, and the general path runs
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            raise _Drift from None
+    return arr
+
+
+def _stream(inp: Any, stream: Iterator[Any], repeat: str | None, plan: tuple[str, pa.DataType, pa.DataType],
+            state: dict[str, Any]) -> pa.RecordBatchReader:
+    """One input's checked batches as (key, gold, pred) Arrow batches of the planned types."""
+    from clfeval.io.join import _canonical, _one_repeat
+
+    kind, gold_type, pred_type = plan
+    schema = pa.schema([("key", pa.int64() if kind == "int" else pa.string()), ("gold", gold_type),
+                        ("pred", pred_type)])
+
+    def gen() -> Iterator[pa.RecordBatch]:
+        try:
+            for batch in stream:
+                b = _one_repeat(batch, inp, repeat)
+                if b is None or b.n == 0:
+                    continue
+                if b.repeats is not None:
+                    inp.keyed = True
+                keys = _int_keys(b.ids) if kind == "int" else pa.concat_arrays(as_text(b.ids).chunks)
+                gold, pred = _canonical(b.gold), _canonical(b.pred)
+                if gold.type != gold_type or pred is None or pred.type != pred_type:
+                    raise _Drift
+                inp.rows += b.n
+                state["spilled"] = max(state["spilled"], _size(state["tmp"]))
+                yield pa.record_batch([keys, gold, pred], schema=schema)
+        except BaseException as exc:  # DuckDB would wrap it: kept, re-raised (or handed back) by join_cells
+            state.setdefault("error", exc)
+            raise
+
+    return pa.RecordBatchReader.from_batches(schema, gen())
+
+
+def _size(path: str) -> int:
+    total = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            try:
+                total += os.path.getsize(os.path.join(root, f))
+            except OSError:
+                pass
+    return total
+
+
+def _plan(heads: Sequence[Any]) -> tuple[str, list[pa.DataType], list[pa.DataType]] | None:
+    kinds = {_key_kind(h.ids) for h in heads if h.ids is not None}
+    if len(kinds) == 0 or any(h.ids is None or h.pred is None for h in heads):
+        return None
+    golds = [_label_type(h.gold) for h in heads]
+    preds = [_label_type(h.pred) for h in heads]
+    if any(t is None for t in golds + preds):
+        return None
+    return ("int" if kinds == {"int"} else "text"), golds, preds  # type: ignore[return-value]
+
+
+_QUERY = """
+SELECT a.gold AS ga, a.pred AS pa, b.gold AS gb, b.pred AS pb, count(*) AS n
+FROM sa AS a FULL OUTER JOIN sb AS b ON a.key = b.key
+GROUP BY ALL
+"""
+
+
+def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[Iterator[Any]], repeat: str | None,
+               budget: int, tmp: str) -> Cells | None:
+    """The joint cells of two inputs (see the module notes), or None when the general path must run."""
+    import duckdb
+
+    plan = _plan(heads)
+    if plan is None:
+        return None
+    kind, golds, preds = plan
+    state: dict[str, Any] = {"spilled": 0, "tmp": os.path.join(tmp, "duckdb")}
+    sa = _stream(inputs[0], streams[0], repeat, (kind, golds[0], preds[0]), state)
+    sb = _stream(inputs[1], streams[1], repeat, (kind, golds[1], preds[1]), state)
+    con = duckdb.connect(":memory:", config={"memory_limit": f"{max(budget, MIN_BUDGET) // (1 << 20)}MiB",
+                                             "temp_directory": state["tmp"], "preserve_insertion_order": False})
+    try:
+        con.register("sa", sa)
+        con.register("sb", sb)
+        try:
+            cells = con.sql(_QUERY).to_arrow_table()
+        except Exception:
+            from clfeval.errors import ClfevalError
+
+            err = state.get("error")
+            if err is None:
+                raise
+            if isinstance(err, (_Drift, ClfevalError)):
+                return None  # the general path reads again: it unifies the types, or names the error
+            raise err from None
+        spilled = max(state["spilled"], _size(state["tmp"]))
+    finally:
+        con.close()
+    return _checked(cells, spilled, inputs)
+
+
+def _plain(col: pa.ChunkedArray) -> pa.Array:
+    arr = pa.concat_arrays(col.chunks) if col.num_chunks else pa.array([], col.type)
+    if pa.types.is_large_string(arr.type) or pa.types.is_string_view(arr.type):
+        arr = arr.cast(pa.string())
+    return arr
+
+
+def _checked(cells: pa.Table, spilled: int, inputs: Sequence[Any]) -> Cells | None:
+    """The cells when they prove the join sound (module notes); None otherwise."""
+    import pyarrow.compute as pc
+
+    if cells.column("ga").null_count or cells.column("gb").null_count:
+        return None  # ids on one side only
+    counts = _plain(cells.column("n")).to_numpy()
+    total = int(counts.sum())
+    if total != inputs[0].rows or total != inputs[1].rows:
+        return None  # an id twice on one side (every id has a partner, so the join has more rows than A or B)
+    ga, gb = _plain(cells.column("ga")), _plain(cells.column("gb"))
+    same = pc.equal(ga, gb) if ga.type == gb.type else pc.equal(as_text(ga), as_text(gb))
+    if len(ga) and not pc.all(same).as_py():
+        return None  # gold labels differ: the general path names the first
+    return Cells(ga, [_plain(cells.column("pa")), _plain(cells.column("pb"))], counts.astype(np.int64), spilled)
