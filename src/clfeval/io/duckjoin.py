@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -91,7 +91,8 @@ def _key_kind(ids: pa.ChunkedArray) -> str:
 
 
 def _label_type(col: Any) -> pa.DataType | None:
-    """The type a label column has after :func:`clfeval.io.join._canonical`, when DuckDB returns it bit for bit."""
+    """The type a label column has in its one type (integers int64, text string), when DuckDB returns it bit
+    for bit."""
     t = col.type.value_type if pa.types.is_dictionary(col.type) else col.type
     if pa.types.is_integer(t) and t != pa.uint64():
         t = pa.int64()
@@ -114,11 +115,9 @@ def _int_keys(ids: pa.ChunkedArray) -> pa.Array:
     return arr
 
 
-def _stream(inp: Any, stream: Iterator[Any], repeat: str | None, plan: tuple[str, pa.DataType, pa.DataType],
-            state: dict[str, Any]) -> pa.RecordBatchReader:
+def _stream(inp: Any, stream: Iterator[Any], select: Callable[[Any], Any], canonical: Callable[[Any], Any],
+            plan: tuple[str, pa.DataType, pa.DataType], state: dict[str, Any]) -> pa.RecordBatchReader:
     """One input's checked batches as (key, gold, pred) Arrow batches of the planned types."""
-    from clfeval.io.join import _canonical, _one_repeat
-
     kind, gold_type, pred_type = plan
     schema = pa.schema([("key", pa.int64() if kind == "int" else pa.string()), ("gold", gold_type),
                         ("pred", pred_type)])
@@ -126,13 +125,13 @@ def _stream(inp: Any, stream: Iterator[Any], repeat: str | None, plan: tuple[str
     def gen() -> Iterator[pa.RecordBatch]:
         try:
             for batch in stream:
-                b = _one_repeat(batch, inp, repeat)
+                b = select(batch)
                 if b is None or b.n == 0:
                     continue
                 if b.repeats is not None:
                     inp.keyed = True
                 keys = _int_keys(b.ids) if kind == "int" else pa.concat_arrays(as_text(b.ids).chunks)
-                gold, pred = _canonical(b.gold), _canonical(b.pred)
+                gold, pred = canonical(b.gold), canonical(b.pred)
                 if gold.type != gold_type or pred is None or pred.type != pred_type:
                     raise _Drift
                 inp.rows += b.n
@@ -174,9 +173,13 @@ GROUP BY ALL
 """
 
 
-def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[Iterator[Any]], repeat: str | None,
-               budget: int, tmp: str) -> Cells | None:
-    """The joint cells of two inputs (see the module notes), or None when the general path must run."""
+def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[Iterator[Any]], budget: int, tmp: str, *,
+               select: Callable[[Any, Any], Any], canonical: Callable[[Any], Any]) -> Cells | None:
+    """The joint cells of two inputs (see the module notes), or None when the general path must run.
+
+    ``select(batch, input)``: the rows of the batch to join (one repeat), or None; ``canonical(column)``:
+    a label column in its one type (:mod:`clfeval.io.join` supplies both, as its general path uses them).
+    """
     import duckdb
 
     plan = _plan(heads)
@@ -184,8 +187,8 @@ def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[It
         return None
     kind, golds, preds = plan
     state: dict[str, Any] = {"spilled": 0, "tmp": os.path.join(tmp, "duckdb")}
-    sa = _stream(inputs[0], streams[0], repeat, (kind, golds[0], preds[0]), state)
-    sb = _stream(inputs[1], streams[1], repeat, (kind, golds[1], preds[1]), state)
+    sa, sb = (_stream(inputs[k], streams[k], lambda b, _i=inputs[k]: select(b, _i), canonical,
+                      (kind, golds[k], preds[k]), state) for k in (0, 1))
     con = duckdb.connect(":memory:", config={"memory_limit": f"{max(budget, MIN_BUDGET) // (1 << 20)}MiB",
                                              "temp_directory": state["tmp"], "preserve_insertion_order": False})
     try:

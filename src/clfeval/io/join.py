@@ -518,7 +518,8 @@ def _by_id(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repea
 
     if heads and duckjoin.usable([i.reader for i in inputs], budget):
         with spill_directory() as tmp:
-            cells = duckjoin.join_cells(inputs, heads, streams, repeat, budget, tmp)
+            cells = duckjoin.join_cells(inputs, heads, streams, budget, tmp, canonical=_canonical,
+                                        select=lambda b, inp: _one_repeat(b, inp, repeat))
         if cells is not None:
             for inp in inputs:
                 _check_repeats(inp, repeat)
