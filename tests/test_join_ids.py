@@ -182,3 +182,21 @@ def test_gold_labels_that_differ_are_named_on_both_paths(tmp_path):
         with pytest.raises(DataError) as exc:
             list(aligned(_readers(a, b), budget=budget))
         assert "the item with id '2' has gold 'y'" in str(exc.value) and "(2 item(s) differ)" in str(exc.value)
+
+
+def test_a_large_integer_label_after_small_ones_is_counted_exactly(tmp_path):
+    """Small integer labels travel through DuckDB as int16; a label beyond int16 in a later file hands back to
+    the general path, and every label keeps its value."""
+    da, db = tmp_path / "a", tmp_path / "b"
+    da.mkdir()
+    db.mkdir()
+    pq.write_table(pa.table({"id": [1, 2], "gold": [1, 2], "pred": [1, 1]}), da / "p0.parquet")
+    pq.write_table(pa.table({"id": [3], "gold": [40_000], "pred": [-70_000]}), da / "p1.parquet")
+    pq.write_table(pa.table({"id": [3, 2, 1], "gold": [40_000, 2, 1], "pred": [2**40, 2, 1]}), db / "b.parquet")
+    got, m = _joint((str(da), str(db)), 1 << 30, rows=1)
+    assert got == Counter({(1, 1, 1): 1, (2, 1, 2): 1, (40_000, -70_000, 2**40): 1})
+    assert m.engine == "" and m.rows == 3
+    pq.write_table(pa.table({"id": [2, 1], "gold": [2, 1], "pred": [2**40, 7]}), db / "b.parquet")
+    (da / "p1.parquet").unlink()
+    got, m = _joint((str(da), str(db)), 1 << 30)  # int16 labels in A, int64 in B: values kept on the fast path
+    assert got == Counter({(1, 1, 7): 1, (2, 1, 2**40): 1}) and m.engine == "duckdb"

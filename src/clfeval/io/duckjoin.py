@@ -30,9 +30,10 @@ names the defect with the same message, row and file as always.
 Ids are compared as text exactly as in the general path: integers on both
 sides are joined as integers (equal integers have equal text), any other mix
 as their text (:func:`clfeval.io.align.as_text`, so a CSV's ``"1"`` matches a
-Parquet file's ``1``). Labels go through DuckDB only as 64-bit integers,
-booleans or text, which it returns bit for bit; float labels take the
-general path. DuckDB's memory limit is the budget (``--memory``) and its
+Parquet file's ``1``). Labels go through DuckDB only as integers (as int16
+when the first batch's fit, which halves the join's hash table; a larger
+label later hands back to the general path), booleans or text, which it
+returns bit for bit; float labels take the general path. DuckDB's memory limit is the budget (``--memory``) and its
 temporary files go into the run's spill directory
 (:func:`clfeval.io.spill.spill_directory`).
 """
@@ -131,9 +132,7 @@ def _stream(inp: Any, stream: Iterator[Any], select: Callable[[Any], Any], canon
                 if b.repeats is not None:
                     inp.keyed = True
                 keys = _int_keys(b.ids) if kind == "int" else pa.concat_arrays(as_text(b.ids).chunks)
-                gold, pred = canonical(b.gold), canonical(b.pred)
-                if gold.type != gold_type or pred is None or pred.type != pred_type:
-                    raise _Drift
+                gold, pred = _wire(canonical(b.gold), gold_type), _wire(canonical(b.pred), pred_type)
                 inp.rows += b.n
                 state["spilled"] = max(state["spilled"], _size(state["tmp"]))
                 yield pa.record_batch([keys, gold, pred], schema=schema)
@@ -142,6 +141,31 @@ def _stream(inp: Any, stream: Iterator[Any], select: Callable[[Any], Any], canon
             raise
 
     return pa.RecordBatchReader.from_batches(schema, gen())
+
+
+def _wire(col: pa.Array | None, wire: pa.DataType) -> pa.Array:
+    """A label column in the type it travels through DuckDB: its own, or int16 for small integers."""
+    if col is None:
+        raise _Drift
+    if col.type == wire:
+        return col
+    if col.type == pa.int64() and wire == pa.int16():
+        try:
+            return col.cast(pa.int16())  # safe: a larger label raises, and the general path runs
+        except pa.ArrowInvalid:
+            raise _Drift from None
+    raise _Drift
+
+
+def _small(col: Any) -> bool:
+    """Integer labels of the first batch all within int16 (most class labels): they travel as int16."""
+    import pyarrow.compute as pc
+
+    arr = pa.concat_arrays(col.chunks) if isinstance(col, pa.ChunkedArray) else col
+    if pa.types.is_dictionary(arr.type) or not len(arr):
+        return False
+    lo, hi = pc.min_max(arr).values()
+    return lo.as_py() is not None and -(1 << 15) <= lo.as_py() and hi.as_py() < (1 << 15)
 
 
 def _size(path: str) -> int:
@@ -163,6 +187,8 @@ def _plan(heads: Sequence[Any]) -> tuple[str, list[pa.DataType], list[pa.DataTyp
     preds = [_label_type(h.pred) for h in heads]
     if any(t is None for t in golds + preds):
         return None
+    golds = [pa.int16() if t == pa.int64() and _small(h.gold) else t for t, h in zip(golds, heads)]
+    preds = [pa.int16() if t == pa.int64() and _small(h.pred) else t for t, h in zip(preds, heads)]
     return ("int" if kinds == {"int"} else "text"), golds, preds  # type: ignore[return-value]
 
 
@@ -215,6 +241,8 @@ def _plain(col: pa.ChunkedArray) -> pa.Array:
     arr = pa.concat_arrays(col.chunks) if col.num_chunks else pa.array([], col.type)
     if pa.types.is_large_string(arr.type) or pa.types.is_string_view(arr.type):
         arr = arr.cast(pa.string())
+    elif arr.type in (pa.int8(), pa.int16(), pa.int32()):
+        arr = arr.cast(pa.int64())  # small integer labels travelled as int16: back to their one type
     return arr
 
 
