@@ -200,3 +200,35 @@ def test_a_large_integer_label_after_small_ones_is_counted_exactly(tmp_path):
     (da / "p1.parquet").unlink()
     got, m = _joint((str(da), str(db)), 1 << 30)  # int16 labels in A, int64 in B: values kept on the fast path
     assert got == Counter({(1, 1, 7): 1, (2, 1, 2**40): 1}) and m.engine == "duckdb"
+
+
+def test_a_signal_during_the_duckdb_query_unwinds_at_once_and_removes_the_spill(tmp_path):
+    """SIGTERM's handler raises while the query runs on its worker thread: the query is interrupted, the
+    error unwinds within a moment, and the run's spill directory is gone."""
+    import os
+    import signal
+    import tempfile
+    import time
+
+    from clfeval.errors import Interrupted
+
+    n = 20_000
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.csv").write_text("id,gold,pred\n" + "".join(f"{i},x,y\n" for i in range(n)))
+    readers = [iter_predictions(str(tmp_path / f"{x}.csv"), batch_rows=1) for x in ("a", "b")]  # slow: 1 row a batch
+
+    def on_alarm(signum, frame):
+        raise Interrupted(signum)
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    mine = f"-{os.getpid()}-"
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        t0 = time.perf_counter()
+        with pytest.raises(Interrupted):
+            list(aligned(readers, budget=1 << 30))
+        assert time.perf_counter() - t0 < 0.5 + 2.0  # not after the whole input was read
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert not [d for d in os.listdir(tempfile.gettempdir()) if d.startswith("clfeval-spill-") and mine in d]

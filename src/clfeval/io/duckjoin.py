@@ -218,10 +218,8 @@ def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[It
     con = duckdb.connect(":memory:", config={"memory_limit": f"{max(budget, MIN_BUDGET) // (1 << 20)}MiB",
                                              "temp_directory": state["tmp"], "preserve_insertion_order": False})
     try:
-        con.register("sa", sa)
-        con.register("sb", sb)
         try:
-            cells = con.sql(_QUERY).to_arrow_table()
+            cells = _run(con, sa, sb)
         except Exception:
             from clfeval.errors import ClfevalError
 
@@ -233,8 +231,49 @@ def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[It
             raise err from None
         spilled = max(state["spilled"], _size(state["tmp"]))
     finally:
-        con.close()
+        _close(con)
     return _checked(cells, spilled, inputs)
+
+
+def _close(con: Any) -> None:
+    """Close a connection; one whose query was just interrupted may call itself busy: it goes with the process."""
+    try:
+        con.close()
+    except Exception:  # noqa: BLE001 - duckdb's errors; nothing of ours is lost
+        pass
+
+
+def _run(con: Any, sa: pa.RecordBatchReader, sb: pa.RecordBatchReader) -> pa.Table:
+    """The query, run on a worker thread while this thread waits: a signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT)
+    takes effect here at once (its handler raises), the query is interrupted, and the error unwinds as
+    anywhere else (the spill directory is removed)."""
+    import threading
+
+    out: dict[str, Any] = {}
+    cursor = con.cursor()  # the query's own connection: this thread may interrupt it while it runs
+    cursor.register("sa", sa)
+    cursor.register("sb", sb)
+
+    def work() -> None:
+        try:
+            out["cells"] = cursor.sql(_QUERY).to_arrow_table()
+        except BaseException as exc:  # handed to the waiting thread
+            out["error"] = exc
+
+    worker = threading.Thread(target=work, name="clfeval-duckjoin", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.05)
+    except BaseException:
+        cursor.interrupt()
+        worker.join()
+        raise
+    finally:
+        _close(cursor)
+    if "error" in out:
+        raise out["error"]
+    return out["cells"]
 
 
 def _plain(col: pa.ChunkedArray) -> pa.Array:
