@@ -213,26 +213,47 @@ def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[It
         return None
     kind, golds, preds = plan
     state: dict[str, Any] = {"spilled": 0, "tmp": os.path.join(tmp, "duckdb")}
-    sa, sb = (_stream(inputs[k], streams[k], lambda b, _i=inputs[k]: select(b, _i), canonical,
-                      (kind, golds[k], preds[k]), state) for k in (0, 1))
-    con = duckdb.connect(":memory:", config={"memory_limit": f"{max(budget, MIN_BUDGET) // (1 << 20)}MiB",
-                                             "temp_directory": state["tmp"], "preserve_insertion_order": False})
+    readers = [_stream(inputs[k], streams[k], lambda b, _i=inputs[k]: select(b, _i), canonical,
+                       (kind, golds[k], preds[k]), state) for k in (0, 1)]
     try:
+        sides = [_gather(r, budget // 4) for r in readers]  # A first, as the general path reads
+        held = sum(t.nbytes for t in sides if isinstance(t, pa.Table))
+        con = duckdb.connect(":memory:", config={
+            "memory_limit": f"{max(budget - held, MIN_BUDGET // 2) // (1 << 20)}MiB",
+            "temp_directory": state["tmp"], "preserve_insertion_order": False})
         try:
-            cells = _run(con, sa, sb)
-        except Exception:
-            from clfeval.errors import ClfevalError
+            cells = _run(con, sides[0], sides[1])
+        finally:
+            _close(con)
+    except Exception:
+        from clfeval.errors import ClfevalError
 
-            err = state.get("error")
-            if err is None:
-                raise
-            if isinstance(err, (_Drift, ClfevalError)):
-                return None  # the general path reads again: it unifies the types, or names the error
-            raise err from None
-        spilled = max(state["spilled"], _size(state["tmp"]))
-    finally:
-        _close(con)
+        err = state.get("error")
+        if err is None:
+            raise
+        if isinstance(err, (_Drift, ClfevalError)):
+            return None  # the general path reads again: it unifies the types, or names the error
+        raise err from None
+    spilled = max(state["spilled"], _size(state["tmp"]))
     return _checked(cells, spilled, inputs)
+
+
+def _gather(reader: pa.RecordBatchReader, cap: int) -> pa.Table | pa.RecordBatchReader:
+    """An input whole in memory when it takes at most ``cap`` bytes (DuckDB then scans it on every core), else
+    a stream of what was gathered and the rest."""
+    got: list[pa.RecordBatch] = []
+    size = 0
+    it = iter(reader)
+    for batch in it:
+        got.append(batch)
+        size += batch.nbytes
+        if size > cap:
+            def rest() -> Iterator[pa.RecordBatch]:
+                yield from got
+                yield from it
+
+            return pa.RecordBatchReader.from_batches(reader.schema, rest())
+    return pa.Table.from_batches(got, schema=reader.schema)
 
 
 def _close(con: Any) -> None:
@@ -243,7 +264,7 @@ def _close(con: Any) -> None:
         pass
 
 
-def _run(con: Any, sa: pa.RecordBatchReader, sb: pa.RecordBatchReader) -> pa.Table:
+def _run(con: Any, sa: Any, sb: Any) -> pa.Table:
     """The query, run on a worker thread while this thread waits: a signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT)
     takes effect here at once (its handler raises), the query is interrupted, and the error unwinds as
     anywhere else (the spill directory is removed)."""
