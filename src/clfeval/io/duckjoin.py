@@ -216,13 +216,10 @@ def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[It
     readers = [_stream(inputs[k], streams[k], lambda b, _i=inputs[k]: select(b, _i), canonical,
                        (kind, golds[k], preds[k]), state) for k in (0, 1)]
     try:
-        sides = [_gather(r, budget // 4) for r in readers]  # A first, as the general path reads
-        held = sum(t.nbytes for t in sides if isinstance(t, pa.Table))
-        con = duckdb.connect(":memory:", config={
-            "memory_limit": f"{max(budget - held, MIN_BUDGET // 2) // (1 << 20)}MiB",
-            "temp_directory": state["tmp"], "preserve_insertion_order": False})
+        con = duckdb.connect(":memory:", config={"memory_limit": f"{budget // (1 << 20)}MiB",
+                                                 "temp_directory": state["tmp"], "preserve_insertion_order": False})
         try:
-            cells = _run(con, sides[0], sides[1])
+            cells = _run(con, readers[0], readers[1])
         finally:
             _close(con)
     except Exception:
@@ -238,24 +235,6 @@ def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[It
     return _checked(cells, spilled, inputs)
 
 
-def _gather(reader: pa.RecordBatchReader, cap: int) -> pa.Table | pa.RecordBatchReader:
-    """An input whole in memory when it takes at most ``cap`` bytes (DuckDB then scans it on every core), else
-    a stream of what was gathered and the rest."""
-    got: list[pa.RecordBatch] = []
-    size = 0
-    it = iter(reader)
-    for batch in it:
-        got.append(batch)
-        size += batch.nbytes
-        if size > cap:
-            def rest() -> Iterator[pa.RecordBatch]:
-                yield from got
-                yield from it
-
-            return pa.RecordBatchReader.from_batches(reader.schema, rest())
-    return pa.Table.from_batches(got, schema=reader.schema)
-
-
 def _close(con: Any) -> None:
     """Close a connection; one whose query was just interrupted may call itself busy: it goes with the process."""
     try:
@@ -264,7 +243,7 @@ def _close(con: Any) -> None:
         pass
 
 
-def _run(con: Any, sa: Any, sb: Any) -> pa.Table:
+def _run(con: Any, sa: pa.RecordBatchReader, sb: pa.RecordBatchReader) -> pa.Table:
     """The query, run on a worker thread while this thread waits: a signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT)
     takes effect here at once (its handler raises), the query is interrupted, and the error unwinds as
     anywhere else (the spill directory is removed)."""
