@@ -232,3 +232,29 @@ def test_a_signal_during_the_duckdb_query_unwinds_at_once_and_removes_the_spill(
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert not [d for d in os.listdir(tempfile.gettempdir()) if d.startswith("clfeval-spill-") and mine in d]
+
+
+def test_the_duckdb_join_spills_within_its_budget_and_counts_exactly(tmp_path):
+    """2e6 items at the smallest budget of the fast path (64 MiB): DuckDB spills into the run's spill
+    directory, and the joint cells equal numpy's count of the items (B's rows in another order)."""
+    from clfeval.io.duckjoin import MIN_BUDGET
+
+    n = 2_000_000
+    rng = np.random.default_rng(21)
+    g, a, b = rng.integers(0, 5, n), rng.integers(0, 5, n), rng.integers(0, 5, n)
+    order = rng.permutation(n)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    pq.write_table(pa.table({"id": np.arange(n), "gold": g, "pred": a}), tmp_path / "a" / "a.parquet")
+    pq.write_table(pa.table({"id": order, "gold": g[order], "pred": b[order]}), tmp_path / "b" / "b.parquet")
+    matching = Matching()
+    cells = np.zeros((5, 5, 5), dtype=np.int64)
+    for batch in aligned([iter_predictions(str(tmp_path / x)) for x in ("a", "b")], budget=MIN_BUDGET,
+                         matching=matching, weighted=True):
+        np.add.at(cells, (batch.gold.to_numpy(), batch.preds[0].to_numpy(), batch.preds[1].to_numpy()),
+                  batch.counts)
+    expected = np.zeros((5, 5, 5), dtype=np.int64)
+    np.add.at(expected, (g, a, b), 1)
+    assert matching.engine == "duckdb" and matching.spilled and matching.spilled_bytes > 0
+    assert "spilled to disk" in matching.describe()
+    assert np.array_equal(cells, expected) and matching.rows == n

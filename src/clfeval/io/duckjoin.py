@@ -222,11 +222,13 @@ def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[It
             cells = _run(con, readers[0], readers[1])
         finally:
             _close(con)
-    except Exception:
+    except Exception as exc:
         from clfeval.errors import ClfevalError
 
         err = state.get("error")
         if err is None:
+            if isinstance(exc, duckdb.OutOfMemoryException):
+                return None  # DuckDB could not work within the budget: the general path partitions on disk
             raise
         if isinstance(err, (_Drift, ClfevalError)):
             return None  # the general path reads again: it unifies the types, or names the error
