@@ -51,6 +51,7 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from clfeval.core.metrics import ClassCounts
+from clfeval.core.validation import MEMORY_BUDGET
 from clfeval.errors import DataError, UsageError
 from clfeval.io.outputs import checkpoint
 from clfeval.io.spill import make_spill_directory, remove_spill_directory
@@ -61,8 +62,8 @@ from clfeval.scores.sweep import CutChooser, Cuts, Sweep, sweep_of
 __all__ = ["DEFAULT_MEMORY", "parse_memory", "SpillSpace", "RankingStore", "StreamRanking", "CutChoice",
            "stream_ranking"]
 
-#: The default memory budget: 1 GiB.
-DEFAULT_MEMORY = 1 << 30
+#: The default memory budget: 1 GiB (the one budget of every spill: rankings, id partitions, standard input).
+DEFAULT_MEMORY = MEMORY_BUDGET
 #: The smallest budget accepted (tests force spilling with it).
 MIN_MEMORY = 1 << 12
 #: Bytes of budget per buffered score (8 while buffered, 8 more while a run is sorted, headroom for a batch).
