@@ -208,7 +208,7 @@ def test_a_scheduler_lost_mid_run_is_exit_2_without_output(tmp_path):
     rng = np.random.default_rng(1)
     (tmp_path / "d").mkdir()
     for k in range(8):
-        n = 200_000
+        n = 400_000
         g = rng.integers(0, 2, n)
         sc = rng.random(n)
         pq.write_table(pa.table({"gold": g, "pred": (sc >= .5).astype(int), "score": sc}), tmp_path / "d" /
@@ -228,7 +228,7 @@ def test_a_scheduler_lost_mid_run_is_exit_2_without_output(tmp_path):
                                 "--engine", "dask", "--scheduler", f"tcp://127.0.0.1:{port}", "-f", "json", "-o",
                                 "o.json"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=env)
-        time.sleep(2.5)
+        time.sleep(6)  # the job connected and computing (its start-up takes seconds under load)
         sched.send_signal(signal.SIGKILL)
         out, err = job.communicate(timeout=120)
     finally:
@@ -239,8 +239,8 @@ def test_a_scheduler_lost_mid_run_is_exit_2_without_output(tmp_path):
                     p.wait(timeout=20)
                 except subprocess.TimeoutExpired:
                     p.kill()
-    if job.returncode == 0:
-        pytest.skip("the job ended before the scheduler was killed (a fast machine): nothing to check")
+    if job.returncode == 0 or "cannot reach the Dask scheduler" in err:
+        pytest.skip("the scheduler was not killed while the job ran (the job was too fast or too slow to start)")
     assert job.returncode == 2, err
     assert "the Dask cluster was lost" in err and "Traceback" not in err
     assert not (tmp_path / "o.json").exists()
@@ -300,3 +300,13 @@ def test_look_alike_ids_are_shown_with_code_points(tmp_path, monkeypatch, schedu
     for extra in ([], ["--engine", "dask", "--scheduler", scheduler]):
         res = run("report", "lk.csv", *extra)
         assert res.code == 1 and "'cafe\\u0301'" in res.err and "rows 1 and 3" in res.err, res.err
+
+
+@pytest.mark.parametrize("value, shown", [("nan", "holds nan"), ("inf", "holds inf"), ("", "every item needs a score")])
+def test_a_bad_score_is_named_by_file_row_and_line_on_both_engines(tmp_path, monkeypatch, scheduler, value, shown):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "s.csv", f"gold,pred,score\na,a,0.5\nb,a,{value}\n")
+    for extra in ([], ["--engine", "dask", "--scheduler", scheduler]):
+        res = run("report", "s.csv", "--score", "score", "--positive", "a", *extra)
+        assert res.code == 1, res.err
+        assert shown in res.err and "row 2 (line 3)" in res.err and "'s.csv'" in res.err, (extra, res.err)

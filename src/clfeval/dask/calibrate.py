@@ -75,7 +75,7 @@ def calibration(data: Any, *, gold: str = "gold", prob: str = "prob", positive: 
         raise UsageError(lambda name: f"option {name} quantile (equal-mass bins) needs exact order statistics, not "
                                       f"offered on the Dask engine yet; use uniform bins there.", params=["strategy"])
     parts = data if isinstance(data, Parts) else parts_of(data, [gold, prob], labels=[gold], normalize=normalize,
-                                                          options=[("--gold", gold), ("--prob", prob)])
+                                                          options=[("--gold", gold), ("--prob", prob)], scores=[prob])
     (s,) = run(client, tree_sum(parts.map(_part, gold, prob, positive, n_bins)))
     n = int(s.count.sum())
     if n == 0:

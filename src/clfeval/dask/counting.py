@@ -85,7 +85,7 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
     """
     ids = _id_column(data, id, [gold, pred, score])
     parts = parts_of(data, [gold, pred] + ([score] if score else []) + ([ids] if ids else []),
-                     labels=[] if multilabel else [gold, pred], normalize=normalize,
+                     labels=[] if multilabel else [gold, pred], normalize=normalize, scores=[score] if score else [],
                      options=[("--gold", gold), ("--pred", pred), ("--score", score or ""), ("--id", ids or "")])
     if ids is not None:
         check_unique_ids(parts, ids, client=client)

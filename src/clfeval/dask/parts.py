@@ -22,6 +22,7 @@ returning a number.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 from dataclasses import dataclass
@@ -80,7 +81,7 @@ def _inputs(data: Any, input_format: str | None, encoding: str) -> list[Any]:
 
 def parts_of(data: Any, columns: Sequence[str], *, name: str = "input", labels: Sequence[str] = (),
              normalize: str | None = None, encoding: str = "utf-8", input_format: str | None = None,
-             options: Sequence[tuple[str, str]] = ()) -> Parts:
+             options: Sequence[tuple[str, str]] = (), scores: Sequence[str] = ()) -> Parts:
     """An input — a Dask DataFrame, or PATHs (files, directories, globs, hive datasets; resolved as the local
     engine resolves them) — as partition tasks of ``columns``.
 
@@ -94,7 +95,7 @@ def parts_of(data: Any, columns: Sequence[str], *, name: str = "input", labels: 
     if hasattr(data, "to_delayed") and hasattr(data, "npartitions"):
         return Parts([dask.delayed(_from_pandas, pure=True)(d, cols) for d in data.to_delayed()], name, cols)
     files = [f for inp in _inputs(data, input_format, encoding)
-             for f in file_parts(inp, cols, labels=labels, normalize=normalize, options=options)]
+             for f in file_parts(inp, cols, labels=labels, normalize=normalize, options=options, scores=scores)]
     return Parts([dask.delayed(read_part, pure=True)(f) for f in files], name, cols, tuple(files))
 
 
@@ -167,7 +168,8 @@ def connect(scheduler: str | None = None, *, workers: int | None = None, threads
     n = workers or max(1, os.cpu_count() or 1)
     with spill_directory() as scratch, \
             LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=True, host="127.0.0.1",
-                         dashboard_address=None, local_directory=scratch) as cluster, Client(cluster) as client:
+                         dashboard_address=None, local_directory=scratch, silence_logs=logging.CRITICAL) as cluster, \
+            Client(cluster) as client:  # a task's error is said once, by clfeval, not logged by every worker
         yield client
 
 

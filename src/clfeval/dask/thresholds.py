@@ -107,7 +107,8 @@ class DaskRanking:
     def __init__(self, data: Any, *, gold: str = "gold", score: str = "score", positive: Any, client: Any = None,
                  ranges: int | None = None, normalize: str | None = None) -> None:
         parts = data if isinstance(data, Parts) else parts_of(data, [gold, score], labels=[gold], normalize=normalize,
-                                                              options=[("--gold", gold), ("--score", score)])
+                                                              options=[("--gold", gold), ("--score", score)],
+                                                              scores=[score])
         plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges)
         info = dask.delayed(_info, pure=True)([dask.delayed(_seen, pure=True)(t, gold) for t in parts.tasks],
                                               [dask.delayed(_extent, pure=True)(p) for p in plan.prepped])
