@@ -19,6 +19,7 @@ are refused, and every partition of the joined frame is counted into a joint
 from __future__ import annotations
 
 import dataclasses
+import os
 from typing import Any, Sequence
 
 import dask
@@ -83,6 +84,10 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
     Report
         The local report of the same items, number for number.
     """
+    if isinstance(data, (str, os.PathLike)):  # a PATH: resolved once, as locally (its ids checked too)
+        from clfeval.io.paths import resolve_path
+
+        data = resolve_path(data)
     ids = _id_column(data, id, [gold, pred, score])
     parts = parts_of(data, [gold, pred] + ([score] if score else []) + ([ids] if ids else []),
                      labels=[] if multilabel else [gold, pred], normalize=normalize, scores=[score] if score else [],
@@ -324,7 +329,8 @@ def _refuse(fa: Any, fb: Any, dup: list, names: Sequence[str], client: Any) -> N
     said = []
     for count, ids, x, y in ((n_a, only_a, names[0], names[1]), (n_b, only_b, names[1], names[0])):
         if count:
-            said.append(f"{count} id(s) of {x!r} are missing from {y!r} (e.g. {', '.join(map(shown_id, ids[:3]))})")
+            said.append(f"{count} id(s) only in {x!r} are missing from {y!r} (e.g. "
+                        f"{', '.join(map(shown_id, ids[:3]))})")
     raise DataError("; ".join(said) + ". Compared files must hold predictions for the same items.")
 
 
