@@ -310,3 +310,18 @@ def test_a_bad_score_is_named_by_file_row_and_line_on_both_engines(tmp_path, mon
         res = run("report", "s.csv", "--score", "score", "--positive", "a", *extra)
         assert res.code == 1, res.err
         assert shown in res.err and "row 2 (line 3)" in res.err and "'s.csv'" in res.err, (extra, res.err)
+
+
+def test_a_file_the_workers_cannot_read_is_refused_naming_it(tmp_path, dask_client):
+    """The probe task: the workers open every file before any work (here the file is gone by then, as a path
+    on the client's disk only would be on a remote worker)."""
+    from clfeval.dask.parts import parts_of, probe
+    from clfeval.errors import InputFileError
+
+    write(tmp_path / "d" / "a.csv", "gold,pred\na,a\n")
+    write(tmp_path / "d" / "b.csv", "gold,pred\nb,a\n")
+    parts = parts_of(str(tmp_path / "d"), ["gold", "pred"])
+    probe(parts, dask_client)  # readable: nothing said
+    (tmp_path / "d" / "b.csv").unlink()
+    with pytest.raises(InputFileError, match=r"b\.csv' cannot be read by the Dask workers"):
+        probe(parts, dask_client)

@@ -29,7 +29,7 @@ import pyarrow as pa
 from clfeval.core.labelforms import shown_id
 from clfeval.core.labels import label_str
 from clfeval.core.tables import ConfusionTable, JointTable, confusion_table, joint_table, multilabel_table
-from clfeval.dask.parts import Parts, parts_of, run, tree_sum
+from clfeval.dask.parts import Parts, parts_of, probe, run, tree_sum
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate.reports import Report, report_from_table
 from clfeval.significance.paired import check_metric, compare_counts
@@ -92,6 +92,7 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
     parts = parts_of(data, [gold, pred] + ([score] if score else []) + ([ids] if ids else []),
                      labels=[] if multilabel else [gold, pred], normalize=normalize, scores=[score] if score else [],
                      options=[("--gold", gold), ("--pred", pred), ("--score", score or ""), ("--id", ids or "")])
+    probe(parts, client)
     if ids is not None:
         check_unique_ids(parts, ids, client=client)
     tab = table(parts, gold=gold, pred=pred, multilabel=multilabel, sep=sep, client=client)
@@ -274,7 +275,9 @@ def compare(a: Any, b: Any, *, metric: str = "accuracy", gold: str = "gold", pre
     else:
         for data in (a, b):  # each input's ids unique, named as locally (before the join mixes them)
             if not hasattr(data, "npartitions"):
-                check_unique_ids(parts_of(data, [id], options=[("--id", id)]), id, client=client)
+                id_parts = parts_of(data, [id], options=[("--id", id)])
+                probe(id_parts, client)
+                check_unique_ids(id_parts, id, client=client)
         fa = _frame(a, [id, gold, pred], [gold, pred], normalize).rename(columns={id: "id", gold: "gold", pred: "pred0"})
         fb = _frame(b, [id, gold, pred], [gold, pred], normalize).rename(columns={id: "id", gold: "gold_b", pred: "pred1"})
         joined = fa.merge(fb, on="id", how="inner")  # inner: no missing values, so no label changes type

@@ -31,9 +31,10 @@ from typing import Any, Callable, Iterator, Sequence
 import dask
 import pyarrow as pa
 
-from clfeval.errors import ClfevalError, ClusterLost, DataError, UsageError
+from clfeval.errors import ClfevalError, ClusterLost, DataError, InputFileError, UsageError
 
-__all__ = ["Parts", "parts_of", "tree_sum", "connect", "run", "SPLIT_EVERY", "check_address", "CONNECT_TIMEOUT"]
+__all__ = ["Parts", "parts_of", "tree_sum", "connect", "run", "SPLIT_EVERY", "check_address", "CONNECT_TIMEOUT",
+           "probe"]
 
 #: Results added per node of a reduction tree.
 SPLIT_EVERY = 8
@@ -97,6 +98,32 @@ def parts_of(data: Any, columns: Sequence[str], *, name: str = "input", labels: 
     files = [f for inp in _inputs(data, input_format, encoding)
              for f in file_parts(inp, cols, labels=labels, normalize=normalize, options=options, scores=scores)]
     return Parts([dask.delayed(read_part, pure=True)(f) for f in files], name, cols, tuple(files))
+
+
+def _unreadable(paths: list[str]) -> str | None:
+    """The first of ``paths`` this process cannot open (None when it reads them all)."""
+    for p in paths:
+        try:
+            with open(p, "rb"):
+                pass
+        except OSError as exc:
+            return f"{p} ({exc.strerror or exc})"
+    return None
+
+
+def probe(parts: Parts, client: Any) -> None:
+    """On a cluster, check that a worker can open every file of ``parts`` before any work: a file it cannot
+    read (another machine, another mount) is refused naming it, instead of a worker's traceback later."""
+    if client is None or not parts.files:
+        return
+    paths = list(dict.fromkeys(str(f.source.path) for f in parts.files if f.source.path is not None))
+    if not paths:
+        return
+    (bad,) = run(client, dask.delayed(_unreadable, pure=False)(paths))
+    if bad is not None:
+        name = next(f.source.name for f in parts.files if str(f.source.path) == bad.split(" (")[0])
+        raise InputFileError(f"file {name!r} cannot be read by the Dask workers: {bad}; on a cluster every file "
+                             f"of a PATH must be readable by the workers, at the same path.")
 
 
 def _add_all(values: Sequence[Any]) -> Any:
