@@ -260,7 +260,8 @@ def _streamed_scores(inp: Any, gold: str, pred: str, id_col: str | None, score: 
     with reading_progress(inp) as update:
         labels = [c[len(prefix):] for c in extra] if prefix is not None else None
         rep = _scored(inp.name, lambda: report_scored_batches(
-            unique_batches(reader(update), budget=memory), score=score, prefix=prefix, labels=labels, memory=memory, binning=cut,
+            unique_batches(reader(update), budget=memory), score=score, prefix=prefix, labels=labels, memory=memory,
+            binning=cut,
             source=f"the gold labels of {inp.name!r}", **s))
     if train is not None:
         check_train_overlap(train, train_labels, inp.name, settings["multilabel"], s["sep"], set(rep.labels))

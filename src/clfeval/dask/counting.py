@@ -278,8 +278,10 @@ def compare(a: Any, b: Any, *, metric: str = "accuracy", gold: str = "gold", pre
                 id_parts = parts_of(data, [id], options=[("--id", id)])
                 probe(id_parts, client)
                 check_unique_ids(id_parts, id, client=client)
-        fa = _frame(a, [id, gold, pred], [gold, pred], normalize).rename(columns={id: "id", gold: "gold", pred: "pred0"})
-        fb = _frame(b, [id, gold, pred], [gold, pred], normalize).rename(columns={id: "id", gold: "gold_b", pred: "pred1"})
+        fa = _frame(a, [id, gold, pred], [gold, pred], normalize).rename(
+            columns={id: "id", gold: "gold", pred: "pred0"})
+        fb = _frame(b, [id, gold, pred], [gold, pred], normalize).rename(
+            columns={id: "id", gold: "gold_b", pred: "pred1"})
         joined = fa.merge(fb, on="id", how="inner")  # inner: no missing values, so no label changes type
     parts = joined.to_delayed()
     tasks = [dask.delayed(_joint_of, pure=True)(p, 2) for p in parts]

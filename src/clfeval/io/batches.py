@@ -290,9 +290,7 @@ def _check_finite(part: Part, col: pa.ChunkedArray, name: str) -> None:
         text = pc.utf8_trim_whitespace(col.cast(typ))
         empty = pc.fill_null(pc.equal(text, ""), True)
         if pc.any(empty).as_py():
-            import numpy as np
-
-            i = int(np.flatnonzero(np.asarray(empty.combine_chunks() if hasattr(empty, "combine_chunks") else empty))[0])
+            i = _first_true(empty)
             what = "has a missing value" if col[i].as_py() is None else "is empty"
             raise DataError(f"score column {name!r} {what} at {part.where(i)}; every item needs a score.")
         try:
@@ -307,15 +305,20 @@ def _check_finite(part: Part, col: pa.ChunkedArray, name: str) -> None:
     bad = pc.fill_null(bad, True)
     if not pc.any(bad).as_py():
         return
-    import numpy as np
-
-    i = int(np.flatnonzero(np.asarray(bad.combine_chunks() if hasattr(bad, "combine_chunks") else bad))[0])
+    i = _first_true(bad)
     value = col[i].as_py()
     if value is None or (isinstance(value, str) and not value.strip()):
         what = "has a missing value" if value is None else "is empty"
         raise DataError(f"score column {name!r} {what} at {part.where(i)}; every item needs a score.")
     raise DataError(f"score column {name!r} holds {float(values[i].as_py())!r} at {part.where(i)}; scores must be "
                     f"finite real numbers (NaN and infinities cannot be ranked or thresholded).")
+
+
+def _first_true(mask: pa.ChunkedArray | pa.Array) -> int:
+    import numpy as np
+
+    arr = mask.combine_chunks() if isinstance(mask, pa.ChunkedArray) else mask
+    return int(np.flatnonzero(np.asarray(arr))[0])
 
 
 def _row_groups(src: Source) -> int:
