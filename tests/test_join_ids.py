@@ -46,16 +46,17 @@ def _refusal(paths: tuple[str, ...], budget: int) -> str:
 
 @pytest.mark.parametrize("budget", BUDGETS)
 def test_two_duplicated_ids_the_first_in_input_order_is_named(tmp_path, budget):
-    # ids 9 and 7 both occur twice; 9's first row (part-0, row 1) comes before 7's (part-0, row 2), though 7's
-    # second row (part-0, row 3) comes before 9's (part-1, row 2)
+    # ids 9 and 7 both occur twice; reading in input order, 7 is the first id seen again: its second row
+    # (part-0, row 3) comes before 9's (part-1, row 2), though 9's first row (part-0, row 1) comes before 7's
+    # (part-0, row 2). The same rule as the streamed report's and the Dask engine's duplicate check (issue 17).
     a = _csv_dir(tmp_path / "a", [[(9, "x", "x"), (7, "x", "y"), (7, "y", "y"), (1, "x", "x")],
                                   [(2, "y", "y"), (9, "x", "y"), (3, "x", "x")]])
     b = _csv_dir(tmp_path / "b", [[(i, "x", "x") for i in (1, 2, 3, 7, 9)]])
     msg = _refusal((a, b), budget)
     pa0, pa1 = str(tmp_path / "a" / "part-0.csv"), str(tmp_path / "a" / "part-1.csv")
-    assert "the id '9' occurs more than once" in msg
-    assert f"file {pa0!r}, row 1" in msg and f"file {pa1!r}, row 2" in msg
-    assert "'7'" not in msg
+    assert "the id '7' occurs more than once" in msg
+    assert f"file {pa0!r}, column 'id'" in msg and "(rows 2 and 3)" in msg  # both rows in one file
+    assert "'9'" not in msg and pa1 not in msg
 
 
 @pytest.mark.parametrize("budget", BUDGETS)
@@ -65,8 +66,9 @@ def test_two_duplicated_ids_in_b_the_first_in_b_is_named(tmp_path, budget):
                                   [(3, "x", "x"), (2, "x", "x"), (5, "x", "x"), (4, "x", "x")]])
     msg = _refusal((a, b), budget)
     pb0, pb1 = str(tmp_path / "b" / "part-0.csv"), str(tmp_path / "b" / "part-1.csv")
-    assert "the id '5' occurs more than once" in msg  # 5 first occurs in row 2, 2 in row 3
-    assert f"file {pb0!r}, row 2" in msg and f"file {pb1!r}, row 3" in msg
+    # 2 is the first id seen again (part-1, row 2), before 5 (part-1, row 3), though 5 first occurs earlier
+    assert "the id '2' occurs more than once" in msg
+    assert f"file {pb0!r}, row 3" in msg and f"file {pb1!r}, row 2" in msg
 
 
 @pytest.mark.parametrize("budget", BUDGETS)

@@ -183,7 +183,8 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
                                                        train_labels, settings, reading, budget, score_bins,
                                                        score_binning), None, None
         else:
-            rep, gold_items, scores = _streamed(inp, gold, pred, id_col, train, train_labels, settings, reading), None, None
+            rep, gold_items, scores = _streamed(inp, gold, pred, id_col, train, train_labels, settings, reading,
+                                                budget), None, None
     except LabelListError as exc:
         text = exc.describe("option --order") if exc.parameter == "order" else str(exc)
         raise DataError(f"file {inp.name!r}: {text}") from None
@@ -240,8 +241,8 @@ def _scored(path: Any, make: Any) -> Any:
 
 
 def _streamed(inp: Any, gold: str, pred: str, id_col: str | None, train: Any, train_labels: Any,
-              settings: dict[str, Any], reading: dict[str, Any]) -> Any:
-    """Count the PATH batch by batch (bounded memory), ids checked across all its files."""
+              settings: dict[str, Any], reading: dict[str, Any], memory: int | None = None) -> Any:
+    """Count the PATH batch by batch (bounded memory), ids checked across all its files (within ``memory``)."""
     from clfeval.evaluate.streaming import count_batches, finish_report
     from clfeval.io.join import unique_batches
     from clfeval.io.predictions import iter_predictions
@@ -250,7 +251,8 @@ def _streamed(inp: Any, gold: str, pred: str, id_col: str | None, train: Any, tr
     with reading_progress(inp) as update:
         reader = iter_predictions(inp, gold=gold, pred=pred, id=id_col, multilabel=s["multilabel"], progress=update,
                                   **reading)
-        table, errors = count_batches(unique_batches(reader), order=s.pop("order"), multilabel=s.pop("multilabel"),
+        ids = unique_batches(reader) if memory is None else unique_batches(reader, budget=memory)
+        table, errors = count_batches(ids, order=s.pop("order"), multilabel=s.pop("multilabel"),
                                       sep=s["sep"], show_errors=s.pop("show_errors"))
     if train is not None:
         check_train_overlap(train, train_labels, inp.name, settings["multilabel"], s["sep"], set(table.label_strings))
@@ -283,7 +285,8 @@ def _streamed_scores(inp: Any, gold: str, pred: str, id_col: str | None, score: 
     with reading_progress(inp) as update:
         labels = [c[len(prefix):] for c in extra] if prefix is not None else None
         rep = _scored(inp.name, lambda: report_scored_batches(
-            unique_batches(reader(update)), score=score, prefix=prefix, labels=labels, memory=memory, binning=cut,
+            unique_batches(reader(update), budget=memory), score=score, prefix=prefix, labels=labels, memory=memory,
+            binning=cut,
             source=f"the gold labels of {inp.name!r}", **s))
     if train is not None:
         check_train_overlap(train, train_labels, inp.name, settings["multilabel"], s["sep"], set(rep.labels))

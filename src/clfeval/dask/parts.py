@@ -22,6 +22,7 @@ returning a number.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 from dataclasses import dataclass
@@ -30,9 +31,10 @@ from typing import Any, Callable, Iterator, Sequence
 import dask
 import pyarrow as pa
 
-from clfeval.errors import ClfevalError, ClusterLost, DataError, UsageError
+from clfeval.errors import ClfevalError, ClusterLost, DataError, InputFileError, UsageError
 
-__all__ = ["Parts", "parts_of", "tree_sum", "connect", "run", "SPLIT_EVERY", "check_address", "CONNECT_TIMEOUT"]
+__all__ = ["Parts", "parts_of", "tree_sum", "connect", "run", "SPLIT_EVERY", "check_address", "CONNECT_TIMEOUT",
+           "probe"]
 
 #: Results added per node of a reduction tree.
 SPLIT_EVERY = 8
@@ -80,7 +82,7 @@ def _inputs(data: Any, input_format: str | None, encoding: str) -> list[Any]:
 
 def parts_of(data: Any, columns: Sequence[str], *, name: str = "input", labels: Sequence[str] = (),
              normalize: str | None = None, encoding: str = "utf-8", input_format: str | None = None,
-             options: Sequence[tuple[str, str]] = ()) -> Parts:
+             options: Sequence[tuple[str, str]] = (), scores: Sequence[str] = ()) -> Parts:
     """An input — a Dask DataFrame, or PATHs (files, directories, globs, hive datasets; resolved as the local
     engine resolves them) — as partition tasks of ``columns``.
 
@@ -94,8 +96,34 @@ def parts_of(data: Any, columns: Sequence[str], *, name: str = "input", labels: 
     if hasattr(data, "to_delayed") and hasattr(data, "npartitions"):
         return Parts([dask.delayed(_from_pandas, pure=True)(d, cols) for d in data.to_delayed()], name, cols)
     files = [f for inp in _inputs(data, input_format, encoding)
-             for f in file_parts(inp, cols, labels=labels, normalize=normalize, options=options)]
+             for f in file_parts(inp, cols, labels=labels, normalize=normalize, options=options, scores=scores)]
     return Parts([dask.delayed(read_part, pure=True)(f) for f in files], name, cols, tuple(files))
+
+
+def _unreadable(paths: list[str]) -> str | None:
+    """The first of ``paths`` this process cannot open (None when it reads them all)."""
+    for p in paths:
+        try:
+            with open(p, "rb"):
+                pass
+        except OSError as exc:
+            return f"{p} ({exc.strerror or exc})"
+    return None
+
+
+def probe(parts: Parts, client: Any) -> None:
+    """On a cluster, check that a worker can open every file of ``parts`` before any work: a file it cannot
+    read (another machine, another mount) is refused naming it, instead of a worker's traceback later."""
+    if client is None or not parts.files:
+        return
+    paths = list(dict.fromkeys(str(f.source.path) for f in parts.files if f.source.path is not None))
+    if not paths:
+        return
+    (bad,) = run(client, dask.delayed(_unreadable, pure=False)(paths))
+    if bad is not None:
+        name = next(f.source.name for f in parts.files if str(f.source.path) == bad.split(" (")[0])
+        raise InputFileError(f"file {name!r} cannot be read by the Dask workers: {bad}; on a cluster every file "
+                             f"of a PATH must be readable by the workers, at the same path.")
 
 
 def _add_all(values: Sequence[Any]) -> Any:
@@ -167,7 +195,8 @@ def connect(scheduler: str | None = None, *, workers: int | None = None, threads
     n = workers or max(1, os.cpu_count() or 1)
     with spill_directory() as scratch, \
             LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=True, host="127.0.0.1",
-                         dashboard_address=None, local_directory=scratch) as cluster, Client(cluster) as client:
+                         dashboard_address=None, local_directory=scratch, silence_logs=logging.CRITICAL) as cluster, \
+            Client(cluster) as client:  # a task's error is said once, by clfeval, not logged by every worker
         yield client
 
 

@@ -30,7 +30,7 @@ import pyarrow as pa
 from clfeval.core.gold import EncodedGold
 from clfeval.core.labels import label_str
 from clfeval.core.metrics import ClassCounts
-from clfeval.dask.parts import Parts, parts_of, run
+from clfeval.dask.parts import Parts, parts_of, probe, run
 from clfeval.dask.rankings import merged_range, range_plan, range_stats_of, ranking_of
 from clfeval.scores.columns import ScoreSource
 from clfeval.scores.external import CutChoice
@@ -107,7 +107,9 @@ class DaskRanking:
     def __init__(self, data: Any, *, gold: str = "gold", score: str = "score", positive: Any, client: Any = None,
                  ranges: int | None = None, normalize: str | None = None) -> None:
         parts = data if isinstance(data, Parts) else parts_of(data, [gold, score], labels=[gold], normalize=normalize,
-                                                              options=[("--gold", gold), ("--score", score)])
+                                                              options=[("--gold", gold), ("--score", score)],
+                                                              scores=[score])
+        probe(parts, client)
         plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges)
         info = dask.delayed(_info, pure=True)([dask.delayed(_seen, pure=True)(t, gold) for t in parts.tasks],
                                               [dask.delayed(_extent, pure=True)(p) for p in plan.prepped])

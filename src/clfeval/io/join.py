@@ -30,6 +30,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from clfeval.core.labelforms import shown_id
 from clfeval.core.validation import MEMORY_BUDGET
 from clfeval.errors import DataError, UsageError
 from clfeval.io.align import as_text
@@ -230,25 +231,25 @@ def _duplicate_error(inp: _Input, dup: Any, places: list[tuple[int, int]]) -> Da
     if inp.keyed:
         rep_value, _, id_value = str(dup).partition(":")
         return DataError(f"{what}: the key ({reader.repeat}, {reader.id_name}) must be unique, but repeat "
-                         f"{rep_value} holds the id {id_value!r} more than once ({where}).")
-    return DataError(f"{what}, column {reader.id_name!r}: ids must be unique, but the id {str(dup)!r} occurs "
+                         f"{rep_value} holds the id {shown_id(id_value)} more than once ({where}).")
+    return DataError(f"{what}, column {reader.id_name!r}: ids must be unique, but the id {shown_id(str(dup))} occurs "
                      f"more than once ({where}).")
 
 
 def _first_duplicate(table: pa.Table) -> tuple[Any, list[tuple[int, int]]] | None:
-    """The id occurring twice whose first row comes first in the input (by file, then row), and its first two
-    places."""
+    """The id whose second occurrence comes first in input order (file, row), and its first two places: the
+    same id whatever the partitioning (the memory budget, the engine)."""
     keys = table.column("key")
     if len(pc.unique(keys)) == len(keys):
         return None
-    vc = pc.value_counts(keys)
-    dups = vc.filter(pc.greater(vc.field("counts"), 1)).field("values")
-    hit = np.flatnonzero(np.asarray(pc.is_in(keys, value_set=dups)))
-    files, rows = table.column("file").to_numpy()[hit], table.column("row").to_numpy()[hit]
-    first = int(hit[np.lexsort((rows, files))[0]])
-    dup = keys[first].as_py()
-    same = np.flatnonzero(np.asarray(pc.equal(keys, pa.scalar(dup, type=keys.type))))
-    return dup, sorted(_rows(table, same))[:2]
+    order = np.lexsort((table.column("row").to_numpy(), table.column("file").to_numpy()))
+    values = keys.to_pylist()
+    seen: dict[Any, int] = {}
+    for i in order.tolist():
+        first = seen.setdefault(values[i], i)
+        if first != i:
+            return values[i], _rows(table, [first, i])
+    return None  # pragma: no cover (unique above)
 
 
 class UniqueIds:
@@ -285,7 +286,7 @@ class UniqueIds:
             if got is not None:
                 found.append(got)
         if found:
-            dup, places = min(found, key=lambda x: x[1][0])
+            dup, places = min(found, key=lambda x: x[1][1])
             raise _duplicate_error(self.input, dup, places)
 
 
@@ -570,18 +571,15 @@ def _cell_batches(cells: Any, weighted: bool, chunk: int = 1 << 20) -> Iterator[
 def _match_partitions(inputs: list[_Input], partitions: int, matching: Matching) -> Iterator[Aligned]:
     missing: dict[tuple[int, int], list[Any]] = {}  # (k, side) → [count, earliest place, example]
     gold_check = _GoldCheck()
-    duplicates: list[Any] = [None] * len(inputs)  # per input: the duplicate that comes first in it
+    dups: list[tuple[int, Any, list[tuple[int, int]]]] = []  # (input, id, places): the earliest is named at the end
     for j in range(partitions):
         tables = [_concat(i.spill.partition(j)) for i in inputs]  # type: ignore[union-attr]
-        found = False
         for k, t in enumerate(tables):
             got = _first_duplicate(t) if t is not None else None
             if got is not None:
-                found = True
-                if duplicates[k] is None or got[1][0] < duplicates[k][1][0]:
-                    duplicates[k] = got
-        if found or any(d is not None for d in duplicates):
-            continue  # refused below, whatever the partitions
+                dups.append((k, got[0], got[1]))
+        if dups:
+            continue
         ref = tables[0]
         if ref is None and all(t is None for t in tables):
             continue
@@ -611,19 +609,19 @@ def _match_partitions(inputs: list[_Input], partitions: int, matching: Matching)
             take = pc.index_in(keys, value_set=t.column("key"))  # type: ignore[union-attr]
             g = pa.concat_arrays(t.column("gold").take(take).chunks)  # type: ignore[union-attr]
             gold_check.add(k, gold, g, lambda i: (int(files[i]), int(rows[i])),
-                           lambda i: f"the item with id {keys[i].as_py()!r}")
+                           lambda i: f"the item with id {shown_id(keys[i].as_py())}")
             preds.append(pa.concat_arrays(t.column("pred").take(take).chunks))  # type: ignore[union-attr]
         matching.rows += len(gold)
         yield Aligned(gold, preds, _text_needed(gold, preds))
-    for inp, got in zip(inputs, duplicates):
-        if got is not None:
-            raise _duplicate_error(inp, got[0], got[1])
+    if dups:
+        k, dup, places = min(dups, key=lambda d: (d[0], d[2][1]))
+        raise _duplicate_error(inputs[k], dup, places)
     if missing:
         parts_by_k: dict[int, list[str]] = {}
         for (k, side), (count, place, example) in sorted(missing.items()):
             a, b = (inputs[0], inputs[k]) if side == 0 else (inputs[k], inputs[0])
             parts_by_k.setdefault(k, []).append(f"{count} id(s) of {a.name!r} are missing from {b.name!r} "
-                                                f"(e.g. {example!r}, {a.where(*place)})")
+                                                f"(e.g. {shown_id(example)}, {a.where(*place)})")
         k = min(parts_by_k)
         raise DataError("; ".join(parts_by_k[k]) + ". Compared files must hold predictions for the same items.")
     gold_check.raise_first(inputs)
