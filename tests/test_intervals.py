@@ -38,7 +38,7 @@ def per_class_f1(g, p, k=3):
 def test_report_ci_matches_naive_item_bootstrap():
     g, p = items()
     assert per_class_f1(g, p) == pytest.approx(f1_score(g, p, average=None))  # the hand F1 is scikit-learn's
-    rep = clfeval.report(g, p, ci=0.9, samples=20_000, seed=1)
+    rep = clfeval.report(g, p, ci=0.9, samples=20_000, seed=1, ci_method="percentile")  # issue 18: default per metric
     ci = rep.sections["ci"]
     assert (ci["level"], ci["samples"], ci["seed"], ci["method"]) == (0.9, 20_000, 1, "percentile")
     for path, fn in ((("accuracy",), lambda a, b: np.mean(a == b)),

@@ -75,6 +75,8 @@ def test_compare_text_golden():
     # Checked by hand: n_AB = 2, n_BA = 0 → one-sided P(X ≥ 2 | Bin(2, ½)) = 0.25, two-sided 0.5,
     # χ² = (|2 − 0| − 1)² / 2 = 0.5 with p 0.4795; percentile intervals = quantiles of Bin(10, 0.7)/10
     # (0.4, 1.0), Bin(10, 0.5)/10 (0.2, 0.8) and Bin(10, 0.2)/10 for δ (0.0, 0.5).
+    # Issue 18: the bound McNemar's test inverts: π_L = Beta⁻¹(0.05; 2, 1) = √0.05 = 0.2236 (Beta(2, 1) has
+    # CDF x²), δ ≥ (2·0.2236 − 1)·2/10 = −0.1106; the two-sided intervals are captioned as estimates.
     gold, a, b = example_11()
     r = clfeval.compare(gold, a, b, test="mcnemar", samples=1000, seed=0, names=("new", "old"))
     assert render(r, "text", width=100) == (GOLDEN / "compare_mcnemar.txt").read_text()
@@ -83,6 +85,8 @@ def test_compare_text_golden():
 def test_compare_many_markdown_golden():
     # Checked by hand: x vs z, 2δ = 1.4 is out of reach → p = 0 shown as < 1/b, Holm < 2/b;
     # y vs z, 2δ = 1.0 needs all ten draws among y's five right documents: P = 1/1024 (3 of 1,000 here).
+    # Issue 18: δ's interval is the default estimate, BCa; z is always wrong, so x − z is x's accuracy and its
+    # BCa interval [0.4, 0.9] is the one compare_mcnemar.txt shows for A (same data, seed and replicates).
     gold, a, b = example_11()
     m = clfeval.compare_many(gold, {"x": a, "y": b, "z": ["no"] * 10}, baseline="z", samples=1000, seed=0)
     assert render(m, "markdown") == (GOLDEN / "compare_many.md").read_text()

@@ -20,7 +20,12 @@ from clfeval.cli._scale import engine_options, memory_option
 @click.option("--bins", type=click.IntRange(min=1), default=10, show_default=True,
               help="Number of bins (at most 100,000).")
 @click.option("--strategy", type=click.Choice(["uniform", "quantile"]), default="uniform", show_default=True,
-              help="uniform: equal-width bins, v goes to min(floor(v*B), B-1); quantile: equal-mass bins.")
+              help="uniform: equal-width bins; quantile: equal-mass bins.")
+@click.option("--edges", type=click.Choice(["clfeval", "sklearn"]), default="clfeval", show_default=True,
+              help="Bin edges (with either --strategy). clfeval: left-closed bins [k/B, (k+1)/B), v goes to "
+                   "min(floor(v*B), B-1) (1 in the last bin), empty bins kept. sklearn: as scikit-learn's "
+                   "calibration_curve, right-closed on the float edges numpy.linspace(0, 1, B+1) (quantile: the "
+                   "percentiles of the values), bin = searchsorted(edges[1:-1], v), empty bins dropped.")
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
               help="File format (default: from the extension; CSV for standard input, '-').")
 @reading_options
@@ -29,7 +34,7 @@ from clfeval.cli._scale import engine_options, memory_option
 @engine_options
 @output_options
 def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | None, positive: str | None, bins: int,
-                strategy: str, input_format: str | None, encoding: str, normalize_labels: str | None,
+                strategy: str, edges: str, input_format: str | None, encoding: str, normalize_labels: str | None,
                 memory: str | None, engine: str, scheduler: str | None, fmt: str, output: Path | None) -> None:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
 
@@ -53,7 +58,8 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
 
     budget = check_memory(memory)
     dask = check_engine(engine, scheduler, {"--probs-prefix": probs_prefix is not None,
-                                            "--strategy quantile": strategy != "uniform"})
+                                            "--strategy quantile": strategy != "uniform",
+                                            "--edges sklearn": edges != "clfeval"})
     inp = input_path(file, input_format=input_format, encoding=encoding)
     if dask:
         from clfeval.dask.calibrate import calibration as dask_calibration
@@ -71,5 +77,5 @@ def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | Non
                                   progress=update)
         source = ScoreSource(name=prob, prefix=probs_prefix or "", data=f"file {inp.name!r}")
         result = calibrate_batches(reader, prob=prob, prefix=probs_prefix, positive=positive, bins=bins,
-                                   strategy=strategy, source=source, memory=budget)
+                                   strategy=strategy, source=source, memory=budget, edges=edges)
     emit(result, fmt, output)

@@ -59,6 +59,10 @@ def _names(inputs: list[Any]) -> list[str]:
               help="Random seed: the same seed gives the same numbers.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level of the verdict.")
 @click.option("--ci", "ci_level", type=float, default=0.95, show_default=True, help="Level of the bootstrap confidence intervals.")
+@click.option("--ci-method", "ci_method", default=None, metavar="METHOD",
+              help="The two-sided interval of δ shown as the estimate: bca (default: the best measured coverage) or "
+                   "percentile; both are computed. The verdict follows the test and its own one-sided bound (basic "
+                   "bootstrap; McNemar's exact test inverted), shown beside it.")
 @click.option("--baseline", default=None, help="Compare each other file with this one (its name or path); "
                                                 "otherwise every pair is compared.")
 @click.option("--gold", default="gold", show_default=True, help="Column of gold labels (the same in every file).")
@@ -73,7 +77,7 @@ def _names(inputs: list[Any]) -> list[str]:
 @engine_options
 @output_options
 def compare(files: tuple[Path, ...], metric: str, test: str, alternative: str, margin: float | None, gate: bool,
-            scores_prefix: str | None, samples: int, seed: int, alpha: float, ci_level: float,
+            scores_prefix: str | None, samples: int, seed: int, alpha: float, ci_level: float, ci_method: str | None,
             baseline: str | None, gold: str, pred: str, score: str | None, positive: str | None, id_col: str | None,
             input_format: str | None, zero_division: str, beta: float, repeat: str | None, encoding: str,
             normalize_labels: str | None, memory: str | None, score_bins: int | None, score_binning: str, engine: str,
@@ -98,6 +102,9 @@ def compare(files: tuple[Path, ...], metric: str, test: str, alternative: str, m
     check_probability(ci_level, option="--ci")
     check_beta(beta, option="--beta")
     check_metric(metric)
+    from clfeval.significance.results import check_estimate, with_estimate
+
+    estimate = check_estimate(ci_method, test)
     _check_decision(len(files), test, metric, alternative, margin, score, scores_prefix)
     from clfeval.cli._scale import check_engine, check_memory
 
@@ -155,6 +162,7 @@ def compare(files: tuple[Path, ...], metric: str, test: str, alternative: str, m
         else:
             result = _streamed(inputs, names, baseline, gold, pred, id_col, repeat, normalize_labels, tick, common,
                                budget)
+    result = with_estimate(result, estimate)
     emit(result, fmt, output)
     gate_exit(result, gate)
 

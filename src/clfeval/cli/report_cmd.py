@@ -108,6 +108,12 @@ def check_train_overlap(train: Any, train_path: Any, preds: Any, multilabel: boo
 @click.option("--samples", "-b", type=int, default=10_000, show_default=True,
               help="Bootstrap replicates of --ci (at most 1,000,000).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed of --ci.")
+@click.option("--ci-method", "ci_method", multiple=True, metavar="METHOD|METRIC=METHOD",
+              help="Interval method of --ci: percentile, bca, wilson (binomial proportions: accuracy, error rate, "
+                   "precision, recall, specificity, …), delong, logit-delong, hanley-mcneil (roc_auc only); one for "
+                   "every metric it applies to, or METRIC=METHOD (e.g. accuracy=wilson, roc_auc=delong; "
+                   "repeatable). Default per metric, the best measured coverage: Wilson for per-class precision "
+                   "and recall, BCa for the other count metrics, logit DeLong for ROC-AUC.")
 @click.option("--require", "require", multiple=True, metavar="COND",
               help="A condition such as 'macro_f1>=0.70', 'recall:spam>=0.9' or 'accuracy>majority' (repeatable): "
                    "each is shown with its value, and an unmet one exits 3.")
@@ -118,7 +124,8 @@ def check_train_overlap(train: Any, train_path: Any, preds: Any, multilabel: boo
 def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: str | None, multilabel: bool, sep: str,
            encoding: str, normalize_labels: str | None, positive: str | None, beta: float, zero_division: str, order: str | None, train_labels: Path | None,
            train_column: str | None, show_errors: int, score: str | None, scores_prefix: str | None,
-           threshold: float | None, ci_level: float | None, samples: int, seed: int, require: tuple[str, ...],
+           threshold: float | None, ci_level: float | None, samples: int, seed: int, ci_method: tuple[str, ...],
+           require: tuple[str, ...],
            memory: str | None, score_bins: int | None, score_binning: str, engine: str, scheduler: str | None,
            fmt: str, output: Path | None) -> None:
     """Score a predictions file: confusion matrix, per-class table, averages, baselines, diagnostics.
@@ -141,6 +148,8 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
     if ci_level is not None:
         check_probability(ci_level, option="--ci")
         check_samples(samples, option="--samples")
+    methods = _ci_methods(ci_method, ci_level, scored=score is not None or scores_prefix is not None,
+                          multilabel=multilabel)
     budget = check_memory(memory)
     scored = score is not None or scores_prefix is not None
     if score_bins is not None and score is None:
@@ -160,7 +169,8 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
         train = read_train_labels(train_labels, train_column, gold, input_format, multilabel=multilabel, **reading)
     order_list = parse_list(order)
     settings = dict(positive=positive, beta=beta, zero_division=zero_division, order=order_list, multilabel=multilabel,
-                    sep=sep, train_labels=train, show_errors=show_errors, ci=ci_level, samples=samples, seed=seed)
+                    sep=sep, train_labels=train, show_errors=show_errors, ci=ci_level, samples=samples, seed=seed,
+                    ci_method=methods or "auto")
     try:
         if dask:
             rep, gold_items, scores = _on_dask(inp, gold, pred, score, settings, score_bins, score_binning,
@@ -181,19 +191,34 @@ def report(file: Path, gold: str, pred: str, id_col: str | None, input_format: s
         rep = dataclasses.replace(rep, sections={**rep.sections, "inputs": {
             "aliases": [{"skipped": a, "same_as": b} for a, b in inp.aliases]}})
     rep = _decisions(rep, gold_items, scores, conditions, positive=positive, multilabel=multilabel, sep=sep,
-                     ci_level=ci_level, samples=samples, seed=seed)
+                     ci_level=ci_level, samples=samples, seed=seed, methods=methods)
     emit(rep, fmt, output)
     require_exit(rep)
 
 
+def _ci_methods(values: tuple[str, ...], ci_level: float | None, *, scored: bool, multilabel: bool) -> dict[str, str]:
+    """``--ci-method`` values parsed and checked against the metrics they name, before any file is read."""
+    from clfeval.core import catalog
+    from clfeval.evaluate.cimethods import check_ci_methods, parse_ci_methods
+
+    if not values:
+        return {}
+    if ci_level is None:
+        raise UsageError("option --ci-method chooses the method of --ci's intervals: give --ci LEVEL too.")
+    methods = parse_ci_methods(values)
+    check_ci_methods(methods, count_names=[n.split(":")[0] for n in catalog.names(input="counts")], scored=scored,
+                     multilabel=multilabel)
+    return methods
+
+
 def _decisions(rep: Any, gold: Any, scores: Any, conditions: list[Any], *, positive: str | None, multilabel: bool,
-               sep: str, ci_level: float | None, samples: int, seed: int) -> Any:
+               sep: str, ci_level: float | None, samples: int, seed: int, methods: dict[str, str]) -> Any:
     """``--ci`` with scores: DeLong's and the bootstrap intervals of the ranking; ``--require``: the conditions."""
     if ci_level is not None and scores is not None:
         from clfeval.significance.rankingci import with_ranking_ci
 
         rep = with_ranking_ci(rep, gold, scores, positive=positive, multilabel=multilabel, sep=sep, level=ci_level,
-                              samples=samples, seed=seed)
+                              samples=samples, seed=seed, methods=methods)
     if conditions:
         from clfeval.evaluate.requirements import with_requirements
 

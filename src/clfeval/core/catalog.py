@@ -325,11 +325,14 @@ def _entries() -> list[Metric]:
                    "for the others (Youden's J, informedness); 0 for a classifier that cannot tell them apart.",
                    "δ = TPR − FPR",
                    f"When TPR or FPR is (no item of the class, or every item of it): {_ZERO_DIVISION}."),
-        _per_label("phi", "φ", lambda e: M.phi(e.c, e.zd), "none", (-1.0, 1.0),
+        _per_label("phi", "bias φ (Armano)", lambda e: M.phi(e.c, e.zd), "none", (-1.0, 1.0),
                    "Armano's characteristic capability: the bias towards predicting the class (positive: said too "
-                   "often, negative: too rarely), whatever the classifier's skill.",
+                   "often, negative: too rarely), whatever the classifier's skill. Not the phi coefficient (which is "
+                   "the Matthews correlation, MCC): a good class has φ near 0 or below it. Its JSON key stays "
+                   "'phi' (per_class.LABEL.phi, binary.phi).",
                    "φ = TPR + FPR − 1",
-                   f"When TPR or FPR is (no item of the class, or every item of it): {_ZERO_DIVISION}."),
+                   f"When TPR or FPR is (no item of the class, or every item of it): {_ZERO_DIVISION}.",
+                   aliases=("φ", "bias φ", "Armano's φ", "bias φ (Armano) = TPR + FPR − 1")),
         _per_label("fbeta", "F-beta", lambda e: M.fbeta(e.c, e.beta, e.zd), "higher", (0.0, 1.0),
                    "The F-measure weighting recall β times as much as precision (β > 1 favours recall); a report "
                    "shows it beside F1 when beta ≠ 1.",
@@ -479,7 +482,11 @@ def _entries() -> list[Metric]:
     for name, title, rng, definition, formula in (
             ("ece", "expected calibration error", (0.0, 1.0), "The gap between confidence and accuracy, averaged over "
              "the bins of the reliability table weighted by their items (binary: the frequency of the positive class "
-             "instead of accuracy; multiclass: the top-label confidence).", "ECE = Σ_b (n_b / N)·|acc_b − conf_b|"),
+             "instead of accuracy; multiclass: the top-label confidence). Bins (--edges): clfeval's are left-closed, "
+             "[k/B, (k+1)/B), a value v in bin min(floor(v·B), B − 1) (1 in the last bin), empty bins kept; "
+             "scikit-learn's (calibration_curve, --edges sklearn) are right-closed on the float edges "
+             "linspace(0, 1, B + 1) (or the percentiles of the values, --strategy quantile), (e_k, e_(k+1)] with 0 "
+             "in the first bin, and empty bins dropped.", "ECE = Σ_b (n_b / N)·|acc_b − conf_b|"),
             ("mce", "maximum calibration error", (0.0, 1.0), "The largest gap between confidence and accuracy over the "
              "non-empty bins.", "MCE = max_b |acc_b − conf_b|"),
             ("brier", "Brier score", (0.0, 2.0), "The mean squared difference between the predicted probabilities and "

@@ -26,7 +26,8 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-__all__ = ["CountEngine", "SlotEngine", "trace_value", "IndexEngine", "CallableItems", "CodedItems", "draw", "BUDGET"]
+__all__ = ["CountEngine", "SlotEngine", "trace_value", "IndexEngine", "CallableItems", "CodedItems", "draw", "BUDGET",
+           "allowed_count", "basic_bound", "row_quantiles", "bca_ends"]
 
 #: Elements per chunk array (≈ 32 MB of int64): the memory bound of every engine.
 BUDGET = 1 << 22
@@ -493,3 +494,120 @@ def bca_interval(reps: np.ndarray, theta: float, jack: np.ndarray, weights: np.n
         return None
     lo, hi = np.quantile(finite, ends)
     return [float(lo), float(hi)]
+
+
+def allowed_count(alpha: float, samples: int) -> int:
+    """K, the largest replicate count c with c / b < α (the bootstrap test rejects iff its count ≤ K).
+
+    Mathematically ⌈αb⌉ − 1; computed with the same float comparison as ``p < alpha``.
+
+    >>> allowed_count(0.05, 10_000), allowed_count(0.05, 30), allowed_count(0.05, 20)
+    (499, 1, 0)
+    """
+    k = math.ceil(alpha * samples) - 1
+    while (k + 1) / samples < alpha:
+        k += 1
+    while k >= 0 and k / samples >= alpha:
+        k -= 1
+    return k
+
+
+def basic_bound(gains: np.ndarray, gain: float, alpha: float, tol: float) -> float:
+    """The one-sided basic (reverse-percentile) lower bound of a gain that matches the 2δ test.
+
+    ``gains`` are the replicates of g = ±δ (sign so that larger is better) and
+    ``gain`` the observed g. The bound is 2g − q, q the r-th smallest replicate
+    with r = b − K (K = :func:`allowed_count`, i.e. r = b − ⌈αb⌉ + 1); undefined
+    (NaN) replicates, which never reach the test's threshold, rank lowest.
+    The test counts replicates ≥ 2g − tol·max(1, |2g|) and rejects iff that
+    count ≤ K, i.e. iff at least r replicates lie below the threshold, i.e.
+    iff q < 2g − tol·max(1, |2g|): then the bound is > 0, and otherwise it is
+    shown as at most 0 (a value within the tie tolerance of 0 is 0). So the
+    bound is > 0 exactly when p < α.
+
+    >>> basic_bound(np.array([0.1, 0.2, 0.3, 0.4]), 0.25, 0.5, 1e-12)  # r = 3: q = 0.3, 2g − q = 0.2
+    0.2
+    """
+    b = gains.size
+    if not math.isfinite(gain) or b == 0:
+        return math.nan
+    r = min(b, max(1, b - allowed_count(alpha, b)))
+    x = np.where(np.isnan(gains), -np.inf, gains)
+    q = float(np.partition(x, r - 1)[r - 1])
+    t = 2 * gain
+    if q < t - tol * max(1.0, abs(t)):
+        return t - q if math.isfinite(q) else math.inf
+    gap = t - q
+    return 0.0 if abs(gap) <= tol * max(1.0, abs(t)) else min(gap, 0.0)
+
+
+def row_quantiles(sorted_rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Per-row quantiles of rows sorted ascending (R, B), at per-row levels ``q`` (R,) or (R, k):
+    numpy's default (linear) rule, position q·(B − 1)."""
+    r, b = sorted_rows.shape
+    q = np.asarray(q, dtype=np.float64)
+    qq = q if q.ndim == 2 else q[:, None]
+    pos = np.clip(qq, 0.0, 1.0) * (b - 1)
+    lo = np.floor(pos).astype(np.intp)
+    hi = np.minimum(lo + 1, b - 1)
+    frac = pos - lo
+    rows = np.arange(r)[:, None]
+    a, c = sorted_rows[rows, lo], sorted_rows[rows, hi]
+    out = a + frac * (c - a)
+    out = np.where(frac == 0, a, out)
+    return out if q.ndim == 2 else out[:, 0]
+
+
+def bca_ends(reps: np.ndarray, theta: np.ndarray, jack: np.ndarray, weights: np.ndarray,
+             level: float) -> np.ndarray:
+    """BCa interval ends of many problems at once (Efron & Tibshirani 1993, §14.3), rows (R, B) of finite
+    replicates; ``jack`` (R, J) leave-one-out values with ``weights`` (R, J) or (J,). Returns (R, 2); a row
+    whose bias correction is undefined (every replicate on one side of θ̂) is NaN. The same rule as
+    :func:`bca_interval`, which calls it for one problem.
+    """
+    from statistics import NormalDist
+
+    phi = NormalDist()
+    reps = np.sort(np.asarray(reps, dtype=np.float64), axis=1)
+    theta = np.asarray(theta, dtype=np.float64)[:, None]
+    b = reps.shape[1]
+    below = (reps < theta).sum(axis=1)
+    equal = (reps == theta).sum(axis=1)
+    share = (below + 0.5 * equal) / b
+    ok = (share > 0) & (share < 1)
+    z0 = _ndtri(np.where(ok, share, 0.5))
+    w = np.broadcast_to(np.asarray(weights, dtype=np.float64), jack.shape)
+    good = np.isfinite(jack)
+    w = np.where(good, w, 0.0)
+    j = np.where(good, jack, 0.0)
+    wsum = w.sum(axis=1, keepdims=True)
+    mean = (w * j).sum(axis=1, keepdims=True) / np.where(wsum > 0, wsum, 1.0)
+    d = np.where(good, mean - j, 0.0)
+    den = 6.0 * (w * d * d).sum(axis=1) ** 1.5
+    acc = np.where(den > 0, (w * d ** 3).sum(axis=1) / np.where(den > 0, den, 1.0), 0.0)
+    ends = []
+    for qq in ((1 - level) / 2, (1 + level) / 2):
+        z = phi.inv_cdf(qq)
+        den_z = 1 - acc * (z0 + z)
+        arg = z0 + (z0 + z) / np.where(den_z != 0, den_z, np.nan)
+        ends.append(_ndtr(arg))
+    qs = np.stack(ends, axis=1)
+    valid = ok & (wsum[:, 0] > 0) & np.isfinite(qs).all(axis=1)
+    out = row_quantiles(reps, np.where(valid[:, None], qs, 0.5))
+    out[~valid] = math.nan
+    return out
+
+
+def _ndtr(x: np.ndarray) -> np.ndarray:
+    """Φ(x) elementwise without scipy (core imports no scipy): 0.5·erfc(−x/√2)."""
+    from math import erfc
+
+    return np.array([0.5 * erfc(-v / math.sqrt(2)) if math.isfinite(v) else math.nan for v in np.ravel(x)]).reshape(
+        np.shape(x))
+
+
+def _ndtri(p: np.ndarray) -> np.ndarray:
+    from statistics import NormalDist
+
+    inv = NormalDist().inv_cdf
+    return np.array([inv(v) for v in np.ravel(p)]).reshape(np.shape(p))

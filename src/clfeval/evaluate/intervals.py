@@ -26,14 +26,37 @@ from clfeval.core.validation import MEMORY_BUDGET, check_probability, check_rng,
 from clfeval.errors import DataError, UsageError
 from clfeval.core.metrics import TableStats
 from clfeval.core.scoring import leaves
+from clfeval.evaluate.cimethods import count_method, parse_ci_methods
 
-__all__ = ["table_ci", "multilabel_ci", "replicate_leaves", "ItemPatterns"]
+__all__ = ["table_ci", "multilabel_ci", "replicate_leaves", "ItemPatterns", "wilson"]
 
 Leaves = dict[tuple[str, ...], np.ndarray]
 
 # Infinite replicates (x/0, x > 0: a likelihood ratio with no false positive) are larger than every finite
 # one; they take part in the quantiles as this stand-in, and an end beyond the finite ones is infinite.
 _BIG = float(np.finfo(np.float64).max)
+
+
+def wilson(successes: Any, trials: Any, level: float) -> np.ndarray:
+    """Wilson's score interval of a binomial proportion x/n, shape (..., 2); NaN where n = 0.
+
+    centre = (p̂ + z²/2n)/(1 + z²/n), half-width = z/(1 + z²/n)·√(p̂(1 − p̂)/n + z²/4n²),
+    z = Φ⁻¹((1 + level)/2) (Wilson 1927; Brown, Cai & DasGupta 2001).
+
+    >>> [round(float(v), 4) for v in wilson(7, 10, 0.95)]
+    [0.3968, 0.8922]
+    """
+    from statistics import NormalDist
+
+    x = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(trials, dtype=np.float64)
+    z = NormalDist().inv_cdf((1 + level) / 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = x / n
+        den = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / den
+        half = z / den * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return np.stack([np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)], axis=-1)
 
 
 def replicate_leaves(stats: TableStats, labels: Sequence[str], *, zero_division: float = 0.0, beta: float = 1.0,
@@ -112,32 +135,66 @@ def _collect(draw: Callable[[np.random.Generator, int], Leaves], samples: int, r
     return {k: np.concatenate(v) for k, v in parts.items()}
 
 
-def _nest(leaves: Leaves, level: float, head: dict[str, Any], samples: int) -> dict[str, Any]:
-    """Percentile intervals of every leaf, nested like the report's keys, with a note on undefined replicates."""
+def _nest(leaves: Leaves, level: float, head: dict[str, Any], samples: int,
+          chosen: Callable[[tuple[str, ...], np.ndarray], tuple[list[float], str] | None] | None = None
+          ) -> dict[str, Any]:
+    """Intervals of every leaf, nested like the report's keys, with a note on undefined replicates.
+
+    ``chosen(path, replicates)`` gives a leaf's (interval, method) when it is not the percentile interval
+    (BCa, Wilson: :func:`table_ci`); the methods used are listed under ``methods`` (dotted paths).
+    """
     out = dict(head)
+    methods: dict[str, str] = {}
     undefined = infinite = 0
     for path, reps in leaves.items():
         undefined = max(undefined, int(np.count_nonzero(np.isnan(reps))))
         inf = np.isposinf(reps)
-        interval = rs.percentile_interval(np.where(inf, _BIG, reps), level)
+        other = chosen(path, reps) if chosen is not None and not inf.any() else None
+        if other is not None:
+            interval, method = other
+        else:
+            method = "percentile"
+            interval = rs.percentile_interval(np.where(inf, _BIG, reps), level)
         if inf.any():  # an end beyond every finite replicate lies at (or interpolates towards) infinity
             infinite = max(infinite, int(np.count_nonzero(inf)))
             top = reps[np.isfinite(reps)].max(initial=-math.inf)
             interval = [math.inf if x > top else x for x in interval]
+        methods[".".join(path)] = method
         node = out
         for key in path[:-1]:
             node = node.setdefault(key, {})
         node[path[-1]] = interval
+    if chosen is not None:
+        out["methods"] = methods
     notes = []
     if undefined:
-        notes.append(f"up to {undefined} of {samples} replicates had an undefined value and were left out.")
+        notes.append(f"up to {undefined:,} of {samples:,} replicates had an undefined value and were left out.")
     if infinite:
-        notes.append(f"up to {infinite} of {samples} replicates had an infinite value (x/0: a likelihood or odds "
+        notes.append(f"up to {infinite:,} of {samples:,} replicates had an infinite value (x/0: a likelihood or odds "
                      f"ratio without false positives or false negatives); they count as larger than every other, "
-                     f"and an interval end there is infinite (null in JSON).")
+                     f"and an interval end there is infinite (null in JSON); those intervals are percentile intervals.")
     if notes:
         out["note"] = " ".join(notes)
     return out
+
+
+def _proportion(name: str, path: tuple[str, ...], stats: TableStats, labels: Sequence[str],
+                positive: int | None) -> tuple[float, float] | None:
+    """(successes, trials) of a leaf that is a binomial proportion of the observed table, else None."""
+    c = stats.classes
+    tp, fp, fn, tn = (np.asarray(x).reshape(-1) for x in (c.tp, c.fp, c.fn, c.tn))
+    n = float(np.asarray(stats.n).reshape(-1)[0])
+    if len(path) == 1 or path[0] == "micro":
+        top = {"accuracy": (tp.sum(), n), "error_rate": (n - tp.sum(), n),
+               "micro_precision": (tp.sum(), tp.sum() + fp.sum()), "micro_recall": (tp.sum(), tp.sum() + fn.sum())}
+        return top.get(name)
+    k = labels.index(path[1]) if path[0] == "per_class" else positive
+    if k is None:
+        return None
+    per = {"precision": (tp[k], tp[k] + fp[k]), "recall": (tp[k], tp[k] + fn[k]), "specificity": (tn[k], tn[k] + fp[k]),
+           "fpr": (fp[k], fp[k] + tn[k]), "fnr": (fn[k], fn[k] + tp[k]), "npv": (tn[k], tn[k] + fn[k]),
+           "prevalence": (tp[k] + fn[k], n), "accuracy": (tp[k] + tn[k], n), "error_rate": (fp[k] + fn[k], n)}
+    return per.get(name)
 
 
 def _head(level: float, samples: int, seed: Any, resampling: str, zd: float) -> dict[str, Any]:
@@ -148,8 +205,9 @@ def _head(level: float, samples: int, seed: Any, resampling: str, zd: float) -> 
 
 def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, samples: int = 10_000,
              seed: int | np.random.Generator = 0, zero_division: Any = 0, beta: float = 1.0, order: bool = False,
-             positive: int | None = None, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Bootstrap percentile intervals for every metric of one confusion table.
+             positive: int | None = None, progress: Callable[[int, int], None] | None = None,
+             method: Any = "percentile") -> dict[str, Any]:
+    """Bootstrap (or Wilson) intervals for every metric of one confusion table.
 
     Parameters
     ----------
@@ -169,12 +227,20 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
         Also the ordinal measures (table order is the scale).
     positive : int, optional
         Index of the positive class: also the ``binary`` block.
+    method : str, list of str or dict
+        ``percentile`` for every metric; ``auto``, the defaults measured by
+        ``bench/ci_coverage.py`` (Wilson for per-class precision and recall, BCa
+        for the others); or ``--ci-method`` values (``bca``, ``accuracy=wilson``, …,
+        :mod:`clfeval.evaluate.cimethods`). The methods used are listed under
+        ``methods``; a BCa interval that is undefined (every replicate alike) falls
+        back to the percentile interval, and so does a leaf with infinite replicates.
 
     Returns
     -------
     dict
-        ``level``, ``samples``, ``seed``, ``method`` ("percentile"),
-        ``resampling``, then ``[low, high]`` at every path of the report's
+        ``level``, ``samples``, ``seed``, ``method``, ``resampling``,
+        ``methods`` (dotted path → method, unless every interval is a percentile
+        interval), ``values`` (dotted path → the observed value), then ``[low, high]`` at every path of the report's
         JSON that holds a metric: ``accuracy``, ``error_rate``,
         ``balanced_accuracy``, ``mcc``, ``kappa``, ``macro`` / ``micro`` /
         ``weighted`` {metric: [low, high]}, ``per_class`` {label: {metric:
@@ -218,7 +284,62 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
     leaves = _collect(draw, samples, rows, rng, progress)
     head = _head(level, samples, seed, f"multinomial over the {nz.size} non-empty cells of the {k}×{k} table "
                                        f"(= {n} items drawn with replacement)", zd)
-    return _nest(leaves, level, head, samples)
+    methods = {} if method == "auto" else dict(method) if isinstance(method, dict) else parse_ci_methods(method)
+    observed = replicate_leaves(TableStats.of_matrix(cm[None]), labs, zero_division=zd, beta=beta, order=order,
+                                positive=positive)
+    values = {".".join(path): float(v[0]) for path, v in observed.items()}
+    if methods == {"*": "percentile"}:
+        return {**_nest(leaves, level, head, samples), "values": values}
+    chosen = _chooser(cm, nz, labs, level, methods, zd, beta, order, positive)
+    asked = ", ".join(f"{k}={v}" if k != "*" else v for k, v in methods.items())
+    head["method"] = ("per metric (see methods): Wilson for per-class precision and recall, BCa otherwise (the "
+                      "defaults measured by bench/ci_coverage.py)" + (f"; asked for: {asked}" if asked else ""))
+    return {**_nest(leaves, level, head, samples, chosen), "values": values}
+
+
+def _chooser(cm: np.ndarray, nz: np.ndarray, labs: list[str], level: float, methods: dict[str, str], zd: float,
+             beta: float, order: bool, positive: int | None) -> Callable[[tuple[str, ...], np.ndarray], Any]:
+    """(path, replicates) → (interval, method) of every leaf whose method is not the percentile interval."""
+    k = cm.shape[0]
+    stats = TableStats.of_matrix(cm[None])
+    kw = dict(zero_division=zd, beta=beta, order=order, positive=positive)
+    names = {path: (m.name, path[1] if path[0] == "per_class" else (labs[positive] if m.per_label and positive is not None
+                                                                     else None))
+             for m, path, _, _ in leaves(stats, labs, infinity=True, **kw)}
+    observed = replicate_leaves(stats, labs, **kw)
+    jack: dict[str, Any] = {}
+
+    def jackknife() -> tuple[Leaves, np.ndarray]:
+        if not jack:  # one leave-one-out table per non-empty cell, in chunks of bounded memory
+            parts: dict[tuple[str, ...], list[np.ndarray]] = {}
+            step = max(1, rs.BUDGET // max(k * k, 1))
+            for start in range(0, nz.size, step):
+                cells = nz[start:start + step]
+                tables = np.repeat(cm.reshape(1, -1), cells.size, axis=0)
+                tables[np.arange(cells.size), cells] -= 1
+                for path, v in replicate_leaves(TableStats.of_matrix(tables.reshape(-1, k, k)), labs, **kw).items():
+                    parts.setdefault(path, []).append(v)
+            jack["values"] = {path: np.concatenate(v) for path, v in parts.items()}
+            jack["weights"] = cm.reshape(-1)[nz].astype(np.float64)
+        return jack["values"], jack["weights"]
+
+    def chosen(path: tuple[str, ...], reps: np.ndarray) -> tuple[list[float], str] | None:
+        name, label = names[path]
+        method = count_method(name, label, methods)
+        if method == "wilson":
+            sx = _proportion(name, path, stats, labs, positive)
+            if sx is None:
+                return None
+            lo, hi = wilson(sx[0], sx[1], level)
+            return [float(lo), float(hi)], "wilson"
+        if method == "bca":
+            values, weights = jackknife()
+            theta = float(observed[path][0])
+            out = rs.bca_interval(reps, theta, values[path], weights, level)
+            return (out, "bca") if out is not None else None
+        return None
+
+    return chosen
 
 
 def multilabel_ci(gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any], *, level: float = 0.95,

@@ -173,7 +173,8 @@ def _policy_text(zd: float) -> str:
 
 def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any = None, beta: float = 1.0,
                       zero_division: Any = 0, order: bool = False, train_labels: Any = None, sep: str = "|",
-                      top_n: int = 5, ci: float | None = None, samples: int = 10_000, seed: Any = 0) -> Report:
+                      top_n: int = 5, ci: float | None = None, samples: int = 10_000, seed: Any = 0,
+                      ci_method: Any = "auto") -> Report:
     """A :class:`Report` from a count table built elsewhere (streamed, merged, pooled over folds).
 
     Same parameters as :func:`report`, except that ``order=True`` says the
@@ -236,7 +237,7 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
     sections = {}
     if ci is not None:
         sections["ci"] = table_ci(table.counts, table.labels, level=ci, samples=samples, seed=seed, zero_division=zd,
-                                  beta=beta, order=order, positive=positive_index)
+                                  beta=beta, order=order, positive=positive_index, method=ci_method)
     cells = None
     if sparse:
         cells = sparse_cells(table)
@@ -310,7 +311,8 @@ def _encode(gold: Any, pred: Any, scores: Any, threshold: float | None, *, posit
 def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, ids: Any = None, positive: Any = None,
            beta: float = 1.0, zero_division: Any = 0, order: Sequence[Any] | None = None, multilabel: bool = False,
            train_labels: Any = None, show_errors: int = 0, sep: str = "|", scores: Any = None,
-           threshold: float | None = None, ci: float | None = None, samples: int = 10_000, seed: Any = 0) -> Report:
+           threshold: float | None = None, ci: float | None = None, samples: int = 10_000, seed: Any = 0,
+           ci_method: Any = "auto") -> Report:
     """Evaluate predictions against gold labels: every count-based metric, diagnostics and baselines.
 
     Parameters
@@ -356,6 +358,11 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
         keys; see :func:`clfeval.evaluate.intervals.table_ci`).
     samples, seed : int
         Bootstrap replicates and seed of the intervals.
+    ci_method : str, list of str or dict
+        Which interval each metric gets (:mod:`clfeval.evaluate.cimethods`): ``auto`` (default) the methods
+        whose worst cell covered best in ``bench/ci_coverage.py`` (Wilson for per-class precision and
+        recall, BCa otherwise), ``percentile``, ``bca``, or ``METRIC=METHOD`` values. Multi-label
+        intervals are percentile intervals.
 
     Returns
     -------
@@ -402,7 +409,11 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
     n = enc.n
     id_list = check_ids(ids, n) if ids is not None else None
     rep = report_from_table(table, positive=positive, beta=beta, zero_division=zd, order=order is not None,
-                            train_labels=train_labels, sep=sep, ci=None if multilabel else ci, samples=samples, seed=seed)
+                            train_labels=train_labels, sep=sep, ci=None if multilabel else ci, samples=samples, seed=seed,
+                            ci_method=ci_method)
+    if multilabel and ci is not None and ci_method not in ("auto", "percentile", ["percentile"], ("percentile",)):
+        raise UsageError(lambda name: f"option {name}: multi-label intervals are bootstrap percentile intervals only; "
+                         f"got {ci_method!r}.", params=["ci_method"])
     if multilabel and ci is not None:
         rep = dataclasses.replace(rep, sections={**rep.sections, "ci": multilabel_ci(
             enc.gold, enc.pred, enc.labels, level=ci, samples=samples, seed=seed, zero_division=zd, beta=beta)})

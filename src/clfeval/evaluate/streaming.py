@@ -108,7 +108,7 @@ def count_batches(batches: Iterable[Any], *, order: Sequence[Any] | None = None,
 def report_batches(batches: Iterable[Any], *, positive: Any = None, beta: float = 1.0, zero_division: Any = 0,
                    order: Sequence[Any] | None = None, multilabel: bool = False, sep: str = "|",
                    train_labels: Any = None, show_errors: int = 0, ci: float | None = None, samples: int = 10_000,
-                   seed: Any = 0) -> Report:
+                   seed: Any = 0, ci_method: Any = "auto") -> Report:
     """The report of every batch together (see the module docstring and :func:`count_batches`; parameters
     as :func:`clfeval.evaluate.reports.report`).
 
@@ -121,7 +121,7 @@ def report_batches(batches: Iterable[Any], *, positive: Any = None, beta: float 
     table, errors = count_batches(batches, order=order, multilabel=multilabel, sep=sep, show_errors=show_errors)
     return finish_report(table, errors, positive=positive, beta=beta, zero_division=zero_division,
                          order=order is not None, train_labels=train_labels, sep=sep, ci=ci, samples=samples,
-                         seed=seed)
+                         seed=seed, ci_method=ci_method)
 
 
 def finish_report(table: Any, errors: dict[str, Any] | None, **settings: Any) -> Report:

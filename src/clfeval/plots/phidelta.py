@@ -166,7 +166,7 @@ def phi_delta(result: Any, *, label: Any = None, annotate: int = 24) -> Any:
         for i, a in enumerate(axes):
             _rhombus(a, "" if i == 0 else "zoom-")
             a.set_aspect("equal")
-            a.set_xlabel("φ = TPR + FPR − 1 (bias towards yes)")
+            a.set_xlabel("bias φ (Armano) = TPR + FPR − 1 (towards yes)")
         ax.set_xlim(-1.25, 1.25)
         ax.set_ylim(-1.15, 1.12)
         handles = _points(ax, groups, "points")

@@ -158,29 +158,47 @@ def bands_blocks(b: CurveBands) -> list[Block]:
     return blocks
 
 
+def _br(ci: Sequence[Any] | None) -> str:
+    lo, hi = _lohi(ci)
+    return "—" if lo == "—" else f"[{lo}, {hi}]"
+
+
 def _ci_row(name: str, entry: dict[str, Any]) -> list[Any]:
+    """measure, value, the chosen interval and its method, DeLong's and the bootstrap percentile interval."""
+    chosen = entry.get("interval") or {}
     dl = (entry.get("delong") or {}).get("ci")
     bs = (entry.get("bootstrap") or {}).get("ci")
-    return [name, entry.get("value"), *_lohi(dl), *_lohi(bs)]
+    return [name, entry.get("value"), _br(chosen.get("ci") or bs), chosen.get("name", "bootstrap percentile"),
+            _br(dl) if "delong" in entry else "", _br(bs)]
+
+
+def _too_narrow(entries: Sequence[tuple[str, dict[str, Any]]]) -> list[Block]:
+    out: list[Block] = []
+    for lab, e in entries:
+        text = ((e.get("roc_auc") or {}).get("interval") or {}).get("too_narrow")
+        if text:
+            out.append(TextBlock((f"{lab!r}: " if lab else "") + text))
+    return out
 
 
 def ranking_ci_blocks(s: dict[str, Any]) -> list[Block]:
-    """The report's ``ranking_ci`` section: DeLong's and the bootstrap interval side by side, the bands."""
+    """The report's ``ranking_ci`` section: each measure's value and interval (the method named), DeLong's and the
+    bootstrap percentile interval beside it, the bands."""
     lv = _pct(s["level"])
-    cols = ["measure", "value", f"DeLong {lv} low", f"DeLong {lv} high", f"bootstrap {lv} low", f"bootstrap {lv} high"]
+    cols = ["measure", "value", f"{lv} interval", "method", f"DeLong {lv}", f"bootstrap {lv}"]
     blocks: list[Block] = [TextBlock(f"Ranking with {lv} intervals (DeLong and bootstrap)", heading=True)]
     if "per_class" in s:
         rows = []
         for lab, e in s["per_class"].items():
             if "undefined" in e:
-                rows.append([lab, "—", "—", "—", "—", "—", "—", "—", "—"])
+                rows.append([lab, "—", "—", "—", "—", "—", "—"])
                 continue
             auc = _ci_row("", e["roc_auc"])[1:]
-            ap = _ci_row("", e["average_precision"])[1:]
-            rows.append([lab, *auc, ap[0], *ap[3:]])
+            ap = _ci_row("", e["average_precision"])
+            rows.append([lab, *auc[:3], ap[1], ap[5]])
         blocks.append(TableBlock("One label against the rest",
-                                 ["label", "ROC-AUC", "DeLong low", "DeLong high", "bootstrap low", "bootstrap high",
-                                  "PR-AUC", "bootstrap low", "bootstrap high"], rows))
+                                 ["label", "ROC-AUC", f"{lv} interval", "method", "PR-AUC", f"bootstrap {lv}"], rows))
+        blocks += _too_narrow(list(s["per_class"].items()))
         used = {e.get("samples_used") for e in s["per_class"].values()}
     else:
         if "undefined" in s:
@@ -188,6 +206,7 @@ def ranking_ci_blocks(s: dict[str, Any]) -> list[Block]:
             return blocks
         rows = [_ci_row("ROC-AUC", s["roc_auc"]), _ci_row("PR-AUC (average precision)", s["average_precision"])]
         blocks.append(TableBlock(f"Positive class {s['positive']!r}", cols, rows))
+        blocks += _too_narrow([("", s)])
         if s.get("bands"):
             blocks += _band_tables(s["bands"], s["level"])
         used = {s.get("samples_used")}

@@ -55,7 +55,7 @@ _BINARY_ROWS = (("accuracy", "accuracy"), ("error_rate", "error rate"), ("precis
                 ("recall", "recall (sensitivity)"), ("specificity", "specificity"), ("fpr", "false-positive rate"),
                 ("f1", "F1"), ("fbeta", "F{beta:g}"), ("balanced_accuracy", "balanced accuracy"),
                 ("mcc", "Matthews correlation"), ("kappa", "Cohen's kappa"), ("delta", "δ = TPR − FPR"),
-                ("phi", "φ = TPR + FPR − 1"))
+                ("phi", "bias φ (Armano) = TPR + FPR − 1"))
 
 
 #: A report of many classes (held sparsely) shows this many of its largest classes, and its hardest ones.
@@ -100,7 +100,7 @@ def report_blocks(rep: Report) -> list[Block]:
     fb = "fbeta" in next(iter(rep.per_class.values()), {})
     beta = rep.signature.get("beta", 1.0)
     fcol = [f"F{beta:g}"] if fb else []
-    cols = ["class", "support", "TP", "FP", "FN", "TN", "precision", "recall", "F1", *fcol, "specificity", "FPR", "δ", "φ"]
+    cols = ["class", "support", "TP", "FP", "FN", "TN", "precision", "recall", "F1", *fcol, "specificity", "FPR", "δ", "bias φ (Armano)"]
     if rep.kind == "multilabel":
         cols.append("accuracy")
     rows = []
@@ -113,7 +113,8 @@ def report_blocks(rep: Report) -> list[Block]:
         if rep.kind == "multilabel":
             row.append(c["accuracy"])
         rows.append(row)
-    caption = "δ = TPR − FPR (discrimination), φ = TPR + FPR − 1 (bias towards saying yes)"
+    caption = ("δ = TPR − FPR (discrimination), bias φ (Armano) = TPR + FPR − 1 (bias towards saying yes; "
+               "not the phi coefficient, which is MCC)")
     if len(shown_labels) < k:
         caption += (f"; {len(shown_labels)} of {k:,} classes shown: the {TOP_CLASSES} largest (support) and the "
                     f"{HARDEST_SHOWN} hardest (lowest F1); every class is in the JSON output")

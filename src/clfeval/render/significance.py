@@ -9,7 +9,7 @@ from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
 from clfeval.significance.paired import Comparison, MultiComparison, metric_label
 
-__all__ = ["comparison_blocks", "multi_blocks", "ci_blocks"]
+__all__ = ["comparison_blocks", "multi_blocks", "ci_blocks", "bound_label", "estimate_caption", "estimate_of"]
 
 _TEST_NAMES = {"bootstrap": "paired bootstrap", "randomization": "approximate randomization",
                "mcnemar": "McNemar's exact test"}
@@ -36,13 +36,42 @@ def _name(role: str, name: str) -> str:
     return role if name == role else f"{role}: {name}"
 
 
+def bound_label(tb: dict[str, Any]) -> str:
+    """How the test's own bound is named in every format: "one-sided 95% lower bound (basic bootstrap), matches
+    the test"."""
+    return f"one-sided {_pct(tb['level'])} {tb['side']} bound ({tb['method']}), matches the test"
+
+
+def estimate_of(c: Comparison, key: str = "delta") -> tuple[str, list[float] | None]:
+    """(name, interval) of the two-sided estimate a comparison shows first (``ci["estimate"]``: BCa by default,
+    the percentile interval where BCa is undefined)."""
+    bca = (c.ci.get("bca") or {}).get(key)
+    if c.ci.get("estimate", "bca") == "bca" and bca:
+        return "BCa", bca
+    return "percentile", c.ci[key]
+
+
+def estimate_caption(c: Comparison) -> str:
+    """What the two-sided intervals of a comparison are: estimates, and (randomization) a different procedure."""
+    head = (f"two-sided bootstrap intervals ({c.samples:,} replicates), estimates: percentile, and BCa "
+            f"(bias-corrected and accelerated){' — the default' if c.ci.get('estimate', 'bca') == 'bca' else ''}")
+    if c.ci.get("test_bound") is None:
+        head += "; a different procedure from the test, which has no interval of its own"
+    else:
+        head += "; the verdict follows the test and its one-sided bound above"
+    return head
+
+
 def comparison_blocks(c: Comparison) -> list[Block]:
-    """The layout of one comparison: scores with intervals, the test, the verdict."""
+    """The layout of one comparison: scores with intervals, the test with its own bound, the verdict."""
     label = metric_label(c.metric)
     na, nb = c.names
     head = (f"clfeval compare — {label}, {_TEST_NAMES[c.test]}, {c.samples:,} samples, seed {c.seed}, "
             f"{c.n:,} items")
-    blocks: list[Block] = [TextBlock(head, heading=True)]
+    blocks: list[Block] = [TextBlock(head, heading=True),
+                           TableBlock(None, ["", label], [[_name("A", na), c.a], [_name("B", nb), c.b],
+                                                          ["δ = A − B", c.delta]],
+                                      caption=None if c.higher_is_better else "lower is better")]
     level = _pct(c.ci["level"])
     bca = c.ci.get("bca") or {}
     rows = []
@@ -50,10 +79,9 @@ def comparison_blocks(c: Comparison) -> list[Block]:
         lo, hi = _interval(c.ci[key])
         blo, bhi = _interval(bca.get(key))
         rows.append([name, value, lo, hi, blo, bhi])
-    blocks.append(TableBlock(None, ["", label, f"{level} low", f"{level} high", "BCa low", "BCa high"], rows,
-                             caption=f"bootstrap intervals ({c.samples:,} replicates): percentile, and BCa "
-                                     f"(bias-corrected and accelerated)" + ("" if c.higher_is_better else
-                                                                            "; lower is better")))
+    estimates = TableBlock("Two-sided intervals (estimates)",
+                           ["", label, f"{level} low", f"{level} high", "BCa low", "BCa high"], rows,
+                           caption=estimate_caption(c))
     d = c.details
     if c.test == "bootstrap":
         test_rows = [["threshold 2δ", num(d["threshold"])],
@@ -68,9 +96,13 @@ def comparison_blocks(c: Comparison) -> list[Block]:
                      ["exact p, one-sided P(X ≥ n_AB)", p_text(c.p_value, None)],
                      ["exact p, two-sided", p_text(d["p_value_two_sided"], None)],
                      ["χ² with continuity correction", num(d["chi2"])], ["χ² p (two-sided)", p_text(d["chi2_p_value"], None)]]
+    tb = c.ci.get("test_bound")
+    if tb:
+        test_rows.append([f"δ: {bound_label(tb)}", num(tb["value"])])
     hyp = "H1: A better than B" + ("" if c.higher_is_better else " (lower is better)")
     blocks.append(TableBlock(f"{_TEST_NAMES[c.test]} — {hyp}, one-sided; α = {c.alpha:g}", ["", "value"], test_rows))
     blocks.append(TextBlock(c.verdict, style="bold"))
+    blocks.append(estimates)  # the two-sided intervals, estimates, below the test and its own bound
     for note in c.notes:
         blocks.append(TextBlock(note, style="dim"))
     sig = c.signature
@@ -96,13 +128,19 @@ def multi_blocks(m: MultiComparison) -> list[Block]:
                              caption=None if m.higher_is_better else "lower is better"))
     prow = []
     b = m.samples if m.test == "bootstrap" else None
+    names = set()
     for c, adj, sig in zip(m.comparisons, m.p_adjusted, m.significant):
-        lo, hi = _interval(c.ci["delta"])
+        name, interval = estimate_of(c)
+        names.add(name)
+        lo, hi = _interval(interval)
         prow.append([c.names[0], c.names[1], c.delta, lo, hi, p_text(c.p_value, b),
                      p_text(adj, b and b / len(m.comparisons)), "yes" if sig else "no"])
-    blocks.append(TableBlock(f"Pairs (A better than B?), Holm-adjusted, α = {m.alpha:g}",
+    how = " / ".join(sorted(names))
+    blocks.append(TableBlock(f"Pairs (A better than B?, one-sided), Holm-adjusted, α = {m.alpha:g}",
                              ["A", "B", "δ = A − B", f"δ {level} low", f"δ {level} high", "p", "p (Holm)",
-                              "significant"], prow, numeric_from=2))
+                              "significant"], prow, numeric_from=2,
+                             caption=f"δ's two-sided {level} interval: bootstrap {how}, an estimate; the verdicts "
+                                     f"follow the Holm-adjusted tests"))
     for verdict in m.verdicts:
         blocks.append(TextBlock(verdict))
     for note in m.notes:
@@ -133,28 +171,61 @@ def _get(d: dict[str, Any], path: tuple[str, ...]) -> Any:
     return d
 
 
+_METHOD_SHORT = {"percentile": "percentile", "bca": "BCa", "wilson": "Wilson"}
+_BINARY_CI = (("accuracy", "accuracy"), ("error_rate", "error rate"), ("precision", "precision"),
+              ("recall", "recall (sensitivity)"), ("specificity", "specificity"), ("fpr", "false-positive rate"),
+              ("f1", "F1"), ("balanced_accuracy", "balanced accuracy"), ("mcc", "Matthews correlation"))
+
+
+def _bracket(ci: list[float] | None) -> str:
+    lo, hi = _interval(ci)
+    return "—" if lo == "—" else f"[{lo}, {hi}]"
+
+
 def ci_blocks(ci: dict[str, Any]) -> list[Block]:
-    """The report's ``ci`` section: an interval beside every metric."""
+    """The report's ``ci`` section: one table of value and [low, high] side by side, the method of each named."""
     level = _pct(ci["level"])
+    values = ci.get("values") or {}
+    methods = ci.get("methods") or {}
+
+    def method(path: tuple[str, ...]) -> str:
+        return _METHOD_SHORT.get(methods.get(".".join(path), "percentile"), "percentile")
+
+    def value(path: tuple[str, ...]) -> Any:
+        v = values.get(".".join(path))
+        return "" if v is None else v
+
     rows = []
     for path, name in _CI_ROWS:
-        value = _get(ci, path)
-        if value is not None and name is not None:
-            rows.append([name, *_interval(value)])
+        interval = _get(ci, path)
+        if interval is not None and name is not None:
+            rows.append([name, value(path), _bracket(interval), method(path)])
+    blocks: list[Block] = [TextBlock(f"{level} confidence intervals ({ci['samples']:,} bootstrap samples, seed "
+                                     f"{ci['seed']})", heading=True),
+                           TableBlock(None, ["measure", "value", f"{level} interval", "method"], rows,
+                                      caption=ci.get("resampling"))]
     b = ci.get("binary")
     if b:
-        for key in ("precision", "recall", "f1", "specificity", "balanced_accuracy", "mcc"):
-            if key in b:
-                rows.append([f"binary {key.replace('_', ' ')}", *_interval(b[key])])
-    blocks: list[Block] = [TextBlock(f"{level} confidence intervals (bootstrap percentile, {ci['samples']:,} samples, "
-                                     f"seed {ci['seed']})", heading=True),
-                           TableBlock(None, ["measure", "low", "high"], rows, caption=ci.get("resampling"))]
+        brow = [[name, value(("binary", key)), _bracket(b[key]), method(("binary", key))]
+                for key, name in _BINARY_CI if key in b]
+        blocks.append(TableBlock(f"Positive class, {level} intervals", ["measure", "value", f"{level} interval",
+                                                                         "method"], brow))
     per = ci.get("per_class") or {}
     if per:
         prow = []
+        used = set()
         for lab, d in per.items():
-            prow.append([lab, *("{} – {}".format(*_interval(d.get(m))) for m in ("precision", "recall", "f1"))])
-        blocks.append(TableBlock(f"Per class, {level} intervals", ["class", "precision", "recall", "F1"], prow))
+            row: list[Any] = [lab]
+            for m in ("precision", "recall", "f1"):
+                v = value(("per_class", lab, m))
+                row.append(f"{num(v) if v != '' else '—'} {_bracket(d.get(m))}")
+                used.add((m, method(("per_class", lab, m))))
+            prow.append(row)
+        how = "; ".join(f"{'F1' if m == 'f1' else m}: {meth}" for m, meth in sorted(used))
+        blocks.append(TableBlock(f"Per class, {level} intervals", ["class", "precision", "recall", "F1"], prow,
+                                 caption=f"value [{level} interval]; methods: {how}"))
+    if ci.get("method") and ci.get("methods"):
+        blocks.append(TextBlock(f"Methods: {ci['method'].removeprefix('per metric (see methods): ')}.", style="dim"))
     if ci.get("note"):
         blocks.append(TextBlock(ci["note"], style="dim"))
     return blocks

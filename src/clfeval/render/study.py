@@ -251,7 +251,7 @@ def _terms(s: ReutersStudy) -> list[Block]:
     t = s.terms
     assert t is not None
     cat = t["category"]
-    cols = ["term", "δ", "φ", f"stories of {cat}", "other stories"]
+    cols = ["term", "δ", "bias φ (Armano)", f"stories of {cat}", "other stories"]
 
     def rows(key: str) -> list[list[Any]]:
         return [[r["term"], r["delta"], r["phi"], r["in_category"], r["elsewhere"]] for r in t[key]]

@@ -58,11 +58,23 @@ from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, parse_memory
 from clfeval.errors import DataError, UsageError
 from clfeval.core.signature import build_signature
 
-__all__ = ["Calibration", "Calibrator", "reliability", "reliability_rows", "calibrate_batches", "check_bins", "EPS", "STRATEGIES",
+__all__ = ["Calibration", "Calibrator", "reliability", "reliability_rows", "calibrate_batches", "check_bins", "EPS", "STRATEGIES", "EDGES",
            "MAX_BINS"]
 
 EPS = float(np.finfo(np.float64).eps)
 STRATEGIES = ("uniform", "quantile")
+#: Bin edge rules: clfeval's left-closed bins (empty bins kept), or scikit-learn's ``calibration_curve`` rule
+#: (right-closed on float edges, empty bins dropped).
+EDGES = ("clfeval", "sklearn")
+_BINNING = {("uniform", "clfeval"): "value v goes to bin min(floor(v*B), B-1): left-closed [k/B, (k+1)/B), 1 in the "
+                                    "last bin; empty bins kept",
+            ("quantile", "clfeval"): "equal-mass bins: bin k starts at the (k*N // B)-th smallest confidence; ties "
+                                     "stay together",
+            ("uniform", "sklearn"): "scikit-learn's calibration_curve: edges numpy.linspace(0, 1, B+1), bin = "
+                                    "searchsorted(edges[1:-1], v) (right-closed (e_k, e_k+1], 0 in the first bin); "
+                                    "empty bins dropped",
+            ("quantile", "sklearn"): "scikit-learn's calibration_curve: edges numpy.percentile(v, linspace(0, 100, "
+                                     "B+1)), bin = searchsorted(edges[1:-1], v) (right-closed); empty bins dropped"}
 ROW_SUM_TOLERANCE = 0.01
 MAX_BINS = 100_000
 """Most items whose scores a streamed calibration keeps for its ROC-AUC and average precision (about 450 MB:
@@ -105,9 +117,11 @@ class Calibration(Display):
     average_precision: float | None
     notes: list[str]
     signature: dict[str, Any]
+    edges: str = "clfeval"
 
     def to_dict(self) -> dict[str, Any]:
         out = {"kind": self.kind, "positive": self.positive, "n": self.n, "strategy": self.strategy,
+               "edges": self.edges,
                "n_bins": self.n_bins, "ece": self.ece, "mce": self.mce, "brier": self.brier,
                "log_loss": self.log_loss, "log_loss_eps": self.eps, "bins": self.bins}
         if self.roc_auc is not None:
@@ -162,10 +176,14 @@ class Calibrator:
 
     def __init__(self, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,
                  strategy: str = "uniform", source: ScoreSource | None = None,
-                 memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None) -> None:
+                 memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None, edges: str = "clfeval") -> None:
         self.src = source or DEFAULT_SOURCE
         self.n_bins = check_bins(bins)
         _check_strategy(strategy)
+        if edges not in EDGES:
+            raise UsageError(lambda name: f"option {name} must be one of {', '.join(EDGES)}; got {edges!r}.",
+                             params=["edges"])
+        self.edges = edges
         self.strategy, self.positive, self.labels = strategy, positive, labels
         self.memory, self.tmpdir = parse_memory(memory), tmpdir
         self.store: RankingStore | None = None  # the binary ranking (ROC-AUC, average precision)
@@ -229,7 +247,10 @@ class Calibrator:
         if self.strategy == "quantile":
             self.kept.append((conf, outcome))
         else:
-            idx = np.minimum(np.floor(conf * self.n_bins).astype(np.int64), self.n_bins - 1)
+            if self.edges == "sklearn":  # right-closed on the float edges, as calibration_curve
+                idx = np.searchsorted(np.linspace(0.0, 1.0, self.n_bins + 1)[1:-1], conf).astype(np.int64)
+            else:
+                idx = np.minimum(np.floor(conf * self.n_bins).astype(np.int64), self.n_bins - 1)
             self.count += np.bincount(idx, minlength=self.n_bins)
             self.hits += np.bincount(idx[outcome], minlength=self.n_bins)
             self.conf_sum.add(conf, idx)
@@ -271,7 +292,11 @@ class Calibrator:
         if self.strategy == "quantile":
             conf = np.concatenate([c for c, _ in self.kept])
             outcome = np.concatenate([o for _, o in self.kept])
-            idx, lower, upper = _bin_index(conf, n_bins, "quantile")
+            if self.edges == "sklearn":
+                cuts = np.percentile(conf, np.linspace(0, 1, n_bins + 1) * 100)
+                idx, lower, upper = np.searchsorted(cuts[1:-1], conf).astype(np.int64), cuts[:-1], cuts[1:]
+            else:
+                idx, lower, upper = _bin_index(conf, n_bins, "quantile")
             k = lower.shape[0]
             count = np.bincount(idx, minlength=k)
             hits = np.bincount(idx[outcome], minlength=k)
@@ -279,10 +304,12 @@ class Calibrator:
             conf_sum.add(conf, idx)
         else:
             k, count, hits, conf_sum = n_bins, self.count, self.hits, self.conf_sum
-            edges = np.arange(n_bins + 1) / n_bins
+            edges = np.linspace(0.0, 1.0, n_bins + 1) if self.edges == "sklearn" else np.arange(n_bins + 1) / n_bins
             lower, upper = edges[:-1], edges[1:]
         n = self.n
         table, ece, mce = reliability_rows(count, hits, conf_sum.fraction, lower, upper)
+        if self.edges == "sklearn":  # calibration_curve drops the empty bins
+            table = [row for row in table if row["count"]]
         roc_auc = ap = None
         spilled = None
         if self.kind == "binary" and self.store is not None and self.store.n:
@@ -297,6 +324,9 @@ class Calibrator:
         else:
             notes.append("Top-label calibration: the confidence is the largest probability of each item and the "
                          "observation whether that label is correct (accuracy).")
+        if self.edges == "sklearn":
+            notes.append("Bins as scikit-learn's calibration_curve: right-closed on the float edges, empty bins "
+                         "dropped (--edges sklearn).")
         if self.strategy == "quantile" and k < n_bins:
             notes.append(f"Equal-mass bins: tied confidences stay in one bin, so {k} bins were formed instead of "
                          f"{n_bins}.")
@@ -307,14 +337,13 @@ class Calibrator:
         kind = self.kind or "binary"
         sig = build_signature({
             "kind": kind, "bins": n_bins, "strategy": self.strategy,
-            "binning": "value v goes to bin min(floor(v*B), B-1)" if self.strategy == "uniform"
-            else "equal-mass bins: bin k starts at the (k*N // B)-th smallest confidence; ties stay together",
+            "binning": _BINNING[self.strategy, self.edges], "edges": self.edges,
             "ece": "sum_b (n_b/N) |acc_b - conf_b|", "mce": "max_b |acc_b - conf_b| over non-empty bins",
             "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
             "log_loss_eps": EPS, "sums": "exact (integer and rational accumulation): the same bits in any order"})
         return Calibration(kind, self.pos_label if kind == "binary" else None, n, self.strategy, k, table,
                            ece, mce, float(self.brier.fraction() / n),
-                           float(-self.log.fraction() / n), EPS, roc_auc, ap, notes, sig)
+                           float(-self.log.fraction() / n), EPS, roc_auc, ap, notes, sig, self.edges)
 
 
 def reliability_rows(count: Any, hits: Any, conf_sum: Any, lower: Any, upper: Any) -> tuple[list[dict], float, float]:
@@ -346,7 +375,7 @@ def reliability_rows(count: Any, hits: Any, conf_sum: Any, lower: Any, upper: An
 
 
 def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,
-                strategy: str = "uniform", source: ScoreSource | None = None) -> Calibration:
+                strategy: str = "uniform", source: ScoreSource | None = None, edges: str = "clfeval") -> Calibration:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
 
     Parameters
@@ -363,6 +392,10 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
         Number of bins B (1 ≤ B ≤ :data:`MAX_BINS`).
     strategy : "uniform" or "quantile"
         Equal-width bins, or equal-mass bins.
+    edges : "clfeval" or "sklearn"
+        clfeval's bins are left-closed, [k/B, (k+1)/B) (a value v in bin min(floor(v·B), B − 1)), empty bins
+        kept; ``sklearn`` bins as scikit-learn's ``calibration_curve``: right-closed on the float edges
+        ``numpy.linspace(0, 1, B + 1)`` (quantile: the percentiles of the values), empty bins dropped.
     source : ScoreSource, optional
         How messages name the probability columns and their items.
 
@@ -390,14 +423,14 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
     >>> c.roc_auc, round(c.ece, 4), round(c.brier, 4)
     (1.0, 0.4, 0.16)
     """
-    with Calibrator(positive=positive, labels=labels, bins=bins, strategy=strategy, source=source) as cal:
+    with Calibrator(positive=positive, labels=labels, bins=bins, strategy=strategy, source=source, edges=edges) as cal:
         cal.update(gold, probs)
         return cal.result()
 
 
 def calibrate_batches(batches: Any, *, prob: str | None = None, prefix: str | None = None, positive: Any = None,
                       bins: int = 10, strategy: str = "uniform", source: ScoreSource | None = None,
-                      memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None) -> Calibration:
+                      memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None, edges: str = "clfeval") -> Calibration:
     """:func:`reliability` of a stream of batches (:class:`clfeval.io.predictions.PredictionBatch`: ``gold``,
     the probability columns in ``extra``, ``where``), in bounded memory; the same numbers, to the bit, as
     one batch of every item (see :class:`Calibrator`).
@@ -407,7 +440,7 @@ def calibrate_batches(batches: Any, *, prob: str | None = None, prefix: str | No
     ``tmpdir`` beyond it, removed at the end).
     """
     with Calibrator(positive=positive, bins=bins, strategy=strategy, source=source, memory=memory,
-                    tmpdir=tmpdir) as cal:
+                    tmpdir=tmpdir, edges=edges) as cal:
         for b in batches:
             if prob is not None:
                 probs: Any = b.extra[prob]

@@ -52,7 +52,7 @@ from clfeval.core.validation import check_positive_int, check_probability, check
 from clfeval.scores.curves import Ranking, ranking
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["CurveBands", "curve_bands"]
+__all__ = ["CurveBands", "curve_bands", "auc_replicates"]
 
 # Float tolerance when a grid value meets a curve's FPR or recall (grids are decimal fractions).
 _TOL = 1e-12
@@ -306,3 +306,20 @@ def curve_bands(gold: Any, scores: Any = None, *, positive: Any = None, samples:
                     seed=seed, samples=samples, random=True)
     return CurveBands(rk.positive, rk.n_positive, rk.n_negative, samples, level, bool(stratified), fg, rg, roc_d,
                       pr_d, auc_d, ap_d, undefined, notes, sig)
+
+
+def auc_replicates(rk: Ranking, samples: int, rng: np.random.Generator, stratified: bool = True) -> np.ndarray:
+    """ROC-AUC of ``samples`` bootstrap replicates of a ranking (the draws of :func:`curve_bands`, without the
+    curves): the replicates of the percentile and BCa intervals of :mod:`clfeval.significance.aucintervals`."""
+    groups = _Groups(rk)
+    rows = groups.rows()
+    out = np.empty(samples)
+    for start in range(0, samples, rows):
+        c = min(rows, samples - start)
+        tp, fp = groups.cumulative(*groups.draw(rng, c, stratified))
+        z = np.zeros((c, 1))
+        tp0 = np.concatenate([z, tp], axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[start:start + c] = np.sum(np.diff(np.concatenate([z, fp], axis=1), axis=1) * (tp0[:, 1:] + tp0[:, :-1]),
+                                          axis=1) / (2 * tp[:, -1] * fp[:, -1])
+    return out

@@ -46,10 +46,11 @@ from clfeval.core.validation import (check_beta, check_probability, check_rng, c
                                  check_zero_division, zero_division_name)
 from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric, stats_of
+from clfeval.significance.bounds import test_bound
 from clfeval.significance.classic import holm, mcnemar
 from clfeval.significance.comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
-from clfeval.significance.results import (P_DEFINITION, Comparison, MultiComparison, check_alternative, format_p,
-                                          verdict)
+from clfeval.significance.results import (P_DEFINITION, Comparison, MultiComparison, check_alternative, check_estimate,
+                                          format_p, verdict, with_estimate)
 from clfeval.core.signature import build_signature
 from clfeval.core.tables import JointTable, count_joint, count_pair, joint_table
 
@@ -245,7 +246,7 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
             alpha: float = 0.05, ci: float = 0.95, labels: Sequence[Any] | None = None, positive: Any = None,
             zero_division: Any = 0, beta: float = 1.0, names: Sequence[str] = ("A", "B"),
             progress: Callable[[int, int], None] | None = None, alternative: str = "greater",
-            margin: float | None = None) -> Any:
+            margin: float | None = None, ci_method: str | None = None) -> Any:
     """Is A really better than B on this test set? A paired test, δ and confidence intervals.
 
     Parameters
@@ -299,6 +300,9 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
     alternative : {"greater", "two-sided"}
         H1 "A better than B" (the default). ``two-sided`` (H1 "they differ")
         applies to ``delong``; the resampling tests are one-sided.
+    ci_method : {"bca", "percentile"}, optional
+        The two-sided interval of δ shown as the estimate (``ci["estimate"]``; both are computed):
+        BCa by default, the better worst cell in ``bench/ci_coverage.py``.
     margin : float, optional
         Non-inferiority: H1 M(A) > M(B) − margin by the paired bootstrap
         (:func:`clfeval.significance.noninferiority.noninferiority`); refused
@@ -341,6 +345,7 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
     >>> compare(gold, a, b, test="mcnemar").p_value  # P(X ≥ 2), X ~ Bin(2, 1/2)
     0.25
     """
+    estimate = check_estimate(ci_method, test)
     if test == "delong":
         from clfeval.significance.delong import check_delong, delong_compare
 
@@ -354,9 +359,9 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
                               seed=seed, alpha=alpha, labels=labels, positive=positive, zero_division=zero_division,
                               beta=beta, names=names)
     one_sided(test, alternative)
-    return _compare(gold, pred_a, pred_b, metric=metric, test=test, samples=samples, seed=seed, alpha=alpha,
-                    ci=ci, labels=labels, positive=positive, zero_division=zero_division, beta=beta,
-                    names=names, progress=progress, engine="auto")
+    return with_estimate(_compare(gold, pred_a, pred_b, metric=metric, test=test, samples=samples, seed=seed,
+                                  alpha=alpha, ci=ci, labels=labels, positive=positive, zero_division=zero_division,
+                                  beta=beta, names=names, progress=progress, engine="auto"), estimate)
 
 
 def one_sided(test: Any, alternative: Any) -> None:
@@ -516,11 +521,18 @@ def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, s
     hist["tail"] = "above" if m.higher_is_better else "below"
     undefined = int(np.count_nonzero(~np.isfinite(va - vb)))
     if undefined:
-        notes.append(f"{undefined} of {samples} bootstrap replicates had an undefined {metric_label(m.name)}; "
+        notes.append(f"{undefined:,} of {samples:,} bootstrap replicates had an undefined {metric_label(m.name)}; "
                      f"they never count as reaching the threshold and are left out of the intervals.")
     if not m.higher_is_better:
         notes.append(f"{metric_label(m.name)}: lower is better, so 'A better than B' means δ < 0.")
     intervals = _intervals(prob, va, vb, (a, b), level)
+    intervals["estimate"] = "bca"  # the default two-sided estimate of δ (the README's coverage table)
+    intervals["test_bound"] = test_bound(test, sign * (va - vb), gain, alpha=alpha, tol=_TIE, higher=m.higher_is_better,
+                                         discordant=prob.discordant, n=prob.n, p_value=float(p))
+    intervals["two_sided"] = ("two-sided bootstrap intervals (percentile, BCa): estimates of where δ lies; the "
+                              "verdict follows the test and its one-sided bound" if intervals["test_bound"] else
+                              "two-sided bootstrap intervals (percentile, BCa): estimates of where δ lies, a different "
+                              "procedure from the test")
     signature = build_signature({
         "test": test, "metric": m.name, "metric_definition": m.description, "higher_is_better": m.higher_is_better,
         "alpha": alpha, "ci_level": level, "ci_method": "bootstrap percentile (BCa beside it)",
@@ -541,7 +553,8 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
                  metric: str | Callable[[Any, Any], float] = "accuracy", test: str = "bootstrap",
                  samples: int = 10_000, seed: int = 0, alpha: float = 0.05, ci: float = 0.95,
                  labels: Sequence[Any] | None = None, positive: Any = None, zero_division: Any = 0,
-                 beta: float = 1.0, progress: Callable[[int, int], None] | None = None) -> MultiComparison:
+                 beta: float = 1.0, progress: Callable[[int, int], None] | None = None,
+                 ci_method: str | None = None) -> MultiComparison:
     """Compare several systems on the same items: every pair, or each against ``baseline``.
 
     Each pair is a :func:`compare` with the same ``seed``; the family of p-values
@@ -583,6 +596,7 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
     if baseline is not None and str(baseline) not in names:
         raise UsageError(f"the baseline {baseline!r} is not one of the systems: {', '.join(names)}.")
     test, samples, alpha, level, zd, beta = _check_settings(test, samples, alpha, ci, zero_division, beta, metric)
+    estimate = check_estimate(ci_method, test)
     shared = _Systems(gold, dict(named), metric, labels, zd, beta, positive)
     scores = shared.scores
     higher = shared.metric.higher_is_better
@@ -613,11 +627,11 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
     settings = {k: v for k, v in first.signature.items() if k not in ("version", "seed", "samples", "versions")}
     signature = build_signature({**settings, "adjustment": "holm", "pairs": len(pairs), "baseline": baseline},
                                 seed=seed, samples=samples, random=True)
-    return MultiComparison(metric=first.metric, test=test, samples=samples, seed=first.seed, alpha=first.alpha,
+    return with_estimate(MultiComparison(metric=first.metric, test=test, samples=samples, seed=first.seed, alpha=first.alpha,
                            higher_is_better=first.higher_is_better, systems=names, scores=scores,
                            baseline=None if baseline is None else str(baseline), comparisons=results,
                            p_adjusted=[float(x) for x in adj], significant=[bool(x < first.alpha) for x in adj],
-                           verdicts=verdicts, signature=signature, notes=notes)
+                           verdicts=verdicts, signature=signature, notes=notes), estimate)
 
 
 class _Systems:

@@ -27,6 +27,8 @@ from clfeval.core.results import number
 from clfeval.core.validation import check_probability, check_rng, check_samples
 from clfeval.scores.curves import Ranking, ranking, ranking_ovr
 from clfeval.significance.curvebands import curve_bands
+from clfeval.evaluate.cimethods import DEFAULT_RANKING, METHOD_NAMES, ranking_method
+from clfeval.significance.aucintervals import TOO_FEW, auc_interval, too_narrow_auc
 from clfeval.significance.delong import delong_auc
 
 __all__ = ["ranking_ci", "with_ranking_ci", "CELL_BUDGET", "MIN_SAMPLES", "GRID_POINTS"]
@@ -39,7 +41,29 @@ MIN_SAMPLES = 200
 GRID_POINTS = 51
 
 
-def _one(rk: Ranking, level: float, samples: int, rng: np.random.Generator) -> tuple[dict[str, Any], int | None]:
+def _chosen(rk: Ranking, method: str, level: float, samples: int, rng: np.random.Generator,
+            entry: dict[str, Any]) -> dict[str, Any]:
+    """The ROC-AUC interval of ``method`` (the default: logit DeLong, the best worst-cell coverage measured by
+    ``bench/ci_coverage.py``), with the sentence that it may be too narrow where the table says it under-covers."""
+    if method == "delong":
+        ci = entry["roc_auc"]["delong"]["ci"]
+    elif method == "percentile" and "bootstrap" in entry["roc_auc"]:
+        ci = entry["roc_auc"]["bootstrap"]["ci"]
+    else:
+        ci = [number(x) for x in auc_interval(rk, method, level=level, samples=samples, rng=rng)]
+    out: dict[str, Any] = {"method": method, "name": METHOD_NAMES[method], "ci": ci}
+    auc = float(entry["roc_auc"]["value"])
+    if too_narrow_auc(auc, rk.n_positive, rk.n_negative):
+        worst = min(rk.n_positive, rk.n_negative) * (1 - max(auc, 1 - auc))
+        out["too_narrow"] = (f"The ROC-AUC interval may be too narrow here: with {rk.n_positive:,} positive and "
+                             f"{rk.n_negative:,} negative items at ROC-AUC {auc:.3f}, min(positives, negatives)·"
+                             f"(1 − AUC) = {worst:.1f} < {TOO_FEW:g}, where bench/ci_coverage.py measured coverage "
+                             f"below 93%.")
+    return out
+
+
+def _one(rk: Ranking, level: float, samples: int, rng: np.random.Generator,
+         method: str = DEFAULT_RANKING) -> tuple[dict[str, Any], int | None]:
     """(entry, replicates used) of one ranking; replicates None when its bootstrap was left out."""
     if rk.n_positive == 0 or rk.n_negative == 0:
         why = (f"{rk.n_positive} positive and {rk.n_negative} negative items: ROC-AUC and its intervals need both")
@@ -52,6 +76,8 @@ def _one(rk: Ranking, level: float, samples: int, rng: np.random.Generator) -> t
         "average_precision": {"value": number(rk.average_precision)}}
     if d.undefined:
         out["roc_auc"]["delong"]["undefined"] = d.undefined[0]["reason"]
+    else:
+        out["roc_auc"]["interval"] = _chosen(rk, method, level, samples, rng, out)
     distinct = int(np.unique(np.concatenate([rk.pos_scores, rk.neg_scores])).size)
     b = min(samples, CELL_BUDGET // max(distinct, 1))
     if b < MIN_SAMPLES:
@@ -67,7 +93,8 @@ def _one(rk: Ranking, level: float, samples: int, rng: np.random.Generator) -> t
 
 
 def ranking_ci(gold: Any, scores: Any, *, positive: Any = None, multilabel: bool = False, sep: str = "|",
-               level: float = 0.95, samples: int = 2000, seed: int | np.random.Generator = 0) -> dict[str, Any]:
+               level: float = 0.95, samples: int = 2000, seed: int | np.random.Generator = 0,
+               methods: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The ``ranking_ci`` section of a report: DeLong's and the bootstrap interval of ROC-AUC, AP's, the bands.
 
     Parameters
@@ -81,6 +108,10 @@ def ranking_ci(gold: Any, scores: Any, *, positive: Any = None, multilabel: bool
         distinct scores: see the module docstring; the section says how many).
     seed : int or numpy.random.Generator
         Seeds the bootstrap of every ranking in turn.
+    methods : mapping, optional
+        ``--ci-method`` values (:func:`clfeval.evaluate.cimethods.parse_ci_methods`): the method of the headline
+        ROC-AUC interval (``interval``), by default logit DeLong (the best worst-cell coverage in
+        ``bench/ci_coverage.py``); DeLong's and the bootstrap percentile interval stay beside it.
 
     Returns
     -------
@@ -115,13 +146,14 @@ def ranking_ci(gold: Any, scores: Any, *, positive: Any = None, multilabel: bool
         out["per_class"] = {}
         used = []
         for lab in ovr.labels:
-            entry, b = _one(ovr.rankings[lab], level, samples, rng)
+            entry, b = _one(ovr.rankings[lab], level, samples, rng, ranking_method(lab, dict(methods or {})))
             entry["samples_used"] = b
             out["per_class"][lab] = entry
             used.append(b)
         notes.append("One-vs-rest: each label's ranking has its own intervals; the macro average has none here.")
     else:
-        entry, b = _one(ranking(gold, scores, positive=positive), level, samples, rng)
+        entry, b = _one(ranking(gold, scores, positive=positive), level, samples, rng,
+                        ranking_method(None, dict(methods or {})))
         entry["samples_used"] = b
         out.update(entry)
         used = [b]

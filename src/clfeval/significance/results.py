@@ -17,7 +17,8 @@ from clfeval.core import catalog
 from clfeval.core.display import Display
 from clfeval.errors import UsageError
 
-__all__ = ["Comparison", "MultiComparison", "format_p", "verdict", "verdict_two_sided", "hypothesis", "P_DEFINITION",
+__all__ = ["Comparison", "MultiComparison", "format_p", "verdict", "verdict_two_sided", "ESTIMATES", "check_estimate",
+           "with_estimate", "hypothesis", "P_DEFINITION",
            "fmt_value", "ALTERNATIVES", "check_alternative", "gate", "systems_phi_delta"]
 
 #: The alternative hypotheses: "A is better than B" (one-sided), or "A and B differ" (two-sided).
@@ -36,6 +37,46 @@ def check_alternative(alternative: Any) -> str:
         raise UsageError(lambda name: f"option {name} must be one of {', '.join(ALTERNATIVES)}; got {alternative!r}.",
                          params=["alternative"])
     return str(alternative)
+
+
+#: compare's two-sided estimates of δ (``--ci-method``); the default is the one whose worst cell covered best in
+#: ``bench/ci_coverage.py`` (BCa; the README's table).
+ESTIMATES = ("bca", "percentile")
+
+
+def check_estimate(method: Any, test: str = "bootstrap") -> str:
+    """``bca`` or ``percentile`` (compare's two-sided interval of δ), or a usage error naming the option.
+
+    >>> check_estimate("wilson")
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.UsageError: option ci_method wilson: compare's two-sided interval of δ is a bootstrap interval, bca (the default) or percentile; wilson is the interval of one binomial proportion, not of a difference.
+    """
+    if test == "delong":
+        if method not in (None, "delong"):
+            raise UsageError(lambda name: f"option {name} {method}: --test delong gives DeLong's interval of δ; "
+                             f"leave out the option (or give delong).", params=["ci_method"])
+        return "delong"
+    if method is None:
+        return ESTIMATES[0]
+    if method not in ESTIMATES:
+        why = ("is the interval of one binomial proportion, not of a difference" if method == "wilson" else
+               "is an interval of one ROC-AUC: compare ROC-AUCs with --test delong" if method in
+               ("delong", "logit-delong", "hanley-mcneil") else "is not an interval method")
+        raise UsageError(lambda name: f"option {name} {method}: compare's two-sided interval of δ is a bootstrap "
+                         f"interval, bca (the default) or percentile; {method} {why}.", params=["ci_method"])
+    return str(method)
+
+
+def with_estimate(result: Any, method: str) -> Any:
+    """A comparison (or each of several) with ``ci["estimate"]``: the two-sided interval of δ shown as the estimate."""
+    import dataclasses
+
+    if isinstance(result, MultiComparison):
+        return dataclasses.replace(result, comparisons=[with_estimate(c, method) for c in result.comparisons])
+    if isinstance(result, Comparison):
+        return dataclasses.replace(result, ci={**result.ci, "estimate": method})
+    return result
 
 
 def gate(result: Any) -> tuple[bool, str]:
@@ -151,7 +192,12 @@ class Comparison(Display):
     ci : dict
         ``level``, ``method`` ("percentile"), ``delta``, ``a``, ``b`` as
         [low, high], and ``bca`` (the same three as BCa intervals, or None
-        where undefined or too costly).
+        where undefined or too costly); ``estimate`` (``bca`` or ``percentile``:
+        the two-sided interval shown first, BCa by default); ``test_bound``, the
+        test's own one-sided bound of δ (:mod:`clfeval.significance.bounds`:
+        ``side``, ``value``, ``level`` = 1 − α, ``method``, ``matches_test``,
+        ``definition``; > 0 for a lower bound exactly when p < α), None for
+        randomization; ``two_sided``, what the two-sided intervals are.
     details : dict
         Test-specific numbers: bootstrap ``count`` of δ(x^(i)) ≥ ``threshold``
         (= 2δ); randomization ``count`` of δ_perm ≥ δ; McNemar ``n_ab``,

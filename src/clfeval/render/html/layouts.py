@@ -89,6 +89,17 @@ def shown(value: Any) -> str:
     return value if isinstance(value, str) else num(value)
 
 
+def _pct(level: float) -> str:
+    return f"{level * 100:g}%"
+
+
+def interval_text(ci: Any) -> str:
+    """[low, high] as the tables write the numbers."""
+    if not ci or any(x is None for x in ci):
+        return "—"
+    return f"[{num(ci[0])}, {num(ci[1])}]"
+
+
 def card(name: str, value: Any, baselines: Sequence[tuple[str, Any]] = ()) -> dict[str, Any]:
     return {"name": name, "value": shown(value), "baselines": [(b, shown(v)) for b, v in baselines]}
 
@@ -119,24 +130,46 @@ def report_page(rep: Any, figs: Figures | None = None) -> Page:
     return page
 
 
+_METHOD_SHORT = {"percentile": "percentile", "bca": "BCa", "wilson": "Wilson"}
+
+
+def _ci_of(rep: Any, *path: str) -> list[tuple[str, Any]]:
+    """The card line of a metric's --ci interval ("95% BCa interval", "[low, high]"), or nothing."""
+    ci = rep.sections.get("ci")
+    node = ci
+    for key in path:
+        node = node.get(key) if isinstance(node, dict) else None
+    if not ci or not isinstance(node, list):
+        return []
+    method = _METHOD_SHORT.get((ci.get("methods") or {}).get(".".join(path), "percentile"), "percentile")
+    return [(f"{_pct(ci['level'])} {method} interval", interval_text(node))]
+
+
 def _report_summary(rep: Any) -> Summary:
     bl = rep.baselines
     ml = rep.kind == "multilabel"
     s = Summary()
     first = "subset accuracy" if ml else "accuracy"
-    s.headline.append(card(first, rep.accuracy, [] if ml else [(f"{k} baseline", v["accuracy"]) for k, v in bl.items()]))
-    s.headline.append(card("macro-F1", rep.macro["f1"], [(f"{k} baseline", v["macro_f1"]) for k, v in bl.items()]))
-    s.headline.append(card("micro-F1", rep.micro["f1"], [(f"{k} baseline", v["micro_f1"]) for k, v in bl.items()]))
+    s.headline.append(card(first, rep.accuracy, _ci_of(rep, "accuracy") +
+                           ([] if ml else [(f"{k} baseline", v["accuracy"]) for k, v in bl.items()])))
+    s.headline.append(card("macro-F1", rep.macro["f1"], _ci_of(rep, "macro", "f1") +
+                           [(f"{k} baseline", v["macro_f1"]) for k, v in bl.items()]))
+    s.headline.append(card("micro-F1", rep.micro["f1"], _ci_of(rep, "micro", "f1") +
+                           [(f"{k} baseline", v["micro_f1"]) for k, v in bl.items()]))
     if ml:
-        s.headline.append(card("Hamming loss", rep.hamming_loss, [(f"{k} baseline", v["hamming_loss"]) for k, v in bl.items()]))
+        s.headline.append(card("Hamming loss", rep.hamming_loss, _ci_of(rep, "hamming_loss") +
+                               [(f"{k} baseline", v["hamming_loss"]) for k, v in bl.items()]))
     else:
-        s.headline.append(card("balanced accuracy", rep.balanced_accuracy))
-        s.headline.append(card("MCC", rep.mcc))
+        s.headline.append(card("balanced accuracy", rep.balanced_accuracy, _ci_of(rep, "balanced_accuracy")))
+        s.headline.append(card("MCC", rep.mcc, _ci_of(rep, "mcc")))
     rk = rep.sections.get("ranking")
     if rk:
         binned = rk.get("binned")  # --score-bins: approximate, with the exact bound of the AUC's error
+        chosen = ((rep.sections.get("ranking_ci") or {}).get("roc_auc") or {}).get("interval")
         s.headline.append(card("ROC-AUC (binned)" if binned else "ROC-AUC", rk["roc_auc"],
                                ([("|error| at most", binned["auc_error_bound"])] if binned else [])
+                               + ([(f"{_pct(rep.sections['ranking_ci']['level'])} interval ({chosen['name']})",
+                                    interval_text(chosen["ci"]))] if chosen else [])
                                + [("random ranking", 0.5)]))
         random_ap = rk["random"]["average_precision"] if "random" in rk else None
         s.headline.append(card("PR-AUC (average precision, at the bin edges)" if binned else
@@ -240,7 +273,18 @@ def comparison_page(c: Any, figs: Figures | None = None) -> Page:
 
     d = c.to_dict()
     na, nb = c.names
-    s = Summary([card(f"A: {na}", c.a), card(f"B: {nb}", c.b), card("δ = A − B", c.delta), p_card(c)],
+    from clfeval.render.significance import bound_label, estimate_of
+
+    tb = c.ci.get("test_bound")
+    lv = _pct(c.ci["level"])
+    est = {k: estimate_of(c, k) for k in ("a", "b", "delta")}
+    s = Summary([card(f"A: {na}", c.a, [(f"{lv} {est['a'][0]} interval (estimate)", interval_text(est["a"][1]))]),
+                 card(f"B: {nb}", c.b, [(f"{lv} {est['b'][0]} interval (estimate)", interval_text(est["b"][1]))]),
+                 card("δ = A − B", c.delta, ([(bound_label(tb), tb["value"])] if tb else []) +
+                      [(f"two-sided {lv} {est['delta'][0]} interval (estimate"
+                        + ("" if tb else ", a different procedure from the test") + ")",
+                        interval_text(est["delta"][1]))]),
+                 p_card(c)],
                 verdicts=[c.verdict])
     s.facts = [("metric", c.metric_description), ("test", c.test), ("samples", f"{c.samples:,}"), ("seed", str(c.seed)),
                ("items", f"{c.n:,}")]
