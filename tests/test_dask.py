@@ -108,14 +108,14 @@ def test_exact_ranking_equals_local(dask_client, data, ranges):
 
 @pytest.mark.parametrize("per_task, memory", [(1, None), (8, None), (8, 4096)])
 def test_grouping_and_memory_budget_change_no_number(dask_client, data, monkeypatch, per_task, memory):
-    """Partitions read one or eight per task, sorted whole or a few hundred scores at a time (a 4 KB budget),
+    """Partitions read one or up to eight per task, sorted whole or a few hundred scores at a time (a 4 KB budget),
     the score axis cut into more ranges when each must fit that budget: the in-memory ranking every time."""
     from clfeval.dask import parts as dparts
     from clfeval.dask import rankings as drank
 
     path, cols = data
     monkeypatch.setattr(dparts, "PARTS_PER_TASK", per_task)
-    monkeypatch.setattr(drank, "threads", lambda client: 1)  # few threads: groups of exactly per_task partitions
+    monkeypatch.setattr(drank, "threads", lambda client: 1)  # one thread: ceil(n / per_task) groups
     r = cd.ranking(path, positive="dog", score="score", client=dask_client, memory=memory)
     local = ranking(cols["gold"], cols["score"], positive="dog")
     d = r.to_dict()

@@ -61,12 +61,16 @@ class Parts:
     def map_groups(self, fn: Callable[..., Any], *args: Any, threads: int = 1) -> list[Any]:
         """``fn(tables, *args)`` on groups of consecutive partitions, as tasks: ``tables`` iterates over the
         group's partitions (``pyarrow.Table``), which a PATH's task reads itself, one after the other, with the
-        local reader. Fewer, larger tasks: up to :data:`PARTS_PER_TASK` partitions each, and at least four tasks
-        per worker thread while there are enough partitions; no partition is kept between tasks."""
+        local reader. Fewer, larger tasks: up to :data:`PARTS_PER_TASK` partitions each, at least four tasks
+        per worker thread while there are enough partitions, groups of even sizes (their number a multiple of the
+        threads when there are enough); no partition is kept between tasks."""
         items = list(self.files) if self.files else list(self.tasks)
-        per = max(1, min(PARTS_PER_TASK, len(items) // (4 * max(1, threads))))
-        return [dask.delayed(_over_group, pure=True)(fn, items[i:i + per], bool(self.files), args)
-                for i in range(0, len(items), per)]
+        k = max(1, threads)
+        per = max(1, min(PARTS_PER_TASK, len(items) // (4 * k)))
+        n = min(len(items), -(-len(items) // per // k * k) if len(items) >= k * per else -(-len(items) // per))
+        at = [len(items) * i // n for i in range(n + 1)]  # n groups (a multiple of the threads) of even sizes
+        return [dask.delayed(_over_group, pure=True)(fn, items[at[i]:at[i + 1]], bool(self.files), args)
+                for i in range(n)]
 
 
 def _over_group(fn: Callable[..., Any], items: list[Any], read: bool, args: tuple[Any, ...]) -> Any:
