@@ -73,12 +73,16 @@ class Runs:
     labels: dict[str, Any] | None = None
 
     @classmethod
-    def of(cls, pos: list[np.ndarray], neg: list[np.ndarray], labels: dict[str, Any] | None = None) -> "Runs":
-        """The runs of the positives' and the negatives' scores (each given in pieces, which are sorted in place:
-        they must be the caller's own copies)."""
+    def of(cls, ys: list[np.ndarray], ss: list[np.ndarray], labels: dict[str, Any] | None = None) -> "Runs":
+        """The runs of scores given in pieces (``ss``) with their "is positive" masks (``ys``)."""
         out = []
-        for pieces in (pos, neg):
-            v = pieces[0] if len(pieces) == 1 else np.concatenate(pieces) if pieces else np.empty(0)
+        for want in (True, False):
+            sizes = [int(np.count_nonzero(y)) if want else y.shape[0] - int(np.count_nonzero(y)) for y in ys]
+            v = np.empty(sum(sizes))
+            at = 0
+            for y, s, k in zip(ys, ss, sizes):
+                np.compress(y if want else ~y, s, out=v[at:at + k])
+                at += k
             v.sort()
             out.extend(rle(v))
         return cls(*out, labels)
@@ -135,22 +139,22 @@ def _runs_of(tables: Iterable[pa.Table], gold: str, score: str, positive: Any, o
     from clfeval.core.gold import EncodedGold
 
     done: Runs | None = None
-    pos: list[np.ndarray] = []
-    neg: list[np.ndarray] = []
+    ys: list[np.ndarray] = []
+    ss: list[np.ndarray] = []
     held, seen = 0, {}
     for t in tables:
         y, s = _prep(t, gold, score, positive, order_only)
-        pos.append(s[y])
-        neg.append(s[~y])
+        ys.append(y)
+        ss.append(s)
         held += s.shape[0]
         if labels and t.num_rows:
             for x in EncodedGold.of(t.column(gold)).occurring:
                 seen.setdefault(label_str(x), x)
         if buffer is not None and held >= buffer:
-            done = Runs.of(pos, neg) if done is None else done.merge(Runs.of(pos, neg))
-            pos, neg, held = [], [], 0
-    if done is None or pos:
-        done = Runs.of(pos, neg) if done is None else done.merge(Runs.of(pos, neg))
+            done = Runs.of(ys, ss) if done is None else done.merge(Runs.of(ys, ss))
+            ys, ss, held = [], [], 0
+    if done is None or ys:
+        done = Runs.of(ys, ss) if done is None else done.merge(Runs.of(ys, ss))
     return replace(done, labels=seen if labels else None)
 
 
