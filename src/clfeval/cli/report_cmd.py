@@ -326,6 +326,12 @@ def _in_memory(inp: Any, gold: str, pred: str, id_col: str | None, score: str | 
         check_train_overlap(train, train_labels, preds, settings["multilabel"], settings["sep"])
     rep = _scored(inp.name, lambda: make_report(preds.gold, preds.pred, ids=preds.ids, scores=scores,
                                                  threshold=threshold, **settings))
+    if threshold is not None and pred in getattr(preds, "columns", ()):
+        import dataclasses
+
+        rep = dataclasses.replace(rep, notes=[*rep.notes, (
+            f"--threshold {threshold:g} decided the predictions from the scores (positive iff score ≥ {threshold:g}); "
+            f"the file's predictions column {pred!r} was not used.")])
     return rep, preds.gold, scores
 
 
@@ -341,8 +347,4 @@ def _read_with_scores(path: Any, gold: str, pred: str, id_col: str | None, multi
         raise UsageError("option --score needs --positive: the class whose scores rank the items.")
     sf = read_scored(path, gold=gold, score=score, prefix=prefix, pred=None if threshold is not None else pred,
                      id_col=id_col, multilabel=multilabel, input_format=input_format, **reading)
-    if threshold is not None and pred in sf.columns:
-        raise UsageError(f"file {sf.path!r} has a predictions column {pred!r} and --threshold {threshold:g} was given: "
-                         f"predictions would come from two places. Drop --threshold to use the column, or name "
-                         f"another --pred.")
     return sf, sf.scores
