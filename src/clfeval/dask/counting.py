@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import dask
 import numpy as np
@@ -29,7 +29,7 @@ import pyarrow as pa
 from clfeval.core.labelforms import shown_id
 from clfeval.core.labels import label_str
 from clfeval.core.tables import ConfusionTable, JointTable, confusion_table, joint_table, multilabel_table
-from clfeval.dask.parts import Parts, parts_of, probe, run, tree_sum
+from clfeval.dask.parts import Parts, parts_of, probe, run, threads, tree_sum
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate.reports import Report, report_from_table
 from clfeval.significance.paired import check_metric, compare_counts
@@ -45,11 +45,22 @@ def _table_of(t: pa.Table, gold: str, pred: str, multilabel: bool, sep: str) -> 
     return confusion_table(g, p)
 
 
+def _tables_of(tables: Iterable[pa.Table], gold: str, pred: str, multilabel: bool, sep: str) -> Any:
+    """The table of a group of partitions: one table per partition, added in order."""
+    total = None
+    for t in tables:
+        one = _table_of(t, gold, pred, multilabel, sep)
+        total = one if total is None else total + one
+    return total
+
+
 def table(data: Any, *, gold: str = "gold", pred: str = "pred", multilabel: bool = False, sep: str = "|",
           client: Any = None) -> Any:
-    """The confusion table (or multi-label table) of an input on Dask: one table per partition, added in a tree."""
+    """The confusion table (or multi-label table) of an input on Dask: one table per partition, added on the
+    workers (a group of partitions per task) and then in a tree."""
     parts = data if isinstance(data, Parts) else parts_of(data, [gold, pred])
-    (total,) = run(client, tree_sum(parts.map(_table_of, gold, pred, multilabel, sep)))
+    (total,) = run(client, tree_sum(parts.map_groups(_tables_of, gold, pred, multilabel, sep,
+                                                     threads=threads(client))))
     return total
 
 

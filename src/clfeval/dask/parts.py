@@ -33,11 +33,13 @@ import pyarrow as pa
 
 from clfeval.errors import ClfevalError, ClusterLost, DataError, InputFileError, UsageError
 
-__all__ = ["Parts", "parts_of", "tree_sum", "connect", "run", "SPLIT_EVERY", "check_address", "CONNECT_TIMEOUT",
-           "probe"]
+__all__ = ["Parts", "parts_of", "tree_sum", "connect", "run", "persist", "threads", "SPLIT_EVERY", "PARTS_PER_TASK",
+           "check_address", "CONNECT_TIMEOUT", "probe"]
 
 #: Results added per node of a reduction tree.
 SPLIT_EVERY = 8
+#: Partitions (files, Parquet row groups, DataFrame partitions) one task reads and reduces, at most.
+PARTS_PER_TASK = 8
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,35 @@ class Parts:
     def map(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
         """``fn(table, *args)`` on every partition, as tasks."""
         return [dask.delayed(fn, pure=True)(t, *args) for t in self.tasks]
+
+    def map_groups(self, fn: Callable[..., Any], *args: Any, threads: int = 1) -> list[Any]:
+        """``fn(tables, *args)`` on groups of consecutive partitions, as tasks: ``tables`` iterates over the
+        group's partitions (``pyarrow.Table``), which a PATH's task reads itself, one after the other, with the
+        local reader. Fewer, larger tasks: up to :data:`PARTS_PER_TASK` partitions each, at least four tasks
+        per worker thread while there are enough partitions, groups of even sizes (their number a multiple of the
+        threads when there are enough); no partition is kept between tasks."""
+        items = list(self.files) if self.files else list(self.tasks)
+        k = max(1, threads)
+        per = max(1, min(PARTS_PER_TASK, len(items) // (4 * k)))
+        n = min(len(items), -(-len(items) // per // k * k) if len(items) >= k * per else -(-len(items) // per))
+        at = [len(items) * i // n for i in range(n + 1)]  # n groups (a multiple of the threads) of even sizes
+        return [dask.delayed(_over_group, pure=True)(fn, items[at[i]:at[i + 1]], bool(self.files), args)
+                for i in range(n)]
+
+
+def _over_group(fn: Callable[..., Any], items: list[Any], read: bool, args: tuple[Any, ...]) -> Any:
+    if not read:
+        return fn(iter(items), *args)
+    from clfeval.io.batches import read_part
+
+    return fn((read_part(f) for f in items), *args)
+
+
+def threads(client: Any) -> int:
+    """Worker threads of the client's cluster (this machine's cores for Dask's local threads)."""
+    if client is None:
+        return max(1, os.cpu_count() or 1)
+    return max(1, sum(client.nthreads().values()))
 
 
 def _from_pandas(frame: Any, columns: tuple[str, ...]) -> pa.Table:
@@ -197,7 +228,20 @@ def connect(scheduler: str | None = None, *, workers: int | None = None, threads
             LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=True, host="127.0.0.1",
                          dashboard_address=None, local_directory=scratch, silence_logs=logging.CRITICAL) as cluster, \
             Client(cluster) as client:  # a task's error is said once, by clfeval, not logged by every worker
+        client.run(_warm)
         yield client
+
+
+def _warm() -> None:
+    """Run on every worker of a new local cluster: the imports clfeval's tasks need (clfeval, pyarrow's Parquet
+    reader, pyarrow's conversion to numpy, which imports pandas when it is installed), paid while the cluster
+    starts rather than by the first job."""
+    import pyarrow.parquet  # noqa: F401
+
+    import clfeval.dask  # noqa: F401
+    import clfeval.io.batches  # noqa: F401
+
+    pa.chunked_array([pa.array([0])]).to_numpy()
 
 
 def _lost() -> ClusterLost:
@@ -224,6 +268,14 @@ def run(client: Any, *tasks: Any) -> tuple[Any, ...]:
         if client is not None and _is_lost(exc, client):
             raise _lost() from None
         raise
+
+
+def persist(client: Any, tasks: Sequence[Any]) -> list[Any]:
+    """Start computing tasks and keep their results where they are computed (on the workers), as tasks to build
+    on; errors surface where a result is asked for (:func:`run`)."""
+    if client is None:
+        return list(dask.persist(*tasks, scheduler="threads"))
+    return list(client.persist(list(tasks)))
 
 
 def _is_lost(exc: BaseException, client: Any) -> bool:
