@@ -30,6 +30,7 @@ LAYERS = {
     "clfeval.protocols": 6,     # splits, runner, results, run log: joins models and evaluation
     "clfeval.studies": 7,       # the Reuters study, the demos
     "clfeval.dask": 7,          # the Dask engine: partitions → tables, score ranges, histograms (the only Dask user)
+    "clfeval.engines": 7.5,     # the front door: the five operations, any input, the engine a parameter
     "clfeval.plots": 8,         # figures from results (matplotlib, imported when drawn)
     "clfeval.render": 9,        # result → text / JSON / Markdown / HTML
     "clfeval.cli": 10,          # options → library → render
@@ -171,14 +172,37 @@ def test_private_import_check_can_fail(tmp_path):
 
 
 def test_cli_holds_no_evaluation_logic():
-    """The command line parses options, calls the library and renders: it imports no numpy (nor scipy, sklearn)."""
+    """The command line parses options, calls the library and renders: it imports no numpy and no pyarrow (nor
+    scipy, sklearn) — reading, checking and aligning data is the library's."""
     for path in (SRC / "cli").rglob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import)
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
             for n in names:
-                assert n.split(".")[0] not in {"numpy", "scipy"}, f"{path.name} imports {n}"
+                assert n.split(".")[0] not in {"numpy", "pyarrow", "scipy", "sklearn"}, f"{path.name} imports {n}"
+
+
+def test_cli_is_a_thin_shell():
+    """Options → settings → one library call → render: no function of the command line over 60 lines, and no
+    ``assert`` (control flow is ``if``/``raise``; ``python -O`` strips asserts)."""
+    for path in (SRC / "cli").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1
+                assert length <= 60, f"cli/{path.name}: {node.name} has {length} lines (at most 60)"
+            assert not isinstance(node, ast.Assert), f"cli/{path.name}, line {node.lineno}: assert for control flow"
+
+
+def test_the_cli_rules_can_fail(tmp_path):
+    """The rules above see what they forbid (a probe module, parsed as they parse the command line)."""
+    probe = "import pyarrow as pa\n\ndef f(x):\n    assert x\n" + "    x += 1\n" * 60
+    tree = ast.parse(probe)
+    assert any(isinstance(n, ast.Import) and n.names[0].name == "pyarrow" for n in ast.walk(tree))
+    assert any(isinstance(n, ast.Assert) for n in ast.walk(tree))
+    f = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))
+    assert f.end_lineno - f.lineno + 1 > 60
 
 
 # Packages whose __init__ re-exports the public API for users; code inside clfeval imports the defining module.

@@ -78,8 +78,9 @@ EXCLUDED = {
                "ci.**", "ranking.n", "ranking.n_positive", "ranking.n_negative", "ranking.pairs",
                "ranking.pairs_in_order", "ranking.random.**", "ranking.threshold.**", "ranking.per_class.*.support",
                "ranking.undefined.**", "ranking.signature.**",
+               "engine.**",  # where it ran (the front door's engine block), not a metric
                "ranking.curves.**"],  # figure data: decimated curve points, not metrics
-    "calibration": ["n", "n_bins", "bins.**", "log_loss_eps", "signature.**"],
+    "calibration": ["n", "n_bins", "bins.**", "log_loss_eps", "signature.**", "engine.**"],
 }
 
 

@@ -21,6 +21,8 @@ pytest.importorskip("distributed")
 dd = pytest.importorskip("dask.dataframe")
 
 import clfeval  # noqa: E402
+from clfeval.significance.paired import compare as in_memory_compare  # noqa: E402
+from clfeval.evaluate.reports import report as in_memory_report  # noqa: E402  (the in-memory step: no engine block)
 from clfeval import dask as cd  # noqa: E402
 from clfeval.core import catalog  # noqa: E402
 from clfeval.errors import DataError  # noqa: E402
@@ -77,7 +79,7 @@ def _metric_names(labels):
 def test_report_equals_local_for_every_count_metric(dask_client, data):
     path, cols = data
     r = cd.report(path, client=dask_client, score="score", positive="dog")
-    local = clfeval.report(cols["gold"], cols["pred"], scores=cols["score"], positive="dog")
+    local = in_memory_report(cols["gold"], cols["pred"], scores=cols["score"], positive="dog")
     assert _dump(r.to_dict()) == _dump(local.to_dict())  # every section, the ranking included
     names = _metric_names(LABELS)
     assert len(names) > 60
@@ -86,13 +88,13 @@ def test_report_equals_local_for_every_count_metric(dask_client, data):
         assert a == b or (math.isnan(a) and math.isnan(b)), name
     # the same items as a DataFrame, partitions of 0, 1 and many rows
     frame = _frame({k: v for k, v in cols.items()}, [0, 1, 0, 600, 1, 0, 898])
-    assert _dump(cd.report(frame, client=dask_client).to_dict()) == _dump(clfeval.report(cols["gold"], cols["pred"]).to_dict())
+    assert _dump(cd.report(frame, client=dask_client).to_dict()) == _dump(in_memory_report(cols["gold"], cols["pred"]).to_dict())
 
 
 def test_ordinal_report_equals_local(dask_client, data):
     path, cols = data
     r = cd.report(path, client=dask_client, order=LABELS[::-1])
-    assert _dump(r.to_dict()) == _dump(clfeval.report(cols["gold"], cols["pred"], order=LABELS[::-1]).to_dict())
+    assert _dump(r.to_dict()) == _dump(in_memory_report(cols["gold"], cols["pred"], order=LABELS[::-1]).to_dict())
 
 
 @pytest.mark.parametrize("ranges", [None, 1, 17])
@@ -149,7 +151,7 @@ def test_compare_by_id_equals_local(dask_client, data, tmp_path, test):
     _shuffled_copy(other, tmp_path / "b", 1, [1, 0, 900, 599])  # other order, other partitions
     metric = "accuracy" if test == "mcnemar" else "macro_f1"
     c = cd.compare(path, str(tmp_path / "b"), metric=metric, test=test, samples=300, seed=3, client=dask_client)
-    local = clfeval.compare(cols["gold"], cols["pred"], other["pred"], metric=metric, test=test, samples=300, seed=3,
+    local = in_memory_compare(cols["gold"], cols["pred"], other["pred"], metric=metric, test=test, samples=300, seed=3,
                             names=("a", "b"))
     assert _dump(c.to_dict()) == _dump(local.to_dict())
 
@@ -208,7 +210,7 @@ def test_a_worker_killed_mid_run_changes_no_number(dask_client):
         return
     finally:
         killer.join()
-    local = clfeval.report(cols["gold"], cols["pred"], scores=cols["score"], positive="dog")
+    local = in_memory_report(cols["gold"], cols["pred"], scores=cols["score"], positive="dog")
     assert _dump(r.to_dict()) == _dump(local.to_dict())
     assert r.n == 4000
     dask_client.wait_for_workers(2, timeout=60)

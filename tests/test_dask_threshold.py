@@ -51,6 +51,7 @@ def _dump(d) -> str:
 def _without_external(d: dict) -> dict:
     d = dict(d)
     d.pop("external")
+    d.pop("engine", None)  # the front door's engine block (issue 21): where it ran, not what it computed
     return d
 
 

@@ -10,9 +10,14 @@ from __future__ import annotations
 from clfeval._version import __version__
 from clfeval.errors import ClfevalError, DataError, UsageError
 from clfeval.scores.calibration import Calibration, reliability
-from clfeval.scores.curves import Ranking, RankingOvR, ranking, ranking_ovr
-from clfeval.evaluate.reports import Report, report, report_from_table
-from clfeval.significance.paired import Comparison, MultiComparison, compare, compare_many, holm
+from clfeval.scores.curves import Ranking, RankingOvR, ranking_ovr
+from clfeval.evaluate.reports import Report, report_from_table
+from clfeval.significance.paired import Comparison, MultiComparison, compare_many, holm
+# the front door: five operations, any input (arrays, a table with column names, a PATH), engine= a parameter
+from clfeval.engines.spec import Dask, Local
+from clfeval.engines.reporting import report
+from clfeval.engines.comparing import compare
+from clfeval.engines.scoreops import calibration, ranking, threshold
 from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice, choose_label_thresholds, choose_threshold
 import clfeval.render  # noqa: F401  (fills the display registry: str() and _repr_html_ of results)
 from clfeval.core.tables import (
@@ -31,12 +36,17 @@ __all__ = [
     "ClfevalError",
     "DataError",
     "UsageError",
-    "Report",
+    "Local",
+    "Dask",
     "report",
+    "compare",
+    "threshold",
+    "calibration",
+    "ranking",
+    "Report",
     "report_from_table",
     "Comparison",
     "MultiComparison",
-    "compare",
     "compare_many",
     "holm",
     "ConfusionTable",
@@ -49,7 +59,6 @@ __all__ = [
     "joint_table",
     "Ranking",
     "RankingOvR",
-    "ranking",
     "ranking_ovr",
     "ThresholdChoice",
     "LabelThresholds",

@@ -73,6 +73,20 @@ class ClfevalError(Exception):
         other.args = (self._render(*(names.get(p, p) for p in self.params)),)
         return other
 
+    def prefixed(self, prefix: str) -> "ClfevalError":
+        """The same error, its message preceded by ``prefix`` (the parameters it names still renamed by
+        :meth:`with_names`).
+
+        >>> str(UsageError(lambda b: f"{b} is bad.", params=["beta"]).prefixed("file 'x': ").with_names({"beta": "--beta"}))
+        "file 'x': --beta is bad."
+        """
+        other = copy.copy(self)
+        other.args = (prefix + str(self),)
+        render = self._render
+        if render is not None:
+            other._render = lambda *names: prefix + render(*names)
+        return other
+
 
 class UsageError(ClfevalError, ValueError):
     """A bad argument or option value, visible without reading any data (exit 2)."""

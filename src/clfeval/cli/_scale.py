@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import click
 
 from clfeval.errors import MissingExtra, UsageError
 
-__all__ = ["memory_option", "score_bin_options", "engine_options", "check_memory", "check_engine", "dask_client",
-           "dask_paths"]
+__all__ = ["memory_option", "score_bin_options", "engine_options", "engine_of", "help_note"]
 
 MEMORY_HELP = ("Memory budget of the rankings (e.g. 512MB, 2GiB; default 1GiB): beyond it, sorted score runs spill "
                "to a temporary directory and are merged, exactly; the output says when they did.")
@@ -52,61 +50,29 @@ def engine_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
-def check_memory(memory: str | None) -> int:
-    """The budget in bytes (``--memory``; the library's default when not given)."""
-    from clfeval.scores.external import DEFAULT_MEMORY, parse_memory
+def engine_of(engine: str, scheduler: str | None, memory: str | None) -> Any:
+    """``--engine``, ``--scheduler``, ``--memory`` and ``--connect-timeout`` as the library's engine value
+    (:class:`clfeval.engines.Local` or :class:`clfeval.engines.Dask`); the dask extra checked here, before any work."""
+    from clfeval.engines import Dask, Local
 
-    return DEFAULT_MEMORY if memory is None else parse_memory(memory)
-
-
-def check_engine(engine: str, scheduler: str | None, refused: dict[str, bool] | None = None) -> bool:
-    """Whether the Dask engine runs; ``--scheduler`` needs it, and options it cannot honour are refused
-    (``refused``: option text → given?). The dask extra is checked here, before any work."""
     if engine != "dask":
         if scheduler is not None:
             raise UsageError(f"option --scheduler {scheduler!r} names a Dask scheduler, which only --engine dask "
                              f"uses; add --engine dask, or leave --scheduler out to run locally.")
-        return False
-    given = [opt for opt, on in (refused or {}).items() if on]
-    if given:
-        raise UsageError(f"--engine dask does not run {', '.join(given)} (the Dask engine counts tables, exact "
-                         f"rankings of one score column and binned scores); run without --engine dask for "
-                         f"{'it' if len(given) == 1 else 'them'}.")
+        local = Local(memory=memory if memory is not None else "1GiB")
+        local.budget  # noqa: B018  (a bad --memory is refused before any work)
+        return local
     MissingExtra.require("--engine dask", [("dask", "dask"), ("distributed", "dask.distributed"),
                                           ("dask.dataframe", "dask.dataframe")], "dask")
-    if scheduler is not None:
-        from clfeval.dask.parts import check_address
-
-        check_address(scheduler)
-    return True
-
-
-@contextlib.contextmanager
-def dask_client(scheduler: str | None) -> Iterator[Any]:
-    """A client of the scheduler at ``scheduler``, or of a LocalCluster on 127.0.0.1 closed on exit."""
-    from clfeval.dask.parts import CONNECT_TIMEOUT, connect
-
     ctx = click.get_current_context(silent=True)
-    timeout = ctx.meta.get("clfeval.connect_timeout", CONNECT_TIMEOUT) if ctx is not None else CONNECT_TIMEOUT
-    import logging
-
-    # a lost cluster is said in one paragraph (exit 2): Dask's own reconnection errors and their tracebacks are
-    # not shown on top of it
-    quiet = [logging.getLogger(name) for name in ("distributed.client", "distributed.utils", "distributed.core")]
-    levels = [q.level for q in quiet]
-    for q in quiet:
-        q.setLevel(logging.CRITICAL)
-    try:
-        with connect(scheduler, connect_timeout=timeout) as client:
-            yield client
-    finally:
-        for q, level in zip(quiet, levels):
-            q.setLevel(level)
+    timeout = ctx.meta.get("clfeval.connect_timeout", 10.0) if ctx is not None else 10.0
+    remote = Dask(scheduler, connect_timeout=timeout, memory=memory)
+    remote.check()
+    return remote
 
 
-def dask_paths(inp: Any, option: str) -> Any:
-    """A resolved PATH for the Dask engine (its workers read its files; standard input cannot be)."""
-    if inp.kind == "stdin":
-        raise UsageError(f"{option} is '-' (standard input), which Dask workers cannot read; give a file, a directory "
-                         f"or a glob pattern with --engine dask.")
-    return inp
+def help_note(operation: str) -> str:
+    """The ``--help`` note of a command's options the Dask engine does not run (from the capability table)."""
+    from clfeval.engines.capabilities import help_note as note
+
+    return note(operation)

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_options, reading_progress
-from clfeval.cli._scale import engine_options, memory_option
+from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option
 
 
-@click.command()
+@click.command(epilog=help_note("calibration"))
 @click.argument("file", type=click.Path(path_type=Path), metavar="PATH")
 @click.option("--gold", default="gold", show_default=True, help="Column of gold labels.")
 @click.option("--prob", default=None, help="Column of the probability of --positive (binary).")
@@ -33,49 +34,18 @@ from clfeval.cli._scale import engine_options, memory_option
                "default 1GiB): beyond it sorted runs spill to disk and are merged, exactly; the output says so.")
 @engine_options
 @output_options
-def calibration(file: Path, gold: str, prob: str | None, probs_prefix: str | None, positive: str | None, bins: int,
-                strategy: str, edges: str, input_format: str | None, encoding: str, normalize_labels: str | None,
-                memory: str | None, engine: str, scheduler: str | None, fmt: str, output: Path | None) -> None:
+def calibration(file: Path, **o: Any) -> None:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
 
     Values outside [0, 1] are refused: they are not probabilities (rank them with `clfeval report --score`).
     PATH is a file, a directory, a quoted glob or '-'; it is read in batches, every sum kept exactly.
     """
-    from clfeval.cli._scorefile import check_score_options, score_columns
-    from clfeval.errors import UsageError
-    from clfeval.io.predictions import iter_predictions
-    from clfeval.scores.calibration import calibrate_batches, check_bins
-    from clfeval.scores.columns import ScoreSource
+    check_paths([("FILE", file)], [("--output", o["output"])])
+    engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
+    fmt, output = o.pop("fmt"), o.pop("output")
+    from clfeval.engines.scoreops import calibration as run, check_calibration_options
 
-    check_paths([("FILE", file)], [("--output", output)])
-    check_bins(bins, option="--bins")
-    check_score_options(prob, probs_prefix, score_option="--prob", prefix_option="--probs-prefix")
-    if prob is not None and positive is None:
-        raise UsageError("option --prob needs --positive: the class whose probability the column gives.")
-    if probs_prefix is not None and positive is not None:
-        raise UsageError("option --positive goes with --prob; --probs-prefix calibrates the top label of every item.")
-    from clfeval.cli._scale import check_engine, check_memory, dask_client, dask_paths
-
-    budget = check_memory(memory)
-    dask = check_engine(engine, scheduler, {"--probs-prefix": probs_prefix is not None,
-                                            "--strategy quantile": strategy != "uniform",
-                                            "--edges sklearn": edges != "clfeval"})
-    inp = input_path(file, input_format=input_format, encoding=encoding)
-    if dask:
-        from clfeval.dask.calibrate import calibration as dask_calibration
-
-        paths = dask_paths(inp, "FILE")
-        with dask_client(scheduler) as client:
-            result = dask_calibration(paths, gold=gold, prob=prob, positive=positive, bins=bins, client=client,
-                                      normalize=normalize_labels)
-        emit(result, fmt, output)
-        return
-    extra, _ = score_columns(inp, prob, probs_prefix, score_option="--prob", prefix_option="--probs-prefix")
-    with reading_progress(inp) as update:
-        reader = iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=extra,
-                                  extra_options=["--prob"] if prob is not None else None, normalize=normalize_labels,
-                                  progress=update)
-        source = ScoreSource(name=prob, prefix=probs_prefix or "", data=f"file {inp.name!r}")
-        result = calibrate_batches(reader, prob=prob, prefix=probs_prefix, positive=positive, bins=bins,
-                                   strategy=strategy, source=source, memory=budget, edges=edges)
-    emit(result, fmt, output)
+    check_calibration_options(engine, data=file, **o)
+    inp = input_path(file, input_format=o["input_format"], encoding=o["encoding"])
+    o.update(normalize=o.pop("normalize_labels"))
+    emit(run(inp, engine=engine, progress=reading_progress, **o), fmt, output)

@@ -86,51 +86,11 @@ def _need_text_extra(stem: bool) -> None:
 def read_data(path: Any, text_col: str, label_col: str, id_col: str | None, multilabel: bool,
               input_format: str | None, *, encoding: str = "utf-8", normalize: str | None = None,
               sep: str = "|") -> tuple[list[str], list[Any], list[Any]]:
-    """Texts, labels and ids of a data file (or standard input), each checked; errors name the file, row and column."""
-    import pyarrow as pa
+    """Texts, labels and ids of a data file (or standard input): :func:`clfeval.protocols.datafile.read_text_data`."""
+    from clfeval.protocols.datafile import read_text_data
 
-    from clfeval.io.source import check_roles
-    from clfeval.core.labelforms import normalize_labels
-    from clfeval.io.readers import read_frame
-
-    from clfeval.text.models import check_texts
-
-    check_roles([("--text", text_col), ("--label", label_col), ("--id", id_col)])
-    table = read_frame(existing_file(path), input_format=input_format, encoding=encoding,
-                       exact=[c for c in (label_col, id_col or "id") if c])
-    names = table.column_names
-    where = f"file {str(path)!r}"
-    for col, opt in ((text_col, "--text"), (label_col, "--label"), (id_col, "--id")):
-        if col is not None and col not in names:
-            raise DataError(f"{where} has no column {col!r} (option {opt}); its columns are: "
-                            f"{', '.join(repr(c) for c in names)}.")
-    tcol = table.column(text_col)
-    if not (pa.types.is_string(tcol.type) or pa.types.is_large_string(tcol.type) or pa.types.is_null(tcol.type)):
-        tcol = tcol.cast(pa.string())
-    texts = check_texts(tcol.to_pylist(), column=text_col, source=where)
-    label_column = table.column(label_col)
-    if normalize:
-        label_column = normalize_labels(label_column, normalize, multilabel=multilabel, sep=sep)
-    labels = label_column.to_pylist()
-    if not multilabel:
-        for i, v in enumerate(labels):
-            if v is None or (isinstance(v, str) and not v.strip()):
-                raise DataError(f"{where}, row {i + 1}: the label in column {label_col!r} is empty; every item needs "
-                                f"a label (for label sets, where an empty cell is an empty set, use --multilabel).")
-    else:
-        labels = [[] if v is None else v for v in labels]
-    ids: list[Any] = list(range(1, len(texts) + 1))  # row numbers, as in every error message
-    id_name = id_col or ("id" if "id" in names and "id" not in (text_col, label_col) else None)
-    if id_name is not None:
-        ids = table.column(id_name).to_pylist()
-        if any(v is None for v in ids):
-            i = next(i for i, v in enumerate(ids) if v is None)
-            raise DataError(f"{where}, row {i + 1}: the id in column {id_name!r} is empty; every item needs an id.")
-        if len(set(ids)) != len(ids):
-            seen: set[Any] = set()
-            dup = next(v for v in ids if v in seen or seen.add(v))  # type: ignore[func-returns-value]
-            raise DataError(f"{where}, column {id_name!r}: ids must be unique, but {dup!r} occurs more than once.")
-    return texts, labels, ids
+    return read_text_data(existing_file(path), text_col, label_col, id_col, multilabel, input_format,
+                          encoding=encoding, normalize=normalize, sep=sep)
 
 
 def run_outputs(inputs: list[tuple[str, Path | None]], output: Path | None, runs_db: Path | None, *,
@@ -174,48 +134,27 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
     record commits (see :meth:`clfeval.protocols.runlog.RunLog.record`).
     """
     _need_text_extra(stem)
-    from clfeval.io import outputs as _outputs
-    from clfeval.io.outputs import OutputFiles
-    from clfeval.protocols.api import (Protocol, ThresholdStep, check_metric_names, default_metrics, run_protocol,
-                                   write_predictions)
+    from clfeval.protocols.api import Protocol, default_metrics
     from clfeval.protocols.runlog import file_hash
     from clfeval.text.models import ModelConfig
 
-    check_metric_names(extra_metrics, multilabel)  # an unknown --metric before the data is read
-    if compare_model is not None:
-        check_metric_names((compare_metric,), multilabel)
-        extra_metrics = tuple(extra_metrics) + (compare_metric,)
-        if compare_model.lower() == model.lower():
-            raise UsageError(f"option --compare-model {compare_model} is the model of --model; give another model "
-                             f"(the second run uses every other option of the first).")
-        if predictions_out is not None:
-            raise UsageError("option --predictions writes one model's predictions; with --compare-model both runs' "
-                             "out-of-fold predictions are kept in the run log (or run cv once per model).")
+    extra_metrics = _checked_metrics(extra_metrics, multilabel, model, compare_model, compare_metric, predictions_out)
     src = existing_file(data)  # "-": standard input, read once
     on_disk = isinstance(src, Path)
     log = run_outputs([("DATA", src if on_disk else "-")], output, None if no_log else runs_db,
                       predictions_out=predictions_out)
     cfg = ModelConfig(model.lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words, multilabel=multilabel)
     protocol = Protocol(**protocol_args)
-    step = None
-    if tune is not None:
-        step = ThresholdStep.for_objective(tune, dev_size=dev_size, positive=positive, cost_fp=cost_fp, cost_fn=cost_fn)
-    elif positive is not None:
-        raise UsageError("option --positive names the positive class of --tune-threshold; give --tune-threshold too.")
+    step = _threshold_step(tune, dev_size, positive, cost_fp, cost_fn)
     data_hash = None if log is None or not on_disk else file_hash(src)  # the bytes about to be read
     texts, labels, ids = read_data(src, text_col, label_col, id_col, multilabel, input_format, encoding=encoding,
                                    normalize=normalize_labels, sep=sep)
     if log is not None and not on_disk:
         data_hash = src.sha256()  # standard input: the bytes as read
     metrics = tuple(dict.fromkeys(default_metrics(multilabel) + tuple(extra_metrics)))
-    total = protocol.folds * protocol.repeats if protocol.kind == "kfold" else protocol.repeats
-    with progress(f"{command}: {protocol.describe()}", total) as advance:
-        result = run_protocol(cfg.build(seed), texts, labels, protocol=protocol, seed=seed, ids=ids,
-                              multilabel=multilabel, sep=sep, metrics=metrics, zero_division=zero_division,
-                              threshold=step,
-                              model=dict(cfg.to_dict(), description=cfg.describe()),
-                              progress=lambda done, _total, _what: advance(1) if done else None)
-    _outputs.checkpoint("run finished")
+    run = dict(protocol=protocol, seed=seed, ids=ids, multilabel=multilabel, sep=sep, metrics=metrics,
+               zero_division=zero_division, threshold=step)
+    result = _fit(command, cfg, texts, labels, run)
     settings = {"model": cfg.to_dict(), "protocol": dataclasses.asdict(protocol), "seed": seed,
                 "columns": {"text": text_col, "label": label_col}, "zero_division": zero_division,
                 "threshold": None if step is None else {"objective": step.name, "dev_size": dev_size,
@@ -223,17 +162,23 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
     if compare_model is not None:
         cfg_b = ModelConfig(compare_model.lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words,
                             multilabel=multilabel)
-        with progress(f"{command}: {protocol.describe()} ({cfg_b.name})", total) as advance:
-            result_b = run_protocol(cfg_b.build(seed), texts, labels, protocol=protocol, seed=seed, ids=ids,
-                                    multilabel=multilabel, sep=sep, metrics=metrics, zero_division=zero_division,
-                                    threshold=step, model=dict(cfg_b.to_dict(), description=cfg_b.describe()),
-                                    progress=lambda done, _total, _what: advance(1) if done else None)
-        _outputs.checkpoint("run finished")
+        result_b = _fit(command, cfg_b, texts, labels, run, f" ({cfg_b.name})")
         record_args = dict(data_path=str(src.resolve()) if on_disk else str(src), data_hash=data_hash,
                            task=f"{label_col} (label sets)" if multilabel else label_col)
         _record_comparison(command, (result, result_b), (cfg, cfg_b), settings, record_args, log, runs_db,
                            compare_metric, fmt, output)
         return
+    _write_and_record(command, result, settings, src, on_disk, data_hash, label_col, multilabel, log, runs_db,
+                      predictions_out, fmt, output)
+
+
+def _write_and_record(command: str, result: Any, settings: dict[str, Any], src: Any, on_disk: bool, data_hash: Any,
+                      label_col: str, multilabel: bool, log: Any, runs_db: Path, predictions_out: Path | None,
+                      fmt: str, output: Path | None) -> None:
+    """The out-of-fold predictions and --output written, the run recorded (outputs in place first), the result shown."""
+    from clfeval.io.outputs import OutputFiles
+    from clfeval.protocols.api import write_predictions
+
     result = dataclasses.replace(result, predictions_path=None if predictions_out is None else str(predictions_out))
 
     def record(files: Any, on_id: Any) -> int:
@@ -251,6 +196,49 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
         message(f"recorded run {result.run_id} in {runs_db}")
     _finish(result, fmt, output)
 
+
+
+def _fit(command: str, cfg: Any, texts: list[str], labels: list[Any], run: dict[str, Any], suffix: str = "") -> Any:
+    """One model through the protocol, with a progress bar of its folds."""
+    from clfeval.io import outputs as _outputs
+    from clfeval.protocols.api import run_protocol
+
+    protocol = run["protocol"]
+    total = protocol.folds * protocol.repeats if protocol.kind == "kfold" else protocol.repeats
+    with progress(f"{command}: {protocol.describe()}{suffix}", total) as advance:
+        result = run_protocol(cfg.build(run["seed"]), texts, labels, model=dict(cfg.to_dict(), description=cfg.describe()),
+                              progress=lambda done, _total, _what: advance(1) if done else None, **run)
+    _outputs.checkpoint("run finished")
+    return result
+
+
+def _checked_metrics(extra: tuple[str, ...], multilabel: bool, model: str, compare_model: str | None,
+                     compare_metric: str, predictions_out: Path | None) -> tuple[str, ...]:
+    """``--metric`` names (and ``--compare-model``'s) checked before the data is read."""
+    from clfeval.protocols.api import check_metric_names
+
+    check_metric_names(extra, multilabel)
+    if compare_model is None:
+        return extra
+    check_metric_names((compare_metric,), multilabel)
+    if compare_model.lower() == model.lower():
+        raise UsageError(f"option --compare-model {compare_model} is the model of --model; give another model "
+                         f"(the second run uses every other option of the first).")
+    if predictions_out is not None:
+        raise UsageError("option --predictions writes one model's predictions; with --compare-model both runs' "
+                         "out-of-fold predictions are kept in the run log (or run cv once per model).")
+    return tuple(extra) + (compare_metric,)
+
+
+def _threshold_step(tune: str | None, dev_size: float, positive: str | None, cost_fp: float, cost_fn: float) -> Any:
+    """``--tune-threshold``: the fold-internal threshold step (None without it)."""
+    from clfeval.protocols.api import ThresholdStep
+
+    if tune is not None:
+        return ThresholdStep.for_objective(tune, dev_size=dev_size, positive=positive, cost_fp=cost_fp, cost_fn=cost_fn)
+    if positive is not None:
+        raise UsageError("option --positive names the positive class of --tune-threshold; give --tune-threshold too.")
+    return None
 
 def _record_comparison(command: str, results: tuple[Any, Any], cfgs: tuple[Any, Any], settings: dict[str, Any],
                        record_args: dict[str, Any], log: Any, runs_db: Path, metric: str, fmt: str,

@@ -35,23 +35,26 @@ def _from_predictions(kind: str, path: Path, gold: str, pred: str, id_col: str |
                          f"file can be drawn as {', '.join(FROM_PREDICTIONS)}.")
     if kind == "reliability":
         from clfeval.scores.calibration import reliability
-        from clfeval.cli._scorefile import check_score_options, read_scored
+        from clfeval.cli._common import input_path
+        from clfeval.engines.scorecols import check_score_options, read_scored
 
-        check_score_options(score, scores_prefix, score_option="--score", prefix_option="--scores-prefix")
-        sf = read_scored(path, gold=gold, score=score, prefix=scores_prefix, id_col=id_col, input_format=input_format,
-                         **reading)
+        check_score_options(score, scores_prefix)
+        inp = input_path(path, input_format=input_format, encoding=reading["encoding"])
+        sf = read_scored(inp, gold=gold, score=score, prefix=scores_prefix, id_col=id_col, **reading)
         return reliability(sf.gold, sf.scores, positive=positive) if score is not None else reliability(sf.gold, sf.scores)
     from clfeval.evaluate.reports import report
 
     scores = None
     if score is not None or scores_prefix is not None:
-        from clfeval.cli._scorefile import check_score_options, read_scored
+        from clfeval.cli._common import input_path
+        from clfeval.engines.scorecols import check_score_options, read_scored
 
         check_score_options(score, scores_prefix)
         if score is not None and positive is None:
             raise UsageError("option --score needs --positive: the class whose scores rank the items.")
-        sf = read_scored(path, gold=gold, score=score, prefix=scores_prefix, pred=pred, id_col=id_col,
-                         multilabel=multilabel, input_format=input_format, **reading)
+        inp = input_path(path, input_format=input_format, encoding=reading["encoding"])
+        sf = read_scored(inp, gold=gold, score=score, prefix=scores_prefix, pred=pred, id_col=id_col,
+                         multilabel=multilabel, **reading)
         gold_v, pred_v, scores = sf.gold, sf.pred, sf.scores
     else:
         preds = read_predictions(path, gold=gold, pred=pred, id=id_col, multilabel=multilabel, input_format=input_format,

@@ -7,6 +7,7 @@ imported (the package ``__init__`` imports it).
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 __all__ = ["Display", "set_renderers"]
@@ -24,6 +25,25 @@ class Display:
     """Mixin: ``str(result)`` is the text report; ``result._repr_html_()`` the HTML sections."""
 
     __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A result's ``to_dict()`` carries its engine block (the ``engine`` field the front door fills) under
+        ``"engine"``; results made by the private steps have none."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("to_dict")
+        if own is None or getattr(own, "_engine_block", False):
+            return
+
+        @functools.wraps(own)
+        def to_dict(self: Any, *args: Any, **kwargs: Any) -> Any:
+            out = own(self, *args, **kwargs)
+            block = getattr(self, "engine", None)
+            if isinstance(block, dict) and isinstance(out, dict):
+                out = {**out, "engine": block}
+            return out
+
+        to_dict._engine_block = True  # type: ignore[attr-defined]
+        cls.to_dict = to_dict  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
         fn = _RENDERERS.get("text")

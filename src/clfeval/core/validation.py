@@ -109,9 +109,10 @@ def check_samples(value: Any, *, option: str = "samples") -> int:
     """A number of resampling replicates: an integer from 1 to :data:`MAX_SAMPLES`."""
     n = check_positive_int(value, option=option)
     if n > MAX_SAMPLES:
-        raise UsageError(f"option {option} must be at most {MAX_SAMPLES:,}; got {n:,}. Every replicate's value is kept "
-                         f"for the confidence intervals, so memory and time grow with their number; the default "
-                         f"10,000 already gives p-values down to 1e-4 and stable 95% intervals.")
+        raise UsageError(lambda name: f"option {name} must be at most {MAX_SAMPLES:,}; got {n:,}. Every replicate's "
+                                      f"value is kept for the confidence intervals, so memory and time grow with "
+                                      f"their number; the default 10,000 already gives p-values down to 1e-4 and "
+                                      f"stable 95% intervals.", params=[option])
     return n
 
 

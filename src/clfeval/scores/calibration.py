@@ -42,7 +42,7 @@ References
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -87,8 +87,9 @@ def check_bins(bins: Any, *, option: str = "bins") -> int:
     """The number of bins: an integer from 1 to :data:`MAX_BINS`."""
     n_bins = check_positive_int(bins, option=option)
     if n_bins > MAX_BINS:
-        raise UsageError(f"option {option} must be at most {MAX_BINS:,}; got {n_bins:,}. Time and memory grow with "
-                         f"the number of bins, and at {MAX_BINS:,} bins even ten million items leave only 100 per bin.")
+        raise UsageError(lambda name: f"option {name} must be at most {MAX_BINS:,}; got {n_bins:,}. Time and memory "
+                                      f"grow with the number of bins, and at {MAX_BINS:,} bins even ten million items "
+                                      f"leave only 100 per bin.", params=[option])
     return n_bins
 
 
@@ -118,6 +119,7 @@ class Calibration(Display):
     notes: list[str]
     signature: dict[str, Any]
     edges: str = "clfeval"
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     def to_dict(self) -> dict[str, Any]:
         out = {"kind": self.kind, "positive": self.positive, "n": self.n, "strategy": self.strategy,

@@ -161,6 +161,7 @@ class Ranking(PairCounts, Display):
     pos_scores: np.ndarray = field(repr=False)
     neg_parts: tuple[np.ndarray, ...] = field(repr=False)
     signature: dict[str, Any] = field(default_factory=dict, repr=False)
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     @classmethod
     def from_indicator(cls, y: np.ndarray, scores: np.ndarray, positive: str = "1",
@@ -390,6 +391,7 @@ class RankingOvR(Display):
     notes: list[str]
     signature: dict[str, Any]
     rankings: dict[str, Ranking] = field(repr=False, compare=False, default_factory=dict)
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     @property
     def roc_auc(self) -> float:

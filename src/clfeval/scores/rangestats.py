@@ -165,6 +165,7 @@ class StreamRanking(PairCounts, Display):
     memory: int
     runs: int
     signature: dict[str, Any] = field(default_factory=dict, repr=False)
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     @property
     def pairs_in_order(self) -> float:

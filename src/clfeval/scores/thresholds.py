@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
@@ -153,6 +153,7 @@ class ThresholdChoice(Display):
     signature: dict[str, Any]
     sweep: dict[str, Any] | None = None
     external: dict[str, Any] | None = None
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     def to_dict(self) -> dict[str, Any]:
         out = {"positive": self.positive, "objective": self.objective,
@@ -421,6 +422,7 @@ class LabelThresholds(Display):
     notes: list[str]
     signature: dict[str, Any]
     external: dict[str, Any] | None = None
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     def to_dict(self) -> dict[str, Any]:
         out = {"labels": list(self.labels), "objective": self.objective,

@@ -331,6 +331,7 @@ class DeLongComparison(Display):
     truncated: dict[str, bool] = field(default_factory=dict)
     alternative: str = "greater"
     p_value_one_sided: float = math.nan
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     @property
     def rejected(self) -> bool:
@@ -496,6 +497,7 @@ class DeLongOvR(Display):
     signature: dict[str, Any]
     alternative: str = "greater"
     verdicts: dict[str, str] = field(default_factory=dict)
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     @property
     def rejected(self) -> bool:

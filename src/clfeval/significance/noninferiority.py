@@ -122,6 +122,7 @@ class NonInferiority(Display):
     signature: dict[str, Any]
     notes: list[str] = field(default_factory=list)
     distribution: dict[str, Any] | None = field(default=None, repr=False)
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     @property
     def rejected(self) -> bool:

@@ -235,6 +235,7 @@ class Comparison(Display):
     distribution: dict[str, Any] | None = field(default=None, repr=False)
     phi_delta: dict[str, Any] | None = field(default=None, repr=False)
     joint: InitVar[Any] = None
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     def __post_init__(self, joint: Any) -> None:
         if joint is not None:
@@ -338,6 +339,7 @@ class MultiComparison(Display):
     signature: dict[str, Any]
     adjustment: str = "holm"
     notes: list[str] = field(default_factory=list)
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     @property
     def rejected(self) -> bool:

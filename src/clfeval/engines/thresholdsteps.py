@@ -1,0 +1,65 @@
+"""The private steps of ``clfeval.threshold`` on resolved PATHs: one score column, or one per label, streamed
+within the memory budget."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Iterator
+
+__all__ = ["streamed", "streamed_labels"]
+
+
+def _progress(progress: Any, inp: Any) -> Any:
+    return progress(inp) if progress is not None else contextlib.nullcontext(None)
+
+
+def streamed(t: Any, d: Any, gold: str, score: str, positive: Any, reading: dict[str, Any], memory: int,
+             common: dict[str, Any], progress: Any, tmpdir: str | None = None) -> Any:
+    """One score column: both PATHs read batch by batch into rankings within ``memory``."""
+    from clfeval.engines.scorecols import score_columns
+    from clfeval.evaluate.scoredstream import gold_and_scores
+    from clfeval.io.predictions import iter_predictions
+    from clfeval.scores.columns import ScoreSource
+    from clfeval.scores.thresholds import choose_threshold_batches
+
+    def batches(inp: Any) -> Iterator[Any]:
+        with _progress(progress, inp) as update:
+            yield from gold_and_scores(iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=[score],
+                                                        extra_options=["--score"], progress=update, **reading), score)
+
+    score_columns(t, score, None)
+    src = ScoreSource(name=score, data=f"file {t.name!r}")
+    dev_src = src
+    if d is not None:
+        score_columns(d, score, None)
+        dev_src = ScoreSource(name=score, data=f"file {d.name!r}, option --dev")
+    return choose_threshold_batches(batches(t), batches(d) if d is not None else None, positive=positive,
+                                    memory=memory, tmpdir=tmpdir, source=src, dev_source=dev_src, **common)
+
+
+def streamed_labels(t: Any, d: Any, gold: str, prefix: str, reading: dict[str, Any], memory: int,
+                    common: dict[str, Any], progress: Any, tmpdir: str | None = None) -> Any:
+    """One cut per label (``prefix<label>`` columns), one ranking each within ``memory``; the test PATH is read
+    twice (the cuts, then the items' joint predictions)."""
+    from clfeval.engines.scorecols import score_columns
+    from clfeval.io.predictions import iter_predictions
+    from clfeval.scores.columns import ScoreSource, score_matrix
+    from clfeval.scores.thresholds import check_dev_columns, choose_label_thresholds_batches
+
+    def labels_of(inp: Any) -> list[str]:
+        extra, _ = score_columns(inp, None, prefix)
+        return [c[len(prefix):] for c in extra]
+
+    def batches(inp: Any, labels: list[str]) -> Iterator[tuple[Any, Any]]:
+        with _progress(progress, inp) as update:
+            for b in iter_predictions(inp, gold=gold, pred=None, require_pred=False, multilabel=True,
+                                      extra=[prefix + lab for lab in labels], progress=update, **reading):
+                cols = {lab: b.extra[prefix + lab] for lab in labels}
+                yield b.gold, score_matrix(cols, n=b.n, where=b.where, prefix=prefix)[0]
+
+    labels = labels_of(t)
+    if d is not None:
+        check_dev_columns(labels, labels_of(d), prefix)
+    return choose_label_thresholds_batches(lambda: batches(t, labels), batches(d, labels) if d is not None else None,
+                                           labels=labels, sep=reading["sep"], memory=memory, tmpdir=tmpdir,
+                                           source=ScoreSource(prefix=prefix, data=f"file {t.name!r}"), **common)
