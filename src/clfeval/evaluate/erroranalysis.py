@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from clfeval.core.display import Display
-from clfeval.evaluate.errorcount import FEW_TOKENS_PER_CHAR, ErrorCounter
+from clfeval.evaluate.errorcount import FEW_TOKENS_PER_CHAR, LONG_TERMS, ErrorCounter
 
 __all__ = ["ErrorAnalysis", "ErrorCell", "log_odds_z", "analyse", "PRIOR_STRENGTH", "Z_MIN"]
 
@@ -231,8 +231,10 @@ def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior
     if s.truncated:
         notes.append(f"{s.truncated:,} documents are longer than {counter.analyzer.max_chars:,} characters; their "
                      f"terms are counted from their first {counter.analyzer.max_chars:,} characters")
-    if s.chars and s.tokens / s.chars < FEW_TOKENS_PER_CHAR:
-        notes.append(f"the documents yield almost no tokens ({s.tokens:,} terms from {s.chars:,} characters): "
+    mean_len = float(np.dot(y_all, [len(w) for w in vocab]) / total) if total else 0.0
+    if s.chars and (s.tokens / s.chars < FEW_TOKENS_PER_CHAR or mean_len >= LONG_TERMS):
+        notes.append(f"the documents yield almost no tokens ({s.tokens:,} terms from {s.chars:,} characters, "
+                     f"{mean_len:.1f} characters a term): "
                      f"text without spaces between words (Chinese, Thai, Japanese) must be tokenised before it is "
                      f"given (words separated by spaces), or --token-pattern changed")
     if not cells:

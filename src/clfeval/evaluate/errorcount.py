@@ -29,11 +29,14 @@ import numpy as np
 
 from clfeval.text.termcounts import Analyzer, TermTable
 
-__all__ = ["ErrorCounter", "example_hash", "FEW_TOKENS_PER_CHAR"]
+__all__ = ["ErrorCounter", "example_hash", "FEW_TOKENS_PER_CHAR", "LONG_TERMS"]
 
 FEW_TOKENS_PER_CHAR = 0.05
 """Below this many terms per character of text (English gives about 0.15–0.2), the documents yield almost
 no tokens: text without spaces (Chinese, Thai) has to be tokenised before it is given."""
+LONG_TERMS = 12.0
+"""From this mean length of a term (in characters; English: about 5 to 7) the terms are whole phrases of
+text without spaces between words."""
 
 
 def example_hash(seed: int, key: str) -> int:

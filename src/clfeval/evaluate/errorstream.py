@@ -122,23 +122,25 @@ def read_texts(path: Any, *, id: str, text: str, input_format: str | None = None
 
 
 def _batches(path: Any, gold: str, pred: str, id: str | None, extra: list[str], input_format: Any, encoding: str,
-             progress: Any) -> Iterator[Any]:
+             progress: Any, batch_rows: int | None) -> Iterator[Any]:
     from clfeval.io.predictions import PredictionReader
 
     reader = PredictionReader(path, gold=gold, pred=pred, id=id, input_format=input_format, encoding=encoding,
                               extra=extra, extra_options=["--text" if i == 0 else "--score" for i in range(len(extra))],
-                              repeat=None, progress=progress)
+                              repeat=None, progress=progress, batch_rows=batch_rows or (1 << 20))
     yield from reader
 
 
 def count_path(counter: ErrorCounter, path: Any, *, gold: str = "gold", pred: str = "pred", id: str | None = None,
                text: str | None = None, texts: dict[str, str] | None = None, score: str | None = None,
-               input_format: str | None = None, encoding: str = "utf-8", progress: Any = None) -> ErrorCounter:
+               input_format: str | None = None, encoding: str = "utf-8", progress: Any = None,
+               batch_rows: int | None = None) -> ErrorCounter:
     """A PATH counted batch by batch: texts from its ``text`` column, or from ``texts`` (id → text) by id."""
     extra = [text] if texts is None else []
     extra += [score] if score is not None else []
     seen: set[str] = set()
-    for b in _batches(path, gold, pred, id, [e for e in extra if e], input_format, encoding, progress):
+    for b in _batches(path, gold, pred, id, [e for e in extra if e], input_format, encoding, progress,
+                      batch_rows):
         if b.pred is None:
             raise DataError(f"file {b.part.source.name!r} has no predictions column {pred!r}.")
         g, p = b.gold.to_pylist(), b.pred.to_pylist()
