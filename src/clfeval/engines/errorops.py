@@ -184,8 +184,11 @@ def _on_path(eng: Any, counter: Any, inp: Any, cols: dict[str, Any], text_map: A
         return total, engine_block(eng, "cluster", partitions=parts)
     from clfeval.evaluate.errorstream import count_path
 
+    import contextlib
+
     rows = max(1000, min(1 << 20, eng.budget // 8192))
-    count_path(counter, inp, gold=cols["gold"], pred=cols["pred"], id=cols["id"], text=cols["text"],
-               texts=text_map, score=cols["score"], input_format=fmt, encoding=encoding, progress=progress,
-               batch_rows=rows)
+    with (progress(inp) if progress is not None else contextlib.nullcontext(None)) as update:
+        count_path(counter, inp, gold=cols["gold"], pred=cols["pred"], id=cols["id"], text=cols["text"],
+                   texts=text_map, score=cols["score"], input_format=fmt, encoding=encoding, progress=update,
+                   batch_rows=rows)
     return counter, engine_block(eng, "streamed", memory=eng.budget)

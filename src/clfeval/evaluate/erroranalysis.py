@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -221,8 +222,9 @@ def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior
                                _with_spans(counter.examples_of(g, p), counter.analyzer, wanted),
                                _with_spans(counter.confident_of(g, p), counter.analyzer, wanted), tuple(notes)))
     s = counter.stats
-    notes = [f"z-scores are uncorrected for the {len(vocab):,} terms tested: at |z| ≥ {z_min:g} about 5 % of terms "
-             f"with no real difference would be listed"]
+    chance = 0.5 * math.erfc(z_min / math.sqrt(2))
+    notes = [f"z-scores are uncorrected for the {len(vocab):,} terms tested: a term with no real difference reaches "
+             f"z ≥ {z_min:g} with probability about {100 * chance:.3g} %, so some listed terms are there by chance"]
     if counter.keyed_by == "row":
         notes.append("the input has no id column: examples are sampled by file and row, so they depend on the "
                      "files (the same rows in other files give other examples)")
