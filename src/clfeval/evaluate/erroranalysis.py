@@ -44,9 +44,12 @@ Z_MIN = 1.96
 """Terms are listed from this z-score on (uncorrected; two-sided 5 % for one term)."""
 
 
-def log_odds_z(y_i: np.ndarray, y_j: np.ndarray, alpha: np.ndarray, alpha0: float) -> tuple[np.ndarray, np.ndarray]:
-    """δ̂ and z of every term (eqs. 16 and 18 of Monroe et al. 2008); n^i and n^j are the sums of the counts."""
-    n_i, n_j = float(y_i.sum()), float(y_j.sum())
+def log_odds_z(y_i: np.ndarray, y_j: np.ndarray, alpha: np.ndarray, alpha0: float, n_i: float | None = None,
+               n_j: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """δ̂ and z of every term (eqs. 16 and 18 of Monroe et al. 2008); n^i and n^j (default: the sums of the
+    counts given) are all tokens of each group."""
+    n_i = float(y_i.sum()) if n_i is None else float(n_i)
+    n_j = float(y_j.sum()) if n_j is None else float(n_j)
     a_i, a_j = y_i + alpha, y_j + alpha
     delta = np.log(a_i / (n_i + alpha0 - a_i)) - np.log(a_j / (n_j + alpha0 - a_j))
     return delta, delta / np.sqrt(1.0 / a_i + 1.0 / a_j)
@@ -192,11 +195,23 @@ def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior
     total = float(y_all.sum())
     alpha = prior_strength * y_all / total if total else y_all
 
+    dense: dict[tuple[str, str], np.ndarray] = {}
+
     def column(g: str, p: str) -> np.ndarray:
+        """A cell's counts over the vocabulary (the correctly classified cells, kept)."""
+        if (g, p) not in dense:
+            c = counter.cells.get((g, p))
+            dense[(g, p)] = np.zeros(len(vocab)) if c is None or c >= m.shape[1] else \
+                m[:, c].toarray().ravel().astype(float)
+        return dense[(g, p)]
+
+    def occupied(g: str, p: str) -> tuple[np.ndarray, np.ndarray]:
+        """The terms of a cell's documents and their counts (sparse)."""
         c = counter.cells.get((g, p))
         if c is None or c >= m.shape[1]:
-            return np.zeros(len(vocab))
-        return m[:, c].toarray().ravel().astype(float)
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        lo, hi = m.indptr[c], m.indptr[c + 1]
+        return m.indices[lo:hi], m.data[lo:hi].astype(float)
 
     rows = mat.sum(axis=1)
     listed = [(int(mat[i, j]), i, j) for i in range(len(labels)) for j in range(len(labels))
@@ -205,11 +220,12 @@ def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior
     cells = []
     for n, i, j in listed:
         g, p = labels[i], labels[j]
-        y = column(g, p)
+        at, y = occupied(g, p)  # only terms of the mistakes are listed: z computed for them
         sides = []
-        for other in (column(g, g), column(p, p)):
-            d, z = log_odds_z(y, other, alpha, prior_strength)
-            sides.append(_terms(vocab, d, z, y, other, terms, z_min))
+        for full in (column(g, g), column(p, p)):
+            other = full[at]
+            d, z = log_odds_z(y, other, alpha[at], prior_strength, n_i=y.sum(), n_j=full.sum())
+            sides.append(_terms([vocab[w] for w in at], d, z, y, other, terms, z_min))
         wanted = {t["term"] for side in sides for t in side}
         notes = []
         if not mat[j, j]:

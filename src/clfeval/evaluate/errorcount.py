@@ -106,14 +106,14 @@ class ErrorCounter:
         codes = [cell(str(g), str(p)) for g, p in zip(gold, pred)]
         texts = ["" if t is None else t for t in texts]
         a = self.analyzer
-        lengths = self.terms.add_texts(a, texts, codes)
+        tokens = self.terms.add_texts(a, texts, codes)
         n = len(codes)
         counts = np.bincount(np.asarray(codes, dtype=np.int64), minlength=len(self.cells)) if n else []
         for c, m in enumerate(counts):
             if m:
                 self.docs[c] = self.docs.get(c, 0) + int(m)
         chars = [len(t) for t in texts]
-        self.stats = self.stats + _Stats(n, int(sum(min(x, a.max_chars) for x in chars)), int(lengths.sum()),
+        self.stats = self.stats + _Stats(n, int(sum(min(x, a.max_chars) for x in chars)), tokens,
                                          sum(1 for x in chars if x == 0), sum(1 for x in chars if x > a.max_chars))
         diagonal = {c for (g, p), c in self.cells.items() if g == p}
         if scores is not None:

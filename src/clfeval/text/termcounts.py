@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
@@ -100,6 +100,15 @@ class Analyzer:
         tokens = _regex(self.pattern).findall(text.lower() if self.lowercase else text)
         return self.terms(tokens)
 
+    def many(self, texts: Sequence[str]) -> list[str]:
+        """The terms of several texts, one list (their order kept): with the default pattern, which never
+        matches a line break, the texts are joined by line breaks and matched at once."""
+        cut = [t[: self.max_chars] if len(t) > self.max_chars else t for t in texts]
+        if self.pattern != TOKEN_PATTERN:
+            return [w for t in cut for w in self(t)]
+        joined = "\n".join(cut)
+        return self.terms(_regex(self.pattern).findall(joined.lower() if self.lowercase else joined))
+
     def terms(self, tokens: list[str]) -> list[str]:
         """Tokens (already matched and cased) → terms: stop words out, stems."""
         from clfeval.text.processing import STEMMERS, stop_words
@@ -121,12 +130,13 @@ class Analyzer:
         wanted = set(wanted)
         if not wanted:
             return []
+        found = list(_regex(self.pattern).finditer(text))
         out = []
-        for m in _regex(self.pattern).finditer(text):
+        for m in found:
             tok = m.group(0).lower() if self.lowercase else m.group(0)
-            term = self.terms([tok])
-            if term and term[0] in wanted:
-                out.append((m.start(), m.end(), term[0]))
+            kept = self.terms([tok])
+            if kept and kept[0] in wanted:
+                out.append((m.start(), m.end(), kept[0]))
         return out
 
     def describe(self) -> str:
@@ -182,23 +192,23 @@ class TermTable:
         t.add_texts(analyzer, texts, groups)
         return t
 
-    def add_texts(self, analyzer: Analyzer, texts: Sequence[str], groups: Sequence[int]) -> np.ndarray:
-        """Counts the terms of every text in its group; returns the number of terms of each text."""
-        ids = array("q")
-        lengths = np.zeros(len(texts), dtype=np.int64)
-        index = self.index
-        get = index.__getitem__
-        extend = ids.extend
-        for i, text in enumerate(texts):
-            terms = analyzer(text) if text else []
-            lengths[i] = len(terms)
-            extend(map(get, terms))
+    def add_texts(self, analyzer: Analyzer, texts: Sequence[str], groups: Sequence[int]) -> int:
+        """Counts the terms of every text in its group; returns the number of terms counted."""
+        by: dict[int, list[str]] = defaultdict(list)
+        for text, g in zip(texts, groups):
+            if text:
+                by[g].append(text)
+        index, total = self.index, 0
+        for g in sorted(by):
+            counts = Counter(analyzer.many(by[g]))
+            if not counts:
+                continue
+            ids = np.fromiter(map(index.__getitem__, counts), dtype=np.int64, count=len(counts))
+            n = np.fromiter(counts.values(), dtype=np.int64, count=len(counts))
+            total += int(n.sum())
+            self._push(g * (1 << 32) + ids, n)
         self._sync()
-        if len(ids):
-            term = np.frombuffer(ids, dtype=np.int64)
-            grp = np.repeat(np.asarray(groups, dtype=np.int64), lengths)
-            self._push(grp * (1 << 32) + term, None)
-        return lengths
+        return total
 
     def _sync(self) -> None:
         """``terms`` follows the index (ids are the order of insertion)."""
