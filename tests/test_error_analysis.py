@@ -277,3 +277,81 @@ def test_to_frame_and_to_dict(data):
     d = r.to_dict()
     assert d["kind"] == "error_analysis" and d["cells"][0]["terms_vs_gold"][0]["term"] == "zebra"
     json.dumps(d)
+
+
+# --- outputs ---------------------------------------------------------------------------------------------
+
+
+def _hostile():
+    gold = ["a"] * 8 + ["b"] * 6
+    pred = ["b"] * 6 + ["a"] * 2 + ["b"] * 6
+    evil = "zebra <script>alert(1)</script> \u202eevil\u202c \x1b[31mred \x00 & 'q\" zebra"
+    text = [evil] * 6 + ["plain text"] * 2 + ["other words"] * 6
+    return clfeval.error_analysis(gold, pred, text=text, ids=[f"<i>{k}" for k in range(14)], z_min=0)
+
+
+def test_html_escapes_every_document_string_and_links_cells_to_sections():
+    pytest.importorskip("matplotlib")
+    from clfeval.render import render
+
+    page = render(_hostile(), "html")
+    assert "<script" not in page.lower() and "\u202e" not in page and "\x1b" not in page and "\x00" not in page
+    assert "&lt;<mark>script</mark>&gt;" in page and "\\u202e" in page and "\\x00 &amp; &#x27;<mark>q</mark>&quot;" in page
+    assert "\\x1b" in page and "&lt;i&gt;0" in page
+    assert "<mark>zebra</mark>" in page
+    # every listed cell: a link in the heatmap and in the table, to a section with that id
+    assert page.count("href='#cell-0-1'") == 2 and "<section id='cell-0-1'>" in page
+    assert "<svg" in page  # the z-score bars of the section
+    assert "javascript" not in page.lower() and "onclick" not in page.lower()
+
+
+def test_text_markdown_json_and_notebook_forms():
+    from clfeval.render import render
+
+    r = _hostile()
+    text, md, js = render(r, "text"), render(r, "markdown"), json.loads(render(r, "json"))
+    assert "a → b" in text and "\\u202e" in text and "\x1b" not in text
+    assert "| a → b |" in md and "<script>" not in md
+    assert js["cells"][0]["examples"][0]["text"].startswith("zebra <script>")  # JSON carries the string exactly
+    frag = r._repr_html_()
+    assert frag.startswith("<div class='clfeval'>") and "<section" not in frag and len(frag) < 20_000
+
+
+def test_the_cli_command(tmp_path):
+    from clihelp import run
+
+    p = _csv(tmp_path / "p.csv", [f"{i},a,b,zebra zebra x" for i in range(5)] + [f"{i},a,a,plain y" for i in range(5, 12)])
+    res = run(*["errors", p, "--id", "id", "-f", "json", "--z-min", "0"])
+    assert res.code == 0, res.err
+    assert json.loads(res.out)["cells"][0]["terms_vs_gold"][0]["term"] == "zebra"
+    res = run(*["errors", p, "--text", "body"])
+    assert res.code == 1 and "no column 'body' (option --text)" in res.err and "Traceback" not in res.err
+    res = run(*["errors", p, "--min-count", "0"])
+    assert res.code == 2 and "--min-count" in res.err
+    out = tmp_path / "e.html"
+    res = run(*["errors", p, "--texts", p, "-o", str(out)])
+    assert res.code == 2 and "--id" in res.err and not out.exists()
+
+
+def test_cv_errors_writes_the_analysis_of_the_out_of_fold_predictions(tmp_path):
+    pytest.importorskip("sklearn")
+    from clihelp import run
+
+    d = corpus(300)
+    data = tmp_path / "d.csv"
+    import pyarrow.csv as pcsv
+
+    pcsv.write_csv(pa.table({"id": d["id"], "label": d["gold"], "text": d["text"]}), data)
+    out = tmp_path / "errors.json"
+    res = run(*["cv", str(data), "--text", "text", "--label", "label", "--folds", "3",
+                                   "--no-log", "--errors", str(out), "-f", "json"])
+    assert res.code == 0, res.err
+    e = json.loads(out.read_text())
+    cv = json.loads(res.out)
+    assert sum(map(sum, e["matrix"])) == 300 and e["kind"] == "error_analysis"
+    cm = cv.get("pooled", {}).get("confusion_matrix") or cv.get("report", {}).get("confusion_matrix")
+    if cm is not None:
+        assert e["matrix"] == cm
+    res = run(*["holdout", str(data), "--text", "text", "--label", "label", "--no-log",
+                                   "--errors", str(tmp_path / "e.xyz")])
+    assert res.code == 2 and "--errors" in res.err

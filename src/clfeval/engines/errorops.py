@@ -116,7 +116,7 @@ def _arrays(eng: Any, counter: Any, gold: Any, pred: Any, text: Any, ids: Any, s
         raise UsageError(lambda p, t: f"with arrays of gold labels, give {p} (the predicted labels) and {t} (the "
                                       f"texts, one per item) as arrays too.", params=["pred", "text"])
     cols = {"gold": inputs.as_column(gold, "gold"), "pred": inputs.as_column(pred, "pred"),
-            "text": inputs.as_column(text, "text")}
+            "text": _text_column(text)}
     if ids is not None:
         cols["id"] = inputs.as_column(ids, "ids")
     if score is not None:
@@ -134,6 +134,19 @@ def _arrays(eng: Any, counter: Any, gold: Any, pred: Any, text: Any, ids: Any, s
     names = dict(gold="gold", pred="pred", text="text", id="id" if ids is not None else None,
                  score="score" if score is not None else None)
     return _tabular(eng, counter, table, names, None, None, "utf-8", None)
+
+
+def _text_column(text: Any) -> Any:
+    """Texts as a pyarrow column, every character kept (NumPy's fixed-width strings would end at a NUL); bytes
+    that are not UTF-8 are refused naming the item."""
+    import pyarrow as pa
+
+    from clfeval.evaluate.errorstream import texts_of
+
+    if isinstance(text, (pa.Array, pa.ChunkedArray)) or type(text).__module__.split(".", 1)[0] in ("pandas", "polars"):
+        return inputs.as_column(text, "text")
+    values = text.tolist() if hasattr(text, "tolist") else list(text)
+    return pa.array(texts_of(values, "text", lambda i: f"item {i + 1}"), type=pa.string())
 
 
 def _tabular(eng: Any, counter: Any, data: Any, cols: dict[str, Any], text_map: Any, fmt: Any, encoding: str,

@@ -14,7 +14,7 @@ import numpy as np
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate.errorcount import ErrorCounter
 
-__all__ = ["count_arrays", "count_path", "read_texts", "check_settings", "counter_of"]
+__all__ = ["count_arrays", "count_path", "read_texts", "check_settings", "counter_of", "texts_of"]
 
 
 def check_settings(*, min_count: int, examples: int, terms: int, chars: int, prior_strength: float,
@@ -39,7 +39,7 @@ def counter_of(analyzer: Any, examples: int, seed: Any, chars: int) -> ErrorCoun
     return ErrorCounter(analyzer, examples=examples, seed=int(seed), chars=chars)
 
 
-def _texts_of(values: Sequence[Any], name: str, where: Callable[[int], str]) -> list[str]:
+def texts_of(values: Sequence[Any], name: str, where: Callable[[int], str]) -> list[str]:
     out = []
     for i, t in enumerate(values):
         if t is None:
@@ -68,7 +68,7 @@ def count_arrays(counter: ErrorCounter, gold: Sequence[Any], pred: Sequence[Any]
         sizes = ", ".join(f"{k} {len(v)}" for k, v in (("gold", gold), ("pred", pred), ("texts", texts),
                                                        ("ids", ids), ("scores", scores)) if v is not None)
         raise DataError(f"gold, pred and texts (and ids, scores when given) must have one value per item; got {sizes}.")
-    texts = _texts_of(texts, "texts", lambda i: f"item {i + 1}")
+    texts = texts_of(texts, "texts", lambda i: f"item {i + 1}")
     ids = list(ids) if ids is not None else None
     if ids is not None:
         _check_ids(ids, lambda i: f"item {i + 1}", "ids")
@@ -108,7 +108,7 @@ def read_texts(path: Any, *, id: str, text: str, input_format: str | None = None
                 raise DataError(f"file {part.source.name!r} (option {option}) has no column {col!r} (option {opt}); "
                                 f"its columns are: {', '.join(repr(c) for c in part.columns)}.")
         keys = part.table.column(id).to_pylist()
-        values = _texts_of(part.table.column(text).to_pylist(), f"column {text!r}", part.where)
+        values = texts_of(part.table.column(text).to_pylist(), f"column {text!r}", part.where)
         for i, (k, v) in enumerate(zip(keys, values)):
             if k is None:
                 raise DataError(f"{part.where(i)}: the id in column {id!r} is empty; every text needs an id.")
@@ -160,7 +160,7 @@ def count_path(counter: ErrorCounter, path: Any, *, gold: str = "gold", pred: st
             src = b.part.source.name
             keys, keyed = [f"{src}:{b.part.start + i}" for i in range(b.n)], "row"
         if texts is None:
-            t = _texts_of(b.extra[text].to_pylist(), f"column {text!r}", b.where)
+            t = texts_of(b.extra[text].to_pylist(), f"column {text!r}", b.where)
         else:
             missing = next((i for i, k in enumerate(keys) if k not in texts), None)
             if missing is not None:

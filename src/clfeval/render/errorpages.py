@@ -14,7 +14,7 @@ from typing import Any
 
 from clfeval.core.inert import shown
 from clfeval.evaluate.erroranalysis import ErrorAnalysis, ErrorCell
-from clfeval.render import register
+from clfeval.render import register, register_section
 from clfeval.render._util import TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich
 
 __all__ = ["blocks", "html_page", "html_fragment", "errors_share_section"]
@@ -83,6 +83,31 @@ def _markdown(r: ErrorAnalysis) -> str:
 
 
 register(ErrorAnalysis, text=_text, markdown=_markdown)
+
+
+def share_blocks(d: dict[str, Any]) -> list[Any]:
+    """A report's ``errors_share`` section (``report --text``): the largest confused cells and their terms."""
+    out: list[Any] = [TextBlock("What the errors share", heading=True)]
+    cells = d.get("cells") or []
+    if not cells:
+        return out + [TextBlock(f"No confused cell has {d['settings']['min_count']} or more documents.")]
+
+    def terms(ts: list[dict[str, Any]]) -> str:
+        return ", ".join(f"{t['term']} ({t['z']:.1f})" for t in ts[:6]) or "—"
+
+    rows = [[f"{c['gold']} → {c['pred']}", c["count"], c["opposite"], terms(c["terms_vs_gold"]),
+             terms(c["terms_vs_pred"]), ", ".join(str(e["id"]) for e in c["examples"][:3])] for c in cells]
+    p = d["prior"]
+    out.append(TableBlock(f"The {len(cells)} largest confused cells", ["gold → predicted", "documents", "opposite",
+                          "vs correct gold (z)", "vs correct predicted (z)", "example ids"], rows, numeric_from=9,
+                          caption=f"Terms over-represented in the mistakes: weighted log-odds with an informative "
+                                  f"Dirichlet prior (α0 = {p['alpha0']:g}; {p['reference']}), z ≥ "
+                                  f"{d['settings']['z_min']:g}, uncorrected. Every cell, its examples and figures: "
+                                  f"`clfeval errors`."))
+    return out
+
+
+register_section("errors_share", share_blocks)
 
 
 # --- HTML ------------------------------------------------------------------------------------------------
