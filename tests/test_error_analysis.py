@@ -355,3 +355,10 @@ def test_cv_errors_writes_the_analysis_of_the_out_of_fold_predictions(tmp_path):
     res = run(*["holdout", str(data), "--text", "text", "--label", "label", "--no-log",
                                    "--errors", str(tmp_path / "e.xyz")])
     assert res.code == 2 and "--errors" in res.err
+
+
+def test_a_token_stemmed_to_nothing_is_left_out():
+    from clfeval.text.termcounts import analyzer_of
+
+    a = analyzer_of("stop=none,stem=porter")
+    assert a("the company's shares") == ["the", "compani", "share"]  # Porter stems 's' to ''

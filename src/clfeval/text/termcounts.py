@@ -66,7 +66,8 @@ def _stemmer(name: str) -> Any:
 @dataclass(frozen=True)
 class Analyzer:
     """Text → terms: the runs of ``pattern`` (lower-cased first when ``lowercase``), the ``stop`` list's
-    words removed, then stemmed by ``stem`` (names of :data:`clfeval.text.processing.STOP_LISTS` and
+    words removed, then stemmed by ``stem`` (a token whose stem is empty — Porter's stem of ``s`` — is left
+    out); ``stop`` and ``stem`` are names of :data:`clfeval.text.processing.STOP_LISTS` and
     :data:`~clfeval.text.processing.STEMMERS`). Picklable; a document is tokenised on its first
     ``max_chars`` characters.
     """
@@ -123,6 +124,8 @@ class Analyzer:
             if new:
                 cache.update(zip(new, _stemmer(algo).stemWords(new)))
             tokens = [cache[t] for t in tokens]
+            if "" in cache.values():  # Porter stems 's' to '': an empty term names nothing, it is left out
+                tokens = [t for t in tokens if t]
         return tokens
 
     def spans(self, text: str, wanted: Iterable[str]) -> list[tuple[int, int, str]]:
