@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from clfeval import compare
+from clfeval.significance.paired import compare  # the in-memory step (no engine block)
 from clfeval.errors import UsageError
 from clfeval.significance.noninferiority import check_margin, noninferiority
 from clfeval.significance.paired import bootstrap_distribution

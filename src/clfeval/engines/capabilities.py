@@ -38,8 +38,18 @@ class Capability:
 
     @property
     def parameter(self) -> str:
-        """The library parameter the refusal names (``strategy=quantile`` → ``strategy``)."""
-        return self.option.split("=", 1)[0].split(" ", 1)[0]
+        """The library parameter the refusal names (``strategy=quantile`` → ``strategy``; "" for a condition that
+        is not one parameter, such as ``more than two inputs``)."""
+        first = self.option.split("=", 1)[0].split(" ", 1)[0]
+        return first if first.isidentifier() and first not in ("more", "PATH") else ""
+
+    @property
+    def as_option(self) -> str:
+        """The option as the command line spells it (``strategy=quantile`` → ``--strategy quantile``)."""
+        p = self.parameter
+        if not p:
+            return self.option
+        return "--" + p.replace("_", "-") + self.option[len(p):].replace("=", " ")
 
     def reason(self, engine: str) -> str | None:
         return self.local if engine == "local" else self.dask
@@ -122,7 +132,7 @@ def refuse(operation: str, engine: str, given: Mapping[str, bool]) -> None:
     bad = [_find(operation, opt) for opt, on in given.items() if on and not supported(operation, engine, opt)]
     if not bad:
         return
-    params = ["engine"] + [c.parameter for c in bad if c.parameter.isidentifier()]
+    params = ["engine"] + [c.parameter for c in bad if c.parameter]
 
     def text(option: str, *names: str) -> str:
         shown = dict(zip(params[1:], names))
@@ -156,7 +166,7 @@ def refuse_stdin(engine: str, given: Mapping[str, bool]) -> None:
 
 def help_note(operation: str) -> str:
     """The ``--help`` note of a command: the options the Dask engine does not run, each with its reason."""
-    lines = [f"{c.option} ({c.reason('dask')})" for c in TABLE
+    lines = [f"{c.as_option} ({c.reason('dask')})" for c in TABLE
              if c.operation in (operation, "*") and c.reason("dask") is not None]
     return "Not with --engine dask (clfeval.engines capability table): " + "; ".join(lines) + "." if lines else ""
 

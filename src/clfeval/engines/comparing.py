@@ -90,9 +90,12 @@ def _per_class(rest: list[Any]) -> bool:
 def _fits(eng: Local, gold: Any, rest: list[Any]) -> bool:
     import pyarrow as pa
 
-    cols = {"gold": inputs.as_column(gold, "gold")}
-    cols.update({f"p{i}": inputs.as_column(p, "pred") for i, p in enumerate(rest)})
-    return inputs.table_bytes(pa.table(cols)) <= eng.budget
+    try:
+        cols = {"gold": inputs.as_column(gold, "gold")}
+        cols.update({f"p{i}": inputs.as_column(p, "pred") for i, p in enumerate(rest)})
+        return inputs.table_bytes(pa.table(cols)) <= eng.budget
+    except (ValueError, TypeError, pa.ArrowException):  # no plain columns (label sets): in memory, checked there
+        return True
 
 
 def _tables(gold: Any, rest: list[Any]) -> list[Any]:

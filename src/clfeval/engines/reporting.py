@@ -159,7 +159,8 @@ def _arrays(eng: Any, gold: Any, pred: Any, labels: Any, ids: Any, scores: Any, 
     """Arrays: in memory when they fit the budget; else spooled to Parquet and streamed (or run on Dask)."""
     from clfeval.evaluate.reports import report as in_memory
 
-    if isinstance(eng, Local) and labels is None and ids is None and threshold is None and not isinstance(scores, dict):
+    plain = labels is None and ids is None and threshold is None and not isinstance(scores, dict)
+    if isinstance(eng, Local) and plain and not settings["multilabel"]:
         table = _arrays_table(gold, pred, scores)
         if table is not None and inputs.table_bytes(table) > eng.budget:
             cols = dict(gold="gold", pred="pred" if pred is not None else None, score="score" if scores is not None
@@ -168,6 +169,12 @@ def _arrays(eng: Any, gold: Any, pred: Any, labels: Any, ids: Any, scores: Any, 
                             "utf-8", None, top_n, None, train_name="train_labels")
     if isinstance(eng, Dask):
         table = _arrays_table(gold, pred, scores)
+        if table is None and pred is None:
+            raise UsageError(lambda p: f"the Dask engine counts predictions: give {p} (predictions from a cut on "
+                                       f"the scores are made in memory).", params=["pred"])
+        if table is None:
+            raise UsageError("the Dask engine reads plain columns of labels: give arrays of single labels (or a "
+                             "table, or a PATH), or run label sets and ragged values on the Local engine.")
         cols = dict(gold="gold", pred="pred", score="score" if scores is not None else None, prefix=None, id=None)
         return _tabular(eng, table, cols, None, {**settings, "train_labels": train}, None, "quantile", None,
                         "utf-8", None, top_n, None, train_name="train_labels")
@@ -178,14 +185,19 @@ def _arrays(eng: Any, gold: Any, pred: Any, labels: Any, ids: Any, scores: Any, 
 
 
 def _arrays_table(gold: Any, pred: Any, scores: Any) -> Any:
+    """The arrays as one table (None when they are no plain columns: label sets, ragged values, no predictions —
+    those stay in memory, where the report checks them)."""
     import pyarrow as pa
 
     if pred is None:
         return None
-    cols = {"gold": inputs.as_column(gold, "gold"), "pred": inputs.as_column(pred, "pred")}
-    if scores is not None:
-        cols["score"] = inputs.as_column(scores, "scores")
-    return pa.table(cols)
+    try:
+        cols = {"gold": inputs.as_column(gold, "gold"), "pred": inputs.as_column(pred, "pred")}
+        if scores is not None:
+            cols["score"] = inputs.as_column(scores, "scores")
+        return pa.table(cols)
+    except (DataError, ValueError, TypeError, pa.ArrowException):
+        return None
 
 
 def _tabular(eng: Any, data: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any], bins: Any,

@@ -50,6 +50,19 @@ def _arrays_as_table(gold: Any, scores: Any, score: str) -> Any:
     return pa.table({"gold": inputs.as_column(gold, "gold"), score: inputs.as_column(scores, "scores")})
 
 
+def _arrays_fit(eng: Any, gold: Any, scores: Any) -> bool:
+    """Whether arrays stay in memory on ``eng``: Local within its budget, or values that are no plain columns
+    (label sets, one column per class), which the in-memory functions check themselves."""
+    import pyarrow as pa
+
+    if not isinstance(eng, Local):
+        return False
+    try:
+        return inputs.table_bytes(_arrays_as_table(gold, scores, "score")) <= eng.budget
+    except (ValueError, TypeError, pa.ArrowException):
+        return True
+
+
 def _progress(progress: Any, inp: Any) -> Any:
     return progress(inp) if progress is not None else contextlib.nullcontext(None)
 
@@ -89,11 +102,9 @@ def ranking(data: Any, scores: Any = None, *, gold: str | None = None, score: st
     g = gold or "gold"
     refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
     if scores is not None:
-        if isinstance(eng, Local):
-            table = _arrays_as_table(data, scores, score)
-            if inputs.table_bytes(table) <= eng.budget:
-                r = in_memory(data, scores, positive=positive, source=source)
-                return with_engine(r, _block(eng, "memory", r, False))
+        if _arrays_fit(eng, data, scores):
+            r = in_memory(data, scores, positive=positive, source=source)
+            return with_engine(r, _block(eng, "memory", r, False))
         data, g = _arrays_as_table(data, scores, score), "gold"
     cols = {"gold": g, "score": score}
     table = _fits(eng, data, cols)
@@ -232,8 +243,7 @@ def _threshold_arrays(eng: Any, gold: Any, scores: Any, dev: Any, positive: Any,
     from clfeval.scores.thresholds import choose_threshold
 
     dev_gold, dev_scores = dev if dev is not None else (None, None)
-    fits = isinstance(eng, Local) and inputs.table_bytes(_arrays_as_table(gold, scores, "score")) <= eng.budget
-    if fits:
+    if _arrays_fit(eng, gold, scores):
         r = choose_threshold(gold, scores, positive=positive, dev_gold=dev_gold, dev_scores=dev_scores, **common)
         return with_engine(r, _block(eng, "memory", r, False))
     dev_table = None if dev is None else _arrays_as_table(dev_gold, dev_scores, "score")
@@ -284,8 +294,7 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
     column = prob or "prob"
     if probs is not None:
         one = getattr(probs, "ndim", 1) == 1 and not isinstance(probs, dict)
-        if isinstance(eng, Local) and (not one or inputs.table_bytes(_arrays_as_table(data, probs, column))
-                                       <= eng.budget):
+        if isinstance(eng, Local) and (not one or _arrays_fit(eng, data, probs)):
             r = reliability(data, probs, positive=positive, labels=labels, bins=bins, strategy=strategy, edges=edges)
             return with_engine(r, _block(eng, "memory", r, False))
         data, gold, prob = _arrays_as_table(data, probs, column), "gold", column
