@@ -362,3 +362,8 @@ def test_a_token_stemmed_to_nothing_is_left_out():
 
     a = analyzer_of("stop=none,stem=porter")
     assert a("the company's shares") == ["the", "compani", "share"]  # Porter stems 's' to ''
+
+
+def test_label_sets_are_refused_in_one_sentence():
+    with pytest.raises(UsageError, match="label sets"):
+        clfeval.error_analysis([["a", "b"], ["a"]], [["a"], ["b"]], text=["x", "y"])

@@ -115,6 +115,12 @@ def _arrays(eng: Any, counter: Any, gold: Any, pred: Any, text: Any, ids: Any, s
     if pred is None or text is None or isinstance(text, str):
         raise UsageError(lambda p, t: f"with arrays of gold labels, give {p} (the predicted labels) and {t} (the "
                                       f"texts, one per item) as arrays too.", params=["pred", "text"])
+    for values in (gold, pred):
+        first = next(iter(values), None) if hasattr(values, "__iter__") else None
+        if isinstance(first, (list, tuple, set, frozenset)):
+            raise UsageError("the labels are label sets (multi-label): the error analysis reads single-label "
+                             "predictions, one class per item; the per-category analysis of false positives and "
+                             "negatives is not built yet.")
     cols = {"gold": inputs.as_column(gold, "gold"), "pred": inputs.as_column(pred, "pred"),
             "text": _text_column(text)}
     if ids is not None:

@@ -102,6 +102,12 @@ class ErrorCounter:
         """One batch: labels (shown as text), texts (None or "" for an empty text), each item's id (or its
         place, when the input has no ids: ``keyed_by="row"``) and, optionally, each item's score."""
         self.keyed_by = keyed_by
+        if any(isinstance(x, (list, tuple, set, frozenset)) for x in (*gold[:1], *pred[:1])):
+            from clfeval.errors import UsageError
+
+            raise UsageError("the labels are label sets (multi-label): the error analysis reads single-label "
+                             "predictions, one class per item; the per-category analysis of false positives and "
+                             "negatives is not built yet.")
         cell = self._cell
         codes = [cell(str(g), str(p)) for g, p in zip(gold, pred)]
         texts = ["" if t is None else t for t in texts]
