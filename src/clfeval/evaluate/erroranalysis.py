@@ -51,8 +51,9 @@ def log_odds_z(y_i: np.ndarray, y_j: np.ndarray, alpha: np.ndarray, alpha0: floa
     n_i = float(y_i.sum()) if n_i is None else float(n_i)
     n_j = float(y_j.sum()) if n_j is None else float(n_j)
     a_i, a_j = y_i + alpha, y_j + alpha
-    delta = np.log(a_i / (n_i + alpha0 - a_i)) - np.log(a_j / (n_j + alpha0 - a_j))
-    return delta, delta / np.sqrt(1.0 / a_i + 1.0 / a_j)
+    with np.errstate(divide="ignore", invalid="ignore"):  # a corpus of one term: its odds are undefined (NaN, ±inf)
+        delta = np.log(a_i / (n_i + alpha0 - a_i)) - np.log(a_j / (n_j + alpha0 - a_j))
+        return delta, delta / np.sqrt(1.0 / a_i + 1.0 / a_j)
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,7 @@ def _label_order(labels: set[str]) -> list[str]:
 
 def _terms(vocab: list[str], delta: np.ndarray, z: np.ndarray, y_i: np.ndarray, y_j: np.ndarray, k: int,
            z_min: float) -> tuple[dict[str, Any], ...]:
-    ok = np.flatnonzero((y_i > 0) & (z >= z_min))
+    ok = np.flatnonzero((y_i > 0) & np.isfinite(z) & (z >= z_min))  # undefined z (one-term corpus): not listed
     # largest z first; ties by the term (a stable, input-independent order)
     order = sorted(ok.tolist(), key=lambda w: (-z[w], vocab[w]))[:k]
     return tuple({"term": vocab[w], "z": float(z[w]), "delta": float(delta[w]), "count": int(y_i[w]),
