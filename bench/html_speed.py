@@ -5,7 +5,11 @@
    each run a fresh ``python -m clfeval`` process; text and HTML in turn (text, html, text, html, ...),
    the best of ``--repeats`` (default 3) wall times of each, and the difference.
    Target: HTML ≤ text time + 2 s.
-2. Sizes of the pages: the 10-class report without scores (target ≤ 300 KB) and with the one-vs-rest
+2. Many classes (issue 19): ``clfeval report`` of ``--many-items`` (default 50,000) predicted labels over
+   ``--many-classes`` (default 10,000) classes, as JSON and as HTML (fresh processes, best of ``--repeats``).
+   Targets: the page ≤ 2 MB and its time ≤ 5× the JSON time (tables show 30 classes, figures 20: the rule of
+   ``clfeval.core.manyclasses``).
+3. Sizes of the pages: the 10-class report without scores (target ≤ 300 KB) and with the one-vs-rest
    curves (≤ 800 KB), from the runs above; the Reuters-21578 study (``clfeval reuters --format html``,
    ≤ 1.5 MB) when the corpus is found (``--archive``, default ../shared/data/reuters21578.tar.gz).
 
@@ -13,7 +17,8 @@ The HTML report draws its figures (confusion matrix, per class, φ–δ, ROC, PR
 the report carries (count tables, decimated curves), so its extra cost does not grow with the number of
 items.
 
-Usage: python bench/html_speed.py [--n 10000000] [--repeats 3] [--archive PATH | --no-reuters]
+Usage: python bench/html_speed.py [--n 10000000] [--repeats 3] [--many-classes 10000] [--many-items 50000]
+                                  [--archive PATH | --no-reuters] [--only-many]
 """
 
 from __future__ import annotations
@@ -83,6 +88,30 @@ def render_step(data: str) -> dict[str, tuple[float, float]]:
     return {fmt: (float(cpu), float(wall)) for fmt, cpu, wall in (line.split() for line in done.stdout.splitlines())}
 
 
+def make_many(path: str, n: int, k: int, seed: int = 0) -> None:
+    """gold, pred over k classes (c0 ... c{k-1}), 60 % correct: the hostile-trees test's file."""
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, k, n)
+    pred = np.where(rng.random(n) < 0.6, gold, rng.integers(0, k, n))
+    with open(path, "w") as f:
+        f.write("gold,pred\n" + "".join(f"c{g},c{p}\n" for g, p in zip(gold.tolist(), pred.tolist())))
+
+
+def many_classes(tmp: str, n: int, k: int, repeats: int) -> None:
+    data = os.path.join(tmp, "many.csv")
+    make_many(data, n, k)
+    times: dict[str, list[float]] = {"json": [], "html": []}
+    for _ in range(repeats):
+        for fmt in ("json", "html"):
+            times[fmt].append(clfeval("report", data, "--output", os.path.join(tmp, f"many.{fmt}")))
+    j, h = min(times["json"]), min(times["html"])
+    size = os.path.getsize(os.path.join(tmp, "many.html"))
+    print(f"many classes: {n:,} items over {k:,} classes (best of {repeats}, interleaved)")
+    print(f"  json: {j:.2f} s, html: {h:.2f} s: html/json {h / j:.2f}× (target ≤ 5×): {'met' if h <= 5 * j else 'NOT met'}")
+    print(f"  page: {kb(os.path.join(tmp, 'many.html'))} (target ≤ 2,000 KB): {'met' if size <= 2_000_000 else 'NOT met'};"
+          f" JSON {kb(os.path.join(tmp, 'many.json'))}")
+
+
 def kb(path: str | Path) -> str:
     return f"{os.path.getsize(path) / 1000:,.0f} KB"
 
@@ -93,8 +122,14 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--archive", type=Path, default=ARCHIVE, help="the Reuters-21578 archive (for the study's page)")
     ap.add_argument("--no-reuters", action="store_true", help="skip the Reuters study's page")
+    ap.add_argument("--many-classes", type=int, default=10_000)
+    ap.add_argument("--many-items", type=int, default=50_000)
+    ap.add_argument("--only-many", action="store_true", help="run only the many-classes part")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
+        many_classes(tmp, a.many_items, a.many_classes, a.repeats)
+        if a.only_many:
+            return
         data = os.path.join(tmp, "preds.parquet")
         t = time.perf_counter()
         make_file(data, a.n)

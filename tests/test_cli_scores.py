@@ -49,9 +49,13 @@ def test_report_predictions_from_threshold_without_pred_column(tmp_path):
     assert d["ranking"]["threshold"]["value"] == 0.65
 
 
-def test_report_threshold_and_pred_column_conflict(tmp_path):
+def test_report_threshold_overrides_the_pred_column_with_a_note(tmp_path):
+    # issue 19: --threshold decides the predictions from the scores and says the pred column was not used
+    # (formerly refused with exit 2)
     f = write(tmp_path / "p.csv", [(i, g, g, s) for i, g, s in TEST], ("id", "gold", "pred", "score"))
-    assert_clean_error(run("report", f, "--score", "score", "--positive", "spam", "--threshold", "0.5"), 2, "--threshold")
+    res = run("report", f, "--score", "score", "--positive", "spam", "--threshold", "0.5")
+    assert res.code == 0, res.err
+    assert "--threshold 0.5 decided the predictions" in res.out and "'pred' was not used" in res.out
 
 
 def test_report_multiclass_scores_prefix(tmp_path):

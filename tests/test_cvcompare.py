@@ -119,7 +119,7 @@ def test_lower_is_better_metric_tests_a_negative_difference():
 
 def test_five_by_two_is_refused_for_other_designs():
     fa = records(np.linspace(0.7, 0.8, 10), 900, 100)
-    with pytest.raises(UsageError, match="5 repeats of 2-fold cross-validation; these runs have 1 repeats of 10 folds"):
+    with pytest.raises(UsageError, match="5 repeats of 2-fold cross-validation; these runs have 1 repeat of 10 folds"):
         five_by_two_cv(fa, fa, metric="macro_f1")
 
 

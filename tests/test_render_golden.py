@@ -15,6 +15,7 @@ LR− = (2/3)/(4/4) = 0.6667, DOR = 1·4/(0·2) infinite (undef); and the
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import clfeval
@@ -30,7 +31,7 @@ def small_report():
 
 
 def test_report_text_golden():
-    assert render(small_report(), "text", width=100) == (GOLDEN / "report_small.txt").read_text()
+    assert render(small_report(), "text", width=80) == (GOLDEN / "report_small.txt").read_text()
 
 
 def test_report_markdown_golden():
@@ -38,7 +39,7 @@ def test_report_markdown_golden():
 
 
 def test_demo_matrix_golden():
-    assert render(run_demo("matrix"), "text", width=100) == (GOLDEN / "demo_matrix.txt").read_text()
+    assert render(run_demo("matrix"), "text", width=80) == (GOLDEN / "demo_matrix.txt").read_text()
 
 
 def test_json_is_strict_and_nan_is_null():
@@ -51,19 +52,26 @@ def test_json_is_strict_and_nan_is_null():
     assert d["per_class"]["b"]["precision"] is None
 
 
-def test_wide_tables_are_never_cut():
+def test_wide_tables_fold_and_are_never_cut():
+    # issue 19: a table wider than the width folds into parts of consecutive columns, each with the row names;
+    # every number is printed whole (formerly the table was printed whole past the width)
     labels = [f"class-{i:02d}" for i in range(12)]
     r = clfeval.report(labels * 3, labels[1:] + labels[:1] + labels * 2, beta=2)
-    text = render(r, "text", width=40)
-    for lab in labels:
-        row = next(line for line in text.splitlines() if line.startswith(lab + " ") and "0." in line)
-        # every per-class row carries all its numbers, untruncated
-        assert len([tok for tok in row.split() if tok.count(".") == 1]) == 8, row  # P R F1 F2 spec FPR δ φ
+    for width in (40, 80):
+        text = render(r, "text", width=width)
+        assert max(len(line) for line in text.splitlines()) <= width
+        per_class = text.split("Per class")[1].split("Averages over classes")[0]
+        for lab in labels:
+            rows = [line for line in per_class.splitlines() if line.startswith(lab + " ")]
+            assert len(rows) >= 2  # folded: the row name repeated in every part
+            numbers = [tok for row in rows for tok in row.split() if tok.count(".") == 1]
+            assert len(numbers) == 8, rows  # P R F1 F2 spec FPR δ φ, each whole
+            assert all(re.fullmatch(r"-?\d\.\d{4}", tok) for tok in numbers), numbers
 
 
 def test_demo_threshold_golden():
     # checked by hand: every sweep row recounted (e.g. top 7: P 3/7, F1 6/10, FPR 4/7); 186 = 96 + 90 pairs in order
-    assert render(run_demo("threshold"), "text", width=100) == (GOLDEN / "demo_threshold.txt").read_text()
+    assert render(run_demo("threshold"), "text", width=80) == (GOLDEN / "demo_threshold.txt").read_text()
 
 
 def example_11():
@@ -79,7 +87,7 @@ def test_compare_text_golden():
     # CDF x²), δ ≥ (2·0.2236 − 1)·2/10 = −0.1106; the two-sided intervals are captioned as estimates.
     gold, a, b = example_11()
     r = clfeval.compare(gold, a, b, test="mcnemar", samples=1000, seed=0, names=("new", "old"))
-    assert render(r, "text", width=100) == (GOLDEN / "compare_mcnemar.txt").read_text()
+    assert render(r, "text", width=80) == (GOLDEN / "compare_mcnemar.txt").read_text()
 
 
 def test_compare_many_markdown_golden():

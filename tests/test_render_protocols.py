@@ -34,7 +34,7 @@ def _without_versions(text: str) -> str:
 
 
 def test_cv_text_golden():
-    text = render(example_10(), "text", width=110)
+    text = render(example_10(), "text", width=80)
     assert _without_versions(text) == (GOLDEN / "cv_example10.txt").read_text()
 
 

@@ -38,7 +38,8 @@ def test_values_targets_and_verdicts_by_hand():
     # stratified baseline of ham: E[C] = t_i q_j with q = (10, 30)/40: precision = recall = F1 = 0.75
     assert c["f1:ham>stratified"]["target_value"] == pytest.approx(0.75) and c["f1:ham>stratified"]["met"]
     assert not q.met and q.to_dict()["unmet"] == ["precision:spam>0.9"]
-    assert c["precision:spam>0.9"]["summary"] == "precision:spam = 0.9000 > 0.9: unmet"
+    # issue 19: the sentence says what was required (formerly "precision:spam = 0.9000 > 0.9: unmet")
+    assert c["precision:spam>0.9"]["summary"] == "precision:spam = 0.9000, required > 0.9: unmet"
 
 
 def test_an_undefined_value_is_unmet_and_says_so():

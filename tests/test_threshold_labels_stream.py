@@ -137,7 +137,7 @@ def test_threshold_scores_prefix_says_whether_it_spilled_and_refuses_clearly(fil
     f = files
     args = ["threshold", f["test"], "--dev", f["dev"], "--scores-prefix", "p:", "--multilabel"]
     assert _json(*args)["external"] == {"memory": 1 << 30, "spilled": False, "runs": 0}
-    assert "nothing spilled" in run(*args).out
+    assert "spill" not in run(*args).out  # issue 19: said only when it spilled
     assert "spilled to disk" in run(*args, "--memory", "4KiB").out
     dev = tmp_path / "dev.csv"
     dev.write_text("gold,p:a,p:b\na,0.9,0.1\n")

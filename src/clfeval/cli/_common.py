@@ -15,7 +15,7 @@ from clfeval.errors import InputFileError, UsageError
 from clfeval.render._util import shown
 
 __all__ = ["Group", "option_names", "output_options", "input_options", "reading_options", "sep_option", "check_paths",
-           "emit", "finish_run", "progress", "reading_progress", "existing_file", "input_path", "parse_list", "message",
+           "emit", "finish_run", "progress", "where_recorded", "DEFAULT_RUNS_DB", "reading_progress", "existing_file", "input_path", "parse_list", "message",
            "stdout_error"]
 
 # Library parameter names whose option is not named after them: the first option the command has wins.
@@ -69,24 +69,65 @@ def check_paths(inputs: Iterable[tuple[str, Path | None]] = (), outputs: Iterabl
 
 FORMATS = ("text", "json", "markdown", "html")
 
+#: The format an output's extension names (``--format`` defaults to it; text for any other name).
+EXTENSIONS = {".html": "html", ".htm": "html", ".json": "json", ".md": "markdown", ".markdown": "markdown",
+              ".txt": "text"}
 
-def check_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    """``--format html`` needs the html extra: refused when the option is read, before any work."""
-    if value == "html":
+
+def format_of(output: Path | None) -> str | None:
+    """The format an output file's name asks for, or None (no output, an unknown extension, none, or a device,
+    FIFO or other non-regular file such as ``/dev/null``, whose name says nothing about its content).
+
+    >>> format_of(Path("out.HTML")), format_of(Path("r.md")), format_of(Path("notes.csv")), format_of(None)
+    ('html', 'markdown', None, None)
+    """
+    if output is None:
+        return None
+    try:
+        if output.exists() and not output.is_file():
+            return None
+    except OSError:
+        return None
+    return EXTENSIONS.get(output.suffix.lower())
+
+
+def resolve_format(fmt: str | None, output: Path | None) -> str:
+    """``--format`` given, or from ``--output``'s extension, else text; refused (exit 2) when an explicit
+    ``--format`` contradicts the extension (``--format text -o report.html`` would write text into a page)."""
+    named = format_of(output)
+    if fmt is None:
+        fmt = named or "text"
+    elif named is not None and named != fmt:
+        raise UsageError(f"--format {fmt} contradicts --output {shown(str(output))!r}, whose extension "
+                         f"{output.suffix!r} means {named}; drop --format (the format follows the extension), "
+                         f"or give the output a name that matches it.")
+    if fmt == "html":
         from clfeval.render.html.document import check_installed
 
         check_installed()
-    return value
+    return fmt
 
 
 def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--format text|json|markdown|html`` and ``--output PATH`` (written atomically)."""
+    """``--format text|json|markdown|html`` (default: from ``--output``'s extension, else text) and
+    ``--output PATH`` (written atomically)."""
+    import functools
+
+    command = f
+
+    @functools.wraps(command)
+    def resolved(*args: Any, **kwargs: Any) -> Any:
+        kwargs["fmt"] = resolve_format(kwargs.get("fmt"), kwargs.get("output"))
+        return command(*args, **kwargs)
+
     f = click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                     help="Write the result to this file (atomically: temporary file, then rename) instead of stdout.")(f)
-    f = click.option("--format", "-f", "fmt", type=click.Choice(list(FORMATS)), default="text", callback=check_format,
-                     show_default=True, help="Output format: text (tables), json (the stable machine interface), "
-                                             "markdown, or html (one self-contained page with figures; needs the "
-                                             "html extra).")(f)
+                     help="Write the result to this file (atomically: temporary file, then rename) instead of "
+                          "stdout.")(resolved)
+    f = click.option("--format", "-f", "fmt", type=click.Choice(list(FORMATS)), default=None,
+                     help="Output format: text (tables), json (the stable machine interface), markdown, or html "
+                          "(one self-contained page with figures; needs the html extra). Default: from the "
+                          "--output extension (.html/.htm, .json, .md/.markdown, .txt), else text; a --format that "
+                          "contradicts the extension is refused.")(f)
     return f
 
 
@@ -204,6 +245,21 @@ def message(text: str) -> None:
     click.echo(shown(text), err=True)
 
 
+#: The run log of ``cv``, ``holdout`` and ``reuters`` when ``--runs-db`` is not given.
+DEFAULT_RUNS_DB = Path("clfeval-runs.sqlite")
+
+
+def where_recorded(what: str, runs_db: Path, existed: bool) -> str:
+    """The one stderr line of a recorded run: which log holds it. Without ``--runs-db`` (the default file in the
+    current directory) the line gives the full path, and says when the log was created by this run."""
+    if runs_db != DEFAULT_RUNS_DB:
+        return f"recorded {what} in {runs_db}"
+    full = Path.cwd() / runs_db
+    new = "" if existed else "a new run log, "
+    return (f"recorded {what} in {new}{full} (the default run log; --runs-db FILE to choose another, --no-log to "
+            f"record nothing)")
+
+
 def stdout_error(exc: OSError) -> Exception:
     """The error for a standard output that cannot be written (``/dev/full``, a full disk).
 
@@ -245,7 +301,7 @@ def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None
 
         print_renderables(Console(highlight=False), renderables(result))
         return
-    text = render(result, fmt, width=width or 120)
+    text = render(result, fmt, width=width)  # without a terminal: 100 columns
     if output is not None:
         atomic_write_text(output, text)
         message(f"wrote {output}")
@@ -271,7 +327,7 @@ def finish_run(result: Any, fmt: str, output: Path | None, files: Any,
     def stage(run_id: int | None) -> None:
         final[0] = result if run_id is None else dataclasses.replace(result, run_id=run_id)
         if output is not None:
-            text = render(final[0], fmt, width=120)
+            text = render(final[0], fmt)
             files.stage(output, lambda p: Path(p).write_text(text, encoding="utf-8", newline=""), option="--output")
 
     if record is None:

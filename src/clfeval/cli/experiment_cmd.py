@@ -15,8 +15,8 @@ from typing import Any, Callable
 
 import click
 
-from clfeval.cli._common import (check_paths, check_sep, emit, existing_file, finish_run, message, output_options,
-                                 progress)
+from clfeval.cli._common import (DEFAULT_RUNS_DB, check_paths, check_sep, emit, existing_file, finish_run, message,
+                                 output_options, progress, where_recorded)
 from clfeval.errors import DataError, MissingExtra, UsageError
 
 def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -66,7 +66,7 @@ def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
                                         "fold-by-fold comparison of the two (see `clfeval runs compare`)."),
         click.option("--compare-metric", default="macro_f1", show_default=True,
                      help="With --compare-model: the metric the two models are compared on."),
-        click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=Path("clfeval-runs.sqlite"),
+        click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_RUNS_DB,
                      show_default=True, help="The run log (SQLite) that records this run."),
         click.option("--no-log", is_flag=True, help="Do not record the run in the run log."),
         click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
@@ -150,6 +150,7 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
     extra_metrics = _checked_metrics(extra_metrics, multilabel, model, compare_model, compare_metric, predictions_out)
     src = existing_file(data)  # "-": standard input, read once
     on_disk = isinstance(src, Path)
+    existed = runs_db.exists()
     log = run_outputs([("DATA", src if on_disk else "-")], output, None if no_log else runs_db,
                       predictions_out=predictions_out, errors_out=errors_out)
     if errors_out is not None and (multilabel or compare_model is not None):
@@ -178,7 +179,7 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
         record_args = dict(data_path=str(src.resolve()) if on_disk else str(src), data_hash=data_hash,
                            task=f"{label_col} (label sets)" if multilabel else label_col)
         _record_comparison(command, (result, result_b), (cfg, cfg_b), settings, record_args, log, runs_db,
-                           compare_metric, fmt, output)
+                           compare_metric, fmt, output, existed)
         return
     page = None if errors_out is None else _error_page(errors_out, result, texts, ids, cfg, seed)
     _write_and_record(command, result, settings, src, on_disk, data_hash, label_col, multilabel, log, runs_db,
@@ -222,7 +223,7 @@ def _write_and_record(command: str, result: Any, settings: dict[str, Any], src: 
     if page is not None:
         message(f"wrote the error analysis to {page[0]}")
     if log is not None:
-        message(f"recorded run {result.run_id} in {runs_db}")
+        message(where_recorded(f"run {result.run_id}", runs_db, existed))
     _finish(result, fmt, output)
 
 
@@ -271,7 +272,7 @@ def _threshold_step(tune: str | None, dev_size: float, positive: str | None, cos
 
 def _record_comparison(command: str, results: tuple[Any, Any], cfgs: tuple[Any, Any], settings: dict[str, Any],
                        record_args: dict[str, Any], log: Any, runs_db: Path, metric: str, fmt: str,
-                       output: Path | None) -> None:
+                       output: Path | None, existed: bool = True) -> None:
     """``--compare-model``: compare the two runs, record both (the second with --output staged), print the comparison.
 
     The comparison is computed first (names: the models); each run is one record, the second with ``--output``
@@ -295,14 +296,14 @@ def _record_comparison(command: str, results: tuple[Any, Any], cfgs: tuple[Any, 
             def stage(run_id: int) -> None:
                 ids.append(run_id)
                 if output is not None:
-                    text = render(_with_ids(comparison, ids[0], run_id), fmt, width=120)
+                    text = render(_with_ids(comparison, ids[0], run_id), fmt)
                     files.stage(output, lambda p: Path(p).write_text(text, encoding="utf-8", newline=""),
                                 option="--output")
 
             log.record_result(command, results[1], settings=dict(settings, model=cfgs[1].to_dict()), outputs=files,
                               on_id=stage, **record_args)
         comparison = _with_ids(comparison, ids[0], ids[1])
-        message(f"recorded runs {ids[0]} ({cfgs[0].name}) and {ids[1]} ({cfgs[1].name}) in {runs_db}")
+        message(where_recorded(f"runs {ids[0]} ({cfgs[0].name}) and {ids[1]} ({cfgs[1].name})", runs_db, existed))
     _finish(comparison, fmt, output)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import emit, finish_run, message, output_options, progress
+from clfeval.cli._common import DEFAULT_RUNS_DB, emit, finish_run, message, output_options, progress, where_recorded
 from clfeval.errors import InputFileError, MissingExtra
 
 def _need_text_extra() -> None:
@@ -66,7 +66,7 @@ def _record(log: Any, result: Any, archive: Path, data_hash: str | None, files: 
                    "part 7: 'multiclass'): a preset name (binary, multiclass) and/or key=value items separated by "
                    "commas, keys title 1|2, brief text|title, stop none|english179|sklearn, "
                    "stem none|porter|snowball; e.g. 'title=1,brief=title,stop=english179,stem=porter'.")
-@click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=Path("clfeval-runs.sqlite"),
+@click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_RUNS_DB,
               show_default=True, help="The run log (SQLite) that records this run.")
 @click.option("--no-log", is_flag=True, help="Do not record the run in the run log.")
 @output_options
@@ -103,6 +103,7 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
         raise InputFileError(f"the archive {str(archive)!r} (option --archive) does not exist; give the path of the "
                              f"original reuters21578.tar.gz or of a directory holding its 22 files reut2-000.sgm … "
                              f"reut2-021.sgm, or download it with `clfeval datasets fetch reuters21578 --dest DIR`.")
+    existed = runs_db.exists()
     log = run_outputs([("--archive", archive)], output, None if no_log else runs_db)  # before the long part
     data_hash = file_hash(archive) if log is not None and archive.is_file() else None
     with progress("reuters: the study", study_steps(chosen)) as advance:
@@ -120,7 +121,7 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
     with OutputFiles() as files:
         result = finish_run(result, fmt, output, files, record)
     if log is not None:
-        message(f"recorded run {result.run_id} in {runs_db}")
+        message(where_recorded(f"run {result.run_id}", runs_db, existed))
     if output is not None:
         message(f"wrote {output}")
     else:

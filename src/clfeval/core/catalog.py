@@ -224,7 +224,7 @@ def _ratio(name: str, title: str, fn: Callable[..., Any], direction: str, defini
     """A per-label ratio of rates that can be infinite (x/0 with x > 0); not averaged over classes."""
     return _per_label(name, title, lambda e: fn(e.c, e.zd), direction, (0.0, INF),
                       f"{definition} Not averaged over classes.", formula,
-                      f"0/0 ({zero_case}) is {_ZERO_DIVISION}. With {infinite_case} it is infinite: reported as "
+                      f"When {zero_case}: {_ZERO_DIVISION}. With {infinite_case} it is infinite: reported as "
                       f"undefined (null), whatever zero_division.", infinite=infinite_case)
 
 
@@ -324,14 +324,14 @@ def _entries() -> list[Metric]:
                    "Armano's discriminant capability: how much more often the class is predicted for its own items than "
                    "for the others (Youden's J, informedness); 0 for a classifier that cannot tell them apart.",
                    "δ = TPR − FPR",
-                   f"When TPR or FPR is (no item of the class, or every item of it): {_ZERO_DIVISION}."),
+                   f"When TPR or FPR is undefined (no item of the class, or every item of it): {_ZERO_DIVISION}."),
         _per_label("phi", "bias φ (Armano)", lambda e: M.phi(e.c, e.zd), "none", (-1.0, 1.0),
                    "Armano's characteristic capability: the bias towards predicting the class (positive: said too "
                    "often, negative: too rarely), whatever the classifier's skill. Not the phi coefficient (which is "
                    "the Matthews correlation, MCC): a good class has φ near 0 or below it. Its JSON key stays "
                    "'phi' (per_class.LABEL.phi, binary.phi).",
                    "φ = TPR + FPR − 1",
-                   f"When TPR or FPR is (no item of the class, or every item of it): {_ZERO_DIVISION}.",
+                   f"When TPR or FPR is undefined (no item of the class, or every item of it): {_ZERO_DIVISION}.",
                    aliases=("φ", "bias φ", "Armano's φ", "bias φ (Armano) = TPR + FPR − 1")),
         _per_label("fbeta", "F-beta", lambda e: M.fbeta(e.c, e.beta, e.zd), "higher", (0.0, 1.0),
                    "The F-measure weighting recall β times as much as precision (β > 1 favours recall); a report "
@@ -354,7 +354,7 @@ def _entries() -> list[Metric]:
                    "How much more likely an item predicted as the class belongs to it than an item predicted "
                    "otherwise (Powers' markedness, the predictive counterpart of δ).",
                    "markedness = PPV + NPV − 1",
-                   f"When precision or NPV is (the class is never predicted, or predicted for every item): "
+                   f"When precision or NPV is undefined (the class is never predicted, or predicted for every item): "
                    f"{_ZERO_DIVISION}."),
         _ratio("lr_plus", "positive likelihood ratio LR+", M.lr_plus, "higher",
                "The positive likelihood ratio: by how much predicting the class multiplies the odds that the item "
@@ -431,7 +431,7 @@ def _entries() -> list[Metric]:
         Metric("jaccard", "Jaccard index", "counts", ML, "higher", (0.0, 1.0),
                "The mean over items of the overlap of the predicted and gold label sets.",
                "Jaccard = (1/N) Σ_i |G_i ∩ P_i| / |G_i ∪ P_i|",
-               "An item with empty gold and predicted sets is 0/0: counted as zero_division, or under nan left out "
+               "When an item has empty gold and predicted sets: 0/0, counted as zero_division, or under nan left out "
                "of the mean; such items are listed under undefined.", (Place("jaccard"),),
                lambda e: M.jaccard(e.stats.jaccard_sum, e.stats.jaccard_empty, e.stats.n, e.zd),
                undefined_items=lambda s: s.jaccard_empty),
@@ -471,7 +471,8 @@ def _entries() -> list[Metric]:
              "of 0 would mean a perfectly inverted ranking)."),
             ("average_precision", "average precision (PR-AUC)", "The mean over the positive items of the precision at "
              "the cut that first includes them: scikit-learn's non-interpolated area under the precision–recall "
-             "curve. About the prevalence for a random ranking.",
+             "curve. About the prevalence for a random ranking. The curve is drawn up to its first point of full recall, "
+             "as scikit-learn's precision_recall_curve ends: lower cuts add only negatives.",
              "AP = Σ_k (R_k − R_{k−1})·P_k over the cuts in decreasing threshold order (tied scores form one cut)",
              "Without a positive item: NaN and listed.")):
         places = tuple(Place(f"ranking.{p}{name}") for p in ("", "per_class.LABEL.", "macro.", "weighted.", "micro."))
@@ -496,7 +497,7 @@ def _entries() -> list[Metric]:
              "clipped to [ε, 1 − ε] with ε the float64 machine epsilon (so at most −log ε ≈ 36.04).",
              "log loss = −(1/N) Σ_i log p_i(gold)")):
         out.append(Metric(name, title, "probabilities", probs, "lower", rng, definition, formula,
-                          "Never for a non-empty set of probabilities (no items, or values outside [0, 1], are "
+                          "Never, for a non-empty set of probabilities (no items, or values outside [0, 1], are "
                           "refused).", (Place(name, result="calibration"),),
                           lambda cal, _a=name: float(getattr(cal, _a))))
     return out

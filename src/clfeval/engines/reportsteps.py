@@ -77,7 +77,6 @@ def in_memory(inp: Any, cols: dict[str, Any], threshold: float | None, settings:
     """Every item in memory: a cut on the scores, intervals of rankings or of label sets.
     Returns the report, the gold labels and the scores (for the ranking's intervals)."""
     from clfeval.engines.scorecols import read_scored
-    from clfeval.errors import UsageError
     from clfeval.evaluate.reports import report as make_report
     from clfeval.io.predictions import read_predictions
 
@@ -86,16 +85,16 @@ def in_memory(inp: Any, cols: dict[str, Any], threshold: float | None, settings:
     if score is not None or prefix is not None or threshold is not None:
         sf = read_scored(inp, gold=cols["gold"], score=score, prefix=prefix, pred=None if threshold is not None else pred,
                          id_col=cols["id"], multilabel=settings["multilabel"], **reading)
-        if threshold is not None and pred in sf.columns:
-            raise UsageError(lambda t, p: f"file {sf.path!r} has a predictions column {pred!r} and {t} {threshold:g} "
-                                          f"was given: predictions would come from two places. Drop {t} to use the "
-                                          f"column, or name another {p}.", params=["threshold", "pred"])
         preds, scores = sf, sf.scores
     else:
         preds = read_predictions(inp, gold=cols["gold"], pred=pred, id=cols["id"], multilabel=settings["multilabel"],
                                  normalize=reading["normalize"], sep=reading["sep"], encoding=reading["encoding"])
     rep = named_by(inp.name, lambda: make_report(preds.gold, preds.pred, ids=preds.ids, scores=scores,
                                                  threshold=threshold, **settings))
+    if threshold is not None and pred in getattr(preds, "columns", ()):
+        rep = dataclasses.replace(rep, notes=[*rep.notes, (
+            f"--threshold {threshold:g} decided the predictions from the scores (positive iff score ≥ {threshold:g}); "
+            f"the file's predictions column {pred!r} was not used.")])
     return rep, preds.gold, scores
 
 

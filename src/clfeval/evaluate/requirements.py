@@ -37,6 +37,8 @@ BASELINES = ("majority", "uniform", "stratified")
 BASELINE_METRICS = ("accuracy", "macro_f1", "micro_f1", "hamming_loss", "precision:LABEL", "recall:LABEL",
                     "f1:LABEL")
 
+#: How a condition's operator reads in a sentence ("required ≥ 0.9").
+_SIGNS = {">=": "≥", ">": ">", "<=": "≤", "<": "<"}
 _OPS = {">=": lambda v, t: v >= t, ">": lambda v, t: v > t, "<=": lambda v, t: v <= t, "<": lambda v, t: v < t}
 _SYNTAX = re.compile(r"^\s*(?P<metric>[^<>=]+?)\s*(?P<op>>=|<=|>|<)\s*(?P<target>[^<>=]+?)\s*$")
 
@@ -218,7 +220,7 @@ def _check(req: Requirement, d: dict[str, Any]) -> dict[str, Any]:
     met = why is None and bool(_OPS[req.op](value, target))
     ci = _interval(parts, d)
     clears = _clears(req.op, ci, target) if why is None else None
-    shown = f"{req.metric} = {_num(value)} {req.op} {target_text}"
+    shown = f"{req.metric} = {_num(value)}, required {_SIGNS[req.op]} {target_text}"
     if why is not None:
         summary = f"{req.text}: unmet, {req.metric} = {_num(value)} but {why}"
     else:
@@ -262,7 +264,7 @@ def check_requirements(report: Any, conditions: Sequence[str | Requirement]) -> 
     >>> [c["met"] for c in q.conditions], q.met
     ([True, True, True], True)
     >>> check_requirements(r, ["macro_f1>=0.99"]).conditions[0]["summary"]  # (18/19 + 60/61) / 2
-    'macro_f1 = 0.9655 >= 0.99: unmet'
+    'macro_f1 = 0.9655, required ≥ 0.99: unmet'
     """
     reqs = [c if isinstance(c, Requirement) else parse_requirement(c) for c in conditions]
     d = report.to_dict() if hasattr(report, "to_dict") else dict(report)

@@ -24,14 +24,37 @@ from clfeval.errors import MissingExtra, UsageError
 from clfeval.core.inert import shown
 
 __all__ = ["figure", "rc", "short", "set_label", "label_ticks", "legend", "place_labels", "fit", "figure_svg", "save",
-           "STYLE", "MAX_LABEL", "COLORS"]
+           "STYLE", "MAX_LABEL", "COLORS", "palette", "set_lines"]
 
 #: Longest label drawn in full inside a figure.
 MAX_LABEL = 28
 
-#: A colour-blind-safe categorical palette (Okabe & Ito 2008), then matplotlib's tab10.
-COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000",
-          "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
+#: Okabe & Ito's colour-blind-safe qualitative palette (2008): the colours of up to eight classes.
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+#: Kelly's 20 colours of maximum contrast (Kelly 1965, without white and black): the colours of 9 to 20 classes,
+#: the darker first (the pale ones, faint as thin lines on white, come last).
+KELLY = ("#875692", "#F38400", "#0067A5", "#BE0032", "#008856", "#882D17", "#604E97", "#E68FAC", "#848482",
+         "#B3446C", "#2B3D26", "#8DB600", "#E25822", "#654522", "#F99379", "#F6A600", "#A1CAF1", "#C2B280",
+         "#F3C300", "#DCD300")
+#: The palette of fixed roles (metrics, cuts, systems): Okabe–Ito.
+COLORS = OKABE_ITO
+
+
+def palette(n: int) -> tuple[str, ...]:
+    """One colour per class for ``n`` classes: Okabe–Ito up to 8, Kelly's 20 up to 20 (a figure never draws more
+    classes; :mod:`clfeval.core.manyclasses`).
+
+    >>> palette(3)
+    ('#0072B2', '#E69F00', '#009E73')
+    >>> len(set(palette(20)))
+    20
+    """
+    if n <= len(OKABE_ITO):
+        return OKABE_ITO[:n]
+    if n <= len(KELLY):
+        return KELLY[:n]
+    raise ValueError(f"a figure draws at most {len(KELLY)} classes, each in its own colour; got {n}.")
+
 
 STYLE: dict[str, Any] = {
     "text.parse_math": False,
@@ -80,6 +103,8 @@ def figure(width: float, height: float, **subplots: Any) -> tuple[Any, Any]:
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(width, height), layout="constrained")
+    # a margin of 6 points: the layout measures rotated tick labels and fixed-aspect axes a few pixels short
+    fig.get_layout_engine().set(w_pad=6 / 72, h_pad=6 / 72)
     FigureCanvasAgg(fig)
     fig._clfeval_titles = {}  # type: ignore[attr-defined]
     axes = fig.subplots(**subplots) if subplots else fig.subplots()
@@ -108,6 +133,16 @@ def set_label(fig: Any, text_artist: Any, label: Any, limit: int = MAX_LABEL) ->
     text_artist.set_text(visible)
     if visible != full:
         _tooltip(fig, text_artist, full)
+
+
+def set_lines(fig: Any, text_artist: Any, lines: Sequence[Any], limit: int = 200) -> None:
+    """Show several lines on a Text artist: each line made inert (:func:`set_label`'s rules), joined by real line
+    breaks (a ``\\n`` inside one line, from user data, stays visible as an escape)."""
+    full = [shown(x) for x in lines]
+    visible = [short(x, limit) for x in full]
+    text_artist.set_text("\n".join(visible))
+    if visible != full:
+        _tooltip(fig, text_artist, " / ".join(full))
 
 
 def _tooltip(fig: Any, text_artist: Any, full: str) -> None:
@@ -144,7 +179,9 @@ def legend(fig: Any, ax: Any, handles: Sequence[Any], labels: Iterable[Any], **k
 #: Where a point's label may go, in points from the point (dx, dy, ha, va), in the order tried.
 _SPOTS = ((4, 3, "left", "bottom"), (4, -3, "left", "top"), (-4, 3, "right", "bottom"), (-4, -3, "right", "top"),
           (0, 7, "center", "bottom"), (0, -7, "center", "top"), (12, 12, "left", "bottom"), (-12, -12, "right", "top"),
-          (12, -12, "left", "top"), (-12, 12, "right", "bottom"))
+          (12, -12, "left", "top"), (-12, 12, "right", "bottom"), (20, 0, "left", "center"),
+          (-20, 0, "right", "center"), (0, 18, "center", "bottom"), (0, -18, "center", "top"),
+          (22, 22, "left", "bottom"), (-22, -22, "right", "top"), (22, -22, "left", "top"), (-22, 22, "right", "bottom"))
 
 
 def _box(px: float, py: float, spot: tuple[float, float, str, str], w: float, h: float, scale: float) \
@@ -153,7 +190,7 @@ def _box(px: float, py: float, spot: tuple[float, float, str, str], w: float, h:
     x = px + dx * scale
     y = py + dy * scale
     x0 = x if ha == "left" else x - w if ha == "right" else x - w / 2
-    y0 = y if va == "bottom" else y - h
+    y0 = y if va == "bottom" else y - h / 2 if va == "center" else y - h
     return x0, y0, x0 + w, y0 + h
 
 
@@ -161,7 +198,8 @@ def place_labels(fig: Any, ax: Any, xs: Sequence[float], ys: Sequence[float], la
                  others: Sequence[tuple[float, float]] = (), limit: int = MAX_LABEL, fontsize: float = 7.0,
                  colors: Sequence[str] | None = None) -> list[Any]:
     """Name points: each label at the first spot beside its point (:data:`_SPOTS`) where it overlaps no label
-    placed before it and no point of ``others`` (the first spot when none is free). Labels are shortened past
+    placed before it and no point of ``others``; a label with no free spot is left out (a crowded point keeps
+    its marker, never a label printed over another). Labels are shortened past
     ``limit`` characters, with the full text as a tooltip; a label set apart from its point gets a thin leader
     line. ``colors``: one text colour per label. Returns the Text artists.
 
@@ -182,7 +220,7 @@ def place_labels(fig: Any, ax: Any, xs: Sequence[float], ys: Sequence[float], la
         text = short(label, limit)
         w, h = 0.56 * fontsize * len(text) * scale, 1.15 * fontsize * scale
         px, py = to_px((x, y))
-        chosen, box = _SPOTS[0], _box(px, py, _SPOTS[0], w, h, scale)
+        chosen = box = None
         for spot in _SPOTS:
             b = _box(px, py, spot, w, h, scale)
             clash = any(b[0] < q[2] and q[0] < b[2] and b[1] < q[3] and q[1] < b[3] for q in placed) or bool(
@@ -191,6 +229,8 @@ def place_labels(fig: Any, ax: Any, xs: Sequence[float], ys: Sequence[float], la
             if not clash:
                 chosen, box = spot, b
                 break
+        if chosen is None or box is None:  # crowded: no label rather than one over another
+            continue
         placed.append(box)
         far = abs(chosen[0]) > 8 or abs(chosen[1]) > 8
         color = colors[n] if colors is not None else "#333333"

@@ -9,6 +9,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from clfeval.errors import UsageError
+from clfeval.core import manyclasses
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, value
 
@@ -19,7 +20,10 @@ Group = tuple[str | None, list[str], list[float], list[float]]
 
 
 def _classes(pc: Mapping[str, Any], label: Any = None) -> tuple[list[str], list[float], list[float]]:
-    keys = [str(label)] if label is not None and str(label) in pc else list(pc)
+    """The points of the classes: class ``label``, or the classes a figure draws (at most 20, the largest:
+    :mod:`clfeval.core.manyclasses`)."""
+    keys = [str(label)] if label is not None and str(label) in pc else \
+        list(manyclasses.from_per_class(list(pc), pc, figure=True).labels)
     return keys, [value(pc[k].get("phi")) for k in keys], [value(pc[k].get("delta")) for k in keys]
 
 
@@ -80,7 +84,9 @@ def phi_delta_groups(result: Any, label: Any = None) -> tuple[list[Group], str]:
     if not pc or not all("phi" in c for c in pc.values()):
         raise UsageError("the phi-delta figure needs φ and δ: a report, a cross-validation result, the Reuters study, "
                          "a comparison of predicted labels or several reports; this result has none.")
-    return [(None, *_classes(pc))], "classes"
+    group = (None, *_classes(pc))
+    what = "classes" if len(group[1]) == len(pc) else f"the {len(group[1])} largest of {len(pc):,} classes"
+    return [group], what
 
 
 def phi_delta_points(result: Any, label: Any = None) -> tuple[list[str], list[float], list[float], str]:
@@ -110,8 +116,9 @@ def _rhombus(ax: Any, tag: str = "") -> None:
         ax.plot(xs, ys, color="#0072B2", linewidth=0.5, alpha=0.35, gid=f"{tag}tpr-{c:.1f}")
         xs, ys = _iso(s, -1)
         ax.plot(xs, ys, color="#D55E00", linewidth=0.5, alpha=0.35, gid=f"{tag}fpr-{c:.1f}")
-    ax.axhline(0, color="#999999", linewidth=0.6)
-    ax.axvline(0, color="#999999", linewidth=0.6)
+    # the axes through the origin, inside the rhombus only: the corner labels beyond it stay clear of every line
+    ax.plot([-1, 1], [0, 0], color="#999999", linewidth=0.6, gid=f"{tag}phi-axis")
+    ax.plot([0, 0], [-1, 1], color="#999999", linewidth=0.6, gid=f"{tag}delta-axis")
 
 
 def _points(ax: Any, groups: list[Group], prefix: str) -> list[Any]:
@@ -167,7 +174,7 @@ def phi_delta(result: Any, *, label: Any = None, annotate: int = 24) -> Any:
             _rhombus(a, "" if i == 0 else "zoom-")
             a.set_aspect("equal")
             a.set_xlabel("bias φ (Armano) = TPR + FPR − 1 (towards yes)")
-        ax.set_xlim(-1.25, 1.25)
+        ax.set_xlim(-1.32, 1.32)
         ax.set_ylim(-1.15, 1.12)
         handles = _points(ax, groups, "points")
         named = ax
@@ -189,10 +196,11 @@ def phi_delta(result: Any, *, label: Any = None, annotate: int = 24) -> Any:
                           colors=[colors[i] for i in chosen])
         if many:
             _mpl.legend(fig, ax, handles, [g for g, *_ in groups], loc="upper right")
-        ax.text(0, 1.04, "perfect", ha="center", fontsize=7, color="#555555")
-        ax.text(0, -1.1, "inverted", ha="center", fontsize=7, color="#555555")
-        ax.text(1.02, 0.02, "always yes", ha="left", fontsize=7, color="#555555")
-        ax.text(-1.02, 0.02, "always no", ha="right", fontsize=7, color="#555555")
+        # each corner's name beyond its corner, pointing away from the rhombus (ids for the geometry tests)
+        ax.text(0, 1.03, "perfect", ha="center", va="bottom", fontsize=7, color="#555555", gid="corner-top")
+        ax.text(0, -1.03, "inverted", ha="center", va="top", fontsize=7, color="#555555", gid="corner-bottom")
+        ax.text(1.03, 0, "always yes", ha="left", va="center", fontsize=7, color="#555555", gid="corner-right")
+        ax.text(-1.03, 0, "always no", ha="right", va="center", fontsize=7, color="#555555", gid="corner-left")
         ax.text(-1.22, 1.08, "thin lines: TPR = const (blue),\nFPR = const (orange), every 0.1", fontsize=6.5,
                 color="#666666", va="top", ha="left", gid="isometrics-note")
         ax.set_ylabel("δ = TPR − FPR (discrimination)")

@@ -124,7 +124,10 @@ def bootstrap(result: Any, *, pair: int = 0) -> Any:
         labels += ["0 (no difference)", f"tail: {h['count_beyond']:,} of {h['samples']:,} replicates"
                    + (" (p-value numerator)" if boot else " (p = (1 + count)/(b + 1))")]
         ax.set_xlim(lo, hi)
-        _mpl.legend(fig, ax, handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        top = float(counts.max()) if counts.size else 1.0
+        ax.set_ylim(0, top * 1.05 or 1.0)
+        # beneath the axes, across the figure: the histogram keeps the full width
+        _mpl.legend(fig, ax, handles, labels, loc="outside lower center", ncols=2)
         a, b = str(names.get("a", "A")), str(names.get("b", "B"))
         metric = d.get("metric", "metric")
         if boot:
@@ -136,5 +139,5 @@ def bootstrap(result: Any, *, pair: int = 0) -> Any:
         ax.set_ylabel("replicates")
         ax.set_title(title)
         who = "" if (a, b) == ("A", "B") else f", A = {_mpl.short(a, 30)}, B = {_mpl.short(b, 30)}"
-        _mpl.set_label(fig, ax.xaxis.label, f"{xlabel}\nM = {metric}{who}", 200)
+        _mpl.set_lines(fig, ax.xaxis.label, [xlabel, f"M = {metric}{who}"], 120)
     return fig

@@ -15,20 +15,30 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.core import manyclasses
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, need, ranking_of, value
 
 __all__ = ["roc", "pr", "threshold", "label_thresholds", "tuning_panel", "reliability", "MAX_CURVES"]
 
-#: One-vs-rest curves drawn with their own legend entry; more are drawn thin and grey.
-MAX_CURVES = 12
+#: One-vs-rest curves drawn, each in its own colour with its own legend entry: the largest classes
+#: (:mod:`clfeval.core.manyclasses`).
+MAX_CURVES = manyclasses.FIGURE_ALL
 
 
 def _curves(rk: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """(label, curves, per-label summary) for a binary or a one-vs-rest ranking dict."""
+    """(label, curves, per-label summary) for a binary or a one-vs-rest ranking dict (of many classes: the ones a
+    figure draws)."""
     if "per_class" in rk:
-        return [(lab, rk["curves"].get(lab) or {}, rk["per_class"][lab]) for lab in rk["labels"]]
+        picked = manyclasses.from_per_class(rk["labels"], rk["per_class"], figure=True, f1_key="average_precision")
+        return [(lab, rk["curves"].get(lab) or {}, rk["per_class"][lab]) for lab in picked.labels]
     return [(rk["positive"], rk["curves"], rk)]
+
+
+def _more(rk: dict[str, Any], items: list[Any]) -> str:
+    """What a one-vs-rest figure leaves out, or ''."""
+    k = len(rk.get("labels") or ())
+    return f"; the {len(items)} largest of {k:,} classes drawn" if k > len(items) else ""
 
 
 def _is_bands(d: dict[str, Any]) -> bool:
@@ -94,7 +104,7 @@ def _legend(fig: Any, ax: Any, handles: list[Any], names: list[str], curves: int
     if curves == 1:
         _mpl.legend(fig, ax, handles, names, loc=loc)
     else:
-        _mpl.legend(fig, ax, handles, names, loc="center left", bbox_to_anchor=(1.02, 0.5))
+        _mpl.legend(fig, ax, handles, names, loc="outside right upper", fontsize=7 if curves > 6 else None)
 
 
 def _draw(fig: Any, ax: Any, items: list[tuple[str, dict[str, Any], dict[str, Any]]], curve: str, x: str, y: str,
@@ -102,18 +112,37 @@ def _draw(fig: Any, ax: Any, items: list[tuple[str, dict[str, Any], dict[str, An
     """Draw one curve per label (thin grey past :data:`MAX_CURVES`), inside its band when ``bands`` has one;
     (label, summary, line, colour) of the coloured curves, and whether a band was drawn."""
     shown, banded = [], False
+    colors = _mpl.palette(len(items))
     for n, (lab, cv, summary) in enumerate(items):
         c = cv.get(curve)
         if not c:
             continue
-        many = n >= MAX_CURVES
-        color = "#bbbbbb" if many else _mpl.COLORS[n % len(_mpl.COLORS)]
-        if bands and not many:
+        color = colors[n]
+        if bands:
             banded = _band(ax, bands, lab, curve, x, color, n) is not None or banded
-        (line,) = ax.plot(*_mpl.fit(fig, c[x], c[y]), linewidth=0.8 if many else 1.6, color=color, gid=f"{curve}-{n}")
-        if not many:
-            shown.append((lab, summary, line, color))
+        xs, ys = c[x], c[y]
+        if curve == "pr":
+            xs, ys = _to_full_recall(xs, ys)
+        (line,) = ax.plot(*_mpl.fit(fig, xs, ys), linewidth=1.6, color=color, gid=f"{curve}-{n}")
+        shown.append((lab, summary, line, color))
     return shown, banded
+
+
+def _to_full_recall(recall: list[Any], precision: list[Any]) -> tuple[list[Any], list[Any]]:
+    """A PR curve up to its first point of full recall (scikit-learn's ``precision_recall_curve`` stops there):
+    the cuts below it add only negatives, a drop of precision to the prevalence at recall 1 that no threshold
+    worth choosing reaches.
+
+    >>> _to_full_recall([0.5, 1.0, 1.0, 1.0], [1.0, 0.8, 0.5, 0.3])
+    ([0.5, 1.0], [1.0, 0.8])
+    """
+    rec = [math.nan if v is None else float(v) for v in recall]
+    finite = [v for v in rec if math.isfinite(v)]
+    if not finite:
+        return list(recall), list(precision)
+    top = max(finite)
+    end = next(i for i, v in enumerate(rec) if v == top)
+    return list(recall[:end + 1]), list(precision[:end + 1])
 
 
 def _frame(ax: Any, xlabel: str, ylabel: str, title: str) -> None:
@@ -138,9 +167,11 @@ def roc(result: Any) -> Any:
         handles = [line for _, _, line, _ in shown]
         names = [f"{_mpl.short(lab, 24)} (AUC {_fmt(summary.get('roc_auc'))})" for lab, summary, _, _ in shown]
         if len(items) > 1:
-            names.append(f"macro ROC-AUC {_fmt(rk['macro']['roc_auc'])}" + (f"; {len(items) - MAX_CURVES} more in grey"
-                                                                            if len(items) > MAX_CURVES else ""))
+            names.append(f"macro ROC-AUC {_fmt(rk['macro']['roc_auc'])}")
             handles.append(ax.plot([], [], linestyle="none")[0])
+            if _more(rk, items):
+                names.append(_more(rk, items)[2:])
+                handles.append(ax.plot([], [], linestyle="none")[0])
         handles.append(diag)
         names.append("chance (AUC 0.5)")
         _band_legend(bands, banded, handles, names)
@@ -167,7 +198,12 @@ def pr(result: Any) -> Any:
             names.append(f"{_mpl.short(lab, 24)} (AP {_fmt(summary.get('average_precision'))}, prevalence {_fmt(prev)})")
         if len(items) > 1:
             handles.append(ax.plot([], [], linestyle="none")[0])
-            names.append(f"macro AP {_fmt(rk['macro']['average_precision'])}; dotted: each prevalence")
+            names.append(f"macro AP {_fmt(rk['macro']['average_precision'])}")
+            handles.append(ax.plot([], [], linestyle=":", color="#555555")[0])
+            names.append("dotted: each class's prevalence")
+            if _more(rk, items):
+                handles.append(ax.plot([], [], linestyle="none")[0])
+                names.append(_more(rk, items)[2:])
         else:
             handles.append(ax.plot([], [], linestyle=":", color="#555555")[0])
             names.append("random ranking (precision = prevalence)")
@@ -224,7 +260,7 @@ def threshold(result: Any) -> Any:
         _mpl.legend(fig, ax, handles, names, loc="outside lower center", ncols=3)
         ax.set_ylim(0, 1.0)
         ax.set_xlabel(f"threshold (positive {d['positive']!r} iff score ≥ threshold)")
-        ax.set_ylabel("on the test data")
+        ax.set_ylabel(f"precision, recall, F{beta:g} on TEST")
         ax.grid(True)
         ax.set_title("Threshold sweep on the test data", pad=44)
     return fig
@@ -268,7 +304,8 @@ def label_thresholds(result: Any) -> Any:
     development data and at the best cut in hindsight, with the three cuts written beside each row."""
     d = as_dict(result)
     per = need(d, "per_label", "label-threshold", "a multi-label threshold choice (clfeval threshold --multilabel)")
-    labels = list(d.get("labels") or per)
+    picked = manyclasses.label_threshold_classes(d, figure=True)
+    labels = list(picked.labels)
     rows = []
     for lab in labels:
         e = per[lab]
@@ -280,12 +317,18 @@ def label_thresholds(result: Any) -> Any:
         fig, ax = _mpl.figure(7.6, max(2.6, 0.3 * len(rows) + 1.6))
         handles = tuning_panel(fig, ax, rows, limit=24)
         _mpl.legend(fig, ax, handles, [name for _, name, _, _ in TUNING], loc="outside lower center", ncols=3)
-        ax.set_title("One cut per label (right: default → chosen on dev, and the hindsight cut)")
+        ax.set_title("One cut per label (right: default → chosen on dev, and the hindsight cut)" if not picked.partial
+                     else f"One cut per label, the {len(labels)} largest of {picked.total:,} labels")
     return fig
 
 
+#: Bins with fewer items are drawn faint and left out of the reliability line.
+FEW_ITEMS = 5
+
+
 def reliability(result: Any) -> Any:
-    """Reliability diagram: mean confidence against observed frequency per bin, the diagonal, bin counts
+    """Reliability diagram: mean confidence against observed frequency per bin (marker area: the bin's count;
+    bins of fewer than :data:`FEW_ITEMS` items faint and not joined by the line), the diagonal, bin counts
     beneath, ECE in the title."""
     d = as_dict(result)
     bins = need(d, "bins", "reliability", "a calibration result (clfeval calibration)")
@@ -293,15 +336,34 @@ def reliability(result: Any) -> Any:
         fig, (ax, axh) = _mpl.figure(5.2, 5.6, nrows=2, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
         (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="diagonal")
         full = [b for b in bins if b["count"]]
-        conf = [value(b["confidence"]) for b in full]
-        acc = [value(b["accuracy"]) for b in full]
+        solid = [b for b in full if b["count"] >= FEW_ITEMS]
+        few = [b for b in full if b["count"] < FEW_ITEMS]
         for b in full:
-            ax.plot([b["lower"], b["upper"]], [value(b["accuracy"])] * 2, color=_mpl.COLORS[0], alpha=0.25,
-                    linewidth=4, solid_capstyle="butt")
-        (curve,) = ax.plot(conf, acc, marker="o", color=_mpl.COLORS[0], linewidth=1.4, markersize=4, gid="reliability")
-        _mpl.legend(fig, ax, [curve, diag], ["each bin: observed at its mean confidence (band: the bin)",
-                                             "perfect calibration"], loc="upper left")
-        ax.set_ylim(0, 1)
+            ax.plot([b["lower"], b["upper"]], [value(b["accuracy"])] * 2, color=_mpl.COLORS[0],
+                    alpha=0.25 if b["count"] >= FEW_ITEMS else 0.08, linewidth=4, solid_capstyle="butt")
+        # the line joins the bins of at least FEW_ITEMS items; each marker's area grows with its bin's count
+        (curve,) = ax.plot([value(b["confidence"]) for b in solid], [value(b["accuracy"]) for b in solid],
+                           color=_mpl.COLORS[0], linewidth=1.4, gid="reliability")
+        biggest = max((b["count"] for b in full), default=1)
+
+        def area(b: dict[str, Any]) -> float:
+            return 6.0 + 150.0 * b["count"] / biggest
+
+        handles, names = [curve], [f"bins of ≥ {FEW_ITEMS} items (band: the bin's range)"]
+        if solid:
+            ax.scatter([value(b["confidence"]) for b in solid], [value(b["accuracy"]) for b in solid],
+                       s=[area(b) for b in solid], color=_mpl.COLORS[0], zorder=3, gid="bins")
+        if few:
+            handles.append(ax.scatter([value(b["confidence"]) for b in few], [value(b["accuracy"]) for b in few],
+                                      s=[area(b) for b in few], color=_mpl.COLORS[0], alpha=0.3, zorder=3,
+                                      gid="bins-few"))
+            names.append(f"bins of < {FEW_ITEMS} items (faint, not joined)")
+        handles.append(diag)
+        names.append("perfect calibration")
+        _mpl.legend(fig, ax, handles, names, loc="upper left")
+        ax.text(0.99, 0.01, "marker area ∝ items in the bin", transform=ax.transAxes, ha="right", va="bottom",
+                fontsize=7, color="#555555", gid="area-note")
+        ax.set_ylim(-0.03, 1.03)  # markers at 0 and 1 drawn whole
         ax.set_xlim(0, 1)
         ax.set_ylabel("observed frequency" if d.get("kind") == "binary" else "accuracy of the top label")
         ax.grid(True)

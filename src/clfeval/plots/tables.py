@@ -6,16 +6,18 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.core import manyclasses
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, need, value
 
 __all__ = ["confusion_matrix", "top_confusions", "per_class", "MAX_HEATMAP"]
 
-#: Largest number of classes drawn as a heatmap; beyond it, the top directional confusions.
-MAX_HEATMAP = 50
+#: Largest number of classes drawn as a heatmap (every class a figure may draw); beyond it, the largest directional
+#: confusions.
+MAX_HEATMAP = manyclasses.FIGURE_ALL
 
 
-def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 25) -> Any:
+def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = manyclasses.TOP) -> Any:
     """The confusion matrix as a heatmap: counts in the cells, colour by row share (recall).
 
     Rows are gold, columns predicted. The most confused pair (both
@@ -57,7 +59,7 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
         _mpl.label_ticks(fig, ax, "x", pos, labels, limit)
         _mpl.label_ticks(fig, ax, "y", pos, labels, limit)
         longest = max(len(_mpl.short(x, limit)) for x in labels)
-        rotation = 90 if k > 12 else 45 if k > 6 or longest * k > 36 else 0  # column labels never overlap
+        rotation = 90 if k > 6 else 45 if longest * k > 36 else 0  # column labels never overlap
         ax.tick_params(axis="x", labelrotation=rotation, labelsize=max(fs, 5))
         if rotation == 45:
             for t in ax.get_xticklabels():
@@ -86,7 +88,7 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
     return fig
 
 
-def top_confusions(result: Any, *, top: int = 25) -> Any:
+def top_confusions(result: Any, *, top: int = manyclasses.TOP) -> Any:
     """The ``top`` largest off-diagonal cells of the confusion matrix (gold → predicted) as bars."""
     d = as_dict(result)
     cm = np.asarray(need(d, "confusion_matrix", "confusion-matrix", "a single-label report"), dtype=np.int64)
@@ -112,9 +114,10 @@ def per_class(result: Any) -> Any:
     if isinstance(d.get("pooled"), dict):
         d = d["pooled"]
     pc = need(d, "per_class", "per-class", "a report")
-    labels = list(d.get("labels") or pc)
+    picked = manyclasses.from_per_class(list(d.get("labels") or pc), pc, figure=True)
+    labels = list(picked.labels)
     k = len(labels)
-    hardest = (d.get("diagnostics") or {}).get("hardest_class")
+    hardest = picked.marked[0] if picked.partial and picked.marked else (d.get("diagnostics") or {}).get("hardest_class")
     metrics = ("precision", "recall", "f1")
     with _mpl.rc():
         fig, ax = _mpl.figure(7.2, max(2.4, 0.42 * k + 1.4))
@@ -141,7 +144,8 @@ def per_class(result: Any) -> Any:
         if hardest in labels:
             i = labels.index(hardest)
             ax.axhspan(i - 0.5, i + 0.5, color="#D55E00", alpha=0.10, zorder=0, gid="hardest")
-        _mpl.label_ticks(fig, ax, "y", y, [f"{lab}  (hardest)" if lab == hardest else lab for lab in labels], 30)
+        _mpl.label_ticks(fig, ax, "y", y, [f"{lab}  (hardest{' of these' if picked.partial else ''})" if lab == hardest
+                                           else lab for lab in labels], 30)
         for t, lab in zip(ax.get_yticklabels(), labels):
             if lab == hardest:
                 t.set_color("#B03A00")
@@ -153,5 +157,6 @@ def per_class(result: Any) -> Any:
         ax.set_xlabel("value")
         _mpl.legend(fig, ax, handles, names, loc="upper center", bbox_to_anchor=(0.5, -0.12 if k > 3 else -0.25),
                     ncols=min(len(names), 3))
-        ax.set_title("Per class: precision, recall, F1 (markers: baselines' F1)")
+        ax.set_title("Per class: precision, recall, F1 (markers: baselines' F1)" if not picked.partial else
+                     f"Precision, recall, F1 of the {k} largest of {picked.total:,} classes")
     return fig

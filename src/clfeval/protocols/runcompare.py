@@ -33,12 +33,14 @@ __all__ = ["RunSide", "RunComparison", "compare_runs", "compare_results"]
 
 @dataclass(frozen=True)
 class RunSide:
-    """What a comparison says about one run: its id (None when not recorded), model, mean of the metric."""
+    """What a comparison says about one run: its id (None when not recorded), model, mean of the metric;
+    ``summary``: the run's headline metrics over the folds (name → mean, std), when known."""
 
     run_id: int | None
     model: str
     mean: float
     predictions: str | None = None
+    summary: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -46,7 +48,9 @@ class RunSide:
 
     def to_dict(self) -> dict[str, Any]:
         return {"run_id": self.run_id, "model": self.model, "name": self.name,
-                "mean": self.mean if math.isfinite(self.mean) else None, "predictions": self.predictions}
+                "mean": self.mean if math.isfinite(self.mean) else None, "predictions": self.predictions,
+                "summary": {m: {k: (v if math.isfinite(v) else None) for k, v in s.items()}
+                            for m, s in self.summary.items()}}
 
 
 @dataclass(frozen=True)
@@ -226,6 +230,15 @@ def compare_runs(log: Any, run_a: int, run_b: int, *, metric: str = "macro_f1", 
                     notes=notes)
 
 
+_SUMMARY = ("accuracy", "subset_accuracy", "macro_f1", "micro_f1", "hamming_loss")
+
+
+def _summary(result: Any, metric: str) -> dict[str, dict[str, float]]:
+    """A run's headline metrics (and the compared one) over its folds: mean and sample standard deviation."""
+    names = [m for m in (*_SUMMARY, metric) if m in result.spread]
+    return {m: {"mean": float(result.spread[m].mean), "std": float(result.spread[m].std)} for m in dict.fromkeys(names)}
+
+
 def compare_results(result_a: Any, result_b: Any, *, metric: str = "macro_f1", names: Sequence[str] = ("A", "B"),
                     run_ids: Sequence[int | None] = (None, None), samples: int = 10_000, seed: int = 0,
                     alpha: float = 0.05, level: float = 0.95) -> RunComparison:
@@ -246,8 +259,10 @@ def compare_results(result_a: Any, result_b: Any, *, metric: str = "macro_f1", n
         why.append(f"the data differ ({result_a.n} and {result_b.n} items)")
     if why:
         raise DataError(f"{names[0]} and {names[1]} cannot be compared fold by fold: " + "; ".join(why) + ".")
-    sides = (RunSide(run_ids[0], str(names[0]), result_a.spread[metric].mean if metric in result_a.spread else math.nan),
-             RunSide(run_ids[1], str(names[1]), result_b.spread[metric].mean if metric in result_b.spread else math.nan))
+    sides = (RunSide(run_ids[0], str(names[0]), result_a.spread[metric].mean if metric in result_a.spread else math.nan,
+                     summary=_summary(result_a, metric)),
+             RunSide(run_ids[1], str(names[1]), result_b.spread[metric].mean if metric in result_b.spread else math.nan,
+                     summary=_summary(result_b, metric)))
     checked = [f"the same protocol ({result_a.protocol.describe()}) and seed {sa}, {result_a.n} items"]
     return _compare(sides, (result_a, result_b), (result_a.predictions, result_b.predictions), checked, metric=metric,
                     multilabel=result_a.kind == "multilabel", samples=samples, seed=seed, alpha=alpha, level=level,

@@ -87,24 +87,59 @@ def to_json(data: Any, *, indent: int | None = 2) -> str:
     return json.dumps(jsonable(data), indent=indent, allow_nan=False, ensure_ascii=False) + "\n"
 
 
-def print_renderables(console: Any, items: list[Any]) -> None:
-    """Print rich renderables; tables at their natural width, never cropped or squeezed.
+#: Width of text output without a terminal (piped, written to a file, ``render(..., "text")``).
+PIPED_WIDTH = 100
 
-    Paragraphs wrap at the console width; a table wider than the console is
-    printed whole (a terminal wraps it) rather than having numbers cut.
-    """
+
+def _natural(console: Any, table: Any) -> int:
     from rich.measure import Measurement
+
+    return Measurement.get(console, console.options.update(width=100_000), table).maximum
+
+
+def _part(table: Any, columns: list[int]) -> Any:
+    """The table with only ``columns`` (every row kept)."""
+    import copy
+    import dataclasses
+
+    part = copy.copy(table)
+    part.columns = [dataclasses.replace(table.columns[i], _index=n) for n, i in enumerate(columns)]
+    part.rows = list(table.rows)
+    return part
+
+
+def fold(console: Any, table: Any, width: int) -> list[Any]:
+    """A table that fits ``width`` columns: whole when it fits; else folded into parts of consecutive columns,
+    each repeating the first column (the row names), so that every number is printed whole. A first column too
+    wide for the width is wrapped (its cells fold), never a number.
+    """
+    if _natural(console, table) <= width or len(table.columns) < 3:
+        return [table]
+    parts: list[list[int]] = []
+    current = [0]
+    for i in range(1, len(table.columns)):
+        if len(current) > 1 and _natural(console, _part(table, current + [i])) > width:
+            parts.append(current)
+            current = [0]
+        current.append(i)
+    parts.append(current)
+    return [_part(table, cols) for cols in parts]
+
+
+def print_renderables(console: Any, items: list[Any]) -> None:
+    """Print rich renderables within the console's width: paragraphs wrap, tables fold (:func:`fold`).
+
+    A table wider than the console is printed in parts of consecutive columns, each with the row names, one
+    beneath the other; numbers are never cut or squeezed.
+    """
     from rich.table import Table
 
     for r in items:
         if isinstance(r, Table):
-            natural = Measurement.get(console, console.options.update(width=100_000), r).maximum
-            old = console.width
-            console.width = max(old, natural)
-            try:
-                console.print(r, crop=False)
-            finally:
-                console.width = old
+            for n, part in enumerate(fold(console, r, console.width)):
+                if n:
+                    console.print("")
+                console.print(part, crop=False)
         else:
             console.print(r)
 
@@ -121,7 +156,7 @@ def render(result: Any, fmt: str = "text", *, width: int | None = None) -> str:
     """Render a result as ``text``, ``json``, ``markdown`` or ``html``.
 
     Text is plain (no colour, no control codes) at ``width`` columns
-    (default 120). HTML is one self-contained page
+    (default :data:`PIPED_WIDTH`, 100); tables wider than that fold (:func:`fold`). HTML is one self-contained page
     (:func:`clfeval.render.html.page`; needs the ``html`` extra).
     """
     if fmt == "json":
@@ -144,7 +179,7 @@ def render(result: Any, fmt: str = "text", *, width: int | None = None) -> str:
         from rich.console import Console
 
         buf = io.StringIO()
-        console = Console(file=buf, width=width or 120, color_system=None, force_terminal=False,
+        console = Console(file=buf, width=width or PIPED_WIDTH, color_system=None, force_terminal=False,
                           legacy_windows=False, soft_wrap=False, emoji=False, highlight=False)
         print_renderables(console, renderables(result))
         return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"

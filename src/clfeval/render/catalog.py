@@ -17,6 +17,22 @@ def _tasks(tasks: tuple[str, ...]) -> str:
     return "all" if set(tasks) == set(TASKS) else ", ".join(tasks)
 
 
+def undefined_sentence(text: str) -> str:
+    """A catalogue entry's undefined case as a sentence that says so: "Undefined when …", "Undefined for …".
+
+    >>> undefined_sentence("When TP = FP = 0: 0/0.")
+    'Undefined when TP = FP = 0: 0/0.'
+    >>> undefined_sentence("Never undefined itself.")
+    'Never undefined itself.'
+    """
+    for lead in ("When ", "For ", "Without ", "As "):
+        if text.startswith(lead):
+            return "Undefined " + lead.lower() + text[len(lead):]
+    if text.startswith("Never, "):
+        return "Never undefined, " + text[len("Never, "):]
+    return text if text.lower().startswith("never undefined") else "Undefined: " + text
+
+
 def catalogue_blocks(c: MetricCatalogue) -> list[Block]:
     """The layout of the catalogue: one table per input kind, then each metric's definition and undefined case."""
     blocks: list[Block] = [TextBlock(f"clfeval metrics — {len(c.metrics)} metrics", heading=True),
@@ -29,7 +45,7 @@ def catalogue_blocks(c: MetricCatalogue) -> list[Block]:
             blocks.append(TableBlock(title, ["metric", "tasks", "better", "range", "formula"], rows, numeric_from=99))
     blocks.append(TextBlock("Definitions and undefined cases", heading=True))
     for m in c.metrics:
-        blocks.append(TextBlock(f"{m.key} ({m.title}): {m.definition} Undefined: {m.undefined}"))
+        blocks.append(TextBlock(f"{m.key} ({m.title}): {m.definition} {undefined_sentence(m.undefined)}"))
     return blocks
 
 

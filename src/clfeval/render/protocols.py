@@ -36,8 +36,9 @@ def protocol_blocks(r: ProtocolResult) -> list[Block]:
     if model.get("description"):
         blocks.append(TextBlock(f"Model: {model['description']}."))
     n_folds = len(r.folds)
-    unit = "folds" if p.kind == "kfold" else "repeats"
-    over = f"all {n_folds} {unit}" if p.repeats == 1 or p.kind != "kfold" else f"all {n_folds} folds of {p.repeats} repeats"
+    unit = ("fold" if p.kind == "kfold" else "repeat") + ("s" if n_folds != 1 else "")
+    over = (f"all {n_folds} {unit}" if n_folds != 1 else f"1 {unit}") if p.repeats == 1 or p.kind != "kfold" \
+        else f"all {n_folds} folds of {p.repeats} repeats"
     tvt = r.train_vs_test
     cols = ["metric", "mean", "std", "min", "max"] + (["train", "gap"] if tvt else [])
     rows = []
@@ -90,11 +91,14 @@ def protocol_blocks(r: ProtocolResult) -> list[Block]:
     for b, ms in r.baselines.items():
         brows.append([b, ms[first].mean if first in ms else float("nan"), ms["macro_f1"].mean if "macro_f1" in ms else float("nan"),
                       ms["micro_f1"].mean if "micro_f1" in ms else float("nan")])
-    blocks.append(TableBlock("Baselines per fold (majority / stratified from that fold's training labels), mean over "
-                             + unit, bcols, brows))
+    one = "fold" if p.kind == "kfold" else "repeat"
+    blocks.append(TableBlock(f"Baselines per {one} (majority / stratified from that {one}'s training labels)"
+                             + (f", mean over {over}" if n_folds != 1 else ""), bcols, brows))
     blocks.append(TextBlock("Pooled out-of-fold report (the fold tables added up"
                             + (", over all repeats" if p.repeats > 1 else "") + ")", heading=True))
-    blocks.extend(b for b in report_blocks(r.pooled)[1:])
+    pooled_sig = r.pooled.signature  # one signature line for the run: the pooled report's settings join it
+    blocks.extend(b for b in report_blocks(r.pooled)[1:]
+                  if not (isinstance(b, TextBlock) and b.style == "dim" and b.text.startswith("clfeval ")))
     blocks.append(TextBlock("A difference between two models smaller than the fold-to-fold spread is not evidence: "
                             "run both on the same folds (same seed) and test it with `clfeval compare` on their "
                             "out-of-fold predictions.", own_markup=True))
@@ -102,7 +106,8 @@ def protocol_blocks(r: ProtocolResult) -> list[Block]:
         blocks.append(TextBlock(note, style="dim"))
     sig = r.signature
     versions = sig.get("versions", {})
-    tail = [f"clfeval {sig.get('version')}", f"seed {sig.get('seed')}", p.describe()]
+    tail = [f"clfeval {sig.get('version')}", f"seed {sig.get('seed')}", p.describe(),
+            f"zero_division={pooled_sig.get('zero_division')}", f"beta={pooled_sig.get('beta', 1.0):g}"]
     if "scikit-learn" in versions:
         tail.append(f"scikit-learn {versions['scikit-learn']}")
     if r.run_id is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from clfeval.core import catalog
+from clfeval.core import catalog, manyclasses
 from clfeval.render import register, section_renderers
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
 from clfeval.evaluate.reports import Report
@@ -58,20 +58,30 @@ _BINARY_ROWS = (("accuracy", "accuracy"), ("error_rate", "error rate"), ("precis
                 ("phi", "bias φ (Armano) = TPR + FPR − 1"))
 
 
-#: A report of many classes (held sparsely) shows this many of its largest classes, and its hardest ones.
-TOP_CLASSES = 20
+#: How many tied hardest classes a sentence names.
 HARDEST_SHOWN = 10
 
 
-def _top_classes(rep: Report) -> list[str]:
-    """The largest classes by support, then the hardest ones (lowest F1), in that order, each once."""
-    by_support = sorted(rep.labels, key=lambda lab: -rep.per_class[lab]["support"])[:TOP_CLASSES]
-    hardest = [lab for lab in rep.diagnostics.get("hardest_classes", [])[:HARDEST_SHOWN] if lab not in by_support]
-    if len(hardest) < HARDEST_SHOWN:
-        ranked = sorted((lab for lab in rep.labels if rep.per_class[lab]["support"] > 0),
-                        key=lambda lab: math.inf if math.isnan(rep.per_class[lab]["f1"]) else rep.per_class[lab]["f1"])
-        hardest += [lab for lab in ranked if lab not in by_support and lab not in hardest][:HARDEST_SHOWN - len(hardest)]
-    return by_support + hardest
+def shown_classes(rep: Report) -> Any:
+    """The classes the per-class table shows (:func:`clfeval.core.manyclasses.for_table`)."""
+    return manyclasses.from_per_class(rep.labels, rep.per_class)
+
+
+def engine_text(external: Any) -> str | None:
+    """Where a ranking was computed, for the signature line (always there; the body says it only when it
+    matters: spilled runs, Dask)."""
+    if not isinstance(external, dict):
+        return None
+    if external.get("engine") == "dask":
+        return "ranking: on Dask"
+    if "memory" not in external:
+        return None
+    from clfeval.render.scores import size_text
+
+    budget = size_text(int(external["memory"]))
+    if external.get("spilled"):
+        return f"ranking: {int(external.get('runs', 0))} sorted runs spilled to disk (memory budget {budget})"
+    return f"ranking: in memory (budget {budget})"
 
 
 def report_blocks(rep: Report) -> list[Block]:
@@ -81,10 +91,10 @@ def report_blocks(rep: Report) -> list[Block]:
     k = len(labels)
     kind = {"multilabel": "multi-label", "binary": "single-label, 2 classes", "multiclass": f"single-label, {k} classes"}[rep.kind]
     blocks.append(TextBlock(f"clfeval report — {rep.n} items, {kind}", heading=True))
-    shown_labels = labels
+    picked = shown_classes(rep)
+    shown_labels = list(picked.labels)
     if rep.confusion_cells is not None:  # many classes, held sparsely: the largest ones and confusions only
         cells = rep.confusion_cells
-        shown_labels = _top_classes(rep)
         blocks.append(TextBlock(f"Confusion table: {k:,} classes, held sparsely ({cells['non_empty']:,} non-empty cells, "
                                 f"{cells['off_diagonal']:,} of them confusions); the largest confusions are listed below, "
                                 f"and the JSON output holds them under confusion_cells."))
@@ -115,9 +125,8 @@ def report_blocks(rep: Report) -> list[Block]:
         rows.append(row)
     caption = ("δ = TPR − FPR (discrimination), bias φ (Armano) = TPR + FPR − 1 (bias towards saying yes; "
                "not the phi coefficient, which is MCC)")
-    if len(shown_labels) < k:
-        caption += (f"; {len(shown_labels)} of {k:,} classes shown: the {TOP_CLASSES} largest (support) and the "
-                    f"{HARDEST_SHOWN} hardest (lowest F1); every class is in the JSON output")
+    if picked.partial:
+        caption += "; " + picked.sentence()
     blocks.append(TableBlock("Per class (each class against all others)", cols, rows, caption=caption))
     avg_cols = ["average", "precision", "recall", "F1", *fcol]
     avg_rows = []
@@ -207,7 +216,9 @@ def report_blocks(rep: Report) -> list[Block]:
     for note in rep.notes:
         blocks.append(TextBlock(note, style="dim"))
     sig = rep.signature
-    blocks.append(TextBlock(f"clfeval {sig['version']} · zero_division={sig['zero_division']} · beta={sig['beta']:g}", style="dim"))
+    line = f"clfeval {sig['version']} · zero_division={sig['zero_division']} · beta={sig['beta']:g}"
+    engine = engine_text((rep.sections.get("ranking") or {}).get("external"))
+    blocks.append(TextBlock(line + (f" · {engine}" if engine else ""), style="dim"))
     return blocks
 
 

@@ -56,7 +56,7 @@ def _protocol_short(run: Run) -> str:
 def list_blocks(rl: RunList) -> list[Block]:
     if not rl.runs:
         return [TextBlock(f"The run log {rl.db} holds no runs yet.")]
-    cols = ["id", "created (UTC)", "command", "model", "protocol", "seed", "data", "task", *rl.metrics]
+    cols = ["id", "created (UTC)", "command", "model", "protocol", "seed", "data", "label column", *rl.metrics]
     rows = [[str(r.id), r.created[:16].replace("T", " "), r.command, model_summary(r.settings), _protocol_short(r),
              "—" if r.seed is None else str(r.seed), _data(r), r.task or "—", *[r.value(m) for m in rl.metrics]]
             for r in rl.runs]
@@ -87,7 +87,7 @@ def show_blocks(r: Run) -> list[Block]:
 
 def best_blocks(b: BestRuns) -> list[Block]:
     direction = "highest" if b.higher_is_better else "lowest"
-    cols = ["data", "task", "runs", "best run", b.metric, "std", "model", "protocol", "seed"]
+    cols = ["data", "label column", "runs", "best run", b.metric, "std", "model", "protocol", "seed"]
     rows = [[_data(r), r.task or "—", c, str(r.id), r.value(b.metric), r.metrics.get(b.metric, {}).get("std", math.nan),
              model_summary(r.settings), _protocol_short(r), "—" if r.seed is None else str(r.seed)]
             for r, c in zip(b.best, b.counts)]

@@ -7,6 +7,8 @@ from typing import Any
 from clfeval.scores.calibration import Calibration
 from clfeval.scores.curves import RULE, Ranking, RankingOvR
 from clfeval.render import register, register_section
+from clfeval.core import manyclasses
+from clfeval.core.manyclasses import label_threshold_classes
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
 from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
 
@@ -17,11 +19,15 @@ def ranking_blocks(d: dict[str, Any]) -> list[Block]:
     """Blocks of a ranking summary (``Ranking.to_dict()`` or ``RankingOvR.to_dict()``)."""
     blocks: list[Block] = [TextBlock("Ranking (scores)", heading=True)]
     if "per_class" in d:
-        rows = [[lab, num(v["roc_auc"]), num(v["average_precision"]), v["support"]] for lab, v in d["per_class"].items()]
+        pc = d["per_class"]
+        picked = manyclasses.from_per_class(list(pc), pc, f1_key="average_precision")
+        rows = [[lab, num(pc[lab]["roc_auc"]), num(pc[lab]["average_precision"]), pc[lab]["support"]]
+                for lab in picked.labels]
         for how in ("macro", "weighted", "micro"):
             rows.append([f"{how} average", num(d[how]["roc_auc"]), num(d[how]["average_precision"]), ""])
         blocks.append(TableBlock(f"One label against the rest ({d['kind']}, {d['n']} items)",
-                                 ["label", "ROC-AUC", PR_AUC, "positives"], rows))
+                                 ["label", "ROC-AUC", PR_AUC, "positives"], rows,
+                                 caption=picked.sentence() and picked.sentence().replace("F1", "average precision")))
     else:
         binned = d.get("binned")
         auc = num(d["roc_auc"]) + (f" ± {num(binned['auc_error_bound'])}" if binned else "")
@@ -38,7 +44,9 @@ def ranking_blocks(d: dict[str, Any]) -> list[Block]:
                                 f"({b['pairs_in_common_bin']} of {d['pairs']} positive–negative pairs share a bin); "
                                 f"average precision and the curves are at the bin edges."))
     if d.get("external"):
-        blocks.append(TextBlock(_external_line(d["external"])))
+        line = _external_line(d["external"])
+        if line:
+            blocks.append(TextBlock(line))
     if "threshold" in d:
         blocks.append(TextBlock(f"Predictions come from the cut {d['threshold']['value']:g}: {RULE}."))
     for note in d.get("notes", []):
@@ -57,8 +65,9 @@ def size_text(n: int) -> str:
     return f"{n} bytes"
 
 
-def _external_line(e: dict[str, Any]) -> str:
-    """Where the exact ranking was computed: in memory, spilled to disk as sorted runs, or on a Dask cluster."""
+def _external_line(e: dict[str, Any]) -> str | None:
+    """Where the exact ranking was computed when it matters: spilled to disk as sorted runs, or on a Dask cluster;
+    None for a ranking in memory (the JSON's ``external`` says so, and nothing about the numbers changes)."""
     if e.get("engine") == "dask":
         parts = sum(e["partitions"].values()) if isinstance(e["partitions"], dict) else int(e["partitions"])
         return (f"Ranked on Dask: {parts} partition{'s' if parts != 1 else ''}, the score axis cut into ranges each "
@@ -68,7 +77,7 @@ def _external_line(e: dict[str, Any]) -> str:
         runs = int(e.get("runs", 0))
         return (f"Ranked beyond memory: the scores outgrew the memory budget ({budget}, --memory), so {runs} sorted "
                 f"run{'s' if runs != 1 else ''} spilled to disk and were merged; every number is exact.")
-    return f"Ranked within the memory budget ({budget}, --memory): nothing spilled to disk."
+    return None
 
 
 register_section("ranking", ranking_blocks)
@@ -122,7 +131,9 @@ def threshold_blocks(c: ThresholdChoice) -> list[Block]:
                                 f"F1 {num(c.dev['f1'])}{extra}. Rule: {RULE}."))
     blocks.append(TextBlock(f"Default cut: {c.default['source']}."))
     if c.external:
-        blocks.append(TextBlock(_external_line(c.external)))
+        line = _external_line(c.external)
+        if line:
+            blocks.append(TextBlock(line))
     for note in c.notes:
         blocks.append(TextBlock(note, style="dim"))
     return blocks
@@ -131,7 +142,8 @@ def threshold_blocks(c: ThresholdChoice) -> list[Block]:
 def label_threshold_blocks(r: LabelThresholds) -> list[Block]:
     blocks: list[Block] = [TextBlock(f"One threshold per label: {r.objective_description}", heading=True)]
     rows = []
-    for lab in r.labels:
+    picked = label_threshold_classes(r.to_dict())
+    for lab in picked.labels:
         e = r.per_label[lab]
         t = e["threshold"]
         rows.append([lab, f"{e['default']['threshold']:g}", num(e["default"]["f1"]),
@@ -139,7 +151,8 @@ def label_threshold_blocks(r: LabelThresholds) -> list[Block]:
                      "—" if e["hindsight"] is None else f"{e['hindsight']['threshold']:g}",
                      "—" if e["hindsight"] is None else num(e["hindsight"]["f1"])])
     blocks.append(TableBlock(f"Per label, measured on the test data ({r.n_test} items)",
-                             ["label", "default cut", "F1", "dev cut", "F1", "hindsight cut", "F1 (hindsight)"], rows))
+                             ["label", "default cut", "F1", "dev cut", "F1", "hindsight cut", "F1 (hindsight)"], rows,
+                             caption=picked.sentence()))
     avg_rows = []
     for setting, title in (("default", "default cuts"), ("tuned", "cuts chosen on dev"), ("hindsight", "best in hindsight (test)")):
         if setting in r.averages:
@@ -150,7 +163,9 @@ def label_threshold_blocks(r: LabelThresholds) -> list[Block]:
                                                                   "macro R", "macro F1"], avg_rows))
     blocks.append(TextBlock(f"Rule: {RULE}."))
     if r.external:
-        blocks.append(TextBlock(_external_line(r.external)))
+        line = _external_line(r.external)
+        if line:
+            blocks.append(TextBlock(line))
     for note in r.notes:
         blocks.append(TextBlock(note, style="dim"))
     return blocks

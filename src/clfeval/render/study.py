@@ -39,7 +39,7 @@ def _intro(s: ReutersStudy) -> list[Block]:
     pub = sp["published"]
     tok = s.tokenization
     blocks: list[Block] = [
-        TextBlock(f"clfeval reuters — Reuters-21578, ModApte split: mission §9's reference study re-run with "
+        TextBlock(f"clfeval reuters — Reuters-21578, ModApte split: the reference Naive Bayes study re-run with "
                   f"clfeval's own parts (seed {s.signature.get('seed')})", heading=True),
         TextBlock(f"Data: {_n(sp['train'])} training and {_n(sp['test'])} test stories with at least one of the "
                   f"{sp['categories']} ModApte categories (published: {_n(pub['train'])} / {_n(pub['test'])}). "
@@ -76,7 +76,7 @@ def _binary(s: ReutersStudy) -> list[Block]:
             if how == "macro" and k == "f1":
                 name = "macro-F1 (mean of per-category F1)"
             arow.append([name, b[how][k], pub[how][k], pub["stated"][how][k], _signed(b[how][k] - pub[how][k])])
-    out.append(TableBlock("Averages over the ten categories", ["average", "ours", "published", "stated in §9", "Δ"],
+    out.append(TableBlock("Averages over the ten categories", ["average", "ours", "published", "stated", "Δ"],
                           arow, caption="micro = pooled TP, FP, FN; macro = plain mean over categories."))
     same = pub.get("at_published_positives") or {}
     if same:
@@ -153,7 +153,7 @@ def _thresholds(s: ReutersStudy) -> list[Block]:
                        ["category", "F1 at 0", "chosen cut", "dev F1", "tuned test F1", "gain", "hindsight cut",
                         "hindsight F1"], rows,
                        caption=f"Cuts are log-odds. Chosen cuts here: {span}; published: tuned cuts on Reuters are "
-                               f"log-odds of 7 to 28 (mission §5). Hindsight = the best cut on the test stories "
+                               f"log-odds of 7 to 28. Hindsight = the best cut on the test stories "
                                f"themselves: optimistic, an upper bound, shown only to measure what the "
                                f"development split found.")]
 

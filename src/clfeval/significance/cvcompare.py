@@ -296,7 +296,8 @@ def _five_by_two(folds: list[FoldDifference], higher: bool, level: float) -> dic
 def _five_by_two_reason(repeats: int, per: int) -> str | None:
     if repeats == 5 and per == 2:
         return None
-    shape = f"{repeats} repeats of {per} folds" if per else f"{repeats} repeats with different numbers of folds"
+    times = f"{repeats} repeat{'s' if repeats != 1 else ''}"
+    shape = f"{times} of {per} folds" if per else f"{times} with different numbers of folds"
     return f"Dietterich's 5x2cv test needs 5 repeats of 2-fold cross-validation; these runs have {shape}."
 
 

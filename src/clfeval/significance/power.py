@@ -432,6 +432,8 @@ def mcnemar_power(n_ab: int, n_ba: int, n: int, *, delta: float | None = None, a
                 if why:
                     undefined.append({"field": "required_n", "reason": why})
         explanation = _mcnemar_sentence(n, unit, label, detectable, delta, required, stays, target, undefined)
+    if required is None:  # the note explains a reported n; without one it explains nothing
+        notes.remove(_NOT_MONOTONE)
     sig = signature("mcnemar_power", {"alpha": alpha, "power": target, "alternative": alternative, "delta": delta,
                                       "max_n": max_n, "method": "exact sum over D ~ Bin(n, p_d) and the exact "
                                       "conditional test's rejection region"})

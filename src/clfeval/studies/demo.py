@@ -386,7 +386,8 @@ def demo_bootstrap() -> DemoResult:
                    ["virtual test sets with δ(x^(i)) ≥ 2δ(x)", f"{count:,} of {samples:,}"],
                    ["p = count / b", f"{res.p_value:.4f}"],
                    ["McNemar exact p on the same documents (n_AB = 2, n_BA = 0)", f"{mcn.p_value:.4f}"],
-                   ["textbook illustration: 47 of 10,000", "p = 0.0047 < 0.01"]]),
+                   ["Jurafsky & Martin's illustration (Speech and Language Processing, 3rd ed., §4.9): 47 of 10,000",
+                    "p = 0.0047 < 0.01"]]),
     ]
     return DemoResult(
         "bootstrap", "Is the difference real? The paired bootstrap",
@@ -397,7 +398,7 @@ def demo_bootstrap() -> DemoResult:
         "unshifted one reaches 2δ(x). Hence p = (1/b)·#{δ(x^(i)) ≥ 2δ(x)}.",
         tables,
         f"Here {count:,} of {samples:,} virtual test sets reach 2δ = 0.40, so p = {res.p_value:.4f} ≥ 0.05: with ten "
-        f"documents a lead of 0.20 resting on two documents could well be luck. The textbook's count of 47 "
+        f"documents a lead of 0.20 resting on two documents could well be luck. Jurafsky & Martin's count of 47 "
         f"(p = 0.0047 < 0.01, reject H0) is illustrative: the real count depends on which documents each system got "
         f"right. Report δ and p together: p says whether the difference is real, δ whether it matters.",
         {"n": 10, "a": res.a, "b": res.b, "delta": res.delta, "threshold": two_delta, "samples": samples, "seed": seed,
