@@ -183,7 +183,7 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
         return
     page = None if errors_out is None else _error_page(errors_out, result, texts, ids, cfg, seed)
     _write_and_record(command, result, settings, src, on_disk, data_hash, label_col, multilabel, log, runs_db,
-                      predictions_out, fmt, output, page)
+                      predictions_out, fmt, output, page, existed)
 
 
 def _error_page(path: Path, result: Any, texts: list[str], ids: list[Any], cfg: Any, seed: int) -> tuple[Path, str]:
@@ -198,7 +198,8 @@ def _error_page(path: Path, result: Any, texts: list[str], ids: list[Any], cfg: 
 
 def _write_and_record(command: str, result: Any, settings: dict[str, Any], src: Any, on_disk: bool, data_hash: Any,
                       label_col: str, multilabel: bool, log: Any, runs_db: Path, predictions_out: Path | None,
-                      fmt: str, output: Path | None, page: tuple[Path, str] | None = None) -> None:
+                      fmt: str, output: Path | None, page: tuple[Path, str] | None = None,
+                      existed: bool = True) -> None:
     """The out-of-fold predictions, --errors and --output written, the run recorded (outputs in place first), the
     result shown."""
     from clfeval.io.outputs import OutputFiles
