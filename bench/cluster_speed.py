@@ -14,7 +14,7 @@ One run, every ratio measured in that run (each measurement in a child process, 
 Parquet batches are read with ``pyarrow.dataset`` directly (the streaming reader of issue 12 replaces it).
 The files are written to a temporary directory and deleted afterwards.
 
-Usage: python bench/cluster_speed.py [--n 100000000] [--files 20] [--memory 1GB] [--dir DIR]
+Usage: python bench/cluster_speed.py [--n 100000000] [--files 20] [--memory 1GB] [--dir DIR] [--repeat R]
 """
 
 from __future__ import annotations
@@ -170,6 +170,8 @@ def main() -> None:
     ap.add_argument("--bins", type=int, default=1000)
     ap.add_argument("--dir", default=None, help="where to write the files (default: a temporary directory)")
     ap.add_argument("--skip-dask", action="store_true")
+    ap.add_argument("--repeat", type=int, default=1, help="measure section 3 (local streams, then Dask) this often")
+    ap.add_argument("--dask-only", action="store_true", help="section 3 only")
     args = ap.parse_args()
 
     import numpy as np
@@ -184,35 +186,47 @@ def main() -> None:
         print(f"{args.n:.3g} rows in {args.files} Parquet files ({gb(size)}) written in {time.perf_counter() - t0:.1f} s;"
               f" numpy {np.__version__}, {os.cpu_count()} cores")
 
-        ext = child("external", directory, args.memory)
-        mem = child("memory", directory)
-        same = (ext["roc_auc"] == mem["roc_auc"] and ext["ap"] == mem["ap"] and ext["curves"] == mem["curves"])
-        print(f"\n1. exact ROC-AUC + AP, streamed, memory budget {args.memory}:")
-        print(f"   streamed : {ext['time']:.1f} s, peak RSS {gb(ext['rss_self'])}, spilled: {ext['spilled']} "
-              f"({ext['runs']} runs on disk); ROC-AUC {ext['roc_auc']!r}, AP {ext['ap']!r}")
-        print(f"   in memory: {mem['time']:.1f} s (read {mem['read']:.1f} s + Ranking {mem['rank']:.1f} s), peak RSS "
-              f"{gb(mem['rss_self'])}; ROC-AUC {mem['roc_auc']!r}, AP {mem['ap']!r}")
-        print(f"   streamed / in memory: time {ext['time'] / mem['time']:.2f}x, peak RSS "
-              f"{ext['rss_self'] / mem['rss_self']:.2f}x; identical AUC, AP and curves: {same}")
+        if not args.dask_only:
+            ext = child("external", directory, args.memory)
+            mem = child("memory", directory)
+            same = (ext["roc_auc"] == mem["roc_auc"] and ext["ap"] == mem["ap"] and ext["curves"] == mem["curves"])
+            print(f"\n1. exact ROC-AUC + AP, streamed, memory budget {args.memory}:")
+            print(f"   streamed : {ext['time']:.1f} s, peak RSS {gb(ext['rss_self'])}, spilled: {ext['spilled']} "
+                  f"({ext['runs']} runs on disk); ROC-AUC {ext['roc_auc']!r}, AP {ext['ap']!r}")
+            print(f"   in memory: {mem['time']:.1f} s (read {mem['read']:.1f} s + Ranking {mem['rank']:.1f} s), peak RSS "
+                  f"{gb(mem['rss_self'])}; ROC-AUC {mem['roc_auc']!r}, AP {mem['ap']!r}")
+            print(f"   streamed / in memory: time {ext['time'] / mem['time']:.2f}x, peak RSS "
+                  f"{ext['rss_self'] / mem['rss_self']:.2f}x; identical AUC, AP and curves: {same}")
 
-        bn = child("binned", directory, str(args.bins))
-        err = abs(bn["roc_auc"] - ext["roc_auc"])
-        print(f"\n2. binned, {args.bins} quantile bins ({bn['bins']} formed): {bn['time']:.1f} s (first pass "
-              f"{bn['first_pass']:.1f} s), peak RSS {gb(bn['rss_self'])}; ROC-AUC {bn['roc_auc']:.9f}, printed bound "
-              f"±{bn['bound']:.3g}, actual error {err:.3g} ({err / bn['bound']:.3f} of the bound); AP {bn['ap']:.6f} "
-              f"(exact {ext['ap']:.6f}); time vs exact stream {bn['time'] / ext['time']:.2f}x")
+            bn = child("binned", directory, str(args.bins))
+            err = abs(bn["roc_auc"] - ext["roc_auc"])
+            print(f"\n2. binned, {args.bins} quantile bins ({bn['bins']} formed): {bn['time']:.1f} s (first pass "
+                  f"{bn['first_pass']:.1f} s), peak RSS {gb(bn['rss_self'])}; ROC-AUC {bn['roc_auc']:.9f}, printed bound "
+                  f"±{bn['bound']:.3g}, actual error {err:.3g} ({err / bn['bound']:.3f} of the bound); AP {bn['ap']:.6f} "
+                  f"(exact {ext['ap']:.6f}); time vs exact stream {bn['time'] / ext['time']:.2f}x")
 
         if not args.skip_dask:
-            loc = child("local_counts", directory)
-            dk = child("dask", directory)
-            same_counts = dk["accuracy"] == loc["accuracy"] and dk["macro_f1"] == loc["macro_f1"]
-            same_rank = dk["roc_auc"] == ext["roc_auc"] and dk["ap"] == ext["ap"] and dk["curves"] == ext["curves"]
-            print(f"\n3. Dask LocalCluster, 2 worker processes on 127.0.0.1 (start-up {dk['startup']:.1f} s):")
-            print(f"   count report: {dk['report']:.1f} s vs local stream {loc['time']:.1f} s "
-                  f"({dk['report'] / loc['time']:.2f}x); identical: {same_counts}")
-            print(f"   exact AUC + AP: {dk['ranking']:.1f} s vs local stream {ext['time']:.1f} s "
-                  f"({dk['ranking'] / ext['time']:.2f}x); identical AUC, AP and curves: {same_rank}")
-            print(f"   client peak RSS {gb(dk['rss_self'])} (workers: {gb(dk['rss_children'])} the largest)")
+            # The machine may be shared: each repeat measures the local streams and Dask back to back, and the
+            # ratios are taken within a repeat.
+            rows = []
+            for rep in range(args.repeat):
+                loc = child("local_counts", directory)
+                ext_r = child("external", directory, args.memory)
+                dk = child("dask", directory)
+                same_counts = dk["accuracy"] == loc["accuracy"] and dk["macro_f1"] == loc["macro_f1"]
+                same_rank = (dk["roc_auc"] == ext_r["roc_auc"] and dk["ap"] == ext_r["ap"]
+                             and dk["curves"] == ext_r["curves"])
+                rows.append((dk["report"] / loc["time"], dk["ranking"] / ext_r["time"]))
+                print(f"\n3. Dask LocalCluster, 2 worker processes on 127.0.0.1 (start-up {dk['startup']:.1f} s)"
+                      + (f", repeat {rep + 1} of {args.repeat}:" if args.repeat > 1 else ":"))
+                print(f"   count report: {dk['report']:.1f} s vs local stream {loc['time']:.1f} s "
+                      f"({rows[-1][0]:.2f}x); identical: {same_counts}")
+                print(f"   exact AUC + AP: {dk['ranking']:.1f} s vs local stream {ext_r['time']:.1f} s "
+                      f"({rows[-1][1]:.2f}x); identical AUC, AP and curves: {same_rank}")
+                print(f"   client peak RSS {gb(dk['rss_self'])} (workers: {gb(dk['rss_children'])} the largest)")
+            if args.repeat > 1:
+                med = np.median(np.array(rows), axis=0)
+                print(f"\n   median over {args.repeat} repeats: count report {med[0]:.2f}x, exact AUC + AP {med[1]:.2f}x")
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

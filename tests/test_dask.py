@@ -108,6 +108,27 @@ def test_exact_ranking_equals_local(dask_client, data, ranges):
     assert r.roc_auc == local.roc_auc and r.average_precision == local.average_precision
 
 
+@pytest.mark.parametrize("per_task, memory", [(1, None), (8, None), (8, 4096)])
+def test_grouping_and_memory_budget_change_no_number(dask_client, data, monkeypatch, per_task, memory):
+    """Partitions read one or up to eight per task, sorted whole or a few hundred scores at a time (a 4 KB budget),
+    the score axis cut into more ranges when each must fit that budget: the in-memory ranking every time."""
+    from clfeval.dask import parts as dparts
+    from clfeval.dask import rankings as drank
+
+    path, cols = data
+    monkeypatch.setattr(dparts, "PARTS_PER_TASK", per_task)
+    monkeypatch.setattr(drank, "threads", lambda client: 1)  # one thread: ceil(n / per_task) groups
+    r = cd.ranking(path, positive="dog", score="score", client=dask_client, memory=memory)
+    local = ranking(cols["gold"], cols["score"], positive="dog")
+    d = r.to_dict()
+    d.pop("external")
+    assert _dump(d) == _dump(local.to_dict())
+    parts = dparts.parts_of(path, ["gold", "score"])
+    plan = drank.range_plan(parts, gold="gold", score="score", positive="dog", client=dask_client, memory=memory)
+    assert len(plan.runs) == -(-len(parts) // per_task) and len(parts) > 40
+    assert plan.ranges > 4 if memory else plan.ranges == 4  # the default: four per thread
+
+
 def test_calibration_equals_local(dask_client, data):
     path, cols = data
     c = cd.calibration(path, prob="score", positive="dog", bins=7, client=dask_client).to_dict()

@@ -186,3 +186,27 @@ def test_sigterm_while_spilling_removes_the_runs(tmp_path):
                          env={**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(__file__), "..", "src")})
     assert out.returncode == 128 + signal.SIGTERM, out.stderr
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("typ", ["int8", "uint8", "int64", "uint64"])
+def test_integer_gold_matches_positive_by_value_or_string_form(typ):
+    """Integer gold columns take a fast path; the answer is the rule's: the label equal to the positive, or whose
+    string form is the positive's (so "1" names 1, and "01", "-0", " 1", 1.5 and True name nothing)."""
+    import pyarrow as pa
+
+    from clfeval.scores.streamovr import batch_is_positive
+
+    values = {"int8": [1, -1, 0, 2, 1, 127], "uint8": [1, 0, 255, 1], "int64": [1, -(2 ** 63), 2 ** 63 - 1, 0, 1],
+              "uint64": [1, 2 ** 64 - 1, 0]}[typ]
+    arr = pa.array(values, type=getattr(pa, typ)())
+    for gold in (arr, pa.chunked_array([arr[:2], arr[2:]]), pa.chunked_array([arr])):
+        for positive in (1, "1", 0, "0", -1, "-1", 255, "255", 2 ** 64 - 1, str(2 ** 64 - 1), 2 ** 63 - 1,
+                         np.int64(1), np.uint8(0), 300, "01", "-0", " 1", "+1", True, 1.5):
+            if isinstance(positive, str):
+                want = [str(v) == positive for v in values]
+            elif isinstance(positive, (bool, float)):
+                want = [False] * len(values)  # a boolean never names an integer; 1.5 is no integer's string form
+            else:
+                want = [v == int(positive) for v in values]
+            assert batch_is_positive(gold, positive).tolist() == want, (typ, positive)
+    assert batch_is_positive(pa.chunked_array([], type=pa.int64()), 1).tolist() == []

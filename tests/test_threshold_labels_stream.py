@@ -125,7 +125,7 @@ def test_threshold_scores_prefix_streams_the_in_memory_numbers(files, obj, monke
         if test == "-":
             monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(f["test"].read_bytes())))
             monkeypatch.setattr(Source, "from_stream", classmethod(
-                lambda cls, stream, _m=spool_at, **kw: spool(cls, stream, **kw, **({"memory": _m} if _m else {}))))
+                lambda cls, stream, _m=spool_at, **kw: spool(cls, stream, **{**kw, **({"memory": _m} if _m else {})})))
         out = _json("threshold", test, *args)
         ext = out.pop("external")
         out.pop("engine")  # the front door's engine block (issue 21): where it ran, not what it computed

@@ -235,7 +235,8 @@ def _spilling_run(tmp_path: Path, n: int = 300_000) -> subprocess.Popen:
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     env = dict(os.environ, PYTHONPATH=SRC, TMPDIR=str(tmp))
-    return subprocess.Popen([sys.executable, "-m", "clfeval", "report", "big.csv", "--score", "score", "--positive", "1", "--memory", "4KiB", "-f", "json", "-o", "out.json"],
+    return subprocess.Popen([sys.executable, "-m", "clfeval", "report", "big.csv", "--score", "score", "--positive", "1",
+                             "--memory", "4KiB", "-f", "json", "-o", "out.json"],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
@@ -247,10 +248,14 @@ def test_sighup_and_sigquit_remove_the_spill_and_write_nothing(tmp_path, sig, co
     p = _spilling_run(tmp_path)
     tmp = tmp_path / "tmp"
     deadline = time.monotonic() + 60
-    while not any(tmp.iterdir()) and time.monotonic() < deadline and p.poll() is None:
-        time.sleep(0.02)
-    assert any(tmp.iterdir()), "no spill directory appeared"
-    assert all(x.name.startswith("clfeval-spill-") for x in tmp.iterdir())
+    seen = False
+    while not seen and time.monotonic() < deadline and p.poll() is None:
+        time.sleep(0.01)
+        seen = any(tmp.iterdir())
+    if not seen:
+        p.kill()
+        _, err = p.communicate(timeout=60)
+        raise AssertionError(f"no spill directory appeared (exit {p.returncode}): {err.decode()[-2000:]}")
     p.send_signal(getattr(signal, sig))
     _, err = p.communicate(timeout=60)
     assert p.returncode == code, err

@@ -7,7 +7,7 @@ success, 1 a problem found in the data, 2 a usage or environment error (a bad
 option, a missing file, an output that cannot be written), 3 a gate not met
 (``compare --gate`` whose test does not reject its null, ``report --require``
 with an unmet condition; the result is still written, the unmet part named on
-stderr), 70 a bug in clfeval, 130 after SIGINT, 143 after SIGTERM.
+stderr), 70 a bug in clfeval, 130 after SIGINT, 143 after SIGTERM, 129 after SIGHUP, 131 after SIGQUIT.
 """
 
 from __future__ import annotations

@@ -225,11 +225,24 @@ def _stdin(option: str | None) -> Any:
                          f"{'a terminal' if stream is not None else 'closed'}; pipe the data in, as in "
                          f"cat preds.csv | clfeval report -.")
     try:
-        src = Source.from_stream(stream)
+        src = Source.from_stream(stream, memory=_spool_at(ctx))
     except OSError as exc:
         raise InputFileError(f"standard input ('-', {what}) cannot be read: {exc}.") from None
     meta["clfeval.stdin"] = what
     return src
+
+
+def _spool_at(ctx: click.Context | None) -> int:
+    """Bytes of standard input held in memory before it is spooled to an unnamed file: a quarter of
+    ``--memory`` when the command has it, at most the default."""
+    from clfeval.io.source import SPOOL_AT
+
+    memory = ctx.params.get("memory") if ctx is not None else None
+    if memory is None:
+        return SPOOL_AT
+    from clfeval.scores.external import parse_memory
+
+    return max(1 << 16, min(SPOOL_AT, parse_memory(memory) // 4))
 
 
 def parse_list(text: str | None) -> list[str] | None:

@@ -46,7 +46,7 @@ def engine_options(f: Callable[..., Any]) -> Callable[..., Any]:
                           "LocalCluster on 127.0.0.1 with one worker per core, closed at the end.")(f)
     f = click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
                      help="local: stream the PATHs on this machine; dask: map their partitions on a Dask cluster "
-                          "(needs the dask extra; Parquet, CSV and TSV files).")(f)
+                          "(needs the dask extra; every format and reading option of the local engine).")(f)
     return f
 
 

@@ -240,14 +240,15 @@ class Counter:
         lut[used] = codes
         return [lut[x.astype(np.int64) - lo] for x in ints]
 
-    def add_codes(self, codes: Sequence[np.ndarray]) -> None:
-        """Count items given by their codes in the (shared) vocabulary."""
-        self._add([np.asarray(c, dtype=np.int64) for c in codes])
+    def add_codes(self, codes: Sequence[np.ndarray], weights: np.ndarray | None = None) -> None:
+        """Count items given by their codes in the (shared) vocabulary; ``weights``: how many items each row is."""
+        w = None if weights is None else np.asarray(weights, dtype=np.int64)
+        self._add([np.asarray(c, dtype=np.int64) for c in codes], w)
 
-    def _add(self, codes: list[np.ndarray]) -> None:
+    def _add(self, codes: list[np.ndarray], weights: np.ndarray | None = None) -> None:
         k = len(self.vocab)
         m = codes[0].size
-        self.n += m
+        self.n += m if weights is None else int(weights.sum())
         if self.dense is not None and k <= self.limit:
             if k > self.cap:
                 self._grow(k)
@@ -256,7 +257,9 @@ class Counter:
                 if self.arity == 3:
                     key = key * self.cap + codes[2]
                 cells = self.cap ** self.arity
-                if cells <= 4 * m:
+                if weights is not None:
+                    np.add.at(self.dense.reshape(-1), key, weights)
+                elif cells <= 4 * m:
                     self.dense += np.bincount(key, minlength=cells).reshape(self.dense.shape)
                 else:  # a large table and a small batch: add the batch's distinct cells only
                     uniq, cnt = np.unique(key, return_counts=True)
@@ -266,7 +269,12 @@ class Counter:
             self._to_sparse()
         if m:
             key = codes[0] << _BITS | codes[1] if self.arity == 2 else (codes[0] << _BITS | codes[1]) << _BITS | codes[2]
-            uniq, cnt = np.unique(key, return_counts=True)
+            if weights is None:
+                uniq, cnt = np.unique(key, return_counts=True)
+            else:
+                uniq, inverse = np.unique(key, return_inverse=True)
+                cnt = np.zeros(uniq.size, dtype=np.int64)
+                np.add.at(cnt, inverse, weights)
             self.pending.append((uniq, cnt.astype(np.int64)))
             self.pending_size += uniq.size
             if self.pending_size > max(_MERGE_AT, 2 * self.keys.size):
@@ -434,15 +442,16 @@ class JointCounter:
         wanted = list(pairs) if pairs is not None else [(i, j) for i in range(s) for j in range(i + 1, s)]
         self.counters = {p: Counter(3, vocab=self.vocab) for p in wanted}
 
-    def update(self, gold: Any, preds: Sequence[Any], *, text: bool = False) -> None:
-        """Count one batch: gold and every system's predictions, item for item."""
+    def update(self, gold: Any, preds: Sequence[Any], *, text: bool = False, weights: Any = None) -> None:
+        """Count one batch: gold and every system's predictions, item for item (``weights``: how many items each
+        row stands for)."""
         if text and not self.vocab.text:
             mapping = self.vocab.as_text()
             for c in self.counters.values():
                 c.recode(mapping)
         codes = encode_batch(self.vocab, [gold, *preds], ["gold"] + [f"system {n!r}" for n in self.names])
         for (i, j), c in self.counters.items():
-            c.add_codes([codes[0], codes[i + 1], codes[j + 1]])
+            c.add_codes([codes[0], codes[i + 1], codes[j + 1]], weights)
 
     @property
     def n(self) -> int:

@@ -16,7 +16,27 @@ import pyarrow.compute as pc
 from clfeval.core.labels import split_sets, label_str
 from clfeval.errors import UsageError
 
-__all__ = ["NORMAL_FORMS", "normalize_labels", "normalization_notes", "unify_numbers", "plain"]
+__all__ = ["NORMAL_FORMS", "normalize_labels", "normalization_notes", "unify_numbers", "plain", "shown_id"]
+
+
+def shown_id(value: Any) -> str:
+    r"""An id (or label) quoted for a message, with code points where text would print like another text.
+
+    Ids that differ only in Unicode normalisation are different ids (as given), but print alike: a text
+    that is not in NFC, or that holds combining or invisible characters, is shown with escapes.
+
+    >>> print(shown_id("café"), shown_id("café"), shown_id("d1"), shown_id(7))
+    'café' 'café' 'd1' 7
+    """
+    import unicodedata
+
+    if not isinstance(value, str):
+        return repr(value) if not hasattr(value, "item") else repr(value.item())
+    if value.isascii():
+        return repr(value)
+    odd = unicodedata.normalize("NFC", value) != value or any(
+        unicodedata.category(ch) in ("Mn", "Me", "Cf", "Zs", "Zl", "Zp", "Cc") for ch in value)
+    return ascii(value) if odd else repr(value)
 
 
 def normalization_notes(labels: Sequence[Any]) -> list[str]:

@@ -22,7 +22,7 @@ import pyarrow as pa
 from clfeval.core.exactsum import ExactSum, grouped_sums
 from clfeval.core.labels import label_str
 from clfeval.core.signature import build_signature
-from clfeval.dask.parts import Parts, parts_of, run, tree_sum
+from clfeval.dask.parts import Parts, parts_of, probe, run, tree_sum
 from clfeval.errors import DataError, UsageError
 from clfeval.scores.calibration import EPS, Calibration, check_bins, reliability_rows
 from clfeval.scores.columns import as_scores, check_probabilities
@@ -75,7 +75,8 @@ def calibration(data: Any, *, gold: str = "gold", prob: str = "prob", positive: 
         raise UsageError(lambda name: f"option {name} quantile (equal-mass bins) needs exact order statistics, not "
                                       f"offered on the Dask engine yet; use uniform bins there.", params=["strategy"])
     parts = data if isinstance(data, Parts) else parts_of(data, [gold, prob], labels=[gold], normalize=normalize,
-                                                          options=[("--gold", gold), ("--prob", prob)])
+                                                          options=[("--gold", gold), ("--prob", prob)], scores=[prob])
+    probe(parts, client)
     (s,) = run(client, tree_sum(parts.map(_part, gold, prob, positive, n_bins)))
     n = int(s.count.sum())
     if n == 0:

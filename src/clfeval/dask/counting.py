@@ -19,15 +19,17 @@ are refused, and every partition of the joined frame is counted into a joint
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Sequence
+import os
+from typing import Any, Iterable, Sequence
 
 import dask
 import numpy as np
 import pyarrow as pa
 
+from clfeval.core.labelforms import shown_id
 from clfeval.core.labels import label_str
 from clfeval.core.tables import ConfusionTable, JointTable, confusion_table, joint_table, multilabel_table
-from clfeval.dask.parts import Parts, parts_of, run, tree_sum
+from clfeval.dask.parts import Parts, parts_of, probe, run, threads, tree_sum
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate.reports import Report, report_from_table
 from clfeval.significance.paired import check_metric, compare_counts
@@ -43,11 +45,22 @@ def _table_of(t: pa.Table, gold: str, pred: str, multilabel: bool, sep: str) -> 
     return confusion_table(g, p)
 
 
+def _tables_of(tables: Iterable[pa.Table], gold: str, pred: str, multilabel: bool, sep: str) -> Any:
+    """The table of a group of partitions: one table per partition, added in order."""
+    total = None
+    for t in tables:
+        one = _table_of(t, gold, pred, multilabel, sep)
+        total = one if total is None else total + one
+    return total
+
+
 def table(data: Any, *, gold: str = "gold", pred: str = "pred", multilabel: bool = False, sep: str = "|",
           client: Any = None) -> Any:
-    """The confusion table (or multi-label table) of an input on Dask: one table per partition, added in a tree."""
+    """The confusion table (or multi-label table) of an input on Dask: one table per partition, added on the
+    workers (a group of partitions per task) and then in a tree."""
     parts = data if isinstance(data, Parts) else parts_of(data, [gold, pred])
-    (total,) = run(client, tree_sum(parts.map(_table_of, gold, pred, multilabel, sep)))
+    (total,) = run(client, tree_sum(parts.map_groups(_tables_of, gold, pred, multilabel, sep,
+                                                     threads=threads(client))))
     return total
 
 
@@ -82,10 +95,15 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
     Report
         The local report of the same items, number for number.
     """
+    if isinstance(data, (str, os.PathLike)):  # a PATH: resolved once, as locally (its ids checked too)
+        from clfeval.io.paths import resolve_path
+
+        data = resolve_path(data)
     ids = _id_column(data, id, [gold, pred, score])
     parts = parts_of(data, [gold, pred] + ([score] if score else []) + ([ids] if ids else []),
-                     labels=[] if multilabel else [gold, pred], normalize=normalize,
+                     labels=[] if multilabel else [gold, pred], normalize=normalize, scores=[score] if score else [],
                      options=[("--gold", gold), ("--pred", pred), ("--score", score or ""), ("--id", ids or "")])
+    probe(parts, client)
     if ids is not None:
         check_unique_ids(parts, ids, client=client)
     tab = table(parts, gold=gold, pred=pred, multilabel=multilabel, sep=sep, client=client)
@@ -191,8 +209,25 @@ def check_unique_ids(parts: Parts, column: str, *, client: Any = None) -> None:
         return f"file {fp.source.name!r}, {row_ref(fp.source, fp.input.fmt, place[1])}"
 
     what = parts.files[0].input.described if parts.files else "the input"
-    raise DataError(f"{what}, column {column!r}: ids must be unique, but the id {dup!r} occurs more than once "
-                    f"({where(first)} and {where(second)}).")
+    places = f"{where(first)} and {where(second)}"
+    if parts.files and parts.files[first[0]].file_no == parts.files[second[0]].file_no:  # one file: as locally
+        fa, fb = parts.files[first[0]], parts.files[second[0]]
+        what = f"file {fa.source.name!r}"
+        places = f"rows {_file_row(parts, first) + 1} and {_file_row(parts, second) + 1}"
+    raise DataError(f"{what}, column {column!r}: ids must be unique, but the id {shown_id(dup)} occurs more than once "
+                    f"({places}).")
+
+
+def _file_row(parts: Parts, place: tuple[int, int]) -> int:
+    """The 0-based row in its file of row ``place[1]`` of partition ``place[0]`` (row groups counted before it)."""
+    fp = parts.files[place[0]]
+    before = 0
+    if fp.group:
+        import pyarrow.parquet as pq
+
+        with pq.ParquetFile(str(fp.source.path)) as f:
+            before = sum(f.metadata.row_group(g).num_rows for g in range(fp.group))
+    return before + place[1]
 
 
 # --- compare: the joint table of items matched by id ----------------------------------
@@ -249,8 +284,15 @@ def compare(a: Any, b: Any, *, metric: str = "accuracy", gold: str = "gold", pre
         fb = fb.rename(columns={gold: "gold_b", pred: "pred1"})
         joined = fa.map_partitions(_side_by_side, fb, align_dataframes=False)
     else:
-        fa = _frame(a, [id, gold, pred], [gold, pred], normalize).rename(columns={id: "id", gold: "gold", pred: "pred0"})
-        fb = _frame(b, [id, gold, pred], [gold, pred], normalize).rename(columns={id: "id", gold: "gold_b", pred: "pred1"})
+        for data in (a, b):  # each input's ids unique, named as locally (before the join mixes them)
+            if not hasattr(data, "npartitions"):
+                id_parts = parts_of(data, [id], options=[("--id", id)])
+                probe(id_parts, client)
+                check_unique_ids(id_parts, id, client=client)
+        fa = _frame(a, [id, gold, pred], [gold, pred], normalize).rename(
+            columns={id: "id", gold: "gold", pred: "pred0"})
+        fb = _frame(b, [id, gold, pred], [gold, pred], normalize).rename(
+            columns={id: "id", gold: "gold_b", pred: "pred1"})
         joined = fa.merge(fb, on="id", how="inner")  # inner: no missing values, so no label changes type
     parts = joined.to_delayed()
     tasks = [dask.delayed(_joint_of, pure=True)(p, 2) for p in parts]
@@ -287,24 +329,31 @@ def _check_part(frame: Any) -> tuple[int, list]:
 def _refuse(fa: Any, fb: Any, dup: list, names: Sequence[str], client: Any) -> None:
     """Name what is wrong with the ids (a second, id-only join; run only when the first one does not add up)."""
     if dup:
-        raise DataError(f"ids occur more than once ({', '.join(map(repr, dup[:5]))}); every item needs one id in "
+        raise DataError(f"ids occur more than once ({', '.join(map(shown_id, dup[:5]))}); every item needs one id in "
                         f"each input.")
     outer = fa[["id"]].merge(fb[["id"]], on="id", how="outer", indicator=True)
     sides = [dask.delayed(_sides, pure=True)(p) for p in outer.to_delayed()]
     found = run(client, *sides)
-    only_a = [x for f in found for x in f[0]]
-    only_b = [x for f in found for x in f[1]]
+    only_a = sorted((x for f in found for x in f[0]), key=str)
+    only_b = sorted((x for f in found for x in f[1]), key=str)
     dup = [x for f in found for x in f[2]]
     if dup:
-        raise DataError(f"ids occur more than once ({', '.join(map(repr, dup[:5]))}); every item needs one id in "
+        raise DataError(f"ids occur more than once ({', '.join(map(shown_id, dup[:5]))}); every item needs one id in "
                         f"each input.")
-    which = names[0] if only_a else names[1]
-    shown = ", ".join(map(repr, (only_a or only_b)[:5]))
-    raise DataError(f"ids found only in {which!r} ({shown}); both inputs must hold the same items.")
+    n_a = sum(f[3] for f in found)
+    n_b = sum(f[4] for f in found)
+    said = []
+    for count, ids, x, y in ((n_a, only_a, names[0], names[1]), (n_b, only_b, names[1], names[0])):
+        if count:
+            said.append(f"{count} id(s) only in {x!r} are missing from {y!r} (e.g. "
+                        f"{', '.join(map(shown_id, ids[:3]))})")
+    raise DataError("; ".join(said) + ". Compared files must hold predictions for the same items.")
 
 
-def _sides(frame: Any) -> tuple[list, list, list]:
+def _sides(frame: Any) -> tuple[list, list, list, int, int]:
+    """(a few ids only in A, a few only in B, a few duplicates, how many only in A, how many only in B)."""
     side = frame["_merge"].astype(str).to_numpy()
     ids = frame["id"]
-    return (ids.to_numpy()[side == "left_only"][:5].tolist(), ids.to_numpy()[side == "right_only"][:5].tolist(),
-            ids[ids.duplicated()].to_numpy()[:5].tolist())
+    left, right = side == "left_only", side == "right_only"
+    return (sorted(ids.to_numpy()[left].tolist(), key=str)[:5], sorted(ids.to_numpy()[right].tolist(), key=str)[:5],
+            ids[ids.duplicated()].to_numpy()[:5].tolist(), int(left.sum()), int(right.sum()))

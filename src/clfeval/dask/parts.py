@@ -22,6 +22,7 @@ returning a number.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 from dataclasses import dataclass
@@ -30,12 +31,15 @@ from typing import Any, Callable, Iterator, Sequence
 import dask
 import pyarrow as pa
 
-from clfeval.errors import ClfevalError, ClusterLost, DataError, UsageError
+from clfeval.errors import ClfevalError, ClusterLost, DataError, InputFileError, UsageError
 
-__all__ = ["Parts", "parts_of", "tree_sum", "connect", "run", "SPLIT_EVERY", "check_address", "CONNECT_TIMEOUT"]
+__all__ = ["Parts", "parts_of", "tree_sum", "connect", "run", "persist", "threads", "SPLIT_EVERY", "PARTS_PER_TASK",
+           "check_address", "CONNECT_TIMEOUT", "probe"]
 
 #: Results added per node of a reduction tree.
 SPLIT_EVERY = 8
+#: Partitions (files, Parquet row groups, DataFrame partitions) one task reads and reduces, at most.
+PARTS_PER_TASK = 8
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,35 @@ class Parts:
     def map(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
         """``fn(table, *args)`` on every partition, as tasks."""
         return [dask.delayed(fn, pure=True)(t, *args) for t in self.tasks]
+
+    def map_groups(self, fn: Callable[..., Any], *args: Any, threads: int = 1) -> list[Any]:
+        """``fn(tables, *args)`` on groups of consecutive partitions, as tasks: ``tables`` iterates over the
+        group's partitions (``pyarrow.Table``), which a PATH's task reads itself, one after the other, with the
+        local reader. Fewer, larger tasks: up to :data:`PARTS_PER_TASK` partitions each, at least four tasks
+        per worker thread while there are enough partitions, groups of even sizes (their number a multiple of the
+        threads when there are enough); no partition is kept between tasks."""
+        items = list(self.files) if self.files else list(self.tasks)
+        k = max(1, threads)
+        per = max(1, min(PARTS_PER_TASK, len(items) // (4 * k)))
+        n = min(len(items), -(-len(items) // per // k * k) if len(items) >= k * per else -(-len(items) // per))
+        at = [len(items) * i // n for i in range(n + 1)]  # n groups (a multiple of the threads) of even sizes
+        return [dask.delayed(_over_group, pure=True)(fn, items[at[i]:at[i + 1]], bool(self.files), args)
+                for i in range(n)]
+
+
+def _over_group(fn: Callable[..., Any], items: list[Any], read: bool, args: tuple[Any, ...]) -> Any:
+    if not read:
+        return fn(iter(items), *args)
+    from clfeval.io.batches import read_part
+
+    return fn((read_part(f) for f in items), *args)
+
+
+def threads(client: Any) -> int:
+    """Worker threads of the client's cluster (this machine's cores for Dask's local threads)."""
+    if client is None:
+        return max(1, os.cpu_count() or 1)
+    return max(1, sum(client.nthreads().values()))
 
 
 def _from_pandas(frame: Any, columns: tuple[str, ...]) -> pa.Table:
@@ -80,7 +113,7 @@ def _inputs(data: Any, input_format: str | None, encoding: str) -> list[Any]:
 
 def parts_of(data: Any, columns: Sequence[str], *, name: str = "input", labels: Sequence[str] = (),
              normalize: str | None = None, encoding: str = "utf-8", input_format: str | None = None,
-             options: Sequence[tuple[str, str]] = ()) -> Parts:
+             options: Sequence[tuple[str, str]] = (), scores: Sequence[str] = ()) -> Parts:
     """An input — a Dask DataFrame, or PATHs (files, directories, globs, hive datasets; resolved as the local
     engine resolves them) — as partition tasks of ``columns``.
 
@@ -94,8 +127,34 @@ def parts_of(data: Any, columns: Sequence[str], *, name: str = "input", labels: 
     if hasattr(data, "to_delayed") and hasattr(data, "npartitions"):
         return Parts([dask.delayed(_from_pandas, pure=True)(d, cols) for d in data.to_delayed()], name, cols)
     files = [f for inp in _inputs(data, input_format, encoding)
-             for f in file_parts(inp, cols, labels=labels, normalize=normalize, options=options)]
+             for f in file_parts(inp, cols, labels=labels, normalize=normalize, options=options, scores=scores)]
     return Parts([dask.delayed(read_part, pure=True)(f) for f in files], name, cols, tuple(files))
+
+
+def _unreadable(paths: list[str]) -> str | None:
+    """The first of ``paths`` this process cannot open (None when it reads them all)."""
+    for p in paths:
+        try:
+            with open(p, "rb"):
+                pass
+        except OSError as exc:
+            return f"{p} ({exc.strerror or exc})"
+    return None
+
+
+def probe(parts: Parts, client: Any) -> None:
+    """On a cluster, check that a worker can open every file of ``parts`` before any work: a file it cannot
+    read (another machine, another mount) is refused naming it, instead of a worker's traceback later."""
+    if client is None or not parts.files:
+        return
+    paths = list(dict.fromkeys(str(f.source.path) for f in parts.files if f.source.path is not None))
+    if not paths:
+        return
+    (bad,) = run(client, dask.delayed(_unreadable, pure=False)(paths))
+    if bad is not None:
+        name = next(f.source.name for f in parts.files if str(f.source.path) == bad.split(" (")[0])
+        raise InputFileError(f"file {name!r} cannot be read by the Dask workers: {bad}; on a cluster every file "
+                             f"of a PATH must be readable by the workers, at the same path.")
 
 
 def _add_all(values: Sequence[Any]) -> Any:
@@ -167,8 +226,22 @@ def connect(scheduler: str | None = None, *, workers: int | None = None, threads
     n = workers or max(1, os.cpu_count() or 1)
     with spill_directory() as scratch, \
             LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=True, host="127.0.0.1",
-                         dashboard_address=None, local_directory=scratch) as cluster, Client(cluster) as client:
+                         dashboard_address=None, local_directory=scratch, silence_logs=logging.CRITICAL) as cluster, \
+            Client(cluster) as client:  # a task's error is said once, by clfeval, not logged by every worker
+        client.run(_warm)
         yield client
+
+
+def _warm() -> None:
+    """Run on every worker of a new local cluster: the imports clfeval's tasks need (clfeval, pyarrow's Parquet
+    reader, pyarrow's conversion to numpy, which imports pandas when it is installed), paid while the cluster
+    starts rather than by the first job."""
+    import pyarrow.parquet  # noqa: F401
+
+    import clfeval.dask  # noqa: F401
+    import clfeval.io.batches  # noqa: F401
+
+    pa.chunked_array([pa.array([0])]).to_numpy()
 
 
 def _lost() -> ClusterLost:
@@ -195,6 +268,14 @@ def run(client: Any, *tasks: Any) -> tuple[Any, ...]:
         if client is not None and _is_lost(exc, client):
             raise _lost() from None
         raise
+
+
+def persist(client: Any, tasks: Sequence[Any]) -> list[Any]:
+    """Start computing tasks and keep their results where they are computed (on the workers), as tasks to build
+    on; errors surface where a result is asked for (:func:`run`)."""
+    if client is None:
+        return list(dask.persist(*tasks, scheduler="threads"))
+    return list(client.persist(list(tasks)))
 
 
 def _is_lost(exc: BaseException, client: Any) -> bool:

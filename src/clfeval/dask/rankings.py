@@ -2,47 +2,54 @@
 
 Never an average of per-partition AUCs. The score axis is cut into ranges:
 
-1. every partition sends a few of its scores (evenly spaced ranks) to one
-   small task that chooses cut points at approximate quantiles;
-2. every partition splits its positives' and negatives' scores by range, each
-   piece sorted and run-length encoded, and reports only its counts per range;
+1. one task per group of partitions (up to
+   :data:`~clfeval.dask.parts.PARTS_PER_TASK` files or row groups, read on
+   the worker) sorts its positives' and negatives' scores and run-length
+   encodes them (:class:`Runs`: a tie group of any size is one entry); the
+   runs stay on that worker, and only a few of their values (evenly spaced
+   entries) come to the client, which chooses cut points at approximate
+   quantiles of the entries, and enough ranges for each to fit the memory
+   budget when merged;
+2. every group cuts its runs at the cut points by binary search and reports
+   only its counts per range;
 3. one small task turns the counts into offsets (positives and negatives below
    each range) and the ranks the curves are sampled at;
-4. each range merges its pieces from every partition on one worker and adds
-   exactly what its items add (:func:`clfeval.scores.rangestats.range_stats`:
-   pairs in order, tied pairs, the exact sum of the average-precision terms,
-   the sampled cuts);
+4. each range merges its slice of every group's runs on one worker (the only
+   data that travels) and adds exactly what its items add
+   (:func:`clfeval.scores.rangestats.range_stats`: pairs in order, tied pairs,
+   the exact sum of the average-precision terms, the sampled cuts);
 5. the few numbers of each range are added on the client.
 
-The quantiles only balance the ranges; the numbers do not depend on them. The
-result is the :class:`~clfeval.scores.rangestats.StreamRanking` of the local
-ranking, bit for bit. :func:`histogram` is the binned mode on Dask: per
-partition histograms added in a tree.
+The scores are read and sorted once; the quantiles only balance the ranges, and
+the numbers depend neither on them nor on the grouping. The result is the
+:class:`~clfeval.scores.rangestats.StreamRanking` of the local ranking, bit for
+bit. :func:`histogram` is the binned mode on Dask: per partition histograms
+added in a tree.
 """
 
 from __future__ import annotations
 
-import operator
-import os
-from dataclasses import dataclass
-from typing import Any, Callable
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable
 
 import dask
 import numpy as np
 import pyarrow as pa
 
 from clfeval.core.labels import label_str
-from clfeval.dask.parts import Parts, parts_of, run, tree_sum
+from clfeval.dask.parts import Parts, parts_of, persist, run, threads, tree_sum
 from clfeval.errors import DataError
 from clfeval.scores.binned import Binning, RowSample, ScoreHistogram, ScoreRange, quantile_binning, uniform_binning
 from clfeval.scores.columns import as_scores
-from clfeval.scores.rangestats import RangeStats, StreamRanking, merge_range, range_stats, rle, sample_ranks_of
+from clfeval.scores.external import BUFFER_BYTES_PER_ITEM, DEFAULT_MEMORY, RANGE_BYTES_PER_ITEM, parse_memory
+from clfeval.scores.rangestats import (RangeStats, StreamRanking, merge_range, range_stats, rle, rle_merge,
+                                      sample_ranks_of)
 from clfeval.scores.streamovr import batch_is_positive
 
-__all__ = ["ranking", "range_plan", "RangePlan", "merged_range", "range_stats_of", "ranking_of", "histogram",
+__all__ = ["ranking", "range_plan", "RangePlan", "Runs", "merged_range", "range_stats_of", "ranking_of", "histogram",
            "binning", "SAMPLE_PER_PART"]
 
-#: Scores each partition contributes to the choice of cut points.
+#: Run entries each group of partitions contributes to the choice of cut points (per class).
 SAMPLE_PER_PART = 256
 
 
@@ -53,11 +60,106 @@ def _prep(t: pa.Table, gold: str, score: str, positive: Any,
     return y, np.asarray(s, dtype=np.float64)
 
 
-def _sample(prepped: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, int]:
-    s = np.sort(prepped[1])
-    if s.size == 0:
-        return s, 0
-    return s[np.linspace(0, s.size - 1, min(s.size, SAMPLE_PER_PART)).round().astype(np.intp)], int(s.size)
+@dataclass(frozen=True, eq=False)
+class Runs:
+    """The scores of a group of partitions, sorted once: the positives' and the negatives' distinct scores
+    ascending (``pos``, ``neg``) with their counts (``pos_n``, ``neg_n``); when asked for, the gold labels that
+    occur (string form → value, in the order the partitions give them)."""
+
+    pos: np.ndarray
+    pos_n: np.ndarray
+    neg: np.ndarray
+    neg_n: np.ndarray
+    labels: dict[str, Any] | None = None
+
+    @classmethod
+    def of(cls, ys: list[np.ndarray], ss: list[np.ndarray], labels: dict[str, Any] | None = None) -> "Runs":
+        """The runs of scores given in pieces (``ss``) with their "is positive" masks (``ys``)."""
+        out = []
+        for want in (True, False):
+            sizes = [int(np.count_nonzero(y)) if want else y.shape[0] - int(np.count_nonzero(y)) for y in ys]
+            v = np.empty(sum(sizes))
+            at = 0
+            for y, s, k in zip(ys, ss, sizes):
+                np.compress(y if want else ~y, s, out=v[at:at + k])
+                at += k
+            v.sort()
+            out.extend(rle(v))
+        return cls(*out, labels)
+
+    def merge(self, other: "Runs") -> "Runs":
+        """The runs of both sets of scores."""
+        pos = rle_merge([(self.pos, self.pos_n), (other.pos, other.pos_n)])
+        neg = rle_merge([(self.neg, self.neg_n), (other.neg, other.neg_n)])
+        return Runs(*pos, *neg, self.labels)
+
+    def sample(self) -> list[tuple[np.ndarray, int]]:
+        """Evenly spaced entries of each class's runs, with the number of entries each stands for."""
+        out = []
+        for v in (self.pos, self.neg):
+            k = min(v.shape[0], SAMPLE_PER_PART)
+            out.append((v[np.linspace(0, v.shape[0] - 1, k).round().astype(np.intp)] if k else v, int(v.shape[0])))
+        return out
+
+    def bounds(self, cuts: np.ndarray, ranges: int) -> tuple[np.ndarray, np.ndarray]:
+        """Where each of ``ranges`` ranges starts and ends in the positives' and the negatives' runs (those
+        beyond the cuts are empty)."""
+        return tuple(np.concatenate([[0], np.searchsorted(v, cuts, side="left"), [v.shape[0]] * (ranges - cuts.size)])
+                     for v in (self.pos, self.neg))  # type: ignore[return-value]
+
+    def piece(self, cuts: np.ndarray, ranges: int, j: int) -> tuple[Any, Any, int, int]:
+        """Range ``j``'s slice: (positives' run-length codes, negatives', positives, negatives)."""
+        (a, b), (c, d) = ((x[j], x[j + 1]) for x in self.bounds(cuts, ranges))
+        pn, nn = self.pos_n[a:b], self.neg_n[c:d]
+        return (self.pos[a:b], pn), (self.neg[c:d], nn), int(pn.sum()), int(nn.sum())
+
+    def counts(self, cuts: np.ndarray, ranges: int) -> np.ndarray:
+        """Positives and negatives of every range, shape (ranges, 2)."""
+        out = np.zeros((ranges, 2), dtype=np.int64)
+        for k, (n, at) in enumerate(zip((self.pos_n, self.neg_n), self.bounds(cuts, ranges))):
+            cum = np.concatenate([[0], np.cumsum(n)])
+            out[:, k] = np.diff(cum[at])
+        return out
+
+    def extent(self) -> tuple[float, float] | None:
+        """The smallest and the largest score (``None`` without items)."""
+        ends = [x for v in (self.pos, self.neg) if v.shape[0] for x in (v[0], v[-1])]
+        return (float(min(ends)), float(max(ends))) if ends else None
+
+    def at_least(self, t: float) -> np.ndarray:
+        """Positives and negatives with score ≥ ``t``."""
+        return np.array([int(n[np.searchsorted(v, t, side="left"):].sum()) for v, n in
+                         ((self.pos, self.pos_n), (self.neg, self.neg_n))], dtype=np.int64)
+
+
+def _runs_of(tables: Iterable[pa.Table], gold: str, score: str, positive: Any, order_only: bool,
+             labels: bool = False, buffer: int | None = None) -> Runs:
+    """The :class:`Runs` of a group of partitions (``labels``: with the gold labels that occur), sorted
+    ``buffer`` scores at a time at most (and then merged)."""
+    from clfeval.core.gold import EncodedGold
+
+    done: Runs | None = None
+    ys: list[np.ndarray] = []
+    ss: list[np.ndarray] = []
+    held, seen = 0, {}
+    for t in tables:
+        y, s = _prep(t, gold, score, positive, order_only)
+        ys.append(y)
+        ss.append(s)
+        held += s.shape[0]
+        if labels and t.num_rows:
+            for x in EncodedGold.of(t.column(gold)).occurring:
+                seen.setdefault(label_str(x), x)
+        if buffer is not None and held >= buffer:
+            done = Runs.of(ys, ss) if done is None else done.merge(Runs.of(ys, ss))
+            ys, ss, held = [], [], 0
+    if done is None or ys:
+        done = Runs.of(ys, ss) if done is None else done.merge(Runs.of(ys, ss))
+    return replace(done, labels=seen if labels else None)
+
+
+def _sample(runs: Runs) -> list[tuple[np.ndarray, int]]:
+    return runs.sample()
 
 
 def _choose_cuts(samples: list[tuple[np.ndarray, int]], ranges: int) -> np.ndarray:
@@ -72,20 +174,12 @@ def _choose_cuts(samples: list[tuple[np.ndarray, int]], ranges: int) -> np.ndarr
     return np.unique(v[np.minimum(at, v.size - 1)])
 
 
-def _split(prepped: tuple[np.ndarray, np.ndarray], cuts: np.ndarray, ranges: int) -> list[tuple[Any, Any, int, int]]:
-    """Per range (``ranges`` of them; those beyond the cuts are empty): run-length codes of the positives' and
-    the negatives' scores, and their counts."""
-    y, s = prepped
-    out = []
-    for part in (s[y], s[~y]):
-        part = np.sort(part)
-        bounds = np.concatenate([[0], np.searchsorted(part, cuts, side="left"), [part.size] * (ranges - cuts.size)])
-        out.append([rle(part[bounds[j]:bounds[j + 1]]) for j in range(ranges)])
-    return [(out[0][j], out[1][j], int(out[0][j][1].sum()), int(out[1][j][1].sum())) for j in range(ranges)]
+def _piece(runs: Runs, cuts: np.ndarray, ranges: int, j: int) -> tuple[Any, Any, int, int]:
+    return runs.piece(cuts, ranges, j)
 
 
-def _counts(split: list[tuple[Any, Any, int, int]]) -> np.ndarray:
-    return np.array([[p, q] for _, _, p, q in split], dtype=np.int64).reshape(-1, 2)
+def _counts(runs: Runs, cuts: np.ndarray, ranges: int) -> np.ndarray:
+    return runs.counts(cuts, ranges)
 
 
 def _offsets(counts: list[np.ndarray]) -> dict[str, Any]:
@@ -101,12 +195,6 @@ def range_stats_of(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, A
     return range_stats(v, p, q, pos_below, neg_below, offsets["P"], offsets["N"], offsets["ranks"])
 
 
-def _threads(client: Any) -> int:
-    if client is None:
-        return max(1, os.cpu_count() or 1)
-    return max(1, sum(client.nthreads().values()))
-
-
 def ranking(data: Any, *, gold: str = "gold", score: str = "score", positive: Any, client: Any = None,
             ranges: int | None = None, memory: Any = None) -> StreamRanking:
     """The exact ranking of one score column on Dask: ``ranking(gold, scores, positive=...)``'s numbers.
@@ -117,50 +205,69 @@ def ranking(data: Any, *, gold: str = "gold", score: str = "score", positive: An
     positive : label
         The positive class (matched by value or string form); it must occur.
     ranges : int, optional
-        Ranges of the score axis (default: four per worker thread of the cluster, at most one per partition):
-        each range is merged on one worker, and every partition sends one piece to every range.
-    memory : ignored
-        Kept for the same call as the local engine; each range is held by one worker.
+        Ranges of the score axis (default: four per worker thread of the cluster, at most one per partition, more
+        when a range would outgrow ``memory``): each range is merged on one worker, and every group of partitions
+        sends one piece to every range.
+    memory : int or str, optional
+        The memory budget of each task on the workers (default 1 GiB): the scores a task sorts at a time, and
+        the size of a merged range (which sets the number of ranges).
     """
     parts = data if isinstance(data, Parts) else parts_of(data, [gold, score])
     plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges,
-                      order_only=True)  # only the order counts: integer scores ranked exactly
+                      order_only=True, memory=memory)  # only the order counts: integer scores ranked exactly
     off, *per_range = run(client, plan.offsets, *plan.per_range(range_stats_of))
     return ranking_of(off, per_range, positive)
 
 
 @dataclass(frozen=True)
 class RangePlan:
-    """The tasks of a ranking on Dask: every partition's (is positive, scores), its pieces per range, the offsets
-    (``{"P", "N", "below", "ranks"}``) and the number of ranges."""
+    """The tasks of a ranking on Dask: every group's :class:`Runs`, each range's pieces (one per group), the
+    offsets (``{"P", "N", "below", "ranks"}``) and the number of ranges."""
 
-    prepped: list[Any]
-    splits: list[Any]
+    runs: list[Any]
+    pieces: list[list[Any]]
     offsets: Any
     ranges: int
 
+    @property
+    def prepped(self) -> list[Any]:
+        """The runs (the name of earlier versions, which kept each partition's unsorted scores)."""
+        return self.runs
+
     def per_range(self, fn: Callable[[list[Any], dict[str, Any], int], Any]) -> list[Any]:
-        """``fn(pieces of range j from every partition, offsets, j)`` for every range, as tasks."""
-        return [dask.delayed(fn, pure=True)([dask.delayed(operator.getitem, pure=True)(s, j) for s in self.splits],
-                                            self.offsets, j) for j in range(self.ranges)]
+        """``fn(pieces of range j from every group, offsets, j)`` for every range, as tasks."""
+        return [dask.delayed(fn, pure=True)(self.pieces[j], self.offsets, j) for j in range(self.ranges)]
 
 
 def range_plan(parts: Parts, *, gold: str, score: str, positive: Any, client: Any = None,
-               ranges: int | None = None, order_only: bool = False) -> RangePlan:
-    """The score axis of ``parts`` cut into ranges at approximate quantiles (steps 1–3 of the module notes), as
-    tasks; ``ranges`` default: four per worker thread of the cluster, at most one per partition; ``order_only``:
-    integer scores as :func:`clfeval.scores.columns.order_keys` (a ranking, whose scores are never shown)."""
-    n_ranges = ranges or max(1, min(len(parts), 4 * _threads(client)))
-    prepped = parts.map(_prep, gold, score, positive, order_only)
-    cuts = dask.delayed(_choose_cuts, pure=True)([dask.delayed(_sample, pure=True)(p) for p in prepped], n_ranges)
-    splits = [dask.delayed(_split, pure=True)(p, cuts, n_ranges) for p in prepped]
-    offsets = dask.delayed(_offsets, pure=True)([dask.delayed(_counts, pure=True)(s) for s in splits])
-    return RangePlan(prepped, splits, offsets, n_ranges)
+               ranges: int | None = None, order_only: bool = False, labels: bool = False,
+               memory: Any = None) -> RangePlan:
+    """The score axis of ``parts`` cut into ranges at approximate quantiles (steps 1–3 of the module notes): the
+    runs are computed and kept on the workers, the cut points chosen here from their samples, the rest returned
+    as tasks.
+
+    ``ranges`` default: four per worker thread of the cluster, at most one per partition, and more when the
+    merged ranges would outgrow ``memory`` (the budget of each task: default 1 GiB; the scores a task sorts at
+    a time, too); ``order_only``: integer scores as :func:`clfeval.scores.columns.order_keys` (a ranking,
+    whose scores are never shown); ``labels``: every group's runs also hold the gold labels that occur
+    (:attr:`Runs.labels`).
+    """
+    budget = parse_memory(DEFAULT_MEMORY if memory is None else memory)
+    k = threads(client)
+    runs = persist(client, parts.map_groups(_runs_of, gold, score, positive, order_only, labels,
+                                            max(1, budget // BUFFER_BYTES_PER_ITEM), threads=k))
+    samples = [x for one in run(client, *[dask.delayed(_sample, pure=True)(r) for r in runs]) for x in one]
+    entries = sum(n for _, n in samples)
+    n_ranges = ranges or max(1, min(len(parts), 4 * k), -(-entries * RANGE_BYTES_PER_ITEM // budget))
+    cuts = _choose_cuts(samples, n_ranges)
+    pieces = [[dask.delayed(_piece, pure=True)(r, cuts, n_ranges, j) for r in runs] for j in range(n_ranges)]
+    offsets = dask.delayed(_offsets, pure=True)([dask.delayed(_counts, pure=True)(r, cuts, n_ranges) for r in runs])
+    return RangePlan(runs, pieces, offsets, n_ranges)
 
 
 def merged_range(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any],
                  j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """Range ``j`` merged from every partition's piece: distinct scores ascending, positives and negatives at each,
+    """Range ``j`` merged from every group's piece: distinct scores ascending, positives and negatives at each,
     and the positives and negatives below the range."""
     v, p, q = merge_range([x[0] for x in pieces], [x[1] for x in pieces])
     pos_below, neg_below = (int(x) for x in offsets["below"][j])

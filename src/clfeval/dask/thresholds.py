@@ -25,13 +25,10 @@ from typing import Any
 
 import dask
 import numpy as np
-import pyarrow as pa
 
-from clfeval.core.gold import EncodedGold
-from clfeval.core.labels import label_str
 from clfeval.core.metrics import ClassCounts
-from clfeval.dask.parts import Parts, parts_of, run
-from clfeval.dask.rankings import merged_range, range_plan, range_stats_of, ranking_of
+from clfeval.dask.parts import Parts, parts_of, persist, probe, run
+from clfeval.dask.rankings import Runs, merged_range, range_plan, range_stats_of, ranking_of
 from clfeval.scores.columns import ScoreSource
 from clfeval.scores.external import CutChoice
 from clfeval.scores.objectives import Objective, parse_objective
@@ -42,24 +39,17 @@ from clfeval.scores.thresholds import ThresholdChoice, check_positive, choose_th
 __all__ = ["DaskRanking", "threshold"]
 
 
-def _seen(t: pa.Table, gold: str) -> dict[str, Any]:
-    """The gold labels of one partition, string form → value, in the order a local batch gives them."""
-    out: dict[str, Any] = {}
-    if t.num_rows:
-        for x in EncodedGold.of(t.column(gold)).occurring:
-            out.setdefault(label_str(x), x)
-    return out
+def _facts(runs: Runs) -> tuple[dict[str, Any], tuple[float, float] | None]:
+    """The gold labels of one group of partitions (string form → value, in the order local batches give them)
+    and its scores' extent."""
+    return runs.labels or {}, runs.extent()
 
 
-def _extent(prepped: tuple[np.ndarray, np.ndarray]) -> tuple[float, float] | None:
-    s = prepped[1]
-    return (float(s.min()), float(s.max())) if s.size else None
-
-
-def _info(seen: list[dict[str, Any]], extents: list[tuple[float, float] | None]) -> tuple[dict[str, Any], np.ndarray]:
+def _info(facts: list[tuple[dict[str, Any], tuple[float, float] | None]]) -> tuple[dict[str, Any], np.ndarray]:
     """The labels seen over all partitions (in partition order) and the scores' [min, max] (empty without items)."""
     labels: dict[str, Any] = {}
-    for d in seen:
+    extents = [e for _, e in facts]
+    for d, _ in facts:
         for k, v in d.items():
             labels.setdefault(k, v)
     ext = [e for e in extents if e is not None]
@@ -74,21 +64,14 @@ def _range_cuts(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any]
     return Cuts(v[::-1].copy(), (P - pos_lt)[::-1].copy(), (N - neg_lt)[::-1].copy())
 
 
-def _at_least(prepped: tuple[np.ndarray, np.ndarray], t: float) -> np.ndarray:
-    y, s = prepped
-    return np.array([int(np.count_nonzero(s[y] >= t)), int(np.count_nonzero(s[~y] >= t))], dtype=np.int64)
-
-
-def _persist(client: Any, tasks: list[Any]) -> list[Any]:
-    if client is None:
-        return list(dask.persist(*tasks, scheduler="threads"))
-    return list(client.persist(tasks))
+def _at_least(runs: Runs, t: float) -> np.ndarray:
+    return runs.at_least(t)
 
 
 class DaskRanking:
     """The ranking of one score column on a Dask cluster, for threshold choice (see the module notes).
 
-    Its range cuts and every partition's (is positive, scores) stay on the
+    Its range cuts and every group of partitions' sorted runs stay on the
     workers until the object is dropped.
 
     Parameters
@@ -107,17 +90,18 @@ class DaskRanking:
     def __init__(self, data: Any, *, gold: str = "gold", score: str = "score", positive: Any, client: Any = None,
                  ranges: int | None = None, normalize: str | None = None) -> None:
         parts = data if isinstance(data, Parts) else parts_of(data, [gold, score], labels=[gold], normalize=normalize,
-                                                              options=[("--gold", gold), ("--score", score)])
-        plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges)
-        info = dask.delayed(_info, pure=True)([dask.delayed(_seen, pure=True)(t, gold) for t in parts.tasks],
-                                              [dask.delayed(_extent, pure=True)(p) for p in plan.prepped])
+                                                              options=[("--gold", gold), ("--score", score)],
+                                                              scores=[score])
+        probe(parts, client)
+        plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges, labels=True)
+        info = dask.delayed(_info, pure=True)([dask.delayed(_facts, pure=True)(r) for r in plan.runs])
         stats, cuts = plan.per_range(range_stats_of), plan.per_range(_range_cuts)
-        k, r = len(plan.prepped), plan.ranges
-        kept = _persist(client, [*plan.prepped, *cuts, plan.offsets, info, *stats])
+        k, r = len(plan.runs), plan.ranges
+        kept = persist(client, [*plan.runs, *cuts, plan.offsets, info, *stats])
         self._client, self._positive = client, positive
-        self._prepped, self._cuts = kept[:k], kept[k:k + r]
+        self._runs, self._cuts = kept[:k], kept[k:k + r]
         self._offsets, (self.seen, self.range), *self._stats = run(client, *kept[k + r:])
-        self.partitions, self.ranges = k, r
+        self.partitions, self.ranges = len(parts), r
         self._summary: StreamRanking | None = None
         self._at: dict[float, tuple[int, int]] = {}  # threshold → (TP, FP), counted once
 
@@ -158,7 +142,7 @@ class DaskRanking:
         """TP, FP, FN, TN when items with score ≥ ``threshold`` are predicted positive (a count per partition)."""
         t = float(threshold)
         if t not in self._at:
-            counts = run(self._client, *[dask.delayed(_at_least, pure=True)(p, t) for p in self._prepped])
+            counts = run(self._client, *[dask.delayed(_at_least, pure=True)(p, t) for p in self._runs])
             self._at[t] = tuple(int(x) for x in np.sum(counts, axis=0)) if counts else (0, 0)
         tp, fp = self._at[t]
         return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp), np.int64(self.n_negative - fp))

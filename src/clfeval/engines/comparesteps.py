@@ -41,7 +41,7 @@ def streamed(inputs: list[Any], names: list[str], baseline: str | None, gold: st
 
     readers = [iter_predictions(i, gold=gold, pred=pred, id=id_col, normalize=normalize) for i in inputs]
     matching = Matching()
-    batches = aligned(readers, names, repeat=repeat, matching=matching, budget=budget)
+    batches = aligned(readers, names, repeat=repeat, matching=matching, budget=budget, weighted=True)
     return compare_stream(batches, names, baseline=baseline, describe=matching.describe, progress=tick, **common)
 
 

@@ -164,8 +164,8 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
             r, mode = steps.streamed(ins, nm, baseline, gold, pred, id_col, repeat, normalize, progress, common,
                                      budget), "streamed"
     spilled = spooled and isinstance(eng, Local)
-    joined = getattr(r, "notes", None) or []
-    spilled = spilled or any("partition" in n and "disk" in n for n in joined)
+    said = [*(getattr(r, "notes", None) or []), str((getattr(r, "signature", None) or {}).get("engine", ""))]
+    spilled = spilled or any("partition" in n and "disk" in n for n in said)  # the id join went to disk
     extra = {"input": "spooled to temporary Parquet files"} if spooled else {}
     return with_engine(r, engine_block(eng, mode, spilled=spilled, memory=budget, **extra))
 

@@ -240,6 +240,8 @@ class FilePart:
         The option naming each column (``("--gold", "gold")``), for messages.
     group : int or None
         One row group of a Parquet file (its rows count from the group's first row in messages).
+    scores : tuple of str
+        Score columns among them: a missing value, NaN or an infinity is refused naming its row and line.
     """
 
     input: InputPath
@@ -249,6 +251,7 @@ class FilePart:
     normalize: str | None = None
     options: tuple[tuple[str, str], ...] = ()
     group: int | None = None
+    scores: tuple[str, ...] = ()
 
     @property
     def source(self) -> Source:
@@ -256,7 +259,7 @@ class FilePart:
 
 
 def file_parts(inp: InputPath, columns: Sequence[str], *, labels: Sequence[str] = (), normalize: str | None = None,
-               options: Sequence[tuple[str, str]] = ()) -> list[FilePart]:
+               options: Sequence[tuple[str, str]] = (), scores: Sequence[str] = ()) -> list[FilePart]:
     """The files of a resolved PATH as :class:`FilePart` (standard input cannot be shipped to another process)."""
     from dataclasses import replace
 
@@ -270,9 +273,52 @@ def file_parts(inp: InputPath, columns: Sequence[str], *, labels: Sequence[str] 
         if inp.fmt == "parquet":
             n = _row_groups(src)
             groups = list(range(n)) if n > 1 else [None]
-        out.extend(FilePart(one, k, cols, tuple(c for c in labels if c), normalize, tuple(options), g)
-                   for g in groups)
+        out.extend(FilePart(one, k, cols, tuple(c for c in labels if c), normalize, tuple(options), g,
+                            tuple(c for c in scores if c)) for g in groups)
     return out
+
+
+def _check_finite(part: Part, col: pa.ChunkedArray, name: str) -> None:
+    """A score column's missing values, NaN and infinities, named by file, row and line (values that are not
+    numbers are left to the score checks)."""
+    import pyarrow.compute as pc
+
+    typ = col.type.value_type if pa.types.is_dictionary(col.type) else col.type
+    if pa.types.is_integer(typ) and not col.null_count:
+        return
+    if pa.types.is_string(typ) or pa.types.is_large_string(typ):
+        text = pc.utf8_trim_whitespace(col.cast(typ))
+        empty = pc.fill_null(pc.equal(text, ""), True)
+        if pc.any(empty).as_py():
+            i = _first_true(empty)
+            what = "has a missing value" if col[i].as_py() is None else "is empty"
+            raise DataError(f"score column {name!r} {what} at {part.where(i)}; every item needs a score.")
+        try:
+            values = pc.cast(text, pa.float64())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return
+    elif pa.types.is_floating(typ) or pa.types.is_integer(typ) or pa.types.is_decimal(typ):
+        values = col.cast(typ)
+    else:
+        return
+    bad = pc.or_kleene(pc.is_null(values), pc.invert(pc.is_finite(values.cast(pa.float64()))))
+    bad = pc.fill_null(bad, True)
+    if not pc.any(bad).as_py():
+        return
+    i = _first_true(bad)
+    value = col[i].as_py()
+    if value is None or (isinstance(value, str) and not value.strip()):
+        what = "has a missing value" if value is None else "is empty"
+        raise DataError(f"score column {name!r} {what} at {part.where(i)}; every item needs a score.")
+    raise DataError(f"score column {name!r} holds {float(values[i].as_py())!r} at {part.where(i)}; scores must be "
+                    f"finite real numbers (NaN and infinities cannot be ranked or thresholded).")
+
+
+def _first_true(mask: pa.ChunkedArray | pa.Array) -> int:
+    import numpy as np
+
+    arr = mask.combine_chunks() if isinstance(mask, pa.ChunkedArray) else mask
+    return int(np.flatnonzero(np.asarray(arr))[0])
 
 
 def _row_groups(src: Source) -> int:
@@ -332,6 +378,8 @@ def read_part(part: FilePart) -> pa.Table:
                 col = normalize_labels(col, part.normalize)
                 t = t.set_column(t.column_names.index(c), c, col)
             check_labels_present(src, p.fmt, col, c, start=p.start)
+        for c in part.scores:
+            _check_finite(p, t.column(c), c)
         tables.append(t.select(list(part.columns)))
     if not tables:
         return pa.table({c: pa.array([], type=pa.string()) for c in part.columns})

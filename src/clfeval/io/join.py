@@ -8,7 +8,10 @@ otherwise each input is written to P temporary Arrow files (in a
 SIGINT / SIGTERM / SIGHUP / SIGQUIT). Partition j of every input then holds the same ids, so
 each partition is matched on its own: duplicate ids, ids missing on either
 side and gold labels that differ are found exactly as in memory, across all
-files. Without ids the inputs are read side by side, row by row.
+files. Two inputs from files within a budget of at least 64 MiB are first
+joined by DuckDB in one pass (:mod:`clfeval.io.duckjoin`), which hands back to
+this general path whatever it cannot vouch for. Without ids the inputs are
+read side by side, row by row.
 :func:`aligned` yields the matched batches (gold, and each system's
 predictions); the counts they feed do not depend on the order of the items.
 
@@ -27,6 +30,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from clfeval.core.labelforms import shown_id
 from clfeval.core.validation import MEMORY_BUDGET
 from clfeval.errors import DataError, UsageError
 from clfeval.io.align import as_text
@@ -130,10 +134,11 @@ class Spill:
         self.writers: dict[tuple[int, pa.Schema], Any] = {}
         self.files: dict[int, list[str]] = {}
 
-    def add(self, table: pa.Table, hashes: np.ndarray) -> None:
+    def add(self, table: pa.Table, hashes: np.ndarray | None) -> None:
+        """Add rows; ``hashes`` (of their ids) place them, and are not needed when ``partitions == 1``."""
         if table.num_rows == 0:
             return
-        if self.partitions == 1:
+        if self.partitions == 1 or hashes is None:
             self.memory.append(table)
             return
         part = (hashes % np.uint64(self.partitions)).astype(np.int64)
@@ -226,23 +231,25 @@ def _duplicate_error(inp: _Input, dup: Any, places: list[tuple[int, int]]) -> Da
     if inp.keyed:
         rep_value, _, id_value = str(dup).partition(":")
         return DataError(f"{what}: the key ({reader.repeat}, {reader.id_name}) must be unique, but repeat "
-                         f"{rep_value} holds the id {id_value!r} more than once ({where}).")
-    return DataError(f"{what}, column {reader.id_name!r}: ids must be unique, but the id {str(dup)!r} occurs "
+                         f"{rep_value} holds the id {shown_id(id_value)} more than once ({where}).")
+    return DataError(f"{what}, column {reader.id_name!r}: ids must be unique, but the id {shown_id(str(dup))} occurs "
                      f"more than once ({where}).")
 
 
 def _first_duplicate(table: pa.Table) -> tuple[Any, list[tuple[int, int]]] | None:
+    """The id whose second occurrence comes first in input order (file, row), and its first two places: the
+    same id whatever the partitioning (the memory budget, the engine)."""
     keys = table.column("key")
     if len(pc.unique(keys)) == len(keys):
         return None
-    vc = pc.value_counts(keys)
-    dups = vc.filter(pc.greater(vc.field("counts"), 1)).field("values")
-    mask = pc.is_in(keys, value_set=dups)
-    hit = np.flatnonzero(np.asarray(mask))
-    first = int(hit[0])
-    dup = keys[first].as_py()
-    same = np.flatnonzero(np.asarray(pc.equal(keys, pa.scalar(dup, type=keys.type))))[:2]
-    return dup, _rows(table, same)
+    order = np.lexsort((table.column("row").to_numpy(), table.column("file").to_numpy()))
+    values = keys.to_pylist()
+    seen: dict[Any, int] = {}
+    for i in order.tolist():
+        first = seen.setdefault(values[i], i)
+        if first != i:
+            return values[i], _rows(table, [first, i])
+    return None  # pragma: no cover (unique above)
 
 
 class UniqueIds:
@@ -265,7 +272,8 @@ class UniqueIds:
         files, rows = _positions(batch)
         table = pa.table({"key": pa.concat_arrays(keys.chunks) if keys.num_chunks else pa.array([], pa.string()),
                           "file": files, "row": rows})
-        self.input.spill.add(table, hash_text(keys))  # type: ignore[union-attr]
+        spill = self.input.spill
+        spill.add(table, hash_text(keys) if spill.partitions > 1 else None)  # type: ignore[union-attr]
 
     def finish(self) -> None:
         spill = self.input.spill
@@ -278,7 +286,7 @@ class UniqueIds:
             if got is not None:
                 found.append(got)
         if found:
-            dup, places = min(found, key=lambda x: x[1][0])
+            dup, places = min(found, key=lambda x: x[1][1])
             raise _duplicate_error(self.input, dup, places)
 
 
@@ -302,6 +310,7 @@ class Aligned:
     gold: pa.Array
     preds: list[pa.Array]
     text: bool
+    counts: np.ndarray | None = None  # how many items each row stands for (``aligned(weighted=True)``)
 
 
 @dataclass
@@ -312,11 +321,22 @@ class Matching:
     partitions: int = 1
     rows: int = 0
     files: list[int] = field(default_factory=list)
+    engine: str = ""  # "duckdb" when the join ran there (:mod:`clfeval.io.duckjoin`)
+    spilled_bytes: int = 0  # the most DuckDB held in its temporary files, as seen while the inputs were read
+
+    @property
+    def spilled(self) -> bool:
+        """Whether any of the join went to disk."""
+        return self.partitions > 1 or self.spilled_bytes > 0
 
     def describe(self) -> str:
         files = sum(self.files)
-        how = (f"matched by id through {self.partitions} hash partitions on disk" if self.by == "id" and
-               self.partitions > 1 else "matched by id" if self.by == "id" else "matched row by row")
+        if self.engine == "duckdb":
+            disk = f", {self.spilled_bytes / 2**20:,.0f} MiB spilled to disk" if self.spilled_bytes else ""
+            how = f"matched by id in one DuckDB query{disk}"
+        else:
+            how = (f"matched by id through {self.partitions} hash partitions on disk" if self.by == "id" and
+                   self.partitions > 1 else "matched by id" if self.by == "id" else "matched row by row")
         return (f"the joint table was counted from streamed record batches: {self.rows:,} items from {files} "
                 f"file{'s' if files != 1 else ''}, {how}")
 
@@ -368,7 +388,7 @@ def _positions(batch: PredictionBatch) -> tuple[pa.Array, pa.Array]:
 
 
 def aligned(readers: Sequence[PredictionReader], names: Sequence[str] | None = None, *, repeat: str | None = None,
-            budget: int = MEMORY_BUDGET, matching: Matching | None = None) -> Iterator[Aligned]:
+            budget: int = MEMORY_BUDGET, matching: Matching | None = None, weighted: bool = False) -> Iterator[Aligned]:
     """The items of several inputs, matched: by id when every input has ids, row by row when none has.
 
     Refuses, as :func:`clfeval.io.align.align_predictions` does in memory: ids
@@ -376,6 +396,12 @@ def aligned(readers: Sequence[PredictionReader], names: Sequence[str] | None = N
     side), different numbers of rows without ids, gold labels that differ
     (naming the first item of the first input), and duplicate ids anywhere
     in an input. Errors found while matching are raised after the last batch.
+
+    Two inputs from files, matched by id within a budget of at least
+    :data:`clfeval.io.duckjoin.MIN_BUDGET`, are joined by DuckDB
+    (:mod:`clfeval.io.duckjoin`); with ``weighted=True`` the batches are then
+    the joint cells, each with its count in ``counts`` (consumers that count
+    tables add them as weights), else their items one by one.
     """
     inputs = [_Input(r, r.input.name) for r in readers]  # messages name the file (or the PATH as given)
     matching = matching if matching is not None else Matching()
@@ -391,7 +417,7 @@ def aligned(readers: Sequence[PredictionReader], names: Sequence[str] | None = N
     matching.files = [len(r.input.sources) for r in readers]
     if with_ids:
         matching.by = "id"
-        yield from _by_id(inputs, streams, repeat, budget, matching)
+        yield from _by_id(inputs, streams, repeat, budget, matching, heads=heads, weighted=weighted)
     else:
         yield from _by_row(inputs, streams, repeat, matching)
 
@@ -488,7 +514,22 @@ def _by_row(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repe
 
 
 def _by_id(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repeat: str | None, budget: int,
-           matching: Matching) -> Iterator[Aligned]:
+           matching: Matching, *, heads: Sequence[PredictionBatch] = (), weighted: bool = False) -> Iterator[Aligned]:
+    from clfeval.io import duckjoin
+
+    if heads and duckjoin.usable([i.reader for i in inputs], budget):
+        with spill_directory() as tmp:
+            cells = duckjoin.join_cells(inputs, heads, streams, budget, tmp, canonical=_canonical,
+                                        select=lambda b, inp: _one_repeat(b, inp, repeat))
+        if cells is not None:
+            for inp in inputs:
+                _check_repeats(inp, repeat)
+            matching.engine, matching.spilled_bytes, matching.rows = "duckdb", cells.spilled_bytes, cells.n
+            yield from _cell_batches(cells, weighted)
+            return
+        for inp in inputs:  # the general path reads the inputs again, from the start
+            inp.rows, inp.repeats, inp.keyed = 0, set(), False
+        streams = [iter(i.reader) for i in inputs]
     estimate = sum(_estimate(i.reader) for i in inputs)
     partitions = partitions_for(estimate, budget)
     matching.partitions = partitions
@@ -504,22 +545,41 @@ def _by_id(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repea
                 files, rows = _positions(b)
                 table = pa.table({"key": pa.concat_arrays(keys.chunks), "gold": _canonical(b.gold),
                                   "pred": _canonical(b.pred), "file": files, "row": rows})
-                inp.spill.add(table, hash_text(keys))
+                inp.spill.add(table, hash_text(keys) if partitions > 1 else None)
                 inp.rows += b.n
             inp.spill.close()
             _check_repeats(inp, repeat)
         yield from _match_partitions(inputs, partitions, matching)
 
 
+def _cell_batches(cells: Any, weighted: bool, chunk: int = 1 << 20) -> Iterator[Aligned]:
+    """The joint cells as one weighted batch, or their items in batches of ``chunk``."""
+    text = _text_needed(cells.gold, cells.preds)
+    if weighted:
+        yield Aligned(cells.gold, cells.preds, text, cells.counts)
+        return
+    ends = np.cumsum(cells.counts)
+    starts = ends - cells.counts
+    n = int(ends[-1]) if ends.size else 0
+    for s in range(0, n, chunk):
+        e = min(s + chunk, n)
+        lo, hi = int(np.searchsorted(ends, s, "right")), int(np.searchsorted(starts, e, "left"))
+        idx = pa.array(np.repeat(np.arange(lo, hi), np.minimum(ends[lo:hi], e) - np.maximum(starts[lo:hi], s)))
+        yield Aligned(cells.gold.take(idx), [p.take(idx) for p in cells.preds], text)
+
+
 def _match_partitions(inputs: list[_Input], partitions: int, matching: Matching) -> Iterator[Aligned]:
     missing: dict[tuple[int, int], list[Any]] = {}  # (k, side) → [count, earliest place, example]
     gold_check = _GoldCheck()
+    dups: list[tuple[int, Any, list[tuple[int, int]]]] = []  # (input, id, places): the earliest is named at the end
     for j in range(partitions):
         tables = [_concat(i.spill.partition(j)) for i in inputs]  # type: ignore[union-attr]
-        for inp, t in zip(inputs, tables):
+        for k, t in enumerate(tables):
             got = _first_duplicate(t) if t is not None else None
             if got is not None:
-                raise _duplicate_error(inp, got[0], got[1])
+                dups.append((k, got[0], got[1]))
+        if dups:
+            continue
         ref = tables[0]
         if ref is None and all(t is None for t in tables):
             continue
@@ -549,16 +609,19 @@ def _match_partitions(inputs: list[_Input], partitions: int, matching: Matching)
             take = pc.index_in(keys, value_set=t.column("key"))  # type: ignore[union-attr]
             g = pa.concat_arrays(t.column("gold").take(take).chunks)  # type: ignore[union-attr]
             gold_check.add(k, gold, g, lambda i: (int(files[i]), int(rows[i])),
-                           lambda i: f"the item with id {keys[i].as_py()!r}")
+                           lambda i: f"the item with id {shown_id(keys[i].as_py())}")
             preds.append(pa.concat_arrays(t.column("pred").take(take).chunks))  # type: ignore[union-attr]
         matching.rows += len(gold)
         yield Aligned(gold, preds, _text_needed(gold, preds))
+    if dups:
+        k, dup, places = min(dups, key=lambda d: (d[0], d[2][1]))
+        raise _duplicate_error(inputs[k], dup, places)
     if missing:
         parts_by_k: dict[int, list[str]] = {}
         for (k, side), (count, place, example) in sorted(missing.items()):
             a, b = (inputs[0], inputs[k]) if side == 0 else (inputs[k], inputs[0])
             parts_by_k.setdefault(k, []).append(f"{count} id(s) of {a.name!r} are missing from {b.name!r} "
-                                                f"(e.g. {example!r}, {a.where(*place)})")
+                                                f"(e.g. {shown_id(example)}, {a.where(*place)})")
         k = min(parts_by_k)
         raise DataError("; ".join(parts_by_k[k]) + ". Compared files must hold predictions for the same items.")
     gold_check.raise_first(inputs)

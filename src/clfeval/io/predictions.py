@@ -26,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clfeval.core.labelforms import normalize_labels, unify_numbers
+from clfeval.core.labelforms import normalize_labels, shown_id, unify_numbers
 from clfeval.core.labels import label_str
 from clfeval.errors import DataError
 from clfeval.io.batches import DEFAULT_BATCH_ROWS, Part, Progress, iter_parts
@@ -141,12 +141,16 @@ def check_labels_present(src: Source, fmt: str, col: pa.ChunkedArray, name: str,
 
 
 def _duplicate(col: pa.ChunkedArray) -> tuple[Any, list[int]] | None:
-    """A value that occurs more than once, and its first two positions (None when every value is distinct)."""
+    """The value whose second occurrence comes first, and its first two positions (None when every value is
+    distinct): the id a join names whatever its memory budget or engine."""
     if len(pc.unique(col)) == len(col):  # unique: faster than count_distinct on many chunks
         return None
-    vc = pc.value_counts(col)
-    dup = vc.filter(pc.greater(vc.field("counts"), 1))[0]["values"].as_py()
-    return dup, np.flatnonzero(np.asarray(pc.equal(col, pa.scalar(dup, type=col.type))))[:2].tolist()
+    seen: dict[Any, int] = {}
+    for i, value in enumerate(col.to_pylist()):
+        first = seen.setdefault(value, i)
+        if first != i:
+            return value, [first, i]
+    return None  # pragma: no cover (unique above)
 
 
 def _check_keys(part: Part, repeats: pa.ChunkedArray, ids: pa.ChunkedArray, rname: str, name: str) -> pa.ChunkedArray:
@@ -462,5 +466,5 @@ def _check_unique(preds: Predictions, ids: pa.ChunkedArray, reader: PredictionRe
         rep_value, _, id_value = str(dup).partition(":")
         raise DataError(f"{what}: the key ({reader.repeat}, {reader.id_name}) must be unique, but repeat "
                         f"{rep_value} holds the id {id_value!r} more than once ({where}).")
-    raise DataError(f"{what}, column {reader.id_name!r}: ids must be unique, but the id {label_str(dup)!r} "
+    raise DataError(f"{what}, column {reader.id_name!r}: ids must be unique, but the id {shown_id(label_str(dup))} "
                     f"occurs more than once ({where}).")

@@ -24,7 +24,8 @@ from typing import IO, Any, Iterator, Sequence
 
 from clfeval.errors import DataError, InputFileError, UsageError
 
-__all__ = ["check_text_bytes", "Source", "ENCODINGS", "STDIN", "check_encoding", "read_header", "check_unique_names", "check_roles",
+__all__ = ["check_text_bytes",
+           "Source", "ENCODINGS", "STDIN", "check_encoding", "read_header", "check_unique_names", "check_roles",
            "utf8_error", "utf8_valid", "row_ref", "row_line"]
 
 ENCODINGS = ("utf-8", "latin-1")

@@ -39,6 +39,7 @@ import tempfile
 from typing import Iterator
 
 from clfeval.errors import UsageError
+from clfeval.io.outputs import deferred_signals
 
 __all__ = ["SPILL_PATTERN", "spill_directory", "sweep_stale", "make_spill_directory", "remove_spill_directory"]
 
@@ -137,8 +138,11 @@ def remove_spill_directory(path: str) -> None:
 @contextlib.contextmanager
 def spill_directory(base: str | None = None) -> Iterator[str]:
     """A spill directory for the block, removed at its end whatever the end (an error, a signal)."""
-    path = make_spill_directory(base)
+    path = None
     try:
+        with deferred_signals():  # a signal between the mkdir and the try would leave it behind
+            path = make_spill_directory(base)
         yield path
     finally:
-        remove_spill_directory(path)
+        if path is not None:
+            remove_spill_directory(path)

@@ -51,8 +51,9 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from clfeval.core.metrics import ClassCounts
+from clfeval.core.validation import MEMORY_BUDGET
 from clfeval.errors import DataError, UsageError
-from clfeval.io.outputs import checkpoint
+from clfeval.io.outputs import checkpoint, deferred_signals
 from clfeval.io.spill import make_spill_directory, remove_spill_directory
 from clfeval.scores.rangestats import RangeStats, StreamRanking, merge_range, range_stats, rle, sample_ranks_of
 from clfeval.scores.objectives import Objective, parse_objective
@@ -61,8 +62,8 @@ from clfeval.scores.sweep import CutChooser, Cuts, Sweep, sweep_of
 __all__ = ["DEFAULT_MEMORY", "parse_memory", "SpillSpace", "RankingStore", "StreamRanking", "CutChoice",
            "stream_ranking"]
 
-#: The default memory budget: 1 GiB.
-DEFAULT_MEMORY = 1 << 30
+#: The default memory budget: 1 GiB (the one budget of every spill: rankings, id partitions, standard input).
+DEFAULT_MEMORY = MEMORY_BUDGET
 #: The smallest budget accepted (tests force spilling with it).
 MIN_MEMORY = 1 << 12
 #: Bytes of budget per buffered score (8 while buffered, 8 more while a run is sorted, headroom for a batch).
@@ -191,7 +192,8 @@ class SpillSpace:
             raise UsageError("the spill space was closed; build a new store.")
         if self.directory is None:
             try:
-                self.directory = make_spill_directory(self.tmpdir)
+                with deferred_signals():  # made and remembered at once: close() removes it whatever arrives
+                    self.directory = make_spill_directory(self.tmpdir)
             except (OSError, UsageError) as exc:
                 why = str(exc) if isinstance(exc, UsageError) else (exc.strerror or str(exc))
                 raise UsageError(lambda name: f"cannot create a temporary directory for sorted runs "

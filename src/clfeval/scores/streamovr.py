@@ -13,9 +13,11 @@ columns — and the exact stores of :mod:`clfeval.scores.external`:
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable, Sequence
 
 import numpy as np
+import pyarrow as pa
 
 from clfeval.core.gold import EncodedGold
 from clfeval.core.labels import label_str
@@ -35,6 +37,9 @@ def batch_is_positive(gold: Any, positive: Any) -> np.ndarray:
     >>> batch_is_positive(["a", "b", "a"], "a").tolist(), batch_is_positive([1, 2], "1").tolist()
     ([True, False, True], [True, False])
     """
+    fast = _integer_is_positive(gold, positive)
+    if fast is not None:
+        return fast
     g = EncodedGold.of(gold)
     if g.n == 0:
         return np.zeros(0, dtype=bool)
@@ -43,6 +48,36 @@ def batch_is_positive(gold: Any, positive: Any) -> np.ndarray:
     except DataError:
         return np.zeros(g.n, dtype=bool)
     return g.codes == code
+
+
+_INT_FORM = re.compile(r"0|-?[1-9][0-9]*")
+
+
+def _integer_is_positive(gold: Any, positive: Any) -> np.ndarray | None:
+    """``gold == positive`` by value for an integer pyarrow column without missing values and an integer positive
+    (or the string form of one), the common case, without encoding the labels: the same answer, since an integer
+    label matches ``positive`` by value or string form exactly when it equals it. ``None`` for other cases."""
+    if not isinstance(gold, (pa.Array, pa.ChunkedArray)) or not pa.types.is_integer(gold.type) or gold.null_count:
+        return None
+    if isinstance(positive, str):
+        if _INT_FORM.fullmatch(positive) is None:
+            return None
+        value = int(positive)
+    elif isinstance(positive, (int, np.integer)) and not isinstance(positive, (bool, np.bool_)):
+        value = int(positive)
+    else:
+        return None
+    chunks = gold.chunks if isinstance(gold, pa.ChunkedArray) else [gold]
+    if not chunks:
+        return np.zeros(0, dtype=bool)
+    g = np.concatenate([c.to_numpy(zero_copy_only=False) for c in chunks]) if len(chunks) != 1 else \
+        chunks[0].to_numpy(zero_copy_only=False)
+    if g.shape[0] == 0:
+        return np.zeros(0, dtype=bool)
+    info = np.iinfo(g.dtype)
+    if not info.min <= value <= info.max:
+        return np.zeros(g.shape[0], dtype=bool)
+    return g == g.dtype.type(value)
 
 
 def stream_binary(batches: Iterable[tuple[Any, Any]], *, positive: Any, memory: Any = DEFAULT_MEMORY,

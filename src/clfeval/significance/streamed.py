@@ -33,7 +33,7 @@ def compare_stream(batches: Iterable[Any], names: Sequence[str], *, baseline: st
     ----------
     batches : iterable
         Matched batches: gold labels and each system's predictions, item for item
-        (:class:`clfeval.io.join.Aligned`).
+        (:class:`clfeval.io.join.Aligned`); a batch with ``counts`` is joint cells, each that many items.
     names : sequence of str
         The systems, in the order of ``preds``.
     baseline : str, optional
@@ -68,7 +68,7 @@ def compare_stream(batches: Iterable[Any], names: Sequence[str], *, baseline: st
         pairs = [(i, j) for i in range(s) for j in range(i + 1, s)]
     counter = JointCounter(names, pairs)
     for batch in batches:
-        counter.update(batch.gold, batch.preds, text=batch.text)
+        counter.update(batch.gold, batch.preds, text=batch.text, weights=getattr(batch, "counts", None))
     if counter.n == 0:
         raise DataError("there are no items to compare.")
     how = describe() if callable(describe) else describe
