@@ -27,7 +27,10 @@ def cols():
     pred = np.where(rng.random(N) < 0.7, gold, LABELS[rng.integers(0, 3, N)])
     other = np.where(rng.random(N) < 0.6, gold, LABELS[rng.integers(0, 3, N)])
     prob = np.round(np.clip(np.where(gold == "dog", 0.65, 0.35) + rng.normal(0, 0.2, N), 0, 1), 3)
-    return {"id": np.arange(N), "gold": gold, "pred": pred, "other": other, "prob": prob}
+    words = np.array(["grain", "wheat", "rate", "bank", "fish", "reef", "note", "fund"])
+    text = np.array([f"{g} {words[i % 8]} {words[(i * 5) % 8]} {words[rng.integers(0, 8)]}"
+                     for i, g in enumerate(gold)])  # for error_analysis
+    return {"id": np.arange(N), "gold": gold, "pred": pred, "other": other, "prob": prob, "text": text}
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +40,7 @@ def tree(cols, tmp_path_factory):
     for name, pred in (("a", cols["pred"]), ("b", cols["other"])):
         d = root / name
         d.mkdir()
-        t = pa.table({"id": cols["id"], "gold": cols["gold"], "pred": pred, "prob": cols["prob"]})
+        t = pa.table({"id": cols["id"], "gold": cols["gold"], "pred": pred, "prob": cols["prob"], "text": cols["text"]})
         for i, (lo, hi) in enumerate([(0, 500), (500, 501), (501, N)]):
             pq.write_table(t.slice(lo, hi - lo), d / f"part-{i}.parquet")
     return root
@@ -64,7 +67,8 @@ def _inputs(kind, cols, tree, which="a"):
     pred = cols["pred"] if which == "a" else cols["other"]
     if kind == "frame":
         pd = pytest.importorskip("pandas")
-        return pd.DataFrame({"id": cols["id"], "gold": cols["gold"], "pred": pred, "prob": cols["prob"]})
+        return pd.DataFrame({"id": cols["id"], "gold": cols["gold"], "pred": pred, "prob": cols["prob"],
+                             "text": cols["text"]})
     return str(tree / which)
 
 
@@ -78,6 +82,8 @@ def _ops(kind, cols, tree):
             "threshold": lambda e: clfeval.threshold(g, s, positive="dog", engine=e),
             "calibration": lambda e: clfeval.calibration(g, s, positive="dog", engine=e),
             "ranking": lambda e: clfeval.ranking(g, s, positive="dog", engine=e),
+            "error_analysis": lambda e: clfeval.error_analysis(g, p, text=cols["text"], ids=cols["id"], min_count=1,
+                                                               engine=e),
         }
     a, b = _inputs(kind, cols, tree, "a"), _inputs(kind, cols, tree, "b")
     return {
@@ -86,6 +92,7 @@ def _ops(kind, cols, tree):
         "threshold": lambda e: clfeval.threshold(a, score="prob", positive="dog", engine=e),
         "calibration": lambda e: clfeval.calibration(a, prob="prob", positive="dog", engine=e),
         "ranking": lambda e: clfeval.ranking(a, score="prob", positive="dog", engine=e),
+        "error_analysis": lambda e: clfeval.error_analysis(a, id="id", min_count=1, engine=e),
     }
 
 
@@ -98,7 +105,8 @@ def test_every_operation_gives_the_same_json_on_every_engine(op, kind, cols, tre
     on_dask = run(Dask(dask_client))
     blocks = [r.sections["engine"] if hasattr(r, "sections") else r.engine for r in (base, spilled, on_dask)]
     assert [b["name"] for b in blocks] == ["local", "local", "dask"]
-    assert blocks[1]["spilled"] is True and blocks[1]["memory"] == 4096
+    # error_analysis streams a PATH batch by batch and never spills (its table is term × cell counts)
+    assert blocks[1]["spilled"] is (op != "error_analysis" or kind != "parquet") and blocks[1]["memory"] == 4096
     if kind == "arrays" or (kind == "frame" and op != "compare"):  # frames of compare are spooled (streamed join)
         assert blocks[0]["mode"] == "memory" and blocks[0]["spilled"] is False
     assert _plain(spilled) == _plain(base)

@@ -18,6 +18,8 @@ from clfeval.engines.spec import Dask, Local
 from clfeval.engines.reporting import report
 from clfeval.engines.comparing import compare
 from clfeval.engines.scoreops import calibration, ranking, threshold
+from clfeval.engines.errorops import error_analysis
+from clfeval.evaluate.erroranalysis import ErrorAnalysis
 from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice, choose_label_thresholds, choose_threshold
 import clfeval.render  # noqa: F401  (fills the display registry: str() and _repr_html_ of results)
 from clfeval.core.tables import (
@@ -43,6 +45,8 @@ __all__ = [
     "threshold",
     "calibration",
     "ranking",
+    "error_analysis",
+    "ErrorAnalysis",
     "Report",
     "report_from_table",
     "Comparison",

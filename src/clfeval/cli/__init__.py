@@ -48,6 +48,7 @@ def _register() -> None:
     from clfeval.cli.calibration_cmd import calibration
     from clfeval.cli.datasets_cmd import datasets
     from clfeval.cli.demo_cmd import demo
+    from clfeval.cli.errors_cmd import errors
     from clfeval.cli.experiment_cmd import cv, holdout
     from clfeval.cli.plot_cmd import plot
     from clfeval.cli.power_cmd import power
@@ -70,6 +71,7 @@ def _register() -> None:
     cli.add_command(plot)
     cli.add_command(metrics)
     cli.add_command(power)
+    cli.add_command(errors)
 
 
 _register()

@@ -44,6 +44,10 @@ def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
                      help="Seed of every random split (recorded with the run)."),
         click.option("--predictions", "predictions_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Write the out-of-fold predictions and scores here (.csv, .tsv, .jsonl or .parquet)."),
+        click.option("--errors", "errors_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="Write the error analysis of the out-of-fold (or test) predictions here: every confused "
+                          "pair, its documents and the terms they share (see `clfeval errors`); the format from the "
+                          "extension: .html, .json, .md or .txt. Single-label data."),
         click.option("--tune-threshold", "tune", default=None, metavar="OBJECTIVE",
                      help="Choose the decision threshold inside every training fold, on a development split, for "
                           "OBJECTIVE: f1, f0.5, f2, cost, precision>=X or recall>=X (binary or multi-label data)."),
@@ -94,7 +98,7 @@ def read_data(path: Any, text_col: str, label_col: str, id_col: str | None, mult
 
 
 def run_outputs(inputs: list[tuple[str, Path | None]], output: Path | None, runs_db: Path | None, *,
-                predictions_out: Path | None = None) -> Any:
+                predictions_out: Path | None = None, errors_out: Path | None = None) -> Any:
     """Check every output of a recorded run before the long part; returns the run log (or None).
 
     The outputs are ``--predictions``, ``--output``, the run log and its
@@ -106,7 +110,11 @@ def run_outputs(inputs: list[tuple[str, Path | None]], output: Path | None, runs
     from clfeval.io.outputs import resolve_output
     from clfeval.protocols.runlog import RunLog, predictions_dir
 
-    outputs: list[Any] = [("--predictions", predictions_out), ("--output", output)]
+    outputs: list[Any] = [("--predictions", predictions_out), ("--output", output), ("--errors", errors_out)]
+    if errors_out is not None:
+        from clfeval.protocols.errorsof import errors_format
+
+        errors_format(errors_out)
     if runs_db is not None:
         outputs += [("--runs-db", runs_db), resolve_output(predictions_dir(runs_db), option="--runs-db", directory=True)]
     check_paths(inputs, outputs)
@@ -126,7 +134,8 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
                    tune: str | None, dev_size: float, positive: str | None, cost_fp: float, cost_fn: float,
                    zero_division: str, runs_db: Path, no_log: bool, input_format: str | None, fmt: str,
                    output: Path | None, encoding: str = "utf-8", normalize_labels: str | None = None,
-                   compare_model: str | None = None, compare_metric: str = "macro_f1") -> None:
+                   compare_model: str | None = None, compare_metric: str = "macro_f1",
+                   errors_out: Path | None = None) -> None:
     """The body of ``cv`` and ``holdout``: check the outputs, hash and read the data, run, write, record, render.
 
     Every output is checked before the long part, the data is hashed before it
@@ -143,7 +152,10 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
     on_disk = isinstance(src, Path)
     existed = runs_db.exists()
     log = run_outputs([("DATA", src if on_disk else "-")], output, None if no_log else runs_db,
-                      predictions_out=predictions_out)
+                      predictions_out=predictions_out, errors_out=errors_out)
+    if errors_out is not None and (multilabel or compare_model is not None):
+        raise UsageError("option --errors analyses one model's single-label predictions; leave out "
+                         + ("--multilabel" if multilabel else "--compare-model") + " for it.")
     cfg = ModelConfig(model.lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words, multilabel=multilabel)
     protocol = Protocol(**protocol_args)
     step = _threshold_step(tune, dev_size, positive, cost_fp, cost_fn)
@@ -169,14 +181,27 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
         _record_comparison(command, (result, result_b), (cfg, cfg_b), settings, record_args, log, runs_db,
                            compare_metric, fmt, output, existed)
         return
+    page = None if errors_out is None else _error_page(errors_out, result, texts, ids, cfg, seed)
     _write_and_record(command, result, settings, src, on_disk, data_hash, label_col, multilabel, log, runs_db,
-                      predictions_out, fmt, output, existed)
+                      predictions_out, fmt, output, page, existed)
+
+
+def _error_page(path: Path, result: Any, texts: list[str], ids: list[Any], cfg: Any, seed: int) -> tuple[Path, str]:
+    """``--errors``: the analysis of the pooled predictions, in the model's stop list and stems, rendered."""
+    from clfeval.protocols.errorsof import errors_format, errors_of_run
+    from clfeval.render import render
+
+    spec = f"stop={'sklearn' if cfg.stop_words else 'none'},stem={'porter' if cfg.stem else 'none'}"
+    analysis = errors_of_run(result, texts, ids, processing=spec, seed=seed)
+    return path, render(analysis, errors_format(path), width=120)
 
 
 def _write_and_record(command: str, result: Any, settings: dict[str, Any], src: Any, on_disk: bool, data_hash: Any,
                       label_col: str, multilabel: bool, log: Any, runs_db: Path, predictions_out: Path | None,
-                      fmt: str, output: Path | None, existed: bool = True) -> None:
-    """The out-of-fold predictions and --output written, the run recorded (outputs in place first), the result shown."""
+                      fmt: str, output: Path | None, page: tuple[Path, str] | None = None,
+                      existed: bool = True) -> None:
+    """The out-of-fold predictions, --errors and --output written, the run recorded (outputs in place first), the
+    result shown."""
     from clfeval.io.outputs import OutputFiles
     from clfeval.protocols.api import write_predictions
 
@@ -190,9 +215,14 @@ def _write_and_record(command: str, result: Any, settings: dict[str, Any], src: 
     with OutputFiles() as files:
         if predictions_out is not None:
             write_predictions(result, predictions_out, files=files)
+        if page is not None:
+            files.stage(page[0], lambda p, text=page[1]: Path(p).write_text(text, encoding="utf-8", newline=""),
+                        option="--errors")
         result = finish_run(result, fmt, output, files, None if log is None else record)
     if predictions_out is not None:
         message(f"wrote the out-of-fold predictions to {predictions_out}")
+    if page is not None:
+        message(f"wrote the error analysis to {page[0]}")
     if log is not None:
         message(where_recorded(f"run {result.run_id}", runs_db, existed))
     _finish(result, fmt, output)

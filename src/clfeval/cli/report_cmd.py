@@ -10,6 +10,7 @@ import click
 from clfeval.cli._common import (check_paths, emit, existing_file, input_options, input_path, output_options, parse_list,
                                  reading_progress)
 from clfeval.cli._decide import require_exit
+from clfeval.errors import UsageError
 from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option, score_bin_options
 
 
@@ -25,6 +26,9 @@ from clfeval.cli._scale import engine_of, engine_options, help_note, memory_opti
               help="File of training labels: baselines then follow the training class frequencies (the honest version).")
 @click.option("--train-column", default=None, help="Column of --train-labels (default: the --gold name, 'label', or the only column).")
 @click.option("--show-errors", type=click.IntRange(min=0), default=0, metavar="N", help="List up to N misclassified items.")
+@click.option("--text", "text_col", default=None, metavar="COLUMN",
+              help="Column of the documents' texts: adds 'what the errors share', the three largest confused cells "
+                   "and the terms their documents share (the whole analysis: `clfeval errors`).")
 @click.option("--score", default=None, help="Score column (higher = more positive; needs --positive): adds ROC-AUC and PR-AUC.")
 @click.option("--scores-prefix", default=None, metavar="PREFIX",
               help="Score columns PREFIX<label>, one per class or label (e.g. 'score:'): one-vs-rest ROC-AUC and PR-AUC.")
@@ -68,6 +72,24 @@ def report(file: Path, **o: Any) -> None:
              ci=o.pop("ci_level"), require=o.pop("require"))
     from clfeval.engines.reporting import report as run
 
+    text = o.pop("text_col")
+    if text is not None and (str(file) == "-" or o["multilabel"]):
+        raise UsageError("option --text reads the predictions a second time, for the error analysis of single-label "
+                         "data: give a file (not '-') and leave out --multilabel.")
     rep = run(inp, engine=engine, progress=reading_progress, **o)
+    if text is not None:
+        rep = _errors_share(rep, inp, text, o, engine)
     emit(rep, fmt, output)
     require_exit(rep)
+
+
+def _errors_share(rep: Any, inp: Any, text: str, o: dict[str, Any], engine: Any) -> Any:
+    """The report with its ``errors_share`` section: the three largest confused cells of `clfeval errors`."""
+    import dataclasses
+
+    from clfeval.engines.errorops import error_analysis
+
+    e = error_analysis(inp, o["pred"], gold=o["gold"], text=text, id=o["id"], input_format=o["input_format"],
+                       encoding=o["encoding"], engine=engine).to_dict()
+    share = {"cells": e["cells"][:3], "prior": e["prior"], "settings": e["settings"], "notes": e["notes"]}
+    return dataclasses.replace(rep, sections={**rep.sections, "errors_share": share})

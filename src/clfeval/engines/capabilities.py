@@ -21,7 +21,7 @@ from clfeval.errors import UsageError
 
 __all__ = ["OPERATIONS", "ENGINES", "Capability", "TABLE", "supported", "refuse", "refuse_stdin", "help_note", "markdown"]
 
-OPERATIONS = ("report", "compare", "threshold", "calibration", "ranking")
+OPERATIONS = ("report", "compare", "threshold", "calibration", "ranking", "error_analysis")
 ENGINES = ("local", "dask")
 
 
@@ -103,6 +103,10 @@ TABLE: tuple[Capability, ...] = (
     Capability("calibration", "edges=sklearn", "scikit-learn's bin edges (right-closed, empty bins dropped)",
                dask="the Dask sums are kept per left-closed clfeval bin"),
     Capability("ranking", "score", "exact ROC-AUC, AP and curves of one score column"),
+    Capability("error_analysis", "gold/pred/text", "per confused cell: counts, examples (bottom-k by a keyed hash), "
+               "distinctive terms (weighted log-odds, informative Dirichlet prior)"),
+    Capability("error_analysis", "texts", "texts from a second file joined by id (held in memory: id → text)"),
+    Capability("error_analysis", "score", "the most confident mistakes of each cell"),
     Capability("*", "PATH '-'", "standard input", dask=_STDIN),
 )
 

@@ -277,9 +277,10 @@ class PredictionReader:
         has_pred = bool(self.pred) and self.pred in names
         if self.pred and not has_pred and self.require_pred:
             raise _missing_column(spath, self.pred, self.pred_option, columns)
+        named = {c: o for o, c in self.options[3:]}
         for e in self.extra:
             if e and e not in names:
-                raise _missing_column(spath, e, "naming it", columns)
+                raise _missing_column(spath, e, named.get(e, "naming it"), columns)
         if self.id is not None and self.id not in names:
             raise _missing_column(spath, self.id, self.id_option, columns)
         has_ids = self.id is not None or (self.default_id and "id" in names)

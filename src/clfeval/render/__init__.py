@@ -167,6 +167,10 @@ def render(result: Any, fmt: str = "text", *, width: int | None = None) -> str:
             raise TypeError(f"no markdown renderer for {type(result).__name__}")
         out = entry.markdown(result)
         return out if out.endswith("\n") else out + "\n"
+    if fmt == "html" and type(result).__name__ == "ErrorAnalysis":
+        from clfeval.render.errorpages import html_page
+
+        return html_page(result)
     if fmt == "html":
         from clfeval.render.html import page
 
@@ -201,6 +205,10 @@ def _load_builtin() -> None:
 
 
 def _html_fragment(result: Any) -> str:
+    if type(result).__name__ == "ErrorAnalysis":
+        from clfeval.render.errorpages import html_fragment
+
+        return html_fragment(result)
     from clfeval.render.html import fragment
 
     return fragment(result)

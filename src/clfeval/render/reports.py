@@ -205,7 +205,8 @@ def report_blocks(rep: Report) -> list[Block]:
         rows = [[str(it["id"]), it["gold"] if isinstance(it["gold"], str) else "|".join(it["gold"]),
                  it["pred"] if isinstance(it["pred"], str) else "|".join(it["pred"])] for it in e["items"]]
         blocks.append(TableBlock(f"Misclassified items ({e['shown']} of {e['total']})", ["id", "gold", "predicted"], rows,
-                                 numeric_from=3))
+                                 numeric_from=3, caption="The short list of ids; `clfeval errors` shows each confused "
+                                                         "cell's documents and the vocabulary they share."))
     for name, section_blocks in section_renderers().items():
         if name in rep.sections:
             blocks.extend(section_blocks(rep.sections[name]))

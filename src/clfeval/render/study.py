@@ -218,7 +218,26 @@ def _multiclass(s: ReutersStudy) -> list[Block]:
     prow = [[c, r["support"], r["tp"], r["fp"], r["fn"], r["precision"], r["recall"], r["f1"]]
             for c, r in m["per_class"].items()]
     out.append(TableBlock("Per class", ["class", "support", "TP", "FP", "FN", "P", "R", "F1"], prow))
-    return out
+    return out + _errors_share(m.get("errors"))
+
+
+def _errors_share(e: dict[str, Any] | None, top: int = 3) -> list[Block]:
+    """The three largest confused cells of the test stories and the terms their mistakes share (`clfeval errors`)."""
+    if not e or not e["cells"]:
+        return []
+
+    def terms(ts: list[dict[str, Any]]) -> str:
+        return ", ".join(f"{t['term']} ({t['z']:.1f})" for t in ts[:6]) or "—"
+
+    rows = [[f"{c['gold']} → {c['pred']}", c["count"], c["opposite"], terms(c["terms_vs_gold"]),
+             terms(c["terms_vs_pred"])] for c in e["cells"][:top]]
+    p = e["prior"]
+    return [TableBlock("What the errors share (the largest confused cells)",
+                       ["gold → predicted", "stories", "opposite", "vs correct gold (z)", "vs correct predicted (z)"],
+                       rows, caption=f"Terms over-represented in the misclassified stories: weighted log-odds with "
+                                     f"an informative Dirichlet prior (α0 = {p['alpha0']:g}; {p['reference']}), "
+                                     f"z ≥ {e['settings']['z_min']:g} uncorrected; the part's processing "
+                                     f"({e['settings'].get('processing')}). All cells, examples: `clfeval errors`.")]
 
 
 def _significance(s: ReutersStudy) -> list[Block]:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 
 from clfeval.studies.reuters_result import PUBLISHED_MULTICLASS, PUBLISHED_MULTICLASS_SOURCE, PUBLISHED_SIZES
 
-__all__ = ["TokenMemo", "nb_config", "nb_pipeline", "multiclass_part", "published_comparison"]
+__all__ = ["TokenMemo", "nb_config", "nb_pipeline", "multiclass_part", "published_comparison", "multiclass_errors"]
 
 
 class TokenMemo:
@@ -98,7 +98,22 @@ def multiclass_part(split: Any, categories: Sequence[str], processing: Any, memo
                "score wins; rows of the confusion matrix = gold, columns = predicted; the majority class "
                "is the most frequent of the training labels"}
     block["published"] = published_comparison(block)
+    block["errors"] = multiclass_errors(list(sl.test_labels), pred.tolist(), test,
+                                        [s.newid for s in sl.test], processing, seed)
     return block
+
+
+def multiclass_errors(gold: Sequence[str], pred: Sequence[str], texts: Sequence[str], ids: Sequence[int],
+                      processing: Any, seed: int = 0) -> dict[str, Any]:
+    """What the misclassified test stories share (``clfeval errors`` on the part's predictions), in the part's own
+    terms: its stop list and stems over the ``[a-z]+`` tokens of the model."""
+    from clfeval.evaluate.erroranalysis import analyse
+    from clfeval.evaluate.errorstream import count_arrays, counter_of
+    from clfeval.text.termcounts import analyzer_of
+
+    counter = counter_of(analyzer_of(processing, "[a-z]+"), 5, seed, 300)
+    count_arrays(counter, gold, pred, texts, ids)
+    return analyse(counter, settings={"processing": processing.spec, "text": "the story text of the part"}).to_dict()
 
 
 def published_comparison(block: dict[str, Any]) -> dict[str, Any]:
