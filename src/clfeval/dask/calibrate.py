@@ -21,10 +21,9 @@ import pyarrow as pa
 
 from clfeval.core.exactsum import ExactSum, grouped_sums
 from clfeval.core.labels import label_str
-from clfeval.core.signature import build_signature
 from clfeval.dask.parts import Parts, parts_of, probe, run, tree_sum
 from clfeval.errors import DataError, UsageError
-from clfeval.scores.calibration import EPS, Calibration, check_bins, reliability_rows
+from clfeval.scores.calibration import EPS, Calibration, calibration_words, check_bins, reliability_rows
 from clfeval.scores.columns import as_scores, check_probabilities
 from clfeval.scores.streamovr import batch_is_positive
 
@@ -87,11 +86,7 @@ def calibration(data: Any, *, gold: str = "gold", prob: str = "prob", positive: 
     edges = np.arange(n_bins + 1) / n_bins
     table, ece, mce = reliability_rows(s.count, s.hits, lambda b: s.conf[b].fraction(), edges[:-1], edges[1:])
     pos = label_str(positive)
-    notes = [f"Binary calibration on Dask: per-bin counts and exact sums added over the partitions; the "
-             f"confidence is the probability of {pos!r}."]
-    sig = build_signature({"kind": "binary", "bins": n_bins, "strategy": strategy,
-                           "binning": "value v goes to bin min(floor(v*B), B-1)", "engine": "dask",
-                           "log_loss_eps": EPS})
+    notes, sig = calibration_words("binary", pos, strategy=strategy, edges="clfeval", bins=n_bins, formed=n_bins)
     auc = ap = None
     if with_ranking:
         from clfeval.dask.rankings import ranking

@@ -317,35 +317,44 @@ class Calibrator:
         if self.kind == "binary" and self.store is not None and self.store.n:
             rk = self.store.summary()
             roc_auc, ap, spilled = rk.roc_auc, rk.average_precision, rk.spilled
-        if self.kind == "binary":
-            notes.append(f"Binary calibration: the confidence is the probability of {self.pos_label!r} and the "
-                         f"observation the frequency of {self.pos_label!r} in each bin.")
-            if spilled:
-                notes.append(f"ROC-AUC and average precision were ranked beyond memory: sorted runs spilled to disk "
-                             f"within the budget of {self.memory:,} bytes and were merged; both are exact.")
-        else:
-            notes.append("Top-label calibration: the confidence is the largest probability of each item and the "
-                         "observation whether that label is correct (accuracy).")
-        if self.edges == "sklearn":
-            notes.append("Bins as scikit-learn's calibration_curve: right-closed on the float edges, empty bins "
-                         "dropped (--edges sklearn).")
-        if self.strategy == "quantile" and k < n_bins:
-            notes.append(f"Equal-mass bins: tied confidences stay in one bin, so {k} bins were formed instead of "
-                         f"{n_bins}.")
-        notes.append(f"Log loss clips probabilities to [eps, 1 - eps] with eps = {EPS!r} (float64 machine epsilon), so "
-                     f"a confident miss costs at most -log(eps) = {-math.log(EPS):.4g} instead of infinity.")
-        notes.append("Ranking metrics (ROC-AUC, average precision) cannot see miscalibration: they depend on the order "
-                     "of the scores only.")
         kind = self.kind or "binary"
-        sig = build_signature({
-            "kind": kind, "bins": n_bins, "strategy": self.strategy,
-            "binning": _BINNING[self.strategy, self.edges], "edges": self.edges,
-            "ece": "sum_b (n_b/N) |acc_b - conf_b|", "mce": "max_b |acc_b - conf_b| over non-empty bins",
-            "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
-            "log_loss_eps": EPS, "sums": "exact (integer and rational accumulation): the same bits in any order"})
+        notes, sig = calibration_words(kind, self.pos_label, strategy=self.strategy, edges=self.edges, bins=n_bins,
+                                       formed=k, spilled=bool(spilled), memory=self.memory)
         return Calibration(kind, self.pos_label if kind == "binary" else None, n, self.strategy, k, table,
                            ece, mce, float(self.brier.fraction() / n),
                            float(-self.log.fraction() / n), EPS, roc_auc, ap, notes, sig, self.edges)
+
+
+def calibration_words(kind: str, pos_label: Any, *, strategy: str, edges: str, bins: int, formed: int,
+                      spilled: bool = False, memory: int | None = None) -> tuple[list[str], dict[str, Any]]:
+    """The notes and the signature of a calibration result: one wording whatever the engine that counted it."""
+    notes = []
+    if kind == "binary":
+        notes.append(f"Binary calibration: the confidence is the probability of {pos_label!r} and the "
+                     f"observation the frequency of {pos_label!r} in each bin.")
+        if spilled:
+            notes.append(f"ROC-AUC and average precision were ranked beyond memory: sorted runs spilled to disk "
+                         f"within the budget of {memory:,} bytes and were merged; both are exact.")
+    else:
+        notes.append("Top-label calibration: the confidence is the largest probability of each item and the "
+                     "observation whether that label is correct (accuracy).")
+    if edges == "sklearn":
+        notes.append("Bins as scikit-learn's calibration_curve: right-closed on the float edges, empty bins "
+                     "dropped (--edges sklearn).")
+    if strategy == "quantile" and formed < bins:
+        notes.append(f"Equal-mass bins: tied confidences stay in one bin, so {formed} bins were formed instead of "
+                     f"{bins}.")
+    notes.append(f"Log loss clips probabilities to [eps, 1 - eps] with eps = {EPS!r} (float64 machine epsilon), so "
+                 f"a confident miss costs at most -log(eps) = {-math.log(EPS):.4g} instead of infinity.")
+    notes.append("Ranking metrics (ROC-AUC, average precision) cannot see miscalibration: they depend on the order "
+                 "of the scores only.")
+    sig = build_signature({
+        "kind": kind, "bins": bins, "strategy": strategy,
+        "binning": _BINNING[strategy, edges], "edges": edges,
+        "ece": "sum_b (n_b/N) |acc_b - conf_b|", "mce": "max_b |acc_b - conf_b| over non-empty bins",
+        "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
+        "log_loss_eps": EPS, "sums": "exact (integer and rational accumulation): the same bits in any order"})
+    return notes, sig
 
 
 def reliability_rows(count: Any, hits: Any, conf_sum: Any, lower: Any, upper: Any) -> tuple[list[dict], float, float]:
