@@ -84,3 +84,38 @@ def test_ten_thousand_classes_page_is_small_and_says_what_it_leaves_out():
     for svg in re.findall(r"<svg.*?</svg>", page, flags=re.S):
         names = set(re.findall(r">(c\d+)(?:  \(hardest of these\))?</text>", svg))
         assert len(names) <= 20
+
+
+def _ovr_scores(k, n, seed):
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, k, n)
+    sizes = np.bincount(gold, minlength=k)
+    scores = {f"c{j:02d}": rng.random(n) + (gold == j) * rng.random() for j in range(k)}
+    return [f"c{g:02d}" for g in gold], scores, sizes
+
+
+def test_delong_per_class_table_follows_the_many_classes_rule():
+    # issue 19 item 6, one rule for every per-class table: 60 classes → the 20 with most positives + 10 others
+    from clfeval.significance.delong import delong_ovr
+
+    gold, a, sizes = _ovr_scores(60, 3000, 1)
+    _, b, _ = _ovr_scores(60, 3000, 2)
+    text = render(delong_ovr(gold, a, b), "text", width=200)
+    shown = {lab for lab in a if re.search(rf"^{lab}\s", text, re.M)}
+    assert len(shown) == 30
+    largest = {f"c{j:02d}" for j in np.argsort(-sizes, kind="stable")[:20]}
+    assert largest <= shown  # the 20 with the most positives (hand-ranked from the counts here)
+    assert "30 of 60 classes shown" in text and "--format json" in text
+
+
+def test_ranking_interval_table_follows_the_many_classes_rule():
+    from clfeval.significance.rankingci import with_ranking_ci
+
+    gold, scores, sizes = _ovr_scores(60, 2000, 3)
+    pred = [max(scores, key=lambda c: scores[c][i]) for i in range(len(gold))]
+    rep = with_ranking_ci(clfeval.report(gold, pred), gold, scores, samples=50, seed=0)
+    text = render(rep, "text", width=200)
+    section = text.split("One label against the rest", 1)[1]
+    shown = {lab for lab in scores if re.search(rf"^{lab}\s", section, re.M)}
+    assert len(shown) == 30 and {f"c{j:02d}" for j in np.argsort(-sizes, kind="stable")[:20]} <= shown
+    assert "30 of 60 classes shown" in section

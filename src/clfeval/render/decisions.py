@@ -8,6 +8,7 @@ from typing import Any, Sequence
 
 import clfeval.render.scores  # noqa: F401  (its "ranking" section is registered first: ranking_ci follows it)
 import clfeval.render.significance  # noqa: F401  (and "ci" too: requirements come last)
+from clfeval.core import manyclasses
 from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
 from clfeval.render.significance import p_text
@@ -83,7 +84,15 @@ def delong_ovr_blocks(r: DeLongOvR) -> list[Block]:
     blocks: list[Block] = [TextBlock(f"clfeval compare — ROC-AUC per class (one-vs-rest), DeLong's test, "
                                      f"A: {na}, B: {nb}, Holm-adjusted", heading=True)]
     rows = []
+    # the one many-classes rule (core.manyclasses): the largest classes by positives, the weakest AUC of A beside
+    picked = manyclasses.for_table([str(x) for x in r.labels],
+                                   {str(k): (c.n_positive if c is not None else 0) for k, c in r.per_class.items()},
+                                   {str(k): (c.auc_a if c is not None else float("nan"))
+                                    for k, c in r.per_class.items()})
+    keep = set(picked.labels)
     for lab in r.labels:
+        if str(lab) not in keep:
+            continue
         c = r.per_class[lab]
         if c is None:
             rows.append([lab, "—", "—", "—", "—", "—", "—", "—", "—", "—", "no test"])
@@ -96,8 +105,11 @@ def delong_ovr_blocks(r: DeLongOvR) -> list[Block]:
                              ["class", "positives", "AUC A", "AUC B", "δ", f"δ {_pct(level)} low",
                               f"δ {_pct(level)} high", "z", f"p ({side})", "p (Holm)", "significant"],
                              rows))
+    if picked.partial:
+        blocks.append(TextBlock(str(picked.sentence()), style="dim"))
     for lab, v in r.verdicts.items():
-        blocks.append(TextBlock(f"{lab}: {v}"))
+        if str(lab) in keep:
+            blocks.append(TextBlock(f"{lab}: {v}"))
     return closing(blocks, [f"{u['field']}: {u['reason']}." for u in r.undefined], r.notes, r.signature, "algorithm")
 
 
@@ -189,7 +201,15 @@ def ranking_ci_blocks(s: dict[str, Any]) -> list[Block]:
     blocks: list[Block] = [TextBlock(f"Ranking with {lv} intervals (DeLong and bootstrap)", heading=True)]
     if "per_class" in s:
         rows = []
-        for lab, e in s["per_class"].items():
+        pc = s["per_class"]
+        picked = manyclasses.for_table(
+            list(pc), {lab: e.get("n_positive") or 0 for lab, e in pc.items()},
+            {lab: (e.get("roc_auc") or {}).get("value") if "undefined" not in e else float("nan")
+             for lab, e in pc.items()})
+        keep = set(picked.labels)
+        for lab, e in pc.items():
+            if lab not in keep:
+                continue
             if "undefined" in e:
                 rows.append([lab, "—", "—", "—", "—", "—", "—"])
                 continue
@@ -198,6 +218,8 @@ def ranking_ci_blocks(s: dict[str, Any]) -> list[Block]:
             rows.append([lab, *auc[:3], ap[1], ap[5]])
         blocks.append(TableBlock("One label against the rest",
                                  ["label", "ROC-AUC", f"{lv} interval", "method", "PR-AUC", f"bootstrap {lv}"], rows))
+        if picked.partial:
+            blocks.append(TextBlock(str(picked.sentence()), style="dim"))
         blocks += _too_narrow(list(s["per_class"].items()))
         used = {e.get("samples_used") for e in s["per_class"].values()}
     else:
