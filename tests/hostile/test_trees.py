@@ -312,12 +312,41 @@ def test_integer_scores_beyond_2p53_rank_exactly(int_scores):
     assert out["ranking"]["average_precision"] == pytest.approx((1 / 2) * 1 + (1 / 2) * (2 / 3))
 
 
-@pytest.mark.parametrize("argv", [["threshold", "s.parquet", "--score", "score", "--positive", "a"],
-                                  ["calibration", "s.parquet", "--prob", "score", "--positive", "a"],
-                                  ["compare", "s.parquet", "s.parquet", "--score", "score", "--positive", "a",
-                                   "-m", "roc_auc"]])
-def test_integer_scores_beyond_2p53_elsewhere_are_refused_naming_the_row(int_scores, argv):
-    refused(run(*argv), 1, "4611686018427387905", "row 1", "2^53")
+def test_integer_scores_beyond_2p53_threshold_cuts_exactly(int_scores):
+    # precision >= 1 holds only above the negative at 2^62: the cut is 2^62+1 itself, a JSON integer
+    # (as a float it would be 2^62, which lets the negative in: precision 1/2)
+    got = run("threshold", "s.parquet", "--score", "score", "--positive", "a", "--objective", "precision>=1",
+              "-f", "json")
+    assert got.code == 0, got.err
+    hind = json.loads(got.out)["hindsight"]
+    assert type(hind["threshold"]) is int and hind["threshold"] == 2 ** 62 + 1
+    assert (hind["tp"], hind["fp"], hind["fn"], hind["tn"]) == (1, 0, 1, 1)
+
+
+def test_integer_scores_a_float_threshold_compares_exactly(int_scores):
+    # 2^62 - 0.5 is the float 2^62: items >= 2^62 are 2^62+1 (a) and 2^62 (b); 2^62 + 1024 (the next float):
+    # none of them
+    for given, counts in (("4611686018427387903.5", (1, 1)), ("4611686018427388928", (0, 0)), ("3.5", (1, 1)),
+                          ("3", (2, 1))):
+        got = run("threshold", "s.parquet", "--score", "score", "--positive", "a", "--default-threshold", given,
+                  "-f", "json")
+        assert got.code == 0, got.err
+        d = json.loads(got.out)["default"]
+        assert (d["tp"], d["fp"]) == counts, given
+
+
+def test_integer_scores_beyond_2p53_compare_roc_auc_exactly(int_scores):
+    got = run("compare", "s.parquet", "s.parquet", "--score", "score", "--positive", "a", "-m", "roc_auc",
+              "-f", "json")
+    assert got.code == 0, got.err
+    d = json.loads(got.out)
+    assert d["a"] == d["b"] == 0.5
+
+
+def test_integer_scores_beyond_2p53_are_no_probabilities(int_scores):
+    # calibration needs probabilities: an integer outside [0, 1] is refused as such, shown exactly
+    refused(run("calibration", "s.parquet", "--prob", "score", "--positive", "a"), 1, "'score'",
+            "4611686018427387905", "row 1", "outside [0, 1]")
 
 
 def test_order_keys_keep_the_order_of_every_int64():

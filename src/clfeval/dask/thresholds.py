@@ -32,11 +32,12 @@ from clfeval.core.labels import label_str
 from clfeval.core.metrics import ClassCounts
 from clfeval.dask.parts import Parts, parts_of, probe, run
 from clfeval.dask.rankings import merged_range, range_plan, range_stats_of, ranking_of
-from clfeval.scores.columns import ScoreSource
+from clfeval.scores.columns import ScoreSource, is_integer_column
 from clfeval.scores.external import CutChoice
 from clfeval.scores.objectives import Objective, parse_objective
 from clfeval.scores.rangestats import StreamRanking
 from clfeval.scores.sweep import CutChooser, Cuts, sweep_of
+from clfeval.scores.intcuts import check_kinds, value_of_key
 from clfeval.scores.thresholds import ThresholdChoice, check_positive, choose_threshold_filled
 
 __all__ = ["DaskRanking", "threshold"]
@@ -56,14 +57,25 @@ def _extent(prepped: tuple[np.ndarray, np.ndarray]) -> tuple[float, float] | Non
     return (float(s.min()), float(s.max())) if s.size else None
 
 
-def _info(seen: list[dict[str, Any]], extents: list[tuple[float, float] | None]) -> tuple[dict[str, Any], np.ndarray]:
-    """The labels seen over all partitions (in partition order) and the scores' [min, max] (empty without items)."""
+def _kind(t: pa.Table, score: str) -> bool | None:
+    """Whether one partition's scores are integers (ranked as order keys); None without rows."""
+    return is_integer_column(t.column(score)) if t.num_rows else None
+
+
+def _info(seen: list[dict[str, Any]], extents: list[tuple[float, float] | None],
+          kinds: list[bool | None]) -> tuple[dict[str, Any], np.ndarray, bool]:
+    """The labels seen over all partitions (in partition order), the scores' [min, max] (empty without items;
+    score values, integer keys decoded) and whether the scores are integers."""
     labels: dict[str, Any] = {}
     for d in seen:
         for k, v in d.items():
             labels.setdefault(k, v)
+    ints = check_kinds({k for k in kinds if k is not None})
     ext = [e for e in extents if e is not None]
-    return labels, (np.array([min(e[0] for e in ext), max(e[1] for e in ext)]) if ext else np.empty(0))
+    lo_hi = (min(e[0] for e in ext), max(e[1] for e in ext)) if ext else None
+    if lo_hi is None:
+        return labels, np.empty(0), ints
+    return labels, np.array([value_of_key(x) for x in lo_hi] if ints else lo_hi), ints
 
 
 def _range_cuts(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any], j: int) -> Cuts:
@@ -110,15 +122,17 @@ class DaskRanking:
                                                               options=[("--gold", gold), ("--score", score)],
                                                               scores=[score])
         probe(parts, client)
-        plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges)
+        plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges,
+                          order_only=True)  # integer scores as order keys, ranked exactly (cuts: scores.intcuts)
         info = dask.delayed(_info, pure=True)([dask.delayed(_seen, pure=True)(t, gold) for t in parts.tasks],
-                                              [dask.delayed(_extent, pure=True)(p) for p in plan.prepped])
+                                              [dask.delayed(_extent, pure=True)(p) for p in plan.prepped],
+                                              [dask.delayed(_kind, pure=True)(t, score) for t in parts.tasks])
         stats, cuts = plan.per_range(range_stats_of), plan.per_range(_range_cuts)
         k, r = len(plan.prepped), plan.ranges
         kept = _persist(client, [*plan.prepped, *cuts, plan.offsets, info, *stats])
         self._client, self._positive = client, positive
         self._prepped, self._cuts = kept[:k], kept[k:k + r]
-        self._offsets, (self.seen, self.range), *self._stats = run(client, *kept[k + r:])
+        self._offsets, (self.seen, self.range, self.integers), *self._stats = run(client, *kept[k + r:])
         self.partitions, self.ranges = k, r
         self._summary: StreamRanking | None = None
         self._at: dict[float, tuple[int, int]] = {}  # threshold → (TP, FP), counted once
