@@ -83,6 +83,30 @@ def test_a_symlink_to_a_sibling_directory_is_read_once_and_named(tmp_path, monke
     assert res.err.count("\n") == 1 and "'d/alias' is 'd/real'" in res.err
 
 
+@pytest.mark.parametrize("argv", [["threshold", "d", "--score", "s", "--positive", "a"],
+                                  ["calibration", "d", "--prob", "s", "--positive", "a"],
+                                  ["compare", "d", "e.csv", "--score", "s", "--positive", "a", "-m", "roc_auc"],
+                                  ["compare", "d", "e.csv"]])
+def test_every_command_lists_the_skipped_second_paths_in_its_json(tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    rows = "gold,pred,s\na,a,0.9\nb,a,0.4\na,b,0.6\nb,b,0.1\n"
+    write(tmp_path / "d" / "real" / "p.csv", rows)
+    write(tmp_path / "e.csv", rows)
+    (tmp_path / "d" / "alias").symlink_to("real")
+    res = run(*argv, "-f", "json")
+    assert res.code == 0, res.err
+    out = json.loads(res.out)
+    assert out["inputs"]["aliases"] == [{"skipped": "d/alias", "same_as": "d/real"}]
+    assert "'d/alias' is 'd/real'" in res.err
+
+
+def test_no_aliases_no_inputs_section(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "e.csv", "gold,pred,s\na,a,0.9\nb,a,0.4\n")
+    res = run("threshold", "e.csv", "--score", "s", "--positive", "a", "-f", "json")
+    assert res.code == 0 and "inputs" not in json.loads(res.out)
+
+
 def test_a_hard_link_and_a_glob_through_a_symlink_count_once(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "h" / "a.csv", "gold,pred\na,a\nb,a\n")
