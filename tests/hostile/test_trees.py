@@ -484,3 +484,16 @@ def test_a_gzip_member_is_refused_as_the_single_file_is(tmp_path, monkeypatch):
     refused(single, 2, "'gz/a.csv.gz'", "compressed CSV", "decompress")
     refused(member, 2, "'gz/a.csv.gz'", "compressed CSV", "decompress")
     refused(run("report", "gz/a.csv.gz", "--input-format", "csv"), 1, "gzip-compressed", "decompress")
+
+
+# --- 8. one huge field: the block cap follows --memory ------------------------------------------------
+
+def test_a_row_longer_than_a_quarter_of_memory_is_refused_naming_row_and_cap(tmp_path, monkeypatch):
+    # a 2 MiB field in row 2 (line 3, after a quoted newline in row 1): with --memory 4MiB blocks stop at
+    # 4 MiB / 4 = 1 MiB; the default budget (1 GiB: 256 MiB blocks) reads it
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "l.csv", 'gold,pred,note\na,a,"two\nlines"\nb,a,' + "x" * (2 << 20) + "\nb,b,z\n")
+    got = run("report", "l.csv", "--memory", "4MiB")
+    refused(got, 1, "'l.csv'", "row 2 (line 4)", "1 MiB", "--memory")
+    assert report_json("l.csv")["n"] == 3
+    assert report_json("l.csv", "--memory", "16MiB")["n"] == 3  # 4 MiB blocks hold the 2 MiB row

@@ -200,10 +200,14 @@ def input_path(path: str | Path, option: str | None = None, *, input_format: str
 
     if str(path) == "-":
         path = _stdin(option)
-    inp = resolve_path(path, input_format=input_format, encoding=encoding, option=option)
+    from clfeval.io.source import block_cap_for
+
+    ctx = click.get_current_context(silent=True)
+    memory = ctx.meta.get("clfeval.memory") if ctx is not None else None
+    inp = resolve_path(path, input_format=input_format, encoding=encoding, option=option,
+                       block_cap=block_cap_for(memory) if memory is not None else None)
     if inp.alias_note is not None:
         message(f"note: {inp.alias_note}")
-        ctx = click.get_current_context(silent=True)
         if ctx is not None:  # the run's JSON lists them (emit): every command that reads a PATH
             ctx.meta.setdefault("clfeval.aliases", []).extend(inp.aliases)
     return inp

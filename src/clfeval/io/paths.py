@@ -346,7 +346,19 @@ def _no_match(given: str, where: str) -> InputFileError:
 
 
 def resolve_path(path: Any, *, input_format: str | None = None, encoding: str = "utf-8",
-                 option: str | None = None) -> InputPath:
+                 option: str | None = None, block_cap: int | None = None) -> InputPath:
+    """:func:`_resolve_path`; ``block_cap``: the largest CSV block its files are read with (a row must fit in
+    one; :func:`clfeval.io.source.block_cap_for` of the memory budget), kept with each file (it travels to
+    Dask workers with the file)."""
+    inp = _resolve_path(path, input_format=input_format, encoding=encoding, option=option)
+    if block_cap is not None:
+        for src in inp.sources:
+            src.block_cap = int(block_cap)
+    return inp
+
+
+def _resolve_path(path: Any, *, input_format: str | None = None, encoding: str = "utf-8",
+                  option: str | None = None) -> InputPath:
     """The files a PATH names (see the module docstring), checked to exist and be readable.
 
     Every directory and file is visited once, by device and inode: a second path to one already seen (a
