@@ -208,12 +208,9 @@ def test_a_field_longer_than_a_block_is_read(tmp_path, monkeypatch):
 
 
 def test_a_field_beyond_the_block_cap_is_refused_naming_the_cap(tmp_path, monkeypatch):
-    from clfeval.io import readers
-
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(readers, "_BLOCK_CAP", 1 << 20)
+    monkeypatch.chdir(tmp_path)  # the cap: min(256 MiB, --memory / 4) = 1 MiB
     (tmp_path / "l.csv").write_text("gold,pred\na,a\n" + "x" * (3 << 20) + ",a\nb,b\n")
-    refused(run("report", "l.csv"), 1, "'l.csv'", "longer than 1 MiB")
+    refused(run("report", "l.csv", "--memory", "4MiB"), 1, "'l.csv'", "longer than 1 MiB", "row 2 (line 3)")
 
 
 # --- 9. numeric options in range ----------------------------------------------------------------------
@@ -345,6 +342,8 @@ def test_integer_scores_beyond_2p53_threshold_cuts_exactly(int_scores):
     hind = json.loads(got.out)["hindsight"]
     assert type(hind["threshold"]) is int and hind["threshold"] == 2 ** 62 + 1
     assert (hind["tp"], hind["fp"], hind["fn"], hind["tn"]) == (1, 0, 1, 1)
+    text = run("threshold", "s.parquet", "--score", "score", "--positive", "a", "--objective", "precision>=1")
+    assert "4611686018427387905" in text.out  # the text shows the integer in full too
 
 
 def test_integer_scores_a_float_threshold_compares_exactly(int_scores):
