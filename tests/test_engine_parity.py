@@ -325,3 +325,23 @@ def test_a_file_the_workers_cannot_read_is_refused_naming_it(tmp_path, dask_clie
     (tmp_path / "d" / "b.csv").unlink()
     with pytest.raises(InputFileError, match=r"b\.csv' cannot be read by the Dask workers"):
         probe(parts, dask_client)
+
+
+def test_integer_scores_threshold_and_calibration_agree(tmp_path, monkeypatch, scheduler):
+    # item 11 beyond the report: the exact cut 2^62+1 (a JSON integer) on both engines; calibration refuses the
+    # integers as non-probabilities on both
+    monkeypatch.chdir(tmp_path)
+    _parquet(tmp_path / "s.parquet", gold=["a", "b", "a"], pred=["a", "a", "a"], score=[2 ** 62 + 1, 2 ** 62, 3])
+    dask = ["--engine", "dask", "--scheduler", scheduler]
+    argv = ["threshold", "s.parquet", "--score", "score", "--positive", "a", "--objective", "precision>=1", "-f",
+            "json"]
+    local, remote = run(*argv), run(*argv, *dask)
+    assert local.code == remote.code == 0, (local.err, remote.err)
+    lo, da = json.loads(local.out), json.loads(remote.out)
+    assert lo["hindsight"] == da["hindsight"]
+    assert lo["hindsight"]["threshold"] == 2 ** 62 + 1 and (lo["hindsight"]["tp"], lo["hindsight"]["fp"]) == (1, 0)
+    assert lo["sweep"] == da["sweep"]
+    for extra in ([], dask):
+        got = run("calibration", "s.parquet", "--prob", "score", "--positive", "a", *extra)
+        assert got.code == 1 and "Traceback" not in got.err
+        assert "4611686018427387905" in got.err and "outside [0, 1]" in got.err

@@ -83,6 +83,30 @@ def test_a_symlink_to_a_sibling_directory_is_read_once_and_named(tmp_path, monke
     assert res.err.count("\n") == 1 and "'d/alias' is 'd/real'" in res.err
 
 
+@pytest.mark.parametrize("argv", [["threshold", "d", "--score", "s", "--positive", "a"],
+                                  ["calibration", "d", "--prob", "s", "--positive", "a"],
+                                  ["compare", "d", "e.csv", "--score", "s", "--positive", "a", "-m", "roc_auc"],
+                                  ["compare", "d", "e.csv"]])
+def test_every_command_lists_the_skipped_second_paths_in_its_json(tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    rows = "gold,pred,s\na,a,0.9\nb,a,0.4\na,b,0.6\nb,b,0.1\n"
+    write(tmp_path / "d" / "real" / "p.csv", rows)
+    write(tmp_path / "e.csv", rows)
+    (tmp_path / "d" / "alias").symlink_to("real")
+    res = run(*argv, "-f", "json")
+    assert res.code == 0, res.err
+    out = json.loads(res.out)
+    assert out["inputs"]["aliases"] == [{"skipped": "d/alias", "same_as": "d/real"}]
+    assert "'d/alias' is 'd/real'" in res.err
+
+
+def test_no_aliases_no_inputs_section(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "e.csv", "gold,pred,s\na,a,0.9\nb,a,0.4\n")
+    res = run("threshold", "e.csv", "--score", "s", "--positive", "a", "-f", "json")
+    assert res.code == 0 and "inputs" not in json.loads(res.out)
+
+
 def test_a_hard_link_and_a_glob_through_a_symlink_count_once(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "h" / "a.csv", "gold,pred\na,a\nb,a\n")
@@ -184,12 +208,9 @@ def test_a_field_longer_than_a_block_is_read(tmp_path, monkeypatch):
 
 
 def test_a_field_beyond_the_block_cap_is_refused_naming_the_cap(tmp_path, monkeypatch):
-    from clfeval.io import readers
-
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(readers, "_BLOCK_CAP", 1 << 20)
+    monkeypatch.chdir(tmp_path)  # the cap: min(256 MiB, --memory / 4) = 1 MiB
     (tmp_path / "l.csv").write_text("gold,pred\na,a\n" + "x" * (3 << 20) + ",a\nb,b\n")
-    refused(run("report", "l.csv"), 1, "'l.csv'", "longer than 1 MiB")
+    refused(run("report", "l.csv", "--memory", "4MiB"), 1, "'l.csv'", "longer than 1 MiB", "row 2 (line 3)")
 
 
 # --- 9. numeric options in range ----------------------------------------------------------------------
@@ -312,12 +333,43 @@ def test_integer_scores_beyond_2p53_rank_exactly(int_scores):
     assert out["ranking"]["average_precision"] == pytest.approx((1 / 2) * 1 + (1 / 2) * (2 / 3))
 
 
-@pytest.mark.parametrize("argv", [["threshold", "s.parquet", "--score", "score", "--positive", "a"],
-                                  ["calibration", "s.parquet", "--prob", "score", "--positive", "a"],
-                                  ["compare", "s.parquet", "s.parquet", "--score", "score", "--positive", "a",
-                                   "-m", "roc_auc"]])
-def test_integer_scores_beyond_2p53_elsewhere_are_refused_naming_the_row(int_scores, argv):
-    refused(run(*argv), 1, "4611686018427387905", "row 1", "2^53")
+def test_integer_scores_beyond_2p53_threshold_cuts_exactly(int_scores):
+    # precision >= 1 holds only above the negative at 2^62: the cut is 2^62+1 itself, a JSON integer
+    # (as a float it would be 2^62, which lets the negative in: precision 1/2)
+    got = run("threshold", "s.parquet", "--score", "score", "--positive", "a", "--objective", "precision>=1",
+              "-f", "json")
+    assert got.code == 0, got.err
+    hind = json.loads(got.out)["hindsight"]
+    assert type(hind["threshold"]) is int and hind["threshold"] == 2 ** 62 + 1
+    assert (hind["tp"], hind["fp"], hind["fn"], hind["tn"]) == (1, 0, 1, 1)
+    text = run("threshold", "s.parquet", "--score", "score", "--positive", "a", "--objective", "precision>=1")
+    assert "4611686018427387905" in text.out  # the text shows the integer in full too
+
+
+def test_integer_scores_a_float_threshold_compares_exactly(int_scores):
+    # 2^62 - 0.5 is the float 2^62: items >= 2^62 are 2^62+1 (a) and 2^62 (b); 2^62 + 1024 (the next float):
+    # none of them
+    for given, counts in (("4611686018427387903.5", (1, 1)), ("4611686018427388928", (0, 0)), ("3.5", (1, 1)),
+                          ("3", (2, 1))):
+        got = run("threshold", "s.parquet", "--score", "score", "--positive", "a", "--default-threshold", given,
+                  "-f", "json")
+        assert got.code == 0, got.err
+        d = json.loads(got.out)["default"]
+        assert (d["tp"], d["fp"]) == counts, given
+
+
+def test_integer_scores_beyond_2p53_compare_roc_auc_exactly(int_scores):
+    got = run("compare", "s.parquet", "s.parquet", "--score", "score", "--positive", "a", "-m", "roc_auc",
+              "-f", "json")
+    assert got.code == 0, got.err
+    d = json.loads(got.out)
+    assert d["a"] == d["b"] == 0.5
+
+
+def test_integer_scores_beyond_2p53_are_no_probabilities(int_scores):
+    # calibration needs probabilities: an integer outside [0, 1] is refused as such, shown exactly
+    refused(run("calibration", "s.parquet", "--prob", "score", "--positive", "a"), 1, "'score'",
+            "4611686018427387905", "row 1", "outside [0, 1]")
 
 
 def test_order_keys_keep_the_order_of_every_int64():
@@ -431,3 +483,16 @@ def test_a_gzip_member_is_refused_as_the_single_file_is(tmp_path, monkeypatch):
     refused(single, 2, "'gz/a.csv.gz'", "compressed CSV", "decompress")
     refused(member, 2, "'gz/a.csv.gz'", "compressed CSV", "decompress")
     refused(run("report", "gz/a.csv.gz", "--input-format", "csv"), 1, "gzip-compressed", "decompress")
+
+
+# --- 8. one huge field: the block cap follows --memory ------------------------------------------------
+
+def test_a_row_longer_than_a_quarter_of_memory_is_refused_naming_row_and_cap(tmp_path, monkeypatch):
+    # a 2 MiB field in row 2 (line 3, after a quoted newline in row 1): with --memory 4MiB blocks stop at
+    # 4 MiB / 4 = 1 MiB; the default budget (1 GiB: 256 MiB blocks) reads it
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "l.csv", 'gold,pred,note\na,a,"two\nlines"\nb,a,' + "x" * (2 << 20) + "\nb,b,z\n")
+    got = run("report", "l.csv", "--memory", "4MiB")
+    refused(got, 1, "'l.csv'", "row 2 (line 4)", "1 MiB", "--memory")
+    assert report_json("l.csv")["n"] == 3
+    assert report_json("l.csv", "--memory", "16MiB")["n"] == 3  # 4 MiB blocks hold the 2 MiB row

@@ -200,9 +200,16 @@ def input_path(path: str | Path, option: str | None = None, *, input_format: str
 
     if str(path) == "-":
         path = _stdin(option)
-    inp = resolve_path(path, input_format=input_format, encoding=encoding, option=option)
+    from clfeval.io.source import block_cap_for
+
+    ctx = click.get_current_context(silent=True)
+    memory = ctx.meta.get("clfeval.memory") if ctx is not None else None
+    inp = resolve_path(path, input_format=input_format, encoding=encoding, option=option,
+                       block_cap=block_cap_for(memory) if memory is not None else None)
     if inp.alias_note is not None:
         message(f"note: {inp.alias_note}")
+        if ctx is not None:  # the run's JSON lists them (emit): every command that reads a PATH
+            ctx.meta.setdefault("clfeval.aliases", []).extend(inp.aliases)
     return inp
 
 
@@ -315,6 +322,16 @@ def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None
         print_renderables(Console(highlight=False), renderables(result))
         return
     text = render(result, fmt, width=width)  # without a terminal: 100 columns
+    ctx = click.get_current_context(silent=True)
+    aliases = ctx.meta.get("clfeval.aliases") if ctx is not None else None
+    if fmt == "json" and aliases:
+        import json
+
+        data = json.loads(text)
+        if isinstance(data, dict) and "inputs" not in data:  # (report lists them itself)
+            from clfeval.render import to_json
+
+            text = to_json(dict(data, inputs={"aliases": [{"skipped": a, "same_as": b} for a, b in aliases]}))
     if output is not None:
         atomic_write_text(output, text)
         message(f"wrote {output}")

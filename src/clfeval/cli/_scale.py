@@ -16,7 +16,20 @@ MEMORY_HELP = ("Memory budget of the rankings (e.g. 512MB, 2GiB; default 1GiB): 
 
 def memory_option(help: str = MEMORY_HELP) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``--memory SIZE``: the budget that decides when rankings (and id joins) spill to disk."""
-    return click.option("--memory", "memory", default=None, metavar="SIZE", help=help)
+    return click.option("--memory", "memory", default=None, metavar="SIZE", help=help, callback=_keep_memory)
+
+
+def _keep_memory(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Keep the budget for the readers (the largest CSV block: min(256 MiB, --memory / 4)); a bad value is
+    refused later, by the command (check_memory)."""
+    from clfeval.scores.external import parse_memory
+
+    if value is not None:
+        try:
+            ctx.meta["clfeval.memory"] = parse_memory(value)
+        except Exception:  # noqa: BLE001 - refused with its own message by check_memory
+            pass
+    return value
 
 
 def score_bin_options(f: Callable[..., Any]) -> Callable[..., Any]:

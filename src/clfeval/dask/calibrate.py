@@ -24,7 +24,7 @@ from clfeval.core.labels import label_str
 from clfeval.dask.parts import Parts, parts_of, probe, run, tree_sum
 from clfeval.errors import DataError, UsageError
 from clfeval.scores.calibration import EPS, Calibration, calibration_words, check_bins, reliability_rows
-from clfeval.scores.columns import as_scores, check_probabilities
+from clfeval.scores.columns import as_probabilities
 from clfeval.scores.streamovr import batch_is_positive
 
 __all__ = ["calibration", "CalibrationSums"]
@@ -59,8 +59,7 @@ class CalibrationSums:
 def _part(t: pa.Table, gold: str, prob: str, positive: Any, bins: int) -> CalibrationSums:
     n = t.num_rows
     y = batch_is_positive(t.column(gold), positive) if n else np.zeros(0, dtype=bool)
-    p = as_scores(t.column(prob).to_numpy(zero_copy_only=False), name=prob, n=n) if n else np.zeros(0)
-    check_probabilities(p, name=prob)
+    p = as_probabilities(t.column(prob).to_numpy(zero_copy_only=False), name=prob, n=n) if n else np.zeros(0)
     return CalibrationSums.of(y, p, bins)
 
 

@@ -25,15 +25,17 @@ from typing import Any
 
 import dask
 import numpy as np
+import pyarrow as pa
 
 from clfeval.core.metrics import ClassCounts
 from clfeval.dask.parts import Parts, parts_of, persist, probe, run
 from clfeval.dask.rankings import Runs, merged_range, range_plan, range_stats_of, ranking_of
-from clfeval.scores.columns import ScoreSource
+from clfeval.scores.columns import ScoreSource, is_integer_column
 from clfeval.scores.external import CutChoice
 from clfeval.scores.objectives import Objective, parse_objective
 from clfeval.scores.rangestats import StreamRanking
 from clfeval.scores.sweep import CutChooser, Cuts, sweep_of
+from clfeval.scores.intcuts import check_kinds, value_of_key
 from clfeval.scores.thresholds import ThresholdChoice, check_positive, choose_threshold_filled
 
 __all__ = ["DaskRanking", "threshold"]
@@ -45,15 +47,26 @@ def _facts(runs: Runs) -> tuple[dict[str, Any], tuple[float, float] | None]:
     return runs.labels or {}, runs.extent()
 
 
-def _info(facts: list[tuple[dict[str, Any], tuple[float, float] | None]]) -> tuple[dict[str, Any], np.ndarray]:
-    """The labels seen over all partitions (in partition order) and the scores' [min, max] (empty without items)."""
+def _kind(t: pa.Table, score: str) -> bool | None:
+    """Whether one partition's scores are integers (ranked as order keys); None without rows."""
+    return is_integer_column(t.column(score)) if t.num_rows else None
+
+
+def _info(facts: list[tuple[dict[str, Any], tuple[float, float] | None]],
+          kinds: list[bool | None]) -> tuple[dict[str, Any], np.ndarray, bool]:
+    """The labels seen over all partitions (in partition order), the scores' [min, max] (empty without items;
+    score values, integer keys decoded) and whether the scores are integers."""
     labels: dict[str, Any] = {}
     extents = [e for _, e in facts]
     for d, _ in facts:
         for k, v in d.items():
             labels.setdefault(k, v)
+    ints = check_kinds({k for k in kinds if k is not None})
     ext = [e for e in extents if e is not None]
-    return labels, (np.array([min(e[0] for e in ext), max(e[1] for e in ext)]) if ext else np.empty(0))
+    lo_hi = (min(e[0] for e in ext), max(e[1] for e in ext)) if ext else None
+    if lo_hi is None:
+        return labels, np.empty(0), ints
+    return labels, np.array([value_of_key(x) for x in lo_hi] if ints else lo_hi), ints
 
 
 def _range_cuts(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any], j: int) -> Cuts:
@@ -93,14 +106,16 @@ class DaskRanking:
                                                               options=[("--gold", gold), ("--score", score)],
                                                               scores=[score])
         probe(parts, client)
-        plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges, labels=True)
-        info = dask.delayed(_info, pure=True)([dask.delayed(_facts, pure=True)(r) for r in plan.runs])
+        plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges, labels=True,
+                          order_only=True)  # integer scores as order keys, ranked exactly (cuts: scores.intcuts)
+        info = dask.delayed(_info, pure=True)([dask.delayed(_facts, pure=True)(r) for r in plan.runs],
+                                              [dask.delayed(_kind, pure=True)(t, score) for t in parts.tasks])
         stats, cuts = plan.per_range(range_stats_of), plan.per_range(_range_cuts)
         k, r = len(plan.runs), plan.ranges
         kept = persist(client, [*plan.runs, *cuts, plan.offsets, info, *stats])
         self._client, self._positive = client, positive
         self._runs, self._cuts = kept[:k], kept[k:k + r]
-        self._offsets, (self.seen, self.range), *self._stats = run(client, *kept[k + r:])
+        self._offsets, (self.seen, self.range, self.integers), *self._stats = run(client, *kept[k + r:])
         self.partitions, self.ranges = len(parts), r
         self._summary: StreamRanking | None = None
         self._at: dict[float, tuple[int, int]] = {}  # threshold → (TP, FP), counted once

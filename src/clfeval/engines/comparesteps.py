@@ -60,7 +60,8 @@ def scores_in_memory(inputs: list[Any], names: list[str], baseline: str | None, 
             for i in inputs]
     # numbers, checked per file so that a bad cell is named by its own row
     read = [dataclasses.replace(r, pred=pa.chunked_array([as_scores(r.pred, name=score, where=lambda i, _r=r: (
-        f"row {i + 1} of {_r.path!r}" if len(_r.parts) < 2 else _r.where(i)))])) for r in read]
+        f"row {i + 1} of {_r.path!r}" if len(_r.parts) < 2 else _r.where(i)), order_only=True)]))
+            for r in read]  # score metrics are rankings: integer scores ranked exactly
     read = [one_repeat(r, repeat) for r in read]
     gold_col, pred_cols, _ = align_predictions(read, scores=True)
     if len(inputs) == 2:

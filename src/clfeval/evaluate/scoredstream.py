@@ -39,14 +39,17 @@ __all__ = ["report_scored_batches", "score_binning", "batch_scores", "gold_and_s
 
 def batch_scores(batches: Iterable[Any], column: str) -> Iterator[np.ndarray]:
     """The checked scores (finite float64) of one column of every batch, its rows named by the batch."""
-    for _, s in gold_and_scores(batches, column):
-        yield s
+    for b in batches:
+        yield as_scores(b.extra[column], name=column, n=b.n, where=b.where)
 
 
 def gold_and_scores(batches: Iterable[Any], column: str) -> Iterator[tuple[Any, np.ndarray]]:
-    """(gold labels, checked scores of one column) of every batch: what the streamed threshold choice takes."""
+    """(gold labels, checked scores of one column) of every batch: what the streamed threshold choice takes (an
+    integer column as :class:`~clfeval.scores.intcuts.IntegerKeys`, ranked exactly at any size)."""
+    from clfeval.scores.intcuts import integer_keys
+
     for b in batches:
-        yield b.gold, as_scores(b.extra[column], name=column, n=b.n, where=b.where)
+        yield b.gold, integer_keys(b.extra[column], name=column, n=b.n, where=b.where)
 
 
 def score_binning(batches: Iterable[Any], column: str, *, bins: int, kind: str = "quantile") -> Binning:

@@ -346,7 +346,7 @@ def _no_match(given: str, where: str) -> InputFileError:
 
 
 def resolve_path(path: Any, *, input_format: str | None = None, encoding: str = "utf-8",
-                 option: str | None = None) -> InputPath:
+                 option: str | None = None, block_cap: int | None = None) -> InputPath:
     """The files a PATH names (see the module docstring), checked to exist and be readable.
 
     Every directory and file is visited once, by device and inode: a second path to one already seen (a
@@ -362,6 +362,9 @@ def resolve_path(path: Any, *, input_format: str | None = None, encoding: str = 
         The format of every file (default: by extension; standard input: CSV).
     option : str, optional
         The option that names the PATH, for messages (``--dev``).
+    block_cap : int, optional
+        The largest CSV block its files are read with (a row must fit in one; default 256 MiB;
+        :func:`clfeval.io.source.block_cap_for` of a memory budget), kept with each file (to Dask workers too).
 
     Raises
     ------
@@ -371,6 +374,16 @@ def resolve_path(path: Any, *, input_format: str | None = None, encoding: str = 
     UsageError
         Files whose format cannot be told, files of several formats in one input, a symbolic-link loop (exit 2).
     """
+    inp = _resolve_path(path, input_format=input_format, encoding=encoding, option=option)
+    if block_cap is not None:
+        for src in inp.sources:
+            src.block_cap = int(block_cap)
+    return inp
+
+
+def _resolve_path(path: Any, *, input_format: str | None = None, encoding: str = "utf-8",
+                  option: str | None = None) -> InputPath:
+    """:func:`resolve_path` without the block cap."""
     where = f" (option {option})" if option else ""
     if isinstance(path, InputPath):
         return path

@@ -34,7 +34,7 @@ from typing import Any, Iterator, Sequence
 
 import pyarrow as pa
 
-from clfeval.io.source import (Source, records, check_text_bytes, check_unique_names, first_invalid_utf8_row,
+from clfeval.io.source import (BLOCK_CAP, Source, records, check_text_bytes, check_unique_names, first_invalid_utf8_row,
                                read_header, utf8_error, utf8_valid)
 from clfeval.io.csvsafe import escape_table, restore_table
 from clfeval.errors import DataError, UsageError
@@ -123,7 +123,8 @@ def _delimited_tables(src: Source, fmt: str, columns: Sequence[str] | None,
             return DataError(f"file {src.name!r} has a header but no rows; expected at least one item.")
         return DataError(f"file {src.name!r} could not be read as {fmt.upper()}: {str(exc).splitlines()[0]}")
 
-    block = min(_csv_block(batch_rows), _BLOCK_CAP)
+    cap = getattr(src, "block_cap", BLOCK_CAP)
+    block = min(_csv_block(batch_rows), cap)
     emitted = 0  # rows yielded so far: a read started again with larger blocks skips them
     while True:
         read_options = pacsv.ReadOptions(use_threads=True, block_size=block,
@@ -141,11 +142,9 @@ def _delimited_tables(src: Source, fmt: str, columns: Sequence[str] | None,
                 yield restore_table(table, header)  # clfeval's own file: its formula-escaped cells as written
             return
         except _Straddles:
-            if block >= _BLOCK_CAP:
-                raise DataError(f"file {src.name!r} holds a row longer than {_BLOCK_CAP >> 20} MiB (a single field "
-                                f"of that size, or an unclosed quote that runs on); clfeval reads CSV in blocks of at "
-                                f"most {_BLOCK_CAP >> 20} MiB. Check the file's quoting, or split the field.") from None
-            block = min(2 * block, _BLOCK_CAP)
+            if block >= cap:
+                raise DataError(_too_long(src, cap)) from None
+            block = min(2 * block, cap)
         except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
             if "Empty CSV file" in str(exc) and src.size() > 0 and batch_rows is not None:  # a header, no rows
                 return
@@ -156,8 +155,47 @@ class _Straddles(Exception):
     """A row longer than pyarrow's block: read again with larger blocks."""
 
 
-#: The largest CSV block (a row must fit in one): 256 MiB.
-_BLOCK_CAP = 256 << 20
+def _too_long(src: Source, cap: int) -> str:
+    """The refusal of a CSV row longer than the largest block ``cap``, naming the first such row and its line."""
+    found = long_row(src, cap)
+    where = f"row {found[0]} (line {found[1]})" if found else "a row"
+    mib = f"{cap / (1 << 20):g} MiB"
+    return (f"file {src.name!r}, {where} is longer than {mib} (a single field of that size, or an unclosed quote "
+            f"that runs on); clfeval reads CSV in blocks of at most {mib} (min(256 MiB, --memory / 4)). Check the "
+            f"file's quoting, split the field, or give a larger --memory.")
+
+
+def long_row(src: Source, cap: int, chunk: int = 1 << 24) -> tuple[int, int] | None:
+    """(data row from 1, line from 1) of the first row of a CSV file longer than ``cap`` bytes, or None.
+
+    A row ends at a newline outside quotes (a quote toggles; ``""`` inside quotes toggles twice).
+
+    >>> long_row(Source.from_bytes(b'g,p\\na,b\\n"x\\nyyyyyyyy",c\\nd,e\\n'), 8)
+    (2, 3)
+    """
+    import numpy as np
+
+    start, start_line, pos, quoted, rows, lines = 0, 1, 0, 0, 0, 0  # rows: data rows ended (the header: row 0)
+    with src.open_binary() as f:
+        while True:
+            buf = f.read(chunk)
+            if not buf:
+                break
+            a = np.frombuffer(buf, dtype=np.uint8)
+            parity = (np.cumsum(a == 34) + quoted) & 1
+            nl = np.flatnonzero(a == 10)
+            for i in np.flatnonzero(parity[nl] == 0).tolist():
+                end = pos + int(nl[i]) + 1
+                if start_line > 1 and end - start > cap:
+                    return rows + 1, start_line
+                rows += start_line > 1
+                start, start_line = end, lines + i + 2
+            lines += nl.size
+            quoted = int(parity[-1])
+            pos += len(buf)
+    if start_line > 1 and pos - start > cap:
+        return rows + 1, start_line
+    return None
 
 
 def _csv_blocks(src: Source, pacsv: Any, batch_rows: int | None, read_options: Any, parse_options: Any,

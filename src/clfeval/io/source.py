@@ -36,6 +36,19 @@ SPOOL_AT = 64 << 20
 """Standard input beyond this many bytes is copied to an unnamed temporary file instead of held in memory."""
 
 
+#: The largest CSV block without a smaller memory budget (a row must fit in one block): 256 MiB.
+BLOCK_CAP = 256 << 20
+
+
+def block_cap_for(memory: int) -> int:
+    """The largest CSV block a run with ``memory`` bytes reads: min(256 MiB, memory / 4), at least 64 KiB.
+
+    >>> block_cap_for(1 << 30) >> 20, block_cap_for(4 << 20) >> 20
+    (256, 1)
+    """
+    return max(1 << 16, min(BLOCK_CAP, int(memory) // 4))
+
+
 def check_encoding(encoding: str) -> str:
     """``"utf-8"`` or ``"latin-1"`` (common spellings of either accepted); anything else is a usage error."""
     try:
@@ -57,7 +70,7 @@ class Source:
     is the name messages use.
     """
 
-    __slots__ = ("name", "path", "data", "encoding", "origin", "spool")
+    __slots__ = ("name", "path", "data", "encoding", "origin", "spool", "block_cap")
 
     def __init__(self, name: str, path: Path | None, data: bytes | None, encoding: str = "utf-8",
                  origin: tuple[int, int, int] = (0, 0, 0), spool: Any = None) -> None:
@@ -67,6 +80,7 @@ class Source:
         self.encoding = check_encoding(encoding)
         self.origin = origin  # (rows, lines, bytes) of the file before these bytes: a part of a larger file
         self.spool = spool  # the unnamed temporary file holding standard input, kept open while in use
+        self.block_cap = BLOCK_CAP  # the largest CSV block (a row must fit in one): see block_cap_for
 
     @classmethod
     def from_bytes(cls, data: bytes, *, name: str = STDIN, encoding: str = "utf-8",

@@ -15,6 +15,11 @@ from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
 PR_AUC = "PR-AUC (average precision)"
 
 
+
+def cut_text(t: Any) -> str:
+    """A cut as text: an integer (a cut on integer scores) in full, a float as ``:g``."""
+    return str(t) if isinstance(t, int) and not isinstance(t, bool) else f"{t:g}"
+
 def ranking_blocks(d: dict[str, Any]) -> list[Block]:
     """Blocks of a ranking summary (``Ranking.to_dict()`` or ``RankingOvR.to_dict()``)."""
     blocks: list[Block] = [TextBlock("Ranking (scores)", heading=True)]
@@ -101,7 +106,7 @@ _ROW_COLS = ["cut", "threshold", "TP", "FP", "FN", "TN", "precision", "recall", 
 def _row(name: str, r: dict[str, Any] | None, extra: list[str]) -> list[Any]:
     if r is None:
         return [name, "—", *(["—"] * (len(_ROW_COLS) - 2 + len(extra)))]
-    return [name, f"{r['threshold']:g}", r["tp"], r["fp"], r["fn"], r["tn"], num(r["precision"]), num(r["recall"]),
+    return [name, cut_text(r["threshold"]), r["tp"], r["fp"], r["fn"], r["tn"], num(r["precision"]), num(r["recall"]),
             num(r["f1"]), *[num(r[k]) for k in extra]]
 
 
@@ -126,7 +131,7 @@ def threshold_blocks(c: ThresholdChoice) -> list[Block]:
     blocks.append(TableBlock(f"Measured on the test data ({c.n_test} items)", _ROW_COLS + names, rows))
     if c.dev is not None:
         extra = "".join(f", {n} {num(c.dev[k])}" for k, n in zip(keys, names))
-        blocks.append(TextBlock(f"Chosen on the development data ({c.n_dev} items): threshold {c.threshold:g}, where "
+        blocks.append(TextBlock(f"Chosen on the development data ({c.n_dev} items): threshold {cut_text(c.threshold)}, where "
                                 f"precision {num(c.dev['precision'])}, recall {num(c.dev['recall'])}, "
                                 f"F1 {num(c.dev['f1'])}{extra}. Rule: {RULE}."))
     blocks.append(TextBlock(f"Default cut: {c.default['source']}."))

@@ -51,7 +51,8 @@ import numpy as np
 from clfeval.core.display import Display
 from clfeval.core.exactsum import ExactSum, ExactSums
 from clfeval.core.labels import encode_labels, label_str, resolve_label
-from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, check_probabilities, score_matrix
+from clfeval.scores.columns import (DEFAULT_SOURCE, ScoreSource, as_probabilities, check_probabilities,
+                                    score_matrix)
 from clfeval.core.validation import check_positive_int
 from clfeval.scores.curves import indicator_gold
 from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, parse_memory
@@ -236,8 +237,7 @@ class Calibrator:
             if self.positive is None:
                 raise UsageError("binary calibration needs positive: the label whose probability the column gives.")
             outcome = self._is_positive(gold)
-            conf = as_scores(probs, name=name, n=outcome.shape[0], where=where)
-            check_probabilities(conf, name=name, where=where)
+            conf = as_probabilities(probs, name=name, n=outcome.shape[0], where=where)
             y = outcome.astype(np.float64)
             self.brier.add((conf - y) ** 2)
             pc = np.clip(conf, EPS, 1.0 - EPS)

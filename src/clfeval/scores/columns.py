@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from clfeval.errors import DataError
 
-__all__ = ["order_keys", "as_scores", "score_matrix", "check_probabilities", "item_position", "ScoreSource"]
+__all__ = ["order_keys", "is_integer_column", "as_scores", "as_probabilities", "score_matrix", "check_probabilities", "item_position", "ScoreSource"]
 
 _NUMBER = r"(?i)^[+-]?((\d+\.?\d*|\.\d+)(e[+-]?\d+)?|nan|inf|infinity)$"
 
@@ -132,9 +132,17 @@ def _check_exact_ints(arr: np.ndarray, name: str, where: Callable[[int], str]) -
     if big.size:
         i = int(big[0])
         raise DataError(f"score column {name!r} holds the integer {int(arr[i])} at {where(i)}, beyond 2^53 "
-                        f"({_EXACT_INT:,}): a threshold, a calibration bin or a score shown as a number would "
-                        f"round it. Rankings (report --score: ROC-AUC, average precision) rank integer scores "
-                        f"exactly; for the rest, scale the scores (for example to probabilities).")
+                        f"({_EXACT_INT:,}): a score bin or a score shown as a number would round it. Rankings and "
+                        f"cuts (report --score, threshold, compare --metric roc_auc) rank integer scores exactly; "
+                        f"for the rest, scale the scores (for example to probabilities).")
+
+
+def is_integer_column(values: Any) -> bool:
+    """Whether a score column holds integers (an integer arrow or numpy type; never booleans)."""
+    if isinstance(values, (pa.Array, pa.ChunkedArray)):
+        typ = values.type.value_type if pa.types.is_dictionary(values.type) else values.type
+        return bool(pa.types.is_integer(typ))
+    return isinstance(values, np.ndarray) and values.dtype.kind in "iu"
 
 
 def _int_array(values: Any) -> np.ndarray | None:
@@ -217,6 +225,26 @@ def as_scores(values: Any, *, name: str = "scores", n: int | None = None,
     return s
 
 
+def as_probabilities(values: Any, *, name: str = "probabilities", n: int | None = None,
+                     where: Callable[[int], str] = item_position) -> np.ndarray:
+    """Probabilities as a 1-D float64 array: :func:`as_scores`, then every value in [0, 1]
+    (:func:`check_probabilities`). An integer column is checked as integers first, so that an integer beyond
+    2^53 is refused as a non-probability (shown exactly), not as a number float64 would round.
+
+    >>> as_probabilities([0, 1]).tolist()
+    [0.0, 1.0]
+    """
+    ints = _int_array(values)
+    if ints is not None:
+        bad = np.flatnonzero((ints < 0) | (ints > 1))
+        if bad.size:
+            i = int(bad[0])
+            raise DataError(_not_probability(name, int(ints[i]), where(i)))
+    p = as_scores(values, name=name, n=n, where=where)
+    check_probabilities(p, name=name, where=where)
+    return p
+
+
 def score_matrix(scores: Any, *, labels: Sequence[Any] | None = None, n: int | None = None,
                  where: Callable[[int], str] = item_position, prefix: str = "") -> tuple[np.ndarray, list[Any]]:
     """One score column per label: an (n, L) float64 matrix and the column labels.
@@ -262,8 +290,10 @@ def check_probabilities(p: np.ndarray, *, name: str = "probabilities", where: Ca
         flat = np.flatnonzero(bad.ravel())[0]
         i = int(flat // (p.shape[1] if p.ndim == 2 else 1))
         value = float(p.ravel()[flat])
-        raise DataError(
-            f"column {name!r} holds {value!r} at {where(i)}, outside [0, 1]: these scores are not probabilities, "
+        raise DataError(_not_probability(name, value, where(i)))
+
+
+def _not_probability(name: str, value: Any, at: str) -> str:
+    return (f"column {name!r} holds {value!r} at {at}, outside [0, 1]: these scores are not probabilities, "
             f"and calibration compares probabilities with observed frequencies. Scores such as log-odds or margins "
-            f"can be ranked but not calibrated as they are (map them to probabilities first)."
-        )
+            f"can be ranked but not calibrated as they are (map them to probabilities first).")

@@ -499,7 +499,10 @@ class CutChoice:
 
     @property
     def threshold(self) -> float | None:
-        return None if self.row is None else float(self.row["threshold"])
+        if self.row is None:
+            return None
+        t = self.row["threshold"]
+        return t if isinstance(t, int) else float(t)  # a cut on integer scores stays an integer
 
     def to_dict(self) -> dict[str, Any]:
         return {"objective": self.objective, "index": self.index, "row": self.row,

@@ -43,6 +43,7 @@ from clfeval.core.signature import build_signature
 from clfeval.core.tables import MultilabelTable
 from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, SpillSpace
 from clfeval.scores.streamovr import batch_is_positive
+from clfeval.scores.intcuts import IntegerKeys, check_kinds, valued, value_of_key
 
 __all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_threshold_batches", "choose_threshold_filled", "check_positive",
            "choose_label_thresholds", "choose_label_thresholds_batches", "check_dev_columns", "default_cut",
@@ -77,7 +78,7 @@ def default_cut(*scores: np.ndarray, given: Any = None) -> tuple[float, str]:
 def cut_row(rk: Any, threshold: float, obj: Objective, zd: float) -> dict[str, Any]:
     """Every count and measure of one cut applied to one ranking, as plain data."""
     c = rk.counts_at(threshold)
-    out: dict[str, Any] = {"threshold": float(threshold), "tp": int(c.tp), "fp": int(c.fp), "fn": int(c.fn),
+    out: dict[str, Any] = {"threshold": threshold if isinstance(threshold, int) else float(threshold), "tp": int(c.tp), "fp": int(c.fp), "fn": int(c.fn),
                            "tn": int(c.tn)}
     out["precision"] = float(precision(c, zd)[0])
     out["recall"] = float(recall(c, zd)[0])
@@ -300,15 +301,20 @@ class _Filled:
         self.store = store
         self.seen: dict[str, Any] = {}
         lo, hi = math.inf, -math.inf
+        kinds: set[bool] = set()
         for gold, scores in batches:
             g = EncodedGold.of(gold)
             for x in g.occurring:
                 self.seen.setdefault(label_str(x), x)
+            if len(scores):
+                kinds.add(isinstance(scores, IntegerKeys))
             s = np.asarray(scores, dtype=np.float64)
             store.add(batch_is_positive(g, positive), s)
             if s.size:
                 lo, hi = min(lo, float(s.min())), max(hi, float(s.max()))
-        self.range = np.array([lo, hi]) if store.n else np.empty(0)
+        self.integers = check_kinds(kinds)
+        self.range = (np.array([value_of_key(lo), value_of_key(hi)]) if self.integers else np.array([lo, hi])) \
+            if store.n else np.empty(0)
 
 
 def check_positive(filled: Any, positive: Any, name: str) -> str:
@@ -353,9 +359,9 @@ def choose_threshold_filled(test: Any, dev: Any = None, *, positive: Any, object
             raise _dev_refused(exc, called) from None
         _check_two_classes(dev.store.n_positive, dev.store.n_negative, list(dev.seen), pos_label, called)
     default = default_cut(*([test.range] + ([dev.range] if dev is not None else [])), given=default_threshold)
-    sweep = test.store.summary().sweep_curves(beta=obj.beta)
-    return _choice(test.store, dev.store if dev is not None else None, pos_label, default, obj, zd, src, dev_src,
-                   sweep, external)
+    test_rk, dev_rk = valued(test, dev)
+    sweep = test_rk.summary().sweep_curves(beta=obj.beta)
+    return _choice(test_rk, dev_rk, pos_label, default, obj, zd, src, dev_src, sweep, external)
 
 
 def choose_threshold_batches(test_batches: Iterable[tuple[Any, Any]],

@@ -129,7 +129,7 @@ def _binary_inputs(gold: Any, scores: Sequence[Any], positive: Any, names: Seque
         raise UsageError("DeLong's test ranks the items for one class: give the positive class (positive=..., "
                          "--positive on the command line).")
     y, pos, _ = binary_gold(gold, positive)
-    xs = [as_scores(x, name=nm, n=y.shape[0]) for x, nm in zip(scores, names)]
+    xs = [as_scores(x, name=nm, n=y.shape[0], order_only=True) for x, nm in zip(scores, names)]
     m = int(np.count_nonzero(y))
     if m == y.shape[0]:
         raise DataError(f"every item of gold is of the positive class {pos!r}; ROC-AUC (and DeLong's test) needs "

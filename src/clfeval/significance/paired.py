@@ -113,7 +113,7 @@ def _score_inputs(name: str, gold: Any, scores: Sequence[Any], positive: Any,
                          f"(positive=..., --positive on the command line).")
     entry = catalog.get(name)
     y, pos_label, _ = curves.binary_gold(gold, positive)
-    xs = [as_scores(x, name=n, n=y.shape[0]) for x, n in zip(scores, names)]
+    xs = [as_scores(x, name=n, n=y.shape[0], order_only=True) for x, n in zip(scores, names)]  # rankings
 
     def fn(yy: np.ndarray, s: np.ndarray) -> float:
         if not yy.any():
