@@ -254,15 +254,9 @@ def _threshold_arrays(eng: Any, gold: Any, scores: Any, dev: Any, positive: Any,
 def _threshold_dask(eng: Dask, t: Any, d: Any, gold: str, score: str, positive: Any, normalize: Any,
                     common: dict[str, Any]) -> Any:
     from clfeval.dask.thresholds import threshold as on_dask
-    from clfeval.engines.scorecols import score_columns
-    from clfeval.scores.columns import ScoreSource
+    from clfeval.engines.thresholdsteps import score_sources
 
-    score_columns(t, score, None)
-    src = ScoreSource(name=score, data=f"file {t.name!r}")
-    dev_src = src
-    if d is not None:
-        score_columns(d, score, None)
-        dev_src = ScoreSource(name=score, data=f"file {d.name!r}, option --dev")
+    src, dev_src = score_sources(t, d, score)
     with eng.connected() as client:
         return on_dask(t, d, gold=gold, score=score, positive=positive, client=client, source=src,
                        dev_source=dev_src, normalize=normalize, **common)

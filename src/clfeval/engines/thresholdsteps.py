@@ -13,13 +13,25 @@ def _progress(progress: Any, inp: Any) -> Any:
     return progress(inp) if progress is not None else contextlib.nullcontext(None)
 
 
+def score_sources(t: Any, d: Any, score: str) -> tuple[Any, Any]:
+    """The score column of TEST (and of DEV, ``--dev``) checked present, and named for messages: one rule for
+    every engine."""
+    from clfeval.engines.scorecols import score_columns
+    from clfeval.scores.columns import ScoreSource
+
+    score_columns(t, score, None)
+    src = ScoreSource(name=score, data=f"file {t.name!r}")
+    if d is None:
+        return src, src
+    score_columns(d, score, None)
+    return src, ScoreSource(name=score, data=f"file {d.name!r}, option --dev")
+
+
 def streamed(t: Any, d: Any, gold: str, score: str, positive: Any, reading: dict[str, Any], memory: int,
              common: dict[str, Any], progress: Any, tmpdir: str | None = None) -> Any:
     """One score column: both PATHs read batch by batch into rankings within ``memory``."""
-    from clfeval.engines.scorecols import score_columns
     from clfeval.evaluate.scoredstream import gold_and_scores
     from clfeval.io.predictions import iter_predictions
-    from clfeval.scores.columns import ScoreSource
     from clfeval.scores.thresholds import choose_threshold_batches
 
     def batches(inp: Any) -> Iterator[Any]:
@@ -27,12 +39,7 @@ def streamed(t: Any, d: Any, gold: str, score: str, positive: Any, reading: dict
             yield from gold_and_scores(iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=[score],
                                                         extra_options=["--score"], progress=update, **reading), score)
 
-    score_columns(t, score, None)
-    src = ScoreSource(name=score, data=f"file {t.name!r}")
-    dev_src = src
-    if d is not None:
-        score_columns(d, score, None)
-        dev_src = ScoreSource(name=score, data=f"file {d.name!r}, option --dev")
+    src, dev_src = score_sources(t, d, score)
     return choose_threshold_batches(batches(t), batches(d) if d is not None else None, positive=positive,
                                     memory=memory, tmpdir=tmpdir, source=src, dev_source=dev_src, **common)
 
