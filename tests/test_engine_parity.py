@@ -194,6 +194,18 @@ def _strip(x):
     return x
 
 
+def _wait_for_tasks(address, job, timeout=90.0):
+    """Return once the scheduler holds tasks (the job is computing), or when the job ended or the time ran out."""
+    from distributed import Client
+
+    with Client(address, timeout=30) as c:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and job.poll() is None:
+            if c.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) > 0:
+                return
+            time.sleep(0.05)
+
+
 def test_a_scheduler_lost_mid_run_is_exit_2_without_output(tmp_path):
     """A scheduler of our own (127.0.0.1) killed while the job runs: exit 2, 'the Dask cluster was lost'."""
     import numpy as np
@@ -228,7 +240,7 @@ def test_a_scheduler_lost_mid_run_is_exit_2_without_output(tmp_path):
                                 "--engine", "dask", "--scheduler", f"tcp://127.0.0.1:{port}", "-f", "json", "-o",
                                 "o.json"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=env)
-        time.sleep(6)  # the job connected and computing (its start-up takes seconds under load)
+        _wait_for_tasks(f"tcp://127.0.0.1:{port}", job)  # the job connected and its tasks are on the cluster
         sched.send_signal(signal.SIGKILL)
         out, err = job.communicate(timeout=120)
     finally:
