@@ -34,7 +34,7 @@ from clfeval.significance import bayesrank, manysystems as ms
 from clfeval.significance.classic import holm
 from clfeval.significance.results import format_p
 
-__all__ = ["RankResult", "rank_scores", "WILCOXON_SETTINGS"]
+__all__ = ["RankResult", "rank_scores", "WILCOXON_SETTINGS", "req_p_better", "req_in_best_group"]
 
 #: How the pairwise Wilcoxon tests are computed (stated in every output, with SciPy's version).
 WILCOXON_SETTINGS = "scipy.stats.wilcoxon, zero_method='pratt', method='auto', two-sided"
@@ -83,6 +83,7 @@ class RankResult(Display):
     dropped: tuple[str, ...]
     verdict: str
     signature: dict[str, Any] = field(default_factory=dict)
+    requirements: dict[str, Any] | None = None
 
     def pair(self, a: str, b: str) -> dict[str, Any]:
         """The pairwise row of systems a and b (either order)."""
@@ -110,7 +111,7 @@ class RankResult(Display):
                 "best_group": list(self.best_group), "bayes": [dict(b) for b in self.bayes], "rope": self.rope,
                 "prior": self.prior, "samples": self.samples, "seed": self.seed, "warnings": list(self.warnings),
                 "notes": list(self.notes), "checked": list(self.checked), "dropped": list(self.dropped),
-                "verdict": self.verdict, "signature": self.signature}
+                "verdict": self.verdict, "requirements": self.requirements, "signature": self.signature}
 
 
 # --- validation ----------------------------------------------------------------------------------------------
@@ -343,3 +344,29 @@ def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *,
                       holm_groups, best_group, tuple(brows), float(rope), float(prior), samples,
                       int(seed), tuple(_honesty(n, k)), tuple(all_notes), tuple(checked), tuple(dropped), sentence,
                       sig)
+
+
+# --- requirement functions (registered in clfeval.core.reqfunctions) ------------------------------------------
+
+def _known(d: dict[str, Any], *names: str) -> None:
+    for s in names:
+        if s not in d["systems"]:
+            raise UsageError(f"the condition names system {s!r}, which is not in the results; the systems are: "
+                             f"{', '.join(d['systems'])}.")
+
+
+def req_p_better(d: dict[str, Any], a: str, b: str) -> tuple[float, str | None]:
+    """``p_better(A,B)``: P(A better than B by more than the ROPE), from the Bayesian pair {A, B}."""
+    _known(d, a, b)
+    for p in d.get("bayes") or []:
+        if (p["a"], p["b"]) == (a, b):
+            return float(p["p_a_better"]), None
+        if (p["a"], p["b"]) == (b, a):
+            return float(p["p_b_better"]), None
+    return math.nan, f"the Bayesian pair {a}:{b} was not computed (ask for it with --pairs {a}:{b})"
+
+
+def req_in_best_group(d: dict[str, Any], s: str) -> tuple[bool, str | None]:
+    """``in_best_group(S)``: S is the best-ranked system or not separated from it (Holm-adjusted Wilcoxon)."""
+    _known(d, s)
+    return s in d["best_group"], None
