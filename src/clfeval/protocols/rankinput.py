@@ -213,7 +213,7 @@ def rank(results: Any = None, *, runs_db: str | os.PathLike[str] | None = None, 
          metric: str | None = None, higher_is_better: bool | None = None, missing: str = "refuse",
          input_format: str | None = None, encoding: str = "utf-8", alpha: float = 0.05, control: str | None = None,
          pairs: Sequence[tuple[str, str]] | None = None, rope: float = 0.01, prior: float = 0.5,
-         samples: int = 50_000, seed: int = 0, require: Sequence[str] = ()) -> RankResult:
+         samples: int = 50_000, seed: int = 0, bayes: bool = True, require: Sequence[str] = ()) -> RankResult:
     """Rank systems over data sets: which are better, which are indistinguishable, and how probable a difference is.
 
     Parameters
@@ -232,11 +232,11 @@ def rank(results: Any = None, *, runs_db: str | os.PathLike[str] | None = None, 
         The direction of a score that is not a catalogue metric (required then).
     missing : {"refuse", "drop"}
         A system without a (finite) score on a data set: refuse, or drop the data set (named in ``dropped``).
-    alpha, control, pairs, rope, prior, samples, seed
+    alpha, control, pairs, rope, prior, samples, seed, bayes
         See :func:`clfeval.significance.multirank.rank_scores`.
     require : sequence of str
         Conditions in the requirement grammar (``p_better(B,A)>=0.95``, ``in_best_group(B)``), checked and
-        kept in ``result.requirements``.
+        kept in ``result.requirements``; a pair named by ``p_better`` joins the Bayesian pairs.
 
     Returns
     -------
@@ -257,6 +257,10 @@ def rank(results: Any = None, *, runs_db: str | os.PathLike[str] | None = None, 
     if (results is None) == (runs_db is None):
         raise UsageError("give either a results table (RESULTS) or a run log (--runs-db), not both or neither.")
     hib = score_direction(metric, higher_is_better, score if runs_db is None else str(metric))
+    from clfeval.evaluate.requirements import parse_requirement
+
+    parsed = [parse_requirement(c, applies_to="rank") for c in require]  # refused before any data is read
+    asked = [(str(q.args[0]), str(q.args[1])) for q in parsed if q.function == "p_better"]
     checked: list[str] = []
     if runs_db is not None:
         cells, checked = _cells_runs(runs_db, metric)
@@ -275,14 +279,14 @@ def rank(results: Any = None, *, runs_db: str | os.PathLike[str] | None = None, 
         notes.append(f"The score of a system on a data set is its mean over the folds (column {fold!r}).")
     result = rank_scores(x, systems, datasets, higher_is_better=hib, score=label, metric=metric, alpha=alpha,
                          control=control, pairs=pairs, rope=rope, prior=prior, samples=samples, seed=seed,
-                         notes=notes, checked=checked, dropped=dropped,
+                         bayes=bayes, extra_pairs=asked, notes=notes, checked=checked, dropped=dropped,
                          settings={"input": "run log" if runs_db is not None else "table", "missing": missing})
     if require:
         import dataclasses
 
         from clfeval.evaluate.requirements import check_requirements
 
-        section = check_requirements(result, list(require), applies_to="rank").to_dict()
+        section = check_requirements(result, parsed, applies_to="rank").to_dict()
         section.pop("signature")
         result = dataclasses.replace(result, requirements=section)
     return result

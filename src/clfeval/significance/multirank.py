@@ -256,7 +256,8 @@ def _verdict(fr: ms.Friedman, alpha: float, order: Sequence[str], best_group: Se
 def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *, higher_is_better: bool,
                 score: str = "score", metric: str | None = None, alpha: float = 0.05, control: str | None = None,
                 pairs: Sequence[tuple[str, str]] | None = None, rope: float = 0.01, prior: float = 0.5,
-                samples: int = 50_000, seed: int = 0, bayes: bool = True, notes: Sequence[str] = (),
+                samples: int = 50_000, seed: int = 0, bayes: bool = True,
+                extra_pairs: Sequence[tuple[str, str]] = (), notes: Sequence[str] = (),
                 checked: Sequence[str] = (), dropped: Sequence[str] = (),
                 settings: dict[str, Any] | None = None) -> RankResult:
     """Rank k systems over N data sets from a score matrix (rows: data sets, columns: systems).
@@ -274,6 +275,8 @@ def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *,
         A system compared with every other (Holm over the k − 1 comparisons); the default Bayesian pairs.
     pairs : sequence of (A, B), optional
         The Bayesian pairs (default: each system against the control, else against the best-ranked system).
+    extra_pairs : sequence of (A, B)
+        Pairs added to those (the pairs a ``p_better`` condition names).
     rope, prior, samples, seed
         The Bayesian signed-rank test: ROPE half-width on the score's scale, prior weight of the
         pseudo-observation at 0, posterior samples, seed (pair n draws from ``default_rng([seed, n])``).
@@ -315,6 +318,9 @@ def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *,
     best = systems.index(order[0])
     best_group = tuple(s for s in order if s == order[0] or not sep[best, systems.index(s)])
     wanted = _pairs_requested(pairs, control, order, systems) if bayes else []
+    for a, b in extra_pairs:  # pairs a condition asks about (p_better), when not already there in either order
+        if bayes and a in systems and b in systems and a != b and (a, b) not in wanted and (b, a) not in wanted:
+            wanted.append((a, b))
     brows = _bayes_rows(x, systems, wanted, higher_is_better, float(rope), float(prior), samples, int(seed))
     sv = _scipy_version()
     sig = signature("rank", {"score": score, "metric": metric, "higher_is_better": higher_is_better, "alpha": alpha,
