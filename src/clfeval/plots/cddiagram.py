@@ -61,6 +61,8 @@ def cd_diagram(result: Any) -> Any:
             _mpl.set_label(fig, t, f"{_mpl.short(name)} ({r:.2f})", _mpl.MAX_LABEL + 10)
         ax.set_xlim(lo - 0.35 - 0.12 * k - 1.6, hi + 0.35 + 0.12 * k + 1.6)
         ax.set_ylim(-top_bars - row_step * (rows + 0.3), 0.9)
+        ax.set_xticks([])
+        ax.set_yticks([])
         ax.axis("off")
         ax.set_title(f"Average ranks over {len(d.get('datasets') or [])} data sets (1 = best); bars: not separated "
                      f"by Nemenyi", fontsize=9)
@@ -90,7 +92,8 @@ def bayes_bars(result: Any) -> Any:
                     ax.text(left + w / 2, y, f"{w:.2f}", ha="center", va="center", fontsize=8,
                             color="white" if c != 1 else "#222222")
                 left += w
-        _mpl.label_ticks(fig, ax, "y", ys, [f"{p['a']} vs {p['b']}" for p in shown], 44)
+        _mpl.label_ticks(fig, ax, "y", ys, [f"{_mpl.short(p['a'], 20)} vs {_mpl.short(p['b'], 20)}" for p in shown],
+                         50)
         ax.set_xlim(0, 1)
         ax.set_xlabel(f"posterior probability (ROPE ±{d.get('rope', 0):g})")
         _mpl.legend(fig, ax, parts[:3], ["first better", "practically equivalent", "second better"],
