@@ -145,8 +145,10 @@ class PairStats:
 def hodges_lehmann(d: np.ndarray) -> np.ndarray:
     """The Hodges–Lehmann estimate of each row of differences: the median of its Walsh averages (d_i + d_j)/2, i ≤ j.
 
+    The Walsh averages of (1, 2, 9) are 1, 1.5, 5, 2, 5.5, 9; their median is (2 + 5)/2:
+
     >>> hodges_lehmann(np.array([[1.0, 2.0, 9.0]])).tolist()
-    [3.0]
+    [3.5]
     """
     d = np.atleast_2d(np.asarray(d, dtype=np.float64))
     n = d.shape[1]
