@@ -364,3 +364,10 @@ def test_requirements_p_better_and_in_best_group():
     with pytest.raises(UsageError, match="system 'Z'"):
         clfeval.rank(pa.table({"dataset": ["x", "y"], "A": [1.0, 2.0], "B": [2.0, 3.0]}), higher_is_better=True,
                      require=["in_best_group(Z)"], samples=1000)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 14, 15, 60])
+def test_hodges_lehmann_is_the_median_of_the_walsh_averages(n):
+    d = np.round(np.random.default_rng(n).normal(0, 1, (5, n)), 2)  # rounded: ties among the averages
+    walsh = [[(row[i] + row[j]) / 2 for i in range(n) for j in range(i, n)] for row in d]
+    assert hodges_lehmann(d) == pytest.approx([float(np.median(w)) for w in walsh], abs=1e-12)
