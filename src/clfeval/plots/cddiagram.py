@@ -29,9 +29,10 @@ def cd_diagram(result: Any) -> Any:
     half = (k + 1) // 2
     rows = max(half, k - half)
     bar_step, row_step = 0.18, 0.32
-    top_bars = 0.25 + bar_step * len(groups)
+    lanes = _lanes([(min(float(avg[m]) for m in g), max(float(avg[m]) for m in g)) for g in groups])
+    top_bars = 0.25 + bar_step * (max(lanes) + 1 if lanes else 0)
     with _mpl.rc():
-        fig, ax = _mpl.figure(min(12.0, 8.0 + 0.06 * k), 1.6 + 0.3 * (rows + len(groups) * 0.6))
+        fig, ax = _mpl.figure(min(12.0, 8.0 + 0.06 * k), 1.6 + 0.3 * rows + 0.18 * (max(lanes) + 1 if lanes else 0))
         lo, hi = 1.0, float(k)
         ax.hlines(0.0, lo, hi, color="#222222", linewidth=1.2)
         for t in range(1, k + 1):
@@ -46,7 +47,7 @@ def cd_diagram(result: Any) -> Any:
         # the groups the Nemenyi test does not separate
         for g, members in enumerate(groups):
             rs = [float(avg[m]) for m in members]
-            y = -0.22 - bar_step * g
+            y = -0.22 - bar_step * lanes[g]
             ax.hlines(y, min(rs) - 0.03, max(rs) + 0.03, color="#0072B2", linewidth=4.0, gid=f"group-{g}")
         # each system hangs from its average rank
         for i, name in enumerate(order):
@@ -67,6 +68,26 @@ def cd_diagram(result: Any) -> Any:
         ax.set_title(f"Average ranks over {len(d.get('datasets') or [])} data sets (1 = best); bars: not separated "
                      f"by Nemenyi", fontsize=9)
     return fig
+
+
+def _lanes(spans: list[tuple[float, float]], gap: float = 0.15) -> list[int]:
+    """A lane (row) for each bar: the first lane whose bars end before this one starts (bars never touch).
+
+    >>> _lanes([(1.0, 2.0), (1.5, 3.0), (2.5, 4.0)])
+    [0, 1, 0]
+    """
+    ends: list[float] = []
+    out = []
+    for lo, hi in spans:
+        for i, end in enumerate(ends):
+            if end + gap < lo:
+                ends[i] = hi
+                out.append(i)
+                break
+        else:
+            ends.append(hi)
+            out.append(len(ends) - 1)
+    return out
 
 
 def bayes_bars(result: Any) -> Any:
