@@ -124,3 +124,20 @@ def test_html_page_has_the_cd_diagram(wide, tmp_path):
     html = out.read_text()
     assert html.count("<svg") == 2 and "Critical-difference diagram" in html
     assert "CD = 1.25" in html  # the figure's ruler: 2.569·√(20/84)
+
+
+def test_plot_draws_the_cd_diagram_from_the_json(wide, tmp_path):
+    js = tmp_path / "r.json"
+    assert run("rank", wide, "--metric", "roc_auc", "--samples", "2000", "-o", js).code == 0
+    for kind in ("cd", "bayes"):
+        svg = tmp_path / f"{kind}.svg"
+        res = run("plot", kind, js, "-o", svg)
+        assert res.code == 0, res.err
+        assert svg.read_text().lstrip().startswith(("<?xml", "<svg"))
+
+
+def test_wide_table_with_folds(tmp_path):
+    path = tmp_path / "w.tsv"
+    path.write_text("dataset\tfold\tA\tB\nx\t1\t0.8\t0.7\nx\t2\t0.9\t0.7\ny\t1\t0.6\t0.5\ny\t2\t0.6\t0.7\n")
+    d = json.loads(run("rank", path, "--fold", "fold", "--higher-is-better", "--samples", "1000", "-f", "json").out)
+    assert d["scores"] == [[pytest.approx(0.85), pytest.approx(0.7)], [pytest.approx(0.6), pytest.approx(0.6)]]

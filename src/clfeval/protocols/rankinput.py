@@ -256,7 +256,12 @@ def rank(results: Any = None, *, runs_db: str | os.PathLike[str] | None = None, 
         raise UsageError(lambda n: f"{n} must be auto, long or wide; got {layout!r}.", params=["layout"])
     if (results is None) == (runs_db is None):
         raise UsageError("give either a results table (RESULTS) or a run log (--runs-db), not both or neither.")
-    hib = score_direction(metric, higher_is_better, score if runs_db is None else str(metric))
+    if runs_db is not None and metric is not None and higher_is_better is None:
+        from clfeval.protocols.runlog import higher_is_better as recorded_direction
+
+        hib = recorded_direction(metric)  # run-log names may carry a prefix (cv_macro_f1)
+    else:
+        hib = score_direction(metric, higher_is_better, score if runs_db is None else str(metric))
     from clfeval.evaluate.requirements import parse_requirement
 
     parsed = [parse_requirement(c, applies_to="rank") for c in require]  # refused before any data is read
