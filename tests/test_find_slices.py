@@ -8,7 +8,7 @@ from scipy.stats import chi2_contingency, fisher_exact
 from statsmodels.stats.multitest import multipletests
 
 from clfeval.errors import UsageError
-from clfeval.evaluate.slicesearch import find_slices
+from clfeval.significance.slicesearch import find_slices
 from clfeval.significance.classic import benjamini_yekutieli
 
 

@@ -1,6 +1,6 @@
 """``find_slices``: the slice search on columns in memory -- labels and slice columns coded, numbers binned.
 
-The statistics live in :mod:`clfeval.evaluate.slicefind` and work on count tables; this module turns
+The statistics live in :mod:`clfeval.significance.slicefind` and work on count tables; this module turns
 arrays (gold, predictions and the columns to search) into those tables, refusing a lattice larger than
 ``max_search`` before counting it.
 """
@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from clfeval.errors import UsageError
-from clfeval.evaluate.slicefind import FoundSlices, column_sets, count_column_sets, search_tables
+from clfeval.significance.slicefind import FoundSlices, column_sets, count_column_sets, search_tables
 
 __all__ = ["find_slices", "code_column", "lattice_bound"]
 
