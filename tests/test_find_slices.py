@@ -143,3 +143,22 @@ def test_refusals():
         find_slices(gold, gold, {"a": np.array([None] * 100, dtype=object)})
     with pytest.raises(UsageError, match="depth 3 at most"):
         find_slices(gold, gold, {"a": gold}, max_depth=4)
+
+
+def test_rendered_in_text_markdown_json_with_user_strings_escaped():
+    import json
+
+    from clfeval.render import render
+
+    rng = np.random.default_rng(8)
+    n = 4000
+    src = rng.choice(["<b>wire|x</b>", "web", "fax"], n)
+    gold = rng.integers(0, 2, n)
+    pred = np.where((src == "<b>wire|x</b>") & (rng.random(n) < 0.5), 1 - gold, gold)
+    r = find_slices(gold, pred, {"source": src}, max_depth=1)
+    text = render(r, "text")
+    assert "source=<b>wire|x</b>" in text and "3 slices examined" in text
+    md = render(r, "markdown")
+    assert "source=<b>wire|x</b>" not in md           # the pipe and the tag are escaped in Markdown
+    d = json.loads(render(r, "json"))
+    assert d["found"][0]["values"] == ["<b>wire|x</b>"] and d["examined"] == 3
