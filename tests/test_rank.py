@@ -83,8 +83,10 @@ Q10 = [1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920]
 
 @pytest.mark.parametrize("k", range(2, 11))
 def test_nemenyi_q_is_demsar_table_5a(k):
-    assert nemenyi_q(k, 0.05) == pytest.approx(Q05[k - 2], abs=1.5e-3)
-    assert nemenyi_q(k, 0.10) == pytest.approx(Q10[k - 2], abs=1.5e-3)
+    # the table's last digit is mostly rounded, sometimes truncated (k = 3: 2.3437 printed 2.343): within one unit
+    assert nemenyi_q(k, 0.05) == pytest.approx(Q05[k - 2], abs=1e-3)
+    assert nemenyi_q(k, 0.10) == pytest.approx(Q10[k - 2], abs=1e-3)
+    assert round(nemenyi_q(4, 0.05), 3) == 2.569
 
 
 def _random_scores(n, k, seed, decimals=None):
