@@ -364,6 +364,7 @@ def test_a_token_stemmed_to_nothing_is_left_out():
     assert a("the company's shares") == ["the", "compani", "share"]  # Porter stems 's' to ''
 
 
-def test_label_sets_are_refused_in_one_sentence():
-    with pytest.raises(UsageError, match="label sets"):
-        clfeval.error_analysis([["a", "b"], ["a"]], [["a"], ["b"]], text=["x", "y"])
+def test_label_sets_are_analysed_per_category():
+    # issue 25 item 2 (formerly refused in one sentence): arrays of label sets are read as label sets
+    r = clfeval.error_analysis([["a", "b"], ["a"]], [["a"], ["b"]], text=["x", "y"], min_count=1)
+    assert r.task == "multi-label" and r.cell("b", "fn").count == 1 and r.cell("b", "fp").count == 1

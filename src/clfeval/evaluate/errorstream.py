@@ -32,11 +32,15 @@ def check_settings(*, min_count: int, examples: int, terms: int, chars: int, pri
         raise UsageError(lambda n: f"option {n} must be a number; got {z_min!r}.", params=["z_min"])
 
 
-def counter_of(analyzer: Any, examples: int, seed: Any, chars: int) -> ErrorCounter:
+def counter_of(analyzer: Any, examples: int, seed: Any, chars: int, *, multilabel: bool = False,
+               sep: str = "|") -> ErrorCounter:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise UsageError(lambda n: f"option {n} must be a whole number (the key of the examples' hash); got "
                                    f"{seed!r}.", params=["seed"])
-    return ErrorCounter(analyzer, examples=examples, seed=int(seed), chars=chars)
+    if multilabel and (not isinstance(sep, str) or not sep):
+        raise UsageError(lambda n: f"option {n} (the separator of labels within a set) must be a non-empty "
+                                   f"string; got {sep!r}.", params=["sep"])
+    return ErrorCounter(analyzer, examples=examples, seed=int(seed), chars=chars, multilabel=multilabel, sep=sep)
 
 
 def texts_of(values: Sequence[Any], name: str, where: Callable[[int], str]) -> list[str]:
@@ -122,10 +126,11 @@ def read_texts(path: Any, *, id: str, text: str, input_format: str | None = None
 
 
 def _batches(path: Any, gold: str, pred: str, id: str | None, extra: list[str], input_format: Any, encoding: str,
-             progress: Any, batch_rows: int | None) -> Iterator[Any]:
+             progress: Any, batch_rows: int | None, multilabel: bool = False, sep: str = "|") -> Iterator[Any]:
     from clfeval.io.predictions import PredictionReader
 
     reader = PredictionReader(path, gold=gold, pred=pred, id=id, input_format=input_format, encoding=encoding,
+                              multilabel=multilabel, sep=sep,
                               extra=extra, extra_options=["--text" if i == 0 else "--score" for i in range(len(extra))],
                               repeat=None, progress=progress, batch_rows=batch_rows or (1 << 20))
     yield from reader
@@ -140,7 +145,7 @@ def count_path(counter: ErrorCounter, path: Any, *, gold: str = "gold", pred: st
     extra += [score] if score is not None else []
     seen: set[str] = set()
     for b in _batches(path, gold, pred, id, [e for e in extra if e], input_format, encoding, progress,
-                      batch_rows):
+                      batch_rows, counter.multilabel, counter.sep):
         if b.pred is None:
             raise DataError(f"file {b.part.source.name!r} has no predictions column {pred!r}.")
         g, p = b.gold.to_pylist(), b.pred.to_pylist()
