@@ -102,16 +102,19 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
         if id is None:
             raise UsageError(lambda t, i: f"option {t} joins the texts by id: name the id column of both files "
                                           f"with {i}.", params=["texts", "id"])
-        from clfeval.evaluate.errorstream import read_texts
+        texts = inputs.resolve(texts, encoding=encoding, option="--texts")
+        if isinstance(eng, Dask):  # the workers look the texts up in one dict, id → text
+            from clfeval.evaluate.errorstream import read_texts
 
-        text_map = read_texts(texts, id=id, text=text if isinstance(text, str) else "text",
-                              input_format=None, encoding=encoding)
+            text_map = read_texts(texts, id=id, text=text if isinstance(text, str) else "text",
+                                  input_format=None, encoding=encoding)
     if not inputs.is_path(data) and not inputs.is_table(data):
         counter, block = _arrays(eng, counter, data if data is not None else gold, pred, text, ids, score)
     else:
         cols = dict(gold=gold or "gold", pred=pred or "pred", text=text if isinstance(text, str) else "text",
                     id=id, score=score if isinstance(score, str) else None)
-        counter, block = _tabular(eng, counter, data, cols, text_map, input_format, encoding, progress)
+        joined = texts if text_map is None else text_map
+        counter, block = _tabular(eng, counter, data, cols, joined, input_format, encoding, progress)
     from clfeval.evaluate.erroranalysis import analyse
     import dataclasses
 
@@ -196,9 +199,9 @@ def _tabular(eng: Any, counter: Any, data: Any, cols: dict[str, Any], text_map: 
         wanted = {"gold": cols["gold"], "pred": cols["pred"], "id": cols["id"], "score": cols["score"],
                   "text": None if text_map is not None else cols["text"]}
         table = inputs.columns_of(data, wanted)
-        if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget:
+        if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget and text_map is None:
             keys = table.column(cols["id"]).to_pylist() if cols["id"] else None
-            texts = table.column(cols["text"]).to_pylist() if text_map is None else _joined(text_map, keys)
+            texts = table.column(cols["text"]).to_pylist()
             count_arrays(counter, table.column(cols["gold"]).to_pylist(), table.column(cols["pred"]).to_pylist(),
                          texts, keys, table.column(cols["score"]).to_pylist() if cols["score"] else None)
             return counter, engine_block(eng, "memory", memory=eng.budget)
@@ -209,19 +212,6 @@ def _tabular(eng: Any, counter: Any, data: Any, cols: dict[str, Any], text_map: 
                          "input": "spooled to temporary Parquet files"}
     inp = inputs.resolve(data, input_format=fmt, encoding=encoding)
     return _on_path(eng, counter, inp, cols, text_map, fmt, encoding, progress)
-
-
-def _joined(text_map: dict[str, str], keys: Any) -> list[str]:
-    if keys is None:
-        raise UsageError("option --texts joins texts by id, but the predictions have no id column; name it with --id.")
-    out = []
-    for k in keys:
-        t = text_map.get(str(k))
-        if t is None:
-            raise DataError(f"id {str(k)!r} of the predictions has no text in the --texts file; every item of the "
-                            f"predictions needs its text.")
-        out.append(t)
-    return out
 
 
 def _on_path(eng: Any, counter: Any, inp: Any, cols: dict[str, Any], text_map: Any, fmt: Any, encoding: str,
@@ -242,5 +232,5 @@ def _on_path(eng: Any, counter: Any, inp: Any, cols: dict[str, Any], text_map: A
     with (progress(inp) if progress is not None else contextlib.nullcontext(None)) as update:
         count_path(counter, inp, gold=cols["gold"], pred=cols["pred"], id=cols["id"], text=cols["text"],
                    texts=text_map, score=cols["score"], input_format=fmt, encoding=encoding, progress=update,
-                   batch_rows=rows)
+                   batch_rows=rows, budget=eng.budget, tmpdir=eng.tmpdir)
     return counter, engine_block(eng, "streamed", memory=eng.budget)
