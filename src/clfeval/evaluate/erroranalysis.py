@@ -44,7 +44,7 @@ from clfeval.core.display import Display
 from clfeval.evaluate.errorcount import FEW_TOKENS_PER_CHAR, LONG_TERMS, ErrorCounter
 
 __all__ = ["ErrorAnalysis", "ErrorCell", "log_odds_z", "analyse", "listed_terms", "with_spans", "corpus_notes",
-           "label_order", "assemble", "PRIOR_STRENGTH", "Z_MIN", "FN", "FP"]
+           "label_order", "assemble", "prior_note", "PRIOR_STRENGTH", "Z_MIN", "FN", "FP"]
 
 PRIOR_STRENGTH = 1000.0
 """α0, the prior's total pseudo-count."""
@@ -204,6 +204,15 @@ def listed_terms(vocab: list[str], delta: np.ndarray, z: np.ndarray, y_i: np.nda
                   "other": int(y_j[w])} for w in order)
 
 
+def prior_note(tokens: float, alpha0: float) -> list[str]:
+    """A cell with fewer tokens than the prior's pseudo-count: its estimates lean on the prior (the corpus)."""
+    if tokens >= alpha0:
+        return []
+    return [f"the prior (α0 = {alpha0:g}) outweighs the {int(tokens):,} tokens of these mistakes: their estimates "
+            f"lean toward the whole corpus, so a word frequent in the corpus but rare in the other group can rank high "
+            f"from a few occurrences (see each term's count); a smaller prior strength weighs the documents more"]
+
+
 def with_spans(items: list[dict[str, Any]], analyzer: Any, wanted: set[str]) -> tuple[dict[str, Any], ...]:
     return tuple({**x, "spans": [[s, e] for s, e, _ in analyzer.spans(x["text"], wanted)]} for x in items)
 
@@ -260,7 +269,7 @@ def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior
             d, z = log_odds_z(y, other, alpha[at], prior_strength, n_i=y.sum(), n_j=full.sum())
             sides.append(listed_terms([vocab[w] for w in at], d, z, y, other, terms, z_min))
         wanted = {t["term"] for side in sides for t in side}
-        notes = []
+        notes = prior_note(y.sum(), prior_strength)
         if not mat[j, j]:
             notes.append(f"no document of {p!r} was classified correctly: the second side compares the mistakes "
                          f"with the prior alone")

@@ -30,7 +30,7 @@ import numpy as np
 
 from clfeval.evaluate.errorcount import ALL, ErrorCounter
 from clfeval.evaluate.erroranalysis import (FN, FP, ErrorAnalysis, ErrorCell, label_order, assemble,
-                                            corpus_notes, listed_terms, log_odds_z, with_spans)
+                                            corpus_notes, listed_terms, log_odds_z, prior_note, with_spans)
 
 __all__ = ["analyse_sets", "sides_of"]
 
@@ -86,7 +86,7 @@ def analyse_sets(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, 
             sides.append(listed_terms([vocab[w] for w in at], d, z, y, other, terms, z_min))
         wanted = {t["term"] for side in sides for t in side}
         against, vs = sides_of(kind, c)
-        notes = []
+        notes = prior_note(y.sum(), prior_strength)
         for side, (name, size) in enumerate(((f"no document of {c!r} was found (no true positive)", row["tp"]),
                                              (f"every document carries or was given {c!r} (no true negative)",
                                               row["tn"]))):
