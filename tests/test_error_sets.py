@@ -232,6 +232,9 @@ def test_the_cli_command_with_label_sets(tmp_path):
     assert res.code == 2 and "--score" in res.err and "Traceback" not in res.err
     res = run(*["errors", str(p), "--id", "id"])  # 'a|b' read as one class: a single-label analysis
     assert res.code == 0 and "a|b" in res.out
+    res = run(*["report", str(p), "--id", "id", "--multilabel", "--text", "text"])  # what the errors share
+    assert res.code == 0, res.err
+    assert "b: false negatives" in res.out and "FN vs TP, FP vs TN" in res.out
 
 
 def test_cv_errors_with_label_sets(tmp_path):

@@ -134,11 +134,15 @@ def share_blocks(d: dict[str, Any]) -> list[Any]:
     def terms(ts: list[dict[str, Any]]) -> str:
         return ", ".join(f"{t['term']} ({t['z']:.1f})" for t in ts[:6]) or "—"
 
-    rows = [[f"{c['gold']} → {c['pred']}", c["count"], c["opposite"], terms(c["terms_vs_gold"]),
-             terms(c["terms_vs_pred"]), ", ".join(str(e["id"]) for e in c["examples"][:3])] for c in cells]
+    sets = any(c.get("category") is not None for c in cells)
+    rows = [[f"{c['category']}: {c['kind']}" if c.get("category") is not None else f"{c['gold']} → {c['pred']}",
+             c["count"], c["opposite"], terms(c["terms_vs_gold"]), terms(c["terms_vs_pred"]),
+             ", ".join(str(e["id"]) for e in c["examples"][:3])] for c in cells]
     p = d["prior"]
-    out.append(TableBlock(f"The {len(cells)} largest confused cells", ["gold → predicted", "documents", "opposite",
-                          "vs correct gold (z)", "vs correct predicted (z)", "example ids"], rows, numeric_from=9,
+    heads = (["category: error", "documents", "opposite", "FN vs TP, FP vs TN (z)", "FN vs TN, FP vs TP (z)"] if sets
+             else ["gold → predicted", "documents", "opposite", "vs correct gold (z)", "vs correct predicted (z)"])
+    out.append(TableBlock(f"The {len(cells)} largest {'error' if sets else 'confused'} cells", heads + ["example ids"],
+                          rows, numeric_from=9,
                           caption=f"Terms over-represented in the mistakes: weighted log-odds with an informative "
                                   f"Dirichlet prior (α0 = {p['alpha0']:g}; {p['reference']}), z ≥ "
                                   f"{d['settings']['z_min']:g}, uncorrected. Every cell, its examples and figures: "
