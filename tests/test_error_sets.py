@@ -254,3 +254,8 @@ def test_cv_errors_with_label_sets(tmp_path):
     for row in e["categories"]:  # every category's table holds every document once
         assert row["tp"] + row["fp"] + row["fn"] + row["tn"] == 300
     assert {row["label"] for row in e["categories"]} == {c for g in gold for c in g.split("|") if c}
+    res = run(*["holdout", str(data), "--text", "text", "--label", "label", "--multilabel", "--no-log",
+                "--errors", str(tmp_path / "h.md")])
+    assert res.code == 0, res.err
+    md = (tmp_path / "h.md").read_text()
+    assert "| category | TP | FP | FN | TN |" in md and "false negatives of" in md
