@@ -20,7 +20,8 @@ from clfeval.cli._scale import engine_of, engine_options, memory_option
                    "and row). With --texts: the id column of both files.")
 @click.option("--text", default="text", show_default=True, help="Column of the documents' texts.")
 @click.option("--texts", type=click.Path(path_type=Path), default=None,
-              help="A second file with the texts (columns --id and --text), joined by id.")
+              help="A second file with the texts (columns --id and --text), joined by id through compare's id "
+                   "join (hash partitions on disk beyond --memory).")
 @click.option("--score", default=None, help="Score of each item's predicted class: the most confident mistakes too.")
 @click.option("--min-count", type=int, default=5, show_default=True, help="Cells listed from this many documents.")
 @click.option("--examples", type=int, default=5, show_default=True, help="Examples per cell.")
