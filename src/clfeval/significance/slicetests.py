@@ -1,0 +1,197 @@
+"""Is a slice's gap more than noise? Tests over the slice tables of one column set.
+
+* Metrics that are proportions of items (accuracy, error rate, per-class recall, precision, specificity, FPR):
+  across slices, Pearson's chi-square on the slices × (success, failure) table; each slice against the rest,
+  Fisher's exact test on the 2×2 table.
+* Every other metric (F1, MCC, kappa, macro averages, ...): a count-based permutation test. Under "the slice
+  does not matter" the slice tables are a random split of the overall table's items into parts of the slices'
+  sizes: multivariate hypergeometric redraws of the per-slice tables (:func:`split_tables`), the metric computed
+  on each redraw. Across slices the statistic is the size-weighted spread Σ nₛ (mₛ − m)² / N; a slice against the
+  rest, |m(slice) − m(rest)|. p = (1 + #{redraw ≥ observed}) / (1 + redraws).
+* P-values of the slices adjusted across all slices tested: Holm (family-wise error) and Benjamini–Yekutieli
+  (false discovery rate under any dependence, as crosses of columns overlap).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["PROPORTIONS", "proportion_counts", "is_proportion", "chi_square", "fisher", "split_tables",
+           "draw_slice", "holm", "benjamini_yekutieli"]
+
+#: Catalogue metrics that are a share of items: their (success, trials) per table.
+PROPORTIONS = ("accuracy", "error_rate", "recall", "precision", "specificity", "fpr")
+
+
+def is_proportion(name: str) -> bool:
+    return name.split(":")[0] in PROPORTIONS
+
+
+def proportion_counts(name: str, counts: np.ndarray, index: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """(successes, trials) of a proportion metric over tables (..., K, K); "success" is what the metric counts
+    (for the error rate and FPR: the errors)."""
+    base = name.split(":")[0]
+    n = counts.sum(axis=(-2, -1))
+    if base in ("accuracy", "error_rate"):
+        correct = np.trace(counts, axis1=-2, axis2=-1)
+        return (correct if base == "accuracy" else n - correct), n
+    i = int(index)  # type: ignore[arg-type]
+    tp = counts[..., i, i]
+    row = counts[..., i, :].sum(axis=-1)
+    col = counts[..., :, i].sum(axis=-1)
+    if base == "recall":
+        return tp, row
+    if base == "precision":
+        return tp, col
+    neg = n - row
+    fp = col - tp
+    return (neg - fp, neg) if base == "specificity" else (fp, neg)
+
+
+def chi_square(success: np.ndarray, trials: np.ndarray) -> dict[str, Any]:
+    """Pearson's chi-square test of homogeneity on the slices × (success, failure) table (slices with trials)."""
+    from scipy.stats import chi2_contingency
+
+    keep = trials > 0
+    table = np.stack([success[keep], trials[keep] - success[keep]], axis=1)
+    table = table[:, table.sum(axis=0) > 0]
+    if table.shape[0] < 2 or table.shape[1] < 2:
+        return {"test": "chi-square", "statistic": None, "df": 0, "p": None,
+                "why": "fewer than two slices with items, or one outcome only"}
+    stat, p, df, _ = chi2_contingency(table, correction=False)
+    return {"test": "chi-square", "statistic": float(stat), "df": int(df), "p": float(p)}
+
+
+def fisher(a_success: int, a_trials: int, b_success: int, b_trials: int) -> float | None:
+    """Two-sided Fisher's exact test of one slice's share against the rest's (None without trials on a side)."""
+    from scipy.stats import fisher_exact
+
+    if a_trials <= 0 or b_trials <= 0:
+        return None
+    _, p = fisher_exact([[a_success, a_trials - a_success], [b_success, b_trials - b_success]])
+    return float(p)
+
+
+def draw_slice(cells: np.ndarray, size: int, samples: int, rng: np.random.Generator) -> np.ndarray:
+    """``samples`` tables of ``size`` items drawn without replacement from ``cells`` (counts of the overall
+    table, flattened): multivariate hypergeometric, one cell at a time, vectorised over the samples."""
+    out = np.zeros((samples, cells.size), dtype=np.int64)
+    need = np.full(samples, int(size), dtype=np.int64)
+    left = int(cells.sum())
+    nz = np.flatnonzero(cells)
+    for j in nz[:-1]:
+        good = int(cells[j])
+        left -= good
+        if left == 0:
+            out[:, j] = need
+            need = np.zeros_like(need)
+            break
+        x = rng.hypergeometric(good, left, need) if need.any() else np.zeros_like(need)
+        out[:, j] = x
+        need = need - x
+    if nz.size:
+        out[:, nz[-1]] += need
+    return out
+
+
+def split_tables(cells: np.ndarray, sizes: np.ndarray, samples: int, rng: np.random.Generator) -> np.ndarray:
+    """``samples`` random splits of the overall table (``cells``, flattened) into slices of ``sizes``:
+    shape (samples, slices, cells)."""
+    out = np.zeros((samples, sizes.size, cells.size), dtype=np.int64)
+    remaining = np.broadcast_to(cells, (samples, cells.size)).astype(np.int64).copy()
+    total = int(cells.sum())
+    for s, size in enumerate(sizes.tolist()):
+        need = np.full(samples, int(size), dtype=np.int64)
+        left = np.full(samples, total, dtype=np.int64)
+        for j in range(cells.size):
+            good = remaining[:, j]
+            left = left - good
+            if j == cells.size - 1:
+                x = need
+            else:
+                x = rng.hypergeometric(good, np.maximum(left, 0), need) if need.any() else np.zeros_like(need)
+            out[:, s, j] = x
+            need = need - x
+        remaining -= out[:, s]
+        total -= int(size)
+    return out
+
+
+def permutation_p(observed: float, replicates: np.ndarray) -> float | None:
+    """(1 + #{replicate ≥ observed}) / (1 + replicates), replicates that are undefined left out."""
+    ok = ~np.isnan(replicates)
+    if np.isnan(observed) or not ok.any():
+        return None
+    r = replicates[ok]
+    return float((1 + np.sum(r >= observed - 1e-12)) / (1 + r.size))
+
+
+def spread(values: np.ndarray, sizes: np.ndarray, overall: float) -> np.ndarray:
+    """Σ nₛ (mₛ − m)² / Σ nₛ over the slices with a defined value (last axis: the slices)."""
+    ok = ~np.isnan(values)
+    w = np.where(ok, sizes, 0)
+    dev = np.where(ok, (values - overall) ** 2, 0.0)
+    tot = w.sum(axis=-1)
+    return np.where(tot > 0, (w * dev).sum(axis=-1) / np.maximum(tot, 1), np.nan)
+
+
+def permutation_heterogeneity(metric: Callable[[np.ndarray], np.ndarray], counts: np.ndarray, samples: int,
+                              rng: np.random.Generator) -> dict[str, Any]:
+    """The permutation test across slices of a metric of tables (``metric`` maps (..., K, K) to (...))."""
+    k = counts.shape[-1]
+    sizes = counts.sum(axis=(1, 2))
+    overall_table = counts.sum(axis=0)
+    overall = float(metric(overall_table))
+    observed = float(spread(metric(counts), sizes, overall))
+    reps = split_tables(overall_table.reshape(-1), sizes, samples, rng).reshape(samples, sizes.size, k, k)
+    values = spread(metric(reps), sizes, overall)
+    return {"test": "permutation", "statistic": observed, "samples": int(samples), "p": permutation_p(observed, values)}
+
+
+def permutation_vs_rest(metric: Callable[[np.ndarray], np.ndarray], table: np.ndarray, overall_table: np.ndarray,
+                        samples: int, rng: np.random.Generator) -> float | None:
+    """The permutation p-value of |m(slice) − m(rest)| for one slice."""
+    k = table.shape[-1]
+    rest = overall_table - table
+    observed = abs(float(metric(table)) - float(metric(rest)))
+    drawn = draw_slice(overall_table.reshape(-1), int(table.sum()), samples, rng).reshape(samples, k, k)
+    values = np.abs(metric(drawn) - metric(overall_table[None] - drawn))
+    return permutation_p(observed, values)
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (NaN entries stay NaN and are not counted).
+
+    >>> holm(np.array([0.01, 0.04, 0.03])).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    m = ok.size
+    if not m:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    adj = np.maximum.accumulate((m - np.arange(m)) * p[order])
+    out[order] = np.minimum(adj, 1.0)
+    return out
+
+
+def benjamini_yekutieli(p: np.ndarray) -> np.ndarray:
+    """Benjamini–Yekutieli adjusted p-values (FDR under any dependence; NaN entries left out).
+
+    >>> benjamini_yekutieli(np.array([0.01, 0.04, 0.03])).round(4).tolist()
+    [0.055, 0.0733, 0.0733]
+    """
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    m = ok.size
+    if not m:
+        return out
+    c = float(np.sum(1.0 / np.arange(1, m + 1)))
+    order = ok[np.argsort(p[ok], kind="stable")]
+    raw = p[order] * m * c / np.arange(1, m + 1)
+    adj = np.minimum.accumulate(raw[::-1])[::-1]
+    out[order] = np.minimum(adj, 1.0)
+    return out
