@@ -272,17 +272,9 @@ class SliceCounter:
         for counts in self.counts:
             counts.recode(new_codes, k)
 
-    def check_columns(self) -> None:
-        """A ``by`` column without one value in any row is refused."""
-        for c, v in self.vocabs.items():
-            if self.n and v.nonnull == 0:
-                raise DataError(lambda o: f"column {c!r} (option {o}) is null in every row: there is nothing to "
-                                          f"slice by.", params=["by"])
-
     def tables(self, labels: tuple, where: np.ndarray) -> list["SliceTables"]:
         """The slice tables of every column set, in the label order ``labels`` (``where``: output index of each
         label code, as :meth:`clfeval.core.counting.Counter.order` gives it)."""
-        self.check_columns()
         out = []
         k_out = len(labels)
         for s, counts in zip(self.sets, self.counts):
@@ -353,6 +345,13 @@ class SliceTables:
             order = sorted(range(len(self.keys)), key=lambda i: tuple(label_str(v) for v in self.keys[i]))
         return SliceTables(self.columns, tuple(self.keys[i] for i in order), self.labels,
                            self.counts[order] if order else self.counts, self.binning)
+
+    def check_values(self) -> None:
+        """A ``by`` column null in every row is refused."""
+        for j, c in enumerate(self.columns):
+            if self.keys and all(k[j] == MISSING for k in self.keys):
+                raise DataError(lambda o: f"column {c!r} (option {o}) is null in every row: there is nothing to "
+                                          f"slice by.", params=["by"])
 
     def check_adds_up(self, overall: Any) -> None:
         """The slices of the set sum to ``overall`` (a confusion table of the same items), cell for cell."""

@@ -96,12 +96,13 @@ def slice_binning(batches: Iterable[Any], columns: Sequence[str], *, bins: int, 
 
 def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, order: Sequence[Any] | None = None,
                  max_slices: int = MAX_SLICES, binning: Mapping[str, SliceBinning] | None = None,
-                 counter: Counter | None = None) -> tuple[Any, list[SliceTables]]:
+                 counter: Counter | None = None, check: bool = True) -> tuple[Any, list[SliceTables]]:
     """The overall confusion table and the slice tables of every column set, in one pass over ``batches``.
 
     Each batch has ``gold``, ``pred``, ``text`` (labels compared as text) and ``extra`` (the ``by`` columns by
     name), as :class:`clfeval.io.predictions.PredictionBatch` has; or is a ``pyarrow.Table`` with columns
-    ``gold``, ``pred`` and the ``by`` columns.
+    ``gold``, ``pred`` and the ``by`` columns. ``check=False`` (a part of the input, added to others later):
+    a column null in every row is not refused here.
 
     >>> import pyarrow as pa
     >>> t = pa.table({"gold": ["a", "b", "b", "a"], "pred": ["a", "b", "a", "a"], "src": ["x", "x", "y", "y"]})
@@ -138,4 +139,6 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
     tables = slicer.tables(tuple(labels), where)
     for t in tables:
         t.check_adds_up(table)
+        if check:
+            t.check_values()
     return table, tables
