@@ -50,14 +50,14 @@ def metric_function(name: str, labels: Sequence[str], zero_division: float, beta
 
 
 def default_metrics(labels: Sequence[str], positive: str | None) -> tuple[list[str], list[str]]:
-    """(metrics shown per slice, metrics tested): with a positive class its precision, recall, F1 and FPR;
+    """(metrics shown per slice, metrics tested): with a positive class its recall, precision, F1, FPR and accuracy;
     otherwise accuracy, macro-F1 and each class's recall (up to ten classes)."""
     shown = list(_COMMON)
     if len(labels) <= _PER_LABEL_SHOWN:
         shown += [f"{m}:{lab}" for lab in labels for m in ("precision", "recall", "f1")]
     if positive is not None:
         shown += [f"specificity:{positive}", f"fpr:{positive}"]
-        tested = ["accuracy", f"precision:{positive}", f"recall:{positive}", f"f1:{positive}", f"fpr:{positive}"]
+        tested = [f"recall:{positive}", f"precision:{positive}", f"f1:{positive}", f"fpr:{positive}", "accuracy"]
     else:
         tested = ["accuracy", "macro_f1"] + ([f"recall:{lab}" for lab in labels] if len(labels) <= 10 else [])
     return shown, tested

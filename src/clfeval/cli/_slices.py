@@ -1,0 +1,46 @@
+"""The slice options (issue 26): ``--by`` and its companions, shared by the commands that slice."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import click
+
+__all__ = ["slice_options", "slice_arguments"]
+
+
+def slice_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``--by``, ``--by-bins``, ``--by-binning``, ``--max-slices``, ``--min-slice``, ``--slice-metric``,
+    ``--slice-samples``."""
+    options = [
+        click.option("--by", default=None, metavar="COLUMN[,COLUMN...]",
+                     help="Evaluate per slice: one count table per value of COLUMN (per combination of several "
+                          "columns), counted in the same pass; per slice the metrics, gaps to the overall value and "
+                          "to the rest, tests adjusted with Holm and Benjamini-Yekutieli, and with --positive the "
+                          "group fairness measures."),
+        click.option("--by-bins", type=click.IntRange(min=1), default=None, metavar="N",
+                     help="Cut numeric --by columns into N bins (edges stated in the output)."),
+        click.option("--by-binning", type=click.Choice(["uniform", "quantile"]), default="quantile",
+                     show_default=True, help="Bins of --by-bins: equal width, or quantiles of a first-pass sample."),
+        click.option("--max-slices", type=click.IntRange(min=1), default=1_000, show_default=True,
+                     help="Refuse more slices than this (all --by columns together)."),
+        click.option("--min-slice", type=click.IntRange(min=1), default=30, show_default=True,
+                     help="Slices with fewer items are shown, not tested, and never called the worst."),
+        click.option("--slice-metric", "slice_metrics", multiple=True, metavar="METRIC",
+                     help="A metric to test across slices (repeatable; default: accuracy, macro-F1 and each class's "
+                          "recall, or with --positive its precision, recall, F1 and FPR)."),
+        click.option("--slice-samples", type=click.IntRange(min=10, max=1_000_000), default=1_000,
+                     show_default=True, help="Redraws of each permutation test of --by (metrics that are no "
+                                             "proportion of items: F1, MCC, kappa, macro averages)."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def slice_arguments(o: dict[str, Any]) -> dict[str, Any]:
+    """The options as the library's arguments (removed from ``o``)."""
+    metrics = o.pop("slice_metrics")
+    return dict(by=o.pop("by"), by_bins=o.pop("by_bins"), by_binning=o.pop("by_binning"),
+                max_slices=o.pop("max_slices"), min_slice=o.pop("min_slice"),
+                slice_metrics=list(metrics) or None, slice_samples=o.pop("slice_samples"))

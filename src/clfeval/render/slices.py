@@ -1,0 +1,86 @@
+"""The ``slices`` section of a report (``--by``): the slice table, the tests across slices, fairness."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clfeval.render import register_section
+from clfeval.render._util import TableBlock, TextBlock, num
+
+__all__ = ["slice_blocks", "SHOWN"]
+
+#: Slices listed in text and Markdown at most (the JSON holds every slice).
+SHOWN = 40
+_TABLE_METRICS = 2
+
+
+def _p(x: Any) -> str:
+    if x is None:
+        return "–"
+    return "<0.0001" if x < 1e-4 else f"{x:.4f}"
+
+
+def _order(sec: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = sec["slices"]
+    if len(rows) <= SHOWN:
+        return rows
+    first = sec["tested"][0] if sec["tested"] else None
+
+    def key(r: dict[str, Any]) -> float:
+        t = r["tests"].get(first) if first else None
+        return t["p_holm"] if t else 2.0
+
+    return sorted(rows, key=key)[:SHOWN]
+
+
+def slice_blocks(sec: dict[str, Any]) -> list[Any]:
+    """Blocks of the section (see :mod:`clfeval.render`)."""
+    tested = sec["tested"][:_TABLE_METRICS]
+    by = ", ".join(sec["by"])
+    blocks: list[Any] = [TextBlock(f"By slice: {by} ({sec['n_slices']:,} slices)", heading=True)]
+    for b in sec.get("binning", []):
+        blocks.append(TextBlock(f"Column {b['column']} cut into {len(b['edges']) - 1} {b['binning']} bins; edges: "
+                                f"{', '.join(f'{e:.6g}' for e in b['edges'])}."))
+    columns = ["slice", "n"]
+    for m in tested:
+        columns += [m, "Δ rest", "p (Holm)"]
+    rows = []
+    shown = _order(sec)
+    for r in shown:
+        row = [r["slice"] + (" (small)" if r["small"] else ""), f"{r['n']:,}"]
+        for m in tested:
+            t = r["tests"].get(m)
+            mark = " *" if t and t["flagged"] else ""
+            row += [num(r["metrics"].get(m)), num(r["gap_to_rest"].get(m)), _p(t["p_holm"] if t else None) + mark]
+        rows.append(row)
+    rows.append(["overall", f"{sum(r['n'] for r in sec['slices']):,}"]
+                + [x for m in tested for x in (num(sec["overall"][m]), "", "")])
+    caption = (f"Δ rest: the slice's value minus the value of all other items. p: slice against the rest "
+               f"({sec['adjustment']['flagged']} marked *); slices below {sec['min_slice']} items are shown, not "
+               f"tested.")
+    if len(shown) < len(sec["slices"]):
+        caption += f" The {len(shown)} slices with the smallest p of {tested[0]} of {len(sec['slices']):,}; the JSON " \
+                   f"holds every slice."
+    blocks.append(TableBlock("Slices", columns, rows, caption=caption, numeric_from=1))
+    het_rows = []
+    for m in sec["tested"]:
+        h = sec["heterogeneity"][m]
+        flagged = [r["slice"] for r in sec["slices"] if r["tests"].get(m, {}).get("flagged")]
+        het_rows.append([m, h["test"], num(h.get("statistic")), _p(h.get("p")), sec["worst"].get(m, "–"),
+                         ", ".join(flagged[:5]) + (" …" if len(flagged) > 5 else "") if flagged else "none"])
+    blocks.append(TableBlock("Is the gap real? (across slices; slice vs rest adjusted with Holm and "
+                             "Benjamini–Yekutieli)", ["metric", "test", "statistic", "p", "worst slice",
+                                                      "flagged (Holm)"], het_rows, numeric_from=2))
+    fair = sec.get("fairness")
+    if fair:
+        ci = fair.get("ci", {})
+        frows = [[k.replace("_", " "), num(v)] + ([f"[{num(ci[k][0])}, {num(ci[k][1])}]"] if k in ci else [])
+                 for k, v in fair["measures"].items()]
+        blocks.append(TableBlock(f"Group fairness (positive class {sec['positive']}; fairlearn's definitions)",
+                                 ["measure", "value"] + (["interval"] if ci else []), frows, numeric_from=1))
+    for note in sec.get("notes", []):
+        blocks.append(TextBlock(note, style="dim"))
+    return blocks
+
+
+register_section("slices", slice_blocks)
