@@ -21,6 +21,7 @@ kind               function                                        result
 ``cv-spread``      :func:`cv_spread`                                cross-validation / holdout result
 ``bootstrap``      :func:`bootstrap`                                Comparison, MultiComparison
 ``reuters``        :func:`reuters`                                  the Reuters study
+``forest``         :func:`forest`                                   Report by slice (``--by``)
 =================  ==============================================  =====================================
 """
 
@@ -30,12 +31,13 @@ from clfeval.plots._mpl import figure_svg, save
 from clfeval.plots.resampling import bootstrap, cv_spread
 from clfeval.plots.scores import label_thresholds, pr, reliability, roc, threshold
 from clfeval.plots.phidelta import phi_delta
+from clfeval.plots.slices import forest
 from clfeval.plots.study import reuters
 from clfeval.plots.tables import confusion_matrix, per_class, top_confusions
 
 __all__ = ["KINDS", "confusion_matrix", "top_confusions", "per_class", "roc", "pr", "threshold", "label_thresholds",
            "reliability",
-           "phi_delta", "cv_spread", "bootstrap", "reuters", "figure_svg", "save"]
+           "phi_delta", "cv_spread", "bootstrap", "reuters", "forest", "figure_svg", "save"]
 
 #: The figure kinds of ``clfeval plot``.
 KINDS = {
@@ -49,4 +51,5 @@ KINDS = {
     "cv-spread": cv_spread,
     "bootstrap": bootstrap,
     "reuters": reuters,
+    "forest": forest,
 }

@@ -176,6 +176,7 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
                                    "direction": None if worse is None else ("worse" if worse else "better")}
         if ci is not None:
             row["ci"] = {m: _bootstrap(fns[m], counts[i], ci, ci_samples, rng) for m in tested}
+        row["counts"] = {m: [int(x) for x in _successes(m, labels, counts[i])] for m in tested if T.is_proportion(m)}
         rows.append(row)
     worst = {}
     for m in tested:
@@ -202,6 +203,13 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
 
         out["fairness"] = fairness(counts, labels.index(pos), ci=ci, samples=ci_samples, rng=rng)
     return out
+
+
+def _successes(name: str, labels: Sequence[str], table: np.ndarray) -> tuple[int, int]:
+    lab = catalog.parse(name)[1]
+    index = None if lab is None else resolve_label(lab, list(labels), option="slice_metrics")
+    succ, trials = T.proportion_counts(name, table, index)
+    return int(succ), int(trials)
 
 
 def _notes(rows: list[dict], tables: SliceTables, min_slice: int, testable: np.ndarray) -> list[str]:
