@@ -6,12 +6,21 @@ from typing import Any, Callable
 
 import click
 
-__all__ = ["slice_options", "slice_arguments"]
+__all__ = ["slice_options", "compare_slice_options", "slice_arguments"]
 
 
 def slice_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``--by``, ``--by-bins``, ``--by-binning``, ``--max-slices``, ``--min-slice``, ``--slice-metric``,
     ``--slice-samples``."""
+    return _options(fn, tests=True)
+
+
+def compare_slice_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The slice options of ``compare``: its own test and ``--samples`` run in every slice."""
+    return _options(fn, tests=False)
+
+
+def _options(fn: Callable[..., Any], *, tests: bool) -> Callable[..., Any]:
     options = [
         click.option("--by", default=None, metavar="COLUMN[,COLUMN...]",
                      help="Evaluate per slice: one count table per value of COLUMN (per combination of several "
@@ -33,6 +42,13 @@ def slice_options(fn: Callable[..., Any]) -> Callable[..., Any]:
                      show_default=True, help="Redraws of each permutation test of --by (metrics that are no "
                                              "proportion of items: F1, MCC, kappa, macro averages)."),
     ]
+    if not tests:
+        options = options[:5]
+        options[0] = click.option("--by", default=None, metavar="COLUMN[,COLUMN...]",
+                                  help="Compare A and B within every slice (per value of COLUMN of the first file, "
+                                       "per combination of several): the test and --samples of compare per slice, "
+                                       "p-values adjusted with Holm and Benjamini-Yekutieli; Simpson's paradox "
+                                       "named when it occurs. The files are read into memory.")
     for option in reversed(options):
         fn = option(fn)
     return fn
@@ -40,7 +56,8 @@ def slice_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def slice_arguments(o: dict[str, Any]) -> dict[str, Any]:
     """The options as the library's arguments (removed from ``o``)."""
-    metrics = o.pop("slice_metrics")
-    return dict(by=o.pop("by"), by_bins=o.pop("by_bins"), by_binning=o.pop("by_binning"),
-                max_slices=o.pop("max_slices"), min_slice=o.pop("min_slice"),
-                slice_metrics=list(metrics) or None, slice_samples=o.pop("slice_samples"))
+    out = dict(by=o.pop("by"), by_bins=o.pop("by_bins"), by_binning=o.pop("by_binning"),
+               max_slices=o.pop("max_slices"), min_slice=o.pop("min_slice"))
+    if "slice_metrics" in o:
+        out.update(slice_metrics=list(o.pop("slice_metrics")) or None, slice_samples=o.pop("slice_samples"))
+    return out

@@ -267,6 +267,20 @@ class SliceCounter:
             counts.add([codes[c] for c in s], g, p, k)
         self.n += int(g.size)
 
+    def slice_codes(self, columns: Mapping[str, Any], index: int = 0) -> np.ndarray:
+        """The slice code of every row of ``columns`` in column set ``index`` (no counts added)."""
+        s = self.sets[index]
+        return self.counts[index]._slice_codes([self.vocabs[c].codes(columns[c]) for c in s])
+
+    def keys(self, index: int = 0) -> list[tuple]:
+        """The value tuple of every slice code of column set ``index``."""
+        s = self.sets[index]
+        out = []
+        for key in self.counts[index].key_list:
+            parts = [(key >> (_BITS * (len(s) - 1 - i))) & ((1 << _BITS) - 1) for i in range(len(s))]
+            out.append(tuple(self.vocabs[c].values[j] for c, j in zip(s, parts)))
+        return out
+
     def recode(self, new_codes: np.ndarray, k: int) -> None:
         """The label vocabulary became text: move every count to its label's new code."""
         for counts in self.counts:
@@ -277,7 +291,7 @@ class SliceCounter:
         label code, as :meth:`clfeval.core.counting.Counter.order` gives it)."""
         out = []
         k_out = len(labels)
-        for s, counts in zip(self.sets, self.counts):
+        for index, (s, counts) in enumerate(zip(self.sets, self.counts)):
             n_s = len(counts.key_list)
             dense = counts.dense[:n_s]
             k_in = min(dense.shape[1], where.size)
@@ -285,10 +299,7 @@ class SliceCounter:
             w = where[:k_in]
             for a in range(k_in):
                 table[:, w[a], w[:k_in]] += dense[:, a, :k_in]
-            keys = []
-            for key in counts.key_list:
-                parts = [(key >> (_BITS * (len(s) - 1 - i))) & ((1 << _BITS) - 1) for i in range(len(s))]
-                keys.append(tuple(self.vocabs[c].values[j] for c, j in zip(s, parts)))
+            keys = self.keys(index)
             binning = {c: self.vocabs[c].binning.to_dict() for c in s if self.vocabs[c].binning is not None}
             out.append(SliceTables(s, tuple(keys), tuple(labels), table, binning).sorted())
         return out

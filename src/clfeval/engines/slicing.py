@@ -185,3 +185,58 @@ def _reader(inp: Any, names: dict[str, str], cols: Sequence[str], encoding: str,
     return iter_predictions(inp, gold=names["gold"], pred=names["pred"], id=names.get("id"), extra=list(cols),
                             extra_options=["--by"] * len(cols), encoding=encoding, normalize=normalize,
                             sep=sep or "|", progress=update)
+
+
+def compare_by_front(eng: Any, systems: Sequence[Any], gold: Any, pred: str, id_col: Any, by: Any,
+                     common: dict[str, Any], slicing: dict[str, Any], names: Any, *, input_format: Any,
+                     encoding: str, normalize: Any) -> Any:
+    """``compare(..., by=...)``: two systems read into memory (arrays; tables or PATHs aligned by id, else by row,
+    the ``by`` columns taken from the first), A vs B overall and within every slice."""
+    from clfeval.significance.slicecompare import compare_by
+
+    if isinstance(eng, Dask):
+        raise UsageError(lambda o: f"option {o} of compare runs on the Local engine (the two systems in memory); "
+                                   f"the Dask engine does not slice comparisons yet.", params=["by"])
+    sets = slicing["sets"]
+    if len(sets) != 1:
+        raise UsageError(lambda o: f"option {o} of compare takes one set of columns.", params=["by"])
+    cols = list(sets[0])
+    if all(inputs.is_path(s) or inputs.is_table(s) for s in systems) and systems:
+        if len(systems) != 2:
+            raise UsageError(lambda o: f"option {o} compares two systems; got {len(systems)}.", params=["by"])
+        g, a, b, extra = _read_two(eng, systems, gold or "gold", pred, id_col, cols, input_format, encoding, normalize)
+    else:
+        g, *rest = systems if gold is None else [gold, *systems]
+        if len(rest) != 2:
+            raise UsageError(lambda o: f"option {o} compares two systems; got {len(rest)}.", params=["by"])
+        a, b = rest
+        extra = _by_arrays(by, len(inputs.as_column(g, "gold")))
+    batch = SimpleNamespace(extra=extra, gold=extra[next(iter(extra))])
+    binning = _binning([batch], slicing, list(extra))
+    r = compare_by(g, a, b, extra, names=tuple(names or ("A", "B")), max_slices=slicing["max_slices"],
+                   min_slice=slicing["min_slice"], binning=binning, **common)
+    return dataclasses.replace(r, engine=engine_block(eng, "memory", memory=eng.budget))
+
+
+def _read_two(eng: Any, systems: Sequence[Any], gold: str, pred: str, id_col: Any, cols: list[str], fmt: Any,
+              encoding: str, normalize: Any) -> tuple[Any, Any, Any, dict[str, Any]]:
+    import contextlib
+
+    from clfeval.io.align import align_predictions
+    from clfeval.io.predictions import read_predictions
+
+    with contextlib.ExitStack() as stack:
+        paths = []
+        for i, s in enumerate(systems):
+            if inputs.is_table(s):
+                table = inputs.columns_of(s, {"gold": gold, "pred": pred})
+                if i == 0:
+                    _check_by_columns(table.column_names, [tuple(cols)])
+                paths.append(stack.enter_context(inputs.spooled(table, eng.budget, eng.tmpdir)))
+            else:
+                paths.append(inputs.resolve(s, input_format=fmt, encoding=encoding))
+        read = [read_predictions(p, gold=gold, pred=pred, id=id_col, normalize=normalize,
+                                 extra=cols if i == 0 else (), extra_options=["--by"] * len(cols) if i == 0 else None)
+                for i, p in enumerate(paths)]
+        g, (a, b), _ = align_predictions(read)
+        return g, a, b, {c: read[0].extra[c] for c in cols}

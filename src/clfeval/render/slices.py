@@ -84,3 +84,42 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
 
 
 register_section("slices", slice_blocks)
+
+
+def _compare_blocks(r: Any) -> list[Any]:
+    from clfeval.render.significance import comparison_blocks
+
+    d = r.to_dict()
+    o = d["overall"]
+    a, b = o["names"]["a"], o["names"]["b"]
+    blocks: list[Any] = [TextBlock(f"Compare by slice: {', '.join(d['by'])}", heading=True)]
+    if d["simpson"]:
+        blocks.append(TextBlock(d["simpson"], style="bold"))
+    rows = [[s["slice"] + (" (small)" if s["small"] else ""), f"{s['n']:,}", num(s.get("a")), num(s.get("b")),
+             num(s.get("delta")), _p(s.get("p")), _p(s.get("p_holm")) + (" *" if s.get("significant") else ""),
+             _p(s.get("p_by"))] for s in d["slices"][:SHOWN]]
+    rows.append(["overall", f"{o['n']:,}", num(o["a"]), num(o["b"]), num(o["delta"]), _p(o["p_value"]), "", ""])
+    blocks.append(TableBlock(f"{o['metric']} per slice ({o['test']}, {o['samples']:,} samples per slice)",
+                             ["slice", "n", a, b, "δ = A − B", "p", "p (Holm)", "p (BY)"], rows,
+                             caption=f"One-sided p for '{a} better than {b}' in each slice; Holm-adjusted p < α "
+                                     f"marked *.", numeric_from=1))
+    for bn in d.get("binning", []):
+        blocks.append(TextBlock(f"Column {bn['column']} cut into {len(bn['edges']) - 1} {bn['binning']} bins; edges: "
+                                f"{', '.join(f'{e:.6g}' for e in bn['edges'])}."))
+    blocks.append(TextBlock("Overall", heading=True))
+    blocks.extend(comparison_blocks(r.overall))
+    for note in d["notes"]:
+        blocks.append(TextBlock(note, style="dim"))
+    return blocks
+
+
+def _register() -> None:
+    from clfeval.render import register
+    from clfeval.render._util import blocks_to_markdown, blocks_to_rich
+    from clfeval.significance.slicecompare import SlicedComparison
+
+    register(SlicedComparison, text=lambda r: blocks_to_rich(_compare_blocks(r)),
+             markdown=lambda r: blocks_to_markdown(_compare_blocks(r)))
+
+
+_register()
