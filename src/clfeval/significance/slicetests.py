@@ -18,6 +18,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from clfeval.significance.classic import benjamini_yekutieli, holm
+
 __all__ = ["PROPORTIONS", "proportion_counts", "is_proportion", "chi_square", "fisher", "split_tables",
            "draw_slice", "holm", "benjamini_yekutieli"]
 
@@ -159,39 +161,3 @@ def permutation_vs_rest(metric: Callable[[np.ndarray], np.ndarray], table: np.nd
     drawn = draw_slice(overall_table.reshape(-1), int(table.sum()), samples, rng).reshape(samples, k, k)
     values = np.abs(metric(drawn) - metric(overall_table[None] - drawn))
     return permutation_p(observed, values)
-
-
-def holm(p: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjusted p-values (NaN entries stay NaN and are not counted).
-
-    >>> holm(np.array([0.01, 0.04, 0.03])).tolist()
-    [0.03, 0.06, 0.06]
-    """
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(~np.isnan(p))
-    m = ok.size
-    if not m:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    adj = np.maximum.accumulate((m - np.arange(m)) * p[order])
-    out[order] = np.minimum(adj, 1.0)
-    return out
-
-
-def benjamini_yekutieli(p: np.ndarray) -> np.ndarray:
-    """Benjamini–Yekutieli adjusted p-values (FDR under any dependence; NaN entries left out).
-
-    >>> benjamini_yekutieli(np.array([0.01, 0.04, 0.03])).round(4).tolist()
-    [0.055, 0.0733, 0.0733]
-    """
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(~np.isnan(p))
-    m = ok.size
-    if not m:
-        return out
-    c = float(np.sum(1.0 / np.arange(1, m + 1)))
-    order = ok[np.argsort(p[ok], kind="stable")]
-    raw = p[order] * m * c / np.arange(1, m + 1)
-    adj = np.minimum.accumulate(raw[::-1])[::-1]
-    out[order] = np.minimum(adj, 1.0)
-    return out
