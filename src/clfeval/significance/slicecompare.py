@@ -47,6 +47,15 @@ class SlicedComparison(Display):
         """The overall test rejects its null (what ``--gate`` asks)."""
         return bool(self.overall.rejected)
 
+    def to_frame(self) -> Any:
+        """One row per slice (slice, key columns, n, a, b, delta, p, p_holm, p_by, significant) as a pandas
+        DataFrame; pandas is imported only here (the ``pandas`` extra)."""
+        from clfeval.significance.slices import pandas_or_extra
+
+        pd = pandas_or_extra("to_frame")
+        keep = ("n", "small", "a", "b", "delta", "p", "p_holm", "p_by", "significant")
+        return pd.DataFrame([{"slice": r["slice"], **r["key"], **{k: r.get(k) for k in keep}} for r in self.slices])
+
     def to_dict(self) -> dict[str, Any]:
         out = {"kind": "comparison by slice", "by": list(self.by), "overall": self.overall.to_dict(),
                "slices": self.slices, "simpson": self.simpson, "min_slice": self.min_slice,

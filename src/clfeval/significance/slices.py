@@ -23,7 +23,8 @@ from clfeval.core.validation import check_rng, check_zero_division
 from clfeval.errors import UsageError
 from clfeval.significance import slicetests as T
 
-__all__ = ["slice_section", "default_metrics", "metric_function", "MIN_SLICE", "ALPHA"]
+__all__ = ["slice_section", "default_metrics", "metric_function", "slices_frame", "pandas_or_extra", "MIN_SLICE",
+           "ALPHA"]
 
 #: Slices below this many items are shown but never called the worst, and not tested.
 MIN_SLICE = 30
@@ -225,3 +226,35 @@ def _notes(rows: list[dict], tables: SliceTables, min_slice: int, testable: np.n
                      f"class only ({', '.join(one[:5])}{', …' if len(one) > 5 else ''}): the metrics of the other "
                      f"classes are undefined there (listed per slice under undefined).")
     return notes
+
+
+def pandas_or_extra(what: str) -> Any:
+    """pandas, or :class:`~clfeval.errors.MissingExtra` naming the ``pandas`` extra."""
+    try:
+        import pandas as pd
+    except ImportError:
+        from clfeval.errors import MissingExtra
+
+        raise MissingExtra(f"{what} needs pandas", "pandas") from None
+    return pd
+
+
+def slices_frame(result: Any) -> Any:
+    """The slice table of a report by slice (``by=``) as a pandas DataFrame, one row per slice: its key columns,
+    ``n``, ``share``, ``small``, every metric, ``gap_to_rest:METRIC``, and per tested metric ``p:METRIC``,
+    ``p_holm:METRIC``, ``p_by:METRIC``, ``flagged:METRIC``. pandas is imported only here (the ``pandas`` extra)."""
+    d = result if isinstance(result, dict) else result.to_dict()
+    sec = d.get("slices")
+    if not isinstance(sec, dict):
+        raise UsageError("slices_frame reads a report by slice: give by= (--by) to the report.")
+    pd = pandas_or_extra("slices_frame")
+    rows = []
+    for r in sec["slices"]:
+        row: dict[str, Any] = {"slice": r["slice"], **r["key"], "n": r["n"], "share": r["share"], "small": r["small"]}
+        row.update(r["metrics"])
+        row.update({f"gap_to_rest:{m}": v for m, v in r["gap_to_rest"].items()})
+        for m, t in r["tests"].items():
+            row.update({f"p:{m}": t["p"], f"p_holm:{m}": t["p_holm"], f"p_by:{m}": t["p_by"],
+                        f"flagged:{m}": t["flagged"]})
+        rows.append(row)
+    return pd.DataFrame(rows)
