@@ -82,7 +82,8 @@ def test_slice_tables_add_up_to_the_overall_table():
 
 
 def test_planted_slice_is_flagged_after_adjustment():
-    rep = clfeval.report(planted(), by="source", positive="pos", seed=3, slice_samples=200)
+    rep = clfeval.report(planted(), by="source", positive="pos", seed=3, slice_samples=2_000,
+                         slice_metrics=["recall:pos", "accuracy", "f1:pos"])
     sec = _slices(rep)
     rows = {r["slice"]: r for r in sec["slices"]}
     t = rows["s00"]["tests"]["recall:pos"]
@@ -92,8 +93,12 @@ def test_planted_slice_is_flagged_after_adjustment():
     assert sum(others) <= 1  # the others differ by noise only
     het = sec["heterogeneity"]["recall:pos"]
     assert het["test"] == "chi-square" and het["p"] < 0.01
-    # F1 is no proportion: the permutation test
+    # F1 is no proportion: the permutation test; with 2,000 redraws over 20 slices it can flag the slice too
     assert sec["heterogeneity"]["f1:pos"]["test"] == "permutation"
+    assert sec["heterogeneity"]["f1:pos"]["p"] < 0.01 and rows["s00"]["tests"]["f1:pos"]["flagged"]
+    assert not any("cannot pass Holm" in n for n in sec["notes"])
+    few = clfeval.report(planted(), by="source", positive="pos", slice_samples=100, slice_metrics=["f1:pos"])
+    assert any("cannot pass Holm's threshold over 20 slices" in n for n in few.sections["slices"]["notes"])
 
 
 def test_tests_against_scipy_and_statsmodels():
@@ -114,13 +119,24 @@ def test_tests_against_scipy_and_statsmodels():
     assert sec["heterogeneity"]["recall:pos"]["p"] == pytest.approx(p)
     raw = []
     for i, k in enumerate(keys):
-        _, pf = fisher_exact([[tp[i], fn[i]], [tp.sum() - tp[i], fn.sum() - fn[i]]])
+        # every expected count is far above 5 here: Pearson's chi-square on the 2×2 table, no correction
+        _, pf, _, _ = chi2_contingency([[tp[i], fn[i]], [tp.sum() - tp[i], fn.sum() - fn[i]]], correction=False)
         raw.append(pf)
         assert sec["slices"][i]["tests"]["recall:pos"]["p"] == pytest.approx(pf)
     holm = multipletests(raw, method="holm")[1]
     by = multipletests(raw, method="fdr_by")[1]
     assert [r["tests"]["recall:pos"]["p_holm"] for r in sec["slices"]] == pytest.approx(list(holm))
     assert [r["tests"]["recall:pos"]["p_by"] for r in sec["slices"]] == pytest.approx(list(by))
+
+
+def test_small_expected_counts_use_fishers_exact_test():
+    from scipy.stats import fisher_exact
+
+    from clfeval.significance.slicetests import two_by_two
+
+    p = two_by_two(np.array([1, 40]), np.array([6, 50]), np.array([45, 10]), np.array([50, 12]))
+    assert p[0] == pytest.approx(fisher_exact([[1, 5], [45, 5]])[1])
+    assert p[1] == pytest.approx(fisher_exact([[40, 10], [10, 2]])[1])  # an expected count of 2 − ... below 5
 
 
 def test_permutation_redraws_keep_the_overall_table():
@@ -237,3 +253,23 @@ def test_partly_null_and_one_class_slices():
     z = sec["slices"][2]
     assert z["gold_classes"] == 1 and "recall:b" in z["undefined"]
     assert any("one gold class only" in n for n in sec["notes"])
+
+
+def test_the_integer_path_counts_what_the_general_path_counts():
+    from clfeval.evaluate.slicecounting import count_sliced
+
+    rng = np.random.default_rng(3)
+    g = rng.integers(-2, 3, 5_000)
+    p = np.where(rng.random(5_000) < 0.7, g, rng.integers(-2, 3, 5_000))
+    s = rng.integers(10, 40, 5_000)
+    ints = pa.table({"gold": g, "pred": p, "seg": s})
+    text = pa.table({"gold": g, "pred": p, "seg": pa.array(s).cast(pa.string())})
+    parts = lambda t: [t.slice(i, 700) for i in range(0, 5_000, 700)]  # noqa: E731
+    t1, (a,) = count_sliced(parts(ints), [("seg",)])
+    t2, (b,) = count_sliced(parts(text), [("seg",)])
+    assert t1.counts.tolist() == t2.counts.tolist() and t1.labels == t2.labels == (-2, -1, 0, 1, 2)
+    assert [k[0] for k in a.keys] == [int(k[0]) for k in b.keys] == list(range(10, 40))
+    assert a.counts.tolist() == b.counts.tolist()
+    for i, v in enumerate(range(10, 40)):  # each slice against a hand count of its rows
+        m = s == v
+        assert a.counts[i].sum() == m.sum() and a.counts[i][2, 2] == np.sum((g[m] == 0) & (p[m] == 0))

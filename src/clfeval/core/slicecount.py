@@ -21,7 +21,7 @@ from clfeval.core.labels import label_str
 from clfeval.core.tables import ConfusionTable, embed, union_labels
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["SliceTables", "SliceCounter", "SliceBinning", "MAX_SLICES", "MISSING", "column_sets", "bin_edges",
+__all__ = ["SliceTables", "SliceCounter", "small_ints", "SliceBinning", "MAX_SLICES", "MISSING", "column_sets", "bin_edges",
            "sample_keys"]
 
 #: Slices (value combinations of the ``by`` columns together) counted at most unless ``max_slices`` says more.
@@ -153,6 +153,15 @@ class _ColumnVocab:
             if (idx < 0).any():
                 idx = np.where(idx < 0, self._code(MISSING), idx)
             return idx.astype(np.int64)
+        if pa.types.is_integer(arr.type) and not arr.null_count and len(arr) and not pa.types.is_uint64(arr.type):
+            x = arr.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+            lo, hi = int(x.min()), int(x.max())
+            if hi - lo < 4 * x.size + 1024:  # a narrow range of integers: one bincount instead of a hash
+                shifted = x - lo if lo else x
+                present = np.flatnonzero(np.bincount(shifted))
+                lut = np.zeros(present[-1] + 1, dtype=np.int64)
+                lut[present] = [self._code(lo + int(v)) for v in present.tolist()]
+                return lut[shifted]
         enc = pc.dictionary_encode(arr)
         dvalues = enc.dictionary.to_pylist()
         lut = np.array([self._code(v) for v in dvalues] + [self._code(MISSING) if enc.null_count else 0],
@@ -196,7 +205,8 @@ class _SetCounts:
             self.key_list.append(key)
         return code
 
-    def add(self, codes: list[np.ndarray], g: np.ndarray, p: np.ndarray, k: int) -> None:
+    def add(self, codes: list[np.ndarray], g: np.ndarray, p: np.ndarray, k: int,
+            weights: np.ndarray | None = None) -> None:
         s = self._slice_codes(codes)
         n_s = len(self.key_list)
         if n_s * k * k > MAX_CELLS:
@@ -217,7 +227,9 @@ class _SetCounts:
         cells = n_s * cap_k * cap_k
         key = (s * cap_k + g) * cap_k + p
         flat = self.dense.reshape(-1)
-        if cells <= 4 * s.size:
+        if weights is not None:
+            np.add.at(flat, key, weights)
+        elif cells <= 4 * s.size:
             flat[:cells] += np.bincount(key, minlength=cells)
         else:
             uniq, cnt = np.unique(key, return_counts=True)
@@ -232,6 +244,25 @@ class _SetCounts:
             for b in range(min(ks, idx.size)):
                 out[:, idx[a], idx[b]] += old[:, a, b]
         self.dense = out
+
+
+def small_ints(columns: Sequence[Any]) -> list[np.ndarray] | None:
+    """The columns as numpy int64 arrays when each is one Arrow integer array without nulls (not uint64); else
+    None."""
+    import pyarrow as pa
+
+    out = []
+    for c in columns:
+        if isinstance(c, pa.ChunkedArray):
+            if c.num_chunks != 1:
+                return None
+            c = c.chunk(0)
+        if not isinstance(c, pa.Array) or not pa.types.is_integer(c.type) or pa.types.is_uint64(c.type) \
+                or c.null_count:
+            return None
+        data = np.frombuffer(c.buffers()[1], dtype=np.dtype(str(c.type)))[c.offset:c.offset + len(c)]
+        out.append(data.astype(np.int64, copy=False))
+    return out
 
 
 class SliceCounter:
@@ -266,6 +297,53 @@ class SliceCounter:
         for s, counts in zip(self.sets, self.counts):
             counts.add([codes[c] for c in s], g, p, k)
         self.n += int(g.size)
+
+    def update_fused(self, counter: Any, gold: Any, pred: Any, columns: Mapping[str, Any]) -> bool:
+        """Count a batch of small integer labels and one integer slice column in one bincount over
+        (slice, gold, pred), adding the (gold, pred) sums to ``counter`` (a
+        :class:`~clfeval.core.counting.Counter`, whose vocabulary receives the labels as Python integers, as its
+        own integer path gives them). False (nothing counted) when the batch is not of that kind."""
+        if len(self.sets) != 1 or len(self.sets[0]) != 1 or counter.vocab.text or counter.dense is None:
+            return False
+        col = self.sets[0][0]
+        if self.vocabs[col].binning is not None:
+            return False
+        ints = small_ints([gold, pred, columns[col]])
+        if ints is None or ints[0].size == 0:
+            return False
+        g, p, x = ints
+        m = g.size
+        lo = min(int(g.min()), int(p.min()))
+        w = max(int(g.max()), int(p.max())) - lo + 1
+        lo_s, hi_s = int(x.min()), int(x.max())
+        ws = hi_s - lo_s + 1
+        if ws * w * w > max(4 * m, 1 << 16):
+            return False
+        key = x - lo_s if lo_s else x.copy()
+        key *= w
+        key += g
+        key *= w
+        key += p
+        if lo:
+            key -= lo * (w + 1)
+        cells = np.bincount(key, minlength=ws * w * w).reshape(ws, w, w)
+        si, gi, pi = np.nonzero(cells)
+        cnt = cells[si, gi, pi]
+        used = np.unique(np.concatenate([gi, pi]))
+        lut = np.zeros(w, dtype=np.int64)
+        lut[used] = counter.vocab.codes([lo + int(v) for v in used.tolist()])
+        if len(counter.vocab) > counter.limit:
+            raise ValueError("the label vocabulary grew past a dense table")  # caught: the general path
+        gc, pc = lut[gi], lut[pi]
+        counter.add_codes([gc, pc], cnt)
+        vocab = self.vocabs[col]
+        present = np.unique(si)
+        slut = np.zeros(ws, dtype=np.int64)
+        slut[present] = [vocab._code(lo_s + int(v)) for v in present.tolist()]
+        vocab.nonnull += m
+        self.counts[0].add([slut[si]], gc, pc, len(counter.vocab), cnt)
+        self.n += m
+        return True
 
     def slice_codes(self, columns: Mapping[str, Any], index: int = 0) -> np.ndarray:
         """The slice code of every row of ``columns`` in column set ``index`` (no counts added)."""

@@ -94,6 +94,15 @@ def slice_binning(batches: Iterable[Any], columns: Sequence[str], *, bins: int, 
     return out
 
 
+def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: Any) -> bool:
+    """The one-bincount path of small integer labels and one integer slice column (see
+    :meth:`SliceCounter.update_fused`)."""
+    try:
+        return slicer.update_fused(counter, gold, pred, {c: _column(batch, c) for c in slicer.columns})
+    except ValueError:  # the labels outgrew a dense table: nothing was counted, the general path counts the batch
+        return False
+
+
 def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, order: Sequence[Any] | None = None,
                  max_slices: int = MAX_SLICES, binning: Mapping[str, SliceBinning] | None = None,
                  counter: Counter | None = None, check: bool = True) -> tuple[Any, list[SliceTables]]:
@@ -116,6 +125,8 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
         gold, pred = (b.gold, b.pred) if hasattr(b, "gold") else (b.column("gold"), b.column("pred"))
         text = bool(getattr(b, "text", False))
         old, was_text = list(counter.vocab.values), counter.vocab.text
+        if not text and _fused(slicer, counter, gold, pred, b):
+            continue
         try:
             g, p = counter.update([gold, pred], text=text, codes=True)
             if counter.vocab.text and not was_text and old:

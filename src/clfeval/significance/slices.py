@@ -51,16 +51,18 @@ def metric_function(name: str, labels: Sequence[str], zero_division: float, beta
 
 
 def default_metrics(labels: Sequence[str], positive: str | None) -> tuple[list[str], list[str]]:
-    """(metrics shown per slice, metrics tested): with a positive class its recall, precision, F1, FPR and accuracy;
-    otherwise accuracy, macro-F1 and each class's recall (up to ten classes)."""
+    """(metrics shown per slice, metrics tested): with a positive class its recall, precision, FPR and accuracy;
+    otherwise accuracy and each class's recall (up to ten classes). The default tests are of proportions (a
+    chi-square across slices, a 2×2 test per slice: exact nulls, no redraws); F1, MCC, kappa and the macro
+    averages get their permutation tests when named (``metrics``)."""
     shown = list(_COMMON)
     if len(labels) <= _PER_LABEL_SHOWN:
         shown += [f"{m}:{lab}" for lab in labels for m in ("precision", "recall", "f1")]
     if positive is not None:
         shown += [f"specificity:{positive}", f"fpr:{positive}"]
-        tested = [f"recall:{positive}", f"precision:{positive}", f"f1:{positive}", f"fpr:{positive}", "accuracy"]
+        tested = [f"recall:{positive}", f"precision:{positive}", f"fpr:{positive}", "accuracy"]
     else:
-        tested = ["accuracy", "macro_f1"] + ([f"recall:{lab}" for lab in labels] if len(labels) <= 10 else [])
+        tested = ["accuracy"] + ([f"recall:{lab}" for lab in labels] if len(labels) <= 10 else [])
     return shown, tested
 
 
@@ -84,18 +86,17 @@ def _tests(name: str, labels: Sequence[str], counts: np.ndarray, testable: np.nd
         succ, trials = T.proportion_counts(name, counts, index)
         het = T.chi_square(succ[testable], trials[testable]) if testable.sum() >= 2 else \
             {"test": "chi-square", "statistic": None, "p": None, "why": "fewer than two slices to test"}
-        tot_s, tot_n = int(succ.sum()), int(trials.sum())
-        for i in np.flatnonzero(testable):
-            got = T.fisher(int(succ[i]), int(trials[i]), tot_s - int(succ[i]), tot_n - int(trials[i]))
-            p[i] = np.nan if got is None else got
-        for_rest = "Fisher's exact test (two-sided), slice against the rest"
+        tot_s, tot_n = succ.sum(), trials.sum()
+        t = np.flatnonzero(testable)
+        p[t] = T.two_by_two(succ[t], trials[t], tot_s - succ[t], tot_n - trials[t])
+        for_rest = ("slice against the rest: Pearson's chi-square on the 2×2 table (two-sided), Fisher's exact test "
+                    "where an expected count is below 5")
     else:
         het = T.permutation_heterogeneity(fn_nan, sub, samples, rng) if testable.sum() >= 2 else \
             {"test": "permutation", "statistic": None, "p": None, "why": "fewer than two slices to test"}
-        for i in np.flatnonzero(testable):
-            if not np.isnan(values[i]):
-                got = T.permutation_vs_rest(fn_nan, counts[i], overall, samples, rng)
-                p[i] = np.nan if got is None else got
+        t = np.flatnonzero(testable & ~np.isnan(values))
+        if t.size:
+            p[t] = T.permutation_vs_rest(fn_nan, counts[t], overall, samples, rng)
         for_rest = (f"permutation test of |slice − rest| ({samples:,} multivariate-hypergeometric redraws of the "
                     f"slice's table)")
     het["across"] = int(testable.sum())
@@ -145,7 +146,7 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
     vals = {m: _values(fns[m], counts) if counts.shape[0] else np.empty(0) for m in shown}
     undefined = {m: np.isnan(_values(nan_fns[m], counts)) if counts.shape[0] else np.empty(0, bool) for m in shown}
     over = {m: float(_values(fns[m], overall)) for m in shown}
-    rest_vals = {m: _values(fns[m], rest) if counts.shape[0] else np.empty(0) for m in shown}
+    rest_vals = {m: _values(fns[m], rest) if counts.shape[0] else np.empty(0) for m in tested}
     testable = sizes >= int(min_slice)
     tests, pvals = {}, {}
     for m in tested:
@@ -161,8 +162,8 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
             "n": int(sizes[i]), "share": float(sizes[i] / max(int(sizes.sum()), 1)),
             "small": bool(sizes[i] < min_slice), "gold_classes": classes,
             "metrics": {m: float(vals[m][i]) for m in shown},
-            "gap_to_overall": {m: float(vals[m][i] - over[m]) for m in shown},
-            "gap_to_rest": {m: float(vals[m][i] - rest_vals[m][i]) for m in shown},
+            "gap_to_overall": {m: float(vals[m][i] - over[m]) for m in tested},
+            "gap_to_rest": {m: float(vals[m][i] - rest_vals[m][i]) for m in tested},
             "undefined": [m for m in shown if undefined[m][i]],
             "baselines": {"majority_accuracy": float(gold_rows[i].max() / sizes[i]) if sizes[i] else math.nan},
             "tests": {}}
@@ -187,6 +188,12 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
             pick = min(cand, key=lambda i: vals[m][i]) if hb else max(cand, key=lambda i: vals[m][i])
             worst[m] = rows[pick]["slice"]
     notes = _notes(rows, tables, min_slice, testable)
+    perm = [m for m in tested if not T.is_proportion(m)]
+    m_tested = int(testable.sum())
+    if perm and m_tested and m_tested / (int(samples) + 1) > alpha:
+        notes.append(f"The permutation tests ({', '.join(perm)}) draw {int(samples):,} redraws: their smallest "
+                     f"p-value, 1/{int(samples) + 1:,}, cannot pass Holm's threshold over {m_tested:,} slices; raise "
+                     f"--slice-samples above {int(m_tested / alpha):,} for a slice to be flagged by them.")
     out: dict[str, Any] = {
         "by": list(tables.columns), "n_slices": len(rows), "min_slice": int(min_slice), "labels": labels,
         "positive": pos, "metrics": shown, "tested": tested, "overall": over, "slices": rows,
