@@ -110,8 +110,22 @@ def _cases():
         "bootstrap": (plots.bootstrap, comparison),
         "randomization": (plots.bootstrap, randomization),
         "reuters": (plots.reuters, _study()),
+        "forest": (plots.forest, _sliced(20)),
+        "forest-60": (plots.forest, _sliced(60, long_names=True)),
     }
     return cases
+
+
+def _sliced(k, long_names=False):
+    """A report by slice (issue 26): k slices, one of them worse."""
+    rng = _rng(26)
+    n = 150 * k
+    src = np.array([(f"a very long source name number {i:02d}" if long_names else f"s{i:02d}") for i in range(k)],
+                   dtype=object)[np.arange(n) % k]
+    gold = rng.random(n) < 0.4
+    pred = np.where(gold, rng.random(n) < np.where(np.arange(n) % k == 0, 0.5, 0.8), rng.random(n) < 0.1)
+    return clfeval.report(np.where(gold, "pos", "neg"), np.where(pred, "pos", "neg"), by={"source": src},
+                          positive="pos", slice_samples=20)
 
 
 CASES = None
@@ -126,7 +140,8 @@ def _case(name):
 
 NAMES = ["confusion-4", "confusion-12", "confusion-30", "per-class-3", "per-class-12", "per-class-60", "roc-binary",
          "roc-12", "pr-binary", "pr-12", "pr-30", "threshold", "label-thresholds", "reliability", "phi-delta-4",
-         "phi-delta-12", "phi-delta-compare", "phi-delta-compare-12", "phi-delta-folds", "cv-spread", "bootstrap", "randomization", "reuters"]
+         "phi-delta-12", "phi-delta-compare", "phi-delta-compare-12", "phi-delta-folds", "cv-spread", "bootstrap", "randomization", "reuters",
+         "forest", "forest-60"]
 
 
 def test_every_figure_kind_is_covered():
