@@ -209,18 +209,7 @@ class _SetCounts:
             weights: np.ndarray | None = None) -> None:
         s = self._slice_codes(codes)
         n_s = len(self.key_list)
-        if n_s * k * k > MAX_CELLS:
-            raise UsageError(lambda b: f"{n_s:,} slices × {k:,} classes × {k:,} classes are more cells than slice "
-                                       f"tables hold ({MAX_CELLS:,}); slice by fewer values (option {b}).",
-                             params=["by"])
-        if self.dense.shape[0] < n_s or self.dense.shape[1] < k:
-            cap_s = max(n_s, 2 * self.dense.shape[0], 8)
-            cap_k = max(k, self.dense.shape[1])
-            cap_s = min(cap_s, max(n_s, MAX_CELLS // max(cap_k * cap_k, 1)))
-            grown = np.zeros((cap_s, cap_k, cap_k), dtype=np.int64)
-            a, b = self.dense.shape[0], self.dense.shape[1]
-            grown[:a, :b, :b] = self.dense
-            self.dense = grown
+        self._reserve(n_s, k)
         if not s.size:
             return
         cap_k = self.dense.shape[1]
@@ -234,6 +223,25 @@ class _SetCounts:
         else:
             uniq, cnt = np.unique(key, return_counts=True)
             flat[uniq] += cnt
+
+    def add_block(self, slices: np.ndarray, labels: np.ndarray, block: np.ndarray, k: int) -> None:
+        """Add a block of counts (distinct slice codes × distinct label codes × the same label codes)."""
+        self._reserve(len(self.key_list), k)
+        self.dense[np.ix_(slices, labels, labels)] += block
+
+    def _reserve(self, n_s: int, k: int) -> None:
+        if n_s * k * k > MAX_CELLS:
+            raise UsageError(lambda b: f"{n_s:,} slices × {k:,} classes × {k:,} classes are more cells than slice "
+                                       f"tables hold ({MAX_CELLS:,}); slice by fewer values (option {b}).",
+                             params=["by"])
+        if self.dense.shape[0] < n_s or self.dense.shape[1] < k:
+            cap_s = max(n_s, 2 * self.dense.shape[0], 8)
+            cap_k = max(k, self.dense.shape[1])
+            cap_s = min(cap_s, max(n_s, MAX_CELLS // max(cap_k * cap_k, 1)))
+            grown = np.zeros((cap_s, cap_k, cap_k), dtype=np.int64)
+            a, b = self.dense.shape[0], self.dense.shape[1]
+            grown[:a, :b, :b] = self.dense
+            self.dense = grown
 
     def recode(self, new_codes: np.ndarray, k: int) -> None:
         old = self.dense
@@ -284,6 +292,7 @@ class SliceCounter:
         binning = dict(binning or {})
         self.vocabs = {c: _ColumnVocab(c, binning.get(c)) for c in self.columns}
         self.counts = [_SetCounts(s, max_slices) for s in self.sets]
+        self._lookup: dict[str, tuple[int, np.ndarray]] = {}
         self.n = 0
 
     def update(self, columns: Mapping[str, Any], gold_codes: np.ndarray, pred_codes: np.ndarray, k: int) -> None:
@@ -327,23 +336,37 @@ class SliceCounter:
         if lo:
             key -= lo * (w + 1)
         cells = np.bincount(key, minlength=ws * w * w).reshape(ws, w, w)
-        si, gi, pi = np.nonzero(cells)
-        cnt = cells[si, gi, pi]
-        used = np.unique(np.concatenate([gi, pi]))
-        lut = np.zeros(w, dtype=np.int64)
-        lut[used] = counter.vocab.codes([lo + int(v) for v in used.tolist()])
+        gp = cells.sum(axis=0)
+        used = np.flatnonzero((gp.sum(axis=0) > 0) | (gp.sum(axis=1) > 0))
+        codes = np.asarray(counter.vocab.codes([lo + int(v) for v in used.tolist()]), dtype=np.int64)
         if len(counter.vocab) > counter.limit:
             raise ValueError("the label vocabulary grew past a dense table")  # caught: the general path
-        gc, pc = lut[gi], lut[pi]
-        counter.add_codes([gc, pc], cnt)
-        vocab = self.vocabs[col]
-        present = np.unique(si)
-        slut = np.zeros(ws, dtype=np.int64)
-        slut[present] = [vocab._code(lo_s + int(v)) for v in present.tolist()]
-        vocab.nonnull += m
-        self.counts[0].add([slut[si]], gc, pc, len(counter.vocab), cnt)
+        sub = gp[np.ix_(used, used)]
+        gi, pi = np.nonzero(sub)
+        counter.add_codes([codes[gi], codes[pi]], sub[gi, pi])
+        present = np.flatnonzero(cells.reshape(ws, -1).any(axis=1))
+        slice_codes = self._int_slices(col, lo_s + present)
+        self.vocabs[col].nonnull += m
+        self.counts[0].add_block(slice_codes, codes, cells[np.ix_(present, used, used)], len(counter.vocab))
         self.n += m
         return True
+
+    def _int_slices(self, col: str, values: np.ndarray) -> np.ndarray:
+        """Slice codes of integer values of a one-column set, through a lookup array kept between batches."""
+        base, table = self._lookup.get(col, (int(values.min()), np.full(0, -1, dtype=np.int64)))
+        lo, hi = int(values.min()), int(values.max())
+        if lo < base or hi - base >= table.size:
+            new_base = min(base, lo)
+            grown = np.full(max(hi, base + table.size - 1) - new_base + 1, -1, dtype=np.int64)
+            grown[base - new_base:base - new_base + table.size] = table
+            base, table = new_base, grown
+        out = table[values - base]
+        for i in np.flatnonzero(out < 0).tolist():
+            v = int(values[i])
+            code = self.counts[0]._add_key(self.vocabs[col]._code(v))
+            table[v - base] = out[i] = code
+        self._lookup[col] = (base, table)
+        return out
 
     def slice_codes(self, columns: Mapping[str, Any], index: int = 0) -> np.ndarray:
         """The slice code of every row of ``columns`` in column set ``index`` (no counts added)."""

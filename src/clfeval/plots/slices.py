@@ -88,6 +88,8 @@ def forest(result: Any, metric: str | None = None) -> Any:
         flagged = any((r["tests"].get(metric) or {}).get("flagged") for r in rows)
         title = ", ".join(what[k] for k in sorted(kinds)) or "no interval"
         title += "; flagged after Holm's adjustment in orange" if flagged else "; no slice flagged after adjustment"
+        if len(rows) < len(sec["slices"]):
+            title += f"\n{len(rows)} of {len(sec['slices']):,} slices, the smallest p first"
         ax.set_title(title, fontsize=9)
         ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     return fig
