@@ -130,3 +130,33 @@ def test_html_page_has_the_forest_plot_and_escapes_slice_names():
     assert "Forest plot of the slices" in html and "<b>x</b>" not in html
     text = render(clfeval.report(t, by="source", positive="pos", slice_samples=20), "text")
     assert "<b>x</b>" in text  # shown as text, inert
+
+
+def test_threshold_by_reports_the_one_dev_cut_per_slice(tmp_path):
+    from sklearn.metrics import precision_score, recall_score
+
+    rng = np.random.default_rng(0)
+    n = 3_000
+    g = rng.random(n) < 0.4
+    s = np.round(np.clip(g * 0.3 + rng.random(n) * 0.7, 0, 1), 4)
+    grp = np.array(["a", "b", "c"])[np.arange(n) % 3]
+    dg = rng.random(n) < 0.4
+    ds = np.round(np.clip(dg * 0.3 + rng.random(n) * 0.7, 0, 1), 4)
+    gold, dev = np.where(g, "y", "n"), (np.where(dg, "y", "n"), ds)
+    r = clfeval.threshold(gold, s, dev=dev, positive="y", by={"grp": grp})
+    plain = clfeval.threshold(gold, s, dev=dev, positive="y")
+    assert r.choice.threshold == plain.threshold and r.slices["threshold"] == plain.threshold
+    pred = np.where(s >= plain.threshold, "y", "n")
+    for row in r.slices["slices"]:
+        m = grp == row["slice"]
+        assert row["metrics"]["recall:y"] == pytest.approx(recall_score(gold[m], pred[m], pos_label="y"))
+        assert row["metrics"]["precision:y"] == pytest.approx(precision_score(gold[m], pred[m], pos_label="y"))
+    pq.write_table(pa.table({"gold": gold, "score": s, "grp": grp}), tmp_path / "t.parquet")
+    pq.write_table(pa.table({"gold": dev[0], "score": dev[1]}), tmp_path / "d.parquet")
+    out = subprocess.run([sys.executable, "-m", "clfeval", "threshold", str(tmp_path / "t.parquet"), "--dev",
+                          str(tmp_path / "d.parquet"), "--score", "score", "--positive", "y", "--by", "grp",
+                          "--format", "json"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert [x["metrics"]["recall:y"] for x in d["slices"]["slices"]] == \
+        pytest.approx([x["metrics"]["recall:y"] for x in r.slices["slices"]])
