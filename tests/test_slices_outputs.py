@@ -160,3 +160,22 @@ def test_threshold_by_reports_the_one_dev_cut_per_slice(tmp_path):
     d = json.loads(out.stdout)
     assert [x["metrics"]["recall:y"] for x in d["slices"]["slices"]] == \
         pytest.approx([x["metrics"]["recall:y"] for x in r.slices["slices"]])
+
+
+def test_calibration_by_slice_equals_scikit_learn_on_each_slice():
+    from sklearn.metrics import brier_score_loss, log_loss
+
+    rng = np.random.default_rng(0)
+    n = 3_000
+    p = rng.random(n)
+    g = rng.random(n) < np.where(np.arange(n) % 3 == 0, p ** 2, p)
+    grp = np.array(["a", "b", "c"])[np.arange(n) % 3]
+    gold = np.where(g, "y", "n")
+    r = clfeval.calibration(gold, p, positive="y", by={"grp": grp}, bins=10)
+    for row in r.slices:
+        m = grp == row["slice"]
+        assert row["brier"] == pytest.approx(brier_score_loss(g[m], p[m]))
+        assert row["log_loss"] == pytest.approx(log_loss(g[m], p[m]))
+        one = clfeval.calibration(gold[m], p[m], positive="y", bins=10)
+        assert row["ece"] == pytest.approx(one.ece)
+    assert max(r.slices, key=lambda x: x["ece"])["slice"] == "a"  # the miscalibrated third

@@ -45,10 +45,10 @@ def _options(fn: Callable[..., Any], *, tests: bool) -> Callable[..., Any]:
     if not tests:
         options = options[:5]
         options[0] = click.option("--by", default=None, metavar="COLUMN[,COLUMN...]",
-                                  help="Compare A and B within every slice (per value of COLUMN of the first file, "
-                                       "per combination of several): the test and --samples of compare per slice, "
-                                       "p-values adjusted with Holm and Benjamini-Yekutieli; Simpson's paradox "
-                                       "named when it occurs. The files are read into memory.")
+                                  help="Per slice (per value of COLUMN, per combination of several; read into "
+                                       "memory). compare: A vs B within every slice with its test and --samples, "
+                                       "p-values adjusted with Holm and Benjamini-Yekutieli, Simpson's paradox "
+                                       "named when it occurs; calibration: ECE, MCE, Brier, log loss per slice.")
     for option in reversed(options):
         fn = option(fn)
     return fn

@@ -289,8 +289,11 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
                 probs_prefix: str | None = None, positive: Any = None, labels: Any = None, bins: int = 10,
                 strategy: str = "uniform", edges: str = "clfeval", input_format: str | None = None, encoding: str = "utf-8",
                 normalize: str | None = None, engine: Any = None,
-                progress: Callable[[Any], Any] | None = None) -> Any:
+                progress: Callable[[Any], Any] | None = None, by: Any = None, by_bins: int | None = None,
+                by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Any:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
+
+    ``by`` (issue 26): the same, per slice of the data (read into memory; binary probabilities of one column).
 
     ``data`` is the gold labels (with ``probs``: the probability of ``positive``, or an (n, K) matrix with
     ``labels``), a table (``prob`` names the column of ``positive``'s probability, ``probs_prefix`` one
@@ -302,6 +305,20 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
     """
     from clfeval.scores.calibration import reliability
 
+    if by is not None:
+        from clfeval.engines.slicescores import calibration_by
+        from clfeval.engines.slicing import check_by
+
+        sets = check_by(by, multilabel=False, scored=False, threshold=None, show_errors=0, max_slices=max_slices)
+        if probs_prefix is not None or (probs is not None and getattr(probs, "ndim", 1) != 1):
+            raise UsageError(lambda o: f"option {o} slices the calibration of one probability column.",
+                             params=["by"])
+        overall = calibration(data, probs, gold=gold, prob=prob, positive=positive, labels=labels, bins=bins,
+                              strategy=strategy, edges=edges, input_format=input_format, encoding=encoding,
+                              normalize=normalize, engine=engine, progress=progress)
+        slicing = dict(sets=sets, by_bins=by_bins, by_binning=by_binning, max_slices=max_slices, min_slice=min_slice)
+        return calibration_by(overall, data, probs, gold=gold, prob=prob, by=by, slicing=slicing, positive=positive,
+                              bins=bins, strategy=strategy, edges=edges, input_format=input_format, encoding=encoding)
     eng = as_engine(engine)
     check_calibration_options(eng, data=data, probs=probs, prob=prob, probs_prefix=probs_prefix, positive=positive,
                               bins=bins, strategy=strategy, edges=edges)

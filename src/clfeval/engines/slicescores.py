@@ -92,3 +92,53 @@ def threshold_by(choice: Any, data: Any, scores: Any, *, gold: str | None, score
                             metrics=slicing.get("metrics"), samples=slicing.get("slice_samples", 1_000))
     section["threshold"] = float(cut)
     return SlicedThreshold(dataclasses.replace(choice, engine=None), section, choice.engine)
+
+
+@dataclass(frozen=True)
+class SlicedCalibration(Display):
+    """A calibration result overall and per slice (ECE, MCE, Brier score, log loss of each slice's items)."""
+
+    overall: Any
+    by: list[str]
+    slices: list[dict[str, Any]]
+    min_slice: int
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def signature(self) -> dict[str, Any]:
+        return self.overall.signature
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {**self.overall.to_dict(), "by": list(self.by), "min_slice": self.min_slice, "slices": self.slices}
+        if self.engine is not None:
+            out["engine"] = self.engine
+        return out
+
+
+def calibration_by(overall: Any, data: Any, probs: Any, *, gold: str | None, prob: str | None, by: Any,
+                   slicing: dict[str, Any], positive: Any, bins: int, strategy: str, edges: str,
+                   input_format: Any = None, encoding: str = "utf-8") -> SlicedCalibration:
+    """``overall`` (a :class:`~clfeval.scores.calibration.Calibration`) with the reliability of every slice, the
+    same bins strategy, in memory."""
+    from clfeval.engines.slicing import _binning
+    from clfeval.scores.calibration import reliability
+    from clfeval.significance.slicecompare import slice_groups
+
+    cols = [c for s in slicing["sets"] for c in s]
+    g, p, extra = _columns(data, probs, gold or "gold", prob or "prob", by, cols, input_format, encoding)
+    batch = SimpleNamespace(extra=extra, gold=g)
+    names, keys, slot = slice_groups(extra, max_slices=slicing["max_slices"],
+                                     binning=_binning([batch], slicing, list(extra)))
+    gl = np.asarray(g.to_pylist() if hasattr(g, "to_pylist") else list(g), dtype=object)
+    pl = np.asarray(p.to_pylist() if hasattr(p, "to_pylist") else list(p), dtype=np.float64)
+    rows = []
+    for i, name in enumerate(names):
+        idx = np.flatnonzero(slot == i)
+        row: dict[str, Any] = {"slice": name, "key": {c: str(v) for c, v in zip(extra, keys[i])}, "n": int(idx.size),
+                               "small": bool(idx.size < slicing["min_slice"])}
+        if idx.size:
+            r = reliability(gl[idx].tolist(), pl[idx], positive=positive, bins=bins, strategy=strategy, edges=edges)
+            row.update(ece=r.ece, mce=r.mce, brier=r.brier, log_loss=r.log_loss)
+        rows.append(row)
+    return SlicedCalibration(dataclasses.replace(overall, engine=None), list(extra), rows, slicing["min_slice"],
+                             overall.engine)

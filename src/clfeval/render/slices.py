@@ -140,3 +140,26 @@ def _register_threshold() -> None:
 
 
 _register_threshold()
+
+
+def _register_calibration() -> None:
+    from clfeval.engines.slicescores import SlicedCalibration
+    from clfeval.render import register
+    from clfeval.render._util import blocks_to_markdown, blocks_to_rich
+    from clfeval.render.scores import calibration_blocks
+
+    def blocks(r: Any) -> list[Any]:
+        rows = [[s["slice"] + (" (small)" if s["small"] else ""), f"{s['n']:,}", num(s.get("ece")),
+                 num(s.get("mce")), num(s.get("brier")), num(s.get("log_loss"))] for s in r.slices[:SHOWN]]
+        o = r.overall
+        rows.append(["overall", f"{o.n:,}", num(o.ece), num(o.mce), num(o.brier), num(o.log_loss)])
+        return [*calibration_blocks(o), TextBlock(f"By slice: {', '.join(r.by)} ({len(r.slices):,} slices)",
+                                                  heading=True),
+                TableBlock("Calibration per slice (the same bins)", ["slice", "n", "ECE", "MCE", "Brier", "log loss"],
+                           rows, numeric_from=1)]
+
+    register(SlicedCalibration, text=lambda r: blocks_to_rich(blocks(r)),
+             markdown=lambda r: blocks_to_markdown(blocks(r)))
+
+
+_register_calibration()
