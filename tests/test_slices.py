@@ -273,3 +273,20 @@ def test_the_integer_path_counts_what_the_general_path_counts():
     for i, v in enumerate(range(10, 40)):  # each slice against a hand count of its rows
         m = s == v
         assert a.counts[i].sum() == m.sum() and a.counts[i][2, 2] == np.sum((g[m] == 0) & (p[m] == 0))
+
+
+def test_the_integer_path_survives_ranges_that_change_between_batches():
+    from clfeval.evaluate.slicecounting import count_sliced
+
+    rng = np.random.default_rng(4)
+    parts, text = [], []
+    for lo_g, hi_g, lo_s, hi_s in [(0, 2, 0, 5), (0, 4, 0, 50), (-3, 1, 0, 5), (0, 2, 7, 9), (0, 1, 0, 3)]:
+        g = rng.integers(lo_g, hi_g + 1, 400)
+        p = rng.integers(lo_g, hi_g + 1, 400)
+        s = rng.integers(lo_s, hi_s + 1, 400)
+        parts.append(pa.table({"gold": g, "pred": p, "seg": s}))
+        text.append(pa.table({"gold": g, "pred": p, "seg": pa.array(s).cast(pa.string())}))
+    t1, (a,) = count_sliced(parts, [("seg",)])
+    t2, (b,) = count_sliced(text, [("seg",)])
+    assert t1.labels == t2.labels and t1.counts.tolist() == t2.counts.tolist()
+    assert [k[0] for k in a.keys] == [int(k[0]) for k in b.keys] and a.counts.tolist() == b.counts.tolist()

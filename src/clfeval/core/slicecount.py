@@ -293,6 +293,7 @@ class SliceCounter:
         self.vocabs = {c: _ColumnVocab(c, binning.get(c)) for c in self.columns}
         self.counts = [_SetCounts(s, max_slices) for s in self.sets]
         self._lookup: dict[str, tuple[int, np.ndarray]] = {}
+        self._dims: dict[str, tuple[int, int]] = {}
         self.n = 0
 
     def update(self, columns: Mapping[str, Any], gold_codes: np.ndarray, pred_codes: np.ndarray, k: int) -> None:
@@ -322,19 +323,9 @@ class SliceCounter:
             return False
         g, p, x = ints
         m = g.size
-        lo = min(int(g.min()), int(p.min()))
-        w = max(int(g.max()), int(p.max())) - lo + 1
-        lo_s, hi_s = int(x.min()), int(x.max())
-        ws = hi_s - lo_s + 1
-        if ws * w * w > max(4 * m, 1 << 16):
+        key, lo, lo_s, ws, w = self._fused_key(col, g, p, x)
+        if key is None:
             return False
-        key = x - lo_s if lo_s else x.copy()
-        key *= w
-        key += g
-        key *= w
-        key += p
-        if lo:
-            key -= lo * (w + 1)
         cells = np.bincount(key, minlength=ws * w * w).reshape(ws, w, w)
         gp = cells.sum(axis=0)
         used = np.flatnonzero((gp.sum(axis=0) > 0) | (gp.sum(axis=1) > 0))
@@ -350,6 +341,39 @@ class SliceCounter:
         self.counts[0].add_block(slice_codes, codes, cells[np.ix_(present, used, used)], len(counter.vocab))
         self.n += m
         return True
+
+    def _fused_key(self, col: str, g: np.ndarray, p: np.ndarray, x: np.ndarray) -> tuple[Any, int, int, int, int]:
+        """The (slice, gold, pred) cell of every row as one integer, and (label offset, slice offset, slices, labels).
+
+        Non-negative values below the sizes of an earlier batch: one pass of ``ravel_multi_index`` (which checks
+        the bounds itself); else the ranges are measured and the key built from offsets."""
+        m = g.size
+        dims = self._dims.get(col)
+        if dims is not None:
+            try:
+                return np.ravel_multi_index((x, g, p), (dims[0], dims[1], dims[1])), 0, 0, dims[0], dims[1]
+            except ValueError:
+                pass  # a value outside the earlier sizes: measured below
+        lo = min(int(g.min()), int(p.min()))
+        hi = max(int(g.max()), int(p.max()))
+        lo_s, hi_s = int(x.min()), int(x.max())
+        limit = max(4 * m, 1 << 16)
+        if lo >= 0 and lo_s >= 0 and (hi_s + 1) * (hi + 1) ** 2 <= limit:
+            ws, w = max(hi_s + 1, dims[0] if dims else 0), max(hi + 1, dims[1] if dims else 0)
+            if ws * w * w <= limit:
+                self._dims[col] = (ws, w)
+                return np.ravel_multi_index((x, g, p), (ws, w, w)), 0, 0, ws, w
+        w, ws = hi - lo + 1, hi_s - lo_s + 1
+        if ws * w * w > limit:
+            return None, 0, 0, 0, 0
+        key = x - lo_s if lo_s else x.copy()
+        key *= w
+        key += g
+        key *= w
+        key += p
+        if lo:
+            key -= lo * (w + 1)
+        return key, lo, lo_s, ws, w
 
     def _int_slices(self, col: str, values: np.ndarray) -> np.ndarray:
         """Slice codes of integer values of a one-column set, through a lookup array kept between batches."""
