@@ -65,7 +65,7 @@ def threshold_by(choice: Any, data: Any, scores: Any, *, gold: str | None, score
     import pyarrow as pa
 
     from clfeval.core.labels import label_str
-    from clfeval.engines.slicing import _binning
+    from clfeval.engines.slicing import binning_of
     from clfeval.evaluate.slicecounting import count_sliced
     from clfeval.scores.columns import as_scores
     from clfeval.significance.slices import slice_section
@@ -87,7 +87,7 @@ def threshold_by(choice: Any, data: Any, scores: Any, *, gold: str | None, score
     batch = SimpleNamespace(gold=pa.chunked_array([pa.array(gl)]), pred=pa.chunked_array([pa.array(pred.tolist())]),
                             text=False, extra=extra, n=len(gl))
     table, tables = count_sliced([batch], slicing["sets"], max_slices=slicing["max_slices"],
-                                 binning=_binning([batch], slicing, list(extra)))
+                                 binning=binning_of([batch], slicing, list(extra)))
     section = slice_section(tables[0], positive=pos, zero_division=zero_division, min_slice=slicing["min_slice"],
                             metrics=slicing.get("metrics"), samples=slicing.get("slice_samples", 1_000))
     section["threshold"] = float(cut)
@@ -120,7 +120,7 @@ def calibration_by(overall: Any, data: Any, probs: Any, *, gold: str | None, pro
                    input_format: Any = None, encoding: str = "utf-8") -> SlicedCalibration:
     """``overall`` (a :class:`~clfeval.scores.calibration.Calibration`) with the reliability of every slice, the
     same bins strategy, in memory."""
-    from clfeval.engines.slicing import _binning
+    from clfeval.engines.slicing import binning_of
     from clfeval.scores.calibration import reliability
     from clfeval.significance.slicecompare import slice_groups
 
@@ -128,7 +128,7 @@ def calibration_by(overall: Any, data: Any, probs: Any, *, gold: str | None, pro
     g, p, extra = _columns(data, probs, gold or "gold", prob or "prob", by, cols, input_format, encoding)
     batch = SimpleNamespace(extra=extra, gold=g)
     names, keys, slot = slice_groups(extra, max_slices=slicing["max_slices"],
-                                     binning=_binning([batch], slicing, list(extra)))
+                                     binning=binning_of([batch], slicing, list(extra)))
     gl = np.asarray(g.to_pylist() if hasattr(g, "to_pylist") else list(g), dtype=object)
     pl = np.asarray(p.to_pylist() if hasattr(p, "to_pylist") else list(p), dtype=np.float64)
     rows = []

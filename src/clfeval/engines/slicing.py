@@ -100,7 +100,7 @@ def _tabular(eng: Any, table: Any, names: dict[str, str], settings: dict[str, An
         cols = [c for s in slicing["sets"] for c in s]
         batch = SimpleNamespace(gold=table.column(names["gold"]), pred=table.column(names["pred"]), text=False,
                                 extra={c: table.column(c) for c in cols}, n=table.num_rows)
-        binning = _binning([batch], slicing, cols)
+        binning = binning_of([batch], slicing, cols)
         rep = _finish([batch], slicing, settings, binning, top_n)
         return rep, engine_block(eng, "memory", memory=eng.budget)
     with inputs.spooled(table, eng.budget if isinstance(eng, Local) else 1 << 30,
@@ -110,7 +110,7 @@ def _tabular(eng: Any, table: Any, names: dict[str, str], settings: dict[str, An
                  "input": "spooled to temporary Parquet files"}
 
 
-def _binning(batches: Any, slicing: dict[str, Any], cols: Sequence[str]) -> dict:
+def binning_of(batches: Any, slicing: dict[str, Any], cols: Sequence[str]) -> dict:
     if slicing.get("by_bins") is None:
         return {}
     from clfeval.evaluate.slicecounting import slice_binning
@@ -153,7 +153,7 @@ def _on_path(eng: Any, inp: Any, names: dict[str, str], settings: dict[str, Any]
         from clfeval.dask.slices import sliced_tables
 
         with eng.connected() as client:
-            binning = named_by(inp.name, lambda: _binning(_reader(inp, names, cols, encoding, normalize, None, None),
+            binning = named_by(inp.name, lambda: binning_of(_reader(inp, names, cols, encoding, normalize, None, None),
                                                           slicing, cols))
             table, tables = named_by(inp.name, lambda: sliced_tables(
                 inp, gold=names["gold"], pred=names["pred"], sets=slicing["sets"], order=settings["order"],
@@ -162,7 +162,7 @@ def _on_path(eng: Any, inp: Any, names: dict[str, str], settings: dict[str, Any]
         return rep, engine_block(eng, "cluster", partitions=len(inp.sources))
     from clfeval.io.join import unique_batches
 
-    binning = named_by(inp.name, lambda: _binning(_reader(inp, names, cols, encoding, normalize, None, None),
+    binning = named_by(inp.name, lambda: binning_of(_reader(inp, names, cols, encoding, normalize, None, None),
                                                   slicing, cols))
     ctx = progress(inp) if progress is not None else _null()
     with ctx as update:
@@ -212,7 +212,7 @@ def compare_by_front(eng: Any, systems: Sequence[Any], gold: Any, pred: str, id_
         a, b = rest
         extra = _by_arrays(by, len(inputs.as_column(g, "gold")))
     batch = SimpleNamespace(extra=extra, gold=extra[next(iter(extra))])
-    binning = _binning([batch], slicing, list(extra))
+    binning = binning_of([batch], slicing, list(extra))
     r = compare_by(g, a, b, extra, names=tuple(names or ("A", "B")), max_slices=slicing["max_slices"],
                    min_slice=slicing["min_slice"], binning=binning, **common)
     return dataclasses.replace(r, engine=engine_block(eng, "memory", memory=eng.budget))
