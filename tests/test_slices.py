@@ -292,3 +292,13 @@ def test_the_integer_path_survives_ranges_that_change_between_batches():
     by_int = {k[0]: c.tolist() for k, c in zip(a.keys, a.counts)}
     by_text = {int(k[0]): c.tolist() for k, c in zip(b.keys, b.counts)}
     assert by_int == by_text and [k[0] for k in a.keys] == sorted(by_int)  # numbers in numeric order
+
+
+def test_a_csv_column_of_numbers_as_text_is_binned(tmp_path):
+    import pyarrow.csv as pcsv
+
+    t = planted(3_000)
+    pcsv.write_csv(t, tmp_path / "p.csv")
+    kw = dict(by="length", by_bins=4, positive="pos", slice_samples=20)
+    from_csv = clfeval.report(str(tmp_path / "p.csv"), engine=clfeval.Local(memory="1MB"), **kw)
+    assert _without_engine(from_csv)["slices"] == _without_engine(clfeval.report(t, **kw))["slices"]

@@ -145,10 +145,11 @@ class _ColumnVocab:
         arr = _arrow_column(column, self.name)
         self.nonnull += len(arr) - arr.null_count
         if self.binning is not None:
-            if not (pa.types.is_integer(arr.type) or pa.types.is_floating(arr.type)):
-                raise DataError(lambda o: f"column {self.name!r} holds {arr.type} values; option {o} bins numeric "
-                                          f"columns only.", params=["by_bins"])
-            x = arr.cast(pa.float64()).to_numpy(zero_copy_only=False)
+            try:
+                x = arr.cast(pa.float64()).to_numpy(zero_copy_only=False)
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                raise DataError(lambda o: f"column {self.name!r} holds {arr.type} values that are no numbers; option "
+                                          f"{o} bins numeric columns only.", params=["by_bins"]) from None
             idx = self.binning.codes(np.asarray(x, dtype=np.float64))
             if (idx < 0).any():
                 idx = np.where(idx < 0, self._code(MISSING), idx)

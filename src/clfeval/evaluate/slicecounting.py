@@ -36,7 +36,8 @@ def _column(batch: Any, name: str) -> Any:
 
 
 def numeric_columns(first: Any, columns: Sequence[str]) -> list[str]:
-    """The ``by`` columns of numeric type (integers, floats, decimals) in a first batch or table."""
+    """The ``by`` columns of numeric type (integers, floats, decimals) in a first batch or table — or text that
+    reads as numbers in every row (a CSV's columns arrive as text)."""
     import pyarrow as pa
 
     out = []
@@ -45,14 +46,25 @@ def numeric_columns(first: Any, columns: Sequence[str]) -> list[str]:
         t = col.type if hasattr(col, "type") else pa.array(np.asarray(col)).type
         if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
             out.append(c)
+        elif (pa.types.is_string(t) or pa.types.is_large_string(t)) and as_numbers(col) is not None:
+            out.append(c)
     return out
+
+
+def as_numbers(col: Any) -> np.ndarray | None:
+    """A column as float64 values (NaN for nulls), text parsed as numbers; None when some text is no number."""
+    import pyarrow as pa
+
+    arr = col if isinstance(col, (pa.Array, pa.ChunkedArray)) else pa.array(np.asarray(col))
+    try:
+        return np.asarray(arr.cast(pa.float64()).to_numpy(zero_copy_only=False), dtype=np.float64)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
 
 
 def slice_binning(batches: Iterable[Any], columns: Sequence[str], *, bins: int, kind: str) -> dict[str, SliceBinning]:
     """Edges of the numeric ``by`` columns among ``columns`` from one pass (min and max exactly, quantiles of a
     sample of at most :data:`SAMPLE` rows); the first batch says which columns are numeric."""
-    import pyarrow as pa
-
     if kind not in BINNINGS:
         raise UsageError(lambda o: f"option {o} must be uniform or quantile; got {kind!r}.", params=["by_binning"])
     if int(bins) < 1:
@@ -67,9 +79,10 @@ def slice_binning(batches: Iterable[Any], columns: Sequence[str], *, bins: int, 
         if numeric is None:
             numeric = numeric_columns(b, columns)
         for c in numeric:
-            col = _column(b, c)
-            arr = col if isinstance(col, (pa.Array, pa.ChunkedArray)) else pa.array(np.asarray(col))
-            x = np.asarray(arr.cast(pa.float64()).to_numpy(zero_copy_only=False), dtype=np.float64)
+            x = as_numbers(_column(b, c))
+            if x is None:
+                raise DataError(lambda o, _c=c: f"column {_c!r} (option {o}) holds text that is no number in a later "
+                                                f"batch; --by-bins cuts numeric columns only.", params=["by"])
             keys = sample_keys(seen, x.size)
             ok = ~np.isnan(x)
             if ok.any():
