@@ -69,6 +69,14 @@ def test_by_slices_give_the_same_json_on_every_engine(kind, cols, tree, dask_cli
     assert _plain(on_dask) == _plain(base)
 
 
+def test_by_bins_give_the_same_edges_and_slices_on_every_engine(tree, dask_client):
+    kw = dict(by="prob,grp", by_bins=3, by_binning="quantile", positive="dog", slice_samples=20)
+    base = clfeval.report(str(tree / "a"), **kw)
+    assert base.sections["slices"]["n_slices"] == 12 and len(base.sections["slices"]["binning"]) == 1
+    assert _plain(clfeval.report(str(tree / "a"), engine=SPILL, **kw)) == _plain(base)
+    assert _plain(clfeval.report(str(tree / "a"), engine=Dask(dask_client), **kw)) == _plain(base)
+
+
 def _plain(result):
     """The JSON without the engine block and the engine's own details (``external``, spill notes)."""
     d = json.loads(json.dumps(result.to_dict(), default=str, allow_nan=True))
