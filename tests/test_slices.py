@@ -4,7 +4,6 @@ statsmodels' multipletests (Holm, BY), SciPy's chi-square and Fisher tests, hand
 from __future__ import annotations
 
 import json
-import math
 
 import numpy as np
 import pyarrow as pa

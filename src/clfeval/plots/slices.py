@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
 
 from clfeval.errors import UsageError
 from clfeval.plots import _mpl

@@ -209,7 +209,8 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
     if pos is not None:
         from clfeval.significance.fairness import fairness
 
-        out["fairness"] = fairness(counts, labels.index(pos), ci=ci, samples=ci_samples, rng=rng)
+        out["fairness"] = {"groups_in_order": names,
+                           **fairness(counts, labels.index(pos), ci=ci, samples=ci_samples, rng=rng)}
     return out
 
 
