@@ -36,8 +36,9 @@ def _options(fn: Callable[..., Any], *, tests: bool) -> Callable[..., Any]:
         click.option("--min-slice", type=click.IntRange(min=1), default=30, show_default=True,
                      help="Slices with fewer items are shown, not tested, and never called the worst."),
         click.option("--slice-metric", "slice_metrics", multiple=True, metavar="METRIC",
-                     help="A metric to test across slices (repeatable; default: accuracy, macro-F1 and each class's "
-                          "recall, or with --positive its precision, recall, F1 and FPR)."),
+                     help="A metric to test across slices (repeatable; default: accuracy and each class's recall, or "
+                          "with --positive its recall, precision, FPR and accuracy; F1, MCC, kappa and the macro "
+                          "averages get a permutation test)."),
         click.option("--slice-samples", type=click.IntRange(min=10, max=1_000_000), default=1_000,
                      show_default=True, help="Redraws of each permutation test of --by (metrics that are no "
                                              "proportion of items: F1, MCC, kappa, macro averages)."),
