@@ -69,9 +69,10 @@ def _files(root: Path) -> dict[str, Path]:
         r = np.random.default_rng(seed)
         y = r.random(m) < 0.3
         sc = np.clip((r.random(m) + 0.55 * y) / 1.55, 0, 1)
-        f[name] = _write_csv(root / f"{name}.csv", ["gold", "pred", "s"],
-                             [["spam" if t else "ham", "spam" if v >= 0.5 else "ham", round(float(v), 6)]
-                              for t, v in zip(y, sc)])
+        src = [(HOSTILE + ["web"])[i % (len(HOSTILE) + 1)] for i in range(m)]  # slices (issue 26)
+        f[name] = _write_csv(root / f"{name}.csv", ["gold", "pred", "s", "src"],
+                             [["spam" if t else "ham", "spam" if v >= 0.5 else "ham", round(float(v), 6), c]
+                              for t, v, c in zip(y, sc, src)])
     ml_labels = ["grain", "wheat", HOSTILE[0]]
     for name, m, seed in (("ml", 500, 3), ("mldev", 400, 4)):
         r = np.random.default_rng(seed)
@@ -119,7 +120,7 @@ def names() -> list[str]:
     return [*_FIXED, *(f"demo-{m}" for m in MODES)]
 
 
-_FIXED = ("report", "report-binary", "report-multilabel", "compare", "compare-many", "threshold", "threshold-multilabel",
+_FIXED = ("report", "report-binary", "report-by", "report-multilabel", "compare", "compare-many", "threshold", "threshold-multilabel",
           "calibration", "calibration-multiclass", "cv", "holdout", "runs-list", "runs-show", "runs-best", "runs-ablation",
           "runs-check", "metrics", "demo", "rank")
 
@@ -135,6 +136,9 @@ def build(root: Path) -> dict[str, CommandPage]:
          lambda d: _numbers(d, [("accuracy",), ("macro", "f1"), ("ranking", "macro", "roc_auc")]), True),
         ("report-binary", ("report", f["bin"], "--score", "s", "--positive", "spam", "--beta", "2"),
          lambda d: _numbers(d, [("accuracy",), ("macro", "f1"), ("ranking", "roc_auc"), ("binary", "f1")]), False),
+        ("report-by", ("report", f["bin"], "--by", "src", "--positive", "spam", "--slice-samples", "50"),
+         lambda d: _numbers(d, [("accuracy",), ("slices", "overall", "recall:spam"),
+                                ("slices", "fairness", "measures", "equalized_odds_difference")]), True),
         ("report-multilabel", ("report", f["ml"], "--multilabel"),
          lambda d: _numbers(d, [("accuracy",), ("macro", "f1"), ("micro", "f1"), ("hamming_loss",)]), True),
         ("compare", ("compare", f["preds"], f["other"], "--samples", "2000", "--metric", "macro_f1"),

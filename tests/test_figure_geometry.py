@@ -114,6 +114,8 @@ def _cases():
         "cd-4": (plots.cd_diagram, _ranking(4, 14)),
         "cd-12": (plots.cd_diagram, _ranking(12, 30)),
         "bayes": (plots.bayes_bars, _ranking(6, 20)),
+        "forest": (plots.forest, _sliced(20)),
+        "forest-60": (plots.forest, _sliced(60, long_names=True)),
     }
     return cases
 
@@ -124,6 +126,18 @@ def _ranking(k, n):
     names = [f"system {i} with a rather long name" if i % 3 else f"<b>s{i}</b>" for i in range(k)]
     scores = 0.8 + 0.01 * np.arange(k)[None, :] + rng.normal(0, 0.03, (n, k))
     return rank_scores(scores, names, [f"d{j}" for j in range(n)], higher_is_better=True, samples=2000)
+
+
+def _sliced(k, long_names=False):
+    """A report by slice (issue 26): k slices, one of them worse."""
+    rng = _rng(26)
+    n = 150 * k
+    src = np.array([(f"a very long source name number {i:02d}" if long_names else f"s{i:02d}") for i in range(k)],
+                   dtype=object)[np.arange(n) % k]
+    gold = rng.random(n) < 0.4
+    pred = np.where(gold, rng.random(n) < np.where(np.arange(n) % k == 0, 0.5, 0.8), rng.random(n) < 0.1)
+    return clfeval.report(np.where(gold, "pos", "neg"), np.where(pred, "pos", "neg"), by={"source": src},
+                          positive="pos", slice_samples=20)
 
 
 CASES = None
@@ -138,7 +152,8 @@ def _case(name):
 
 NAMES = ["confusion-4", "confusion-12", "confusion-30", "per-class-3", "per-class-12", "per-class-60", "roc-binary",
          "roc-12", "pr-binary", "pr-12", "pr-30", "threshold", "label-thresholds", "reliability", "phi-delta-4",
-         "phi-delta-12", "phi-delta-compare", "phi-delta-compare-12", "phi-delta-folds", "cv-spread", "bootstrap", "randomization", "reuters", "cd-4", "cd-12", "bayes"]
+         "phi-delta-12", "phi-delta-compare", "phi-delta-compare-12", "phi-delta-folds", "cv-spread", "bootstrap",
+         "randomization", "reuters", "cd-4", "cd-12", "bayes", "forest", "forest-60"]
 
 
 def test_every_figure_kind_is_covered():

@@ -40,10 +40,41 @@ def tree(cols, tmp_path_factory):
     for name, pred in (("a", cols["pred"]), ("b", cols["other"])):
         d = root / name
         d.mkdir()
-        t = pa.table({"id": cols["id"], "gold": cols["gold"], "pred": pred, "prob": cols["prob"], "text": cols["text"]})
+        t = pa.table({"id": cols["id"], "gold": cols["gold"], "pred": pred, "prob": cols["prob"], "text": cols["text"],
+                      "grp": _groups(cols)})
         for i, (lo, hi) in enumerate([(0, 500), (500, 501), (501, N)]):
             pq.write_table(t.slice(lo, hi - lo), d / f"part-{i}.parquet")
     return root
+
+
+def _groups(cols):
+    """A slice column (issue 26): four groups of uneven sizes."""
+    return np.array(["n", "s", "e", "w"])[(cols["id"] * 7 % 11) % 4]
+
+
+@pytest.mark.parametrize("kind", ["arrays", "frame", "parquet"])
+def test_by_slices_give_the_same_json_on_every_engine(kind, cols, tree, dask_client):
+    kw = dict(positive="dog", slice_samples=50, seed=3)
+    if kind == "arrays":
+        run = lambda e: clfeval.report(cols["gold"], cols["pred"], by={"grp": _groups(cols)}, engine=e, **kw)  # noqa: E731
+    else:
+        data = _inputs(kind, cols, tree, "a")
+        if kind == "frame":
+            data = data.assign(grp=_groups(cols))
+        run = lambda e: clfeval.report(data, by="grp", engine=e, **kw)  # noqa: E731
+    base, spilled, on_dask = run(Local()), run(SPILL), run(Dask(dask_client))
+    assert [r.sections["engine"]["name"] for r in (base, spilled, on_dask)] == ["local", "local", "dask"]
+    assert base.sections["slices"]["n_slices"] == 4
+    assert _plain(spilled) == _plain(base)
+    assert _plain(on_dask) == _plain(base)
+
+
+def test_by_bins_give_the_same_edges_and_slices_on_every_engine(tree, dask_client):
+    kw = dict(by="prob,grp", by_bins=3, by_binning="quantile", positive="dog", slice_samples=20)
+    base = clfeval.report(str(tree / "a"), **kw)
+    assert base.sections["slices"]["n_slices"] == 12 and len(base.sections["slices"]["binning"]) == 1
+    assert _plain(clfeval.report(str(tree / "a"), engine=SPILL, **kw)) == _plain(base)
+    assert _plain(clfeval.report(str(tree / "a"), engine=Dask(dask_client), **kw)) == _plain(base)
 
 
 def _plain(result):

@@ -27,6 +27,8 @@ EXPECTED = {
                    "Ranking", "Glossary", "Signature"]),
     "report-binary": (5, ["Summary", "Confusion matrix", "Per class", "Averages", "Overall", "Binary summary",
                           "Baselines", "Ranking", "Notes", "Glossary", "Signature"]),
+    "report-by": (4, ["Summary", "Confusion matrix", "Per class", "Averages", "Overall", "Binary summary",
+                      "Baselines", "By slice", "Glossary", "Signature"]),  # issue 26: the forest plot under By slice
     "report-multilabel": (2, ["Summary", "No confusion matrix", "Per class", "Averages", "Overall", "Baselines", "Notes",
                               "Glossary", "Signature"]),
     "compare": (2, ["Summary", "Results", "paired bootstrap", "Glossary", "Signature"]),

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_options, reading_progress
+from clfeval.cli._slices import compare_slice_options, slice_arguments
 from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option
 
 
@@ -33,6 +34,7 @@ from clfeval.cli._scale import engine_of, engine_options, help_note, memory_opti
 @memory_option("Memory budget of the binary ranking beside the calibration (ROC-AUC, average precision; e.g. 512MB, "
                "default 1GiB): beyond it sorted runs spill to disk and are merged, exactly; the output says so.")
 @engine_options
+@compare_slice_options
 @output_options
 def calibration(file: Path, **o: Any) -> None:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
@@ -48,4 +50,5 @@ def calibration(file: Path, **o: Any) -> None:
     check_calibration_options(engine, data=file, **o)
     inp = input_path(file, input_format=o["input_format"], encoding=o["encoding"])
     o.update(normalize=o.pop("normalize_labels"))
-    emit(run(inp, engine=engine, progress=reading_progress, **o), fmt, output)
+    slicing = slice_arguments(o)
+    emit(run(inp, engine=engine, progress=reading_progress, **o, **slicing), fmt, output)

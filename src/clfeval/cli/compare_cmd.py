@@ -17,6 +17,7 @@ import click
 from clfeval.cli._common import check_paths, emit, input_path, output_options, progress, reading_options
 from clfeval.cli._decide import gate_exit, paired_file_options
 from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option, score_bin_options
+from clfeval.cli._slices import compare_slice_options, slice_arguments
 from clfeval.errors import UsageError
 
 
@@ -58,6 +59,7 @@ from clfeval.errors import UsageError
 @memory_option("Memory budget of the id join (e.g. 512MB, 2GiB; default 1GiB): beyond it, the items are "
                "hash-partitioned to disk and joined part by part; the output says when they were.")
 @score_bin_options
+@compare_slice_options
 @engine_options
 @output_options
 def compare(files: tuple[Path, ...], **o: Any) -> None:
@@ -77,10 +79,13 @@ def compare(files: tuple[Path, ...], **o: Any) -> None:
     fmt, output, gate = o.pop("fmt"), o.pop("output"), o.pop("gate")
     inputs = [input_path(f, input_format=o["input_format"], encoding=o["encoding"]) for f in files]
     o.update(id=o.pop("id_col"), normalize=o.pop("normalize_labels"), ci=o.pop("ci_level"))
+    slicing = slice_arguments(o)
+    if slicing["by"] is None:
+        slicing = {}
     from clfeval.engines.comparing import compare as run, resampling_steps
 
     with progress("resampling", resampling_steps(len(files), **o)) as advance:
-        result = run(*inputs, engine=engine, progress=_ticks(advance), **o)
+        result = run(*inputs, engine=engine, progress=_ticks(advance), **o, **slicing)
     emit(result, fmt, output)
     gate_exit(result, gate)
 

@@ -12,6 +12,7 @@ from clfeval.cli._common import (check_paths, emit, existing_file, input_options
 from clfeval.cli._decide import require_exit
 from clfeval.errors import UsageError
 from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option, score_bin_options
+from clfeval.cli._slices import slice_arguments, slice_options
 
 
 @click.command(epilog=help_note("report"))
@@ -49,6 +50,7 @@ from clfeval.cli._scale import engine_of, engine_options, help_note, memory_opti
               help="A condition such as 'macro_f1>=0.70', 'recall:spam>=0.9' or 'accuracy>majority' (repeatable), "
                    "or a registered function: FUNC(ARGS) OP TARGET for a number, FUNC(ARGS) alone for a truth "
                    "value: each is shown with its value, and an unmet one exits 3.")
+@slice_options
 @memory_option()
 @score_bin_options
 @engine_options
@@ -77,7 +79,8 @@ def report(file: Path, **o: Any) -> None:
     if text is not None and str(file) == "-":
         raise UsageError("option --text reads the predictions a second time, for the error analysis: give a file "
                          "(not '-').")
-    rep = run(inp, engine=engine, progress=reading_progress, **o)
+    slicing = slice_arguments(o)
+    rep = run(inp, engine=engine, progress=reading_progress, **o, **slicing)
     if text is not None:
         rep = _errors_share(rep, inp, text, o, engine)
     emit(rep, fmt, output)

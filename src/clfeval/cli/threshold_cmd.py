@@ -9,6 +9,7 @@ import click
 
 from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_options, reading_progress, sep_option
 from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option
+from clfeval.cli._slices import slice_arguments, slice_options
 
 
 @click.command(epilog=help_note("threshold"))
@@ -33,6 +34,7 @@ from clfeval.cli._scale import engine_of, engine_options, help_note, memory_opti
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
               help="Format of both files (default: from the extensions; CSV for standard input, '-').")
 @memory_option()
+@slice_options
 @engine_options
 @reading_options
 @output_options
@@ -60,4 +62,5 @@ def threshold(test: Path, **o: Any) -> None:
     t = input_path(test, input_format=o["input_format"], encoding=o["encoding"])
     d = None if dev is None else input_path(dev, "--dev", input_format=o["input_format"], encoding=o["encoding"])
     o.update(normalize=o.pop("normalize_labels"))
-    emit(run(t, dev=d, engine=engine, progress=reading_progress, **o), fmt, output)
+    slicing = slice_arguments(o)
+    emit(run(t, dev=d, engine=engine, progress=reading_progress, **o, **slicing), fmt, output)

@@ -79,7 +79,28 @@ def _table(*functions: Function) -> dict[str, Function]:
 
 
 #: Every function a condition may call, by name. Add an entry here (and its evaluator beside its result).
+_SLICES = "clfeval.significance.slicereq"
+
+
+def _fair(name: str, higher: bool, doc: str) -> Function:
+    return Function(name, (), "number", higher, "report", f"{_SLICES}:{name}", doc)
+
+
 FUNCTIONS: dict[str, Function] = _table(
+    # issue 26: a report by slice (--by)
+    Function("min_slice", ("metric",), "number", True, "report", f"{_SLICES}:min_slice",
+             "the lowest value of the metric over the slices of at least --min-slice items (--by)"),
+    Function("max_slice_gap", ("metric",), "number", False, "report", f"{_SLICES}:max_slice_gap",
+             "the largest |slice − overall| of the metric over the slices of at least --min-slice items (--by)"),
+    _fair("demographic_parity_difference", False, "largest minus smallest selection rate between groups (--by, "
+                                                  "--positive)"),
+    _fair("demographic_parity_ratio", True, "smallest over largest selection rate between groups (--by, --positive)"),
+    _fair("equalized_odds_difference", False, "the larger of the TPR and FPR differences between groups (--by, "
+                                              "--positive)"),
+    _fair("equalized_odds_ratio", True, "the smaller of the TPR and FPR ratios between groups (--by, --positive)"),
+    _fair("equal_opportunity_difference", False, "largest minus smallest TPR between groups (--by, --positive)"),
+    _fair("equal_opportunity_ratio", True, "smallest over largest TPR between groups (--by, --positive)"),
+    # issue 28: many systems over many data sets (clfeval rank)
     Function("p_better", ("name", "name"), "number", True, "rank", "clfeval.significance.multirank:req_p_better",
              "P(A better than B by more than the ROPE): the Bayesian signed-rank test of the pair A:B"),
     Function("in_best_group", ("name",), "bool", None, "rank", "clfeval.significance.multirank:req_in_best_group",

@@ -28,7 +28,8 @@ def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | No
             scores_prefix: str | None = None, repeat: str | None = None, score_bins: int | None = None,
             score_binning: str = "quantile", input_format: str | None = None, encoding: str = "utf-8",
             normalize: str | None = None, engine: Any = None,
-            progress: Callable[[int, int], None] | None = None) -> Any:
+            progress: Callable[[int, int], None] | None = None, by: Any = None, by_bins: int | None = None,
+            by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Any:
     """Compare systems on the same test items with a paired test.
 
     ``compare(gold, pred_a, pred_b)`` compares arrays (more arrays: every pair, or each against
@@ -43,6 +44,16 @@ def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | No
 
     eng = as_engine(engine)
     estimate = check_estimate(ci_method, test)
+    if by is not None:  # issue 26: A vs B within every slice (engines.slicing)
+        from clfeval.engines.slicing import check_by, compare_by_front
+
+        sets = check_by(by, multilabel=False, scored=score is not None or scores_prefix is not None, threshold=None,
+                        show_errors=0, max_slices=max_slices)
+        slicing = dict(sets=sets, by_bins=by_bins, by_binning=by_binning, max_slices=max_slices, min_slice=min_slice)
+        common = dict(metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci, labels=labels,
+                      zero_division=zero_division, beta=beta)
+        return compare_by_front(eng, systems, gold, pred, id, by, common, slicing, names, input_format=input_format,
+                                encoding=encoding, normalize=normalize)
     if all(inputs.is_path(s) or inputs.is_table(s) for s in systems) and systems:
         return with_estimate(_tabular(
             eng, list(systems), gold or "gold", pred, score, id, metric, test, samples, seed, alpha, ci, zero_division,

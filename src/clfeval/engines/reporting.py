@@ -29,7 +29,9 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
            ci: float | None = None, samples: int = 10_000, seed: Any = 0, ci_method: Any = "auto", require: Sequence[Any] = (),
            score_bins: int | None = None, score_binning: str = "quantile", input_format: str | None = None,
            encoding: str = "utf-8", normalize: str | None = None, engine: Any = None, top_n: int = 5,
-           progress: Callable[[Any], Any] | None = None) -> Any:
+           progress: Callable[[Any], Any] | None = None, by: Any = None, by_bins: int | None = None,
+           by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30,
+           slice_metrics: Sequence[str] | None = None, slice_samples: int = 1_000) -> Any:
     """The report of one classifier: confusion matrix, per-class table, averages, baselines, diagnostics.
 
     Parameters
@@ -50,6 +52,12 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
     require : sequence of str
         Conditions such as ``"macro_f1>=0.70"``, each shown met or not (``sections["requirements"]``).
+    by : str, sequence of str, or (with arrays) mapping name → values
+        Slice columns (``"source"``, ``"source,lang"``): one count table per slice, counted in the same pass,
+        and the ``slices`` section (:func:`clfeval.significance.slices.slice_section`). ``by_bins`` /
+        ``by_binning`` cut numeric columns into bins; ``max_slices`` refuses more slices; ``min_slice``: slices
+        smaller are shown, not tested, never the worst; ``slice_metrics``: the metrics tested;
+        ``slice_samples``: redraws of each permutation test.
 
     Other parameters are those of :func:`clfeval.evaluate.reports.report`.
 
@@ -75,7 +83,17 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         settings["samples"] = check_samples(samples, option="samples")
     methods = _ci_methods(ci_method, ci, scored=scored, multilabel=multilabel)
     settings["ci_method"] = (methods or "auto") if methods is not None else ci_method
-    if not inputs.is_path(data) and not inputs.is_table(data):
+    if by is not None:
+        from clfeval.engines.slicing import check_by, report_by
+
+        sets = check_by(by, multilabel=multilabel, scored=scored, threshold=threshold, show_errors=show_errors,
+                        max_slices=max_slices)
+        settings["train_labels"] = train_labels
+        slicing = dict(sets=sets, by_bins=by_bins, by_binning=by_binning, max_slices=max_slices,
+                       min_slice=min_slice, metrics=slice_metrics, slice_samples=slice_samples)
+        rep, block = report_by(eng, data, pred, gold, id, by, settings, slicing, input_format=input_format,
+                               encoding=encoding, normalize=normalize, progress=progress, top_n=top_n)
+    elif not inputs.is_path(data) and not inputs.is_table(data):
         rep, block = _arrays(eng, data if gold is None or data is not None else gold, pred, labels, ids, scores,
                              threshold, train_labels, settings, top_n)
     else:

@@ -148,8 +148,13 @@ def threshold(data: Any, scores: Any = None, *, dev: Any = None, gold: str | Non
               scores_prefix: str | None = None, positive: Any = None, objective: Any = "f1", cost_fp: float = 1.0,
               cost_fn: float = 1.0, default_threshold: float | None = None, zero_division: Any = 0,
               multilabel: bool = False, sep: str = "|", input_format: str | None = None, encoding: str = "utf-8",
-              normalize: str | None = None, engine: Any = None, progress: Callable[[Any], Any] | None = None) -> Any:
+              normalize: str | None = None, engine: Any = None, progress: Callable[[Any], Any] | None = None,
+              by: Any = None, by_bins: int | None = None, by_binning: str = "quantile", max_slices: int = 1_000,
+              min_slice: int = 30, slice_metrics: Any = None, slice_samples: int = 1_000) -> Any:
     """A cut chosen on ``dev`` and applied to the test data, beside the default and the hindsight cut.
+
+    ``by`` (issue 26): the cut chosen once on DEV overall, then reported per slice of the test data
+    (:func:`clfeval.engines.slicescores.threshold_by`; the test data read into memory).
 
     ``data`` is the test gold labels (with ``scores``; ``dev`` then a pair (gold, scores)), a table or a PATH
     (``dev`` then a table or PATH too; ``score`` names the score column, ``scores_prefix`` one column per label
@@ -161,6 +166,21 @@ def threshold(data: Any, scores: Any = None, *, dev: Any = None, gold: str | Non
     """
     from clfeval.scores.curves import parse_objective
 
+    if by is not None:
+        from clfeval.engines.slicescores import threshold_by
+        from clfeval.engines.slicing import check_by
+
+        sets = check_by(by, multilabel=multilabel, scored=False, threshold=None, show_errors=0, max_slices=max_slices)
+        if scores_prefix is not None:
+            raise UsageError(lambda o: f"option {o} slices the cut of one score column (--score).", params=["by"])
+        choice = threshold(data, scores, dev=dev, gold=gold, score=score, positive=positive, objective=objective,
+                           cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
+                           zero_division=zero_division, sep=sep, input_format=input_format, encoding=encoding,
+                           normalize=normalize, engine=engine, progress=progress)
+        slicing = dict(sets=sets, by_bins=by_bins, by_binning=by_binning, max_slices=max_slices,
+                       min_slice=min_slice, metrics=slice_metrics, slice_samples=slice_samples)
+        return threshold_by(choice, data, scores, gold=gold, score=score, by=by, slicing=slicing,
+                            zero_division=zero_division, input_format=input_format, encoding=encoding)
     eng = as_engine(engine)
     common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
                   zero_division=zero_division)
@@ -269,8 +289,11 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
                 probs_prefix: str | None = None, positive: Any = None, labels: Any = None, bins: int = 10,
                 strategy: str = "uniform", edges: str = "clfeval", input_format: str | None = None, encoding: str = "utf-8",
                 normalize: str | None = None, engine: Any = None,
-                progress: Callable[[Any], Any] | None = None) -> Any:
+                progress: Callable[[Any], Any] | None = None, by: Any = None, by_bins: int | None = None,
+                by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Any:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
+
+    ``by`` (issue 26): the same, per slice of the data (read into memory; binary probabilities of one column).
 
     ``data`` is the gold labels (with ``probs``: the probability of ``positive``, or an (n, K) matrix with
     ``labels``), a table (``prob`` names the column of ``positive``'s probability, ``probs_prefix`` one
@@ -282,6 +305,20 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
     """
     from clfeval.scores.calibration import reliability
 
+    if by is not None:
+        from clfeval.engines.slicescores import calibration_by
+        from clfeval.engines.slicing import check_by
+
+        sets = check_by(by, multilabel=False, scored=False, threshold=None, show_errors=0, max_slices=max_slices)
+        if probs_prefix is not None or (probs is not None and getattr(probs, "ndim", 1) != 1):
+            raise UsageError(lambda o: f"option {o} slices the calibration of one probability column.",
+                             params=["by"])
+        overall = calibration(data, probs, gold=gold, prob=prob, positive=positive, labels=labels, bins=bins,
+                              strategy=strategy, edges=edges, input_format=input_format, encoding=encoding,
+                              normalize=normalize, engine=engine, progress=progress)
+        slicing = dict(sets=sets, by_bins=by_bins, by_binning=by_binning, max_slices=max_slices, min_slice=min_slice)
+        return calibration_by(overall, data, probs, gold=gold, prob=prob, by=by, slicing=slicing, positive=positive,
+                              bins=bins, strategy=strategy, edges=edges, input_format=input_format, encoding=encoding)
     eng = as_engine(engine)
     check_calibration_options(eng, data=data, probs=probs, prob=prob, probs_prefix=probs_prefix, positive=positive,
                               bins=bins, strategy=strategy, edges=edges)

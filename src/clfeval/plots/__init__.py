@@ -23,6 +23,7 @@ kind               function                                        result
 ``reuters``        :func:`reuters`                                  the Reuters study
 ``cd``             :func:`cd_diagram`                               a ranking over data sets (rank)
 ``bayes``          :func:`bayes_bars`                               a ranking over data sets (rank)
+``forest``         :func:`forest`                                   Report by slice (``--by``)
 =================  ==============================================  =====================================
 """
 
@@ -33,12 +34,14 @@ from clfeval.plots.resampling import bootstrap, cv_spread
 from clfeval.plots.cddiagram import bayes_bars, cd_diagram
 from clfeval.plots.scores import label_thresholds, pr, reliability, roc, threshold
 from clfeval.plots.phidelta import phi_delta
+from clfeval.plots.slices import forest
 from clfeval.plots.study import reuters
 from clfeval.plots.tables import confusion_matrix, per_class, top_confusions
 
 __all__ = ["KINDS", "confusion_matrix", "top_confusions", "per_class", "roc", "pr", "threshold", "label_thresholds",
            "reliability",
-           "phi_delta", "cv_spread", "bootstrap", "reuters", "cd_diagram", "bayes_bars", "figure_svg", "save"]
+           "phi_delta", "cv_spread", "bootstrap", "reuters", "cd_diagram", "bayes_bars", "forest", "figure_svg",
+           "save"]
 
 #: The figure kinds of ``clfeval plot``.
 KINDS = {
@@ -54,4 +57,5 @@ KINDS = {
     "reuters": reuters,
     "cd": cd_diagram,
     "bayes": bayes_bars,
+    "forest": forest,
 }

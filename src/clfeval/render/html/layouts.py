@@ -127,6 +127,8 @@ def report_page(rep: Any, figs: Figures | None = None) -> Page:
                                     figs(plots.phi_delta, d, "The classes in the φ–δ diagram")])
     if "ranking" in rep.sections:
         attach(sections, "Ranking", [figs(plots.roc, d, "ROC curve"), figs(plots.pr, d, "Precision–recall curve")])
+    if "slices" in rep.sections:
+        attach(sections, "By slice", [figs(plots.forest, d, "Forest plot of the slices")])
     return page
 
 

@@ -1,0 +1,126 @@
+"""Report by slice at scale (issue 26): ``clfeval report DIR --by seg`` against the plain streamed report.
+
+One run; the ratios are measured in that run, each measurement in a fresh child process (its own peak RSS).
+Data: N rows (gold, pred: binary 0/1 with recall 0.8; one slice column ``seg`` of SLICES integer values, one of
+them 20 points worse) in FILES Parquet files. Measured (no --ci, as the issue asks):
+
+1. ``clfeval report DIR --positive 1 --memory 512MB`` — the plain streamed report;
+2. ``clfeval report DIR --positive 1 --memory 512MB --by seg`` — the same with 1,000 slices: the slice tables,
+   the tests across slices (chi-square, Fisher, the permutation test of F1 with --slice-samples redraws),
+   the adjustments and the fairness measures.
+
+Target: (2) at >= 0.8x the speed of (1), peak RSS <= 1 GB. The issue's case is N = 1e8; ``--n`` scales it.
+
+Usage: python bench/slices_speed.py [--n 10000000] [--slices 1000] [--files 20] [--dir DIR] [--repeat 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "src"))
+sys.path.insert(0, HERE)
+
+
+def write_data(directory: str, n: int, slices: int, files: int, seed: int = 26) -> None:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    os.makedirs(directory, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    per = n // files
+    for i in range(files):
+        m = per if i < files - 1 else n - per * (files - 1)
+        seg = rng.integers(0, slices, m, dtype=np.int64)
+        gold = (rng.random(m) < 0.4).astype(np.int64)
+        recall = np.where(seg == 0, 0.6, 0.8)
+        pred = np.where(gold == 1, rng.random(m) < recall, rng.random(m) < 0.1).astype(np.int64)
+        pq.write_table(pa.table({"gold": gold, "pred": pred, "seg": seg}),
+                       os.path.join(directory, f"part-{i:03d}.parquet"))
+
+
+def _clfeval(*args: str) -> tuple[float, str]:
+    """``clfeval ARGS`` in this process, its text output (what a user reads) timed; then its JSON, untimed."""
+    from clfeval.cli import main
+
+    text = tempfile.mktemp(suffix=".txt")
+    t0 = time.perf_counter()
+    try:
+        main([*args, "-f", "text", "-o", text])
+    except SystemExit as exc:
+        if exc.code:
+            raise RuntimeError(f"clfeval {' '.join(args)} exited {exc.code}") from None
+    seconds = time.perf_counter() - t0
+    os.unlink(text)
+    out = tempfile.mktemp(suffix=".json")
+    try:
+        main([*args, "-f", "json", "-o", out])
+    except SystemExit as exc:
+        if exc.code:
+            raise RuntimeError(f"clfeval {' '.join(args)} exited {exc.code}") from None
+    with open(out, encoding="utf-8") as f:
+        result = json.load(f)
+    os.unlink(out)
+    return seconds, result
+
+
+def job_plain(path: str) -> dict:
+    seconds, d = _clfeval("report", path, "--positive", "1", "--memory", "512MB")
+    return {"time": seconds, "n": d["n"], "mode": d["engine"]["mode"]}
+
+
+def job_sliced(path: str) -> dict:
+    seconds, d = _clfeval("report", path, "--positive", "1", "--memory", "512MB", "--by", "seg")
+    sec = d["slices"]
+    flagged = [r["slice"] for r in sec["slices"] if (r["tests"].get("recall:1") or {}).get("flagged")]
+    return {"time": seconds, "n": d["n"], "mode": d["engine"]["mode"], "slices": sec["n_slices"],
+            "flagged_recall": flagged[:5], "worst_recall": sec["worst"].get("recall:1")}
+
+
+JOBS = {"plain": job_plain, "sliced": job_sliced}
+
+
+def main() -> None:
+    import _child
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=float, default=1e7)
+    ap.add_argument("--slices", type=int, default=1000)
+    ap.add_argument("--files", type=int, default=20)
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--dir", default=None)
+    a = ap.parse_args()
+    root = a.dir or tempfile.mkdtemp(prefix="clfeval-slices-")
+    data = os.path.join(root, "data")
+    try:
+        t0 = time.perf_counter()
+        write_data(data, int(a.n), a.slices, a.files)
+        print(f"data: {int(a.n):,} rows, {a.slices:,} slices, {a.files} Parquet files "
+              f"({time.perf_counter() - t0:.1f} s to write)")
+        plain, sliced = [], []
+        for _ in range(a.repeat):  # interleaved: the load of the machine hits both alike
+            plain.append(_child.run("slices_speed", "plain", (data,)))
+            sliced.append(_child.run("slices_speed", "sliced", (data,)))
+        p = min(plain, key=lambda r: r["time"])
+        s = min(sliced, key=lambda r: r["time"])
+        print(f"plain streamed report : {p['time']:8.2f} s  peak RSS {p['rss'] / 2**20:7.0f} MB  ({p['mode']})")
+        print(f"report --by seg       : {s['time']:8.2f} s  peak RSS {s['rss'] / 2**20:7.0f} MB  ({s['mode']}, "
+              f"{s['slices']:,} slices; worst recall: {s['worst_recall']}, flagged: {s['flagged_recall']})")
+        ratio = p["time"] / s["time"]
+        print(f"speed ratio (sliced / plain): {ratio:.2f}x  (target >= 0.8x); peak RSS "
+              f"{'<=' if s['rss'] <= 2**30 else '>'} 1 GB")
+    finally:
+        if a.dir is None:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""The slice options (issue 26): ``--by`` and its companions, shared by the commands that slice."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import click
+
+__all__ = ["slice_options", "compare_slice_options", "slice_arguments"]
+
+
+def slice_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``--by``, ``--by-bins``, ``--by-binning``, ``--max-slices``, ``--min-slice``, ``--slice-metric``,
+    ``--slice-samples``."""
+    return _options(fn, tests=True)
+
+
+def compare_slice_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The slice options of ``compare``: its own test and ``--samples`` run in every slice."""
+    return _options(fn, tests=False)
+
+
+def _options(fn: Callable[..., Any], *, tests: bool) -> Callable[..., Any]:
+    options = [
+        click.option("--by", default=None, metavar="COLUMN[,COLUMN...]",
+                     help="Evaluate per slice: one count table per value of COLUMN (per combination of several "
+                          "columns), counted in the same pass; per slice the metrics, gaps to the overall value and "
+                          "to the rest, tests adjusted with Holm and Benjamini-Yekutieli, and with --positive the "
+                          "group fairness measures."),
+        click.option("--by-bins", type=click.IntRange(min=1), default=None, metavar="N",
+                     help="Cut numeric --by columns into N bins (edges stated in the output)."),
+        click.option("--by-binning", type=click.Choice(["uniform", "quantile"]), default="quantile",
+                     show_default=True, help="Bins of --by-bins: equal width, or quantiles of a first-pass sample."),
+        click.option("--max-slices", type=click.IntRange(min=1), default=1_000, show_default=True,
+                     help="Refuse more slices than this (all --by columns together)."),
+        click.option("--min-slice", type=click.IntRange(min=1), default=30, show_default=True,
+                     help="Slices with fewer items are shown, not tested, and never called the worst."),
+        click.option("--slice-metric", "slice_metrics", multiple=True, metavar="METRIC",
+                     help="A metric to test across slices (repeatable; default: accuracy and each class's recall, or "
+                          "with --positive its recall, precision, FPR and accuracy; F1, MCC, kappa and the macro "
+                          "averages get a permutation test)."),
+        click.option("--slice-samples", type=click.IntRange(min=10, max=1_000_000), default=1_000,
+                     show_default=True, help="Redraws of each permutation test of --by (metrics that are no "
+                                             "proportion of items: F1, MCC, kappa, macro averages)."),
+    ]
+    if not tests:
+        options = options[:5]
+        options[0] = click.option("--by", default=None, metavar="COLUMN[,COLUMN...]",
+                                  help="Per slice (per value of COLUMN, per combination of several; read into "
+                                       "memory). compare: A vs B within every slice with its test and --samples, "
+                                       "p-values adjusted with Holm and Benjamini-Yekutieli, Simpson's paradox "
+                                       "named when it occurs; calibration: ECE, MCE, Brier, log loss per slice.")
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def slice_arguments(o: dict[str, Any]) -> dict[str, Any]:
+    """The options as the library's arguments (removed from ``o``)."""
+    out = dict(by=o.pop("by"), by_bins=o.pop("by_bins"), by_binning=o.pop("by_binning"),
+               max_slices=o.pop("max_slices"), min_slice=o.pop("min_slice"))
+    if "slice_metrics" in o:
+        out.update(slice_metrics=list(o.pop("slice_metrics")) or None, slice_samples=o.pop("slice_samples"))
+    return out

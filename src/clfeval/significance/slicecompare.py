@@ -1,0 +1,155 @@
+"""``compare --by``: A against B within every slice, adjusted across slices, and Simpson's paradox named.
+
+Each slice's joint (gold, A, B) table is compared with the test and the samples of the overall comparison
+(:func:`clfeval.significance.paired.compare_counts`, one seed stream per slice), the slices' p-values are adjusted
+with Holm and Benjamini–Yekutieli, and when A is better overall and B in every slice (or the reverse) a sentence
+says so: the overall number is then a property of how the items are spread over the slices, not of the systems.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from clfeval.core.display import Display
+from clfeval.core.labels import label_str
+from clfeval.core.slicecount import MAX_SLICES, MISSING, SliceBinning
+from clfeval.core.tables import joint_table
+from clfeval.errors import DataError, UsageError
+from clfeval.significance.paired import compare_counts
+from clfeval.significance.slicetests import benjamini_yekutieli, holm
+
+__all__ = ["SlicedComparison", "compare_by", "slice_groups", "simpson_sentence"]
+
+
+@dataclass(frozen=True)
+class SlicedComparison(Display):
+    """A paired comparison overall and within every slice (``compare(..., by=...)``)."""
+
+    overall: Any
+    by: list[str]
+    slices: list[dict[str, Any]]
+    simpson: str | None
+    min_slice: int
+    notes: list[str] = field(default_factory=list)
+    binning: list[dict[str, Any]] = field(default_factory=list)
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def signature(self) -> dict[str, Any]:
+        return self.overall.signature
+
+    @property
+    def rejected(self) -> bool:
+        """The overall test rejects its null (what ``--gate`` asks)."""
+        return bool(self.overall.rejected)
+
+    def to_frame(self) -> Any:
+        """One row per slice (slice, key columns, n, a, b, delta, p, p_holm, p_by, significant) as a pandas
+        DataFrame; pandas is imported only here (the ``pandas`` extra)."""
+        from clfeval.significance.slices import pandas_or_extra
+
+        pd = pandas_or_extra("to_frame")
+        keep = ("n", "small", "a", "b", "delta", "p", "p_holm", "p_by", "significant")
+        return pd.DataFrame([{"slice": r["slice"], **r["key"], **{k: r.get(k) for k in keep}} for r in self.slices])
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"kind": "comparison by slice", "by": list(self.by), "overall": self.overall.to_dict(),
+               "slices": self.slices, "simpson": self.simpson, "min_slice": self.min_slice,
+               "adjustment": {"methods": ["holm", "benjamini-yekutieli"], "family": "the slices tested"},
+               "notes": list(self.notes)}
+        if self.binning:
+            out["binning"] = self.binning
+        if self.engine is not None:
+            out["engine"] = self.engine
+        return out
+
+
+def slice_groups(columns: Mapping[str, Any], *, max_slices: int = MAX_SLICES,
+                 binning: Mapping[str, SliceBinning] | None = None) -> tuple[list[str], list[tuple], np.ndarray]:
+    """(slice names, slice keys, slice code of every row) of the ``by`` columns held in memory."""
+    from clfeval.core.slicecount import SliceCounter
+
+    names = list(columns)
+    counter = SliceCounter([tuple(names)], max_slices=max_slices, binning=binning)
+    slot = counter.slice_codes(columns)
+    keys = counter.keys()
+    for j, c in enumerate(names):
+        if keys and all(k[j] == MISSING for k in keys):
+            raise DataError(lambda o, _c=c: f"column {_c!r} (option {o}) is null in every row: there is nothing to "
+                                            f"slice by.", params=["by"])
+    shown = [label_str(k[0]) if len(names) == 1 else ", ".join(f"{c}={label_str(v)}" for c, v in zip(names, k))
+             for k in keys]
+    return shown, keys, slot
+
+
+def _better(delta: float, higher: bool) -> int:
+    if not math.isfinite(delta) or delta == 0:
+        return 0
+    return 1 if (delta > 0) == higher else -1
+
+
+def simpson_sentence(overall: Any, rows: Sequence[dict[str, Any]], by: Sequence[str]) -> str | None:
+    """The sentence naming Simpson's paradox, or None: A better overall and B better in every slice (or the
+    reverse), over at least two slices."""
+    higher = overall.higher_is_better
+    sign = _better(overall.delta, higher)
+    signs = [_better(r["delta"], higher) for r in rows if r["delta"] is not None]
+    if sign == 0 or len(signs) < 2 or any(s != -sign for s in signs):
+        return None
+    a, b = overall.names
+    win, lose = (a, b) if sign > 0 else (b, a)
+    return (f"Simpson's paradox: {win} is better than {lose} overall ({overall.label} {overall.a:.4f} vs "
+            f"{overall.b:.4f}), but {lose} is better in every one of the {len(signs)} slices of "
+            f"{', '.join(by)}: the overall difference comes from how each system's decisions fall across the "
+            f"slices, so read the slices before the overall number.")
+
+
+def compare_by(gold: Any, a: Any, b: Any, by: Mapping[str, Any], *, metric: Any = "accuracy",
+               test: str = "bootstrap", samples: int = 10_000, seed: Any = 0, alpha: float = 0.05, ci: float = 0.95,
+               zero_division: Any = 0, beta: float = 1.0, names: Sequence[str] = ("A", "B"),
+               max_slices: int = MAX_SLICES, min_slice: int = 30, binning: Mapping[str, SliceBinning] | None = None,
+               labels: Sequence[Any] | None = None) -> SlicedComparison:
+    """A vs B overall and within every slice of the ``by`` columns (name → values, one per item)."""
+    if int(min_slice) < 1:
+        raise UsageError(lambda o: f"option {o} must be a whole number ≥ 1; got {min_slice!r}.", params=["min_slice"])
+    overall_table = joint_table(gold, a, b, labels=labels)
+    labs = list(overall_table.labels)
+    common = dict(metric=metric, test=test, samples=samples, alpha=alpha, ci=ci, zero_division=zero_division,
+                  beta=beta, names=tuple(names))
+    overall = compare_counts(overall_table, seed=seed, **common)
+    shown, keys, slot = slice_groups(by, max_slices=max_slices, binning=binning)
+    ga, aa, ba = (np.asarray(_plain(x), dtype=object) for x in (gold, a, b))
+    seeds = np.random.SeedSequence(seed if isinstance(seed, int) else 0).spawn(len(keys))
+    rows: list[dict[str, Any]] = []
+    for i, name in enumerate(shown):
+        idx = np.flatnonzero(slot == i)
+        row: dict[str, Any] = {"slice": name, "key": {c: label_str(v) for c, v in zip(by, keys[i])},
+                               "n": int(idx.size), "small": bool(idx.size < min_slice)}
+        if idx.size:
+            t = joint_table(ga[idx].tolist(), aa[idx].tolist(), ba[idx].tolist(), labels=labs)
+            r = compare_counts(t, seed=np.random.default_rng(seeds[i]), **common)
+            row.update(a=r.a, b=r.b, delta=r.delta, p=None if row["small"] else r.p_value, ci=r.ci)
+        else:
+            row.update(a=None, b=None, delta=None, p=None)
+        rows.append(row)
+    p = np.array([r["p"] if r["p"] is not None and math.isfinite(r["p"]) else np.nan for r in rows])
+    h, y = holm(p), benjamini_yekutieli(p)
+    for r, hv, yv in zip(rows, h, y):
+        if r["p"] is not None:
+            r.update(p_holm=float(hv), p_by=float(yv), significant=bool(hv < alpha))
+    notes = []
+    small = [r["slice"] for r in rows if r["small"]]
+    if small:
+        notes.append(f"{len(small)} slice(s) below {min_slice} items ({', '.join(small[:5])}): compared, not tested.")
+    return SlicedComparison(overall, list(by), rows, simpson_sentence(overall, rows, list(by)), int(min_slice), notes,
+                            [v.to_dict() for v in (binning or {}).values()])
+
+
+def _plain(x: Any) -> list[Any]:
+    if hasattr(x, "to_pylist"):
+        return x.to_pylist()
+    return list(np.asarray(x).tolist()) if not isinstance(x, list) else x
