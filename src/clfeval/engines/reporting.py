@@ -51,6 +51,8 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
     require : sequence of str
         Conditions such as ``"macro_f1>=0.70"``, each shown met or not (``sections["requirements"]``).
 
+    Notes
+    -----
     Other parameters are those of :func:`clfeval.evaluate.reports.report`.
 
     Returns
