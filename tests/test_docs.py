@@ -174,3 +174,4 @@ def test_the_readme_is_collected_once_it_is_the_short_one():
         pytest.skip("README.md is the old manual (more than 200 lines): docs/README.next.md replaces it, and its "
                     "examples are run from docs/README.next.md until then")
     assert dx.sybil.should_parse(ROOT / "README.md")
+    assert dx.sybil.parse(ROOT / "README.md").text
