@@ -73,7 +73,8 @@ class _SkipBlock:
 
     def __call__(self, example) -> None:
         if example.region.start < self.end:
-            raise SkipTest(self.reason)
+            where = Path(example.path).resolve().relative_to(ROOT)
+            raise SkipTest(f"{where}:{example.line}: not run by the tests: {self.reason}")
         example.document.pop_evaluator(self)
         raise NotEvaluated()
 
