@@ -30,6 +30,8 @@ __all__ = [
     "ClusterLost",
     "LabelListError",
     "UndefinedMetricWarning",
+    "EXIT_CODES",
+    "exit_codes_markdown",
 ]
 
 
@@ -194,3 +196,33 @@ class LabelListError(DataError):
 
 class UndefinedMetricWarning(UserWarning):
     """A ratio metric was 0/0 for some labels and was filled by ``zero_division``."""
+
+
+#: Every exit code of the ``clfeval`` command and what it means. The documentation's exit-code table is generated
+#: from it (:func:`exit_codes_markdown`, by the site's build hook); ``tests/test_docs.py`` checks it against the
+#: error classes' ``exit_code`` and the codes the command line returns.
+EXIT_CODES: tuple[tuple[int, str], ...] = (
+    (0, "success"),
+    (1, "a problem found in the data (a missing column, an empty label, a run log that is not one)"),
+    (2, "a usage or environment error: an unknown option, a bad value, a missing file, an output refused or not "
+        "writable, a full disk, a missing extra, a Dask cluster lost"),
+    (3, "a gate not met: `compare --gate` (or `runs compare --gate`) whose test does not reject its null, "
+        "`report --require` with an unmet condition; the result is still written, the unmet part named on stderr"),
+    (70, "a bug in clfeval: an unexpected error, said in one paragraph (please report it, with the traceback "
+         "`clfeval --debug ...` shows)"),
+    (129, "interrupted by SIGHUP (a closed terminal, a dropped ssh session): no output, temporary files removed"),
+    (130, "interrupted by SIGINT (Ctrl-C): no output, temporary files removed"),
+    (131, "interrupted by SIGQUIT: no output, temporary files removed"),
+    (143, "interrupted by SIGTERM: no output, temporary files removed"),
+)
+
+
+def exit_codes_markdown() -> str:
+    """The exit-code table of the documentation, as a Markdown table.
+
+    >>> print(exit_codes_markdown().splitlines()[2])
+    | 0 | success |
+    """
+    rows = ["| code | meaning |", "| ---: | --- |"]
+    rows += [f"| {code} | {meaning} |" for code, meaning in EXIT_CODES]
+    return "\n".join(rows)

@@ -59,6 +59,8 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         smaller are shown, not tested, never the worst; ``slice_metrics``: the metrics tested;
         ``slice_samples``: redraws of each permutation test.
 
+    Notes
+    -----
     Other parameters are those of :func:`clfeval.evaluate.reports.report`.
 
     Returns

@@ -29,6 +29,8 @@ class Local:
     tmpdir : str, optional
         Where spill directories go (default: the system's temporary directory).
 
+    Examples
+    --------
     >>> Local(memory="512MB").budget
     512000000
     """

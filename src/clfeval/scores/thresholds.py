@@ -534,6 +534,8 @@ def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any =
         How messages name the score columns (their ``prefix``) and the items
         of the test and of the development data.
 
+    Notes
+    -----
     A label with no positive item in the development data keeps the default
     cut (said in ``notes``): no cut can be chosen for it honestly.
 

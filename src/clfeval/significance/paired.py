@@ -574,8 +574,12 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
         Compare each other system (as A) with this one (as B). Without it every
         pair is compared, A being the one with the better observed score.
 
+    Notes
+    -----
     Other parameters as in :func:`compare`.
 
+    Examples
+    --------
     >>> gold = [0] * 20
     >>> r = compare_many(gold, {"x": [0] * 18 + [1] * 2, "y": [0] * 10 + [1] * 10, "z": [1] * 20},
     ...                  baseline="z", samples=2000)
