@@ -14,7 +14,7 @@ import click
 from clfeval.errors import InputFileError, UsageError
 from clfeval.render._util import shown
 
-__all__ = ["Group", "option_names", "output_options", "input_options", "reading_options", "sep_option", "check_paths",
+__all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option", "check_paths",
            "emit", "finish_run", "progress", "where_recorded", "DEFAULT_RUNS_DB", "reading_progress", "existing_file", "input_path", "parse_list", "message",
            "stdout_error"]
 
@@ -31,6 +31,49 @@ class Group(click.Group):
             ctx.obj["command"] = cmd
             ctx.obj["command_path"] = f"{ctx.command_path} {name}"
         return name, cmd, rest
+
+
+class _Commands(dict):  # type: ignore[type-arg]
+    """The commands of a :class:`LazyGroup`: a command named in ``lazy`` is imported when it is first looked up."""
+
+    def __init__(self, lazy: dict[str, str]) -> None:
+        super().__init__()
+        self.lazy = lazy
+
+    def __missing__(self, name: str) -> click.Command:
+        if name not in self.lazy:
+            raise KeyError(name)
+        import importlib
+
+        module, attr = self.lazy[name].split(":")
+        self[name] = command = getattr(importlib.import_module(module), attr)
+        return command
+
+
+class LazyGroup(Group):
+    """A group whose subcommands are imported when they run (or when their help is shown).
+
+    ``lazy`` maps each name to ``"module:attribute"``, one line a command: ``clfeval --version`` and each
+    command import only what they use.
+    """
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = _Commands(dict(lazy or {}))
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self.commands.lazy})
+
+    def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
+        try:
+            return self.commands[cmd_name]
+        except KeyError:
+            return None
+
+    def load_all(self) -> None:
+        """Import every command (``self.commands`` then holds them all)."""
+        for name in self.commands.lazy:
+            self.commands[name]
 
 
 def option_names(command: click.Command | None) -> dict[str, str]:

@@ -2,23 +2,37 @@
 
 Results do not import the renderers (they sit above them): :class:`Display`
 looks them up here, in a registry that :mod:`clfeval.render` fills when it is
-imported (the package ``__init__`` imports it).
+imported. The package ``__init__`` names that module (:func:`set_loader`) without importing it, so the
+renderers (rich, NumPy) load when a result is first shown, not when clfeval is imported.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 from typing import Any, Callable
 
-__all__ = ["Display", "set_renderers"]
+__all__ = ["Display", "set_renderers", "set_loader"]
 
 _RENDERERS: dict[str, Callable[[Any], str]] = {}
+_LOADER: list[str] = []
 
 
 def set_renderers(*, text: Callable[[Any], str], html: Callable[[Any], str]) -> None:
     """Register the functions that turn a result into text and into an HTML fragment."""
     _RENDERERS["text"] = text
     _RENDERERS["html"] = html
+
+
+def set_loader(module: str) -> None:
+    """Name the module whose import registers the renderers (imported when a result is first shown)."""
+    _LOADER[:] = [module]
+
+
+def _renderer(kind: str) -> Callable[[Any], str] | None:
+    if kind not in _RENDERERS and _LOADER:
+        importlib.import_module(_LOADER[0])
+    return _RENDERERS.get(kind)
 
 
 class Display:
@@ -46,9 +60,9 @@ class Display:
         cls.to_dict = to_dict  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
-        fn = _RENDERERS.get("text")
+        fn = _renderer("text")
         return fn(self) if fn is not None else repr(self)
 
     def _repr_html_(self) -> str | None:
-        fn = _RENDERERS.get("html")
+        fn = _renderer("html")
         return fn(self) if fn is not None else None

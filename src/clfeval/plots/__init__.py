@@ -26,27 +26,42 @@ kind               function                                        result
 
 from __future__ import annotations
 
-from clfeval.plots._mpl import figure_svg, save
-from clfeval.plots.resampling import bootstrap, cv_spread
-from clfeval.plots.scores import label_thresholds, pr, reliability, roc, threshold
-from clfeval.plots.phidelta import phi_delta
-from clfeval.plots.study import reuters
-from clfeval.plots.tables import confusion_matrix, per_class, top_confusions
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["KINDS", "confusion_matrix", "top_confusions", "per_class", "roc", "pr", "threshold", "label_thresholds",
-           "reliability",
-           "phi_delta", "cv_spread", "bootstrap", "reuters", "figure_svg", "save"]
+from clfeval.core.lazy import attach as _attach, names as _names
 
-#: The figure kinds of ``clfeval plot``.
-KINDS = {
-    "confusion": confusion_matrix,
-    "per-class": per_class,
-    "roc": roc,
-    "pr": pr,
-    "threshold": threshold,
-    "reliability": reliability,
-    "phi-delta": phi_delta,
-    "cv-spread": cv_spread,
-    "bootstrap": bootstrap,
-    "reuters": reuters,
+_EXPORTS = {
+    "clfeval.plots.tables": ("confusion_matrix", "top_confusions", "per_class"),
+    "clfeval.plots.scores": ("roc", "pr", "threshold", "label_thresholds", "reliability"),
+    "clfeval.plots.phidelta": ("phi_delta",),
+    "clfeval.plots.resampling": ("cv_spread", "bootstrap"),
+    "clfeval.plots.study": ("reuters",),
+    "clfeval.plots._mpl": ("figure_svg", "save"),
 }
+
+__all__ = ["KINDS", *_names(_EXPORTS)]
+_getattr, __dir__ = _attach(__name__, _EXPORTS)
+
+#: The figure kinds of ``clfeval plot``: kind → the function's name (``KINDS`` maps kind → function).
+_KINDS = {"confusion": "confusion_matrix", "per-class": "per_class", "roc": "roc", "pr": "pr",
+          "threshold": "threshold", "reliability": "reliability", "phi-delta": "phi_delta", "cv-spread": "cv_spread",
+          "bootstrap": "bootstrap", "reuters": "reuters"}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "KINDS":  # built when first asked for: it holds the functions, which import matplotlib
+        kinds = {kind: _getattr(fn) for kind, fn in _KINDS.items()}
+        globals()["KINDS"] = kinds
+        return kinds
+    return _getattr(name)
+
+
+if TYPE_CHECKING:
+    KINDS: dict[str, Any]
+    from clfeval.plots.tables import confusion_matrix, per_class, top_confusions
+    from clfeval.plots.scores import label_thresholds, pr, reliability, roc, threshold
+    from clfeval.plots.phidelta import phi_delta
+    from clfeval.plots.resampling import bootstrap, cv_spread
+    from clfeval.plots.study import reuters
+    from clfeval.plots._mpl import figure_svg, save
+

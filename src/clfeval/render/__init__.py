@@ -14,10 +14,9 @@ from __future__ import annotations
 import io
 import json
 import math
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable
-
-import numpy as np
 
 from clfeval.core.display import set_renderers
 
@@ -71,9 +70,10 @@ def jsonable(value: Any) -> Any:
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
+    np = sys.modules.get("numpy")  # a value cannot be a NumPy one unless NumPy is imported
+    if np is not None and isinstance(value, np.ndarray):
         return jsonable(value.tolist())
-    if isinstance(value, np.generic):
+    if np is not None and isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         return None
