@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import random
 import statistics
 import subprocess
@@ -54,7 +55,8 @@ def commands(tmp: Path) -> dict[str, tuple[list[str], str, float]]:
     """name → (argv, floor, goal as a multiple of the floor)."""
     a, b = inputs(tmp)
     py = sys.executable
-    cli = [py, "-m", "clfeval"]
+    script = Path(sys.executable).with_name("clfeval")  # the console script, as a user runs it
+    cli = [str(script)] if script.exists() else [py, "-m", "clfeval"]
     out: dict[str, tuple[list[str], str, float]] = {
         "floor: import click": ([py, "-c", "import click"], "", 0),
         "floor: import numpy, pyarrow.csv": ([py, "-c", "import numpy, pyarrow.csv"], "", 0),
@@ -69,9 +71,13 @@ def commands(tmp: Path) -> dict[str, tuple[list[str], str, float]]:
     return out
 
 
+#: The children write and use bytecode caches, as an installed package does (PYTHONDONTWRITEBYTECODE dropped).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run_once(argv: list[str]) -> float:
     t = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, cwd=ROOT)
+    done = subprocess.run(argv, capture_output=True, cwd=ROOT, env=ENV)
     wall = time.perf_counter() - t
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr.decode()[-2000:]}")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import signal
 import sys
 import threading
-import traceback
 from typing import Any
 
 import click
@@ -23,7 +22,6 @@ import click
 from clfeval._version import __version__
 from clfeval.cli._common import LazyGroup, message, option_names, stdout_error
 from clfeval.errors import ClfevalError, GateNotMet, Interrupted
-from clfeval.io.outputs import os_reason
 
 __all__ = ["cli", "main", "console_main"]
 
@@ -71,6 +69,12 @@ def _register() -> None:
 #: Signals that end a run cleanly (temporary files and spill directories removed, no output): SIGTERM, SIGHUP (a
 #: closed terminal, a dropped ssh session) and SIGQUIT; they exit 128 + the signal's number (143, 129, 131).
 _HANDLED = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))
+
+
+def _print_traceback() -> None:
+    import traceback  # only with --debug
+
+    traceback.print_exc()
 
 
 def _on_sigterm(signum: int, _frame: Any) -> None:
@@ -124,18 +128,20 @@ def _run(argv: list[str] | None, state: dict[str, Any]) -> int:
         return exc.exit_code
     except ClfevalError as exc:
         if state.get("debug"):
-            traceback.print_exc()
+            _print_traceback()
         message(f"clfeval: error: {exc.with_names(option_names(state.get('command')))}")
         return exc.exit_code
     except OSError as exc:  # the environment (a file, the disk) said no where no message was prepared
         if state.get("debug"):
-            traceback.print_exc()
+            _print_traceback()
         where = f"{exc.filename!r}: " if exc.filename else ""
+        from clfeval.io.outputs import os_reason
+
         message(f"clfeval: error: {where}{os_reason(exc)}.")
         return 2
     except Exception as exc:  # the last resort: a bug, said in one paragraph
         if state.get("debug"):
-            traceback.print_exc()
+            _print_traceback()
         return _bug(exc, state)
 
 
@@ -160,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
             code = exc.exit_code
         except Exception as exc:  # raised while an error was being reported: still one paragraph, exit 70
             if state.get("debug"):
-                traceback.print_exc()
+                _print_traceback()
             code = _bug(exc, state)
     finally:
         for sig, handler in previous.items():

@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, Iterator
 import click
 
 from clfeval.errors import InputFileError, UsageError
-from clfeval.render._util import shown
+from clfeval.core.inert import shown
 
 __all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option", "check_paths",
            "emit", "finish_run", "progress", "where_recorded", "DEFAULT_RUNS_DB", "reading_progress", "existing_file", "input_path", "parse_list", "message",

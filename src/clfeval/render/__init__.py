@@ -51,16 +51,50 @@ def register_section(name: str, blocks: Callable[[Any], list[Any]]) -> None:
     _SECTIONS[name] = blocks
 
 
-def section_renderers() -> dict[str, Callable[[Any], list[Any]]]:
-    _load_builtin()
-    return dict(_SECTIONS)
+#: Which module registers what, so that showing a result imports only its renderers: a result type's name → the
+#: module of this package that registers it; a report section → the module that registers its layout (in the
+#: order the sections are shown). A type or section not listed here loads every module (it is still found).
+_WHERE = {
+    "Report": "reports", "MetricCatalogue": "catalog", "CVComparison": "cvcompare", "RunComparison": "cvcompare",
+    "DeLongComparison": "decisions", "DeLongOvR": "decisions", "AUCInterval": "decisions", "CurveBands": "decisions",
+    "NonInferiority": "decisions", "DemoReport": "demo", "DemoResult": "demo", "DemoList": "demo",
+    "ErrorAnalysis": "errorpages", "McNemarPower": "power", "BootstrapPower": "power", "IntervalWidth": "power",
+    "ProtocolResult": "protocols", "RunList": "runlog", "Run": "runlog", "BestRuns": "runlog", "Ablation": "runlog",
+    "CheckResult": "runlog", "Ranking": "scores", "RankingOvR": "scores", "ThresholdChoice": "scores",
+    "LabelThresholds": "scores", "Calibration": "scores", "Comparison": "significance",
+    "MultiComparison": "significance", "ReutersStudy": "study", "FetchedDataset": "study",
+}
+_SECTION_WHERE: dict[str, str | None] = {"ranking_ci": "decisions", "requirements": "decisions",
+                                         "errors_share": "errorpages", "ranking": "scores", "ci": "significance",
+                                         "engine": None}  # None: a section without a layout of its own
+
+
+def section_renderers(names: Any = None) -> dict[str, Callable[[Any], list[Any]]]:
+    """The layouts of the report sections ``names`` (every registered section when None), in the order shown."""
+    wanted = None if names is None else set(names)
+    if wanted is None or wanted - set(_SECTION_WHERE):
+        _load_builtin()
+    else:
+        for name in wanted:
+            module = _SECTION_WHERE[name]
+            if module is not None:
+                _load(module)
+    order = [n for n in _SECTION_WHERE if n in _SECTIONS] + [n for n in _SECTIONS if n not in _SECTION_WHERE]
+    return {n: _SECTIONS[n] for n in order if wanted is None or n in wanted}
 
 
 def _entry(result: Any) -> _Entry:
-    _load_builtin()
-    for cls in type(result).__mro__:
-        if cls in _REGISTRY:
-            return _REGISTRY[cls]
+    mro = type(result).__mro__
+    for attempt in range(3):
+        for cls in mro:
+            if cls in _REGISTRY:
+                return _REGISTRY[cls]
+        if attempt == 0:
+            for cls in mro:
+                if cls.__name__ in _WHERE:
+                    _load(_WHERE[cls.__name__])
+        elif attempt == 1:
+            _load_builtin()
     raise TypeError(f"no renderer registered for {type(result).__name__}")
 
 
@@ -189,19 +223,24 @@ def render(result: Any, fmt: str = "text", *, width: int | None = None) -> str:
 _LOADED = False
 
 
+def _load(name: str) -> None:
+    import importlib
+
+    importlib.import_module(f"clfeval.render.{name}")
+
+
 def _load_builtin() -> None:
     global _LOADED
     if _LOADED:
         return
     _LOADED = True
-    import importlib
     import pkgutil
 
     import clfeval.render as pkg
 
     for mod in pkgutil.iter_modules(pkg.__path__):
         if not mod.name.startswith("_"):
-            importlib.import_module(f"clfeval.render.{mod.name}")
+            _load(mod.name)
 
 
 def _html_fragment(result: Any) -> str:
