@@ -5,6 +5,9 @@ wrote with ``--format json`` (nothing is recomputed: results carry aggregated
 data only — decimated curves, bin tables, fold values, replicate histograms)
 and returns a :class:`matplotlib.figure.Figure` on an Agg canvas, to restyle,
 save (:func:`save`) or inline as SVG (:func:`figure_svg`).
+Every figure function also takes ``ax=``, a matplotlib Axes of the caller's (a cell of their own subplot
+grid): it draws into it and returns that Axes' Figure (``plots.roc(report, ax=axes[0])``); a figure of two
+panels (reliability, the Reuters study, a zoomed φ–δ) splits that cell in two.
 
 =================  ==============================================  =====================================
 kind               function                                        result

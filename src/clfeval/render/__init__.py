@@ -253,4 +253,10 @@ def _html_fragment(result: Any) -> str:
     return fragment(result)
 
 
-set_renderers(text=lambda r: render(r, "text"), html=_html_fragment)
+def _frame(result: Any) -> Any:
+    from clfeval.render.frames import to_frame
+
+    return to_frame(result)
+
+
+set_renderers(text=lambda r: render(r, "text"), html=_html_fragment, page=lambda r: render(r, "html"), frame=_frame)
