@@ -177,3 +177,21 @@ def test_subpackages_are_attributes_of_the_root():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"})
     assert done.stdout.split() == ["clfeval.significance.power", "clfeval.plots"], done.stderr
+
+
+def test_version_and_help_import_no_command():
+    """`clfeval --version` loads no command module; neither it nor `--help` (which reads each command's short
+    help) imports NumPy, pyarrow, rich, SciPy or pandas."""
+    for arg in ("--version", "--help"):
+        code = ("import sys, contextlib, io\nfrom clfeval.cli import main\n"
+                f"with contextlib.redirect_stdout(io.StringIO()):\n    try:\n        main([{arg!r}])\n"
+                "    except SystemExit:\n        pass\n"
+                "print(' '.join(sorted(m for m in sys.modules if m.startswith('clfeval.cli.') or "
+                "m.split('.')[0] in ('numpy', 'pyarrow', 'rich', 'scipy', 'pandas'))))")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                              env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"})
+        assert done.returncode == 0, done.stderr
+        loaded = done.stdout.split()
+        assert all(m.startswith("clfeval.cli.") for m in loaded), (arg, loaded)
+        if arg == "--version":
+            assert loaded == ["clfeval.cli._common"], loaded
