@@ -63,10 +63,12 @@ _WHERE = {
     "CheckResult": "runlog", "Ranking": "scores", "RankingOvR": "scores", "ThresholdChoice": "scores",
     "LabelThresholds": "scores", "Calibration": "scores", "Comparison": "significance",
     "MultiComparison": "significance", "ReutersStudy": "study", "FetchedDataset": "study",
+    "FoundSlices": "slicefind",
 }
+# None: a section without a layout of its own
 _SECTION_WHERE: dict[str, str | None] = {"ranking_ci": "decisions", "requirements": "decisions",
                                          "errors_share": "errorpages", "ranking": "scores", "ci": "significance",
-                                         "engine": None}  # None: a section without a layout of its own
+                                         "find_slices": "slicefind", "engine": None}
 
 
 def section_renderers(names: Any = None) -> dict[str, Callable[[Any], list[Any]]]:
