@@ -195,3 +195,13 @@ def test_version_and_help_import_no_command():
         assert all(m.startswith("clfeval.cli.") for m in loaded), (arg, loaded)
         if arg == "--version":
             assert loaded == ["clfeval.cli._common"], loaded
+
+
+def test_every_command_is_listed_and_walkable():
+    """The lazy command map: ``cli.commands`` walked (tests, docs) holds every command of ``COMMANDS``."""
+    code = ("import sys\nfrom clfeval.cli import COMMANDS, cli\n"
+            "assert 'report' in cli.commands and 'clfeval.cli.report_cmd' not in sys.modules\n"
+            "print(sorted(cli.commands) == sorted(COMMANDS), len(dict(cli.commands.items())) == len(COMMANDS))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"})
+    assert done.stdout.split() == ["True", "True"], done.stdout + done.stderr

@@ -49,6 +49,31 @@ class _Commands(dict):  # type: ignore[type-arg]
         self[name] = command = getattr(importlib.import_module(module), attr)
         return command
 
+    def _all(self) -> dict[str, click.Command]:
+        for name in self.lazy:
+            if not dict.__contains__(self, name):
+                self[name]
+        return self
+
+    # walking the commands (tests, documentation) sees every one: imported then
+    def __iter__(self) -> Any:
+        return dict.__iter__(self._all())
+
+    def __len__(self) -> int:
+        return dict.__len__(self._all())
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in self.lazy
+
+    def keys(self) -> Any:
+        return dict.keys(self._all())
+
+    def values(self) -> Any:
+        return dict.values(self._all())
+
+    def items(self) -> Any:
+        return dict.items(self._all())
+
 
 class LazyGroup(Group):
     """A group whose subcommands are imported when they run (or when their help is shown).
@@ -62,7 +87,7 @@ class LazyGroup(Group):
         self.commands = _Commands(dict(lazy or {}))
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*self.commands, *self.commands.lazy})
+        return sorted({*dict.keys(self.commands), *self.commands.lazy})
 
     def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
         try:
@@ -72,8 +97,7 @@ class LazyGroup(Group):
 
     def load_all(self) -> None:
         """Import every command (``self.commands`` then holds them all)."""
-        for name in self.commands.lazy:
-            self.commands[name]
+        self.commands._all()
 
 
 def option_names(command: click.Command | None) -> dict[str, str]:
