@@ -9,6 +9,9 @@
    ``--many-classes`` (default 10,000) classes, as JSON and as HTML (fresh processes, best of ``--repeats``).
    Targets: the page ≤ 2 MB and its time ≤ 5× the JSON time (tables show 30 classes, figures 20: the rule of
    ``clfeval.core.manyclasses``).
+0. The notebook card (issue 23): ``_repr_html_()`` of a 10-class report of 1,000 items against its full page
+   ``to_html()``, in one process (each rendered once to import what it needs, then ``--card-repeats`` times in
+   turn, the median of each). Targets: the card ≤ 20 KB and its time ≤ 0.2× the page's.
 3. Sizes of the pages: the 10-class report without scores (target ≤ 300 KB) and with the one-vs-rest
    curves (≤ 800 KB), from the runs above; the Reuters-21578 study (``clfeval reuters --format html``,
    ≤ 1.5 MB) when the corpus is found (``--archive``, default ../shared/data/reuters21578.tar.gz).
@@ -18,7 +21,7 @@ the report carries (count tables, decimated curves), so its extra cost does not 
 items.
 
 Usage: python bench/html_speed.py [--n 10000000] [--repeats 3] [--many-classes 10000] [--many-items 50000]
-                                  [--archive PATH | --no-reuters] [--only-many]
+                                  [--archive PATH | --no-reuters] [--only-many] [--only-card] [--card-repeats 7]
 """
 
 from __future__ import annotations
@@ -112,6 +115,34 @@ def many_classes(tmp: str, n: int, k: int, repeats: int) -> None:
           f" JSON {kb(os.path.join(tmp, 'many.json'))}")
 
 
+def notebook_card(repeats: int) -> None:
+    """The card and the page of a 10-class report of 1,000 items, timed in this process (median of ``repeats``)."""
+    import statistics
+
+    sys.path.insert(0, str(ROOT / "src"))
+    import clfeval as cf
+
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 10, 1000)
+    pred = np.where(rng.random(1000) < 0.7, gold, rng.integers(0, 10, 1000))
+    labels = np.array([f"class{i}" for i in range(10)])
+    rep = cf.report(labels[gold], labels[pred])
+    card, page = rep._repr_html_(), rep.to_html()  # first renders: matplotlib, Jinja2 imported
+    times: dict[str, list[float]] = {"card": [], "page": []}
+    for _ in range(repeats):
+        for name, fn in (("card", rep._repr_html_), ("page", rep.to_html)):
+            t = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t)
+    c, p = statistics.median(times["card"]), statistics.median(times["page"])
+    size = len(card.encode("utf-8"))
+    print(f"notebook card of a 10-class report of 1,000 items (median of {repeats}, interleaved, one process)")
+    print(f"  card: {size / 1000:.1f} KB (target ≤ 20 KB): {'met' if size <= 20_000 else 'NOT met'}; "
+          f"page: {len(page.encode('utf-8')) / 1000:.1f} KB")
+    print(f"  card {c * 1000:.1f} ms, page {p * 1000:.1f} ms: card/page {c / p:.3f}× (target ≤ 0.2×): "
+          f"{'met' if c <= 0.2 * p else 'NOT met'}")
+
+
 def kb(path: str | Path) -> str:
     return f"{os.path.getsize(path) / 1000:,.0f} KB"
 
@@ -125,7 +156,12 @@ def main() -> None:
     ap.add_argument("--many-classes", type=int, default=10_000)
     ap.add_argument("--many-items", type=int, default=50_000)
     ap.add_argument("--only-many", action="store_true", help="run only the many-classes part")
+    ap.add_argument("--only-card", action="store_true", help="run only the notebook card part")
+    ap.add_argument("--card-repeats", type=int, default=7)
     a = ap.parse_args()
+    notebook_card(a.card_repeats)
+    if a.only_card:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         many_classes(tmp, a.many_items, a.many_classes, a.repeats)
         if a.only_many:

@@ -206,7 +206,9 @@ def test_the_cli_rules_can_fail(tmp_path):
 
 
 # Packages whose __init__ re-exports the public API for users; code inside clfeval imports the defining module.
-REEXPORTING = ("clfeval", "clfeval.protocols", "clfeval.io", "clfeval.dask")
+REEXPORTING = ("clfeval", "clfeval.core", "clfeval.io", "clfeval.scores", "clfeval.text", "clfeval.evaluate",
+               "clfeval.significance", "clfeval.protocols", "clfeval.studies", "clfeval.dask", "clfeval.engines",
+               "clfeval.plots")
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))

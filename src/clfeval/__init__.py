@@ -3,75 +3,79 @@
 Count once, derive everything: labels are encoded once, counted into tables
 that add up, and every metric, baseline, diagnostic and resampling test is
 computed from those tables.
+
+The front door is here (``clfeval.report``, ``compare``, ``threshold``, ``calibration``, ``ranking``,
+``error_analysis``; ``engine=Local(...)`` or ``Dask(...)``); each stage package lists what it offers in its
+own ``__all__`` (``from clfeval.significance import power_compare``); docs/API.md lists them all. Every name
+is imported when it is first used (PEP 562), so ``import clfeval`` imports neither NumPy nor pyarrow.
 """
 
 from __future__ import annotations
 
-from clfeval._version import __version__
-from clfeval.errors import ClfevalError, DataError, UsageError
-from clfeval.scores.calibration import Calibration, reliability
-from clfeval.scores.curves import Ranking, RankingOvR, ranking_ovr
-from clfeval.evaluate.reports import Report, report_from_table
-from clfeval.significance.paired import Comparison, MultiComparison, compare_many, holm
-# the front door: five operations, any input (arrays, a table with column names, a PATH), engine= a parameter
-from clfeval.engines.spec import Dask, Local
-from clfeval.engines.reporting import report
-from clfeval.engines.comparing import compare
-from clfeval.engines.scoreops import calibration, ranking, threshold
-from clfeval.engines.errorops import error_analysis
-from clfeval.evaluate.erroranalysis import ErrorAnalysis
-from clfeval.protocols.rankinput import rank
-from clfeval.significance.multirank import RankResult
-from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice, choose_label_thresholds, choose_threshold
-import clfeval.render  # noqa: F401  (fills the display registry: str() and _repr_html_ of results)
-from clfeval.core.tables import (
-    ConfusionAccumulator,
-    ConfusionTable,
-    JointTable,
-    MultilabelAccumulator,
-    MultilabelTable,
-    confusion_table,
-    joint_table,
-    multilabel_table,
-)
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "__version__",
-    "ClfevalError",
-    "DataError",
-    "UsageError",
-    "Local",
-    "Dask",
-    "report",
-    "compare",
-    "threshold",
-    "calibration",
-    "ranking",
-    "error_analysis",
-    "rank",
-    "RankResult",
-    "ErrorAnalysis",
-    "Report",
-    "report_from_table",
-    "Comparison",
-    "MultiComparison",
-    "compare_many",
-    "holm",
-    "ConfusionTable",
-    "MultilabelTable",
-    "JointTable",
-    "ConfusionAccumulator",
-    "MultilabelAccumulator",
-    "confusion_table",
-    "multilabel_table",
-    "joint_table",
-    "Ranking",
-    "RankingOvR",
-    "ranking_ovr",
-    "ThresholdChoice",
-    "LabelThresholds",
-    "choose_threshold",
-    "choose_label_thresholds",
-    "Calibration",
-    "reliability",
-]
+from clfeval._version import __version__
+from clfeval.core.display import set_loader as _set_loader
+from clfeval.core.lazy import attach as _attach, names as _names
+
+_EXPORTS = {
+    "clfeval.errors": ("ClfevalError", "DataError", "UsageError"),
+    # the front door: six operations, any input (arrays, a table with column names, a PATH), engine= a parameter
+    "clfeval.engines.spec": ("Local", "Dask"),
+    "clfeval.engines.reporting": ("report",),
+    "clfeval.engines.comparing": ("compare",),
+    "clfeval.engines.scoreops": ("threshold", "calibration", "ranking"),
+    "clfeval.engines.errorops": ("error_analysis",),
+    "clfeval.evaluate.erroranalysis": ("ErrorAnalysis",),
+    "clfeval.protocols.rankinput": ("rank",),
+    "clfeval.significance.multirank": ("RankResult",),
+    "clfeval.evaluate.reports": ("Report", "report_from_table"),
+    "clfeval.significance.paired": ("Comparison", "MultiComparison", "compare_many", "holm"),
+    "clfeval.core.tables": ("ConfusionTable", "MultilabelTable", "JointTable", "ConfusionAccumulator",
+                            "MultilabelAccumulator", "confusion_table", "multilabel_table", "joint_table"),
+    "clfeval.scores.curves": ("Ranking", "RankingOvR", "ranking_ovr"),
+    "clfeval.scores.thresholds": ("ThresholdChoice", "LabelThresholds", "choose_threshold",
+                                  "choose_label_thresholds"),
+    "clfeval.scores.calibration": ("Calibration", "reliability"),
+}
+
+#: The stage packages (and the exceptions module), reachable as attributes after ``import clfeval``.
+SUBPACKAGES = ("core", "io", "scores", "text", "evaluate", "significance", "protocols", "studies", "engines",
+               "plots", "render", "dask", "errors")
+
+__all__ = ["__version__", *_names(_EXPORTS)]
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, SUBPACKAGES)
+
+# Results show themselves (str(), _repr_html_) through the renderers, imported when a result is first shown.
+_set_loader("clfeval.render")
+
+if TYPE_CHECKING:
+    from clfeval.core.tables import (
+        ConfusionAccumulator,
+        ConfusionTable,
+        JointTable,
+        MultilabelAccumulator,
+        MultilabelTable,
+        confusion_table,
+        joint_table,
+        multilabel_table,
+    )
+    from clfeval.engines.comparing import compare
+    from clfeval.engines.errorops import error_analysis
+    from clfeval.engines.reporting import report
+    from clfeval.engines.scoreops import calibration, ranking, threshold
+    from clfeval.engines.spec import Dask, Local
+    from clfeval.errors import ClfevalError, DataError, UsageError
+    from clfeval.evaluate.erroranalysis import ErrorAnalysis
+    from clfeval.evaluate.reports import Report, report_from_table
+    from clfeval.protocols.rankinput import rank
+    from clfeval.scores.calibration import Calibration, reliability
+    from clfeval.scores.curves import Ranking, RankingOvR, ranking_ovr
+    from clfeval.scores.thresholds import (
+        LabelThresholds,
+        ThresholdChoice,
+        choose_label_thresholds,
+        choose_threshold,
+    )
+    from clfeval.significance.multirank import RankResult
+    from clfeval.significance.paired import Comparison, MultiComparison, compare_many, holm

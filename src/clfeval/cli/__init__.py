@@ -15,22 +15,41 @@ from __future__ import annotations
 import signal
 import sys
 import threading
-import traceback
 from typing import Any
 
 import click
 
 from clfeval._version import __version__
-from clfeval.cli._common import Group, message, option_names, stdout_error
+from clfeval.cli._common import LazyGroup, message, option_names, stdout_error
 from clfeval.errors import ClfevalError, GateNotMet, Interrupted
-from clfeval.io.outputs import os_reason
 
 __all__ = ["cli", "main", "console_main"]
 
 EX_SOFTWARE = 70  # sysexits.h: an internal software error
 
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+#: The commands, each imported when it runs: name → "module:attribute", one line a command.
+COMMANDS = {
+    "report": "clfeval.cli.report_cmd:report",
+    "demo": "clfeval.cli.demo_cmd:demo",
+    "compare": "clfeval.cli.compare_cmd:compare",
+    "threshold": "clfeval.cli.threshold_cmd:threshold",
+    "calibration": "clfeval.cli.calibration_cmd:calibration",
+    "cv": "clfeval.cli.experiment_cmd:cv",
+    "holdout": "clfeval.cli.experiment_cmd:holdout",
+    "runs": "clfeval.cli.runs_cmd:runs",
+    "reuters": "clfeval.cli.reuters_cmd:reuters",
+    "datasets": "clfeval.cli.datasets_cmd:datasets",
+    "plot": "clfeval.cli.plot_cmd:plot",
+    "metrics": "clfeval.cli.metrics_cmd:metrics",
+    "power": "clfeval.cli.power_cmd:power",
+    "errors": "clfeval.cli.errors_cmd:errors",
+    "rank": "clfeval.cli.rank_cmd:rank",
+}
+
+
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"],
+                                                             "max_content_width": 100})
 @click.version_option(__version__, prog_name="clfeval")
 @click.option("--debug", is_flag=True, help="Show the traceback of an error (to report a bug).")
 @click.pass_context
@@ -44,44 +63,19 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 
 def _register() -> None:
-    from clfeval.cli.compare_cmd import compare
-    from clfeval.cli.calibration_cmd import calibration
-    from clfeval.cli.datasets_cmd import datasets
-    from clfeval.cli.demo_cmd import demo
-    from clfeval.cli.errors_cmd import errors
-    from clfeval.cli.experiment_cmd import cv, holdout
-    from clfeval.cli.plot_cmd import plot
-    from clfeval.cli.power_cmd import power
-    from clfeval.cli.rank_cmd import rank
-    from clfeval.cli.metrics_cmd import metrics
-    from clfeval.cli.report_cmd import report
-    from clfeval.cli.reuters_cmd import reuters
-    from clfeval.cli.runs_cmd import runs
-    from clfeval.cli.threshold_cmd import threshold
-
-    cli.add_command(report)
-    cli.add_command(demo)
-    cli.add_command(compare)
-    cli.add_command(threshold)
-    cli.add_command(calibration)
-    cli.add_command(cv)
-    cli.add_command(holdout)
-    cli.add_command(runs)
-    cli.add_command(reuters)
-    cli.add_command(datasets)
-    cli.add_command(plot)
-    cli.add_command(metrics)
-    cli.add_command(power)
-    cli.add_command(errors)
-    cli.add_command(rank)
-
-
-_register()
+    """Import every command now (tests that walk ``cli.commands``)."""
+    cli.load_all()
 
 
 #: Signals that end a run cleanly (temporary files and spill directories removed, no output): SIGTERM, SIGHUP (a
 #: closed terminal, a dropped ssh session) and SIGQUIT; they exit 128 + the signal's number (143, 129, 131).
 _HANDLED = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))
+
+
+def _print_traceback() -> None:
+    import traceback  # only with --debug
+
+    traceback.print_exc()
 
 
 def _on_sigterm(signum: int, _frame: Any) -> None:
@@ -135,18 +129,20 @@ def _run(argv: list[str] | None, state: dict[str, Any]) -> int:
         return exc.exit_code
     except ClfevalError as exc:
         if state.get("debug"):
-            traceback.print_exc()
+            _print_traceback()
         message(f"clfeval: error: {exc.with_names(option_names(state.get('command')))}")
         return exc.exit_code
     except OSError as exc:  # the environment (a file, the disk) said no where no message was prepared
         if state.get("debug"):
-            traceback.print_exc()
+            _print_traceback()
         where = f"{exc.filename!r}: " if exc.filename else ""
+        from clfeval.io.outputs import os_reason
+
         message(f"clfeval: error: {where}{os_reason(exc)}.")
         return 2
     except Exception as exc:  # the last resort: a bug, said in one paragraph
         if state.get("debug"):
-            traceback.print_exc()
+            _print_traceback()
         return _bug(exc, state)
 
 
@@ -171,7 +167,7 @@ def main(argv: list[str] | None = None) -> None:
             code = exc.exit_code
         except Exception as exc:  # raised while an error was being reported: still one paragraph, exit 70
             if state.get("debug"):
-                traceback.print_exc()
+                _print_traceback()
             code = _bug(exc, state)
     finally:
         for sig, handler in previous.items():

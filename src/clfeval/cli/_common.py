@@ -12,9 +12,9 @@ from typing import Any, Callable, Iterable, Iterator
 import click
 
 from clfeval.errors import InputFileError, UsageError
-from clfeval.render._util import shown
+from clfeval.core.inert import shown
 
-__all__ = ["Group", "option_names", "output_options", "input_options", "reading_options", "sep_option", "check_paths",
+__all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option", "check_paths",
            "emit", "finish_run", "progress", "where_recorded", "DEFAULT_RUNS_DB", "reading_progress", "existing_file", "input_path", "parse_list", "message",
            "stdout_error"]
 
@@ -31,6 +31,73 @@ class Group(click.Group):
             ctx.obj["command"] = cmd
             ctx.obj["command_path"] = f"{ctx.command_path} {name}"
         return name, cmd, rest
+
+
+class _Commands(dict):  # type: ignore[type-arg]
+    """The commands of a :class:`LazyGroup`: a command named in ``lazy`` is imported when it is first looked up."""
+
+    def __init__(self, lazy: dict[str, str]) -> None:
+        super().__init__()
+        self.lazy = lazy
+
+    def __missing__(self, name: str) -> click.Command:
+        if name not in self.lazy:
+            raise KeyError(name)
+        import importlib
+
+        module, attr = self.lazy[name].split(":")
+        self[name] = command = getattr(importlib.import_module(module), attr)
+        return command
+
+    def _all(self) -> dict[str, click.Command]:
+        for name in self.lazy:
+            if not dict.__contains__(self, name):
+                self[name]
+        return self
+
+    # walking the commands (tests, documentation) sees every one: imported then
+    def __iter__(self) -> Any:
+        return dict.__iter__(self._all())
+
+    def __len__(self) -> int:
+        return dict.__len__(self._all())
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in self.lazy
+
+    def keys(self) -> Any:
+        return dict.keys(self._all())
+
+    def values(self) -> Any:
+        return dict.values(self._all())
+
+    def items(self) -> Any:
+        return dict.items(self._all())
+
+
+class LazyGroup(Group):
+    """A group whose subcommands are imported when they run (or when their help is shown).
+
+    ``lazy`` maps each name to ``"module:attribute"``, one line a command: ``clfeval --version`` and each
+    command import only what they use.
+    """
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = _Commands(dict(lazy or {}))
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*dict.keys(self.commands), *self.commands.lazy})
+
+    def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
+        try:
+            return self.commands[cmd_name]
+        except KeyError:
+            return None
+
+    def load_all(self) -> None:
+        """Import every command (``self.commands`` then holds them all)."""
+        self.commands._all()
 
 
 def option_names(command: click.Command | None) -> dict[str, str]:

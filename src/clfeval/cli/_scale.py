@@ -66,7 +66,7 @@ def engine_options(f: Callable[..., Any]) -> Callable[..., Any]:
 def engine_of(engine: str, scheduler: str | None, memory: str | None) -> Any:
     """``--engine``, ``--scheduler``, ``--memory`` and ``--connect-timeout`` as the library's engine value
     (:class:`clfeval.engines.Local` or :class:`clfeval.engines.Dask`); the dask extra checked here, before any work."""
-    from clfeval.engines import Dask, Local
+    from clfeval.engines.spec import Dask, Local
 
     if engine != "dask":
         if scheduler is not None:

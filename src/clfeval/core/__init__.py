@@ -8,3 +8,36 @@ catalogue evaluated on tables), ``resample`` (count-based and index-based resamp
 signature of every result), ``results`` (JSON-safe numbers), ``decimate`` (figure data), ``display`` (notebook
 display of results).
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from clfeval.core.lazy import attach as _attach, names as _names
+
+_EXPORTS = {
+    "clfeval.core.tables": ("ConfusionTable", "MultilabelTable", "JointTable", "ConfusionAccumulator",
+                            "MultilabelAccumulator", "confusion_table", "multilabel_table", "joint_table"),
+    "clfeval.core.catalog": ("Metric", "MetricCatalogue", "catalogue"),
+    "clfeval.core.metrics": ("safe_divide", "class_counts"),
+    "clfeval.core.signature": ("build_signature",),
+}
+
+__all__ = _names(_EXPORTS)
+__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+
+if TYPE_CHECKING:
+    from clfeval.core.tables import (
+        ConfusionAccumulator,
+        ConfusionTable,
+        JointTable,
+        MultilabelAccumulator,
+        MultilabelTable,
+        confusion_table,
+        joint_table,
+        multilabel_table,
+    )
+    from clfeval.core.catalog import Metric, MetricCatalogue, catalogue
+    from clfeval.core.metrics import class_counts, safe_divide
+    from clfeval.core.signature import build_signature
+

@@ -2,27 +2,49 @@
 
 Results do not import the renderers (they sit above them): :class:`Display`
 looks them up here, in a registry that :mod:`clfeval.render` fills when it is
-imported (the package ``__init__`` imports it).
+imported. The package ``__init__`` names that module (:func:`set_loader`) without importing it, so the
+renderers (rich, NumPy) load when a result is first shown, not when clfeval is imported.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 from typing import Any, Callable
 
-__all__ = ["Display", "set_renderers"]
+__all__ = ["Display", "set_renderers", "set_loader"]
 
-_RENDERERS: dict[str, Callable[[Any], str]] = {}
+_RENDERERS: dict[str, Callable[[Any], Any]] = {}
+_LOADER: list[str] = []
 
 
-def set_renderers(*, text: Callable[[Any], str], html: Callable[[Any], str]) -> None:
-    """Register the functions that turn a result into text and into an HTML fragment."""
+def set_renderers(*, text: Callable[[Any], str], html: Callable[[Any], str],
+                  page: Callable[[Any], str] | None = None, frame: Callable[[Any], Any] | None = None) -> None:
+    """Register the functions that turn a result into text, into an HTML fragment (the notebook's card), into
+    a whole HTML page and into a pandas DataFrame (its table)."""
     _RENDERERS["text"] = text
     _RENDERERS["html"] = html
+    if page is not None:
+        _RENDERERS["page"] = page
+    if frame is not None:
+        _RENDERERS["frame"] = frame
+
+
+def set_loader(module: str) -> None:
+    """Name the module whose import registers the renderers (imported when a result is first shown)."""
+    _LOADER[:] = [module]
+
+
+def _renderer(kind: str) -> Callable[[Any], Any] | None:
+    if kind not in _RENDERERS and _LOADER:
+        importlib.import_module(_LOADER[0])
+    return _RENDERERS.get(kind)
 
 
 class Display:
-    """Mixin: ``str(result)`` is the text report; ``result._repr_html_()`` the HTML sections."""
+    """Mixin: ``str(result)`` is the text report; ``result._repr_html_()`` what a notebook shows (a report: a
+    compact card); ``result.to_html()`` the whole self-contained HTML page (``--format html``);
+    ``result.to_frame()`` its table as a pandas DataFrame."""
 
     __slots__ = ()
 
@@ -46,9 +68,25 @@ class Display:
         cls.to_dict = to_dict  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
-        fn = _RENDERERS.get("text")
+        fn = _renderer("text")
         return fn(self) if fn is not None else repr(self)
 
     def _repr_html_(self) -> str | None:
-        fn = _RENDERERS.get("html")
+        fn = _renderer("html")
         return fn(self) if fn is not None else None
+
+    def to_html(self) -> str:
+        """The whole HTML report of this result: one self-contained page (needs the ``html`` extra)."""
+        fn = _renderer("page")
+        if fn is None:
+            raise TypeError(f"no HTML renderer for {type(self).__name__}")
+        return str(fn(self))
+
+    def to_frame(self) -> Any:
+        """The result's table as a pandas DataFrame: a report's per-class table, the folds of a
+        cross-validation, the pairs of a comparison of many systems, calibration bins
+        (:mod:`clfeval.render.frames`). pandas is imported only here (the ``frame`` extra)."""
+        fn = _renderer("frame")
+        if fn is None:
+            raise TypeError(f"no table renderer for {type(self).__name__}")
+        return fn(self)

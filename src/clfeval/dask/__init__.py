@@ -19,11 +19,27 @@ in a tree, and gives the numbers of the local engine, bit for bit:
 * :func:`calibration` — the reliability table, ECE, MCE, Brier score and log loss.
 """
 
-from clfeval.dask.calibrate import calibration
-from clfeval.dask.counting import compare, report, table
-from clfeval.dask.parts import connect, parts_of, run
-from clfeval.dask.rankings import binning, histogram, ranking
-from clfeval.dask.thresholds import threshold
+from __future__ import annotations
 
-__all__ = ["connect", "report", "compare", "ranking", "histogram", "binning", "calibration", "threshold", "table",
-           "parts_of", "run"]
+from typing import TYPE_CHECKING
+
+from clfeval.core.lazy import attach as _attach, names as _names
+
+_EXPORTS = {
+    "clfeval.dask.parts": ("connect", "parts_of", "run"),
+    "clfeval.dask.counting": ("report", "compare", "table"),
+    "clfeval.dask.rankings": ("ranking", "histogram", "binning"),
+    "clfeval.dask.calibrate": ("calibration",),
+    "clfeval.dask.thresholds": ("threshold",),
+}
+
+__all__ = _names(_EXPORTS)
+__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+
+if TYPE_CHECKING:
+    from clfeval.dask.parts import connect, parts_of, run
+    from clfeval.dask.counting import compare, report, table
+    from clfeval.dask.rankings import binning, histogram, ranking
+    from clfeval.dask.calibrate import calibration
+    from clfeval.dask.thresholds import threshold
+

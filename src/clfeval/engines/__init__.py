@@ -7,6 +7,25 @@ The five operations (``clfeval.report``, ``compare``, ``threshold``, ``calibrati
 
 from __future__ import annotations
 
-from clfeval.engines.spec import Dask, Local
+from typing import TYPE_CHECKING
 
-__all__ = ["Local", "Dask"]
+from clfeval.core.lazy import attach as _attach, names as _names
+
+_EXPORTS = {
+    "clfeval.engines.spec": ("Local", "Dask"),
+    "clfeval.engines.reporting": ("report",),
+    "clfeval.engines.comparing": ("compare",),
+    "clfeval.engines.scoreops": ("ranking", "threshold", "calibration"),
+    "clfeval.engines.errorops": ("error_analysis",),
+}
+
+__all__ = _names(_EXPORTS)
+__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+
+if TYPE_CHECKING:
+    from clfeval.engines.spec import Dask, Local
+    from clfeval.engines.reporting import report
+    from clfeval.engines.comparing import compare
+    from clfeval.engines.scoreops import calibration, ranking, threshold
+    from clfeval.engines.errorops import error_analysis
+

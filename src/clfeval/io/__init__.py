@@ -8,28 +8,30 @@ The readers' public names are re-exported here (``from clfeval.io import read_pr
 
 from __future__ import annotations
 
-from clfeval.io.batches import iter_batches
-from clfeval.io.predictions import Predictions, iter_predictions, read_predictions
-from clfeval.io.readers import (
-    FORMATS,
-    detect_format,
-    read_frame,
-    column_names,
-    Source,
-    write_frame,
-    atomic_write_text,
-)
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "FORMATS",
-    "detect_format",
-    "read_frame",
-    "read_predictions",
-    "iter_predictions",
-    "iter_batches",
-    "column_names",
-    "Predictions",
-    "Source",
-    "write_frame",
-    "atomic_write_text",
-]
+from clfeval.core.lazy import attach as _attach, names as _names
+
+_EXPORTS = {
+    "clfeval.io.readers": ("FORMATS", "detect_format", "read_frame", "column_names", "Source", "write_frame",
+                           "atomic_write_text"),
+    "clfeval.io.predictions": ("Predictions", "read_predictions", "iter_predictions"),
+    "clfeval.io.batches": ("iter_batches",),
+}
+
+__all__ = _names(_EXPORTS)
+__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+
+if TYPE_CHECKING:
+    from clfeval.io.readers import (
+        FORMATS,
+        Source,
+        atomic_write_text,
+        column_names,
+        detect_format,
+        read_frame,
+        write_frame,
+    )
+    from clfeval.io.predictions import Predictions, iter_predictions, read_predictions
+    from clfeval.io.batches import iter_batches
+

@@ -5,6 +5,9 @@ wrote with ``--format json`` (nothing is recomputed: results carry aggregated
 data only — decimated curves, bin tables, fold values, replicate histograms)
 and returns a :class:`matplotlib.figure.Figure` on an Agg canvas, to restyle,
 save (:func:`save`) or inline as SVG (:func:`figure_svg`).
+Every figure function also takes ``ax=``, a matplotlib Axes of the caller's (a cell of their own subplot
+grid): it draws into it and returns that Axes' Figure (``plots.roc(report, ax=axes[0])``); a figure of two
+panels (reliability, the Reuters study, a zoomed φ–δ) splits that cell in two.
 
 =================  ==============================================  =====================================
 kind               function                                        result
@@ -29,33 +32,47 @@ kind               function                                        result
 
 from __future__ import annotations
 
-from clfeval.plots._mpl import figure_svg, save
-from clfeval.plots.resampling import bootstrap, cv_spread
-from clfeval.plots.cddiagram import bayes_bars, cd_diagram
-from clfeval.plots.scores import label_thresholds, pr, reliability, roc, threshold
-from clfeval.plots.phidelta import phi_delta
-from clfeval.plots.slices import forest
-from clfeval.plots.study import reuters
-from clfeval.plots.tables import confusion_matrix, per_class, top_confusions
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["KINDS", "confusion_matrix", "top_confusions", "per_class", "roc", "pr", "threshold", "label_thresholds",
-           "reliability",
-           "phi_delta", "cv_spread", "bootstrap", "reuters", "cd_diagram", "bayes_bars", "forest", "figure_svg",
-           "save"]
+from clfeval.core.lazy import attach as _attach, names as _names
 
-#: The figure kinds of ``clfeval plot``.
-KINDS = {
-    "confusion": confusion_matrix,
-    "per-class": per_class,
-    "roc": roc,
-    "pr": pr,
-    "threshold": threshold,
-    "reliability": reliability,
-    "phi-delta": phi_delta,
-    "cv-spread": cv_spread,
-    "bootstrap": bootstrap,
-    "reuters": reuters,
-    "cd": cd_diagram,
-    "bayes": bayes_bars,
-    "forest": forest,
+_EXPORTS = {
+    "clfeval.plots.tables": ("confusion_matrix", "top_confusions", "per_class"),
+    "clfeval.plots.scores": ("roc", "pr", "threshold", "label_thresholds", "reliability"),
+    "clfeval.plots.phidelta": ("phi_delta",),
+    "clfeval.plots.resampling": ("cv_spread", "bootstrap"),
+    "clfeval.plots.study": ("reuters",),
+    "clfeval.plots.cddiagram": ("cd_diagram", "bayes_bars"),
+    "clfeval.plots.slices": ("forest",),
+    "clfeval.plots._mpl": ("figure_svg", "save"),
 }
+
+__all__ = ["KINDS", *_names(_EXPORTS)]
+_getattr, __dir__ = _attach(__name__, _EXPORTS)
+
+#: The figure kinds of ``clfeval plot``: kind → the function's name (``KINDS`` maps kind → function).
+_KINDS = {"confusion": "confusion_matrix", "per-class": "per_class", "roc": "roc", "pr": "pr",
+          "threshold": "threshold", "reliability": "reliability", "phi-delta": "phi_delta", "cv-spread": "cv_spread",
+          "bootstrap": "bootstrap", "reuters": "reuters", "cd": "cd_diagram", "bayes": "bayes_bars",
+          "forest": "forest"}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "KINDS":  # built when first asked for: it holds the functions, which import matplotlib
+        kinds = {kind: _getattr(fn) for kind, fn in _KINDS.items()}
+        globals()["KINDS"] = kinds
+        return kinds
+    return _getattr(name)
+
+
+if TYPE_CHECKING:
+    KINDS: dict[str, Any]
+    from clfeval.plots.tables import confusion_matrix, per_class, top_confusions
+    from clfeval.plots.scores import label_thresholds, pr, reliability, roc, threshold
+    from clfeval.plots.phidelta import phi_delta
+    from clfeval.plots.resampling import bootstrap, cv_spread
+    from clfeval.plots.study import reuters
+    from clfeval.plots.cddiagram import bayes_bars, cd_diagram
+    from clfeval.plots.slices import forest
+    from clfeval.plots._mpl import figure_svg, save
+

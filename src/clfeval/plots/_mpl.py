@@ -96,8 +96,14 @@ def rc() -> Any:
     return _matplotlib().rc_context(STYLE)
 
 
-def figure(width: float, height: float, **subplots: Any) -> tuple[Any, Any]:
-    """(Figure, axes) of ``width`` × ``height`` inches on an Agg canvas (call inside :func:`rc`)."""
+def figure(width: float, height: float, *, ax: Any = None, **subplots: Any) -> tuple[Any, Any]:
+    """(Figure, axes) of ``width`` × ``height`` inches on an Agg canvas (call inside :func:`rc`).
+
+    ``ax``: a matplotlib Axes of the caller's (a cell of their subplot grid): the figure is drawn into it and
+    its Figure returned (the size is theirs). A figure of several panels splits that cell into them.
+    """
+    if ax is not None:
+        return _into(ax, **subplots)
     _matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -109,6 +115,28 @@ def figure(width: float, height: float, **subplots: Any) -> tuple[Any, Any]:
     fig._clfeval_titles = {}  # type: ignore[attr-defined]
     axes = fig.subplots(**subplots) if subplots else fig.subplots()
     return fig, axes
+
+
+def _into(ax: Any, **subplots: Any) -> tuple[Any, Any]:
+    """(Figure, axes) drawn into the caller's Axes ``ax``: itself, or the panels ``subplots`` asks for in its
+    place (``nrows``, ``ncols``, ``sharex``, ``gridspec_kw`` ratios)."""
+    fig = ax.figure
+    if not hasattr(fig, "_clfeval_titles"):
+        fig._clfeval_titles = {}
+    if not subplots:
+        ax._clfeval_given = True
+        return fig, ax
+    nrows, ncols = subplots.get("nrows", 1), subplots.get("ncols", 1)
+    ratios = subplots.get("gridspec_kw") or {}
+    grid = ax.get_subplotspec().subgridspec(nrows, ncols, **ratios)
+    ax.remove()
+    panels: list[Any] = []
+    for i in range(nrows * ncols):
+        share = panels[0] if subplots.get("sharex") and panels else None
+        panel = fig.add_subplot(grid[i // ncols, i % ncols], sharex=share)
+        panel._clfeval_given = True
+        panels.append(panel)
+    return fig, panels
 
 
 def short(label: Any, limit: int = MAX_LABEL) -> str:
@@ -170,6 +198,8 @@ def legend(fig: Any, ax: Any, handles: Sequence[Any], labels: Iterable[Any], **k
     constrained layout makes room for it."""
     labels = list(labels)
     target = fig if str(kw.get("loc", "")).startswith("outside") else ax
+    if target is fig and getattr(ax, "_clfeval_given", False):  # the caller's grid: inside their axes
+        target, kw = ax, {**kw, "loc": "best"}
     leg = target.legend(list(handles), ["x"] * len(labels), **kw)
     for t, lab in zip(leg.get_texts(), labels):
         set_label(fig, t, lab, 60)

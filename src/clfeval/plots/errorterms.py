@@ -11,7 +11,7 @@ from clfeval.plots import _mpl
 __all__ = ["cell_terms"]
 
 
-def cell_terms(cell: Any, *, z_min: float = 1.96) -> Any:
+def cell_terms(cell: Any, *, z_min: float = 1.96, ax: Any = None) -> Any:
     """Two panels of bars: the terms of the ``gold → pred`` mistakes against the correct ``gold`` documents,
     and against the correct ``pred`` documents (label sets: a category's false negatives against its true
     positives and true negatives, its false positives against its true negatives and true positives; the
@@ -22,7 +22,7 @@ def cell_terms(cell: Any, *, z_min: float = 1.96) -> Any:
     sides = [(vs[0], cell.terms_vs_gold), (vs[1], cell.terms_vs_pred)]
     rows = max(1, max(len(t) for _, t in sides))
     with _mpl.rc():
-        fig, axes = _mpl.figure(7.0, max(1.6, 0.22 * rows + 1.0), ncols=2)
+        fig, axes = _mpl.figure(7.0, max(1.6, 0.22 * rows + 1.0), ncols=2, ax=ax)
         for ax, (title, terms), color in zip(axes, sides, _mpl.COLORS[:2]):
             y = np.arange(len(terms))
             ax.barh(y, [t["z"] for t in terms], color=color)

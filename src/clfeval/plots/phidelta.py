@@ -142,7 +142,7 @@ def _zoom(phis: list[float], deltas: list[float]) -> tuple[tuple[float, float], 
     return (cf - half, cf + half), (cd - half, cd + half)
 
 
-def phi_delta(result: Any, *, label: Any = None, annotate: int = 24) -> Any:
+def phi_delta(result: Any, *, label: Any = None, annotate: int = 24, ax: Any = None) -> Any:
     """Armano's φ–δ rhombus: δ = TPR − FPR (up: discriminates), φ = TPR + FPR − 1 (right: says yes often).
 
     The rhombus has corners (±1, 0) and (0, ±1); the thin lines inside are
@@ -165,10 +165,10 @@ def phi_delta(result: Any, *, label: Any = None, annotate: int = 24) -> Any:
     zoom = _zoom(phis, deltas)
     with _mpl.rc():
         if zoom is None:
-            fig, ax = _mpl.figure(5.6, 5.6)
+            fig, ax = _mpl.figure(5.6, 5.6, ax=ax)
             axes = [ax]
         else:
-            fig, axes = _mpl.figure(10.4, 5.4, ncols=2)
+            fig, axes = _mpl.figure(10.4, 5.4, ncols=2, ax=ax)
             ax = axes[0]
         for i, a in enumerate(axes):
             _rhombus(a, "" if i == 0 else "zoom-")

@@ -23,7 +23,7 @@ def _pooled_value(d: dict[str, Any], name: str) -> float:
     return metric_value(pooled, name)
 
 
-def cv_spread(result: Any) -> Any:
+def cv_spread(result: Any, *, ax: Any = None) -> Any:
     """Every fold's value per metric as points, the mean and the min–max range, the pooled (out-of-fold)
     value and the baselines' mean beside them."""
     d = as_dict(result)
@@ -34,7 +34,7 @@ def cv_spread(result: Any) -> Any:
     if not metrics:
         raise UsageError("the cv-spread figure found no metric with a spread over folds in this result.")
     with _mpl.rc():
-        fig, ax = _mpl.figure(min(9.6, max(4.2, 0.75 * len(metrics) + 2.8)), 4.4)
+        fig, ax = _mpl.figure(min(9.6, max(4.2, 0.75 * len(metrics) + 2.8)), 4.4, ax=ax)
         rng = np.random.default_rng(0)  # fixed jitter: the same input draws the same figure
         handles: dict[str, Any] = {}
         for i, m in enumerate(metrics):
@@ -87,7 +87,7 @@ def _distribution(d: dict[str, Any], pair: int) -> tuple[dict[str, Any], dict[st
     return need(d, "distribution", "bootstrap", "a comparison result (clfeval compare)"), d
 
 
-def bootstrap(result: Any, *, pair: int = 0) -> Any:
+def bootstrap(result: Any, *, pair: int = 0, ax: Any = None) -> Any:
     """The paired bootstrap distribution of δ(x^(i)) with δ(x) and 2δ(x) marked and the tail beyond 2δ(x)
     shaded; for a randomization test, its null distribution with δ(x) marked and the tail beyond it shaded.
 
@@ -102,7 +102,7 @@ def bootstrap(result: Any, *, pair: int = 0) -> Any:
     above = h.get("tail", "above") == "above"
     names = row.get("names") or {"a": row.get("a"), "b": row.get("b")}
     with _mpl.rc():
-        fig, ax = _mpl.figure(6.4, 3.9)
+        fig, ax = _mpl.figure(6.4, 3.9, ax=ax)
         if edges.size:
             ax.stairs(counts, edges, fill=True, color="#9ecae1", gid="histogram")
             ax.stairs(counts, edges, color="#3182bd", linewidth=0.8)

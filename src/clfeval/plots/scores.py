@@ -155,13 +155,13 @@ def _frame(ax: Any, xlabel: str, ylabel: str, title: str) -> None:
     ax.grid(True)
 
 
-def roc(result: Any) -> Any:
+def roc(result: Any, *, ax: Any = None) -> Any:
     """ROC curve(s) with the chance diagonal; ROC-AUC in the legend (one curve per class for one-vs-rest); the
     bootstrap band around each curve when the result carries one."""
     rk, bands = _ranking_and_bands(result, "roc")
     items = _curves(rk)
     with _mpl.rc():
-        fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9)
+        fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9, ax=ax)
         (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="chance")
         shown, banded = _draw(fig, ax, items, "roc", "fpr", "tpr", bands)
         handles = [line for _, _, line, _ in shown]
@@ -181,13 +181,13 @@ def roc(result: Any) -> Any:
     return fig
 
 
-def pr(result: Any) -> Any:
+def pr(result: Any, *, ax: Any = None) -> Any:
     """Precision–recall curve(s) with the prevalence line (what a random ranking scores); AP in the legend; the
     bootstrap band around each curve when the result carries one."""
     rk, bands = _ranking_and_bands(result, "pr")
     items = _curves(rk)
     with _mpl.rc():
-        fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9)
+        fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9, ax=ax)
         handles, names = [], []
         shown, banded = _draw(fig, ax, items, "pr", "recall", "precision", bands)
         for n, (lab, summary, line, color) in enumerate(shown):
@@ -230,7 +230,7 @@ def cut_thresholds(d: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-def threshold(result: Any) -> Any:
+def threshold(result: Any, *, ax: Any = None) -> Any:
     """Precision, recall and F-beta on the test data against the threshold; the default, dev-chosen and
     best-in-hindsight cuts marked and named. A multi-label choice (one cut per label) is drawn by
     :func:`label_thresholds`."""
@@ -241,7 +241,7 @@ def threshold(result: Any) -> Any:
     cuts = cut_thresholds(d)
     beta = sw.get("beta", 1.0)
     with _mpl.rc():
-        fig, ax = _mpl.figure(7.4, 4.6)
+        fig, ax = _mpl.figure(7.4, 4.6, ax=ax)
         t = np.asarray(sw["threshold"], dtype=np.float64)
         handles, names = [], []
         for key, name, color in (("precision", "precision", _mpl.COLORS[5]), ("recall", "recall", _mpl.COLORS[1]),
@@ -299,7 +299,7 @@ def _cut(x: Any) -> str:
     return "—" if math.isnan(v) else f"{v:.3g}"
 
 
-def label_thresholds(result: Any) -> Any:
+def label_thresholds(result: Any, *, ax: Any = None) -> Any:
     """Multi-label threshold tuning: per label, the test F1 at the default cut, at the cut chosen on the
     development data and at the best cut in hindsight, with the three cuts written beside each row."""
     d = as_dict(result)
@@ -314,7 +314,7 @@ def label_thresholds(result: Any) -> Any:
                      "cuts": f"{_cut(e['default']['threshold'])} → {_cut(e.get('threshold'))} "
                              f"(hindsight {_cut(hind.get('threshold'))})"})
     with _mpl.rc():
-        fig, ax = _mpl.figure(7.6, max(2.6, 0.3 * len(rows) + 1.6))
+        fig, ax = _mpl.figure(7.6, max(2.6, 0.3 * len(rows) + 1.6), ax=ax)
         handles = tuning_panel(fig, ax, rows, limit=24)
         _mpl.legend(fig, ax, handles, [name for _, name, _, _ in TUNING], loc="outside lower center", ncols=3)
         ax.set_title("One cut per label (right: default → chosen on dev, and the hindsight cut)" if not picked.partial
@@ -326,14 +326,15 @@ def label_thresholds(result: Any) -> Any:
 FEW_ITEMS = 5
 
 
-def reliability(result: Any) -> Any:
+def reliability(result: Any, *, ax: Any = None) -> Any:
     """Reliability diagram: mean confidence against observed frequency per bin (marker area: the bin's count;
     bins of fewer than :data:`FEW_ITEMS` items faint and not joined by the line), the diagonal, bin counts
     beneath, ECE in the title."""
     d = as_dict(result)
     bins = need(d, "bins", "reliability", "a calibration result (clfeval calibration)")
     with _mpl.rc():
-        fig, (ax, axh) = _mpl.figure(5.2, 5.6, nrows=2, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
+        fig, (ax, axh) = _mpl.figure(5.2, 5.6, nrows=2, sharex=True, gridspec_kw={"height_ratios": [3, 1]},
+                                     ax=ax)
         (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="diagonal")
         full = [b for b in bins if b["count"]]
         solid = [b for b in full if b["count"] >= FEW_ITEMS]

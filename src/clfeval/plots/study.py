@@ -13,7 +13,7 @@ from clfeval.plots.scores import tuning_panel
 __all__ = ["reuters"]
 
 
-def reuters(result: Any) -> Any:
+def reuters(result: Any, *, ax: Any = None) -> Any:
     """Left: F1 per category, this run beside the published table. Right: F1 of the categories whose
     threshold was tuned, at the default cut, the dev-tuned cut and the best cut in hindsight."""
     d = as_dict(result)
@@ -23,7 +23,7 @@ def reuters(result: Any) -> Any:
     tuned = d.get("thresholds") or {}
     with _mpl.rc():
         fig, (ax, ax2) = _mpl.figure(10.0, max(3.6, 0.36 * len(cats) + 1.4), ncols=2,
-                                     gridspec_kw={"width_ratios": [3, 2]})
+                                     gridspec_kw={"width_ratios": [3, 2]}, ax=ax)
         y = np.arange(len(cats))
         ours = [value(binary["per_class"][c]["f1"]) for c in cats]
         pub = [value(published.get(c, {}).get("f1")) for c in cats]

@@ -17,7 +17,8 @@ __all__ = ["confusion_matrix", "top_confusions", "per_class", "MAX_HEATMAP"]
 MAX_HEATMAP = manyclasses.FIGURE_ALL
 
 
-def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = manyclasses.TOP) -> Any:
+def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = manyclasses.TOP,
+                     ax: Any = None) -> Any:
     """The confusion matrix as a heatmap: counts in the cells, colour by row share (recall).
 
     Rows are gold, columns predicted. The most confused pair (both
@@ -40,10 +41,10 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
     labels = list(d["labels"])
     k = len(labels)
     if k > max_classes:
-        return top_confusions(d, top=top)
+        return top_confusions(d, top=top, ax=ax)
     with _mpl.rc():
         side = min(max(0.32 * k + 2.2, 4.2), 12.5)
-        fig, ax = _mpl.figure(side + 0.6, side)
+        fig, ax = _mpl.figure(side + 0.6, side, ax=ax)
         rows = cm.sum(axis=1, keepdims=True)
         share = np.divide(cm, rows, out=np.zeros(cm.shape), where=rows > 0)
         im = ax.imshow(share, cmap="Blues", vmin=0.0, vmax=1.0, aspect="equal")
@@ -88,7 +89,7 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
     return fig
 
 
-def top_confusions(result: Any, *, top: int = manyclasses.TOP) -> Any:
+def top_confusions(result: Any, *, top: int = manyclasses.TOP, ax: Any = None) -> Any:
     """The ``top`` largest off-diagonal cells of the confusion matrix (gold → predicted) as bars."""
     d = as_dict(result)
     cm = np.asarray(need(d, "confusion_matrix", "confusion-matrix", "a single-label report"), dtype=np.int64)
@@ -98,7 +99,7 @@ def top_confusions(result: Any, *, top: int = manyclasses.TOP) -> Any:
     flat = np.argsort(-off, axis=None, kind="stable")[:top]
     cells = [(int(i), int(j)) for i, j in zip(*np.unravel_index(flat, off.shape)) if off[i, j] > 0]
     with _mpl.rc():
-        fig, ax = _mpl.figure(7.0, max(2.0, 0.24 * len(cells) + 1.2))
+        fig, ax = _mpl.figure(7.0, max(2.0, 0.24 * len(cells) + 1.2), ax=ax)
         y = np.arange(len(cells))
         ax.barh(y, [off[i, j] for i, j in cells], color=_mpl.COLORS[0])
         _mpl.label_ticks(fig, ax, "y", y, [f"{labels[i]} → {labels[j]}" for i, j in cells], 44)
@@ -108,7 +109,7 @@ def top_confusions(result: Any, *, top: int = manyclasses.TOP) -> Any:
     return fig
 
 
-def per_class(result: Any) -> Any:
+def per_class(result: Any, *, ax: Any = None) -> Any:
     """Precision, recall and F1 of every class, the baselines' F1 marked, the hardest class highlighted."""
     d = as_dict(result)
     if isinstance(d.get("pooled"), dict):
@@ -120,7 +121,7 @@ def per_class(result: Any) -> Any:
     hardest = picked.marked[0] if picked.partial and picked.marked else (d.get("diagnostics") or {}).get("hardest_class")
     metrics = ("precision", "recall", "f1")
     with _mpl.rc():
-        fig, ax = _mpl.figure(7.2, max(2.4, 0.42 * k + 1.4))
+        fig, ax = _mpl.figure(7.2, max(2.4, 0.42 * k + 1.4), ax=ax)
         y = np.arange(k)
         h = 0.26
         handles = []

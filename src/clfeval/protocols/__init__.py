@@ -49,23 +49,39 @@ References
 
 from __future__ import annotations
 
-from clfeval.protocols.api import __all__  # noqa: F401  (the API's one list of names)
-from clfeval.protocols.api import (
-    Protocol,
-    Fold,
-    split,
-    iterative_stratification,
-    Spread,
-    spread,
-    ThresholdStep,
-    FoldResult,
-    ProtocolResult,
-    run_protocol,
-    cross_validate,
-    holdout,
-    report_metric,
-    default_metrics,
-    check_metric_names,
-    write_predictions,
-    PREDICTION_FORMATS,
-)
+from typing import TYPE_CHECKING
+
+from clfeval.core.lazy import attach as _attach, names as _names
+
+_EXPORTS = {
+    "clfeval.protocols.splits": ("Protocol", "Fold", "split", "iterative_stratification"),
+    "clfeval.protocols.spread": ("Spread",),
+    "clfeval.protocols.threshold": ("ThresholdStep",),
+    "clfeval.protocols.results": ("FoldResult", "ProtocolResult"),
+    "clfeval.protocols.api": ("run_protocol", "cross_validate", "holdout", "report_metric", "default_metrics",
+                              "check_metric_names", "write_predictions", "PREDICTION_FORMATS"),
+    "clfeval.protocols.runcompare": ("RunComparison", "compare_runs", "compare_results"),
+    "clfeval.protocols.runlog": ("RunLog",),
+}
+
+__all__ = _names(_EXPORTS)
+__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+
+if TYPE_CHECKING:
+    from clfeval.protocols.splits import Fold, Protocol, iterative_stratification, split
+    from clfeval.protocols.spread import Spread
+    from clfeval.protocols.threshold import ThresholdStep
+    from clfeval.protocols.results import FoldResult, ProtocolResult
+    from clfeval.protocols.api import (
+        PREDICTION_FORMATS,
+        check_metric_names,
+        cross_validate,
+        default_metrics,
+        holdout,
+        report_metric,
+        run_protocol,
+        write_predictions,
+    )
+    from clfeval.protocols.runcompare import RunComparison, compare_results, compare_runs
+    from clfeval.protocols.runlog import RunLog
+

@@ -14,10 +14,9 @@ from __future__ import annotations
 import io
 import json
 import math
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable
-
-import numpy as np
 
 from clfeval.core.display import set_renderers
 
@@ -52,16 +51,52 @@ def register_section(name: str, blocks: Callable[[Any], list[Any]]) -> None:
     _SECTIONS[name] = blocks
 
 
-def section_renderers() -> dict[str, Callable[[Any], list[Any]]]:
-    _load_builtin()
-    return dict(_SECTIONS)
+#: Which module registers what, so that showing a result imports only its renderers: a result type's name → the
+#: module of this package that registers it; a report section → the module that registers its layout (in the
+#: order the sections are shown). A type or section not listed here loads every module (it is still found).
+_WHERE = {
+    "Report": "reports", "MetricCatalogue": "catalog", "CVComparison": "cvcompare", "RunComparison": "cvcompare",
+    "DeLongComparison": "decisions", "DeLongOvR": "decisions", "AUCInterval": "decisions", "CurveBands": "decisions",
+    "NonInferiority": "decisions", "DemoReport": "demo", "DemoResult": "demo", "DemoList": "demo",
+    "ErrorAnalysis": "errorpages", "McNemarPower": "power", "BootstrapPower": "power", "IntervalWidth": "power",
+    "ProtocolResult": "protocols", "RunList": "runlog", "Run": "runlog", "BestRuns": "runlog", "Ablation": "runlog",
+    "CheckResult": "runlog", "Ranking": "scores", "RankingOvR": "scores", "ThresholdChoice": "scores",
+    "LabelThresholds": "scores", "Calibration": "scores", "Comparison": "significance",
+    "MultiComparison": "significance", "ReutersStudy": "study", "FetchedDataset": "study",
+    "FoundSlices": "slicefind",
+}
+# None: a section without a layout of its own
+_SECTION_WHERE: dict[str, str | None] = {"ranking_ci": "decisions", "requirements": "decisions",
+                                         "errors_share": "errorpages", "ranking": "scores", "ci": "significance",
+                                         "find_slices": "slicefind", "engine": None}
+
+
+def section_renderers(names: Any = None) -> dict[str, Callable[[Any], list[Any]]]:
+    """The layouts of the report sections ``names`` (every registered section when None), in the order shown."""
+    wanted = None if names is None else set(names)
+    if wanted is None or wanted - set(_SECTION_WHERE):
+        _load_builtin()
+    else:
+        for name in wanted:
+            module = _SECTION_WHERE[name]
+            if module is not None:
+                _load(module)
+    order = [n for n in _SECTION_WHERE if n in _SECTIONS] + [n for n in _SECTIONS if n not in _SECTION_WHERE]
+    return {n: _SECTIONS[n] for n in order if wanted is None or n in wanted}
 
 
 def _entry(result: Any) -> _Entry:
-    _load_builtin()
-    for cls in type(result).__mro__:
-        if cls in _REGISTRY:
-            return _REGISTRY[cls]
+    mro = type(result).__mro__
+    for attempt in range(3):
+        for cls in mro:
+            if cls in _REGISTRY:
+                return _REGISTRY[cls]
+        if attempt == 0:
+            for cls in mro:
+                if cls.__name__ in _WHERE:
+                    _load(_WHERE[cls.__name__])
+        elif attempt == 1:
+            _load_builtin()
     raise TypeError(f"no renderer registered for {type(result).__name__}")
 
 
@@ -71,9 +106,10 @@ def jsonable(value: Any) -> Any:
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
+    np = sys.modules.get("numpy")  # a value cannot be a NumPy one unless NumPy is imported
+    if np is not None and isinstance(value, np.ndarray):
         return jsonable(value.tolist())
-    if isinstance(value, np.generic):
+    if np is not None and isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         return None
@@ -189,19 +225,24 @@ def render(result: Any, fmt: str = "text", *, width: int | None = None) -> str:
 _LOADED = False
 
 
+def _load(name: str) -> None:
+    import importlib
+
+    importlib.import_module(f"clfeval.render.{name}")
+
+
 def _load_builtin() -> None:
     global _LOADED
     if _LOADED:
         return
     _LOADED = True
-    import importlib
     import pkgutil
 
     import clfeval.render as pkg
 
     for mod in pkgutil.iter_modules(pkg.__path__):
         if not mod.name.startswith("_"):
-            importlib.import_module(f"clfeval.render.{mod.name}")
+            _load(mod.name)
 
 
 def _html_fragment(result: Any) -> str:
@@ -214,4 +255,10 @@ def _html_fragment(result: Any) -> str:
     return fragment(result)
 
 
-set_renderers(text=lambda r: render(r, "text"), html=_html_fragment)
+def _frame(result: Any) -> Any:
+    from clfeval.render.frames import to_frame
+
+    return to_frame(result)
+
+
+set_renderers(text=lambda r: render(r, "text"), html=_html_fragment, page=lambda r: render(r, "html"), frame=_frame)

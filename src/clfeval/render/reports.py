@@ -207,9 +207,8 @@ def report_blocks(rep: Report) -> list[Block]:
         blocks.append(TableBlock(f"Misclassified items ({e['shown']} of {e['total']})", ["id", "gold", "predicted"], rows,
                                  numeric_from=3, caption="The short list of ids; `clfeval errors` shows each confused "
                                                          "cell's documents and the vocabulary they share."))
-    for name, section_blocks in section_renderers().items():
-        if name in rep.sections:
-            blocks.extend(section_blocks(rep.sections[name]))
+    for name, section_blocks in section_renderers(rep.sections).items():
+        blocks.extend(section_blocks(rep.sections[name]))
     und = undefined_text(rep)
     if und:
         blocks.append(TextBlock(und))

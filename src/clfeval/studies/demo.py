@@ -16,7 +16,6 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from clfeval.core.display import Display
-from clfeval.evaluate.reports import report
 from clfeval.core.signature import build_signature
 
 __all__ = ["DemoResult", "DemoTable", "MODES", "register_mode", "run_demo", "items_from_counts", "demo_modes"]
@@ -103,6 +102,15 @@ def items_from_counts(counts: Sequence[Sequence[int]], labels: Sequence[Any]) ->
     return out_g, out_p
 
 
+def _counted(counts: Sequence[Sequence[int]], labels: Sequence[str], **kw: Any) -> Any:
+    """The report of the items whose confusion table is ``counts`` (rows = gold, in ``labels`` order), counted
+    once: from the table, as :func:`report` of :func:`items_from_counts` gives it without making the items."""
+    from clfeval.core.tables import ConfusionTable
+    from clfeval.evaluate.reports import report_from_table
+
+    return report_from_table(ConfusionTable(np.asarray(counts, dtype=np.int64), tuple(labels)), **kw)
+
+
 def _r(x: float, d: int = 4) -> float:
     return round(float(x), d)
 
@@ -122,10 +130,8 @@ GENRE_MATRIX = [[9, 1, 2, 0], [1, 9, 1, 1], [3, 2, 7, 0], [0, 1, 0, 11]]
 
 @register_mode("trap", "the accuracy trap: 0.9999 accuracy and F1 0 on the pie tweets; 0.90 for 'always news'")
 def demo_trap() -> DemoResult:
-    gold, pred = items_from_counts([[999_900, 0], [100, 0]], ["not pie", "pie"])
-    pie = report(gold, pred, positive="pie")
-    g2, p2 = items_from_counts([[90, 0], [10, 0]], ["news", "other"])
-    news = report(g2, p2)
+    pie = _counted([[999_900, 0], [100, 0]], ["not pie", "pie"], positive="pie")
+    news = _counted([[90, 0], [10, 0]], ["news", "other"])
     b = pie.binary
     tables = [
         DemoTable("1,000,000 tweets, 100 about pie; the classifier says 'not pie' to everything",
@@ -152,12 +158,10 @@ def demo_trap() -> DemoResult:
 
 @register_mode("matrix", "the genre confusion matrix scored class by class, and a binary report")
 def demo_matrix() -> DemoResult:
-    gold, pred = items_from_counts(GENRE_MATRIX, GENRES)
-    rep = report(gold, pred, labels=GENRES)
+    rep = _counted(GENRE_MATRIX, GENRES)
     rows = [[lab, rep.per_class[lab]["support"], _r(rep.per_class[lab]["precision"]), _r(rep.per_class[lab]["recall"]),
              _r(rep.per_class[lab]["f1"])] for lab in GENRES]
-    g7, p7 = items_from_counts([[167, 2], [24, 7]], ["0", "1"])
-    rep7 = report(g7, p7, positive="1")
+    rep7 = _counted([[167, 2], [24, 7]], ["0", "1"], positive="1")
     b = rep7.binary
     tables = [
         DemoTable("Genre classifier: confusion matrix (rows = gold, columns = predicted)", ["gold \\ pred", *GENRES],
@@ -184,8 +188,7 @@ def demo_matrix() -> DemoResult:
 
 @register_mode("read", "reading the errors: hardest class, most confused pair, directional errors")
 def demo_read() -> DemoResult:
-    gold, pred = items_from_counts(GENRE_MATRIX, GENRES)
-    rep = report(gold, pred, labels=GENRES)
+    rep = _counted(GENRE_MATRIX, GENRES)
     d = rep.diagnostics
     mcp = d["most_confused_pair"]
     a, b = mcp["classes"]
@@ -209,13 +212,11 @@ def demo_read() -> DemoResult:
 @register_mode("averages", "micro-F1 lands on accuracy; macro vs micro; the two macro-F1s; F1 vs the plain mean")
 def demo_averages() -> DemoResult:
     # Worked example 4: class 1 TP 10, FP 10; class 2 TP 90, FP 10 (two classes, single label).
-    g4, p4 = items_from_counts([[10, 10], [10, 90]], ["class 1", "class 2"])
-    r4 = report(g4, p4)
+    r4 = _counted([[10, 10], [10, 90]], ["class 1", "class 2"])
     # Worked example 5 is given with rows = system output; transpose to rows = gold.
     out_rows = np.array([[8, 10, 1], [5, 60, 50], [3, 30, 200]])
     labs5 = ["urgent", "normal", "spam"]
-    g5, p5 = items_from_counts(out_rows.T.tolist(), labs5)
-    r5 = report(g5, p5, labels=labs5)
+    r5 = _counted(out_rows.T.tolist(), labs5)
     # Worked example 3, the spam filter: flags 40, 30 truly spam, misses 20 spam.
     spam_p, spam_r = 30 / 40, 30 / 50
     tables = [

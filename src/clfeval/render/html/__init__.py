@@ -35,9 +35,16 @@ _FRAGMENTS = itertools.count(1)
 
 
 def fragment(result: Any) -> str:
-    """The result's sections as a ``<div class="clfeval">`` with its own style (for notebooks)."""
-    from clfeval.render.html.layouts import Figures, layout
+    """The result as a ``<div class="clfeval">`` with its own style (for notebooks, ``_repr_html_``).
+
+    A report shows its compact card (:func:`clfeval.render.html.layouts.report_card`: summary, confusion
+    matrix, per-class table); other results their sections with figures. ``result.to_html()`` is the page.
+    """
+    from clfeval.evaluate.reports import Report
+    from clfeval.render.html.layouts import Figures, layout, report_card
     from clfeval.render.html.document import render_page
 
     prefix = f"clfeval{next(_FRAGMENTS)}-"  # one notebook shows many results: each keeps its own ids
+    if isinstance(result, Report):
+        return render_page(report_card(result), standalone=False, id_prefix=prefix, card=True)
     return render_page(layout(result, Figures(prefix=f"{prefix}fig")), standalone=False, id_prefix=prefix)

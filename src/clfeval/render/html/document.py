@@ -196,11 +196,13 @@ def _glossary_keys(page: Page) -> list[str]:
     return [k for k in keys if k]
 
 
-def render_page(page: Page, *, standalone: bool = True, generated: str | None = None, id_prefix: str = "") -> str:
+def render_page(page: Page, *, standalone: bool = True, generated: str | None = None, id_prefix: str = "",
+                card: bool = False) -> str:
     """The page as HTML: a whole document (``standalone``) or a ``<div class="clfeval">`` for a notebook.
 
     ``id_prefix`` starts every element id and in-page link (several results shown in one notebook keep their
-    own sections, glossary anchors and figures apart)."""
+    own sections, glossary anchors and figures apart). ``card``: the compact notebook card (no contents,
+    notes, glossary or signature; a line pointing at ``to_html()``)."""
     env = _environment()
     import markupsafe
 
@@ -209,8 +211,8 @@ def render_page(page: Page, *, standalone: bool = True, generated: str | None = 
         s.items = [_table(x) if isinstance(x, TableBlock) and not isinstance(x, PageTable) else x for x in s.items]
     css = (_TEMPLATES / "style.css").read_text(encoding="utf-8")
     run = list(page.run) + ([("page written", generated)] if generated else [])
+    glossary = [] if card else sorted(glossary_entries(_glossary_keys(page)), key=lambda g: g["title"].casefold())
     return env.get_template("page.html.j2").render(page=page, css=css, standalone=standalone, idp=id_prefix,
-                                                  glossary=sorted(glossary_entries(_glossary_keys(page)),
-                                                                   key=lambda g: g["title"].casefold()), run=run,
+                                                  card=card, glossary=glossary, run=run,
                                                   run_mark=markupsafe.Markup(RUN_MARK),
                                                   run_end=markupsafe.Markup(RUN_END))

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from clfeval.errors import MissingExtra, UsageError
-from clfeval.render._util import Block, TextBlock, num
+from clfeval.render._util import Block, TableBlock, TextBlock, num
 from clfeval.render.html.document import Figure, Page, Para, Section, Summary, sections_from_blocks, signature_rows
 
-__all__ = ["layout", "register_layout", "Figures", "attach", "base_page", "card", "shown", "p_card"]
+__all__ = ["layout", "register_layout", "Figures", "attach", "base_page", "card", "shown", "p_card", "report_card"]
 
 _LAYOUTS: dict[type, Callable[..., Page]] = {}
 
@@ -130,6 +130,38 @@ def report_page(rep: Any, figs: Figures | None = None) -> Page:
     if "slices" in rep.sections:
         attach(sections, "By slice", [figs(plots.forest, d, "Forest plot of the slices")])
     return page
+
+
+def report_card(rep: Any) -> Page:
+    """The notebook card of a report (``_repr_html_``): the summary, the confusion matrix and the per-class table,
+    no figures, glossary or signature (``rep.to_html()`` is the whole page).
+
+    Classes follow :mod:`clfeval.core.manyclasses`: the per-class table shows the table's classes, the matrix
+    the figure's (at most :data:`~clfeval.core.manyclasses.FIGURE_ALL`, the largest by support), each with the
+    sentence saying what is left out.
+    """
+    from clfeval.core import manyclasses
+
+    rows_of = manyclasses.from_per_class(rep.labels, rep.per_class)
+    cols = ["class", "support", "precision", "recall", "F1"]
+    per_class = TableBlock(None, cols, [[lab, *(rep.per_class[lab][k] for k in ("support", "precision", "recall", "f1"))]
+                                        for lab in rows_of.labels], caption=rows_of.sentence())
+    sections = []
+    if rep.confusion_matrix is not None:
+        shown_m = manyclasses.from_per_class(rep.labels, rep.per_class, figure=True)
+        index = {str(lab): i for i, lab in enumerate(rep.labels)}
+        pick = [index[lab] for lab in shown_m.labels]
+        m = rep.confusion_matrix
+        rows = [[str(rep.labels[i]), *(m[i][j] for j in pick), sum(m[i])] for i in pick]
+        if not shown_m.partial:
+            rows.append(["(predicted total)", *(sum(r[j] for r in m) for j in pick), rep.n])
+        matrix = TableBlock(None, ["gold \\ pred", *(str(rep.labels[j]) for j in pick), "total"], rows,
+                            caption=shown_m.sentence())
+        sections.append(Section("Confusion matrix (rows = gold, columns = predicted)", [matrix]))
+    sections.append(Section("Per class (each class against all others)", [per_class]))
+    title = f"clfeval report — {rep.n:,} items, {len(rep.labels)} classes ({rep.kind})"
+    sig, run = signature_rows(rep.signature)
+    return Page(title, _report_summary(rep), sections, signature=sig, run=run)
 
 
 _METHOD_SHORT = {"percentile": "percentile", "bca": "BCa", "wilson": "Wilson"}

@@ -1,0 +1,119 @@
+"""Start-up latency of the command line (issue 23): each command in a fresh interpreter, the median of 7 runs,
+every ratio against floors measured in the same run (the rounds interleave every command, so that load from
+other processes falls on all of them alike).
+
+Floors: ``python -c "import click"`` (what any click program pays) and ``python -c "import numpy,
+pyarrow.csv"`` (what reading a CSV into arrays pays). Goals:
+
+* ``clfeval --version`` and ``clfeval --help`` ≤ 1.5× the click floor;
+* ``clfeval report`` of a 1,000-row CSV (text) ≤ 1.5× the NumPy + pyarrow floor;
+* every ``clfeval demo MODE`` and ``clfeval power A B`` (1,000 rows) ≤ 3× that floor;
+* ``clfeval report --format html`` of the 1,000-row CSV ≤ 10× that floor.
+
+Profile a slow one with ``python -X importtime -m clfeval ...``.
+
+Usage: python bench/latency.py [--runs 7] [--only NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+DEMO_MODES = ("report", "trap", "matrix", "read", "averages", "threshold", "calibration", "bootstrap", "cv")
+
+
+def write_csv(path: Path, gold: list[str], pred: list[str]) -> None:
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["id", "gold", "pred"])
+        w.writerows((i, g, p) for i, (g, p) in enumerate(zip(gold, pred)))
+
+
+def inputs(tmp: Path, n: int = 1000, k: int = 10, seed: int = 0) -> tuple[Path, Path]:
+    rng = random.Random(seed)
+    gold = [f"class{rng.randrange(k)}" for _ in range(n)]
+    a = [g if rng.random() < 0.8 else f"class{rng.randrange(k)}" for g in gold]
+    b = [g if rng.random() < 0.75 else f"class{rng.randrange(k)}" for g in gold]
+    write_csv(tmp / "a.csv", gold, a)
+    write_csv(tmp / "b.csv", gold, b)
+    return tmp / "a.csv", tmp / "b.csv"
+
+
+def commands(tmp: Path) -> dict[str, tuple[list[str], str, float]]:
+    """name → (argv, floor, goal as a multiple of the floor)."""
+    a, b = inputs(tmp)
+    py = sys.executable
+    script = Path(sys.executable).with_name("clfeval")  # the console script, as a user runs it
+    cli = [str(script)] if script.exists() else [py, "-m", "clfeval"]
+    out: dict[str, tuple[list[str], str, float]] = {
+        "floor: import click": ([py, "-c", "import click"], "", 0),
+        "floor: import numpy, pyarrow.csv": ([py, "-c", "import numpy, pyarrow.csv"], "", 0),
+        "clfeval --version": ([*cli, "--version"], "click", 1.5),
+        "clfeval --help": ([*cli, "--help"], "click", 1.5),
+        "report 1,000 rows": ([*cli, "report", str(a)], "numpy", 1.5),
+        "power A B (1,000 rows)": ([*cli, "power", str(a), str(b)], "numpy", 3),
+        "report 1,000 rows --format html": ([*cli, "report", str(a), "--format", "html"], "numpy", 10),
+    }
+    for mode in DEMO_MODES:
+        out[f"demo {mode}"] = ([*cli, "demo", mode], "numpy", 3)
+    return out
+
+
+#: The children write and use bytecode caches, as an installed package does (PYTHONDONTWRITEBYTECODE dropped).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def run_once(argv: list[str]) -> float:
+    t = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, cwd=ROOT, env=ENV)
+    wall = time.perf_counter() - t
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr.decode()[-2000:]}")
+    return wall
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--only", nargs="*", default=None, help="names (substrings) of the commands to time")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        cmds = commands(Path(d))
+        if args.only:
+            cmds = {k: v for k, v in cmds.items() if k.startswith("floor") or any(o in k for o in args.only)}
+        times: dict[str, list[float]] = {name: [] for name in cmds}
+        for name, (argv, _, _) in cmds.items():  # one warm-up run each (file caches, .pyc)
+            run_once(argv)
+        for _ in range(args.runs):
+            for name, (argv, _, _) in cmds.items():
+                times[name].append(run_once(argv))
+    med = {name: statistics.median(t) for name, t in times.items()}
+    floors = {"click": med["floor: import click"], "numpy": med["floor: import numpy, pyarrow.csv"]}
+    print(f"median of {args.runs} fresh interpreters ({sys.executable}, Python {sys.version.split()[0]})")
+    print(f"{'command':38} {'median s':>9} {'ratio':>7} {'goal':>6}  holds")
+    failed = 0
+    for name, (_, floor, goal) in cmds.items():
+        if not floor:
+            print(f"{name:38} {med[name]:9.3f}")
+            continue
+        ratio = med[name] / floors[floor]
+        ok = ratio <= goal
+        failed += not ok
+        print(f"{name:38} {med[name]:9.3f} {ratio:6.2f}x {goal:5.1f}x  {'yes' if ok else 'NO'}")
+    print(f"{failed} goal(s) missed" if failed else "every goal holds")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""Lazy exports of a package (PEP 562): a name is imported from its module the first time it is asked for.
+
+A package ``__init__`` lists what it offers, module by module, and hands the list to :func:`attach`::
+
+    _EXPORTS = {"clfeval.significance.power": ("power_compare", "interval_width")}
+    __all__ = names(_EXPORTS)
+    __getattr__, __dir__ = attach(__name__, _EXPORTS)
+    if TYPE_CHECKING:  # what type checkers and editors read; tests/test_api.py keeps it equal to _EXPORTS
+        from clfeval.significance.power import interval_width, power_compare
+
+``import clfeval.significance`` then costs nothing; ``clfeval.significance.power_compare`` imports
+:mod:`clfeval.significance.power` (and NumPy with it) when it is first used. The subpackages named in
+``subpackages`` are reachable as attributes too (``clfeval.plots`` after ``import clfeval``).
+
+No exported name may be the name of a submodule of its package: importing the submodule would
+silently rebind the package's attribute to the module (tests/test_api.py checks this).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any, Callable, Iterable, Mapping
+
+__all__ = ["attach", "names"]
+
+
+def names(exports: Mapping[str, Iterable[str]]) -> list[str]:
+    """Every exported name, in the order of the listing."""
+    return [name for group in exports.values() for name in group]
+
+
+def attach(package: str, exports: Mapping[str, Iterable[str]],
+           subpackages: Iterable[str] = ()) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """The module ``__getattr__`` and ``__dir__`` of ``package``, exporting ``exports`` (module → names) lazily."""
+    where = {name: module for module, group in exports.items() for name in group}
+    subs = frozenset(subpackages)
+
+    def __getattr__(name: str) -> Any:
+        module = where.get(name)
+        if module is not None:
+            value = getattr(importlib.import_module(module), name)
+        elif name in subs:
+            value = importlib.import_module(f"{package}.{name}")
+        else:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        setattr(sys.modules[package], name, value)  # cached: __getattr__ runs once per name
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(vars(sys.modules[package])) | set(where) | subs)
+
+    return __getattr__, __dir__
