@@ -168,7 +168,7 @@ class ErrorAnalysis(Display):
         ``rank``, ``term``, ``z``, ``delta``, ``term_count``, ``other_count`` (needs pandas)."""
         from clfeval.errors import MissingExtra
 
-        MissingExtra.require("ErrorAnalysis.to_frame()", [("pandas", "pandas")], "pandas")
+        MissingExtra.require("ErrorAnalysis.to_frame()", [("pandas", "pandas")], "frame")
         import pandas as pd
 
         rows = []

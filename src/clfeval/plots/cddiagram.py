@@ -17,7 +17,7 @@ from clfeval.plots._data import as_dict, need
 __all__ = ["cd_diagram", "bayes_bars"]
 
 
-def cd_diagram(result: Any) -> Any:
+def cd_diagram(result: Any, *, ax: Any = None) -> Any:
     """The critical-difference diagram of a ranking result (``clfeval rank``)."""
     d = as_dict(result)
     avg = need(d, "average_ranks", "cd", "a ranking over data sets (clfeval rank)")
@@ -32,7 +32,8 @@ def cd_diagram(result: Any) -> Any:
     lanes = _lanes([(min(float(avg[m]) for m in g), max(float(avg[m]) for m in g)) for g in groups])
     top_bars = 0.25 + bar_step * (max(lanes) + 1 if lanes else 0)
     with _mpl.rc():
-        fig, ax = _mpl.figure(min(12.0, 8.0 + 0.06 * k), 1.6 + 0.3 * rows + 0.18 * (max(lanes) + 1 if lanes else 0))
+        fig, ax = _mpl.figure(min(12.0, 8.0 + 0.06 * k), 1.6 + 0.3 * rows + 0.18 * (max(lanes) + 1 if lanes else 0),
+                              ax=ax)
         lo, hi = 1.0, float(k)
         ax.hlines(0.0, lo, hi, color="#222222", linewidth=1.2)
         for t in range(1, k + 1):
@@ -90,7 +91,7 @@ def _lanes(spans: list[tuple[float, float]], gap: float = 0.15) -> list[int]:
     return out
 
 
-def bayes_bars(result: Any) -> Any:
+def bayes_bars(result: Any, *, ax: Any = None) -> Any:
     """One stacked bar per Bayesian pair: P(A better), P(equivalent), P(B better)."""
     d = as_dict(result)
     pairs = need(d, "bayes", "bayes", "a ranking with Bayesian pairs (clfeval rank)")
@@ -100,7 +101,7 @@ def bayes_bars(result: Any) -> Any:
         raise UsageError("the bayes figure needs Bayesian pairs; this ranking has none.")
     shown = pairs[:20]
     with _mpl.rc():
-        fig, ax = _mpl.figure(7.6, 0.9 + 0.38 * len(shown))
+        fig, ax = _mpl.figure(7.6, 0.9 + 0.38 * len(shown), ax=ax)
         ys = list(range(len(shown)))[::-1]
         colors = (_mpl.COLORS[0], "#BBBBBB", _mpl.COLORS[1])
         parts = []

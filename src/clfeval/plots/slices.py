@@ -44,7 +44,7 @@ def _interval(row: dict[str, Any], metric: str) -> tuple[float, float, str]:
     return math.nan, math.nan, ""
 
 
-def forest(result: Any, metric: str | None = None) -> Any:
+def forest(result: Any, metric: str | None = None, *, ax: Any = None) -> Any:
     """Each slice's value of ``metric`` (default: the first tested) with its interval (``--ci``'s bootstrap, else
     the 95 % Wilson interval of a proportion), the overall value as a line, the slice sizes at the right; slices
     flagged after Holm's adjustment in colour, slices below ``--min-slice`` in grey."""
@@ -59,7 +59,7 @@ def forest(result: Any, metric: str | None = None) -> Any:
     rows = rows[::-1]  # the first slice at the top
     overall = value(sec["overall"].get(metric))
     with _mpl.rc():
-        fig, ax = _mpl.figure(7.2, max(2.4, 0.28 * len(rows) + 1.4))
+        fig, ax = _mpl.figure(7.2, max(2.4, 0.28 * len(rows) + 1.4), ax=ax)
         kinds = set()
         for i, r in enumerate(rows):
             v = value(r["metrics"].get(metric))

@@ -63,12 +63,13 @@ _WHERE = {
     "CheckResult": "runlog", "Ranking": "scores", "RankingOvR": "scores", "ThresholdChoice": "scores",
     "LabelThresholds": "scores", "Calibration": "scores", "Comparison": "significance",
     "MultiComparison": "significance", "ReutersStudy": "study", "FetchedDataset": "study",
-    "FoundSlices": "slicefind",
+    "FoundSlices": "slicefind", "RankResult": "rank", "SlicedComparison": "slices", "SlicedThreshold": "slices",
+    "SlicedCalibration": "slices",
 }
 # None: a section without a layout of its own
-_SECTION_WHERE: dict[str, str | None] = {"ranking_ci": "decisions", "requirements": "decisions",
-                                         "errors_share": "errorpages", "ranking": "scores", "ci": "significance",
-                                         "find_slices": "slicefind", "engine": None}
+_SECTION_WHERE: dict[str, str | None] = {"ranking": "scores", "ranking_ci": "decisions", "ci": "significance",
+                                         "slices": "slices", "find_slices": "slicefind",
+                                         "errors_share": "errorpages", "requirements": "decisions", "engine": None}
 
 
 def section_renderers(names: Any = None) -> dict[str, Callable[[Any], list[Any]]]:

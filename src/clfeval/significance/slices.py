@@ -237,13 +237,13 @@ def _notes(rows: list[dict], tables: SliceTables, min_slice: int, testable: np.n
 
 
 def pandas_or_extra(what: str) -> Any:
-    """pandas, or :class:`~clfeval.errors.MissingExtra` naming the ``pandas`` extra."""
+    """pandas, or :class:`~clfeval.errors.MissingExtra` naming the ``frame`` extra."""
     try:
         import pandas as pd
     except ImportError:
         from clfeval.errors import MissingExtra
 
-        raise MissingExtra(f"{what} needs pandas", "pandas") from None
+        raise MissingExtra(f"{what} needs pandas", "frame") from None
     return pd
 
 
