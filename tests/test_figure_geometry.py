@@ -116,6 +116,7 @@ def _cases():
         "bayes": (plots.bayes_bars, _ranking(6, 20)),
         "forest": (plots.forest, _sliced(20)),
         "forest-60": (plots.forest, _sliced(60, long_names=True)),
+        "found-slices": (plots.found_forest, _found()),
     }
     return cases
 
@@ -126,6 +127,19 @@ def _ranking(k, n):
     names = [f"system {i} with a rather long name" if i % 3 else f"<b>s{i}</b>" for i in range(k)]
     scores = 0.8 + 0.01 * np.arange(k)[None, :] + rng.normal(0, 0.03, (n, k))
     return rank_scores(scores, names, [f"d{j}" for j in range(n)], higher_is_better=True, samples=2000)
+
+
+def _found():
+    """A report with --find-slices (issue 27): one planted cross, long and hostile column values."""
+    rng = _rng(27)
+    n = 6000
+    a = np.array(["<b>a very long source name</b>", "x", "y"], dtype=object)[rng.integers(0, 3, n)]
+    b = rng.integers(0, 4, n)
+    gold = rng.random(n) < 0.5
+    bad = (a == "x") & (b == 1)
+    pred = np.where(gold, rng.random(n) < np.where(bad, 0.5, 0.9), rng.random(n) < 0.1)
+    return clfeval.report(np.where(gold, "pos", "neg"), np.where(pred, "pos", "neg"),
+                          find_slices={"source": a, "b": b}, positive="pos")
 
 
 def _sliced(k, long_names=False):
@@ -153,7 +167,8 @@ def _case(name):
 NAMES = ["confusion-4", "confusion-12", "confusion-30", "per-class-3", "per-class-12", "per-class-60", "roc-binary",
          "roc-12", "pr-binary", "pr-12", "pr-30", "threshold", "label-thresholds", "reliability", "phi-delta-4",
          "phi-delta-12", "phi-delta-compare", "phi-delta-compare-12", "phi-delta-folds", "cv-spread", "bootstrap",
-         "randomization", "reuters", "cd-4", "cd-12", "bayes", "forest", "forest-60"]
+         "randomization", "reuters", "cd-4", "cd-12", "bayes", "forest", "forest-60",
+         "found-slices"]
 
 
 def test_every_figure_kind_is_covered():

@@ -77,6 +77,22 @@ def test_by_bins_give_the_same_edges_and_slices_on_every_engine(tree, dask_clien
     assert _plain(clfeval.report(str(tree / "a"), engine=Dask(dask_client), **kw)) == _plain(base)
 
 
+@pytest.mark.parametrize("kind", ["arrays", "parquet"])
+def test_find_slices_gives_the_same_search_on_every_engine(kind, cols, tree, dask_client):
+    """Issue 27: the lattice's tables counted in one pass, in memory, streamed at the smallest budget, on Dask."""
+    kw = dict(positive="dog", by_bins=3, find_alpha=0.5)
+    if kind == "arrays":
+        find = {"grp": _groups(cols), "prob": cols["prob"]}
+        run = lambda e: clfeval.report(cols["gold"], cols["pred"], find_slices=find, engine=e, **kw)  # noqa: E731
+    else:
+        run = lambda e: clfeval.report(str(tree / "a"), find_slices="grp,prob", engine=e, **kw)  # noqa: E731
+    base, spilled, on_dask = run(Local()), run(SPILL), run(Dask(dask_client))
+    found = base.sections["find_slices"]
+    assert found["examined"] == 4 + 3 + 12 and found["metric"] == "recall:dog"
+    assert _plain(spilled) == _plain(base)
+    assert _plain(on_dask) == _plain(base)
+
+
 def _plain(result):
     """The JSON without the engine block and the engine's own details (``external``, spill notes)."""
     d = json.loads(json.dumps(result.to_dict(), default=str, allow_nan=True))

@@ -6,13 +6,37 @@ from typing import Any, Callable
 
 import click
 
-__all__ = ["slice_options", "compare_slice_options", "slice_arguments"]
+__all__ = ["slice_options", "compare_slice_options", "find_slice_options", "slice_arguments"]
 
 
 def slice_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``--by``, ``--by-bins``, ``--by-binning``, ``--max-slices``, ``--min-slice``, ``--slice-metric``,
     ``--slice-samples``."""
     return _options(fn, tests=True)
+
+
+def find_slice_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``--find-slices`` and its bounds (issue 27): the search for the worst slices, on ``report``."""
+    options = [
+        click.option("--find-slices", default=None, metavar="COLUMN[,COLUMN...]",
+                     help="Search these columns for the slices where --find-metric is worst: every value, every "
+                          "cross of two columns (--max-depth), counted in the same pass; found = significantly worse "
+                          "than the rest after the Benjamini-Yekutieli adjustment over every slice examined, ranked "
+                          "by Cohen's h. Numeric columns are binned with --by-bins."),
+        click.option("--max-depth", type=click.IntRange(1, 3), default=2, show_default=True,
+                     help="Columns crossed at most by --find-slices (1: single columns; 3: triples)."),
+        click.option("--max-search", type=click.IntRange(min=1), default=10_000, show_default=True,
+                     help="Slices --find-slices examines in all at most; a larger search is refused."),
+        click.option("--find-metric", default=None, metavar="METRIC",
+                     help="The proportion metric --find-slices ranks by (default: recall of --positive when given, "
+                          "else accuracy): accuracy, error_rate, recall:L, precision:L, specificity:L, fpr:L, fnr:L, "
+                          "npv:L, accuracy:L, error_rate:L."),
+        click.option("--find-alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+                     show_default=True, help="The false-discovery rate of --find-slices (Benjamini-Yekutieli)."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
 
 
 def compare_slice_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -59,6 +83,9 @@ def slice_arguments(o: dict[str, Any]) -> dict[str, Any]:
     """The options as the library's arguments (removed from ``o``)."""
     out = dict(by=o.pop("by"), by_bins=o.pop("by_bins"), by_binning=o.pop("by_binning"),
                max_slices=o.pop("max_slices"), min_slice=o.pop("min_slice"))
+    if "find_slices" in o:
+        out.update(find_slices=o.pop("find_slices"), max_depth=o.pop("max_depth"), max_search=o.pop("max_search"),
+                   find_metric=o.pop("find_metric"), find_alpha=o.pop("find_alpha"))
     if "slice_metrics" in o:
         out.update(slice_metrics=list(o.pop("slice_metrics")) or None, slice_samples=o.pop("slice_samples"))
     return out

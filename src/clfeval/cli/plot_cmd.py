@@ -12,7 +12,7 @@ from clfeval.cli._common import check_paths, existing_file, input_options, messa
 from clfeval.errors import InputFileError, UsageError
 
 KINDS = ("confusion", "per-class", "roc", "pr", "threshold", "reliability", "phi-delta", "cv-spread", "bootstrap",
-         "reuters", "cd", "bayes", "forest")
+         "reuters", "cd", "bayes", "forest", "found-slices")
 #: Kinds a predictions file can be drawn as (through a report, as `clfeval report` makes it).
 FROM_PREDICTIONS = ("confusion", "per-class", "roc", "pr", "reliability", "phi-delta")
 
@@ -80,8 +80,8 @@ def plot(kind: str, result: Path, output: Path, gold: str, pred: str, id_col: st
     """Draw one figure from RESULT, the JSON output of a clfeval command (nothing is recomputed).
 
     KIND is confusion, per-class, roc, pr, threshold, reliability, phi-delta, cv-spread, bootstrap, reuters, cd
-    (the critical-difference diagram of clfeval rank), bayes (its Bayesian pairs) or forest (a report by slice,
-    --by).
+    (the critical-difference diagram of clfeval rank), bayes (its Bayesian pairs), forest (a report by slice,
+    --by) or found-slices (the slices --find-slices found).
     For confusion, per-class, roc, pr, reliability and phi-delta, RESULT may be a predictions file instead,
     read with the input options of clfeval report. Needs the html extra: pip install 'clfeval[html]'.
     """

@@ -12,7 +12,7 @@ from clfeval.cli._common import (check_paths, emit, existing_file, input_options
 from clfeval.cli._decide import require_exit
 from clfeval.errors import UsageError
 from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option, score_bin_options
-from clfeval.cli._slices import slice_arguments, slice_options
+from clfeval.cli._slices import find_slice_options, slice_arguments, slice_options
 
 
 @click.command(epilog=help_note("report"))
@@ -51,6 +51,7 @@ from clfeval.cli._slices import slice_arguments, slice_options
                    "or a registered function: FUNC(ARGS) OP TARGET for a number, FUNC(ARGS) alone for a truth "
                    "value: each is shown with its value, and an unmet one exits 3.")
 @slice_options
+@find_slice_options
 @memory_option()
 @score_bin_options
 @engine_options

@@ -31,7 +31,9 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
            encoding: str = "utf-8", normalize: str | None = None, engine: Any = None, top_n: int = 5,
            progress: Callable[[Any], Any] | None = None, by: Any = None, by_bins: int | None = None,
            by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30,
-           slice_metrics: Sequence[str] | None = None, slice_samples: int = 1_000) -> Any:
+           slice_metrics: Sequence[str] | None = None, slice_samples: int = 1_000, find_slices: Any = None,
+           max_depth: int = 2, max_search: int = 10_000, find_metric: str | None = None,
+           find_alpha: float = 0.05) -> Any:
     """The report of one classifier: confusion matrix, per-class table, averages, baselines, diagnostics.
 
     Parameters
@@ -58,6 +60,12 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         ``by_binning`` cut numeric columns into bins; ``max_slices`` refuses more slices; ``min_slice``: slices
         smaller are shown, not tested, never the worst; ``slice_metrics``: the metrics tested;
         ``slice_samples``: redraws of each permutation test.
+    find_slices : str, sequence of str, or (with arrays) mapping name → values
+        Columns to search for the slices where ``find_metric`` (a proportion metric; default the recall of
+        ``positive`` when given, else accuracy) is worst: every column and every cross up to ``max_depth``
+        columns, at most ``max_search`` slices in all, counted in the same pass; found = worse than the rest
+        after the Benjamini–Yekutieli adjustment at ``find_alpha`` (the ``find_slices`` section,
+        :mod:`clfeval.significance.slicefind`).
 
     Notes
     -----
@@ -85,14 +93,22 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         settings["samples"] = check_samples(samples, option="samples")
     methods = _ci_methods(ci_method, ci, scored=scored, multilabel=multilabel)
     settings["ci_method"] = (methods or "auto") if methods is not None else ci_method
-    if by is not None:
+    if by is not None or find_slices is not None:
         from clfeval.engines.slicing import check_by, report_by
 
         sets = check_by(by, multilabel=multilabel, scored=scored, threshold=threshold, show_errors=show_errors,
-                        max_slices=max_slices)
+                        max_slices=max_slices) if by is not None else []
+        find = None
+        if find_slices is not None:
+            from clfeval.significance.slicesearch import check_find
+
+            find = check_find(find_slices, max_depth=max_depth, max_search=max_search, metric=find_metric,
+                              alpha=find_alpha, positive=positive, multilabel=multilabel, scored=scored,
+                              threshold=threshold, show_errors=show_errors)
         settings["train_labels"] = train_labels
-        slicing = dict(sets=sets, by_bins=by_bins, by_binning=by_binning, max_slices=max_slices,
-                       min_slice=min_slice, metrics=slice_metrics, slice_samples=slice_samples)
+        slicing = dict(sets=sets + [s for s in (find["sets"] if find else []) if s not in sets], n_by=len(sets),
+                       by_bins=by_bins, by_binning=by_binning, max_slices=max_slices, min_slice=min_slice,
+                       metrics=slice_metrics, slice_samples=slice_samples, find=find)
         rep, block = report_by(eng, data, pred, gold, id, by, settings, slicing, input_format=input_format,
                                encoding=encoding, normalize=normalize, progress=progress, top_n=top_n)
     elif not inputs.is_path(data) and not inputs.is_table(data):

@@ -66,13 +66,22 @@ def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, setti
         cols = {"gold": inputs.as_column(g, "gold"), "pred": inputs.as_column(pred, "pred")}
         if len(cols["gold"]) != len(cols["pred"]):
             raise DataError(f"gold has {len(cols['gold']):,} labels and pred {len(cols['pred']):,}: one each per item.")
-        extra = _by_arrays(by, len(cols["gold"]))
+        extra = _by_arrays(by, len(cols["gold"])) if by is not None else {}
+        by_sets = [tuple(extra)] if by is not None else []
+        find = slicing.get("find")
+        if find is not None:
+            from clfeval.significance.slicefind import lattice
+
+            found = _by_arrays(find["given"], len(cols["gold"]))
+            extra.update(found)
+            find = {**find, "sets": lattice(list(found), min(find["max_depth"], len(found)))}
         if set(extra) & {"gold", "pred"}:
             raise UsageError(lambda o: f"option {o}: name the slice columns other than 'gold' and 'pred'.",
-                             params=["by"])
+                             params=["by" if by is not None else "find_slices"])
         table = pa.table({**cols, **extra})
         names = dict(gold="gold", pred="pred", id=None)
-        slicing = {**slicing, "sets": [tuple(extra)]}
+        sets = by_sets + [s for s in (find["sets"] if find else []) if s not in by_sets]
+        slicing = {**slicing, "sets": sets, "n_by": len(by_sets), "find": find}
         return _tabular(eng, table, names, settings, slicing, "utf-8", None, progress, top_n)
     names = dict(gold=gold or "gold", pred=pred or "pred", id=id)
     if inputs.is_table(data):
@@ -118,11 +127,17 @@ def binning_of(batches: Any, slicing: dict[str, Any], cols: Sequence[str]) -> di
     return slice_binning(batches, list(dict.fromkeys(cols)), bins=slicing["by_bins"], kind=slicing["by_binning"])
 
 
+def count_limit(slicing: dict[str, Any]) -> int:
+    """Slices of one column set counted at most: ``max_slices`` (``--by``), or ``max_search`` for the search."""
+    find = slicing.get("find")
+    return max(slicing["max_slices"], find["max_search"]) if find else slicing["max_slices"]
+
+
 def _finish(batches: Any, slicing: dict[str, Any], settings: dict[str, Any], binning: dict, top_n: int) -> Any:
     from clfeval.evaluate.slicecounting import count_sliced
 
     table, tables = count_sliced(batches, slicing["sets"], order=settings["order"],
-                                 max_slices=slicing["max_slices"], binning=binning)
+                                 max_slices=count_limit(slicing), binning=binning)
     return with_slices(table, tables, settings, slicing, top_n)
 
 
@@ -137,11 +152,23 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
                             order=s["order"] is not None, train_labels=s.get("train_labels"), sep=s["sep"],
                             top_n=top_n, ci=s["ci"], samples=s["samples"], seed=s["seed"],
                             ci_method=s.get("ci_method", "auto") or "auto")
-    section = slice_section(tables[0], positive=s["positive"], beta=s["beta"], zero_division=s["zero_division"],
-                            min_slice=slicing["min_slice"], metrics=slicing.get("metrics"),
-                            samples=slicing["slice_samples"], seed=s["seed"], ci=s["ci"],
-                            ci_samples=s["samples"])
-    return dataclasses.replace(rep, sections={**rep.sections, "slices": section})
+    sections = dict(rep.sections)
+    if slicing.get("n_by", 1):
+        first = tables[0]
+        if len(first.keys) > slicing["max_slices"]:
+            raise UsageError(lambda o, b: f"the values of {', '.join(first.columns)} (option {b}) make more than "
+                                          f"{slicing['max_slices']:,} slices (option {o}); slice by fewer columns, "
+                                          f"bin a numeric column (--by-bins N), or raise {o}.",
+                             params=["max_slices", "by"])
+        sections["slices"] = slice_section(first, positive=s["positive"], beta=s["beta"],
+                                           zero_division=s["zero_division"], min_slice=slicing["min_slice"],
+                                           metrics=slicing.get("metrics"), samples=slicing["slice_samples"],
+                                           seed=s["seed"], ci=s["ci"], ci_samples=s["samples"])
+    if slicing.get("find"):
+        from clfeval.significance.slicesearch import found_section
+
+        sections["find_slices"] = found_section(tables, slicing["find"], min_slice=slicing["min_slice"])
+    return dataclasses.replace(rep, sections=sections)
 
 
 def _on_path(eng: Any, inp: Any, names: dict[str, str], settings: dict[str, Any], slicing: dict[str, Any],
@@ -149,24 +176,26 @@ def _on_path(eng: Any, inp: Any, names: dict[str, str], settings: dict[str, Any]
     from clfeval.engines.reportsteps import named_by
 
     cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))
+    by_cols = {c for s in slicing["sets"][:slicing.get("n_by", len(slicing["sets"]))] for c in s}
+    options = ["--by" if c in by_cols else "--find-slices" for c in cols]
     if isinstance(eng, Dask):
         from clfeval.dask.slices import sliced_tables
 
         with eng.connected() as client:
-            binning = named_by(inp.name, lambda: binning_of(_reader(inp, names, cols, encoding, normalize, None, None),
-                                                          slicing, cols))
+            binning = named_by(inp.name, lambda: binning_of(
+                _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
             table, tables = named_by(inp.name, lambda: sliced_tables(
                 inp, gold=names["gold"], pred=names["pred"], sets=slicing["sets"], order=settings["order"],
-                max_slices=slicing["max_slices"], binning=binning, normalize=normalize, client=client))
+                max_slices=count_limit(slicing), binning=binning, normalize=normalize, client=client))
         rep = named_by(inp.name, lambda: with_slices(table, tables, settings, slicing, top_n))
         return rep, engine_block(eng, "cluster", partitions=len(inp.sources))
     from clfeval.io.join import unique_batches
 
-    binning = named_by(inp.name, lambda: binning_of(_reader(inp, names, cols, encoding, normalize, None, None),
-                                                  slicing, cols))
+    binning = named_by(inp.name, lambda: binning_of(
+        _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
     ctx = progress(inp) if progress is not None else _null()
     with ctx as update:
-        reader = _reader(inp, names, cols, encoding, normalize, update, settings["sep"])
+        reader = _reader(inp, names, cols, encoding, normalize, update, settings["sep"], options)
         rep = named_by(inp.name, lambda: _finish(unique_batches(reader, budget=eng.budget), slicing, settings,
                                                  binning, top_n))
     return rep, engine_block(eng, "streamed", memory=eng.budget)
@@ -179,11 +208,11 @@ def _null() -> Any:
 
 
 def _reader(inp: Any, names: dict[str, str], cols: Sequence[str], encoding: str, normalize: Any, update: Any,
-            sep: Any) -> Any:
+            sep: Any, options: Sequence[str] | None = None) -> Any:
     from clfeval.io.predictions import iter_predictions
 
     return iter_predictions(inp, gold=names["gold"], pred=names["pred"], id=names.get("id"), extra=list(cols),
-                            extra_options=["--by"] * len(cols), encoding=encoding, normalize=normalize,
+                            extra_options=list(options or ["--by"] * len(cols)), encoding=encoding, normalize=normalize,
                             sep=sep or "|", progress=update)
 
 

@@ -27,6 +27,7 @@ kind               function                                        result
 ``cd``             :func:`cd_diagram`                               a ranking over data sets (rank)
 ``bayes``          :func:`bayes_bars`                               a ranking over data sets (rank)
 ``forest``         :func:`forest`                                   Report by slice (``--by``)
+``found-slices``   :func:`found_forest`                             Report with ``--find-slices``
 =================  ==============================================  =====================================
 """
 
@@ -43,7 +44,7 @@ _EXPORTS = {
     "clfeval.plots.resampling": ("cv_spread", "bootstrap"),
     "clfeval.plots.study": ("reuters",),
     "clfeval.plots.cddiagram": ("cd_diagram", "bayes_bars"),
-    "clfeval.plots.slices": ("forest",),
+    "clfeval.plots.slices": ("forest", "found_forest"),
     "clfeval.plots._mpl": ("figure_svg", "save"),
 }
 
@@ -54,7 +55,7 @@ _getattr, __dir__ = _attach(__name__, _EXPORTS)
 _KINDS = {"confusion": "confusion_matrix", "per-class": "per_class", "roc": "roc", "pr": "pr",
           "threshold": "threshold", "reliability": "reliability", "phi-delta": "phi_delta", "cv-spread": "cv_spread",
           "bootstrap": "bootstrap", "reuters": "reuters", "cd": "cd_diagram", "bayes": "bayes_bars",
-          "forest": "forest"}
+          "forest": "forest", "found-slices": "found_forest"}
 
 
 def __getattr__(name: str) -> Any:
@@ -73,6 +74,6 @@ if TYPE_CHECKING:
     from clfeval.plots.resampling import bootstrap, cv_spread
     from clfeval.plots.study import reuters
     from clfeval.plots.cddiagram import bayes_bars, cd_diagram
-    from clfeval.plots.slices import forest
+    from clfeval.plots.slices import forest, found_forest
     from clfeval.plots._mpl import figure_svg, save
 

@@ -11,7 +11,7 @@ from clfeval.errors import UsageError
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, need, value
 
-__all__ = ["forest", "wilson", "MAX_ROWS"]
+__all__ = ["forest", "found_forest", "wilson", "MAX_ROWS"]
 
 #: Slices drawn at most (those with the smallest adjusted p first; the JSON holds every slice).
 MAX_ROWS = 40
@@ -58,37 +58,59 @@ def forest(result: Any, metric: str | None = None, *, ax: Any = None) -> Any:
         rows = sorted(rows, key=lambda r: (r["tests"].get(metric) or {}).get("p_holm", 2.0))[:MAX_ROWS]
     rows = rows[::-1]  # the first slice at the top
     overall = value(sec["overall"].get(metric))
+    drawn, kinds = [], set()
+    for r in rows:
+        lo, hi, kind = _interval(r, metric)
+        kinds.add(kind)
+        t = r["tests"].get(metric) or {}
+        colour = "#aaaaaa" if r["small"] else (_mpl.COLORS[3] if t.get("flagged") else _mpl.COLORS[0])
+        drawn.append((r["slice"], value(r["metrics"].get(metric)), lo, hi, r["n"], colour))
+    kinds.discard("")
+    what = {"bootstrap": "bootstrap interval (--ci)", "wilson": "95% Wilson interval"}
+    flagged = any((r["tests"].get(metric) or {}).get("flagged") for r in rows)
+    title = ", ".join(what[k] for k in sorted(kinds)) or "no interval"
+    title += "; flagged after Holm's adjustment in orange" if flagged else "; no slice flagged after adjustment"
+    if len(rows) < len(sec["slices"]):
+        title += f"\n{len(rows)} of {len(sec['slices']):,} slices, the smallest p first"
+    return _draw(drawn, overall, metric, title, max(x["n"] for x in sec["slices"]), ax)
+
+
+def found_forest(result: Any, *, ax: Any = None) -> Any:
+    """The slices ``--find-slices`` found (the worst first, at most :data:`MAX_ROWS`), each with its value and
+    95 % Wilson interval, the overall value as a line, the slice sizes at the right."""
+    d = as_dict(result)
+    sec = need(d, "find_slices", "found-slices", "a report with --find-slices")
+    rows = list(sec["found"])[:MAX_ROWS]
+    if not rows:
+        raise UsageError("the search found no slice significantly worse than the rest: there is nothing to draw.")
+    drawn = [(r["slice"], value(r["value"]), *(value(x) for x in (r["interval"] or [None, None])), r["items"],
+              _mpl.COLORS[3]) for r in rows[::-1]]
+    title = (f"The {len(rows)} worst slices found (of {sec['examined']:,} examined)\n95% Wilson intervals; "
+             f"Benjamini–Yekutieli at {sec['alpha']:g}")
+    return _draw(drawn, value(sec["overall"]["value"]), sec["metric"], title, max(r["items"] for r in rows), ax)
+
+
+def _draw(rows: list[tuple[Any, float, float, float, int, str]], overall: float, metric: str, title: str,
+          largest: int, ax: Any) -> Any:
+    """Rows (name, value, low, high, items, colour), bottom to top; the overall value dashed."""
+    from clfeval.core.catalog import label
+
     with _mpl.rc():
         fig, ax = _mpl.figure(7.2, max(2.4, 0.28 * len(rows) + 1.4), ax=ax)
-        kinds = set()
-        for i, r in enumerate(rows):
-            v = value(r["metrics"].get(metric))
-            lo, hi, kind = _interval(r, metric)
-            kinds.add(kind)
-            t = r["tests"].get(metric) or {}
-            colour = "#aaaaaa" if r["small"] else (_mpl.COLORS[3] if t.get("flagged") else _mpl.COLORS[0])
+        for i, (_, v, lo, hi, n, colour) in enumerate(rows):
             if math.isfinite(lo) and math.isfinite(hi):
                 ax.hlines(i, lo, hi, color=colour, linewidth=1.6, gid=f"ci-{i}")
             if math.isfinite(v):
-                size = 14 + 46 * math.sqrt(r["n"] / max(x["n"] for x in sec["slices"]))
+                size = 14 + 46 * math.sqrt(n / max(largest, 1))
                 ax.scatter([v], [i], s=size, marker="s", color=colour, zorder=3, gid=f"slice-{i}")
         if math.isfinite(overall):
             ax.axvline(overall, color="#333333", linestyle="--", linewidth=1.0, gid="overall")
-        _mpl.label_ticks(fig, ax, "y", list(range(len(rows))), [r["slice"] for r in rows])
+        _mpl.label_ticks(fig, ax, "y", list(range(len(rows))), [r[0] for r in rows])
         sizes = ax.secondary_yaxis("right")
-        sizes.set_yticks(list(range(len(rows))), [f"n={r['n']:,}" for r in rows])
+        sizes.set_yticks(list(range(len(rows))), [f"n={r[4]:,}" for r in rows])
         sizes.tick_params(length=0, labelsize=8)
         ax.set_ylim(-0.7, len(rows) - 0.3)
-        from clfeval.core.catalog import label
-
         ax.set_xlabel(f"{label(metric)} (dashed: overall {overall:.4f})" if math.isfinite(overall) else label(metric))
-        kinds.discard("")
-        what = {"bootstrap": "bootstrap interval (--ci)", "wilson": "95% Wilson interval"}
-        flagged = any((r["tests"].get(metric) or {}).get("flagged") for r in rows)
-        title = ", ".join(what[k] for k in sorted(kinds)) or "no interval"
-        title += "; flagged after Holm's adjustment in orange" if flagged else "; no slice flagged after adjustment"
-        if len(rows) < len(sec["slices"]):
-            title += f"\n{len(rows)} of {len(sec['slices']):,} slices, the smallest p first"
         ax.set_title(title, fontsize=9)
         ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     return fig

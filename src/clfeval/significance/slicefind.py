@@ -8,9 +8,9 @@ the search here is exact and needs only the tables of each column set:
 
 1. **Tables.** For every column set of the lattice (each column, each pair,
    each triple with ``max_depth=3``) one K×K confusion table per slice value,
-   counted in one pass (:func:`count_column_sets` in memory; the engines
-   build the same tables streamed or on Dask). The rest of a slice is the
-   overall table minus the slice's.
+   counted in one pass (:func:`clfeval.evaluate.slicecounting.count_sliced`, as
+   ``--by`` counts: in memory, streamed or on Dask). The rest of a slice is
+   the overall table minus the slice's.
 2. **The metric is a proportion of items**: accuracy, error rate, and per
    class recall, precision, specificity, FPR, FNR, NPV, one-vs-rest accuracy
    and error rate. Each slice has successes s out of trials n (for recall of
@@ -52,7 +52,7 @@ from clfeval.core.display import Display
 from clfeval.core.signature import build_signature
 from clfeval.errors import UsageError
 
-__all__ = ["FoundSlices", "PROPORTION_METRICS", "proportions", "column_sets", "count_column_sets", "search_tables"]
+__all__ = ["FoundSlices", "PROPORTION_METRICS", "proportions", "lattice", "search_tables"]
 
 #: Metrics the search can test: proportions of items (successes / trials) from a K×K table.
 PROPORTION_METRICS = ("accuracy", "error_rate", "recall:LABEL", "precision:LABEL", "specificity:LABEL", "fpr:LABEL",
@@ -106,32 +106,9 @@ def proportions(metric: str, labels: Sequence[Any]) -> tuple[Callable[[np.ndarra
     return per_class, higher
 
 
-def column_sets(columns: Sequence[str], max_depth: int) -> list[tuple[str, ...]]:
+def lattice(columns: Sequence[str], max_depth: int) -> list[tuple[str, ...]]:
     """The column sets of the lattice, by depth: every column, every pair, ... up to ``max_depth``."""
     return [c for d in range(1, max_depth + 1) for c in itertools.combinations(columns, d)]
-
-
-def count_column_sets(gold: np.ndarray, pred: np.ndarray, k: int, codes: dict[str, np.ndarray],
-                      sizes: dict[str, int], sets: Sequence[tuple[str, ...]]
-                      ) -> dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]]:
-    """In memory, one pass per column set: ``{column set: (slice codes (S, depth), tables (S, K, K))}``.
-
-    ``gold``/``pred`` are class indices in [0, k); ``codes[c]`` the value index of column ``c`` per row (in
-    [0, sizes[c])). Only non-empty slices are kept; every column set's tables add up to the overall table.
-    """
-    cell = gold.astype(np.int64) * k + pred.astype(np.int64)
-    out = {}
-    for cs in sets:
-        key = np.zeros(len(gold), dtype=np.int64)
-        for c in cs:
-            key = key * sizes[c] + codes[c]
-        width = int(np.prod([sizes[c] for c in cs]))
-        counts = np.bincount(key * (k * k) + cell, minlength=width * k * k).reshape(width, k, k)
-        keep = np.flatnonzero(counts.sum(axis=(1, 2)))
-        digits = np.stack(np.unravel_index(keep, [sizes[c] for c in cs]), axis=1) if keep.size else \
-            np.zeros((0, len(cs)), dtype=np.int64)
-        out[cs] = (digits, counts[keep])
-    return out
 
 
 def _two_proportion_p(s1: np.ndarray, n1: np.ndarray, s2: np.ndarray, n2: np.ndarray) -> tuple[np.ndarray, list[str]]:
@@ -216,30 +193,29 @@ def _name(cs: tuple[str, ...], values: Sequence[Any]) -> str:
     return " ∧ ".join(f"{c}={v}" for c, v in zip(cs, values))
 
 
-def search_tables(tables: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]], values: dict[str, list[Any]],
-                  labels: Sequence[Any], metric: str, *, alpha: float = 0.05, min_slice: int = 30,
-                  max_depth: int = 2, bins: dict[str, list[float]] | None = None,
-                  notes: Sequence[str] = ()) -> FoundSlices:
-    """The search on the tables of every column set (:func:`count_column_sets` or an engine's)."""
+def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, min_slice: int = 30,
+                  max_depth: int = 2, notes: Sequence[str] = ()) -> FoundSlices:
+    """The search on the slice tables of every column set of the lattice
+    (:class:`clfeval.core.slicecount.SliceTables`: ``columns``, ``keys`` (value tuples), ``labels``, ``counts``)."""
     from clfeval.evaluate.intervals import wilson
     from clfeval.significance.classic import benjamini_yekutieli
 
+    labels = tables[0].labels
     fn, higher = proportions(metric, labels)
-    sets = list(tables)
-    total = tables[sets[0]][1].sum(axis=0)
-    for cs in sets[1:]:
-        if not np.array_equal(tables[cs][1].sum(axis=0), total):
-            raise AssertionError(f"the slice tables of {cs} do not add up to the overall table")
+    total = tables[0].counts.sum(axis=0)
+    for t in tables[1:]:
+        if tuple(t.labels) != tuple(labels) or not np.array_equal(t.counts.sum(axis=0), total):
+            raise AssertionError(f"the slice tables of {t.columns} do not add up to the overall table")
     s_all, n_all = (float(x) for x in fn(total))
     rows: list[dict[str, Any]] = []
-    for cs in sets:
-        digits, t = tables[cs]
-        s, n = fn(t)
-        items = t.sum(axis=(1, 2))
-        for j in range(len(items)):
-            vals = [values[c][int(d)] for c, d in zip(cs, digits[j])]
+    for t in tables:
+        cs = tuple(t.columns)
+        s, n = fn(t.counts)
+        items = t.counts.sum(axis=(1, 2))
+        for j, key in enumerate(t.keys):
+            vals = [_plain(v) for v in key]
             rows.append({"columns": list(cs), "values": vals, "slice": _name(cs, vals), "items": int(items[j]),
-                         "successes": int(s[j]), "trials": int(n[j]), "_key": (cs, tuple(int(d) for d in digits[j]))})
+                         "successes": int(s[j]), "trials": int(n[j]), "_key": (cs, tuple(key))})
     s = np.array([r["successes"] for r in rows], dtype=np.float64)
     n = np.array([r["trials"] for r in rows], dtype=np.float64)
     p, how = _two_proportion_p(s, n, s_all - s, n_all - n)
@@ -294,11 +270,20 @@ def search_tables(tables: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]], 
                        "tested and counted in the adjustment, but never called the worst.")
     overall = {"value": _f(s_all / n_all) if n_all else None, "successes": int(s_all), "trials": int(n_all),
                "items": int(total.sum())}
+    cols = [t.columns[0] for t in tables if len(t.columns) == 1]
     sig = build_signature({"result": "find_slices", "metric": metric, "alpha": alpha, "min_slice": min_slice,
-                           "max_depth": max_depth, "columns": sorted({c for cs in sets for c in cs})})
-    cols = [cs[0] for cs in sets if len(cs) == 1]
+                           "max_depth": max_depth, "columns": cols})
+    bins = {}
+    for t in tables:
+        for c, b in (t.binning or {}).items():
+            bins[c] = [float(e) for e in (b["edges"] if isinstance(b, dict) else getattr(b, "edges", b))]
     return FoundSlices(metric, higher, overall, cols, max_depth, len(rows), testable, found, dropped, alpha,
-                       min_slice, dict(METHOD), n_notes, sig, dict(bins or {}))
+                       min_slice, dict(METHOD), n_notes, sig, bins)
+
+
+def _plain(v: Any) -> Any:
+    """A slice value as JSON holds it (NumPy scalars as Python ones)."""
+    return v.item() if hasattr(v, "item") else v
 
 
 def _f(x: Any) -> float | None:

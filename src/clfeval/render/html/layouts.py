@@ -129,6 +129,8 @@ def report_page(rep: Any, figs: Figures | None = None) -> Page:
         attach(sections, "Ranking", [figs(plots.roc, d, "ROC curve"), figs(plots.pr, d, "Precision–recall curve")])
     if "slices" in rep.sections:
         attach(sections, "By slice", [figs(plots.forest, d, "Forest plot of the slices")])
+    if (rep.sections.get("find_slices") or {}).get("found"):
+        attach(sections, "Slices where", [figs(plots.found_forest, d, "Forest plot of the slices found")])
     return page
 
 
