@@ -181,6 +181,10 @@ class _SetCounts:
         self.dense = np.zeros((0, 0, 0), dtype=np.int64)
 
     def _slice_codes(self, codes: list[np.ndarray]) -> np.ndarray:
+        if len(codes) > 1 and codes[0].size:
+            dense = self._dense_cross(codes)
+            if dense is not None:
+                return dense
         key = codes[0]
         for c in codes[1:]:
             key = key << _BITS | c
@@ -193,6 +197,25 @@ class _SetCounts:
         lut = np.zeros(int(present[-1]) + 1 if present.size else 1, dtype=np.int64)
         lut[present] = [self._add_key(int(x)) for x in present.tolist()]
         return lut[key]
+
+    def _dense_cross(self, codes: list[np.ndarray]) -> np.ndarray | None:
+        """A cross of columns with few values: its slice codes from one bincount over the mixed-radix code of the
+        column codes (no sort), the slices added in the order of their keys, as the general path adds them."""
+        widths = [int(c.max()) + 1 for c in codes]
+        if math.prod(widths) >= 4 * codes[0].size + 1024:
+            return None
+        dense = codes[0].astype(np.int64, copy=True)
+        for c, w in zip(codes[1:], widths[1:]):
+            dense *= w
+            dense += c
+        present = np.flatnonzero(np.bincount(dense))
+        digits = np.unravel_index(present, widths)
+        keys = digits[0].astype(np.int64)
+        for d in digits[1:]:
+            keys = keys << _BITS | d.astype(np.int64)
+        lut = np.zeros(int(present[-1]) + 1, dtype=np.int64)
+        lut[present] = [self._add_key(int(x)) for x in keys.tolist()]
+        return lut[dense]
 
     def _add_key(self, key: int) -> int:
         code = self.keys.get(key)
