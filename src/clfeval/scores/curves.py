@@ -47,7 +47,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from clfeval.core.decimate import ranking_curves
+from clfeval.core.decimate import ranking_curves, ranking_points
+from clfeval.core.ranksummary import DEFINITIONS, RankingSummary, ranking_notes, roc_auc_of
 from clfeval.core.display import Display
 from clfeval.core.labels import label_str
 from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
@@ -77,7 +78,8 @@ __all__ = [
     "cut_labels",
     "cut_sets",
     "ranking_section",
-    "ranking_summary",
+    "RankingSummary",
+    "ranking_notes",
     "ranking_signature",
     "roc_auc_of",
     "ovr_of",
@@ -86,12 +88,6 @@ __all__ = [
 
 RULE = "an item is predicted positive iff its score >= threshold"
 
-DEFINITIONS = {
-    "rule": RULE,
-    "roc_auc": "Mann-Whitney: probability that a random positive scores above a random negative, ties counting 1/2",
-    "average_precision": "PR-AUC, non-interpolated: sum over cuts (decreasing threshold) of (R_k - R_(k-1)) * P_k, "
-                         "as scikit-learn's average_precision_score; tied scores form one cut",
-}
 
 
 # --- the core: two sorted arrays (how they are made: clfeval.scores.sorting) ---------------
@@ -279,46 +275,20 @@ class Ranking(PairCounts, Display):
         """The decimated ROC and PR curves as plain data (:func:`clfeval.core.decimate.ranking_curves`)."""
         return ranking_curves(self.pos_scores, self.neg_parts)
 
+    def points(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The sampled cuts the curves are drawn from (:func:`clfeval.core.decimate.ranking_points`)."""
+        return ranking_points(self.pos_scores, self.neg_parts) if self.n_positive and self.n_negative else None
+
+    @cached_property
+    def summary(self) -> RankingSummary:
+        """The ranking summary every engine produces (its exact cuts computed from these arrays on first use)."""
+        below, tied, ap = self._core
+        return RankingSummary(self.positive, self.n_positive, self.n_negative, below, tied, ap,
+                              signature=self.signature, exact=self, engine=self.engine)
+
     def to_dict(self) -> dict[str, Any]:
         """Summary as plain data (no per-cut arrays): AUC, AP, counts, baselines of a random ranking."""
-        below, tied, ap = self._core
-        return ranking_summary(self.positive, self.n_positive, self.n_negative, below, tied, ap, self.curves(),
-                               self.signature)
-
-
-def roc_auc_of(below: int, tied: int, pairs: int) -> float:
-    """ROC-AUC from exact pair counts, (2·below + tied) / (2·pairs) correctly rounded; NaN without pairs."""
-    return math.nan if pairs == 0 else (2 * int(below) + int(tied)) / (2 * int(pairs))
-
-
-def ranking_summary(positive: str, n_positive: int, n_negative: int, below: int, tied: int, ap: float,
-                    curves: dict[str, Any], signature: dict[str, Any]) -> dict[str, Any]:
-    """A ranking's ``to_dict()`` from its exact counts: in memory (:class:`Ranking`) and beyond it
-    (:mod:`clfeval.scores.external`) alike."""
-    n = n_positive + n_negative
-    pairs = n_positive * n_negative
-    prevalence = n_positive / n if n else math.nan
-    undefined = []
-    if pairs == 0:
-        undefined.append({"metric": "roc_auc", "reason": "needs at least one positive and one negative item"})
-    return {
-        "positive": positive, "n": n, "n_positive": n_positive, "n_negative": n_negative,
-        "prevalence": prevalence, "roc_auc": roc_auc_of(below, tied, pairs), "average_precision": ap,
-        "pairs": pairs, "pairs_in_order": below + tied / 2,
-        "random": {"roc_auc": 0.5, "average_precision": prevalence},
-        "undefined": undefined, "notes": ranking_notes(prevalence), "signature": signature, "curves": curves,
-    }
-
-
-def ranking_notes(prevalence: float) -> list[str]:
-    """The plain-language reading of ROC-AUC beside average precision."""
-    notes = [f"A random ranking scores ROC-AUC 0.5 and average precision (PR-AUC) about the prevalence, "
-             f"{prevalence:.4g} here."]
-    if prevalence < 0.1:
-        notes.append("The positive class is rare: ROC-AUC flatters here (every negative ranked below a positive "
-                     "is cheap credit), while average precision (PR-AUC) describes what a user reading the top "
-                     "of the ranking experiences. Report both.")
-    return notes
+        return self.summary.to_dict()
 
 
 def ranking_signature(positive: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -457,7 +427,7 @@ def ovr_of(labs: Sequence[str], n: int, rankings: dict[str, Any], micro_rk: Any,
     """The one-vs-rest result from one ranking per label and the micro ranking of every (item, label) pair.
 
     The rankings may be in memory (:class:`Ranking`) or beyond it
-    (:class:`clfeval.scores.external.StreamRanking`): anything with
+    (a :class:`~clfeval.core.ranksummary.RankingSummary`): anything with
     ``roc_auc``, ``average_precision``, ``n_positive``, ``prevalence`` and ``curves()``.
     """
     per_class: dict[str, dict[str, Any]] = {}

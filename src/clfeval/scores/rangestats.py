@@ -8,8 +8,9 @@ given the positives and negatives below the range, adds to the ranking exactly
 what its items add in memory: pairs in order, tied pairs, the average-precision
 terms (summed exactly, :class:`~clfeval.core.exactsum.ExactSum`), distinct
 scores and the sampled cuts of the curves (:class:`RangeStats`, which add).
-:class:`StreamRanking` is the result: the numbers of the in-memory
-:class:`~clfeval.scores.curves.Ranking` of the same items, bit for bit.
+:class:`~clfeval.core.ranksummary.RankingSummary` is the result, as in memory: the numbers of the in-memory
+:class:`~clfeval.scores.curves.Ranking` of the same items, bit for bit (and its per-distinct-score counts while
+they number at most :data:`~clfeval.core.ranksummary.EXACT_CUTS_MAX`).
 """
 
 from __future__ import annotations
@@ -21,12 +22,20 @@ from typing import Any
 import numpy as np
 
 from clfeval.core.decimate import curves_of_points, sample_ranks, sweep_of_points
-from clfeval.core.display import Display
 from clfeval.core.exactsum import ExactSum
-from clfeval.scores.curves import PairCounts, ranking_signature, ranking_summary, roc_auc_of
+from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
+from clfeval.scores.curves import ranking_signature
+from clfeval.scores.sweep import Cuts
 
 __all__ = ["rle", "rle_merge", "exact_dot", "merge_range", "sample_ranks_of", "RangeStats", "range_stats",
-           "StreamRanking"]
+           "ExactCuts"]
+
+
+@dataclass(frozen=True)
+class ExactCuts:
+    """The per-distinct-score counts of a ranking computed beyond memory (when few enough to keep)."""
+
+    cuts: Cuts
 
 
 def rle(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -85,13 +94,29 @@ class RangeStats:
     ap: ExactSum = field(default_factory=ExactSum)
     n_cuts: int = 0
     picks: list = field(default_factory=list)
+    full: list | None = field(default_factory=list)  # every cut (values, tp, fp) while at most EXACT_CUTS_MAX
 
     def __add__(self, other: "RangeStats") -> "RangeStats":
+        n = self.n_cuts + other.n_cuts
+        full = (self.full + other.full) if self.full is not None and other.full is not None and n <= EXACT_CUTS_MAX \
+            else None
         return RangeStats(self.below + other.below, self.tied + other.tied, self.ap + other.ap,
-                          self.n_cuts + other.n_cuts, self.picks + other.picks)
+                          n, self.picks + other.picks, full)
+
+    def _exact(self) -> ExactCuts | None:
+        if self.full is None or self.n_cuts > EXACT_CUTS_MAX:
+            return None
+        if not self.full:
+            e = np.empty(0, dtype=np.int64)
+            return ExactCuts(Cuts(np.empty(0), e, e.copy()))
+        v = np.concatenate([x[0] for x in self.full])
+        order = np.argsort(v, kind="stable")[::-1]  # decreasing threshold
+        tp = np.concatenate([x[1] for x in self.full])[order]
+        fp = np.concatenate([x[2] for x in self.full])[order]
+        return ExactCuts(Cuts(v[order], tp.astype(np.int64), fp.astype(np.int64)))
 
     def result(self, positive: str, n_positive: int, n_negative: int, *, spilled: bool = False, memory: int = 0,
-               runs: int = 0) -> "StreamRanking":
+               runs: int = 0) -> RankingSummary:
         """The ranking's summary once every range is added."""
         P, N = n_positive, n_negative
         points = None
@@ -101,8 +126,10 @@ class RangeStats:
             tps = np.concatenate([x[1] for x in self.picks])[first]
             fps = np.concatenate([x[2] for x in self.picks])[first]
             points = (u[::-1], tps[::-1].astype(np.int64), fps[::-1].astype(np.int64))
-        return StreamRanking(positive, P, N, self.below, self.tied, self.ap.divided(P) if P else math.nan,
-                             self.n_cuts, points, spilled, memory, runs, ranking_signature(positive))
+        return RankingSummary(positive, P, N, self.below, self.tied, self.ap.divided(P) if P else math.nan,
+                              self.n_cuts, points, ranking_signature(positive),
+                              external={"memory": memory, "spilled": spilled, "runs": runs, "n_cuts": self.n_cuts},
+                              exact=self._exact())
 
 
 def range_stats(values: np.ndarray, pos: np.ndarray, neg: np.ndarray, pos_below: int, neg_below: int,
@@ -117,6 +144,10 @@ def range_stats(values: np.ndarray, pos: np.ndarray, neg: np.ndarray, pos_below:
     neg_lt = neg_below + np.cumsum(neg) - neg
     out.below = exact_dot(pos, neg_lt)
     out.tied = exact_dot(pos, neg)
+    if values.shape[0] <= EXACT_CUTS_MAX:  # each distinct score: positives and negatives at or above it
+        out.full = [(values, P - pos_lt, N - neg_lt)]
+    else:
+        out.full = None
     m = pos > 0
     if m.any():
         tp = P - pos_lt[m]  # positives at or above each score, as Ranking counts them
@@ -142,60 +173,3 @@ def merge_range(pieces_pos: list[tuple[np.ndarray, np.ndarray]],
     p[np.searchsorted(v, pv)] = pc
     q[np.searchsorted(v, nv)] = nc
     return v, p, q
-
-
-
-@dataclass(frozen=True, eq=False)
-class StreamRanking(PairCounts, Display):
-    """A ranking's summary computed beyond memory: the numbers of ``Ranking`` for the same items, bit for bit.
-
-    ``spilled`` says whether sorted runs went to disk (``runs`` of them);
-    ``points`` are the sampled cuts the curves are drawn from.
-    """
-
-    positive: str
-    n_positive: int
-    n_negative: int
-    below: int
-    tied: int
-    average_precision: float
-    n_cuts: int
-    points: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(repr=False)
-    spilled: bool
-    memory: int
-    runs: int
-    signature: dict[str, Any] = field(default_factory=dict, repr=False)
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
-
-    @property
-    def pairs_in_order(self) -> float:
-        return self.below + self.tied / 2
-
-    @property
-    def roc_auc(self) -> float:
-        return roc_auc_of(self.below, self.tied, self.pairs)
-
-    @property
-    def pr_auc(self) -> float:
-        return self.average_precision
-
-    def curves(self) -> dict[str, Any]:
-        """The decimated ROC and PR curves, as ``Ranking.curves()``."""
-        return curves_of_points(self.points, self.n_positive, self.n_negative)
-
-    def sweep_curves(self, *, beta: float = 1.0) -> dict[str, Any] | None:
-        """Precision, recall and F-beta against the threshold, decimated (as ``decimate.sweep_curves``)."""
-        if self.points is None:
-            return None
-        return sweep_of_points(self.points, self.n_positive, beta=beta)
-
-    def external(self) -> dict[str, Any]:
-        """How it was computed: the budget, whether it spilled, how many runs."""
-        return {"memory": self.memory, "spilled": self.spilled, "runs": self.runs, "n_cuts": self.n_cuts}
-
-    def to_dict(self) -> dict[str, Any]:
-        """``Ranking.to_dict()`` of the same items, plus an ``external`` block."""
-        out = ranking_summary(self.positive, self.n_positive, self.n_negative, self.below, self.tied,
-                              self.average_precision, self.curves(), self.signature)
-        out["external"] = self.external()
-        return out

@@ -463,6 +463,7 @@ def _builtin() -> None:
     if _LAYOUTS:
         return
     from clfeval.scores.calibration import Calibration
+    from clfeval.core.ranksummary import RankingSummary
     from clfeval.scores.curves import Ranking, RankingOvR
     from clfeval.protocols.api import ProtocolResult
     from clfeval.evaluate.reports import Report
@@ -473,7 +474,8 @@ def _builtin() -> None:
 
     from clfeval.render.html import pages
 
-    for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (Ranking, ranking_page), (RankingOvR, ranking_page),
+    for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (Ranking, ranking_page),
+                    (RankingSummary, ranking_page), (RankingOvR, ranking_page),
                     (ThresholdChoice, threshold_page), (LabelThresholds, label_thresholds_page),
                     (Calibration, calibration_page), (Comparison, comparison_page), (MultiComparison, multi_page),
                     (ProtocolResult, protocol_page), (ReutersStudy, study_page)):
