@@ -106,7 +106,10 @@ def binary_summary(store: Any, positive: Any, *, source: str = "the gold labels"
     if store.n_positive == 0:
         raise DataError(lambda name: f"{name} names the label {label_str(positive)!r}, which does not occur in "
                                      f"{source}.", params=["positive"])
-    return store.summary() if hasattr(store, "summary") else store
+    summary = getattr(store, "summary", None)  # a store's method; a histogram's property
+    if summary is None:
+        return store
+    return summary() if callable(summary) else summary
 
 
 class OvRStore:
