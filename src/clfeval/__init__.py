@@ -13,6 +13,8 @@ from clfeval.scores.calibration import Calibration, reliability
 from clfeval.scores.curves import Ranking, RankingOvR, ranking_ovr
 from clfeval.evaluate.reports import Report, report_from_table
 from clfeval.significance.paired import Comparison, MultiComparison, compare_many, holm
+from clfeval.significance.delong import DeLongComparison, DeLongOvR, delong_compare, delong_ovr
+from clfeval.significance.noninferiority import NonInferiority, noninferiority
 # the front door: five operations, any input (arrays, a table with column names, a PATH), engine= a parameter
 from clfeval.engines.spec import Dask, Local
 from clfeval.engines.reporting import report
@@ -53,6 +55,12 @@ __all__ = [
     "MultiComparison",
     "compare_many",
     "holm",
+    "delong_compare",
+    "delong_ovr",
+    "noninferiority",
+    "DeLongComparison",
+    "DeLongOvR",
+    "NonInferiority",
     "ConfusionTable",
     "MultilabelTable",
     "JointTable",

@@ -29,7 +29,8 @@ class LabelMap(dict):
     def of(cls, labels: Sequence[Any], values: Sequence[Any]) -> "LabelMap":
         return cls(zip((x.item() if isinstance(x, np.generic) else x for x in labels), values))
 
-    def _key(self, key: Any) -> Any:
+    def key_of(self, key: Any) -> Any:
+        """The key as stored (the label as given) of a label or its string form; KeyError when absent."""
         try:
             if dict.__contains__(self, key):
                 return key
@@ -42,11 +43,11 @@ class LabelMap(dict):
         raise KeyError(key)
 
     def __getitem__(self, key: Any) -> Any:
-        return dict.__getitem__(self, self._key(key))
+        return dict.__getitem__(self, self.key_of(key))
 
     def __contains__(self, key: Any) -> bool:
         try:
-            self._key(key)
+            self.key_of(key)
         except KeyError:
             return False
         return True

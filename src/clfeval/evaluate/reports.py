@@ -20,6 +20,7 @@ from clfeval.core import catalog
 from clfeval.core.display import Display
 from clfeval.core.labelforms import normalization_notes
 from clfeval.core.labelmap import LabelMap
+from clfeval.core.named import named_values
 from clfeval.core.labels import MAX_DENSE, EncodedPair, encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval.core.validation import check_beta, check_positive_int, check_zero_division, zero_division_name
 from clfeval.evaluate.baselines import TrainFrequencies, multilabel_baselines, single_label_baselines, train_frequencies
@@ -120,25 +121,22 @@ class Report(Display):
         """
         task = "multilabel" if self.kind == "multilabel" else "ordinal" if self.ordinal is not None else "multiclass"
         m, lab = catalog.parse(name)
-        if lab is not None and lab not in self.per_class:
+        if lab is not None and (not isinstance(self.per_class, LabelMap) or lab not in self.per_class):
             shown = ", ".join(repr(x) for x in self.labels[:20]) + (", ..." if len(self.labels) > 20 else "")
             raise UsageError(f"metric {name!r} names the label {lab!r}, which the data does not have; its labels "
                              f"are: {shown}.")
         if not (task in m.tasks or (task == "ordinal" and "multiclass" in m.tasks)):
             catalog.check_name(name, task="multilabel" if task == "multilabel" else "multiclass", input="counts")
-        d = self.to_dict()
-        for place in m.where:
-            parts = place.path.split(".")
-            if place.result != "report" or parts[0] == "ranking":
-                continue
-            if parts[0] == "binary" and (self.binary is None or self.binary.get("positive") != lab):
-                continue
-            node: Any = d
-            for key in (lab if x == "LABEL" else x for x in parts):
-                node = node.get(key) if isinstance(node, dict) else None
-            if isinstance(node, (int, float)):
-                return float(node)
-        return math.nan
+        if m.input != "counts":
+            return math.nan
+        key = m.name if lab is None else f"{m.name}:{label_str(self.per_class.key_of(lab))}"
+        return self.values.get(key, math.nan)
+
+    @property
+    def values(self) -> dict[str, float]:
+        """Every count metric of the report by catalogue name (``accuracy``, ``macro_f1``, ``f1:spam``, ...;
+        NaN when undefined): the one place :meth:`metric` and the ``--require`` conditions read."""
+        return named_values(self.to_dict()).values
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON interface (labels as strings; undefined values stay ``nan`` here and

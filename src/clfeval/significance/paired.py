@@ -273,9 +273,9 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
     test : {"bootstrap", "randomization", "mcnemar", "delong"}
         See the module docstring; ``mcnemar`` applies to accuracy (and the
         metrics equal to it: error rate, micro averages); ``delong`` to
-        ``roc_auc`` of scores (:func:`clfeval.significance.delong.delong_compare`:
-        one column per system with ``positive``, or mappings label → column
-        for one-vs-rest, Holm-adjusted).
+        ``roc_auc`` of scores (:func:`clfeval.significance.delong.delong_compare`
+        for one column per system with ``positive``, :func:`~clfeval.significance.delong.delong_ovr` for
+        mappings label → column, one-vs-rest, Holm-adjusted: each its own function with one result type).
     samples : int
         b, the number of replicates (≥ 1).
     seed : int or numpy.random.Generator
@@ -347,10 +347,10 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
     """
     estimate = check_estimate(ci_method, test)
     if test == "delong":
-        from clfeval.significance.delong import check_delong, delong_compare
+        from clfeval.significance.delong import check_delong, delong_either
 
         check_delong(metric, margin)
-        return delong_compare(gold, pred_a, pred_b, positive=positive, labels=labels, level=ci, alpha=alpha,
+        return delong_either(gold, pred_a, pred_b, positive=positive, labels=labels, level=ci, alpha=alpha,
                               names=names, alternative=alternative)
     if margin is not None:
         from clfeval.significance.noninferiority import noninferiority
