@@ -206,8 +206,8 @@ def _check(req: Requirement, d: dict[str, Any]) -> dict[str, Any]:
         note = (f"{catalog.label(req.metric)} is better when {'higher' if direction else 'lower'}: this condition "
                 f"asks for it to be {'at most' if req.op in ('<', '<=') else 'at least'} {target_text}.")
     return {"condition": req.text, "metric": req.metric, "op": req.op,
-            "target": req.target, "target_value": target if math.isfinite(target) else None,
-            "value": value if math.isfinite(value) else None, "met": met, "undefined": why,
+            "target": req.target, "target_value": target if math.isfinite(target) else math.nan,
+            "value": value if math.isfinite(value) else math.nan, "met": met, "undefined": why,
             "interval": ci, "interval_clears": clears, "summary": summary, "note": note}
 
 

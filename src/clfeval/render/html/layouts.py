@@ -95,7 +95,7 @@ def _pct(level: float) -> str:
 
 def interval_text(ci: Any) -> str:
     """[low, high] as the tables write the numbers."""
-    if not ci or any(x is None for x in ci):
+    if not ci or any(x is None or x != x for x in ci):  # absent, or undefined (NaN)
         return "—"
     return f"[{num(ci[0])}, {num(ci[1])}]"
 
