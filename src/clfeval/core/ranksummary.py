@@ -168,6 +168,15 @@ class RankingSummary(Display):
                 f"or round the scores.")
         return self.exact.cuts
 
+    def top_cuts(self, n_neg: int) -> Any:
+        """The cuts from the top down to the first with more than ``n_neg`` negatives at or above it (all of
+        them when there is none): the part of the curve up to a false-positive rate, without every cut."""
+        if self.exact is not None and hasattr(self.exact, "top_cuts"):
+            return self.exact.top_cuts(n_neg)
+        c = self.cuts
+        k = int(np.searchsorted(c.fp, n_neg, side="right")) + 1
+        return type(c)(c.thresholds[:k], c.tp[:k], c.fp[:k])
+
     def _points(self) -> Cuts3 | None:
         if self.points is not None:
             return self.points
@@ -307,11 +316,11 @@ def partial_roc_auc(s: RankingSummary, max_fpr: float = MAX_FPR) -> float:
         return math.nan
     if m == 1.0:
         return roc_auc(s)
-    c = s.cuts
     P, N = s.n_positive, s.n_negative
+    limit = m * N  # in negatives
+    c = s.top_cuts(math.floor(limit))
     fp = np.concatenate([[0], np.asarray(c.fp, dtype=np.int64)])
     tp = np.concatenate([[0], np.asarray(c.tp, dtype=np.int64)])
-    limit = m * N  # in negatives
     k = int(np.searchsorted(fp, limit, side="right"))  # points 0 … k-1 have fp ≤ limit; fp[k] > limit
     # whole segments: Σ (fp_i − fp_{i−1})·(tp_i + tp_{i−1}) / 2 over i < k (each product exact in float64)
     dfp = np.diff(fp[:k]).astype(np.float64)

@@ -73,8 +73,10 @@ def _block(eng: Any, mode: str, result: Any, spooled: bool, inp: Any = None) -> 
     if spooled:
         extra["input"] = "spooled to temporary Parquet files"
     notes = getattr(result, "notes", None) or []
-    spilled = (spooled and isinstance(eng, Local)) or spilled_in(result.to_dict()) or any(
-        "spilled to disk" in n for n in notes)
+    from clfeval.core.ranksummary import RankingSummary
+
+    said = result.spilled if isinstance(result, RankingSummary) else spilled_in(result.to_dict())  # no JSON to build
+    spilled = (spooled and isinstance(eng, Local)) or said or any("spilled to disk" in n for n in notes)
     return engine_block(eng, mode, spilled=spilled, memory=memory, **extra)
 
 
