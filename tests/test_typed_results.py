@@ -28,6 +28,17 @@ def test_integer_labels_are_integer_keys():
         f1_score(GOLD, PRED, labels=[3], average=None)[0], abs=1e-15)
 
 
+def test_one_vs_rest_rankings_keep_the_label_type():
+    from sklearn.metrics import roc_auc_score
+
+    g = [1, 2, 1, 3, 2, 1]
+    cols = {1: [.9, .1, .4, .2, .3, .5], 2: [.1, .9, .1, .2, .6, .3], 3: [.1, .1, .2, .9, .3, .2]}
+    r = clfeval.ranking_ovr(g, cols)
+    assert list(r.per_class) == [1, 2, 3]
+    assert r.per_class[1]["roc_auc"] == roc_auc_score([x == 1 for x in g], cols[1])
+    assert list(r.to_dict()["per_class"]) == ["1", "2", "3"]
+
+
 def test_string_and_boolean_labels_keep_their_type():
     assert list(clfeval.report(["b", "a"], ["a", "a"]).per_class) == ["a", "b"]
     r = clfeval.report([True, False, True], [True, True, False])
@@ -98,6 +109,19 @@ def _undefined_cases():
         [1, 0, 0, 0], [0.9, 0.1, 0.4, 0.3], [0.2, 0.1, 0.4, 0.3], positive=1), ("var_a",)
     rep = clfeval.report(["a", "b", "b"], ["b", "b", "b"], zero_division="nan")
     yield "requirements", check_requirements(rep, ["precision:a>=0.5"]), ("conditions", 0, "value")
+    from clfeval.significance import power as pw
+    from clfeval.significance.cvcompare import cv_compare
+
+    yield "McNemar power (no discordant item)", pw.mcnemar_power(0, 0, 500, delta=0.01), ("detectable_delta",)
+    yield "bootstrap power (identical systems)", pw.bootstrap_power(GOLD * 10, PRED * 10, PRED * 10,
+                                                                     samples=100), ("detectable_delta",)
+    folds = lambda vals: [{"repeat": 1, "fold": i + 1, "n_train": 200, "n_test": 100, "macro_f1": v}  # noqa: E731
+                          for i, v in enumerate(vals)]
+    yield "CV comparison (zero variance)", cv_compare(folds([0.8, 0.81, 0.79]), folds([0.78, 0.79, 0.77]),
+                                                      metric="macro_f1"), ("corrected_t", "p_value")
+    yield "non-inferiority (undefined metric)", clfeval.noninferiority(
+        ["a", "b", "b"] * 4, ["b", "b", "b"] * 4, ["b", "b", "b"] * 4, margin=0.1, metric="precision:a",
+        zero_division="nan", samples=50), ("a",)
 
 
 @pytest.mark.parametrize("what, result, path", list(_undefined_cases()), ids=lambda x: x if isinstance(x, str) else "")

@@ -40,6 +40,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -50,6 +51,7 @@ import numpy as np
 from clfeval.core.decimate import ranking_curves, ranking_points
 from clfeval.core.ranksummary import DEFINITIONS, RankingSummary, ranking_notes, roc_auc_of
 from clfeval.core.display import Display
+from clfeval.core.labelmap import LabelMap
 from clfeval.core.labels import label_str
 from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
 from clfeval.core.validation import check_finite
@@ -403,7 +405,8 @@ class RankingOvR(Display):
         return self.macro["average_precision"]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "n": self.n, "labels": list(self.labels), "per_class": self.per_class,
+        per_class = self.per_class.as_text() if isinstance(self.per_class, LabelMap) else self.per_class
+        return {"kind": self.kind, "n": self.n, "labels": list(self.labels), "per_class": per_class,
                 "roc_auc": self.macro["roc_auc"], "average_precision": self.macro["average_precision"],
                 "macro": self.macro, "weighted": self.weighted, "micro": self.micro,
                 "undefined": self.undefined, "notes": list(self.notes), "signature": self.signature,
@@ -448,8 +451,11 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
         raise DataError(f"gold has {y.shape[0]} items but the score columns have {s.shape[0]} values; give one score per item.")
     labs = [label_str(x) for x in score_labels]
     rankings = {lab: Ranking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)}
-    return ovr_of(labs, int(y.shape[0]), rankings, Ranking.from_indicator(y.ravel(), s.ravel(), "micro"),
-                  multilabel=multilabel)
+    r = ovr_of(labs, int(y.shape[0]), rankings, Ranking.from_indicator(y.ravel(), s.ravel(), "micro"),
+               multilabel=multilabel)
+    if [label_str(x) for x in score_labels] == list(r.per_class):  # keyed by the labels as given: per_class[1]
+        r = dataclasses.replace(r, per_class=LabelMap.of(score_labels, list(r.per_class.values())))
+    return r
 
 
 def ovr_of(labs: Sequence[str], n: int, rankings: dict[str, Any], micro_rk: Any, *, multilabel: bool) -> RankingOvR:
