@@ -46,8 +46,9 @@ from clfeval.cli._scale import engine_of, engine_options, help_note, memory_opti
                    "repeatable). Default per metric, the best measured coverage: Wilson for per-class precision "
                    "and recall, BCa for the other count metrics, logit DeLong for ROC-AUC.")
 @click.option("--require", "require", multiple=True, metavar="COND",
-              help="A condition such as 'macro_f1>=0.70', 'recall:spam>=0.9' or 'accuracy>majority' (repeatable): "
-                   "each is shown with its value, and an unmet one exits 3.")
+              help="A condition such as 'macro_f1>=0.70', 'recall:spam>=0.9' or 'accuracy>majority' (repeatable), "
+                   "or a registered function: FUNC(ARGS) OP TARGET for a number, FUNC(ARGS) alone for a truth "
+                   "value: each is shown with its value, and an unmet one exits 3.")
 @memory_option()
 @score_bin_options
 @engine_options

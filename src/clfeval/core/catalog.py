@@ -69,7 +69,13 @@ __all__ = [
     "check_name",
     "label",
     "catalogue",
+    "Function",
+    "FUNCTIONS",
 ]
+
+# The functions a requirement may call beside the metrics (min_slice(METRIC), in_best_group(NAME), ...) are
+# registered in one table of their own, core/reqfunctions.py, and re-exported here.
+from clfeval.core.reqfunctions import FUNCTIONS, Function  # noqa: E402
 
 #: The kinds of task a metric applies to.
 TASKS = ("binary", "multiclass", "multilabel", "ordinal")

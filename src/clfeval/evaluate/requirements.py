@@ -14,6 +14,14 @@ why. With intervals in the report (``--ci``: the bootstrap interval of a
 count metric, the bootstrap interval of ROC-AUC or AP), each condition also
 says whether the whole interval clears it — shown beside, the condition
 itself is judged on the value.
+
+Beside metrics, a condition may call a function registered in
+:mod:`clfeval.core.reqfunctions` -- one grammar for every gate:
+``FUNC(ARGS) OP TARGET`` for a number (``min_slice(recall:spam)>=0.8``;
+``equalized_odds_difference<=0.1`` for a function without parameters) and a
+bare ``FUNC(ARGS)`` for a truth value (``in_best_group(B)``). Each function
+reads one kind of result (a report, a rank result); the same rules hold:
+an undefined value never meets a condition, an interval is shown beside.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from clfeval.core import catalog
+from clfeval.core.reqfunctions import FUNCTIONS, RESULT_KINDS, Function, function_names_text
 from clfeval.core.display import Display
 from clfeval.core.named import NamedValues, named_values
 from clfeval.core.signature import build_signature
@@ -42,6 +51,10 @@ BASELINE_METRICS = ("accuracy", "macro_f1", "micro_f1", "hamming_loss", "precisi
 _SIGNS = {">=": "≥", ">": ">", "<=": "≤", "<": "<"}
 _OPS = {">=": lambda v, t: v >= t, ">": lambda v, t: v > t, "<=": lambda v, t: v <= t, "<": lambda v, t: v < t}
 _SYNTAX = re.compile(r"^\s*(?P<metric>[^<>=]+?)\s*(?P<op>>=|<=|>|<)\s*(?P<target>[^<>=]+?)\s*$")
+#: ``FUNC(ARGS)``, optionally ``OP TARGET``: the arguments run to the last ``)`` before the operator.
+_CALL = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*\((?P<args>.*)\)\s*(?:(?P<op>>=|<=|>|<)\s*(?P<target>[^<>=()]*?))?\s*$",
+                   re.S)
+_WORD = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*$")
 
 
 @dataclass(frozen=True)
@@ -50,23 +63,30 @@ class Requirement:
 
     text: str
     metric: str
-    op: str
-    target: float | str
+    op: str | None
+    target: float | str | None
+    #: The function called (:mod:`clfeval.core.reqfunctions`), None for a metric condition.
+    function: str | None = None
+    #: The function's arguments as parsed: text for metric and name arguments, float for numbers.
+    args: tuple[str | float, ...] = ()
 
     @property
     def baseline(self) -> str | None:
-        return self.target if isinstance(self.target, str) else None
+        return self.target if isinstance(self.target, str) and self.function is None else None
 
 
 def _refuse(text: str, why: str) -> UsageError:
     return UsageError(lambda name: f"option {name} {text!r}: {why}", params=["require"])
 
 
-def parse_requirement(text: str) -> Requirement:
+def parse_requirement(text: str, *, applies_to: str = "report") -> Requirement:
     """A condition from its text, checked against the catalogue (before any data is read).
 
+    ``applies_to`` is the kind of result it will be checked on (``"report"`` or ``"rank"``): a metric condition
+    reads a report; a function condition reads the kind of result its function declares.
+
     >>> parse_requirement("macro_f1>=0.70")
-    Requirement(text='macro_f1>=0.70', metric='macro_f1', op='>=', target=0.7)
+    Requirement(text='macro_f1>=0.70', metric='macro_f1', op='>=', target=0.7, function=None, args=())
     >>> parse_requirement("accuracy > majority").baseline
     'majority'
     >>> parse_requirement("acuracy>=0.9")
@@ -76,10 +96,20 @@ def parse_requirement(text: str) -> Requirement:
     """
     if not isinstance(text, str):
         raise _refuse(str(text), "a condition is text such as 'macro_f1>=0.70'.")
+    if applies_to not in RESULT_KINDS:
+        raise ValueError(f"applies_to is one of {RESULT_KINDS}; got {applies_to!r}")
+    called = _parse_call(text, applies_to)
+    if called is not None:
+        return called
+    if applies_to != "report":
+        raise _refuse(text, f"expected FUNC(ARGS) OP TARGET or FUNC(ARGS) with a function of {applies_to} results: "
+                            f"{function_names_text(applies_to)}.")
     m = _SYNTAX.match(text)
     if m is None:
         raise _refuse(text, "expected METRIC OP TARGET with OP one of >=, >, <=, < and TARGET a number or one of "
-                            f"{', '.join(BASELINES)} (for example 'macro_f1>=0.70', 'accuracy>majority').")
+                            f"{', '.join(BASELINES)} (for example 'macro_f1>=0.70', 'accuracy>majority'), "
+                            "FUNC(ARGS) OP TARGET or FUNC(ARGS) with a function of reports: "
+                            f"{function_names_text('report')}.")
     name, op, raw = m.group("metric"), m.group("op"), m.group("target")
     found = catalog.find(name)
     if found is None:
@@ -102,6 +132,85 @@ def parse_requirement(text: str) -> Requirement:
         if not math.isfinite(target):
             raise _refuse(text, f"the target must be a finite number; got {raw!r}.")
     return Requirement(text, name, op, target)
+
+
+def _split_args(raw: str) -> list[str]:
+    """Arguments split at the commas outside parentheses, stripped (``''`` gives none)."""
+    if not raw.strip():
+        return []
+    out, depth, cur = [], 0, []
+    for ch in raw:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur).strip())
+    return out
+
+
+def _parse_arg(text: str, fn: Function, kind: str, raw: str) -> str | float:
+    if not raw:
+        raise _refuse(text, f"{fn.usage} has an empty argument.")
+    if kind == "number":
+        try:
+            x = float(raw)
+        except ValueError:
+            raise _refuse(text, f"{fn.usage}: {raw!r} is not a number.") from None
+        if not math.isfinite(x):
+            raise _refuse(text, f"{fn.usage}: the number must be finite; got {raw!r}.")
+        return x
+    if kind == "metric":
+        found = catalog.find(raw)
+        if found is None:
+            raise _refuse(text, f"{fn.usage}: unknown metric {raw!r}; valid metrics are: "
+                                f"{catalog.valid_names_text()}.")
+    return raw
+
+
+def _parse_call(text: str, applies_to: str) -> Requirement | None:
+    """A function condition (None when the text does not call a registered function)."""
+    m = _CALL.match(text)
+    if m is not None:
+        name, raw_args, op, raw = m.group("name"), m.group("args"), m.group("op"), m.group("target")
+        if name not in FUNCTIONS:
+            if catalog.find(name) is not None or (op is None and raw is None and "(" not in raw_args):
+                return None
+            raise _refuse(text, f"unknown function {name!r}; functions of {applies_to} results are: "
+                                f"{function_names_text(applies_to)}.")
+        parts = _split_args(raw_args)
+    else:
+        m = _SYNTAX.match(text) or _WORD.match(text)
+        name = (m.groupdict().get("metric") or m.groupdict().get("name") or "").strip() if m else ""
+        if name not in FUNCTIONS:
+            return None
+        op, raw = m.groupdict().get("op"), m.groupdict().get("target")  # type: ignore[union-attr]
+        parts = []
+        if FUNCTIONS[name].params:
+            raise _refuse(text, f"{name} takes arguments: write {FUNCTIONS[name].usage}.")
+    fn = FUNCTIONS[name]
+    if fn.applies_to != applies_to:
+        raise _refuse(text, f"{fn.usage} is a condition on {fn.applies_to} results ({fn.doc}); this command "
+                            f"produces a {applies_to} result.")
+    if len(parts) != len(fn.params):
+        raise _refuse(text, f"{fn.usage} takes {len(fn.params)} argument{'s' if len(fn.params) != 1 else ''}; got "
+                            f"{len(parts)}.")
+    args = tuple(_parse_arg(text, fn, kind, a) for kind, a in zip(fn.params, parts))
+    call = fn.name + (f"({', '.join(str(a) if isinstance(a, str) else f'{a:g}' for a in args)})" if fn.params else "")
+    if fn.returns == "bool":
+        if op is not None:
+            raise _refuse(text, f"{fn.usage} is true or false: write it alone, without an operator and target.")
+        return Requirement(text, call, None, None, fn.name, args)
+    if op is None or raw is None or not raw.strip():
+        raise _refuse(text, f"{fn.usage} is a number: write {fn.usage} OP TARGET with OP one of >=, >, <=, <.")
+    try:
+        target = float(raw)
+    except ValueError:
+        raise _refuse(text, f"the target {raw.strip()!r} of {fn.usage} must be a number.") from None
+    if not math.isfinite(target):
+        raise _refuse(text, f"the target must be a finite number; got {raw.strip()!r}.")
+    return Requirement(text, call, op, target, fn.name, args)
 
 
 @dataclass(frozen=True)
@@ -164,7 +273,51 @@ def _num(x: float) -> str:
     return f"{x:.4f}" if math.isfinite(x) else "undefined"
 
 
+def _evaluate(fn: Function, d: dict[str, Any], args: tuple[str | float, ...]
+              ) -> tuple[float | bool | None, str | None, list[float] | None]:
+    import importlib
+
+    module, _, attr = fn.evaluator.partition(":")
+    out = getattr(importlib.import_module(module), attr)(d, *args)
+    value, why = out[0], out[1]
+    ci = out[2] if len(out) > 2 else None
+    return value, why, (list(ci) if ci is not None else None)
+
+
+def _check_function(req: Requirement, d: dict[str, Any]) -> dict[str, Any]:
+    fn = FUNCTIONS[req.function]  # type: ignore[index]
+    value, why, ci = _evaluate(fn, d, req.args)
+    if fn.returns == "bool":
+        met = why is None and bool(value)
+        summary = f"{req.metric}: " + (f"unmet, {why}" if why is not None else ("met" if met else "unmet"))
+        return {"condition": req.text, "metric": req.metric, "op": None, "target": None, "target_value": None,
+                "value": None if value is None else bool(value), "met": met, "undefined": why, "interval": None,
+                "interval_clears": None, "summary": summary, "note": None}
+    v = math.nan if value is None else float(value)
+    if why is None and not math.isfinite(v):
+        why = "its value is undefined"
+    target = float(req.target)  # type: ignore[arg-type]
+    met = why is None and bool(_OPS[req.op](v, target))  # type: ignore[index]
+    clears = _clears(req.op, ci, target) if why is None else None  # type: ignore[arg-type]
+    if why is not None:
+        summary = f"{req.text}: unmet, {req.metric} = {_num(v)} but {why}"
+    else:
+        summary = f"{req.metric} = {_num(v)}, required {_SIGNS[req.op]} {target:g}: {'met' if met else 'unmet'}"  # type: ignore[index]
+        if ci is not None:
+            summary += (f"; the whole interval [{_num(ci[0])}, {_num(ci[1])}] "
+                        + ("clears it" if clears else "does not clear it"))
+    note = None
+    if fn.higher_is_better is not None and (req.op in ("<", "<=")) == fn.higher_is_better:
+        note = (f"{fn.name} is better when {'higher' if fn.higher_is_better else 'lower'}: this condition asks for it "
+                f"to be {'at most' if req.op in ('<', '<=') else 'at least'} {target:g}.")
+    return {"condition": req.text, "metric": req.metric, "op": req.op, "target": req.target, "target_value": target,
+            "value": v if math.isfinite(v) else None, "met": met, "undefined": why, "interval": ci,
+            "interval_clears": clears, "summary": summary, "note": note}
+
+
 def _check(req: Requirement, d: dict[str, Any]) -> dict[str, Any]:
+    if req.function is not None:
+        return _check_function(req, d)
     entry, label = catalog.parse(req.metric)
     if label is not None and label not in (d.get("labels") or []):
         labs = ", ".join(repr(x) for x in (d.get("labels") or [])[:20])
@@ -211,15 +364,19 @@ def _check(req: Requirement, d: dict[str, Any]) -> dict[str, Any]:
             "interval": ci, "interval_clears": clears, "summary": summary, "note": note}
 
 
-def check_requirements(report: Any, conditions: Sequence[str | Requirement]) -> Requirements:
+def check_requirements(report: Any, conditions: Sequence[str | Requirement], *,
+                       applies_to: str = "report") -> Requirements:
     """Check conditions on a report (a :class:`~clfeval.evaluate.reports.Report` or its ``to_dict()``).
 
     Parameters
     ----------
     report : Report or dict
-        With ``sections["ci"]`` (and ``ranking_ci``) when intervals should be judged too.
+        With ``sections["ci"]`` (and ``ranking_ci``) when intervals should be judged too. Any result with
+        ``to_dict()`` for function conditions of its kind.
     conditions : sequence of str or Requirement
-        ``'macro_f1>=0.70'``, ``'recall:spam>=0.9'``, ``'accuracy>majority'``, ...
+        ``'macro_f1>=0.70'``, ``'recall:spam>=0.9'``, ``'accuracy>majority'``, ``'min_slice(recall:spam)>=0.8'``...
+    applies_to : str
+        The kind of result ``report`` is (``"report"``, ``"rank"``): conditions are parsed for it.
 
     Returns
     -------
@@ -236,7 +393,7 @@ def check_requirements(report: Any, conditions: Sequence[str | Requirement]) -> 
     >>> check_requirements(r, ["macro_f1>=0.99"]).conditions[0]["summary"]  # (18/19 + 60/61) / 2
     'macro_f1 = 0.9655, required ≥ 0.99: unmet'
     """
-    reqs = [c if isinstance(c, Requirement) else parse_requirement(c) for c in conditions]
+    reqs = [c if isinstance(c, Requirement) else parse_requirement(c, applies_to=applies_to) for c in conditions]
     d = report.to_dict() if hasattr(report, "to_dict") else dict(report)
     rows = [_check(r, d) for r in reqs]
     notes = ["Each condition is judged on the report's value; with --ci the whole interval is shown beside "

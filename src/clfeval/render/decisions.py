@@ -247,11 +247,15 @@ def requirements_blocks(s: dict[str, Any]) -> list[Block]:
     with_ci = any(c.get("interval") is not None for c in s["conditions"])
     rows = []
     for c in s["conditions"]:
-        target = c["target"] if isinstance(c["target"], str) else f"{c['target']:g}"
-        if isinstance(c["target"], str):
-            target += f" ({num(c['target_value'])})"
         verdict = "met" if c["met"] else ("unmet: undefined" if c["undefined"] else "unmet")
-        row = [c["condition"], num(c["value"]), f"{c['op']} {target}", verdict]
+        if c["op"] is None:  # a condition by itself (in_best_group(B)): true or false
+            value = "—" if c["value"] is None else ("true" if c["value"] else "false")
+            row = [c["condition"], value, "true", verdict]
+        else:
+            target = c["target"] if isinstance(c["target"], str) else f"{c['target']:g}"
+            if isinstance(c["target"], str):
+                target += f" ({num(c['target_value'])})"
+            row = [c["condition"], num(c["value"]), f"{c['op']} {target}", verdict]
         if with_ci:
             ci = c.get("interval")
             row += [f"[{num(ci[0])}, {num(ci[1])}]" if ci else "—",

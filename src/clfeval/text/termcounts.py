@@ -43,7 +43,8 @@ def _regex(pattern: str) -> Any:
     try:
         rx = re.compile(pattern)
     except re.error as exc:
-        raise UsageError(lambda n: f"option {n} is not a regular expression: {exc} (got {pattern!r}).",
+        why = str(exc)  # bound here: the message is formatted after the except block has deleted ``exc``
+        raise UsageError(lambda n: f"option {n} is not a regular expression: {why} (got {pattern!r}).",
                          params=["token_pattern"]) from None
     if rx.groups:
         raise UsageError(lambda n: f"option {n} must not hold capturing groups (use (?:...)); got {pattern!r}.",
