@@ -311,7 +311,7 @@ def _check_function(req: Requirement, d: dict[str, Any]) -> dict[str, Any]:
         note = (f"{fn.name} is better when {'higher' if fn.higher_is_better else 'lower'}: this condition asks for it "
                 f"to be {'at most' if req.op in ('<', '<=') else 'at least'} {target:g}.")
     return {"condition": req.text, "metric": req.metric, "op": req.op, "target": req.target, "target_value": target,
-            "value": v if math.isfinite(v) else None, "met": met, "undefined": why, "interval": ci,
+            "value": v if math.isfinite(v) else math.nan, "met": met, "undefined": why, "interval": ci,
             "interval_clears": clears, "summary": summary, "note": note}
 
 
