@@ -95,3 +95,16 @@ def test_on_dask_the_same_value(dask_client):
     r = clfeval.ranking(y, s, positive=True, engine=Dask(dask_client))
     assert r.engine["mode"] == "cluster"
     assert r.metric("partial_roc_auc", max_fpr=0.2) == pytest.approx(partial_auc(y, s, 0.2), abs=1e-12)
+
+
+def test_compare_and_require_find_it_through_the_catalogue():
+    from clfeval.evaluate.requirements import check_requirements
+
+    y, s = _case(11, 300, None)
+    other = y + np.random.default_rng(1).normal(0, 1.5, y.size)
+    c = clfeval.compare(y, s, other, metric="partial_roc_auc", positive=True, samples=100)
+    assert c.a == pytest.approx(partial_auc(y, s, 0.1), abs=1e-12)
+    assert c.b == pytest.approx(partial_auc(y, other, 0.1), abs=1e-12)
+    rep = clfeval.report(y.astype(int), (s > 0.5).astype(int), scores=s, positive=1)
+    cond = check_requirements(rep, ["partial_roc_auc>=0.01"]).conditions[0]
+    assert cond["value"] == pytest.approx(partial_auc(y, s, 0.1), abs=1e-12)
