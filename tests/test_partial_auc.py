@@ -69,22 +69,23 @@ def test_undefined_without_negatives_and_bad_max_fpr():
 def test_every_engine_gives_the_same_value(tmp_path):
     y, s = _case(7, 3000, 50)
     want = partial_auc(y, s, 0.2)
-    for engine in (None, Local(memory=4096)):
+    for engine in (None, Local(memory=16384)):  # streamed: 50 distinct scores' counts fit 16 KiB
         r = clfeval.ranking(y, s, positive=True, engine=engine)
+        assert r.engine["mode"] == ("memory" if engine is None else "streamed")
         assert r.metric("partial_roc_auc", max_fpr=0.2) == pytest.approx(want, abs=1e-12), engine
 
 
-def test_beyond_memory_with_too_many_distinct_scores_it_is_undefined(monkeypatch):
-    monkeypatch.setattr(ranksummary, "EXACT_CUTS_MAX", 10)
-    from clfeval.scores import rangestats
-    monkeypatch.setattr(rangestats, "EXACT_CUTS_MAX", 10)
-    y, s = _case(8, 3000, None)
+def test_beyond_memory_without_the_cuts_the_json_value_is_still_exact():
+    y, s = _case(8, 3000, None)  # 3,000 distinct scores: their counts do not fit a 4 KiB budget
     r = clfeval.ranking(y, s, positive=True, engine=Local(memory=4096))
     assert r.engine["mode"] == "streamed" and not r.has_cuts
     d = r.to_dict()
-    assert math.isnan(d["partial_roc_auc"]) and "partial_roc_auc" in [u["metric"] for u in d["undefined"]]
-    with pytest.raises(clfeval.UsageError, match="distinct scores"):
-        r.metric("partial_roc_auc")
+    # at the JSON's max_fpr the area is summed range by range, exactly: the in-memory bits
+    assert d["partial_roc_auc"] == clfeval.ranking(y, s, positive=True).to_dict()["partial_roc_auc"]
+    assert d["partial_roc_auc"] == pytest.approx(partial_auc(y, s, 0.1), abs=1e-12)
+    assert "partial_roc_auc" not in [u["metric"] for u in d["undefined"]]
+    with pytest.raises(clfeval.UsageError, match="distinct scores"):  # another max_fpr needs the cuts
+        r.metric("partial_roc_auc", max_fpr=0.2)
     assert r.roc_auc == pytest.approx(roc_auc_score(y, s), abs=1e-12)  # the exact counts stay exact
 
 

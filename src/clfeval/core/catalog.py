@@ -497,8 +497,9 @@ def _entries() -> list[Metric]:
         "is interpolated linearly; tied scores form a diagonal segment. scikit-learn's roc_auc_score(max_fpr=...) "
         "reports McClish's standardization of it, ½·(1 + (A − m²/2)/(m − m²/2)).",
         "pAUC(m) = ∫_0^m TPR d(FPR)",
-        "Without a positive or without a negative item: NaN and listed (never filled by zero_division); beyond "
-        "memory, also when the ranking has more distinct scores than the summary keeps the counts of.",
+        "Without a positive or without a negative item: NaN and listed (never filled by zero_division). Beyond "
+        "memory a max_fpr other than 0.1 needs the counts at every distinct score (kept while they fit the "
+        "memory budget): refused otherwise.",
         (Place("ranking.partial_roc_auc", ("binary",)),), RS.partial_roc_auc, params={"max_fpr": RS.MAX_FPR},
         aliases=("pAUC",)))
     probs = ("binary", "multiclass")

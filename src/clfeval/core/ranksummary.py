@@ -11,8 +11,9 @@ bins (:class:`clfeval.scores.binned.ScoreHistogram`) — its result is one froze
   precision (its terms summed exactly, then divided once);
 * the per-distinct-score counts (cumulative TP and FP at every cut, decreasing
   threshold) where they are held: always in memory and when binned; beyond
-  memory while they number at most :data:`EXACT_CUTS_MAX` (else only the sampled
-  cuts the curves are drawn from);
+  memory while they fit the memory budget (96 bytes a cut, as a whole sweep) and
+  number at most :data:`EXACT_CUTS_MAX` (else only the sampled cuts the curves
+  are drawn from);
 * how it was computed: the ``external`` block (budget, spilled, runs), the
   ``binned`` block (bins, error bound), the engine block.
 
@@ -38,10 +39,10 @@ from clfeval.core.display import Display
 from clfeval.errors import UsageError
 
 __all__ = ["EXACT_CUTS_MAX", "MAX_FPR", "RankingSummary", "roc_auc", "average_precision", "partial_roc_auc", "roc_curve",
-           "pr_curve", "roc_auc_of", "ranking_notes", "DEFINITIONS"]
+           "pr_curve", "partial_area", "exact_dot", "roc_auc_of", "ranking_notes", "DEFINITIONS"]
 
 #: Beyond memory, the per-distinct-score counts are kept while there are at most this many distinct scores
-#: (24 bytes each); above it a summary holds the sampled cuts of its curves only.
+#: (and they fit the memory budget); above it a summary holds the sampled cuts of its curves only.
 EXACT_CUTS_MAX = 1 << 20
 
 #: The false-positive rate up to which a summary's JSON reports the partial ROC-AUC.
@@ -92,6 +93,9 @@ class RankingSummary(Display):
         Sampled cuts the curves are drawn from (decreasing threshold), when the exact cuts are not held.
     external, binned : dict or None
         How a ranking beyond memory was computed; the binning of a binned ranking.
+    partial : (int, tuple or None) or None
+        Beyond memory: the exact parts of the partial ROC-AUC at :data:`MAX_FPR` summed range by range
+        (:func:`partial_area`), so the JSON has it even when the cuts were not kept.
     exact : object or None
         What holds the per-distinct-score counts: anything with ``cuts`` (``thresholds``, ``tp``, ``fp``) and,
         optionally, ``points()``; an in-memory ranking computes them on first use.
@@ -110,6 +114,7 @@ class RankingSummary(Display):
     binned: dict[str, Any] | None = field(default=None, repr=False)
     curves_how: str | None = field(default=None, repr=False)
     exact: Any = field(default=None, repr=False, compare=False)
+    partial: tuple[int, tuple[int, int, int, int] | None] | None = field(default=None, repr=False, compare=False)
     engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     # --- counts ------------------------------------------------------------------------
@@ -162,10 +167,10 @@ class RankingSummary(Display):
         """Cumulative TP and FP at every distinct score, decreasing threshold (``thresholds``, ``tp``, ``fp``)."""
         if self.exact is None:
             raise UsageError(
-                f"this ranking was computed beyond memory with {self.n_cuts:,} distinct scores, more than the "
-                f"{EXACT_CUTS_MAX:,} whose counts it keeps; the exact curve (and the metrics read from it, such as "
-                f"partial_roc_auc) needs them. Give a larger --memory (engine=Local(memory=...)) so the scores fit, "
-                f"or round the scores.")
+                f"this ranking was computed beyond memory with {self.n_cuts:,} distinct scores, more than it keeps "
+                f"the counts of (at most {EXACT_CUTS_MAX:,}, and what the memory budget holds); the exact curve (and "
+                f"the metrics read from it, such as partial_roc_auc) needs them. Give a larger --memory "
+                f"(engine=Local(memory=...)), or round the scores.")
         return self.exact.cuts
 
     def top_cuts(self, n_neg: int) -> Any:
@@ -229,10 +234,11 @@ class RankingSummary(Display):
             undefined.append({"metric": "partial_roc_auc",
                               "reason": "needs at least one positive and one negative item"})
             pauc = math.nan
-        elif not self.has_cuts:
+        elif not self.has_cuts and self.partial is None:
             undefined.append({"metric": "partial_roc_auc",
-                              "reason": f"needs the counts at every distinct score, kept beyond memory for at most "
-                                        f"{EXACT_CUTS_MAX:,} distinct scores ({self.n_cuts:,} here)"})
+                              "reason": f"needs the counts at every distinct score, kept beyond memory while they "
+                                        f"fit the memory budget (and at most {EXACT_CUTS_MAX:,}); "
+                                        f"{self.n_cuts:,} distinct scores here"})
             pauc = math.nan
         else:
             pauc = partial_roc_auc(self, MAX_FPR)
@@ -318,16 +324,36 @@ def partial_roc_auc(s: RankingSummary, max_fpr: float = MAX_FPR) -> float:
         return roc_auc(s)
     P, N = s.n_positive, s.n_negative
     limit = m * N  # in negatives
+    if not s.has_cuts and m == MAX_FPR and s.partial is not None:  # summed range by range beyond memory
+        return partial_area(*s.partial, P, N, limit)
     c = s.top_cuts(math.floor(limit))
     fp = np.concatenate([[0], np.asarray(c.fp, dtype=np.int64)])
     tp = np.concatenate([[0], np.asarray(c.tp, dtype=np.int64)])
     k = int(np.searchsorted(fp, limit, side="right"))  # points 0 … k-1 have fp ≤ limit; fp[k] > limit
-    # whole segments: Σ (fp_i − fp_{i−1})·(tp_i + tp_{i−1}) / 2 over i < k (each product exact in float64)
-    dfp = np.diff(fp[:k]).astype(np.float64)
-    twice = float(np.dot(dfp, (tp[1:k] + tp[:k - 1]).astype(np.float64))) if k > 1 else 0.0
-    area = twice / (2 * P * N)
-    if k < fp.shape[0] and fp[k - 1] < limit:  # the segment crossing max_fpr, interpolated
-        x0, x1, y0, y1 = fp[k - 1], fp[k], tp[k - 1], tp[k]
+    # whole segments: Σ (fp_i − fp_{i−1})·(tp_i + tp_{i−1}) over i < k, an exact integer
+    twice = exact_dot(np.diff(fp[:k]), tp[1:k] + tp[:k - 1]) if k > 1 else 0
+    cross = (int(fp[k - 1]), int(fp[k]), int(tp[k - 1]), int(tp[k])) if k < fp.shape[0] and fp[k - 1] < limit else None
+    return partial_area(twice, cross, P, N, limit)
+
+
+def partial_area(twice: int, cross: tuple[int, int, int, int] | None, P: int, N: int, limit: float) -> float:
+    """The partial area from its exact parts: twice the area of the whole trapezoids below ``limit`` negatives
+    (an integer, in units of one positive × one negative) and the segment crossing it ``(fp0, fp1, tp0, tp1)``,
+    interpolated. The same bits however the parts were summed (in memory, or range by range)."""
+    area = int(twice) / (2 * P * N)
+    if cross is not None:
+        x0, x1, y0, y1 = cross
         y = y0 + (y1 - y0) * (limit - x0) / (x1 - x0)
         area += (limit - x0) * (y0 + y) / (2 * P * N)
     return float(area)
+
+
+def exact_dot(a: np.ndarray, b: np.ndarray) -> int:
+    """Σ a·b of non-negative int64 arrays as a Python int, without int64 overflow."""
+    if a.shape[0] == 0:
+        return 0
+    top = int(a.max()) * int(b.max())
+    if top == 0:
+        return 0
+    step = max(1, (1 << 62) // top)
+    return sum(int(np.dot(a[i:i + step], b[i:i + step])) for i in range(0, a.shape[0], step))

@@ -42,7 +42,7 @@ from clfeval.errors import DataError
 from clfeval.scores.binned import Binning, RowSample, ScoreHistogram, ScoreRange, quantile_binning, uniform_binning
 from clfeval.scores.columns import as_scores
 from clfeval.scores.external import BUFFER_BYTES_PER_ITEM, DEFAULT_MEMORY, RANGE_BYTES_PER_ITEM, parse_memory
-from clfeval.core.ranksummary import RankingSummary
+from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
 from clfeval.scores.rangestats import (RangeStats, merge_range, range_stats, rle, rle_merge,
                                       sample_ranks_of)
 from clfeval.scores.streamovr import batch_is_positive
@@ -193,7 +193,8 @@ def _offsets(counts: list[np.ndarray]) -> dict[str, Any]:
 def range_stats_of(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any], j: int) -> RangeStats:
     """What range ``j`` adds to the ranking (step 4 of the module notes)."""
     v, p, q, pos_below, neg_below = merged_range(pieces, offsets, j)
-    return range_stats(v, p, q, pos_below, neg_below, offsets["P"], offsets["N"], offsets["ranks"])
+    cap = EXACT_CUTS_MAX // max(1, len(offsets["below"]))  # the cuts the client gathers: at most EXACT_CUTS_MAX
+    return range_stats(v, p, q, pos_below, neg_below, offsets["P"], offsets["N"], offsets["ranks"], cap=cap)
 
 
 def ranking(data: Any, *, gold: str = "gold", score: str = "score", positive: Any, client: Any = None,

@@ -55,7 +55,7 @@ from clfeval.core.validation import MEMORY_BUDGET
 from clfeval.errors import DataError, UsageError
 from clfeval.io.outputs import checkpoint, deferred_signals
 from clfeval.io.spill import make_spill_directory, remove_spill_directory
-from clfeval.core.ranksummary import RankingSummary
+from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
 from clfeval.scores.rangestats import RangeStats, merge_range, range_stats, rle, sample_ranks_of
 from clfeval.scores.objectives import Objective, parse_objective
 from clfeval.scores.sweep import CutChooser, Cuts, Sweep, sweep_of
@@ -401,10 +401,11 @@ class RankingStore:
         if self._summary is None:
             P, N = self.n_positive, self.n_negative
             ranks = sample_ranks_of(P, N)
-            total = RangeStats()
+            cap = min(EXACT_CUTS_MAX, self.space.memory // RANGE_BYTES_PER_ITEM)  # the cuts kept within the budget
+            total = RangeStats(cap=cap)
             for rg in self.ranges():
                 total = total + range_stats(rg.values, rg.pos, rg.neg, int(rg.pos_lt[0]) if rg.values.size else 0,
-                                            int(rg.neg_lt[0]) if rg.values.size else 0, P, N, ranks)
+                                            int(rg.neg_lt[0]) if rg.values.size else 0, P, N, ranks, cap=cap)
             runs = sum(r.path is not None for k in (0, 1) for r in self.runs[k])
             self._summary = total.result(self.positive, P, N, spilled=self.spilled, memory=self.space.memory,
                                          runs=runs)

@@ -23,7 +23,7 @@ import numpy as np
 
 from clfeval.core.decimate import curves_of_points, sample_ranks, sweep_of_points
 from clfeval.core.exactsum import ExactSum
-from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
+from clfeval.core.ranksummary import EXACT_CUTS_MAX, MAX_FPR, RankingSummary, exact_dot
 from clfeval.scores.curves import ranking_signature
 from clfeval.scores.sweep import Cuts
 
@@ -68,17 +68,6 @@ def rle_merge(pieces: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, 
     return v[starts], np.add.reduceat(c, starts)
 
 
-def exact_dot(a: np.ndarray, b: np.ndarray) -> int:
-    """Σ a·b of non-negative int64 arrays as a Python int, without int64 overflow."""
-    if a.shape[0] == 0:
-        return 0
-    top = int(a.max()) * int(b.max())
-    if top == 0:
-        return 0
-    step = max(1, (1 << 62) // top)
-    return sum(int(np.dot(a[i:i + step], b[i:i + step])) for i in range(0, a.shape[0], step))
-
-
 def sample_ranks_of(n_positive: int, n_negative: int) -> tuple[np.ndarray, np.ndarray]:
     """The ranks of the positives and of the negatives the curves are sampled at (distinct, ascending)."""
     return np.unique(sample_ranks(n_positive)), np.unique(sample_ranks(n_negative))
@@ -94,17 +83,20 @@ class RangeStats:
     ap: ExactSum = field(default_factory=ExactSum)
     n_cuts: int = 0
     picks: list = field(default_factory=list)
-    full: list | None = field(default_factory=list)  # every cut (values, tp, fp) while at most EXACT_CUTS_MAX
+    full: list | None = field(default_factory=list)  # every cut (values, tp, fp) while at most `cap` of them
+    cap: int = EXACT_CUTS_MAX
+    pauc_twice: int = 0  # the partial ROC-AUC at MAX_FPR: twice the whole trapezoids, and the crossing segment
+    pauc_cross: tuple | None = None
 
     def __add__(self, other: "RangeStats") -> "RangeStats":
-        n = self.n_cuts + other.n_cuts
-        full = (self.full + other.full) if self.full is not None and other.full is not None and n <= EXACT_CUTS_MAX \
-            else None
+        n, cap = self.n_cuts + other.n_cuts, min(self.cap, other.cap)
+        full = (self.full + other.full) if self.full is not None and other.full is not None and n <= cap else None
         return RangeStats(self.below + other.below, self.tied + other.tied, self.ap + other.ap,
-                          n, self.picks + other.picks, full)
+                          n, self.picks + other.picks, full, cap, self.pauc_twice + other.pauc_twice,
+                          self.pauc_cross or other.pauc_cross)
 
     def _exact(self) -> ExactCuts | None:
-        if self.full is None or self.n_cuts > EXACT_CUTS_MAX:
+        if self.full is None or self.n_cuts > self.cap:
             return None
         if not self.full:
             e = np.empty(0, dtype=np.int64)
@@ -129,22 +121,33 @@ class RangeStats:
         return RankingSummary(positive, P, N, self.below, self.tied, self.ap.divided(P) if P else math.nan,
                               self.n_cuts, points, ranking_signature(positive),
                               external={"memory": memory, "spilled": spilled, "runs": runs, "n_cuts": self.n_cuts},
-                              exact=self._exact())
+                              exact=self._exact(), partial=(self.pauc_twice, self.pauc_cross))
 
 
 def range_stats(values: np.ndarray, pos: np.ndarray, neg: np.ndarray, pos_below: int, neg_below: int,
-                n_positive: int, n_negative: int, ranks: tuple[np.ndarray, np.ndarray]) -> RangeStats:
+                n_positive: int, n_negative: int, ranks: tuple[np.ndarray, np.ndarray], *,
+                cap: int = EXACT_CUTS_MAX) -> RangeStats:
     """:class:`RangeStats` of one merged range: distinct ``values`` ascending with their positives and
-    negatives, and the positives and negatives below the range (over the whole ranking)."""
+    negatives, and the positives and negatives below the range (over the whole ranking). Its cuts are kept
+    while there are at most ``cap`` (the whole ranking's, once ranges are added)."""
     P, N = n_positive, n_negative
-    out = RangeStats(n_cuts=int(values.shape[0]))
+    out = RangeStats(n_cuts=int(values.shape[0]), cap=cap)
     if values.shape[0] == 0:
         return out
     pos_lt = pos_below + np.cumsum(pos) - pos
     neg_lt = neg_below + np.cumsum(neg) - neg
     out.below = exact_dot(pos, neg_lt)
     out.tied = exact_dot(pos, neg)
-    if values.shape[0] <= EXACT_CUTS_MAX:  # each distinct score: positives and negatives at or above it
+    tp_at, fp_at = P - pos_lt, N - neg_lt  # at or above each distinct score; above it: minus its own
+    limit = MAX_FPR * N
+    whole = fp_at <= limit
+    if whole.any():
+        out.pauc_twice = exact_dot(neg[whole], (2 * tp_at - pos)[whole])
+    cross = np.flatnonzero((fp_at - neg < limit) & (fp_at > limit))
+    if cross.size:
+        i = int(cross[0])
+        out.pauc_cross = (int(fp_at[i] - neg[i]), int(fp_at[i]), int(tp_at[i] - pos[i]), int(tp_at[i]))
+    if values.shape[0] <= cap:  # each distinct score: positives and negatives at or above it
         out.full = [(values, P - pos_lt, N - neg_lt)]
     else:
         out.full = None
