@@ -538,7 +538,7 @@ def names(*, input: str | None = None, task: str | None = None) -> list[str]:
     """Catalogue keys in catalogue order (per-label metrics as ``name:LABEL``), optionally of one input / task.
 
     >>> names(input="ranking")
-    ['roc_auc', 'average_precision']
+    ['roc_auc', 'average_precision', 'partial_roc_auc']
     """
     return [m.key for m in METRICS if (input is None or m.input == input) and (task is None or task in m.tasks)]
 
