@@ -84,6 +84,12 @@ def _files(root: Path) -> dict[str, Path]:
     from test_cli_experiments import make_data
 
     f["news"] = make_data(root / "news.csv", n=240, seed=5)
+    # clfeval rank: a wide table, one column per system (hostile system names), 12 data sets
+    r = np.random.default_rng(6)
+    systems = HOSTILE + ["svm"]
+    f["rank"] = _write_csv(root / "rank.csv", ["dataset"] + systems,
+                           [[f"set {j}", *np.round(0.7 + 0.03 * np.arange(len(systems)) + r.normal(0, 0.03, len(systems)),
+                                                   4)] for j in range(12)])
     return f
 
 
@@ -115,7 +121,7 @@ def names() -> list[str]:
 
 _FIXED = ("report", "report-binary", "report-multilabel", "compare", "compare-many", "threshold", "threshold-multilabel",
           "calibration", "calibration-multiclass", "cv", "holdout", "runs-list", "runs-show", "runs-best", "runs-ablation",
-          "runs-check", "metrics", "demo")
+          "runs-check", "metrics", "demo", "rank")
 
 
 def build(root: Path) -> dict[str, CommandPage]:
@@ -158,6 +164,9 @@ def build(root: Path) -> dict[str, CommandPage]:
          lambda d: [], False),
         ("metrics", ("metrics",), lambda d: [], False),
         ("demo", ("demo",), lambda d: [], False),
+        ("rank", ("rank", f["rank"], "--metric", "accuracy", "--samples", "2000"),
+         lambda d: [num(d["average_ranks"][s], 3) for s in d["order"]]
+         + [p_text(d["friedman"]["iman_davenport_p_value"], None)], True),
     ]
     from clfeval.studies.demo import MODES
 

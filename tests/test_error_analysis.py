@@ -364,6 +364,16 @@ def test_a_token_stemmed_to_nothing_is_left_out():
     assert a("the company's shares") == ["the", "compani", "share"]  # Porter stems 's' to ''
 
 
-def test_label_sets_are_refused_in_one_sentence():
-    with pytest.raises(UsageError, match="label sets"):
-        clfeval.error_analysis([["a", "b"], ["a"]], [["a"], ["b"]], text=["x", "y"])
+def test_label_sets_are_analysed_per_category():
+    # issue 25 item 2 (formerly refused in one sentence): arrays of label sets are read as label sets
+    r = clfeval.error_analysis([["a", "b"], ["a"]], [["a"], ["b"]], text=["x", "y"], min_count=1)
+    assert r.task == "multi-label" and r.cell("b", "fn").count == 1 and r.cell("b", "fp").count == 1
+
+
+def test_a_cell_with_fewer_tokens_than_the_prior_says_so():
+    gold, pred = ["a"] * 8 + ["b"] * 4, ["b"] * 5 + ["a"] * 3 + ["b"] * 4
+    text = ["zebra x y"] * 5 + ["p q"] * 7  # the a → b mistakes: 15 tokens
+    r = clfeval.error_analysis(gold, pred, text=text, prior_strength=16)
+    assert any("outweighs the 15 tokens" in n for n in r.cell("a", "b").notes)
+    r = clfeval.error_analysis(gold, pred, text=text, prior_strength=15)
+    assert not any("outweighs" in n for n in r.cell("a", "b").notes)

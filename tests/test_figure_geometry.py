@@ -17,6 +17,7 @@ pytest.importorskip("matplotlib")
 import clfeval  # noqa: E402
 from clfeval import plots  # noqa: E402
 from clfeval.plots import _mpl  # noqa: E402
+from clfeval.significance.multirank import rank_scores  # noqa: E402
 
 #: Overlap allowed between two texts' boxes (pixels): glyph boxes include some padding.
 SLACK = 1.0
@@ -110,8 +111,19 @@ def _cases():
         "bootstrap": (plots.bootstrap, comparison),
         "randomization": (plots.bootstrap, randomization),
         "reuters": (plots.reuters, _study()),
+        "cd-4": (plots.cd_diagram, _ranking(4, 14)),
+        "cd-12": (plots.cd_diagram, _ranking(12, 30)),
+        "bayes": (plots.bayes_bars, _ranking(6, 20)),
     }
     return cases
+
+
+def _ranking(k, n):
+    """A ranking over data sets (clfeval rank) of k systems with long and hostile names."""
+    rng = _rng(k)
+    names = [f"system {i} with a rather long name" if i % 3 else f"<b>s{i}</b>" for i in range(k)]
+    scores = 0.8 + 0.01 * np.arange(k)[None, :] + rng.normal(0, 0.03, (n, k))
+    return rank_scores(scores, names, [f"d{j}" for j in range(n)], higher_is_better=True, samples=2000)
 
 
 CASES = None
@@ -126,7 +138,7 @@ def _case(name):
 
 NAMES = ["confusion-4", "confusion-12", "confusion-30", "per-class-3", "per-class-12", "per-class-60", "roc-binary",
          "roc-12", "pr-binary", "pr-12", "pr-30", "threshold", "label-thresholds", "reliability", "phi-delta-4",
-         "phi-delta-12", "phi-delta-compare", "phi-delta-compare-12", "phi-delta-folds", "cv-spread", "bootstrap", "randomization", "reuters"]
+         "phi-delta-12", "phi-delta-compare", "phi-delta-compare-12", "phi-delta-folds", "cv-spread", "bootstrap", "randomization", "reuters", "cd-4", "cd-12", "bayes"]
 
 
 def test_every_figure_kind_is_covered():

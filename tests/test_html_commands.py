@@ -50,6 +50,11 @@ EXPECTED = {
                         "Report · Ranking", "Threshold · Measured on the test data", "Calibration · Reliability table",
                         "A against B · Side by side", "A against B · Results", "A against B · paired bootstrap",
                         "Notes", "Glossary", "Signature"]),
+    "rank": (2, ["Summary", "Average ranks (1 = best; ties share mid-ranks)",
+                 "Friedman test — H0: all systems perform alike; α = 0.05",
+                 "Pairs — A ranked better than B; d = A − B on each data set (positive: A better)",
+                 "Bayesian signed-rank test — ROPE ±0.01, 2,000 samples, seed 0", "Scores (accuracy) per data set",
+                 "Notes and undefined values", "Signature"]),
 }
 
 

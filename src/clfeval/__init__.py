@@ -22,6 +22,8 @@ from clfeval.engines.comparing import compare
 from clfeval.engines.scoreops import calibration, ranking, threshold
 from clfeval.engines.errorops import error_analysis
 from clfeval.evaluate.erroranalysis import ErrorAnalysis
+from clfeval.protocols.rankinput import rank
+from clfeval.significance.multirank import RankResult
 from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice, choose_label_thresholds, choose_threshold
 import clfeval.render  # noqa: F401  (fills the display registry: str() and _repr_html_ of results)
 from clfeval.core.tables import (
@@ -48,6 +50,8 @@ __all__ = [
     "calibration",
     "ranking",
     "error_analysis",
+    "rank",
+    "RankResult",
     "ErrorAnalysis",
     "Report",
     "report_from_table",

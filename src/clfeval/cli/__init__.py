@@ -52,6 +52,7 @@ def _register() -> None:
     from clfeval.cli.experiment_cmd import cv, holdout
     from clfeval.cli.plot_cmd import plot
     from clfeval.cli.power_cmd import power
+    from clfeval.cli.rank_cmd import rank
     from clfeval.cli.metrics_cmd import metrics
     from clfeval.cli.report_cmd import report
     from clfeval.cli.reuters_cmd import reuters
@@ -72,6 +73,7 @@ def _register() -> None:
     cli.add_command(metrics)
     cli.add_command(power)
     cli.add_command(errors)
+    cli.add_command(rank)
 
 
 _register()

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_progress
+from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_progress, sep_option
 from clfeval.cli._scale import engine_of, engine_options, memory_option
 
 
@@ -20,7 +20,8 @@ from clfeval.cli._scale import engine_of, engine_options, memory_option
                    "and row). With --texts: the id column of both files.")
 @click.option("--text", default="text", show_default=True, help="Column of the documents' texts.")
 @click.option("--texts", type=click.Path(path_type=Path), default=None,
-              help="A second file with the texts (columns --id and --text), joined by id.")
+              help="A second file with the texts (columns --id and --text), joined by id through compare's id "
+                   "join (hash partitions on disk beyond --memory).")
 @click.option("--score", default=None, help="Score of each item's predicted class: the most confident mistakes too.")
 @click.option("--min-count", type=int, default=5, show_default=True, help="Cells listed from this many documents.")
 @click.option("--examples", type=int, default=5, show_default=True, help="Examples per cell.")
@@ -35,6 +36,10 @@ from clfeval.cli._scale import engine_of, engine_options, memory_option
 @click.option("--token-pattern", default=None,
               help="Regular expression of a token, matched lower-cased (default Unicode letters, [^\\W\\d_]+).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Key of the examples' hash.")
+@click.option("--multilabel", is_flag=True,
+              help="Each cell is a set of labels (separated by --sep; JSON arrays in JSONL): every category's false "
+                   "negatives and false positives are the cells.")
+@sep_option
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
               help="Format of the predictions (default: from the extension).")
 @click.option("--encoding", type=click.Choice(["utf-8", "latin-1"]), default="utf-8", show_default=True,
@@ -52,6 +57,11 @@ def errors(predictions: Path, **o: Any) -> None:
     Text without spaces between words (Chinese, Thai) must be tokenised first; the output says so when the
     documents yield almost no tokens. --format html: the confusion heatmap links every listed cell to its
     section (z-score bars, examples with the terms marked).
+
+    With --multilabel (label sets) every category c has two cells: its false negatives, compared with its
+    true positives (what made the model miss c) and its true negatives (what they share with the documents
+    rightly left without c), and its false positives, compared with its true negatives (what drew c to
+    them) and its true positives (what they share with c).
     """
     check_paths([("PREDICTIONS", predictions), ("--texts", o["texts"])], [("--output", o["output"])])
     engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
@@ -64,6 +74,7 @@ def errors(predictions: Path, **o: Any) -> None:
                             score=o["score"], processing=o["processing"], token_pattern=o["token_pattern"],
                             min_count=o["min_count"], examples=o["examples"], terms=o["terms"], chars=o["chars"],
                             prior_strength=o["prior_strength"], z_min=o["z_min"], seed=o["seed"],
+                            multilabel=o["multilabel"] or None, sep=o["sep"],
                             input_format=o["input_format"], encoding=o["encoding"], engine=engine,
                             progress=reading_progress)
     emit(result, fmt, output)

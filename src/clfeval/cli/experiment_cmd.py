@@ -153,9 +153,8 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
     existed = runs_db.exists()
     log = run_outputs([("DATA", src if on_disk else "-")], output, None if no_log else runs_db,
                       predictions_out=predictions_out, errors_out=errors_out)
-    if errors_out is not None and (multilabel or compare_model is not None):
-        raise UsageError("option --errors analyses one model's single-label predictions; leave out "
-                         + ("--multilabel" if multilabel else "--compare-model") + " for it.")
+    if errors_out is not None and compare_model is not None:
+        raise UsageError("option --errors analyses one model's predictions; leave out --compare-model for it.")
     cfg = ModelConfig(model.lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words, multilabel=multilabel)
     protocol = Protocol(**protocol_args)
     step = _threshold_step(tune, dev_size, positive, cost_fp, cost_fn)
@@ -181,18 +180,19 @@ def run_experiment(command: str, data: Path, protocol_args: dict[str, Any], *, t
         _record_comparison(command, (result, result_b), (cfg, cfg_b), settings, record_args, log, runs_db,
                            compare_metric, fmt, output, existed)
         return
-    page = None if errors_out is None else _error_page(errors_out, result, texts, ids, cfg, seed)
+    page = None if errors_out is None else _error_page(errors_out, result, texts, ids, cfg, seed, sep)
     _write_and_record(command, result, settings, src, on_disk, data_hash, label_col, multilabel, log, runs_db,
                       predictions_out, fmt, output, page, existed)
 
 
-def _error_page(path: Path, result: Any, texts: list[str], ids: list[Any], cfg: Any, seed: int) -> tuple[Path, str]:
+def _error_page(path: Path, result: Any, texts: list[str], ids: list[Any], cfg: Any, seed: int,
+                sep: str) -> tuple[Path, str]:
     """``--errors``: the analysis of the pooled predictions, in the model's stop list and stems, rendered."""
     from clfeval.protocols.errorsof import errors_format, errors_of_run
     from clfeval.render import render
 
     spec = f"stop={'sklearn' if cfg.stop_words else 'none'},stem={'porter' if cfg.stem else 'none'}"
-    analysis = errors_of_run(result, texts, ids, processing=spec, seed=seed)
+    analysis = errors_of_run(result, texts, ids, processing=spec, seed=seed, multilabel=cfg.multilabel, sep=sep)
     return path, render(analysis, errors_format(path), width=120)
 
 

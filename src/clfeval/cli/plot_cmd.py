@@ -12,7 +12,7 @@ from clfeval.cli._common import check_paths, existing_file, input_options, messa
 from clfeval.errors import InputFileError, UsageError
 
 KINDS = ("confusion", "per-class", "roc", "pr", "threshold", "reliability", "phi-delta", "cv-spread", "bootstrap",
-         "reuters")
+         "reuters", "cd", "bayes")
 #: Kinds a predictions file can be drawn as (through a report, as `clfeval report` makes it).
 FROM_PREDICTIONS = ("confusion", "per-class", "roc", "pr", "reliability", "phi-delta")
 
@@ -79,7 +79,8 @@ def plot(kind: str, result: Path, output: Path, gold: str, pred: str, id_col: st
          pair: int, encoding: str, normalize_labels: str | None) -> None:
     """Draw one figure from RESULT, the JSON output of a clfeval command (nothing is recomputed).
 
-    KIND is confusion, per-class, roc, pr, threshold, reliability, phi-delta, cv-spread, bootstrap or reuters.
+    KIND is confusion, per-class, roc, pr, threshold, reliability, phi-delta, cv-spread, bootstrap, reuters, cd
+    (the critical-difference diagram of clfeval rank) or bayes (its Bayesian pairs).
     For confusion, per-class, roc, pr, reliability and phi-delta, RESULT may be a predictions file instead,
     read with the input options of clfeval report. Needs the html extra: pip install 'clfeval[html]'.
     """

@@ -74,9 +74,9 @@ def report(file: Path, **o: Any) -> None:
     from clfeval.engines.reporting import report as run
 
     text = o.pop("text_col")
-    if text is not None and (str(file) == "-" or o["multilabel"]):
-        raise UsageError("option --text reads the predictions a second time, for the error analysis of single-label "
-                         "data: give a file (not '-') and leave out --multilabel.")
+    if text is not None and str(file) == "-":
+        raise UsageError("option --text reads the predictions a second time, for the error analysis: give a file "
+                         "(not '-').")
     rep = run(inp, engine=engine, progress=reading_progress, **o)
     if text is not None:
         rep = _errors_share(rep, inp, text, o, engine)
@@ -91,6 +91,7 @@ def _errors_share(rep: Any, inp: Any, text: str, o: dict[str, Any], engine: Any)
     from clfeval.engines.errorops import error_analysis
 
     e = error_analysis(inp, o["pred"], gold=o["gold"], text=text, id=o["id"], input_format=o["input_format"],
-                       encoding=o["encoding"], engine=engine).to_dict()
+                       encoding=o["encoding"], engine=engine, multilabel=o["multilabel"] or None,
+                       sep=o["sep"]).to_dict()
     share = {"cells": e["cells"][:3], "prior": e["prior"], "settings": e["settings"], "notes": e["notes"]}
     return dataclasses.replace(rep, sections={**rep.sections, "errors_share": share})

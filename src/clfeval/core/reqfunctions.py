@@ -79,7 +79,12 @@ def _table(*functions: Function) -> dict[str, Function]:
 
 
 #: Every function a condition may call, by name. Add an entry here (and its evaluator beside its result).
-FUNCTIONS: dict[str, Function] = _table()
+FUNCTIONS: dict[str, Function] = _table(
+    Function("p_better", ("name", "name"), "number", True, "rank", "clfeval.significance.multirank:req_p_better",
+             "P(A better than B by more than the ROPE): the Bayesian signed-rank test of the pair A:B"),
+    Function("in_best_group", ("name",), "bool", None, "rank", "clfeval.significance.multirank:req_in_best_group",
+             "the system is ranked first or not separated from the first by the Holm-adjusted Wilcoxon tests"),
+)
 
 
 def function_names_text(applies_to: str | None = None) -> str:

@@ -32,7 +32,8 @@ def _offset(fp: Any) -> int:
 
 def _count(table: pa.Table, fp: Any, template: ErrorCounter, gold: str, pred: str, id: str | None, text: str,
            score: str | None, texts: dict[str, str] | None) -> ErrorCounter:
-    counter = ErrorCounter(template.analyzer, examples=template.k, seed=template.seed, chars=template.chars)
+    counter = ErrorCounter(template.analyzer, examples=template.k, seed=template.seed, chars=template.chars,
+                           multilabel=template.multilabel, sep=template.sep)
     ids = table.column(id).to_pylist() if id is not None and id in table.column_names else None
     if ids is None:
         start, name = _offset(fp), fp.source.name if fp is not None else "partition"
@@ -72,7 +73,8 @@ def count_on_dask(template: ErrorCounter, data: Any, *, gold: str = "gold", pred
     cols = [gold, pred, id, None if texts is not None else text, score]
     options = [("--gold", gold), ("--pred", pred)] + ([("--id", id)] if id else []) + \
         ([("--text", text)] if texts is None and text else []) + ([("--score", score)] if score else [])
-    parts = parts_of(data, cols, labels=[gold, pred], input_format=input_format, encoding=encoding,
+    labels = [] if template.multilabel else [gold, pred]
+    parts = parts_of(data, cols, labels=labels, input_format=input_format, encoding=encoding,
                      options=options)
     if id is not None:
         check_unique_ids(parts, id, client=client)

@@ -24,6 +24,7 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
                    id: str | None = None, ids: Any = None, score: Any = None, processing: Any = None,
                    token_pattern: str | None = None, min_count: int = 5, examples: int = 5, terms: int = 10,
                    chars: int = 300, prior_strength: float = 1000.0, z_min: float = 1.96, seed: int = 0,
+                   multilabel: bool | None = None, sep: str = "|",
                    input_format: str | None = None, encoding: str = "utf-8", engine: Any = None,
                    progress: Callable[[Any], Any] | None = None) -> Any:
     """Every confused pair of classes: its count, examples, and the terms its documents share.
@@ -60,6 +61,12 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
         Terms listed from this z-score (uncorrected).
     seed : int
         Key of the examples' hash.
+    multilabel : bool, optional
+        Label sets (lists, or strings separated by ``sep``): every category's false negatives and false
+        positives are the cells, each compared with the category's true positives and true negatives.
+        Default: label sets when arrays hold lists; a table or PATH needs ``multilabel=True``.
+    sep : str
+        Separator of the labels within a set given as a string.
     engine : Local, Dask, "local", "dask" or None
 
     Returns
@@ -79,7 +86,14 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
     check_settings(min_count=min_count, examples=examples, terms=terms, chars=chars, prior_strength=prior_strength,
                    z_min=z_min)
     analyzer = analyzer_of(processing, token_pattern)
-    counter = counter_of(analyzer, examples, seed, chars)
+    if multilabel is None:
+        multilabel = not (inputs.is_path(data) or inputs.is_table(data)) and _holds_sets(data if data is not None
+                                                                                           else gold, pred)
+    if multilabel and score is not None:
+        raise UsageError(lambda s, m: f"option {s} (the most confident mistakes) reads one score per item, of its "
+                                      f"predicted class; with label sets ({m}) leave it out.",
+                         params=["score", "multilabel"])
+    counter = counter_of(analyzer, examples, seed, chars, multilabel=bool(multilabel), sep=sep)
     refuse_stdin(eng.name, {"data": inputs.is_stdin(data), "texts": texts is not None and inputs.is_stdin(texts)})
     if isinstance(eng, Dask):
         eng.check()
@@ -88,16 +102,19 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
         if id is None:
             raise UsageError(lambda t, i: f"option {t} joins the texts by id: name the id column of both files "
                                           f"with {i}.", params=["texts", "id"])
-        from clfeval.evaluate.errorstream import read_texts
+        texts = inputs.resolve(texts, encoding=encoding, option="--texts")
+        if isinstance(eng, Dask):  # the workers look the texts up in one dict, id → text
+            from clfeval.evaluate.errorstream import read_texts
 
-        text_map = read_texts(texts, id=id, text=text if isinstance(text, str) else "text",
-                              input_format=None, encoding=encoding)
+            text_map = read_texts(texts, id=id, text=text if isinstance(text, str) else "text",
+                                  input_format=None, encoding=encoding)
     if not inputs.is_path(data) and not inputs.is_table(data):
         counter, block = _arrays(eng, counter, data if data is not None else gold, pred, text, ids, score)
     else:
         cols = dict(gold=gold or "gold", pred=pred or "pred", text=text if isinstance(text, str) else "text",
                     id=id, score=score if isinstance(score, str) else None)
-        counter, block = _tabular(eng, counter, data, cols, text_map, input_format, encoding, progress)
+        joined = texts if text_map is None else text_map
+        counter, block = _tabular(eng, counter, data, cols, joined, input_format, encoding, progress)
     from clfeval.evaluate.erroranalysis import analyse
     import dataclasses
 
@@ -115,12 +132,8 @@ def _arrays(eng: Any, counter: Any, gold: Any, pred: Any, text: Any, ids: Any, s
     if pred is None or text is None or isinstance(text, str):
         raise UsageError(lambda p, t: f"with arrays of gold labels, give {p} (the predicted labels) and {t} (the "
                                       f"texts, one per item) as arrays too.", params=["pred", "text"])
-    for values in (gold, pred):
-        first = next(iter(values), None) if hasattr(values, "__iter__") else None
-        if isinstance(first, (list, tuple, set, frozenset)):
-            raise UsageError("the labels are label sets (multi-label): the error analysis reads single-label "
-                             "predictions, one class per item; the per-category analysis of false positives and "
-                             "negatives is not built yet.")
+    if counter.multilabel:
+        gold, pred = _set_column(gold, counter.sep), _set_column(pred, counter.sep)
     cols = {"gold": inputs.as_column(gold, "gold"), "pred": inputs.as_column(pred, "pred"),
             "text": _text_column(text)}
     if ids is not None:
@@ -140,6 +153,29 @@ def _arrays(eng: Any, counter: Any, gold: Any, pred: Any, text: Any, ids: Any, s
     names = dict(gold="gold", pred="pred", text="text", id="id" if ids is not None else None,
                  score="score" if score is not None else None)
     return _tabular(eng, counter, table, names, None, None, "utf-8", None)
+
+
+def _holds_sets(gold: Any, pred: Any) -> bool:
+    """Whether arrays of labels hold label sets (their first value a list, tuple or set)."""
+    for values in (gold, pred):
+        if values is None or isinstance(values, str) or not hasattr(values, "__iter__"):
+            continue
+        if inputs.is_table(values):
+            continue
+        first = next(iter(values), None)
+        if isinstance(first, (list, tuple, set, frozenset)) or (hasattr(first, "ndim") and getattr(first, "ndim")):
+            return True
+    return False
+
+
+def _set_column(values: Any, sep: str) -> Any:
+    """Label sets as a pyarrow list column of text (a set or a separated string each)."""
+    import pyarrow as pa
+
+    from clfeval.evaluate.errorcount import label_sets
+
+    seq = values.to_pylist() if hasattr(values, "to_pylist") else list(values)
+    return pa.array([sorted(s) for s in label_sets(seq, sep)], type=pa.list_(pa.string()))
 
 
 def _text_column(text: Any) -> Any:
@@ -163,9 +199,9 @@ def _tabular(eng: Any, counter: Any, data: Any, cols: dict[str, Any], text_map: 
         wanted = {"gold": cols["gold"], "pred": cols["pred"], "id": cols["id"], "score": cols["score"],
                   "text": None if text_map is not None else cols["text"]}
         table = inputs.columns_of(data, wanted)
-        if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget:
+        if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget and text_map is None:
             keys = table.column(cols["id"]).to_pylist() if cols["id"] else None
-            texts = table.column(cols["text"]).to_pylist() if text_map is None else _joined(text_map, keys)
+            texts = table.column(cols["text"]).to_pylist()
             count_arrays(counter, table.column(cols["gold"]).to_pylist(), table.column(cols["pred"]).to_pylist(),
                          texts, keys, table.column(cols["score"]).to_pylist() if cols["score"] else None)
             return counter, engine_block(eng, "memory", memory=eng.budget)
@@ -176,19 +212,6 @@ def _tabular(eng: Any, counter: Any, data: Any, cols: dict[str, Any], text_map: 
                          "input": "spooled to temporary Parquet files"}
     inp = inputs.resolve(data, input_format=fmt, encoding=encoding)
     return _on_path(eng, counter, inp, cols, text_map, fmt, encoding, progress)
-
-
-def _joined(text_map: dict[str, str], keys: Any) -> list[str]:
-    if keys is None:
-        raise UsageError("option --texts joins texts by id, but the predictions have no id column; name it with --id.")
-    out = []
-    for k in keys:
-        t = text_map.get(str(k))
-        if t is None:
-            raise DataError(f"id {str(k)!r} of the predictions has no text in the --texts file; every item of the "
-                            f"predictions needs its text.")
-        out.append(t)
-    return out
 
 
 def _on_path(eng: Any, counter: Any, inp: Any, cols: dict[str, Any], text_map: Any, fmt: Any, encoding: str,
@@ -209,5 +232,5 @@ def _on_path(eng: Any, counter: Any, inp: Any, cols: dict[str, Any], text_map: A
     with (progress(inp) if progress is not None else contextlib.nullcontext(None)) as update:
         count_path(counter, inp, gold=cols["gold"], pred=cols["pred"], id=cols["id"], text=cols["text"],
                    texts=text_map, score=cols["score"], input_format=fmt, encoding=encoding, progress=update,
-                   batch_rows=rows)
+                   batch_rows=rows, budget=eng.budget, tmpdir=eng.tmpdir)
     return counter, engine_block(eng, "streamed", memory=eng.budget)

@@ -16,6 +16,13 @@ Colaresi & Quinn (2008), eqs. 16 and 18, on token counts (y_w^i of w in group i,
 Terms listed: those of the mistakes (y_w^i ≥ 1) with z ≥ ``z_min`` (1.96), the ``terms`` largest. The
 z-scores are not corrected for the many terms tested.
 
+Label sets (multi-label): every category c has two cells, its false negatives (c in gold, not predicted)
+and its false positives (c predicted, not in gold), each compared, by the same formula, with the two
+groups of c's binary table that were right: the false negatives against the true positives of c (what made
+the model miss c) and against the true negatives of c (the documents rightly left without c: what the
+missed ones share with them); the false positives against the true negatives of c (what drew c to them)
+and against the true positives of c (what they share with c). α_w comes from every document once.
+
 Reference: B. L. Monroe, M. P. Colaresi, K. M. Quinn (2008), "Fightin' Words: Lexical Feature Selection
 and Evaluation for Identifying the Content of Political Conflict", Political Analysis 16(4), 372–403.
 
@@ -36,7 +43,8 @@ import numpy as np
 from clfeval.core.display import Display
 from clfeval.evaluate.errorcount import FEW_TOKENS_PER_CHAR, LONG_TERMS, ErrorCounter
 
-__all__ = ["ErrorAnalysis", "ErrorCell", "log_odds_z", "analyse", "PRIOR_STRENGTH", "Z_MIN"]
+__all__ = ["ErrorAnalysis", "ErrorCell", "log_odds_z", "analyse", "listed_terms", "with_spans", "corpus_notes",
+           "label_order", "assemble", "prior_note", "PRIOR_STRENGTH", "Z_MIN", "FN", "FP"]
 
 PRIOR_STRENGTH = 1000.0
 """α0, the prior's total pseudo-count."""
@@ -64,7 +72,9 @@ class ErrorCell:
     ``terms_vs_pred``: against the correctly classified ``pred`` documents. Each term: ``term``, ``z``,
     ``delta``, ``count`` (tokens in the mistakes), ``other`` (tokens in the other group).
     ``examples``: ``id``, ``text``, ``spans`` (``[start, end]`` of the listed terms in the text), ``hash``;
-    ``confident``: the same with ``score``.
+    ``confident``: the same with ``score``. ``kind``: ``confusion`` (single-label), ``false negatives`` or
+    ``false positives`` (of ``category``, label sets: ``gold`` / ``pred`` then read ``c`` / ``not c``).
+    ``against``: what each side is compared with, in words (``vs``: in short).
     """
 
     gold: str
@@ -78,10 +88,14 @@ class ErrorCell:
     examples: tuple[dict[str, Any], ...]
     confident: tuple[dict[str, Any], ...] = ()
     notes: tuple[str, ...] = ()
+    kind: str = "confusion"
+    category: str | None = None
+    against: tuple[str, str] = ("", "")
+    vs: tuple[str, str] = ("", "")
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        for k in ("terms_vs_gold", "terms_vs_pred", "examples", "confident", "notes"):
+        for k in ("terms_vs_gold", "terms_vs_pred", "examples", "confident", "notes", "against", "vs"):
             out[k] = [dict(x) if isinstance(x, dict) else x for x in out[k]]
         return out
 
@@ -120,11 +134,15 @@ class ErrorAnalysis(Display):
     notes: tuple[str, ...] = ()
     engine: dict[str, Any] = field(default_factory=dict)
     signature: dict[str, Any] = field(default_factory=dict)
+    task: str = "single-label"
+    categories: tuple[dict[str, Any], ...] = ()
 
     def cell(self, gold: Any, pred: Any) -> ErrorCell:
-        """The listed cell gold → pred (KeyError when it is not listed)."""
+        """The listed cell gold → pred (KeyError when it is not listed); label sets: ``cell(c, "fn")`` and
+        ``cell(c, "fp")``, the false negatives and false positives of category c."""
         for c in self.cells:
-            if c.gold == str(gold) and c.pred == str(pred):
+            if c.gold == str(gold) and c.pred == str(pred) or \
+                    c.category == str(gold) and c.kind == _KINDS.get(str(pred)):
                 return c
         raise KeyError(f"cell {gold!r} → {pred!r} is not listed (fewer than min_count documents, or no mistake)")
 
@@ -132,8 +150,15 @@ class ErrorAnalysis(Display):
         """The plain HTML anchor of cell gold → pred: ``cell-i-j`` by the classes' positions."""
         return f"cell-{self.labels.index(gold)}-{self.labels.index(pred)}"
 
+    def anchor_of(self, c: ErrorCell) -> str:
+        """The anchor of a listed cell: ``cell-i-j``, or ``cell-i-fn`` / ``cell-i-fp`` for category i."""
+        if c.category is not None:
+            return f"cell-{self.labels.index(c.category)}-{'fn' if c.kind == FN else 'fp'}"
+        return self.anchor(c.gold, c.pred)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "error_analysis", "labels": list(self.labels), "matrix": [list(r) for r in self.matrix],
+        return {"kind": "error_analysis", "task": self.task, "labels": list(self.labels),
+                "categories": [dict(x) for x in self.categories], "matrix": [list(r) for r in self.matrix],
                 "cells": [c.to_dict() for c in self.cells], "prior": dict(self.prior),
                 "analyzer": dict(self.analyzer), "settings": dict(self.settings), "notes": list(self.notes),
                 "engine": dict(self.engine), "signature": dict(self.signature)}
@@ -157,7 +182,11 @@ class ErrorAnalysis(Display):
                                            "term_count", "other_count"])
 
 
-def _label_order(labels: set[str]) -> list[str]:
+FN, FP = "false negatives", "false positives"
+_KINDS = {"fn": FN, "fp": FP}
+
+
+def label_order(labels: set[str]) -> list[str]:
     def key(x: str) -> tuple[int, Any]:
         try:
             return (0, float(x), x)  # type: ignore[return-value]
@@ -166,7 +195,7 @@ def _label_order(labels: set[str]) -> list[str]:
     return sorted(labels, key=key)
 
 
-def _terms(vocab: list[str], delta: np.ndarray, z: np.ndarray, y_i: np.ndarray, y_j: np.ndarray, k: int,
+def listed_terms(vocab: list[str], delta: np.ndarray, z: np.ndarray, y_i: np.ndarray, y_j: np.ndarray, k: int,
            z_min: float) -> tuple[dict[str, Any], ...]:
     ok = np.flatnonzero((y_i > 0) & np.isfinite(z) & (z >= z_min))  # undefined z (one-term corpus): not listed
     # largest z first; ties by the term (a stable, input-independent order)
@@ -175,17 +204,29 @@ def _terms(vocab: list[str], delta: np.ndarray, z: np.ndarray, y_i: np.ndarray, 
                   "other": int(y_j[w])} for w in order)
 
 
-def _with_spans(items: list[dict[str, Any]], analyzer: Any, wanted: set[str]) -> tuple[dict[str, Any], ...]:
+def prior_note(tokens: float, alpha0: float) -> list[str]:
+    """A cell with fewer tokens than the prior's pseudo-count: its estimates lean on the prior (the corpus)."""
+    if tokens >= alpha0:
+        return []
+    return [f"the prior (α0 = {alpha0:g}) outweighs the {int(tokens):,} tokens of these mistakes: their estimates "
+            f"lean toward the whole corpus, so a word frequent in the corpus but rare in the other group can rank high "
+            f"from a few occurrences (see each term's count); a smaller prior strength weighs the documents more"]
+
+
+def with_spans(items: list[dict[str, Any]], analyzer: Any, wanted: set[str]) -> tuple[dict[str, Any], ...]:
     return tuple({**x, "spans": [[s, e] for s, e, _ in analyzer.spans(x["text"], wanted)]} for x in items)
 
 
 def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior_strength: float = PRIOR_STRENGTH,
             z_min: float = Z_MIN, settings: dict[str, Any] | None = None) -> ErrorAnalysis:
     """The :class:`ErrorAnalysis` of a filled counter (see the module notes)."""
-    from clfeval.core.signature import build_signature
+    if counter.multilabel:
+        from clfeval.evaluate.errorsets import analyse_sets
 
+        return analyse_sets(counter, min_count=min_count, terms=terms, prior_strength=prior_strength, z_min=z_min,
+                            settings=settings)
     counts = counter.cell_counts()
-    labels = _label_order({g for g, _ in counts} | {p for _, p in counts})
+    labels = label_order({g for g, _ in counts} | {p for _, p in counts})
     pos = {lab: i for i, lab in enumerate(labels)}
     mat = np.zeros((len(labels), len(labels)), dtype=np.int64)
     for (g, p), n in counts.items():
@@ -226,9 +267,9 @@ def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior
         for full in (column(g, g), column(p, p)):
             other = full[at]
             d, z = log_odds_z(y, other, alpha[at], prior_strength, n_i=y.sum(), n_j=full.sum())
-            sides.append(_terms([vocab[w] for w in at], d, z, y, other, terms, z_min))
+            sides.append(listed_terms([vocab[w] for w in at], d, z, y, other, terms, z_min))
         wanted = {t["term"] for side in sides for t in side}
-        notes = []
+        notes = prior_note(y.sum(), prior_strength)
         if not mat[j, j]:
             notes.append(f"no document of {p!r} was classified correctly: the second side compares the mistakes "
                          f"with the prior alone")
@@ -236,9 +277,21 @@ def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior
             notes.append(f"no document of {g!r} was classified correctly: the first side compares the mistakes "
                          f"with the prior alone")
         cells.append(ErrorCell(g, p, n, float(n / rows[i]), int(mat[j, i]), int(y.sum()), sides[0], sides[1],
-                               _with_spans(counter.examples_of(g, p), counter.analyzer, wanted),
-                               _with_spans(counter.confident_of(g, p), counter.analyzer, wanted), tuple(notes)))
-    s = counter.stats
+                               with_spans(counter.examples_of(g, p), counter.analyzer, wanted),
+                               with_spans(counter.confident_of(g, p), counter.analyzer, wanted), tuple(notes),
+                               against=(f"the correctly classified {g} documents (what pulled them away)",
+                                        f"the correctly classified {p} documents (what they share with {p})"),
+                               vs=(f"vs correct {g}", f"vs correct {p}")))
+    notes = corpus_notes(counter, vocab, y_all, min_count=min_count, z_min=z_min, listed=bool(cells))
+    return assemble(counter, labels, tuple(tuple(int(x) for x in r) for r in mat), cells, notes, len(vocab), total,
+                    min_count=min_count, terms=terms, prior_strength=prior_strength, z_min=z_min, settings=settings)
+
+
+def corpus_notes(counter: ErrorCounter, vocab: list[str], y_all: np.ndarray, *, min_count: int, z_min: float,
+                 listed: bool) -> list[str]:
+    """What the reader should know of the corpus: uncorrected z-scores, the sample's key, empty and long
+    texts, documents that yield almost no tokens, no cell listed."""
+    s, total = counter.stats, float(y_all.sum())
     chance = 0.5 * math.erfc(z_min / math.sqrt(2))
     notes = [f"z-scores are uncorrected for the {len(vocab):,} terms tested: a term with no real difference reaches "
              f"z ≥ {z_min:g} with probability about {100 * chance:.3g} %, so some listed terms are there by chance"]
@@ -256,15 +309,26 @@ def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior
                      f"{mean_len:.1f} characters a term): "
                      f"text without spaces between words (Chinese, Thai, Japanese) must be tokenised before it is "
                      f"given (words separated by spaces), or --token-pattern changed")
-    if not cells:
-        notes.append(f"no off-diagonal cell has {max(min_count, 1)} or more documents (min_count)")
+    if not listed:
+        what = "false-negative or false-positive cell" if counter.multilabel else "off-diagonal cell"
+        notes.append(f"no {what} has {max(min_count, 1)} or more documents (min_count)")
+    return notes
+
+
+def assemble(counter: ErrorCounter, labels: list[str], matrix: tuple[tuple[int, ...], ...], cells: list[ErrorCell],
+             notes: list[str], terms_seen: int, total: float, *, min_count: int, terms: int, prior_strength: float,
+             z_min: float, settings: dict[str, Any] | None, task: str = "single-label",
+             categories: tuple[dict[str, Any], ...] = ()) -> ErrorAnalysis:
+    """The result: settings, the prior, the signature around the cells."""
+    from clfeval.core.signature import build_signature
+
     sets = {"min_count": int(min_count), "examples": counter.k, "terms": int(terms), "z_min": float(z_min),
             "chars": counter.chars, "seed": counter.seed, "sample_key": counter.keyed_by,
             "scored": counter.scored, **(settings or {})}
-    prior = {"alpha0": float(prior_strength), "tokens": int(total), "documents": s.docs, "terms": len(vocab),
-             "alpha_w": "alpha0 × (count of w in all evaluated documents) / (all tokens)",
+    prior = {"alpha0": float(prior_strength), "tokens": int(total), "documents": counter.stats.docs,
+             "terms": terms_seen, "alpha_w": "alpha0 × (count of w in all evaluated documents) / (all tokens)",
              "reference": "Monroe, Colaresi & Quinn (2008), eqs. 16 and 18"}
     sig = build_signature({k: sets[k] for k in ("min_count", "examples", "terms", "z_min", "chars")}
                           | {"prior_strength": float(prior_strength)}, seed=counter.seed, random=True)
-    return ErrorAnalysis(tuple(labels), tuple(tuple(int(x) for x in r) for r in mat), tuple(cells), prior,
-                         counter.analyzer.to_dict(), sets, tuple(notes), {}, sig)
+    return ErrorAnalysis(tuple(labels), matrix, tuple(cells), prior, counter.analyzer.to_dict(), sets, tuple(notes),
+                         {}, sig, task, categories)

@@ -10,6 +10,11 @@ An :class:`ErrorCounter` takes batches of (gold, predicted, text, key, score) an
   examples are the same however the input is split into batches, files or partitions;
 - with scores, the ``k`` most confident mistakes of each cell (highest score; ties by the hash).
 
+Label sets (``multilabel=True``: lists, or strings separated by ``sep``): every category c has the cells of
+its binary table, keyed ``("tp", c)``, ``("fp", c)``, ``("fn", c)``, and one more, ``("all", "")``, holds
+every document (the true negatives of c are all documents less the other three cells). A document counts
+in the cells of every category it carries or is given; the errors are the ``fp`` and ``fn`` cells.
+
 Counters add (``+``); the sum is the counter of the concatenated input whatever the split.
 
 >>> c = ErrorCounter(examples=1, seed=0)
@@ -29,7 +34,10 @@ import numpy as np
 
 from clfeval.text.termcounts import Analyzer, TermTable
 
-__all__ = ["ErrorCounter", "example_hash", "FEW_TOKENS_PER_CHAR", "LONG_TERMS"]
+__all__ = ["ErrorCounter", "example_hash", "label_sets", "ALL", "FEW_TOKENS_PER_CHAR", "LONG_TERMS"]
+
+ALL = ("all", "")
+"""The cell of every document (label sets)."""
 
 FEW_TOKENS_PER_CHAR = 0.05
 """Below this many terms per character of text (English gives about 0.15–0.2), the documents yield almost
@@ -78,8 +86,10 @@ class ErrorCounter:
         Characters of each example's text kept.
     """
 
-    def __init__(self, analyzer: Analyzer | None = None, *, examples: int = 5, seed: int = 0, chars: int = 300) -> None:
+    def __init__(self, analyzer: Analyzer | None = None, *, examples: int = 5, seed: int = 0, chars: int = 300,
+                 multilabel: bool = False, sep: str = "|") -> None:
         self.analyzer = analyzer if analyzer is not None else Analyzer()
+        self.multilabel, self.sep = bool(multilabel), sep
         self.k, self.seed, self.chars = int(examples), int(seed), int(chars)
         self.cells: dict[tuple[str, str], int] = {}
         self.docs: dict[int, int] = {}
@@ -102,12 +112,15 @@ class ErrorCounter:
         """One batch: labels (shown as text), texts (None or "" for an empty text), each item's id (or its
         place, when the input has no ids: ``keyed_by="row"``) and, optionally, each item's score."""
         self.keyed_by = keyed_by
+        if self.multilabel:
+            self._add_sets(gold, pred, texts, keys, scores, keyed_by)
+            return
         if any(isinstance(x, (list, tuple, set, frozenset)) for x in (*gold[:1], *pred[:1])):
             from clfeval.errors import UsageError
 
-            raise UsageError("the labels are label sets (multi-label): the error analysis reads single-label "
-                             "predictions, one class per item; the per-category analysis of false positives and "
-                             "negatives is not built yet.")
+            raise UsageError(lambda m: f"the labels are label sets (multi-label): name them so with {m} (the "
+                                       f"false positives and false negatives of every category are then the "
+                                       f"cells).", params=["multilabel"])
         cell = self._cell
         codes = [cell(str(g), str(p)) for g, p in zip(gold, pred)]
         texts = ["" if t is None else t for t in texts]
@@ -132,6 +145,36 @@ class ErrorCounter:
             if scores is not None and scores[i] is not None and scores[i] == scores[i]:
                 self._offer_confident(c, float(scores[i]), h, str(keys[i]), texts[i])
 
+    def _add_sets(self, gold: Sequence[Any], pred: Sequence[Any], texts: Sequence[Any], keys: Sequence[str],
+                  scores: Any, keyed_by: str) -> None:
+        """One batch of label sets (see the module notes)."""
+        if scores is not None:
+            from clfeval.errors import UsageError
+
+            raise UsageError(lambda s: f"option {s} (the most confident mistakes) reads one score per item, of its "
+                                       f"predicted class; with label sets leave it out.", params=["score"])
+        cell, texts = self._cell, ["" if t is None else t for t in texts]
+        every = cell(*ALL)
+        groups: list[tuple[int, ...]] = []
+        errors: list[tuple[int, ...]] = []
+        for g, p in zip(label_sets(gold, self.sep), label_sets(pred, self.sep)):
+            wrong = tuple(cell("fn", c) for c in sorted(g - p)) + tuple(cell("fp", c) for c in sorted(p - g))
+            groups.append((every,) + tuple(cell("tp", c) for c in sorted(g & p)) + wrong)
+            errors.append(wrong)
+        a = self.analyzer
+        tokens = self.terms.add_texts_in(a, texts, groups)
+        for gs in groups:
+            for c in gs:
+                self.docs[c] = self.docs.get(c, 0) + 1
+        chars = [len(t) for t in texts]
+        self.stats = self.stats + _Stats(len(texts), int(sum(min(x, a.max_chars) for x in chars)), tokens,
+                                         sum(1 for x in chars if x == 0), sum(1 for x in chars if x > a.max_chars))
+        for i, wrong in enumerate(errors):
+            if wrong:
+                h = example_hash(self.seed, f"{keyed_by}:{keys[i]}")
+                for c in wrong:
+                    self._offer(c, h, str(keys[i]), texts[i])
+
     def _offer(self, c: int, h: int, key: str, text: str) -> None:
         heap = self.sample.setdefault(c, [])
         item = (-h, key, text[: self.chars])
@@ -149,7 +192,8 @@ class ErrorCounter:
             heapq.heapreplace(heap, item)
 
     def __add__(self, other: "ErrorCounter") -> "ErrorCounter":
-        out = ErrorCounter(self.analyzer, examples=self.k, seed=self.seed, chars=self.chars)
+        out = ErrorCounter(self.analyzer, examples=self.k, seed=self.seed, chars=self.chars,
+                           multilabel=self.multilabel, sep=self.sep)
         tables = []
         for side in (self, other):
             remap = {c: out._cell(g, p) for (g, p), c in side.cells.items()}
@@ -187,6 +231,27 @@ class ErrorCounter:
         c = self.cells.get((g, p))
         heap = self.confident.get(c, []) if c is not None else []
         return [{"id": key, "text": text, "score": score} for score, nh, key, text in sorted(heap, reverse=True)]
+
+
+def label_sets(values: Sequence[Any], sep: str) -> list[frozenset[str]]:
+    """Each item's labels as a set of strings: a list, tuple or set, or a string separated by ``sep``; labels
+    trimmed, empty ones and missing values dropped (as :func:`clfeval.core.labels.encode_multilabel`).
+
+    >>> [sorted(s) for s in label_sets(["a|b", None, ["c", " d "], ""], "|")]
+    [['a', 'b'], [], ['c', 'd'], []]
+    """
+    out = []
+    for v in values:
+        if v is None:
+            items: Any = ()
+        elif isinstance(v, str):
+            items = v.split(sep)
+        elif isinstance(v, (list, tuple, set, frozenset)) or hasattr(v, "tolist"):
+            items = v.tolist() if hasattr(v, "tolist") else v
+        else:
+            items = (v,)
+        out.append(frozenset(s for s in (str(x).strip() for x in items if x is not None) if s))
+    return out
 
 
 def _regroup(table: TermTable, remap: dict[int, int]) -> TermTable:

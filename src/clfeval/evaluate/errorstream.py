@@ -2,7 +2,9 @@
 
 Both fill one :class:`~clfeval.evaluate.errorcount.ErrorCounter` batch by batch and hand it to
 :func:`~clfeval.evaluate.erroranalysis.analyse`; memory holds one batch, the term × cell table and the
-examples (the texts of a ``texts`` file joined by id are held in memory: one dict, id → text).
+examples. The texts of a second file are joined to the predictions by id through compare's id join
+(:mod:`clfeval.io.textjoin`: hash partitions on disk beyond the budget); :func:`read_texts` (one dict,
+id → text) serves the Dask engine, whose workers look the texts up.
 """
 
 from __future__ import annotations
@@ -32,11 +34,15 @@ def check_settings(*, min_count: int, examples: int, terms: int, chars: int, pri
         raise UsageError(lambda n: f"option {n} must be a number; got {z_min!r}.", params=["z_min"])
 
 
-def counter_of(analyzer: Any, examples: int, seed: Any, chars: int) -> ErrorCounter:
+def counter_of(analyzer: Any, examples: int, seed: Any, chars: int, *, multilabel: bool = False,
+               sep: str = "|") -> ErrorCounter:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise UsageError(lambda n: f"option {n} must be a whole number (the key of the examples' hash); got "
                                    f"{seed!r}.", params=["seed"])
-    return ErrorCounter(analyzer, examples=examples, seed=int(seed), chars=chars)
+    if multilabel and (not isinstance(sep, str) or not sep):
+        raise UsageError(lambda n: f"option {n} (the separator of labels within a set) must be a non-empty "
+                                   f"string; got {sep!r}.", params=["sep"])
+    return ErrorCounter(analyzer, examples=examples, seed=int(seed), chars=chars, multilabel=multilabel, sep=sep)
 
 
 def texts_of(values: Sequence[Any], name: str, where: Callable[[int], str]) -> list[str]:
@@ -121,26 +127,32 @@ def read_texts(path: Any, *, id: str, text: str, input_format: str | None = None
     return out
 
 
-def _batches(path: Any, gold: str, pred: str, id: str | None, extra: list[str], input_format: Any, encoding: str,
-             progress: Any, batch_rows: int | None) -> Iterator[Any]:
+def _reader(path: Any, gold: str, pred: str, id: str | None, extra: list[tuple[str, str]], input_format: Any,
+            encoding: str, progress: Any, batch_rows: int | None, multilabel: bool = False, sep: str = "|") -> Any:
+    """The predictions' reader; ``extra``: (option, column) of the text and score columns read besides."""
     from clfeval.io.predictions import PredictionReader
 
-    reader = PredictionReader(path, gold=gold, pred=pred, id=id, input_format=input_format, encoding=encoding,
-                              extra=extra, extra_options=["--text" if i == 0 else "--score" for i in range(len(extra))],
-                              repeat=None, progress=progress, batch_rows=batch_rows or (1 << 20))
-    yield from reader
+    return PredictionReader(path, gold=gold, pred=pred, id=id, input_format=input_format, encoding=encoding,
+                            multilabel=multilabel, sep=sep, extra=[c for _, c in extra],
+                            extra_options=[o for o, _ in extra], repeat=None, progress=progress,
+                            batch_rows=batch_rows or (1 << 20))
 
 
 def count_path(counter: ErrorCounter, path: Any, *, gold: str = "gold", pred: str = "pred", id: str | None = None,
-               text: str | None = None, texts: dict[str, str] | None = None, score: str | None = None,
+               text: str | None = None, texts: Any = None, score: str | None = None,
                input_format: str | None = None, encoding: str = "utf-8", progress: Any = None,
-               batch_rows: int | None = None) -> ErrorCounter:
-    """A PATH counted batch by batch: texts from its ``text`` column, or from ``texts`` (id → text) by id."""
-    extra = [text] if texts is None else []
-    extra += [score] if score is not None else []
+               batch_rows: int | None = None, budget: int | None = None, tmpdir: str | None = None) -> ErrorCounter:
+    """A PATH counted batch by batch: texts from its ``text`` column, or from ``texts`` — a second PATH with
+    columns ``id`` and ``text`` — joined by id within ``budget`` bytes (:mod:`clfeval.io.textjoin`)."""
+    if texts is not None:
+        return _count_joined(counter, path, texts, gold=gold, pred=pred, id=id, text=text or "text", score=score,
+                             input_format=input_format, encoding=encoding, progress=progress,
+                             batch_rows=batch_rows, budget=budget, tmpdir=tmpdir)
+    extra = [("--text", text)] + ([("--score", score)] if score is not None else [])
+    reader = _reader(path, gold, pred, id, [e for e in extra if e[1]], input_format, encoding, progress, batch_rows,
+                     counter.multilabel, counter.sep)
     seen: set[str] = set()
-    for b in _batches(path, gold, pred, id, [e for e in extra if e], input_format, encoding, progress,
-                      batch_rows):
+    for b in reader:
         if b.pred is None:
             raise DataError(f"file {b.part.source.name!r} has no predictions column {pred!r}.")
         g, p = b.gold.to_pylist(), b.pred.to_pylist()
@@ -154,21 +166,103 @@ def count_path(counter: ErrorCounter, path: Any, *, gold: str = "gold", pred: st
                 raise DataError(f"{b.where(dup)}: id {keys[dup]!r} is repeated; every item needs its own id.")
             seen.update(keys)
         else:
-            if texts is not None:
-                raise UsageError("option --texts joins texts by id, but the predictions have no id column; name it "
-                                 "with --id.")
             src = b.part.source.name
             keys, keyed = [f"{src}:{b.part.start + i}" for i in range(b.n)], "row"
-        if texts is None:
-            t = texts_of(b.extra[text].to_pylist(), f"column {text!r}", b.where)
-        else:
-            missing = next((i for i, k in enumerate(keys) if k not in texts), None)
-            if missing is not None:
-                raise DataError(f"{b.where(missing)}: id {keys[missing]!r} has no text in the --texts file; every "
-                                f"item of the predictions needs its text.")
-            t = [texts[k] for k in keys]
+        t = texts_of(b.extra[text].to_pylist(), f"column {text!r}", b.where)
         s = None
         if score is not None:
             s = [None if v is None else float(v) for v in b.extra[score].to_pylist()]
         counter.add(g, p, t, keys, s, keyed_by=keyed)
     return counter
+
+
+def _labels_text(values: list[Any], sep: str) -> list[Any]:
+    """Labels as text for the join's files (label sets joined by ``sep``; the counter splits them again)."""
+    return [None if v is None else sep.join(str(x) for x in v if x is not None) if isinstance(v, list) else str(v)
+            for v in values]
+
+
+def _count_joined(counter: ErrorCounter, path: Any, texts: Any, *, gold: str, pred: str, id: str | None, text: str,
+                  score: str | None, input_format: Any, encoding: str, progress: Any, batch_rows: int | None,
+                  budget: int | None, tmpdir: str | None) -> ErrorCounter:
+    """The predictions joined to the texts of a second PATH by id (:func:`clfeval.io.textjoin.join_texts`)."""
+    import pyarrow as pa
+
+    from clfeval.core.validation import MEMORY_BUDGET
+    from clfeval.io.paths import resolve_path
+    from clfeval.io.source import row_ref
+    from clfeval.io.textjoin import join_texts
+
+    if id is None:
+        raise UsageError("option --texts joins texts by id, but the predictions have no id column; name it with --id.")
+    reader = _reader(path, gold, pred, id, [("--score", score)] if score else [], input_format, encoding, progress,
+                     batch_rows, counter.multilabel, counter.sep)
+    tin = resolve_path(texts, encoding=encoding, option="--texts")
+    keep = max(counter.analyzer.max_chars, counter.chars) + 1
+
+    def items() -> Iterator[Any]:
+        for b in reader:
+            if b.pred is None:
+                raise DataError(f"file {b.part.source.name!r} has no predictions column {pred!r}.")
+            cols = {"key": pa.array([str(x) for x in b.ids.to_pylist()], pa.string()),
+                    "gold": pa.array(_labels_text(b.gold.to_pylist(), counter.sep), pa.string()),
+                    "pred": pa.array(_labels_text(b.pred.to_pylist(), counter.sep), pa.string())}
+            if score is not None:
+                cols["score"] = pa.array([None if v is None else float(v) for v in b.extra[score].to_pylist()],
+                                         pa.float64())
+            cols["file"] = pa.array([b.part.file_no] * b.n, pa.int32())
+            cols["row"] = pa.array(range(b.part.start, b.part.start + b.n), pa.int64())
+            yield pa.table(cols)
+
+    def where(inp: Any) -> Callable[[int, int], str]:
+        def at(file_no: int, row: int) -> str:
+            src = inp.sources[file_no]
+            return f"file {src.name!r}, {row_ref(src, inp.fmt, row)}"
+        return at
+
+    estimate = _in_memory(reader.input) + _in_memory(tin)
+    joined = join_texts(items(), _texts_batches(tin, id, text, keep, batch_rows), estimate=estimate,
+                        budget=budget or MEMORY_BUDGET, where_item=where(reader.input), where_text=where(tin),
+                        directory=tmpdir)
+    for t in joined:
+        s = t.column("score").to_pylist() if score is not None else None
+        counter.add(t.column("gold").to_pylist(), t.column("pred").to_pylist(), t.column("text").to_pylist(),
+                    t.column("key").to_pylist(), s, keyed_by="id")
+    return counter
+
+
+def _in_memory(inp: Any) -> int:
+    """Bytes an input takes in memory, roughly: twice a text file; a Parquet file's uncompressed size (text
+    compresses many times over: its size on disk would say far too little)."""
+    if inp.fmt != "parquet":
+        return 2 * inp.size
+    import pyarrow.parquet as pq
+
+    total = 0
+    for src in inp.sources:
+        try:
+            with pq.ParquetFile(src.arrow()) as f:
+                meta = f.metadata
+                total += sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+        except Exception:  # noqa: BLE001 - unreadable here: the reader names it; a rough guess meanwhile
+            total += 4 * src.size()
+    return total
+
+
+def _texts_batches(tin: Any, id: str, text: str, keep: int, batch_rows: int | None) -> Iterator[Any]:
+    """The texts file's rows as the join reads them: ids present, texts UTF-8 (a defect named by its row)."""
+    from clfeval.io.batches import iter_parts
+    from clfeval.io.textjoin import texts_table
+
+    for part in iter_parts(tin, columns=[id, text], exact=[id], batch_rows=batch_rows or (1 << 16)):
+        names = part.table.column_names
+        for col, opt in ((id, "--id"), (text, "--text")):
+            if col not in names:
+                raise DataError(f"file {part.source.name!r} (option --texts) has no column {col!r} (option {opt}); "
+                                f"its columns are: {', '.join(repr(c) for c in part.columns)}.")
+        keys = part.table.column(id).to_pylist()
+        empty = next((i for i, k in enumerate(keys) if k is None), None)
+        if empty is not None:
+            raise DataError(f"{part.where(empty)}: the id in column {id!r} is empty; every text needs an id.")
+        values = texts_of(part.table.column(text).to_pylist(), f"column {text!r}", part.where)
+        yield texts_table([str(k) for k in keys], values, part.file_no, part.start, keep)

@@ -21,6 +21,8 @@ kind               function                                        result
 ``cv-spread``      :func:`cv_spread`                                cross-validation / holdout result
 ``bootstrap``      :func:`bootstrap`                                Comparison, MultiComparison
 ``reuters``        :func:`reuters`                                  the Reuters study
+``cd``             :func:`cd_diagram`                               a ranking over data sets (rank)
+``bayes``          :func:`bayes_bars`                               a ranking over data sets (rank)
 =================  ==============================================  =====================================
 """
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 from clfeval.plots._mpl import figure_svg, save
 from clfeval.plots.resampling import bootstrap, cv_spread
+from clfeval.plots.cddiagram import bayes_bars, cd_diagram
 from clfeval.plots.scores import label_thresholds, pr, reliability, roc, threshold
 from clfeval.plots.phidelta import phi_delta
 from clfeval.plots.study import reuters
@@ -35,7 +38,7 @@ from clfeval.plots.tables import confusion_matrix, per_class, top_confusions
 
 __all__ = ["KINDS", "confusion_matrix", "top_confusions", "per_class", "roc", "pr", "threshold", "label_thresholds",
            "reliability",
-           "phi_delta", "cv_spread", "bootstrap", "reuters", "figure_svg", "save"]
+           "phi_delta", "cv_spread", "bootstrap", "reuters", "cd_diagram", "bayes_bars", "figure_svg", "save"]
 
 #: The figure kinds of ``clfeval plot``.
 KINDS = {
@@ -49,4 +52,6 @@ KINDS = {
     "cv-spread": cv_spread,
     "bootstrap": bootstrap,
     "reuters": reuters,
+    "cd": cd_diagram,
+    "bayes": bayes_bars,
 }

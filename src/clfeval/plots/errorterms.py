@@ -13,8 +13,13 @@ __all__ = ["cell_terms"]
 
 def cell_terms(cell: Any, *, z_min: float = 1.96) -> Any:
     """Two panels of bars: the terms of the ``gold → pred`` mistakes against the correct ``gold`` documents,
-    and against the correct ``pred`` documents (z-scores; the dotted line at ``z_min``)."""
-    sides = [(f"vs correct {cell.gold}", cell.terms_vs_gold), (f"vs correct {cell.pred}", cell.terms_vs_pred)]
+    and against the correct ``pred`` documents (label sets: a category's false negatives against its true
+    positives and true negatives, its false positives against its true negatives and true positives; the
+    cell's ``vs``); z-scores, the dotted line at ``z_min``."""
+    vs = tuple(getattr(cell, "vs", ("", ""))) or ("", "")
+    if not vs[0]:
+        vs = (f"vs correct {cell.gold}", f"vs correct {cell.pred}")
+    sides = [(vs[0], cell.terms_vs_gold), (vs[1], cell.terms_vs_pred)]
     rows = max(1, max(len(t) for _, t in sides))
     with _mpl.rc():
         fig, axes = _mpl.figure(7.0, max(1.6, 0.22 * rows + 1.0), ncols=2)

@@ -24,12 +24,13 @@ def errors_format(path: Any) -> str:
 
 
 def errors_of_run(result: Any, texts: Sequence[str], ids: Sequence[Any], *, processing: Any = None,
-                  seed: int = 0, **settings: Any) -> Any:
+                  seed: int = 0, multilabel: bool = False, sep: str = "|", **settings: Any) -> Any:
     """:class:`~clfeval.evaluate.erroranalysis.ErrorAnalysis` of a run's pooled predictions (the first repeat
     when the run has several: an item appears once), the texts matched by id.
 
     ``processing``: the run's stop list and stemmer (a :class:`~clfeval.text.processing.Processing` or spec),
-    so that the terms are the model's vocabulary.
+    so that the terms are the model's vocabulary. ``multilabel``: the run predicts label sets (written as
+    text joined by ``sep``): every category's false negatives and false positives are the cells.
     """
     from clfeval.evaluate.erroranalysis import analyse
     from clfeval.evaluate.errorstream import check_settings, count_arrays, counter_of
@@ -40,14 +41,12 @@ def errors_of_run(result: Any, texts: Sequence[str], ids: Sequence[Any], *, proc
         import pyarrow.compute as pc
 
         table = table.filter(pc.equal(table.column("repeat"), table.column("repeat")[0]))
-    if any(isinstance(g, list) for g in table.column("gold").slice(0, 1).to_pylist()):
-        raise UsageError("option --errors needs single-label data: the error analysis of label sets (false "
-                         "positives and negatives per category) is not built yet.")
     opts = dict(min_count=5, examples=5, terms=10, chars=300, prior_strength=1000.0, z_min=1.96) | settings
     check_settings(**opts)
     by_id = {str(i): t for i, t in zip(ids, texts)}
     keys = [str(i) for i in table.column("id").to_pylist()]
-    counter = counter_of(analyzer_of(processing), opts["examples"], seed, opts["chars"])
+    counter = counter_of(analyzer_of(processing), opts["examples"], seed, opts["chars"], multilabel=multilabel,
+                         sep=sep)
     count_arrays(counter, table.column("gold").to_pylist(), table.column("pred").to_pylist(),
                  [by_id[k] for k in keys], keys)
     return analyse(counter, min_count=opts["min_count"], terms=opts["terms"], prior_strength=opts["prior_strength"],

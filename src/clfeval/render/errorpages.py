@@ -13,7 +13,7 @@ import html
 from typing import Any
 
 from clfeval.core.inert import shown
-from clfeval.evaluate.erroranalysis import ErrorAnalysis, ErrorCell
+from clfeval.evaluate.erroranalysis import FN, FP, ErrorAnalysis, ErrorCell
 from clfeval.render import register, register_section
 from clfeval.render._util import TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich
 
@@ -32,27 +32,66 @@ def _snippet(text: str) -> str:
     return " ".join(shown(text).split())
 
 
+def _name(c: ErrorCell) -> str:
+    """A cell in a table: ``g → p``, or ``c: false negatives`` (label sets)."""
+    return f"{c.category}: {c.kind}" if c.category is not None else f"{c.gold} → {c.pred}"
+
+
+def _heading(c: ErrorCell) -> str:
+    """A cell's section heading (plain text: escape it for HTML)."""
+    k = c.category
+    if c.kind == FN:
+        return (f"false negatives of {k}: {c.count:,} documents carry {k} and were not given it ({_pct(c.share)} "
+                f"of the {k} documents); its false positives: {c.opposite:,}")
+    if c.kind == FP:
+        return (f"false positives of {k}: {c.count:,} documents were given {k} without carrying it "
+                f"({_pct(c.share)} of the documents without {k}); its false negatives: {c.opposite:,}")
+    return f"{c.gold} → {c.pred}: {c.count:,} documents ({_pct(c.share)} of {c.gold}); {c.pred} → {c.gold}: {c.opposite:,}"
+
+
+def _against(c: ErrorCell) -> tuple[str, str]:
+    """What each side is compared with, in words (results of older versions: the single-label words)."""
+    if c.against[0]:
+        return c.against
+    return (f"the correctly classified {c.gold} documents (what pulled them away)",
+            f"the correctly classified {c.pred} documents (what they share with {c.pred})")
+
+
+def _columns(r: ErrorAnalysis) -> list[str]:
+    if r.task == "multi-label":
+        return ["category: error", "documents", "share", "opposite", "FN vs TP, FP vs TN (z)",
+                "FN vs TN, FP vs TP (z)"]
+    return ["gold → predicted", "documents", "share of gold", "opposite", "vs correct gold (z)",
+            "vs correct predicted (z)"]
+
+
+def _what(r: ErrorAnalysis) -> str:
+    if r.task == "multi-label":
+        return f"{len(r.labels)} categories (label sets: each category's false negatives and false positives)"
+    return f"{len(r.labels)} classes"
+
+
 def blocks(r: ErrorAnalysis) -> list[Any]:
     """The text / Markdown layout."""
     p = r.prior
     out: list[Any] = [TextBlock("What the errors share", heading=True),
-                      TextBlock(f"{p['documents']:,} documents, {len(r.labels)} classes, {p['tokens']:,} tokens of "
+                      TextBlock(f"{p['documents']:,} documents, {_what(r)}, {p['tokens']:,} tokens of "
                                 f"{p['terms']:,} terms ({r.analyzer['description']}). Terms: weighted log-odds ratio "
                                 f"with an informative Dirichlet prior, α0 = {p['alpha0']:g} ({p['reference']}); "
                                 f"listed from z ≥ {r.settings['z_min']:g}, uncorrected.")]
-    rows = [[f"{c.gold} → {c.pred}", c.count, _pct(c.share), c.opposite, _terms_row(c.terms_vs_gold[:5]),
+    rows = [[_name(c), c.count, _pct(c.share), c.opposite, _terms_row(c.terms_vs_gold[:5]),
              _terms_row(c.terms_vs_pred[:5])] for c in r.cells]
+    if r.categories:
+        out.append(TableBlock("Per category (label sets)", ["category", "TP", "FP", "FN", "TN"],
+                              [[x["label"], x["tp"], x["fp"], x["fn"], x["tn"]] for x in r.categories]))
     if rows:
-        out.append(TableBlock(f"Confused cells with {r.settings['min_count']} or more documents, largest first",
-                              ["gold → predicted", "documents", "share of gold", "opposite", "vs correct gold (z)",
-                               "vs correct predicted (z)"], rows))
+        what = "Error cells" if r.task == "multi-label" else "Confused cells"
+        out.append(TableBlock(f"{what} with {r.settings['min_count']} or more documents, largest first",
+                              _columns(r), rows))
     for c in r.cells:
-        out.append(TextBlock(f"{c.gold} → {c.pred}: {c.count:,} documents ({_pct(c.share)} of {c.gold}); "
-                             f"{c.pred} → {c.gold}: {c.opposite:,}", heading=True))
-        for title, terms in ((f"Against the correctly classified {c.gold} documents (what pulled them away)",
-                              c.terms_vs_gold),
-                             (f"Against the correctly classified {c.pred} documents (what they share with "
-                              f"{c.pred})", c.terms_vs_pred)):
+        out.append(TextBlock(_heading(c), heading=True))
+        sides = _against(c)
+        for title, terms in ((f"Against {sides[0]}", c.terms_vs_gold), (f"Against {sides[1]}", c.terms_vs_pred)):
             if terms:
                 out.append(TableBlock(title, ["term", "z", "δ̂", "in mistakes", "in other"],
                                       [[t["term"], f"{t['z']:.2f}", f"{t['delta']:.3f}", t["count"], t["other"]]
@@ -95,11 +134,15 @@ def share_blocks(d: dict[str, Any]) -> list[Any]:
     def terms(ts: list[dict[str, Any]]) -> str:
         return ", ".join(f"{t['term']} ({t['z']:.1f})" for t in ts[:6]) or "—"
 
-    rows = [[f"{c['gold']} → {c['pred']}", c["count"], c["opposite"], terms(c["terms_vs_gold"]),
-             terms(c["terms_vs_pred"]), ", ".join(str(e["id"]) for e in c["examples"][:3])] for c in cells]
+    sets = any(c.get("category") is not None for c in cells)
+    rows = [[f"{c['category']}: {c['kind']}" if c.get("category") is not None else f"{c['gold']} → {c['pred']}",
+             c["count"], c["opposite"], terms(c["terms_vs_gold"]), terms(c["terms_vs_pred"]),
+             ", ".join(str(e["id"]) for e in c["examples"][:3])] for c in cells]
     p = d["prior"]
-    out.append(TableBlock(f"The {len(cells)} largest confused cells", ["gold → predicted", "documents", "opposite",
-                          "vs correct gold (z)", "vs correct predicted (z)", "example ids"], rows, numeric_from=9,
+    heads = (["category: error", "documents", "opposite", "FN vs TP, FP vs TN (z)", "FN vs TN, FP vs TP (z)"] if sets
+             else ["gold → predicted", "documents", "opposite", "vs correct gold (z)", "vs correct predicted (z)"])
+    out.append(TableBlock(f"The {len(cells)} largest {'error' if sets else 'confused'} cells", heads + ["example ids"],
+                          rows, numeric_from=9,
                           caption=f"Terms over-represented in the mistakes: weighted log-odds with an informative "
                                   f"Dirichlet prior (α0 = {p['alpha0']:g}; {p['reference']}), z ≥ "
                                   f"{d['settings']['z_min']:g}, uncorrected. Every cell, its examples and figures: "
@@ -147,7 +190,12 @@ _SCOPED = (".clfeval table{border-collapse:collapse}.clfeval td,.clfeval th{bord
            "text-align:right}.clfeval .l{text-align:left}.clfeval caption{text-align:left;color:#555}")
 
 
-def _heat(r: ErrorAnalysis, listed: set[tuple[str, str]]) -> str:
+def _overview(r: ErrorAnalysis, listed: set[str]) -> str:
+    """The confusion heatmap (single-label) or the categories' table (label sets), listed cells linked."""
+    return _categories(r, listed) if r.task == "multi-label" else _heat(r, listed)
+
+
+def _heat(r: ErrorAnalysis, listed: set[str]) -> str:
     rows = ["<table class='heat'><caption>Confusion matrix (rows gold, columns predicted); shade: share of the "
             "gold row. Each linked cell opens its section.</caption><tr><th class='l'>gold \\ predicted</th>"
             + "".join(f"<th>{esc(lab)}</th>" for lab in r.labels) + "</tr>"]
@@ -158,17 +206,37 @@ def _heat(r: ErrorAnalysis, listed: set[tuple[str, str]]) -> str:
             n = r.matrix[i][j]
             share = n / total
             color = (f"rgba(0,114,178,{0.1 + 0.8 * share:.2f})" if i == j else f"rgba(213,94,0,{min(1.0, 0.1 + 1.6 * share):.2f})") if n else "#fff"
-            body = f"<a href='#{r.anchor(g, p)}'>{n:,}</a>" if (g, p) in listed else f"{n:,}"
+            anchor = r.anchor(g, p)
+            body = f"<a href='#{anchor}'>{n:,}</a>" if anchor in listed else f"{n:,}"
             cells.append(f"<td style='background:{color}' title='{esc(g)} → {esc(p)}: {n:,}'>{body}</td>")
         rows.append(f"<tr><th class='l'>{esc(g)}</th>{''.join(cells)}</tr>")
     rows.append("</table>")
     return "".join(rows)
 
 
+def _categories(r: ErrorAnalysis, listed: set[str]) -> str:
+    """Label sets: one row per category, its false positives and false negatives linked to their sections."""
+    rows = ["<table class='heat'><caption>Per category (label sets): true positives, false positives, false "
+            "negatives, true negatives; shade: the errors' share (FN of the category's documents, FP of the others). "
+            "Each linked count opens its section.</caption><tr><th class='l'>category</th><th>TP</th><th>FP</th>"
+            "<th>FN</th><th>TN</th></tr>"]
+    for i, x in enumerate(r.categories):
+        cells = [f"<td>{x['tp']:,}</td>"]
+        for key, base in (("fp", x["fp"] + x["tn"]), ("fn", x["fn"] + x["tp"])):
+            n, anchor = x[key], f"cell-{i}-{key}"
+            color = f"rgba(213,94,0,{min(1.0, 0.1 + 1.6 * n / base):.2f})" if n and base else "#fff"
+            body = f"<a href='#{anchor}'>{n:,}</a>" if anchor in listed else f"{n:,}"
+            cells.append(f"<td style='background:{color}' title='{esc(x['label'])}: {key.upper()} {n:,}'>{body}</td>")
+        cells.append(f"<td>{x['tn']:,}</td>")
+        rows.append(f"<tr><th class='l'>{esc(x['label'])}</th>{''.join(cells)}</tr>")
+    return "".join(rows) + "</table>"
+
+
 def _cells_table(r: ErrorAnalysis) -> str:
-    head = ("<table><tr><th class='l'>gold → predicted</th><th>documents</th><th>share of gold</th><th>opposite</th>"
-            "<th class='l'>vs correct gold</th><th class='l'>vs correct predicted</th></tr>")
-    rows = [f"<tr><td class='l'><a href='#{r.anchor(c.gold, c.pred)}'>{esc(c.gold)} → {esc(c.pred)}</a></td>"
+    left = (0, 4, 5)  # the cell and the two term columns: text, left-aligned
+    head = "<table><tr>" + "".join((f"<th class='l'>{esc(h)}</th>" if k in left else f"<th>{esc(h)}</th>")
+                                   for k, h in enumerate(_columns(r))) + "</tr>"
+    rows = [f"<tr><td class='l'><a href='#{r.anchor_of(c)}'>{esc(_name(c))}</a></td>"
             f"<td>{c.count:,}</td><td>{_pct(c.share)}</td><td>{c.opposite:,}</td>"
             f"<td class='l'>{esc(_terms_row(c.terms_vs_gold[:5]))}</td>"
             f"<td class='l'>{esc(_terms_row(c.terms_vs_pred[:5]))}</td></tr>" for c in r.cells]
@@ -182,19 +250,16 @@ def _figure(c: ErrorCell, z_min: float, k: int) -> str:
     except ImportError:  # pragma: no cover
         return ""
     return figure_svg(cell_terms(c, z_min=z_min), prefix=f"t{k}",
-                      title=f"z-scores of the terms of {shown(c.gold)} → {shown(c.pred)}")
+                      title=f"z-scores of the terms of {shown(_name(c))}")
 
 
 def _section(r: ErrorAnalysis, c: ErrorCell, k: int, figures: bool) -> str:
     zmin = r.settings["z_min"]
-    parts = [f"<section id='{r.anchor(c.gold, c.pred)}'><h2>{esc(c.gold)} → {esc(c.pred)}: {c.count:,} documents "
-             f"({_pct(c.share)} of {esc(c.gold)}); {esc(c.pred)} → {esc(c.gold)}: {c.opposite:,}</h2>"]
+    parts = [f"<section id='{r.anchor_of(c)}'><h2>{esc(_heading(c))}</h2>"]
     if figures and (c.terms_vs_gold or c.terms_vs_pred):
         parts.append(_figure(c, zmin, k))
-    for title, terms in ((f"Against the correctly classified {esc(c.gold)} documents (what pulled them away)",
-                          c.terms_vs_gold),
-                         (f"Against the correctly classified {esc(c.pred)} documents (what they share with "
-                          f"{esc(c.pred)})", c.terms_vs_pred)):
+    sides = _against(c)
+    for title, terms in ((f"Against {esc(sides[0])}", c.terms_vs_gold), (f"Against {esc(sides[1])}", c.terms_vs_pred)):
         parts.append(f"<h3>{title}</h3>")
         if not terms:
             parts.append(f"<p class='note'>No term with z ≥ {zmin:g}.</p>")
@@ -215,13 +280,14 @@ def _section(r: ErrorAnalysis, c: ErrorCell, k: int, figures: bool) -> str:
         parts.append("</table>")
     for n in c.notes:
         parts.append(f"<p class='note'>{esc(n)}</p>")
-    parts.append("<p><a class='back' href='#top'>back to the matrix</a></p></section>")
+    back = "the categories" if r.task == "multi-label" else "the matrix"
+    parts.append(f"<p><a class='back' href='#top'>back to {back}</a></p></section>")
     return "".join(parts)
 
 
 def _summary(r: ErrorAnalysis) -> str:
     p = r.prior
-    return (f"<p>{p['documents']:,} documents, {len(r.labels)} classes, {p['tokens']:,} tokens of {p['terms']:,} "
+    return (f"<p>{p['documents']:,} documents, {esc(_what(r))}, {p['tokens']:,} tokens of {p['terms']:,} "
             f"terms ({esc(r.analyzer['description'])}). Distinctive terms: the weighted log-odds ratio with an "
             f"informative Dirichlet prior, α0 = {p['alpha0']:g}, α_w = α0 × (count of w) / (all tokens) "
             f"({esc(p['reference'])}); listed from z ≥ {r.settings['z_min']:g}, <strong>uncorrected</strong> for the "
@@ -231,9 +297,8 @@ def _summary(r: ErrorAnalysis) -> str:
 
 def html_body(r: ErrorAnalysis, *, figures: bool = True, limit: int | None = None) -> str:
     """The analysis's sections as HTML (the heatmap, the cells table, one section per cell)."""
-    listed = {(c.gold, c.pred) for c in r.cells}
     cells = r.cells if limit is None else r.cells[:limit]
-    parts = [_summary(r), _heat(r, listed if limit is None else {(c.gold, c.pred) for c in cells})]
+    parts = [_summary(r), _overview(r, {r.anchor_of(c) for c in cells})]
     if r.cells:
         parts.append(_cells_table(r) if limit is None else "")
     parts += [_section(r, c, k, figures) for k, c in enumerate(cells)]
@@ -252,7 +317,7 @@ def html_fragment(r: ErrorAnalysis) -> str:
     """Compact, for a notebook: the summary, the heatmap and the cells table (no examples, no figures)."""
     listed = {(c.gold, c.pred) for c in r.cells}
     return (f"<div class='clfeval'><style>{_SCOPED}</style>"
-            f"<h3>What the errors share</h3>{_summary(r)}{_heat(r, set())}"
+            f"<h3>What the errors share</h3>{_summary(r)}{_overview(r, set())}"
             f"{_cells_table(r).replace(' href=', ' data-href=') if listed else ''}</div>")
 
 

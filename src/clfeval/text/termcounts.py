@@ -214,6 +214,26 @@ class TermTable:
         self._sync()
         return total
 
+    def add_texts_in(self, analyzer: Analyzer, texts: Sequence[str], group_sets: Sequence[tuple[int, ...]]) -> int:
+        """Counts the terms of every text in each of its groups (a document of several label-set cells):
+        texts with the same groups are tokenised once; returns the number of terms counted (once a text)."""
+        by: dict[tuple[int, ...], list[str]] = defaultdict(list)
+        for text, gs in zip(texts, group_sets):
+            if text:
+                by[tuple(gs)].append(text)
+        index, total = self.index, 0
+        for gs in sorted(by):
+            counts = Counter(analyzer.many(by[gs]))
+            if not counts:
+                continue
+            ids = np.fromiter(map(index.__getitem__, counts), dtype=np.int64, count=len(counts))
+            n = np.fromiter(counts.values(), dtype=np.int64, count=len(counts))
+            total += int(n.sum())
+            for g in gs:
+                self._push(g * (1 << 32) + ids, n)
+        self._sync()
+        return total
+
     def _sync(self) -> None:
         """``terms`` follows the index (ids are the order of insertion)."""
         if len(self.index) > len(self.terms):

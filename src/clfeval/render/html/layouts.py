@@ -471,14 +471,16 @@ def _builtin() -> None:
     from clfeval.studies.demo_report import DemoReport
     from clfeval.studies.reuters import ReutersStudy
     from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
+    from clfeval.significance.multirank import RankResult
 
     from clfeval.render.html import pages
+    from clfeval.render.rank import rank_page
 
     for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (Ranking, ranking_page),
                     (RankingSummary, ranking_page), (RankingOvR, ranking_page),
                     (ThresholdChoice, threshold_page), (LabelThresholds, label_thresholds_page),
                     (Calibration, calibration_page), (Comparison, comparison_page), (MultiComparison, multi_page),
-                    (ProtocolResult, protocol_page), (ReutersStudy, study_page)):
+                    (ProtocolResult, protocol_page), (ReutersStudy, study_page), (RankResult, rank_page)):
         register_layout(cls, fn)
     for cls, fn in _decision_layouts().items():
         register_layout(cls, fn)

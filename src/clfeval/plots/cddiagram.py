@@ -1,0 +1,122 @@
+"""Figures of a ranking over data sets: the critical-difference diagram and the Bayesian probabilities.
+
+The CD diagram (Demšar 2006, Fig. 1): an axis of average ranks (1, the best,
+on the left), each system hanging from its average rank, the better half
+labelled on the left and the other half on the right; thick bars join the
+systems the Nemenyi test does not separate, and the critical difference is
+drawn above the axis as a ruler.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clfeval.plots import _mpl
+from clfeval.plots._data import as_dict, need
+
+__all__ = ["cd_diagram", "bayes_bars"]
+
+
+def cd_diagram(result: Any) -> Any:
+    """The critical-difference diagram of a ranking result (``clfeval rank``)."""
+    d = as_dict(result)
+    avg = need(d, "average_ranks", "cd", "a ranking over data sets (clfeval rank)")
+    order = list(d.get("order") or sorted(avg, key=avg.get))
+    nem = need(d, "nemenyi", "cd", "a ranking over data sets (clfeval rank)")
+    k = len(order)
+    cd = float(nem["critical_difference"])
+    groups = nem.get("groups") or []
+    half = (k + 1) // 2
+    rows = max(half, k - half)
+    bar_step, row_step = 0.18, 0.32
+    lanes = _lanes([(min(float(avg[m]) for m in g), max(float(avg[m]) for m in g)) for g in groups])
+    top_bars = 0.25 + bar_step * (max(lanes) + 1 if lanes else 0)
+    with _mpl.rc():
+        fig, ax = _mpl.figure(min(12.0, 8.0 + 0.06 * k), 1.6 + 0.3 * rows + 0.18 * (max(lanes) + 1 if lanes else 0))
+        lo, hi = 1.0, float(k)
+        ax.hlines(0.0, lo, hi, color="#222222", linewidth=1.2)
+        for t in range(1, k + 1):
+            ax.vlines(t, 0.0, 0.08, color="#222222", linewidth=1.0)
+            if k <= 20 or t in (1, k) or t % 5 == 0:
+                ax.text(t, 0.14, str(t), ha="center", va="bottom", fontsize=8)
+        # the critical difference as a ruler above the axis
+        ax.hlines(0.55, lo, lo + cd, color="#D55E00", linewidth=2.0, gid="cd")
+        ax.vlines([lo, lo + cd], 0.5, 0.6, color="#D55E00", linewidth=1.5)
+        ax.text(lo + cd / 2, 0.62, f"CD = {cd:.2f} (α = {d.get('alpha', 0.05):g})", ha="center", va="bottom",
+                fontsize=8, color="#D55E00")
+        # the groups the Nemenyi test does not separate
+        for g, members in enumerate(groups):
+            rs = [float(avg[m]) for m in members]
+            y = -0.22 - bar_step * lanes[g]
+            ax.hlines(y, min(rs) - 0.03, max(rs) + 0.03, color="#0072B2", linewidth=4.0, gid=f"group-{g}")
+        # each system hangs from its average rank
+        for i, name in enumerate(order):
+            r = float(avg[name])
+            left = i < half
+            row = i if left else k - 1 - i
+            y = -top_bars - row_step * (row + 0.5)
+            x_end = lo - 0.35 if left else hi + 0.35
+            ax.plot([r, r, x_end], [0.0, y, y], color="#555555", linewidth=0.9)
+            t = ax.text(x_end - 0.05 if left else x_end + 0.05, y, "x", ha="right" if left else "left",
+                        va="center", fontsize=9)
+            _mpl.set_label(fig, t, f"{_mpl.short(name)} ({r:.2f})", _mpl.MAX_LABEL + 10)
+        ax.set_xlim(lo - 0.35 - 0.12 * k - 1.6, hi + 0.35 + 0.12 * k + 1.6)
+        ax.set_ylim(-top_bars - row_step * (rows + 0.3), 0.9)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.axis("off")
+        ax.set_title(f"Average ranks over {len(d.get('datasets') or [])} data sets (1 = best); bars: not separated "
+                     f"by Nemenyi", fontsize=9)
+    return fig
+
+
+def _lanes(spans: list[tuple[float, float]], gap: float = 0.15) -> list[int]:
+    """A lane (row) for each bar: the first lane whose bars end before this one starts (bars never touch).
+
+    >>> _lanes([(1.0, 2.0), (1.5, 3.0), (2.5, 4.0)])
+    [0, 1, 0]
+    """
+    ends: list[float] = []
+    out = []
+    for lo, hi in spans:
+        for i, end in enumerate(ends):
+            if end + gap < lo:
+                ends[i] = hi
+                out.append(i)
+                break
+        else:
+            ends.append(hi)
+            out.append(len(ends) - 1)
+    return out
+
+
+def bayes_bars(result: Any) -> Any:
+    """One stacked bar per Bayesian pair: P(A better), P(equivalent), P(B better)."""
+    d = as_dict(result)
+    pairs = need(d, "bayes", "bayes", "a ranking with Bayesian pairs (clfeval rank)")
+    if not pairs:
+        from clfeval.errors import UsageError
+
+        raise UsageError("the bayes figure needs Bayesian pairs; this ranking has none.")
+    shown = pairs[:20]
+    with _mpl.rc():
+        fig, ax = _mpl.figure(7.6, 0.9 + 0.38 * len(shown))
+        ys = list(range(len(shown)))[::-1]
+        colors = (_mpl.COLORS[0], "#BBBBBB", _mpl.COLORS[1])
+        parts = []
+        for y, p in zip(ys, shown):
+            left = 0.0
+            for c, key in enumerate(("p_a_better", "p_equivalent", "p_b_better")):
+                w = float(p[key])
+                parts.append(ax.barh(y, w, left=left, color=colors[c], height=0.62, gid=f"pair-{y}-{key}"))
+                if w >= 0.08:
+                    ax.text(left + w / 2, y, f"{w:.2f}", ha="center", va="center", fontsize=8,
+                            color="white" if c != 1 else "#222222")
+                left += w
+        _mpl.label_ticks(fig, ax, "y", ys, [f"{_mpl.short(p['a'], 20)} vs {_mpl.short(p['b'], 20)}" for p in shown],
+                         50)
+        ax.set_xlim(0, 1)
+        ax.set_xlabel(f"posterior probability (ROPE ±{d.get('rope', 0):g})")
+        _mpl.legend(fig, ax, parts[:3], ["first better", "practically equivalent", "second better"],
+                    loc="outside lower center", ncol=3, fontsize=8)
+    return fig
