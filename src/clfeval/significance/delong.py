@@ -555,7 +555,7 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
     >>> r = delong_ovr(gold, a, b)
     >>> [(k, round(r.per_class[k].delta, 3), round(r.p_holm[k], 3)) for k in ("x", "z")]
     [('x', 0.1, 0.405), ('z', 0.083, 0.405)]
-    >>> r.to_dict()["per_class"]["y"]["p_value"] is None  # both rank class y perfectly: variance 0, no test
+    >>> math.isnan(r.to_dict()["per_class"]["y"]["p_value"])  # both rank class y perfectly: variance 0, no test
     True
     """
     level = check_probability(level, option="level")
