@@ -22,6 +22,7 @@ from sklearn.metrics import (accuracy_score, average_precision_score, balanced_a
 
 import clfeval
 from clfeval.core import catalog
+from partial_auc_oracle import partial_auc
 from clfeval.evaluate.intervals import ItemPatterns, replicate_leaves
 from clfeval.core.metrics import TableStats
 from clfeval.evaluate.reports import report_from_table
@@ -76,7 +77,7 @@ EXCLUDED = {
                "per_class.*.tn", "per_class.*.support", "binary.tp", "binary.fp", "binary.fn", "binary.tn",
                "binary.support", "diagnostics.**", "baselines.**", "errors.**", "undefined.**", "signature.**",
                "ci.**", "ranking.n", "ranking.n_positive", "ranking.n_negative", "ranking.pairs",
-               "ranking.pairs_in_order", "ranking.random.**", "ranking.threshold.**", "ranking.per_class.*.support",
+               "ranking.pairs_in_order", "ranking.random.**", "ranking.max_fpr", "ranking.threshold.**", "ranking.per_class.*.support",
                "ranking.undefined.**", "ranking.signature.**",
                "engine.**",  # where it ran (the front door's engine block), not a metric
                "ranking.curves.**"],  # figure data: decimated curve points, not metrics
@@ -331,6 +332,7 @@ ORACLES = {
     "mcc:LABEL": _per_label(matthews_corrcoef),
     "kappa:LABEL": _per_label(cohen_kappa_score),
     "roc_auc": lambda c: roc_auc_score(c.y, c.s),
+    "partial_roc_auc": lambda c: partial_auc(c.y, c.s, 0.1),  # the JSON's max_fpr
     "average_precision": lambda c: average_precision_score(c.y, c.s),
     "brier": lambda c: brier_score_loss(c.y, c.prob),
     "log_loss": lambda c: log_loss(c.y, c.prob),

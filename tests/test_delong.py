@@ -15,6 +15,7 @@ from clfeval.significance import delong as dl
 from clfeval.significance import midranks
 from clfeval.scores.curves import ranking
 from clfeval.errors import DataError, UsageError
+from clfeval.render import to_json
 from clfeval.significance.paired import bootstrap_distribution, holm
 
 
@@ -214,11 +215,11 @@ def test_one_positive_leaves_the_variance_undefined():
     r = dl.delong_test([1, 0, 0, 0], [0.9, 0.1, 0.2, 0.3], [0.5, 0.1, 0.6, 0.3], positive=1)
     assert r.auc_a == 1.0 and r.auc_b == pytest.approx(2 / 3)
     d = r.to_dict()
-    assert d["var_a"] is None and d["z"] is None and d["p_value"] is None
+    assert math.isnan(d["var_a"]) and math.isnan(d["z"]) and math.isnan(d["p_value"])  # NaN (issue 22)
     assert {u["field"] for u in d["undefined"]} >= {"var_a", "z", "p_value"}
     assert "at least two positive" in d["undefined"][0]["reason"]
     assert "undefined" in r.verdict
-    json.dumps(d, allow_nan=False)
+    assert json.loads(to_json(r))["p_value"] is None  # null in JSON
 
 
 def test_identical_rankings_have_no_test():
@@ -227,10 +228,10 @@ def test_identical_rankings_have_no_test():
     r = dl.delong_test(y, s, [2 * x for x in s], positive=1)
     assert r.delta == 0 and r.var_delta == 0
     d = r.to_dict()
-    assert d["z"] is None and d["p_value"] is None
+    assert math.isnan(d["z"]) and math.isnan(d["p_value"])  # NaN (issue 22)
     assert "variance of the AUC difference is 0" in d["undefined"][0]["reason"]
     assert r.ci_delta == [0.0, 0.0]
-    json.dumps(d, allow_nan=False)
+    assert json.loads(to_json(r))["z"] is None
 
 
 def test_signature_and_truncation_flags():

@@ -15,6 +15,7 @@ from scipy.stats import binom, binomtest, norm
 
 from clfeval.significance import power as pw
 from clfeval.errors import DataError, UsageError
+from clfeval.render import to_json
 from clfeval.significance.paired import bootstrap_distribution
 
 
@@ -108,12 +109,12 @@ def test_large_n_is_fast_enough_and_consistent():
 def test_undefined_and_refused_cases():
     none = pw.mcnemar_power(0, 0, 500, delta=0.01)
     d = none.to_dict()
-    assert d["detectable_delta"] is None and d["required_n"] is None
+    assert math.isnan(d["detectable_delta"]) and d["required_n"] is None  # undefined: NaN (issue 22)
     assert "no item is discordant" in d["undefined"][0]["reason"]
     tiny = pw.mcnemar_power(2, 1, 10, delta=0.5)
-    assert tiny.to_dict()["detectable_delta"] is None and "exceeds the discordant share" in json.dumps(tiny.to_dict())
-    json.dumps(none.to_dict(), allow_nan=False)
-    json.dumps(tiny.to_dict(), allow_nan=False)
+    assert math.isnan(tiny.to_dict()["detectable_delta"]) and "exceeds the discordant share" in json.dumps(tiny.to_dict())
+    json.loads(to_json(none))  # null in JSON
+    json.loads(to_json(tiny))
     with pytest.raises(DataError, match="cannot exceed"):
         pw.mcnemar_power(8, 5, 10)
     with pytest.raises(UsageError, match="positive number"):
@@ -167,8 +168,8 @@ def test_identical_systems_have_no_standard_error():
     gold, a, _ = paired_data(200, 4)
     r = pw.bootstrap_power(gold, a, a, metric="macro_f1", samples=200)
     d = r.to_dict()
-    assert d["detectable_delta"] is None and "standard error of δ is 0" in d["undefined"][0]["reason"]
-    json.dumps(d, allow_nan=False)
+    assert math.isnan(d["detectable_delta"]) and "standard error of δ is 0" in d["undefined"][0]["reason"]
+    assert json.loads(to_json(r))["detectable_delta"] is None
 
 
 def test_interval_width_of_accuracy_matches_the_normal_formula_and_scales():

@@ -4,6 +4,7 @@ values, intervals, and the exit codes 0 (met), 3 (unmet) and 2 (unknown metric).
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,7 @@ def test_an_undefined_value_is_unmet_and_says_so():
         assert c["summary"].endswith(c["undefined"]) and ": unmet" in c["summary"]
     nan = report(["a", "a", "b"], ["a", "a", "a"], zero_division="nan")
     c = check_requirements(nan, ["precision:b>=0"]).conditions[0]
-    assert c["value"] is None and not c["met"]
+    assert math.isnan(c["value"]) and not c["met"]  # undefined: NaN in Python, null in JSON (issue 22)
 
 
 def test_the_interval_is_judged_beside_the_value():

@@ -31,6 +31,8 @@ _EXPORTS = {
     "clfeval.significance.multirank": ("RankResult",),
     "clfeval.evaluate.reports": ("Report", "report_from_table"),
     "clfeval.significance.paired": ("Comparison", "MultiComparison", "compare_many", "holm"),
+    "clfeval.significance.delong": ("delong_compare", "delong_ovr", "DeLongComparison", "DeLongOvR"),
+    "clfeval.significance.noninferiority": ("noninferiority", "NonInferiority"),
     "clfeval.core.tables": ("ConfusionTable", "MultilabelTable", "JointTable", "ConfusionAccumulator",
                             "MultilabelAccumulator", "confusion_table", "multilabel_table", "joint_table"),
     "clfeval.scores.curves": ("Ranking", "RankingOvR", "ranking_ovr"),
@@ -78,4 +80,6 @@ if TYPE_CHECKING:
         choose_threshold,
     )
     from clfeval.significance.multirank import RankResult
+    from clfeval.significance.delong import DeLongComparison, DeLongOvR, delong_compare, delong_ovr
+    from clfeval.significance.noninferiority import NonInferiority, noninferiority
     from clfeval.significance.paired import Comparison, MultiComparison, compare_many, holm

@@ -48,6 +48,7 @@ import numpy as np
 
 from clfeval.errors import UsageError
 from clfeval.core import metrics as M
+from clfeval.core import ranksummary as RS
 from clfeval.core.metrics import TableStats
 from clfeval.core.signature import build_signature
 
@@ -133,8 +134,9 @@ class Metric:
     compute : callable
         Count metrics: ``compute(evaluation) -> (values, undefined)`` over an
         :class:`clfeval.core.scoring.Evaluation` of a stack of tables, values of shape (...,) or,
-        per label, (..., K). Ranking metrics: ``compute(ranking) -> float``
-        of a :class:`clfeval.scores.curves.Ranking`; probability metrics:
+        per label, (..., K). Ranking metrics: ``compute(summary, **params) -> float``
+        of a :class:`clfeval.core.ranksummary.RankingSummary` (what every engine's ranking produces);
+        probability metrics:
         ``compute(calibration) -> float`` of a
         :class:`clfeval.scores.calibration.Calibration`.
     per_label : bool
@@ -154,6 +156,9 @@ class Metric:
     aliases : tuple of str
         Other names tables and prose give the metric (``Matthews correlation``, ``sensitivity``); the HTML
         report's glossary links them to this entry.
+    params : dict
+        Keyword parameters ``compute`` takes beyond its input, with their defaults (``max_fpr`` of
+        ``partial_roc_auc``).
     """
 
     name: str
@@ -175,6 +180,7 @@ class Metric:
     infinite: str | None = None
     undefined_items: Callable[[TableStats], Any] | None = field(default=None, repr=False, compare=False)
     aliases: tuple[str, ...] = ()
+    params: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         if self.input not in INPUTS or self.direction not in DIRECTIONS or not set(self.tasks) <= set(TASKS):
@@ -202,7 +208,7 @@ class Metric:
                 "range": [self.range[0], self.range[1]], "range_text": self.range_text(),
                 "definition": self.definition, "formula": self.formula, "undefined": self.undefined,
                 "where": [p.to_dict() for p in self.where], "needs_matrix": self.needs_matrix,
-                "aliases": list(self.aliases)}
+                "aliases": list(self.aliases), **({"parameters": dict(self.params)} if self.params else {})}
 
 
 # --- the entries -------------------------------------------------------------------
@@ -483,8 +489,19 @@ def _entries() -> list[Metric]:
              "Without a positive item: NaN and listed.")):
         places = tuple(Place(f"ranking.{p}{name}") for p in ("", "per_class.LABEL.", "macro.", "weighted.", "micro."))
         out.append(Metric(name, title, "ranking", ranked, "higher", (0.0, 1.0), definition, formula, undefined,
-                          places + (Place(f"ranking.{name}", result="calibration"),),
-                          lambda rk, _a=name: float(getattr(rk, _a))))
+                          places + (Place(f"ranking.{name}", result="calibration"),), getattr(RS, name)))
+    out.append(Metric(
+        "partial_roc_auc", "partial ROC-AUC", "ranking", ("binary",), "higher", (0.0, 1.0),
+        "The area under the ROC curve from false-positive rate 0 up to max_fpr (0.1 unless given), not "
+        "standardized: max_fpr for a perfect ranking, max_fpr²/2 for a random one. The segment crossing max_fpr "
+        "is interpolated linearly; tied scores form a diagonal segment. scikit-learn's roc_auc_score(max_fpr=...) "
+        "reports McClish's standardization of it, ½·(1 + (A − m²/2)/(m − m²/2)).",
+        "pAUC(m) = ∫_0^m TPR d(FPR)",
+        "Without a positive or without a negative item: NaN and listed (never filled by zero_division). Beyond "
+        "memory a max_fpr other than 0.1 needs the counts at every distinct score (kept while they fit the "
+        "memory budget): refused otherwise.",
+        (Place("ranking.partial_roc_auc", ("binary",)),), RS.partial_roc_auc, params={"max_fpr": RS.MAX_FPR},
+        aliases=("pAUC",)))
     probs = ("binary", "multiclass")
     for name, title, rng, definition, formula in (
             ("ece", "expected calibration error", (0.0, 1.0), "The gap between confidence and accuracy, averaged over "
@@ -521,7 +538,7 @@ def names(*, input: str | None = None, task: str | None = None) -> list[str]:
     """Catalogue keys in catalogue order (per-label metrics as ``name:LABEL``), optionally of one input / task.
 
     >>> names(input="ranking")
-    ['roc_auc', 'average_precision']
+    ['roc_auc', 'average_precision', 'partial_roc_auc']
     """
     return [m.key for m in METRICS if (input is None or m.input == input) and (task is None or task in m.tasks)]
 

@@ -519,6 +519,10 @@ def encode_labels(columns: Sequence[Any], names: Sequence[str]) -> tuple[list[np
     for a, n in zip(arrs, names):
         _check_nulls(a, n)
     kinds_present = {k for k, l in zip(kinds, lengths) if k != "null" and l}
+    if kinds_present == {"integer", "float"}:  # 1 and 1.0 are one label; 1.5 beside integers stays refused
+        from clfeval.core.labelforms import unify_numbers
+        unified = unify_numbers(arrs)
+        arrs, kinds_present = (unified, {"integer"}) if pa.types.is_integer(unified[0].type) else (arrs, kinds_present)
     if len(kinds_present) > 1:
         detail = ", ".join(f"{n} holds {k} labels" for n, k in zip(names, kinds))
         raise DataError(

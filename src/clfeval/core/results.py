@@ -1,11 +1,13 @@
 """Small pieces shared by the results of the decision modules (DeLong, CV comparison, power, curve bands).
 
-* :func:`number` — a float for JSON: finite, or ``None`` (the caller records why);
+* :func:`number` — a float for ``to_dict()``: the value, or NaN when undefined (the caller records why);
 * :func:`signature` — the signature block: library versions, settings, and
   the seed and number of replicates when the result is random.
 
-Results built with these keep NaN and infinities out of ``to_dict()``: every
-value that is undefined is ``None`` and listed with its reason.
+One undefined convention for every result: a value that is undefined is NaN in
+``to_dict()`` (an infinity too: it is undefined) and listed with its reason; JSON
+text shows it as ``null`` (:func:`clfeval.render.to_json`). ``None`` means absent
+(a part the result does not have), never undefined.
 """
 
 from __future__ import annotations
@@ -22,21 +24,21 @@ __all__ = ["number", "numbers_list", "signature", "versions", "seed_value"]
 
 
 def number(x: Any) -> float | None:
-    """``float(x)`` when finite, else ``None``.
+    """``float(x)`` when finite, else NaN (undefined); ``None`` (absent) stays ``None``.
 
-    >>> number(0.5), number(float("nan")), number(np.inf)
-    (0.5, None, None)
+    >>> number(0.5), number(float("nan")), number(np.inf), number(None)
+    (0.5, nan, nan, None)
     """
     if x is None:
         return None
     v = float(x)
-    return v if math.isfinite(v) else None
+    return v if math.isfinite(v) else math.nan
 
 
-def numbers_list(values: Any) -> list[float | None]:
-    """A 1-D array as a JSON list, non-finite values as ``None``."""
+def numbers_list(values: Any) -> list[float]:
+    """A 1-D array as a list, non-finite values as NaN (undefined; null in JSON text)."""
     arr = np.asarray(values, dtype=np.float64).ravel()
-    return [float(v) if math.isfinite(v) else None for v in arr.tolist()]
+    return [float(v) if math.isfinite(v) else math.nan for v in arr.tolist()]
 
 
 def seed_value(seed: Any) -> int | None:

@@ -22,7 +22,7 @@ Never an average of per-partition AUCs. The score axis is cut into ranges:
 
 The scores are read and sorted once; the quantiles only balance the ranges, and
 the numbers depend neither on them nor on the grouping. The result is the
-:class:`~clfeval.scores.rangestats.StreamRanking` of the local ranking, bit for
+:class:`~clfeval.core.ranksummary.RankingSummary` of the local ranking, bit for
 bit. :func:`histogram` is the binned mode on Dask: per partition histograms
 added in a tree.
 """
@@ -42,7 +42,8 @@ from clfeval.errors import DataError
 from clfeval.scores.binned import Binning, RowSample, ScoreHistogram, ScoreRange, quantile_binning, uniform_binning
 from clfeval.scores.columns import as_scores
 from clfeval.scores.external import BUFFER_BYTES_PER_ITEM, DEFAULT_MEMORY, RANGE_BYTES_PER_ITEM, parse_memory
-from clfeval.scores.rangestats import (RangeStats, StreamRanking, merge_range, range_stats, rle, rle_merge,
+from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
+from clfeval.scores.rangestats import (RangeStats, merge_range, range_stats, rle, rle_merge,
                                       sample_ranks_of)
 from clfeval.scores.streamovr import batch_is_positive
 
@@ -192,11 +193,12 @@ def _offsets(counts: list[np.ndarray]) -> dict[str, Any]:
 def range_stats_of(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any], j: int) -> RangeStats:
     """What range ``j`` adds to the ranking (step 4 of the module notes)."""
     v, p, q, pos_below, neg_below = merged_range(pieces, offsets, j)
-    return range_stats(v, p, q, pos_below, neg_below, offsets["P"], offsets["N"], offsets["ranks"])
+    cap = EXACT_CUTS_MAX // max(1, len(offsets["below"]))  # the cuts the client gathers: at most EXACT_CUTS_MAX
+    return range_stats(v, p, q, pos_below, neg_below, offsets["P"], offsets["N"], offsets["ranks"], cap=cap)
 
 
 def ranking(data: Any, *, gold: str = "gold", score: str = "score", positive: Any, client: Any = None,
-            ranges: int | None = None, memory: Any = None) -> StreamRanking:
+            ranges: int | None = None, memory: Any = None) -> RankingSummary:
     """The exact ranking of one score column on Dask: ``ranking(gold, scores, positive=...)``'s numbers.
 
     Parameters
@@ -274,7 +276,7 @@ def merged_range(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any
     return v, p, q, pos_below, neg_below
 
 
-def ranking_of(off: dict[str, Any], per_range: list[RangeStats], positive: Any) -> StreamRanking:
+def ranking_of(off: dict[str, Any], per_range: list[RangeStats], positive: Any) -> RankingSummary:
     """The ranking from the offsets and every range's stats (refused without items or without a positive)."""
     P, N = off["P"], off["N"]
     if P + N == 0:

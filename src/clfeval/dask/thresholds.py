@@ -15,7 +15,7 @@ piece, with the counts below it as offsets). It offers what
 * ``counts_at(threshold)`` — a count per partition, added;
 * ``n``, ``n_positive``, ``n_negative``, the labels seen (for the checks and
   messages of the positive label) and the scores' range (for the default cut);
-* ``summary()`` — the :class:`~clfeval.scores.rangestats.StreamRanking` (the
+* ``summary()`` — the :class:`~clfeval.scores.rangestats.RankingSummary` (the
   sweep curves).
 """
 
@@ -33,7 +33,7 @@ from clfeval.dask.rankings import Runs, merged_range, range_plan, range_stats_of
 from clfeval.scores.columns import ScoreSource, is_integer_column
 from clfeval.scores.external import CutChoice
 from clfeval.scores.objectives import Objective, parse_objective
-from clfeval.scores.rangestats import StreamRanking
+from clfeval.core.ranksummary import RankingSummary
 from clfeval.scores.sweep import CutChooser, Cuts, sweep_of
 from clfeval.scores.intcuts import check_kinds, value_of_key
 from clfeval.scores.thresholds import ThresholdChoice, check_positive, choose_threshold_filled
@@ -117,7 +117,7 @@ class DaskRanking:
         self._runs, self._cuts = kept[:k], kept[k:k + r]
         self._offsets, (self.seen, self.range, self.integers), *self._stats = run(client, *kept[k + r:])
         self.partitions, self.ranges = len(parts), r
-        self._summary: StreamRanking | None = None
+        self._summary: RankingSummary | None = None
         self._at: dict[float, tuple[int, int]] = {}  # threshold → (TP, FP), counted once
 
     @property
@@ -137,7 +137,7 @@ class DaskRanking:
     def n(self) -> int:
         return self.n_positive + self.n_negative
 
-    def summary(self) -> StreamRanking:
+    def summary(self) -> RankingSummary:
         """ROC-AUC, average precision and the curve samples: ``clfeval.dask.ranking``'s result."""
         if self._summary is None:
             self._summary = ranking_of(self._offsets, self._stats, self._positive)

@@ -73,8 +73,10 @@ def _block(eng: Any, mode: str, result: Any, spooled: bool, inp: Any = None) -> 
     if spooled:
         extra["input"] = "spooled to temporary Parquet files"
     notes = getattr(result, "notes", None) or []
-    spilled = (spooled and isinstance(eng, Local)) or spilled_in(result.to_dict()) or any(
-        "spilled to disk" in n for n in notes)
+    from clfeval.core.ranksummary import RankingSummary
+
+    said = result.spilled if isinstance(result, RankingSummary) else spilled_in(result.to_dict())  # no JSON to build
+    spilled = (spooled and isinstance(eng, Local)) or said or any("spilled to disk" in n for n in notes)
     return engine_block(eng, mode, spilled=spilled, memory=memory, **extra)
 
 
@@ -87,9 +89,8 @@ def ranking(data: Any, scores: Any = None, *, gold: str | None = None, score: st
     """The exact ranking of one score column for ``positive``: ROC-AUC, average precision, curves.
 
     ``data`` is the gold labels (with ``scores``), a table (columns ``gold`` and ``score``) or a PATH.
-    The result is a :class:`~clfeval.scores.curves.Ranking` in memory, a
-    :class:`~clfeval.scores.rangestats.StreamRanking` streamed or on Dask: the same JSON but for the engine
-    block (and the ``external`` details of a streamed ranking).
+    The result is one :class:`~clfeval.core.ranksummary.RankingSummary` on every engine (in memory, streamed,
+    on Dask): the same JSON but for the engine block (and the ``external`` details of a ranking beyond memory).
 
     >>> r = ranking([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], positive=1)
     >>> r.roc_auc, r.engine["mode"]
@@ -103,13 +104,13 @@ def ranking(data: Any, scores: Any = None, *, gold: str | None = None, score: st
     refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
     if scores is not None:
         if _arrays_fit(eng, data, scores):
-            r = in_memory(data, scores, positive=positive, source=source)
+            r = in_memory(data, scores, positive=positive, source=source).summary
             return with_engine(r, _block(eng, "memory", r, False))
         data, g = _arrays_as_table(data, scores, score), "gold"
     cols = {"gold": g, "score": score}
     table = _fits(eng, data, cols)
     if table is not None:
-        r = in_memory(table.column(g), as_scores(table.column(score), name=score), positive=positive)
+        r = in_memory(table.column(g), as_scores(table.column(score), name=score), positive=positive).summary
         return with_engine(r, _block(eng, "memory", r, False))
     if isinstance(eng, Dask):
         eng.check()

@@ -19,6 +19,8 @@ import numpy as np
 from clfeval.core import catalog
 from clfeval.core.display import Display
 from clfeval.core.labelforms import normalization_notes
+from clfeval.core.labelmap import LabelMap
+from clfeval.core.named import named_values
 from clfeval.core.labels import MAX_DENSE, EncodedPair, encode_multilabel, encode_pair, label_str, resolve_label
 from clfeval.core.validation import check_beta, check_positive_int, check_zero_division, zero_division_name
 from clfeval.evaluate.baselines import TrainFrequencies, multilabel_baselines, single_label_baselines, train_frequencies
@@ -79,6 +81,19 @@ class Report(Display):
     sections: dict[str, Any] = field(default_factory=dict)
     table: ConfusionTable | MultilabelTable | None = field(default=None, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        # per_class keyed by the labels as given (r.per_class[1] for integer labels); the JSON keeps their text
+        if isinstance(self.per_class, LabelMap):
+            return
+        raw = getattr(self.table, "labels", None)
+        keys: Any = list(self.labels)
+        if raw is not None and len(raw) == len(self.labels) and [label_str(x) for x in raw] == list(self.labels):
+            keys = list(raw)
+        if list(self.per_class) == list(self.labels):
+            object.__setattr__(self, "per_class", LabelMap.of(keys, [self.per_class[k] for k in self.labels]))
+        else:
+            object.__setattr__(self, "per_class", LabelMap(self.per_class))
+
     @property
     def hardest_class(self) -> str | None:
         return self.diagnostics.get("hardest_class")
@@ -92,30 +107,36 @@ class Report(Display):
 
         Names are the catalogue's (``accuracy``, ``macro_f1``, ``micro_f1``,
         ``weighted_precision``, ``f1:LABEL``, ``lr_plus:LABEL``, …; multi-label
-        also ``hamming_loss``, ``jaccard``). NaN when the report does not hold
-        the value: a class it does not have, the binary block of another
-        positive class, F-beta of a report with β = 1.
+        also ``hamming_loss``, ``jaccard``). A label the data does not have is
+        refused (:class:`~clfeval.errors.UsageError`, listing the labels); NaN
+        when the report does not hold the value (the binary block of another
+        positive class, F-beta of a report with β = 1) or when it is undefined.
 
         >>> report(["a", "b", "b"], ["a", "b", "a"]).metric("macro_f1")
         0.6666666666666666
+        >>> report([1, 2, 2], [1, 2, 1]).metric("recall:9")
+        Traceback (most recent call last):
+        ...
+        clfeval.errors.UsageError: metric 'recall:9' names the label '9', which the data does not have; its labels are: '1', '2'.
         """
         task = "multilabel" if self.kind == "multilabel" else "ordinal" if self.ordinal is not None else "multiclass"
         m, lab = catalog.parse(name)
+        if lab is not None and (not isinstance(self.per_class, LabelMap) or lab not in self.per_class):
+            shown = ", ".join(repr(x) for x in self.labels[:20]) + (", ..." if len(self.labels) > 20 else "")
+            raise UsageError(f"metric {name!r} names the label {lab!r}, which the data does not have; its labels "
+                             f"are: {shown}.")
         if not (task in m.tasks or (task == "ordinal" and "multiclass" in m.tasks)):
             catalog.check_name(name, task="multilabel" if task == "multilabel" else "multiclass", input="counts")
-        d = self.to_dict()
-        for place in m.where:
-            parts = place.path.split(".")
-            if place.result != "report" or parts[0] == "ranking":
-                continue
-            if parts[0] == "binary" and (self.binary is None or self.binary.get("positive") != lab):
-                continue
-            node: Any = d
-            for key in (lab if x == "LABEL" else x for x in parts):
-                node = node.get(key) if isinstance(node, dict) else None
-            if isinstance(node, (int, float)):
-                return float(node)
-        return math.nan
+        if m.input != "counts":
+            return math.nan
+        key = m.name if lab is None else f"{m.name}:{label_str(self.per_class.key_of(lab))}"
+        return self.values.get(key, math.nan)
+
+    @property
+    def values(self) -> dict[str, float]:
+        """Every count metric of the report by catalogue name (``accuracy``, ``macro_f1``, ``f1:spam``, ...;
+        NaN when undefined): the one place :meth:`metric` and the ``--require`` conditions read."""
+        return named_values(self.to_dict()).values
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON interface (labels as strings; undefined values stay ``nan`` here and
@@ -125,7 +146,7 @@ class Report(Display):
             out["confusion_matrix"] = self.confusion_matrix
         if self.confusion_cells is not None:
             out["confusion_cells"] = self.confusion_cells
-        out["per_class"] = self.per_class
+        out["per_class"] = self.per_class.as_text() if isinstance(self.per_class, LabelMap) else self.per_class
         out["accuracy"] = self.accuracy
         out["error_rate"] = self.error_rate
         for key in ("balanced_accuracy", "mcc", "kappa", "subset_accuracy", "hamming_loss", "jaccard"):

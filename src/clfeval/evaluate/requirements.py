@@ -34,6 +34,7 @@ from typing import Any, Sequence
 from clfeval.core import catalog
 from clfeval.core.reqfunctions import FUNCTIONS, RESULT_KINDS, Function, function_names_text
 from clfeval.core.display import Display
+from clfeval.core.named import NamedValues, named_values
 from clfeval.core.signature import build_signature
 from clfeval.errors import UsageError
 
@@ -233,63 +234,32 @@ class Requirements(Display):
                 "unmet": [c["condition"] for c in self.unmet], "notes": list(self.notes), "signature": self.signature}
 
 
-def _path(node: Any, parts: Sequence[str]) -> Any:
-    for key in parts:
-        node = node.get(key) if isinstance(node, dict) else None
-    return node
+def _places(d: dict[str, Any]) -> NamedValues:
+    """The report's metrics by catalogue name, read once (:func:`clfeval.core.named.named_values`)."""
+    return named_values(d)
 
 
-def _places(entry: catalog.Metric, label: str | None, d: dict[str, Any]) -> list[list[str]]:
-    """The JSON paths of a metric in a report dict (binary places only for the report's positive class)."""
-    out = []
-    for place in entry.where:
-        if place.result != "report":
-            continue
-        parts = place.path.split(".")
-        if parts[0] == "binary" and (d.get("binary") or {}).get("positive") != label:
-            continue
-        if "LABEL" in parts and label is None:
-            continue
-        out.append([label if p == "LABEL" else p for p in parts])
-    return out
+def _key(entry: catalog.Metric, label: str | None) -> str:
+    return f"{entry.name}:{label}" if label is not None else entry.name
 
 
-def _value(entry: catalog.Metric, label: str | None, d: dict[str, Any]) -> tuple[float | None, list[str] | None]:
-    for parts in _places(entry, label, d):
-        v = _path(d, parts)
-        if isinstance(v, (int, float)) and not isinstance(v, bool):
-            return float(v), parts
-    return None, None
+def _value(entry: catalog.Metric, label: str | None, d: dict[str, Any]) -> tuple[float | None, str | None]:
+    """The value of a metric by its catalogue name, and that name (None when the report does not hold it)."""
+    key = _key(entry, label)
+    v = _places(d).values.get(key)
+    return (None, None) if v is None else (v, key)
 
 
-def _interval(parts: list[str], d: dict[str, Any]) -> list[float] | None:
-    """The bootstrap interval of the value at ``parts``: the ``ci`` section, or ``ranking_ci`` for a ranking."""
-    if parts[0] == "ranking":
-        rc = d.get("ranking_ci")
-        if not isinstance(rc, dict) or len(parts) != 2:
-            return None
-        ci = ((rc.get(parts[1]) or {}).get("bootstrap") or {}).get("ci")
-    else:
-        ci = _path(d.get("ci"), parts)
-    if isinstance(ci, (list, tuple)) and len(ci) == 2 and all(isinstance(x, (int, float)) for x in ci):
-        lo, hi = float(ci[0]), float(ci[1])
-        return [lo, hi] if math.isfinite(lo) and math.isfinite(hi) else None
-    return None
+def _interval(key: str, d: dict[str, Any]) -> list[float] | None:
+    """The bootstrap interval of the metric named ``key``: the ``ci`` section, or ``ranking_ci`` for a ranking."""
+    return _places(d).intervals.get(key)
 
 
 def _undefined(entry: catalog.Metric, label: str | None, d: dict[str, Any], value: float) -> str | None:
     if not math.isfinite(value):
         return "its value is undefined (infinite or 0/0 left undefined)"
-    lists = list(d.get("undefined") or [])
-    lists += list((d.get("ranking") or {}).get("undefined") or [])
-    for u in lists:
-        if u.get("metric") != entry.name:
-            continue
-        labels = u.get("labels")
-        if labels is None or (label is not None and label in labels):
-            why = u.get("reason") or "a 0/0 ratio, filled by the zero_division policy"
-            return f"the report lists it as undefined ({why})"
-    return None
+    why = _places(d).reason(_key(entry, label))
+    return None if why is None else f"the report lists it as undefined ({why})"
 
 
 def _clears(op: str, ci: list[float] | None, target: float) -> bool | None:
@@ -341,7 +311,7 @@ def _check_function(req: Requirement, d: dict[str, Any]) -> dict[str, Any]:
         note = (f"{fn.name} is better when {'higher' if fn.higher_is_better else 'lower'}: this condition asks for it "
                 f"to be {'at most' if req.op in ('<', '<=') else 'at least'} {target:g}.")
     return {"condition": req.text, "metric": req.metric, "op": req.op, "target": req.target, "target_value": target,
-            "value": v if math.isfinite(v) else None, "met": met, "undefined": why, "interval": ci,
+            "value": v if math.isfinite(v) else math.nan, "met": met, "undefined": why, "interval": ci,
             "interval_clears": clears, "summary": summary, "note": note}
 
 
@@ -389,8 +359,8 @@ def _check(req: Requirement, d: dict[str, Any]) -> dict[str, Any]:
         note = (f"{catalog.label(req.metric)} is better when {'higher' if direction else 'lower'}: this condition "
                 f"asks for it to be {'at most' if req.op in ('<', '<=') else 'at least'} {target_text}.")
     return {"condition": req.text, "metric": req.metric, "op": req.op,
-            "target": req.target, "target_value": target if math.isfinite(target) else None,
-            "value": value if math.isfinite(value) else None, "met": met, "undefined": why,
+            "target": req.target, "target_value": target if math.isfinite(target) else math.nan,
+            "value": value if math.isfinite(value) else math.nan, "met": met, "undefined": why,
             "interval": ci, "interval_clears": clears, "summary": summary, "note": note}
 
 

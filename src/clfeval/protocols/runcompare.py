@@ -48,8 +48,8 @@ class RunSide:
 
     def to_dict(self) -> dict[str, Any]:
         return {"run_id": self.run_id, "model": self.model, "name": self.name,
-                "mean": self.mean if math.isfinite(self.mean) else None, "predictions": self.predictions,
-                "summary": {m: {k: (v if math.isfinite(v) else None) for k, v in s.items()}
+                "mean": self.mean if math.isfinite(self.mean) else math.nan, "predictions": self.predictions,
+                "summary": {m: {k: (v if math.isfinite(v) else math.nan) for k, v in s.items()}
                             for m, s in self.summary.items()}}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from clfeval.scores.calibration import Calibration
+from clfeval.core.ranksummary import RankingSummary
 from clfeval.scores.curves import RULE, Ranking, RankingOvR
 from clfeval.render import register, register_section
 from clfeval.core import manyclasses
@@ -88,12 +89,13 @@ def _external_line(e: dict[str, Any]) -> str | None:
 register_section("ranking", ranking_blocks)
 
 
-def _ranking_result_blocks(r: Ranking | RankingOvR) -> list[Block]:
+def _ranking_result_blocks(r: Ranking | RankingSummary | RankingOvR) -> list[Block]:
     return ranking_blocks(r.to_dict())
 
 
-register(Ranking, text=lambda r: blocks_to_rich(_ranking_result_blocks(r)),
-         markdown=lambda r: blocks_to_markdown(_ranking_result_blocks(r)))
+for _cls in (Ranking, RankingSummary):
+    register(_cls, text=lambda r: blocks_to_rich(_ranking_result_blocks(r)),
+             markdown=lambda r: blocks_to_markdown(_ranking_result_blocks(r)))
 register(RankingOvR, text=lambda r: blocks_to_rich(_ranking_result_blocks(r)),
          markdown=lambda r: blocks_to_markdown(_ranking_result_blocks(r)))
 

@@ -43,7 +43,8 @@ from clfeval.core.decimate import curves_of_points, sweep_of_points
 from clfeval.core.display import Display
 from clfeval.core.exactsum import ExactSum
 from clfeval.errors import DataError, UsageError
-from clfeval.scores.curves import PairCounts, ranking_signature, ranking_summary, roc_auc_of
+from clfeval.core.ranksummary import RankingSummary, roc_auc_of
+from clfeval.scores.curves import PairCounts, ranking_signature
 from clfeval.scores.sweep import Cuts, Sweep, sweep_of
 
 __all__ = ["BINNINGS", "MAX_BINS", "Binning", "uniform_binning", "quantile_binning", "RowSample", "ScoreRange",
@@ -355,28 +356,29 @@ class ScoreHistogram(PairCounts, Display):
         """The threshold sweep at the bin edges."""
         return sweep_of(self.cuts, self.n_positive, self.n_negative, **kwargs)
 
-    def curves(self) -> dict[str, Any]:
-        """ROC and PR curves through the cuts at the bin edges, simplified within a pixel."""
-        c = self.cuts
-        out = curves_of_points((c.thresholds, c.tp, c.fp), self.n_positive, self.n_negative)
-        out["how"] = (f"one point per non-empty bin edge ({self.binning.bins} {self.binning.kind} bins), "
-                      f"simplified within a pixel")
-        return out
-
-    def sweep_curves(self, *, beta: float = 1.0) -> dict[str, Any] | None:
-        c = self.cuts
-        return sweep_of_points((c.thresholds, c.tp, c.fp), self.n_positive, beta=beta)
-
-    def to_dict(self) -> dict[str, Any]:
+    @property
+    def summary(self) -> RankingSummary:
+        """The ranking summary of the binned ranking (its cuts at the bin edges), with the ``binned`` block."""
         below, tied = self._pairs()
         sig = ranking_signature(self.positive, {"score_bins": self.binning.bins, "score_binning": self.binning.kind})
-        out = ranking_summary(self.positive, self.n_positive, self.n_negative, below, tied, self.average_precision,
-                              self.curves(), sig)
-        out["binned"] = {"binning": self.binning.to_dict(), "auc_error_bound": self.auc_error_bound,
-                         "pairs_in_common_bin": tied, "exact": False, "note": BINNED_NOTE,
-                         "counts": {"positive": self.pos.tolist(), "negative": self.neg.tolist()}}
-        out["notes"] = [BINNED_NOTE, *out["notes"]]
-        return out
+        binned = {"binning": self.binning.to_dict(), "auc_error_bound": self.auc_error_bound,
+                  "pairs_in_common_bin": tied, "exact": False, "note": BINNED_NOTE,
+                  "counts": {"positive": self.pos.tolist(), "negative": self.neg.tolist()}}
+        how = (f"one point per non-empty bin edge ({self.binning.bins} {self.binning.kind} bins), "
+               f"simplified within a pixel")
+        return RankingSummary(self.positive, self.n_positive, self.n_negative, below, tied, self.average_precision,
+                              n_cuts=int(np.count_nonzero(self.pos + self.neg)), signature=sig, binned=binned,
+                              curves_how=how, exact=self)
+
+    def curves(self) -> dict[str, Any]:
+        """ROC and PR curves through the cuts at the bin edges, simplified within a pixel."""
+        return self.summary.curves()
+
+    def sweep_curves(self, *, beta: float = 1.0) -> dict[str, Any] | None:
+        return self.summary.sweep_curves(beta=beta)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.summary.to_dict()
 
     def bootstrap_auc(self, samples: int, rng: np.random.Generator, *, chunk: int = 1 << 22) -> np.ndarray:
         """ROC-AUC of ``samples`` bootstrap replicates: the 2×B table drawn from a multinomial (cost O(B) each)."""

@@ -40,6 +40,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -47,14 +48,16 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from clfeval.core.decimate import ranking_curves
+from clfeval.core.decimate import ranking_curves, ranking_points
+from clfeval.core.ranksummary import DEFINITIONS, RankingSummary, ranking_notes, roc_auc_of
 from clfeval.core.display import Display
+from clfeval.core.labelmap import LabelMap
 from clfeval.core.labels import label_str
 from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
 from clfeval.core.validation import check_finite
 from clfeval.errors import DataError, UsageError
 from clfeval.core.gold import EncodedGold, binary_gold, indicator_gold
-from clfeval.core.metrics import ClassCounts, safe_divide
+from clfeval.core.metrics import ClassCounts
 from clfeval.scores.objectives import Objective, choose_cut, parse_objective
 from clfeval.scores.sorting import PARALLEL_MIN, pairs_and_ap, simd_sort, split_sorted, strategy, threads
 from clfeval.scores.sweep import Cuts, Sweep, sweep_of
@@ -77,7 +80,10 @@ __all__ = [
     "cut_labels",
     "cut_sets",
     "ranking_section",
-    "ranking_summary",
+    "RankingSummary",
+    "ranking_notes",
+    "summary_sweep",
+    "best_cut_of",
     "ranking_signature",
     "roc_auc_of",
     "ovr_of",
@@ -86,12 +92,6 @@ __all__ = [
 
 RULE = "an item is predicted positive iff its score >= threshold"
 
-DEFINITIONS = {
-    "rule": RULE,
-    "roc_auc": "Mann-Whitney: probability that a random positive scores above a random negative, ties counting 1/2",
-    "average_precision": "PR-AUC, non-interpolated: sum over cuts (decreasing threshold) of (R_k - R_(k-1)) * P_k, "
-                         "as scikit-learn's average_precision_score; tied scores form one cut",
-}
 
 
 # --- the core: two sorted arrays (how they are made: clfeval.scores.sorting) ---------------
@@ -215,44 +215,31 @@ class Ranking(PairCounts, Display):
     @cached_property
     def cuts(self) -> Cuts:
         """Cumulative TP and FP at every distinct score, decreasing threshold."""
-        merged = np.concatenate([self.pos_scores, self.neg_scores])
-        # Two sorted runs: a stable argsort is timsort's linear merge, not a sort.
-        order = np.argsort(merged, kind="stable")[::-1]
-        values = merged[order]
-        is_pos = order < self.n_positive
-        if values.size:
-            last = np.empty(values.size, dtype=bool)  # last item of each tie group, decreasing order
-            last[-1] = True
-            np.not_equal(values[:-1], values[1:], out=last[:-1])
-            ends = np.flatnonzero(last)
-        else:
-            ends = np.empty(0, dtype=np.intp)
-        thr = values[ends]
-        tp = np.cumsum(is_pos, dtype=np.int64)[ends]
-        fp = (ends + 1) - tp
-        return Cuts(thr, tp.astype(np.int64), fp.astype(np.int64))
+        return _merged_cuts(self.pos_scores, self.neg_scores)
+
+    def top_cuts(self, n_neg: int) -> Cuts:
+        """The cuts from the top down to the first with more than ``n_neg`` negatives at or above it (all
+        cuts when there is none): what a partial ROC-AUC needs, without merging every score."""
+        if n_neg + 1 > self.n_negative or "cuts" in self.__dict__:
+            return top_of(self.cuts, n_neg)
+        # the (n_neg + 1)-th largest negative: from the top n_neg + 1 of each sorted part
+        top = np.sort(np.concatenate([p[max(0, p.shape[0] - n_neg - 1):] for p in self.neg_parts]))
+        t = top[top.shape[0] - n_neg - 1]
+        neg = np.concatenate([p[np.searchsorted(p, t, side="left"):] for p in self.neg_parts])
+        neg.sort()
+        pos = self.pos_scores[np.searchsorted(self.pos_scores, t, side="left"):]
+        return _merged_cuts(pos, neg)  # every item scored ≥ t: the cuts down to t are those of the whole ranking
 
     def roc_curve(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(fpr, tpr, thresholds): the point (0, 0) at threshold +inf, then one point per cut.
-
-        The same points as ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``.
-        FPR is NaN without negatives.
-        """
-        c = self.cuts
-        tp = np.concatenate([[0], c.tp])
-        fp = np.concatenate([[0], c.fp])
-        thr = np.concatenate([[np.inf], c.thresholds])
-        return (safe_divide(fp, self.n_negative, math.nan)[0], safe_divide(tp, self.n_positive, math.nan)[0], thr)
+        """(fpr, tpr, thresholds) as ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``
+        (:func:`clfeval.core.ranksummary.roc_curve` of the summary)."""
+        return self.summary.roc_curve()
 
     def pr_curve(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(precision, recall, thresholds), one point per cut in decreasing threshold order.
-
-        Precision is defined at every cut (each cut predicts at least one
-        item positive). scikit-learn's ``precision_recall_curve`` lists the same
-        points in increasing threshold order and appends (precision 1, recall 0).
-        """
-        c = self.cuts
-        return (c.tp / (c.tp + c.fp), safe_divide(c.tp, self.n_positive, math.nan)[0], c.thresholds)
+        """(precision, recall, thresholds), one point per cut in decreasing threshold order
+        (:func:`clfeval.core.ranksummary.pr_curve` of the summary). scikit-learn's ``precision_recall_curve``
+        lists the same points in increasing threshold order and appends (precision 1, recall 0)."""
+        return self.summary.pr_curve()
 
     def counts_at(self, threshold: float) -> ClassCounts:
         """TP, FP, FN, TN when items with score ≥ ``threshold`` are predicted positive."""
@@ -263,62 +250,76 @@ class Ranking(PairCounts, Display):
 
     def sweep(self, *, beta: float = 1.0, cost_fp: float = 1.0, cost_fn: float = 1.0, zero_division: Any = 0) -> Sweep:
         """The threshold sweep: every cut with TP, FP, FN, TN, P, R, F-beta, TPR, FPR and expected cost."""
-        return sweep_of(self.cuts, self.n_positive, self.n_negative, beta=beta, cost_fp=cost_fp, cost_fn=cost_fn,
-                        zero_division=zero_division)
+        return summary_sweep(self.summary, beta=beta, cost_fp=cost_fp, cost_fn=cost_fn, zero_division=zero_division)
 
     def best_cut(self, objective: str | Objective = "f1", *, source: str = "the data") -> int | None:
         """Index (into :attr:`cuts`) of the cut an objective chooses; None when no cut reaches a
         precision target. See :class:`Objective` for the tie rules."""
-        obj = parse_objective(objective)
-        if len(self.cuts.thresholds) == 0:
-            return None
-        sw = self.sweep(beta=obj.beta, cost_fp=obj.cost_fp, cost_fn=obj.cost_fn)
-        return choose_cut(sw, obj)
+        return best_cut_of(self.summary, objective)
 
     def curves(self) -> dict[str, Any]:
         """The decimated ROC and PR curves as plain data (:func:`clfeval.core.decimate.ranking_curves`)."""
         return ranking_curves(self.pos_scores, self.neg_parts)
 
+    def points(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The sampled cuts the curves are drawn from (:func:`clfeval.core.decimate.ranking_points`)."""
+        return ranking_points(self.pos_scores, self.neg_parts) if self.n_positive and self.n_negative else None
+
+    @cached_property
+    def summary(self) -> RankingSummary:
+        """The ranking summary every engine produces (its exact cuts computed from these arrays on first use)."""
+        below, tied, ap = self._core
+        return RankingSummary(self.positive, self.n_positive, self.n_negative, below, tied, ap,
+                              signature=self.signature, exact=self, engine=self.engine)
+
     def to_dict(self) -> dict[str, Any]:
         """Summary as plain data (no per-cut arrays): AUC, AP, counts, baselines of a random ranking."""
-        below, tied, ap = self._core
-        return ranking_summary(self.positive, self.n_positive, self.n_negative, below, tied, ap, self.curves(),
-                               self.signature)
+        return self.summary.to_dict()
 
 
-def roc_auc_of(below: int, tied: int, pairs: int) -> float:
-    """ROC-AUC from exact pair counts, (2·below + tied) / (2·pairs) correctly rounded; NaN without pairs."""
-    return math.nan if pairs == 0 else (2 * int(below) + int(tied)) / (2 * int(pairs))
+def _merged_cuts(pos: np.ndarray, neg: np.ndarray) -> Cuts:
+    """Cumulative TP and FP at every distinct score of two ascending arrays, decreasing threshold."""
+    merged = np.concatenate([pos, neg])
+    # Two sorted runs: a stable argsort is timsort's linear merge, not a sort.
+    order = np.argsort(merged, kind="stable")[::-1]
+    values = merged[order]
+    is_pos = order < pos.shape[0]
+    if values.size:
+        last = np.empty(values.size, dtype=bool)  # last item of each tie group, decreasing order
+        last[-1] = True
+        np.not_equal(values[:-1], values[1:], out=last[:-1])
+        ends = np.flatnonzero(last)
+    else:
+        ends = np.empty(0, dtype=np.intp)
+    tp = np.cumsum(is_pos, dtype=np.int64)[ends]
+    return Cuts(values[ends], tp.astype(np.int64), ((ends + 1) - tp).astype(np.int64))
 
 
-def ranking_summary(positive: str, n_positive: int, n_negative: int, below: int, tied: int, ap: float,
-                    curves: dict[str, Any], signature: dict[str, Any]) -> dict[str, Any]:
-    """A ranking's ``to_dict()`` from its exact counts: in memory (:class:`Ranking`) and beyond it
-    (:mod:`clfeval.scores.external`) alike."""
-    n = n_positive + n_negative
-    pairs = n_positive * n_negative
-    prevalence = n_positive / n if n else math.nan
-    undefined = []
-    if pairs == 0:
-        undefined.append({"metric": "roc_auc", "reason": "needs at least one positive and one negative item"})
-    return {
-        "positive": positive, "n": n, "n_positive": n_positive, "n_negative": n_negative,
-        "prevalence": prevalence, "roc_auc": roc_auc_of(below, tied, pairs), "average_precision": ap,
-        "pairs": pairs, "pairs_in_order": below + tied / 2,
-        "random": {"roc_auc": 0.5, "average_precision": prevalence},
-        "undefined": undefined, "notes": ranking_notes(prevalence), "signature": signature, "curves": curves,
-    }
+def top_of(c: Cuts, n_neg: int) -> Cuts:
+    """The cuts from the top down to the first with more than ``n_neg`` negatives (all when there is none)."""
+    k = int(np.searchsorted(c.fp, n_neg, side="right")) + 1
+    return Cuts(c.thresholds[:k], c.tp[:k], c.fp[:k])
 
 
-def ranking_notes(prevalence: float) -> list[str]:
-    """The plain-language reading of ROC-AUC beside average precision."""
-    notes = [f"A random ranking scores ROC-AUC 0.5 and average precision (PR-AUC) about the prevalence, "
-             f"{prevalence:.4g} here."]
-    if prevalence < 0.1:
-        notes.append("The positive class is rare: ROC-AUC flatters here (every negative ranked below a positive "
-                     "is cheap credit), while average precision (PR-AUC) describes what a user reading the top "
-                     "of the ranking experiences. Report both.")
-    return notes
+def summary_sweep(s: RankingSummary, *, beta: float = 1.0, cost_fp: float = 1.0, cost_fn: float = 1.0,
+                  zero_division: Any = 0) -> Sweep:
+    """The threshold sweep of a ranking summary: every cut (its per-distinct-score counts) with TP, FP, FN, TN,
+    P, R, F-beta, TPR, FPR and expected cost."""
+    return sweep_of(s.cuts, s.n_positive, s.n_negative, beta=beta, cost_fp=cost_fp, cost_fn=cost_fn,
+                    zero_division=zero_division)
+
+
+def best_cut_of(s: RankingSummary, objective: str | Objective = "f1") -> int | None:
+    """Index (into the summary's cuts) of the cut an objective chooses; None when there is no cut or no cut
+    reaches a precision target (:class:`Objective`'s tie rules).
+
+    >>> best_cut_of(ranking([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], positive=1).summary, "f1")  # the cut at 0.7
+    2
+    """
+    obj = parse_objective(objective)
+    if len(s.cuts.thresholds) == 0:
+        return None
+    return choose_cut(summary_sweep(s, beta=obj.beta, cost_fp=obj.cost_fp, cost_fn=obj.cost_fn), obj)
 
 
 def ranking_signature(positive: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -404,7 +405,8 @@ class RankingOvR(Display):
         return self.macro["average_precision"]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "n": self.n, "labels": list(self.labels), "per_class": self.per_class,
+        per_class = self.per_class.as_text() if isinstance(self.per_class, LabelMap) else self.per_class
+        return {"kind": self.kind, "n": self.n, "labels": list(self.labels), "per_class": per_class,
                 "roc_auc": self.macro["roc_auc"], "average_precision": self.macro["average_precision"],
                 "macro": self.macro, "weighted": self.weighted, "micro": self.micro,
                 "undefined": self.undefined, "notes": list(self.notes), "signature": self.signature,
@@ -449,15 +451,18 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
         raise DataError(f"gold has {y.shape[0]} items but the score columns have {s.shape[0]} values; give one score per item.")
     labs = [label_str(x) for x in score_labels]
     rankings = {lab: Ranking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)}
-    return ovr_of(labs, int(y.shape[0]), rankings, Ranking.from_indicator(y.ravel(), s.ravel(), "micro"),
-                  multilabel=multilabel)
+    r = ovr_of(labs, int(y.shape[0]), rankings, Ranking.from_indicator(y.ravel(), s.ravel(), "micro"),
+               multilabel=multilabel)
+    if [label_str(x) for x in score_labels] == list(r.per_class):  # keyed by the labels as given: per_class[1]
+        r = dataclasses.replace(r, per_class=LabelMap.of(score_labels, list(r.per_class.values())))
+    return r
 
 
 def ovr_of(labs: Sequence[str], n: int, rankings: dict[str, Any], micro_rk: Any, *, multilabel: bool) -> RankingOvR:
     """The one-vs-rest result from one ranking per label and the micro ranking of every (item, label) pair.
 
     The rankings may be in memory (:class:`Ranking`) or beyond it
-    (:class:`clfeval.scores.external.StreamRanking`): anything with
+    (a :class:`~clfeval.core.ranksummary.RankingSummary`): anything with
     ``roc_auc``, ``average_precision``, ``n_positive``, ``prevalence`` and ``curves()``.
     """
     per_class: dict[str, dict[str, Any]] = {}

@@ -55,11 +55,12 @@ from clfeval.core.validation import MEMORY_BUDGET
 from clfeval.errors import DataError, UsageError
 from clfeval.io.outputs import checkpoint, deferred_signals
 from clfeval.io.spill import make_spill_directory, remove_spill_directory
-from clfeval.scores.rangestats import RangeStats, StreamRanking, merge_range, range_stats, rle, sample_ranks_of
+from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
+from clfeval.scores.rangestats import RangeStats, merge_range, range_stats, rle, sample_ranks_of
 from clfeval.scores.objectives import Objective, parse_objective
 from clfeval.scores.sweep import CutChooser, Cuts, Sweep, sweep_of
 
-__all__ = ["DEFAULT_MEMORY", "parse_memory", "SpillSpace", "RankingStore", "StreamRanking", "CutChoice",
+__all__ = ["DEFAULT_MEMORY", "parse_memory", "SpillSpace", "RankingStore", "RankingSummary", "CutChoice",
            "stream_ranking"]
 
 #: The default memory budget: 1 GiB (the one budget of every spill: rankings, id partitions, standard input).
@@ -280,7 +281,7 @@ class RankingStore:
         self.runs: tuple[list[_Run], list[_Run]] = ([], [])
         self.n_positive = 0
         self.n_negative = 0
-        self._summary: StreamRanking | None = None
+        self._summary: RankingSummary | None = None
         self._ranges: list[tuple[np.ndarray, np.ndarray, int, int]] | None = None
 
     # filling
@@ -395,15 +396,16 @@ class RankingStore:
 
     # results
 
-    def summary(self) -> "StreamRanking":
+    def summary(self) -> RankingSummary:
         """ROC-AUC, average precision and the curve samples, in one pass over the ranges."""
         if self._summary is None:
             P, N = self.n_positive, self.n_negative
             ranks = sample_ranks_of(P, N)
-            total = RangeStats()
+            cap = min(EXACT_CUTS_MAX, self.space.memory // RANGE_BYTES_PER_ITEM)  # the cuts kept within the budget
+            total = RangeStats(cap=cap)
             for rg in self.ranges():
                 total = total + range_stats(rg.values, rg.pos, rg.neg, int(rg.pos_lt[0]) if rg.values.size else 0,
-                                            int(rg.neg_lt[0]) if rg.values.size else 0, P, N, ranks)
+                                            int(rg.neg_lt[0]) if rg.values.size else 0, P, N, ranks, cap=cap)
             runs = sum(r.path is not None for k in (0, 1) for r in self.runs[k])
             self._summary = total.result(self.positive, P, N, spilled=self.spilled, memory=self.space.memory,
                                          runs=runs)
@@ -510,7 +512,7 @@ class CutChoice:
 
 
 def stream_ranking(batches: Iterable[tuple[Any, Any]], *, positive: str = "1", memory: Any = DEFAULT_MEMORY,
-                   tmpdir: str | None = None) -> StreamRanking:
+                   tmpdir: str | None = None) -> RankingSummary:
     """The summary of a ranking given as batches of (is_positive, scores), within ``memory``.
 
     >>> r = stream_ranking([(np.array([True, False]), np.array([0.8, 0.2])), (np.array([False]), np.array([0.9]))])

@@ -8,8 +8,9 @@ given the positives and negatives below the range, adds to the ranking exactly
 what its items add in memory: pairs in order, tied pairs, the average-precision
 terms (summed exactly, :class:`~clfeval.core.exactsum.ExactSum`), distinct
 scores and the sampled cuts of the curves (:class:`RangeStats`, which add).
-:class:`StreamRanking` is the result: the numbers of the in-memory
-:class:`~clfeval.scores.curves.Ranking` of the same items, bit for bit.
+:class:`~clfeval.core.ranksummary.RankingSummary` is the result, as in memory: the numbers of the in-memory
+:class:`~clfeval.scores.curves.Ranking` of the same items, bit for bit (and its per-distinct-score counts while
+they number at most :data:`~clfeval.core.ranksummary.EXACT_CUTS_MAX`).
 """
 
 from __future__ import annotations
@@ -21,12 +22,20 @@ from typing import Any
 import numpy as np
 
 from clfeval.core.decimate import curves_of_points, sample_ranks, sweep_of_points
-from clfeval.core.display import Display
 from clfeval.core.exactsum import ExactSum
-from clfeval.scores.curves import PairCounts, ranking_signature, ranking_summary, roc_auc_of
+from clfeval.core.ranksummary import EXACT_CUTS_MAX, MAX_FPR, RankingSummary, exact_dot
+from clfeval.scores.curves import ranking_signature
+from clfeval.scores.sweep import Cuts
 
 __all__ = ["rle", "rle_merge", "exact_dot", "merge_range", "sample_ranks_of", "RangeStats", "range_stats",
-           "StreamRanking"]
+           "ExactCuts"]
+
+
+@dataclass(frozen=True)
+class ExactCuts:
+    """The per-distinct-score counts of a ranking computed beyond memory (when few enough to keep)."""
+
+    cuts: Cuts
 
 
 def rle(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -59,17 +68,6 @@ def rle_merge(pieces: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, 
     return v[starts], np.add.reduceat(c, starts)
 
 
-def exact_dot(a: np.ndarray, b: np.ndarray) -> int:
-    """Σ a·b of non-negative int64 arrays as a Python int, without int64 overflow."""
-    if a.shape[0] == 0:
-        return 0
-    top = int(a.max()) * int(b.max())
-    if top == 0:
-        return 0
-    step = max(1, (1 << 62) // top)
-    return sum(int(np.dot(a[i:i + step], b[i:i + step])) for i in range(0, a.shape[0], step))
-
-
 def sample_ranks_of(n_positive: int, n_negative: int) -> tuple[np.ndarray, np.ndarray]:
     """The ranks of the positives and of the negatives the curves are sampled at (distinct, ascending)."""
     return np.unique(sample_ranks(n_positive)), np.unique(sample_ranks(n_negative))
@@ -85,13 +83,32 @@ class RangeStats:
     ap: ExactSum = field(default_factory=ExactSum)
     n_cuts: int = 0
     picks: list = field(default_factory=list)
+    full: list | None = field(default_factory=list)  # every cut (values, tp, fp) while at most `cap` of them
+    cap: int = EXACT_CUTS_MAX
+    pauc_twice: int = 0  # the partial ROC-AUC at MAX_FPR: twice the whole trapezoids, and the crossing segment
+    pauc_cross: tuple | None = None
 
     def __add__(self, other: "RangeStats") -> "RangeStats":
+        n, cap = self.n_cuts + other.n_cuts, min(self.cap, other.cap)
+        full = (self.full + other.full) if self.full is not None and other.full is not None and n <= cap else None
         return RangeStats(self.below + other.below, self.tied + other.tied, self.ap + other.ap,
-                          self.n_cuts + other.n_cuts, self.picks + other.picks)
+                          n, self.picks + other.picks, full, cap, self.pauc_twice + other.pauc_twice,
+                          self.pauc_cross or other.pauc_cross)
+
+    def _exact(self) -> ExactCuts | None:
+        if self.full is None or self.n_cuts > self.cap:
+            return None
+        if not self.full:
+            e = np.empty(0, dtype=np.int64)
+            return ExactCuts(Cuts(np.empty(0), e, e.copy()))
+        v = np.concatenate([x[0] for x in self.full])
+        order = np.argsort(v, kind="stable")[::-1]  # decreasing threshold
+        tp = np.concatenate([x[1] for x in self.full])[order]
+        fp = np.concatenate([x[2] for x in self.full])[order]
+        return ExactCuts(Cuts(v[order], tp.astype(np.int64), fp.astype(np.int64)))
 
     def result(self, positive: str, n_positive: int, n_negative: int, *, spilled: bool = False, memory: int = 0,
-               runs: int = 0) -> "StreamRanking":
+               runs: int = 0) -> RankingSummary:
         """The ranking's summary once every range is added."""
         P, N = n_positive, n_negative
         points = None
@@ -101,22 +118,39 @@ class RangeStats:
             tps = np.concatenate([x[1] for x in self.picks])[first]
             fps = np.concatenate([x[2] for x in self.picks])[first]
             points = (u[::-1], tps[::-1].astype(np.int64), fps[::-1].astype(np.int64))
-        return StreamRanking(positive, P, N, self.below, self.tied, self.ap.divided(P) if P else math.nan,
-                             self.n_cuts, points, spilled, memory, runs, ranking_signature(positive))
+        return RankingSummary(positive, P, N, self.below, self.tied, self.ap.divided(P) if P else math.nan,
+                              self.n_cuts, points, ranking_signature(positive),
+                              external={"memory": memory, "spilled": spilled, "runs": runs, "n_cuts": self.n_cuts},
+                              exact=self._exact(), partial=(self.pauc_twice, self.pauc_cross))
 
 
 def range_stats(values: np.ndarray, pos: np.ndarray, neg: np.ndarray, pos_below: int, neg_below: int,
-                n_positive: int, n_negative: int, ranks: tuple[np.ndarray, np.ndarray]) -> RangeStats:
+                n_positive: int, n_negative: int, ranks: tuple[np.ndarray, np.ndarray], *,
+                cap: int = EXACT_CUTS_MAX) -> RangeStats:
     """:class:`RangeStats` of one merged range: distinct ``values`` ascending with their positives and
-    negatives, and the positives and negatives below the range (over the whole ranking)."""
+    negatives, and the positives and negatives below the range (over the whole ranking). Its cuts are kept
+    while there are at most ``cap`` (the whole ranking's, once ranges are added)."""
     P, N = n_positive, n_negative
-    out = RangeStats(n_cuts=int(values.shape[0]))
+    out = RangeStats(n_cuts=int(values.shape[0]), cap=cap)
     if values.shape[0] == 0:
         return out
     pos_lt = pos_below + np.cumsum(pos) - pos
     neg_lt = neg_below + np.cumsum(neg) - neg
     out.below = exact_dot(pos, neg_lt)
     out.tied = exact_dot(pos, neg)
+    tp_at, fp_at = P - pos_lt, N - neg_lt  # at or above each distinct score; above it: minus its own
+    limit = MAX_FPR * N
+    whole = fp_at <= limit
+    if whole.any():
+        out.pauc_twice = exact_dot(neg[whole], (2 * tp_at - pos)[whole])
+    cross = np.flatnonzero((fp_at - neg < limit) & (fp_at > limit))
+    if cross.size:
+        i = int(cross[0])
+        out.pauc_cross = (int(fp_at[i] - neg[i]), int(fp_at[i]), int(tp_at[i] - pos[i]), int(tp_at[i]))
+    if values.shape[0] <= cap:  # each distinct score: positives and negatives at or above it
+        out.full = [(values, P - pos_lt, N - neg_lt)]
+    else:
+        out.full = None
     m = pos > 0
     if m.any():
         tp = P - pos_lt[m]  # positives at or above each score, as Ranking counts them
@@ -142,60 +176,3 @@ def merge_range(pieces_pos: list[tuple[np.ndarray, np.ndarray]],
     p[np.searchsorted(v, pv)] = pc
     q[np.searchsorted(v, nv)] = nc
     return v, p, q
-
-
-
-@dataclass(frozen=True, eq=False)
-class StreamRanking(PairCounts, Display):
-    """A ranking's summary computed beyond memory: the numbers of ``Ranking`` for the same items, bit for bit.
-
-    ``spilled`` says whether sorted runs went to disk (``runs`` of them);
-    ``points`` are the sampled cuts the curves are drawn from.
-    """
-
-    positive: str
-    n_positive: int
-    n_negative: int
-    below: int
-    tied: int
-    average_precision: float
-    n_cuts: int
-    points: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(repr=False)
-    spilled: bool
-    memory: int
-    runs: int
-    signature: dict[str, Any] = field(default_factory=dict, repr=False)
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
-
-    @property
-    def pairs_in_order(self) -> float:
-        return self.below + self.tied / 2
-
-    @property
-    def roc_auc(self) -> float:
-        return roc_auc_of(self.below, self.tied, self.pairs)
-
-    @property
-    def pr_auc(self) -> float:
-        return self.average_precision
-
-    def curves(self) -> dict[str, Any]:
-        """The decimated ROC and PR curves, as ``Ranking.curves()``."""
-        return curves_of_points(self.points, self.n_positive, self.n_negative)
-
-    def sweep_curves(self, *, beta: float = 1.0) -> dict[str, Any] | None:
-        """Precision, recall and F-beta against the threshold, decimated (as ``decimate.sweep_curves``)."""
-        if self.points is None:
-            return None
-        return sweep_of_points(self.points, self.n_positive, beta=beta)
-
-    def external(self) -> dict[str, Any]:
-        """How it was computed: the budget, whether it spilled, how many runs."""
-        return {"memory": self.memory, "spilled": self.spilled, "runs": self.runs, "n_cuts": self.n_cuts}
-
-    def to_dict(self) -> dict[str, Any]:
-        """``Ranking.to_dict()`` of the same items, plus an ``external`` block."""
-        out = ranking_summary(self.positive, self.n_positive, self.n_negative, self.below, self.tied,
-                              self.average_precision, self.curves(), self.signature)
-        out["external"] = self.external()
-        return out

@@ -23,7 +23,8 @@ from clfeval.core.gold import EncodedGold
 from clfeval.core.labels import label_str
 from clfeval.errors import DataError
 from clfeval.scores.curves import RankingOvR, ovr_of
-from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, SpillSpace, StreamRanking
+from clfeval.core.ranksummary import RankingSummary
+from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, SpillSpace
 
 __all__ = ["batch_is_positive", "stream_binary", "binary_summary", "OvRStore", "stream_ovr"]
 
@@ -81,7 +82,7 @@ def _integer_is_positive(gold: Any, positive: Any) -> np.ndarray | None:
 
 
 def stream_binary(batches: Iterable[tuple[Any, Any]], *, positive: Any, memory: Any = DEFAULT_MEMORY,
-                  tmpdir: str | None = None, source: str = "the gold labels") -> StreamRanking:
+                  tmpdir: str | None = None, source: str = "the gold labels") -> RankingSummary:
     """``ranking(gold, scores, positive=positive)``'s numbers from batches of (gold labels, scores).
 
     Raises :class:`~clfeval.errors.DataError` when ``positive`` never occurs
@@ -105,7 +106,10 @@ def binary_summary(store: Any, positive: Any, *, source: str = "the gold labels"
     if store.n_positive == 0:
         raise DataError(lambda name: f"{name} names the label {label_str(positive)!r}, which does not occur in "
                                      f"{source}.", params=["positive"])
-    return store.summary() if hasattr(store, "summary") else store
+    summary = getattr(store, "summary", None)  # a store's method; a histogram's property
+    if summary is None:
+        return store
+    return summary() if callable(summary) else summary
 
 
 class OvRStore:

@@ -338,7 +338,7 @@ def choose_threshold_filled(test: Any, dev: Any = None, *, positive: Any, object
     test, dev : filled rankings
         Each with ``store`` (a ranking offering ``n``, ``n_positive``,
         ``n_negative``, ``counts_at(threshold)``, ``best_cut(objective)`` and
-        ``summary()`` → :class:`~clfeval.scores.rangestats.StreamRanking`, as
+        ``summary()`` → :class:`~clfeval.core.ranksummary.RankingSummary`, as
         :class:`~clfeval.scores.external.RankingStore`), ``seen`` (the gold
         labels, string form → value, in order of appearance) and ``range``
         (the scores' [min, max], empty without items); ``dev`` optional.

@@ -555,7 +555,7 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
     >>> r = delong_ovr(gold, a, b)
     >>> [(k, round(r.per_class[k].delta, 3), round(r.p_holm[k], 3)) for k in ("x", "z")]
     [('x', 0.1, 0.405), ('z', 0.083, 0.405)]
-    >>> r.to_dict()["per_class"]["y"]["p_value"] is None  # both rank class y perfectly: variance 0, no test
+    >>> math.isnan(r.to_dict()["per_class"]["y"]["p_value"])  # both rank class y perfectly: variance 0, no test
     True
     """
     level = check_probability(level, option="level")
@@ -623,19 +623,32 @@ def check_delong(metric: Any, margin: Any = None) -> None:
                          f"bootstrap with metric roc_auc for a ROC-AUC margin.", params=["margin"])
 
 
-def delong_compare(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any = None,
-                   labels: Sequence[Any] | None = None, level: float = 0.95, alpha: float = 0.05,
-                   names: Sequence[str] = ("A", "B"), alternative: str = "greater") -> DeLongComparison | DeLongOvR:
-    """DeLong's test as ``compare(..., test="delong")`` runs it: :func:`delong_test` for one score column per
-    system (needs ``positive``), :func:`delong_ovr` for one column per class (mappings label → column, or
-    (n, K) arrays with ``labels``: one-vs-rest, Holm-adjusted).
+def delong_compare(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any, level: float = 0.95,
+                   alpha: float = 0.05, names: Sequence[str] = ("A", "B"),
+                   alternative: str = "greater") -> DeLongComparison:
+    """DeLong's test of two correlated ROC-AUCs on one score column per system: always a
+    :class:`DeLongComparison` (one column per class, one-vs-rest with Holm: :func:`delong_ovr`, always a
+    :class:`DeLongOvR`).
 
     >>> r = delong_compare([1, 0, 1, 0, 1, 0], [.9, .1, .8, .3, .4, .5], [.6, .2, .7, .4, .3, .5], positive=1)
     >>> type(r).__name__, round(r.auc_a, 4), round(r.auc_b, 4)
     ('DeLongComparison', 0.8889, 0.7778)
     """
     if isinstance(scores_a, Mapping) or getattr(scores_a, "ndim", 1) == 2:
-        return delong_ovr(gold, scores_a, scores_b, labels=labels, level=level, alpha=alpha, names=names,
-                          alternative=alternative)
+        raise UsageError("delong_compare compares one score column per system; for one column per class "
+                         "(one-vs-rest, Holm-adjusted) use delong_ovr.")
     return delong_test(gold, scores_a, scores_b, positive=positive, level=level, alpha=alpha, names=names,
                        alternative=alternative)
+
+
+def delong_either(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any = None,
+                  labels: Sequence[Any] | None = None, level: float = 0.95, alpha: float = 0.05,
+                  names: Sequence[str] = ("A", "B"), alternative: str = "greater") -> DeLongComparison | DeLongOvR:
+    """DeLong's test as ``compare(..., test="delong")`` runs it: :func:`delong_compare` for one score column
+    per system (needs ``positive``), :func:`delong_ovr` for one column per class (mappings label → column, or
+    (n, K) arrays with ``labels``)."""
+    if isinstance(scores_a, Mapping) or getattr(scores_a, "ndim", 1) == 2:
+        return delong_ovr(gold, scores_a, scores_b, labels=labels, level=level, alpha=alpha, names=names,
+                          alternative=alternative)
+    return delong_compare(gold, scores_a, scores_b, positive=positive, level=level, alpha=alpha, names=names,
+                          alternative=alternative)

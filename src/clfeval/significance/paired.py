@@ -101,7 +101,7 @@ def _score_inputs(name: str, gold: Any, scores: Sequence[Any], positive: Any,
     Gold labels become a boolean "is positive" array once (``curves.binary_gold``:
     the positive class must occur) and scores are checked once (finite numbers);
     each replicate then ranks its items with ``curves.Ranking.from_indicator``
-    and reads the metric off the ranking (the catalogue entry's ``compute``).
+    and reads the metric off its summary (the catalogue entry's ``compute``).
     A replicate without positives (or, for ROC-AUC, without negatives) has an
     undefined value (NaN).
     """
@@ -118,7 +118,7 @@ def _score_inputs(name: str, gold: Any, scores: Sequence[Any], positive: Any,
     def fn(yy: np.ndarray, s: np.ndarray) -> float:
         if not yy.any():
             return math.nan
-        return float(entry.compute(curves.Ranking.from_indicator(yy, s, pos_label)))
+        return float(entry.compute(curves.Ranking.from_indicator(yy, s, pos_label).summary))
 
     fn.__name__ = name
     return _Metric(name, f"{entry.title}: {entry.formula}; positive class {pos_label!r}", True, item_fn=fn), y, xs
@@ -273,9 +273,9 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
     test : {"bootstrap", "randomization", "mcnemar", "delong"}
         See the module docstring; ``mcnemar`` applies to accuracy (and the
         metrics equal to it: error rate, micro averages); ``delong`` to
-        ``roc_auc`` of scores (:func:`clfeval.significance.delong.delong_compare`:
-        one column per system with ``positive``, or mappings label → column
-        for one-vs-rest, Holm-adjusted).
+        ``roc_auc`` of scores (:func:`clfeval.significance.delong.delong_compare`
+        for one column per system with ``positive``, :func:`~clfeval.significance.delong.delong_ovr` for
+        mappings label → column, one-vs-rest, Holm-adjusted: each its own function with one result type).
     samples : int
         b, the number of replicates (≥ 1).
     seed : int or numpy.random.Generator
@@ -347,10 +347,10 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
     """
     estimate = check_estimate(ci_method, test)
     if test == "delong":
-        from clfeval.significance.delong import check_delong, delong_compare
+        from clfeval.significance.delong import check_delong, delong_either
 
         check_delong(metric, margin)
-        return delong_compare(gold, pred_a, pred_b, positive=positive, labels=labels, level=ci, alpha=alpha,
+        return delong_either(gold, pred_a, pred_b, positive=positive, labels=labels, level=ci, alpha=alpha,
                               names=names, alternative=alternative)
     if margin is not None:
         from clfeval.significance.noninferiority import noninferiority

@@ -95,7 +95,7 @@ def _pct(level: float) -> str:
 
 def interval_text(ci: Any) -> str:
     """[low, high] as the tables write the numbers."""
-    if not ci or any(x is None for x in ci):
+    if not ci or any(x is None or x != x for x in ci):  # absent, or undefined (NaN)
         return "—"
     return f"[{num(ci[0])}, {num(ci[1])}]"
 
@@ -499,6 +499,7 @@ def _builtin() -> None:
     if _LAYOUTS:
         return
     from clfeval.scores.calibration import Calibration
+    from clfeval.core.ranksummary import RankingSummary
     from clfeval.scores.curves import Ranking, RankingOvR
     from clfeval.protocols.api import ProtocolResult
     from clfeval.evaluate.reports import Report
@@ -511,7 +512,8 @@ def _builtin() -> None:
     from clfeval.render.html import pages
     from clfeval.render.rank import rank_page
 
-    for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (Ranking, ranking_page), (RankingOvR, ranking_page),
+    for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (Ranking, ranking_page),
+                    (RankingSummary, ranking_page), (RankingOvR, ranking_page),
                     (ThresholdChoice, threshold_page), (LabelThresholds, label_thresholds_page),
                     (Calibration, calibration_page), (Comparison, comparison_page), (MultiComparison, multi_page),
                     (ProtocolResult, protocol_page), (ReutersStudy, study_page), (RankResult, rank_page)):
