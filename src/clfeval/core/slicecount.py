@@ -21,7 +21,7 @@ from clfeval.core.labels import label_str
 from clfeval.core.tables import ConfusionTable, embed, union_labels
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["SliceTables", "SliceCounter", "small_ints", "SliceBinning", "MAX_SLICES", "MISSING", "column_sets", "bin_edges",
+__all__ = ["check_slicing", "SliceTables", "SliceCounter", "small_ints", "SliceBinning", "MAX_SLICES", "MISSING", "column_sets", "bin_edges",
            "sample_keys"]
 
 #: Slices (value combinations of the ``by`` columns together) counted at most unless ``max_slices`` says more.
@@ -31,6 +31,21 @@ MISSING = "(missing)"
 #: Cells (slices × classes × classes) of one column set's tables held at most (int64: 128 MB).
 MAX_CELLS = 1 << 24
 _BITS = 20
+
+
+def check_slicing(option: str, verb: str, *, multilabel: bool, scored: bool, threshold: Any,
+                  show_errors: int) -> None:
+    """What slicing (``by``, ``find_slices``: ``option``; ``verb`` "slices" or "searches") cannot be combined with:
+    label sets, scores and thresholds (per-slice rankings are not built yet), ``show_errors``."""
+    if multilabel:
+        raise UsageError(lambda o: f"option {o} {verb} single-label reports; multi-label slices are not built yet.",
+                         params=[option])
+    if scored or threshold is not None:
+        raise UsageError(lambda o: f"option {o} {verb} the count tables of predictions; leave out the score "
+                                   f"columns and the threshold (per-slice rankings are not built yet).",
+                         params=[option])
+    if show_errors:
+        raise UsageError(lambda o, e: f"option {o} cannot be combined with {e}.", params=[option, "show_errors"])
 
 
 def column_sets(by: Any) -> list[tuple[str, ...]]:

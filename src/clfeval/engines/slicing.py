@@ -24,17 +24,10 @@ __all__ = ["report_by", "check_by"]
 
 def check_by(by: Any, *, multilabel: bool, scored: bool, threshold: Any, show_errors: int, max_slices: Any) -> Any:
     """The ``by`` column sets, checked against the other options before any data is read."""
-    from clfeval.core.slicecount import column_sets
+    from clfeval.core.slicecount import check_slicing, column_sets
 
     sets = column_sets(by)
-    if multilabel:
-        raise UsageError(lambda o: f"option {o} slices single-label reports; multi-label slices are not built yet.",
-                         params=["by"])
-    if scored or threshold is not None:
-        raise UsageError(lambda o: f"option {o} slices the count tables of predictions; leave out the score "
-                                   f"columns and the threshold (per-slice rankings are not built yet).", params=["by"])
-    if show_errors:
-        raise UsageError(lambda o, e: f"option {o} cannot be combined with {e}.", params=["by", "show_errors"])
+    check_slicing("by", "slices", multilabel=multilabel, scored=scored, threshold=threshold, show_errors=show_errors)
     if not isinstance(max_slices, int) or isinstance(max_slices, bool) or max_slices < 1:
         raise UsageError(lambda o: f"option {o} must be a whole number ≥ 1; got {max_slices!r}.",
                          params=["max_slices"])

@@ -41,6 +41,7 @@ def check_find(find_slices: Any, *, max_depth: Any, max_search: Any, metric: Any
                multilabel: bool, scored: bool, threshold: Any, show_errors: int) -> dict[str, Any]:
     """The search's settings: columns, lattice (column sets), metric, alpha and bounds, checked up front."""
     from clfeval.core import catalog
+    from clfeval.core.slicecount import check_slicing
     from clfeval.core.validation import check_probability
     from clfeval.significance.slicefind import PROPORTION_METRICS, lattice
 
@@ -48,14 +49,8 @@ def check_find(find_slices: Any, *, max_depth: Any, max_search: Any, metric: Any
     depth = _whole(max_depth, "max_depth", 1, 3)
     bound = _whole(max_search, "max_search", 1)
     alpha = check_probability(alpha, option="find_alpha")
-    if multilabel:
-        raise UsageError(lambda o: f"option {o} searches single-label reports; label sets are not searched yet.",
-                         params=["find_slices"])
-    if scored or threshold is not None:
-        raise UsageError(lambda o: f"option {o} searches the count tables of predictions; leave out the score "
-                                   f"columns and the threshold.", params=["find_slices"])
-    if show_errors:
-        raise UsageError(lambda o, e: f"option {o} cannot be combined with {e}.", params=["find_slices", "show_errors"])
+    check_slicing("find_slices", "searches", multilabel=multilabel, scored=scored, threshold=threshold,
+                  show_errors=show_errors)
     if metric is None:
         metric = f"recall:{positive}" if positive is not None else "accuracy"
     entry, _ = catalog.parse(metric, extra="")
