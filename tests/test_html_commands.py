@@ -191,7 +191,8 @@ def test_the_light_core_needs_no_extra():
     assert extra("html") == {"matplotlib", "jinja2", "markupsafe"}
     assert extra("text") == {"scikit-learn", "pystemmer"}
     assert extra("dask") == {"dask", "distributed"}
-    assert extra("all") == extra("html") | extra("text") | extra("dask")
+    assert extra("frame") == {"pandas"}
+    assert extra("all") == extra("html") | extra("text") | extra("dask") | extra("frame")
 
 
 def test_readme_set_up_installs_the_html_extra_and_writes_the_demo_page():
