@@ -44,7 +44,7 @@ def gate_exit(result: Any, gate: bool) -> None:
 
 def require_exit(report: Any) -> None:
     """With ``--require``: exit 3 (after the report is written) listing the conditions that are not met."""
-    req = report.sections.get("requirements") if hasattr(report, "sections") else None
+    req = getattr(report, "requirements", None)
     if req is None or req["met"]:
         return
     unmet = [c for c in req["conditions"] if not c["met"]]

@@ -89,7 +89,7 @@ def report(file: Path, **o: Any) -> None:
 
 
 def _errors_share(rep: Any, inp: Any, text: str, o: dict[str, Any], engine: Any) -> Any:
-    """The report with its ``errors_share`` section: the three largest confused cells of `clfeval errors`."""
+    """The report with its ``errors_share`` part: the three largest confused cells of `clfeval errors`."""
     import dataclasses
 
     from clfeval.engines.errorops import error_analysis
@@ -98,4 +98,4 @@ def _errors_share(rep: Any, inp: Any, text: str, o: dict[str, Any], engine: Any)
                        encoding=o["encoding"], engine=engine, multilabel=o["multilabel"] or None,
                        sep=o["sep"]).to_dict()
     share = {"cells": e["cells"][:3], "prior": e["prior"], "settings": e["settings"], "notes": e["notes"]}
-    return dataclasses.replace(rep, sections={**rep.sections, "errors_share": share})
+    return dataclasses.replace(rep, errors_share=share)

@@ -34,8 +34,6 @@ def spilled_in(value: Any) -> bool:
 
 
 def with_engine(result: Any, block: dict[str, Any]) -> Any:
-    """``result`` with its engine block: a report keeps it among its sections; other results in their
-    ``engine`` field."""
-    if hasattr(result, "sections") and isinstance(result.sections, dict):
-        return dataclasses.replace(result, sections={**result.sections, "engine": block})
+    """``result`` with its engine block in its ``engine`` field (a report's typed part
+    :class:`~clfeval.evaluate.sections.EnginePart`)."""
     return dataclasses.replace(result, engine=block)

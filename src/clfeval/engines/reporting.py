@@ -53,7 +53,7 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
     engine : Local, Dask, "local", "dask" or None
         Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
     require : sequence of str
-        Conditions such as ``"macro_f1>=0.70"``, each shown met or not (``sections["requirements"]``).
+        Conditions such as ``"macro_f1>=0.70"``, each shown met or not (``r.requirements``).
     by : str, sequence of str, or (with arrays) mapping name → values
         Slice columns (``"source"``, ``"source,lang"``): one count table per slice, counted in the same pass,
         and the ``slices`` section (:func:`clfeval.significance.slices.slice_section`). ``by_bins`` /
@@ -74,10 +74,10 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
     Returns
     -------
     Report
-        With ``sections["engine"]``: ``name``, ``mode`` (memory / streamed / cluster), ``spilled``.
+        With ``r.engine``: ``name``, ``mode`` (memory / streamed / cluster), ``spilled``.
 
     >>> r = report(["a", "b", "b"], ["a", "b", "a"])
-    >>> r.accuracy, r.sections["engine"]["mode"], r.sections["engine"]["spilled"]
+    >>> r.accuracy, r.engine.mode, r.engine.spilled
     (0.6666666666666666, 'memory', False)
     """
     eng = as_engine(engine)
@@ -257,8 +257,7 @@ def _tabular(eng: Any, data: Any, cols: dict[str, Any], threshold: Any, settings
     rep, block = _on_path(eng, inp, cols, threshold, settings, bins, binning, encoding, normalize, top_n, progress,
                           train_name)
     if inp.aliases:
-        rep = dataclasses.replace(rep, sections={**rep.sections, "inputs": {
-            "aliases": [{"skipped": a, "same_as": b} for a, b in inp.aliases]}})
+        rep = dataclasses.replace(rep, inputs={"aliases": [{"skipped": a, "same_as": b} for a, b in inp.aliases]})
     return rep, block
 
 
@@ -329,4 +328,4 @@ def _on_path(eng: Any, inp: Any, cols: dict[str, Any], threshold: Any, settings:
         check_train_overlap(train, train_name, inp.name, set(rep.labels), settings["multilabel"], settings["sep"])
     memory = eng.budget if isinstance(eng, Local) else None
     extra = {"partitions": len(inp.sources)} if isinstance(eng, Dask) else {}
-    return rep, engine_block(eng, mode, spilled=spilled_in(rep.sections.get("ranking")), memory=memory, **extra)
+    return rep, engine_block(eng, mode, spilled=spilled_in(None if rep.ranking is None else rep.ranking.to_dict()), memory=memory, **extra)

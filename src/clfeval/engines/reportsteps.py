@@ -118,5 +118,5 @@ def on_dask(eng: Any, inp: Any, cols: dict[str, Any], settings: dict[str, Any], 
         rep.table, positive=s["positive"], beta=s["beta"], zero_division=s["zero_division"],
         order=s["order"] is not None, sep=s["sep"], top_n=top_n, train_labels=s.get("train_labels"), ci=s["ci"],
         samples=s["samples"], seed=s["seed"], ci_method=s.get("ci_method", "auto") or "auto"))
-    extra = {k: v for k, v in rep.sections.items() if k not in again.sections}
-    return dataclasses.replace(again, sections={**again.sections, **extra})
+    extra = {k: v for k, v in rep.parts().items() if getattr(again, k) is None}
+    return dataclasses.replace(again, **extra)

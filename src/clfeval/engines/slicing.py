@@ -145,7 +145,7 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
                             order=s["order"] is not None, train_labels=s.get("train_labels"), sep=s["sep"],
                             top_n=top_n, ci=s["ci"], samples=s["samples"], seed=s["seed"],
                             ci_method=s.get("ci_method", "auto") or "auto")
-    sections = dict(rep.sections)
+    parts: dict[str, Any] = {}
     if slicing.get("n_by", 1):
         first = tables[0]
         if len(first.keys) > slicing["max_slices"]:
@@ -153,15 +153,15 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
                                           f"{slicing['max_slices']:,} slices (option {o}); slice by fewer columns, "
                                           f"bin a numeric column (--by-bins N), or raise {o}.",
                              params=["max_slices", "by"])
-        sections["slices"] = slice_section(first, positive=s["positive"], beta=s["beta"],
+        parts["slices"] = slice_section(first, positive=s["positive"], beta=s["beta"],
                                            zero_division=s["zero_division"], min_slice=slicing["min_slice"],
                                            metrics=slicing.get("metrics"), samples=slicing["slice_samples"],
                                            seed=s["seed"], ci=s["ci"], ci_samples=s["samples"])
     if slicing.get("find"):
         from clfeval.significance.slicesearch import found_section
 
-        sections["find_slices"] = found_section(tables, slicing["find"], min_slice=slicing["min_slice"])
-    return dataclasses.replace(rep, sections=sections)
+        parts["find_slices"] = found_section(tables, slicing["find"], min_slice=slicing["min_slice"])
+    return dataclasses.replace(rep, **parts)
 
 
 def _on_path(eng: Any, inp: Any, names: dict[str, str], settings: dict[str, Any], slicing: dict[str, Any],

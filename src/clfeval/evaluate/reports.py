@@ -29,6 +29,8 @@ from clfeval.evaluate.diagnostics import hardest_classes, misclassified, most_co
 from clfeval.errors import DataError, LabelListError, UsageError
 from clfeval.core.gold import EncodedGold
 from clfeval.evaluate.intervals import multilabel_ci, table_ci
+from clfeval.evaluate.sections import (PARTS, EnginePart, ErrorsSharePart, FoundSlicesPart, InputsPart, Intervals, Part,
+                                       RankingIntervals, RankingPart, RequirementsPart, SlicesPart, part_of)
 from clfeval.core.scoring import score, score_multilabel, stats_of
 from clfeval.core.signature import build_signature
 from clfeval.core.tables import ConfusionTable, MultilabelTable, table_of
@@ -78,10 +80,22 @@ class Report(Display):
     binary: dict[str, Any] | None = None
     ordinal: dict[str, Any] | None = None
     errors: dict[str, Any] | None = None
-    sections: dict[str, Any] = field(default_factory=dict)
+    ci: Intervals | None = None
+    ranking: RankingPart | None = None
+    ranking_ci: RankingIntervals | None = None
+    inputs: InputsPart | None = None
+    slices: SlicesPart | None = None
+    find_slices: FoundSlicesPart | None = None
+    requirements: RequirementsPart | None = None
+    engine: EnginePart | None = None
+    errors_share: ErrorsSharePart | None = None
     table: ConfusionTable | MultilabelTable | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        for cls in PARTS:  # an optional part given as plain data becomes its typed part
+            value = getattr(self, cls.key)
+            if value is not None and type(value) is not cls:
+                object.__setattr__(self, cls.key, part_of(cls.key, value))
         # per_class keyed by the labels as given (r.per_class[1] for integer labels); the JSON keeps their text
         if isinstance(self.per_class, LabelMap):
             return
@@ -93,6 +107,16 @@ class Report(Display):
             object.__setattr__(self, "per_class", LabelMap.of(keys, [self.per_class[k] for k in self.labels]))
         else:
             object.__setattr__(self, "per_class", LabelMap(self.per_class))
+
+    def parts(self) -> dict[str, Part]:
+        """The optional parts the report holds (``ci``, ``ranking``, ...), by JSON key, in the JSON's order."""
+        return {cls.key: getattr(self, cls.key) for cls in PARTS if getattr(self, cls.key) is not None}
+
+    @property
+    def sections(self) -> dict[str, Any]:
+        """Read-only view kept for compatibility: the optional parts as plain data by JSON key
+        (``r.sections["ranking"]`` is ``r.ranking.to_dict()``). Read the typed fields instead."""
+        return {key: part.to_dict() for key, part in self.parts().items()}
 
     @property
     def hardest_class(self) -> str | None:
@@ -164,7 +188,8 @@ class Report(Display):
         out["baselines"] = self.baselines
         if self.errors is not None:
             out["errors"] = self.errors
-        out.update(self.sections)
+        for key, part in self.parts().items():
+            out[key] = part.to_dict()
         out["undefined"] = self.undefined
         out["notes"] = list(self.notes)
         out["signature"] = self.signature
@@ -255,9 +280,9 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
     notes.extend(bnotes)
     if math.isnan(zd) and scored["undefined"]:
         notes.append("Undefined values (0/0) are shown as NaN and left out of the macro and weighted averages.")
-    sections = {}
+    intervals = None
     if ci is not None:
-        sections["ci"] = table_ci(table.counts, table.labels, level=ci, samples=samples, seed=seed, zero_division=zd,
+        intervals = table_ci(table.counts, table.labels, level=ci, samples=samples, seed=seed, zero_division=zd,
                                   beta=beta, order=order, positive=positive_index, method=ci_method)
     cells = None
     if sparse:
@@ -273,7 +298,7 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
                   confusion_matrix=None if sparse else table.counts.tolist(), confusion_cells=cells,
                   balanced_accuracy=scored["balanced_accuracy"],
                   mcc=scored["mcc"], kappa=scored["kappa"], binary=binary, ordinal=scored.get("ordinal"),
-                  sections=sections, table=table)
+                  ci=None if intervals is None else Intervals(intervals), table=table)
 
 
 #: Largest off-diagonal cells a sparse report's JSON lists (``confusion_cells``), and confusions in its text.
@@ -367,7 +392,7 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
     show_errors : int
         List up to this many misclassified items (ids, gold, prediction).
     scores : sequence, or mapping label → column, optional
-        Scores (higher = more positive) add a ``ranking`` section (ROC-AUC,
+        Scores (higher = more positive) add ``r.ranking`` (ROC-AUC,
         average precision): one column with ``positive``, or one column per
         label (one-vs-rest). See :func:`clfeval.scores.curves.ranking_section`.
     threshold : float, optional
@@ -375,8 +400,8 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
         positive iff score ≥ threshold (binary, or per label for multi-label).
     ci : float, optional
         Add a bootstrap percentile interval at this level (e.g. 0.95) to every
-        count-table metric, in ``sections["ci"]`` (same paths as the report's
-        keys; see :func:`clfeval.evaluate.intervals.table_ci`).
+        count-table metric, in ``r.ci`` (:class:`~clfeval.evaluate.sections.Intervals`: the same
+        paths as the report's keys; see :func:`clfeval.evaluate.intervals.table_ci`).
     samples, seed : int
         Bootstrap replicates and seed of the intervals.
     ci_method : str, list of str or dict
@@ -436,8 +461,8 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
         raise UsageError(lambda name: f"option {name}: multi-label intervals are bootstrap percentile intervals only; "
                          f"got {ci_method!r}.", params=["ci_method"])
     if multilabel and ci is not None:
-        rep = dataclasses.replace(rep, sections={**rep.sections, "ci": multilabel_ci(
-            enc.gold, enc.pred, enc.labels, level=ci, samples=samples, seed=seed, zero_division=zd, beta=beta)})
+        rep = dataclasses.replace(rep, ci=Intervals(multilabel_ci(
+            enc.gold, enc.pred, enc.labels, level=ci, samples=samples, seed=seed, zero_division=zd, beta=beta)))
     if show_errors:
         if multilabel:
             wrong = np.flatnonzero(np.any(enc.gold != enc.pred, axis=1))
@@ -453,5 +478,5 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
     if scores is not None:
         section = ranking_section(gold_enc, scores, positive=positive, multilabel=multilabel, sep=sep,
                                   threshold=threshold)
-        rep = dataclasses.replace(rep, sections={**rep.sections, "ranking": section})
+        rep = dataclasses.replace(rep, ranking=RankingPart(section))
     return rep

@@ -371,7 +371,7 @@ def check_requirements(report: Any, conditions: Sequence[str | Requirement], *,
     Parameters
     ----------
     report : Report or dict
-        With ``sections["ci"]`` (and ``ranking_ci``) when intervals should be judged too. Any result with
+        With ``ci`` (and ``ranking_ci``) when intervals should be judged too. Any result with
         ``to_dict()`` for function conditions of its kind.
     conditions : sequence of str or Requirement
         ``'macro_f1>=0.70'``, ``'recall:spam>=0.9'``, ``'accuracy>majority'``, ``'min_slice(recall:spam)>=0.8'``...
@@ -404,9 +404,9 @@ def check_requirements(report: Any, conditions: Sequence[str | Requirement], *,
 
 
 def with_requirements(report: Any, conditions: Sequence[str | Requirement]) -> Any:
-    """The report with its ``requirements`` section (:func:`check_requirements`), rendered after the others."""
+    """The report with its ``requirements`` part (:func:`check_requirements`), rendered after the others."""
     import dataclasses
 
     section = check_requirements(report, conditions).to_dict()
     section.pop("signature")
-    return dataclasses.replace(report, sections={**report.sections, "requirements": section})
+    return dataclasses.replace(report, requirements=section)

@@ -148,4 +148,4 @@ def report_scored_batches(batches: Iterable[Any], *, score: str | None = None, p
     finally:
         store.close()
     rep = finish_report(table, errors, positive=positive, sep=sep, order=order is not None, **settings)
-    return dataclasses.replace(rep, sections={**rep.sections, "ranking": section})
+    return dataclasses.replace(rep, ranking=section)

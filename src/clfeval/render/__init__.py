@@ -42,9 +42,10 @@ def register(result_type: type, *, text: Callable[[Any], list[Any]] | None = Non
 
 
 def register_section(name: str, blocks: Callable[[Any], list[Any]]) -> None:
-    """Register the layout of an extra report section (``Report.sections[name]``).
+    """Register the layout of an optional part of a report (``Report.ranking``, ``Report.ci``, ...: the
+    typed part whose JSON key is ``name``).
 
-    ``blocks(section_data)`` returns a list of
+    ``blocks(part.to_dict())`` returns a list of
     :class:`~clfeval.render._util.TableBlock` / ``TextBlock``; the report's text
     and Markdown renderers place them after the diagnostics.
     """

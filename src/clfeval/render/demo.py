@@ -59,8 +59,8 @@ def side_by_side(d: DemoReport) -> TableBlock:
     a, b = d.report, d.report_b
     rows = [["accuracy", a.accuracy, b.accuracy], ["macro-F1", a.macro["f1"], b.macro["f1"]],
             ["micro-F1", a.micro["f1"], b.micro["f1"]], ["balanced accuracy", a.balanced_accuracy, b.balanced_accuracy]]
-    if "ranking" in a.sections and "ranking" in b.sections:
-        ra, rb = a.sections["ranking"]["macro"], b.sections["ranking"]["macro"]
+    if a.ranking is not None and b.ranking is not None:
+        ra, rb = a.ranking["macro"], b.ranking["macro"]
         rows += [["ROC-AUC (macro)", ra["roc_auc"], rb["roc_auc"]],
                  ["average precision (macro)", ra["average_precision"], rb["average_precision"]]]
     return TableBlock("A and B on the same test tickets", ["measure", "A", "B"], [[r[0], num(r[1]), num(r[2])] for r in rows])

@@ -207,8 +207,9 @@ def report_blocks(rep: Report) -> list[Block]:
         blocks.append(TableBlock(f"Misclassified items ({e['shown']} of {e['total']})", ["id", "gold", "predicted"], rows,
                                  numeric_from=3, caption="The short list of ids; `clfeval errors` shows each confused "
                                                          "cell's documents and the vocabulary they share."))
-    for name, section_blocks in section_renderers(rep.sections).items():
-        blocks.extend(section_blocks(rep.sections[name]))
+    parts = rep.parts()
+    for name, section_blocks in section_renderers(parts).items():
+        blocks.extend(section_blocks(parts[name].to_dict()))
     und = undefined_text(rep)
     if und:
         blocks.append(TextBlock(und))
@@ -216,7 +217,7 @@ def report_blocks(rep: Report) -> list[Block]:
         blocks.append(TextBlock(note, style="dim"))
     sig = rep.signature
     line = f"clfeval {sig['version']} · zero_division={sig['zero_division']} · beta={sig['beta']:g}"
-    engine = engine_text((rep.sections.get("ranking") or {}).get("external"))
+    engine = engine_text(rep.ranking.get("external") if rep.ranking is not None else None)
     blocks.append(TextBlock(line + (f" · {engine}" if engine else ""), style="dim"))
     return blocks
 

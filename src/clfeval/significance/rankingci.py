@@ -165,7 +165,7 @@ def ranking_ci(gold: Any, scores: Any, *, positive: Any = None, multilabel: bool
 
 
 def with_ranking_ci(report: Any, gold: Any, scores: Any, **kwargs: Any) -> Any:
-    """The report with its ``ranking_ci`` section (:func:`ranking_ci` of the same gold labels and scores)."""
+    """The report with its ``ranking_ci`` part (:func:`ranking_ci` of the same gold labels and scores)."""
     import dataclasses
 
-    return dataclasses.replace(report, sections={**report.sections, "ranking_ci": ranking_ci(gold, scores, **kwargs)})
+    return dataclasses.replace(report, ranking_ci=ranking_ci(gold, scores, **kwargs))

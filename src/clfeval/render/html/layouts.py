@@ -125,11 +125,11 @@ def report_page(rep: Any, figs: Figures | None = None) -> Page:
             "per-label table below, its precision, recall and F1 in the figure under that table).", "note")]))
     attach(sections, "Per class", [figs(plots.per_class, d, "Precision, recall and F1 per class"),
                                     figs(plots.phi_delta, d, "The classes in the φ–δ diagram")])
-    if "ranking" in rep.sections:
+    if rep.ranking is not None:
         attach(sections, "Ranking", [figs(plots.roc, d, "ROC curve"), figs(plots.pr, d, "Precision–recall curve")])
-    if "slices" in rep.sections:
+    if rep.slices is not None:
         attach(sections, "By slice", [figs(plots.forest, d, "Forest plot of the slices")])
-    if (rep.sections.get("find_slices") or {}).get("found"):
+    if rep.find_slices is not None and rep.find_slices.found:
         attach(sections, "Slices where", [figs(plots.found_forest, d, "Forest plot of the slices found")])
     return page
 
@@ -171,8 +171,8 @@ _METHOD_SHORT = {"percentile": "percentile", "bca": "BCa", "wilson": "Wilson"}
 
 def _ci_of(rep: Any, *path: str) -> list[tuple[str, Any]]:
     """The card line of a metric's --ci interval ("95% BCa interval", "[low, high]"), or nothing."""
-    ci = rep.sections.get("ci")
-    node = ci
+    ci = rep.ci.to_dict() if rep.ci is not None else None
+    node: Any = ci
     for key in path:
         node = node.get(key) if isinstance(node, dict) else None
     if not ci or not isinstance(node, list):
@@ -198,13 +198,14 @@ def _report_summary(rep: Any) -> Summary:
     else:
         s.headline.append(card("balanced accuracy", rep.balanced_accuracy, _ci_of(rep, "balanced_accuracy")))
         s.headline.append(card("MCC", rep.mcc, _ci_of(rep, "mcc")))
-    rk = rep.sections.get("ranking")
+    rk = rep.ranking.to_dict() if rep.ranking is not None else None
     if rk:
         binned = rk.get("binned")  # --score-bins: approximate, with the exact bound of the AUC's error
-        chosen = ((rep.sections.get("ranking_ci") or {}).get("roc_auc") or {}).get("interval")
+        rci = rep.ranking_ci.to_dict() if rep.ranking_ci is not None else {}
+        chosen = (rci.get("roc_auc") or {}).get("interval")
         s.headline.append(card("ROC-AUC (binned)" if binned else "ROC-AUC", rk["roc_auc"],
                                ([("|error| at most", binned["auc_error_bound"])] if binned else [])
-                               + ([(f"{_pct(rep.sections['ranking_ci']['level'])} interval ({chosen['name']})",
+                               + ([(f"{_pct(rci['level'])} interval ({chosen['name']})",
                                     interval_text(chosen["ci"]))] if chosen else [])
                                + [("random ranking", 0.5)]))
         random_ap = rk["random"]["average_precision"] if "random" in rk else None
