@@ -24,6 +24,7 @@ _EXPORTS = {
     "clfeval.engines.spec": ("Local", "Dask"),
     "clfeval.engines.reporting": ("report",),
     "clfeval.engines.comparing": ("compare",),
+    "clfeval.significance.compared": ("Compared",),
     "clfeval.engines.scoreops": ("threshold", "calibration", "ranking"),
     "clfeval.engines.errorops": ("error_analysis",),
     "clfeval.evaluate.erroranalysis": ("ErrorAnalysis",),
@@ -81,5 +82,6 @@ if TYPE_CHECKING:
     )
     from clfeval.significance.multirank import RankResult
     from clfeval.significance.delong import DeLongComparison, DeLongOvR, delong_compare, delong_ovr
+    from clfeval.significance.compared import Compared
     from clfeval.significance.noninferiority import NonInferiority, noninferiority
     from clfeval.significance.paired import Comparison, MultiComparison, compare_many, holm

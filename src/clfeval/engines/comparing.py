@@ -16,6 +16,7 @@ from clfeval.engines.block import engine_block, with_engine
 from clfeval.engines.capabilities import refuse, refuse_stdin
 from clfeval.engines.spec import Dask, Local, as_engine
 from clfeval.errors import UsageError
+from clfeval.significance.compared import Compared, compared
 
 __all__ = ["compare", "resampling_steps", "check_decision", "check_binned"]
 
@@ -29,17 +30,39 @@ def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | No
             score_binning: str = "quantile", input_format: str | None = None, encoding: str = "utf-8",
             normalize: str | None = None, engine: Any = None,
             progress: Callable[[int, int], None] | None = None, by: Any = None, by_bins: int | None = None,
-            by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Any:
+            by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Compared:
     """Compare systems on the same test items with a paired test.
 
     ``compare(gold, pred_a, pred_b)`` compares arrays (more arrays: every pair, or each against
     ``baseline``); ``compare(a, b)`` compares two tables or PATHs (columns ``gold``, ``pred`` or ``score``,
     ``id``), matched by id, else by row.
 
+    Returns one type, :class:`~clfeval.significance.compared.Compared`, whatever the inputs: its one part set
+    (``pair``, ``many``, ``delong``, ``delong_ovr``, ``noninferiority`` or ``sliced``; ``kind`` names it) is
+    the test's own result, whose fields are also read through the wrapper.
+
     >>> r = compare(["a", "b", "a", "b"], ["a", "b", "a", "a"], ["a", "a", "b", "a"], samples=200)
-    >>> r.a, r.b, r.engine["mode"]
-    (0.75, 0.25, 'memory')
+    >>> r.kind, r.pair.a, r.pair.b, r.engine["mode"]
+    ('pair', 0.75, 0.25, 'memory')
     """
+    return compared(_compare(*systems, gold=gold, pred=pred, score=score, id=id, metric=metric, test=test,
+                             samples=samples, seed=seed, alpha=alpha, ci=ci, ci_method=ci_method, labels=labels,
+                             positive=positive, zero_division=zero_division, beta=beta, names=names,
+                             baseline=baseline, alternative=alternative, margin=margin, scores_prefix=scores_prefix,
+                             repeat=repeat, score_bins=score_bins, score_binning=score_binning,
+                             input_format=input_format, encoding=encoding, normalize=normalize, engine=engine,
+                             progress=progress, by=by, by_bins=by_bins, by_binning=by_binning,
+                             max_slices=max_slices, min_slice=min_slice))
+
+
+def _compare(*systems: Any, gold: Any, pred: str, score: str | None, id: str | None, metric: Any, test: str,
+             samples: int, seed: Any, alpha: float, ci: float, ci_method: str | None, labels: Sequence[Any] | None,
+             positive: Any, zero_division: Any, beta: float, names: Sequence[str] | None, baseline: str | None,
+             alternative: str, margin: float | None, scores_prefix: str | None, repeat: str | None,
+             score_bins: int | None, score_binning: str, input_format: str | None, encoding: str,
+             normalize: str | None, engine: Any, progress: Callable[[int, int], None] | None, by: Any,
+             by_bins: int | None, by_binning: str, max_slices: int, min_slice: int) -> Any:
+    """The front door's work: the test's own result (one of the parts of a Compared)."""
     from clfeval.significance.results import check_estimate, with_estimate
 
     eng = as_engine(engine)

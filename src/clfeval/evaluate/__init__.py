@@ -8,6 +8,8 @@ from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
     "clfeval.evaluate.reports": ("Report", "report_from_table"),
+    "clfeval.evaluate.sections": ("Part", "Intervals", "RankingPart", "RankingIntervals", "InputsPart", "SlicesPart",
+                                  "FoundSlicesPart", "RequirementsPart", "EnginePart", "ErrorsSharePart"),
     "clfeval.evaluate.requirements": ("Requirement", "Requirements", "parse_requirement", "check_requirements"),
     "clfeval.evaluate.diagnostics": ("hardest_classes", "most_confused_pair", "top_confusions", "misclassified"),
     "clfeval.evaluate.baselines": ("majority_table", "uniform_table", "stratified_table"),
@@ -19,6 +21,18 @@ __getattr__, __dir__ = _attach(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from clfeval.evaluate.reports import Report, report_from_table
+    from clfeval.evaluate.sections import (
+        EnginePart,
+        ErrorsSharePart,
+        FoundSlicesPart,
+        InputsPart,
+        Intervals,
+        Part,
+        RankingIntervals,
+        RankingPart,
+        RequirementsPart,
+        SlicesPart,
+    )
     from clfeval.evaluate.requirements import Requirement, Requirements, check_requirements, parse_requirement
     from clfeval.evaluate.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
     from clfeval.evaluate.baselines import majority_table, stratified_table, uniform_table

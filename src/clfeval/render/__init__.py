@@ -63,7 +63,7 @@ _WHERE = {
     "ProtocolResult": "protocols", "RunList": "runlog", "Run": "runlog", "BestRuns": "runlog", "Ablation": "runlog",
     "CheckResult": "runlog", "Ranking": "scores", "RankingOvR": "scores", "ThresholdChoice": "scores",
     "LabelThresholds": "scores", "Calibration": "scores", "Comparison": "significance",
-    "MultiComparison": "significance", "ReutersStudy": "study", "FetchedDataset": "study",
+    "MultiComparison": "significance", "Compared": "significance", "ReutersStudy": "study", "FetchedDataset": "study",
     "FoundSlices": "slicefind", "RankResult": "rank", "SlicedComparison": "slices", "SlicedThreshold": "slices",
     "SlicedCalibration": "slices",
 }

@@ -1,12 +1,14 @@
 """Text and Markdown rendering of comparisons (:class:`~clfeval.significance.paired.Comparison`,
-:class:`~clfeval.significance.paired.MultiComparison`) and of the report's ``ci`` section."""
+:class:`~clfeval.significance.paired.MultiComparison`; :class:`~clfeval.significance.compared.Compared` as its
+part) and of the report's ``ci`` part."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from clfeval.render import register, register_section
+from clfeval.render import register, register_section, render, renderables
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
+from clfeval.significance.compared import Compared
 from clfeval.significance.paired import Comparison, MultiComparison, metric_label
 
 __all__ = ["comparison_blocks", "multi_blocks", "ci_blocks", "bound_label", "estimate_caption", "estimate_of"]
@@ -235,4 +237,5 @@ register(Comparison, text=lambda c: blocks_to_rich(comparison_blocks(c)),
          markdown=lambda c: blocks_to_markdown(comparison_blocks(c)))
 register(MultiComparison, text=lambda m: blocks_to_rich(multi_blocks(m)),
          markdown=lambda m: blocks_to_markdown(multi_blocks(m)))
+register(Compared, text=lambda c: renderables(c.result), markdown=lambda c: render(c.result, "markdown"))
 register_section("ci", ci_blocks)

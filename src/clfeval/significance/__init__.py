@@ -9,6 +9,7 @@ from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
     "clfeval.significance.paired": ("Comparison", "MultiComparison", "compare_many", "holm", "mcnemar"),
+    "clfeval.significance.compared": ("Compared",),
     "clfeval.significance.delong": ("AUCInterval", "DeLongComparison", "DeLongOvR", "delong_auc", "delong_test",
                                     "delong_ovr", "delong_compare"),
     "clfeval.significance.cvcompare": ("CVComparison", "cv_compare", "five_by_two_cv"),
@@ -25,6 +26,7 @@ __getattr__, __dir__ = _attach(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from clfeval.significance.paired import Comparison, MultiComparison, compare_many, holm, mcnemar
+    from clfeval.significance.compared import Compared
     from clfeval.significance.delong import (
         AUCInterval,
         DeLongComparison,

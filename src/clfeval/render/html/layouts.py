@@ -504,6 +504,7 @@ def _builtin() -> None:
     from clfeval.scores.curves import Ranking, RankingOvR
     from clfeval.protocols.api import ProtocolResult
     from clfeval.evaluate.reports import Report
+    from clfeval.significance.compared import Compared
     from clfeval.significance.paired import Comparison, MultiComparison
     from clfeval.studies.demo_report import DemoReport
     from clfeval.studies.reuters import ReutersStudy
@@ -521,6 +522,7 @@ def _builtin() -> None:
         register_layout(cls, fn)
     for cls, fn in _decision_layouts().items():
         register_layout(cls, fn)
+    register_layout(Compared, lambda c, figs=None: layout(c.result, figs))
     for cls, fn in pages.generic().items():
         register_layout(cls, fn)
 
