@@ -122,6 +122,21 @@ def _undefined_cases():
     yield "non-inferiority (undefined metric)", clfeval.noninferiority(
         ["a", "b", "b"] * 4, ["b", "b", "b"] * 4, ["b", "b", "b"] * 4, margin=0.1, metric="precision:a",
         zero_division="nan", samples=50), ("a",)
+    # the typed optional parts of a report, each on its own (their to_dict is what the report lays out)
+    parted = clfeval.report(["a", "b", "b"] * 5, ["b", "b", "b"] * 5, zero_division="nan", ci=0.9, samples=100,
+                            require=["precision:a>=0.5"])
+    yield "report part: intervals", parted.ci, ("per_class", "a", "precision", 0)
+    yield "report part: requirements", parted.requirements, ("conditions", 0, "value")
+    yield "report part: ranking (no negatives)", clfeval.report([1, 1, 1], [1, 1, 0], scores=[.2, .4, .1],
+                                                                positive=1).ranking, ("roc_auc",)
+    import pyarrow as pa
+
+    sliced = clfeval.report(pa.table({"gold": ["a", "b", "b"] * 20, "pred": ["b", "b", "b"] * 20,
+                                      "reg": ["x", "y"] * 30}), by="reg", zero_division="nan")
+    yield "report part: slices", sliced.slices, ("slices", 0, "metrics", "precision:a")
+    yield "compare's one type (undefined metric)", clfeval.compare(
+        ["a", "b", "b"], ["b", "b", "b"], ["b", "b", "b"], metric="precision:a", zero_division="nan",
+        samples=20), ("a",)
 
 
 @pytest.mark.parametrize("what, result, path", list(_undefined_cases()), ids=lambda x: x if isinstance(x, str) else "")

@@ -1,0 +1,148 @@
+"""Typed results, part two (issue 22): a report's optional parts are typed fields (r.ci, r.ranking, ...) laid out
+by the report's one to_dict, and clfeval.compare returns one type whatever its inputs."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from sklearn.metrics import accuracy_score, roc_auc_score
+
+import clfeval
+from clfeval.evaluate import sections as S
+from clfeval.render import render, to_json
+
+RNG = np.random.default_rng(7)
+N = 300
+GOLD = (RNG.random(N) < 0.4).astype(int)
+SCORE = GOLD + RNG.normal(0, 1.0, N)
+PRED = (SCORE > 0.5).astype(int)
+
+
+def _unstandardized_partial_auc(y, s, max_fpr):
+    """The area under the ROC step curve from FPR 0 to max_fpr, by hand from scikit-learn's roc_curve."""
+    from sklearn.metrics import roc_curve
+
+    fpr, tpr, _ = roc_curve(y, s)
+    stop = np.searchsorted(fpr, max_fpr, "right")
+    x = np.r_[fpr[:stop], max_fpr]
+    y_ = np.r_[tpr[:stop], np.interp(max_fpr, fpr, tpr)]
+    return float(np.trapezoid(y_, x))
+
+
+def test_every_optional_part_is_a_typed_field_and_none_when_not_asked_for():
+    plain = clfeval.report(GOLD, PRED)
+    assert all(getattr(plain, cls.key) is None for cls in S.PARTS if cls is not S.EnginePart)
+    assert plain.parts() == {"engine": plain.engine}
+    t = pa.table({"gold": GOLD, "pred": PRED, "score": SCORE})  # (a table: ranking intervals too)
+    r = clfeval.report(t, score="score", positive=1, ci=0.9, samples=200, require=["accuracy>=0.5", "roc_auc>=0.6"])
+    assert type(r.ci) is S.Intervals and r.ci.level == 0.9
+    assert type(r.ranking) is S.RankingPart and type(r.ranking_ci) is S.RankingIntervals
+    assert type(r.requirements) is S.RequirementsPart and r.requirements.met
+    assert type(r.engine) is S.EnginePart and (r.engine.name, r.engine.mode) == ("local", "memory")
+    assert r.ranking.roc_auc == pytest.approx(roc_auc_score(GOLD, SCORE), abs=1e-12)
+    assert r.ranking.partial_roc_auc == pytest.approx(_unstandardized_partial_auc(GOLD, SCORE, r.ranking.max_fpr),
+                                                      abs=1e-12)
+    lo, hi = r.ci["accuracy"]
+    assert lo <= accuracy_score(GOLD, PRED) <= hi
+    with pytest.raises(TypeError):
+        r.ranking["roc_auc"] = 0.5  # read-only
+    with pytest.raises(AttributeError):
+        r.ranking.data = {}  # frozen
+
+
+def test_the_report_lays_out_each_part_under_its_key_in_one_order():
+    t = pa.table({"gold": GOLD, "pred": PRED, "score": SCORE, "reg": np.where(np.arange(N) % 3, "n", "s")})
+    r = clfeval.report(t, score="score", positive=1, ci=0.9, samples=100, require=["accuracy>=0.5"])
+    d = r.to_dict()
+    for key, part in r.parts().items():
+        assert d[key] == part.to_dict(), key
+    keys = [k for k in d if k in {cls.key for cls in S.PARTS}]
+    assert keys == ["ci", "ranking", "ranking_ci", "requirements", "engine"]  # PARTS' order
+    assert list(d)[-3:] == ["undefined", "notes", "signature"]
+    assert r.sections == {k: d[k] for k in keys}  # the compatibility view holds the same data
+    sliced = clfeval.report(t, by="reg", find_slices=["reg"])
+    assert type(sliced.slices) is S.SlicesPart and sliced.slices.n_slices == 2
+    assert type(sliced.find_slices) is S.FoundSlicesPart
+    assert [k for k in sliced.to_dict() if k in ("slices", "find_slices", "engine")] == ["slices", "find_slices",
+                                                                                         "engine"]
+
+
+def test_a_part_given_as_plain_data_becomes_typed_and_a_wrong_value_is_refused():
+    import dataclasses
+
+    r = dataclasses.replace(clfeval.report(GOLD, PRED), inputs={"aliases": []})
+    assert type(r.inputs) is S.InputsPart and r.to_dict()["inputs"] == {"aliases": []}
+    with pytest.raises(TypeError, match="'ranking' takes a mapping"):
+        dataclasses.replace(r, ranking=0.9)
+
+
+def test_the_ranking_part_of_one_vs_rest_scores_reads_the_macro_mean():
+    g = ["a", "b", "c", "a", "b", "c", "a"]
+    cols = {"a": [.9, .1, .2, .8, .3, .1, .4], "b": [.1, .7, .3, .1, .6, .2, .3], "c": [.0, .2, .5, .1, .1, .7, .3]}
+    r = clfeval.report(g, ["a", "b", "c", "a", "b", "c", "b"], scores=cols)
+    want = np.mean([roc_auc_score([x == k for x in g], cols[k]) for k in cols])
+    assert r.ranking.roc_auc == pytest.approx(want, abs=1e-12)
+    assert math.isnan(r.ranking.partial_roc_auc)  # partial ROC-AUC is a one-positive-class measure
+
+
+def test_text_markdown_and_html_show_the_partial_roc_auc():
+    r = clfeval.report(GOLD, PRED, scores=SCORE, positive=1)
+    want = f"{_unstandardized_partial_auc(GOLD, SCORE, r.ranking.max_fpr):.4f}"
+    row = f"partial ROC-AUC (FPR ≤ {r.ranking.max_fpr:g})"
+    random = f"{r.ranking.max_fpr ** 2 / 2:.4f}"  # a random ranking's area under the diagonal up to max_fpr
+    for fmt in ("text", "markdown", "html"):
+        out = render(r, fmt)
+        line = next((x for x in out.splitlines() if row in x), None)
+        assert line is not None and want in line and random in line, fmt
+    assert row not in render(clfeval.report(GOLD, PRED), "text")
+
+
+# --- compare: one return type -------------------------------------------------------------------
+
+def _compare_cases():
+    y = GOLD.astype(bool)
+    a, b = SCORE, SCORE + RNG.normal(0, 1.0, N)
+    pa_, pb = PRED, (b > 0.5).astype(int)
+    yield "pair", clfeval.compare(GOLD, pa_, pb, samples=100), "Comparison"
+    yield "many", clfeval.compare(GOLD, pa_, pb, 1 - pb, samples=100), "MultiComparison"
+    yield "delong", clfeval.compare(y, a, b, test="delong", positive=True, metric="roc_auc"), "DeLongComparison"
+    yield "noninferiority", clfeval.compare(GOLD, pa_, pb, margin=0.05, samples=100), "NonInferiority"
+    t = lambda p: pa.table({"id": np.arange(N), "gold": GOLD, "pred": p,  # noqa: E731
+                            "reg": np.where(np.arange(N) % 2, "n", "s")})
+    yield "sliced", clfeval.compare(t(pa_), t(pb), by="reg", samples=50), "SlicedComparison"
+
+
+@pytest.mark.parametrize("kind, result, part", list(_compare_cases()), ids=lambda x: x if isinstance(x, str) else "")
+def test_compare_returns_one_type_whose_one_part_is_the_tests_result(kind, result, part):
+    assert type(result) is clfeval.Compared and result.kind == kind
+    held = getattr(result, kind)
+    assert type(held).__name__ == part and result.result is held
+    assert [k for k in ("pair", "many", "delong", "delong_ovr", "noninferiority", "sliced")
+            if getattr(result, k) is not None] == [kind]
+    assert to_json(result) == to_json(held)  # the JSON is the part's, unchanged
+    assert render(result, "text") == render(held, "text")
+
+
+def test_compare_reads_through_to_its_part():
+    r = clfeval.compare(GOLD, PRED, 1 - PRED, samples=100)
+    assert r.a == accuracy_score(GOLD, PRED) == r.pair.a and r.engine["mode"] == "memory"
+    assert json.loads(to_json(r))["a"] == r.a
+    with pytest.raises(AttributeError):
+        r.no_such_field  # noqa: B018
+    with pytest.raises(ValueError, match="exactly one part"):
+        clfeval.Compared()
+    with pytest.raises(ValueError, match="exactly one part"):
+        clfeval.Compared(pair=r.pair, many=r.pair)
+
+
+def test_the_tests_called_directly_keep_their_own_types():
+    y = GOLD.astype(bool)
+    assert type(clfeval.delong_compare(y, SCORE, -SCORE, positive=True)) is clfeval.DeLongComparison
+    assert type(clfeval.noninferiority(GOLD, PRED, PRED, margin=0.05, samples=50)) is clfeval.NonInferiority
+    from clfeval.significance.paired import compare
+
+    assert type(compare(GOLD, PRED, 1 - PRED, samples=50)) is clfeval.Comparison
