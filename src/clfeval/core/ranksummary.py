@@ -39,7 +39,7 @@ from clfeval.core.display import Display
 from clfeval.errors import UsageError
 
 __all__ = ["EXACT_CUTS_MAX", "MAX_FPR", "RankingSummary", "roc_auc", "average_precision", "partial_roc_auc", "roc_curve",
-           "pr_curve", "partial_area", "exact_dot", "roc_auc_of", "ranking_notes", "DEFINITIONS"]
+           "pr_curve", "partial_area", "exact_dot", "roc_auc_of", "ranking_notes", "score_counts", "DEFINITIONS"]
 
 #: Beyond memory, the per-distinct-score counts are kept while there are at most this many distinct scores
 #: (and they fit the memory budget); above it a summary holds the sampled cuts of its curves only.
@@ -260,6 +260,20 @@ class RankingSummary(Display):
 
 
 # --- the ranking metrics: functions of the summary (the catalogue's compute) ----------------
+
+def score_counts(s: RankingSummary) -> tuple[np.ndarray, np.ndarray]:
+    """(positives, negatives) at each distinct score, decreasing threshold (int64): the per-distinct-score
+    counts the ranking intervals (DeLong's variance, the stratified bootstrap) are functions of.
+
+    >>> from clfeval.scores.curves import ranking
+    >>> p, n = score_counts(ranking([1, 0, 1, 0, 0], [0.9, 0.9, 0.5, 0.2, 0.1], positive=1).summary)
+    >>> p.tolist(), n.tolist()
+    ([1, 1, 0, 0], [1, 0, 1, 1])
+    """
+    c = s.cuts
+    tp, fp = np.asarray(c.tp, dtype=np.int64), np.asarray(c.fp, dtype=np.int64)
+    return np.diff(tp, prepend=0), np.diff(fp, prepend=0)
+
 
 def roc_auc(s: RankingSummary) -> float:
     """ROC-AUC = (below + ½·tied) / (P·N), correctly rounded; NaN without positives or negatives."""

@@ -40,7 +40,8 @@ def ranking_blocks(d: dict[str, Any]) -> list[Block]:
         rows = [["ROC-AUC (binned)" if binned else "ROC-AUC", auc, num(d["random"]["roc_auc"])],
                 [PR_AUC, num(d["average_precision"]), num(d["random"]["average_precision"])]]
         if "partial_roc_auc" in d and d.get("max_fpr") is not None:  # the area up to max_fpr (not standardized)
-            rows.append([f"partial ROC-AUC (FPR ≤ {d['max_fpr']:g})", num(d["partial_roc_auc"]),
+            rows.append([f"partial ROC-AUC (FPR ≤ {d['max_fpr']:g}{', binned' if binned else ''})",
+                         num(d["partial_roc_auc"]),
                          num(d["random"].get("partial_roc_auc"))])
         blocks.append(TableBlock(f"Positive class {d['positive']!r}: {d['n_positive']} of {d['n']} items "
                                  f"(prevalence {num(d['prevalence'])})", ["measure", "value", "random ranking"], rows))

@@ -20,7 +20,11 @@ positive i (of positives above negative j), ties ½.
 The functions take arrays with a leading axis of rankings, so that
 ``bench/ci_coverage.py`` measures these very functions over thousands of
 simulated test sets; :func:`auc_interval` is the one-ranking front of the
-report's ``--ci-method``.
+report's ``--ci-method``. One ranking's intervals are functions of its
+:class:`~clfeval.core.ranksummary.RankingSummary`: the placement values are
+the same for every item of one distinct score, so :func:`summary_placements`
+gives them once per distinct score with their counts, and the variances, the
+jackknife and the bootstrap read those (no sort of the scores).
 
 References: DeLong, DeLong & Clarke-Pearson (1988); Hanley & McNeil (1982);
 Qin & Hotilovac (2008) (the logit interval); Efron & Tibshirani (1993), §14.3 (BCa).
@@ -34,9 +38,10 @@ from typing import Any
 import numpy as np
 
 from clfeval.core import resample as rs
+from clfeval.core.ranksummary import RankingSummary, score_counts
 
 __all__ = ["AUC_METHODS", "wald", "logit_wald", "hanley_mcneil_variance", "delong_variance", "auc_jackknife",
-           "bootstrap_ends", "auc_interval", "too_narrow_auc"]
+           "bootstrap_ends", "auc_interval", "too_narrow_auc", "summary_placements", "summary_delong_variance"]
 
 #: Every interval of one ROC-AUC clfeval offers (``--ci-method``).
 AUC_METHODS = ("delong", "logit-delong", "hanley-mcneil", "percentile", "bca")
@@ -94,29 +99,56 @@ def bootstrap_ends(reps: np.ndarray, auc: np.ndarray, jack: np.ndarray | None, l
     return rs.bca_ends(reps, auc, jack, np.ones(jack.shape[1]), level)
 
 
+def summary_placements(s: RankingSummary) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(v10, m_k, v01, n_k)`` of a ranking summary: at each distinct score holding positives, their placement
+    value V10 (share of negatives below, ties ½) and how many positives share it; the same for the negatives
+    (V01, the share of positives above). Decreasing score; from the per-distinct-score counts alone.
+
+    >>> from clfeval.scores.curves import ranking
+    >>> v10, m_k, v01, n_k = summary_placements(ranking([1, 0, 1, 0], [0.9, 0.2, 0.2, 0.1], positive=1).summary)
+    >>> v10.tolist(), m_k.tolist(), v01.tolist(), n_k.tolist()
+    ([1.0, 0.75], [1, 1], [0.75, 1.0], [1, 1])
+    """
+    p, q = score_counts(s)
+    tp, fp = np.cumsum(p), np.cumsum(q)
+    hp, hq = p > 0, q > 0
+    v10 = (2 * (s.n_negative - fp[hp]) + q[hp]) / (2.0 * s.n_negative)
+    v01 = (2 * tp[hq] - p[hq]) / (2.0 * s.n_positive)
+    return v10, p[hp], v01, q[hq]
+
+
+def summary_delong_variance(s: RankingSummary) -> float:
+    """DeLong's S10/m + S01/n of one ranking summary (NaN with fewer than two positives or negatives)."""
+    m, n = s.n_positive, s.n_negative
+    if min(m, n) < 2:
+        return math.nan
+    v10, m_k, v01, n_k = summary_placements(s)
+    auc = s.roc_auc
+    return float(np.dot(m_k, (v10 - auc) ** 2)) / (m - 1) / m + float(np.dot(n_k, (v01 - auc) ** 2)) / (n - 1) / n
+
+
 def auc_interval(rk: Any, method: str, *, level: float, samples: int, rng: np.random.Generator) -> list[float]:
     """[low, high] of one ranking's ROC-AUC by ``method`` (one of :data:`AUC_METHODS`); NaN ends where undefined
-    (fewer than two positives or negatives for the variances and the jackknife)."""
+    (fewer than two positives or negatives for the variances and the jackknife). ``rk``: a
+    :class:`~clfeval.core.ranksummary.RankingSummary`, or anything with one (``.summary``)."""
     from clfeval.significance.curvebands import auc_replicates
-    from clfeval.significance.delong import placements
 
-    y = np.zeros(rk.n, dtype=bool)
-    y[:rk.n_positive] = True
-    s = np.concatenate([rk.pos_scores, rk.neg_scores])
-    v10, v01 = placements(y, s, positive=True)
-    v10, v01 = v10[None, :], v01[None, :]
-    auc = v10.mean(axis=1)
-    if min(rk.n_positive, rk.n_negative) < 2:
+    s = rk if isinstance(rk, RankingSummary) else rk.summary
+    m, n = s.n_positive, s.n_negative
+    if min(m, n) < 2:
         return [math.nan, math.nan]
-    if method == "delong":
-        out = wald(auc, delong_variance(v10, v01), level)
-    elif method == "logit-delong":
-        out = logit_wald(auc, delong_variance(v10, v01), level)
+    auc = np.array([s.roc_auc])
+    if method in ("delong", "logit-delong"):
+        out = (wald if method == "delong" else logit_wald)(auc, np.array([summary_delong_variance(s)]), level)
     elif method == "hanley-mcneil":
-        out = wald(auc, hanley_mcneil_variance(auc, rk.n_positive, rk.n_negative), level)
+        out = wald(auc, hanley_mcneil_variance(auc, m, n), level)
     else:
-        reps = auc_replicates(rk, samples, rng)[None, :]
-        out = bootstrap_ends(reps, auc, auc_jackknife(v10, v01) if method == "bca" else None, level)
+        reps = auc_replicates(s, samples, rng)[None, :]
+        jack = None
+        if method == "bca":  # each distinct score's leave-one-out value, once per item holding it
+            v10, m_k, v01, n_k = summary_placements(s)
+            jack = auc_jackknife(np.repeat(v10, m_k)[None, :], np.repeat(v01, n_k)[None, :])
+        out = bootstrap_ends(reps, auc, jack, level)
     return [float(out[0, 0]), float(out[0, 1])]
 
 

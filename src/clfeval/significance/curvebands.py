@@ -47,6 +47,7 @@ import numpy as np
 
 from clfeval.core import resample as rs
 from clfeval.core.display import Display
+from clfeval.core.ranksummary import RankingSummary, score_counts
 from clfeval.core.results import number, numbers_list, signature
 from clfeval.core.validation import check_positive_int, check_probability, check_rng
 from clfeval.scores.curves import Ranking, ranking
@@ -125,14 +126,15 @@ def _grid(value: Any, option: str) -> np.ndarray:
 class _Groups:
     """The distinct scores (cuts) of a ranking and its (score, class) groups."""
 
-    def __init__(self, rk: Ranking) -> None:
-        pos_u, self.pos_c = np.unique(rk.pos_scores, return_counts=True)
-        neg_u, self.neg_c = np.unique(rk.neg_scores, return_counts=True)
-        union = np.union1d(pos_u, neg_u)
-        self.size = union.size
-        # positions in decreasing-threshold order: cut k is the k-th largest distinct score
-        self.ip = self.size - 1 - np.searchsorted(union, pos_u)
-        self.ineg = self.size - 1 - np.searchsorted(union, neg_u)
+    def __init__(self, rk: Ranking | RankingSummary) -> None:
+        # from the summary's per-distinct-score counts (no sort of the scores): cut k is the k-th largest
+        # distinct score; each class's groups in increasing score order (the order the draws have always used)
+        p, q = score_counts(rk.summary if isinstance(rk, Ranking) else rk)
+        self.size = int(p.size)
+        up, un = p[::-1], q[::-1]
+        self.ip = self.size - 1 - np.flatnonzero(up)
+        self.ineg = self.size - 1 - np.flatnonzero(un)
+        self.pos_c, self.neg_c = up[up > 0], un[un > 0]
         self.P, self.N = int(self.pos_c.sum()), int(self.neg_c.sum())
         # Few ties: a replicate draws items (integers, then counts per cut) instead of a multinomial over groups,
         # whose binomial per group costs far more than one random integer per item. Same distribution.
@@ -274,7 +276,7 @@ def curve_bands(gold: Any, scores: Any = None, *, positive: Any = None, samples:
     level = check_probability(level, option="level")
     fg, rg = _grid(fpr_grid, "fpr_grid"), _grid(recall_grid, "recall_grid")
     rng = check_rng(seed)
-    rk = gold if isinstance(gold, Ranking) else ranking(gold, scores, positive=positive)
+    rk = gold if isinstance(gold, (Ranking, RankingSummary)) else ranking(gold, scores, positive=positive)
     if rk.n_positive == 0 or rk.n_negative == 0:
         raise DataError(f"the ranking has {rk.n_positive} positive and {rk.n_negative} negative items; the ROC and "
                         f"PR curves need both.")
@@ -308,7 +310,7 @@ def curve_bands(gold: Any, scores: Any = None, *, positive: Any = None, samples:
                       pr_d, auc_d, ap_d, undefined, notes, sig)
 
 
-def auc_replicates(rk: Ranking, samples: int, rng: np.random.Generator, stratified: bool = True) -> np.ndarray:
+def auc_replicates(rk: Ranking | RankingSummary, samples: int, rng: np.random.Generator, stratified: bool = True) -> np.ndarray:
     """ROC-AUC of ``samples`` bootstrap replicates of a ranking (the draws of :func:`curve_bands`, without the
     curves): the replicates of the percentile and BCa intervals of :mod:`clfeval.significance.aucintervals`."""
     groups = _Groups(rk)

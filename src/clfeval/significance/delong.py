@@ -61,6 +61,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from clfeval.core.display import Display
+from clfeval.core.ranksummary import RankingSummary
 from clfeval.core.results import number, signature
 from clfeval.scores.columns import as_scores, score_matrix
 from clfeval.core.validation import check_probability
@@ -215,8 +216,19 @@ def _interval(positive: str, y: np.ndarray, s: np.ndarray, level: float) -> AUCI
     lay = positives_first(y)
     counts = [below_counts(s, lay)]
     m = lay[2]
-    n = y.shape[0] - m
-    auc = _auc(*counts[0], m)
+    return _auc_interval(positive, m, y.shape[0] - m, _auc(*counts[0], m),
+                         lambda: float(_covariance(counts, m)[0, 0]), level)
+
+
+def _summary_interval(s: RankingSummary, level: float) -> AUCInterval:
+    """DeLong's interval of a ranking summary: the variance from its per-distinct-score counts."""
+    from clfeval.significance.aucintervals import summary_delong_variance
+
+    return _auc_interval(s.positive, s.n_positive, s.n_negative, s.roc_auc, lambda: summary_delong_variance(s),
+                         level)
+
+
+def _auc_interval(positive: str, m: int, n: int, auc: float, variance: Any, level: float) -> AUCInterval:
     undefined, notes = [], []
     reason = _var_reason(m, n)
     if reason:
@@ -224,7 +236,7 @@ def _interval(positive: str, y: np.ndarray, s: np.ndarray, level: float) -> AUCI
         undefined += [{"field": f, "reason": reason} for f in ("variance", "se", "ci")]
         ci, cut = [math.nan, math.nan], False
     else:
-        var = float(_covariance(counts, m)[0, 0])
+        var = variance()
         ci, cut = _wald(auc, var, level, 0.0, 1.0)
         if var == 0:
             notes.append("DeLong's variance is 0 (every positive is placed alike, as in a perfect ranking): the "
@@ -238,8 +250,10 @@ def delong_auc(gold: Any, scores: Any = None, *, positive: Any = None, level: fl
 
     Parameters
     ----------
-    gold : sequence of labels, or a :class:`clfeval.scores.curves.Ranking`
-        With a Ranking, ``scores`` and ``positive`` are not needed.
+    gold : sequence of labels, or a :class:`~clfeval.scores.curves.Ranking` or its
+        :class:`~clfeval.core.ranksummary.RankingSummary`
+        With a ranking, ``scores`` and ``positive`` are not needed: the variance is a function of its
+        per-distinct-score counts.
     scores : sequence of numbers
         One finite score per item; higher means more positive.
     positive : label
@@ -267,16 +281,12 @@ def delong_auc(gold: Any, scores: Any = None, *, positive: Any = None, level: fl
     True
     """
     level = check_probability(level, option="level")
-    if isinstance(gold, Ranking):
+    if isinstance(gold, (Ranking, RankingSummary)):
         if gold.n_positive == 0 or gold.n_negative == 0:
             raise DataError(f"the ranking has {gold.n_positive} positive and {gold.n_negative} negative items; "
                             f"ROC-AUC needs both.")
-        y = np.zeros(gold.n, dtype=bool)
-        y[:gold.n_positive] = True
-        s = np.concatenate([gold.pos_scores, gold.neg_scores])
-        pos = gold.positive
-    else:
-        y, pos, (s,) = _binary_inputs(gold, (scores,), positive, ("scores",))
+        return _summary_interval(gold.summary if isinstance(gold, Ranking) else gold, level)
+    y, pos, (s,) = _binary_inputs(gold, (scores,), positive, ("scores",))
     return _interval(pos, y, s, level)
 
 

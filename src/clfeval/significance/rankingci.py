@@ -23,6 +23,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from clfeval.core.ranksummary import RankingSummary, score_counts
 from clfeval.core.results import number
 from clfeval.core.validation import check_probability, check_rng, check_samples
 from clfeval.scores.curves import Ranking, ranking, ranking_ovr
@@ -41,7 +42,7 @@ MIN_SAMPLES = 200
 GRID_POINTS = 51
 
 
-def _chosen(rk: Ranking, method: str, level: float, samples: int, rng: np.random.Generator,
+def _chosen(rk: RankingSummary, method: str, level: float, samples: int, rng: np.random.Generator,
             entry: dict[str, Any]) -> dict[str, Any]:
     """The ROC-AUC interval of ``method`` (the default: logit DeLong, the best worst-cell coverage measured by
     ``bench/ci_coverage.py``), with the sentence that it may be too narrow where the table says it under-covers."""
@@ -62,9 +63,11 @@ def _chosen(rk: Ranking, method: str, level: float, samples: int, rng: np.random
     return out
 
 
-def _one(rk: Ranking, level: float, samples: int, rng: np.random.Generator,
+def _one(ranked: Ranking | RankingSummary, level: float, samples: int, rng: np.random.Generator,
          method: str = DEFAULT_RANKING) -> tuple[dict[str, Any], int | None]:
-    """(entry, replicates used) of one ranking; replicates None when its bootstrap was left out."""
+    """(entry, replicates used) of one ranking; replicates None when its bootstrap was left out. Every interval
+    is a function of the ranking's summary (its per-distinct-score counts)."""
+    rk = ranked.summary if isinstance(ranked, Ranking) else ranked
     if rk.n_positive == 0 or rk.n_negative == 0:
         why = (f"{rk.n_positive} positive and {rk.n_negative} negative items: ROC-AUC and its intervals need both")
         return {"positive": rk.positive, "undefined": why}, None
@@ -78,7 +81,7 @@ def _one(rk: Ranking, level: float, samples: int, rng: np.random.Generator,
         out["roc_auc"]["delong"]["undefined"] = d.undefined[0]["reason"]
     else:
         out["roc_auc"]["interval"] = _chosen(rk, method, level, samples, rng, out)
-    distinct = int(np.unique(np.concatenate([rk.pos_scores, rk.neg_scores])).size)
+    distinct = int(score_counts(rk)[0].size)  # the summary's distinct scores (no sort)
     b = min(samples, CELL_BUDGET // max(distinct, 1))
     if b < MIN_SAMPLES:
         out["bootstrap_left_out"] = (f"{distinct:,} distinct scores: a bootstrap replicate costs one pass over them, "
