@@ -146,3 +146,47 @@ def test_the_tests_called_directly_keep_their_own_types():
     from clfeval.significance.paired import compare
 
     assert type(compare(GOLD, PRED, 1 - PRED, samples=50)) is clfeval.Comparison
+
+
+# --- ranking intervals as functions of the ranking summary --------------------------------------------
+
+def _delong_by_hand(y, s):
+    """DeLong's AUC and variance from the O(m·n) pair comparisons (placements by broadcasting), ties ½."""
+    pos, neg = s[y], s[~y]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    return psi.mean(), v10.var(ddof=1) / pos.size + v01.var(ddof=1) / neg.size
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_delong_of_a_summary_equals_the_pairwise_variance(ties):
+    from clfeval.significance.aucintervals import auc_interval, summary_delong_variance
+    from clfeval.significance.delong import delong_auc
+
+    y = GOLD.astype(bool)
+    s = np.round(SCORE, 1) if ties else SCORE
+    auc, var = _delong_by_hand(y, s)
+    summary = clfeval.ranking(y, s, positive=True)
+    assert summary_delong_variance(summary) == pytest.approx(var, rel=1e-12)
+    d = delong_auc(summary, level=0.9)
+    assert d.auc == pytest.approx(auc, abs=1e-15) and d.variance == pytest.approx(var, rel=1e-12)
+    half = 1.6448536269514722 * math.sqrt(var)
+    assert auc_interval(summary, "delong", level=0.9, samples=10, rng=np.random.default_rng(0)) == \
+        pytest.approx([auc - half, auc + half], rel=1e-12)
+
+
+def test_intervals_of_a_streamed_summary_need_no_scores_in_memory():
+    from clfeval.significance.curvebands import curve_bands
+    from clfeval.significance.delong import delong_auc
+
+    rng = np.random.default_rng(11)
+    y = rng.random(3000) < 0.3
+    s = np.round(y + rng.normal(0, 1, 3000), 1)  # few distinct scores: the streamed summary keeps their counts
+    streamed = clfeval.ranking(y, s, positive=True, engine=clfeval.Local(memory=16384))
+    assert streamed.engine["mode"] == "streamed" and streamed.has_cuts
+    auc, var = _delong_by_hand(y, s)
+    assert delong_auc(streamed).variance == pytest.approx(var, rel=1e-12)
+    in_memory = clfeval.ranking(y, s, positive=True)
+    a = curve_bands(streamed, samples=200, seed=3).to_dict()
+    b = curve_bands(in_memory, samples=200, seed=3).to_dict()
+    assert a["roc_auc"] == b["roc_auc"] and a["roc"] == b["roc"]  # the same draws from the same counts
