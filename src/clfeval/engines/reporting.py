@@ -328,4 +328,5 @@ def _on_path(eng: Any, inp: Any, cols: dict[str, Any], threshold: Any, settings:
         check_train_overlap(train, train_name, inp.name, set(rep.labels), settings["multilabel"], settings["sep"])
     memory = eng.budget if isinstance(eng, Local) else None
     extra = {"partitions": len(inp.sources)} if isinstance(eng, Dask) else {}
-    return rep, engine_block(eng, mode, spilled=spilled_in(None if rep.ranking is None else rep.ranking.to_dict()), memory=memory, **extra)
+    ranked = None if rep.ranking is None else rep.ranking.to_dict()
+    return rep, engine_block(eng, mode, spilled=spilled_in(ranked), memory=memory, **extra)

@@ -102,6 +102,7 @@ def compared(result: Any) -> Compared:
     for kind, cls in (("pair", Comparison), ("many", MultiComparison), ("delong", DeLongComparison),
                       ("delong_ovr", DeLongOvR), ("noninferiority", NonInferiority), ("sliced", SlicedComparison)):
         if isinstance(result, cls):
-            return Compared(**{kind: result})
+            part: dict[str, Any] = {kind: result}
+            return Compared(**part)
     raise TypeError(f"compare computed a {type(result).__name__}, which is none of the comparison results")
 

@@ -310,7 +310,8 @@ def curve_bands(gold: Any, scores: Any = None, *, positive: Any = None, samples:
                       pr_d, auc_d, ap_d, undefined, notes, sig)
 
 
-def auc_replicates(rk: Ranking | RankingSummary, samples: int, rng: np.random.Generator, stratified: bool = True) -> np.ndarray:
+def auc_replicates(rk: Ranking | RankingSummary, samples: int, rng: np.random.Generator,
+                   stratified: bool = True) -> np.ndarray:
     """ROC-AUC of ``samples`` bootstrap replicates of a ranking (the draws of :func:`curve_bands`, without the
     curves): the replicates of the percentile and BCa intervals of :mod:`clfeval.significance.aucintervals`."""
     groups = _Groups(rk)
