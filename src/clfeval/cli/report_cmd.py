@@ -98,4 +98,6 @@ def _errors_share(rep: Any, inp: Any, text: str, o: dict[str, Any], engine: Any)
                        encoding=o["encoding"], engine=engine, multilabel=o["multilabel"] or None,
                        sep=o["sep"]).to_dict()
     share = {"cells": e["cells"][:3], "prior": e["prior"], "settings": e["settings"], "notes": e["notes"]}
-    return dataclasses.replace(rep, errors_share=share)
+    from clfeval.evaluate.sections import ErrorsSharePart
+
+    return dataclasses.replace(rep, errors_share=ErrorsSharePart(share))

@@ -128,7 +128,9 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
             rk = ranking(parts, gold=gold, score=score, positive=positive, client=client, memory=memory)
             section = rk.to_dict()
             section.pop("external", None)
-        rep = dataclasses.replace(rep, ranking=section)
+        from clfeval.evaluate.sections import RankingPart
+
+        rep = dataclasses.replace(rep, ranking=RankingPart(section))
     return rep
 
 

@@ -257,7 +257,10 @@ def _tabular(eng: Any, data: Any, cols: dict[str, Any], threshold: Any, settings
     rep, block = _on_path(eng, inp, cols, threshold, settings, bins, binning, encoding, normalize, top_n, progress,
                           train_name)
     if inp.aliases:
-        rep = dataclasses.replace(rep, inputs={"aliases": [{"skipped": a, "same_as": b} for a, b in inp.aliases]})
+        from clfeval.evaluate.sections import InputsPart
+
+        rep = dataclasses.replace(rep, inputs=InputsPart({"aliases": [{"skipped": a, "same_as": b}
+                                                                      for a, b in inp.aliases]}))
     return rep, block
 
 

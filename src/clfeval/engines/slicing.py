@@ -138,6 +138,7 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
                 top_n: int) -> Any:
     """The report of the overall table with the ``slices`` section of the first column set."""
     from clfeval.evaluate.reports import report_from_table
+    from clfeval.evaluate.sections import FoundSlicesPart, SlicesPart
     from clfeval.significance.slices import slice_section
 
     s = settings
@@ -153,14 +154,14 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
                                           f"{slicing['max_slices']:,} slices (option {o}); slice by fewer columns, "
                                           f"bin a numeric column (--by-bins N), or raise {o}.",
                              params=["max_slices", "by"])
-        parts["slices"] = slice_section(first, positive=s["positive"], beta=s["beta"],
-                                           zero_division=s["zero_division"], min_slice=slicing["min_slice"],
-                                           metrics=slicing.get("metrics"), samples=slicing["slice_samples"],
-                                           seed=s["seed"], ci=s["ci"], ci_samples=s["samples"])
+        parts["slices"] = SlicesPart(slice_section(first, positive=s["positive"], beta=s["beta"],
+                                                   zero_division=s["zero_division"], min_slice=slicing["min_slice"],
+                                                   metrics=slicing.get("metrics"), samples=slicing["slice_samples"],
+                                                   seed=s["seed"], ci=s["ci"], ci_samples=s["samples"]))
     if slicing.get("find"):
         from clfeval.significance.slicesearch import found_section
 
-        parts["find_slices"] = found_section(tables, slicing["find"], min_slice=slicing["min_slice"])
+        parts["find_slices"] = FoundSlicesPart(found_section(tables, slicing["find"], min_slice=slicing["min_slice"]))
     return dataclasses.replace(rep, **parts)
 
 

@@ -37,6 +37,7 @@ from clfeval.core.display import Display
 from clfeval.core.named import NamedValues, named_values
 from clfeval.core.signature import build_signature
 from clfeval.errors import UsageError
+from clfeval.evaluate.sections import RequirementsPart
 
 __all__ = ["Requirement", "Requirements", "parse_requirement", "check_requirements", "with_requirements",
            "BASELINES", "BASELINE_METRICS"]
@@ -409,4 +410,4 @@ def with_requirements(report: Any, conditions: Sequence[str | Requirement]) -> A
 
     section = check_requirements(report, conditions).to_dict()
     section.pop("signature")
-    return dataclasses.replace(report, requirements=section)
+    return dataclasses.replace(report, requirements=RequirementsPart(section))

@@ -28,6 +28,7 @@ import numpy as np
 from clfeval.core.labels import label_str
 from clfeval.errors import UsageError
 from clfeval.evaluate.reports import Report
+from clfeval.evaluate.sections import RankingPart
 from clfeval.evaluate.streaming import count_batches, finish_report
 from clfeval.scores.binned import Binning, ScoreHistogram, binning_of
 from clfeval.scores.columns import as_scores, score_matrix
@@ -148,4 +149,4 @@ def report_scored_batches(batches: Iterable[Any], *, score: str | None = None, p
     finally:
         store.close()
     rep = finish_report(table, errors, positive=positive, sep=sep, order=order is not None, **settings)
-    return dataclasses.replace(rep, ranking=section)
+    return dataclasses.replace(rep, ranking=RankingPart(section))

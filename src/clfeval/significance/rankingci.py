@@ -29,6 +29,7 @@ from clfeval.core.validation import check_probability, check_rng, check_samples
 from clfeval.scores.curves import Ranking, ranking, ranking_ovr
 from clfeval.significance.curvebands import curve_bands
 from clfeval.evaluate.cimethods import DEFAULT_RANKING, METHOD_NAMES, ranking_method
+from clfeval.evaluate.sections import RankingIntervals
 from clfeval.significance.aucintervals import TOO_FEW, auc_interval, too_narrow_auc
 from clfeval.significance.delong import delong_auc
 
@@ -171,4 +172,4 @@ def with_ranking_ci(report: Any, gold: Any, scores: Any, **kwargs: Any) -> Any:
     """The report with its ``ranking_ci`` part (:func:`ranking_ci` of the same gold labels and scores)."""
     import dataclasses
 
-    return dataclasses.replace(report, ranking_ci=ranking_ci(gold, scores, **kwargs))
+    return dataclasses.replace(report, ranking_ci=RankingIntervals(ranking_ci(gold, scores, **kwargs)))
