@@ -50,9 +50,13 @@ MULTILABEL_OMITTED = (
 class Report(Display):
     """Every count-based number about one classifier on one data set.
 
-    Fields are plain data (numbers, strings, lists, dicts); :meth:`to_dict`
-    gives the JSON interface, with ``schema_version``. ``table`` is the count
-    table everything was derived from (not part of the JSON).
+    Fields are plain data (numbers, strings, lists, dicts); what a report holds
+    only when asked for is a typed optional part, None when absent (``ci``,
+    ``ranking``, ``ranking_ci``, ``inputs``, ``slices``, ``find_slices``,
+    ``requirements``, ``engine``, ``errors_share``:
+    :mod:`clfeval.evaluate.sections`). :meth:`to_dict` gives the JSON
+    interface, with ``schema_version``, each part under its key. ``table`` is
+    the count table everything was derived from (not part of the JSON).
     """
 
     kind: str
