@@ -16,7 +16,7 @@ A message about an argument names it by its library parameter name
 from __future__ import annotations
 
 import copy
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 __all__ = [
     "ClfevalError",
@@ -67,7 +67,7 @@ class ClfevalError(Exception):
         self._render = message if callable(message) else None
         super().__init__(message(*self.params) if callable(message) else message)
 
-    def with_names(self, names: Mapping[str, str]) -> "ClfevalError":
+    def with_names(self, names: Mapping[str, str]) -> ClfevalError:
         """The same error with its parameters named as ``names`` maps them (others keep their names)."""
         if self._render is None or not any(p in names for p in self.params):
             return self
@@ -75,7 +75,7 @@ class ClfevalError(Exception):
         other.args = (self._render(*(names.get(p, p) for p in self.params)),)
         return other
 
-    def prefixed(self, prefix: str) -> "ClfevalError":
+    def prefixed(self, prefix: str) -> ClfevalError:
         """The same error, its message preceded by ``prefix`` (the parameters it names still renamed by
         :meth:`with_names`).
 

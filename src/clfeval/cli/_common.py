@@ -6,13 +6,14 @@ import contextlib
 import dataclasses
 import os
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 import click
 
-from clfeval.errors import InputFileError, UsageError
 from clfeval.core.inert import shown
+from clfeval.errors import InputFileError, UsageError
 
 __all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option", "check_paths",
            "emit", "finish_run", "progress", "where_recorded", "DEFAULT_RUNS_DB", "reading_progress", "existing_file", "input_path", "parse_list", "message",

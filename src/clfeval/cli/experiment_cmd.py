@@ -10,14 +10,26 @@ record the run in the run log.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 
-from clfeval.cli._common import (DEFAULT_RUNS_DB, check_paths, check_sep, emit, existing_file, finish_run, message,
-                                 output_options, progress, where_recorded)
-from clfeval.errors import DataError, MissingExtra, UsageError
+from clfeval.cli._common import (
+    DEFAULT_RUNS_DB,
+    check_paths,
+    check_sep,
+    emit,
+    existing_file,
+    finish_run,
+    message,
+    output_options,
+    progress,
+    where_recorded,
+)
+from clfeval.errors import MissingExtra, UsageError
+
 
 def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by ``cv`` and ``holdout``."""
@@ -106,8 +118,8 @@ def run_outputs(inputs: list[tuple[str, Path | None]], output: Path | None, runs
     or be another output. An existing run log is looked at (read-only) and
     refused if it is not a clfeval run log.
     """
-    from clfeval.io.readers import detect_format
     from clfeval.io.outputs import resolve_output
+    from clfeval.io.readers import detect_format
     from clfeval.protocols.runlog import RunLog, predictions_dir
 
     outputs: list[Any] = [("--predictions", predictions_out), ("--output", output), ("--errors", errors_out)]

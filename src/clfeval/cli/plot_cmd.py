@@ -34,9 +34,9 @@ def _from_predictions(kind: str, path: Path, gold: str, pred: str, id_col: str |
         raise UsageError(f"a {kind!r} figure is drawn from a JSON result (clfeval ... --format json); a predictions "
                          f"file can be drawn as {', '.join(FROM_PREDICTIONS)}.")
     if kind == "reliability":
-        from clfeval.scores.calibration import reliability
         from clfeval.cli._common import input_path
         from clfeval.engines.scorecols import check_score_options, read_scored
+        from clfeval.scores.calibration import reliability
 
         check_score_options(score, scores_prefix)
         inp = input_path(path, input_format=input_format, encoding=reading["encoding"])

@@ -55,8 +55,15 @@ def power(files: tuple[Path, ...], metric: str, delta: float | None, width: floa
     from clfeval.core.validation import check_samples
     from clfeval.io.align import align_predictions, one_repeat
     from clfeval.io.predictions import read_predictions
-    from clfeval.significance.power import (check_alpha, check_count_metric, check_delta, check_level, check_power,
-                                            interval_width, power_compare)
+    from clfeval.significance.power import (
+        check_alpha,
+        check_count_metric,
+        check_delta,
+        check_level,
+        check_power,
+        interval_width,
+        power_compare,
+    )
     from clfeval.significance.results import check_alternative
 
     if len(files) not in (1, 2):

@@ -7,12 +7,20 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import (check_paths, emit, existing_file, input_options, input_path, output_options, parse_list,
-                                 reading_progress)
+from clfeval.cli._common import (
+    check_paths,
+    emit,
+    existing_file,
+    input_options,
+    input_path,
+    output_options,
+    parse_list,
+    reading_progress,
+)
 from clfeval.cli._decide import require_exit
-from clfeval.errors import UsageError
 from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option, score_bin_options
 from clfeval.cli._slices import find_slice_options, slice_arguments, slice_options
+from clfeval.errors import UsageError
 
 
 @click.command(epilog=help_note("report"))

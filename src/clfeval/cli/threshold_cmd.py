@@ -7,7 +7,15 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_options, reading_progress, sep_option
+from clfeval.cli._common import (
+    check_paths,
+    emit,
+    input_path,
+    output_options,
+    reading_options,
+    reading_progress,
+    sep_option,
+)
 from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option
 from clfeval.cli._slices import slice_arguments, slice_options
 

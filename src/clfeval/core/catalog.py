@@ -41,16 +41,16 @@ This module imports neither SciPy nor scikit-learn.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from clfeval.errors import UsageError
-from clfeval.core import metrics as M
-from clfeval.core import ranksummary as RS
+from clfeval.core import metrics as M, ranksummary as RS
 from clfeval.core.metrics import TableStats
 from clfeval.core.signature import build_signature
+from clfeval.errors import UsageError
 
 __all__ = [
     "TASKS",

@@ -25,13 +25,22 @@ with each other), which turns every label into its text form from then on.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from clfeval.core.labels import (MAX_CLASSES, MAX_DENSE, MAX_DENSE_JOINT, check_class_count, encode_labels,
-                                 label_str, resolve_requested, sort_labels)
+from clfeval.core.labels import (
+    MAX_CLASSES,
+    MAX_DENSE,
+    MAX_DENSE_JOINT,
+    check_class_count,
+    encode_labels,
+    label_str,
+    resolve_requested,
+    sort_labels,
+)
 from clfeval.core.sparse import compact, confusion_from_cells, joint_from_cells
 from clfeval.errors import DataError
 
@@ -345,7 +354,7 @@ class Counter:
         self.dense = None
         self.keys, self.counts = compact(self._key(cols), counts)
 
-    def merge(self, other: "Counter") -> None:
+    def merge(self, other: Counter) -> None:
         """Add another counter's counts (its labels join this vocabulary)."""
         *cols, counts = other._cells()
         if other.vocab.text and not self.vocab.text:

@@ -56,7 +56,7 @@ class ExactSum:
     def __init__(self, num: int = 0) -> None:
         self.num = int(num)  # the sum is num · 2^-1074, exactly
 
-    def add(self, values: Any, weights: Any = None) -> "ExactSum":
+    def add(self, values: Any, weights: Any = None) -> ExactSum:
         """Add ``Σ weights·values`` exactly (finite float64 values; non-negative integer weights, default 1)."""
         x = np.ascontiguousarray(values, dtype=np.float64).ravel()
         if x.size == 0:
@@ -103,10 +103,10 @@ class ExactSum:
             total += -term if k >> 11 else term
         self.num += total
 
-    def __add__(self, other: "ExactSum") -> "ExactSum":
+    def __add__(self, other: ExactSum) -> ExactSum:
         return ExactSum(self.num + other.num)
 
-    def merge(self, other: "ExactSum") -> "ExactSum":
+    def merge(self, other: ExactSum) -> ExactSum:
         """Add another sum into this one (in place)."""
         self.num += other.num
         return self
@@ -217,7 +217,7 @@ class ExactSums:
         for mine, more in zip(self.sums, grouped_sums(values, group, len(self.sums))):
             mine.merge(more)
 
-    def merge(self, other: "ExactSums") -> None:
+    def merge(self, other: ExactSums) -> None:
         for mine, more in zip(self.sums, other.sums):
             mine.merge(more)
 

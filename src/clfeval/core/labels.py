@@ -17,9 +17,10 @@ items again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -348,7 +349,7 @@ class EncodedPair:
         """Predicted codes in ``[0, K)`` (computed on first use)."""
         return self._codes[1]
 
-    def with_labels(self, labels: Sequence[Any]) -> "EncodedPair":
+    def with_labels(self, labels: Sequence[Any]) -> EncodedPair:
         """The same items with output labels given by the caller, in that order.
 
         Labels absent from the data are allowed (their rows and columns are

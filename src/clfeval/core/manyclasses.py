@@ -11,8 +11,9 @@ The rule lives here, below the figures and the renderers, so that both apply the
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 __all__ = ["TABLE_ALL", "FIGURE_ALL", "TOP", "HARDEST", "Shown", "for_table", "for_figure", "from_per_class",
            "label_threshold_classes"]

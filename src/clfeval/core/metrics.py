@@ -46,8 +46,9 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -505,7 +506,7 @@ def ordinal_mae_cells(rows: np.ndarray, cols: np.ndarray, counts: np.ndarray,
     return safe_divide((dist * w).sum(), w.sum(), zero_division)
 
 
-def ordinal(stats: "TableStats", weights: str | None, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def ordinal(stats: TableStats, weights: str | None, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """The ordinal measures of a table, dense or sparse: MAE over ranks (``weights=None``) or weighted kappa."""
     if stats.matrix is not None:
         if weights is None:
@@ -606,7 +607,7 @@ class TableStats:
     cells: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @classmethod
-    def of_cells(cls, rows: np.ndarray, cols: np.ndarray, counts: np.ndarray, k: int) -> "TableStats":
+    def of_cells(cls, rows: np.ndarray, cols: np.ndarray, counts: np.ndarray, k: int) -> TableStats:
         """From one table's non-empty cells (gold index, predicted index, count): a sparse K×K table.
 
         The per-class counts are the diagonal and the margins; ``cells`` keeps
@@ -626,14 +627,14 @@ class TableStats:
         return cls(ClassCounts(tp, fp, fn, n - tp - fp - fn), np.asarray(n), None, cells=(rows, cols, counts))
 
     @classmethod
-    def of_matrix(cls, cm: np.ndarray) -> "TableStats":
+    def of_matrix(cls, cm: np.ndarray) -> TableStats:
         """From confusion tables (..., K, K), rows = gold."""
         cm = np.asarray(cm)
         return cls(class_counts(cm), cm.sum(axis=(-2, -1)), cm)
 
     @classmethod
     def of_multilabel(cls, counts: np.ndarray, *, n_items: Any, exact: Any, jaccard_sum: Any,
-                      jaccard_empty: Any) -> "TableStats":
+                      jaccard_empty: Any) -> TableStats:
         """From multi-label tables (..., L, 2, 2) = [[TN, FP], [FN, TP]] and their per-item sums."""
         c = binary_class_counts(counts)
         shape = np.shape(c.tp)[:-1]

@@ -19,16 +19,17 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core import catalog
-from clfeval.core.labels import label_str, resolve_label
 from clfeval.core.catalog import SINGLE_LABEL, Metric, Place
-from clfeval.errors import UsageError
+from clfeval.core.labels import label_str, resolve_label
 from clfeval.core.metrics import TableStats, one_vs_rest_tables, pooled
+from clfeval.errors import UsageError
 
 __all__ = ["Evaluation", "Leaf", "leaves", "score", "score_table", "score_binary", "score_multilabel",
            "ScalarMetric", "scalar_metric", "metric_values", "stats_of"]
@@ -126,7 +127,7 @@ def _entries(multilabel: bool, order: bool, beta: float, positive: int | None) -
     return _entries_of(multilabel, order, beta != 1.0, positive is not None)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _entries_of(multilabel: bool, order: bool, with_beta: bool,
                 with_positive: bool) -> list[tuple[Metric, list[tuple[str, ...]]]]:
     out = []

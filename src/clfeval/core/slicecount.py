@@ -12,8 +12,9 @@ per slice, in the report's label order; two of them add (as count tables do), so
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -450,7 +451,7 @@ class SliceCounter:
         for counts in self.counts:
             counts.recode(new_codes, k)
 
-    def tables(self, labels: tuple, where: np.ndarray) -> list["SliceTables"]:
+    def tables(self, labels: tuple, where: np.ndarray) -> list[SliceTables]:
         """The slice tables of every column set, in the label order ``labels`` (``where``: output index of each
         label code, as :meth:`clfeval.core.counting.Counter.order` gives it)."""
         out = []
@@ -513,7 +514,7 @@ class SliceTables:
     def total(self) -> ConfusionTable:
         return ConfusionTable(self.counts.sum(axis=0), self.labels)
 
-    def sorted(self) -> "SliceTables":
+    def sorted(self) -> SliceTables:
         try:
             order = sorted(range(len(self.keys)), key=lambda i: _sort_key(self.keys[i]))
         except TypeError:
@@ -537,7 +538,7 @@ class SliceTables:
             raise AssertionError(f"the slice tables of {', '.join(self.columns)} do not add up to the overall table "
                                  f"({total.n:,} items in the slices, {getattr(overall, 'n', '?')} overall).")
 
-    def __add__(self, other: "SliceTables") -> "SliceTables":
+    def __add__(self, other: SliceTables) -> SliceTables:
         if not isinstance(other, SliceTables):
             return NotImplemented
         if other.columns != self.columns:

@@ -16,8 +16,9 @@ produce tables and add them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -28,11 +29,11 @@ from clfeval.core.labels import (
     EncodedPair,
     check_class_count,
     encode_labels,
-    resolve_requested,
     encode_multilabel,
     encode_pair,
     label_str,
     resolve_label,
+    resolve_requested,
     sort_labels,
 )
 from clfeval.errors import DataError
@@ -188,7 +189,7 @@ class ConfusionTable:
         conv = int if c.dtype.kind in "iu" else float
         return BinaryCounts(conv(tp), conv(fp), conv(fn), conv(tn))
 
-    def relabel(self, labels: Sequence[Any]) -> "ConfusionTable":
+    def relabel(self, labels: Sequence[Any]) -> ConfusionTable:
         """The same counts in another label order (labels may be added, never dropped).
 
         Labels are matched by value or by string form, as ``labels=`` is
@@ -207,7 +208,7 @@ class ConfusionTable:
         g, p = np.nonzero(self.counts)
         return g.astype(np.int64), p.astype(np.int64), self.counts[g, p]
 
-    def __add__(self, other: "ConfusionTable") -> "ConfusionTable":
+    def __add__(self, other: ConfusionTable) -> ConfusionTable:
         if not isinstance(other, ConfusionTable):
             return NotImplemented
         target = union_labels(self.labels, other.labels)
@@ -217,7 +218,7 @@ class ConfusionTable:
             return sparse_of(self) + other
         return ConfusionTable(embed(self.counts, self.labels, target, 2) + embed(other.counts, other.labels, target, 2), target)
 
-    def __radd__(self, other: Any) -> "ConfusionTable":
+    def __radd__(self, other: Any) -> ConfusionTable:
         if other == 0:  # sum([...]) starts from 0
             return self
         return NotImplemented
@@ -315,7 +316,7 @@ class MultilabelTable:
         return BinaryCounts(tp, fp, fn, tn)
 
     @classmethod
-    def from_indicators(cls, gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any]) -> "MultilabelTable":
+    def from_indicators(cls, gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any]) -> MultilabelTable:
         """Count boolean indicator matrices (n, L)."""
         g = np.asarray(gold, dtype=bool)
         p = np.asarray(pred, dtype=bool)
@@ -336,7 +337,7 @@ class MultilabelTable:
         jac = float(np.sum(inter[nonempty] / union[nonempty]))
         return cls(counts, tuple(labels), int(n), exact, jac, int(n - np.count_nonzero(nonempty)))
 
-    def __add__(self, other: "MultilabelTable") -> "MultilabelTable":
+    def __add__(self, other: MultilabelTable) -> MultilabelTable:
         if not isinstance(other, MultilabelTable):
             return NotImplemented
         target = union_labels(self.labels, other.labels)
@@ -352,7 +353,7 @@ class MultilabelTable:
                                self.exact + other.exact, self.jaccard_sum + other.jaccard_sum,
                                self.jaccard_empty + other.jaccard_empty)
 
-    def __radd__(self, other: Any) -> "MultilabelTable":
+    def __radd__(self, other: Any) -> MultilabelTable:
         if other == 0:
             return self
         return NotImplemented
@@ -425,7 +426,7 @@ class JointTable:
         right_b[diag, :, diag] = True
         return int(self.counts[right_a & ~right_b].sum()), int(self.counts[~right_a & right_b].sum())
 
-    def __add__(self, other: "JointTable") -> "JointTable":
+    def __add__(self, other: JointTable) -> JointTable:
         if not isinstance(other, JointTable):
             return NotImplemented
         target = union_labels(self.labels, other.labels)
@@ -531,7 +532,7 @@ class ConfusionAccumulator:
         """Count one batch (``text=True``: labels compared as text from now on, see :mod:`clfeval.core.counting`)."""
         self.counter.update([gold, pred], text=text)
 
-    def merge(self, other: "ConfusionAccumulator") -> None:
+    def merge(self, other: ConfusionAccumulator) -> None:
         self.counter.merge(other.counter)
 
     @property

@@ -8,7 +8,8 @@ checked by :func:`clfeval.dask.counting.check_unique_ids`).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pyarrow as pa
 

@@ -29,22 +29,22 @@ added in a tree.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import dask
 import numpy as np
 import pyarrow as pa
 
 from clfeval.core.labels import label_str
+from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
 from clfeval.dask.parts import Parts, parts_of, persist, run, threads, tree_sum
 from clfeval.errors import DataError
 from clfeval.scores.binned import Binning, RowSample, ScoreHistogram, ScoreRange, quantile_binning, uniform_binning
 from clfeval.scores.columns import as_scores
 from clfeval.scores.external import BUFFER_BYTES_PER_ITEM, DEFAULT_MEMORY, RANGE_BYTES_PER_ITEM, parse_memory
-from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
-from clfeval.scores.rangestats import (RangeStats, merge_range, range_stats, rle, rle_merge,
-                                      sample_ranks_of)
+from clfeval.scores.rangestats import RangeStats, merge_range, range_stats, rle, rle_merge, sample_ranks_of
 from clfeval.scores.streamovr import batch_is_positive
 
 __all__ = ["ranking", "range_plan", "RangePlan", "Runs", "merged_range", "range_stats_of", "ranking_of", "histogram",
@@ -74,7 +74,7 @@ class Runs:
     labels: dict[str, Any] | None = None
 
     @classmethod
-    def of(cls, ys: list[np.ndarray], ss: list[np.ndarray], labels: dict[str, Any] | None = None) -> "Runs":
+    def of(cls, ys: list[np.ndarray], ss: list[np.ndarray], labels: dict[str, Any] | None = None) -> Runs:
         """The runs of scores given in pieces (``ss``) with their "is positive" masks (``ys``)."""
         out = []
         for want in (True, False):
@@ -88,7 +88,7 @@ class Runs:
             out.extend(rle(v))
         return cls(*out, labels)
 
-    def merge(self, other: "Runs") -> "Runs":
+    def merge(self, other: Runs) -> Runs:
         """The runs of both sets of scores."""
         pos = rle_merge([(self.pos, self.pos_n), (other.pos, other.pos_n)])
         neg = rle_merge([(self.neg, self.neg_n), (other.neg, other.neg_n)])

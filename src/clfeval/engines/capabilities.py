@@ -14,8 +14,9 @@ reason; there is no third state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from clfeval.errors import UsageError
 

@@ -4,8 +4,9 @@ binned ROC-AUCs, DeLong one-vs-rest, or the Dask join."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from clfeval.errors import DataError
 

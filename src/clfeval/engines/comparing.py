@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import math
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from clfeval.engines import data as inputs
 from clfeval.engines.block import engine_block, with_engine

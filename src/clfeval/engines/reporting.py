@@ -10,7 +10,8 @@ memory budget (:mod:`clfeval.evaluate.streaming`, :mod:`clfeval.evaluate.scoreds
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from clfeval.engines import data as inputs
 from clfeval.engines.block import engine_block, spilled_in, with_engine
@@ -162,7 +163,7 @@ def _conditions(require: Sequence[Any]) -> list[Any]:
 def _check(eng: Any, scored: bool, score: Any, prefix: Any, threshold: Any, ci: Any, bins: Any, show_errors: int,
            train: Any, multilabel: bool, positive: Any, data: Any) -> None:
     """Every option checked against the others and the engine, before any work."""
-    from clfeval.core.validation import check_probability, check_samples
+    from clfeval.core.validation import check_probability
 
     if ci is not None:
         check_probability(ci, option="ci")

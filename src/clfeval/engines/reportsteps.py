@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from clfeval.errors import DataError, LabelListError
 

@@ -11,8 +11,9 @@ added in a tree). Numeric ``by`` columns with ``by_bins`` get their edges from a
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from types import SimpleNamespace
-from typing import Any, Sequence
+from typing import Any
 
 from clfeval.engines import data as inputs
 from clfeval.engines.block import engine_block

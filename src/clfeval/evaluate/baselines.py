@@ -22,15 +22,16 @@ what these baselines are usually quoted as.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core.labels import encode_labels, encode_multilabel, label_str
-from clfeval.errors import DataError
 from clfeval.core.metrics import ClassCounts, TableStats
 from clfeval.core.scoring import Evaluation
+from clfeval.errors import DataError
 
 __all__ = ["majority_table", "uniform_table", "stratified_table", "rank_one_stats", "majority_index", "TrainFrequencies",
            "train_frequencies", "single_label_baselines", "multilabel_baselines"]

@@ -24,7 +24,8 @@ measured non-proportion), logit DeLong for ROC-AUC.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from clfeval.errors import UsageError
 

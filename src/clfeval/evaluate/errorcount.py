@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -66,7 +67,7 @@ class _Stats:
     empty: int = 0
     truncated: int = 0
 
-    def __add__(self, o: "_Stats") -> "_Stats":
+    def __add__(self, o: _Stats) -> _Stats:
         return _Stats(self.docs + o.docs, self.chars + o.chars, self.tokens + o.tokens, self.empty + o.empty,
                       self.truncated + o.truncated)
 
@@ -191,7 +192,7 @@ class ErrorCounter:
         elif item > heap[0]:
             heapq.heapreplace(heap, item)
 
-    def __add__(self, other: "ErrorCounter") -> "ErrorCounter":
+    def __add__(self, other: ErrorCounter) -> ErrorCounter:
         out = ErrorCounter(self.analyzer, examples=self.k, seed=self.seed, chars=self.chars,
                            multilabel=self.multilabel, sep=self.sep)
         tables = []
@@ -212,7 +213,7 @@ class ErrorCounter:
         out.scored = self.scored or other.scored
         return out
 
-    def __radd__(self, other: Any) -> "ErrorCounter":
+    def __radd__(self, other: Any) -> ErrorCounter:
         return self if other == 0 else NotImplemented  # sum() of counters
 
     # --- what the analysis reads -----------------------------------------------------------------------

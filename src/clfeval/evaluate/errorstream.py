@@ -9,7 +9,8 @@ id → text) serves the Dask engine, whose workers look the texts up.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 

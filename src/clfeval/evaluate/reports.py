@@ -11,27 +11,28 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core import catalog
 from clfeval.core.display import Display
+from clfeval.core.gold import EncodedGold
 from clfeval.core.labelforms import normalization_notes
 from clfeval.core.labelmap import LabelMap
-from clfeval.core.named import named_values
 from clfeval.core.labels import MAX_DENSE, EncodedPair, encode_multilabel, encode_pair, label_str, resolve_label
-from clfeval.core.validation import check_beta, check_positive_int, check_zero_division, zero_division_name
-from clfeval.evaluate.baselines import TrainFrequencies, multilabel_baselines, single_label_baselines, train_frequencies
-from clfeval.scores.curves import binary_cut, predictions_from_cut, ranking_section
-from clfeval.evaluate.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
-from clfeval.errors import DataError, LabelListError, UsageError
-from clfeval.core.gold import EncodedGold
-from clfeval.evaluate.intervals import multilabel_ci, table_ci
+from clfeval.core.named import named_values
 from clfeval.core.scoring import score, score_multilabel, stats_of
 from clfeval.core.signature import build_signature
 from clfeval.core.tables import ConfusionTable, MultilabelTable, table_of
+from clfeval.core.validation import check_beta, check_positive_int, check_zero_division, zero_division_name
+from clfeval.errors import DataError, LabelListError, UsageError
+from clfeval.evaluate.baselines import TrainFrequencies, multilabel_baselines, single_label_baselines, train_frequencies
+from clfeval.evaluate.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
+from clfeval.evaluate.intervals import multilabel_ci, table_ci
+from clfeval.scores.curves import binary_cut, predictions_from_cut, ranking_section
 
 __all__ = ["Report", "report", "report_from_table", "check_ids", "SCHEMA_VERSION"]
 

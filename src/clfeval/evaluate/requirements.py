@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from clfeval.core import catalog
-from clfeval.core.reqfunctions import FUNCTIONS, RESULT_KINDS, Function, function_names_text
 from clfeval.core.display import Display
 from clfeval.core.named import NamedValues, named_values
+from clfeval.core.reqfunctions import FUNCTIONS, RESULT_KINDS, Function, function_names_text
 from clfeval.core.signature import build_signature
 from clfeval.errors import UsageError
 

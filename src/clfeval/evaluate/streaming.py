@@ -14,7 +14,8 @@ the same numbers as :func:`clfeval.evaluate.reports.report` of all items at once
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -10,7 +10,8 @@ of one repeat of a repeated out-of-fold file.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa

@@ -29,9 +29,9 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clfeval.io.source import Source, json_lines
 from clfeval.core.labels import label_str
 from clfeval.errors import DataError
+from clfeval.io.source import Source, json_lines
 
 __all__ = ["LONG_NUMBER", "needs_exact", "read_exact", "as_text_labels", "diagnose"]
 

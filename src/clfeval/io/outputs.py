@@ -36,8 +36,8 @@ import secrets
 import signal
 import stat
 import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
 
 from clfeval.errors import OutputFileError
 
@@ -382,7 +382,7 @@ class OutputFiles:
     def __init__(self) -> None:
         self._temps: list[_Temp] = []
 
-    def __enter__(self) -> "OutputFiles":
+    def __enter__(self) -> OutputFiles:
         return self
 
     def __exit__(self, *exc: object) -> None:

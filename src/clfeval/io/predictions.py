@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import bisect
 import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa

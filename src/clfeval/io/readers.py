@@ -29,16 +29,26 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import pyarrow as pa
 
-from clfeval.io.source import (BLOCK_CAP, Source, records, check_text_bytes, check_unique_names, first_invalid_utf8_row,
-                               read_header, utf8_error, utf8_valid)
-from clfeval.io.csvsafe import escape_table, restore_table
 from clfeval.errors import DataError, UsageError
+from clfeval.io.csvsafe import escape_table, restore_table
 from clfeval.io.outputs import OutputFiles, atomic_path
+from clfeval.io.source import (
+    BLOCK_CAP,
+    Source,
+    check_text_bytes,
+    check_unique_names,
+    first_invalid_utf8_row,
+    read_header,
+    records,
+    utf8_error,
+    utf8_valid,
+)
 
 __all__ = ["FORMATS", "detect_format", "read_frame", "file_tables", "column_names", "Source", "write_frame",
            "atomic_write_text"]

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from clfeval.errors import MissingExtra, UsageError
 from clfeval.core.inert import shown
+from clfeval.errors import MissingExtra, UsageError
 
 __all__ = ["figure", "rc", "short", "set_label", "label_ticks", "legend", "place_labels", "fit", "figure_svg", "save",
            "STYLE", "MAX_LABEL", "COLORS", "palette", "set_lines"]

@@ -4,12 +4,13 @@ systems of a comparison."""
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
-from clfeval.errors import UsageError
 from clfeval.core import manyclasses
+from clfeval.errors import UsageError
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, value
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from clfeval.evaluate.reports import Report
 from clfeval.protocols.predictions import PREDICTION_FORMATS, write_predictions
 from clfeval.protocols.results import FoldResult, ProtocolResult
 from clfeval.protocols.runner import check_metric_names, default_metrics, run_protocol
+from clfeval.protocols.splits import Fold, Protocol, iterative_stratification, split
 from clfeval.protocols.spread import Spread, spread
 from clfeval.protocols.threshold import ThresholdStep
-from clfeval.evaluate.reports import Report
-from clfeval.protocols.splits import Fold, Protocol, iterative_stratification, split
 
 __all__ = [
     "Protocol",

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from clfeval.errors import DataError, InputFileError, UsageError
 from clfeval.significance.multirank import RankResult, rank_scores

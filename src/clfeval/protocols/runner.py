@@ -14,27 +14,28 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core import catalog
 from clfeval.core.labels import resolve_label
-from clfeval.core.validation import check_beta, check_zero_division, zero_division_name
-from clfeval.evaluate.baselines import multilabel_baselines, single_label_baselines
-from clfeval.scores.curves import cut_labels, cut_sets
-from clfeval.errors import DataError, UsageError
-from clfeval.protocols.data import RunData
-from clfeval.protocols.predictions import predictions_table
-from clfeval.protocols.results import FoldResult, ProtocolResult
-from clfeval.protocols.estimators import align_scores, final_step, fit_model, model_scores, n_items, take
-from clfeval.protocols.spread import Spread, spread
-from clfeval.protocols.threshold import ThresholdStep
-from clfeval.evaluate.reports import Report, check_ids, report_from_table
 from clfeval.core.scoring import metric_values, stats_of
 from clfeval.core.signature import build_signature
-from clfeval.protocols.splits import Fold, Protocol, check_seed, derived_seed, iterative_stratification, split
 from clfeval.core.tables import ConfusionTable, MultilabelTable
+from clfeval.core.validation import check_beta, check_zero_division, zero_division_name
+from clfeval.errors import DataError, UsageError
+from clfeval.evaluate.baselines import multilabel_baselines, single_label_baselines
+from clfeval.evaluate.reports import Report, check_ids, report_from_table
+from clfeval.protocols.data import RunData
+from clfeval.protocols.estimators import align_scores, final_step, fit_model, model_scores, n_items, take
+from clfeval.protocols.predictions import predictions_table
+from clfeval.protocols.results import FoldResult, ProtocolResult
+from clfeval.protocols.splits import Fold, Protocol, check_seed, derived_seed, iterative_stratification, split
+from clfeval.protocols.spread import Spread, spread
+from clfeval.protocols.threshold import ThresholdStep
+from clfeval.scores.curves import cut_labels, cut_sets
 
 __all__ = ["run_protocol", "default_metrics", "check_metric_names"]
 

@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -101,13 +102,13 @@ class Protocol:
             object.__setattr__(self, "val_size", v)
 
     @classmethod
-    def kfold(cls, folds: int = 10, *, stratified: bool = False, repeats: int = 1) -> "Protocol":
+    def kfold(cls, folds: int = 10, *, stratified: bool = False, repeats: int = 1) -> Protocol:
         """k-fold cross-validation (stratified and/or repeated)."""
         return cls("kfold", folds=folds, repeats=repeats, stratified=stratified)
 
     @classmethod
     def holdout(cls, test_size: float = 0.2, *, val_size: float = 0.0, stratified: bool = False,
-                repeats: int = 1) -> "Protocol":
+                repeats: int = 1) -> Protocol:
         """A random train/test (or train/validation/test) split, optionally repeated."""
         return cls("holdout", repeats=repeats, stratified=stratified, test_size=test_size, val_size=val_size)
 

@@ -15,8 +15,9 @@ import io
 import json
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from clfeval.core.display import set_renderers
 

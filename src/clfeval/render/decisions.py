@@ -4,7 +4,8 @@ and the report's ``ranking_ci`` and ``requirements`` sections."""
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import clfeval.render.scores  # noqa: F401  (its "ranking" section is registered first: ranking_ci follows it)
 import clfeval.render.significance  # noqa: F401  (and "ci" too: requirements come last)

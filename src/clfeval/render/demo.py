@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from clfeval.studies.demo import DemoResult
-from clfeval.studies.demo_report import DemoReport
 from clfeval.render import register
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
+from clfeval.studies.demo import DemoResult
+from clfeval.studies.demo_report import DemoReport
 
 
 @dataclass(frozen=True)
@@ -37,10 +37,10 @@ def list_blocks(d: DemoList) -> list[Block]:
 def part_blocks(result: Any) -> list[Block]:
     """The blocks of one part of ``demo report``: its own layout, its title a plain line, its signature line left
     out (the demo signs once, at its end)."""
+    from clfeval.evaluate.reports import Report
     from clfeval.render.reports import report_blocks
     from clfeval.render.scores import calibration_blocks, threshold_blocks
     from clfeval.render.significance import comparison_blocks
-    from clfeval.evaluate.reports import Report
     from clfeval.scores.calibration import Calibration
     from clfeval.scores.thresholds import ThresholdChoice
 

@@ -105,8 +105,8 @@ register_blocks(RankResult, rank_blocks)
 def rank_page(r: RankResult, figs: Any = None) -> Any:
     """The HTML page: the verdict and headline numbers, the CD diagram, the tables, the Bayesian bars."""
     from clfeval import plots
-    from clfeval.render.html.layouts import Figures, attach, base_page, card
     from clfeval.render.html.document import Summary
+    from clfeval.render.html.layouts import Figures, attach, base_page, card
 
     d = r.to_dict()
     s = Summary([card(f"average rank of {name}", r.average_ranks[name]) for name in r.order[:4]]

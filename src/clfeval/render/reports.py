@@ -6,9 +6,9 @@ import math
 from typing import Any
 
 from clfeval.core import catalog, manyclasses
+from clfeval.evaluate.reports import Report
 from clfeval.render import register, section_renderers
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.evaluate.reports import Report
 
 __all__ = ["report_blocks"]
 

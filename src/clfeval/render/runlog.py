@@ -6,9 +6,9 @@ import math
 from pathlib import Path
 from typing import Any
 
+from clfeval.protocols.runlog import Ablation, BestRuns, CheckResult, Run, RunList, flatten_settings
 from clfeval.render import register
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.protocols.runlog import Ablation, BestRuns, CheckResult, Run, RunList, flatten_settings
 
 __all__ = ["model_summary"]
 

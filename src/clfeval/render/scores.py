@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from clfeval.scores.calibration import Calibration
-from clfeval.core.ranksummary import RankingSummary
-from clfeval.scores.curves import RULE, Ranking, RankingOvR
-from clfeval.render import register, register_section
 from clfeval.core import manyclasses
 from clfeval.core.manyclasses import label_threshold_classes
+from clfeval.core.ranksummary import RankingSummary
+from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
+from clfeval.scores.calibration import Calibration
+from clfeval.scores.curves import RULE, Ranking, RankingOvR
 from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
 
 PR_AUC = "PR-AUC (average precision)"

@@ -126,10 +126,10 @@ _register()
 
 
 def _register_threshold() -> None:
+    from clfeval.engines.slicescores import SlicedThreshold
     from clfeval.render import register
     from clfeval.render._util import blocks_to_markdown, blocks_to_rich
     from clfeval.render.scores import threshold_blocks
-    from clfeval.engines.slicescores import SlicedThreshold
 
     def blocks(r: Any) -> list[Any]:
         return [*threshold_blocks(r.choice),

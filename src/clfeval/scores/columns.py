@@ -9,8 +9,9 @@ probabilities in [0, 1] (:func:`check_probabilities`).
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa

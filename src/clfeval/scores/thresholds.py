@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -33,17 +34,17 @@ from clfeval.core.decimate import sweep_curves
 from clfeval.core.display import Display
 from clfeval.core.gold import EncodedGold
 from clfeval.core.labels import label_str, resolve_label
-from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
-from clfeval.core.validation import check_finite, check_zero_division, zero_division_name
-from clfeval.scores.curves import RULE, Objective, Ranking, binary_gold, indicator_gold, parse_objective
-from clfeval.errors import DataError, UsageError
 from clfeval.core.metrics import fbeta, fpr, precision, recall, safe_divide
 from clfeval.core.scoring import score_multilabel
 from clfeval.core.signature import build_signature
 from clfeval.core.tables import MultilabelTable
+from clfeval.core.validation import check_finite, check_zero_division, zero_division_name
+from clfeval.errors import DataError, UsageError
+from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
+from clfeval.scores.curves import RULE, Objective, Ranking, binary_gold, indicator_gold, parse_objective
 from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, SpillSpace
+from clfeval.scores.intcuts import IntegerKeys, check_kinds, value_of_key, valued
 from clfeval.scores.streamovr import batch_is_positive
-from clfeval.scores.intcuts import IntegerKeys, check_kinds, valued, value_of_key
 
 __all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_threshold_batches", "choose_threshold_filled", "check_positive",
            "choose_label_thresholds", "choose_label_thresholds_batches", "check_dev_columns", "default_cut",

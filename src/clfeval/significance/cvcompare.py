@@ -43,16 +43,17 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
+from clfeval.core import catalog
 from clfeval.core.display import Display
 from clfeval.core.results import number, signature
 from clfeval.core.validation import check_probability
 from clfeval.errors import DataError, UsageError
-from clfeval.core import catalog
 from clfeval.significance.results import format_p
 
 __all__ = ["FoldDifference", "TTest", "CVComparison", "cv_compare", "five_by_two_cv"]

@@ -55,19 +55,20 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core.display import Display
 from clfeval.core.results import number, signature
-from clfeval.scores.columns import as_scores, score_matrix
 from clfeval.core.validation import check_probability
-from clfeval.scores.curves import Ranking, binary_gold, indicator_gold
 from clfeval.errors import DataError, UsageError
-from clfeval.significance.midranks import below_counts, positives_first
+from clfeval.scores.columns import as_scores, score_matrix
+from clfeval.scores.curves import Ranking, binary_gold, indicator_gold
 from clfeval.significance.classic import holm
+from clfeval.significance.midranks import below_counts, positives_first
 from clfeval.significance.results import check_alternative, verdict as _verdict, verdict_two_sided
 
 __all__ = ["AUCInterval", "DeLongComparison", "DeLongOvR", "placements", "delong_auc", "delong_test", "delong_ovr",

@@ -36,15 +36,16 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core.decimate import replicate_histogram
 from clfeval.core.display import Display
 from clfeval.core.results import number, seed_value, signature
-from clfeval.core.validation import check_probability, zero_division_name, check_zero_division
+from clfeval.core.validation import check_probability, check_zero_division, zero_division_name
 from clfeval.errors import UsageError
 from clfeval.significance.comparable import metric_label
 from clfeval.significance.paired import bootstrap_replicates

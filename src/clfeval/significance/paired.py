@@ -33,46 +33,44 @@ index resampling, in chunks of bounded memory.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from clfeval.core import resample as rs
-from clfeval.core import catalog
+from clfeval.core import catalog, resample as rs
 from clfeval.core.decimate import replicate_histogram
 from clfeval.core.labels import encode_labels, label_str, resolve_requested, sort_labels
-from clfeval.core.validation import (check_beta, check_probability, check_rng, check_samples,
-                                 check_zero_division, zero_division_name)
-from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric, stats_of
+from clfeval.core.signature import build_signature
+from clfeval.core.tables import JointTable, count_joint, count_pair, joint_table
+from clfeval.core.validation import (
+    check_beta,
+    check_probability,
+    check_rng,
+    check_samples,
+    check_zero_division,
+    zero_division_name,
+)
+from clfeval.errors import DataError, UsageError
 from clfeval.significance.bounds import test_bound
 from clfeval.significance.classic import holm, mcnemar
 from clfeval.significance.comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
-from clfeval.significance.results import (P_DEFINITION, Comparison, MultiComparison, check_alternative, check_estimate,
-                                          format_p, verdict, with_estimate)
-from clfeval.core.signature import build_signature
-from clfeval.core.tables import JointTable, count_joint, count_pair, joint_table
+from clfeval.significance.results import (
+    P_DEFINITION,
+    Comparison,
+    MultiComparison,
+    check_alternative,
+    check_estimate,
+    format_p,
+    verdict,
+    with_estimate,
+)
 
-__all__ = [
-    "TESTS",
-    "Comparison",
-    "MultiComparison",
-    "compare",
-    "compare_many",
-    "compare_counts",
-    "bootstrap_distribution",
-    "check_metric",
-    "format_p",
-    "holm",
-    "mcnemar",
-    "metric_label",
-    "SCORE_METRICS",
-    "Replicates",
-    "bootstrap_replicates",
-    "one_sided",
-    "TRACE_METRICS",
-]
+__all__ = ["TESTS", "Comparison", "MultiComparison", "compare", "compare_many", "compare_counts",
+           "bootstrap_distribution", "check_metric", "format_p", "holm", "mcnemar", "metric_label", "SCORE_METRICS",
+           "Replicates", "bootstrap_replicates", "one_sided", "TRACE_METRICS"]
 
 #: The tests :func:`compare` runs.
 TESTS = ("bootstrap", "randomization", "mcnemar")

@@ -49,23 +49,23 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core import resample as rs
 from clfeval.core.display import Display
 from clfeval.core.results import number, signature
-from clfeval.core.validation import (check_beta, check_positive_int, check_range, check_rng,
-                                     check_zero_division)
-from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric
-from clfeval.significance.critical import critical_values
+from clfeval.core.tables import confusion_table, joint_table
+from clfeval.core.validation import check_beta, check_positive_int, check_range, check_rng, check_zero_division
+from clfeval.errors import DataError, UsageError
 from clfeval.significance.comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
+from clfeval.significance.critical import critical_values
 from clfeval.significance.paired import bootstrap_distribution
 from clfeval.significance.results import check_alternative
-from clfeval.core.tables import confusion_table, joint_table
 
 __all__ = ["McNemarPower", "BootstrapPower", "IntervalWidth", "mcnemar_exact_power", "mcnemar_power",
            "bootstrap_power", "interval_width", "power_compare", "check_count_metric", "check_alpha",

@@ -12,7 +12,6 @@ import math
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
-
 from clfeval.core import catalog
 from clfeval.core.display import Display
 from clfeval.errors import UsageError

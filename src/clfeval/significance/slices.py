@@ -10,7 +10,8 @@ as fairlearn defines them (:mod:`clfeval.significance.fairness`). Everything com
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -76,17 +76,30 @@ from __future__ import annotations
 import math
 import os
 import time
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
+from clfeval.core.signature import build_signature
 from clfeval.core.validation import check_positive_int, check_samples
 from clfeval.errors import UsageError
-from clfeval.core.signature import build_signature
 from clfeval.studies.reuters_multiclass import TokenMemo, multiclass_part, nb_config, nb_pipeline
-from clfeval.studies.reuters_result import (KEYWORDS, PART_TITLES, PARTS, PUBLISHED, PUBLISHED_AVERAGES, PUBLISHED_SIZES,
-                                  PUBLISHED_SOURCE, PUBLISHED_TEST, PUBLISHED_VOCABULARY, SPLIT_WHY,
-                                  THRESHOLD_CATEGORIES, ReutersStudy, tokenization_of)
+from clfeval.studies.reuters_result import (
+    KEYWORDS,
+    PART_TITLES,
+    PARTS,
+    PUBLISHED,
+    PUBLISHED_AVERAGES,
+    PUBLISHED_SIZES,
+    PUBLISHED_SOURCE,
+    PUBLISHED_TEST,
+    PUBLISHED_VOCABULARY,
+    SPLIT_WHY,
+    THRESHOLD_CATEGORIES,
+    ReutersStudy,
+    tokenization_of,
+)
 from clfeval.text.processing import PRESETS, Processing, parse_processing
 
 __all__ = [
@@ -386,8 +399,8 @@ class _Context:
         self.clock.tick("scoring")
 
     def _table_report(self, Y: np.ndarray, pred: np.ndarray) -> Any:
-        from clfeval.evaluate.reports import report_from_table
         from clfeval.core.tables import MultilabelTable
+        from clfeval.evaluate.reports import report_from_table
 
         table = MultilabelTable.from_indicators(Y, pred, self.cats)
         return report_from_table(table, train_labels=self._label_sets(self.Y_train))

@@ -18,12 +18,12 @@ counted in batches, files or partitions gives the same table as counted at once.
 from __future__ import annotations
 
 import re
-from array import array
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from itertools import islice
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +38,7 @@ MAX_CHARS = 1_000_000
 """Characters of one document that are tokenised (a longer document is counted on its first ones)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _regex(pattern: str) -> Any:
     try:
         rx = re.compile(pattern)
@@ -55,7 +55,7 @@ def _regex(pattern: str) -> Any:
     return rx
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stemmer(name: str) -> Any:
     try:
         import Stemmer
@@ -191,7 +191,7 @@ class TermTable:
         return len(self.index)
 
     @classmethod
-    def of(cls, analyzer: Analyzer, texts: Sequence[str], groups: Sequence[int]) -> "TermTable":
+    def of(cls, analyzer: Analyzer, texts: Sequence[str], groups: Sequence[int]) -> TermTable:
         t = cls()
         t.add_texts(analyzer, texts, groups)
         return t
@@ -256,7 +256,7 @@ class TermTable:
         keys, inv = np.unique(allk, return_inverse=True)
         self.keys, self.counts = keys, np.bincount(inv.ravel(), weights=allc, minlength=len(keys)).astype(np.int64)
 
-    def __add__(self, other: "TermTable") -> "TermTable":
+    def __add__(self, other: TermTable) -> TermTable:
         out = TermTable()
         for t in (self, other):
             t._compact()

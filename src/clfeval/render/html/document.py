@@ -14,9 +14,10 @@ timings, the time the page was written).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from clfeval.errors import MissingExtra
 from clfeval.render._util import Block, TableBlock, TextBlock, num

@@ -8,7 +8,8 @@ layout of their own get the generic one (their blocks, no figures).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from clfeval.errors import MissingExtra, UsageError
 from clfeval.render._util import Block, TableBlock, TextBlock, num
@@ -108,7 +109,7 @@ def card(name: str, value: Any, baselines: Sequence[tuple[str, Any]] = ()) -> di
 
 def report_page(rep: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render.reports import undefined_text, report_blocks
+    from clfeval.render.reports import report_blocks, undefined_text
 
     d = rep.to_dict()
     und = undefined_text(rep)
@@ -432,9 +433,8 @@ _HEADLINE = ("accuracy", "subset_accuracy", "macro_f1", "micro_f1", "balanced_ac
 
 def protocol_page(r: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render.protocols import protocol_blocks
-
     from clfeval.core.catalog import label
+    from clfeval.render.protocols import protocol_blocks
 
     d = r.to_dict()
     first = [m for m in _HEADLINE if m in r.spread] or list(r.spread)
@@ -498,19 +498,18 @@ def study_page(st: Any, figs: Figures | None = None) -> Page:
 def _builtin() -> None:
     if _LAYOUTS:
         return
-    from clfeval.scores.calibration import Calibration
     from clfeval.core.ranksummary import RankingSummary
-    from clfeval.scores.curves import Ranking, RankingOvR
-    from clfeval.protocols.api import ProtocolResult
     from clfeval.evaluate.reports import Report
+    from clfeval.protocols.api import ProtocolResult
+    from clfeval.render.html import pages
+    from clfeval.render.rank import rank_page
+    from clfeval.scores.calibration import Calibration
+    from clfeval.scores.curves import Ranking, RankingOvR
+    from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
+    from clfeval.significance.multirank import RankResult
     from clfeval.significance.paired import Comparison, MultiComparison
     from clfeval.studies.demo_report import DemoReport
     from clfeval.studies.reuters import ReutersStudy
-    from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
-    from clfeval.significance.multirank import RankResult
-
-    from clfeval.render.html import pages
-    from clfeval.render.rank import rank_page
 
     for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (Ranking, ranking_page),
                     (RankingSummary, ranking_page), (RankingOvR, ranking_page),

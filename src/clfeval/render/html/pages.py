@@ -5,7 +5,8 @@ results.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from clfeval.render._util import Block, num
 from clfeval.render.html.document import Page, Para, Section, Summary, signature_rows
@@ -119,12 +120,11 @@ def blocks_page(result: Any, blocks: list[Block]) -> Page:
 def generic() -> dict[type, Callable[..., Page]]:
     """The layouts of the results shown by their text blocks: result type → ``layout(result, figs)``."""
     from clfeval.core.catalog import MetricCatalogue
-    from clfeval.studies.demo import DemoResult
-    from clfeval.render import demo as rdemo
-    from clfeval.render.catalog import catalogue_blocks
-    from clfeval.render import runlog as rrun
-    from clfeval.render.study import fetched_blocks
     from clfeval.protocols.runlog import Ablation, BestRuns, CheckResult, Run, RunList
+    from clfeval.render import demo as rdemo, runlog as rrun
+    from clfeval.render.catalog import catalogue_blocks
+    from clfeval.render.study import fetched_blocks
+    from clfeval.studies.demo import DemoResult
     from clfeval.text.fetch import FetchedDataset
 
     blocks = {DemoResult: rdemo.demo_blocks, rdemo.DemoList: rdemo.list_blocks, Run: rrun.show_blocks,
