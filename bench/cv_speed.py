@@ -135,7 +135,7 @@ def variants(args: argparse.Namespace, docs: list[str], y: list[str], t_sk: floa
         with open(path, "w", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(["id", "text", "label"])
-            w.writerows([i, t, lab] for i, (t, lab) in enumerate(zip(docs, y)))
+            w.writerows([i, t, lab] for i, (t, lab) in enumerate(zip(docs, y, strict=False)))
         cmd = [sys.executable, "-m", "clfeval", "cv", path, "--text", "text", "--label", "label", "--model", "nb",
                "--folds", str(args.folds), "--stratified", "--seed", "0", "--runs-db", os.path.join(d, "runs.sqlite"),
                "--predictions", os.path.join(d, "oof.parquet"), "--format", "json", "--output",

@@ -56,7 +56,7 @@ def write_files(directory: str, n: int, files: int, seed: int = 25) -> None:
         idx[own] = (cls[own] * 200 + rng.integers(0, 200, int(own.sum()))) % VOCAB
         toks = words[idx]
         ends = np.cumsum(lengths)
-        texts = [" ".join(toks[e - k:e]) for e, k in zip(ends, lengths)]
+        texts = [" ".join(toks[e - k:e]) for e, k in zip(ends, lengths, strict=False)]
         ids = np.arange(f * per, f * per + m)
         pq.write_table(pa.table({"id": ids, "gold": gold.astype(str), "pred": pred.astype(str), "text": texts}),
                        os.path.join(directory, f"part-{f:03d}.parquet"), row_group_size=50_000)

@@ -97,7 +97,7 @@ def make_many(path: str, n: int, k: int, seed: int = 0) -> None:
     gold = rng.integers(0, k, n)
     pred = np.where(rng.random(n) < 0.6, gold, rng.integers(0, k, n))
     with open(path, "w") as f:
-        f.write("gold,pred\n" + "".join(f"c{g},c{p}\n" for g, p in zip(gold.tolist(), pred.tolist())))
+        f.write("gold,pred\n" + "".join(f"c{g},c{p}\n" for g, p in zip(gold.tolist(), pred.tolist(), strict=False)))
 
 
 def many_classes(tmp: str, n: int, k: int, repeats: int) -> None:

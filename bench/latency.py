@@ -38,7 +38,7 @@ def write_csv(path: Path, gold: list[str], pred: list[str]) -> None:
     with open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["id", "gold", "pred"])
-        w.writerows((i, g, p) for i, (g, p) in enumerate(zip(gold, pred)))
+        w.writerows((i, g, p) for i, (g, p) in enumerate(zip(gold, pred, strict=False)))
 
 
 def inputs(tmp: Path, n: int = 1000, k: int = 10, seed: int = 0) -> tuple[Path, Path]:

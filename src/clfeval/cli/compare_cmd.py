@@ -74,7 +74,7 @@ def compare(files: tuple[Path, ...], **o: Any) -> None:
     if len(files) < 2:
         raise UsageError(f"compare needs at least two predictions files (A_FILE B_FILE ...); got {len(files)}.")
     labels = [f"{chr(65 + i)}_FILE" if i < 3 else f"file {i + 1}" for i in range(len(files))]
-    check_paths(list(zip(labels, files)), [("--output", o["output"])])
+    check_paths(list(zip(labels, files, strict=False)), [("--output", o["output"])])
     engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
     fmt, output, gate = o.pop("fmt"), o.pop("output"), o.pop("gate")
     inputs = [input_path(f, input_format=o["input_format"], encoding=o["encoding"]) for f in files]

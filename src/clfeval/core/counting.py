@@ -143,7 +143,7 @@ def encode_batch(vocab: Vocabulary, columns: Sequence[Any], names: Sequence[str]
     ([[0, 1], [0, 0]], ['1', '2'])
     """
     if vocab.text and len(columns) > 1:
-        return [encode_batch(vocab, [c], [n])[0] for c, n in zip(columns, names)]
+        return [encode_batch(vocab, [c], [n])[0] for c, n in zip(columns, names, strict=True)]
     raw_codes, r, raw = encode_labels(list(columns), list(names))
     present = np.zeros(r, dtype=bool)
     for x in raw_codes:

@@ -214,11 +214,11 @@ class ExactSums:
         self.sums = [ExactSum() for _ in range(int(size))]
 
     def add(self, values: Any, group: Any) -> None:
-        for mine, more in zip(self.sums, grouped_sums(values, group, len(self.sums))):
+        for mine, more in zip(self.sums, grouped_sums(values, group, len(self.sums)), strict=True):
             mine.merge(more)
 
     def merge(self, other: ExactSums) -> None:
-        for mine, more in zip(self.sums, other.sums):
+        for mine, more in zip(self.sums, other.sums, strict=True):
             mine.merge(more)
 
     def fraction(self, j: int) -> Fraction:

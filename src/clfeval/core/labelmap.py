@@ -28,7 +28,7 @@ class LabelMap(dict):
 
     @classmethod
     def of(cls, labels: Sequence[Any], values: Sequence[Any]) -> LabelMap:
-        return cls(zip((x.item() if isinstance(x, np.generic) else x for x in labels), values))
+        return cls(zip((x.item() if isinstance(x, np.generic) else x for x in labels), values, strict=False))
 
     def key_of(self, key: Any) -> Any:
         """The key as stored (the label as given) of a label or its string form; KeyError when absent."""

@@ -443,7 +443,7 @@ def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndar
         maps = _split_stream([c.indices.to_numpy(zero_copy_only=False).astype(np.int32) for c in vocab.chunks],
                              [len(p[0]) for p in parts])
         codes = []
-        for (_, indices), mapping in zip(parts, maps):
+        for (_, indices), mapping in zip(parts, maps, strict=True):
             codes.append(mapping[indices] if len(mapping) else indices.astype(np.int32))
         return codes, vocab_dict.to_pylist()
     plain = []
@@ -511,21 +511,21 @@ def encode_labels(columns: Sequence[Any], names: Sequence[str]) -> tuple[list[np
     the label value of each raw code (``None`` never occurs: missing labels are
     refused). Used for (gold, pred) and for (gold, pred_a, pred_b).
     """
-    arrs = [_to_arrow(c, n) for c, n in zip(columns, names)]
+    arrs = [_to_arrow(c, n) for c, n in zip(columns, names, strict=True)]
     kinds = [_kind(a) for a in arrs]
     lengths = [len(a) for a in arrs]
     if len(set(lengths)) > 1:
-        detail = ", ".join(f"{n} has {l}" for n, l in zip(names, lengths))
+        detail = ", ".join(f"{n} has {l}" for n, l in zip(names, lengths, strict=True))
         raise DataError(f"every label column must have one entry per item; {detail}.")
-    for a, n in zip(arrs, names):
+    for a, n in zip(arrs, names, strict=True):
         _check_nulls(a, n)
-    kinds_present = {k for k, l in zip(kinds, lengths) if k != "null" and l}
+    kinds_present = {k for k, l in zip(kinds, lengths, strict=True) if k != "null" and l}
     if kinds_present == {"integer", "float"}:  # 1 and 1.0 are one label; 1.5 beside integers stays refused
         from clfeval.core.labelforms import unify_numbers
         unified = unify_numbers(arrs)
         arrs, kinds_present = (unified, {"integer"}) if pa.types.is_integer(unified[0].type) else (arrs, kinds_present)
     if len(kinds_present) > 1:
-        detail = ", ".join(f"{n} holds {k} labels" for n, k in zip(names, kinds))
+        detail = ", ".join(f"{n} holds {k} labels" for n, k in zip(names, kinds, strict=True))
         raise DataError(
             f"labels must be of one kind to be compared: {detail}. Convert them to one type "
             f"(for example read every column as text) so that equal labels compare equal."
@@ -660,7 +660,7 @@ def encode_multilabel(gold: Any, pred: Any, *, labels: Sequence[Any] | None = No
     >>> enc.gold.astype(int).tolist()
     [[1, 1, 0], [0, 0, 0], [0, 0, 1]]
     """
-    lists = [split_sets(v, n, sep) for v, n in zip((gold, pred), names)]
+    lists = [split_sets(v, n, sep) for v, n in zip((gold, pred), names, strict=False)]
     if len(lists[0]) != len(lists[1]):
         raise DataError(f"{names[0]} has {len(lists[0])} items and {names[1]} has {len(lists[1])}; they must match one to one.")
     flat = [flatten_sets(l) for l in lists]
@@ -690,7 +690,7 @@ def encode_multilabel(gold: Any, pred: Any, *, labels: Sequence[Any] | None = No
             f"matrices, and clfeval holds at most {MAX_INDICATOR_CELLS:,} cells (to stay within its 1 GiB memory "
             f"budget). Check that the label column and --sep are right; sparse tables are not supported yet.")
     mats = []
-    for (rows, _), c in zip(flat, codes):
+    for (rows, _), c in zip(flat, codes, strict=True):
         m = np.zeros((n, len(order)), dtype=bool)
         if rows.size:
             m[rows, raw_to_out[c]] = True

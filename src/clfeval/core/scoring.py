@@ -240,8 +240,8 @@ def score(stats: TableStats, labels: Sequence[Any], *, beta: float = 1.0, zero_d
     c = stats.classes
     e = Evaluation(stats, zero_division, beta)
     counts = [np.asarray(x).tolist() for x in (c.tp, c.fp, c.fn, c.tn, c.support)]
-    out: dict[str, Any] = {"per_class": {lab: dict(zip(("tp", "fp", "fn", "tn", "support"), row))
-                                         for lab, row in zip(labs, zip(*counts))}}
+    out: dict[str, Any] = {"per_class": {lab: dict(zip(("tp", "fp", "fn", "tn", "support"), row, strict=True))
+                                         for lab, row in zip(labs, zip(*counts, strict=True), strict=True)}}
     if positive is not None:
         out["binary"] = {"positive": labs[positive], "tp": c.tp[positive].item(), "fp": c.fp[positive].item(),
                          "fn": c.fn[positive].item(), "tn": c.tn[positive].item()}
@@ -254,7 +254,7 @@ def score(stats: TableStats, labels: Sequence[Any], *, beta: float = 1.0, zero_d
             for key in path[:i]:
                 node = node.setdefault(key, {})
             head, last = path[i + 1:-1], path[-1]
-            for lab, x in zip(labs, np.asarray(v, dtype=np.float64).tolist()):
+            for lab, x in zip(labs, np.asarray(v, dtype=np.float64).tolist(), strict=True):
                 target = node.setdefault(lab, {})
                 for key in head:
                     target = target.setdefault(key, {})

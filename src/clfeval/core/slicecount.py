@@ -221,7 +221,7 @@ class _SetCounts:
         if math.prod(widths) >= 4 * codes[0].size + 1024:
             return None
         dense = codes[0].astype(np.int64, copy=True)
-        for c, w in zip(codes[1:], widths[1:]):
+        for c, w in zip(codes[1:], widths[1:], strict=False):
             dense *= w
             dense += c
         present = np.flatnonzero(np.bincount(dense))
@@ -344,7 +344,7 @@ class SliceCounter:
                 raise DataError(f"column {c!r} has {x.size:,} values for {gold_codes.size:,} items.")
         g = np.asarray(gold_codes, dtype=np.int64)
         p = np.asarray(pred_codes, dtype=np.int64)
-        for s, counts in zip(self.sets, self.counts):
+        for s, counts in zip(self.sets, self.counts, strict=True):
             counts.add([codes[c] for c in s], g, p, k)
         self.n += int(g.size)
 
@@ -443,7 +443,7 @@ class SliceCounter:
         out = []
         for key in self.counts[index].key_list:
             parts = [(key >> (_BITS * (len(s) - 1 - i))) & ((1 << _BITS) - 1) for i in range(len(s))]
-            out.append(tuple(self.vocabs[c].values[j] for c, j in zip(s, parts)))
+            out.append(tuple(self.vocabs[c].values[j] for c, j in zip(s, parts, strict=False)))
         return out
 
     def recode(self, new_codes: np.ndarray, k: int) -> None:
@@ -456,7 +456,7 @@ class SliceCounter:
         label code, as :meth:`clfeval.core.counting.Counter.order` gives it)."""
         out = []
         k_out = len(labels)
-        for index, (s, counts) in enumerate(zip(self.sets, self.counts)):
+        for index, (s, counts) in enumerate(zip(self.sets, self.counts, strict=True)):
             n_s = len(counts.key_list)
             dense = counts.dense[:n_s]
             k_in = min(dense.shape[1], where.size)
@@ -506,7 +506,7 @@ class SliceTables:
         """Each slice named ``value`` (one column) or ``a=x, b=y`` (several)."""
         if len(self.columns) == 1:
             return [label_str(k[0]) for k in self.keys]
-        return [", ".join(f"{c}={label_str(v)}" for c, v in zip(self.columns, k)) for k in self.keys]
+        return [", ".join(f"{c}={label_str(v)}" for c, v in zip(self.columns, k, strict=False)) for k in self.keys]
 
     def table(self, i: int) -> ConfusionTable:
         return ConfusionTable(self.counts[i], self.labels)

@@ -52,7 +52,7 @@ class CalibrationSums:
 
     def __add__(self, other: CalibrationSums) -> CalibrationSums:
         return CalibrationSums(self.bins, self.count + other.count, self.hits + other.hits,
-                               [a + b for a, b in zip(self.conf, other.conf)], self.sq + other.sq,
+                               [a + b for a, b in zip(self.conf, other.conf, strict=True)], self.sq + other.sq,
                                self.loss + other.loss)
 
 

@@ -81,7 +81,7 @@ class Runs:
             sizes = [int(np.count_nonzero(y)) if want else y.shape[0] - int(np.count_nonzero(y)) for y in ys]
             v = np.empty(sum(sizes))
             at = 0
-            for y, s, k in zip(ys, ss, sizes):
+            for y, s, k in zip(ys, ss, sizes, strict=True):
                 np.compress(y if want else ~y, s, out=v[at:at + k])
                 at += k
             v.sort()
@@ -117,7 +117,7 @@ class Runs:
     def counts(self, cuts: np.ndarray, ranges: int) -> np.ndarray:
         """Positives and negatives of every range, shape (ranges, 2)."""
         out = np.zeros((ranges, 2), dtype=np.int64)
-        for k, (n, at) in enumerate(zip((self.pos_n, self.neg_n), self.bounds(cuts, ranges))):
+        for k, (n, at) in enumerate(zip((self.pos_n, self.neg_n), self.bounds(cuts, ranges), strict=False)):
             cum = np.concatenate([[0], np.cumsum(n)])
             out[:, k] = np.diff(cum[at])
         return out
@@ -325,7 +325,7 @@ def binning(data: Any, *, score: str = "score", bins: int, kind: str = "quantile
         return uniform_binning(bins, lo, hi)
     sizes = run(client, *parts.map(_row_counts))
     firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64).tolist()
-    samples = [dask.delayed(_part_sample, pure=True)(t, score, f, cap) for t, f in zip(parts.tasks, firsts)]
+    samples = [dask.delayed(_part_sample, pure=True)(t, score, f, cap) for t, f in zip(parts.tasks, firsts, strict=True)]
     (sample,) = run(client, tree_sum(samples, combine=_merge_samples))
     return quantile_binning(sample.values(), bins)
 

@@ -37,7 +37,7 @@ def _combine(values: Sequence[Any]) -> Any:
     for v in values:
         if v is None:
             continue
-        total = v if total is None else (total[0] + v[0], [a + b for a, b in zip(total[1], v[1])])
+        total = v if total is None else (total[0] + v[0], [a + b for a, b in zip(total[1], v[1], strict=True)])
     return total
 
 

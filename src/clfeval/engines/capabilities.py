@@ -139,7 +139,7 @@ def refuse(operation: str, engine: str, given: Mapping[str, bool]) -> None:
     params = ["engine"] + [c.parameter for c in bad if c.parameter]
 
     def text(option: str, *names: str) -> str:
-        shown = dict(zip(params[1:], names))
+        shown = dict(zip(params[1:], names, strict=False))
         parts = []
         for c in bad:
             label = c.option

@@ -69,7 +69,7 @@ def scores_in_memory(inputs: list[Any], names: list[str], baseline: str | None, 
         order = [0, 1] if baseline != names[0] else [1, 0]
         return compare_two(gold_col, pred_cols[order[0]], pred_cols[order[1]], names=(names[order[0]], names[order[1]]),
                            progress=tick, positive=positive, **common)
-    return compare_many(gold_col, dict(zip(names, pred_cols)), baseline=baseline, progress=tick, positive=positive,
+    return compare_many(gold_col, dict(zip(names, pred_cols, strict=False)), baseline=baseline, progress=tick, positive=positive,
                         **common)
 
 
@@ -141,13 +141,13 @@ def read_score_columns(paths: Sequence[Any], *, gold: str, prefix: str, id_col: 
         read.append(one_repeat(r, repeat))
         labels.append([c[len(prefix):] for c in cols])
     if any(sorted(x) != sorted(labels[0]) for x in labels[1:]):
-        shown = "; ".join(f"{Path(str(p.given)).name}: {', '.join(x)}" for p, x in zip(paths, labels))
+        shown = "; ".join(f"{Path(str(p.given)).name}: {', '.join(x)}" for p, x in zip(paths, labels, strict=False))
         raise DataError(f"the files must have score columns for the same classes ({prefix}<label>): {shown}.")
     out: list[dict[str, Any]] = [{} for _ in read]
     gold_col = None
     for lab in labels[0]:
         aligned = [dataclasses.replace(r, pred=r.extra[prefix + lab]) for r in read]
         gold_col, cols_, _ = align_predictions(aligned, scores=True)
-        for d, c in zip(out, cols_):
+        for d, c in zip(out, cols_, strict=False):
             d[lab] = c
     return gold_col, out

@@ -75,7 +75,7 @@ def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | No
             r = compare_two(gold, rest[0], rest[1], names=tuple(names or ("A", "B")), alternative=alternative,
                             margin=margin, **common)
         else:
-            systems_ = dict(zip(names, rest)) if names else rest
+            systems_ = dict(zip(names, rest, strict=False)) if names else rest
             r = compare_many(gold, systems_, baseline=baseline, **common)
         r = with_estimate(r, estimate) if ci_method is not None else r  # arrays: as before unless asked
         return with_engine(r, engine_block(eng, "memory", memory=eng.budget))
@@ -152,7 +152,7 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
     with _resolved(eng, systems, gold, pred, score, id_col, prefix, fmt, encoding) as (ins, spooled):
         nm = list(names) if names else steps.names_of(ins)
         if baseline is not None:
-            matches = [n for n, i in zip(nm, ins) if baseline in (n, i.given, i.stem) or _tail(i.given) == baseline]
+            matches = [n for n, i in zip(nm, ins, strict=False) if baseline in (n, i.given, i.stem) or _tail(i.given) == baseline]
             if not matches:
                 raise UsageError(lambda b: f"option {b} names {baseline!r}, which is none of the systems: "
                                            f"{', '.join(nm)}.", params=["baseline"])

@@ -104,7 +104,7 @@ class Dask:
             with connect(self.client, connect_timeout=self.connect_timeout) as client:
                 yield client
         finally:
-            for q, level in zip(quiet, levels):
+            for q, level in zip(quiet, levels, strict=False):
                 q.setLevel(level)
 
 

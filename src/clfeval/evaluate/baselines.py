@@ -95,7 +95,7 @@ class TrainFrequencies:
 
     def over(self, labels: Sequence[str]) -> tuple[list[str], np.ndarray]:
         """``labels`` extended by the other training labels (sorted), and the frequencies over that list."""
-        counts = {lab: float(c) for lab, c in zip(self.labels, np.asarray(self.counts).tolist()) if c > 0}
+        counts = {lab: float(c) for lab, c in zip(self.labels, np.asarray(self.counts).tolist(), strict=True) if c > 0}
         have = set(labels)
         ext = list(labels) + sorted(k for k in counts if k not in have)
         return ext, np.array([counts.get(x, 0.0) for x in ext], dtype=np.float64)
@@ -142,7 +142,7 @@ def _entry(description: str, cm: np.ndarray | TableStats, ext: list[str], keep: 
     e = Evaluation(cm if isinstance(cm, TableStats) else TableStats.of_matrix(cm), zd, beta)
     p, r, f1 = (e(f"{m}:LABEL")[0] for m in ("precision", "recall", "f1"))
     cols = [np.asarray(x, dtype=np.float64)[:keep].tolist() for x in (p, r, f1)]
-    per_class = {lab: {"precision": a, "recall": b, "f1": c} for lab, a, b, c in zip(ext[:keep], *cols)}
+    per_class = {lab: {"precision": a, "recall": b, "f1": c} for lab, a, b, c in zip(ext[:keep], *cols, strict=False)}
     f1s = f1[:keep].astype(np.float64)
     macro_f1 = float(np.nanmean(f1s)) if math.isnan(zd) and not np.all(np.isnan(f1s)) else float(f1s.mean()) if f1s.size else math.nan
     entry = {"description": description, "accuracy": float(e("accuracy")[0]), "macro_f1": macro_f1,

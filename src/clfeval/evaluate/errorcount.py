@@ -123,7 +123,7 @@ class ErrorCounter:
                                        f"false positives and false negatives of every category are then the "
                                        f"cells).", params=["multilabel"])
         cell = self._cell
-        codes = [cell(str(g), str(p)) for g, p in zip(gold, pred)]
+        codes = [cell(str(g), str(p)) for g, p in zip(gold, pred, strict=False)]
         texts = ["" if t is None else t for t in texts]
         a = self.analyzer
         tokens = self.terms.add_texts(a, texts, codes)
@@ -158,7 +158,7 @@ class ErrorCounter:
         every = cell(*ALL)
         groups: list[tuple[int, ...]] = []
         errors: list[tuple[int, ...]] = []
-        for g, p in zip(label_sets(gold, self.sep), label_sets(pred, self.sep)):
+        for g, p in zip(label_sets(gold, self.sep), label_sets(pred, self.sep), strict=False):
             wrong = tuple(cell("fn", c) for c in sorted(g - p)) + tuple(cell("fp", c) for c in sorted(p - g))
             groups.append((every,) + tuple(cell("tp", c) for c in sorted(g & p)) + wrong)
             errors.append(wrong)

@@ -197,7 +197,7 @@ def _parse_call(text: str, applies_to: str) -> Requirement | None:
     if len(parts) != len(fn.params):
         raise _refuse(text, f"{fn.usage} takes {len(fn.params)} argument{'s' if len(fn.params) != 1 else ''}; got "
                             f"{len(parts)}.")
-    args = tuple(_parse_arg(text, fn, kind, a) for kind, a in zip(fn.params, parts))
+    args = tuple(_parse_arg(text, fn, kind, a) for kind, a in zip(fn.params, parts, strict=False))
     call = fn.name + (f"({', '.join(str(a) if isinstance(a, str) else f'{a:g}' for a in args)})" if fn.params else "")
     if fn.returns == "bool":
         if op is not None:

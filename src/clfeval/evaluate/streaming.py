@@ -44,7 +44,7 @@ class _Errors:
         if room > 0 and pos.size:
             take = pos[:room]
             id_values = ids.take(take).to_pylist() if ids is not None else (take + self.seen).tolist()
-            for i, item_id in zip(take.tolist(), id_values):
+            for i, item_id in zip(take.tolist(), id_values, strict=False):
                 gold, pred = show(i)
                 self.items.append({"id": item_id if isinstance(item_id, (int, str)) else str(item_id),
                                    "gold": gold, "pred": pred})

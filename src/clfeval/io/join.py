@@ -408,13 +408,13 @@ def aligned(readers: Sequence[PredictionReader], names: Sequence[str] | None = N
     matching = matching if matching is not None else Matching()
     first = [iter(i.reader) for i in inputs]
     heads = [next(it) for it in first]  # every input's first batch: whether it has ids
-    with_ids = [i for i, r in zip(inputs, readers) if r.has_ids]
+    with_ids = [i for i, r in zip(inputs, readers, strict=False) if r.has_ids]
     if with_ids and len(with_ids) != len(inputs):
-        without = next(i for i, r in zip(inputs, readers) if not r.has_ids)
+        without = next(i for i, r in zip(inputs, readers, strict=False) if not r.has_ids)
         raise DataError(f"file {with_ids[0].name!r} has an id column but {without.name!r} has none; items are matched "
                         f"by id when the files have ids and by row when none has. Give every file an id column "
                         f"(option --id) or none.")
-    streams = [_chain(h, it) for h, it in zip(heads, first)]
+    streams = [_chain(h, it) for h, it in zip(heads, first, strict=False)]
     matching.files = [len(r.input.sources) for r in readers]
     if with_ids:
         matching.by = "id"
@@ -535,7 +535,7 @@ def _by_id(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repea
     partitions = partitions_for(estimate, budget)
     matching.partitions = partitions
     with spill_directory() as tmp:
-        for k, (inp, stream) in enumerate(zip(inputs, streams)):
+        for k, (inp, stream) in enumerate(zip(inputs, streams, strict=False)):
             inp.spill = Spill(partitions, tmp, f"in{k}")
             for batch in stream:
                 b = _one_repeat(batch, inp, repeat)

@@ -231,10 +231,10 @@ class PredictionReader:
         self.input: InputPath = path if isinstance(path, InputPath) else resolve_path(
             path, input_format=input_format, encoding=encoding, option=option)
         check_roles([(gold_option, gold), (pred_option, pred), (id_option, id)]
-                    + list(zip(extra_options, extra) if extra_options is not None else []))
+                    + list(zip(extra_options, extra, strict=False) if extra_options is not None else []))
         self.gold, self.pred, self.id, self.repeat = gold, pred, id, repeat
         self.multilabel, self.extra, self.require_pred = multilabel, tuple(extra), require_pred
-        self.options = [(gold_option, gold), (pred_option, pred), (id_option, id)] + list(zip(extra_options or (), extra))
+        self.options = [(gold_option, gold), (pred_option, pred), (id_option, id)] + list(zip(extra_options or (), extra, strict=False))
         self.gold_option, self.pred_option, self.id_option = gold_option, pred_option, id_option
         self.normalize, self.sep = normalize, sep
         self.batch_rows, self.progress = batch_rows, progress

@@ -187,7 +187,7 @@ def label_ticks(fig: Any, ax: Any, axis: str, positions: Sequence[float], labels
     """Fixed ticks with user labels (shortened, with tooltips)."""
     labels = [shown(x) for x in labels]
     getattr(ax, f"set_{axis}ticks")(list(positions), [short(x, limit) for x in labels], **kw)
-    for t, full in zip(getattr(ax, f"get_{axis}ticklabels")(), labels):
+    for t, full in zip(getattr(ax, f"get_{axis}ticklabels")(), labels, strict=False):
         if short(full, limit) != full:
             _tooltip(fig, t, full)
 
@@ -202,7 +202,7 @@ def legend(fig: Any, ax: Any, handles: Sequence[Any], labels: Iterable[Any], **k
     if target is fig and getattr(ax, "_clfeval_given", False):  # the caller's grid: inside their axes
         target, kw = ax, {**kw, "loc": "best"}
     leg = target.legend(list(handles), ["x"] * len(labels), **kw)
-    for t, lab in zip(leg.get_texts(), labels):
+    for t, lab in zip(leg.get_texts(), labels, strict=False):
         set_label(fig, t, lab, 60)
     return leg
 
@@ -247,7 +247,7 @@ def place_labels(fig: Any, ax: Any, xs: Sequence[float], ys: Sequence[float], la
     radius = 3.5 * scale
     placed: list[tuple[float, float, float, float]] = []
     out = []
-    for n, (x, y, label) in enumerate(zip(xs, ys, labels)):
+    for n, (x, y, label) in enumerate(zip(xs, ys, labels, strict=False)):
         text = short(label, limit)
         w, h = 0.56 * fontsize * len(text) * scale, 1.15 * fontsize * scale
         px, py = to_px((x, y))

@@ -23,7 +23,7 @@ def cell_terms(cell: Any, *, z_min: float = 1.96, ax: Any = None) -> Any:
     rows = max(1, max(len(t) for _, t in sides))
     with _mpl.rc():
         fig, axes = _mpl.figure(7.0, max(1.6, 0.22 * rows + 1.0), ncols=2, ax=ax)
-        for ax, (title, terms), color in zip(axes, sides, _mpl.COLORS[:2]):
+        for ax, (title, terms), color in zip(axes, sides, _mpl.COLORS[:2], strict=False):
             y = np.arange(len(terms))
             ax.barh(y, [t["z"] for t in terms], color=color)
             _mpl.label_ticks(fig, ax, "y", list(y), [t["term"] for t in terms], 20)

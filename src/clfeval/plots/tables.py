@@ -97,7 +97,7 @@ def top_confusions(result: Any, *, top: int = manyclasses.TOP, ax: Any = None) -
     off = cm.copy()
     np.fill_diagonal(off, 0)
     flat = np.argsort(-off, axis=None, kind="stable")[:top]
-    cells = [(int(i), int(j)) for i, j in zip(*np.unravel_index(flat, off.shape)) if off[i, j] > 0]
+    cells = [(int(i), int(j)) for i, j in zip(*np.unravel_index(flat, off.shape), strict=True) if off[i, j] > 0]
     with _mpl.rc():
         fig, ax = _mpl.figure(7.0, max(2.0, 0.24 * len(cells) + 1.2), ax=ax)
         y = np.arange(len(cells))
@@ -125,7 +125,7 @@ def per_class(result: Any, *, ax: Any = None) -> Any:
         y = np.arange(k)
         h = 0.26
         handles = []
-        for m, (name, color) in enumerate(zip(metrics, (_mpl.COLORS[5], _mpl.COLORS[1], _mpl.COLORS[0]))):
+        for m, (name, color) in enumerate(zip(metrics, (_mpl.COLORS[5], _mpl.COLORS[1], _mpl.COLORS[0]), strict=False)):
             vals = [value(pc[lab].get(name)) for lab in labels]
             bars = ax.barh(y + (m - 1) * h, np.nan_to_num(vals), height=h, color=color)
             for i, bar in enumerate(bars):  # one id a bar: an id names one element of the page
@@ -147,7 +147,7 @@ def per_class(result: Any, *, ax: Any = None) -> Any:
             ax.axhspan(i - 0.5, i + 0.5, color="#D55E00", alpha=0.10, zorder=0, gid="hardest")
         _mpl.label_ticks(fig, ax, "y", y, [f"{lab}  (hardest{' of these' if picked.partial else ''})" if lab == hardest
                                            else lab for lab in labels], 30)
-        for t, lab in zip(ax.get_yticklabels(), labels):
+        for t, lab in zip(ax.get_yticklabels(), labels, strict=False):
             if lab == hardest:
                 t.set_color("#B03A00")
                 t.set_fontweight("bold")

@@ -97,7 +97,7 @@ def _cells_long(table: Any, where: str, system: str, dataset: str, score: str,
     fo = table.column(fold).to_pylist() if fold else [None] * len(sy)
     seen: dict[tuple[Any, ...], int] = {}
     cells: dict[tuple[str, str], list[float]] = {}
-    for r, (s, d, v, f) in enumerate(zip(sy, ds, sc, fo), start=1):
+    for r, (s, d, v, f) in enumerate(zip(sy, ds, sc, fo, strict=False), start=1):
         if s is None or d is None or str(s) == "" or str(d) == "":
             raise DataError(f"{where}, row {r}: the system or data set name is empty.")
         key = (str(s), str(d), None if f is None else str(f))
@@ -120,7 +120,7 @@ def _cells_wide(table: Any, where: str, dataset: str, fold: str | None) -> dict[
     cols = {s: table.column(s).to_pylist() for s in systems}
     seen: dict[tuple[str, Any], int] = {}
     cells: dict[tuple[str, str], list[float]] = {}
-    for r, (d, f) in enumerate(zip(ds, fo), start=1):
+    for r, (d, f) in enumerate(zip(ds, fo, strict=False), start=1):
         key = (str(d), f)
         if key in seen:
             raise DataError(f"{where}: data set {str(d)!r} appears twice (rows {seen[key]} and {r}); give one row per "

@@ -244,7 +244,7 @@ class BestRuns(Display):
     def to_dict(self) -> dict[str, Any]:
         return {"metric": self.metric, "higher_is_better": self.higher_is_better, "db": self.db,
                 "best": [dict(r.to_dict(full=False), value=r.value(self.metric), runs_on_data=c)
-                         for r, c in zip(self.best, self.counts)]}
+                         for r, c in zip(self.best, self.counts, strict=False)]}
 
 
 @dataclass(frozen=True)

@@ -90,7 +90,7 @@ def best_blocks(b: BestRuns) -> list[Block]:
     cols = ["data", "label column", "runs", "best run", b.metric, "std", "model", "protocol", "seed"]
     rows = [[_data(r), r.task or "—", c, str(r.id), r.value(b.metric), r.metrics.get(b.metric, {}).get("std", math.nan),
              model_summary(r.settings), _protocol_short(r), "—" if r.seed is None else str(r.seed)]
-            for r, c in zip(b.best, b.counts)]
+            for r, c in zip(b.best, b.counts, strict=False)]
     return [TextBlock(f"Best run by {b.metric} ({direction} mean over folds) on each data set", heading=True),
             TableBlock(None, cols, rows, numeric_from=2)]
 

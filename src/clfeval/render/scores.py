@@ -132,7 +132,7 @@ def threshold_blocks(c: ThresholdChoice) -> list[Block]:
     rows.append(_row("best in hindsight (test)", c.hindsight, keys))
     blocks.append(TableBlock(f"Measured on the test data ({c.n_test} items)", _ROW_COLS + names, rows))
     if c.dev is not None:
-        extra = "".join(f", {n} {num(c.dev[k])}" for k, n in zip(keys, names))
+        extra = "".join(f", {n} {num(c.dev[k])}" for k, n in zip(keys, names, strict=False))
         blocks.append(TextBlock(f"Chosen on the development data ({c.n_dev} items): threshold {cut_text(c.threshold)}, where "
                                 f"precision {num(c.dev['precision'])}, recall {num(c.dev['recall'])}, "
                                 f"F1 {num(c.dev['f1'])}{extra}. Rule: {RULE}."))

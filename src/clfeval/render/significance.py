@@ -129,7 +129,7 @@ def multi_blocks(m: MultiComparison) -> list[Block]:
     prow = []
     b = m.samples if m.test == "bootstrap" else None
     names = set()
-    for c, adj, sig in zip(m.comparisons, m.p_adjusted, m.significant):
+    for c, adj, sig in zip(m.comparisons, m.p_adjusted, m.significant, strict=True):
         name, interval = estimate_of(c)
         names.add(name)
         lo, hi = _interval(interval)

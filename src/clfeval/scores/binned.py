@@ -311,8 +311,8 @@ class ScoreHistogram(PairCounts, Display):
         lower = np.cumsum(self.neg) - self.neg
         if self.n < (1 << 31):  # every product and sum below 2^62
             return int(np.dot(self.pos, lower)), int(np.dot(self.pos, self.neg))
-        below = sum(int(p) * int(c) for p, c in zip(self.pos.tolist(), lower.tolist()) if p)
-        tied = sum(int(p) * int(q) for p, q in zip(self.pos.tolist(), self.neg.tolist()) if p and q)
+        below = sum(int(p) * int(c) for p, c in zip(self.pos.tolist(), lower.tolist(), strict=True) if p)
+        tied = sum(int(p) * int(q) for p, q in zip(self.pos.tolist(), self.neg.tolist(), strict=True) if p and q)
         return below, tied
 
     @property

@@ -136,7 +136,7 @@ def _left(neg: np.ndarray, pos: np.ndarray) -> np.ndarray:
     starts = np.searchsorted(neg, pos[::_WINDOW], side="left")
     stops = np.append(starts[1:], neg.shape[0])
     out = np.empty(pos.shape[0], dtype=np.intp)
-    for k, (lo, hi) in enumerate(zip(starts.tolist(), stops.tolist())):
+    for k, (lo, hi) in enumerate(zip(starts.tolist(), stops.tolist(), strict=True)):
         chunk = slice(k * _WINDOW, (k + 1) * _WINDOW)
         out[chunk] = np.searchsorted(neg[lo:hi], pos[chunk], side="left") + lo
     return out

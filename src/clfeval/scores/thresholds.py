@@ -273,7 +273,7 @@ def _choice(test_rk: Any, dev_rk: Any, pos_label: str, default: tuple[float, str
 def _dev_refused(exc: DataError, called: str) -> DataError:
     """A reason the development data cannot choose a threshold, wrapped to say so (option names kept)."""
     return DataError(lambda *names, _e=exc: f"{called} cannot be used to choose a threshold: "
-                                            f"{_e.with_names(dict(zip(_e.params, names)))}", params=exc.params)
+                                            f"{_e.with_names(dict(zip(_e.params, names, strict=False)))}", params=exc.params)
 
 
 def _check_two_classes(n_positive: int, n_negative: int, present: list[str], pos_label: str, called: str) -> None:
@@ -506,7 +506,7 @@ def _label_result(labs: list[str], lc: _LabelCuts, tables: dict[str, MultilabelT
     if lc.kept_default:
         notes.append(f"Labels without a positive item in the development data keep the default cut (no cut can be "
                      f"chosen for them): {', '.join(lc.kept_default)}.")
-    no_test_pos = [lab for lab, rk in zip(labs, test_rks) if rk.n_positive == 0]
+    no_test_pos = [lab for lab, rk in zip(labs, test_rks, strict=False) if rk.n_positive == 0]
     if no_test_pos:
         notes.append(f"Labels without a positive item in the test data have no hindsight cut (they keep the default "
                      f"in the hindsight averages): {', '.join(no_test_pos)}.")

@@ -130,7 +130,7 @@ def _binary_inputs(gold: Any, scores: Sequence[Any], positive: Any, names: Seque
         raise UsageError("DeLong's test ranks the items for one class: give the positive class (positive=..., "
                          "--positive on the command line).")
     y, pos, _ = binary_gold(gold, positive)
-    xs = [as_scores(x, name=nm, n=y.shape[0], order_only=True) for x, nm in zip(scores, names)]
+    xs = [as_scores(x, name=nm, n=y.shape[0], order_only=True) for x, nm in zip(scores, names, strict=True)]
     m = int(np.count_nonzero(y))
     if m == y.shape[0]:
         raise DataError(f"every item of gold is of the positive class {pos!r}; ROC-AUC (and DeLong's test) needs "
@@ -590,7 +590,7 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
     p_holm = {lab: math.nan for lab in labs}
     p_holm2 = dict(p_holm)
     verdicts = {}
-    for lab, p, q in zip(defined, adj1, adj2):
+    for lab, p, q in zip(defined, adj1, adj2, strict=True):
         p_holm[lab], p_holm2[lab] = float(p), float(q)
         c = per[lab]
         if not math.isfinite(c.p_value):  # type: ignore[union-attr]

@@ -111,7 +111,7 @@ def _score_inputs(name: str, gold: Any, scores: Sequence[Any], positive: Any,
                          f"(positive=..., --positive on the command line).")
     entry = catalog.get(name)
     y, pos_label, _ = curves.binary_gold(gold, positive)
-    xs = [as_scores(x, name=n, n=y.shape[0], order_only=True) for x, n in zip(scores, names)]  # rankings
+    xs = [as_scores(x, name=n, n=y.shape[0], order_only=True) for x, n in zip(scores, names, strict=True)]  # rankings
 
     def fn(yy: np.ndarray, s: np.ndarray) -> float:
         if not yy.any():
@@ -625,7 +625,7 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
     first = results[0]
     resampled = samples / len(pairs) if test == "bootstrap" else None  # a p of 0 is < 1/b; adjusted, < m/b
     verdicts = [verdict(metric_label(c.metric), c.names, c.a, c.b, c.delta, float(q), c.alpha, c.higher_is_better,
-                        resampled, p_name="Holm-adjusted p") for c, q in zip(results, adj)]
+                        resampled, p_name="Holm-adjusted p") for c, q in zip(results, adj, strict=True)]
     settings = {k: v for k, v in first.signature.items() if k not in ("version", "seed", "samples", "versions")}
     signature = build_signature({**settings, "adjustment": "holm", "pairs": len(pairs), "baseline": baseline},
                                 seed=seed, samples=samples, random=True)
@@ -658,7 +658,7 @@ class _Systems:
                 self.items = {n: _as_numpy(p, n) for n, p in preds.items()}
             else:
                 self.metric, self.gold, xs = _score_inputs(metric, gold, list(preds.values()), positive, list(preds))
-                self.items = dict(zip(preds, xs))
+                self.items = dict(zip(preds, xs, strict=True))
             for n, x in self.items.items():
                 if len(x) != len(self.gold):
                     raise DataError(f"gold and system {n!r} must have one entry per item; got {len(self.gold)} "
@@ -682,7 +682,7 @@ class _Systems:
             raise DataError("there are no items to compare.")
         lookup = np.full(r + 1, -1, dtype=np.int64)
         lookup[index] = np.arange(len(self.labels))
-        self.codes = {n: lookup[c] for n, c in zip(["\0gold"] + list(preds), codes)}
+        self.codes = {n: lookup[c] for n, c in zip(["\0gold"] + list(preds), codes, strict=True)}
         self.metric = _resolve(metric, self.labels, zd, beta)
         g = self.codes["\0gold"]
         for n in preds:

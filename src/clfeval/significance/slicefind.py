@@ -191,7 +191,7 @@ METHOD = {
 
 
 def _name(cs: tuple[str, ...], values: Sequence[Any]) -> str:
-    return " ∧ ".join(f"{c}={v}" for c, v in zip(cs, values))
+    return " ∧ ".join(f"{c}={v}" for c, v in zip(cs, values, strict=False))
 
 
 def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, min_slice: int = 30,

@@ -166,7 +166,7 @@ def demo_matrix() -> DemoResult:
     b = rep7.binary
     tables = [
         DemoTable("Genre classifier: confusion matrix (rows = gold, columns = predicted)", ["gold \\ pred", *GENRES],
-                  [[lab, *row] for lab, row in zip(GENRES, GENRE_MATRIX)]),
+                  [[lab, *row] for lab, row in zip(GENRES, GENRE_MATRIX, strict=True)]),
         DemoTable(f"Per class — accuracy {_r(rep.accuracy)}", ["class", "support", "precision", "recall", "F1"], rows),
         DemoTable("A binary report: TN 167, FP 2, FN 24, TP 7", ["measure", "value"],
                   [["accuracy", _r(b["accuracy"])], ["error rate", _r(b["error_rate"])], ["precision", _r(b["precision"])],
@@ -371,7 +371,7 @@ def demo_bootstrap() -> DemoResult:
     values, counts = np.unique(steps, return_counts=True)
     two_delta = 2 * res.delta
     dist_rows = [[f"{v / 10:.1f} {'#' * max(1, round(60 * c / samples))}", int(c), _r(c / samples),
-                  "≥ 2δ" if v / 10 >= two_delta - 1e-9 else ""] for v, c in zip(values, counts)]
+                  "≥ 2δ" if v / 10 >= two_delta - 1e-9 else ""] for v, c in zip(values, counts, strict=True)]
     count = res.details["count"]
     mean = float(deltas.mean())
     mcn = compare(gold, a, b, test="mcnemar", samples=samples, seed=seed)
@@ -405,7 +405,7 @@ def demo_bootstrap() -> DemoResult:
         f"right. Report δ and p together: p says whether the difference is real, δ whether it matters.",
         {"n": 10, "a": res.a, "b": res.b, "delta": res.delta, "threshold": two_delta, "samples": samples, "seed": seed,
          "count": count, "p_value": res.p_value, "mean_delta": mean,
-         "distribution": {f"{v / 10:.1f}": int(c) for v, c in zip(values, counts)},
+         "distribution": {f"{v / 10:.1f}": int(c) for v, c in zip(values, counts, strict=True)},
          "mcnemar_p_value": mcn.p_value, "textbook": {"count": 47, "p_value": 0.0047}},
     )
 

@@ -529,9 +529,9 @@ class _Context:
         dev_model = self._pipeline(True).fit([self.train_texts[i] for i in inner],
                                              self.Y_train[inner].astype(np.int64))
         dev_scores = dev_model.decision_function([self.train_texts[i] for i in dev])
-        lt = choose_label_thresholds(self._label_sets(self.Y_test, cats), {c: self.test_scores[:, j] for c, j in zip(cats, cols)},
+        lt = choose_label_thresholds(self._label_sets(self.Y_test, cats), {c: self.test_scores[:, j] for c, j in zip(cats, cols, strict=False)},
                                      dev_gold=self._label_sets(self.Y_train[dev], cats),
-                                     dev_scores={c: dev_scores[:, j] for c, j in zip(cats, cols)}, objective="f1")
+                                     dev_scores={c: dev_scores[:, j] for c, j in zip(cats, cols, strict=False)}, objective="f1")
         out: dict[str, Any] = {}
         for c in cats:
             e = lt.per_label[c]

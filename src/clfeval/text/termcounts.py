@@ -123,7 +123,7 @@ class Analyzer:
             cache = self._cache
             new = [t for t in set(tokens) if t not in cache]
             if new:
-                cache.update(zip(new, _stemmer(algo).stemWords(new)))
+                cache.update(zip(new, _stemmer(algo).stemWords(new), strict=True))
             tokens = [cache[t] for t in tokens]
             if "" in cache.values():  # Porter stems 's' to '': an empty term names nothing, it is left out
                 tokens = [t for t in tokens if t]
@@ -199,7 +199,7 @@ class TermTable:
     def add_texts(self, analyzer: Analyzer, texts: Sequence[str], groups: Sequence[int]) -> int:
         """Counts the terms of every text in its group; returns the number of terms counted."""
         by: dict[int, list[str]] = defaultdict(list)
-        for text, g in zip(texts, groups):
+        for text, g in zip(texts, groups, strict=False):
             if text:
                 by[g].append(text)
         index, total = self.index, 0
@@ -218,7 +218,7 @@ class TermTable:
         """Counts the terms of every text in each of its groups (a document of several label-set cells):
         texts with the same groups are tokenised once; returns the number of terms counted (once a text)."""
         by: dict[tuple[int, ...], list[str]] = defaultdict(list)
-        for text, gs in zip(texts, group_sets):
+        for text, gs in zip(texts, group_sets, strict=False):
             if text:
                 by[tuple(gs)].append(text)
         index, total = self.index, 0

@@ -391,9 +391,9 @@ def _decision_parts(r: Any) -> tuple[list[Block], list[dict[str, Any]], list[tup
     if kind == "AUCInterval":
         return rdec.auc_interval_blocks(r), [card("ROC-AUC", r.auc, [("low", r.ci[0]), ("high", r.ci[1])])], []
     if kind == "CurveBands":
-        return rdec.bands_blocks(r), [card("ROC-AUC", r.roc_auc["value"], list(zip(("low", "high"), r.roc_auc["ci"]))),
+        return rdec.bands_blocks(r), [card("ROC-AUC", r.roc_auc["value"], list(zip(("low", "high"), r.roc_auc["ci"], strict=False))),
                                       card("PR-AUC (average precision)", r.average_precision["value"],
-                                            list(zip(("low", "high"), r.average_precision["ci"])))], \
+                                            list(zip(("low", "high"), r.average_precision["ci"], strict=False)))], \
             [("roc", "ROC curve with its bootstrap band"), ("pr", "Precision–recall curve with its bootstrap band")]
     if kind == "NonInferiority":
         return rdec.noninferiority_blocks(r), [card(f"A (new): {r.names[0]}", r.a), card(f"B (old): {r.names[1]}", r.b),
