@@ -68,9 +68,9 @@ def column_sets(by: Any) -> list[tuple[str, ...]]:
             raise UsageError(lambda o: f"option {o} takes column names separated by commas (COLUMN[,COLUMN...]); "
                                        f"got {by!r}.", params=["by"])
         if len(set(s)) != len(s):
-            raise UsageError(lambda o: f"option {o} names a column twice: {', '.join(s)}.", params=["by"])
+            raise UsageError(lambda o, s=s: f"option {o} names a column twice: {', '.join(s)}.", params=["by"])
         if len(s) > 3:
-            raise UsageError(lambda o: f"option {o} crosses at most three columns; got {len(s)} ({', '.join(s)}).",
+            raise UsageError(lambda o, s=s: f"option {o} crosses at most three columns; got {len(s)} ({', '.join(s)}).",
                              params=["by"])
     return sets
 
@@ -526,7 +526,7 @@ class SliceTables:
         """A ``by`` column null in every row is refused."""
         for j, c in enumerate(self.columns):
             if self.keys and all(k[j] == MISSING for k in self.keys):
-                raise DataError(lambda o: f"column {c!r} (option {o}) is null in every row: there is nothing to "
+                raise DataError(lambda o, c=c: f"column {c!r} (option {o}) is null in every row: there is nothing to "
                                           f"slice by.", params=["by"])
 
     def check_adds_up(self, overall: Any) -> None:

@@ -609,8 +609,8 @@ def _match_partitions(inputs: list[_Input], partitions: int, matching: Matching)
             t = tables[k]
             take = pc.index_in(keys, value_set=t.column("key"))  # type: ignore[union-attr]
             g = pa.concat_arrays(t.column("gold").take(take).chunks)  # type: ignore[union-attr]
-            gold_check.add(k, gold, g, lambda i: (int(files[i]), int(rows[i])),
-                           lambda i: f"the item with id {shown_id(keys[i].as_py())}")
+            gold_check.add(k, gold, g, lambda i, files=files, rows=rows: (int(files[i]), int(rows[i])),
+                           lambda i, keys=keys: f"the item with id {shown_id(keys[i].as_py())}")
             preds.append(pa.concat_arrays(t.column("pred").take(take).chunks))  # type: ignore[union-attr]
         matching.rows += len(gold)
         yield Aligned(gold, preds, _text_needed(gold, preds))

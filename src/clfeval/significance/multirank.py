@@ -157,10 +157,10 @@ def _pairs_requested(pairs: Sequence[tuple[str, str]] | None, control: str | Non
         for a, b in pairs:
             for s in (a, b):
                 if s not in systems:
-                    raise UsageError(lambda name: f"{name} names system {s!r}, which is not in the results; the "
+                    raise UsageError(lambda name, s=s: f"{name} names system {s!r}, which is not in the results; the "
                                                   f"systems are: {', '.join(systems)}.", params=["pairs"])
             if a == b:
-                raise UsageError(lambda name: f"{name} pairs system {a!r} with itself.", params=["pairs"])
+                raise UsageError(lambda name, a=a: f"{name} pairs system {a!r} with itself.", params=["pairs"])
         return list(dict.fromkeys((a, b) for a, b in pairs))
     ref = control if control is not None else order[0]
     return [(ref, s) for s in order if s != ref]
