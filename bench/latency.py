@@ -94,7 +94,7 @@ def main() -> None:
         if args.only:
             cmds = {k: v for k, v in cmds.items() if k.startswith("floor") or any(o in k for o in args.only)}
         times: dict[str, list[float]] = {name: [] for name in cmds}
-        for name, (argv, _, _) in cmds.items():  # one warm-up run each (file caches, .pyc)
+        for argv, _, _ in cmds.values():  # one warm-up run each (file caches, .pyc)
             run_once(argv)
         for _ in range(args.runs):
             for name, (argv, _, _) in cmds.items():

@@ -466,11 +466,11 @@ def _entries() -> list[Metric]:
              "distance on the scale.", "κ_w = 1 − Σ w_ij O_ij / Σ w_ij E_ij, w_ij = |i − j|"),
             ("quadratic_kappa", "quadratic-weighted kappa", "quadratic", "Cohen's kappa with disagreements weighted "
              "by their squared distance on the scale.", "κ_w = 1 − Σ w_ij O_ij / Σ w_ij E_ij, w_ij = (i − j)²")):
-        fn = (lambda e, _w=weights: M.ordinal(e.stats, _w, e.zd))
         out.append(Metric(f"ordinal_{name}", title, "counts", ("ordinal",), "lower" if weights is None else "higher",
                           (0.0, INF) if weights is None else (-1.0, 1.0), definition, formula,
                           f"For an empty table (kappa: when the expected disagreement is 0): {_ZERO_DIVISION}.",
-                          (Place(f"ordinal.{name}"),), fn, needs_matrix=True,
+                          (Place(f"ordinal.{name}"),), lambda e, _w=weights: M.ordinal(e.stats, _w, e.zd),
+                          needs_matrix=True,
                           aliases=("mean absolute error",) if weights is None else ()))
     out.extend(per_label)
     ranked = ("binary", "multiclass", "multilabel")

@@ -515,11 +515,11 @@ def encode_labels(columns: Sequence[Any], names: Sequence[str]) -> tuple[list[np
     kinds = [_kind(a) for a in arrs]
     lengths = [len(a) for a in arrs]
     if len(set(lengths)) > 1:
-        detail = ", ".join(f"{n} has {l}" for n, l in zip(names, lengths, strict=True))
+        detail = ", ".join(f"{n} has {m}" for n, m in zip(names, lengths, strict=True))
         raise DataError(f"every label column must have one entry per item; {detail}.")
     for a, n in zip(arrs, names, strict=True):
         _check_nulls(a, n)
-    kinds_present = {k for k, l in zip(kinds, lengths, strict=True) if k != "null" and l}
+    kinds_present = {k for k, m in zip(kinds, lengths, strict=True) if k != "null" and m}
     if kinds_present == {"integer", "float"}:  # 1 and 1.0 are one label; 1.5 beside integers stays refused
         from clfeval.core.labelforms import unify_numbers
         unified = unify_numbers(arrs)
@@ -663,7 +663,7 @@ def encode_multilabel(gold: Any, pred: Any, *, labels: Sequence[Any] | None = No
     lists = [split_sets(v, n, sep) for v, n in zip((gold, pred), names, strict=False)]
     if len(lists[0]) != len(lists[1]):
         raise DataError(f"{names[0]} has {len(lists[0])} items and {names[1]} has {len(lists[1])}; they must match one to one.")
-    flat = [flatten_sets(l) for l in lists]
+    flat = [flatten_sets(x) for x in lists]
     kinds = {_kind(f[1]) for f in flat if len(f[1])}
     if len(kinds) > 1:
         raise DataError(f"{names[0]} and {names[1]} hold labels of different kinds ({', '.join(sorted(kinds))}); convert them to one type.")

@@ -135,7 +135,10 @@ def read_score_columns(paths: Sequence[Any], *, gold: str, prefix: str, id_col: 
                                                         f"{prefix}<label>, one per class.", params=["scores_prefix"])
         r = read_predictions(p, gold=gold, pred=None, id=id_col, extra=cols, require_pred=False, encoding=encoding,
                              normalize=normalize, extra_options=["--scores-prefix"] * len(cols))
-        where = (lambda i, _r=r: f"file {_r.path!r}, {_r.row_ref(i)}")
+
+        def where(i: int, _r: Any = r) -> str:
+            return f"file {_r.path!r}, {_r.row_ref(i)}"
+
         r = dataclasses.replace(r, extra={c: pa.chunked_array([as_scores(v, name=c, where=where)])
                                           for c, v in r.extra.items()})
         read.append(one_repeat(r, repeat))

@@ -46,10 +46,9 @@ def _columns(data: Any, scores: Any, gold: str, score: str, by: Any, cols: list[
         extra = {k: inputs.as_column(v, "by") for k, v in (by.items() if isinstance(by, dict) else {"by": by}.items())}
         return inputs.as_column(data, "gold"), inputs.as_column(scores, "scores"), extra
     if inputs.is_table(data):
-        table = inputs.columns_of(data, {"gold": gold, "score": score, **{"by": c for c in cols}})
-        for c in cols:
-            if c not in table.column_names:
-                raise DataError(lambda o, _c=c: f"the table has no column {_c!r} (option {o}).", params=["by"])
+        table = inputs.columns_of(data, {"gold": gold, "score": score})
+        for c in cols:  # each by column checked (one dict of them kept only the last)
+            inputs.columns_of(table, {"by": c})
         return table.column(gold), table.column(score), {c: table.column(c) for c in cols}
     from clfeval.io.predictions import read_predictions
 

@@ -500,7 +500,7 @@ def _by_row(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repe
                 buffers[k].pop(0)
                 offset[k] = 0
     totals = []
-    for k, inp in enumerate(inputs):
+    for k in range(len(inputs)):
         rest = sum(b.n for b in buffers[k]) - offset[k]
         buffers[k].clear()
         while not done[k] and fill(k):  # the rows this input has beyond the shortest

@@ -259,7 +259,7 @@ def _read_jsonl(src: Source, columns: Sequence[str] | None, exact: Sequence[str]
         msg = re.sub(r" in row -?\d+", "", str(exc).splitlines()[0])  # pyarrow counts rows from 0, per block
         raise DataError(f"file {src.name!r} is not valid JSON Lines (one JSON object per line): {msg}") from None
     try:
-        table.column_names
+        _ = table.column_names  # decodes the keys
     except UnicodeDecodeError:  # a key that is not UTF-8
         raise utf8_error(src, "jsonl") from None
     if columns is not None:

@@ -33,5 +33,5 @@ def cell_terms(cell: Any, *, z_min: float = 1.96, ax: Any = None) -> Any:
             t = ax.set_title("")
             _mpl.set_label(fig, t, title, 34)
             if not terms:
-                ax.text(0.5, 0.5, "no term with z ≥ %g" % z_min, ha="center", va="center", transform=ax.transAxes)
+                ax.text(0.5, 0.5, f"no term with z ≥ {z_min:g}", ha="center", va="center", transform=ax.transAxes)
     return fig

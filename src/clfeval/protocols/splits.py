@@ -239,7 +239,7 @@ def iterative_stratification(Y: np.ndarray, proportions: Sequence[float], *, see
     want_labels = np.outer(r, Yo.sum(axis=0)).astype(np.float64)  # (k, L)
     remaining = Yo.sum(axis=0).astype(np.int64)
     subset = np.full(n, -1, dtype=np.intp)
-    label_lists = [np.flatnonzero(Yo[:, l]) for l in range(n_labels)]
+    label_lists = [np.flatnonzero(Yo[:, j]) for j in range(n_labels)]
     item_labels = [np.flatnonzero(row) for row in Yo]
 
     def pick(candidates: np.ndarray) -> int:
