@@ -55,7 +55,8 @@ def documents(n: int, seed: int = 0) -> tuple[list[str], list[str]]:
         c = int(rng.choice(k, p=prior))
         length = int(rng.integers(20, 41))
         own = int(rng.binomial(length, 0.25))
-        words = np.concatenate([vocab_arr[rng.choice(topic[c], own)], vocab_arr[rng.integers(0, len(vocab), length - own)]])
+        words = np.concatenate([vocab_arr[rng.choice(topic[c], own)],
+                                vocab_arr[rng.integers(0, len(vocab), length - own)]])
         docs.append(" ".join(words))
         labels.append(f"class{c}")
     return docs, labels

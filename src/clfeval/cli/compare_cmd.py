@@ -43,7 +43,8 @@ from clfeval.errors import UsageError
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Random seed: the same seed gives the same numbers.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level of the verdict.")
-@click.option("--ci", "ci_level", type=float, default=0.95, show_default=True, help="Level of the bootstrap confidence intervals.")
+@click.option("--ci", "ci_level", type=float, default=0.95, show_default=True,
+              help="Level of the bootstrap confidence intervals.")
 @click.option("--ci-method", "ci_method", default=None, metavar="METHOD",
               help="The two-sided interval of δ shown as the estimate: bca (default: the best measured coverage) or "
                    "percentile; both are computed. The verdict follows the test and its own one-sided bound (basic "

@@ -35,8 +35,10 @@ def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by ``cv`` and ``holdout``."""
     opts = [
         click.option("--text", "text_col", required=True, help="Column holding the documents."),
-        click.option("--label", "label_col", required=True, help="Column holding the labels (label sets with --multilabel)."),
-        click.option("--id", "id_col", default=None, help="Column of item ids (default: 'id' when present, else the row number from 1)."),
+        click.option("--label", "label_col", required=True,
+                     help="Column holding the labels (label sets with --multilabel)."),
+        click.option("--id", "id_col", default=None,
+                     help="Column of item ids (default: 'id' when present, else the row number from 1)."),
         click.option("--model", type=click.Choice(["nb", "bnb", "logreg", "svm"], case_sensitive=False), default="nb",
                      show_default=True,
                      help="nb: multinomial Naive Bayes (add-one); bnb: Bernoulli NB; logreg: tf-idf + logistic "
@@ -45,7 +47,8 @@ def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
                      help="1: unigrams; 2: unigrams and bigrams."),
         click.option("--stem", is_flag=True, help="Porter-stem the tokens (PyStemmer)."),
         click.option("--stop-words", is_flag=True, help="Drop English stop words (scikit-learn's list)."),
-        click.option("--multilabel", is_flag=True, help="Each item carries a set of labels (one classifier per label)."),
+        click.option("--multilabel", is_flag=True,
+                     help="Each item carries a set of labels (one classifier per label)."),
         click.option("--sep", default="|", show_default=True, callback=check_sep,
                      help="Separator of labels within a multi-label cell."),
         click.option("--stratified", is_flag=True,
@@ -67,8 +70,10 @@ def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
                      help="With --tune-threshold: share of each training fold held out to choose the cut."),
         click.option("--positive", default=None,
                      help="With --tune-threshold on binary data: the positive class (default: the second label)."),
-        click.option("--cost-fp", type=float, default=1.0, show_default=True, help="With --tune-threshold cost: cost of a false positive."),
-        click.option("--cost-fn", type=float, default=1.0, show_default=True, help="With --tune-threshold cost: cost of a false negative."),
+        click.option("--cost-fp", type=float, default=1.0, show_default=True,
+                     help="With --tune-threshold cost: cost of a false positive."),
+        click.option("--cost-fn", type=float, default=1.0, show_default=True,
+                     help="With --tune-threshold cost: cost of a false negative."),
         click.option("--metric", "extra_metrics", multiple=True,
                      help="Report this metric too (e.g. f1:LABEL); repeatable."),
         click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
@@ -128,7 +133,8 @@ def run_outputs(inputs: list[tuple[str, Path | None]], output: Path | None, runs
 
         errors_format(errors_out)
     if runs_db is not None:
-        outputs += [("--runs-db", runs_db), resolve_output(predictions_dir(runs_db), option="--runs-db", directory=True)]
+        outputs += [("--runs-db", runs_db),
+                    resolve_output(predictions_dir(runs_db), option="--runs-db", directory=True)]
     check_paths(inputs, outputs)
     log = None if runs_db is None else RunLog(runs_db)
     if predictions_out is not None:
@@ -220,7 +226,8 @@ def _write_and_record(command: str, result: Any, settings: dict[str, Any], src: 
     result = dataclasses.replace(result, predictions_path=None if predictions_out is None else str(predictions_out))
 
     def record(files: Any, on_id: Any) -> int:
-        return log.record_result(command, result, settings=settings, data_path=str(src.resolve()) if on_disk else str(src),
+        return log.record_result(command, result, settings=settings,
+                                 data_path=str(src.resolve()) if on_disk else str(src),
                                  data_hash=data_hash, task=f"{label_col} (label sets)" if multilabel else label_col,
                                  outputs=files, on_id=on_id)
 
@@ -249,7 +256,8 @@ def _fit(command: str, cfg: Any, texts: list[str], labels: list[Any], run: dict[
     protocol = run["protocol"]
     total = protocol.folds * protocol.repeats if protocol.kind == "kfold" else protocol.repeats
     with progress(f"{command}: {protocol.describe()}{suffix}", total) as advance:
-        result = run_protocol(cfg.build(run["seed"]), texts, labels, model=dict(cfg.to_dict(), description=cfg.describe()),
+        result = run_protocol(cfg.build(run["seed"]), texts, labels,
+                              model=dict(cfg.to_dict(), description=cfg.describe()),
                               progress=lambda done, _total, _what: advance(1) if done else None, **run)
     _outputs.checkpoint("run finished")
     return result
@@ -339,7 +347,8 @@ def _with_ids(comparison: Any, id_a: int | None, id_b: int | None) -> Any:
 @click.command()
 @click.argument("data", type=click.Path(path_type=Path))
 @experiment_options
-@click.option("--folds", type=click.IntRange(min=2), default=10, show_default=True, help="k of k-fold cross-validation.")
+@click.option("--folds", type=click.IntRange(min=2), default=10, show_default=True,
+              help="k of k-fold cross-validation.")
 @output_options
 def cv(data: Path, folds: int, stratified: bool, repeats: int, **kw: Any) -> None:
     """k-fold cross-validation of a text model on DATA (CSV, TSV, JSONL or Parquet).
@@ -356,7 +365,8 @@ def cv(data: Path, folds: int, stratified: bool, repeats: int, **kw: Any) -> Non
 @click.command()
 @click.argument("data", type=click.Path(path_type=Path))
 @experiment_options
-@click.option("--test-size", type=float, default=0.2, show_default=True, help="Share of the items held out for testing.")
+@click.option("--test-size", type=float, default=0.2, show_default=True,
+              help="Share of the items held out for testing.")
 @click.option("--val-size", type=float, default=0.0, show_default=True,
               help="Share of the items held out for validation (train/validation/test; 0 = none).")
 @output_options

@@ -35,7 +35,8 @@ from clfeval.errors import UsageError
 @click.option("--samples", "-b", type=int, default=2000, show_default=True,
               help="Bootstrap replicates (bootstrap standard error, interval width).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed.")
-@click.option("--unit", default="items", show_default=True, help="What the items are called in the sentence (stories, tweets).")
+@click.option("--unit", default="items", show_default=True,
+              help="What the items are called in the sentence (stories, tweets).")
 @click.option("--gold", default="gold", show_default=True, help="Column of gold labels (the same in both files).")
 @click.option("--pred", default="pred", show_default=True, help="Column of predicted labels.")
 @paired_file_options

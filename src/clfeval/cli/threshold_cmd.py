@@ -31,13 +31,16 @@ from clfeval.cli._slices import slice_arguments, slice_options
 @click.option("--positive", default=None, help="The positive class of --score.")
 @click.option("--objective", default="f1", show_default=True,
               help="f1, f0.5, f2 (any f<beta>), cost, precision>=X or recall>=X.")
-@click.option("--cost-fp", type=float, default=1.0, show_default=True, help="Cost of one false positive (objective cost).")
-@click.option("--cost-fn", type=float, default=1.0, show_default=True, help="Cost of one false negative (objective cost).")
+@click.option("--cost-fp", type=float, default=1.0, show_default=True,
+              help="Cost of one false positive (objective cost).")
+@click.option("--cost-fn", type=float, default=1.0, show_default=True,
+              help="Cost of one false negative (objective cost).")
 @click.option("--default-threshold", type=float, default=None,
               help="The default cut shown first (default: 0.5 when every score lies in [0, 1], else 0).")
 @click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
               help="Value of 0/0 ratios.")
-@click.option("--multilabel", is_flag=True, help="Gold cells are label sets (separated by --sep); use with --scores-prefix.")
+@click.option("--multilabel", is_flag=True,
+              help="Gold cells are label sets (separated by --sep); use with --scores-prefix.")
 @sep_option
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
               help="Format of both files (default: from the extensions; CSV for standard input, '-').")

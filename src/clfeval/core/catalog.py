@@ -333,8 +333,8 @@ def _entries() -> list[Metric]:
                    f"When TP = FP = FN = 0 (the class neither occurs nor is predicted): {_ZERO_DIVISION}. With TP = 0 "
                    f"and FP + FN > 0 it is 0, not undefined (as in scikit-learn)."),
         _per_label("delta", "δ", lambda e: M.delta(e.c, e.zd), "higher", (-1.0, 1.0),
-                   "Armano's discriminant capability: how much more often the class is predicted for its own items than "
-                   "for the others (Youden's J, informedness); 0 for a classifier that cannot tell them apart.",
+                   "Armano's discriminant capability: how much more often the class is predicted for its own items "
+                   "than for the others (Youden's J, informedness); 0 for a classifier that cannot tell them apart.",
                    "δ = TPR − FPR",
                    f"When TPR or FPR is undefined (no item of the class, or every item of it): {_ZERO_DIVISION}."),
         _per_label("phi", "bias φ (Armano)", lambda e: M.phi(e.c, e.zd), "none", (-1.0, 1.0),
@@ -448,7 +448,8 @@ def _entries() -> list[Metric]:
                lambda e: M.jaccard(e.stats.jaccard_sum, e.stats.jaccard_empty, e.stats.n, e.zd),
                undefined_items=lambda s: s.jaccard_empty),
     ]
-    families = [_averages(base, title) for base, title in (("precision", "precision"), ("recall", "recall"), ("f1", "F1"))]
+    families = [_averages(base, title) for base,
+                title in (("precision", "precision"), ("recall", "recall"), ("f1", "F1"))]
     families.append(_averages("fbeta", "F-beta", uses_beta=True))
     macro, weighted, micro = ([f[i] for f in families] for i in range(3))
     out.extend(macro[:3])
@@ -483,8 +484,8 @@ def _entries() -> list[Metric]:
              "of 0 would mean a perfectly inverted ranking)."),
             ("average_precision", "average precision (PR-AUC)", "The mean over the positive items of the precision at "
              "the cut that first includes them: scikit-learn's non-interpolated area under the precision–recall "
-             "curve. About the prevalence for a random ranking. The curve is drawn up to its first point of full recall, "
-             "as scikit-learn's precision_recall_curve ends: lower cuts add only negatives.",
+             "curve. About the prevalence for a random ranking. The curve is drawn up to its first point of full "
+             "recall, as scikit-learn's precision_recall_curve ends: lower cuts add only negatives.",
              "AP = Σ_k (R_k − R_{k−1})·P_k over the cuts in decreasing threshold order (tied scores form one cut)",
              "Without a positive item: NaN and listed.")):
         places = tuple(Place(f"ranking.{p}{name}") for p in ("", "per_class.LABEL.", "macro.", "weighted.", "micro."))

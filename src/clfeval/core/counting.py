@@ -178,7 +178,8 @@ class Counter:
         if arity not in (2, 3):
             raise ValueError("arity must be 2 or 3")
         self.arity = arity
-        self.names = tuple(names) if names is not None else (("gold", "pred") if arity == 2 else ("gold", "pred_a", "pred_b"))
+        self.names = tuple(names) if names is not None else (("gold", "pred") if arity == 2 else ("gold", "pred_a",
+                                                                                                  "pred_b"))
         self.vocab = vocab if vocab is not None else Vocabulary()
         self.limit = MAX_DENSE if arity == 2 else MAX_DENSE_JOINT
         self.cap = 0

@@ -90,7 +90,8 @@ class ExactSum:
             flo *= w
         fhi = fhi.astype(np.float64)  # exact (< 2^53); bincount is faster on float weights
         flo = flo.astype(np.float64)
-        cnt = np.bincount(key, weights=None if w is None else w.astype(np.float64), minlength=4096)  # the implicit leading bits, 2^52 each
+        cnt = np.bincount(key, weights=None if w is None else w.astype(np.float64),
+                          minlength=4096)  # the implicit leading bits, 2^52 each
         shi = np.bincount(key, weights=fhi, minlength=4096)  # every partial sum < 2^53: exact
         slo = np.bincount(key, weights=flo, minlength=4096)
         if cnt[2047] or cnt[4095]:

@@ -152,7 +152,8 @@ def _to_arrow(values: Any, name: str) -> pa.Array | pa.ChunkedArray:
         return values
     if isinstance(values, np.ndarray):
         if values.ndim != 1:
-            raise DataError(f"{name} must be one-dimensional (one label per item); got an array of shape {values.shape}.")
+            raise DataError(f"{name} must be one-dimensional (one label per item); got an array of shape "
+                            f"{values.shape}.")
         if values.dtype.kind in "iub":
             return pa.array(values)
         if values.dtype.kind == "f":
@@ -163,7 +164,8 @@ def _to_arrow(values: Any, name: str) -> pa.Array | pa.ChunkedArray:
     elif hasattr(values, "__array__") and not isinstance(values, (list, tuple)):
         return _to_arrow(np.asarray(values), name)
     if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
-        raise DataError(f"{name} must be a sequence of labels (list, tuple, numpy or pyarrow array); got {type(values).__name__}.")
+        raise DataError(f"{name} must be a sequence of labels (list, tuple, numpy or pyarrow array); got "
+                        f"{type(values).__name__}.")
     try:
         # from_pandas: a float NaN among the labels is a missing label (as pandas writes
         # one), refused below by _check_nulls naming the item, not a "mixed types" error
@@ -186,7 +188,8 @@ def _check_nulls(arr: pa.Array | pa.ChunkedArray, name: str) -> None:
             raise DataError(f"{name} has a missing label (NaN) at item {first} (0-based); every item needs a label.")
     if nulls:
         first = int(np.flatnonzero(np.asarray(pc.is_null(arr)))[0])
-        raise DataError(f"{name} has a missing label at item {first} (0-based); every item needs a label ({nulls} missing).")
+        raise DataError(f"{name} has a missing label at item {first} (0-based); every item needs a label ({nulls} "
+                        "missing).")
 
 
 def _numpy_of(arr: pa.Array | pa.ChunkedArray) -> np.ndarray:
@@ -449,7 +452,8 @@ def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndar
     plain = []
     for v in values:
         if pa.types.is_dictionary(v.type):
-            v = v.cast(v.type.value_type) if isinstance(v, pa.Array) else pa.chunked_array([c.cast(c.type.value_type) for c in v.chunks], type=v.type.value_type)
+            v = v.cast(v.type.value_type) if isinstance(v,
+                                                        pa.Array) else pa.chunked_array([c.cast(c.type.value_type) for c in v.chunks], type=v.type.value_type)
         plain.append(v)
     chunks: list[pa.Array] = []
     for v in plain:
@@ -603,7 +607,8 @@ def split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedArr
     if not isinstance(sep, str) or sep == "":
         raise UsageError(f"the separator of labels within a multi-label cell must be a non-empty string; got {sep!r}.")
     if isinstance(values, np.ndarray) and values.ndim == 2:
-        raise DataError(f"{name}: pass indicator matrices through clfeval.core.tables.MultilabelTable.from_indicators, or label sets as lists.")
+        raise DataError(f"{name}: pass indicator matrices through clfeval.core.tables.MultilabelTable.from_indicators, "
+                        "or label sets as lists.")
     arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else None
     if arr is None:
         seq = list(values)
@@ -614,7 +619,8 @@ def split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedArr
                 # a string among list-like items is still one separated set, not its characters
                 arr = pa.array([None if v is None else (v.split(sep) if isinstance(v, str) else list(v)) for v in seq])
             except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError) as exc:
-                raise DataError(f"{name}: every item must be a set of labels (a list, or a string separated by {sep!r}); ({exc})") from None
+                raise DataError(f"{name}: every item must be a set of labels (a list, or a string separated by "
+                                f"{sep!r}); ({exc})") from None
     if isinstance(arr, pa.ChunkedArray):
         arr = pa.concat_arrays(arr.chunks) if arr.num_chunks else pa.array([], type=arr.type)
     if pa.types.is_dictionary(arr.type):
@@ -622,7 +628,8 @@ def split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedArr
     if pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type):
         arr = pc.split_pattern(pc.fill_null(arr, ""), sep)
     if not (pa.types.is_list(arr.type) or pa.types.is_large_list(arr.type)):
-        raise DataError(f"{name}: multi-label items must be label sets (strings separated by {sep!r}, or lists); got values of type {arr.type}.")
+        raise DataError(f"{name}: multi-label items must be label sets (strings separated by {sep!r}, or lists); got "
+                        f"values of type {arr.type}.")
     return arr
 
 
@@ -662,17 +669,20 @@ def encode_multilabel(gold: Any, pred: Any, *, labels: Sequence[Any] | None = No
     """
     lists = [split_sets(v, n, sep) for v, n in zip((gold, pred), names, strict=False)]
     if len(lists[0]) != len(lists[1]):
-        raise DataError(f"{names[0]} has {len(lists[0])} items and {names[1]} has {len(lists[1])}; they must match one to one.")
+        raise DataError(f"{names[0]} has {len(lists[0])} items and {names[1]} has {len(lists[1])}; they must match one "
+                        "to one.")
     flat = [flatten_sets(x) for x in lists]
     kinds = {_kind(f[1]) for f in flat if len(f[1])}
     if len(kinds) > 1:
-        raise DataError(f"{names[0]} and {names[1]} hold labels of different kinds ({', '.join(sorted(kinds))}); convert them to one type.")
+        raise DataError(f"{names[0]} and {names[1]} hold labels of different kinds ({', '.join(sorted(kinds))}); "
+                        "convert them to one type.")
     # A column whose sets are all empty has no label values (and may be typed null, e.g.
     # from [[]]): give it the other column's type so that both encode against one dictionary.
     typed = [f[1].type for f in flat if len(f[1])]
     if typed:
         flat = [(rows, vals if len(vals) else pa.array([], type=typed[0])) for rows, vals in flat]
-    codes, dictionary = _hash_encode([f[1] for f in flat]) if any(len(f[1]) for f in flat) else ([np.empty(0, np.int32)] * 2, [])
+    codes, dictionary = _hash_encode([f[1] for f in flat]) if any(len(f[1]) for f in flat) else ([np.empty(0,
+                                                                                                           np.int32)] * 2, [])
     order = sort_labels(dictionary)
     if labels is not None:
         order_t, index = resolve_requested(list(labels), dictionary, np.ones(len(dictionary), dtype=bool))

@@ -417,7 +417,8 @@ def mcc(cm: np.ndarray, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndar
     return mcc_of_counts(class_counts(np.asarray(cm)), zero_division)
 
 
-def weighted_kappa(cm: np.ndarray, weights: str | None = None, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def weighted_kappa(cm: np.ndarray, weights: str | None = None, zero_division: float = 0.0) -> tuple[np.ndarray,
+                                                                                                    np.ndarray]:
     """Cohen's kappa, unweighted or with ``"linear"`` / ``"quadratic"`` disagreement weights.
 
     κ = 1 − Σ w_ij O_ij / Σ w_ij E_ij with E = outer(gold totals, predicted
@@ -535,7 +536,8 @@ def macro_average(values: np.ndarray, undefined: np.ndarray, zero_division: floa
     return values.mean(axis=-1)
 
 
-def weighted_average(values: np.ndarray, undefined: np.ndarray, support: np.ndarray, zero_division: float = 0.0) -> np.ndarray:
+def weighted_average(values: np.ndarray, undefined: np.ndarray, support: np.ndarray,
+                     zero_division: float = 0.0) -> np.ndarray:
     """Support-weighted mean over classes (the ``nan`` policy renormalises over defined values).
 
     When the weights sum to 0 (no gold items at all, e.g. a multi-label batch
@@ -570,7 +572,8 @@ def hamming_loss(c: ClassCounts, n_items: Any, zero_division: float = 0.0) -> tu
     return safe_divide((c.fp + c.fn).sum(axis=-1), np.asarray(n_items) * n_lab, zero_division)
 
 
-def jaccard(jaccard_sum: Any, jaccard_empty: Any, n_items: Any, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def jaccard(jaccard_sum: Any, jaccard_empty: Any, n_items: Any, zero_division: float = 0.0) -> tuple[np.ndarray,
+                                                                                                     np.ndarray]:
     """Mean over items of |G ∩ P| / |G ∪ P| from its sums.
 
     ``jaccard_sum`` adds the items' ratios (items with both sets empty add 0),

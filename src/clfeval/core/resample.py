@@ -459,7 +459,8 @@ def percentile_interval(reps: np.ndarray, level: float) -> list[float]:
     return [float(lo), float(hi)]
 
 
-def bca_interval(reps: np.ndarray, theta: float, jack: np.ndarray, weights: np.ndarray, level: float) -> list[float] | None:
+def bca_interval(reps: np.ndarray, theta: float, jack: np.ndarray, weights: np.ndarray,
+                 level: float) -> list[float] | None:
     """Bias-corrected and accelerated (BCa) interval (Efron & Tibshirani 1993, §14.3).
 
     z0 = Φ⁻¹(share of replicates below θ̂, ties counting ½); acceleration

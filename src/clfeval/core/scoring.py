@@ -122,7 +122,8 @@ def _place_applies(p: Place, multilabel: bool, positive: int | None) -> bool:
     return positive is not None or not p.path.startswith("binary.")
 
 
-def _entries(multilabel: bool, order: bool, beta: float, positive: int | None) -> list[tuple[Metric, list[tuple[str, ...]]]]:
+def _entries(multilabel: bool, order: bool, beta: float,
+             positive: int | None) -> list[tuple[Metric, list[tuple[str, ...]]]]:
     """The count entries a table of this kind has, each with its JSON paths (the same for every such table)."""
     return _entries_of(multilabel, order, beta != 1.0, positive is not None)
 
@@ -133,7 +134,8 @@ def _entries_of(multilabel: bool, order: bool, with_beta: bool,
     out = []
     for m in catalog.METRICS:
         if _applies(m, multilabel, order, 2.0 if with_beta else 1.0):
-            paths = [tuple(p.path.split(".")) for p in m.where if _place_applies(p, multilabel, 0 if with_positive else None)]
+            paths = [tuple(p.path.split(".")) for p in m.where if _place_applies(p, multilabel,
+                                                                                 0 if with_positive else None)]
             if paths:
                 out.append((m, paths))
     return out

@@ -22,7 +22,8 @@ from clfeval.core.labels import label_str
 from clfeval.core.tables import ConfusionTable, embed, union_labels
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["check_slicing", "SliceTables", "SliceCounter", "small_ints", "SliceBinning", "MAX_SLICES", "MISSING", "column_sets", "bin_edges",
+__all__ = ["check_slicing", "SliceTables", "SliceCounter", "small_ints", "SliceBinning", "MAX_SLICES", "MISSING",
+           "column_sets", "bin_edges",
            "sample_keys"]
 
 #: Slices (value combinations of the ``by`` columns together) counted at most unless ``max_slices`` says more.

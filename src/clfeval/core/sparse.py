@@ -311,7 +311,8 @@ class SparseJointTable(_Labelled):
             other = SparseJointTable(*cells_of(other.counts), other.labels)
         if not isinstance(other, SparseJointTable):
             return NotImplemented
-        return self.labels == other.labels and all(np.array_equal(x, y) for x, y in zip(self.cells(), other.cells(), strict=False))
+        return self.labels == other.labels and all(np.array_equal(x, y) for x,
+                                                   y in zip(self.cells(), other.cells(), strict=False))
 
     __hash__ = None  # type: ignore[assignment]
 

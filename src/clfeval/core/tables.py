@@ -200,7 +200,9 @@ class ConfusionTable:
         if missing:
             raise DataError(f"relabel would drop labels that have counts: {', '.join(map(label_str, missing))}.")
         keep = [x for x in self.labels if x in set(target)]
-        sub = ConfusionTable(self.counts[np.ix_([self.labels.index(x) for x in keep], [self.labels.index(x) for x in keep])], tuple(keep)) if len(keep) != self.k else self
+        sub = ConfusionTable(self.counts[np.ix_([self.labels.index(x) for x in keep],
+                                                [self.labels.index(x) for x in keep])],
+                             tuple(keep)) if len(keep) != self.k else self
         return ConfusionTable(embed(sub.counts, sub.labels, target, 2), target)
 
     def cells(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -216,7 +218,8 @@ class ConfusionTable:
             from clfeval.core.sparse import sparse_of
 
             return sparse_of(self) + other
-        return ConfusionTable(embed(self.counts, self.labels, target, 2) + embed(other.counts, other.labels, target, 2), target)
+        return ConfusionTable(embed(self.counts, self.labels, target, 2) + embed(other.counts, other.labels, target, 2),
+                              target)
 
     def __radd__(self, other: Any) -> ConfusionTable:
         if other == 0:  # sum([...]) starts from 0
@@ -321,7 +324,8 @@ class MultilabelTable:
         g = np.asarray(gold, dtype=bool)
         p = np.asarray(pred, dtype=bool)
         if g.shape != p.shape or g.ndim != 2 or g.shape[1] != len(labels):
-            raise DataError(f"gold and pred indicator matrices must both have shape (n, {len(labels)}); got {g.shape} and {p.shape}.")
+            raise DataError(f"gold and pred indicator matrices must both have shape (n, {len(labels)}); got {g.shape} "
+                            f"and {p.shape}.")
         n = g.shape[0]
         tp = np.count_nonzero(g & p, axis=0)
         gs = np.count_nonzero(g, axis=0)
@@ -434,7 +438,8 @@ class JointTable:
             from clfeval.core.sparse import SparseJointTable
 
             return SparseJointTable(*_joint_cells(self.counts), self.labels) + other
-        return JointTable(embed(self.counts, self.labels, target, 3) + embed(other.counts, other.labels, target, 3), target)
+        return JointTable(embed(self.counts, self.labels, target, 3) + embed(other.counts, other.labels, target, 3),
+                          target)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, JointTable):

@@ -325,7 +325,8 @@ def binning(data: Any, *, score: str = "score", bins: int, kind: str = "quantile
         return uniform_binning(bins, lo, hi)
     sizes = run(client, *parts.map(_row_counts))
     firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64).tolist()
-    samples = [dask.delayed(_part_sample, pure=True)(t, score, f, cap) for t, f in zip(parts.tasks, firsts, strict=True)]
+    samples = [dask.delayed(_part_sample, pure=True)(t, score, f, cap) for t,
+               f in zip(parts.tasks, firsts, strict=True)]
     (sample,) = run(client, tree_sum(samples, combine=_merge_samples))
     return quantile_binning(sample.values(), bins)
 

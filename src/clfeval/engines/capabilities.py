@@ -20,7 +20,8 @@ from typing import Any
 
 from clfeval.errors import UsageError
 
-__all__ = ["OPERATIONS", "ENGINES", "Capability", "TABLE", "supported", "refuse", "refuse_stdin", "help_note", "markdown"]
+__all__ = ["OPERATIONS", "ENGINES", "Capability", "TABLE", "supported", "refuse", "refuse_stdin", "help_note",
+           "markdown"]
 
 OPERATIONS = ("report", "compare", "threshold", "calibration", "ranking", "error_analysis")
 ENGINES = ("local", "dask")

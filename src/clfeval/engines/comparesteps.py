@@ -69,7 +69,8 @@ def scores_in_memory(inputs: list[Any], names: list[str], baseline: str | None, 
         order = [0, 1] if baseline != names[0] else [1, 0]
         return compare_two(gold_col, pred_cols[order[0]], pred_cols[order[1]], names=(names[order[0]], names[order[1]]),
                            progress=tick, positive=positive, **common)
-    return compare_many(gold_col, dict(zip(names, pred_cols, strict=False)), baseline=baseline, progress=tick, positive=positive,
+    return compare_many(gold_col, dict(zip(names, pred_cols, strict=False)), baseline=baseline, progress=tick,
+                        positive=positive,
                         **common)
 
 

@@ -289,7 +289,8 @@ def _threshold_dask(eng: Dask, t: Any, d: Any, gold: str, score: str, positive: 
 
 def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: str | None = None,
                 probs_prefix: str | None = None, positive: Any = None, labels: Any = None, bins: int = 10,
-                strategy: str = "uniform", edges: str = "clfeval", input_format: str | None = None, encoding: str = "utf-8",
+                strategy: str = "uniform", edges: str = "clfeval", input_format: str | None = None,
+                encoding: str = "utf-8",
                 normalize: str | None = None, engine: Any = None,
                 progress: Callable[[Any], Any] | None = None, by: Any = None, by_bins: int | None = None,
                 by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Any:

@@ -133,7 +133,8 @@ def calibration_by(overall: Any, data: Any, probs: Any, *, gold: str | None, pro
     rows = []
     for i, name in enumerate(names):
         idx = np.flatnonzero(slot == i)
-        row: dict[str, Any] = {"slice": name, "key": {c: str(v) for c, v in zip(extra, keys[i], strict=False)}, "n": int(idx.size),
+        row: dict[str, Any] = {"slice": name, "key": {c: str(v) for c, v in zip(extra, keys[i], strict=False)},
+                               "n": int(idx.size),
                                "small": bool(idx.size < slicing["min_slice"])}
         if idx.size:
             r = reliability(gl[idx].tolist(), pl[idx], positive=positive, bins=bins, strategy=strategy, edges=edges)

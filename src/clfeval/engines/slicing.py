@@ -48,7 +48,8 @@ def _by_arrays(by: Any, n: int) -> dict[str, Any]:
     return out
 
 
-def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, settings: dict[str, Any], slicing: dict[str, Any],
+def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, settings: dict[str, Any],
+              slicing: dict[str, Any],
               *, input_format: Any, encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, dict]:
     """The report of ``data`` with its ``slices`` section, and the engine block."""
     import pyarrow as pa

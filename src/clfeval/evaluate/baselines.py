@@ -33,7 +33,8 @@ from clfeval.core.metrics import ClassCounts, TableStats
 from clfeval.core.scoring import Evaluation
 from clfeval.errors import DataError
 
-__all__ = ["majority_table", "uniform_table", "stratified_table", "rank_one_stats", "majority_index", "TrainFrequencies",
+__all__ = ["majority_table", "uniform_table", "stratified_table", "rank_one_stats", "majority_index",
+           "TrainFrequencies",
            "train_frequencies", "single_label_baselines", "multilabel_baselines"]
 
 
@@ -225,7 +226,8 @@ def multilabel_baselines(t: Any, labels: list[str], *, beta: float = 1.0, zero_d
 
     out = {}
     for name, q, desc in (
-        ("majority", (prevalence > 0.5).astype(np.float64), f"each label predicted iff it is present in most items of the {source}"),
+        ("majority", (prevalence > 0.5).astype(np.float64),
+         f"each label predicted iff it is present in most items of the {source}"),
         ("uniform", np.full(len(labels), 0.5), "each label predicted with probability 1/2 (expected counts)"),
         ("stratified", prevalence, f"each label predicted with its prevalence in the {source} (expected counts)"),
     ):

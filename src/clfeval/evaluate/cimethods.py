@@ -42,7 +42,8 @@ DEFAULT_RANKING = "logit-delong"
 _WILSON_DEFAULT = ("precision", "recall")
 #: How each method is named in the outputs.
 METHOD_NAMES = {"percentile": "bootstrap percentile", "bca": "bootstrap BCa", "wilson": "Wilson score",
-                "delong": "DeLong (Wald)", "logit-delong": "DeLong on the logit scale", "hanley-mcneil": "Hanley–McNeil"}
+                "delong": "DeLong (Wald)", "logit-delong": "DeLong on the logit scale",
+                "hanley-mcneil": "Hanley–McNeil"}
 
 
 def parse_ci_methods(values: Iterable[str] | str | None) -> dict[str, str]:

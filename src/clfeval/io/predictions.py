@@ -184,7 +184,8 @@ def _same_numbers(gold: pa.ChunkedArray, pred: pa.ChunkedArray) -> tuple[pa.Chun
             return flat
         base = pa.concat_arrays(flat.chunks)  # offsets relative to the flattened values
         offsets = pc.subtract(lists.offsets, lists.offsets[0])
-        return pa.chunked_array([type(lists).from_arrays(offsets, base, mask=pc.is_null(lists) if lists.null_count else None)])
+        return pa.chunked_array([type(lists).from_arrays(offsets, base,
+                                                         mask=pc.is_null(lists) if lists.null_count else None)])
 
     return rebuild(g, g_lists), rebuild(p, p_lists)
 
@@ -234,7 +235,8 @@ class PredictionReader:
                     + list(zip(extra_options, extra, strict=False) if extra_options is not None else []))
         self.gold, self.pred, self.id, self.repeat = gold, pred, id, repeat
         self.multilabel, self.extra, self.require_pred = multilabel, tuple(extra), require_pred
-        self.options = [(gold_option, gold), (pred_option, pred), (id_option, id)] + list(zip(extra_options or (), extra, strict=False))
+        self.options = [(gold_option, gold), (pred_option, pred),
+                        (id_option, id)] + list(zip(extra_options or (), extra, strict=False))
         self.gold_option, self.pred_option, self.id_option = gold_option, pred_option, id_option
         self.normalize, self.sep = normalize, sep
         self.batch_rows, self.progress = batch_rows, progress
@@ -369,8 +371,8 @@ def _gather(cols: list[pa.ChunkedArray], name: str, batches: list[PredictionBatc
 
         return pa.chunked_array([as_text_labels(c) for c in plain])
     raise DataError(f"column {name!r} holds values of different types in different files ({plain[0].type} in "
-                    f"{batches[0].part.source.name!r}, {plain[-1].type} in {batches[-1].part.source.name!r}); the files "
-                    f"of one input must hold labels of one kind (convert them to one type, for example text).")
+                    f"{batches[0].part.source.name!r}, {plain[-1].type} in {batches[-1].part.source.name!r}); the "
+                    f"files of one input must hold labels of one kind (convert them to one type, for example text).")
 
 
 def read_predictions(path: str | os.PathLike | Source | InputPath, *, gold: str = "gold", pred: str | None = "pred",

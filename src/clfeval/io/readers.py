@@ -101,7 +101,8 @@ def _delimited_tables(src: Source, fmt: str, columns: Sequence[str] | None,
     delimiter = "," if fmt == "csv" else "\t"
     header = read_header(src, delimiter)
     if not header or all(not h.strip() for h in header):
-        raise DataError(f"file {src.name!r} has an empty first line; expected a header line naming the columns (for example gold{delimiter}pred).")
+        raise DataError(f"file {src.name!r} has an empty first line; expected a header line naming the columns (for "
+                        f"example gold{delimiter}pred).")
     check_unique_names(header, f"file {src.name!r}")
     first_bad: list[Any] = []
 
@@ -406,7 +407,8 @@ def file_tables(src: Source, fmt: str, *, columns: Sequence[str] | None = None, 
     if fmt != "parquet":
         check_text_bytes(src, fmt)
     if fmt != "parquet" and src.head(4) == b"PAR1":
-        raise DataError(f"file {src.name!r} is a Parquet file, not {fmt.upper()} as its extension says; rename it to .parquet or pass --input-format parquet.")
+        raise DataError(f"file {src.name!r} is a Parquet file, not {fmt.upper()} as its extension says; rename it to "
+                        ".parquet or pass --input-format parquet.")
     if fmt == "jsonl":
         for table, numeric_text in _jsonl_tables(src, columns, exact, batch_rows):
             if batch_rows is None:

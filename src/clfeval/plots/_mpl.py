@@ -212,7 +212,8 @@ _SPOTS = ((4, 3, "left", "bottom"), (4, -3, "left", "top"), (-4, 3, "right", "bo
           (0, 7, "center", "bottom"), (0, -7, "center", "top"), (12, 12, "left", "bottom"), (-12, -12, "right", "top"),
           (12, -12, "left", "top"), (-12, 12, "right", "bottom"), (20, 0, "left", "center"),
           (-20, 0, "right", "center"), (0, 18, "center", "bottom"), (0, -18, "center", "top"),
-          (22, 22, "left", "bottom"), (-22, -22, "right", "top"), (22, -22, "left", "top"), (-22, 22, "right", "bottom"))
+          (22, 22, "left", "bottom"), (-22, -22, "right", "top"), (22, -22, "left", "top"),
+          (-22, 22, "right", "bottom"))
 
 
 def _box(px: float, py: float, spot: tuple[float, float, str, str], w: float, h: float, scale: float) \
@@ -341,7 +342,8 @@ def figure_svg(fig: Any, prefix: str = "f", *, title: str | None = None) -> str:
     svg = _ID.sub(lambda m: f'id="{prefix}-{m.group(1)}"', svg)
     svg = _REF.sub(lambda m: f"{m.group(1)}{prefix}-{m.group(2)}", svg)
     svg = _FONT.sub("", svg)
-    svg = svg.replace("stroke-linecap: butt}</style>", "stroke-linecap: butt}\n  text{font-family: " + _FONT_STACK + "}</style>", 1)
+    svg = svg.replace("stroke-linecap: butt}</style>",
+                      "stroke-linecap: butt}\n  text{font-family: " + _FONT_STACK + "}</style>", 1)
     svg = _PATH.sub(lambda m: 'd="' + _DECIMALS.sub(r"\1", m.group(1)).replace(" \n", " ").strip() + '"', svg)
     for gid, full in getattr(fig, "_clfeval_titles", {}).items():
         svg = svg.replace(f'<g id="{prefix}-{gid}">', f'<g id="{prefix}-{gid}"><title>{_escape(full)}</title>', 1)

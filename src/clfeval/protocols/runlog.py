@@ -212,7 +212,8 @@ class Run(Display):
 
     def to_dict(self, *, full: bool = True) -> dict[str, Any]:
         out = {"id": self.id, "created": self.created, "command": self.command, "data_path": self.data_path,
-               "data_hash": self.data_hash, "task": self.task, "seed": self.seed, "settings": self.settings, "protocol": self.protocol,
+               "data_hash": self.data_hash, "task": self.task, "seed": self.seed, "settings": self.settings,
+               "protocol": self.protocol,
                "metrics": self.metrics, "predictions": self.predictions, "versions": self.versions}
         if full:
             out["per_fold"] = self.per_fold
@@ -371,7 +372,8 @@ class RunLog(RunStore):
         cur = con.execute(
             "INSERT INTO runs (created, command, data_path, data_hash, task, seed, settings, protocol, versions, "
             "predictions, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (row["created"], row["command"], row["data_path"], row["data_hash"], row["task"], row["seed"], row["settings"],
+            (row["created"], row["command"], row["data_path"], row["data_hash"], row["task"], row["seed"],
+             row["settings"],
              row["protocol"], row["versions"], row["predictions"], row["result"]))
         run_id = int(cur.lastrowid)
         for name, s in summary.items():

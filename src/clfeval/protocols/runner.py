@@ -108,7 +108,8 @@ class _Runner:
             inner, dev = fold.train, fold.validation
         else:
             inner, dev = self._inner_split(fold, step.dev_size)
-        model = fit_model(clone(self.estimator), take(self.X, inner), self._target(inner), where + " (development split)")
+        model = fit_model(clone(self.estimator), take(self.X, inner), self._target(inner),
+                          where + " (development split)")
         Xd = take(self.X, dev)
         classes = None if self.data.multilabel else list(getattr(model, "classes_", []))
         s, _ = model_scores(model, Xd, len(self.data.labels), classes)
@@ -176,7 +177,8 @@ class _Runner:
         counts = np.bincount(codes)
         n_dev = math.ceil(dev_size * tr.size)
         if counts[counts > 0].min() >= 2 and n_dev >= np.count_nonzero(counts) and tr.size - n_dev >= np.count_nonzero(counts):
-            a, b = next(StratifiedShuffleSplit(n_splits=1, test_size=n_dev, random_state=rng_seed).split(np.zeros(tr.size), codes))
+            a, b = next(StratifiedShuffleSplit(n_splits=1, test_size=n_dev,
+                                               random_state=rng_seed).split(np.zeros(tr.size), codes))
         else:
             a, b = next(ShuffleSplit(n_splits=1, test_size=n_dev, random_state=rng_seed).split(np.zeros(tr.size)))
         return tr[np.sort(a)], tr[np.sort(b)]
@@ -210,7 +212,8 @@ class _Runner:
         if const is not None and len(const):
             names = [self.data.label_strings[j] for j in const]
             fold_notes.append(f"{where}: {len(names)} label(s) constant in the training part (never or always "
-                              f"present), predicted constantly: {', '.join(names[:10])}{' …' if len(names) > 10 else ''}.")
+                              "present), predicted constantly: "
+                              f"{', '.join(names[:10])}{' …' if len(names) > 10 else ''}.")
         pred, scores = self._predict(model, fold.test, cuts)
         table = self.data.table(fold.test, pred)
         metrics = self._metrics(table)
@@ -347,7 +350,8 @@ def _assemble(results: list[FoldResult], preds: list, data: RunData, protocol: P
     everything = data.train_frequencies(np.arange(data.n))
     for r in range(1, protocol.repeats + 1):
         t = sum((f.table for f in results if f.repeat == r), 0)
-        by_repeat.append(report_from_table(t, zero_division=zd, beta=runner.beta, sep=data.sep, train_labels=everything))
+        by_repeat.append(report_from_table(t, zero_division=zd, beta=runner.beta, sep=data.sep,
+                                           train_labels=everything))
         pooled_table = t if pooled_table is None else pooled_table + t
     pooled = report_from_table(pooled_table, zero_division=zd, beta=runner.beta, sep=data.sep, train_labels=everything)
     pooled_notes = ["pooled: the fold tables summed with + (each item once per repeat); its baselines follow the "

@@ -342,7 +342,8 @@ def _kfold_splits(p: Protocol, y: Any, Y: np.ndarray | None, n: int, seed: int) 
         _refuse_small_classes(raw, counts, k,
                               f"stratified {k}-fold cross-validation needs at least {k} items of every class "
                               f"(one in each test fold)",
-                              " Use {n} folds or fewer (--folds {n}), merge or drop the class, or leave out stratification.")
+                              " Use {n} folds or fewer (--folds {n}), merge or drop the class, or leave out "
+                              "stratification.")
         splitter: Any = RepeatedStratifiedKFold(n_splits=k, n_repeats=p.repeats, random_state=seed)
         pieces = splitter.split(np.zeros(n), codes)
     else:
@@ -389,14 +390,16 @@ def _holdout_splits(p: Protocol, y: Any, Y: np.ndarray | None, n: int, seed: int
             outer: Any = StratifiedShuffleSplit(n_splits=1, test_size=n_test, random_state=derived_seed(seed, r, 0))
             tr, te = next(outer.split(np.zeros(n), codes))
         else:
-            tr, te = next(ShuffleSplit(n_splits=1, test_size=n_test, random_state=derived_seed(seed, r, 0)).split(np.zeros(n)))
+            tr, te = next(ShuffleSplit(n_splits=1, test_size=n_test,
+                                       random_state=derived_seed(seed, r, 0)).split(np.zeros(n)))
         val = None
         if v:
             if codes is not None:
                 inner: Any = StratifiedShuffleSplit(n_splits=1, test_size=n_val, random_state=derived_seed(seed, r, 1))
                 a, b = next(inner.split(np.zeros(tr.size), codes[tr]))
             else:
-                a, b = next(ShuffleSplit(n_splits=1, test_size=n_val, random_state=derived_seed(seed, r, 1)).split(np.zeros(tr.size)))
+                a, b = next(ShuffleSplit(n_splits=1, test_size=n_val,
+                                         random_state=derived_seed(seed, r, 1)).split(np.zeros(tr.size)))
             tr, val = tr[a], np.sort(tr[b])
         out.append(Fold(r + 1, 1, np.sort(tr), np.sort(te), val))
     return out

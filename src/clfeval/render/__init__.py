@@ -21,7 +21,8 @@ from typing import Any
 
 from clfeval.core.display import set_renderers
 
-__all__ = ["render", "renderables", "register", "register_section", "section_renderers", "to_json", "jsonable", "FORMATS"]
+__all__ = ["render", "renderables", "register", "register_section", "section_renderers", "to_json", "jsonable",
+           "FORMATS"]
 
 FORMATS = ("text", "json", "markdown", "html")
 

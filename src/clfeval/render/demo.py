@@ -63,7 +63,8 @@ def side_by_side(d: DemoReport) -> TableBlock:
         ra, rb = a.sections["ranking"]["macro"], b.sections["ranking"]["macro"]
         rows += [["ROC-AUC (macro)", ra["roc_auc"], rb["roc_auc"]],
                  ["average precision (macro)", ra["average_precision"], rb["average_precision"]]]
-    return TableBlock("A and B on the same test tickets", ["measure", "A", "B"], [[r[0], num(r[1]), num(r[2])] for r in rows])
+    return TableBlock("A and B on the same test tickets", ["measure", "A", "B"],
+                      [[r[0], num(r[1]), num(r[2])] for r in rows])
 
 
 def demo_report_blocks(d: DemoReport) -> list[Block]:
@@ -73,8 +74,8 @@ def demo_report_blocks(d: DemoReport) -> list[Block]:
     blocks: list[Block] = [TextBlock(d.title, heading=True), TextBlock(d.intro, style="bold"),
                            TextBlock(f"{sizes['train']:,} training tickets (their queue frequencies are what the "
                                      f"baselines predict), {sizes['dev']:,} development tickets scored by A (where the "
-                                     f"threshold is chosen) and {sizes['test']:,} test tickets scored by A and B; every "
-                                     f"part below is the output of the clfeval command named in its heading.")]
+                                     f"threshold is chosen) and {sizes['test']:,} test tickets scored by A and B; "
+                                     f"every part below is the output of the clfeval command named in its heading.")]
     commands = {"report": "clfeval report --train-labels --scores-prefix", "threshold": "clfeval threshold --dev",
                 "calibration": "clfeval calibration --probs-prefix", "comparison": "clfeval compare --metric macro_f1"}
     for i, (key, title, result) in enumerate(d.parts, 1):
@@ -92,5 +93,6 @@ def demo_report_blocks(d: DemoReport) -> list[Block]:
 
 register(DemoReport, text=lambda d: blocks_to_rich(demo_report_blocks(d)),
          markdown=lambda d: blocks_to_markdown(demo_report_blocks(d)))
-register(DemoResult, text=lambda d: blocks_to_rich(demo_blocks(d)), markdown=lambda d: blocks_to_markdown(demo_blocks(d)))
+register(DemoResult, text=lambda d: blocks_to_rich(demo_blocks(d)),
+         markdown=lambda d: blocks_to_markdown(demo_blocks(d)))
 register(DemoList, text=lambda d: blocks_to_rich(list_blocks(d)), markdown=lambda d: blocks_to_markdown(list_blocks(d)))

@@ -44,7 +44,8 @@ def rank_blocks(r: RankResult) -> list[Block]:
     f = r.friedman
     blocks.append(TableBlock(f"Friedman test — H0: all systems perform alike; α = {r.alpha:g}",
                              ["statistic", "value", "df", "p"],
-                             [["χ²_F (Demšar, no tie correction)", num(f["chi2"], 3), f["df"], p_text(f["chi2_p_value"], None)],
+                             [["χ²_F (Demšar, no tie correction)", num(f["chi2"], 3), f["df"],
+                               p_text(f["chi2_p_value"], None)],
                               ["χ²_F tie-corrected (as scipy.stats.friedmanchisquare)", num(f["chi2_tie_corrected"], 3),
                                f["df"], p_text(f["chi2_tie_corrected_p_value"] if f["chi2_tie_corrected_p_value"] is not
                                                None else float("nan"), None)],

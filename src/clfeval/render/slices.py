@@ -136,7 +136,8 @@ def _register_threshold() -> None:
                 TextBlock(f"The cut {r.slices['threshold']:g}, chosen once overall, on every slice of the test data."),
                 *slice_blocks(r.slices)]
 
-    register(SlicedThreshold, text=lambda r: blocks_to_rich(blocks(r)), markdown=lambda r: blocks_to_markdown(blocks(r)))
+    register(SlicedThreshold, text=lambda r: blocks_to_rich(blocks(r)),
+             markdown=lambda r: blocks_to_markdown(blocks(r)))
 
 
 _register_threshold()

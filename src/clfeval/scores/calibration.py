@@ -59,7 +59,8 @@ from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_probabilities
 from clfeval.scores.curves import indicator_gold
 from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, parse_memory
 
-__all__ = ["Calibration", "Calibrator", "reliability", "reliability_rows", "calibrate_batches", "check_bins", "EPS", "STRATEGIES", "EDGES",
+__all__ = ["Calibration", "Calibrator", "reliability", "reliability_rows", "calibrate_batches", "check_bins", "EPS",
+           "STRATEGIES", "EDGES",
            "MAX_BINS"]
 
 EPS = float(np.finfo(np.float64).eps)

@@ -19,7 +19,8 @@ import pyarrow.compute as pc
 
 from clfeval.errors import DataError
 
-__all__ = ["order_keys", "is_integer_column", "as_scores", "as_probabilities", "score_matrix", "check_probabilities", "item_position", "ScoreSource"]
+__all__ = ["order_keys", "is_integer_column", "as_scores", "as_probabilities", "score_matrix", "check_probabilities",
+           "item_position", "ScoreSource"]
 
 _NUMBER = r"(?i)^[+-]?((\d+\.?\d*|\.\d+)(e[+-]?\d+)?|nan|inf|infinity)$"
 
@@ -271,14 +272,17 @@ def score_matrix(scores: Any, *, labels: Sequence[Any] | None = None, n: int | N
         return np.stack(cols, axis=1), labs
     arr = np.asarray(scores)
     if arr.ndim != 2:
-        raise DataError(f"multiclass or multi-label scores must be a 2-D array (items × labels) or a mapping label → column; got shape {arr.shape}.")
+        raise DataError("multiclass or multi-label scores must be a 2-D array (items × labels) or a mapping label → "
+                        f"column; got shape {arr.shape}.")
     if labels is None or len(labels) != arr.shape[1]:
-        raise DataError(f"a score matrix with {arr.shape[1]} columns needs labels naming each column; got {None if labels is None else len(labels)} labels.")
+        raise DataError(f"a score matrix with {arr.shape[1]} columns needs labels naming each column; got "
+                        f"{None if labels is None else len(labels)} labels.")
     cols = [as_scores(arr[:, j], name=f"{prefix}{label_str(lab)}", n=n, where=where) for j, lab in enumerate(labels)]
     return np.stack(cols, axis=1), list(labels)
 
 
-def check_probabilities(p: np.ndarray, *, name: str = "probabilities", where: Callable[[int], str] = item_position) -> None:
+def check_probabilities(p: np.ndarray, *, name: str = "probabilities",
+                        where: Callable[[int], str] = item_position) -> None:
     """Refuse values outside [0, 1]: they are not probabilities.
 
     >>> check_probabilities(np.array([0.2, 1.4]))

@@ -449,7 +449,8 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
     s, score_labels = score_matrix(scores, labels=labels, where=src.where, prefix=src.prefix)
     y = indicator_gold(gold, score_labels, multilabel=multilabel, sep=sep, prefix=src.prefix)
     if y.shape[0] != s.shape[0]:
-        raise DataError(f"gold has {y.shape[0]} items but the score columns have {s.shape[0]} values; give one score per item.")
+        raise DataError(f"gold has {y.shape[0]} items but the score columns have {s.shape[0]} values; give one score "
+                        "per item.")
     labs = [label_str(x) for x in score_labels]
     rankings = {lab: Ranking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)}
     r = ovr_of(labs, int(y.shape[0]), rankings, Ranking.from_indicator(y.ravel(), s.ravel(), "micro"),

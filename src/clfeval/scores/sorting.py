@@ -176,7 +176,8 @@ def pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray], *,
         counted = [(np.concatenate([p[0] for p in pieces]), sum(p[1] for p in pieces))]
     else:
         counted = [_below_and_tied(pos, part) for part in neg_parts]
-    left = counted[0][0] if len(counted) == 1 else np.sum([c[0] for c in counted], axis=0)  # negatives below each positive
+    left = counted[0][0] if len(counted) == 1 else np.sum([c[0] for c in counted],
+                                                          axis=0)  # negatives below each positive
     tied = sum(c[1] for c in counted)
     below = int(left.sum(dtype=np.int64))
     # AP: every positive of a tie group gets the precision of the cut at its score.

@@ -46,7 +46,8 @@ from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, SpillSpace
 from clfeval.scores.intcuts import IntegerKeys, check_kinds, value_of_key, valued
 from clfeval.scores.streamovr import batch_is_positive
 
-__all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_threshold_batches", "choose_threshold_filled", "check_positive",
+__all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_threshold_batches",
+           "choose_threshold_filled", "check_positive",
            "choose_label_thresholds", "choose_label_thresholds_batches", "check_dev_columns", "default_cut",
            "HINDSIGHT_NOTE", "NO_DEV_NOTE"]
 
@@ -79,7 +80,8 @@ def default_cut(*scores: np.ndarray, given: Any = None) -> tuple[float, str]:
 def cut_row(rk: Any, threshold: float, obj: Objective, zd: float) -> dict[str, Any]:
     """Every count and measure of one cut applied to one ranking, as plain data."""
     c = rk.counts_at(threshold)
-    out: dict[str, Any] = {"threshold": threshold if isinstance(threshold, int) else float(threshold), "tp": int(c.tp), "fp": int(c.fp), "fn": int(c.fn),
+    out: dict[str, Any] = {"threshold": threshold if isinstance(threshold, int) else float(threshold), "tp": int(c.tp),
+                           "fp": int(c.fp), "fn": int(c.fn),
                            "tn": int(c.tn)}
     out["precision"] = float(precision(c, zd)[0])
     out["recall"] = float(recall(c, zd)[0])
@@ -260,7 +262,8 @@ def _choice(test_rk: Any, dev_rk: Any, pos_label: str, default: tuple[float, str
     else:
         notes.append(NO_DEV_NOTE)
     hind, why = _best(test_rk, obj, src.called("the test data"))
-    hind_row = dict(cut_row(test_rk, hind, obj, zd), label="hindsight (chosen on the test labels: optimistic)") if hind is not None else None
+    hind_row = dict(cut_row(test_rk, hind, obj, zd),
+                    label="hindsight (chosen on the test labels: optimistic)") if hind is not None else None
     if hind is None:
         notes.append(f"No hindsight cut: {why}.")
     if dev_rk is not None:
@@ -273,7 +276,8 @@ def _choice(test_rk: Any, dev_rk: Any, pos_label: str, default: tuple[float, str
 def _dev_refused(exc: DataError, called: str) -> DataError:
     """A reason the development data cannot choose a threshold, wrapped to say so (option names kept)."""
     return DataError(lambda *names, _e=exc: f"{called} cannot be used to choose a threshold: "
-                                            f"{_e.with_names(dict(zip(_e.params, names, strict=False)))}", params=exc.params)
+                                            f"{_e.with_names(dict(zip(_e.params, names, strict=False)))}",
+                     params=exc.params)
 
 
 def _check_two_classes(n_positive: int, n_negative: int, present: list[str], pos_label: str, called: str) -> None:
@@ -514,7 +518,8 @@ def _label_result(labs: list[str], lc: _LabelCuts, tables: dict[str, MultilabelT
                  "plain mean over labels (every label counts equally).")
     return LabelThresholds(labs, obj.name, obj.describe(), lc.thresholds, lc.per_label, averages, int(n_test),
                            None if n_dev is None else int(n_dev), notes,
-                           _signature(obj, zd, "per label: given, else 0.5 when the label's scores lie in [0, 1], else 0"),
+                           _signature(obj, zd,
+                                      "per label: given, else 0.5 when the label's scores lie in [0, 1], else 0"),
                            external)
 
 
@@ -568,7 +573,8 @@ def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any =
         ds, _ = score_matrix(dev_scores, labels=raw_labels, where=dev_src.where, prefix=prefix)
         dy = indicator_gold(dev_gold, raw_labels, multilabel=True, sep=sep, prefix=prefix)
         if dy.shape[0] != ds.shape[0]:
-            raise DataError(f"the development gold has {dy.shape[0]} items but its score columns have {ds.shape[0]} values.")
+            raise DataError(f"the development gold has {dy.shape[0]} items but its score columns have {ds.shape[0]} "
+                            "values.")
     test_rks = [Ranking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)]
     dev_rks = None if dy is None else [Ranking.from_indicator(dy[:, j], ds[:, j], lab) for j, lab in enumerate(labs)]
     ranges = [[s[:, j]] + ([ds[:, j]] if ds is not None else []) for j in range(len(labs))]
@@ -582,8 +588,9 @@ def check_dev_columns(labels: Sequence[Any], dev_columns: Iterable[Any], prefix:
     have = set(dev_columns)
     missing = [lab for lab in labels if lab not in have]
     if missing:
-        raise DataError(f"the development data has no score column for {', '.join(repr(f'{prefix}{label_str(m)}') for m in missing)}; "
-                        f"it needs the same score columns as the test data.")
+        raise DataError("the development data has no score column for "
+                        f"{', '.join(repr(f'{prefix}{label_str(m)}') for m in missing)}; it needs the same score "
+                        "columns as the test data.")
 
 
 class _LabelsFilled:

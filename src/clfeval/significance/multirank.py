@@ -345,7 +345,8 @@ def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *,
                          f"are shares of samples in which each region has the largest mass (as baycomp reports "
                          f"them). The hierarchical model (it needs a Stan sampler) is not offered.")
     return RankResult(score, metric, bool(higher_is_better), systems, datasets,
-                      tuple(tuple(float(v) for v in row) for row in x), tuple(tuple(float(v) for v in row) for row in ranks),
+                      tuple(tuple(float(v) for v in row) for row in x),
+                      tuple(tuple(float(v) for v in row) for row in ranks),
                       {s: float(avg[i]) for i, s in enumerate(systems)}, order, alpha, fdict, ndict, tuple(rows),
                       _control_rows(x, systems, control, higher_is_better, alpha) if control is not None else None,
                       holm_groups, best_group, tuple(brows), float(rope), float(prior), samples,

@@ -212,7 +212,8 @@ def _at_least(x: np.ndarray, t: float) -> int:
 
 # --- results -------------------------------------------------------------------
 
-def _intervals(prob: _Problem, va: np.ndarray, vb: np.ndarray, obs: tuple[float, float], level: float) -> dict[str, Any]:
+def _intervals(prob: _Problem, va: np.ndarray, vb: np.ndarray, obs: tuple[float, float], level: float) -> dict[str,
+                                                                                                               Any]:
     a, b = obs
     ci: dict[str, Any] = {"level": level, "method": "percentile",
                           "delta": rs.percentile_interval(va - vb, level),
@@ -402,7 +403,8 @@ def bootstrap_replicates(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | C
                       prob.description)
 
 
-def bootstrap_distribution(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any, Any], float] = "accuracy",
+def bootstrap_distribution(gold: Any, pred_a: Any, pred_b: Any, *,
+                           metric: str | Callable[[Any, Any], float] = "accuracy",
                            samples: int = 10_000, seed: int | np.random.Generator = 0,
                            labels: Sequence[Any] | None = None, positive: Any = None, zero_division: Any = 0,
                            beta: float = 1.0) -> np.ndarray:
@@ -461,7 +463,8 @@ def compare_counts(table: Any, *, metric: str = "accuracy", test: str = "bootstr
     elif table.n == 0:
         raise DataError("there are no items to compare.")
     else:
-        prob = _count_problem(_resolve(metric, table.labels, zd, beta), table, description if description != "counts" else "")
+        prob = _count_problem(_resolve(metric, table.labels, zd, beta), table,
+                              description if description != "counts" else "")
     return _run(prob, test=test, samples=samples, rng=rng, seed=seed, alpha=alpha, level=level, zd=zd,
                 names=_check_names(names), progress=progress)
 
@@ -481,7 +484,8 @@ def _check_mcnemar(test: str, metric: Any) -> None:
     if test == "mcnemar" and (callable(metric) or metric not in TRACE_METRICS):
         shown = metric if isinstance(metric, str) else getattr(metric, "__name__", "a callable")
         raise UsageError(f"McNemar's test compares accuracies (items right or wrong); it does not apply to metric "
-                         f"{shown!r}. Use it with {', '.join(sorted(TRACE_METRICS))}, or use test bootstrap or randomization.")
+                         f"{shown!r}. Use it with {', '.join(sorted(TRACE_METRICS))}, or use test bootstrap or "
+                         "randomization.")
 
 
 def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, seed: Any, alpha: float, level: float,
@@ -512,7 +516,8 @@ def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, s
         p = count / samples if math.isfinite(gain) else math.nan
         details = {"count": count, "threshold": 2 * delta}
     if test == "randomization":
-        hist = replicate_histogram(pa - pb, delta=delta, threshold=delta, count_beyond=details["count"], kind="randomization")
+        hist = replicate_histogram(pa - pb, delta=delta, threshold=delta, count_beyond=details["count"],
+                                   kind="randomization")
     else:
         beyond = details["count"] if test == "bootstrap" else _at_least(sign * (va - vb), 2 * gain)
         hist = replicate_histogram(va - vb, delta=delta, threshold=2 * delta, count_beyond=beyond, kind="bootstrap")
@@ -629,7 +634,8 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
     settings = {k: v for k, v in first.signature.items() if k not in ("version", "seed", "samples", "versions")}
     signature = build_signature({**settings, "adjustment": "holm", "pairs": len(pairs), "baseline": baseline},
                                 seed=seed, samples=samples, random=True)
-    return with_estimate(MultiComparison(metric=first.metric, test=test, samples=samples, seed=first.seed, alpha=first.alpha,
+    return with_estimate(MultiComparison(metric=first.metric, test=test, samples=samples, seed=first.seed,
+                                         alpha=first.alpha,
                            higher_is_better=first.higher_is_better, systems=names, scores=scores,
                            baseline=None if baseline is None else str(baseline), comparisons=results,
                            p_adjusted=[float(x) for x in adj], significant=[bool(x < first.alpha) for x in adj],

@@ -347,7 +347,8 @@ class MultiComparison(Display):
 
     def to_dict(self) -> dict[str, Any]:
         rows = []
-        for c, adj, sig, verdict in zip(self.comparisons, self.p_adjusted, self.significant, self.verdicts, strict=True):
+        for c, adj, sig, verdict in zip(self.comparisons, self.p_adjusted, self.significant, self.verdicts,
+                                        strict=True):
             rows.append({"a": c.names[0], "b": c.names[1], "score_a": c.a, "score_b": c.b, "delta": c.delta,
                          "p_value": c.p_value, "p_adjusted": adj, "significant": sig, "ci": c.ci,
                          c.test: c.details, "verdict": verdict,

@@ -82,7 +82,8 @@ def slice_groups(columns: Mapping[str, Any], *, max_slices: int = MAX_SLICES,
         if keys and all(k[j] == MISSING for k in keys):
             raise DataError(lambda o, _c=c: f"column {_c!r} (option {o}) is null in every row: there is nothing to "
                                             f"slice by.", params=["by"])
-    shown = [label_str(k[0]) if len(names) == 1 else ", ".join(f"{c}={label_str(v)}" for c, v in zip(names, k, strict=False))
+    shown = [label_str(k[0]) if len(names) == 1 else ", ".join(f"{c}={label_str(v)}" for c,
+                                                               v in zip(names, k, strict=False))
              for k in keys]
     return shown, keys, slot
 

@@ -267,8 +267,9 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
                        f"{testable:,} testable slices at alpha {alpha:g}.")
     small = sum(1 for r in rows if r["items"] < min_slice)
     if small:
-        n_notes.append(f"{small:,} slice{'s' if small != 1 else ''} below {min_slice} items {'were' if small != 1 else 'was'} "
-                       "tested and counted in the adjustment, but never called the worst.")
+        n_notes.append(f"{small:,} slice{'s' if small != 1 else ''} below {min_slice} items "
+                       f"{'were' if small != 1 else 'was'} tested and counted in the adjustment, but never called the "
+                       "worst.")
     overall = {"value": _f(s_all / n_all) if n_all else None, "successes": int(s_all), "trials": int(n_all),
                "items": int(total.sum())}
     cols = [t.columns[0] for t in tables if len(t.columns) == 1]

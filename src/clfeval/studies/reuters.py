@@ -418,13 +418,15 @@ class _Context:
         keys = ("support", "tp", "fp", "fn", "tn", "precision", "recall", "f1", "accuracy")
         per_class = {c: {k: rep.per_class[c][k] for k in keys} for c in self.cats}
         binary = {"n_test": rep.n, "per_class": per_class, "micro": dict(rep.micro), "macro": dict(rep.macro),
-                  "ranges": {m: {"min": min(r[m] for r in per_class.values()), "max": max(r[m] for r in per_class.values())}
+                  "ranges": {m: {"min": min(r[m] for r in per_class.values()),
+                                 "max": max(r[m] for r in per_class.values())}
                              for m in ("accuracy", "f1")},
                   "baselines": {b: {"micro_f1": rep.baselines[b]["micro_f1"], "macro_f1": rep.baselines[b]["macro_f1"],
                                     "description": rep.baselines[b]["description"]} for b in rep.baselines},
                   "rule": "positive iff log-odds >= 0 (posterior 0.5)"}
         cats = [c for c in self.cats if c in PUBLISHED]
-        counts = np.array([[[PUBLISHED_TEST - sum(PUBLISHED[c][1:]), PUBLISHED[c][2]], [PUBLISHED[c][3], PUBLISHED[c][1]]]
+        counts = np.array([[[PUBLISHED_TEST - sum(PUBLISHED[c][1:]), PUBLISHED[c][2]],
+                            [PUBLISHED[c][3], PUBLISHED[c][1]]]
                            for c in cats], dtype=np.int64)
         pub = score_multilabel(counts, cats, n_items=PUBLISHED_TEST, exact=0, jaccard_sum=0.0, jaccard_empty=0,
                                track_undefined=False)
@@ -529,9 +531,11 @@ class _Context:
         dev_model = self._pipeline(True).fit([self.train_texts[i] for i in inner],
                                              self.Y_train[inner].astype(np.int64))
         dev_scores = dev_model.decision_function([self.train_texts[i] for i in dev])
-        lt = choose_label_thresholds(self._label_sets(self.Y_test, cats), {c: self.test_scores[:, j] for c, j in zip(cats, cols, strict=False)},
+        lt = choose_label_thresholds(self._label_sets(self.Y_test, cats),
+                                     {c: self.test_scores[:, j] for c, j in zip(cats, cols, strict=False)},
                                      dev_gold=self._label_sets(self.Y_train[dev], cats),
-                                     dev_scores={c: dev_scores[:, j] for c, j in zip(cats, cols, strict=False)}, objective="f1")
+                                     dev_scores={c: dev_scores[:, j] for c, j in zip(cats, cols, strict=False)},
+                                     objective="f1")
         out: dict[str, Any] = {}
         for c in cats:
             e = lt.per_label[c]
@@ -544,8 +548,9 @@ class _Context:
                       "dev_positives": int(self.Y_train[dev, self.cats.index(c)].sum())}
         tuning = {"train": int(inner.size), "dev": int(dev.size), "seed": self.seed,
                   "objective": lt.objective_description, "categories": cats,
-                  "split": "clfeval.protocols.splits.split(Protocol.holdout(0.2, stratified=True), the ten-category indicator "
-                           "matrix of the training stories, seed=seed, multilabel=True): iterative stratification",
+                  "split": "clfeval.protocols.splits.split(Protocol.holdout(0.2, stratified=True), the ten-category "
+                           "indicator matrix of the training stories, seed=seed, multilabel=True): iterative "
+                           "stratification",
                   "how": "the ten classifiers trained on the other 80 % score the development stories; per category "
                          "the cut with the best F1 there (a development score: the lowest one predicted positive) is "
                          "applied to the classifiers trained on all training stories; hindsight = the best cut on the "

@@ -129,7 +129,8 @@ def fetch_reuters(
                                            f"give a writable {name}.", params=["dest_dir"]
             ) from exc
         tmp = Path(tmp_name)
-        digest = download(url, fd, timeout=timeout, deadline=deadline, max_bytes=max_bytes, dest=dest, name=ARCHIVE_NAME)
+        digest = download(url, fd, timeout=timeout, deadline=deadline, max_bytes=max_bytes, dest=dest,
+                          name=ARCHIVE_NAME)
         _check_archive(tmp, digest, sha256, what=f"the file downloaded from {url}",
                        outcome=f"it was discarded and nothing was written to {dest}",
                        hint=" Download from the UCI KDD archive or from a mirror holding an exact copy of it.")

@@ -295,7 +295,8 @@ class TermTable:
         rank[order] = np.arange(len(self.terms))
         g = (self.keys >> 32).astype(np.int64)
         w = rank[self.keys & 0xFFFFFFFF] if len(self.keys) else np.zeros(0, np.int64)
-        m = sp.csr_matrix((self.counts, (w, g)), shape=(len(self.terms), max(groups, int(g.max()) + 1 if len(g) else 0)))
+        m = sp.csr_matrix((self.counts, (w, g)),
+                          shape=(len(self.terms), max(groups, int(g.max()) + 1 if len(g) else 0)))
         return [self.terms[i] for i in order], m
 
     def group_tokens(self) -> np.ndarray:

@@ -147,7 +147,8 @@ def report_card(rep: Any) -> Page:
 
     rows_of = manyclasses.from_per_class(rep.labels, rep.per_class)
     cols = ["class", "support", "precision", "recall", "F1"]
-    per_class = TableBlock(None, cols, [[lab, *(rep.per_class[lab][k] for k in ("support", "precision", "recall", "f1"))]
+    per_class = TableBlock(None, cols, [[lab,
+                                         *(rep.per_class[lab][k] for k in ("support", "precision", "recall", "f1"))]
                                         for lab in rows_of.labels], caption=rows_of.sentence())
     sections = []
     if rep.confusion_matrix is not None:
@@ -391,7 +392,8 @@ def _decision_parts(r: Any) -> tuple[list[Block], list[dict[str, Any]], list[tup
     if kind == "AUCInterval":
         return rdec.auc_interval_blocks(r), [card("ROC-AUC", r.auc, [("low", r.ci[0]), ("high", r.ci[1])])], []
     if kind == "CurveBands":
-        return rdec.bands_blocks(r), [card("ROC-AUC", r.roc_auc["value"], list(zip(("low", "high"), r.roc_auc["ci"], strict=False))),
+        return rdec.bands_blocks(r), [card("ROC-AUC", r.roc_auc["value"],
+                                           list(zip(("low", "high"), r.roc_auc["ci"], strict=False))),
                                       card("PR-AUC (average precision)", r.average_precision["value"],
                                             list(zip(("low", "high"), r.average_precision["ci"], strict=False)))], \
             [("roc", "ROC curve with its bootstrap band"), ("pr", "Precision–recall curve with its bootstrap band")]
@@ -452,7 +454,8 @@ def protocol_page(r: Any, figs: Figures | None = None) -> Page:
     attach(sections, "Test metrics", [figs(plots.cv_spread, d, "Spread over folds"),
                                        figs(plots.phi_delta, d, "The folds in the φ–δ diagram")],
             new="Spread over folds", at=0)
-    attach(sections, "Pooled out-of-fold", [figs(plots.confusion_matrix, d["pooled"], "Pooled out-of-fold confusion matrix"),
+    attach(sections, "Pooled out-of-fold",
+           [figs(plots.confusion_matrix, d["pooled"], "Pooled out-of-fold confusion matrix"),
                              figs(plots.phi_delta, d["pooled"], "Pooled classes in the φ–δ diagram")],
             new="Pooled out-of-fold table")
     return page
@@ -467,8 +470,10 @@ def study_page(st: Any, figs: Figures | None = None) -> Page:
     s = Summary()
     if st.binary is not None:
         pub = (st.published or {})
-        s.headline.append(card("micro-F1", st.binary["micro"]["f1"], [("published", (pub.get("micro") or {}).get("f1"))]))
-        s.headline.append(card("macro-F1", st.binary["macro"]["f1"], [("published", (pub.get("macro") or {}).get("f1"))]))
+        s.headline.append(card("micro-F1", st.binary["micro"]["f1"],
+                               [("published", (pub.get("micro") or {}).get("f1"))]))
+        s.headline.append(card("macro-F1", st.binary["macro"]["f1"],
+                               [("published", (pub.get("macro") or {}).get("f1"))]))
     if st.multiclass is not None:
         pub_rows = {r["figure"]: r["published"] for r in (st.multiclass.get("published") or {}).get("rows", [])}
         s.headline.append(card("multiclass accuracy", st.multiclass["accuracy"],

@@ -63,7 +63,8 @@ def _run_cards(metrics: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     first = [m for m in ("accuracy", "subset_accuracy", "macro_f1", "micro_f1", "balanced_accuracy", "mcc")
              if m in metrics] or list(metrics)
     return [card(label(m), metrics[m].get("mean"), [("std", metrics[m].get("std")),
-                                                    ("min–max", f"{num(metrics[m].get('min'))}–{num(metrics[m].get('max'))}")])
+                                                    ("min–max",
+                                                     f"{num(metrics[m].get('min'))}–{num(metrics[m].get('max'))}")])
             for m in first[:5]]
 
 
@@ -144,7 +145,8 @@ def demo_page(d: Any, figs: Figures | None = None) -> Page:
     page = blocks_page(d, rdemo.demo_blocks(d))
     if d.mode == "bootstrap" and "distribution" in d.data:
         figs = figs or Figures()
-        fig = figs(plots.bootstrap, _bootstrap_histogram(d.data), "The bootstrap distribution of δ, with δ(x) and 2δ(x)")
+        fig = figs(plots.bootstrap, _bootstrap_histogram(d.data),
+                   "The bootstrap distribution of δ, with δ(x) and 2δ(x)")
         if fig is not None:
             for sec in page.sections:
                 if sec.title.startswith("Bootstrap distribution"):
