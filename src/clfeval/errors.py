@@ -79,7 +79,8 @@ class ClfevalError(Exception):
         """The same error, its message preceded by ``prefix`` (the parameters it names still renamed by
         :meth:`with_names`).
 
-        >>> str(UsageError(lambda b: f"{b} is bad.", params=["beta"]).prefixed("file 'x': ").with_names({"beta": "--beta"}))
+        >>> err = UsageError(lambda b: f"{b} is bad.", params=["beta"])
+        >>> str(err.prefixed("file 'x': ").with_names({"beta": "--beta"}))
         "file 'x': --beta is bad."
         """
         other = copy.copy(self)
@@ -115,8 +116,9 @@ class MissingExtra(UsageError):
     ``pip install clfeval`` is the light core; the ``text`` extra brings the text models (scikit-learn,
     PyStemmer), the ``html`` extra the figures and the HTML report (matplotlib, Jinja2), ``all`` both.
 
-    >>> print(MissingExtra("the HTML report needs Jinja2", "html"))
-    the HTML report needs Jinja2, which is not installed; install clfeval's html extra with pip install 'clfeval[html]' (or 'clfeval[all]', the dependencies of every command).
+    >>> print(MissingExtra("the HTML report needs Jinja2", "html"))  # doctest: +NORMALIZE_WHITESPACE
+    the HTML report needs Jinja2, which is not installed; install clfeval's html extra with pip install 'clfeval[html]'
+    (or 'clfeval[all]', the dependencies of every command).
     """
 
     exit_code = 2

@@ -602,10 +602,11 @@ def check_name(name: str, *, task: str | None = None, input: str | None = None, 
 
     >>> check_name("macro_f1", task="multiclass").title
     'macro-F1'
-    >>> check_name("prevalence:spam", directed=True)
+    >>> check_name("prevalence:spam", directed=True)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: metric 'prevalence:spam' has no better direction (...); choose a metric where higher or lower is better.
+    clfeval.errors.UsageError: metric 'prevalence:spam' has no better direction (...); choose a metric where higher or
+    lower is better.
     """
     m, _ = parse(name)
     if input is not None and m.input != input:

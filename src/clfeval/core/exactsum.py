@@ -47,7 +47,8 @@ class ExactSum:
     >>> s = ExactSum().add(np.array([1e16, 1.0, -1e16]))
     >>> s.value(), float(np.sum([1e16, 1.0, -1e16]))
     (1.0, 0.0)
-    >>> (ExactSum().add(np.array([0.1, 0.2])) + ExactSum().add(np.array([0.3]))).value() == exact_sum(np.array([0.1, 0.2, 0.3]))
+    >>> both = ExactSum().add(np.array([0.1, 0.2])) + ExactSum().add(np.array([0.3]))
+    >>> both.value() == exact_sum(np.array([0.1, 0.2, 0.3]))
     True
     """
 

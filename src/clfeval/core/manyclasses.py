@@ -89,7 +89,8 @@ def for_figure(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[
     """The classes a figure draws (at most :data:`FIGURE_ALL`), in the given label order; beyond, the largest
     by support, the hardest of them (lowest F1) marked.
 
-    >>> s = for_figure([f"c{i}" for i in range(30)], {f"c{i}": i for i in range(30)}, {f"c{i}": 1 - i / 30 for i in range(30)})
+    >>> s = for_figure([f"c{i}" for i in range(30)], {f"c{i}": i for i in range(30)},
+    ...                {f"c{i}": 1 - i / 30 for i in range(30)})
     >>> len(s.labels), s.labels[0], s.marked
     (20, 'c10', ('c29',))
     """

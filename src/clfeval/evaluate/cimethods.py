@@ -51,10 +51,11 @@ def parse_ci_methods(values: Iterable[str] | str | None) -> dict[str, str]:
 
     >>> parse_ci_methods(["bca", "precision:spam=wilson"])
     {'*': 'bca', 'precision:spam': 'wilson'}
-    >>> parse_ci_methods("jackknife")
+    >>> parse_ci_methods("jackknife")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: option ci_method: unknown interval method 'jackknife'; the methods are percentile, bca, wilson (binomial proportions only), delong, logit-delong, hanley-mcneil (ROC-AUC only).
+    clfeval.errors.UsageError: option ci_method: unknown interval method 'jackknife'; the methods are percentile, bca,
+    wilson (binomial proportions only), delong, logit-delong, hanley-mcneil (ROC-AUC only).
     """
     if values is None:
         return {}

@@ -115,10 +115,11 @@ class Report(Display):
 
         >>> report(["a", "b", "b"], ["a", "b", "a"]).metric("macro_f1")
         0.6666666666666666
-        >>> report([1, 2, 2], [1, 2, 1]).metric("recall:9")
+        >>> report([1, 2, 2], [1, 2, 1]).metric("recall:9")  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
         ...
-        clfeval.errors.UsageError: metric 'recall:9' names the label '9', which the data does not have; its labels are: '1', '2'.
+        clfeval.errors.UsageError: metric 'recall:9' names the label '9', which the data does not have; its labels are:
+        '1', '2'.
         """
         task = "multilabel" if self.kind == "multilabel" else "ordinal" if self.ordinal is not None else "multiclass"
         m, lab = catalog.parse(name)

@@ -90,10 +90,11 @@ def parse_requirement(text: str, *, applies_to: str = "report") -> Requirement:
     Requirement(text='macro_f1>=0.70', metric='macro_f1', op='>=', target=0.7, function=None, args=())
     >>> parse_requirement("accuracy > majority").baseline
     'majority'
-    >>> parse_requirement("acuracy>=0.9")
+    >>> parse_requirement("acuracy>=0.9")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: option require 'acuracy>=0.9': unknown metric 'acuracy'; valid metrics are: accuracy, error_rate, ...
+    clfeval.errors.UsageError: option require 'acuracy>=0.9': unknown metric 'acuracy'; valid metrics are: accuracy,
+    error_rate, ...
     """
     if not isinstance(text, str):
         raise _refuse(str(text), "a condition is text such as 'macro_f1>=0.70'.")

@@ -114,7 +114,8 @@ def report_batches(batches: Iterable[Any], *, positive: Any = None, beta: float 
     as :func:`clfeval.evaluate.reports.report`).
 
     >>> from types import SimpleNamespace as B
-    >>> parts = [B(gold=["a", "b"], pred=["a", "a"], ids=None, text=False, n=2), B(gold=["c"], pred=["c"], ids=None, text=False, n=1)]
+    >>> parts = [B(gold=["a", "b"], pred=["a", "a"], ids=None, text=False, n=2),
+    ...          B(gold=["c"], pred=["c"], ids=None, text=False, n=1)]
     >>> r = report_batches(parts, show_errors=5)
     >>> r.labels, r.accuracy, r.errors["items"]
     (['a', 'b', 'c'], 0.6666666666666666, [{'id': 1, 'gold': 'b', 'pred': 'a'}])

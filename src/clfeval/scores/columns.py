@@ -285,10 +285,12 @@ def check_probabilities(p: np.ndarray, *, name: str = "probabilities",
                         where: Callable[[int], str] = item_position) -> None:
     """Refuse values outside [0, 1]: they are not probabilities.
 
-    >>> check_probabilities(np.array([0.2, 1.4]))
+    >>> check_probabilities(np.array([0.2, 1.4]))  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.DataError: column 'probabilities' holds 1.4 at item 1 (0-based), outside [0, 1]: these scores are not probabilities, and calibration compares probabilities with observed frequencies. Scores such as log-odds or margins can be ranked but not calibrated as they are (map them to probabilities first).
+    clfeval.errors.DataError: column 'probabilities' holds 1.4 at item 1 (0-based), outside [0, 1]: these scores are not
+    probabilities, and calibration compares probabilities with observed frequencies. Scores such as log-odds or margins
+    can be ranked but not calibrated as they are (map them to probabilities first).
     """
     bad = (p < 0.0) | (p > 1.0)
     if bad.any():

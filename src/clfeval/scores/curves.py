@@ -441,7 +441,8 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
 
     Examples
     --------
-    >>> r = ranking_ovr(["a", "b", "c", "a"], {"a": [0.8, 0.1, 0.1, 0.3], "b": [0.1, 0.7, 0.2, 0.4], "c": [0.1, 0.2, 0.7, 0.3]})
+    >>> r = ranking_ovr(["a", "b", "c", "a"],
+    ...                 {"a": [0.8, 0.1, 0.1, 0.3], "b": [0.1, 0.7, 0.2, 0.4], "c": [0.1, 0.2, 0.7, 0.3]})
     >>> r.per_class["a"]["roc_auc"], r.macro["roc_auc"]
     (1.0, 1.0)
     """

@@ -396,8 +396,8 @@ def choose_threshold_batches(test_batches: Iterable[tuple[Any, Any]],
 
     Examples
     --------
-    >>> c = choose_threshold_batches([([1, 0], [0.9, 0.6]), ([1, 0], [0.7, 0.2])], [([1, 1, 0, 0], [0.8, 0.4, 0.3, 0.1])],
-    ...                              positive=1)
+    >>> c = choose_threshold_batches([([1, 0], [0.9, 0.6]), ([1, 0], [0.7, 0.2])],
+    ...                              [([1, 1, 0, 0], [0.8, 0.4, 0.3, 0.1])], positive=1)
     >>> c.threshold, c.test["f1"], c.external["spilled"]
     (0.4, 0.8, False)
     """
@@ -548,7 +548,8 @@ def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any =
     Examples
     --------
     >>> r = choose_label_thresholds(["a", "a|b", "", "b"], {"a": [0.9, 0.8, 0.3, 0.1], "b": [0.2, 0.6, 0.1, 0.7]},
-    ...                             dev_gold=["a", "b", "", "a|b"], dev_scores={"a": [0.7, 0.2, 0.4, 0.6], "b": [0.1, 0.5, 0.3, 0.9]})
+    ...                             dev_gold=["a", "b", "", "a|b"],
+    ...                             dev_scores={"a": [0.7, 0.2, 0.4, 0.6], "b": [0.1, 0.5, 0.3, 0.9]})
     >>> r.thresholds
     {'a': 0.6, 'b': 0.5}
     >>> r.averages["tuned"]["micro"]["f1"]
@@ -650,7 +651,8 @@ def choose_label_thresholds_batches(test_batches: Callable[[], Iterable[tuple[An
 
     Examples
     --------
-    >>> test = lambda: [(["a", "a|b"], np.array([[0.9, 0.2], [0.8, 0.6]])), (["", "b"], np.array([[0.3, 0.1], [0.1, 0.7]]))]
+    >>> test = lambda: [(["a", "a|b"], np.array([[0.9, 0.2], [0.8, 0.6]])),
+    ...                 (["", "b"], np.array([[0.3, 0.1], [0.1, 0.7]]))]
     >>> dev = [(["a", "b", "", "a|b"], np.array([[0.7, 0.1], [0.2, 0.5], [0.4, 0.3], [0.6, 0.9]]))]
     >>> r = choose_label_thresholds_batches(test, dev, labels=["a", "b"])
     >>> r.thresholds, r.averages["tuned"]["micro"]["f1"], r.external["spilled"]

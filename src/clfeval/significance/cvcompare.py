@@ -332,10 +332,11 @@ def five_by_two_cv(folds_a: Any, folds_b: Any, *, metric: str, higher_is_better:
     >>> out = five_by_two_cv(fa, fb, metric="accuracy")
     >>> round(out["t"].estimate, 3), round(out["t"].statistic, 2), out["t"].df
     (0.025, 7.07, 5.0)
-    >>> five_by_two_cv(fa[:8], fb[:8], metric="accuracy")
+    >>> five_by_two_cv(fa[:8], fb[:8], metric="accuracy")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: Dietterich's 5x2cv test needs 5 repeats of 2-fold cross-validation; these runs have 4 repeats of 2 folds.
+    clfeval.errors.UsageError: Dietterich's 5x2cv test needs 5 repeats of 2-fold cross-validation; these runs have 4
+    repeats of 2 folds.
     """
     metric, higher, names, level, _ = _resolve(metric, higher_is_better, names, level, 0.05)
     folds = _pair_folds(folds_a, folds_b, metric, names)

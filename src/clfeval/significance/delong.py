@@ -552,8 +552,10 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
     Examples
     --------
     >>> gold = ["x", "y", "z", "x", "y", "z", "x", "y"]
-    >>> a = {"x": [.9, .1, .2, .8, .3, .1, .7, .2], "y": [.1, .8, .2, .1, .6, .3, .2, .9], "z": [0, .1, .6, .1, .1, .6, .1, 0]}
-    >>> b = {"x": [.5, .4, .2, .6, .3, .1, .3, .2], "y": [.1, .5, .2, .1, .6, .3, .2, .4], "z": [0, .1, .6, .1, .1, .2, .5, 0]}
+    >>> a = {"x": [.9, .1, .2, .8, .3, .1, .7, .2], "y": [.1, .8, .2, .1, .6, .3, .2, .9],
+    ...      "z": [0, .1, .6, .1, .1, .6, .1, 0]}
+    >>> b = {"x": [.5, .4, .2, .6, .3, .1, .3, .2], "y": [.1, .5, .2, .1, .6, .3, .2, .4],
+    ...      "z": [0, .1, .6, .1, .1, .2, .5, 0]}
     >>> r = delong_ovr(gold, a, b)
     >>> [(k, round(r.per_class[k].delta, 3), round(r.p_holm[k], 3)) for k in ("x", "z")]
     [('x', 0.1, 0.405), ('z', 0.083, 0.405)]
@@ -612,10 +614,11 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
 def check_delong(metric: Any, margin: Any = None) -> None:
     """Refuse what DeLong's test cannot do, before any data is read: a metric other than ROC-AUC, a margin.
 
-    >>> check_delong("macro_f1")
+    >>> check_delong("macro_f1")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: DeLong's test compares ROC-AUCs of scores; metric 'macro_f1' is not roc_auc. Use test bootstrap or randomization for it (and for average_precision).
+    clfeval.errors.UsageError: DeLong's test compares ROC-AUCs of scores; metric 'macro_f1' is not roc_auc. Use test
+    bootstrap or randomization for it (and for average_precision).
     """
     if metric != "roc_auc":
         raise UsageError(f"DeLong's test compares ROC-AUCs of scores; metric {metric!r} is not roc_auc. Use test "

@@ -62,10 +62,11 @@ def check_margin(margin: Any, test: str = "bootstrap") -> float:
 
     >>> check_margin(0.01)
     0.01
-    >>> check_margin(0.01, "mcnemar")
+    >>> check_margin(0.01, "mcnemar")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: option margin (non-inferiority) needs test bootstrap: the null of test mcnemar is 'no difference', so it cannot test 'not worse by more than the margin'.
+    clfeval.errors.UsageError: option margin (non-inferiority) needs test bootstrap: the null of test mcnemar is 'no
+    difference', so it cannot test 'not worse by more than the margin'.
     """
     if test != "bootstrap":
         raise UsageError(lambda name, t: f"option {name} (non-inferiority) needs {t} bootstrap: the null of {t} "

@@ -93,10 +93,11 @@ def ndtri(x):  # the standard normal quantile (scipy.special.ndtri), imported on
 def check_count_metric(metric: Any) -> str:
     """A metric of count tables (what power and widths are computed for), refused otherwise before any data is read.
 
-    >>> check_count_metric("roc_auc")
+    >>> check_count_metric("roc_auc")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: metric 'roc_auc' is a metric of scores; power and interval widths are computed for count metrics of predicted labels (accuracy, macro_f1, f1:LABEL, ...: `clfeval metrics --input counts`).
+    clfeval.errors.UsageError: metric 'roc_auc' is a metric of scores; power and interval widths are computed for count
+    metrics of predicted labels (accuracy, macro_f1, f1:LABEL, ...: `clfeval metrics --input counts`).
     """
     check_metric(metric)
     if not isinstance(metric, str) or metric in SCORE_METRICS:
