@@ -82,8 +82,8 @@ def clfeval_job(directory: str, processing: str, memory: str) -> dict:
     t0 = time.perf_counter()
     r = clfeval.error_analysis(directory, id="id", processing=processing or None, engine=Local(memory=memory))
     return {"seconds": time.perf_counter() - t0, "terms": r.prior["terms"], "tokens": r.prior["tokens"],
-            "cells": len(r.cells), "mode": r.engine["mode"], "first": [r.cells[0].gold, r.cells[0].pred,
-                                                                       [t["term"] for t in r.cells[0].terms_vs_gold[:3]]]}
+            "cells": len(r.cells), "mode": r.engine["mode"],
+            "first": [r.cells[0].gold, r.cells[0].pred, [t["term"] for t in r.cells[0].terms_vs_gold[:3]]]}
 
 
 def texts_job(directory: str, processing: str, memory: str) -> dict:

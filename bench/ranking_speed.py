@@ -114,7 +114,8 @@ def main() -> None:
     ap.add_argument("--no-scalar", action="store_true", help="do not run again with numpy's SIMD sort disabled")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    print("=== numpy as is" if not args.child else f"=== NPY_DISABLE_CPU_FEATURES={os.environ.get('NPY_DISABLE_CPU_FEATURES')!r}")
+    disabled = os.environ.get("NPY_DISABLE_CPU_FEATURES")
+    print("=== numpy as is" if not args.child else f"=== NPY_DISABLE_CPU_FEATURES={disabled!r}")
     run(args)
     if not args.child and not args.no_scalar:
         print()

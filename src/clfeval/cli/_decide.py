@@ -1,4 +1,5 @@
-"""What the decision options share on the command line: gates (exit 3) and one-vs-rest score columns of several files."""
+"""What the decision options share on the command line: gates (exit 3) and one-vs-rest score columns of several
+files."""
 
 from __future__ import annotations
 

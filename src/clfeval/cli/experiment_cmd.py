@@ -30,70 +30,72 @@ from clfeval.cli._common import (
 )
 from clfeval.errors import MissingExtra, UsageError
 
+#: Options shared by ``cv`` and ``holdout`` (:func:`experiment_options` applies them).
+_EXPERIMENT_OPTIONS = [
+    click.option("--text", "text_col", required=True, help="Column holding the documents."),
+    click.option("--label", "label_col", required=True,
+                 help="Column holding the labels (label sets with --multilabel)."),
+    click.option("--id", "id_col", default=None,
+                 help="Column of item ids (default: 'id' when present, else the row number from 1)."),
+    click.option("--model", type=click.Choice(["nb", "bnb", "logreg", "svm"], case_sensitive=False), default="nb",
+                 show_default=True,
+                 help="nb: multinomial Naive Bayes (add-one); bnb: Bernoulli NB; logreg: tf-idf + logistic "
+                      "regression; svm: tf-idf + linear SVM."),
+    click.option("--ngrams", type=click.Choice(["1", "2"]), default="1", show_default=True,
+                 help="1: unigrams; 2: unigrams and bigrams."),
+    click.option("--stem", is_flag=True, help="Porter-stem the tokens (PyStemmer)."),
+    click.option("--stop-words", is_flag=True, help="Drop English stop words (scikit-learn's list)."),
+    click.option("--multilabel", is_flag=True,
+                 help="Each item carries a set of labels (one classifier per label)."),
+    click.option("--sep", default="|", show_default=True, callback=check_sep,
+                 help="Separator of labels within a multi-label cell."),
+    click.option("--stratified", is_flag=True,
+                 help="Keep the class proportions in every part (multi-label: iterative stratification)."),
+    click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True,
+                 help="Repeat the protocol with different random splits."),
+    click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                 help="Seed of every random split (recorded with the run)."),
+    click.option("--predictions", "predictions_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                 help="Write the out-of-fold predictions and scores here (.csv, .tsv, .jsonl or .parquet)."),
+    click.option("--errors", "errors_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                 help="Write the error analysis of the out-of-fold (or test) predictions here: every confused "
+                      "pair, its documents and the terms they share (see `clfeval errors`); the format from the "
+                      "extension: .html, .json, .md or .txt. Single-label data."),
+    click.option("--tune-threshold", "tune", default=None, metavar="OBJECTIVE",
+                 help="Choose the decision threshold inside every training fold, on a development split, for "
+                      "OBJECTIVE: f1, f0.5, f2, cost, precision>=X or recall>=X (binary or multi-label data)."),
+    click.option("--dev-size", type=float, default=0.2, show_default=True,
+                 help="With --tune-threshold: share of each training fold held out to choose the cut."),
+    click.option("--positive", default=None,
+                 help="With --tune-threshold on binary data: the positive class (default: the second label)."),
+    click.option("--cost-fp", type=float, default=1.0, show_default=True,
+                 help="With --tune-threshold cost: cost of a false positive."),
+    click.option("--cost-fn", type=float, default=1.0, show_default=True,
+                 help="With --tune-threshold cost: cost of a false negative."),
+    click.option("--metric", "extra_metrics", multiple=True,
+                 help="Report this metric too (e.g. f1:LABEL); repeatable."),
+    click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
+                 help="Value of 0/0 ratios; nan leaves them out of averages."),
+    click.option("--compare-model", type=click.Choice(["nb", "bnb", "logreg", "svm"], case_sensitive=False),
+                 default=None, help="Also run this model on the same folds (both runs recorded) and print the "
+                                    "fold-by-fold comparison of the two (see `clfeval runs compare`)."),
+    click.option("--compare-metric", default="macro_f1", show_default=True,
+                 help="With --compare-model: the metric the two models are compared on."),
+    click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_RUNS_DB,
+                 show_default=True, help="The run log (SQLite) that records this run."),
+    click.option("--no-log", is_flag=True, help="Do not record the run in the run log."),
+    click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
+                 help="Data file format (default: from the extension; CSV for standard input, '-')."),
+    click.option("--encoding", type=click.Choice(["utf-8", "latin-1"]), default="utf-8", show_default=True,
+                 help="Text encoding of CSV, TSV and JSONL input (Parquet text is always UTF-8)."),
+    click.option("--normalize-labels", "normalize_labels", type=click.Choice(["nfc"]), default=None,
+                 help="Unicode-normalise text labels (NFC) so that labels that only print alike are one class."),
+]
+
 
 def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by ``cv`` and ``holdout``."""
-    opts = [
-        click.option("--text", "text_col", required=True, help="Column holding the documents."),
-        click.option("--label", "label_col", required=True,
-                     help="Column holding the labels (label sets with --multilabel)."),
-        click.option("--id", "id_col", default=None,
-                     help="Column of item ids (default: 'id' when present, else the row number from 1)."),
-        click.option("--model", type=click.Choice(["nb", "bnb", "logreg", "svm"], case_sensitive=False), default="nb",
-                     show_default=True,
-                     help="nb: multinomial Naive Bayes (add-one); bnb: Bernoulli NB; logreg: tf-idf + logistic "
-                          "regression; svm: tf-idf + linear SVM."),
-        click.option("--ngrams", type=click.Choice(["1", "2"]), default="1", show_default=True,
-                     help="1: unigrams; 2: unigrams and bigrams."),
-        click.option("--stem", is_flag=True, help="Porter-stem the tokens (PyStemmer)."),
-        click.option("--stop-words", is_flag=True, help="Drop English stop words (scikit-learn's list)."),
-        click.option("--multilabel", is_flag=True,
-                     help="Each item carries a set of labels (one classifier per label)."),
-        click.option("--sep", default="|", show_default=True, callback=check_sep,
-                     help="Separator of labels within a multi-label cell."),
-        click.option("--stratified", is_flag=True,
-                     help="Keep the class proportions in every part (multi-label: iterative stratification)."),
-        click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True,
-                     help="Repeat the protocol with different random splits."),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-                     help="Seed of every random split (recorded with the run)."),
-        click.option("--predictions", "predictions_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                     help="Write the out-of-fold predictions and scores here (.csv, .tsv, .jsonl or .parquet)."),
-        click.option("--errors", "errors_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                     help="Write the error analysis of the out-of-fold (or test) predictions here: every confused "
-                          "pair, its documents and the terms they share (see `clfeval errors`); the format from the "
-                          "extension: .html, .json, .md or .txt. Single-label data."),
-        click.option("--tune-threshold", "tune", default=None, metavar="OBJECTIVE",
-                     help="Choose the decision threshold inside every training fold, on a development split, for "
-                          "OBJECTIVE: f1, f0.5, f2, cost, precision>=X or recall>=X (binary or multi-label data)."),
-        click.option("--dev-size", type=float, default=0.2, show_default=True,
-                     help="With --tune-threshold: share of each training fold held out to choose the cut."),
-        click.option("--positive", default=None,
-                     help="With --tune-threshold on binary data: the positive class (default: the second label)."),
-        click.option("--cost-fp", type=float, default=1.0, show_default=True,
-                     help="With --tune-threshold cost: cost of a false positive."),
-        click.option("--cost-fn", type=float, default=1.0, show_default=True,
-                     help="With --tune-threshold cost: cost of a false negative."),
-        click.option("--metric", "extra_metrics", multiple=True,
-                     help="Report this metric too (e.g. f1:LABEL); repeatable."),
-        click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
-                     help="Value of 0/0 ratios; nan leaves them out of averages."),
-        click.option("--compare-model", type=click.Choice(["nb", "bnb", "logreg", "svm"], case_sensitive=False),
-                     default=None, help="Also run this model on the same folds (both runs recorded) and print the "
-                                        "fold-by-fold comparison of the two (see `clfeval runs compare`)."),
-        click.option("--compare-metric", default="macro_f1", show_default=True,
-                     help="With --compare-model: the metric the two models are compared on."),
-        click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_RUNS_DB,
-                     show_default=True, help="The run log (SQLite) that records this run."),
-        click.option("--no-log", is_flag=True, help="Do not record the run in the run log."),
-        click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
-                     help="Data file format (default: from the extension; CSV for standard input, '-')."),
-        click.option("--encoding", type=click.Choice(["utf-8", "latin-1"]), default="utf-8", show_default=True,
-                     help="Text encoding of CSV, TSV and JSONL input (Parquet text is always UTF-8)."),
-        click.option("--normalize-labels", "normalize_labels", type=click.Choice(["nfc"]), default=None,
-                     help="Unicode-normalise text labels (NFC) so that labels that only print alike are one class."),
-    ]
-    for o in reversed(opts):
+    for o in reversed(_EXPERIMENT_OPTIONS):
         f = o(f)
     return f
 

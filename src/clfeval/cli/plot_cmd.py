@@ -41,8 +41,8 @@ def _from_predictions(kind: str, path: Path, gold: str, pred: str, id_col: str |
         check_score_options(score, scores_prefix)
         inp = input_path(path, input_format=input_format, encoding=reading["encoding"])
         sf = read_scored(inp, gold=gold, score=score, prefix=scores_prefix, id_col=id_col, **reading)
-        return reliability(sf.gold, sf.scores, positive=positive) if score is not None else reliability(sf.gold,
-                                                                                                        sf.scores)
+        return reliability(sf.gold, sf.scores, positive=positive) if score is not None else \
+            reliability(sf.gold, sf.scores)
     from clfeval.evaluate.reports import report
 
     scores = None

@@ -34,7 +34,8 @@ from clfeval.errors import UsageError
 @click.option("--order", default=None, help="Ordered classes, low to high, comma-separated (adds MAE and weighted "
                                             "kappa).")
 @click.option("--train-labels", type=click.Path(path_type=Path), default=None,
-              help="File of training labels: baselines then follow the training class frequencies (the honest version).")
+              help="File of training labels: baselines then follow the training class frequencies (the honest "
+                   "version).")
 @click.option("--train-column", default=None,
               help="Column of --train-labels (default: the --gold name, 'label', or the only column).")
 @click.option("--show-errors", type=click.IntRange(min=0), default=0, metavar="N",

@@ -23,7 +23,8 @@ from clfeval.cli._slices import slice_arguments, slice_options
 @click.command(epilog=help_note("threshold"))
 @click.argument("test", type=click.Path(path_type=Path))
 @click.option("--dev", type=click.Path(path_type=Path), default=None,
-              help="Development file (a held-out slice of the training data) the cut is chosen on; never the test file.")
+              help="Development file (a held-out slice of the training data) the cut is chosen on; never the test "
+                   "file.")
 @click.option("--gold", default="gold", show_default=True, help="Column of gold labels (label sets with --multilabel).")
 @click.option("--score", default=None, help="Score column (higher = more positive); needs --positive.")
 @click.option("--scores-prefix", default=None, metavar="PREFIX",

@@ -178,8 +178,8 @@ class Counter:
         if arity not in (2, 3):
             raise ValueError("arity must be 2 or 3")
         self.arity = arity
-        self.names = tuple(names) if names is not None else (("gold", "pred") if arity == 2 else ("gold", "pred_a",
-                                                                                                  "pred_b"))
+        self.names = tuple(names) if names is not None else \
+            (("gold", "pred") if arity == 2 else ("gold", "pred_a", "pred_b"))
         self.vocab = vocab if vocab is not None else Vocabulary()
         self.limit = MAX_DENSE if arity == 2 else MAX_DENSE_JOINT
         self.cap = 0
@@ -278,7 +278,9 @@ class Counter:
         if self.dense is not None:
             self._to_sparse()
         if m:
-            key = codes[0] << _BITS | codes[1] if self.arity == 2 else (codes[0] << _BITS | codes[1]) << _BITS | codes[2]
+            key = codes[0] << _BITS | codes[1]
+            if self.arity != 2:
+                key = key << _BITS | codes[2]
             if weights is None:
                 uniq, cnt = np.unique(key, return_counts=True)
             else:

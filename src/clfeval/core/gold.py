@@ -114,7 +114,8 @@ class EncodedGold:
 
 
 def binary_gold(gold: Any, positive: Any, *, name: str = "gold") -> tuple[np.ndarray, str, list[str]]:
-    """Gold labels (or :class:`EncodedGold`) → a boolean "is positive" array, the positive's string form and the labels present.
+    """Gold labels (or :class:`EncodedGold`) → a boolean "is positive" array, the positive's string form and the labels
+    present.
 
     Raises :class:`~clfeval.errors.DataError` when ``positive`` does not occur.
 

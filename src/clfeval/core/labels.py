@@ -28,22 +28,9 @@ import pyarrow.compute as pc
 
 from clfeval.errors import DataError, LabelListError, UsageError
 
-__all__ = [
-    "EncodedPair",
-    "EncodedMultilabel",
-    "MAX_CLASSES",
-    "MAX_DENSE",
-    "MAX_DENSE_JOINT",
-    "MAX_JOINT_CLASSES",
-    "check_class_count",
-    "MAX_INDICATOR_CELLS",
-    "encode_pair",
-    "encode_labels",
-    "encode_multilabel",
-    "label_str",
-    "resolve_label",
-    "sort_labels",
-]
+__all__ = ["EncodedPair", "EncodedMultilabel", "MAX_CLASSES", "MAX_DENSE", "MAX_DENSE_JOINT", "MAX_JOINT_CLASSES",
+           "check_class_count", "MAX_INDICATOR_CELLS", "encode_pair", "encode_labels", "encode_multilabel",
+           "label_str", "resolve_label", "sort_labels"]
 
 # Largest raw range counted directly as an R×R bincount (R² cells).
 _DIRECT_RANGE = 2048
@@ -197,7 +184,9 @@ def _numpy_of(arr: pa.Array | pa.ChunkedArray) -> np.ndarray:
         if arr.num_chunks == 1:
             arr = arr.chunk(0)
         else:
-            return np.concatenate([c.to_numpy(zero_copy_only=False) for c in arr.chunks]) if arr.num_chunks else np.empty(0, np.int64)
+            if not arr.num_chunks:
+                return np.empty(0, np.int64)
+            return np.concatenate([c.to_numpy(zero_copy_only=False) for c in arr.chunks])
     return arr.to_numpy(zero_copy_only=False)
 
 
@@ -452,8 +441,8 @@ def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndar
     plain = []
     for v in values:
         if pa.types.is_dictionary(v.type):
-            v = v.cast(v.type.value_type) if isinstance(v,
-                                                        pa.Array) else pa.chunked_array([c.cast(c.type.value_type) for c in v.chunks], type=v.type.value_type)
+            v = v.cast(v.type.value_type) if isinstance(v, pa.Array) else \
+                pa.chunked_array([c.cast(c.type.value_type) for c in v.chunks], type=v.type.value_type)
         plain.append(v)
     chunks: list[pa.Array] = []
     for v in plain:
@@ -681,8 +670,8 @@ def encode_multilabel(gold: Any, pred: Any, *, labels: Sequence[Any] | None = No
     typed = [f[1].type for f in flat if len(f[1])]
     if typed:
         flat = [(rows, vals if len(vals) else pa.array([], type=typed[0])) for rows, vals in flat]
-    codes, dictionary = _hash_encode([f[1] for f in flat]) if any(len(f[1]) for f in flat) else ([np.empty(0,
-                                                                                                           np.int32)] * 2, [])
+    codes, dictionary = _hash_encode([f[1] for f in flat]) if any(len(f[1]) for f in flat) else \
+        ([np.empty(0, np.int32)] * 2, [])
     order = sort_labels(dictionary)
     if labels is not None:
         order_t, index = resolve_requested(list(labels), dictionary, np.ones(len(dictionary), dtype=bool))

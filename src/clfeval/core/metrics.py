@@ -256,7 +256,8 @@ def npv(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndar
 
 
 def fnr(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """False-negative rate (miss rate) FNR = FN / (TP + FN) = 1 − recall; undefined when the class is absent from gold."""
+    """False-negative rate (miss rate) FNR = FN / (TP + FN) = 1 − recall; undefined when the class is absent from
+    gold."""
     return safe_divide(c.fn, c.tp + c.fn, zero_division)
 
 
@@ -417,8 +418,8 @@ def mcc(cm: np.ndarray, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndar
     return mcc_of_counts(class_counts(np.asarray(cm)), zero_division)
 
 
-def weighted_kappa(cm: np.ndarray, weights: str | None = None, zero_division: float = 0.0) -> tuple[np.ndarray,
-                                                                                                    np.ndarray]:
+def weighted_kappa(cm: np.ndarray, weights: str | None = None,
+                   zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Cohen's kappa, unweighted or with ``"linear"`` / ``"quadratic"`` disagreement weights.
 
     κ = 1 − Σ w_ij O_ij / Σ w_ij E_ij with E = outer(gold totals, predicted
@@ -572,8 +573,8 @@ def hamming_loss(c: ClassCounts, n_items: Any, zero_division: float = 0.0) -> tu
     return safe_divide((c.fp + c.fn).sum(axis=-1), np.asarray(n_items) * n_lab, zero_division)
 
 
-def jaccard(jaccard_sum: Any, jaccard_empty: Any, n_items: Any, zero_division: float = 0.0) -> tuple[np.ndarray,
-                                                                                                     np.ndarray]:
+def jaccard(jaccard_sum: Any, jaccard_empty: Any, n_items: Any,
+            zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Mean over items of |G ∩ P| / |G ∪ P| from its sums.
 
     ``jaccard_sum`` adds the items' ratios (items with both sets empty add 0),

@@ -117,7 +117,8 @@ def _applies(m: Metric, multilabel: bool, order: bool, beta: float) -> bool:
 def _place_applies(p: Place, multilabel: bool, positive: int | None) -> bool:
     if p.result != "report" or p.path.startswith("ranking."):
         return False
-    if p.tasks is not None and not (("multilabel" in p.tasks) if multilabel else any(t in SINGLE_LABEL for t in p.tasks)):
+    if p.tasks is not None and not (
+            ("multilabel" in p.tasks) if multilabel else any(t in SINGLE_LABEL for t in p.tasks)):
         return False
     return positive is not None or not p.path.startswith("binary.")
 
@@ -134,8 +135,8 @@ def _entries_of(multilabel: bool, order: bool, with_beta: bool,
     out = []
     for m in catalog.METRICS:
         if _applies(m, multilabel, order, 2.0 if with_beta else 1.0):
-            paths = [tuple(p.path.split(".")) for p in m.where if _place_applies(p, multilabel,
-                                                                                 0 if with_positive else None)]
+            paths = [tuple(p.path.split(".")) for p in m.where
+                     if _place_applies(p, multilabel, 0 if with_positive else None)]
             if paths:
                 out.append((m, paths))
     return out
@@ -415,7 +416,8 @@ def metric_values(names: Sequence[str], stats: TableStats, labels: Sequence[Any]
 
 
 def stats_of(table: Any) -> TableStats:
-    """The statistics of a :class:`~clfeval.core.tables.ConfusionTable` or :class:`~clfeval.core.tables.MultilabelTable`."""
+    """The statistics of a :class:`~clfeval.core.tables.ConfusionTable` or
+    :class:`~clfeval.core.tables.MultilabelTable`."""
     if hasattr(table, "jaccard_sum"):
         return TableStats.of_multilabel(table.counts, n_items=table.n_items, exact=table.exact,
                                         jaccard_sum=table.jaccard_sum, jaccard_empty=table.jaccard_empty)

@@ -196,7 +196,8 @@ class ConfusionTable:
         everywhere: ``relabel(["0", "1"])`` of a table of ints keeps the ints.
         """
         target = resolve_against(labels, self.labels)
-        missing = [x for x in self.labels if x not in set(target) and self.counts[self.labels.index(x)].sum() + self.counts[:, self.labels.index(x)].sum() > 0]
+        missing = [x for x in self.labels if x not in set(target)
+                   and self.counts[self.labels.index(x)].sum() + self.counts[:, self.labels.index(x)].sum() > 0]
         if missing:
             raise DataError(f"relabel would drop labels that have counts: {', '.join(map(label_str, missing))}.")
         keep = [x for x in self.labels if x in set(target)]
@@ -284,7 +285,8 @@ class MultilabelTable:
     def __post_init__(self) -> None:
         c = np.asarray(self.counts)
         if c.shape != (len(self.labels), 2, 2):
-            raise DataError(f"a multi-label table must have shape (L, 2, 2) with L = {len(self.labels)}; got {c.shape}.")
+            raise DataError(f"a multi-label table must have shape (L, 2, 2) with L = {len(self.labels)}; got "
+                            f"{c.shape}.")
         check_labels(self.labels, "multi-label table")
         object.__setattr__(self, "counts", c)
         object.__setattr__(self, "labels", tuple(self.labels))

@@ -153,8 +153,8 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
     with _resolved(eng, systems, gold, pred, score, id_col, prefix, fmt, encoding) as (ins, spooled):
         nm = list(names) if names else steps.names_of(ins)
         if baseline is not None:
-            matches = [n for n, i in zip(nm, ins, strict=False) if baseline in (n, i.given,
-                                                                                i.stem) or _tail(i.given) == baseline]
+            matches = [n for n, i in zip(nm, ins, strict=False)
+                       if baseline in (n, i.given, i.stem) or _tail(i.given) == baseline]
             if not matches:
                 raise UsageError(lambda b: f"option {b} names {baseline!r}, which is none of the systems: "
                                            f"{', '.join(nm)}.", params=["baseline"])

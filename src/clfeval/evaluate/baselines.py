@@ -145,7 +145,8 @@ def _entry(description: str, cm: np.ndarray | TableStats, ext: list[str], keep: 
     cols = [np.asarray(x, dtype=np.float64)[:keep].tolist() for x in (p, r, f1)]
     per_class = {lab: {"precision": a, "recall": b, "f1": c} for lab, a, b, c in zip(ext[:keep], *cols, strict=False)}
     f1s = f1[:keep].astype(np.float64)
-    macro_f1 = float(np.nanmean(f1s)) if math.isnan(zd) and not np.all(np.isnan(f1s)) else float(f1s.mean()) if f1s.size else math.nan
+    macro_f1 = float(np.nanmean(f1s)) if math.isnan(zd) and not np.all(np.isnan(f1s)) else \
+        float(f1s.mean()) if f1s.size else math.nan
     entry = {"description": description, "accuracy": float(e("accuracy")[0]), "macro_f1": macro_f1,
              "micro_f1": float(e("micro_f1")[0]), "per_class": per_class}
     if positive_index is not None:

@@ -303,8 +303,8 @@ def check_ids(ids: Any, n: int) -> list[Any]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    arr = ids if isinstance(ids, (pa.Array, pa.ChunkedArray)) else pa.array(list(ids) if not isinstance(ids,
-                                                                                                        np.ndarray) else ids)
+    arr = ids if isinstance(ids, (pa.Array, pa.ChunkedArray)) else \
+        pa.array(list(ids) if not isinstance(ids, np.ndarray) else ids)
     if len(arr) != n:
         raise DataError(f"ids must give one id per item: got {len(arr)} ids for {n} items.")
     if arr.null_count:

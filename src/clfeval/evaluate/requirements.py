@@ -53,8 +53,8 @@ _SIGNS = {">=": "≥", ">": ">", "<=": "≤", "<": "<"}
 _OPS = {">=": lambda v, t: v >= t, ">": lambda v, t: v > t, "<=": lambda v, t: v <= t, "<": lambda v, t: v < t}
 _SYNTAX = re.compile(r"^\s*(?P<metric>[^<>=]+?)\s*(?P<op>>=|<=|>|<)\s*(?P<target>[^<>=]+?)\s*$")
 #: ``FUNC(ARGS)``, optionally ``OP TARGET``: the arguments run to the last ``)`` before the operator.
-_CALL = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*\((?P<args>.*)\)\s*(?:(?P<op>>=|<=|>|<)\s*(?P<target>[^<>=()]*?))?\s*$",
-                   re.S)
+_CALL = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*\((?P<args>.*)\)"
+                   r"\s*(?:(?P<op>>=|<=|>|<)\s*(?P<target>[^<>=()]*?))?\s*$", re.S)
 _WORD = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*$")
 
 

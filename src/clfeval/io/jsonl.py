@@ -97,7 +97,8 @@ def canonical_number(d: Decimal) -> tuple[str, bool, bool]:
             return f"{minus}{digits}e+{exp}", False, False
         text = minus + digits + "0" * exp
         value = int(text)
-        return text, -_INT64 <= value < _INT64, abs(value) <= _EXACT_FLOAT_INT or (abs(value) < 2 ** 1024 and float(value) == value)
+        return text, -_INT64 <= value < _INT64, \
+            abs(value) <= _EXACT_FLOAT_INT or (abs(value) < 2 ** 1024 and float(value) == value)
     f = float(d)
     if f != 0.0 and f not in (float("inf"), float("-inf")) and Decimal(repr(f)) == d:
         return label_str(f), False, True

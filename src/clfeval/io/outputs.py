@@ -167,7 +167,8 @@ def resolve_output(path: str | os.PathLike[str], *, option: str, directory: bool
             raise OutputFileError(f"option {option}: {given!r} cannot be written (permission denied).")
         return Target(option, given, given, "device")
     if not stat.S_ISREG(st.st_mode):
-        what = "a block device" if stat.S_ISBLK(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode) else "not a file"
+        what = "a block device" if stat.S_ISBLK(st.st_mode) else \
+            "a socket" if stat.S_ISSOCK(st.st_mode) else "not a file"
         raise OutputFileError(f"option {option} names {given!r}, which is {what}; clfeval writes regular files, "
                               f"character devices (such as /dev/null) and FIFOs.")
     if not os.access(real, os.W_OK):

@@ -247,7 +247,8 @@ class PredictionReader:
             + [e for e in extra if e] + ([repeat] if repeat else [])
         self.labels_exact = [c for c in (gold, pred, id or "id", repeat) if c]
         fmt = self.input.fmt
-        self.dictionary = [gold] + ([pred] if pred else []) if fmt == "parquet" and not multilabel and not normalize else []
+        self.dictionary = [gold] + ([pred] if pred else []) \
+            if fmt == "parquet" and not multilabel and not normalize else []
         self.has_ids: bool | None = None  # known once the first batch is read
         self.has_pred: bool | None = None
         self.columns: tuple[str, ...] = ()

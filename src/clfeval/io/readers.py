@@ -271,7 +271,8 @@ def _read_jsonl(src: Source, columns: Sequence[str] | None, exact: Sequence[str]
         redo = [c for c in redo if not _floats(table.column(c).type)]
     numeric_text: set[str] = set()
     if redo:
-        lists = {c: pa.types.is_list(table.column(c).type) or pa.types.is_large_list(table.column(c).type) for c in redo}
+        lists = {c: pa.types.is_list(table.column(c).type) or pa.types.is_large_list(table.column(c).type)
+                 for c in redo}
         for name, arr in read_exact(src, lists).items():
             if len(arr) != table.num_rows:
                 raise DataError(f"file {src.name!r}: column {name!r} could not be read exactly (rows differ); quote "
@@ -506,7 +507,8 @@ def atomic_write_text(path: str | os.PathLike, text: str, *, option: str = "--ou
 
 def write_frame(table: pa.Table, path: str | os.PathLike, *, output_format: str | None = None,
                 option: str = "--predictions", files: OutputFiles | None = None) -> None:
-    """Write a table as CSV/TSV/JSONL/Parquet by extension, whole or not at all (:func:`clfeval.io.outputs.atomic_path`).
+    """Write a table as CSV/TSV/JSONL/Parquet by extension, whole or not at all
+    (:func:`clfeval.io.outputs.atomic_path`).
 
     JSONL is strict JSON: NaN and infinities are written as ``null``. CSV and
     TSV follow the formula-injection policy of :mod:`clfeval.io.csvsafe`: a text

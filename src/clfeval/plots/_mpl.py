@@ -302,7 +302,8 @@ _SIZE = re.compile(r'<svg([^>]*?) width="([\d.]+)pt" height="([\d.]+)pt"')
 _FONT = re.compile(r" ?font-family: [^;\"]*;?")
 _PATH = re.compile(r'\bd="([^"]*)"')
 _DECIMALS = re.compile(r"(\d\.\d{2})\d+")
-_FONT_STACK = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'Liberation Sans', 'DejaVu Sans', system-ui, sans-serif"
+_FONT_STACK = ("-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', "
+               "'Liberation Sans', 'DejaVu Sans', system-ui, sans-serif")
 
 
 def _escape(text: str) -> str:
@@ -357,7 +358,8 @@ def save(fig: Any, path: str) -> None:
     """Write a figure to ``path``; the format comes from the extension (svg, png, pdf)."""
     ext = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
     if ext not in ("svg", "png", "pdf"):
-        raise UsageError(f"cannot tell the image format of {str(path)!r}: the file name must end in .svg, .png or .pdf.")
+        raise UsageError(f"cannot tell the image format of {str(path)!r}: the file name must end in .svg, .png or "
+                         ".pdf.")
     with rc():
         if ext == "svg":
             from clfeval.io.readers import atomic_write_text

@@ -195,7 +195,8 @@ def pr(result: Any, *, ax: Any = None) -> Any:
             if math.isfinite(prev):
                 ax.axhline(prev, linestyle=":", color=color, linewidth=0.9, gid=f"prevalence-{n}")
             handles.append(line)
-            names.append(f"{_mpl.short(lab, 24)} (AP {_fmt(summary.get('average_precision'))}, prevalence {_fmt(prev)})")
+            names.append(f"{_mpl.short(lab, 24)} (AP {_fmt(summary.get('average_precision'))}, prevalence "
+                         f"{_fmt(prev)})")
         if len(items) > 1:
             handles.append(ax.plot([], [], linestyle="none")[0])
             names.append(f"macro AP {_fmt(rk['macro']['average_precision'])}")

@@ -1,4 +1,5 @@
-"""Figures of count tables: the confusion matrix and per-class P/R/F1 (the φ–δ rhombus: :mod:`clfeval.plots.phidelta`)."""
+"""Figures of count tables: the confusion matrix and per-class P/R/F1 (the φ–δ rhombus:
+:mod:`clfeval.plots.phidelta`)."""
 
 from __future__ import annotations
 
@@ -118,7 +119,8 @@ def per_class(result: Any, *, ax: Any = None) -> Any:
     picked = manyclasses.from_per_class(list(d.get("labels") or pc), pc, figure=True)
     labels = list(picked.labels)
     k = len(labels)
-    hardest = picked.marked[0] if picked.partial and picked.marked else (d.get("diagnostics") or {}).get("hardest_class")
+    hardest = picked.marked[0] if picked.partial and picked.marked else \
+        (d.get("diagnostics") or {}).get("hardest_class")
     metrics = ("precision", "recall", "f1")
     with _mpl.rc():
         fig, ax = _mpl.figure(7.2, max(2.4, 0.42 * k + 1.4), ax=ax)

@@ -35,7 +35,8 @@ __all__ = [
 
 
 def report_metric(rep: Report, name: str) -> float:
-    """A named metric read off a :class:`~clfeval.evaluate.reports.Report` (:meth:`Report.metric <clfeval.evaluate.reports.Report.metric>`).
+    """A named metric read off a :class:`~clfeval.evaluate.reports.Report`
+    (:meth:`Report.metric <clfeval.evaluate.reports.Report.metric>`).
 
     Names are the metric catalogue's, as everywhere in clfeval: ``accuracy``,
     ``error_rate``, ``balanced_accuracy``, ``mcc``, ``kappa``, ``macro_f1``,

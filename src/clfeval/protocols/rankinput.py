@@ -104,7 +104,8 @@ def _cells_long(table: Any, where: str, system: str, dataset: str, score: str,
         if key in seen:
             what = f"system {key[0]!r} on data set {key[1]!r}" + (f", fold {key[2]!r}" if fold else "")
             raise DataError(f"{where}: {what} appears twice (rows {seen[key]} and {r}); give one score per system and "
-                            f"data set" + (" and fold." if fold else " (several folds: name their column with --fold)."))
+                            f"data set"
+                            + (" and fold." if fold else " (several folds: name their column with --fold)."))
         seen[key] = r
         cells.setdefault((key[0], key[1]), []).append(_float(v, where, r, score))
     return cells
@@ -124,7 +125,8 @@ def _cells_wide(table: Any, where: str, dataset: str, fold: str | None) -> dict[
         key = (str(d), f)
         if key in seen:
             raise DataError(f"{where}: data set {str(d)!r} appears twice (rows {seen[key]} and {r}); give one row per "
-                            f"data set" + (" and fold." if fold else " (several folds: name their column with --fold)."))
+                            f"data set"
+                            + (" and fold." if fold else " (several folds: name their column with --fold)."))
         seen[key] = r
         for s in systems:
             cells.setdefault((s, str(d)), []).append(_float(cols[s][r - 1], where, r, s))

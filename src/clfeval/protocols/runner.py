@@ -137,7 +137,8 @@ class _Runner:
                          f"{' …' if len(kept) > 10 else ''}; the default cut 0 is kept there.")
         if unreached:
             notes.append(f"{where}: no cut on the development split meets the objective {step.name} for "
-                         f"{', '.join(unreached[:10])}{' …' if len(unreached) > 10 else ''}; the default cut 0 is kept.")
+                         f"{', '.join(unreached[:10])}{' …' if len(unreached) > 10 else ''}; the default cut 0 is "
+                         f"kept.")
         return cuts
 
     def _cut_rows(self, fold: Fold, scores: np.ndarray | None, cuts: np.ndarray) -> dict[str, dict[str, Any]] | None:
@@ -176,7 +177,8 @@ class _Runner:
         codes = self.data.codes[tr]
         counts = np.bincount(codes)
         n_dev = math.ceil(dev_size * tr.size)
-        if counts[counts > 0].min() >= 2 and n_dev >= np.count_nonzero(counts) and tr.size - n_dev >= np.count_nonzero(counts):
+        if counts[counts > 0].min() >= 2 and n_dev >= np.count_nonzero(counts) \
+                and tr.size - n_dev >= np.count_nonzero(counts):
             a, b = next(StratifiedShuffleSplit(n_splits=1, test_size=n_dev,
                                                random_state=rng_seed).split(np.zeros(tr.size), codes))
         else:

@@ -41,7 +41,8 @@ def mcnemar_power_blocks(r: McNemarPower) -> list[Block]:
                  ["(checked up to n =)", _n(r.checked_up_to)]]
     blocks.append(TableBlock(None, ["", "value"], rows,
                              caption="exact: summed over the binomial distribution of the discordant items and the "
-                                     "exact test's rejection region; the discordant share is kept at its observed value"))
+                                     "exact test's rejection region; the discordant share is kept at its observed "
+                                     "value"))
     return _tail(r, blocks, "method=")
 
 

@@ -138,7 +138,8 @@ def report_blocks(rep: Report) -> list[Block]:
         if fb:
             row.append(d.get("fbeta", math.nan))
         avg_rows.append(row)
-    cap = f"macro-F1 two ways: mean of per-class F1 = {num(rep.macro['f1'])}; F1 of macro-P and macro-R = {num(rep.macro['f1_of_means'])}."
+    cap = (f"macro-F1 two ways: mean of per-class F1 = {num(rep.macro['f1'])}; "
+           f"F1 of macro-P and macro-R = {num(rep.macro['f1_of_means'])}.")
     if rep.kind != "multilabel":
         cap += " On single-label data micro-P = micro-R = micro-F1 = accuracy."
     blocks.append(TableBlock("Averages over classes", avg_cols, avg_rows, caption=cap))

@@ -111,8 +111,8 @@ def ablation_blocks(a: Ablation) -> list[Block]:
         rows = []
         for row in a.rows:
             verdict = "better" if row.better else ("same" if row.delta == 0 else "worse")
-            if verdict != "same" and not math.isnan(row.std) and abs(row.delta) < max(row.std,
-                                                                                      0 if math.isnan(bstd) else bstd):
+            if verdict != "same" and not math.isnan(row.std) \
+                    and abs(row.delta) < max(row.std, 0 if math.isnan(bstd) else bstd):
                 verdict += " (within spread)"
             rows.append([row.setting, str(row.base_value), str(row.value_setting), str(row.run.id), row.value, row.std,
                          row.delta, verdict])

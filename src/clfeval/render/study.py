@@ -74,8 +74,8 @@ def _binary(s: ReutersStudy) -> list[Block]:
     for how, keys in (("micro", ("precision", "recall", "f1")),
                       ("macro", ("precision", "recall", "f1", "f1_of_means"))):
         for k in keys:
-            name = {"precision": f"{how}-P", "recall": f"{how}-R", "f1": f"{how}-F1"}.get(k,
-                                                                                          "F1 of macro-P and macro-R")
+            name = {"precision": f"{how}-P", "recall": f"{how}-R",
+                    "f1": f"{how}-F1"}.get(k, "F1 of macro-P and macro-R")
             if how == "macro" and k == "f1":
                 name = "macro-F1 (mean of per-category F1)"
             arow.append([name, b[how][k], pub[how][k], pub["stated"][how][k], _signed(b[how][k] - pub[how][k])])

@@ -86,7 +86,8 @@ def _from_arrow(arr: pa.Array | pa.ChunkedArray, name: str, where: Callable[[int
             bad = np.flatnonzero(~ok)
             first = int(bad[0]) if bad.size else 0
             if arr[first].as_py() == "":
-                raise DataError(f"score column {name!r} is empty at {where(first)}; every item needs a score.") from None
+                raise DataError(f"score column {name!r} is empty at {where(first)}; every item needs a "
+                                "score.") from None
             raise DataError(
                 f"score column {name!r} holds {arr[first].as_py()!r} at {where(first)}, which is not a number; "
                 f"scores must be real numbers (probabilities, log-odds or margins)."

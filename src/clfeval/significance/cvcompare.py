@@ -383,7 +383,8 @@ def _verdict(res: dict[str, Any], label: str, names: tuple[str, str], higher: bo
         if not better:
             first = f"{head}; corrected resampled t-test {p}: no evidence that {a} is better"
         elif nb.p_value < alpha:
-            first = f"{head}; believe the corrected resampled t-test (Nadeau-Bengio), {p} < {alpha:g}: unlikely to be luck"
+            first = (f"{head}; believe the corrected resampled t-test (Nadeau-Bengio), {p} < {alpha:g}: "
+                     f"unlikely to be luck")
         else:
             first = (f"{head}; believe the corrected resampled t-test (Nadeau-Bengio), {p} >= {alpha:g}: could well "
                      f"be luck")
@@ -399,8 +400,9 @@ def _verdict(res: dict[str, Any], label: str, names: tuple[str, str], higher: bo
                      + ("agrees" if agree else "disagrees, so treat the difference as not established"))
     pooled = res["pooled"]
     if pooled is not None and pooled["p_value"] is not None:
+        resamples = pooled.get("samples") if pooled["test"] == "bootstrap" else None
         parts.append(f"the pooled {pooled['test'] or 'paired'} test on the out-of-fold predictions "
-                     f"({format_p(pooled['p_value'], pooled.get('samples') if pooled['test'] == 'bootstrap' else None)})"
+                     f"({format_p(pooled['p_value'], resamples)})"
                      f" resamples test items only and ignores the variance due to the training set")
     return "; ".join(parts) + "."
 

@@ -125,8 +125,8 @@ def _auc(c: np.ndarray, h: int, m: int) -> float:
     return float(c[:m].sum(dtype=np.int64)) / (h * m * (c.shape[0] - m))
 
 
-def _binary_inputs(gold: Any, scores: Sequence[Any], positive: Any, names: Sequence[str]) -> tuple[np.ndarray, str,
-                                                                                                   list[np.ndarray]]:
+def _binary_inputs(gold: Any, scores: Sequence[Any], positive: Any,
+                   names: Sequence[str]) -> tuple[np.ndarray, str, list[np.ndarray]]:
     if positive is None:
         raise UsageError("DeLong's test ranks the items for one class: give the positive class (positive=..., "
                          "--positive on the command line).")

@@ -136,7 +136,8 @@ class NonInferiority(Display):
         m = f"{self.margin:g}"
         if self.higher_is_better:
             return f"H0: δ = M(A) − M(B) ≤ −{m}; H1: δ > −{m} (A not worse than B by more than {m}), one-sided"
-        return f"H0: δ = M(A) − M(B) ≥ {m}; H1: δ < {m} (A not worse than B by more than {m}: lower is better), one-sided"
+        return (f"H0: δ = M(A) − M(B) ≥ {m}; H1: δ < {m} (A not worse than B by more than {m}: lower is better), "
+                f"one-sided")
 
     def to_dict(self) -> dict[str, Any]:
         out = {"metric": self.metric, "metric_description": self.metric_description,

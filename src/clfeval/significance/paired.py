@@ -212,8 +212,8 @@ def _at_least(x: np.ndarray, t: float) -> int:
 
 # --- results -------------------------------------------------------------------
 
-def _intervals(prob: _Problem, va: np.ndarray, vb: np.ndarray, obs: tuple[float, float], level: float) -> dict[str,
-                                                                                                               Any]:
+def _intervals(prob: _Problem, va: np.ndarray, vb: np.ndarray, obs: tuple[float, float],
+               level: float) -> dict[str, Any]:
     a, b = obs
     ci: dict[str, Any] = {"level": level, "method": "percentile",
                           "delta": rs.percentile_interval(va - vb, level),
@@ -373,7 +373,7 @@ def one_sided(test: Any, alternative: Any) -> None:
 
 @dataclass(frozen=True)
 class Replicates:
-    """Paired bootstrap replicates of both systems' metric, beside the observed values (:func:`bootstrap_replicates`)."""
+    """Paired bootstrap replicates of both systems' metric beside the observed values (:func:`bootstrap_replicates`)."""
 
     metric: str
     description: str
@@ -404,10 +404,9 @@ def bootstrap_replicates(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | C
 
 
 def bootstrap_distribution(gold: Any, pred_a: Any, pred_b: Any, *,
-                           metric: str | Callable[[Any, Any], float] = "accuracy",
-                           samples: int = 10_000, seed: int | np.random.Generator = 0,
-                           labels: Sequence[Any] | None = None, positive: Any = None, zero_division: Any = 0,
-                           beta: float = 1.0) -> np.ndarray:
+                           metric: str | Callable[[Any, Any], float] = "accuracy", samples: int = 10_000,
+                           seed: int | np.random.Generator = 0, labels: Sequence[Any] | None = None,
+                           positive: Any = None, zero_division: Any = 0, beta: float = 1.0) -> np.ndarray:
     """The paired bootstrap distribution of δ: δ(x^(i)) = M(A, x^(i)) − M(B, x^(i)) for i = 1..b.
 
     The same replicates as :func:`compare` with ``test="bootstrap"`` and the
@@ -635,8 +634,7 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
     signature = build_signature({**settings, "adjustment": "holm", "pairs": len(pairs), "baseline": baseline},
                                 seed=seed, samples=samples, random=True)
     return with_estimate(MultiComparison(metric=first.metric, test=test, samples=samples, seed=first.seed,
-                                         alpha=first.alpha,
-                           higher_is_better=first.higher_is_better, systems=names, scores=scores,
+                           alpha=first.alpha, higher_is_better=first.higher_is_better, systems=names, scores=scores,
                            baseline=None if baseline is None else str(baseline), comparisons=results,
                            p_adjusted=[float(x) for x in adj], significant=[bool(x < first.alpha) for x in adj],
                            verdicts=verdicts, signature=signature, notes=notes), estimate)

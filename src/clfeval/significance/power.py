@@ -551,7 +551,8 @@ def bootstrap_power(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "macro
             explanation += f"; detecting {delta:g} needs about {_fmt_n(required)} {unit}"
         explanation += "."
     else:
-        explanation = f"With {_fmt_n(n)} {unit} the detectable difference in {label} is undefined: {undefined[0]['reason']}."
+        explanation = (f"With {_fmt_n(n)} {unit} the detectable difference in {label} is undefined: "
+                       f"{undefined[0]['reason']}.")
     sig = signature("bootstrap_power", {"metric": metric, "alpha": alpha, "power": target, "alternative": alternative,
                                         "delta": delta, "zero_division": str(zero_division), "beta": beta},
                     seed=seed, samples=samples, random=True)

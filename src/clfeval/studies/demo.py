@@ -185,8 +185,8 @@ def demo_matrix() -> DemoResult:
         tables,
         f"Accuracy {rep.accuracy:.2f} hides that government is found only {rep.per_class['government']['recall']:.4f} "
         f"of the time; in the binary report accuracy 0.87 sits beside recall 0.2258: most positives are missed.",
-        {"accuracy": rep.accuracy, "per_class": {lab: {k: rep.per_class[lab][k] for k in ("precision", "recall",
-                                                                                          "f1")} for lab in GENRES},
+        {"accuracy": rep.accuracy,
+         "per_class": {lab: {k: rep.per_class[lab][k] for k in ("precision", "recall", "f1")} for lab in GENRES},
          "binary": {k: b[k] for k in ("accuracy", "error_rate", "precision", "recall", "specificity", "f1",
                                       "balanced_accuracy")},
          "binary_macro": rep7.macro, "binary_weighted": rep7.weighted},
@@ -374,7 +374,8 @@ def demo_calibration() -> DemoResult:
     )
 
 
-@register_mode("bootstrap", "paired bootstrap on ten documents: why δ's distribution is centred on δ(x), the 2δ rule, p")
+@register_mode("bootstrap",
+               "paired bootstrap on ten documents: why δ's distribution is centred on δ(x), the 2δ rule, p")
 def demo_bootstrap() -> DemoResult:
     """Worked example 11: ten documents, A right on 7 (accuracy 0.70), B right on 5 (0.50), δ = 0.20."""
     from clfeval.significance.paired import bootstrap_distribution, compare

@@ -319,7 +319,8 @@ def reuters_study(archive: str | os.PathLike[str], *, parts: str | Iterable[Any]
     split = modapte(stories, exclude_newids=excluded)
     if category not in split.categories:
         raise UsageError(f"unknown category {category!r} (option --category); the terms part takes one of the "
-                         f"{len(split.categories)} ModApte categories, e.g. {', '.join(largest_categories(split, 10))}.")
+                         f"{len(split.categories)} ModApte categories, e.g. "
+                         f"{', '.join(largest_categories(split, 10))}.")
     clock.timed("read", t0)
     clock.tick("tokenizing")
     ctx = _Context(split, seed, samples, category, excluded, clock, every)

@@ -113,7 +113,8 @@ def fetch_reuters(
         try:
             digest = sha256_of(target)
         except OSError as exc:
-            raise InputFileError(f"{target}: cannot read it ({exc.strerror or exc}); check the file permissions.") from exc
+            raise InputFileError(f"{target}: cannot read it ({exc.strerror or exc}); check the file "
+                                 "permissions.") from exc
         _check_archive(target, digest, sha256, what=f"the archive already in {dest}, {target},",
                        outcome="it is not the original and was left as it is: delete it, or download it again "
                                "(clfeval datasets fetch --force)")

@@ -120,8 +120,8 @@ def term_phi_delta(documents: Any, in_category: Sequence[bool], *, category: str
     import scipy.sparse as sp
 
     y = np.asarray(in_category, dtype=bool)
-    if isinstance(documents, (list, tuple)) or (isinstance(documents,
-                                                           np.ndarray) and documents.ndim == 1 and documents.dtype.kind in "OU"):
+    if isinstance(documents, (list, tuple)) or (
+            isinstance(documents, np.ndarray) and documents.ndim == 1 and documents.dtype.kind in "OU"):
         from sklearn.feature_extraction.text import CountVectorizer
 
         vec = CountVectorizer(binary=True, lowercase=True,

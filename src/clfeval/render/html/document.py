@@ -131,8 +131,8 @@ def sections_from_blocks(blocks: Sequence[Block], *, drop: Callable[[TextBlock],
         else:
             t = _table(b)
             opened_by_table = current is not None and current.id == "by-table"
-            if current is None or not current.title or (opened_by_table and any(isinstance(x,
-                                                                                           TableBlock) for x in current.items)):
+            if current is None or not current.title or (
+                    opened_by_table and any(isinstance(x, TableBlock) for x in current.items)):
                 if current is not None and not current.title and not current.items:
                     sections.remove(current)
                 current = Section(t.title or "", id="by-table")

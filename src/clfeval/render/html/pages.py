@@ -114,7 +114,8 @@ def blocks_page(result: Any, blocks: list[Block]) -> Page:
     if isinstance(sig, dict) and not page.signature:
         page.signature, page.run = signature_rows(sig)
     if hasattr(result, "conclusion"):
-        page.subtitle = "A worked example on data built into clfeval (synthetic, or a small published textbook example)."
+        page.subtitle = ("A worked example on data built into clfeval (synthetic, or a small published textbook "
+                         "example).")
     return page
 
 
