@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 from unittest import SkipTest
 
-from sybil import Document, Region, Sybil
+from sybil import Region, Sybil
 from sybil.evaluators.python import PythonEvaluator
 from sybil.example import NotEvaluated
 from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser
@@ -201,13 +201,9 @@ class PyconParser(PythonCodeBlockParser):
 
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
-#: The README's length limit. A longer README.md is the old manual, which docs/README.next.md (collected here)
-#: replaces: its fragments are not examples, and it is left out until then (tests/test_docs.py says so, skipping).
+#: The README's length limit (tests/test_docs.py holds README.md to it): a pitch, the set-up, a first report, a
+#: map of the commands, links into the guide; the rest is in docs/guide/.
 README_LINES = 200
-
-
-def readme_is_short(path: Path = ROOT / "README.md") -> bool:
-    return len(path.read_text(encoding="utf-8").splitlines()) <= README_LINES
 
 
 class _Docs(Sybil):
@@ -219,11 +215,6 @@ class _Docs(Sybil):
         except ValueError:
             return False
         return rel.suffix == ".md" and (rel.as_posix() == "README.md" or rel.parts[0] == "docs")
-
-    def parse(self, path: Path) -> Document:
-        if Path(path).resolve() == ROOT / "README.md" and not readme_is_short(ROOT / "README.md"):
-            return Document("", str(path))  # collected (pytest's testpaths name it), with no example yet
-        return super().parse(path)
 
 
 sybil = _Docs(
