@@ -142,7 +142,9 @@ def matches(expected: list[str], actual: list[str]) -> bool:
 
 
 def parse_console(source: str) -> list[tuple[str, list[str]]]:
-    """[(command, expected output lines)]; a command line ending in a backslash continues on the next."""
+    """[(command, expected output lines)]; a command line ending in a backslash continues on the next.
+
+    The backslash and the line break stay in the command: bash reads them as one line, as a user's shell does."""
     steps: list[tuple[str, list[str]]] = []
     lines = source.rstrip("\n").split("\n")
     k = 0
@@ -157,7 +159,7 @@ def parse_console(source: str) -> list[tuple[str, list[str]]]:
         command = line[2:]
         while command.endswith("\\") and k + 1 < len(lines):
             k += 1
-            command = command[:-1] + "\n" + lines[k]
+            command = command + "\n" + lines[k]
         steps.append((command, []))
         k += 1
     return steps

@@ -89,7 +89,7 @@ def test_the_command_line_exits_as_the_table_says(tmp_path, capsys):
 # ---------------------------------------------------------------- the examples' runner
 def test_a_console_block_is_commands_and_their_output():
     steps = dx.parse_console("$ clfeval report a.csv \\\n  --positive spam\nline 1\n\n$ echo $?\n3\n")
-    assert steps == [("clfeval report a.csv \n  --positive spam", ["line 1", ""]), ("echo $?", ["3"])]
+    assert steps == [("clfeval report a.csv \\\n  --positive spam", ["line 1", ""]), ("echo $?", ["3"])]
     with pytest.raises(ValueError, match="must start"):
         dx.parse_console("output first\n$ x\n")
 
@@ -109,6 +109,16 @@ def test_versions_times_and_the_directory_are_normalised():
             f"recorded run 1 in {work}/clfeval-runs.sqlite\nP 0.9000\n\n")
     assert dx.normalise(text, work) == ["clfeval X.Y.Z · numpy X.Y.Z · written TIMESTAMP in T s",
                                         "recorded run 1 in $TMP/clfeval-runs.sqlite", "P 0.9000"]
+
+
+def test_a_continued_command_line_runs_as_one_command(tmp_path):
+    class Example:
+        namespace = {"__docdir__": str(tmp_path), "__rc__": 0}
+        parsed = "$ echo one \\\n    two\none two\n"
+
+    assert dx.evaluate_console(Example()) is None
+    Example.parsed = "$ echo one \\\n    two\none\n"
+    assert "differs" in dx.evaluate_console(Example())
 
 
 def test_a_failing_command_must_show_its_exit_code(tmp_path):
