@@ -93,8 +93,8 @@ def genres() -> None:
     words = {"news": "reporters said the market fell", "fiction": "she walked into the dark garden",
              "government": "the minister presented the budget act", "learned": "we estimate the model parameters"}
     rows, n = [], 0
-    for g, row in zip(classes, matrix):
-        for p, count in zip(classes, row):
+    for g, row in zip(classes, matrix, strict=True):
+        for p, count in zip(classes, row, strict=True):
             for _ in range(count):
                 n += 1
                 text = words[g] if g == p else f"{words[g]} as reporters said"
