@@ -309,17 +309,20 @@ class LatticeCounter:
         Slices of one column set counted at most (a sparse set past it is refused).
     block_cells : int
         Cells of a block's joint table at most (:data:`BLOCK_CELLS`); 0 counts every set on its own.
+    dense_cells : int
+        Cells of a set's own dense table at most (:data:`DENSE_CELLS`); larger sets are counted as sparse keys.
     """
 
     def __init__(self, sets: Sequence[tuple[str, ...]], metric: str, *, binning: Mapping[str, SliceBinning] | None
-                 = None, max_slices: int = 10_000, block_cells: int = BLOCK_CELLS) -> None:
+                 = None, max_slices: int = 10_000, block_cells: int = BLOCK_CELLS,
+                 dense_cells: int = DENSE_CELLS) -> None:
         self.sets = [tuple(s) for s in sets]
         self.metric = metric
         self.name, self.label = outcome_of(metric)
         self.outcomes = 2 if self.name in _ALL else 3
         self.columns = list(dict.fromkeys(c for s in self.sets for c in s))
         self.coders = {c: _Coder(c, (binning or {}).get(c)) for c in self.columns}
-        self.max_slices, self.block_cells = max_slices, block_cells
+        self.max_slices, self.block_cells, self.dense_cells = max_slices, block_cells, dense_cells
         self.units: list[Any] | None = None
         self.n = 0
 
@@ -351,7 +354,7 @@ class LatticeCounter:
         for u in self.units:
             if isinstance(u, _Block):
                 u.grow(sizes)
-                if u.cells > max(self.block_cells, DENSE_CELLS) and (len(u.columns) > 1 or len(u.sets) > 1):
+                if u.cells > max(self.block_cells, self.dense_cells):
                     units.extend(self._split(u, sizes))
                     continue
             units.append(u)
@@ -364,7 +367,7 @@ class LatticeCounter:
         units: list[Any] = []
         for cols, mine in plan_blocks([sets[j] for j in range(len(sets))], sizes, self.block_cells, self.outcomes):
             ids = [index[j] for j in mine]
-            if math.prod(max(sizes[c], 1) for c in cols) * self.outcomes <= max(self.block_cells, DENSE_CELLS):
+            if math.prod(max(sizes[c], 1) for c in cols) * self.outcomes <= max(self.block_cells, self.dense_cells):
                 units.append(_Block(cols, ids, sizes, self.outcomes))
             else:
                 units.append(_Sparse(cols, ids, self.outcomes, self.max_slices))
@@ -375,7 +378,7 @@ class LatticeCounter:
         out: list[Any] = []
         for j in block.sets:
             s = self.sets[j]
-            old = block.table(s)
+            old = block.table(s)[tuple(slice(0, max(sizes[c], 1)) for c in s)]  # beyond the values seen: zeros
             (unit,) = self._plan([s], [j], sizes)
             if isinstance(unit, _Block):
                 unit.grow(sizes)

@@ -116,9 +116,10 @@ def lattice(columns: Sequence[str], max_depth: int) -> list[tuple[str, ...]]:
 
 
 def _two_proportion_p(s1: np.ndarray, n1: np.ndarray, s2: np.ndarray, n2: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """Two-sided p of s1/n1 against s2/n2: Pearson's χ² (Fisher's exact below an expected count of 5)."""
-    from scipy.stats import fisher_exact, norm
+    """Two-sided p of s1/n1 against s2/n2: Pearson's χ² (Fisher's exact below an expected count of 5).
 
+    The χ² test of the 2×2 table (one degree of freedom) is the two-sided z test of the pooled proportion:
+    p = P(|Z| ≥ |z|) = erfc(|z| / √2) (SciPy's Fisher test is imported only when a table needs it)."""
     s1, n1, s2, n2 = (np.asarray(x, dtype=np.float64) for x in (s1, n1, s2, n2))
     p = np.full(s1.shape, math.nan)
     method = ["untestable"] * s1.size
@@ -130,11 +131,13 @@ def _two_proportion_p(s1: np.ndarray, n1: np.ndarray, s2: np.ndarray, n2: np.nda
     flat = ok & (var == 0)
     p[flat] = 1.0
     chi = ok & (var > 0)
-    p[chi] = 2 * norm.sf(np.abs(z[chi]))
+    p[chi] = [math.erfc(abs(x) / math.sqrt(2.0)) for x in z[chi].tolist()]
     expected = np.minimum.reduce([pooled * n1, (1 - pooled) * n1, pooled * n2, (1 - pooled) * n2])
     small = chi & (expected < 5)
     for j in np.flatnonzero(ok):
         method[j] = "chi2"
+    if small.any():
+        from scipy.stats import fisher_exact
     for j in np.flatnonzero(small):
         table = [[int(s1[j]), int(n1[j] - s1[j])], [int(s2[j]), int(n2[j] - s2[j])]]
         p[j] = float(fisher_exact(table).pvalue)
