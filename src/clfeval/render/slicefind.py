@@ -57,7 +57,7 @@ def find_slices_blocks(d: dict[str, Any]) -> list[Block]:
         more = len(d["dropped"]) - SHOWN
         blocks.append(TableBlock(f"{len(d['dropped']):,} dropped because their parent explains them",
                                  ["slice", "items", label, "adjusted p", "explained by", "parent's rest",
-                                  "adjusted p vs parent's rest"], drows, numeric_from=1,
+                                  "adj. p vs parent's rest"], drows, numeric_from=1,
                                  caption=f"{more:,} more in --format json" if more > 0 else None))
     m = d["method"]
     blocks.append(TextBlock(f"Test: {m['test']}. Adjustment: {m['adjustment']}. Found: {m['found']} "
