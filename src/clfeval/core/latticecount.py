@@ -29,8 +29,9 @@ tests check it on every engine.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -145,7 +146,8 @@ class SliceProportions:
             idx = np.asarray([pos[k] for k in t.keys], dtype=np.int64)
             for o, x in zip(out, (t.items, t.trials, t.successes), strict=True):
                 np.add.at(o, idx, x)
-        return SliceProportions(self.columns, tuple(keys), *out, self.binning or other.binning).sorted()
+        return SliceProportions(self.columns, tuple(keys), out[0], out[1], out[2],
+                                self.binning or other.binning).sorted()
 
 
 class _Coder:
@@ -419,6 +421,7 @@ class LatticeCounter:
             trials, successes = items, counts[:, 1]
         else:
             trials, successes = counts[:, 1] + counts[:, 2], counts[:, 2]
-        binning = {c: self.coders[c].vocab.binning.to_dict() for c in s if self.coders[c].vocab.binning is not None}
+        bins = {c: self.coders[c].vocab.binning for c in s}
+        binning = {c: b.to_dict() for c, b in bins.items() if b is not None}
         return SliceProportions(s, keys, np.asarray(items, dtype=np.int64), np.asarray(trials, dtype=np.int64),
                                 np.asarray(successes, dtype=np.int64), binning).sorted()

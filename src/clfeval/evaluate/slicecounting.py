@@ -118,7 +118,8 @@ def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: 
 
 def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, order: Sequence[Any] | None = None,
                  max_slices: int = MAX_SLICES, binning: Mapping[str, SliceBinning] | None = None,
-                 counter: Counter | None = None, check: bool = True, lattice: Any = None) -> tuple[Any, list[SliceTables]]:
+                 counter: Counter | None = None, check: bool = True,
+                 lattice: Any = None) -> tuple[Any, list[SliceTables]]:
     """The overall confusion table and the slice tables of every column set, in one pass over ``batches``.
 
     Each batch has ``gold``, ``pred``, ``text`` (labels compared as text) and ``extra`` (the ``by`` columns by

@@ -40,7 +40,8 @@ def find_slices_blocks(d: dict[str, Any]) -> list[Block]:
                                      f"{d['examined']:,} slices examined, {d['testable']:,} testable, "
                                      f"{d['survived']:,} significantly worse after the Benjamini–Yekutieli "
                                      f"adjustment at alpha {d['alpha']:g}, {len(d['found']):,} reported "
-                                     f"({len(d['dropped']):,} dropped because their parent explains them). Overall {label} = "
+                                     f"({len(d['dropped']):,} dropped because their parent explains them). "
+                                     f"Overall {label} = "
                                      f"{num(overall['value'])} ({overall['successes']:,} of {overall['trials']:,}).")]
     cols = ["slice", "items", "successes / trials", label, "95% interval", "rest", "gap", "Cohen's h", "p",
             "adjusted p"]

@@ -199,7 +199,7 @@ METHOD = {
 
 
 def _name(cs: tuple[str, ...], values: Sequence[Any]) -> str:
-    return " ∧ ".join(f"{c}={v}" for c, v in zip(cs, values))
+    return " ∧ ".join(f"{c}={v}" for c, v in zip(cs, values, strict=True))
 
 
 def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, min_slice: int = 30,
@@ -236,7 +236,7 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
     s = np.array([r["successes"] for r in rows], dtype=np.float64)
     n = np.array([r["trials"] for r in rows], dtype=np.float64)
     p, how = _two_proportion_p(s, n, s_all - s, n_all - n)
-    adj = benjamini_yekutieli(p) if len(p) else p
+    adj = np.asarray(benjamini_yekutieli(p.tolist()), dtype=np.float64) if len(p) else p
     with np.errstate(divide="ignore", invalid="ignore"):
         v = np.where(n > 0, s / np.where(n > 0, n, 1), math.nan)
         rest = np.where(n_all - n > 0, (s_all - s) / np.where(n_all - n > 0, n_all - n, 1), math.nan)
@@ -290,7 +290,7 @@ def _parent_rule(rows: list[dict[str, Any]], hit: list[int], alpha: float, highe
     s2 = np.array([rows[q]["successes"] for _, q in pairs], dtype=np.float64) - s1
     n2 = np.array([rows[q]["trials"] for _, q in pairs], dtype=np.float64) - n1
     p, _ = _two_proportion_p(s1, n1, s2, n2)
-    adj = benjamini_yekutieli(p) if pairs else p
+    adj = np.asarray(benjamini_yekutieli(p.tolist()), dtype=np.float64) if pairs else p
     checks: dict[int, list[dict[str, Any]]] = {}
     for i, (c, q) in enumerate(pairs):
         rest = s2[i] / n2[i] if n2[i] > 0 else math.nan
