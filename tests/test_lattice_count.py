@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clfeval.core.latticecount import LatticeCounter, SliceProportions, plan_blocks
+from clfeval.core.latticecount import LatticeCounter, plan_blocks
 from clfeval.core.slicecount import SliceBinning
 from clfeval.evaluate.slicecounting import count_sliced
-from clfeval.significance.slicefind import lattice
+from clfeval.significance.slicefind import lattice, slice_proportions
 
 METRICS = ["recall:b", "precision:b", "specificity:b", "fpr:b", "fnr:b", "npv:b", "accuracy:b", "error_rate:b",
            "accuracy", "error_rate"]
@@ -41,7 +41,7 @@ COLUMNS = ["small", "wide", "text", "num", "flag"]
 def straightforward(batches, sets, metric, binning):
     """Every set counted on its own (one K×K table per slice), then turned into the metric's proportions."""
     _, tables = count_sliced(batches, sets, binning=binning, max_slices=100_000)
-    return [SliceProportions.from_tables(t, metric) for t in tables]
+    return [slice_proportions(t, metric) for t in tables]
 
 
 def fast(batches, sets, metric, binning, **kw):
@@ -131,7 +131,7 @@ def test_streamed_and_dask_equal_straightforward(tmp_path, dask_client):
     inp = inputs.resolve(str(d), input_format=None, encoding="utf-8")
     table, tables, found = sliced_tables(inp, gold="gold", pred="pred", sets=sets, max_slices=100_000, binning={},
                                          client=dask_client, n_by=len(sets), find=find)
-    assert_same(found, [SliceProportions.from_tables(x, metric) for x in tables])
+    assert_same(found, [slice_proportions(x, metric) for x in tables])
     assert_same(found, straightforward([t], sets, metric, {}))
     assert int(found[0].items.sum()) == table.n == 4_000
 

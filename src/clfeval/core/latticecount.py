@@ -22,20 +22,20 @@ batch for every column set of the lattice at once:
 The result is one :class:`SliceProportions` per column set: value tuples and their (items, trials,
 successes), in the order :class:`~clfeval.core.slicecount.SliceTables` sorts its slices. Two results of the
 same column set add (partitions counted apart, on Dask). The counts equal those the K×K slice tables give
-through :func:`clfeval.significance.slicefind.proportions` (:meth:`SliceProportions.from_tables`): the
-tests check it on every engine.
+through :func:`clfeval.significance.slicefind.proportions`
+(:func:`clfeval.significance.slicefind.slice_proportions`): the tests check it on every engine.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from clfeval.core.slicecount import MISSING, SliceBinning, _ColumnVocab, _sort_key, small_ints
+from clfeval.core.slicecount import MISSING, ColumnVocab, SliceBinning, slice_sort_key, small_ints
 from clfeval.errors import DataError, UsageError
 
 __all__ = ["LatticeCounter", "SliceProportions", "outcome_of", "plan_blocks", "BLOCK_CELLS", "DENSE_CELLS"]
@@ -103,23 +103,11 @@ class SliceProportions:
     successes: np.ndarray
     binning: Mapping[str, Any] | None = None
 
-    @classmethod
-    def from_tables(cls, tables: Any, metric: str) -> SliceProportions:
-        """The proportions of ``metric`` from the K×K tables of a :class:`~clfeval.core.slicecount.SliceTables`
-        (the straightforward count, one table per slice)."""
-        from clfeval.significance.slicefind import proportions
-
-        fn, _ = proportions(metric, tables.labels)
-        s, n = fn(tables.counts)
-        items = tables.counts.sum(axis=(1, 2))
-        return cls(tuple(tables.columns), tuple(tables.keys), np.asarray(items, dtype=np.int64),
-                   np.asarray(n, dtype=np.int64), np.asarray(s, dtype=np.int64), tables.binning)
-
     def sorted(self) -> SliceProportions:
         from clfeval.core.labels import label_str
 
         try:
-            order = sorted(range(len(self.keys)), key=lambda i: _sort_key(self.keys[i]))
+            order = sorted(range(len(self.keys)), key=lambda i: slice_sort_key(self.keys[i]))
         except TypeError:
             order = sorted(range(len(self.keys)), key=lambda i: tuple(label_str(v) for v in self.keys[i]))
         idx = np.asarray(order, dtype=np.int64)
@@ -154,7 +142,7 @@ class _Coder:
     """The codes of one column: ``value − base`` for integers of a narrow range, else a vocabulary's."""
 
     def __init__(self, name: str, binning: SliceBinning | None) -> None:
-        self.vocab = _ColumnVocab(name, binning)
+        self.vocab = ColumnVocab(name, binning)
         self.base: int | None = None
 
     @property
@@ -218,12 +206,12 @@ def plan_blocks(sets: Sequence[tuple[str, ...]], sizes: Mapping[str, int], cells
 
 
 class _Block:
-    """The joint (codes of the block's columns, outcome) table of a block, dense; grows with the columns."""
+    """The joint (outcome, codes of the block's columns) table of a block, dense; grows with the columns."""
 
     def __init__(self, columns: tuple[str, ...], sets: list[int], sizes: Mapping[str, int], outcomes: int) -> None:
         self.columns, self.sets, self.outcomes = columns, sets, outcomes
         self.radix = [max(sizes[c], 1) for c in columns]
-        self.counts = np.zeros((*self.radix, outcomes), dtype=np.int64)
+        self.counts = np.zeros((outcomes, *self.radix), dtype=np.int64)
 
     @property
     def cells(self) -> int:
@@ -234,25 +222,24 @@ class _Block:
         if want == self.radix:
             return
         want = [r if w == r else max(w, 2 * r) for w, r in zip(want, self.radix, strict=True)]
-        pad = [(0, w - r) for w, r in zip(want, self.radix, strict=True)] + [(0, 0)]
+        pad = [(0, 0)] + [(0, w - r) for w, r in zip(want, self.radix, strict=True)]
         self.counts = np.pad(self.counts, pad)
         self.radix = want
 
-    def add(self, codes: Mapping[str, np.ndarray], outcome: np.ndarray) -> None:
-        key = np.array(codes[self.columns[0]], dtype=np.intp)
+    def add(self, codes: Mapping[str, np.ndarray], lead: Callable[[int], np.ndarray]) -> None:
+        """Count a batch: ``lead(r)`` is the outcome of each row times ``r`` (shared by the blocks)."""
+        key = lead(self.radix[0]) + codes[self.columns[0]]  # the outcome is the leading digit of the key
         for c, r in zip(self.columns[1:], self.radix[1:], strict=True):
             key *= r
             key += codes[c]
-        key *= self.outcomes
-        key += outcome
         self.counts += np.bincount(key, minlength=self.cells).reshape(self.counts.shape)
 
     def table(self, cols: tuple[str, ...]) -> np.ndarray:
         """The (codes of ``cols``, outcome) table: the block's summed over its other columns."""
-        axes = tuple(i for i, c in enumerate(self.columns) if c not in cols)
+        axes = tuple(i + 1 for i, c in enumerate(self.columns) if c not in cols)
         t = self.counts.sum(axis=axes) if axes else self.counts
         kept = [c for c in self.columns if c in cols]
-        return np.transpose(t, [kept.index(c) for c in cols] + [len(cols)])
+        return np.transpose(t, [kept.index(c) + 1 for c in cols] + [0])
 
 
 class _Sparse:
@@ -361,8 +348,14 @@ class LatticeCounter:
                     continue
             units.append(u)
         self.units = units
+        leads: dict[int, np.ndarray] = {}
+
+        def lead(r: int) -> np.ndarray:
+            if r not in leads:
+                leads[r] = np.multiply(out, r, dtype=np.intp)
+            return leads[r]
         for u in self.units:
-            u.add(codes, out)
+            u.add(codes, lead if isinstance(u, _Block) else out)
         self.n += m
 
     def _plan(self, sets: Sequence[tuple[str, ...]], index: list[int], sizes: Mapping[str, int]) -> list[Any]:
@@ -384,7 +377,8 @@ class LatticeCounter:
             (unit,) = self._plan([s], [j], sizes)
             if isinstance(unit, _Block):
                 unit.grow(sizes)
-                unit.counts[tuple(slice(0, n) for n in old.shape)] += old
+                first = np.moveaxis(old, -1, 0)  # the block's layout: the outcome first
+                unit.counts[tuple(slice(0, n) for n in first.shape)] += first
             else:
                 cells = np.argwhere(old > 0)
                 key = np.zeros(len(cells), dtype=np.int64)

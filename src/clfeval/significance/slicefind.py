@@ -56,7 +56,7 @@ from clfeval.core.display import Display
 from clfeval.core.signature import build_signature
 from clfeval.errors import UsageError
 
-__all__ = ["FoundSlices", "PROPORTION_METRICS", "proportions", "lattice", "search_tables"]
+__all__ = ["FoundSlices", "PROPORTION_METRICS", "proportions", "lattice", "search_tables", "slice_proportions"]
 
 #: Metrics the search can test: proportions of items (successes / trials) from a K×K table.
 PROPORTION_METRICS = ("accuracy", "error_rate", "recall:LABEL", "precision:LABEL", "specificity:LABEL", "fpr:LABEL",
@@ -108,6 +108,19 @@ def proportions(metric: str, labels: Sequence[Any]) -> tuple[Callable[[np.ndarra
     def per_class(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return pick(*_parts(t, i))
     return per_class, higher
+
+
+def slice_proportions(tables: Any, metric: str) -> Any:
+    """The :class:`~clfeval.core.latticecount.SliceProportions` (items, trials, successes per slice) of ``metric``
+    from the K×K tables of a :class:`~clfeval.core.slicecount.SliceTables` (the straightforward count, one table
+    per slice)."""
+    from clfeval.core.latticecount import SliceProportions
+
+    fn, _ = proportions(metric, tables.labels)
+    s, n = fn(tables.counts)
+    items = tables.counts.sum(axis=(1, 2))
+    return SliceProportions(tuple(tables.columns), tuple(tables.keys), np.asarray(items, dtype=np.int64),
+                            np.asarray(n, dtype=np.int64), np.asarray(s, dtype=np.int64), tables.binning)
 
 
 def lattice(columns: Sequence[str], max_depth: int) -> list[tuple[str, ...]]:
@@ -215,7 +228,7 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
 
     entry, _ = catalog.parse(metric)
     higher = bool(entry.higher_is_better)
-    props = [t if isinstance(t, SliceProportions) else SliceProportions.from_tables(t, metric) for t in tables]
+    props = [t if isinstance(t, SliceProportions) else slice_proportions(t, metric) for t in tables]
     if overall is not None:
         fn, _ = proportions(metric, overall.labels)
         s0, n0 = fn(np.asarray(overall.counts))
