@@ -142,3 +142,12 @@ def test_a_class_first_seen_in_a_later_batch():
     sets = [("g",)]
     assert_same(fast(batches_of(t, [30, 30, 40]), sets, "recall:b", {}),
                 straightforward([t], sets, "recall:b", {}))
+
+
+def test_batches_longer_than_a_chunk():
+    """Block keys are built CHUNK rows at a time: a batch of several chunks (and a ragged last one)."""
+    from clfeval.core.latticecount import CHUNK
+
+    t = random_table(np.random.default_rng(12), 2 * CHUNK + 1234)
+    sets = lattice(COLUMNS, 2)
+    assert_same(fast([t], sets, "recall:b", BINNING), straightforward([t], sets, "recall:b", BINNING))

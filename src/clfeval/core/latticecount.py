@@ -29,7 +29,7 @@ through :func:`clfeval.significance.slicefind.proportions`
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,8 @@ __all__ = ["LatticeCounter", "SliceProportions", "outcome_of", "plan_blocks", "B
 BLOCK_CELLS = 1 << 19
 #: Cells of a column set counted on its own in a dense table at most (int64: 32 MB); beyond, sparse keys.
 DENSE_CELLS = 1 << 22
+#: Rows whose block keys are built at a time (the intermediate keys stay in the cache).
+CHUNK = 1 << 16
 #: Integer columns whose values span at most this many codes are coded as ``value − base``.
 OFFSET_SPAN = 256
 _BITS = 20
@@ -226,12 +228,21 @@ class _Block:
         self.counts = np.pad(self.counts, pad)
         self.radix = want
 
-    def add(self, codes: Mapping[str, np.ndarray], lead: Callable[[int], np.ndarray]) -> None:
-        """Count a batch: ``lead(r)`` is the outcome of each row times ``r`` (shared by the blocks)."""
-        key = lead(self.radix[0]) + codes[self.columns[0]]  # the outcome is the leading digit of the key
-        for c, r in zip(self.columns[1:], self.radix[1:], strict=True):
-            key *= r
-            key += codes[c]
+    def add(self, codes: Mapping[str, np.ndarray], outcome: np.ndarray, key: np.ndarray) -> None:
+        """Count a batch (``key``: a buffer of at least as many integers as rows). The key of a row is built
+        :data:`CHUNK` rows at a time, within the cache, and counted in one ``bincount``; the outcome is its
+        leading digit."""
+        m = outcome.size
+        key = key[:m]
+        first, rest = codes[self.columns[0]], list(zip(self.columns[1:], self.radix[1:], strict=True))
+        for a in range(0, m, CHUNK):
+            b = min(a + CHUNK, m)
+            k = key[a:b]
+            np.multiply(outcome[a:b], self.radix[0], out=k, dtype=np.intp, casting="unsafe")
+            k += first[a:b]
+            for c, r in rest:
+                k *= r
+                k += codes[c][a:b]
         self.counts += np.bincount(key, minlength=self.cells).reshape(self.counts.shape)
 
     def table(self, cols: tuple[str, ...]) -> np.ndarray:
@@ -313,6 +324,7 @@ class LatticeCounter:
         self.coders = {c: _Coder(c, (binning or {}).get(c)) for c in self.columns}
         self.max_slices, self.block_cells, self.dense_cells = max_slices, block_cells, dense_cells
         self.units: list[Any] | None = None
+        self._key = np.empty(0, dtype=np.intp)
         self.n = 0
 
     def _label_code(self, labels: Sequence[Any]) -> int | None:
@@ -348,14 +360,13 @@ class LatticeCounter:
                     continue
             units.append(u)
         self.units = units
-        leads: dict[int, np.ndarray] = {}
-
-        def lead(r: int) -> np.ndarray:
-            if r not in leads:
-                leads[r] = np.multiply(out, r, dtype=np.intp)
-            return leads[r]
+        if self._key.size < m:
+            self._key = np.empty(m, dtype=np.intp)
         for u in self.units:
-            u.add(codes, lead if isinstance(u, _Block) else out)
+            if isinstance(u, _Block):
+                u.add(codes, out, self._key)
+            else:
+                u.add(codes, out)
         self.n += m
 
     def _plan(self, sets: Sequence[tuple[str, ...]], index: list[int], sizes: Mapping[str, int]) -> list[Any]:
