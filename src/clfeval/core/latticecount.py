@@ -349,6 +349,10 @@ class LatticeCounter:
             if x.size != m:
                 raise DataError(f"column {c!r} has {x.size:,} values for {m:,} items.")
         sizes = {c: self.coders[c].size for c in self.columns}
+        for c, n in sizes.items():  # the narrowest codes: the blocks read each column several times
+            want = np.uint8 if n <= 1 << 8 else np.uint16 if n <= 1 << 16 else np.int64
+            if codes[c].dtype != want:
+                codes[c] = codes[c].astype(want)
         if self.units is None:
             self.units = self._plan(self.sets, list(range(len(self.sets))), sizes)
         units: list[Any] = []
