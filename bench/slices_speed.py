@@ -121,7 +121,7 @@ def job_search(path: str, depth: str = "2") -> dict:
     seconds, d = _clfeval("report", path, "--positive", "1", "--memory", "512MB", "--find-slices", cols, *deeper)
     sec = d["find_slices"]
     return {"time": seconds, "n": d["n"], "mode": d["engine"]["mode"], "examined": sec["examined"],
-            "found": [f["slice"] for f in sec["found"][:3]], "survived": sec["survived"]}
+            "found": [f["slice"] for f in sec["found"][:3]], "survived": sec["survived"], "kept": len(sec["found"])}
 
 
 JOBS = {"plain": job_plain, "sliced": job_sliced, "search": job_search}
@@ -184,8 +184,9 @@ def _search(data: str, a: argparse.Namespace) -> None:
     p = min(plain, key=lambda r: r["time"])
     s = min(search, key=lambda r: r["time"])
     print(f"plain streamed report      : {p['time']:8.2f} s  peak RSS {p['rss'] / 2**20:7.0f} MB  ({p['mode']})")
-    print(f"report --find-slices c0..c9 (depth {a.max_depth}): {s['time']:8.2f} s  peak RSS {s['rss'] / 2**20:7.0f} MB  ({s['mode']}, "
-          f"{s['examined']:,} slices examined, {s['survived']} survived; first found: {s['found']})")
+    print(f"report --find-slices c0..c9 (depth {a.max_depth}): {s['time']:8.2f} s  peak RSS "
+          f"{s['rss'] / 2**20:7.0f} MB  ({s['mode']}, {s['examined']:,} slices examined, {s['survived']} survived, "
+          f"{s['kept']} kept; first found: {s['found']})")
     print(f"time ratio (search / plain): {s['time'] / p['time']:.2f}x  (target <= 3x)")
 
 

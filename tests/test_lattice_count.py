@@ -8,8 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from clfeval.core.latticecount import LatticeCounter, plan_blocks
 from clfeval.core.slicecount import SliceBinning
