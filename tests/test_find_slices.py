@@ -139,7 +139,7 @@ def test_numeric_columns_are_binned_and_stated():
 def test_refusals():
     gold = np.array([0, 1] * 50)
     cols = {f"c{i}": np.arange(100) % 50 for i in range(4)}
-    with pytest.raises(UsageError, match="examines 500 slices, more than option max_search"):
+    with pytest.raises(UsageError, match="examines 500 slices in its first 100 rows, more than option max_search"):
         find_slices(gold, gold, cols, max_search=400)   # 4 columns × 50 values + 6 crosses × 50 combinations
     with pytest.raises(UsageError, match="not one"):
         find_slices(gold, gold, {"a": gold}, metric="f1:1")

@@ -150,3 +150,17 @@ def test_batches_longer_than_a_chunk():
     t = random_table(np.random.default_rng(12), 2 * CHUNK + 1234)
     sets = lattice(COLUMNS, 2)
     assert_same(fast([t], sets, "recall:b", BINNING), straightforward([t], sets, "recall:b", BINNING))
+
+
+def test_smaller_blocks_when_the_blocks_would_hold_too_many_cells(monkeypatch):
+    """Past TOTAL_CELLS in all the plan is redone with blocks of an eighth of the cells (down to each set alone);
+    the counts do not change."""
+    import clfeval.core.latticecount as lc
+
+    monkeypatch.setattr(lc, "TOTAL_CELLS", 200)
+    t = random_table(np.random.default_rng(13), 2_000)
+    sets = lattice(COLUMNS, 3)
+    counter = LatticeCounter(sets, "recall:b", binning=BINNING, max_slices=100_000)
+    count_sliced([t], [], binning=BINNING, lattice=counter)
+    assert all(len(u.sets) == 1 for u in counter.units)  # 200 cells: every set on its own
+    assert_same(counter.result(), straightforward([t], sets, "recall:b", BINNING))

@@ -15,6 +15,10 @@ batch for every column set of the lattice at once:
   every column set of the lattice lies inside one block. One ``bincount`` per block and batch counts the
   joint table; the table of a column set is the block's table summed over the block's other columns. Ten
   columns of ten values (10 + 45 column sets) need 8 blocks of 5 columns, not 55 counts.
+* The keys of a block are built :data:`CHUNK` rows at a time (within the cache) from column codes narrowed
+  to ``uint8`` where a column has at most 256 values. When the blocks together would exceed
+  :data:`TOTAL_CELLS` (many columns, ``max_depth=3``) the plan is redone with smaller blocks. A search whose
+  first batch already shows more slices than ``max_slices`` is refused there, not after the whole input.
 * A column set whose own table is too large for a block (columns of many values) is counted on its own:
   a dense table up to :data:`DENSE_CELLS` cells, else the distinct (slice, outcome) keys of each batch
   (``np.unique``) added up.
@@ -44,6 +48,8 @@ __all__ = ["LatticeCounter", "SliceProportions", "outcome_of", "plan_blocks", "B
 BLOCK_CELLS = 1 << 19
 #: Cells of a column set counted on its own in a dense table at most (int64: 32 MB); beyond, sparse keys.
 DENSE_CELLS = 1 << 22
+#: Cells of all blocks together at most (int64: 128 MB); beyond, smaller blocks.
+TOTAL_CELLS = 1 << 24
 #: Rows whose block keys are built at a time (the intermediate keys stay in the cache).
 CHUNK = 1 << 16
 #: Integer columns whose values span at most this many codes are coded as ``value − base``.
@@ -353,8 +359,14 @@ class LatticeCounter:
             want = np.uint8 if n <= 1 << 8 else np.uint16 if n <= 1 << 16 else np.int64
             if codes[c].dtype != want:
                 codes[c] = codes[c].astype(want)
+        first = self.units is None
         if self.units is None:
-            self.units = self._plan(self.sets, list(range(len(self.sets))), sizes)
+            cells = self.block_cells
+            while True:  # smaller blocks when the blocks together would hold too many cells
+                self.units = self._plan(self.sets, list(range(len(self.sets))), sizes, cells)
+                if cells <= 0 or sum(u.cells for u in self.units if isinstance(u, _Block)) <= TOTAL_CELLS:
+                    break
+                cells //= 8
         units: list[Any] = []
         for u in self.units:
             if isinstance(u, _Block):
@@ -372,10 +384,20 @@ class LatticeCounter:
             else:
                 u.add(codes, out)
         self.n += m
+        if first and sum(math.prod(sizes[c] for c in st) for st in self.sets) > self.max_slices:
+            seen = sum(len(p.keys) for p in self.result())
+            if seen > self.max_slices:  # refused now rather than after the whole input
+                depth = max(len(st) for st in self.sets)
+                raise UsageError(lambda o: f"the slice search of {', '.join(self.columns)} to depth {depth} examines "
+                                           f"{seen:,} slices in its first {m:,} rows, more than option {o} "
+                                           f"({self.max_slices:,}): search fewer columns, lower --max-depth, bin "
+                                           f"numeric columns (--by-bins N), or raise {o}.", params=["max_search"])
 
-    def _plan(self, sets: Sequence[tuple[str, ...]], index: list[int], sizes: Mapping[str, int]) -> list[Any]:
+    def _plan(self, sets: Sequence[tuple[str, ...]], index: list[int], sizes: Mapping[str, int],
+              cells: int | None = None) -> list[Any]:
         units: list[Any] = []
-        for cols, mine in plan_blocks([sets[j] for j in range(len(sets))], sizes, self.block_cells, self.outcomes):
+        limit = self.block_cells if cells is None else cells
+        for cols, mine in plan_blocks([sets[j] for j in range(len(sets))], sizes, limit, self.outcomes):
             ids = [index[j] for j in mine]
             if math.prod(max(sizes[c], 1) for c in cols) * self.outcomes <= max(self.block_cells, self.dense_cells):
                 units.append(_Block(cols, ids, sizes, self.outcomes))
