@@ -161,8 +161,11 @@ class _Coder:
         if self.vocab.binning is None and (self.base is not None or not self.vocab.values):
             ints = small_ints([column])
             if ints is not None and ints[0].size:
+                import pyarrow.compute as pc
+
                 x = ints[0]
-                lo, hi = int(x.min()), int(x.max())
+                mm = pc.min_max(column)  # one pass
+                lo, hi = int(mm["min"].as_py()), int(mm["max"].as_py())
                 base = self.base if self.base is not None else min(lo, 0)
                 if lo >= base and hi - base < OFFSET_SPAN:
                     self.base = base
