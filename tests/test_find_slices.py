@@ -57,7 +57,7 @@ def test_values_against_independent_oracles():
     p_all = []
     for row in rows:
         mask = np.ones(len(gold), bool)
-        for c, v in zip(row["columns"], row["values"]):
+        for c, v in zip(row["columns"], row["values"], strict=True):
             mask &= cols[c] == v
         pos = gold == 1
         s, n = int(((pred == 1) & pos & mask).sum()), int((pos & mask).sum())
@@ -139,7 +139,7 @@ def test_numeric_columns_are_binned_and_stated():
 def test_refusals():
     gold = np.array([0, 1] * 50)
     cols = {f"c{i}": np.arange(100) % 50 for i in range(4)}
-    with pytest.raises(UsageError, match="examines 500 slices, more than option max_search"):
+    with pytest.raises(UsageError, match="examines 500 slices in its first 100 rows, more than option max_search"):
         find_slices(gold, gold, cols, max_search=400)   # 4 columns × 50 values + 6 crosses × 50 combinations
     with pytest.raises(UsageError, match="not one"):
         find_slices(gold, gold, {"a": gold}, metric="f1:1")
@@ -180,7 +180,8 @@ def planted_csv(tmp_path_factory):
     gold, pred, cols = planted(seed=11)
     path = tmp_path_factory.mktemp("find") / "preds.csv"
     lines = ["gold,pred,a,b,c,d"] + [f"{g},{p},{a},{b},{c},{d}" for g, p, a, b, c, d in
-                                     zip(gold, pred, cols["a"], cols["b"], cols["c"], cols["d"])]
+                                     zip(gold, pred, cols["a"], cols["b"], cols["c"], cols["d"],
+                                         strict=True)]
     path.write_text("\n".join(lines) + "\n")
     return path
 
@@ -222,3 +223,99 @@ def test_cli_refusals_are_one_sentence(planted_csv, tmp_path, args, code, words)
     assert r.code == code, (r.code, r.err)
     assert words in r.err and "Traceback" not in r.err
     assert not out.exists()
+
+
+# --- the parent rule, on hand-built count tables ------------------------------------------------------------
+
+
+def _grid(cells):
+    """The counts of columns a, b and their cross from {(a, b): (trials, successes)} (items = trials)."""
+    from clfeval.core.latticecount import SliceProportions
+
+    def sp(cols, keyf):
+        acc = {}
+        for (a, b), (n, s) in cells.items():
+            k = keyf(a, b)
+            acc[k] = [x + y for x, y in zip(acc.get(k, [0, 0]), [n, s], strict=True)]
+        keys = sorted(acc)
+        n = np.array([acc[k][0] for k in keys])
+        return SliceProportions(cols, tuple(keys), n, n, np.array([acc[k][1] for k in keys]))
+    return [sp(("a",), lambda a, b: (a,)), sp(("b",), lambda a, b: (b,)), sp(("a", "b"), lambda a, b: (a, b))]
+
+
+def _z_test(s1, n1, s2, n2):
+    """Two-sided p of the 2×2 table by SciPy's χ² test (no continuity correction)."""
+    return chi2_contingency([[s1, n1 - s1], [s2, n2 - s2]], correction=False).pvalue
+
+
+def test_parent_rule_keeps_a_planted_cross_whose_columns_alone_show_nothing():
+    """5 × 5 cells of 300 trials. The cross a0 ∧ b0 has 150 successes (0.5); the rest of row a0 and column b0 has
+    262 or 263 (0.875), the inner cells 234 or 235 (0.78): every single value a_i and b_j has 1,200 of 1,500 =
+    0.8, the overall rate, so no single value differs from its rest (p = 1). By hand: a0 ∧ b0 against the rest of
+    its parent a0 is 150/300 against 1,050/1,200 = 0.875 (z = −14.5), the same for b0: kept."""
+    from clfeval.significance.slicefind import search_tables
+
+    edge = [263, 262, 263, 262]
+    inner = [[235, 234, 234, 234], [234, 235, 234, 235], [234, 234, 235, 234], [234, 235, 234, 235]]
+    cells = {("a0", "b0"): (300, 150)}
+    for i in range(4):
+        cells[(f"a{i + 1}", "b0")] = (300, edge[i])
+        cells[("a0", f"b{i + 1}")] = (300, edge[i])
+        for j in range(4):
+            cells[(f"a{i + 1}", f"b{j + 1}")] = (300, inner[i][j])
+    tables = _grid(cells)
+    assert set(tables[0].successes.tolist()) == {1200} and set(tables[1].successes.tolist()) == {1200}
+    r = search_tables(tables, "recall:1").to_dict()
+    assert [f["slice"] for f in r["found"]] == ["a=a0 ∧ b=b0"] and r["dropped"] == []
+    vs = r["found"][0]["vs_parents"]
+    assert [v["parent"] for v in vs] == ["b=b0", "a=a0"] or [v["parent"] for v in vs] == ["a=a0", "b=b0"]
+    for v in vs:
+        assert v["parent_rest_value"] == pytest.approx(1050 / 1200) and v["kept"]
+        assert v["p_value"] == pytest.approx(_z_test(150, 300, 1050, 1200), rel=1e-9)
+        # BY over the 2 comparisons (equal p): c(2) = 1.5, adjusted = p · 2 · 1.5 / 2
+        assert v["p_adjusted"] == pytest.approx(1.5 * v["p_value"], rel=1e-9)
+
+
+def test_parent_rule_drops_the_crosses_of_a_bad_single_value_with_an_unrelated_column():
+    """a ∈ {a0, a1, a2}, b ∈ {b0, b1}, 200 trials per cell; a0 has 120 successes in each b (0.6), the other
+    cells 180 (0.9). a0 is worse than its rest (240/400 against 720/800); each cross a0 ∧ b is worse than the
+    overall rest too (120/200 against 840/1,000) but not than the rest of its parent a0 (120/200 against 120/200:
+    z = 0, p = 1): both crosses are dropped, explained by a=a0. Against the rest of b (360/400 = 0.9) they are
+    worse; BY over the 4 comparisons (p_b, p_b, 1, 1; c(4) = 25/12) adjusts p_b to 4 · 25/12 · p_b / 2."""
+    from clfeval.significance.slicefind import search_tables
+
+    cells = {("a0", "b0"): (200, 120), ("a0", "b1"): (200, 120)}
+    for a in ("a1", "a2"):
+        for b in ("b0", "b1"):
+            cells[(a, b)] = (200, 180)
+    r = search_tables(_grid(cells), "recall:1").to_dict()
+    assert [f["slice"] for f in r["found"]] == ["a=a0"]
+    assert r["found"][0]["p_value"] == pytest.approx(_z_test(240, 400, 720, 800), rel=1e-9)
+    assert sorted(d["slice"] for d in r["dropped"]) == ["a=a0 ∧ b=b0", "a=a0 ∧ b=b1"]
+    p_b = _z_test(120, 200, 360, 400)
+    for d in r["dropped"]:
+        assert d["explained_by"] == "a=a0"
+        by_parent = {v["parent"]: v for v in d["vs_parents"]}
+        assert by_parent["a=a0"]["p_value"] == 1.0 and not by_parent["a=a0"]["kept"]
+        other = by_parent["b=" + d["values"][1]]
+        assert other["p_value"] == pytest.approx(p_b, rel=1e-9)
+        assert other["p_adjusted"] == pytest.approx(min(1.0, 4 * 25 / 12 * p_b / 2), rel=1e-9) and other["kept"]
+
+
+def test_parent_rule_adjusts_the_comparisons_with_the_parents():
+    """As above, but a0 ∧ b0 (110/200) is a little worse than its sibling a0 ∧ b1 (130/200): unadjusted
+    p = 0.041 ≤ 0.05 (the rule before kept it), adjusted over the 4 comparisons (tiny, tiny, p, p; the largest
+    rank gives p · 4 · (25/12) / 4) 0.085 > 0.05: dropped, explained by a=a0."""
+    from clfeval.significance.slicefind import search_tables
+
+    cells = {("a0", "b0"): (200, 110), ("a0", "b1"): (200, 130)}
+    for a in ("a1", "a2"):
+        for b in ("b0", "b1"):
+            cells[(a, b)] = (200, 180)
+    r = search_tables(_grid(cells), "recall:1").to_dict()
+    p = _z_test(110, 200, 130, 200)
+    assert 0.04 < p < 0.05
+    d = {x["slice"]: x for x in r["dropped"]}["a=a0 ∧ b=b0"]
+    v = {x["parent"]: x for x in d["vs_parents"]}["a=a0"]
+    assert v["p_value"] == pytest.approx(p, rel=1e-9) and v["p_adjusted"] == pytest.approx(25 / 12 * p, rel=1e-9)
+    assert d["explained_by"] == "a=a0" and [f["slice"] for f in r["found"]] == ["a=a0"]

@@ -553,3 +553,9 @@ class SliceTables:
             if moved is not None:
                 out[[pos[k] for k in t.keys]] += moved
         return SliceTables(self.columns, tuple(keys), labels, out, self.binning or other.binning).sorted()
+
+
+#: The coding of one slice column's values and the order of slice keys, shared with the slice search's counter
+#: (:mod:`clfeval.core.latticecount`).
+ColumnVocab = _ColumnVocab
+slice_sort_key = _sort_key

@@ -18,18 +18,25 @@ __all__ = ["sliced_tables"]
 
 
 def _count(tables: Iterable[Any], gold: str, pred: str, sets: Sequence[tuple[str, ...]], max_slices: int,
-           binning: Mapping[str, Any]) -> Any:
+           binning: Mapping[str, Any], n_by: int | None = None, find: Any = None) -> Any:
     from clfeval.evaluate.slicecounting import count_sliced
 
     cols = list(dict.fromkeys(c for s in sets for c in s))
     batches = (SimpleNamespace(gold=t.column(gold), pred=t.column(pred), text=False, n=t.num_rows,
                                extra={c: t.column(c) for c in cols}) for t in tables if t.num_rows)
+    lattice = None
+    if find:
+        from clfeval.core.latticecount import LatticeCounter
+
+        lattice = LatticeCounter(find["sets"], find["metric"], binning=binning, max_slices=find["max_search"])
     try:
-        return count_sliced(batches, sets, max_slices=max_slices, binning=binning, check=False)
+        table, sliced = count_sliced(batches, sets[:len(sets) if n_by is None else n_by], max_slices=max_slices,
+                                     binning=binning, check=False, lattice=lattice)
     except DataError as exc:
         if "no items" in str(exc):
             return None
         raise
+    return table, sliced, lattice.result() if lattice is not None else []
 
 
 def _combine(values: Sequence[Any]) -> Any:
@@ -37,23 +44,26 @@ def _combine(values: Sequence[Any]) -> Any:
     for v in values:
         if v is None:
             continue
-        total = v if total is None else (total[0] + v[0], [a + b for a, b in zip(total[1], v[1], strict=True)])
+        total = v if total is None else (total[0] + v[0], [a + b for a, b in zip(total[1], v[1], strict=True)],
+                                         [a + b for a, b in zip(total[2], v[2], strict=True)])
     return total
 
 
 def sliced_tables(inp: Any, *, gold: str, pred: str, sets: Sequence[tuple[str, ...]], order: Any = None,
                   max_slices: int, binning: Mapping[str, Any], normalize: Any = None,
-                  client: Any = None) -> tuple[Any, list[SliceTables]]:
-    """The overall confusion table and the slice tables of every column set of a PATH, counted on the cluster."""
+                  client: Any = None, n_by: int | None = None, find: Any = None) -> tuple[Any, list[SliceTables], list]:
+    """The overall confusion table, the slice tables of the first ``n_by`` column sets (all: None) and the slice
+    search's counts (:class:`~clfeval.core.latticecount.SliceProportions`, with ``find``) of a PATH, counted on the
+    cluster."""
     cols = list(dict.fromkeys(c for s in sets for c in s))
     parts = parts_of(inp, [gold, pred, *cols], labels=[gold, pred], normalize=normalize,
                      options=[("--gold", gold), ("--pred", pred)] + [("--by", c) for c in cols])
     probe(parts, client)
-    (got,) = run(client, tree_sum(parts.map_groups(_count, gold, pred, list(sets), max_slices, dict(binning),
-                                                   threads=threads(client)), combine=_combine))
+    (got,) = run(client, tree_sum(parts.map_groups(_count, gold, pred, list(sets), max_slices, dict(binning), n_by,
+                                                   find, threads=threads(client)), combine=_combine))
     if got is None:
         raise DataError("there are no items to report on.")
-    table, tables = got
+    table, tables, found = got
     for t in tables:
         if len(t.keys) > max_slices:
             raise UsageError(lambda o, b, _t=t: (
@@ -69,4 +79,4 @@ def sliced_tables(inp: Any, *, gold: str, pred: str, sets: Sequence[tuple[str, .
     for t in tables:
         t.check_adds_up(table)
         t.check_values()
-    return table, tables
+    return table, tables, found

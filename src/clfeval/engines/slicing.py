@@ -128,16 +128,28 @@ def count_limit(slicing: dict[str, Any]) -> int:
     return max(slicing["max_slices"], find["max_search"]) if find else slicing["max_slices"]
 
 
+def lattice_counter(slicing: dict[str, Any], binning: Any) -> Any:
+    """The counter of the slice search (``find_slices``): its column sets' counts in the same pass, or None."""
+    find = slicing.get("find")
+    if not find:
+        return None
+    from clfeval.core.latticecount import LatticeCounter
+
+    return LatticeCounter(find["sets"], find["metric"], binning=binning, max_slices=find["max_search"])
+
+
 def _finish(batches: Any, slicing: dict[str, Any], settings: dict[str, Any], binning: dict, top_n: int) -> Any:
     from clfeval.evaluate.slicecounting import count_sliced
 
-    table, tables = count_sliced(batches, slicing["sets"], order=settings["order"],
-                                 max_slices=count_limit(slicing), binning=binning)
-    return with_slices(table, tables, settings, slicing, top_n)
+    lattice = lattice_counter(slicing, binning)
+    table, tables = count_sliced(batches, slicing["sets"][:slicing.get("n_by", len(slicing["sets"]))],
+                                 order=settings["order"], max_slices=count_limit(slicing), binning=binning,
+                                 lattice=lattice)
+    return with_slices(table, tables, settings, slicing, top_n, lattice.result() if lattice is not None else None)
 
 
 def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], slicing: dict[str, Any],
-                top_n: int) -> Any:
+                top_n: int, found: Sequence[Any] | None = None) -> Any:
     """The report of the overall table with the ``slices`` section of the first column set."""
     from clfeval.evaluate.reports import report_from_table
     from clfeval.evaluate.sections import FoundSlicesPart, SlicesPart
@@ -163,7 +175,8 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
     if slicing.get("find"):
         from clfeval.significance.slicesearch import found_section
 
-        parts["find_slices"] = FoundSlicesPart(found_section(tables, slicing["find"], min_slice=slicing["min_slice"]))
+        parts["find_slices"] = FoundSlicesPart(found_section(found or [], table, slicing["find"],
+                                                             min_slice=slicing["min_slice"]))
     return dataclasses.replace(rep, **parts)
 
 
@@ -180,10 +193,11 @@ def _on_path(eng: Any, inp: Any, names: dict[str, str], settings: dict[str, Any]
         with eng.connected() as client:
             binning = named_by(inp.name, lambda: binning_of(
                 _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
-            table, tables = named_by(inp.name, lambda: sliced_tables(
+            table, tables, found = named_by(inp.name, lambda: sliced_tables(
                 inp, gold=names["gold"], pred=names["pred"], sets=slicing["sets"], order=settings["order"],
-                max_slices=count_limit(slicing), binning=binning, normalize=normalize, client=client))
-        rep = named_by(inp.name, lambda: with_slices(table, tables, settings, slicing, top_n))
+                max_slices=count_limit(slicing), binning=binning, normalize=normalize, client=client,
+                n_by=slicing.get("n_by", len(slicing["sets"])), find=slicing.get("find")))
+        rep = named_by(inp.name, lambda: with_slices(table, tables, settings, slicing, top_n, found))
         return rep, engine_block(eng, "cluster", partitions=len(inp.sources))
     from clfeval.io.join import unique_batches
 

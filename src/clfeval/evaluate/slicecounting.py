@@ -119,13 +119,16 @@ def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: 
 
 def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, order: Sequence[Any] | None = None,
                  max_slices: int = MAX_SLICES, binning: Mapping[str, SliceBinning] | None = None,
-                 counter: Counter | None = None, check: bool = True) -> tuple[Any, list[SliceTables]]:
+                 counter: Counter | None = None, check: bool = True,
+                 lattice: Any = None) -> tuple[Any, list[SliceTables]]:
     """The overall confusion table and the slice tables of every column set, in one pass over ``batches``.
 
     Each batch has ``gold``, ``pred``, ``text`` (labels compared as text) and ``extra`` (the ``by`` columns by
     name), as :class:`clfeval.io.predictions.PredictionBatch` has; or is a ``pyarrow.Table`` with columns
     ``gold``, ``pred`` and the ``by`` columns. ``check=False`` (a part of the input, added to others later):
-    a column null in every row is not refused here.
+    a column null in every row is not refused here. ``lattice``: a
+    :class:`~clfeval.core.latticecount.LatticeCounter` fed the same label codes (the slice search's counts, in
+    the same pass; read its ``result()`` afterwards).
 
     >>> import pyarrow as pa
     >>> t = pa.table({"gold": ["a", "b", "b", "a"], "pred": ["a", "b", "a", "a"], "src": ["x", "x", "y", "y"]})
@@ -139,7 +142,7 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
         gold, pred = (b.gold, b.pred) if hasattr(b, "gold") else (b.column("gold"), b.column("pred"))
         text = bool(getattr(b, "text", False))
         old, was_text = list(counter.vocab.values), counter.vocab.text
-        if not text and _fused(slicer, counter, gold, pred, b):
+        if lattice is None and not text and _fused(slicer, counter, gold, pred, b):
             continue
         try:
             g, p = counter.update([gold, pred], text=text, codes=True)
@@ -147,6 +150,8 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
                 slicer.recode(np.array([counter.vocab.index[label_str(v)] for v in old], dtype=np.int64),
                               len(counter.vocab))
             slicer.update({c: _column(b, c) for c in slicer.columns}, g, p, len(counter.vocab))
+            if lattice is not None:
+                lattice.update({c: _column(b, c) for c in lattice.columns}, g, p, counter.vocab.values)
         except DataError as exc:
             part = getattr(b, "part", None)
             if part is None:

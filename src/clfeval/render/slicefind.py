@@ -25,6 +25,12 @@ def _ci(ci: Any) -> str:
     return "—" if not ci else f"[{num(ci[0])}, {num(ci[1])}]"
 
 
+def _vs(x: dict[str, Any]) -> dict[str, Any]:
+    """The comparison of a dropped cross with the parent that explains it."""
+    return next((v for v in x.get("vs_parents", []) if v["parent"] == x["explained_by"]),
+                {"parent_rest_value": None, "p_adjusted": None})
+
+
 def find_slices_blocks(d: dict[str, Any]) -> list[Block]:
     """The layout of a slice search, from its ``to_dict()`` (also the report's ``find_slices`` section)."""
     label = catalog.label(d["metric"])
@@ -34,7 +40,8 @@ def find_slices_blocks(d: dict[str, Any]) -> list[Block]:
                                      f"{d['examined']:,} slices examined, {d['testable']:,} testable, "
                                      f"{d['survived']:,} significantly worse after the Benjamini–Yekutieli "
                                      f"adjustment at alpha {d['alpha']:g}, {len(d['found']):,} reported "
-                                     f"({len(d['dropped']):,} explained by a parent). Overall {label} = "
+                                     f"({len(d['dropped']):,} dropped because their parent explains them). "
+                                     f"Overall {label} = "
                                      f"{num(overall['value'])} ({overall['successes']:,} of {overall['trials']:,}).")]
     cols = ["slice", "items", "successes / trials", label, "95% interval", "rest", "gap", "Cohen's h", "p",
             "adjusted p"]
@@ -46,10 +53,13 @@ def find_slices_blocks(d: dict[str, Any]) -> list[Block]:
         blocks.append(TableBlock(None, cols, rows, numeric_from=1,
                                  caption=f"{more:,} more in --format json" if more > 0 else None))
     if d["dropped"]:
-        drows = [[x["slice"], f"{x['items']:,}", num(x["value"]), _p(x["p_adjusted"]), x["explained_by"]]
-                 for x in d["dropped"][:SHOWN]]
-        blocks.append(TableBlock("Explained by a parent slice (dropped)",
-                                 ["slice", "items", label, "adjusted p", "explained by"], drows, numeric_from=1))
+        drows = [[x["slice"], f"{x['items']:,}", num(x["value"]), _p(x["p_adjusted"]), x["explained_by"],
+                  num(_vs(x)["parent_rest_value"]), _p(_vs(x)["p_adjusted"])] for x in d["dropped"][:SHOWN]]
+        more = len(d["dropped"]) - SHOWN
+        blocks.append(TableBlock(f"{len(d['dropped']):,} dropped because their parent explains them",
+                                 ["slice", "items", label, "adjusted p", "explained by", "parent's rest",
+                                  "adj. p vs parent's rest"], drows, numeric_from=1,
+                                 caption=f"{more:,} more in --format json" if more > 0 else None))
     m = d["method"]
     blocks.append(TextBlock(f"Test: {m['test']}. Adjustment: {m['adjustment']}. Found: {m['found']} "
                             f"({d['min_slice']}). Ranked {m['ranking']}. Parent rule: {m['parent_rule']}.",

@@ -3,14 +3,15 @@
 Chung, Kraska, Polyzotis, Tae & Whang (2019), "Slice Finder: automated data
 slicing for model validation", search the lattice of slices -- single
 column values, then crosses of two (or three) columns -- for large,
-significant effects. Because every slice is a count table and tables add,
-the search here is exact and needs only the tables of each column set:
+significant effects. Because every slice is a count table and counts add,
+the search here is exact and needs only the counts of each column set:
 
-1. **Tables.** For every column set of the lattice (each column, each pair,
-   each triple with ``max_depth=3``) one K×K confusion table per slice value,
-   counted in one pass (:func:`clfeval.evaluate.slicecounting.count_sliced`, as
-   ``--by`` counts: in memory, streamed or on Dask). The rest of a slice is
-   the overall table minus the slice's.
+1. **Counts.** For every column set of the lattice (each column, each pair,
+   each triple with ``max_depth=3``) the items, trials and successes of the
+   metric in each slice, counted in the report's pass
+   (:class:`clfeval.core.latticecount.LatticeCounter`: a few joint tables
+   cover all column sets of a level; in memory, streamed or on Dask). The
+   rest of a slice is the overall counts minus the slice's.
 2. **The metric is a proportion of items**: accuracy, error rate, and per
    class recall, precision, specificity, FPR, FNR, NPV, one-vs-rest accuracy
    and error rate. Each slice has successes s out of trials n (for recall of
@@ -30,12 +31,15 @@ the search here is exact and needs only the tables of each column set:
    h = 2·asin√p_rest − 2·asin√p_slice for a higher-is-better metric (the
    sign flipped for lower-is-better: positive h means worse), the gap to the
    rest beside it.
-6. **A child explained by its parent is dropped**: a found cross (A=a ∧ B=b)
-   is dropped when one of its parents (A=a, or B=b) is found too and the
-   cross is not significantly worse than the rest of that parent (the same
-   two-proportion test, cross against parent − cross, unadjusted, at
-   ``alpha``): the parent already explains it. The dropped slices are listed
-   with the parent that explains them.
+6. **A child explained by its parent is dropped.** A significant cross (A=a ∧ B=b) is kept only when it is
+   significantly worse than the rest of *each* of its parents -- the slices one column fewer, A=a and B=b --
+   where the rest of a parent is the parent minus the cross (A=a ∧ B≠b): the same two-proportion test, cross
+   against parent − cross, its p-values Benjamini–Yekutieli-adjusted over every such comparison (every parent
+   of every significant cross), adjusted p ≤ ``alpha`` and the cross worse. Otherwise the cross is dropped as
+   explained by the parent whose comparison has the largest adjusted p (a parent that is the cross itself,
+   with nothing left, explains it too). A cross inside a bad single value is no worse than its siblings
+   there, so it is dropped; a cross bad where neither of its columns alone is stays. Each cross's
+   comparisons are listed (``vs_parents``) so that the rule can be checked by hand.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ from clfeval.core.display import Display
 from clfeval.core.signature import build_signature
 from clfeval.errors import UsageError
 
-__all__ = ["FoundSlices", "PROPORTION_METRICS", "proportions", "lattice", "search_tables"]
+__all__ = ["FoundSlices", "PROPORTION_METRICS", "proportions", "lattice", "search_tables", "slice_proportions"]
 
 #: Metrics the search can test: proportions of items (successes / trials) from a K×K table.
 PROPORTION_METRICS = ("accuracy", "error_rate", "recall:LABEL", "precision:LABEL", "specificity:LABEL", "fpr:LABEL",
@@ -107,15 +111,29 @@ def proportions(metric: str, labels: Sequence[Any]) -> tuple[Callable[[np.ndarra
     return per_class, higher
 
 
+def slice_proportions(tables: Any, metric: str) -> Any:
+    """The :class:`~clfeval.core.latticecount.SliceProportions` (items, trials, successes per slice) of ``metric``
+    from the K×K tables of a :class:`~clfeval.core.slicecount.SliceTables` (the straightforward count, one table
+    per slice)."""
+    from clfeval.core.latticecount import SliceProportions
+
+    fn, _ = proportions(metric, tables.labels)
+    s, n = fn(tables.counts)
+    items = tables.counts.sum(axis=(1, 2))
+    return SliceProportions(tuple(tables.columns), tuple(tables.keys), np.asarray(items, dtype=np.int64),
+                            np.asarray(n, dtype=np.int64), np.asarray(s, dtype=np.int64), tables.binning)
+
+
 def lattice(columns: Sequence[str], max_depth: int) -> list[tuple[str, ...]]:
     """The column sets of the lattice, by depth: every column, every pair, ... up to ``max_depth``."""
     return [c for d in range(1, max_depth + 1) for c in itertools.combinations(columns, d)]
 
 
 def _two_proportion_p(s1: np.ndarray, n1: np.ndarray, s2: np.ndarray, n2: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """Two-sided p of s1/n1 against s2/n2: Pearson's χ² (Fisher's exact below an expected count of 5)."""
-    from scipy.stats import fisher_exact, norm
+    """Two-sided p of s1/n1 against s2/n2: Pearson's χ² (Fisher's exact below an expected count of 5).
 
+    The χ² test of the 2×2 table (one degree of freedom) is the two-sided z test of the pooled proportion:
+    p = P(|Z| ≥ |z|) = erfc(|z| / √2) (SciPy's Fisher test is imported only when a table needs it)."""
     s1, n1, s2, n2 = (np.asarray(x, dtype=np.float64) for x in (s1, n1, s2, n2))
     p = np.full(s1.shape, math.nan)
     method = ["untestable"] * s1.size
@@ -127,11 +145,13 @@ def _two_proportion_p(s1: np.ndarray, n1: np.ndarray, s2: np.ndarray, n2: np.nda
     flat = ok & (var == 0)
     p[flat] = 1.0
     chi = ok & (var > 0)
-    p[chi] = 2 * norm.sf(np.abs(z[chi]))
+    p[chi] = [math.erfc(abs(x) / math.sqrt(2.0)) for x in z[chi].tolist()]
     expected = np.minimum.reduce([pooled * n1, (1 - pooled) * n1, pooled * n2, (1 - pooled) * n2])
     small = chi & (expected < 5)
     for j in np.flatnonzero(ok):
         method[j] = "chi2"
+    if small.any():
+        from scipy.stats import fisher_exact
     for j in np.flatnonzero(small):
         table = [[int(s1[j]), int(n1[j] - s1[j])], [int(s2[j]), int(n2[j] - s2[j])]]
         p[j] = float(fisher_exact(table).pvalue)
@@ -184,43 +204,53 @@ METHOD = {
                   "under any dependence between overlapping slices",
     "found": "adjusted p ≤ alpha, worse than the rest, and at least min_slice items",
     "ranking": "by Cohen's h (2·asin√p_rest − 2·asin√p_slice; positive = worse), the gap to the rest beside it",
-    "parent_rule": "a found cross is dropped when a parent slice (one column fewer) is found too and the cross is "
-                   "not significantly worse than the rest of that parent (two-proportion test, unadjusted, at alpha)",
+    "parent_rule": "a significant cross is kept only if it is significantly worse than the rest of each parent "
+                   "(the slice one column fewer, minus the cross): two-proportion test, Benjamini–Yekutieli-adjusted "
+                   "over every parent of every significant cross, at alpha; otherwise it is dropped because that "
+                   "parent explains it",
     "interval": "Wilson score interval of the slice's proportion at 95%",
 }
 
 
 def _name(cs: tuple[str, ...], values: Sequence[Any]) -> str:
-    return " ∧ ".join(f"{c}={v}" for c, v in zip(cs, values, strict=False))
+    return " ∧ ".join(f"{c}={v}" for c, v in zip(cs, values, strict=True))
 
 
 def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, min_slice: int = 30,
-                  max_depth: int = 2, notes: Sequence[str] = ()) -> FoundSlices:
-    """The search on the slice tables of every column set of the lattice
-    (:class:`clfeval.core.slicecount.SliceTables`: ``columns``, ``keys`` (value tuples), ``labels``, ``counts``)."""
+                  max_depth: int = 2, notes: Sequence[str] = (), overall: Any = None) -> FoundSlices:
+    """The search on the counts of every column set of the lattice: each a
+    :class:`~clfeval.core.latticecount.SliceProportions` (items, trials and successes per slice, as
+    :class:`~clfeval.core.latticecount.LatticeCounter` counts them in one pass) or a
+    :class:`~clfeval.core.slicecount.SliceTables` (one K×K table per slice). ``overall``: the confusion table of
+    all items (checked against the slices; by default the sum of the first column set's slices)."""
+    from clfeval.core.latticecount import SliceProportions
     from clfeval.evaluate.intervals import wilson
     from clfeval.significance.classic import benjamini_yekutieli
 
-    labels = tables[0].labels
-    fn, higher = proportions(metric, labels)
-    total = tables[0].counts.sum(axis=0)
-    for t in tables[1:]:
-        if tuple(t.labels) != tuple(labels) or not np.array_equal(t.counts.sum(axis=0), total):
-            raise AssertionError(f"the slice tables of {t.columns} do not add up to the overall table")
-    s_all, n_all = (float(x) for x in fn(total))
+    entry, _ = catalog.parse(metric)
+    higher = bool(entry.higher_is_better)
+    props = [t if isinstance(t, SliceProportions) else slice_proportions(t, metric) for t in tables]
+    if overall is not None:
+        fn, _ = proportions(metric, overall.labels)
+        s0, n0 = fn(np.asarray(overall.counts))
+        s_all, n_all, items_all = float(s0), float(n0), int(np.asarray(overall.counts).sum())
+    else:
+        s_all, n_all = float(props[0].successes.sum()), float(props[0].trials.sum())
+        items_all = int(props[0].items.sum())
+    for t in props:
+        if (int(t.items.sum()), float(t.trials.sum()), float(t.successes.sum())) != (items_all, n_all, s_all):
+            raise AssertionError(f"the slice counts of {', '.join(t.columns)} do not add up to the overall counts")
     rows: list[dict[str, Any]] = []
-    for t in tables:
+    for t in props:
         cs = tuple(t.columns)
-        s, n = fn(t.counts)
-        items = t.counts.sum(axis=(1, 2))
         for j, key in enumerate(t.keys):
             vals = [_plain(v) for v in key]
-            rows.append({"columns": list(cs), "values": vals, "slice": _name(cs, vals), "items": int(items[j]),
-                         "successes": int(s[j]), "trials": int(n[j]), "_key": (cs, tuple(key))})
+            rows.append({"columns": list(cs), "values": vals, "slice": _name(cs, vals), "items": int(t.items[j]),
+                         "successes": int(t.successes[j]), "trials": int(t.trials[j]), "_key": (cs, tuple(key))})
     s = np.array([r["successes"] for r in rows], dtype=np.float64)
     n = np.array([r["trials"] for r in rows], dtype=np.float64)
     p, how = _two_proportion_p(s, n, s_all - s, n_all - n)
-    adj = benjamini_yekutieli(p)
+    adj = np.asarray(benjamini_yekutieli(p.tolist()), dtype=np.float64) if len(p) else p
     with np.errstate(divide="ignore", invalid="ignore"):
         v = np.where(n > 0, s / np.where(n > 0, n, 1), math.nan)
         rest = np.where(n_all - n > 0, (s_all - s) / np.where(n_all - n > 0, n_all - n, 1), math.nan)
@@ -233,32 +263,7 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
     worse = np.isfinite(h) & (h > 0)
     hit = [j for j in range(len(rows)) if np.isfinite(adj[j]) and adj[j] <= alpha and worse[j]
            and rows[j]["items"] >= min_slice]
-    by_key = {rows[j]["_key"]: j for j in range(len(rows))}
-    hit_set = {rows[j]["_key"] for j in hit}
-    found, dropped = [], []
-    for j in hit:
-        r = rows[j]
-        cs, digits = r["_key"]
-        explained = None
-        if len(cs) > 1:
-            for drop in range(len(cs)):
-                parent = (cs[:drop] + cs[drop + 1:], digits[:drop] + digits[drop + 1:])
-                if parent not in hit_set:
-                    continue
-                q = rows[by_key[parent]]
-                ps, pn = q["successes"] - r["successes"], q["trials"] - r["trials"]
-                pp, _ = _two_proportion_p(np.array([r["successes"]]), np.array([r["trials"]]), np.array([ps]),
-                                          np.array([pn]))
-                sub_rest = ps / pn if pn else math.nan
-                still_worse = (r["value"] < sub_rest) if higher else (r["value"] > sub_rest)
-                if not (np.isfinite(pp[0]) and pp[0] <= alpha and still_worse):
-                    explained = q["slice"]
-                    break
-        out = {k: x for k, x in r.items() if k != "_key"}
-        if explained is None:
-            found.append(out)
-        else:
-            dropped.append({**out, "explained_by": explained})
+    found, dropped = _parent_rule(rows, hit, alpha, higher)
     found.sort(key=lambda r: (-r["effect_h"], r["gap"] if higher else -r["gap"], r["slice"]))
     testable = int(np.isfinite(p).sum())
     n_notes = list(notes)
@@ -268,19 +273,59 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
     small = sum(1 for r in rows if r["items"] < min_slice)
     if small:
         n_notes.append(f"{small:,} slice{'s' if small != 1 else ''} below {min_slice} items "
-                       f"{'were' if small != 1 else 'was'} tested and counted in the adjustment, but never called the "
-                       "worst.")
-    overall = {"value": _f(s_all / n_all) if n_all else None, "successes": int(s_all), "trials": int(n_all),
-               "items": int(total.sum())}
-    cols = [t.columns[0] for t in tables if len(t.columns) == 1]
+                       f"{'were' if small != 1 else 'was'} tested and counted in the adjustment, but never called "
+                       "the worst.")
+    overall_d = {"value": _f(s_all / n_all) if n_all else None, "successes": int(s_all), "trials": int(n_all),
+                 "items": items_all}
+    cols = [t.columns[0] for t in props if len(t.columns) == 1]
     sig = build_signature({"result": "find_slices", "metric": metric, "alpha": alpha, "min_slice": min_slice,
                            "max_depth": max_depth, "columns": cols})
     bins = {}
-    for t in tables:
+    for t in props:
         for c, b in (t.binning or {}).items():
             bins[c] = [float(e) for e in (b["edges"] if isinstance(b, dict) else getattr(b, "edges", b))]
-    return FoundSlices(metric, higher, overall, cols, max_depth, len(rows), testable, found, dropped, alpha,
+    return FoundSlices(metric, higher, overall_d, cols, max_depth, len(rows), testable, found, dropped, alpha,
                        min_slice, dict(METHOD), n_notes, sig, bins)
+
+
+def _parent_rule(rows: list[dict[str, Any]], hit: list[int], alpha: float, higher: bool
+                 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The significant slices kept (found) and dropped (a parent explains them): see the module docstring, 6."""
+    from clfeval.significance.classic import benjamini_yekutieli
+
+    by_key = {r["_key"]: j for j, r in enumerate(rows)}
+    pairs: list[tuple[int, int]] = []   # (child row, parent row): every parent of every significant cross
+    for j in hit:
+        cs, key = rows[j]["_key"]
+        if len(cs) > 1:
+            pairs.extend((j, by_key[(cs[:d] + cs[d + 1:], key[:d] + key[d + 1:])]) for d in range(len(cs)))
+    s1 = np.array([rows[c]["successes"] for c, _ in pairs], dtype=np.float64)
+    n1 = np.array([rows[c]["trials"] for c, _ in pairs], dtype=np.float64)
+    s2 = np.array([rows[q]["successes"] for _, q in pairs], dtype=np.float64) - s1
+    n2 = np.array([rows[q]["trials"] for _, q in pairs], dtype=np.float64) - n1
+    p, _ = _two_proportion_p(s1, n1, s2, n2)
+    adj = np.asarray(benjamini_yekutieli(p.tolist()), dtype=np.float64) if pairs else p
+    checks: dict[int, list[dict[str, Any]]] = {}
+    for i, (c, q) in enumerate(pairs):
+        rest = s2[i] / n2[i] if n2[i] > 0 else math.nan
+        value = s1[i] / n1[i] if n1[i] > 0 else math.nan
+        worse = bool(np.isfinite(rest) and np.isfinite(value) and (value < rest if higher else value > rest))
+        checks.setdefault(c, []).append({"parent": rows[q]["slice"], "parent_rest_value": _f(rest),
+                                         "p_value": _f(p[i]), "p_adjusted": _f(adj[i]),
+                                         "kept": bool(worse and np.isfinite(adj[i]) and adj[i] <= alpha)})
+    found, dropped = [], []
+    for j in hit:
+        out = {k: x for k, x in rows[j].items() if k != "_key"}
+        mine = checks.get(j, [])
+        if mine:
+            out["vs_parents"] = mine
+        failing = [x for x in mine if not x["kept"]]
+        if not failing:
+            found.append(out)
+        else:
+            worst = max(failing, key=lambda x: 2.0 if x["p_adjusted"] is None else x["p_adjusted"])
+            dropped.append({**out, "explained_by": worst["parent"]})
+    return found, dropped
 
 
 def _plain(v: Any) -> Any:

@@ -1,6 +1,7 @@
 """``report(find_slices=...)``: the options of the slice search checked before any data is read, and the
-search's section from the slice tables the engines counted (one table per column set of the lattice, in the
-same pass as the report: :mod:`clfeval.engines.slicing`)."""
+search's section from the counts the engines counted (items, trials and successes per slice of every column set
+of the lattice, in the same pass as the report: :mod:`clfeval.engines.slicing`,
+:class:`clfeval.core.latticecount.LatticeCounter`)."""
 
 from __future__ import annotations
 
@@ -65,22 +66,25 @@ def check_find(find_slices: Any, *, max_depth: Any, max_search: Any, metric: Any
             "alpha": alpha, "given": find_slices}
 
 
-def found_section(tables: Sequence[Any], find: dict[str, Any], *, min_slice: int) -> dict[str, Any]:
-    """The ``find_slices`` section of a report from the slice tables of the lattice's column sets."""
-    from clfeval.significance.slicefind import search_tables
+def found_section(found: Sequence[Any], table: Any, find: dict[str, Any], *, min_slice: int) -> dict[str, Any]:
+    """The ``find_slices`` section of a report from the counts of the lattice's column sets
+    (:class:`~clfeval.core.latticecount.SliceProportions`, in the order of ``find["sets"]``) and the overall
+    confusion table ``table``."""
+    from clfeval.significance.slicefind import proportions, search_tables
 
-    by_set = {tuple(t.columns): t for t in tables}
-    mine = [by_set[s] for s in find["sets"]]
-    examined = sum(len(t.keys) for t in mine)
+    proportions(find["metric"], table.labels)  # a class the data does not have is refused here
+    for t in found:
+        t.check_values()
+    examined = sum(len(t.keys) for t in found)
     if examined > find["max_search"]:
         raise UsageError(lambda o: f"the slice search of {', '.join(find['columns'])} to depth {find['max_depth']} "
                                    f"examines {examined:,} slices, more than option {o} ({find['max_search']:,}): "
                                    f"search fewer columns, lower --max-depth, bin numeric columns (--by-bins N), "
                                    f"or raise {o}.", params=["max_search"])
-    bins = {c: b for t in mine for c, b in (t.binning or {}).items()}
+    bins = {c: b for t in found for c, b in (t.binning or {}).items()}
     notes = [f"Column {c!r} was cut into {len(b['edges']) - 1} {b['binning']} bins." for c, b in sorted(bins.items())]
-    r = search_tables(mine, find["metric"], alpha=find["alpha"], min_slice=min_slice, max_depth=find["max_depth"],
-                      notes=notes)
+    r = search_tables(found, find["metric"], alpha=find["alpha"], min_slice=min_slice, max_depth=find["max_depth"],
+                      notes=notes, overall=table)
     d = r.to_dict()
     d.pop("signature")
     return d
