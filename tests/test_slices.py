@@ -301,3 +301,47 @@ def test_a_csv_column_of_numbers_as_text_is_binned(tmp_path):
     kw = dict(by="length", by_bins=4, positive="pos", slice_samples=20)
     from_csv = clfeval.report(str(tmp_path / "p.csv"), engine=clfeval.Local(memory="1MB"), **kw)
     assert _without_engine(from_csv)["slices"] == _without_engine(clfeval.report(t, **kw))["slices"]
+
+
+def test_chi_square_tail_equals_scipy():
+    """The closed-form χ² tail of the report path (no SciPy import there) against SciPy's, over df and x."""
+    from scipy.stats import chi2
+
+    from clfeval.significance.slicetests import chi2_sf
+
+    for df in (1, 2, 3, 7, 10, 51, 200, 999, 1000):
+        for x in (1e-9, 0.3, 1.0, df / 2, df, 1.5 * df, 3.0 * df + 40, 2000.0):
+            want = chi2.sf(x, df)
+            assert chi2_sf(df, x) == pytest.approx(want, rel=1e-10, abs=1e-300), (df, x)
+    assert chi2_sf(4, 0.0) == 1.0 and np.isnan(chi2_sf(2, float("nan")))
+
+
+def test_read_ahead_yields_every_batch_and_raises_the_readers_error():
+    from clfeval.evaluate.slicecounting import read_ahead
+
+    assert list(read_ahead(iter(range(7)))) == list(range(7))
+
+    def broken():
+        yield 1
+        raise DataError("file 'x.parquet': row 2 is bad.")
+
+    got = []
+    with pytest.raises(DataError, match="row 2 is bad"):
+        for b in read_ahead(broken()):
+            got.append(b)
+    assert got == [1]
+    closed = []
+
+    def endless():
+        try:
+            i = 0
+            while True:
+                yield i
+                i += 1
+        finally:
+            closed.append(True)
+
+    for b in read_ahead(endless()):
+        if b == 3:
+            break
+    assert closed == [True]  # a caller that stops early closes the reader

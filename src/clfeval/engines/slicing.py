@@ -182,6 +182,7 @@ def _on_path(eng: Any, inp: Any, names: dict[str, str], settings: dict[str, Any]
                 max_slices=count_limit(slicing), binning=binning, normalize=normalize, client=client))
         rep = named_by(inp.name, lambda: with_slices(table, tables, settings, slicing, top_n))
         return rep, engine_block(eng, "cluster", partitions=len(inp.sources))
+    from clfeval.evaluate.slicecounting import read_ahead
     from clfeval.io.join import unique_batches
 
     binning = named_by(inp.name, lambda: binning_of(
@@ -189,8 +190,8 @@ def _on_path(eng: Any, inp: Any, names: dict[str, str], settings: dict[str, Any]
     ctx = progress(inp) if progress is not None else _null()
     with ctx as update:
         reader = _reader(inp, names, cols, encoding, normalize, update, settings["sep"], options)
-        rep = named_by(inp.name, lambda: _finish(unique_batches(reader, budget=eng.budget), slicing, settings,
-                                                 binning, top_n))
+        rep = named_by(inp.name, lambda: _finish(read_ahead(unique_batches(reader, budget=eng.budget)), slicing,
+                                                 settings, binning, top_n))
     return rep, engine_block(eng, "streamed", memory=eng.budget)
 
 

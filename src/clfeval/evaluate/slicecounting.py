@@ -12,7 +12,7 @@ most :data:`SAMPLE` values, the same rows whatever the batches: :func:`~clfeval.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -21,7 +21,7 @@ from clfeval.core.labels import label_str
 from clfeval.core.slicecount import (MAX_SLICES, SliceBinning, SliceCounter, SliceTables, bin_edges, sample_keys)
 from clfeval.errors import DataError, LabelListError, UsageError
 
-__all__ = ["count_sliced", "slice_binning", "numeric_columns", "SAMPLE", "BINNINGS"]
+__all__ = ["count_sliced", "slice_binning", "numeric_columns", "read_ahead", "SAMPLE", "BINNINGS"]
 
 #: Values of a numeric ``by`` column sampled for its quantile edges, at most.
 SAMPLE = 200_000
@@ -105,6 +105,56 @@ def slice_binning(batches: Iterable[Any], columns: Sequence[str], *, bins: int, 
             edges = (min(edges[0], lo[c]),) + tuple(edges[1:-1]) + (max(edges[-1], hi[c]),)
         out[c] = SliceBinning(c, kind, edges)
     return out
+
+
+def read_ahead(batches: Iterable[Any]) -> Iterator[Any]:
+    """The batches of ``batches``, the next one read in a thread while the caller counts the current one (reading
+    Parquet and counting with NumPy both release the GIL): at most two batches in memory. An error of the reader
+    is raised in the caller; a caller that stops early stops (and closes) the reader."""
+    import queue
+    import threading
+
+    q: queue.Queue = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def put(item: tuple[str, Any]) -> bool:
+        while not stop.is_set():
+            try:
+                q.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def work() -> None:
+        it = iter(batches)
+        try:
+            for b in it:
+                if not put(("batch", b)):
+                    break
+            else:
+                put(("done", None))
+        except BaseException as exc:  # noqa: BLE001  (handed to the caller, raised there)
+            put(("error", exc))
+        finally:
+            close = getattr(it, "close", None)
+            if close is not None:
+                close()
+
+    worker = threading.Thread(target=work, name="clfeval-read-ahead", daemon=True)
+    worker.start()
+    try:
+        while True:
+            kind, value = q.get()
+            if kind == "batch":
+                yield value
+            elif kind == "error":
+                raise value
+            else:
+                return
+    finally:
+        stop.set()
+        worker.join()
 
 
 def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: Any) -> bool:
