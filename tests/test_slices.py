@@ -345,3 +345,63 @@ def test_read_ahead_yields_every_batch_and_raises_the_readers_error():
         if b == 3:
             break
     assert closed == [True]  # a caller that stops early closes the reader
+
+
+def scored(n: int = 3_000, seed: int = 3) -> pa.Table:
+    """Binary data with a score column of many ties over four sources; source 'd' has no positives."""
+    rng = np.random.default_rng(seed)
+    src = rng.choice(["a", "b", "c", "d"], n, p=[0.3, 0.3, 0.3, 0.1])
+    gold = (rng.random(n) < np.where(src == "c", 0.2, 0.45)) & (src != "d")
+    score = np.round(np.clip(0.3 * gold + 0.8 * rng.random(n) - 0.1 * (src == "b"), 0, 1), 2)
+    return pa.table({"gold": np.where(gold, "pos", "neg"), "pred": np.where(score >= 0.5, "pos", "neg"),
+                     "source": src, "s": score})
+
+
+def test_per_slice_roc_auc_and_average_precision_equal_scikit_learn(dask_client, tmp_path):
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    t = scored()
+    gold = np.array(t.column("gold").to_pylist()) == "pos"
+    score = np.array(t.column("s").to_pylist())
+    src = np.array(t.column("source").to_pylist())
+    d = tmp_path / "data"
+    d.mkdir()
+    for i in range(3):
+        pq.write_table(t.slice(i * 1000, 1000), d / f"part-{i}.parquet", row_group_size=300)
+    kw = dict(by="source", score="s", positive="pos", slice_samples=20, seed=1)
+    mem = clfeval.report(t, **kw)
+    sec = _slices(mem)
+    for row in sec["slices"]:
+        m = src == row["slice"]
+        if row["slice"] == "d":  # no positives: both undefined, said so
+            assert row["metrics"]["roc_auc"] != row["metrics"]["roc_auc"]
+            assert {"roc_auc", "average_precision"} <= set(row["undefined"])
+            continue
+        assert row["metrics"]["roc_auc"] == pytest.approx(roc_auc_score(gold[m], score[m]), rel=1e-12)
+        assert row["metrics"]["average_precision"] == pytest.approx(average_precision_score(gold[m], score[m]),
+                                                                    rel=1e-12)
+    assert sec["overall"]["roc_auc"] == pytest.approx(roc_auc_score(gold, score), rel=1e-12)
+    assert sec["overall"]["average_precision"] == pytest.approx(average_precision_score(gold, score), rel=1e-12)
+    assert sec["ranking"]["score"] == "s" and sec["ranking"]["positive"] == "pos"
+    streamed = clfeval.report(str(d), engine=clfeval.Local(memory="1MB"), **kw)
+    assert streamed.sections["engine"]["mode"] == "streamed"
+    on_dask = clfeval.report(str(d), engine=clfeval.Dask(dask_client), **kw)
+    assert on_dask.sections["engine"]["mode"] == "cluster"
+    assert _without_engine(streamed) == _without_engine(mem) == _without_engine(on_dask)
+    arrays = clfeval.report(t.column("gold").to_numpy(), t.column("pred").to_numpy(), by={"source": src},
+                            scores=score, positive="pos", slice_samples=20, seed=1)
+    assert [r["metrics"]["average_precision"] for r in _without_engine(arrays)["slices"]["slices"]] == \
+        [r["metrics"]["average_precision"] for r in _without_engine(mem)["slices"]["slices"]]
+
+
+def test_per_slice_rankings_beyond_the_memory_budget_are_refused(tmp_path):
+    t = scored(20_000)
+    d = tmp_path / "data"
+    d.mkdir()
+    for i in range(4):
+        pq.write_table(t.slice(i * 5000, 5000), d / f"part-{i}.parquet", row_group_size=1000)
+    with pytest.raises(UsageError, match="per-slice rankings"):
+        clfeval.report(str(d), by="source", score="s", positive="pos", engine=clfeval.Local(memory="200KB"))
+    with pytest.raises(UsageError, match="positive"):
+        clfeval.report(t.column("gold").to_numpy(), t.column("pred").to_numpy(),
+                       by={"source": t.column("source").to_numpy()}, scores=t.column("s").to_numpy())

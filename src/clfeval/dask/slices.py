@@ -17,18 +17,21 @@ __all__ = ["sliced_tables"]
 
 
 def _count(tables: Iterable[Any], gold: str, pred: str, sets: Sequence[tuple[str, ...]], max_slices: int,
-           binning: Mapping[str, Any]) -> Any:
-    from clfeval.evaluate.slicecounting import count_sliced
+           binning: Mapping[str, Any], score: str | None = None, positive: Any = None) -> Any:
+    from clfeval.evaluate.slicecounting import RankedSlices, count_sliced
 
     cols = list(dict.fromkeys(c for s in sets for c in s))
+    read = cols + ([score] if score is not None and score not in cols else [])
     batches = (SimpleNamespace(gold=t.column(gold), pred=t.column(pred), text=False, n=t.num_rows,
-                               extra={c: t.column(c) for c in cols}) for t in tables if t.num_rows)
+                               extra={c: t.column(c) for c in read}) for t in tables if t.num_rows)
+    ranks = RankedSlices(score, positive) if score is not None else None
     try:
-        return count_sliced(batches, sets, max_slices=max_slices, binning=binning, check=False)
+        table, counted = count_sliced(batches, sets, max_slices=max_slices, binning=binning, check=False, ranks=ranks)
     except DataError as exc:
         if "no items" in str(exc):
             return None
         raise
+    return table, counted, ranks
 
 
 def _combine(values: Sequence[Any]) -> Any:
@@ -36,23 +39,33 @@ def _combine(values: Sequence[Any]) -> Any:
     for v in values:
         if v is None:
             continue
-        total = v if total is None else (total[0] + v[0], [a + b for a, b in zip(total[1], v[1])])
+        if total is None:
+            total = v
+            continue
+        added = [a + b for a, b in zip(total[1], v[1], strict=True)]
+        ranks = total[2].merge(v[2], added[0].keys) if total[2] is not None else None
+        total = (total[0] + v[0], added, ranks)
     return total
 
 
 def sliced_tables(inp: Any, *, gold: str, pred: str, sets: Sequence[tuple[str, ...]], order: Any = None,
                   max_slices: int, binning: Mapping[str, Any], normalize: Any = None,
-                  client: Any = None) -> tuple[Any, list[SliceTables]]:
-    """The overall confusion table and the slice tables of every column set of a PATH, counted on the cluster."""
+                  client: Any = None, score: str | None = None,
+                  positive: Any = None) -> tuple[Any, list[SliceTables], Any]:
+    """The overall confusion table and the slice tables of every column set of a PATH, counted on the cluster;
+    with ``score``, the gathered scores of the per-slice rankings
+    (:class:`~clfeval.evaluate.slicecounting.RankedSlices`, else None)."""
     cols = list(dict.fromkeys(c for s in sets for c in s))
-    parts = parts_of(inp, [gold, pred, *cols], labels=[gold, pred], normalize=normalize,
-                     options=[("--gold", gold), ("--pred", pred)] + [("--by", c) for c in cols])
+    extra = [score] if score is not None and score not in cols else []
+    parts = parts_of(inp, [gold, pred, *cols, *extra], labels=[gold, pred], normalize=normalize,
+                     options=[("--gold", gold), ("--pred", pred)] + [("--by", c) for c in cols]
+                     + [("--score", c) for c in extra])
     probe(parts, client)
     (got,) = run(client, tree_sum(parts.map_groups(_count, gold, pred, list(sets), max_slices, dict(binning),
-                                                   threads=threads(client)), combine=_combine))
+                                                   score, positive, threads=threads(client)), combine=_combine))
     if got is None:
         raise DataError("there are no items to report on.")
-    table, tables = got
+    table, tables, ranks = got
     for t in tables:
         if len(t.keys) > max_slices:
             raise UsageError(lambda o, b, _t=t: (
@@ -68,4 +81,4 @@ def sliced_tables(inp: Any, *, gold: str, pred: str, sets: Sequence[tuple[str, .
     for t in tables:
         t.check_adds_up(table)
         t.check_values()
-    return table, tables
+    return table, tables, ranks

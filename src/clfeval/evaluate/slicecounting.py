@@ -21,7 +21,7 @@ from clfeval.core.labels import label_str
 from clfeval.core.slicecount import (MAX_SLICES, SliceBinning, SliceCounter, SliceTables, bin_edges, sample_keys)
 from clfeval.errors import DataError, LabelListError, UsageError
 
-__all__ = ["count_sliced", "slice_binning", "numeric_columns", "read_ahead", "SAMPLE", "BINNINGS"]
+__all__ = ["count_sliced", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "SAMPLE", "BINNINGS"]
 
 #: Values of a numeric ``by`` column sampled for its quantile edges, at most.
 SAMPLE = 200_000
@@ -157,6 +157,60 @@ def read_ahead(batches: Iterable[Any]) -> Iterator[Any]:
         worker.join()
 
 
+class RankedSlices:
+    """What the per-slice rankings of ``--by`` with ``--score`` need, gathered during the counting pass: the score
+    (column ``score`` of each batch), whether the gold label is ``positive`` (compared as text, as labels are), and
+    the slice code of the first column set; the codes are made the positions of the sorted slice tables at the
+    end (:meth:`finish`). Parts counted apart (Dask) add (:meth:`merge`)."""
+
+    def __init__(self, score: str, positive: Any, budget: int | None = None) -> None:
+        from clfeval.core.sliceranks import SliceScores
+
+        self.score, self.positive = score, label_str(positive)
+        self.store = SliceScores(score, budget)
+        self.keys: tuple = ()
+
+    def add(self, slicer: SliceCounter, gold: Any, batch: Any) -> None:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        g = gold if isinstance(gold, (pa.Array, pa.ChunkedArray)) else pa.array(np.asarray(gold).tolist())
+        if pa.types.is_dictionary(g.type):
+            g = g.cast(g.type.value_type)
+        text = g if pa.types.is_string(g.type) or pa.types.is_large_string(g.type) else g.cast(pa.string())
+        positive = np.asarray(pc.fill_null(pc.equal(text, self.positive), False).to_numpy(zero_copy_only=False),
+                              dtype=bool)
+        codes = slicer.slice_codes({c: _column(batch, c) for c in slicer.sets[0]}, 0)
+        self.store.add(_column(batch, self.score), positive, codes)
+
+    def finish(self, code_keys: Sequence[tuple], sorted_keys: Sequence[tuple]) -> None:
+        """The slice codes (in the order ``code_keys``) become positions in ``sorted_keys``."""
+        pos = {k: i for i, k in enumerate(sorted_keys)}
+        perm = np.array([pos[k] for k in code_keys] or [0], dtype=np.int32)
+        self.store.parts = [(s, y, perm[c]) for s, y, c in self.store.parts]
+        self.keys = tuple(sorted_keys)
+
+    def merge(self, other: "RankedSlices", keys: Sequence[tuple]) -> "RankedSlices":
+        """Both parts' items, their codes made positions in ``keys`` (the keys of the added slice tables)."""
+        pos = {k: i for i, k in enumerate(keys)}
+        out = RankedSlices(self.score, self.positive)
+        for part in (self, other):
+            perm = np.array([pos[k] for k in part.keys] or [0], dtype=np.int32)
+            out.store.parts.extend((s, y, perm[c]) for s, y, c in part.store.parts)
+            out.store.n += part.store.n
+        out.keys = tuple(keys)
+        return out
+
+    def rankings(self, n_slices: int, label: str) -> tuple[list[Any], Any]:
+        """The ranking summary of every slice (in the order of the sorted keys) and of all items."""
+        from clfeval.core.sliceranks import slice_rankings
+
+        s, y, c = self.store.arrays()
+        per = slice_rankings(s, y, c, n_slices, label)
+        (overall,) = slice_rankings(s, y, np.zeros(s.size, dtype=np.int32), 1, label)
+        return per, overall
+
+
 def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: Any) -> bool:
     """The one-bincount path of small integer labels and one integer slice column (see
     :meth:`SliceCounter.update_fused`)."""
@@ -168,13 +222,15 @@ def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: 
 
 def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, order: Sequence[Any] | None = None,
                  max_slices: int = MAX_SLICES, binning: Mapping[str, SliceBinning] | None = None,
-                 counter: Counter | None = None, check: bool = True) -> tuple[Any, list[SliceTables]]:
+                 counter: Counter | None = None, check: bool = True,
+                 ranks: Any = None) -> tuple[Any, list[SliceTables]]:
     """The overall confusion table and the slice tables of every column set, in one pass over ``batches``.
 
     Each batch has ``gold``, ``pred``, ``text`` (labels compared as text) and ``extra`` (the ``by`` columns by
     name), as :class:`clfeval.io.predictions.PredictionBatch` has; or is a ``pyarrow.Table`` with columns
     ``gold``, ``pred`` and the ``by`` columns. ``check=False`` (a part of the input, added to others later):
-    a column null in every row is not refused here.
+    a column null in every row is not refused here. ``ranks`` (a :class:`RankedSlices`): the score, class and slice
+    of every item are gathered too, for the per-slice rankings of the first column set.
 
     >>> import pyarrow as pa
     >>> t = pa.table({"gold": ["a", "b", "b", "a"], "pred": ["a", "b", "a", "a"], "src": ["x", "x", "y", "y"]})
@@ -188,6 +244,8 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
         gold, pred = (b.gold, b.pred) if hasattr(b, "gold") else (b.column("gold"), b.column("pred"))
         text = bool(getattr(b, "text", False))
         old, was_text = list(counter.vocab.values), counter.vocab.text
+        if ranks is not None:
+            ranks.add(slicer, gold, b)
         if not text and _fused(slicer, counter, gold, pred, b):
             continue
         try:
@@ -211,6 +269,8 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
             raise
         raise LabelListError(exc.missing, parameter="order") from None
     tables = slicer.tables(tuple(labels), where)
+    if ranks is not None and tables:
+        ranks.finish(slicer.keys(0), tables[0].keys)
     for t in tables:
         t.check_adds_up(table)
         if check:

@@ -35,7 +35,8 @@ def _order(sec: dict[str, Any]) -> list[dict[str, Any]]:
 
 def slice_blocks(sec: dict[str, Any]) -> list[Any]:
     """Blocks of the section (see :mod:`clfeval.render`)."""
-    tested = sec["tested"][:_TABLE_METRICS]
+    ranked = sec.get("ranking")
+    tested = sec["tested"][:_TABLE_METRICS - (1 if ranked else 0)]  # room for ROC-AUC and AP
     by = ", ".join(sec["by"])
     blocks: list[Any] = [TextBlock(f"By slice: {by} ({sec['n_slices']:,} slices)", heading=True)]
     for b in sec.get("binning", []):
@@ -44,6 +45,8 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
     columns = ["slice", "n"]
     for m in tested:
         columns += [m, "Δ rest", "p (Holm)"]
+    if ranked:
+        columns += ["ROC-AUC", "AP"]
     rows = []
     shown = _order(sec)
     for r in shown:
@@ -52,12 +55,18 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
             t = r["tests"].get(m)
             mark = " *" if t and t["flagged"] else ""
             row += [num(r["metrics"].get(m)), num(r["gap_to_rest"].get(m)), _p(t["p_holm"] if t else None) + mark]
+        if ranked:
+            row += [num(r["metrics"].get("roc_auc")), num(r["metrics"].get("average_precision"))]
         rows.append(row)
     rows.append(["overall", f"{sum(r['n'] for r in sec['slices']):,}"]
-                + [x for m in tested for x in (num(sec["overall"][m]), "", "")])
+                + [x for m in tested for x in (num(sec["overall"][m]), "", "")]
+                + ([num(sec["overall"].get("roc_auc")), num(sec["overall"].get("average_precision"))] if ranked else []))
     caption = (f"Δ rest: the slice's value minus the value of all other items. p: slice against the rest "
                f"({sec['adjustment']['flagged']} marked *); slices below {sec['min_slice']} items are shown, not "
                f"tested.")
+    if ranked:
+        caption += (f" ROC-AUC and AP (average precision): the ranking of each slice's items by {ranked['score']} "
+                    f"for {ranked['positive']}.")
     if len(shown) < len(sec["slices"]):
         caption += f" The {len(shown)} slices with the smallest p of {tested[0]} of {len(sec['slices']):,}; the JSON " \
                    f"holds every slice."

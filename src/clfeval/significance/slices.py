@@ -214,6 +214,29 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
     return out
 
 
+def with_rankings(section: dict[str, Any], per: Sequence[Any], overall: Any, score: str) -> dict[str, Any]:
+    """The ``slices`` section with each slice's ROC-AUC and average precision of the score column ``score`` (the
+    ranking summaries ``per`` slice, in the section's order, and ``overall``; the catalogue's ranking metrics read
+    them). A slice without positives or negatives has them undefined (listed under ``undefined``)."""
+    from clfeval.core.ranksummary import DEFINITIONS
+
+    names = ("roc_auc", "average_precision")
+    rows = []
+    for row, summary in zip(section["slices"], per, strict=True):
+        values = {m: float(_ranking_metric(m)(summary)) for m in names}
+        undefined = [m for m in names if math.isnan(values[m])]
+        rows.append({**row, "metrics": {**row["metrics"], **values}, "undefined": [*row["undefined"], *undefined],
+                     "ranking": {"n_positive": summary.n_positive, "n_negative": summary.n_negative,
+                                 "pairs": summary.pairs, "pairs_in_order": summary.pairs_in_order}})
+    out = {**section, "slices": rows, "metrics": [*section["metrics"], *names],
+           "overall": {**section["overall"], **{m: float(_ranking_metric(m)(overall)) for m in names}},
+           "ranking": {"score": score, "positive": overall.positive, "metrics": list(names),
+                       "definitions": {m: DEFINITIONS[m] for m in names},
+                       "how": "one ranking summary per slice (exact pair counts, average precision summed per "
+                              "slice) from one sort of the items by slice and score"}}
+    return out
+
+
 def _successes(name: str, labels: Sequence[str], table: np.ndarray) -> tuple[int, int]:
     lab = catalog.parse(name)[1]
     index = None if lab is None else resolve_label(lab, list(labels), option="slice_metrics")
@@ -266,3 +289,11 @@ def slices_frame(result: Any) -> Any:
                         f"flagged:{m}": t["flagged"]})
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _ranking_metric(name: str) -> Callable[[Any], float]:
+    """The catalogue's compute of a ranking metric (a function of a :class:`~clfeval.core.ranksummary.RankingSummary`)."""
+    found = catalog.find(name)
+    if found is None or found[0].input != "ranking":
+        raise KeyError(name)
+    return found[0].compute
