@@ -17,13 +17,22 @@ __all__ = ["sliced_tables"]
 
 
 def _count(tables: Iterable[Any], gold: str, pred: str, sets: Sequence[tuple[str, ...]], max_slices: int,
-           binning: Mapping[str, Any], score: str | None = None, positive: Any = None) -> Any:
+           binning: Mapping[str, Any], score: str | None = None, positive: Any = None,
+           cut: tuple[float, str] | None = None) -> Any:
     from clfeval.evaluate.slicecounting import RankedSlices, count_sliced
 
     cols = list(dict.fromkeys(c for s in sets for c in s))
     read = cols + ([score] if score is not None and score not in cols else [])
-    batches = (SimpleNamespace(gold=t.column(gold), pred=t.column(pred), text=False, n=t.num_rows,
-                               extra={c: t.column(c) for c in read}) for t in tables if t.num_rows)
+
+    def labels(t: Any) -> tuple[Any, Any]:
+        if cut is None:
+            return t.column(gold), t.column(pred)
+        from clfeval.engines.slicescores import at_cut
+
+        return at_cut(t.column(gold), t.column(pred), cut[0], cut[1], pred)
+
+    batches = (SimpleNamespace(gold=gp[0], pred=gp[1], text=False, n=t.num_rows, extra={c: t.column(c) for c in read})
+               for t in tables if t.num_rows for gp in [labels(t)])
     ranks = RankedSlices(score, positive) if score is not None else None
     try:
         table, counted = count_sliced(batches, sets, max_slices=max_slices, binning=binning, check=False, ranks=ranks)
@@ -50,19 +59,20 @@ def _combine(values: Sequence[Any]) -> Any:
 
 def sliced_tables(inp: Any, *, gold: str, pred: str, sets: Sequence[tuple[str, ...]], order: Any = None,
                   max_slices: int, binning: Mapping[str, Any], normalize: Any = None,
-                  client: Any = None, score: str | None = None,
-                  positive: Any = None) -> tuple[Any, list[SliceTables], Any]:
-    """The overall confusion table and the slice tables of every column set of a PATH, counted on the cluster;
-    with ``score``, the gathered scores of the per-slice rankings
+                  client: Any = None, score: str | None = None, positive: Any = None,
+                  cut: tuple[float, str] | None = None) -> tuple[Any, list[SliceTables], Any]:
+    """The overall confusion table and the slice tables of every column set of a PATH, counted on the cluster
+    (with ``cut`` = (threshold, positive label): ``pred`` is a score column, cut there,
+    :func:`clfeval.engines.slicescores.at_cut`); with ``score``, the gathered scores of the per-slice rankings
     (:class:`~clfeval.evaluate.slicecounting.RankedSlices`, else None)."""
     cols = list(dict.fromkeys(c for s in sets for c in s))
     extra = [score] if score is not None and score not in cols else []
-    parts = parts_of(inp, [gold, pred, *cols, *extra], labels=[gold, pred], normalize=normalize,
-                     options=[("--gold", gold), ("--pred", pred)] + [("--by", c) for c in cols]
-                     + [("--score", c) for c in extra])
+    parts = parts_of(inp, [gold, pred, *cols, *extra], labels=[gold] if cut else [gold, pred], normalize=normalize,
+                     options=[("--gold", gold), ("--score" if cut else "--pred", pred)] + [("--by", c) for c in cols]
+                     + [("--score", c) for c in extra], scores=[pred] if cut else [])
     probe(parts, client)
     (got,) = run(client, tree_sum(parts.map_groups(_count, gold, pred, list(sets), max_slices, dict(binning),
-                                                   score, positive, threads=threads(client)), combine=_combine))
+                                                   score, positive, cut, threads=threads(client)), combine=_combine))
     if got is None:
         raise DataError("there are no items to report on.")
     table, tables, ranks = got

@@ -58,40 +58,117 @@ def _columns(data: Any, scores: Any, gold: str, score: str, by: Any, cols: list[
     return read.gold, read.pred, {c: read.extra[c] for c in cols}
 
 
-def threshold_by(choice: Any, data: Any, scores: Any, *, gold: str | None, score: str | None, by: Any,
-                 slicing: dict[str, Any], zero_division: Any, input_format: Any = None,
-                 encoding: str = "utf-8") -> SlicedThreshold:
-    """``choice`` (a :class:`~clfeval.scores.thresholds.ThresholdChoice`) with the test data's slices at its cut."""
+#: The predicted label of the items below the cut while the negative label is not known yet (folded into it after
+#: counting: :func:`fold_cut_tables`).
+_BELOW = "\x00below the cut"
+
+
+def at_cut(gold: Any, scores: Any, cut: float, positive: str, column: str) -> tuple[Any, Any]:
+    """A batch's gold labels as text and its predictions at ``cut`` (``positive`` iff score ≥ cut; below: a
+    placeholder label, :func:`fold_cut_tables` makes it the negative class)."""
     import pyarrow as pa
 
-    from clfeval.core.labels import label_str
+    from clfeval.core.sliceranks import _scores
+
+    g = gold if isinstance(gold, (pa.Array, pa.ChunkedArray)) else pa.array(list(gold))
+    if pa.types.is_dictionary(g.type):
+        g = g.cast(g.type.value_type)
+    if not (pa.types.is_string(g.type) or pa.types.is_large_string(g.type)):
+        from clfeval.core.labels import label_str
+
+        g = pa.array([label_str(x) for x in g.to_pylist()], type=pa.string())
+    sc = _scores(scores, column)
+    pred = pa.DictionaryArray.from_arrays(pa.array((sc >= float(cut)).astype(np.int8)),
+                                          pa.array([_BELOW, positive])).cast(pa.string())
+    return g, pred
+
+
+def fold_cut_tables(table: Any, tables: list[Any], positive: str) -> tuple[Any, list[Any]]:
+    """The placeholder label of the items below the cut made the negative class (the one gold label other than
+    ``positive``; a binary cut needs no more): the overall table and the slice tables over (negative, positive)."""
+    from clfeval.core.slicecount import SliceTables
+    from clfeval.core.tables import ConfusionTable
+
+    labels = [str(x) for x in table.labels]
+    others = [x for x in labels if x not in (positive, _BELOW)]
+    if len(others) > 1:
+        raise DataError(f"threshold --by needs binary gold labels: {positive!r} and one other; got "
+                        f"{len(others) + 1}.")
+    neg = others[0] if others else f"not {positive}"
+    out = sorted([neg, positive])
+    where = np.array([out.index(neg if x == _BELOW else x) for x in labels])
+
+    def fold(c: np.ndarray) -> np.ndarray:
+        m = np.zeros(c.shape[:-2] + (2, 2), dtype=np.int64)
+        for a in range(len(labels)):
+            for b in range(len(labels)):
+                m[..., where[a], where[b]] += c[..., a, b]
+        return m
+
+    return (ConfusionTable(fold(np.asarray(table.counts)), tuple(out)),
+            [SliceTables(t.columns, t.keys, tuple(out), fold(t.counts), t.binning) for t in tables])
+
+
+def threshold_by(choice: Any, data: Any, scores: Any, *, gold: str | None, score: str | None, by: Any,
+                 slicing: dict[str, Any], zero_division: Any, input_format: Any = None,
+                 encoding: str = "utf-8", engine: Any = None, normalize: Any = None) -> SlicedThreshold:
+    """``choice`` (a :class:`~clfeval.scores.thresholds.ThresholdChoice`) with the test data's slices at its cut:
+    one pass of counting (arrays or a table in memory as one batch; a PATH batch by batch within the memory
+    budget, or on Dask partition by partition)."""
     from clfeval.engines.slicing import binning_of
+    from clfeval.engines.spec import Dask, as_engine
     from clfeval.evaluate.slicecounting import count_sliced
-    from clfeval.scores.columns import as_scores
     from clfeval.significance.slices import slice_section
 
     cut = choice.threshold if choice.threshold is not None else (choice.default or {}).get("threshold")
     if cut is None:
         raise UsageError(lambda o: f"option {o}: no cut was chosen, so there is nothing to report per slice.",
                          params=["by"])
+    eng = as_engine(engine)
     cols = [c for s in slicing["sets"] for c in s]
-    g, s, extra = _columns(data, scores, gold or "gold", score or "score", by, cols, input_format, encoding)
-    gl = [label_str(x) for x in (g.to_pylist() if hasattr(g, "to_pylist") else list(g))]
     pos = choice.positive
-    others = sorted({x for x in gl if x != pos})
-    if len(others) > 1:
-        raise DataError(f"threshold --by needs binary gold labels: {pos!r} and one other; got {len(others) + 1}.")
-    neg = others[0] if others else f"not {pos}"
-    sc = np.asarray(as_scores(s, name=score or "scores"), dtype=np.float64)
-    pred = np.where(sc >= float(cut), pos, neg)
-    batch = SimpleNamespace(gold=pa.chunked_array([pa.array(gl)]), pred=pa.chunked_array([pa.array(pred.tolist())]),
-                            text=False, extra=extra, n=len(gl))
-    table, tables = count_sliced([batch], slicing["sets"], max_slices=slicing["max_slices"],
-                                 binning=binning_of([batch], slicing, list(extra)))
+    g_name, s_name = gold or "gold", score or "score"
+    if scores is None and inputs.is_path(data):
+        inp = inputs.resolve(data, input_format=input_format, encoding=encoding)
+        opts = ["--score", *["--by"] * len(cols)]
+        if isinstance(eng, Dask):
+            from clfeval.dask.slices import sliced_tables
+
+            with eng.connected() as client:
+                binning = binning_of(_reader(inp, g_name, [s_name, *cols], opts, encoding, normalize), slicing, cols)
+                table, tables, _ = sliced_tables(inp, gold=g_name, pred=s_name, sets=slicing["sets"],
+                                                 max_slices=slicing["max_slices"], binning=binning,
+                                                 normalize=normalize, client=client, cut=(float(cut), pos))
+        else:
+            binning = binning_of(_reader(inp, g_name, [s_name, *cols], opts, encoding, normalize), slicing, cols)
+
+            def batches() -> Any:
+                for b in _reader(inp, g_name, [s_name, *cols], opts, encoding, normalize):
+                    g, p = at_cut(b.gold, b.extra[s_name], cut, pos, s_name)
+                    yield SimpleNamespace(gold=g, pred=p, text=False, extra=b.extra, n=b.n, part=b.part)
+
+            table, tables = count_sliced(batches(), slicing["sets"], max_slices=slicing["max_slices"],
+                                         binning=binning)
+    else:
+        g, s, extra = _columns(data, scores, g_name, s_name, by, cols, input_format, encoding)
+        gt, pred = at_cut(g, s, cut, pos, s_name)
+        batch = SimpleNamespace(gold=gt, pred=pred, text=False, extra=extra, n=len(gt))
+        table, tables = count_sliced([batch], slicing["sets"], max_slices=slicing["max_slices"],
+                                     binning=binning_of([batch], slicing, list(extra)))
+    table, tables = fold_cut_tables(table, tables, pos)
+    for t in tables:
+        t.check_adds_up(table)
     section = slice_section(tables[0], positive=pos, zero_division=zero_division, min_slice=slicing["min_slice"],
                             metrics=slicing.get("metrics"), samples=slicing.get("slice_samples", 1_000))
     section["threshold"] = float(cut)
     return SlicedThreshold(dataclasses.replace(choice, engine=None), section, choice.engine)
+
+
+def _reader(inp: Any, gold: str, extra: list[str], options: list[str], encoding: str, normalize: Any) -> Any:
+    from clfeval.io.predictions import iter_predictions
+
+    return iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=extra, extra_options=options,
+                            encoding=encoding, normalize=normalize)
 
 
 @dataclass(frozen=True)
