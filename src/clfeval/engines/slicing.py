@@ -190,7 +190,9 @@ def _on_path(eng: Any, inp: Any, names: dict[str, str], settings: dict[str, Any]
     by_cols = {c for s in slicing["sets"][:slicing.get("n_by", len(slicing["sets"]))] for c in s}
     options = ["--by" if c in by_cols else "--find-slices" for c in cols]
     score = slicing.get("score")
-    read_cols, read_options = (cols + [score], options + ["--score"]) if score and score not in cols else (cols, options)
+    read_cols, read_options = cols, options
+    if score and score not in cols:
+        read_cols, read_options = [*cols, score], [*options, "--score"]
     if isinstance(eng, Dask):
         from clfeval.dask.slices import sliced_tables
 

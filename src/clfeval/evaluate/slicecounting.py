@@ -190,7 +190,7 @@ class RankedSlices:
         self.store.parts = [(s, y, perm[c]) for s, y, c in self.store.parts]
         self.keys = tuple(sorted_keys)
 
-    def merge(self, other: "RankedSlices", keys: Sequence[tuple]) -> "RankedSlices":
+    def merge(self, other: RankedSlices, keys: Sequence[tuple]) -> RankedSlices:
         """Both parts' items, their codes made positions in ``keys`` (the keys of the added slice tables)."""
         pos = {k: i for i, k in enumerate(keys)}
         out = RankedSlices(self.score, self.positive)

@@ -60,7 +60,8 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
         rows.append(row)
     rows.append(["overall", f"{sum(r['n'] for r in sec['slices']):,}"]
                 + [x for m in tested for x in (num(sec["overall"][m]), "", "")]
-                + ([num(sec["overall"].get("roc_auc")), num(sec["overall"].get("average_precision"))] if ranked else []))
+                + ([num(sec["overall"].get("roc_auc")), num(sec["overall"].get("average_precision"))]
+                   if ranked else []))
     caption = (f"Δ rest: the slice's value minus the value of all other items. p: slice against the rest "
                f"({sec['adjustment']['flagged']} marked *); slices below {sec['min_slice']} items are shown, not "
                f"tested.")

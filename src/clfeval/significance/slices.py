@@ -292,7 +292,7 @@ def slices_frame(result: Any) -> Any:
 
 
 def _ranking_metric(name: str) -> Callable[[Any], float]:
-    """The catalogue's compute of a ranking metric (a function of a :class:`~clfeval.core.ranksummary.RankingSummary`)."""
+    """The catalogue's compute of a ranking metric (of a :class:`~clfeval.core.ranksummary.RankingSummary`)."""
     found = catalog.find(name)
     if found is None or found[0].input != "ranking":
         raise KeyError(name)

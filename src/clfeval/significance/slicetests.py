@@ -122,7 +122,8 @@ def two_by_two(a_success: np.ndarray, a_trials: np.ndarray, b_success: np.ndarra
         exp = np.stack([a_n * s / n, a_n * (n - s) / n, b_n * s / n, b_n * (n - s) / n])
         obs = np.stack([a_s, a_n - a_s, b_s, b_n - b_s])
         stat = np.where(exp > 0, (obs - exp) ** 2 / np.where(exp > 0, exp, 1), 0.0).sum(axis=0)
-        p = np.array([math.erfc(math.sqrt(v / 2.0)) if not math.isnan(v) else math.nan for v in stat.tolist()])  # χ²(1) tail
+        # the χ²(1) tail: erfc(√(x/2))
+        p = np.array([math.erfc(math.sqrt(v / 2.0)) if not math.isnan(v) else math.nan for v in stat.tolist()])
     out = np.where((a_n > 0) & (b_n > 0), p, np.nan)
     out = np.where((a_n > 0) & (b_n > 0) & ((s == 0) | (s == n)), 1.0, out)
     small = np.flatnonzero((a_n > 0) & (b_n > 0) & (exp.min(axis=0) < 5) & (s > 0) & (s < n))
