@@ -23,7 +23,7 @@ import numpy as np
 from clfeval.core.ranksummary import RankingSummary
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["slice_rankings", "SliceScores", "ITEM_BYTES"]
+__all__ = ["slice_rankings", "SliceScores", "ITEM_BYTES", "finite_scores"]
 
 #: Bytes held per item for the per-slice rankings: the score (float64), the slice code (int32), positive or not.
 ITEM_BYTES = 13
@@ -96,7 +96,7 @@ class SliceScores:
         self.n = 0
 
     def add(self, scores: Any, positive: np.ndarray, codes: np.ndarray) -> None:
-        s = _scores(scores, self.column)
+        s = finite_scores(scores, self.column)
         if s.size != positive.size or s.size != codes.size:
             raise DataError(f"score column {self.column!r} has {s.size:,} values for {positive.size:,} items.")
         self.n += s.size
@@ -114,7 +114,7 @@ class SliceScores:
         return tuple(np.concatenate([p[i] for p in self.parts]) for i in range(3))  # type: ignore[return-value]
 
 
-def _scores(values: Any, column: str) -> np.ndarray:
+def finite_scores(values: Any, column: str) -> np.ndarray:
     """A score column as finite float64 values; nulls, NaN, infinities and text refused naming the column."""
     import pyarrow as pa
 

@@ -27,7 +27,7 @@ def _count(tables: Iterable[Any], gold: str, pred: str, sets: Sequence[tuple[str
     def labels(t: Any) -> tuple[Any, Any]:
         if cut is None:
             return t.column(gold), t.column(pred)
-        from clfeval.engines.slicescores import at_cut
+        from clfeval.evaluate.slicecounting import at_cut
 
         return at_cut(t.column(gold), t.column(pred), cut[0], cut[1], pred)
 
@@ -63,7 +63,7 @@ def sliced_tables(inp: Any, *, gold: str, pred: str, sets: Sequence[tuple[str, .
                   cut: tuple[float, str] | None = None) -> tuple[Any, list[SliceTables], Any]:
     """The overall confusion table and the slice tables of every column set of a PATH, counted on the cluster
     (with ``cut`` = (threshold, positive label): ``pred`` is a score column, cut there,
-    :func:`clfeval.engines.slicescores.at_cut`); with ``score``, the gathered scores of the per-slice rankings
+    :func:`clfeval.evaluate.slicecounting.at_cut`); with ``score``, the gathered scores of the per-slice rankings
     (:class:`~clfeval.evaluate.slicecounting.RankedSlices`, else None)."""
     cols = list(dict.fromkeys(c for s in sets for c in s))
     extra = [score] if score is not None and score not in cols else []

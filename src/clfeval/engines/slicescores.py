@@ -58,57 +58,6 @@ def _columns(data: Any, scores: Any, gold: str, score: str, by: Any, cols: list[
     return read.gold, read.pred, {c: read.extra[c] for c in cols}
 
 
-#: The predicted label of the items below the cut while the negative label is not known yet (folded into it after
-#: counting: :func:`fold_cut_tables`).
-_BELOW = "\x00below the cut"
-
-
-def at_cut(gold: Any, scores: Any, cut: float, positive: str, column: str) -> tuple[Any, Any]:
-    """A batch's gold labels as text and its predictions at ``cut`` (``positive`` iff score ≥ cut; below: a
-    placeholder label, :func:`fold_cut_tables` makes it the negative class)."""
-    import pyarrow as pa
-
-    from clfeval.core.sliceranks import _scores
-
-    g = gold if isinstance(gold, (pa.Array, pa.ChunkedArray)) else pa.array(list(gold))
-    if pa.types.is_dictionary(g.type):
-        g = g.cast(g.type.value_type)
-    if not (pa.types.is_string(g.type) or pa.types.is_large_string(g.type)):
-        from clfeval.core.labels import label_str
-
-        g = pa.array([label_str(x) for x in g.to_pylist()], type=pa.string())
-    sc = _scores(scores, column)
-    pred = pa.DictionaryArray.from_arrays(pa.array((sc >= float(cut)).astype(np.int8)),
-                                          pa.array([_BELOW, positive])).cast(pa.string())
-    return g, pred
-
-
-def fold_cut_tables(table: Any, tables: list[Any], positive: str) -> tuple[Any, list[Any]]:
-    """The placeholder label of the items below the cut made the negative class (the one gold label other than
-    ``positive``; a binary cut needs no more): the overall table and the slice tables over (negative, positive)."""
-    from clfeval.core.slicecount import SliceTables
-    from clfeval.core.tables import ConfusionTable
-
-    labels = [str(x) for x in table.labels]
-    others = [x for x in labels if x not in (positive, _BELOW)]
-    if len(others) > 1:
-        raise DataError(f"threshold --by needs binary gold labels: {positive!r} and one other; got "
-                        f"{len(others) + 1}.")
-    neg = others[0] if others else f"not {positive}"
-    out = sorted([neg, positive])
-    where = np.array([out.index(neg if x == _BELOW else x) for x in labels])
-
-    def fold(c: np.ndarray) -> np.ndarray:
-        m = np.zeros(c.shape[:-2] + (2, 2), dtype=np.int64)
-        for a in range(len(labels)):
-            for b in range(len(labels)):
-                m[..., where[a], where[b]] += c[..., a, b]
-        return m
-
-    return (ConfusionTable(fold(np.asarray(table.counts)), tuple(out)),
-            [SliceTables(t.columns, t.keys, tuple(out), fold(t.counts), t.binning) for t in tables])
-
-
 def threshold_by(choice: Any, data: Any, scores: Any, *, gold: str | None, score: str | None, by: Any,
                  slicing: dict[str, Any], zero_division: Any, input_format: Any = None,
                  encoding: str = "utf-8", engine: Any = None, normalize: Any = None) -> SlicedThreshold:
@@ -117,7 +66,7 @@ def threshold_by(choice: Any, data: Any, scores: Any, *, gold: str | None, score
     budget, or on Dask partition by partition)."""
     from clfeval.engines.slicing import binning_of
     from clfeval.engines.spec import Dask, as_engine
-    from clfeval.evaluate.slicecounting import count_sliced
+    from clfeval.evaluate.slicecounting import at_cut, count_sliced, fold_cut_tables
     from clfeval.significance.slices import slice_section
 
     cut = choice.threshold if choice.threshold is not None else (choice.default or {}).get("threshold")

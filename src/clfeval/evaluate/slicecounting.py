@@ -21,7 +21,7 @@ from clfeval.core.labels import label_str
 from clfeval.core.slicecount import (MAX_SLICES, SliceBinning, SliceCounter, SliceTables, bin_edges, sample_keys)
 from clfeval.errors import DataError, LabelListError, UsageError
 
-__all__ = ["count_sliced", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "SAMPLE", "BINNINGS"]
+__all__ = ["count_sliced", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "at_cut", "fold_cut_tables", "SAMPLE", "BINNINGS"]
 
 #: Values of a numeric ``by`` column sampled for its quantile edges, at most.
 SAMPLE = 200_000
@@ -209,6 +209,55 @@ class RankedSlices:
         per = slice_rankings(s, y, c, n_slices, label)
         (overall,) = slice_rankings(s, y, np.zeros(s.size, dtype=np.int32), 1, label)
         return per, overall
+
+
+#: The predicted label of the items below the cut while the negative label is not known yet (folded into it after
+#: counting: :func:`fold_cut_tables`).
+_BELOW = "\x00below the cut"
+
+
+def at_cut(gold: Any, scores: Any, cut: float, positive: str, column: str) -> tuple[Any, Any]:
+    """A batch's gold labels as text and its predictions at ``cut`` (``positive`` iff score ≥ cut; below: a
+    placeholder label, :func:`fold_cut_tables` makes it the negative class)."""
+    import pyarrow as pa
+
+    from clfeval.core.sliceranks import finite_scores
+
+    g = gold if isinstance(gold, (pa.Array, pa.ChunkedArray)) else pa.array(list(gold))
+    if pa.types.is_dictionary(g.type):
+        g = g.cast(g.type.value_type)
+    if not (pa.types.is_string(g.type) or pa.types.is_large_string(g.type)):
+        g = pa.array([label_str(x) for x in g.to_pylist()], type=pa.string())
+    sc = finite_scores(scores, column)
+    pred = pa.DictionaryArray.from_arrays(pa.array((sc >= float(cut)).astype(np.int8)),
+                                          pa.array([_BELOW, positive])).cast(pa.string())
+    return g, pred
+
+
+def fold_cut_tables(table: Any, tables: list[Any], positive: str) -> tuple[Any, list[Any]]:
+    """The placeholder label of the items below the cut made the negative class (the one gold label other than
+    ``positive``; a binary cut needs no more): the overall table and the slice tables over (negative, positive)."""
+    from clfeval.core.slicecount import SliceTables
+    from clfeval.core.tables import ConfusionTable
+
+    labels = [str(x) for x in table.labels]
+    others = [x for x in labels if x not in (positive, _BELOW)]
+    if len(others) > 1:
+        raise DataError(f"threshold --by needs binary gold labels: {positive!r} and one other; got "
+                        f"{len(others) + 1}.")
+    neg = others[0] if others else f"not {positive}"
+    out = sorted([neg, positive])
+    where = np.array([out.index(neg if x == _BELOW else x) for x in labels])
+
+    def fold(c: np.ndarray) -> np.ndarray:
+        m = np.zeros(c.shape[:-2] + (2, 2), dtype=np.int64)
+        for a in range(len(labels)):
+            for b in range(len(labels)):
+                m[..., where[a], where[b]] += c[..., a, b]
+        return m
+
+    return (ConfusionTable(fold(np.asarray(table.counts)), tuple(out)),
+            [SliceTables(t.columns, t.keys, tuple(out), fold(t.counts), t.binning) for t in tables])
 
 
 def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: Any) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from clfeval.render._util import TableBlock, TextBlock, num
-from clfeval.render.slices import SHOWN, _p, slice_blocks
+from clfeval.render.slices import SHOWN, p_text, slice_blocks
 
 __all__: list[str] = []
 
@@ -21,9 +21,9 @@ def _compare_blocks(r: Any) -> list[Any]:
     if d["simpson"]:
         blocks.append(TextBlock(d["simpson"], style="bold"))
     rows = [[s["slice"] + (" (small)" if s["small"] else ""), f"{s['n']:,}", num(s.get("a")), num(s.get("b")),
-             num(s.get("delta")), _p(s.get("p")), _p(s.get("p_holm")) + (" *" if s.get("significant") else ""),
-             _p(s.get("p_by"))] for s in d["slices"][:SHOWN]]
-    rows.append(["overall", f"{o['n']:,}", num(o["a"]), num(o["b"]), num(o["delta"]), _p(o["p_value"]), "", ""])
+             num(s.get("delta")), p_text(s.get("p")), p_text(s.get("p_holm")) + (" *" if s.get("significant") else ""),
+             p_text(s.get("p_by"))] for s in d["slices"][:SHOWN]]
+    rows.append(["overall", f"{o['n']:,}", num(o["a"]), num(o["b"]), num(o["delta"]), p_text(o["p_value"]), "", ""])
     blocks.append(TableBlock(f"{o['metric']} per slice ({o['test']}, {o['samples']:,} samples per slice)",
                              ["slice", "n", a, b, "δ = A − B", "p", "p (Holm)", "p (BY)"], rows,
                              caption=f"One-sided p for '{a} better than {b}' in each slice; Holm-adjusted p < α "

@@ -7,14 +7,14 @@ from typing import Any
 from clfeval.render import register_section
 from clfeval.render._util import TableBlock, TextBlock, num
 
-__all__ = ["slice_blocks", "SHOWN"]
+__all__ = ["slice_blocks", "SHOWN", "p_text"]
 
 #: Slices listed in text and Markdown at most (the JSON holds every slice).
 SHOWN = 40
 _TABLE_METRICS = 2
 
 
-def _p(x: Any) -> str:
+def p_text(x: Any) -> str:
     if x is None:
         return "–"
     return "<0.0001" if x < 1e-4 else f"{x:.4f}"
@@ -54,7 +54,7 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
         for m in tested:
             t = r["tests"].get(m)
             mark = " *" if t and t["flagged"] else ""
-            row += [num(r["metrics"].get(m)), num(r["gap_to_rest"].get(m)), _p(t["p_holm"] if t else None) + mark]
+            row += [num(r["metrics"].get(m)), num(r["gap_to_rest"].get(m)), p_text(t["p_holm"] if t else None) + mark]
         if ranked:
             row += [num(r["metrics"].get("roc_auc")), num(r["metrics"].get("average_precision"))]
         rows.append(row)
@@ -76,7 +76,7 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
     for m in sec["tested"]:
         h = sec["heterogeneity"][m]
         flagged = [r["slice"] for r in sec["slices"] if r["tests"].get(m, {}).get("flagged")]
-        het_rows.append([m, h["test"], num(h.get("statistic")), _p(h.get("p")), sec["worst"].get(m, "–"),
+        het_rows.append([m, h["test"], num(h.get("statistic")), p_text(h.get("p")), sec["worst"].get(m, "–"),
                          ", ".join(flagged[:5]) + (" …" if len(flagged) > 5 else "") if flagged else "none"])
     blocks.append(TableBlock("Is the gap real? (across slices; slice vs rest adjusted with Holm and "
                              "Benjamini–Yekutieli)", ["metric", "test", "statistic", "p", "worst slice",
