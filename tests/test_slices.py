@@ -405,3 +405,7 @@ def test_per_slice_rankings_beyond_the_memory_budget_are_refused(tmp_path):
     with pytest.raises(UsageError, match="positive"):
         clfeval.report(t.column("gold").to_numpy(), t.column("pred").to_numpy(),
                        by={"source": t.column("source").to_numpy()}, scores=t.column("s").to_numpy())
+    with pytest.raises(UsageError, match="one score column per class"):
+        clfeval.report(t, by="source", scores_prefix="s", positive="pos")
+    with pytest.raises(UsageError, match="not sliced yet"):
+        clfeval.report(t, by="source", score="s", positive="pos", threshold=0.5)

@@ -100,6 +100,14 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         if one_score and by is not None and positive is None:
             raise UsageError(lambda b, p: f"option {b} with a score column ranks the items of every slice for {p}; "
                                           f"give {p}.", params=["by", "positive"])
+        if by is not None and scored and not one_score:
+            raise UsageError(lambda b, p: f"option {b} ranks one score column per slice (--score with --positive); "
+                                          f"one score column per class ({p}) is not sliced yet.",
+                             params=["by", "scores_prefix"])
+        if by is not None and threshold is not None:
+            raise UsageError(lambda b, t: f"option {b} slices the predictions column; predictions made with {t} are "
+                                          f"not sliced yet (clfeval threshold --by reports one chosen cut per slice).",
+                             params=["by", "threshold"])
         sets = check_by(by, multilabel=multilabel, scored=scored and not one_score, threshold=threshold,
                         show_errors=show_errors, max_slices=max_slices) if by is not None else []
         find = None
