@@ -154,6 +154,7 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
                                     int(samples), rng)
     adjusted = {m: (T.holm(p), T.benjamini_yekutieli(p)) for m, p in pvals.items()}
     gold_rows = counts.sum(axis=2)
+    shares = {m: _successes(m, labels, counts) for m in tested if T.is_proportion(m)}  # every slice at once
     rows = []
     for i, name in enumerate(names):
         classes = int((gold_rows[i] > 0).sum())
@@ -178,7 +179,7 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
                                    "direction": None if worse is None else ("worse" if worse else "better")}
         if ci is not None:
             row["ci"] = {m: _bootstrap(fns[m], counts[i], ci, ci_samples, rng) for m in tested}
-        row["counts"] = {m: [int(x) for x in _successes(m, labels, counts[i])] for m in tested if T.is_proportion(m)}
+        row["counts"] = {m: [int(shares[m][0][i]), int(shares[m][1][i])] for m in shares}
         rows.append(row)
     worst = {}
     for m in tested:
@@ -237,11 +238,12 @@ def with_rankings(section: dict[str, Any], per: Sequence[Any], overall: Any, sco
     return out
 
 
-def _successes(name: str, labels: Sequence[str], table: np.ndarray) -> tuple[int, int]:
+def _successes(name: str, labels: Sequence[str], tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(successes, trials) of a proportion metric in each of ``tables`` (S, K, K)."""
     lab = catalog.parse(name)[1]
     index = None if lab is None else resolve_label(lab, list(labels), option="slice_metrics")
-    succ, trials = T.proportion_counts(name, table, index)
-    return int(succ), int(trials)
+    succ, trials = T.proportion_counts(name, tables, index)
+    return np.asarray(succ), np.asarray(trials)
 
 
 def _notes(rows: list[dict], tables: SliceTables, min_slice: int, testable: np.ndarray) -> list[str]:
