@@ -108,8 +108,8 @@ def slice_binning(batches: Iterable[Any], columns: Sequence[str], *, bins: int, 
 
 
 def read_ahead(batches: Iterable[Any]) -> Iterator[Any]:
-    """The batches of ``batches``, the next one read in a thread while the caller counts the current one (reading
-    Parquet and counting with NumPy both release the GIL): at most two batches in memory. An error of the reader
+    """The batches of ``batches``, the next one read in a thread while the caller counts the current one (pyarrow
+    reads without holding the GIL): at most two batches in memory. An error of the reader
     is raised in the caller; a caller that stops early stops (and closes) the reader."""
     import queue
     import threading
