@@ -14,8 +14,7 @@ import pytest
 
 import clfeval
 from clfeval.errors import MissingExtra, UsageError
-from clfeval.render import to_json
-from clfeval.render import render
+from clfeval.render import render, to_json
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
 from test_slices import planted  # noqa: E402

@@ -14,12 +14,14 @@ reason; there is no third state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from clfeval.errors import UsageError
 
-__all__ = ["OPERATIONS", "ENGINES", "Capability", "TABLE", "supported", "refuse", "refuse_stdin", "help_note", "markdown"]
+__all__ = ["OPERATIONS", "ENGINES", "Capability", "TABLE", "supported", "refuse", "refuse_stdin", "help_note",
+           "markdown"]
 
 OPERATIONS = ("report", "compare", "threshold", "calibration", "ranking", "error_analysis")
 ENGINES = ("local", "dask")
@@ -138,7 +140,7 @@ def refuse(operation: str, engine: str, given: Mapping[str, bool]) -> None:
     params = ["engine"] + [c.parameter for c in bad if c.parameter]
 
     def text(option: str, *names: str) -> str:
-        shown = dict(zip(params[1:], names))
+        shown = dict(zip(params[1:], names, strict=False))
         parts = []
         for c in bad:
             label = c.option

@@ -12,16 +12,18 @@ most :data:`SAMPLE` values, the same rows whatever the batches: :func:`~clfeval.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core.counting import Counter
 from clfeval.core.labels import label_str
-from clfeval.core.slicecount import (MAX_SLICES, SliceBinning, SliceCounter, SliceTables, bin_edges, sample_keys)
+from clfeval.core.slicecount import MAX_SLICES, SliceBinning, SliceCounter, SliceTables, bin_edges, sample_keys
 from clfeval.errors import DataError, LabelListError, UsageError
 
-__all__ = ["count_sliced", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "at_cut", "fold_cut_tables", "SAMPLE", "BINNINGS"]
+__all__ = ["count_sliced", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "at_cut",
+           "fold_cut_tables", "SAMPLE", "BINNINGS"]
 
 #: Values of a numeric ``by`` column sampled for its quantile edges, at most.
 SAMPLE = 200_000
