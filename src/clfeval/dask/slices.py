@@ -70,7 +70,7 @@ def sliced_tables(inp: Any, *, gold: str, pred: str, sets: Sequence[tuple[str, .
     extra = [score] if score is not None and score not in cols else []
     parts = parts_of(inp, [gold, pred, *cols, *extra], labels=[gold] if cut else [gold, pred], normalize=normalize,
                      options=[("--gold", gold), ("--score" if cut else "--pred", pred)] + [("--by", c) for c in cols]
-                     + [("--score", c) for c in extra], scores=[pred] if cut else [])
+                     + [("--score", c) for c in extra], scores=[pred, *extra] if cut else extra)
     probe(parts, client)
     (got,) = run(client, tree_sum(parts.map_groups(_count, gold, pred, list(sets), max_slices, dict(binning),
                                                    score, positive, cut, threads=threads(client)), combine=_combine))

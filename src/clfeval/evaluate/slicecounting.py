@@ -262,6 +262,14 @@ def fold_cut_tables(table: Any, tables: list[Any], positive: str) -> tuple[Any, 
             [SliceTables(t.columns, t.keys, tuple(out), fold(t.counts), t.binning) for t in tables])
 
 
+def _in_part(exc: DataError, batch: Any) -> DataError:
+    """The error of a batch read from a file, naming the file and the batch's rows."""
+    part = getattr(batch, "part", None)
+    if part is None:
+        return exc
+    return DataError(f"file {part.source.name!r}, rows {part.start + 1} to {part.start + batch.n}: {exc}")
+
+
 def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: Any) -> bool:
     """The one-bincount path of small integer labels and one integer slice column (see
     :meth:`SliceCounter.update_fused`)."""
@@ -296,7 +304,10 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
         text = bool(getattr(b, "text", False))
         old, was_text = list(counter.vocab.values), counter.vocab.text
         if ranks is not None:
-            ranks.add(slicer, gold, b)
+            try:
+                ranks.add(slicer, gold, b)
+            except DataError as exc:
+                raise _in_part(exc, b) from None
         if not text and _fused(slicer, counter, gold, pred, b):
             continue
         try:
@@ -306,10 +317,7 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
                               len(counter.vocab))
             slicer.update({c: _column(b, c) for c in slicer.columns}, g, p, len(counter.vocab))
         except DataError as exc:
-            part = getattr(b, "part", None)
-            if part is None:
-                raise
-            raise DataError(f"file {part.source.name!r}, rows {part.start + 1} to {part.start + b.n}: {exc}") from None
+            raise _in_part(exc, b) from None
     if counter.n == 0:
         raise DataError("there are no items to report on.")
     try:
