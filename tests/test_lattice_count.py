@@ -128,8 +128,8 @@ def test_streamed_and_dask_equal_straightforward(tmp_path, dask_client):
     assert_same(fast(groups, sets, metric, {}), straightforward(groups, sets, metric, {}))
     find = {"sets": sets, "metric": metric, "max_search": 100_000}
     inp = inputs.resolve(str(d), input_format=None, encoding="utf-8")
-    table, tables, found = sliced_tables(inp, gold="gold", pred="pred", sets=sets, max_slices=100_000, binning={},
-                                         client=dask_client, n_by=len(sets), find=find)
+    table, tables, found, _ = sliced_tables(inp, gold="gold", pred="pred", sets=sets, max_slices=100_000, binning={},
+                                            client=dask_client, n_by=len(sets), find=find)
     assert_same(found, [slice_proportions(x, metric) for x in tables])
     assert_same(found, straightforward([t], sets, metric, {}))
     assert int(found[0].items.sum()) == table.n == 4_000

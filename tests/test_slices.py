@@ -301,3 +301,111 @@ def test_a_csv_column_of_numbers_as_text_is_binned(tmp_path):
     kw = dict(by="length", by_bins=4, positive="pos", slice_samples=20)
     from_csv = clfeval.report(str(tmp_path / "p.csv"), engine=clfeval.Local(memory="1MB"), **kw)
     assert _without_engine(from_csv)["slices"] == _without_engine(clfeval.report(t, **kw))["slices"]
+
+
+def test_chi_square_tail_equals_scipy():
+    """The closed-form χ² tail of the report path (no SciPy import there) against SciPy's, over df and x."""
+    from scipy.stats import chi2
+
+    from clfeval.significance.slicetests import chi2_sf
+
+    for df in (1, 2, 3, 7, 10, 51, 200, 999, 1000):
+        for x in (1e-9, 0.3, 1.0, df / 2, df, 1.5 * df, 3.0 * df + 40, 2000.0):
+            want = chi2.sf(x, df)
+            assert chi2_sf(df, x) == pytest.approx(want, rel=1e-10, abs=1e-300), (df, x)
+    assert chi2_sf(4, 0.0) == 1.0 and np.isnan(chi2_sf(2, float("nan")))
+
+
+def test_read_ahead_yields_every_batch_and_raises_the_readers_error():
+    from clfeval.evaluate.slicecounting import read_ahead
+
+    assert list(read_ahead(iter(range(7)))) == list(range(7))
+
+    def broken():
+        yield 1
+        raise DataError("file 'x.parquet': row 2 is bad.")
+
+    got = []
+    with pytest.raises(DataError, match="row 2 is bad"):
+        for b in read_ahead(broken()):
+            got.append(b)
+    assert got == [1]
+    closed = []
+
+    def endless():
+        try:
+            i = 0
+            while True:
+                yield i
+                i += 1
+        finally:
+            closed.append(True)
+
+    for b in read_ahead(endless()):
+        if b == 3:
+            break
+    assert closed == [True]  # a caller that stops early closes the reader
+
+
+def scored(n: int = 3_000, seed: int = 3) -> pa.Table:
+    """Binary data with a score column of many ties over four sources; source 'd' has no positives."""
+    rng = np.random.default_rng(seed)
+    src = rng.choice(["a", "b", "c", "d"], n, p=[0.3, 0.3, 0.3, 0.1])
+    gold = (rng.random(n) < np.where(src == "c", 0.2, 0.45)) & (src != "d")
+    score = np.round(np.clip(0.3 * gold + 0.8 * rng.random(n) - 0.1 * (src == "b"), 0, 1), 2)
+    return pa.table({"gold": np.where(gold, "pos", "neg"), "pred": np.where(score >= 0.5, "pos", "neg"),
+                     "source": src, "s": score})
+
+
+def test_per_slice_roc_auc_and_average_precision_equal_scikit_learn(dask_client, tmp_path):
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    t = scored()
+    gold = np.array(t.column("gold").to_pylist()) == "pos"
+    score = np.array(t.column("s").to_pylist())
+    src = np.array(t.column("source").to_pylist())
+    d = tmp_path / "data"
+    d.mkdir()
+    for i in range(3):
+        pq.write_table(t.slice(i * 1000, 1000), d / f"part-{i}.parquet", row_group_size=300)
+    kw = dict(by="source", score="s", positive="pos", slice_samples=20, seed=1)
+    mem = clfeval.report(t, **kw)
+    sec = _slices(mem)
+    for row in sec["slices"]:
+        m = src == row["slice"]
+        if row["slice"] == "d":  # no positives: both undefined, said so
+            assert row["metrics"]["roc_auc"] != row["metrics"]["roc_auc"]
+            assert {"roc_auc", "average_precision"} <= set(row["undefined"])
+            continue
+        assert row["metrics"]["roc_auc"] == pytest.approx(roc_auc_score(gold[m], score[m]), rel=1e-12)
+        assert row["metrics"]["average_precision"] == pytest.approx(average_precision_score(gold[m], score[m]),
+                                                                    rel=1e-12)
+    assert sec["overall"]["roc_auc"] == pytest.approx(roc_auc_score(gold, score), rel=1e-12)
+    assert sec["overall"]["average_precision"] == pytest.approx(average_precision_score(gold, score), rel=1e-12)
+    assert sec["ranking"]["score"] == "s" and sec["ranking"]["positive"] == "pos"
+    streamed = clfeval.report(str(d), engine=clfeval.Local(memory="1MB"), **kw)
+    assert streamed.sections["engine"]["mode"] == "streamed"
+    on_dask = clfeval.report(str(d), engine=clfeval.Dask(dask_client), **kw)
+    assert on_dask.sections["engine"]["mode"] == "cluster"
+    assert _without_engine(streamed) == _without_engine(mem) == _without_engine(on_dask)
+    arrays = clfeval.report(t.column("gold").to_numpy(), t.column("pred").to_numpy(), by={"source": src},
+                            scores=score, positive="pos", slice_samples=20, seed=1)
+    assert [r["metrics"]["average_precision"] for r in _without_engine(arrays)["slices"]["slices"]] == \
+        [r["metrics"]["average_precision"] for r in _without_engine(mem)["slices"]["slices"]]
+
+
+def test_per_slice_rankings_beyond_the_memory_budget_are_refused(tmp_path):
+    t = scored(20_000)
+    d = tmp_path / "data"
+    d.mkdir()
+    for i in range(4):
+        pq.write_table(t.slice(i * 5000, 5000), d / f"part-{i}.parquet", row_group_size=1000)
+    with pytest.raises(UsageError, match="per-slice rankings"):
+        clfeval.report(str(d), by="source", score="s", positive="pos", engine=clfeval.Local(memory="200KB"))
+    with pytest.raises(UsageError, match="positive"):
+        clfeval.report(t.column("gold").to_numpy(), t.column("pred").to_numpy(),
+                       by={"source": t.column("source").to_numpy()}, scores=t.column("s").to_numpy())
+    with pytest.raises(UsageError, match="one score column per class"):
+        clfeval.report(t, by="source", scores_prefix="s", positive="pos")
+    with pytest.raises(UsageError, match="not sliced yet"):
+        clfeval.report(t, by="source", score="s", positive="pos", threshold=0.5)

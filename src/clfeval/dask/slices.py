@@ -18,25 +18,36 @@ __all__ = ["sliced_tables"]
 
 
 def _count(tables: Iterable[Any], gold: str, pred: str, sets: Sequence[tuple[str, ...]], max_slices: int,
-           binning: Mapping[str, Any], n_by: int | None = None, find: Any = None) -> Any:
-    from clfeval.evaluate.slicecounting import count_sliced
+           binning: Mapping[str, Any], n_by: int | None = None, find: Any = None, score: str | None = None,
+           positive: Any = None, cut: tuple[float, str] | None = None) -> Any:
+    from clfeval.evaluate.slicecounting import RankedSlices, count_sliced
 
     cols = list(dict.fromkeys(c for s in sets for c in s))
-    batches = (SimpleNamespace(gold=t.column(gold), pred=t.column(pred), text=False, n=t.num_rows,
-                               extra={c: t.column(c) for c in cols}) for t in tables if t.num_rows)
+    read = cols + ([score] if score is not None and score not in cols else [])
+
+    def labels(t: Any) -> tuple[Any, Any]:
+        if cut is None:
+            return t.column(gold), t.column(pred)
+        from clfeval.evaluate.slicecounting import at_cut
+
+        return at_cut(t.column(gold), t.column(pred), cut[0], cut[1], pred)
+
+    batches = (SimpleNamespace(gold=gp[0], pred=gp[1], text=False, n=t.num_rows, extra={c: t.column(c) for c in read})
+               for t in tables if t.num_rows for gp in [labels(t)])
+    ranks = RankedSlices(score, positive) if score is not None else None
     lattice = None
     if find:
         from clfeval.core.latticecount import LatticeCounter
 
         lattice = LatticeCounter(find["sets"], find["metric"], binning=binning, max_slices=find["max_search"])
     try:
-        table, sliced = count_sliced(batches, sets[:len(sets) if n_by is None else n_by], max_slices=max_slices,
-                                     binning=binning, check=False, lattice=lattice)
+        table, counted = count_sliced(batches, sets[:len(sets) if n_by is None else n_by], max_slices=max_slices,
+                                      binning=binning, check=False, lattice=lattice, ranks=ranks)
     except DataError as exc:
         if "no items" in str(exc):
             return None
         raise
-    return table, sliced, lattice.result() if lattice is not None else []
+    return table, counted, lattice.result() if lattice is not None else [], ranks
 
 
 def _combine(values: Sequence[Any]) -> Any:
@@ -44,26 +55,38 @@ def _combine(values: Sequence[Any]) -> Any:
     for v in values:
         if v is None:
             continue
-        total = v if total is None else (total[0] + v[0], [a + b for a, b in zip(total[1], v[1], strict=True)],
-                                         [a + b for a, b in zip(total[2], v[2], strict=True)])
+        if total is None:
+            total = v
+            continue
+        added = [a + b for a, b in zip(total[1], v[1], strict=True)]
+        found = [a + b for a, b in zip(total[2], v[2], strict=True)]
+        ranks = total[3].merge(v[3], added[0].keys) if total[3] is not None else None
+        total = (total[0] + v[0], added, found, ranks)
     return total
 
 
 def sliced_tables(inp: Any, *, gold: str, pred: str, sets: Sequence[tuple[str, ...]], order: Any = None,
                   max_slices: int, binning: Mapping[str, Any], normalize: Any = None,
-                  client: Any = None, n_by: int | None = None, find: Any = None) -> tuple[Any, list[SliceTables], list]:
-    """The overall confusion table, the slice tables of the first ``n_by`` column sets (all: None) and the slice
+                  client: Any = None, n_by: int | None = None, find: Any = None, score: str | None = None,
+                  positive: Any = None,
+                  cut: tuple[float, str] | None = None) -> tuple[Any, list[SliceTables], list, Any]:
+    """The overall confusion table, the slice tables of the first ``n_by`` column sets (all: None), the slice
     search's counts (:class:`~clfeval.core.latticecount.SliceProportions`, with ``find``) of a PATH, counted on the
-    cluster."""
+    cluster (with ``cut`` = (threshold, positive label): ``pred`` is a score column, cut there,
+    :func:`clfeval.evaluate.slicecounting.at_cut`), and with ``score`` the gathered scores of the per-slice
+    rankings (:class:`~clfeval.evaluate.slicecounting.RankedSlices`, else None)."""
     cols = list(dict.fromkeys(c for s in sets for c in s))
-    parts = parts_of(inp, [gold, pred, *cols], labels=[gold, pred], normalize=normalize,
-                     options=[("--gold", gold), ("--pred", pred)] + [("--by", c) for c in cols])
+    extra = [score] if score is not None and score not in cols else []
+    parts = parts_of(inp, [gold, pred, *cols, *extra], labels=[gold] if cut else [gold, pred], normalize=normalize,
+                     options=[("--gold", gold), ("--score" if cut else "--pred", pred)] + [("--by", c) for c in cols]
+                     + [("--score", c) for c in extra], scores=[pred, *extra] if cut else extra)
     probe(parts, client)
     (got,) = run(client, tree_sum(parts.map_groups(_count, gold, pred, list(sets), max_slices, dict(binning), n_by,
-                                                   find, threads=threads(client)), combine=_combine))
+                                                   find, score, positive, cut, threads=threads(client)),
+                                  combine=_combine))
     if got is None:
         raise DataError("there are no items to report on.")
-    table, tables, found = got
+    table, tables, found, ranks = got
     for t in tables:
         if len(t.keys) > max_slices:
             raise UsageError(lambda o, b, _t=t: (
@@ -79,4 +102,4 @@ def sliced_tables(inp: Any, *, gold: str, pred: str, sets: Sequence[tuple[str, .
     for t in tables:
         t.check_adds_up(table)
         t.check_values()
-    return table, tables, found
+    return table, tables, found, ranks

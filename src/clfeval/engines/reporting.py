@@ -98,8 +98,20 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
     if by is not None or find_slices is not None:
         from clfeval.engines.slicing import check_by, report_by
 
-        sets = check_by(by, multilabel=multilabel, scored=scored, threshold=threshold, show_errors=show_errors,
-                        max_slices=max_slices) if by is not None else []
+        one_score = scored and scores_prefix is None and not isinstance(scores, dict)
+        if one_score and by is not None and positive is None:
+            raise UsageError(lambda b, p: f"option {b} with a score column ranks the items of every slice for {p}; "
+                                          f"give {p}.", params=["by", "positive"])
+        if by is not None and scored and not one_score:
+            raise UsageError(lambda b, p: f"option {b} ranks one score column per slice (--score with --positive); "
+                                          f"one score column per class ({p}) is not sliced yet.",
+                             params=["by", "scores_prefix"])
+        if by is not None and threshold is not None:
+            raise UsageError(lambda b, t: f"option {b} slices the predictions column; predictions made with {t} are "
+                                          f"not sliced yet (clfeval threshold --by reports one chosen cut per slice).",
+                             params=["by", "threshold"])
+        sets = check_by(by, multilabel=multilabel, scored=scored and not one_score, threshold=threshold,
+                        show_errors=show_errors, max_slices=max_slices) if by is not None else []
         find = None
         if find_slices is not None:
             from clfeval.significance.slicesearch import check_find
@@ -110,7 +122,9 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         settings["train_labels"] = train_labels
         slicing = dict(sets=sets + [s for s in (find["sets"] if find else []) if s not in sets], n_by=len(sets),
                        by_bins=by_bins, by_binning=by_binning, max_slices=max_slices, min_slice=min_slice,
-                       metrics=slice_metrics, slice_samples=slice_samples, find=find)
+                       metrics=slice_metrics, slice_samples=slice_samples, find=find,
+                       score=(score or "score") if one_score and by is not None else None,
+                       scores=scores if one_score and by is not None else None)
         rep, block = report_by(eng, data, pred, gold, id, by, settings, slicing, input_format=input_format,
                                encoding=encoding, normalize=normalize, progress=progress, top_n=top_n)
     elif not inputs.is_path(data) and not inputs.is_table(data):

@@ -156,7 +156,7 @@ def threshold(data: Any, scores: Any = None, *, dev: Any = None, gold: str | Non
     """A cut chosen on ``dev`` and applied to the test data, beside the default and the hindsight cut.
 
     ``by`` (issue 26): the cut chosen once on DEV overall, then reported per slice of the test data
-    (:func:`clfeval.engines.slicescores.threshold_by`; the test data read into memory).
+    (:func:`clfeval.engines.slicescores.threshold_by`; the test data counted in one pass, streamed or on Dask).
 
     ``data`` is the test gold labels (with ``scores``; ``dev`` then a pair (gold, scores)), a table or a PATH
     (``dev`` then a table or PATH too; ``score`` names the score column, ``scores_prefix`` one column per label
@@ -182,7 +182,8 @@ def threshold(data: Any, scores: Any = None, *, dev: Any = None, gold: str | Non
         slicing = dict(sets=sets, by_bins=by_bins, by_binning=by_binning, max_slices=max_slices,
                        min_slice=min_slice, metrics=slice_metrics, slice_samples=slice_samples)
         return threshold_by(choice, data, scores, gold=gold, score=score, by=by, slicing=slicing,
-                            zero_division=zero_division, input_format=input_format, encoding=encoding)
+                            zero_division=zero_division, input_format=input_format, encoding=encoding,
+                            engine=engine, normalize=normalize)
     eng = as_engine(engine)
     common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
                   zero_division=zero_division)
@@ -313,6 +314,10 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
         from clfeval.engines.slicing import check_by
 
         sets = check_by(by, multilabel=False, scored=False, threshold=None, show_errors=0, max_slices=max_slices)
+        if isinstance(as_engine(engine), Dask):
+            raise UsageError(lambda o: f"option {o} of calibration runs on the Local engine (each slice's "
+                                       f"probabilities in memory); the Dask engine does not slice calibration yet.",
+                             params=["by"])
         if probs_prefix is not None or (probs is not None and getattr(probs, "ndim", 1) != 1):
             raise UsageError(lambda o: f"option {o} slices the calibration of one probability column.",
                              params=["by"])

@@ -16,7 +16,7 @@ import numpy as np
 
 from clfeval.core.display import Display
 from clfeval.engines import data as inputs
-from clfeval.errors import DataError, UsageError
+from clfeval.errors import UsageError
 
 __all__ = ["SlicedThreshold", "threshold_by"]
 
@@ -59,38 +59,64 @@ def _columns(data: Any, scores: Any, gold: str, score: str, by: Any, cols: list[
 
 def threshold_by(choice: Any, data: Any, scores: Any, *, gold: str | None, score: str | None, by: Any,
                  slicing: dict[str, Any], zero_division: Any, input_format: Any = None,
-                 encoding: str = "utf-8") -> SlicedThreshold:
-    """``choice`` (a :class:`~clfeval.scores.thresholds.ThresholdChoice`) with the test data's slices at its cut."""
-    import pyarrow as pa
-
-    from clfeval.core.labels import label_str
+                 encoding: str = "utf-8", engine: Any = None, normalize: Any = None) -> SlicedThreshold:
+    """``choice`` (a :class:`~clfeval.scores.thresholds.ThresholdChoice`) with the test data's slices at its cut:
+    one pass of counting (arrays or a table in memory as one batch; a PATH batch by batch within the memory
+    budget, or on Dask partition by partition)."""
     from clfeval.engines.slicing import binning_of
-    from clfeval.evaluate.slicecounting import count_sliced
-    from clfeval.scores.columns import as_scores
+    from clfeval.engines.spec import Dask, as_engine
+    from clfeval.evaluate.slicecounting import at_cut, count_sliced, fold_cut_tables
     from clfeval.significance.slices import slice_section
 
     cut = choice.threshold if choice.threshold is not None else (choice.default or {}).get("threshold")
     if cut is None:
         raise UsageError(lambda o: f"option {o}: no cut was chosen, so there is nothing to report per slice.",
                          params=["by"])
+    eng = as_engine(engine)
     cols = [c for s in slicing["sets"] for c in s]
-    g, s, extra = _columns(data, scores, gold or "gold", score or "score", by, cols, input_format, encoding)
-    gl = [label_str(x) for x in (g.to_pylist() if hasattr(g, "to_pylist") else list(g))]
     pos = choice.positive
-    others = sorted({x for x in gl if x != pos})
-    if len(others) > 1:
-        raise DataError(f"threshold --by needs binary gold labels: {pos!r} and one other; got {len(others) + 1}.")
-    neg = others[0] if others else f"not {pos}"
-    sc = np.asarray(as_scores(s, name=score or "scores"), dtype=np.float64)
-    pred = np.where(sc >= float(cut), pos, neg)
-    batch = SimpleNamespace(gold=pa.chunked_array([pa.array(gl)]), pred=pa.chunked_array([pa.array(pred.tolist())]),
-                            text=False, extra=extra, n=len(gl))
-    table, tables = count_sliced([batch], slicing["sets"], max_slices=slicing["max_slices"],
-                                 binning=binning_of([batch], slicing, list(extra)))
+    g_name, s_name = gold or "gold", score or "score"
+    if scores is None and inputs.is_path(data):
+        inp = inputs.resolve(data, input_format=input_format, encoding=encoding)
+        opts = ["--score", *["--by"] * len(cols)]
+        if isinstance(eng, Dask):
+            from clfeval.dask.slices import sliced_tables
+
+            with eng.connected() as client:
+                binning = binning_of(_reader(inp, g_name, [s_name, *cols], opts, encoding, normalize), slicing, cols)
+                table, tables, _, _ = sliced_tables(inp, gold=g_name, pred=s_name, sets=slicing["sets"],
+                                                 max_slices=slicing["max_slices"], binning=binning,
+                                                 normalize=normalize, client=client, cut=(float(cut), pos))
+        else:
+            binning = binning_of(_reader(inp, g_name, [s_name, *cols], opts, encoding, normalize), slicing, cols)
+
+            def batches() -> Any:
+                for b in _reader(inp, g_name, [s_name, *cols], opts, encoding, normalize):
+                    g, p = at_cut(b.gold, b.extra[s_name], cut, pos, s_name)
+                    yield SimpleNamespace(gold=g, pred=p, text=False, extra=b.extra, n=b.n, part=b.part)
+
+            table, tables = count_sliced(batches(), slicing["sets"], max_slices=slicing["max_slices"],
+                                         binning=binning)
+    else:
+        g, s, extra = _columns(data, scores, g_name, s_name, by, cols, input_format, encoding)
+        gt, pred = at_cut(g, s, cut, pos, s_name)
+        batch = SimpleNamespace(gold=gt, pred=pred, text=False, extra=extra, n=len(gt))
+        table, tables = count_sliced([batch], slicing["sets"], max_slices=slicing["max_slices"],
+                                     binning=binning_of([batch], slicing, list(extra)))
+    table, tables = fold_cut_tables(table, tables, pos)
+    for t in tables:
+        t.check_adds_up(table)
     section = slice_section(tables[0], positive=pos, zero_division=zero_division, min_slice=slicing["min_slice"],
                             metrics=slicing.get("metrics"), samples=slicing.get("slice_samples", 1_000))
     section["threshold"] = float(cut)
     return SlicedThreshold(dataclasses.replace(choice, engine=None), section, choice.engine)
+
+
+def _reader(inp: Any, gold: str, extra: list[str], options: list[str], encoding: str, normalize: Any) -> Any:
+    from clfeval.io.predictions import iter_predictions
+
+    return iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=extra, extra_options=options,
+                            encoding=encoding, normalize=normalize)
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,10 @@ def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, setti
             raise DataError(f"gold has {len(cols['gold']):,} labels and pred {len(cols['pred']):,}: one each per item.")
         extra = _by_arrays(by, len(cols["gold"])) if by is not None else {}
         by_sets = [tuple(extra)] if by is not None else []
+        if slicing.get("scores") is not None:
+            name = next(n for n in ("score", "scores", "score_") if n not in extra)
+            extra[name] = _by_arrays({name: slicing["scores"]}, len(cols["gold"]))[name]
+            slicing = {**slicing, "score": name}
         find = slicing.get("find")
         if find is not None:
             from clfeval.significance.slicefind import lattice
@@ -82,7 +86,12 @@ def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, setti
     if inputs.is_table(data):
         table = inputs.columns_of(data, {"gold": names["gold"], "pred": names["pred"]})
         _check_by_columns(table.column_names, slicing["sets"])
+        score = slicing.get("score")
+        if score is not None and score not in table.column_names:
+            raise DataError(lambda o: f"the table has no score column {score!r} (option {o}); its columns are: "
+                                      f"{', '.join(repr(x) for x in table.column_names)}.", params=["score"])
         keep = [names["gold"], names["pred"], *dict.fromkeys(c for s in slicing["sets"] for c in s)]
+        keep += [score] if score is not None and score not in keep else []
         table = table.select(keep)
         return _tabular(eng, table, names, settings, slicing, encoding, normalize, progress, top_n)
     inp = inputs.resolve(data, input_format=input_format, encoding=encoding)
@@ -102,10 +111,12 @@ def _tabular(eng: Any, table: Any, names: dict[str, str], settings: dict[str, An
              encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, dict]:
     if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget:
         cols = [c for s in slicing["sets"] for c in s]
+        score = slicing.get("score")
         batch = SimpleNamespace(gold=table.column(names["gold"]), pred=table.column(names["pred"]), text=False,
-                                extra={c: table.column(c) for c in cols}, n=table.num_rows)
+                                extra={c: table.column(c) for c in [*cols, *([score] if score else [])]},
+                                n=table.num_rows)
         binning = binning_of([batch], slicing, cols)
-        rep = _finish([batch], slicing, settings, binning, top_n)
+        rep = _finish([batch], slicing, settings, binning, top_n, budget=None)
         return rep, engine_block(eng, "memory", memory=eng.budget)
     with inputs.spooled(table, eng.budget if isinstance(eng, Local) else 1 << 30,
                         eng.tmpdir if isinstance(eng, Local) else None) as inp:
@@ -138,18 +149,21 @@ def lattice_counter(slicing: dict[str, Any], binning: Any) -> Any:
     return LatticeCounter(find["sets"], find["metric"], binning=binning, max_slices=find["max_search"])
 
 
-def _finish(batches: Any, slicing: dict[str, Any], settings: dict[str, Any], binning: dict, top_n: int) -> Any:
-    from clfeval.evaluate.slicecounting import count_sliced
+def _finish(batches: Any, slicing: dict[str, Any], settings: dict[str, Any], binning: dict, top_n: int,
+            budget: int | None = None) -> Any:
+    from clfeval.evaluate.slicecounting import RankedSlices, count_sliced
 
+    ranks = RankedSlices(slicing["score"], settings["positive"], budget) if slicing.get("score") else None
     lattice = lattice_counter(slicing, binning)
     table, tables = count_sliced(batches, slicing["sets"][:slicing.get("n_by", len(slicing["sets"]))],
                                  order=settings["order"], max_slices=count_limit(slicing), binning=binning,
-                                 lattice=lattice)
-    return with_slices(table, tables, settings, slicing, top_n, lattice.result() if lattice is not None else None)
+                                 lattice=lattice, ranks=ranks)
+    return with_slices(table, tables, settings, slicing, top_n, lattice.result() if lattice is not None else None,
+                       ranks=ranks)
 
 
 def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], slicing: dict[str, Any],
-                top_n: int, found: Sequence[Any] | None = None) -> Any:
+                top_n: int, found: Sequence[Any] | None = None, ranks: Any = None) -> Any:
     """The report of the overall table with the ``slices`` section of the first column set."""
     from clfeval.evaluate.reports import report_from_table
     from clfeval.evaluate.sections import FoundSlicesPart, SlicesPart
@@ -168,10 +182,16 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
                                           f"{slicing['max_slices']:,} slices (option {o}); slice by fewer columns, "
                                           f"bin a numeric column (--by-bins N), or raise {o}.",
                              params=["max_slices", "by"])
-        parts["slices"] = SlicesPart(slice_section(first, positive=s["positive"], beta=s["beta"],
-                                                   zero_division=s["zero_division"], min_slice=slicing["min_slice"],
-                                                   metrics=slicing.get("metrics"), samples=slicing["slice_samples"],
-                                                   seed=s["seed"], ci=s["ci"], ci_samples=s["samples"]))
+        sliced = slice_section(first, positive=s["positive"], beta=s["beta"],
+                               zero_division=s["zero_division"], min_slice=slicing["min_slice"],
+                               metrics=slicing.get("metrics"), samples=slicing["slice_samples"],
+                               seed=s["seed"], ci=s["ci"], ci_samples=s["samples"])
+        if ranks is not None:
+            from clfeval.significance.slices import with_rankings
+
+            per, overall = ranks.rankings(len(first.keys), sliced["positive"])
+            sliced = with_rankings(sliced, per, overall, ranks.score)
+        parts["slices"] = SlicesPart(sliced)
     if slicing.get("find"):
         from clfeval.significance.slicesearch import found_section
 
@@ -187,27 +207,33 @@ def _on_path(eng: Any, inp: Any, names: dict[str, str], settings: dict[str, Any]
     cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))
     by_cols = {c for s in slicing["sets"][:slicing.get("n_by", len(slicing["sets"]))] for c in s}
     options = ["--by" if c in by_cols else "--find-slices" for c in cols]
+    score = slicing.get("score")
+    read_cols, read_options = cols, options
+    if score and score not in cols:
+        read_cols, read_options = [*cols, score], [*options, "--score"]
     if isinstance(eng, Dask):
         from clfeval.dask.slices import sliced_tables
 
         with eng.connected() as client:
             binning = named_by(inp.name, lambda: binning_of(
                 _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
-            table, tables, found = named_by(inp.name, lambda: sliced_tables(
+            table, tables, found, ranks = named_by(inp.name, lambda: sliced_tables(
                 inp, gold=names["gold"], pred=names["pred"], sets=slicing["sets"], order=settings["order"],
                 max_slices=count_limit(slicing), binning=binning, normalize=normalize, client=client,
-                n_by=slicing.get("n_by", len(slicing["sets"])), find=slicing.get("find")))
-        rep = named_by(inp.name, lambda: with_slices(table, tables, settings, slicing, top_n, found))
+                n_by=slicing.get("n_by", len(slicing["sets"])), find=slicing.get("find"), score=score,
+                positive=settings["positive"]))
+        rep = named_by(inp.name, lambda: with_slices(table, tables, settings, slicing, top_n, found, ranks=ranks))
         return rep, engine_block(eng, "cluster", partitions=len(inp.sources))
+    from clfeval.evaluate.slicecounting import read_ahead
     from clfeval.io.join import unique_batches
 
     binning = named_by(inp.name, lambda: binning_of(
         _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
     ctx = progress(inp) if progress is not None else _null()
     with ctx as update:
-        reader = _reader(inp, names, cols, encoding, normalize, update, settings["sep"], options)
-        rep = named_by(inp.name, lambda: _finish(unique_batches(reader, budget=eng.budget), slicing, settings,
-                                                 binning, top_n))
+        reader = _reader(inp, names, read_cols, encoding, normalize, update, settings["sep"], read_options)
+        rep = named_by(inp.name, lambda: _finish(read_ahead(unique_batches(reader, budget=eng.budget)), slicing,
+                                                 settings, binning, top_n, budget=eng.budget))
     return rep, engine_block(eng, "streamed", memory=eng.budget)
 
 

@@ -12,7 +12,7 @@ most :data:`SAMPLE` values, the same rows whatever the batches: :func:`~clfeval.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -22,7 +22,8 @@ from clfeval.core.labels import label_str
 from clfeval.core.slicecount import MAX_SLICES, SliceBinning, SliceCounter, SliceTables, bin_edges, sample_keys
 from clfeval.errors import DataError, LabelListError, UsageError
 
-__all__ = ["count_sliced", "slice_binning", "numeric_columns", "SAMPLE", "BINNINGS"]
+__all__ = ["count_sliced", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "at_cut",
+           "fold_cut_tables", "SAMPLE", "BINNINGS"]
 
 #: Values of a numeric ``by`` column sampled for its quantile edges, at most.
 SAMPLE = 200_000
@@ -108,6 +109,167 @@ def slice_binning(batches: Iterable[Any], columns: Sequence[str], *, bins: int, 
     return out
 
 
+def read_ahead(batches: Iterable[Any]) -> Iterator[Any]:
+    """The batches of ``batches``, the next one read in a thread while the caller counts the current one (pyarrow
+    reads without holding the GIL): at most two batches in memory. An error of the reader
+    is raised in the caller; a caller that stops early stops (and closes) the reader."""
+    import queue
+    import threading
+
+    q: queue.Queue = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def put(item: tuple[str, Any]) -> bool:
+        while not stop.is_set():
+            try:
+                q.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def work() -> None:
+        it = iter(batches)
+        try:
+            for b in it:
+                if not put(("batch", b)):
+                    break
+            else:
+                put(("done", None))
+        except BaseException as exc:  # noqa: BLE001  (handed to the caller, raised there)
+            put(("error", exc))
+        finally:
+            close = getattr(it, "close", None)
+            if close is not None:
+                close()
+
+    worker = threading.Thread(target=work, name="clfeval-read-ahead", daemon=True)
+    worker.start()
+    try:
+        while True:
+            kind, value = q.get()
+            if kind == "batch":
+                yield value
+            elif kind == "error":
+                raise value
+            else:
+                return
+    finally:
+        stop.set()
+        worker.join()
+
+
+class RankedSlices:
+    """What the per-slice rankings of ``--by`` with ``--score`` need, gathered during the counting pass: the score
+    (column ``score`` of each batch), whether the gold label is ``positive`` (compared as text, as labels are), and
+    the slice code of the first column set; the codes are made the positions of the sorted slice tables at the
+    end (:meth:`finish`). Parts counted apart (Dask) add (:meth:`merge`)."""
+
+    def __init__(self, score: str, positive: Any, budget: int | None = None) -> None:
+        from clfeval.core.sliceranks import SliceScores
+
+        self.score, self.positive = score, label_str(positive)
+        self.store = SliceScores(score, budget)
+        self.keys: tuple = ()
+
+    def add(self, slicer: SliceCounter, gold: Any, batch: Any) -> None:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        g = gold if isinstance(gold, (pa.Array, pa.ChunkedArray)) else pa.array(np.asarray(gold).tolist())
+        if pa.types.is_dictionary(g.type):
+            g = g.cast(g.type.value_type)
+        text = g if pa.types.is_string(g.type) or pa.types.is_large_string(g.type) else g.cast(pa.string())
+        positive = np.asarray(pc.fill_null(pc.equal(text, self.positive), False).to_numpy(zero_copy_only=False),
+                              dtype=bool)
+        codes = slicer.slice_codes({c: _column(batch, c) for c in slicer.sets[0]}, 0)
+        self.store.add(_column(batch, self.score), positive, codes)
+
+    def finish(self, code_keys: Sequence[tuple], sorted_keys: Sequence[tuple]) -> None:
+        """The slice codes (in the order ``code_keys``) become positions in ``sorted_keys``."""
+        pos = {k: i for i, k in enumerate(sorted_keys)}
+        perm = np.array([pos[k] for k in code_keys] or [0], dtype=np.int32)
+        self.store.parts = [(s, y, perm[c]) for s, y, c in self.store.parts]
+        self.keys = tuple(sorted_keys)
+
+    def merge(self, other: RankedSlices, keys: Sequence[tuple]) -> RankedSlices:
+        """Both parts' items, their codes made positions in ``keys`` (the keys of the added slice tables)."""
+        pos = {k: i for i, k in enumerate(keys)}
+        out = RankedSlices(self.score, self.positive)
+        for part in (self, other):
+            perm = np.array([pos[k] for k in part.keys] or [0], dtype=np.int32)
+            out.store.parts.extend((s, y, perm[c]) for s, y, c in part.store.parts)
+            out.store.n += part.store.n
+        out.keys = tuple(keys)
+        return out
+
+    def rankings(self, n_slices: int, label: str) -> tuple[list[Any], Any]:
+        """The ranking summary of every slice (in the order of the sorted keys) and of all items."""
+        from clfeval.core.sliceranks import slice_rankings
+
+        s, y, c = self.store.arrays()
+        per = slice_rankings(s, y, c, n_slices, label)
+        (overall,) = slice_rankings(s, y, np.zeros(s.size, dtype=np.int32), 1, label)
+        return per, overall
+
+
+#: The predicted label of the items below the cut while the negative label is not known yet (folded into it after
+#: counting: :func:`fold_cut_tables`).
+_BELOW = "\x00below the cut"
+
+
+def at_cut(gold: Any, scores: Any, cut: float, positive: str, column: str) -> tuple[Any, Any]:
+    """A batch's gold labels as text and its predictions at ``cut`` (``positive`` iff score ≥ cut; below: a
+    placeholder label, :func:`fold_cut_tables` makes it the negative class)."""
+    import pyarrow as pa
+
+    from clfeval.core.sliceranks import finite_scores
+
+    g = gold if isinstance(gold, (pa.Array, pa.ChunkedArray)) else pa.array(list(gold))
+    if pa.types.is_dictionary(g.type):
+        g = g.cast(g.type.value_type)
+    if not (pa.types.is_string(g.type) or pa.types.is_large_string(g.type)):
+        g = pa.array([label_str(x) for x in g.to_pylist()], type=pa.string())
+    sc = finite_scores(scores, column)
+    pred = pa.DictionaryArray.from_arrays(pa.array((sc >= float(cut)).astype(np.int8)),
+                                          pa.array([_BELOW, positive])).cast(pa.string())
+    return g, pred
+
+
+def fold_cut_tables(table: Any, tables: list[Any], positive: str) -> tuple[Any, list[Any]]:
+    """The placeholder label of the items below the cut made the negative class (the one gold label other than
+    ``positive``; a binary cut needs no more): the overall table and the slice tables over (negative, positive)."""
+    from clfeval.core.slicecount import SliceTables
+    from clfeval.core.tables import ConfusionTable
+
+    labels = [str(x) for x in table.labels]
+    others = [x for x in labels if x not in (positive, _BELOW)]
+    if len(others) > 1:
+        raise DataError(f"threshold --by needs binary gold labels: {positive!r} and one other; got "
+                        f"{len(others) + 1}.")
+    neg = others[0] if others else f"not {positive}"
+    out = sorted([neg, positive])
+    where = np.array([out.index(neg if x == _BELOW else x) for x in labels])
+
+    def fold(c: np.ndarray) -> np.ndarray:
+        m = np.zeros(c.shape[:-2] + (2, 2), dtype=np.int64)
+        for a in range(len(labels)):
+            for b in range(len(labels)):
+                m[..., where[a], where[b]] += c[..., a, b]
+        return m
+
+    return (ConfusionTable(fold(np.asarray(table.counts)), tuple(out)),
+            [SliceTables(t.columns, t.keys, tuple(out), fold(t.counts), t.binning) for t in tables])
+
+
+def _in_part(exc: DataError, batch: Any) -> DataError:
+    """The error of a batch read from a file, naming the file and the batch's rows."""
+    part = getattr(batch, "part", None)
+    if part is None:
+        return exc
+    return DataError(f"file {part.source.name!r}, rows {part.start + 1} to {part.start + batch.n}: {exc}")
+
+
 def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: Any) -> bool:
     """The one-bincount path of small integer labels and one integer slice column (see
     :meth:`SliceCounter.update_fused`)."""
@@ -120,7 +282,7 @@ def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: 
 def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, order: Sequence[Any] | None = None,
                  max_slices: int = MAX_SLICES, binning: Mapping[str, SliceBinning] | None = None,
                  counter: Counter | None = None, check: bool = True,
-                 lattice: Any = None) -> tuple[Any, list[SliceTables]]:
+                 lattice: Any = None, ranks: Any = None) -> tuple[Any, list[SliceTables]]:
     """The overall confusion table and the slice tables of every column set, in one pass over ``batches``.
 
     Each batch has ``gold``, ``pred``, ``text`` (labels compared as text) and ``extra`` (the ``by`` columns by
@@ -128,7 +290,8 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
     ``gold``, ``pred`` and the ``by`` columns. ``check=False`` (a part of the input, added to others later):
     a column null in every row is not refused here. ``lattice``: a
     :class:`~clfeval.core.latticecount.LatticeCounter` fed the same label codes (the slice search's counts, in
-    the same pass; read its ``result()`` afterwards).
+    the same pass; read its ``result()`` afterwards). ``ranks`` (a :class:`RankedSlices`): the score, class and
+    slice of every item are gathered too, for the per-slice rankings of the first column set.
 
     >>> import pyarrow as pa
     >>> t = pa.table({"gold": ["a", "b", "b", "a"], "pred": ["a", "b", "a", "a"], "src": ["x", "x", "y", "y"]})
@@ -142,6 +305,11 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
         gold, pred = (b.gold, b.pred) if hasattr(b, "gold") else (b.column("gold"), b.column("pred"))
         text = bool(getattr(b, "text", False))
         old, was_text = list(counter.vocab.values), counter.vocab.text
+        if ranks is not None:
+            try:
+                ranks.add(slicer, gold, b)
+            except DataError as exc:
+                raise _in_part(exc, b) from None
         if lattice is None and not text and _fused(slicer, counter, gold, pred, b):
             continue
         try:
@@ -153,10 +321,7 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
             if lattice is not None:
                 lattice.update({c: _column(b, c) for c in lattice.columns}, g, p, counter.vocab.values)
         except DataError as exc:
-            part = getattr(b, "part", None)
-            if part is None:
-                raise
-            raise DataError(f"file {part.source.name!r}, rows {part.start + 1} to {part.start + b.n}: {exc}") from None
+            raise _in_part(exc, b) from None
     if counter.n == 0:
         raise DataError("there are no items to report on.")
     try:
@@ -167,6 +332,8 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
             raise
         raise LabelListError(exc.missing, parameter="order") from None
     tables = slicer.tables(tuple(labels), where)
+    if ranks is not None and tables:
+        ranks.finish(slicer.keys(0), tables[0].keys)
     for t in tables:
         t.check_adds_up(table)
         if check:

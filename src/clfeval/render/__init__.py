@@ -66,8 +66,8 @@ _WHERE = {
     "CheckResult": "runlog", "Ranking": "scores", "RankingOvR": "scores", "ThresholdChoice": "scores",
     "LabelThresholds": "scores", "Calibration": "scores", "Comparison": "significance",
     "MultiComparison": "significance", "Compared": "significance", "ReutersStudy": "study", "FetchedDataset": "study",
-    "FoundSlices": "slicefind", "RankResult": "rank", "SlicedComparison": "slices", "SlicedThreshold": "slices",
-    "SlicedCalibration": "slices",
+    "FoundSlices": "slicefind", "RankResult": "rank", "SlicedComparison": "slicedresults",
+    "SlicedThreshold": "slicedresults", "SlicedCalibration": "slicedresults",
 }
 # None: a section without a layout of its own
 _SECTION_WHERE: dict[str, str | None] = {"ranking": "scores", "ranking_ci": "decisions", "ci": "significance",

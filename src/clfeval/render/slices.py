@@ -7,14 +7,14 @@ from typing import Any
 from clfeval.render import register_section
 from clfeval.render._util import TableBlock, TextBlock, num
 
-__all__ = ["slice_blocks", "SHOWN"]
+__all__ = ["slice_blocks", "SHOWN", "p_text"]
 
 #: Slices listed in text and Markdown at most (the JSON holds every slice).
 SHOWN = 40
 _TABLE_METRICS = 2
 
 
-def _p(x: Any) -> str:
+def p_text(x: Any) -> str:
     if x is None:
         return "–"
     return "<0.0001" if x < 1e-4 else f"{x:.4f}"
@@ -35,7 +35,8 @@ def _order(sec: dict[str, Any]) -> list[dict[str, Any]]:
 
 def slice_blocks(sec: dict[str, Any]) -> list[Any]:
     """Blocks of the section (see :mod:`clfeval.render`)."""
-    tested = sec["tested"][:_TABLE_METRICS]
+    ranked = sec.get("ranking")
+    tested = sec["tested"][:_TABLE_METRICS - (1 if ranked else 0)]  # room for ROC-AUC and AP
     by = ", ".join(sec["by"])
     blocks: list[Any] = [TextBlock(f"By slice: {by} ({sec['n_slices']:,} slices)", heading=True)]
     for b in sec.get("binning", []):
@@ -44,6 +45,8 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
     columns = ["slice", "n"]
     for m in tested:
         columns += [m, "Δ rest", "p (Holm)"]
+    if ranked:
+        columns += ["ROC-AUC", "AP"]
     rows = []
     shown = _order(sec)
     for r in shown:
@@ -51,13 +54,20 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
         for m in tested:
             t = r["tests"].get(m)
             mark = " *" if t and t["flagged"] else ""
-            row += [num(r["metrics"].get(m)), num(r["gap_to_rest"].get(m)), _p(t["p_holm"] if t else None) + mark]
+            row += [num(r["metrics"].get(m)), num(r["gap_to_rest"].get(m)), p_text(t["p_holm"] if t else None) + mark]
+        if ranked:
+            row += [num(r["metrics"].get("roc_auc")), num(r["metrics"].get("average_precision"))]
         rows.append(row)
     rows.append(["overall", f"{sum(r['n'] for r in sec['slices']):,}"]
-                + [x for m in tested for x in (num(sec["overall"][m]), "", "")])
+                + [x for m in tested for x in (num(sec["overall"][m]), "", "")]
+                + ([num(sec["overall"].get("roc_auc")), num(sec["overall"].get("average_precision"))]
+                   if ranked else []))
     caption = (f"Δ rest: the slice's value minus the value of all other items. p: slice against the rest "
                f"({sec['adjustment']['flagged']} marked *); slices below {sec['min_slice']} items are shown, not "
                f"tested.")
+    if ranked:
+        caption += (f" ROC-AUC and AP (average precision): the ranking of each slice's items by {ranked['score']} "
+                    f"for {ranked['positive']}.")
     if len(shown) < len(sec["slices"]):
         caption += f" The {len(shown)} slices with the smallest p of {tested[0]} of {len(sec['slices']):,}; the JSON " \
                    f"holds every slice."
@@ -66,7 +76,7 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
     for m in sec["tested"]:
         h = sec["heterogeneity"][m]
         flagged = [r["slice"] for r in sec["slices"] if r["tests"].get(m, {}).get("flagged")]
-        het_rows.append([m, h["test"], num(h.get("statistic")), _p(h.get("p")), sec["worst"].get(m, "–"),
+        het_rows.append([m, h["test"], num(h.get("statistic")), p_text(h.get("p")), sec["worst"].get(m, "–"),
                          ", ".join(flagged[:5]) + (" …" if len(flagged) > 5 else "") if flagged else "none"])
     blocks.append(TableBlock("Is the gap real? (across slices; slice vs rest adjusted with Holm and "
                              "Benjamini–Yekutieli)", ["metric", "test", "statistic", "p", "worst slice",
@@ -84,83 +94,3 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
 
 
 register_section("slices", slice_blocks)
-
-
-def _compare_blocks(r: Any) -> list[Any]:
-    from clfeval.render.significance import comparison_blocks
-
-    d = r.to_dict()
-    o = d["overall"]
-    a, b = o["names"]["a"], o["names"]["b"]
-    blocks: list[Any] = [TextBlock(f"Compare by slice: {', '.join(d['by'])}", heading=True)]
-    if d["simpson"]:
-        blocks.append(TextBlock(d["simpson"], style="bold"))
-    rows = [[s["slice"] + (" (small)" if s["small"] else ""), f"{s['n']:,}", num(s.get("a")), num(s.get("b")),
-             num(s.get("delta")), _p(s.get("p")), _p(s.get("p_holm")) + (" *" if s.get("significant") else ""),
-             _p(s.get("p_by"))] for s in d["slices"][:SHOWN]]
-    rows.append(["overall", f"{o['n']:,}", num(o["a"]), num(o["b"]), num(o["delta"]), _p(o["p_value"]), "", ""])
-    blocks.append(TableBlock(f"{o['metric']} per slice ({o['test']}, {o['samples']:,} samples per slice)",
-                             ["slice", "n", a, b, "δ = A − B", "p", "p (Holm)", "p (BY)"], rows,
-                             caption=f"One-sided p for '{a} better than {b}' in each slice; Holm-adjusted p < α "
-                                     f"marked *.", numeric_from=1))
-    for bn in d.get("binning", []):
-        blocks.append(TextBlock(f"Column {bn['column']} cut into {len(bn['edges']) - 1} {bn['binning']} bins; edges: "
-                                f"{', '.join(f'{e:.6g}' for e in bn['edges'])}."))
-    blocks.append(TextBlock("Overall", heading=True))
-    blocks.extend(comparison_blocks(r.overall))
-    for note in d["notes"]:
-        blocks.append(TextBlock(note, style="dim"))
-    return blocks
-
-
-def _register() -> None:
-    from clfeval.render import register
-    from clfeval.render._util import blocks_to_markdown, blocks_to_rich
-    from clfeval.significance.slicecompare import SlicedComparison
-
-    register(SlicedComparison, text=lambda r: blocks_to_rich(_compare_blocks(r)),
-             markdown=lambda r: blocks_to_markdown(_compare_blocks(r)))
-
-
-_register()
-
-
-def _register_threshold() -> None:
-    from clfeval.engines.slicescores import SlicedThreshold
-    from clfeval.render import register
-    from clfeval.render._util import blocks_to_markdown, blocks_to_rich
-    from clfeval.render.scores import threshold_blocks
-
-    def blocks(r: Any) -> list[Any]:
-        return [*threshold_blocks(r.choice),
-                TextBlock(f"The cut {r.slices['threshold']:g}, chosen once overall, on every slice of the test data."),
-                *slice_blocks(r.slices)]
-
-    register(SlicedThreshold, text=lambda r: blocks_to_rich(blocks(r)),
-             markdown=lambda r: blocks_to_markdown(blocks(r)))
-
-
-_register_threshold()
-
-
-def _register_calibration() -> None:
-    from clfeval.engines.slicescores import SlicedCalibration
-    from clfeval.render import register
-    from clfeval.render._util import blocks_to_markdown, blocks_to_rich
-    from clfeval.render.scores import calibration_blocks
-
-    def blocks(r: Any) -> list[Any]:
-        rows = [[s["slice"] + (" (small)" if s["small"] else ""), f"{s['n']:,}", num(s.get("ece")),
-                 num(s.get("mce")), num(s.get("brier")), num(s.get("log_loss"))] for s in r.slices[:SHOWN]]
-        o = r.overall
-        rows.append(["overall", f"{o.n:,}", num(o.ece), num(o.mce), num(o.brier), num(o.log_loss)])
-        return [*calibration_blocks(o), TextBlock(f"By slice: {', '.join(r.by)} ({len(r.slices):,} slices)",
-                                                  heading=True),
-                TableBlock("Calibration per slice (the same bins)", ["slice", "n", "ECE", "MCE", "Brier", "log loss"],
-                           rows, numeric_from=1)]
-
-    register(SlicedCalibration, text=lambda r: blocks_to_rich(blocks(r)),
-             markdown=lambda r: blocks_to_markdown(blocks(r)))
-
-
-_register_calibration()

@@ -155,6 +155,7 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
                                     int(samples), rng)
     adjusted = {m: (T.holm(p), T.benjamini_yekutieli(p)) for m, p in pvals.items()}
     gold_rows = counts.sum(axis=2)
+    shares = {m: _successes(m, labels, counts) for m in tested if T.is_proportion(m)}  # every slice at once
     rows = []
     for i, name in enumerate(names):
         classes = int((gold_rows[i] > 0).sum())
@@ -179,7 +180,7 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
                                    "direction": None if worse is None else ("worse" if worse else "better")}
         if ci is not None:
             row["ci"] = {m: _bootstrap(fns[m], counts[i], ci, ci_samples, rng) for m in tested}
-        row["counts"] = {m: [int(x) for x in _successes(m, labels, counts[i])] for m in tested if T.is_proportion(m)}
+        row["counts"] = {m: [int(shares[m][0][i]), int(shares[m][1][i])] for m in shares}
         rows.append(row)
     worst = {}
     for m in tested:
@@ -215,11 +216,35 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
     return out
 
 
-def _successes(name: str, labels: Sequence[str], table: np.ndarray) -> tuple[int, int]:
+def with_rankings(section: dict[str, Any], per: Sequence[Any], overall: Any, score: str) -> dict[str, Any]:
+    """The ``slices`` section with each slice's ROC-AUC and average precision of the score column ``score`` (the
+    ranking summaries ``per`` slice, in the section's order, and ``overall``; the catalogue's ranking metrics read
+    them). A slice without positives or negatives has them undefined (listed under ``undefined``)."""
+    from clfeval.core.ranksummary import DEFINITIONS
+
+    names = ("roc_auc", "average_precision")
+    rows = []
+    for row, summary in zip(section["slices"], per, strict=True):
+        values = {m: float(_ranking_metric(m)(summary)) for m in names}
+        undefined = [m for m in names if math.isnan(values[m])]
+        rows.append({**row, "metrics": {**row["metrics"], **values}, "undefined": [*row["undefined"], *undefined],
+                     "ranking": {"n_positive": summary.n_positive, "n_negative": summary.n_negative,
+                                 "pairs": summary.pairs, "pairs_in_order": summary.pairs_in_order}})
+    out = {**section, "slices": rows, "metrics": [*section["metrics"], *names],
+           "overall": {**section["overall"], **{m: float(_ranking_metric(m)(overall)) for m in names}},
+           "ranking": {"score": score, "positive": overall.positive, "metrics": list(names),
+                       "definitions": {m: DEFINITIONS[m] for m in names},
+                       "how": "one ranking summary per slice (exact pair counts, average precision summed per "
+                              "slice) from one sort of the items by slice and score"}}
+    return out
+
+
+def _successes(name: str, labels: Sequence[str], tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(successes, trials) of a proportion metric in each of ``tables`` (S, K, K)."""
     lab = catalog.parse(name)[1]
     index = None if lab is None else resolve_label(lab, list(labels), option="slice_metrics")
-    succ, trials = T.proportion_counts(name, table, index)
-    return int(succ), int(trials)
+    succ, trials = T.proportion_counts(name, tables, index)
+    return np.asarray(succ), np.asarray(trials)
 
 
 def _notes(rows: list[dict], tables: SliceTables, min_slice: int, testable: np.ndarray) -> list[str]:
@@ -267,3 +292,11 @@ def slices_frame(result: Any) -> Any:
                         f"flagged:{m}": t["flagged"]})
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _ranking_metric(name: str) -> Callable[[Any], float]:
+    """The catalogue's compute of a ranking metric (of a :class:`~clfeval.core.ranksummary.RankingSummary`)."""
+    found = catalog.find(name)
+    if found is None or found[0].input != "ranking":
+        raise KeyError(name)
+    return found[0].compute
