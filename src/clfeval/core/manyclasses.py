@@ -52,7 +52,7 @@ class Shown:
                 f"--format json.")
 
 
-def _f1_key(f1: float) -> float:
+def _f1_key(f1: float | None) -> float:
     return math.inf if f1 is None or (isinstance(f1, float) and math.isnan(f1)) else float(f1)
 
 
@@ -106,8 +106,8 @@ def from_per_class(labels: Sequence[Any], per_class: Mapping[str, Mapping[str, A
     """:func:`for_table` / :func:`for_figure` of a result's ``per_class`` dict (support and F1 read from it)."""
     labels = [str(x) for x in labels]
     sup = {lab: (per_class.get(lab) or {}).get(support_key) or 0 for lab in labels}
-    f1 = {lab: (per_class.get(lab) or {}).get(f1_key) for lab in labels}
-    f1 = {k: (math.nan if v is None else v) for k, v in f1.items()}
+    f1_read = {lab: (per_class.get(lab) or {}).get(f1_key) for lab in labels}
+    f1: dict[str, float] = {k: (math.nan if v is None else v) for k, v in f1_read.items()}
     return for_figure(labels, sup, f1) if figure else for_table(labels, sup, f1)
 
 

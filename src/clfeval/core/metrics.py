@@ -110,7 +110,8 @@ class ClassCounts(NamedTuple):
     @property
     def support(self) -> np.ndarray:
         """Gold items of each class: TP + FN."""
-        return self.tp + self.fn
+        out: np.ndarray = self.tp + self.fn
+        return out
 
 
 def class_counts(cm: np.ndarray) -> ClassCounts:
@@ -531,7 +532,8 @@ def macro_average(values: np.ndarray, undefined: np.ndarray, zero_division: floa
         cnt = keep.sum(axis=-1)
         s = np.where(keep, values, 0.0).sum(axis=-1)
         return safe_divide(s, cnt, math.nan)[0]
-    return values.mean(axis=-1)
+    out: np.ndarray = values.mean(axis=-1)
+    return out
 
 
 def weighted_average(values: np.ndarray, undefined: np.ndarray, support: np.ndarray, zero_division: float = 0.0) -> np.ndarray:
@@ -637,7 +639,8 @@ class TableStats:
         """From multi-label tables (..., L, 2, 2) = [[TN, FP], [FN, TP]] and their per-item sums."""
         c = binary_class_counts(counts)
         shape = np.shape(c.tp)[:-1]
-        as_arr = lambda x: np.broadcast_to(np.asarray(x), shape)  # noqa: E731
+        def as_arr(x: Any) -> np.ndarray:
+            return np.broadcast_to(np.asarray(x), shape)
         return cls(c, as_arr(n_items), None, as_arr(exact), as_arr(jaccard_sum), as_arr(jaccard_empty))
 
     @property
