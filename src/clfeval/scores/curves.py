@@ -121,8 +121,13 @@ class PairCounts:
     """``n``, ``prevalence`` and ``pairs`` of anything with ``n_positive`` and ``n_negative`` (rankings in
     memory, beyond it, binned)."""
 
-    n_positive: int
-    n_negative: int
+    @property
+    def n_positive(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def n_negative(self) -> int:
+        raise NotImplementedError
 
     @property
     def n(self) -> int:
@@ -246,7 +251,8 @@ class Ranking(PairCounts, Display):
         t = float(threshold)
         tp = self.n_positive - int(np.searchsorted(self.pos_scores, t, side="left"))
         fp = self.n_negative - int(np.searchsorted(self.neg_scores, t, side="left"))
-        return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp), np.int64(self.n_negative - fp))
+        # ClassCounts is annotated for (..., K) arrays; one cut's counts are NumPy integers, which every metric takes
+        return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp), np.int64(self.n_negative - fp))  # type: ignore[arg-type]
 
     def sweep(self, *, beta: float = 1.0, cost_fp: float = 1.0, cost_fn: float = 1.0, zero_division: Any = 0) -> Sweep:
         """The threshold sweep: every cut with TP, FP, FN, TN, P, R, F-beta, TPR, FPR and expected cost."""
@@ -475,7 +481,7 @@ def ovr_of(labs: Sequence[str], n: int, rankings: dict[str, Any], micro_rk: Any,
         per_class[lab] = {"roc_auc": float(auc[j]), "average_precision": float(ap[j]), "support": rk.n_positive,
                           "prevalence": rk.prevalence}
     for metric, vals in (("roc_auc", auc), ("average_precision", ap)):
-        bad = [labs[j] for j in np.flatnonzero(np.isnan(vals))]
+        bad = [labs[int(j)] for j in np.flatnonzero(np.isnan(vals))]
         if bad:
             undefined.append({"metric": metric, "labels": bad,
                               "reason": "a label needs positive and negative items" if metric == "roc_auc"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 import numpy as np
 
@@ -78,6 +78,7 @@ class Sweep:
         """Rows as plain data; with ``max_rows``, that many rows spread evenly over the sweep
         (first and last cut always included)."""
         n = len(self)
+        idx: Iterable[int]
         if max_rows is None or n <= max_rows:
             idx = range(n)
         else:
