@@ -61,7 +61,7 @@ def _largest(labels: Sequence[str], support: Mapping[str, float], n: int) -> lis
     return [labels[i] for i in order[:n]]
 
 
-def _hardest(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[str, float], n: int,
+def _hardest(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[str, float | None], n: int,
              leave_out: Sequence[str] = ()) -> list[str]:
     skip = set(leave_out)
     cand = [lab for lab in labels if lab not in skip and float(support.get(lab) or 0) > 0]
@@ -69,7 +69,7 @@ def _hardest(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[st
     return cand[:n]
 
 
-def for_table(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[str, float]) -> Shown:
+def for_table(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[str, float | None]) -> Shown:
     """The rows of a per-class table.
 
     >>> s = for_table([f"c{i}" for i in range(60)], {f"c{i}": 100 - i for i in range(60)},
@@ -84,7 +84,8 @@ def for_table(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[s
     return Shown(tuple(top + _hardest(labels, support, f1, HARDEST, top)), len(labels))
 
 
-def for_figure(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[str, float] | None = None) -> Shown:
+def for_figure(labels: Sequence[str], support: Mapping[str, float],
+               f1: Mapping[str, float | None] | None = None) -> Shown:
     """The classes a figure draws (at most :data:`FIGURE_ALL`), in the given label order; beyond, the largest
     by support, the hardest of them (lowest F1) marked.
 

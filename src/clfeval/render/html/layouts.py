@@ -518,10 +518,10 @@ def _builtin() -> None:
                     (Calibration, calibration_page), (Comparison, comparison_page), (MultiComparison, multi_page),
                     (ProtocolResult, protocol_page), (ReutersStudy, study_page), (RankResult, rank_page)):
         register_layout(cls, fn)
-    for cls, fn in _decision_layouts().items():
-        register_layout(cls, fn)
-    for cls, fn in pages.generic().items():
-        register_layout(cls, fn)
+    for kind, layout in _decision_layouts().items():
+        register_layout(kind, layout)
+    for kind, layout in pages.generic().items():
+        register_layout(kind, layout)
 
 
 def layout(result: Any, figs: Figures | None = None) -> Page:
