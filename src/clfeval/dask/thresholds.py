@@ -158,9 +158,11 @@ class DaskRanking:
         t = float(threshold)
         if t not in self._at:
             counts = run(self._client, *[dask.delayed(_at_least, pure=True)(p, t) for p in self._runs])
-            self._at[t] = tuple(int(x) for x in np.sum(counts, axis=0)) if counts else (0, 0)
+            total = np.sum(counts, axis=0) if counts else np.zeros(2, dtype=np.int64)
+            self._at[t] = (int(total[0]), int(total[1]))
         tp, fp = self._at[t]
-        return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp), np.int64(self.n_negative - fp))
+        # ClassCounts is annotated for (..., K) arrays; one cut's counts are NumPy integers, which every metric takes
+        return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp), np.int64(self.n_negative - fp))  # type: ignore[arg-type]
 
 
 def threshold(test: Any, dev: Any = None, *, gold: str = "gold", score: str = "score", positive: Any,

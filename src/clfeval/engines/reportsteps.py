@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from clfeval.errors import DataError, LabelListError
+
+if TYPE_CHECKING:
+    from clfeval.engines.scorecols import ScoredFile
+    from clfeval.io.predictions import Predictions
 
 __all__ = ["named_by", "streamed", "streamed_scores", "in_memory", "on_dask"]
 
@@ -81,6 +85,7 @@ def in_memory(inp: Any, cols: dict[str, Any], threshold: float | None, settings:
     from clfeval.io.predictions import read_predictions
 
     scores = None
+    preds: ScoredFile | Predictions
     score, prefix, pred = cols["score"], cols["prefix"], cols["pred"]
     if score is not None or prefix is not None or threshold is not None:
         sf = read_scored(inp, gold=cols["gold"], score=score, prefix=prefix, pred=None if threshold is not None else pred,
