@@ -58,6 +58,7 @@ __all__ = [
     "ClassCounts",
     "TableStats",
     "class_counts",
+    "cut_counts",
     "binary_class_counts",
     "one_vs_rest_tables",
     "pooled",
@@ -112,6 +113,17 @@ class ClassCounts(NamedTuple):
         """Gold items of each class: TP + FN."""
         out: np.ndarray = self.tp + self.fn
         return out
+
+
+def cut_counts(tp: int, fp: int, n_positive: int, n_negative: int) -> ClassCounts:
+    """TP, FP, FN, TN of one cut of a binary ranking, as NumPy integers.
+
+    >>> [int(x) for x in cut_counts(3, 1, 4, 6)]
+    [3, 1, 1, 5]
+    """
+    fn, tn = n_positive - tp, n_negative - fp
+    # ClassCounts is annotated for (..., K) arrays; one cut's counts are NumPy integers, which every metric takes
+    return ClassCounts(np.int64(tp), np.int64(fp), np.int64(fn), np.int64(tn))  # type: ignore[arg-type]
 
 
 def class_counts(cm: np.ndarray) -> ClassCounts:

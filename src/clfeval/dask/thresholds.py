@@ -27,7 +27,7 @@ import dask
 import numpy as np
 import pyarrow as pa
 
-from clfeval.core.metrics import ClassCounts
+from clfeval.core.metrics import ClassCounts, cut_counts
 from clfeval.dask.parts import Parts, parts_of, persist, probe, run
 from clfeval.dask.rankings import Runs, merged_range, range_plan, range_stats_of, ranking_of
 from clfeval.scores.columns import ScoreSource, is_integer_column
@@ -161,8 +161,7 @@ class DaskRanking:
             total = np.sum(counts, axis=0) if counts else np.zeros(2, dtype=np.int64)
             self._at[t] = (int(total[0]), int(total[1]))
         tp, fp = self._at[t]
-        # ClassCounts is annotated for (..., K) arrays; one cut's counts are NumPy integers, which every metric takes
-        return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp), np.int64(self.n_negative - fp))  # type: ignore[arg-type]
+        return cut_counts(tp, fp, self.n_positive, self.n_negative)
 
 
 def threshold(test: Any, dev: Any = None, *, gold: str = "gold", score: str = "score", positive: Any,

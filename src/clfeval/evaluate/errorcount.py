@@ -127,7 +127,8 @@ class ErrorCounter:
         a = self.analyzer
         tokens = self.terms.add_texts(a, texts, codes)
         n = len(codes)
-        counts: np.ndarray | list[int] = np.bincount(np.asarray(codes, dtype=np.int64), minlength=len(self.cells)) if n else []
+        counts: np.ndarray | list[int] = (np.bincount(np.asarray(codes, dtype=np.int64), minlength=len(self.cells))
+                                          if n else [])
         for c, m in enumerate(counts):
             if m:
                 self.docs[c] = self.docs.get(c, 0) + int(m)

@@ -88,7 +88,8 @@ def count_batches(batches: Iterable[Any], *, order: Sequence[Any] | None = None,
             where = getattr(b, "part", None)
             if where is None:
                 raise
-            raise DataError(f"file {where.source.name!r}, rows {where.start + 1} to {where.start + b.n}: {exc}") from None
+            raise DataError(f"file {where.source.name!r}, rows {where.start + 1} to {where.start + b.n}: "
+                            f"{exc}") from None
         if errors is not None:
             g, p = got
             values = counter.vocab.values

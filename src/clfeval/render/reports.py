@@ -140,8 +140,9 @@ def report_blocks(rep: Report) -> list[Block]:
     if rep.kind != "multilabel":
         cap += " On single-label data micro-P = micro-R = micro-F1 = accuracy."
     blocks.append(TableBlock("Averages over classes", avg_cols, avg_rows, caption=cap))
-    overall: list[list[Any]] = [["accuracy" if rep.kind != "multilabel" else "subset accuracy (exact set match)", rep.accuracy],
-               ["error rate", rep.error_rate]]
+    overall: list[list[Any]] = [
+        ["accuracy" if rep.kind != "multilabel" else "subset accuracy (exact set match)", rep.accuracy],
+        ["error rate", rep.error_rate]]
     if rep.kind == "multilabel":
         overall += [["Hamming loss", rep.hamming_loss], ["Jaccard (mean per item)", rep.jaccard]]
     else:

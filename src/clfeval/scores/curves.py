@@ -57,7 +57,7 @@ from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score
 from clfeval.core.validation import check_finite
 from clfeval.errors import DataError, UsageError
 from clfeval.core.gold import EncodedGold, binary_gold, indicator_gold
-from clfeval.core.metrics import ClassCounts
+from clfeval.core.metrics import ClassCounts, cut_counts
 from clfeval.scores.objectives import Objective, choose_cut, parse_objective
 from clfeval.scores.sorting import PARALLEL_MIN, pairs_and_ap, simd_sort, split_sorted, strategy, threads
 from clfeval.scores.sweep import Cuts, Sweep, sweep_of
@@ -251,8 +251,7 @@ class Ranking(PairCounts, Display):
         t = float(threshold)
         tp = self.n_positive - int(np.searchsorted(self.pos_scores, t, side="left"))
         fp = self.n_negative - int(np.searchsorted(self.neg_scores, t, side="left"))
-        # ClassCounts is annotated for (..., K) arrays; one cut's counts are NumPy integers, which every metric takes
-        return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp), np.int64(self.n_negative - fp))  # type: ignore[arg-type]
+        return cut_counts(tp, fp, self.n_positive, self.n_negative)
 
     def sweep(self, *, beta: float = 1.0, cost_fp: float = 1.0, cost_fn: float = 1.0, zero_division: Any = 0) -> Sweep:
         """The threshold sweep: every cut with TP, FP, FN, TN, P, R, F-beta, TPR, FPR and expected cost."""

@@ -50,7 +50,7 @@ from typing import Any, Iterable, Iterator, Literal
 
 import numpy as np
 
-from clfeval.core.metrics import ClassCounts
+from clfeval.core.metrics import ClassCounts, cut_counts
 from clfeval.core.validation import MEMORY_BUDGET
 from clfeval.errors import DataError, UsageError
 from clfeval.io.outputs import checkpoint, deferred_signals
@@ -470,9 +470,7 @@ class RankingStore:
         t = np.array([float(threshold)])
         tp = self.n_positive - int(self._count_below(t, 0)[0])
         fp = self.n_negative - int(self._count_below(t, 1)[0])
-        # ClassCounts is annotated for (..., K) arrays; one cut's counts are NumPy integers, which every metric takes
-        return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp),  # type: ignore[arg-type]
-                           np.int64(self.n_negative - fp))  # type: ignore[arg-type]
+        return cut_counts(tp, fp, self.n_positive, self.n_negative)
 
     def close(self) -> None:
         """Drop the runs (and the spill directory, when the store owns it)."""
