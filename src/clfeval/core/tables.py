@@ -39,6 +39,7 @@ from clfeval.errors import DataError
 
 if TYPE_CHECKING:
     from clfeval.core.sparse import SparseConfusionTable, SparseJointTable
+
 __all__ = [
     "ConfusionTable",
     "MultilabelTable",

@@ -164,8 +164,7 @@ def _item_problem(m: _Metric, g: Any, xa: Any, xb: Any) -> _Problem:
         raise DataError(f"gold, pred_a and pred_b must have one entry per item; got {len(g)}, {len(xa)} and {len(xb)}.")
     if len(g) == 0:
         raise DataError("there are no items to compare.")
-    assert m.item_fn is not None  # an item-level metric (a callable or a score metric)
-    eng = rs.IndexEngine(rs.CallableItems(g, xa, xb, m.item_fn))
+    eng = rs.IndexEngine(rs.CallableItems(g, xa, xb, m.item_fn))  # type: ignore[arg-type]  # an item metric: item_fn
     return _Problem(m, eng, len(g), None, None, "index resampling (the metric is called on each replicate)")
 
 
@@ -201,12 +200,10 @@ def _problem(gold: Any, pred_a: Any, pred_b: Any, metric: Any, *, labels: Sequen
     pos = {label_str(x): i for i, x in enumerate(jt.labels)}
     lut = np.array([pos.get(label_str(x), -1) for x in raw], dtype=np.int64)
     g, a, b = lut[g], lut[a], lut[b]
-    table_fn = m.table_fn
-    assert table_fn is not None  # a catalogue metric of the counts
-    if m.trace_only:
-        items = rs.CodedItems((g == a).astype(np.int64), (g == b).astype(np.int64), 2, rs.trace_value(table_fn))
+    if m.trace_only:  # a catalogue metric of the counts: table_fn is set (_Metric holds either kind's function)
+        items = rs.CodedItems((g == a).astype(np.int64), (g == b).astype(np.int64), 2, rs.trace_value(m.table_fn))  # type: ignore[arg-type]
     else:
-        items = rs.CodedItems(g * k + a, g * k + b, k * k, lambda t: table_fn(t.reshape(t.shape[0], k, k)))
+        items = rs.CodedItems(g * k + a, g * k + b, k * k, lambda t: m.table_fn(t.reshape(t.shape[0], k, k)))  # type: ignore[misc]
     return _Problem(m, rs.IndexEngine(items), jt.n, jt.labels, jt.discordant(), "index resampling of the items")
 
 # --- tests ---------------------------------------------------------------------
@@ -670,8 +667,7 @@ class _Systems:
                 if len(x) != len(self.gold):
                     raise DataError(f"gold and system {n!r} must have one entry per item; got {len(self.gold)} "
                                     f"and {len(x)}.")
-                assert self.metric.item_fn is not None  # a callable or a score metric
-                self.scores[n] = float(self.metric.item_fn(self.gold, x))
+                self.scores[n] = float(self.metric.item_fn(self.gold, x))  # type: ignore[misc]
             self.codes = None
             return
         columns = [gold] + list(preds.values())
