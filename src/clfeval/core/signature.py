@@ -28,7 +28,8 @@ from __future__ import annotations
 import functools
 import numbers
 import platform
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from clfeval._version import __version__
 
@@ -40,7 +41,7 @@ ALWAYS = ("numpy", "scipy", "pyarrow")
 OPTIONAL = ("scikit-learn", "PyStemmer")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _dist_version(dist: str) -> str | None:
     from importlib.metadata import PackageNotFoundError, version
 

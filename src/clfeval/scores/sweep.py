@@ -11,8 +11,9 @@ sweep — which is how rankings beyond memory choose a threshold.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
