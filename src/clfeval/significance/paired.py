@@ -168,8 +168,7 @@ def _item_problem(m: _Metric, g: Any, xa: Any, xb: Any) -> _Problem:
 
 def _count_problem(m: _Metric, jt: Any, streamed: str = "") -> _Problem:
     """The count-based engine over the non-empty cells of a joint (gold, A, B) table (dense or sparse)."""
-    assert m.table_fn is not None  # a catalogue metric of the counts
-    eng = rs.CountEngine.of_table(jt, m.table_fn, m.stats_fn, trace_only=m.trace_only)
+    eng = rs.CountEngine.of_table(jt, m.table_fn, m.stats_fn, trace_only=m.trace_only)  # type: ignore[arg-type]
     what = ("the four cells (A right?, B right?) of the joint table" if m.trace_only
             else f"the {eng.groups} non-empty cells of the joint (gold, A, B) table")
     return _Problem(m, eng, jt.n, jt.labels, jt.discordant(),
@@ -649,9 +648,8 @@ class _Systems:
                  beta: float, positive: Any) -> None:
         self.scores: dict[str, float] = {}
         self.tables = gold if hasattr(gold, "pairs") else None  # counted elsewhere (streamed): core.counting
-        self.codes: dict[str, np.ndarray] | None
         if self.tables is not None:
-            self.labels, self.codes = self.tables.labels, {}
+            self.labels, self.codes = self.tables.labels, dict[str, np.ndarray]()
             self.metric = _resolve(metric, self.labels, zd, beta)
             for n in self.tables.names:
                 t = self.tables.table(n)
@@ -670,7 +668,7 @@ class _Systems:
                     raise DataError(f"gold and system {n!r} must have one entry per item; got {len(self.gold)} "
                                     f"and {len(x)}.")
                 self.scores[n] = float(self.metric.item_fn(self.gold, x))  # type: ignore[misc]
-            self.codes = None
+            self.codes = None  # type: ignore[assignment]  # item metrics hold no codes (no room for a declaration)
             return
         columns = [gold] + list(preds.values())
         codes, r, raw = encode_labels(columns, ["gold"] + [f"system {n!r}" for n in preds])
