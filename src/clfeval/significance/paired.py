@@ -168,7 +168,7 @@ def _item_problem(m: _Metric, g: Any, xa: Any, xb: Any) -> _Problem:
 
 def _count_problem(m: _Metric, jt: Any, streamed: str = "") -> _Problem:
     """The count-based engine over the non-empty cells of a joint (gold, A, B) table (dense or sparse)."""
-    eng = rs.CountEngine.of_table(jt, m.table_fn, m.stats_fn, trace_only=m.trace_only)  # type: ignore[arg-type]
+    eng = rs.CountEngine.of_table(jt, m.table_fn, m.stats_fn, trace_only=m.trace_only)  # type: ignore[arg-type]  # a count metric: table_fn
     what = ("the four cells (A right?, B right?) of the joint table" if m.trace_only
             else f"the {eng.groups} non-empty cells of the joint (gold, A, B) table")
     return _Problem(m, eng, jt.n, jt.labels, jt.discordant(),
