@@ -122,7 +122,7 @@ def _run(argv: list[str] | None, state: dict[str, Any]) -> int:
     except Interrupted as exc:
         return _interrupted(signal.Signals(exc.signum).name, exc.exit_code)
     except BrokenPipeError:
-        sys.stdout = None  # type: ignore[assignment]  # nothing more can reach the reader that left
+        sys.stdout = None  # nothing more can reach the reader that left
         return 1
     except GateNotMet as exc:
         message(f"clfeval: gate not met: {exc.with_names(option_names(state.get('command')))}")

@@ -8,12 +8,15 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from clfeval.core.inert import shown
 from clfeval.errors import InputFileError, UsageError
+
+if TYPE_CHECKING:
+    from clfeval.io.outputs import Target
 
 __all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option",
            "check_paths",
@@ -36,7 +39,7 @@ class Group(click.Group):
         return name, cmd, rest
 
 
-class _Commands(dict):  # type: ignore[type-arg]
+class _Commands(dict[str, click.Command]):
     """The commands of a :class:`LazyGroup`: a command named in ``lazy`` is imported when it is first looked up."""
 
     def __init__(self, lazy: dict[str, str]) -> None:
@@ -87,7 +90,7 @@ class LazyGroup(Group):
 
     def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.commands = _Commands(dict(lazy or {}))
+        self.commands: _Commands = _Commands(dict(lazy or {}))
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*dict.keys(self.commands), *self.commands.lazy})
@@ -127,7 +130,8 @@ def option_names(command: click.Command | None) -> dict[str, str]:
     return names
 
 
-def check_paths(inputs: Iterable[tuple[str, Path | None]] = (), outputs: Iterable[tuple[str, Path | None]] = ()) -> Any:
+def check_paths(inputs: Iterable[tuple[str, str | os.PathLike[str] | None]] = (),
+                outputs: Iterable[tuple[str, str | os.PathLike[str] | None] | Target] = ()) -> Any:
     """Before any long work: resolve every output and refuse one that would destroy an input or another output.
 
     See :func:`clfeval.io.outputs.check_paths`.
@@ -167,7 +171,7 @@ def resolve_format(fmt: str | None, output: Path | None) -> str:
     named = format_of(output)
     if fmt is None:
         fmt = named or "text"
-    elif named is not None and named != fmt:
+    elif named is not None and named != fmt and output is not None:
         raise UsageError(f"--format {fmt} contradicts --output {shown(str(output))!r}, whose extension "
                          f"{output.suffix!r} means {named}; drop --format (the format follows the extension), "
                          f"or give the output a name that matches it.")
@@ -226,7 +230,7 @@ def reading_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def input_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Column names and format of a predictions file."""
-    opts = [
+    opts: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
         click.option("--gold", default="gold", show_default=True, help="Column of gold (true) labels."),
         click.option("--pred", default="pred", show_default=True, help="Column of predicted labels."),
         click.option("--id", "id_col", default=None, help="Column of item ids (default: 'id' when present)."),
@@ -446,7 +450,10 @@ def progress(description: str, total: int | None = None) -> Iterator[Callable[[i
     Yields ``advance(steps)``.
     """
     if not sys.stderr.isatty():
-        yield lambda steps=1: None
+        def silent(steps: int = 1) -> None:
+            return None
+
+        yield silent
         return
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -454,7 +461,11 @@ def progress(description: str, total: int | None = None) -> Iterator[Callable[[i
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(description, total=total)
-        yield lambda steps=1: bar.advance(task, steps)
+
+        def advance(steps: int = 1) -> None:
+            bar.advance(task, steps)
+
+        yield advance
 
 
 @contextlib.contextmanager

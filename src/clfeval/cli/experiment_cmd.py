@@ -116,7 +116,7 @@ def read_data(path: Any, text_col: str, label_col: str, id_col: str | None, mult
                           encoding=encoding, normalize=normalize, sep=sep)
 
 
-def run_outputs(inputs: list[tuple[str, Path | None]], output: Path | None, runs_db: Path | None, *,
+def run_outputs(inputs: list[tuple[str, str | Path | None]], output: Path | None, runs_db: Path | None, *,
                 predictions_out: Path | None = None, errors_out: Path | None = None) -> Any:
     """Check every output of a recorded run before the long part; returns the run log (or None).
 
@@ -237,8 +237,8 @@ def _write_and_record(command: str, result: Any, settings: dict[str, Any], src: 
         if predictions_out is not None:
             write_predictions(result, predictions_out, files=files)
         if page is not None:
-            files.stage(page[0], lambda p, text=page[1]: Path(p).write_text(text, encoding="utf-8", newline=""),
-                        option="--errors")
+            text = page[1]
+            files.stage(page[0], lambda p: Path(p).write_text(text, encoding="utf-8", newline=""), option="--errors")
         result = finish_run(result, fmt, output, files, None if log is None else record)
     if predictions_out is not None:
         message(f"wrote the out-of-fold predictions to {predictions_out}")

@@ -11,6 +11,7 @@ interval now and the number of items for a target width (see
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -86,7 +87,9 @@ def power(files: tuple[Path, ...], metric: str, delta: float | None, width: floa
         raise UsageError("option --width is about one system's interval: give one file (two files answer --delta).")
     read = [one_repeat(read_predictions(existing_file(f), gold=gold, pred=pred, id=id_col, input_format=input_format,
                                         encoding=encoding, normalize=normalize_labels), repeat) for f in files]
-    common = dict(metric=metric, samples=samples, seed=seed, zero_division=zero_division, beta=beta, unit=unit)
+    common: dict[str, Any] = dict(metric=metric, samples=samples, seed=seed, zero_division=zero_division, beta=beta,
+                                  unit=unit)
+    result: object
     if len(read) == 1:
         result = interval_width(read[0].gold, read[0].pred, level=level, width=width, **common)
     else:

@@ -198,7 +198,8 @@ class Metric:
 
     def range_text(self) -> str:
         lo, hi = self.range
-        fmt = lambda x: "∞" if x == math.inf else "−∞" if x == -math.inf else f"{x:g}"  # noqa: E731
+        def fmt(x: float) -> str:
+            return "∞" if x == math.inf else "−∞" if x == -math.inf else f"{x:g}"
         return f"[{fmt(lo)}, {fmt(hi)}{')' if hi == math.inf else ']'}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -253,7 +254,8 @@ def _averages(base: str, title: str, uses_beta: bool = False) -> list[Metric]:
     word = title
 
     def mean(e: Any) -> tuple[np.ndarray, np.ndarray]:
-        v = M.macro_average(*e(key), e.zd)
+        values, undefined = e(key)
+        v = M.macro_average(values, undefined, e.zd)
         return v, _none(v)  # not listed: the per-label values it averages are
 
     macro = Metric(
@@ -289,7 +291,8 @@ def _averages(base: str, title: str, uses_beta: bool = False) -> list[Metric]:
 
 def _accuracy(e: Any) -> tuple[np.ndarray, np.ndarray]:
     if e.stats.multilabel:
-        return e("subset_accuracy")
+        subset: tuple[np.ndarray, np.ndarray] = e("subset_accuracy")
+        return subset
     return M.safe_divide(e.c.tp.sum(axis=-1), e.stats.n, e.zd)
 
 

@@ -205,9 +205,9 @@ class Counter:
         fast = self._add_small_ints(columns, codes)
         if fast is not None:
             return fast
-        codes = encode_batch(self.vocab, columns, self.names)
-        self._add(codes)
-        return codes
+        encoded = encode_batch(self.vocab, columns, self.names)
+        self._add(encoded)
+        return encoded
 
     def _add_small_ints(self, columns: Sequence[Any], want_codes: bool = True) -> list[np.ndarray] | None:
         """Integer label columns of a narrow range, counted by one bincount over their values (the speed of
@@ -299,6 +299,7 @@ class Counter:
         cap = min(cap, self.limit) if k <= self.limit else cap
         out = np.zeros((cap,) * self.arity, dtype=np.int64)
         if self.cap:
+            assert self.dense is not None  # a capacity is held densely
             out[(slice(0, self.cap),) * self.arity] = self.dense
         self.dense, self.cap = out, cap
 
@@ -377,7 +378,7 @@ class Counter:
 
     # --- the table ------------------------------------------------------------------------
 
-    def order(self, labels: Sequence[Any] | None = None) -> tuple[tuple, np.ndarray]:
+    def order(self, labels: Sequence[Any] | None = None) -> tuple[tuple[Any, ...], np.ndarray]:
         """(output labels, output index of each code): natural order, or ``labels`` (see
         :func:`~clfeval.core.labels.resolve_requested`: data labels left out are refused)."""
         values = self.vocab.values
@@ -409,7 +410,7 @@ class JointTables:
     ``table(x)`` the confusion table of one system. ``labels`` are every label of gold or of any system.
     """
 
-    def __init__(self, names: Sequence[str], labels: tuple, pairs: dict[tuple[int, int], Any], n: int,
+    def __init__(self, names: Sequence[str], labels: tuple[Any, ...], pairs: dict[tuple[int, int], Any], n: int,
                  describe: str = "") -> None:
         self.names = list(names)
         self.labels = labels

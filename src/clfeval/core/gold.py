@@ -35,9 +35,9 @@ class EncodedGold:
     """
 
     codes: np.ndarray | None = None
-    raw: tuple = ()
+    raw: tuple[Any, ...] = ()
     indicator: np.ndarray | None = None
-    labels: tuple = ()
+    labels: tuple[Any, ...] = ()
     name: str = "gold"
 
     @classmethod
@@ -53,7 +53,9 @@ class EncodedGold:
 
     @property
     def n(self) -> int:
-        return int(self.indicator.shape[0] if self.codes is None else self.codes.shape[0])
+        items = self.indicator if self.codes is None else self.codes
+        assert items is not None, "an EncodedGold holds codes or an indicator"
+        return int(items.shape[0])
 
     @cached_property
     def present(self) -> np.ndarray:
@@ -77,7 +79,9 @@ class EncodedGold:
         if self.codes is not None and self.codes.shape[0] == 0:
             raise DataError(f"{self.name} holds no items; a ranking needs at least one item.")
         code = self.positive_code(positive)
-        return self.codes == code, label_str(self.raw[code]), [label_str(x) for x in self.occurring]
+        assert self.codes is not None  # positive_code has refused label sets
+        is_pos: np.ndarray = self.codes == code
+        return is_pos, label_str(self.raw[code]), [label_str(x) for x in self.occurring]
 
     def over(self, score_labels: Sequence[Any], *, prefix: str = "") -> np.ndarray:
         """Gold as an (n, L) boolean matrix over the score columns' labels.
@@ -85,6 +89,7 @@ class EncodedGold:
         A gold label without a score column is an error (its items could not
         be ranked); a score column whose label never occurs in gold is allowed.
         """
+        ind: np.ndarray | None
         if self.codes is None:
             gold_labels, ind, n = list(self.labels), self.indicator, self.n
         else:
@@ -96,6 +101,7 @@ class EncodedGold:
             ind = np.zeros((n, present.size), dtype=bool)
             if n:
                 ind[np.arange(n), remap[self.codes]] = True
+        assert ind is not None  # self.n above has checked that the gold holds codes or an indicator
         out = np.zeros((n, len(score_labels)), dtype=bool)
         used = set()
         for j, lab in enumerate(score_labels):

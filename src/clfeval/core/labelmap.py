@@ -12,7 +12,7 @@ from clfeval.core.labels import label_str
 __all__ = ["LabelMap"]
 
 
-class LabelMap(dict):
+class LabelMap(dict[Any, Any]):
     """Per-label values keyed by the labels as the input gave them (``1`` stays an int; 1 and 1.0 are one label).
 
     A label's string form finds it too (``m["1"]`` as ``m[1]``: a command-line option is text), and two maps
@@ -72,4 +72,4 @@ class LabelMap(dict):
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None

@@ -187,11 +187,12 @@ def _numpy_of(arr: pa.Array | pa.ChunkedArray) -> np.ndarray:
             if not arr.num_chunks:
                 return np.empty(0, np.int64)
             return np.concatenate([c.to_numpy(zero_copy_only=False) for c in arr.chunks])
-    return arr.to_numpy(zero_copy_only=False)
+    out: np.ndarray = arr.to_numpy(zero_copy_only=False)
+    return out
 
 
 def resolve_requested(requested: Sequence[Any], raw_labels: Sequence[Any],
-                      present: np.ndarray) -> tuple[tuple, np.ndarray]:
+                      present: np.ndarray) -> tuple[tuple[Any, ...], np.ndarray]:
     """Output labels asked for by the caller, matched to the raw labels of the data.
 
     Returns the labels (data values where they match, by value or string
@@ -216,7 +217,7 @@ def resolve_requested(requested: Sequence[Any], raw_labels: Sequence[Any],
         seen.add(j)
         index[i] = j
         resolved.append(raw_labels[j])
-    missing = [raw_labels[j] for j in np.flatnonzero(present) if j not in seen]
+    missing = [raw_labels[int(j)] for j in np.flatnonzero(present) if j not in seen]
     if missing:
         raise LabelListError([label_str(x) for x in missing])
     return tuple(resolved), index
@@ -243,8 +244,8 @@ class EncodedPair:
     gold_raw: np.ndarray
     pred_raw: np.ndarray
     n_raw: int
-    raw_labels: tuple = field(repr=False)
-    requested: tuple | None = None
+    raw_labels: tuple[Any, ...] = field(repr=False)
+    requested: tuple[Any, ...] | None = None
 
     @property
     def n(self) -> int:
@@ -264,6 +265,7 @@ class EncodedPair:
             return np.zeros((r, r), dtype=np.int64)
         g = self.gold_raw
         p = self.pred_raw
+        flat: np.ndarray
         if g.dtype == np.int32 and p.dtype == np.int32 and r * r < np.iinfo(np.int32).max:
             flat = g * np.int32(r)
         else:
@@ -286,12 +288,13 @@ class EncodedPair:
     def _present(self) -> np.ndarray:
         if self.dense:
             raw = self.raw_counts
-            return (raw.sum(axis=0) > 0) | (raw.sum(axis=1) > 0)
+            out: np.ndarray = (raw.sum(axis=0) > 0) | (raw.sum(axis=1) > 0)
+            return out
         r = self.n_raw
         return (np.bincount(self.gold_raw, minlength=r) > 0) | (np.bincount(self.pred_raw, minlength=r) > 0)
 
     @cached_property
-    def _order(self) -> tuple[tuple, np.ndarray]:
+    def _order(self) -> tuple[tuple[Any, ...], np.ndarray]:
         present = self._present
         if self.requested is None:
             occurring = [self.raw_labels[j] for j in np.flatnonzero(present)]
@@ -302,7 +305,7 @@ class EncodedPair:
         return resolve_requested(self.requested, self.raw_labels, present)
 
     @property
-    def labels(self) -> tuple:
+    def labels(self) -> tuple[Any, ...]:
         """Output labels, in output order."""
         return self._order[0]
 
@@ -364,7 +367,8 @@ def _select(raw: np.ndarray, index: np.ndarray, n_raw: int) -> np.ndarray:
     if np.any(index >= n_raw):
         padded = np.zeros((n_raw + 1, n_raw + 1), dtype=raw.dtype)
         padded[:n_raw, :n_raw] = raw
-    return padded[np.ix_(index, index)]
+    out: np.ndarray = padded[np.ix_(index, index)]
+    return out
 
 
 def _dictionary_parts(arr: pa.ChunkedArray | pa.Array) -> tuple[pa.Array, np.ndarray]:
@@ -585,8 +589,7 @@ class EncodedMultilabel:
 
     gold: np.ndarray
     pred: np.ndarray
-    labels: tuple
-
+    labels: tuple[Any, ...]
     @property
     def n(self) -> int:
         return int(self.gold.shape[0])

@@ -53,7 +53,7 @@ class Shown:
                 f"--format json.")
 
 
-def _f1_key(f1: float) -> float:
+def _f1_key(f1: float | None) -> float:
     return math.inf if f1 is None or (isinstance(f1, float) and math.isnan(f1)) else float(f1)
 
 
@@ -62,7 +62,7 @@ def _largest(labels: Sequence[str], support: Mapping[str, float], n: int) -> lis
     return [labels[i] for i in order[:n]]
 
 
-def _hardest(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[str, float], n: int,
+def _hardest(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[str, float | None], n: int,
              leave_out: Sequence[str] = ()) -> list[str]:
     skip = set(leave_out)
     cand = [lab for lab in labels if lab not in skip and float(support.get(lab) or 0) > 0]
@@ -70,7 +70,7 @@ def _hardest(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[st
     return cand[:n]
 
 
-def for_table(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[str, float]) -> Shown:
+def for_table(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[str, float | None]) -> Shown:
     """The rows of a per-class table.
 
     >>> s = for_table([f"c{i}" for i in range(60)], {f"c{i}": 100 - i for i in range(60)},
@@ -85,7 +85,8 @@ def for_table(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[s
     return Shown(tuple(top + _hardest(labels, support, f1, HARDEST, top)), len(labels))
 
 
-def for_figure(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[str, float] | None = None) -> Shown:
+def for_figure(labels: Sequence[str], support: Mapping[str, float],
+               f1: Mapping[str, float | None] | None = None) -> Shown:
     """The classes a figure draws (at most :data:`FIGURE_ALL`), in the given label order; beyond, the largest
     by support, the hardest of them (lowest F1) marked.
 
@@ -108,8 +109,8 @@ def from_per_class(labels: Sequence[Any], per_class: Mapping[str, Mapping[str, A
     """:func:`for_table` / :func:`for_figure` of a result's ``per_class`` dict (support and F1 read from it)."""
     labels = [str(x) for x in labels]
     sup = {lab: (per_class.get(lab) or {}).get(support_key) or 0 for lab in labels}
-    f1 = {lab: (per_class.get(lab) or {}).get(f1_key) for lab in labels}
-    f1 = {k: (math.nan if v is None else v) for k, v in f1.items()}
+    f1_read = {lab: (per_class.get(lab) or {}).get(f1_key) for lab in labels}
+    f1: dict[str, float] = {k: (math.nan if v is None else v) for k, v in f1_read.items()}
     return for_figure(labels, sup, f1) if figure else for_table(labels, sup, f1)
 
 

@@ -59,6 +59,7 @@ __all__ = [
     "ClassCounts",
     "TableStats",
     "class_counts",
+    "cut_counts",
     "binary_class_counts",
     "one_vs_rest_tables",
     "pooled",
@@ -111,7 +112,19 @@ class ClassCounts(NamedTuple):
     @property
     def support(self) -> np.ndarray:
         """Gold items of each class: TP + FN."""
-        return self.tp + self.fn
+        out: np.ndarray = self.tp + self.fn
+        return out
+
+
+def cut_counts(tp: int, fp: int, n_positive: int, n_negative: int) -> ClassCounts:
+    """TP, FP, FN, TN of one cut of a binary ranking, as NumPy integers.
+
+    >>> [int(x) for x in cut_counts(3, 1, 4, 6)]
+    [3, 1, 1, 5]
+    """
+    fn, tn = n_positive - tp, n_negative - fp
+    # ClassCounts is annotated for (..., K) arrays; one cut's counts are NumPy integers, which every metric takes
+    return ClassCounts(np.int64(tp), np.int64(fp), np.int64(fn), np.int64(tn))  # type: ignore[arg-type]
 
 
 def class_counts(cm: np.ndarray) -> ClassCounts:
@@ -534,7 +547,8 @@ def macro_average(values: np.ndarray, undefined: np.ndarray, zero_division: floa
         cnt = keep.sum(axis=-1)
         s = np.where(keep, values, 0.0).sum(axis=-1)
         return safe_divide(s, cnt, math.nan)[0]
-    return values.mean(axis=-1)
+    out: np.ndarray = values.mean(axis=-1)
+    return out
 
 
 def weighted_average(values: np.ndarray, undefined: np.ndarray, support: np.ndarray,
@@ -642,7 +656,8 @@ class TableStats:
         """From multi-label tables (..., L, 2, 2) = [[TN, FP], [FN, TP]] and their per-item sums."""
         c = binary_class_counts(counts)
         shape = np.shape(c.tp)[:-1]
-        as_arr = lambda x: np.broadcast_to(np.asarray(x), shape)  # noqa: E731
+        def as_arr(x: Any) -> np.ndarray:
+            return np.broadcast_to(np.asarray(x), shape)
         return cls(c, as_arr(n_items), None, as_arr(exact), as_arr(jaccard_sum), as_arr(jaccard_empty))
 
     @property

@@ -189,7 +189,8 @@ class RankingSummary(Display):
         if self.exact is None:
             return None
         if hasattr(self.exact, "points"):
-            return self.exact.points()
+            points: Cuts3 = self.exact.points()
+            return points
         c = self.exact.cuts
         return (c.thresholds, c.tp, c.fp)
 
@@ -243,7 +244,7 @@ class RankingSummary(Display):
             pauc = math.nan
         else:
             pauc = partial_roc_auc(self, MAX_FPR)
-        out = {
+        out: dict[str, Any] = {
             "positive": self.positive, "n": self.n, "n_positive": self.n_positive, "n_negative": self.n_negative,
             "prevalence": prevalence, "roc_auc": self.roc_auc, "average_precision": self.average_precision,
             "partial_roc_auc": pauc, "max_fpr": MAX_FPR,

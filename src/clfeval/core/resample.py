@@ -557,7 +557,8 @@ def row_quantiles(sorted_rows: np.ndarray, q: np.ndarray) -> np.ndarray:
     a, c = sorted_rows[rows, lo], sorted_rows[rows, hi]
     out = a + frac * (c - a)
     out = np.where(frac == 0, a, out)
-    return out if q.ndim == 2 else out[:, 0]
+    ret: np.ndarray = out if q.ndim == 2 else out[:, 0]
+    return ret
 
 
 def bca_ends(reps: np.ndarray, theta: np.ndarray, jack: np.ndarray, weights: np.ndarray,

@@ -75,7 +75,8 @@ class Evaluation:
         """Each class against all others as a 2×2 table, (..., K, 2, 2)."""
         if self._ovr is None:
             self._ovr = one_vs_rest_tables(self.stats.classes)
-        return self._ovr
+        ret: np.ndarray = self._ovr
+        return ret
 
     @property
     def matrix(self) -> np.ndarray:
@@ -99,7 +100,8 @@ class Evaluation:
             return np.zeros(np.shape(u), dtype=bool)
         if math.isnan(self.zd):
             v = Evaluation(self.stats, 0.0, self.beta)(key)[0]
-        return u & np.isnan(v)
+        ret: np.ndarray = u & np.isnan(v)
+        return ret
 
 
 # --- which entries and places a table has ---------------------------------------------
@@ -307,8 +309,9 @@ def score_table(cm: np.ndarray, labels: Sequence[Any], *, beta: float = 1.0, zer
 def score_binary(cm: np.ndarray, labels: Sequence[Any], positive_index: int, *, beta: float = 1.0,
                  zero_division: float = 0.0) -> dict[str, Any]:
     """The binary summary of one class against all others (the ``binary`` block of a report)."""
-    return score(TableStats.of_matrix(cm), labels, beta=beta, zero_division=zero_division, positive=positive_index,
-                 track_undefined=False)["binary"]
+    binary: dict[str, Any] = score(TableStats.of_matrix(cm), labels, beta=beta, zero_division=zero_division,
+                                   positive=positive_index, track_undefined=False)["binary"]
+    return binary
 
 
 def score_multilabel(counts: np.ndarray, labels: Sequence[Any], *, n_items: int, exact: int, jaccard_sum: float,
@@ -422,5 +425,6 @@ def stats_of(table: Any) -> TableStats:
         return TableStats.of_multilabel(table.counts, n_items=table.n_items, exact=table.exact,
                                         jaccard_sum=table.jaccard_sum, jaccard_empty=table.jaccard_empty)
     if hasattr(table, "rows"):  # a sparse table: its non-empty cells
-        return TableStats.of_cells(*table.cells(), table.k)
+        rows, cols, counts = table.cells()
+        return TableStats.of_cells(rows, cols, counts, table.k)
     return TableStats.of_matrix(table.counts)

@@ -179,13 +179,15 @@ class _ColumnVocab:
                 present = np.flatnonzero(np.bincount(shifted))
                 lut = np.zeros(present[-1] + 1, dtype=np.int64)
                 lut[present] = [self._code(lo + int(v)) for v in present.tolist()]
-                return lut[shifted]
+                ret: np.ndarray = lut[shifted]
+                return ret
         enc = pc.dictionary_encode(arr)
         dvalues = enc.dictionary.to_pylist()
         lut = np.array([self._code(v) for v in dvalues] + [self._code(MISSING) if enc.null_count else 0],
                        dtype=np.int64)
         ind = enc.indices.fill_null(len(dvalues)) if enc.null_count else enc.indices
-        return lut[ind.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)]
+        ret = lut[ind.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)]
+        return ret
 
 
 class _SetCounts:
@@ -213,7 +215,8 @@ class _SetCounts:
             return lut[inverse.reshape(-1)]
         lut = np.zeros(int(present[-1]) + 1 if present.size else 1, dtype=np.int64)
         lut[present] = [self._add_key(int(x)) for x in present.tolist()]
-        return lut[key]
+        ret: np.ndarray = lut[key]
+        return ret
 
     def _dense_cross(self, codes: list[np.ndarray]) -> np.ndarray | None:
         """A cross of columns with few values: its slice codes from one bincount over the mixed-radix code of the
@@ -431,14 +434,15 @@ class SliceCounter:
             code = self.counts[0]._add_key(self.vocabs[col]._code(v))
             table[v - base] = out[i] = code
         self._lookup[col] = (base, table)
-        return out
+        ret: np.ndarray = out
+        return ret
 
     def slice_codes(self, columns: Mapping[str, Any], index: int = 0) -> np.ndarray:
         """The slice code of every row of ``columns`` in column set ``index`` (no counts added)."""
         s = self.sets[index]
         return self.counts[index]._slice_codes([self.vocabs[c].codes(columns[c]) for c in s])
 
-    def keys(self, index: int = 0) -> list[tuple]:
+    def keys(self, index: int = 0) -> list[tuple[Any, ...]]:
         """The value tuple of every slice code of column set ``index``."""
         s = self.sets[index]
         out = []
@@ -452,7 +456,7 @@ class SliceCounter:
         for counts in self.counts:
             counts.recode(new_codes, k)
 
-    def tables(self, labels: tuple, where: np.ndarray) -> list[SliceTables]:
+    def tables(self, labels: tuple[Any, ...], where: np.ndarray) -> list[SliceTables]:
         """The slice tables of every column set, in the label order ``labels`` (``where``: output index of each
         label code, as :meth:`clfeval.core.counting.Counter.order` gives it)."""
         out = []
@@ -466,12 +470,12 @@ class SliceCounter:
             for a in range(k_in):
                 table[:, w[a], w[:k_in]] += dense[:, a, :k_in]
             keys = self.keys(index)
-            binning = {c: self.vocabs[c].binning.to_dict() for c in s if self.vocabs[c].binning is not None}
+            binning = {c: b.to_dict() for c in s if (b := self.vocabs[c].binning) is not None}
             out.append(SliceTables(s, tuple(keys), tuple(labels), table, binning).sorted())
         return out
 
 
-def _sort_key(key: tuple) -> tuple:
+def _sort_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple((v == MISSING, label_kind_rank(v), v if not isinstance(v, float) or not math.isnan(v) else 0)
                  for v in key)
 
@@ -494,14 +498,15 @@ class SliceTables:
     """
 
     columns: tuple[str, ...]
-    keys: tuple[tuple, ...]
-    labels: tuple
+    keys: tuple[tuple[Any, ...], ...]
+    labels: tuple[Any, ...]
     counts: np.ndarray
     binning: Mapping[str, Any] | None = None
 
     @property
     def sizes(self) -> np.ndarray:
-        return self.counts.sum(axis=(1, 2))
+        ret: np.ndarray = self.counts.sum(axis=(1, 2))
+        return ret
 
     def names(self) -> list[str]:
         """Each slice named ``value`` (one column) or ``a=x, b=y`` (several)."""

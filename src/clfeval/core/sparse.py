@@ -57,7 +57,13 @@ def cells_of(counts: np.ndarray) -> tuple[np.ndarray, ...]:
     return tuple(i.astype(np.int64) for i in idx) + (np.asarray(counts)[idx].astype(np.int64),)
 
 
-def _positions(labels: tuple, target: tuple) -> np.ndarray:
+def _joint_of(table: JointTable) -> SparseJointTable:
+    """A dense joint table's cells as a :class:`SparseJointTable` (integer counts)."""
+    g, a, b, v = cells_of(table.counts)
+    return SparseJointTable(g, a, b, v, table.labels)
+
+
+def _positions(labels: tuple[Any, ...], target: tuple[Any, ...]) -> np.ndarray:
     if labels == target:
         return np.arange(len(labels), dtype=np.int64)
     pos = {x: i for i, x in enumerate(target)}
@@ -67,7 +73,7 @@ def _positions(labels: tuple, target: tuple) -> np.ndarray:
 class _Labelled:
     """What every table does with its labels."""
 
-    labels: tuple
+    labels: tuple[Any, ...]
 
     @property
     def k(self) -> int:
@@ -108,7 +114,7 @@ class SparseConfusionTable(_Labelled):
     rows: np.ndarray
     cols: np.ndarray
     values: np.ndarray
-    labels: tuple
+    labels: tuple[Any, ...]
 
     def __post_init__(self) -> None:
         k = len(self.labels)
@@ -167,7 +173,7 @@ class SparseConfusionTable(_Labelled):
         out[self.rows, self.cols] = self.values
         return ConfusionTable(out, self.labels)
 
-    def _moved(self, target: tuple) -> tuple[np.ndarray, np.ndarray]:
+    def _moved(self, target: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
         pos = _positions(self.labels, target)
         return pos[self.rows], pos[self.cols]
 
@@ -250,7 +256,7 @@ class SparseJointTable(_Labelled):
     a: np.ndarray
     b: np.ndarray
     values: np.ndarray
-    labels: tuple
+    labels: tuple[Any, ...]
 
     def __post_init__(self) -> None:
         k = len(self.labels)
@@ -290,25 +296,25 @@ class SparseJointTable(_Labelled):
 
     def __add__(self, other: Any) -> JointTable | SparseJointTable:
         if isinstance(other, JointTable):
-            other = SparseJointTable(*cells_of(other.counts), other.labels)
+            other = _joint_of(other)
         if not isinstance(other, SparseJointTable):
             return NotImplemented
         target = union_labels(self.labels, other.labels)
         pa, pb = _positions(self.labels, target), _positions(other.labels, target)
-        return joint_from_cells(*(np.concatenate([pa[x], pb[y]]) for x, y in
-                                  ((self.gold, other.gold), (self.a, other.a), (self.b, other.b))),
-                                np.concatenate([self.values, other.values]), target)
+        g, a, b = (np.concatenate([pa[x], pb[y]]) for x, y in
+                   ((self.gold, other.gold), (self.a, other.a), (self.b, other.b)))
+        return joint_from_cells(g, a, b, np.concatenate([self.values, other.values]), target)
 
     def __radd__(self, other: Any) -> JointTable | SparseJointTable:
         if isinstance(other, int) and other == 0:
             return self
         if isinstance(other, JointTable):
-            return SparseJointTable(*cells_of(other.counts), other.labels) + self
+            return _joint_of(other) + self
         return NotImplemented
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, JointTable):
-            other = SparseJointTable(*cells_of(other.counts), other.labels)
+            other = _joint_of(other)
         if not isinstance(other, SparseJointTable):
             return NotImplemented
         return self.labels == other.labels and all(np.array_equal(x, y) for x,

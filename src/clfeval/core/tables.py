@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,6 +38,9 @@ from clfeval.core.labels import (
 )
 from clfeval.errors import DataError
 
+if TYPE_CHECKING:
+    from clfeval.core.sparse import SparseConfusionTable, SparseJointTable
+
 __all__ = [
     "ConfusionTable",
     "MultilabelTable",
@@ -55,7 +58,7 @@ __all__ = [
 ]
 
 
-def union_labels(a: tuple, b: tuple) -> tuple:
+def union_labels(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
     if a == b:
         return a
     extra = [x for x in b if x not in set(a)]
@@ -89,7 +92,7 @@ def check_labels(labels: Sequence[Any], what: str) -> None:
         forms[s] = x
 
 
-def resolve_against(labels: Sequence[Any], existing: Sequence[Any]) -> tuple:
+def resolve_against(labels: Sequence[Any], existing: Sequence[Any]) -> tuple[Any, ...]:
     """``labels`` with each one that names an ``existing`` label (by value or string form,
     see :func:`~clfeval.core.labels.resolve_label`) replaced by that label's own value."""
     out = []
@@ -101,7 +104,7 @@ def resolve_against(labels: Sequence[Any], existing: Sequence[Any]) -> tuple:
     return tuple(out)
 
 
-def embed(counts: np.ndarray, labels: tuple, target: tuple, axes: int) -> np.ndarray:
+def embed(counts: np.ndarray, labels: tuple[Any, ...], target: tuple[Any, ...], axes: int) -> np.ndarray:
     """Place ``counts`` (labels along the first ``axes`` axes) into the label order ``target``."""
     if labels == target:
         return counts
@@ -117,13 +120,13 @@ def embed(counts: np.ndarray, labels: tuple, target: tuple, axes: int) -> np.nda
 class BinaryCounts:
     """The four counts of one class against all others."""
 
-    tp: int
-    fp: int
-    fn: int
-    tn: int
+    tp: int | float  # floats for a table of weighted counts
+    fp: int | float
+    fn: int | float
+    tn: int | float
 
     @property
-    def n(self) -> int:
+    def n(self) -> int | float:
         return self.tp + self.fp + self.fn + self.tn
 
 
@@ -150,7 +153,7 @@ class ConfusionTable:
     """
 
     counts: np.ndarray
-    labels: tuple
+    labels: tuple[Any, ...]
 
     def __post_init__(self) -> None:
         c = np.asarray(self.counts)
@@ -166,8 +169,8 @@ class ConfusionTable:
         return len(self.labels)
 
     @property
-    def n(self) -> int:
-        """Number of items."""
+    def n(self) -> int | float:
+        """Number of items (a float for a table of weighted counts)."""
         return int(self.counts.sum()) if self.counts.dtype.kind in "iu" else float(self.counts.sum())
 
     @property
@@ -211,7 +214,7 @@ class ConfusionTable:
         g, p = np.nonzero(self.counts)
         return g.astype(np.int64), p.astype(np.int64), self.counts[g, p]
 
-    def __add__(self, other: ConfusionTable) -> ConfusionTable:
+    def __add__(self, other: ConfusionTable) -> ConfusionTable | SparseConfusionTable:
         if not isinstance(other, ConfusionTable):
             return NotImplemented
         target = union_labels(self.labels, other.labels)
@@ -276,7 +279,7 @@ class MultilabelTable:
     """
 
     counts: np.ndarray
-    labels: tuple
+    labels: tuple[Any, ...]
     n_items: int
     exact: int
     jaccard_sum: float
@@ -367,7 +370,7 @@ class MultilabelTable:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MultilabelTable):
             return NotImplemented
-        return (self.labels == other.labels and np.array_equal(self.counts, other.counts)
+        return bool(self.labels == other.labels and np.array_equal(self.counts, other.counts)
                 and (self.n_items, self.exact, self.jaccard_empty) == (other.n_items, other.exact, other.jaccard_empty)
                 and np.isclose(self.jaccard_sum, other.jaccard_sum, rtol=1e-12, atol=1e-9))
 
@@ -399,7 +402,7 @@ class JointTable:
     """
 
     counts: np.ndarray
-    labels: tuple
+    labels: tuple[Any, ...]
 
     def __post_init__(self) -> None:
         c = np.asarray(self.counts)
@@ -432,7 +435,7 @@ class JointTable:
         right_b[diag, :, diag] = True
         return int(self.counts[right_a & ~right_b].sum()), int(self.counts[~right_a & right_b].sum())
 
-    def __add__(self, other: JointTable) -> JointTable:
+    def __add__(self, other: JointTable) -> JointTable | SparseJointTable:
         if not isinstance(other, JointTable):
             return NotImplemented
         target = union_labels(self.labels, other.labels)
@@ -451,7 +454,7 @@ class JointTable:
     __hash__ = None  # type: ignore[assignment]
 
 
-def _joint_cells(counts: np.ndarray) -> tuple[np.ndarray, ...]:
+def _joint_cells(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     g, a, b = np.nonzero(counts)
     return g.astype(np.int64), a.astype(np.int64), b.astype(np.int64), counts[g, a, b]
 
@@ -476,7 +479,7 @@ def joint_of_codes(g: np.ndarray, a: np.ndarray, b: np.ndarray, r: int, raw: Seq
     for x in (g, a, b):
         if x.size:
             present |= np.bincount(x, minlength=r) > 0
-    occurring = [raw[j] for j in np.flatnonzero(present)]
+    occurring = [raw[int(j)] for j in np.flatnonzero(present)]
     if labels is None:
         out = tuple(sort_labels(occurring))
     else:  # the one resolver for caller-given label lists, over the occurring labels (all present)
@@ -548,10 +551,10 @@ class ConfusionAccumulator:
         return self.counter.n
 
     @property
-    def table(self) -> ConfusionTable:
+    def table(self) -> ConfusionTable | SparseConfusionTable:
+        t: ConfusionTable | SparseConfusionTable = self.counter.table()
         if self._labels is None:
-            return self.counter.table()
-        t = self.counter.table()
+            return t
         return t.relabel(self._labels)
 
 

@@ -112,7 +112,7 @@ def _inputs(data: Any, input_format: str | None, encoding: str) -> list[Any]:
     return out
 
 
-def parts_of(data: Any, columns: Sequence[str], *, name: str = "input", labels: Sequence[str] = (),
+def parts_of(data: Any, columns: Sequence[str | None], *, name: str = "input", labels: Sequence[str] = (),
              normalize: str | None = None, encoding: str = "utf-8", input_format: str | None = None,
              options: Sequence[tuple[str, str]] = (), scores: Sequence[str] = ()) -> Parts:
     """An input — a Dask DataFrame, or PATHs (files, directories, globs, hive datasets; resolved as the local

@@ -29,7 +29,7 @@ added in a tree.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -76,7 +76,7 @@ class Runs:
     @classmethod
     def of(cls, ys: list[np.ndarray], ss: list[np.ndarray], labels: dict[str, Any] | None = None) -> Runs:
         """The runs of scores given in pieces (``ss``) with their "is positive" masks (``ys``)."""
-        out = []
+        out: list[np.ndarray] = []
         for want in (True, False):
             sizes = [int(np.count_nonzero(y)) if want else y.shape[0] - int(np.count_nonzero(y)) for y in ys]
             v = np.empty(sum(sizes))
@@ -86,7 +86,8 @@ class Runs:
                 at += k
             v.sort()
             out.extend(rle(v))
-        return cls(*out, labels)
+        pos, pos_n, neg, neg_n = out
+        return cls(pos, pos_n, neg, neg_n, labels)
 
     def merge(self, other: Runs) -> Runs:
         """The runs of both sets of scores."""
@@ -142,7 +143,7 @@ def _runs_of(tables: Iterable[pa.Table], gold: str, score: str, positive: Any, o
     done: Runs | None = None
     ys: list[np.ndarray] = []
     ss: list[np.ndarray] = []
-    held, seen = 0, {}
+    held, seen = 0, dict[str, Any]()
     for t in tables:
         y, s = _prep(t, gold, score, positive, order_only)
         ys.append(y)
@@ -303,7 +304,7 @@ def _part_sample(t: pa.Table, score: str, first_row: int, cap: int) -> RowSample
     return out
 
 
-def _merge_samples(samples: list[RowSample]) -> RowSample:
+def _merge_samples(samples: Sequence[RowSample]) -> RowSample:
     total = samples[0]
     for s in samples[1:]:
         total = total.merge(s)

@@ -27,7 +27,7 @@ import dask
 import numpy as np
 import pyarrow as pa
 
-from clfeval.core.metrics import ClassCounts
+from clfeval.core.metrics import ClassCounts, cut_counts
 from clfeval.core.ranksummary import RankingSummary
 from clfeval.dask.parts import Parts, parts_of, persist, probe, run
 from clfeval.dask.rankings import Runs, merged_range, range_plan, range_stats_of, ranking_of
@@ -158,9 +158,10 @@ class DaskRanking:
         t = float(threshold)
         if t not in self._at:
             counts = run(self._client, *[dask.delayed(_at_least, pure=True)(p, t) for p in self._runs])
-            self._at[t] = tuple(int(x) for x in np.sum(counts, axis=0)) if counts else (0, 0)
+            total = np.sum(counts, axis=0) if counts else np.zeros(2, dtype=np.int64)
+            self._at[t] = (int(total[0]), int(total[1]))
         tp, fp = self._at[t]
-        return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp), np.int64(self.n_negative - fp))
+        return cut_counts(tp, fp, self.n_positive, self.n_negative)
 
 
 def threshold(test: Any, dev: Any = None, *, gold: str = "gold", score: str = "score", positive: Any,

@@ -4,7 +4,7 @@ binned ROC-AUCs, DeLong one-vs-rest, or the Dask join."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,11 @@ def streamed(inputs: list[Any], names: list[str], baseline: str | None, gold: st
     return compare_stream(batches, names, baseline=baseline, describe=matching.describe, progress=tick, **common)
 
 
+def _row_of(r: Any) -> Callable[[int], str]:
+    """Where item ``i`` of the predictions ``r`` is, in words (its row, or its file and row)."""
+    return lambda i: f"row {i + 1} of {r.path!r}" if len(r.parts) < 2 else r.where(i)
+
+
 def scores_in_memory(inputs: list[Any], names: list[str], baseline: str | None, gold: str, score: str,
                      positive: str | None, id_col: str | None, repeat: str | None, normalize: str | None, tick: Any,
                      common: dict[str, Any]) -> Any:
@@ -60,8 +65,8 @@ def scores_in_memory(inputs: list[Any], names: list[str], baseline: str | None, 
     read = [read_predictions(i, gold=gold, pred=score, id=id_col, pred_option="--score", normalize=normalize)
             for i in inputs]
     # numbers, checked per file so that a bad cell is named by its own row
-    read = [dataclasses.replace(r, pred=pa.chunked_array([as_scores(r.pred, name=score, where=lambda i, _r=r: (
-        f"row {i + 1} of {_r.path!r}" if len(_r.parts) < 2 else _r.where(i)), order_only=True)]))
+    read = [dataclasses.replace(r, pred=pa.chunked_array([as_scores(r.pred, name=score, where=_row_of(r),
+                                                                    order_only=True)]))
             for r in read]  # score metrics are rankings: integer scores ranked exactly
     read = [one_repeat(r, repeat) for r in read]
     gold_col, pred_cols, _ = align_predictions(read, scores=True)

@@ -193,12 +193,15 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
             r, mode = _delong_ovr(ins, nm, baseline, gold, prefix, id_col, encoding, normalize, repeat,
                                   common), "memory"
         elif bins is not None:
+            assert score is not None and budget is not None  # check_binned needs --score; a local engine
             r, mode = steps.binned(ins, nm, baseline, gold, score, positive, id_col, repeat, normalize, progress,
                                    common, budget, bins, binning), "streamed"
         elif scored:
+            assert score is not None  # refused above without --score (or --scores-prefix, handled before)
             r, mode = steps.scores_in_memory(ins, nm, baseline, gold, score, positive, id_col, repeat, normalize,
                                              progress, common), "memory"
         else:
+            assert budget is not None  # not Dask: the local engine
             r, mode = steps.streamed(ins, nm, baseline, gold, pred, id_col, repeat, normalize, progress, common,
                                      budget), "streamed"
     spilled = spooled and isinstance(eng, Local)

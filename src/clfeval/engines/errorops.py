@@ -165,7 +165,7 @@ def _holds_sets(gold: Any, pred: Any) -> bool:
         if inputs.is_table(values):
             continue
         first = next(iter(values), None)
-        if isinstance(first, (list, tuple, set, frozenset)) or (hasattr(first, "ndim") and first.ndim):
+        if isinstance(first, (list, tuple, set, frozenset)) or getattr(first, "ndim", False):
             return True
     return False
 

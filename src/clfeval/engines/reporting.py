@@ -131,7 +131,7 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         rep, block = _arrays(eng, data if gold is None or data is not None else gold, pred, labels, ids, scores,
                              threshold, train_labels, settings, top_n)
     else:
-        cols = dict(gold=gold or "gold", pred=pred or "pred", score=score, prefix=scores_prefix, id=id)
+        cols: dict[str, Any] = dict(gold=gold or "gold", pred=pred or "pred", score=score, prefix=scores_prefix, id=id)
         train = None
         if train_labels is not None and inputs.is_path(train_labels):
             train = _read_train(train_labels, train_column, cols["gold"], input_format, multilabel,

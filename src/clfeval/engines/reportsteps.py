@@ -6,9 +6,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clfeval.errors import DataError, LabelListError
+
+if TYPE_CHECKING:
+    from clfeval.engines.scorecols import ScoredFile
+    from clfeval.io.predictions import Predictions
 
 __all__ = ["named_by", "streamed", "streamed_scores", "in_memory", "on_dask"]
 
@@ -82,6 +86,7 @@ def in_memory(inp: Any, cols: dict[str, Any], threshold: float | None, settings:
     from clfeval.io.predictions import read_predictions
 
     scores = None
+    preds: ScoredFile | Predictions
     score, prefix, pred = cols["score"], cols["prefix"], cols["pred"]
     if score is not None or prefix is not None or threshold is not None:
         sf = read_scored(inp, gold=cols["gold"], score=score, prefix=prefix,

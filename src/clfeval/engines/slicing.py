@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, TypedDict
 
 from clfeval.engines import data as inputs
 from clfeval.engines.block import engine_block
@@ -22,6 +22,13 @@ from clfeval.errors import DataError, UsageError
 
 __all__ = ["report_by", "check_by"]
 
+
+class _Columns(TypedDict):
+    """The columns of gold labels, predictions and (when given) item ids."""
+
+    gold: str
+    pred: str
+    id: str | None
 
 def check_by(by: Any, *, multilabel: bool, scored: bool, threshold: Any, show_errors: int, max_slices: Any) -> Any:
     """The ``by`` column sets, checked against the other options before any data is read."""
@@ -78,7 +85,7 @@ def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, setti
             raise UsageError(lambda o: f"option {o}: name the slice columns other than 'gold' and 'pred'.",
                              params=["by" if by is not None else "find_slices"])
         table = pa.table({**cols, **extra})
-        names = dict(gold="gold", pred="pred", id=None)
+        names: _Columns = dict(gold="gold", pred="pred", id=None)
         sets = by_sets + [s for s in (find["sets"] if find else []) if s not in by_sets]
         slicing = {**slicing, "sets": sets, "n_by": len(by_sets), "find": find}
         return _tabular(eng, table, names, settings, slicing, "utf-8", None, progress, top_n)
@@ -107,7 +114,7 @@ def _check_by_columns(names: Sequence[str], sets: Sequence[tuple[str, ...]]) -> 
                                                 f"{', '.join(repr(x) for x in names)}.", params=["by"])
 
 
-def _tabular(eng: Any, table: Any, names: dict[str, str], settings: dict[str, Any], slicing: dict[str, Any],
+def _tabular(eng: Any, table: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
              encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, dict]:
     if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget:
         cols = [c for s in slicing["sets"] for c in s]
@@ -200,7 +207,7 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
     return dataclasses.replace(rep, **parts)
 
 
-def _on_path(eng: Any, inp: Any, names: dict[str, str], settings: dict[str, Any], slicing: dict[str, Any],
+def _on_path(eng: Any, inp: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
              encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, dict]:
     from clfeval.engines.reportsteps import named_by
 
@@ -243,7 +250,7 @@ def _null() -> Any:
     return contextlib.nullcontext(None)
 
 
-def _reader(inp: Any, names: dict[str, str], cols: Sequence[str], encoding: str, normalize: Any, update: Any,
+def _reader(inp: Any, names: _Columns, cols: Sequence[str], encoding: str, normalize: Any, update: Any,
             sep: Any, options: Sequence[str] | None = None) -> Any:
     from clfeval.io.predictions import iter_predictions
 

@@ -185,6 +185,7 @@ def single_label_baselines(cm: np.ndarray, labels: list[str], *, beta: float = 1
     sup_ext = np.concatenate([support, np.zeros(len(ext) - k)])
     m = majority_index(freq)
     q = freq / freq.sum() if freq.sum() > 0 else freq
+    tables: tuple[np.ndarray | TableStats, ...]
     if dense:
         tables = (majority_table(sup_ext, m), uniform_table(support), stratified_table(sup_ext, q))
     else:  # many classes: the expected tables' per-class counts, never K×K

@@ -33,7 +33,7 @@ def hardest_classes(f1: np.ndarray, labels: Sequence[Any]) -> list[str]:
     if not ok.any():
         return []
     low = f1[ok].min()
-    return [label_str(labels[i]) for i in np.flatnonzero(ok & (f1 == low))]
+    return [label_str(labels[int(i)]) for i in np.flatnonzero(ok & (f1 == low))]
 
 
 def _cells(table: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

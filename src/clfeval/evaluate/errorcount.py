@@ -109,7 +109,7 @@ class ErrorCounter:
         return c
 
     def add(self, gold: Sequence[Any], pred: Sequence[Any], texts: Sequence[Any], keys: Sequence[str],
-            scores: Sequence[float] | None = None, *, keyed_by: str = "id") -> None:
+            scores: Sequence[float | None] | None = None, *, keyed_by: str = "id") -> None:
         """One batch: labels (shown as text), texts (None or "" for an empty text), each item's id (or its
         place, when the input has no ids: ``keyed_by="row"``) and, optionally, each item's score."""
         self.keyed_by = keyed_by
@@ -128,7 +128,8 @@ class ErrorCounter:
         a = self.analyzer
         tokens = self.terms.add_texts(a, texts, codes)
         n = len(codes)
-        counts = np.bincount(np.asarray(codes, dtype=np.int64), minlength=len(self.cells)) if n else []
+        counts: np.ndarray | list[int] = (np.bincount(np.asarray(codes, dtype=np.int64), minlength=len(self.cells))
+                                          if n else [])
         for c, m in enumerate(counts):
             if m:
                 self.docs[c] = self.docs.get(c, 0) + int(m)
@@ -143,8 +144,9 @@ class ErrorCounter:
                 continue
             h = example_hash(self.seed, f"{keyed_by}:{keys[i]}")
             self._offer(c, h, str(keys[i]), texts[i])
-            if scores is not None and scores[i] is not None and scores[i] == scores[i]:
-                self._offer_confident(c, float(scores[i]), h, str(keys[i]), texts[i])
+            score = None if scores is None else scores[i]
+            if score is not None and score == score:
+                self._offer_confident(c, float(score), h, str(keys[i]), texts[i])
 
     def _add_sets(self, gold: Sequence[Any], pred: Sequence[Any], texts: Sequence[Any], keys: Sequence[str],
                   scores: Any, keyed_by: str) -> None:
@@ -204,8 +206,8 @@ class ErrorCounter:
             for c, heap in side.sample.items():
                 for nh, key, text in heap:
                     out._offer(remap[c], -nh, key, text)
-            for c, heap in side.confident.items():
-                for score, nh, key, text in heap:
+            for c, scored in side.confident.items():
+                for score, nh, key, text in scored:
                     out._offer_confident(remap[c], score, -nh, key, text)
         out.terms = tables[0] + tables[1]
         out.stats = self.stats + other.stats

@@ -73,7 +73,7 @@ def analyse_sets(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, 
     y_all = column(ALL)
     total = float(y_all.sum())
     alpha = prior_strength * y_all / total if total else y_all
-    cats = []
+    cats: list[dict[str, Any]] = []  # label, tp, fp, fn, tn
     for c in labels:
         tp, fp, fn = (counts.get((k, c), 0) for k in ("tp", "fp", "fn"))
         cats.append({"label": c, "tp": tp, "fp": fp, "fn": fn, "tn": n_docs - tp - fp - fn})

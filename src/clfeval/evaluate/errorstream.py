@@ -150,8 +150,8 @@ def count_path(counter: ErrorCounter, path: Any, *, gold: str = "gold", pred: st
                              input_format=input_format, encoding=encoding, progress=progress,
                              batch_rows=batch_rows, budget=budget, tmpdir=tmpdir)
     extra = [("--text", text)] + ([("--score", score)] if score is not None else [])
-    reader = _reader(path, gold, pred, id, [e for e in extra if e[1]], input_format, encoding, progress, batch_rows,
-                     counter.multilabel, counter.sep)
+    reader = _reader(path, gold, pred, id, [(o, c) for o, c in extra if c], input_format, encoding, progress,
+                     batch_rows, counter.multilabel, counter.sep)
     seen: set[str] = set()
     for b in reader:
         if b.pred is None:

@@ -303,7 +303,7 @@ def _chooser(cm: np.ndarray, nz: np.ndarray, labs: list[str], level: float, meth
     """(path, replicates) → (interval, method) of every leaf whose method is not the percentile interval."""
     k = cm.shape[0]
     stats = TableStats.of_matrix(cm[None])
-    kw = dict(zero_division=zd, beta=beta, order=order, positive=positive)
+    kw: dict[str, Any] = dict(zero_division=zd, beta=beta, order=order, positive=positive)
     names = {path: (m.name, path[1] if path[0] == "per_class"
                     else (labs[positive] if m.per_label and positive is not None else None))
              for m, path, _, _ in leaves(stats, labs, infinity=True, **kw)}

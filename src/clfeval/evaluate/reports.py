@@ -73,7 +73,7 @@ class Report(Display):
     """
 
     kind: str
-    n: int
+    n: int | float  # a float for a table of weighted counts
     labels: list[str]
     per_class: dict[str, dict[str, Any]]
     accuracy: float
@@ -171,7 +171,11 @@ class Report(Display):
             catalog.check_name(name, task="multilabel" if task == "multilabel" else "multiclass", input="counts")
         if m.input != "counts":
             return math.nan
-        key = m.name if lab is None else f"{m.name}:{label_str(self.per_class.key_of(lab))}"
+        if lab is None:
+            key = m.name
+        else:
+            assert isinstance(self.per_class, LabelMap)  # checked above (__post_init__ makes it one)
+            key = f"{m.name}:{label_str(self.per_class.key_of(lab))}"
         return self.values.get(key, math.nan)
 
     @property
@@ -261,8 +265,8 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
                                   zero_division=zd)
         f1 = np.array([scored["per_class"][lab]["f1"] for lab in labels])
         hard = hardest_classes(f1, labels)
-        diagnostics = {"hardest_class": hard[0] if hard else None, "hardest_classes": hard,
-                       "omitted": MULTILABEL_OMITTED}
+        diagnostics: dict[str, Any] = {"hardest_class": hard[0] if hard else None, "hardest_classes": hard,
+                                       "omitted": MULTILABEL_OMITTED}
         train = _train(train_labels, True, sep)
         baselines, bnotes = multilabel_baselines(table, labels, beta=beta, zero_division=zd, train=train)
         notes.append(MULTILABEL_OMITTED)
@@ -363,15 +367,18 @@ def _encode(gold: Any, pred: Any, scores: Any, threshold: float | None, *, posit
     """Gold (and the predictions, given or cut from the scores) encoded once: the pair and the gold alone."""
     if multilabel:
         if pred is None:
+            assert threshold is not None  # the caller refuses scores without a threshold
             pred = predictions_from_cut(gold, scores, threshold, positive=positive, multilabel=True)
         enc = encode_multilabel(gold, pred, labels=labels, sep=sep)
         return enc, EncodedGold(indicator=enc.gold, labels=tuple(enc.labels))
     if pred is None:
+        assert threshold is not None  # the caller refuses scores without a threshold
         gold_enc, codes = binary_cut(gold, scores, threshold, positive=positive)
+        assert gold_enc.codes is not None  # single-label gold
         pair = EncodedPair(gold_enc.codes, codes, len(gold_enc.raw), gold_enc.raw)
         return (pair if labels is None else pair.with_labels(list(labels))), gold_enc
-    enc = encode_pair(gold, pred, labels=labels)
-    return enc, EncodedGold(codes=enc.gold_raw, raw=enc.raw_labels)
+    single = encode_pair(gold, pred, labels=labels)
+    return single, EncodedGold(codes=single.gold_raw, raw=single.raw_labels)
 
 
 def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, ids: Any = None, positive: Any = None,

@@ -141,7 +141,7 @@ def _split_args(raw: str) -> list[str]:
     """Arguments split at the commas outside parentheses, stripped (``''`` gives none)."""
     if not raw.strip():
         return []
-    out, depth, cur = [], 0, []
+    out, depth, cur = [], 0, list[str]()
     for ch in raw:
         depth += (ch == "(") - (ch == ")")
         if ch == "," and depth == 0:
@@ -321,6 +321,7 @@ def _check_function(req: Requirement, d: dict[str, Any]) -> dict[str, Any]:
 def _check(req: Requirement, d: dict[str, Any]) -> dict[str, Any]:
     if req.function is not None:
         return _check_function(req, d)
+    assert req.op is not None  # the parser gives every metric condition its operator
     entry, label = catalog.parse(req.metric)
     if label is not None and label not in (d.get("labels") or []):
         labs = ", ".join(repr(x) for x in (d.get("labels") or [])[:20])

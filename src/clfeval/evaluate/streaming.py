@@ -86,10 +86,11 @@ def count_batches(batches: Iterable[Any], *, order: Sequence[Any] | None = None,
         try:
             got = counter.update([b.gold, b.pred], text=b.text, codes=errors is not None)
         except DataError as exc:
-            part = getattr(b, "part", None)
-            if part is None:
+            where = getattr(b, "part", None)
+            if where is None:
                 raise
-            raise DataError(f"file {part.source.name!r}, rows {part.start + 1} to {part.start + b.n}: {exc}") from None
+            raise DataError(f"file {where.source.name!r}, rows {where.start + 1} to {where.start + b.n}: "
+                            f"{exc}") from None
         if errors is not None:
             g, p = got
             values = counter.vocab.values

@@ -65,7 +65,8 @@ def align_predictions(files: Sequence[Predictions], *, scores: bool = False) -> 
         raise DataError(f"file {with_ids[0].path!r} has an id column but {without.path!r} has none; items are matched "
                         f"by id when the files have ids and by row when none has. Give every file an id column "
                         f"(option --id) or none.")
-    golds, preds = [first.gold], [first.pred]
+    golds: list[Any] = [first.gold]
+    preds: list[Any] = [first.pred]
     ref_ids = as_text(first.ids) if with_ids else None
     for f in files[1:]:
         if ref_ids is None:
@@ -90,6 +91,7 @@ def align_predictions(files: Sequence[Predictions], *, scores: bool = False) -> 
             raise DataError("; ".join(parts) + ". Compared files must hold predictions for the same items.")
         take = pc.index_in(ref_ids, value_set=ids)
         golds.append(f.gold.take(take))
+        assert f.pred is not None, "compared files are read with their predictions required"
         preds.append(f.pred.take(take))
     ref_gold = as_text(golds[0])
     for f, g in zip(files[1:], golds[1:], strict=False):

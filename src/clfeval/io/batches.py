@@ -264,7 +264,7 @@ def file_parts(inp: InputPath, columns: Sequence[str], *, labels: Sequence[str] 
     from dataclasses import replace
 
     cols = tuple(dict.fromkeys(c for c in columns if c))
-    out = []
+    out: list[FilePart] = []
     for k, src in enumerate(inp.sources):
         if src.path is not None and not src.path.is_absolute():  # read by other processes, in other directories
             src = Source(src.name, src.path.absolute(), None, src.encoding)

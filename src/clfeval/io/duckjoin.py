@@ -190,7 +190,7 @@ def _plan(heads: Sequence[Any]) -> tuple[str, list[pa.DataType], list[pa.DataTyp
         return None
     golds = [pa.int16() if t == pa.int64() and _small(h.gold) else t for t, h in zip(golds, heads, strict=False)]
     preds = [pa.int16() if t == pa.int64() and _small(h.pred) else t for t, h in zip(preds, heads, strict=False)]
-    return ("int" if kinds == {"int"} else "text"), golds, preds  # type: ignore[return-value]
+    return ("int" if kinds == {"int"} else "text"), golds, preds
 
 
 _QUERY = """
@@ -198,6 +198,11 @@ SELECT a.gold AS ga, a.pred AS pa, b.gold AS gb, b.pred AS pb, count(*) AS n
 FROM sa AS a FULL OUTER JOIN sb AS b ON a.key = b.key
 GROUP BY ALL
 """
+
+
+def _select_of(select: Callable[[Any, Any], Any], inp: Any) -> Callable[[Any], Any]:
+    """``select`` bound to one input: ``batch -> select(batch, inp)``."""
+    return lambda batch: select(batch, inp)
 
 
 def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[Iterator[Any]], budget: int, tmp: str, *,
@@ -214,7 +219,7 @@ def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[It
         return None
     kind, golds, preds = plan
     state: dict[str, Any] = {"spilled": 0, "tmp": os.path.join(tmp, "duckdb")}
-    readers = [_stream(inputs[k], streams[k], lambda b, _i=inputs[k]: select(b, _i), canonical,
+    readers = [_stream(inputs[k], streams[k], _select_of(select, inputs[k]), canonical,
                        (kind, golds[k], preds[k]), state) for k in (0, 1)]
     try:
         con = duckdb.connect(":memory:", config={"memory_limit": f"{budget // (1 << 20)}MiB",

@@ -542,7 +542,7 @@ def _by_id(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repea
                 if b is None or b.n == 0:
                     continue
                 inp.keyed = inp.keyed or b.repeats is not None
-                keys = as_text(b.ids)  # type: ignore[arg-type]
+                keys = as_text(b.ids)
                 files, rows = _positions(b)
                 table = pa.table({"key": pa.concat_arrays(keys.chunks), "gold": _canonical(b.gold),
                                   "pred": _canonical(b.pred), "file": files, "row": rows})

@@ -287,10 +287,10 @@ def diagnose(source: Source) -> str | None:
                     return (f"{where}: the number in column {key!r} is too large for a 64-bit float; quote labels "
                             f"as strings (\"{canonical_number(number)[0]}\") to keep them exact")
             texts = [x for x in (value if isinstance(value, list) else [value]) if isinstance(x, str)]
-            bad = next((t for t in texts if _SURROGATE.search(t)), None)
-            if bad is not None:
+            found = next((m for t in texts if (m := _SURROGATE.search(t))), None)
+            if found is not None:
                 return (f"{where}: the text in column {key!r} holds a lone surrogate "
-                        f"({ascii(_SURROGATE.search(bad).group())[1:-1]}), which is not Unicode text")
+                        f"({ascii(found.group())[1:-1]}), which is not Unicode text")
             try:
                 kind = _kind(value)
             except _Mixed as mixed:

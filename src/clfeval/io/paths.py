@@ -238,6 +238,7 @@ class _Tree:
         """Files below ``d`` that match the pattern's components ``parts`` (``**``: any number of directories;
         a name starting with ``.`` or ``_`` matches only a component that starts so itself)."""
         head, rest = parts[0], parts[1:]
+        st: os.stat_result | None
         if head == "**":
             st = d.stat()
             key = (st.st_dev, st.st_ino, len(parts))

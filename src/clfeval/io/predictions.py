@@ -443,8 +443,8 @@ def read_predictions(path: str | os.PathLike | Source | InputPath, *, gold: str 
     for b in batches:
         starts.append((offset, b.part))
         offset += b.n
-    out = Predictions(reader.input.name, gold_col, pred_col, ids, reader.columns,  # type: ignore[arg-type]
-                      {e: column(lambda b, _e=e: b.extra[_e], e) for e in extra if e},  # type: ignore[misc]
+    out = Predictions(reader.input.name, gold_col, pred_col, ids, reader.columns,
+                      {e: column(lambda b, _e=e: b.extra[_e], e) for e in extra if e},
                       column(lambda b: b.repeats, repeat or "repeat"), column(lambda b: b.item_ids, reader.id_name),
                       first.part.source, first.part.fmt, tuple(starts))
     if ids is not None:

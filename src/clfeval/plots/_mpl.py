@@ -19,10 +19,13 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clfeval.core.inert import shown
 from clfeval.errors import MissingExtra, UsageError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["figure", "rc", "short", "set_label", "label_ticks", "legend", "place_labels", "fit", "figure_svg", "save",
            "STYLE", "MAX_LABEL", "COLORS", "palette", "set_lines"]
@@ -108,10 +111,13 @@ def figure(width: float, height: float, *, ax: Any = None, **subplots: Any) -> t
     _matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
 
     fig = Figure(figsize=(width, height), layout="constrained")
     # a margin of 6 points: the layout measures rotated tick labels and fixed-aspect axes a few pixels short
-    fig.get_layout_engine().set(w_pad=6 / 72, h_pad=6 / 72)
+    engine = fig.get_layout_engine()
+    assert isinstance(engine, ConstrainedLayoutEngine)
+    engine.set(w_pad=6 / 72, h_pad=6 / 72)
     FigureCanvasAgg(fig)
     fig._clfeval_titles = {}  # type: ignore[attr-defined]
     axes = fig.subplots(**subplots) if subplots else fig.subplots()
@@ -182,7 +188,7 @@ def _tooltip(fig: Any, text_artist: Any, full: str) -> None:
     titles[gid] = full
 
 
-def label_ticks(fig: Any, ax: Any, axis: str, positions: Sequence[float], labels: Sequence[Any],
+def label_ticks(fig: Any, ax: Any, axis: str, positions: Sequence[float] | np.ndarray, labels: Sequence[Any],
                 limit: int = MAX_LABEL, **kw: Any) -> None:
     """Fixed ticks with user labels (shortened, with tooltips)."""
     labels = [shown(x) for x in labels]
@@ -280,7 +286,7 @@ def place_labels(fig: Any, ax: Any, xs: Sequence[float], ys: Sequence[float], la
 REFIT_TOLERANCE = 0.4
 
 
-def fit(fig: Any, x: Sequence[Any], y: Sequence[Any], xlim: tuple[float, float] = (0.0, 1.0),
+def fit(fig: Any, x: Sequence[Any] | np.ndarray, y: Sequence[Any] | np.ndarray, xlim: tuple[float, float] = (0.0, 1.0),
         ylim: tuple[float, float] = (0.0, 1.0)) -> tuple[Any, Any]:
     """The points of a curve simplified for this figure's size (the whole figure bounds the plot area)."""
     import numpy as np

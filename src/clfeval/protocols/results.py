@@ -107,7 +107,7 @@ class ProtocolResult(Display):
     spread: dict[str, Spread]
     pooled: Report
     pooled_by_repeat: tuple[Report, ...]
-    train_vs_test: dict[str, dict[str, float]] | None
+    train_vs_test: dict[str, Any] | None  # train, test, gap: {metric: mean}; how: the words
     validation: dict[str, Spread] | None
     baselines: dict[str, dict[str, Spread]]
     predictions: pa.Table = field(repr=False)

@@ -161,6 +161,7 @@ def _compare(sides: tuple[RunSide, RunSide], folds: tuple[Any, Any], tables: tup
         checked.append("every item in the same fold of the same repeat (from the out-of-fold predictions)")
     else:
         notes.append("The out-of-fold predictions of a run are missing: the folds were checked by their sizes only.")
+    why: str | None
     if multilabel:
         pooled, why = None, "the pooled paired bootstrap takes single-label predictions; these runs predict label sets"
     else:

@@ -375,6 +375,7 @@ class RunLog(RunStore):
             (row["created"], row["command"], row["data_path"], row["data_hash"], row["task"], row["seed"],
              row["settings"],
              row["protocol"], row["versions"], row["predictions"], row["result"]))
+        assert cur.lastrowid is not None  # an INSERT sets it
         run_id = int(cur.lastrowid)
         for name, s in summary.items():
             if isinstance(s, dict):
@@ -434,8 +435,11 @@ class RunLog(RunStore):
         fresh_dir = predictions is not None and not self.predictions_dir.exists()
         with contextlib.ExitStack() as stack:
             if fresh_dir:  # an error or a signal before the record leaves no empty folder either
-                stack.callback(lambda: (self.predictions_dir.exists() and not any(self.predictions_dir.iterdir())
-                                        and self.predictions_dir.rmdir()))
+                def remove_if_empty() -> None:
+                    if self.predictions_dir.exists() and not any(self.predictions_dir.iterdir()):
+                        self.predictions_dir.rmdir()
+
+                stack.callback(remove_if_empty)
             files = outputs if outputs is not None else stack.enter_context(OutputFiles())
             pred_path = self._stage_predictions(files, predictions) if predictions is not None else None
             row = {"created": _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds"),
@@ -553,6 +557,7 @@ class RunLog(RunStore):
             everything = self.runs().runs
             if not everything:
                 raise DataError(f"the run log {str(self.path)!r} holds no runs yet.")
+            latest: Sequence[Run]
             if data_hash is not None:
                 latest = [r for r in everything if r.data_hash == data_hash]
                 if not latest:

@@ -70,6 +70,11 @@ class _Runner:
                 threshold.positive, list(data.labels), option="positive")
 
     # -- one fitted model → predictions and scores ------------------------------------------------
+    def _positive(self) -> int:
+        """The positive class's index (a threshold step on single-label data sets it)."""
+        assert self.positive_index is not None
+        return self.positive_index
+
     def _predict(self, model: Any, idx: np.ndarray, cuts: np.ndarray | None,
                  scores: bool = True) -> tuple[Any, np.ndarray | None]:
         """Predictions of the items ``idx`` (by the cuts when given), and their scores when asked for or cut."""
@@ -87,7 +92,7 @@ class _Runner:
         if cuts is not None and s is not None:
             if self.data.multilabel:
                 return cut_sets(s, cuts[None, :]), s
-            pos = self.positive_index
+            pos = self._positive()
             labs = self.data.labels
             return cut_labels(s[:, pos], cuts[pos], positive=labs[pos], negative=labs[1 - pos]), s
         return self._labels_of(model.predict(Xp)), s
@@ -121,7 +126,7 @@ class _Runner:
         if self.data.multilabel:
             golds = {j: self.data.Y[dev, j] for j in range(len(self.data.labels))}
         else:
-            golds = {self.positive_index: self.data.label_codes[dev] == self.positive_index}
+            golds = {self._positive(): self.data.label_codes[dev] == self.positive_index}
         kept, unreached = [], []
         for j, g in golds.items():
             if g.all() or not g.any() or np.isnan(s[:, j]).any():
@@ -152,7 +157,7 @@ class _Runner:
         if self.data.multilabel:
             golds = {j: self.data.Y[fold.test, j] for j in range(len(self.data.labels))}
         else:
-            golds = {self.positive_index: self.data.label_codes[fold.test] == self.positive_index}
+            golds = {self._positive(): self.data.label_codes[fold.test] == self.positive_index}
         out = {}
         for j, g in golds.items():
             s = scores[:, j]
@@ -230,7 +235,7 @@ class _Runner:
         baselines = self._baselines(table, fold.train)
         thresholds = cut_rows = None
         if cuts is not None:
-            which = range(len(self.data.labels)) if self.data.multilabel else [self.positive_index]
+            which = range(len(self.data.labels)) if self.data.multilabel else [self._positive()]
             thresholds = {self.data.label_strings[j]: float(cuts[j]) for j in which}
             cut_rows = self._cut_rows(fold, scores, cuts)
         notes.extend(fold_notes)
@@ -351,16 +356,18 @@ def _assemble(results: list[FoldResult], preds: list, data: RunData, protocol: P
     pooled_table = None
     everything = data.train_frequencies(np.arange(data.n))
     for r in range(1, protocol.repeats + 1):
-        t = sum((f.table for f in results if f.repeat == r), 0)
+        tables = [f.table for f in results if f.repeat == r]
+        t = sum(tables[1:], tables[0])  # as sum(tables, 0): 0 + table is the table
         by_repeat.append(report_from_table(t, zero_division=zd, beta=runner.beta, sep=data.sep,
                                            train_labels=everything))
         pooled_table = t if pooled_table is None else pooled_table + t
+    assert pooled_table is not None  # a protocol has at least one repeat
     pooled = report_from_table(pooled_table, zero_division=zd, beta=runner.beta, sep=data.sep, train_labels=everything)
     pooled_notes = ["pooled: the fold tables summed with + (each item once per repeat); its baselines follow the "
                     "class frequencies of all items (each item trains k − 1 of the k fold models), while each "
                     "fold's baselines follow that fold's training labels."]
     pooled = dataclasses.replace(pooled, notes=list(pooled.notes) + pooled_notes)
-    train_vs_test = None
+    train_vs_test: dict[str, Any] | None = None
     if all(f.train_metrics is not None for f in results):
         train = {m: spread([f.train_metrics[m] for f in results]).mean for m in names}  # type: ignore[index]
         test = {m: spreads[m].mean for m in names}

@@ -84,7 +84,7 @@ def delong_ovr_blocks(r: DeLongOvR) -> list[Block]:
     na, nb = r.names
     blocks: list[Block] = [TextBlock(f"clfeval compare — ROC-AUC per class (one-vs-rest), DeLong's test, "
                                      f"A: {na}, B: {nb}, Holm-adjusted", heading=True)]
-    rows = []
+    rows: list[list[Any]] = []
     # the one many-classes rule (core.manyclasses): the largest classes by positives, the weakest AUC of A beside
     picked = manyclasses.for_table([str(x) for x in r.labels],
                                    {str(k): (c.n_positive if c is not None else 0) for k, c in r.per_class.items()},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +45,8 @@ def part_blocks(result: Any) -> list[Block]:
     from clfeval.scores.calibration import Calibration
     from clfeval.scores.thresholds import ThresholdChoice
 
-    layout = {Report: report_blocks, ThresholdChoice: threshold_blocks, Calibration: calibration_blocks}
+    layout: dict[type, Callable[[Any], list[Block]]] = {Report: report_blocks, ThresholdChoice: threshold_blocks,
+                                                        Calibration: calibration_blocks}
     fn = next((f for cls, f in layout.items() if isinstance(result, cls)), comparison_blocks)
     out: list[Block] = []
     for i, b in enumerate(fn(result)):
@@ -57,7 +59,7 @@ def part_blocks(result: Any) -> list[Block]:
 def side_by_side(d: DemoReport) -> TableBlock:
     """A and B on the same test tickets: the headline numbers of their reports."""
     a, b = d.report, d.report_b
-    rows = [["accuracy", a.accuracy, b.accuracy], ["macro-F1", a.macro["f1"], b.macro["f1"]],
+    rows: list[list[Any]] = [["accuracy", a.accuracy, b.accuracy], ["macro-F1", a.macro["f1"], b.macro["f1"]],
             ["micro-F1", a.micro["f1"], b.micro["f1"]], ["balanced accuracy", a.balanced_accuracy, b.balanced_accuracy]]
     if a.ranking is not None and b.ranking is not None:
         ra, rb = a.ranking["macro"], b.ranking["macro"]

@@ -52,7 +52,8 @@ def protocol_blocks(r: ProtocolResult) -> list[Block]:
     if tvt:
         cap += "; train = the same models scored on their own training items, gap = train − test (optimism)"
     blocks.append(TableBlock(f"Test metrics over {over}", cols, rows, caption=cap + "."))
-    head = [m for m in ("accuracy", "macro_f1", "micro_f1") if m in r.metric_names] or list(r.metric_names[:3])
+    head: list[str] = ([m for m in ("accuracy", "macro_f1", "micro_f1") if m in r.metric_names]
+                       or list(r.metric_names[:3]))
     fcols = (["repeat"] if p.repeats > 1 else []) + (["fold"] if p.kind == "kfold" else []) + ["train", "test"]
     if any(f.n_validation is not None for f in r.folds):
         fcols.append("validation")

@@ -93,8 +93,8 @@ def rank_blocks(r: RankResult) -> list[Block]:
         blocks.append(TableBlock(f"Scores ({r.score}) per data set", ["data set"] + list(r.order), srow))
     else:
         blocks.append(TextBlock(f"The {n} data sets' scores and ranks are in the JSON output.", style="dim"))
-    for c in r.checked:
-        blocks.append(TextBlock(f"Checked: {c}.", style="dim"))
+    for check in r.checked:
+        blocks.append(TextBlock(f"Checked: {check}.", style="dim"))
     if r.requirements is not None:
         blocks.extend(requirements_blocks(r.requirements))
     return closing(blocks, [], list(r.notes), r.signature, "wilcoxon", "seed=")

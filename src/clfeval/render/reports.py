@@ -132,19 +132,20 @@ def report_blocks(rep: Report) -> list[Block]:
     blocks.append(TableBlock("Per class (each class against all others)", cols, rows, caption=caption))
     avg_cols = ["average", "precision", "recall", "F1", *fcol]
     avg_rows = []
-    for name, d, desc in (("macro", rep.macro, "mean of per-class values"), ("micro", rep.micro, "pooled counts"),
-                          ("weighted", rep.weighted, "weighted by support")):
-        row = [f"{name} ({desc})", d["precision"], d["recall"], d["f1"]]
+    for name, avg, desc in (("macro", rep.macro, "mean of per-class values"), ("micro", rep.micro, "pooled counts"),
+                            ("weighted", rep.weighted, "weighted by support")):
+        row = [f"{name} ({desc})", avg["precision"], avg["recall"], avg["f1"]]
         if fb:
-            row.append(d.get("fbeta", math.nan))
+            row.append(avg.get("fbeta", math.nan))
         avg_rows.append(row)
     cap = (f"macro-F1 two ways: mean of per-class F1 = {num(rep.macro['f1'])}; "
            f"F1 of macro-P and macro-R = {num(rep.macro['f1_of_means'])}.")
     if rep.kind != "multilabel":
         cap += " On single-label data micro-P = micro-R = micro-F1 = accuracy."
     blocks.append(TableBlock("Averages over classes", avg_cols, avg_rows, caption=cap))
-    overall = [["accuracy" if rep.kind != "multilabel" else "subset accuracy (exact set match)", rep.accuracy],
-               ["error rate", rep.error_rate]]
+    overall: list[list[Any]] = [
+        ["accuracy" if rep.kind != "multilabel" else "subset accuracy (exact set match)", rep.accuracy],
+        ["error rate", rep.error_rate]]
     if rep.kind == "multilabel":
         overall += [["Hamming loss", rep.hamming_loss], ["Jaccard (mean per item)", rep.jaccard]]
     else:
@@ -186,7 +187,7 @@ def report_blocks(rep: Report) -> list[Block]:
     blocks.append(TableBlock("Baselines (exact expected values, no sampling)", bcols, brows,
                              caption=f"majority/stratified from the {source}" if source else None))
     # Diagnostics.
-    d = rep.diagnostics
+    d: dict[str, Any] = rep.diagnostics
     lines = []
     if d.get("hardest_class") is not None:
         hc = d["hardest_class"]

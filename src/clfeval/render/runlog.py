@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +136,10 @@ def check_blocks(c: CheckResult) -> list[Block]:
     return blocks
 
 
+def _register_blocks(result_type: type, fn: Callable[[Any], list[Block]]) -> None:
+    register(result_type, text=lambda x: blocks_to_rich(fn(x)), markdown=lambda x: blocks_to_markdown(fn(x)))
+
+
 for _cls, _fn in ((RunList, list_blocks), (Run, show_blocks), (BestRuns, best_blocks), (Ablation, ablation_blocks),
                   (CheckResult, check_blocks)):
-    register(_cls, text=lambda x, _f=_fn: blocks_to_rich(_f(x)), markdown=lambda x, _f=_fn: blocks_to_markdown(_f(x)))
+    _register_blocks(_cls, _fn)

@@ -33,7 +33,7 @@ def ranking_blocks(d: dict[str, Any]) -> list[Block]:
             rows.append([f"{how} average", num(d[how]["roc_auc"]), num(d[how]["average_precision"]), ""])
         blocks.append(TableBlock(f"One label against the rest ({d['kind']}, {d['n']} items)",
                                  ["label", "ROC-AUC", PR_AUC, "positives"], rows,
-                                 caption=picked.sentence() and picked.sentence().replace("F1", "average precision")))
+                                 caption=(s := picked.sentence()) and s.replace("F1", "average precision")))
     else:
         binned = d.get("binned")
         auc = num(d["roc_auc"]) + (f" ± {num(binned['auc_error_bound'])}" if binned else "")

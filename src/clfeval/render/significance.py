@@ -27,7 +27,7 @@ def _pct(level: float) -> str:
     return f"{level * 100:g}%"
 
 
-def p_text(p: float, samples: int | None) -> str:
+def p_text(p: float, samples: float | None) -> str:
     """A p-value in a table cell: 4 decimals, or '< 1/b' for a resampled p of 0."""
     if p == 0 and samples:
         return f"< {1 / samples:.2g}"
@@ -149,8 +149,9 @@ def multi_blocks(m: MultiComparison) -> list[Block]:
         blocks.append(TextBlock(verdict))
     for note in m.notes:
         blocks.append(TextBlock(note, style="dim"))
-    sig = m.signature
-    blocks.append(TextBlock(f"clfeval {sig['version']} · {sig['p_value_definition']} · {sig['engine']}", style="dim"))
+    signature = m.signature
+    blocks.append(TextBlock(f"clfeval {signature['version']} · {signature['p_value_definition']} · "
+                            f"{signature['engine']}", style="dim"))
     return blocks
 
 

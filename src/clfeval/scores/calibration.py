@@ -124,7 +124,7 @@ class Calibration(Display):
     engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"kind": self.kind, "positive": self.positive, "n": self.n, "strategy": self.strategy,
+        out: dict[str, Any] = {"kind": self.kind, "positive": self.positive, "n": self.n, "strategy": self.strategy,
                "edges": self.edges,
                "n_bins": self.n_bins, "ece": self.ece, "mce": self.mce, "brier": self.brier,
                "log_loss": self.log_loss, "log_loss_eps": self.eps, "bins": self.bins}
@@ -291,7 +291,7 @@ class Calibrator:
             raise DataError("there are no items to calibrate.")
         if self.kind == "binary" and self.pos_label is None:
             resolve_label(self.positive, list(self.seen_labels), option="positive", source="the gold labels")
-        n_bins, notes = self.n_bins, []
+        n_bins, notes = self.n_bins, list[str]()
         if self.strategy == "quantile":
             conf = np.concatenate([c for c, _ in self.kept])
             outcome = np.concatenate([o for _, o in self.kept])

@@ -54,7 +54,7 @@ from clfeval.core.display import Display
 from clfeval.core.gold import EncodedGold, binary_gold, indicator_gold
 from clfeval.core.labelmap import LabelMap
 from clfeval.core.labels import label_str
-from clfeval.core.metrics import ClassCounts
+from clfeval.core.metrics import ClassCounts, cut_counts
 from clfeval.core.ranksummary import DEFINITIONS, RankingSummary, ranking_notes, roc_auc_of
 from clfeval.core.signature import build_signature
 from clfeval.core.validation import check_finite
@@ -122,8 +122,13 @@ class PairCounts:
     """``n``, ``prevalence`` and ``pairs`` of anything with ``n_positive`` and ``n_negative`` (rankings in
     memory, beyond it, binned)."""
 
-    n_positive: int
-    n_negative: int
+    @property
+    def n_positive(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def n_negative(self) -> int:
+        raise NotImplementedError
 
     @property
     def n(self) -> int:
@@ -247,7 +252,7 @@ class Ranking(PairCounts, Display):
         t = float(threshold)
         tp = self.n_positive - int(np.searchsorted(self.pos_scores, t, side="left"))
         fp = self.n_negative - int(np.searchsorted(self.neg_scores, t, side="left"))
-        return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp), np.int64(self.n_negative - fp))
+        return cut_counts(tp, fp, self.n_positive, self.n_negative)
 
     def sweep(self, *, beta: float = 1.0, cost_fp: float = 1.0, cost_fn: float = 1.0, zero_division: Any = 0) -> Sweep:
         """The threshold sweep: every cut with TP, FP, FN, TN, P, R, F-beta, TPR, FPR and expected cost."""
@@ -478,7 +483,7 @@ def ovr_of(labs: Sequence[str], n: int, rankings: dict[str, Any], micro_rk: Any,
         per_class[lab] = {"roc_auc": float(auc[j]), "average_precision": float(ap[j]), "support": rk.n_positive,
                           "prevalence": rk.prevalence}
     for metric, vals in (("roc_auc", auc), ("average_precision", ap)):
-        bad = [labs[j] for j in np.flatnonzero(np.isnan(vals))]
+        bad = [labs[int(j)] for j in np.flatnonzero(np.isnan(vals))]
         if bad:
             undefined.append({"metric": metric, "labels": bad,
                               "reason": "a label needs positive and negative items" if metric == "roc_auc"

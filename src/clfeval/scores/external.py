@@ -47,11 +47,11 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
-from clfeval.core.metrics import ClassCounts
+from clfeval.core.metrics import ClassCounts, cut_counts
 from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
 from clfeval.core.validation import MEMORY_BUDGET
 from clfeval.errors import DataError, UsageError
@@ -126,7 +126,7 @@ class _Run:
             raise DataError(f"the spilled run {self.path!r} was cut short (removed or truncated while in use).")
         return out
 
-    def below(self, values: np.ndarray, side: str = "left") -> np.ndarray:
+    def below(self, values: np.ndarray, side: Literal["left", "right"] = "left") -> np.ndarray:
         """Items below each value (``side="right"``: at or below), by binary search."""
         if self.n == 0:
             return np.zeros(values.shape[0], dtype=np.int64)
@@ -339,7 +339,7 @@ class RankingStore:
     def _all_runs(self) -> list[_Run]:
         return [r for k in (0, 1) for r in self.runs[k] if r.n]
 
-    def _count_below(self, values: np.ndarray, k: int, side: str = "left") -> np.ndarray:
+    def _count_below(self, values: np.ndarray, k: int, side: Literal["left", "right"] = "left") -> np.ndarray:
         out = np.zeros(values.shape[0], dtype=np.int64)
         for r in self.runs[k]:
             out += r.below(values, side)
@@ -357,7 +357,7 @@ class RankingStore:
         if self.n > cap and runs:
             step = max(1, cap // (4 * len(runs)))
             cand = np.unique(np.concatenate([r.sample(step) for r in runs]))
-            below = sum(r.below(cand) for r in runs)
+            below = sum((r.below(cand) for r in runs), np.zeros(cand.shape[0], dtype=np.int64))
             last = 0
             for i in range(1, cand.shape[0]):
                 # cut before cand[i] when the range from the last cut up to it would be over the cap
@@ -436,6 +436,7 @@ class RankingStore:
     def sweep_rows(self, max_rows: int | None = None, **kwargs: Any) -> list[dict[str, Any]]:
         """``Ranking.sweep(**kwargs).rows(max_rows)``: rows spread evenly over the sweep, first and last included."""
         n = self.summary().n_cuts
+        assert n is not None  # a store's summary counts its distinct scores
         if max_rows is None or n <= max_rows:
             if n * RANGE_BYTES_PER_ITEM > self.space.memory:
                 raise UsageError(lambda name: f"the sweep has {n} cuts, more than {name} allows in memory; ask for "
@@ -455,6 +456,7 @@ class RankingStore:
     def sweep(self, **kwargs: Any) -> Sweep:
         """The whole sweep as one :class:`Sweep` (as ``Ranking.sweep()``), when its cuts fit the budget."""
         n = self.summary().n_cuts
+        assert n is not None  # a store's summary counts its distinct scores
         if n * RANGE_BYTES_PER_ITEM > self.space.memory:
             raise UsageError(lambda name: f"the sweep has {n} cuts, more than {name} allows in memory; use "
                                           f"sweep_chunks() or sweep_rows(max_rows).", params=["memory"])
@@ -469,8 +471,7 @@ class RankingStore:
         t = np.array([float(threshold)])
         tp = self.n_positive - int(self._count_below(t, 0)[0])
         fp = self.n_negative - int(self._count_below(t, 1)[0])
-        return ClassCounts(np.int64(tp), np.int64(fp), np.int64(self.n_positive - tp),
-                           np.int64(self.n_negative - fp))
+        return cut_counts(tp, fp, self.n_positive, self.n_negative)
 
     def close(self) -> None:
         """Drop the runs (and the spill directory, when the store owns it)."""

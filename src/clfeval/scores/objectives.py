@@ -78,8 +78,9 @@ def parse_objective(spec: str | Objective, *, cost_fp: Any = 1.0, cost_fn: Any =
     text = str(spec).strip().lower().replace(" ", "")
     m = re.fullmatch(r"f(\d+(?:\.\d*)?|\.\d+)", text)
     if m:
-        if not float(m.group(1)) > 0:
-            raise UsageError(lambda name: f"option {name}: {spec!r} asks for F-beta with beta {m.group(1)}; beta must "
+        beta_text = m.group(1)
+        if not float(beta_text) > 0:
+            raise UsageError(lambda name: f"option {name}: {spec!r} asks for F-beta with beta {beta_text}; beta must "
                                           f"be a positive number (f0.5, f1, f2, ...).", params=["objective"])
         return Objective("fbeta", beta=check_beta(m.group(1), option="objective"), cost_fp=cfp, cost_fn=cfn)
     if text == "cost":

@@ -112,8 +112,8 @@ def split_sorted(y: np.ndarray, scores: np.ndarray, *, plan: str = "single",
         return _sorted(pos), (_sorted(neg),)
     with ThreadPoolExecutor(2 if plan == "simd" else n_threads) as ex:
         if plan == "simd":  # filtering and sorting release the GIL: the two classes side by side
-            neg = ex.submit(lambda: _sorted(_classes(y, scores, (False,))[0]))
-            return _sorted(_classes(y, scores, (True,))[0]), (neg.result(),)
+            neg_job = ex.submit(lambda: _sorted(_classes(y, scores, (False,))[0]))
+            return _sorted(_classes(y, scores, (True,))[0]), (neg_job.result(),)
         bounds = np.linspace(0, scores.shape[0], n_threads + 1).astype(np.intp)
 
         def negatives(i: int) -> np.ndarray:

@@ -49,7 +49,9 @@ def batch_is_positive(gold: Any, positive: Any) -> np.ndarray:
         code = g.positive_code(positive)
     except DataError:
         return np.zeros(g.n, dtype=bool)
-    return g.codes == code
+    assert g.codes is not None  # positive_code has refused label sets
+    is_pos: np.ndarray = g.codes == code
+    return is_pos
 
 
 _INT_FORM = re.compile(r"0|-?[1-9][0-9]*")

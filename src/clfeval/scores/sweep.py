@@ -11,6 +11,7 @@ sweep — which is how rankings beyond memory choose a threshold.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -78,6 +79,7 @@ class Sweep:
         """Rows as plain data; with ``max_rows``, that many rows spread evenly over the sweep
         (first and last cut always included)."""
         n = len(self)
+        idx: Iterable[int]
         if max_rows is None or n <= max_rows:
             idx = range(n)
         else:

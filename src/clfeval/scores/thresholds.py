@@ -577,7 +577,8 @@ def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any =
             raise DataError(f"the development gold has {dy.shape[0]} items but its score columns have {ds.shape[0]} "
                             "values.")
     test_rks = [Ranking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)]
-    dev_rks = None if dy is None else [Ranking.from_indicator(dy[:, j], ds[:, j], lab) for j, lab in enumerate(labs)]
+    dev_rks = None if dy is None or ds is None else [Ranking.from_indicator(dy[:, j], ds[:, j], lab)
+                                                     for j, lab in enumerate(labs)]
     ranges = [[s[:, j]] + ([ds[:, j]] if ds is not None else []) for j in range(len(labs))]
     lc = _label_cuts(labs, test_rks, dev_rks, ranges, default_threshold, obj, zd)
     tables = {k: MultilabelTable.from_indicators(y, s >= t[None, :], labs) for k, t in lc.cuts.items()}

@@ -53,7 +53,7 @@ def mcnemar(n_ab: int, n_ba: int) -> dict[str, Any]:
             "chi2_p_value": float(chi2.sf(stat, 1))}
 
 
-def holm(p_values: Sequence[float]) -> np.ndarray:
+def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     """Holm–Bonferroni adjusted p-values (step-down; controls the family-wise error rate).
 
     Sort the m p-values ascending, p_(1) ≤ … ≤ p_(m); the adjusted value of
@@ -77,7 +77,7 @@ def holm(p_values: Sequence[float]) -> np.ndarray:
     return out
 
 
-def benjamini_yekutieli(p_values: Sequence[float]) -> np.ndarray:
+def benjamini_yekutieli(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     """Benjamini–Yekutieli adjusted p-values (step-up; controls the false-discovery rate under any dependence).
 
     With m p-values sorted ascending and c(m) = 1 + 1/2 + … + 1/m, the

@@ -274,8 +274,8 @@ def _five_by_two(folds: list[FoldDifference], higher: bool, level: float) -> dic
     from scipy.stats import f as fisher
 
     reps: dict[int, list[float]] = {}
-    for f in folds:
-        reps.setdefault(f.repeat, []).append(f.delta)
+    for fold in folds:
+        reps.setdefault(fold.repeat, []).append(fold.delta)
     p = np.array([reps[r] for r in sorted(reps)])  # (5, 2), folds in id order
     s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     den = float(s2.sum())
@@ -283,6 +283,7 @@ def _five_by_two(folds: list[FoldDifference], higher: bool, level: float) -> dic
                 "t = p_1^(1) / sqrt(sum_i s_i^2 / 5), 5 df; p_1^(1) = difference on the first fold of the first "
                 "repeat, s_i^2 = variance estimate of repeat i", float(p[0, 0]), math.sqrt(den / 5), 5.0, higher,
                 level)
+    f: dict[str, Any]
     if den > 0:
         stat = float((p ** 2).sum()) / (2 * den)
         f = {"name": "combined 5x2cv F test (Alpaydin 1999)", "statistic": stat, "df": [10, 5],
@@ -315,7 +316,7 @@ def _resolve(metric: str, higher_is_better: bool | None, names: Sequence[str], l
     names = tuple(str(x) for x in names)
     if len(names) != 2:
         raise UsageError(f"names must give two display names (A, B); got {names!r}.")
-    return (metric, higher, names, check_probability(level, option="level"),  # type: ignore[return-value]
+    return (metric, higher, names, check_probability(level, option="level"),
             check_probability(alpha, option="alpha"))
 
 

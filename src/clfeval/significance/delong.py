@@ -432,7 +432,7 @@ def _check_names(names: Sequence[str]) -> tuple[str, str]:
     out = tuple(str(x) for x in names)
     if len(out) != 2:
         raise UsageError(f"names must give two display names (A, B); got {names!r}.")
-    return out  # type: ignore[return-value]
+    return out
 
 
 def delong_test(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any, level: float = 0.95, alpha: float = 0.05,
@@ -523,7 +523,7 @@ class DeLongOvR(Display):
         return " ".join(f"Class {lab!r}: {v}" for lab, v in self.verdicts.items())
 
     def to_dict(self) -> dict[str, Any]:
-        rows = {}
+        rows: dict[str, dict[str, Any] | None] = {}
         for lab in self.labels:
             c = self.per_class[lab]
             if c is None:

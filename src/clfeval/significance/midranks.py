@@ -185,7 +185,7 @@ def _below_tied(ranks: np.ndarray, layout: tuple[np.ndarray, np.ndarray, int]) -
     """:func:`below_counts` from dense ranks: per value, the items of each class; cumulative sums below."""
     _, items, m = layout
     n = ranks.shape[0]
-    itype = np.int32 if n < (1 << 30) else np.int64
+    itype: type[np.signedinteger] = np.int32 if n < (1 << 30) else np.int64
     r = ranks[items]  # label order: positives first
     size = int(r.max()) + 1 if n else 0
     pos = np.bincount(r[:m], minlength=size).astype(itype)

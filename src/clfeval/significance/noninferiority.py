@@ -269,7 +269,7 @@ def noninferiority(gold: Any, pred_a: Any, pred_b: Any, *, margin: float,
                                "p = #{δ(x^(i)) ≤ 2δ(x) − margin} / b (the 2δ rule with the null at +margin)"),
         "bound_method": "basic bootstrap, one-sided at 1 − alpha", "engine": r.engine,
         "zero_division": zero_division_name(zd)}, seed=seed, samples=b_total, random=True)
-    return NonInferiority(r.metric, r.description, r.higher_is_better, names, r.n, a, b, delta, margin, alpha,  # type: ignore[arg-type]
+    return NonInferiority(r.metric, r.description, r.higher_is_better, names, r.n, a, b, delta, margin, alpha,
                           b_total, seed_value(seed), bound, sign * t, count, p,
-                          _verdict(label, names, delta, margin, bound, p, alpha, r.higher_is_better, b_total),  # type: ignore[arg-type]
+                          _verdict(label, names, delta, margin, bound, p, alpha, r.higher_is_better, b_total),
                           sig, notes, hist)

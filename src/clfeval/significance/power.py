@@ -109,7 +109,7 @@ def check_count_metric(metric: Any) -> str:
     return metric
 
 
-def _fmt_n(n: int) -> str:
+def _fmt_n(n: int | float) -> str:
     return f"{n:,}"
 
 
@@ -406,6 +406,7 @@ def mcnemar_power(n_ab: int, n_ba: int, n: int, *, delta: float | None = None, a
     label = metric_label(metric)
     detectable = math.nan
     power_now = required = stays = checked = None
+    why: str | None
     if p_d == 0:
         why = "no item is discordant (A and B are right on the same items), so McNemar's test has nothing to count"
         undefined += [{"field": f, "reason": why} for f in ("detectable_delta", "required_n")]
@@ -673,5 +674,5 @@ def interval_width(gold: Any, pred: Any, *, metric: str = "macro_f1", level: flo
     sig = signature("interval_width", {"metric": metric, "level": level, "width": target, "method": "percentile",
                                        "resampling": "multinomial over the confusion table's cells",
                                        "zero_division": str(zero_division)}, seed=seed, samples=samples, random=True)
-    return IntervalWidth(metric, table.n, value, level, ci, w, target, required, samples, explanation, undefined,
+    return IntervalWidth(metric, int(table.n), value, level, ci, w, target, required, samples, explanation, undefined,
                          notes, sig)

@@ -103,7 +103,7 @@ def fmt_value(x: float) -> str:
     return f"{x:.3f}"
 
 
-def format_p(p: float, samples: int | None = None, *, name: str = "p") -> str:
+def format_p(p: float, samples: float | None = None, *, name: str = "p") -> str:
     """``p = 0.004``, ``p = 0.0047``, ``p = 0.213``; a resampled p of 0 is shown as below 1/b.
 
     >>> format_p(0.0047), format_p(0.21345), format_p(0.0, 10_000)
@@ -141,7 +141,7 @@ def verdict_two_sided(label: str, names: tuple[str, str], a: float, b: float, de
 
 
 def verdict(label: str, names: tuple[str, str], a: float, b: float, delta: float, p: float, alpha: float,
-            higher: bool, samples: int | None, p_name: str = "p") -> str:
+            higher: bool, samples: float | None, p_name: str = "p") -> str:
     """The plain sentence of a one-sided comparison: the difference, the p-value, and what it means."""
     na, nb = names
     ptext = format_p(p, samples, name=p_name)

@@ -140,9 +140,9 @@ def compare_by(gold: Any, a: Any, b: Any, by: Mapping[str, Any], *, metric: Any 
         rows.append(row)
     p = np.array([r["p"] if r["p"] is not None and math.isfinite(r["p"]) else np.nan for r in rows])
     h, y = holm(p), benjamini_yekutieli(p)
-    for r, hv, yv in zip(rows, h, y, strict=False):
-        if r["p"] is not None:
-            r.update(p_holm=float(hv), p_by=float(yv), significant=bool(hv < alpha))
+    for row, hv, yv in zip(rows, h, y, strict=False):
+        if row["p"] is not None:
+            row.update(p_holm=float(hv), p_by=float(yv), significant=bool(hv < alpha))
     notes = []
     small = [r["slice"] for r in rows if r["small"]]
     if small:

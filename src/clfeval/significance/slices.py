@@ -81,6 +81,7 @@ def _tests(name: str, labels: Sequence[str], counts: np.ndarray, testable: np.nd
     sub = counts[testable]
     overall = counts.sum(axis=0)
     p = np.full(counts.shape[0], np.nan)
+    het: dict[str, Any]
     if T.is_proportion(name):
         lab = catalog.parse(name)[1]
         index = None if lab is None else resolve_label(lab, list(labels), option="slice_metrics")

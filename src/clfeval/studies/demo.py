@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, SupportsFloat
 
 import numpy as np
 
@@ -112,7 +112,7 @@ def _counted(counts: Sequence[Sequence[int]], labels: Sequence[str], **kw: Any) 
     return report_from_table(ConfusionTable(np.asarray(counts, dtype=np.int64), tuple(labels)), **kw)
 
 
-def _r(x: float, d: int = 4) -> float:
+def _r(x: SupportsFloat, d: int = 4) -> float:
     return round(float(x), d)
 
 
@@ -289,7 +289,7 @@ def demo_threshold() -> DemoResult:
     sweep_rows = [[k + 1, int(sw.tp[k]), int(sw.fp[k]), _r(sw.precision[k]), _r(sw.recall[k]), _r(sw.fbeta[k]),
                    _r(sw.tpr[k]), _r(sw.fpr[k])] for k in range(len(sw))]
     best = r10.best_cut("f1")
-
+    assert best is not None  # F1 has a best cut on every ranking with a positive
     def at_positives(gold: list[int]) -> str:
         hits, parts = 0, []
         for rank, g in enumerate(gold, start=1):
@@ -353,6 +353,9 @@ def demo_calibration() -> DemoResult:
                  _r(x["gap"]) if x["count"] else "—"] for i, x in enumerate(c.bins) if x["count"]]
 
     cols = ["bin", "items", "mean P(positive)", "frequency of positives", "|gap|"]
+    # both models' items hold positives and negatives: reliability() gives their ranking measures
+    assert a.roc_auc is not None and a.average_precision is not None
+    assert b.roc_auc is not None and b.average_precision is not None
     tables = [
         DemoTable("Model A: positives at 0.60–0.70, negatives at 0.30–0.40 (non-empty bins)", cols, rows(a)),
         DemoTable("Model B: 20 items at each of 0.05, 0.15, …, 0.95, that fraction of them positive", cols, rows(b)),

@@ -148,6 +148,7 @@ def demo_report() -> DemoReport:
                            dev_scores=dev["A"][:, k])
     cal = reliability(test["gold"], scores(test["A"]), bins=10)
     cmp = compare(test["gold"], pred_a, pred_b, metric="macro_f1", samples=SAMPLES, seed=SEED, names=("A", "B"))
+    assert thr.test is not None and thr.default is not None  # the test set is scored at both cuts
     tuned, default = thr.test["f1"], thr.default["f1"]
     majority = rep.baselines["majority"]
     beaten = [n for n, b in rep.baselines.items() if rep.macro["f1"] > b["macro_f1"] and rep.accuracy > b["accuracy"]]

@@ -595,6 +595,7 @@ class _Context:
         rows = {}
         for name, pred in (("keyword_rule", kw), ("nb", nb)):
             b = report(gold, pred.tolist(), labels=["grain", "not grain"], positive="grain").binary
+            assert b is not None  # positive= gives the binary block
             rows[name] = {k: b[k] for k in keys}
         return {"keyword_rule": {"grain": rows["keyword_rule"], "nb": {"grain": rows["nb"]},
                                  "rule": "a story is grain iff its text (title and body) contains one of the words "

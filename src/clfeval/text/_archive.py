@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import lzma
 import tarfile
 import zlib
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import BinaryIO
 
 from clfeval.errors import DataError, InputFileError
 
@@ -68,7 +68,7 @@ def _check_member_size(where: Path | str, size: int, what: str, expected: str) -
 class _Capped:
     """A decompressed stream that refuses to yield more than ``limit`` bytes in all."""
 
-    def __init__(self, raw: BinaryIO, limit: int, path: Path, expected: str) -> None:
+    def __init__(self, raw: io.BufferedIOBase, limit: int, path: Path, expected: str) -> None:
         self.raw, self.left, self.path, self.expected = raw, limit, path, expected
 
     def read(self, size: int = -1) -> bytes:
@@ -83,7 +83,7 @@ class _Capped:
         return data
 
 
-def _decompressed(path: Path) -> BinaryIO:
+def _decompressed(path: Path) -> io.BufferedIOBase:
     """The tar stream of a plain, gzip, bzip2 or xz archive (by its first bytes)."""
     with open(path, "rb") as fh:
         magic = fh.read(6)
@@ -105,7 +105,8 @@ def read_archive(path: Path, files: Sequence[str], expected: str) -> dict[str, b
     wanted = set(files)
     data: dict[str, bytes] = {}
     try:
-        with _decompressed(path) as raw, tarfile.open(fileobj=_Capped(raw, MAX_ARCHIVE_BYTES, path, expected),
+        # tarfile's stubs ask every fileobj for write/tell/seek/close; the stream mode "r|" only reads
+        with _decompressed(path) as raw, tarfile.open(fileobj=_Capped(raw, MAX_ARCHIVE_BYTES, path, expected),  # type: ignore[call-overload]
                                                       mode="r|", bufsize=1 << 20) as tar:
             total = 0
             for count, member in enumerate(tar, start=1):

@@ -573,7 +573,7 @@ def single_label_subset(
         test=tuple(s for s, _ in test),
         categories=classes,
         train_labels=tuple(lab for _, lab in train),
-        test_labels=tuple(lab for _, lab in test),  # type: ignore[misc]
+        test_labels=tuple(lab for _, lab in test),
     )
 
 

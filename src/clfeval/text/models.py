@@ -48,7 +48,7 @@ import dataclasses
 import re
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -346,10 +346,24 @@ def log_odds(joint_log_likelihood: np.ndarray) -> np.ndarray:
     return out
 
 
+class _Scorer(Protocol):
+    """What :class:`_ScoreRuleMixin` needs of the estimator it is mixed into."""
+
+    classes_: np.ndarray
+
+    def decision_function(self, X: Any) -> np.ndarray: ...
+
+
+class _JointLogProba(Protocol):
+    """What :class:`_LogOddsMixin` needs of the naive Bayes estimator it is mixed into."""
+
+    def predict_joint_log_proba(self, X: Any) -> np.ndarray: ...
+
+
 class _ScoreRuleMixin:
     """``predict`` by clfeval's rule: positive iff score ≥ 0; with K > 2 classes, the top score."""
 
-    def predict(self, X: Any) -> np.ndarray:
+    def predict(self: _Scorer, X: Any) -> np.ndarray:
         scores = self.decision_function(X)
         if scores.ndim == 1:
             return self.classes_[(scores >= 0).astype(np.intp)]
@@ -357,7 +371,7 @@ class _ScoreRuleMixin:
 
 
 class _LogOddsMixin(_ScoreRuleMixin):
-    def decision_function(self, X: Any) -> np.ndarray:
+    def decision_function(self: _JointLogProba, X: Any) -> np.ndarray:
         """Log-odds log P(c|d) − log P(c̄|d): shape (n,) for two classes (of ``classes_[1]``), else (n, K)."""
         lo = log_odds(self.predict_joint_log_proba(X))
         return lo[:, 1] if lo.shape[1] == 2 else lo

@@ -147,7 +147,7 @@ class Processing:
         """The text of one :class:`~clfeval.text.datasets.Story` under this processing."""
         from clfeval.text.datasets import story_text
 
-        return story_text(story, title=self.title, brief=self.brief)
+        return story_text(story, title=self.title, brief="title" if self.brief == "title" else "text")
 
     def tokenizer(self) -> Any:
         """A :class:`~clfeval.text.models.Tokenizer` for these tokens (needs the text extra)."""

@@ -95,7 +95,7 @@ class TermAnalysis:
                 "rare_corner": self.rare_corner(n)}
 
 
-def term_phi_delta(documents: Any, in_category: Sequence[bool], *, category: str = "positive",
+def term_phi_delta(documents: Any, in_category: Sequence[bool] | np.ndarray, *, category: str = "positive",
                    analyzer: Callable[[str], list[str]] | None = None,
                    vocabulary: Sequence[str] | None = None) -> TermAnalysis:
     """φ and δ of every term as a binary feature ("the term occurs") for one category.

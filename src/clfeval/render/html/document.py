@@ -162,7 +162,8 @@ def _flat(prefix: str, value: Any, out: list[tuple[str, str]]) -> None:
 def signature_rows(signature: dict[str, Any] | None) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(signature rows, run rows): the signature flattened to ``key.sub = value``; what changes
     from run to run (timings, run id) goes to the run rows."""
-    sig, run = [], []
+    sig: list[tuple[str, str]] = []
+    run: list[tuple[str, str]] = []
     for k, v in (signature or {}).items():
         _flat(k, v, run if k in RUN_KEYS else sig)
     return sig, run

@@ -524,11 +524,11 @@ def _builtin() -> None:
                     (Calibration, calibration_page), (Comparison, comparison_page), (MultiComparison, multi_page),
                     (ProtocolResult, protocol_page), (ReutersStudy, study_page), (RankResult, rank_page)):
         register_layout(cls, fn)
-    for cls, fn in _decision_layouts().items():
-        register_layout(cls, fn)
+    for kind, make in _decision_layouts().items():
+        register_layout(kind, make)
     register_layout(Compared, lambda c, figs=None: layout(c.result, figs))
-    for cls, fn in pages.generic().items():
-        register_layout(cls, fn)
+    for kind, make in pages.generic().items():
+        register_layout(kind, make)
 
 
 def layout(result: Any, figs: Figures | None = None) -> Page:

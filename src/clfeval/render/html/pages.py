@@ -60,7 +60,7 @@ def demo_report_page(d: Any, figs: Figures | None = None) -> Page:
 def _run_cards(metrics: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     from clfeval.core.catalog import label
 
-    first = [m for m in ("accuracy", "subset_accuracy", "macro_f1", "micro_f1", "balanced_accuracy", "mcc")
+    first: list[str] = [m for m in ("accuracy", "subset_accuracy", "macro_f1", "micro_f1", "balanced_accuracy", "mcc")
              if m in metrics] or list(metrics)
     return [card(label(m), metrics[m].get("mean"), [("std", metrics[m].get("std")),
                                                     ("min–max",
@@ -105,7 +105,8 @@ def _summary(result: Any) -> Summary:
 def blocks_page(result: Any, blocks: list[Block]) -> Page:
     """The generic layout: the text blocks, no figures, under a summary of the result."""
     d = result.to_dict() if hasattr(result, "to_dict") else {}
-    notes = d.get("notes") if isinstance(d.get("notes"), list) else []
+    given = d.get("notes")
+    notes: list[str] = given if isinstance(given, list) else []
     s = _summary(result)
     if hasattr(result, "conclusion"):  # a worked example
         s.verdicts.append(result.conclusion)
@@ -133,7 +134,8 @@ def generic() -> dict[type, Callable[..., Page]]:
               RunList: rrun.list_blocks, BestRuns: rrun.best_blocks, Ablation: rrun.ablation_blocks,
               CheckResult: rrun.check_blocks, FetchedDataset: fetched_blocks, MetricCatalogue: catalogue_blocks}
     blocks[MetricCatalogue] = _catalogue_tables
-    out = {cls: (lambda r, figs=None, _b=fn: blocks_page(r, _b(r))) for cls, fn in blocks.items()}
+    out: dict[type, Callable[..., Page]] = {cls: (lambda r, figs=None, _b=fn: blocks_page(r, _b(r)))
+                                            for cls, fn in blocks.items()}
     out[DemoResult] = demo_page
     return out
 
