@@ -84,12 +84,13 @@ def outcomes(name: str, label_code: int | None, gold: np.ndarray, pred: np.ndarr
             i = -1 if label_code is None else label_code
             hit = (gold == i) == (pred == i)
         ok = hit if name == "accuracy" else ~hit
-        return ok.astype(np.uint8)
+        ok_codes: np.ndarray = ok.astype(np.uint8)
+        return ok_codes
     i = -1 if label_code is None else label_code
     a, b = gold == i, pred == i
     trial, success = {"recall": (a, b), "fnr": (a, ~b), "precision": (b, a), "specificity": (~a, ~b),
                       "fpr": (~a, b), "npv": (~b, ~a)}[name]
-    out = trial.astype(np.uint8)
+    out: np.ndarray = trial.astype(np.uint8)
     out += trial & success
     return out
 
@@ -105,7 +106,7 @@ class SliceProportions:
     """
 
     columns: tuple[str, ...]
-    keys: tuple[tuple, ...]
+    keys: tuple[tuple[Any, ...], ...]
     items: np.ndarray
     trials: np.ndarray
     successes: np.ndarray
