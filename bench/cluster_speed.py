@@ -183,8 +183,8 @@ def main() -> None:
         t0 = time.perf_counter()
         write_files(directory, args.n, args.files)
         size = sum(os.path.getsize(os.path.join(directory, f)) for f in os.listdir(directory))
-        print(f"{args.n:.3g} rows in {args.files} Parquet files ({gb(size)}) written in {time.perf_counter() - t0:.1f} s;"
-              f" numpy {np.__version__}, {os.cpu_count()} cores")
+        print(f"{args.n:.3g} rows in {args.files} Parquet files ({gb(size)}) written in {time.perf_counter() - t0:.1f} "
+              f"s; numpy {np.__version__}, {os.cpu_count()} cores")
 
         if not args.dask_only:
             ext = child("external", directory, args.memory)
@@ -193,17 +193,17 @@ def main() -> None:
             print(f"\n1. exact ROC-AUC + AP, streamed, memory budget {args.memory}:")
             print(f"   streamed : {ext['time']:.1f} s, peak RSS {gb(ext['rss_self'])}, spilled: {ext['spilled']} "
                   f"({ext['runs']} runs on disk); ROC-AUC {ext['roc_auc']!r}, AP {ext['ap']!r}")
-            print(f"   in memory: {mem['time']:.1f} s (read {mem['read']:.1f} s + Ranking {mem['rank']:.1f} s), peak RSS "
-                  f"{gb(mem['rss_self'])}; ROC-AUC {mem['roc_auc']!r}, AP {mem['ap']!r}")
+            print(f"   in memory: {mem['time']:.1f} s (read {mem['read']:.1f} s + Ranking {mem['rank']:.1f} s), peak "
+                  f"RSS {gb(mem['rss_self'])}; ROC-AUC {mem['roc_auc']!r}, AP {mem['ap']!r}")
             print(f"   streamed / in memory: time {ext['time'] / mem['time']:.2f}x, peak RSS "
                   f"{ext['rss_self'] / mem['rss_self']:.2f}x; identical AUC, AP and curves: {same}")
 
             bn = child("binned", directory, str(args.bins))
             err = abs(bn["roc_auc"] - ext["roc_auc"])
             print(f"\n2. binned, {args.bins} quantile bins ({bn['bins']} formed): {bn['time']:.1f} s (first pass "
-                  f"{bn['first_pass']:.1f} s), peak RSS {gb(bn['rss_self'])}; ROC-AUC {bn['roc_auc']:.9f}, printed bound "
-                  f"±{bn['bound']:.3g}, actual error {err:.3g} ({err / bn['bound']:.3f} of the bound); AP {bn['ap']:.6f} "
-                  f"(exact {ext['ap']:.6f}); time vs exact stream {bn['time'] / ext['time']:.2f}x")
+                  f"{bn['first_pass']:.1f} s), peak RSS {gb(bn['rss_self'])}; ROC-AUC {bn['roc_auc']:.9f}, printed "
+                  f"bound ±{bn['bound']:.3g}, actual error {err:.3g} ({err / bn['bound']:.3f} of the bound); AP "
+                  f"{bn['ap']:.6f} (exact {ext['ap']:.6f}); time vs exact stream {bn['time'] / ext['time']:.2f}x")
 
         if not args.skip_dask:
             # The machine may be shared: each repeat measures the local streams and Dask back to back, and the
@@ -226,7 +226,8 @@ def main() -> None:
                 print(f"   client peak RSS {gb(dk['rss_self'])} (workers: {gb(dk['rss_children'])} the largest)")
             if args.repeat > 1:
                 med = np.median(np.array(rows), axis=0)
-                print(f"\n   median over {args.repeat} repeats: count report {med[0]:.2f}x, exact AUC + AP {med[1]:.2f}x")
+                print(f"\n   median over {args.repeat} repeats: count report {med[0]:.2f}x, exact AUC + AP "
+                      f"{med[1]:.2f}x")
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

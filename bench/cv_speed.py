@@ -55,7 +55,8 @@ def documents(n: int, seed: int = 0) -> tuple[list[str], list[str]]:
         c = int(rng.choice(k, p=prior))
         length = int(rng.integers(20, 41))
         own = int(rng.binomial(length, 0.25))
-        words = np.concatenate([vocab_arr[rng.choice(topic[c], own)], vocab_arr[rng.integers(0, len(vocab), length - own)]])
+        words = np.concatenate([vocab_arr[rng.choice(topic[c], own)],
+                                vocab_arr[rng.integers(0, len(vocab), length - own)]])
         docs.append(" ".join(words))
         labels.append(f"class{c}")
     return docs, labels
@@ -135,7 +136,7 @@ def variants(args: argparse.Namespace, docs: list[str], y: list[str], t_sk: floa
         with open(path, "w", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(["id", "text", "label"])
-            w.writerows([i, t, lab] for i, (t, lab) in enumerate(zip(docs, y)))
+            w.writerows([i, t, lab] for i, (t, lab) in enumerate(zip(docs, y, strict=False)))
         cmd = [sys.executable, "-m", "clfeval", "cv", path, "--text", "text", "--label", "label", "--model", "nb",
                "--folds", str(args.folds), "--stratified", "--seed", "0", "--runs-db", os.path.join(d, "runs.sqlite"),
                "--predictions", os.path.join(d, "oof.parquet"), "--format", "json", "--output",

@@ -56,7 +56,7 @@ def write_files(directory: str, n: int, files: int, seed: int = 25) -> None:
         idx[own] = (cls[own] * 200 + rng.integers(0, 200, int(own.sum()))) % VOCAB
         toks = words[idx]
         ends = np.cumsum(lengths)
-        texts = [" ".join(toks[e - k:e]) for e, k in zip(ends, lengths)]
+        texts = [" ".join(toks[e - k:e]) for e, k in zip(ends, lengths, strict=False)]
         ids = np.arange(f * per, f * per + m)
         pq.write_table(pa.table({"id": ids, "gold": gold.astype(str), "pred": pred.astype(str), "text": texts}),
                        os.path.join(directory, f"part-{f:03d}.parquet"), row_group_size=50_000)
@@ -82,8 +82,8 @@ def clfeval_job(directory: str, processing: str, memory: str) -> dict:
     t0 = time.perf_counter()
     r = clfeval.error_analysis(directory, id="id", processing=processing or None, engine=Local(memory=memory))
     return {"seconds": time.perf_counter() - t0, "terms": r.prior["terms"], "tokens": r.prior["tokens"],
-            "cells": len(r.cells), "mode": r.engine["mode"], "first": [r.cells[0].gold, r.cells[0].pred,
-                                                                       [t["term"] for t in r.cells[0].terms_vs_gold[:3]]]}
+            "cells": len(r.cells), "mode": r.engine["mode"],
+            "first": [r.cells[0].gold, r.cells[0].pred, [t["term"] for t in r.cells[0].terms_vs_gold[:3]]]}
 
 
 def texts_job(directory: str, processing: str, memory: str) -> dict:

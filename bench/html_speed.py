@@ -97,7 +97,7 @@ def make_many(path: str, n: int, k: int, seed: int = 0) -> None:
     gold = rng.integers(0, k, n)
     pred = np.where(rng.random(n) < 0.6, gold, rng.integers(0, k, n))
     with open(path, "w") as f:
-        f.write("gold,pred\n" + "".join(f"c{g},c{p}\n" for g, p in zip(gold.tolist(), pred.tolist())))
+        f.write("gold,pred\n" + "".join(f"c{g},c{p}\n" for g, p in zip(gold.tolist(), pred.tolist(), strict=False)))
 
 
 def many_classes(tmp: str, n: int, k: int, repeats: int) -> None:
@@ -110,9 +110,10 @@ def many_classes(tmp: str, n: int, k: int, repeats: int) -> None:
     j, h = min(times["json"]), min(times["html"])
     size = os.path.getsize(os.path.join(tmp, "many.html"))
     print(f"many classes: {n:,} items over {k:,} classes (best of {repeats}, interleaved)")
-    print(f"  json: {j:.2f} s, html: {h:.2f} s: html/json {h / j:.2f}× (target ≤ 5×): {'met' if h <= 5 * j else 'NOT met'}")
-    print(f"  page: {kb(os.path.join(tmp, 'many.html'))} (target ≤ 2,000 KB): {'met' if size <= 2_000_000 else 'NOT met'};"
-          f" JSON {kb(os.path.join(tmp, 'many.json'))}")
+    print(f"  json: {j:.2f} s, html: {h:.2f} s: html/json {h / j:.2f}× (target ≤ 5×): "
+          f"{'met' if h <= 5 * j else 'NOT met'}")
+    print(f"  page: {kb(os.path.join(tmp, 'many.html'))} (target ≤ 2,000 KB): "
+          f"{'met' if size <= 2_000_000 else 'NOT met'}; JSON {kb(os.path.join(tmp, 'many.json'))}")
 
 
 def notebook_card(repeats: int) -> None:
@@ -175,7 +176,8 @@ def main() -> None:
         for _ in range(a.repeats):
             for fmt in ("text", "html"):
                 out = os.path.join(tmp, f"report.{'txt' if fmt == 'text' else 'html'}")
-                times[fmt].append(clfeval("report", data, "--scores-prefix", "score:", "--format", fmt, "--output", out))
+                times[fmt].append(clfeval("report", data, "--scores-prefix", "score:", "--format", fmt, "--output",
+                                          out))
         ovr = os.path.join(tmp, "report.html")
         plain = os.path.join(tmp, "plain.html")
         clfeval("report", data, "--format", "html", "--output", plain)
@@ -196,7 +198,8 @@ def main() -> None:
                 print(f"Reuters study page: skipped ({a.archive} not found; --archive PATH)")
             else:
                 study = os.path.join(tmp, "study.html")
-                wall = clfeval("reuters", "--archive", str(a.archive), "--no-log", "--format", "html", "--output", study)
+                wall = clfeval("reuters", "--archive", str(a.archive), "--no-log", "--format", "html", "--output",
+                               study)
                 print(f"page of the Reuters study: {kb(study)} (target ≤ 1,500 KB), written in {wall:.1f} s")
 
 

@@ -72,7 +72,7 @@ def job_local(a: str, b: str, memory: str) -> dict:
     labels = list(tables.labels)
     cells = []
     counts = joint.counts
-    for idx in zip(*counts.nonzero()):
+    for idx in zip(*counts.nonzero(), strict=True):
         cells.append([int(labels[i]) for i in idx] + [int(counts[idx])])
     return {"time": seconds, "cells": sorted(cells), "how": matching.describe(), "spilled": matching.spilled}
 

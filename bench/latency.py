@@ -38,7 +38,7 @@ def write_csv(path: Path, gold: list[str], pred: list[str]) -> None:
     with open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["id", "gold", "pred"])
-        w.writerows((i, g, p) for i, (g, p) in enumerate(zip(gold, pred)))
+        w.writerows((i, g, p) for i, (g, p) in enumerate(zip(gold, pred, strict=False)))
 
 
 def inputs(tmp: Path, n: int = 1000, k: int = 10, seed: int = 0) -> tuple[Path, Path]:
@@ -94,7 +94,7 @@ def main() -> None:
         if args.only:
             cmds = {k: v for k, v in cmds.items() if k.startswith("floor") or any(o in k for o in args.only)}
         times: dict[str, list[float]] = {name: [] for name in cmds}
-        for name, (argv, _, _) in cmds.items():  # one warm-up run each (file caches, .pyc)
+        for argv, _, _ in cmds.values():  # one warm-up run each (file caches, .pyc)
             run_once(argv)
         for _ in range(args.runs):
             for name, (argv, _, _) in cmds.items():

@@ -96,7 +96,8 @@ def main() -> None:
     rep = max(1, min(a.repeat, 1))  # baycomp takes seconds per pair: one run of each
     tt, ref = best_of(rep, theirs)
     tc, got = best_of(a.repeat, clf)
-    worst = max(abs(g - b) for p, q in zip(got, ref) for g, b in zip((p.left, p.rope, p.right), q))
+    worst = max(abs(g - b) for p, q in zip(got, ref, strict=False) for g,
+                b in zip((p.left, p.rope, p.right), q, strict=False))
     print(f"2. Bayesian signed-rank, {len(pairs)} pairs × {n} data sets, {a.samples:,} samples")
     print(f"   baycomp.SignedRankTest:   {tt:.3f} s")
     print(f"   clfeval bayesrank:        {tc:.3f} s   ratio {tc / tt:.3f}× (target ≤ 1×); largest difference of a "

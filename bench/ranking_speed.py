@@ -77,7 +77,8 @@ def run(args) -> bool:
         lambda: sorting.pairs_and_ap(pp, parts, n_threads=k if plan != "single" else 1), args.repeat)
 
     print(f"{'np.sort(scores) — the floor':<62}{t_sort * 1000:9.1f} ms   1.00×")
-    print(f"{'clfeval.ranking(...).roc_auc, .average_precision':<62}{t_clf * 1000:9.1f} ms   {t_clf / t_sort:.2f}× the floor")
+    print(f"{'clfeval.ranking(...).roc_auc, .average_precision':<62}{t_clf * 1000:9.1f} ms   {t_clf / t_sort:.2f}× the "
+          "floor")
     for name, t in stages.items():
         print(f"    {name:<58}{t * 1000:9.1f} ms   {t / t_clf:6.1%} of clfeval")
     ok = t_clf / t_sort <= 2.0
@@ -108,11 +109,13 @@ def main() -> None:
     ap.add_argument("--prevalence", type=float, default=0.1)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip-sklearn", action="store_true")
-    ap.add_argument("--sklearn-repeat", type=int, default=2, help="best of this many scikit-learn runs (about 10 s each)")
+    ap.add_argument("--sklearn-repeat", type=int, default=2,
+                    help="best of this many scikit-learn runs (about 10 s each)")
     ap.add_argument("--no-scalar", action="store_true", help="do not run again with numpy's SIMD sort disabled")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    print("=== numpy as is" if not args.child else f"=== NPY_DISABLE_CPU_FEATURES={os.environ.get('NPY_DISABLE_CPU_FEATURES')!r}")
+    disabled = os.environ.get("NPY_DISABLE_CPU_FEATURES")
+    print("=== numpy as is" if not args.child else f"=== NPY_DISABLE_CPU_FEATURES={disabled!r}")
     run(args)
     if not args.child and not args.no_scalar:
         print()

@@ -53,9 +53,9 @@ def main() -> None:
         plain = os.path.join(d, "plain.csv")
         quoted = os.path.join(d, "quoted.csv")
         with open(plain, "w") as f:
-            f.write("gold,pred\n" + "".join(f"c{a},c{b}\n" for a, b in zip(g, p)))
+            f.write("gold,pred\n" + "".join(f"c{a},c{b}\n" for a, b in zip(g, p, strict=False)))
         with open(quoted, "w") as f:
-            f.write("gold,pred\n" + "".join(f'"c{a}","c{b}"\n' for a, b in zip(g, p)))
+            f.write("gold,pred\n" + "".join(f'"c{a}","c{b}"\n' for a, b in zip(g, p, strict=False)))
         types = {"gold": pa.string(), "pred": pa.string()}
         floor = best_of(lambda: pacsv.read_csv(plain, convert_options=pacsv.ConvertOptions(column_types=types)),
                         args.repeat)
@@ -71,9 +71,9 @@ def main() -> None:
         ints = os.path.join(d, "ints.jsonl")
         mixed = os.path.join(d, "mixed.jsonl")
         with open(ints, "w") as f:
-            f.write("".join(f'{{"gold": {a}, "pred": {b}}}\n' for a, b in zip(gj, pj)))
+            f.write("".join(f'{{"gold": {a}, "pred": {b}}}\n' for a, b in zip(gj, pj, strict=False)))
         long = os.path.join(d, "long.jsonl")
-        body = "".join(f'{{"gold": {a}, "pred": {b}}}\n' for a, b in zip(gj, pj))
+        body = "".join(f'{{"gold": {a}, "pred": {b}}}\n' for a, b in zip(gj, pj, strict=False))
         with open(mixed, "w") as f:  # one float makes pyarrow type both columns float64
             f.write('{"gold": 0.5, "pred": 0.5}\n' + body)
         with open(long, "w") as f:

@@ -68,7 +68,8 @@ def main() -> None:
     t_cf, d = best_of(lambda: clfeval.report(gold, pred).to_dict(), args.repeat)
     assert np.array_equal(np.array(d["confusion_matrix"]), cm_floor)
     print(f"numpy floor (bincount + P/R/F1)      {t_floor * 1e3:9.1f} ms")
-    print(f"clfeval.report(...).to_dict()        {t_cf * 1e3:9.1f} ms   {t_cf / t_floor:6.2f}x the floor (target <= 1.5x)")
+    print(f"clfeval.report(...).to_dict()        {t_cf * 1e3:9.1f} ms   {t_cf / t_floor:6.2f}x the floor (target <= "
+          "1.5x)")
     if not args.skip_sklearn:
         from sklearn import __version__ as skv
         from sklearn.metrics import classification_report, confusion_matrix
@@ -80,7 +81,8 @@ def main() -> None:
         t_sk, (skrep, skcm) = best_of(sk, 1)
         assert np.array_equal(skcm, cm_floor)
         assert abs(skrep["macro avg"]["f1-score"] - d["macro"]["f1"]) < 1e-12
-        print(f"scikit-learn {skv} report + matrix   {t_sk * 1e3:9.1f} ms   {t_sk / t_floor:6.1f}x the floor; clfeval is {t_sk / t_cf:6.1f}x faster (target >= 50x)")
+        print(f"scikit-learn {skv} report + matrix   {t_sk * 1e3:9.1f} ms   {t_sk / t_floor:6.1f}x the floor; clfeval "
+              f"is {t_sk / t_cf:6.1f}x faster (target >= 50x)")
 
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -92,7 +94,8 @@ def main() -> None:
         pq.write_table(table, path)  # default settings
         del table
         t_read, _ = best_of(lambda: pq.read_table(path, columns=["gold", "pred"]), args.repeat)
-        t_read_dict, _ = best_of(lambda: pq.read_table(path, columns=["gold", "pred"], read_dictionary=["gold", "pred"]), args.repeat)
+        t_read_dict, _ = best_of(lambda: pq.read_table(path, columns=["gold", "pred"],
+                                                       read_dictionary=["gold", "pred"]), args.repeat)
 
         def ours():
             p = read_predictions(path)
@@ -101,9 +104,10 @@ def main() -> None:
         t_ours, d2 = best_of(ours, args.repeat)
         assert np.array_equal(np.array(d2["confusion_matrix"]), cm_floor)
         print(f"pyarrow read_table (2 string cols)   {t_read * 1e3:9.1f} ms")
-        print(f"  (same, read_dictionary=[gold,pred]) {t_read_dict * 1e3:9.1f} ms   <- the stored dictionaries clfeval uses as its label encoding")
-        print(f"clfeval read + report (Parquet)      {t_ours * 1e3:9.1f} ms   {t_ours / t_read:6.2f}x the plain read (target <= 2x); "
-              f"{t_ours / t_read_dict:4.2f}x the dictionary read")
+        print(f"  (same, read_dictionary=[gold,pred]) {t_read_dict * 1e3:9.1f} ms   <- the stored dictionaries clfeval "
+              "uses as its label encoding")
+        print(f"clfeval read + report (Parquet)      {t_ours * 1e3:9.1f} ms   {t_ours / t_read:6.2f}x the plain read "
+              f"(target <= 2x); {t_ours / t_read_dict:4.2f}x the dictionary read")
 
 
 if __name__ == "__main__":

@@ -30,8 +30,14 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 from clfeval.studies.reuters_multiclass import TokenMemo, multiclass_part  # noqa: E402
-from clfeval.text.datasets import (PUBLISHED_MODAPTE_EXCLUDED, label_matrix, largest_categories,  # noqa: E402
-                                   modapte, read_reuters, single_label_subset)
+from clfeval.text.datasets import (  # noqa: E402
+    PUBLISHED_MODAPTE_EXCLUDED,
+    label_matrix,
+    largest_categories,
+    modapte,
+    read_reuters,
+    single_label_subset,
+)
 from clfeval.text.processing import PRESETS  # noqa: E402
 
 

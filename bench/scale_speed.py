@@ -78,7 +78,9 @@ def write_other_system(src_dir: str, directory: str, files: int, seed: int = 99)
     import pyarrow.parquet as pq
 
     os.makedirs(directory, exist_ok=True)
-    t = pa.concat_tables(pq.read_table(p, columns=["id", "gold"]) for p in sorted(glob.glob(os.path.join(src_dir, "*.parquet"))))
+    t = pa.concat_tables(pq.read_table(p,
+                                       columns=["id",
+                                                "gold"]) for p in sorted(glob.glob(os.path.join(src_dir, "*.parquet"))))
     rng = np.random.default_rng(seed)
     order = rng.permutation(t.num_rows)
     ids = t.column("id").to_numpy()[order]
@@ -235,7 +237,8 @@ def main() -> None:
         rep = child("report", pq_dir)
         assert f"{args.n} items" in rep["first_line"], rep
         print("\n1. count report of the Parquet directory, streamed:")
-        print(f"   floor (pyarrow reads gold, pred; numpy bincounts): {floor['time']:.1f} s, peak RSS {gb(floor['rss'])}")
+        print(f"   floor (pyarrow reads gold, pred; numpy bincounts): {floor['time']:.1f} s, peak RSS "
+              f"{gb(floor['rss'])}")
         print(f"   clfeval report DIR: {rep['time']:.1f} s, peak RSS {gb(rep['rss'])}, "
               f"{args.n / rep['time'] / 1e6:.1f} M rows/s")
         print(f"   speed vs the floor: {floor['time'] / rep['time']:.2f}x (target >= 0.8x); "
@@ -279,8 +282,8 @@ def main() -> None:
                   f"{time.perf_counter() - t0:.0f} s)")
             big = child("report", big_dir)
             assert f"{args.big} items" in big["first_line"], big
-            print(f"3. clfeval report of {args.big:.3g} rows: {big['time']:.1f} s, {args.big / big['time'] / 1e6:.1f} M "
-                  f"rows/s, peak RSS {gb(big['rss'])}")
+            print(f"3. clfeval report of {args.big:.3g} rows: {big['time']:.1f} s, {args.big / big['time'] / 1e6:.1f} "
+                  f"M rows/s, peak RSS {gb(big['rss'])}")
             shutil.rmtree(big_dir, ignore_errors=True)
 
         a_csv, b_csv = os.path.join(base, "classes-a.csv"), os.path.join(base, "classes-b.csv")

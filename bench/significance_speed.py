@@ -90,8 +90,10 @@ def main() -> None:
     ok = True
     for name, target in (("macro_f1", 40), ("accuracy", 1000)):
         metric = scalar_metric(name).fn
-        t_fast, res = best_of(lambda name=name: clfeval.compare(gold, a, bb, metric=name, samples=b, seed=0), args.repeat)
-        t_idx, deltas = best_of(lambda metric=metric: index_bootstrap(codes, k, metric, args.index_samples, 1, args.batch), 1)
+        t_fast, res = best_of(lambda name=name: clfeval.compare(gold, a, bb, metric=name, samples=b, seed=0),
+                              args.repeat)
+        t_idx, deltas = best_of(lambda metric=metric: index_bootstrap(codes, k, metric, args.index_samples, 1,
+                                                                      args.batch), 1)
         t_idx_full = t_idx * b / args.index_samples
         ratio = t_idx_full / t_fast
         fast_deltas = clfeval.significance.paired.bootstrap_distribution(gold, a, bb, metric=name, samples=b, seed=0)

@@ -7,7 +7,8 @@ the build puts the table in its place. ``tests/test_docs.py`` checks that the ma
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def _exit_codes() -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from clfeval._version import __version__
+from clfeval._version import __version__ as __version__
 from clfeval.core.display import set_loader as _set_loader
 from clfeval.core.lazy import attach as _attach, names as _names
 
@@ -53,33 +53,43 @@ _set_loader("clfeval.render")
 
 if TYPE_CHECKING:
     from clfeval.core.tables import (
-        ConfusionAccumulator,
-        ConfusionTable,
-        JointTable,
-        MultilabelAccumulator,
-        MultilabelTable,
-        confusion_table,
-        joint_table,
-        multilabel_table,
+        ConfusionAccumulator as ConfusionAccumulator,
+        ConfusionTable as ConfusionTable,
+        JointTable as JointTable,
+        MultilabelAccumulator as MultilabelAccumulator,
+        MultilabelTable as MultilabelTable,
+        confusion_table as confusion_table,
+        joint_table as joint_table,
+        multilabel_table as multilabel_table,
     )
-    from clfeval.engines.comparing import compare
-    from clfeval.engines.errorops import error_analysis
-    from clfeval.engines.reporting import report
-    from clfeval.engines.scoreops import calibration, ranking, threshold
-    from clfeval.engines.spec import Dask, Local
-    from clfeval.errors import ClfevalError, DataError, UsageError
-    from clfeval.evaluate.erroranalysis import ErrorAnalysis
-    from clfeval.evaluate.reports import Report, report_from_table
-    from clfeval.protocols.rankinput import rank
-    from clfeval.scores.calibration import Calibration, reliability
-    from clfeval.scores.curves import Ranking, RankingOvR, ranking_ovr
+    from clfeval.engines.comparing import compare as compare
+    from clfeval.engines.errorops import error_analysis as error_analysis
+    from clfeval.engines.reporting import report as report
+    from clfeval.engines.scoreops import calibration as calibration, ranking as ranking, threshold as threshold
+    from clfeval.engines.spec import Dask as Dask, Local as Local
+    from clfeval.errors import ClfevalError as ClfevalError, DataError as DataError, UsageError as UsageError
+    from clfeval.evaluate.erroranalysis import ErrorAnalysis as ErrorAnalysis
+    from clfeval.evaluate.reports import Report as Report, report_from_table as report_from_table
+    from clfeval.protocols.rankinput import rank as rank
+    from clfeval.scores.calibration import Calibration as Calibration, reliability as reliability
+    from clfeval.scores.curves import Ranking as Ranking, RankingOvR as RankingOvR, ranking_ovr as ranking_ovr
     from clfeval.scores.thresholds import (
-        LabelThresholds,
-        ThresholdChoice,
-        choose_label_thresholds,
-        choose_threshold,
+        LabelThresholds as LabelThresholds,
+        ThresholdChoice as ThresholdChoice,
+        choose_label_thresholds as choose_label_thresholds,
+        choose_threshold as choose_threshold,
     )
-    from clfeval.significance.multirank import RankResult
-    from clfeval.significance.delong import DeLongComparison, DeLongOvR, delong_compare, delong_ovr
-    from clfeval.significance.noninferiority import NonInferiority, noninferiority
-    from clfeval.significance.paired import Comparison, MultiComparison, compare_many, holm
+    from clfeval.significance.delong import (
+        DeLongComparison as DeLongComparison,
+        DeLongOvR as DeLongOvR,
+        delong_compare as delong_compare,
+        delong_ovr as delong_ovr,
+    )
+    from clfeval.significance.multirank import RankResult as RankResult
+    from clfeval.significance.noninferiority import NonInferiority as NonInferiority, noninferiority as noninferiority
+    from clfeval.significance.paired import (
+        Comparison as Comparison,
+        MultiComparison as MultiComparison,
+        compare_many as compare_many,
+        holm as holm,
+    )

@@ -16,7 +16,7 @@ A message about an argument names it by its library parameter name
 from __future__ import annotations
 
 import copy
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 __all__ = [
     "ClfevalError",
@@ -67,7 +67,7 @@ class ClfevalError(Exception):
         self._render = message if callable(message) else None
         super().__init__(message(*self.params) if callable(message) else message)
 
-    def with_names(self, names: Mapping[str, str]) -> "ClfevalError":
+    def with_names(self, names: Mapping[str, str]) -> ClfevalError:
         """The same error with its parameters named as ``names`` maps them (others keep their names)."""
         if self._render is None or not any(p in names for p in self.params):
             return self
@@ -75,11 +75,12 @@ class ClfevalError(Exception):
         other.args = (self._render(*(names.get(p, p) for p in self.params)),)
         return other
 
-    def prefixed(self, prefix: str) -> "ClfevalError":
+    def prefixed(self, prefix: str) -> ClfevalError:
         """The same error, its message preceded by ``prefix`` (the parameters it names still renamed by
         :meth:`with_names`).
 
-        >>> str(UsageError(lambda b: f"{b} is bad.", params=["beta"]).prefixed("file 'x': ").with_names({"beta": "--beta"}))
+        >>> err = UsageError(lambda b: f"{b} is bad.", params=["beta"])
+        >>> str(err.prefixed("file 'x': ").with_names({"beta": "--beta"}))
         "file 'x': --beta is bad."
         """
         other = copy.copy(self)
@@ -115,8 +116,9 @@ class MissingExtra(UsageError):
     ``pip install clfeval`` is the light core; the ``text`` extra brings the text models (scikit-learn,
     PyStemmer), the ``html`` extra the figures and the HTML report (matplotlib, Jinja2), ``all`` both.
 
-    >>> print(MissingExtra("the HTML report needs Jinja2", "html"))
-    the HTML report needs Jinja2, which is not installed; install clfeval's html extra with pip install 'clfeval[html]' (or 'clfeval[all]', the dependencies of every command).
+    >>> print(MissingExtra("the HTML report needs Jinja2", "html"))  # doctest: +NORMALIZE_WHITESPACE
+    the HTML report needs Jinja2, which is not installed; install clfeval's html extra with pip install 'clfeval[html]'
+    (or 'clfeval[all]', the dependencies of every command).
     """
 
     exit_code = 2

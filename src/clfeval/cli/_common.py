@@ -6,16 +6,19 @@ import contextlib
 import dataclasses
 import os
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 import click
 
-from clfeval.errors import InputFileError, UsageError
 from clfeval.core.inert import shown
+from clfeval.errors import InputFileError, UsageError
 
-__all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option", "check_paths",
-           "emit", "finish_run", "progress", "where_recorded", "DEFAULT_RUNS_DB", "reading_progress", "existing_file", "input_path", "parse_list", "message",
+__all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option",
+           "check_paths",
+           "emit", "finish_run", "progress", "where_recorded", "DEFAULT_RUNS_DB", "reading_progress", "existing_file",
+           "input_path", "parse_list", "message",
            "stdout_error"]
 
 # Library parameter names whose option is not named after them: the first option the command has wins.
@@ -229,7 +232,8 @@ def input_options(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--id", "id_col", default=None, help="Column of item ids (default: 'id' when present)."),
         click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
                      help="File format (default: from the extension; CSV for standard input, '-')."),
-        click.option("--multilabel", is_flag=True, help="Each cell is a set of labels (separated by --sep; JSON arrays in JSONL)."),
+        click.option("--multilabel", is_flag=True,
+                     help="Each cell is a set of labels (separated by --sep; JSON arrays in JSONL)."),
         sep_option,
         reading_options,
     ]

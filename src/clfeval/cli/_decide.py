@@ -1,8 +1,10 @@
-"""What the decision options share on the command line: gates (exit 3) and one-vs-rest score columns of several files."""
+"""What the decision options share on the command line: gates (exit 3) and one-vs-rest score columns of several
+files."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import click
 

@@ -20,8 +20,9 @@ import importlib.abc
 import importlib.machinery
 import os
 import sys
+from collections.abc import Sequence
 from types import FrameType, ModuleType
-from typing import Any, Sequence
+from typing import Any
 
 __all__ = ["install", "uninstall"]
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -39,7 +40,8 @@ def score_bin_options(f: Callable[..., Any]) -> Callable[..., Any]:
                                              "quantiles of the scores (a first pass over the input).")(f)
     f = click.option("--score-bins", "score_bins", type=click.IntRange(min=2, max=1_000_000), default=None,
                      metavar="N", help="Approximate ROC-AUC from N score bins (2 to 1,000,000), with its exact error "
-                                       "bound printed beside it; AP and the curves at the bin edges. Default: exact.")(f)
+                                       "bound printed beside it; AP and the curves at the bin edges. "
+                                       "Default: exact.")(f)
     return f
 
 

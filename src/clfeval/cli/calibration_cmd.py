@@ -8,8 +8,8 @@ from typing import Any
 import click
 
 from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_options, reading_progress
-from clfeval.cli._slices import compare_slice_options, slice_arguments
 from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option
+from clfeval.cli._slices import compare_slice_options, slice_arguments
 
 
 @click.command(epilog=help_note("calibration"))

@@ -43,7 +43,8 @@ from clfeval.errors import UsageError
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Random seed: the same seed gives the same numbers.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level of the verdict.")
-@click.option("--ci", "ci_level", type=float, default=0.95, show_default=True, help="Level of the bootstrap confidence intervals.")
+@click.option("--ci", "ci_level", type=float, default=0.95, show_default=True,
+              help="Level of the bootstrap confidence intervals.")
 @click.option("--ci-method", "ci_method", default=None, metavar="METHOD",
               help="The two-sided interval of δ shown as the estimate: bca (default: the best measured coverage) or "
                    "percentile; both are computed. The verdict follows the test and its own one-sided bound (basic "
@@ -74,7 +75,7 @@ def compare(files: tuple[Path, ...], **o: Any) -> None:
     if len(files) < 2:
         raise UsageError(f"compare needs at least two predictions files (A_FILE B_FILE ...); got {len(files)}.")
     labels = [f"{chr(65 + i)}_FILE" if i < 3 else f"file {i + 1}" for i in range(len(files))]
-    check_paths(list(zip(labels, files)), [("--output", o["output"])])
+    check_paths(list(zip(labels, files, strict=False)), [("--output", o["output"])])
     engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
     fmt, output, gate = o.pop("fmt"), o.pop("output"), o.pop("gate")
     inputs = [input_path(f, input_format=o["input_format"], encoding=o["encoding"]) for f in files]

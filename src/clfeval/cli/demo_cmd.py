@@ -14,8 +14,8 @@ from clfeval.cli._common import check_paths, emit, output_options
 @output_options
 def demo(mode: str | None, fmt: str, output: Path | None) -> None:
     """Run a worked example (no download). Without MODE, list the modes."""
-    from clfeval.studies.demo import demo_modes, run_demo
     from clfeval.render.demo import DemoList
+    from clfeval.studies.demo import demo_modes, run_demo
 
     check_paths([], [("--output", output)])
     if mode is None:

@@ -10,73 +10,92 @@ record the run in the run log.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 
-from clfeval.cli._common import (DEFAULT_RUNS_DB, check_paths, check_sep, emit, existing_file, finish_run, message,
-                                 output_options, progress, where_recorded)
-from clfeval.errors import DataError, MissingExtra, UsageError
+from clfeval.cli._common import (
+    DEFAULT_RUNS_DB,
+    check_paths,
+    check_sep,
+    emit,
+    existing_file,
+    finish_run,
+    message,
+    output_options,
+    progress,
+    where_recorded,
+)
+from clfeval.errors import MissingExtra, UsageError
+
+#: Options shared by ``cv`` and ``holdout`` (:func:`experiment_options` applies them).
+_EXPERIMENT_OPTIONS = [
+    click.option("--text", "text_col", required=True, help="Column holding the documents."),
+    click.option("--label", "label_col", required=True,
+                 help="Column holding the labels (label sets with --multilabel)."),
+    click.option("--id", "id_col", default=None,
+                 help="Column of item ids (default: 'id' when present, else the row number from 1)."),
+    click.option("--model", type=click.Choice(["nb", "bnb", "logreg", "svm"], case_sensitive=False), default="nb",
+                 show_default=True,
+                 help="nb: multinomial Naive Bayes (add-one); bnb: Bernoulli NB; logreg: tf-idf + logistic "
+                      "regression; svm: tf-idf + linear SVM."),
+    click.option("--ngrams", type=click.Choice(["1", "2"]), default="1", show_default=True,
+                 help="1: unigrams; 2: unigrams and bigrams."),
+    click.option("--stem", is_flag=True, help="Porter-stem the tokens (PyStemmer)."),
+    click.option("--stop-words", is_flag=True, help="Drop English stop words (scikit-learn's list)."),
+    click.option("--multilabel", is_flag=True,
+                 help="Each item carries a set of labels (one classifier per label)."),
+    click.option("--sep", default="|", show_default=True, callback=check_sep,
+                 help="Separator of labels within a multi-label cell."),
+    click.option("--stratified", is_flag=True,
+                 help="Keep the class proportions in every part (multi-label: iterative stratification)."),
+    click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True,
+                 help="Repeat the protocol with different random splits."),
+    click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                 help="Seed of every random split (recorded with the run)."),
+    click.option("--predictions", "predictions_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                 help="Write the out-of-fold predictions and scores here (.csv, .tsv, .jsonl or .parquet)."),
+    click.option("--errors", "errors_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                 help="Write the error analysis of the out-of-fold (or test) predictions here: every confused "
+                      "pair, its documents and the terms they share (see `clfeval errors`); the format from the "
+                      "extension: .html, .json, .md or .txt. Single-label data."),
+    click.option("--tune-threshold", "tune", default=None, metavar="OBJECTIVE",
+                 help="Choose the decision threshold inside every training fold, on a development split, for "
+                      "OBJECTIVE: f1, f0.5, f2, cost, precision>=X or recall>=X (binary or multi-label data)."),
+    click.option("--dev-size", type=float, default=0.2, show_default=True,
+                 help="With --tune-threshold: share of each training fold held out to choose the cut."),
+    click.option("--positive", default=None,
+                 help="With --tune-threshold on binary data: the positive class (default: the second label)."),
+    click.option("--cost-fp", type=float, default=1.0, show_default=True,
+                 help="With --tune-threshold cost: cost of a false positive."),
+    click.option("--cost-fn", type=float, default=1.0, show_default=True,
+                 help="With --tune-threshold cost: cost of a false negative."),
+    click.option("--metric", "extra_metrics", multiple=True,
+                 help="Report this metric too (e.g. f1:LABEL); repeatable."),
+    click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
+                 help="Value of 0/0 ratios; nan leaves them out of averages."),
+    click.option("--compare-model", type=click.Choice(["nb", "bnb", "logreg", "svm"], case_sensitive=False),
+                 default=None, help="Also run this model on the same folds (both runs recorded) and print the "
+                                    "fold-by-fold comparison of the two (see `clfeval runs compare`)."),
+    click.option("--compare-metric", default="macro_f1", show_default=True,
+                 help="With --compare-model: the metric the two models are compared on."),
+    click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_RUNS_DB,
+                 show_default=True, help="The run log (SQLite) that records this run."),
+    click.option("--no-log", is_flag=True, help="Do not record the run in the run log."),
+    click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
+                 help="Data file format (default: from the extension; CSV for standard input, '-')."),
+    click.option("--encoding", type=click.Choice(["utf-8", "latin-1"]), default="utf-8", show_default=True,
+                 help="Text encoding of CSV, TSV and JSONL input (Parquet text is always UTF-8)."),
+    click.option("--normalize-labels", "normalize_labels", type=click.Choice(["nfc"]), default=None,
+                 help="Unicode-normalise text labels (NFC) so that labels that only print alike are one class."),
+]
+
 
 def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by ``cv`` and ``holdout``."""
-    opts = [
-        click.option("--text", "text_col", required=True, help="Column holding the documents."),
-        click.option("--label", "label_col", required=True, help="Column holding the labels (label sets with --multilabel)."),
-        click.option("--id", "id_col", default=None, help="Column of item ids (default: 'id' when present, else the row number from 1)."),
-        click.option("--model", type=click.Choice(["nb", "bnb", "logreg", "svm"], case_sensitive=False), default="nb",
-                     show_default=True,
-                     help="nb: multinomial Naive Bayes (add-one); bnb: Bernoulli NB; logreg: tf-idf + logistic "
-                          "regression; svm: tf-idf + linear SVM."),
-        click.option("--ngrams", type=click.Choice(["1", "2"]), default="1", show_default=True,
-                     help="1: unigrams; 2: unigrams and bigrams."),
-        click.option("--stem", is_flag=True, help="Porter-stem the tokens (PyStemmer)."),
-        click.option("--stop-words", is_flag=True, help="Drop English stop words (scikit-learn's list)."),
-        click.option("--multilabel", is_flag=True, help="Each item carries a set of labels (one classifier per label)."),
-        click.option("--sep", default="|", show_default=True, callback=check_sep,
-                     help="Separator of labels within a multi-label cell."),
-        click.option("--stratified", is_flag=True,
-                     help="Keep the class proportions in every part (multi-label: iterative stratification)."),
-        click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True,
-                     help="Repeat the protocol with different random splits."),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-                     help="Seed of every random split (recorded with the run)."),
-        click.option("--predictions", "predictions_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                     help="Write the out-of-fold predictions and scores here (.csv, .tsv, .jsonl or .parquet)."),
-        click.option("--errors", "errors_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                     help="Write the error analysis of the out-of-fold (or test) predictions here: every confused "
-                          "pair, its documents and the terms they share (see `clfeval errors`); the format from the "
-                          "extension: .html, .json, .md or .txt. Single-label data."),
-        click.option("--tune-threshold", "tune", default=None, metavar="OBJECTIVE",
-                     help="Choose the decision threshold inside every training fold, on a development split, for "
-                          "OBJECTIVE: f1, f0.5, f2, cost, precision>=X or recall>=X (binary or multi-label data)."),
-        click.option("--dev-size", type=float, default=0.2, show_default=True,
-                     help="With --tune-threshold: share of each training fold held out to choose the cut."),
-        click.option("--positive", default=None,
-                     help="With --tune-threshold on binary data: the positive class (default: the second label)."),
-        click.option("--cost-fp", type=float, default=1.0, show_default=True, help="With --tune-threshold cost: cost of a false positive."),
-        click.option("--cost-fn", type=float, default=1.0, show_default=True, help="With --tune-threshold cost: cost of a false negative."),
-        click.option("--metric", "extra_metrics", multiple=True,
-                     help="Report this metric too (e.g. f1:LABEL); repeatable."),
-        click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
-                     help="Value of 0/0 ratios; nan leaves them out of averages."),
-        click.option("--compare-model", type=click.Choice(["nb", "bnb", "logreg", "svm"], case_sensitive=False),
-                     default=None, help="Also run this model on the same folds (both runs recorded) and print the "
-                                        "fold-by-fold comparison of the two (see `clfeval runs compare`)."),
-        click.option("--compare-metric", default="macro_f1", show_default=True,
-                     help="With --compare-model: the metric the two models are compared on."),
-        click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_RUNS_DB,
-                     show_default=True, help="The run log (SQLite) that records this run."),
-        click.option("--no-log", is_flag=True, help="Do not record the run in the run log."),
-        click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
-                     help="Data file format (default: from the extension; CSV for standard input, '-')."),
-        click.option("--encoding", type=click.Choice(["utf-8", "latin-1"]), default="utf-8", show_default=True,
-                     help="Text encoding of CSV, TSV and JSONL input (Parquet text is always UTF-8)."),
-        click.option("--normalize-labels", "normalize_labels", type=click.Choice(["nfc"]), default=None,
-                     help="Unicode-normalise text labels (NFC) so that labels that only print alike are one class."),
-    ]
-    for o in reversed(opts):
+    for o in reversed(_EXPERIMENT_OPTIONS):
         f = o(f)
     return f
 
@@ -106,8 +125,8 @@ def run_outputs(inputs: list[tuple[str, Path | None]], output: Path | None, runs
     or be another output. An existing run log is looked at (read-only) and
     refused if it is not a clfeval run log.
     """
-    from clfeval.io.readers import detect_format
     from clfeval.io.outputs import resolve_output
+    from clfeval.io.readers import detect_format
     from clfeval.protocols.runlog import RunLog, predictions_dir
 
     outputs: list[Any] = [("--predictions", predictions_out), ("--output", output), ("--errors", errors_out)]
@@ -116,7 +135,8 @@ def run_outputs(inputs: list[tuple[str, Path | None]], output: Path | None, runs
 
         errors_format(errors_out)
     if runs_db is not None:
-        outputs += [("--runs-db", runs_db), resolve_output(predictions_dir(runs_db), option="--runs-db", directory=True)]
+        outputs += [("--runs-db", runs_db),
+                    resolve_output(predictions_dir(runs_db), option="--runs-db", directory=True)]
     check_paths(inputs, outputs)
     log = None if runs_db is None else RunLog(runs_db)
     if predictions_out is not None:
@@ -208,7 +228,8 @@ def _write_and_record(command: str, result: Any, settings: dict[str, Any], src: 
     result = dataclasses.replace(result, predictions_path=None if predictions_out is None else str(predictions_out))
 
     def record(files: Any, on_id: Any) -> int:
-        return log.record_result(command, result, settings=settings, data_path=str(src.resolve()) if on_disk else str(src),
+        return log.record_result(command, result, settings=settings,
+                                 data_path=str(src.resolve()) if on_disk else str(src),
                                  data_hash=data_hash, task=f"{label_col} (label sets)" if multilabel else label_col,
                                  outputs=files, on_id=on_id)
 
@@ -237,7 +258,8 @@ def _fit(command: str, cfg: Any, texts: list[str], labels: list[Any], run: dict[
     protocol = run["protocol"]
     total = protocol.folds * protocol.repeats if protocol.kind == "kfold" else protocol.repeats
     with progress(f"{command}: {protocol.describe()}{suffix}", total) as advance:
-        result = run_protocol(cfg.build(run["seed"]), texts, labels, model=dict(cfg.to_dict(), description=cfg.describe()),
+        result = run_protocol(cfg.build(run["seed"]), texts, labels,
+                              model=dict(cfg.to_dict(), description=cfg.describe()),
                               progress=lambda done, _total, _what: advance(1) if done else None, **run)
     _outputs.checkpoint("run finished")
     return result
@@ -327,7 +349,8 @@ def _with_ids(comparison: Any, id_a: int | None, id_b: int | None) -> Any:
 @click.command()
 @click.argument("data", type=click.Path(path_type=Path))
 @experiment_options
-@click.option("--folds", type=click.IntRange(min=2), default=10, show_default=True, help="k of k-fold cross-validation.")
+@click.option("--folds", type=click.IntRange(min=2), default=10, show_default=True,
+              help="k of k-fold cross-validation.")
 @output_options
 def cv(data: Path, folds: int, stratified: bool, repeats: int, **kw: Any) -> None:
     """k-fold cross-validation of a text model on DATA (CSV, TSV, JSONL or Parquet).
@@ -344,7 +367,8 @@ def cv(data: Path, folds: int, stratified: bool, repeats: int, **kw: Any) -> Non
 @click.command()
 @click.argument("data", type=click.Path(path_type=Path))
 @experiment_options
-@click.option("--test-size", type=float, default=0.2, show_default=True, help="Share of the items held out for testing.")
+@click.option("--test-size", type=float, default=0.2, show_default=True,
+              help="Share of the items held out for testing.")
 @click.option("--val-size", type=float, default=0.0, show_default=True,
               help="Share of the items held out for validation (train/validation/test; 0 = none).")
 @output_options

@@ -34,14 +34,15 @@ def _from_predictions(kind: str, path: Path, gold: str, pred: str, id_col: str |
         raise UsageError(f"a {kind!r} figure is drawn from a JSON result (clfeval ... --format json); a predictions "
                          f"file can be drawn as {', '.join(FROM_PREDICTIONS)}.")
     if kind == "reliability":
-        from clfeval.scores.calibration import reliability
         from clfeval.cli._common import input_path
         from clfeval.engines.scorecols import check_score_options, read_scored
+        from clfeval.scores.calibration import reliability
 
         check_score_options(score, scores_prefix)
         inp = input_path(path, input_format=input_format, encoding=reading["encoding"])
         sf = read_scored(inp, gold=gold, score=score, prefix=scores_prefix, id_col=id_col, **reading)
-        return reliability(sf.gold, sf.scores, positive=positive) if score is not None else reliability(sf.gold, sf.scores)
+        return reliability(sf.gold, sf.scores, positive=positive) if score is not None else \
+            reliability(sf.gold, sf.scores)
     from clfeval.evaluate.reports import report
 
     scores = None
@@ -57,7 +58,8 @@ def _from_predictions(kind: str, path: Path, gold: str, pred: str, id_col: str |
                          multilabel=multilabel, **reading)
         gold_v, pred_v, scores = sf.gold, sf.pred, sf.scores
     else:
-        preds = read_predictions(path, gold=gold, pred=pred, id=id_col, multilabel=multilabel, input_format=input_format,
+        preds = read_predictions(path, gold=gold, pred=pred, id=id_col, multilabel=multilabel,
+                                 input_format=input_format,
                                  **reading)
         gold_v, pred_v = preds.gold, preds.pred
     return report(gold_v, pred_v, positive=positive, multilabel=multilabel, sep=sep, scores=scores)

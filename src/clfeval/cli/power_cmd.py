@@ -35,7 +35,8 @@ from clfeval.errors import UsageError
 @click.option("--samples", "-b", type=int, default=2000, show_default=True,
               help="Bootstrap replicates (bootstrap standard error, interval width).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed.")
-@click.option("--unit", default="items", show_default=True, help="What the items are called in the sentence (stories, tweets).")
+@click.option("--unit", default="items", show_default=True,
+              help="What the items are called in the sentence (stories, tweets).")
 @click.option("--gold", default="gold", show_default=True, help="Column of gold labels (the same in both files).")
 @click.option("--pred", default="pred", show_default=True, help="Column of predicted labels.")
 @paired_file_options
@@ -55,8 +56,15 @@ def power(files: tuple[Path, ...], metric: str, delta: float | None, width: floa
     from clfeval.core.validation import check_samples
     from clfeval.io.align import align_predictions, one_repeat
     from clfeval.io.predictions import read_predictions
-    from clfeval.significance.power import (check_alpha, check_count_metric, check_delta, check_level, check_power,
-                                            interval_width, power_compare)
+    from clfeval.significance.power import (
+        check_alpha,
+        check_count_metric,
+        check_delta,
+        check_level,
+        check_power,
+        interval_width,
+        power_compare,
+    )
     from clfeval.significance.results import check_alternative
 
     if len(files) not in (1, 2):

@@ -7,32 +7,47 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import (check_paths, emit, existing_file, input_options, input_path, output_options, parse_list,
-                                 reading_progress)
+from clfeval.cli._common import (
+    check_paths,
+    emit,
+    existing_file,
+    input_options,
+    input_path,
+    output_options,
+    parse_list,
+    reading_progress,
+)
 from clfeval.cli._decide import require_exit
-from clfeval.errors import UsageError
 from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option, score_bin_options
 from clfeval.cli._slices import find_slice_options, slice_arguments, slice_options
+from clfeval.errors import UsageError
 
 
 @click.command(epilog=help_note("report"))
 @click.argument("file", type=click.Path(path_type=Path), metavar="PATH")
 @input_options
 @click.option("--positive", default=None, help="Add a binary summary of this class against all others.")
-@click.option("--beta", type=float, default=1.0, show_default=True, help="Add F-beta beside F1 (beta > 1 favours recall).")
+@click.option("--beta", type=float, default=1.0, show_default=True,
+              help="Add F-beta beside F1 (beta > 1 favours recall).")
 @click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
               help="Value of 0/0 ratios (e.g. precision of a class never predicted); nan leaves them out of averages.")
-@click.option("--order", default=None, help="Ordered classes, low to high, comma-separated (adds MAE and weighted kappa).")
+@click.option("--order", default=None, help="Ordered classes, low to high, comma-separated (adds MAE and weighted "
+                                            "kappa).")
 @click.option("--train-labels", type=click.Path(path_type=Path), default=None,
-              help="File of training labels: baselines then follow the training class frequencies (the honest version).")
-@click.option("--train-column", default=None, help="Column of --train-labels (default: the --gold name, 'label', or the only column).")
-@click.option("--show-errors", type=click.IntRange(min=0), default=0, metavar="N", help="List up to N misclassified items.")
+              help="File of training labels: baselines then follow the training class frequencies (the honest "
+                   "version).")
+@click.option("--train-column", default=None,
+              help="Column of --train-labels (default: the --gold name, 'label', or the only column).")
+@click.option("--show-errors", type=click.IntRange(min=0), default=0, metavar="N",
+              help="List up to N misclassified items.")
 @click.option("--text", "text_col", default=None, metavar="COLUMN",
               help="Column of the documents' texts: adds 'what the errors share', the three largest confused cells "
                    "and the terms their documents share (the whole analysis: `clfeval errors`).")
-@click.option("--score", default=None, help="Score column (higher = more positive; needs --positive): adds ROC-AUC and PR-AUC.")
+@click.option("--score", default=None, help="Score column (higher = more positive; needs --positive): adds ROC-AUC and "
+                                            "PR-AUC.")
 @click.option("--scores-prefix", default=None, metavar="PREFIX",
-              help="Score columns PREFIX<label>, one per class or label (e.g. 'score:'): one-vs-rest ROC-AUC and PR-AUC.")
+              help="Score columns PREFIX<label>, one per class or label (e.g. 'score:'): one-vs-rest ROC-AUC and "
+                   "PR-AUC.")
 @click.option("--threshold", type=float, default=None,
               help="Predictions come from the cut: positive iff score >= T (the pred column must then be absent).")
 @click.option("--ci", "ci_level", type=float, default=None, metavar="LEVEL",

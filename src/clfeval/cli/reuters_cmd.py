@@ -15,6 +15,7 @@ import click
 from clfeval.cli._common import DEFAULT_RUNS_DB, emit, finish_run, message, output_options, progress, where_recorded
 from clfeval.errors import InputFileError, MissingExtra
 
+
 def _need_text_extra() -> None:
     MissingExtra.require("the Reuters study (scikit-learn models on Snowball-stemmed terms)",
                          [("sklearn", "scikit-learn"), ("Stemmer", "PyStemmer")], "text")
@@ -84,12 +85,12 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
     processing; --processing runs every part with one.
     """
     _need_text_extra()
-    from clfeval.io import outputs as _outputs
     from clfeval.cli.experiment_cmd import run_outputs
-    from clfeval.io.outputs import OutputFiles
-    from clfeval.protocols.runlog import file_hash
     from clfeval.core.validation import check_samples
     from clfeval.errors import ClfevalError
+    from clfeval.io import outputs as _outputs
+    from clfeval.io.outputs import OutputFiles
+    from clfeval.protocols.runlog import file_hash
     from clfeval.studies.reuters import parse_parts, reuters_study, study_steps
     from clfeval.text.processing import parse_processing
 

@@ -7,7 +7,15 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_options, reading_progress, sep_option
+from clfeval.cli._common import (
+    check_paths,
+    emit,
+    input_path,
+    output_options,
+    reading_options,
+    reading_progress,
+    sep_option,
+)
 from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option
 from clfeval.cli._slices import slice_arguments, slice_options
 
@@ -15,7 +23,8 @@ from clfeval.cli._slices import slice_arguments, slice_options
 @click.command(epilog=help_note("threshold"))
 @click.argument("test", type=click.Path(path_type=Path))
 @click.option("--dev", type=click.Path(path_type=Path), default=None,
-              help="Development file (a held-out slice of the training data) the cut is chosen on; never the test file.")
+              help="Development file (a held-out slice of the training data) the cut is chosen on; never the test "
+                   "file.")
 @click.option("--gold", default="gold", show_default=True, help="Column of gold labels (label sets with --multilabel).")
 @click.option("--score", default=None, help="Score column (higher = more positive); needs --positive.")
 @click.option("--scores-prefix", default=None, metavar="PREFIX",
@@ -23,13 +32,16 @@ from clfeval.cli._slices import slice_arguments, slice_options
 @click.option("--positive", default=None, help="The positive class of --score.")
 @click.option("--objective", default="f1", show_default=True,
               help="f1, f0.5, f2 (any f<beta>), cost, precision>=X or recall>=X.")
-@click.option("--cost-fp", type=float, default=1.0, show_default=True, help="Cost of one false positive (objective cost).")
-@click.option("--cost-fn", type=float, default=1.0, show_default=True, help="Cost of one false negative (objective cost).")
+@click.option("--cost-fp", type=float, default=1.0, show_default=True,
+              help="Cost of one false positive (objective cost).")
+@click.option("--cost-fn", type=float, default=1.0, show_default=True,
+              help="Cost of one false negative (objective cost).")
 @click.option("--default-threshold", type=float, default=None,
               help="The default cut shown first (default: 0.5 when every score lies in [0, 1], else 0).")
 @click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
               help="Value of 0/0 ratios.")
-@click.option("--multilabel", is_flag=True, help="Gold cells are label sets (separated by --sep); use with --scores-prefix.")
+@click.option("--multilabel", is_flag=True,
+              help="Gold cells are label sets (separated by --sep); use with --scores-prefix.")
 @sep_option
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
               help="Format of both files (default: from the extensions; CSV for standard input, '-').")

@@ -27,17 +27,17 @@ __all__ = _names(_EXPORTS)
 __getattr__, __dir__ = _attach(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
+    from clfeval.core.catalog import Metric as Metric, MetricCatalogue as MetricCatalogue, catalogue as catalogue
+    from clfeval.core.metrics import class_counts as class_counts, safe_divide as safe_divide
+    from clfeval.core.signature import build_signature as build_signature
     from clfeval.core.tables import (
-        ConfusionAccumulator,
-        ConfusionTable,
-        JointTable,
-        MultilabelAccumulator,
-        MultilabelTable,
-        confusion_table,
-        joint_table,
-        multilabel_table,
+        ConfusionAccumulator as ConfusionAccumulator,
+        ConfusionTable as ConfusionTable,
+        JointTable as JointTable,
+        MultilabelAccumulator as MultilabelAccumulator,
+        MultilabelTable as MultilabelTable,
+        confusion_table as confusion_table,
+        joint_table as joint_table,
+        multilabel_table as multilabel_table,
     )
-    from clfeval.core.catalog import Metric, MetricCatalogue, catalogue
-    from clfeval.core.metrics import class_counts, safe_divide
-    from clfeval.core.signature import build_signature
 

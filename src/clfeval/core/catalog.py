@@ -41,16 +41,16 @@ This module imports neither SciPy nor scikit-learn.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from clfeval.errors import UsageError
-from clfeval.core import metrics as M
-from clfeval.core import ranksummary as RS
+from clfeval.core import metrics as M, ranksummary as RS
 from clfeval.core.metrics import TableStats
 from clfeval.core.signature import build_signature
+from clfeval.errors import UsageError
 
 __all__ = [
     "TASKS",
@@ -333,8 +333,8 @@ def _entries() -> list[Metric]:
                    f"When TP = FP = FN = 0 (the class neither occurs nor is predicted): {_ZERO_DIVISION}. With TP = 0 "
                    f"and FP + FN > 0 it is 0, not undefined (as in scikit-learn)."),
         _per_label("delta", "δ", lambda e: M.delta(e.c, e.zd), "higher", (-1.0, 1.0),
-                   "Armano's discriminant capability: how much more often the class is predicted for its own items than "
-                   "for the others (Youden's J, informedness); 0 for a classifier that cannot tell them apart.",
+                   "Armano's discriminant capability: how much more often the class is predicted for its own items "
+                   "than for the others (Youden's J, informedness); 0 for a classifier that cannot tell them apart.",
                    "δ = TPR − FPR",
                    f"When TPR or FPR is undefined (no item of the class, or every item of it): {_ZERO_DIVISION}."),
         _per_label("phi", "bias φ (Armano)", lambda e: M.phi(e.c, e.zd), "none", (-1.0, 1.0),
@@ -448,7 +448,8 @@ def _entries() -> list[Metric]:
                lambda e: M.jaccard(e.stats.jaccard_sum, e.stats.jaccard_empty, e.stats.n, e.zd),
                undefined_items=lambda s: s.jaccard_empty),
     ]
-    families = [_averages(base, title) for base, title in (("precision", "precision"), ("recall", "recall"), ("f1", "F1"))]
+    families = [_averages(base, title) for base,
+                title in (("precision", "precision"), ("recall", "recall"), ("f1", "F1"))]
     families.append(_averages("fbeta", "F-beta", uses_beta=True))
     macro, weighted, micro = ([f[i] for f in families] for i in range(3))
     out.extend(macro[:3])
@@ -466,11 +467,11 @@ def _entries() -> list[Metric]:
              "distance on the scale.", "κ_w = 1 − Σ w_ij O_ij / Σ w_ij E_ij, w_ij = |i − j|"),
             ("quadratic_kappa", "quadratic-weighted kappa", "quadratic", "Cohen's kappa with disagreements weighted "
              "by their squared distance on the scale.", "κ_w = 1 − Σ w_ij O_ij / Σ w_ij E_ij, w_ij = (i − j)²")):
-        fn = (lambda e, _w=weights: M.ordinal(e.stats, _w, e.zd))
         out.append(Metric(f"ordinal_{name}", title, "counts", ("ordinal",), "lower" if weights is None else "higher",
                           (0.0, INF) if weights is None else (-1.0, 1.0), definition, formula,
                           f"For an empty table (kappa: when the expected disagreement is 0): {_ZERO_DIVISION}.",
-                          (Place(f"ordinal.{name}"),), fn, needs_matrix=True,
+                          (Place(f"ordinal.{name}"),), lambda e, _w=weights: M.ordinal(e.stats, _w, e.zd),
+                          needs_matrix=True,
                           aliases=("mean absolute error",) if weights is None else ()))
     out.extend(per_label)
     ranked = ("binary", "multiclass", "multilabel")
@@ -483,8 +484,8 @@ def _entries() -> list[Metric]:
              "of 0 would mean a perfectly inverted ranking)."),
             ("average_precision", "average precision (PR-AUC)", "The mean over the positive items of the precision at "
              "the cut that first includes them: scikit-learn's non-interpolated area under the precision–recall "
-             "curve. About the prevalence for a random ranking. The curve is drawn up to its first point of full recall, "
-             "as scikit-learn's precision_recall_curve ends: lower cuts add only negatives.",
+             "curve. About the prevalence for a random ranking. The curve is drawn up to its first point of full "
+             "recall, as scikit-learn's precision_recall_curve ends: lower cuts add only negatives.",
              "AP = Σ_k (R_k − R_{k−1})·P_k over the cuts in decreasing threshold order (tied scores form one cut)",
              "Without a positive item: NaN and listed.")):
         places = tuple(Place(f"ranking.{p}{name}") for p in ("", "per_class.LABEL.", "macro.", "weighted.", "micro."))
@@ -601,10 +602,11 @@ def check_name(name: str, *, task: str | None = None, input: str | None = None, 
 
     >>> check_name("macro_f1", task="multiclass").title
     'macro-F1'
-    >>> check_name("prevalence:spam", directed=True)
+    >>> check_name("prevalence:spam", directed=True)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: metric 'prevalence:spam' has no better direction (...); choose a metric where higher or lower is better.
+    clfeval.errors.UsageError: metric 'prevalence:spam' has no better direction (...); choose a metric where higher or
+    lower is better.
     """
     m, _ = parse(name)
     if input is not None and m.input != input:

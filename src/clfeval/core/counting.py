@@ -25,13 +25,22 @@ with each other), which turns every label into its text form from then on.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from clfeval.core.labels import (MAX_CLASSES, MAX_DENSE, MAX_DENSE_JOINT, check_class_count, encode_labels,
-                                 label_str, resolve_requested, sort_labels)
+from clfeval.core.labels import (
+    MAX_CLASSES,
+    MAX_DENSE,
+    MAX_DENSE_JOINT,
+    check_class_count,
+    encode_labels,
+    label_str,
+    resolve_requested,
+    sort_labels,
+)
 from clfeval.core.sparse import compact, confusion_from_cells, joint_from_cells
 from clfeval.errors import DataError
 
@@ -134,7 +143,7 @@ def encode_batch(vocab: Vocabulary, columns: Sequence[Any], names: Sequence[str]
     ([[0, 1], [0, 0]], ['1', '2'])
     """
     if vocab.text and len(columns) > 1:
-        return [encode_batch(vocab, [c], [n])[0] for c, n in zip(columns, names)]
+        return [encode_batch(vocab, [c], [n])[0] for c, n in zip(columns, names, strict=True)]
     raw_codes, r, raw = encode_labels(list(columns), list(names))
     present = np.zeros(r, dtype=bool)
     for x in raw_codes:
@@ -169,7 +178,8 @@ class Counter:
         if arity not in (2, 3):
             raise ValueError("arity must be 2 or 3")
         self.arity = arity
-        self.names = tuple(names) if names is not None else (("gold", "pred") if arity == 2 else ("gold", "pred_a", "pred_b"))
+        self.names = tuple(names) if names is not None else \
+            (("gold", "pred") if arity == 2 else ("gold", "pred_a", "pred_b"))
         self.vocab = vocab if vocab is not None else Vocabulary()
         self.limit = MAX_DENSE if arity == 2 else MAX_DENSE_JOINT
         self.cap = 0
@@ -268,7 +278,9 @@ class Counter:
         if self.dense is not None:
             self._to_sparse()
         if m:
-            key = codes[0] << _BITS | codes[1] if self.arity == 2 else (codes[0] << _BITS | codes[1]) << _BITS | codes[2]
+            key = codes[0] << _BITS | codes[1]
+            if self.arity != 2:
+                key = key << _BITS | codes[2]
             if weights is None:
                 uniq, cnt = np.unique(key, return_counts=True)
             else:
@@ -345,7 +357,7 @@ class Counter:
         self.dense = None
         self.keys, self.counts = compact(self._key(cols), counts)
 
-    def merge(self, other: "Counter") -> None:
+    def merge(self, other: Counter) -> None:
         """Add another counter's counts (its labels join this vocabulary)."""
         *cols, counts = other._cells()
         if other.vocab.text and not self.vocab.text:

@@ -47,7 +47,8 @@ class ExactSum:
     >>> s = ExactSum().add(np.array([1e16, 1.0, -1e16]))
     >>> s.value(), float(np.sum([1e16, 1.0, -1e16]))
     (1.0, 0.0)
-    >>> (ExactSum().add(np.array([0.1, 0.2])) + ExactSum().add(np.array([0.3]))).value() == exact_sum(np.array([0.1, 0.2, 0.3]))
+    >>> both = ExactSum().add(np.array([0.1, 0.2])) + ExactSum().add(np.array([0.3]))
+    >>> both.value() == exact_sum(np.array([0.1, 0.2, 0.3]))
     True
     """
 
@@ -56,7 +57,7 @@ class ExactSum:
     def __init__(self, num: int = 0) -> None:
         self.num = int(num)  # the sum is num · 2^-1074, exactly
 
-    def add(self, values: Any, weights: Any = None) -> "ExactSum":
+    def add(self, values: Any, weights: Any = None) -> ExactSum:
         """Add ``Σ weights·values`` exactly (finite float64 values; non-negative integer weights, default 1)."""
         x = np.ascontiguousarray(values, dtype=np.float64).ravel()
         if x.size == 0:
@@ -90,7 +91,8 @@ class ExactSum:
             flo *= w
         fhi = fhi.astype(np.float64)  # exact (< 2^53); bincount is faster on float weights
         flo = flo.astype(np.float64)
-        cnt = np.bincount(key, weights=None if w is None else w.astype(np.float64), minlength=4096)  # the implicit leading bits, 2^52 each
+        cnt = np.bincount(key, weights=None if w is None else w.astype(np.float64),
+                          minlength=4096)  # the implicit leading bits, 2^52 each
         shi = np.bincount(key, weights=fhi, minlength=4096)  # every partial sum < 2^53: exact
         slo = np.bincount(key, weights=flo, minlength=4096)
         if cnt[2047] or cnt[4095]:
@@ -103,10 +105,10 @@ class ExactSum:
             total += -term if k >> 11 else term
         self.num += total
 
-    def __add__(self, other: "ExactSum") -> "ExactSum":
+    def __add__(self, other: ExactSum) -> ExactSum:
         return ExactSum(self.num + other.num)
 
-    def merge(self, other: "ExactSum") -> "ExactSum":
+    def merge(self, other: ExactSum) -> ExactSum:
         """Add another sum into this one (in place)."""
         self.num += other.num
         return self
@@ -214,11 +216,11 @@ class ExactSums:
         self.sums = [ExactSum() for _ in range(int(size))]
 
     def add(self, values: Any, group: Any) -> None:
-        for mine, more in zip(self.sums, grouped_sums(values, group, len(self.sums))):
+        for mine, more in zip(self.sums, grouped_sums(values, group, len(self.sums)), strict=True):
             mine.merge(more)
 
-    def merge(self, other: "ExactSums") -> None:
-        for mine, more in zip(self.sums, other.sums):
+    def merge(self, other: ExactSums) -> None:
+        for mine, more in zip(self.sums, other.sums, strict=True):
             mine.merge(more)
 
     def fraction(self, j: int) -> Fraction:

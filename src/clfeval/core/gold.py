@@ -11,9 +11,10 @@ place of the raw labels.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +41,7 @@ class EncodedGold:
     name: str = "gold"
 
     @classmethod
-    def of(cls, gold: Any, *, multilabel: bool = False, sep: str = "|", name: str = "gold") -> "EncodedGold":
+    def of(cls, gold: Any, *, multilabel: bool = False, sep: str = "|", name: str = "gold") -> EncodedGold:
         """Encode raw gold labels (an :class:`EncodedGold` is returned as it is)."""
         if isinstance(gold, EncodedGold):
             return gold
@@ -113,7 +114,8 @@ class EncodedGold:
 
 
 def binary_gold(gold: Any, positive: Any, *, name: str = "gold") -> tuple[np.ndarray, str, list[str]]:
-    """Gold labels (or :class:`EncodedGold`) → a boolean "is positive" array, the positive's string form and the labels present.
+    """Gold labels (or :class:`EncodedGold`) → a boolean "is positive" array, the positive's string form and the labels
+    present.
 
     Raises :class:`~clfeval.errors.DataError` when ``positive`` does not occur.
 

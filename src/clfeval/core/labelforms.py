@@ -8,12 +8,13 @@ Parquet file, 1 and 1.0 are one label), and name labels that only print alike.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clfeval.core.labels import split_sets, label_str
+from clfeval.core.labels import label_str, split_sets
 from clfeval.errors import UsageError
 
 __all__ = ["NORMAL_FORMS", "normalize_labels", "normalization_notes", "unify_numbers", "plain", "shown_id"]

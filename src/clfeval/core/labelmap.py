@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -26,8 +27,8 @@ class LabelMap(dict):
     """
 
     @classmethod
-    def of(cls, labels: Sequence[Any], values: Sequence[Any]) -> "LabelMap":
-        return cls(zip((x.item() if isinstance(x, np.generic) else x for x in labels), values))
+    def of(cls, labels: Sequence[Any], values: Sequence[Any]) -> LabelMap:
+        return cls(zip((x.item() if isinstance(x, np.generic) else x for x in labels), values, strict=False))
 
     def key_of(self, key: Any) -> Any:
         """The key as stored (the label as given) of a label or its string form; KeyError when absent."""

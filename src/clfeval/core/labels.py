@@ -17,9 +17,10 @@ items again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -27,22 +28,9 @@ import pyarrow.compute as pc
 
 from clfeval.errors import DataError, LabelListError, UsageError
 
-__all__ = [
-    "EncodedPair",
-    "EncodedMultilabel",
-    "MAX_CLASSES",
-    "MAX_DENSE",
-    "MAX_DENSE_JOINT",
-    "MAX_JOINT_CLASSES",
-    "check_class_count",
-    "MAX_INDICATOR_CELLS",
-    "encode_pair",
-    "encode_labels",
-    "encode_multilabel",
-    "label_str",
-    "resolve_label",
-    "sort_labels",
-]
+__all__ = ["EncodedPair", "EncodedMultilabel", "MAX_CLASSES", "MAX_DENSE", "MAX_DENSE_JOINT", "MAX_JOINT_CLASSES",
+           "check_class_count", "MAX_INDICATOR_CELLS", "encode_pair", "encode_labels", "encode_multilabel",
+           "label_str", "resolve_label", "sort_labels"]
 
 # Largest raw range counted directly as an R×R bincount (R² cells).
 _DIRECT_RANGE = 2048
@@ -151,7 +139,8 @@ def _to_arrow(values: Any, name: str) -> pa.Array | pa.ChunkedArray:
         return values
     if isinstance(values, np.ndarray):
         if values.ndim != 1:
-            raise DataError(f"{name} must be one-dimensional (one label per item); got an array of shape {values.shape}.")
+            raise DataError(f"{name} must be one-dimensional (one label per item); got an array of shape "
+                            f"{values.shape}.")
         if values.dtype.kind in "iub":
             return pa.array(values)
         if values.dtype.kind == "f":
@@ -162,7 +151,8 @@ def _to_arrow(values: Any, name: str) -> pa.Array | pa.ChunkedArray:
     elif hasattr(values, "__array__") and not isinstance(values, (list, tuple)):
         return _to_arrow(np.asarray(values), name)
     if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
-        raise DataError(f"{name} must be a sequence of labels (list, tuple, numpy or pyarrow array); got {type(values).__name__}.")
+        raise DataError(f"{name} must be a sequence of labels (list, tuple, numpy or pyarrow array); got "
+                        f"{type(values).__name__}.")
     try:
         # from_pandas: a float NaN among the labels is a missing label (as pandas writes
         # one), refused below by _check_nulls naming the item, not a "mixed types" error
@@ -185,7 +175,8 @@ def _check_nulls(arr: pa.Array | pa.ChunkedArray, name: str) -> None:
             raise DataError(f"{name} has a missing label (NaN) at item {first} (0-based); every item needs a label.")
     if nulls:
         first = int(np.flatnonzero(np.asarray(pc.is_null(arr)))[0])
-        raise DataError(f"{name} has a missing label at item {first} (0-based); every item needs a label ({nulls} missing).")
+        raise DataError(f"{name} has a missing label at item {first} (0-based); every item needs a label ({nulls} "
+                        "missing).")
 
 
 def _numpy_of(arr: pa.Array | pa.ChunkedArray) -> np.ndarray:
@@ -193,7 +184,9 @@ def _numpy_of(arr: pa.Array | pa.ChunkedArray) -> np.ndarray:
         if arr.num_chunks == 1:
             arr = arr.chunk(0)
         else:
-            return np.concatenate([c.to_numpy(zero_copy_only=False) for c in arr.chunks]) if arr.num_chunks else np.empty(0, np.int64)
+            if not arr.num_chunks:
+                return np.empty(0, np.int64)
+            return np.concatenate([c.to_numpy(zero_copy_only=False) for c in arr.chunks])
     return arr.to_numpy(zero_copy_only=False)
 
 
@@ -348,7 +341,7 @@ class EncodedPair:
         """Predicted codes in ``[0, K)`` (computed on first use)."""
         return self._codes[1]
 
-    def with_labels(self, labels: Sequence[Any]) -> "EncodedPair":
+    def with_labels(self, labels: Sequence[Any]) -> EncodedPair:
         """The same items with output labels given by the caller, in that order.
 
         Labels absent from the data are allowed (their rows and columns are
@@ -442,13 +435,14 @@ def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndar
         maps = _split_stream([c.indices.to_numpy(zero_copy_only=False).astype(np.int32) for c in vocab.chunks],
                              [len(p[0]) for p in parts])
         codes = []
-        for (_, indices), mapping in zip(parts, maps):
+        for (_, indices), mapping in zip(parts, maps, strict=True):
             codes.append(mapping[indices] if len(mapping) else indices.astype(np.int32))
         return codes, vocab_dict.to_pylist()
     plain = []
     for v in values:
         if pa.types.is_dictionary(v.type):
-            v = v.cast(v.type.value_type) if isinstance(v, pa.Array) else pa.chunked_array([c.cast(c.type.value_type) for c in v.chunks], type=v.type.value_type)
+            v = v.cast(v.type.value_type) if isinstance(v, pa.Array) else \
+                pa.chunked_array([c.cast(c.type.value_type) for c in v.chunks], type=v.type.value_type)
         plain.append(v)
     chunks: list[pa.Array] = []
     for v in plain:
@@ -510,21 +504,21 @@ def encode_labels(columns: Sequence[Any], names: Sequence[str]) -> tuple[list[np
     the label value of each raw code (``None`` never occurs: missing labels are
     refused). Used for (gold, pred) and for (gold, pred_a, pred_b).
     """
-    arrs = [_to_arrow(c, n) for c, n in zip(columns, names)]
+    arrs = [_to_arrow(c, n) for c, n in zip(columns, names, strict=True)]
     kinds = [_kind(a) for a in arrs]
     lengths = [len(a) for a in arrs]
     if len(set(lengths)) > 1:
-        detail = ", ".join(f"{n} has {l}" for n, l in zip(names, lengths))
+        detail = ", ".join(f"{n} has {m}" for n, m in zip(names, lengths, strict=True))
         raise DataError(f"every label column must have one entry per item; {detail}.")
-    for a, n in zip(arrs, names):
+    for a, n in zip(arrs, names, strict=True):
         _check_nulls(a, n)
-    kinds_present = {k for k, l in zip(kinds, lengths) if k != "null" and l}
+    kinds_present = {k for k, m in zip(kinds, lengths, strict=True) if k != "null" and m}
     if kinds_present == {"integer", "float"}:  # 1 and 1.0 are one label; 1.5 beside integers stays refused
         from clfeval.core.labelforms import unify_numbers
         unified = unify_numbers(arrs)
         arrs, kinds_present = (unified, {"integer"}) if pa.types.is_integer(unified[0].type) else (arrs, kinds_present)
     if len(kinds_present) > 1:
-        detail = ", ".join(f"{n} holds {k} labels" for n, k in zip(names, kinds))
+        detail = ", ".join(f"{n} holds {k} labels" for n, k in zip(names, kinds, strict=True))
         raise DataError(
             f"labels must be of one kind to be compared: {detail}. Convert them to one type "
             f"(for example read every column as text) so that equal labels compare equal."
@@ -602,7 +596,8 @@ def split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedArr
     if not isinstance(sep, str) or sep == "":
         raise UsageError(f"the separator of labels within a multi-label cell must be a non-empty string; got {sep!r}.")
     if isinstance(values, np.ndarray) and values.ndim == 2:
-        raise DataError(f"{name}: pass indicator matrices through clfeval.core.tables.MultilabelTable.from_indicators, or label sets as lists.")
+        raise DataError(f"{name}: pass indicator matrices through clfeval.core.tables.MultilabelTable.from_indicators, "
+                        "or label sets as lists.")
     arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else None
     if arr is None:
         seq = list(values)
@@ -613,7 +608,8 @@ def split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedArr
                 # a string among list-like items is still one separated set, not its characters
                 arr = pa.array([None if v is None else (v.split(sep) if isinstance(v, str) else list(v)) for v in seq])
             except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError) as exc:
-                raise DataError(f"{name}: every item must be a set of labels (a list, or a string separated by {sep!r}); ({exc})") from None
+                raise DataError(f"{name}: every item must be a set of labels (a list, or a string separated by "
+                                f"{sep!r}); ({exc})") from None
     if isinstance(arr, pa.ChunkedArray):
         arr = pa.concat_arrays(arr.chunks) if arr.num_chunks else pa.array([], type=arr.type)
     if pa.types.is_dictionary(arr.type):
@@ -621,7 +617,8 @@ def split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedArr
     if pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type):
         arr = pc.split_pattern(pc.fill_null(arr, ""), sep)
     if not (pa.types.is_list(arr.type) or pa.types.is_large_list(arr.type)):
-        raise DataError(f"{name}: multi-label items must be label sets (strings separated by {sep!r}, or lists); got values of type {arr.type}.")
+        raise DataError(f"{name}: multi-label items must be label sets (strings separated by {sep!r}, or lists); got "
+                        f"values of type {arr.type}.")
     return arr
 
 
@@ -659,19 +656,22 @@ def encode_multilabel(gold: Any, pred: Any, *, labels: Sequence[Any] | None = No
     >>> enc.gold.astype(int).tolist()
     [[1, 1, 0], [0, 0, 0], [0, 0, 1]]
     """
-    lists = [split_sets(v, n, sep) for v, n in zip((gold, pred), names)]
+    lists = [split_sets(v, n, sep) for v, n in zip((gold, pred), names, strict=False)]
     if len(lists[0]) != len(lists[1]):
-        raise DataError(f"{names[0]} has {len(lists[0])} items and {names[1]} has {len(lists[1])}; they must match one to one.")
-    flat = [flatten_sets(l) for l in lists]
+        raise DataError(f"{names[0]} has {len(lists[0])} items and {names[1]} has {len(lists[1])}; they must match one "
+                        "to one.")
+    flat = [flatten_sets(x) for x in lists]
     kinds = {_kind(f[1]) for f in flat if len(f[1])}
     if len(kinds) > 1:
-        raise DataError(f"{names[0]} and {names[1]} hold labels of different kinds ({', '.join(sorted(kinds))}); convert them to one type.")
+        raise DataError(f"{names[0]} and {names[1]} hold labels of different kinds ({', '.join(sorted(kinds))}); "
+                        "convert them to one type.")
     # A column whose sets are all empty has no label values (and may be typed null, e.g.
     # from [[]]): give it the other column's type so that both encode against one dictionary.
     typed = [f[1].type for f in flat if len(f[1])]
     if typed:
         flat = [(rows, vals if len(vals) else pa.array([], type=typed[0])) for rows, vals in flat]
-    codes, dictionary = _hash_encode([f[1] for f in flat]) if any(len(f[1]) for f in flat) else ([np.empty(0, np.int32)] * 2, [])
+    codes, dictionary = _hash_encode([f[1] for f in flat]) if any(len(f[1]) for f in flat) else \
+        ([np.empty(0, np.int32)] * 2, [])
     order = sort_labels(dictionary)
     if labels is not None:
         order_t, index = resolve_requested(list(labels), dictionary, np.ones(len(dictionary), dtype=bool))
@@ -689,7 +689,7 @@ def encode_multilabel(gold: Any, pred: Any, *, labels: Sequence[Any] | None = No
             f"matrices, and clfeval holds at most {MAX_INDICATOR_CELLS:,} cells (to stay within its 1 GiB memory "
             f"budget). Check that the label column and --sep are right; sparse tables are not supported yet.")
     mats = []
-    for (rows, _), c in zip(flat, codes):
+    for (rows, _), c in zip(flat, codes, strict=True):
         m = np.zeros((n, len(order)), dtype=bool)
         if rows.size:
             m[rows, raw_to_out[c]] = True

@@ -11,8 +11,9 @@ The rule lives here, below the figures and the renderers, so that both apply the
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 __all__ = ["TABLE_ALL", "FIGURE_ALL", "TOP", "HARDEST", "Shown", "for_table", "for_figure", "from_per_class",
            "label_threshold_classes"]
@@ -88,7 +89,8 @@ def for_figure(labels: Sequence[str], support: Mapping[str, float], f1: Mapping[
     """The classes a figure draws (at most :data:`FIGURE_ALL`), in the given label order; beyond, the largest
     by support, the hardest of them (lowest F1) marked.
 
-    >>> s = for_figure([f"c{i}" for i in range(30)], {f"c{i}": i for i in range(30)}, {f"c{i}": 1 - i / 30 for i in range(30)})
+    >>> s = for_figure([f"c{i}" for i in range(30)], {f"c{i}": i for i in range(30)},
+    ...                {f"c{i}": 1 - i / 30 for i in range(30)})
     >>> len(s.labels), s.labels[0], s.marked
     (20, 'c10', ('c29',))
     """

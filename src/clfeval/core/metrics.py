@@ -46,8 +46,9 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -255,7 +256,8 @@ def npv(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndar
 
 
 def fnr(c: ClassCounts, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """False-negative rate (miss rate) FNR = FN / (TP + FN) = 1 − recall; undefined when the class is absent from gold."""
+    """False-negative rate (miss rate) FNR = FN / (TP + FN) = 1 − recall; undefined when the class is absent from
+    gold."""
     return safe_divide(c.fn, c.tp + c.fn, zero_division)
 
 
@@ -416,7 +418,8 @@ def mcc(cm: np.ndarray, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndar
     return mcc_of_counts(class_counts(np.asarray(cm)), zero_division)
 
 
-def weighted_kappa(cm: np.ndarray, weights: str | None = None, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def weighted_kappa(cm: np.ndarray, weights: str | None = None,
+                   zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Cohen's kappa, unweighted or with ``"linear"`` / ``"quadratic"`` disagreement weights.
 
     κ = 1 − Σ w_ij O_ij / Σ w_ij E_ij with E = outer(gold totals, predicted
@@ -505,7 +508,7 @@ def ordinal_mae_cells(rows: np.ndarray, cols: np.ndarray, counts: np.ndarray,
     return safe_divide((dist * w).sum(), w.sum(), zero_division)
 
 
-def ordinal(stats: "TableStats", weights: str | None, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def ordinal(stats: TableStats, weights: str | None, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """The ordinal measures of a table, dense or sparse: MAE over ranks (``weights=None``) or weighted kappa."""
     if stats.matrix is not None:
         if weights is None:
@@ -534,7 +537,8 @@ def macro_average(values: np.ndarray, undefined: np.ndarray, zero_division: floa
     return values.mean(axis=-1)
 
 
-def weighted_average(values: np.ndarray, undefined: np.ndarray, support: np.ndarray, zero_division: float = 0.0) -> np.ndarray:
+def weighted_average(values: np.ndarray, undefined: np.ndarray, support: np.ndarray,
+                     zero_division: float = 0.0) -> np.ndarray:
     """Support-weighted mean over classes (the ``nan`` policy renormalises over defined values).
 
     When the weights sum to 0 (no gold items at all, e.g. a multi-label batch
@@ -569,7 +573,8 @@ def hamming_loss(c: ClassCounts, n_items: Any, zero_division: float = 0.0) -> tu
     return safe_divide((c.fp + c.fn).sum(axis=-1), np.asarray(n_items) * n_lab, zero_division)
 
 
-def jaccard(jaccard_sum: Any, jaccard_empty: Any, n_items: Any, zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def jaccard(jaccard_sum: Any, jaccard_empty: Any, n_items: Any,
+            zero_division: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Mean over items of |G ∩ P| / |G ∪ P| from its sums.
 
     ``jaccard_sum`` adds the items' ratios (items with both sets empty add 0),
@@ -606,7 +611,7 @@ class TableStats:
     cells: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @classmethod
-    def of_cells(cls, rows: np.ndarray, cols: np.ndarray, counts: np.ndarray, k: int) -> "TableStats":
+    def of_cells(cls, rows: np.ndarray, cols: np.ndarray, counts: np.ndarray, k: int) -> TableStats:
         """From one table's non-empty cells (gold index, predicted index, count): a sparse K×K table.
 
         The per-class counts are the diagonal and the margins; ``cells`` keeps
@@ -626,14 +631,14 @@ class TableStats:
         return cls(ClassCounts(tp, fp, fn, n - tp - fp - fn), np.asarray(n), None, cells=(rows, cols, counts))
 
     @classmethod
-    def of_matrix(cls, cm: np.ndarray) -> "TableStats":
+    def of_matrix(cls, cm: np.ndarray) -> TableStats:
         """From confusion tables (..., K, K), rows = gold."""
         cm = np.asarray(cm)
         return cls(class_counts(cm), cm.sum(axis=(-2, -1)), cm)
 
     @classmethod
     def of_multilabel(cls, counts: np.ndarray, *, n_items: Any, exact: Any, jaccard_sum: Any,
-                      jaccard_empty: Any) -> "TableStats":
+                      jaccard_empty: Any) -> TableStats:
         """From multi-label tables (..., L, 2, 2) = [[TN, FP], [FN, TP]] and their per-item sums."""
         c = binary_class_counts(counts)
         shape = np.shape(c.tp)[:-1]

@@ -16,8 +16,9 @@ same place, and no other code walks JSON paths.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from clfeval.core import catalog
 

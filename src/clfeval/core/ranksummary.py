@@ -38,7 +38,8 @@ from clfeval.core.decimate import curves_of_points, sweep_of_points
 from clfeval.core.display import Display
 from clfeval.errors import UsageError
 
-__all__ = ["EXACT_CUTS_MAX", "MAX_FPR", "RankingSummary", "roc_auc", "average_precision", "partial_roc_auc", "roc_curve",
+__all__ = ["EXACT_CUTS_MAX", "MAX_FPR", "RankingSummary", "roc_auc", "average_precision", "partial_roc_auc",
+           "roc_curve",
            "pr_curve", "partial_area", "exact_dot", "roc_auc_of", "ranking_notes", "DEFINITIONS"]
 
 #: Beyond memory, the per-distinct-score counts are kept while there are at most this many distinct scores

@@ -22,7 +22,8 @@ bounded whatever the number of replicates.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -99,7 +100,7 @@ class CountEngine:
             self.grid = (k, full)
 
     @classmethod
-    def from_joint(cls, joint: np.ndarray, value: TableValue, *, trace_only: bool = False) -> "CountEngine":
+    def from_joint(cls, joint: np.ndarray, value: TableValue, *, trace_only: bool = False) -> CountEngine:
         """Groups of a (K, K, K) joint table (gold, A, B).
 
         ``trace_only`` — the metric depends on the number of correct items
@@ -121,7 +122,7 @@ class CountEngine:
 
     @classmethod
     def of_table(cls, table: Any, value: TableValue, stats_value: Callable[[Any], np.ndarray] | None = None, *,
-                 trace_only: bool = False) -> "CountEngine":
+                 trace_only: bool = False) -> CountEngine:
         """The engine of a joint (gold, A, B) table, dense (:meth:`from_joint`) or sparse (its cells).
 
         A sparse table (many classes) is resampled over its non-empty cells, and each system's table is
@@ -140,7 +141,7 @@ class CountEngine:
 
     @classmethod
     def from_joint_cells(cls, g: np.ndarray, a: np.ndarray, b: np.ndarray, counts: np.ndarray,
-                         value: TableValue) -> "CountEngine":
+                         value: TableValue) -> CountEngine:
         """The four groups (A right?, B right?) of a joint table's cells (a metric of correct items only)."""
         ra = (g == a).astype(np.intp)
         rb = (g == b).astype(np.intp)
@@ -458,7 +459,8 @@ def percentile_interval(reps: np.ndarray, level: float) -> list[float]:
     return [float(lo), float(hi)]
 
 
-def bca_interval(reps: np.ndarray, theta: float, jack: np.ndarray, weights: np.ndarray, level: float) -> list[float] | None:
+def bca_interval(reps: np.ndarray, theta: float, jack: np.ndarray, weights: np.ndarray,
+                 level: float) -> list[float] | None:
     """Bias-corrected and accelerated (BCa) interval (Efron & Tibshirani 1993, §14.3).
 
     z0 = Φ⁻¹(share of replicates below θ̂, ties counting ½); acceleration

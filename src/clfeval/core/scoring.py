@@ -19,16 +19,17 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core import catalog
-from clfeval.core.labels import label_str, resolve_label
 from clfeval.core.catalog import SINGLE_LABEL, Metric, Place
-from clfeval.errors import UsageError
+from clfeval.core.labels import label_str, resolve_label
 from clfeval.core.metrics import TableStats, one_vs_rest_tables, pooled
+from clfeval.errors import UsageError
 
 __all__ = ["Evaluation", "Leaf", "leaves", "score", "score_table", "score_binary", "score_multilabel",
            "ScalarMetric", "scalar_metric", "metric_values", "stats_of"]
@@ -116,23 +117,26 @@ def _applies(m: Metric, multilabel: bool, order: bool, beta: float) -> bool:
 def _place_applies(p: Place, multilabel: bool, positive: int | None) -> bool:
     if p.result != "report" or p.path.startswith("ranking."):
         return False
-    if p.tasks is not None and not (("multilabel" in p.tasks) if multilabel else any(t in SINGLE_LABEL for t in p.tasks)):
+    if p.tasks is not None and not (
+            ("multilabel" in p.tasks) if multilabel else any(t in SINGLE_LABEL for t in p.tasks)):
         return False
     return positive is not None or not p.path.startswith("binary.")
 
 
-def _entries(multilabel: bool, order: bool, beta: float, positive: int | None) -> list[tuple[Metric, list[tuple[str, ...]]]]:
+def _entries(multilabel: bool, order: bool, beta: float,
+             positive: int | None) -> list[tuple[Metric, list[tuple[str, ...]]]]:
     """The count entries a table of this kind has, each with its JSON paths (the same for every such table)."""
     return _entries_of(multilabel, order, beta != 1.0, positive is not None)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _entries_of(multilabel: bool, order: bool, with_beta: bool,
                 with_positive: bool) -> list[tuple[Metric, list[tuple[str, ...]]]]:
     out = []
     for m in catalog.METRICS:
         if _applies(m, multilabel, order, 2.0 if with_beta else 1.0):
-            paths = [tuple(p.path.split(".")) for p in m.where if _place_applies(p, multilabel, 0 if with_positive else None)]
+            paths = [tuple(p.path.split(".")) for p in m.where
+                     if _place_applies(p, multilabel, 0 if with_positive else None)]
             if paths:
                 out.append((m, paths))
     return out
@@ -239,8 +243,8 @@ def score(stats: TableStats, labels: Sequence[Any], *, beta: float = 1.0, zero_d
     c = stats.classes
     e = Evaluation(stats, zero_division, beta)
     counts = [np.asarray(x).tolist() for x in (c.tp, c.fp, c.fn, c.tn, c.support)]
-    out: dict[str, Any] = {"per_class": {lab: dict(zip(("tp", "fp", "fn", "tn", "support"), row))
-                                         for lab, row in zip(labs, zip(*counts))}}
+    out: dict[str, Any] = {"per_class": {lab: dict(zip(("tp", "fp", "fn", "tn", "support"), row, strict=True))
+                                         for lab, row in zip(labs, zip(*counts, strict=True), strict=True)}}
     if positive is not None:
         out["binary"] = {"positive": labs[positive], "tp": c.tp[positive].item(), "fp": c.fp[positive].item(),
                          "fn": c.fn[positive].item(), "tn": c.tn[positive].item()}
@@ -253,7 +257,7 @@ def score(stats: TableStats, labels: Sequence[Any], *, beta: float = 1.0, zero_d
             for key in path[:i]:
                 node = node.setdefault(key, {})
             head, last = path[i + 1:-1], path[-1]
-            for lab, x in zip(labs, np.asarray(v, dtype=np.float64).tolist()):
+            for lab, x in zip(labs, np.asarray(v, dtype=np.float64).tolist(), strict=True):
                 target = node.setdefault(lab, {})
                 for key in head:
                     target = target.setdefault(key, {})
@@ -412,7 +416,8 @@ def metric_values(names: Sequence[str], stats: TableStats, labels: Sequence[Any]
 
 
 def stats_of(table: Any) -> TableStats:
-    """The statistics of a :class:`~clfeval.core.tables.ConfusionTable` or :class:`~clfeval.core.tables.MultilabelTable`."""
+    """The statistics of a :class:`~clfeval.core.tables.ConfusionTable` or
+    :class:`~clfeval.core.tables.MultilabelTable`."""
     if hasattr(table, "jaccard_sum"):
         return TableStats.of_multilabel(table.counts, n_items=table.n_items, exact=table.exact,
                                         jaccard_sum=table.jaccard_sum, jaccard_empty=table.jaccard_empty)

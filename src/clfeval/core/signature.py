@@ -30,7 +30,8 @@ import numbers
 import os
 import re
 import sys
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from clfeval._version import __version__
 
@@ -48,7 +49,7 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "_", name).lower()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _dist_infos(entry: str) -> dict[str, str]:
     """``{normalised name: metadata directory}`` of one ``sys.path`` entry (first seen wins)."""
     out: dict[str, str] = {}
@@ -75,7 +76,7 @@ def _metadata_version(directory: str) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _dist_version(dist: str) -> str | None:
     """The installed version of a distribution: read from the first ``sys.path`` entry holding its
     ``.dist-info`` (as :func:`importlib.metadata.version` does, without importing it: it costs a command's start);

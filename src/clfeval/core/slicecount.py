@@ -12,8 +12,9 @@ per slice, in the report's label order; two of them add (as count tables do), so
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -21,7 +22,8 @@ from clfeval.core.labels import label_str
 from clfeval.core.tables import ConfusionTable, embed, union_labels
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["check_slicing", "SliceTables", "SliceCounter", "small_ints", "SliceBinning", "MAX_SLICES", "MISSING", "column_sets", "bin_edges",
+__all__ = ["check_slicing", "SliceTables", "SliceCounter", "small_ints", "SliceBinning", "MAX_SLICES", "MISSING",
+           "column_sets", "bin_edges",
            "sample_keys"]
 
 #: Slices (value combinations of the ``by`` columns together) counted at most unless ``max_slices`` says more.
@@ -67,9 +69,9 @@ def column_sets(by: Any) -> list[tuple[str, ...]]:
             raise UsageError(lambda o: f"option {o} takes column names separated by commas (COLUMN[,COLUMN...]); "
                                        f"got {by!r}.", params=["by"])
         if len(set(s)) != len(s):
-            raise UsageError(lambda o: f"option {o} names a column twice: {', '.join(s)}.", params=["by"])
+            raise UsageError(lambda o, s=s: f"option {o} names a column twice: {', '.join(s)}.", params=["by"])
         if len(s) > 3:
-            raise UsageError(lambda o: f"option {o} crosses at most three columns; got {len(s)} ({', '.join(s)}).",
+            raise UsageError(lambda o, s=s: f"option {o} crosses at most three columns; got {len(s)} ({', '.join(s)}).",
                              params=["by"])
     return sets
 
@@ -220,7 +222,7 @@ class _SetCounts:
         if math.prod(widths) >= 4 * codes[0].size + 1024:
             return None
         dense = codes[0].astype(np.int64, copy=True)
-        for c, w in zip(codes[1:], widths[1:]):
+        for c, w in zip(codes[1:], widths[1:], strict=False):
             dense *= w
             dense += c
         present = np.flatnonzero(np.bincount(dense))
@@ -343,7 +345,7 @@ class SliceCounter:
                 raise DataError(f"column {c!r} has {x.size:,} values for {gold_codes.size:,} items.")
         g = np.asarray(gold_codes, dtype=np.int64)
         p = np.asarray(pred_codes, dtype=np.int64)
-        for s, counts in zip(self.sets, self.counts):
+        for s, counts in zip(self.sets, self.counts, strict=True):
             counts.add([codes[c] for c in s], g, p, k)
         self.n += int(g.size)
 
@@ -442,7 +444,7 @@ class SliceCounter:
         out = []
         for key in self.counts[index].key_list:
             parts = [(key >> (_BITS * (len(s) - 1 - i))) & ((1 << _BITS) - 1) for i in range(len(s))]
-            out.append(tuple(self.vocabs[c].values[j] for c, j in zip(s, parts)))
+            out.append(tuple(self.vocabs[c].values[j] for c, j in zip(s, parts, strict=False)))
         return out
 
     def recode(self, new_codes: np.ndarray, k: int) -> None:
@@ -450,12 +452,12 @@ class SliceCounter:
         for counts in self.counts:
             counts.recode(new_codes, k)
 
-    def tables(self, labels: tuple, where: np.ndarray) -> list["SliceTables"]:
+    def tables(self, labels: tuple, where: np.ndarray) -> list[SliceTables]:
         """The slice tables of every column set, in the label order ``labels`` (``where``: output index of each
         label code, as :meth:`clfeval.core.counting.Counter.order` gives it)."""
         out = []
         k_out = len(labels)
-        for index, (s, counts) in enumerate(zip(self.sets, self.counts)):
+        for index, (s, counts) in enumerate(zip(self.sets, self.counts, strict=True)):
             n_s = len(counts.key_list)
             dense = counts.dense[:n_s]
             k_in = min(dense.shape[1], where.size)
@@ -505,7 +507,7 @@ class SliceTables:
         """Each slice named ``value`` (one column) or ``a=x, b=y`` (several)."""
         if len(self.columns) == 1:
             return [label_str(k[0]) for k in self.keys]
-        return [", ".join(f"{c}={label_str(v)}" for c, v in zip(self.columns, k)) for k in self.keys]
+        return [", ".join(f"{c}={label_str(v)}" for c, v in zip(self.columns, k, strict=False)) for k in self.keys]
 
     def table(self, i: int) -> ConfusionTable:
         return ConfusionTable(self.counts[i], self.labels)
@@ -513,7 +515,7 @@ class SliceTables:
     def total(self) -> ConfusionTable:
         return ConfusionTable(self.counts.sum(axis=0), self.labels)
 
-    def sorted(self) -> "SliceTables":
+    def sorted(self) -> SliceTables:
         try:
             order = sorted(range(len(self.keys)), key=lambda i: _sort_key(self.keys[i]))
         except TypeError:
@@ -525,7 +527,7 @@ class SliceTables:
         """A ``by`` column null in every row is refused."""
         for j, c in enumerate(self.columns):
             if self.keys and all(k[j] == MISSING for k in self.keys):
-                raise DataError(lambda o: f"column {c!r} (option {o}) is null in every row: there is nothing to "
+                raise DataError(lambda o, c=c: f"column {c!r} (option {o}) is null in every row: there is nothing to "
                                           f"slice by.", params=["by"])
 
     def check_adds_up(self, overall: Any) -> None:
@@ -537,7 +539,7 @@ class SliceTables:
             raise AssertionError(f"the slice tables of {', '.join(self.columns)} do not add up to the overall table "
                                  f"({total.n:,} items in the slices, {getattr(overall, 'n', '?')} overall).")
 
-    def __add__(self, other: "SliceTables") -> "SliceTables":
+    def __add__(self, other: SliceTables) -> SliceTables:
         if not isinstance(other, SliceTables):
             return NotImplemented
         if other.columns != self.columns:

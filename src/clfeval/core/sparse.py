@@ -19,14 +19,14 @@ the number of classes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core.labels import MAX_DENSE, MAX_DENSE_JOINT, check_class_count, label_str, resolve_label
-from clfeval.core.tables import (BinaryCounts, ConfusionTable, JointTable, check_labels, resolve_against,
-                                 union_labels)
+from clfeval.core.tables import BinaryCounts, ConfusionTable, JointTable, check_labels, resolve_against, union_labels
 from clfeval.errors import DataError
 
 __all__ = ["SparseConfusionTable", "SparseJointTable", "confusion_from_cells", "joint_from_cells", "cells_of",
@@ -171,7 +171,7 @@ class SparseConfusionTable(_Labelled):
         pos = _positions(self.labels, target)
         return pos[self.rows], pos[self.cols]
 
-    def relabel(self, labels: Sequence[Any]) -> "SparseConfusionTable":
+    def relabel(self, labels: Sequence[Any]) -> SparseConfusionTable:
         """The same counts in another label order (labels may be added, never dropped if they have counts)."""
         target = resolve_against(labels, self.labels)
         have = set(target)
@@ -185,7 +185,7 @@ class SparseConfusionTable(_Labelled):
         lookup[keep] = [pos[self.labels[i]] for i in keep]
         return SparseConfusionTable(lookup[self.rows], lookup[self.cols], self.values, target)
 
-    def __add__(self, other: Any) -> "ConfusionTable | SparseConfusionTable":
+    def __add__(self, other: Any) -> ConfusionTable | SparseConfusionTable:
         if isinstance(other, ConfusionTable):
             other = sparse_of(other)
         if not isinstance(other, SparseConfusionTable):
@@ -196,7 +196,7 @@ class SparseConfusionTable(_Labelled):
         return confusion_from_cells(np.concatenate([ra, rb]), np.concatenate([ca, cb]),
                                     np.concatenate([self.values, other.values]), target)
 
-    def __radd__(self, other: Any) -> "ConfusionTable | SparseConfusionTable":
+    def __radd__(self, other: Any) -> ConfusionTable | SparseConfusionTable:
         if isinstance(other, int) and other == 0:
             return self
         if isinstance(other, ConfusionTable):
@@ -288,7 +288,7 @@ class SparseJointTable(_Labelled):
         ra, rb = self.gold == self.a, self.gold == self.b
         return int(self.values[ra & ~rb].sum()), int(self.values[~ra & rb].sum())
 
-    def __add__(self, other: Any) -> "JointTable | SparseJointTable":
+    def __add__(self, other: Any) -> JointTable | SparseJointTable:
         if isinstance(other, JointTable):
             other = SparseJointTable(*cells_of(other.counts), other.labels)
         if not isinstance(other, SparseJointTable):
@@ -299,7 +299,7 @@ class SparseJointTable(_Labelled):
                                   ((self.gold, other.gold), (self.a, other.a), (self.b, other.b))),
                                 np.concatenate([self.values, other.values]), target)
 
-    def __radd__(self, other: Any) -> "JointTable | SparseJointTable":
+    def __radd__(self, other: Any) -> JointTable | SparseJointTable:
         if isinstance(other, int) and other == 0:
             return self
         if isinstance(other, JointTable):
@@ -311,7 +311,8 @@ class SparseJointTable(_Labelled):
             other = SparseJointTable(*cells_of(other.counts), other.labels)
         if not isinstance(other, SparseJointTable):
             return NotImplemented
-        return self.labels == other.labels and all(np.array_equal(x, y) for x, y in zip(self.cells(), other.cells()))
+        return self.labels == other.labels and all(np.array_equal(x, y) for x,
+                                                   y in zip(self.cells(), other.cells(), strict=False))
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -16,8 +16,9 @@ produce tables and add them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -28,11 +29,11 @@ from clfeval.core.labels import (
     EncodedPair,
     check_class_count,
     encode_labels,
-    resolve_requested,
     encode_multilabel,
     encode_pair,
     label_str,
     resolve_label,
+    resolve_requested,
     sort_labels,
 )
 from clfeval.errors import DataError
@@ -188,18 +189,21 @@ class ConfusionTable:
         conv = int if c.dtype.kind in "iu" else float
         return BinaryCounts(conv(tp), conv(fp), conv(fn), conv(tn))
 
-    def relabel(self, labels: Sequence[Any]) -> "ConfusionTable":
+    def relabel(self, labels: Sequence[Any]) -> ConfusionTable:
         """The same counts in another label order (labels may be added, never dropped).
 
         Labels are matched by value or by string form, as ``labels=`` is
         everywhere: ``relabel(["0", "1"])`` of a table of ints keeps the ints.
         """
         target = resolve_against(labels, self.labels)
-        missing = [x for x in self.labels if x not in set(target) and self.counts[self.labels.index(x)].sum() + self.counts[:, self.labels.index(x)].sum() > 0]
+        missing = [x for x in self.labels if x not in set(target)
+                   and self.counts[self.labels.index(x)].sum() + self.counts[:, self.labels.index(x)].sum() > 0]
         if missing:
             raise DataError(f"relabel would drop labels that have counts: {', '.join(map(label_str, missing))}.")
         keep = [x for x in self.labels if x in set(target)]
-        sub = ConfusionTable(self.counts[np.ix_([self.labels.index(x) for x in keep], [self.labels.index(x) for x in keep])], tuple(keep)) if len(keep) != self.k else self
+        sub = ConfusionTable(self.counts[np.ix_([self.labels.index(x) for x in keep],
+                                                [self.labels.index(x) for x in keep])],
+                             tuple(keep)) if len(keep) != self.k else self
         return ConfusionTable(embed(sub.counts, sub.labels, target, 2), target)
 
     def cells(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -207,7 +211,7 @@ class ConfusionTable:
         g, p = np.nonzero(self.counts)
         return g.astype(np.int64), p.astype(np.int64), self.counts[g, p]
 
-    def __add__(self, other: "ConfusionTable") -> "ConfusionTable":
+    def __add__(self, other: ConfusionTable) -> ConfusionTable:
         if not isinstance(other, ConfusionTable):
             return NotImplemented
         target = union_labels(self.labels, other.labels)
@@ -215,9 +219,10 @@ class ConfusionTable:
             from clfeval.core.sparse import sparse_of
 
             return sparse_of(self) + other
-        return ConfusionTable(embed(self.counts, self.labels, target, 2) + embed(other.counts, other.labels, target, 2), target)
+        return ConfusionTable(embed(self.counts, self.labels, target, 2) + embed(other.counts, other.labels, target, 2),
+                              target)
 
-    def __radd__(self, other: Any) -> "ConfusionTable":
+    def __radd__(self, other: Any) -> ConfusionTable:
         if other == 0:  # sum([...]) starts from 0
             return self
         return NotImplemented
@@ -280,7 +285,8 @@ class MultilabelTable:
     def __post_init__(self) -> None:
         c = np.asarray(self.counts)
         if c.shape != (len(self.labels), 2, 2):
-            raise DataError(f"a multi-label table must have shape (L, 2, 2) with L = {len(self.labels)}; got {c.shape}.")
+            raise DataError(f"a multi-label table must have shape (L, 2, 2) with L = {len(self.labels)}; got "
+                            f"{c.shape}.")
         check_labels(self.labels, "multi-label table")
         object.__setattr__(self, "counts", c)
         object.__setattr__(self, "labels", tuple(self.labels))
@@ -315,12 +321,13 @@ class MultilabelTable:
         return BinaryCounts(tp, fp, fn, tn)
 
     @classmethod
-    def from_indicators(cls, gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any]) -> "MultilabelTable":
+    def from_indicators(cls, gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any]) -> MultilabelTable:
         """Count boolean indicator matrices (n, L)."""
         g = np.asarray(gold, dtype=bool)
         p = np.asarray(pred, dtype=bool)
         if g.shape != p.shape or g.ndim != 2 or g.shape[1] != len(labels):
-            raise DataError(f"gold and pred indicator matrices must both have shape (n, {len(labels)}); got {g.shape} and {p.shape}.")
+            raise DataError(f"gold and pred indicator matrices must both have shape (n, {len(labels)}); got {g.shape} "
+                            f"and {p.shape}.")
         n = g.shape[0]
         tp = np.count_nonzero(g & p, axis=0)
         gs = np.count_nonzero(g, axis=0)
@@ -336,7 +343,7 @@ class MultilabelTable:
         jac = float(np.sum(inter[nonempty] / union[nonempty]))
         return cls(counts, tuple(labels), int(n), exact, jac, int(n - np.count_nonzero(nonempty)))
 
-    def __add__(self, other: "MultilabelTable") -> "MultilabelTable":
+    def __add__(self, other: MultilabelTable) -> MultilabelTable:
         if not isinstance(other, MultilabelTable):
             return NotImplemented
         target = union_labels(self.labels, other.labels)
@@ -352,7 +359,7 @@ class MultilabelTable:
                                self.exact + other.exact, self.jaccard_sum + other.jaccard_sum,
                                self.jaccard_empty + other.jaccard_empty)
 
-    def __radd__(self, other: Any) -> "MultilabelTable":
+    def __radd__(self, other: Any) -> MultilabelTable:
         if other == 0:
             return self
         return NotImplemented
@@ -425,7 +432,7 @@ class JointTable:
         right_b[diag, :, diag] = True
         return int(self.counts[right_a & ~right_b].sum()), int(self.counts[~right_a & right_b].sum())
 
-    def __add__(self, other: "JointTable") -> "JointTable":
+    def __add__(self, other: JointTable) -> JointTable:
         if not isinstance(other, JointTable):
             return NotImplemented
         target = union_labels(self.labels, other.labels)
@@ -433,7 +440,8 @@ class JointTable:
             from clfeval.core.sparse import SparseJointTable
 
             return SparseJointTable(*_joint_cells(self.counts), self.labels) + other
-        return JointTable(embed(self.counts, self.labels, target, 3) + embed(other.counts, other.labels, target, 3), target)
+        return JointTable(embed(self.counts, self.labels, target, 3) + embed(other.counts, other.labels, target, 3),
+                          target)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, JointTable):
@@ -531,7 +539,7 @@ class ConfusionAccumulator:
         """Count one batch (``text=True``: labels compared as text from now on, see :mod:`clfeval.core.counting`)."""
         self.counter.update([gold, pred], text=text)
 
-    def merge(self, other: "ConfusionAccumulator") -> None:
+    def merge(self, other: ConfusionAccumulator) -> None:
         self.counter.merge(other.counter)
 
     @property

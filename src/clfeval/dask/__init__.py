@@ -37,9 +37,9 @@ __all__ = _names(_EXPORTS)
 __getattr__, __dir__ = _attach(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
-    from clfeval.dask.parts import connect, parts_of, run
-    from clfeval.dask.counting import compare, report, table
-    from clfeval.dask.rankings import binning, histogram, ranking
-    from clfeval.dask.calibrate import calibration
-    from clfeval.dask.thresholds import threshold
+    from clfeval.dask.calibrate import calibration as calibration
+    from clfeval.dask.counting import compare as compare, report as report, table as table
+    from clfeval.dask.parts import connect as connect, parts_of as parts_of, run as run
+    from clfeval.dask.rankings import binning as binning, histogram as histogram, ranking as ranking
+    from clfeval.dask.thresholds import threshold as threshold
 

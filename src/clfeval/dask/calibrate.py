@@ -42,7 +42,7 @@ class CalibrationSums:
     loss: ExactSum = field(default_factory=ExactSum)
 
     @classmethod
-    def of(cls, y: np.ndarray, p: np.ndarray, bins: int) -> "CalibrationSums":
+    def of(cls, y: np.ndarray, p: np.ndarray, bins: int) -> CalibrationSums:
         idx = np.minimum(np.floor(p * bins).astype(np.int64), bins - 1)
         conf = grouped_sums(p, idx, bins)
         pc = np.clip(p, EPS, 1.0 - EPS)
@@ -50,9 +50,9 @@ class CalibrationSums:
         return cls(bins, np.bincount(idx, minlength=bins), np.bincount(idx[y], minlength=bins), conf,
                    ExactSum().add((p - y.astype(np.float64)) ** 2), loss)
 
-    def __add__(self, other: "CalibrationSums") -> "CalibrationSums":
+    def __add__(self, other: CalibrationSums) -> CalibrationSums:
         return CalibrationSums(self.bins, self.count + other.count, self.hits + other.hits,
-                               [a + b for a, b in zip(self.conf, other.conf)], self.sq + other.sq,
+                               [a + b for a, b in zip(self.conf, other.conf, strict=True)], self.sq + other.sq,
                                self.loss + other.loss)
 
 

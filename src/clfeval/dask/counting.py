@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import dask
 import numpy as np
@@ -211,8 +212,7 @@ def check_unique_ids(parts: Parts, column: str, *, client: Any = None) -> None:
     what = parts.files[0].input.described if parts.files else "the input"
     places = f"{where(first)} and {where(second)}"
     if parts.files and parts.files[first[0]].file_no == parts.files[second[0]].file_no:  # one file: as locally
-        fa, fb = parts.files[first[0]], parts.files[second[0]]
-        what = f"file {fa.source.name!r}"
+        what = f"file {parts.files[first[0]].source.name!r}"
         places = f"rows {_file_row(parts, first) + 1} and {_file_row(parts, second) + 1}"
     raise DataError(f"{what}, column {column!r}: ids must be unique, but the id {shown_id(dup)} occurs more than once "
                     f"({places}).")

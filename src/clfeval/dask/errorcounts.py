@@ -8,7 +8,8 @@ checked by :func:`clfeval.dask.counting.check_unique_ids`).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pyarrow as pa
 
@@ -80,6 +81,6 @@ def count_on_dask(template: ErrorCounter, data: Any, *, gold: str = "gold", pred
         check_unique_ids(parts, id, client=client)
     files = parts.files or (None,) * len(parts)
     tasks = [dask.delayed(_count, pure=True)(t, fp, template, gold, pred, id, text, score, texts)
-             for t, fp in zip(parts.tasks, files)]
+             for t, fp in zip(parts.tasks, files, strict=True)]
     (total,) = run(client, tree_sum(tasks, combine=_add))
     return total, len(parts)

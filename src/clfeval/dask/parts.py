@@ -25,8 +25,9 @@ import contextlib
 import logging
 import os
 import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 import dask
 import pyarrow as pa

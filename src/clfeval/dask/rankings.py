@@ -29,22 +29,22 @@ added in a tree.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import dask
 import numpy as np
 import pyarrow as pa
 
 from clfeval.core.labels import label_str
+from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
 from clfeval.dask.parts import Parts, parts_of, persist, run, threads, tree_sum
 from clfeval.errors import DataError
 from clfeval.scores.binned import Binning, RowSample, ScoreHistogram, ScoreRange, quantile_binning, uniform_binning
 from clfeval.scores.columns import as_scores
 from clfeval.scores.external import BUFFER_BYTES_PER_ITEM, DEFAULT_MEMORY, RANGE_BYTES_PER_ITEM, parse_memory
-from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
-from clfeval.scores.rangestats import (RangeStats, merge_range, range_stats, rle, rle_merge,
-                                      sample_ranks_of)
+from clfeval.scores.rangestats import RangeStats, merge_range, range_stats, rle, rle_merge, sample_ranks_of
 from clfeval.scores.streamovr import batch_is_positive
 
 __all__ = ["ranking", "range_plan", "RangePlan", "Runs", "merged_range", "range_stats_of", "ranking_of", "histogram",
@@ -74,21 +74,21 @@ class Runs:
     labels: dict[str, Any] | None = None
 
     @classmethod
-    def of(cls, ys: list[np.ndarray], ss: list[np.ndarray], labels: dict[str, Any] | None = None) -> "Runs":
+    def of(cls, ys: list[np.ndarray], ss: list[np.ndarray], labels: dict[str, Any] | None = None) -> Runs:
         """The runs of scores given in pieces (``ss``) with their "is positive" masks (``ys``)."""
         out = []
         for want in (True, False):
             sizes = [int(np.count_nonzero(y)) if want else y.shape[0] - int(np.count_nonzero(y)) for y in ys]
             v = np.empty(sum(sizes))
             at = 0
-            for y, s, k in zip(ys, ss, sizes):
+            for y, s, k in zip(ys, ss, sizes, strict=True):
                 np.compress(y if want else ~y, s, out=v[at:at + k])
                 at += k
             v.sort()
             out.extend(rle(v))
         return cls(*out, labels)
 
-    def merge(self, other: "Runs") -> "Runs":
+    def merge(self, other: Runs) -> Runs:
         """The runs of both sets of scores."""
         pos = rle_merge([(self.pos, self.pos_n), (other.pos, other.pos_n)])
         neg = rle_merge([(self.neg, self.neg_n), (other.neg, other.neg_n)])
@@ -117,7 +117,7 @@ class Runs:
     def counts(self, cuts: np.ndarray, ranges: int) -> np.ndarray:
         """Positives and negatives of every range, shape (ranges, 2)."""
         out = np.zeros((ranges, 2), dtype=np.int64)
-        for k, (n, at) in enumerate(zip((self.pos_n, self.neg_n), self.bounds(cuts, ranges))):
+        for k, (n, at) in enumerate(zip((self.pos_n, self.neg_n), self.bounds(cuts, ranges), strict=False)):
             cum = np.concatenate([[0], np.cumsum(n)])
             out[:, k] = np.diff(cum[at])
         return out
@@ -325,7 +325,8 @@ def binning(data: Any, *, score: str = "score", bins: int, kind: str = "quantile
         return uniform_binning(bins, lo, hi)
     sizes = run(client, *parts.map(_row_counts))
     firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64).tolist()
-    samples = [dask.delayed(_part_sample, pure=True)(t, score, f, cap) for t, f in zip(parts.tasks, firsts)]
+    samples = [dask.delayed(_part_sample, pure=True)(t, score, f, cap) for t,
+               f in zip(parts.tasks, firsts, strict=True)]
     (sample,) = run(client, tree_sum(samples, combine=_merge_samples))
     return quantile_binning(sample.values(), bins)
 

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from types import SimpleNamespace
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +37,7 @@ def _combine(values: Sequence[Any]) -> Any:
     for v in values:
         if v is None:
             continue
-        total = v if total is None else (total[0] + v[0], [a + b for a, b in zip(total[1], v[1])])
+        total = v if total is None else (total[0] + v[0], [a + b for a, b in zip(total[1], v[1], strict=True)])
     return total
 
 

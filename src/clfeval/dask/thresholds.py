@@ -28,14 +28,14 @@ import numpy as np
 import pyarrow as pa
 
 from clfeval.core.metrics import ClassCounts
+from clfeval.core.ranksummary import RankingSummary
 from clfeval.dask.parts import Parts, parts_of, persist, probe, run
 from clfeval.dask.rankings import Runs, merged_range, range_plan, range_stats_of, ranking_of
 from clfeval.scores.columns import ScoreSource, is_integer_column
 from clfeval.scores.external import CutChoice
-from clfeval.scores.objectives import Objective, parse_objective
-from clfeval.core.ranksummary import RankingSummary
-from clfeval.scores.sweep import CutChooser, Cuts, sweep_of
 from clfeval.scores.intcuts import check_kinds, value_of_key
+from clfeval.scores.objectives import Objective, parse_objective
+from clfeval.scores.sweep import CutChooser, Cuts, sweep_of
 from clfeval.scores.thresholds import ThresholdChoice, check_positive, choose_threshold_filled
 
 __all__ = ["DaskRanking", "threshold"]
@@ -121,7 +121,7 @@ class DaskRanking:
         self._at: dict[float, tuple[int, int]] = {}  # threshold → (TP, FP), counted once
 
     @property
-    def store(self) -> "DaskRanking":
+    def store(self) -> DaskRanking:
         """The ranking itself (what ``choose_threshold_filled`` reads as ``store``)."""
         return self
 

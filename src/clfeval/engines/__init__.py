@@ -23,9 +23,9 @@ __all__ = _names(_EXPORTS)
 __getattr__, __dir__ = _attach(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
-    from clfeval.engines.spec import Dask, Local
-    from clfeval.engines.reporting import report
-    from clfeval.engines.comparing import compare
-    from clfeval.engines.scoreops import calibration, ranking, threshold
-    from clfeval.engines.errorops import error_analysis
+    from clfeval.engines.comparing import compare as compare
+    from clfeval.engines.errorops import error_analysis as error_analysis
+    from clfeval.engines.reporting import report as report
+    from clfeval.engines.scoreops import calibration as calibration, ranking as ranking, threshold as threshold
+    from clfeval.engines.spec import Dask as Dask, Local as Local
 

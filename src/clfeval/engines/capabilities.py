@@ -1,7 +1,7 @@
 """THE capability table: which option of which operation runs on which engine, and why not where it does not.
 
 One table, read by everything that needs it: the refusals (:func:`refuse`, raised before any work),
-the notes under each command's ``--help`` (:func:`help_note`) and the README's large-data table
+the notes under each command's ``--help`` (:func:`help_note`) and the large-data guide page's table
 (:func:`markdown`). The parity test runs every supported cell on every engine
 (``tests/test_front_door.py``).
 
@@ -14,12 +14,14 @@ reason; there is no third state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from clfeval.errors import UsageError
 
-__all__ = ["OPERATIONS", "ENGINES", "Capability", "TABLE", "supported", "refuse", "refuse_stdin", "help_note", "markdown"]
+__all__ = ["OPERATIONS", "ENGINES", "Capability", "TABLE", "supported", "refuse", "refuse_stdin", "help_note",
+           "markdown"]
 
 OPERATIONS = ("report", "compare", "threshold", "calibration", "ranking", "error_analysis")
 ENGINES = ("local", "dask")
@@ -138,7 +140,7 @@ def refuse(operation: str, engine: str, given: Mapping[str, bool]) -> None:
     params = ["engine"] + [c.parameter for c in bad if c.parameter]
 
     def text(option: str, *names: str) -> str:
-        shown = dict(zip(params[1:], names))
+        shown = dict(zip(params[1:], names, strict=False))
         parts = []
         for c in bad:
             label = c.option
@@ -175,7 +177,9 @@ def help_note(operation: str) -> str:
 
 
 def markdown() -> str:
-    """The README's large-data table: operation × option × engine, with the reason of every refusal."""
+    """The large-data guide page's table (docs/guide/large-data.md, put in by docs/hooks.py).
+
+    Operation × option × engine, with the reason of every refusal."""
     rows = ["| operation | option | what | local | dask |", "|---|---|---|---|---|"]
     for c in TABLE:
         cells = ["yes" if c.reason(e) is None else f"no: {c.reason(e)}" for e in ENGINES]

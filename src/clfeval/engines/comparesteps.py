@@ -4,8 +4,9 @@ binned ROC-AUCs, DeLong one-vs-rest, or the Dask join."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from clfeval.errors import DataError
 
@@ -68,7 +69,8 @@ def scores_in_memory(inputs: list[Any], names: list[str], baseline: str | None, 
         order = [0, 1] if baseline != names[0] else [1, 0]
         return compare_two(gold_col, pred_cols[order[0]], pred_cols[order[1]], names=(names[order[0]], names[order[1]]),
                            progress=tick, positive=positive, **common)
-    return compare_many(gold_col, dict(zip(names, pred_cols)), baseline=baseline, progress=tick, positive=positive,
+    return compare_many(gold_col, dict(zip(names, pred_cols, strict=False)), baseline=baseline, progress=tick,
+                        positive=positive,
                         **common)
 
 
@@ -134,19 +136,22 @@ def read_score_columns(paths: Sequence[Any], *, gold: str, prefix: str, id_col: 
                                                         f"{prefix}<label>, one per class.", params=["scores_prefix"])
         r = read_predictions(p, gold=gold, pred=None, id=id_col, extra=cols, require_pred=False, encoding=encoding,
                              normalize=normalize, extra_options=["--scores-prefix"] * len(cols))
-        where = (lambda i, _r=r: f"file {_r.path!r}, {_r.row_ref(i)}")
+
+        def where(i: int, _r: Any = r) -> str:
+            return f"file {_r.path!r}, {_r.row_ref(i)}"
+
         r = dataclasses.replace(r, extra={c: pa.chunked_array([as_scores(v, name=c, where=where)])
                                           for c, v in r.extra.items()})
         read.append(one_repeat(r, repeat))
         labels.append([c[len(prefix):] for c in cols])
     if any(sorted(x) != sorted(labels[0]) for x in labels[1:]):
-        shown = "; ".join(f"{Path(str(p.given)).name}: {', '.join(x)}" for p, x in zip(paths, labels))
+        shown = "; ".join(f"{Path(str(p.given)).name}: {', '.join(x)}" for p, x in zip(paths, labels, strict=False))
         raise DataError(f"the files must have score columns for the same classes ({prefix}<label>): {shown}.")
     out: list[dict[str, Any]] = [{} for _ in read]
     gold_col = None
     for lab in labels[0]:
         aligned = [dataclasses.replace(r, pred=r.extra[prefix + lab]) for r in read]
         gold_col, cols_, _ = align_predictions(aligned, scores=True)
-        for d, c in zip(out, cols_):
+        for d, c in zip(out, cols_, strict=False):
             d[lab] = c
     return gold_col, out

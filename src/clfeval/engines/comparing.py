@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import math
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from clfeval.engines import data as inputs
 from clfeval.engines.block import engine_block, with_engine
@@ -22,7 +23,8 @@ __all__ = ["compare", "resampling_steps", "check_decision", "check_binned"]
 
 def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | None = None, id: str | None = None,
             metric: Any = "accuracy", test: str = "bootstrap", samples: int = 10_000, seed: Any = 0,
-            alpha: float = 0.05, ci: float = 0.95, ci_method: str | None = None, labels: Sequence[Any] | None = None, positive: Any = None,
+            alpha: float = 0.05, ci: float = 0.95, ci_method: str | None = None, labels: Sequence[Any] | None = None,
+            positive: Any = None,
             zero_division: Any = 0, beta: float = 1.0, names: Sequence[str] | None = None,
             baseline: str | None = None, alternative: str = "greater", margin: float | None = None,
             scores_prefix: str | None = None, repeat: str | None = None, score_bins: int | None = None,
@@ -74,7 +76,7 @@ def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | No
             r = compare_two(gold, rest[0], rest[1], names=tuple(names or ("A", "B")), alternative=alternative,
                             margin=margin, **common)
         else:
-            systems_ = dict(zip(names, rest)) if names else rest
+            systems_ = dict(zip(names, rest, strict=False)) if names else rest
             r = compare_many(gold, systems_, baseline=baseline, **common)
         r = with_estimate(r, estimate) if ci_method is not None else r  # arrays: as before unless asked
         return with_engine(r, engine_block(eng, "memory", memory=eng.budget))
@@ -151,7 +153,8 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
     with _resolved(eng, systems, gold, pred, score, id_col, prefix, fmt, encoding) as (ins, spooled):
         nm = list(names) if names else steps.names_of(ins)
         if baseline is not None:
-            matches = [n for n, i in zip(nm, ins) if baseline in (n, i.given, i.stem) or _tail(i.given) == baseline]
+            matches = [n for n, i in zip(nm, ins, strict=False)
+                       if baseline in (n, i.given, i.stem) or _tail(i.given) == baseline]
             if not matches:
                 raise UsageError(lambda b: f"option {b} names {baseline!r}, which is none of the systems: "
                                            f"{', '.join(nm)}.", params=["baseline"])
@@ -164,7 +167,8 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
         if isinstance(eng, Dask):
             r, mode = steps.on_dask(eng, ins, nm, baseline, gold, pred, id_col, common, normalize), "cluster"
         elif prefix is not None:
-            r, mode = _delong_ovr(ins, nm, baseline, gold, prefix, id_col, encoding, normalize, repeat, common), "memory"
+            r, mode = _delong_ovr(ins, nm, baseline, gold, prefix, id_col, encoding, normalize, repeat,
+                                  common), "memory"
         elif bins is not None:
             r, mode = steps.binned(ins, nm, baseline, gold, score, positive, id_col, repeat, normalize, progress,
                                    common, budget, bins, binning), "streamed"

@@ -9,7 +9,8 @@ same (``tests/test_errors_analysis.py``, ``tests/test_front_door.py``).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from clfeval.engines import data as inputs
 from clfeval.engines.block import engine_block
@@ -115,8 +116,9 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
                     id=id, score=score if isinstance(score, str) else None)
         joined = texts if text_map is None else text_map
         counter, block = _tabular(eng, counter, data, cols, joined, input_format, encoding, progress)
-    from clfeval.evaluate.erroranalysis import analyse
     import dataclasses
+
+    from clfeval.evaluate.erroranalysis import analyse
 
     result = analyse(counter, min_count=min_count, terms=terms, prior_strength=prior_strength, z_min=z_min,
                      settings={"processing": None if processing is None else str(processing),
@@ -163,7 +165,7 @@ def _holds_sets(gold: Any, pred: Any) -> bool:
         if inputs.is_table(values):
             continue
         first = next(iter(values), None)
-        if isinstance(first, (list, tuple, set, frozenset)) or (hasattr(first, "ndim") and getattr(first, "ndim")):
+        if isinstance(first, (list, tuple, set, frozenset)) or (hasattr(first, "ndim") and first.ndim):
             return True
     return False
 
@@ -224,9 +226,9 @@ def _on_path(eng: Any, counter: Any, inp: Any, cols: dict[str, Any], text_map: A
                                          text=cols["text"], texts=text_map, score=cols["score"],
                                          input_format=fmt, encoding=encoding, client=client)
         return total, engine_block(eng, "cluster", partitions=parts)
-    from clfeval.evaluate.errorstream import count_path
-
     import contextlib
+
+    from clfeval.evaluate.errorstream import count_path
 
     rows = max(1000, min(1 << 20, eng.budget // 8192))
     with (progress(inp) if progress is not None else contextlib.nullcontext(None)) as update:

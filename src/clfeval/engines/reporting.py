@@ -10,7 +10,8 @@ memory budget (:mod:`clfeval.evaluate.streaming`, :mod:`clfeval.evaluate.scoreds
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from clfeval.engines import data as inputs
 from clfeval.engines.block import engine_block, spilled_in, with_engine
@@ -26,7 +27,8 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
            ids: Any = None, scores: Any = None, positive: Any = None, beta: float = 1.0, zero_division: Any = 0,
            order: Sequence[Any] | None = None, multilabel: bool = False, sep: str = "|", train_labels: Any = None,
            train_column: str | None = None, show_errors: int = 0, threshold: float | None = None,
-           ci: float | None = None, samples: int = 10_000, seed: Any = 0, ci_method: Any = "auto", require: Sequence[Any] = (),
+           ci: float | None = None, samples: int = 10_000, seed: Any = 0, ci_method: Any = "auto",
+           require: Sequence[Any] = (),
            score_bins: int | None = None, score_binning: str = "quantile", input_format: str | None = None,
            encoding: str = "utf-8", normalize: str | None = None, engine: Any = None, top_n: int = 5,
            progress: Callable[[Any], Any] | None = None, by: Any = None, by_bins: int | None = None,
@@ -162,7 +164,7 @@ def _conditions(require: Sequence[Any]) -> list[Any]:
 def _check(eng: Any, scored: bool, score: Any, prefix: Any, threshold: Any, ci: Any, bins: Any, show_errors: int,
            train: Any, multilabel: bool, positive: Any, data: Any) -> None:
     """Every option checked against the others and the engine, before any work."""
-    from clfeval.core.validation import check_probability, check_samples
+    from clfeval.core.validation import check_probability
 
     if ci is not None:
         check_probability(ci, option="ci")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from clfeval.errors import DataError, LabelListError
 
@@ -83,7 +84,8 @@ def in_memory(inp: Any, cols: dict[str, Any], threshold: float | None, settings:
     scores = None
     score, prefix, pred = cols["score"], cols["prefix"], cols["pred"]
     if score is not None or prefix is not None or threshold is not None:
-        sf = read_scored(inp, gold=cols["gold"], score=score, prefix=prefix, pred=None if threshold is not None else pred,
+        sf = read_scored(inp, gold=cols["gold"], score=score, prefix=prefix,
+                         pred=None if threshold is not None else pred,
                          id_col=cols["id"], multilabel=settings["multilabel"], **reading)
         preds, scores = sf, sf.scores
     else:

@@ -12,7 +12,8 @@ PATH (:func:`clfeval.scores.external.stream_ranking`, ``choose_threshold_batches
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from clfeval.engines import data as inputs
 from clfeval.engines.block import engine_block, spilled_in, with_engine
@@ -96,8 +97,8 @@ def ranking(data: Any, scores: Any = None, *, gold: str | None = None, score: st
     >>> r.roc_auc, r.engine["mode"]
     (0.75, 'memory')
     """
-    from clfeval.scores.curves import ranking as in_memory
     from clfeval.scores.columns import as_scores
+    from clfeval.scores.curves import ranking as in_memory
 
     eng = as_engine(engine)
     g = gold or "gold"
@@ -288,7 +289,8 @@ def _threshold_dask(eng: Dask, t: Any, d: Any, gold: str, score: str, positive: 
 
 def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: str | None = None,
                 probs_prefix: str | None = None, positive: Any = None, labels: Any = None, bins: int = 10,
-                strategy: str = "uniform", edges: str = "clfeval", input_format: str | None = None, encoding: str = "utf-8",
+                strategy: str = "uniform", edges: str = "clfeval", input_format: str | None = None,
+                encoding: str = "utf-8",
                 normalize: str | None = None, engine: Any = None,
                 progress: Callable[[Any], Any] | None = None, by: Any = None, by_bins: int | None = None,
                 by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Any:

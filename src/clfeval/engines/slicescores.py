@@ -46,10 +46,9 @@ def _columns(data: Any, scores: Any, gold: str, score: str, by: Any, cols: list[
         extra = {k: inputs.as_column(v, "by") for k, v in (by.items() if isinstance(by, dict) else {"by": by}.items())}
         return inputs.as_column(data, "gold"), inputs.as_column(scores, "scores"), extra
     if inputs.is_table(data):
-        table = inputs.columns_of(data, {"gold": gold, "score": score, **{"by": c for c in cols}})
-        for c in cols:
-            if c not in table.column_names:
-                raise DataError(lambda o, _c=c: f"the table has no column {_c!r} (option {o}).", params=["by"])
+        table = inputs.columns_of(data, {"gold": gold, "score": score})
+        for c in cols:  # each by column checked (one dict of them kept only the last)
+            inputs.columns_of(table, {"by": c})
         return table.column(gold), table.column(score), {c: table.column(c) for c in cols}
     from clfeval.io.predictions import read_predictions
 
@@ -134,7 +133,8 @@ def calibration_by(overall: Any, data: Any, probs: Any, *, gold: str | None, pro
     rows = []
     for i, name in enumerate(names):
         idx = np.flatnonzero(slot == i)
-        row: dict[str, Any] = {"slice": name, "key": {c: str(v) for c, v in zip(extra, keys[i])}, "n": int(idx.size),
+        row: dict[str, Any] = {"slice": name, "key": {c: str(v) for c, v in zip(extra, keys[i], strict=False)},
+                               "n": int(idx.size),
                                "small": bool(idx.size < slicing["min_slice"])}
         if idx.size:
             r = reliability(gl[idx].tolist(), pl[idx], positive=positive, bins=bins, strategy=strategy, edges=edges)

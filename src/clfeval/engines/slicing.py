@@ -11,8 +11,9 @@ added in a tree). Numeric ``by`` columns with ``by_bins`` get their edges from a
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from types import SimpleNamespace
-from typing import Any, Sequence
+from typing import Any
 
 from clfeval.engines import data as inputs
 from clfeval.engines.block import engine_block
@@ -47,7 +48,8 @@ def _by_arrays(by: Any, n: int) -> dict[str, Any]:
     return out
 
 
-def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, settings: dict[str, Any], slicing: dict[str, Any],
+def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, settings: dict[str, Any],
+              slicing: dict[str, Any],
               *, input_format: Any, encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, dict]:
     """The report of ``data`` with its ``slices`` section, and the engine block."""
     import pyarrow as pa

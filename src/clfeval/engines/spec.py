@@ -8,8 +8,9 @@ numbers on every engine (``tests/test_front_door.py``). What an engine cannot do
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from clfeval.errors import UsageError
 
@@ -103,7 +104,7 @@ class Dask:
             with connect(self.client, connect_timeout=self.connect_timeout) as client:
                 yield client
         finally:
-            for q, level in zip(quiet, levels):
+            for q, level in zip(quiet, levels, strict=False):
                 q.setLevel(level)
 
 

@@ -4,7 +4,8 @@ within the memory budget."""
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 __all__ = ["streamed", "streamed_labels"]
 

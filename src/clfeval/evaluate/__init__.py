@@ -18,9 +18,23 @@ __all__ = _names(_EXPORTS)
 __getattr__, __dir__ = _attach(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
-    from clfeval.evaluate.reports import Report, report_from_table
-    from clfeval.evaluate.requirements import Requirement, Requirements, check_requirements, parse_requirement
-    from clfeval.evaluate.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
-    from clfeval.evaluate.baselines import majority_table, stratified_table, uniform_table
-    from clfeval.evaluate.erroranalysis import ErrorAnalysis, ErrorCell
+    from clfeval.evaluate.baselines import (
+        majority_table as majority_table,
+        stratified_table as stratified_table,
+        uniform_table as uniform_table,
+    )
+    from clfeval.evaluate.diagnostics import (
+        hardest_classes as hardest_classes,
+        misclassified as misclassified,
+        most_confused_pair as most_confused_pair,
+        top_confusions as top_confusions,
+    )
+    from clfeval.evaluate.erroranalysis import ErrorAnalysis as ErrorAnalysis, ErrorCell as ErrorCell
+    from clfeval.evaluate.reports import Report as Report, report_from_table as report_from_table
+    from clfeval.evaluate.requirements import (
+        Requirement as Requirement,
+        Requirements as Requirements,
+        check_requirements as check_requirements,
+        parse_requirement as parse_requirement,
+    )
 

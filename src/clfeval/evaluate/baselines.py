@@ -22,17 +22,19 @@ what these baselines are usually quoted as.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core.labels import encode_labels, encode_multilabel, label_str
-from clfeval.errors import DataError
 from clfeval.core.metrics import ClassCounts, TableStats
 from clfeval.core.scoring import Evaluation
+from clfeval.errors import DataError
 
-__all__ = ["majority_table", "uniform_table", "stratified_table", "rank_one_stats", "majority_index", "TrainFrequencies",
+__all__ = ["majority_table", "uniform_table", "stratified_table", "rank_one_stats", "majority_index",
+           "TrainFrequencies",
            "train_frequencies", "single_label_baselines", "multilabel_baselines"]
 
 
@@ -94,7 +96,7 @@ class TrainFrequencies:
 
     def over(self, labels: Sequence[str]) -> tuple[list[str], np.ndarray]:
         """``labels`` extended by the other training labels (sorted), and the frequencies over that list."""
-        counts = {lab: float(c) for lab, c in zip(self.labels, np.asarray(self.counts).tolist()) if c > 0}
+        counts = {lab: float(c) for lab, c in zip(self.labels, np.asarray(self.counts).tolist(), strict=True) if c > 0}
         have = set(labels)
         ext = list(labels) + sorted(k for k in counts if k not in have)
         return ext, np.array([counts.get(x, 0.0) for x in ext], dtype=np.float64)
@@ -141,9 +143,10 @@ def _entry(description: str, cm: np.ndarray | TableStats, ext: list[str], keep: 
     e = Evaluation(cm if isinstance(cm, TableStats) else TableStats.of_matrix(cm), zd, beta)
     p, r, f1 = (e(f"{m}:LABEL")[0] for m in ("precision", "recall", "f1"))
     cols = [np.asarray(x, dtype=np.float64)[:keep].tolist() for x in (p, r, f1)]
-    per_class = {lab: {"precision": a, "recall": b, "f1": c} for lab, a, b, c in zip(ext[:keep], *cols)}
+    per_class = {lab: {"precision": a, "recall": b, "f1": c} for lab, a, b, c in zip(ext[:keep], *cols, strict=False)}
     f1s = f1[:keep].astype(np.float64)
-    macro_f1 = float(np.nanmean(f1s)) if math.isnan(zd) and not np.all(np.isnan(f1s)) else float(f1s.mean()) if f1s.size else math.nan
+    macro_f1 = float(np.nanmean(f1s)) if math.isnan(zd) and not np.all(np.isnan(f1s)) else \
+        float(f1s.mean()) if f1s.size else math.nan
     entry = {"description": description, "accuracy": float(e("accuracy")[0]), "macro_f1": macro_f1,
              "micro_f1": float(e("micro_f1")[0]), "per_class": per_class}
     if positive_index is not None:
@@ -224,7 +227,8 @@ def multilabel_baselines(t: Any, labels: list[str], *, beta: float = 1.0, zero_d
 
     out = {}
     for name, q, desc in (
-        ("majority", (prevalence > 0.5).astype(np.float64), f"each label predicted iff it is present in most items of the {source}"),
+        ("majority", (prevalence > 0.5).astype(np.float64),
+         f"each label predicted iff it is present in most items of the {source}"),
         ("uniform", np.full(len(labels), 0.5), "each label predicted with probability 1/2 (expected counts)"),
         ("stratified", prevalence, f"each label predicted with its prevalence in the {source} (expected counts)"),
     ):

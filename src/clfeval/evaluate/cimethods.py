@@ -12,7 +12,7 @@ Methods:
   (:mod:`clfeval.significance.aucintervals`), beside ``percentile`` and ``bca``.
 
 **Defaults** are the methods whose worst cell covered best in
-``bench/ci_coverage.py`` (the table is in the README): Wilson for per-class
+``bench/ci_coverage.py`` (the table is in docs/guide/significance.md): Wilson for per-class
 precision and recall, BCa for every other count metric (accuracy, F1,
 macro-F1 measured; the others follow the bootstrap that won for every
 measured non-proportion), logit DeLong for ROC-AUC.
@@ -24,7 +24,8 @@ measured non-proportion), logit DeLong for ROC-AUC.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from clfeval.errors import UsageError
 
@@ -41,7 +42,8 @@ DEFAULT_RANKING = "logit-delong"
 _WILSON_DEFAULT = ("precision", "recall")
 #: How each method is named in the outputs.
 METHOD_NAMES = {"percentile": "bootstrap percentile", "bca": "bootstrap BCa", "wilson": "Wilson score",
-                "delong": "DeLong (Wald)", "logit-delong": "DeLong on the logit scale", "hanley-mcneil": "Hanley–McNeil"}
+                "delong": "DeLong (Wald)", "logit-delong": "DeLong on the logit scale",
+                "hanley-mcneil": "Hanley–McNeil"}
 
 
 def parse_ci_methods(values: Iterable[str] | str | None) -> dict[str, str]:
@@ -49,10 +51,11 @@ def parse_ci_methods(values: Iterable[str] | str | None) -> dict[str, str]:
 
     >>> parse_ci_methods(["bca", "precision:spam=wilson"])
     {'*': 'bca', 'precision:spam': 'wilson'}
-    >>> parse_ci_methods("jackknife")
+    >>> parse_ci_methods("jackknife")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: option ci_method: unknown interval method 'jackknife'; the methods are percentile, bca, wilson (binomial proportions only), delong, logit-delong, hanley-mcneil (ROC-AUC only).
+    clfeval.errors.UsageError: option ci_method: unknown interval method 'jackknife'; the methods are percentile, bca,
+    wilson (binomial proportions only), delong, logit-delong, hanley-mcneil (ROC-AUC only).
     """
     if values is None:
         return {}
@@ -63,11 +66,15 @@ def parse_ci_methods(values: Iterable[str] | str | None) -> dict[str, str]:
         metric, _, method = str(text).rpartition("=")
         method = method.strip().lower()
         if method not in ALL_METHODS:
-            raise UsageError(lambda name: f"option {name}: unknown interval method {method!r}; the methods are "
-                             f"percentile, bca, wilson (binomial proportions only), delong, logit-delong, "
-                             f"hanley-mcneil (ROC-AUC only).", params=["ci_method"])
+            raise _option_error(f": unknown interval method {method!r}; the methods are percentile, bca, wilson "
+                                f"(binomial proportions only), delong, logit-delong, hanley-mcneil (ROC-AUC only).")
         out[metric.strip() or "*"] = method
     return out
+
+
+def _option_error(rest: str) -> UsageError:
+    """``option --ci-method`` (named as the user gave it) followed by ``rest``: the text is bound now, not in a loop."""
+    return UsageError(lambda name: f"option {name}{rest}", params=["ci_method"])
 
 
 def _refuse(metric: str, method: str) -> UsageError:
@@ -88,30 +95,26 @@ def check_ci_methods(methods: dict[str, str], *, count_names: Iterable[str], sco
     for metric, method in methods.items():
         if metric == "*":
             if method in ("delong", "logit-delong", "hanley-mcneil") and not scored:
-                raise UsageError(lambda name: f"option {name} {method}: {method} is an interval of ROC-AUC; give "
-                                 f"--score (with --positive) or --scores-prefix, or choose percentile, bca or wilson.",
-                                 params=["ci_method"])
+                raise _option_error(f" {method}: {method} is an interval of ROC-AUC; give --score (with --positive) "
+                                    f"or --scores-prefix, or choose percentile, bca or wilson.")
             if multilabel and method in ("bca", "wilson"):
-                raise UsageError(lambda name: f"option {name} {method}: multi-label intervals are bootstrap "
-                                 f"percentile intervals only.", params=["ci_method"])
+                raise _option_error(f" {method}: multi-label intervals are bootstrap percentile intervals only.")
             continue
         base = metric.split(":")[0]
         if base == "roc_auc":
             if method not in RANKING_METHODS:
-                raise UsageError(lambda name: f"option {name} roc_auc={method}: ROC-AUC takes "
-                                 f"{', '.join(RANKING_METHODS)}.", params=["ci_method"])
+                raise _option_error(f" roc_auc={method}: ROC-AUC takes {', '.join(RANKING_METHODS)}.")
             if not scored:
                 raise UsageError(lambda name: f"option {name} roc_auc=...: the report has no ROC-AUC; give --score "
                                  f"(with --positive) or --scores-prefix.", params=["ci_method"])
             continue
         if base not in names:
-            raise UsageError(lambda name: f"option {name} {metric}={method}: {base!r} is not a metric of this "
-                             f"report's intervals (`clfeval metrics` lists the names).", params=["ci_method"])
+            raise _option_error(f" {metric}={method}: {base!r} is not a metric of this report's intervals "
+                                f"(`clfeval metrics` lists the names).")
         if method not in COUNT_METHODS or (method == "wilson" and base not in PROPORTIONS):
             raise _refuse(metric, method)
         if multilabel and method != "percentile":
-            raise UsageError(lambda name: f"option {name} {metric}={method}: multi-label intervals are bootstrap "
-                             f"percentile intervals only.", params=["ci_method"])
+            raise _option_error(f" {metric}={method}: multi-label intervals are bootstrap percentile intervals only.")
 
 
 def count_method(name: str, label: str | None, methods: dict[str, str]) -> str:

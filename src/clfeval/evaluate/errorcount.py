@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -66,7 +67,7 @@ class _Stats:
     empty: int = 0
     truncated: int = 0
 
-    def __add__(self, o: "_Stats") -> "_Stats":
+    def __add__(self, o: _Stats) -> _Stats:
         return _Stats(self.docs + o.docs, self.chars + o.chars, self.tokens + o.tokens, self.empty + o.empty,
                       self.truncated + o.truncated)
 
@@ -122,7 +123,7 @@ class ErrorCounter:
                                        f"false positives and false negatives of every category are then the "
                                        f"cells).", params=["multilabel"])
         cell = self._cell
-        codes = [cell(str(g), str(p)) for g, p in zip(gold, pred)]
+        codes = [cell(str(g), str(p)) for g, p in zip(gold, pred, strict=False)]
         texts = ["" if t is None else t for t in texts]
         a = self.analyzer
         tokens = self.terms.add_texts(a, texts, codes)
@@ -157,7 +158,7 @@ class ErrorCounter:
         every = cell(*ALL)
         groups: list[tuple[int, ...]] = []
         errors: list[tuple[int, ...]] = []
-        for g, p in zip(label_sets(gold, self.sep), label_sets(pred, self.sep)):
+        for g, p in zip(label_sets(gold, self.sep), label_sets(pred, self.sep), strict=False):
             wrong = tuple(cell("fn", c) for c in sorted(g - p)) + tuple(cell("fp", c) for c in sorted(p - g))
             groups.append((every,) + tuple(cell("tp", c) for c in sorted(g & p)) + wrong)
             errors.append(wrong)
@@ -191,7 +192,7 @@ class ErrorCounter:
         elif item > heap[0]:
             heapq.heapreplace(heap, item)
 
-    def __add__(self, other: "ErrorCounter") -> "ErrorCounter":
+    def __add__(self, other: ErrorCounter) -> ErrorCounter:
         out = ErrorCounter(self.analyzer, examples=self.k, seed=self.seed, chars=self.chars,
                            multilabel=self.multilabel, sep=self.sep)
         tables = []
@@ -212,7 +213,7 @@ class ErrorCounter:
         out.scored = self.scored or other.scored
         return out
 
-    def __radd__(self, other: Any) -> "ErrorCounter":
+    def __radd__(self, other: Any) -> ErrorCounter:
         return self if other == 0 else NotImplemented  # sum() of counters
 
     # --- what the analysis reads -----------------------------------------------------------------------

@@ -28,9 +28,20 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.evaluate.erroranalysis import (
+    FN,
+    FP,
+    ErrorAnalysis,
+    ErrorCell,
+    assemble,
+    corpus_notes,
+    label_order,
+    listed_terms,
+    log_odds_z,
+    prior_note,
+    with_spans,
+)
 from clfeval.evaluate.errorcount import ALL, ErrorCounter
-from clfeval.evaluate.erroranalysis import (FN, FP, ErrorAnalysis, ErrorCell, label_order, assemble,
-                                            corpus_notes, listed_terms, log_odds_z, prior_note, with_spans)
 
 __all__ = ["analyse_sets", "sides_of"]
 

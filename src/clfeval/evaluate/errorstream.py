@@ -9,7 +9,8 @@ id → text) serves the Dask engine, whose workers look the texts up.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -115,7 +116,7 @@ def read_texts(path: Any, *, id: str, text: str, input_format: str | None = None
                                 f"its columns are: {', '.join(repr(c) for c in part.columns)}.")
         keys = part.table.column(id).to_pylist()
         values = texts_of(part.table.column(text).to_pylist(), f"column {text!r}", part.where)
-        for i, (k, v) in enumerate(zip(keys, values)):
+        for i, (k, v) in enumerate(zip(keys, values, strict=False)):
             if k is None:
                 raise DataError(f"{part.where(i)}: the id in column {id!r} is empty; every text needs an id.")
             k = str(k)

@@ -15,17 +15,18 @@ multinomial the same way.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core import resample as rs
 from clfeval.core.labels import label_str
-from clfeval.core.validation import MEMORY_BUDGET, check_probability, check_rng, check_samples, check_zero_division
-from clfeval.errors import DataError, UsageError
 from clfeval.core.metrics import TableStats
 from clfeval.core.scoring import leaves
+from clfeval.core.validation import MEMORY_BUDGET, check_probability, check_rng, check_samples, check_zero_division
+from clfeval.errors import DataError, UsageError
 from clfeval.evaluate.cimethods import count_method, parse_ci_methods
 
 __all__ = ["table_ci", "multilabel_ci", "replicate_leaves", "ItemPatterns", "wilson"]
@@ -87,7 +88,7 @@ class ItemPatterns:
     n_labels: int
 
     @classmethod
-    def of(cls, gold: np.ndarray, pred: np.ndarray) -> "ItemPatterns":
+    def of(cls, gold: np.ndarray, pred: np.ndarray) -> ItemPatterns:
         """From boolean indicator matrices (n, L)."""
         n_lab = gold.shape[1]
         patterns, counts = np.unique(np.concatenate([gold, pred], axis=1), axis=0, return_counts=True)
@@ -303,8 +304,8 @@ def _chooser(cm: np.ndarray, nz: np.ndarray, labs: list[str], level: float, meth
     k = cm.shape[0]
     stats = TableStats.of_matrix(cm[None])
     kw = dict(zero_division=zd, beta=beta, order=order, positive=positive)
-    names = {path: (m.name, path[1] if path[0] == "per_class" else (labs[positive] if m.per_label and positive is not None
-                                                                     else None))
+    names = {path: (m.name, path[1] if path[0] == "per_class"
+                    else (labs[positive] if m.per_label and positive is not None else None))
              for m, path, _, _ in leaves(stats, labs, infinity=True, **kw)}
     observed = replicate_leaves(stats, labs, **kw)
     jack: dict[str, Any] = {}

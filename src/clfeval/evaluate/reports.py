@@ -11,27 +11,28 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core import catalog
 from clfeval.core.display import Display
+from clfeval.core.gold import EncodedGold
 from clfeval.core.labelforms import normalization_notes
 from clfeval.core.labelmap import LabelMap
-from clfeval.core.named import named_values
 from clfeval.core.labels import MAX_DENSE, EncodedPair, encode_multilabel, encode_pair, label_str, resolve_label
-from clfeval.core.validation import check_beta, check_positive_int, check_zero_division, zero_division_name
-from clfeval.evaluate.baselines import TrainFrequencies, multilabel_baselines, single_label_baselines, train_frequencies
-from clfeval.scores.curves import binary_cut, predictions_from_cut, ranking_section
-from clfeval.evaluate.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
-from clfeval.errors import DataError, LabelListError, UsageError
-from clfeval.core.gold import EncodedGold
-from clfeval.evaluate.intervals import multilabel_ci, table_ci
+from clfeval.core.named import named_values
 from clfeval.core.scoring import score, score_multilabel, stats_of
 from clfeval.core.signature import build_signature
 from clfeval.core.tables import ConfusionTable, MultilabelTable, table_of
+from clfeval.core.validation import check_beta, check_positive_int, check_zero_division, zero_division_name
+from clfeval.errors import DataError, LabelListError, UsageError
+from clfeval.evaluate.baselines import TrainFrequencies, multilabel_baselines, single_label_baselines, train_frequencies
+from clfeval.evaluate.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
+from clfeval.evaluate.intervals import multilabel_ci, table_ci
+from clfeval.scores.curves import binary_cut, predictions_from_cut, ranking_section
 
 __all__ = ["Report", "report", "report_from_table", "check_ids", "SCHEMA_VERSION"]
 
@@ -114,10 +115,11 @@ class Report(Display):
 
         >>> report(["a", "b", "b"], ["a", "b", "a"]).metric("macro_f1")
         0.6666666666666666
-        >>> report([1, 2, 2], [1, 2, 1]).metric("recall:9")
+        >>> report([1, 2, 2], [1, 2, 1]).metric("recall:9")  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
         ...
-        clfeval.errors.UsageError: metric 'recall:9' names the label '9', which the data does not have; its labels are: '1', '2'.
+        clfeval.errors.UsageError: metric 'recall:9' names the label '9', which the data does not have; its labels are:
+        '1', '2'.
         """
         task = "multilabel" if self.kind == "multilabel" else "ordinal" if self.ordinal is not None else "multiclass"
         m, lab = catalog.parse(name)
@@ -141,7 +143,8 @@ class Report(Display):
     def to_dict(self) -> dict[str, Any]:
         """The JSON interface (labels as strings; undefined values stay ``nan`` here and
         become ``null`` in JSON text)."""
-        out: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "kind": self.kind, "n": self.n, "labels": list(self.labels)}
+        out: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "kind": self.kind, "n": self.n,
+                               "labels": list(self.labels)}
         if self.confusion_matrix is not None:
             out["confusion_matrix"] = self.confusion_matrix
         if self.confusion_cells is not None:
@@ -237,8 +240,8 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
     sparse = not isinstance(table, ConfusionTable)
     if sparse and ci is not None:
         raise UsageError(f"bootstrap intervals keep every replicate of every per-class value, which a table of "
-                         f"{table.k:,} classes (held sparsely, above {MAX_DENSE:,}) cannot afford; leave out ci (--ci), "
-                         f"or evaluate fewer classes.")
+                         f"{table.k:,} classes (held sparsely, above {MAX_DENSE:,}) cannot afford; leave out ci "
+                         f"(--ci), or evaluate fewer classes.")
     positive_index = None if positive is None else resolve_label(positive, table.labels, option="positive")
     stats = stats_of(table)
     scored = score(stats, labels, beta=beta, zero_division=zd, order=order, positive=positive_index)
@@ -262,9 +265,9 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
     cells = None
     if sparse:
         cells = sparse_cells(table)
-        notes.append(f"{table.k:,} classes: the confusion table is held sparsely ({cells['non_empty']:,} non-empty cells "
-                     f"of {table.k ** 2:,}); the JSON gives every per-class count under per_class and the largest "
-                     f"off-diagonal cells under confusion_cells instead of a {table.k:,}×{table.k:,} matrix.")
+        notes.append(f"{table.k:,} classes: the confusion table is held sparsely ({cells['non_empty']:,} non-empty "
+                     f"cells of {table.k ** 2:,}); the JSON gives every per-class count under per_class and the "
+                     f"largest off-diagonal cells under confusion_cells instead of a {table.k:,}×{table.k:,} matrix.")
     return Report(kind="multiclass" if len(labels) != 2 else "binary", n=table.n, labels=labels,
                   per_class=scored["per_class"], accuracy=scored["accuracy"], error_rate=scored["error_rate"],
                   macro=scored["macro"], micro=scored["micro"], weighted=scored["weighted"],
@@ -300,7 +303,8 @@ def check_ids(ids: Any, n: int) -> list[Any]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    arr = ids if isinstance(ids, (pa.Array, pa.ChunkedArray)) else pa.array(list(ids) if not isinstance(ids, np.ndarray) else ids)
+    arr = ids if isinstance(ids, (pa.Array, pa.ChunkedArray)) else \
+        pa.array(list(ids) if not isinstance(ids, np.ndarray) else ids)
     if len(arr) != n:
         raise DataError(f"ids must give one id per item: got {len(arr)} ids for {n} items.")
     if arr.null_count:
@@ -430,7 +434,8 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
     n = enc.n
     id_list = check_ids(ids, n) if ids is not None else None
     rep = report_from_table(table, positive=positive, beta=beta, zero_division=zd, order=order is not None,
-                            train_labels=train_labels, sep=sep, ci=None if multilabel else ci, samples=samples, seed=seed,
+                            train_labels=train_labels, sep=sep, ci=None if multilabel else ci, samples=samples,
+                            seed=seed,
                             ci_method=ci_method)
     if multilabel and ci is not None and ci_method not in ("auto", "percentile", ["percentile"], ("percentile",)):
         raise UsageError(lambda name: f"option {name}: multi-label intervals are bootstrap percentile intervals only; "

@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from clfeval.core import catalog
-from clfeval.core.reqfunctions import FUNCTIONS, RESULT_KINDS, Function, function_names_text
 from clfeval.core.display import Display
 from clfeval.core.named import NamedValues, named_values
+from clfeval.core.reqfunctions import FUNCTIONS, RESULT_KINDS, Function, function_names_text
 from clfeval.core.signature import build_signature
 from clfeval.errors import UsageError
 
@@ -52,8 +53,8 @@ _SIGNS = {">=": "≥", ">": ">", "<=": "≤", "<": "<"}
 _OPS = {">=": lambda v, t: v >= t, ">": lambda v, t: v > t, "<=": lambda v, t: v <= t, "<": lambda v, t: v < t}
 _SYNTAX = re.compile(r"^\s*(?P<metric>[^<>=]+?)\s*(?P<op>>=|<=|>|<)\s*(?P<target>[^<>=]+?)\s*$")
 #: ``FUNC(ARGS)``, optionally ``OP TARGET``: the arguments run to the last ``)`` before the operator.
-_CALL = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*\((?P<args>.*)\)\s*(?:(?P<op>>=|<=|>|<)\s*(?P<target>[^<>=()]*?))?\s*$",
-                   re.S)
+_CALL = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*\((?P<args>.*)\)"
+                   r"\s*(?:(?P<op>>=|<=|>|<)\s*(?P<target>[^<>=()]*?))?\s*$", re.S)
 _WORD = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*$")
 
 
@@ -89,10 +90,11 @@ def parse_requirement(text: str, *, applies_to: str = "report") -> Requirement:
     Requirement(text='macro_f1>=0.70', metric='macro_f1', op='>=', target=0.7, function=None, args=())
     >>> parse_requirement("accuracy > majority").baseline
     'majority'
-    >>> parse_requirement("acuracy>=0.9")
+    >>> parse_requirement("acuracy>=0.9")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: option require 'acuracy>=0.9': unknown metric 'acuracy'; valid metrics are: accuracy, error_rate, ...
+    clfeval.errors.UsageError: option require 'acuracy>=0.9': unknown metric 'acuracy'; valid metrics are: accuracy,
+    error_rate, ...
     """
     if not isinstance(text, str):
         raise _refuse(str(text), "a condition is text such as 'macro_f1>=0.70'.")
@@ -196,7 +198,7 @@ def _parse_call(text: str, applies_to: str) -> Requirement | None:
     if len(parts) != len(fn.params):
         raise _refuse(text, f"{fn.usage} takes {len(fn.params)} argument{'s' if len(fn.params) != 1 else ''}; got "
                             f"{len(parts)}.")
-    args = tuple(_parse_arg(text, fn, kind, a) for kind, a in zip(fn.params, parts))
+    args = tuple(_parse_arg(text, fn, kind, a) for kind, a in zip(fn.params, parts, strict=False))
     call = fn.name + (f"({', '.join(str(a) if isinstance(a, str) else f'{a:g}' for a in args)})" if fn.params else "")
     if fn.returns == "bool":
         if op is not None:

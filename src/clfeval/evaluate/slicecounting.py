@@ -12,13 +12,14 @@ most :data:`SAMPLE` values, the same rows whatever the batches: :func:`~clfeval.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core.counting import Counter
 from clfeval.core.labels import label_str
-from clfeval.core.slicecount import (MAX_SLICES, SliceBinning, SliceCounter, SliceTables, bin_edges, sample_keys)
+from clfeval.core.slicecount import MAX_SLICES, SliceBinning, SliceCounter, SliceTables, bin_edges, sample_keys
 from clfeval.errors import DataError, LabelListError, UsageError
 
 __all__ = ["count_sliced", "slice_binning", "numeric_columns", "SAMPLE", "BINNINGS"]

@@ -14,7 +14,8 @@ the same numbers as :func:`clfeval.evaluate.reports.report` of all items at once
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -43,7 +44,7 @@ class _Errors:
         if room > 0 and pos.size:
             take = pos[:room]
             id_values = ids.take(take).to_pylist() if ids is not None else (take + self.seen).tolist()
-            for i, item_id in zip(take.tolist(), id_values):
+            for i, item_id in zip(take.tolist(), id_values, strict=False):
                 gold, pred = show(i)
                 self.items.append({"id": item_id if isinstance(item_id, (int, str)) else str(item_id),
                                    "gold": gold, "pred": pred})
@@ -113,7 +114,8 @@ def report_batches(batches: Iterable[Any], *, positive: Any = None, beta: float 
     as :func:`clfeval.evaluate.reports.report`).
 
     >>> from types import SimpleNamespace as B
-    >>> parts = [B(gold=["a", "b"], pred=["a", "a"], ids=None, text=False, n=2), B(gold=["c"], pred=["c"], ids=None, text=False, n=1)]
+    >>> parts = [B(gold=["a", "b"], pred=["a", "a"], ids=None, text=False, n=2),
+    ...          B(gold=["c"], pred=["c"], ids=None, text=False, n=1)]
     >>> r = report_batches(parts, show_errors=5)
     >>> r.labels, r.accuracy, r.errors["items"]
     (['a', 'b', 'c'], 0.6666666666666666, [{'id': 1, 'gold': 'b', 'pred': 'a'}])

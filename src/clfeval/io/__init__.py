@@ -23,15 +23,19 @@ __all__ = _names(_EXPORTS)
 __getattr__, __dir__ = _attach(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
-    from clfeval.io.readers import (
-        FORMATS,
-        Source,
-        atomic_write_text,
-        column_names,
-        detect_format,
-        read_frame,
-        write_frame,
+    from clfeval.io.batches import iter_batches as iter_batches
+    from clfeval.io.predictions import (
+        Predictions as Predictions,
+        iter_predictions as iter_predictions,
+        read_predictions as read_predictions,
     )
-    from clfeval.io.predictions import Predictions, iter_predictions, read_predictions
-    from clfeval.io.batches import iter_batches
+    from clfeval.io.readers import (
+        FORMATS as FORMATS,
+        Source as Source,
+        atomic_write_text as atomic_write_text,
+        column_names as column_names,
+        detect_format as detect_format,
+        read_frame as read_frame,
+        write_frame as write_frame,
+    )
 

@@ -10,7 +10,8 @@ of one repeat of a repeated out-of-fold file.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -91,7 +92,7 @@ def align_predictions(files: Sequence[Predictions], *, scores: bool = False) -> 
         golds.append(f.gold.take(take))
         preds.append(f.pred.take(take))
     ref_gold = as_text(golds[0])
-    for f, g in zip(files[1:], golds[1:]):
+    for f, g in zip(files[1:], golds[1:], strict=False):
         diff = pc.not_equal(ref_gold, as_text(g))
         if pc.any(diff).as_py():
             i = _first(diff)

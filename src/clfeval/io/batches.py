@@ -33,8 +33,8 @@ Example (the batches of a directory of Parquet files, two columns):
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
 
 import pyarrow as pa
 

@@ -41,8 +41,9 @@ temporary files go into the run's spill directory
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -187,8 +188,8 @@ def _plan(heads: Sequence[Any]) -> tuple[str, list[pa.DataType], list[pa.DataTyp
     preds = [_label_type(h.pred) for h in heads]
     if any(t is None for t in golds + preds):
         return None
-    golds = [pa.int16() if t == pa.int64() and _small(h.gold) else t for t, h in zip(golds, heads)]
-    preds = [pa.int16() if t == pa.int64() and _small(h.pred) else t for t, h in zip(preds, heads)]
+    golds = [pa.int16() if t == pa.int64() and _small(h.gold) else t for t, h in zip(golds, heads, strict=False)]
+    preds = [pa.int16() if t == pa.int64() and _small(h.pred) else t for t, h in zip(preds, heads, strict=False)]
     return ("int" if kinds == {"int"} else "text"), golds, preds  # type: ignore[return-value]
 
 

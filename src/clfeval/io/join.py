@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -407,13 +408,13 @@ def aligned(readers: Sequence[PredictionReader], names: Sequence[str] | None = N
     matching = matching if matching is not None else Matching()
     first = [iter(i.reader) for i in inputs]
     heads = [next(it) for it in first]  # every input's first batch: whether it has ids
-    with_ids = [i for i, r in zip(inputs, readers) if r.has_ids]
+    with_ids = [i for i, r in zip(inputs, readers, strict=False) if r.has_ids]
     if with_ids and len(with_ids) != len(inputs):
-        without = next(i for i, r in zip(inputs, readers) if not r.has_ids)
+        without = next(i for i, r in zip(inputs, readers, strict=False) if not r.has_ids)
         raise DataError(f"file {with_ids[0].name!r} has an id column but {without.name!r} has none; items are matched "
                         f"by id when the files have ids and by row when none has. Give every file an id column "
                         f"(option --id) or none.")
-    streams = [_chain(h, it) for h, it in zip(heads, first)]
+    streams = [_chain(h, it) for h, it in zip(heads, first, strict=False)]
     matching.files = [len(r.input.sources) for r in readers]
     if with_ids:
         matching.by = "id"
@@ -499,7 +500,7 @@ def _by_row(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repe
                 buffers[k].pop(0)
                 offset[k] = 0
     totals = []
-    for k, inp in enumerate(inputs):
+    for k in range(len(inputs)):
         rest = sum(b.n for b in buffers[k]) - offset[k]
         buffers[k].clear()
         while not done[k] and fill(k):  # the rows this input has beyond the shortest
@@ -534,7 +535,7 @@ def _by_id(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repea
     partitions = partitions_for(estimate, budget)
     matching.partitions = partitions
     with spill_directory() as tmp:
-        for k, (inp, stream) in enumerate(zip(inputs, streams)):
+        for k, (inp, stream) in enumerate(zip(inputs, streams, strict=False)):
             inp.spill = Spill(partitions, tmp, f"in{k}")
             for batch in stream:
                 b = _one_repeat(batch, inp, repeat)
@@ -608,8 +609,8 @@ def _match_partitions(inputs: list[_Input], partitions: int, matching: Matching)
             t = tables[k]
             take = pc.index_in(keys, value_set=t.column("key"))  # type: ignore[union-attr]
             g = pa.concat_arrays(t.column("gold").take(take).chunks)  # type: ignore[union-attr]
-            gold_check.add(k, gold, g, lambda i: (int(files[i]), int(rows[i])),
-                           lambda i: f"the item with id {shown_id(keys[i].as_py())}")
+            gold_check.add(k, gold, g, lambda i, files=files, rows=rows: (int(files[i]), int(rows[i])),
+                           lambda i, keys=keys: f"the item with id {shown_id(keys[i].as_py())}")
             preds.append(pa.concat_arrays(t.column("pred").take(take).chunks))  # type: ignore[union-attr]
         matching.rows += len(gold)
         yield Aligned(gold, preds, _text_needed(gold, preds))

@@ -29,9 +29,9 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from clfeval.io.source import Source, json_lines
 from clfeval.core.labels import label_str
 from clfeval.errors import DataError
+from clfeval.io.source import Source, json_lines
 
 __all__ = ["LONG_NUMBER", "needs_exact", "read_exact", "as_text_labels", "diagnose"]
 
@@ -97,7 +97,8 @@ def canonical_number(d: Decimal) -> tuple[str, bool, bool]:
             return f"{minus}{digits}e+{exp}", False, False
         text = minus + digits + "0" * exp
         value = int(text)
-        return text, -_INT64 <= value < _INT64, abs(value) <= _EXACT_FLOAT_INT or (abs(value) < 2 ** 1024 and float(value) == value)
+        return text, -_INT64 <= value < _INT64, \
+            abs(value) <= _EXACT_FLOAT_INT or (abs(value) < 2 ** 1024 and float(value) == value)
     f = float(d)
     if f != 0.0 and f not in (float("inf"), float("-inf")) and Decimal(repr(f)) == d:
         return label_str(f), False, True

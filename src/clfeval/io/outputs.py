@@ -36,8 +36,8 @@ import secrets
 import signal
 import stat
 import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
 
 from clfeval.errors import OutputFileError
 
@@ -167,7 +167,8 @@ def resolve_output(path: str | os.PathLike[str], *, option: str, directory: bool
             raise OutputFileError(f"option {option}: {given!r} cannot be written (permission denied).")
         return Target(option, given, given, "device")
     if not stat.S_ISREG(st.st_mode):
-        what = "a block device" if stat.S_ISBLK(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode) else "not a file"
+        what = "a block device" if stat.S_ISBLK(st.st_mode) else \
+            "a socket" if stat.S_ISSOCK(st.st_mode) else "not a file"
         raise OutputFileError(f"option {option} names {given!r}, which is {what}; clfeval writes regular files, "
                               f"character devices (such as /dev/null) and FIFOs.")
     if not os.access(real, os.W_OK):
@@ -382,7 +383,7 @@ class OutputFiles:
     def __init__(self) -> None:
         self._temps: list[_Temp] = []
 
-    def __enter__(self) -> "OutputFiles":
+    def __enter__(self) -> OutputFiles:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -322,7 +322,7 @@ def _partitioned(given: str, kind: str, root: Path | None, files: list[Path], fm
     keys: tuple[str, ...] = ()
     if root is not None:
         first: tuple[str, ...] | None = None
-        for f, src in zip(files, sources):
+        for f, src in zip(files, sources, strict=False):
             hive = _hive(f.relative_to(root))
             if first is None:
                 first = tuple(hive)

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import bisect
 import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -183,7 +184,8 @@ def _same_numbers(gold: pa.ChunkedArray, pred: pa.ChunkedArray) -> tuple[pa.Chun
             return flat
         base = pa.concat_arrays(flat.chunks)  # offsets relative to the flattened values
         offsets = pc.subtract(lists.offsets, lists.offsets[0])
-        return pa.chunked_array([type(lists).from_arrays(offsets, base, mask=pc.is_null(lists) if lists.null_count else None)])
+        return pa.chunked_array([type(lists).from_arrays(offsets, base,
+                                                         mask=pc.is_null(lists) if lists.null_count else None)])
 
     return rebuild(g, g_lists), rebuild(p, p_lists)
 
@@ -230,10 +232,11 @@ class PredictionReader:
         self.input: InputPath = path if isinstance(path, InputPath) else resolve_path(
             path, input_format=input_format, encoding=encoding, option=option)
         check_roles([(gold_option, gold), (pred_option, pred), (id_option, id)]
-                    + list(zip(extra_options, extra) if extra_options is not None else []))
+                    + list(zip(extra_options, extra, strict=False) if extra_options is not None else []))
         self.gold, self.pred, self.id, self.repeat = gold, pred, id, repeat
         self.multilabel, self.extra, self.require_pred = multilabel, tuple(extra), require_pred
-        self.options = [(gold_option, gold), (pred_option, pred), (id_option, id)] + list(zip(extra_options or (), extra))
+        self.options = [(gold_option, gold), (pred_option, pred),
+                        (id_option, id)] + list(zip(extra_options or (), extra, strict=False))
         self.gold_option, self.pred_option, self.id_option = gold_option, pred_option, id_option
         self.normalize, self.sep = normalize, sep
         self.batch_rows, self.progress = batch_rows, progress
@@ -244,7 +247,8 @@ class PredictionReader:
             + [e for e in extra if e] + ([repeat] if repeat else [])
         self.labels_exact = [c for c in (gold, pred, id or "id", repeat) if c]
         fmt = self.input.fmt
-        self.dictionary = [gold] + ([pred] if pred else []) if fmt == "parquet" and not multilabel and not normalize else []
+        self.dictionary = [gold] + ([pred] if pred else []) \
+            if fmt == "parquet" and not multilabel and not normalize else []
         self.has_ids: bool | None = None  # known once the first batch is read
         self.has_pred: bool | None = None
         self.columns: tuple[str, ...] = ()
@@ -368,8 +372,8 @@ def _gather(cols: list[pa.ChunkedArray], name: str, batches: list[PredictionBatc
 
         return pa.chunked_array([as_text_labels(c) for c in plain])
     raise DataError(f"column {name!r} holds values of different types in different files ({plain[0].type} in "
-                    f"{batches[0].part.source.name!r}, {plain[-1].type} in {batches[-1].part.source.name!r}); the files "
-                    f"of one input must hold labels of one kind (convert them to one type, for example text).")
+                    f"{batches[0].part.source.name!r}, {plain[-1].type} in {batches[-1].part.source.name!r}); the "
+                    f"files of one input must hold labels of one kind (convert them to one type, for example text).")
 
 
 def read_predictions(path: str | os.PathLike | Source | InputPath, *, gold: str = "gold", pred: str | None = "pred",

@@ -29,16 +29,26 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import pyarrow as pa
 
-from clfeval.io.source import (BLOCK_CAP, Source, records, check_text_bytes, check_unique_names, first_invalid_utf8_row,
-                               read_header, utf8_error, utf8_valid)
-from clfeval.io.csvsafe import escape_table, restore_table
 from clfeval.errors import DataError, UsageError
+from clfeval.io.csvsafe import escape_table, restore_table
 from clfeval.io.outputs import OutputFiles, atomic_path
+from clfeval.io.source import (
+    BLOCK_CAP,
+    Source,
+    check_text_bytes,
+    check_unique_names,
+    first_invalid_utf8_row,
+    read_header,
+    records,
+    utf8_error,
+    utf8_valid,
+)
 
 __all__ = ["FORMATS", "detect_format", "read_frame", "file_tables", "column_names", "Source", "write_frame",
            "atomic_write_text"]
@@ -91,7 +101,8 @@ def _delimited_tables(src: Source, fmt: str, columns: Sequence[str] | None,
     delimiter = "," if fmt == "csv" else "\t"
     header = read_header(src, delimiter)
     if not header or all(not h.strip() for h in header):
-        raise DataError(f"file {src.name!r} has an empty first line; expected a header line naming the columns (for example gold{delimiter}pred).")
+        raise DataError(f"file {src.name!r} has an empty first line; expected a header line naming the columns (for "
+                        f"example gold{delimiter}pred).")
     check_unique_names(header, f"file {src.name!r}")
     first_bad: list[Any] = []
 
@@ -249,7 +260,7 @@ def _read_jsonl(src: Source, columns: Sequence[str] | None, exact: Sequence[str]
         msg = re.sub(r" in row -?\d+", "", str(exc).splitlines()[0])  # pyarrow counts rows from 0, per block
         raise DataError(f"file {src.name!r} is not valid JSON Lines (one JSON object per line): {msg}") from None
     try:
-        table.column_names
+        _ = table.column_names  # decodes the keys
     except UnicodeDecodeError:  # a key that is not UTF-8
         raise utf8_error(src, "jsonl") from None
     if columns is not None:
@@ -260,7 +271,8 @@ def _read_jsonl(src: Source, columns: Sequence[str] | None, exact: Sequence[str]
         redo = [c for c in redo if not _floats(table.column(c).type)]
     numeric_text: set[str] = set()
     if redo:
-        lists = {c: pa.types.is_list(table.column(c).type) or pa.types.is_large_list(table.column(c).type) for c in redo}
+        lists = {c: pa.types.is_list(table.column(c).type) or pa.types.is_large_list(table.column(c).type)
+                 for c in redo}
         for name, arr in read_exact(src, lists).items():
             if len(arr) != table.num_rows:
                 raise DataError(f"file {src.name!r}: column {name!r} could not be read exactly (rows differ); quote "
@@ -396,7 +408,8 @@ def file_tables(src: Source, fmt: str, *, columns: Sequence[str] | None = None, 
     if fmt != "parquet":
         check_text_bytes(src, fmt)
     if fmt != "parquet" and src.head(4) == b"PAR1":
-        raise DataError(f"file {src.name!r} is a Parquet file, not {fmt.upper()} as its extension says; rename it to .parquet or pass --input-format parquet.")
+        raise DataError(f"file {src.name!r} is a Parquet file, not {fmt.upper()} as its extension says; rename it to "
+                        ".parquet or pass --input-format parquet.")
     if fmt == "jsonl":
         for table, numeric_text in _jsonl_tables(src, columns, exact, batch_rows):
             if batch_rows is None:
@@ -494,7 +507,8 @@ def atomic_write_text(path: str | os.PathLike, text: str, *, option: str = "--ou
 
 def write_frame(table: pa.Table, path: str | os.PathLike, *, output_format: str | None = None,
                 option: str = "--predictions", files: OutputFiles | None = None) -> None:
-    """Write a table as CSV/TSV/JSONL/Parquet by extension, whole or not at all (:func:`clfeval.io.outputs.atomic_path`).
+    """Write a table as CSV/TSV/JSONL/Parquet by extension, whole or not at all
+    (:func:`clfeval.io.outputs.atomic_path`).
 
     JSONL is strict JSON: NaN and infinities are written as ``null``. CSV and
     TSV follow the formula-injection policy of :mod:`clfeval.io.csvsafe`: a text

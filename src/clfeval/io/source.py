@@ -19,8 +19,9 @@ import hashlib
 import io as _io
 import os
 import stat
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, Iterator, Sequence
+from typing import IO, Any
 
 from clfeval.errors import DataError, InputFileError, UsageError
 
@@ -84,14 +85,14 @@ class Source:
 
     @classmethod
     def from_bytes(cls, data: bytes, *, name: str = STDIN, encoding: str = "utf-8",
-                   origin: tuple[int, int, int] = (0, 0, 0)) -> "Source":
+                   origin: tuple[int, int, int] = (0, 0, 0)) -> Source:
         """Bytes already read, e.g. standard input; ``origin`` = (rows, lines, bytes) before them when they
         are a part of a larger file (messages then count rows, lines and byte offsets in the whole file)."""
         return cls(name, None, bytes(data), encoding, origin)
 
     @classmethod
     def from_stream(cls, stream: IO[bytes], *, name: str = STDIN, encoding: str = "utf-8",
-                    memory: int = SPOOL_AT) -> "Source":
+                    memory: int = SPOOL_AT) -> Source:
         """A stream read to its end (standard input): kept in memory up to ``memory`` bytes, beyond that
         copied to an unnamed temporary file (removed by the system when clfeval exits, even on ``kill -9``),
         so that memory stays bounded and the bytes can be read again to name a row in a message."""
@@ -114,7 +115,7 @@ class Source:
         return cls(name, Path(f"{fd_dir}/{spool.fileno()}"), None, encoding, spool=spool)
 
     @classmethod
-    def of(cls, path: "str | os.PathLike[str] | Source", *, encoding: str = "utf-8") -> "Source":
+    def of(cls, path: str | os.PathLike[str] | Source, *, encoding: str = "utf-8") -> Source:
         """The source named by ``path`` (a :class:`Source` is returned with the given encoding).
 
         Raises

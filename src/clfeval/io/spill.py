@@ -36,7 +36,7 @@ import shutil
 import socket
 import stat
 import tempfile
-from typing import Iterator
+from collections.abc import Iterator
 
 from clfeval.errors import UsageError
 from clfeval.io.outputs import deferred_signals

@@ -18,7 +18,7 @@ is bounded by the budget however long the documents are.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 import pyarrow as pa
@@ -81,7 +81,7 @@ def join_texts(items: Iterable[pa.Table], texts: Iterable[pa.Table], *, estimate
     p = partitions_for(estimate, budget)
     with spill_directory(directory) as tmp:
         sides = [Spill(p, tmp, "items"), Spill(p, tmp, "texts")]
-        for spill, source in zip(sides, (items, texts)):
+        for spill, source in zip(sides, (items, texts), strict=False):
             for t in source:
                 if t.num_rows:
                     spill.add(t, hash_text(t.column("key")) if p > 1 else None)

@@ -68,12 +68,22 @@ def __getattr__(name: str) -> Any:
 
 if TYPE_CHECKING:
     KINDS: dict[str, Any]
-    from clfeval.plots.tables import confusion_matrix, per_class, top_confusions
-    from clfeval.plots.scores import label_thresholds, pr, reliability, roc, threshold
-    from clfeval.plots.phidelta import phi_delta
-    from clfeval.plots.resampling import bootstrap, cv_spread
-    from clfeval.plots.study import reuters
-    from clfeval.plots.cddiagram import bayes_bars, cd_diagram
-    from clfeval.plots.slices import forest, found_forest
-    from clfeval.plots._mpl import figure_svg, save
+    from clfeval.plots._mpl import figure_svg as figure_svg, save as save
+    from clfeval.plots.cddiagram import bayes_bars as bayes_bars, cd_diagram as cd_diagram
+    from clfeval.plots.phidelta import phi_delta as phi_delta
+    from clfeval.plots.resampling import bootstrap as bootstrap, cv_spread as cv_spread
+    from clfeval.plots.scores import (
+        label_thresholds as label_thresholds,
+        pr as pr,
+        reliability as reliability,
+        roc as roc,
+        threshold as threshold,
+    )
+    from clfeval.plots.slices import forest as forest, found_forest as found_forest
+    from clfeval.plots.study import reuters as reuters
+    from clfeval.plots.tables import (
+        confusion_matrix as confusion_matrix,
+        per_class as per_class,
+        top_confusions as top_confusions,
+    )
 

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from clfeval.errors import MissingExtra, UsageError
 from clfeval.core.inert import shown
+from clfeval.errors import MissingExtra, UsageError
 
 __all__ = ["figure", "rc", "short", "set_label", "label_ticks", "legend", "place_labels", "fit", "figure_svg", "save",
            "STYLE", "MAX_LABEL", "COLORS", "palette", "set_lines"]
@@ -186,7 +187,7 @@ def label_ticks(fig: Any, ax: Any, axis: str, positions: Sequence[float], labels
     """Fixed ticks with user labels (shortened, with tooltips)."""
     labels = [shown(x) for x in labels]
     getattr(ax, f"set_{axis}ticks")(list(positions), [short(x, limit) for x in labels], **kw)
-    for t, full in zip(getattr(ax, f"get_{axis}ticklabels")(), labels):
+    for t, full in zip(getattr(ax, f"get_{axis}ticklabels")(), labels, strict=False):
         if short(full, limit) != full:
             _tooltip(fig, t, full)
 
@@ -201,7 +202,7 @@ def legend(fig: Any, ax: Any, handles: Sequence[Any], labels: Iterable[Any], **k
     if target is fig and getattr(ax, "_clfeval_given", False):  # the caller's grid: inside their axes
         target, kw = ax, {**kw, "loc": "best"}
     leg = target.legend(list(handles), ["x"] * len(labels), **kw)
-    for t, lab in zip(leg.get_texts(), labels):
+    for t, lab in zip(leg.get_texts(), labels, strict=False):
         set_label(fig, t, lab, 60)
     return leg
 
@@ -211,7 +212,8 @@ _SPOTS = ((4, 3, "left", "bottom"), (4, -3, "left", "top"), (-4, 3, "right", "bo
           (0, 7, "center", "bottom"), (0, -7, "center", "top"), (12, 12, "left", "bottom"), (-12, -12, "right", "top"),
           (12, -12, "left", "top"), (-12, 12, "right", "bottom"), (20, 0, "left", "center"),
           (-20, 0, "right", "center"), (0, 18, "center", "bottom"), (0, -18, "center", "top"),
-          (22, 22, "left", "bottom"), (-22, -22, "right", "top"), (22, -22, "left", "top"), (-22, 22, "right", "bottom"))
+          (22, 22, "left", "bottom"), (-22, -22, "right", "top"), (22, -22, "left", "top"),
+          (-22, 22, "right", "bottom"))
 
 
 def _box(px: float, py: float, spot: tuple[float, float, str, str], w: float, h: float, scale: float) \
@@ -246,7 +248,7 @@ def place_labels(fig: Any, ax: Any, xs: Sequence[float], ys: Sequence[float], la
     radius = 3.5 * scale
     placed: list[tuple[float, float, float, float]] = []
     out = []
-    for n, (x, y, label) in enumerate(zip(xs, ys, labels)):
+    for n, (x, y, label) in enumerate(zip(xs, ys, labels, strict=False)):
         text = short(label, limit)
         w, h = 0.56 * fontsize * len(text) * scale, 1.15 * fontsize * scale
         px, py = to_px((x, y))
@@ -300,7 +302,8 @@ _SIZE = re.compile(r'<svg([^>]*?) width="([\d.]+)pt" height="([\d.]+)pt"')
 _FONT = re.compile(r" ?font-family: [^;\"]*;?")
 _PATH = re.compile(r'\bd="([^"]*)"')
 _DECIMALS = re.compile(r"(\d\.\d{2})\d+")
-_FONT_STACK = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'Liberation Sans', 'DejaVu Sans', system-ui, sans-serif"
+_FONT_STACK = ("-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', "
+               "'Liberation Sans', 'DejaVu Sans', system-ui, sans-serif")
 
 
 def _escape(text: str) -> str:
@@ -340,7 +343,8 @@ def figure_svg(fig: Any, prefix: str = "f", *, title: str | None = None) -> str:
     svg = _ID.sub(lambda m: f'id="{prefix}-{m.group(1)}"', svg)
     svg = _REF.sub(lambda m: f"{m.group(1)}{prefix}-{m.group(2)}", svg)
     svg = _FONT.sub("", svg)
-    svg = svg.replace("stroke-linecap: butt}</style>", "stroke-linecap: butt}\n  text{font-family: " + _FONT_STACK + "}</style>", 1)
+    svg = svg.replace("stroke-linecap: butt}</style>",
+                      "stroke-linecap: butt}\n  text{font-family: " + _FONT_STACK + "}</style>", 1)
     svg = _PATH.sub(lambda m: 'd="' + _DECIMALS.sub(r"\1", m.group(1)).replace(" \n", " ").strip() + '"', svg)
     for gid, full in getattr(fig, "_clfeval_titles", {}).items():
         svg = svg.replace(f'<g id="{prefix}-{gid}">', f'<g id="{prefix}-{gid}"><title>{_escape(full)}</title>', 1)
@@ -354,7 +358,8 @@ def save(fig: Any, path: str) -> None:
     """Write a figure to ``path``; the format comes from the extension (svg, png, pdf)."""
     ext = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
     if ext not in ("svg", "png", "pdf"):
-        raise UsageError(f"cannot tell the image format of {str(path)!r}: the file name must end in .svg, .png or .pdf.")
+        raise UsageError(f"cannot tell the image format of {str(path)!r}: the file name must end in .svg, .png or "
+                         ".pdf.")
     with rc():
         if ext == "svg":
             from clfeval.io.readers import atomic_write_text

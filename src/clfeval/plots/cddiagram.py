@@ -105,7 +105,7 @@ def bayes_bars(result: Any, *, ax: Any = None) -> Any:
         ys = list(range(len(shown)))[::-1]
         colors = (_mpl.COLORS[0], "#BBBBBB", _mpl.COLORS[1])
         parts = []
-        for y, p in zip(ys, shown):
+        for y, p in zip(ys, shown, strict=False):
             left = 0.0
             for c, key in enumerate(("p_a_better", "p_equivalent", "p_b_better")):
                 w = float(p[key])

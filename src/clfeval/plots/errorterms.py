@@ -23,7 +23,7 @@ def cell_terms(cell: Any, *, z_min: float = 1.96, ax: Any = None) -> Any:
     rows = max(1, max(len(t) for _, t in sides))
     with _mpl.rc():
         fig, axes = _mpl.figure(7.0, max(1.6, 0.22 * rows + 1.0), ncols=2, ax=ax)
-        for ax, (title, terms), color in zip(axes, sides, _mpl.COLORS[:2]):
+        for ax, (title, terms), color in zip(axes, sides, _mpl.COLORS[:2], strict=False):
             y = np.arange(len(terms))
             ax.barh(y, [t["z"] for t in terms], color=color)
             _mpl.label_ticks(fig, ax, "y", list(y), [t["term"] for t in terms], 20)
@@ -33,5 +33,5 @@ def cell_terms(cell: Any, *, z_min: float = 1.96, ax: Any = None) -> Any:
             t = ax.set_title("")
             _mpl.set_label(fig, t, title, 34)
             if not terms:
-                ax.text(0.5, 0.5, "no term with z ≥ %g" % z_min, ha="center", va="center", transform=ax.transAxes)
+                ax.text(0.5, 0.5, f"no term with z ≥ {z_min:g}", ha="center", va="center", transform=ax.transAxes)
     return fig

@@ -4,12 +4,13 @@ systems of a comparison."""
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
-from clfeval.errors import UsageError
 from clfeval.core import manyclasses
+from clfeval.errors import UsageError
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, value
 
@@ -130,7 +131,7 @@ def _points(ax: Any, groups: list[Group], prefix: str) -> list[Any]:
 
 def _zoom(phis: list[float], deltas: list[float]) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """Limits of a panel zoomed on the points, or None when they are spread enough for the whole rhombus."""
-    pts = [(f, d) for f, d in zip(phis, deltas) if math.isfinite(f) and math.isfinite(d)]
+    pts = [(f, d) for f, d in zip(phis, deltas, strict=False) if math.isfinite(f) and math.isfinite(d)]
     if len(pts) < 2:
         return None
     f, d = np.array(pts).T
@@ -192,7 +193,7 @@ def phi_delta(result: Any, *, label: Any = None, annotate: int = 24, ax: Any = N
         order = np.argsort(-np.abs(np.nan_to_num(deltas)), kind="stable")[:annotate]
         chosen = [i for i in sorted(order.tolist()) if math.isfinite(phis[i]) and math.isfinite(deltas[i])]
         _mpl.place_labels(fig, named, [phis[i] for i in chosen], [deltas[i] for i in chosen],
-                          [names[i] for i in chosen], others=list(zip(phis, deltas)), limit=18,
+                          [names[i] for i in chosen], others=list(zip(phis, deltas, strict=False)), limit=18,
                           colors=[colors[i] for i in chosen])
         if many:
             _mpl.legend(fig, ax, handles, [g for g, *_ in groups], loc="upper right")

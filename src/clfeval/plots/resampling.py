@@ -55,7 +55,8 @@ def cv_spread(result: Any, *, ax: Any = None) -> Any:
                 bv = value((bm.get(m) or {}).get("mean")) if isinstance(bm, dict) else math.nan
                 if math.isfinite(bv):
                     handles[f"baseline {bname}"] = ax.scatter(
-                        [i - 0.3], [bv], marker=("v", "s", "^")[b % 3], s=22, color=("#777777", "#aaaaaa", "#555555")[b % 3],
+                        [i - 0.3], [bv], marker=("v", "s", "^")[b % 3], s=22,
+                        color=("#777777", "#aaaaaa", "#555555")[b % 3],
                         zorder=2, gid=f"baseline-{bname}-{i}")
         from clfeval.core.catalog import label
 
@@ -81,7 +82,8 @@ def _distribution(d: dict[str, Any], pair: int) -> tuple[dict[str, Any], dict[st
     if "comparisons" in d:
         rows = d["comparisons"]
         if not 0 <= pair < len(rows):
-            raise UsageError(f"pair {pair} does not exist: this comparison has {len(rows)} pairs (0 to {len(rows) - 1}).")
+            raise UsageError(f"pair {pair} does not exist: this comparison has {len(rows)} pairs (0 to "
+                             f"{len(rows) - 1}).")
         row = rows[pair]
         return need(row, "distribution", "bootstrap", "a comparison result (clfeval compare)"), row
     return need(d, "distribution", "bootstrap", "a comparison result (clfeval compare)"), d

@@ -195,7 +195,8 @@ def pr(result: Any, *, ax: Any = None) -> Any:
             if math.isfinite(prev):
                 ax.axhline(prev, linestyle=":", color=color, linewidth=0.9, gid=f"prevalence-{n}")
             handles.append(line)
-            names.append(f"{_mpl.short(lab, 24)} (AP {_fmt(summary.get('average_precision'))}, prevalence {_fmt(prev)})")
+            names.append(f"{_mpl.short(lab, 24)} (AP {_fmt(summary.get('average_precision'))}, prevalence "
+                         f"{_fmt(prev)})")
         if len(items) > 1:
             handles.append(ax.plot([], [], linestyle="none")[0])
             names.append(f"macro AP {_fmt(rk['macro']['average_precision'])}")
@@ -209,7 +210,8 @@ def pr(result: Any, *, ax: Any = None) -> Any:
             names.append("random ranking (precision = prevalence)")
         _band_legend(bands, banded, handles, names)
         _legend(fig, ax, handles, names, len(items), "lower left")
-        _frame(ax, "recall", "precision", "Precision–recall curve" + (" (one class against the rest)" if len(items) > 1 else ""))
+        _frame(ax, "recall", "precision",
+               "Precision–recall curve" + (" (one class against the rest)" if len(items) > 1 else ""))
     return fig
 
 
@@ -246,7 +248,8 @@ def threshold(result: Any, *, ax: Any = None) -> Any:
         handles, names = [], []
         for key, name, color in (("precision", "precision", _mpl.COLORS[5]), ("recall", "recall", _mpl.COLORS[1]),
                                  ("fbeta", f"F{beta:g}", _mpl.COLORS[0])):
-            (line,) = ax.plot(*_mpl.fit(fig, t, sw[key], xlim=(float(np.nanmin(t)), float(np.nanmax(t)))), color=color, linewidth=1.6, gid=f"sweep-{key}")
+            (line,) = ax.plot(*_mpl.fit(fig, t, sw[key], xlim=(float(np.nanmin(t)), float(np.nanmax(t)))), color=color,
+                              linewidth=1.6, gid=f"sweep-{key}")
             handles.append(line)
             names.append(name)
         lo, hi = float(np.nanmin(t)), float(np.nanmax(t))

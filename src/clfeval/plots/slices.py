@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-
 from clfeval.errors import UsageError
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, need, value

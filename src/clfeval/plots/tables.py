@@ -1,4 +1,5 @@
-"""Figures of count tables: the confusion matrix and per-class P/R/F1 (the φ–δ rhombus: :mod:`clfeval.plots.phidelta`)."""
+"""Figures of count tables: the confusion matrix and per-class P/R/F1 (the φ–δ rhombus:
+:mod:`clfeval.plots.phidelta`)."""
 
 from __future__ import annotations
 
@@ -97,7 +98,7 @@ def top_confusions(result: Any, *, top: int = manyclasses.TOP, ax: Any = None) -
     off = cm.copy()
     np.fill_diagonal(off, 0)
     flat = np.argsort(-off, axis=None, kind="stable")[:top]
-    cells = [(int(i), int(j)) for i, j in zip(*np.unravel_index(flat, off.shape)) if off[i, j] > 0]
+    cells = [(int(i), int(j)) for i, j in zip(*np.unravel_index(flat, off.shape), strict=True) if off[i, j] > 0]
     with _mpl.rc():
         fig, ax = _mpl.figure(7.0, max(2.0, 0.24 * len(cells) + 1.2), ax=ax)
         y = np.arange(len(cells))
@@ -118,14 +119,15 @@ def per_class(result: Any, *, ax: Any = None) -> Any:
     picked = manyclasses.from_per_class(list(d.get("labels") or pc), pc, figure=True)
     labels = list(picked.labels)
     k = len(labels)
-    hardest = picked.marked[0] if picked.partial and picked.marked else (d.get("diagnostics") or {}).get("hardest_class")
+    hardest = picked.marked[0] if picked.partial and picked.marked else \
+        (d.get("diagnostics") or {}).get("hardest_class")
     metrics = ("precision", "recall", "f1")
     with _mpl.rc():
         fig, ax = _mpl.figure(7.2, max(2.4, 0.42 * k + 1.4), ax=ax)
         y = np.arange(k)
         h = 0.26
         handles = []
-        for m, (name, color) in enumerate(zip(metrics, (_mpl.COLORS[5], _mpl.COLORS[1], _mpl.COLORS[0]))):
+        for m, (name, color) in enumerate(zip(metrics, (_mpl.COLORS[5], _mpl.COLORS[1], _mpl.COLORS[0]), strict=False)):
             vals = [value(pc[lab].get(name)) for lab in labels]
             bars = ax.barh(y + (m - 1) * h, np.nan_to_num(vals), height=h, color=color)
             for i, bar in enumerate(bars):  # one id a bar: an id names one element of the page
@@ -147,7 +149,7 @@ def per_class(result: Any, *, ax: Any = None) -> Any:
             ax.axhspan(i - 0.5, i + 0.5, color="#D55E00", alpha=0.10, zorder=0, gid="hardest")
         _mpl.label_ticks(fig, ax, "y", y, [f"{lab}  (hardest{' of these' if picked.partial else ''})" if lab == hardest
                                            else lab for lab in labels], 30)
-        for t, lab in zip(ax.get_yticklabels(), labels):
+        for t, lab in zip(ax.get_yticklabels(), labels, strict=False):
             if lab == hardest:
                 t.set_color("#B03A00")
                 t.set_fontweight("bold")

@@ -68,20 +68,29 @@ __all__ = _names(_EXPORTS)
 __getattr__, __dir__ = _attach(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
-    from clfeval.protocols.splits import Fold, Protocol, iterative_stratification, split
-    from clfeval.protocols.spread import Spread
-    from clfeval.protocols.threshold import ThresholdStep
-    from clfeval.protocols.results import FoldResult, ProtocolResult
     from clfeval.protocols.api import (
-        PREDICTION_FORMATS,
-        check_metric_names,
-        cross_validate,
-        default_metrics,
-        holdout,
-        report_metric,
-        run_protocol,
-        write_predictions,
+        PREDICTION_FORMATS as PREDICTION_FORMATS,
+        check_metric_names as check_metric_names,
+        cross_validate as cross_validate,
+        default_metrics as default_metrics,
+        holdout as holdout,
+        report_metric as report_metric,
+        run_protocol as run_protocol,
+        write_predictions as write_predictions,
     )
-    from clfeval.protocols.runcompare import RunComparison, compare_results, compare_runs
-    from clfeval.protocols.runlog import RunLog
+    from clfeval.protocols.results import FoldResult as FoldResult, ProtocolResult as ProtocolResult
+    from clfeval.protocols.runcompare import (
+        RunComparison as RunComparison,
+        compare_results as compare_results,
+        compare_runs as compare_runs,
+    )
+    from clfeval.protocols.runlog import RunLog as RunLog
+    from clfeval.protocols.splits import (
+        Fold as Fold,
+        Protocol as Protocol,
+        iterative_stratification as iterative_stratification,
+        split as split,
+    )
+    from clfeval.protocols.spread import Spread as Spread
+    from clfeval.protocols.threshold import ThresholdStep as ThresholdStep
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from clfeval.evaluate.reports import Report
 from clfeval.protocols.predictions import PREDICTION_FORMATS, write_predictions
 from clfeval.protocols.results import FoldResult, ProtocolResult
 from clfeval.protocols.runner import check_metric_names, default_metrics, run_protocol
+from clfeval.protocols.splits import Fold, Protocol, iterative_stratification, split
 from clfeval.protocols.spread import Spread, spread
 from clfeval.protocols.threshold import ThresholdStep
-from clfeval.evaluate.reports import Report
-from clfeval.protocols.splits import Fold, Protocol, iterative_stratification, split
 
 __all__ = [
     "Protocol",
@@ -35,7 +35,8 @@ __all__ = [
 
 
 def report_metric(rep: Report, name: str) -> float:
-    """A named metric read off a :class:`~clfeval.evaluate.reports.Report` (:meth:`Report.metric <clfeval.evaluate.reports.Report.metric>`).
+    """A named metric read off a :class:`~clfeval.evaluate.reports.Report`
+    (:meth:`Report.metric <clfeval.evaluate.reports.Report.metric>`).
 
     Names are the metric catalogue's, as everywhere in clfeval: ``accuracy``,
     ``error_rate``, ``balanced_accuracy``, ``mcc``, ``kappa``, ``macro_f1``,

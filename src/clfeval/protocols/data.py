@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 
 from clfeval.core.labels import MAX_DENSE, check_class_count, encode_labels, encode_multilabel, label_str, sort_labels
-from clfeval.evaluate.baselines import TrainFrequencies
-from clfeval.errors import DataError, UsageError
 from clfeval.core.tables import ConfusionTable, MultilabelTable, confusion_table
+from clfeval.errors import DataError, UsageError
+from clfeval.evaluate.baselines import TrainFrequencies
 
 __all__ = ["RunData"]
 

@@ -15,10 +15,9 @@ def read_text_data(src: Any, text_col: str, label_col: str, id_col: str | None, 
     """Texts, labels and ids of a data file (or standard input), each checked; errors name the file, row and column."""
     import pyarrow as pa
 
-    from clfeval.io.source import check_roles
     from clfeval.core.labelforms import normalize_labels
     from clfeval.io.readers import read_frame
-
+    from clfeval.io.source import check_roles
     from clfeval.text.models import check_texts
 
     check_roles([("--text", text_col), ("--label", label_col), ("--id", id_col)])

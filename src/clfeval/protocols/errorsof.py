@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from clfeval.errors import UsageError
 
@@ -43,7 +44,7 @@ def errors_of_run(result: Any, texts: Sequence[str], ids: Sequence[Any], *, proc
         table = table.filter(pc.equal(table.column("repeat"), table.column("repeat")[0]))
     opts = dict(min_count=5, examples=5, terms=10, chars=300, prior_strength=1000.0, z_min=1.96) | settings
     check_settings(**opts)
-    by_id = {str(i): t for i, t in zip(ids, texts)}
+    by_id = {str(i): t for i, t in zip(ids, texts, strict=False)}
     keys = [str(i) for i in table.column("id").to_pylist()]
     counter = counter_of(analyzer_of(processing), opts["examples"], seed, opts["chars"], multilabel=multilabel,
                          sep=sep)

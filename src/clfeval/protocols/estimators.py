@@ -8,7 +8,8 @@ those methods works.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -44,7 +45,8 @@ def final_step(model: Any, X: Any) -> tuple[Any, Any]:
     return model, X
 
 
-def model_scores(model: Any, X: Any, n_cols: int, classes: Sequence[Any] | None) -> tuple[np.ndarray | None, str | None]:
+def model_scores(model: Any, X: Any, n_cols: int,
+                 classes: Sequence[Any] | None) -> tuple[np.ndarray | None, str | None]:
     """Scores (n, n_cols) in the column order of the data's labels, and what they are."""
     if hasattr(model, "decision_function"):
         s, kind = np.asarray(model.decision_function(X), dtype=np.float64), "decision_function"

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from clfeval.errors import DataError, InputFileError, UsageError
 from clfeval.significance.multirank import RankResult, rank_scores
@@ -96,14 +97,15 @@ def _cells_long(table: Any, where: str, system: str, dataset: str, score: str,
     fo = table.column(fold).to_pylist() if fold else [None] * len(sy)
     seen: dict[tuple[Any, ...], int] = {}
     cells: dict[tuple[str, str], list[float]] = {}
-    for r, (s, d, v, f) in enumerate(zip(sy, ds, sc, fo), start=1):
+    for r, (s, d, v, f) in enumerate(zip(sy, ds, sc, fo, strict=False), start=1):
         if s is None or d is None or str(s) == "" or str(d) == "":
             raise DataError(f"{where}, row {r}: the system or data set name is empty.")
         key = (str(s), str(d), None if f is None else str(f))
         if key in seen:
             what = f"system {key[0]!r} on data set {key[1]!r}" + (f", fold {key[2]!r}" if fold else "")
             raise DataError(f"{where}: {what} appears twice (rows {seen[key]} and {r}); give one score per system and "
-                            f"data set" + (" and fold." if fold else " (several folds: name their column with --fold)."))
+                            f"data set"
+                            + (" and fold." if fold else " (several folds: name their column with --fold)."))
         seen[key] = r
         cells.setdefault((key[0], key[1]), []).append(_float(v, where, r, score))
     return cells
@@ -119,11 +121,12 @@ def _cells_wide(table: Any, where: str, dataset: str, fold: str | None) -> dict[
     cols = {s: table.column(s).to_pylist() for s in systems}
     seen: dict[tuple[str, Any], int] = {}
     cells: dict[tuple[str, str], list[float]] = {}
-    for r, (d, f) in enumerate(zip(ds, fo), start=1):
+    for r, (d, f) in enumerate(zip(ds, fo, strict=False), start=1):
         key = (str(d), f)
         if key in seen:
             raise DataError(f"{where}: data set {str(d)!r} appears twice (rows {seen[key]} and {r}); give one row per "
-                            f"data set" + (" and fold." if fold else " (several folds: name their column with --fold)."))
+                            f"data set"
+                            + (" and fold." if fold else " (several folds: name their column with --fold)."))
         seen[key] = r
         for s in systems:
             cells.setdefault((s, str(d)), []).append(_float(cols[s][r - 1], where, r, s))

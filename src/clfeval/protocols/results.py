@@ -8,11 +8,10 @@ from typing import Any
 import pyarrow as pa
 
 from clfeval.core.display import Display
-
-from clfeval.protocols.spread import Spread
+from clfeval.core.tables import ConfusionTable, MultilabelTable
 from clfeval.evaluate.reports import Report
 from clfeval.protocols.splits import Protocol
-from clfeval.core.tables import ConfusionTable, MultilabelTable
+from clfeval.protocols.spread import Spread
 
 __all__ = ["FoldResult", "ProtocolResult"]
 

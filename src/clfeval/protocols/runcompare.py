@@ -18,9 +18,10 @@ on the first repeat: the rows of other repeats are the same items again).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from clfeval.core.display import Display
 from clfeval.core.signature import build_signature

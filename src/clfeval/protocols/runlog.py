@@ -53,15 +53,16 @@ import math
 import os
 import sqlite3
 import uuid
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
-from clfeval.io import outputs as _outputs
-from clfeval.protocols.runstore import RunStore
 from clfeval.core.display import Display
 from clfeval.errors import DataError, InputFileError, UsageError
+from clfeval.io import outputs as _outputs
 from clfeval.io.outputs import OutputFiles
+from clfeval.protocols.runstore import RunStore
 
 __all__ = [
     "DEFAULT_PATH",
@@ -211,7 +212,8 @@ class Run(Display):
 
     def to_dict(self, *, full: bool = True) -> dict[str, Any]:
         out = {"id": self.id, "created": self.created, "command": self.command, "data_path": self.data_path,
-               "data_hash": self.data_hash, "task": self.task, "seed": self.seed, "settings": self.settings, "protocol": self.protocol,
+               "data_hash": self.data_hash, "task": self.task, "seed": self.seed, "settings": self.settings,
+               "protocol": self.protocol,
                "metrics": self.metrics, "predictions": self.predictions, "versions": self.versions}
         if full:
             out["per_fold"] = self.per_fold
@@ -243,7 +245,7 @@ class BestRuns(Display):
     def to_dict(self) -> dict[str, Any]:
         return {"metric": self.metric, "higher_is_better": self.higher_is_better, "db": self.db,
                 "best": [dict(r.to_dict(full=False), value=r.value(self.metric), runs_on_data=c)
-                         for r, c in zip(self.best, self.counts)]}
+                         for r, c in zip(self.best, self.counts, strict=False)]}
 
 
 @dataclass(frozen=True)
@@ -360,7 +362,7 @@ class RunLog(RunStore):
 
         d = self.predictions_dir
         d.mkdir(exist_ok=True)
-        stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
+        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S")
         name = f"run-{stamp}-{uuid.uuid4().hex[:12]}.parquet"
         files.stage(d / name, lambda tmp: pq.write_table(table, tmp), option="--runs-db")
         return f"{d.name}/{name}"
@@ -370,7 +372,8 @@ class RunLog(RunStore):
         cur = con.execute(
             "INSERT INTO runs (created, command, data_path, data_hash, task, seed, settings, protocol, versions, "
             "predictions, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (row["created"], row["command"], row["data_path"], row["data_hash"], row["task"], row["seed"], row["settings"],
+            (row["created"], row["command"], row["data_path"], row["data_hash"], row["task"], row["seed"],
+             row["settings"],
              row["protocol"], row["versions"], row["predictions"], row["result"]))
         run_id = int(cur.lastrowid)
         for name, s in summary.items():
@@ -435,7 +438,7 @@ class RunLog(RunStore):
                                         and self.predictions_dir.rmdir()))
             files = outputs if outputs is not None else stack.enter_context(OutputFiles())
             pred_path = self._stage_predictions(files, predictions) if predictions is not None else None
-            row = {"created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds"),
+            row = {"created": _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds"),
                    "command": command, "data_path": None if data_path is None else str(data_path),
                    "data_hash": data_hash, "task": task, "seed": None if seed is None else int(seed),
                    "settings": _dumps(settings), "protocol": _dumps(protocol), "versions": _dumps(versions or {}),

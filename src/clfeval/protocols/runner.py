@@ -14,27 +14,28 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core import catalog
 from clfeval.core.labels import resolve_label
-from clfeval.core.validation import check_beta, check_zero_division, zero_division_name
-from clfeval.evaluate.baselines import multilabel_baselines, single_label_baselines
-from clfeval.scores.curves import cut_labels, cut_sets
-from clfeval.errors import DataError, UsageError
-from clfeval.protocols.data import RunData
-from clfeval.protocols.predictions import predictions_table
-from clfeval.protocols.results import FoldResult, ProtocolResult
-from clfeval.protocols.estimators import align_scores, final_step, fit_model, model_scores, n_items, take
-from clfeval.protocols.spread import Spread, spread
-from clfeval.protocols.threshold import ThresholdStep
-from clfeval.evaluate.reports import Report, check_ids, report_from_table
 from clfeval.core.scoring import metric_values, stats_of
 from clfeval.core.signature import build_signature
-from clfeval.protocols.splits import Fold, Protocol, check_seed, derived_seed, iterative_stratification, split
 from clfeval.core.tables import ConfusionTable, MultilabelTable
+from clfeval.core.validation import check_beta, check_zero_division, zero_division_name
+from clfeval.errors import DataError, UsageError
+from clfeval.evaluate.baselines import multilabel_baselines, single_label_baselines
+from clfeval.evaluate.reports import Report, check_ids, report_from_table
+from clfeval.protocols.data import RunData
+from clfeval.protocols.estimators import align_scores, final_step, fit_model, model_scores, n_items, take
+from clfeval.protocols.predictions import predictions_table
+from clfeval.protocols.results import FoldResult, ProtocolResult
+from clfeval.protocols.splits import Fold, Protocol, check_seed, derived_seed, iterative_stratification, split
+from clfeval.protocols.spread import Spread, spread
+from clfeval.protocols.threshold import ThresholdStep
+from clfeval.scores.curves import cut_labels, cut_sets
 
 __all__ = ["run_protocol", "default_metrics", "check_metric_names"]
 
@@ -107,7 +108,8 @@ class _Runner:
             inner, dev = fold.train, fold.validation
         else:
             inner, dev = self._inner_split(fold, step.dev_size)
-        model = fit_model(clone(self.estimator), take(self.X, inner), self._target(inner), where + " (development split)")
+        model = fit_model(clone(self.estimator), take(self.X, inner), self._target(inner),
+                          where + " (development split)")
         Xd = take(self.X, dev)
         classes = None if self.data.multilabel else list(getattr(model, "classes_", []))
         s, _ = model_scores(model, Xd, len(self.data.labels), classes)
@@ -135,7 +137,8 @@ class _Runner:
                          f"{' …' if len(kept) > 10 else ''}; the default cut 0 is kept there.")
         if unreached:
             notes.append(f"{where}: no cut on the development split meets the objective {step.name} for "
-                         f"{', '.join(unreached[:10])}{' …' if len(unreached) > 10 else ''}; the default cut 0 is kept.")
+                         f"{', '.join(unreached[:10])}{' …' if len(unreached) > 10 else ''}; the default cut 0 is "
+                         f"kept.")
         return cuts
 
     def _cut_rows(self, fold: Fold, scores: np.ndarray | None, cuts: np.ndarray) -> dict[str, dict[str, Any]] | None:
@@ -174,8 +177,10 @@ class _Runner:
         codes = self.data.codes[tr]
         counts = np.bincount(codes)
         n_dev = math.ceil(dev_size * tr.size)
-        if counts[counts > 0].min() >= 2 and n_dev >= np.count_nonzero(counts) and tr.size - n_dev >= np.count_nonzero(counts):
-            a, b = next(StratifiedShuffleSplit(n_splits=1, test_size=n_dev, random_state=rng_seed).split(np.zeros(tr.size), codes))
+        if counts[counts > 0].min() >= 2 and n_dev >= np.count_nonzero(counts) \
+                and tr.size - n_dev >= np.count_nonzero(counts):
+            a, b = next(StratifiedShuffleSplit(n_splits=1, test_size=n_dev,
+                                               random_state=rng_seed).split(np.zeros(tr.size), codes))
         else:
             a, b = next(ShuffleSplit(n_splits=1, test_size=n_dev, random_state=rng_seed).split(np.zeros(tr.size)))
         return tr[np.sort(a)], tr[np.sort(b)]
@@ -209,7 +214,8 @@ class _Runner:
         if const is not None and len(const):
             names = [self.data.label_strings[j] for j in const]
             fold_notes.append(f"{where}: {len(names)} label(s) constant in the training part (never or always "
-                              f"present), predicted constantly: {', '.join(names[:10])}{' …' if len(names) > 10 else ''}.")
+                              "present), predicted constantly: "
+                              f"{', '.join(names[:10])}{' …' if len(names) > 10 else ''}.")
         pred, scores = self._predict(model, fold.test, cuts)
         table = self.data.table(fold.test, pred)
         metrics = self._metrics(table)
@@ -346,7 +352,8 @@ def _assemble(results: list[FoldResult], preds: list, data: RunData, protocol: P
     everything = data.train_frequencies(np.arange(data.n))
     for r in range(1, protocol.repeats + 1):
         t = sum((f.table for f in results if f.repeat == r), 0)
-        by_repeat.append(report_from_table(t, zero_division=zd, beta=runner.beta, sep=data.sep, train_labels=everything))
+        by_repeat.append(report_from_table(t, zero_division=zd, beta=runner.beta, sep=data.sep,
+                                           train_labels=everything))
         pooled_table = t if pooled_table is None else pooled_table + t
     pooled = report_from_table(pooled_table, zero_division=zd, beta=runner.beta, sep=data.sep, train_labels=everything)
     pooled_notes = ["pooled: the fold tables summed with + (each item once per repeat); its baselines follow the "

@@ -19,11 +19,12 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from clfeval.io import outputs as _outputs
 from clfeval.errors import DataError, UsageError
+from clfeval.io import outputs as _outputs
 from clfeval.io.outputs import deferred_signals
 
 __all__ = ["RunStore", "SCHEMA_VERSION"]

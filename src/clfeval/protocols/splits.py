@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -101,13 +102,13 @@ class Protocol:
             object.__setattr__(self, "val_size", v)
 
     @classmethod
-    def kfold(cls, folds: int = 10, *, stratified: bool = False, repeats: int = 1) -> "Protocol":
+    def kfold(cls, folds: int = 10, *, stratified: bool = False, repeats: int = 1) -> Protocol:
         """k-fold cross-validation (stratified and/or repeated)."""
         return cls("kfold", folds=folds, repeats=repeats, stratified=stratified)
 
     @classmethod
     def holdout(cls, test_size: float = 0.2, *, val_size: float = 0.0, stratified: bool = False,
-                repeats: int = 1) -> "Protocol":
+                repeats: int = 1) -> Protocol:
         """A random train/test (or train/validation/test) split, optionally repeated."""
         return cls("holdout", repeats=repeats, stratified=stratified, test_size=test_size, val_size=val_size)
 
@@ -238,7 +239,7 @@ def iterative_stratification(Y: np.ndarray, proportions: Sequence[float], *, see
     want_labels = np.outer(r, Yo.sum(axis=0)).astype(np.float64)  # (k, L)
     remaining = Yo.sum(axis=0).astype(np.int64)
     subset = np.full(n, -1, dtype=np.intp)
-    label_lists = [np.flatnonzero(Yo[:, l]) for l in range(n_labels)]
+    label_lists = [np.flatnonzero(Yo[:, j]) for j in range(n_labels)]
     item_labels = [np.flatnonzero(row) for row in Yo]
 
     def pick(candidates: np.ndarray) -> int:
@@ -341,7 +342,8 @@ def _kfold_splits(p: Protocol, y: Any, Y: np.ndarray | None, n: int, seed: int) 
         _refuse_small_classes(raw, counts, k,
                               f"stratified {k}-fold cross-validation needs at least {k} items of every class "
                               f"(one in each test fold)",
-                              " Use {n} folds or fewer (--folds {n}), merge or drop the class, or leave out stratification.")
+                              " Use {n} folds or fewer (--folds {n}), merge or drop the class, or leave out "
+                              "stratification.")
         splitter: Any = RepeatedStratifiedKFold(n_splits=k, n_repeats=p.repeats, random_state=seed)
         pieces = splitter.split(np.zeros(n), codes)
     else:
@@ -388,14 +390,16 @@ def _holdout_splits(p: Protocol, y: Any, Y: np.ndarray | None, n: int, seed: int
             outer: Any = StratifiedShuffleSplit(n_splits=1, test_size=n_test, random_state=derived_seed(seed, r, 0))
             tr, te = next(outer.split(np.zeros(n), codes))
         else:
-            tr, te = next(ShuffleSplit(n_splits=1, test_size=n_test, random_state=derived_seed(seed, r, 0)).split(np.zeros(n)))
+            tr, te = next(ShuffleSplit(n_splits=1, test_size=n_test,
+                                       random_state=derived_seed(seed, r, 0)).split(np.zeros(n)))
         val = None
         if v:
             if codes is not None:
                 inner: Any = StratifiedShuffleSplit(n_splits=1, test_size=n_val, random_state=derived_seed(seed, r, 1))
                 a, b = next(inner.split(np.zeros(tr.size), codes[tr]))
             else:
-                a, b = next(ShuffleSplit(n_splits=1, test_size=n_val, random_state=derived_seed(seed, r, 1)).split(np.zeros(tr.size)))
+                a, b = next(ShuffleSplit(n_splits=1, test_size=n_val,
+                                         random_state=derived_seed(seed, r, 1)).split(np.zeros(tr.size)))
             tr, val = tr[a], np.sort(tr[b])
         out.append(Fold(r + 1, 1, np.sort(tr), np.sort(te), val))
     return out

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -68,7 +69,7 @@ class ThresholdStep:
 
     @classmethod
     def for_objective(cls, objective: Any = "f1", *, dev_size: float = 0.2, positive: Any = None,
-                      cost_fp: float = 1.0, cost_fn: float = 1.0) -> "ThresholdStep":
+                      cost_fp: float = 1.0, cost_fn: float = 1.0) -> ThresholdStep:
         """The threshold choice of :mod:`clfeval.scores.curves` for an objective (``f1``, ``f0.5``, ``cost``,
         ``precision>=0.9``, ``recall>=0.8``, ...), run on each fold's development split."""
         from clfeval.scores.curves import parse_objective

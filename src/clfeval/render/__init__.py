@@ -15,12 +15,14 @@ import io
 import json
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from clfeval.core.display import set_renderers
 
-__all__ = ["render", "renderables", "register", "register_section", "section_renderers", "to_json", "jsonable", "FORMATS"]
+__all__ = ["render", "renderables", "register", "register_section", "section_renderers", "to_json", "jsonable",
+           "FORMATS"]
 
 FORMATS = ("text", "json", "markdown", "html")
 

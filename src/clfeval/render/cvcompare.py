@@ -77,7 +77,8 @@ def run_compare_blocks(r: RunComparison) -> list[Block]:
     checked: list[Block] = [TextBlock("Comparable: " + "; ".join(r.checked) + ".", style="dim")]
     if r.a.summary and r.b.summary:  # each model on its own first, then the comparison
         names = [m for m in r.a.summary if m in r.b.summary]
-        rows = [[f"{side}: {run.name}", *[f"{num(run.summary[m]['mean'])} ± {num(run.summary[m]['std'])}" for m in names]]
+        rows = [[f"{side}: {run.name}", *[f"{num(run.summary[m]['mean'])} ± "
+                                          f"{num(run.summary[m]['std'])}" for m in names]]
                 for side, run in (("A", r.a), ("B", r.b))]
         checked.append(TableBlock(f"Each model over the {len(c.folds)} folds (mean ± standard deviation)",
                                   ["model", *[metric_label(m) for m in names]], rows))

@@ -4,7 +4,8 @@ and the report's ``ranking_ci`` and ``requirements`` sections."""
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import clfeval.render.scores  # noqa: F401  (its "ranking" section is registered first: ranking_ci follows it)
 import clfeval.render.significance  # noqa: F401  (and "ci" too: requirements come last)
@@ -296,7 +297,8 @@ def noninferiority_blocks(r: NonInferiority) -> list[Block]:
     rows = [["margin", f"{r.margin:g}"], [f"{_pct(1 - r.alpha)} {side} bound of δ (basic bootstrap)", num(r.bound)],
             [f"non-inferior if the bound is {'above' if r.higher_is_better else 'below'}", num(limit)],
             [f"threshold {thr}", num(r.threshold)],
-            [f"virtual test sets with δ {'≥' if r.higher_is_better else '≤'} threshold", f"{r.count:,} of {r.samples:,}"],
+            [f"virtual test sets with δ {'≥' if r.higher_is_better else '≤'} threshold",
+             f"{r.count:,} of {r.samples:,}"],
             ["p = count / b (one-sided)", p_text(r.p_value, r.samples)]]
     blocks.append(TableBlock(f"{r.hypothesis}; α = {r.alpha:g}", ["", "value"], rows))
     blocks.append(TextBlock(r.verdict, style="bold"))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from clfeval.studies.demo import DemoResult
-from clfeval.studies.demo_report import DemoReport
 from clfeval.render import register
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
+from clfeval.studies.demo import DemoResult
+from clfeval.studies.demo_report import DemoReport
 
 
 @dataclass(frozen=True)
@@ -37,10 +37,10 @@ def list_blocks(d: DemoList) -> list[Block]:
 def part_blocks(result: Any) -> list[Block]:
     """The blocks of one part of ``demo report``: its own layout, its title a plain line, its signature line left
     out (the demo signs once, at its end)."""
+    from clfeval.evaluate.reports import Report
     from clfeval.render.reports import report_blocks
     from clfeval.render.scores import calibration_blocks, threshold_blocks
     from clfeval.render.significance import comparison_blocks
-    from clfeval.evaluate.reports import Report
     from clfeval.scores.calibration import Calibration
     from clfeval.scores.thresholds import ThresholdChoice
 
@@ -63,7 +63,8 @@ def side_by_side(d: DemoReport) -> TableBlock:
         ra, rb = a.sections["ranking"]["macro"], b.sections["ranking"]["macro"]
         rows += [["ROC-AUC (macro)", ra["roc_auc"], rb["roc_auc"]],
                  ["average precision (macro)", ra["average_precision"], rb["average_precision"]]]
-    return TableBlock("A and B on the same test tickets", ["measure", "A", "B"], [[r[0], num(r[1]), num(r[2])] for r in rows])
+    return TableBlock("A and B on the same test tickets", ["measure", "A", "B"],
+                      [[r[0], num(r[1]), num(r[2])] for r in rows])
 
 
 def demo_report_blocks(d: DemoReport) -> list[Block]:
@@ -73,8 +74,8 @@ def demo_report_blocks(d: DemoReport) -> list[Block]:
     blocks: list[Block] = [TextBlock(d.title, heading=True), TextBlock(d.intro, style="bold"),
                            TextBlock(f"{sizes['train']:,} training tickets (their queue frequencies are what the "
                                      f"baselines predict), {sizes['dev']:,} development tickets scored by A (where the "
-                                     f"threshold is chosen) and {sizes['test']:,} test tickets scored by A and B; every "
-                                     f"part below is the output of the clfeval command named in its heading.")]
+                                     f"threshold is chosen) and {sizes['test']:,} test tickets scored by A and B; "
+                                     f"every part below is the output of the clfeval command named in its heading.")]
     commands = {"report": "clfeval report --train-labels --scores-prefix", "threshold": "clfeval threshold --dev",
                 "calibration": "clfeval calibration --probs-prefix", "comparison": "clfeval compare --metric macro_f1"}
     for i, (key, title, result) in enumerate(d.parts, 1):
@@ -92,5 +93,6 @@ def demo_report_blocks(d: DemoReport) -> list[Block]:
 
 register(DemoReport, text=lambda d: blocks_to_rich(demo_report_blocks(d)),
          markdown=lambda d: blocks_to_markdown(demo_report_blocks(d)))
-register(DemoResult, text=lambda d: blocks_to_rich(demo_blocks(d)), markdown=lambda d: blocks_to_markdown(demo_blocks(d)))
+register(DemoResult, text=lambda d: blocks_to_rich(demo_blocks(d)),
+         markdown=lambda d: blocks_to_markdown(demo_blocks(d)))
 register(DemoList, text=lambda d: blocks_to_rich(list_blocks(d)), markdown=lambda d: blocks_to_markdown(list_blocks(d)))

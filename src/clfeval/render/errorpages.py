@@ -46,7 +46,8 @@ def _heading(c: ErrorCell) -> str:
     if c.kind == FP:
         return (f"false positives of {k}: {c.count:,} documents were given {k} without carrying it "
                 f"({_pct(c.share)} of the documents without {k}); its false negatives: {c.opposite:,}")
-    return f"{c.gold} → {c.pred}: {c.count:,} documents ({_pct(c.share)} of {c.gold}); {c.pred} → {c.gold}: {c.opposite:,}"
+    return (f"{c.gold} → {c.pred}: {c.count:,} documents ({_pct(c.share)} of {c.gold}); "
+            f"{c.pred} → {c.gold}: {c.opposite:,}")
 
 
 def _against(c: ErrorCell) -> tuple[str, str]:
@@ -205,7 +206,8 @@ def _heat(r: ErrorAnalysis, listed: set[str]) -> str:
         for j, p in enumerate(r.labels):
             n = r.matrix[i][j]
             share = n / total
-            color = (f"rgba(0,114,178,{0.1 + 0.8 * share:.2f})" if i == j else f"rgba(213,94,0,{min(1.0, 0.1 + 1.6 * share):.2f})") if n else "#fff"
+            color = (f"rgba(0,114,178,{0.1 + 0.8 * share:.2f})" if i == j
+                     else f"rgba(213,94,0,{min(1.0, 0.1 + 1.6 * share):.2f})") if n else "#fff"
             anchor = r.anchor(g, p)
             body = f"<a href='#{anchor}'>{n:,}</a>" if anchor in listed else f"{n:,}"
             cells.append(f"<td style='background:{color}' title='{esc(g)} → {esc(p)}: {n:,}'>{body}</td>")

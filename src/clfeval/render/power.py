@@ -28,7 +28,8 @@ def _side(alternative: str) -> str:
 def mcnemar_power_blocks(r: McNemarPower) -> list[Block]:
     """Exact power of McNemar's test: the detectable δ now, the n needed for a given δ."""
     label = metric_label(r.metric)
-    blocks: list[Block] = [TextBlock(f"clfeval power — {label}, exact McNemar test, {r.n:,} paired items", heading=True)]
+    blocks: list[Block] = [TextBlock(f"clfeval power — {label}, exact McNemar test, {r.n:,} paired items",
+                                     heading=True)]
     rows = [["items n", _n(r.n)], ["A right, B wrong (n_AB)", _n(r.n_ab)], ["A wrong, B right (n_BA)", _n(r.n_ba)],
             ["discordant share p_d", num(r.discordant)], ["observed δ = (n_AB − n_BA) / n", num(r.observed_delta)],
             ["test", f"exact McNemar, α = {r.alpha:g}, {_side(r.alternative)}"], ["power wanted", f"{r.power:g}"],
@@ -36,10 +37,12 @@ def mcnemar_power_blocks(r: McNemarPower) -> list[Block]:
     if r.delta is not None:
         rows += [[f"power for δ = {r.delta:g} at n = {r.n:,}", num(r.power_at_n)],
                  [f"smallest n with power ≥ {r.power:g} for δ = {r.delta:g}", _n(r.required_n)],
-                 [f"power stays ≥ {r.power:g} from n =", _n(r.stays_from)], ["(checked up to n =)", _n(r.checked_up_to)]]
+                 [f"power stays ≥ {r.power:g} from n =", _n(r.stays_from)],
+                 ["(checked up to n =)", _n(r.checked_up_to)]]
     blocks.append(TableBlock(None, ["", "value"], rows,
                              caption="exact: summed over the binomial distribution of the discordant items and the "
-                                     "exact test's rejection region; the discordant share is kept at its observed value"))
+                                     "exact test's rejection region; the discordant share is kept at its observed "
+                                     "value"))
     return _tail(r, blocks, "method=")
 
 

@@ -68,7 +68,8 @@ def protocol_blocks(r: ProtocolResult) -> list[Block]:
                              numeric_from=0))
     if r.validation is not None:
         blocks.append(TableBlock("Validation part (the same models)", ["metric", "mean", "std", "min", "max"],
-                                 [[_metric_title(m, ml), s.mean, s.std, s.min, s.max] for m, s in r.validation.items()]))
+                                 [[_metric_title(m, ml), s.mean, s.std, s.min, s.max] for m,
+                                  s in r.validation.items()]))
     if r.thresholds is not None:
         th = r.thresholds
         show_cost = th["objective"] == "cost"
@@ -89,7 +90,8 @@ def protocol_blocks(r: ProtocolResult) -> list[Block]:
                                r.spread["macro_f1"].mean if "macro_f1" in r.spread else float("nan"),
                                r.spread["micro_f1"].mean if "micro_f1" in r.spread else float("nan")]]
     for b, ms in r.baselines.items():
-        brows.append([b, ms[first].mean if first in ms else float("nan"), ms["macro_f1"].mean if "macro_f1" in ms else float("nan"),
+        brows.append([b, ms[first].mean if first in ms else float("nan"),
+                      ms["macro_f1"].mean if "macro_f1" in ms else float("nan"),
                       ms["micro_f1"].mean if "micro_f1" in ms else float("nan")])
     one = "fold" if p.kind == "kfold" else "repeat"
     blocks.append(TableBlock(f"Baselines per {one} (majority / stratified from that {one}'s training labels)"

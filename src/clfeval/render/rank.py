@@ -44,7 +44,8 @@ def rank_blocks(r: RankResult) -> list[Block]:
     f = r.friedman
     blocks.append(TableBlock(f"Friedman test — H0: all systems perform alike; α = {r.alpha:g}",
                              ["statistic", "value", "df", "p"],
-                             [["χ²_F (Demšar, no tie correction)", num(f["chi2"], 3), f["df"], p_text(f["chi2_p_value"], None)],
+                             [["χ²_F (Demšar, no tie correction)", num(f["chi2"], 3), f["df"],
+                               p_text(f["chi2_p_value"], None)],
                               ["χ²_F tie-corrected (as scipy.stats.friedmanchisquare)", num(f["chi2_tie_corrected"], 3),
                                f["df"], p_text(f["chi2_tie_corrected_p_value"] if f["chi2_tie_corrected_p_value"] is not
                                                None else float("nan"), None)],
@@ -105,8 +106,8 @@ register_blocks(RankResult, rank_blocks)
 def rank_page(r: RankResult, figs: Any = None) -> Any:
     """The HTML page: the verdict and headline numbers, the CD diagram, the tables, the Bayesian bars."""
     from clfeval import plots
-    from clfeval.render.html.layouts import Figures, attach, base_page, card
     from clfeval.render.html.document import Summary
+    from clfeval.render.html.layouts import Figures, attach, base_page, card
 
     d = r.to_dict()
     s = Summary([card(f"average rank of {name}", r.average_ranks[name]) for name in r.order[:4]]

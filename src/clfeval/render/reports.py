@@ -6,9 +6,9 @@ import math
 from typing import Any
 
 from clfeval.core import catalog, manyclasses
+from clfeval.evaluate.reports import Report
 from clfeval.render import register, section_renderers
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.evaluate.reports import Report
 
 __all__ = ["report_blocks"]
 
@@ -89,15 +89,16 @@ def report_blocks(rep: Report) -> list[Block]:
     blocks: list[Block] = []
     labels = rep.labels
     k = len(labels)
-    kind = {"multilabel": "multi-label", "binary": "single-label, 2 classes", "multiclass": f"single-label, {k} classes"}[rep.kind]
+    kind = {"multilabel": "multi-label", "binary": "single-label, 2 classes",
+            "multiclass": f"single-label, {k} classes"}[rep.kind]
     blocks.append(TextBlock(f"clfeval report — {rep.n} items, {kind}", heading=True))
     picked = shown_classes(rep)
     shown_labels = list(picked.labels)
     if rep.confusion_cells is not None:  # many classes, held sparsely: the largest ones and confusions only
         cells = rep.confusion_cells
-        blocks.append(TextBlock(f"Confusion table: {k:,} classes, held sparsely ({cells['non_empty']:,} non-empty cells, "
-                                f"{cells['off_diagonal']:,} of them confusions); the largest confusions are listed below, "
-                                f"and the JSON output holds them under confusion_cells."))
+        blocks.append(TextBlock(f"Confusion table: {k:,} classes, held sparsely ({cells['non_empty']:,} non-empty "
+                                f"cells, {cells['off_diagonal']:,} of them confusions); the largest confusions are "
+                                f"listed below, and the JSON output holds them under confusion_cells."))
     if rep.confusion_matrix is not None:
         if k <= MAX_MATRIX:
             rows = [[labels[i], *rep.confusion_matrix[i], sum(rep.confusion_matrix[i])] for i in range(k)]
@@ -110,7 +111,8 @@ def report_blocks(rep: Report) -> list[Block]:
     fb = "fbeta" in next(iter(rep.per_class.values()), {})
     beta = rep.signature.get("beta", 1.0)
     fcol = [f"F{beta:g}"] if fb else []
-    cols = ["class", "support", "TP", "FP", "FN", "TN", "precision", "recall", "F1", *fcol, "specificity", "FPR", "δ", "bias φ (Armano)"]
+    cols = ["class", "support", "TP", "FP", "FN", "TN", "precision", "recall", "F1", *fcol, "specificity", "FPR", "δ",
+            "bias φ (Armano)"]
     if rep.kind == "multilabel":
         cols.append("accuracy")
     rows = []
@@ -136,7 +138,8 @@ def report_blocks(rep: Report) -> list[Block]:
         if fb:
             row.append(d.get("fbeta", math.nan))
         avg_rows.append(row)
-    cap = f"macro-F1 two ways: mean of per-class F1 = {num(rep.macro['f1'])}; F1 of macro-P and macro-R = {num(rep.macro['f1_of_means'])}."
+    cap = (f"macro-F1 two ways: mean of per-class F1 = {num(rep.macro['f1'])}; "
+           f"F1 of macro-P and macro-R = {num(rep.macro['f1_of_means'])}.")
     if rep.kind != "multilabel":
         cap += " On single-label data micro-P = micro-R = micro-F1 = accuracy."
     blocks.append(TableBlock("Averages over classes", avg_cols, avg_rows, caption=cap))
@@ -145,7 +148,8 @@ def report_blocks(rep: Report) -> list[Block]:
     if rep.kind == "multilabel":
         overall += [["Hamming loss", rep.hamming_loss], ["Jaccard (mean per item)", rep.jaccard]]
     else:
-        overall += [["balanced accuracy", rep.balanced_accuracy], ["Matthews correlation", rep.mcc], ["Cohen's kappa", rep.kappa]]
+        overall += [["balanced accuracy", rep.balanced_accuracy], ["Matthews correlation", rep.mcc],
+                    ["Cohen's kappa", rep.kappa]]
     blocks.append(TableBlock("Overall", ["measure", "value"], overall))
     if rep.binary is not None:
         b = rep.binary
@@ -162,19 +166,22 @@ def report_blocks(rep: Report) -> list[Block]:
     if rep.ordinal is not None:
         o = rep.ordinal
         blocks.append(TableBlock(f"Ordered classes: {' < '.join(o['order'])}", ["measure", "value"],
-                                 [["mean absolute error (class ranks)", o["mae"]], ["linear-weighted kappa", o["linear_kappa"]],
+                                 [["mean absolute error (class ranks)", o["mae"]],
+                                  ["linear-weighted kappa", o["linear_kappa"]],
                                   ["quadratic-weighted kappa", o["quadratic_kappa"]]]))
     # Baselines beside the classifier.
     pos = rep.binary["positive"] if rep.binary is not None else None
     bcols = ["system", "accuracy" if rep.kind != "multilabel" else "Hamming loss", "macro-F1", "micro-F1"]
     if pos is not None:
         bcols.append(f"F1 of {pos}")
-    brows = [["this classifier", rep.accuracy if rep.kind != "multilabel" else rep.hamming_loss, rep.macro["f1"], rep.micro["f1"]]
+    brows = [["this classifier", rep.accuracy if rep.kind != "multilabel" else rep.hamming_loss, rep.macro["f1"],
+              rep.micro["f1"]]
              + ([rep.per_class[pos]["f1"]] if pos is not None else [])]
     for name, bl in rep.baselines.items():
         label = name if name != "majority" or "label" not in bl else f"majority ({bl['label']})"
         first = bl["accuracy"] if rep.kind != "multilabel" else bl["hamming_loss"]
-        brows.append([label, first, bl["macro_f1"], bl["micro_f1"]] + ([bl["per_class"][pos]["f1"]] if pos is not None else []))
+        brows.append([label, first, bl["macro_f1"],
+                      bl["micro_f1"]] + ([bl["per_class"][pos]["f1"]] if pos is not None else []))
     source = rep.baselines.get("majority", {}).get("source", "")
     blocks.append(TableBlock("Baselines (exact expected values, no sampling)", bcols, brows,
                              caption=f"majority/stratified from the {source}" if source else None))
@@ -190,8 +197,8 @@ def report_blocks(rep: Report) -> list[Block]:
     mcp = d.get("most_confused_pair")
     if mcp:
         a, b2 = mcp["classes"]
-        lines.append(f"Most confused pair: {{{a}, {b2}}} with {mcp['errors']} error{'s' if mcp['errors'] != 1 else ''} — {a} predicted as {b2}: "
-                     f"{mcp['a_as_b']}, {b2} predicted as {a}: {mcp['b_as_a']}.")
+        lines.append(f"Most confused pair: {{{a}, {b2}}} with {mcp['errors']} error{'s' if mcp['errors'] != 1 else ''} "
+                     f"— {a} predicted as {b2}: {mcp['a_as_b']}, {b2} predicted as {a}: {mcp['b_as_a']}.")
     elif rep.kind != "multilabel":
         lines.append("No confusions: every item is on the diagonal.")
     if lines:
@@ -204,7 +211,8 @@ def report_blocks(rep: Report) -> list[Block]:
         e = rep.errors
         rows = [[str(it["id"]), it["gold"] if isinstance(it["gold"], str) else "|".join(it["gold"]),
                  it["pred"] if isinstance(it["pred"], str) else "|".join(it["pred"])] for it in e["items"]]
-        blocks.append(TableBlock(f"Misclassified items ({e['shown']} of {e['total']})", ["id", "gold", "predicted"], rows,
+        blocks.append(TableBlock(f"Misclassified items ({e['shown']} of {e['total']})", ["id", "gold", "predicted"],
+                                 rows,
                                  numeric_from=3, caption="The short list of ids; `clfeval errors` shows each confused "
                                                          "cell's documents and the vocabulary they share."))
     for name, section_blocks in section_renderers(rep.sections).items():

@@ -6,9 +6,9 @@ import math
 from pathlib import Path
 from typing import Any
 
+from clfeval.protocols.runlog import Ablation, BestRuns, CheckResult, Run, RunList, flatten_settings
 from clfeval.render import register
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.protocols.runlog import Ablation, BestRuns, CheckResult, Run, RunList, flatten_settings
 
 __all__ = ["model_summary"]
 
@@ -81,7 +81,8 @@ def show_blocks(r: Run) -> list[Block]:
     if r.predictions:
         blocks.append(TextBlock(f"Out-of-fold predictions: {r.predictions}"))
     if r.versions:
-        blocks.append(TextBlock("Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(r.versions.items())), style="dim"))
+        blocks.append(TextBlock("Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(r.versions.items())),
+                                style="dim"))
     return blocks
 
 
@@ -90,7 +91,7 @@ def best_blocks(b: BestRuns) -> list[Block]:
     cols = ["data", "label column", "runs", "best run", b.metric, "std", "model", "protocol", "seed"]
     rows = [[_data(r), r.task or "—", c, str(r.id), r.value(b.metric), r.metrics.get(b.metric, {}).get("std", math.nan),
              model_summary(r.settings), _protocol_short(r), "—" if r.seed is None else str(r.seed)]
-            for r, c in zip(b.best, b.counts)]
+            for r, c in zip(b.best, b.counts, strict=False)]
     return [TextBlock(f"Best run by {b.metric} ({direction} mean over folds) on each data set", heading=True),
             TableBlock(None, cols, rows, numeric_from=2)]
 
@@ -110,7 +111,8 @@ def ablation_blocks(a: Ablation) -> list[Block]:
         rows = []
         for row in a.rows:
             verdict = "better" if row.better else ("same" if row.delta == 0 else "worse")
-            if verdict != "same" and not math.isnan(row.std) and abs(row.delta) < max(row.std, 0 if math.isnan(bstd) else bstd):
+            if verdict != "same" and not math.isnan(row.std) \
+                    and abs(row.delta) < max(row.std, 0 if math.isnan(bstd) else bstd):
                 verdict += " (within spread)"
             rows.append([row.setting, str(row.base_value), str(row.value_setting), str(row.run.id), row.value, row.std,
                          row.delta, verdict])
@@ -126,7 +128,8 @@ def ablation_blocks(a: Ablation) -> list[Block]:
 def check_blocks(c: CheckResult) -> list[Block]:
     blocks: list[Block] = [TextBlock(("PASS: " if c.passed else "FAIL: ") + c.message, heading=True)]
     if c.better:
-        blocks.append(TableBlock("Runs on the same data that did better", ["run", c.metric, "model", "protocol", "seed"],
+        blocks.append(TableBlock("Runs on the same data that did better",
+                                 ["run", c.metric, "model", "protocol", "seed"],
                                  [[str(r.id), r.value(c.metric), model_summary(r.settings), _protocol(r),
                                    "—" if r.seed is None else str(r.seed)] for r in c.better]))
     return blocks

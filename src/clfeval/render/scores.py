@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from clfeval.scores.calibration import Calibration
-from clfeval.core.ranksummary import RankingSummary
-from clfeval.scores.curves import RULE, Ranking, RankingOvR
-from clfeval.render import register, register_section
 from clfeval.core import manyclasses
 from clfeval.core.manyclasses import label_threshold_classes
+from clfeval.core.ranksummary import RankingSummary
+from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
+from clfeval.scores.calibration import Calibration
+from clfeval.scores.curves import RULE, Ranking, RankingOvR
 from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
 
 PR_AUC = "PR-AUC (average precision)"
@@ -132,9 +132,9 @@ def threshold_blocks(c: ThresholdChoice) -> list[Block]:
     rows.append(_row("best in hindsight (test)", c.hindsight, keys))
     blocks.append(TableBlock(f"Measured on the test data ({c.n_test} items)", _ROW_COLS + names, rows))
     if c.dev is not None:
-        extra = "".join(f", {n} {num(c.dev[k])}" for k, n in zip(keys, names))
-        blocks.append(TextBlock(f"Chosen on the development data ({c.n_dev} items): threshold {cut_text(c.threshold)}, where "
-                                f"precision {num(c.dev['precision'])}, recall {num(c.dev['recall'])}, "
+        extra = "".join(f", {n} {num(c.dev[k])}" for k, n in zip(keys, names, strict=False))
+        blocks.append(TextBlock(f"Chosen on the development data ({c.n_dev} items): threshold {cut_text(c.threshold)}, "
+                                f"where precision {num(c.dev['precision'])}, recall {num(c.dev['recall'])}, "
                                 f"F1 {num(c.dev['f1'])}{extra}. Rule: {RULE}."))
     blocks.append(TextBlock(f"Default cut: {c.default['source']}."))
     if c.external:
@@ -161,7 +161,8 @@ def label_threshold_blocks(r: LabelThresholds) -> list[Block]:
                              ["label", "default cut", "F1", "dev cut", "F1", "hindsight cut", "F1 (hindsight)"], rows,
                              caption=picked.sentence()))
     avg_rows = []
-    for setting, title in (("default", "default cuts"), ("tuned", "cuts chosen on dev"), ("hindsight", "best in hindsight (test)")):
+    for setting, title in (("default", "default cuts"), ("tuned", "cuts chosen on dev"),
+                           ("hindsight", "best in hindsight (test)")):
         if setting in r.averages:
             a = r.averages[setting]
             avg_rows.append([title, num(a["micro"]["precision"]), num(a["micro"]["recall"]), num(a["micro"]["f1"]),

@@ -92,10 +92,12 @@ def comparison_blocks(c: Comparison) -> list[Block]:
                      ["random swaps with δ ≥ δ(x)", f"{d['count']:,} of {c.samples:,}"],
                      ["p = (1 + count) / (b + 1)", p_text(c.p_value, None)]]
     else:
-        test_rows = [[f"{na} right, {nb} wrong (n_AB)", str(d["n_ab"])], [f"{na} wrong, {nb} right (n_BA)", str(d["n_ba"])],
+        test_rows = [[f"{na} right, {nb} wrong (n_AB)", str(d["n_ab"])],
+                     [f"{na} wrong, {nb} right (n_BA)", str(d["n_ba"])],
                      ["exact p, one-sided P(X ≥ n_AB)", p_text(c.p_value, None)],
                      ["exact p, two-sided", p_text(d["p_value_two_sided"], None)],
-                     ["χ² with continuity correction", num(d["chi2"])], ["χ² p (two-sided)", p_text(d["chi2_p_value"], None)]]
+                     ["χ² with continuity correction", num(d["chi2"])],
+                     ["χ² p (two-sided)", p_text(d["chi2_p_value"], None)]]
     tb = c.ci.get("test_bound")
     if tb:
         test_rows.append([f"δ: {bound_label(tb)}", num(tb["value"])])
@@ -129,7 +131,7 @@ def multi_blocks(m: MultiComparison) -> list[Block]:
     prow = []
     b = m.samples if m.test == "bootstrap" else None
     names = set()
-    for c, adj, sig in zip(m.comparisons, m.p_adjusted, m.significant):
+    for c, adj, sig in zip(m.comparisons, m.p_adjusted, m.significant, strict=True):
         name, interval = estimate_of(c)
         names.add(name)
         lo, hi = _interval(interval)
@@ -154,7 +156,8 @@ _CI_ROWS = [(("accuracy",), "accuracy"), (("subset_accuracy",), None), (("error_
             (("balanced_accuracy",), "balanced accuracy"), (("mcc",), "Matthews correlation"),
             (("kappa",), "Cohen's kappa"), (("hamming_loss",), "Hamming loss"), (("jaccard",), "Jaccard"),
             (("macro", "precision"), "macro precision"), (("macro", "recall"), "macro recall"),
-            (("macro", "f1"), "macro-F1 (mean of per-class F1)"), (("macro", "f1_of_means"), "macro-F1 (F1 of macro-P, macro-R)"),
+            (("macro", "f1"), "macro-F1 (mean of per-class F1)"),
+            (("macro", "f1_of_means"), "macro-F1 (F1 of macro-P, macro-R)"),
             (("macro", "fbeta"), "macro F-beta"), (("micro", "precision"), "micro precision"),
             (("micro", "recall"), "micro recall"), (("micro", "f1"), "micro-F1"), (("micro", "fbeta"), "micro F-beta"),
             (("weighted", "precision"), "weighted precision"), (("weighted", "recall"), "weighted recall"),

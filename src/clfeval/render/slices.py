@@ -126,17 +126,18 @@ _register()
 
 
 def _register_threshold() -> None:
+    from clfeval.engines.slicescores import SlicedThreshold
     from clfeval.render import register
     from clfeval.render._util import blocks_to_markdown, blocks_to_rich
     from clfeval.render.scores import threshold_blocks
-    from clfeval.engines.slicescores import SlicedThreshold
 
     def blocks(r: Any) -> list[Any]:
         return [*threshold_blocks(r.choice),
                 TextBlock(f"The cut {r.slices['threshold']:g}, chosen once overall, on every slice of the test data."),
                 *slice_blocks(r.slices)]
 
-    register(SlicedThreshold, text=lambda r: blocks_to_rich(blocks(r)), markdown=lambda r: blocks_to_markdown(blocks(r)))
+    register(SlicedThreshold, text=lambda r: blocks_to_rich(blocks(r)),
+             markdown=lambda r: blocks_to_markdown(blocks(r)))
 
 
 _register_threshold()

@@ -44,8 +44,9 @@ def _intro(s: ReutersStudy) -> list[Block]:
         TextBlock(f"Data: {_n(sp['train'])} training and {_n(sp['test'])} test stories with at least one of the "
                   f"{sp['categories']} ModApte categories (published: {_n(pub['train'])} / {_n(pub['test'])}). "
                   f"Split: {sp['why']}."),
-        TextBlock(f"Text and terms of the ten binary classifiers: {tok['text']}; {tok['tokens']}; {tok['stemmer']}; stop words: "
-                  f"{tok['stop_words']}; {tok['vocabulary']}: {_n(s.vocabulary_size)} terms (published ≈ 18,135)."),
+        TextBlock(f"Text and terms of the ten binary classifiers: {tok['text']}; {tok['tokens']}; {tok['stemmer']}; "
+                  f"stop words: {tok['stop_words']}; {tok['vocabulary']}: {_n(s.vocabulary_size)} terms (published ≈ "
+                  "18,135)."),
     ]
     model = s.signature.get("model") or {}
     if model.get("description"):
@@ -70,9 +71,11 @@ def _binary(s: ReutersStudy) -> list[Block]:
                                    cols, rows, caption="ΔF1 = ours − published; published P, R, F1 and accuracy "
                                                        "recomputed from its TP/FP/FN.")]
     arow = []
-    for how, keys in (("micro", ("precision", "recall", "f1")), ("macro", ("precision", "recall", "f1", "f1_of_means"))):
+    for how, keys in (("micro", ("precision", "recall", "f1")),
+                      ("macro", ("precision", "recall", "f1", "f1_of_means"))):
         for k in keys:
-            name = {"precision": f"{how}-P", "recall": f"{how}-R", "f1": f"{how}-F1"}.get(k, "F1 of macro-P and macro-R")
+            name = {"precision": f"{how}-P", "recall": f"{how}-R",
+                    "f1": f"{how}-F1"}.get(k, "F1 of macro-P and macro-R")
             if how == "macro" and k == "f1":
                 name = "macro-F1 (mean of per-category F1)"
             arow.append([name, b[how][k], pub[how][k], pub["stated"][how][k], _signed(b[how][k] - pub[how][k])])

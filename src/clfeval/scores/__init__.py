@@ -19,10 +19,21 @@ __all__ = _names(_EXPORTS)
 __getattr__, __dir__ = _attach(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
-    from clfeval.scores.curves import Ranking, RankingOvR, ranking_ovr
-    from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice, choose_label_thresholds, choose_threshold
-    from clfeval.scores.calibration import Calibration, reliability
-    from clfeval.scores.external import RankingStore
-    from clfeval.scores.streamovr import stream_binary, stream_ovr
-    from clfeval.scores.binned import BinnedJoint, RowSample, ScoreHistogram, quantile_binning, uniform_binning
+    from clfeval.scores.binned import (
+        BinnedJoint as BinnedJoint,
+        RowSample as RowSample,
+        ScoreHistogram as ScoreHistogram,
+        quantile_binning as quantile_binning,
+        uniform_binning as uniform_binning,
+    )
+    from clfeval.scores.calibration import Calibration as Calibration, reliability as reliability
+    from clfeval.scores.curves import Ranking as Ranking, RankingOvR as RankingOvR, ranking_ovr as ranking_ovr
+    from clfeval.scores.external import RankingStore as RankingStore
+    from clfeval.scores.streamovr import stream_binary as stream_binary, stream_ovr as stream_ovr
+    from clfeval.scores.thresholds import (
+        LabelThresholds as LabelThresholds,
+        ThresholdChoice as ThresholdChoice,
+        choose_label_thresholds as choose_label_thresholds,
+        choose_threshold as choose_threshold,
+    )
 

@@ -39,11 +39,10 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.core.decimate import curves_of_points, sweep_of_points
 from clfeval.core.display import Display
 from clfeval.core.exactsum import ExactSum
-from clfeval.errors import DataError, UsageError
 from clfeval.core.ranksummary import RankingSummary, roc_auc_of
+from clfeval.errors import DataError, UsageError
 from clfeval.scores.curves import PairCounts, ranking_signature
 from clfeval.scores.sweep import Cuts, Sweep, sweep_of
 
@@ -87,7 +86,7 @@ class Binning:
         """The bin of each score."""
         return np.searchsorted(self.cuts, np.asarray(scores, dtype=np.float64), side="right")
 
-    def same(self, other: "Binning") -> bool:
+    def same(self, other: Binning) -> bool:
         return self.kind == other.kind and np.array_equal(self.cuts, other.cuts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -174,7 +173,7 @@ class RowSample:
         self._vals = np.concatenate([self._vals, s[keep]])
         self._shrink()
 
-    def merge(self, other: "RowSample") -> "RowSample":
+    def merge(self, other: RowSample) -> RowSample:
         """The sample of both (of disjoint rows), as if one had seen every row."""
         out = RowSample(self.cap, seed=self.seed)
         out.level = max(self.level, other.level)
@@ -198,11 +197,11 @@ class ScoreRange:
     hi: float = -math.inf
 
     @classmethod
-    def of(cls, scores: np.ndarray) -> "ScoreRange":
+    def of(cls, scores: np.ndarray) -> ScoreRange:
         s = np.asarray(scores, dtype=np.float64)
         return cls(float(s.min()), float(s.max())) if s.size else cls()
 
-    def __add__(self, other: "ScoreRange") -> "ScoreRange":
+    def __add__(self, other: ScoreRange) -> ScoreRange:
         return ScoreRange(min(self.lo, other.lo), max(self.hi, other.hi))
 
 
@@ -281,7 +280,7 @@ class ScoreHistogram(PairCounts, Display):
     positive: str = "1"
 
     @classmethod
-    def of(cls, binning: Binning, is_positive: Any, scores: Any, *, positive: str = "1") -> "ScoreHistogram":
+    def of(cls, binning: Binning, is_positive: Any, scores: Any, *, positive: str = "1") -> ScoreHistogram:
         y = np.asarray(is_positive, dtype=bool)
         s = np.asarray(scores, dtype=np.float64)
         b = binning.assign(s)
@@ -289,11 +288,11 @@ class ScoreHistogram(PairCounts, Display):
                    np.bincount(b[~y], minlength=binning.bins).astype(np.int64), ScoreRange.of(s), str(positive))
 
     @classmethod
-    def empty(cls, binning: Binning, *, positive: str = "1") -> "ScoreHistogram":
+    def empty(cls, binning: Binning, *, positive: str = "1") -> ScoreHistogram:
         z = np.zeros(binning.bins, dtype=np.int64)
         return cls(binning, z, z.copy(), ScoreRange(), str(positive))
 
-    def __add__(self, other: "ScoreHistogram") -> "ScoreHistogram":
+    def __add__(self, other: ScoreHistogram) -> ScoreHistogram:
         if not self.binning.same(other.binning):
             raise DataError("score histograms over different bin edges do not add; bin every part with one binning.")
         return ScoreHistogram(self.binning, self.pos + other.pos, self.neg + other.neg,
@@ -312,8 +311,8 @@ class ScoreHistogram(PairCounts, Display):
         lower = np.cumsum(self.neg) - self.neg
         if self.n < (1 << 31):  # every product and sum below 2^62
             return int(np.dot(self.pos, lower)), int(np.dot(self.pos, self.neg))
-        below = sum(int(p) * int(c) for p, c in zip(self.pos.tolist(), lower.tolist()) if p)
-        tied = sum(int(p) * int(q) for p, q in zip(self.pos.tolist(), self.neg.tolist()) if p and q)
+        below = sum(int(p) * int(c) for p, c in zip(self.pos.tolist(), lower.tolist(), strict=True) if p)
+        tied = sum(int(p) * int(q) for p, q in zip(self.pos.tolist(), self.neg.tolist(), strict=True) if p and q)
         return below, tied
 
     @property
@@ -415,13 +414,13 @@ class BinnedJoint:
     counts: np.ndarray = field(repr=False)
 
     @classmethod
-    def of(cls, a: Binning, b: Binning, is_positive: Any, scores_a: Any, scores_b: Any) -> "BinnedJoint":
+    def of(cls, a: Binning, b: Binning, is_positive: Any, scores_a: Any, scores_b: Any) -> BinnedJoint:
         y = np.asarray(is_positive, dtype=bool).astype(np.int64)
         key = (y * a.bins + a.assign(scores_a)) * b.bins + b.assign(scores_b)
         keys, counts = np.unique(key, return_counts=True)
         return cls(a, b, keys.astype(np.int64), counts.astype(np.int64))
 
-    def __add__(self, other: "BinnedJoint") -> "BinnedJoint":
+    def __add__(self, other: BinnedJoint) -> BinnedJoint:
         if not (self.binning_a.same(other.binning_a) and self.binning_b.same(other.binning_b)):
             raise DataError("joint score tables over different bin edges do not add.")
         keys = np.concatenate([self.keys, other.keys])

@@ -42,24 +42,25 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core.display import Display
 from clfeval.core.exactsum import ExactSum, ExactSums
 from clfeval.core.labels import encode_labels, label_str, resolve_label
-from clfeval.scores.columns import (DEFAULT_SOURCE, ScoreSource, as_probabilities, check_probabilities,
-                                    score_matrix)
+from clfeval.core.signature import build_signature
 from clfeval.core.validation import check_positive_int
+from clfeval.errors import DataError, UsageError
+from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_probabilities, check_probabilities, score_matrix
 from clfeval.scores.curves import indicator_gold
 from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, parse_memory
-from clfeval.errors import DataError, UsageError
-from clfeval.core.signature import build_signature
 
-__all__ = ["Calibration", "Calibrator", "reliability", "reliability_rows", "calibrate_batches", "check_bins", "EPS", "STRATEGIES", "EDGES",
+__all__ = ["Calibration", "Calibrator", "reliability", "reliability_rows", "calibrate_batches", "check_bins", "EPS",
+           "STRATEGIES", "EDGES",
            "MAX_BINS"]
 
 EPS = float(np.finfo(np.float64).eps)
@@ -278,7 +279,7 @@ class Calibrator:
         if self.store is not None:
             self.store.close()
 
-    def __enter__(self) -> "Calibrator":
+    def __enter__(self) -> Calibrator:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -9,8 +9,9 @@ probabilities in [0, 1] (:func:`check_probabilities`).
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -18,7 +19,8 @@ import pyarrow.compute as pc
 
 from clfeval.errors import DataError
 
-__all__ = ["order_keys", "is_integer_column", "as_scores", "as_probabilities", "score_matrix", "check_probabilities", "item_position", "ScoreSource"]
+__all__ = ["order_keys", "is_integer_column", "as_scores", "as_probabilities", "score_matrix", "check_probabilities",
+           "item_position", "ScoreSource"]
 
 _NUMBER = r"(?i)^[+-]?((\d+\.?\d*|\.\d+)(e[+-]?\d+)?|nan|inf|infinity)$"
 
@@ -84,7 +86,8 @@ def _from_arrow(arr: pa.Array | pa.ChunkedArray, name: str, where: Callable[[int
             bad = np.flatnonzero(~ok)
             first = int(bad[0]) if bad.size else 0
             if arr[first].as_py() == "":
-                raise DataError(f"score column {name!r} is empty at {where(first)}; every item needs a score.") from None
+                raise DataError(f"score column {name!r} is empty at {where(first)}; every item needs a "
+                                "score.") from None
             raise DataError(
                 f"score column {name!r} holds {arr[first].as_py()!r} at {where(first)}, which is not a number; "
                 f"scores must be real numbers (probabilities, log-odds or margins)."
@@ -270,20 +273,25 @@ def score_matrix(scores: Any, *, labels: Sequence[Any] | None = None, n: int | N
         return np.stack(cols, axis=1), labs
     arr = np.asarray(scores)
     if arr.ndim != 2:
-        raise DataError(f"multiclass or multi-label scores must be a 2-D array (items × labels) or a mapping label → column; got shape {arr.shape}.")
+        raise DataError("multiclass or multi-label scores must be a 2-D array (items × labels) or a mapping label → "
+                        f"column; got shape {arr.shape}.")
     if labels is None or len(labels) != arr.shape[1]:
-        raise DataError(f"a score matrix with {arr.shape[1]} columns needs labels naming each column; got {None if labels is None else len(labels)} labels.")
+        raise DataError(f"a score matrix with {arr.shape[1]} columns needs labels naming each column; got "
+                        f"{None if labels is None else len(labels)} labels.")
     cols = [as_scores(arr[:, j], name=f"{prefix}{label_str(lab)}", n=n, where=where) for j, lab in enumerate(labels)]
     return np.stack(cols, axis=1), list(labels)
 
 
-def check_probabilities(p: np.ndarray, *, name: str = "probabilities", where: Callable[[int], str] = item_position) -> None:
+def check_probabilities(p: np.ndarray, *, name: str = "probabilities",
+                        where: Callable[[int], str] = item_position) -> None:
     """Refuse values outside [0, 1]: they are not probabilities.
 
-    >>> check_probabilities(np.array([0.2, 1.4]))
+    >>> check_probabilities(np.array([0.2, 1.4]))  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.DataError: column 'probabilities' holds 1.4 at item 1 (0-based), outside [0, 1]: these scores are not probabilities, and calibration compares probabilities with observed frequencies. Scores such as log-odds or margins can be ranked but not calibrated as they are (map them to probabilities first).
+    clfeval.errors.DataError: column 'probabilities' holds 1.4 at item 1 (0-based), outside [0, 1]: these scores are not
+    probabilities, and calibration compares probabilities with observed frequencies. Scores such as log-odds or margins
+    can be ranked but not calibrated as they are (map them to probabilities first).
     """
     bad = (p < 0.0) | (p > 1.0)
     if bad.any():

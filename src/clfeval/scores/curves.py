@@ -42,26 +42,27 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core.decimate import ranking_curves, ranking_points
-from clfeval.core.ranksummary import DEFINITIONS, RankingSummary, ranking_notes, roc_auc_of
 from clfeval.core.display import Display
+from clfeval.core.gold import EncodedGold, binary_gold, indicator_gold
 from clfeval.core.labelmap import LabelMap
 from clfeval.core.labels import label_str
-from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
+from clfeval.core.metrics import ClassCounts
+from clfeval.core.ranksummary import DEFINITIONS, RankingSummary, ranking_notes, roc_auc_of
+from clfeval.core.signature import build_signature
 from clfeval.core.validation import check_finite
 from clfeval.errors import DataError, UsageError
-from clfeval.core.gold import EncodedGold, binary_gold, indicator_gold
-from clfeval.core.metrics import ClassCounts
+from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
 from clfeval.scores.objectives import Objective, choose_cut, parse_objective
 from clfeval.scores.sorting import PARALLEL_MIN, pairs_and_ap, simd_sort, split_sorted, strategy, threads
 from clfeval.scores.sweep import Cuts, Sweep, sweep_of
-from clfeval.core.signature import build_signature
 
 __all__ = [
     "RULE",
@@ -165,7 +166,7 @@ class Ranking(PairCounts, Display):
 
     @classmethod
     def from_indicator(cls, y: np.ndarray, scores: np.ndarray, positive: str = "1",
-                       signature: dict[str, Any] | None = None) -> "Ranking":
+                       signature: dict[str, Any] | None = None) -> Ranking:
         """From a boolean "is positive" array and finite float scores (no checks)."""
         plan, k = _plan(scores.shape[0])
         pos, parts = split_sorted(y, scores, plan=plan, n_threads=k)
@@ -440,7 +441,8 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
 
     Examples
     --------
-    >>> r = ranking_ovr(["a", "b", "c", "a"], {"a": [0.8, 0.1, 0.1, 0.3], "b": [0.1, 0.7, 0.2, 0.4], "c": [0.1, 0.2, 0.7, 0.3]})
+    >>> r = ranking_ovr(["a", "b", "c", "a"],
+    ...                 {"a": [0.8, 0.1, 0.1, 0.3], "b": [0.1, 0.7, 0.2, 0.4], "c": [0.1, 0.2, 0.7, 0.3]})
     >>> r.per_class["a"]["roc_auc"], r.macro["roc_auc"]
     (1.0, 1.0)
     """
@@ -448,7 +450,8 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
     s, score_labels = score_matrix(scores, labels=labels, where=src.where, prefix=src.prefix)
     y = indicator_gold(gold, score_labels, multilabel=multilabel, sep=sep, prefix=src.prefix)
     if y.shape[0] != s.shape[0]:
-        raise DataError(f"gold has {y.shape[0]} items but the score columns have {s.shape[0]} values; give one score per item.")
+        raise DataError(f"gold has {y.shape[0]} items but the score columns have {s.shape[0]} values; give one score "
+                        "per item.")
     labs = [label_str(x) for x in score_labels]
     rankings = {lab: Ranking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)}
     r = ovr_of(labs, int(y.shape[0]), rankings, Ranking.from_indicator(y.ravel(), s.ravel(), "micro"),

@@ -44,19 +44,20 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
 from clfeval.core.metrics import ClassCounts
+from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
 from clfeval.core.validation import MEMORY_BUDGET, MIN_MEMORY, parse_memory  # noqa: F401 - re-exported
 from clfeval.errors import DataError, UsageError
 from clfeval.io.outputs import checkpoint, deferred_signals
 from clfeval.io.spill import make_spill_directory, remove_spill_directory
-from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
-from clfeval.scores.rangestats import RangeStats, merge_range, range_stats, rle, sample_ranks_of
 from clfeval.scores.objectives import Objective, parse_objective
+from clfeval.scores.rangestats import RangeStats, merge_range, range_stats, rle, sample_ranks_of
 from clfeval.scores.sweep import CutChooser, Cuts, Sweep, sweep_of
 
 __all__ = ["DEFAULT_MEMORY", "parse_memory", "SpillSpace", "RankingStore", "RankingSummary", "CutChoice",
@@ -197,7 +198,7 @@ class SpillSpace:
             remove_spill_directory(self.directory)
             self.directory = None
 
-    def __enter__(self) -> "SpillSpace":
+    def __enter__(self) -> SpillSpace:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -396,7 +397,7 @@ class RankingStore:
             yield sweep_of(c, self.n_positive, self.n_negative, beta=beta, cost_fp=cost_fp, cost_fn=cost_fn,
                            zero_division=zero_division)
 
-    def best_cut(self, objective: str | Objective = "f1") -> "CutChoice":
+    def best_cut(self, objective: str | Objective = "f1") -> CutChoice:
         """The cut an objective chooses, with ``Ranking.best_cut``'s tie rules; one pass over the ranges."""
         obj = parse_objective(objective)
         chooser = CutChooser(obj)
@@ -450,7 +451,7 @@ class RankingStore:
         if self._own:
             self.space.close()
 
-    def __enter__(self) -> "RankingStore":
+    def __enter__(self) -> RankingStore:
         return self
 
     def __exit__(self, *exc: object) -> None:

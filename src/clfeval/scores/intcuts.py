@@ -18,7 +18,8 @@ from clfeval.core.decimate import sweep_of_points
 from clfeval.errors import DataError
 from clfeval.scores.columns import as_scores, is_integer_column, order_keys
 
-__all__ = ["check_kinds", "valued", "IntegerKeys", "integer_keys", "key_of_cut", "value_of_key", "float_cut", "IntegerRanking", "FloatRanking"]
+__all__ = ["check_kinds", "valued", "IntegerKeys", "integer_keys", "key_of_cut", "value_of_key", "float_cut",
+           "IntegerRanking", "FloatRanking"]
 
 _FINITE_BITS = 0x7FF0000000000000
 

@@ -106,7 +106,8 @@ def check_cost(value: Any, option: str) -> float:
 
 
 def choose_cut(sw: Any, obj: Objective) -> int | None:
-    """Index of the cut of a sweep (:class:`clfeval.scores.curves.Sweep`) an objective chooses; None when a target is out of reach."""
+    """Index of the cut of a sweep (:class:`clfeval.scores.curves.Sweep`) an objective chooses; None when a target is
+    out of reach."""
     if obj.kind == "fbeta":
         return int(np.argmax(sw.fbeta))  # first maximum = highest threshold
     if obj.kind == "cost":

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
-from clfeval.core.decimate import curves_of_points, sample_ranks, sweep_of_points
+from clfeval.core.decimate import sample_ranks
 from clfeval.core.exactsum import ExactSum
 from clfeval.core.ranksummary import EXACT_CUTS_MAX, MAX_FPR, RankingSummary, exact_dot
 from clfeval.scores.curves import ranking_signature
@@ -88,7 +87,7 @@ class RangeStats:
     pauc_twice: int = 0  # the partial ROC-AUC at MAX_FPR: twice the whole trapezoids, and the crossing segment
     pauc_cross: tuple | None = None
 
-    def __add__(self, other: "RangeStats") -> "RangeStats":
+    def __add__(self, other: RangeStats) -> RangeStats:
         n, cap = self.n_cuts + other.n_cuts, min(self.cap, other.cap)
         full = (self.full + other.full) if self.full is not None and other.full is not None and n <= cap else None
         return RangeStats(self.below + other.below, self.tied + other.tied, self.ap + other.ap,

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Sequence
 
 import numpy as np
 
@@ -136,7 +136,7 @@ def _left(neg: np.ndarray, pos: np.ndarray) -> np.ndarray:
     starts = np.searchsorted(neg, pos[::_WINDOW], side="left")
     stops = np.append(starts[1:], neg.shape[0])
     out = np.empty(pos.shape[0], dtype=np.intp)
-    for k, (lo, hi) in enumerate(zip(starts.tolist(), stops.tolist())):
+    for k, (lo, hi) in enumerate(zip(starts.tolist(), stops.tolist(), strict=True)):
         chunk = slice(k * _WINDOW, (k + 1) * _WINDOW)
         out[chunk] = np.searchsorted(neg[lo:hi], pos[chunk], side="left") + lo
     return out
@@ -176,7 +176,8 @@ def pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray], *,
         counted = [(np.concatenate([p[0] for p in pieces]), sum(p[1] for p in pieces))]
     else:
         counted = [_below_and_tied(pos, part) for part in neg_parts]
-    left = counted[0][0] if len(counted) == 1 else np.sum([c[0] for c in counted], axis=0)  # negatives below each positive
+    left = counted[0][0] if len(counted) == 1 else np.sum([c[0] for c in counted],
+                                                          axis=0)  # negatives below each positive
     tied = sum(c[1] for c in counted)
     below = int(left.sum(dtype=np.int64))
     # AP: every positive of a tie group gets the precision of the cut at its score.

@@ -14,16 +14,17 @@ columns — and the exact stores of :mod:`clfeval.scores.external`:
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
 from clfeval.core.gold import EncodedGold
 from clfeval.core.labels import label_str
+from clfeval.core.ranksummary import RankingSummary
 from clfeval.errors import DataError
 from clfeval.scores.curves import RankingOvR, ovr_of
-from clfeval.core.ranksummary import RankingSummary
 from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, SpillSpace
 
 __all__ = ["batch_is_positive", "stream_binary", "binary_summary", "OvRStore", "stream_ovr"]
@@ -176,7 +177,7 @@ class OvRStore:
         self.micro.close()
         self.space.close()
 
-    def __enter__(self) -> "OvRStore":
+    def __enter__(self) -> OvRStore:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -33,19 +34,20 @@ from clfeval.core.decimate import sweep_curves
 from clfeval.core.display import Display
 from clfeval.core.gold import EncodedGold
 from clfeval.core.labels import label_str, resolve_label
-from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
-from clfeval.core.validation import check_finite, check_zero_division, zero_division_name
-from clfeval.scores.curves import RULE, Objective, Ranking, binary_gold, indicator_gold, parse_objective
-from clfeval.errors import DataError, UsageError
 from clfeval.core.metrics import fbeta, fpr, precision, recall, safe_divide
 from clfeval.core.scoring import score_multilabel
 from clfeval.core.signature import build_signature
 from clfeval.core.tables import MultilabelTable
+from clfeval.core.validation import check_finite, check_zero_division, zero_division_name
+from clfeval.errors import DataError, UsageError
+from clfeval.scores.columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
+from clfeval.scores.curves import RULE, Objective, Ranking, binary_gold, indicator_gold, parse_objective
 from clfeval.scores.external import DEFAULT_MEMORY, RankingStore, SpillSpace
+from clfeval.scores.intcuts import IntegerKeys, check_kinds, value_of_key, valued
 from clfeval.scores.streamovr import batch_is_positive
-from clfeval.scores.intcuts import IntegerKeys, check_kinds, valued, value_of_key
 
-__all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_threshold_batches", "choose_threshold_filled", "check_positive",
+__all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_threshold_batches",
+           "choose_threshold_filled", "check_positive",
            "choose_label_thresholds", "choose_label_thresholds_batches", "check_dev_columns", "default_cut",
            "HINDSIGHT_NOTE", "NO_DEV_NOTE"]
 
@@ -78,7 +80,8 @@ def default_cut(*scores: np.ndarray, given: Any = None) -> tuple[float, str]:
 def cut_row(rk: Any, threshold: float, obj: Objective, zd: float) -> dict[str, Any]:
     """Every count and measure of one cut applied to one ranking, as plain data."""
     c = rk.counts_at(threshold)
-    out: dict[str, Any] = {"threshold": threshold if isinstance(threshold, int) else float(threshold), "tp": int(c.tp), "fp": int(c.fp), "fn": int(c.fn),
+    out: dict[str, Any] = {"threshold": threshold if isinstance(threshold, int) else float(threshold), "tp": int(c.tp),
+                           "fp": int(c.fp), "fn": int(c.fn),
                            "tn": int(c.tn)}
     out["precision"] = float(precision(c, zd)[0])
     out["recall"] = float(recall(c, zd)[0])
@@ -259,7 +262,8 @@ def _choice(test_rk: Any, dev_rk: Any, pos_label: str, default: tuple[float, str
     else:
         notes.append(NO_DEV_NOTE)
     hind, why = _best(test_rk, obj, src.called("the test data"))
-    hind_row = dict(cut_row(test_rk, hind, obj, zd), label="hindsight (chosen on the test labels: optimistic)") if hind is not None else None
+    hind_row = dict(cut_row(test_rk, hind, obj, zd),
+                    label="hindsight (chosen on the test labels: optimistic)") if hind is not None else None
     if hind is None:
         notes.append(f"No hindsight cut: {why}.")
     if dev_rk is not None:
@@ -272,7 +276,8 @@ def _choice(test_rk: Any, dev_rk: Any, pos_label: str, default: tuple[float, str
 def _dev_refused(exc: DataError, called: str) -> DataError:
     """A reason the development data cannot choose a threshold, wrapped to say so (option names kept)."""
     return DataError(lambda *names, _e=exc: f"{called} cannot be used to choose a threshold: "
-                                            f"{_e.with_names(dict(zip(_e.params, names)))}", params=exc.params)
+                                            f"{_e.with_names(dict(zip(_e.params, names, strict=False)))}",
+                     params=exc.params)
 
 
 def _check_two_classes(n_positive: int, n_negative: int, present: list[str], pos_label: str, called: str) -> None:
@@ -391,8 +396,8 @@ def choose_threshold_batches(test_batches: Iterable[tuple[Any, Any]],
 
     Examples
     --------
-    >>> c = choose_threshold_batches([([1, 0], [0.9, 0.6]), ([1, 0], [0.7, 0.2])], [([1, 1, 0, 0], [0.8, 0.4, 0.3, 0.1])],
-    ...                              positive=1)
+    >>> c = choose_threshold_batches([([1, 0], [0.9, 0.6]), ([1, 0], [0.7, 0.2])],
+    ...                              [([1, 1, 0, 0], [0.8, 0.4, 0.3, 0.1])], positive=1)
     >>> c.threshold, c.test["f1"], c.external["spilled"]
     (0.4, 0.8, False)
     """
@@ -505,7 +510,7 @@ def _label_result(labs: list[str], lc: _LabelCuts, tables: dict[str, MultilabelT
     if lc.kept_default:
         notes.append(f"Labels without a positive item in the development data keep the default cut (no cut can be "
                      f"chosen for them): {', '.join(lc.kept_default)}.")
-    no_test_pos = [lab for lab, rk in zip(labs, test_rks) if rk.n_positive == 0]
+    no_test_pos = [lab for lab, rk in zip(labs, test_rks, strict=False) if rk.n_positive == 0]
     if no_test_pos:
         notes.append(f"Labels without a positive item in the test data have no hindsight cut (they keep the default "
                      f"in the hindsight averages): {', '.join(no_test_pos)}.")
@@ -513,7 +518,8 @@ def _label_result(labs: list[str], lc: _LabelCuts, tables: dict[str, MultilabelT
                  "plain mean over labels (every label counts equally).")
     return LabelThresholds(labs, obj.name, obj.describe(), lc.thresholds, lc.per_label, averages, int(n_test),
                            None if n_dev is None else int(n_dev), notes,
-                           _signature(obj, zd, "per label: given, else 0.5 when the label's scores lie in [0, 1], else 0"),
+                           _signature(obj, zd,
+                                      "per label: given, else 0.5 when the label's scores lie in [0, 1], else 0"),
                            external)
 
 
@@ -542,7 +548,8 @@ def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any =
     Examples
     --------
     >>> r = choose_label_thresholds(["a", "a|b", "", "b"], {"a": [0.9, 0.8, 0.3, 0.1], "b": [0.2, 0.6, 0.1, 0.7]},
-    ...                             dev_gold=["a", "b", "", "a|b"], dev_scores={"a": [0.7, 0.2, 0.4, 0.6], "b": [0.1, 0.5, 0.3, 0.9]})
+    ...                             dev_gold=["a", "b", "", "a|b"],
+    ...                             dev_scores={"a": [0.7, 0.2, 0.4, 0.6], "b": [0.1, 0.5, 0.3, 0.9]})
     >>> r.thresholds
     {'a': 0.6, 'b': 0.5}
     >>> r.averages["tuned"]["micro"]["f1"]
@@ -567,7 +574,8 @@ def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any =
         ds, _ = score_matrix(dev_scores, labels=raw_labels, where=dev_src.where, prefix=prefix)
         dy = indicator_gold(dev_gold, raw_labels, multilabel=True, sep=sep, prefix=prefix)
         if dy.shape[0] != ds.shape[0]:
-            raise DataError(f"the development gold has {dy.shape[0]} items but its score columns have {ds.shape[0]} values.")
+            raise DataError(f"the development gold has {dy.shape[0]} items but its score columns have {ds.shape[0]} "
+                            "values.")
     test_rks = [Ranking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)]
     dev_rks = None if dy is None else [Ranking.from_indicator(dy[:, j], ds[:, j], lab) for j, lab in enumerate(labs)]
     ranges = [[s[:, j]] + ([ds[:, j]] if ds is not None else []) for j in range(len(labs))]
@@ -581,8 +589,9 @@ def check_dev_columns(labels: Sequence[Any], dev_columns: Iterable[Any], prefix:
     have = set(dev_columns)
     missing = [lab for lab in labels if lab not in have]
     if missing:
-        raise DataError(f"the development data has no score column for {', '.join(repr(f'{prefix}{label_str(m)}') for m in missing)}; "
-                        f"it needs the same score columns as the test data.")
+        raise DataError("the development data has no score column for "
+                        f"{', '.join(repr(f'{prefix}{label_str(m)}') for m in missing)}; it needs the same score "
+                        "columns as the test data.")
 
 
 class _LabelsFilled:
@@ -642,7 +651,8 @@ def choose_label_thresholds_batches(test_batches: Callable[[], Iterable[tuple[An
 
     Examples
     --------
-    >>> test = lambda: [(["a", "a|b"], np.array([[0.9, 0.2], [0.8, 0.6]])), (["", "b"], np.array([[0.3, 0.1], [0.1, 0.7]]))]
+    >>> test = lambda: [(["a", "a|b"], np.array([[0.9, 0.2], [0.8, 0.6]])),
+    ...                 (["", "b"], np.array([[0.3, 0.1], [0.1, 0.7]]))]
     >>> dev = [(["a", "b", "", "a|b"], np.array([[0.7, 0.1], [0.2, 0.5], [0.4, 0.3], [0.6, 0.9]]))]
     >>> r = choose_label_thresholds_batches(test, dev, labels=["a", "b"])
     >>> r.thresholds, r.averages["tuned"]["micro"]["f1"], r.external["spilled"]

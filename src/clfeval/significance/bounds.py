@@ -23,7 +23,6 @@ bound is an upper bound of δ (δ < U, significant exactly when U < 0).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np

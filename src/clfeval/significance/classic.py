@@ -10,7 +10,8 @@ DeLong's one-vs-rest test and the power calculations use them too.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

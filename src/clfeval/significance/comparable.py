@@ -62,7 +62,8 @@ def check_metric(metric: Any) -> None:
     if callable(metric):
         return
     if not isinstance(metric, str):
-        raise UsageError(f"option metric must be a metric name or a callable; got {metric!r}. Valid metrics: {_valid_metric_text()}.")
+        raise UsageError(f"option metric must be a metric name or a callable; got {metric!r}. Valid metrics: "
+                         f"{_valid_metric_text()}.")
     found = catalog.find(metric)
     if found is None:
         raise UsageError(f"unknown metric {metric!r}; valid metrics are: {_valid_metric_text()}.")

@@ -49,8 +49,8 @@ from clfeval.core import resample as rs
 from clfeval.core.display import Display
 from clfeval.core.results import number, numbers_list, signature
 from clfeval.core.validation import check_positive_int, check_probability, check_rng
-from clfeval.scores.curves import Ranking, ranking
 from clfeval.errors import DataError, UsageError
+from clfeval.scores.curves import Ranking, ranking
 
 __all__ = ["CurveBands", "curve_bands", "auc_replicates"]
 

@@ -43,16 +43,17 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
+from clfeval.core import catalog
 from clfeval.core.display import Display
 from clfeval.core.results import number, signature
 from clfeval.core.validation import check_probability
 from clfeval.errors import DataError, UsageError
-from clfeval.core import catalog
 from clfeval.significance.results import format_p
 
 __all__ = ["FoldDifference", "TTest", "CVComparison", "cv_compare", "five_by_two_cv"]
@@ -331,10 +332,11 @@ def five_by_two_cv(folds_a: Any, folds_b: Any, *, metric: str, higher_is_better:
     >>> out = five_by_two_cv(fa, fb, metric="accuracy")
     >>> round(out["t"].estimate, 3), round(out["t"].statistic, 2), out["t"].df
     (0.025, 7.07, 5.0)
-    >>> five_by_two_cv(fa[:8], fb[:8], metric="accuracy")
+    >>> five_by_two_cv(fa[:8], fb[:8], metric="accuracy")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: Dietterich's 5x2cv test needs 5 repeats of 2-fold cross-validation; these runs have 4 repeats of 2 folds.
+    clfeval.errors.UsageError: Dietterich's 5x2cv test needs 5 repeats of 2-fold cross-validation; these runs have 4
+    repeats of 2 folds.
     """
     metric, higher, names, level, _ = _resolve(metric, higher_is_better, names, level, 0.05)
     folds = _pair_folds(folds_a, folds_b, metric, names)
@@ -381,7 +383,8 @@ def _verdict(res: dict[str, Any], label: str, names: tuple[str, str], higher: bo
         if not better:
             first = f"{head}; corrected resampled t-test {p}: no evidence that {a} is better"
         elif nb.p_value < alpha:
-            first = f"{head}; believe the corrected resampled t-test (Nadeau-Bengio), {p} < {alpha:g}: unlikely to be luck"
+            first = (f"{head}; believe the corrected resampled t-test (Nadeau-Bengio), {p} < {alpha:g}: "
+                     f"unlikely to be luck")
         else:
             first = (f"{head}; believe the corrected resampled t-test (Nadeau-Bengio), {p} >= {alpha:g}: could well "
                      f"be luck")
@@ -397,8 +400,9 @@ def _verdict(res: dict[str, Any], label: str, names: tuple[str, str], higher: bo
                      + ("agrees" if agree else "disagrees, so treat the difference as not established"))
     pooled = res["pooled"]
     if pooled is not None and pooled["p_value"] is not None:
+        resamples = pooled.get("samples") if pooled["test"] == "bootstrap" else None
         parts.append(f"the pooled {pooled['test'] or 'paired'} test on the out-of-fold predictions "
-                     f"({format_p(pooled['p_value'], pooled.get('samples') if pooled['test'] == 'bootstrap' else None)})"
+                     f"({format_p(pooled['p_value'], resamples)})"
                      f" resamples test items only and ignores the variance due to the training set")
     return "; ".join(parts) + "."
 

@@ -55,19 +55,20 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core.display import Display
 from clfeval.core.results import number, signature
-from clfeval.scores.columns import as_scores, score_matrix
 from clfeval.core.validation import check_probability
-from clfeval.scores.curves import Ranking, binary_gold, indicator_gold
 from clfeval.errors import DataError, UsageError
-from clfeval.significance.midranks import below_counts, positives_first
+from clfeval.scores.columns import as_scores, score_matrix
+from clfeval.scores.curves import Ranking, binary_gold, indicator_gold
 from clfeval.significance.classic import holm
+from clfeval.significance.midranks import below_counts, positives_first
 from clfeval.significance.results import check_alternative, verdict as _verdict, verdict_two_sided
 
 __all__ = ["AUCInterval", "DeLongComparison", "DeLongOvR", "placements", "delong_auc", "delong_test", "delong_ovr",
@@ -124,12 +125,13 @@ def _auc(c: np.ndarray, h: int, m: int) -> float:
     return float(c[:m].sum(dtype=np.int64)) / (h * m * (c.shape[0] - m))
 
 
-def _binary_inputs(gold: Any, scores: Sequence[Any], positive: Any, names: Sequence[str]) -> tuple[np.ndarray, str, list[np.ndarray]]:
+def _binary_inputs(gold: Any, scores: Sequence[Any], positive: Any,
+                   names: Sequence[str]) -> tuple[np.ndarray, str, list[np.ndarray]]:
     if positive is None:
         raise UsageError("DeLong's test ranks the items for one class: give the positive class (positive=..., "
                          "--positive on the command line).")
     y, pos, _ = binary_gold(gold, positive)
-    xs = [as_scores(x, name=nm, n=y.shape[0], order_only=True) for x, nm in zip(scores, names)]
+    xs = [as_scores(x, name=nm, n=y.shape[0], order_only=True) for x, nm in zip(scores, names, strict=True)]
     m = int(np.count_nonzero(y))
     if m == y.shape[0]:
         raise DataError(f"every item of gold is of the positive class {pos!r}; ROC-AUC (and DeLong's test) needs "
@@ -550,8 +552,10 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
     Examples
     --------
     >>> gold = ["x", "y", "z", "x", "y", "z", "x", "y"]
-    >>> a = {"x": [.9, .1, .2, .8, .3, .1, .7, .2], "y": [.1, .8, .2, .1, .6, .3, .2, .9], "z": [0, .1, .6, .1, .1, .6, .1, 0]}
-    >>> b = {"x": [.5, .4, .2, .6, .3, .1, .3, .2], "y": [.1, .5, .2, .1, .6, .3, .2, .4], "z": [0, .1, .6, .1, .1, .2, .5, 0]}
+    >>> a = {"x": [.9, .1, .2, .8, .3, .1, .7, .2], "y": [.1, .8, .2, .1, .6, .3, .2, .9],
+    ...      "z": [0, .1, .6, .1, .1, .6, .1, 0]}
+    >>> b = {"x": [.5, .4, .2, .6, .3, .1, .3, .2], "y": [.1, .5, .2, .1, .6, .3, .2, .4],
+    ...      "z": [0, .1, .6, .1, .1, .2, .5, 0]}
     >>> r = delong_ovr(gold, a, b)
     >>> [(k, round(r.per_class[k].delta, 3), round(r.p_holm[k], 3)) for k in ("x", "z")]
     [('x', 0.1, 0.405), ('z', 0.083, 0.405)]
@@ -589,7 +593,7 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
     p_holm = {lab: math.nan for lab in labs}
     p_holm2 = dict(p_holm)
     verdicts = {}
-    for lab, p, q in zip(defined, adj1, adj2):
+    for lab, p, q in zip(defined, adj1, adj2, strict=True):
         p_holm[lab], p_holm2[lab] = float(p), float(q)
         c = per[lab]
         if not math.isfinite(c.p_value):  # type: ignore[union-attr]
@@ -610,10 +614,11 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
 def check_delong(metric: Any, margin: Any = None) -> None:
     """Refuse what DeLong's test cannot do, before any data is read: a metric other than ROC-AUC, a margin.
 
-    >>> check_delong("macro_f1")
+    >>> check_delong("macro_f1")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: DeLong's test compares ROC-AUCs of scores; metric 'macro_f1' is not roc_auc. Use test bootstrap or randomization for it (and for average_precision).
+    clfeval.errors.UsageError: DeLong's test compares ROC-AUCs of scores; metric 'macro_f1' is not roc_auc. Use test
+    bootstrap or randomization for it (and for average_precision).
     """
     if metric != "roc_auc":
         raise UsageError(f"DeLong's test compares ROC-AUCs of scores; metric {metric!r} is not roc_auc. Use test "

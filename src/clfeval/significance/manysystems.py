@@ -33,8 +33,8 @@ better (for a lower-is-better score, d = B − A).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

@@ -21,8 +21,9 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -156,10 +157,10 @@ def _pairs_requested(pairs: Sequence[tuple[str, str]] | None, control: str | Non
         for a, b in pairs:
             for s in (a, b):
                 if s not in systems:
-                    raise UsageError(lambda name: f"{name} names system {s!r}, which is not in the results; the "
+                    raise UsageError(lambda name, s=s: f"{name} names system {s!r}, which is not in the results; the "
                                                   f"systems are: {', '.join(systems)}.", params=["pairs"])
             if a == b:
-                raise UsageError(lambda name: f"{name} pairs system {a!r} with itself.", params=["pairs"])
+                raise UsageError(lambda name, a=a: f"{name} pairs system {a!r} with itself.", params=["pairs"])
         return list(dict.fromkeys((a, b) for a, b in pairs))
     ref = control if control is not None else order[0]
     return [(ref, s) for s in order if s != ref]
@@ -344,7 +345,8 @@ def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *,
                          f"are shares of samples in which each region has the largest mass (as baycomp reports "
                          f"them). The hierarchical model (it needs a Stan sampler) is not offered.")
     return RankResult(score, metric, bool(higher_is_better), systems, datasets,
-                      tuple(tuple(float(v) for v in row) for row in x), tuple(tuple(float(v) for v in row) for row in ranks),
+                      tuple(tuple(float(v) for v in row) for row in x),
+                      tuple(tuple(float(v) for v in row) for row in ranks),
                       {s: float(avg[i]) for i, s in enumerate(systems)}, order, alpha, fdict, ndict, tuple(rows),
                       _control_rows(x, systems, control, higher_is_better, alpha) if control is not None else None,
                       holm_groups, best_group, tuple(brows), float(rope), float(prior), samples,

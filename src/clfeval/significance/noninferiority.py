@@ -36,15 +36,16 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core.decimate import replicate_histogram
 from clfeval.core.display import Display
 from clfeval.core.results import number, seed_value, signature
-from clfeval.core.validation import check_probability, zero_division_name, check_zero_division
+from clfeval.core.validation import check_probability, check_zero_division, zero_division_name
 from clfeval.errors import UsageError
 from clfeval.significance.comparable import metric_label
 from clfeval.significance.paired import bootstrap_replicates
@@ -61,10 +62,11 @@ def check_margin(margin: Any, test: str = "bootstrap") -> float:
 
     >>> check_margin(0.01)
     0.01
-    >>> check_margin(0.01, "mcnemar")
+    >>> check_margin(0.01, "mcnemar")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: option margin (non-inferiority) needs test bootstrap: the null of test mcnemar is 'no difference', so it cannot test 'not worse by more than the margin'.
+    clfeval.errors.UsageError: option margin (non-inferiority) needs test bootstrap: the null of test mcnemar is 'no
+    difference', so it cannot test 'not worse by more than the margin'.
     """
     if test != "bootstrap":
         raise UsageError(lambda name, t: f"option {name} (non-inferiority) needs {t} bootstrap: the null of {t} "
@@ -134,7 +136,8 @@ class NonInferiority(Display):
         m = f"{self.margin:g}"
         if self.higher_is_better:
             return f"H0: δ = M(A) − M(B) ≤ −{m}; H1: δ > −{m} (A not worse than B by more than {m}), one-sided"
-        return f"H0: δ = M(A) − M(B) ≥ {m}; H1: δ < {m} (A not worse than B by more than {m}: lower is better), one-sided"
+        return (f"H0: δ = M(A) − M(B) ≥ {m}; H1: δ < {m} (A not worse than B by more than {m}: lower is better), "
+                f"one-sided")
 
     def to_dict(self) -> dict[str, Any]:
         out = {"metric": self.metric, "metric_description": self.metric_description,

@@ -33,46 +33,44 @@ index resampling, in chunks of bounded memory.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from clfeval.core import resample as rs
-from clfeval.core import catalog
+from clfeval.core import catalog, resample as rs
 from clfeval.core.decimate import replicate_histogram
 from clfeval.core.labels import encode_labels, label_str, resolve_requested, sort_labels
-from clfeval.core.validation import (check_beta, check_probability, check_rng, check_samples,
-                                 check_zero_division, zero_division_name)
-from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric, stats_of
+from clfeval.core.signature import build_signature
+from clfeval.core.tables import JointTable, count_joint, count_pair, joint_table
+from clfeval.core.validation import (
+    check_beta,
+    check_probability,
+    check_rng,
+    check_samples,
+    check_zero_division,
+    zero_division_name,
+)
+from clfeval.errors import DataError, UsageError
 from clfeval.significance.bounds import test_bound
 from clfeval.significance.classic import holm, mcnemar
 from clfeval.significance.comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
-from clfeval.significance.results import (P_DEFINITION, Comparison, MultiComparison, check_alternative, check_estimate,
-                                          format_p, verdict, with_estimate)
-from clfeval.core.signature import build_signature
-from clfeval.core.tables import JointTable, count_joint, count_pair, joint_table
+from clfeval.significance.results import (
+    P_DEFINITION,
+    Comparison,
+    MultiComparison,
+    check_alternative,
+    check_estimate,
+    format_p,
+    verdict,
+    with_estimate,
+)
 
-__all__ = [
-    "TESTS",
-    "Comparison",
-    "MultiComparison",
-    "compare",
-    "compare_many",
-    "compare_counts",
-    "bootstrap_distribution",
-    "check_metric",
-    "format_p",
-    "holm",
-    "mcnemar",
-    "metric_label",
-    "SCORE_METRICS",
-    "Replicates",
-    "bootstrap_replicates",
-    "one_sided",
-    "TRACE_METRICS",
-]
+__all__ = ["TESTS", "Comparison", "MultiComparison", "compare", "compare_many", "compare_counts",
+           "bootstrap_distribution", "check_metric", "format_p", "holm", "mcnemar", "metric_label", "SCORE_METRICS",
+           "Replicates", "bootstrap_replicates", "one_sided", "TRACE_METRICS"]
 
 #: The tests :func:`compare` runs.
 TESTS = ("bootstrap", "randomization", "mcnemar")
@@ -113,7 +111,7 @@ def _score_inputs(name: str, gold: Any, scores: Sequence[Any], positive: Any,
                          f"(positive=..., --positive on the command line).")
     entry = catalog.get(name)
     y, pos_label, _ = curves.binary_gold(gold, positive)
-    xs = [as_scores(x, name=n, n=y.shape[0], order_only=True) for x, n in zip(scores, names)]  # rankings
+    xs = [as_scores(x, name=n, n=y.shape[0], order_only=True) for x, n in zip(scores, names, strict=True)]  # rankings
 
     def fn(yy: np.ndarray, s: np.ndarray) -> float:
         if not yy.any():
@@ -214,7 +212,8 @@ def _at_least(x: np.ndarray, t: float) -> int:
 
 # --- results -------------------------------------------------------------------
 
-def _intervals(prob: _Problem, va: np.ndarray, vb: np.ndarray, obs: tuple[float, float], level: float) -> dict[str, Any]:
+def _intervals(prob: _Problem, va: np.ndarray, vb: np.ndarray, obs: tuple[float, float],
+               level: float) -> dict[str, Any]:
     a, b = obs
     ci: dict[str, Any] = {"level": level, "method": "percentile",
                           "delta": rs.percentile_interval(va - vb, level),
@@ -374,7 +373,7 @@ def one_sided(test: Any, alternative: Any) -> None:
 
 @dataclass(frozen=True)
 class Replicates:
-    """Paired bootstrap replicates of both systems' metric, beside the observed values (:func:`bootstrap_replicates`)."""
+    """Paired bootstrap replicates of both systems' metric beside the observed values (:func:`bootstrap_replicates`)."""
 
     metric: str
     description: str
@@ -404,10 +403,10 @@ def bootstrap_replicates(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | C
                       prob.description)
 
 
-def bootstrap_distribution(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any, Any], float] = "accuracy",
-                           samples: int = 10_000, seed: int | np.random.Generator = 0,
-                           labels: Sequence[Any] | None = None, positive: Any = None, zero_division: Any = 0,
-                           beta: float = 1.0) -> np.ndarray:
+def bootstrap_distribution(gold: Any, pred_a: Any, pred_b: Any, *,
+                           metric: str | Callable[[Any, Any], float] = "accuracy", samples: int = 10_000,
+                           seed: int | np.random.Generator = 0, labels: Sequence[Any] | None = None,
+                           positive: Any = None, zero_division: Any = 0, beta: float = 1.0) -> np.ndarray:
     """The paired bootstrap distribution of δ: δ(x^(i)) = M(A, x^(i)) − M(B, x^(i)) for i = 1..b.
 
     The same replicates as :func:`compare` with ``test="bootstrap"`` and the
@@ -463,7 +462,8 @@ def compare_counts(table: Any, *, metric: str = "accuracy", test: str = "bootstr
     elif table.n == 0:
         raise DataError("there are no items to compare.")
     else:
-        prob = _count_problem(_resolve(metric, table.labels, zd, beta), table, description if description != "counts" else "")
+        prob = _count_problem(_resolve(metric, table.labels, zd, beta), table,
+                              description if description != "counts" else "")
     return _run(prob, test=test, samples=samples, rng=rng, seed=seed, alpha=alpha, level=level, zd=zd,
                 names=_check_names(names), progress=progress)
 
@@ -483,7 +483,8 @@ def _check_mcnemar(test: str, metric: Any) -> None:
     if test == "mcnemar" and (callable(metric) or metric not in TRACE_METRICS):
         shown = metric if isinstance(metric, str) else getattr(metric, "__name__", "a callable")
         raise UsageError(f"McNemar's test compares accuracies (items right or wrong); it does not apply to metric "
-                         f"{shown!r}. Use it with {', '.join(sorted(TRACE_METRICS))}, or use test bootstrap or randomization.")
+                         f"{shown!r}. Use it with {', '.join(sorted(TRACE_METRICS))}, or use test bootstrap or "
+                         "randomization.")
 
 
 def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, seed: Any, alpha: float, level: float,
@@ -514,7 +515,8 @@ def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, s
         p = count / samples if math.isfinite(gain) else math.nan
         details = {"count": count, "threshold": 2 * delta}
     if test == "randomization":
-        hist = replicate_histogram(pa - pb, delta=delta, threshold=delta, count_beyond=details["count"], kind="randomization")
+        hist = replicate_histogram(pa - pb, delta=delta, threshold=delta, count_beyond=details["count"],
+                                   kind="randomization")
     else:
         beyond = details["count"] if test == "bootstrap" else _at_least(sign * (va - vb), 2 * gain)
         hist = replicate_histogram(va - vb, delta=delta, threshold=2 * delta, count_beyond=beyond, kind="bootstrap")
@@ -526,7 +528,7 @@ def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, s
     if not m.higher_is_better:
         notes.append(f"{metric_label(m.name)}: lower is better, so 'A better than B' means δ < 0.")
     intervals = _intervals(prob, va, vb, (a, b), level)
-    intervals["estimate"] = "bca"  # the default two-sided estimate of δ (the README's coverage table)
+    intervals["estimate"] = "bca"  # the default two-sided estimate of δ (docs/guide/significance.md, coverage)
     intervals["test_bound"] = test_bound(test, sign * (va - vb), gain, alpha=alpha, tol=_TIE, higher=m.higher_is_better,
                                          discordant=prob.discordant, n=prob.n, p_value=float(p))
     intervals["two_sided"] = ("two-sided bootstrap intervals (percentile, BCa): estimates of where δ lies; the "
@@ -627,12 +629,12 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
     first = results[0]
     resampled = samples / len(pairs) if test == "bootstrap" else None  # a p of 0 is < 1/b; adjusted, < m/b
     verdicts = [verdict(metric_label(c.metric), c.names, c.a, c.b, c.delta, float(q), c.alpha, c.higher_is_better,
-                        resampled, p_name="Holm-adjusted p") for c, q in zip(results, adj)]
+                        resampled, p_name="Holm-adjusted p") for c, q in zip(results, adj, strict=True)]
     settings = {k: v for k, v in first.signature.items() if k not in ("version", "seed", "samples", "versions")}
     signature = build_signature({**settings, "adjustment": "holm", "pairs": len(pairs), "baseline": baseline},
                                 seed=seed, samples=samples, random=True)
-    return with_estimate(MultiComparison(metric=first.metric, test=test, samples=samples, seed=first.seed, alpha=first.alpha,
-                           higher_is_better=first.higher_is_better, systems=names, scores=scores,
+    return with_estimate(MultiComparison(metric=first.metric, test=test, samples=samples, seed=first.seed,
+                           alpha=first.alpha, higher_is_better=first.higher_is_better, systems=names, scores=scores,
                            baseline=None if baseline is None else str(baseline), comparisons=results,
                            p_adjusted=[float(x) for x in adj], significant=[bool(x < first.alpha) for x in adj],
                            verdicts=verdicts, signature=signature, notes=notes), estimate)
@@ -660,7 +662,7 @@ class _Systems:
                 self.items = {n: _as_numpy(p, n) for n, p in preds.items()}
             else:
                 self.metric, self.gold, xs = _score_inputs(metric, gold, list(preds.values()), positive, list(preds))
-                self.items = dict(zip(preds, xs))
+                self.items = dict(zip(preds, xs, strict=True))
             for n, x in self.items.items():
                 if len(x) != len(self.gold):
                     raise DataError(f"gold and system {n!r} must have one entry per item; got {len(self.gold)} "
@@ -684,7 +686,7 @@ class _Systems:
             raise DataError("there are no items to compare.")
         lookup = np.full(r + 1, -1, dtype=np.int64)
         lookup[index] = np.arange(len(self.labels))
-        self.codes = {n: lookup[c] for n, c in zip(["\0gold"] + list(preds), codes)}
+        self.codes = {n: lookup[c] for n, c in zip(["\0gold"] + list(preds), codes, strict=True)}
         self.metric = _resolve(metric, self.labels, zd, beta)
         g = self.codes["\0gold"]
         for n in preds:

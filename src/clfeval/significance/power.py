@@ -49,24 +49,24 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from clfeval.core import resample as rs
 from clfeval.core.display import Display
 from clfeval.core.results import number, signature
-from clfeval.core.validation import (check_beta, check_positive_int, check_range, check_rng,
-                                     check_zero_division)
-from clfeval.errors import DataError, UsageError
 from clfeval.core.scoring import scalar_metric
+from clfeval.core.tables import confusion_table, joint_table
+from clfeval.core.validation import check_beta, check_positive_int, check_range, check_rng, check_zero_division
+from clfeval.errors import DataError, UsageError
 from clfeval.significance import binomial
-from clfeval.significance.critical import critical_values
 from clfeval.significance.comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
+from clfeval.significance.critical import critical_values
 from clfeval.significance.paired import bootstrap_distribution
 from clfeval.significance.results import check_alternative
-from clfeval.core.tables import confusion_table, joint_table
 
 __all__ = ["McNemarPower", "BootstrapPower", "IntervalWidth", "mcnemar_exact_power", "mcnemar_power",
            "bootstrap_power", "interval_width", "power_compare", "check_count_metric", "check_alpha",
@@ -88,10 +88,11 @@ def ndtri(x):  # the standard normal quantile (scipy.special.ndtri), imported on
 def check_count_metric(metric: Any) -> str:
     """A metric of count tables (what power and widths are computed for), refused otherwise before any data is read.
 
-    >>> check_count_metric("roc_auc")
+    >>> check_count_metric("roc_auc")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: metric 'roc_auc' is a metric of scores; power and interval widths are computed for count metrics of predicted labels (accuracy, macro_f1, f1:LABEL, ...: `clfeval metrics --input counts`).
+    clfeval.errors.UsageError: metric 'roc_auc' is a metric of scores; power and interval widths are computed for count
+    metrics of predicted labels (accuracy, macro_f1, f1:LABEL, ...: `clfeval metrics --input counts`).
     """
     check_metric(metric)
     if not isinstance(metric, str) or metric in SCORE_METRICS:
@@ -412,7 +413,8 @@ def mcnemar_power(n_ab: int, n_ba: int, n: int, *, delta: float | None = None, a
                    f"{target:g}")
             undefined.append({"field": "detectable_delta", "reason": why})
         else:
-            detectable = p_d * (2 * binomial.brentq(lambda pi: model.power_at(n, pi) - target, 0.5, 1.0, xtol=1e-10) - 1)
+            root = binomial.brentq(lambda pi: model.power_at(n, pi) - target, 0.5, 1.0, xtol=1e-10)
+            detectable = p_d * (2 * root - 1)
         if delta is not None:
             if delta > p_d:
                 undefined += [{"field": f, "reason": f"δ = {delta:g} exceeds the discordant share {p_d:.4g}"}
@@ -543,7 +545,8 @@ def bootstrap_power(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "macro
             explanation += f"; detecting {delta:g} needs about {_fmt_n(required)} {unit}"
         explanation += "."
     else:
-        explanation = f"With {_fmt_n(n)} {unit} the detectable difference in {label} is undefined: {undefined[0]['reason']}."
+        explanation = (f"With {_fmt_n(n)} {unit} the detectable difference in {label} is undefined: "
+                       f"{undefined[0]['reason']}.")
     sig = signature("bootstrap_power", {"metric": metric, "alpha": alpha, "power": target, "alternative": alternative,
                                         "delta": delta, "zero_division": str(zero_division), "beta": beta},
                     seed=seed, samples=samples, random=True)

@@ -19,16 +19,17 @@ replicates are bounded: at most ``samples``, and at most
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from clfeval.core.results import number
 from clfeval.core.validation import check_probability, check_rng, check_samples
-from clfeval.scores.curves import Ranking, ranking, ranking_ovr
-from clfeval.significance.curvebands import curve_bands
 from clfeval.evaluate.cimethods import DEFAULT_RANKING, METHOD_NAMES, ranking_method
+from clfeval.scores.curves import Ranking, ranking, ranking_ovr
 from clfeval.significance.aucintervals import TOO_FEW, auc_interval, too_narrow_auc
+from clfeval.significance.curvebands import curve_bands
 from clfeval.significance.delong import delong_auc
 
 __all__ = ["ranking_ci", "with_ranking_ci", "CELL_BUDGET", "MIN_SAMPLES", "GRID_POINTS"]

@@ -12,7 +12,6 @@ import math
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
-
 from clfeval.core import catalog
 from clfeval.core.display import Display
 from clfeval.errors import UsageError
@@ -40,17 +39,18 @@ def check_alternative(alternative: Any) -> str:
 
 
 #: compare's two-sided estimates of δ (``--ci-method``); the default is the one whose worst cell covered best in
-#: ``bench/ci_coverage.py`` (BCa; the README's table).
+#: ``bench/ci_coverage.py`` (BCa; the table in docs/guide/significance.md).
 ESTIMATES = ("bca", "percentile")
 
 
 def check_estimate(method: Any, test: str = "bootstrap") -> str:
     """``bca`` or ``percentile`` (compare's two-sided interval of δ), or a usage error naming the option.
 
-    >>> check_estimate("wilson")
+    >>> check_estimate("wilson")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    clfeval.errors.UsageError: option ci_method wilson: compare's two-sided interval of δ is a bootstrap interval, bca (the default) or percentile; wilson is the interval of one binomial proportion, not of a difference.
+    clfeval.errors.UsageError: option ci_method wilson: compare's two-sided interval of δ is a bootstrap interval, bca
+    (the default) or percentile; wilson is the interval of one binomial proportion, not of a difference.
     """
     if test == "delong":
         if method not in (None, "delong"):
@@ -122,8 +122,9 @@ def verdict_two_sided(label: str, names: tuple[str, str], a: float, b: float, de
                       alpha: float, samples: int | None = None, p_name: str = "two-sided p") -> str:
     """The plain sentence of a two-sided comparison (H1: the two differ).
 
-    >>> verdict_two_sided("ROC-AUC", ("a", "b"), 0.91, 0.88, 0.03, 0.012, 0.05)
-    "a's ROC-AUC is 0.030 higher than b's; two-sided p = 0.012 < 0.05: a difference this large is unlikely to be luck on this test set."
+    >>> verdict_two_sided("ROC-AUC", ("a", "b"), 0.91, 0.88, 0.03, 0.012, 0.05)  # doctest: +NORMALIZE_WHITESPACE
+    "a's ROC-AUC is 0.030 higher than b's; two-sided p = 0.012 < 0.05: a difference this large is unlikely to be luck on
+    this test set."
     """
     na, nb = names
     ptext = format_p(p, samples, name=p_name)
@@ -348,7 +349,8 @@ class MultiComparison(Display):
 
     def to_dict(self) -> dict[str, Any]:
         rows = []
-        for c, adj, sig, verdict in zip(self.comparisons, self.p_adjusted, self.significant, self.verdicts):
+        for c, adj, sig, verdict in zip(self.comparisons, self.p_adjusted, self.significant, self.verdicts,
+                                        strict=True):
             rows.append({"a": c.names[0], "b": c.names[1], "score_a": c.a, "score_b": c.b, "delta": c.delta,
                          "p_value": c.p_value, "p_adjusted": adj, "significant": sig, "ci": c.ci,
                          c.test: c.details, "verdict": verdict,

@@ -9,8 +9,9 @@ says so: the overall number is then a property of how the items are spread over 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -81,7 +82,8 @@ def slice_groups(columns: Mapping[str, Any], *, max_slices: int = MAX_SLICES,
         if keys and all(k[j] == MISSING for k in keys):
             raise DataError(lambda o, _c=c: f"column {_c!r} (option {o}) is null in every row: there is nothing to "
                                             f"slice by.", params=["by"])
-    shown = [label_str(k[0]) if len(names) == 1 else ", ".join(f"{c}={label_str(v)}" for c, v in zip(names, k))
+    shown = [label_str(k[0]) if len(names) == 1 else ", ".join(f"{c}={label_str(v)}" for c,
+                                                               v in zip(names, k, strict=False))
              for k in keys]
     return shown, keys, slot
 
@@ -127,7 +129,7 @@ def compare_by(gold: Any, a: Any, b: Any, by: Mapping[str, Any], *, metric: Any 
     rows: list[dict[str, Any]] = []
     for i, name in enumerate(shown):
         idx = np.flatnonzero(slot == i)
-        row: dict[str, Any] = {"slice": name, "key": {c: label_str(v) for c, v in zip(by, keys[i])},
+        row: dict[str, Any] = {"slice": name, "key": {c: label_str(v) for c, v in zip(by, keys[i], strict=False)},
                                "n": int(idx.size), "small": bool(idx.size < min_slice)}
         if idx.size:
             t = joint_table(ga[idx].tolist(), aa[idx].tolist(), ba[idx].tolist(), labels=labs)
@@ -138,7 +140,7 @@ def compare_by(gold: Any, a: Any, b: Any, by: Mapping[str, Any], *, metric: Any 
         rows.append(row)
     p = np.array([r["p"] if r["p"] is not None and math.isfinite(r["p"]) else np.nan for r in rows])
     h, y = holm(p), benjamini_yekutieli(p)
-    for r, hv, yv in zip(rows, h, y):
+    for r, hv, yv in zip(rows, h, y, strict=False):
         if r["p"] is not None:
             r.update(p_holm=float(hv), p_by=float(yv), significant=bool(hv < alpha))
     notes = []

@@ -42,8 +42,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -190,7 +191,7 @@ METHOD = {
 
 
 def _name(cs: tuple[str, ...], values: Sequence[Any]) -> str:
-    return " ∧ ".join(f"{c}={v}" for c, v in zip(cs, values))
+    return " ∧ ".join(f"{c}={v}" for c, v in zip(cs, values, strict=False))
 
 
 def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, min_slice: int = 30,
@@ -266,8 +267,9 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
                        f"{testable:,} testable slices at alpha {alpha:g}.")
     small = sum(1 for r in rows if r["items"] < min_slice)
     if small:
-        n_notes.append(f"{small:,} slice{'s' if small != 1 else ''} below {min_slice} items {'were' if small != 1 else 'was'} "
-                       "tested and counted in the adjustment, but never called the worst.")
+        n_notes.append(f"{small:,} slice{'s' if small != 1 else ''} below {min_slice} items "
+                       f"{'were' if small != 1 else 'was'} tested and counted in the adjustment, but never called the "
+                       "worst.")
     overall = {"value": _f(s_all / n_all) if n_all else None, "successes": int(s_all), "trials": int(n_all),
                "items": int(total.sum())}
     cols = [t.columns[0] for t in tables if len(t.columns) == 1]

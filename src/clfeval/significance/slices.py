@@ -10,7 +10,8 @@ as fairlearn defines them (:mod:`clfeval.significance.fairness`). Everything com
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -158,7 +159,7 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
     for i, name in enumerate(names):
         classes = int((gold_rows[i] > 0).sum())
         row: dict[str, Any] = {
-            "slice": name, "key": {c: label_str(v) for c, v in zip(tables.columns, tables.keys[i])},
+            "slice": name, "key": {c: label_str(v) for c, v in zip(tables.columns, tables.keys[i], strict=False)},
             "n": int(sizes[i]), "share": float(sizes[i] / max(int(sizes.sum()), 1)),
             "small": bool(sizes[i] < min_slice), "gold_classes": classes,
             "metrics": {m: float(vals[m][i]) for m in shown},

@@ -5,7 +5,8 @@ same pass as the report: :mod:`clfeval.engines.slicing`)."""
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from clfeval.errors import UsageError
 

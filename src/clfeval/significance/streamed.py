@@ -15,8 +15,8 @@ were streamed (a note, and the ``engine`` of its signature). Score metrics
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from clfeval.core.counting import JointCounter, JointTables
 from clfeval.errors import DataError, UsageError

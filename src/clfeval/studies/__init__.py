@@ -16,7 +16,7 @@ __all__ = _names(_EXPORTS)
 __getattr__, __dir__ = _attach(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
-    from clfeval.studies.demo import DemoResult, demo_modes, run_demo
-    from clfeval.studies.demo_report import DemoReport
-    from clfeval.studies.reuters import ReutersStudy, reuters_study
+    from clfeval.studies.demo import DemoResult as DemoResult, demo_modes as demo_modes, run_demo as run_demo
+    from clfeval.studies.demo_report import DemoReport as DemoReport
+    from clfeval.studies.reuters import ReutersStudy as ReutersStudy, reuters_study as reuters_study
 

@@ -10,8 +10,9 @@ Later stages add modes with :func:`register_mode`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -136,7 +137,8 @@ def demo_trap() -> DemoResult:
     tables = [
         DemoTable("1,000,000 tweets, 100 about pie; the classifier says 'not pie' to everything",
                   ["measure", "value"],
-                  [["accuracy", _r(pie.accuracy)], ["recall (pie)", _r(b["recall"])], ["precision (pie)", _r(b["precision"])],
+                  [["accuracy", _r(pie.accuracy)], ["recall (pie)", _r(b["recall"])],
+                   ["precision (pie)", _r(b["precision"])],
                    ["F1 (pie)", _r(b["f1"])], ["balanced accuracy", _r(pie.balanced_accuracy)]],
                   caption="precision of pie is 0/0 (pie is never predicted), counted as 0"),
         DemoTable("100 documents, 90 news; the classifier says 'news' to everything",
@@ -165,23 +167,28 @@ def demo_matrix() -> DemoResult:
     b = rep7.binary
     tables = [
         DemoTable("Genre classifier: confusion matrix (rows = gold, columns = predicted)", ["gold \\ pred", *GENRES],
-                  [[lab, *row] for lab, row in zip(GENRES, GENRE_MATRIX)]),
+                  [[lab, *row] for lab, row in zip(GENRES, GENRE_MATRIX, strict=True)]),
         DemoTable(f"Per class — accuracy {_r(rep.accuracy)}", ["class", "support", "precision", "recall", "F1"], rows),
         DemoTable("A binary report: TN 167, FP 2, FN 24, TP 7", ["measure", "value"],
-                  [["accuracy", _r(b["accuracy"])], ["error rate", _r(b["error_rate"])], ["precision", _r(b["precision"])],
+                  [["accuracy", _r(b["accuracy"])], ["error rate", _r(b["error_rate"])],
+                   ["precision", _r(b["precision"])],
                    ["recall", _r(b["recall"])], ["specificity", _r(b["specificity"])], ["F1", _r(b["f1"])],
                    ["balanced accuracy", _r(b["balanced_accuracy"])],
-                   ["macro P / R / F1", f"{rep7.macro['precision']:.2f} / {rep7.macro['recall']:.2f} / {rep7.macro['f1']:.2f}"],
-                   ["weighted P / R / F1", f"{rep7.weighted['precision']:.2f} / {rep7.weighted['recall']:.2f} / {rep7.weighted['f1']:.2f}"]]),
+                   ["macro P / R / F1", f"{rep7.macro['precision']:.2f} / {rep7.macro['recall']:.2f} / "
+                                        f"{rep7.macro['f1']:.2f}"],
+                   ["weighted P / R / F1",
+                    f"{rep7.weighted['precision']:.2f} / {rep7.weighted['recall']:.2f} / {rep7.weighted['f1']:.2f}"]]),
     ]
     return DemoResult(
         "matrix", "Scoring a confusion matrix class by class",
         "Each class is scored against all others: precision from its column, recall from its row.",
         tables,
-        f"Accuracy {rep.accuracy:.2f} hides that government is found only {rep.per_class['government']['recall']:.4f} of the time; "
-        f"in the binary report accuracy 0.87 sits beside recall 0.2258: most positives are missed.",
-        {"accuracy": rep.accuracy, "per_class": {lab: {k: rep.per_class[lab][k] for k in ("precision", "recall", "f1")} for lab in GENRES},
-         "binary": {k: b[k] for k in ("accuracy", "error_rate", "precision", "recall", "specificity", "f1", "balanced_accuracy")},
+        f"Accuracy {rep.accuracy:.2f} hides that government is found only {rep.per_class['government']['recall']:.4f} "
+        f"of the time; in the binary report accuracy 0.87 sits beside recall 0.2258: most positives are missed.",
+        {"accuracy": rep.accuracy,
+         "per_class": {lab: {k: rep.per_class[lab][k] for k in ("precision", "recall", "f1")} for lab in GENRES},
+         "binary": {k: b[k] for k in ("accuracy", "error_rate", "precision", "recall", "specificity", "f1",
+                                      "balanced_accuracy")},
          "binary_macro": rep7.macro, "binary_weighted": rep7.weighted},
     )
 
@@ -193,18 +200,21 @@ def demo_read() -> DemoResult:
     mcp = d["most_confused_pair"]
     a, b = mcp["classes"]
     tables = [
-        DemoTable("Per-class F1 (lowest = hardest class)", ["class", "F1"], [[lab, _r(rep.per_class[lab]["f1"])] for lab in GENRES]),
-        DemoTable("Errors between each pair of classes, both directions", ["pair", "a predicted as b", "b predicted as a", "total"],
-                  [[f"{GENRES[i]} / {GENRES[j]}", GENRE_MATRIX[i][j], GENRE_MATRIX[j][i], GENRE_MATRIX[i][j] + GENRE_MATRIX[j][i]]
+        DemoTable("Per-class F1 (lowest = hardest class)", ["class", "F1"],
+                  [[lab, _r(rep.per_class[lab]["f1"])] for lab in GENRES]),
+        DemoTable("Errors between each pair of classes, both directions",
+                  ["pair", "a predicted as b", "b predicted as a", "total"],
+                  [[f"{GENRES[i]} / {GENRES[j]}", GENRE_MATRIX[i][j], GENRE_MATRIX[j][i],
+                    GENRE_MATRIX[i][j] + GENRE_MATRIX[j][i]]
                    for i in range(4) for j in range(i + 1, 4) if GENRE_MATRIX[i][j] + GENRE_MATRIX[j][i]]),
     ]
     return DemoResult(
         "read", "Reading the errors",
         "The matrix says where to look: the weakest class and the pair of classes the classifier mixes up.",
         tables,
-        f"The hardest class is {d['hardest_class']} (F1 {rep.per_class[d['hardest_class']]['f1']:.4f}); the most confused pair is "
-        f"{{{a}, {b}}} with {mcp['errors']} errors — {mcp['b_as_a']} {b} documents called {a} and {mcp['a_as_b']} the other way: "
-        f"the two directions are different mistakes.",
+        f"The hardest class is {d['hardest_class']} (F1 {rep.per_class[d['hardest_class']]['f1']:.4f}); the most "
+        f"confused pair is {{{a}, {b}}} with {mcp['errors']} errors — {mcp['b_as_a']} {b} documents called {a} and "
+        f"{mcp['a_as_b']} the other way: the two directions are different mistakes.",
         {"hardest_class": d["hardest_class"], "most_confused_pair": mcp},
     )
 
@@ -221,15 +231,19 @@ def demo_averages() -> DemoResult:
     spam_p, spam_r = 30 / 40, 30 / 50
     tables = [
         DemoTable("Two classes: class 1 TP 10, FP 10; class 2 TP 90, FP 10", ["", "precision"],
-                  [["class 1", _r(r4.per_class["class 1"]["precision"])], ["class 2", _r(r4.per_class["class 2"]["precision"])],
-                   ["macro (mean of the two)", _r(r4.macro["precision"])], ["micro (pooled: 100 / 120)", _r(r4.micro["precision"])],
+                  [["class 1", _r(r4.per_class["class 1"]["precision"])],
+                   ["class 2", _r(r4.per_class["class 2"]["precision"])],
+                   ["macro (mean of the two)", _r(r4.macro["precision"])],
+                   ["micro (pooled: 100 / 120)", _r(r4.micro["precision"])],
                    ["accuracy", _r(r4.accuracy)]]),
         DemoTable("Three classes (urgent, normal, spam)", ["class", "precision", "recall", "F1"],
-                  [[lab, _r(r5.per_class[lab]["precision"]), _r(r5.per_class[lab]["recall"]), _r(r5.per_class[lab]["f1"])] for lab in labs5]
+                  [[lab, _r(r5.per_class[lab]["precision"]), _r(r5.per_class[lab]["recall"]),
+                    _r(r5.per_class[lab]["f1"])] for lab in labs5]
                   + [["macro", _r(r5.macro["precision"]), _r(r5.macro["recall"]), _r(r5.macro["f1"])],
                      ["micro", _r(r5.micro["precision"]), _r(r5.micro["recall"]), _r(r5.micro["f1"])]],
                   caption=f"accuracy {r5.accuracy:.4f} = micro-F1 {r5.micro['f1']:.4f}; "
-                          f"macro-F1 as mean of per-class F1 {r5.macro['f1']:.4f}, as F1 of macro-P and macro-R {r5.macro['f1_of_means']:.4f}"),
+                          f"macro-F1 as mean of per-class F1 {r5.macro['f1']:.4f}, as F1 of macro-P and macro-R "
+                          f"{r5.macro['f1_of_means']:.4f}"),
         DemoTable("Why F1 and not the plain mean of P and R (spam filter)", ["P", "R", "plain mean", "F1 (harmonic)"],
                   [[0.75, 0.60, _r((spam_p + spam_r) / 2), _r(2 * spam_p * spam_r / (spam_p + spam_r))],
                    [0.75, 0.20, _r((0.75 + 0.20) / 2), _r(2 * 0.75 * 0.20 / 0.95)]]),
@@ -238,16 +252,17 @@ def demo_averages() -> DemoResult:
         "averages", "Averaging over classes",
         "Macro averages treat every class alike; micro averages pool the counts, so big classes dominate.",
         tables,
-        f"On single-label data every error is one false positive and one false negative, so micro-P = micro-R = micro-F1 "
-        f"= accuracy exactly ({r5.micro['f1']:.4f} = {r5.accuracy:.4f}); macro-P {r4.macro['precision']:.2f} vs micro-P "
-        f"{r4.micro['precision']:.2f} shows the small class pulling the macro mean down; and the two macro-F1s differ "
-        f"({r5.macro['f1']:.4f} vs {r5.macro['f1_of_means']:.4f}), so say which one you report.",
+        "On single-label data every error is one false positive and one false negative, so micro-P = micro-R = "
+        f"micro-F1 = accuracy exactly ({r5.micro['f1']:.4f} = {r5.accuracy:.4f}); macro-P {r4.macro['precision']:.2f} "
+        f"vs micro-P {r4.micro['precision']:.2f} shows the small class pulling the macro mean down; and the two "
+        f"macro-F1s differ ({r5.macro['f1']:.4f} vs {r5.macro['f1_of_means']:.4f}), so say which one you report.",
         {"two_class": {"macro_precision": r4.macro["precision"], "micro_precision": r4.micro["precision"]},
          "three_class": {"precision": {lab: r5.per_class[lab]["precision"] for lab in labs5},
                          "macro_precision": r5.macro["precision"], "micro_precision": r5.micro["precision"],
                          "accuracy": r5.accuracy, "micro_f1": r5.micro["f1"], "macro_f1": r5.macro["f1"],
                          "macro_f1_of_means": r5.macro["f1_of_means"]},
-         "spam": {"precision": spam_p, "recall": spam_r, "mean": (spam_p + spam_r) / 2, "f1": 2 * spam_p * spam_r / (spam_p + spam_r)}},
+         "spam": {"precision": spam_p, "recall": spam_r, "mean": (spam_p + spam_r) / 2,
+                  "f1": 2 * spam_p * spam_r / (spam_p + spam_r)}},
     )
 
 
@@ -261,7 +276,8 @@ def _ranked(positive_ranks: Sequence[int], n: int) -> tuple[list[int], list[int]
     return gold, list(range(n, 0, -1))
 
 
-@register_mode("threshold", "rankings: ROC-AUC 0.9524 and AP 0.9167 on ten documents; ROC flatters a rare class (0.949 vs 0.267)")
+@register_mode("threshold", "rankings: ROC-AUC 0.9524 and AP 0.9167 on ten documents; ROC flatters a rare class (0.949 "
+                            "vs 0.267)")
 def demo_threshold() -> DemoResult:
     from clfeval.scores.curves import ranking
 
@@ -285,14 +301,16 @@ def demo_threshold() -> DemoResult:
     tables = [
         DemoTable("Ten documents, three positive at ranks 1, 2 and 4: every cut (cut k = the top k documents)",
                   ["top k", "TP", "FP", "precision", "recall", "F1", "TPR", "FPR"], sweep_rows,
-                  caption=f"Best F1 {_r(sw.fbeta[best])} at the top {best + 1}; predicted positive iff score >= threshold."),
+                  caption=f"Best F1 {_r(sw.fbeta[best])} at the top {best + 1}; predicted positive iff score >= "
+                          "threshold."),
         DemoTable("Two rankings, one summary each", ["ranking", "items", "positives at ranks", "pairs in order",
                                                      "ROC-AUC", "precision at each positive", "AP (PR-AUC)"],
                   [["ten documents", 10, "1, 2, 4", f"{r10.pairs_in_order:g} of {r10.pairs}", _r(r10.roc_auc),
                     at_positives(g10), _r(r10.average_precision)],
                    ["a hundred documents", 100, "3, 10", f"{r100.pairs_in_order:g} of {r100.pairs}", _r(r100.roc_auc),
                     at_positives(g100), _r(r100.average_precision)]],
-                  caption="ROC-AUC = pairs in order / all positive–negative pairs; AP = mean precision at the rank of each positive."),
+                  caption="ROC-AUC = pairs in order / all positive–negative pairs; AP = mean precision at the rank of "
+                          "each positive."),
     ]
     return DemoResult(
         "threshold", "Rankings: ROC-AUC and PR-AUC",
@@ -310,7 +328,8 @@ def demo_threshold() -> DemoResult:
     )
 
 
-@register_mode("calibration", "a perfect ranking with wrong confidence (ECE 0.35) beside a calibrated, weaker ranking (ECE 0)")
+@register_mode("calibration", "a perfect ranking with wrong confidence (ECE 0.35) beside a calibrated, weaker ranking "
+                              "(ECE 0)")
 def demo_calibration() -> DemoResult:
     from clfeval.scores.calibration import reliability
 
@@ -340,7 +359,8 @@ def demo_calibration() -> DemoResult:
         DemoTable("Order against confidence", ["model", "ROC-AUC", "AP (PR-AUC)", "ECE", "MCE", "Brier"],
                   [["A", _r(a.roc_auc), _r(a.average_precision), _r(a.ece), _r(a.mce), _r(a.brier)],
                    ["B", _r(b.roc_auc), _r(b.average_precision), _r(b.ece), _r(b.mce), _r(b.brier)]],
-                  caption="ECE = sum over bins of (n_b / N)·|frequency − confidence|; bins of width 0.1, v goes to min(floor(10v), 9)."),
+                  caption="ECE = sum over bins of (n_b / N)·|frequency − confidence|; bins of width 0.1, v goes to "
+                          "min(floor(10v), 9)."),
     ]
     return DemoResult(
         "calibration", "Calibration: does 0.9 mean nine times in ten?",
@@ -354,7 +374,8 @@ def demo_calibration() -> DemoResult:
     )
 
 
-@register_mode("bootstrap", "paired bootstrap on ten documents: why δ's distribution is centred on δ(x), the 2δ rule, p")
+@register_mode("bootstrap",
+               "paired bootstrap on ten documents: why δ's distribution is centred on δ(x), the 2δ rule, p")
 def demo_bootstrap() -> DemoResult:
     """Worked example 11: ten documents, A right on 7 (accuracy 0.70), B right on 5 (0.50), δ = 0.20."""
     from clfeval.significance.paired import bootstrap_distribution, compare
@@ -370,15 +391,17 @@ def demo_bootstrap() -> DemoResult:
     values, counts = np.unique(steps, return_counts=True)
     two_delta = 2 * res.delta
     dist_rows = [[f"{v / 10:.1f} {'#' * max(1, round(60 * c / samples))}", int(c), _r(c / samples),
-                  "≥ 2δ" if v / 10 >= two_delta - 1e-9 else ""] for v, c in zip(values, counts)]
+                  "≥ 2δ" if v / 10 >= two_delta - 1e-9 else ""] for v, c in zip(values, counts, strict=True)]
     count = res.details["count"]
     mean = float(deltas.mean())
     mcn = compare(gold, a, b, test="mcnemar", samples=samples, seed=seed)
-    docs = [[i + 1, "right" if a[i] == gold[i] else "wrong", "right" if b[i] == gold[i] else "wrong"] for i in range(10)]
+    docs = [[i + 1, "right" if a[i] == gold[i] else "wrong",
+             "right" if b[i] == gold[i] else "wrong"] for i in range(10)]
     tables = [
         DemoTable("Ten test documents: which system got each one right", ["document", "A", "B"], docs,
                   caption="A's accuracy 0.70, B's 0.50, δ(x) = 0.20; they differ on documents 6 and 7 only"),
-        DemoTable(f"Bootstrap distribution of δ over {samples:,} virtual test sets (10 documents drawn with replacement)",
+        DemoTable(f"Bootstrap distribution of δ over {samples:,} virtual test sets (10 documents drawn with "
+                  "replacement)",
                   ["δ(x^(i))", "test sets", "share", ""], dist_rows,
                   caption=f"mean δ(x^(i)) = {mean:.3f} ≈ δ(x) = {res.delta:.2f}: centred on the observed δ, not on 0"),
         DemoTable("The 2δ rule", ["", "value"],
@@ -404,12 +427,13 @@ def demo_bootstrap() -> DemoResult:
         f"right. Report δ and p together: p says whether the difference is real, δ whether it matters.",
         {"n": 10, "a": res.a, "b": res.b, "delta": res.delta, "threshold": two_delta, "samples": samples, "seed": seed,
          "count": count, "p_value": res.p_value, "mean_delta": mean,
-         "distribution": {f"{v / 10:.1f}": int(c) for v, c in zip(values, counts)},
+         "distribution": {f"{v / 10:.1f}": int(c) for v, c in zip(values, counts, strict=True)},
          "mcnemar_p_value": mcn.p_value, "textbook": {"count": 47, "p_value": 0.0047}},
     )
 
 
-@register_mode("cv", "cross-validation arithmetic: five folds 82, 80, 84, 81, 83 % → 82 %; repeated holdout → 85 %; the spread")
+@register_mode("cv", "cross-validation arithmetic: five folds 82, 80, 84, 81, 83 % → 82 %; repeated holdout → 85 %; "
+                     "the spread")
 def demo_cv() -> DemoResult:
     from clfeval.protocols.api import spread
 
@@ -426,7 +450,8 @@ def demo_cv() -> DemoResult:
         "cv", "Cross-validation arithmetic and the spread",
         "k-fold cross-validation tests every item once, by a model that never saw it; repeated holdout draws R "
         "random train/test splits. Either way the result is a set of scores, one per fold or repeat.",
-        [table("5-fold cross-validation", "fold", folds, sf), table("Repeated holdout, 5 random splits", "repeat", repeats, sr)],
+        [table("5-fold cross-validation", "fold", folds, sf),
+         table("Repeated holdout, 5 random splits", "repeat", repeats, sr)],
         f"The folds average {sf.mean:.2f} and the repeats {sr.mean:.2f}. Report the spread with the mean: the "
         f"fold-to-fold standard deviation is {sf.std:.4f} (min {sf.min:.2f}, max {sf.max:.2f}), so two systems "
         f"whose means differ by less than that are not shown apart without a paired test on the same folds "

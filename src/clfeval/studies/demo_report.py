@@ -162,7 +162,7 @@ def demo_report() -> DemoReport:
                   f"{POSITIVE!r} chosen on the development tickets moves its F1 on the test tickets from {default:.3f} "
                   f"(at {thr.default['threshold']:g}) to {tuned:.3f} (at {thr.threshold:.3g}); A's probabilities are "
                   f"{how} (mean confidence {confidence:.3f}, accuracy {hit:.3f}, ECE {cal.ece:.3f}). {cmp.verdict}")
-    data = {"seed": SEED, "sizes": dict(SIZES), "labels": labels, "shares": dict(zip(labels, SHARES)),
+    data = {"seed": SEED, "sizes": dict(SIZES), "labels": labels, "shares": dict(zip(labels, SHARES, strict=False)),
             "positive": POSITIVE, "systems": {n: {"signal": s, "temperature": tt, "bias_against_bug": b}
                         for n, (s, tt, b) in SYSTEMS.items()},
             "samples": SAMPLES}

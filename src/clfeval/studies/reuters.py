@@ -76,17 +76,30 @@ from __future__ import annotations
 import math
 import os
 import time
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
+from clfeval.core.signature import build_signature
 from clfeval.core.validation import check_positive_int, check_samples
 from clfeval.errors import UsageError
-from clfeval.core.signature import build_signature
 from clfeval.studies.reuters_multiclass import TokenMemo, multiclass_part, nb_config, nb_pipeline
-from clfeval.studies.reuters_result import (KEYWORDS, PART_TITLES, PARTS, PUBLISHED, PUBLISHED_AVERAGES, PUBLISHED_SIZES,
-                                  PUBLISHED_SOURCE, PUBLISHED_TEST, PUBLISHED_VOCABULARY, SPLIT_WHY,
-                                  THRESHOLD_CATEGORIES, ReutersStudy, tokenization_of)
+from clfeval.studies.reuters_result import (
+    KEYWORDS,
+    PART_TITLES,
+    PARTS,
+    PUBLISHED,
+    PUBLISHED_AVERAGES,
+    PUBLISHED_SIZES,
+    PUBLISHED_SOURCE,
+    PUBLISHED_TEST,
+    PUBLISHED_VOCABULARY,
+    SPLIT_WHY,
+    THRESHOLD_CATEGORIES,
+    ReutersStudy,
+    tokenization_of,
+)
 from clfeval.text.processing import PRESETS, Processing, parse_processing
 
 __all__ = [
@@ -306,7 +319,8 @@ def reuters_study(archive: str | os.PathLike[str], *, parts: str | Iterable[Any]
     split = modapte(stories, exclude_newids=excluded)
     if category not in split.categories:
         raise UsageError(f"unknown category {category!r} (option --category); the terms part takes one of the "
-                         f"{len(split.categories)} ModApte categories, e.g. {', '.join(largest_categories(split, 10))}.")
+                         f"{len(split.categories)} ModApte categories, e.g. "
+                         f"{', '.join(largest_categories(split, 10))}.")
     clock.timed("read", t0)
     clock.tick("tokenizing")
     ctx = _Context(split, seed, samples, category, excluded, clock, every)
@@ -386,8 +400,8 @@ class _Context:
         self.clock.tick("scoring")
 
     def _table_report(self, Y: np.ndarray, pred: np.ndarray) -> Any:
-        from clfeval.evaluate.reports import report_from_table
         from clfeval.core.tables import MultilabelTable
+        from clfeval.evaluate.reports import report_from_table
 
         table = MultilabelTable.from_indicators(Y, pred, self.cats)
         return report_from_table(table, train_labels=self._label_sets(self.Y_train))
@@ -405,13 +419,15 @@ class _Context:
         keys = ("support", "tp", "fp", "fn", "tn", "precision", "recall", "f1", "accuracy")
         per_class = {c: {k: rep.per_class[c][k] for k in keys} for c in self.cats}
         binary = {"n_test": rep.n, "per_class": per_class, "micro": dict(rep.micro), "macro": dict(rep.macro),
-                  "ranges": {m: {"min": min(r[m] for r in per_class.values()), "max": max(r[m] for r in per_class.values())}
+                  "ranges": {m: {"min": min(r[m] for r in per_class.values()),
+                                 "max": max(r[m] for r in per_class.values())}
                              for m in ("accuracy", "f1")},
                   "baselines": {b: {"micro_f1": rep.baselines[b]["micro_f1"], "macro_f1": rep.baselines[b]["macro_f1"],
                                     "description": rep.baselines[b]["description"]} for b in rep.baselines},
                   "rule": "positive iff log-odds >= 0 (posterior 0.5)"}
         cats = [c for c in self.cats if c in PUBLISHED]
-        counts = np.array([[[PUBLISHED_TEST - sum(PUBLISHED[c][1:]), PUBLISHED[c][2]], [PUBLISHED[c][3], PUBLISHED[c][1]]]
+        counts = np.array([[[PUBLISHED_TEST - sum(PUBLISHED[c][1:]), PUBLISHED[c][2]],
+                            [PUBLISHED[c][3], PUBLISHED[c][1]]]
                            for c in cats], dtype=np.int64)
         pub = score_multilabel(counts, cats, n_items=PUBLISHED_TEST, exact=0, jaccard_sum=0.0, jaccard_empty=0,
                                track_undefined=False)
@@ -516,9 +532,11 @@ class _Context:
         dev_model = self._pipeline(True).fit([self.train_texts[i] for i in inner],
                                              self.Y_train[inner].astype(np.int64))
         dev_scores = dev_model.decision_function([self.train_texts[i] for i in dev])
-        lt = choose_label_thresholds(self._label_sets(self.Y_test, cats), {c: self.test_scores[:, j] for c, j in zip(cats, cols)},
+        lt = choose_label_thresholds(self._label_sets(self.Y_test, cats),
+                                     {c: self.test_scores[:, j] for c, j in zip(cats, cols, strict=False)},
                                      dev_gold=self._label_sets(self.Y_train[dev], cats),
-                                     dev_scores={c: dev_scores[:, j] for c, j in zip(cats, cols)}, objective="f1")
+                                     dev_scores={c: dev_scores[:, j] for c, j in zip(cats, cols, strict=False)},
+                                     objective="f1")
         out: dict[str, Any] = {}
         for c in cats:
             e = lt.per_label[c]
@@ -531,8 +549,9 @@ class _Context:
                       "dev_positives": int(self.Y_train[dev, self.cats.index(c)].sum())}
         tuning = {"train": int(inner.size), "dev": int(dev.size), "seed": self.seed,
                   "objective": lt.objective_description, "categories": cats,
-                  "split": "clfeval.protocols.splits.split(Protocol.holdout(0.2, stratified=True), the ten-category indicator "
-                           "matrix of the training stories, seed=seed, multilabel=True): iterative stratification",
+                  "split": "clfeval.protocols.splits.split(Protocol.holdout(0.2, stratified=True), the ten-category "
+                           "indicator matrix of the training stories, seed=seed, multilabel=True): iterative "
+                           "stratification",
                   "how": "the ten classifiers trained on the other 80 % score the development stories; per category "
                          "the cut with the best F1 there (a development score: the lowest one predicted positive) is "
                          "applied to the classifiers trained on all training stories; hindsight = the best cut on the "

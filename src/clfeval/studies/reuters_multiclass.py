@@ -9,7 +9,8 @@ that reproduces the published figures for interest and grain exactly.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from clfeval.studies.reuters_result import PUBLISHED_MULTICLASS, PUBLISHED_MULTICLASS_SOURCE, PUBLISHED_SIZES
 
@@ -34,7 +35,7 @@ class TokenMemo:
             out = self.memo[text] = self.tokenizer(text)
         return out
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "TokenMemo":
+    def __deepcopy__(self, memo: dict[int, Any]) -> TokenMemo:
         return self
 
     def __repr__(self) -> str:

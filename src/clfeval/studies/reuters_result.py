@@ -103,7 +103,8 @@ SPLIT_WHY = ("NEWID 1199 (a TYPE=\"BRIEF\" trade story, OLDID 16519) is the only
               "training stories and the published 5,501 of the 8-class subset (our inference from the data, "
               "docs/reuters-notes.md); the ModApte definition itself gives 7,770 and 5,502")
 
-PUBLISHED_SOURCE = ("the reference table: binary multinomial NB per category, add-one smoothing, ≈ 18,135 terms, decision "
+PUBLISHED_SOURCE = ("the reference table: binary multinomial NB per category, add-one smoothing, ≈ 18,135 terms, "
+                    "decision "
                      "at log-odds 0, ModApte 7,769 / 3,019 stories; P, R, F1 and accuracy recomputed from its "
                      "TP/FP/FN with 3,019 test stories (they give exactly the averages it states)")
 
@@ -169,7 +170,8 @@ class ReutersStudy(Display):
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON interface: ``split``, ``vocabulary_size``, one key per part run, ``signature``."""
-        out: dict[str, Any] = {"schema_version": 1, "study": "Reuters-21578 ModApte (Apté, Damerau & Weiss 1994; Lewis 1997)",
+        out: dict[str, Any] = {"schema_version": 1,
+                               "study": "Reuters-21578 ModApte (Apté, Damerau & Weiss 1994; Lewis 1997)",
                                "archive": self.archive, "parts": list(self.parts), "split": self.split,
                                "vocabulary_size": self.vocabulary_size, "categories": list(self.categories),
                                "tokenization": self.tokenization, "processing": self.processing}

@@ -22,9 +22,18 @@ __all__ = _names(_EXPORTS)
 __getattr__, __dir__ = _attach(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
-    from clfeval.text.models import MODEL_NAMES, ModelConfig, keyword_rule, make_model
-    from clfeval.text.datasets import largest_categories, modapte, read_reuters
-    from clfeval.text.fetch import fetch_reuters
-    from clfeval.text.processing import Processing, parse_processing
-    from clfeval.text.terms import TermAnalysis, term_phi_delta
+    from clfeval.text.datasets import (
+        largest_categories as largest_categories,
+        modapte as modapte,
+        read_reuters as read_reuters,
+    )
+    from clfeval.text.fetch import fetch_reuters as fetch_reuters
+    from clfeval.text.models import (
+        MODEL_NAMES as MODEL_NAMES,
+        ModelConfig as ModelConfig,
+        keyword_rule as keyword_rule,
+        make_model as make_model,
+    )
+    from clfeval.text.processing import Processing as Processing, parse_processing as parse_processing
+    from clfeval.text.terms import TermAnalysis as TermAnalysis, term_phi_delta as term_phi_delta
 

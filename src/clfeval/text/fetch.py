@@ -113,7 +113,8 @@ def fetch_reuters(
         try:
             digest = sha256_of(target)
         except OSError as exc:
-            raise InputFileError(f"{target}: cannot read it ({exc.strerror or exc}); check the file permissions.") from exc
+            raise InputFileError(f"{target}: cannot read it ({exc.strerror or exc}); check the file "
+                                 "permissions.") from exc
         _check_archive(target, digest, sha256, what=f"the archive already in {dest}, {target},",
                        outcome="it is not the original and was left as it is: delete it, or download it again "
                                "(clfeval datasets fetch --force)")
@@ -129,7 +130,8 @@ def fetch_reuters(
                                            f"give a writable {name}.", params=["dest_dir"]
             ) from exc
         tmp = Path(tmp_name)
-        digest = download(url, fd, timeout=timeout, deadline=deadline, max_bytes=max_bytes, dest=dest, name=ARCHIVE_NAME)
+        digest = download(url, fd, timeout=timeout, deadline=deadline, max_bytes=max_bytes, dest=dest,
+                          name=ARCHIVE_NAME)
         _check_archive(tmp, digest, sha256, what=f"the file downloaded from {url}",
                        outcome=f"it was discarded and nothing was written to {dest}",
                        hint=" Download from the UCI KDD archive or from a mirror holding an exact copy of it.")

@@ -403,7 +403,7 @@ class OneVsRest(OneVsRestClassifier):
     such label columns. ``predict`` is "score ≥ 0" for every label.
     """
 
-    def fit(self, X: Any, y: Any, **fit_params: Any) -> "OneVsRest":
+    def fit(self, X: Any, y: Any, **fit_params: Any) -> OneVsRest:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="Label .* is present in all training examples")
             super().fit(X, y, **fit_params)

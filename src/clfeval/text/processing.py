@@ -21,7 +21,7 @@ Reuters-21578). Two named presets: ``binary`` (title twice, BRIEF stories
 kept as they are, no stop list, Snowball) reproduces the published binary
 Naive Bayes table; ``multiclass`` (title once, BRIEF stories by their title,
 the 179-word list, Porter) reproduces the published single-label figures
-(see the README's Reuters section and docs/reuters-notes.md).
+(see docs/guide/reuters.md and docs/reuters-notes.md).
 
 Examples
 --------
@@ -37,7 +37,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -60,7 +60,7 @@ _STEM_WORDS = {"none": "unstemmed", "porter": "Porter stems (PyStemmer 'porter')
 _KEYS = {"title": ("1", "2"), "brief": ("text", "title"), "stop": tuple(STOP_LISTS), "stem": tuple(STEMMERS)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def stop_words(name: str) -> frozenset[str]:
     """The words of the stop list ``name`` (one of :data:`STOP_LISTS`).
 

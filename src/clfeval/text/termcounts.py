@@ -18,12 +18,12 @@ counted in batches, files or partitions gives the same table as counted at once.
 from __future__ import annotations
 
 import re
-from array import array
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from itertools import islice
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +38,7 @@ MAX_CHARS = 1_000_000
 """Characters of one document that are tokenised (a longer document is counted on its first ones)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _regex(pattern: str) -> Any:
     try:
         rx = re.compile(pattern)
@@ -55,7 +55,7 @@ def _regex(pattern: str) -> Any:
     return rx
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stemmer(name: str) -> Any:
     try:
         import Stemmer
@@ -123,7 +123,7 @@ class Analyzer:
             cache = self._cache
             new = [t for t in set(tokens) if t not in cache]
             if new:
-                cache.update(zip(new, _stemmer(algo).stemWords(new)))
+                cache.update(zip(new, _stemmer(algo).stemWords(new), strict=True))
             tokens = [cache[t] for t in tokens]
             if "" in cache.values():  # Porter stems 's' to '': an empty term names nothing, it is left out
                 tokens = [t for t in tokens if t]
@@ -191,7 +191,7 @@ class TermTable:
         return len(self.index)
 
     @classmethod
-    def of(cls, analyzer: Analyzer, texts: Sequence[str], groups: Sequence[int]) -> "TermTable":
+    def of(cls, analyzer: Analyzer, texts: Sequence[str], groups: Sequence[int]) -> TermTable:
         t = cls()
         t.add_texts(analyzer, texts, groups)
         return t
@@ -199,7 +199,7 @@ class TermTable:
     def add_texts(self, analyzer: Analyzer, texts: Sequence[str], groups: Sequence[int]) -> int:
         """Counts the terms of every text in its group; returns the number of terms counted."""
         by: dict[int, list[str]] = defaultdict(list)
-        for text, g in zip(texts, groups):
+        for text, g in zip(texts, groups, strict=False):
             if text:
                 by[g].append(text)
         index, total = self.index, 0
@@ -218,7 +218,7 @@ class TermTable:
         """Counts the terms of every text in each of its groups (a document of several label-set cells):
         texts with the same groups are tokenised once; returns the number of terms counted (once a text)."""
         by: dict[tuple[int, ...], list[str]] = defaultdict(list)
-        for text, gs in zip(texts, group_sets):
+        for text, gs in zip(texts, group_sets, strict=False):
             if text:
                 by[tuple(gs)].append(text)
         index, total = self.index, 0
@@ -256,7 +256,7 @@ class TermTable:
         keys, inv = np.unique(allk, return_inverse=True)
         self.keys, self.counts = keys, np.bincount(inv.ravel(), weights=allc, minlength=len(keys)).astype(np.int64)
 
-    def __add__(self, other: "TermTable") -> "TermTable":
+    def __add__(self, other: TermTable) -> TermTable:
         out = TermTable()
         for t in (self, other):
             t._compact()
@@ -295,7 +295,8 @@ class TermTable:
         rank[order] = np.arange(len(self.terms))
         g = (self.keys >> 32).astype(np.int64)
         w = rank[self.keys & 0xFFFFFFFF] if len(self.keys) else np.zeros(0, np.int64)
-        m = sp.csr_matrix((self.counts, (w, g)), shape=(len(self.terms), max(groups, int(g.max()) + 1 if len(g) else 0)))
+        m = sp.csr_matrix((self.counts, (w, g)),
+                          shape=(len(self.terms), max(groups, int(g.max()) + 1 if len(g) else 0)))
         return [self.terms[i] for i in order], m
 
     def group_tokens(self) -> np.ndarray:

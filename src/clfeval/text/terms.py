@@ -19,8 +19,9 @@ Information Sciences 325.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -95,7 +96,8 @@ class TermAnalysis:
 
 
 def term_phi_delta(documents: Any, in_category: Sequence[bool], *, category: str = "positive",
-                   analyzer: Callable[[str], list[str]] | None = None, vocabulary: Sequence[str] | None = None) -> TermAnalysis:
+                   analyzer: Callable[[str], list[str]] | None = None,
+                   vocabulary: Sequence[str] | None = None) -> TermAnalysis:
     """φ and δ of every term as a binary feature ("the term occurs") for one category.
 
     Parameters
@@ -118,10 +120,12 @@ def term_phi_delta(documents: Any, in_category: Sequence[bool], *, category: str
     import scipy.sparse as sp
 
     y = np.asarray(in_category, dtype=bool)
-    if isinstance(documents, (list, tuple)) or (isinstance(documents, np.ndarray) and documents.ndim == 1 and documents.dtype.kind in "OU"):
+    if isinstance(documents, (list, tuple)) or (
+            isinstance(documents, np.ndarray) and documents.ndim == 1 and documents.dtype.kind in "OU"):
         from sklearn.feature_extraction.text import CountVectorizer
 
-        vec = CountVectorizer(binary=True, lowercase=True, token_pattern=r"(?u)\b[a-zA-Z]+\b" if analyzer is None else None,
+        vec = CountVectorizer(binary=True, lowercase=True,
+                              token_pattern=r"(?u)\b[a-zA-Z]+\b" if analyzer is None else None,
                               analyzer=analyzer if analyzer is not None else "word", dtype=np.int64)
         x = vec.fit_transform(list(documents))
         terms = vec.get_feature_names_out().tolist()

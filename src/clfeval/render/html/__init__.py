@@ -24,10 +24,10 @@ def page(result: Any, *, generated: str | None = None) -> str:
     ``generated`` (default: now, UTC) is written in the run block only, the
     part of the page that the same input does not reproduce byte for byte.
     """
-    from clfeval.render.html.layouts import layout
     from clfeval.render.html.document import render_page
+    from clfeval.render.html.layouts import layout
 
-    when = generated or datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    when = generated or datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     return render_page(layout(result), standalone=True, generated=when)
 
 
@@ -41,8 +41,8 @@ def fragment(result: Any) -> str:
     matrix, per-class table); other results their sections with figures. ``result.to_html()`` is the page.
     """
     from clfeval.evaluate.reports import Report
-    from clfeval.render.html.layouts import Figures, layout, report_card
     from clfeval.render.html.document import render_page
+    from clfeval.render.html.layouts import Figures, layout, report_card
 
     prefix = f"clfeval{next(_FRAGMENTS)}-"  # one notebook shows many results: each keeps its own ids
     if isinstance(result, Report):

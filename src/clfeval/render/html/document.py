@@ -14,9 +14,10 @@ timings, the time the page was written).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from clfeval.errors import MissingExtra
 from clfeval.render._util import Block, TableBlock, TextBlock, num
@@ -125,11 +126,13 @@ def sections_from_blocks(blocks: Sequence[Block], *, drop: Callable[[TextBlock],
             if current is None:
                 current = Section("")
                 sections.append(current)
-            current.items.append(Para(b.text, "note" if b.style == "dim" else "verdict" if b.style == "bold" else "text"))
+            current.items.append(Para(b.text,
+                                      "note" if b.style == "dim" else "verdict" if b.style == "bold" else "text"))
         else:
             t = _table(b)
             opened_by_table = current is not None and current.id == "by-table"
-            if current is None or not current.title or (opened_by_table and any(isinstance(x, TableBlock) for x in current.items)):
+            if current is None or not current.title or (
+                    opened_by_table and any(isinstance(x, TableBlock) for x in current.items)):
                 if current is not None and not current.title and not current.items:
                     sections.remove(current)
                 current = Section(t.title or "", id="by-table")

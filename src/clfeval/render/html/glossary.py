@@ -20,7 +20,8 @@ from __future__ import annotations
 import functools
 import re
 import string
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from clfeval.core import catalog
 

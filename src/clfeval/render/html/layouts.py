@@ -8,7 +8,8 @@ layout of their own get the generic one (their blocks, no figures).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from clfeval.errors import MissingExtra, UsageError
 from clfeval.render._util import Block, TableBlock, TextBlock, num
@@ -108,7 +109,7 @@ def card(name: str, value: Any, baselines: Sequence[tuple[str, Any]] = ()) -> di
 
 def report_page(rep: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render.reports import undefined_text, report_blocks
+    from clfeval.render.reports import report_blocks, undefined_text
 
     d = rep.to_dict()
     und = undefined_text(rep)
@@ -146,7 +147,8 @@ def report_card(rep: Any) -> Page:
 
     rows_of = manyclasses.from_per_class(rep.labels, rep.per_class)
     cols = ["class", "support", "precision", "recall", "F1"]
-    per_class = TableBlock(None, cols, [[lab, *(rep.per_class[lab][k] for k in ("support", "precision", "recall", "f1"))]
+    per_class = TableBlock(None, cols, [[lab,
+                                         *(rep.per_class[lab][k] for k in ("support", "precision", "recall", "f1"))]
                                         for lab in rows_of.labels], caption=rows_of.sentence())
     sections = []
     if rep.confusion_matrix is not None:
@@ -390,9 +392,10 @@ def _decision_parts(r: Any) -> tuple[list[Block], list[dict[str, Any]], list[tup
     if kind == "AUCInterval":
         return rdec.auc_interval_blocks(r), [card("ROC-AUC", r.auc, [("low", r.ci[0]), ("high", r.ci[1])])], []
     if kind == "CurveBands":
-        return rdec.bands_blocks(r), [card("ROC-AUC", r.roc_auc["value"], list(zip(("low", "high"), r.roc_auc["ci"]))),
+        return rdec.bands_blocks(r), [card("ROC-AUC", r.roc_auc["value"],
+                                           list(zip(("low", "high"), r.roc_auc["ci"], strict=False))),
                                       card("PR-AUC (average precision)", r.average_precision["value"],
-                                            list(zip(("low", "high"), r.average_precision["ci"])))], \
+                                            list(zip(("low", "high"), r.average_precision["ci"], strict=False)))], \
             [("roc", "ROC curve with its bootstrap band"), ("pr", "Precision–recall curve with its bootstrap band")]
     if kind == "NonInferiority":
         return rdec.noninferiority_blocks(r), [card(f"A (new): {r.names[0]}", r.a), card(f"B (old): {r.names[1]}", r.b),
@@ -432,9 +435,8 @@ _HEADLINE = ("accuracy", "subset_accuracy", "macro_f1", "micro_f1", "balanced_ac
 
 def protocol_page(r: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render.protocols import protocol_blocks
-
     from clfeval.core.catalog import label
+    from clfeval.render.protocols import protocol_blocks
 
     d = r.to_dict()
     first = [m for m in _HEADLINE if m in r.spread] or list(r.spread)
@@ -452,7 +454,8 @@ def protocol_page(r: Any, figs: Figures | None = None) -> Page:
     attach(sections, "Test metrics", [figs(plots.cv_spread, d, "Spread over folds"),
                                        figs(plots.phi_delta, d, "The folds in the φ–δ diagram")],
             new="Spread over folds", at=0)
-    attach(sections, "Pooled out-of-fold", [figs(plots.confusion_matrix, d["pooled"], "Pooled out-of-fold confusion matrix"),
+    attach(sections, "Pooled out-of-fold",
+           [figs(plots.confusion_matrix, d["pooled"], "Pooled out-of-fold confusion matrix"),
                              figs(plots.phi_delta, d["pooled"], "Pooled classes in the φ–δ diagram")],
             new="Pooled out-of-fold table")
     return page
@@ -467,8 +470,10 @@ def study_page(st: Any, figs: Figures | None = None) -> Page:
     s = Summary()
     if st.binary is not None:
         pub = (st.published or {})
-        s.headline.append(card("micro-F1", st.binary["micro"]["f1"], [("published", (pub.get("micro") or {}).get("f1"))]))
-        s.headline.append(card("macro-F1", st.binary["macro"]["f1"], [("published", (pub.get("macro") or {}).get("f1"))]))
+        s.headline.append(card("micro-F1", st.binary["micro"]["f1"],
+                               [("published", (pub.get("micro") or {}).get("f1"))]))
+        s.headline.append(card("macro-F1", st.binary["macro"]["f1"],
+                               [("published", (pub.get("macro") or {}).get("f1"))]))
     if st.multiclass is not None:
         pub_rows = {r["figure"]: r["published"] for r in (st.multiclass.get("published") or {}).get("rows", [])}
         s.headline.append(card("multiclass accuracy", st.multiclass["accuracy"],
@@ -498,19 +503,18 @@ def study_page(st: Any, figs: Figures | None = None) -> Page:
 def _builtin() -> None:
     if _LAYOUTS:
         return
-    from clfeval.scores.calibration import Calibration
     from clfeval.core.ranksummary import RankingSummary
-    from clfeval.scores.curves import Ranking, RankingOvR
-    from clfeval.protocols.api import ProtocolResult
     from clfeval.evaluate.reports import Report
+    from clfeval.protocols.api import ProtocolResult
+    from clfeval.render.html import pages
+    from clfeval.render.rank import rank_page
+    from clfeval.scores.calibration import Calibration
+    from clfeval.scores.curves import Ranking, RankingOvR
+    from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
+    from clfeval.significance.multirank import RankResult
     from clfeval.significance.paired import Comparison, MultiComparison
     from clfeval.studies.demo_report import DemoReport
     from clfeval.studies.reuters import ReutersStudy
-    from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
-    from clfeval.significance.multirank import RankResult
-
-    from clfeval.render.html import pages
-    from clfeval.render.rank import rank_page
 
     for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (Ranking, ranking_page),
                     (RankingSummary, ranking_page), (RankingOvR, ranking_page),

@@ -5,7 +5,8 @@ results.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from clfeval.render._util import Block, num
 from clfeval.render.html.document import Page, Para, Section, Summary, signature_rows
@@ -62,7 +63,8 @@ def _run_cards(metrics: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     first = [m for m in ("accuracy", "subset_accuracy", "macro_f1", "micro_f1", "balanced_accuracy", "mcc")
              if m in metrics] or list(metrics)
     return [card(label(m), metrics[m].get("mean"), [("std", metrics[m].get("std")),
-                                                    ("min–max", f"{num(metrics[m].get('min'))}–{num(metrics[m].get('max'))}")])
+                                                    ("min–max",
+                                                     f"{num(metrics[m].get('min'))}–{num(metrics[m].get('max'))}")])
             for m in first[:5]]
 
 
@@ -112,19 +114,19 @@ def blocks_page(result: Any, blocks: list[Block]) -> Page:
     if isinstance(sig, dict) and not page.signature:
         page.signature, page.run = signature_rows(sig)
     if hasattr(result, "conclusion"):
-        page.subtitle = "A worked example on data built into clfeval (synthetic, or a small published textbook example)."
+        page.subtitle = ("A worked example on data built into clfeval (synthetic, or a small published textbook "
+                         "example).")
     return page
 
 
 def generic() -> dict[type, Callable[..., Page]]:
     """The layouts of the results shown by their text blocks: result type → ``layout(result, figs)``."""
     from clfeval.core.catalog import MetricCatalogue
-    from clfeval.studies.demo import DemoResult
-    from clfeval.render import demo as rdemo
-    from clfeval.render.catalog import catalogue_blocks
-    from clfeval.render import runlog as rrun
-    from clfeval.render.study import fetched_blocks
     from clfeval.protocols.runlog import Ablation, BestRuns, CheckResult, Run, RunList
+    from clfeval.render import demo as rdemo, runlog as rrun
+    from clfeval.render.catalog import catalogue_blocks
+    from clfeval.render.study import fetched_blocks
+    from clfeval.studies.demo import DemoResult
     from clfeval.text.fetch import FetchedDataset
 
     blocks = {DemoResult: rdemo.demo_blocks, rdemo.DemoList: rdemo.list_blocks, Run: rrun.show_blocks,
@@ -144,7 +146,8 @@ def demo_page(d: Any, figs: Figures | None = None) -> Page:
     page = blocks_page(d, rdemo.demo_blocks(d))
     if d.mode == "bootstrap" and "distribution" in d.data:
         figs = figs or Figures()
-        fig = figs(plots.bootstrap, _bootstrap_histogram(d.data), "The bootstrap distribution of δ, with δ(x) and 2δ(x)")
+        fig = figs(plots.bootstrap, _bootstrap_histogram(d.data),
+                   "The bootstrap distribution of δ, with δ(x) and 2δ(x)")
         if fig is not None:
             for sec in page.sections:
                 if sec.title.startswith("Bootstrap distribution"):
