@@ -86,29 +86,48 @@ def exported(init: Path) -> dict[str, str]:
     return {}
 
 
-def plan(root: Path) -> tuple[dict[str, str], list[tuple[Path, Path]], dict[str, dict[str, str]]]:
-    """(old dotted → new dotted for every private module, files to move, exports of each stage)."""
+def internal_names(init: Path) -> set[str]:
+    """The names of a stage ``__init__``'s ``_INTERNAL`` (values) and ``_INTERNAL_MODULES`` (keys)."""
+    out: set[str] = set()
+    for node in ast.parse(init.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if node.targets[0].id == "_INTERNAL":
+                for group in _literal(node.value).values():
+                    out.update(str(n) for n in group)  # type: ignore[attr-defined]
+            elif node.targets[0].id == "_INTERNAL_MODULES":
+                out.update(str(k) for k in _literal(node.value))
+    return out
+
+
+def plan(root: Path) -> tuple[dict[str, str], list[tuple[Path, Path]], dict[str, dict[str, str]], set[str]]:
+    """(old dotted → new dotted for every private module, files to move, exports of each stage, every private
+    module of a stage after the moves)."""
     mapping: dict[str, str] = {}
     moves: list[tuple[Path, Path]] = []
     exports: dict[str, dict[str, str]] = {}
+    private: set[str] = set()
     for stage, folder in stages(root).items():
         exports[stage] = exported(folder / "__init__.py")
+        hidden = internal_names(folder / "__init__.py")  # names already exposed to other stages: not modules
         for path in sorted(folder.glob("*.py")):
             name = path.stem
             if name == "__init__" or name == "__main__":
                 continue
             if name.startswith("_"):
+                private.add(f"clfeval.{stage}.{name}")
                 bare = name[1:]
                 # an old reference to an already private module (a branch merged after the first run)
                 if bare and not bare.startswith("_") and not (folder / f"{bare}.py").exists() \
-                        and bare not in exports[stage] and f"clfeval.{stage}.{bare}" not in PUBLIC:
+                        and bare not in exports[stage] and bare not in hidden \
+                        and f"clfeval.{stage}.{bare}" not in PUBLIC:
                     mapping[f"clfeval.{stage}.{bare}"] = f"clfeval.{stage}.{name}"
                 continue
             if f"clfeval.{stage}.{name}" in PUBLIC:
                 continue
             mapping[f"clfeval.{stage}.{name}"] = f"clfeval.{stage}._{name}"
+            private.add(f"clfeval.{stage}._{name}")
             moves.append((path, path.with_name(f"_{name}.py")))
-    return mapping, moves, exports
+    return mapping, moves, exports, private
 
 
 def move(root: Path, moves: list[tuple[Path, Path]], dry: bool) -> None:
@@ -150,6 +169,17 @@ def rewrite_text(text: str, mapping: dict[str, str]) -> str:
     return paths.sub(lambda m: mapping[m.group(1).replace("/", ".")].replace(".", "/") + m.group(2), text)
 
 
+def module_imports_in_text(text: str, mapping: dict[str, str]) -> str:
+    """``from clfeval.x import y [as z]`` → ``from clfeval.x import _y as y|z`` for a renamed module y."""
+    def repl(m: re.Match[str]) -> str:
+        new = mapping.get(f"clfeval.{m.group(1)}.{m.group(2)}")
+        if new is None:
+            return m.group(0)
+        return f"from clfeval.{m.group(1)} import {new.rsplit('.', 1)[1]} as {m.group(3) or m.group(2)}"
+
+    return re.sub(r"from clfeval\.(\w+) import (\w+)(?: as (\w+))?(?![\w,(])", repl, text)
+
+
 def public_imports_in_markdown(text: str, exports: dict[str, dict[str, str]]) -> str:
     """``from clfeval.x._y import a, b`` → ``from clfeval.x import a, b`` when x exports a and b from _y."""
     def repl(m: re.Match[str]) -> str:
@@ -167,23 +197,55 @@ def public_imports_in_markdown(text: str, exports: dict[str, dict[str, str]]) ->
 # --- Python imports ------------------------------------------------------------------------------------------------
 
 class Internal:
-    """What each stage ``__init__`` must expose to other stages: names (from modules) and module objects."""
+    """What each stage ``__init__`` must expose to other stages: names (from modules) and module objects.
 
-    def __init__(self, exports: dict[str, dict[str, str]]) -> None:
-        self.exports = exports
+    Two modules that bind the same name are the same source when one imports it from the other (a re-export,
+    followed statically through the files); otherwise the import is left for a person."""
+
+    def __init__(self, root: Path, exports: dict[str, dict[str, str]], mapping: dict[str, str]) -> None:
+        self.root = root
+        self.mapping = mapping
+        self.exports = {s: {n: mapping.get(m, m) for n, m in e.items()} for s, e in exports.items()}
         self.names: dict[str, dict[str, str]] = {}    # stage → name → module
         self.modules: dict[str, dict[str, str]] = {}  # stage → alias → module
         self.problems: list[str] = []
+        self._trees: dict[str, ast.Module | None] = {}
+
+    def _tree(self, module: str) -> ast.Module | None:
+        if module not in self._trees:
+            base = self.root / "src" / Path(*module.split("."))
+            path = base.with_suffix(".py") if base.with_suffix(".py").exists() else base / "__init__.py"
+            try:
+                self._trees[module] = ast.parse(path.read_text(encoding="utf-8"))
+            except (OSError, SyntaxError):
+                self._trees[module] = None
+        return self._trees[module]
+
+    def source(self, module: str, name: str, depth: int = 0) -> str:
+        """The module that defines ``name`` as bound in ``module`` (following top-level ``from M import name``)."""
+        tree = self._tree(module)
+        if tree is None or depth > 10:
+            return module
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                for a in node.names:
+                    if (a.asname or a.name) == name and a.name == name:
+                        return self.source(self.mapping.get(node.module, node.module), name, depth + 1)
+        return module
 
     def add_name(self, stage: str, name: str, module: str, where: str) -> bool:
         exp = self.exports.get(stage, {})
-        if exp.get(name) == module:
-            return True
+        mine = self.source(module, name)
         if name in exp:
-            self.problems.append(f"{where}: {name} of {module} is also exported by clfeval.{stage} from {exp[name]}")
+            if self.source(exp[name], name) == mine:
+                return True
+            self.problems.append(f"{where}: {name} of {module} is not the {name} that clfeval.{stage} exports "
+                                 f"(from {exp[name]})")
             return False
         have = self.names.setdefault(stage, {}).get(name)
-        if have not in (None, module) or name in self.modules.get(stage, {}):
+        if have is not None and self.source(have, name) == mine:
+            return True
+        if have is not None or name in self.modules.get(stage, {}):
             self.problems.append(f"{where}: clfeval.{stage} would expose {name} from {have} and from {module}")
             return False
         self.names[stage][name] = module
@@ -266,10 +328,20 @@ def rewrite_python(path: Path, text: str, root: Path, mapping: dict[str, str], p
     where = f"{path.relative_to(root)}"
 
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and in_src and mine is not None:
+        if isinstance(node, ast.Import) and in_src and mine is not None and internal is not None:
             for a in node.names:
                 target_stage = stage_of(a.name)
-                if internal is not None and a.name in private and target_stage != mine and node.lineno not in guarded:
+                if a.name not in private or target_stage in (None, mine) or node.lineno in guarded:
+                    continue
+                side_effect = "noqa: F401" in lines[node.lineno - 1] and len(node.names) == 1 and not a.asname
+                bare = a.name.rsplit(".", 1)[1][1:]
+                if (side_effect or a.asname) and target_stage is not None \
+                        and internal.add_module(target_stage, bare, a.name, where):
+                    start = offsets[node.lineno - 1] + node.col_offset
+                    end = offsets[(node.end_lineno or node.lineno) - 1] + (node.end_col_offset or 0)
+                    edits.append((start, end, f"from clfeval.{target_stage} import {bare}"
+                                              + (f" as {a.asname}" if a.asname and a.asname != bare else "")))
+                else:
                     internal.problems.append(f"{where}:{node.lineno}: `import {a.name}` across folders: import "
                                              f"the names it needs from clfeval.{target_stage}")
             continue
@@ -289,7 +361,11 @@ def rewrite_python(path: Path, text: str, root: Path, mapping: dict[str, str], p
             renamed: list[tuple[str, str | None]] = []
             for n, a in names:
                 sub = f"clfeval.{target_stage}.{n}"
-                if sub not in mapping:
+                if sub in private and cross and internal is not None \
+                        and internal.add_module(target_stage, n[1:], sub, where):  # `from clfeval.x import _y`
+                    renamed.append((n[1:], a or n))
+                    changed = True
+                elif sub not in mapping:
                     renamed.append((n, a))
                 elif cross and internal is not None and internal.add_module(target_stage, n, mapping[sub], where):
                     renamed.append((n, a))
@@ -364,6 +440,23 @@ def _literal(node: ast.AST) -> dict[str, object]:
     return value if isinstance(value, dict) else {}
 
 
+def _entry(module: str, names: list[str]) -> str:
+    """One ``"module": ("a", "b"),`` line of ``_INTERNAL``, wrapped within 120 columns."""
+    head = f'    "{module}": ('
+    items = [f'"{n}"' for n in names]
+    if len(names) == 1:
+        return f"{head}{items[0]},),\n"
+    out, line = [], head
+    for i, item in enumerate(items):
+        piece = item + (", " if i < len(items) - 1 else "),")
+        if len(line) + len(piece.rstrip()) > 120:
+            out.append(line.rstrip())
+            line = " " * len(head)
+        line += piece
+    out.append(line)
+    return "\n".join(out) + "\n"
+
+
 def update_init(init: Path, stage: str, internal: Internal, dry: bool) -> bool:
     """Write (or extend) ``_INTERNAL`` / ``_INTERNAL_MODULES`` of a stage ``__init__`` and pass them to attach."""
     names = internal.names.get(stage, {})
@@ -389,8 +482,7 @@ def update_init(init: Path, stage: str, internal: Internal, dry: bool) -> bool:
     have_mods.update(mods)
     if not have_names and not have_mods:
         return False
-    body = "_INTERNAL = {\n" + "".join(f"    {m!r}: ({', '.join(repr(n) for n in sorted(ns))},),\n"
-                                       for m, ns in sorted(have_names.items()) if ns) + "}\n"
+    body = "_INTERNAL = {\n" + "".join(_entry(m, sorted(ns)) for m, ns in sorted(have_names.items()) if ns) + "}\n"
     body += "_INTERNAL_MODULES = {\n" + "".join(f"    {a!r}: {m!r},\n" for a, m in sorted(have_mods.items())) + "}\n"
     body = body.replace("'", '"')
     lines = text.splitlines(keepends=True)
@@ -401,9 +493,16 @@ def update_init(init: Path, stage: str, internal: Internal, dry: bool) -> bool:
         new_text = "".join(lines[:start]) + INTERNAL_NOTE + body + "".join(lines[block[1]:])
     else:
         m = re.search(r"^(\S+), __dir__ = _?attach\(__name__, _EXPORTS(?:, \w+)?\)\n", text, flags=re.M)
-        if m is None:
-            raise SystemExit(f"privatize: {init}: no `__getattr__, __dir__ = attach(__name__, _EXPORTS)` line")
-        new_text = text[:m.start()] + INTERNAL_NOTE + body + text[m.start():]
+        if m is not None:
+            new_text = text[:m.start()] + INTERNAL_NOTE + body + text[m.start():]
+        elif re.search(r"^def __getattr__|^__getattr__\b", text, flags=re.M):
+            raise SystemExit(f"privatize: {init} has a __getattr__ of its own: expose {sorted(names)} "
+                             f"{sorted(mods)} by hand")
+        else:  # a package without lazy exports (clfeval.render): a __getattr__ for the internal names only
+            new_text = (text.rstrip("\n") + "\n\n\n" + INTERNAL_NOTE + body
+                        + "__getattr__, _ = _attach_internal(__name__, {}, internal=_INTERNAL, "
+                          "internal_modules=_INTERNAL_MODULES)\n")
+            new_text = _add_import(new_text, "from clfeval.core.lazy import attach as _attach_internal\n")
     new_text = re.sub(r"^(\S+, __dir__ = _?attach\(__name__, _EXPORTS(?:, \w+)?)\)$",
                       r"\1, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)", new_text, flags=re.M)
     if new_text == text:
@@ -411,6 +510,17 @@ def update_init(init: Path, stage: str, internal: Internal, dry: bool) -> bool:
     if not dry:
         init.write_text(new_text, encoding="utf-8")
     return True
+
+
+def _add_import(text: str, line: str) -> str:
+    """``line`` after the last top-level import of a module (once)."""
+    if line in text:
+        return text
+    tree = ast.parse(text)
+    last = max((n.end_lineno or n.lineno for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))),
+               default=0)
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[:last]) + line + "".join(lines[last:])
 
 
 def patch_render(root: Path, mapping: dict[str, str], dry: bool) -> bool:
@@ -447,6 +557,28 @@ def patch_render(root: Path, mapping: dict[str, str], dry: bool) -> bool:
     return True
 
 
+ARCH_ANCHOR = ("        if isinstance(node, ast.ImportFrom) and not node.level and node.module in REEXPORTING:\n"
+               "            for a in node.names:\n")
+ARCH_PATCH = ("        if isinstance(node, ast.ImportFrom) and not node.level and node.module in REEXPORTING:\n"
+              "            if node.module != \"clfeval\" and not name.startswith(node.module + \".\"):\n"
+              "                continue  # across folders a stage's names come from its package (item 1 of issue 23)\n"
+              "            for a in node.names:\n")
+
+
+def patch_architecture(root: Path, dry: bool) -> bool:
+    """tests/test_architecture.py asked code to import from the defining module, never from a package
+    ``__init__``; across folders the package is now the only way (item 1), inside a folder the rule holds."""
+    path = root / "tests" / "test_architecture.py"
+    if not path.exists():
+        return False
+    text = path.read_text(encoding="utf-8")
+    if ARCH_PATCH in text or ARCH_ANCHOR not in text:
+        return False
+    if not dry:
+        path.write_text(text.replace(ARCH_ANCHOR, ARCH_PATCH, 1), encoding="utf-8")
+    return True
+
+
 # --- the run ---------------------------------------------------------------------------------------------------------
 
 def files(root: Path) -> Iterable[Path]:
@@ -475,11 +607,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"privatize: {root} is not the clfeval repository (no src/clfeval/__init__.py)", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    mapping, moves, exports = plan(root)
-    private = set(mapping.values())
+    mapping, moves, exports, private = plan(root)
     move(root, moves, args.dry_run)
     # after the move, paths of the renamed files
-    internal = Internal(exports)
+    internal = Internal(root, exports, mapping)
     changed: list[Path] = []
     for path in files(root):
         if args.dry_run and path in {new for _, new in moves}:
@@ -487,10 +618,12 @@ def main(argv: list[str] | None = None) -> int:
         text = path.read_text(encoding="utf-8")
         new = rewrite_text(text, mapping)
         if path.suffix == ".md":
-            new = public_imports_in_markdown(new, exports)
+            new = public_imports_in_markdown(new, internal.exports)
+        in_src = (root / "src" / "clfeval") in path.parents
         if path.suffix == ".py":
-            in_src = (root / "src" / "clfeval") in path.parents
             new = rewrite_python(path, new, root, mapping, private, internal if in_src else None)
+        if not in_src:  # `from clfeval.x import y` in strings and text (probes of tests, examples)
+            new = module_imports_in_text(new, mapping)
         if new != text:
             changed.append(path)
             if not args.dry_run:
@@ -498,6 +631,7 @@ def main(argv: list[str] | None = None) -> int:
     lazy = patch_lazy(root, args.dry_run)
     inits = [s for s, folder in stages(root).items() if update_init(folder / "__init__.py", s, internal, args.dry_run)]
     render = patch_render(root, mapping, args.dry_run)
+    arch = patch_architecture(root, args.dry_run)
     touched = sorted({p for p in changed if p.suffix == ".py"} | {stages(root)[s] / "__init__.py" for s in inits})
     tool = ruff()
     if tool and touched and not args.dry_run:
@@ -507,6 +641,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{', core/lazy.py taught internal names' if lazy else ''}"
           f"{', internal names exposed by ' + ', '.join(inits) if inits else ''}"
           f"{', render finds its renamed modules' if render else ''}"
+          f"{', tests/test_architecture.py lets other folders import from a package' if arch else ''}"
           f"{' (dry run: nothing written)' if args.dry_run else ''} in {time.perf_counter() - t0:.1f} s")
     for problem in internal.problems:
         print(f"privatize: left for a person: {problem}", file=sys.stderr)
