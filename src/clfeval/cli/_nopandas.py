@@ -15,8 +15,6 @@ anyone can hand it a pandas object. The library itself never does this: a user's
 
 from __future__ import annotations
 
-import dis
-import importlib.abc
 import importlib.machinery
 import os
 import sys
@@ -25,8 +23,6 @@ from types import FrameType, ModuleType
 from typing import Any
 
 __all__ = ["install", "uninstall"]
-
-_IMPORT_NAME = dis.opmap.get("IMPORT_NAME", -1)
 
 
 def _package_dir(module: str) -> str | None:
@@ -45,7 +41,7 @@ def _caller(frame: FrameType | None) -> FrameType | None:
     return None
 
 
-class _RefuseImplicitPandas(importlib.abc.MetaPathFinder):
+class _RefuseImplicitPandas:  # a meta path finder (no importlib.abc: it costs the start of every command)
     """Refuses pandas to pyarrow's implicit imports; gets out of the way at the first deliberate one."""
 
     def _implicit(self) -> bool:
@@ -57,8 +53,10 @@ class _RefuseImplicitPandas(importlib.abc.MetaPathFinder):
             dirs = tuple(d for d in (_package_dir("clfeval"), _package_dir("pyarrow")) if d)
             if not dirs or not name.startswith(dirs):
                 return False  # someone else's code: theirs to decide
+            import opcode  # only when pyarrow asks for pandas
+
             code = frame.f_code.co_code
-            return frame.f_lasti < 0 or code[frame.f_lasti] != _IMPORT_NAME  # a call into pyarrow, not `import`
+            return frame.f_lasti < 0 or code[frame.f_lasti] != opcode.opmap["IMPORT_NAME"]  # a call, not `import`
         except Exception:  # noqa: BLE001 - when in doubt, let the import happen
             return False
 
@@ -71,7 +69,7 @@ class _RefuseImplicitPandas(importlib.abc.MetaPathFinder):
         uninstall()  # a deliberate import: from now on pandas is pandas, and pyarrow hears of it once it is loaded
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
-            spec.loader = _ThenTellPyarrow(spec.loader)
+            spec.loader = _ThenTellPyarrow(spec.loader)  # type: ignore[assignment]
         return spec
 
 
@@ -86,7 +84,7 @@ def _tell_pyarrow() -> None:
             pass
 
 
-class _ThenTellPyarrow(importlib.abc.Loader):
+class _ThenTellPyarrow:  # a loader
     """pandas' own loader, then :func:`_tell_pyarrow`."""
 
     def __init__(self, loader: Any) -> None:
