@@ -187,6 +187,9 @@ def console_main() -> None:
     """
     import os
 
+    from clfeval.cli._nopandas import install
+
+    install()
     try:
         main()
         code = 0

@@ -322,7 +322,7 @@ def _spool_at(ctx: click.Context | None) -> int:
     memory = ctx.params.get("memory") if ctx is not None else None
     if memory is None:
         return SPOOL_AT
-    from clfeval.scores.external import parse_memory
+    from clfeval.core.validation import parse_memory
 
     return max(1 << 16, min(SPOOL_AT, parse_memory(memory) // 4))
 

@@ -23,7 +23,7 @@ def memory_option(help: str = MEMORY_HELP) -> Callable[[Callable[..., Any]], Cal
 def _keep_memory(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Keep the budget for the readers (the largest CSV block: min(256 MiB, --memory / 4)); a bad value is
     refused later, by the command (check_memory)."""
-    from clfeval.scores.external import parse_memory
+    from clfeval.core.validation import parse_memory
 
     if value is not None:
         try:

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import functools
 import numbers
-import platform
+import os
+import re
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -41,8 +43,54 @@ ALWAYS = ("numpy", "scipy", "pyarrow")
 OPTIONAL = ("scikit-learn", "PyStemmer")
 
 
+def _normal(name: str) -> str:
+    """A distribution's name as its ``.dist-info`` directory spells it (PEP 503 / 427: ``scikit-learn`` →
+    ``scikit_learn``), lower case."""
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+@functools.cache
+def _dist_infos(entry: str) -> dict[str, str]:
+    """``{normalised name: metadata directory}`` of one ``sys.path`` entry (first seen wins)."""
+    out: dict[str, str] = {}
+    try:
+        names = sorted(os.listdir(entry or "."))
+    except OSError:
+        return out
+    for name in names:
+        if name.endswith(".dist-info"):
+            out.setdefault(_normal(name[:-len(".dist-info")].split("-")[0]), os.path.join(entry or ".", name))
+    return out
+
+
+def _metadata_version(directory: str) -> str | None:
+    try:
+        with open(os.path.join(directory, "METADATA"), encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("Version:"):
+                    return line[len("Version:"):].strip()
+                if not line.strip():  # the end of the headers
+                    break
+    except OSError:
+        pass
+    return None
+
+
 @functools.cache
 def _dist_version(dist: str) -> str | None:
+    """The installed version of a distribution: read from the first ``sys.path`` entry holding its
+    ``.dist-info`` (as :func:`importlib.metadata.version` does, without importing it: it costs a command's start);
+    anything unusual (an egg, a zip, no such directory) asks :mod:`importlib.metadata`."""
+    key = _normal(dist)
+    for entry in sys.path:
+        if not isinstance(entry, str) or entry.endswith(".zip"):
+            continue
+        directory = _dist_infos(entry).get(key)
+        if directory is not None:
+            found = _metadata_version(directory)
+            if found:
+                return found
+            break
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -61,7 +109,7 @@ def versions(uses: Sequence[str] = ()) -> dict[str, str]:
     ...
     ValueError: unknown optional library 'no-such-distribution'; expected one of scikit-learn, PyStemmer
     """
-    out = {"python": platform.python_version(), "clfeval": __version__}
+    out = {"python": sys.version.split()[0], "clfeval": __version__}
     for dist in ALWAYS:
         out[dist] = _dist_version(dist) or "not installed"
     for dist in uses:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from typing import Any
 
 import numpy as np
@@ -22,12 +23,16 @@ __all__ = [
     "check_probability",
     "MAX_SAMPLES",
     "MEMORY_BUDGET",
+    "MIN_MEMORY",
+    "parse_memory",
 ]
 
 MAX_SAMPLES = 1_000_000
 """Most resampling replicates (``samples``, ``--samples``): every replicate's value is kept for the intervals."""
 
 MEMORY_BUDGET = 1 << 30
+#: The smallest budget accepted (tests force spilling with it).
+MIN_MEMORY = 1 << 12
 """Bytes that the arrays one result keeps (replicate values, count tables) may take: 1 GiB."""
 
 
@@ -159,3 +164,28 @@ def check_rng(seed: Any) -> np.random.Generator:
         raise UsageError(lambda name: f"option {name} must be a non-negative integer (or a numpy Generator); got "
                                       f"{seed!r}.", params=["seed"])
     return np.random.default_rng(int(seed))
+
+
+_UNITS = {"": 1, "b": 1, "k": 10 ** 3, "kb": 10 ** 3, "kib": 1 << 10, "m": 10 ** 6, "mb": 10 ** 6, "mib": 1 << 20,
+          "g": 10 ** 9, "gb": 10 ** 9, "gib": 1 << 30, "t": 10 ** 12, "tb": 10 ** 12, "tib": 1 << 40}
+
+
+def parse_memory(value: Any) -> int:
+    """A memory budget in bytes from an int or text such as ``"1GB"``, ``"512MiB"``, ``"2e9"``.
+
+    >>> parse_memory("1GB"), parse_memory("512MiB"), parse_memory(4096)
+    (1000000000, 536870912, 4096)
+    """
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        n = int(value)
+    else:
+        m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][0-9]+)?)\s*([A-Za-z]*)\s*", str(value))
+        unit = m.group(2).lower() if m else None
+        if m is None or unit not in _UNITS:
+            raise UsageError(lambda name: f"option {name} must be a size such as 1GB, 512MB or 2GiB (bytes without a "
+                                          f"unit); got {value!r}.", params=["memory"])
+        n = int(float(m.group(1)) * _UNITS[unit])
+    if n < MIN_MEMORY:
+        raise UsageError(lambda name: f"option {name} must be at least {MIN_MEMORY} bytes; got {n}.",
+                         params=["memory"])
+    return n

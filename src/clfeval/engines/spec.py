@@ -45,7 +45,7 @@ class Local:
 
     @property
     def budget(self) -> int:
-        from clfeval.scores.external import parse_memory
+        from clfeval.core.validation import parse_memory
 
         return parse_memory(self.memory)
 

@@ -148,6 +148,35 @@ def _part(table: Any, columns: list[int]) -> Any:
     return part
 
 
+class _Widths:
+    """Natural widths of parts of a table (column 0 and consecutive columns), from each column measured once per
+    role — first, in the middle, last — as rich measures them (``Table._measure_column``; the padding of a cell
+    depends on the role), plus the part's borders (``Table._extra_width``). Equal to measuring each part
+    (:func:`_natural`) for tables without a fixed or minimum width, which are measured whole instead."""
+
+    def __init__(self, console: Any, table: Any) -> None:
+        self.console, self.table = console, table
+        self.options = console.options.update(width=100_000)
+        self.cache: dict[tuple[int, str], int] = {}
+        self.exact = table.width is not None or table.min_width is not None
+
+    def column(self, i: int, role: str) -> int:
+        key = (i, role)
+        if key not in self.cache:
+            cols = {"first": [i, i], "middle": [0, i, 0], "last": [0, i]}[role]
+            part = _part(self.table, cols)
+            where = {"first": 0, "middle": 1, "last": 1}[role]
+            self.cache[key] = part._measure_column(self.console, self.options, part.columns[where]).maximum
+        return self.cache[key]
+
+    def __call__(self, columns: list[int]) -> int:
+        if self.exact or len(columns) < 2:
+            return _natural(self.console, _part(self.table, columns))
+        extra = _part(self.table, columns)._extra_width
+        inner = sum(self.column(i, "middle") for i in columns[1:-1])
+        return self.column(columns[0], "first") + inner + self.column(columns[-1], "last") + extra
+
+
 def fold(console: Any, table: Any, width: int) -> list[Any]:
     """A table that fits ``width`` columns: whole when it fits; else folded into parts of consecutive columns,
     each repeating the first column (the row names), so that every number is printed whole. A first column too
@@ -155,10 +184,11 @@ def fold(console: Any, table: Any, width: int) -> list[Any]:
     """
     if _natural(console, table) <= width or len(table.columns) < 3:
         return [table]
+    natural = _Widths(console, table)
     parts: list[list[int]] = []
     current = [0]
     for i in range(1, len(table.columns)):
-        if len(current) > 1 and _natural(console, _part(table, current + [i])) > width:
+        if len(current) > 1 and natural(current + [i]) > width:
             parts.append(current)
             current = [0]
         current.append(i)

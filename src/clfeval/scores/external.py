@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -53,7 +52,7 @@ import numpy as np
 
 from clfeval.core.metrics import ClassCounts, cut_counts
 from clfeval.core.ranksummary import EXACT_CUTS_MAX, RankingSummary
-from clfeval.core.validation import MEMORY_BUDGET
+from clfeval.core.validation import MEMORY_BUDGET, MIN_MEMORY, parse_memory  # noqa: F401 - re-exported
 from clfeval.errors import DataError, UsageError
 from clfeval.io.outputs import checkpoint, deferred_signals
 from clfeval.io.spill import make_spill_directory, remove_spill_directory
@@ -66,37 +65,10 @@ __all__ = ["DEFAULT_MEMORY", "parse_memory", "SpillSpace", "RankingStore", "Rank
 
 #: The default memory budget: 1 GiB (the one budget of every spill: rankings, id partitions, standard input).
 DEFAULT_MEMORY = MEMORY_BUDGET
-#: The smallest budget accepted (tests force spilling with it).
-MIN_MEMORY = 1 << 12
 #: Bytes of budget per buffered score (8 while buffered, 8 more while a run is sorted, headroom for a batch).
 BUFFER_BYTES_PER_ITEM = 24
 #: Bytes of budget per item of the range being merged (its scores, run-length codes, offsets, temporaries).
 RANGE_BYTES_PER_ITEM = 96
-
-_UNITS = {"": 1, "b": 1, "k": 10 ** 3, "kb": 10 ** 3, "kib": 1 << 10, "m": 10 ** 6, "mb": 10 ** 6, "mib": 1 << 20,
-          "g": 10 ** 9, "gb": 10 ** 9, "gib": 1 << 30, "t": 10 ** 12, "tb": 10 ** 12, "tib": 1 << 40}
-
-
-def parse_memory(value: Any) -> int:
-    """A memory budget in bytes from an int or text such as ``"1GB"``, ``"512MiB"``, ``"2e9"``.
-
-    >>> parse_memory("1GB"), parse_memory("512MiB"), parse_memory(4096)
-    (1000000000, 536870912, 4096)
-    """
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        n = int(value)
-    else:
-        m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][0-9]+)?)\s*([A-Za-z]*)\s*", str(value))
-        unit = m.group(2).lower() if m else None
-        if m is None or unit not in _UNITS:
-            raise UsageError(lambda name: f"option {name} must be a size such as 1GB, 512MB or 2GiB (bytes without a "
-                                          f"unit); got {value!r}.", params=["memory"])
-        n = int(float(m.group(1)) * _UNITS[unit])
-    if n < MIN_MEMORY:
-        raise UsageError(lambda name: f"option {name} must be at least {MIN_MEMORY} bytes; got {n}.",
-                         params=["memory"])
-    return n
-
 
 # --- runs: sorted score arrays, in memory or in a file ------------------------------------
 

@@ -47,9 +47,9 @@ def mcnemar_lower(n_ab: int, n_ba: int, alpha: float) -> float:
     """
     if n_ab == 0:
         return 0.0
-    from scipy.stats import beta
+    from clfeval.significance.binomial import beta_ppf
 
-    return float(beta.ppf(alpha, n_ab, n_ba + 1))
+    return beta_ppf(alpha, n_ab, n_ba + 1)
 
 
 def test_bound(test: str, gains: np.ndarray, gain: float, *, alpha: float, tol: float, higher: bool,

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from clfeval.core.validation import check_positive_int
+from clfeval.significance.binomial import binom_test, chi2_sf_1
 
 __all__ = ["mcnemar", "holm", "benjamini_yekutieli"]
 
@@ -39,18 +40,16 @@ def mcnemar(n_ab: int, n_ba: int) -> dict[str, Any]:
     >>> round(r["p_value"], 4), round(r["p_value_two_sided"], 4), round(r["chi2"], 4)
     (0.0327, 0.0654, 3.2727)
     """
-    from scipy.stats import binomtest, chi2
-
     n_ab = check_positive_int(n_ab, option="n_ab", minimum=0)
     n_ba = check_positive_int(n_ba, option="n_ba", minimum=0)
     m = n_ab + n_ba
     if m == 0:
         return {"n_ab": 0, "n_ba": 0, "p_value": 1.0, "p_value_two_sided": 1.0, "chi2": math.nan, "chi2_p_value": 1.0}
-    one = float(binomtest(n_ab, m, 0.5, alternative="greater").pvalue)
-    two = float(binomtest(n_ab, m, 0.5, alternative="two-sided").pvalue)
+    one = binom_test(n_ab, m, 0.5, "greater")
+    two = binom_test(n_ab, m, 0.5, "two-sided")
     stat = max(0, abs(n_ab - n_ba) - 1) ** 2 / m
     return {"n_ab": n_ab, "n_ba": n_ba, "p_value": one, "p_value_two_sided": two, "chi2": float(stat),
-            "chi2_p_value": float(chi2.sf(stat, 1))}
+            "chi2_p_value": chi2_sf_1(stat)}
 
 
 def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:

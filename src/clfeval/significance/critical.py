@@ -17,13 +17,9 @@ import math
 
 import numpy as np
 
+from clfeval.significance import binomial
+
 __all__ = ["critical_values"]
-
-
-def _binom():  # scipy is imported when a power is computed, not when clfeval starts
-    from scipy.stats import binom
-
-    return binom
 
 
 def _ndtri(x: float) -> float:
@@ -48,7 +44,7 @@ def critical_values(d: np.ndarray, a: float) -> np.ndarray:
     lo = np.maximum(hi - 1, 0)
 
     def tail(c: np.ndarray, dd: np.ndarray) -> np.ndarray:  # P(X ≥ c)
-        return _binom().sf(c - 1, dd, 0.5)
+        return binomial.sf(c - 1, dd, 0.5)
 
     step = np.ones_like(d)
     while True:  # widen: lo falls to 0 at worst, hi rises to d + 1 at worst

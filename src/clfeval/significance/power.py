@@ -62,6 +62,7 @@ from clfeval.core.scoring import scalar_metric
 from clfeval.core.tables import confusion_table, joint_table
 from clfeval.core.validation import check_beta, check_positive_int, check_range, check_rng, check_zero_division
 from clfeval.errors import DataError, UsageError
+from clfeval.significance import binomial
 from clfeval.significance.comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
 from clfeval.significance.critical import critical_values
 from clfeval.significance.paired import bootstrap_distribution
@@ -76,12 +77,6 @@ _SCAN_LIMIT = 2_000_000  # most values of n scanned one by one
 _NOT_MONOTONE = ("Exact-test power is not monotone in n (it saw-tooths as the critical value jumps): the n reported "
                  "is the smallest n whose exact power reaches the target; a larger n can fall short again, so the n "
                  "from which power stays at or above the target is given beside it.")
-
-
-def _binom():  # scipy is imported when a power is computed, not when clfeval starts
-    from scipy.stats import binom
-
-    return binom
 
 
 def ndtri(x):  # the standard normal quantile (scipy.special.ndtri), imported on first use
@@ -130,9 +125,9 @@ class _Exact:
 
     def reject(self, d: np.ndarray, c: np.ndarray, pi: float) -> np.ndarray:
         """g(d) = P(reject | D = d) for X ~ Bin(d, π)."""
-        g = _binom().sf(c - 1, d, pi)
+        g = binomial.sf(c - 1, d, pi)
         if self.alternative == "two-sided":
-            g = g + _binom().cdf(d - c, d, pi)
+            g = g + binomial.cdf(d - c, d, pi)
         return g
 
     def extend(self, top: int) -> None:
@@ -147,8 +142,8 @@ class _Exact:
         self.g = np.concatenate([self.g, self.reject(d, c, self.pi)])
 
     def window(self, n: int) -> tuple[int, int]:
-        lo = int(_binom().ppf(_EPS, n, self.p)) if self.p < 1 else n
-        hi = int(_binom().isf(_EPS, n, self.p)) if self.p < 1 else n
+        lo = int(binomial.ppf(_EPS, n, self.p)) if self.p < 1 else n
+        hi = int(binomial.isf(_EPS, n, self.p)) if self.p < 1 else n
         return max(0, lo - 1), min(n, hi + 1)
 
     def expect(self, n: int, table: np.ndarray | None = None) -> float:
@@ -158,20 +153,20 @@ class _Exact:
         if table is None:
             table = np.maximum.accumulate(self.g[:hi + 1])
         d = np.arange(lo, hi + 1)
-        return float(np.dot(_binom().pmf(d, n, self.p), table[lo:hi + 1]))
+        return float(np.dot(binomial.pmf(d, n, self.p), table[lo:hi + 1]))
 
     def power_at(self, n: int, pi: float) -> float:
         """Exact power at n for another π (critical values from the tables)."""
         lo, hi = self.window(n)
         self.extend(hi)
         d = np.arange(lo, hi + 1)
-        return float(np.dot(_binom().pmf(d, n, self.p), self.reject(d, self.c[lo:hi + 1], pi)))
+        return float(np.dot(binomial.pmf(d, n, self.p), self.reject(d, self.c[lo:hi + 1], pi)))
 
     def scan(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
         """(n, exact power) for n = start..stop, D's distribution stepped n → n + 1 by a Bernoulli(p_d)."""
         lo, hi = self.window(start)
         d = np.arange(lo, hi + 1)
-        pmf = _binom().pmf(d, start, self.p)
+        pmf = binomial.pmf(d, start, self.p)
         ns = np.arange(start, stop + 1)
         out = np.empty(ns.size)
         for i in range(ns.size):
@@ -419,9 +414,8 @@ def mcnemar_power(n_ab: int, n_ba: int, n: int, *, delta: float | None = None, a
                    f"{target:g}")
             undefined.append({"field": "detectable_delta", "reason": why})
         else:
-            from scipy.optimize import brentq
-
-            detectable = p_d * (2 * brentq(lambda pi: model.power_at(n, pi) - target, 0.5, 1.0, xtol=1e-10) - 1)
+            root = binomial.brentq(lambda pi: model.power_at(n, pi) - target, 0.5, 1.0, xtol=1e-10)
+            detectable = p_d * (2 * root - 1)
         if delta is not None:
             if delta > p_d:
                 undefined += [{"field": f, "reason": f"δ = {delta:g} exceeds the discordant share {p_d:.4g}"}
