@@ -8,7 +8,7 @@
   ``$ echo $?`` shows it. A command that exits non-zero must be followed by ``$ echo $?``. Outputs are compared
   after normalising versions, times and the temporary directory; a line ``...`` matches any number of lines.
 * A line ``*Not run by the tests: REASON.*`` right before a block skips that block, with REASON
-  (``tests/test_doc_examples.py`` lists them and holds them to at most ten).
+  (``tests/project/test_docs.py`` lists them and holds them to at most ten).
 
 Python examples and commands of one document share the directory and, for Python, the namespace.
 """
@@ -202,7 +202,8 @@ class PyconParser(PythonCodeBlockParser):
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 #: The README's length limit. A longer README.md is the old manual, which docs/README.next.md (collected here)
-#: replaces: its fragments are not examples, and it is left out until then (tests/test_docs.py says so, skipping).
+#: replaces: its fragments are not examples, and it is left out until then (tests/project/test_docs.py says so,
+#: skipping).
 README_LINES = 200
 
 

@@ -31,7 +31,7 @@ from markdown_it import MarkdownIt
 
 from clfeval.io.csvsafe import MARKER, escape_text, restore_text
 from clfeval.io.readers import read_frame, write_frame
-from clihelp import run
+from tests._helpers.clihelp import run
 
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 

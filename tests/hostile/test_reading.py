@@ -20,7 +20,7 @@ import pytest
 from sklearn.metrics import accuracy_score, f1_score
 
 from clfeval.cli import cli
-from clihelp import run
+from tests._helpers.clihelp import run
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 

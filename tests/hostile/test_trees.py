@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from clihelp import run
+from tests._helpers.clihelp import run
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
