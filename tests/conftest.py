@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-
 if TYPE_CHECKING:
     from clfeval.text.datasets import Story
 

@@ -25,3 +25,11 @@ def run(*args: str) -> Result:
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     return Result(code, out.getvalue(), err.getvalue())
+
+
+def assert_clean_error(res, code: int, *needles: str) -> None:
+    assert res.code == code, (res.code, res.err)
+    assert res.out == ""
+    assert "Traceback" not in res.err
+    for n in needles:
+        assert n in res.err, (n, res.err)

@@ -19,9 +19,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from tests._helpers.clihelp import run
 from clfeval.render._util import num
 from clfeval.render.significance import p_text
+from tests._helpers.clihelp import run
 
 #: Labels that must show as typed, never run or interpreted (HTML, SVG, mathtext, legend conventions).
 HOSTILE = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "$x^2$", "_under"]
@@ -82,7 +82,7 @@ def _files(root: Path) -> dict[str, Path]:
         f[name] = _write_csv(root / f"{name}.csv", ["gold", "pred"] + [f"p:{x}" for x in ml_labels],
                              [["|".join(t), "|".join(p), *(round(float(sc[x][i]), 6) for x in ml_labels)]
                               for i, (t, p) in enumerate(zip(sets, pred))])
-    from tests.cli.test_cli_experiments import make_data
+    from tests._helpers.news import make_data
 
     f["news"] = make_data(root / "news.csv", n=240, seed=5)
     # clfeval rank: a wide table, one column per system (hostile system names), 12 data sets

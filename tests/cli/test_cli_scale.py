@@ -10,10 +10,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests._helpers.clihelp import run
-from tests.cli.test_cli_scores import assert_clean_error
-
 import clfeval
+from tests._helpers.clihelp import assert_clean_error, run
 
 LABELS = np.array(["cat", "dog", "eel"])
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests._helpers.clihelp import run
+from tests._helpers.clihelp import assert_clean_error, run
 
 TEST = [("1", "spam", "0.9"), ("2", "ham", "0.6"), ("3", "spam", "0.7"), ("4", "ham", "0.2")]
 DEV = [("a", "spam", "0.8"), ("b", "spam", "0.4"), ("c", "ham", "0.3"), ("d", "ham", "0.1")]
@@ -16,14 +16,6 @@ DEV = [("a", "spam", "0.8"), ("b", "spam", "0.4"), ("c", "ham", "0.3"), ("d", "h
 def write(path: Path, rows, header=("id", "gold", "score")) -> Path:
     path.write_text(",".join(header) + "\n" + "".join(",".join(r) + "\n" for r in rows))
     return path
-
-
-def assert_clean_error(res, code: int, *needles: str) -> None:
-    assert res.code == code, (res.code, res.err)
-    assert res.out == ""
-    assert "Traceback" not in res.err
-    for n in needles:
-        assert n in res.err, (n, res.err)
 
 
 # --- report with scores --------------------------------------------------------------

@@ -11,11 +11,11 @@ import pytest
 from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 
-from tests._helpers.clihelp import run
 from clfeval import compare
 from clfeval.significance.classic import holm
 from clfeval.significance.delong import delong_auc, delong_ovr, delong_test
 from clfeval.significance.power import mcnemar_power
+from tests._helpers.clihelp import run
 
 
 def scored(n=400, seed=0, strength=(1.2, 0.8)):

@@ -9,7 +9,7 @@ import pytest
 import scipy
 
 from tests._helpers.clihelp import run
-from tests.significance.test_rank import DATASETS, SYSTEMS, TABLE6
+from tests._helpers.demsar import DATASETS, SYSTEMS, TABLE6
 
 
 @pytest.fixture

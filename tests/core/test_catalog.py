@@ -15,17 +15,30 @@ import warnings
 
 import numpy as np
 import pytest
-from sklearn.metrics import (accuracy_score, average_precision_score, balanced_accuracy_score, brier_score_loss,
-                             class_likelihood_ratios, cohen_kappa_score, hamming_loss, jaccard_score, log_loss,
-                             matthews_corrcoef, mean_absolute_error, precision_recall_fscore_support, precision_score,
-                             recall_score, roc_auc_score)
+from sklearn.metrics import (
+    accuracy_score,
+    average_precision_score,
+    balanced_accuracy_score,
+    brier_score_loss,
+    class_likelihood_ratios,
+    cohen_kappa_score,
+    hamming_loss,
+    jaccard_score,
+    log_loss,
+    matthews_corrcoef,
+    mean_absolute_error,
+    precision_recall_fscore_support,
+    precision_score,
+    recall_score,
+    roc_auc_score,
+)
 
 import clfeval
 from clfeval.core import catalog
-from tests._helpers.partial_auc_oracle import partial_auc
-from clfeval.evaluate.intervals import ItemPatterns, replicate_leaves
 from clfeval.core.metrics import TableStats
+from clfeval.evaluate.intervals import ItemPatterns, replicate_leaves
 from clfeval.evaluate.reports import report_from_table
+from tests._helpers.partial_auc_oracle import partial_auc
 
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning",
                                         "ignore::RuntimeWarning")

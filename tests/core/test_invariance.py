@@ -31,7 +31,6 @@ from clfeval import (
     report_from_table,
 )
 from clfeval.core.labels import label_str
-
 from tests._helpers._strategies import ZERO_DIVISIONS, multilabel_cases, same, single_label_cases
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

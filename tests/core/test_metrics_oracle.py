@@ -57,8 +57,14 @@ from clfeval.core import catalog
 from clfeval.core import metrics as M
 from clfeval.core.scoring import scalar_metric
 from clfeval.core.tables import MultilabelTable, confusion_table
-
-from tests._helpers._strategies import ZERO_DIVISIONS, assert_same, by_string, multilabel_cases, same, single_label_cases
+from tests._helpers._strategies import (
+    ZERO_DIVISIONS,
+    assert_same,
+    by_string,
+    multilabel_cases,
+    same,
+    single_label_cases,
+)
 
 SKLEARN_ORACLE_VERSION = "1.9.1"
 

@@ -27,7 +27,6 @@ from clfeval import (
     multilabel_table,
 )
 from clfeval.core.labels import encode_pair
-
 from tests._helpers._strategies import multilabel_cases, single_label_cases
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -21,13 +21,13 @@ pytest.importorskip("distributed")
 dd = pytest.importorskip("dask.dataframe")
 
 import clfeval  # noqa: E402
-from clfeval.significance.paired import compare as in_memory_compare  # noqa: E402
-from clfeval.evaluate.reports import report as in_memory_report  # noqa: E402  (the in-memory step: no engine block)
 from clfeval import dask as cd  # noqa: E402
 from clfeval.core import catalog  # noqa: E402
 from clfeval.errors import DataError  # noqa: E402
+from clfeval.evaluate.reports import report as in_memory_report  # noqa: E402  (the in-memory step: no engine block)
 from clfeval.scores.binned import RowSample, ScoreHistogram, quantile_binning  # noqa: E402
 from clfeval.scores.curves import ranking  # noqa: E402
+from clfeval.significance.paired import compare as in_memory_compare  # noqa: E402
 
 LABELS = ["cat", "dog", "eel", "fox"]
 

@@ -16,13 +16,14 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from tests._helpers.clihelp import run  # noqa: E402
-from tests.cli.test_cli_scores import assert_clean_error  # noqa: E402
-
 from clfeval import dask as cd  # noqa: E402
-from clfeval.errors import DataError  # noqa: E402
 from clfeval.dask.thresholds import DaskRanking  # noqa: E402
+from clfeval.errors import DataError  # noqa: E402
 from clfeval.scores.thresholds import choose_threshold, choose_threshold_batches, choose_threshold_filled  # noqa: E402
+from tests._helpers.clihelp import (
+    assert_clean_error,  # noqa: E402
+    run,  # noqa: E402
+)
 
 OBJECTIVES = ["f1", "f2", "cost", "precision>=0.8", "recall>=0.9"]
 

@@ -208,11 +208,11 @@ def _wait_for_tasks(address, job, timeout=90.0):
 
 def test_a_scheduler_lost_mid_run_is_exit_2_without_output(tmp_path):
     """A scheduler of our own (127.0.0.1) killed while the job runs: exit 2, 'the Dask cluster was lost'."""
+    import socket
+
     import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
-
-    import socket
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

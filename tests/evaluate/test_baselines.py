@@ -26,7 +26,6 @@ from sklearn.metrics import precision_recall_fscore_support
 
 import clfeval
 from clfeval.evaluate.baselines import majority_index, majority_table, stratified_table, uniform_table
-
 from tests._helpers._strategies import ZERO_DIVISIONS, assert_same, single_label_cases
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

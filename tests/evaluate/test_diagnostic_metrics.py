@@ -19,7 +19,6 @@ from sklearn.metrics import class_likelihood_ratios
 import clfeval
 from clfeval.core import catalog
 from clfeval.render import render
-
 from tests._helpers.clihelp import run
 
 NEW = ("npv", "fnr", "prevalence", "markedness", "lr_plus", "lr_minus", "dor")
@@ -137,8 +136,8 @@ def test_they_are_compared_by_name():
 def test_they_are_reported_by_cv_and_ranked_by_the_run_log(tmp_path):
     from sklearn.neighbors import KNeighborsClassifier
 
-    from clfeval.protocols.api import cross_validate
     from clfeval.evaluate.reports import report_from_table
+    from clfeval.protocols.api import cross_validate
     from clfeval.protocols.runlog import RunLog
 
     rng = np.random.default_rng(2)

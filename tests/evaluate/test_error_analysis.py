@@ -149,8 +149,9 @@ def test_memory_streamed_spooled_and_dask_agree_and_splits_do_not_matter(data, t
 
 
 def test_examples_are_the_bottom_k_of_the_keyed_hash(data):
-    from clfeval.evaluate.errorcount import example_hash
     import hashlib
+
+    from clfeval.evaluate.errorcount import example_hash
 
     r = clfeval.error_analysis(data["gold"], data["pred"], text=data["text"], ids=data["id"], seed=4, examples=3)
     cell = r.cell("A", "B")

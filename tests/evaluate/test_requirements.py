@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests._helpers.clihelp import run
 from clfeval.errors import UsageError
 from clfeval.evaluate.reports import report
 from clfeval.evaluate.requirements import check_requirements, parse_requirement
+from tests._helpers.clihelp import run
 
 # 40 mails: 10 spam, 30 ham; 9 spam found, 1 ham flagged as spam, 1 spam missed.
 GOLD = ["spam"] * 10 + ["ham"] * 30

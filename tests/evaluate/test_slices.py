@@ -101,7 +101,7 @@ def test_planted_slice_is_flagged_after_adjustment():
 
 
 def test_tests_against_scipy_and_statsmodels():
-    from scipy.stats import chi2_contingency, fisher_exact
+    from scipy.stats import chi2_contingency
     from statsmodels.stats.multitest import multipletests
 
     t = planted(4_000, seed=5)

@@ -15,7 +15,6 @@ import pytest
 import clfeval
 from clfeval.errors import MissingExtra, UsageError
 from clfeval.render import render
-
 from tests.evaluate.test_slices import planted
 
 

@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score, precision_recall_fscore_support
 
-from tests._helpers.clihelp import run
 from clfeval.core.counting import Counter, JointCounter
 from clfeval.core.labels import MAX_DENSE, MAX_DENSE_JOINT
 from clfeval.core.sparse import SparseConfusionTable, SparseJointTable, cells_of, sparse_of
@@ -23,6 +22,7 @@ from clfeval.core.tables import ConfusionTable, JointTable
 from clfeval.evaluate.reports import report_from_table
 from clfeval.evaluate.streaming import count_batches
 from clfeval.significance.paired import compare
+from tests._helpers.clihelp import run
 
 K = 100_000
 N = 200_000

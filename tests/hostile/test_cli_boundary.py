@@ -95,9 +95,9 @@ def test_messages_name_the_command_line_options(folder, args, wanted, python):
 
 def test_the_library_keeps_its_parameter_names():
     """Library callers see the parameters they passed."""
-    from clfeval.scores.curves import parse_objective
     from clfeval.errors import UsageError
     from clfeval.protocols.api import ThresholdStep
+    from clfeval.scores.curves import parse_objective
 
     with pytest.raises(UsageError, match="option dev_size must be"):
         ThresholdStep.for_objective("f1", dev_size=2)

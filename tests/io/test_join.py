@@ -15,13 +15,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests._helpers.clihelp import run
 from clfeval.errors import DataError
 from clfeval.evaluate.streaming import count_batches
 from clfeval.io.join import Matching, aligned, unique_batches
 from clfeval.io.predictions import iter_predictions
 from clfeval.significance.paired import compare
 from clfeval.significance.streamed import compare_stream
+from tests._helpers.clihelp import run
 
 LABELS = np.array(["news", "sport", "tech"])
 N = 240

@@ -16,10 +16,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests._helpers.clihelp import run
 from clfeval.errors import DataError
 from clfeval.io.join import Matching, aligned
 from clfeval.io.predictions import iter_predictions
+from tests._helpers.clihelp import run
+
 MIN_MEMORY = 1  # the library's smallest budget: every input goes to hash partitions on disk
 BUDGETS = [MIN_MEMORY, 1 << 30]  # spilled, and the default
 

@@ -18,11 +18,11 @@ import pyarrow.parquet as pq
 import pytest
 from sklearn.metrics import confusion_matrix
 
-from tests._helpers.clihelp import run
 from clfeval.evaluate.reports import report
 from clfeval.evaluate.streaming import count_batches
 from clfeval.io.batches import iter_batches
 from clfeval.io.predictions import iter_predictions, read_predictions
+from tests._helpers.clihelp import run
 
 FORMATS = ["csv", "tsv", "jsonl", "parquet"]
 BATCHES = [1, 7, 1 << 20]

@@ -154,7 +154,14 @@ def test_the_readme_deep_imports_are_the_package_names():
     from clfeval.protocols import compare_results, compare_runs, cross_validate, holdout, write_predictions
     from clfeval.protocols.api import cross_validate as deep_cv
     from clfeval.protocols.runcompare import compare_runs as deep_runs
-    from clfeval.significance import curve_bands, cv_compare, delong_auc, interval_width, mcnemar_exact_power, power_compare
+    from clfeval.significance import (
+        curve_bands,
+        cv_compare,
+        delong_auc,
+        interval_width,
+        mcnemar_exact_power,
+        power_compare,
+    )
     from clfeval.significance.curvebands import curve_bands as deep_bands
     from clfeval.significance.cvcompare import cv_compare as deep_cvc
     from clfeval.significance.delong import delong_auc as deep_delong

@@ -55,7 +55,7 @@ def test_the_pages_hold_the_markers_and_no_copy_of_the_tables():
 
 
 def test_the_exit_code_table_is_every_code_the_command_line_returns():
-    from clfeval.cli import EX_SOFTWARE, _HANDLED
+    from clfeval.cli import _HANDLED, EX_SOFTWARE
 
     codes = [c for c, _ in errors.EXIT_CODES]
     assert codes == sorted(set(codes))

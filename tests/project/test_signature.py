@@ -10,8 +10,8 @@ import pytest
 
 import clfeval
 from clfeval.core.catalog import catalogue as clfeval_catalogue
-from clfeval.studies.demo import run_demo
 from clfeval.core.signature import build_signature, versions
+from clfeval.studies.demo import run_demo
 
 BASE = {"python", "clfeval", "numpy", "scipy", "pyarrow"}
 

@@ -13,7 +13,6 @@ from sklearn.metrics import accuracy_score, f1_score
 from sklearn.pipeline import Pipeline
 from sklearn.tree import DecisionTreeClassifier
 
-from tests._helpers.planned import Planned
 from clfeval import report
 from clfeval.errors import DataError, UsageError
 from clfeval.io.readers import read_frame
@@ -23,11 +22,12 @@ from clfeval.protocols.api import (
     cross_validate,
     holdout,
     run_protocol,
-    spread,
     split,
+    spread,
     write_predictions,
 )
 from clfeval.text.models import LogOddsMultinomialNB, make_model, make_vectorizer
+from tests._helpers.planned import Planned
 
 WORDS = {"grain": ["wheat", "corn", "grain", "harvest", "crop"], "oil": ["crude", "oil", "barrel", "opec", "well"],
          "fx": ["dollar", "yen", "currency", "rate", "bank"]}

@@ -12,12 +12,12 @@ import pyarrow as pa
 import pytest
 from scipy import stats
 
-from tests._helpers.clihelp import run
 from clfeval import compare
 from clfeval.errors import DataError
 from clfeval.protocols.runcompare import compare_results, compare_runs
 from clfeval.protocols.runlog import RunLog
-from tests.cli.test_cli_experiments import make_data
+from tests._helpers.clihelp import run
+from tests._helpers.news import make_data
 
 
 def folds(values, n_train=80, n_test=20, metric="macro_f1"):

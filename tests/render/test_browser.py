@@ -32,10 +32,9 @@ import pytest
 pytest.importorskip("matplotlib")
 pytest.importorskip("jinja2")
 
-from tests._helpers.htmlpages import names  # noqa: E402
-
 from clfeval.render import render  # noqa: E402
 from clfeval.render._util import num  # noqa: E402
+from tests._helpers.htmlpages import names  # noqa: E402
 
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

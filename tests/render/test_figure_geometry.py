@@ -84,7 +84,7 @@ def _cases():
     dev = [[x for x in sets_labels if rng.random() < 0.4] for _ in range(200)]
     ms = {x: np.array([rng.random() + 0.6 * (x in t) for t in sets]) for x in sets_labels}
     msd = {x: np.array([rng.random() + 0.6 * (x in t) for t in dev]) for x in sets_labels}
-    from tests.render.test_render_protocols import example_10
+    from tests._helpers.planned import example_10
 
     cases = {
         "confusion-4": (plots.confusion_matrix, _report(4)),

@@ -13,12 +13,11 @@ import pytest
 pytest.importorskip("matplotlib")
 pytest.importorskip("jinja2")
 
-from tests._helpers.clihelp import run  # noqa: E402
-from tests._helpers.htmlpages import HOSTILE  # noqa: E402
-from tests.render.test_html import check_page  # noqa: E402
-
 from clfeval.core import catalog  # noqa: E402
 from clfeval.render.html.glossary import anchor  # noqa: E402
+from tests._helpers.clihelp import run  # noqa: E402
+from tests._helpers.htmlcheck import check_page  # noqa: E402
+from tests._helpers.htmlpages import HOSTILE  # noqa: E402
 
 #: Per page: the figures (inline <svg>) it must hold and section titles (h2, by their start) it must show, in
 #: order — the summary first, then the tables of the text output with their figures, notes, glossary, signature.

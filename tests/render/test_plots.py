@@ -19,9 +19,9 @@ pytest.importorskip("matplotlib")
 import clfeval  # noqa: E402
 from clfeval import plots  # noqa: E402
 from clfeval.core.decimate import ranking_points, replicate_histogram, simplify  # noqa: E402
-from clfeval.scores.curves import Ranking  # noqa: E402
 from clfeval.plots import _mpl  # noqa: E402
 from clfeval.render import to_json  # noqa: E402
+from clfeval.scores.curves import Ranking  # noqa: E402
 
 HOSTILE = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "$x^2$", "_under",
            "a label far too long to be drawn in full inside a figure, really"]
@@ -266,7 +266,7 @@ def test_cv_spread_and_reliability_draw_their_data():
 
 
 def test_phi_delta_of_cross_validation_folds():
-    from tests.render.test_render_protocols import example_10
+    from tests._helpers.planned import example_10
 
     res = example_10()
     fig = plots.phi_delta(res)

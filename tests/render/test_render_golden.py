@@ -19,8 +19,8 @@ import re
 from pathlib import Path
 
 import clfeval
-from clfeval.studies.demo import run_demo
 from clfeval.render import render
+from clfeval.studies.demo import run_demo
 
 GOLDEN = Path(__file__).parents[1] / "_helpers" / "golden"
 

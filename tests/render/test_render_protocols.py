@@ -11,22 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
-from tests._helpers.planned import Planned
-from clfeval.protocols.api import Protocol, run_protocol, split
 from clfeval.render import render
+from tests._helpers.planned import example_10
 
 GOLDEN = Path(__file__).parents[1] / "_helpers" / "golden"
-
-
-def example_10():
-    y = ["a" if i % 3 else "b" for i in range(500)]
-    X = np.array([[i, 1 if lab == "a" else 0] for i, lab in enumerate(y)])
-    protocol = Protocol.kfold(5)
-    plan = {tuple(sorted(f.train.tolist())): set(f.test[: 100 - c].tolist())
-            for f, c in zip(split(protocol, y, seed=4), [82, 80, 84, 81, 83])}
-    return run_protocol(Planned(plan), X, y, protocol=protocol, seed=4, metrics=["accuracy", "macro_f1", "micro_f1"])
 
 
 def _without_versions(text: str) -> str:

@@ -13,8 +13,14 @@ from scipy.stats import ks_2samp
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 from clfeval.errors import DataError, UsageError
-from clfeval.scores.binned import (BinnedJoint, RowSample, ScoreHistogram, histogram_auc, quantile_binning,
-                                   uniform_binning)
+from clfeval.scores.binned import (
+    BinnedJoint,
+    RowSample,
+    ScoreHistogram,
+    histogram_auc,
+    quantile_binning,
+    uniform_binning,
+)
 from clfeval.scores.curves import Ranking
 from clfeval.significance.binnedcompare import compare_binned
 

@@ -9,8 +9,8 @@ import pytest
 from sklearn.metrics import brier_score_loss, log_loss
 
 from clfeval import reliability
-from clfeval.scores.calibration import EPS
 from clfeval.errors import DataError, UsageError
+from clfeval.scores.calibration import EPS
 
 
 def direct(conf, outcome, assign, nbins):

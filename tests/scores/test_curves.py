@@ -12,9 +12,9 @@ from sklearn.metrics import average_precision_score, precision_recall_curve, roc
 from sklearn.preprocessing import label_binarize
 
 import clfeval
+from clfeval.errors import DataError, UsageError
 from clfeval.scores.columns import ScoreSource
 from clfeval.scores.curves import parse_objective, ranking, ranking_ovr
-from clfeval.errors import DataError, UsageError
 
 
 def ranked(positive_ranks, n):

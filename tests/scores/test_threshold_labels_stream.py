@@ -12,11 +12,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests._helpers.clihelp import run
-from tests.cli.test_cli_scores import assert_clean_error
-
 from clfeval.errors import DataError
 from clfeval.scores.thresholds import choose_label_thresholds, choose_label_thresholds_batches
+from tests._helpers.clihelp import assert_clean_error, run
 
 LABS = ["a", "b", "c", "d"]
 

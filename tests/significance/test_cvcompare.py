@@ -11,9 +11,9 @@ import pytest
 from scipy import stats
 
 from clfeval import compare
-from clfeval.significance.cvcompare import cv_compare, five_by_two_cv
 from clfeval.errors import DataError, UsageError
 from clfeval.render import to_json
+from clfeval.significance.cvcompare import cv_compare, five_by_two_cv
 
 
 def records(values, n_train, n_test, repeats=1, metric="macro_f1"):

@@ -11,13 +11,12 @@ import pytest
 from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 
-from clfeval.significance import delong as dl
-from clfeval.significance import midranks
-from clfeval.scores.curves import ranking
 from clfeval.errors import DataError, UsageError
 from clfeval.render import to_json
+from clfeval.scores.curves import ranking
+from clfeval.significance import delong as dl
+from clfeval.significance import midranks
 from clfeval.significance.paired import bootstrap_distribution, holm
-
 
 # --- the O(m·n) reference, written from the definitions --------------------------------
 

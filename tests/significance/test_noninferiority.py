@@ -9,10 +9,12 @@ import math
 import numpy as np
 import pytest
 
-from clfeval.significance.paired import compare  # the in-memory step (no engine block)
 from clfeval.errors import UsageError
 from clfeval.significance.noninferiority import check_margin, noninferiority
-from clfeval.significance.paired import bootstrap_distribution
+from clfeval.significance.paired import (
+    bootstrap_distribution,
+    compare,  # the in-memory step (no engine block)
+)
 
 
 def systems(n, seed, acc_a=0.80, acc_b=0.81):

@@ -13,11 +13,10 @@ import pytest
 from scipy.special import gammaln
 from scipy.stats import binom, binomtest, norm
 
-from clfeval.significance import power as pw
 from clfeval.errors import DataError, UsageError
 from clfeval.render import to_json
+from clfeval.significance import power as pw
 from clfeval.significance.paired import bootstrap_distribution
-
 
 # --- an independent brute force: every (n_AB, n_BA) outcome and scipy's exact test ---------
 

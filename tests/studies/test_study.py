@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tests._helpers.clihelp import run
-from tests._helpers.nltk_stopwords import ENGLISH_179
 
 from clfeval.errors import UsageError
 from clfeval.studies.reuters import PARTS, ReutersStudy, parse_parts, study_steps, study_text
+from tests._helpers.clihelp import run
+from tests._helpers.nltk_stopwords import ENGLISH_179
 
 needs_data = pytest.mark.reuters
 

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests._helpers.clihelp import run
-from tests._helpers.nltk_stopwords import ENGLISH_179
 
 from clfeval.errors import UsageError
 from clfeval.text.datasets import Story, story_text, texts
 from clfeval.text.processing import PRESETS, Processing, parse_processing, stop_words
+from tests._helpers.clihelp import run
+from tests._helpers.nltk_stopwords import ENGLISH_179
 
 needs_data = pytest.mark.reuters
 

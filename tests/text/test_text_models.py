@@ -24,7 +24,6 @@ from clfeval.text.models import (
     make_vectorizer,
 )
 
-
 # --- tokens -----------------------------------------------------------------------------------
 
 def test_tokens_are_lowercase_letter_runs():
