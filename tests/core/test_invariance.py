@@ -16,7 +16,8 @@ only when there is no tie: the tie itself is order-free.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings

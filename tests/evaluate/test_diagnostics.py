@@ -137,7 +137,7 @@ def test_diagnostics_match_a_naive_scan(case) -> None:
         _, i, j = next(p for p in pairs if p[0] == best)  # first in label order
         assert r.most_confused_pair == {"classes": [r.labels[i], r.labels[j]], "errors": int(best),
                                         "a_as_b": int(cm[i, j]), "b_as_a": int(cm[j, i])}
-    cells = sorted(((-cm[i, j], i, j) for i in range(k) for j in range(k) if i != j and cm[i, j] > 0))[:5]
+    cells = sorted((-cm[i, j], i, j) for i in range(k) for j in range(k) if i != j and cm[i, j] > 0)[:5]
     assert r.diagnostics["top_confusions"] == [{"gold": r.labels[i], "pred": r.labels[j], "count": int(-c)} for c, i, j in cells]
 
 
