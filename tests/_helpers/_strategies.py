@@ -66,7 +66,7 @@ def single_label_cases(draw: Any, max_k: int = 50, max_n: int = 150, kinds: tupl
     gold_idx = draw(st.lists(st.sampled_from(gold_pool), min_size=n, max_size=n))
     # None = "predict the gold label" so that tables have a realistic diagonal.
     choice = draw(st.lists(st.one_of(st.none(), st.sampled_from(pred_pool)), min_size=n, max_size=n))
-    pred_idx = [g if c is None else c for g, c in zip(gold_idx, choice)]
+    pred_idx = [g if c is None else c for g, c in zip(gold_idx, choice, strict=True)]
     used = set(gold_idx) | set(pred_idx)
     gold = [vocab[i] for i in gold_idx]
     pred = [vocab[i] for i in pred_idx]

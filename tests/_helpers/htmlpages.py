@@ -59,12 +59,12 @@ def _files(root: Path) -> dict[str, Path]:
     pred = s.argmax(axis=1)
     other = np.where(rng.random(n) < 0.25, rng.integers(0, k, n), pred)
     f = {"preds": _write_csv(root / "preds.csv", ["id", "gold", "pred"] + [f"score:{x}" for x in labels],
-                             [[i, labels[g], labels[p], *np.round(s[i], 6)] for i, (g, p) in enumerate(zip(gold, pred))]),
+                             [[i, labels[g], labels[p], *np.round(s[i], 6)] for i, (g, p) in enumerate(zip(gold, pred, strict=True))]),
          "other": _write_csv(root / "other.csv", ["id", "gold", "pred"],
-                             [[i, labels[g], labels[p]] for i, (g, p) in enumerate(zip(gold, other))]),
+                             [[i, labels[g], labels[p]] for i, (g, p) in enumerate(zip(gold, other, strict=True))]),
          "third": _write_csv(root / "third.csv", ["id", "gold", "pred"],
                              [[i, labels[g], labels[g] if rng.random() < 0.5 else labels[p]]
-                              for i, (g, p) in enumerate(zip(gold, pred))]),
+                              for i, (g, p) in enumerate(zip(gold, pred, strict=True))]),
          "train": _write_csv(root / "train.csv", ["gold"], [[labels[x]] for x in rng.integers(0, k, 3000)])}
     for name, m, seed in (("bin", 800, 1), ("dev", 600, 2)):
         r = np.random.default_rng(seed)
@@ -73,7 +73,7 @@ def _files(root: Path) -> dict[str, Path]:
         src = [(HOSTILE + ["web"])[i % (len(HOSTILE) + 1)] for i in range(m)]  # slices (issue 26)
         f[name] = _write_csv(root / f"{name}.csv", ["gold", "pred", "s", "src"],
                              [["spam" if t else "ham", "spam" if v >= 0.5 else "ham", round(float(v), 6), c]
-                              for t, v, c in zip(y, sc, src)])
+                              for t, v, c in zip(y, sc, src, strict=True)])
     ml_labels = ["grain", "wheat", HOSTILE[0]]
     for name, m, seed in (("ml", 500, 3), ("mldev", 400, 4)):
         r = np.random.default_rng(seed)
@@ -82,7 +82,7 @@ def _files(root: Path) -> dict[str, Path]:
         pred = [[x for x in ml_labels if sc[x][i] > 0.8] for i in range(m)]
         f[name] = _write_csv(root / f"{name}.csv", ["gold", "pred"] + [f"p:{x}" for x in ml_labels],
                              [["|".join(t), "|".join(p), *(round(float(sc[x][i]), 6) for x in ml_labels)]
-                              for i, (t, p) in enumerate(zip(sets, pred))])
+                              for i, (t, p) in enumerate(zip(sets, pred, strict=True))])
     from tests._helpers.news import make_data
 
     f["news"] = make_data(root / "news.csv", n=240, seed=5)

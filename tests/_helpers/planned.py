@@ -29,5 +29,5 @@ def example_10():
     X = np.array([[i, 1 if lab == "a" else 0] for i, lab in enumerate(y)])
     protocol = Protocol.kfold(5)
     plan = {tuple(sorted(f.train.tolist())): set(f.test[: 100 - c].tolist())
-            for f, c in zip(split(protocol, y, seed=4), [82, 80, 84, 81, 83])}
+            for f, c in zip(split(protocol, y, seed=4), [82, 80, 84, 81, 83], strict=True)}
     return run_protocol(Planned(plan), X, y, protocol=protocol, seed=4, metrics=["accuracy", "macro_f1", "micro_f1"])

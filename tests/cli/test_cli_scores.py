@@ -21,7 +21,7 @@ def write(path: Path, rows, header=("id", "gold", "score")) -> Path:
 # --- report with scores --------------------------------------------------------------
 
 def test_report_with_score_adds_ranking(tmp_path):
-    rows = [(i, g, p, s) for (i, g, s), p in zip(TEST, ["spam", "spam", "spam", "ham"])]
+    rows = [(i, g, p, s) for (i, g, s), p in zip(TEST, ["spam", "spam", "spam", "ham"], strict=True)]
     f = write(tmp_path / "p.csv", rows, ("id", "gold", "pred", "score"))
     res = run("report", f, "--score", "score", "--positive", "spam", "--format", "json")
     assert res.code == 0, res.err

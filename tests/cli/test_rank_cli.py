@@ -18,7 +18,7 @@ def wide(tmp_path):
     with open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["dataset"] + SYSTEMS)
-        w.writerows([[d] + row for d, row in zip(DATASETS, TABLE6)])
+        w.writerows([[d] + row for d, row in zip(DATASETS, TABLE6, strict=True)])
     return path
 
 

@@ -31,7 +31,7 @@ def _parts(cm: list[list[int]]) -> tuple[int, int, int, int]:
     c = sum(cm[i][i] for i in range(k))
     t = [sum(cm[i]) for i in range(k)]
     p = [sum(cm[i][j] for i in range(k)) for j in range(k)]
-    tp = sum(a * b for a, b in zip(t, p))
+    tp = sum(a * b for a, b in zip(t, p, strict=True))
     return n * c - tp, n * n - sum(x * x for x in p), n * n - sum(x * x for x in t), n * n - tp
 
 

@@ -21,7 +21,7 @@ def test_equals_the_exact_rational_sum_correctly_rounded(values, data):
     x = np.array(values, dtype=np.float64)
     w = np.array(data.draw(st.lists(st.integers(0, 2 ** 62), min_size=len(values), max_size=len(values))),
                  dtype=np.int64)
-    exact = sum((Fraction(v) * int(k) for v, k in zip(values, w)), Fraction(0))
+    exact = sum((Fraction(v) * int(k) for v, k in zip(values, w, strict=True)), Fraction(0))
     s = ExactSum().add(x, w)
     assert s.num == exact * 2 ** 1074  # the sum is held exactly
     try:

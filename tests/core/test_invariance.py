@@ -188,7 +188,7 @@ def _renaming(case, data) -> tuple[dict, str]:
     kind = data.draw(st.sampled_from(["str", "int"]), label="renamed to")
     targets = data.draw(st.lists(st.integers(-10 ** 6, 10 ** 6) if kind == "int" else st.text(min_size=1, max_size=4),
                                  min_size=len(case.vocab), max_size=len(case.vocab), unique=True), label="new names")
-    return dict(zip(case.vocab, targets)), kind
+    return dict(zip(case.vocab, targets, strict=True)), kind
 
 
 @SETTINGS
@@ -234,7 +234,7 @@ def test_permuting_the_label_order_changes_nothing(case, zd, data) -> None:
 def _split(n: int, data) -> list[tuple[int, int]]:
     cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=5), label="cuts"))
     bounds = [0] + cuts + [n]
-    return list(zip(bounds[:-1], bounds[1:]))
+    return list(zip(bounds[:-1], bounds[1:], strict=True))
 
 
 @SETTINGS
@@ -302,7 +302,7 @@ def test_multilabel_renaming_changes_nothing(case, zd, data) -> None:
         new = [v.replace("|", "¦").strip() for v in mapping.values()]
         if len(set(new)) != len(new) or not all(new):
             new = [f"n{i}" for i in range(len(new))]
-        mapping = dict(zip(mapping, new))
+        mapping = dict(zip(mapping, new, strict=True))
     d1 = report(case.gold, case.pred, multilabel=True, zero_division=zd).to_dict()
     d2 = report([[mapping[x] for x in s] for s in case.gold], [[mapping[x] for x in s] for s in case.pred],
                 multilabel=True, zero_division=zd).to_dict()

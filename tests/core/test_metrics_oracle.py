@@ -176,7 +176,7 @@ PER_CLASS_KEYS = ("tp", "fp", "fn", "tn", "support", "precision", "recall", "f1"
 
 def check_single(d: dict, exp: dict, labels_str: list[str], beta: float) -> None:
     assert d["confusion_matrix"] == exp["confusion_matrix"]
-    for lab_s, exp_row in zip(labels_str, exp["per_class"]):
+    for lab_s, exp_row in zip(labels_str, exp["per_class"], strict=True):
         row = d["per_class"][lab_s]
         for key in PER_CLASS_KEYS + (("fbeta",) if beta != 1.0 else ()):
             assert_same(row[key], exp_row[key], f"{key} of {lab_s!r}")
@@ -273,7 +273,7 @@ def _split_tables(case, n_parts: int, labels: list) -> np.ndarray:
     bounds = np.linspace(0, len(case.gold), n_parts + 1).astype(int)
     return np.stack([confusion_table(case.gold[a:b], case.pred[a:b], labels=labels).counts if b > a
                      else np.zeros((len(labels), len(labels)), dtype=np.int64)
-                     for a, b in zip(bounds[:-1], bounds[1:])])
+                     for a, b in zip(bounds[:-1], bounds[1:], strict=True)])
 
 
 @SETTINGS
@@ -284,7 +284,7 @@ def test_metric_functions_on_stacks_match_sklearn(case, zd, beta, parts) -> None
     c = M.class_counts(stack)
     bounds = np.linspace(0, len(case.gold), parts + 1).astype(int)
     gold, pred = codes_of(case.gold, labels), codes_of(case.pred, labels)
-    for t, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
+    for t, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
         g, p = gold[a:b], pred[a:b]
         if not g.size:
             continue

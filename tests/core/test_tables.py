@@ -38,7 +38,7 @@ def naive_table(gold: list, pred: list, labels: list | None = None) -> tuple[lis
         labels = sorted(set(gold) | set(pred))
     pos = {x: i for i, x in enumerate(labels)}
     counts = [[0] * len(labels) for _ in labels]
-    for g, p in zip(gold, pred):
+    for g, p in zip(gold, pred, strict=True):
         counts[pos[g]][pos[p]] += 1
     return labels, counts
 
@@ -47,7 +47,7 @@ def _chunks(values: list, data: Any, name: str) -> list[list]:
     """Cut ``values`` into chunks, empty chunks included."""
     cuts = sorted(data.draw(st.lists(st.integers(0, len(values)), max_size=4), label=f"{name} chunk cuts"))
     bounds = [0] + cuts + [len(values)]
-    return [values[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+    return [values[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
 def represent(values: list, how: str, data: Any, name: str) -> Any:
@@ -101,7 +101,7 @@ def test_every_encoding_path_gives_the_naive_count(case, data) -> None:
     t = confusion_table(g, p)
     assert list(t.labels) == labels
     assert t.counts.tolist() == counts
-    assert all(type(x) is type(y) for x, y in zip(t.labels, labels))  # labels come back as Python values
+    assert all(type(x) is type(y) for x, y in zip(t.labels, labels, strict=True))  # labels come back as Python values
 
 
 @pytest.mark.parametrize("gold,pred", [
@@ -181,7 +181,7 @@ def test_addition_of_tables_with_absent_labels_and_empty_tables() -> None:
     t2 = confusion_table(["b"], ["a"])
     t = t1 + t2 + confusion_table([], [])
     assert set(t.labels) == {"a", "b", "z"}
-    d = dict(zip(t.labels, range(3)))
+    d = dict(zip(t.labels, range(3), strict=True))
     assert t.counts[d["a"], d["a"]] == 1 and t.counts[d["b"], d["a"]] == 1 and t.n == 2
     with pytest.raises(TypeError):
         t1 + 1  # noqa: B018
@@ -229,8 +229,8 @@ def test_joint_table_marginals_are_the_confusion_tables(case, data) -> None:
     assert j.table_b == confusion_table(case.gold, pred_b, labels=lab)
     # and the cells are the naive count of triples
     pos = {x: i for i, x in enumerate(lab)}
-    naive = Counter((pos[g], pos[a], pos[b]) for g, a, b in zip(case.gold, case.pred, pred_b))
-    assert {tuple(ix): int(c) for ix, c in zip(np.argwhere(j.counts), j.counts[j.counts > 0])} == dict(naive)
+    naive = Counter((pos[g], pos[a], pos[b]) for g, a, b in zip(case.gold, case.pred, pred_b, strict=True))
+    assert {tuple(ix): int(c) for ix, c in zip(np.argwhere(j.counts), j.counts[j.counts > 0], strict=True)} == dict(naive)
 
 
 def test_joint_table_adds_and_counts_over_occurring_labels_only() -> None:
@@ -327,9 +327,9 @@ def test_unequal_lengths_are_refused() -> None:
 def _naive_multilabel(gold: list, pred: list, labels: list) -> list:
     out = []
     for lab in labels:
-        tp = sum(lab in g and lab in p for g, p in zip(gold, pred))
-        fp = sum(lab not in g and lab in p for g, p in zip(gold, pred))
-        fn = sum(lab in g and lab not in p for g, p in zip(gold, pred))
+        tp = sum(lab in g and lab in p for g, p in zip(gold, pred, strict=True))
+        fp = sum(lab not in g and lab in p for g, p in zip(gold, pred, strict=True))
+        fn = sum(lab in g and lab not in p for g, p in zip(gold, pred, strict=True))
         out.append([[len(gold) - tp - fp - fn, fp], [fn, tp]])
     return out
 
@@ -354,9 +354,9 @@ def test_multilabel_table_matches_naive_count(case, how) -> None:
     gs = [{to_label(x) for x in s} for s in case.gold]
     ps = [{to_label(x) for x in s} for s in case.pred]
     assert t.counts.tolist() == _naive_multilabel(gs, ps, expected_labels)
-    assert t.exact == sum(a == b for a, b in zip(gs, ps))
-    assert t.jaccard_empty == sum(not (a | b) for a, b in zip(gs, ps))
-    assert t.jaccard_sum == pytest.approx(sum(len(a & b) / len(a | b) for a, b in zip(gs, ps) if a | b))
+    assert t.exact == sum(a == b for a, b in zip(gs, ps, strict=True))
+    assert t.jaccard_empty == sum(not (a | b) for a, b in zip(gs, ps, strict=True))
+    assert t.jaccard_sum == pytest.approx(sum(len(a & b) / len(a | b) for a, b in zip(gs, ps, strict=True) if a | b))
     assert t == MultilabelTable.from_indicators(case.gold_ind[:, [case.vocab.index(x) for x in _values(case, t)]],
                                                 case.pred_ind[:, [case.vocab.index(x) for x in _values(case, t)]],
                                                 t.labels)

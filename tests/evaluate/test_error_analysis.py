@@ -50,7 +50,7 @@ def test_planted_zebra_is_the_first_term_and_every_example_is_a_to_b(data):
     zs = [t["z"] for t in cell.terms_vs_gold]
     assert cell.terms_vs_gold[0]["term"] == "zebra" and zs[0] == max(zs) and zs[0] > 5
     assert cell.terms_vs_pred[0]["term"] == "zebra"
-    planted = {str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"]) if g == "A" and p == "B"}
+    planted = {str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"], strict=True) if g == "A" and p == "B"}
     assert len(cell.examples) == 5 and {e["id"] for e in cell.examples} <= planted
     assert cell.count == len(planted)
     assert cell.share == pytest.approx(len(planted) / int((data["gold"] == "A").sum()))
@@ -78,7 +78,7 @@ def _mcq(y_i, y_j, y_all, alpha0):
 def test_z_scores_are_the_papers_equations():
     docs = [("a", "a", "apple pear pear"), ("a", "a", "apple fig"), ("a", "b", "kiwi kiwi apple"),
             ("a", "b", "kiwi plum"), ("b", "b", "plum plum pear"), ("b", "b", "plum fig fig"), ("b", "a", "fig")]
-    gold, pred, text = zip(*docs)
+    gold, pred, text = zip(*docs, strict=True)
     for alpha0 in (1000.0, 10.0, 0.5):
         r = clfeval.error_analysis(list(gold), list(pred), text=list(text), min_count=1, terms=50, z_min=-100,
                                    prior_strength=alpha0)
@@ -113,7 +113,7 @@ def _tree(root, data, cuts, fmt="parquet", with_id=True):
     if with_id:
         cols = {"id": data["id"], **cols}
     t = pa.table(cols)
-    for i, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:])):
+    for i, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:], strict=True)):
         part = t.slice(lo, hi - lo)
         if fmt == "parquet":
             pq.write_table(part, root / f"part-{i}.parquet", row_group_size=300)
@@ -155,7 +155,7 @@ def test_examples_are_the_bottom_k_of_the_keyed_hash(data):
 
     r = clfeval.error_analysis(data["gold"], data["pred"], text=data["text"], ids=data["id"], seed=4, examples=3)
     cell = r.cell("A", "B")
-    ids = [str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"]) if g == "A" and p == "B"]
+    ids = [str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"], strict=True) if g == "A" and p == "B"]
     direct = {i: int.from_bytes(hashlib.blake2b(f"id:{i}".encode(), digest_size=8, key=b"4").digest(), "big")
               for i in ids}
     assert [e["id"] for e in cell.examples] == sorted(ids, key=direct.get)[:3]

@@ -60,18 +60,18 @@ def test_planted_terms_lead_their_cells_and_every_example_is_an_error_of_that_ce
     assert fn.terms_vs_gold[0]["term"] == "zebra" and zs[0] == max(zs) and zs[0] > 5  # vs the A documents found
     assert fn.terms_vs_pred[0]["term"] == "zebra"  # vs the documents rightly left without A
     assert fn.vs == ("vs TP of A", "vs TN of A") and "true positives of A" in fn.against[0]
-    missed = {str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"]) if "A" in g and "A" not in p}
+    missed = {str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"], strict=True) if "A" in g and "A" not in p}
     assert fn.count == len(missed) and len(fn.examples) == 5 and {e["id"] for e in fn.examples} <= missed
     fp = r.cell("B", "fp")
     assert fp.terms_vs_gold[0]["term"] == "okapi" and fp.vs == ("vs TN of B", "vs TP of B")
-    given = {str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"]) if "B" not in g and "B" in p}
+    given = {str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"], strict=True) if "B" not in g and "B" in p}
     assert fp.count == len(given) and {e["id"] for e in fp.examples} <= given
     # the counts of every category's table, by hand
     for row in r.categories:
         c = row["label"]
-        tp = sum(c in g and c in p for g, p in zip(data["gold"], data["pred"]))
-        fpn = sum(c not in g and c in p for g, p in zip(data["gold"], data["pred"]))
-        fnn = sum(c in g and c not in p for g, p in zip(data["gold"], data["pred"]))
+        tp = sum(c in g and c in p for g, p in zip(data["gold"], data["pred"], strict=True))
+        fpn = sum(c not in g and c in p for g, p in zip(data["gold"], data["pred"], strict=True))
+        fnn = sum(c in g and c not in p for g, p in zip(data["gold"], data["pred"], strict=True))
         assert (row["tp"], row["fp"], row["fn"], row["tn"]) == (tp, fpn, fnn, len(data["gold"]) - tp - fpn - fnn)
     a = r.categories[0]
     assert fn.share == pytest.approx(a["fn"] / (a["tp"] + a["fn"])) and fn.opposite == a["fp"]
@@ -97,7 +97,7 @@ def test_z_scores_of_both_cells_are_the_papers_equations_over_each_categorys_tab
     docs = [({"a"}, {"a"}, "apple pear pear"), ({"a", "b"}, {"a"}, "apple fig kiwi"), ({"a"}, set(), "kiwi kiwi"),
             ({"a"}, {"b"}, "kiwi plum"), ({"b"}, {"b"}, "plum plum pear"), (set(), {"a"}, "fig fig"),
             (set(), set(), "pear apple"), ({"b"}, {"a", "b"}, "fig plum")]
-    gold, pred, text = (list(x) for x in zip(*docs))
+    gold, pred, text = (list(x) for x in zip(*docs, strict=True))
 
     def counts(rows):
         c = {}
@@ -117,7 +117,7 @@ def test_z_scores_of_both_cells_are_the_papers_equations_over_each_categorys_tab
                                       ("fp", [d for d in docs if c not in d[0] and c in d[1]], (tn, tp))):
                 mistakes = counts(rows)
                 cell = r.cell(c, kind)
-                for side, other in zip(("terms_vs_gold", "terms_vs_pred"), sides):
+                for side, other in zip(("terms_vs_gold", "terms_vs_pred"), sides, strict=True):
                     want = _mcq(mistakes, other, y_all, alpha0)
                     got = {t["term"]: t["z"] for t in getattr(cell, side)}
                     assert set(got) == set(mistakes)
@@ -138,7 +138,7 @@ def _tree(root, data, cuts, fmt="parquet"):
     else:
         t = pa.table({"id": data["id"], "gold": ["|".join(g) for g in data["gold"]],
                       "pred": ["|".join(p) for p in data["pred"]], "text": data["text"]})
-    for i, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:])):
+    for i, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:], strict=True)):
         part = t.slice(lo, hi - lo)
         if fmt == "parquet":
             pq.write_table(part, root / f"part-{i}.parquet", row_group_size=250)
@@ -173,7 +173,7 @@ def test_examples_are_the_bottom_k_of_the_keyed_hash(data):
     import hashlib
 
     r = clfeval.error_analysis(data["gold"], data["pred"], text=data["text"], ids=data["id"], seed=4, examples=3)
-    ids = [str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"]) if "B" not in g and "B" in p]
+    ids = [str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"], strict=True) if "B" not in g and "B" in p]
     direct = {i: int.from_bytes(hashlib.blake2b(f"id:{i}".encode(), digest_size=8, key=b"4").digest(), "big")
               for i in ids}
     assert [e["id"] for e in r.cell("B", "fp").examples] == sorted(ids, key=direct.get)[:3]

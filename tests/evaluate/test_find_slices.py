@@ -57,7 +57,7 @@ def test_values_against_independent_oracles():
     p_all = []
     for row in rows:
         mask = np.ones(len(gold), bool)
-        for c, v in zip(row["columns"], row["values"]):
+        for c, v in zip(row["columns"], row["values"], strict=True):
             mask &= cols[c] == v
         pos = gold == 1
         s, n = int(((pred == 1) & pos & mask).sum()), int((pos & mask).sum())
@@ -180,7 +180,7 @@ def planted_csv(tmp_path_factory):
     gold, pred, cols = planted(seed=11)
     path = tmp_path_factory.mktemp("find") / "preds.csv"
     lines = ["gold,pred,a,b,c,d"] + [f"{g},{p},{a},{b},{c},{d}" for g, p, a, b, c, d in
-                                     zip(gold, pred, cols["a"], cols["b"], cols["c"], cols["d"])]
+                                     zip(gold, pred, cols["a"], cols["b"], cols["c"], cols["d"], strict=True)]
     path.write_text("\n".join(lines) + "\n")
     return path
 

@@ -23,7 +23,7 @@ PRED = ["spam"] * 9 + ["ham"] + ["spam"] + ["ham"] * 29
 @pytest.fixture
 def mails(tmp_path: Path) -> Path:
     p = tmp_path / "mails.csv"
-    p.write_text("gold,pred\n" + "".join(f"{g},{q}\n" for g, q in zip(GOLD, PRED)))
+    p.write_text("gold,pred\n" + "".join(f"{g},{q}\n" for g, q in zip(GOLD, PRED, strict=True)))
     return p
 
 

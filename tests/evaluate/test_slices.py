@@ -288,8 +288,8 @@ def test_the_integer_path_survives_ranges_that_change_between_batches():
     t1, (a,) = count_sliced(parts, [("seg",)])
     t2, (b,) = count_sliced(text, [("seg",)])
     assert t1.labels == t2.labels and t1.counts.tolist() == t2.counts.tolist()
-    by_int = {k[0]: c.tolist() for k, c in zip(a.keys, a.counts)}
-    by_text = {int(k[0]): c.tolist() for k, c in zip(b.keys, b.counts)}
+    by_int = {k[0]: c.tolist() for k, c in zip(a.keys, a.counts, strict=True)}
+    by_text = {int(k[0]): c.tolist() for k, c in zip(b.keys, b.counts, strict=True)}
     assert by_int == by_text and [k[0] for k in a.keys] == sorted(by_int)  # numbers in numeric order
 
 

@@ -106,7 +106,7 @@ def test_sparse_and_dense_tables_give_the_same_report_on_a_sample_that_fits(many
 def test_text_report_shows_top_classes_not_a_huge_matrix(tmp_path, many):
     gold, pred, _, _ = many
     path = tmp_path / "many.csv"
-    path.write_text("gold,pred\n" + "".join(f"{a},{b}\n" for a, b in zip(gold[:150_000], pred[:150_000])))
+    path.write_text("gold,pred\n" + "".join(f"{a},{b}\n" for a, b in zip(gold[:150_000], pred[:150_000], strict=True)))
     res = run("report", str(path))
     assert res.code == 0, res.err
     lines = res.out.splitlines()

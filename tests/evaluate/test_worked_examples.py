@@ -126,7 +126,7 @@ def test_example_5_orientation_rows_are_output() -> None:
     # clfeval's own matrix is rows = gold: the transpose of the example's
     assert r.confusion_matrix == np.asarray(EX5_OUTPUT_ROWS).T.tolist()
     p = [r.per_class[c]["precision"] for c in EX5_LABELS]
-    assert [printed(x, v) for x, v in zip(p, ["0.42", "0.52", "0.86"])] == [True] * 3
+    assert [printed(x, v) for x, v in zip(p, ["0.42", "0.52", "0.86"], strict=True)] == [True] * 3
     assert printed(r.macro["precision"], "0.60")
     assert printed(r.micro["precision"], "0.73")
     assert r.micro["precision"] == r.micro["f1"] == r.accuracy == pytest.approx(268 / 367, abs=1e-15)
@@ -139,9 +139,9 @@ def test_example_5_both_macro_f1_definitions() -> None:
     tp = np.diag(out)
     pred_tot = out.sum(axis=1)
     gold_tot = out.sum(axis=0)
-    prec = [Fraction(int(t), int(s)) for t, s in zip(tp, pred_tot)]
-    rec = [Fraction(int(t), int(s)) for t, s in zip(tp, gold_tot)]
-    f1 = [2 * p * q / (p + q) for p, q in zip(prec, rec)]
+    prec = [Fraction(int(t), int(s)) for t, s in zip(tp, pred_tot, strict=True)]
+    rec = [Fraction(int(t), int(s)) for t, s in zip(tp, gold_tot, strict=True)]
+    f1 = [2 * p * q / (p + q) for p, q in zip(prec, rec, strict=True)]
     mean_of_f1 = sum(f1) / 3
     mp, mr = sum(prec) / 3, sum(rec) / 3
     f1_of_means = 2 * mp * mr / (mp + mr)
@@ -162,7 +162,7 @@ def test_example_6_genre_matrix() -> None:
     r = clfeval.report(gold, pred, labels=EX6_LABELS)
     assert r.confusion_matrix == EX6
     assert printed(r.accuracy, "0.75")
-    for label, value in zip(EX6_LABELS, ["0.7200", "0.7200", "0.6364", "0.9167"]):
+    for label, value in zip(EX6_LABELS, ["0.7200", "0.7200", "0.6364", "0.9167"], strict=True):
         assert printed(r.per_class[label]["f1"], value), label
     assert printed(r.per_class["government"]["precision"], "0.7000")
     assert printed(r.per_class["government"]["recall"], "0.5833")

@@ -256,7 +256,7 @@ def test_cv_predictions_follow_the_policy_and_read_back_exactly(tmp_path: Path, 
         truth = list(csv.DictReader(fh))
     written = {r["id"]: FORMULAS[r["topic"]] for r in truth}
     for row in body:
-        cell = dict(zip(header, row))
+        cell = dict(zip(header, row, strict=True))
         assert cell[MARKER] == ""
         original_id = cell["id"][1:] if cell["id"].startswith("'") else cell["id"]
         assert cell["gold"] == written[original_id]

@@ -114,13 +114,13 @@ def test_the_join_spilled_to_disk_gives_the_same_comparison(data):
 
 def test_the_spilled_join_pairs_each_item_with_its_own_predictions(data):
     """Every matched item: gold and both predictions are those of one id (checked against a dict by id)."""
-    truth = {(g, x, y) for g, x, y in zip(data["gold"], data["a"], data["b"])}
+    truth = {(g, x, y) for g, x, y in zip(data["gold"], data["a"], data["b"], strict=True)}
     from collections import Counter
 
-    expected = Counter(zip(data["gold"], data["a"], data["b"]))
+    expected = Counter(zip(data["gold"], data["a"], data["b"], strict=True))
     got: Counter = Counter()
     for batch in aligned(_readers(data["dir-a"], data["pq-b"]), budget=1):
-        for g, x, y in zip(batch.gold.to_pylist(), *[p.to_pylist() for p in batch.preds]):
+        for g, x, y in zip(batch.gold.to_pylist(), *[p.to_pylist() for p in batch.preds], strict=True):
             got[(g, x, y)] += 1
     assert got == expected and set(got) <= truth
 

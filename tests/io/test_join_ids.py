@@ -130,7 +130,7 @@ def _joint(paths, budget, **kw):
     for batch in aligned([iter_predictions(p, batch_rows=kw.get("rows", 5)) for p in paths], budget=budget,
                          matching=matching, weighted=kw.get("weighted", False)):
         counts = batch.counts if batch.counts is not None else [1] * len(batch.gold)
-        for g, x, y, c in zip(batch.gold.to_pylist(), *[p.to_pylist() for p in batch.preds], counts):
+        for g, x, y, c in zip(batch.gold.to_pylist(), *[p.to_pylist() for p in batch.preds], counts, strict=True):
             got[(g, x, y)] += int(c)
     return got, matching
 
@@ -148,7 +148,7 @@ def test_csv_text_ids_match_parquet_integer_ids_on_the_fast_path(tmp_path, weigh
     db.mkdir()
     order = rng.permutation(n)
     pq.write_table(pa.table({"id": order.astype(np.int64), "gold": g[order], "pred": b[order]}), db / "b.parquet")
-    expected = Counter(zip(map(str, g), map(str, a), b.tolist()))
+    expected = Counter(zip(map(str, g), map(str, a), b.tolist(), strict=True))
     fast, m1 = _joint((da, str(db)), 1 << 30, weighted=weighted)
     slow, m2 = _joint((da, str(db)), MIN_MEMORY)
     assert m1.engine == "duckdb" and m2.engine == "" and m2.partitions > 1

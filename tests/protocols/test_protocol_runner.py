@@ -209,7 +209,7 @@ def test_no_label_using_step_ever_sees_its_test_fold():
     assert all(with_labels for _, _, with_labels in fits)
     assert leaked(FITS[token], folds) == []
     assert len(chosen) == len(folds)
-    for ids, f in zip(chosen, folds):
+    for ids, f in zip(chosen, folds, strict=True):
         assert len(ids) == math.ceil(0.25 * len(f.train))  # the development split of the training fold
     assert all(f.thresholds is not None for f in res.folds)
 
@@ -256,7 +256,7 @@ def _planned_run(protocol: Protocol, correct: list[int], seed: int):
     X = np.array([[i, 1 if lab == "a" else 0] for i, lab in enumerate(y)])
     folds = split(protocol, y, seed=seed)
     plan = {}
-    for f, c in zip(folds, correct):
+    for f, c in zip(folds, correct, strict=True):
         assert len(f.test) == 100
         plan[tuple(sorted(f.train.tolist()))] = set(f.test[: 100 - c].tolist())
     return run_protocol(Planned(plan), X, y, protocol=protocol, seed=seed)
@@ -310,7 +310,7 @@ def test_baselines_follow_each_training_fold():
     res = cross_validate(make_model("nb"), docs, y, folds=4, seed=1)
     folds = split(Protocol.kfold(4), y, seed=1)
     ya = np.array(y)
-    for f, fr in zip(folds, res.folds):
+    for f, fr in zip(folds, res.folds, strict=True):
         labs, counts = np.unique(ya[f.train], return_counts=True)
         majority = labs[np.argmax(counts)]
         assert fr.baselines["majority"]["accuracy"] == pytest.approx(np.mean(ya[f.test] == majority))

@@ -65,8 +65,8 @@ def test_same_seed_same_splits_other_seed_other_splits():
     a = split(Protocol.kfold(5, stratified=True), y, seed=7)
     b = split(Protocol.kfold(5, stratified=True), y, seed=7)
     c = split(Protocol.kfold(5, stratified=True), y, seed=8)
-    assert all(np.array_equal(x.test, z.test) for x, z in zip(a, b))
-    assert not all(np.array_equal(x.test, z.test) for x, z in zip(a, c))
+    assert all(np.array_equal(x.test, z.test) for x, z in zip(a, b, strict=True))
+    assert not all(np.array_equal(x.test, z.test) for x, z in zip(a, c, strict=True))
 
 
 def test_repeats_differ():

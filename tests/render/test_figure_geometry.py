@@ -56,7 +56,7 @@ def _binary_scored(seed=1, n=800):
 
 def _study():
     cats = ["earn", "acq", "crude", "money-fx", "grain", "interest", "trade", "ship", "wheat", "corn"]
-    f1 = dict(zip(cats, [0.95, 0.95, 0.83, 0.70, 0.72, 0.72, 0.55, 0.77, 0.60, 0.50]))
+    f1 = dict(zip(cats, [0.95, 0.95, 0.83, 0.70, 0.72, 0.72, 0.55, 0.77, 0.60, 0.50], strict=True))
     return {"categories": cats, "binary": {"per_class": {c: {"f1": f1[c]} for c in cats}},
             "published": {"per_class": {c: {"f1": f1[c] - 0.01} for c in cats}},
             "thresholds": {c: {"default_f1": 0.5, "tuned_f1": 0.6, "hindsight_f1": 0.7, "threshold": 12.5}

@@ -168,7 +168,7 @@ def test_results_shown_together_in_a_notebook_keep_their_ids_apart():
     ids = [re.findall(r'\bid="([^"]+)"', f) for f in frags]
     every = [i for one in ids for i in one]
     assert len(every) == len(set(every)), "an id repeats across the fragments of one notebook"
-    for n, (f, own) in enumerate(zip(frags, ids)):
+    for n, (f, own) in enumerate(zip(frags, ids, strict=True)):
         refs = re.findall(r'href="#([^"]+)"', f) + re.findall(r"url\(#([^)]+)\)", f)
         assert set(refs) <= set(own), set(refs) - set(own)
         assert refs or n < 2, "the ranking's fragment links within itself"  # a report's card (issue 23) has no links

@@ -346,7 +346,7 @@ def test_point_labels_are_placed_apart():
         xs, ys = [0, 0.02, 0, 0.02, 0.5], [0, 0, 0.02, 0.02, 0.5]  # four points almost on top of each other
         ax.scatter(xs, ys)
         texts = _mpl.place_labels(fig, ax, xs, ys, ["first", "second", "third", "fourth", "alone"],
-                                  others=list(zip(xs, ys)))
+                                  others=list(zip(xs, ys, strict=True)))
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     boxes = [t.get_window_extent(renderer) for t in texts]

@@ -81,7 +81,7 @@ def test_ap_and_curves_at_the_bin_edges():
     c = h.cuts
     assert np.array_equal(c.tp, rb.cuts.tp) and np.array_equal(c.fp, rb.cuts.fp)
     # each threshold is the bin's lower edge: positive iff score ≥ it selects exactly the bins at or above
-    for t, tp, fp in zip(c.thresholds, c.tp, c.fp):
+    for t, tp, fp in zip(c.thresholds, c.tp, c.fp, strict=True):
         assert (int(np.count_nonzero(s[y] >= t)), int(np.count_nonzero(s[~y] >= t))) == (tp, fp)
     d = h.to_dict()
     assert d["binned"]["exact"] is False and "bin edges" in d["binned"]["note"]

@@ -16,7 +16,7 @@ from clfeval.scores.calibration import EPS
 def direct(conf, outcome, assign, nbins):
     """ECE and MCE by looping over bins, from a bin assignment function."""
     groups = {}
-    for c, o in zip(conf, outcome):
+    for c, o in zip(conf, outcome, strict=True):
         groups.setdefault(assign(c), []).append((c, o))
     ece, mce = 0.0, 0.0
     for items in groups.values():

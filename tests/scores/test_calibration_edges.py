@@ -53,7 +53,7 @@ def test_the_two_rules_differ_on_the_edges():
 def test_cli_edges_option(tmp_path):
     y, p = _data(3, 200)
     path = tmp_path / "probs.csv"
-    path.write_text("gold,p\n" + "".join(f"{a},{b!r}\n" for a, b in zip(y.tolist(), p.tolist())))
+    path.write_text("gold,p\n" + "".join(f"{a},{b!r}\n" for a, b in zip(y.tolist(), p.tolist(), strict=True)))
     res = run("calibration", path, "--prob", "p", "--positive", "1", "--edges", "sklearn", "--format", "json")
     assert res.code == 0, res.err
     d = json.loads(res.out)

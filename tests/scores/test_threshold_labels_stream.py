@@ -26,7 +26,7 @@ def _data(n: int, rng: np.random.Generator, *, single: bool = False) -> tuple[li
     else:
         y = rng.random((n, len(LABS))) < np.array([0.4, 0.3, 0.2, 0.02])
     s = np.round(rng.random((n, len(LABS))) * 0.8 + 0.25 * y, 1)
-    return ["|".join(lab for lab, on in zip(LABS, row) if on) for row in y], s
+    return ["|".join(lab for lab, on in zip(LABS, row, strict=True) if on) for row in y], s
 
 
 def _batches(g, s, k=53):
@@ -39,7 +39,7 @@ def _dump(d) -> str:
 
 def _subset_accuracy(gold: list[str], s: np.ndarray, cuts: np.ndarray) -> float:
     """By hand: the share of items whose predicted set (score >= the label's cut) is exactly the gold set."""
-    hits = sum(set(g.split("|")) - {""} == {lab for lab, on in zip(LABS, row >= cuts) if on} for g, row in zip(gold, s))
+    hits = sum(set(g.split("|")) - {""} == {lab for lab, on in zip(LABS, row >= cuts, strict=True) if on} for g, row in zip(gold, s, strict=True))
     return hits / len(gold)
 
 
@@ -59,7 +59,7 @@ def test_label_batches_equal_choose_label_thresholds_bit_for_bit_when_spilled():
         for obj in ("f1", "f2", "cost", "precision>=0.6", "recall>=0.8", "precision>=0.9999"):
             kw = dict(objective=obj, cost_fp=2.0, cost_fn=0.5, default_threshold=0.3 if trial == 4 else None)
             try:
-                res = choose_label_thresholds(g, dict(zip(LABS, s.T)), dev_gold=d, dev_scores=dict(zip(LABS, ds.T)),
+                res = choose_label_thresholds(g, dict(zip(LABS, s.T, strict=True)), dev_gold=d, dev_scores=dict(zip(LABS, ds.T, strict=True)),
                                               **kw)
                 want = _dump(res.to_dict())
                 tuned = np.array([e["test"]["threshold"] for e in res.per_label.values()])
@@ -76,7 +76,7 @@ def test_label_batches_equal_choose_label_thresholds_bit_for_bit_when_spilled():
             assert got == want, (trial, obj)
         alone = choose_label_thresholds_batches(lambda: _batches(g, s), labels=LABS, memory=4096).to_dict()
         alone.pop("external")
-        assert _dump(alone) == _dump(choose_label_thresholds(g, dict(zip(LABS, s.T))).to_dict())
+        assert _dump(alone) == _dump(choose_label_thresholds(g, dict(zip(LABS, s.T, strict=True))).to_dict())
     assert spilled > 10  # most choices really spilled
 
 
@@ -89,7 +89,7 @@ def files(tmp_path_factory):
     out = {"g": g, "s": s, "d": d, "ds": ds}
     for name, gold, sc in (("test", g, s), ("dev", d, ds)):
         lines = ["gold," + ",".join(f"p:{lab}" for lab in LABS)]
-        lines += [f"{x}," + ",".join(f"{v:g}" for v in row) for x, row in zip(gold, sc)]
+        lines += [f"{x}," + ",".join(f"{v:g}" for v in row) for x, row in zip(gold, sc, strict=True)]
         out[name] = root / f"{name}.csv"
         out[name].write_text("\n".join(lines) + "\n")
     parts = root / "parts"
@@ -115,8 +115,8 @@ def test_threshold_scores_prefix_streams_the_in_memory_numbers(files, obj, monke
     from clfeval.io.source import Source
 
     f = files
-    local = _dump(choose_label_thresholds(f["g"], dict(zip(LABS, f["s"].T)), dev_gold=f["d"],
-                                          dev_scores=dict(zip(LABS, f["ds"].T)), objective=obj).to_dict())
+    local = _dump(choose_label_thresholds(f["g"], dict(zip(LABS, f["s"].T, strict=True)), dev_gold=f["d"],
+                                          dev_scores=dict(zip(LABS, f["ds"].T, strict=True)), objective=obj).to_dict())
     args = ["--dev", f["dev"], "--scores-prefix", "p:", "--multilabel", "--objective", obj, "--memory", "4096"]
     spool = Source.from_stream.__func__
     for test, spool_at in ((f["parts"], None), (f["test"], None), ("-", None), ("-", 100)):

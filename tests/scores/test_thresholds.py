@@ -27,11 +27,11 @@ def brute_force(y, s, objective, cost_fp=1.0, cost_fn=1.0):
         b2 = float(objective[1:]) ** 2
         vals = [(1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp) for _, tp, fp, fn, _, _ in cands]
         best = max(vals)
-        return next(c[0] for c, v in zip(cands, vals) if v == best)  # highest threshold among ties
+        return next(c[0] for c, v in zip(cands, vals, strict=True) if v == best)  # highest threshold among ties
     if objective == "cost":
         vals = [(cost_fp * fp + cost_fn * fn) / len(y) for _, _, fp, fn, _, _ in cands]
         best = min(vals)
-        return next(c[0] for c, v in zip(cands, vals) if v == best)
+        return next(c[0] for c, v in zip(cands, vals, strict=True) if v == best)
     kind, target = objective.split(">=")
     target = float(target)
     if kind == "precision":
@@ -103,7 +103,7 @@ def test_multilabel_per_label_cuts_against_brute_force_and_sklearn():
         y[0] = True
         y[1] = False
         s = np.round(rng.normal(size=(n, 3)) * 3 + 4 * y, 1)  # log-odds-like: default cut 0
-        gold = ["|".join(l for l, v in zip(labels, row) if v) for row in y]
+        gold = ["|".join(l for l, v in zip(labels, row, strict=True) if v) for row in y]
         return y, s, gold
 
     ty, ts, tgold = make(400)

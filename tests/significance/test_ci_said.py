@@ -31,8 +31,8 @@ def _borderline(tmp_path: Path) -> tuple[Path, Path]:
     a = np.where(rng.random(n) < 0.93, g, np.where(g == "malignant", "benign", "malignant"))
     b = np.where(rng.random(n) < 0.90, a, np.where(a == "malignant", "benign", "malignant"))
     pa, pb = tmp_path / "a.csv", tmp_path / "b.csv"
-    pa.write_text("id,gold,pred\n" + "".join(f"{i},{x},{y}\n" for i, (x, y) in enumerate(zip(g, a))))
-    pb.write_text("id,gold,pred\n" + "".join(f"{i},{x},{y}\n" for i, (x, y) in enumerate(zip(g, b))))
+    pa.write_text("id,gold,pred\n" + "".join(f"{i},{x},{y}\n" for i, (x, y) in enumerate(zip(g, a, strict=True))))
+    pb.write_text("id,gold,pred\n" + "".join(f"{i},{x},{y}\n" for i, (x, y) in enumerate(zip(g, b, strict=True))))
     return pa, pb
 
 
@@ -96,7 +96,7 @@ def _report_file(tmp_path: Path) -> Path:
     p = np.where(rng.random(150) < 0.75, g, rng.integers(0, 3, 150))
     names = np.array(["spam", "ham", "promo"])
     path = tmp_path / "preds.csv"
-    path.write_text("gold,pred\n" + "".join(f"{names[x]},{names[y]}\n" for x, y in zip(g, p)))
+    path.write_text("gold,pred\n" + "".join(f"{names[x]},{names[y]}\n" for x, y in zip(g, p, strict=True)))
     return path
 
 
@@ -141,7 +141,7 @@ def _binormal(tmp_path: Path, m: int, n: int, auc: float, seed: int) -> Path:
     y = np.r_[np.ones(m, int), np.zeros(n, int)]
     path = tmp_path / f"scores{m}_{n}.csv"
     path.write_text("gold,pred,score\n" + "".join(f"{'yes' if t else 'no'},{'yes' if v > d / 2 else 'no'},{v!r}\n"
-                                                  for t, v in zip(y, s.tolist())))
+                                                  for t, v in zip(y, s.tolist(), strict=True)))
     return path
 
 

@@ -262,7 +262,7 @@ def test_one_vs_rest_is_per_class_delong_with_holm():
         assert c.auc_a == pytest.approx(roc_auc_score(gold == lab, sa[lab]), abs=1e-13)
         ps.append(one.p_value)
     adj = holm(ps)
-    for lab, q in zip(labels[:3], adj):
+    for lab, q in zip(labels[:3], adj, strict=True):
         assert r.p_holm[lab] == pytest.approx(q)
     d = r.to_dict()
     assert d["per_class"]["d"] is None and d["per_class"]["a"]["p_holm"] == pytest.approx(adj[0])

@@ -143,7 +143,7 @@ def test_lower_is_better_mirrors_higher_is_better():
     lo = rank_scores(1 - x, SYSTEMS, DATASETS, higher_is_better=False, samples=5000)
     assert lo.average_ranks == pytest.approx(hi.average_ranks)
     assert [b["p_a_better"] for b in lo.bayes] == [b["p_a_better"] for b in hi.bayes]
-    for p, q in zip(hi.pairs, lo.pairs):
+    for p, q in zip(hi.pairs, lo.pairs, strict=True):
         assert (p["a"], p["b"]) == (q["a"], q["b"])
         assert q["hodges_lehmann"] == pytest.approx(p["hodges_lehmann"], abs=1e-12)
 
@@ -152,7 +152,7 @@ def test_lower_is_better_mirrors_higher_is_better():
 
 def _within_mc(mine, ref, samples):
     # both are shares of `samples` independent draws: the difference has SD ≤ √(2·p(1−p)/samples); allow 4.5 SD
-    for m, b in zip(mine, ref):
+    for m, b in zip(mine, ref, strict=True):
         sd = math.sqrt(2 * max(b * (1 - b), 1 / samples) / samples)
         assert abs(m - b) <= 4.5 * sd + 1e-9, (mine, ref)
 

@@ -287,7 +287,7 @@ def test_progress_reports_every_replicate():
     seen = []
     compare(gold, a, b, test="randomization", samples=300, progress=lambda done, total: seen.append((done, total)))
     assert seen[-1] == (600, 600)
-    assert all(x[0] <= y[0] for x, y in zip(seen, seen[1:]))
+    assert all(x[0] <= y[0] for x, y in zip(seen, seen[1:], strict=False))
 
 
 # --- every count metric, callables and scores -------------------------------------------
@@ -508,7 +508,7 @@ def test_holm_equals_its_definition(ps):
         expected[i] = running
     assert holm(ps).tolist() == pytest.approx(expected)
     adj = holm(ps)
-    assert all(a >= p - 1e-15 for a, p in zip(adj, ps))
+    assert all(a >= p - 1e-15 for a, p in zip(adj, ps, strict=True))
 
 
 @settings(max_examples=60, deadline=None)

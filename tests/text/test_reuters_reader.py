@@ -307,7 +307,7 @@ def test_modapte_sizes(reuters_stories: list[Story], split: ModApte) -> None:
 def test_ten_largest_categories_and_test_positives(split: ModApte) -> None:
     ten = largest_categories(split, 10)
     assert ten == TEN_LARGEST
-    positives = dict(zip(ten, label_matrix(split.test, ten).sum(axis=0).tolist()))
+    positives = dict(zip(ten, label_matrix(split.test, ten).sum(axis=0).tolist(), strict=True))
     assert positives == {"earn": 1087, "acq": 719, "crude": 189, "money-fx": 179,
                          "grain": 149, "interest": 131, "trade": 117, "ship": 89,
                          "wheat": 71, "corn": 56}

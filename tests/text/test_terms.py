@@ -14,7 +14,7 @@ def test_against_direct_count():
     docs = [" ".join(rng.choice(vocab, size=rng.integers(1, 12))) for _ in range(200)]
     y = rng.random(200) < 0.3
     a = term_phi_delta(docs, y, category="c")
-    for t, d, f in zip(a.terms, a.delta, a.phi):
+    for t, d, f in zip(a.terms, a.delta, a.phi, strict=True):
         has = np.array([t in doc.split() for doc in docs])
         tpr = (has & y).sum() / y.sum()
         fpr = (has & ~y).sum() / (~y).sum()
