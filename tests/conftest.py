@@ -87,7 +87,10 @@ def dask_client():
 
 @pytest.fixture(scope="session")
 def command_pages(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 (dict of htmlpages.CommandPage)
-    """Every command's HTML, JSON and text output on small files, built once per session (tests/_helpers/htmlpages.py)."""
+    """Every command's HTML, JSON and text output on small files, built once per session.
+
+    See tests/_helpers/htmlpages.py.
+    """
     pytest.importorskip("matplotlib")
     pytest.importorskip("jinja2")
     from tests._helpers.htmlpages import build

@@ -84,7 +84,8 @@ class MultilabelCase:
 
 
 @st.composite
-def multilabel_cases(draw: Any, max_l: int = 20, max_n: int = 80, kinds: tuple = ("str", "int_small", "int_sparse")) -> MultilabelCase:
+def multilabel_cases(draw: Any, max_l: int = 20, max_n: int = 80,
+                     kinds: tuple = ("str", "int_small", "int_sparse")) -> MultilabelCase:
     """Label sets over up to ``max_l`` labels; empty sets and exact matches are frequent."""
     kind = draw(st.sampled_from(kinds))
     n_lab = draw(st.integers(1, max_l))

@@ -59,7 +59,8 @@ def _files(root: Path) -> dict[str, Path]:
     pred = s.argmax(axis=1)
     other = np.where(rng.random(n) < 0.25, rng.integers(0, k, n), pred)
     f = {"preds": _write_csv(root / "preds.csv", ["id", "gold", "pred"] + [f"score:{x}" for x in labels],
-                             [[i, labels[g], labels[p], *np.round(s[i], 6)] for i, (g, p) in enumerate(zip(gold, pred, strict=True))]),
+                             [[i, labels[g], labels[p], *np.round(s[i], 6)]
+                              for i, (g, p) in enumerate(zip(gold, pred, strict=True))]),
          "other": _write_csv(root / "other.csv", ["id", "gold", "pred"],
                              [[i, labels[g], labels[p]] for i, (g, p) in enumerate(zip(gold, other, strict=True))]),
          "third": _write_csv(root / "third.csv", ["id", "gold", "pred"],
@@ -90,7 +91,8 @@ def _files(root: Path) -> dict[str, Path]:
     r = np.random.default_rng(6)
     systems = HOSTILE + ["svm"]
     f["rank"] = _write_csv(root / "rank.csv", ["dataset"] + systems,
-                           [[f"set {j}", *np.round(0.7 + 0.03 * np.arange(len(systems)) + r.normal(0, 0.03, len(systems)),
+                           [[f"set {j}",
+                             *np.round(0.7 + 0.03 * np.arange(len(systems)) + r.normal(0, 0.03, len(systems)),
                                                    4)] for j in range(12)])
     return f
 
@@ -121,9 +123,9 @@ def names() -> list[str]:
     return [*_FIXED, *(f"demo-{m}" for m in MODES)]
 
 
-_FIXED = ("report", "report-binary", "report-by", "report-multilabel", "compare", "compare-many", "threshold", "threshold-multilabel",
-          "calibration", "calibration-multiclass", "cv", "holdout", "runs-list", "runs-show", "runs-best", "runs-ablation",
-          "runs-check", "metrics", "demo", "rank")
+_FIXED = ("report", "report-binary", "report-by", "report-multilabel", "compare", "compare-many", "threshold",
+          "threshold-multilabel", "calibration", "calibration-multiclass", "cv", "holdout", "runs-list", "runs-show",
+          "runs-best", "runs-ablation", "runs-check", "metrics", "demo", "rank")
 
 
 def build(root: Path) -> dict[str, CommandPage]:
@@ -145,7 +147,8 @@ def build(root: Path) -> dict[str, CommandPage]:
         ("compare", ("compare", f["preds"], f["other"], "--samples", "2000", "--metric", "macro_f1"),
          lambda d: _numbers(d, [("a",), ("b",), ("delta",)]) + [p_text(d["p_value"], d["samples"])], True),
         ("compare-many", ("compare", f["preds"], f["other"], f["third"], "--samples", "1000"),
-         lambda d: [num(v) for v in d["scores"].values()] + [p_text(c["p_value"], d["samples"]) for c in d["comparisons"]],
+         lambda d: [num(v) for v in d["scores"].values()] + [p_text(c["p_value"],
+                                                                    d["samples"]) for c in d["comparisons"]],
          True),
         ("threshold", ("threshold", f["bin"], "--dev", f["dev"], "--score", "s", "--positive", "spam"),
          lambda d: _numbers(d, [("test", "f1"), ("default", "f1"), ("hindsight", "f1")]), False),

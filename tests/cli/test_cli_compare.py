@@ -224,7 +224,10 @@ def test_score_files_compared_with_roc_auc(tmp_path):
     n = 80
     g = rng.integers(0, 2, n)
     sa, sb = g + rng.normal(0, 0.8, n), g * 0.3 + rng.normal(0, 0.8, n)
-    rows = lambda s, order: "id,gold,score\n" + "".join(f"d{i},{LABELS[g[i]]},{float(s[i])!r}\n" for i in order)
+
+    def rows(s, order):
+        return "id,gold,score\n" + "".join(f"d{i},{LABELS[g[i]]},{float(s[i])!r}\n" for i in order)
+
     (tmp_path / "a.csv").write_text(rows(sa, range(n)))
     (tmp_path / "b.csv").write_text(rows(sb, rng.permutation(n)))
     for metric, ref in (("roc_auc", roc_auc_score), ("average_precision", average_precision_score)):
@@ -233,7 +236,8 @@ def test_score_files_compared_with_roc_auc(tmp_path):
         assert res.code == 0, res.err
         d = json.loads(res.out)
         assert d["a"] == pytest.approx(ref(g == 1, sa)) and d["b"] == pytest.approx(ref(g == 1, sb))
-    assert_clean_error(run("compare", tmp_path / "a.csv", tmp_path / "b.csv", "--metric", "roc_auc", "--score", "score"),
+    assert_clean_error(run("compare", tmp_path / "a.csv", tmp_path / "b.csv", "--metric", "roc_auc", "--score",
+                           "score"),
                        2, "--positive")
     lines = (tmp_path / "b.csv").read_text().splitlines()
     lines[4] = lines[4].rsplit(",", 1)[0] + ",high"

@@ -175,7 +175,8 @@ def test_missing_data_file_and_empty_label(tmp_path):
 
 def test_runs_list_show_best_ablation_check(data):
     db = data.parent / "runs.sqlite"
-    for extra in (["--model", "nb"], ["--model", "svm"], ["--model", "nb", "--ngrams", "2"], ["--model", "nb", "--seed", "9"]):
+    for extra in (["--model", "nb"], ["--model", "svm"], ["--model", "nb", "--ngrams", "2"],
+                  ["--model", "nb", "--seed", "9"]):
         assert cv(data, "--folds", "3", "--stratified", *extra).code == 0
     lst = run("runs", "list", "--runs-db", db, "-f", "json")
     assert lst.code == 0 and [r["id"] for r in json.loads(lst.out)["runs"]] == [1, 2, 3, 4]
@@ -256,7 +257,8 @@ def test_without_an_id_column_rows_are_numbered_from_1(tmp_path):
     p = tmp_path / "d.csv"
     p.write_text("body,topic\n" + "".join(f"{w} text,{w}\n" for w in ["wheat", "oil"] * 6))
     out = tmp_path / "oof.csv"
-    assert run("cv", p, "--text", "body", "--label", "topic", "--folds", "2", "--no-log", "--predictions", out).code == 0
+    assert run("cv", p, "--text", "body", "--label", "topic", "--folds", "2", "--no-log", "--predictions",
+               out).code == 0
     assert sorted(int(r["id"]) for r in read_frame(out).to_pylist()) == list(range(1, 13))
 
 
@@ -264,7 +266,8 @@ def test_compare_on_repeated_out_of_fold_files_needs_one_repeat(data, tmp_path):
     """Rows of different repeats are the same items again: compare refuses to treat them as new items."""
     a, b = tmp_path / "a.csv", tmp_path / "b.csv"
     for out, model in ((a, "nb"), (b, "bnb")):
-        res = cv(data, "--model", model, "--folds", "3", "--repeats", "2", "--seed", "1", "--predictions", out, "--no-log")
+        res = cv(data, "--model", model, "--folds", "3", "--repeats", "2", "--seed", "1", "--predictions", out,
+                 "--no-log")
         assert res.code == 0, res.err
     res = run("compare", a, b, "--samples", "200")
     assert_clean_error(res, 1, "2 repeats", "--repeat")

@@ -61,7 +61,8 @@ def test_same_numbers_from_every_format(tmp_path):
     jsonl = tmp_path / "p.jsonl"
     jsonl.write_text("".join(json.dumps({"id": int(i), "gold": g, "pred": p}) + "\n" for i, g, p in ROWS))
     parquet = tmp_path / "p.parquet"
-    pq.write_table(pa.table({"id": [r[0] for r in ROWS], "gold": [r[1] for r in ROWS], "pred": [r[2] for r in ROWS]}), parquet)
+    pq.write_table(pa.table({"id": [r[0] for r in ROWS], "gold": [r[1] for r in ROWS], "pred": [r[2] for r in ROWS]}),
+                   parquet)
     outs = []
     for f in (csv, tsv, jsonl, parquet):
         res = run("report", f, "--format", "json")
@@ -101,7 +102,8 @@ def test_positive_matches_typed_labels_by_string_form(tmp_path):
 
 def test_renamed_columns_and_ids(tmp_path):
     f = write_csv(tmp_path / "p.csv", header=("doc", "truth", "guess"))
-    res = run("report", f, "--gold", "truth", "--pred", "guess", "--id", "doc", "--show-errors", "1", "--format", "json")
+    res = run("report", f, "--gold", "truth", "--pred", "guess", "--id", "doc", "--show-errors", "1", "--format",
+              "json")
     assert res.code == 0, res.err
     e = json.loads(res.out)["errors"]
     assert e["total"] == 2 and e["items"] == [{"id": "2", "gold": "b", "pred": "a"}]
@@ -131,7 +133,9 @@ def test_multilabel_csv_and_jsonl(tmp_path):
 def test_ordinal_order_option(tmp_path):
     from sklearn.metrics import cohen_kappa_score
 
-    rows = [(str(i), g, p) for i, (g, p) in enumerate([("1", "1"), ("2", "3"), ("3", "3"), ("5", "4"), ("4", "1"), ("5", "5")])]
+    rows = [(str(i), g, p) for i, (g,
+                                   p) in enumerate([("1", "1"), ("2", "3"), ("3", "3"), ("5", "4"), ("4", "1"),
+                                                    ("5", "5")])]
     f = write_csv(tmp_path / "o.csv", rows=rows)
     res = run("report", f, "--order", "1,2,3,4,5", "--format", "json")
     assert res.code == 0, res.err
@@ -294,5 +298,6 @@ def test_real_process_exit_codes_and_no_traceback(tmp_path):
     env = dict(os.environ, PYTHONPATH=env_src)
     p = subprocess.run([sys.executable, "-m", "clfeval", "report", str(f)], capture_output=True, text=True, env=env)
     assert p.returncode == 1 and "Traceback" not in p.stderr and "row 2" in p.stderr and p.stdout == ""
-    p = subprocess.run([sys.executable, "-m", "clfeval", "report", str(tmp_path / "missing.csv")], capture_output=True, text=True, env=env)
+    p = subprocess.run([sys.executable, "-m", "clfeval", "report", str(tmp_path / "missing.csv")], capture_output=True,
+                       text=True, env=env)
     assert p.returncode == 2 and "missing.csv" in p.stderr

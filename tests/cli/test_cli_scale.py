@@ -171,7 +171,8 @@ def test_compare_memory_spills_the_id_join(data, tmp_path):
     other = tmp_path / "other.csv"
     rng = np.random.default_rng(1)
     pred = np.where(rng.random(len(c["id"])) < 0.6, c["gold"], "cat")
-    other.write_text("id,gold,pred\n" + "".join(f"{i},{g},{p}\n" for i, g, p in zip(c["id"], c["gold"], pred, strict=True)))
+    other.write_text("id,gold,pred\n" + "".join(f"{i},{g},{p}\n" for i, g, p in zip(c["id"], c["gold"], pred,
+                                                                                    strict=True)))
     small = _json("compare", data["csv"], other, "--samples", "100", "--memory", "4096")
     roomy = _json("compare", data["csv"], other, "--samples", "100")
     assert "hash partitions on disk" in _dump(small) and "hash partitions on disk" not in _dump(roomy)
@@ -335,7 +336,8 @@ def test_compare_and_calibration_engine_dask_equal_local(data, scheduler, tmp_pa
     c = data["cols"]
     other = tmp_path / "other.csv"
     pred = np.where(np.arange(len(c["id"])) % 3 == 0, "cat", c["gold"])
-    other.write_text("id,gold,pred\n" + "".join(f"{i},{g},{p}\n" for i, g, p in zip(c["id"], c["gold"], pred, strict=True)))
+    other.write_text("id,gold,pred\n" + "".join(f"{i},{g},{p}\n" for i, g, p in zip(c["id"], c["gold"], pred,
+                                                                                    strict=True)))
     args = ["compare", data["csv"], other, "--metric", "macro_f1", "--samples", "300"]
     local, remote = _json(*args), _json(*args, "--engine", "dask", "--scheduler", scheduler)
     for key in ("a", "b", "delta", "p_value", "ci"):

@@ -28,7 +28,8 @@ def scored(n=400, seed=0, strength=(1.2, 0.8)):
 
 
 def write_scores(path: Path, y, s) -> Path:
-    lines = [f"i{i},{'spam' if y[i] else 'ham'},{'spam' if s[i] > 0.5 else 'ham'},{float(s[i])!r}\n" for i in range(len(y))]
+    lines = [f"i{i},{'spam' if y[i] else 'ham'},{'spam' if s[i] > 0.5 else 'ham'},{float(s[i])!r}\n"
+             for i in range(len(y))]
     path.write_text("id,gold,pred,score\n" + "".join(lines))
     return path
 

@@ -46,7 +46,8 @@ def test_report_with_a_cut_and_a_ranking_encodes_gold_once(gold_encodings):
 def test_report_with_predictions_and_one_vs_rest_scores_encodes_gold_once(gold_encodings):
     gold = ["a", "b", "c", "a", "b", "c"]
     pred = ["a", "b", "b", "a", "c", "c"]
-    scores = {"a": [0.8, 0.1, 0.1, 0.7, 0.2, 0.1], "b": [0.1, 0.8, 0.5, 0.2, 0.3, 0.2], "c": [0.1, 0.1, 0.4, 0.1, 0.5, 0.7]}
+    scores = {"a": [0.8, 0.1, 0.1, 0.7, 0.2, 0.1], "b": [0.1, 0.8, 0.5, 0.2, 0.3, 0.2],
+              "c": [0.1, 0.1, 0.4, 0.1, 0.5, 0.7]}
     count = gold_encodings(gold)
     r = clfeval.report(gold, pred, scores=scores)
     assert count() == 1

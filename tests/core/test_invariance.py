@@ -34,7 +34,8 @@ from clfeval import (
 from clfeval.core.labels import label_str
 from tests._helpers._strategies import ZERO_DIVISIONS, multilabel_cases, same, single_label_cases
 
-SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(max_examples=100, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 ZD = st.sampled_from(ZERO_DIVISIONS)
 
 Canon = Callable[[str], str]
@@ -59,7 +60,8 @@ def _confusion(d: dict, canon: Canon) -> dict[tuple, Any]:
     if "confusion_matrix" not in d:
         return {}
     labs = d["labels"]
-    return {(canon(labs[i]), canon(labs[j])): c for i, row in enumerate(d["confusion_matrix"]) for j, c in enumerate(row)}
+    return {(canon(labs[i]),
+             canon(labs[j])): c for i, row in enumerate(d["confusion_matrix"]) for j, c in enumerate(row)}
 
 
 def _binary(d: dict, canon: Canon) -> dict[tuple, Any]:
@@ -73,7 +75,8 @@ def _ordinal(d: dict, canon: Canon) -> dict[tuple, Any]:
 
 
 def _undefined(d: dict, canon: Canon) -> dict[tuple, Any]:
-    return {(e["metric"], frozenset(canon(x) for x in e.get("labels", [])), e.get("items")): True for e in d["undefined"]}
+    return {(e["metric"], frozenset(canon(x) for x in e.get("labels", [])),
+             e.get("items")): True for e in d["undefined"]}
 
 
 def _hardest(d: dict, canon: Canon) -> dict[tuple, Any]:

@@ -75,7 +75,8 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:A single label was found"),
 ]
 
-SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(max_examples=100, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 BETAS = st.sampled_from([1.0, 1.0, 1.0, 2.0, 0.5, 0.3, 3.7])
 ZD = st.sampled_from(ZERO_DIVISIONS)
 
@@ -114,7 +115,8 @@ def sklearn_single(gold: np.ndarray, pred: np.ndarray, k: int, zd: float, beta: 
         fb = precision_recall_fscore_support(gold, pred, labels=labels, average=None, beta=beta, zero_division=zd)[2]
     else:
         fb = f1
-    p_nan, r_nan, f_nan, _ = precision_recall_fscore_support(gold, pred, labels=labels, average=None, zero_division=np.nan)
+    p_nan, r_nan, f_nan, _ = precision_recall_fscore_support(gold, pred, labels=labels, average=None,
+                                                             zero_division=np.nan)
     mcm = multilabel_confusion_matrix(gold, pred, labels=labels)
     tn, fp, fn, tp = mcm[:, 0, 0], mcm[:, 0, 1], mcm[:, 1, 0], mcm[:, 1, 1]
     spec = _fill(tn, tn + fp, zd)
@@ -144,7 +146,8 @@ def sklearn_single(gold: np.ndarray, pred: np.ndarray, k: int, zd: float, beta: 
         pa, ra, fa, _ = precision_recall_fscore_support(gold, pred, labels=labels, average=how, zero_division=zd)
         fba = fa
         if beta != 1.0:
-            fba = precision_recall_fscore_support(gold, pred, labels=labels, average=how, beta=beta, zero_division=zd)[2]
+            fba = precision_recall_fscore_support(gold, pred, labels=labels, average=how, beta=beta,
+                                                  zero_division=zd)[2]
         out[how] = {"precision": pa, "recall": ra, "f1": fa, "fbeta": fba}
     weighted_policy(out["weighted"], s, p_nan, r_nan, f_nan, zd)
     mp, mr = out["macro"]["precision"], out["macro"]["recall"]
@@ -340,7 +343,8 @@ def test_named_metrics_equal_report_fields(case, zd) -> None:
         assert_same(scalar_metric(name)(cm, zd), v, name)
     for lab in d["labels"]:
         for prefix in ("f1", "precision", "recall", "specificity", "fpr", "delta", "phi"):
-            assert_same(scalar_metric(f"{prefix}:{lab}", d["labels"])(cm, zd), d["per_class"][lab][prefix], f"{prefix}:{lab}")
+            assert_same(scalar_metric(f"{prefix}:{lab}", d["labels"])(cm, zd), d["per_class"][lab][prefix],
+                        f"{prefix}:{lab}")
 
 
 # --- multi-label ----------------------------------------------------------------
@@ -388,7 +392,8 @@ def test_multilabel_report_matches_sklearn(case, zd, beta, data) -> None:
         fba = precision_recall_fscore_support(sg, sp, average=how, beta=beta, zero_division=zd, **kw)[2]
         exp = {"precision": pa, "recall": ra, "f1": fa, "fbeta": fba}
         if how == "weighted":
-            weighted_policy(exp, sup, *precision_recall_fscore_support(sg, sp, average=None, zero_division=np.nan, **kw)[:3], zd)
+            weighted_policy(exp, sup,
+                            *precision_recall_fscore_support(sg, sp, average=None, zero_division=np.nan, **kw)[:3], zd)
         for key in ("precision", "recall", "f1") + (("fbeta",) if beta != 1.0 else ()):
             assert_same(d[how][key], exp[key], f"{how}.{key}")
     assert_same(d["accuracy"], accuracy_score(sg, sp), "subset accuracy")

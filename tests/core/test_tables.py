@@ -29,7 +29,8 @@ from clfeval import (
 from clfeval.core.labels import encode_pair
 from tests._helpers._strategies import multilabel_cases, single_label_cases
 
-SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(max_examples=100, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def naive_table(gold: list, pred: list, labels: list | None = None) -> tuple[list, list[list[int]]]:
@@ -230,7 +231,8 @@ def test_joint_table_marginals_are_the_confusion_tables(case, data) -> None:
     # and the cells are the naive count of triples
     pos = {x: i for i, x in enumerate(lab)}
     naive = Counter((pos[g], pos[a], pos[b]) for g, a, b in zip(case.gold, case.pred, pred_b, strict=True))
-    assert {tuple(ix): int(c) for ix, c in zip(np.argwhere(j.counts), j.counts[j.counts > 0], strict=True)} == dict(naive)
+    assert {tuple(ix): int(c) for ix, c in zip(np.argwhere(j.counts), j.counts[j.counts > 0],
+                                               strict=True)} == dict(naive)
 
 
 def test_joint_table_adds_and_counts_over_occurring_labels_only() -> None:
@@ -335,7 +337,8 @@ def _naive_multilabel(gold: list, pred: list, labels: list) -> list:
 
 
 @SETTINGS
-@given(case=multilabel_cases(max_l=8, max_n=30, kinds=("str", "int_small")), how=st.sampled_from(["lists", "sets", "strings", "pyarrow"]))
+@given(case=multilabel_cases(max_l=8, max_n=30, kinds=("str", "int_small")),
+       how=st.sampled_from(["lists", "sets", "strings", "pyarrow"]))
 def test_multilabel_table_matches_naive_count(case, how) -> None:
     if how == "lists":
         g, p = case.gold, case.pred

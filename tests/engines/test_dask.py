@@ -88,7 +88,8 @@ def test_report_equals_local_for_every_count_metric(dask_client, data):
         assert a == b or (math.isnan(a) and math.isnan(b)), name
     # the same items as a DataFrame, partitions of 0, 1 and many rows
     frame = _frame({k: v for k, v in cols.items()}, [0, 1, 0, 600, 1, 0, 898])
-    assert _dump(cd.report(frame, client=dask_client).to_dict()) == _dump(in_memory_report(cols["gold"], cols["pred"]).to_dict())
+    assert _dump(cd.report(frame, client=dask_client).to_dict()) == _dump(in_memory_report(cols["gold"],
+                                                                                           cols["pred"]).to_dict())
 
 
 def test_ordinal_report_equals_local(dask_client, data):

@@ -20,7 +20,9 @@ def files(tmp_path):
     b = np.where(rng.random(n) < 0.7, gold, "y")
     s = np.round(rng.random(n), 4)
     fa, fb = tmp_path / "a.csv", tmp_path / "b.csv"
-    fa.write_text("id,gold,pred,score\n" + "".join(f"d{i},{g},{p},{v}\n" for i, (g, p, v) in enumerate(zip(gold, a, s, strict=True))))
+    fa.write_text("id,gold,pred,score\n" + "".join(f"d{i},{g},{p},{v}\n" for i, (g, p,
+                                                                                 v) in enumerate(zip(gold, a, s,
+                                                                                                     strict=True))))
     fb.write_text("id,gold,pred\n" + "".join(f"d{i},{g},{p}\n" for i, (g, p) in enumerate(zip(gold, b, strict=True))))
     return fa, fb
 

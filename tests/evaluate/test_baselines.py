@@ -28,7 +28,8 @@ import clfeval
 from clfeval.evaluate.baselines import majority_index, majority_table, stratified_table, uniform_table
 from tests._helpers._strategies import ZERO_DIVISIONS, assert_same, single_label_cases
 
-SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(max_examples=100, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
 
@@ -141,7 +142,8 @@ def test_expected_tables_equal_the_mean_of_simulated_tables(strategy, support) -
     assert abs(entry["accuracy"] - acc.mean()) <= 5 * acc.std(ddof=1) / math.sqrt(reps)
     rec = np.diagonal(sims, axis1=1, axis2=2) / support
     for i, lab in enumerate(labels):
-        assert abs(entry["per_class"][lab]["recall"] - rec[:, i].mean()) <= 5 * rec[:, i].std(ddof=1) / math.sqrt(reps) + 1e-12
+        bound = 5 * rec[:, i].std(ddof=1) / math.sqrt(reps) + 1e-12
+        assert abs(entry["per_class"][lab]["recall"] - rec[:, i].mean()) <= bound
 
 
 # --- training labels ---------------------------------------------------------------
@@ -225,7 +227,7 @@ def test_multilabel_baselines_follow_training_labels() -> None:
     assert b["majority"]["per_class"]["b"]["recall"] == 0.0
     assert b["majority"]["hamming_loss"] == pytest.approx(np.mean([1 - p["a"], p["b"], p["c"]]))
     # stratified: label l predicted with its training prevalence q_l
-    exp = np.mean([p[l] * (1 - q[l]) + (1 - p[l]) * q[l] for l in p])
+    exp = np.mean([p[lab] * (1 - q[lab]) + (1 - p[lab]) * q[lab] for lab in p])
     assert b["stratified"]["hamming_loss"] == pytest.approx(exp)
     for lab in p:
         assert b["stratified"]["per_class"][lab]["recall"] == pytest.approx(q[lab])

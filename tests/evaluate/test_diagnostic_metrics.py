@@ -115,7 +115,8 @@ def test_an_interval_reaching_an_infinite_ratio_is_open_ended():
     lo, hi = ci["binary"]["lr_plus"]
     assert math.isfinite(lo) and hi == math.inf
     assert "infinite value" in ci["note"]
-    assert json.loads(render(clfeval.report(gold, pred, positive="ill", ci=0.95, samples=500), "json"))["ci"]["binary"]["lr_plus"][1] is None
+    assert json.loads(render(clfeval.report(gold, pred, positive="ill", ci=0.95, samples=500),
+                             "json"))["ci"]["binary"]["lr_plus"][1] is None
 
 
 def test_they_are_compared_by_name():
@@ -157,7 +158,8 @@ def test_they_are_reported_by_cv_and_ranked_by_the_run_log(tmp_path):
     best = log.best("dor:ill").best[0]
     assert best.value("dor:ill") == max(log.get(i).value("dor:ill") for i in ids)
     low = log.best("lr_minus:ill")
-    assert not low.higher_is_better and low.best[0].value("lr_minus:ill") == min(log.get(i).value("lr_minus:ill") for i in ids)
+    assert not low.higher_is_better
+    assert low.best[0].value("lr_minus:ill") == min(log.get(i).value("lr_minus:ill") for i in ids)
     assert log.check(best.id, "dor:ill").passed
     with pytest.raises(clfeval.UsageError, match="no better direction"):
         log.best("prevalence:ill")
@@ -172,7 +174,8 @@ def test_clfeval_metrics_lists_every_entry(tmp_path):
         assert {"name", "tasks", "higher_is_better", "formula", "undefined", "definition", "range"} <= set(m)
     by_name = {m["name"]: m for m in listed}
     assert by_name["lr_plus:LABEL"]["higher_is_better"] is True and by_name["lr_plus:LABEL"]["range"] == [0.0, None]
-    assert by_name["error_rate"]["higher_is_better"] is False and by_name["prevalence:LABEL"]["higher_is_better"] is None
+    assert by_name["error_rate"]["higher_is_better"] is False
+    assert by_name["prevalence:LABEL"]["higher_is_better"] is None
     text = run("metrics")
     assert text.code == 0 and "dor:LABEL" in text.out and "DOR = (TP·TN) / (FP·FN)" in text.out
     md = run("metrics", "--format", "markdown", "--input", "ranking")

@@ -20,7 +20,8 @@ from tests._helpers._strategies import single_label_cases
 
 pytestmark = pytest.mark.filterwarnings("ignore:A single label was found")
 
-SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(max_examples=100, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def items(matrix: list[list[int]], labels: list) -> tuple[list, list]:
@@ -138,7 +139,8 @@ def test_diagnostics_match_a_naive_scan(case) -> None:
         assert r.most_confused_pair == {"classes": [r.labels[i], r.labels[j]], "errors": int(best),
                                         "a_as_b": int(cm[i, j]), "b_as_a": int(cm[j, i])}
     cells = sorted((-cm[i, j], i, j) for i in range(k) for j in range(k) if i != j and cm[i, j] > 0)[:5]
-    assert r.diagnostics["top_confusions"] == [{"gold": r.labels[i], "pred": r.labels[j], "count": int(-c)} for c, i, j in cells]
+    assert r.diagnostics["top_confusions"] == [{"gold": r.labels[i], "pred": r.labels[j],
+                                                "count": int(-c)} for c, i, j in cells]
 
 
 # --- misclassified items -----------------------------------------------------------------

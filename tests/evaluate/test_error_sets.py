@@ -60,11 +60,13 @@ def test_planted_terms_lead_their_cells_and_every_example_is_an_error_of_that_ce
     assert fn.terms_vs_gold[0]["term"] == "zebra" and zs[0] == max(zs) and zs[0] > 5  # vs the A documents found
     assert fn.terms_vs_pred[0]["term"] == "zebra"  # vs the documents rightly left without A
     assert fn.vs == ("vs TP of A", "vs TN of A") and "true positives of A" in fn.against[0]
-    missed = {str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"], strict=True) if "A" in g and "A" not in p}
+    missed = {str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"],
+                                        strict=True) if "A" in g and "A" not in p}
     assert fn.count == len(missed) and len(fn.examples) == 5 and {e["id"] for e in fn.examples} <= missed
     fp = r.cell("B", "fp")
     assert fp.terms_vs_gold[0]["term"] == "okapi" and fp.vs == ("vs TN of B", "vs TP of B")
-    given = {str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"], strict=True) if "B" not in g and "B" in p}
+    given = {str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"],
+                                       strict=True) if "B" not in g and "B" in p}
     assert fp.count == len(given) and {e["id"] for e in fp.examples} <= given
     # the counts of every category's table, by hand
     for row in r.categories:

@@ -117,7 +117,7 @@ def test_tests_against_scipy_and_statsmodels():
     stat, p, _, _ = chi2_contingency(np.stack([tp, fn], axis=1), correction=False)
     assert sec["heterogeneity"]["recall:pos"]["p"] == pytest.approx(p)
     raw = []
-    for i, k in enumerate(keys):
+    for i in range(len(keys)):
         # every expected count is far above 5 here: Pearson's chi-square on the 2×2 table, no correction
         _, pf, _, _ = chi2_contingency([[tp[i], fn[i]], [tp.sum() - tp[i], fn.sum() - fn[i]]], correction=False)
         raw.append(pf)
@@ -159,7 +159,8 @@ def test_fairness_measures_equal_fairlearn():
     y = (np.array(t.column("gold").to_pylist()) == "pos").astype(int)
     p = (np.array(t.column("pred").to_pylist()) == "pos").astype(int)
     s = np.array(t.column("source").to_pylist())
-    assert got["demographic_parity_difference"] == pytest.approx(fl.demographic_parity_difference(y, p, sensitive_features=s))
+    assert got["demographic_parity_difference"] == pytest.approx(fl.demographic_parity_difference(y, p,
+                                                                                                  sensitive_features=s))
     assert got["demographic_parity_ratio"] == pytest.approx(fl.demographic_parity_ratio(y, p, sensitive_features=s))
     assert got["equalized_odds_difference"] == pytest.approx(fl.equalized_odds_difference(y, p, sensitive_features=s))
     assert got["equalized_odds_ratio"] == pytest.approx(fl.equalized_odds_ratio(y, p, sensitive_features=s))

@@ -62,7 +62,8 @@ def write_pairs(path: Path, labels: list[str]) -> Path:
     """Each label once right and once predicted as its neighbour: every label is a row and a column."""
     rows = [(lab, lab) for lab in labels] + [(lab, labels[(i + 1) % len(labels)]) for i, lab in enumerate(labels)]
     if path.suffix == ".jsonl":
-        path.write_text("".join(json.dumps({"id": f"i{i}", "gold": g, "pred": p}) + "\n" for i, (g, p) in enumerate(rows)))
+        path.write_text("".join(json.dumps({"id": f"i{i}", "gold": g, "pred": p}) + "\n" for i, (g,
+                                                                                                 p) in enumerate(rows)))
     else:
         with open(path, "w", newline="") as fh:
             w = csv.writer(fh)

@@ -256,7 +256,8 @@ def _spilling_run(tmp_path: Path, n: int = 300_000) -> subprocess.Popen:
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     env = dict(os.environ, PYTHONPATH=SRC, TMPDIR=str(tmp))
-    return subprocess.Popen([sys.executable, "-m", "clfeval", "report", "big.csv", "--score", "score", "--positive", "1",
+    return subprocess.Popen([sys.executable, "-m", "clfeval", "report", "big.csv", "--score", "score", "--positive",
+                             "1",
                              "--memory", "4KiB", "-f", "json", "-o", "out.json"],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 

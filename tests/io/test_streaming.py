@@ -45,7 +45,8 @@ def _write(path: Path, fmt: str, ids: list[str], gold: list[str], pred: list[str
         path.write_text(sep.join(["id", "gold", "pred"]) + "\n"
                         + "".join(sep.join(row) + "\n" for row in zip(ids, gold, pred, strict=True)), encoding="utf-8")
     elif fmt == "jsonl":
-        path.write_text("".join(json.dumps({"id": i, "gold": g, "pred": p}) + "\n" for i, g, p in zip(ids, gold, pred, strict=True)),
+        path.write_text("".join(json.dumps({"id": i, "gold": g, "pred": p}) + "\n" for i, g, p in zip(ids, gold, pred,
+                                                                                                      strict=True)),
                         encoding="utf-8")
     else:
         pq.write_table(pa.table({"id": ids, "gold": gold, "pred": pred}), path)

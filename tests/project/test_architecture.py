@@ -1,4 +1,5 @@
-"""Dependencies point one way: cli → render → plots → studies → protocols → significance → evaluate → scores → io → core.
+"""Dependencies point one way: cli → render → plots → studies → protocols → significance → evaluate → scores → io
+→ core.
 
 Walks the imports of every module of the package (statically, with ast) and
 checks each against the layer map below. A new module must be placed in a layer.
@@ -110,9 +111,11 @@ def test_imports_point_down(path):
         assert theirs is not None, f"{name} imports {imp}, which is not placed in a layer"
         if theirs[0] == mine[0]:
             continue
-        assert theirs[1] <= mine[1], f"{name} (layer {mine[1]}) imports {imp} (layer {theirs[1]}): dependencies must point down"
+        assert theirs[1] <= mine[1], (
+            f"{name} (layer {mine[1]}) imports {imp} (layer {theirs[1]}): dependencies must point down")
         for a, b in FORBIDDEN:
-            assert not ((name == a or name.startswith(a + ".")) and (imp == b or imp.startswith(b + "."))), f"{name} must not import {imp}"
+            forbidden = (name == a or name.startswith(a + ".")) and (imp == b or imp.startswith(b + "."))
+            assert not forbidden, f"{name} must not import {imp}"
 
 
 def test_nothing_imports_cli():
@@ -168,7 +171,8 @@ def test_private_import_check_can_fail(tmp_path):
     fake = SRC / "cli" / "x.py"  # a path inside the package, for the module name only; the file is in tmp_path
     probe = tmp_path / "x.py"
     probe.write_text("from clfeval.io.readers import _row_ref\nfrom clfeval.io import readers as io\nio._read_header\n")
-    assert private_imports(probe, module_name(fake)) == ["from clfeval.io.readers import _row_ref", "clfeval.io.readers._read_header"]
+    assert private_imports(probe, module_name(fake)) == ["from clfeval.io.readers import _row_ref",
+                                                         "clfeval.io.readers._read_header"]
 
 
 def test_cli_holds_no_evaluation_logic():
@@ -221,7 +225,8 @@ def test_no_module_imports_from_a_reexporting_init(path):
         if isinstance(node, ast.ImportFrom) and not node.level and node.module in REEXPORTING:
             for a in node.names:
                 assert _is_module(f"{node.module}.{a.name}") or a.name == "__version__" and False, \
-                    f"{name} imports {a.name!r} from {node.module}'s __init__; import it from the module that defines it"
+                    f"{name} imports {a.name!r} from {node.module}'s __init__; " \
+                    "import it from the module that defines it"
 
 
 def test_core_imports_no_scipy_or_scikit_learn():

@@ -26,7 +26,9 @@ def results():
     yield "ranking_ovr", clfeval.ranking_ovr(gold, {"a": s, "b": [1 - x for x in s]}), False
     yield "reliability", clfeval.reliability(gold, s, positive="a"), False
     yield "choose_threshold", clfeval.choose_threshold(gold, s, positive="a", dev_gold=gold, dev_scores=s), False
-    yield "choose_label_thresholds", clfeval.choose_label_thresholds(["a", "b", "a|b", ""], {"a": [0.9, 0.1, 0.8, 0.2], "b": [0.1, 0.9, 0.7, 0.3]}), False
+    yield "choose_label_thresholds", clfeval.choose_label_thresholds(["a", "b", "a|b", ""],
+                                                                     {"a": [0.9, 0.1, 0.8, 0.2],
+                                                                      "b": [0.1, 0.9, 0.7, 0.3]}), False
     yield "compare", clfeval.compare(gold, pred, gold, samples=50, seed=4), True
     yield "compare_many", clfeval.compare_many(gold, {"x": pred, "y": gold, "z": ["a"] * 8}, samples=50, seed=4), True
     yield "demo", run_demo("trap"), False

@@ -397,7 +397,8 @@ def test_the_curves_objective_step_chooses_the_brute_force_cut_and_shows_hindsig
     docs, y = corpus(300, seed=14, shares=(0.2, 0.4, 0.4))
     y2 = ["grain" if c == "grain" else "other" for c in y]
     kw = dict(folds=5, stratified=True, seed=4, metrics=["accuracy", "f1:grain"])
-    mine = cross_validate(make_model("nb"), docs, y2, threshold=ThresholdStep.for_objective("f1", positive="grain"), **kw)
+    mine = cross_validate(make_model("nb"), docs, y2, threshold=ThresholdStep.for_objective("f1", positive="grain"),
+                          **kw)
     brute = cross_validate(make_model("nb"), docs, y2, threshold=ThresholdStep(_brute_best_f1, positive="grain"), **kw)
     assert [f.thresholds for f in mine.folds] == [f.thresholds for f in brute.folds]
     t = mine.predictions

@@ -149,12 +149,12 @@ def test_stratified_holdout_refuses_a_test_part_too_small_for_the_classes():
 def _label_distribution(Y: np.ndarray, subsets: np.ndarray, k: int) -> float:
     """Sechidis et al.'s LD measure: mean over labels and folds of |positives share deviation|."""
     out = []
-    for l in range(Y.shape[1]):
-        d = Y[:, l].sum() / len(Y)
+    for c in range(Y.shape[1]):
+        d = Y[:, c].sum() / len(Y)
         if d in (0, 1):
             continue
         for j in range(k):
-            part = Y[subsets == j, l]
+            part = Y[subsets == j, c]
             p = part.mean() if part.size else 0.0
             out.append(abs(p / (1 - p + 1e-12) - d / (1 - d)))
     return float(np.mean(out))

@@ -146,7 +146,8 @@ class Browser:
                 self._pending.append(("Fetch.continueRequest", {"requestId": p["requestId"]}, m.get("sessionId")))
             else:
                 self.blocked.append(url)
-                self._pending.append(("Fetch.failRequest", {"requestId": p["requestId"], "errorReason": "BlockedByClient"},
+                self._pending.append(("Fetch.failRequest",
+                                      {"requestId": p["requestId"], "errorReason": "BlockedByClient"},
                                       m.get("sessionId")))
         self.events.append(m)
 

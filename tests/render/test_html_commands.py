@@ -28,7 +28,8 @@ EXPECTED = {
                           "Baselines", "Ranking", "Notes", "Glossary", "Signature"]),
     "report-by": (4, ["Summary", "Confusion matrix", "Per class", "Averages", "Overall", "Binary summary",
                       "Baselines", "By slice", "Glossary", "Signature"]),  # issue 26: the forest plot under By slice
-    "report-multilabel": (2, ["Summary", "No confusion matrix", "Per class", "Averages", "Overall", "Baselines", "Notes",
+    "report-multilabel": (2,
+                          ["Summary", "No confusion matrix", "Per class", "Averages", "Overall", "Baselines", "Notes",
                               "Glossary", "Signature"]),
     "compare": (2, ["Summary", "Results", "paired bootstrap", "Glossary", "Signature"]),
     "compare-many": (4, ["Summary", "Scores", "Pairs", "Distributions of δ", "The systems in the φ–δ diagram", "Notes",
@@ -115,7 +116,8 @@ def test_glossary_entries_are_the_catalogue_entries(command_pages):
             direction = {"higher": "higher is better", "lower": "lower is better", "none": "no better direction"}
             assert direction[m.direction] in head
             seen.add(m.key)
-    for key in ("accuracy", "macro_f1", "mcc", "roc_auc", "average_precision", "ece", "brier", "f1:LABEL", "delta:LABEL",
+    for key in ("accuracy", "macro_f1", "mcc", "roc_auc", "average_precision", "ece", "brier", "f1:LABEL",
+                "delta:LABEL",
                 "hamming_loss", "npv:LABEL", "macro_f1_of_means"):
         assert key in seen, key
 

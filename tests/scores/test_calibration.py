@@ -53,7 +53,10 @@ def test_quantile_bins_hold_equal_mass_and_keep_ties_together():
     c = reliability(y, q, positive=True, bins=20, strategy="quantile")
     assert sum(b["count"] for b in c.bins) == 1000 and c.n_bins <= 11
     lowers = np.array([b["lower"] for b in c.bins])
-    assign = lambda v: int(np.searchsorted(lowers, v, side="right") - 1)
+
+    def assign(v):
+        return int(np.searchsorted(lowers, v, side="right") - 1)
+
     ece, mce, groups = direct(q, y.astype(float), assign, c.n_bins)
     assert len(groups) == c.n_bins  # every value lands in one bin and no bin is empty
     assert c.ece == pytest.approx(ece, abs=1e-12) and c.mce == pytest.approx(mce, abs=1e-12)

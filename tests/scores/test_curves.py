@@ -146,7 +146,8 @@ def test_multiclass_ovr_against_sklearn():
     yb = label_binarize(y, classes=classes)
     for how in ("macro", "weighted", "micro"):
         assert getattr(r, how)["roc_auc"] == pytest.approx(roc_auc_score(yb, s, average=how), abs=1e-12)
-        assert getattr(r, how)["average_precision"] == pytest.approx(average_precision_score(yb, s, average=how), abs=1e-12)
+        assert getattr(r, how)["average_precision"] == pytest.approx(average_precision_score(yb, s, average=how),
+                                                                     abs=1e-12)
     for j, c in enumerate(classes):
         assert r.per_class[c]["roc_auc"] == pytest.approx(roc_auc_score(yb[:, j], s[:, j]), abs=1e-12)
     # the same through an array with labels
@@ -209,7 +210,8 @@ def test_parallel_sorted_parts_give_the_same_numbers(monkeypatch):
     multi = curves.ranking(y.astype(int), s, positive=1)
     assert len(multi.neg_parts) == 3 and len(single.neg_parts) == 1
     assert multi.roc_auc == single.roc_auc == pytest.approx(roc_auc_score(y, s), abs=1e-12)
-    assert multi.average_precision == single.average_precision == pytest.approx(average_precision_score(y, s), abs=1e-12)
+    assert multi.average_precision == single.average_precision == pytest.approx(average_precision_score(y, s),
+                                                                                abs=1e-12)
     assert np.array_equal(multi.neg_scores, np.sort(s[~y]))
     assert np.array_equal(multi.cuts.tp, single.cuts.tp) and np.array_equal(multi.cuts.fp, single.cuts.fp)
 

@@ -39,7 +39,9 @@ def _dump(d) -> str:
 
 def _subset_accuracy(gold: list[str], s: np.ndarray, cuts: np.ndarray) -> float:
     """By hand: the share of items whose predicted set (score >= the label's cut) is exactly the gold set."""
-    hits = sum(set(g.split("|")) - {""} == {lab for lab, on in zip(LABS, row >= cuts, strict=True) if on} for g, row in zip(gold, s, strict=True))
+    hits = sum(set(g.split("|")) - {""} == {lab for lab, on in zip(LABS, row >= cuts,
+                                                                   strict=True) if on} for g, row in zip(gold, s,
+                                                                                                         strict=True))
     return hits / len(gold)
 
 
@@ -59,7 +61,8 @@ def test_label_batches_equal_choose_label_thresholds_bit_for_bit_when_spilled():
         for obj in ("f1", "f2", "cost", "precision>=0.6", "recall>=0.8", "precision>=0.9999"):
             kw = dict(objective=obj, cost_fp=2.0, cost_fn=0.5, default_threshold=0.3 if trial == 4 else None)
             try:
-                res = choose_label_thresholds(g, dict(zip(LABS, s.T, strict=True)), dev_gold=d, dev_scores=dict(zip(LABS, ds.T, strict=True)),
+                res = choose_label_thresholds(g, dict(zip(LABS, s.T, strict=True)), dev_gold=d,
+                                              dev_scores=dict(zip(LABS, ds.T, strict=True)),
                                               **kw)
                 want = _dump(res.to_dict())
                 tuned = np.array([e["test"]["threshold"] for e in res.per_label.values()])
@@ -67,14 +70,14 @@ def test_label_batches_equal_choose_label_thresholds_bit_for_bit_when_spilled():
             except DataError as exc:
                 want = f"refused: {exc}"
             try:
-                got = choose_label_thresholds_batches(lambda: _batches(g, s), _batches(d, ds), labels=LABS,
+                got = choose_label_thresholds_batches(lambda g=g, s=s: _batches(g, s), _batches(d, ds), labels=LABS,
                                                       memory=4096, **kw).to_dict()
                 spilled += got.pop("external")["spilled"]
                 got = _dump(got)
             except DataError as exc:
                 got = f"refused: {exc}"
             assert got == want, (trial, obj)
-        alone = choose_label_thresholds_batches(lambda: _batches(g, s), labels=LABS, memory=4096).to_dict()
+        alone = choose_label_thresholds_batches(lambda g=g, s=s: _batches(g, s), labels=LABS, memory=4096).to_dict()
         alone.pop("external")
         assert _dump(alone) == _dump(choose_label_thresholds(g, dict(zip(LABS, s.T, strict=True))).to_dict())
     assert spilled > 10  # most choices really spilled

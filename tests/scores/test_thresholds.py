@@ -72,7 +72,8 @@ def test_chosen_threshold_equals_brute_force(seed, n, prevalence, distinct, obje
 
 
 def test_three_rows_and_default_cuts():
-    c = choose_threshold([1, 0, 1, 0], [0.9, 0.6, 0.7, 0.2], positive=1, dev_gold=[1, 1, 0, 0], dev_scores=[0.8, 0.4, 0.3, 0.1])
+    c = choose_threshold([1, 0, 1, 0], [0.9, 0.6, 0.7, 0.2], positive=1, dev_gold=[1, 1, 0, 0],
+                         dev_scores=[0.8, 0.4, 0.3, 0.1])
     d = c.to_dict()
     assert d["threshold"] == 0.4 and d["default"]["threshold"] == 0.5 and d["hindsight"]["threshold"] == 0.7
     assert set(d["test"]) >= {"precision", "recall", "f1", "tp", "fp", "fn", "tn"}
@@ -103,18 +104,18 @@ def test_multilabel_per_label_cuts_against_brute_force_and_sklearn():
         y[0] = True
         y[1] = False
         s = np.round(rng.normal(size=(n, 3)) * 3 + 4 * y, 1)  # log-odds-like: default cut 0
-        gold = ["|".join(l for l, v in zip(labels, row, strict=True) if v) for row in y]
+        gold = ["|".join(lab for lab, v in zip(labels, row, strict=True) if v) for row in y]
         return y, s, gold
 
     ty, ts, tgold = make(400)
     dy, ds, dgold = make(300)
-    r = choose_label_thresholds(tgold, {l: ts[:, j] for j, l in enumerate(labels)}, dev_gold=dgold,
-                                dev_scores={l: ds[:, j] for j, l in enumerate(labels)})
-    for j, l in enumerate(labels):
-        assert r.thresholds[l] == brute_force(dy[:, j], ds[:, j], "f1")
-        assert r.per_label[l]["hindsight"]["threshold"] == brute_force(ty[:, j], ts[:, j], "f1")
-        assert r.per_label[l]["default"]["threshold"] == 0.0
-    for setting, cuts in (("default", np.zeros(3)), ("tuned", np.array([r.thresholds[l] for l in labels]))):
+    r = choose_label_thresholds(tgold, {lab: ts[:, j] for j, lab in enumerate(labels)}, dev_gold=dgold,
+                                dev_scores={lab: ds[:, j] for j, lab in enumerate(labels)})
+    for j, lab in enumerate(labels):
+        assert r.thresholds[lab] == brute_force(dy[:, j], ds[:, j], "f1")
+        assert r.per_label[lab]["hindsight"]["threshold"] == brute_force(ty[:, j], ts[:, j], "f1")
+        assert r.per_label[lab]["default"]["threshold"] == 0.0
+    for setting, cuts in (("default", np.zeros(3)), ("tuned", np.array([r.thresholds[lab] for lab in labels]))):
         pred = ts >= cuts[None, :]
         for how in ("micro", "macro"):
             p, rec, f, _ = precision_recall_fscore_support(ty, pred, average=how, zero_division=0)

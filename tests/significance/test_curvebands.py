@@ -61,7 +61,8 @@ def test_observed_curves_and_areas_equal_scikit_learn(decimals):
 
 
 def test_hand_computed_curves_at_grid_values_met_exactly():
-    # positives at ranks 1, 3, 4, 6 of 8 (P = 4, N = 4); cuts: (TP, FP) = (1,0) (1,1) (2,1) (3,1) (3,2) (4,2) (4,3) (4,4)
+    # positives at ranks 1, 3, 4, 6 of 8 (P = 4, N = 4);
+    # cuts: (TP, FP) = (1,0) (1,1) (2,1) (3,1) (3,2) (4,2) (4,3) (4,4)
     y = [1, 0, 1, 1, 0, 1, 0, 0]
     s = [8, 7, 6, 5, 4, 3, 2, 1]
     b = curve_bands(y, s, positive=1, samples=20, fpr_grid=[0.0, 0.25, 0.375, 0.5, 1.0],

@@ -134,7 +134,8 @@ def test_different_folds_are_refused_clearly():
     with pytest.raises(DataError, match=r"fold ids differ: only A has \(repeat 1, fold 1\)"):
         cv_compare(fa, other, metric="macro_f1")
     sizes = [dict(r, n_test=101, n_train=299) if r["fold"] == 3 else r for r in fa]
-    with pytest.raises(DataError, match="repeat 1, fold 3: A was trained on 300 and tested on 100 items, B on 299 and 101"):
+    with pytest.raises(DataError,
+                       match="repeat 1, fold 3: A was trained on 300 and tested on 100 items, B on 299 and 101"):
         cv_compare(fa, sizes, metric="macro_f1")
     with pytest.raises(DataError, match="two records for repeat 1, fold 2"):
         cv_compare(fa + [fa[1]], fa + [fa[2]], metric="macro_f1")

@@ -162,7 +162,8 @@ def test_sparse_case_uses_the_gather_path():
     jt = clfeval.joint_table(gold, a, b)
     eng = rs.CountEngine.from_joint(jt.counts, lambda cm: scalar_metric("macro_f1").fn(cm, 0.0))
     assert eng.grid is None and eng.groups < 12 ** 3 / 4
-    dense = rs.CountEngine.from_joint(clfeval.joint_table(*MULTI).counts, lambda cm: scalar_metric("macro_f1").fn(cm, 0.0))
+    dense = rs.CountEngine.from_joint(clfeval.joint_table(*MULTI).counts,
+                                      lambda cm: scalar_metric("macro_f1").fn(cm, 0.0))
     assert dense.grid is not None
 
 
@@ -205,7 +206,8 @@ def test_mcnemar_by_hand_and_edge_cases():
     assert none["p_value"] == 1.0 and math.isnan(none["chi2"])
     # lower-is-better error rate: the same test on the same discordant items
     gold, a, b = MULTI
-    assert compare(gold, a, b, metric="error_rate", test="mcnemar").p_value == compare(gold, a, b, test="mcnemar").p_value
+    assert compare(gold, a, b, metric="error_rate", test="mcnemar").p_value == compare(gold, a, b,
+                                                                                       test="mcnemar").p_value
 
 
 def test_mcnemar_refuses_non_accuracy_metrics():

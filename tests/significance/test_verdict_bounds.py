@@ -40,7 +40,8 @@ def test_bootstrap_verdict_iff_basic_bound_excludes_zero():
         alpha = [0.05, 0.1, 0.01, 0.2][i % 4]
         samples = int(rng.integers(10, 120))
         zd = ["0", "nan", "1"][i % 3]
-        c = compare(gold, a, b, metric=metric, labels=list(range(k)), samples=samples, seed=i, alpha=alpha, zero_division=zd)
+        c = compare(gold, a, b, metric=metric, labels=list(range(k)), samples=samples, seed=i, alpha=alpha,
+                    zero_division=zd)
         tb = c.ci["test_bound"]
         assert tb["side"] == ("lower" if c.higher_is_better else "upper")
         if math.isnan(c.p_value):

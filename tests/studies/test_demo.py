@@ -26,7 +26,8 @@ def test_trap():
 def test_matrix():
     d = demo_json("matrix")["data"]
     assert d["accuracy"] == pytest.approx(0.75)
-    assert [round(d["per_class"][c]["f1"], 4) for c in ("news", "fiction", "government", "learned")] == [0.72, 0.72, 0.6364, 0.9167]
+    assert [round(d["per_class"][c]["f1"], 4) for c in ("news", "fiction", "government", "learned")] == [0.72, 0.72,
+                                                                                                         0.6364, 0.9167]
     assert round(d["per_class"]["government"]["precision"], 4) == 0.7
     assert round(d["per_class"]["government"]["recall"], 4) == 0.5833
     b = d["binary"]
@@ -54,7 +55,8 @@ def test_averages():
     assert t["micro_f1"] == t["accuracy"]  # exactly, not approximately
     assert t["macro_f1"] != pytest.approx(t["macro_f1_of_means"], abs=1e-4)
     s = d["spam"]
-    assert (round(s["precision"], 2), round(s["recall"], 2), round(s["mean"], 3), round(s["f1"], 3)) == (0.75, 0.6, 0.675, 0.667)
+    assert (round(s["precision"], 2), round(s["recall"], 2), round(s["mean"], 3), round(s["f1"], 3)) == (0.75, 0.6,
+                                                                                                         0.675, 0.667)
 
 
 @pytest.mark.parametrize("mode", ["trap", "matrix", "read", "averages"])

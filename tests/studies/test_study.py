@@ -439,7 +439,8 @@ def test_cli_json_keys_and_run_log(study: ReutersStudy, reuters_archive: Path, t
         assert sub <= set(d[key]), key
     assert isinstance(d["vocabulary_size"], int)
     for cat in PUBLISHED:
-        assert {"support", "tp", "fp", "fn", "precision", "recall", "f1", "accuracy"} <= set(d["binary"]["per_class"][cat])
+        assert {"support", "tp", "fp", "fn", "precision", "recall", "f1",
+                "accuracy"} <= set(d["binary"]["per_class"][cat])
     assert {"f1", "f1_of_means"} <= set(d["binary"]["macro"])
     assert {"mean", "min", "max", "std"} <= set(d["cross_validation"]["micro_f1"])
     for cat in ("grain", "wheat", "corn", "trade"):
