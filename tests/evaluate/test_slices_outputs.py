@@ -15,7 +15,7 @@ import pytest
 import clfeval
 from clfeval.errors import MissingExtra, UsageError
 from clfeval.render import render
-from tests.evaluate.test_slices import planted
+from tests._helpers.slicedata import planted
 
 
 def simpson():
