@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 from unittest import SkipTest
 
-from sybil import Document, Region, Sybil
+from sybil import Region, Sybil
 from sybil.evaluators.python import PythonEvaluator
 from sybil.example import NotEvaluated
 from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser
@@ -142,7 +142,9 @@ def matches(expected: list[str], actual: list[str]) -> bool:
 
 
 def parse_console(source: str) -> list[tuple[str, list[str]]]:
-    """[(command, expected output lines)]; a command line ending in a backslash continues on the next."""
+    """[(command, expected output lines)]; a command line ending in a backslash continues on the next.
+
+    The backslash and the line break stay in the command: bash reads them as one line, as a user's shell does."""
     steps: list[tuple[str, list[str]]] = []
     lines = source.rstrip("\n").split("\n")
     k = 0
@@ -157,7 +159,7 @@ def parse_console(source: str) -> list[tuple[str, list[str]]]:
         command = line[2:]
         while command.endswith("\\") and k + 1 < len(lines):
             k += 1
-            command = command[:-1] + "\n" + lines[k]
+            command = command + "\n" + lines[k]
         steps.append((command, []))
         k += 1
     return steps
@@ -201,14 +203,9 @@ class PyconParser(PythonCodeBlockParser):
 
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
-#: The README's length limit. A longer README.md is the old manual, which docs/README.next.md (collected here)
-#: replaces: its fragments are not examples, and it is left out until then (tests/project/test_docs.py says so,
-#: skipping).
+#: The README's length limit (tests/project/test_docs.py holds README.md to it): a pitch, the set-up, a first report, a
+#: map of the commands, links into the guide; the rest is in docs/guide/.
 README_LINES = 200
-
-
-def readme_is_short(path: Path = ROOT / "README.md") -> bool:
-    return len(path.read_text(encoding="utf-8").splitlines()) <= README_LINES
 
 
 class _Docs(Sybil):
@@ -220,11 +217,6 @@ class _Docs(Sybil):
         except ValueError:
             return False
         return rel.suffix == ".md" and (rel.as_posix() == "README.md" or rel.parts[0] == "docs")
-
-    def parse(self, path: Path) -> Document:
-        if Path(path).resolve() == ROOT / "README.md" and not readme_is_short(ROOT / "README.md"):
-            return Document("", str(path))  # collected (pytest's testpaths name it), with no example yet
-        return super().parse(path)
 
 
 sybil = _Docs(

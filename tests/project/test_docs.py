@@ -30,8 +30,7 @@ def _hooks():
 
 
 def _documents() -> list[Path]:
-    docs = [p for p in DOCS.rglob("*.md")]
-    return docs + ([ROOT / "README.md"] if dx.readme_is_short() else [])
+    return [*DOCS.rglob("*.md"), ROOT / "README.md"]
 
 
 # ---------------------------------------------------------------- generated tables
@@ -90,7 +89,7 @@ def test_the_command_line_exits_as_the_table_says(tmp_path, capsys):
 # ---------------------------------------------------------------- the examples' runner
 def test_a_console_block_is_commands_and_their_output():
     steps = dx.parse_console("$ clfeval report a.csv \\\n  --positive spam\nline 1\n\n$ echo $?\n3\n")
-    assert steps == [("clfeval report a.csv \n  --positive spam", ["line 1", ""]), ("echo $?", ["3"])]
+    assert steps == [("clfeval report a.csv \\\n  --positive spam", ["line 1", ""]), ("echo $?", ["3"])]
     with pytest.raises(ValueError, match="must start"):
         dx.parse_console("output first\n$ x\n")
 
@@ -110,6 +109,16 @@ def test_versions_times_and_the_directory_are_normalised():
             f"recorded run 1 in {work}/clfeval-runs.sqlite\nP 0.9000\n\n")
     assert dx.normalise(text, work) == ["clfeval X.Y.Z · numpy X.Y.Z · written TIMESTAMP in T s",
                                         "recorded run 1 in $TMP/clfeval-runs.sqlite", "P 0.9000"]
+
+
+def test_a_continued_command_line_runs_as_one_command(tmp_path):
+    class Example:
+        namespace = {"__docdir__": str(tmp_path), "__rc__": 0}
+        parsed = "$ echo one \\\n    two\none two\n"
+
+    assert dx.evaluate_console(Example()) is None
+    Example.parsed = "$ echo one \\\n    two\none\n"
+    assert "differs" in dx.evaluate_console(Example())
 
 
 def test_a_failing_command_must_show_its_exit_code(tmp_path):
@@ -139,7 +148,7 @@ def test_at_most_ten_examples_are_skipped_each_with_its_reason():
 
 
 def test_every_shell_and_python_example_of_the_guide_is_a_block_the_tests_run():
-    pages = GUIDE + [DOCS / "index.md", DOCS / "README.next.md", *sorted((DOCS / "reference").glob("*.md"))]
+    pages = GUIDE + [DOCS / "index.md", ROOT / "README.md", *sorted((DOCS / "reference").glob("*.md"))]
     runnable = {"console", "python", "pycon"}
     for page in pages:
         text = page.read_text(encoding="utf-8")
@@ -147,7 +156,7 @@ def test_every_shell_and_python_example_of_the_guide_is_a_block_the_tests_run():
         assert set(langs) <= runnable, f"{page.name}: code blocks {sorted(set(langs) - runnable)} are not run"
     assert {p.stem for p in GUIDE} == {"first-report", "reading-errors", "scores-thresholds", "calibration",
                                        "significance", "protocols", "large-data", "html-notebooks", "gates",
-                                       "reuters", "safety", "json-schema", "slices", "rank"}
+                                       "reuters", "safety", "json-schema", "slices", "rank", "library"}
 
 
 def test_every_guide_page_is_in_the_nav_and_the_site_builds_offline():
@@ -160,18 +169,30 @@ def test_every_guide_page_is_in_the_nav_and_the_site_builds_offline():
 
 
 # ---------------------------------------------------------------- the README
-def test_the_next_readme_is_short_and_says_what_the_issue_asks():
-    text = (DOCS / "README.next.md").read_text(encoding="utf-8")
-    assert len(text.splitlines()) <= dx.README_LINES
+def test_the_readme_is_at_most_200_lines_and_says_what_the_issue_asks():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert dx.README_LINES == 200
+    assert len(text.splitlines()) <= dx.README_LINES, f"README.md has {len(text.splitlines())} lines"
     assert "Python 3.11 or newer" in text
     assert 'pip install ".[html]"' in text and text.count('".[all]"') == 1
     for page in GUIDE:
-        assert f"docs/guide/{page.name}" in text, f"README.next.md does not link to the guide page {page.name}"
+        assert f"docs/guide/{page.name}" in text, f"README.md does not link to the guide page {page.name}"
+    for ref in ("docs/reference/cli.md", "docs/reference/api.md"):
+        assert ref in text
+    assert not (DOCS / "README.next.md").exists()  # one README
 
 
-def test_the_readme_is_collected_once_it_is_the_short_one():
-    if not dx.readme_is_short():
-        pytest.skip("README.md is the old manual (more than 200 lines): docs/README.next.md replaces it, and its "
-                    "examples are run from docs/README.next.md until then")
+def test_the_readmes_first_report_is_shown_from_the_shell_and_from_python_with_its_output():
+    first = (ROOT / "README.md").read_text(encoding="utf-8").split("## A first report", 1)[1].split("\n## ", 1)[0]
+    shell = re.search(r"```console\n\$ (clfeval report [^\n]*)\n(.*?)\n```", first, re.S)
+    python = re.search(r"```pycon\n(.*?)\n```", first, re.S)
+    assert shell and python
+    assert "accuracy" in shell.group(2) and "0.9500" in shell.group(2)  # its output, not only the command
+    lines = python.group(1).splitlines()
+    assert sum(line.startswith(">>> ") for line in lines) <= 5 and any(not line.startswith(">>>") for line in lines)
+
+
+def test_the_readme_is_collected_and_its_examples_run():
     assert dx.sybil.should_parse(ROOT / "README.md")
-    assert dx.sybil.parse(ROOT / "README.md").text
+    regions = list(dx.sybil.parse(ROOT / "README.md"))
+    assert len(regions) >= 4  # the skip markers, the console and pycon blocks of the first report

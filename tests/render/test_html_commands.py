@@ -197,15 +197,11 @@ def test_the_light_core_needs_no_extra():
 
 
 def test_readme_set_up_installs_the_html_extra_and_writes_the_demo_page():
-    """The demo page needs the html extra only (issue 24: the quick start used to install every extra, 719 MB).
-
-    The short README is docs/README.next.md until it replaces the old README.md (at most 200 lines)."""
+    """The demo page needs the html extra only (issue 24: the quick start used to install every extra, 719 MB)."""
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
     readme = (root / "README.md").read_text(encoding="utf-8")
-    if len(readme.splitlines()) > 200:
-        readme = (root / "docs" / "README.next.md").read_text(encoding="utf-8")
     setup = readme.split("## Set up", 1)[1]
     first = re.search(r"```console\n(.*?)\n```", setup, re.S).group(1)
     assert '.venv/bin/pip install ".[html]"' in first

@@ -1,7 +1,7 @@
 """THE capability table: which option of which operation runs on which engine, and why not where it does not.
 
 One table, read by everything that needs it: the refusals (:func:`refuse`, raised before any work),
-the notes under each command's ``--help`` (:func:`help_note`) and the README's large-data table
+the notes under each command's ``--help`` (:func:`help_note`) and the large-data guide page's table
 (:func:`markdown`). The parity test runs every supported cell on every engine
 (``tests/engines/test_front_door.py``).
 
@@ -175,7 +175,9 @@ def help_note(operation: str) -> str:
 
 
 def markdown() -> str:
-    """The README's large-data table: operation × option × engine, with the reason of every refusal."""
+    """The large-data guide page's table (docs/guide/large-data.md, put in by docs/hooks.py).
+
+    Operation × option × engine, with the reason of every refusal."""
     rows = ["| operation | option | what | local | dask |", "|---|---|---|---|---|"]
     for c in TABLE:
         cells = ["yes" if c.reason(e) is None else f"no: {c.reason(e)}" for e in ENGINES]

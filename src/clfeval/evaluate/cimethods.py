@@ -12,7 +12,7 @@ Methods:
   (:mod:`clfeval.significance.aucintervals`), beside ``percentile`` and ``bca``.
 
 **Defaults** are the methods whose worst cell covered best in
-``bench/ci_coverage.py`` (the table is in the README): Wilson for per-class
+``bench/ci_coverage.py`` (the table is in docs/guide/significance.md): Wilson for per-class
 precision and recall, BCa for every other count metric (accuracy, F1,
 macro-F1 measured; the others follow the bootstrap that won for every
 measured non-proportion), logit DeLong for ROC-AUC.

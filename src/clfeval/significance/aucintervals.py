@@ -123,7 +123,7 @@ def auc_interval(rk: Any, method: str, *, level: float, samples: int, rng: np.ra
 def too_narrow_auc(auc: float, m: int, n: int) -> bool:
     """Whether the default interval may under-cover here: min(m, n)·(1 − θ) < :data:`TOO_FEW` (θ taken as the
     larger of θ and 1 − θ), the cells where ``bench/ci_coverage.py`` measured coverage below 0.93
-    (20 + 20 at AUC 0.97, 20 + 200 at AUC 0.9 and 0.97; the README's table).
+    (20 + 20 at AUC 0.97, 20 + 200 at AUC 0.9 and 0.97; the table in docs/guide/significance.md).
 
     >>> too_narrow_auc(0.92, 20, 20), too_narrow_auc(0.75, 200, 200)
     (True, False)
@@ -132,5 +132,5 @@ def too_narrow_auc(auc: float, m: int, n: int) -> bool:
     return min(m, n) * (1 - worst) < TOO_FEW
 
 
-#: The rule of :func:`too_narrow_auc`: set from the coverage table in the README (bench/ci_coverage.py).
+#: The rule of :func:`too_narrow_auc`: set from the coverage table in docs/guide/significance.md (bench/ci_coverage.py).
 TOO_FEW = 3.0

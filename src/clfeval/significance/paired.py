@@ -526,7 +526,7 @@ def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, s
     if not m.higher_is_better:
         notes.append(f"{metric_label(m.name)}: lower is better, so 'A better than B' means δ < 0.")
     intervals = _intervals(prob, va, vb, (a, b), level)
-    intervals["estimate"] = "bca"  # the default two-sided estimate of δ (the README's coverage table)
+    intervals["estimate"] = "bca"  # the default two-sided estimate of δ (docs/guide/significance.md, coverage)
     intervals["test_bound"] = test_bound(test, sign * (va - vb), gain, alpha=alpha, tol=_TIE, higher=m.higher_is_better,
                                          discordant=prob.discordant, n=prob.n, p_value=float(p))
     intervals["two_sided"] = ("two-sided bootstrap intervals (percentile, BCa): estimates of where δ lies; the "

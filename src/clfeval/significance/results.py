@@ -40,7 +40,7 @@ def check_alternative(alternative: Any) -> str:
 
 
 #: compare's two-sided estimates of δ (``--ci-method``); the default is the one whose worst cell covered best in
-#: ``bench/ci_coverage.py`` (BCa; the README's table).
+#: ``bench/ci_coverage.py`` (BCa; the table in docs/guide/significance.md).
 ESTIMATES = ("bca", "percentile")
 
 

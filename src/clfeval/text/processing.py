@@ -21,7 +21,7 @@ Reuters-21578). Two named presets: ``binary`` (title twice, BRIEF stories
 kept as they are, no stop list, Snowball) reproduces the published binary
 Naive Bayes table; ``multiclass`` (title once, BRIEF stories by their title,
 the 179-word list, Porter) reproduces the published single-label figures
-(see the README's Reuters section and docs/reuters-notes.md).
+(see docs/guide/reuters.md and docs/reuters-notes.md).
 
 Examples
 --------
