@@ -8,7 +8,7 @@
   ``$ echo $?`` shows it. A command that exits non-zero must be followed by ``$ echo $?``. Outputs are compared
   after normalising versions, times and the temporary directory; a line ``...`` matches any number of lines.
 * A line ``*Not run by the tests: REASON.*`` right before a block skips that block, with REASON
-  (``tests/test_doc_examples.py`` lists them and holds them to at most ten).
+  (``tests/project/test_docs.py`` lists them and holds them to at most ten).
 
 Python examples and commands of one document share the directory and, for Python, the namespace.
 """
@@ -203,7 +203,7 @@ class PyconParser(PythonCodeBlockParser):
 
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
-#: The README's length limit (tests/test_docs.py holds README.md to it): a pitch, the set-up, a first report, a
+#: The README's length limit (tests/project/test_docs.py holds README.md to it): a pitch, the set-up, a first report, a
 #: map of the commands, links into the guide; the rest is in docs/guide/.
 README_LINES = 200
 

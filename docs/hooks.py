@@ -1,7 +1,7 @@
 """MkDocs hooks of the clfeval site (``hooks:`` in mkdocs.yml).
 
 Tables the code owns are generated at build time, never copied into the pages: a page holds a marker line and
-the build puts the table in its place. ``tests/test_docs.py`` checks that the markers are there and that
+the build puts the table in its place. ``tests/project/test_docs.py`` checks that the markers are there and that
 :func:`expand` gives the code's tables.
 """
 

@@ -5,15 +5,12 @@ from __future__ import annotations
 import functools
 import http.server
 import os
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))  # test helpers (clihelp)
 
 if TYPE_CHECKING:
     from clfeval.text.datasets import Story
@@ -90,9 +87,12 @@ def dask_client():
 
 @pytest.fixture(scope="session")
 def command_pages(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 (dict of htmlpages.CommandPage)
-    """Every command's HTML, JSON and text output on small files, built once per session (tests/htmlpages.py)."""
+    """Every command's HTML, JSON and text output on small files, built once per session.
+
+    See tests/_helpers/htmlpages.py.
+    """
     pytest.importorskip("matplotlib")
     pytest.importorskip("jinja2")
-    from htmlpages import build
+    from tests._helpers.htmlpages import build
 
     return build(tmp_path_factory.mktemp("pages"))

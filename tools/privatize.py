@@ -29,7 +29,7 @@ to the old names that a branch merged afterwards brought back).
    ``__init__`` files (which mirror their ``_EXPORTS`` strings) keep their private paths.
 
 Imports that cannot be rewritten safely (``import clfeval.x._y`` used with its full dotted path, a name that two
-private modules of a stage both define) are listed at the end for a person; ``tests/test_private_modules.py``
+private modules of a stage both define) are listed at the end for a person; ``tests/project/test_private_modules.py``
 fails on them. When ``ruff`` is installed, the import blocks touched are re-sorted (``ruff check --select I
 --fix``) since ``_y`` sorts differently from ``y``.
 """
@@ -566,9 +566,9 @@ ARCH_PATCH = ("        if isinstance(node, ast.ImportFrom) and not node.level an
 
 
 def patch_architecture(root: Path, dry: bool) -> bool:
-    """tests/test_architecture.py asked code to import from the defining module, never from a package
+    """tests/project/test_architecture.py asked code to import from the defining module, never from a package
     ``__init__``; across folders the package is now the only way (item 1), inside a folder the rule holds."""
-    path = root / "tests" / "test_architecture.py"
+    path = root / "tests" / "project" / "test_architecture.py"
     if not path.exists():
         return False
     text = path.read_text(encoding="utf-8")
@@ -641,7 +641,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{', core/lazy.py taught internal names' if lazy else ''}"
           f"{', internal names exposed by ' + ', '.join(inits) if inits else ''}"
           f"{', render finds its renamed modules' if render else ''}"
-          f"{', tests/test_architecture.py lets other folders import from a package' if arch else ''}"
+          f"{', tests/project/test_architecture.py lets other folders import from a package' if arch else ''}"
           f"{' (dry run: nothing written)' if args.dry_run else ''} in {time.perf_counter() - t0:.1f} s")
     for problem in internal.problems:
         print(f"privatize: left for a person: {problem}", file=sys.stderr)

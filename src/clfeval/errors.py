@@ -201,7 +201,7 @@ class UndefinedMetricWarning(UserWarning):
 
 
 #: Every exit code of the ``clfeval`` command and what it means. The documentation's exit-code table is generated
-#: from it (:func:`exit_codes_markdown`, by the site's build hook); ``tests/test_docs.py`` checks it against the
+#: from it (:func:`exit_codes_markdown`, by the site's build hook); ``tests/project/test_docs.py`` checks it against the
 #: error classes' ``exit_code`` and the codes the command line returns.
 EXIT_CODES: tuple[tuple[int, str], ...] = (
     (0, "success"),

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from clihelp import run
-from outhelp import assert_one_paragraph, child, make_texts, snapshot
+from tests._helpers.clihelp import run
+from tests._helpers.outhelp import assert_one_paragraph, child, make_texts, snapshot
 
 PRED = "gold,pred,score\nspam,spam,0.9\nham,spam,0.6\nham,ham,0.1\nspam,ham,0.4\nham,ham,0.2\n"
 
@@ -95,9 +95,9 @@ def test_messages_name_the_command_line_options(folder, args, wanted, python):
 
 def test_the_library_keeps_its_parameter_names():
     """Library callers see the parameters they passed."""
-    from clfeval.scores.curves import parse_objective
     from clfeval.errors import UsageError
     from clfeval.protocols.api import ThresholdStep
+    from clfeval.scores.curves import parse_objective
 
     with pytest.raises(UsageError, match="option dev_size must be"):
         ThresholdStep.for_objective("f1", dev_size=2)

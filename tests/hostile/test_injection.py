@@ -25,13 +25,12 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from markdown_it import MarkdownIt
 
 from clfeval.io.csvsafe import MARKER, escape_text, restore_text
 from clfeval.io.readers import read_frame, write_frame
-from clihelp import run
+from tests._helpers.clihelp import run
 
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 
@@ -62,7 +61,8 @@ def write_pairs(path: Path, labels: list[str]) -> Path:
     """Each label once right and once predicted as its neighbour: every label is a row and a column."""
     rows = [(lab, lab) for lab in labels] + [(lab, labels[(i + 1) % len(labels)]) for i, lab in enumerate(labels)]
     if path.suffix == ".jsonl":
-        path.write_text("".join(json.dumps({"id": f"i{i}", "gold": g, "pred": p}) + "\n" for i, (g, p) in enumerate(rows)))
+        path.write_text("".join(json.dumps({"id": f"i{i}", "gold": g, "pred": p}) + "\n" for i, (g,
+                                                                                                 p) in enumerate(rows)))
     else:
         with open(path, "w", newline="") as fh:
             w = csv.writer(fh)
@@ -256,7 +256,7 @@ def test_cv_predictions_follow_the_policy_and_read_back_exactly(tmp_path: Path, 
         truth = list(csv.DictReader(fh))
     written = {r["id"]: FORMULAS[r["topic"]] for r in truth}
     for row in body:
-        cell = dict(zip(header, row))
+        cell = dict(zip(header, row, strict=True))
         assert cell[MARKER] == ""
         original_id = cell["id"][1:] if cell["id"].startswith("'") else cell["id"]
         assert cell["gold"] == written[original_id]

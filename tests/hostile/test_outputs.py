@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from clihelp import run
-from outhelp import assert_one_paragraph, child, make_texts, runs_in, snapshot
+from tests._helpers.clihelp import run
+from tests._helpers.outhelp import assert_one_paragraph, child, make_texts, runs_in, snapshot
 
 PRED = "gold,pred\nspam,spam\nham,spam\nham,ham\nspam,ham\nham,ham\n"
 SCORED = "gold,pred,score\nspam,spam,0.9\nham,spam,0.6\nham,ham,0.1\nspam,ham,0.4\nham,ham,0.2\n"

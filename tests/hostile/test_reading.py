@@ -20,7 +20,7 @@ import pytest
 from sklearn.metrics import accuracy_score, f1_score
 
 from clfeval.cli import cli
-from clihelp import run
+from tests._helpers.clihelp import run
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
@@ -65,7 +65,8 @@ def write(path: Path, data: bytes | str) -> Path:
 
 def test_jsonl_integers_beyond_2_53_beside_floats_stay_distinct(tmp_path):
     # the case: pyarrow types the column float64, and the two integers became one value
-    f = write(tmp_path / "p.jsonl", '{"gold": 9007199254740993, "pred": 9007199254740992}\n{"gold": 1.5, "pred": 1.5}\n')
+    f = write(tmp_path / "p.jsonl",
+              '{"gold": 9007199254740993, "pred": 9007199254740992}\n{"gold": 1.5, "pred": 1.5}\n')
     rows = [json.loads(line) for line in f.read_text().splitlines()]
     expected = accuracy_score([str(r["gold"]) for r in rows], [str(r["pred"]) for r in rows])
     rep = report_json(tmp_path, f)
@@ -215,11 +216,13 @@ def test_latin1_bytes_in_jsonl_are_refused_with_row(tmp_path):
     data = '{"gold": "a", "pred": "a"}\n\n{"gold": "café", "pred": "a"}\n'.encode("latin-1")
     f = write(tmp_path / "p.jsonl", data)
     offset = data.index("é".encode("latin-1"))
-    cli_run(tmp_path, "report", f, code=1, needles=("p.jsonl", "row 2 (line 3)", f"byte offset {offset}", "--encoding latin-1"))
+    cli_run(tmp_path, "report", f, code=1,
+            needles=("p.jsonl", "row 2 (line 3)", f"byte offset {offset}", "--encoding latin-1"))
 
 
 @pytest.mark.parametrize("name,data", [("p.csv", "gold,pred\ncafé,café\nthé,café\n"),
-                                       ("p.jsonl", '{"gold": "café", "pred": "café"}\n{"gold": "thé", "pred": "café"}\n')])
+                                       ("p.jsonl",
+                                        '{"gold": "café", "pred": "café"}\n{"gold": "thé", "pred": "café"}\n')])
 def test_encoding_latin1_reads_the_file(tmp_path, name, data):
     f = write(tmp_path / name, data.encode("latin-1"))
     rep = report_json(tmp_path, f, "--encoding", "latin-1")
@@ -237,8 +240,10 @@ def test_every_reading_command_has_the_input_options(name):
 
 
 def test_encoding_reaches_compare_and_threshold(tmp_path):
-    a = write(tmp_path / "a.csv", "id,gold,pred,score\n1,thé,thé,0.9\n2,café,thé,0.8\n3,café,café,0.1\n".encode("latin-1"))
-    b = write(tmp_path / "b.csv", "id,gold,pred,score\n1,thé,café,0.3\n2,café,café,0.2\n3,café,café,0.4\n".encode("latin-1"))
+    a = write(tmp_path / "a.csv",
+              "id,gold,pred,score\n1,thé,thé,0.9\n2,café,thé,0.8\n3,café,café,0.1\n".encode("latin-1"))
+    b = write(tmp_path / "b.csv",
+              "id,gold,pred,score\n1,thé,café,0.3\n2,café,café,0.2\n3,café,café,0.4\n".encode("latin-1"))
     cli_run(tmp_path, "compare", a, b, "--samples", "100", code=1, needles=("--encoding latin-1",))
     cli_run(tmp_path, "compare", a, b, "--samples", "100", "--encoding", "latin-1", code=0)
     res = cli_run(tmp_path, "threshold", a, "--dev", b, "--score", "score", "--positive", "thé", "--encoding",
@@ -394,7 +399,8 @@ def test_gold_column_named_id_is_not_also_the_id(tmp_path):
 
 @pytest.mark.parametrize("name,data,where", [
     ("p.csv", "gold,pred\na,a\n\nb,b\nc,\n", "row 3 (line 5)"),
-    ("p.jsonl", '{"gold": "a", "pred": "a"}\n\n{"gold": "b", "pred": "b"}\n{"gold": "c", "pred": null}\n', "row 3 (line 4)"),
+    ("p.jsonl", '{"gold": "a", "pred": "a"}\n\n{"gold": "b", "pred": "b"}\n{"gold": "c", "pred": null}\n',
+     "row 3 (line 4)"),
     ("p.csv", 'gold,pred\n"a\nb",a\nb,b\nc,\n', "row 3 (line 5)"),
 ])
 def test_empty_label_names_row_and_line(tmp_path, name, data, where):

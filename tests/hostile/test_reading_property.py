@@ -20,11 +20,10 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, event, given, settings, strategies as st
 from sklearn.metrics import accuracy_score, f1_score
 
-from clihelp import run
+from tests._helpers.clihelp import run
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -85,7 +84,8 @@ def json_value() -> st.SearchStrategy[str]:
     """A JSON value as text (numbers written in every shape)."""
     scalar = st.one_of(st.sampled_from([t for t in NUMBER_TEXTS if t[0] not in "0" or t in ("0", "0.1", "0.10",
                                                                                              "0.1000000000000000000001")]),
-                       st.integers(-(2**70), 2**70).map(str), st.floats(allow_nan=False, allow_infinity=False).map(repr),
+                       st.integers(-(2**70), 2**70).map(str),
+                       st.floats(allow_nan=False, allow_infinity=False).map(repr),
                        st.sampled_from(["true", "false", "null", '""', '" "']),
                        st.lists(st.sampled_from(PIECES), max_size=4).map("".join).map(json.dumps),
                        st.sampled_from(['"a"', '"b"', '"2020-01-01"', '"2020-01-01T00:00:00"', '"\\ud800"']))

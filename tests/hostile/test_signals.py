@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from clfeval.io.readers import read_frame
-from outhelp import child, make_texts, runs_in, sha256, snapshot
+from tests._helpers.outhelp import child, make_texts, runs_in, sha256, snapshot
 
 N = 40
 CV = ["cv", "data.csv", "--text", "body", "--label", "topic", "--folds", "2", "--runs-db", "runs.sqlite",

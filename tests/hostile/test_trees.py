@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from clihelp import run
+from tests._helpers.clihelp import run
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
@@ -252,11 +252,12 @@ def _spilling_run(tmp_path: Path, n: int = 300_000) -> subprocess.Popen:
     s = np.round(rng.random(n) * 0.6 + g * 0.3, 6)
     with open(tmp_path / "big.csv", "w") as f:
         f.write("gold,pred,score\n")
-        f.write("".join(f"{a},{int(c >= .5)},{c}\n" for a, c in zip(g.tolist(), s.tolist())))
+        f.write("".join(f"{a},{int(c >= .5)},{c}\n" for a, c in zip(g.tolist(), s.tolist(), strict=True)))
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     env = dict(os.environ, PYTHONPATH=SRC, TMPDIR=str(tmp))
-    return subprocess.Popen([sys.executable, "-m", "clfeval", "report", "big.csv", "--score", "score", "--positive", "1",
+    return subprocess.Popen([sys.executable, "-m", "clfeval", "report", "big.csv", "--score", "score", "--positive",
+                             "1",
                              "--memory", "4KiB", "-f", "json", "-o", "out.json"],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -450,7 +451,7 @@ def test_critical_values_are_the_smallest_with_a_tail_below_alpha(alpha):
 
     d = np.arange(0, 80)
     got = critical_values(d, alpha)
-    for dd, c in zip(d.tolist(), got.tolist()):
+    for dd, c in zip(d.tolist(), got.tolist(), strict=True):
         want = next(k for k in range(dd + 2) if Fraction(sum(comb(dd, j) for j in range(k, dd + 1)), 2 ** dd)
                     < Fraction(alpha))
         assert c == want, (dd, c, want)

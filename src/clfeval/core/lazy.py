@@ -5,7 +5,7 @@ A package ``__init__`` lists what it offers, module by module, and hands the lis
     _EXPORTS = {"clfeval.significance.power": ("power_compare", "interval_width")}
     __all__ = names(_EXPORTS)
     __getattr__, __dir__ = attach(__name__, _EXPORTS)
-    if TYPE_CHECKING:  # what type checkers and editors read; tests/test_api.py keeps it equal to _EXPORTS
+    if TYPE_CHECKING:  # what type checkers and editors read; tests/project/test_api.py keeps it equal to _EXPORTS
         from clfeval.significance.power import interval_width, power_compare
 
 ``import clfeval.significance`` then costs nothing; ``clfeval.significance.power_compare`` imports
@@ -13,7 +13,7 @@ A package ``__init__`` lists what it offers, module by module, and hands the lis
 ``subpackages`` are reachable as attributes too (``clfeval.plots`` after ``import clfeval``).
 
 No exported name may be the name of a submodule of its package: importing the submodule would
-silently rebind the package's attribute to the module (tests/test_api.py checks this).
+silently rebind the package's attribute to the module (tests/project/test_api.py checks this).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 One table, read by everything that needs it: the refusals (:func:`refuse`, raised before any work),
 the notes under each command's ``--help`` (:func:`help_note`) and the large-data guide page's table
 (:func:`markdown`). The parity test runs every supported cell on every engine
-(``tests/test_front_door.py``).
+(``tests/engines/test_front_door.py``).
 
 Every cell of the table is either supported (the same numbers as every other engine) or refused with a
 reason; there is no third state.

@@ -4,7 +4,7 @@ Arrays and tables that fit the Local engine's budget are counted in memory; larg
 Parquet and streamed like a PATH; a PATH is streamed batch by batch (batches sized from the budget); on
 Dask every partition is counted into a counter and the counters are added in a tree. Every engine fills
 the same :class:`~clfeval.evaluate.errorcount.ErrorCounter`, so the terms, z-scores and examples are the
-same (``tests/test_errors_analysis.py``, ``tests/test_front_door.py``).
+same (``tests/evaluate/test_error_analysis.py``, ``tests/engines/test_front_door.py``).
 """
 
 from __future__ import annotations

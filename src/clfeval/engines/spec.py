@@ -1,7 +1,7 @@
 """The engines as values: :class:`Local` (this machine, within a memory budget) and :class:`Dask` (a cluster).
 
 An engine says *where* an operation runs, never *what* it computes: every operation gives the same
-numbers on every engine (``tests/test_front_door.py``). What an engine cannot do is declared once, in
+numbers on every engine (``tests/engines/test_front_door.py``). What an engine cannot do is declared once, in
 :mod:`clfeval.engines.capabilities`.
 """
 

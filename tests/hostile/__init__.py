@@ -1,0 +1,1 @@
+"""Hostile inputs and environments: trees, signals, resources, injections."""

@@ -1,0 +1,259 @@
+"""Dependencies point one way: cli → render → plots → studies → protocols → significance → evaluate → scores → io
+→ core.
+
+Walks the imports of every module of the package (statically, with ast) and
+checks each against the layer map below. A new module must be placed in a layer.
+Also: nothing inside the package imports the package root (``clfeval/__init__``);
+no module imports another module's private (``_``-prefixed) names; the command
+line imports no numpy or SciPy (it holds no evaluation logic).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "clfeval"
+
+# Lower number = lower layer. A module may import modules of its own layer or below. One folder, one stage:
+#   cli → render → plots → studies → protocols → significance → evaluate → scores / text → io → core → errors
+LAYERS = {
+    "clfeval._version": 0,
+    "clfeval.errors": 0,
+    "clfeval.core": 1,          # labels, tables, metrics, catalogue, signature, resampling engines (no scipy, sklearn)
+    "clfeval.io": 2,            # sources, readers, exact JSONL, CSV safety, alignment by id, outputs
+    "clfeval.scores": 3,        # score columns, rankings, objectives, thresholds, calibration
+    "clfeval.text": 3,          # Reuters reader, text models, φ–δ of terms (models apart from evaluation)
+    "clfeval.evaluate": 4,      # report, baselines, diagnostics, intervals (a report holds a ranking section)
+    "clfeval.significance": 5,  # paired tests, DeLong, CV comparison, power, curve bands
+    "clfeval.protocols": 6,     # splits, runner, results, run log: joins models and evaluation
+    "clfeval.studies": 7,       # the Reuters study, the demos
+    "clfeval.dask": 7,          # the Dask engine: partitions → tables, score ranges, histograms (the only Dask user)
+    "clfeval.engines": 7.5,     # the front door: the five operations, any input, the engine a parameter
+    "clfeval.plots": 8,         # figures from results (matplotlib, imported when drawn)
+    "clfeval.render": 9,        # result → text / JSON / Markdown / HTML
+    "clfeval.cli": 10,          # options → library → render
+    "clfeval.__main__": 11,
+    "clfeval": 11,              # the package's public API re-exports
+}
+
+# Specific rules beyond the layering.
+FORBIDDEN = [
+    ("clfeval.core.tables", "clfeval.core.metrics"),
+    ("clfeval.core.tables", "clfeval.core.catalog"),
+    # models and data sets stay apart from evaluation; only protocols and studies join them
+    # (text.terms, the φ–δ analysis of terms, is evaluation of features and uses core metrics)
+    ("clfeval.text.models", "clfeval.core.metrics"),
+    ("clfeval.text.models", "clfeval.core.catalog"),
+    ("clfeval.text.models", "clfeval.scores"),
+    ("clfeval.text.models", "clfeval.evaluate"),
+    ("clfeval.text.datasets", "clfeval.core.metrics"),
+    ("clfeval.text.datasets", "clfeval.scores"),
+    ("clfeval.text.datasets", "clfeval.evaluate"),
+    ("clfeval.text", "clfeval.significance"),
+]
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(SRC.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def layer_of(name: str) -> tuple[str, int] | None:
+    best = None
+    for key, layer in LAYERS.items():
+        if name == key or name.startswith(key + "."):
+            if best is None or len(key) > len(best[0]):
+                best = (key, layer)
+    return best
+
+
+def imports_of(path: Path, modname: str) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    out = set()
+    pkg = modname if path.name == "__init__.py" else modname.rsplit(".", 1)[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith("clfeval"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = pkg.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            if mod.startswith("clfeval"):
+                if mod == "clfeval":
+                    out.update(f"clfeval.{a.name}" if f"clfeval.{a.name}" in LAYERS else "clfeval" for a in node.names)
+                else:
+                    out.add(mod)
+    return out
+
+
+MODULES = sorted(SRC.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
+def test_imports_point_down(path):
+    name = module_name(path)
+    mine = layer_of(name)
+    assert mine is not None and (mine[0] != "clfeval" or name == "clfeval"), \
+        f"{name} is not placed in a layer of tests/project/test_architecture.py"
+    for imp in imports_of(path, name):
+        if imp == "clfeval" and name != "clfeval":
+            raise AssertionError(f"{name} imports the package root (clfeval/__init__); import the module that "
+                                 f"defines what it needs (the version: clfeval._version)")
+        theirs = layer_of(imp)
+        assert theirs is not None, f"{name} imports {imp}, which is not placed in a layer"
+        if theirs[0] == mine[0]:
+            continue
+        assert theirs[1] <= mine[1], (
+            f"{name} (layer {mine[1]}) imports {imp} (layer {theirs[1]}): dependencies must point down")
+        for a, b in FORBIDDEN:
+            forbidden = (name == a or name.startswith(a + ".")) and (imp == b or imp.startswith(b + "."))
+            assert not forbidden, f"{name} must not import {imp}"
+
+
+def test_nothing_imports_cli():
+    for path in MODULES:
+        name = module_name(path)
+        if name.startswith("clfeval.cli") or name == "clfeval.__main__":
+            continue
+        assert not any(i.startswith("clfeval.cli") for i in imports_of(path, name)), name
+
+
+def _is_module(dotted: str) -> bool:
+    rel = Path(*dotted.split(".")[1:])
+    return (SRC / rel).with_suffix(".py").exists() or (SRC / rel / "__init__.py").exists()
+
+
+def private_imports(path: Path, modname: str) -> list[str]:
+    """``from clfeval.x import _name`` and ``x._name`` on an imported clfeval module (private modules are fine)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    pkg = modname if path.name == "__init__.py" else modname.rsplit(".", 1)[0]
+    bad, aliases = [], {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = pkg.split(".")[: len(pkg.split(".")) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            if not mod.startswith("clfeval"):
+                continue
+            for a in node.names:
+                if _is_module(f"{mod}.{a.name}"):
+                    aliases[a.asname or a.name] = f"{mod}.{a.name}"
+                elif a.name.startswith("_") and not (a.name.startswith("__") and a.name.endswith("__")):
+                    bad.append(f"from {mod} import {a.name}")
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("clfeval") and a.asname:
+                    aliases[a.asname] = a.name
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                and node.attr.startswith("_") and not node.attr.startswith("__")):
+            bad.append(f"{aliases[node.value.id]}.{node.attr}")
+    return bad
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
+def test_no_module_imports_another_modules_private_names(path):
+    name = module_name(path)
+    assert not private_imports(path, name), f"{name} uses private names of other modules: {private_imports(path, name)}"
+
+
+def test_private_import_check_can_fail(tmp_path):
+    fake = SRC / "cli" / "x.py"  # a path inside the package, for the module name only; the file is in tmp_path
+    probe = tmp_path / "x.py"
+    probe.write_text("from clfeval.io.readers import _row_ref\nfrom clfeval.io import readers as io\nio._read_header\n")
+    assert private_imports(probe, module_name(fake)) == ["from clfeval.io.readers import _row_ref",
+                                                         "clfeval.io.readers._read_header"]
+
+
+def test_cli_holds_no_evaluation_logic():
+    """The command line parses options, calls the library and renders: it imports no numpy and no pyarrow (nor
+    scipy, sklearn) — reading, checking and aligning data is the library's."""
+    for path in (SRC / "cli").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            for n in names:
+                assert n.split(".")[0] not in {"numpy", "pyarrow", "scipy", "sklearn"}, f"{path.name} imports {n}"
+
+
+def test_cli_is_a_thin_shell():
+    """Options → settings → one library call → render: no function of the command line over 60 lines, and no
+    ``assert`` (control flow is ``if``/``raise``; ``python -O`` strips asserts)."""
+    for path in (SRC / "cli").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1
+                assert length <= 60, f"cli/{path.name}: {node.name} has {length} lines (at most 60)"
+            assert not isinstance(node, ast.Assert), f"cli/{path.name}, line {node.lineno}: assert for control flow"
+
+
+def test_the_cli_rules_can_fail(tmp_path):
+    """The rules above see what they forbid (a probe module, parsed as they parse the command line)."""
+    probe = "import pyarrow as pa\n\ndef f(x):\n    assert x\n" + "    x += 1\n" * 60
+    tree = ast.parse(probe)
+    assert any(isinstance(n, ast.Import) and n.names[0].name == "pyarrow" for n in ast.walk(tree))
+    assert any(isinstance(n, ast.Assert) for n in ast.walk(tree))
+    f = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))
+    assert f.end_lineno - f.lineno + 1 > 60
+
+
+# Packages whose __init__ re-exports the public API for users; code inside clfeval imports the defining module.
+REEXPORTING = ("clfeval", "clfeval.core", "clfeval.io", "clfeval.scores", "clfeval.text", "clfeval.evaluate",
+               "clfeval.significance", "clfeval.protocols", "clfeval.studies", "clfeval.dask", "clfeval.engines",
+               "clfeval.plots")
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
+def test_no_module_imports_from_a_reexporting_init(path):
+    name = module_name(path)
+    if name in REEXPORTING or name == "clfeval.__main__":
+        return
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module in REEXPORTING:
+            for a in node.names:
+                assert _is_module(f"{node.module}.{a.name}") or a.name == "__version__" and False, \
+                    f"{name} imports {a.name!r} from {node.module}'s __init__; " \
+                    "import it from the module that defines it"
+
+
+def test_core_imports_no_scipy_or_scikit_learn():
+    for path in (SRC / "core").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            for n in names:
+                assert n.split(".")[0] not in {"scipy", "sklearn"}, f"core/{path.name} imports {n}"
+
+
+def test_every_module_is_small():
+    for path in MODULES:
+        lines = path.read_text().count("\n")
+        assert lines <= 700, f"{module_name(path)} has {lines} lines; keep a module readable in one sitting (≤ 700)"
+
+
+def test_only_the_dask_engine_imports_dask():
+    """Dask (and distributed) are an optional extra: only ``clfeval/dask/`` imports them."""
+    for path in MODULES:
+        name = module_name(path)
+        if name == "clfeval.dask" or name.startswith("clfeval.dask."):
+            continue
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            for n in names:
+                assert n.split(".")[0] not in {"dask", "distributed"}, f"{name} imports {n}"

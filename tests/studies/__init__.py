@@ -1,0 +1,1 @@
+"""Tests of clfeval.studies: the Reuters-21578 study and the demos."""
