@@ -168,10 +168,12 @@ def _ci_methods(values: Any, ci: float | None, *, scored: bool, multilabel: bool
 
 
 def _conditions(require: Sequence[Any]) -> list[Any]:
-    from clfeval.evaluate.requirements import parse_requirement
-
     if isinstance(require, str):
         require = [require]
+    if not require:
+        return []  # the requirements module (and the catalogue it reads) stays unimported
+    from clfeval.evaluate.requirements import parse_requirement
+
     return [parse_requirement(c) if isinstance(c, str) else c for c in require]
 
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import signal
 import stat
 import threading
@@ -323,7 +322,7 @@ class _Temp:
 
     def _named(self, make: Callable[[str], int | None]) -> tuple[int, str]:
         for _ in range(100):
-            name = f".{self.base}.{secrets.token_hex(6)}.tmp"
+            name = f".{self.base}.{os.urandom(6).hex()}.tmp"
             try:
                 result = make(name)
             except FileExistsError:
