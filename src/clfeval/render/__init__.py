@@ -246,12 +246,19 @@ def render(result: Any, fmt: str = "text", *, width: int | None = None) -> str:
 
         return page(result)
     if fmt == "text":
+        from clfeval.render._plain import layout, plain_mode
+
+        with plain_mode():  # the renderers' tables and paragraphs as plain strings, no rich object yet
+            items = renderables(result)
+        text = layout(items, width or PIPED_WIDTH)  # rich's layout without rich, when it applies
+        if text is not None:
+            return text
         from rich.console import Console
 
         buf = io.StringIO()
         console = Console(file=buf, width=width or PIPED_WIDTH, color_system=None, force_terminal=False,
                           legacy_windows=False, soft_wrap=False, emoji=False, highlight=False)
-        print_renderables(console, renderables(result))
+        print_renderables(console, [item.to_rich() if hasattr(item, "to_rich") else item for item in items])
         return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
     raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..core.inert import shown
+from ._plain import PlainTable, PlainText, is_plain
 
 __all__ = ["num", "rich_table", "md_table", "md_escape", "shown", "UNDEF"]
 
@@ -82,26 +83,51 @@ class _LongText:
 
 
 def rich_text(text: Any, style: str = "") -> Any:
-    """A user-safe rich renderable of a string: control characters escaped, no markup, linear layout."""
+    """A user-safe rich renderable of a string: control characters escaped, no markup, linear layout.
+
+    In plain mode (:func:`clfeval.render._plain.plain_mode`, plain text output) the string without rich: a
+    :class:`~clfeval.render._plain.PlainText`.
+    """
+    if is_plain():
+        return PlainText(shown(text), style)
+    return _rich_text(shown(text), style)
+
+
+def _rich_text(text: str, style: str = "") -> Any:
+    """The rich ``Text`` of a string already :func:`shown`."""
     from rich.text import Text
 
-    t = Text(shown(text), style=style)
+    t = Text(text, style=style)
     return _LongText(t) if len(t) > LONG_TEXT else t
 
 
 def rich_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None,
                caption: str | None = None, numeric_from: int = 1) -> Any:
-    """A rich Table; columns from ``numeric_from`` on are right-aligned. Every cell is :func:`rich_text`."""
+    """A rich Table; columns from ``numeric_from`` on are right-aligned. Every cell is :func:`rich_text`.
+
+    In plain mode (plain text output) a table without title or caption is a
+    :class:`~clfeval.render._plain.PlainTable` of the same strings.
+    """
+    shown_columns = [shown(c) for c in columns]
+    shown_rows = [[shown(x if isinstance(x, str) else num(x)) for x in r] for r in rows]
+    if is_plain() and title is None and caption is None:
+        return PlainTable(shown_columns, shown_rows, numeric_from)
+    return _rich_table(shown_columns, shown_rows, title=title, caption=caption, numeric_from=numeric_from)
+
+
+def _rich_table(columns: Sequence[str], rows: Sequence[Sequence[str]], *, title: str | None = None,
+                caption: str | None = None, numeric_from: int = 1) -> Any:
+    """The rich ``Table`` of strings already :func:`shown`."""
     from rich import box
     from rich.table import Table
 
-    t = Table(title=title and rich_text(title), caption=caption and rich_text(caption), box=box.SIMPLE_HEAD,
+    t = Table(title=title and _rich_text(shown(title)), caption=caption and _rich_text(shown(caption)), box=box.SIMPLE_HEAD,
               title_justify="left", caption_justify="left", pad_edge=False, show_edge=False)
     for i, c in enumerate(columns):
-        t.add_column(rich_text(c), justify="right" if i >= numeric_from else "left", overflow="fold",
+        t.add_column(_rich_text(c), justify="right" if i >= numeric_from else "left", overflow="fold",
                      no_wrap=i >= numeric_from)
     for r in rows:
-        t.add_row(*[rich_text(x if isinstance(x, str) else num(x)) for x in r])
+        t.add_row(*[_rich_text(x) for x in r])
     return t
 
 
