@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
+import clfeval.core.arrowcompute as pc
 from clfeval.core.labels import label_str, split_sets
 from clfeval.errors import UsageError
 

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
+import clfeval.core.arrowcompute as pc
 from clfeval.errors import DataError, LabelListError, UsageError
 
 __all__ = ["EncodedPair", "EncodedMultilabel", "MAX_CLASSES", "MAX_DENSE", "MAX_DENSE_JOINT", "MAX_JOINT_CLASSES",
@@ -434,7 +434,7 @@ def _hash_encode(values: list[pa.Array | pa.ChunkedArray]) -> tuple[list[np.ndar
         # onto a shared vocabulary, then gather once per item.
         parts = [_dictionary_parts(v) for v in values]
         typ = _common_type([p[0].type for p in parts])
-        vocab = pc.dictionary_encode(pa.chunked_array([p[0].cast(typ) for p in parts], type=typ))
+        vocab = pc.dictionary_encode(pa.chunked_array([pc.cast(p[0], typ) for p in parts], type=typ))
         vocab_dict = vocab.chunk(0).dictionary if vocab.num_chunks else pa.array([])
         maps = _split_stream([c.indices.to_numpy(zero_copy_only=False).astype(np.int32) for c in vocab.chunks],
                              [len(p[0]) for p in parts])

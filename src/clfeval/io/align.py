@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
+import clfeval.core.arrowcompute as pc
 from clfeval.errors import DataError, UsageError
 from clfeval.io.predictions import Predictions
 

@@ -22,7 +22,8 @@ import re
 from collections.abc import Sequence
 
 import pyarrow as pa
-import pyarrow.compute as pc
+
+import clfeval.core.arrowcompute as pc
 
 __all__ = ["MARKER", "escape_text", "restore_text", "escape_table", "restore_table"]
 

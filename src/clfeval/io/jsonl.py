@@ -27,8 +27,8 @@ from decimal import Decimal
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
+import clfeval.core.arrowcompute as pc
 from clfeval.core.labels import label_str
 from clfeval.errors import DataError
 from clfeval.io.source import Source, json_lines

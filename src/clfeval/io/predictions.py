@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
+import clfeval.core.arrowcompute as pc
 from clfeval.core.labelforms import normalize_labels, shown_id, unify_numbers
 from clfeval.core.labels import label_str
 from clfeval.errors import DataError

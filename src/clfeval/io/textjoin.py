@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
+import clfeval.core.arrowcompute as pc
 from clfeval.errors import DataError
 from clfeval.io.join import Spill, hash_text, partitions_for
 

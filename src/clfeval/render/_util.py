@@ -121,8 +121,8 @@ def _rich_table(columns: Sequence[str], rows: Sequence[Sequence[str]], *, title:
     from rich import box
     from rich.table import Table
 
-    t = Table(title=title and _rich_text(shown(title)), caption=caption and _rich_text(shown(caption)), box=box.SIMPLE_HEAD,
-              title_justify="left", caption_justify="left", pad_edge=False, show_edge=False)
+    t = Table(title=title and _rich_text(shown(title)), caption=caption and _rich_text(shown(caption)),
+              box=box.SIMPLE_HEAD, title_justify="left", caption_justify="left", pad_edge=False, show_edge=False)
     for i, c in enumerate(columns):
         t.add_column(_rich_text(c), justify="right" if i >= numeric_from else "left", overflow="fold",
                      no_wrap=i >= numeric_from)
