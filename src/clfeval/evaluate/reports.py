@@ -31,7 +31,6 @@ from clfeval.core.validation import check_beta, check_positive_int, check_zero_d
 from clfeval.errors import DataError, LabelListError, UsageError
 from clfeval.evaluate.baselines import TrainFrequencies, multilabel_baselines, single_label_baselines, train_frequencies
 from clfeval.evaluate.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
-from clfeval.evaluate.intervals import multilabel_ci, table_ci
 from clfeval.evaluate.sections import (
     PARTS,
     EnginePart,
@@ -46,7 +45,6 @@ from clfeval.evaluate.sections import (
     SlicesPart,
     part_of,
 )
-from clfeval.scores.curves import binary_cut, predictions_from_cut, ranking_section
 
 __all__ = ["Report", "report", "report_from_table", "check_ids", "SCHEMA_VERSION"]
 
@@ -305,6 +303,8 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
         notes.append("Undefined values (0/0) are shown as NaN and left out of the macro and weighted averages.")
     intervals = None
     if ci is not None:
+        from clfeval.evaluate.intervals import table_ci
+
         intervals = table_ci(table.counts, table.labels, level=ci, samples=samples, seed=seed, zero_division=zd,
                                   beta=beta, order=order, positive=positive_index, method=ci_method)
     cells = None
@@ -368,11 +368,15 @@ def _encode(gold: Any, pred: Any, scores: Any, threshold: float | None, *, posit
     if multilabel:
         if pred is None:
             assert threshold is not None  # the caller refuses scores without a threshold
+            from clfeval.scores.curves import predictions_from_cut
+
             pred = predictions_from_cut(gold, scores, threshold, positive=positive, multilabel=True)
         enc = encode_multilabel(gold, pred, labels=labels, sep=sep)
         return enc, EncodedGold(indicator=enc.gold, labels=tuple(enc.labels))
     if pred is None:
         assert threshold is not None  # the caller refuses scores without a threshold
+        from clfeval.scores.curves import binary_cut
+
         gold_enc, codes = binary_cut(gold, scores, threshold, positive=positive)
         assert gold_enc.codes is not None  # single-label gold
         pair = EncodedPair(gold_enc.codes, codes, len(gold_enc.raw), gold_enc.raw)
@@ -489,6 +493,8 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
         raise UsageError(lambda name: f"option {name}: multi-label intervals are bootstrap percentile intervals only; "
                          f"got {ci_method!r}.", params=["ci_method"])
     if multilabel and ci is not None:
+        from clfeval.evaluate.intervals import multilabel_ci
+
         rep = dataclasses.replace(rep, ci=Intervals(multilabel_ci(
             enc.gold, enc.pred, enc.labels, level=ci, samples=samples, seed=seed, zero_division=zd, beta=beta)))
     if show_errors:
@@ -504,6 +510,8 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
             errors = misclassified(enc.gold, enc.pred, enc.labels, id_list, show_errors)
         rep = dataclasses.replace(rep, errors=errors)
     if scores is not None:
+        from clfeval.scores.curves import ranking_section
+
         section = ranking_section(gold_enc, scores, positive=positive, multilabel=multilabel, sep=sep,
                                   threshold=threshold)
         rep = dataclasses.replace(rep, ranking=RankingPart(section))

@@ -14,8 +14,6 @@ its first physical line (a quoted value may span several lines).
 from __future__ import annotations
 
 import codecs
-import csv
-import hashlib
 import io as _io
 import os
 import stat
@@ -227,6 +225,8 @@ class Source:
 
     def sha256(self) -> str:
         """``sha256:<hex>`` of the bytes (what the run log records as the data's hash)."""
+        import hashlib  # only for a signature's digest
+
         h = hashlib.sha256()
         with self.open_binary() as fh:
             for chunk in iter(lambda: fh.read(_CHUNK), b""):
@@ -253,6 +253,8 @@ def check_text_bytes(src: Source, fmt: str) -> None:
 
 def read_header(source: Source, delimiter: str) -> list[str]:
     """The column names of a CSV/TSV file: its first record (a byte-order mark dropped)."""
+    import csv
+
     check_text_bytes(source, "csv" if delimiter == "," else "tsv")
     try:
         with source.open_text() as fh:
@@ -300,6 +302,8 @@ def check_option_column(option: str, name: str | None, columns: Sequence[str]) -
 
 def records(source: Source, delimiter: str, errors: str = "strict") -> Iterator[tuple[int, list[str]]]:
     """(first line, fields) of every non-blank CSV record, the header included (``errors``: of the decoding)."""
+    import csv
+
     with source.open_text(errors=errors) as fh:
         reader = csv.reader(fh, delimiter=delimiter)
         before = 0
@@ -407,6 +411,8 @@ def _prefix_lines(source: Source, offset: int) -> Iterator[str]:
 
 def _position(source: Source, fmt: str, offset: int) -> tuple[int, int | None]:
     """(line, data row or 0 for the header / None) of the byte at ``offset``."""
+    import csv
+
     newlines = 0
 
     def counted(lines: Iterator[str]) -> Iterator[str]:

@@ -31,8 +31,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
-import shutil
 import socket
 import stat
 import tempfile
@@ -47,6 +45,12 @@ __all__ = ["SPILL_PATTERN", "spill_directory", "sweep_stale", "make_spill_direct
 SPILL_PATTERN = re.compile(r"clfeval-spill-[A-Za-z0-9_.]+-[0-9]+-[0-9a-f]{12}")
 _LOCK = "lock"
 _held: dict[str, int] = {}  # spill directory → the descriptor holding its lock
+
+
+def _rmtree(path: str) -> None:
+    import shutil  # only when a spill directory is removed
+
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def _host() -> str:
@@ -88,7 +92,7 @@ def sweep_stale(base: str | None = None) -> list[str]:
             continue  # no lock file: not ours to judge
         try:
             if _try_lock(fd):
-                shutil.rmtree(path, ignore_errors=True)
+                _rmtree(path)
                 removed.append(path)
         finally:
             os.close(fd)
@@ -106,7 +110,7 @@ def make_spill_directory(base: str | None = None) -> str:
     base = base or tempfile.gettempdir()
     sweep_stale(base)
     for _ in range(100):
-        path = os.path.join(base, f"clfeval-spill-{_host()}-{os.getpid()}-{secrets.token_hex(6)}")
+        path = os.path.join(base, f"clfeval-spill-{_host()}-{os.getpid()}-{os.urandom(6).hex()}")
         try:
             os.mkdir(path, 0o700)
         except FileExistsError:
@@ -119,7 +123,7 @@ def make_spill_directory(base: str | None = None) -> str:
             fd = os.open(os.path.join(path, _LOCK), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             _try_lock(fd)
         except OSError:
-            shutil.rmtree(path, ignore_errors=True)
+            _rmtree(path)
             raise
         _held[path] = fd
         return path
@@ -128,7 +132,7 @@ def make_spill_directory(base: str | None = None) -> str:
 
 def remove_spill_directory(path: str) -> None:
     """Remove a spill directory made by :func:`make_spill_directory` and let its lock go."""
-    shutil.rmtree(path, ignore_errors=True)
+    _rmtree(path)
     fd = _held.pop(path, None)
     if fd is not None:
         with contextlib.suppress(OSError):

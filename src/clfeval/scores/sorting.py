@@ -27,7 +27,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -107,6 +106,8 @@ def _classes(y: np.ndarray, scores: np.ndarray, which: tuple[bool, ...] = (True,
 def split_sorted(y: np.ndarray, scores: np.ndarray, *, plan: str = "single",
                  n_threads: int = 1) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
     """(sorted scores of the positives, sorted parts of the negatives' scores) by the ``plan`` of :func:`strategy`."""
+    from concurrent.futures import ThreadPoolExecutor
+
     if plan == "single":
         pos, neg = _classes(y, scores)
         return _sorted(pos), (_sorted(neg),)
@@ -162,6 +163,8 @@ def pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray], *,
     is a sum over parts, computed on one thread per part (or, with one part,
     on ``n_threads`` slices of the positives) when ``n_threads`` > 1.
     """
+    from concurrent.futures import ThreadPoolExecutor
+
     n_pos = pos.shape[0]
     n_neg = sum(p.shape[0] for p in neg_parts)
     if n_pos == 0:
