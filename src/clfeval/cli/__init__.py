@@ -50,8 +50,7 @@ COMMANDS = {
 
 @click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"],
                                                              "max_content_width": 100})
-# click's own message, given so that click does not look up its translation (gettext, locale) at import
-@click.version_option(__version__, prog_name="clfeval", message="%(prog)s, version %(version)s")
+@click.version_option(__version__, prog_name="clfeval")
 @click.option("--debug", is_flag=True, help="Show the traceback of an error (to report a bug).")
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:

@@ -293,12 +293,18 @@ class UniqueIds:
 
 def unique_batches(reader: PredictionReader, *, budget: int = MEMORY_BUDGET) -> Iterator[PredictionBatch]:
     """The batches of ``reader``; after the last one, an id that occurs twice in the input is refused."""
+    if partitions_for(_estimate(reader), budget) == 1:  # the ids fit the budget: kept in memory, no directory
+        yield from _checked(reader, UniqueIds(reader, budget=budget))
+        return
     with spill_directory() as tmp:
-        check = UniqueIds(reader, budget=budget, directory=tmp)
-        for batch in reader:
-            check.add(batch)
-            yield batch
-        check.finish()
+        yield from _checked(reader, UniqueIds(reader, budget=budget, directory=tmp))
+
+
+def _checked(reader: PredictionReader, check: UniqueIds) -> Iterator[PredictionBatch]:
+    for batch in reader:
+        check.add(batch)
+        yield batch
+    check.finish()
 
 
 # --- several inputs -------------------------------------------------------------------------

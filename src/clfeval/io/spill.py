@@ -33,7 +33,6 @@ import os
 import re
 import socket
 import stat
-import tempfile
 from collections.abc import Iterator
 
 from clfeval.errors import UsageError
@@ -45,6 +44,12 @@ __all__ = ["SPILL_PATTERN", "spill_directory", "sweep_stale", "make_spill_direct
 SPILL_PATTERN = re.compile(r"clfeval-spill-[A-Za-z0-9_.]+-[0-9]+-[0-9a-f]{12}")
 _LOCK = "lock"
 _held: dict[str, int] = {}  # spill directory → the descriptor holding its lock
+
+
+def _tempdir() -> str:
+    import tempfile  # (imports shutil, random): only when a spill directory is made or swept
+
+    return tempfile.gettempdir()
 
 
 def _rmtree(path: str) -> None:
@@ -69,7 +74,7 @@ def _try_lock(fd: int) -> bool:
 
 def sweep_stale(base: str | None = None) -> list[str]:
     """Remove the spill directories left in ``base`` by runs that died (see the module notes); returns them."""
-    base = base or tempfile.gettempdir()
+    base = base or _tempdir()
     removed: list[str] = []
     try:
         names = os.listdir(base)
@@ -107,7 +112,7 @@ def make_spill_directory(base: str | None = None) -> str:
     UsageError
         The directory cannot be made (no room, no permission), naming the place.
     """
-    base = base or tempfile.gettempdir()
+    base = base or _tempdir()
     sweep_stale(base)
     for _ in range(100):
         path = os.path.join(base, f"clfeval-spill-{_host()}-{os.getpid()}-{os.urandom(6).hex()}")
