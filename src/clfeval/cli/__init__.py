@@ -47,8 +47,32 @@ COMMANDS = {
     "rank": "clfeval.cli.rank_cmd:rank",
 }
 
+#: The first paragraph of each command's help, for `clfeval --help` without importing the commands (a test
+#: checks them against the commands' own help).
+SUMMARIES = {
+    "report": "Score a predictions file: confusion matrix, per-class table, averages, baselines, diagnostics.",
+    "demo": "Run a worked example (no download). Without MODE, list the modes.",
+    "compare": "Is the difference real? Compare systems on the same test items with a paired test.",
+    "threshold": "Choose a threshold on DEV and apply it to TEST, beside the default and the best-in-hindsight cut.",
+    "calibration": "Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.",
+    "cv": "k-fold cross-validation of a text model on DATA (CSV, TSV, JSONL or Parquet).",
+    "holdout": "Holdout evaluation of a text model on DATA: train/test or train/validation/test, optionally repeated.",
+    "runs": "Query the run log: every cv / holdout run with its settings, seed, metrics and predictions.",
+    "reuters": "Re-run the Reuters-21578 reference study (ModApte split) and print it beside the published numbers.",
+    "datasets": "Public data sets: download them, checked, for the studies (`clfeval reuters`).",
+    "plot": "Draw one figure from RESULT, the JSON output of a clfeval command (nothing is recomputed).",
+    "metrics": "List every metric: name, tasks, whether higher is better, range, formula, definition, undefined case.",
+    "power": "Is the test set big enough? The smallest detectable difference, the items needed, interval widths.",
+    "errors": "Read the errors: for every off-diagonal cell gold → predicted with --min-count documents, largest "
+              "first, its count and share of gold, the opposite cell, examples (bottom-k by a BLAKE2b hash keyed by "
+              "--seed: the same however the input is split), and the terms over-represented in the mistakes against "
+              "the correctly classified gold documents and against the correctly classified predicted ones (weighted "
+              "log-odds ratio with an informative Dirichlet prior; z-scores uncorrected).",
+    "rank": "Which of k systems over N data sets are better, which are indistinguishable, and how sure?",
+}
 
-@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"],
+
+@click.group(cls=LazyGroup, lazy=COMMANDS, summaries=SUMMARIES, context_settings={"help_option_names": ["-h", "--help"],
                                                              "max_content_width": 100})
 @click.version_option(__version__, prog_name="clfeval")
 @click.option("--debug", is_flag=True, help="Show the traceback of an error (to report a bug).")

@@ -88,9 +88,27 @@ class LazyGroup(Group):
     command import only what they use.
     """
 
-    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, summaries: dict[str, str] | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.commands: _Commands = _Commands(dict(lazy or {}))
+        self.summaries = dict(summaries or {})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list of commands of ``--help``: click's, from ``summaries`` (each command's first paragraph) when
+        every command has one, so that the help imports no command."""
+        names = self.list_commands(ctx)
+        if not names or any(n not in self.summaries for n in names) or any(dict.__contains__(self.commands, n)
+                                                                           for n in names):
+            return super().format_commands(ctx, formatter)  # a command added or already imported: click's way
+        from gettext import gettext as _
+
+        from click.utils import make_default_short_help
+
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = [(n, make_default_short_help(self.summaries[n], limit).strip()) for n in names]
+        with formatter.section(_("Commands")):
+            formatter.write_dl(rows)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*dict.keys(self.commands), *self.commands.lazy})
