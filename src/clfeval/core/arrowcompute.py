@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 import pyarrow as pa
-from pyarrow._compute import CastOptions, call_function
+from pyarrow._compute import CastOptions, FilterOptions, SetLookupOptions, TakeOptions, call_function
 
-__all__ = ["any", "cast", "dictionary_encode", "equal", "fill_null", "is_null", "or_kleene", "unique",
-           "utf8_trim_whitespace", "call_function"]
+__all__ = ["any", "cast", "dictionary_encode", "equal", "fill_null", "filter", "index_in", "invert", "is_in",
+           "is_null", "not_equal", "or_kleene", "take", "unique", "utf8_trim_whitespace", "call_function"]
 
 
 def _unary(name: str) -> Any:
@@ -42,11 +42,33 @@ def _binary(name: str) -> Any:
 
 any = _unary("any")  # the kernel's name
 dictionary_encode = _unary("dictionary_encode")
+invert = _unary("invert")
 is_null = _unary("is_null")
 unique = _unary("unique")
 utf8_trim_whitespace = _unary("utf8_trim_whitespace")
 equal = _binary("equal")
+not_equal = _binary("not_equal")
 or_kleene = _binary("or_kleene")
+
+
+def is_in(values: Any, /, value_set: Any, *, skip_nulls: bool = False) -> Any:
+    """``pyarrow.compute.is_in``: whether each value is in ``value_set``."""
+    return call_function("is_in", [values], SetLookupOptions(value_set, skip_nulls=skip_nulls))
+
+
+def index_in(values: Any, /, value_set: Any, *, skip_nulls: bool = False) -> Any:
+    """``pyarrow.compute.index_in``: the index of each value in ``value_set`` (null when absent)."""
+    return call_function("index_in", [values], SetLookupOptions(value_set, skip_nulls=skip_nulls))
+
+
+def filter(values: Any, selection: Any, /, null_selection_behavior: str = "drop") -> Any:  # the kernel's name
+    """``pyarrow.compute.filter`` (``Array.filter``): the values where ``selection`` is true."""
+    return call_function("filter", [values, selection], FilterOptions(null_selection_behavior))
+
+
+def take(data: Any, indices: Any, *, boundscheck: bool = True) -> Any:
+    """``pyarrow.compute.take`` (``Array.take``): the values at ``indices``."""
+    return call_function("take", [data, indices], TakeOptions(boundscheck=boundscheck))
 
 
 def fill_null(values: Any, fill_value: Any) -> Any:

@@ -28,7 +28,8 @@ def as_text(col: Any) -> Any:
     if isinstance(col, pa.Array):
         col = pa.chunked_array([col])
     if pa.types.is_dictionary(col.type):
-        col = pa.chunked_array([c.dictionary_decode() for c in col.chunks], type=col.type.value_type)
+        col = pa.chunked_array([pc.take(c.dictionary, c.indices) for c in col.chunks],  # dictionary_decode()
+                               type=col.type.value_type)
     if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
         return col
     if pa.types.is_floating(col.type):  # labels' text: 1.0 is "1", as the label prints
@@ -78,8 +79,8 @@ def align_predictions(files: Sequence[Predictions], *, scores: bool = False) -> 
             preds.append(f.pred)
             continue
         ids = as_text(f.ids)
-        only_first = ref_ids.filter(pc.invert(pc.is_in(ref_ids, value_set=ids)))
-        only_other = ids.filter(pc.invert(pc.is_in(ids, value_set=ref_ids)))
+        only_first = pc.filter(ref_ids, pc.invert(pc.is_in(ref_ids, value_set=ids)))
+        only_other = pc.filter(ids, pc.invert(pc.is_in(ids, value_set=ref_ids)))
         if len(only_first) or len(only_other):
             parts = []
             if len(only_first):
@@ -90,9 +91,9 @@ def align_predictions(files: Sequence[Predictions], *, scores: bool = False) -> 
                              f"(e.g. {only_other[0].as_py()!r})")
             raise DataError("; ".join(parts) + ". Compared files must hold predictions for the same items.")
         take = pc.index_in(ref_ids, value_set=ids)
-        golds.append(f.gold.take(take))
+        golds.append(pc.take(f.gold, take))
         assert f.pred is not None, "compared files are read with their predictions required"
-        preds.append(f.pred.take(take))
+        preds.append(pc.take(f.pred, take))
     ref_gold = as_text(golds[0])
     for f, g in zip(files[1:], golds[1:], strict=False):
         diff = pc.not_equal(ref_gold, as_text(g))
