@@ -390,14 +390,8 @@ def _text_needed(gold: pa.Array, preds: Sequence[pa.Array]) -> bool:
 
 def _positions(batch: PredictionBatch) -> tuple[pa.Array, pa.Array]:
     n = batch.n
-    return (_from_numpy(pa.int32(), np.full(n, batch.part.file_no, dtype=np.int32)),
-            _from_numpy(pa.int64(), np.arange(batch.part.start, batch.part.start + n, dtype=np.int64)))
-
-
-def _from_numpy(kind: pa.DataType, values: np.ndarray) -> pa.Array:
-    """``pa.array(values)`` of a contiguous NumPy array without nulls, zero-copy (``pa.array`` asks NumPy for
-    ``np.ma``, an import of 10 ms the first time)."""
-    return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
+    return (pc.int_array(np.full(n, batch.part.file_no, dtype=np.int32)),
+            pc.int_array(np.arange(batch.part.start, batch.part.start + n, dtype=np.int64)))
 
 
 def aligned(readers: Sequence[PredictionReader], names: Sequence[str] | None = None, *, repeat: str | None = None,

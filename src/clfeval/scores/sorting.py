@@ -88,7 +88,8 @@ def _classes(y: np.ndarray, scores: np.ndarray, which: tuple[bool, ...] = (True,
     """The scores of the positives and/or negatives, each a fresh writable array (pyarrow's filter kernel:
     about twice as fast as numpy's boolean indexing, and the GIL is released)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
+
+    import clfeval.core.arrowcompute as pc
 
     n = scores.shape[0]
     values = pa.Array.from_buffers(pa.float64(), n, [None, pa.py_buffer(np.ascontiguousarray(scores, np.float64))])
