@@ -257,3 +257,26 @@ def blocks_to_markdown(blocks: Sequence[Block], title: str | None = None) -> str
             text = b.text if b.own_markup else md_escape(b.text, context="heading" if b.heading else "paragraph")
             parts.append(f"## {text}" if b.heading else text)
     return "\n\n".join(parts) + "\n"
+
+
+def closing(blocks: list[Block], undefined: Sequence[str], notes: Sequence[str], sig: dict[str, Any],
+            *keys: str) -> list[Block]:
+    """The end of a decision's layout: what is undefined and why, the notes, the signature line.
+
+    The line shows the value of each of ``keys`` in the signature (``"metric="``: as ``metric=macro_f1``).
+    """
+    for text in undefined:
+        blocks.append(TextBlock(text, style="dim"))
+    for note in notes:
+        blocks.append(TextBlock(note, style="dim"))
+    parts = [f"clfeval {sig['version']}"] + [f"{k}{sig[k.rstrip('=')]}" if k.endswith("=") else str(sig[k])
+                                             for k in keys if sig.get(k.rstrip("=")) not in (None, "")]
+    blocks.append(TextBlock(" · ".join(parts), style="dim"))
+    return blocks
+
+
+def register_blocks(result_type: type, blocks: Any) -> None:
+    """Register the text and Markdown renderers of a result type from its layout ``blocks(result)``."""
+    from clfeval.render import register
+
+    register(result_type, text=lambda r: blocks_to_rich(blocks(r)), markdown=lambda r: blocks_to_markdown(blocks(r)))

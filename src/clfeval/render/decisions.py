@@ -10,8 +10,8 @@ from typing import Any
 import clfeval.render.scores  # noqa: F401  (its "ranking" section is registered first: ranking_ci follows it)
 import clfeval.render.significance  # noqa: F401  (and "ci" too: requirements come last)
 from clfeval.core import manyclasses
-from clfeval.render import register, register_section
-from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
+from clfeval.render import register_section
+from clfeval.render._util import Block, TableBlock, TextBlock, closing, num, register_blocks
 from clfeval.render.significance import p_text
 from clfeval.significance.comparable import metric_label
 from clfeval.significance.curvebands import CurveBands
@@ -24,22 +24,6 @@ __all__ = ["delong_blocks", "delong_ovr_blocks", "auc_interval_blocks", "bands_b
 
 def _pct(level: float) -> str:
     return f"{level * 100:g}%"
-
-
-def closing(blocks: list[Block], undefined: Sequence[str], notes: Sequence[str], sig: dict[str, Any],
-            *keys: str) -> list[Block]:
-    """The end of a decision's layout: what is undefined and why, the notes, the signature line.
-
-    The line shows the value of each of ``keys`` in the signature (``"metric="``: as ``metric=macro_f1``).
-    """
-    for text in undefined:
-        blocks.append(TextBlock(text, style="dim"))
-    for note in notes:
-        blocks.append(TextBlock(note, style="dim"))
-    parts = [f"clfeval {sig['version']}"] + [f"{k}{sig[k.rstrip('=')]}" if k.endswith("=") else str(sig[k])
-                                             for k in keys if sig.get(k.rstrip("=")) not in (None, "")]
-    blocks.append(TextBlock(" · ".join(parts), style="dim"))
-    return blocks
 
 
 def _lohi(ci: Sequence[Any] | None) -> list[str]:
@@ -303,11 +287,6 @@ def noninferiority_blocks(r: NonInferiority) -> list[Block]:
     blocks.append(TableBlock(f"{r.hypothesis}; α = {r.alpha:g}", ["", "value"], rows))
     blocks.append(TextBlock(r.verdict, style="bold"))
     return closing(blocks, [], r.notes, r.signature, "p_value_definition", "engine")
-
-
-def register_blocks(result_type: type, blocks: Any) -> None:
-    """Register the text and Markdown renderers of a result type from its layout ``blocks(result)``."""
-    register(result_type, text=lambda r: blocks_to_rich(blocks(r)), markdown=lambda r: blocks_to_markdown(blocks(r)))
 
 
 for _cls, _fn in ((DeLongComparison, delong_blocks), (DeLongOvR, delong_ovr_blocks), (AUCInterval, auc_interval_blocks),

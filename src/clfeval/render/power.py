@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clfeval.render._util import Block, TableBlock, TextBlock, num
-from clfeval.render.decisions import closing, register_blocks
+from clfeval.render._util import Block, TableBlock, TextBlock, closing, num, register_blocks
 from clfeval.significance.comparable import metric_label
 from clfeval.significance.power import BootstrapPower, IntervalWidth, McNemarPower
 
