@@ -110,29 +110,40 @@ def _wrap(text: str, width: int) -> list[str]:
 
 
 def _table_lines(columns: Sequence[str], rows: Sequence[Sequence[str]], numeric_from: int, keep: list[int],
-                 widths: list[int]) -> list[str]:
-    """The lines of the table of columns ``keep`` (``widths``: their content widths), header first."""
+                 widths: list[int], first: int | None = None) -> list[str]:
+    """The lines of the table of columns ``keep`` (``widths``: their content widths), header first.
+
+    ``first``: the content width the first column is wrapped to (rich's ``Table._collapse_widths`` when the part
+    does not fit: only the first column may wrap; its cells fold as paragraphs do, the others stay on their
+    first line).
+    """
     last = len(keep) - 1
     fmt = []
     for n, i in enumerate(keep):
         left = " " if n else ""
         right = " " if n < last else ""
-        inner = max(widths[n], 1 - len(left) - len(right))
+        inner = first if n == 0 and first is not None else max(widths[n], 1 - len(left) - len(right))
         fmt.append((left, right, inner, i >= numeric_from))
 
-    def line(cells: Sequence[str]) -> str:
+    def lines(cells: Sequence[str], header: bool = False) -> list[str]:
+        wrapped = [cells[keep[0]]] if first is None else _wrap(cells[keep[0]], first)
+        at = len(wrapped) - 1 if header else 0  # the line of the other cells: rich aligns a header row's bottom
         out = []
-        for (left, right, inner, numeric), i in zip(fmt, keep, strict=True):
-            cell = cells[i]
-            out.append(left + (cell.rjust(inner) if numeric else cell.ljust(inner)) + right)
-        return " ".join(out)
+        for k in range(len(wrapped)):
+            row = []
+            for n, ((left, right, inner, numeric), i) in enumerate(zip(fmt, keep, strict=True)):
+                cell = wrapped[k] if n == 0 else (cells[i] if k == at else "")
+                row.append(left + (cell.rjust(inner) if numeric else cell.ljust(inner)) + right)
+            out.append(" ".join(row))
+        return out
 
     total = sum(len(left) + inner + len(right) for left, right, inner, _ in fmt) + last
-    return [line(columns), "─" * total, *(line(r) for r in rows)]
+    return [*lines(columns, header=True), "─" * total, *(line for r in rows for line in lines(r))]
 
 
 def _table(t: PlainTable, width: int) -> list[str] | None:
-    """The lines of a table as :func:`clfeval.render.print_renderables` prints it, or None (rich must)."""
+    """The lines of a table as :func:`clfeval.render.print_renderables` prints it (folded into parts of consecutive
+    columns as :func:`clfeval.render.fold` folds it), or None (rich must)."""
     cols, rows = t.columns, t.rows
     n = len(cols)
     if n == 0 or not rows or any(len(r) != n for r in rows):
@@ -159,11 +170,16 @@ def _table(t: PlainTable, width: int) -> list[str] | None:
         parts.append(current)
     out: list[str] = []
     for k, keep in enumerate(parts):
-        if natural(keep) > width:
-            return None  # rich wraps the first column: its layout, not ours
+        first = None
+        if natural(keep) > width:  # rich narrows the first column, the only one that may wrap, and wraps its cells
+            if keep[0] >= t.numeric_from or any(i < t.numeric_from for i in keep[1:]):
+                return None  # several columns may wrap (or none): rich shares the width out, its layout not ours
+            first = w[keep[0]] - (natural(keep) - width)
+            if first < 1:
+                return None  # the other columns alone are too wide: rich squeezes every column
         if k:
             out.append("")
-        out.extend(_table_lines(cols, rows, t.numeric_from, keep, [w[i] for i in keep]))
+        out.extend(_table_lines(cols, rows, t.numeric_from, keep, [w[i] for i in keep], first))
     return out
 
 
@@ -186,4 +202,4 @@ def layout(items: Sequence[Any], width: int) -> str | None:
             lines.extend(table)
         else:
             return None
-    return "\n".join(line.rstrip() for line in "\n".join(lines).splitlines()) + "\n"
+    return "\n".join(line.rstrip() for line in lines) + "\n"
