@@ -72,9 +72,22 @@ def simplify(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, *
     keep = np.zeros(ok.size, dtype=bool)
     keep[0] = keep[-1] = True
     stack = [(0, ok.size - 1)]
+    # Short segments in plain floats (the same IEEE operations in the same order, a first maximum as argmax's):
+    # NumPy's dozen calls per segment cost more than the loop below for a few dozen points. Huge coordinates stay
+    # in NumPy, where an overflow gives the NaN that argmax picks.
+    small = _SMALL if float(max(np.abs(X).max(), np.abs(Y).max())) < 1e100 else 0
+    xs, ys = X.tolist(), Y.tolist()
+    tol2 = tolerance * tolerance
     while stack:
         i, j = stack.pop()
         if j - i < 2:
+            continue
+        if j - i <= small:
+            k, best = _farthest(xs, ys, i, j)
+            if best > tol2:
+                keep[k] = True
+                stack.append((i, k))
+                stack.append((k, j))
             continue
         px_, py_ = X[i + 1:j], Y[i + 1:j]
         dx, dy = X[j] - X[i], Y[j] - Y[i]
@@ -91,6 +104,31 @@ def simplify(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, *
             stack.append((i, m))
             stack.append((m, j))
     return ok[keep]
+
+
+#: Segments of at most this many points are searched in plain floats (:func:`_farthest`).
+_SMALL = 64
+
+
+def _farthest(xs: list[float], ys: list[float], i: int, j: int) -> tuple[int, float]:
+    """(index, squared distance) of the point of ``i+1 .. j-1`` farthest from the segment ``i``–``j``: the
+    computation of :func:`simplify`'s NumPy branch, value for value."""
+    xi, yi = xs[i], ys[i]
+    dx, dy = xs[j] - xi, ys[j] - yi
+    l2 = dx * dx + dy * dy
+    best, k = -1.0, i + 1
+    for m in range(i + 1, j):
+        ax, ay = xs[m] - xi, ys[m] - yi
+        if l2 == 0.0:
+            d = ax * ax + ay * ay
+        else:
+            t = (ax * dx + ay * dy) / l2
+            t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+            ex, ey = ax - t * dx, ay - t * dy
+            d = ex * ex + ey * ey
+        if d > best:
+            best, k = d, m
+    return k, best
 
 
 def sample_ranks(n: int, *, grid: int = GRID, geometric: float = GEOMETRIC) -> np.ndarray:
