@@ -90,24 +90,17 @@ def random_table(rng):
     return columns, rows, numeric_from
 
 
-@pytest.mark.parametrize("seed", range(200))
-def test_tables_are_laid_out_as_rich_lays_them_out(seed):
-    rng = random.Random(1000 + seed)
-    columns, rows, numeric_from = random_table(rng)
-    width = rng.choice([30, 60, 80, 100, 100, 140])
-    plain = _plain.layout([_plain.PlainTable(columns, rows, numeric_from)], width)
-    if plain is None:
-        pytest.skip("rich's layout (a table that does not fit, even folded)")
-    assert plain == by_rich([_rich_table(columns, rows, numeric_from=numeric_from)], width)
-
-
-def test_most_random_tables_are_laid_out_without_rich():
+def test_tables_are_laid_out_as_rich_lays_them_out():
     laid = 0
     for seed in range(200):
         rng = random.Random(1000 + seed)
         columns, rows, numeric_from = random_table(rng)
         width = rng.choice([30, 60, 80, 100, 100, 140])
-        laid += _plain.layout([_plain.PlainTable(columns, rows, numeric_from)], width) is not None
+        plain = _plain.layout([_plain.PlainTable(columns, rows, numeric_from)], width)
+        if plain is None:  # rich's own layout: a table that does not fit even folded, beyond a wrapped first column
+            continue
+        laid += 1
+        assert plain == by_rich([_rich_table(columns, rows, numeric_from=numeric_from)], width), seed
     assert laid >= 120, laid
 
 
