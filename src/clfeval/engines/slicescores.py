@@ -1,8 +1,12 @@
-"""``threshold(..., by=...)``: the cut chosen once on DEV overall, then the test data's count table at that cut
-per slice (the ``slices`` section of a report, :func:`clfeval.significance.slices.slice_section`).
+"""``threshold(..., by=...)`` and ``calibration(..., by=...)``: slices of the score operations, on every engine.
 
-The test scores and the ``by`` columns are read into memory (arrays, a table, or a PATH read whole); the cut is
-the one :func:`clfeval.engines.scoreops.threshold` chose, and the predictions are ``positive iff score ≥ cut``.
+``threshold --by``: the cut chosen once on DEV overall, then the test data's count table at that cut per slice
+(the ``slices`` section of a report, :func:`clfeval.significance.slices.slice_section`), counted in one pass: arrays
+or a table in memory as one batch, a PATH batch by batch within the memory budget, or on Dask.
+
+``calibration --by``: the reliability of every slice from per-slice bin counts and exact sums
+(:mod:`clfeval.scores.slicecalibration`): in memory within the budget, streamed batch by batch, or on Dask
+partition by partition; the same numbers, to the bit, on all three.
 """
 
 from __future__ import annotations
