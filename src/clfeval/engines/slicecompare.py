@@ -229,11 +229,12 @@ def _streamed(eng: Local, ins: list[Any], gold: str, pred: str, id_col: Any, col
     b = iter_predictions(ins[1], gold=gold, pred=pred, id=id_col, normalize=normalize)
     matching = Matching()
     counter = SliceJointCounter()
-    for batch in aligned([a, b], list(names), matching=matching, budget=eng.budget, weighted=True):
+    readers: list[Any] = [a, b]  # the first a reader in all but its predictions
+    for batch in aligned(readers, list(names), matching=matching, budget=eng.budget, weighted=True):
         slices, pa_ = a.decode(batch.preds[0])
-        gold, pb = _canonical(batch.gold), _canonical(batch.preds[1])
-        text = len({str(x.type) for x in (gold, pa_, pb)}) > 1
-        counter.update(gold, pa_, pb, slices, text=text, weights=batch.counts)
+        g, pb = _canonical(batch.gold), _canonical(batch.preds[1])
+        text = len({str(getattr(x, "type", None)) for x in (g, pa_, pb)}) > 1
+        counter.update(g, pa_, pb, slices, text=text, weights=batch.counts)
     return counter.cells(cols, a.slicer.keys(), binning), matching.spilled
 
 

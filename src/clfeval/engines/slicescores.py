@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-import numpy as np
-
 from clfeval.core.display import Display
 from clfeval.engines import data as inputs
 from clfeval.errors import UsageError

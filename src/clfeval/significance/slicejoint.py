@@ -80,7 +80,19 @@ class SliceJointCounter:
         if s.size:
             self.n_slices = max(self.n_slices, int(s.max()) + 1)
         self.n += int(w.sum())
-        self.pending.append(_compact(np.stack([s, g, x, y], axis=1), w, len(self.vocab), self.n_slices))
+        r = max(len(self.vocab), 1)
+        size = max(self.n_slices, 1) * r ** 3
+        if weights is None and size <= 4 * s.size + 1024:  # few cells: one bincount, no sort
+            cnt = np.bincount(((s * r + g) * r + x) * r + y, minlength=size)
+            key = np.flatnonzero(cnt)
+            cols = np.empty((key.size, 4), dtype=np.int64)
+            rest = key
+            for j in (3, 2, 1):
+                rest, cols[:, j] = np.divmod(rest, r)
+            cols[:, 0] = rest
+            self.pending.append((cols, cnt[key].astype(np.int64)))
+        else:
+            self.pending.append(_compact(np.stack([s, g, x, y], axis=1), w, r, self.n_slices))
         if sum(c.size for _, c in self.pending) > _PENDING:
             self._merge()
 
