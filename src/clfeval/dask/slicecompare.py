@@ -12,7 +12,7 @@ import dask
 import numpy as np
 
 from clfeval.core.labels import label_str
-from clfeval.dask.counting import _check_part, _frame, _refuse, _side_by_side, check_unique_ids
+from clfeval.dask.counting import check_unique_ids, input_frame, joined_rows, refuse_ids, side_by_side
 from clfeval.dask.parts import parts_of, probe, run, tree_sum
 from clfeval.errors import DataError, UsageError
 from clfeval.significance.slicejoint import SlicedCells
@@ -64,28 +64,28 @@ def sliced_cells(a: Any, b: Any, *, gold: str, pred: str, id: str | None, column
     partitioned alike); the ``by`` columns ``columns`` read from ``a``."""
     cols = list(columns)
     if id is None:
-        fa = _frame(a, [gold, pred, *cols], [gold, pred], normalize)
-        fb = _frame(b, [gold, pred], [gold, pred], normalize)
+        fa = input_frame(a, [gold, pred, *cols], [gold, pred], normalize)
+        fb = input_frame(b, [gold, pred], [gold, pred], normalize)
         if fa.npartitions != fb.npartitions:
             raise UsageError("without ids the inputs are matched row by row, which needs them partitioned alike; "
                              "give an id column to match items by id.")
         fa = fa.rename(columns={gold: "gold", pred: "pred0"})
         fb = fb.rename(columns={gold: "gold_b", pred: "pred1"})
-        joined = fa.map_partitions(_side_by_side, fb, align_dataframes=False)
+        joined = fa.map_partitions(side_by_side, fb, align_dataframes=False)
     else:
         for data in (a, b):
             if not hasattr(data, "npartitions"):
                 id_parts = parts_of(data, [id], options=[("--id", id)])
                 probe(id_parts, client)
                 check_unique_ids(id_parts, id, client=client)
-        fa = _frame(a, [id, gold, pred, *cols], [gold, pred], normalize).rename(
+        fa = input_frame(a, [id, gold, pred, *cols], [gold, pred], normalize).rename(
             columns={id: "id", gold: "gold", pred: "pred0"})
-        fb = _frame(b, [id, gold, pred], [gold, pred], normalize).rename(
+        fb = input_frame(b, [id, gold, pred], [gold, pred], normalize).rename(
             columns={id: "id", gold: "gold_b", pred: "pred1"})
         joined = fa.merge(fb, on="id", how="inner")
     parts = joined.to_delayed()
     tasks = [dask.delayed(_cells_of, pure=True)(p, cols, max_slices, dict(binning)) for p in parts]
-    checks = [dask.delayed(_check_part, pure=True)(p) for p in parts]
+    checks = [dask.delayed(joined_rows, pure=True)(p) for p in parts]
     sizes = [dask.delayed(len)(p) for p in fa.to_delayed()] + [dask.delayed(len)(p) for p in fb.to_delayed()]
     cells, *rest = run(client, tree_sum(tasks, combine=_add), *checks, *sizes)
     checks_out, sizes_out = rest[:len(checks)], rest[len(checks):]
@@ -93,7 +93,7 @@ def sliced_cells(a: Any, b: Any, *, gold: str, pred: str, id: str | None, column
     dup = [x for c in checks_out for x in c[1]]
     matched = sum(c[0] for c in checks_out)
     if dup or not (matched == n_a == n_b):
-        _refuse(fa, fb, dup, names, client)
+        refuse_ids(fa, fb, dup, names, client)
     if cells is None:
         raise DataError("there are no items to compare.")
     if len(cells.keys) > max_slices:

@@ -117,13 +117,13 @@ def compare_by_front(eng: Any, systems: Sequence[Any], gold: Any, pred: str, id_
             raise UsageError(lambda o: f"option {o} compares two systems; got {len(systems)}.", params=["by"])
         return _two_inputs(eng, list(systems), gold or "gold", pred, id_col, cols, common, slicing, nm, input_format,
                            encoding, normalize)
-    from clfeval.engines.slicing import _by_arrays, binning_of
+    from clfeval.engines.slicing import binning_of, by_arrays
 
     g, *rest = systems if gold is None else [gold, *systems]
     if len(rest) != 2:
         raise UsageError(lambda o: f"option {o} compares two systems; got {len(rest)}.", params=["by"])
     a, b = rest
-    extra = _by_arrays(by, len(inputs.as_column(g, "gold")))
+    extra = by_arrays(by, len(inputs.as_column(g, "gold")))
     if isinstance(eng, Local) and _fits(eng, g, a, b, extra):
         batch = SimpleNamespace(extra=extra, gold=extra[next(iter(extra))])
         binning = binning_of([batch], slicing, list(extra))
@@ -158,7 +158,7 @@ def _fits(eng: Local, g: Any, a: Any, b: Any, extra: dict[str, Any]) -> bool:
 def _paths(eng: Any, systems: list[Any], gold: str, pred: str, cols: list[str], fmt: Any,
            encoding: str) -> Iterator[tuple[list[Any], bool]]:
     """Both inputs as resolved PATHs (tables spooled to Parquet; the first one's ``by`` columns checked)."""
-    from clfeval.engines.slicing import _check_by_columns
+    from clfeval.engines.slicing import check_by_columns
 
     with contextlib.ExitStack() as stack:
         out, spooled = [], False
@@ -166,7 +166,7 @@ def _paths(eng: Any, systems: list[Any], gold: str, pred: str, cols: list[str], 
             if inputs.is_table(s):
                 table = inputs.columns_of(s, {"gold": gold, "pred": pred})
                 if i == 0:
-                    _check_by_columns(table.column_names, [tuple(cols)])
+                    check_by_columns(table.column_names, [tuple(cols)])
                 budget = eng.budget if isinstance(eng, Local) else 1 << 30
                 out.append(stack.enter_context(inputs.spooled(table, budget, getattr(eng, "tmpdir", None))))
                 spooled = True
@@ -210,6 +210,21 @@ def _two_inputs(eng: Any, systems: list[Any], gold: str, pred: str, id_col: Any,
     return dataclasses.replace(r, engine=block)
 
 
+def _plain(col: Any) -> Any:
+    """A label column as one plain array (dictionaries decoded, integers int64, large text text), as the join
+    hands the other columns on."""
+    import pyarrow as pa
+
+    arr = pa.concat_arrays(col.chunks) if isinstance(col, pa.ChunkedArray) else col
+    if pa.types.is_dictionary(arr.type):
+        arr = arr.dictionary_decode()
+    if pa.types.is_integer(arr.type) and arr.type not in (pa.int64(), pa.uint64()):
+        return arr.cast(pa.int64())
+    if pa.types.is_floating(arr.type) and arr.type != pa.float64():
+        return arr.cast(pa.float64())
+    return arr.cast(pa.string()) if pa.types.is_large_string(arr.type) else arr
+
+
 def _reader(inp: Any, gold: str, pred: str, id_col: Any, cols: Sequence[str], normalize: Any) -> Any:
     from clfeval.io.predictions import iter_predictions
 
@@ -220,7 +235,7 @@ def _reader(inp: Any, gold: str, pred: str, id_col: Any, cols: Sequence[str], no
 def _streamed(eng: Local, ins: list[Any], gold: str, pred: str, id_col: Any, cols: list[str], binning: Any,
               slicing: dict[str, Any], names: tuple[str, ...], normalize: Any) -> tuple[Any, bool]:
     """The cells of the two PATHs matched batch by batch within the budget (as plain ``compare`` streams them)."""
-    from clfeval.io.join import Matching, _canonical, aligned
+    from clfeval.io.join import Matching, aligned
     from clfeval.io.predictions import iter_predictions
     from clfeval.significance.slicejoint import SliceJointCounter
 
@@ -232,7 +247,7 @@ def _streamed(eng: Local, ins: list[Any], gold: str, pred: str, id_col: Any, col
     readers: list[Any] = [a, b]  # the first a reader in all but its predictions
     for batch in aligned(readers, list(names), matching=matching, budget=eng.budget, weighted=True):
         slices, pa_ = a.decode(batch.preds[0])
-        g, pb = _canonical(batch.gold), _canonical(batch.preds[1])
+        g, pb = _plain(batch.gold), _plain(batch.preds[1])
         text = len({str(getattr(x, "type", None)) for x in (g, pa_, pb)}) > 1
         counter.update(g, pa_, pb, slices, text=text, weights=batch.counts)
     return counter.cells(cols, a.slicer.keys(), binning), matching.spilled

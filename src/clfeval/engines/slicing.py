@@ -20,7 +20,7 @@ from clfeval.engines.block import engine_block
 from clfeval.engines.spec import Dask, Local
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["report_by", "check_by"]
+__all__ = ["report_by", "check_by", "by_arrays", "check_by_columns"]
 
 
 class _Columns(TypedDict):
@@ -42,7 +42,7 @@ def check_by(by: Any, *, multilabel: bool, scored: bool, threshold: Any, show_er
     return sets
 
 
-def _by_arrays(by: Any, n: int) -> dict[str, Any]:
+def by_arrays(by: Any, n: int) -> dict[str, Any]:
     """With arrays, ``by`` is a mapping column name → values (or one array, named ``by``)."""
     cols = dict(by) if isinstance(by, dict) else {"by": by}
     out = {}
@@ -68,17 +68,17 @@ def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, setti
         cols = {"gold": inputs.as_column(g, "gold"), "pred": inputs.as_column(pred, "pred")}
         if len(cols["gold"]) != len(cols["pred"]):
             raise DataError(f"gold has {len(cols['gold']):,} labels and pred {len(cols['pred']):,}: one each per item.")
-        extra = _by_arrays(by, len(cols["gold"])) if by is not None else {}
+        extra = by_arrays(by, len(cols["gold"])) if by is not None else {}
         by_sets = [tuple(extra)] if by is not None else []
         if slicing.get("scores") is not None:
             name = next(n for n in ("score", "scores", "score_") if n not in extra)
-            extra[name] = _by_arrays({name: slicing["scores"]}, len(cols["gold"]))[name]
+            extra[name] = by_arrays({name: slicing["scores"]}, len(cols["gold"]))[name]
             slicing = {**slicing, "score": name}
         find = slicing.get("find")
         if find is not None:
             from clfeval.significance.slicefind import lattice
 
-            found = _by_arrays(find["given"], len(cols["gold"]))
+            found = by_arrays(find["given"], len(cols["gold"]))
             extra.update(found)
             find = {**find, "sets": lattice(list(found), min(find["max_depth"], len(found)))}
         if set(extra) & {"gold", "pred"}:
@@ -92,7 +92,7 @@ def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, setti
     names = dict(gold=gold or "gold", pred=pred or "pred", id=id)
     if inputs.is_table(data):
         table = inputs.columns_of(data, {"gold": names["gold"], "pred": names["pred"]})
-        _check_by_columns(table.column_names, slicing["sets"])
+        check_by_columns(table.column_names, slicing["sets"])
         score = slicing.get("score")
         if score is not None and score not in table.column_names:
             raise DataError(lambda o: f"the table has no score column {score!r} (option {o}); its columns are: "
@@ -106,7 +106,7 @@ def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, setti
     return rep, block
 
 
-def _check_by_columns(names: Sequence[str], sets: Sequence[tuple[str, ...]]) -> None:
+def check_by_columns(names: Sequence[str], sets: Sequence[tuple[str, ...]]) -> None:
     for s in sets:
         for c in s:
             if c not in names:

@@ -133,7 +133,7 @@ def _bins_of(one: _One, bins: int, strategy: str, edges: str) -> tuple[Any, Any,
     """(count, hits, exact confidence sum of bin b, lower and upper edges) of one slice, as
     :meth:`~clfeval.scores.calibration.Calibrator.result` forms them."""
     from clfeval.core.exactsum import ExactSums
-    from clfeval.scores.calibration import _bin_index
+    from clfeval.scores.calibration import quantile_bins
 
     if strategy != "quantile":
         cuts = np.linspace(0.0, 1.0, bins + 1) if edges == "sklearn" else np.arange(bins + 1) / bins
@@ -144,7 +144,7 @@ def _bins_of(one: _One, bins: int, strategy: str, edges: str) -> tuple[Any, Any,
         cuts = np.percentile(conf, np.linspace(0, 1, bins + 1) * 100)
         idx, lower, upper = np.searchsorted(cuts[1:-1], conf).astype(np.int64), cuts[:-1], cuts[1:]
     else:
-        idx, lower, upper = _bin_index(conf, bins, "quantile")
+        idx, lower, upper = quantile_bins(conf, bins)
     k = lower.shape[0]
     sums = ExactSums(k)
     sums.add(conf, idx)
@@ -155,7 +155,6 @@ def slice_rows(sums: SliceSums, *, bins: int, strategy: str, edges: str, min_sli
     """One row per slice (sorted by value): size, ECE, MCE, Brier score and log loss of the slice's items."""
     from clfeval.core.labels import label_str
     from clfeval.scores.calibration import reliability_rows
-    from clfeval.significance.slicecompare import slice_name, sorted_slices
 
     keys = list(sums.slices)
     for j, c in enumerate(sums.columns):
@@ -163,10 +162,12 @@ def slice_rows(sums: SliceSums, *, bins: int, strategy: str, edges: str, min_sli
             raise DataError(lambda o, _c=c: f"column {_c!r} (option {o}) is null in every row: there is nothing to "
                                             f"slice by.", params=["by"])
     rows = []
-    for i in sorted_slices(keys):
+    for i in _sorted(keys):
         k, one = keys[i], sums.slices[keys[i]]
         n = one.n
-        row: dict[str, Any] = {"slice": slice_name(sums.columns, k),
+        shown = label_str(k[0]) if len(k) == 1 else ", ".join(f"{c}={label_str(v)}" for c, v in zip(sums.columns, k,
+                                                                                                     strict=False))
+        row: dict[str, Any] = {"slice": shown,
                                "key": {c: label_str(v) for c, v in zip(sums.columns, k, strict=False)},
                                "n": n, "small": bool(n < min_slice)}
         if n:
@@ -176,3 +177,14 @@ def slice_rows(sums: SliceSums, *, bins: int, strategy: str, edges: str, min_sli
                        log_loss=float(-one.loss.fraction() / Fraction(n)))
         rows.append(row)
     return rows
+
+
+def _sorted(keys: Sequence[tuple[Any, ...]]) -> list[int]:
+    """Slice indices in the sorted order of their value tuples (as the report's slice tables)."""
+    from clfeval.core.labels import label_str
+    from clfeval.core.slicecount import slice_sort_key
+
+    try:
+        return sorted(range(len(keys)), key=lambda i: slice_sort_key(keys[i]))
+    except TypeError:
+        return sorted(range(len(keys)), key=lambda i: tuple(label_str(v) for v in keys[i]))
