@@ -101,12 +101,10 @@ class LazyGroup(Group):
         if not names or any(n not in self.summaries for n in names) or any(dict.__contains__(self.commands, n)
                                                                            for n in names):
             return super().format_commands(ctx, formatter)  # a command added or already imported: click's way
-        from gettext import gettext as _
-
-        from click.utils import make_default_short_help
+        from gettext import gettext as _  # as click's own texts
 
         limit = formatter.width - 6 - max(len(n) for n in names)
-        rows = [(n, make_default_short_help(self.summaries[n], limit).strip()) for n in names]
+        rows = [(n, click.Command(n, help=self.summaries[n]).get_short_help_str(limit)) for n in names]
         with formatter.section(_("Commands")):
             formatter.write_dl(rows)
 

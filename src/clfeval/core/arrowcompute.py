@@ -4,7 +4,7 @@ Importing ``pyarrow.compute`` builds a Python wrapper, signature and docstring f
 functions (~30 ms, a fifth of what a report of a small file costs). The kernels live in ``pyarrow._compute``
 (``call_function``, the registry behind every wrapper); the functions here call them as the wrappers do, with the
 same arguments and defaults. Any other name is ``pyarrow.compute``'s own (``__getattr__`` imports it then), so a
-module can ``import clfeval.core.arrowcompute as pc`` and call what it always called. The tests check each function
+module can ``from clfeval.core import arrowcompute as pc`` and call what it always called. The tests check each function
 here against ``pyarrow.compute`` (``tests/core/test_arrowcompute.py``).
 
 Array methods that call compute kernels (``Array.cast``, ``.unique``, ``.dictionary_encode``, ``.fill_null``, …)

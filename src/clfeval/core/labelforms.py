@@ -13,7 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
-import clfeval.core.arrowcompute as pc
+from clfeval.core import arrowcompute as pc
 from clfeval.core.labels import label_str, split_sets
 from clfeval.errors import UsageError
 

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-import clfeval.core.arrowcompute as pc
+from clfeval.core import arrowcompute as pc
 from clfeval.errors import DataError, LabelListError, UsageError
 
 __all__ = ["EncodedPair", "EncodedMultilabel", "MAX_CLASSES", "MAX_DENSE", "MAX_DENSE_JOINT", "MAX_JOINT_CLASSES",

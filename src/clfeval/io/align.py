@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-import clfeval.core.arrowcompute as pc
+from clfeval.core import arrowcompute as pc
 from clfeval.errors import DataError, UsageError
 from clfeval.io.predictions import Predictions
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
-import clfeval.core.arrowcompute as pc
+from clfeval.core import arrowcompute as pc
 
 __all__ = ["MARKER", "escape_text", "restore_text", "escape_table", "restore_table"]
 

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-import clfeval.core.arrowcompute as pc
+from clfeval.core import arrowcompute as pc
 from clfeval.core.labelforms import shown_id
 from clfeval.core.validation import MEMORY_BUDGET
 from clfeval.errors import DataError, UsageError

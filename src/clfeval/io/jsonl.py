@@ -28,7 +28,7 @@ from typing import Any
 
 import pyarrow as pa
 
-import clfeval.core.arrowcompute as pc
+from clfeval.core import arrowcompute as pc
 from clfeval.core.labels import label_str
 from clfeval.errors import DataError
 from clfeval.io.source import Source, json_lines

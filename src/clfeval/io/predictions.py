@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-import clfeval.core.arrowcompute as pc
+from clfeval.core import arrowcompute as pc
 from clfeval.core.labelforms import normalize_labels, shown_id, unify_numbers
 from clfeval.core.labels import label_str
 from clfeval.errors import DataError

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 import numpy as np
 import pyarrow as pa
 
-import clfeval.core.arrowcompute as pc
+from clfeval.core import arrowcompute as pc
 from clfeval.errors import DataError
 from clfeval.io.join import Spill, hash_text, partitions_for
 

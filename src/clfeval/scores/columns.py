@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-import clfeval.core.arrowcompute as pc
+from clfeval.core import arrowcompute as pc
 from clfeval.errors import DataError
 
 __all__ = ["order_keys", "is_integer_column", "as_scores", "as_probabilities", "score_matrix", "check_probabilities",

@@ -89,7 +89,7 @@ def _classes(y: np.ndarray, scores: np.ndarray, which: tuple[bool, ...] = (True,
     about twice as fast as numpy's boolean indexing, and the GIL is released)."""
     import pyarrow as pa
 
-    import clfeval.core.arrowcompute as pc
+    from clfeval.core import arrowcompute as pc
 
     n = scores.shape[0]
     values = pa.Array.from_buffers(pa.float64(), n, [None, pa.py_buffer(np.ascontiguousarray(scores, np.float64))])
