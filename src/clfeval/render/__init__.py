@@ -12,7 +12,6 @@ later stages (``ranking``, ``ci``, ...) register their own renderers with
 from __future__ import annotations
 
 import io
-import json
 import math
 import sys
 from collections.abc import Callable
@@ -125,6 +124,8 @@ def jsonable(value: Any) -> Any:
 
 def to_json(data: Any, *, indent: int | None = 2) -> str:
     """JSON text of plain data or of a result (via ``to_dict``), with NaN as null."""
+    import json  # (not imported by text output)
+
     return json.dumps(jsonable(data), indent=indent, allow_nan=False, ensure_ascii=False) + "\n"
 
 
