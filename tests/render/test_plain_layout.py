@@ -17,7 +17,7 @@ from rich.cells import cell_len  # noqa: E402
 import clfeval  # noqa: E402
 from clfeval import render  # noqa: E402
 from clfeval.render import _plain  # noqa: E402
-from clfeval.render._util import _rich_table, _rich_text  # noqa: E402
+from clfeval.render._util import shown_rich_table, shown_rich_text  # noqa: E402
 
 
 def by_rich(items, width):
@@ -75,7 +75,7 @@ def test_paragraphs_wrap_as_rich_wraps_them(seed):
     texts = [random_text(rng, rng.randrange(0, 60)) for _ in range(4)]
     plain = _plain.layout([_plain.PlainText(t) for t in texts], width)
     assert plain is not None
-    assert plain == by_rich([_rich_text(t) for t in texts], width)
+    assert plain == by_rich([shown_rich_text(t) for t in texts], width)
 
 
 def random_table(rng):
@@ -100,7 +100,7 @@ def test_tables_are_laid_out_as_rich_lays_them_out():
         if plain is None:  # rich's own layout: a table that does not fit even folded, beyond a wrapped first column
             continue
         laid += 1
-        assert plain == by_rich([_rich_table(columns, rows, numeric_from=numeric_from)], width), seed
+        assert plain == by_rich([shown_rich_table(columns, rows, numeric_from=numeric_from)], width), seed
     assert laid >= 120, laid
 
 

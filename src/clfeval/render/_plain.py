@@ -46,9 +46,9 @@ class PlainText:
         self.text, self.style = text, style
 
     def to_rich(self) -> Any:
-        from clfeval.render._util import _rich_text
+        from clfeval.render._util import shown_rich_text
 
-        return _rich_text(self.text, self.style)
+        return shown_rich_text(self.text, self.style)
 
 
 class PlainTable:
@@ -60,9 +60,9 @@ class PlainTable:
         self.columns, self.rows, self.numeric_from = columns, rows, numeric_from
 
     def to_rich(self) -> Any:
-        from clfeval.render._util import _rich_table
+        from clfeval.render._util import shown_rich_table
 
-        return _rich_table(self.columns, self.rows, numeric_from=self.numeric_from)
+        return shown_rich_table(self.columns, self.rows, numeric_from=self.numeric_from)
 
 
 # Characters that take exactly one terminal cell in rich (``rich.cells.cell_len``; a test checks every one of

@@ -90,10 +90,10 @@ def rich_text(text: Any, style: str = "") -> Any:
     """
     if is_plain():
         return PlainText(shown(text), style)
-    return _rich_text(shown(text), style)
+    return shown_rich_text(shown(text), style)
 
 
-def _rich_text(text: str, style: str = "") -> Any:
+def shown_rich_text(text: str, style: str = "") -> Any:
     """The rich ``Text`` of a string already :func:`shown`."""
     from rich.text import Text
 
@@ -112,22 +112,22 @@ def rich_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, title: 
     shown_rows = [[shown(x if isinstance(x, str) else num(x)) for x in r] for r in rows]
     if is_plain() and title is None and caption is None:
         return PlainTable(shown_columns, shown_rows, numeric_from)
-    return _rich_table(shown_columns, shown_rows, title=title, caption=caption, numeric_from=numeric_from)
+    return shown_rich_table(shown_columns, shown_rows, title=title, caption=caption, numeric_from=numeric_from)
 
 
-def _rich_table(columns: Sequence[str], rows: Sequence[Sequence[str]], *, title: str | None = None,
+def shown_rich_table(columns: Sequence[str], rows: Sequence[Sequence[str]], *, title: str | None = None,
                 caption: str | None = None, numeric_from: int = 1) -> Any:
     """The rich ``Table`` of strings already :func:`shown`."""
     from rich import box
     from rich.table import Table
 
-    t = Table(title=title and _rich_text(shown(title)), caption=caption and _rich_text(shown(caption)),
+    t = Table(title=title and shown_rich_text(shown(title)), caption=caption and shown_rich_text(shown(caption)),
               box=box.SIMPLE_HEAD, title_justify="left", caption_justify="left", pad_edge=False, show_edge=False)
     for i, c in enumerate(columns):
-        t.add_column(_rich_text(c), justify="right" if i >= numeric_from else "left", overflow="fold",
+        t.add_column(shown_rich_text(c), justify="right" if i >= numeric_from else "left", overflow="fold",
                      no_wrap=i >= numeric_from)
     for r in rows:
-        t.add_row(*[_rich_text(x) for x in r])
+        t.add_row(*[shown_rich_text(x) for x in r])
     return t
 
 
