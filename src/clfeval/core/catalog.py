@@ -159,18 +159,10 @@ class Metric:
     params : dict
         Keyword parameters ``compute`` takes beyond its input, with their defaults (``max_fpr`` of
         ``partial_roc_auc``).
-    random : callable or None
-        Ranking metrics: the value of a random ranking, ``random(summary, **params)`` (a report's baseline).
-    needs : callable or None
-        Ranking metrics: ``needs(summary, **params)``, why the summary cannot give the value (a sentence; the
-        value is then NaN and listed under ``undefined``), or None when it can.
-    shown : str or None
-        How result tables label it, formatted with its parameters (``partial ROC-AUC (FPR ≤ {max_fpr:g})``);
-        the title when None.
-
-    A ranking metric is its entry here and its ``compute`` function: the ranking block of every result
-    (values, the random ranking's values, what is undefined and why, the rows of the tables) is laid out from
-    these entries.
+    random, needs, shown : callable, callable, str, or None
+        Ranking metrics (laid out from these entries everywhere: a new one is its entry and its ``compute``):
+        ``random(summary, **params)``, a random ranking's value; ``needs(summary, **params)``, why the summary
+        cannot give it (then NaN and listed) or None; the table label, formatted with the parameters.
     """
 
     name: str
@@ -198,8 +190,7 @@ class Metric:
     shown: str | None = None
 
     @property
-    def label(self) -> str:
-        """The table label: :attr:`shown` with the default parameters, else the title."""
+    def label(self) -> str:  # the table label: shown with the default parameters, else the title
         return self.title if self.shown is None else self.shown.format(**self.params)
 
     def __post_init__(self) -> None:
