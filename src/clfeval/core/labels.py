@@ -141,10 +141,8 @@ def _to_arrow(values: Any, name: str) -> pa.Array | pa.ChunkedArray:
         if values.ndim != 1:
             raise DataError(f"{name} must be one-dimensional (one label per item); got an array of shape "
                             f"{values.shape}.")
-        if values.dtype.kind in "iu":
-            return pc.int_array(values)
-        if values.dtype.kind == "b":
-            return pa.array(values)
+        if values.dtype.kind in "iub":
+            return pc.int_array(values)  # (booleans: pa.array)
         if values.dtype.kind == "f":
             return pa.array(values, from_pandas=True)
         if values.dtype.kind in "US":
