@@ -391,24 +391,27 @@ class SliceCounter:
             counts.add([codes[c] for c in s], g, p, k)
         self.n += int(g.size)
 
-    def update_fused(self, counter: Any, gold: Any, pred: Any, columns: Mapping[str, Any]) -> bool:
+    def update_fused(self, counter: Any, gold: Any, pred: Any, columns: Mapping[str, Any]
+                     ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray] | None:
         """Count a batch of small integer labels and one integer slice column in one bincount over
         (slice, gold, pred), adding the (gold, pred) sums to ``counter`` (a
         :class:`~clfeval.core.counting.Counter`, whose vocabulary receives the labels as Python integers, as its
-        own integer path gives them). False (nothing counted) when the batch is not of that kind."""
+        own integer path gives them). Returns the labels as :meth:`Counter.update_ints
+        <clfeval.core.counting.Counter.update_ints>` gives them (gold and pred as integer arrays, ``lo``, ``lut``);
+        None (nothing counted) when the batch is not of that kind."""
         if len(self.sets) != 1 or len(self.sets[0]) != 1 or counter.vocab.text or counter.dense is None:
-            return False
+            return None
         col = self.sets[0][0]
         if self.vocabs[col].binning is not None:
-            return False
+            return None
         ints = small_ints([gold, pred, columns[col]])
         if ints is None or ints[0].size == 0:
-            return False
+            return None
         g, p, x = ints
         m = g.size
         got = self._fused_cells(col, g, p, x)
         if got is None:
-            return False
+            return None
         cells, lo, lo_s = got
         ws, w = cells.shape[0], cells.shape[1]
         gp = cells.sum(axis=0)
@@ -424,7 +427,9 @@ class SliceCounter:
         self.vocabs[col].nonnull += m
         self.counts[0].add_block(slice_codes, codes, cells[np.ix_(present, used, used)], len(counter.vocab))
         self.n += m
-        return True
+        lut = np.full(w, -1, dtype=np.int64)
+        lut[used] = codes
+        return g, p, lo, lut
 
     def _fused_cells(self, col: str, g: np.ndarray, p: np.ndarray, x: np.ndarray
                      ) -> tuple[np.ndarray, int, int] | None:

@@ -270,13 +270,32 @@ def _in_part(exc: DataError, batch: Any) -> DataError:
     return DataError(f"file {part.source.name!r}, rows {part.start + 1} to {part.start + batch.n}: {exc}")
 
 
-def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: Any) -> bool:
+def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: Any
+           ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray] | None:
     """The one-bincount path of small integer labels and one integer slice column (see
-    :meth:`SliceCounter.update_fused`)."""
+    :meth:`SliceCounter.update_fused`): the labels as integers and their codes (``lo``, ``lut``), or None when
+    nothing was counted."""
     try:
         return slicer.update_fused(counter, gold, pred, {c: _column(batch, c) for c in slicer.columns})
     except ValueError:  # the labels outgrew a dense table: nothing was counted, the general path counts the batch
-        return False
+        return None
+
+
+def _small_labels(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: Any, search: bool
+                  ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray] | None:
+    """A batch of small integer labels counted (the overall table, and the slices of one integer column by
+    :func:`_fused`; the slice search's counts are left to the caller): its gold and pred labels as integers,
+    the smallest ``lo`` and the code of each value ``lo + i`` (``lut``); None when nothing was counted (the
+    general path counts the batch). Without a ``by`` set only the slice search needs the labels."""
+    if slicer.sets:
+        return _fused(slicer, counter, gold, pred, batch)
+    if not search:
+        return None
+    got = counter.update_ints([gold, pred])
+    if got is None:
+        return None
+    (g, p), lo, lut = got
+    return g, p, lo, lut
 
 
 def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, order: Sequence[Any] | None = None,
@@ -310,8 +329,15 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
                 ranks.add(slicer, gold, b)
             except DataError as exc:
                 raise _in_part(exc, b) from None
-        if lattice is None and not text and _fused(slicer, counter, gold, pred, b):
-            continue
+        if not text:  # small integer labels: counted without making their codes
+            try:
+                raw = _small_labels(slicer, counter, gold, pred, b, lattice is not None)
+                if raw is not None:
+                    if lattice is not None:
+                        lattice.update_ints({c: _column(b, c) for c in lattice.columns}, *raw, counter.vocab.values)
+                    continue
+            except DataError as exc:
+                raise _in_part(exc, b) from None
         try:
             g, p = counter.update([gold, pred], text=text, codes=True)
             if counter.vocab.text and not was_text and old:
