@@ -322,19 +322,28 @@ def _below(x: np.ndarray, n: int) -> bool:
     return not x.size or int(x.view(np.uint64).max()) < n
 
 
+def _checked(counts: np.ndarray | None) -> np.ndarray:
+    assert counts is not None  # unchecked counts are always made
+    return counts
+
+
 #: Rows whose joint keys are built at a time (the keys stay in the cache).
 JOINT_CHUNK = 1 << 16
 
 
-def joint_counts(x: np.ndarray, g: np.ndarray, p: np.ndarray, ws: int, w: int, x0: int = 0, l0: int = 0
-                 ) -> np.ndarray:
-    """The counts of (x − x0, g − l0, p − l0) over ``ws × w × w`` cells, every value in range (the caller checks).
+def joint_counts(x: np.ndarray, g: np.ndarray, p: np.ndarray, ws: int, w: int, x0: int = 0, l0: int = 0, *,
+                 check: bool = False) -> np.ndarray | None:
+    """The counts of (x − x0, g − l0, p − l0) over ``ws × w × w`` cells, every value in range: the caller checks,
+    or ``check=True`` (no offsets) checks each chunk while it is in the cache and returns None when a value is out
+    of range (an unsigned maximum per column: a negative value reads as a huge one).
 
     The key of a row, ((x·w + g)·w + p) less the offsets, is built :data:`JOINT_CHUNK` rows at a time in one
     buffer (no array of the batch's size is made for a small table); each chunk counted by one ``bincount``.
 
     >>> joint_counts(np.array([0, 1, 1]), np.array([0, 1, 1]), np.array([1, 1, 0]), 2, 2).tolist()
     [[[0, 1], [0, 0]], [[0, 0], [1, 1]]]
+    >>> joint_counts(np.array([0, 2]), np.array([0, 1]), np.array([1, 1]), 2, 2, check=True) is None
+    True
     """
     cells = ws * w * w
     m = x.size
@@ -346,10 +355,13 @@ def joint_counts(x: np.ndarray, g: np.ndarray, p: np.ndarray, ws: int, w: int, x
     for a in range(0, m, step):
         b = min(a + step, m)
         k = buf[:b - a]
-        np.multiply(x[a:b], w, out=k)
-        k += g[a:b]
+        xs, gs, ps = x[a:b], g[a:b], p[a:b]
+        np.multiply(xs, w, out=k)
+        k += gs
         k *= w
-        k += p[a:b]
+        k += ps
+        if check and not (_below(xs, ws) and _below(gs, w) and _below(ps, w)):
+            return None
         if shift:
             k -= shift
         out += np.bincount(k, minlength=cells)
@@ -437,13 +449,14 @@ class SliceCounter:
         with the label offset and the slice offset (0, 0 when the values fit the sizes of an earlier batch);
         None when the values span too many cells.
 
-        Values that fit the sizes of an earlier batch (checked by one unsigned maximum per column: a negative
-        value reads as a huge one) are counted without measuring their ranges; else the ranges are measured and
-        the counts built from offsets."""
+        Values that fit the sizes of an earlier batch (checked chunk by chunk as they are counted) are counted
+        without measuring their ranges; else the ranges are measured and the counts built from offsets."""
         m = g.size
         dims = self._dims.get(col)
-        if dims is not None and _below(x, dims[0]) and _below(g, dims[1]) and _below(p, dims[1]):
-            return joint_counts(x, g, p, dims[0], dims[1]), 0, 0
+        if dims is not None:
+            known = joint_counts(x, g, p, dims[0], dims[1], check=True)
+            if known is not None:
+                return known, 0, 0
         lo = min(int(g.min()), int(p.min()))
         hi = max(int(g.max()), int(p.max()))
         lo_s, hi_s = int(x.min()), int(x.max())
@@ -452,11 +465,11 @@ class SliceCounter:
             ws, w = max(hi_s + 1, dims[0] if dims else 0), max(hi + 1, dims[1] if dims else 0)
             if ws * w * w <= limit:
                 self._dims[col] = (ws, w)
-                return joint_counts(x, g, p, ws, w), 0, 0
+                return _checked(joint_counts(x, g, p, ws, w)), 0, 0
         w, ws = hi - lo + 1, hi_s - lo_s + 1
         if ws * w * w > limit:
             return None
-        return joint_counts(x, g, p, ws, w, lo_s, lo), lo, lo_s
+        return _checked(joint_counts(x, g, p, ws, w, lo_s, lo)), lo, lo_s
 
     def _int_slices(self, col: str, values: np.ndarray) -> np.ndarray:
         """Slice codes of integer values of a one-column set, through a lookup array kept between batches."""
