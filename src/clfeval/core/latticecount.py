@@ -167,12 +167,12 @@ class _Coder:
             ints = small_ints([column])
             if ints is not None and ints[0].size:
                 x = ints[0]
-                if not self.base:  # values in [0, OFFSET_SPAN): one unsigned maximum (a negative value is huge)
-                    hi = int(x.view(np.uint64).max())
-                    if hi < OFFSET_SPAN:
-                        self._extend(0, hi)
+                if not self.base:  # values in [0, OFFSET_SPAN): their own codes
+                    got = _small_codes(x)
+                    if got is not None:
+                        self._extend(0, got[1])
                         self.vocab.nonnull += x.size
-                        return x.astype(np.uint8)
+                        return got[0]
                 import pyarrow.compute as pc
 
                 mm = pc.min_max(column)  # one pass
@@ -190,6 +190,21 @@ class _Coder:
         self.base = base
         for v in range(self.size, hi - base + 1):
             self.vocab._code(base + v)
+
+
+def _small_codes(x: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """An int64 column of values in ``[0, OFFSET_SPAN)`` as uint8, and its largest value; None otherwise. One pass
+    over the column: each :data:`CHUNK` of it checked (an unsigned maximum: a negative value reads as a huge one)
+    and narrowed while it is in the cache."""
+    out = np.empty(x.size, dtype=np.uint8)
+    hi = 0
+    for a in range(0, x.size, CHUNK):
+        chunk = x[a:a + CHUNK]
+        hi = max(hi, int(chunk.view(np.uint64).max()))
+        if hi >= OFFSET_SPAN:
+            return None
+        out[a:a + CHUNK] = chunk
+    return out, hi
 
 
 def plan_blocks(sets: Sequence[tuple[str, ...]], sizes: Mapping[str, int], cells: int, outcomes: int
