@@ -237,7 +237,13 @@ class Counter:
         if len(columns) != self.arity or self.vocab.text or self.dense is None:
             return None
         ints = _int_arrays(columns)
-        if ints is None or ints[0].size == 0:
+        if ints is None:
+            return None
+        return self.count_ints(ints)
+
+    def count_ints(self, ints: list[np.ndarray]) -> tuple[list[np.ndarray], int, np.ndarray] | None:
+        """:meth:`update_ints` of columns already made NumPy integer arrays (one per tuple position)."""
+        if len(ints) != self.arity or self.vocab.text or self.dense is None or ints[0].size == 0:
             return None
         lo = min(int(x.min()) for x in ints)
         width = max(int(x.max()) for x in ints) - lo + 1

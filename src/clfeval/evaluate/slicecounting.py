@@ -19,7 +19,15 @@ import numpy as np
 
 from clfeval.core.counting import Counter
 from clfeval.core.labels import label_str
-from clfeval.core.slicecount import MAX_SLICES, SliceBinning, SliceCounter, SliceTables, bin_edges, sample_keys
+from clfeval.core.slicecount import (
+    MAX_SLICES,
+    SliceBinning,
+    SliceCounter,
+    SliceTables,
+    bin_edges,
+    sample_keys,
+    small_ints,
+)
 from clfeval.errors import DataError, LabelListError, UsageError
 
 __all__ = ["count_sliced", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "at_cut",
@@ -291,7 +299,8 @@ def _small_labels(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, 
         return _fused(slicer, counter, gold, pred, batch)
     if not search:
         return None
-    got = counter.update_ints([gold, pred])
+    ints = small_ints([gold, pred])  # the Arrow buffers as they are (no conversion through pandas)
+    got = counter.count_ints(ints) if ints is not None else None
     if got is None:
         return None
     (g, p), lo, lut = got
