@@ -86,16 +86,25 @@ def exported(init: Path) -> dict[str, str]:
     return {}
 
 
+def _assigned(node: ast.stmt) -> tuple[str, ast.expr] | None:
+    """``(name, value)`` of a module-level ``name = value`` or ``name: T = value``, else None."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id, node.value
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+        return node.target.id, node.value
+    return None
+
+
 def internal_names(init: Path) -> set[str]:
     """The names of a stage ``__init__``'s ``_INTERNAL`` (values) and ``_INTERNAL_MODULES`` (keys)."""
     out: set[str] = set()
     for node in ast.parse(init.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            if node.targets[0].id == "_INTERNAL":
-                for group in _literal(node.value).values():
-                    out.update(str(n) for n in group)  # type: ignore[attr-defined]
-            elif node.targets[0].id == "_INTERNAL_MODULES":
-                out.update(str(k) for k in _literal(node.value))
+        got = _assigned(node)
+        if got is not None and got[0] == "_INTERNAL":
+            for group in _literal(got[1]).values():
+                out.update(str(n) for n in group)  # type: ignore[attr-defined]
+        elif got is not None and got[0] == "_INTERNAL_MODULES":
+            out.update(str(k) for k in _literal(got[1]))
     return out
 
 
@@ -467,24 +476,34 @@ def update_init(init: Path, stage: str, internal: Internal, dry: bool) -> bool:
     have_mods: dict[str, str] = {}
     block: tuple[int, int] | None = None
     for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            if node.targets[0].id == "_INTERNAL":
-                have_names = {k: list(v) for k, v in _literal(node.value).items()}  # type: ignore[call-overload]
-                end = node.end_lineno or node.lineno
-                block = (node.lineno, end) if block is None else (block[0], end)
-            elif node.targets[0].id == "_INTERNAL_MODULES":
-                have_mods = {str(k): str(v) for k, v in _literal(node.value).items()}
-                end = node.end_lineno or node.lineno
-                block = (node.lineno, end) if block is None else (block[0], end)
+        got = _assigned(node)
+        is_tc = (isinstance(node, ast.If) and block is not None and node.lineno == block[1] + 1
+                 and getattr(node.test, "id", None) == "TYPE_CHECKING")
+        if got is not None and got[0] == "_INTERNAL":
+            have_names = {k: list(v) for k, v in _literal(got[1]).items()}  # type: ignore[call-overload]
+        elif got is not None and got[0] == "_INTERNAL_MODULES":
+            have_mods = {str(k): str(v) for k, v in _literal(got[1]).items()}
+        elif not is_tc:  # the type checkers' block written right after the two maps is rewritten with them
+            continue
+        end = node.end_lineno or node.lineno
+        block = (node.lineno, end) if block is None else (block[0], end)
     for name, module in names.items():
         if name not in have_names.setdefault(module, []):
             have_names[module].append(name)
     have_mods.update(mods)
     if not have_names and not have_mods:
         return False
-    body = "_INTERNAL = {\n" + "".join(_entry(m, sorted(ns)) for m, ns in sorted(have_names.items()) if ns) + "}\n"
-    body += "_INTERNAL_MODULES = {\n" + "".join(f"    {a!r}: {m!r},\n" for a, m in sorted(have_mods.items())) + "}\n"
+    body = ("_INTERNAL: dict[str, tuple[str, ...]] = {\n"
+            + "".join(_entry(m, sorted(ns)) for m, ns in sorted(have_names.items()) if ns) + "}\n")
+    body += ("_INTERNAL_MODULES: dict[str, str] = {\n"
+             + "".join(f"    {a!r}: {m!r},\n" for a, m in sorted(have_mods.items())) + "}\n")
     body = body.replace("'", '"')
+    # the same names for type checkers (mypy checks their use across stages; they stay out of __all__)
+    checked = [f"    from {m} import {n} as {n}\n" for m, ns in sorted(have_names.items()) for n in sorted(ns)]
+    checked += [f"    from {m.rpartition('.')[0]} import {m.rpartition('.')[2]}\n" for m in sorted(have_mods.values())]
+    checked += [f"    {a} = {m.rpartition('.')[2]}\n" for a, m in sorted(have_mods.items())]  # module aliases
+    if checked:
+        body += "if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers\n" + "".join(checked)
     lines = text.splitlines(keepends=True)
     if block is not None:
         start = block[0] - 1
@@ -505,6 +524,9 @@ def update_init(init: Path, stage: str, internal: Internal, dry: bool) -> bool:
             new_text = _add_import(new_text, "from clfeval.core.lazy import attach as _attach_internal\n")
     new_text = re.sub(r"^(\S+, __dir__ = _?attach\(__name__, _EXPORTS(?:, \w+)?)\)$",
                       r"\1, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)", new_text, flags=re.M)
+    if "TYPE_CHECKING:  # _INTERNAL" in new_text and not re.search(r"^from typing import .*\bTYPE_CHECKING\b",
+                                                                    new_text, flags=re.M):
+        new_text = _add_import(new_text, "from typing import TYPE_CHECKING\n")
     if new_text == text:
         return False
     if not dry:

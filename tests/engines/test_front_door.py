@@ -68,6 +68,36 @@ def test_by_slices_give_the_same_json_on_every_engine(kind, cols, tree, dask_cli
     assert _plain(on_dask) == _plain(base)
 
 
+@pytest.mark.parametrize("kind", ["arrays", "frame", "parquet"])
+@pytest.mark.parametrize("op", ["compare", "calibration"])
+def test_compare_and_calibration_by_give_the_same_json_on_every_engine(op, kind, cols, tree, dask_client):
+    """Issue 26: ``by=`` of compare (per-slice joint tables) and calibration (per-slice sums) in memory, streamed
+    at the smallest budget (arrays and frames spooled) and on Dask."""
+    grp = _groups(cols)
+    if kind == "arrays":
+        if op == "compare":
+            run = lambda e: clfeval.compare(cols["gold"], cols["pred"], cols["other"], by={"grp": grp},  # noqa: E731
+                                            metric="macro_f1", samples=200, engine=e)
+        else:
+            run = lambda e: clfeval.calibration(cols["gold"], cols["prob"], positive="dog", by={"grp": grp},  # noqa: E731
+                                                engine=e)
+    else:
+        a, b = _inputs(kind, cols, tree, "a"), _inputs(kind, cols, tree, "b")
+        if kind == "frame":
+            a = a.assign(grp=grp)
+        if op == "compare":
+            run = lambda e: clfeval.compare(a, b, by="grp", metric="macro_f1", samples=200, engine=e)  # noqa: E731
+        else:
+            run = lambda e: clfeval.calibration(a, prob="prob", positive="dog", by="grp", engine=e)  # noqa: E731
+    base, spilled, on_dask = run(Local()), run(SPILL), run(Dask(dask_client))
+    modes = [r.engine["mode"] for r in (base, spilled, on_dask)]
+    in_memory = kind == "arrays" or (kind == "frame" and op == "calibration")  # frames of compare: streamed join
+    assert modes == ["memory" if in_memory else "streamed", "streamed", "cluster"]
+    assert len(base.slices) == 4 and sum(r["n"] for r in base.slices) == N
+    assert _plain(spilled) == _plain(base)
+    assert _plain(on_dask) == _plain(base)
+
+
 def test_by_bins_give_the_same_edges_and_slices_on_every_engine(tree, dask_client):
     kw = dict(by="prob,grp", by_bins=3, by_binning="quantile", positive="dog", slice_samples=20)
     base = clfeval.report(str(tree / "a"), **kw)

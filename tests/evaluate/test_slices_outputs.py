@@ -211,5 +211,3 @@ def test_threshold_by_streamed_equals_in_memory_equals_dask(tmp_path, dask_clien
     for row in sections[1]["slices"]:
         m = grp == row["slice"]
         assert row["metrics"]["recall:y"] == pytest.approx(recall_score(gold[m], pred[m], pos_label="y"))
-    with pytest.raises(UsageError, match="does not slice calibration"):
-        clfeval.calibration(str(t), prob="score", positive="y", by="grp", engine=clfeval.Dask(dask_client))

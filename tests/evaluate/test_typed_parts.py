@@ -190,3 +190,34 @@ def test_intervals_of_a_streamed_summary_need_no_scores_in_memory():
     a = curve_bands(streamed, samples=200, seed=3).to_dict()
     b = curve_bands(in_memory, samples=200, seed=3).to_dict()
     assert a["roc_auc"] == b["roc_auc"] and a["roc"] == b["roc"]  # the same draws from the same counts
+
+
+def test_a_new_ranking_measure_is_its_catalogue_entry_and_one_function(monkeypatch):
+    """Issue 22's proof: a ranking measure added to the catalogue alone (entry + compute function) is computed,
+    baselined, listed when undefined, shown in every format and read as r.ranking.NAME; nothing else changes."""
+    from clfeval.core import catalog
+
+    def top_precision(s, top=10):  # the share of positives among the `top` highest scores
+        c = s.top_cuts(s.n)
+        k = int(np.searchsorted(np.asarray(c.tp) + np.asarray(c.fp), top, side="left"))
+        return float(c.tp[k]) / float(c.tp[k] + c.fp[k])
+
+    entry = catalog.Metric(
+        "top_precision", "precision at the top", "ranking", ("binary",), "higher", (0.0, 1.0), "definition",
+        "formula", "undefined", (catalog.Place("ranking.top_precision", ("binary",)),), top_precision,
+        params={"top": 10}, random=lambda s, top: s.prevalence, shown="precision of the top {top}",
+        needs=lambda s, top: f"needs at least {top} items" if s.n < top else None)
+    monkeypatch.setattr(catalog, "METRICS", (*catalog.METRICS, entry))
+    scores = np.linspace(1, 0, N)  # distinct scores, so the top 10 are the first 10 items
+    r = clfeval.report(GOLD, PRED, scores=scores, positive=1)
+    want = GOLD[:10].mean()
+    assert r.ranking.top_precision == pytest.approx(want) and r.ranking.top == 10
+    d = json.loads(to_json(r))["ranking"]
+    assert d["top_precision"] == pytest.approx(want) and d["random"]["top_precision"] == pytest.approx(GOLD.mean())
+    for fmt in ("text", "markdown", "html"):
+        line = next((x for x in render(r, fmt).splitlines() if "precision of the top 10" in x), None)
+        assert line is not None and f"{want:.4f}" in line and f"{GOLD.mean():.4f}" in line, fmt
+    few = clfeval.report([1, 0, 1, 0, 1], [1, 0, 0, 0, 1], scores=[.9, .8, .7, .2, .1], positive=1)
+    reasons = {u["metric"]: u["reason"] for u in few.ranking["undefined"]}
+    assert math.isnan(few.ranking.top_precision) and reasons["top_precision"] == "needs at least 10 items"
+    assert few.ranking.roc_auc == pytest.approx(roc_auc_score([1, 0, 1, 0, 1], [.9, .8, .7, .2, .1]))

@@ -170,7 +170,8 @@ def test_no_module_imports_another_modules_private_names(path):
 def test_private_import_check_can_fail(tmp_path):
     fake = SRC / "cli" / "x.py"  # a path inside the package, for the module name only; the file is in tmp_path
     probe = tmp_path / "x.py"
-    probe.write_text("from clfeval.io.readers import _row_ref\nfrom clfeval.io import readers as io\nio._read_header\n")
+    probe.write_text("from clfeval.io.readers import _row_ref\n"
+                     "from clfeval.io import readers as io\nio._read_header\n")
     assert private_imports(probe, module_name(fake)) == ["from clfeval.io.readers import _row_ref",
                                                          "clfeval.io.readers._read_header"]
 

@@ -71,8 +71,9 @@ def _options(fn: Callable[..., Any], *, tests: bool) -> Callable[..., Any]:
     if not tests:
         options = options[:5]
         options[0] = click.option("--by", default=None, metavar="COLUMN[,COLUMN...]",
-                                  help="Per slice (per value of COLUMN, per combination of several; read into "
-                                       "memory). compare: A vs B within every slice with its test and --samples, "
+                                  help="Per slice (per value of COLUMN, per combination of several; counted in "
+                                       "one pass, streamed within --memory or on Dask). compare: A vs B within "
+                                       "every slice from its joint table, with the test and --samples, "
                                        "p-values adjusted with Holm and Benjamini-Yekutieli, Simpson's paradox "
                                        "named when it occurs; calibration: ECE, MCE, Brier, log loss per slice.")
     for option in reversed(options):

@@ -159,6 +159,10 @@ class Metric:
     params : dict
         Keyword parameters ``compute`` takes beyond its input, with their defaults (``max_fpr`` of
         ``partial_roc_auc``).
+    random, needs, shown : callable, callable, str, or None
+        Ranking metrics (laid out from these entries everywhere: a new one is its entry and its ``compute``):
+        ``random(summary, **params)``, a random ranking's value; ``needs(summary, **params)``, why the summary
+        cannot give it (then NaN and listed) or None; the table label, formatted with the parameters.
     """
 
     name: str
@@ -181,6 +185,13 @@ class Metric:
     undefined_items: Callable[[TableStats], Any] | None = field(default=None, repr=False, compare=False)
     aliases: tuple[str, ...] = ()
     params: dict[str, Any] = field(default_factory=dict, compare=False)
+    random: Callable[..., float] | None = field(default=None, repr=False, compare=False)
+    needs: Callable[..., str | None] | None = field(default=None, repr=False, compare=False)
+    shown: str | None = None
+
+    @property
+    def label(self) -> str:  # the table label: shown with the default parameters, else the title
+        return self.title if self.shown is None else self.shown.format(**self.params)
 
     def __post_init__(self) -> None:
         if self.input not in INPUTS or self.direction not in DIRECTIONS or not set(self.tasks) <= set(TASKS):
@@ -213,6 +224,11 @@ class Metric:
 
 
 # --- the entries -------------------------------------------------------------------
+
+def _needs_pairs(s: Any, **_params: Any) -> str | None:
+    """Why a ranking measure of positive–negative pairs is undefined on a summary, or None."""
+    return "needs at least one positive and one negative item" if s.pairs == 0 else None
+
 
 ALL = TASKS
 ML = ("multilabel",)
@@ -492,8 +508,11 @@ def _entries() -> list[Metric]:
              "AP = Σ_k (R_k − R_{k−1})·P_k over the cuts in decreasing threshold order (tied scores form one cut)",
              "Without a positive item: NaN and listed.")):
         places = tuple(Place(f"ranking.{p}{name}") for p in ("", "per_class.LABEL.", "macro.", "weighted.", "micro."))
+        auc = name == "roc_auc"
         out.append(Metric(name, title, "ranking", ranked, "higher", (0.0, 1.0), definition, formula, undefined,
-                          places + (Place(f"ranking.{name}", result="calibration"),), getattr(RS, name)))
+                          places + (Place(f"ranking.{name}", result="calibration"),), getattr(RS, name),
+                          random=(lambda s: 0.5) if auc else (lambda s: s.prevalence),
+                          needs=_needs_pairs if auc else None, shown=None if auc else "PR-AUC (average precision)"))
     out.append(Metric(
         "partial_roc_auc", "partial ROC-AUC", "ranking", ("binary",), "higher", (0.0, 1.0),
         "The area under the ROC curve from false-positive rate 0 up to max_fpr (0.1 unless given), not "
@@ -505,7 +524,11 @@ def _entries() -> list[Metric]:
         "memory a max_fpr other than 0.1 needs the counts at every distinct score (kept while they fit the "
         "memory budget): refused otherwise.",
         (Place("ranking.partial_roc_auc", ("binary",)),), RS.partial_roc_auc, params={"max_fpr": RS.MAX_FPR},
-        aliases=("pAUC",)))
+        aliases=("pAUC",), random=lambda s, max_fpr: max_fpr ** 2 / 2, shown="partial ROC-AUC (FPR ≤ {max_fpr:g})",
+        needs=lambda s, max_fpr: _needs_pairs(s) or (
+            None if s.has_cuts or s.partial is not None else
+            f"needs the counts at every distinct score, kept beyond memory while they fit the memory budget (and "
+            f"at most {RS.EXACT_CUTS_MAX:,}); {s.n_cuts:,} distinct scores here")))
     probs = ("binary", "multiclass")
     for name, title, rng, definition, formula in (
             ("ece", "expected calibration error", (0.0, 1.0), "The gap between confidence and accuracy, averaged over "
@@ -545,6 +568,15 @@ def names(*, input: str | None = None, task: str | None = None) -> list[str]:
     ['roc_auc', 'average_precision', 'partial_roc_auc']
     """
     return [m.key for m in METRICS if (input is None or m.input == input) and (task is None or task in m.tasks)]
+
+
+def entries(*, input: str | None = None, task: str | None = None) -> tuple[Metric, ...]:
+    """Catalogue entries in catalogue order, optionally of one input / task.
+
+    >>> [m.label for m in entries(input="ranking", task="binary")]
+    ['ROC-AUC', 'PR-AUC (average precision)', 'partial ROC-AUC (FPR ≤ 0.1)']
+    """
+    return tuple(m for m in METRICS if (input is None or m.input == input) and (task is None or task in m.tasks))
 
 
 def valid_names_text(*, input: str | None = None, task: str | None = None) -> str:

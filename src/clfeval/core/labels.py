@@ -599,7 +599,7 @@ def split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedArr
     if not isinstance(sep, str) or sep == "":
         raise UsageError(f"the separator of labels within a multi-label cell must be a non-empty string; got {sep!r}.")
     if isinstance(values, np.ndarray) and values.ndim == 2:
-        raise DataError(f"{name}: pass indicator matrices through clfeval.core.tables.MultilabelTable.from_indicators, "
+        raise DataError(f"{name}: pass indicator matrices through clfeval.core.MultilabelTable.from_indicators, "
                         "or label sets as lists.")
     arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else None
     if arr is None:

@@ -31,14 +31,29 @@ def names(exports: Mapping[str, Iterable[str]]) -> list[str]:
     return [name for group in exports.values() for name in group]
 
 
-def attach(package: str, exports: Mapping[str, Iterable[str]],
-           subpackages: Iterable[str] = ()) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """The module ``__getattr__`` and ``__dir__`` of ``package``, exporting ``exports`` (module → names) lazily."""
+def attach(package: str, exports: Mapping[str, Iterable[str]], subpackages: Iterable[str] = (), *,
+           internal: Mapping[str, Iterable[str]] | None = None,
+           internal_modules: Mapping[str, str] | None = None,
+           ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """The module ``__getattr__`` and ``__dir__`` of ``package``, exporting ``exports`` (module → names) lazily.
+
+    ``internal`` (module → names) and ``internal_modules`` (name → module) resolve the same way but are not
+    exported: what other stages import from this package's private modules (issue 23: private imports stay
+    inside a folder), kept out of ``__all__`` and ``dir()``. An internal name is looked up in its module each
+    time (never cached on the package, hence never in its ``dir()``), so that replacing it in its module (a
+    test's ``monkeypatch``) reaches every caller.
+    """
     where = {name: module for module, group in exports.items() for name in group}
     subs = frozenset(subpackages)
+    hidden = {name: module for module, group in (internal or {}).items() for name in group}
+    modules = dict(internal_modules or {})
 
     def __getattr__(name: str) -> Any:
         module = where.get(name)
+        if module is None and name in hidden:
+            return getattr(importlib.import_module(hidden[name]), name)
+        if module is None and name in modules:
+            return importlib.import_module(modules[name])
         if module is not None:
             value = getattr(importlib.import_module(module), name)
         elif name in subs:

@@ -229,27 +229,26 @@ class RankingSummary(Display):
     def to_dict(self) -> dict[str, Any]:
         """Plain data (no per-cut arrays): AUC, AP, counts, baselines of a random ranking, curves; ``external``
         beyond memory, ``binned`` for binned scores. Undefined values are NaN here, null in JSON text."""
+        from clfeval.core import catalog
+
         prevalence = self.prevalence
+        values: dict[str, Any] = {}
+        params: dict[str, Any] = {}
+        random: dict[str, float] = {}
         undefined = []
-        if self.pairs == 0:
-            undefined.append({"metric": "roc_auc", "reason": "needs at least one positive and one negative item"})
-            undefined.append({"metric": "partial_roc_auc",
-                              "reason": "needs at least one positive and one negative item"})
-            pauc = math.nan
-        elif not self.has_cuts and self.partial is None:
-            undefined.append({"metric": "partial_roc_auc",
-                              "reason": f"needs the counts at every distinct score, kept beyond memory while they "
-                                        f"fit the memory budget (and at most {EXACT_CUTS_MAX:,}); "
-                                        f"{self.n_cuts:,} distinct scores here"})
-            pauc = math.nan
-        else:
-            pauc = partial_roc_auc(self, MAX_FPR)
+        for entry in catalog.entries(input="ranking", task="binary"):  # each measure: its entry and its function
+            why = entry.needs(self, **entry.params) if entry.needs is not None else None
+            if why is not None:
+                undefined.append({"metric": entry.name, "reason": why})
+            values[entry.name] = math.nan if why is not None else float(entry.compute(self, **entry.params))
+            params.update(entry.params)
+            if entry.random is not None:
+                random[entry.name] = entry.random(self, **entry.params)
         out: dict[str, Any] = {
             "positive": self.positive, "n": self.n, "n_positive": self.n_positive, "n_negative": self.n_negative,
-            "prevalence": prevalence, "roc_auc": self.roc_auc, "average_precision": self.average_precision,
-            "partial_roc_auc": pauc, "max_fpr": MAX_FPR,
+            "prevalence": prevalence, **values, **params,
             "pairs": self.pairs, "pairs_in_order": self.pairs_in_order,
-            "random": {"roc_auc": 0.5, "average_precision": prevalence, "partial_roc_auc": MAX_FPR ** 2 / 2},
+            "random": random,
             "undefined": undefined, "notes": ranking_notes(prevalence), "signature": self.signature,
             "curves": self.curves(),
         }

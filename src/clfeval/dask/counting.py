@@ -359,3 +359,9 @@ def _sides(frame: Any) -> tuple[list, list, list, int, int]:
     left, right = side == "left_only", side == "right_only"
     return (sorted(ids.to_numpy()[left].tolist(), key=str)[:5], sorted(ids.to_numpy()[right].tolist(), key=str)[:5],
             ids[ids.duplicated()].to_numpy()[:5].tolist(), int(left.sum()), int(right.sum()))
+
+
+#: The join of :func:`compare` and its checks, shared with ``compare --by`` (:mod:`clfeval.dask.slicecompare`):
+#: an input as a Dask DataFrame, two inputs side by side (matched by row), one joined partition's rows and
+#: repeated ids, and the sentence naming what is wrong with the ids.
+input_frame, side_by_side, joined_rows, refuse_ids = _frame, _side_by_side, _check_part, _refuse

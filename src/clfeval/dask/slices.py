@@ -1,5 +1,6 @@
 """Slice tables on Dask: each task counts its partitions into the overall table and the slice tables (one pass,
-:func:`clfeval.evaluate.slicecounting.count_sliced`), and the pairs are added in a tree — tables add."""
+:func:`clfeval.evaluate.slicecounting.count_sliced`), and the pairs are added in a tree — tables add. The
+per-slice calibration sums of ``calibration --by`` (:func:`sliced_calibration`) are added the same way."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from clfeval.core.tables import embed
 from clfeval.dask.parts import parts_of, probe, run, threads, tree_sum
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["sliced_tables"]
+__all__ = ["sliced_tables", "sliced_calibration"]
 
 
 def _count(tables: Iterable[Any], gold: str, pred: str, sets: Sequence[tuple[str, ...]], max_slices: int,
@@ -103,3 +104,31 @@ def sliced_tables(inp: Any, *, gold: str, pred: str, sets: Sequence[tuple[str, .
         t.check_adds_up(table)
         t.check_values()
     return table, tables, found, ranks
+
+
+def _calibrate(t: Any, gold: str, prob: str, columns: Sequence[str], settings: dict[str, Any]) -> Any:
+    from clfeval.scores.slicecalibration import SliceCalibrator
+
+    cal = SliceCalibrator(columns, prob=prob, **settings)
+    if t.num_rows:
+        cal.update(t.column(gold), t.column(prob), {c: t.column(c) for c in columns})
+    return cal.sums()
+
+
+def sliced_calibration(inp: Any, *, gold: str, prob: str, columns: Sequence[str], binning: Mapping[str, Any],
+                       positive: Any, bins: int, strategy: str, edges: str, max_slices: int,
+                       normalize: Any = None, client: Any = None) -> Any:
+    """The per-slice calibration sums (:class:`~clfeval.scores.slicecalibration.SliceSums`) of a PATH, each
+    partition summed on the cluster and the sums added in a tree (exact sums: the same bits as locally)."""
+    cols = list(dict.fromkeys(columns))
+    parts = parts_of(inp, [gold, prob, *cols], labels=[gold], normalize=normalize,
+                     options=[("--gold", gold), ("--prob", prob)] + [("--by", c) for c in cols], scores=[prob])
+    probe(parts, client)
+    settings = dict(positive=positive, bins=bins, strategy=strategy, edges=edges, max_slices=max_slices,
+                    binning=dict(binning))
+    (sums,) = run(client, tree_sum(parts.map(_calibrate, gold, prob, cols, settings)))
+    if len(sums.slices) > max_slices:
+        raise UsageError(lambda o, b: f"the values of {', '.join(cols)} (option {b}) make {len(sums.slices):,} "
+                                      f"slices, more than {max_slices:,} (option {o}); slice by fewer columns, bin a "
+                                      f"numeric column (--by-bins N), or raise {o}.", params=["max_slices", "by"])
+    return sums

@@ -70,7 +70,8 @@ def _compare(*systems: Any, gold: Any, pred: str, score: str | None, id: str | N
     eng = as_engine(engine)
     estimate = check_estimate(ci_method, test)
     if by is not None:  # issue 26: A vs B within every slice (engines.slicing)
-        from clfeval.engines.slicing import check_by, compare_by_front
+        from clfeval.engines.slicecompare import compare_by_front
+        from clfeval.engines.slicing import check_by
 
         sets = check_by(by, multilabel=False, scored=score is not None or scores_prefix is not None, threshold=None,
                         show_errors=0, max_slices=max_slices)

@@ -297,7 +297,8 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
                 by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Any:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
 
-    ``by`` (issue 26): the same, per slice of the data (read into memory; binary probabilities of one column).
+    ``by`` (issue 26): the same, per slice of the data (binary probabilities of one column), from per-slice sums on
+    every engine: in memory, streamed within the budget, or on Dask.
 
     ``data`` is the gold labels (with ``probs``: the probability of ``positive``, or an (n, K) matrix with
     ``labels``), a table (``prob`` names the column of ``positive``'s probability, ``probs_prefix`` one
@@ -314,10 +315,6 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
         from clfeval.engines.slicing import check_by
 
         sets = check_by(by, multilabel=False, scored=False, threshold=None, show_errors=0, max_slices=max_slices)
-        if isinstance(as_engine(engine), Dask):
-            raise UsageError(lambda o: f"option {o} of calibration runs on the Local engine (each slice's "
-                                       f"probabilities in memory); the Dask engine does not slice calibration yet.",
-                             params=["by"])
         if probs_prefix is not None or (probs is not None and getattr(probs, "ndim", 1) != 1):
             raise UsageError(lambda o: f"option {o} slices the calibration of one probability column.",
                              params=["by"])
@@ -326,7 +323,8 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
                               normalize=normalize, engine=engine, progress=progress)
         slicing = dict(sets=sets, by_bins=by_bins, by_binning=by_binning, max_slices=max_slices, min_slice=min_slice)
         return calibration_by(overall, data, probs, gold=gold, prob=prob, by=by, slicing=slicing, positive=positive,
-                              bins=bins, strategy=strategy, edges=edges, input_format=input_format, encoding=encoding)
+                              bins=bins, strategy=strategy, edges=edges, input_format=input_format, encoding=encoding,
+                              engine=engine, normalize=normalize)
     eng = as_engine(engine)
     check_calibration_options(eng, data=data, probs=probs, prob=prob, probs_prefix=probs_prefix, positive=positive,
                               bins=bins, strategy=strategy, edges=edges)

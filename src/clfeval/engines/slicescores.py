@@ -1,18 +1,22 @@
-"""``threshold(..., by=...)``: the cut chosen once on DEV overall, then the test data's count table at that cut
-per slice (the ``slices`` section of a report, :func:`clfeval.significance.slices.slice_section`).
+"""``threshold(..., by=...)`` and ``calibration(..., by=...)``: slices of the score operations, on every engine.
 
-The test scores and the ``by`` columns are read into memory (arrays, a table, or a PATH read whole); the cut is
-the one :func:`clfeval.engines.scoreops.threshold` chose, and the predictions are ``positive iff score ≥ cut``.
+``threshold --by``: the cut chosen once on DEV overall, then the test data's count table at that cut per slice
+(the ``slices`` section of a report, :func:`clfeval.significance.slices.slice_section`), counted in one pass: arrays
+or a table in memory as one batch, a PATH batch by batch within the memory budget, or on Dask.
+
+``calibration --by``: the reliability of every slice from per-slice bin counts and exact sums
+(:mod:`clfeval.scores.slicecalibration`): in memory within the budget, streamed batch by batch, or on Dask
+partition by partition; the same numbers, to the bit, on all three.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
-
-import numpy as np
 
 from clfeval.core.display import Display
 from clfeval.engines import data as inputs
@@ -142,29 +146,83 @@ class SlicedCalibration(Display):
 
 def calibration_by(overall: Any, data: Any, probs: Any, *, gold: str | None, prob: str | None, by: Any,
                    slicing: dict[str, Any], positive: Any, bins: int, strategy: str, edges: str,
-                   input_format: Any = None, encoding: str = "utf-8") -> SlicedCalibration:
+                   input_format: Any = None, encoding: str = "utf-8", engine: Any = None,
+                   normalize: Any = None) -> SlicedCalibration:
     """``overall`` (a :class:`~clfeval.scores.calibration.Calibration`) with the reliability of every slice, the
-    same bins strategy, in memory."""
-    from clfeval.engines.slicing import binning_of
-    from clfeval.scores.calibration import reliability
-    from clfeval.significance.slicecompare import slice_groups
+    same bins strategy, from per-slice sums (:class:`~clfeval.scores.slicecalibration.SliceCalibrator`): arrays or
+    a table within the Local engine's budget as one batch in memory, a PATH (or data beyond the budget, spooled)
+    batch by batch within the budget, or on Dask partition by partition."""
+    import pyarrow as pa
 
-    cols = [c for s in slicing["sets"] for c in s]
-    g, p, extra = _columns(data, probs, gold or "gold", prob or "prob", by, cols, input_format, encoding)
-    batch = SimpleNamespace(extra=extra, gold=g)
-    names, keys, slot = slice_groups(extra, max_slices=slicing["max_slices"],
-                                     binning=binning_of([batch], slicing, list(extra)))
-    gl = np.asarray(g.to_pylist() if hasattr(g, "to_pylist") else list(g), dtype=object)
-    pl = np.asarray(p.to_pylist() if hasattr(p, "to_pylist") else list(p), dtype=np.float64)
-    rows = []
-    for i, name in enumerate(names):
-        idx = np.flatnonzero(slot == i)
-        row: dict[str, Any] = {"slice": name, "key": {c: str(v) for c, v in zip(extra, keys[i], strict=False)},
-                               "n": int(idx.size),
-                               "small": bool(idx.size < slicing["min_slice"])}
-        if idx.size:
-            r = reliability(gl[idx].tolist(), pl[idx], positive=positive, bins=bins, strategy=strategy, edges=edges)
-            row.update(ece=r.ece, mce=r.mce, brier=r.brier, log_loss=r.log_loss)
-        rows.append(row)
-    return SlicedCalibration(dataclasses.replace(overall, engine=None), list(extra), rows, slicing["min_slice"],
-                             overall.engine)
+    from clfeval.engines.block import engine_block
+    from clfeval.engines.slicing import binning_of
+    from clfeval.engines.spec import Dask, Local, as_engine
+    from clfeval.scores.slicecalibration import slice_rows
+
+    eng = as_engine(engine)
+    cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))
+    g_name, p_name = gold or "gold", prob or "prob"
+    settings = dict(positive=positive, bins=bins, strategy=strategy, edges=edges, max_slices=slicing["max_slices"])
+    table = None
+    if probs is not None:
+        extra = {k: inputs.as_column(v, "by") for k, v in (by.items() if isinstance(by, dict) else {"by": by}.items())}
+        if set(extra) & {"gold", "prob"}:
+            raise UsageError(lambda o: f"option {o}: name the slice columns other than 'gold' and 'prob'.",
+                             params=["by"])
+        cols, g_name, p_name = list(extra), "gold", "prob"
+        table = pa.table({"gold": inputs.as_column(data, "gold"), "prob": inputs.as_column(probs, "probs"), **extra})
+    elif inputs.is_table(data):
+        table = inputs.columns_of(data, {"gold": g_name, "prob": p_name})
+        for c in cols:
+            inputs.columns_of(table, {"by": c})
+        table = table.select([g_name, p_name, *cols])
+    spooled = False
+    if table is not None and isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget:
+        batch = SimpleNamespace(gold=table.column(g_name), extra={c: table.column(c) for c in cols})
+        sums = _calibrate_slices([batch], cols, binning_of([batch], slicing, cols), p_name, table, settings)
+        mode = "memory"
+    else:
+        with _path_of(eng, data, table, input_format, encoding) as (inp, spooled):
+            binning = binning_of(_reader(inp, g_name, cols, ["--by"] * len(cols), encoding, normalize), slicing,
+                                  cols)
+            if isinstance(eng, Dask):
+                from clfeval.dask.slices import sliced_calibration
+
+                with eng.connected() as client:
+                    sums = sliced_calibration(inp, gold=g_name, prob=p_name, columns=cols, binning=binning,
+                                              normalize=normalize, client=client, **settings)
+                mode = "cluster"
+            else:
+                reader = _reader(inp, g_name, [p_name, *cols], ["--prob", *["--by"] * len(cols)], encoding, normalize)
+                sums = _calibrate_slices(reader, cols, binning, p_name, None, settings)
+                mode = "streamed"
+    rows = slice_rows(sums, bins=bins, strategy=strategy, edges=edges, min_slice=slicing["min_slice"])
+    memory = eng.budget if isinstance(eng, Local) else None
+    block = engine_block(eng, mode, spilled=bool((overall.engine or {}).get("spilled")) or spooled, memory=memory,
+                         **({"input": "spooled to temporary Parquet files"} if spooled else {}))
+    return SlicedCalibration(dataclasses.replace(overall, engine=None), list(sums.columns), rows,
+                             slicing["min_slice"], block)
+
+
+def _calibrate_slices(batches: Any, cols: list[str], binning: dict, prob: str, table: Any,
+                      settings: dict[str, Any]) -> Any:
+    from clfeval.scores.slicecalibration import SliceCalibrator
+
+    cal = SliceCalibrator(cols, binning=binning, prob=prob, **settings)
+    for b in batches:
+        probs = table.column(prob) if table is not None else b.extra[prob]
+        cal.update(b.gold, probs, b.extra, where=getattr(b, "where", None))
+    return cal.sums()
+
+
+@contextlib.contextmanager
+def _path_of(eng: Any, data: Any, table: Any, fmt: Any, encoding: str) -> Iterator[tuple[Any, bool]]:
+    """A PATH resolved (False), or the table spooled to Parquet (True)."""
+    from clfeval.engines.spec import Local
+
+    if table is None:
+        yield inputs.resolve(data, input_format=fmt, encoding=encoding), False
+        return
+    budget = eng.budget if isinstance(eng, Local) else 1 << 30
+    with inputs.spooled(table, budget, getattr(eng, "tmpdir", None)) as inp:
+        yield inp, True

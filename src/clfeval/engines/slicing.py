@@ -20,7 +20,7 @@ from clfeval.engines.block import engine_block
 from clfeval.engines.spec import Dask, Local
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["report_by", "check_by"]
+__all__ = ["report_by", "check_by", "by_arrays", "check_by_columns"]
 
 
 class _Columns(TypedDict):
@@ -42,7 +42,7 @@ def check_by(by: Any, *, multilabel: bool, scored: bool, threshold: Any, show_er
     return sets
 
 
-def _by_arrays(by: Any, n: int) -> dict[str, Any]:
+def by_arrays(by: Any, n: int) -> dict[str, Any]:
     """With arrays, ``by`` is a mapping column name → values (or one array, named ``by``)."""
     cols = dict(by) if isinstance(by, dict) else {"by": by}
     out = {}
@@ -68,17 +68,17 @@ def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, setti
         cols = {"gold": inputs.as_column(g, "gold"), "pred": inputs.as_column(pred, "pred")}
         if len(cols["gold"]) != len(cols["pred"]):
             raise DataError(f"gold has {len(cols['gold']):,} labels and pred {len(cols['pred']):,}: one each per item.")
-        extra = _by_arrays(by, len(cols["gold"])) if by is not None else {}
+        extra = by_arrays(by, len(cols["gold"])) if by is not None else {}
         by_sets = [tuple(extra)] if by is not None else []
         if slicing.get("scores") is not None:
             name = next(n for n in ("score", "scores", "score_") if n not in extra)
-            extra[name] = _by_arrays({name: slicing["scores"]}, len(cols["gold"]))[name]
+            extra[name] = by_arrays({name: slicing["scores"]}, len(cols["gold"]))[name]
             slicing = {**slicing, "score": name}
         find = slicing.get("find")
         if find is not None:
             from clfeval.significance.slicefind import lattice
 
-            found = _by_arrays(find["given"], len(cols["gold"]))
+            found = by_arrays(find["given"], len(cols["gold"]))
             extra.update(found)
             find = {**find, "sets": lattice(list(found), min(find["max_depth"], len(found)))}
         if set(extra) & {"gold", "pred"}:
@@ -92,7 +92,7 @@ def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, setti
     names = dict(gold=gold or "gold", pred=pred or "pred", id=id)
     if inputs.is_table(data):
         table = inputs.columns_of(data, {"gold": names["gold"], "pred": names["pred"]})
-        _check_by_columns(table.column_names, slicing["sets"])
+        check_by_columns(table.column_names, slicing["sets"])
         score = slicing.get("score")
         if score is not None and score not in table.column_names:
             raise DataError(lambda o: f"the table has no score column {score!r} (option {o}); its columns are: "
@@ -106,7 +106,7 @@ def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, setti
     return rep, block
 
 
-def _check_by_columns(names: Sequence[str], sets: Sequence[tuple[str, ...]]) -> None:
+def check_by_columns(names: Sequence[str], sets: Sequence[tuple[str, ...]]) -> None:
     for s in sets:
         for c in s:
             if c not in names:
@@ -257,58 +257,3 @@ def _reader(inp: Any, names: _Columns, cols: Sequence[str], encoding: str, norma
     return iter_predictions(inp, gold=names["gold"], pred=names["pred"], id=names.get("id"), extra=list(cols),
                             extra_options=list(options or ["--by"] * len(cols)), encoding=encoding, normalize=normalize,
                             sep=sep or "|", progress=update)
-
-
-def compare_by_front(eng: Any, systems: Sequence[Any], gold: Any, pred: str, id_col: Any, by: Any,
-                     common: dict[str, Any], slicing: dict[str, Any], names: Any, *, input_format: Any,
-                     encoding: str, normalize: Any) -> Any:
-    """``compare(..., by=...)``: two systems read into memory (arrays; tables or PATHs aligned by id, else by row,
-    the ``by`` columns taken from the first), A vs B overall and within every slice."""
-    from clfeval.significance.slicecompare import compare_by
-
-    if isinstance(eng, Dask):
-        raise UsageError(lambda o: f"option {o} of compare runs on the Local engine (the two systems in memory); "
-                                   f"the Dask engine does not slice comparisons yet.", params=["by"])
-    sets = slicing["sets"]
-    if len(sets) != 1:
-        raise UsageError(lambda o: f"option {o} of compare takes one set of columns.", params=["by"])
-    cols = list(sets[0])
-    if all(inputs.is_path(s) or inputs.is_table(s) for s in systems) and systems:
-        if len(systems) != 2:
-            raise UsageError(lambda o: f"option {o} compares two systems; got {len(systems)}.", params=["by"])
-        g, a, b, extra = _read_two(eng, systems, gold or "gold", pred, id_col, cols, input_format, encoding, normalize)
-    else:
-        g, *rest = systems if gold is None else [gold, *systems]
-        if len(rest) != 2:
-            raise UsageError(lambda o: f"option {o} compares two systems; got {len(rest)}.", params=["by"])
-        a, b = rest
-        extra = _by_arrays(by, len(inputs.as_column(g, "gold")))
-    batch = SimpleNamespace(extra=extra, gold=extra[next(iter(extra))])
-    binning = binning_of([batch], slicing, list(extra))
-    r = compare_by(g, a, b, extra, names=tuple(names or ("A", "B")), max_slices=slicing["max_slices"],
-                   min_slice=slicing["min_slice"], binning=binning, **common)
-    return dataclasses.replace(r, engine=engine_block(eng, "memory", memory=eng.budget))
-
-
-def _read_two(eng: Any, systems: Sequence[Any], gold: str, pred: str, id_col: Any, cols: list[str], fmt: Any,
-              encoding: str, normalize: Any) -> tuple[Any, Any, Any, dict[str, Any]]:
-    import contextlib
-
-    from clfeval.io.align import align_predictions
-    from clfeval.io.predictions import read_predictions
-
-    with contextlib.ExitStack() as stack:
-        paths = []
-        for i, s in enumerate(systems):
-            if inputs.is_table(s):
-                table = inputs.columns_of(s, {"gold": gold, "pred": pred})
-                if i == 0:
-                    _check_by_columns(table.column_names, [tuple(cols)])
-                paths.append(stack.enter_context(inputs.spooled(table, eng.budget, eng.tmpdir)))
-            else:
-                paths.append(inputs.resolve(s, input_format=fmt, encoding=encoding))
-        read = [read_predictions(p, gold=gold, pred=pred, id=id_col, normalize=normalize,
-                                 extra=cols if i == 0 else (), extra_options=["--by"] * len(cols) if i == 0 else None)
-                for i, p in enumerate(paths)]
-        g, (a, b), _ = align_predictions(read)
-        return g, a, b, {c: read[0].extra[c] for c in cols}

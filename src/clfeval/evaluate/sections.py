@@ -61,7 +61,11 @@ class Intervals(Part):
 @dataclass(frozen=True)
 class RankingPart(Part):
     """What the scores say: ROC-AUC, average precision (and partial ROC-AUC for one positive class), or the
-    one-vs-rest ``macro`` / ``micro`` / ``per_class`` blocks; NaN where a measure is not held."""
+    one-vs-rest ``macro`` / ``micro`` / ``per_class`` blocks.
+
+    Every ranking measure of the catalogue is an attribute (``r.ranking.roc_auc``,
+    ``r.ranking.average_precision``, ``r.ranking.partial_roc_auc``; one-vs-rest: the macro mean), and so is each
+    measure's parameter (``r.ranking.max_fpr``); NaN where the part does not hold it."""
 
     key: ClassVar[str] = "ranking"
 
@@ -71,27 +75,13 @@ class RankingPart(Part):
             v = self.data["macro"].get(name)
         return math.nan if v is None else float(v)
 
-    @property
-    def roc_auc(self) -> float:
-        """ROC-AUC of the positive class (the macro mean one-vs-rest)."""
-        return self._value("roc_auc")
+    def __getattr__(self, name: str) -> float:
+        from clfeval.core import catalog
 
-    @property
-    def average_precision(self) -> float:
-        """Average precision of the positive class (the macro mean one-vs-rest)."""
-        return self._value("average_precision")
-
-    @property
-    def partial_roc_auc(self) -> float:
-        """The area under the ROC curve up to ``max_fpr`` (one positive class; NaN otherwise)."""
-        v = self.data.get("partial_roc_auc")
-        return math.nan if v is None else float(v)
-
-    @property
-    def max_fpr(self) -> float:
-        """The false-positive rate up to which :attr:`partial_roc_auc` is the area (NaN when not held)."""
-        v = self.data.get("max_fpr")
-        return math.nan if v is None else float(v)
+        ranked = catalog.entries(input="ranking")
+        if name.startswith("_") or name not in {m.name for m in ranked} | {p for m in ranked for p in m.params}:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return self._value(name)
 
 
 @dataclass(frozen=True)

@@ -58,16 +58,17 @@ def register_section(name: str, blocks: Callable[[Any], list[Any]]) -> None:
 #: module of this package that registers it; a report section → the module that registers its layout (in the
 #: order the sections are shown). A type or section not listed here loads every module (it is still found).
 _WHERE = {
-    "Report": "reports", "MetricCatalogue": "catalog", "CVComparison": "cvcompare", "RunComparison": "cvcompare",
-    "DeLongComparison": "decisions", "DeLongOvR": "decisions", "AUCInterval": "decisions", "CurveBands": "decisions",
-    "NonInferiority": "decisions", "DemoReport": "demo", "DemoResult": "demo", "DemoList": "demo",
-    "ErrorAnalysis": "errorpages", "McNemarPower": "power", "BootstrapPower": "power", "IntervalWidth": "power",
-    "ProtocolResult": "protocols", "RunList": "runlog", "Run": "runlog", "BestRuns": "runlog", "Ablation": "runlog",
-    "CheckResult": "runlog", "Ranking": "scores", "RankingOvR": "scores", "ThresholdChoice": "scores",
-    "LabelThresholds": "scores", "Calibration": "scores", "Comparison": "significance",
-    "MultiComparison": "significance", "Compared": "significance", "ReutersStudy": "study", "FetchedDataset": "study",
-    "FoundSlices": "slicefind", "RankResult": "rank", "SlicedComparison": "slicedresults",
-    "SlicedThreshold": "slicedresults", "SlicedCalibration": "slicedresults",
+    "Report": "reports", "MetricCatalogue": "catalog", "CVComparison": "cvcompare",
+    "RunComparison": "cvcompare", "DeLongComparison": "decisions", "DeLongOvR": "decisions",
+    "AUCInterval": "decisions", "CurveBands": "decisions", "NonInferiority": "decisions", "DemoReport": "demo",
+    "DemoResult": "demo", "DemoList": "demo", "ErrorAnalysis": "errorpages", "McNemarPower": "power",
+    "BootstrapPower": "power", "IntervalWidth": "power", "ProtocolResult": "protocols", "RunList": "runlog",
+    "Run": "runlog", "BestRuns": "runlog", "Ablation": "runlog", "CheckResult": "runlog", "Ranking": "scores",
+    "RankingOvR": "scores", "ThresholdChoice": "scores", "LabelThresholds": "scores", "Calibration": "scores",
+    "Comparison": "significance", "MultiComparison": "significance", "Compared": "significance",
+    "ReutersStudy": "study", "FetchedDataset": "study", "FoundSlices": "slicefind", "RankResult": "rank",
+    "SlicedComparison": "slicedresults", "SlicedThreshold": "slicedresults",
+    "SlicedCalibration": "slicedresults",
 }
 # None: a section without a layout of its own
 _SECTION_WHERE: dict[str, str | None] = {"ranking": "scores", "ranking_ci": "decisions", "ci": "significance",

@@ -21,6 +21,28 @@ def cut_text(t: Any) -> str:
     """A cut as text: an integer (a cut on integer scores) in full, a float as ``:g``."""
     return str(t) if isinstance(t, int) and not isinstance(t, bool) else f"{t:g}"
 
+
+def _ranking_rows(d: dict[str, Any]) -> list[list[str]]:
+    """A row per ranking measure of the catalogue that the summary holds: its label (with its parameters, and
+    "binned" for binned scores), its value, a random ranking's value."""
+    from clfeval.core import catalog
+
+    binned = d.get("binned")
+    rows = []
+    for entry in catalog.entries(input="ranking", task="binary"):
+        if entry.name not in d:
+            continue
+        label = entry.title if entry.shown is None else entry.shown.format(**{k: d.get(k, v) for k, v in
+                                                                             entry.params.items()})
+        if binned and entry.name != "average_precision":  # AP is read at the bin edges, as the curves are
+            label = f"{label[:-1]}, binned)" if label.endswith(")") else f"{label} (binned)"
+        value = num(d[entry.name])
+        if binned and entry.name == "roc_auc":  # the exact AUC lies within the bound of the binned one
+            value += f" ± {num(binned['auc_error_bound'])}"
+        rows.append([label, value, num(d["random"].get(entry.name))])
+    return rows
+
+
 def ranking_blocks(d: dict[str, Any]) -> list[Block]:
     """Blocks of a ranking summary (``Ranking.to_dict()`` or ``RankingOvR.to_dict()``)."""
     blocks: list[Block] = [TextBlock("Ranking (scores)", heading=True)]
@@ -35,14 +57,7 @@ def ranking_blocks(d: dict[str, Any]) -> list[Block]:
                                  ["label", "ROC-AUC", PR_AUC, "positives"], rows,
                                  caption=(s := picked.sentence()) and s.replace("F1", "average precision")))
     else:
-        binned = d.get("binned")
-        auc = num(d["roc_auc"]) + (f" ± {num(binned['auc_error_bound'])}" if binned else "")
-        rows = [["ROC-AUC (binned)" if binned else "ROC-AUC", auc, num(d["random"]["roc_auc"])],
-                [PR_AUC, num(d["average_precision"]), num(d["random"]["average_precision"])]]
-        if "partial_roc_auc" in d and d.get("max_fpr") is not None:  # the area up to max_fpr (not standardized)
-            rows.append([f"partial ROC-AUC (FPR ≤ {d['max_fpr']:g}{', binned' if binned else ''})",
-                         num(d["partial_roc_auc"]),
-                         num(d["random"].get("partial_roc_auc"))])
+        rows = _ranking_rows(d)
         blocks.append(TableBlock(f"Positive class {d['positive']!r}: {d['n_positive']} of {d['n']} items "
                                  f"(prevalence {num(d['prevalence'])})", ["measure", "value", "random ranking"], rows))
         blocks.append(TextBlock(f"{num(d['pairs_in_order'], 1)} of {d['pairs']} positive–negative pairs are in order "

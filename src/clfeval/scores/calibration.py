@@ -153,6 +153,12 @@ def _bin_index(conf: np.ndarray, n_bins: int, strategy: str) -> tuple[np.ndarray
     return idx.astype(np.int64), lower, upper
 
 
+def quantile_bins(conf: np.ndarray, n_bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Equal-mass bins of ``conf``: (bin of each item, lower edges, upper edges), as :class:`Calibrator` forms
+    them (per slice in ``calibration --by``)."""
+    return _bin_index(conf, n_bins, "quantile")
+
+
 def _check_strategy(strategy: str) -> None:
     if strategy not in STRATEGIES:
         raise UsageError(f"option strategy must be one of {', '.join(STRATEGIES)}; got {strategy!r}.")

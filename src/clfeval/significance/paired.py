@@ -1,33 +1,26 @@
 """Is the difference real? Paired significance tests and bootstrap confidence intervals.
 
-Two systems A and B are scored on the same n test items with a metric M;
-the effect size is δ(x) = M(A, x) − M(B, x). The tests are one-sided, with
-H0: A is not better than B and H1: A is better (for a lower-is-better metric
-such as the error rate, "better" means lower). Each is computed exactly as
-defined in the textbook:
+Two systems A and B are scored on the same n test items with a metric M; the effect size is
+δ(x) = M(A, x) − M(B, x). The tests are one-sided, with H0: A is not better than B and H1: A is better (for a
+lower-is-better metric such as the error rate, "better" means lower). Each is computed exactly as in the textbook:
 
-* **paired bootstrap** (Efron & Tibshirani 1993; Berg-Kirkpatrick et al.
-  2012): b virtual test sets x^(i) of n items drawn with replacement (the
-  same items for A and B); their δ's are centred on δ(x), not 0, so
+* **paired bootstrap** (Efron & Tibshirani 1993; Berg-Kirkpatrick et al. 2012): b virtual test sets x^(i) of n items
+  drawn with replacement (the same items for A and B); their δ's are centred on δ(x), not 0, so
   p = (1/b)·#{δ(x^(i)) ≥ 2·δ(x)};
-* **approximate randomization** (Noreen 1989): on each item swap A's and
-  B's outputs with probability ½; p = (1 + #{δ_perm ≥ δ(x)}) / (b + 1);
-* **McNemar** (accuracy): the exact binomial test on the discordant items,
-  p = P(X ≥ n_AB), X ~ Bin(n_AB + n_BA, ½), with the two-sided exact p and the
-  chi-square statistic with continuity correction beside it.
+* **approximate randomization** (Noreen 1989): on each item swap A's and B's outputs with probability ½;
+  p = (1 + #{δ_perm ≥ δ(x)}) / (b + 1);
+* **McNemar** (accuracy): the exact binomial test on the discordant items, p = P(X ≥ n_AB), X ~ Bin(n_AB + n_BA, ½),
+  with the two-sided exact p and the chi-square statistic with continuity correction beside it.
 
-Bootstrap percentile intervals (and BCa intervals, Efron & Tibshirani §14.3)
-are given for δ and for each system's metric.
+Bootstrap percentile intervals (and BCa intervals, Efron & Tibshirani §14.3) are given for δ and for each system's
+metric.
 
-**The count-based fast path.** For a metric that is a function of a count
-table, drawing n items with replacement is drawing the cell counts of the
-joint (gold, A, B) table from a multinomial over its non-empty cells, and a
-randomization replicate swaps a Bin(count, ½) number of items in each cell
-where A and B disagree: a replicate costs O(cells), independent of n. Metrics
-that depend only on the number of correct items (accuracy, error rate, micro
-averages) collapse the joint table further to the four cells
-(A right?, B right?). Item-level metrics (scores, user callables) use plain
-index resampling, in chunks of bounded memory.
+**The count-based fast path.** For a metric that is a function of a count table, drawing n items with replacement is
+drawing the cell counts of the joint (gold, A, B) table from a multinomial over its non-empty cells, and a
+randomization replicate swaps a Bin(count, ½) number of items in each cell where A and B disagree: a replicate costs
+O(cells), independent of n. Metrics that depend only on the number of correct items (accuracy, error rate, micro
+averages) collapse the joint table further to the four cells (A right?, B right?). Item-level metrics (scores, user
+callables) use plain index resampling, in chunks of bounded memory.
 """
 
 from __future__ import annotations
@@ -96,13 +89,10 @@ def _score_inputs(name: str, gold: Any, scores: Sequence[Any], positive: Any,
                   names: Sequence[str]) -> tuple[_Metric, np.ndarray, list[np.ndarray]]:
     """A score metric as an item-level metric of (is-positive indicator, scores).
 
-    Gold labels become a boolean "is positive" array once (``curves.binary_gold``:
-    the positive class must occur) and scores are checked once (finite numbers);
-    each replicate then ranks its items with ``curves.Ranking.from_indicator``
-    and reads the metric off its summary (the catalogue entry's ``compute``).
-    A replicate without positives (or, for ROC-AUC, without negatives) has an
-    undefined value (NaN).
-    """
+    Gold labels become a boolean "is positive" array once (``curves.binary_gold``: the positive class must occur)
+    and scores are checked once (finite numbers); each replicate then ranks its items with
+    ``curves.Ranking.from_indicator`` and reads the metric off its summary (the catalogue entry's ``compute``). A
+    replicate without positives (or, for ROC-AUC, without negatives) has an undefined value (NaN)."""
     from clfeval.scores import curves  # imported when a score metric is asked for
     from clfeval.scores.columns import as_scores
 

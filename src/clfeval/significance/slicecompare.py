@@ -1,7 +1,9 @@
 """``compare --by``: A against B within every slice, adjusted across slices, and Simpson's paradox named.
 
 Each slice's joint (gold, A, B) table is compared with the test and the samples of the overall comparison
-(:func:`clfeval.significance.paired.compare_counts`, one seed stream per slice), the slices' p-values are adjusted
+(:func:`clfeval.significance.paired.compare_counts`, one seed stream per slice, the slices in their sorted order)
+by :func:`compare_tables`, whichever way the tables were counted — from the items in memory (:func:`compare_by`),
+streamed or on Dask (:mod:`clfeval.engines.slicecompare`) —; the slices' p-values are adjusted
 with Holm and Benjamini–Yekutieli, and when A is better overall and B in every slice (or the reverse) a sentence
 says so: the overall number is then a property of how the items are spread over the slices, not of the systems.
 """
@@ -23,7 +25,7 @@ from clfeval.errors import DataError, UsageError
 from clfeval.significance.paired import compare_counts
 from clfeval.significance.slicetests import benjamini_yekutieli, holm
 
-__all__ = ["SlicedComparison", "compare_by", "slice_groups", "simpson_sentence"]
+__all__ = ["SlicedComparison", "compare_by", "compare_tables", "slice_groups", "simpson_sentence", "sorted_slices"]
 
 
 @dataclass(frozen=True)
@@ -115,24 +117,75 @@ def compare_by(gold: Any, a: Any, b: Any, by: Mapping[str, Any], *, metric: Any 
                zero_division: Any = 0, beta: float = 1.0, names: Sequence[str] = ("A", "B"),
                max_slices: int = MAX_SLICES, min_slice: int = 30, binning: Mapping[str, SliceBinning] | None = None,
                labels: Sequence[Any] | None = None) -> SlicedComparison:
-    """A vs B overall and within every slice of the ``by`` columns (name → values, one per item)."""
-    if int(min_slice) < 1:
-        raise UsageError(lambda o: f"option {o} must be a whole number ≥ 1; got {min_slice!r}.", params=["min_slice"])
+    """A vs B overall and within every slice of the ``by`` columns (name → values, one per item), in memory: each
+    slice's joint table counted from its items (:func:`~clfeval.core.tables.joint_table`), then
+    :func:`compare_tables`."""
+    check_min_slice(min_slice)
     overall_table = joint_table(gold, a, b, labels=labels)
     labs = list(overall_table.labels)
+    _, keys, slot = slice_groups(by, max_slices=max_slices, binning=binning)
+    ga, aa, ba = (np.asarray(_plain(x), dtype=object) for x in (gold, a, b))
+    order = sorted_slices(keys)
+    tables = []
+    for i in order:
+        idx = np.flatnonzero(slot == i)
+        tables.append(joint_table(ga[idx].tolist(), aa[idx].tolist(), ba[idx].tolist(), labels=labs))
+    return compare_tables(overall_table, list(by), [keys[i] for i in order], tables, metric=metric, test=test,
+                          samples=samples, seed=seed, alpha=alpha, ci=ci, zero_division=zero_division, beta=beta,
+                          names=names, min_slice=min_slice, binning=binning)
+
+
+def check_min_slice(min_slice: Any) -> None:
+    if int(min_slice) < 1:
+        raise UsageError(lambda o: f"option {o} must be a whole number ≥ 1; got {min_slice!r}.", params=["min_slice"])
+
+
+def sorted_slices(keys: Sequence[tuple]) -> list[int]:
+    """Slice indices in the sorted order of their value tuples (whatever order the rows showed them in)."""
+    from clfeval.core.slicecount import slice_sort_key
+
+    try:
+        return sorted(range(len(keys)), key=lambda i: slice_sort_key(keys[i]))
+    except TypeError:
+        return sorted(range(len(keys)), key=lambda i: tuple(label_str(v) for v in keys[i]))
+
+
+def slice_name(by: Sequence[str], key: tuple) -> str:
+    """``value`` (one column) or ``a=x, b=y`` (several)."""
+    if len(by) == 1:
+        return label_str(key[0])
+    return ", ".join(f"{c}={label_str(v)}" for c, v in zip(by, key, strict=False))
+
+
+def compare_tables(overall_table: Any, by: Sequence[str], keys: Sequence[tuple], tables: Sequence[Any], *,
+                   metric: Any = "accuracy", test: str = "bootstrap", samples: int = 10_000, seed: Any = 0,
+                   alpha: float = 0.05, ci: float = 0.95, zero_division: Any = 0, beta: float = 1.0,
+                   names: Sequence[str] = ("A", "B"), min_slice: int = 30,
+                   binning: Mapping[str, Any] | None = None) -> SlicedComparison:
+    """A vs B from count tables: the overall joint table and one per slice (``keys[i]`` the value tuple of
+    ``tables[i]``, in their sorted order), each tested with the test and samples of the overall comparison (one seed
+    stream per slice, in the order of the slices), the p-values adjusted with Holm and Benjamini–Yekutieli, and
+    Simpson's paradox named. In memory, streamed or on Dask, the same tables give the same result."""
+    check_min_slice(min_slice)
+    if test == "delong":
+        raise UsageError(lambda o, t: f"option {o} compares the count tables of the slices (tests bootstrap, "
+                                      f"randomization, mcnemar); {t} delong ranks every item's scores.",
+                         params=["by", "test"])
     common = dict(metric=metric, test=test, samples=samples, alpha=alpha, ci=ci, zero_division=zero_division,
                   beta=beta, names=tuple(names))
     overall = compare_counts(overall_table, seed=seed, **common)
-    shown, keys, slot = slice_groups(by, max_slices=max_slices, binning=binning)
-    ga, aa, ba = (np.asarray(_plain(x), dtype=object) for x in (gold, a, b))
+    for j, c in enumerate(by):
+        if keys and all(k[j] == MISSING for k in keys):
+            raise DataError(lambda o, _c=c: f"column {_c!r} (option {o}) is null in every row: there is nothing to "
+                                            f"slice by.", params=["by"])
     seeds = np.random.SeedSequence(seed if isinstance(seed, int) else 0).spawn(len(keys))
     rows: list[dict[str, Any]] = []
-    for i, name in enumerate(shown):
-        idx = np.flatnonzero(slot == i)
-        row: dict[str, Any] = {"slice": name, "key": {c: label_str(v) for c, v in zip(by, keys[i], strict=False)},
-                               "n": int(idx.size), "small": bool(idx.size < min_slice)}
-        if idx.size:
-            t = joint_table(ga[idx].tolist(), aa[idx].tolist(), ba[idx].tolist(), labels=labs)
+    for i, (key, t) in enumerate(zip(keys, tables, strict=True)):
+        n = int(t.n)
+        row: dict[str, Any] = {"slice": slice_name(by, key),
+                               "key": {c: label_str(v) for c, v in zip(by, key, strict=False)},
+                               "n": n, "small": bool(n < min_slice)}
+        if n:
             r = compare_counts(t, seed=np.random.default_rng(seeds[i]), **common)
             row.update(a=r.a, b=r.b, delta=r.delta, p=None if row["small"] else r.p_value, ci=r.ci)
         else:
@@ -148,7 +201,7 @@ def compare_by(gold: Any, a: Any, b: Any, by: Mapping[str, Any], *, metric: Any 
     if small:
         notes.append(f"{len(small)} slice(s) below {min_slice} items ({', '.join(small[:5])}): compared, not tested.")
     return SlicedComparison(overall, list(by), rows, simpson_sentence(overall, rows, list(by)), int(min_slice), notes,
-                            [v.to_dict() for v in (binning or {}).values()])
+                            [v.to_dict() if hasattr(v, "to_dict") else dict(v) for v in (binning or {}).values()])
 
 
 def _plain(x: Any) -> list[Any]:
