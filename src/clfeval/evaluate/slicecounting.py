@@ -119,13 +119,15 @@ def slice_binning(batches: Iterable[Any], columns: Sequence[str], *, bins: int, 
 
 def read_ahead(batches: Iterable[Any]) -> Iterator[Any]:
     """The batches of ``batches``, the next one read in a thread while the caller counts the current one (pyarrow
-    reads without holding the GIL): at most two batches in memory. An error of the reader
+    reads without holding the GIL): at most two batches in memory -- the reader starts the next batch only once
+    the caller has taken the last (fewer fresh pages for the allocator to clear). An error of the reader
     is raised in the caller; a caller that stops early stops (and closes) the reader."""
     import queue
     import threading
 
     q: queue.Queue = queue.Queue(maxsize=1)
     stop = threading.Event()
+    taken = threading.Semaphore(0)
 
     def put(item: tuple[str, Any]) -> bool:
         while not stop.is_set():
@@ -142,6 +144,9 @@ def read_ahead(batches: Iterable[Any]) -> Iterator[Any]:
             for b in it:
                 if not put(("batch", b)):
                     break
+                while not taken.acquire(timeout=0.05):  # the next batch once the caller has taken this one
+                    if stop.is_set():
+                        return
             else:
                 put(("done", None))
         except BaseException as exc:  # noqa: BLE001  (handed to the caller, raised there)
@@ -157,6 +162,7 @@ def read_ahead(batches: Iterable[Any]) -> Iterator[Any]:
         while True:
             kind, value = q.get()
             if kind == "batch":
+                taken.release()
                 yield value
             elif kind == "error":
                 raise value
