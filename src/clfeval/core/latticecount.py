@@ -14,9 +14,12 @@ batch for every column set of the lattice at once:
   combination of their codes × the outcome) has at most :data:`BLOCK_CELLS` cells -- chosen greedily so that
   every column set of the lattice lies inside one block. One ``bincount`` per block and batch counts the
   joint table; the table of a column set is the block's table summed over the block's other columns. Ten
-  columns of ten values (10 + 45 column sets) need 8 blocks of 5 columns, not 55 counts.
+  columns of ten values (10 + 45 column sets) need 7 blocks of at most 5 columns, not 55 counts.
 * The keys of a block are built :data:`CHUNK` rows at a time (within the cache) from column codes narrowed
-  to ``uint8`` where a column has at most 256 values. When the blocks together would exceed
+  to ``uint8`` where a column has at most 256 values, each partial key in the narrowest unsigned type that
+  holds it (the last digit as ``intp``, which ``bincount`` reads). Labels that are small integers are not
+  coded: the outcome of a row comes from its gold and predicted values (:meth:`LatticeCounter.update_ints`),
+  one to one with their codes. When the blocks together would exceed
   :data:`TOTAL_CELLS` (many columns, ``max_depth=3``) the plan is redone with smaller blocks. A search whose
   first batch already shows more slices than ``max_slices`` is refused there, not after the whole input.
 * A column set whose own table is too large for a block (columns of many values) is counted on its own:

@@ -4,7 +4,10 @@
 partitions of a Dask task) with one :class:`~clfeval.core.counting.Counter` — the same table the plain report
 counts — and one :class:`~clfeval.core.slicecount.SliceCounter` fed the label codes the counter gave each
 batch: the slice key is one more column of the count key, so the slices cost one more bincount, not another
-pass. The slices of every column set are checked to add up to the overall table.
+pass. Labels that are small integers (the common case of a large file) take a faster path: their codes are not
+made -- one ``bincount`` over (slice, gold, pred) counts the overall table and the slices of one integer ``by``
+column at once, and the slice search reads the labels themselves. The slices of every column set are checked to
+add up to the overall table.
 
 :func:`slice_binning` is the first pass that numeric ``by`` columns need for their bin edges (a sample of at
 most :data:`SAMPLE` values, the same rows whatever the batches: :func:`~clfeval.core.slicecount.sample_keys`).
