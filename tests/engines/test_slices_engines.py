@@ -163,6 +163,10 @@ def test_calibration_by_streamed_equals_in_memory_equals_dask_and_scikit_learn(t
     on_dask = clfeval.calibration(path, prob="prob", engine=clfeval.Dask(dask_client), **kw)
     assert (mem.engine["mode"], streamed.engine["mode"], on_dask.engine["mode"]) == ("memory", "streamed", "cluster")
     assert mem.slices == streamed.slices == on_dask.slices
+    plain = clfeval.calibration(d["gold"], d["prob"], positive="y", bins=10)  # the whole, counted in the same pass
+    keys = ("n", "ece", "mce", "brier", "log_loss", "roc_auc", "average_precision")
+    for res in (mem, streamed, on_dask):
+        assert [getattr(res.overall, k) for k in keys] == [getattr(plain, k) for k in keys]
     for row in streamed.slices:
         m = d["grp"] == row["slice"]
         y, p = d["y"][m], d["prob"][m]

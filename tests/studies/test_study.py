@@ -429,6 +429,7 @@ def test_cli_json_keys_and_run_log(study: ReutersStudy, reuters_archive: Path, t
         return study
 
     monkeypatch.setattr(clfeval.studies.reuters, "reuters_study", cached)
+    monkeypatch.setattr(clfeval.studies, "reuters_study", cached)  # the package's (cached) export too
     db = tmp_path / "runs.sqlite"
     r = run("reuters", "--archive", reuters_archive, "--format", "json", "--seed", "0", "--runs-db", db)
     assert r.code == 0, r.err
@@ -464,6 +465,7 @@ def test_cli_text_and_markdown_show_published_beside_ours(study: ReutersStudy, r
     import clfeval.studies.reuters
 
     monkeypatch.setattr(clfeval.studies.reuters, "reuters_study", lambda archive, **kw: study)
+    monkeypatch.setattr(clfeval.studies, "reuters_study", lambda archive, **kw: study)  # the package's export too
     r = run("reuters", "--archive", reuters_archive, "--no-log")
     assert r.code == 0, r.err
     for part in range(1, 10):

@@ -68,16 +68,23 @@ def _progress(progress: Any, inp: Any) -> Any:
     return progress(inp) if progress is not None else contextlib.nullcontext(None)
 
 
+def spilled_of(result: Any) -> bool:
+    """Whether computing ``result`` spilled to disk (its engine block says so, or its data or notes do)."""
+    from clfeval.core.ranksummary import RankingSummary
+
+    if bool((getattr(result, "engine", None) or {}).get("spilled")):
+        return True
+    notes = getattr(result, "notes", None) or []
+    said = result.spilled if isinstance(result, RankingSummary) else spilled_in(result.to_dict())  # no JSON to build
+    return bool(said) or any("spilled to disk" in n for n in notes)
+
+
 def _block(eng: Any, mode: str, result: Any, spooled: bool, inp: Any = None) -> dict[str, Any]:
     memory = eng.budget if isinstance(eng, Local) else None
     extra: dict[str, Any] = {"partitions": len(inp.sources)} if isinstance(eng, Dask) and inp is not None else {}
     if spooled:
         extra["input"] = "spooled to temporary Parquet files"
-    notes = getattr(result, "notes", None) or []
-    from clfeval.core.ranksummary import RankingSummary
-
-    said = result.spilled if isinstance(result, RankingSummary) else spilled_in(result.to_dict())  # no JSON to build
-    spilled = (spooled and isinstance(eng, Local)) or said or any("spilled to disk" in n for n in notes)
+    spilled = (spooled and isinstance(eng, Local)) or spilled_of(result)
     return engine_block(eng, mode, spilled=spilled, memory=memory, **extra)
 
 
@@ -318,13 +325,15 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
         if probs_prefix is not None or (probs is not None and getattr(probs, "ndim", 1) != 1):
             raise UsageError(lambda o: f"option {o} slices the calibration of one probability column.",
                              params=["by"])
-        overall = calibration(data, probs, gold=gold, prob=prob, positive=positive, labels=labels, bins=bins,
-                              strategy=strategy, edges=edges, input_format=input_format, encoding=encoding,
-                              normalize=normalize, engine=engine, progress=progress)
+        def overall() -> Any:  # the calibration of every item, when it is not counted in the slices' pass
+            return calibration(data, probs, gold=gold, prob=prob, positive=positive, labels=labels, bins=bins,
+                               strategy=strategy, edges=edges, input_format=input_format, encoding=encoding,
+                               normalize=normalize, engine=engine, progress=progress)
+
         slicing = dict(sets=sets, by_bins=by_bins, by_binning=by_binning, max_slices=max_slices, min_slice=min_slice)
         return calibration_by(overall, data, probs, gold=gold, prob=prob, by=by, slicing=slicing, positive=positive,
                               bins=bins, strategy=strategy, edges=edges, input_format=input_format, encoding=encoding,
-                              engine=engine, normalize=normalize)
+                              engine=engine, normalize=normalize, progress=progress)
     eng = as_engine(engine)
     check_calibration_options(eng, data=data, probs=probs, prob=prob, probs_prefix=probs_prefix, positive=positive,
                               bins=bins, strategy=strategy, edges=edges)

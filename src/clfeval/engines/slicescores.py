@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -116,11 +116,12 @@ def threshold_by(choice: Any, data: Any, scores: Any, *, gold: str | None, score
     return SlicedThreshold(dataclasses.replace(choice, engine=None), section, choice.engine)
 
 
-def _reader(inp: Any, gold: str, extra: list[str], options: list[str], encoding: str, normalize: Any) -> Any:
+def _reader(inp: Any, gold: str, extra: list[str], options: list[str], encoding: str, normalize: Any,
+            progress: Any = None) -> Any:
     from clfeval.io.predictions import iter_predictions
 
     return iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=extra, extra_options=options,
-                            encoding=encoding, normalize=normalize)
+                            encoding=encoding, normalize=normalize, progress=progress)
 
 
 @dataclass(frozen=True)
@@ -144,14 +145,15 @@ class SlicedCalibration(Display):
         return out
 
 
-def calibration_by(overall: Any, data: Any, probs: Any, *, gold: str | None, prob: str | None, by: Any,
+def calibration_by(overall: Callable[[], Any], data: Any, probs: Any, *, gold: str | None, prob: str | None, by: Any,
                    slicing: dict[str, Any], positive: Any, bins: int, strategy: str, edges: str,
                    input_format: Any = None, encoding: str = "utf-8", engine: Any = None,
-                   normalize: Any = None) -> SlicedCalibration:
-    """``overall`` (a :class:`~clfeval.scores.calibration.Calibration`) with the reliability of every slice, the
-    same bins strategy, from per-slice sums (:class:`~clfeval.scores.slicecalibration.SliceCalibrator`): arrays or
-    a table within the Local engine's budget as one batch in memory, a PATH (or data beyond the budget, spooled)
-    batch by batch within the budget, or on Dask partition by partition."""
+                   normalize: Any = None, progress: Any = None) -> SlicedCalibration:
+    """The calibration of every item (``overall()``, a :class:`~clfeval.scores.calibration.Calibration`) with the
+    reliability of every slice, the same bins strategy, from per-slice sums
+    (:class:`~clfeval.scores.slicecalibration.SliceCalibrator`): arrays or a table within the Local engine's budget
+    as one batch in memory, a PATH (or data beyond the budget, spooled) batch by batch within the budget, the
+    whole and the slices in one pass, or on Dask partition by partition."""
     import pyarrow as pa
 
     from clfeval.engines.block import engine_block
@@ -180,7 +182,7 @@ def calibration_by(overall: Any, data: Any, probs: Any, *, gold: str | None, pro
     if table is not None and isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget:
         batch = SimpleNamespace(gold=table.column(g_name), extra={c: table.column(c) for c in cols})
         sums = _calibrate_slices([batch], cols, binning_of([batch], slicing, cols), p_name, table, settings)
-        mode = "memory"
+        mode, whole = "memory", overall()
     else:
         with _path_of(eng, data, table, input_format, encoding) as (inp, spooled):
             binning = binning_of(_reader(inp, g_name, cols, ["--by"] * len(cols), encoding, normalize), slicing,
@@ -188,20 +190,42 @@ def calibration_by(overall: Any, data: Any, probs: Any, *, gold: str | None, pro
             if isinstance(eng, Dask):
                 from clfeval.dask.slices import sliced_calibration
 
+                whole = overall()
                 with eng.connected() as client:
                     sums = sliced_calibration(inp, gold=g_name, prob=p_name, columns=cols, binning=binning,
                                               normalize=normalize, client=client, **settings)
                 mode = "cluster"
-            else:
-                reader = _reader(inp, g_name, [p_name, *cols], ["--prob", *["--by"] * len(cols)], encoding, normalize)
-                sums = _calibrate_slices(reader, cols, binning, p_name, None, settings)
+            else:  # one pass: every batch counted for the whole and for its slices
+                with progress(inp) if progress is not None else contextlib.nullcontext(None) as update:
+                    whole, sums = _calibrate_whole_and_slices(inp, g_name, p_name, cols, binning, settings, eng,
+                                                              encoding, normalize, update)
                 mode = "streamed"
     rows = slice_rows(sums, bins=bins, strategy=strategy, edges=edges, min_slice=slicing["min_slice"])
     memory = eng.budget if isinstance(eng, Local) else None
-    block = engine_block(eng, mode, spilled=bool((overall.engine or {}).get("spilled")) or spooled, memory=memory,
+    from clfeval.engines.scoreops import spilled_of
+
+    block = engine_block(eng, mode, spilled=spilled_of(whole) or spooled, memory=memory,
                          **({"input": "spooled to temporary Parquet files"} if spooled else {}))
-    return SlicedCalibration(dataclasses.replace(overall, engine=None), list(sums.columns), rows,
+    return SlicedCalibration(dataclasses.replace(whole, engine=None), list(sums.columns), rows,
                              slicing["min_slice"], block)
+
+
+def _calibrate_whole_and_slices(inp: Any, gold: str, prob: str, cols: list[str], binning: dict,
+                                settings: dict[str, Any], eng: Any, encoding: str, normalize: Any,
+                                update: Any = None) -> tuple[Any, Any]:
+    """The calibration of every item and the per-slice sums, from one read of a PATH within the budget."""
+    from clfeval.scores.calibration import Calibrator
+    from clfeval.scores.columns import ScoreSource
+    from clfeval.scores.slicecalibration import SliceCalibrator
+
+    slices = SliceCalibrator(cols, binning=binning, prob=prob, **settings)
+    with Calibrator(positive=settings["positive"], bins=settings["bins"], strategy=settings["strategy"],
+                    source=ScoreSource(name=prob, prefix="", data=f"file {inp.name!r}"), memory=eng.budget,
+                    tmpdir=eng.tmpdir, edges=settings["edges"]) as whole:
+        for b in _reader(inp, gold, [prob, *cols], ["--prob", *["--by"] * len(cols)], encoding, normalize, update):
+            whole.update(b.gold, b.extra[prob], where=b.where)
+            slices.update(b.gold, b.extra[prob], b.extra, where=getattr(b, "where", None))
+        return whole.result(), slices.sums()
 
 
 def _calibrate_slices(batches: Any, cols: list[str], binning: dict, prob: str, table: Any,
