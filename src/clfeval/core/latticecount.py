@@ -212,15 +212,41 @@ def _small_codes(x: np.ndarray) -> tuple[np.ndarray, int] | None:
 
 def plan_blocks(sets: Sequence[tuple[str, ...]], sizes: Mapping[str, int], cells: int, outcomes: int
                 ) -> list[tuple[tuple[str, ...], list[int]]]:
-    """Blocks of columns covering the column sets: (block columns, indices of the sets it counts), greedily.
+    """Blocks of columns covering the column sets: (block columns, indices of the sets it counts).
 
-    A block starts from the first set not covered yet and takes, one by one, the column that puts the most
-    uncovered sets inside it (ties: the fewest values), while its joint table stays within ``cells``. A set
-    whose own table is larger is a block of its own.
+    Each block costs a pass over the batch, so the fewest blocks win: the greedy plan of :func:`_greedy_blocks`
+    for the sets in their order and in a few fixed shuffles of it (a fixed seed: the same plan every run;
+    plans differ in speed only, never in the counts), the one with the fewest blocks (then cells) kept. Ten
+    columns and their 45 pairs in blocks of five columns: 6 blocks (the covering number), where the order given
+    alone needs 7.
 
     >>> [b for b, _ in plan_blocks([("a",), ("b",), ("a", "b")], {"a": 3, "b": 4}, 100, 3)]
     [('a', 'b')]
     """
+    import random
+
+    def cost(plan: list[tuple[tuple[str, ...], list[int]]]) -> tuple[int, int]:
+        return len(plan), sum(math.prod(max(sizes[c], 1) for c in b) for b, _ in plan)
+
+    best = _greedy_blocks(sets, sizes, cells, outcomes)
+    width = len({c for s in sets for c in s})
+    rng = random.Random(0)
+    for _ in range(max(0, min(32, 20_000 // max(1, len(sets) * width)))):  # a few milliseconds in all
+        order = list(range(len(sets)))
+        rng.shuffle(order)
+        plan = [(b, sorted(order[j] for j in mine)) for b, mine in
+                _greedy_blocks([sets[i] for i in order], sizes, cells, outcomes)]
+        alone = all(len(mine) == 1 for b, mine in plan if math.prod(max(sizes[c], 1) for c in b) * outcomes > cells)
+        if alone and cost(plan) < cost(best):  # a set too large for a block stays a block of its own
+            best = plan
+    return best
+
+
+def _greedy_blocks(sets: Sequence[tuple[str, ...]], sizes: Mapping[str, int], cells: int, outcomes: int
+                   ) -> list[tuple[tuple[str, ...], list[int]]]:
+    """One greedy cover: a block starts from the first set not covered yet and takes, one by one, the column
+    that puts the most uncovered sets inside it (ties: the fewest values), while its joint table stays within
+    ``cells``. A set whose own table is larger is a block of its own."""
     def size(cols: Sequence[str]) -> int:
         return math.prod(max(sizes[c], 1) for c in cols) * outcomes
 
