@@ -164,3 +164,23 @@ def test_smaller_blocks_when_the_blocks_would_hold_too_many_cells(monkeypatch):
     count_sliced([t], [], binning=BINNING, lattice=counter)
     assert all(len(u.sets) == 1 for u in counter.units)  # 200 cells: every set on its own
     assert_same(counter.result(), straightforward([t], sets, "recall:b", BINNING))
+
+
+def test_the_plan_covers_every_set_once_in_the_fewest_blocks_found():
+    """Ten columns of ten values and their 45 pairs, blocks of five columns: 6 blocks (the covering number
+    C(10, 5, 2) = 6: one block holds 10 of the 45 pairs, so 5 cannot do), where the greedy cover in the given
+    order needs 7; every set counted by exactly one block that holds all its columns."""
+    import itertools
+
+    from clfeval.core.latticecount import _greedy_blocks, plan_blocks
+
+    cols = [f"c{j}" for j in range(10)]
+    sets = [(c,) for c in cols] + list(itertools.combinations(cols, 2))
+    sizes = {c: 10 for c in cols}
+    cells = 3 * 10 ** 5  # five columns of ten values and three outcomes
+    assert len(_greedy_blocks(sets, sizes, cells, 3)) == 7
+    plan = plan_blocks(sets, sizes, cells, 3)
+    assert len(plan) == 6 and plan == plan_blocks(sets, sizes, cells, 3)  # the same plan every time
+    counted = [j for _, mine in plan for j in mine]
+    assert sorted(counted) == list(range(len(sets)))
+    assert all(set(sets[j]) <= set(block) and len(block) <= 5 for block, mine in plan for j in mine)

@@ -215,10 +215,35 @@ class Counter:
 
         The labels the vocabulary receives are the Python integers that :func:`encode_batch` gives it, so
         both paths count the same table."""
-        if self.vocab.text or self.dense is None:
+        got = self.update_ints(columns)
+        if got is None:
+            return None
+        if not want_codes:
+            return []
+        ints, lo, lut = got
+        return [lut[x.astype(np.int64) - lo] for x in ints]
+
+    def update_ints(self, columns: Sequence[Any]) -> tuple[list[np.ndarray], int, np.ndarray] | None:
+        """Count a batch of integer labels of a narrow range (as :meth:`update` counts it) and return the columns
+        as integer arrays, their smallest value ``lo`` and ``lut``, the code of each value ``lo + i`` (−1 for the
+        values absent from the batch) -- the codes themselves not made. None (nothing counted) when the batch is
+        not of that kind.
+
+        >>> import pyarrow as pa
+        >>> c = Counter(); ints, lo, lut = c.update_ints([pa.array([5, 7]), pa.array([7, 7])])
+        >>> lo, lut.tolist(), c.vocab.values, c.n
+        (5, [0, -1, 1], [5, 7], 2)
+        """
+        if len(columns) != self.arity or self.vocab.text or self.dense is None:
             return None
         ints = _int_arrays(columns)
-        if ints is None or ints[0].size == 0:
+        if ints is None:
+            return None
+        return self.count_ints(ints)
+
+    def count_ints(self, ints: list[np.ndarray]) -> tuple[list[np.ndarray], int, np.ndarray] | None:
+        """:meth:`update_ints` of columns already made NumPy integer arrays (one per tuple position)."""
+        if len(ints) != self.arity or self.vocab.text or self.dense is None or ints[0].size == 0:
             return None
         lo = min(int(x.min()) for x in ints)
         width = max(int(x.max()) for x in ints) - lo + 1
@@ -244,11 +269,9 @@ class Counter:
             self._grow(len(self.vocab))
         self.dense[np.ix_(*([codes] * self.arity))] += cells[np.ix_(*([used] * self.arity))]
         self.n += m
-        if not want_codes:
-            return []
-        lut = np.zeros(width, dtype=np.int64)
+        lut = np.full(width, -1, dtype=np.int64)
         lut[used] = codes
-        return [lut[x.astype(np.int64) - lo] for x in ints]
+        return ints, lo, lut
 
     def add_codes(self, codes: Sequence[np.ndarray], weights: np.ndarray | None = None) -> None:
         """Count items given by their codes in the (shared) vocabulary; ``weights``: how many items each row is."""

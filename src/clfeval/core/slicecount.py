@@ -317,6 +317,57 @@ def small_ints(columns: Sequence[Any]) -> list[np.ndarray] | None:
     return out
 
 
+def _below(x: np.ndarray, n: int) -> bool:
+    """Every value of int64 ``x`` is in ``[0, n)`` (one pass: a negative value read unsigned is huge)."""
+    return not x.size or int(x.view(np.uint64).max()) < n
+
+
+def _checked(counts: np.ndarray | None) -> np.ndarray:
+    assert counts is not None  # unchecked counts are always made
+    return counts
+
+
+#: Rows whose joint keys are built at a time (the keys stay in the cache).
+JOINT_CHUNK = 1 << 16
+
+
+def joint_counts(x: np.ndarray, g: np.ndarray, p: np.ndarray, ws: int, w: int, x0: int = 0, l0: int = 0, *,
+                 check: bool = False) -> np.ndarray | None:
+    """The counts of (x − x0, g − l0, p − l0) over ``ws × w × w`` cells, every value in range: the caller checks,
+    or ``check=True`` (no offsets) checks each chunk while it is in the cache and returns None when a value is out
+    of range (an unsigned maximum per column: a negative value reads as a huge one).
+
+    The key of a row, ((x·w + g)·w + p) less the offsets, is built :data:`JOINT_CHUNK` rows at a time in one
+    buffer (no array of the batch's size is made for a small table); each chunk counted by one ``bincount``.
+
+    >>> joint_counts(np.array([0, 1, 1]), np.array([0, 1, 1]), np.array([1, 1, 0]), 2, 2).tolist()
+    [[[0, 1], [0, 0]], [[0, 0], [1, 1]]]
+    >>> joint_counts(np.array([0, 2]), np.array([0, 1]), np.array([1, 1]), 2, 2, check=True) is None
+    True
+    """
+    cells = ws * w * w
+    m = x.size
+    shift = (x0 * w + l0) * w + l0
+    out = np.zeros(cells, dtype=np.int64)
+    whole = cells > JOINT_CHUNK // 4  # a large table: one key array and one bincount
+    step = m if whole else JOINT_CHUNK
+    buf = np.empty(min(step, m), dtype=np.intp)
+    for a in range(0, m, step):
+        b = min(a + step, m)
+        k = buf[:b - a]
+        xs, gs, ps = x[a:b], g[a:b], p[a:b]
+        np.multiply(xs, w, out=k)
+        k += gs
+        k *= w
+        k += ps
+        if check and not (_below(xs, ws) and _below(gs, w) and _below(ps, w)):
+            return None
+        if shift:
+            k -= shift
+        out += np.bincount(k, minlength=cells)
+    return out.reshape(ws, w, w)
+
+
 class SliceCounter:
     """Slice counts of several column sets, fed the label codes of each batch (see the module docstring).
 
@@ -352,25 +403,29 @@ class SliceCounter:
             counts.add([codes[c] for c in s], g, p, k)
         self.n += int(g.size)
 
-    def update_fused(self, counter: Any, gold: Any, pred: Any, columns: Mapping[str, Any]) -> bool:
+    def update_fused(self, counter: Any, gold: Any, pred: Any, columns: Mapping[str, Any]
+                     ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray] | None:
         """Count a batch of small integer labels and one integer slice column in one bincount over
         (slice, gold, pred), adding the (gold, pred) sums to ``counter`` (a
         :class:`~clfeval.core.counting.Counter`, whose vocabulary receives the labels as Python integers, as its
-        own integer path gives them). False (nothing counted) when the batch is not of that kind."""
+        own integer path gives them). Returns the labels as :meth:`Counter.update_ints
+        <clfeval.core.counting.Counter.update_ints>` gives them (gold and pred as integer arrays, ``lo``, ``lut``);
+        None (nothing counted) when the batch is not of that kind."""
         if len(self.sets) != 1 or len(self.sets[0]) != 1 or counter.vocab.text or counter.dense is None:
-            return False
+            return None
         col = self.sets[0][0]
         if self.vocabs[col].binning is not None:
-            return False
+            return None
         ints = small_ints([gold, pred, columns[col]])
         if ints is None or ints[0].size == 0:
-            return False
+            return None
         g, p, x = ints
         m = g.size
-        key, lo, lo_s, ws, w = self._fused_key(col, g, p, x)
-        if key is None:
-            return False
-        cells = np.bincount(key, minlength=ws * w * w).reshape(ws, w, w)
+        got = self._fused_cells(col, g, p, x)
+        if got is None:
+            return None
+        cells, lo, lo_s = got
+        ws, w = cells.shape[0], cells.shape[1]
         gp = cells.sum(axis=0)
         used = np.flatnonzero((gp.sum(axis=0) > 0) | (gp.sum(axis=1) > 0))
         codes = np.asarray(counter.vocab.codes([lo + int(v) for v in used.tolist()]), dtype=np.int64)
@@ -384,20 +439,24 @@ class SliceCounter:
         self.vocabs[col].nonnull += m
         self.counts[0].add_block(slice_codes, codes, cells[np.ix_(present, used, used)], len(counter.vocab))
         self.n += m
-        return True
+        lut = np.full(w, -1, dtype=np.int64)
+        lut[used] = codes
+        return g, p, lo, lut
 
-    def _fused_key(self, col: str, g: np.ndarray, p: np.ndarray, x: np.ndarray) -> tuple[Any, int, int, int, int]:
-        """The (slice, gold, pred) cell of every row as one integer, and (label offset, slice offset, slices, labels).
+    def _fused_cells(self, col: str, g: np.ndarray, p: np.ndarray, x: np.ndarray
+                     ) -> tuple[np.ndarray, int, int] | None:
+        """The (slice, gold, pred) counts of a batch (int64 columns) as a dense (slices × labels × labels) array,
+        with the label offset and the slice offset (0, 0 when the values fit the sizes of an earlier batch);
+        None when the values span too many cells.
 
-        Non-negative values below the sizes of an earlier batch: one pass of ``ravel_multi_index`` (which checks
-        the bounds itself); else the ranges are measured and the key built from offsets."""
+        Values that fit the sizes of an earlier batch (checked chunk by chunk as they are counted) are counted
+        without measuring their ranges; else the ranges are measured and the counts built from offsets."""
         m = g.size
         dims = self._dims.get(col)
         if dims is not None:
-            try:
-                return np.ravel_multi_index((x, g, p), (dims[0], dims[1], dims[1])), 0, 0, dims[0], dims[1]
-            except ValueError:
-                pass  # a value outside the earlier sizes: measured below
+            known = joint_counts(x, g, p, dims[0], dims[1], check=True)
+            if known is not None:
+                return known, 0, 0
         lo = min(int(g.min()), int(p.min()))
         hi = max(int(g.max()), int(p.max()))
         lo_s, hi_s = int(x.min()), int(x.max())
@@ -406,18 +465,11 @@ class SliceCounter:
             ws, w = max(hi_s + 1, dims[0] if dims else 0), max(hi + 1, dims[1] if dims else 0)
             if ws * w * w <= limit:
                 self._dims[col] = (ws, w)
-                return np.ravel_multi_index((x, g, p), (ws, w, w)), 0, 0, ws, w
+                return _checked(joint_counts(x, g, p, ws, w)), 0, 0
         w, ws = hi - lo + 1, hi_s - lo_s + 1
         if ws * w * w > limit:
-            return None, 0, 0, 0, 0
-        key = x - lo_s if lo_s else x.copy()
-        key *= w
-        key += g
-        key *= w
-        key += p
-        if lo:
-            key -= lo * (w + 1)
-        return key, lo, lo_s, ws, w
+            return None
+        return _checked(joint_counts(x, g, p, ws, w, lo_s, lo)), lo, lo_s
 
     def _int_slices(self, col: str, values: np.ndarray) -> np.ndarray:
         """Slice codes of integer values of a one-column set, through a lookup array kept between batches."""

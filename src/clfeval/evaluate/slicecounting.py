@@ -4,7 +4,10 @@
 partitions of a Dask task) with one :class:`~clfeval.core.counting.Counter` — the same table the plain report
 counts — and one :class:`~clfeval.core.slicecount.SliceCounter` fed the label codes the counter gave each
 batch: the slice key is one more column of the count key, so the slices cost one more bincount, not another
-pass. The slices of every column set are checked to add up to the overall table.
+pass. Labels that are small integers (the common case of a large file) take a faster path: their codes are not
+made -- one ``bincount`` over (slice, gold, pred) counts the overall table and the slices of one integer ``by``
+column at once, and the slice search reads the labels themselves. The slices of every column set are checked to
+add up to the overall table.
 
 :func:`slice_binning` is the first pass that numeric ``by`` columns need for their bin edges (a sample of at
 most :data:`SAMPLE` values, the same rows whatever the batches: :func:`~clfeval.core.slicecount.sample_keys`).
@@ -19,7 +22,15 @@ import numpy as np
 
 from clfeval.core.counting import Counter
 from clfeval.core.labels import label_str
-from clfeval.core.slicecount import MAX_SLICES, SliceBinning, SliceCounter, SliceTables, bin_edges, sample_keys
+from clfeval.core.slicecount import (
+    MAX_SLICES,
+    SliceBinning,
+    SliceCounter,
+    SliceTables,
+    bin_edges,
+    sample_keys,
+    small_ints,
+)
 from clfeval.errors import DataError, LabelListError, UsageError
 
 __all__ = ["count_sliced", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "at_cut",
@@ -111,13 +122,15 @@ def slice_binning(batches: Iterable[Any], columns: Sequence[str], *, bins: int, 
 
 def read_ahead(batches: Iterable[Any]) -> Iterator[Any]:
     """The batches of ``batches``, the next one read in a thread while the caller counts the current one (pyarrow
-    reads without holding the GIL): at most two batches in memory. An error of the reader
+    reads without holding the GIL): at most two batches in memory -- the reader starts the next batch only once
+    the caller has taken the last (fewer fresh pages for the allocator to clear). An error of the reader
     is raised in the caller; a caller that stops early stops (and closes) the reader."""
     import queue
     import threading
 
     q: queue.Queue = queue.Queue(maxsize=1)
     stop = threading.Event()
+    taken = threading.Semaphore(0)
 
     def put(item: tuple[str, Any]) -> bool:
         while not stop.is_set():
@@ -134,6 +147,9 @@ def read_ahead(batches: Iterable[Any]) -> Iterator[Any]:
             for b in it:
                 if not put(("batch", b)):
                     break
+                while not taken.acquire(timeout=0.05):  # the next batch once the caller has taken this one
+                    if stop.is_set():
+                        return
             else:
                 put(("done", None))
         except BaseException as exc:  # noqa: BLE001  (handed to the caller, raised there)
@@ -149,6 +165,7 @@ def read_ahead(batches: Iterable[Any]) -> Iterator[Any]:
         while True:
             kind, value = q.get()
             if kind == "batch":
+                taken.release()
                 yield value
             elif kind == "error":
                 raise value
@@ -270,13 +287,33 @@ def _in_part(exc: DataError, batch: Any) -> DataError:
     return DataError(f"file {part.source.name!r}, rows {part.start + 1} to {part.start + batch.n}: {exc}")
 
 
-def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: Any) -> bool:
+def _fused(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: Any
+           ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray] | None:
     """The one-bincount path of small integer labels and one integer slice column (see
-    :meth:`SliceCounter.update_fused`)."""
+    :meth:`SliceCounter.update_fused`): the labels as integers and their codes (``lo``, ``lut``), or None when
+    nothing was counted."""
     try:
         return slicer.update_fused(counter, gold, pred, {c: _column(batch, c) for c in slicer.columns})
     except ValueError:  # the labels outgrew a dense table: nothing was counted, the general path counts the batch
-        return False
+        return None
+
+
+def _small_labels(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, batch: Any, search: bool
+                  ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray] | None:
+    """A batch of small integer labels counted (the overall table, and the slices of one integer column by
+    :func:`_fused`; the slice search's counts are left to the caller): its gold and pred labels as integers,
+    the smallest ``lo`` and the code of each value ``lo + i`` (``lut``); None when nothing was counted (the
+    general path counts the batch). Without a ``by`` set only the slice search needs the labels."""
+    if slicer.sets:
+        return _fused(slicer, counter, gold, pred, batch)
+    if not search:
+        return None
+    ints = small_ints([gold, pred])  # the Arrow buffers as they are (no conversion through pandas)
+    got = counter.count_ints(ints) if ints is not None else None
+    if got is None:
+        return None
+    (g, p), lo, lut = got
+    return g, p, lo, lut
 
 
 def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, order: Sequence[Any] | None = None,
@@ -310,8 +347,15 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
                 ranks.add(slicer, gold, b)
             except DataError as exc:
                 raise _in_part(exc, b) from None
-        if lattice is None and not text and _fused(slicer, counter, gold, pred, b):
-            continue
+        if not text:  # small integer labels: counted without making their codes
+            try:
+                raw = _small_labels(slicer, counter, gold, pred, b, lattice is not None)
+                if raw is not None:
+                    if lattice is not None:
+                        lattice.update_ints({c: _column(b, c) for c in lattice.columns}, *raw, counter.vocab.values)
+                    continue
+            except DataError as exc:
+                raise _in_part(exc, b) from None
         try:
             g, p = counter.update([gold, pred], text=text, codes=True)
             if counter.vocab.text and not was_text and old:

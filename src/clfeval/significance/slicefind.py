@@ -240,15 +240,11 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
     for t in props:
         if (int(t.items.sum()), float(t.trials.sum()), float(t.successes.sum())) != (items_all, n_all, s_all):
             raise AssertionError(f"the slice counts of {', '.join(t.columns)} do not add up to the overall counts")
-    rows: list[dict[str, Any]] = []
-    for t in props:
-        cs = tuple(t.columns)
-        for j, key in enumerate(t.keys):
-            vals = [_plain(v) for v in key]
-            rows.append({"columns": list(cs), "values": vals, "slice": _name(cs, vals), "items": int(t.items[j]),
-                         "successes": int(t.successes[j]), "trials": int(t.trials[j]), "_key": (cs, tuple(key))})
-    s = np.array([r["successes"] for r in rows], dtype=np.float64)
-    n = np.array([r["trials"] for r in rows], dtype=np.float64)
+    # every slice's numbers as arrays; a slice's row (a dict) made only when it is shown: found, dropped, parent
+    where = [(t, j) for t in props for j in range(len(t.keys))]
+    s = np.concatenate([np.asarray(t.successes, dtype=np.float64) for t in props]) if props else np.empty(0)
+    n = np.concatenate([np.asarray(t.trials, dtype=np.float64) for t in props]) if props else np.empty(0)
+    items = np.concatenate([np.asarray(t.items, dtype=np.int64) for t in props]) if props else np.empty(0, np.int64)
     p, how = _two_proportion_p(s, n, s_all - s, n_all - n)
     adj = np.asarray(benjamini_yekutieli(p.tolist()), dtype=np.float64) if len(p) else p
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -256,21 +252,31 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
         rest = np.where(n_all - n > 0, (s_all - s) / np.where(n_all - n > 0, n_all - n, 1), math.nan)
     h = _cohen_h(rest, v) if higher else _cohen_h(v, rest)
     ci = wilson(s, n, 0.95)
-    for j, r in enumerate(rows):
-        r.update(value=_f(v[j]), rest_value=_f(rest[j]), gap=_f(v[j] - rest[j]), effect_h=_f(h[j]),
-                 p_value=_f(p[j]), p_adjusted=_f(adj[j]), test=how[j],
-                 interval=None if not np.all(np.isfinite(ci[j])) else [float(ci[j][0]), float(ci[j][1])])
+    made: dict[int, dict[str, Any]] = {}
+
+    def row(j: int) -> dict[str, Any]:
+        r = made.get(j)
+        if r is None:
+            t, i = where[j]
+            cs, key = tuple(t.columns), t.keys[i]
+            vals = [_plain(x) for x in key]
+            r = made[j] = {"columns": list(cs), "values": vals, "slice": _name(cs, vals), "items": int(t.items[i]),
+                           "successes": int(t.successes[i]), "trials": int(t.trials[i]), "_key": (cs, tuple(key)),
+                           "value": _f(v[j]), "rest_value": _f(rest[j]), "gap": _f(v[j] - rest[j]),
+                           "effect_h": _f(h[j]), "p_value": _f(p[j]), "p_adjusted": _f(adj[j]), "test": how[j],
+                           "interval": None if not np.all(np.isfinite(ci[j])) else [float(ci[j][0]), float(ci[j][1])]}
+        return r
+
     worse = np.isfinite(h) & (h > 0)
-    hit = [j for j in range(len(rows)) if np.isfinite(adj[j]) and adj[j] <= alpha and worse[j]
-           and rows[j]["items"] >= min_slice]
-    found, dropped = _parent_rule(rows, hit, alpha, higher)
+    hit = np.flatnonzero(np.isfinite(adj) & (adj <= alpha) & worse & (items >= min_slice)).tolist()
+    found, dropped = _parent_rule(row, where, hit, alpha, higher)
     found.sort(key=lambda r: (-r["effect_h"], r["gap"] if higher else -r["gap"], r["slice"]))
     testable = int(np.isfinite(p).sum())
     n_notes = list(notes)
     if not found:
         n_notes.append(f"No slice is significantly worse than the rest after the Benjamini–Yekutieli adjustment over "
                        f"{testable:,} testable slices at alpha {alpha:g}.")
-    small = sum(1 for r in rows if r["items"] < min_slice)
+    small = int((items < min_slice).sum())
     if small:
         n_notes.append(f"{small:,} slice{'s' if small != 1 else ''} below {min_slice} items "
                        f"{'were' if small != 1 else 'was'} tested and counted in the adjustment, but never called "
@@ -284,21 +290,24 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
     for t in props:
         for c, b in (t.binning or {}).items():
             bins[c] = [float(e) for e in (b["edges"] if isinstance(b, dict) else getattr(b, "edges", b))]
-    return FoundSlices(metric, higher, overall_d, cols, max_depth, len(rows), testable, found, dropped, alpha,
+    return FoundSlices(metric, higher, overall_d, cols, max_depth, len(where), testable, found, dropped, alpha,
                        min_slice, dict(METHOD), n_notes, sig, bins)
 
 
-def _parent_rule(rows: list[dict[str, Any]], hit: list[int], alpha: float, higher: bool
-                 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The significant slices kept (found) and dropped (a parent explains them): see the module docstring, 6."""
+def _parent_rule(row: Callable[[int], dict[str, Any]], where: Sequence[tuple[Any, int]], hit: list[int],
+                 alpha: float, higher: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The significant slices kept (found) and dropped (a parent explains them): see the module docstring, 6.
+    ``row(j)``: the row of slice j; ``where``: the (column set's counts, index) of every slice."""
     from clfeval.significance.classic import benjamini_yekutieli
 
-    by_key = {r["_key"]: j for j, r in enumerate(rows)}
     pairs: list[tuple[int, int]] = []   # (child row, parent row): every parent of every significant cross
-    for j in hit:
-        cs, key = rows[j]["_key"]
-        if len(cs) > 1:
-            pairs.extend((j, by_key[(cs[:d] + cs[d + 1:], key[:d] + key[d + 1:])]) for d in range(len(cs)))
+    if any(len(row(j)["_key"][0]) > 1 for j in hit):
+        by_key = {(tuple(t.columns), tuple(t.keys[i])): j for j, (t, i) in enumerate(where)}
+        for j in hit:
+            cs, key = row(j)["_key"]
+            if len(cs) > 1:
+                pairs.extend((j, by_key[(cs[:d] + cs[d + 1:], key[:d] + key[d + 1:])]) for d in range(len(cs)))
+    rows = {j: row(j) for pair in pairs for j in pair}
     s1 = np.array([rows[c]["successes"] for c, _ in pairs], dtype=np.float64)
     n1 = np.array([rows[c]["trials"] for c, _ in pairs], dtype=np.float64)
     s2 = np.array([rows[q]["successes"] for _, q in pairs], dtype=np.float64) - s1
@@ -315,7 +324,7 @@ def _parent_rule(rows: list[dict[str, Any]], hit: list[int], alpha: float, highe
                                          "kept": bool(worse and np.isfinite(adj[i]) and adj[i] <= alpha)})
     found, dropped = [], []
     for j in hit:
-        out = {k: x for k, x in rows[j].items() if k != "_key"}
+        out = {k: x for k, x in row(j).items() if k != "_key"}
         mine = checks.get(j, [])
         if mine:
             out["vs_parents"] = mine

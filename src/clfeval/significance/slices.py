@@ -157,31 +157,46 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
     adjusted = {m: (T.holm(p), T.benjamini_yekutieli(p)) for m, p in pvals.items()}
     gold_rows = counts.sum(axis=2)
     shares = {m: _successes(m, labels, counts) for m in tested if T.is_proportion(m)}  # every slice at once
+    # every per-slice number made a Python one at once (as float() and int() make them), not slice by slice
+    total = max(int(sizes.sum()), 1)
+    n_l, share_l = sizes.tolist(), (sizes / total).tolist()
+    classes_l = (gold_rows > 0).sum(axis=1).tolist()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        majority_l = np.where(sizes > 0, gold_rows.max(axis=1, initial=0) / np.where(sizes > 0, sizes, 1),
+                              math.nan).tolist()
+    vals_l = {m: vals[m].tolist() for m in shown}
+    gap_over_l = {m: (vals[m] - over[m]).tolist() for m in tested}
+    gap_rest_l = {m: (vals[m] - rest_vals[m]).tolist() for m in tested}
+    undefined_l = {m: undefined[m].tolist() for m in shown}
+    higher = {m: _higher(m) for m in tested}
+    tests_l = {m: (pvals[m].tolist(), np.asarray(adjusted[m][0], dtype=np.float64).tolist(),
+                   np.asarray(adjusted[m][1], dtype=np.float64).tolist()) for m in tested}
+    shares_l = {m: tuple(np.asarray(x).astype(np.int64).tolist() for x in shares[m]) for m in shares}
     rows = []
     for i, name in enumerate(names):
-        classes = int((gold_rows[i] > 0).sum())
         row: dict[str, Any] = {
             "slice": name, "key": {c: label_str(v) for c, v in zip(tables.columns, tables.keys[i], strict=False)},
-            "n": int(sizes[i]), "share": float(sizes[i] / max(int(sizes.sum()), 1)),
-            "small": bool(sizes[i] < min_slice), "gold_classes": classes,
-            "metrics": {m: float(vals[m][i]) for m in shown},
-            "gap_to_overall": {m: float(vals[m][i] - over[m]) for m in tested},
-            "gap_to_rest": {m: float(vals[m][i] - rest_vals[m][i]) for m in tested},
-            "undefined": [m for m in shown if undefined[m][i]],
-            "baselines": {"majority_accuracy": float(gold_rows[i].max() / sizes[i]) if sizes[i] else math.nan},
+            "n": n_l[i], "share": share_l[i],
+            "small": bool(n_l[i] < min_slice), "gold_classes": classes_l[i],
+            "metrics": {m: vals_l[m][i] for m in shown},
+            "gap_to_overall": {m: gap_over_l[m][i] for m in tested},
+            "gap_to_rest": {m: gap_rest_l[m][i] for m in tested},
+            "undefined": [m for m in shown if undefined_l[m][i]],
+            "baselines": {"majority_accuracy": majority_l[i]},
             "tests": {}}
         for m in tested:
-            p, (h, b) = pvals[m][i], adjusted[m]
-            if not np.isnan(p):
-                hb = _higher(m)
+            ps, hs, bs = tests_l[m]
+            p = ps[i]
+            if not math.isnan(p):
+                hb = higher[m]
                 gap = row["gap_to_rest"][m]
                 worse = None if hb is None or gap == 0 else (gap < 0) == bool(hb)
-                row["tests"][m] = {"p": float(p), "p_holm": float(h[i]), "p_by": float(b[i]),
-                                   "flagged": bool(h[i] <= alpha), "flagged_by": bool(b[i] <= alpha),
+                row["tests"][m] = {"p": p, "p_holm": hs[i], "p_by": bs[i],
+                                   "flagged": hs[i] <= alpha, "flagged_by": bs[i] <= alpha,
                                    "direction": None if worse is None else ("worse" if worse else "better")}
         if ci is not None:
             row["ci"] = {m: _bootstrap(fns[m], counts[i], ci, ci_samples, rng) for m in tested}
-        row["counts"] = {m: [int(shares[m][0][i]), int(shares[m][1][i])] for m in shares}
+        row["counts"] = {m: [shares_l[m][0][i], shares_l[m][1][i]] for m in shares}
         rows.append(row)
     worst = {}
     for m in tested:
