@@ -7,12 +7,12 @@ and ``--boot`` bootstrap replicates per interval (default 1,000):
   positives N(d′, 1), d′ = √2·Φ⁻¹(AUC)) for (positives, negatives) ∈
   {(20, 20), (50, 50), (200, 200), (20, 200)} and AUC ∈ {0.6, 0.75, 0.9,
   0.97}; intervals DeLong, logit DeLong, Hanley–McNeil, stratified bootstrap
-  percentile and BCa (:mod:`clfeval.significance.aucintervals`, the functions
+  percentile and BCa (:mod:`clfeval.significance._aucintervals`, the functions
   ``report --ci`` uses, called on all simulated rankings of a chunk at once).
 * ``counts`` — ``report --ci`` of accuracy, precision, recall and F1 of the
   positive (smallest) class and macro-F1: multinomial draws of n ∈ {40, 100,
   400} items from a fixed 3-class confusion matrix; percentile, BCa and, for
-  the binomial proportions, Wilson (:mod:`clfeval.evaluate.intervals`).
+  the binomial proportions, Wilson (:mod:`clfeval.evaluate._intervals`).
 * ``compare`` — the interval of δ (``compare``'s one-sided basic bound that
   matches the test, the two-sided percentile and BCa intervals) for two systems
   drawn from fixed confusion matrices (conditionally independent given the gold
@@ -53,10 +53,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
-from clfeval.core import resample as rs  # noqa: E402
-from clfeval.core.scoring import scalar_metric  # noqa: E402
-from clfeval.evaluate.intervals import wilson  # noqa: E402
-from clfeval.significance import aucintervals as ai  # noqa: E402
+from clfeval.core import _resample as rs  # noqa: E402
+from clfeval.core._scoring import scalar_metric  # noqa: E402
+from clfeval.evaluate._intervals import wilson  # noqa: E402
+from clfeval.significance import _aucintervals as ai  # noqa: E402
 
 LEVEL = 0.95
 ALPHA = 0.05

@@ -73,7 +73,7 @@ def batches(directory: str, columns: list[str]):
 def job_external(directory: str, memory: str) -> dict:
     import numpy as np
 
-    from clfeval.scores.external import RankingStore
+    from clfeval.scores._external import RankingStore
 
     t0 = time.perf_counter()
     with RankingStore(str(POSITIVE), memory=memory) as st:
@@ -88,7 +88,7 @@ def job_external(directory: str, memory: str) -> dict:
 def job_memory(directory: str) -> dict:
     import pyarrow.dataset as ds
 
-    from clfeval.scores.curves import Ranking
+    from clfeval.scores._curves import Ranking
 
     t0 = time.perf_counter()
     t = ds.dataset(directory, format="parquet").to_table(columns=["gold", "score"])
@@ -104,7 +104,7 @@ def job_memory(directory: str) -> dict:
 
 
 def job_binned(directory: str, bins: str) -> dict:
-    from clfeval.scores.binned import RowSample, ScoreHistogram, quantile_binning
+    from clfeval.scores._binned import RowSample, ScoreHistogram, quantile_binning
 
     t0 = time.perf_counter()
     sample, row = RowSample(), 0
@@ -121,8 +121,8 @@ def job_binned(directory: str, bins: str) -> dict:
 
 
 def job_local_counts(directory: str) -> dict:
-    from clfeval.core.tables import ConfusionAccumulator
-    from clfeval.evaluate.reports import report_from_table
+    from clfeval.core._tables import ConfusionAccumulator
+    from clfeval.evaluate._reports import report_from_table
 
     t0 = time.perf_counter()
     acc = ConfusionAccumulator()

@@ -1,4 +1,4 @@
-"""Speed of `clfeval.protocols.api.cross_validate` against scikit-learn's `cross_validate` (issues 5 and 10).
+"""Speed of `clfeval.protocols._api.cross_validate` against scikit-learn's `cross_validate` (issues 5 and 10).
 
 10-fold stratified cross-validation of multinomial Naive Bayes (add-one) on
 8,000 short synthetic documents (20–40 tokens, 5 classes, 2,000-word
@@ -37,8 +37,8 @@ import numpy as np
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
 sys.path.insert(0, SRC)
 
-from clfeval.protocols.api import Protocol, cross_validate, split  # noqa: E402
-from clfeval.text.models import make_model  # noqa: E402
+from clfeval.protocols._api import Protocol, cross_validate, split  # noqa: E402
+from clfeval.text._models import make_model  # noqa: E402
 
 
 def documents(n: int, seed: int = 0) -> tuple[list[str], list[str]]:

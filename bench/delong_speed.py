@@ -4,7 +4,7 @@ One run, on the same data: n = 1e7 items, 30 % positive, two correlated float64
 score columns without ties (and, with ``--ties``, scores rounded to 3 decimals):
 
 * the baseline: one ``np.argsort`` of 1e7 float64;
-* ``clfeval.significance.delong.delong_test(gold, a, b, positive=True)`` end to end (gold
+* ``clfeval.significance._delong.delong_test(gold, a, b, positive=True)`` end to end (gold
   mask, finite checks of both columns, both systems' placement values, the
   2×2 covariance, z, p, intervals);
 * its stages: one system's sort order (``midranks.sort_order``, the packed-key
@@ -30,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
-from clfeval.significance import delong, midranks  # noqa: E402
+from clfeval.significance import _delong as delong, _midranks as midranks  # noqa: E402
 
 
 def timed(fn):

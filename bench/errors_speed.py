@@ -66,7 +66,7 @@ def sklearn_job(directory: str, processing: str) -> dict:
     import pyarrow.dataset as ds
     from sklearn.feature_extraction.text import CountVectorizer
 
-    from clfeval.text.termcounts import analyzer_of
+    from clfeval.text._termcounts import analyzer_of
 
     texts = ds.dataset(directory).to_table(columns=["text"]).column("text").to_pylist()
     a = analyzer_of(processing or None)

@@ -8,7 +8,7 @@
 2. Many classes (issue 19): ``clfeval report`` of ``--many-items`` (default 50,000) predicted labels over
    ``--many-classes`` (default 10,000) classes, as JSON and as HTML (fresh processes, best of ``--repeats``).
    Targets: the page ≤ 2 MB and its time ≤ 5× the JSON time (tables show 30 classes, figures 20: the rule of
-   ``clfeval.core.manyclasses``).
+   ``clfeval.core._manyclasses``).
 0. The notebook card (issue 23): ``_repr_html_()`` of a 10-class report of 1,000 items against its full page
    ``to_html()``, in one process (each rendered once to import what it needs, then ``--card-repeats`` times in
    turn, the median of each). Targets: the card ≤ 20 KB and its time ≤ 0.2× the page's.
@@ -73,7 +73,7 @@ def clfeval(*args: str) -> float:
 _RENDER = """
 import sys, time
 from clfeval.cli._scorefile import read_scored
-from clfeval.evaluate.reports import report
+from clfeval.evaluate._reports import report
 from clfeval.render import render
 sf = read_scored(sys.argv[1], gold="gold", score=None, prefix="score:", pred="pred")
 rep = report(sf.gold, sf.pred, scores=sf.scores)

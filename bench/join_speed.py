@@ -6,7 +6,7 @@ fresh child process (its own peak RSS):
 
 * ``duckdb``: DuckDB reads both directories, joins them by id and counts the (gold, A, B) cells — nothing
   checked (``memory_limit`` = ``--memory``, its temporary files in a directory of its own);
-* ``local``: clfeval's Local engine: :func:`clfeval.io.join.aligned` over the two inputs (every file's checks,
+* ``local``: clfeval's Local engine: :func:`clfeval.io._join.aligned` over the two inputs (every file's checks,
   duplicate and missing ids and gold labels checked as ``compare`` checks them, within ``--memory``) into the
   joint counter that ``compare`` tests on;
 * ``read``: pyarrow only reads the three columns of both directories (the floor of any reader).
@@ -38,7 +38,7 @@ sys.path.insert(0, HERE)
 def job_duckdb(a: str, b: str, memory: str) -> dict:
     import duckdb
 
-    from clfeval.scores.external import parse_memory
+    from clfeval.scores._external import parse_memory
 
     tmp = tempfile.mkdtemp(prefix="join-speed-duckdb-")
     try:
@@ -55,10 +55,10 @@ def job_duckdb(a: str, b: str, memory: str) -> dict:
 
 
 def job_local(a: str, b: str, memory: str) -> dict:
-    from clfeval.core.counting import JointCounter
-    from clfeval.io.join import Matching, aligned
-    from clfeval.io.predictions import iter_predictions
-    from clfeval.scores.external import parse_memory
+    from clfeval.core._counting import JointCounter
+    from clfeval.io._join import Matching, aligned
+    from clfeval.io._predictions import iter_predictions
+    from clfeval.scores._external import parse_memory
 
     t0 = time.perf_counter()
     matching = Matching()

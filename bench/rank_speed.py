@@ -1,11 +1,11 @@
 """clfeval rank against its baselines, every ratio measured in one run (issue 28).
 
-1. Frequentist, 50 systems × 200 data sets: ``clfeval.significance.multirank.rank_scores`` with ``bayes=False``
+1. Frequentist, 50 systems × 200 data sets: ``clfeval.significance._multirank.rank_scores`` with ``bayes=False``
    (average ranks, Friedman + Iman–Davenport, Nemenyi with every pair's p, Holm-adjusted Wilcoxon of all
    1,225 pairs with their effect sizes, the groups) against a plain baseline: ``scipy.stats.friedmanchisquare``
    plus ``scipy.stats.wilcoxon(zero_method="pratt", method="auto")`` called once per pair. Target: ≤ 2×.
 2. Bayesian, 10 pairs × 200 data sets at 50,000 posterior samples: the Bayesian signed-rank test of
-   ``clfeval.significance.bayesrank`` against ``baycomp.SignedRankTest`` (the test extra) on the same pairs and
+   ``clfeval.significance._bayesrank`` against ``baycomp.SignedRankTest`` (the test extra) on the same pairs and
    samples. Target: ≤ 1×. The probabilities of both are printed side by side (they agree within Monte-Carlo error).
 
 Each timing is the best of ``--repeat`` runs (the machine is shared: ratios within one run are what count).
@@ -47,8 +47,8 @@ def main() -> None:
     import numpy as np
     from scipy.stats import friedmanchisquare, wilcoxon
 
-    from clfeval.significance.bayesrank import signed_rank
-    from clfeval.significance.multirank import rank_scores
+    from clfeval.significance._bayesrank import signed_rank
+    from clfeval.significance._multirank import rank_scores
 
     rng = np.random.default_rng(28)
     k, n = a.systems, a.datasets

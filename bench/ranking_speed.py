@@ -3,7 +3,7 @@
 One run, on the same data (1e7 scores, 10 % positives, float64 scores), twice: once as is and once
 in a child process with numpy's SIMD sort turned off (``NPY_DISABLE_CPU_FEATURES``, set for the child
 only; it stands for a CPU whose sort is scalar). Each run prints numpy's CPU features, the sorting
-strategy clfeval chose (:mod:`clfeval.scores.sorting`), and:
+strategy clfeval chose (:mod:`clfeval.scores._sorting`), and:
 
 * the floor: ``np.sort`` of the scores — no exact ROC-AUC is possible without ordering them;
 * ``clfeval.ranking(gold, scores, positive=True)``, reading ``.roc_auc`` and ``.average_precision``;
@@ -31,9 +31,9 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 import clfeval  # noqa: E402
-from clfeval.scores import sorting  # noqa: E402
-from clfeval.scores.columns import as_scores  # noqa: E402
-from clfeval.scores.curves import binary_gold  # noqa: E402
+from clfeval.scores import _sorting as sorting  # noqa: E402
+from clfeval.scores._columns import as_scores  # noqa: E402
+from clfeval.scores._curves import binary_gold  # noqa: E402
 
 # numpy's sort dispatch targets: the x86 levels of numpy >= 2.4 and the AVX groups of older numpy
 SCALAR_ENV = "X86_V4 X86_V3 AVX512_ICL AVX512_SPR AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX2"

@@ -28,7 +28,7 @@ import pyarrow as pa  # noqa: E402
 import pyarrow.csv as pacsv  # noqa: E402
 import pyarrow.json as pajson  # noqa: E402
 
-from clfeval.io.predictions import read_predictions  # noqa: E402
+from clfeval.io._predictions import read_predictions  # noqa: E402
 
 
 def best_of(fn, repeat):

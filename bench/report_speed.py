@@ -29,7 +29,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 import clfeval  # noqa: E402
-from clfeval.io.predictions import read_predictions  # noqa: E402
+from clfeval.io._predictions import read_predictions  # noqa: E402
 
 
 def best_of(fn, repeat):

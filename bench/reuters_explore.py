@@ -32,7 +32,7 @@ from sklearn.naive_bayes import MultinomialNB
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from clfeval.text.datasets import (  # noqa: E402
+from clfeval.text._datasets import (  # noqa: E402
     PUBLISHED_MODAPTE_EXCLUDED,
     Story,
     label_matrix,

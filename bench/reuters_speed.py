@@ -1,7 +1,7 @@
 """Speed of the Reuters study's single-label part under both text presets (issue 20).
 
 One run, the corpus read once: the single-label 8-class part
-(:func:`clfeval.studies.reuters_multiclass.multiclass_part`: assembling the
+(:func:`clfeval.studies._reuters_multiclass.multiclass_part`: assembling the
 5,501 + 2,190 texts, tokenizing them with a fresh tokenizer — so every word type
 is stemmed once, then looked up — fitting the vocabulary and one multinomial NB,
 predicting, the report) under
@@ -29,8 +29,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
-from clfeval.studies.reuters_multiclass import TokenMemo, multiclass_part  # noqa: E402
-from clfeval.text.datasets import (  # noqa: E402
+from clfeval.studies._reuters_multiclass import TokenMemo, multiclass_part  # noqa: E402
+from clfeval.text._datasets import (  # noqa: E402
     PUBLISHED_MODAPTE_EXCLUDED,
     label_matrix,
     largest_categories,
@@ -38,7 +38,7 @@ from clfeval.text.datasets import (  # noqa: E402
     read_reuters,
     single_label_subset,
 )
-from clfeval.text.processing import PRESETS  # noqa: E402
+from clfeval.text._processing import PRESETS  # noqa: E402
 
 
 def main() -> None:

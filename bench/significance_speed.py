@@ -32,7 +32,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 import clfeval  # noqa: E402
-from clfeval.core.scoring import scalar_metric  # noqa: E402
+from clfeval.core._scoring import scalar_metric  # noqa: E402
 
 
 def best_of(fn, repeat):
@@ -96,7 +96,7 @@ def main() -> None:
                                                                       args.batch), 1)
         t_idx_full = t_idx * b / args.index_samples
         ratio = t_idx_full / t_fast
-        fast_deltas = clfeval.significance.paired.bootstrap_distribution(gold, a, bb, metric=name, samples=b, seed=0)
+        fast_deltas = clfeval.significance._paired.bootstrap_distribution(gold, a, bb, metric=name, samples=b, seed=0)
         print(f"\n{name}: δ = {res.delta:+.5f}, p = {res.p_value:.4f}, 95% CI of δ {res.ci['delta'][0]:+.5f} .. "
               f"{res.ci['delta'][1]:+.5f}")
         print(f"  sd of δ replicates: clfeval {fast_deltas.std():.6f} (b = {b:,}), "

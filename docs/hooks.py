@@ -18,7 +18,7 @@ def _exit_codes() -> str:
 
 
 def _capabilities() -> str:
-    from clfeval.engines.capabilities import markdown
+    from clfeval.engines._capabilities import markdown
 
     return markdown()
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from clfeval.text.datasets import Story
+    from clfeval.text._datasets import Story
 
 _ARCHIVE = "reuters21578.tar.gz"
 
@@ -41,7 +41,7 @@ def reuters_archive() -> Path:
 @pytest.fixture(scope="session")
 def reuters_stories(reuters_archive: Path) -> list[Story]:
     """All 21,578 stories, parsed once per test session."""
-    from clfeval.text.datasets import read_reuters
+    from clfeval.text._datasets import read_reuters
 
     return read_reuters(reuters_archive)
 
@@ -49,7 +49,7 @@ def reuters_stories(reuters_archive: Path) -> list[Story]:
 @pytest.fixture(scope="session")
 def study(reuters_archive: Path):  # noqa: ANN201 (ReutersStudy)
     """The Reuters-21578 study, run once per test session (its tests and the HTML report's share it)."""
-    from clfeval.studies.reuters import reuters_study
+    from clfeval.studies._reuters import reuters_study
 
     return reuters_study(reuters_archive, seed=0)
 

@@ -15,31 +15,31 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from clfeval._version import __version__ as __version__
-from clfeval.core.display import set_loader as _set_loader
+from clfeval.core._display import set_loader as _set_loader
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
     "clfeval.errors": ("ClfevalError", "DataError", "UsageError"),
     # the front door: six operations, any input (arrays, a table with column names, a PATH), engine= a parameter
-    "clfeval.engines.spec": ("Local", "Dask"),
-    "clfeval.engines.reporting": ("report",),
-    "clfeval.engines.comparing": ("compare",),
-    "clfeval.significance.compared": ("Compared",),
-    "clfeval.engines.scoreops": ("threshold", "calibration", "ranking"),
-    "clfeval.engines.errorops": ("error_analysis",),
-    "clfeval.evaluate.erroranalysis": ("ErrorAnalysis",),
-    "clfeval.protocols.rankinput": ("rank",),
-    "clfeval.significance.multirank": ("RankResult",),
-    "clfeval.evaluate.reports": ("Report", "report_from_table"),
-    "clfeval.significance.paired": ("Comparison", "MultiComparison", "compare_many", "holm"),
-    "clfeval.significance.delong": ("delong_compare", "delong_ovr", "DeLongComparison", "DeLongOvR"),
-    "clfeval.significance.noninferiority": ("noninferiority", "NonInferiority"),
-    "clfeval.core.tables": ("ConfusionTable", "MultilabelTable", "JointTable", "ConfusionAccumulator",
+    "clfeval.engines._spec": ("Local", "Dask"),
+    "clfeval.engines._reporting": ("report",),
+    "clfeval.engines._comparing": ("compare",),
+    "clfeval.significance._compared": ("Compared",),
+    "clfeval.engines._scoreops": ("threshold", "calibration", "ranking"),
+    "clfeval.engines._errorops": ("error_analysis",),
+    "clfeval.evaluate._erroranalysis": ("ErrorAnalysis",),
+    "clfeval.protocols._rankinput": ("rank",),
+    "clfeval.significance._multirank": ("RankResult",),
+    "clfeval.evaluate._reports": ("Report", "report_from_table"),
+    "clfeval.significance._paired": ("Comparison", "MultiComparison", "compare_many", "holm"),
+    "clfeval.significance._delong": ("delong_compare", "delong_ovr", "DeLongComparison", "DeLongOvR"),
+    "clfeval.significance._noninferiority": ("noninferiority", "NonInferiority"),
+    "clfeval.core._tables": ("ConfusionTable", "MultilabelTable", "JointTable", "ConfusionAccumulator",
                             "MultilabelAccumulator", "confusion_table", "multilabel_table", "joint_table"),
-    "clfeval.scores.curves": ("Ranking", "RankingOvR", "ranking_ovr"),
-    "clfeval.scores.thresholds": ("ThresholdChoice", "LabelThresholds", "choose_threshold",
+    "clfeval.scores._curves": ("Ranking", "RankingOvR", "ranking_ovr"),
+    "clfeval.scores._thresholds": ("ThresholdChoice", "LabelThresholds", "choose_threshold",
                                   "choose_label_thresholds"),
-    "clfeval.scores.calibration": ("Calibration", "reliability"),
+    "clfeval.scores._calibration": ("Calibration", "reliability"),
 }
 
 #: The stage packages (and the exceptions module), reachable as attributes after ``import clfeval``.
@@ -53,7 +53,7 @@ __getattr__, __dir__ = _attach(__name__, _EXPORTS, SUBPACKAGES)
 _set_loader("clfeval.render")
 
 if TYPE_CHECKING:
-    from clfeval.core.tables import (
+    from clfeval.core._tables import (
         ConfusionAccumulator as ConfusionAccumulator,
         ConfusionTable as ConfusionTable,
         JointTable as JointTable,
@@ -63,33 +63,33 @@ if TYPE_CHECKING:
         joint_table as joint_table,
         multilabel_table as multilabel_table,
     )
-    from clfeval.engines.comparing import compare as compare
-    from clfeval.engines.errorops import error_analysis as error_analysis
-    from clfeval.engines.reporting import report as report
-    from clfeval.engines.scoreops import calibration as calibration, ranking as ranking, threshold as threshold
-    from clfeval.engines.spec import Dask as Dask, Local as Local
+    from clfeval.engines._comparing import compare as compare
+    from clfeval.engines._errorops import error_analysis as error_analysis
+    from clfeval.engines._reporting import report as report
+    from clfeval.engines._scoreops import calibration as calibration, ranking as ranking, threshold as threshold
+    from clfeval.engines._spec import Dask as Dask, Local as Local
     from clfeval.errors import ClfevalError as ClfevalError, DataError as DataError, UsageError as UsageError
-    from clfeval.evaluate.erroranalysis import ErrorAnalysis as ErrorAnalysis
-    from clfeval.evaluate.reports import Report as Report, report_from_table as report_from_table
-    from clfeval.protocols.rankinput import rank as rank
-    from clfeval.scores.calibration import Calibration as Calibration, reliability as reliability
-    from clfeval.scores.curves import Ranking as Ranking, RankingOvR as RankingOvR, ranking_ovr as ranking_ovr
-    from clfeval.scores.thresholds import (
+    from clfeval.evaluate._erroranalysis import ErrorAnalysis as ErrorAnalysis
+    from clfeval.evaluate._reports import Report as Report, report_from_table as report_from_table
+    from clfeval.protocols._rankinput import rank as rank
+    from clfeval.scores._calibration import Calibration as Calibration, reliability as reliability
+    from clfeval.scores._curves import Ranking as Ranking, RankingOvR as RankingOvR, ranking_ovr as ranking_ovr
+    from clfeval.scores._thresholds import (
         LabelThresholds as LabelThresholds,
         ThresholdChoice as ThresholdChoice,
         choose_label_thresholds as choose_label_thresholds,
         choose_threshold as choose_threshold,
     )
-    from clfeval.significance.compared import Compared as Compared
-    from clfeval.significance.delong import (
+    from clfeval.significance._compared import Compared as Compared
+    from clfeval.significance._delong import (
         DeLongComparison as DeLongComparison,
         DeLongOvR as DeLongOvR,
         delong_compare as delong_compare,
         delong_ovr as delong_ovr,
     )
-    from clfeval.significance.multirank import RankResult as RankResult
-    from clfeval.significance.noninferiority import NonInferiority as NonInferiority, noninferiority as noninferiority
-    from clfeval.significance.paired import (
+    from clfeval.significance._multirank import RankResult as RankResult
+    from clfeval.significance._noninferiority import NonInferiority as NonInferiority, noninferiority as noninferiority
+    from clfeval.significance._paired import (
         Comparison as Comparison,
         MultiComparison as MultiComparison,
         compare_many as compare_many,

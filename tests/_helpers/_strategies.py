@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from clfeval.core.labels import label_str
+from clfeval.core._labels import label_str
 
 ZERO_DIVISIONS = (0.0, 1.0, math.nan)
 LABEL_KINDS = ("str", "int_small", "int_lookup", "int_sparse", "int_negative")

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.render._significance import p_text
 from clfeval.render._util import num
-from clfeval.render.significance import p_text
 from tests._helpers.clihelp import run
 
 #: Labels that must show as typed, never run or interpreted (HTML, SVG, mathtext, legend conventions).
@@ -118,7 +118,7 @@ def _demo_numbers(d: dict[str, Any]) -> list[str]:
 
 def names() -> list[str]:
     """The pages :func:`build` writes, in order (known before any is built: tests are parametrized by them)."""
-    from clfeval.studies.demo import MODES
+    from clfeval.studies._demo import MODES
 
     return [*_FIXED, *(f"demo-{m}" for m in MODES)]
 
@@ -176,7 +176,7 @@ def build(root: Path) -> dict[str, CommandPage]:
          lambda d: [num(d["average_ranks"][s], 3) for s in d["order"]]
          + [p_text(d["friedman"]["iman_davenport_p_value"], None)], True),
     ]
-    from clfeval.studies.demo import MODES
+    from clfeval.studies._demo import MODES
 
     for mode in MODES:
         if mode == "report":

@@ -17,14 +17,14 @@ from pathlib import Path
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 TIMEOUT = 300  # only against a hang
 
-# The child patches clfeval.io.outputs.checkpoint: at the nth time the step is reached it acts:
+# The child patches clfeval.io._outputs.checkpoint: at the nth time the step is reached it acts:
 # a signal name (SIGTERM, SIGINT, SIGKILL) is sent to itself with os.kill; "append:PATH" appends to a file.
 CHILD = textwrap.dedent("""
     import os, signal, sys
     sys.path.insert(0, {src!r})
     step, action, nth = sys.argv[1], sys.argv[2], int(sys.argv[3])
     if step:
-        from clfeval.io import outputs
+        from clfeval.io import _outputs as outputs
         seen = []
         def checkpoint(name):
             if name != step:

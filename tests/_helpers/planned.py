@@ -3,7 +3,7 @@
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from clfeval.protocols.api import Protocol, run_protocol, split
+from clfeval.protocols._api import Protocol, run_protocol, split
 
 
 class Planned(BaseEstimator, ClassifierMixin):

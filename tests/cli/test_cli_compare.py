@@ -217,7 +217,7 @@ def test_demo_bootstrap_reproduces_worked_example_11():
 
 
 def test_score_files_compared_with_roc_auc(tmp_path):
-    """--metric roc_auc --score COL: scores read as numbers, aligned by id, ranked by clfeval.scores.curves."""
+    """--metric roc_auc --score COL: scores read as numbers, aligned by id, ranked by clfeval.scores._curves."""
     from sklearn.metrics import average_precision_score, roc_auc_score
 
     rng = np.random.default_rng(3)

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score, f1_score
 
-from clfeval.io.readers import read_frame
+from clfeval.io._readers import read_frame
 from tests._helpers.clihelp import run
 from tests._helpers.news import make_data
 

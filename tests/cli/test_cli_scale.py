@@ -208,7 +208,7 @@ def test_threshold_batches_equal_choose_threshold_bit_for_bit_when_spilled():
     heavy ties, logit scores (default cut 0), an all-positive test set, a given default and every objective,
     refusals included (an unreachable precision target says the same thing)."""
     from clfeval.errors import DataError
-    from clfeval.scores.thresholds import choose_threshold, choose_threshold_batches
+    from clfeval.scores._thresholds import choose_threshold, choose_threshold_batches
 
     rng = np.random.default_rng(5)
     spilled = 0
@@ -252,7 +252,7 @@ def dev_csv(tmp_path_factory):
 
 @pytest.mark.parametrize("obj", ["f1", "f2", "cost", "precision>=0.5", "recall>=0.9"])
 def test_threshold_command_streams_the_in_memory_numbers(data, dev_csv, obj):
-    from clfeval.scores.thresholds import choose_threshold
+    from clfeval.scores._thresholds import choose_threshold
 
     dev, dc = dev_csv
     c = data["cols"]

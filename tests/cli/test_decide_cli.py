@@ -12,9 +12,9 @@ from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 
 from clfeval import compare
-from clfeval.significance.classic import holm
-from clfeval.significance.delong import delong_auc, delong_ovr, delong_test
-from clfeval.significance.power import mcnemar_power
+from clfeval.significance._classic import holm
+from clfeval.significance._delong import delong_auc, delong_ovr, delong_test
+from clfeval.significance._power import mcnemar_power
 from tests._helpers.clihelp import run
 
 
@@ -158,7 +158,7 @@ def test_report_ci_has_delong_beside_the_bootstrap(pair):
 
 
 def test_ranking_ci_budget_leaves_the_bootstrap_out(monkeypatch):
-    from clfeval.significance import rankingci
+    from clfeval.significance import _rankingci as rankingci
 
     y, a, _ = scored(n=300)
     monkeypatch.setattr(rankingci, "CELL_BUDGET", 1000)
@@ -204,10 +204,10 @@ def test_power_refusals(pair):
 
 def test_roc_and_pr_figures_draw_the_band(pair):
     from clfeval import plots
-    from clfeval.evaluate.reports import report
+    from clfeval.evaluate._reports import report
     from clfeval.plots import _mpl
-    from clfeval.significance.curvebands import curve_bands
-    from clfeval.significance.rankingci import with_ranking_ci
+    from clfeval.significance._curvebands import curve_bands
+    from clfeval.significance._rankingci import with_ranking_ci
 
     y = np.where(pair["y"], "spam", "ham")
     rep = report(y, np.where(pair["a"] > 0.5, "spam", "ham"), scores=pair["a"], positive="spam")

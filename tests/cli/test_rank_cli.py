@@ -102,7 +102,7 @@ def test_missing_drop_and_control(tmp_path):
 
 
 def test_run_log(tmp_path):
-    from clfeval.protocols.runlog import RunLog
+    from clfeval.protocols._runlog import RunLog
 
     db = tmp_path / "runs.sqlite"
     log = RunLog(db)

@@ -1,4 +1,4 @@
-"""clfeval.core.arrowcompute calls pyarrow's kernels without importing pyarrow.compute: each function gives what
+"""clfeval.core._arrowcompute calls pyarrow's kernels without importing pyarrow.compute: each function gives what
 pyarrow.compute's gives (the reference), on plain, chunked, dictionary and null-holding inputs."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-import clfeval.core.arrowcompute as ac
+import clfeval.core._arrowcompute as ac
 
 TEXT = pa.array(["a", " ", None, "b", "", "a", "  c "])
 CHUNKED = pa.chunked_array([["x", None, "y"], [], ["", "x"]])
@@ -105,7 +105,7 @@ def test_other_names_are_pyarrow_computes():
 
 
 def test_importing_it_does_not_import_pyarrow_compute():
-    code = ("import sys\nimport numpy as np\nimport pyarrow as pa\nimport clfeval.core.arrowcompute as ac\n"
+    code = ("import sys\nimport numpy as np\nimport pyarrow as pa\nimport clfeval.core._arrowcompute as ac\n"
             "codes = ac.dictionary_encode(ac.cast(ac.int_array(np.array([1, 2, 1])), pa.string()))\n"
             "print(codes.indices.to_pylist(), 'pyarrow.compute' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 import clfeval
-from clfeval.core import catalog
-from clfeval.core.metrics import TableStats
-from clfeval.evaluate.intervals import ItemPatterns, replicate_leaves
-from clfeval.evaluate.reports import report_from_table
+from clfeval.core import _catalog as catalog
+from clfeval.core._metrics import TableStats
+from clfeval.evaluate._intervals import ItemPatterns, replicate_leaves
+from clfeval.evaluate._reports import report_from_table
 from tests._helpers.oracles import BETA, ORACLES
 
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning",
@@ -202,7 +202,7 @@ def runner_names(labels, multilabel):
 def test_fold_runner_values_equal_the_reports_of_the_fold_tables():
     from sklearn.neighbors import KNeighborsClassifier
 
-    from clfeval.protocols.api import cross_validate
+    from clfeval.protocols._api import cross_validate
 
     rng = np.random.default_rng(5)
     codes = rng.integers(0, 3, 90)
@@ -225,7 +225,7 @@ def test_fold_runner_values_equal_the_reports_of_the_fold_tables():
 def test_multilabel_fold_runner_values_equal_the_reports_of_the_fold_tables():
     from sklearn.neighbors import KNeighborsClassifier
 
-    from clfeval.protocols.api import cross_validate
+    from clfeval.protocols._api import cross_validate
 
     g, _, names, gs, _ = multilabel_case(6, n=90)
     X = g.astype(float) + np.random.default_rng(6).normal(0, 0.7, g.shape)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clfeval.core.decimate import REFERENCE_PX, TOLERANCE, simplify
+from clfeval.core._decimate import REFERENCE_PX, TOLERANCE, simplify
 
 
 def simplify_numpy(x, y, *, tolerance=TOLERANCE, xlim=(0.0, 1.0), ylim=(0.0, 1.0), px=REFERENCE_PX):

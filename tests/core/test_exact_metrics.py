@@ -17,8 +17,8 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 from sklearn.metrics import cohen_kappa_score, matthews_corrcoef
 
-from clfeval.core.tables import ConfusionTable
-from clfeval.evaluate.reports import report, report_from_table
+from clfeval.core._tables import ConfusionTable
+from clfeval.evaluate._reports import report, report_from_table
 
 LIMIT = 10**12
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from clfeval.core.exactsum import ExactSum, exact_mean, exact_sum, grouped_sums
+from clfeval.core._exactsum import ExactSum, exact_mean, exact_sum, grouped_sums
 
 finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
 

@@ -30,7 +30,7 @@ from clfeval import (
     report,
     report_from_table,
 )
-from clfeval.core.labels import label_str
+from clfeval.core._labels import label_str
 from tests._helpers._strategies import ZERO_DIVISIONS, multilabel_cases, same, single_label_cases
 
 SETTINGS = settings(max_examples=100, deadline=None,

@@ -10,10 +10,10 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from clfeval.core.latticecount import LatticeCounter, plan_blocks
-from clfeval.core.slicecount import SliceBinning
-from clfeval.evaluate.slicecounting import count_sliced
-from clfeval.significance.slicefind import lattice, slice_proportions
+from clfeval.core._latticecount import LatticeCounter, plan_blocks
+from clfeval.core._slicecount import SliceBinning
+from clfeval.evaluate._slicecounting import count_sliced
+from clfeval.significance._slicefind import lattice, slice_proportions
 
 METRICS = ["recall:b", "precision:b", "specificity:b", "fpr:b", "fnr:b", "npv:b", "accuracy:b", "error_rate:b",
            "accuracy", "error_rate"]
@@ -112,8 +112,8 @@ def test_a_block_covers_each_set_once_and_the_blocks_stay_small():
 def test_streamed_and_dask_equal_straightforward(tmp_path, dask_client):
     """The engines' own counting: Parquet row groups as the streamed batches, and the Dask tasks (each counts its
     partitions, the results added in a tree), against the per-set tables counted in the same call."""
-    from clfeval.dask.slices import sliced_tables
-    from clfeval.engines import data as inputs
+    from clfeval.dask._slices import sliced_tables
+    from clfeval.engines import _data as inputs
 
     t = random_table(np.random.default_rng(9), 4_000).drop_columns(["num"])
     d = tmp_path / "parts"
@@ -145,7 +145,7 @@ def test_a_class_first_seen_in_a_later_batch():
 
 def test_batches_longer_than_a_chunk():
     """Block keys are built CHUNK rows at a time: a batch of several chunks (and a ragged last one)."""
-    from clfeval.core.latticecount import CHUNK
+    from clfeval.core._latticecount import CHUNK
 
     t = random_table(np.random.default_rng(12), 2 * CHUNK + 1234)
     sets = lattice(COLUMNS, 2)
@@ -155,7 +155,7 @@ def test_batches_longer_than_a_chunk():
 def test_smaller_blocks_when_the_blocks_would_hold_too_many_cells(monkeypatch):
     """Past TOTAL_CELLS in all the plan is redone with blocks of an eighth of the cells (down to each set alone);
     the counts do not change."""
-    import clfeval.core.latticecount as lc
+    import clfeval.core._latticecount as lc
 
     monkeypatch.setattr(lc, "TOTAL_CELLS", 200)
     t = random_table(np.random.default_rng(13), 2_000)
@@ -172,7 +172,7 @@ def test_the_plan_covers_every_set_once_in_the_fewest_blocks_found():
     order needs 7; every set counted by exactly one block that holds all its columns."""
     import itertools
 
-    from clfeval.core.latticecount import _greedy_blocks, plan_blocks
+    from clfeval.core._latticecount import _greedy_blocks, plan_blocks
 
     cols = [f"c{j}" for j in range(10)]
     sets = [(c,) for c in cols] + list(itertools.combinations(cols, 2))

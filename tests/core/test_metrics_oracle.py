@@ -52,9 +52,9 @@ from sklearn.metrics import (
 )
 
 import clfeval
-from clfeval.core import catalog, metrics as M
-from clfeval.core.scoring import scalar_metric
-from clfeval.core.tables import MultilabelTable, confusion_table
+from clfeval.core import _catalog as catalog, _metrics as M
+from clfeval.core._scoring import scalar_metric
+from clfeval.core._tables import MultilabelTable, confusion_table
 from tests._helpers._strategies import (
     ZERO_DIVISIONS,
     assert_same,

@@ -25,7 +25,7 @@ from clfeval import (
     joint_table,
     multilabel_table,
 )
-from clfeval.core.labels import encode_pair
+from clfeval.core._labels import encode_pair
 from tests._helpers._strategies import multilabel_cases, single_label_cases
 
 SETTINGS = settings(max_examples=100, deadline=None,
@@ -425,7 +425,7 @@ def test_integer_columns_of_different_widths_on_the_hashing_path() -> None:
 
 
 def test_accumulators_with_labels_and_no_batches_give_zero_tables():
-    from clfeval.core.tables import ConfusionAccumulator, MultilabelAccumulator
+    from clfeval.core._tables import ConfusionAccumulator, MultilabelAccumulator
 
     c = ConfusionAccumulator(labels=["a", "b"]).table
     assert c.labels == ("a", "b") and c.counts.tolist() == [[0, 0], [0, 0]]

@@ -17,9 +17,9 @@ import pytest
 pytest.importorskip("distributed")
 
 from clfeval import dask as cd  # noqa: E402
-from clfeval.dask.thresholds import DaskRanking  # noqa: E402
+from clfeval.dask._thresholds import DaskRanking  # noqa: E402
 from clfeval.errors import DataError  # noqa: E402
-from clfeval.scores.thresholds import choose_threshold, choose_threshold_batches, choose_threshold_filled  # noqa: E402
+from clfeval.scores._thresholds import choose_threshold, choose_threshold_batches, choose_threshold_filled  # noqa: E402
 from tests._helpers.clihelp import (
     assert_clean_error,  # noqa: E402
     run,  # noqa: E402

@@ -297,7 +297,7 @@ def test_report_names_the_same_duplicate_whatever_the_budget(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     _join_files(tmp_path)
     from clfeval.errors import DataError
-    from clfeval.io.predictions import read_predictions
+    from clfeval.io._predictions import read_predictions
 
     for extra in ([], ["--memory", "4KiB"], ["--engine", "dask", "--scheduler", scheduler]):
         res = run("report", "dup.csv", *extra)
@@ -327,7 +327,7 @@ def test_a_bad_score_is_named_by_file_row_and_line_on_both_engines(tmp_path, mon
 def test_a_file_the_workers_cannot_read_is_refused_naming_it(tmp_path, dask_client):
     """The probe task: the workers open every file before any work (here the file is gone by then, as a path
     on the client's disk only would be on a remote worker)."""
-    from clfeval.dask.parts import parts_of, probe
+    from clfeval.dask._parts import parts_of, probe
     from clfeval.errors import InputFileError
 
     write(tmp_path / "d" / "a.csv", "gold,pred\na,a\n")

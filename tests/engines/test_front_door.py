@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import clfeval
-from clfeval.engines import Dask, Local, capabilities as caps
+from clfeval.engines import Dask, Local, _capabilities as caps
 from clfeval.errors import UsageError
 
 N = 1200

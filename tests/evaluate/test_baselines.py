@@ -24,7 +24,7 @@ from sklearn.dummy import DummyClassifier
 from sklearn.metrics import precision_recall_fscore_support
 
 import clfeval
-from clfeval.evaluate.baselines import majority_index, majority_table, stratified_table, uniform_table
+from clfeval.evaluate._baselines import majority_index, majority_table, stratified_table, uniform_table
 from tests._helpers._strategies import ZERO_DIVISIONS, assert_same, single_label_cases
 
 SETTINGS = settings(max_examples=100, deadline=None,

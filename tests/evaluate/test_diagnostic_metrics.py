@@ -17,7 +17,7 @@ import pytest
 from sklearn.metrics import class_likelihood_ratios
 
 import clfeval
-from clfeval.core import catalog
+from clfeval.core import _catalog as catalog
 from clfeval.render import render
 from tests._helpers.clihelp import run
 
@@ -137,9 +137,9 @@ def test_they_are_compared_by_name():
 def test_they_are_reported_by_cv_and_ranked_by_the_run_log(tmp_path):
     from sklearn.neighbors import KNeighborsClassifier
 
-    from clfeval.evaluate.reports import report_from_table
-    from clfeval.protocols.api import cross_validate
-    from clfeval.protocols.runlog import RunLog
+    from clfeval.evaluate._reports import report_from_table
+    from clfeval.protocols._api import cross_validate
+    from clfeval.protocols._runlog import RunLog
 
     rng = np.random.default_rng(2)
     y = np.where(rng.random(120) < 0.4, "ill", "healthy")

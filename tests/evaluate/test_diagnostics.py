@@ -15,7 +15,7 @@ from sklearn.metrics import confusion_matrix, f1_score
 
 import clfeval
 from clfeval import DataError
-from clfeval.evaluate.diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
+from clfeval.evaluate._diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
 from tests._helpers._strategies import single_label_cases
 
 pytestmark = pytest.mark.filterwarnings("ignore:A single label was found")

@@ -151,7 +151,7 @@ def test_memory_streamed_spooled_and_dask_agree_and_splits_do_not_matter(data, t
 def test_examples_are_the_bottom_k_of_the_keyed_hash(data):
     import hashlib
 
-    from clfeval.evaluate.errorcount import example_hash
+    from clfeval.evaluate._errorcount import example_hash
 
     r = clfeval.error_analysis(data["gold"], data["pred"], text=data["text"], ids=data["id"], seed=4, examples=3)
     cell = r.cell("A", "B")
@@ -361,7 +361,7 @@ def test_cv_errors_writes_the_analysis_of_the_out_of_fold_predictions(tmp_path):
 
 
 def test_a_token_stemmed_to_nothing_is_left_out():
-    from clfeval.text.termcounts import analyzer_of
+    from clfeval.text._termcounts import analyzer_of
 
     a = analyzer_of("stop=none,stem=porter")
     assert a("the company's shares") == ["the", "compani", "share"]  # Porter stems 's' to ''

@@ -14,10 +14,10 @@ import pytest
 from scipy import stats
 
 import clfeval
-from clfeval.core import resample as rs
-from clfeval.evaluate.intervals import table_ci, wilson
-from clfeval.significance import aucintervals as ai
-from clfeval.significance.delong import delong_auc
+from clfeval.core import _resample as rs
+from clfeval.evaluate._intervals import table_ci, wilson
+from clfeval.significance import _aucintervals as ai
+from clfeval.significance._delong import delong_auc
 
 
 def test_wilson_by_hand_and_against_statsmodels():

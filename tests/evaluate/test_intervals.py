@@ -9,7 +9,7 @@ from sklearn.metrics import f1_score, hamming_loss, matthews_corrcoef
 
 import clfeval
 from clfeval.errors import UsageError
-from clfeval.evaluate.intervals import multilabel_ci, table_ci
+from clfeval.evaluate._intervals import multilabel_ci, table_ci
 
 
 def items(seed=0, n=300, k=3):

@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import clfeval
-from clfeval.core import catalog
+from clfeval.core import _catalog as catalog
 from clfeval.engines import Dask, Local
 from clfeval.render import render
 from tests._helpers.oracles import BETA, ORACLES

@@ -10,11 +10,11 @@ import textwrap
 
 import pytest
 
-from clfeval.core import catalog, reqfunctions
-from clfeval.core.reqfunctions import Function
+from clfeval.core import _catalog as catalog, _reqfunctions as reqfunctions
+from clfeval.core._reqfunctions import Function
 from clfeval.errors import UsageError
-from clfeval.evaluate.reports import report
-from clfeval.evaluate.requirements import check_requirements, parse_requirement
+from clfeval.evaluate._reports import report
+from clfeval.evaluate._requirements import check_requirements, parse_requirement
 from clfeval.render import render
 
 EVALUATORS = textwrap.dedent('''
@@ -55,7 +55,7 @@ def funcs(tmp_path, monkeypatch):
     }
     monkeypatch.setattr(reqfunctions, "FUNCTIONS", table)
     monkeypatch.setattr(catalog, "FUNCTIONS", table)
-    import clfeval.evaluate.requirements as req_module
+    import clfeval.evaluate._requirements as req_module
     monkeypatch.setattr(req_module, "FUNCTIONS", table)
     return table
 
@@ -127,7 +127,7 @@ def test_evaluator_refusal_is_a_usage_error(funcs):
 
 
 def test_rendered_in_every_format(funcs):
-    from clfeval.evaluate.requirements import with_requirements
+    from clfeval.evaluate._requirements import with_requirements
 
     r = with_requirements(report(GOLD, PRED), ["has_class(ham)", "class_count(spam)>=11"])
     text = render(r, "text")

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from clfeval.errors import UsageError
-from clfeval.evaluate.reports import report
-from clfeval.evaluate.requirements import check_requirements, parse_requirement
+from clfeval.evaluate._reports import report
+from clfeval.evaluate._requirements import check_requirements, parse_requirement
 from tests._helpers.clihelp import run
 
 # 40 mails: 10 spam, 30 ham; 9 spam found, 1 ham flagged as spam, 1 spam missed.

@@ -17,10 +17,10 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from clfeval.core.latticecount import LatticeCounter
-from clfeval.core.slicecount import MISSING, SliceBinning, joint_counts
-from clfeval.evaluate.slicecounting import count_sliced
-from clfeval.significance.slicefind import lattice
+from clfeval.core._latticecount import LatticeCounter
+from clfeval.core._slicecount import MISSING, SliceBinning, joint_counts
+from clfeval.evaluate._slicecounting import count_sliced
+from clfeval.significance._slicefind import lattice
 
 EDGES = (-2.0, -0.5, 0.0, 0.7, 3.0)
 BINNING = {"num": SliceBinning("num", "uniform", EDGES)}

@@ -88,7 +88,7 @@ def test_command_line_outputs_and_bad_input(tmp_path):
 
 
 def test_requirement_functions_read_the_slices():
-    from clfeval.evaluate.requirements import check_requirements
+    from clfeval.evaluate._requirements import check_requirements
 
     t = planted(4_000)
     rep = clfeval.report(t, by="source", positive="pos", slice_samples=50)
@@ -107,7 +107,7 @@ def test_requirement_functions_read_the_slices():
 
 
 def test_slices_frame_and_missing_pandas(monkeypatch):
-    from clfeval.significance.slices import slices_frame
+    from clfeval.significance._slices import slices_frame
 
     rep = clfeval.report(planted(2_000), by="source", positive="pos", slice_samples=20)
     f = slices_frame(rep)

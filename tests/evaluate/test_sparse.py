@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score, precision_recall_fscore_support
 
-from clfeval.core.counting import Counter, JointCounter
-from clfeval.core.labels import MAX_DENSE, MAX_DENSE_JOINT
-from clfeval.core.sparse import SparseConfusionTable, SparseJointTable, cells_of, sparse_of
-from clfeval.core.tables import ConfusionTable, JointTable
-from clfeval.evaluate.reports import report_from_table
-from clfeval.evaluate.streaming import count_batches
-from clfeval.significance.paired import compare
+from clfeval.core._counting import Counter, JointCounter
+from clfeval.core._labels import MAX_DENSE, MAX_DENSE_JOINT
+from clfeval.core._sparse import SparseConfusionTable, SparseJointTable, cells_of, sparse_of
+from clfeval.core._tables import ConfusionTable, JointTable
+from clfeval.evaluate._reports import report_from_table
+from clfeval.evaluate._streaming import count_batches
+from clfeval.significance._paired import compare
 from tests._helpers.clihelp import run
 
 K = 100_000
@@ -145,7 +145,7 @@ def test_sparse_joint_compare_equals_dense_for_the_same_seed():
 
 def test_a_long_list_of_infinite_values_says_how_many_more():
     """Regression: the text listed the first ten classes of an infinite LR+ and silently left out the rest."""
-    from clfeval.render.reports import undefined_text
+    from clfeval.render._reports import undefined_text
 
     k = 30  # each class: TP = 1 and FP = 0 with some FN, so LR+ = TPR / 0 is infinite
     cm = np.eye(k, dtype=np.int64)

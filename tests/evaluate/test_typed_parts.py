@@ -12,7 +12,7 @@ import pytest
 from sklearn.metrics import accuracy_score, roc_auc_score
 
 import clfeval
-from clfeval.evaluate import sections as S
+from clfeval.evaluate import _sections as S
 from clfeval.render import render, to_json
 
 RNG = np.random.default_rng(7)
@@ -143,7 +143,7 @@ def test_the_tests_called_directly_keep_their_own_types():
     y = GOLD.astype(bool)
     assert type(clfeval.delong_compare(y, SCORE, -SCORE, positive=True)) is clfeval.DeLongComparison
     assert type(clfeval.noninferiority(GOLD, PRED, PRED, margin=0.05, samples=50)) is clfeval.NonInferiority
-    from clfeval.significance.paired import compare
+    from clfeval.significance._paired import compare
 
     assert type(compare(GOLD, PRED, 1 - PRED, samples=50)) is clfeval.Comparison
 
@@ -160,8 +160,8 @@ def _delong_by_hand(y, s):
 
 @pytest.mark.parametrize("ties", [False, True])
 def test_delong_of_a_summary_equals_the_pairwise_variance(ties):
-    from clfeval.significance.aucintervals import auc_interval, summary_delong_variance
-    from clfeval.significance.delong import delong_auc
+    from clfeval.significance._aucintervals import auc_interval, summary_delong_variance
+    from clfeval.significance._delong import delong_auc
 
     y = GOLD.astype(bool)
     s = np.round(SCORE, 1) if ties else SCORE
@@ -176,8 +176,8 @@ def test_delong_of_a_summary_equals_the_pairwise_variance(ties):
 
 
 def test_intervals_of_a_streamed_summary_need_no_scores_in_memory():
-    from clfeval.significance.curvebands import curve_bands
-    from clfeval.significance.delong import delong_auc
+    from clfeval.significance._curvebands import curve_bands
+    from clfeval.significance._delong import delong_auc
 
     rng = np.random.default_rng(11)
     y = rng.random(3000) < 0.3
@@ -195,7 +195,7 @@ def test_intervals_of_a_streamed_summary_need_no_scores_in_memory():
 def test_a_new_ranking_measure_is_its_catalogue_entry_and_one_function(monkeypatch):
     """Issue 22's proof: a ranking measure added to the catalogue alone (entry + compute function) is computed,
     baselined, listed when undefined, shown in every format and read as r.ranking.NAME; nothing else changes."""
-    from clfeval.core import catalog
+    from clfeval.core import _catalog as catalog
 
     def top_precision(s, top=10):  # the share of positives among the `top` highest scores
         c = s.top_cuts(s.n)

@@ -88,8 +88,8 @@ def _at(d, path):
 
 
 def _undefined_cases():
-    from clfeval.evaluate.requirements import check_requirements
-    from clfeval.significance.delong import delong_auc
+    from clfeval.evaluate._requirements import check_requirements
+    from clfeval.significance._delong import delong_auc
 
     yield "report (zero_division nan)", clfeval.report(["a", "b", "b"], ["b", "b", "b"], zero_division="nan"), \
         ("per_class", "a", "precision")
@@ -109,8 +109,8 @@ def _undefined_cases():
         [1, 0, 0, 0], [0.9, 0.1, 0.4, 0.3], [0.2, 0.1, 0.4, 0.3], positive=1), ("var_a",)
     rep = clfeval.report(["a", "b", "b"], ["b", "b", "b"], zero_division="nan")
     yield "requirements", check_requirements(rep, ["precision:a>=0.5"]), ("conditions", 0, "value")
-    from clfeval.significance import power as pw
-    from clfeval.significance.cvcompare import cv_compare
+    from clfeval.significance import _power as pw
+    from clfeval.significance._cvcompare import cv_compare
 
     yield "McNemar power (no discordant item)", pw.mcnemar_power(0, 0, 500, delta=0.01), ("detectable_delta",)
     yield "bootstrap power (identical systems)", pw.bootstrap_power(GOLD * 10, PRED * 10, PRED * 10,

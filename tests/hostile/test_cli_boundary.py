@@ -29,13 +29,13 @@ def folder(tmp_path, monkeypatch) -> Path:
 # --- the last resort ------------------------------------------------------------------------------
 
 def test_an_unexpected_error_is_a_bug_report_paragraph_exit_70(folder, monkeypatch):
-    import clfeval.evaluate.streaming
+    import clfeval.evaluate._streaming
 
     def broken(*_a, **_k):
         raise RuntimeError("something clfeval did not foresee")
 
     # `clfeval report` counts its input in batches (issue 12): the table is reported by finish_report
-    monkeypatch.setattr(clfeval.evaluate.streaming, "finish_report", broken)
+    monkeypatch.setattr(clfeval.evaluate._streaming, "finish_report", broken)
     res = run("report", "p.csv")
     assert res.code == 70 and res.out == ""
     assert_one_paragraph(res.err, "RuntimeError", "something clfeval did not foresee", "`clfeval report`",
@@ -96,8 +96,8 @@ def test_messages_name_the_command_line_options(folder, args, wanted, python):
 def test_the_library_keeps_its_parameter_names():
     """Library callers see the parameters they passed."""
     from clfeval.errors import UsageError
-    from clfeval.protocols.api import ThresholdStep
-    from clfeval.scores.curves import parse_objective
+    from clfeval.protocols._api import ThresholdStep
+    from clfeval.scores._curves import parse_objective
 
     with pytest.raises(UsageError, match="option dev_size must be"):
         ThresholdStep.for_objective("f1", dev_size=2)
@@ -125,9 +125,9 @@ def foreign(path: Path) -> bytes:
 
 @pytest.mark.parametrize("command", ["cv", "list"])
 def test_a_foreign_sqlite_file_is_refused_untouched(folder, monkeypatch, command):
-    import clfeval.protocols.api
+    import clfeval.protocols._api
 
-    monkeypatch.setattr(clfeval.protocols.api, "run_protocol", lambda *a, **k: pytest.fail("trained before refusing"))
+    monkeypatch.setattr(clfeval.protocols._api, "run_protocol", lambda *a, **k: pytest.fail("trained before refusing"))
     original = foreign(folder / "books.sqlite")
     before = snapshot(folder)
     args = (["cv", "c.csv", "--text", "body", "--label", "topic", "--runs-db", "books.sqlite"] if command == "cv"

@@ -28,8 +28,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from markdown_it import MarkdownIt
 
-from clfeval.io.csvsafe import MARKER, escape_text, restore_text
-from clfeval.io.readers import read_frame, write_frame
+from clfeval.io._csvsafe import MARKER, escape_text, restore_text
+from clfeval.io._readers import read_frame, write_frame
 from tests._helpers.clihelp import run
 
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])

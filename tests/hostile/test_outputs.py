@@ -214,12 +214,12 @@ def test_new_files_get_the_mode_the_umask_gives_and_replaced_ones_keep_theirs(fo
 
 def test_outputs_are_checked_before_the_long_part(folder, monkeypatch):
     """A bad output is refused before any model is trained and before the run log is created."""
-    import clfeval.protocols.api
+    import clfeval.protocols._api
 
     def never(*_a, **_k):
         raise AssertionError("the protocol ran although an output was bad")
 
-    monkeypatch.setattr(clfeval.protocols.api, "run_protocol", never)
+    monkeypatch.setattr(clfeval.protocols._api, "run_protocol", never)
     cv = ["cv", "c.csv", "--text", "body", "--label", "topic", "--runs-db", "r.sqlite"]
     refused(cv + ["-o", "missing/out.json"], folder, "--output", "'missing' does not exist")
     refused(cv + ["--predictions", "missing/p.csv"], folder, "--predictions", "'missing' does not exist")
@@ -330,7 +330,7 @@ def test_nothing_is_left_when_the_predictions_folder_cannot_be_made(folder):
 def test_a_path_ending_in_a_separator_names_a_directory(tmp_path):
     """The library sees the path as given (the command line's click turns ``new/`` into ``new``)."""
     from clfeval.errors import OutputFileError
-    from clfeval.io.outputs import resolve_output
+    from clfeval.io._outputs import resolve_output
 
     with pytest.raises(OutputFileError, match="names a directory"):
         resolve_output(f"{tmp_path}/new/", option="--output")

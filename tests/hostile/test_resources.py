@@ -134,8 +134,8 @@ def test_report_with_100000_labels_works_in_bounded_memory(work: Path) -> None:
 
 
 def test_more_classes_than_the_stated_limit_are_refused() -> None:
-    from clfeval.core.counting import Counter
-    from clfeval.core.labels import MAX_CLASSES
+    from clfeval.core._counting import Counter
+    from clfeval.core._labels import MAX_CLASSES
     from clfeval.errors import DataError
 
     labels = list(range(MAX_CLASSES + 1))

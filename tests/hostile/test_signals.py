@@ -1,6 +1,6 @@
 """SIGINT, SIGTERM and SIGKILL at every step of a run, on a real child process (issue 9, data loss 3).
 
-The child patches ``clfeval.io.outputs.checkpoint`` to send itself the signal the nth time a named step is
+The child patches ``clfeval.io._outputs.checkpoint`` to send itself the signal the nth time a named step is
 reached, then runs the command line. A signal before the run is recorded leaves no record and no output
 file (not even a temporary one); a signal after it leaves the complete record and every output. SIGINT
 exits 130, SIGTERM 143.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from clfeval.io.readers import read_frame
+from clfeval.io._readers import read_frame
 from tests._helpers.outhelp import child, make_texts, runs_in, sha256, snapshot
 
 N = 40
@@ -44,7 +44,7 @@ def assert_complete(folder: Path, data_hash: str) -> None:
     assert read_frame(folder / "oof.csv").num_rows == N
     (stored,) = (folder / "runs-predictions").iterdir()
     assert read_frame(stored).num_rows == N
-    from clfeval.protocols.runlog import RunLog
+    from clfeval.protocols._runlog import RunLog
 
     run = RunLog(folder / "runs.sqlite", readonly=True).get(1)
     assert run.data_hash == data_hash and run.predictions == str(stored)
@@ -111,6 +111,6 @@ def test_the_data_is_hashed_before_the_run(folder):
     res = child(CV, cwd=folder, step="run finished", action=f"append:{folder / 'data.csv'}")
     assert res.returncode == 0, res.stderr
     assert sha256(folder / "data.csv") != original
-    from clfeval.protocols.runlog import RunLog
+    from clfeval.protocols._runlog import RunLog
 
     assert RunLog(folder / "runs.sqlite", readonly=True).get(1).data_hash == original

@@ -288,7 +288,7 @@ def test_sighup_and_sigquit_remove_the_spill_and_write_nothing(tmp_path, sig, co
 def test_stale_spill_directories_are_swept_and_nothing_else(tmp_path):
     import fcntl
 
-    from clfeval.io.spill import spill_directory
+    from clfeval.io._spill import spill_directory
 
     dead = tmp_path / "clfeval-spill-host-123-0123456789ab"
     dead.mkdir()
@@ -376,7 +376,7 @@ def test_integer_scores_beyond_2p53_are_no_probabilities(int_scores):
 def test_order_keys_keep_the_order_of_every_int64():
     import numpy as np
 
-    from clfeval.scores.columns import order_keys
+    from clfeval.scores._columns import order_keys
 
     rng = np.random.default_rng(3)
     x = np.concatenate([rng.integers(-(2 ** 62), 2 ** 62, 2000), [0, 1, -1, 2 ** 53, 2 ** 53 + 1, -(2 ** 53) - 1]])
@@ -432,7 +432,7 @@ def _brute_power(n: int, p10: float, p01: float, alpha, two_sided: bool = False)
 
 @pytest.mark.parametrize("alpha", [1 / 8, 1 / 16, 1 / 32, 0.05])
 def test_exact_mcnemar_power_against_enumeration_at_alphas_a_tail_can_equal(alpha):
-    from clfeval.significance.power import mcnemar_exact_power
+    from clfeval.significance._power import mcnemar_exact_power
 
     for n, p10, p01 in [(4, 1.0, 0.0), (5, 1.0, 0.0), (7, 1.0, 0.0), (12, 0.3, 0.1), (20, 0.25, 0.15)]:
         for two in (False, True):
@@ -447,7 +447,7 @@ def test_critical_values_are_the_smallest_with_a_tail_below_alpha(alpha):
 
     import numpy as np
 
-    from clfeval.significance.critical import critical_values
+    from clfeval.significance._critical import critical_values
 
     d = np.arange(0, 80)
     got = critical_values(d, alpha)
@@ -458,7 +458,7 @@ def test_critical_values_are_the_smallest_with_a_tail_below_alpha(alpha):
 
 
 def test_the_search_that_never_ended_ends():
-    from clfeval.significance.power import mcnemar_exact_power
+    from clfeval.significance._power import mcnemar_exact_power
 
     assert mcnemar_exact_power(7, 1.0, 0.0, alpha=0.0625) == 1.0  # p = 2^-7 < 1/16
     assert mcnemar_exact_power(4, 1.0, 0.0, alpha=0.0625) == 0.0  # p = 1/16, not < 1/16

@@ -2,7 +2,7 @@
 
 The items of each system are shuffled and split over several files (a different order and split per
 system), so they can only be matched by id. The oracle is the in-memory path: the items aligned by hand
-(a dict by id) and :func:`clfeval.significance.paired.compare` on the arrays.
+(a dict by id) and :func:`clfeval.significance._paired.compare` on the arrays.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from clfeval.errors import DataError
-from clfeval.evaluate.streaming import count_batches
-from clfeval.io.join import Matching, aligned, unique_batches
-from clfeval.io.predictions import iter_predictions
-from clfeval.significance.paired import compare
-from clfeval.significance.streamed import compare_stream
+from clfeval.evaluate._streaming import count_batches
+from clfeval.io._join import Matching, aligned, unique_batches
+from clfeval.io._predictions import iter_predictions
+from clfeval.significance._paired import compare
+from clfeval.significance._streamed import compare_stream
 from tests._helpers.clihelp import run
 
 LABELS = np.array(["news", "sport", "tech"])

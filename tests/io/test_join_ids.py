@@ -17,8 +17,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from clfeval.errors import DataError
-from clfeval.io.join import Matching, aligned
-from clfeval.io.predictions import iter_predictions
+from clfeval.io._join import Matching, aligned
+from clfeval.io._predictions import iter_predictions
 from tests._helpers.clihelp import run
 
 MIN_MEMORY = 1  # the library's smallest budget: every input goes to hash partitions on disk
@@ -240,7 +240,7 @@ def test_a_signal_during_the_duckdb_query_unwinds_at_once_and_removes_the_spill(
 def test_the_duckdb_join_spills_within_its_budget_and_counts_exactly(tmp_path):
     """2e6 items at the smallest budget of the fast path (64 MiB): DuckDB spills into the run's spill
     directory, and the joint cells equal numpy's count of the items (B's rows in another order)."""
-    from clfeval.io.duckjoin import MIN_BUDGET
+    from clfeval.io._duckjoin import MIN_BUDGET
 
     n = 2_000_000
     rng = np.random.default_rng(21)

@@ -18,10 +18,10 @@ import pyarrow.parquet as pq
 import pytest
 from sklearn.metrics import confusion_matrix
 
-from clfeval.evaluate.reports import report
-from clfeval.evaluate.streaming import count_batches
-from clfeval.io.batches import iter_batches
-from clfeval.io.predictions import iter_predictions, read_predictions
+from clfeval.evaluate._reports import report
+from clfeval.evaluate._streaming import count_batches
+from clfeval.io._batches import iter_batches
+from clfeval.io._predictions import iter_predictions, read_predictions
 from tests._helpers.clihelp import run
 
 FORMATS = ["csv", "tsv", "jsonl", "parquet"]

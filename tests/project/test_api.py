@@ -158,10 +158,10 @@ def test_results_still_show_themselves():
 
 def test_the_readme_deep_imports_are_the_package_names():
     from clfeval.evaluate import check_requirements
-    from clfeval.evaluate.requirements import check_requirements as deep_requirements
+    from clfeval.evaluate._requirements import check_requirements as deep_requirements
     from clfeval.protocols import compare_results, compare_runs, cross_validate, holdout, write_predictions
-    from clfeval.protocols.api import cross_validate as deep_cv
-    from clfeval.protocols.runcompare import compare_runs as deep_runs
+    from clfeval.protocols._api import cross_validate as deep_cv
+    from clfeval.protocols._runcompare import compare_runs as deep_runs
     from clfeval.significance import (
         curve_bands,
         cv_compare,
@@ -170,10 +170,10 @@ def test_the_readme_deep_imports_are_the_package_names():
         mcnemar_exact_power,
         power_compare,
     )
-    from clfeval.significance.curvebands import curve_bands as deep_bands
-    from clfeval.significance.cvcompare import cv_compare as deep_cvc
-    from clfeval.significance.delong import delong_auc as deep_delong
-    from clfeval.significance.power import power_compare as deep_power
+    from clfeval.significance._curvebands import curve_bands as deep_bands
+    from clfeval.significance._cvcompare import cv_compare as deep_cvc
+    from clfeval.significance._delong import delong_auc as deep_delong
+    from clfeval.significance._power import power_compare as deep_power
 
     assert check_requirements is deep_requirements and cross_validate is deep_cv and compare_runs is deep_runs
     assert curve_bands is deep_bands and cv_compare is deep_cvc and delong_auc is deep_delong
@@ -182,7 +182,7 @@ def test_the_readme_deep_imports_are_the_package_names():
     assert callable(interval_width) and callable(mcnemar_exact_power)
     pytest.importorskip("sklearn")
     from clfeval.text import make_model
-    from clfeval.text.models import make_model as deep_model
+    from clfeval.text._models import make_model as deep_model
 
     assert make_model is deep_model
 
@@ -191,7 +191,7 @@ def test_subpackages_are_attributes_of_the_root():
     code = "import clfeval; print(clfeval.significance.power_compare.__module__, clfeval.plots.__name__)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"})
-    assert done.stdout.split() == ["clfeval.significance.power", "clfeval.plots"], done.stderr
+    assert done.stdout.split() == ["clfeval.significance._power", "clfeval.plots"], done.stderr
 
 
 def test_version_and_help_import_no_command():
@@ -215,7 +215,7 @@ def test_version_and_help_import_no_command():
 def test_every_command_is_listed_and_walkable():
     """The lazy command map: ``cli.commands`` walked (tests, docs) holds every command of ``COMMANDS``."""
     code = ("import sys\nfrom clfeval.cli import COMMANDS, cli\n"
-            "assert 'report' in cli.commands and 'clfeval.cli.report_cmd' not in sys.modules\n"
+            "assert 'report' in cli.commands and 'clfeval.cli._report_cmd' not in sys.modules\n"
             "print(sorted(cli.commands) == sorted(COMMANDS), len(dict(cli.commands.items())) == len(COMMANDS))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"})

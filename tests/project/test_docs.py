@@ -14,7 +14,7 @@ import pytest
 
 import docexamples as dx
 from clfeval import errors
-from clfeval.engines import capabilities as caps
+from clfeval.engines import _capabilities as caps
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

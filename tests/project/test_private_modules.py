@@ -23,7 +23,7 @@ STAGES = sorted(p.name for p in SRC.iterdir() if (p / "__init__.py").is_file())
 
 pytestmark = pytest.mark.skipif(
     (SRC / "core" / "catalog.py").exists(),
-    reason="the tree is not privatized yet (src/clfeval/core/catalog.py exists): run tools/privatize.py")
+    reason="the tree is not privatized yet (src/clfeval/core/_catalog.py exists): run tools/privatize.py")
 
 
 def module_name(path: Path) -> str:

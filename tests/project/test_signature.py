@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import clfeval
-from clfeval.core.catalog import catalogue as clfeval_catalogue
-from clfeval.core.signature import build_signature, versions
-from clfeval.studies.demo import run_demo
+from clfeval.core._catalog import catalogue as clfeval_catalogue
+from clfeval.core._signature import build_signature, versions
+from clfeval.studies._demo import run_demo
 
 BASE = {"python", "clfeval", "numpy", "scipy", "pyarrow"}
 
@@ -37,8 +37,14 @@ def results():
 
 
 def decision_results(gold, pred, s):
-    from clfeval.evaluate.requirements import check_requirements
-    from clfeval.significance import curvebands, cvcompare, delong, noninferiority, power
+    from clfeval.evaluate._requirements import check_requirements
+    from clfeval.significance import (
+        _curvebands as curvebands,
+        _cvcompare as cvcompare,
+        _delong as delong,
+        _noninferiority as noninferiority,
+        _power as power,
+    )
 
     other = [1 - x for x in s]
     yield "delong_test", clfeval.compare(gold, s, other, metric="roc_auc", test="delong", positive="a"), False
@@ -69,7 +75,7 @@ def test_every_result_carries_the_one_signature(name, result, random):
 def test_protocol_signature_names_scikit_learn():
     from sklearn.dummy import DummyClassifier
 
-    from clfeval.protocols.api import cross_validate
+    from clfeval.protocols._api import cross_validate
 
     r = cross_validate(DummyClassifier(), [[0]] * 6, ["a", "b"] * 3, folds=2, seed=7)
     sig = r.to_dict()["signature"]

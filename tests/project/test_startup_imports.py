@@ -50,10 +50,10 @@ def test_a_text_report_imports_nothing_heavy(small_csv):
 
 
 #: What a text report of a CSV once imported and no longer needs (issue 23, goal 2): rich (the plain layout of
-#: render._plain writes the text), pyarrow.compute (its kernels through clfeval.core.arrowcompute), numpy.ma (asked
+#: render._plain writes the text), pyarrow.compute (its kernels through clfeval.core._arrowcompute), numpy.ma (asked
 #: for by pa.array on NumPy arrays), the modules of --require, --ci and --score, and the spill directory's helpers.
-NOT_IN_A_REPORT = ("rich", "rich.console", "pyarrow.compute", "numpy.ma", "clfeval.evaluate.requirements",
-                   "clfeval.evaluate.intervals", "clfeval.scores.curves", "clfeval.core.resample", "tempfile",
+NOT_IN_A_REPORT = ("rich", "rich.console", "pyarrow.compute", "numpy.ma", "clfeval.evaluate._requirements",
+                   "clfeval.evaluate._intervals", "clfeval.scores._curves", "clfeval.core._resample", "tempfile",
                    "shutil", "secrets")
 
 
@@ -61,13 +61,13 @@ def test_a_text_report_imports_only_what_it_uses(small_csv):
     assert imported_by(["report", str(small_csv)], watch=NOT_IN_A_REPORT) == set()
     # the probe sees them when they are used
     used = imported_by(["report", str(small_csv), "--require", "accuracy>=0", "--ci", "0.9", "--samples", "200"],
-                       watch=("clfeval.evaluate.requirements", "clfeval.evaluate.intervals"))
-    assert used == {"clfeval.evaluate.requirements", "clfeval.evaluate.intervals"}
+                       watch=("clfeval.evaluate._requirements", "clfeval.evaluate._intervals"))
+    assert used == {"clfeval.evaluate._requirements", "clfeval.evaluate._intervals"}
 
 
 def test_a_markdown_report_and_power_do_not_import_rich_or_pyarrow_compute(small_csv):
     assert imported_by(["report", str(small_csv), "-f", "markdown"], watch=NOT_IN_A_REPORT) == set()
-    watch = ("rich", "pyarrow.compute", "clfeval.render.decisions", "clfeval.render.scores")
+    watch = ("rich", "pyarrow.compute", "clfeval.render._decisions", "clfeval.render._scores")
     assert imported_by(["power", str(small_csv), str(small_csv)], watch=watch) == set()
 
 

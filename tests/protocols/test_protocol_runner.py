@@ -15,8 +15,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 from clfeval import report
 from clfeval.errors import DataError, UsageError
-from clfeval.io.readers import read_frame
-from clfeval.protocols.api import (
+from clfeval.io._readers import read_frame
+from clfeval.protocols._api import (
     Protocol,
     ThresholdStep,
     cross_validate,
@@ -26,7 +26,7 @@ from clfeval.protocols.api import (
     spread,
     write_predictions,
 )
-from clfeval.text.models import LogOddsMultinomialNB, make_model, make_vectorizer
+from clfeval.text._models import LogOddsMultinomialNB, make_model, make_vectorizer
 from tests._helpers.planned import Planned
 
 WORDS = {"grain": ["wheat", "corn", "grain", "harvest", "crop"], "oil": ["crude", "oil", "barrel", "opec", "well"],

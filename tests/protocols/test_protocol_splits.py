@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from clfeval.errors import DataError, UsageError
-from clfeval.protocols.api import Protocol, iterative_stratification, split
+from clfeval.protocols._api import Protocol, iterative_stratification, split
 
 
 def _labels(counts: list[int]) -> list[str]:

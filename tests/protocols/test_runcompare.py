@@ -14,8 +14,8 @@ from scipy import stats
 
 from clfeval import compare
 from clfeval.errors import DataError
-from clfeval.protocols.runcompare import compare_results, compare_runs
-from clfeval.protocols.runlog import RunLog
+from clfeval.protocols._runcompare import compare_results, compare_runs
+from clfeval.protocols._runlog import RunLog
 from tests._helpers.clihelp import run
 from tests._helpers.news import make_data
 
@@ -89,7 +89,7 @@ def test_protocol_results_five_by_two_and_the_pooled_bootstrap():
     from sklearn.linear_model import LogisticRegression
     from sklearn.tree import DecisionTreeClassifier
 
-    from clfeval.protocols.api import cross_validate
+    from clfeval.protocols._api import cross_validate
 
     X, y = make_classification(n_samples=200, n_features=6, random_state=1)
     y = np.where(y == 1, "pos", "neg")

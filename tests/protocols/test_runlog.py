@@ -14,7 +14,7 @@ import pyarrow as pa
 import pytest
 
 from clfeval.errors import DataError, UsageError
-from clfeval.protocols.runlog import RunLog, file_hash, flatten_settings
+from clfeval.protocols._runlog import RunLog, file_hash, flatten_settings
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
@@ -154,7 +154,7 @@ def test_a_file_that_is_not_a_run_log(tmp_path):
 WRITER = textwrap.dedent("""
     import sys
     sys.path.insert(0, {src!r})
-    from clfeval.protocols.runlog import RunLog
+    from clfeval.protocols._runlog import RunLog
     log = RunLog(sys.argv[1], timeout=5.0, retries=200)
     tag = sys.argv[2]
     n = int(sys.argv[3])
@@ -195,7 +195,7 @@ def test_two_concurrent_writers_lose_nothing(tmp_path):
 KILLED_IN_TRANSACTION = textwrap.dedent("""
     import sys, time
     sys.path.insert(0, {src!r})
-    from clfeval.protocols.runlog import RunLog
+    from clfeval.protocols._runlog import RunLog
     log = RunLog(sys.argv[1])
     original = RunLog._insert_rows
     def slow(self, con, row, summary, per_fold):
@@ -212,7 +212,7 @@ KILLED_WRITING_PREDICTIONS = textwrap.dedent("""
     import sys, time
     sys.path.insert(0, {src!r})
     import pyarrow as pa, pyarrow.parquet as pq
-    from clfeval.protocols.runlog import RunLog
+    from clfeval.protocols._runlog import RunLog
     log = RunLog(sys.argv[1])
     original = pq.write_table
     def slow(table, where, *a, **k):

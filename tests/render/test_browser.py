@@ -215,6 +215,6 @@ def test_reuters_study_in_a_real_browser(browser, study, tmp_path):
     for x in (d["binary"]["micro"]["f1"], d["binary"]["macro"]["f1"], d["multiclass"]["accuracy"]):
         assert num(x) in got["text"]
     sig = d["significance"]
-    from clfeval.render.significance import p_text
+    from clfeval.render._significance import p_text
 
     assert p_text(sig["bootstrap"]["p_value"], sig["bootstrap"]["samples"]) in got["text"]

@@ -10,7 +10,13 @@ import pytest
 from markdown_it import MarkdownIt
 
 from clfeval.render import render
-from clfeval.significance import curvebands, cvcompare, delong, noninferiority, power
+from clfeval.significance import (
+    _curvebands as curvebands,
+    _cvcompare as cvcompare,
+    _delong as delong,
+    _noninferiority as noninferiority,
+    _power as power,
+)
 
 EVIL = "<b>x</b>\x1b[31m|*"
 
@@ -74,8 +80,8 @@ def test_numbers_shown_are_the_results():
 
 def test_a_report_page_shows_the_intervals_the_bands_and_the_requirements():
     import clfeval
-    from clfeval.evaluate.requirements import with_requirements
-    from clfeval.significance.rankingci import with_ranking_ci
+    from clfeval.evaluate._requirements import with_requirements
+    from clfeval.significance._rankingci import with_ranking_ci
 
     rng = np.random.default_rng(0)
     y = rng.random(300) < 0.3

@@ -17,7 +17,7 @@ pytest.importorskip("matplotlib")
 import clfeval  # noqa: E402
 from clfeval import plots  # noqa: E402
 from clfeval.plots import _mpl  # noqa: E402
-from clfeval.significance.multirank import rank_scores  # noqa: E402
+from clfeval.significance._multirank import rank_scores  # noqa: E402
 
 #: Overlap allowed between two texts' boxes (pixels): glyph boxes include some padding.
 SLACK = 1.0

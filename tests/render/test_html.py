@@ -55,7 +55,7 @@ def test_pages_of_every_result_type_and_their_notebook_form():
     gold = rng.integers(0, 3, 300)
     a = np.where(rng.random(300) < 0.8, gold, rng.integers(0, 3, 300))
     b = np.where(rng.random(300) < 0.7, gold, rng.integers(0, 3, 300))
-    from clfeval.studies.demo import run_demo
+    from clfeval.studies._demo import run_demo
     from tests._helpers.planned import example_10
 
     results = {
@@ -133,7 +133,7 @@ def test_text_report_imports_neither_matplotlib_nor_jinja2(tmp_path: Path):
 
 
 def test_run_log_pages(tmp_path: Path):
-    from clfeval.protocols.runlog import RunLog
+    from clfeval.protocols._runlog import RunLog
     from tests._helpers.planned import example_10
 
     log = RunLog(tmp_path / "runs.sqlite")

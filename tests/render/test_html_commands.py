@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("matplotlib")
 pytest.importorskip("jinja2")
 
-from clfeval.core import catalog  # noqa: E402
+from clfeval.core import _catalog as catalog  # noqa: E402
 from clfeval.render.html.glossary import anchor  # noqa: E402
 from tests._helpers.clihelp import run  # noqa: E402
 from tests._helpers.htmlcheck import check_page  # noqa: E402

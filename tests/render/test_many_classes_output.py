@@ -96,7 +96,7 @@ def _ovr_scores(k, n, seed):
 
 def test_delong_per_class_table_follows_the_many_classes_rule():
     # issue 19 item 6, one rule for every per-class table: 60 classes → the 20 with most positives + 10 others
-    from clfeval.significance.delong import delong_ovr
+    from clfeval.significance._delong import delong_ovr
 
     gold, a, sizes = _ovr_scores(60, 3000, 1)
     _, b, _ = _ovr_scores(60, 3000, 2)
@@ -109,7 +109,7 @@ def test_delong_per_class_table_follows_the_many_classes_rule():
 
 
 def test_ranking_interval_table_follows_the_many_classes_rule():
-    from clfeval.significance.rankingci import with_ranking_ci
+    from clfeval.significance._rankingci import with_ranking_ci
 
     gold, scores, sizes = _ovr_scores(60, 2000, 3)
     pred = [max(scores, key=lambda c: scores[c][i]) for i in range(len(gold))]

@@ -1,8 +1,8 @@
 """Figures: what they draw (their data), not their pixels.
 
-Oracles: the exact curves of :class:`clfeval.scores.curves.Ranking` (every cut, no
+Oracles: the exact curves of :class:`clfeval.scores._curves.Ranking` (every cut, no
 decimation), hand-placed φ–δ values, the count matrix itself, the thresholds a
-threshold choice reports, and :func:`clfeval.significance.paired.bootstrap_distribution`
+threshold choice reports, and :func:`clfeval.significance._paired.bootstrap_distribution`
 (the same replicates as the comparison, recomputed).
 """
 
@@ -18,10 +18,10 @@ pytest.importorskip("matplotlib")
 
 import clfeval  # noqa: E402
 from clfeval import plots  # noqa: E402
-from clfeval.core.decimate import ranking_points, replicate_histogram, simplify  # noqa: E402
+from clfeval.core._decimate import ranking_points, replicate_histogram, simplify  # noqa: E402
 from clfeval.plots import _mpl  # noqa: E402
 from clfeval.render import to_json  # noqa: E402
-from clfeval.scores.curves import Ranking  # noqa: E402
+from clfeval.scores._curves import Ranking  # noqa: E402
 
 HOSTILE = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "$x^2$", "_under",
            "a label far too long to be drawn in full inside a figure, really"]
@@ -94,7 +94,7 @@ def test_pr_and_sweep_drawn_within_one_pixel(binary_ranking):
 
 def test_curves_from_threaded_parts_match(monkeypatch):
     """Large rankings sort the negatives in parts; the sampled cuts count over every part."""
-    import clfeval.scores.curves as curves
+    import clfeval.scores._curves as curves
 
     monkeypatch.setattr(curves, "_PARALLEL_MIN", 1000)
     monkeypatch.setattr(curves, "_n_threads", lambda: 3)
@@ -189,7 +189,7 @@ def test_bootstrap_two_delta_line_and_exact_tail():
     ax = fig.axes[0]
     lines = {line.get_gid(): line.get_xdata()[0] for line in ax.lines}
     assert lines["two-delta"] == pytest.approx(2 * (c.a - c.b)) and lines["delta"] == pytest.approx(c.a - c.b)
-    reps = clfeval.significance.paired.bootstrap_distribution(gold, a, b, samples=3000, seed=7, metric="macro_f1")
+    reps = clfeval.significance._paired.bootstrap_distribution(gold, a, b, samples=3000, seed=7, metric="macro_f1")
     h = c.distribution
     assert h["count_beyond"] == int((reps >= 2 * c.delta).sum()) == c.details["count"]
     assert sum(h["counts"]) == 3000 and len(h["edges"]) == len(h["counts"]) + 1

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import clfeval
 from clfeval.render import render
-from clfeval.studies.demo import run_demo
+from clfeval.studies._demo import run_demo
 
 GOLDEN = Path(__file__).parents[1] / "_helpers" / "golden"
 

@@ -12,7 +12,7 @@ from scipy.stats import ks_2samp
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 from clfeval.errors import DataError, UsageError
-from clfeval.scores.binned import (
+from clfeval.scores._binned import (
     BinnedJoint,
     RowSample,
     ScoreHistogram,
@@ -20,8 +20,8 @@ from clfeval.scores.binned import (
     quantile_binning,
     uniform_binning,
 )
-from clfeval.scores.curves import Ranking
-from clfeval.significance.binnedcompare import compare_binned
+from clfeval.scores._curves import Ranking
+from clfeval.significance._binnedcompare import compare_binned
 
 
 def _exact_pairs(y, s):

@@ -10,7 +10,7 @@ from sklearn.metrics import brier_score_loss, log_loss
 
 from clfeval import reliability
 from clfeval.errors import DataError, UsageError
-from clfeval.scores.calibration import EPS
+from clfeval.scores._calibration import EPS
 
 
 def direct(conf, outcome, assign, nbins):

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from sklearn.calibration import calibration_curve
 
-from clfeval.scores.calibration import reliability
+from clfeval.scores._calibration import reliability
 from tests._helpers.clihelp import run
 
 

@@ -12,8 +12,8 @@ from sklearn.preprocessing import label_binarize
 
 import clfeval
 from clfeval.errors import DataError, UsageError
-from clfeval.scores.columns import ScoreSource
-from clfeval.scores.curves import parse_objective, ranking, ranking_ovr
+from clfeval.scores._columns import ScoreSource
+from clfeval.scores._curves import parse_objective, ranking, ranking_ovr
 
 
 def ranked(positive_ranks, n):
@@ -196,7 +196,7 @@ def test_parallel_sorted_parts_give_the_same_numbers(monkeypatch):
     """Large inputs sort the negatives in parts on threads; the numbers must not change."""
     from sklearn.metrics import average_precision_score, roc_auc_score
 
-    import clfeval.scores.curves as curves
+    import clfeval.scores._curves as curves
 
     rng = np.random.default_rng(11)
     n = 5000
@@ -219,8 +219,8 @@ def test_the_simd_strategy_sorts_each_class_whole_and_gives_the_same_numbers(mon
     """With numpy's SIMD sort, the classes are sorted whole on two threads and the positives searched in slices."""
     from sklearn.metrics import average_precision_score, roc_auc_score
 
-    import clfeval.scores.curves as curves
-    from clfeval.scores.sorting import strategy
+    import clfeval.scores._curves as curves
+    from clfeval.scores._sorting import strategy
 
     rng = np.random.default_rng(12)
     y = rng.random(4000) < 0.3

@@ -15,9 +15,9 @@ from hypothesis import given, settings, strategies as st
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 from clfeval.errors import DataError, UsageError
-from clfeval.scores.curves import Ranking, parse_objective, ranking, ranking_ovr
-from clfeval.scores.external import MIN_MEMORY, RankingStore, parse_memory, stream_ranking
-from clfeval.scores.streamovr import OvRStore, stream_binary, stream_ovr
+from clfeval.scores._curves import Ranking, parse_objective, ranking, ranking_ovr
+from clfeval.scores._external import MIN_MEMORY, RankingStore, parse_memory, stream_ranking
+from clfeval.scores._streamovr import OvRStore, stream_binary, stream_ovr
 
 SWEEP_FIELDS = ("thresholds", "tp", "fp", "fn", "tn", "precision", "recall", "fbeta", "tpr", "fpr", "cost")
 
@@ -157,9 +157,9 @@ def test_sigterm_while_spilling_removes_the_runs(tmp_path):
     code = textwrap.dedent(f"""
         import os, signal, sys
         import numpy as np
-        import clfeval.io.outputs as outputs
+        import clfeval.io._outputs as outputs
         from clfeval.errors import Interrupted
-        from clfeval.scores.external import stream_ranking
+        from clfeval.scores._external import stream_ranking
 
         def on_term(signum, frame):
             raise Interrupted(signum)
@@ -172,7 +172,7 @@ def test_sigterm_while_spilling_removes_the_runs(tmp_path):
                 if len(seen) == 3:
                     os.kill(os.getpid(), signal.SIGTERM)
         outputs.checkpoint = checkpoint
-        import clfeval.scores.external as ext
+        import clfeval.scores._external as ext
         ext.checkpoint = checkpoint
         rng = np.random.default_rng(0)
         try:
@@ -193,7 +193,7 @@ def test_integer_gold_matches_positive_by_value_or_string_form(typ):
     string form is the positive's (so "1" names 1, and "01", "-0", " 1", 1.5 and True name nothing)."""
     import pyarrow as pa
 
-    from clfeval.scores.streamovr import batch_is_positive
+    from clfeval.scores._streamovr import batch_is_positive
 
     values = {"int8": [1, -1, 0, 2, 1, 127], "uint8": [1, 0, 255, 1], "int64": [1, -(2 ** 63), 2 ** 63 - 1, 0, 1],
               "uint64": [1, 2 ** 64 - 1, 0]}[typ]

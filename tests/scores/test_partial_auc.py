@@ -13,7 +13,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 import clfeval
-from clfeval.core import catalog, ranksummary
+from clfeval.core import _catalog as catalog, _ranksummary as ranksummary
 from clfeval.engines import Local
 from tests._helpers.partial_auc_oracle import mcclish, partial_auc
 
@@ -99,7 +99,7 @@ def test_on_dask_the_same_value(dask_client):
 
 
 def test_compare_and_require_find_it_through_the_catalogue():
-    from clfeval.evaluate.requirements import check_requirements
+    from clfeval.evaluate._requirements import check_requirements
 
     y, s = _case(11, 300, None)
     other = y + np.random.default_rng(1).normal(0, 1.5, y.size)

@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from clfeval.scores.calibration import EPS, Calibrator
+from clfeval.scores._calibration import EPS, Calibrator
 
 N = 997
 

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from clfeval.errors import DataError
-from clfeval.scores.thresholds import choose_label_thresholds, choose_label_thresholds_batches
+from clfeval.scores._thresholds import choose_label_thresholds, choose_label_thresholds_batches
 from tests._helpers.clihelp import assert_clean_error, run
 
 LABS = ["a", "b", "c", "d"]
@@ -115,7 +115,7 @@ def test_threshold_scores_prefix_streams_the_in_memory_numbers(files, obj, monke
     """A directory of Parquet files (an empty one among them), the CSV file, and standard input (read twice: kept
     in memory, and spooled to a temporary file), within --memory 4096: the in-memory JSON bit for bit, and an
     external block saying it spilled."""
-    from clfeval.io.source import Source
+    from clfeval.io._source import Source
 
     f = files
     local = _dump(choose_label_thresholds(f["g"], dict(zip(LABS, f["s"].T, strict=True)), dev_gold=f["d"],

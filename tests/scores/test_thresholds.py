@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from sklearn.metrics import precision_recall_fscore_support
 
 from clfeval.errors import DataError
-from clfeval.scores.thresholds import HINDSIGHT_NOTE, NO_DEV_NOTE, choose_label_thresholds, choose_threshold
+from clfeval.scores._thresholds import HINDSIGHT_NOTE, NO_DEV_NOTE, choose_label_thresholds, choose_threshold
 
 OBJECTIVES = ["f1", "f0.5", "f2", "cost", "precision>=0.6", "recall>=0.8", "recall>=1", "precision>=0.35"]
 

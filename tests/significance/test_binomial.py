@@ -1,4 +1,4 @@
-"""clfeval.significance.binomial against scipy.stats (the oracle): the same numbers to the last bit."""
+"""clfeval.significance._binomial against scipy.stats (the oracle): the same numbers to the last bit."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from clfeval.significance import binomial
+from clfeval.significance import _binomial as binomial
 
 stats = pytest.importorskip("scipy.stats")
 optimize = pytest.importorskip("scipy.optimize")

@@ -203,8 +203,8 @@ def test_the_bench_measures_the_intervals_clfeval_offers():
     follow the same distribution as the library's stratified bootstrap of one ranking."""
     import importlib.util
 
-    from clfeval.scores.curves import ranking
-    from clfeval.significance import aucintervals as ai
+    from clfeval.scores._curves import ranking
+    from clfeval.significance import _aucintervals as ai
 
     spec = importlib.util.spec_from_file_location("ci_coverage", Path(__file__).parents[2] / "bench" / "ci_coverage.py")
     bench = importlib.util.module_from_spec(spec)

@@ -11,9 +11,9 @@ from scipy.stats import norm
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
 from clfeval.errors import DataError, UsageError
-from clfeval.scores.curves import ranking
-from clfeval.significance.curvebands import curve_bands
-from clfeval.significance.delong import delong_auc
+from clfeval.scores._curves import ranking
+from clfeval.significance._curvebands import curve_bands
+from clfeval.significance._delong import delong_auc
 
 
 def binormal(n, seed, shift=1.0, prevalence=0.3, decimals=None):

@@ -13,7 +13,7 @@ from scipy import stats
 from clfeval import compare
 from clfeval.errors import DataError, UsageError
 from clfeval.render import to_json
-from clfeval.significance.cvcompare import cv_compare, five_by_two_cv
+from clfeval.significance._cvcompare import cv_compare, five_by_two_cv
 
 
 def records(values, n_train, n_test, repeats=1, metric="macro_f1"):
@@ -168,7 +168,7 @@ def test_pooled_comparison_and_protocol_results():
     from sklearn.linear_model import LogisticRegression
     from sklearn.tree import DecisionTreeClassifier
 
-    from clfeval.protocols.api import cross_validate
+    from clfeval.protocols._api import cross_validate
 
     X, y = make_classification(n_samples=300, n_features=8, random_state=0)
     y = np.where(y == 1, "pos", "neg")

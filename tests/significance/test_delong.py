@@ -13,9 +13,9 @@ from sklearn.metrics import roc_auc_score
 
 from clfeval.errors import DataError, UsageError
 from clfeval.render import to_json
-from clfeval.scores.curves import ranking
-from clfeval.significance import delong as dl, midranks
-from clfeval.significance.paired import bootstrap_distribution, holm
+from clfeval.scores._curves import ranking
+from clfeval.significance import _delong as dl, _midranks as midranks
+from clfeval.significance._paired import bootstrap_distribution, holm
 
 # --- the O(m·n) reference, written from the definitions --------------------------------
 

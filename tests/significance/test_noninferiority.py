@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from clfeval.errors import UsageError
-from clfeval.significance.noninferiority import check_margin, noninferiority
-from clfeval.significance.paired import (
+from clfeval.significance._noninferiority import check_margin, noninferiority
+from clfeval.significance._paired import (
     bootstrap_distribution,
     compare,  # the in-memory step (no engine block)
 )

@@ -15,8 +15,8 @@ from scipy.stats import binom, binomtest, norm
 
 from clfeval.errors import DataError, UsageError
 from clfeval.render import to_json
-from clfeval.significance import power as pw
-from clfeval.significance.paired import bootstrap_distribution
+from clfeval.significance import _power as pw
+from clfeval.significance._paired import bootstrap_distribution
 
 # --- an independent brute force: every (n_AB, n_BA) outcome and scipy's exact test ---------
 

@@ -18,9 +18,9 @@ from scipy.stats import friedmanchisquare, wilcoxon
 
 import clfeval
 from clfeval.errors import DataError, UsageError
-from clfeval.significance.bayesrank import signed_rank
-from clfeval.significance.manysystems import hodges_lehmann, nemenyi_q
-from clfeval.significance.multirank import rank_scores
+from clfeval.significance._bayesrank import signed_rank
+from clfeval.significance._manysystems import hodges_lehmann, nemenyi_q
+from clfeval.significance._multirank import rank_scores
 from tests._helpers.demsar import DATASETS, SYSTEMS, TABLE6
 
 
@@ -211,7 +211,7 @@ def test_long_wide_and_files_give_the_same_ranking(tmp_path):
     ref = clfeval.rank(long, metric="roc_auc", samples=2000)
     for fmt in ("csv", "tsv", "jsonl", "parquet"):
         path = tmp_path / f"w.{fmt}"
-        from clfeval.io.readers import write_frame
+        from clfeval.io._readers import write_frame
 
         write_frame(wide, path)
         got = clfeval.rank(str(path), metric="roc_auc", samples=2000)
@@ -310,7 +310,7 @@ def test_direction_and_names_are_checked():
 # --- the run log ---------------------------------------------------------------------------------------------
 
 def _log(tmp_path, runs):
-    from clfeval.protocols.runlog import RunLog
+    from clfeval.protocols._runlog import RunLog
 
     log = RunLog(tmp_path / "runs.sqlite")
     for model, data, value, protocol, seed in runs:

@@ -71,7 +71,7 @@ def test_modes_render_with_a_plain_sentence(mode, fmt):
 def test_demo_cv_mission_example_10():
     import math
 
-    from clfeval.studies.demo import run_demo
+    from clfeval.studies._demo import run_demo
 
     d = run_demo("cv").data
     assert d["folds"]["mean"] == pytest.approx(0.82, abs=1e-12)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 
-from clfeval.studies.demo_report import LABELS, POSITIVE, SIZES, demo_report, tickets
+from clfeval.studies._demo_report import LABELS, POSITIVE, SIZES, demo_report, tickets
 from tests._helpers.clihelp import run
 
 

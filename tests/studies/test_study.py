@@ -1,4 +1,4 @@
-"""The Reuters-21578 study (`clfeval.studies.reuters`, `clfeval reuters`, `clfeval datasets fetch`).
+"""The Reuters-21578 study (`clfeval.studies._reuters`, `clfeval reuters`, `clfeval datasets fetch`).
 
 Reference values: the published table of mission §9, typed in here (never
 taken from the study's output), and an independent pipeline written in this
@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from clfeval.errors import UsageError
-from clfeval.studies.reuters import PARTS, ReutersStudy, parse_parts, study_steps, study_text
+from clfeval.studies._reuters import PARTS, ReutersStudy, parse_parts, study_steps, study_text
 from tests._helpers.clihelp import run
 from tests._helpers.nltk_stopwords import ENGLISH_179
 
@@ -54,7 +54,7 @@ class Oracle:
     def __init__(self, stories: list[Any]) -> None:
         import Stemmer
 
-        from clfeval.text.datasets import PUBLISHED_MODAPTE_EXCLUDED, modapte
+        from clfeval.text._datasets import PUBLISHED_MODAPTE_EXCLUDED, modapte
 
         self.split = modapte(stories, exclude_newids=PUBLISHED_MODAPTE_EXCLUDED)
         self._stem = Stemmer.Stemmer("english").stemWord
@@ -211,7 +211,7 @@ def test_cross_validation_spread(study: ReutersStudy) -> None:
 @needs_data
 def test_threshold_is_a_dev_score_with_the_best_dev_f1(study: ReutersStudy, oracle: Oracle,
                                                       oracle_scores: dict[str, Any]) -> None:
-    from clfeval.protocols.splits import Protocol, split
+    from clfeval.protocols._splits import Protocol, split
 
     tu = study.threshold_tuning
     cats, Y = oracle_scores["cats"], oracle_scores["Y"]
@@ -358,7 +358,7 @@ def test_terms_phi_delta(study: ReutersStudy, oracle: Oracle) -> None:
 
 @needs_data
 def test_definition_split_keeps_newid_1199(reuters_archive: Path) -> None:
-    from clfeval.studies.reuters import reuters_study
+    from clfeval.studies._reuters import reuters_study
 
     s = reuters_study(reuters_archive, parts="multiclass", published_split=False)
     assert (s.split["train"], s.split["test"], s.split["choice"]) == (7770, 3019, "definition")
@@ -382,7 +382,7 @@ def test_parse_parts() -> None:
 
 
 def test_study_text_counts_the_title_twice() -> None:
-    from clfeval.text.datasets import Story
+    from clfeval.text._datasets import Story
 
     s = Story(1, 1, "TRAIN", "TRAINING-SET", "YES", ("grain",), "WHEAT", "", "Body.", "NORM")
     assert study_text(s) == "WHEAT\nWHEAT\nBody."
@@ -392,8 +392,8 @@ def test_study_text_counts_the_title_twice() -> None:
 def test_token_memo_is_shared_by_clones() -> None:
     from sklearn.base import clone
 
-    from clfeval.studies.reuters import _Memo
-    from clfeval.text.models import Tokenizer, make_model
+    from clfeval.studies._reuters import _Memo
+    from clfeval.text._models import Tokenizer, make_model
 
     memo = _Memo(Tokenizer(stem=True, stemmer="english"))
     pipe = make_model("nb", stem=True, stemmer="english").set_params(vectorizer__tokenizer=memo)
@@ -420,7 +420,7 @@ JSON_KEYS = {
 @needs_data
 def test_cli_json_keys_and_run_log(study: ReutersStudy, reuters_archive: Path, tmp_path: Path,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    import clfeval.studies.reuters
+    import clfeval.studies._reuters
 
     seen: dict[str, Any] = {}
 
@@ -428,7 +428,7 @@ def test_cli_json_keys_and_run_log(study: ReutersStudy, reuters_archive: Path, t
         seen.update(kw, archive=archive)
         return study
 
-    monkeypatch.setattr(clfeval.studies.reuters, "reuters_study", cached)
+    monkeypatch.setattr(clfeval.studies._reuters, "reuters_study", cached)
     monkeypatch.setattr(clfeval.studies, "reuters_study", cached)  # the package's (cached) export too
     db = tmp_path / "runs.sqlite"
     r = run("reuters", "--archive", reuters_archive, "--format", "json", "--seed", "0", "--runs-db", db)
@@ -451,7 +451,7 @@ def test_cli_json_keys_and_run_log(study: ReutersStudy, reuters_archive: Path, t
     assert {"bootstrap", "mcnemar"} <= set(d["significance"]) and d["terms"]["category"] == "grain"
     assert {"seed", "versions", "tokenization", "split", "timings"} <= set(d["signature"])
     assert d["run_id"] == 1
-    from clfeval.protocols.runlog import RunLog
+    from clfeval.protocols._runlog import RunLog
 
     (rec,) = RunLog(db).runs().runs
     assert rec.command == "reuters" and rec.seed == 0 and rec.data_hash.startswith("sha256:")
@@ -462,9 +462,9 @@ def test_cli_json_keys_and_run_log(study: ReutersStudy, reuters_archive: Path, t
 @needs_data
 def test_cli_text_and_markdown_show_published_beside_ours(study: ReutersStudy, reuters_archive: Path,
                                                           tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import clfeval.studies.reuters
+    import clfeval.studies._reuters
 
-    monkeypatch.setattr(clfeval.studies.reuters, "reuters_study", lambda archive, **kw: study)
+    monkeypatch.setattr(clfeval.studies._reuters, "reuters_study", lambda archive, **kw: study)
     monkeypatch.setattr(clfeval.studies, "reuters_study", lambda archive, **kw: study)  # the package's export too
     r = run("reuters", "--archive", reuters_archive, "--no-log")
     assert r.code == 0, r.err

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from clfeval.errors import UsageError
-from clfeval.text.datasets import Story, story_text, texts
-from clfeval.text.processing import PRESETS, Processing, parse_processing, stop_words
+from clfeval.text._datasets import Story, story_text, texts
+from clfeval.text._processing import PRESETS, Processing, parse_processing, stop_words
 from tests._helpers.clihelp import run
 from tests._helpers.nltk_stopwords import ENGLISH_179
 
@@ -96,7 +96,7 @@ def test_parse_processing_refuses_bad_specs(spec: str, words: list[str]) -> None
 
 
 def test_each_part_has_its_preset() -> None:
-    from clfeval.studies.reuters import PARTS, part_processing
+    from clfeval.studies._reuters import PARTS, part_processing
 
     procs = part_processing(None)
     assert [p for p, v in procs.items() if v == PRESETS["multiclass"]] == ["multiclass"]
@@ -127,7 +127,7 @@ def test_story_text_title_and_brief_options() -> None:
 
 
 def test_tokenizer_stop_list_goes_before_porter_stems() -> None:
-    from clfeval.text.models import Tokenizer
+    from clfeval.text._models import Tokenizer
 
     tok = PRESETS["multiclass"].tokenizer()
     # 'having' and 'doing' are on NLTK's list (not scikit-learn's); 'rates' → 'rate' (Porter)
@@ -145,7 +145,7 @@ def test_tokenizer_stop_list_goes_before_porter_stems() -> None:
 def test_vectorizer_stop_list_matches_scikit_learn() -> None:
     from sklearn.feature_extraction.text import CountVectorizer
 
-    from clfeval.text.models import ModelConfig, make_vectorizer
+    from clfeval.text._models import ModelConfig, make_vectorizer
 
     docs = ["It just doesn't rise, having risen", "the tonnes were shipped", "Wheat and corn: don't sell"]
     ours = make_vectorizer(stop_list="english179").fit(docs)
@@ -172,14 +172,14 @@ def _cell(m: dict[str, Any], gold: str, pred: str) -> int:
 @pytest.fixture(scope="module")
 def partial(reuters_archive: Path) -> Any:
     """Parts 1, 6 and 7 with each part's preset (the whole study is test_study.py's session fixture)."""
-    from clfeval.studies.reuters import reuters_study
+    from clfeval.studies._reuters import reuters_study
 
     return reuters_study(reuters_archive, parts="binary,keyword_rule,multiclass")
 
 
 @pytest.fixture(scope="module")
 def multiclass_binary_preset(reuters_archive: Path) -> Any:
-    from clfeval.studies.reuters import reuters_study
+    from clfeval.studies._reuters import reuters_study
 
     return reuters_study(reuters_archive, parts="multiclass", processing="binary")
 
@@ -228,7 +228,7 @@ def test_binary_preset_on_the_multiclass_part(multiclass_binary_preset: Any, reu
     from sklearn.metrics import confusion_matrix
     from sklearn.naive_bayes import MultinomialNB
 
-    from clfeval.text.datasets import PUBLISHED_MODAPTE_EXCLUDED, modapte, single_label_subset
+    from clfeval.text._datasets import PUBLISHED_MODAPTE_EXCLUDED, modapte, single_label_subset
 
     m = multiclass_binary_preset.multiclass
     assert multiclass_binary_preset.processing["multiclass"]["preset"] == "binary"
@@ -289,8 +289,8 @@ def test_unstemmed_setup_with_scikit_learns_stop_list(reuters_stories: Any) -> N
     from sklearn.metrics import confusion_matrix
     from sklearn.naive_bayes import MultinomialNB
 
-    from clfeval.studies.reuters_multiclass import multiclass_part
-    from clfeval.text.datasets import PUBLISHED_MODAPTE_EXCLUDED, largest_categories, modapte, single_label_subset
+    from clfeval.studies._reuters_multiclass import multiclass_part
+    from clfeval.text._datasets import PUBLISHED_MODAPTE_EXCLUDED, largest_categories, modapte, single_label_subset
 
     split = modapte(reuters_stories, exclude_newids=PUBLISHED_MODAPTE_EXCLUDED)
     cats = largest_categories(split, 10)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from clfeval.errors import ClfevalError, DataError, InputFileError, UsageError
-from clfeval.text.datasets import (
+from clfeval.text._datasets import (
     N_STORIES,
     PUBLISHED_MODAPTE_EXCLUDED,
     REUTERS_FILES,
@@ -27,7 +27,7 @@ from clfeval.text.datasets import (
     single_label_subset,
     texts,
 )
-from clfeval.text.fetch import fetch_reuters
+from clfeval.text._fetch import fetch_reuters
 
 TEN_LARGEST = ("earn", "acq", "money-fx", "grain", "crude", "trade", "interest",
                "wheat", "ship", "corn")

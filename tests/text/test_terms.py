@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clfeval.text.terms import term_phi_delta
+from clfeval.text._terms import term_phi_delta
 
 
 def test_against_direct_count():

@@ -1,4 +1,4 @@
-"""clfeval.text.models: tokenization, log-odds scores, the decision rule, one-vs-rest."""
+"""clfeval.text._models: tokenization, log-odds scores, the decision rule, one-vs-rest."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from sklearn.base import clone
 from sklearn.naive_bayes import MultinomialNB
 
 from clfeval.errors import DataError, UsageError
-from clfeval.text.models import (
+from clfeval.text._models import (
     MODEL_NAMES,
     LogOddsMultinomialNB,
     ModelConfig,

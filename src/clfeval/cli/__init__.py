@@ -30,21 +30,21 @@ EX_SOFTWARE = 70  # sysexits.h: an internal software error
 
 #: The commands, each imported when it runs: name → "module:attribute", one line a command.
 COMMANDS = {
-    "report": "clfeval.cli.report_cmd:report",
-    "demo": "clfeval.cli.demo_cmd:demo",
-    "compare": "clfeval.cli.compare_cmd:compare",
-    "threshold": "clfeval.cli.threshold_cmd:threshold",
-    "calibration": "clfeval.cli.calibration_cmd:calibration",
-    "cv": "clfeval.cli.experiment_cmd:cv",
-    "holdout": "clfeval.cli.experiment_cmd:holdout",
-    "runs": "clfeval.cli.runs_cmd:runs",
-    "reuters": "clfeval.cli.reuters_cmd:reuters",
-    "datasets": "clfeval.cli.datasets_cmd:datasets",
-    "plot": "clfeval.cli.plot_cmd:plot",
-    "metrics": "clfeval.cli.metrics_cmd:metrics",
-    "power": "clfeval.cli.power_cmd:power",
-    "errors": "clfeval.cli.errors_cmd:errors",
-    "rank": "clfeval.cli.rank_cmd:rank",
+    "report": "clfeval.cli._report_cmd:report",
+    "demo": "clfeval.cli._demo_cmd:demo",
+    "compare": "clfeval.cli._compare_cmd:compare",
+    "threshold": "clfeval.cli._threshold_cmd:threshold",
+    "calibration": "clfeval.cli._calibration_cmd:calibration",
+    "cv": "clfeval.cli._experiment_cmd:cv",
+    "holdout": "clfeval.cli._experiment_cmd:holdout",
+    "runs": "clfeval.cli._runs_cmd:runs",
+    "reuters": "clfeval.cli._reuters_cmd:reuters",
+    "datasets": "clfeval.cli._datasets_cmd:datasets",
+    "plot": "clfeval.cli._plot_cmd:plot",
+    "metrics": "clfeval.cli._metrics_cmd:metrics",
+    "power": "clfeval.cli._power_cmd:power",
+    "errors": "clfeval.cli._errors_cmd:errors",
+    "rank": "clfeval.cli._rank_cmd:rank",
 }
 
 #: The first paragraph of each command's help, for `clfeval --help` without importing the commands (a test
@@ -160,7 +160,7 @@ def _run(argv: list[str] | None, state: dict[str, Any]) -> int:
         if state.get("debug"):
             _print_traceback()
         where = f"{exc.filename!r}: " if exc.filename else ""
-        from clfeval.io.outputs import os_reason
+        from clfeval.io import os_reason
 
         message(f"clfeval: error: {where}{os_reason(exc)}.")
         return 2

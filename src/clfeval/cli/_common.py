@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from clfeval.core.inert import shown
+from clfeval.core import shown
 from clfeval.errors import InputFileError, UsageError
 
 if TYPE_CHECKING:
-    from clfeval.io.outputs import Target
+    from clfeval.io import Target
 
 __all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option",
            "check_paths",
@@ -150,9 +150,9 @@ def check_paths(inputs: Iterable[tuple[str, str | os.PathLike[str] | None]] = ()
                 outputs: Iterable[tuple[str, str | os.PathLike[str] | None] | Target] = ()) -> Any:
     """Before any long work: resolve every output and refuse one that would destroy an input or another output.
 
-    See :func:`clfeval.io.outputs.check_paths`.
+    See :func:`clfeval.io._outputs.check_paths`.
     """
-    from clfeval.io.outputs import check_paths as check
+    from clfeval.io import check_paths as check
 
     return check(inputs, outputs)
 
@@ -266,9 +266,9 @@ def existing_file(path: str | Path, option: str | None = None) -> Any:
     """A path that must exist (missing files are usage errors, exit 2, naming the file), or ``-``.
 
     ``-`` is standard input: its bytes are read once (a second ``-`` in the
-    same command is refused) and returned as a :class:`clfeval.io.readers.Source`.
+    same command is refused) and returned as a :class:`clfeval.io._readers.Source`.
     """
-    from clfeval.io.source import Source
+    from clfeval.io import Source
 
     if isinstance(path, Source):
         return path
@@ -285,13 +285,13 @@ def existing_file(path: str | Path, option: str | None = None) -> Any:
 
 def input_path(path: str | Path, option: str | None = None, *, input_format: str | None = None,
                encoding: str = "utf-8") -> Any:
-    """The files a PATH names (:func:`clfeval.io.paths.resolve_path`: a file, a directory, a glob pattern),
+    """The files a PATH names (:func:`clfeval.io._paths.resolve_path`: a file, a directory, a glob pattern),
     or standard input for ``-`` (read once; spooled to an unnamed temporary file when large)."""
-    from clfeval.io.paths import resolve_path
+    from clfeval.io import resolve_path
 
     if str(path) == "-":
         path = _stdin(option)
-    from clfeval.io.source import block_cap_for
+    from clfeval.io import block_cap_for
 
     ctx = click.get_current_context(silent=True)
     memory = ctx.meta.get("clfeval.memory") if ctx is not None else None
@@ -305,7 +305,7 @@ def input_path(path: str | Path, option: str | None = None, *, input_format: str
 
 
 def _stdin(option: str | None) -> Any:
-    from clfeval.io.source import Source
+    from clfeval.io import Source
 
     what = f"option {option}" if option else "the input file"
     ctx = click.get_current_context(silent=True)
@@ -333,12 +333,12 @@ def _stdin(option: str | None) -> Any:
 def _spool_at(ctx: click.Context | None) -> int:
     """Bytes of standard input held in memory before it is spooled to an unnamed file: a quarter of
     ``--memory`` when the command has it, at most the default."""
-    from clfeval.io.source import SPOOL_AT
+    from clfeval.io import SPOOL_AT
 
     memory = ctx.params.get("memory") if ctx is not None else None
     if memory is None:
         return SPOOL_AT
-    from clfeval.core.validation import parse_memory
+    from clfeval.core import parse_memory
 
     return max(1 << 16, min(SPOOL_AT, parse_memory(memory) // 4))
 
@@ -377,7 +377,7 @@ def stdout_error(exc: OSError) -> Exception:
     What could not be written is thrown away, so that nothing tries again at exit.
     """
     from clfeval.errors import OutputFileError
-    from clfeval.io.outputs import os_reason
+    from clfeval.io import os_reason
 
     with contextlib.suppress(Exception):
         fd = sys.stdout.fileno()
@@ -404,7 +404,7 @@ def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None
     Text goes to a terminal with rich's colours; piped or written to a file
     it is plain text.
     """
-    from clfeval.io.readers import atomic_write_text
+    from clfeval.io import atomic_write_text
     from clfeval.render import print_renderables, render, renderables
 
     if fmt == "text" and output is None and sys.stdout.isatty():
@@ -434,7 +434,7 @@ def finish_run(result: Any, fmt: str, output: Path | None, files: Any,
                record: Callable[[Any, Callable[[int], None]], int] | None = None) -> Any:
     """Write a run's outputs, then record it; returns the result (with its run id when recorded).
 
-    ``files`` (:class:`clfeval.io.outputs.OutputFiles`) holds the outputs staged
+    ``files`` (:class:`clfeval.io._outputs.OutputFiles`) holds the outputs staged
     so far (``--predictions``); ``--output`` is rendered with the run's id and
     staged beside them. With ``record(files, on_id)`` (a run log's
     ``record_result``), every file is put in place just before the record

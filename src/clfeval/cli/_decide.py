@@ -37,7 +37,7 @@ def gate_exit(result: Any, gate: bool) -> None:
     """With ``--gate``: exit 3 (after the result is written) unless the test rejected its null."""
     if not gate:
         return
-    from clfeval.significance.results import gate as judge
+    from clfeval.significance import gate as judge
 
     passed, why = judge(result)
     if not passed:

@@ -23,7 +23,7 @@ def memory_option(help: str = MEMORY_HELP) -> Callable[[Callable[..., Any]], Cal
 def _keep_memory(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Keep the budget for the readers (the largest CSV block: min(256 MiB, --memory / 4)); a bad value is
     refused later, by the command (check_memory)."""
-    from clfeval.core.validation import parse_memory
+    from clfeval.core import parse_memory
 
     if value is not None:
         try:
@@ -68,7 +68,7 @@ def engine_options(f: Callable[..., Any]) -> Callable[..., Any]:
 def engine_of(engine: str, scheduler: str | None, memory: str | None) -> Any:
     """``--engine``, ``--scheduler``, ``--memory`` and ``--connect-timeout`` as the library's engine value
     (:class:`clfeval.engines.Local` or :class:`clfeval.engines.Dask`); the dask extra checked here, before any work."""
-    from clfeval.engines.spec import Dask, Local
+    from clfeval.engines import Dask, Local
 
     if engine != "dask":
         if scheduler is not None:
@@ -88,6 +88,6 @@ def engine_of(engine: str, scheduler: str | None, memory: str | None) -> Any:
 
 def help_note(operation: str) -> str:
     """The ``--help`` note of a command's options the Dask engine does not run (from the capability table)."""
-    from clfeval.engines.capabilities import help_note as note
+    from clfeval.engines import help_note as note
 
     return note(operation)

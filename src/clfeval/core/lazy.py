@@ -2,14 +2,14 @@
 
 A package ``__init__`` lists what it offers, module by module, and hands the list to :func:`attach`::
 
-    _EXPORTS = {"clfeval.significance.power": ("power_compare", "interval_width")}
+    _EXPORTS = {"clfeval.significance._power": ("power_compare", "interval_width")}
     __all__ = names(_EXPORTS)
     __getattr__, __dir__ = attach(__name__, _EXPORTS)
     if TYPE_CHECKING:  # what type checkers and editors read; tests/project/test_api.py keeps it equal to _EXPORTS
-        from clfeval.significance.power import interval_width, power_compare
+        from clfeval.significance._power import interval_width, power_compare
 
 ``import clfeval.significance`` then costs nothing; ``clfeval.significance.power_compare`` imports
-:mod:`clfeval.significance.power` (and NumPy with it) when it is first used. The subpackages named in
+:mod:`clfeval.significance._power` (and NumPy with it) when it is first used. The subpackages named in
 ``subpackages`` are reachable as attributes too (``clfeval.plots`` after ``import clfeval``).
 
 No exported name may be the name of a submodule of its package: importing the submodule would

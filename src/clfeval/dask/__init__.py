@@ -26,20 +26,35 @@ from typing import TYPE_CHECKING
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
-    "clfeval.dask.parts": ("connect", "parts_of", "run"),
-    "clfeval.dask.counting": ("report", "compare", "table"),
-    "clfeval.dask.rankings": ("ranking", "histogram", "binning"),
-    "clfeval.dask.calibrate": ("calibration",),
-    "clfeval.dask.thresholds": ("threshold",),
+    "clfeval.dask._parts": ("connect", "parts_of", "run"),
+    "clfeval.dask._counting": ("report", "compare", "table"),
+    "clfeval.dask._rankings": ("ranking", "histogram", "binning"),
+    "clfeval.dask._calibrate": ("calibration",),
+    "clfeval.dask._thresholds": ("threshold",),
 }
 
 __all__ = _names(_EXPORTS)
-__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+# Names that other stages import from this package's private modules (tools/privatize.py): resolved
+# lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
+_INTERNAL: dict[str, tuple[str, ...]] = {
+    "clfeval.dask._errorcounts": ("count_on_dask",),
+    "clfeval.dask._parts": ("check_address",),
+    "clfeval.dask._slicecompare": ("sliced_cells",),
+    "clfeval.dask._slices": ("sliced_calibration", "sliced_tables"),
+}
+_INTERNAL_MODULES: dict[str, str] = {
+}
+if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
+    from clfeval.dask._errorcounts import count_on_dask as count_on_dask
+    from clfeval.dask._parts import check_address as check_address
+    from clfeval.dask._slicecompare import sliced_cells as sliced_cells
+    from clfeval.dask._slices import sliced_calibration as sliced_calibration, sliced_tables as sliced_tables
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:
-    from clfeval.dask.calibrate import calibration as calibration
-    from clfeval.dask.counting import compare as compare, report as report, table as table
-    from clfeval.dask.parts import connect as connect, parts_of as parts_of, run as run
-    from clfeval.dask.rankings import binning as binning, histogram as histogram, ranking as ranking
-    from clfeval.dask.thresholds import threshold as threshold
+    from clfeval.dask._calibrate import calibration as calibration
+    from clfeval.dask._counting import compare as compare, report as report, table as table
+    from clfeval.dask._parts import connect as connect, parts_of as parts_of, run as run
+    from clfeval.dask._rankings import binning as binning, histogram as histogram, ranking as ranking
+    from clfeval.dask._thresholds import threshold as threshold
 

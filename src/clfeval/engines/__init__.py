@@ -2,7 +2,7 @@
 
 The five operations (``clfeval.report``, ``compare``, ``threshold``, ``calibration``, ``ranking``) take
 ``engine=`` and give the same numbers on every engine; what an engine cannot do is declared once, in
-:mod:`clfeval.engines.capabilities`.
+:mod:`clfeval.engines._capabilities`.
 """
 
 from __future__ import annotations
@@ -12,20 +12,40 @@ from typing import TYPE_CHECKING
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
-    "clfeval.engines.spec": ("Local", "Dask"),
-    "clfeval.engines.reporting": ("report",),
-    "clfeval.engines.comparing": ("compare",),
-    "clfeval.engines.scoreops": ("ranking", "threshold", "calibration"),
-    "clfeval.engines.errorops": ("error_analysis",),
+    "clfeval.engines._spec": ("Local", "Dask"),
+    "clfeval.engines._reporting": ("report",),
+    "clfeval.engines._comparing": ("compare",),
+    "clfeval.engines._scoreops": ("ranking", "threshold", "calibration"),
+    "clfeval.engines._errorops": ("error_analysis",),
 }
 
 __all__ = _names(_EXPORTS)
-__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+# Names that other stages import from this package's private modules (tools/privatize.py): resolved
+# lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
+_INTERNAL: dict[str, tuple[str, ...]] = {
+    "clfeval.engines._capabilities": ("help_note",),
+    "clfeval.engines._comparing": ("resampling_steps",),
+    "clfeval.engines._scorecols": ("check_score_options", "read_scored"),
+    "clfeval.engines._scoreops": ("check_calibration_options", "check_threshold_options"),
+    "clfeval.engines._slicescores": ("SlicedCalibration", "SlicedThreshold"),
+}
+_INTERNAL_MODULES: dict[str, str] = {
+}
+if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
+    from clfeval.engines._capabilities import help_note as help_note
+    from clfeval.engines._comparing import resampling_steps as resampling_steps
+    from clfeval.engines._scorecols import check_score_options as check_score_options, read_scored as read_scored
+    from clfeval.engines._scoreops import (
+        check_calibration_options as check_calibration_options,
+        check_threshold_options as check_threshold_options,
+    )
+    from clfeval.engines._slicescores import SlicedCalibration as SlicedCalibration, SlicedThreshold as SlicedThreshold
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:
-    from clfeval.engines.comparing import compare as compare
-    from clfeval.engines.errorops import error_analysis as error_analysis
-    from clfeval.engines.reporting import report as report
-    from clfeval.engines.scoreops import calibration as calibration, ranking as ranking, threshold as threshold
-    from clfeval.engines.spec import Dask as Dask, Local as Local
+    from clfeval.engines._comparing import compare as compare
+    from clfeval.engines._errorops import error_analysis as error_analysis
+    from clfeval.engines._reporting import report as report
+    from clfeval.engines._scoreops import calibration as calibration, ranking as ranking, threshold as threshold
+    from clfeval.engines._spec import Dask as Dask, Local as Local
 

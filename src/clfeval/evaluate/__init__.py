@@ -7,39 +7,99 @@ from typing import TYPE_CHECKING
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
-    "clfeval.evaluate.reports": ("Report", "report_from_table"),
-    "clfeval.evaluate.sections": ("Part", "Intervals", "RankingPart", "RankingIntervals", "InputsPart", "SlicesPart",
+    "clfeval.evaluate._reports": ("Report", "report_from_table"),
+    "clfeval.evaluate._sections": ("Part", "Intervals", "RankingPart", "RankingIntervals", "InputsPart", "SlicesPart",
                                   "FoundSlicesPart", "RequirementsPart", "EnginePart", "ErrorsSharePart"),
-    "clfeval.evaluate.requirements": ("Requirement", "Requirements", "parse_requirement", "check_requirements"),
-    "clfeval.evaluate.diagnostics": ("hardest_classes", "most_confused_pair", "top_confusions", "misclassified"),
-    "clfeval.evaluate.baselines": ("majority_table", "uniform_table", "stratified_table"),
-    "clfeval.evaluate.erroranalysis": ("ErrorAnalysis", "ErrorCell"),
+    "clfeval.evaluate._requirements": ("Requirement", "Requirements", "parse_requirement", "check_requirements"),
+    "clfeval.evaluate._diagnostics": ("hardest_classes", "most_confused_pair", "top_confusions", "misclassified"),
+    "clfeval.evaluate._baselines": ("majority_table", "uniform_table", "stratified_table"),
+    "clfeval.evaluate._erroranalysis": ("ErrorAnalysis", "ErrorCell"),
 }
 
 __all__ = _names(_EXPORTS)
-__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+# Names that other stages import from this package's private modules (tools/privatize.py): resolved
+# lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
+_INTERNAL: dict[str, tuple[str, ...]] = {
+    "clfeval.evaluate._baselines": ("TrainFrequencies", "multilabel_baselines", "single_label_baselines"),
+    "clfeval.evaluate._cimethods": ("DEFAULT_RANKING", "METHOD_NAMES", "check_ci_methods", "parse_ci_methods",
+                                    "ranking_method"),
+    "clfeval.evaluate._erroranalysis": ("FN", "FP", "analyse"),
+    "clfeval.evaluate._errorcount": ("ErrorCounter", "label_sets"),
+    "clfeval.evaluate._errorstream": ("check_settings", "count_arrays", "count_path", "counter_of", "read_texts",
+                                      "texts_of"),
+    "clfeval.evaluate._intervals": ("wilson",),
+    "clfeval.evaluate._reports": ("check_ids", "report"),
+    "clfeval.evaluate._requirements": ("with_requirements",),
+    "clfeval.evaluate._scoredstream": ("gold_and_scores", "report_scored_batches", "score_binning"),
+    "clfeval.evaluate._slicecounting": ("RankedSlices", "at_cut", "count_sliced", "fold_cut_tables", "read_ahead",
+                                        "slice_binning"),
+    "clfeval.evaluate._streaming": ("count_batches", "finish_report"),
+}
+_INTERNAL_MODULES: dict[str, str] = {
+}
+if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
+    from clfeval.evaluate._baselines import (
+        TrainFrequencies as TrainFrequencies,
+        multilabel_baselines as multilabel_baselines,
+        single_label_baselines as single_label_baselines,
+    )
+    from clfeval.evaluate._cimethods import (
+        DEFAULT_RANKING as DEFAULT_RANKING,
+        METHOD_NAMES as METHOD_NAMES,
+        check_ci_methods as check_ci_methods,
+        parse_ci_methods as parse_ci_methods,
+        ranking_method as ranking_method,
+    )
+    from clfeval.evaluate._erroranalysis import FN as FN, FP as FP, analyse as analyse
+    from clfeval.evaluate._errorcount import ErrorCounter as ErrorCounter, label_sets as label_sets
+    from clfeval.evaluate._errorstream import (
+        check_settings as check_settings,
+        count_arrays as count_arrays,
+        count_path as count_path,
+        counter_of as counter_of,
+        read_texts as read_texts,
+        texts_of as texts_of,
+    )
+    from clfeval.evaluate._intervals import wilson as wilson
+    from clfeval.evaluate._reports import check_ids as check_ids, report as report
+    from clfeval.evaluate._requirements import with_requirements as with_requirements
+    from clfeval.evaluate._scoredstream import (
+        gold_and_scores as gold_and_scores,
+        report_scored_batches as report_scored_batches,
+        score_binning as score_binning,
+    )
+    from clfeval.evaluate._slicecounting import (
+        RankedSlices as RankedSlices,
+        at_cut as at_cut,
+        count_sliced as count_sliced,
+        fold_cut_tables as fold_cut_tables,
+        read_ahead as read_ahead,
+        slice_binning as slice_binning,
+    )
+    from clfeval.evaluate._streaming import count_batches as count_batches, finish_report as finish_report
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:
-    from clfeval.evaluate.baselines import (
+    from clfeval.evaluate._baselines import (
         majority_table as majority_table,
         stratified_table as stratified_table,
         uniform_table as uniform_table,
     )
-    from clfeval.evaluate.diagnostics import (
+    from clfeval.evaluate._diagnostics import (
         hardest_classes as hardest_classes,
         misclassified as misclassified,
         most_confused_pair as most_confused_pair,
         top_confusions as top_confusions,
     )
-    from clfeval.evaluate.erroranalysis import ErrorAnalysis as ErrorAnalysis, ErrorCell as ErrorCell
-    from clfeval.evaluate.reports import Report as Report, report_from_table as report_from_table
-    from clfeval.evaluate.requirements import (
+    from clfeval.evaluate._erroranalysis import ErrorAnalysis as ErrorAnalysis, ErrorCell as ErrorCell
+    from clfeval.evaluate._reports import Report as Report, report_from_table as report_from_table
+    from clfeval.evaluate._requirements import (
         Requirement as Requirement,
         Requirements as Requirements,
         check_requirements as check_requirements,
         parse_requirement as parse_requirement,
     )
-    from clfeval.evaluate.sections import (
+    from clfeval.evaluate._sections import (
         EnginePart as EnginePart,
         ErrorsSharePart as ErrorsSharePart,
         FoundSlicesPart as FoundSlicesPart,

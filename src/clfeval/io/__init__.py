@@ -13,23 +13,77 @@ from typing import TYPE_CHECKING
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
-    "clfeval.io.readers": ("FORMATS", "detect_format", "read_frame", "column_names", "Source", "write_frame",
+    "clfeval.io._readers": ("FORMATS", "detect_format", "read_frame", "column_names", "Source", "write_frame",
                            "atomic_write_text"),
-    "clfeval.io.predictions": ("Predictions", "read_predictions", "iter_predictions"),
-    "clfeval.io.batches": ("iter_batches",),
+    "clfeval.io._predictions": ("Predictions", "read_predictions", "iter_predictions"),
+    "clfeval.io._batches": ("iter_batches",),
 }
 
 __all__ = _names(_EXPORTS)
-__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+# Names that other stages import from this package's private modules (tools/privatize.py): resolved
+# lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
+_INTERNAL: dict[str, tuple[str, ...]] = {
+    "clfeval.io._align": ("align_predictions", "as_text", "one_repeat"),
+    "clfeval.io._batches": ("file_parts", "iter_parts", "read_part"),
+    "clfeval.io._join": ("Matching", "aligned", "unique_batches"),
+    "clfeval.io._outputs": ("OutputFiles", "Target", "check_paths", "checkpoint", "deferred_signals", "os_reason",
+                            "resolve_output"),
+    "clfeval.io._paths": ("InputPath", "resolve_path"),
+    "clfeval.io._predictions": ("PredictionReader", "check_labels_present"),
+    "clfeval.io._readers": ("atomic_path",),
+    "clfeval.io._source": ("SPOOL_AT", "STDIN", "block_cap_for", "check_roles", "row_ref"),
+    "clfeval.io._spill": ("make_spill_directory", "remove_spill_directory", "spill_directory"),
+    "clfeval.io._textjoin": ("join_texts", "texts_table"),
+}
+_INTERNAL_MODULES: dict[str, str] = {
+    "batches": "clfeval.io._batches",
+    "outputs": "clfeval.io._outputs",
+}
+if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
+    from clfeval.io import _batches, _outputs
+    from clfeval.io._align import align_predictions as align_predictions, as_text as as_text, one_repeat as one_repeat
+    from clfeval.io._batches import file_parts as file_parts, iter_parts as iter_parts, read_part as read_part
+    from clfeval.io._join import Matching as Matching, aligned as aligned, unique_batches as unique_batches
+    from clfeval.io._outputs import (
+        OutputFiles as OutputFiles,
+        Target as Target,
+        check_paths as check_paths,
+        checkpoint as checkpoint,
+        deferred_signals as deferred_signals,
+        os_reason as os_reason,
+        resolve_output as resolve_output,
+    )
+    from clfeval.io._paths import InputPath as InputPath, resolve_path as resolve_path
+    from clfeval.io._predictions import (
+        PredictionReader as PredictionReader,
+        check_labels_present as check_labels_present,
+    )
+    from clfeval.io._readers import atomic_path as atomic_path
+    from clfeval.io._source import (
+        SPOOL_AT as SPOOL_AT,
+        STDIN as STDIN,
+        block_cap_for as block_cap_for,
+        check_roles as check_roles,
+        row_ref as row_ref,
+    )
+    from clfeval.io._spill import (
+        make_spill_directory as make_spill_directory,
+        remove_spill_directory as remove_spill_directory,
+        spill_directory as spill_directory,
+    )
+    from clfeval.io._textjoin import join_texts as join_texts, texts_table as texts_table
+    batches = _batches
+    outputs = _outputs
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:
-    from clfeval.io.batches import iter_batches as iter_batches
-    from clfeval.io.predictions import (
+    from clfeval.io._batches import iter_batches as iter_batches
+    from clfeval.io._predictions import (
         Predictions as Predictions,
         iter_predictions as iter_predictions,
         read_predictions as read_predictions,
     )
-    from clfeval.io.readers import (
+    from clfeval.io._readers import (
         FORMATS as FORMATS,
         Source as Source,
         atomic_write_text as atomic_write_text,

@@ -38,18 +38,30 @@ from typing import TYPE_CHECKING, Any
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
-    "clfeval.plots.tables": ("confusion_matrix", "top_confusions", "per_class"),
-    "clfeval.plots.scores": ("roc", "pr", "threshold", "label_thresholds", "reliability"),
-    "clfeval.plots.phidelta": ("phi_delta",),
-    "clfeval.plots.resampling": ("cv_spread", "bootstrap"),
-    "clfeval.plots.study": ("reuters",),
-    "clfeval.plots.cddiagram": ("cd_diagram", "bayes_bars"),
-    "clfeval.plots.slices": ("forest", "found_forest"),
+    "clfeval.plots._tables": ("confusion_matrix", "top_confusions", "per_class"),
+    "clfeval.plots._scores": ("roc", "pr", "threshold", "label_thresholds", "reliability"),
+    "clfeval.plots._phidelta": ("phi_delta",),
+    "clfeval.plots._resampling": ("cv_spread", "bootstrap"),
+    "clfeval.plots._study": ("reuters",),
+    "clfeval.plots._cddiagram": ("cd_diagram", "bayes_bars"),
+    "clfeval.plots._slices": ("forest", "found_forest"),
     "clfeval.plots._mpl": ("figure_svg", "save"),
 }
 
 __all__ = ["KINDS", *_names(_EXPORTS)]
-_getattr, __dir__ = _attach(__name__, _EXPORTS)
+# Names that other stages import from this package's private modules (tools/privatize.py): resolved
+# lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
+_INTERNAL: dict[str, tuple[str, ...]] = {
+    "clfeval.plots._errorterms": ("cell_terms",),
+}
+_INTERNAL_MODULES: dict[str, str] = {
+    "mpl": "clfeval.plots._mpl",
+}
+if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
+    from clfeval.plots import _mpl
+    from clfeval.plots._errorterms import cell_terms as cell_terms
+    mpl = _mpl
+_getattr, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 #: The figure kinds of ``clfeval plot``: kind → the function's name (``KINDS`` maps kind → function).
 _KINDS = {"confusion": "confusion_matrix", "per-class": "per_class", "roc": "roc", "pr": "pr",
@@ -68,20 +80,20 @@ def __getattr__(name: str) -> Any:
 
 if TYPE_CHECKING:
     KINDS: dict[str, Any]
+    from clfeval.plots._cddiagram import bayes_bars as bayes_bars, cd_diagram as cd_diagram
     from clfeval.plots._mpl import figure_svg as figure_svg, save as save
-    from clfeval.plots.cddiagram import bayes_bars as bayes_bars, cd_diagram as cd_diagram
-    from clfeval.plots.phidelta import phi_delta as phi_delta
-    from clfeval.plots.resampling import bootstrap as bootstrap, cv_spread as cv_spread
-    from clfeval.plots.scores import (
+    from clfeval.plots._phidelta import phi_delta as phi_delta
+    from clfeval.plots._resampling import bootstrap as bootstrap, cv_spread as cv_spread
+    from clfeval.plots._scores import (
         label_thresholds as label_thresholds,
         pr as pr,
         reliability as reliability,
         roc as roc,
         threshold as threshold,
     )
-    from clfeval.plots.slices import forest as forest, found_forest as found_forest
-    from clfeval.plots.study import reuters as reuters
-    from clfeval.plots.tables import (
+    from clfeval.plots._slices import forest as forest, found_forest as found_forest
+    from clfeval.plots._study import reuters as reuters
+    from clfeval.plots._tables import (
         confusion_matrix as confusion_matrix,
         per_class as per_class,
         top_confusions as top_confusions,

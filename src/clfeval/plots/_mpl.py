@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from clfeval.core.inert import shown
+from clfeval.core import shown
 from clfeval.errors import MissingExtra, UsageError
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ COLORS = OKABE_ITO
 
 def palette(n: int) -> tuple[str, ...]:
     """One colour per class for ``n`` classes: Okabe–Ito up to 8, Kelly's 20 up to 20 (a figure never draws more
-    classes; :mod:`clfeval.core.manyclasses`).
+    classes; :mod:`clfeval.core._manyclasses`).
 
     >>> palette(3)
     ('#0072B2', '#E69F00', '#009E73')
@@ -291,7 +291,7 @@ def fit(fig: Any, x: Sequence[Any] | np.ndarray, y: Sequence[Any] | np.ndarray, 
     """The points of a curve simplified for this figure's size (the whole figure bounds the plot area)."""
     import numpy as np
 
-    from clfeval.core.decimate import simplify
+    from clfeval.core import simplify
 
     xa = np.asarray([np.nan if v is None else v for v in x], dtype=np.float64)
     ya = np.asarray([np.nan if v is None else v for v in y], dtype=np.float64)
@@ -368,13 +368,13 @@ def save(fig: Any, path: str) -> None:
                          ".pdf.")
     with rc():
         if ext == "svg":
-            from clfeval.io.readers import atomic_write_text
+            from clfeval.io import atomic_write_text
 
             atomic_write_text(path, figure_svg(fig, "clfeval"))
             return
         buf = io.BytesIO()
         fig.savefig(buf, format=ext, metadata={"CreationDate": None} if ext == "pdf" else {"Software": None})
-    from clfeval.io.readers import atomic_path
+    from clfeval.io import atomic_path
 
     with atomic_path(path) as tmp:
         with open(tmp, "wb") as fh:

@@ -8,7 +8,7 @@ fold and fits it on that fold's training items, and a threshold is chosen on
 a development split carved out of the training fold.
 
 The splits — holdout, stratified, train/validation/test, repeated, k-fold,
-multi-label iterative stratification — live in :mod:`clfeval.protocols.splits` and are
+multi-label iterative stratification — live in :mod:`clfeval.protocols._splits` and are
 re-exported here (:class:`Protocol`, :func:`split`).
 
 The runner
@@ -29,14 +29,14 @@ Per-fold metrics are those of the fold's own table — the labels that occur
 in that fold's gold or predicted labels — so that ``clfeval report`` on the
 rows of one fold of the predictions file gives the same numbers. They are
 read off the fold's count table through the metric catalogue
-(:mod:`clfeval.core.catalog`); no whole report is built per fold.
+(:mod:`clfeval.core._catalog`); no whole report is built per fold.
 
-The pieces live in modules of their own: :mod:`clfeval.protocols.spread`
-(the spread over folds), :mod:`clfeval.protocols.threshold` (the threshold
-step), :mod:`clfeval.protocols.estimators` (fitting and scoring an estimator),
-:mod:`clfeval.protocols.data` (the labels of a run, encoded once),
-:mod:`clfeval.protocols.runner` (the runner), :mod:`clfeval.protocols.results`
-(the result types) and :mod:`clfeval.protocols.predictions` (the
+The pieces live in modules of their own: :mod:`clfeval.protocols._spread`
+(the spread over folds), :mod:`clfeval.protocols._threshold` (the threshold
+step), :mod:`clfeval.protocols._estimators` (fitting and scoring an estimator),
+:mod:`clfeval.protocols._data` (the labels of a run, encoded once),
+:mod:`clfeval.protocols._runner` (the runner), :mod:`clfeval.protocols._results`
+(the result types) and :mod:`clfeval.protocols._predictions` (the
 out-of-fold predictions table and file). This module gathers them.
 
 References
@@ -54,21 +54,48 @@ from typing import TYPE_CHECKING
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
-    "clfeval.protocols.splits": ("Protocol", "Fold", "split", "iterative_stratification"),
-    "clfeval.protocols.spread": ("Spread",),
-    "clfeval.protocols.threshold": ("ThresholdStep",),
-    "clfeval.protocols.results": ("FoldResult", "ProtocolResult"),
-    "clfeval.protocols.api": ("run_protocol", "cross_validate", "holdout", "report_metric", "default_metrics",
+    "clfeval.protocols._splits": ("Protocol", "Fold", "split", "iterative_stratification"),
+    "clfeval.protocols._spread": ("Spread",),
+    "clfeval.protocols._threshold": ("ThresholdStep",),
+    "clfeval.protocols._results": ("FoldResult", "ProtocolResult"),
+    "clfeval.protocols._api": ("run_protocol", "cross_validate", "holdout", "report_metric", "default_metrics",
                               "check_metric_names", "write_predictions", "PREDICTION_FORMATS"),
-    "clfeval.protocols.runcompare": ("RunComparison", "compare_runs", "compare_results"),
-    "clfeval.protocols.runlog": ("RunLog",),
+    "clfeval.protocols._runcompare": ("RunComparison", "compare_runs", "compare_results"),
+    "clfeval.protocols._runlog": ("RunLog",),
 }
 
 __all__ = _names(_EXPORTS)
-__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+# Names that other stages import from this package's private modules (tools/privatize.py): resolved
+# lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
+_INTERNAL: dict[str, tuple[str, ...]] = {
+    "clfeval.protocols._api": ("spread",),
+    "clfeval.protocols._datafile": ("read_text_data",),
+    "clfeval.protocols._errorsof": ("errors_format", "errors_of_run"),
+    "clfeval.protocols._rankinput": ("rank",),
+    "clfeval.protocols._runlog": ("Ablation", "BestRuns", "CheckResult", "Run", "RunList", "file_hash",
+                                  "flatten_settings", "predictions_dir"),
+}
+_INTERNAL_MODULES: dict[str, str] = {
+}
+if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
+    from clfeval.protocols._api import spread as spread
+    from clfeval.protocols._datafile import read_text_data as read_text_data
+    from clfeval.protocols._errorsof import errors_format as errors_format, errors_of_run as errors_of_run
+    from clfeval.protocols._rankinput import rank as rank
+    from clfeval.protocols._runlog import (
+        Ablation as Ablation,
+        BestRuns as BestRuns,
+        CheckResult as CheckResult,
+        Run as Run,
+        RunList as RunList,
+        file_hash as file_hash,
+        flatten_settings as flatten_settings,
+        predictions_dir as predictions_dir,
+    )
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:
-    from clfeval.protocols.api import (
+    from clfeval.protocols._api import (
         PREDICTION_FORMATS as PREDICTION_FORMATS,
         check_metric_names as check_metric_names,
         cross_validate as cross_validate,
@@ -78,19 +105,19 @@ if TYPE_CHECKING:
         run_protocol as run_protocol,
         write_predictions as write_predictions,
     )
-    from clfeval.protocols.results import FoldResult as FoldResult, ProtocolResult as ProtocolResult
-    from clfeval.protocols.runcompare import (
+    from clfeval.protocols._results import FoldResult as FoldResult, ProtocolResult as ProtocolResult
+    from clfeval.protocols._runcompare import (
         RunComparison as RunComparison,
         compare_results as compare_results,
         compare_runs as compare_runs,
     )
-    from clfeval.protocols.runlog import RunLog as RunLog
-    from clfeval.protocols.splits import (
+    from clfeval.protocols._runlog import RunLog as RunLog
+    from clfeval.protocols._splits import (
         Fold as Fold,
         Protocol as Protocol,
         iterative_stratification as iterative_stratification,
         split as split,
     )
-    from clfeval.protocols.spread import Spread as Spread
-    from clfeval.protocols.threshold import ThresholdStep as ThresholdStep
+    from clfeval.protocols._spread import Spread as Spread
+    from clfeval.protocols._threshold import ThresholdStep as ThresholdStep
 

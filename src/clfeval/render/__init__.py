@@ -16,9 +16,10 @@ import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from clfeval.core.display import set_renderers
+from clfeval.core import set_renderers
+from clfeval.core.lazy import attach as _attach_internal
 
 __all__ = ["render", "renderables", "register", "register_section", "section_renderers", "to_json", "jsonable",
            "FORMATS"]
@@ -57,22 +58,22 @@ def register_section(name: str, blocks: Callable[[Any], list[Any]]) -> None:
 #: module of this package that registers it; a report section → the module that registers its layout (in the
 #: order the sections are shown). A type or section not listed here loads every module (it is still found).
 _WHERE = {
-    "Report": "reports", "MetricCatalogue": "catalog", "CVComparison": "cvcompare",
-    "RunComparison": "cvcompare", "DeLongComparison": "decisions", "DeLongOvR": "decisions",
-    "AUCInterval": "decisions", "CurveBands": "decisions", "NonInferiority": "decisions", "DemoReport": "demo",
-    "DemoResult": "demo", "DemoList": "demo", "ErrorAnalysis": "errorpages", "McNemarPower": "power",
-    "BootstrapPower": "power", "IntervalWidth": "power", "ProtocolResult": "protocols", "RunList": "runlog",
-    "Run": "runlog", "BestRuns": "runlog", "Ablation": "runlog", "CheckResult": "runlog", "Ranking": "scores",
-    "RankingOvR": "scores", "ThresholdChoice": "scores", "LabelThresholds": "scores", "Calibration": "scores",
-    "Comparison": "significance", "MultiComparison": "significance", "Compared": "significance",
-    "ReutersStudy": "study", "FetchedDataset": "study", "FoundSlices": "slicefind", "RankResult": "rank",
-    "SlicedComparison": "slicedresults", "SlicedThreshold": "slicedresults",
-    "SlicedCalibration": "slicedresults",
+    "Report": "_reports", "MetricCatalogue": "_catalog", "CVComparison": "_cvcompare",
+    "RunComparison": "_cvcompare", "DeLongComparison": "_decisions", "DeLongOvR": "_decisions",
+    "AUCInterval": "_decisions", "CurveBands": "_decisions", "NonInferiority": "_decisions", "DemoReport": "_demo",
+    "DemoResult": "_demo", "DemoList": "_demo", "ErrorAnalysis": "_errorpages", "McNemarPower": "_power",
+    "BootstrapPower": "_power", "IntervalWidth": "_power", "ProtocolResult": "_protocols", "RunList": "_runlog",
+    "Run": "_runlog", "BestRuns": "_runlog", "Ablation": "_runlog", "CheckResult": "_runlog", "Ranking": "_scores",
+    "RankingOvR": "_scores", "ThresholdChoice": "_scores", "LabelThresholds": "_scores", "Calibration": "_scores",
+    "Comparison": "_significance", "MultiComparison": "_significance", "Compared": "_significance",
+    "ReutersStudy": "_study", "FetchedDataset": "_study", "FoundSlices": "_slicefind", "RankResult": "_rank",
+    "SlicedComparison": "_slicedresults", "SlicedThreshold": "_slicedresults",
+    "SlicedCalibration": "_slicedresults",
 }
 # None: a section without a layout of its own
-_SECTION_WHERE: dict[str, str | None] = {"ranking": "scores", "ranking_ci": "decisions", "ci": "significance",
-                                         "slices": "slices", "find_slices": "slicefind",
-                                         "errors_share": "errorpages", "requirements": "decisions", "engine": None}
+_SECTION_WHERE: dict[str, str | None] = {"ranking": "_scores", "ranking_ci": "_decisions", "ci": "_significance",
+                                         "slices": "_slices", "find_slices": "_slicefind",
+                                         "errors_share": "_errorpages", "requirements": "_decisions", "engine": None}
 
 
 def section_renderers(names: Any = None) -> dict[str, Callable[[Any], list[Any]]]:
@@ -240,7 +241,7 @@ def render(result: Any, fmt: str = "text", *, width: int | None = None) -> str:
         out = entry.markdown(result)
         return out if out.endswith("\n") else out + "\n"
     if fmt == "html" and type(result).__name__ == "ErrorAnalysis":
-        from clfeval.render.errorpages import html_page
+        from clfeval.render._errorpages import html_page
 
         return html_page(result)
     if fmt == "html":
@@ -284,13 +285,13 @@ def _load_builtin() -> None:
     import clfeval.render as pkg
 
     for mod in pkgutil.iter_modules(pkg.__path__):
-        if not mod.name.startswith("_"):
+        if mod.name != "_util":  # every module but the helpers registers renderers
             _load(mod.name)
 
 
 def _html_fragment(result: Any) -> str:
     if type(result).__name__ == "ErrorAnalysis":
-        from clfeval.render.errorpages import html_fragment
+        from clfeval.render._errorpages import html_fragment
 
         return html_fragment(result)
     from clfeval.render.html import fragment
@@ -299,9 +300,21 @@ def _html_fragment(result: Any) -> str:
 
 
 def _frame(result: Any) -> Any:
-    from clfeval.render.frames import to_frame
+    from clfeval.render._frames import to_frame
 
     return to_frame(result)
 
 
 set_renderers(text=lambda r: render(r, "text"), html=_html_fragment, page=lambda r: render(r, "html"), frame=_frame)
+
+
+# Names that other stages import from this package's private modules (tools/privatize.py): resolved
+# lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
+_INTERNAL: dict[str, tuple[str, ...]] = {
+    "clfeval.render._demo": ("DemoList",),
+}
+_INTERNAL_MODULES: dict[str, str] = {
+}
+if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
+    from clfeval.render._demo import DemoList as DemoList
+__getattr__, _ = _attach_internal(__name__, {}, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)

@@ -38,7 +38,7 @@ def is_plain() -> bool:
 
 
 class PlainText:
-    """A paragraph (already :func:`~clfeval.core.inert.shown`); ``to_rich()`` is the rich ``Text`` of it."""
+    """A paragraph (already :func:`~clfeval.core._inert.shown`); ``to_rich()`` is the rich ``Text`` of it."""
 
     __slots__ = ("text", "style")
 

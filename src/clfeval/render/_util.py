@@ -17,7 +17,8 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..core.inert import shown
+from clfeval.core import shown
+
 from ._plain import PlainTable, PlainText, is_plain
 
 __all__ = ["num", "rich_table", "md_table", "md_escape", "shown", "UNDEF"]

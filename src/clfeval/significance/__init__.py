@@ -8,32 +8,95 @@ from typing import TYPE_CHECKING
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
-    "clfeval.significance.paired": ("Comparison", "MultiComparison", "compare_many", "holm", "mcnemar"),
-    "clfeval.significance.compared": ("Compared",),
-    "clfeval.significance.delong": ("AUCInterval", "DeLongComparison", "DeLongOvR", "delong_auc", "delong_test",
+    "clfeval.significance._paired": ("Comparison", "MultiComparison", "compare_many", "holm", "mcnemar"),
+    "clfeval.significance._compared": ("Compared",),
+    "clfeval.significance._delong": ("AUCInterval", "DeLongComparison", "DeLongOvR", "delong_auc", "delong_test",
                                     "delong_ovr", "delong_compare"),
-    "clfeval.significance.cvcompare": ("CVComparison", "cv_compare", "five_by_two_cv"),
-    "clfeval.significance.power": ("McNemarPower", "BootstrapPower", "IntervalWidth", "power_compare",
+    "clfeval.significance._cvcompare": ("CVComparison", "cv_compare", "five_by_two_cv"),
+    "clfeval.significance._power": ("McNemarPower", "BootstrapPower", "IntervalWidth", "power_compare",
                                    "mcnemar_exact_power", "mcnemar_power", "bootstrap_power", "interval_width"),
-    "clfeval.significance.curvebands": ("CurveBands", "curve_bands"),
-    "clfeval.significance.noninferiority": ("NonInferiority",),
-    "clfeval.significance.binnedcompare": ("compare_binned",),
-    "clfeval.significance.streamed": ("compare_stream",),
+    "clfeval.significance._curvebands": ("CurveBands", "curve_bands"),
+    "clfeval.significance._noninferiority": ("NonInferiority",),
+    "clfeval.significance._binnedcompare": ("compare_binned",),
+    "clfeval.significance._streamed": ("compare_stream",),
 }
 
 __all__ = _names(_EXPORTS)
-__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+# Names that other stages import from this package's private modules (tools/privatize.py): resolved
+# lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
+_INTERNAL: dict[str, tuple[str, ...]] = {
+    "clfeval.significance._binnedcompare": ("compare_binned_batches",),
+    "clfeval.significance._comparable": ("metric_label",),
+    "clfeval.significance._compared": ("compared",),
+    "clfeval.significance._cvcompare": ("TTest",),
+    "clfeval.significance._delong": ("check_delong",),
+    "clfeval.significance._multirank": ("RankResult", "rank_scores"),
+    "clfeval.significance._noninferiority": ("check_margin",),
+    "clfeval.significance._paired": ("SCORE_METRICS", "bootstrap_distribution", "check_metric", "compare",
+                                     "compare_counts", "one_sided"),
+    "clfeval.significance._power": ("check_alpha", "check_count_metric", "check_delta", "check_level", "check_power"),
+    "clfeval.significance._rankingci": ("with_ranking_ci",),
+    "clfeval.significance._results": ("check_alternative", "check_estimate", "gate", "with_estimate"),
+    "clfeval.significance._slicecompare": ("SlicedComparison", "check_min_slice", "compare_by", "compare_tables"),
+    "clfeval.significance._slicefind": ("FoundSlices", "lattice"),
+    "clfeval.significance._slicejoint": ("SliceJointCounter", "SlicedCells"),
+    "clfeval.significance._slices": ("slice_section", "with_rankings"),
+    "clfeval.significance._slicesearch": ("check_find", "found_section"),
+}
+_INTERNAL_MODULES: dict[str, str] = {
+}
+if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
+    from clfeval.significance._binnedcompare import compare_binned_batches as compare_binned_batches
+    from clfeval.significance._comparable import metric_label as metric_label
+    from clfeval.significance._compared import compared as compared
+    from clfeval.significance._cvcompare import TTest as TTest
+    from clfeval.significance._delong import check_delong as check_delong
+    from clfeval.significance._multirank import RankResult as RankResult, rank_scores as rank_scores
+    from clfeval.significance._noninferiority import check_margin as check_margin
+    from clfeval.significance._paired import (
+        SCORE_METRICS as SCORE_METRICS,
+        bootstrap_distribution as bootstrap_distribution,
+        check_metric as check_metric,
+        compare as compare,
+        compare_counts as compare_counts,
+        one_sided as one_sided,
+    )
+    from clfeval.significance._power import (
+        check_alpha as check_alpha,
+        check_count_metric as check_count_metric,
+        check_delta as check_delta,
+        check_level as check_level,
+        check_power as check_power,
+    )
+    from clfeval.significance._rankingci import with_ranking_ci as with_ranking_ci
+    from clfeval.significance._results import (
+        check_alternative as check_alternative,
+        check_estimate as check_estimate,
+        gate as gate,
+        with_estimate as with_estimate,
+    )
+    from clfeval.significance._slicecompare import (
+        SlicedComparison as SlicedComparison,
+        check_min_slice as check_min_slice,
+        compare_by as compare_by,
+        compare_tables as compare_tables,
+    )
+    from clfeval.significance._slicefind import FoundSlices as FoundSlices, lattice as lattice
+    from clfeval.significance._slicejoint import SlicedCells as SlicedCells, SliceJointCounter as SliceJointCounter
+    from clfeval.significance._slices import slice_section as slice_section, with_rankings as with_rankings
+    from clfeval.significance._slicesearch import check_find as check_find, found_section as found_section
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:
-    from clfeval.significance.binnedcompare import compare_binned as compare_binned
-    from clfeval.significance.compared import Compared as Compared
-    from clfeval.significance.curvebands import CurveBands as CurveBands, curve_bands as curve_bands
-    from clfeval.significance.cvcompare import (
+    from clfeval.significance._binnedcompare import compare_binned as compare_binned
+    from clfeval.significance._compared import Compared as Compared
+    from clfeval.significance._curvebands import CurveBands as CurveBands, curve_bands as curve_bands
+    from clfeval.significance._cvcompare import (
         CVComparison as CVComparison,
         cv_compare as cv_compare,
         five_by_two_cv as five_by_two_cv,
     )
-    from clfeval.significance.delong import (
+    from clfeval.significance._delong import (
         AUCInterval as AUCInterval,
         DeLongComparison as DeLongComparison,
         DeLongOvR as DeLongOvR,
@@ -42,15 +105,15 @@ if TYPE_CHECKING:
         delong_ovr as delong_ovr,
         delong_test as delong_test,
     )
-    from clfeval.significance.noninferiority import NonInferiority as NonInferiority
-    from clfeval.significance.paired import (
+    from clfeval.significance._noninferiority import NonInferiority as NonInferiority
+    from clfeval.significance._paired import (
         Comparison as Comparison,
         MultiComparison as MultiComparison,
         compare_many as compare_many,
         holm as holm,
         mcnemar as mcnemar,
     )
-    from clfeval.significance.power import (
+    from clfeval.significance._power import (
         BootstrapPower as BootstrapPower,
         IntervalWidth as IntervalWidth,
         McNemarPower as McNemarPower,
@@ -60,5 +123,5 @@ if TYPE_CHECKING:
         mcnemar_power as mcnemar_power,
         power_compare as power_compare,
     )
-    from clfeval.significance.streamed import compare_stream as compare_stream
+    from clfeval.significance._streamed import compare_stream as compare_stream
 

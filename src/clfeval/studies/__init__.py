@@ -7,16 +7,30 @@ from typing import TYPE_CHECKING
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
-    "clfeval.studies.demo": ("DemoResult", "run_demo", "demo_modes"),
-    "clfeval.studies.demo_report": ("DemoReport",),
-    "clfeval.studies.reuters": ("ReutersStudy", "reuters_study"),
+    "clfeval.studies._demo": ("DemoResult", "run_demo", "demo_modes"),
+    "clfeval.studies._demo_report": ("DemoReport",),
+    "clfeval.studies._reuters": ("ReutersStudy", "reuters_study"),
 }
 
 __all__ = _names(_EXPORTS)
-__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+# Names that other stages import from this package's private modules (tools/privatize.py): resolved
+# lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
+_INTERNAL: dict[str, tuple[str, ...]] = {
+    "clfeval.studies._reuters": ("PARTS", "PART_TITLES", "parse_parts", "study_steps"),
+}
+_INTERNAL_MODULES: dict[str, str] = {
+}
+if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
+    from clfeval.studies._reuters import (
+        PART_TITLES as PART_TITLES,
+        PARTS as PARTS,
+        parse_parts as parse_parts,
+        study_steps as study_steps,
+    )
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:
-    from clfeval.studies.demo import DemoResult as DemoResult, demo_modes as demo_modes, run_demo as run_demo
-    from clfeval.studies.demo_report import DemoReport as DemoReport
-    from clfeval.studies.reuters import ReutersStudy as ReutersStudy, reuters_study as reuters_study
+    from clfeval.studies._demo import DemoResult as DemoResult, demo_modes as demo_modes, run_demo as run_demo
+    from clfeval.studies._demo_report import DemoReport as DemoReport
+    from clfeval.studies._reuters import ReutersStudy as ReutersStudy, reuters_study as reuters_study
 

@@ -40,7 +40,7 @@ def fragment(result: Any) -> str:
     A report shows its compact card (:func:`clfeval.render.html.layouts.report_card`: summary, confusion
     matrix, per-class table); other results their sections with figures. ``result.to_html()`` is the page.
     """
-    from clfeval.evaluate.reports import Report
+    from clfeval.evaluate import Report
     from clfeval.render.html.document import render_page
     from clfeval.render.html.layouts import Figures, layout, report_card
 

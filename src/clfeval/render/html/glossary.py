@@ -1,6 +1,6 @@
 """The report's glossary: one entry per metric shown, read from the metric catalogue, and the links to it.
 
-Every text here comes from :mod:`clfeval.core.catalog` (definition, formula,
+Every text here comes from :mod:`clfeval.core._catalog` (definition, formula,
 undefined case, direction); this module only finds which catalogue entry a
 table's label names (:func:`metric_of_label`) and writes the entries of the
 metrics a page shows (:func:`glossary_entries`).

@@ -34,7 +34,7 @@ class Figures:
         self.prefix = prefix
 
     def __call__(self, fn: Callable[..., Any], data: Any, caption: str = "", **kw: Any) -> Figure | None:
-        from clfeval.plots import _mpl
+        from clfeval.plots import mpl as _mpl
 
         try:
             fig = fn(data, **kw)
@@ -109,7 +109,7 @@ def card(name: str, value: Any, baselines: Sequence[tuple[str, Any]] = ()) -> di
 
 def report_page(rep: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render.reports import report_blocks, undefined_text
+    from clfeval.render._reports import report_blocks, undefined_text
 
     d = rep.to_dict()
     und = undefined_text(rep)
@@ -139,8 +139,8 @@ def report_card(rep: Any) -> Page:
     """The notebook card of a report (``_repr_html_``): the summary, the confusion matrix and the per-class table,
     no figures, glossary or signature (``rep.to_html()`` is the whole page).
 
-    Classes follow :mod:`clfeval.core.manyclasses`: the per-class table shows the table's classes, the matrix
-    the figure's (at most :data:`~clfeval.core.manyclasses.FIGURE_ALL`, the largest by support), each with the
+    Classes follow :mod:`clfeval.core._manyclasses`: the per-class table shows the table's classes, the matrix
+    the figure's (at most :data:`~clfeval.core._manyclasses.FIGURE_ALL`, the largest by support), each with the
     sentence saying what is left out.
     """
     from clfeval.core import manyclasses
@@ -241,7 +241,7 @@ def _report_summary(rep: Any) -> Summary:
 
 def ranking_page(r: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render.scores import ranking_blocks
+    from clfeval.render._scores import ranking_blocks
 
     d = r.to_dict()
     s = Summary([card("ROC-AUC", d["roc_auc"], [("random ranking", 0.5)]),
@@ -255,7 +255,7 @@ def ranking_page(r: Any, figs: Figures | None = None) -> Page:
 
 def threshold_page(c: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render.scores import threshold_blocks
+    from clfeval.render._scores import threshold_blocks
 
     d = c.to_dict()
     s = Summary()
@@ -274,7 +274,7 @@ def threshold_page(c: Any, figs: Figures | None = None) -> Page:
 
 def label_thresholds_page(r: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render.scores import label_threshold_blocks
+    from clfeval.render._scores import label_threshold_blocks
 
     s = Summary()
     names = {"default": "default cuts", "tuned": "cuts chosen on dev", "hindsight": "best in hindsight, optimistic"}
@@ -291,7 +291,7 @@ def label_thresholds_page(r: Any, figs: Figures | None = None) -> Page:
 
 def calibration_page(c: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render.scores import calibration_blocks
+    from clfeval.render._scores import calibration_blocks
 
     d = c.to_dict()
     s = Summary([card("ECE", c.ece), card("MCE", c.mce), card("Brier score", c.brier), card("log loss", c.log_loss)])
@@ -308,11 +308,11 @@ def calibration_page(c: Any, figs: Figures | None = None) -> Page:
 
 def comparison_page(c: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render.significance import comparison_blocks
+    from clfeval.render._significance import comparison_blocks
 
     d = c.to_dict()
     na, nb = c.names
-    from clfeval.render.significance import bound_label, estimate_of
+    from clfeval.render._significance import bound_label, estimate_of
 
     tb = c.ci.get("test_bound")
     lv = _pct(c.ci["level"])
@@ -338,7 +338,7 @@ def comparison_page(c: Any, figs: Figures | None = None) -> Page:
 
 def p_card(c: Any) -> dict[str, Any]:
     """The p-value of a comparison as a summary card, written as its table writes it."""
-    from clfeval.render.significance import p_text
+    from clfeval.render._significance import p_text
 
     return {"name": "p", "value": p_text(c.p_value, c.samples if c.test != "mcnemar" else None),
             "baselines": [("α", num(c.alpha)), ("test", c.test)]}
@@ -346,7 +346,7 @@ def p_card(c: Any) -> dict[str, Any]:
 
 def multi_page(m: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render.significance import multi_blocks
+    from clfeval.render._significance import multi_blocks
 
     d = m.to_dict()
     s = Summary([card(name, v) for name, v in m.scores.items()], verdicts=list(m.verdicts))
@@ -379,8 +379,8 @@ def decision_page(r: Any, figs: Figures | None = None) -> Page:
 
 
 def _decision_parts(r: Any) -> tuple[list[Block], list[dict[str, Any]], list[tuple[str, str]]]:
-    from clfeval.render import cvcompare as rcv, decisions as rdec, power as rpow
-    from clfeval.render.significance import p_text
+    from clfeval.render import _cvcompare as rcv, _decisions as rdec, _power as rpow
+    from clfeval.render._significance import p_text
 
     kind = type(r).__name__
     if kind == "DeLongComparison":
@@ -417,12 +417,18 @@ def _decision_parts(r: Any) -> tuple[list[Block], list[dict[str, Any]], list[tup
 
 
 def _decision_layouts() -> dict[type, Callable[[Any], Page]]:
-    from clfeval.protocols.runcompare import RunComparison
-    from clfeval.significance.curvebands import CurveBands
-    from clfeval.significance.cvcompare import CVComparison
-    from clfeval.significance.delong import AUCInterval, DeLongComparison, DeLongOvR
-    from clfeval.significance.noninferiority import NonInferiority
-    from clfeval.significance.power import BootstrapPower, IntervalWidth, McNemarPower
+    from clfeval.protocols import RunComparison
+    from clfeval.significance import (
+        AUCInterval,
+        BootstrapPower,
+        CurveBands,
+        CVComparison,
+        DeLongComparison,
+        DeLongOvR,
+        IntervalWidth,
+        McNemarPower,
+        NonInferiority,
+    )
 
     return {cls: decision_page for cls in (DeLongComparison, DeLongOvR, AUCInterval, CurveBands, NonInferiority,
                                            CVComparison, RunComparison, McNemarPower, BootstrapPower, IntervalWidth)}
@@ -436,8 +442,8 @@ _HEADLINE = ("accuracy", "subset_accuracy", "macro_f1", "micro_f1", "balanced_ac
 
 def protocol_page(r: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.core.catalog import label
-    from clfeval.render.protocols import protocol_blocks
+    from clfeval.core import label
+    from clfeval.render._protocols import protocol_blocks
 
     d = r.to_dict()
     first = [m for m in _HEADLINE if m in r.spread] or list(r.spread)
@@ -464,8 +470,8 @@ def protocol_page(r: Any, figs: Figures | None = None) -> Page:
 
 def study_page(st: Any, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render.study import study_blocks
-    from clfeval.studies.reuters import PART_TITLES, PARTS
+    from clfeval.render._study import study_blocks
+    from clfeval.studies import PART_TITLES, PARTS
 
     d = st.to_dict()
     s = Summary()
@@ -504,19 +510,14 @@ def study_page(st: Any, figs: Figures | None = None) -> Page:
 def _builtin() -> None:
     if _LAYOUTS:
         return
-    from clfeval.core.ranksummary import RankingSummary
-    from clfeval.evaluate.reports import Report
-    from clfeval.protocols.api import ProtocolResult
+    from clfeval.core import RankingSummary
+    from clfeval.evaluate import Report
+    from clfeval.protocols import ProtocolResult
+    from clfeval.render._rank import rank_page
     from clfeval.render.html import pages
-    from clfeval.render.rank import rank_page
-    from clfeval.scores.calibration import Calibration
-    from clfeval.scores.curves import Ranking, RankingOvR
-    from clfeval.scores.thresholds import LabelThresholds, ThresholdChoice
-    from clfeval.significance.compared import Compared
-    from clfeval.significance.multirank import RankResult
-    from clfeval.significance.paired import Comparison, MultiComparison
-    from clfeval.studies.demo_report import DemoReport
-    from clfeval.studies.reuters import ReutersStudy
+    from clfeval.scores import Calibration, LabelThresholds, Ranking, RankingOvR, ThresholdChoice
+    from clfeval.significance import Compared, Comparison, MultiComparison, RankResult
+    from clfeval.studies import DemoReport, ReutersStudy
 
     for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (Ranking, ranking_page),
                     (RankingSummary, ranking_page), (RankingOvR, ranking_page),

@@ -22,7 +22,7 @@ _PART_NAMES = {"report": "Report", "threshold": "Threshold", "calibration": "Cal
 def demo_report_page(d: Any, figs: Figures | None = None) -> Page:
     """``clfeval demo report``: one page joining the pages of its parts (report, threshold, calibration,
     comparison), their figures numbered in one sequence, one summary, glossary and signature."""
-    from clfeval.render.demo import side_by_side
+    from clfeval.render._demo import side_by_side
 
     figs = figs or Figures()
     rep, thr, cal, cmp = d.report, d.threshold, d.calibration, d.comparison
@@ -58,7 +58,7 @@ def demo_report_page(d: Any, figs: Figures | None = None) -> Page:
 
 
 def _run_cards(metrics: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    from clfeval.core.catalog import label
+    from clfeval.core import label
 
     first: list[str] = [m for m in ("accuracy", "subset_accuracy", "macro_f1", "micro_f1", "balanced_accuracy", "mcc")
              if m in metrics] or list(metrics)
@@ -70,9 +70,9 @@ def _run_cards(metrics: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _summary(result: Any) -> Summary:
     """What a page without a layout of its own shows first."""
-    from clfeval.core.catalog import MetricCatalogue
-    from clfeval.protocols.runlog import Ablation, BestRuns, CheckResult, Run, RunList
-    from clfeval.render.demo import DemoList
+    from clfeval.core import MetricCatalogue
+    from clfeval.protocols import Ablation, BestRuns, CheckResult, Run, RunList
+    from clfeval.render._demo import DemoList
 
     s = Summary()
     if isinstance(result, Run):
@@ -122,13 +122,13 @@ def blocks_page(result: Any, blocks: list[Block]) -> Page:
 
 def generic() -> dict[type, Callable[..., Page]]:
     """The layouts of the results shown by their text blocks: result type → ``layout(result, figs)``."""
-    from clfeval.core.catalog import MetricCatalogue
-    from clfeval.protocols.runlog import Ablation, BestRuns, CheckResult, Run, RunList
-    from clfeval.render import demo as rdemo, runlog as rrun
-    from clfeval.render.catalog import catalogue_blocks
-    from clfeval.render.study import fetched_blocks
-    from clfeval.studies.demo import DemoResult
-    from clfeval.text.fetch import FetchedDataset
+    from clfeval.core import MetricCatalogue
+    from clfeval.protocols import Ablation, BestRuns, CheckResult, Run, RunList
+    from clfeval.render import _demo as rdemo, _runlog as rrun
+    from clfeval.render._catalog import catalogue_blocks
+    from clfeval.render._study import fetched_blocks
+    from clfeval.studies import DemoResult
+    from clfeval.text import FetchedDataset
 
     blocks = {DemoResult: rdemo.demo_blocks, rdemo.DemoList: rdemo.list_blocks, Run: rrun.show_blocks,
               RunList: rrun.list_blocks, BestRuns: rrun.best_blocks, Ablation: rrun.ablation_blocks,
@@ -143,7 +143,7 @@ def generic() -> dict[type, Callable[..., Page]]:
 def demo_page(d: Any, figs: Figures | None = None) -> Page:
     """A worked example: its tables; the bootstrap example also draws its distribution of δ."""
     from clfeval import plots
-    from clfeval.render import demo as rdemo
+    from clfeval.render import _demo as rdemo
 
     page = blocks_page(d, rdemo.demo_blocks(d))
     if d.mode == "bootstrap" and "distribution" in d.data:
@@ -170,8 +170,8 @@ def _bootstrap_histogram(data: dict[str, Any]) -> dict[str, Any]:
 
 def _catalogue_tables(c: Any) -> list[Block]:
     """The catalogue's tables; its definitions are the page's glossary (every metric a table names)."""
+    from clfeval.render._catalog import catalogue_blocks
     from clfeval.render._util import TextBlock
-    from clfeval.render.catalog import catalogue_blocks
 
     out: list[Block] = []
     for b in catalogue_blocks(c):

@@ -1,0 +1,93 @@
+"""``clfeval rank RESULTS``: k systems over N data sets — which are better, by how much, and how sure.
+
+Reads its options and calls :func:`clfeval.protocols._rankinput.rank`, then renders the result; ``--require``
+conditions that are not met exit 3 after the result is written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from clfeval.cli._common import check_paths, emit, output_options, parse_list
+from clfeval.errors import GateNotMet, UsageError
+
+_EPILOG = ("The hierarchical Bayesian model (Corani et al. 2017) needs a Stan sampler and is not offered; the "
+           "Bayesian signed-rank test is. Wilcoxon p-values are scipy.stats.wilcoxon's (zero_method='pratt', "
+           "method='auto', two-sided), the SciPy version stated in the output.")
+
+
+def _pairs(text: str | None) -> list[tuple[str, str]] | None:
+    items = parse_list(text)
+    if items is None:
+        return None
+    out = []
+    for item in items:
+        a, sep, b = item.partition(":")
+        if not sep or not a or not b:
+            raise UsageError(f"option --pairs takes A:B pairs separated by commas (e.g. svm:nb,svm:lr); got {item!r}.")
+        out.append((a, b))
+    return out
+
+
+@click.command(epilog=_EPILOG)
+@click.argument("results", required=False, type=click.Path(path_type=Path), metavar="RESULTS")
+@click.option("--runs-db", type=click.Path(path_type=Path), default=None,
+              help="Rank the runs of a clfeval run log instead: grouped by data (content hash) and model; runs of "
+                   "one data set must share protocol and seed. Needs --metric.")
+@click.option("--system", default="system", show_default=True, help="Long table: the column naming the system.")
+@click.option("--dataset", default="dataset", show_default=True, help="The column naming the data set.")
+@click.option("--score", default="score", show_default=True, help="Long table: the column of scores.")
+@click.option("--fold", default=None, help="A column of folds: a system's score on a data set is its mean over folds.")
+@click.option("--layout", type=click.Choice(["auto", "long", "wide"]), default="auto", show_default=True,
+              help="long: one row per system and data set; wide: one row per data set, one column per system; "
+                   "auto: long when the --system and --score columns exist.")
+@click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
+              help="File format (default: from the extension).")
+@click.option("--metric", "-m", default=None,
+              help="A catalogue metric name (the direction comes from the catalogue; `clfeval metrics` lists them).")
+@click.option("--higher-is-better/--lower-is-better", "higher_is_better", default=None,
+              help="The direction of a score that is not a catalogue metric (BLEU, a loss): required then.")
+@click.option("--missing", type=click.Choice(["refuse", "drop"]), default="refuse", show_default=True,
+              help="A system without a score on a data set: refuse, or drop that data set (named in the output).")
+@click.option("--alpha", type=float, default=0.05, show_default=True,
+              help="Level of the Friedman test, Nemenyi's critical difference and the Holm-adjusted tests.")
+@click.option("--control", default=None, metavar="NAME",
+              help="Compare every system with this one (Wilcoxon, Holm over the k − 1 comparisons); also the "
+                   "default Bayesian pairs.")
+@click.option("--pairs", default=None, metavar="A:B,...",
+              help="Bayesian pairs (default: each system against --control, else against the best-ranked).")
+@click.option("--rope", type=float, default=0.01, show_default=True,
+              help="Half-width of the region of practical equivalence, on the score's scale.")
+@click.option("--samples", "-b", type=int, default=50_000, show_default=True, help="Posterior samples per pair.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Random seed of the posterior samples.")
+@click.option("--no-bayes", is_flag=True, help="Leave out the Bayesian signed-rank tests.")
+@click.option("--require", "require", multiple=True, metavar="CONDITION",
+              help="A condition the ranking must meet, else exit 3 (repeatable): 'p_better(B,A)>=0.95', "
+                   "'in_best_group(B)'.")
+@output_options
+def rank(results: Path | None, **o: Any) -> None:
+    """Which of k systems over N data sets are better, which are indistinguishable, and how sure?
+
+    Average ranks, the Friedman test with the Iman–Davenport F, Nemenyi's critical difference (the CD
+    diagram), Holm-adjusted Wilcoxon signed-rank tests of every pair (the recommended post-hoc test; with
+    --control, against the control), effect sizes (mean and median difference, Hodges–Lehmann), and the
+    Bayesian signed-rank test with a ROPE. RESULTS is a long table (system, dataset, score) or a wide one
+    (dataset and one column per system) in CSV, TSV, JSONL or Parquet; or give --runs-db.
+    """
+    check_paths([("RESULTS", results), ("--runs-db", o["runs_db"])], [("--output", o["output"])])
+    fmt, output, require = o.pop("fmt"), o.pop("output"), list(o.pop("require"))
+    no_bayes = o.pop("no_bayes")
+    o["pairs"] = _pairs(o["pairs"])
+    from clfeval.protocols import rank as run
+
+    result = run(str(results) if results is not None else None, require=require, bayes=not no_bayes, **o)
+    emit(result, fmt, output)
+    req = result.requirements
+    if req is not None and not req["met"]:
+        unmet = [c for c in req["conditions"] if not c["met"]]
+        raise GateNotMet(f"{len(unmet)} of {len(req['conditions'])} required condition(s) not met: "
+                         + "; ".join(c["summary"] for c in unmet) + ".")

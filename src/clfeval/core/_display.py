@@ -1,0 +1,93 @@
+"""How results show themselves in a notebook (``_repr_html_``) and in ``print`` (``__str__``).
+
+Results do not import the renderers (they sit above them): :class:`Display`
+looks them up here, in a registry that :mod:`clfeval.render` fills when it is
+imported. The package ``__init__`` names that module (:func:`set_loader`) without importing it, so the
+renderers (rich, NumPy) load when a result is first shown, not when clfeval is imported.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Display", "set_renderers", "set_loader"]
+
+_RENDERERS: dict[str, Callable[[Any], Any]] = {}
+_LOADER: list[str] = []
+
+
+def set_renderers(*, text: Callable[[Any], str], html: Callable[[Any], str],
+                  page: Callable[[Any], str] | None = None, frame: Callable[[Any], Any] | None = None) -> None:
+    """Register the functions that turn a result into text, into an HTML fragment (the notebook's card), into
+    a whole HTML page and into a pandas DataFrame (its table)."""
+    _RENDERERS["text"] = text
+    _RENDERERS["html"] = html
+    if page is not None:
+        _RENDERERS["page"] = page
+    if frame is not None:
+        _RENDERERS["frame"] = frame
+
+
+def set_loader(module: str) -> None:
+    """Name the module whose import registers the renderers (imported when a result is first shown)."""
+    _LOADER[:] = [module]
+
+
+def _renderer(kind: str) -> Callable[[Any], Any] | None:
+    if kind not in _RENDERERS and _LOADER:
+        importlib.import_module(_LOADER[0])
+    return _RENDERERS.get(kind)
+
+
+class Display:
+    """Mixin: ``str(result)`` is the text report; ``result._repr_html_()`` what a notebook shows (a report: a
+    compact card); ``result.to_html()`` the whole self-contained HTML page (``--format html``);
+    ``result.to_frame()`` its table as a pandas DataFrame."""
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A result's ``to_dict()`` carries its engine block (the ``engine`` field the front door fills) under
+        ``"engine"``; results made by the private steps have none."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("to_dict")
+        if own is None or getattr(own, "_engine_block", False):
+            return
+
+        @functools.wraps(own)
+        def to_dict(self: Any, *args: Any, **kwargs: Any) -> Any:
+            out = own(self, *args, **kwargs)
+            block = getattr(self, "engine", None)
+            if isinstance(block, dict) and isinstance(out, dict):
+                out = {**out, "engine": block}
+            return out
+
+        to_dict._engine_block = True  # type: ignore[attr-defined]
+        cls.to_dict = to_dict  # type: ignore[attr-defined]
+
+    def __str__(self) -> str:
+        fn = _renderer("text")
+        return fn(self) if fn is not None else repr(self)
+
+    def _repr_html_(self) -> str | None:
+        fn = _renderer("html")
+        return fn(self) if fn is not None else None
+
+    def to_html(self) -> str:
+        """The whole HTML report of this result: one self-contained page (needs the ``html`` extra)."""
+        fn = _renderer("page")
+        if fn is None:
+            raise TypeError(f"no HTML renderer for {type(self).__name__}")
+        return str(fn(self))
+
+    def to_frame(self) -> Any:
+        """The result's table as a pandas DataFrame: a report's per-class table, the folds of a
+        cross-validation, the pairs of a comparison of many systems, calibration bins
+        (:mod:`clfeval.render._frames`). pandas is imported only here (the ``frame`` extra)."""
+        fn = _renderer("frame")
+        if fn is None:
+            raise TypeError(f"no table renderer for {type(self).__name__}")
+        return fn(self)

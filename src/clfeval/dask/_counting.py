@@ -1,0 +1,363 @@
+"""Reports and comparisons on Dask: each partition counted into a table, the tables added in a tree.
+
+:func:`report` maps every partition to its confusion table (or multi-label
+table) and adds the tables up (:func:`~clfeval.dask._parts.tree_sum`); the
+report is then computed from the one table by the same code as locally
+(``report_from_table``), so every count metric of the catalogue is the local
+number, bit for bit. With a score column it adds the exact ranking section
+(:func:`clfeval.dask._rankings.ranking`).
+
+:func:`compare` needs each item's gold label and both systems' predictions
+together: the inputs are joined by id on the cluster (a Dask merge, which
+shuffles rows by id; without ids, by row position), duplicate and missing ids
+are refused, and every partition of the joined frame is counted into a joint
+(gold, A, B) table. The test then runs on the summed table
+(``compare_counts``): the same engine and the same replicates as a local
+``compare`` with the same seed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import dask
+import numpy as np
+import pyarrow as pa
+
+from clfeval.core import ConfusionTable, JointTable, confusion_table, joint_table, label_str, multilabel_table, shown_id
+from clfeval.dask._parts import Parts, parts_of, probe, run, threads, tree_sum
+from clfeval.errors import DataError, UsageError
+from clfeval.evaluate import Report, report_from_table
+from clfeval.significance import Comparison, check_metric, compare_counts
+
+__all__ = ["report", "compare", "table", "check_unique_ids"]
+
+
+def _table_of(t: pa.Table, gold: str, pred: str, multilabel: bool, sep: str) -> Any:
+    g, p = t.column(gold), t.column(pred)
+    if multilabel:
+        return multilabel_table(g.to_pylist(), p.to_pylist(), sep=sep)
+    return confusion_table(g, p)
+
+
+def _tables_of(tables: Iterable[pa.Table], gold: str, pred: str, multilabel: bool, sep: str) -> Any:
+    """The table of a group of partitions: one table per partition, added in order."""
+    total = None
+    for t in tables:
+        one = _table_of(t, gold, pred, multilabel, sep)
+        total = one if total is None else total + one
+    return total
+
+
+def table(data: Any, *, gold: str = "gold", pred: str = "pred", multilabel: bool = False, sep: str = "|",
+          client: Any = None) -> Any:
+    """The confusion table (or multi-label table) of an input on Dask: one table per partition, added on the
+    workers (a group of partitions per task) and then in a tree."""
+    parts = data if isinstance(data, Parts) else parts_of(data, [gold, pred])
+    (total,) = run(client, tree_sum(parts.map_groups(_tables_of, gold, pred, multilabel, sep,
+                                                     threads=threads(client))))
+    return total
+
+
+def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | None = None, positive: Any = None,
+           multilabel: bool = False, sep: str = "|", order: Sequence[Any] | None = None, beta: float = 1.0,
+           zero_division: Any = 0, top_n: int = 5, client: Any = None, memory: Any = None,
+           score_bins: int | None = None, score_binning: str = "quantile", id: str | None = None,
+           normalize: str | None = None) -> Report:
+    """``clfeval.report`` of an input on Dask: a DataFrame or paths, counted on the workers.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame, path, or sequence of paths
+        Parquet, CSV or TSV files, directories of them, or glob patterns.
+    gold, pred, score : str
+        Column names (``score``: a score column ranked for ``positive``).
+    client : distributed.Client, optional
+        Where to run (default: Dask's threaded scheduler in this process).
+    memory : int or str, optional
+        The memory budget of each range of the exact ranking.
+    score_bins, score_binning : int, str, optional
+        The binned mode: the ranking section is the histogram over ``score_bins`` bins
+        (:func:`clfeval.dask.binning`, ``uniform`` or ``quantile``), with its AUC error bound.
+    id : str, optional
+        The id column (default ``id`` when the files have one): an id that occurs twice anywhere in the input
+        is refused, as locally (:func:`check_unique_ids`).
+    normalize : {"nfc"} or None
+        Unicode normalisation of the labels, as locally.
+
+    Returns
+    -------
+    Report
+        The local report of the same items, number for number.
+    """
+    if isinstance(data, (str, os.PathLike)):  # a PATH: resolved once, as locally (its ids checked too)
+        from clfeval.io import resolve_path
+
+        data = resolve_path(data)
+    ids = _id_column(data, id, [gold, pred, score])
+    parts = parts_of(data, [gold, pred] + ([score] if score else []) + ([ids] if ids else []),
+                     labels=[] if multilabel else [gold, pred], normalize=normalize, scores=[score] if score else [],
+                     options=[("--gold", gold), ("--pred", pred), ("--score", score or ""), ("--id", ids or "")])
+    probe(parts, client)
+    if ids is not None:
+        check_unique_ids(parts, ids, client=client)
+    tab = table(parts, gold=gold, pred=pred, multilabel=multilabel, sep=sep, client=client)
+    if tab.n == 0 if isinstance(tab, ConfusionTable) else tab.n_items == 0:
+        raise DataError("the input holds no items to report on.")
+    if order is not None:
+        tab = tab.relabel(list(order))
+    rep = report_from_table(tab, positive=positive, beta=beta, zero_division=zero_division, order=order is not None,
+                            sep=sep, top_n=top_n)
+    if score is not None:
+        if positive is None or multilabel:
+            raise UsageError("a ranking of one score column needs positive (binary data) on the Dask engine.")
+        from clfeval.dask._rankings import binning, histogram, ranking
+        from clfeval.scores import binary_summary
+
+        if score_bins is not None:
+            bins = binning(parts, score=score, bins=score_bins, kind=score_binning, client=client)
+            h = binary_summary(histogram(parts, gold=gold, score=score, positive=positive, binning=bins,
+                                         client=client), positive)
+            section = h.to_dict()
+        else:
+            rk = ranking(parts, gold=gold, score=score, positive=positive, client=client, memory=memory)
+            section = rk.to_dict()
+            section.pop("external", None)
+        from clfeval.evaluate import RankingPart
+
+        rep = dataclasses.replace(rep, ranking=RankingPart(section))
+    return rep
+
+
+# --- ids unique across every file: hash buckets checked on the cluster -------------------------
+
+def _id_column(data: Any, id: str | None, roles: Sequence[str | None]) -> str | None:
+    """The id column of a PATH input: ``id`` when given, else ``id`` when its first file has one."""
+    if id is not None or hasattr(data, "npartitions"):
+        return id
+    from clfeval.io import InputPath, column_names
+
+    if not isinstance(data, InputPath) or "id" in roles:
+        return None
+    src = data.sources[0]
+    if data.fmt == "jsonl":
+        return None
+    return "id" if "id" in column_names(src, input_format=data.fmt, encoding=src.encoding) else None
+
+
+def _buckets(t: pa.Table, column: str, k: int, part: int) -> list[pa.Table]:
+    """The ids of one partition (as text, with their partition and row) split into ``k`` buckets by hash."""
+    import pyarrow.compute as pc
+
+    from clfeval.io import as_text
+
+    ids = as_text(t.column(column))
+    keys = pa.concat_arrays(ids.chunks) if ids.num_chunks else pa.array([], type=pa.string())
+    rows = pa.array(np.arange(len(keys), dtype=np.int64))
+    if k == 1:
+        return [pa.table({"key": keys, "part": pa.array(np.full(len(keys), part, dtype=np.int64)), "row": rows})]
+    h = np.asarray(pc.hash_64(keys) if hasattr(pc, "hash_64") else [hash(x) for x in keys.to_pylist()])
+    which = (h.astype(np.uint64) % np.uint64(k)).astype(np.int64)
+    out = []
+    for j in range(k):
+        idx = np.flatnonzero(which == j)
+        out.append(pa.table({"key": keys.take(pa.array(idx)), "part": pa.array(np.full(idx.size, part)),
+                             "row": rows.take(pa.array(idx))}))
+    return out
+
+
+def _first_duplicate(tables: Sequence[pa.Table]) -> tuple[Any, tuple[int, int], tuple[int, int]] | None:
+    """The duplicate id of one bucket whose second occurrence comes first in input order, with both places."""
+    t = pa.concat_tables(tables)
+    if t.num_rows == 0:
+        return None
+    order = np.lexsort((np.asarray(t.column("row")), np.asarray(t.column("part"))))
+    keys = np.asarray(t.column("key").to_pylist(), dtype=object)[order]
+    part = np.asarray(t.column("part"))[order]
+    row = np.asarray(t.column("row"))[order]
+    seen: dict[Any, int] = {}
+    for i, key in enumerate(keys.tolist()):
+        if key in seen:
+            j = seen[key]
+            return key, (int(part[j]), int(row[j])), (int(part[i]), int(row[i]))
+        seen[key] = i
+    return None
+
+
+def check_unique_ids(parts: Parts, column: str, *, client: Any = None) -> None:
+    """Refuse an id that occurs twice anywhere in the input: every partition's ids go by hash to one of k
+    buckets, each bucket is checked on a worker, and the duplicate whose second occurrence comes first in
+    input order is named (the one the local engine names), with its files and rows."""
+    k = max(1, min(32, len(parts)))
+    split = [dask.delayed(_buckets, pure=True, nout=k)(t, column, k, i) for i, t in enumerate(parts.tasks)]
+    checks = [dask.delayed(_first_duplicate, pure=True)([s[j] for s in split]) for j in range(k)]
+    found = [f for f in run(client, *checks) if f is not None]
+    if not found:
+        return
+    dup, first, second = min(found, key=lambda f: f[2])
+
+    def where(place: tuple[int, int]) -> str:
+        if not parts.files:
+            return f"partition {place[0] + 1}, row {place[1] + 1}"
+        from clfeval.io import row_ref
+
+        fp = parts.files[place[0]]
+        return f"file {fp.source.name!r}, {row_ref(fp.source, fp.input.fmt, place[1])}"
+
+    what = parts.files[0].input.described if parts.files else "the input"
+    places = f"{where(first)} and {where(second)}"
+    if parts.files and parts.files[first[0]].file_no == parts.files[second[0]].file_no:  # one file: as locally
+        what = f"file {parts.files[first[0]].source.name!r}"
+        places = f"rows {_file_row(parts, first) + 1} and {_file_row(parts, second) + 1}"
+    raise DataError(f"{what}, column {column!r}: ids must be unique, but the id {shown_id(dup)} occurs more than once "
+                    f"({places}).")
+
+
+def _file_row(parts: Parts, place: tuple[int, int]) -> int:
+    """The 0-based row in its file of row ``place[1]`` of partition ``place[0]`` (row groups counted before it)."""
+    fp = parts.files[place[0]]
+    before = 0
+    if fp.group:
+        import pyarrow.parquet as pq
+
+        with pq.ParquetFile(str(fp.source.path)) as f:
+            before = sum(f.metadata.row_group(g).num_rows for g in range(fp.group))
+    return before + place[1]
+
+
+# --- compare: the joint table of items matched by id ----------------------------------
+
+def _frame(data: Any, columns: Sequence[str], labels: Sequence[str] = (), normalize: str | None = None) -> Any:
+    """The input as a Dask DataFrame of ``columns`` (labels as they were read)."""
+    import dask.dataframe as dd
+
+    if hasattr(data, "to_delayed") and hasattr(data, "npartitions"):
+        missing = [c for c in columns if c not in data.columns]
+        if missing:
+            raise DataError(f"the DataFrame has no column {missing[0]!r}.")
+        return data[list(columns)]
+    parts = parts_of(data, columns, labels=labels, normalize=normalize)
+    meta = dd.from_delayed([dask.delayed(_to_pandas)(t) for t in parts.tasks[:1]], verify_meta=False)._meta
+    return dd.from_delayed([dask.delayed(_to_pandas)(t) for t in parts.tasks], meta=meta, verify_meta=False)
+
+
+def _to_pandas(t: pa.Table) -> Any:
+    return t.to_pandas(types_mapper=lambda typ: None, strings_to_categorical=False)
+
+
+def _joint_of(frame: Any, k: int) -> JointTable:
+    g = frame["gold"].to_numpy()
+    cols = [frame[f"pred{i}"].to_numpy() for i in range(k)]
+    if k != 2:
+        raise UsageError("compare on the Dask engine compares two systems at a time.")
+    bad = frame["gold"].to_numpy() != frame["gold_b"].to_numpy()
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise DataError(f"the inputs disagree on the gold label of item {frame['id'].to_numpy()[i]!r} "
+                        f"({label_str(g[i])!r} against {label_str(frame['gold_b'].to_numpy()[i])!r}); "
+                        f"compared systems must be scored on the same gold labels.")
+    return joint_table(pa.array(g), pa.array(cols[0]), pa.array(cols[1]))
+
+
+def compare(a: Any, b: Any, *, metric: str = "accuracy", gold: str = "gold", pred: str = "pred",
+            id: str | None = "id", test: str = "bootstrap", samples: int = 10_000, seed: Any = 0,
+            alpha: float = 0.05, ci: float = 0.95, zero_division: Any = 0, beta: float = 1.0,
+            names: Sequence[str] = ("a", "b"), client: Any = None, normalize: str | None = None) -> Comparison:
+    """``clfeval.compare`` of two inputs on Dask: items joined by ``id`` on the cluster, one joint table.
+
+    Without ``id`` (``id=None``) the rows are matched by position, which
+    needs both inputs partitioned alike. Duplicate ids, ids in one input
+    only and items whose gold labels differ are refused, as locally.
+    """
+    check_metric(metric)
+    if id is None:
+        fa, fb = (_frame(x, [gold, pred], [gold, pred], normalize) for x in (a, b))
+        if fa.npartitions != fb.npartitions:
+            raise UsageError("without ids the inputs are matched row by row, which needs them partitioned alike; "
+                             "give an id column to match items by id.")
+        fa = fa.rename(columns={gold: "gold", pred: "pred0"})
+        fb = fb.rename(columns={gold: "gold_b", pred: "pred1"})
+        joined = fa.map_partitions(_side_by_side, fb, align_dataframes=False)
+    else:
+        for data in (a, b):  # each input's ids unique, named as locally (before the join mixes them)
+            if not hasattr(data, "npartitions"):
+                id_parts = parts_of(data, [id], options=[("--id", id)])
+                probe(id_parts, client)
+                check_unique_ids(id_parts, id, client=client)
+        fa = _frame(a, [id, gold, pred], [gold, pred], normalize).rename(
+            columns={id: "id", gold: "gold", pred: "pred0"})
+        fb = _frame(b, [id, gold, pred], [gold, pred], normalize).rename(
+            columns={id: "id", gold: "gold_b", pred: "pred1"})
+        joined = fa.merge(fb, on="id", how="inner")  # inner: no missing values, so no label changes type
+    parts = joined.to_delayed()
+    tasks = [dask.delayed(_joint_of, pure=True)(p, 2) for p in parts]
+    checks = [dask.delayed(_check_part, pure=True)(p) for p in parts]
+    sizes = [dask.delayed(len)(p) for p in fa.to_delayed()] + [dask.delayed(len)(p) for p in fb.to_delayed()]
+    jt, *rest = run(client, tree_sum(tasks), *checks, *sizes)
+    checks_out, sizes_out = rest[:len(checks)], rest[len(checks):]
+    n_a, n_b = sum(sizes_out[:fa.npartitions]), sum(sizes_out[fa.npartitions:])
+    dup = [x for c in checks_out for x in c[1]]
+    matched = sum(c[0] for c in checks_out)
+    if dup or not (matched == n_a == n_b):
+        _refuse(fa, fb, dup, names, client)
+    return compare_counts(jt, metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci,
+                          zero_division=zero_division, beta=beta, names=names)
+
+
+def _side_by_side(x: Any, y: Any) -> Any:
+    if len(x) != len(y):
+        raise DataError(f"without ids the inputs are matched row by row, and a partition holds {len(x)} rows in one "
+                        f"input and {len(y)} in the other; give an id column.")
+    out = x.reset_index(drop=True).copy()
+    for c in y.columns:
+        out[c] = y[c].to_numpy()
+    out["id"] = np.arange(len(x))
+    return out
+
+
+def _check_part(frame: Any) -> tuple[int, list]:
+    """(rows, a few ids that occur more than once) of one partition of the joined frame."""
+    ids = frame["id"]
+    return int(len(frame)), ids[ids.duplicated()].to_numpy()[:5].tolist()
+
+
+def _refuse(fa: Any, fb: Any, dup: list, names: Sequence[str], client: Any) -> None:
+    """Name what is wrong with the ids (a second, id-only join; run only when the first one does not add up)."""
+    if dup:
+        raise DataError(f"ids occur more than once ({', '.join(map(shown_id, dup[:5]))}); every item needs one id in "
+                        f"each input.")
+    outer = fa[["id"]].merge(fb[["id"]], on="id", how="outer", indicator=True)
+    sides = [dask.delayed(_sides, pure=True)(p) for p in outer.to_delayed()]
+    found = run(client, *sides)
+    only_a = sorted((x for f in found for x in f[0]), key=str)
+    only_b = sorted((x for f in found for x in f[1]), key=str)
+    dup = [x for f in found for x in f[2]]
+    if dup:
+        raise DataError(f"ids occur more than once ({', '.join(map(shown_id, dup[:5]))}); every item needs one id in "
+                        f"each input.")
+    n_a = sum(f[3] for f in found)
+    n_b = sum(f[4] for f in found)
+    said = []
+    for count, ids, x, y in ((n_a, only_a, names[0], names[1]), (n_b, only_b, names[1], names[0])):
+        if count:
+            said.append(f"{count} id(s) only in {x!r} are missing from {y!r} (e.g. "
+                        f"{', '.join(map(shown_id, ids[:3]))})")
+    raise DataError("; ".join(said) + ". Compared files must hold predictions for the same items.")
+
+
+def _sides(frame: Any) -> tuple[list, list, list, int, int]:
+    """(a few ids only in A, a few only in B, a few duplicates, how many only in A, how many only in B)."""
+    side = frame["_merge"].astype(str).to_numpy()
+    ids = frame["id"]
+    left, right = side == "left_only", side == "right_only"
+    return (sorted(ids.to_numpy()[left].tolist(), key=str)[:5], sorted(ids.to_numpy()[right].tolist(), key=str)[:5],
+            ids[ids.duplicated()].to_numpy()[:5].tolist(), int(left.sum()), int(right.sum()))
+
+
+#: The join of :func:`compare` and its checks, shared with ``compare --by`` (:mod:`clfeval.dask._slicecompare`):
+#: an input as a Dask DataFrame, two inputs side by side (matched by row), one joined partition's rows and
+#: repeated ids, and the sentence naming what is wrong with the ids.
+input_frame, side_by_side, joined_rows, refuse_ids = _frame, _side_by_side, _check_part, _refuse

@@ -1,0 +1,157 @@
+"""The private steps of ``clfeval.compare`` on resolved PATHs: streamed joint tables, score metrics in memory,
+binned ROC-AUCs, DeLong one-vs-rest, or the Dask join."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from clfeval.errors import DataError
+
+__all__ = ["names_of", "streamed", "scores_in_memory", "binned", "on_dask", "read_score_columns"]
+
+
+def names_of(inputs: list[Any]) -> list[str]:
+    """Short, distinct names of the systems: the stems, else the PATHs as given (a repeated PATH numbered)."""
+    stems = [i.stem for i in inputs]
+    if len(set(stems)) == len(stems):
+        return stems
+    names: list[str] = []
+    for i in inputs:
+        name, k = i.given, 2
+        while name in names:
+            name, k = f"{i.given} ({k})", k + 1
+        names.append(name)
+    return names
+
+
+def ordered(inputs: list[Any], names: list[str], baseline: str | None) -> tuple[list[Any], list[str]]:
+    """Two inputs, the baseline second."""
+    order = [0, 1] if baseline != names[0] else [1, 0]
+    return [inputs[i] for i in order], [names[i] for i in order]
+
+
+def streamed(inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str, id_col: str | None,
+             repeat: str | None, normalize: str | None, tick: Any, common: dict[str, Any], budget: int) -> Any:
+    """Count metrics: the joint tables counted batch by batch from inputs matched by id (or row)."""
+    from clfeval.io import Matching, aligned, iter_predictions
+    from clfeval.significance import compare_stream
+
+    readers = [iter_predictions(i, gold=gold, pred=pred, id=id_col, normalize=normalize) for i in inputs]
+    matching = Matching()
+    batches = aligned(readers, names, repeat=repeat, matching=matching, budget=budget, weighted=True)
+    return compare_stream(batches, names, baseline=baseline, describe=matching.describe, progress=tick, **common)
+
+
+def _row_of(r: Any) -> Callable[[int], str]:
+    """Where item ``i`` of the predictions ``r`` is, in words (its row, or its file and row)."""
+    return lambda i: f"row {i + 1} of {r.path!r}" if len(r.parts) < 2 else r.where(i)
+
+
+def scores_in_memory(inputs: list[Any], names: list[str], baseline: str | None, gold: str, score: str,
+                     positive: str | None, id_col: str | None, repeat: str | None, normalize: str | None, tick: Any,
+                     common: dict[str, Any]) -> Any:
+    """Score metrics rank every item: the inputs are read into memory and aligned there."""
+    import pyarrow as pa
+
+    from clfeval.io import align_predictions, one_repeat, read_predictions
+    from clfeval.scores import as_scores
+    from clfeval.significance import compare as compare_two, compare_many
+
+    read = [read_predictions(i, gold=gold, pred=score, id=id_col, pred_option="--score", normalize=normalize)
+            for i in inputs]
+    # numbers, checked per file so that a bad cell is named by its own row
+    read = [dataclasses.replace(r, pred=pa.chunked_array([as_scores(r.pred, name=score, where=_row_of(r),
+                                                                    order_only=True)]))
+            for r in read]  # score metrics are rankings: integer scores ranked exactly
+    read = [one_repeat(r, repeat) for r in read]
+    gold_col, pred_cols, _ = align_predictions(read, scores=True)
+    if len(inputs) == 2:
+        order = [0, 1] if baseline != names[0] else [1, 0]
+        return compare_two(gold_col, pred_cols[order[0]], pred_cols[order[1]], names=(names[order[0]], names[order[1]]),
+                           progress=tick, positive=positive, **common)
+    return compare_many(gold_col, dict(zip(names, pred_cols, strict=False)), baseline=baseline, progress=tick,
+                        positive=positive,
+                        **common)
+
+
+def binned(inputs: list[Any], names: list[str], baseline: str | None, gold: str, score: str, positive: Any,
+           id_col: str | None, repeat: str | None, normalize: str | None, tick: Any, common: dict[str, Any],
+           budget: int, bins: int, kind: str) -> Any:
+    """Binned ROC-AUCs: each system's bins from a first pass, then the joint binned table of the matched items."""
+    from clfeval.io import Matching, aligned, iter_predictions
+    from clfeval.significance import compare_binned_batches
+
+    ins, nm = ordered(inputs, names, baseline)
+
+    def readers() -> list[Any]:
+        return [iter_predictions(i, gold=gold, pred=score, id=id_col, pred_option="--score", normalize=normalize)
+                for i in ins]
+
+    settings = {k: common[k] for k in ("test", "samples", "seed", "alpha", "ci")}
+    return compare_binned_batches(readers(), aligned(readers(), nm, repeat=repeat, budget=budget, matching=Matching()),
+                                  bins=bins, kind=kind, positive=positive, score=score, names=nm, progress=tick,
+                                  **settings)
+
+
+def on_dask(eng: Any, inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str,
+            id_col: str | None, common: dict[str, Any], normalize: str | None = None) -> Any:
+    """The two inputs joined by id (or row) on a Dask cluster, one joint table."""
+    from clfeval.dask import compare as dask_compare
+    from clfeval.io import column_names
+
+    ins, nm = ordered(inputs, names, baseline)
+    if id_col is None:
+        first = ins[0].sources[0]
+        id_col = "id" if "id" in column_names(first, input_format=ins[0].fmt, encoding=first.encoding) else None
+    settings = {k: common[k] for k in ("metric", "test", "samples", "seed", "alpha", "ci", "zero_division", "beta")}
+    with eng.connected() as client:
+        return dask_compare(ins[0], ins[1], gold=gold, pred=pred, id=id_col, names=nm, client=client,
+                            normalize=normalize, **settings)
+
+
+def read_score_columns(paths: Sequence[Any], *, gold: str, prefix: str, id_col: str | None, encoding: str,
+                       normalize: str | None, repeat: str | None) -> tuple[Any, list[dict[str, Any]]]:
+    """Every input's score columns ``PREFIX<label>`` (one per class), aligned to the first input's items.
+
+    Returns the gold column and, per input, a mapping label → score column (numbers, checked). The inputs must
+    have the same classes.
+    """
+    import pyarrow as pa
+
+    from clfeval.io import align_predictions, column_names, one_repeat, read_predictions
+    from clfeval.scores import as_scores
+
+    read, labels = [], []
+    for p in paths:
+        src = p.sources[0]
+        names = column_names(src, input_format=p.fmt, encoding=encoding)
+        cols = [c for c in names if c.startswith(prefix) and len(c) > len(prefix)]
+        if not cols:
+            raise DataError(lambda o, _s=src, _n=names: f"file {_s.name!r} has no column starting with {prefix!r} "
+                                                        f"(option {o}); its columns are: "
+                                                        f"{', '.join(repr(c) for c in _n)}. Score columns are named "
+                                                        f"{prefix}<label>, one per class.", params=["scores_prefix"])
+        r = read_predictions(p, gold=gold, pred=None, id=id_col, extra=cols, require_pred=False, encoding=encoding,
+                             normalize=normalize, extra_options=["--scores-prefix"] * len(cols))
+
+        def where(i: int, _r: Any = r) -> str:
+            return f"file {_r.path!r}, {_r.row_ref(i)}"
+
+        r = dataclasses.replace(r, extra={c: pa.chunked_array([as_scores(v, name=c, where=where)])
+                                          for c, v in r.extra.items()})
+        read.append(one_repeat(r, repeat))
+        labels.append([c[len(prefix):] for c in cols])
+    if any(sorted(x) != sorted(labels[0]) for x in labels[1:]):
+        shown = "; ".join(f"{Path(str(p.given)).name}: {', '.join(x)}" for p, x in zip(paths, labels, strict=False))
+        raise DataError(f"the files must have score columns for the same classes ({prefix}<label>): {shown}.")
+    out: list[dict[str, Any]] = [{} for _ in read]
+    gold_col = None
+    for lab in labels[0]:
+        aligned = [dataclasses.replace(r, pred=r.extra[prefix + lab]) for r in read]
+        gold_col, cols_, _ = align_predictions(aligned, scores=True)
+        for d, c in zip(out, cols_, strict=False):
+            d[lab] = c
+    return gold_col, out

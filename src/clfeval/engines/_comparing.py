@@ -1,0 +1,311 @@
+"""``clfeval.compare``: is the difference between systems real? Any input, any engine.
+
+Inputs are arrays (the gold labels first, then each system's predictions or scores), tables or PATHs
+(one per system, matched by id, else by row). Count metrics stream their joint tables (the id join within
+the memory budget) or run on Dask; score metrics, DeLong's test and the binned mode run locally.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from clfeval.engines import _data as inputs
+from clfeval.engines._block import engine_block, with_engine
+from clfeval.engines._capabilities import refuse, refuse_stdin
+from clfeval.engines._spec import Dask, Local, as_engine
+from clfeval.errors import UsageError
+from clfeval.significance import Compared, compared
+
+__all__ = ["compare", "resampling_steps", "check_decision", "check_binned"]
+
+
+def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | None = None, id: str | None = None,
+            metric: Any = "accuracy", test: str = "bootstrap", samples: int = 10_000, seed: Any = 0,
+            alpha: float = 0.05, ci: float = 0.95, ci_method: str | None = None, labels: Sequence[Any] | None = None,
+            positive: Any = None,
+            zero_division: Any = 0, beta: float = 1.0, names: Sequence[str] | None = None,
+            baseline: str | None = None, alternative: str = "greater", margin: float | None = None,
+            scores_prefix: str | None = None, repeat: str | None = None, score_bins: int | None = None,
+            score_binning: str = "quantile", input_format: str | None = None, encoding: str = "utf-8",
+            normalize: str | None = None, engine: Any = None,
+            progress: Callable[[int, int], None] | None = None, by: Any = None, by_bins: int | None = None,
+            by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Compared:
+    """Compare systems on the same test items with a paired test.
+
+    ``compare(gold, pred_a, pred_b)`` compares arrays (more arrays: every pair, or each against
+    ``baseline``); ``compare(a, b)`` compares two tables or PATHs (columns ``gold``, ``pred`` or ``score``,
+    ``id``), matched by id, else by row.
+
+    Returns one type, :class:`~clfeval.significance._compared.Compared`, whatever the inputs: its one part set
+    (``pair``, ``many``, ``delong``, ``delong_ovr``, ``noninferiority`` or ``sliced``; ``kind`` names it) is
+    the test's own result, whose fields are also read through the wrapper.
+
+    >>> r = compare(["a", "b", "a", "b"], ["a", "b", "a", "a"], ["a", "a", "b", "a"], samples=200)
+    >>> r.kind, r.pair.a, r.pair.b, r.engine["mode"]
+    ('pair', 0.75, 0.25, 'memory')
+    """
+    return compared(_compare(*systems, gold=gold, pred=pred, score=score, id=id, metric=metric, test=test,
+                             samples=samples, seed=seed, alpha=alpha, ci=ci, ci_method=ci_method, labels=labels,
+                             positive=positive, zero_division=zero_division, beta=beta, names=names,
+                             baseline=baseline, alternative=alternative, margin=margin, scores_prefix=scores_prefix,
+                             repeat=repeat, score_bins=score_bins, score_binning=score_binning,
+                             input_format=input_format, encoding=encoding, normalize=normalize, engine=engine,
+                             progress=progress, by=by, by_bins=by_bins, by_binning=by_binning,
+                             max_slices=max_slices, min_slice=min_slice))
+
+
+def _compare(*systems: Any, gold: Any, pred: str, score: str | None, id: str | None, metric: Any, test: str,
+             samples: int, seed: Any, alpha: float, ci: float, ci_method: str | None, labels: Sequence[Any] | None,
+             positive: Any, zero_division: Any, beta: float, names: Sequence[str] | None, baseline: str | None,
+             alternative: str, margin: float | None, scores_prefix: str | None, repeat: str | None,
+             score_bins: int | None, score_binning: str, input_format: str | None, encoding: str,
+             normalize: str | None, engine: Any, progress: Callable[[int, int], None] | None, by: Any,
+             by_bins: int | None, by_binning: str, max_slices: int, min_slice: int) -> Any:
+    """The front door's work: the test's own result (one of the parts of a Compared)."""
+    from clfeval.significance import check_estimate, with_estimate
+
+    eng = as_engine(engine)
+    estimate = check_estimate(ci_method, test)
+    if by is not None:  # issue 26: A vs B within every slice (engines.slicing)
+        from clfeval.engines._slicecompare import compare_by_front
+        from clfeval.engines._slicing import check_by
+
+        sets = check_by(by, multilabel=False, scored=score is not None or scores_prefix is not None, threshold=None,
+                        show_errors=0, max_slices=max_slices)
+        slicing = dict(sets=sets, by_bins=by_bins, by_binning=by_binning, max_slices=max_slices, min_slice=min_slice)
+        common = dict(metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci, labels=labels,
+                      zero_division=zero_division, beta=beta)
+        return compare_by_front(eng, systems, gold, pred, id, by, common, slicing, names, input_format=input_format,
+                                encoding=encoding, normalize=normalize)
+    if all(inputs.is_path(s) or inputs.is_table(s) for s in systems) and systems:
+        return with_estimate(_tabular(
+            eng, list(systems), gold or "gold", pred, score, id, metric, test, samples, seed, alpha, ci, zero_division,
+            beta, names, baseline, alternative, margin, scores_prefix, repeat, score_bins, score_binning, input_format,
+            encoding, normalize, positive, progress), estimate)
+    if gold is None:
+        gold, *rest = systems
+    else:
+        rest = list(systems)
+    refuse("compare", eng.name, {"more than two inputs": len(rest) != 2, "margin": margin is not None,
+                                 "alternative=two-sided": alternative != "greater", "test=delong": test == "delong"})
+    common = dict(metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci, labels=labels,
+                  positive=positive, zero_division=zero_division, beta=beta, progress=progress)
+    if isinstance(eng, Local) and (_per_class(rest) or _fits(eng, gold, rest)):
+        from clfeval.significance import compare as compare_two, compare_many
+
+        if len(rest) == 2:
+            r = compare_two(gold, rest[0], rest[1], names=tuple(names or ("A", "B")), alternative=alternative,
+                            margin=margin, **common)
+        else:
+            systems_ = dict(zip(names, rest, strict=False)) if names else rest
+            r = compare_many(gold, systems_, baseline=baseline, **common)
+        r = with_estimate(r, estimate) if ci_method is not None else r  # arrays: as before unless asked
+        return with_engine(r, engine_block(eng, "memory", memory=eng.budget))
+    tables = _tables(gold, rest)
+    nm = list(names or ("A", "B") if len(rest) == 2 else names or [f"system {i + 1}" for i in range(len(rest))])
+    r = _tabular(eng, tables, "gold", "pred", None, "id", metric, test, samples, seed, alpha, ci, zero_division, beta,
+                 nm, baseline, alternative, margin, None, None, None, score_binning, None, "utf-8", None, positive,
+                 progress)
+    return with_estimate(r, estimate) if ci_method is not None else r
+
+
+def resampling_steps(n: int, *, samples: int = 10_000, test: str = "bootstrap", baseline: str | None = None,
+                     **_: Any) -> int:
+    """The replicates a comparison of ``n`` systems draws (what a progress bar counts)."""
+    pairs = (n - 1) if baseline is not None else n * (n - 1) // 2
+    return samples * pairs * (2 if test == "randomization" else 1)
+
+
+def _per_class(rest: list[Any]) -> bool:
+    """Systems given as one score column per class (a mapping or a 2-D array): compared in memory."""
+    return any(isinstance(p, dict) or getattr(p, "ndim", 1) != 1 for p in rest)
+
+
+def _fits(eng: Local, gold: Any, rest: list[Any]) -> bool:
+    import pyarrow as pa
+
+    try:
+        cols = {"gold": inputs.as_column(gold, "gold")}
+        cols.update({f"p{i}": inputs.as_column(p, "pred") for i, p in enumerate(rest)})
+        return inputs.table_bytes(pa.table(cols)) <= eng.budget
+    except (ValueError, TypeError, pa.ArrowException):  # no plain columns (label sets): in memory, checked there
+        return True
+
+
+def _tables(gold: Any, rest: list[Any]) -> list[Any]:
+    """Arrays as one table per system (gold, pred and the row as id)."""
+    import pyarrow as pa
+
+    g = inputs.as_column(gold, "gold")
+    ids = pa.array(range(len(g)), pa.int64())
+    return [pa.table({"id": ids, "gold": g, "pred": inputs.as_column(p, "pred")}) for p in rest]
+
+
+def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | None, id_col: str | None, metric: Any,
+             test: str, samples: int, seed: Any, alpha: float, ci: float, zero_division: Any, beta: float,
+             names: Sequence[str] | None, baseline: str | None, alternative: str, margin: float | None,
+             prefix: str | None, repeat: str | None, bins: int | None, binning: str, fmt: str | None, encoding: str,
+             normalize: str | None, positive: Any, progress: Any) -> Any:
+    from clfeval.core import check_beta, check_probability, check_samples
+    from clfeval.engines import _comparesteps as steps
+    from clfeval.significance import SCORE_METRICS, check_metric
+
+    if len(systems) < 2:
+        raise UsageError(f"compare needs at least two systems (A B ...); got {len(systems)}.")
+    samples = check_samples(samples, option="samples")
+    check_probability(alpha, option="alpha")
+    check_probability(ci, option="ci")
+    check_beta(beta, option="beta")
+    check_metric(metric)
+    check_decision(len(systems), test, metric, alternative, margin, score, prefix)
+    if bins is not None:
+        check_binned(len(systems), metric, test, alternative, margin, score, positive)
+    scored = metric in SCORE_METRICS
+    refuse("compare", eng.name, {"score": score is not None, "scores_prefix": prefix is not None,
+                                 "margin": margin is not None, "alternative=two-sided": alternative != "greater",
+                                 "repeat": repeat is not None, "more than two inputs": len(systems) != 2,
+                                 "test=delong": test == "delong", "score_bins": bins is not None})
+    refuse_stdin(eng.name, {"data": any(inputs.is_stdin(s) for s in systems)})
+    if isinstance(eng, Dask):
+        eng.check()
+    if scored and not score and prefix is None:
+        raise UsageError(lambda s: f"metric {metric!r} compares scores: name the score column with {s}.",
+                         params=["score"])
+    with _resolved(eng, systems, gold, pred, score, id_col, prefix, fmt, encoding) as (ins, spooled):
+        nm = list(names) if names else steps.names_of(ins)
+        if baseline is not None:
+            matches = [n for n, i in zip(nm, ins, strict=False)
+                       if baseline in (n, i.given, i.stem) or _tail(i.given) == baseline]
+            if not matches:
+                raise UsageError(lambda b: f"option {b} names {baseline!r}, which is none of the systems: "
+                                           f"{', '.join(nm)}.", params=["baseline"])
+            baseline = matches[0]
+        common = dict(metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci,
+                      zero_division=zero_division, beta=beta)
+        if len(ins) == 2:
+            common.update(alternative=alternative, margin=margin)
+        budget = eng.budget if isinstance(eng, Local) else None
+        if isinstance(eng, Dask):
+            r, mode = steps.on_dask(eng, ins, nm, baseline, gold, pred, id_col, common, normalize), "cluster"
+        elif prefix is not None:
+            r, mode = _delong_ovr(ins, nm, baseline, gold, prefix, id_col, encoding, normalize, repeat,
+                                  common), "memory"
+        elif bins is not None:
+            assert score is not None and budget is not None  # check_binned needs --score; a local engine
+            r, mode = steps.binned(ins, nm, baseline, gold, score, positive, id_col, repeat, normalize, progress,
+                                   common, budget, bins, binning), "streamed"
+        elif scored:
+            assert score is not None  # refused above without --score (or --scores-prefix, handled before)
+            r, mode = steps.scores_in_memory(ins, nm, baseline, gold, score, positive, id_col, repeat, normalize,
+                                             progress, common), "memory"
+        else:
+            assert budget is not None  # not Dask: the local engine
+            r, mode = steps.streamed(ins, nm, baseline, gold, pred, id_col, repeat, normalize, progress, common,
+                                     budget), "streamed"
+    spilled = spooled and isinstance(eng, Local)
+    said = [*(getattr(r, "notes", None) or []), str((getattr(r, "signature", None) or {}).get("engine", ""))]
+    spilled = spilled or any("partition" in n and "disk" in n for n in said)  # the id join went to disk
+    extra = {"input": "spooled to temporary Parquet files"} if spooled else {}
+    return with_engine(r, engine_block(eng, mode, spilled=spilled, memory=budget, **extra))
+
+
+def _tail(given: str) -> str:
+    from pathlib import Path
+
+    return Path(given).name
+
+
+@contextlib.contextmanager
+def _resolved(eng: Any, systems: list[Any], gold: str, pred: str, score: Any, id_col: Any, prefix: Any, fmt: Any,
+              encoding: str) -> Iterator[tuple[list[Any], bool]]:
+    """Every system as a resolved PATH (tables spooled to Parquet)."""
+    with contextlib.ExitStack() as stack:
+        out, spooled = [], False
+        for s in systems:
+            if inputs.is_path(s):
+                out.append(inputs.resolve(s, input_format=fmt, encoding=encoding))
+                continue
+            table = inputs.as_table(s) if prefix is not None else inputs.columns_of(
+                s, {"gold": gold, "pred": None if score else pred, "score": score, "id": id_col})
+            budget = eng.budget if isinstance(eng, Local) else 1 << 30
+            out.append(stack.enter_context(inputs.spooled(table, budget, getattr(eng, "tmpdir", None))))
+            spooled = True
+        yield out, spooled
+
+
+def _delong_ovr(ins: list[Any], nm: list[str], baseline: Any, gold: str, prefix: str, id_col: Any, encoding: str,
+                normalize: Any, repeat: Any, common: dict[str, Any]) -> Any:
+    from clfeval.engines._comparesteps import ordered, read_score_columns
+    from clfeval.significance import compare as compare_two
+
+    two, names = ordered(ins, nm, baseline)
+    gold_col, cols = read_score_columns(two, gold=gold, prefix=prefix, id_col=id_col, encoding=encoding,
+                                        normalize=normalize, repeat=repeat)
+    keep = {k: common[k] for k in ("metric", "test", "alpha", "ci", "alternative")}
+    return compare_two(gold_col, cols[0], cols[1], names=(names[0], names[1]), **keep)
+
+
+def check_decision(n: int, test: str, metric: str, alternative: str, margin: float | None, score: str | None,
+                   prefix: str | None) -> None:
+    """The options of DeLong's test, the margin and the alternative, checked before any file is read."""
+    from clfeval.significance import check_delong, check_margin, one_sided
+
+    if test == "delong":
+        check_delong(metric, margin)
+        if n != 2:
+            raise UsageError(lambda t: f"{t} delong compares two systems (A_FILE B_FILE); got {n} files.",
+                             params=["test"])
+        if (score is None) == (prefix is None):
+            raise UsageError(lambda t, s, p, q: f"{t} delong ranks scores: give {s} COLUMN (with {q}) or {p} PREFIX "
+                                                f"(one column PREFIX<label> per class: one-vs-rest), exactly one of "
+                                                f"them.", params=["test", "score", "scores_prefix", "positive"])
+        return
+    if prefix is not None:
+        raise UsageError(lambda p, t, s, q: f"option {p} applies to {t} delong (one-vs-rest ROC-AUCs); for other tests "
+                                            f"give one {s} column with {q}.",
+                         params=["scores_prefix", "test", "score", "positive"])
+    one_sided(test, alternative)
+    if margin is not None:
+        check_margin(margin, test)
+        _check_margin_range(margin, metric)
+        if n != 2:
+            raise UsageError(lambda m: f"option {m} tests one new system against one old one (NEW_FILE OLD_FILE); "
+                                       f"got {n} files.", params=["margin"])
+
+
+def _check_margin_range(margin: float, metric: str) -> None:
+    """A margin no wider than the metric's range (a margin of 1e308 is no margin at all)."""
+    from clfeval.core import find
+
+    found = find(metric)
+    lo, hi = found[0].range if found is not None else (-math.inf, math.inf)
+    width = hi - lo if math.isfinite(hi - lo) else 1e6
+    if margin > width:
+        raise UsageError(lambda m: f"option {m} (how much worse still counts as not worse) must be a number from 0 "
+                                   f"to {width:g}, the width of the range of {metric} ({lo:g} to {hi:g}); got "
+                                   f"{margin:g}.", params=["margin"])
+
+
+def check_binned(n: int, metric: str, test: str, alternative: str, margin: float | None, score: str | None,
+                 positive: Any) -> None:
+    """The options of a binned comparison (``score_bins``), checked before any file is read."""
+    def err(text: Callable[..., str], *params: str) -> UsageError:
+        return UsageError(text, params=["score_bins", *params])
+
+    if metric != "roc_auc":
+        raise err(lambda b, m: f"option {b} compares binned ROC-AUCs: give {m} roc_auc (got {metric!r}); count "
+                               f"metrics need no bins.", "metric")
+    if score is None or positive is None:
+        raise err(lambda b, s, p: f"option {b} bins a score column: name it with {s}, and the class it ranks with "
+                                  f"{p}.", "score", "positive")
+    if n != 2:
+        raise err(lambda b: f"option {b} compares two systems (A_FILE B_FILE); got {n} files.")
+    if test not in ("bootstrap", "randomization"):
+        raise err(lambda b, t: f"option {b} runs the paired bootstrap or randomization on the binned table; "
+                               f"{t} {test} is not offered there.", "test")
+    if margin is not None or alternative != "greater":
+        raise err(lambda b, m, a: f"option {b} tests 'A better than B' (one-sided, no {m}); leave out {m} and "
+                                  f"{a} two-sided.", "margin", "alternative")

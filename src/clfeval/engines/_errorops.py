@@ -1,0 +1,238 @@
+"""``clfeval.error_analysis``: the misclassified documents and the vocabulary they share, on any input and engine.
+
+Arrays and tables that fit the Local engine's budget are counted in memory; larger ones are spooled to
+Parquet and streamed like a PATH; a PATH is streamed batch by batch (batches sized from the budget); on
+Dask every partition is counted into a counter and the counters are added in a tree. Every engine fills
+the same :class:`~clfeval.evaluate._errorcount.ErrorCounter`, so the terms, z-scores and examples are the
+same (``tests/evaluate/test_error_analysis.py``, ``tests/engines/test_front_door.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from clfeval.engines import _data as inputs
+from clfeval.engines._block import engine_block
+from clfeval.engines._capabilities import refuse_stdin
+from clfeval.engines._spec import Dask, Local, as_engine
+from clfeval.errors import DataError, UsageError
+
+__all__ = ["error_analysis"]
+
+
+def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text: Any = "text", texts: Any = None,
+                   id: str | None = None, ids: Any = None, score: Any = None, processing: Any = None,
+                   token_pattern: str | None = None, min_count: int = 5, examples: int = 5, terms: int = 10,
+                   chars: int = 300, prior_strength: float = 1000.0, z_min: float = 1.96, seed: int = 0,
+                   multilabel: bool | None = None, sep: str = "|",
+                   input_format: str | None = None, encoding: str = "utf-8", engine: Any = None,
+                   progress: Callable[[Any], Any] | None = None) -> Any:
+    """Every confused pair of classes: its count, examples, and the terms its documents share.
+
+    Parameters
+    ----------
+    data : array-like, table or PATH
+        Gold labels (arrays, with ``pred`` and ``text`` as arrays too); or a table (pandas / polars
+        DataFrame, pyarrow Table) or a PATH (file, directory, glob, ``-``) with columns named by ``gold``,
+        ``pred``, ``text``, ``id``, ``score``.
+    pred : array-like or str, optional
+        Predicted labels, or their column (default ``pred``).
+    text : array-like or str
+        The documents' texts (arrays), or their column (default ``text``).
+    texts : PATH, optional
+        A second file of texts, joined by ``id`` (column ``id`` and ``text`` in it); ids missing or repeated
+        are refused.
+    id, ids : str / array-like, optional
+        The id column (tables, PATHs) or the ids (arrays). Examples are sampled by a keyed hash of the id;
+        without ids, of the file and row (the output says so).
+    score : str or array-like, optional
+        Each item's score of its predicted class (or of the positive class, binary): the most confident
+        mistakes are listed besides the sampled examples.
+    processing : str, optional
+        The ``--processing`` spec (``stop`` and ``stem`` keys; e.g. ``"multiclass"``); default: no stop list,
+        no stemming.
+    token_pattern : str, optional
+        Regular expression of a token (default Unicode letters, ``[^\\W\\d_]+``), matched lower-cased.
+    min_count, examples, terms, chars : int
+        Cells listed from ``min_count`` documents; examples per cell; terms per side; characters per example.
+    prior_strength : float
+        α0 of the informative Dirichlet prior (Monroe, Colaresi & Quinn 2008).
+    z_min : float
+        Terms listed from this z-score (uncorrected).
+    seed : int
+        Key of the examples' hash.
+    multilabel : bool, optional
+        Label sets (lists, or strings separated by ``sep``): every category's false negatives and false
+        positives are the cells, each compared with the category's true positives and true negatives.
+        Default: label sets when arrays hold lists; a table or PATH needs ``multilabel=True``.
+    sep : str
+        Separator of the labels within a set given as a string.
+    engine : Local, Dask, "local", "dask" or None
+
+    Returns
+    -------
+    ErrorAnalysis
+        ``cells`` (largest first), ``prior``, ``notes``, ``engine`` (``name``, ``mode``, ``spilled``).
+
+    >>> r = error_analysis(["a"] * 6 + ["b"] * 4, ["b"] * 5 + ["a"] + ["b"] * 4,
+    ...                    text=["zebra run"] * 5 + ["run"] * 5, min_count=5)
+    >>> r.cells[0].gold, r.cells[0].pred, r.cells[0].count, r.engine["mode"]
+    ('a', 'b', 5, 'memory')
+    """
+    from clfeval.evaluate import check_settings, counter_of
+    from clfeval.text import analyzer_of
+
+    eng = as_engine(engine)
+    check_settings(min_count=min_count, examples=examples, terms=terms, chars=chars, prior_strength=prior_strength,
+                   z_min=z_min)
+    analyzer = analyzer_of(processing, token_pattern)
+    if multilabel is None:
+        multilabel = not (inputs.is_path(data) or inputs.is_table(data)) and _holds_sets(data if data is not None
+                                                                                           else gold, pred)
+    if multilabel and score is not None:
+        raise UsageError(lambda s, m: f"option {s} (the most confident mistakes) reads one score per item, of its "
+                                      f"predicted class; with label sets ({m}) leave it out.",
+                         params=["score", "multilabel"])
+    counter = counter_of(analyzer, examples, seed, chars, multilabel=bool(multilabel), sep=sep)
+    refuse_stdin(eng.name, {"data": inputs.is_stdin(data), "texts": texts is not None and inputs.is_stdin(texts)})
+    if isinstance(eng, Dask):
+        eng.check()
+    text_map = None
+    if texts is not None:
+        if id is None:
+            raise UsageError(lambda t, i: f"option {t} joins the texts by id: name the id column of both files "
+                                          f"with {i}.", params=["texts", "id"])
+        texts = inputs.resolve(texts, encoding=encoding, option="--texts")
+        if isinstance(eng, Dask):  # the workers look the texts up in one dict, id → text
+            from clfeval.evaluate import read_texts
+
+            text_map = read_texts(texts, id=id, text=text if isinstance(text, str) else "text",
+                                  input_format=None, encoding=encoding)
+    if not inputs.is_path(data) and not inputs.is_table(data):
+        counter, block = _arrays(eng, counter, data if data is not None else gold, pred, text, ids, score)
+    else:
+        cols = dict(gold=gold or "gold", pred=pred or "pred", text=text if isinstance(text, str) else "text",
+                    id=id, score=score if isinstance(score, str) else None)
+        joined = texts if text_map is None else text_map
+        counter, block = _tabular(eng, counter, data, cols, joined, input_format, encoding, progress)
+    import dataclasses
+
+    from clfeval.evaluate import analyse
+
+    result = analyse(counter, min_count=min_count, terms=terms, prior_strength=prior_strength, z_min=z_min,
+                     settings={"processing": None if processing is None else str(processing),
+                               "text": "a --texts file joined by id" if texts is not None else "a column"})
+    return dataclasses.replace(result, engine=block)
+
+
+def _arrays(eng: Any, counter: Any, gold: Any, pred: Any, text: Any, ids: Any, score: Any) -> tuple[Any, dict]:
+    import pyarrow as pa
+
+    from clfeval.evaluate import count_arrays
+
+    if pred is None or text is None or isinstance(text, str):
+        raise UsageError(lambda p, t: f"with arrays of gold labels, give {p} (the predicted labels) and {t} (the "
+                                      f"texts, one per item) as arrays too.", params=["pred", "text"])
+    if counter.multilabel:
+        gold, pred = _set_column(gold, counter.sep), _set_column(pred, counter.sep)
+    cols = {"gold": inputs.as_column(gold, "gold"), "pred": inputs.as_column(pred, "pred"),
+            "text": _text_column(text)}
+    if ids is not None:
+        cols["id"] = inputs.as_column(ids, "ids")
+    if score is not None:
+        cols["score"] = inputs.as_column(score, "score")
+    lengths = {k: len(v) for k, v in cols.items()}
+    if len(set(lengths.values())) > 1:
+        raise DataError("gold, pred and text (and ids, score when given) must have one value per item; got "
+                        + ", ".join(f"{k} {n}" for k, n in lengths.items()) + ".")
+    table = pa.table(cols)
+    if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget:
+        count_arrays(counter, cols["gold"].to_pylist(), cols["pred"].to_pylist(), cols["text"].to_pylist(),
+                     cols["id"].to_pylist() if ids is not None else None,
+                     cols["score"].to_pylist() if score is not None else None)
+        return counter, engine_block(eng, "memory", memory=eng.budget)
+    names = dict(gold="gold", pred="pred", text="text", id="id" if ids is not None else None,
+                 score="score" if score is not None else None)
+    return _tabular(eng, counter, table, names, None, None, "utf-8", None)
+
+
+def _holds_sets(gold: Any, pred: Any) -> bool:
+    """Whether arrays of labels hold label sets (their first value a list, tuple or set)."""
+    for values in (gold, pred):
+        if values is None or isinstance(values, str) or not hasattr(values, "__iter__"):
+            continue
+        if inputs.is_table(values):
+            continue
+        first = next(iter(values), None)
+        if isinstance(first, (list, tuple, set, frozenset)) or getattr(first, "ndim", False):
+            return True
+    return False
+
+
+def _set_column(values: Any, sep: str) -> Any:
+    """Label sets as a pyarrow list column of text (a set or a separated string each)."""
+    import pyarrow as pa
+
+    from clfeval.evaluate import label_sets
+
+    seq = values.to_pylist() if hasattr(values, "to_pylist") else list(values)
+    return pa.array([sorted(s) for s in label_sets(seq, sep)], type=pa.list_(pa.string()))
+
+
+def _text_column(text: Any) -> Any:
+    """Texts as a pyarrow column, every character kept (NumPy's fixed-width strings would end at a NUL); bytes
+    that are not UTF-8 are refused naming the item."""
+    import pyarrow as pa
+
+    from clfeval.evaluate import texts_of
+
+    if isinstance(text, (pa.Array, pa.ChunkedArray)) or type(text).__module__.split(".", 1)[0] in ("pandas", "polars"):
+        return inputs.as_column(text, "text")
+    values = text.tolist() if hasattr(text, "tolist") else list(text)
+    return pa.array(texts_of(values, "text", lambda i: f"item {i + 1}"), type=pa.string())
+
+
+def _tabular(eng: Any, counter: Any, data: Any, cols: dict[str, Any], text_map: Any, fmt: Any, encoding: str,
+             progress: Any) -> tuple[Any, dict]:
+    from clfeval.evaluate import count_arrays
+
+    if inputs.is_table(data):
+        wanted = {"gold": cols["gold"], "pred": cols["pred"], "id": cols["id"], "score": cols["score"],
+                  "text": None if text_map is not None else cols["text"]}
+        table = inputs.columns_of(data, wanted)
+        if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget and text_map is None:
+            keys = table.column(cols["id"]).to_pylist() if cols["id"] else None
+            texts = table.column(cols["text"]).to_pylist()
+            count_arrays(counter, table.column(cols["gold"]).to_pylist(), table.column(cols["pred"]).to_pylist(),
+                         texts, keys, table.column(cols["score"]).to_pylist() if cols["score"] else None)
+            return counter, engine_block(eng, "memory", memory=eng.budget)
+        budget = eng.budget if isinstance(eng, Local) else 1 << 30
+        with inputs.spooled(table, budget, eng.tmpdir if isinstance(eng, Local) else None) as inp:
+            counter, block = _on_path(eng, counter, inp, cols, text_map, "parquet", "utf-8", progress)
+        return counter, {**block, "spilled": True if isinstance(eng, Local) else block["spilled"],
+                         "input": "spooled to temporary Parquet files"}
+    inp = inputs.resolve(data, input_format=fmt, encoding=encoding)
+    return _on_path(eng, counter, inp, cols, text_map, fmt, encoding, progress)
+
+
+def _on_path(eng: Any, counter: Any, inp: Any, cols: dict[str, Any], text_map: Any, fmt: Any, encoding: str,
+             progress: Any) -> tuple[Any, dict]:
+    if isinstance(eng, Dask):
+        from clfeval.dask import count_on_dask
+
+        with eng.connected() as client:
+            total, parts = count_on_dask(counter, inp, gold=cols["gold"], pred=cols["pred"], id=cols["id"],
+                                         text=cols["text"], texts=text_map, score=cols["score"],
+                                         input_format=fmt, encoding=encoding, client=client)
+        return total, engine_block(eng, "cluster", partitions=parts)
+    import contextlib
+
+    from clfeval.evaluate import count_path
+
+    rows = max(1000, min(1 << 20, eng.budget // 8192))
+    with (progress(inp) if progress is not None else contextlib.nullcontext(None)) as update:
+        count_path(counter, inp, gold=cols["gold"], pred=cols["pred"], id=cols["id"], text=cols["text"],
+                   texts=text_map, score=cols["score"], input_format=fmt, encoding=encoding, progress=update,
+                   batch_rows=rows, budget=eng.budget, tmpdir=eng.tmpdir)
+    return counter, engine_block(eng, "streamed", memory=eng.budget)

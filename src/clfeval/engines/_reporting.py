@@ -1,0 +1,353 @@
+"""``clfeval.report``: every count-based number about one classifier's predictions, on any input and engine.
+
+The steps: the input becomes columns in memory or a resolved PATH (:mod:`clfeval.engines._data`); the
+capability table refuses what the engine cannot do (:mod:`clfeval.engines._capabilities`); then one of the
+private steps runs — in memory (:func:`clfeval.evaluate._reports.report`), streamed from a PATH within the
+memory budget (:mod:`clfeval.evaluate._streaming`, :mod:`clfeval.evaluate._scoredstream`) or on Dask
+(:mod:`clfeval.dask._counting`) — and the result gets its engine block.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from clfeval.engines import _data as inputs
+from clfeval.engines._block import engine_block, spilled_in, with_engine
+from clfeval.engines._capabilities import refuse, refuse_stdin
+from clfeval.engines._spec import Dask, Local, as_engine
+from clfeval.errors import DataError, LabelListError, UsageError
+
+__all__ = ["report"]
+
+
+def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str | None = None,
+           scores_prefix: str | None = None, id: str | None = None, labels: Sequence[Any] | None = None,
+           ids: Any = None, scores: Any = None, positive: Any = None, beta: float = 1.0, zero_division: Any = 0,
+           order: Sequence[Any] | None = None, multilabel: bool = False, sep: str = "|", train_labels: Any = None,
+           train_column: str | None = None, show_errors: int = 0, threshold: float | None = None,
+           ci: float | None = None, samples: int = 10_000, seed: Any = 0, ci_method: Any = "auto",
+           require: Sequence[Any] = (),
+           score_bins: int | None = None, score_binning: str = "quantile", input_format: str | None = None,
+           encoding: str = "utf-8", normalize: str | None = None, engine: Any = None, top_n: int = 5,
+           progress: Callable[[Any], Any] | None = None, by: Any = None, by_bins: int | None = None,
+           by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30,
+           slice_metrics: Sequence[str] | None = None, slice_samples: int = 1_000, find_slices: Any = None,
+           max_depth: int = 2, max_search: int = 10_000, find_metric: str | None = None,
+           find_alpha: float = 0.05) -> Any:
+    """The report of one classifier: confusion matrix, per-class table, averages, baselines, diagnostics.
+
+    Parameters
+    ----------
+    data : array-like, table or PATH
+        Gold labels (with ``pred`` the predicted labels: arrays, lists, pandas or polars Series); or a
+        table (pandas or polars DataFrame, pyarrow Table) whose columns ``gold``, ``pred``, ``score`` and
+        ``id`` are named by those parameters; or a PATH (file, directory, glob, ``-``) of such a table.
+    pred : array-like or str, optional
+        Predicted labels (arrays), or the predictions column of a table or PATH (default ``pred``).
+    gold : str, optional
+        The gold column of a table or PATH (default ``gold``); with arrays, the gold labels may be given here.
+    score, scores_prefix : str, optional
+        Score column (ranked for ``positive``), or the prefix of one score column per class (one-vs-rest).
+    scores : array-like or mapping, optional
+        With arrays: the scores (one array, or label → array).
+    engine : Local, Dask, "local", "dask" or None
+        Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
+    require : sequence of str
+        Conditions such as ``"macro_f1>=0.70"``, each shown met or not (``r.requirements``).
+    by : str, sequence of str, or (with arrays) mapping name → values
+        Slice columns (``"source"``, ``"source,lang"``): one count table per slice, counted in the same pass,
+        and the ``slices`` section (:func:`clfeval.significance._slices.slice_section`). ``by_bins`` /
+        ``by_binning`` cut numeric columns into bins; ``max_slices`` refuses more slices; ``min_slice``: slices
+        smaller are shown, not tested, never the worst; ``slice_metrics``: the metrics tested;
+        ``slice_samples``: redraws of each permutation test.
+    find_slices : str, sequence of str, or (with arrays) mapping name → values
+        Columns to search for the slices where ``find_metric`` (a proportion metric; default the recall of
+        ``positive`` when given, else accuracy) is worst: every column and every cross up to ``max_depth``
+        columns, at most ``max_search`` slices in all, counted in the same pass; found = worse than the rest
+        after the Benjamini–Yekutieli adjustment at ``find_alpha`` (the ``find_slices`` section,
+        :mod:`clfeval.significance._slicefind`).
+
+    Notes
+    -----
+    Other parameters are those of :func:`clfeval.evaluate._reports.report`.
+
+    Returns
+    -------
+    Report
+        With ``r.engine``: ``name``, ``mode`` (memory / streamed / cluster), ``spilled``.
+
+    >>> r = report(["a", "b", "b"], ["a", "b", "a"])
+    >>> r.accuracy, r.engine.mode, r.engine.spilled
+    (0.6666666666666666, 'memory', False)
+    """
+    eng = as_engine(engine)
+    settings = dict(positive=positive, beta=beta, zero_division=zero_division, order=order, multilabel=multilabel,
+                    sep=sep, show_errors=show_errors, ci=ci, samples=samples, seed=seed)
+    conditions = _conditions(require)
+    scored = score is not None or scores_prefix is not None or scores is not None
+    _check(eng, scored, score, scores_prefix, threshold, ci, score_bins, show_errors, train_labels, multilabel,
+           positive, data)
+    if ci is not None:
+        from clfeval.core import check_samples
+
+        settings["samples"] = check_samples(samples, option="samples")
+    methods = _ci_methods(ci_method, ci, scored=scored, multilabel=multilabel)
+    settings["ci_method"] = (methods or "auto") if methods is not None else ci_method
+    if by is not None or find_slices is not None:
+        from clfeval.engines._slicing import check_by, report_by
+
+        one_score = scored and scores_prefix is None and not isinstance(scores, dict)
+        if one_score and by is not None and positive is None:
+            raise UsageError(lambda b, p: f"option {b} with a score column ranks the items of every slice for {p}; "
+                                          f"give {p}.", params=["by", "positive"])
+        if by is not None and scored and not one_score:
+            raise UsageError(lambda b, p: f"option {b} ranks one score column per slice (--score with --positive); "
+                                          f"one score column per class ({p}) is not sliced yet.",
+                             params=["by", "scores_prefix"])
+        if by is not None and threshold is not None:
+            raise UsageError(lambda b, t: f"option {b} slices the predictions column; predictions made with {t} are "
+                                          f"not sliced yet (clfeval threshold --by reports one chosen cut per slice).",
+                             params=["by", "threshold"])
+        sets = check_by(by, multilabel=multilabel, scored=scored and not one_score, threshold=threshold,
+                        show_errors=show_errors, max_slices=max_slices) if by is not None else []
+        find = None
+        if find_slices is not None:
+            from clfeval.significance import check_find
+
+            find = check_find(find_slices, max_depth=max_depth, max_search=max_search, metric=find_metric,
+                              alpha=find_alpha, positive=positive, multilabel=multilabel, scored=scored,
+                              threshold=threshold, show_errors=show_errors)
+        settings["train_labels"] = train_labels
+        slicing = dict(sets=sets + [s for s in (find["sets"] if find else []) if s not in sets], n_by=len(sets),
+                       by_bins=by_bins, by_binning=by_binning, max_slices=max_slices, min_slice=min_slice,
+                       metrics=slice_metrics, slice_samples=slice_samples, find=find,
+                       score=(score or "score") if one_score and by is not None else None,
+                       scores=scores if one_score and by is not None else None)
+        rep, block = report_by(eng, data, pred, gold, id, by, settings, slicing, input_format=input_format,
+                               encoding=encoding, normalize=normalize, progress=progress, top_n=top_n)
+    elif not inputs.is_path(data) and not inputs.is_table(data):
+        rep, block = _arrays(eng, data if gold is None or data is not None else gold, pred, labels, ids, scores,
+                             threshold, train_labels, settings, top_n)
+    else:
+        cols: dict[str, Any] = dict(gold=gold or "gold", pred=pred or "pred", score=score, prefix=scores_prefix, id=id)
+        train = None
+        if train_labels is not None and inputs.is_path(train_labels):
+            train = _read_train(train_labels, train_column, cols["gold"], input_format, multilabel,
+                                encoding=encoding, normalize=normalize, sep=sep)
+        elif train_labels is not None:
+            train = train_labels
+        settings["train_labels"] = train
+        rep, block = _tabular(eng, data, cols, threshold, settings, score_bins, score_binning, input_format,
+                              encoding, normalize, top_n, progress, train_name=train_labels)
+    if conditions:
+        from clfeval.evaluate import with_requirements
+
+        rep = with_requirements(rep, conditions)
+    return with_engine(rep, block)
+
+
+def _ci_methods(values: Any, ci: float | None, *, scored: bool, multilabel: bool) -> dict[str, str] | None:
+    """``ci_method`` given as ``METHOD`` / ``METRIC=METHOD`` texts (the command line's repeated option): parsed and
+    checked against the metrics they name, before any data is read (None: not given that way)."""
+    if not isinstance(values, (tuple, list)) or not all(isinstance(v, str) for v in values):
+        return None
+    if not values:
+        return {}
+    from clfeval.core import catalog
+    from clfeval.evaluate import check_ci_methods, parse_ci_methods
+
+    if ci is None:
+        raise UsageError(lambda m, c: f"option {m} chooses the method of {c}'s intervals: give {c} LEVEL too.",
+                         params=["ci_method", "ci"])
+    methods = parse_ci_methods(values)
+    check_ci_methods(methods, count_names=[n.split(":")[0] for n in catalog.names(input="counts")], scored=scored,
+                     multilabel=multilabel)
+    return methods
+
+
+def _conditions(require: Sequence[Any]) -> list[Any]:
+    if isinstance(require, str):
+        require = [require]
+    if not require:
+        return []  # the requirements module (and the catalogue it reads) stays unimported
+    from clfeval.evaluate import parse_requirement
+
+    return [parse_requirement(c) if isinstance(c, str) else c for c in require]
+
+
+def _check(eng: Any, scored: bool, score: Any, prefix: Any, threshold: Any, ci: Any, bins: Any, show_errors: int,
+           train: Any, multilabel: bool, positive: Any, data: Any) -> None:
+    """Every option checked against the others and the engine, before any work."""
+    from clfeval.core import check_probability
+
+    if ci is not None:
+        check_probability(ci, option="ci")
+    if bins is not None and score is None:
+        raise UsageError(lambda n: f"option {n} bins the scores of one score column (with positive); one-vs-rest "
+                                   f"rankings are exact only.", params=["score_bins"])
+    if bins is not None and (threshold is not None or ci is not None):
+        raise UsageError(lambda n, t, c: f"option {n} streams a binned ranking; {t} and {c} need every score in "
+                                         f"memory (exact): leave {n} out for them.",
+                         params=["score_bins", "threshold", "ci"])
+    if score is not None and positive is None:
+        raise UsageError(lambda s, p: f"option {s} needs {p}: the class whose scores rank the items.",
+                         params=["score", "positive"])
+    refuse("report", eng.name, {"scores_prefix": prefix is not None, "threshold": threshold is not None,
+                                "ci with score": ci is not None and scored, "show_errors": bool(show_errors),
+                                "multilabel with score": multilabel and scored})
+    refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
+    if isinstance(eng, Dask):
+        eng.check()
+
+
+def _read_train(path: Any, column: str | None, gold: str, fmt: str | None, multilabel: bool, **reading: Any) -> Any:
+    from clfeval.engines._trainlabels import read_train_labels
+
+    return read_train_labels(path, column, gold, fmt, multilabel=multilabel, **reading)
+
+
+def _arrays(eng: Any, gold: Any, pred: Any, labels: Any, ids: Any, scores: Any, threshold: Any, train: Any,
+            settings: dict[str, Any], top_n: int) -> tuple[Any, dict[str, Any]]:
+    """Arrays: in memory when they fit the budget; else spooled to Parquet and streamed (or run on Dask)."""
+    from clfeval.evaluate import report as in_memory
+
+    plain = labels is None and ids is None and threshold is None and not isinstance(scores, dict)
+    if isinstance(eng, Local) and plain and not settings["multilabel"]:
+        table = _arrays_table(gold, pred, scores)
+        if table is not None and inputs.table_bytes(table) > eng.budget:
+            cols = dict(gold="gold", pred="pred" if pred is not None else None, score="score" if scores is not None
+                        else None, prefix=None, id=None)
+            return _tabular(eng, table, cols, None, {**settings, "train_labels": train}, None, "quantile", None,
+                            "utf-8", None, top_n, None, train_name="train_labels")
+    if isinstance(eng, Dask):
+        table = _arrays_table(gold, pred, scores)
+        if table is None and pred is None:
+            raise UsageError(lambda p: f"the Dask engine counts predictions: give {p} (predictions from a cut on "
+                                       f"the scores are made in memory).", params=["pred"])
+        if table is None:
+            raise UsageError("the Dask engine reads plain columns of labels: give arrays of single labels (or a "
+                             "table, or a PATH), or run label sets and ragged values on the Local engine.")
+        cols = dict(gold="gold", pred="pred", score="score" if scores is not None else None, prefix=None, id=None)
+        return _tabular(eng, table, cols, None, {**settings, "train_labels": train}, None, "quantile", None,
+                        "utf-8", None, top_n, None, train_name="train_labels")
+    rep = in_memory(gold, pred, labels=labels, ids=ids, scores=scores, threshold=threshold, train_labels=train,
+                    **settings)
+    block = engine_block(eng, "memory", memory=eng.budget if isinstance(eng, Local) else None)
+    return rep, block
+
+
+def _arrays_table(gold: Any, pred: Any, scores: Any) -> Any:
+    """The arrays as one table (None when they are no plain columns: label sets, ragged values, no predictions —
+    those stay in memory, where the report checks them)."""
+    import pyarrow as pa
+
+    if pred is None:
+        return None
+    try:
+        cols = {"gold": inputs.as_column(gold, "gold"), "pred": inputs.as_column(pred, "pred")}
+        if scores is not None:
+            cols["score"] = inputs.as_column(scores, "scores")
+        return pa.table(cols)
+    except (DataError, ValueError, TypeError, pa.ArrowException):
+        return None
+
+
+def _tabular(eng: Any, data: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any], bins: Any,
+             binning: str, fmt: Any, encoding: str, normalize: Any, top_n: int, progress: Any,
+             train_name: Any) -> tuple[Any, dict[str, Any]]:
+    """A table or PATH: a table in memory when it fits, else spooled; a PATH streamed (or on Dask)."""
+    if inputs.is_table(data):
+        wanted = {"gold": cols["gold"], "pred": cols["pred"] if threshold is None else None, "score": cols["score"],
+                  "id": cols["id"]}
+        table = inputs.columns_of(data, wanted)
+        if isinstance(eng, Local) and (inputs.table_bytes(table) <= eng.budget or threshold is not None
+                                       or _needs_memory(settings, cols)):
+            return _table_in_memory(eng, table, cols, threshold, settings, top_n)
+        with inputs.spooled(table, eng.budget if isinstance(eng, Local) else 1 << 30,
+                            eng.tmpdir if isinstance(eng, Local) else None) as inp:
+            rep, block = _on_path(eng, inp, cols, threshold, settings, bins, binning, "utf-8", None, top_n, progress,
+                                  train_name)
+        return rep, {**block, "spilled": True if isinstance(eng, Local) else block["spilled"],
+                     "input": "spooled to temporary Parquet files"}
+    inp = inputs.resolve(data, input_format=fmt, encoding=encoding)
+    rep, block = _on_path(eng, inp, cols, threshold, settings, bins, binning, encoding, normalize, top_n, progress,
+                          train_name)
+    if inp.aliases:
+        from clfeval.evaluate import InputsPart
+
+        rep = dataclasses.replace(rep, inputs=InputsPart({"aliases": [{"skipped": a, "same_as": b}
+                                                                      for a, b in inp.aliases]}))
+    return rep, block
+
+
+def _needs_memory(settings: dict[str, Any], cols: dict[str, Any]) -> bool:
+    scored = cols["score"] is not None or cols["prefix"] is not None
+    return settings["ci"] is not None and (scored or settings["multilabel"])
+
+
+def _table_in_memory(eng: Any, table: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any],
+                     top_n: int) -> tuple[Any, dict[str, Any]]:
+    from clfeval.evaluate import report as in_memory
+    from clfeval.scores import as_scores
+
+    scores: Any = None
+    if cols["score"] is not None:
+        scores = as_scores(table.column(cols["score"]), name=cols["score"])
+    elif cols["prefix"] is not None:
+        p = cols["prefix"]
+        scores = {c[len(p):]: as_scores(table.column(c), name=c) for c in table.column_names
+                  if c.startswith(p) and len(c) > len(p)}
+    pred = None if threshold is not None else table.column(cols["pred"])
+    ids = table.column(cols["id"]) if cols["id"] is not None else None
+    rep = in_memory(table.column(cols["gold"]), pred, ids=ids, scores=scores, threshold=threshold, **settings)
+    rep = _with_ranking_ci(rep, table.column(cols["gold"]), scores, settings)
+    return rep, engine_block(eng, "memory", memory=eng.budget)
+
+
+def _with_ranking_ci(rep: Any, gold: Any, scores: Any, settings: dict[str, Any]) -> Any:
+    """With ``ci`` and scores: DeLong's and the bootstrap intervals of the ranking."""
+    if settings["ci"] is None or scores is None:
+        return rep
+    from clfeval.significance import with_ranking_ci
+
+    methods = settings.get("ci_method")
+    return with_ranking_ci(rep, gold, scores, positive=settings["positive"], multilabel=settings["multilabel"],
+                           sep=settings["sep"], level=settings["ci"], samples=settings["samples"],
+                           seed=settings["seed"], methods=methods if isinstance(methods, dict) else {})
+
+
+def _on_path(eng: Any, inp: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any], bins: Any,
+             binning: str, encoding: str, normalize: Any, top_n: int, progress: Any,
+             train_name: Any) -> tuple[Any, dict[str, Any]]:
+    from clfeval.engines import _reportsteps as steps
+
+    reading = dict(encoding=encoding, normalize=normalize, sep=settings["sep"])
+    try:
+        if isinstance(eng, Dask):
+            rep = steps.on_dask(eng, inp, cols, settings, bins, binning, normalize, top_n)
+            mode = "cluster"
+        elif threshold is not None or _needs_memory(settings, cols):
+            rep, gold, scores = steps.in_memory(inp, cols, threshold, settings, reading)
+            rep = _with_ranking_ci(rep, gold, scores, settings)
+            mode = "memory"
+        elif cols["score"] is not None or cols["prefix"] is not None:
+            rep = steps.streamed_scores(inp, cols, settings, reading, eng.budget, bins, binning, progress, eng.tmpdir)
+            mode = "streamed"
+        else:
+            rep = steps.streamed(inp, cols, settings, reading, eng.budget, progress)
+            mode = "streamed"
+    except LabelListError as exc:
+        text = exc.describe("option order") if exc.parameter == "order" else str(exc)
+        raise DataError(lambda o: f"file {inp.name!r}: {text.replace('option order', f'option {o}')}",
+                        params=["order"]) from None
+    train = settings.get("train_labels")
+    if train is not None:
+        from clfeval.engines._trainlabels import check_train_overlap
+
+        check_train_overlap(train, train_name, inp.name, set(rep.labels), settings["multilabel"], settings["sep"])
+    memory = eng.budget if isinstance(eng, Local) else None
+    extra = {"partitions": len(inp.sources)} if isinstance(eng, Dask) else {}
+    ranked = None if rep.ranking is None else rep.ranking.to_dict()
+    return rep, engine_block(eng, mode, spilled=spilled_in(ranked), memory=memory, **extra)

@@ -1,0 +1,413 @@
+"""``clfeval.ranking``, ``clfeval.threshold`` and ``clfeval.calibration``: the score operations on any input
+and engine.
+
+Each takes arrays (gold labels and scores), a table with column names, or a PATH, and ``engine=``. Arrays
+and tables that fit the Local engine's budget are evaluated in memory
+(:func:`clfeval.scores._curves.ranking`, :func:`clfeval.scores._thresholds.choose_threshold`,
+:func:`clfeval.scores._calibration.reliability`); larger ones are spooled to Parquet and streamed like a
+PATH (:func:`clfeval.scores._external.stream_ranking`, ``choose_threshold_batches``,
+``calibrate_batches``), or run on Dask (:mod:`clfeval.dask`). The result carries its engine block.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from clfeval.engines import _data as inputs
+from clfeval.engines._block import engine_block, spilled_in, with_engine
+from clfeval.engines._capabilities import refuse, refuse_stdin
+from clfeval.engines._reportsteps import named_by
+from clfeval.engines._spec import Dask, Local, as_engine
+from clfeval.errors import UsageError
+
+__all__ = ["ranking", "threshold", "calibration", "check_threshold_options", "check_calibration_options"]
+
+
+@contextlib.contextmanager
+def _as_path(eng: Any, data: Any, columns: dict[str, Any], fmt: Any, encoding: str) -> Iterator[tuple[Any, bool]]:
+    """A table or arrays spooled to Parquet (yields the resolved PATH and True), or a PATH resolved (False)."""
+    if inputs.is_path(data):
+        yield inputs.resolve(data, input_format=fmt, encoding=encoding), False
+        return
+    table = inputs.columns_of(data, columns)
+    budget = eng.budget if isinstance(eng, Local) else 1 << 30
+    with inputs.spooled(table, budget, eng.tmpdir if isinstance(eng, Local) else None) as inp:
+        yield inp, True
+
+
+def _fits(eng: Any, data: Any, columns: dict[str, Any]) -> Any:
+    """The table of a table input when the Local engine holds it in memory (else None)."""
+    if not isinstance(eng, Local) or inputs.is_path(data):
+        return None
+    table = inputs.columns_of(data, columns)
+    return table if inputs.table_bytes(table) <= eng.budget else None
+
+
+def _arrays_as_table(gold: Any, scores: Any, score: str) -> Any:
+    import pyarrow as pa
+
+    return pa.table({"gold": inputs.as_column(gold, "gold"), score: inputs.as_column(scores, "scores")})
+
+
+def _arrays_fit(eng: Any, gold: Any, scores: Any) -> bool:
+    """Whether arrays stay in memory on ``eng``: Local within its budget, or values that are no plain columns
+    (label sets, one column per class), which the in-memory functions check themselves."""
+    import pyarrow as pa
+
+    if not isinstance(eng, Local):
+        return False
+    try:
+        return inputs.table_bytes(_arrays_as_table(gold, scores, "score")) <= eng.budget
+    except (ValueError, TypeError, pa.ArrowException):
+        return True
+
+
+def _progress(progress: Any, inp: Any) -> Any:
+    return progress(inp) if progress is not None else contextlib.nullcontext(None)
+
+
+def spilled_of(result: Any) -> bool:
+    """Whether computing ``result`` spilled to disk (its engine block says so, or its data or notes do)."""
+    from clfeval.core import RankingSummary
+
+    if bool((getattr(result, "engine", None) or {}).get("spilled")):
+        return True
+    notes = getattr(result, "notes", None) or []
+    said = result.spilled if isinstance(result, RankingSummary) else spilled_in(result.to_dict())  # no JSON to build
+    return bool(said) or any("spilled to disk" in n for n in notes)
+
+
+def _block(eng: Any, mode: str, result: Any, spooled: bool, inp: Any = None) -> dict[str, Any]:
+    memory = eng.budget if isinstance(eng, Local) else None
+    extra: dict[str, Any] = {"partitions": len(inp.sources)} if isinstance(eng, Dask) and inp is not None else {}
+    if spooled:
+        extra["input"] = "spooled to temporary Parquet files"
+    spilled = (spooled and isinstance(eng, Local)) or spilled_of(result)
+    return engine_block(eng, mode, spilled=spilled, memory=memory, **extra)
+
+
+# --- ranking -------------------------------------------------------------------------------
+
+
+def ranking(data: Any, scores: Any = None, *, gold: str | None = None, score: str = "score", positive: Any,
+            input_format: str | None = None, encoding: str = "utf-8", normalize: str | None = None,
+            engine: Any = None, progress: Callable[[Any], Any] | None = None, source: Any = None) -> Any:
+    """The exact ranking of one score column for ``positive``: ROC-AUC, average precision, curves.
+
+    ``data`` is the gold labels (with ``scores``), a table (columns ``gold`` and ``score``) or a PATH.
+    The result is one :class:`~clfeval.core._ranksummary.RankingSummary` on every engine (in memory, streamed,
+    on Dask): the same JSON but for the engine block (and the ``external`` details of a ranking beyond memory).
+
+    >>> r = ranking([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], positive=1)
+    >>> r.roc_auc, r.engine["mode"]
+    (0.75, 'memory')
+    """
+    from clfeval.scores import as_scores, ranking as in_memory
+
+    eng = as_engine(engine)
+    g = gold or "gold"
+    refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
+    if scores is not None:
+        if _arrays_fit(eng, data, scores):
+            r = in_memory(data, scores, positive=positive, source=source).summary
+            return with_engine(r, _block(eng, "memory", r, False))
+        data, g = _arrays_as_table(data, scores, score), "gold"
+    cols = {"gold": g, "score": score}
+    table = _fits(eng, data, cols)
+    if table is not None:
+        r = in_memory(table.column(g), as_scores(table.column(score), name=score), positive=positive).summary
+        return with_engine(r, _block(eng, "memory", r, False))
+    if isinstance(eng, Dask):
+        eng.check()
+    with _as_path(eng, data, cols, input_format, encoding) as (inp, spooled):
+        if isinstance(eng, Dask):
+            from clfeval.dask import ranking as on_dask
+
+            with eng.connected() as client:
+                r = named_by(inp.name, lambda: on_dask(inp, gold=g, score=score, positive=positive, client=client,
+                                                       memory=eng.memory))
+            return with_engine(r, _block(eng, "cluster", r, spooled, inp))
+        r = named_by(inp.name, lambda: _stream_ranking(inp, g, score, positive, eng, normalize, progress))
+        return with_engine(r, _block(eng, "streamed", r, spooled))
+
+
+def _stream_ranking(inp: Any, gold: str, score: str, positive: Any, eng: Local, normalize: Any, progress: Any) -> Any:
+    from clfeval.core import label_str
+    from clfeval.engines._scorecols import score_columns
+    from clfeval.evaluate import gold_and_scores
+    from clfeval.io import iter_predictions
+    from clfeval.scores import batch_is_positive, stream_ranking
+
+    score_columns(inp, score, None)
+    with _progress(progress, inp) as update:
+        reader = iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=[score],
+                                  extra_options=["--score"], normalize=normalize, progress=update)
+        pairs = ((batch_is_positive(gl, positive), s) for gl, s in gold_and_scores(reader, score))
+        return stream_ranking(pairs, positive=label_str(positive), memory=eng.budget, tmpdir=eng.tmpdir)
+
+
+# --- threshold -----------------------------------------------------------------------------
+
+
+def threshold(data: Any, scores: Any = None, *, dev: Any = None, gold: str | None = None, score: str | None = None,
+              scores_prefix: str | None = None, positive: Any = None, objective: Any = "f1", cost_fp: float = 1.0,
+              cost_fn: float = 1.0, default_threshold: float | None = None, zero_division: Any = 0,
+              multilabel: bool = False, sep: str = "|", input_format: str | None = None, encoding: str = "utf-8",
+              normalize: str | None = None, engine: Any = None, progress: Callable[[Any], Any] | None = None,
+              by: Any = None, by_bins: int | None = None, by_binning: str = "quantile", max_slices: int = 1_000,
+              min_slice: int = 30, slice_metrics: Any = None, slice_samples: int = 1_000) -> Any:
+    """A cut chosen on ``dev`` and applied to the test data, beside the default and the hindsight cut.
+
+    ``by`` (issue 26): the cut chosen once on DEV overall, then reported per slice of the test data
+    (:func:`clfeval.engines._slicescores.threshold_by`; the test data counted in one pass, streamed or on Dask).
+
+    ``data`` is the test gold labels (with ``scores``; ``dev`` then a pair (gold, scores)), a table or a PATH
+    (``dev`` then a table or PATH too; ``score`` names the score column, ``scores_prefix`` one column per label
+    for multi-label data, one cut each).
+
+    >>> t = threshold([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], positive=1)
+    >>> t.hindsight["threshold"], t.engine["mode"]
+    (0.7, 'memory')
+    """
+    from clfeval.scores import parse_objective
+
+    if by is not None:
+        from clfeval.engines._slicescores import threshold_by
+        from clfeval.engines._slicing import check_by
+
+        sets = check_by(by, multilabel=multilabel, scored=False, threshold=None, show_errors=0, max_slices=max_slices)
+        if scores_prefix is not None:
+            raise UsageError(lambda o: f"option {o} slices the cut of one score column (--score).", params=["by"])
+        choice = threshold(data, scores, dev=dev, gold=gold, score=score, positive=positive, objective=objective,
+                           cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
+                           zero_division=zero_division, sep=sep, input_format=input_format, encoding=encoding,
+                           normalize=normalize, engine=engine, progress=progress)
+        slicing = dict(sets=sets, by_bins=by_bins, by_binning=by_binning, max_slices=max_slices,
+                       min_slice=min_slice, metrics=slice_metrics, slice_samples=slice_samples)
+        return threshold_by(choice, data, scores, gold=gold, score=score, by=by, slicing=slicing,
+                            zero_division=zero_division, input_format=input_format, encoding=encoding,
+                            engine=engine, normalize=normalize)
+    eng = as_engine(engine)
+    common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
+                  zero_division=zero_division)
+    parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
+    _check_threshold(eng, data, dev, scores, score, scores_prefix, positive, multilabel)
+    if scores is not None:
+        return _threshold_arrays(eng, data, scores, dev, positive, common)
+    score_name = score or "score"
+    table, dev_table = _fits(eng, data, {"gold": gold or "gold", "score": score}), None
+    if table is not None and scores_prefix is None and (dev is None or not inputs.is_path(dev)):
+        dev_table = None if dev is None else _fits(eng, dev, {"gold": gold or "gold", "score": score})
+        if dev is None or dev_table is not None:
+            g = gold or "gold"
+            dev_pair = None if dev_table is None else (dev_table.column(g), dev_table.column(score_name))
+            return _threshold_arrays(eng, table.column(g), table.column(score_name), dev_pair, positive, common)
+    cols = {"gold": gold or "gold", "score": score}
+    with _as_path(eng, data, cols, input_format, encoding) as (t, spooled), \
+            _as_dev(eng, dev, cols, input_format, encoding) as (d, dev_spooled):
+        spooled = spooled or dev_spooled
+        reading = dict(encoding=encoding, normalize=normalize, sep=sep)
+        if isinstance(eng, Dask):
+            r = _threshold_dask(eng, t, d, gold or "gold", score_name, positive, normalize, common)
+            return with_engine(r, _block(eng, "cluster", r, spooled, t))
+        from clfeval.engines import _thresholdsteps as steps
+
+        if scores_prefix is None:
+            r = steps.streamed(t, d, gold or "gold", score_name, positive, reading, eng.budget, common, progress,
+                               eng.tmpdir)
+        else:
+            r = steps.streamed_labels(t, d, gold or "gold", scores_prefix, reading, eng.budget, common, progress,
+                                      eng.tmpdir)
+        return with_engine(r, _block(eng, "streamed", r, spooled))
+
+
+@contextlib.contextmanager
+def _as_dev(eng: Any, dev: Any, cols: dict[str, Any], fmt: Any, encoding: str) -> Iterator[tuple[Any, bool]]:
+    if dev is None:
+        yield None, False
+        return
+    with _as_path(eng, dev, cols, fmt, encoding) as got:
+        yield got
+
+
+def _check_threshold(eng: Any, data: Any, dev: Any, scores: Any, score: Any, prefix: Any, positive: Any,
+                     multilabel: bool) -> None:
+    from clfeval.engines._scorecols import check_score_options
+
+    if scores is None:
+        check_score_options(score, prefix)
+    if (score is not None or scores is not None) and positive is None:
+        raise UsageError(lambda s, p: f"option {s} needs {p}: the class whose scores are thresholded.",
+                         params=["score", "positive"])
+    if prefix is not None and not multilabel:
+        raise UsageError(lambda p, m: f"option {p} chooses one cut per label, which needs {m} (label sets); "
+                                      f"multiclass items take the label of the highest score instead of a cut.",
+                         params=["scores_prefix", "multilabel"])
+    if multilabel and score is not None:
+        raise UsageError(lambda p: f"multi-label data needs one score column per label: use {p}, not --score.",
+                         params=["scores_prefix"])
+    if inputs.is_path(data) and inputs.is_path(dev) and _same_file(data, dev):
+        raise UsageError(lambda d: f"option {d} names the test file itself ({str(data)!r}): a cut chosen on the test "
+                                   f"labels is the hindsight cut, which this command already shows. Give a "
+                                   f"development file (a held-out slice of the training data).", params=["dev"])
+    refuse("threshold", eng.name, {"scores_prefix": prefix is not None})
+    refuse_stdin(eng.name, {"data": inputs.is_stdin(data), "dev": inputs.is_stdin(dev)})
+    if isinstance(eng, Dask):
+        eng.check()
+
+
+def _same_file(a: Any, b: Any) -> bool:
+    from pathlib import Path
+
+    try:
+        return Path(a).exists() and Path(b).exists() and Path(a).resolve() == Path(b).resolve()
+    except TypeError:
+        return False
+
+
+def _threshold_arrays(eng: Any, gold: Any, scores: Any, dev: Any, positive: Any, common: dict[str, Any]) -> Any:
+    from clfeval.scores import choose_threshold
+
+    dev_gold, dev_scores = dev if dev is not None else (None, None)
+    if _arrays_fit(eng, gold, scores):
+        r = choose_threshold(gold, scores, positive=positive, dev_gold=dev_gold, dev_scores=dev_scores, **common)
+        return with_engine(r, _block(eng, "memory", r, False))
+    dev_table = None if dev is None else _arrays_as_table(dev_gold, dev_scores, "score")
+    return threshold(_arrays_as_table(gold, scores, "score"), dev=dev_table, score="score", positive=positive,
+                     engine=eng, **common)
+
+
+def _threshold_dask(eng: Dask, t: Any, d: Any, gold: str, score: str, positive: Any, normalize: Any,
+                    common: dict[str, Any]) -> Any:
+    from clfeval.dask import threshold as on_dask
+    from clfeval.engines._thresholdsteps import score_sources
+
+    src, dev_src = score_sources(t, d, score)
+    with eng.connected() as client:
+        return on_dask(t, d, gold=gold, score=score, positive=positive, client=client, source=src,
+                       dev_source=dev_src, normalize=normalize, **common)
+
+
+# --- calibration ---------------------------------------------------------------------------
+
+
+def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: str | None = None,
+                probs_prefix: str | None = None, positive: Any = None, labels: Any = None, bins: int = 10,
+                strategy: str = "uniform", edges: str = "clfeval", input_format: str | None = None,
+                encoding: str = "utf-8",
+                normalize: str | None = None, engine: Any = None,
+                progress: Callable[[Any], Any] | None = None, by: Any = None, by_bins: int | None = None,
+                by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Any:
+    """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
+
+    ``by`` (issue 26): the same, per slice of the data (binary probabilities of one column), from per-slice sums on
+    every engine: in memory, streamed within the budget, or on Dask.
+
+    ``data`` is the gold labels (with ``probs``: the probability of ``positive``, or an (n, K) matrix with
+    ``labels``), a table (``prob`` names the column of ``positive``'s probability, ``probs_prefix`` one
+    column per class for top-label calibration) or a PATH.
+
+    >>> c = calibration([1, 0, 1, 0], [0.9, 0.2, 0.6, 0.4], positive=1, bins=2)
+    >>> c.n, c.engine["mode"]
+    (4, 'memory')
+    """
+    from clfeval.scores import reliability
+
+    if by is not None:
+        from clfeval.engines._slicescores import calibration_by
+        from clfeval.engines._slicing import check_by
+
+        sets = check_by(by, multilabel=False, scored=False, threshold=None, show_errors=0, max_slices=max_slices)
+        if probs_prefix is not None or (probs is not None and getattr(probs, "ndim", 1) != 1):
+            raise UsageError(lambda o: f"option {o} slices the calibration of one probability column.",
+                             params=["by"])
+        def overall() -> Any:  # the calibration of every item, when it is not counted in the slices' pass
+            return calibration(data, probs, gold=gold, prob=prob, positive=positive, labels=labels, bins=bins,
+                               strategy=strategy, edges=edges, input_format=input_format, encoding=encoding,
+                               normalize=normalize, engine=engine, progress=progress)
+
+        slicing = dict(sets=sets, by_bins=by_bins, by_binning=by_binning, max_slices=max_slices, min_slice=min_slice)
+        return calibration_by(overall, data, probs, gold=gold, prob=prob, by=by, slicing=slicing, positive=positive,
+                              bins=bins, strategy=strategy, edges=edges, input_format=input_format, encoding=encoding,
+                              engine=engine, normalize=normalize, progress=progress)
+    eng = as_engine(engine)
+    check_calibration_options(eng, data=data, probs=probs, prob=prob, probs_prefix=probs_prefix, positive=positive,
+                              bins=bins, strategy=strategy, edges=edges)
+    column = prob or "prob"
+    if probs is not None:
+        one = getattr(probs, "ndim", 1) == 1 and not isinstance(probs, dict)
+        if isinstance(eng, Local) and (not one or _arrays_fit(eng, data, probs)):
+            r = reliability(data, probs, positive=positive, labels=labels, bins=bins, strategy=strategy, edges=edges)
+            return with_engine(r, _block(eng, "memory", r, False))
+        data, gold, prob = _arrays_as_table(data, probs, column), "gold", column
+    g = gold or "gold"
+    table = _fits(eng, data, {"gold": g, "prob": prob}) if probs_prefix is None else None
+    if table is not None:
+        from clfeval.scores import as_scores
+
+        r = reliability(table.column(g), as_scores(table.column(column), name=column), positive=positive, bins=bins,
+                        strategy=strategy, edges=edges)
+        return with_engine(r, _block(eng, "memory", r, False))
+    with _as_path(eng, data, {"gold": g, "prob": prob}, input_format, encoding) as (inp, spooled):
+        if isinstance(eng, Dask):
+            from clfeval.dask import calibration as on_dask
+
+            with eng.connected() as client:
+                r = named_by(inp.name, lambda: on_dask(inp, gold=g, prob=column, positive=positive, bins=bins,
+                                                       client=client, normalize=normalize))
+            return with_engine(r, _block(eng, "cluster", r, spooled, inp))
+        r = _calibrate_stream(inp, g, prob, probs_prefix, positive, bins, strategy, normalize, eng, progress, edges)
+        return with_engine(r, _block(eng, "streamed", r, spooled))
+
+
+def check_calibration_options(engine: Any, *, data: Any = None, probs: Any = None, prob: str | None = None,
+                              probs_prefix: str | None = None, positive: Any = None, bins: int = 10,
+                              strategy: str = "uniform", edges: str = "clfeval", **_: Any) -> None:
+    """The options of :func:`calibration` checked against each other and the engine, before any work."""
+    from clfeval.engines._scorecols import check_score_options
+    from clfeval.scores import check_bins
+
+    eng = as_engine(engine)
+    check_bins(bins, option="bins")
+    if probs is None:
+        check_score_options(prob, probs_prefix, names=("prob", "probs_prefix"))
+    if prob is not None and positive is None:
+        raise UsageError(lambda p, q: f"option {p} needs {q}: the class whose probability the column gives.",
+                         params=["prob", "positive"])
+    if probs_prefix is not None and positive is not None:
+        raise UsageError(lambda q, p: f"option {q} goes with --prob; {p} calibrates the top label of every item.",
+                         params=["positive", "probs_prefix"])
+    refuse("calibration", eng.name, {"probs_prefix": probs_prefix is not None,
+                                     "strategy=quantile": strategy != "uniform", "edges=sklearn": edges != "clfeval"})
+    refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
+    if isinstance(eng, Dask):
+        eng.check()
+
+
+def check_threshold_options(data: Any, dev: Any = None, *, engine: Any = None, score: str | None = None,
+                            scores_prefix: str | None = None, positive: Any = None, objective: Any = "f1",
+                            cost_fp: float = 1.0, cost_fn: float = 1.0, multilabel: bool = False,
+                            **_: Any) -> None:
+    """The options of :func:`threshold` checked against each other and the engine, before any file is read."""
+    from clfeval.scores import parse_objective
+
+    parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
+    _check_threshold(as_engine(engine), data, dev, None, score, scores_prefix, positive, multilabel)
+
+
+def _calibrate_stream(inp: Any, gold: str, prob: Any, prefix: Any, positive: Any, bins: int, strategy: str,
+                      normalize: Any, eng: Local, progress: Any, edges: str = "clfeval") -> Any:
+    from clfeval.engines._scorecols import score_columns
+    from clfeval.io import iter_predictions
+    from clfeval.scores import ScoreSource, calibrate_batches
+
+    extra, _ = score_columns(inp, prob, prefix, names=("prob", "probs_prefix"))
+    with _progress(progress, inp) as update:
+        reader = iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=extra,
+                                  extra_options=["--prob"] if prob is not None else None, normalize=normalize,
+                                  progress=update)
+        source = ScoreSource(name=prob, prefix=prefix or "", data=f"file {inp.name!r}")
+        return calibrate_batches(reader, prob=prob, prefix=prefix, positive=positive, bins=bins, strategy=strategy,
+                                 source=source, memory=eng.budget, tmpdir=eng.tmpdir, edges=edges)

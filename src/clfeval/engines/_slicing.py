@@ -1,0 +1,258 @@
+"""``by=``: the report of one classifier with one count table per slice, on any input and engine.
+
+The overall table and the slice tables come from one pass (:func:`clfeval.evaluate._slicecounting.count_sliced`):
+a table or arrays in memory as one batch, a PATH (or a table beyond the budget, spooled) batch by batch within the
+memory budget, a PATH on Dask partition by partition (each task counting its partitions, the pairs of tables
+added in a tree). Numeric ``by`` columns with ``by_bins`` get their edges from a first pass. The report is then
+``report_from_table`` of the overall table, with the ``slices`` section
+(:func:`clfeval.significance._slices.slice_section`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from types import SimpleNamespace
+from typing import Any, TypedDict
+
+from clfeval.engines import _data as inputs
+from clfeval.engines._block import engine_block
+from clfeval.engines._spec import Dask, Local
+from clfeval.errors import DataError, UsageError
+
+__all__ = ["report_by", "check_by", "by_arrays", "check_by_columns"]
+
+
+class _Columns(TypedDict):
+    """The columns of gold labels, predictions and (when given) item ids."""
+
+    gold: str
+    pred: str
+    id: str | None
+
+def check_by(by: Any, *, multilabel: bool, scored: bool, threshold: Any, show_errors: int, max_slices: Any) -> Any:
+    """The ``by`` column sets, checked against the other options before any data is read."""
+    from clfeval.core import check_slicing, column_sets
+
+    sets = column_sets(by)
+    check_slicing("by", "slices", multilabel=multilabel, scored=scored, threshold=threshold, show_errors=show_errors)
+    if not isinstance(max_slices, int) or isinstance(max_slices, bool) or max_slices < 1:
+        raise UsageError(lambda o: f"option {o} must be a whole number ≥ 1; got {max_slices!r}.",
+                         params=["max_slices"])
+    return sets
+
+
+def by_arrays(by: Any, n: int) -> dict[str, Any]:
+    """With arrays, ``by`` is a mapping column name → values (or one array, named ``by``)."""
+    cols = dict(by) if isinstance(by, dict) else {"by": by}
+    out = {}
+    for name, values in cols.items():
+        col = inputs.as_column(values, "by")
+        if len(col) != n:
+            raise DataError(lambda o, _n=name, _c=col: f"column {_n!r} of {o} has {len(_c):,} values for {n:,} items.",
+                            params=["by"])
+        out[name] = col
+    return out
+
+
+def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, settings: dict[str, Any],
+              slicing: dict[str, Any],
+              *, input_format: Any, encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, dict]:
+    """The report of ``data`` with its ``slices`` section, and the engine block."""
+    import pyarrow as pa
+
+    if not inputs.is_path(data) and not inputs.is_table(data):
+        g = data if data is not None else gold
+        if pred is None:
+            raise UsageError(lambda p: f"option by slices predictions: give {p}.", params=["pred"])
+        cols = {"gold": inputs.as_column(g, "gold"), "pred": inputs.as_column(pred, "pred")}
+        if len(cols["gold"]) != len(cols["pred"]):
+            raise DataError(f"gold has {len(cols['gold']):,} labels and pred {len(cols['pred']):,}: one each per item.")
+        extra = by_arrays(by, len(cols["gold"])) if by is not None else {}
+        by_sets = [tuple(extra)] if by is not None else []
+        if slicing.get("scores") is not None:
+            name = next(n for n in ("score", "scores", "score_") if n not in extra)
+            extra[name] = by_arrays({name: slicing["scores"]}, len(cols["gold"]))[name]
+            slicing = {**slicing, "score": name}
+        find = slicing.get("find")
+        if find is not None:
+            from clfeval.significance import lattice
+
+            found = by_arrays(find["given"], len(cols["gold"]))
+            extra.update(found)
+            find = {**find, "sets": lattice(list(found), min(find["max_depth"], len(found)))}
+        if set(extra) & {"gold", "pred"}:
+            raise UsageError(lambda o: f"option {o}: name the slice columns other than 'gold' and 'pred'.",
+                             params=["by" if by is not None else "find_slices"])
+        table = pa.table({**cols, **extra})
+        names: _Columns = dict(gold="gold", pred="pred", id=None)
+        sets = by_sets + [s for s in (find["sets"] if find else []) if s not in by_sets]
+        slicing = {**slicing, "sets": sets, "n_by": len(by_sets), "find": find}
+        return _tabular(eng, table, names, settings, slicing, "utf-8", None, progress, top_n)
+    names = dict(gold=gold or "gold", pred=pred or "pred", id=id)
+    if inputs.is_table(data):
+        table = inputs.columns_of(data, {"gold": names["gold"], "pred": names["pred"]})
+        check_by_columns(table.column_names, slicing["sets"])
+        score = slicing.get("score")
+        if score is not None and score not in table.column_names:
+            raise DataError(lambda o: f"the table has no score column {score!r} (option {o}); its columns are: "
+                                      f"{', '.join(repr(x) for x in table.column_names)}.", params=["score"])
+        keep = [names["gold"], names["pred"], *dict.fromkeys(c for s in slicing["sets"] for c in s)]
+        keep += [score] if score is not None and score not in keep else []
+        table = table.select(keep)
+        return _tabular(eng, table, names, settings, slicing, encoding, normalize, progress, top_n)
+    inp = inputs.resolve(data, input_format=input_format, encoding=encoding)
+    rep, block = _on_path(eng, inp, names, settings, slicing, encoding, normalize, progress, top_n)
+    return rep, block
+
+
+def check_by_columns(names: Sequence[str], sets: Sequence[tuple[str, ...]]) -> None:
+    for s in sets:
+        for c in s:
+            if c not in names:
+                raise DataError(lambda o, _c=c: f"the table has no column {_c!r} (option {o}); its columns are: "
+                                                f"{', '.join(repr(x) for x in names)}.", params=["by"])
+
+
+def _tabular(eng: Any, table: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
+             encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, dict]:
+    if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget:
+        cols = [c for s in slicing["sets"] for c in s]
+        score = slicing.get("score")
+        batch = SimpleNamespace(gold=table.column(names["gold"]), pred=table.column(names["pred"]), text=False,
+                                extra={c: table.column(c) for c in [*cols, *([score] if score else [])]},
+                                n=table.num_rows)
+        binning = binning_of([batch], slicing, cols)
+        rep = _finish([batch], slicing, settings, binning, top_n, budget=None)
+        return rep, engine_block(eng, "memory", memory=eng.budget)
+    with inputs.spooled(table, eng.budget if isinstance(eng, Local) else 1 << 30,
+                        eng.tmpdir if isinstance(eng, Local) else None) as inp:
+        rep, block = _on_path(eng, inp, names, settings, slicing, "utf-8", None, progress, top_n)
+    return rep, {**block, "spilled": True if isinstance(eng, Local) else block["spilled"],
+                 "input": "spooled to temporary Parquet files"}
+
+
+def binning_of(batches: Any, slicing: dict[str, Any], cols: Sequence[str]) -> dict:
+    if slicing.get("by_bins") is None:
+        return {}
+    from clfeval.evaluate import slice_binning
+
+    return slice_binning(batches, list(dict.fromkeys(cols)), bins=slicing["by_bins"], kind=slicing["by_binning"])
+
+
+def count_limit(slicing: dict[str, Any]) -> int:
+    """Slices of one column set counted at most: ``max_slices`` (``--by``), or ``max_search`` for the search."""
+    find = slicing.get("find")
+    return max(slicing["max_slices"], find["max_search"]) if find else slicing["max_slices"]
+
+
+def lattice_counter(slicing: dict[str, Any], binning: Any) -> Any:
+    """The counter of the slice search (``find_slices``): its column sets' counts in the same pass, or None."""
+    find = slicing.get("find")
+    if not find:
+        return None
+    from clfeval.core import LatticeCounter
+
+    return LatticeCounter(find["sets"], find["metric"], binning=binning, max_slices=find["max_search"])
+
+
+def _finish(batches: Any, slicing: dict[str, Any], settings: dict[str, Any], binning: dict, top_n: int,
+            budget: int | None = None) -> Any:
+    from clfeval.evaluate import RankedSlices, count_sliced
+
+    ranks = RankedSlices(slicing["score"], settings["positive"], budget) if slicing.get("score") else None
+    lattice = lattice_counter(slicing, binning)
+    table, tables = count_sliced(batches, slicing["sets"][:slicing.get("n_by", len(slicing["sets"]))],
+                                 order=settings["order"], max_slices=count_limit(slicing), binning=binning,
+                                 lattice=lattice, ranks=ranks)
+    return with_slices(table, tables, settings, slicing, top_n, lattice.result() if lattice is not None else None,
+                       ranks=ranks)
+
+
+def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], slicing: dict[str, Any],
+                top_n: int, found: Sequence[Any] | None = None, ranks: Any = None) -> Any:
+    """The report of the overall table with the ``slices`` section of the first column set."""
+    from clfeval.evaluate import FoundSlicesPart, SlicesPart, report_from_table
+    from clfeval.significance import slice_section
+
+    s = settings
+    rep = report_from_table(table, positive=s["positive"], beta=s["beta"], zero_division=s["zero_division"],
+                            order=s["order"] is not None, train_labels=s.get("train_labels"), sep=s["sep"],
+                            top_n=top_n, ci=s["ci"], samples=s["samples"], seed=s["seed"],
+                            ci_method=s.get("ci_method", "auto") or "auto")
+    parts: dict[str, Any] = {}
+    if slicing.get("n_by", 1):
+        first = tables[0]
+        if len(first.keys) > slicing["max_slices"]:
+            raise UsageError(lambda o, b: f"the values of {', '.join(first.columns)} (option {b}) make more than "
+                                          f"{slicing['max_slices']:,} slices (option {o}); slice by fewer columns, "
+                                          f"bin a numeric column (--by-bins N), or raise {o}.",
+                             params=["max_slices", "by"])
+        sliced = slice_section(first, positive=s["positive"], beta=s["beta"],
+                               zero_division=s["zero_division"], min_slice=slicing["min_slice"],
+                               metrics=slicing.get("metrics"), samples=slicing["slice_samples"],
+                               seed=s["seed"], ci=s["ci"], ci_samples=s["samples"])
+        if ranks is not None:
+            from clfeval.significance import with_rankings
+
+            per, overall = ranks.rankings(len(first.keys), sliced["positive"])
+            sliced = with_rankings(sliced, per, overall, ranks.score)
+        parts["slices"] = SlicesPart(sliced)
+    if slicing.get("find"):
+        from clfeval.significance import found_section
+
+        parts["find_slices"] = FoundSlicesPart(found_section(found or [], table, slicing["find"],
+                                                             min_slice=slicing["min_slice"]))
+    return dataclasses.replace(rep, **parts)
+
+
+def _on_path(eng: Any, inp: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
+             encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, dict]:
+    from clfeval.engines._reportsteps import named_by
+
+    cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))
+    by_cols = {c for s in slicing["sets"][:slicing.get("n_by", len(slicing["sets"]))] for c in s}
+    options = ["--by" if c in by_cols else "--find-slices" for c in cols]
+    score = slicing.get("score")
+    read_cols, read_options = cols, options
+    if score and score not in cols:
+        read_cols, read_options = [*cols, score], [*options, "--score"]
+    if isinstance(eng, Dask):
+        from clfeval.dask import sliced_tables
+
+        with eng.connected() as client:
+            binning = named_by(inp.name, lambda: binning_of(
+                _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
+            table, tables, found, ranks = named_by(inp.name, lambda: sliced_tables(
+                inp, gold=names["gold"], pred=names["pred"], sets=slicing["sets"], order=settings["order"],
+                max_slices=count_limit(slicing), binning=binning, normalize=normalize, client=client,
+                n_by=slicing.get("n_by", len(slicing["sets"])), find=slicing.get("find"), score=score,
+                positive=settings["positive"]))
+        rep = named_by(inp.name, lambda: with_slices(table, tables, settings, slicing, top_n, found, ranks=ranks))
+        return rep, engine_block(eng, "cluster", partitions=len(inp.sources))
+    from clfeval.evaluate import read_ahead
+    from clfeval.io import unique_batches
+
+    binning = named_by(inp.name, lambda: binning_of(
+        _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
+    ctx = progress(inp) if progress is not None else _null()
+    with ctx as update:
+        reader = _reader(inp, names, read_cols, encoding, normalize, update, settings["sep"], read_options)
+        rep = named_by(inp.name, lambda: _finish(read_ahead(unique_batches(reader, budget=eng.budget)), slicing,
+                                                 settings, binning, top_n, budget=eng.budget))
+    return rep, engine_block(eng, "streamed", memory=eng.budget)
+
+
+def _null() -> Any:
+    import contextlib
+
+    return contextlib.nullcontext(None)
+
+
+def _reader(inp: Any, names: _Columns, cols: Sequence[str], encoding: str, normalize: Any, update: Any,
+            sep: Any, options: Sequence[str] | None = None) -> Any:
+    from clfeval.io import iter_predictions
+
+    return iter_predictions(inp, gold=names["gold"], pred=names["pred"], id=names.get("id"), extra=list(cols),
+                            extra_options=list(options or ["--by"] * len(cols)), encoding=encoding, normalize=normalize,
+                            sep=sep or "|", progress=update)

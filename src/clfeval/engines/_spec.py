@@ -1,0 +1,120 @@
+"""The engines as values: :class:`Local` (this machine, within a memory budget) and :class:`Dask` (a cluster).
+
+An engine says *where* an operation runs, never *what* it computes: every operation gives the same
+numbers on every engine (``tests/engines/test_front_door.py``). What an engine cannot do is declared once, in
+:mod:`clfeval.engines._capabilities`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from clfeval.errors import UsageError
+
+__all__ = ["Local", "Dask", "as_engine"]
+
+
+@dataclass(frozen=True)
+class Local:
+    """This machine: in memory when the input fits ``memory``, streamed (and spilled to ``tmpdir``) when not.
+
+    Parameters
+    ----------
+    memory : int or str
+        The budget, in bytes or as text (``"512MB"``, ``"1GiB"``). Arrays and tables larger than it are
+        spooled to temporary Parquet files and streamed; rankings beyond it spill sorted runs; id joins
+        beyond it hash-partition to disk. The result's engine block says which happened (``spilled``).
+    tmpdir : str, optional
+        Where spill directories go (default: the system's temporary directory).
+
+    Examples
+    --------
+    >>> Local(memory="512MB").budget
+    512000000
+    """
+
+    memory: Any = "1GiB"
+    tmpdir: str | None = None
+
+    @property
+    def name(self) -> str:
+        return "local"
+
+    @property
+    def budget(self) -> int:
+        from clfeval.core import parse_memory
+
+        return parse_memory(self.memory)
+
+
+@dataclass(frozen=True)
+class Dask:
+    """A Dask cluster: a ``distributed.Client``, a scheduler address (``tcp://host:port``), or None for a
+    ``LocalCluster`` on 127.0.0.1 started for the call and closed after it.
+
+    Parameters
+    ----------
+    client : distributed.Client, str or None
+        Where to run.
+    connect_timeout : float
+        Seconds to reach a scheduler given by address before it is called unreachable.
+    memory : int or str, optional
+        The budget of each range of an exact ranking on a worker (default: the library's).
+    """
+
+    client: Any = None
+    connect_timeout: float = 10.0
+    memory: Any = None
+
+    @property
+    def name(self) -> str:
+        return "dask"
+
+    def check(self) -> None:
+        """The dask extra installed and the address well formed, before any work."""
+        from clfeval.errors import MissingExtra
+
+        MissingExtra.require("engine=Dask", [("dask", "dask"), ("distributed", "dask.distributed"),
+                                             ("dask.dataframe", "dask.dataframe")], "dask")
+        if isinstance(self.client, str):
+            from clfeval.dask import check_address
+
+            check_address(self.client)
+
+    @contextlib.contextmanager
+    def connected(self) -> Iterator[Any]:
+        """A client: the one given, or one to the address or to a new LocalCluster (closed on exit)."""
+        if self.client is not None and not isinstance(self.client, str):
+            yield self.client
+            return
+        import logging
+
+        from clfeval.dask import connect
+
+        # a lost cluster is said in one paragraph (ClusterLost): Dask's own reconnection errors and their
+        # tracebacks are not logged on top of it
+        quiet = [logging.getLogger(name) for name in ("distributed.client", "distributed.utils", "distributed.core")]
+        levels = [q.level for q in quiet]
+        for q in quiet:
+            q.setLevel(logging.CRITICAL)
+        try:
+            with connect(self.client, connect_timeout=self.connect_timeout) as client:
+                yield client
+        finally:
+            for q, level in zip(quiet, levels, strict=False):
+                q.setLevel(level)
+
+
+def as_engine(engine: Any) -> Local | Dask:
+    """``engine=`` as an engine value: None → ``Local()``; ``"local"`` / ``"dask"`` by name."""
+    if engine is None or engine == "local":
+        return Local()
+    if engine == "dask":
+        return Dask()
+    if isinstance(engine, (Local, Dask)):
+        return engine
+    raise UsageError(lambda name: f"option {name} must be clfeval.engines.Local(...) or clfeval.engines.Dask(...) "
+                                  f"(or 'local' / 'dask'); got {engine!r}.", params=["engine"])

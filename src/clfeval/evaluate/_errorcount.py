@@ -1,0 +1,271 @@
+"""The counting half of the error analysis: per confusion cell, the documents, their terms and examples.
+
+An :class:`ErrorCounter` takes batches of (gold, predicted, text, key, score) and keeps what adds:
+
+- the number of documents in every cell gold g → predicted p;
+- a :class:`~clfeval.text._termcounts.TermTable` of token counts, term × cell;
+- for every off-diagonal cell, its ``k`` examples: the items with the smallest keyed hash of
+  ``(seed, key)`` (BLAKE2b, whose value is the same in every process — Python's ``hash()`` is not), which
+  is *bottom-k sampling*: the k smallest of a union are the k smallest of the parts' k smallest, so the
+  examples are the same however the input is split into batches, files or partitions;
+- with scores, the ``k`` most confident mistakes of each cell (highest score; ties by the hash).
+
+Label sets (``multilabel=True``: lists, or strings separated by ``sep``): every category c has the cells of
+its binary table, keyed ``("tp", c)``, ``("fp", c)``, ``("fn", c)``, and one more, ``("all", "")``, holds
+every document (the true negatives of c are all documents less the other three cells). A document counts
+in the cells of every category it carries or is given; the errors are the ``fp`` and ``fn`` cells.
+
+Counters add (``+``); the sum is the counter of the concatenated input whatever the split.
+
+>>> c = ErrorCounter(examples=1, seed=0)
+>>> c.add(["a", "a", "b"], ["b", "a", "b"], ["zebra x", "y", "z"], ["1", "2", "3"])
+>>> c.cell_counts()[("a", "b")], c.examples_of("a", "b")[0]["id"]
+(1, '1')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from clfeval.text import Analyzer, TermTable
+
+__all__ = ["ErrorCounter", "example_hash", "label_sets", "ALL", "FEW_TOKENS_PER_CHAR", "LONG_TERMS"]
+
+ALL = ("all", "")
+"""The cell of every document (label sets)."""
+
+FEW_TOKENS_PER_CHAR = 0.05
+"""Below this many terms per character of text (English gives about 0.15–0.2), the documents yield almost
+no tokens: text without spaces (Chinese, Thai) has to be tokenised before it is given."""
+LONG_TERMS = 12.0
+"""From this mean length of a term (in characters; English: about 5 to 7) the terms are whole phrases of
+text without spaces between words."""
+
+
+def example_hash(seed: int, key: str) -> int:
+    """The sampling hash of one item: the first 8 bytes of BLAKE2b of ``key`` keyed by ``seed``, as an integer.
+
+    >>> example_hash(0, "id:7") == example_hash(0, "id:7") != example_hash(1, "id:7")
+    True
+    """
+    digest = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8,
+                             key=str(int(seed)).encode("ascii")).digest()
+    return int.from_bytes(digest, "big")
+
+
+@dataclass
+class _Stats:
+    docs: int = 0
+    chars: int = 0
+    tokens: int = 0
+    empty: int = 0
+    truncated: int = 0
+
+    def __add__(self, o: _Stats) -> _Stats:
+        return _Stats(self.docs + o.docs, self.chars + o.chars, self.tokens + o.tokens, self.empty + o.empty,
+                      self.truncated + o.truncated)
+
+
+class ErrorCounter:
+    """Cells, term counts and examples of a stream of classified documents (see the module notes).
+
+    Parameters
+    ----------
+    analyzer : Analyzer
+        Text → terms.
+    examples : int
+        Examples kept per off-diagonal cell (and most confident mistakes, with scores).
+    seed : int
+        Key of the sampling hash.
+    chars : int
+        Characters of each example's text kept.
+    """
+
+    def __init__(self, analyzer: Analyzer | None = None, *, examples: int = 5, seed: int = 0, chars: int = 300,
+                 multilabel: bool = False, sep: str = "|") -> None:
+        self.analyzer = analyzer if analyzer is not None else Analyzer()
+        self.multilabel, self.sep = bool(multilabel), sep
+        self.k, self.seed, self.chars = int(examples), int(seed), int(chars)
+        self.cells: dict[tuple[str, str], int] = {}
+        self.docs: dict[int, int] = {}
+        self.terms = TermTable()
+        self.sample: dict[int, list[tuple[int, str, str]]] = {}   # cell → max-heap of (-hash, id, text)
+        self.confident: dict[int, list[tuple[float, int, str, str]]] = {}  # cell → min-heap (score, -hash, ...)
+        self.stats = _Stats()
+        self.keyed_by = "id"
+        self.scored = False
+
+    def _cell(self, g: str, p: str) -> int:
+        key = (g, p)
+        c = self.cells.get(key)
+        if c is None:
+            c = self.cells[key] = len(self.cells)
+        return c
+
+    def add(self, gold: Sequence[Any], pred: Sequence[Any], texts: Sequence[Any], keys: Sequence[str],
+            scores: Sequence[float | None] | None = None, *, keyed_by: str = "id") -> None:
+        """One batch: labels (shown as text), texts (None or "" for an empty text), each item's id (or its
+        place, when the input has no ids: ``keyed_by="row"``) and, optionally, each item's score."""
+        self.keyed_by = keyed_by
+        if self.multilabel:
+            self._add_sets(gold, pred, texts, keys, scores, keyed_by)
+            return
+        if any(isinstance(x, (list, tuple, set, frozenset)) for x in (*gold[:1], *pred[:1])):
+            from clfeval.errors import UsageError
+
+            raise UsageError(lambda m: f"the labels are label sets (multi-label): name them so with {m} (the "
+                                       f"false positives and false negatives of every category are then the "
+                                       f"cells).", params=["multilabel"])
+        cell = self._cell
+        codes = [cell(str(g), str(p)) for g, p in zip(gold, pred, strict=False)]
+        texts = ["" if t is None else t for t in texts]
+        a = self.analyzer
+        tokens = self.terms.add_texts(a, texts, codes)
+        n = len(codes)
+        counts: np.ndarray | list[int] = (np.bincount(np.asarray(codes, dtype=np.int64), minlength=len(self.cells))
+                                          if n else [])
+        for c, m in enumerate(counts):
+            if m:
+                self.docs[c] = self.docs.get(c, 0) + int(m)
+        chars = [len(t) for t in texts]
+        self.stats = self.stats + _Stats(n, int(sum(min(x, a.max_chars) for x in chars)), tokens,
+                                         sum(1 for x in chars if x == 0), sum(1 for x in chars if x > a.max_chars))
+        diagonal = {c for (g, p), c in self.cells.items() if g == p}
+        if scores is not None:
+            self.scored = True
+        for i, c in enumerate(codes):
+            if c in diagonal:
+                continue
+            h = example_hash(self.seed, f"{keyed_by}:{keys[i]}")
+            self._offer(c, h, str(keys[i]), texts[i])
+            score = None if scores is None else scores[i]
+            if score is not None and score == score:
+                self._offer_confident(c, float(score), h, str(keys[i]), texts[i])
+
+    def _add_sets(self, gold: Sequence[Any], pred: Sequence[Any], texts: Sequence[Any], keys: Sequence[str],
+                  scores: Any, keyed_by: str) -> None:
+        """One batch of label sets (see the module notes)."""
+        if scores is not None:
+            from clfeval.errors import UsageError
+
+            raise UsageError(lambda s: f"option {s} (the most confident mistakes) reads one score per item, of its "
+                                       f"predicted class; with label sets leave it out.", params=["score"])
+        cell, texts = self._cell, ["" if t is None else t for t in texts]
+        every = cell(*ALL)
+        groups: list[tuple[int, ...]] = []
+        errors: list[tuple[int, ...]] = []
+        for g, p in zip(label_sets(gold, self.sep), label_sets(pred, self.sep), strict=False):
+            wrong = tuple(cell("fn", c) for c in sorted(g - p)) + tuple(cell("fp", c) for c in sorted(p - g))
+            groups.append((every,) + tuple(cell("tp", c) for c in sorted(g & p)) + wrong)
+            errors.append(wrong)
+        a = self.analyzer
+        tokens = self.terms.add_texts_in(a, texts, groups)
+        for gs in groups:
+            for c in gs:
+                self.docs[c] = self.docs.get(c, 0) + 1
+        chars = [len(t) for t in texts]
+        self.stats = self.stats + _Stats(len(texts), int(sum(min(x, a.max_chars) for x in chars)), tokens,
+                                         sum(1 for x in chars if x == 0), sum(1 for x in chars if x > a.max_chars))
+        for i, wrong in enumerate(errors):
+            if wrong:
+                h = example_hash(self.seed, f"{keyed_by}:{keys[i]}")
+                for c in wrong:
+                    self._offer(c, h, str(keys[i]), texts[i])
+
+    def _offer(self, c: int, h: int, key: str, text: str) -> None:
+        heap = self.sample.setdefault(c, [])
+        item = (-h, key, text[: self.chars])
+        if len(heap) < self.k:
+            heapq.heappush(heap, item)
+        elif item > heap[0]:
+            heapq.heapreplace(heap, item)
+
+    def _offer_confident(self, c: int, score: float, h: int, key: str, text: str) -> None:
+        heap = self.confident.setdefault(c, [])
+        item = (score, -h, key, text[: self.chars])
+        if len(heap) < self.k:
+            heapq.heappush(heap, item)
+        elif item > heap[0]:
+            heapq.heapreplace(heap, item)
+
+    def __add__(self, other: ErrorCounter) -> ErrorCounter:
+        out = ErrorCounter(self.analyzer, examples=self.k, seed=self.seed, chars=self.chars,
+                           multilabel=self.multilabel, sep=self.sep)
+        tables = []
+        for side in (self, other):
+            remap = {c: out._cell(g, p) for (g, p), c in side.cells.items()}
+            tables.append(_regroup(side.terms, remap))
+            for c, m in side.docs.items():
+                out.docs[remap[c]] = out.docs.get(remap[c], 0) + m
+            for c, heap in side.sample.items():
+                for nh, key, text in heap:
+                    out._offer(remap[c], -nh, key, text)
+            for c, scored in side.confident.items():
+                for score, nh, key, text in scored:
+                    out._offer_confident(remap[c], score, -nh, key, text)
+        out.terms = tables[0] + tables[1]
+        out.stats = self.stats + other.stats
+        out.keyed_by = "row" if "row" in (self.keyed_by, other.keyed_by) else "id"
+        out.scored = self.scored or other.scored
+        return out
+
+    def __radd__(self, other: Any) -> ErrorCounter:
+        return self if other == 0 else NotImplemented  # sum() of counters
+
+    # --- what the analysis reads -----------------------------------------------------------------------
+
+    def cell_counts(self) -> dict[tuple[str, str], int]:
+        return {key: self.docs.get(c, 0) for key, c in self.cells.items()}
+
+    def examples_of(self, g: str, p: str) -> list[dict[str, Any]]:
+        """The cell's examples, smallest hash first: ``id``, ``text`` (its first ``chars`` characters), ``hash``."""
+        c = self.cells.get((g, p))
+        heap = self.sample.get(c, []) if c is not None else []
+        return [{"id": key, "text": text, "hash": f"{-nh:016x}"} for nh, key, text in sorted(heap, reverse=True)]
+
+    def confident_of(self, g: str, p: str) -> list[dict[str, Any]]:
+        """The cell's most confident mistakes, highest score first (ties: smallest hash first)."""
+        c = self.cells.get((g, p))
+        heap = self.confident.get(c, []) if c is not None else []
+        return [{"id": key, "text": text, "score": score} for score, nh, key, text in sorted(heap, reverse=True)]
+
+
+def label_sets(values: Sequence[Any], sep: str) -> list[frozenset[str]]:
+    """Each item's labels as a set of strings: a list, tuple or set, or a string separated by ``sep``; labels
+    trimmed, empty ones and missing values dropped (as :func:`clfeval.core._labels.encode_multilabel`).
+
+    >>> [sorted(s) for s in label_sets(["a|b", None, ["c", " d "], ""], "|")]
+    [['a', 'b'], [], ['c', 'd'], []]
+    """
+    out = []
+    for v in values:
+        if v is None:
+            items: Any = ()
+        elif isinstance(v, str):
+            items = v.split(sep)
+        elif isinstance(v, (list, tuple, set, frozenset)) or hasattr(v, "tolist"):
+            items = v.tolist() if hasattr(v, "tolist") else v
+        else:
+            items = (v,)
+        out.append(frozenset(s for s in (str(x).strip() for x in items if x is not None) if s))
+    return out
+
+
+def _regroup(table: TermTable, remap: dict[int, int]) -> TermTable:
+    """A copy of ``table`` with its groups renumbered."""
+    out = TermTable()
+    out.__setstate__(table.__getstate__())
+    if len(out.keys):
+        lut = np.zeros(max(remap) + 1, dtype=np.int64)
+        for a, b in remap.items():
+            lut[a] = b
+        keys = lut[out.keys >> 32] * (1 << 32) + (out.keys & 0xFFFFFFFF)
+        order = np.argsort(keys, kind="stable")
+        out.keys, out.counts = keys[order], out.counts[order]
+    return out

@@ -1,0 +1,145 @@
+"""Figures of resampling: the spread of cross-validation folds, the paired bootstrap and the randomization null."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from clfeval.errors import UsageError
+from clfeval.plots import _mpl
+from clfeval.plots._data import as_dict, metric_value, need, value
+
+__all__ = ["cv_spread", "bootstrap"]
+
+
+def _pooled_value(d: dict[str, Any], name: str) -> float:
+    pooled = d.get("pooled")
+    if not isinstance(pooled, dict):
+        return math.nan
+    if name in pooled and not isinstance(pooled[name], dict):
+        return value(pooled[name])
+    return metric_value(pooled, name)
+
+
+def cv_spread(result: Any, *, ax: Any = None) -> Any:
+    """Every fold's value per metric as points, the mean and the min–max range, the pooled (out-of-fold)
+    value and the baselines' mean beside them."""
+    d = as_dict(result)
+    if isinstance(d.get("cross_validation"), dict):  # the Reuters study
+        d = d["cross_validation"]
+    folds = need(d, "per_fold", "cv-spread", "a cross-validation or holdout result")
+    metrics = d.get("metrics") or [m for m in folds[0] if isinstance(d.get(m), dict) and "mean" in d[m]]
+    if not metrics:
+        raise UsageError("the cv-spread figure found no metric with a spread over folds in this result.")
+    with _mpl.rc():
+        fig, ax = _mpl.figure(min(9.6, max(4.2, 0.75 * len(metrics) + 2.8)), 4.4, ax=ax)
+        rng = np.random.default_rng(0)  # fixed jitter: the same input draws the same figure
+        handles: dict[str, Any] = {}
+        for i, m in enumerate(metrics):
+            vals = np.array([value(f.get(m)) for f in folds])
+            jitter = (rng.random(vals.size) - 0.5) * 0.18
+            handles["folds"] = ax.scatter(i + jitter, vals, s=16, color=_mpl.COLORS[0], alpha=0.75, zorder=3,
+                                          gid=f"folds-{i}")
+            s = d.get(m) or {}
+            lo, hi, mean = value(s.get("min")), value(s.get("max")), value(s.get("mean"))
+            handles["range"] = ax.vlines(i + 0.22, lo, hi, color="#333333", linewidth=1.5, gid=f"range-{i}")
+            handles["mean"] = ax.scatter([i + 0.22], [mean], marker="_", s=260, color="#333333", linewidths=2.2,
+                                         zorder=4, gid=f"mean-{i}")
+            pooled = _pooled_value(d, m)
+            if math.isfinite(pooled):
+                handles["pooled"] = ax.scatter([i + 0.36], [pooled], marker="D", s=26, color=_mpl.COLORS[3], zorder=4,
+                                               gid=f"pooled-{i}")
+            for b, (bname, bm) in enumerate((d.get("baselines") or {}).items()):
+                bv = value((bm.get(m) or {}).get("mean")) if isinstance(bm, dict) else math.nan
+                if math.isfinite(bv):
+                    handles[f"baseline {bname}"] = ax.scatter(
+                        [i - 0.3], [bv], marker=("v", "s", "^")[b % 3], s=22,
+                        color=("#777777", "#aaaaaa", "#555555")[b % 3],
+                        zorder=2, gid=f"baseline-{bname}-{i}")
+        from clfeval.core import label
+
+        _mpl.label_ticks(fig, ax, "x", range(len(metrics)), [label(m) for m in metrics], 18)
+        if len(metrics) > 6:
+            for t in ax.get_xticklabels():
+                t.set_rotation(30)
+                t.set_horizontalalignment("right")
+                t.set_rotation_mode("anchor")
+        labels = {"folds": "one point per fold", "range": "min–max over folds", "mean": "mean over folds",
+                  "pooled": "pooled out-of-fold"}
+        _mpl.legend(fig, ax, list(handles.values()), [labels.get(k, k + " (mean)") for k in handles],
+                    loc="center left", bbox_to_anchor=(1.01, 0.5))
+        ax.set_xlim(-0.6, len(metrics) - 0.4)
+        ax.grid(axis="y")
+        ax.set_ylabel("value")
+        k = len(folds)
+        ax.set_title(f"Spread over {k} fold{'s' if k != 1 else ''}")
+    return fig
+
+
+def _distribution(d: dict[str, Any], pair: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    if "comparisons" in d:
+        rows = d["comparisons"]
+        if not 0 <= pair < len(rows):
+            raise UsageError(f"pair {pair} does not exist: this comparison has {len(rows)} pairs (0 to "
+                             f"{len(rows) - 1}).")
+        row = rows[pair]
+        return need(row, "distribution", "bootstrap", "a comparison result (clfeval compare)"), row
+    return need(d, "distribution", "bootstrap", "a comparison result (clfeval compare)"), d
+
+
+def bootstrap(result: Any, *, pair: int = 0, ax: Any = None) -> Any:
+    """The paired bootstrap distribution of δ(x^(i)) with δ(x) and 2δ(x) marked and the tail beyond 2δ(x)
+    shaded; for a randomization test, its null distribution with δ(x) marked and the tail beyond it shaded.
+
+    ``pair`` picks one comparison of a multiple comparison.
+    """
+    d = as_dict(result)
+    h, row = _distribution(d, pair)
+    edges = np.asarray(h["edges"], dtype=np.float64)
+    counts = np.asarray(h["counts"], dtype=np.float64)
+    delta, thr = float(h["delta"]), float(h["threshold"])
+    boot = h["kind"] == "bootstrap"
+    above = h.get("tail", "above") == "above"
+    names = row.get("names") or {"a": row.get("a"), "b": row.get("b")}
+    with _mpl.rc():
+        fig, ax = _mpl.figure(6.4, 3.9, ax=ax)
+        if edges.size:
+            ax.stairs(counts, edges, fill=True, color="#9ecae1", gid="histogram")
+            ax.stairs(counts, edges, color="#3182bd", linewidth=0.8)
+        lo = min(float(edges[0]) if edges.size else delta, thr, 0.0, delta)
+        hi = max(float(edges[-1]) if edges.size else delta, thr, 0.0, delta)
+        pad = (hi - lo) * 0.05 or 0.01
+        lo, hi = lo - pad, hi + pad
+        tail = ax.axvspan(thr, hi, color="#D55E00", alpha=0.14, gid="tail") if above else \
+            ax.axvspan(lo, thr, color="#D55E00", alpha=0.14, gid="tail")
+        d_line = ax.axvline(delta, color="#000000", linewidth=1.5, gid="delta")
+        handles = [d_line]
+        labels = [f"δ(x) = {delta:.4g}"]
+        if boot:
+            t_line = ax.axvline(thr, color="#D55E00", linewidth=1.5, linestyle="--", gid="two-delta")
+            handles.append(t_line)
+            labels.append(f"{h.get('threshold_label', '2δ(x)')} = {thr:.4g}")
+        zero = ax.axvline(0, color="#777777", linewidth=0.8, linestyle=":", gid="zero")
+        handles += [zero, tail]
+        labels += ["0 (no difference)", f"tail: {h['count_beyond']:,} of {h['samples']:,} replicates"
+                   + (" (p-value numerator)" if boot else " (p = (1 + count)/(b + 1))")]
+        ax.set_xlim(lo, hi)
+        top = float(counts.max()) if counts.size else 1.0
+        ax.set_ylim(0, top * 1.05 or 1.0)
+        # beneath the axes, across the figure: the histogram keeps the full width
+        _mpl.legend(fig, ax, handles, labels, loc="outside lower center", ncols=2)
+        a, b = str(names.get("a", "A")), str(names.get("b", "B"))
+        metric = d.get("metric", "metric")
+        if boot:
+            xlabel = "δ(x^(i)) = M(A) − M(B) on each virtual test set"
+            title = f"Paired bootstrap: {h['samples']:,} virtual test sets, centred on δ(x)"
+        else:
+            xlabel = "δ = M(A) − M(B) after random swaps (the null distribution)"
+            title = f"Approximate randomization: {h['samples']:,} random swaps"
+        ax.set_ylabel("replicates")
+        ax.set_title(title)
+        who = "" if (a, b) == ("A", "B") else f", A = {_mpl.short(a, 30)}, B = {_mpl.short(b, 30)}"
+        _mpl.set_lines(fig, ax.xaxis.label, [xlabel, f"M = {metric}{who}"], 120)
+    return fig

@@ -1,0 +1,380 @@
+"""Figures of scores: ROC and precision–recall curves, the threshold sweep, the reliability diagram.
+
+Curves are drawn from the decimated points the results carry in JSON
+(:mod:`clfeval.core._decimate`): within one pixel of the exact curve at any
+figure size up to :data:`clfeval.core._decimate.REFERENCE_PX`. When the result
+carries bootstrap bands (a report made with scores and ``--ci``: its
+``ranking_ci`` section; or a :class:`~clfeval.significance._curvebands.CurveBands`),
+each curve is drawn inside its pointwise band.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from clfeval.core import manyclasses
+from clfeval.plots import _mpl
+from clfeval.plots._data import as_dict, need, ranking_of, value
+
+__all__ = ["roc", "pr", "threshold", "label_thresholds", "tuning_panel", "reliability", "MAX_CURVES"]
+
+#: One-vs-rest curves drawn, each in its own colour with its own legend entry: the largest classes
+#: (:mod:`clfeval.core._manyclasses`).
+MAX_CURVES = manyclasses.FIGURE_ALL
+
+
+def _curves(rk: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(label, curves, per-label summary) for a binary or a one-vs-rest ranking dict (of many classes: the ones a
+    figure draws)."""
+    if "per_class" in rk:
+        picked = manyclasses.from_per_class(rk["labels"], rk["per_class"], figure=True, f1_key="average_precision")
+        return [(lab, rk["curves"].get(lab) or {}, rk["per_class"][lab]) for lab in picked.labels]
+    return [(rk["positive"], rk["curves"], rk)]
+
+
+def _more(rk: dict[str, Any], items: list[Any]) -> str:
+    """What a one-vs-rest figure leaves out, or ''."""
+    k = len(rk.get("labels") or ())
+    return f"; the {len(items)} largest of {k:,} classes drawn" if k > len(items) else ""
+
+
+def _is_bands(d: dict[str, Any]) -> bool:
+    return d.get("band") == "pointwise percentile" and isinstance(d.get("roc"), dict) and "fpr" in d["roc"]
+
+
+def _from_bands(d: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A CurveBands dict as a ranking (its observed curves at the grid points) and its bands."""
+    curves = {"roc": {"fpr": d["roc"]["fpr"], "tpr": d["roc"]["observed"]},
+              "pr": {"recall": d["pr"]["recall"], "precision": d["pr"]["observed"]}}
+    n = d["n_positive"] + d["n_negative"]
+    rk = {"positive": d["positive"], "curves": curves, "roc_auc": d["roc_auc"]["value"],
+          "average_precision": d["average_precision"]["value"], "prevalence": d["n_positive"] / n if n else None}
+    return rk, {"level": d["level"], "by_label": {d["positive"]: {"roc": d["roc"], "pr": d["pr"]}}}
+
+
+def _bands_of(d: dict[str, Any]) -> dict[str, Any]:
+    """The bands a report dict carries (its ``ranking_ci`` section): level and bands by label."""
+    rc = d.get("ranking_ci")
+    if not isinstance(rc, dict):
+        return {}
+    if "per_class" in rc:
+        by = {lab: e["bands"] for lab, e in rc["per_class"].items() if isinstance(e, dict) and e.get("bands")}
+    else:
+        by = {rc["positive"]: rc["bands"]} if rc.get("bands") else {}
+    return {"level": rc.get("level"), "by_label": by} if by else {}
+
+
+def _ranking_and_bands(result: Any, figure: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    d = as_dict(result)
+    if _is_bands(d):
+        return _from_bands(d)
+    return ranking_of(d, figure), _bands_of(d)
+
+
+def _band(ax: Any, bands: dict[str, Any], lab: str, curve: str, x: str, color: str, n: int) -> Any:
+    """Fill the pointwise band of one curve (None when the result has none for it)."""
+    b = (bands.get("by_label") or {}).get(lab, {}).get(curve)
+    if not b:
+        return None
+    xs = np.asarray([np.nan if v is None else v for v in b[x]], dtype=np.float64)
+    lo = np.asarray([np.nan if v is None else v for v in b["low"]], dtype=np.float64)
+    hi = np.asarray([np.nan if v is None else v for v in b["high"]], dtype=np.float64)
+    return ax.fill_between(xs, lo, hi, color=color, alpha=0.18, linewidth=0, gid=f"{curve}-band-{n}")
+
+
+def _band_legend(bands: dict[str, Any], drawn: bool, handles: list[Any], names: list[str]) -> None:
+    if drawn:
+        import matplotlib.patches as mpatches
+
+        handles.append(mpatches.Patch(color="#777777", alpha=0.3))
+        level = bands.get("level")
+        names.append(f"{level * 100:g}% bootstrap band (pointwise)" if isinstance(level, (int, float))
+                     else "bootstrap band (pointwise)")
+
+
+def _fmt(x: Any) -> str:
+    v = value(x)
+    return "undef" if math.isnan(v) else f"{v:.4f}"
+
+
+def _legend(fig: Any, ax: Any, handles: list[Any], names: list[str], curves: int, loc: str) -> None:
+    if curves == 1:
+        _mpl.legend(fig, ax, handles, names, loc=loc)
+    else:
+        _mpl.legend(fig, ax, handles, names, loc="outside right upper", fontsize=7 if curves > 6 else None)
+
+
+def _draw(fig: Any, ax: Any, items: list[tuple[str, dict[str, Any], dict[str, Any]]], curve: str, x: str, y: str,
+          bands: dict[str, Any] | None = None) -> tuple[list[tuple[str, dict[str, Any], Any, str]], bool]:
+    """Draw one curve per label (thin grey past :data:`MAX_CURVES`), inside its band when ``bands`` has one;
+    (label, summary, line, colour) of the coloured curves, and whether a band was drawn."""
+    shown, banded = [], False
+    colors = _mpl.palette(len(items))
+    for n, (lab, cv, summary) in enumerate(items):
+        c = cv.get(curve)
+        if not c:
+            continue
+        color = colors[n]
+        if bands:
+            banded = _band(ax, bands, lab, curve, x, color, n) is not None or banded
+        xs, ys = c[x], c[y]
+        if curve == "pr":
+            xs, ys = _to_full_recall(xs, ys)
+        (line,) = ax.plot(*_mpl.fit(fig, xs, ys), linewidth=1.6, color=color, gid=f"{curve}-{n}")
+        shown.append((lab, summary, line, color))
+    return shown, banded
+
+
+def _to_full_recall(recall: list[Any], precision: list[Any]) -> tuple[list[Any], list[Any]]:
+    """A PR curve up to its first point of full recall (scikit-learn's ``precision_recall_curve`` stops there):
+    the cuts below it add only negatives, a drop of precision to the prevalence at recall 1 that no threshold
+    worth choosing reaches.
+
+    >>> _to_full_recall([0.5, 1.0, 1.0, 1.0], [1.0, 0.8, 0.5, 0.3])
+    ([0.5, 1.0], [1.0, 0.8])
+    """
+    rec = [math.nan if v is None else float(v) for v in recall]
+    finite = [v for v in rec if math.isfinite(v)]
+    if not finite:
+        return list(recall), list(precision)
+    top = max(finite)
+    end = next(i for i, v in enumerate(rec) if v == top)
+    return list(recall[:end + 1]), list(precision[:end + 1])
+
+
+def _frame(ax: Any, xlabel: str, ylabel: str, title: str) -> None:
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_aspect("equal")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True)
+
+
+def roc(result: Any, *, ax: Any = None) -> Any:
+    """ROC curve(s) with the chance diagonal; ROC-AUC in the legend (one curve per class for one-vs-rest); the
+    bootstrap band around each curve when the result carries one."""
+    rk, bands = _ranking_and_bands(result, "roc")
+    items = _curves(rk)
+    with _mpl.rc():
+        fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9, ax=ax)
+        (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="chance")
+        shown, banded = _draw(fig, ax, items, "roc", "fpr", "tpr", bands)
+        handles = [line for _, _, line, _ in shown]
+        names = [f"{_mpl.short(lab, 24)} (AUC {_fmt(summary.get('roc_auc'))})" for lab, summary, _, _ in shown]
+        if len(items) > 1:
+            names.append(f"macro ROC-AUC {_fmt(rk['macro']['roc_auc'])}")
+            handles.append(ax.plot([], [], linestyle="none")[0])
+            if _more(rk, items):
+                names.append(_more(rk, items)[2:])
+                handles.append(ax.plot([], [], linestyle="none")[0])
+        handles.append(diag)
+        names.append("chance (AUC 0.5)")
+        _band_legend(bands, banded, handles, names)
+        _legend(fig, ax, handles, names, len(items), "lower right")
+        _frame(ax, "false-positive rate (FPR)", "true-positive rate (recall)",
+               "ROC curve" + (" (one class against the rest)" if len(items) > 1 else f": positive {items[0][0]!r}"))
+    return fig
+
+
+def pr(result: Any, *, ax: Any = None) -> Any:
+    """Precision–recall curve(s) with the prevalence line (what a random ranking scores); AP in the legend; the
+    bootstrap band around each curve when the result carries one."""
+    rk, bands = _ranking_and_bands(result, "pr")
+    items = _curves(rk)
+    with _mpl.rc():
+        fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9, ax=ax)
+        handles, names = [], []
+        shown, banded = _draw(fig, ax, items, "pr", "recall", "precision", bands)
+        for n, (lab, summary, line, color) in enumerate(shown):
+            prev = value(summary.get("prevalence"))
+            if math.isfinite(prev):
+                ax.axhline(prev, linestyle=":", color=color, linewidth=0.9, gid=f"prevalence-{n}")
+            handles.append(line)
+            names.append(f"{_mpl.short(lab, 24)} (AP {_fmt(summary.get('average_precision'))}, prevalence "
+                         f"{_fmt(prev)})")
+        if len(items) > 1:
+            handles.append(ax.plot([], [], linestyle="none")[0])
+            names.append(f"macro AP {_fmt(rk['macro']['average_precision'])}")
+            handles.append(ax.plot([], [], linestyle=":", color="#555555")[0])
+            names.append("dotted: each class's prevalence")
+            if _more(rk, items):
+                handles.append(ax.plot([], [], linestyle="none")[0])
+                names.append(_more(rk, items)[2:])
+        else:
+            handles.append(ax.plot([], [], linestyle=":", color="#555555")[0])
+            names.append("random ranking (precision = prevalence)")
+        _band_legend(bands, banded, handles, names)
+        _legend(fig, ax, handles, names, len(items), "lower left")
+        _frame(ax, "recall", "precision",
+               "Precision–recall curve" + (" (one class against the rest)" if len(items) > 1 else ""))
+    return fig
+
+
+#: The cuts of a threshold choice: key of the result, name, colour, line style.
+CUTS = (("default", "default cut", "#555555", "--"), ("dev", "chosen on dev", "#009E73", "-"),
+        ("hindsight", "best in hindsight (optimistic)", "#D55E00", ":"))
+
+
+def cut_thresholds(d: dict[str, Any]) -> dict[str, float]:
+    """The thresholds of a threshold choice's three cuts (those that exist)."""
+    out = {}
+    if d.get("default"):
+        out["default"] = float(d["default"]["threshold"])
+    if d.get("threshold") is not None:
+        out["dev"] = float(d["threshold"])
+    if d.get("hindsight"):
+        out["hindsight"] = float(d["hindsight"]["threshold"])
+    return out
+
+
+def threshold(result: Any, *, ax: Any = None) -> Any:
+    """Precision, recall and F-beta on the test data against the threshold; the default, dev-chosen and
+    best-in-hindsight cuts marked and named. A multi-label choice (one cut per label) is drawn by
+    :func:`label_thresholds`."""
+    d = as_dict(result)
+    if isinstance(d.get("per_label"), dict) and "sweep" not in d:
+        return label_thresholds(d)
+    sw = need(d, "sweep", "threshold", "a threshold choice (clfeval threshold, one score column)")
+    cuts = cut_thresholds(d)
+    beta = sw.get("beta", 1.0)
+    with _mpl.rc():
+        fig, ax = _mpl.figure(7.4, 4.6, ax=ax)
+        t = np.asarray(sw["threshold"], dtype=np.float64)
+        handles, names = [], []
+        for key, name, color in (("precision", "precision", _mpl.COLORS[5]), ("recall", "recall", _mpl.COLORS[1]),
+                                 ("fbeta", f"F{beta:g}", _mpl.COLORS[0])):
+            (line,) = ax.plot(*_mpl.fit(fig, t, sw[key], xlim=(float(np.nanmin(t)), float(np.nanmax(t)))), color=color,
+                              linewidth=1.6, gid=f"sweep-{key}")
+            handles.append(line)
+            names.append(name)
+        lo, hi = float(np.nanmin(t)), float(np.nanmax(t))
+        for n, (key, name, color, style) in enumerate(CUTS):
+            if key not in cuts:
+                continue
+            x = cuts[key]
+            ax.axvline(x, color=color, linestyle=style, linewidth=1.3, gid=f"cut-{key}")
+            ax.text(x, 1.02 + 0.055 * n, f" {name}: {x:g}", color=color, fontsize=7.5, ha="left" if x < (lo + hi) / 2
+                    else "right", va="bottom", transform=ax.get_xaxis_transform(), gid=f"cut-label-{key}")
+        _mpl.legend(fig, ax, handles, names, loc="outside lower center", ncols=3)
+        ax.set_ylim(0, 1.0)
+        ax.set_xlabel(f"threshold (positive {d['positive']!r} iff score ≥ threshold)")
+        ax.set_ylabel(f"precision, recall, F{beta:g} on TEST")
+        ax.grid(True)
+        ax.set_title("Threshold sweep on the test data", pad=44)
+    return fig
+
+
+#: The three F1 markers of a tuning panel: key, legend name, marker, colour.
+TUNING = (("default", "default cut", "o", "#777777"), ("tuned", "cut chosen on dev", "D", _mpl.COLORS[2]),
+          ("hindsight", "best in hindsight (optimistic)", "^", _mpl.COLORS[3]))
+
+
+def tuning_panel(fig: Any, ax: Any, rows: list[dict[str, Any]], *, limit: int = 16) -> list[Any]:
+    """One row per label: its test F1 at the default cut, the dev-chosen cut and the hindsight cut (markers, a
+    line from default to chosen), and the cuts written at the right. ``rows``: dicts with ``label``, ``default``,
+    ``tuned``, ``hindsight`` (F1s) and ``cuts`` (text). Returns the legend handles (in :data:`TUNING` order)."""
+    y = np.arange(len(rows))
+    for i, r in enumerate(rows):
+        a, b = value(r.get("default")), value(r.get("tuned"))
+        if math.isfinite(a) and math.isfinite(b):
+            ax.plot([a, b], [i, i], color="#bbbbbb", linewidth=1.2, zorder=2, gid=f"move-{i}")
+    handles = [ax.scatter([value(r.get(key)) for r in rows], y, marker=mk, s=30, color=col, zorder=3,
+                          gid=f"tuning-{key}") for key, _, mk, col in TUNING]
+    for i, r in enumerate(rows):
+        ax.text(1.02, i, r["cuts"], va="center", fontsize=7, color="#333333", transform=ax.get_yaxis_transform(),
+                gid=f"threshold-{i}")
+    _mpl.label_ticks(fig, ax, "y", y, [r["label"] for r in rows], limit)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(0, 1)
+    ax.grid(axis="x")
+    ax.set_axisbelow(True)
+    ax.set_xlabel("F1 on the test data")
+    return handles
+
+
+def _cut(x: Any) -> str:
+    v = value(x)
+    return "—" if math.isnan(v) else f"{v:.3g}"
+
+
+def label_thresholds(result: Any, *, ax: Any = None) -> Any:
+    """Multi-label threshold tuning: per label, the test F1 at the default cut, at the cut chosen on the
+    development data and at the best cut in hindsight, with the three cuts written beside each row."""
+    d = as_dict(result)
+    per = need(d, "per_label", "label-threshold", "a multi-label threshold choice (clfeval threshold --multilabel)")
+    picked = manyclasses.label_threshold_classes(d, figure=True)
+    labels = list(picked.labels)
+    rows = []
+    for lab in labels:
+        e = per[lab]
+        test, hind = e.get("test") or {}, e.get("hindsight") or {}
+        rows.append({"label": lab, "default": e["default"]["f1"], "tuned": test.get("f1"), "hindsight": hind.get("f1"),
+                     "cuts": f"{_cut(e['default']['threshold'])} → {_cut(e.get('threshold'))} "
+                             f"(hindsight {_cut(hind.get('threshold'))})"})
+    with _mpl.rc():
+        fig, ax = _mpl.figure(7.6, max(2.6, 0.3 * len(rows) + 1.6), ax=ax)
+        handles = tuning_panel(fig, ax, rows, limit=24)
+        _mpl.legend(fig, ax, handles, [name for _, name, _, _ in TUNING], loc="outside lower center", ncols=3)
+        ax.set_title("One cut per label (right: default → chosen on dev, and the hindsight cut)" if not picked.partial
+                     else f"One cut per label, the {len(labels)} largest of {picked.total:,} labels")
+    return fig
+
+
+#: Bins with fewer items are drawn faint and left out of the reliability line.
+FEW_ITEMS = 5
+
+
+def reliability(result: Any, *, ax: Any = None) -> Any:
+    """Reliability diagram: mean confidence against observed frequency per bin (marker area: the bin's count;
+    bins of fewer than :data:`FEW_ITEMS` items faint and not joined by the line), the diagonal, bin counts
+    beneath, ECE in the title."""
+    d = as_dict(result)
+    bins = need(d, "bins", "reliability", "a calibration result (clfeval calibration)")
+    with _mpl.rc():
+        fig, (ax, axh) = _mpl.figure(5.2, 5.6, nrows=2, sharex=True, gridspec_kw={"height_ratios": [3, 1]},
+                                     ax=ax)
+        (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="diagonal")
+        full = [b for b in bins if b["count"]]
+        solid = [b for b in full if b["count"] >= FEW_ITEMS]
+        few = [b for b in full if b["count"] < FEW_ITEMS]
+        for b in full:
+            ax.plot([b["lower"], b["upper"]], [value(b["accuracy"])] * 2, color=_mpl.COLORS[0],
+                    alpha=0.25 if b["count"] >= FEW_ITEMS else 0.08, linewidth=4, solid_capstyle="butt")
+        # the line joins the bins of at least FEW_ITEMS items; each marker's area grows with its bin's count
+        (curve,) = ax.plot([value(b["confidence"]) for b in solid], [value(b["accuracy"]) for b in solid],
+                           color=_mpl.COLORS[0], linewidth=1.4, gid="reliability")
+        biggest = max((b["count"] for b in full), default=1)
+
+        def area(b: dict[str, Any]) -> float:
+            return 6.0 + 150.0 * b["count"] / biggest
+
+        handles, names = [curve], [f"bins of ≥ {FEW_ITEMS} items (band: the bin's range)"]
+        if solid:
+            ax.scatter([value(b["confidence"]) for b in solid], [value(b["accuracy"]) for b in solid],
+                       s=[area(b) for b in solid], color=_mpl.COLORS[0], zorder=3, gid="bins")
+        if few:
+            handles.append(ax.scatter([value(b["confidence"]) for b in few], [value(b["accuracy"]) for b in few],
+                                      s=[area(b) for b in few], color=_mpl.COLORS[0], alpha=0.3, zorder=3,
+                                      gid="bins-few"))
+            names.append(f"bins of < {FEW_ITEMS} items (faint, not joined)")
+        handles.append(diag)
+        names.append("perfect calibration")
+        _mpl.legend(fig, ax, handles, names, loc="upper left")
+        ax.text(0.99, 0.01, "marker area ∝ items in the bin", transform=ax.transAxes, ha="right", va="bottom",
+                fontsize=7, color="#555555", gid="area-note")
+        ax.set_ylim(-0.03, 1.03)  # markers at 0 and 1 drawn whole
+        ax.set_xlim(0, 1)
+        ax.set_ylabel("observed frequency" if d.get("kind") == "binary" else "accuracy of the top label")
+        ax.grid(True)
+        axh.bar([b["lower"] for b in bins], [b["count"] for b in bins], width=[b["upper"] - b["lower"] for b in bins],
+                align="edge", color="#888888", edgecolor="white", linewidth=0.5, gid="counts")
+        axh.set_ylabel("items")
+        axh.set_xlabel("mean confidence in the bin" + (f" (P({d['positive']}))" if d.get("positive") else ""))
+        ax.set_title(f"Reliability diagram: ECE = {_fmt(d.get('ece'))} ({d.get('n_bins')} {d.get('strategy')} bins)")
+    return fig
+

@@ -1,0 +1,115 @@
+"""The forest plot of a report by slice: each slice's value with its interval, the overall line, sizes, and the
+slices flagged after adjustment."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from clfeval.errors import UsageError
+from clfeval.plots import _mpl
+from clfeval.plots._data import as_dict, need, value
+
+__all__ = ["forest", "found_forest", "wilson", "MAX_ROWS"]
+
+#: Slices drawn at most (those with the smallest adjusted p first; the JSON holds every slice).
+MAX_ROWS = 40
+_Z95 = 1.959963984540054
+
+
+def wilson(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
+    """Wilson's score interval of a proportion (95 % by default).
+
+    >>> [round(x, 4) for x in wilson(8, 10)]
+    [0.4902, 0.9433]
+    """
+    if trials <= 0:
+        return math.nan, math.nan
+    p = successes / trials
+    d = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / d
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / d
+    return centre - half, centre + half
+
+
+def _interval(row: dict[str, Any], metric: str) -> tuple[float, float, str]:
+    ci = (row.get("ci") or {}).get(metric)
+    if ci and None not in ci:
+        return value(ci[0]), value(ci[1]), "bootstrap"
+    counts = (row.get("counts") or {}).get(metric)
+    if counts:
+        lo, hi = wilson(int(counts[0]), int(counts[1]))
+        return lo, hi, "wilson"
+    return math.nan, math.nan, ""
+
+
+def forest(result: Any, metric: str | None = None, *, ax: Any = None) -> Any:
+    """Each slice's value of ``metric`` (default: the first tested) with its interval (``--ci``'s bootstrap, else
+    the 95 % Wilson interval of a proportion), the overall value as a line, the slice sizes at the right; slices
+    flagged after Holm's adjustment in colour, slices below ``--min-slice`` in grey."""
+    d = as_dict(result)
+    sec = need(d, "slices", "forest", "a report by slice (--by)")
+    metric = metric or (sec["tested"][0] if sec["tested"] else None)
+    if metric is None or metric not in sec["metrics"]:
+        raise UsageError(f"the forest figure draws a metric of the slices; {metric!r} is not among them.")
+    rows = list(sec["slices"])
+    if len(rows) > MAX_ROWS:
+        rows = sorted(rows, key=lambda r: (r["tests"].get(metric) or {}).get("p_holm", 2.0))[:MAX_ROWS]
+    rows = rows[::-1]  # the first slice at the top
+    overall = value(sec["overall"].get(metric))
+    drawn, kinds = [], set()
+    for r in rows:
+        lo, hi, kind = _interval(r, metric)
+        kinds.add(kind)
+        t = r["tests"].get(metric) or {}
+        colour = "#aaaaaa" if r["small"] else (_mpl.COLORS[3] if t.get("flagged") else _mpl.COLORS[0])
+        drawn.append((r["slice"], value(r["metrics"].get(metric)), lo, hi, r["n"], colour))
+    kinds.discard("")
+    what = {"bootstrap": "bootstrap interval (--ci)", "wilson": "95% Wilson interval"}
+    flagged = any((r["tests"].get(metric) or {}).get("flagged") for r in rows)
+    title = ", ".join(what[k] for k in sorted(kinds)) or "no interval"
+    title += "; flagged after Holm's adjustment in orange" if flagged else "; no slice flagged after adjustment"
+    if len(rows) < len(sec["slices"]):
+        title += f"\n{len(rows)} of {len(sec['slices']):,} slices, the smallest p first"
+    return _draw(drawn, overall, metric, title, max(x["n"] for x in sec["slices"]), ax)
+
+
+def found_forest(result: Any, *, ax: Any = None) -> Any:
+    """The slices ``--find-slices`` found (the worst first, at most :data:`MAX_ROWS`), each with its value and
+    95 % Wilson interval, the overall value as a line, the slice sizes at the right."""
+    d = as_dict(result)
+    sec = need(d, "find_slices", "found-slices", "a report with --find-slices")
+    rows = list(sec["found"])[:MAX_ROWS]
+    if not rows:
+        raise UsageError("the search found no slice significantly worse than the rest: there is nothing to draw.")
+    drawn = [(r["slice"], value(r["value"]), *(value(x) for x in (r["interval"] or [None, None])), r["items"],
+              _mpl.COLORS[3]) for r in rows[::-1]]
+    title = (f"The {len(rows)} worst slices found (of {sec['examined']:,} examined)\n95% Wilson intervals; "
+             f"Benjamini–Yekutieli at {sec['alpha']:g}")
+    return _draw(drawn, value(sec["overall"]["value"]), sec["metric"], title, max(r["items"] for r in rows), ax)
+
+
+def _draw(rows: list[tuple[Any, float, float, float, int, str]], overall: float, metric: str, title: str,
+          largest: int, ax: Any) -> Any:
+    """Rows (name, value, low, high, items, colour), bottom to top; the overall value dashed."""
+    from clfeval.core import label
+
+    with _mpl.rc():
+        fig, ax = _mpl.figure(7.2, max(2.4, 0.28 * len(rows) + 1.4), ax=ax)
+        for i, (_, v, lo, hi, n, colour) in enumerate(rows):
+            if math.isfinite(lo) and math.isfinite(hi):
+                ax.hlines(i, lo, hi, color=colour, linewidth=1.6, gid=f"ci-{i}")
+            if math.isfinite(v):
+                size = 14 + 46 * math.sqrt(n / max(largest, 1))
+                ax.scatter([v], [i], s=size, marker="s", color=colour, zorder=3, gid=f"slice-{i}")
+        if math.isfinite(overall):
+            ax.axvline(overall, color="#333333", linestyle="--", linewidth=1.0, gid="overall")
+        _mpl.label_ticks(fig, ax, "y", list(range(len(rows))), [r[0] for r in rows])
+        sizes = ax.secondary_yaxis("right")
+        sizes.set_yticks(list(range(len(rows))), [f"n={r[4]:,}" for r in rows])
+        sizes.tick_params(length=0, labelsize=8)
+        ax.set_ylim(-0.7, len(rows) - 0.3)
+        ax.set_xlabel(f"{label(metric)} (dashed: overall {overall:.4f})" if math.isfinite(overall) else label(metric))
+        ax.set_title(title, fontsize=9)
+        ax.grid(axis="x", color="#dddddd", linewidth=0.6)
+    return fig

@@ -1,0 +1,300 @@
+"""``clfeval.rank``: k systems over N data sets, from a table of scores or from the run log.
+
+Inputs
+------
+* a **long** table: one row per (system, data set[, fold]) with a score
+  (columns ``system``, ``dataset``, ``score`` by default; with ``fold``, the
+  score of a data set is the mean over its folds);
+* a **wide** table: one row per data set (``dataset`` column), one column per
+  system;
+* the **run log** (``runs_db``): runs grouped by data (content hash and label
+  column) and model; the runs of one data set must share the protocol and
+  seed, as ``clfeval runs compare`` requires.
+
+Files are read by the project's one reader (CSV, TSV, JSONL, Parquet);
+pandas, polars and pyarrow tables are accepted as they are. Every defect —
+a missing column, a score that is not a number, a duplicate (system, data
+set) row, a system missing on a data set — is refused with one sentence
+naming the file, row and column, unless ``missing="drop"`` drops the data
+sets with a missing or non-finite score (naming them).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from clfeval.errors import DataError, InputFileError, UsageError
+from clfeval.significance import RankResult, rank_scores
+
+__all__ = ["rank", "score_direction"]
+
+
+def score_direction(metric: str | None, higher_is_better: bool | None, score: str) -> bool:
+    """The score's direction: from the catalogue for a metric name, else the explicit flag (required)."""
+    if metric is not None:
+        from clfeval.core import catalog
+
+        m = catalog.check_name(metric, directed=True)
+        hib = bool(m.higher_is_better)
+        if higher_is_better is not None and bool(higher_is_better) != hib:
+            raise UsageError(f"metric {metric!r} is {'higher' if hib else 'lower'}-is-better in the catalogue; the "
+                             f"direction option contradicts it (leave it out).")
+        return hib
+    if higher_is_better is None:
+        raise UsageError(f"the direction of the score {score!r} is unknown: give --metric NAME (a catalogue metric; "
+                         f"`clfeval metrics` lists them) or, for another score (BLEU, a loss), --higher-is-better or "
+                         f"--lower-is-better.")
+    return bool(higher_is_better)
+
+
+def _as_table(results: Any, input_format: str | None, encoding: str) -> tuple[Any, str]:
+    import pyarrow as pa
+
+    if isinstance(results, pa.Table):
+        return results, "the table"
+    if hasattr(results, "to_arrow"):  # polars
+        return results.to_arrow(), "the table"
+    if hasattr(results, "columns") and hasattr(results, "iloc"):  # pandas
+        return pa.Table.from_pandas(results, preserve_index=False), "the table"
+    if isinstance(results, (str, os.PathLike)) or hasattr(results, "read"):
+        from clfeval.io import read_frame
+
+        name = str(results) if isinstance(results, (str, os.PathLike)) else getattr(results, "name", "the input")
+        return read_frame(results, input_format=input_format, encoding=encoding), f"file {name!r}"
+    raise UsageError(f"results must be a file path or a table (pandas, polars, pyarrow); got {type(results).__name__}.")
+
+
+def _float(value: Any, where: str, row: int, column: str) -> float:
+    if value is None or (isinstance(value, str) and value.strip() == ""):
+        return math.nan
+    if isinstance(value, bool):
+        raise DataError(f"{where}, row {row}, column {column!r}: {value!r} is not a score; expected a number.")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise DataError(f"{where}, row {row}, column {column!r}: {str(value)[:40]!r} is not a score; expected a "
+                        f"number.") from None
+
+
+def _need(table: Any, where: str, columns: Sequence[tuple[str, str]]) -> None:
+    have = table.column_names
+    for opt, col in columns:
+        if col not in have:
+            raise DataError(f"{where} has no column {col!r} ({opt}); its columns are: {', '.join(have)}. A long table "
+                            f"has system, data set and score columns; a wide one a data set column and one column "
+                            f"per system.")
+
+
+def _cells_long(table: Any, where: str, system: str, dataset: str, score: str,
+                fold: str | None) -> dict[tuple[str, str], list[float]]:
+    _need(table, where, [("--system", system), ("--dataset", dataset), ("--score", score)]
+          + ([("--fold", fold)] if fold else []))
+    sy, ds, sc = (table.column(c).to_pylist() for c in (system, dataset, score))
+    fo = table.column(fold).to_pylist() if fold else [None] * len(sy)
+    seen: dict[tuple[Any, ...], int] = {}
+    cells: dict[tuple[str, str], list[float]] = {}
+    for r, (s, d, v, f) in enumerate(zip(sy, ds, sc, fo, strict=False), start=1):
+        if s is None or d is None or str(s) == "" or str(d) == "":
+            raise DataError(f"{where}, row {r}: the system or data set name is empty.")
+        key = (str(s), str(d), None if f is None else str(f))
+        if key in seen:
+            what = f"system {key[0]!r} on data set {key[1]!r}" + (f", fold {key[2]!r}" if fold else "")
+            raise DataError(f"{where}: {what} appears twice (rows {seen[key]} and {r}); give one score per system and "
+                            f"data set"
+                            + (" and fold." if fold else " (several folds: name their column with --fold)."))
+        seen[key] = r
+        cells.setdefault((key[0], key[1]), []).append(_float(v, where, r, score))
+    return cells
+
+
+def _cells_wide(table: Any, where: str, dataset: str, fold: str | None) -> dict[tuple[str, str], list[float]]:
+    _need(table, where, [("--dataset", dataset)] + ([("--fold", fold)] if fold else []))
+    systems = [c for c in table.column_names if c not in (dataset, fold)]
+    if not systems:
+        raise DataError(f"{where} has only the data set column {dataset!r}; a wide table has one column per system.")
+    ds = table.column(dataset).to_pylist()
+    fo = table.column(fold).to_pylist() if fold else [None] * len(ds)
+    cols = {s: table.column(s).to_pylist() for s in systems}
+    seen: dict[tuple[str, Any], int] = {}
+    cells: dict[tuple[str, str], list[float]] = {}
+    for r, (d, f) in enumerate(zip(ds, fo, strict=False), start=1):
+        key = (str(d), f)
+        if key in seen:
+            raise DataError(f"{where}: data set {str(d)!r} appears twice (rows {seen[key]} and {r}); give one row per "
+                            f"data set"
+                            + (" and fold." if fold else " (several folds: name their column with --fold)."))
+        seen[key] = r
+        for s in systems:
+            cells.setdefault((s, str(d)), []).append(_float(cols[s][r - 1], where, r, s))
+    return cells
+
+
+def _cells_runs(runs_db: Any, metric: str | None) -> tuple[dict[tuple[str, str], list[float]], list[str]]:
+    from clfeval.protocols._runlog import RunLog
+
+    if metric is None:
+        raise UsageError("with --runs-db, name the recorded metric to rank by with --metric (e.g. macro_f1).")
+    path = Path(runs_db)
+    if not path.exists():
+        raise InputFileError(f"the run log {str(path)!r} does not exist (option --runs-db).")
+    runs = RunLog(path, readonly=True).runs().runs
+    if not runs:
+        raise DataError(f"the run log {str(path)!r} holds no runs.")
+    nohash = [r.id for r in runs if r.data_hash is None]
+    if nohash:
+        raise DataError(f"run(s) {', '.join(map(str, nohash))} of {str(path)!r} have no recorded data hash, so their "
+                        f"data set is unknown; they cannot be ranked.")
+    by_data: dict[tuple[Any, Any], list[Any]] = {}
+    for r in runs:
+        by_data.setdefault(r.data_key, []).append(r)
+    names: dict[tuple[Any, Any], str] = {}
+    for key, rs in by_data.items():
+        base = Path(rs[0].data_path).name if rs[0].data_path else str(key[0])[7:19]
+        names[key] = base + (f" ({key[1]})" if key[1] and sum(k[0] == key[0] for k in by_data) > 1 else "")
+    if len(set(names.values())) < len(names):
+        names = {k: f"{v} [{str(k[0])[7:15]}]" for k, v in names.items()}
+    cells: dict[tuple[str, str], list[float]] = {}
+    checked = []
+    for key, rs in by_data.items():
+        first = rs[0]
+        for r in rs[1:]:
+            why = [f"{k}: {first.protocol.get(k)!r} against {r.protocol.get(k)!r}"
+                   for k in sorted((set(first.protocol) | set(r.protocol)) - {"description"})
+                   if first.protocol.get(k) != r.protocol.get(k)]
+            if r.seed != first.seed:
+                why.append(f"seed: {first.seed} against {r.seed}")
+            if why:
+                raise DataError(f"runs {first.id} and {r.id} on data set {names[key]!r} were not run under the same "
+                                f"protocol ({'; '.join(why)}), so their scores are not comparable; rank runs made with "
+                                f"the same protocol and seed (as `clfeval runs compare` requires).")
+        seen: dict[str, int] = {}
+        for r in rs:
+            model = r.settings.get("model") or {}
+            system = str(model.get("name") or model.get("description") or "model") if isinstance(model, dict) \
+                else str(model)
+            if system in seen:
+                raise DataError(f"runs {seen[system]} and {r.id} both record model {system!r} on data set "
+                                f"{names[key]!r}; keep one run per model and data set in the log you rank.")
+            seen[system] = r.id
+            cells[(system, names[key])] = [r.value(metric)]
+        checked.append(f"{names[key]}: runs {', '.join(str(r.id) for r in rs)} share the data (hash "
+                       f"{str(key[0])[:19]}…), the protocol and seed {first.seed}")
+    return cells, checked
+
+
+def _matrix(cells: dict[tuple[str, str], list[float]], where: str, missing: str, fold: str | None,
+            ) -> tuple[list[str], list[str], list[list[float]], list[str]]:
+    systems = list(dict.fromkeys(s for s, _ in cells))
+    datasets = list(dict.fromkeys(d for _, d in cells))
+    if fold:
+        for d in datasets:
+            sizes = {s: len(cells[(s, d)]) for s in systems if (s, d) in cells}
+            if len(set(sizes.values())) > 1:
+                raise DataError(f"{where}: on data set {d!r} the systems have different numbers of folds "
+                                f"({', '.join(f'{s}: {n}' for s, n in sizes.items())}); they must be scored on the "
+                                f"same folds.")
+    absent = [(s, d) for d in datasets for s in systems
+              if (s, d) not in cells or any(not math.isfinite(v) for v in cells[(s, d)])]
+    dropped: list[str] = []
+    if absent and missing == "drop":
+        dropped = list(dict.fromkeys(d for _, d in absent))
+        datasets = [d for d in datasets if d not in dropped]
+    elif absent:
+        shown = ", ".join(f"{s!r} on {d!r}" for s, d in absent[:5]) + (" …" if len(absent) > 5 else "")
+        raise DataError(f"{where}: {len(absent)} score(s) are missing or not finite numbers ({shown}); every system "
+                        f"needs a score on every data set. --missing drop leaves those data sets out, naming them.")
+    x = [[sum(cells[(s, d)]) / len(cells[(s, d)]) for s in systems] for d in datasets]
+    return systems, datasets, x, dropped
+
+
+def rank(results: Any = None, *, runs_db: str | os.PathLike[str] | None = None, system: str = "system",
+         dataset: str = "dataset", score: str = "score", fold: str | None = None, layout: str = "auto",
+         metric: str | None = None, higher_is_better: bool | None = None, missing: str = "refuse",
+         input_format: str | None = None, encoding: str = "utf-8", alpha: float = 0.05, control: str | None = None,
+         pairs: Sequence[tuple[str, str]] | None = None, rope: float = 0.01, prior: float = 0.5,
+         samples: int = 50_000, seed: int = 0, bayes: bool = True, require: Sequence[str] = ()) -> RankResult:
+    """Rank systems over data sets: which are better, which are indistinguishable, and how probable a difference is.
+
+    Parameters
+    ----------
+    results : path or table, optional
+        A long or wide table of scores (see the module docstring); or give ``runs_db``.
+    runs_db : path, optional
+        A clfeval run log: runs grouped by data and model, ranked by ``metric``.
+    system, dataset, score, fold : str
+        Column names (``fold``: optional, scores averaged over folds).
+    layout : {"auto", "long", "wide"}
+        ``auto``: long when the system and score columns exist, else wide.
+    metric : str, optional
+        A catalogue metric name: the direction comes from the catalogue.
+    higher_is_better : bool, optional
+        The direction of a score that is not a catalogue metric (required then).
+    missing : {"refuse", "drop"}
+        A system without a (finite) score on a data set: refuse, or drop the data set (named in ``dropped``).
+    alpha, control, pairs, rope, prior, samples, seed, bayes
+        See :func:`clfeval.significance._multirank.rank_scores`.
+    require : sequence of str
+        Conditions in the requirement grammar (``p_better(B,A)>=0.95``, ``in_best_group(B)``), checked and
+        kept in ``result.requirements``; a pair named by ``p_better`` joins the Bayesian pairs.
+
+    Returns
+    -------
+    RankResult
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> t = pa.table({"dataset": ["d1", "d2", "d3"], "A": [0.9, 0.7, 0.8], "B": [0.8, 0.6, 0.7]})
+    >>> r = rank(t, metric="accuracy", samples=1000)
+    >>> r.order, r.friedman["chi2"]
+    (('A', 'B'), 3.0)
+    """
+    if missing not in ("refuse", "drop"):
+        raise UsageError(lambda n: f"{n} must be 'refuse' or 'drop'; got {missing!r}.", params=["missing"])
+    if layout not in ("auto", "long", "wide"):
+        raise UsageError(lambda n: f"{n} must be auto, long or wide; got {layout!r}.", params=["layout"])
+    if (results is None) == (runs_db is None):
+        raise UsageError("give either a results table (RESULTS) or a run log (--runs-db), not both or neither.")
+    if runs_db is not None and metric is not None and higher_is_better is None:
+        from clfeval.protocols._runlog import higher_is_better as recorded_direction
+
+        hib = recorded_direction(metric)  # run-log names may carry a prefix (cv_macro_f1)
+    else:
+        hib = score_direction(metric, higher_is_better, score if runs_db is None else str(metric))
+    from clfeval.evaluate import parse_requirement
+
+    parsed = [parse_requirement(c, applies_to="rank") for c in require]  # refused before any data is read
+    asked = [(str(q.args[0]), str(q.args[1])) for q in parsed if q.function == "p_better"]
+    checked: list[str] = []
+    if runs_db is not None:
+        cells, checked = _cells_runs(runs_db, metric)
+        where = f"the run log {str(runs_db)!r}"
+        label = str(metric)
+    else:
+        table, where = _as_table(results, input_format, encoding)
+        long = layout == "long" or (layout == "auto" and system in table.column_names and score in table.column_names)
+        cells = _cells_long(table, where, system, dataset, score, fold) if long else _cells_wide(table, where, dataset,
+                                                                                                fold)
+        label = metric or (score if long else "score")
+    systems, datasets, x, dropped = _matrix(cells, where, missing, fold)
+    notes = [f"Dropped {len(dropped)} data set(s) where a system has no finite score: {', '.join(dropped)}."] \
+        if dropped else []
+    if fold:
+        notes.append(f"The score of a system on a data set is its mean over the folds (column {fold!r}).")
+    result = rank_scores(x, systems, datasets, higher_is_better=hib, score=label, metric=metric, alpha=alpha,
+                         control=control, pairs=pairs, rope=rope, prior=prior, samples=samples, seed=seed,
+                         bayes=bayes, extra_pairs=asked, notes=notes, checked=checked, dropped=dropped,
+                         settings={"input": "run log" if runs_db is not None else "table", "missing": missing})
+    if require:
+        import dataclasses
+
+        from clfeval.evaluate import check_requirements
+
+        section = check_requirements(result, parsed, applies_to="rank").to_dict()
+        section.pop("signature")
+        result = dataclasses.replace(result, requirements=section)
+    return result

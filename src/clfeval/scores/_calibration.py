@@ -1,0 +1,473 @@
+"""Calibration: does a predicted 0.9 come true nine times in ten?
+
+Predictions are grouped by confidence into bins; each bin's mean confidence
+is compared with what was observed in it (the reliability table and diagram).
+
+* Binary: the confidence is the probability of the positive class and the
+  observation the frequency of positives in the bin.
+* Multiclass with one probability column per class: the confidence is the
+  top-label probability (the largest in the row, first column on ties) and
+  the observation the accuracy of the top label in the bin.
+
+Bins: ``uniform`` — B equal-width bins, value v goes to bin
+min(⌊v·B⌋, B − 1) (so 1.0 falls in the last bin); ``quantile`` — equal-mass
+bins: bin k starts at the (k·N // B)-th smallest confidence, so each holds
+N/B items (tied values stay in one bin, so bins may differ in size and fewer
+than B bins may result).
+
+Measures
+--------
+* ECE = Σ_b (n_b / N)·|acc_b − conf_b| (empty bins weigh 0);
+* MCE = max_b |acc_b − conf_b| over non-empty bins;
+* Brier score = mean (p − y)² (binary), mean Σ_k (p_k − y_k)² (multiclass);
+* log loss = −mean log p(gold), probabilities clipped to [ε, 1 − ε] with ε the
+  float64 machine epsilon (2.22e-16), so that a confident miss is a large
+  finite number (at most −log ε ≈ 36.04), never an infinity that breaks JSON.
+
+Ranking metrics do not see any of this: they depend on the order only.
+
+Scores outside [0, 1] are refused: they are not probabilities.
+
+The library function is :func:`reliability` (exported as ``clfeval.reliability``;
+a function named like this module would be shadowed by it).
+
+References
+----------
+* Brier (1950), "Verification of forecasts expressed in terms of probability".
+* DeGroot & Fienberg (1983), reliability diagrams.
+* Naeini, Cooper & Hauskrecht (2015), ECE and MCE; Guo et al. (2017),
+  "On calibration of modern neural networks" (top-label confidence).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from clfeval.core import (
+    Display,
+    ExactSum,
+    ExactSums,
+    build_signature,
+    check_positive_int,
+    encode_labels,
+    label_str,
+    resolve_label,
+)
+from clfeval.errors import DataError, UsageError
+from clfeval.scores._columns import DEFAULT_SOURCE, ScoreSource, as_probabilities, check_probabilities, score_matrix
+from clfeval.scores._curves import indicator_gold
+from clfeval.scores._external import DEFAULT_MEMORY, RankingStore, parse_memory
+
+__all__ = ["Calibration", "Calibrator", "reliability", "reliability_rows", "calibrate_batches", "check_bins", "EPS",
+           "STRATEGIES", "EDGES",
+           "MAX_BINS"]
+
+EPS = float(np.finfo(np.float64).eps)
+STRATEGIES = ("uniform", "quantile")
+#: Bin edge rules: clfeval's left-closed bins (empty bins kept), or scikit-learn's ``calibration_curve`` rule
+#: (right-closed on float edges, empty bins dropped).
+EDGES = ("clfeval", "sklearn")
+_BINNING = {("uniform", "clfeval"): "value v goes to bin min(floor(v*B), B-1): left-closed [k/B, (k+1)/B), 1 in the "
+                                    "last bin; empty bins kept",
+            ("quantile", "clfeval"): "equal-mass bins: bin k starts at the (k*N // B)-th smallest confidence; ties "
+                                     "stay together",
+            ("uniform", "sklearn"): "scikit-learn's calibration_curve: edges numpy.linspace(0, 1, B+1), bin = "
+                                    "searchsorted(edges[1:-1], v) (right-closed (e_k, e_k+1], 0 in the first bin); "
+                                    "empty bins dropped",
+            ("quantile", "sklearn"): "scikit-learn's calibration_curve: edges numpy.percentile(v, linspace(0, 100, "
+                                     "B+1)), bin = searchsorted(edges[1:-1], v) (right-closed); empty bins dropped"}
+ROW_SUM_TOLERANCE = 0.01
+MAX_BINS = 100_000
+"""Most items whose scores a streamed calibration keeps for its ROC-AUC and average precision (about 450 MB:
+a ranking sorts every score in memory); beyond it they are left out, and the result says so."""
+"""Most bins of a reliability table. Time and memory grow linearly with the number of bins (every bin is
+a row of the JSON table); at this many bins even ten million items leave only 100 per bin."""
+
+
+def check_bins(bins: Any, *, option: str = "bins") -> int:
+    """The number of bins: an integer from 1 to :data:`MAX_BINS`."""
+    n_bins = check_positive_int(bins, option=option)
+    if n_bins > MAX_BINS:
+        raise UsageError(lambda name: f"option {name} must be at most {MAX_BINS:,}; got {n_bins:,}. Time and memory "
+                                      f"grow with the number of bins, and at {MAX_BINS:,} bins even ten million items "
+                                      f"leave only 100 per bin.", params=[option])
+    return n_bins
+
+
+@dataclass(frozen=True)
+class Calibration(Display):
+    """Reliability table and calibration measures of one set of probabilities.
+
+    ``bins`` is a list of ``{"lower", "upper", "count", "confidence",
+    "accuracy", "gap"}`` (for binary data ``accuracy`` is the observed
+    frequency of the positive class); empty bins have ``count`` 0 and NaN
+    confidence and accuracy.
+    """
+
+    kind: str
+    positive: str | None
+    n: int
+    strategy: str
+    n_bins: int
+    bins: list[dict[str, Any]]
+    ece: float
+    mce: float
+    brier: float
+    log_loss: float
+    eps: float
+    roc_auc: float | None
+    average_precision: float | None
+    notes: list[str]
+    signature: dict[str, Any]
+    edges: str = "clfeval"
+    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "positive": self.positive, "n": self.n, "strategy": self.strategy,
+               "edges": self.edges,
+               "n_bins": self.n_bins, "ece": self.ece, "mce": self.mce, "brier": self.brier,
+               "log_loss": self.log_loss, "log_loss_eps": self.eps, "bins": self.bins}
+        if self.roc_auc is not None:
+            out["ranking"] = {"roc_auc": self.roc_auc, "average_precision": self.average_precision}
+        out["notes"] = list(self.notes)
+        out["signature"] = self.signature
+        return out
+
+
+def _bin_index(conf: np.ndarray, n_bins: int, strategy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(bin of each item, lower edges, upper edges)."""
+    if strategy == "uniform":
+        idx = np.minimum(np.floor(conf * n_bins).astype(np.int64), n_bins - 1)
+        edges = np.arange(n_bins + 1) / n_bins
+        return idx, edges[:-1], edges[1:]
+    ordered = np.sort(conf)
+    n = ordered.shape[0]
+    lo, hi = float(ordered[0]), float(ordered[-1])
+    # bin k starts at the (k·n // B)-th smallest value: B groups of n/B items, ties kept together
+    interior = np.unique(ordered[(np.arange(1, n_bins) * n) // n_bins])
+    interior = interior[(interior > lo)]
+    idx = np.searchsorted(interior, conf, side="right")
+    lower = np.concatenate([[lo], interior])
+    upper = np.concatenate([interior, [hi]])
+    return idx.astype(np.int64), lower, upper
+
+
+def quantile_bins(conf: np.ndarray, n_bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Equal-mass bins of ``conf``: (bin of each item, lower edges, upper edges), as :class:`Calibrator` forms
+    them (per slice in ``calibration --by``)."""
+    return _bin_index(conf, n_bins, "quantile")
+
+
+def _check_strategy(strategy: str) -> None:
+    if strategy not in STRATEGIES:
+        raise UsageError(f"option strategy must be one of {', '.join(STRATEGIES)}; got {strategy!r}.")
+
+
+class Calibrator:
+    """A reliability table counted batch by batch: ``update(gold, probs)`` per batch, then :meth:`result`.
+
+    Every sum is exact (:mod:`clfeval.core._exact`: integer counts, float sums
+    kept as exact integers of 2^-1074), so the order of the batches, files or
+    partitions cannot change a single bit of the result. Uniform bins need
+    nothing but the sums; equal-mass bins (``quantile``) keep each item's
+    confidence and outcome until the end (their edges are order statistics).
+    The binary ranking (ROC-AUC, average precision) keeps every score while
+    in a :class:`~clfeval.scores._external.RankingStore` within ``memory`` (sorted
+    runs spill to disk beyond it): exact, the numbers of the in-memory
+    ``Ranking`` to the bit, at any number of items. Call :meth:`close` (or use
+    the calibrator as a context manager) to remove any spilled runs.
+
+    >>> c = Calibrator(positive=1, bins=10)
+    >>> c.update([1, 0], [0.6, 0.4]); c.update([1, 0], [0.6, 0.4])
+    >>> r = c.result(); round(r.ece, 4), r.roc_auc
+    (0.4, 1.0)
+    """
+
+    def __init__(self, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,
+                 strategy: str = "uniform", source: ScoreSource | None = None,
+                 memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None, edges: str = "clfeval") -> None:
+        self.src = source or DEFAULT_SOURCE
+        self.n_bins = check_bins(bins)
+        _check_strategy(strategy)
+        if edges not in EDGES:
+            raise UsageError(lambda name: f"option {name} must be one of {', '.join(EDGES)}; got {edges!r}.",
+                             params=["edges"])
+        self.edges = edges
+        self.strategy, self.positive, self.labels = strategy, positive, labels
+        self.memory, self.tmpdir = parse_memory(memory), tmpdir
+        self.store: RankingStore | None = None  # the binary ranking (ROC-AUC, average precision)
+        self.kind: str | None = None
+        self.pos_label: str | None = None
+        self.seen_labels: dict[str, None] = {}
+        self.n = 0
+        self.count = np.zeros(self.n_bins, dtype=np.int64)
+        self.hits = np.zeros(self.n_bins, dtype=np.int64)
+        self.conf_sum = ExactSums(self.n_bins)
+        self.brier = ExactSum()
+        self.log = ExactSum()
+        self.kept: list[tuple[np.ndarray, np.ndarray]] = []  # (confidence, outcome) for equal-mass bins
+        self.offset = 0
+
+    def _where(self, i: int) -> str:
+        return self.src.where(self.offset + i)
+
+    def update(self, gold: Any, probs: Any, *, where: Any = None) -> None:
+        """One batch of items: gold labels and their probabilities (one column, or one per class);
+        ``where(i)`` names the batch's item i in messages (default: counted over every batch so far)."""
+        name, prefix = self.src.column("probabilities"), self.src.prefix
+        where = where or self._where
+        if isinstance(probs, dict) or (isinstance(probs, np.ndarray) and probs.ndim == 2):
+            if self.positive is not None:
+                raise UsageError("give positive with one probability column (binary), or one probability column per "
+                                 "class (multiclass, top-label calibration), not both.")
+            p, col_labels = score_matrix(probs, labels=self.labels, where=where, prefix=prefix)
+            for j, lab in enumerate(col_labels):
+                check_probabilities(p[:, j], name=f"{prefix}{label_str(lab)}", where=where)
+            sums = p.sum(axis=1)
+            bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_TOLERANCE)
+            if bad.size:
+                i = int(bad[0])
+                raise DataError(f"the probability columns of {where(i)} sum to {sums[i]:.6g}, not 1; top-label "
+                                f"calibration needs one probability distribution over the classes per item.")
+            y = indicator_gold(gold, col_labels, multilabel=False)
+            if y.shape[0] != p.shape[0]:
+                raise DataError(f"gold has {y.shape[0]} items but the probability columns have {p.shape[0]} values.")
+            top = np.argmax(p, axis=1)
+            rows = np.arange(p.shape[0])
+            conf = p[rows, top]
+            outcome = y[rows, top]
+            self.brier.add(np.sum((p - y) ** 2, axis=1))
+            self.log.add(np.log(np.clip(p[y], EPS, 1.0 - EPS)))
+            self.kind = "top-label"
+        else:
+            if self.positive is None:
+                raise UsageError("binary calibration needs positive: the label whose probability the column gives.")
+            outcome = self._is_positive(gold)
+            conf = as_probabilities(probs, name=name, n=outcome.shape[0], where=where)
+            y = outcome.astype(np.float64)
+            self.brier.add((conf - y) ** 2)
+            pc = np.clip(conf, EPS, 1.0 - EPS)
+            self.log.add(np.where(outcome, np.log(pc), np.log1p(-pc)))
+            self.kind = "binary"
+            if self.store is None:
+                self.store = RankingStore(label_str(self.positive), memory=self.memory, tmpdir=self.tmpdir)
+            self.store.add(outcome, conf)
+        if self.strategy == "quantile":
+            self.kept.append((conf, outcome))
+        else:
+            if self.edges == "sklearn":  # right-closed on the float edges, as calibration_curve
+                idx = np.searchsorted(np.linspace(0.0, 1.0, self.n_bins + 1)[1:-1], conf).astype(np.int64)
+            else:
+                idx = np.minimum(np.floor(conf * self.n_bins).astype(np.int64), self.n_bins - 1)
+            self.count += np.bincount(idx, minlength=self.n_bins)
+            self.hits += np.bincount(idx[outcome], minlength=self.n_bins)
+            self.conf_sum.add(conf, idx)
+        self.n += int(conf.shape[0])
+        self.offset += int(conf.shape[0])
+
+    def _is_positive(self, gold: Any) -> np.ndarray:
+        """Gold == positive per item (matched by value or string form); the positive need not be in this batch."""
+        (codes,), r, raw = encode_labels([gold], ("gold",))
+        present = np.flatnonzero(np.bincount(codes, minlength=r)) if codes.size else np.empty(0, dtype=np.int64)
+        occurring = [raw[j] for j in present]
+        for lab in occurring:
+            self.seen_labels.setdefault(label_str(lab), None)
+        try:
+            i = resolve_label(self.positive, occurring, option="positive", source="the gold labels")
+        except DataError:
+            return np.zeros(codes.shape[0], dtype=bool)
+        self.pos_label = label_str(occurring[i])
+        return codes == present[i]
+
+    def close(self) -> None:
+        """Remove the ranking's spilled runs (if any)."""
+        if self.store is not None:
+            self.store.close()
+
+    def __enter__(self) -> Calibrator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def result(self) -> Calibration:
+        """The reliability table, ECE, MCE, Brier score and log loss of every item so far."""
+        if self.n == 0:
+            raise DataError("there are no items to calibrate.")
+        if self.kind == "binary" and self.pos_label is None:
+            resolve_label(self.positive, list(self.seen_labels), option="positive", source="the gold labels")
+        n_bins, notes = self.n_bins, list[str]()
+        if self.strategy == "quantile":
+            conf = np.concatenate([c for c, _ in self.kept])
+            outcome = np.concatenate([o for _, o in self.kept])
+            if self.edges == "sklearn":
+                cuts = np.percentile(conf, np.linspace(0, 1, n_bins + 1) * 100)
+                idx, lower, upper = np.searchsorted(cuts[1:-1], conf).astype(np.int64), cuts[:-1], cuts[1:]
+            else:
+                idx, lower, upper = _bin_index(conf, n_bins, "quantile")
+            k = lower.shape[0]
+            count = np.bincount(idx, minlength=k)
+            hits = np.bincount(idx[outcome], minlength=k)
+            conf_sum = ExactSums(k)
+            conf_sum.add(conf, idx)
+        else:
+            k, count, hits, conf_sum = n_bins, self.count, self.hits, self.conf_sum
+            edges = np.linspace(0.0, 1.0, n_bins + 1) if self.edges == "sklearn" else np.arange(n_bins + 1) / n_bins
+            lower, upper = edges[:-1], edges[1:]
+        n = self.n
+        table, ece, mce = reliability_rows(count, hits, conf_sum.fraction, lower, upper)
+        if self.edges == "sklearn":  # calibration_curve drops the empty bins
+            table = [row for row in table if row["count"]]
+        roc_auc = ap = None
+        spilled = None
+        if self.kind == "binary" and self.store is not None and self.store.n:
+            rk = self.store.summary()
+            roc_auc, ap, spilled = rk.roc_auc, rk.average_precision, rk.spilled
+        kind = self.kind or "binary"
+        notes, sig = calibration_words(kind, self.pos_label, strategy=self.strategy, edges=self.edges, bins=n_bins,
+                                       formed=k, spilled=bool(spilled), memory=self.memory)
+        return Calibration(kind, self.pos_label if kind == "binary" else None, n, self.strategy, k, table,
+                           ece, mce, float(self.brier.fraction() / n),
+                           float(-self.log.fraction() / n), EPS, roc_auc, ap, notes, sig, self.edges)
+
+
+def calibration_words(kind: str, pos_label: Any, *, strategy: str, edges: str, bins: int, formed: int,
+                      spilled: bool = False, memory: int | None = None) -> tuple[list[str], dict[str, Any]]:
+    """The notes and the signature of a calibration result: one wording whatever the engine that counted it."""
+    notes = []
+    if kind == "binary":
+        notes.append(f"Binary calibration: the confidence is the probability of {pos_label!r} and the "
+                     f"observation the frequency of {pos_label!r} in each bin.")
+        if spilled:
+            notes.append(f"ROC-AUC and average precision were ranked beyond memory: sorted runs spilled to disk "
+                         f"within the budget of {memory:,} bytes and were merged; both are exact.")
+    else:
+        notes.append("Top-label calibration: the confidence is the largest probability of each item and the "
+                     "observation whether that label is correct (accuracy).")
+    if edges == "sklearn":
+        notes.append("Bins as scikit-learn's calibration_curve: right-closed on the float edges, empty bins "
+                     "dropped (--edges sklearn).")
+    if strategy == "quantile" and formed < bins:
+        notes.append(f"Equal-mass bins: tied confidences stay in one bin, so {formed} bins were formed instead of "
+                     f"{bins}.")
+    notes.append(f"Log loss clips probabilities to [eps, 1 - eps] with eps = {EPS!r} (float64 machine epsilon), so "
+                 f"a confident miss costs at most -log(eps) = {-math.log(EPS):.4g} instead of infinity.")
+    notes.append("Ranking metrics (ROC-AUC, average precision) cannot see miscalibration: they depend on the order "
+                 "of the scores only.")
+    sig = build_signature({
+        "kind": kind, "bins": bins, "strategy": strategy,
+        "binning": _BINNING[strategy, edges], "edges": edges,
+        "ece": "sum_b (n_b/N) |acc_b - conf_b|", "mce": "max_b |acc_b - conf_b| over non-empty bins",
+        "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
+        "log_loss_eps": EPS, "sums": "exact (integer and rational accumulation): the same bits in any order"})
+    return notes, sig
+
+
+def reliability_rows(count: Any, hits: Any, conf_sum: Any, lower: Any, upper: Any) -> tuple[list[dict], float, float]:
+    """The reliability table, ECE and MCE from per-bin counts, positives (hits) and exact confidence sums.
+
+    ``conf_sum(b)`` is the exact sum of bin b's confidences (a ``Fraction``). Every gap is computed
+    exactly, n_b·|acc_b − conf_b| = |hits_b − Σ conf|, and rounded once, so that any split of the items
+    into batches, files or partitions gives the same bits.
+
+    >>> rows, ece, mce = reliability_rows([2, 0], [1, 0], lambda b: Fraction(3, 2), [0.0, 0.5], [0.5, 1.0])
+    >>> rows[0]["gap"], ece, mce
+    (0.25, 0.25, 0.25)
+    """
+    table, dev_total, mce, n = [], Fraction(0), Fraction(-1), 0
+    for b in range(len(count)):
+        c = int(count[b])
+        n += c
+        row = {"lower": float(lower[b]), "upper": float(upper[b]), "count": c}
+        if c:
+            s_conf, s_hit = conf_sum(b), int(hits[b])
+            dev = abs(s_hit - s_conf)  # n_b·|acc_b − conf_b|, exactly
+            dev_total += dev
+            mce = max(mce, dev / c)
+            row.update(confidence=float(s_conf / c), accuracy=s_hit / c, gap=float(dev / c))
+        else:
+            row.update(confidence=math.nan, accuracy=math.nan, gap=math.nan)
+        table.append(row)
+    return table, (float(dev_total / n) if n else math.nan), (float(mce) if n else math.nan)
+
+
+def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,
+                strategy: str = "uniform", source: ScoreSource | None = None, edges: str = "clfeval") -> Calibration:
+    """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
+
+    Parameters
+    ----------
+    gold : sequence of labels
+        One gold label per item.
+    probs : sequence of numbers, or mapping label → column / array (n, K)
+        Binary: the probability of ``positive`` for each item. Multiclass: one
+        probability column per class (``labels`` names an array's columns);
+        rows must sum to 1 (within 0.01).
+    positive : label
+        Binary only: the positive class (it must occur in ``gold``).
+    bins : int
+        Number of bins B (1 ≤ B ≤ :data:`MAX_BINS`).
+    strategy : "uniform" or "quantile"
+        Equal-width bins, or equal-mass bins.
+    edges : "clfeval" or "sklearn"
+        clfeval's bins are left-closed, [k/B, (k+1)/B) (a value v in bin min(floor(v·B), B − 1)), empty bins
+        kept; ``sklearn`` bins as scikit-learn's ``calibration_curve``: right-closed on the float edges
+        ``numpy.linspace(0, 1, B + 1)`` (quantile: the percentiles of the values), empty bins dropped.
+    source : ScoreSource, optional
+        How messages name the probability columns and their items.
+
+    Returns
+    -------
+    Calibration
+
+    Raises
+    ------
+    DataError
+        A probability outside [0, 1] (naming the item and column), rows that
+        do not sum to 1, an absent positive label, non-numeric values.
+
+    Notes
+    -----
+    Every sum is exact (see :class:`Calibrator`, which counts the same table
+    batch by batch): ECE = Σ_b |Σ y − Σ p| / N over the bins, computed as a
+    rational number and rounded once.
+
+    Examples
+    --------
+    A perfect ranking whose confidence is not: every positive gets 0.6, every negative 0.4.
+
+    >>> c = reliability([1, 1, 0, 0], [0.6, 0.6, 0.4, 0.4], positive=1, bins=10)
+    >>> c.roc_auc, round(c.ece, 4), round(c.brier, 4)
+    (1.0, 0.4, 0.16)
+    """
+    with Calibrator(positive=positive, labels=labels, bins=bins, strategy=strategy, source=source, edges=edges) as cal:
+        cal.update(gold, probs)
+        return cal.result()
+
+
+def calibrate_batches(batches: Any, *, prob: str | None = None, prefix: str | None = None, positive: Any = None,
+                      bins: int = 10, strategy: str = "uniform", source: ScoreSource | None = None,
+                      memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None, edges: str = "clfeval") -> Calibration:
+    """:func:`reliability` of a stream of batches (:class:`clfeval.io._predictions.PredictionBatch`: ``gold``,
+    the probability columns in ``extra``, ``where``), in bounded memory; the same numbers, to the bit, as
+    one batch of every item (see :class:`Calibrator`).
+
+    ``prob`` names the one probability column (binary, with ``positive``); ``prefix`` the columns
+    ``prefix<class>`` (top-label). The binary ranking (ROC-AUC, AP) stays within ``memory`` (runs spill to
+    ``tmpdir`` beyond it, removed at the end).
+    """
+    with Calibrator(positive=positive, bins=bins, strategy=strategy, source=source, memory=memory,
+                    tmpdir=tmpdir, edges=edges) as cal:
+        for b in batches:
+            if prob is not None:
+                probs: Any = b.extra[prob]
+            else:
+                probs = {c[len(prefix or ""):]: col for c, col in b.extra.items()}
+            cal.update(b.gold, probs, where=b.where)
+        return cal.result()

@@ -1,0 +1,378 @@
+"""k systems over N data sets: :func:`rank_scores` and its result :class:`RankResult`.
+
+The frequentist part follows Demšar (2006): average ranks, the Friedman test
+with the Iman–Davenport F, Nemenyi's critical difference (the CD diagram),
+and — recommended by García & Herrera (2008) — Wilcoxon signed-rank tests of
+every pair, Holm-adjusted; with a control system, its k − 1 comparisons,
+Holm-adjusted among themselves. The Bayesian part is the Bayesian signed-rank
+test with a ROPE (Benavoli et al. 2017) for the requested pairs. The
+arithmetic lives in :mod:`clfeval.significance._manysystems` and
+:mod:`clfeval.significance._bayesrank`.
+
+References
+----------
+* Demšar (2006), "Statistical comparisons of classifiers over multiple data sets", JMLR 7:1–30.
+* García & Herrera (2008), "An extension on 'Statistical comparisons of classifiers over multiple data sets'
+  for all pairwise comparisons", JMLR 9:2677–2694.
+* Benavoli, Corani, Demšar & Zaffalon (2017), "Time for a change: a tutorial for comparing multiple
+  classifiers through Bayesian analysis", JMLR 18(77):1–36.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from clfeval.core import Display, check_probability, check_samples, number, signature
+from clfeval.errors import DataError, UsageError
+from clfeval.significance import _bayesrank as bayesrank, _manysystems as ms
+from clfeval.significance._classic import holm
+from clfeval.significance._results import format_p
+
+__all__ = ["RankResult", "rank_scores", "WILCOXON_SETTINGS", "req_p_better", "req_in_best_group"]
+
+#: How the pairwise Wilcoxon tests are computed (stated in every output, with SciPy's version).
+WILCOXON_SETTINGS = "scipy.stats.wilcoxon, zero_method='pratt', method='auto', two-sided"
+
+
+def _scipy_version() -> str:
+    import scipy
+
+    return str(scipy.__version__)
+
+
+@dataclass(frozen=True)
+class RankResult(Display):
+    """Systems ranked over data sets, with the frequentist and Bayesian tests (see the module docstring).
+
+    ``pairs`` holds every pair (a, b) with a ranked better on average: the Wilcoxon statistic and two-sided p,
+    its Holm adjustment over all pairs, the Nemenyi p and separation, the effect sizes of d = a − b (positive:
+    a better; for a lower-is-better score d = b − a), wins/ties/losses. ``bayes`` holds the Bayesian pairs
+    (a, b): P(a better), P(equivalent), P(b better).
+    """
+
+    score: str
+    metric: str | None
+    higher_is_better: bool
+    systems: tuple[str, ...]
+    datasets: tuple[str, ...]
+    scores: tuple[tuple[float, ...], ...]
+    ranks: tuple[tuple[float, ...], ...]
+    average_ranks: dict[str, float]
+    order: tuple[str, ...]
+    alpha: float
+    friedman: dict[str, Any]
+    nemenyi: dict[str, Any]
+    pairs: tuple[dict[str, Any], ...]
+    control: dict[str, Any] | None
+    holm_groups: tuple[tuple[str, ...], ...]
+    best_group: tuple[str, ...]
+    bayes: tuple[dict[str, Any], ...]
+    rope: float
+    prior: float
+    samples: int
+    seed: int | None
+    warnings: tuple[str, ...]
+    notes: tuple[str, ...]
+    checked: tuple[str, ...]
+    dropped: tuple[str, ...]
+    verdict: str
+    signature: dict[str, Any] = field(default_factory=dict)
+    requirements: dict[str, Any] | None = None
+
+    def pair(self, a: str, b: str) -> dict[str, Any]:
+        """The pairwise row of systems a and b (either order)."""
+        for p in self.pairs:
+            if {p["a"], p["b"]} == {a, b}:
+                return p
+        raise KeyError((a, b))
+
+    def p_better(self, a: str, b: str) -> float | None:
+        """P(a better than b by more than the ROPE) from the Bayesian pair {a, b}; None when not computed."""
+        for p in self.bayes:
+            if (p["a"], p["b"]) == (a, b):
+                return p["p_a_better"]
+            if (p["a"], p["b"]) == (b, a):
+                return p["p_b_better"]
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"result": "rank", "score": self.score, "metric": self.metric, "higher_is_better": self.higher_is_better,
+                "systems": list(self.systems), "datasets": list(self.datasets),
+                "scores": [list(r) for r in self.scores], "ranks": [list(r) for r in self.ranks],
+                "average_ranks": dict(self.average_ranks), "order": list(self.order), "alpha": self.alpha,
+                "friedman": dict(self.friedman), "nemenyi": dict(self.nemenyi), "pairs": [dict(p) for p in self.pairs],
+                "control": self.control, "holm_groups": [list(g) for g in self.holm_groups],
+                "best_group": list(self.best_group), "bayes": [dict(b) for b in self.bayes], "rope": self.rope,
+                "prior": self.prior, "samples": self.samples, "seed": self.seed, "warnings": list(self.warnings),
+                "notes": list(self.notes), "checked": list(self.checked), "dropped": list(self.dropped),
+                "verdict": self.verdict, "requirements": self.requirements, "signature": self.signature}
+
+
+# --- validation ----------------------------------------------------------------------------------------------
+
+def _check_matrix(scores: Any, systems: Sequence[str], datasets: Sequence[str]) -> np.ndarray:
+    x = np.asarray(scores, dtype=np.float64)
+    if x.ndim != 2 or x.shape != (len(datasets), len(systems)):
+        raise UsageError(f"scores must be a matrix of {len(datasets)} data sets × {len(systems)} systems; got shape "
+                         f"{x.shape}.")
+    if len(set(systems)) != len(systems) or len(set(datasets)) != len(datasets):
+        raise UsageError("system and data set names must be unique.")
+    if len(systems) < 2:
+        raise DataError(f"only one system ({', '.join(map(str, systems)) or 'none'}) was found; ranking needs at "
+                        f"least two systems scored on the same data sets.")
+    if len(datasets) < 2:
+        raise DataError(f"only one data set ({', '.join(map(str, datasets)) or 'none'}) was found; ranking over data "
+                        f"sets needs at least two (for one test set, compare the systems with `clfeval compare`).")
+    bad = np.argwhere(~np.isfinite(x))
+    if bad.size:
+        where = ", ".join(f"{systems[c]!r} on {datasets[r]!r}" for r, c in bad[:5])
+        raise DataError(f"{len(bad)} score(s) are not finite numbers (NaN or infinite): {where}"
+                        f"{' …' if len(bad) > 5 else ''}. Give every system a score on every data set, or "
+                        f"leave those data sets out (--missing drop drops them, naming them).")
+    return x
+
+
+def _honesty(n: int, k: int) -> list[str]:
+    out = []
+    if n < 5:
+        out.append(f"Only {n} data sets: with fewer than 5 the Friedman and post-hoc tests have very little power, "
+                   f"and the two-sided Wilcoxon test cannot reach p < 0.05 with fewer than 6; a result that is not "
+                   f"significant says the data cannot tell, not that the systems are alike.")
+    if k > n:
+        out.append(f"More systems ({k}) than data sets ({n}): the average ranks are coarse and Nemenyi's critical "
+                   f"difference is wide, so only large differences can be shown; read 'not separated' as 'not shown'.")
+    return out
+
+
+def _pairs_requested(pairs: Sequence[tuple[str, str]] | None, control: str | None, order: Sequence[str],
+                     systems: Sequence[str]) -> list[tuple[str, str]]:
+    if pairs:
+        for a, b in pairs:
+            for s in (a, b):
+                if s not in systems:
+                    raise UsageError(lambda name, s=s: f"{name} names system {s!r}, which is not in the results; the "
+                                                  f"systems are: {', '.join(systems)}.", params=["pairs"])
+            if a == b:
+                raise UsageError(lambda name, a=a: f"{name} pairs system {a!r} with itself.", params=["pairs"])
+        return list(dict.fromkeys((a, b) for a, b in pairs))
+    ref = control if control is not None else order[0]
+    return [(ref, s) for s in order if s != ref]
+
+
+# --- the tests -----------------------------------------------------------------------------------------------
+
+def _pair_rows(x: np.ndarray, systems: Sequence[str], avg: np.ndarray, hib: bool, alpha: float,
+               nem_p: np.ndarray, cd: float) -> tuple[list[dict[str, Any]], np.ndarray]:
+    k = len(systems)
+    order = np.argsort(avg, kind="stable")
+    pos = np.empty(k, dtype=np.int64)
+    pos[order] = np.arange(k)
+    idx = [(int(a), int(b)) if pos[a] < pos[b] else (int(b), int(a)) for a in range(k) for b in range(a + 1, k)]
+    idx.sort(key=lambda p: (pos[p[0]], pos[p[1]]))
+    st = ms.wilcoxon_pairs(x, idx, higher_is_better=hib)
+    adj = holm(st.p_value)
+    sep = np.zeros((k, k), dtype=bool)
+    rows = []
+    for n, (a, b) in enumerate(idx):
+        s = bool(adj[n] < alpha)
+        sep[a, b] = sep[b, a] = s
+        rows.append({"a": systems[a], "b": systems[b], "rank_a": float(avg[a]), "rank_b": float(avg[b]),
+                     "rank_difference": float(avg[b] - avg[a]), "wilcoxon_statistic": number(st.statistic[n]),
+                     "p_value": number(st.p_value[n]), "p_holm": number(adj[n]), "separated": s,
+                     "nemenyi_p": number(nem_p[a, b]), "nemenyi_separated": bool(avg[b] - avg[a] >= cd),
+                     "mean_difference": float(st.mean[n]), "median_difference": float(st.median[n]),
+                     "hodges_lehmann": float(st.hodges_lehmann[n]), "wins": int(st.wins[n]), "ties": int(st.ties[n]),
+                     "losses": int(st.losses[n])})
+    return rows, sep
+
+
+def _control_rows(x: np.ndarray, systems: Sequence[str], control: str, hib: bool, alpha: float) -> dict[str, Any]:
+    c = list(systems).index(control)
+    others = [j for j in range(len(systems)) if j != c]
+    st = ms.wilcoxon_pairs(x, [(j, c) for j in others], higher_is_better=hib)
+    adj = holm(st.p_value)
+    rows = [{"system": systems[j], "p_value": number(st.p_value[n]), "p_holm": number(adj[n]),
+             "separated": bool(adj[n] < alpha), "mean_difference": float(st.mean[n]),
+             "median_difference": float(st.median[n]), "hodges_lehmann": float(st.hodges_lehmann[n]),
+             "wins": int(st.wins[n]), "ties": int(st.ties[n]), "losses": int(st.losses[n])}
+            for n, j in enumerate(others)]
+    return {"name": control, "comparisons": rows,
+            "explanation": f"each system against {control}: Wilcoxon signed-rank tests, Holm-adjusted over these "
+                           f"{len(others)} comparisons; differences are system − {control} (positive: better)"}
+
+
+def _bayes_rows(x: np.ndarray, systems: Sequence[str], wanted: Sequence[tuple[str, str]], hib: bool, rope: float,
+                prior: float, samples: int, seed: int) -> list[dict[str, Any]]:
+    out = []
+    for n, (a, b) in enumerate(wanted):
+        ia, ib = list(systems).index(a), list(systems).index(b)
+        z = x[:, ib] - x[:, ia] if hib else x[:, ia] - x[:, ib]
+        rng = np.random.default_rng([seed, n])
+        p = bayesrank.signed_rank(z, rope=rope, prior=prior, samples=samples, rng=rng)
+        out.append({"a": a, "b": b, "p_a_better": p.left, "p_equivalent": p.rope, "p_b_better": p.right,
+                    "verdict": _bayes_words(a, b, p, rope)})
+    return out
+
+
+def _bayes_words(a: str, b: str, p: bayesrank.BayesProbs, rope: float) -> str:
+    tail = f" by more than the ROPE ({rope:g})" if rope > 0 else ""
+    if p.left >= 0.95:
+        return f"{a} is practically better than {b}{tail} (P = {p.left:.3f})."
+    if p.right >= 0.95:
+        return f"{b} is practically better than {a}{tail} (P = {p.right:.3f})."
+    if p.rope >= 0.95:
+        return f"{a} and {b} are practically equivalent (within ±{rope:g}; P = {p.rope:.3f})."
+    best = max((p.left, f"{a} better"), (p.rope, "equivalent"), (p.right, f"{b} better"))
+    return (f"{a} against {b}: undecided at 0.95 — most probable: {best[1]} (P = {best[0]:.3f}).")
+
+
+def _names(xs: Sequence[str]) -> str:
+    xs = list(xs)
+    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1]
+
+
+def _verdict(fr: ms.Friedman, alpha: float, order: Sequence[str], best_group: Sequence[str], sep: np.ndarray,
+             systems: Sequence[str]) -> str:
+    idx = {s: i for i, s in enumerate(systems)}
+    omnibus = (f"The Friedman test {'rejects' if fr.f_p_value < alpha else 'does not reject'} that all "
+               f"{len(systems)} systems perform alike (Iman–Davenport {format_p(fr.f_p_value)}).")
+    beaten = [s for s in order if s not in best_group and all(sep[idx[s], idx[g]] for g in best_group)]
+    if len(best_group) > 1:
+        head = f"{order[0]} is ranked first; {_names([g for g in best_group if g != order[0]])} " \
+               f"{'is' if len(best_group) == 2 else 'are'} not separated from it"
+        both = "both beat" if len(best_group) == 2 else "all of them beat"
+        tail = f"; {both} {_names(beaten)}" if beaten else ""
+    else:
+        head, tail = f"{order[0]} is ranked first and separated from every other system", ""
+    return f"{omnibus} {head}{tail} (Holm-adjusted Wilcoxon signed-rank tests, α = {alpha:g})."
+
+
+def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *, higher_is_better: bool,
+                score: str = "score", metric: str | None = None, alpha: float = 0.05, control: str | None = None,
+                pairs: Sequence[tuple[str, str]] | None = None, rope: float = 0.01, prior: float = 0.5,
+                samples: int = 50_000, seed: int = 0, bayes: bool = True,
+                extra_pairs: Sequence[tuple[str, str]] = (), notes: Sequence[str] = (),
+                checked: Sequence[str] = (), dropped: Sequence[str] = (),
+                settings: dict[str, Any] | None = None) -> RankResult:
+    """Rank k systems over N data sets from a score matrix (rows: data sets, columns: systems).
+
+    Parameters
+    ----------
+    scores : array of shape (N, k)
+    systems, datasets : sequences of str
+        Column and row names.
+    higher_is_better : bool
+        The direction of the score.
+    alpha : float
+        Level of the Friedman test, Nemenyi's CD and the Holm-adjusted tests.
+    control : str, optional
+        A system compared with every other (Holm over the k − 1 comparisons); the default Bayesian pairs.
+    pairs : sequence of (A, B), optional
+        The Bayesian pairs (default: each system against the control, else against the best-ranked system).
+    extra_pairs : sequence of (A, B)
+        Pairs added to those (the pairs a ``p_better`` condition names).
+    rope, prior, samples, seed
+        The Bayesian signed-rank test: ROPE half-width on the score's scale, prior weight of the
+        pseudo-observation at 0, posterior samples, seed (pair n draws from ``default_rng([seed, n])``).
+
+    Returns
+    -------
+    RankResult
+
+    Examples
+    --------
+    >>> r = rank_scores([[0.9, 0.8], [0.7, 0.6], [0.8, 0.7]], ["A", "B"], ["d1", "d2", "d3"],
+    ...                 higher_is_better=True, samples=1000)
+    >>> r.average_ranks, r.order
+    ({'A': 1.0, 'B': 2.0}, ('A', 'B'))
+    """
+    systems, datasets = tuple(str(s) for s in systems), tuple(str(d) for d in datasets)
+    x = _check_matrix(scores, systems, datasets)
+    alpha = check_probability(alpha, option="alpha")
+    if not (isinstance(rope, (int, float)) and math.isfinite(rope) and rope >= 0):
+        raise UsageError(lambda name: f"{name} must be a number ≥ 0 on the score's scale; got {rope!r}.",
+                         params=["rope"])
+    if not (isinstance(prior, (int, float)) and math.isfinite(prior) and prior > 0):
+        raise UsageError(lambda name: f"{name} must be a positive number; got {prior!r}.", params=["prior"])
+    samples = check_samples(samples)
+    if control is not None and control not in systems:
+        raise UsageError(lambda name: f"{name} {control!r} is not one of the systems: {', '.join(systems)}.",
+                         params=["control"])
+    n, k = x.shape
+    ranks = ms.average_ranks(x, higher_is_better=higher_is_better)
+    avg = ranks.mean(axis=0)
+    order = tuple(systems[i] for i in np.argsort(avg, kind="stable"))
+    fr = ms.friedman(ranks)
+    q, cd, nem_p = ms.nemenyi(avg, n, alpha)
+    pos = [systems.index(s) for s in order]
+    nem_sep = np.abs(avg[:, None] - avg[None, :]) >= cd
+    nem_groups = [[systems[i] for i in g] for g in ms.groups(pos, nem_sep)]
+    rows, sep = _pair_rows(x, systems, avg, higher_is_better, alpha, nem_p, cd)
+    holm_groups = tuple(tuple(systems[i] for i in g) for g in ms.groups(pos, sep))
+    best = systems.index(order[0])
+    best_group = tuple(s for s in order if s == order[0] or not sep[best, systems.index(s)])
+    wanted = _pairs_requested(pairs, control, order, systems) if bayes else []
+    for a, b in extra_pairs:  # pairs a condition asks about (p_better), when not already there in either order
+        if bayes and a in systems and b in systems and a != b and (a, b) not in wanted and (b, a) not in wanted:
+            wanted.append((a, b))
+    brows = _bayes_rows(x, systems, wanted, higher_is_better, float(rope), float(prior), samples, int(seed))
+    sv = _scipy_version()
+    sig = signature("rank", {"score": score, "metric": metric, "higher_is_better": higher_is_better, "alpha": alpha,
+                             "wilcoxon": f"{WILCOXON_SETTINGS} (SciPy {sv})", "rope": float(rope),
+                             "prior": float(prior), **(settings or {})},
+                    seed=int(seed), samples=samples, random=bool(brows))
+    fdict = {"chi2": fr.chi2, "chi2_p_value": fr.chi2_p_value, "df": fr.df_chi2,
+             "chi2_tie_corrected": number(fr.chi2_tie_corrected),
+             "chi2_tie_corrected_p_value": number(fr.chi2_tie_corrected_p_value),
+             "iman_davenport_f": number(fr.f), "iman_davenport_p_value": fr.f_p_value, "df_f": list(fr.df_f),
+             "rejected": bool(fr.f_p_value < alpha)}
+    ndict = {"q_alpha": q, "critical_difference": cd, "groups": nem_groups,
+             "explanation": f"two systems differ when their average ranks differ by at least CD = q_α·√(k(k+1)/(6N)) "
+                            f"= {q:.3f}·√({k}·{k + 1}/(6·{n})) = {cd:.3f}"}
+    sentence = _verdict(fr, alpha, order, best_group, sep, systems)
+    all_notes = list(notes) + [f"Wilcoxon signed-rank tests: {WILCOXON_SETTINGS}, SciPy {sv}; a pair whose scores are "
+                               f"equal on every data set has p = 1."]
+    if brows:
+        all_notes.append(f"Bayesian signed-rank test: ROPE ±{float(rope):g}, prior weight {float(prior):g} on a "
+                         f"pseudo-observation at 0, {samples:,} posterior samples, seed {int(seed)}; probabilities "
+                         f"are shares of samples in which each region has the largest mass (as baycomp reports "
+                         f"them). The hierarchical model (it needs a Stan sampler) is not offered.")
+    return RankResult(score, metric, bool(higher_is_better), systems, datasets,
+                      tuple(tuple(float(v) for v in row) for row in x),
+                      tuple(tuple(float(v) for v in row) for row in ranks),
+                      {s: float(avg[i]) for i, s in enumerate(systems)}, order, alpha, fdict, ndict, tuple(rows),
+                      _control_rows(x, systems, control, higher_is_better, alpha) if control is not None else None,
+                      holm_groups, best_group, tuple(brows), float(rope), float(prior), samples,
+                      int(seed), tuple(_honesty(n, k)), tuple(all_notes), tuple(checked), tuple(dropped), sentence,
+                      sig)
+
+
+# --- requirement functions (registered in clfeval.core._reqfunctions) ------------------------------------------
+
+def _known(d: dict[str, Any], *names: str) -> None:
+    for s in names:
+        if s not in d["systems"]:
+            raise UsageError(f"the condition names system {s!r}, which is not in the results; the systems are: "
+                             f"{', '.join(d['systems'])}.")
+
+
+def req_p_better(d: dict[str, Any], a: str, b: str) -> tuple[float, str | None]:
+    """``p_better(A,B)``: P(A better than B by more than the ROPE), from the Bayesian pair {A, B}."""
+    _known(d, a, b)
+    for p in d.get("bayes") or []:
+        if (p["a"], p["b"]) == (a, b):
+            return float(p["p_a_better"]), None
+        if (p["a"], p["b"]) == (b, a):
+            return float(p["p_b_better"]), None
+    return math.nan, f"the Bayesian pair {a}:{b} was not computed (ask for it with --pairs {a}:{b})"
+
+
+def req_in_best_group(d: dict[str, Any], s: str) -> tuple[bool, str | None]:
+    """``in_best_group(S)``: S is the best-ranked system or not separated from it (Holm-adjusted Wilcoxon)."""
+    _known(d, s)
+    return s in d["best_group"], None

@@ -1,0 +1,158 @@
+"""Downloading the original Reuters-21578 archive, checked before it is put in place (``clfeval datasets fetch``).
+
+The archive is downloaded into a temporary ``.part`` file beside its destination, with a size cap and an overall
+deadline (:mod:`clfeval.text._download`), checked (SHA-256, the 22 SGML files, 21,578 stories) and only then
+renamed into place; an archive already there is checked the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from clfeval.errors import DataError, InputFileError
+from clfeval.text._datasets import ARCHIVE_NAME, N_STORIES, REUTERS_SHA256, UCI_URL, read_reuters
+from clfeval.text._download import DOWNLOAD_DEADLINE, MAX_DOWNLOAD_BYTES, download, sha256_of
+
+__all__ = ["REUTERS_CHECKS", "FetchedDataset", "fetch_reuters"]
+
+
+
+REUTERS_CHECKS = (f"SHA-256 {REUTERS_SHA256}", "22 SGML files reut2-000.sgm … reut2-021.sgm", "21,578 stories")
+"""What :func:`fetch_reuters` checks of a downloaded archive and of one already in place."""
+
+
+@dataclass(frozen=True)
+class FetchedDataset:
+    """Where a downloaded data set is, and what was checked (``clfeval datasets fetch``).
+
+    Attributes
+    ----------
+    dataset : str
+        ``reuters21578``.
+    path : str
+        The archive.
+    url : str or None
+        Where it was downloaded from; None when it was already there.
+    downloaded : bool
+        False when the archive was already in place (it was checked all the same).
+    checks : tuple of str
+        What the archive passed (:data:`REUTERS_CHECKS`).
+    """
+
+    dataset: str
+    path: str
+    url: str | None
+    downloaded: bool
+    checks: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {"dataset": self.dataset, "path": self.path, "url": self.url, "downloaded": self.downloaded,
+                "checks": list(self.checks)}
+
+
+def fetch_reuters(
+    dest_dir: str | os.PathLike[str],
+    *,
+    url: str = UCI_URL,
+    timeout: float = 60,
+    deadline: float = DOWNLOAD_DEADLINE,
+    max_bytes: int = MAX_DOWNLOAD_BYTES,
+    sha256: str | None = REUTERS_SHA256,
+    force: bool = False,
+) -> Path:
+    """Download the original ``reuters21578.tar.gz`` into ``dest_dir``, checked.
+
+    The archive is streamed to a temporary file in ``dest_dir``, its SHA-256 is
+    compared with ``sha256`` (skipped when ``None``), it is read with
+    :func:`read_reuters` and must hold the 22 SGML files with 21,578 stories;
+    only then is it renamed into place (atomically). On any failure — and on
+    SIGINT or SIGTERM, which the command line turns into exceptions — the
+    temporary file is removed, so no partial or corrupt archive is left behind.
+
+    Parameters
+    ----------
+    dest_dir : str or path-like
+        Directory to store ``reuters21578.tar.gz`` in; created if missing.
+    url : str, default UCI_URL
+        Where to download from (``http``, ``https`` or ``file`` URL).
+    timeout : float, default 60
+        Socket timeout in seconds for connecting and for each read.
+    deadline : float, default DOWNLOAD_DEADLINE (600)
+        Seconds the whole download may take: checked after every read, and a
+        read waits at most ``min(timeout, deadline)``, so a server that sends
+        a byte now and then cannot hold it open.
+    max_bytes : int, default MAX_DOWNLOAD_BYTES (32 MiB)
+        The download is stopped (and refused) beyond this size.
+    sha256 : str or None, default REUTERS_SHA256
+        Expected hex digest of the archive; ``None`` checks structure only.
+    force : bool, default False
+        Download even if ``dest_dir/reuters21578.tar.gz`` exists (it is then
+        replaced only by a download that passes the checks).
+
+    Returns
+    -------
+    pathlib.Path
+        ``dest_dir/reuters21578.tar.gz``. If it already exists and ``force`` is
+        false it is checked as a download would be (without network access)
+        and returned; a file that fails the checks is refused and left as is.
+
+    Raises
+    ------
+    InputFileError
+        If ``dest_dir`` cannot be created or written, or the archive there read.
+    DataError
+        If the download fails, is too large or too slow, or the file has the
+        wrong SHA-256 or is not the complete collection.
+    """
+    dest = Path(os.fspath(dest_dir))
+    target = dest / ARCHIVE_NAME
+    if target.exists() and not force:
+        try:
+            digest = sha256_of(target)
+        except OSError as exc:
+            raise InputFileError(f"{target}: cannot read it ({exc.strerror or exc}); check the file "
+                                 "permissions.") from exc
+        _check_archive(target, digest, sha256, what=f"the archive already in {dest}, {target},",
+                       outcome="it is not the original and was left as it is: delete it, or download it again "
+                               "(clfeval datasets fetch --force)")
+        return target
+    tmp: Path | None = None
+    try:
+        try:
+            dest.mkdir(parents=True, exist_ok=True)
+            fd, tmp_name = tempfile.mkstemp(dir=dest, prefix=".reuters21578-", suffix=".part")
+        except OSError as exc:
+            raise InputFileError(
+                lambda name, why=str(exc): f"{dest}: cannot create the download directory or a file in it ({why}); "
+                                           f"give a writable {name}.", params=["dest_dir"]
+            ) from exc
+        tmp = Path(tmp_name)
+        digest = download(url, fd, timeout=timeout, deadline=deadline, max_bytes=max_bytes, dest=dest,
+                          name=ARCHIVE_NAME)
+        _check_archive(tmp, digest, sha256, what=f"the file downloaded from {url}",
+                       outcome=f"it was discarded and nothing was written to {dest}",
+                       hint=" Download from the UCI KDD archive or from a mirror holding an exact copy of it.")
+        os.replace(tmp, target)
+    except BaseException:
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+        raise
+    return target
+
+
+def _check_archive(path: Path, digest: str, sha256: str | None, *, what: str, outcome: str, hint: str = "") -> None:
+    """The checks of :data:`REUTERS_CHECKS` (SHA-256 when given, the 22 files, 21,578 stories)."""
+    if sha256 is not None and digest != sha256.lower():
+        raise DataError(f"{what} has SHA-256 {digest}, expected {sha256.lower()}; {outcome}.{hint}")
+    try:
+        stories = read_reuters(path)
+    except DataError as exc:
+        raise DataError(f"{what} is not the Reuters-21578 distribution ({exc}); {outcome}.") from exc
+    if len(stories) != N_STORIES:
+        raise DataError(
+            f"{what} holds {len(stories)} stories, expected {N_STORIES:,} in the 22 files reut2-000.sgm … "
+            f"reut2-021.sgm; {outcome}."
+        )
