@@ -215,22 +215,22 @@ def test_parallel_sorted_parts_give_the_same_numbers(monkeypatch):
     assert np.array_equal(multi.cuts.tp, single.cuts.tp) and np.array_equal(multi.cuts.fp, single.cuts.fp)
 
 
-def test_the_simd_strategy_sorts_each_class_whole_and_gives_the_same_numbers(monkeypatch):
-    """With numpy's SIMD sort, the classes are sorted whole on two threads and the positives searched in slices."""
+def test_the_simd_plan_sorts_each_class_whole_and_gives_the_same_numbers(monkeypatch):
+    """The "simd" plan (each class sorted whole, on two threads; the positives searched in slices) gives the same
+    counts as one thread; strategy() picks the parts on several cores, with a SIMD sort too."""
     from sklearn.metrics import average_precision_score, roc_auc_score
 
-    import clfeval.scores._curves as curves
-    from clfeval.scores._sorting import strategy
+    from clfeval.scores._sorting import pairs_and_ap, split_sorted, strategy
 
     rng = np.random.default_rng(12)
     y = rng.random(4000) < 0.3
     s = np.round(rng.normal(size=4000) + y, 1)
-    monkeypatch.setattr(curves, "_PARALLEL_MIN", 10)
-    monkeypatch.setattr(curves, "_n_threads", lambda: 3)
-    monkeypatch.setattr(curves, "_simd_sort", lambda: True)
-    rk = curves.ranking(y.astype(int), s, positive=1)
-    assert len(rk.neg_parts) == 1 and np.array_equal(rk.neg_scores, np.sort(s[~y]))
-    assert rk.roc_auc == pytest.approx(roc_auc_score(y, s), abs=1e-12)
-    assert rk.average_precision == pytest.approx(average_precision_score(y, s), abs=1e-12)
+    pos, neg = split_sorted(y, s, plan="simd", n_threads=3)
+    assert len(neg) == 1 and np.array_equal(neg[0], np.sort(s[~y])) and np.array_equal(pos, np.sort(s[y]))
+    below, tied, ap = pairs_and_ap(pos, neg, n_threads=3)
+    n_pairs = int(y.sum()) * int((~y).sum())
+    assert (2 * below + tied) / (2 * n_pairs) == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    assert ap == pytest.approx(average_precision_score(y, s), abs=1e-12)
+    assert strategy(10**7, n_threads=2, simd=True) == strategy(10**7, n_threads=2, simd=False) == "parts"
     assert strategy(10, n_threads=4, simd=True, parallel_min=100) == "single"
     assert strategy(10**6, n_threads=1, simd=True) == "single"

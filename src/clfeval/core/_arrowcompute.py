@@ -24,8 +24,8 @@ __all__ = ["any", "cast", "dictionary_encode", "equal", "fill_null", "filter", "
 
 
 def _unary(name: str) -> Any:
-    def kernel(values: Any, /) -> Any:
-        return call_function(name, [values])
+    def kernel(values: Any, /, *, memory_pool: Any = None) -> Any:
+        return call_function(name, [values], None, memory_pool)
 
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__doc__ = f"``pyarrow.compute.{name}(values)`` (default options)."
@@ -62,9 +62,10 @@ def index_in(values: Any, /, value_set: Any, *, skip_nulls: bool = False) -> Any
     return call_function("index_in", [values], SetLookupOptions(value_set, skip_nulls=skip_nulls))
 
 
-def filter(values: Any, selection: Any, /, null_selection_behavior: str = "drop") -> Any:  # the kernel's name
+def filter(values: Any, selection: Any, /, null_selection_behavior: str = "drop", *,  # the kernel's name
+           memory_pool: Any = None) -> Any:
     """``pyarrow.compute.filter`` (``Array.filter``): the values where ``selection`` is true."""
-    return call_function("filter", [values, selection], FilterOptions(null_selection_behavior))
+    return call_function("filter", [values, selection], FilterOptions(null_selection_behavior), memory_pool)
 
 
 def take(data: Any, indices: Any, *, boundscheck: bool = True) -> Any:
