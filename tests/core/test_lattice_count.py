@@ -184,18 +184,3 @@ def test_the_plan_covers_every_set_once_in_the_fewest_blocks_found():
     counted = [j for _, mine in plan for j in mine]
     assert sorted(counted) == list(range(len(sets)))
     assert all(set(sets[j]) <= set(block) and len(block) <= 5 for block, mine in plan for j in mine)
-
-
-@pytest.mark.parametrize("block_cells", [64, 256])
-def test_keys_built_ahead_on_a_second_thread_count_the_same(monkeypatch, block_cells):
-    """The next block's keys built on the builder thread while this block's are counted (every batch here, several
-    blocks, two key buffers in turn): the counts of every set equal the per-set tables'."""
-    import clfeval.core._latticecount as lc
-
-    monkeypatch.setattr(lc, "PIPELINE_MIN", 1)
-    t = random_table(np.random.default_rng(29), 6_000)
-    sets = lattice(COLUMNS, 3)
-    counter = LatticeCounter(sets, "recall:b", binning=BINNING, max_slices=100_000, block_cells=block_cells)
-    count_sliced(batches_of(t, [2_500, 1, 3_499]), [], binning=BINNING, lattice=counter)
-    assert sum(isinstance(u, lc._Block) for u in counter.units) >= 3
-    assert_same(counter.result(), straightforward(batches_of(t, [6_000]), sets, "recall:b", BINNING))

@@ -55,31 +55,9 @@ DENSE_CELLS = 1 << 22
 TOTAL_CELLS = 1 << 24
 #: Rows whose block keys are built at a time (the intermediate keys stay in the cache).
 CHUNK = 1 << 16
-#: Rows of a batch from which the keys of the next block are built on a second thread (:func:`_builder`).
-PIPELINE_MIN = 1 << 16
 #: Integer columns whose values span at most this many codes are coded as ``value − base``.
 OFFSET_SPAN = 256
 _BITS = 20
-_BUILDER: Any = None
-
-
-def _builder() -> Any:
-    """The one thread that builds the blocks' keys ahead (started on first use, shared by every counter; a forked
-    child starts its own)."""
-    global _BUILDER
-    if _BUILDER is None:
-        import os
-        from concurrent.futures import ThreadPoolExecutor
-
-        _BUILDER = ThreadPoolExecutor(1, thread_name_prefix="clfeval-lattice-keys")
-        os.register_at_fork(after_in_child=_forget_builder)
-    return _BUILDER
-
-
-def _forget_builder() -> None:
-    global _BUILDER
-    _BUILDER = None
-
 
 #: Metrics whose trials are all items: (outcome is success) from (gold is the class, pred is the class).
 _ALL = {"accuracy", "error_rate"}
@@ -327,19 +305,10 @@ class _Block:
         self.radix = want
 
     def add(self, codes: Mapping[str, np.ndarray], outcome: np.ndarray, key: np.ndarray) -> None:
-        """Count a batch (``key``: a buffer of at least as many integers as rows): :meth:`keys`, then
-        :meth:`tally`."""
-        self.tally(self.keys(codes, outcome, key))
-
-    def tally(self, key: np.ndarray) -> None:
-        """Count the keys of a batch, in one ``bincount``."""
-        self.counts += np.bincount(key, minlength=self.cells).reshape(self.counts.shape)
-
-    def keys(self, codes: Mapping[str, np.ndarray], outcome: np.ndarray, key: np.ndarray) -> np.ndarray:
-        """The key of every row of a batch, written into ``key``: built :data:`CHUNK` rows at a time, within the
-        cache, each partial key in the narrowest unsigned type that holds it (its last digit written as ``intp``
-        into ``key``); the outcome is its leading digit. NumPy's arithmetic releases the GIL: another thread can
-        build the next block's keys while this one counts (:meth:`LatticeCounter._count`)."""
+        """Count a batch (``key``: a buffer of at least as many integers as rows). The key of a row is built
+        :data:`CHUNK` rows at a time, within the cache, each partial key in the narrowest unsigned type that holds
+        it (its last digit written as ``intp`` into ``key``), and the batch counted in one ``bincount``; the
+        outcome is its leading digit."""
         m = outcome.size
         key = key[:m]
         steps = []
@@ -357,7 +326,7 @@ class _Block:
                 np.multiply(k, r, out=dst, dtype=t, casting="unsafe")
                 np.add(dst, code[a:b], out=dst, dtype=t, casting="unsafe")
                 k = dst
-        return key
+        self.counts += np.bincount(key, minlength=self.cells).reshape(self.counts.shape)
 
     def table(self, cols: tuple[str, ...]) -> np.ndarray:
         """The (codes of ``cols``, outcome) table: the block's summed over its other columns."""
@@ -439,7 +408,6 @@ class LatticeCounter:
         self.max_slices, self.block_cells, self.dense_cells = max_slices, block_cells, dense_cells
         self.units: list[Any] | None = None
         self._key = np.empty(0, dtype=np.intp)
-        self._key2 = np.empty(0, dtype=np.intp)
         self.n = 0
 
     def _label_code(self, labels: Sequence[Any]) -> int | None:
@@ -504,25 +472,13 @@ class LatticeCounter:
                     continue
             units.append(u)
         self.units = units
-        blocks = [u for u in self.units if isinstance(u, _Block)]
-        for u in self.units:
-            if not isinstance(u, _Block):
-                u.add(codes, out)
         if self._key.size < m:
             self._key = np.empty(m, dtype=np.intp)
-        if len(blocks) < 2 or m < PIPELINE_MIN:
-            for u in blocks:
+        for u in self.units:
+            if isinstance(u, _Block):
                 u.add(codes, out, self._key)
-        else:  # the next block's keys built on a second thread while this one's are counted (bincount holds the GIL)
-            if self._key2.size < m:
-                self._key2 = np.empty(m, dtype=np.intp)
-            buffers = (self._key, self._key2)
-            ahead = _builder().submit(blocks[0].keys, codes, out, buffers[0])
-            for i, u in enumerate(blocks):
-                key = ahead.result()
-                if i + 1 < len(blocks):
-                    ahead = _builder().submit(blocks[i + 1].keys, codes, out, buffers[(i + 1) % 2])
-                u.tally(key)
+            else:
+                u.add(codes, out)
         self.n += m
         if first and sum(math.prod(sizes[c] for c in st) for st in self.sets) > self.max_slices:
             seen = sum(len(p.keys) for p in self.result())
