@@ -250,6 +250,7 @@ def _greedy_blocks(sets: Sequence[tuple[str, ...]], sizes: Mapping[str, int], ce
     def size(cols: Sequence[str]) -> int:
         return math.prod(max(sizes[c], 1) for c in cols) * outcomes
 
+    as_sets = [frozenset(s) for s in sets]
     uncovered = list(range(len(sets)))
     columns = list(dict.fromkeys(c for s in sets for c in s))
     out: list[tuple[tuple[str, ...], list[int]]] = []
@@ -262,16 +263,18 @@ def _greedy_blocks(sets: Sequence[tuple[str, ...]], sizes: Mapping[str, int], ce
                 for c in columns:
                     if c in inside or size(block + [c]) > cells:
                         continue
-                    g = sum(1 for j in uncovered if c in sets[j] and set(sets[j]) <= inside | {c})
+                    grown = inside | {c}
+                    g = sum(1 for j in uncovered if c in as_sets[j] and as_sets[j] <= grown)
                     if g > gain or (g == gain and g and best is not None and sizes[c] < sizes[best]):
                         best, gain = c, g
                 if best is None:
                     break
                 block.append(best)
         inside = set(block)
-        mine = [j for j in uncovered if set(sets[j]) <= inside]
+        mine = [j for j in uncovered if as_sets[j] <= inside]
         out.append((tuple(block), mine))
-        uncovered = [j for j in uncovered if j not in set(mine)]
+        taken = set(mine)
+        uncovered = [j for j in uncovered if j not in taken]
     return out
 
 
