@@ -51,12 +51,25 @@ def _drop_file_capabilities() -> None:  # pragma: no cover - runs in the child, 
             raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
 
 
+def interruptible() -> None:
+    """In a child before it runs: SIGINT back to its default. A runner that started the tests in the background
+    of a shell without job control (``cmd &``) hands them SIGINT ignored, and Python keeps an ignored SIGINT
+    ignored: a test of what SIGINT does would then see nothing happen."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def child(args: list[object], *, cwd: Path, step: str = "", action: str = "", nth: int = 1,
           unprivileged: bool = False, stdout: object = subprocess.PIPE) -> subprocess.CompletedProcess:
     """Run ``clfeval ARGS`` in a fresh Python process (optionally acting at a checkpoint step)."""
-    preexec = None
-    if unprivileged and os.geteuid() == 0:
-        preexec = _drop_file_capabilities
+    drop = unprivileged and os.geteuid() == 0
+
+    def preexec() -> None:
+        interruptible()
+        if drop:
+            _drop_file_capabilities()
+
     env = dict(os.environ, PYTHONPATH=SRC)
     return subprocess.run([sys.executable, "-c", CHILD, step, action, str(nth), *map(str, args)], cwd=cwd, env=env,
                           stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT, preexec_fn=preexec)

@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from tests._helpers.outhelp import interruptible
+
 # Address space, not resident memory: the interpreter, numpy, pyarrow and the allocator's slack take about 1 GiB of
 # it, so 2.5 GiB leaves the runs below (at most ~0.6 GB resident) room, while the defects grew to 4-24 GB.
 MEMORY_CAP = 5 << 29
@@ -37,6 +39,7 @@ CHILD_ENV = {**os.environ, "MALLOC_ARENA_MAX": "2", "OPENBLAS_NUM_THREADS": "1",
 
 
 def _cap_memory() -> None:
+    interruptible()  # the SIGINT test needs SIGINT's default, whatever the runner handed the tests
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
 
 
