@@ -184,3 +184,26 @@ def test_the_plan_covers_every_set_once_in_the_fewest_blocks_found():
     counted = [j for _, mine in plan for j in mine]
     assert sorted(counted) == list(range(len(sets)))
     assert all(set(sets[j]) <= set(block) and len(block) <= 5 for block, mine in plan for j in mine)
+
+
+def test_the_tables_of_a_block_made_from_marginals_equal_each_summed_alone():
+    """A block's tables for many sets at once (summed one column at a time from the smallest table made so far)
+    equal each set's sum over the block's other columns, with the columns in the set's order; a column of one value
+    (summing it out keeps the size) among them."""
+    from itertools import combinations
+
+    from clfeval.core._latticecount import _Block
+
+    rng = np.random.default_rng(7)
+    cols = ("a", "b", "e", "c", "d")
+    block = _Block(cols, [0], {"a": 3, "b": 5, "e": 1, "c": 2, "d": 4}, 3)
+    block.counts[...] = rng.integers(0, 50, block.counts.shape)
+    sets = [s for k in (1, 2, 3) for s in combinations(cols, k)] + [("c", "a"), ("d", "b", "a"), ("e", "a")]
+    got = block.tables(sets)
+    assert set(got) == set(sets)
+    for s in sets:
+        by_hand = np.zeros([block.radix[cols.index(c)] for c in s] + [3], dtype=np.int64)
+        for idx in np.ndindex(block.counts.shape):
+            o, digits = idx[0], dict(zip(cols, idx[1:], strict=True))
+            by_hand[tuple(digits[c] for c in s) + (o,)] += block.counts[idx]
+        np.testing.assert_array_equal(got[s], by_hand, err_msg=str(s))

@@ -338,6 +338,31 @@ class _Block:
         kept = [c for c in self.columns if c in cols]
         return np.transpose(t, [kept.index(c) + 1 for c in cols] + [0])
 
+    def tables(self, sets: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], np.ndarray]:
+        """:meth:`table` of several column sets at once: each summed one column at a time from the smallest table
+        made so far that holds its columns (the largest column summed out first), so that the block's cells are
+        read about once, not once per set (a block of five columns: 15 sets from ~1.2 passes over its cells
+        instead of 15). Sums of integers: the same tables as :meth:`table`."""
+        made: dict[frozenset[str], np.ndarray] = {frozenset(self.columns): self.counts}
+        radix = dict(zip(self.columns, self.radix, strict=True))
+
+        def marginal(want: frozenset[str]) -> np.ndarray:
+            while True:
+                # the fewest cells, then the fewest columns (summing out a column of one value keeps the size)
+                have = min((k for k in made if want <= k), key=lambda k: (made[k].size, len(k)))
+                if have == want:
+                    return made[have]
+                kept = [c for c in self.columns if c in have]
+                drop = max((c for c in kept if c not in want), key=lambda c: radix[c])
+                made[have - {drop}] = made[have].sum(axis=kept.index(drop) + 1)
+
+        out = {}
+        for cols in sorted(dict.fromkeys(sets), key=len, reverse=True):
+            t = marginal(frozenset(cols))
+            kept = [c for c in self.columns if c in cols]
+            out[cols] = np.transpose(t, [kept.index(c) + 1 for c in cols] + [0])
+        return out
+
 
 class _Sparse:
     """The (slice, outcome) counts of one column set of many values: the distinct keys of each batch added."""
@@ -528,10 +553,11 @@ class LatticeCounter:
         """The counts of every column set (in the order of ``sets``), slices without items left out."""
         out: list[SliceProportions | None] = [None] * len(self.sets)
         for u in self.units or []:
+            made = u.tables([self.sets[j] for j in u.sets]) if isinstance(u, _Block) else {}
             for j in u.sets:
                 s = self.sets[j]
                 if isinstance(u, _Block):
-                    t = u.table(s)
+                    t = made[s]
                     flat = t.reshape(-1, self.outcomes)
                     present = np.flatnonzero(flat.sum(axis=1))
                     digits = list(zip(*np.unravel_index(present, t.shape[:-1]), strict=True)) if present.size else []
@@ -553,5 +579,7 @@ class LatticeCounter:
             trials, successes = counts[:, 1] + counts[:, 2], counts[:, 2]
         bins = {c: self.coders[c].vocab.binning for c in s}
         binning = {c: b.to_dict() for c, b in bins.items() if b is not None}
-        return SliceProportions(s, keys, np.asarray(items, dtype=np.int64), np.asarray(trials, dtype=np.int64),
-                                np.asarray(successes, dtype=np.int64), binning).sorted()
+        out = SliceProportions(s, keys, np.asarray(items, dtype=np.int64), np.asarray(trials, dtype=np.int64),
+                               np.asarray(successes, dtype=np.int64), binning)
+        # digits come in increasing order; a column coded as value − base has its values in that order too
+        return out if all(self.coders[c].base is not None for c in s) else out.sorted()
