@@ -17,7 +17,7 @@ With ``--search`` (issue 27): data with ten columns ``c0`` … ``c9`` of ten val
 3. ``clfeval report DIR --positive 1 --memory 512MB`` — the plain streamed report on those files;
 4. ``clfeval report DIR --positive 1 --memory 512MB --find-slices c0,…,c9`` — the search: 10 single columns and
    45 crosses (55 column sets, 4,600 slices) counted in the same pass (each row one outcome of the metric --
-   no trial, failed, succeeded -- and the 55 column sets covered by 7 blocks of at most five columns, one
+   no trial, failed, succeeded -- and the 55 column sets covered by 6 blocks of at most five columns, one
    bincount per block and batch: :mod:`clfeval.core._latticecount`), tested and adjusted.
 
 Target: (4) in <= 3x the time of (3) at N = 1e7. ``--max-depth 3`` adds the 120 triples (124,600 slices,

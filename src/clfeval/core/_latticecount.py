@@ -14,7 +14,7 @@ batch for every column set of the lattice at once:
   combination of their codes × the outcome) has at most :data:`BLOCK_CELLS` cells -- chosen greedily so that
   every column set of the lattice lies inside one block. One ``bincount`` per block and batch counts the
   joint table; the table of a column set is the block's table summed over the block's other columns. Ten
-  columns of ten values (10 + 45 column sets) need 7 blocks of at most 5 columns, not 55 counts.
+  columns of ten values (10 + 45 column sets) need 6 blocks of at most 5 columns, not 55 counts.
 * The keys of a block are built :data:`CHUNK` rows at a time (within the cache) from column codes narrowed
   to ``uint8`` where a column has at most 256 values, each partial key in the narrowest unsigned type that
   holds it (the last digit as ``intp``, which ``bincount`` reads). Labels that are small integers are not
