@@ -72,7 +72,7 @@ def clfeval(*args: str) -> float:
 # times to other load on the machine: CPU seconds beside wall seconds.
 _RENDER = """
 import sys, time
-from clfeval.cli._scorefile import read_scored
+from clfeval.engines import read_scored
 from clfeval.evaluate._reports import report
 from clfeval.render import render
 sf = read_scored(sys.argv[1], gold="gold", score=None, prefix="score:", pred="pred")

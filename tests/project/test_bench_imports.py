@@ -1,0 +1,40 @@
+"""The scripts of ``bench/`` and ``tools/`` import what the package has (a rename inside the package, such as the
+private-module codemod, must not leave a benchmark that fails only when someone runs it). Every
+``from clfeval... import name`` in them -- in their code or in the Python they hand to a child interpreter as a
+string -- is resolved here."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FROM = re.compile(r"^\s*from (clfeval(?:\.\w+)*) import ([\w, ]+?)\s*(?:#.*)?$", re.M)
+SCRIPTS = sorted([*ROOT.glob("bench/*.py"), *ROOT.glob("tools/*.py")])
+
+
+def imports(text: str) -> list[tuple[str, str]]:
+    out = []
+    for module, names in FROM.findall(text):
+        for part in names.split(","):
+            name = part.strip().split(" as ")[0].strip()
+            if name and not module.startswith("clfeval.x"):  # clfeval.x: the codemod's examples
+                out.append((module, name))
+    return out
+
+
+def test_the_pattern_finds_imports_in_code_and_in_strings():
+    text = ('import x\nfrom clfeval.engines import read_scored, report  # note\n'
+            '_S = """\nfrom clfeval import a as b\n"""')
+    assert imports(text) == [("clfeval.engines", "read_scored"), ("clfeval.engines", "report"), ("clfeval", "a")]
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_clfeval_import_of_a_script_resolves(script):
+    for module, name in imports(script.read_text(encoding="utf-8")):
+        mod = importlib.import_module(module)
+        if not hasattr(mod, name):
+            importlib.import_module(f"{module}.{name}")  # a submodule
