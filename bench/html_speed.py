@@ -72,10 +72,11 @@ def clfeval(*args: str) -> float:
 # times to other load on the machine: CPU seconds beside wall seconds.
 _RENDER = """
 import sys, time
+from clfeval.cli._common import input_path
 from clfeval.engines import read_scored
-from clfeval.evaluate._reports import report
+from clfeval.evaluate import report
 from clfeval.render import render
-sf = read_scored(sys.argv[1], gold="gold", score=None, prefix="score:", pred="pred")
+sf = read_scored(input_path(sys.argv[1]), gold="gold", score=None, prefix="score:", pred="pred")
 rep = report(sf.gold, sf.pred, scores=sf.scores)
 for fmt in ("text", "html"):
     cpu, wall = time.process_time(), time.perf_counter()
@@ -87,7 +88,9 @@ for fmt in ("text", "html"):
 def render_step(data: str) -> dict[str, tuple[float, float]]:
     """(CPU, wall) seconds of rendering the 1e7-item report as text and as HTML, in one fresh process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    done = subprocess.run([sys.executable, "-c", _RENDER, data], capture_output=True, text=True, env=env, check=True)
+    done = subprocess.run([sys.executable, "-c", _RENDER, data], capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise SystemExit(f"the render step failed ({done.returncode}): {done.stderr.strip()}")
     return {fmt: (float(cpu), float(wall)) for fmt, cpu, wall in (line.split() for line in done.stdout.splitlines())}
 
 

@@ -38,3 +38,24 @@ def test_every_clfeval_import_of_a_script_resolves(script):
         mod = importlib.import_module(module)
         if not hasattr(mod, name):
             importlib.import_module(f"{module}.{name}")  # a submodule
+
+
+def test_the_render_step_of_html_speed_runs_on_a_small_file(tmp_path):
+    """The step that the bench runs in a child interpreter, on a small file of the bench's columns."""
+    import importlib.util
+
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    spec = importlib.util.spec_from_file_location("html_speed", ROOT / "bench" / "html_speed.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rng = np.random.default_rng(0)
+    cols: dict[str, object] = {"gold": [f"c{i}" for i in rng.integers(0, 3, 300)],
+                               "pred": [f"c{i}" for i in rng.integers(0, 3, 300)]}
+    cols.update({f"score:c{k}": rng.random(300) for k in range(3)})
+    pq.write_table(pa.table(cols), tmp_path / "preds.parquet")
+    step = bench.render_step(str(tmp_path / "preds.parquet"))
+    assert set(step) == {"text", "html"} and all(cpu >= 0 and wall > 0 for cpu, wall in step.values())
