@@ -41,6 +41,9 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=50_000)
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
+    if a.pairs + 5 > a.systems:  # the Bayesian part compares system i with system i + 5
+        ap.error(f"--pairs {a.pairs} needs at least {a.pairs + 5} systems (--systems {a.systems}): pair i is system i "
+                 f"against system i + 5")
 
     import warnings
 
