@@ -72,11 +72,11 @@ def clfeval(*args: str) -> float:
 # times to other load on the machine: CPU seconds beside wall seconds.
 _RENDER = """
 import sys, time
-from clfeval.cli._common import input_path
+from clfeval.io import resolve_path
 from clfeval.engines import read_scored
 from clfeval.evaluate import report
 from clfeval.render import render
-sf = read_scored(input_path(sys.argv[1]), gold="gold", score=None, prefix="score:", pred="pred")
+sf = read_scored(resolve_path(sys.argv[1]), gold="gold", score=None, prefix="score:", pred="pred")
 rep = report(sf.gold, sf.pred, scores=sf.scores)
 for fmt in ("text", "html"):
     cpu, wall = time.process_time(), time.perf_counter()
