@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests._helpers.clihelp import run
+from tests._helpers.outhelp import interruptible
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
@@ -259,7 +260,8 @@ def _spilling_run(tmp_path: Path, n: int = 300_000) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "clfeval", "report", "big.csv", "--score", "score", "--positive",
                              "1",
                              "--memory", "4KiB", "-f", "json", "-o", "out.json"],
-                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=interruptible)
 
 
 @pytest.mark.parametrize("sig, code", [("SIGHUP", 129), ("SIGQUIT", 131)])

@@ -18,6 +18,7 @@ from clfeval.errors import DataError, UsageError
 from clfeval.scores._curves import Ranking, parse_objective, ranking, ranking_ovr
 from clfeval.scores._external import MIN_MEMORY, RankingStore, parse_memory, stream_ranking
 from clfeval.scores._streamovr import OvRStore, stream_binary, stream_ovr
+from tests._helpers.outhelp import interruptible
 
 SWEEP_FIELDS = ("thresholds", "tp", "fp", "fn", "tn", "precision", "recall", "fbeta", "tpr", "fpr", "cost")
 
@@ -181,7 +182,7 @@ def test_sigterm_while_spilling_removes_the_runs(tmp_path):
         except Interrupted as exc:
             sys.exit(exc.exit_code)
     """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, preexec_fn=interruptible,
                          env={**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(__file__), "..", "..", "src")})
     assert out.returncode == 128 + signal.SIGTERM, out.stderr
     assert os.listdir(tmp_path) == []
