@@ -142,16 +142,19 @@ def read_ahead(batches: Iterable[Any]) -> Iterator[Any]:
         return False
 
     def work() -> None:
+        from clfeval.io import decoding_alongside
+
         it = iter(batches)
         try:
-            for b in it:
-                if not put(("batch", b)):
-                    break
-                while not taken.acquire(timeout=0.05):  # the next batch once the caller has taken this one
-                    if stop.is_set():
-                        return
-            else:
-                put(("done", None))
+            with decoding_alongside():  # the caller counts meanwhile: on two cores, no pyarrow pool beside it
+                for b in it:
+                    if not put(("batch", b)):
+                        break
+                    while not taken.acquire(timeout=0.05):  # the next batch once the caller has taken this one
+                        if stop.is_set():
+                            return
+                else:
+                    put(("done", None))
         except BaseException as exc:  # noqa: BLE001  (handed to the caller, raised there)
             put(("error", exc))
         finally:

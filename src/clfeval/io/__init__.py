@@ -30,7 +30,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
                             "resolve_output"),
     "clfeval.io._paths": ("InputPath", "resolve_path"),
     "clfeval.io._predictions": ("PredictionReader", "check_labels_present"),
-    "clfeval.io._readers": ("atomic_path",),
+    "clfeval.io._readers": ("atomic_path", "decoding_alongside"),
     "clfeval.io._source": ("SPOOL_AT", "STDIN", "block_cap_for", "check_roles", "row_ref"),
     "clfeval.io._spill": ("make_spill_directory", "remove_spill_directory", "spill_directory"),
     "clfeval.io._textjoin": ("join_texts", "texts_table"),
@@ -58,7 +58,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         PredictionReader as PredictionReader,
         check_labels_present as check_labels_present,
     )
-    from clfeval.io._readers import atomic_path as atomic_path
+    from clfeval.io._readers import atomic_path as atomic_path, decoding_alongside as decoding_alongside
     from clfeval.io._source import (
         SPOOL_AT as SPOOL_AT,
         STDIN as STDIN,

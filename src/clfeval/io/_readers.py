@@ -26,9 +26,11 @@ and column at fault.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -49,6 +51,36 @@ from clfeval.io._source import (
     utf8_error,
     utf8_valid,
 )
+
+
+class _Decoding(threading.local):
+    #: Whether pyarrow decodes with its thread pool in this thread (see :func:`decoding_alongside`).
+    threads = True
+
+
+_decoding = _Decoding()
+
+
+def arrow_threads() -> bool:
+    """Whether the readers let pyarrow decode with its thread pool in the calling thread (``use_threads``)."""
+    return _decoding.threads
+
+
+@contextlib.contextmanager
+def decoding_alongside() -> Iterator[None]:
+    """Readers in this thread decode while another thread counts (a read-ahead thread): on a machine of two cores
+    or fewer they decode in this thread alone, without pyarrow's thread pool. The pool has a thread per core, so
+    the pool and the counting thread together would ask for more cores than there are, and the counting thread
+    -- the one the run waits for -- would be the one preempted. Measured on two cores: the slice search of
+    ``bench/slices_speed.py`` (ten columns, 1e7 rows) 0.67-0.77 s instead of 0.88-0.95 s. With more cores the
+    pool is kept."""
+    old = _decoding.threads
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    _decoding.threads = old and cores > 2
+    try:
+        yield
+    finally:
+        _decoding.threads = old
 
 __all__ = ["FORMATS", "detect_format", "read_frame", "file_tables", "column_names", "Source", "write_frame",
            "atomic_write_text"]
@@ -138,7 +170,7 @@ def _delimited_tables(src: Source, fmt: str, columns: Sequence[str] | None,
     block = min(_csv_block(batch_rows), cap)
     emitted = 0  # rows yielded so far: a read started again with larger blocks skips them
     while True:
-        read_options = pacsv.ReadOptions(use_threads=True, block_size=block,
+        read_options = pacsv.ReadOptions(use_threads=arrow_threads(), block_size=block,
                                          encoding="latin1" if src.encoding == "latin-1" else "utf8")
         skip = emitted
         try:
@@ -324,14 +356,16 @@ def _parquet_tables(src: Source, columns: Sequence[str] | None, dictionary_colum
     try:
         if batch_rows is None and groups is None:
             pf.close()
-            yield pq.read_table(src.arrow(), columns=cols, read_dictionary=read_dict or None)
+            yield pq.read_table(src.arrow(), columns=cols, read_dictionary=read_dict or None,
+                                use_threads=arrow_threads())
             return
         pf = pq.ParquetFile(src.arrow(), read_dictionary=read_dict or None)
         for group in (range(pf.num_row_groups) if groups is None else groups):
             if batch_rows is None or pf.metadata.row_group(group).num_rows <= batch_rows:
-                yield pf.read_row_group(group, columns=cols)
+                yield pf.read_row_group(group, columns=cols, use_threads=arrow_threads())
                 continue
-            for batch in pf.iter_batches(batch_size=batch_rows, row_groups=[group], columns=cols):
+            for batch in pf.iter_batches(batch_size=batch_rows, row_groups=[group], columns=cols,
+                                         use_threads=arrow_threads()):
                 yield pa.Table.from_batches([batch])
     except (pa.ArrowInvalid, OSError) as exc:
         raise unreadable(exc) from None
