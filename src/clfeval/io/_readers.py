@@ -72,7 +72,7 @@ def decoding_alongside() -> Iterator[None]:
     or fewer they decode in this thread alone, without pyarrow's thread pool. The pool has a thread per core, so
     the pool and the counting thread together would ask for more cores than there are, and the counting thread
     -- the one the run waits for -- would be the one preempted. Measured on two cores: the slice search of
-    ``bench/slices_speed.py`` (ten columns, 1e7 rows) 0.67-0.77 s instead of 0.88-0.95 s. With more cores the
+    ``bench/slices_speed.py`` (ten columns, 1e7 rows) 0.62-0.79 s instead of 0.88-0.95 s. With more cores the
     pool is kept."""
     old = _decoding.threads
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
