@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from clfeval.io import Target
 
 __all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option",
-           "check_paths",
+           "check_paths", "FiniteFloatRange",
            "emit", "finish_run", "progress", "where_recorded", "DEFAULT_RUNS_DB", "reading_progress", "existing_file",
            "input_path", "parse_list", "message",
            "stdout_error"]
@@ -231,6 +232,17 @@ def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
                           "accepts any name), text without --output; a --format that contradicts the extension is "
                           "refused.")(f)
     return f
+
+
+class FiniteFloatRange(click.FloatRange):
+    """click's ``FloatRange`` that also refuses nan and ±inf, for every float option with bounds: click's bounds let
+    NaN through (every comparison with NaN is false) and, without a maximum, infinity (``--deadline nan``)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value} is not a finite number.", param, ctx)
+        return number
 
 
 def check_sep(ctx: click.Context, param: click.Parameter, value: str) -> str:
