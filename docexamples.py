@@ -3,7 +3,9 @@
 * ```python blocks are executed; ```pycon blocks (``>>>`` lines and their output) are doctests
   (ELLIPSIS and NORMALIZE_WHITESPACE on).
 * ```console blocks hold ``$ COMMAND`` lines, each followed by its output (stdout, then stderr). Each command
-  runs in bash, in the document's temporary directory (seeded with the files of docs/examples/), with the
+  runs in bash, in the document's temporary directory, which holds the files of docs/examples/ at the same
+  relative path: an example names them from the repository root (``docs/examples/mails.csv``), as a reader runs
+  it from the checkout, and its outputs (``-o report.html``) never land in the checkout. Commands run with the
   ``clfeval`` of this interpreter's environment first on PATH; ``$?`` is the exit code of the command before, so
   ``$ echo $?`` shows it. A command that exits non-zero must be followed by ``$ echo $?``. Outputs are compared
   after normalising versions, times and the temporary directory; a line ``...`` matches any number of lines.
@@ -47,8 +49,7 @@ def setup(namespace: dict) -> None:
     work = Path(tempfile.mkdtemp(prefix="clfeval-docs-"))
     (work / "docs" / "examples").mkdir(parents=True)
     for f in EXAMPLES.iterdir():
-        if f.is_file() and f.suffix != ".py":  # as ./NAME (the guide) and as docs/examples/NAME (the README)
-            shutil.copy(f, work / f.name)
+        if f.is_file() and f.suffix != ".py":  # at the path the examples name: docs/examples/NAME
             shutil.copy(f, work / "docs" / "examples" / f.name)
     if CORPUS.is_file():
         (work / "data").mkdir()

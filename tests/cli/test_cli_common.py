@@ -42,3 +42,29 @@ def test_demo_lists_modes_and_refuses_unknown():
         assert mode in res.out
     res = run("demo", "nosuchmode")
     assert res.code == 2 and "trap" in res.err and "Traceback" not in res.err
+
+
+@pytest.mark.parametrize("name,cmd", list(leaf_commands(cli)), ids=lambda x: x if isinstance(x, str) else "")
+def test_no_bounded_float_option_takes_nan_or_infinity(name, cmd):
+    """click's FloatRange lets NaN through its bounds (issue 35: `datasets fetch --deadline nan` passed `x>0`):
+    every bounded float option is a FiniteFloatRange, which refuses nan and ±inf."""
+    from clfeval.cli._common import FiniteFloatRange
+
+    for p in cmd.params:
+        if isinstance(p.type, click.FloatRange):
+            assert isinstance(p.type, FiniteFloatRange), (name, p.name)
+            for bad in ("nan", "NaN", "inf", "-inf"):  # infinity beyond a bound: click's own words
+                with pytest.raises(click.BadParameter, match="not a finite number|not in the range"):
+                    p.type.convert(bad, p, None)
+            with pytest.raises(click.BadParameter, match="nan is not a finite number"):
+                p.type.convert("nan", p, None)
+
+
+@pytest.mark.parametrize("args, option", [
+    (["datasets", "fetch", "reuters21578", "--url", "file:///nonexistent/x.tar.gz", "--deadline"], "--deadline"),
+    (["report", "-", "--engine", "dask", "--connect-timeout"], "--connect-timeout"),
+    (["report", "-", "--find-slices", "a", "--find-alpha"], "--find-alpha"),
+])
+def test_nan_in_a_bounded_float_option_is_a_usage_error(args, option):
+    res = run(*args, "nan")
+    assert res.code == 2 and option in res.err and "nan is not a finite number" in res.err, res.err

@@ -1,5 +1,6 @@
 """Outputs do what the file name says (issue 19, items 7 and 9): --format from --output's extension, a
-contradicting --format refused, text folded to 100 columns when piped."""
+contradicting --format refused, an extension that names no format refused without --format (issue 35, item 3),
+text folded to 100 columns when piped."""
 
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ def preds(tmp_path):
     ("out.md", lambda t: t.startswith("## clfeval report")),
     ("out.markdown", lambda t: t.startswith("## clfeval report")),
     ("out.txt", lambda t: t.startswith("clfeval report") and "┃" not in t and "─" in t),
-    ("out.csv", lambda t: t.startswith("clfeval report")),  # an unknown extension: text
     ("out", lambda t: t.startswith("clfeval report")),  # none: text
+    ("out.TXT", lambda t: t.startswith("clfeval report")),
 ])
 def test_format_follows_the_extension(tmp_path, preds, name, check):
     if name.endswith((".html", ".HTM")):
@@ -53,6 +54,77 @@ def test_contradicting_format_is_refused_before_anything_is_written(tmp_path, pr
     assert res.code == 2
     assert "--format" in res.err and name in res.err and "Traceback" not in res.err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("name", ["report.csv", "out.pdf", "r.JSONL", "notes.text", "v1.2"])
+def test_an_extension_that_names_no_format_is_refused_without_format(tmp_path, preds, name):
+    out = tmp_path / name  # -o report.csv used to write the text report into a .csv file
+    res = run("report", preds, "-o", out)
+    assert res.code == 2 and res.out == ""
+    suffix = "." + name.rsplit(".", 1)[1]
+    for words in ("-o/--output", name, repr(suffix), ".json, .md/.markdown, .html/.htm, .txt or none for text",
+                  "--format", "any name"):
+        assert words in res.err, (words, res.err)
+    assert "Traceback" not in res.err and not out.exists()
+
+
+@pytest.mark.parametrize("fmt, check", [("text", lambda t: t.startswith("clfeval report")),
+                                        ("json", lambda t: json.loads(t)["n"] == 18),
+                                        ("markdown", lambda t: t.startswith("## clfeval report"))])
+def test_an_explicit_format_accepts_any_name(tmp_path, preds, fmt, check):
+    out = tmp_path / "report.csv"
+    res = run("report", preds, "--format", fmt, "-o", out)
+    assert res.code == 0, res.err
+    assert check(out.read_text(encoding="utf-8"))
+
+
+def _commands_with_format():
+    """Every command with --format and --output (cli._common.output_options), with values for its required
+    parameters that click accepts (the format is resolved before the command's body runs)."""
+    import click
+
+    from clfeval.cli import cli
+
+    def walk(group, ctx, path):
+        for name in group.list_commands(ctx):
+            cmd = group.get_command(ctx, name)
+            if isinstance(cmd, click.Group):
+                yield from walk(cmd, ctx, [*path, name])
+            elif {"fmt", "output"} <= {p.name for p in cmd.params}:
+                yield [*path, name], cmd
+
+    return list(walk(cli, click.Context(cli), []))
+
+
+def _required_args(cmd, existing):
+    import click
+
+    args, opts = [], []
+    for p in cmd.params:
+        if not p.required:
+            continue
+        value = (p.type.choices[0] if isinstance(p.type, click.Choice)
+                 else "1" if isinstance(p.type, click.types.IntParamType)
+                 else str(existing) if isinstance(p.type, click.Path) else "x")
+        if isinstance(p, click.Argument):
+            args.append(value)
+        else:
+            opts += [p.opts[0], value]
+    return [*args, *opts]
+
+
+def test_every_command_with_format_refuses_an_unknown_extension(tmp_path, preds):
+    commands = _commands_with_format()
+    names = {" ".join(path) for path, _ in commands}
+    assert {"report", "compare", "threshold", "calibration", "errors", "rank", "power", "metrics", "demo", "cv",
+            "holdout", "reuters", "datasets fetch", "runs list", "runs show", "runs compare"} <= names
+    assert "plot" not in names  # its -o is an image, named by its own rule
+    for path, cmd in commands:
+        out = tmp_path / "result.csv"
+        res = run(*path, *_required_args(cmd, preds), "-o", out)
+        assert res.code == 2, (path, res.code, res.err)
+        assert "-o/--output" in res.err and "'.csv'" in res.err and "--format" in res.err, (path, res.err)
+        assert not out.exists()
 
 
 def test_devices_and_fifos_get_text(tmp_path, preds):

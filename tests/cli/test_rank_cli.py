@@ -84,7 +84,7 @@ def test_options_are_checked(wide, tmp_path):
     assert res.code == 2 and "--pairs names system 'zzz'" in res.err
     res = run("rank", wide, "--higher-is-better", "--control", "zzz")
     assert res.code == 2 and "--control 'zzz'" in res.err
-    res = run("rank", wide, "--higher-is-better", "-o", wide)
+    res = run("rank", wide, "--higher-is-better", "-f", "text", "-o", wide)
     assert res.code == 2 and wide.read_text().startswith("dataset,")  # never over an input
     assert run("rank").code == 2
     assert run("rank", tmp_path / "missing.csv", "--higher-is-better").code == 2

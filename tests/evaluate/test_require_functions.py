@@ -88,7 +88,9 @@ def test_parse_call_forms(funcs):
     ("has_class(ham)>=1", "is true or false"),
     ("never(x)<=1", "takes 0 arguments"),
     ("p_fake(A,B)>=0.9", "is a condition on rank results"),
-    ("scaled(accuracy, inf)>=1", "must be finite"),
+    ("scaled(accuracy, inf)>=1", "the argument must be a finite number"),
+    ("scaled(accuracy, 1_0)>=1", "the argument must be written as a decimal number"),
+    ("class_count(spam)>=1_0", "the target must be written as a decimal number"),
 ])
 def test_parse_refusals_say_what_was_expected(funcs, text, words):
     with pytest.raises(UsageError) as e:

@@ -79,6 +79,33 @@ def test_refusals_name_what_is_valid():
         check_requirements(report(GOLD, PRED), ["roc_auc>=0.9"])
 
 
+@pytest.mark.parametrize("written, value", [
+    ("0.9", 0.9), (".5", 0.5), ("5.", 5.0), ("+0.25", 0.25), ("-1", -1.0), ("1e-3", 0.001), ("2.5E+1", 25.0),
+    (" 0.9 ", 0.9),
+    ("\uff10.\uff15", 0.5),  # full-width digits are digits, as Python reads them (０.５ is 0.5)
+    ("\u0660.\u0665", 0.5),  # so are Arabic-Indic ones (٠.٥)
+])
+def test_a_target_is_a_decimal_number(written, value):
+    assert parse_requirement(f"accuracy>={written}").target == value
+    assert parse_requirement(f"min_slice(accuracy)>={written}").target == value
+
+
+@pytest.mark.parametrize("written, words", [
+    ("1_0", "must be written as a decimal number such as 0.9, .5 or 1e-3 (no underscores); got '1_0'"),
+    ("0.000_5", "must be written as a decimal number"),  # Python's float() reads both (10, 0.0005)
+    ("nan", "must be a finite number; got 'nan'"), ("-Infinity", "must be a finite number"),
+    ("1e309", "must be a finite number; got '1e309'"),
+    ("0x1", "is neither a number"), ("1/2", "is neither a number"), ("0.5e", "is neither a number"),
+    ("\uff10\uff0e\uff15", "is neither a number"),  # a full-width point is not a point
+])
+def test_other_number_syntaxes_are_refused(written, words):
+    with pytest.raises(UsageError) as info:
+        parse_requirement(f"accuracy>={written}")
+    assert words in str(info.value), str(info.value)
+    with pytest.raises(UsageError):
+        parse_requirement(f"min_slice(accuracy)>={written}")
+
+
 def test_cli_exit_codes_and_messages(mails):
     ok = run("report", mails, "--require", "recall:spam>=0.9", "--require", "accuracy>majority")
     assert ok.code == 0, ok.err
@@ -94,6 +121,10 @@ def test_cli_exit_codes_and_messages(mails):
     unknown = run("report", mails, "--require", "acuracy>=0.9")
     assert unknown.code == 2 and unknown.out == ""
     assert "option --require 'acuracy>=0.9': unknown metric 'acuracy'; valid metrics are: accuracy" in unknown.err
+    underscore = run("report", mails, "--require", "accuracy>=1_0")  # read as 10 (unmet, exit 3) before
+    assert underscore.code == 2 and "option --require 'accuracy>=1_0'" in underscore.err
+    assert run("report", mails, "--require", "accuracy>=\uff10.\uff19\uff15").code == 0  # ０.９５: 38/40 meets it
+    assert run("report", mails, "--require", "accuracy>\uff10.\uff19\uff15").code == 3
     md = run("report", mails, "--require", "macro_f1>=0.99", "--format", "markdown")
     assert md.code == 3 and "## Requirements" in md.out
 

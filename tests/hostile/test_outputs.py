@@ -46,16 +46,18 @@ def refused(args: list[object], folder: Path, *needles: str) -> None:
 
 CASES = {
     "report -o FILE": (["report", "x.csv", "-f", "json", "-o", "x.csv"], "--output", "FILE"),
-    "report -o --train-labels": (["report", "x.csv", "--train-labels", "s.csv", "-o", "s.csv"], "--output",
-                                 "--train-labels"),
-    "compare -o B": (["compare", "x.csv", "s.csv", "-o", "s.csv"], "--output", "B_FILE"),
+    "report -o --train-labels": (["report", "x.csv", "--train-labels", "s.csv", "-f", "text", "-o", "s.csv"],
+                                 "--output", "--train-labels"),
+    "compare -o B": (["compare", "x.csv", "s.csv", "-f", "text", "-o", "s.csv"], "--output", "B_FILE"),
     "threshold -o --dev": (["threshold", "s.csv", "--dev", "dev.csv", "--score", "score", "--positive", "spam",
-                            "-o", "dev.csv"], "--output", "--dev"),
-    "calibration -o FILE": (["calibration", "s.csv", "--prob", "score", "--positive", "spam", "-o", "s.csv"],
+                            "-f", "text", "-o", "dev.csv"], "--output", "--dev"),
+    "calibration -o FILE": (["calibration", "s.csv", "--prob", "score", "--positive", "spam", "-f", "text",
+                             "-o", "s.csv"],
                             "--output", "FILE"),
     "cv --predictions DATA": (["cv", "c.csv", "--text", "body", "--label", "topic", "--predictions", "c.csv"],
                               "--predictions", "DATA"),
-    "cv -o DATA": (["cv", "c.csv", "--text", "body", "--label", "topic", "-o", "c.csv"], "--output", "DATA"),
+    "cv -o DATA": (["cv", "c.csv", "--text", "body", "--label", "topic", "-f", "text", "-o", "c.csv"], "--output",
+                   "DATA"),
     "holdout --runs-db DATA": (["holdout", "c.csv", "--text", "body", "--label", "topic", "--runs-db", "c.csv"],
                                "--runs-db", "DATA"),
 }
@@ -79,25 +81,25 @@ def test_the_same_file_under_another_name_is_refused(folder, how):
         name = "./sub/../x.csv"
         (folder / "sub").mkdir()
     refused(["report", "x.csv", "-f", "json", "-o", name], folder, "--output", "FILE", "destroy the input")
-    refused(["cv", "c.csv", "--text", "body", "--label", "topic", "--predictions", "p.csv", "-o", "x.csv",
+    refused(["cv", "c.csv", "--text", "body", "--label", "topic", "--predictions", "p.csv", "-f", "text", "-o", "x.csv",
              "--runs-db", name], folder, "--runs-db", "--output")
 
 
 def test_two_outputs_that_are_one_file_are_refused(folder):
     cv = ["cv", "c.csv", "--text", "body", "--label", "topic", "--folds", "2"]
-    refused(cv + ["--runs-db", "r.sqlite", "-o", "r.sqlite"], folder, "--output", "--runs-db")
-    refused(cv + ["--predictions", "p.csv", "-o", "p.csv"], folder, "--predictions", "--output")
+    refused(cv + ["--runs-db", "r.sqlite", "-f", "text", "-o", "r.sqlite"], folder, "--output", "--runs-db")
+    refused(cv + ["--predictions", "p.csv", "-f", "text", "-o", "p.csv"], folder, "--predictions", "--output")
     os.symlink("p.csv", folder / "q.csv")  # a dangling link: its target would be written twice
-    refused(cv + ["--predictions", "p.csv", "-o", "q.csv", "--no-log"], folder, "--predictions", "--output",
-            "same file")
+    refused(cv + ["--predictions", "p.csv", "-f", "text", "-o", "q.csv", "--no-log"], folder, "--predictions",
+            "--output", "same file")
 
 
 def test_the_run_log_itself_is_not_an_output_of_a_query(folder):
     assert run("cv", "c.csv", "--text", "body", "--label", "topic", "--folds", "2", "--runs-db", "r.sqlite").code == 0
-    refused(["runs", "list", "--runs-db", "r.sqlite", "-o", "r.sqlite"], folder, "--output", "--runs-db")
+    refused(["runs", "list", "--runs-db", "r.sqlite", "-f", "text", "-o", "r.sqlite"], folder, "--output", "--runs-db")
     stored = next((folder / "r-predictions").iterdir())
-    refused(["runs", "list", "--runs-db", "r.sqlite", "-o", f"r-predictions/{stored.name}"], folder, "--output",
-            "predictions folder")
+    refused(["runs", "list", "--runs-db", "r.sqlite", "-f", "text", "-o", f"r-predictions/{stored.name}"], folder,
+            "--output", "predictions folder")
 
 
 def test_an_output_inside_an_input_directory_is_refused(folder):
@@ -115,11 +117,12 @@ def test_an_output_inside_an_input_directory_is_refused(folder):
 def test_datasets_fetch_never_writes_over_its_archive_or_its_source(folder):
     (folder / "data").mkdir()
     (folder / "data" / "reuters21578.tar.gz").write_bytes(b"an archive already there")
-    refused(["datasets", "fetch", "reuters21578", "--dest", "data", "-o", "data/reuters21578.tar.gz"], folder,
+    refused(["datasets", "fetch", "reuters21578", "--dest", "data", "-f", "text",
+             "-o", "data/reuters21578.tar.gz"], folder,
             "--output", "the archive in --dest")
     (folder / "mirror.tar.gz").write_bytes(b"a local copy")
     refused(["datasets", "fetch", "reuters21578", "--dest", "new", "--url", f"file://{folder}/mirror.tar.gz",
-             "-o", "mirror.tar.gz"], folder, "--output", "--url")
+             "-f", "text", "-o", "mirror.tar.gz"], folder, "--output", "--url")
 
 
 # --- what an output path may be -------------------------------------------------------------------

@@ -58,7 +58,7 @@ def test_an_output_that_a_glob_input_names_is_refused(tmp_path, monkeypatch, arg
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "od" / "a.csv", ROWS)
     write(tmp_path / "keep.csv", ROWS)
-    res = run(*argv, "-o", "od/a.csv")
+    res = run(*argv, "-f", "text", "-o", "od/a.csv")
     refused(res, 2, "--output", "'od/a.csv'", "destroy the input", "'od/*.csv'")
     assert (tmp_path / "od" / "a.csv").read_text() == ROWS
 

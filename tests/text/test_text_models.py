@@ -150,6 +150,11 @@ def test_bad_model_options_are_refused():
         make_model("nb", ngrams=3)
     with pytest.raises(UsageError, match="alpha"):
         ModelConfig("nb", alpha=0)
+    for bad in (float("nan"), float("inf"), -1.0, "1", True):  # NaN and infinity passed `x > 0` checks (issue 35)
+        with pytest.raises(UsageError, match=r"option alpha \(Naive Bayes smoothing\) must be a finite number > 0"):
+            ModelConfig("nb", alpha=bad)
+        with pytest.raises(UsageError, match=r"option C \(inverse regularisation\) must be a finite number > 0"):
+            ModelConfig("logreg", C=bad)
 
 
 def test_check_texts():

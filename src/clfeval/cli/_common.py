@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from clfeval.io import Target
 
 __all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option",
-           "check_paths",
+           "check_paths", "FiniteFloatRange",
            "emit", "finish_run", "progress", "where_recorded", "DEFAULT_RUNS_DB", "reading_progress", "existing_file",
            "input_path", "parse_list", "message",
            "stdout_error"]
@@ -159,9 +160,20 @@ def check_paths(inputs: Iterable[tuple[str, str | os.PathLike[str] | None]] = ()
 
 FORMATS = ("text", "json", "markdown", "html")
 
-#: The format an output's extension names (``--format`` defaults to it; text for any other name).
+#: The format an output's extension names (``--format`` defaults to it; text for no extension; any other
+#: extension needs ``--format``).
 EXTENSIONS = {".html": "html", ".htm": "html", ".json": "json", ".md": "markdown", ".markdown": "markdown",
               ".txt": "text"}
+#: The extensions in words, as messages and ``--help`` give them.
+EXTENSIONS_TEXT = ".json, .md/.markdown, .html/.htm, .txt or none for text"
+
+
+def _names_nothing(output: Path) -> bool:
+    """A device, FIFO or other non-regular file (``/dev/null``): its name says nothing about its content."""
+    try:
+        return output.exists() and not output.is_file()
+    except OSError:
+        return True
 
 
 def format_of(output: Path | None) -> str | None:
@@ -171,21 +183,21 @@ def format_of(output: Path | None) -> str | None:
     >>> format_of(Path("out.HTML")), format_of(Path("r.md")), format_of(Path("notes.csv")), format_of(None)
     ('html', 'markdown', None, None)
     """
-    if output is None:
-        return None
-    try:
-        if output.exists() and not output.is_file():
-            return None
-    except OSError:
+    if output is None or _names_nothing(output):
         return None
     return EXTENSIONS.get(output.suffix.lower())
 
 
 def resolve_format(fmt: str | None, output: Path | None) -> str:
     """``--format`` given, or from ``--output``'s extension, else text; refused (exit 2) when an explicit
-    ``--format`` contradicts the extension (``--format text -o report.html`` would write text into a page)."""
+    ``--format`` contradicts the extension (``--format text -o report.html`` would write text into a page), and
+    when no ``--format`` is given and the extension names no format (``-o report.csv`` would hold a text report)."""
     named = format_of(output)
     if fmt is None:
+        if named is None and output is not None and output.suffix and not _names_nothing(output):
+            raise UsageError(f"option -o/--output {shown(str(output))!r}: the extension {output.suffix!r} names no "
+                             f"output format; the format follows the extension ({EXTENSIONS_TEXT}). Give the "
+                             f"output one of those, or say the format with --format (then any name is accepted).")
         fmt = named or "text"
     elif named is not None and named != fmt and output is not None:
         raise UsageError(f"--format {fmt} contradicts --output {shown(str(output))!r}, whose extension "
@@ -212,13 +224,25 @@ def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
     f = click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Write the result to this file (atomically: temporary file, then rename) instead of "
-                          "stdout.")(resolved)
+                          "stdout; its extension names the format (see --format).")(resolved)
     f = click.option("--format", "-f", "fmt", type=click.Choice(list(FORMATS)), default=None,
                      help="Output format: text (tables), json (the stable machine interface), markdown, or html "
                           "(one self-contained page with figures; needs the html extra). Default: from the "
-                          "--output extension (.html/.htm, .json, .md/.markdown, .txt), else text; a --format that "
-                          "contradicts the extension is refused.")(f)
+                          f"--output extension ({EXTENSIONS_TEXT}; another extension needs --format, which then "
+                          "accepts any name), text without --output; a --format that contradicts the extension is "
+                          "refused.")(f)
     return f
+
+
+class FiniteFloatRange(click.FloatRange):
+    """click's ``FloatRange`` that also refuses nan and ±inf, for every float option with bounds: click's bounds let
+    NaN through (every comparison with NaN is false) and, without a maximum, infinity (``--deadline nan``)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value} is not a finite number.", param, ctx)
+        return number
 
 
 def check_sep(ctx: click.Context, param: click.Parameter, value: str) -> str:

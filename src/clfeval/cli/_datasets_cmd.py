@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from clfeval.cli._common import Group, check_paths, emit, message, output_options
+from clfeval.cli._common import FiniteFloatRange, Group, check_paths, emit, message, output_options
 
 
 @click.group(cls=Group)
@@ -22,7 +22,7 @@ def datasets() -> None:
               help="Download from here instead of the UCI KDD archive (http, https or file URL); the copy must "
                    "still pass the checks.")
 @click.option("--force", is_flag=True, help="Download again even if the archive is already in --dest.")
-@click.option("--deadline", type=click.FloatRange(min=0, min_open=True), default=600, show_default=True,
+@click.option("--deadline", type=FiniteFloatRange(min=0, min_open=True), default=600, show_default=True,
               metavar="SECONDS", help="Give up when the whole download takes longer than this.")
 @output_options
 def fetch(name: str, dest: Path, url: str | None, force: bool, deadline: float, fmt: str, output: Path | None) -> None:
@@ -39,9 +39,10 @@ def fetch(name: str, dest: Path, url: str | None, force: bool, deadline: float, 
 
     from clfeval.errors import InputFileError
     from clfeval.io import os_reason, resolve_output
-    from clfeval.text import ARCHIVE_NAME, REUTERS_CHECKS, UCI_URL, FetchedDataset, fetch_reuters
+    from clfeval.text import ARCHIVE_NAME, REUTERS_CHECKS, UCI_URL, FetchedDataset, check_fetch, fetch_reuters
 
     source = url or UCI_URL
+    check_fetch(source, deadline=deadline)  # before any path is looked at
     parsed = urlparse(source)
     local = unquote(parsed.path) if parsed.scheme == "file" else None
     archive = dest / ARCHIVE_NAME

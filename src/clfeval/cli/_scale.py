@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from clfeval.cli._common import FiniteFloatRange
 from clfeval.errors import MissingExtra, UsageError
 
 __all__ = ["memory_option", "score_bin_options", "engine_options", "engine_of", "help_note"]
@@ -52,7 +53,7 @@ def _keep_timeout(ctx: click.Context, param: click.Parameter, value: float) -> f
 
 def engine_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """``--engine local|dask``, ``--scheduler ADDRESS`` and ``--connect-timeout SECONDS``."""
-    f = click.option("--connect-timeout", "connect_timeout", type=click.FloatRange(min=0.1, max=3600), default=10.0,
+    f = click.option("--connect-timeout", "connect_timeout", type=FiniteFloatRange(min=0.1, max=3600), default=10.0,
                      show_default=True, expose_value=False, callback=_keep_timeout, metavar="SECONDS",
                      help="With --scheduler: seconds to reach the scheduler before it is called unreachable "
                           "(exit 2).")(f)

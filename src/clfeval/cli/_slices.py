@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from clfeval.cli._common import FiniteFloatRange
+
 __all__ = ["slice_options", "compare_slice_options", "find_slice_options", "slice_arguments"]
 
 
@@ -32,7 +34,7 @@ def find_slice_options(fn: Callable[..., Any]) -> Callable[..., Any]:
                      help="The proportion metric --find-slices ranks by (default: recall of --positive when given, "
                           "else accuracy): accuracy, error_rate, recall:L, precision:L, specificity:L, fpr:L, fnr:L, "
                           "npv:L, accuracy:L, error_rate:L."),
-        click.option("--find-alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+        click.option("--find-alpha", type=FiniteFloatRange(0, 1, min_open=True, max_open=True), default=0.05,
                      show_default=True, help="The false-discovery rate of --find-slices (Benjamini-Yekutieli)."),
     ]
     for option in reversed(options):

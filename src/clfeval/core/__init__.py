@@ -57,8 +57,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.core._sliceranks": ("SliceScores", "finite_scores", "slice_rankings"),
     "clfeval.core._sparse": ("joint_from_cells",),
     "clfeval.core._tables": ("count_joint", "count_pair", "embed", "table_of"),
-    "clfeval.core._validation": ("MEMORY_BUDGET", "MIN_MEMORY", "check_beta", "check_finite", "check_positive_int",
-                                 "check_probability", "check_range", "check_rng", "check_samples",
+    "clfeval.core._validation": ("MEMORY_BUDGET", "MIN_MEMORY", "check_beta", "check_finite", "check_positive",
+                                 "check_positive_int", "check_probability", "check_range", "check_rng", "check_samples",
                                  "check_zero_division", "parse_memory", "zero_division_name"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
@@ -195,6 +195,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         MIN_MEMORY as MIN_MEMORY,
         check_beta as check_beta,
         check_finite as check_finite,
+        check_positive as check_positive,
         check_positive_int as check_positive_int,
         check_probability as check_probability,
         check_range as check_range,

@@ -18,6 +18,7 @@ __all__ = [
     "check_beta",
     "check_rng",
     "check_finite",
+    "check_positive",
     "check_positive_int",
     "check_samples",
     "check_probability",
@@ -98,6 +99,29 @@ def check_finite(value: Any, *, option: str) -> float:
         v = math.nan
     if not math.isfinite(v):
         raise UsageError(lambda name: f"option {name} must be a finite number; got {value!r}.", params=[option])
+    return v
+
+
+def check_positive(value: Any, *, option: str, what: str = "") -> float:
+    """A finite real number > 0 (a duration, a smoothing constant, ...); NaN, ±inf, booleans, text and other
+    objects refused.
+
+    The one check of such an argument: ``x > 0`` alone lets infinity through, and its negation ``x <= 0`` lets
+    NaN through (every comparison with NaN is false). ``what`` says what the number is, in the message.
+
+    >>> check_positive(2.5, option="deadline")
+    2.5
+    >>> check_positive(float("nan"), option="deadline", what="seconds")
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.UsageError: option deadline (seconds) must be a finite number > 0; got nan.
+    """
+    real = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    v = float(value) if real else math.nan
+    if not (math.isfinite(v) and v > 0):
+        about = f" ({what})" if what else ""
+        raise UsageError(lambda name: f"option {name}{about} must be a finite number > 0; got {value!r}.",
+                         params=[option])
     return v
 
 

@@ -63,6 +63,11 @@ _SYNTAX = re.compile(r"^\s*(?P<metric>[^<>=]+?)\s*(?P<op>>=|<=|>|<)\s*(?P<target
 _CALL = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*\((?P<args>.*)\)"
                    r"\s*(?:(?P<op>>=|<=|>|<)\s*(?P<target>[^<>=()]*?))?\s*$", re.S)
 _WORD = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*$")
+#: A number in a condition: decimal, with an optional sign, point and exponent (``0.9``, ``.5``, ``1e-3``). The
+#: digits are Unicode decimal digits, as Python reads them (full-width ``０.５`` is 0.5); what else ``float()``
+#: reads (``1_0``, ``inf``, ``nan``) is not a number here.
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER_FORM = "a decimal number such as 0.9, .5 or 1e-3"
 
 
 @dataclass(frozen=True)
@@ -133,14 +138,27 @@ def parse_requirement(text: str, *, applies_to: str = "report") -> Requirement:
                                 f"baseline value to compare with (give a number instead).")
         target = raw
     else:
-        try:
-            target = float(raw)
-        except ValueError:
-            raise _refuse(text, f"the target {raw!r} is neither a number nor a baseline "
-                                f"({', '.join(BASELINES)}).") from None
-        if not math.isfinite(target):
-            raise _refuse(text, f"the target must be a finite number; got {raw!r}.")
+        number = _number(text, raw, "the target")
+        if number is None:
+            raise _refuse(text, f"the target {raw!r} is neither a number nor a baseline ({', '.join(BASELINES)}); "
+                                f"a number is written as {_NUMBER_FORM}.")
+        target = number
     return Requirement(text, name, op, target)
+
+
+def _number(text: str, raw: str, what: str) -> float | None:
+    """The finite number ``raw`` writes (:data:`_NUMBER`), or None when it writes none (a word, for the caller to
+    read); refused when it is not finite (``nan``, ``1e999``) or in another syntax Python reads (``1_0``)."""
+    s = raw.strip()
+    try:
+        x = float(s)
+    except ValueError:
+        return None
+    if not math.isfinite(x):
+        raise _refuse(text, f"{what} must be a finite number; got {s!r}.")
+    if not _NUMBER.fullmatch(s):
+        raise _refuse(text, f"{what} must be written as {_NUMBER_FORM} (no underscores); got {s!r}.")
+    return x
 
 
 def _split_args(raw: str) -> list[str]:
@@ -163,12 +181,9 @@ def _parse_arg(text: str, fn: Function, kind: str, raw: str) -> str | float:
     if not raw:
         raise _refuse(text, f"{fn.usage} has an empty argument.")
     if kind == "number":
-        try:
-            x = float(raw)
-        except ValueError:
-            raise _refuse(text, f"{fn.usage}: {raw!r} is not a number.") from None
-        if not math.isfinite(x):
-            raise _refuse(text, f"{fn.usage}: the number must be finite; got {raw!r}.")
+        x = _number(text, raw, f"{fn.usage}: the argument")
+        if x is None:
+            raise _refuse(text, f"{fn.usage}: {raw!r} is not a number ({_NUMBER_FORM}).")
         return x
     if kind == "metric":
         found = catalog.find(raw)
@@ -213,12 +228,9 @@ def _parse_call(text: str, applies_to: str) -> Requirement | None:
         return Requirement(text, call, None, None, fn.name, args)
     if op is None or raw is None or not raw.strip():
         raise _refuse(text, f"{fn.usage} is a number: write {fn.usage} OP TARGET with OP one of >=, >, <=, <.")
-    try:
-        target = float(raw)
-    except ValueError:
-        raise _refuse(text, f"the target {raw.strip()!r} of {fn.usage} must be a number.") from None
-    if not math.isfinite(target):
-        raise _refuse(text, f"the target must be a finite number; got {raw.strip()!r}.")
+    target = _number(text, raw, "the target")
+    if target is None:
+        raise _refuse(text, f"the target {raw.strip()!r} of {fn.usage} must be a number ({_NUMBER_FORM}).")
     return Requirement(text, call, op, target, fn.name, args)
 
 

@@ -8,6 +8,7 @@ import math
 from typing import Any
 
 from clfeval.errors import UsageError
+from clfeval.significance._slices import RANKING_METRICS
 
 __all__ = ["min_slice", "max_slice_gap", "fairness_measure"]
 
@@ -20,12 +21,32 @@ def _section(d: dict[str, Any], what: str) -> dict[str, Any]:
     return sec
 
 
-def _rows(sec: dict[str, Any], metric: str, what: str) -> list[dict[str, Any]]:
+def _rows(d: dict[str, Any], sec: dict[str, Any], metric: str, what: str) -> list[dict[str, Any]]:
     if metric not in sec["metrics"]:
-        raise UsageError(lambda r: f"option {r}: {what}({metric}) needs {metric} among the slices' metrics "
-                                   f"({', '.join(sec['metrics'])}); add --slice-metric {metric}.",
-                         params=["require"])
+        raise _missing(d, sec, metric, what)
     return [r for r in sec["slices"] if not r["small"] and _finite(r["metrics"].get(metric))]
+
+
+def _missing(d: dict[str, Any], sec: dict[str, Any], metric: str, what: str) -> UsageError:
+    """Why the slices lack ``metric``, with the fix that gives it (never a hint that leads to a second refusal)."""
+    from clfeval.core import catalog, label_str
+
+    entry, label = catalog.parse(metric)
+    labels = [label_str(x) for x in d.get("labels") or []]
+    head = f"{what}({metric}) needs {metric} among the slices' metrics ({', '.join(sec['metrics'])})"
+    if label is not None and label not in labels:
+        shown = ", ".join(repr(x) for x in labels[:20]) + (", …" if len(labels) > 20 else "")
+        return UsageError(lambda r: f"option {r}: {head}, but the data has no class {label!r}; its classes are: "
+                                    f"{shown}.", params=["require"])
+    if metric in RANKING_METRICS:  # (not among them: no score column)
+        return UsageError(lambda r, s, p: f"option {r}: {head}; the slices have {' and '.join(RANKING_METRICS)} of a "
+                                          f"score column: give {s} COLUMN with {p} CLASS.",
+                          params=["require", "score", "positive"])
+    if entry.input == "counts" and "multiclass" in entry.tasks:
+        return UsageError(lambda r, m: f"option {r}: {head}; add {m} {metric}.", params=["require", "slice_metrics"])
+    return UsageError(lambda r: f"option {r}: {head}; {metric} is not a metric of slices (they have the count "
+                                f"metrics of single-label data and, with a score column, "
+                                f"{' and '.join(RANKING_METRICS)}).", params=["require"])
 
 
 def _finite(x: Any) -> bool:
@@ -35,7 +56,7 @@ def _finite(x: Any) -> bool:
 def min_slice(d: dict[str, Any], metric: str) -> tuple[float | None, str | None, list | None]:
     """The lowest value of ``metric`` over the slices of at least ``--min-slice`` items (and its interval)."""
     sec = _section(d, "min_slice")
-    rows = _rows(sec, metric, "min_slice")
+    rows = _rows(d, sec, metric, "min_slice")
     if not rows:
         return None, f"no slice has {sec['min_slice']} items or more with a defined {metric}", None
     worst = min(rows, key=lambda r: r["metrics"][metric])
@@ -46,7 +67,7 @@ def min_slice(d: dict[str, Any], metric: str) -> tuple[float | None, str | None,
 def max_slice_gap(d: dict[str, Any], metric: str) -> tuple[float | None, str | None, None]:
     """The largest |slice − overall| of ``metric`` over the slices of at least ``--min-slice`` items."""
     sec = _section(d, "max_slice_gap")
-    rows = _rows(sec, metric, "max_slice_gap")
+    rows = _rows(d, sec, metric, "max_slice_gap")
     overall = sec["overall"].get(metric)
     if not rows or not _finite(overall):
         return None, f"no slice has {sec['min_slice']} items or more with a defined {metric}", None

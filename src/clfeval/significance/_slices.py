@@ -29,7 +29,7 @@ from clfeval.errors import UsageError
 from clfeval.significance import _slicetests as T
 
 __all__ = ["slice_section", "default_metrics", "metric_function", "slices_frame", "pandas_or_extra", "MIN_SLICE",
-           "ALPHA"]
+           "ALPHA", "RANKING_METRICS"]
 
 #: Slices below this many items are shown but never called the worst, and not tested.
 MIN_SLICE = 30
@@ -37,6 +37,8 @@ ALPHA = 0.05
 _COMMON = ("accuracy", "balanced_accuracy", "macro_precision", "macro_recall", "macro_f1", "weighted_f1", "mcc",
            "kappa")
 _PER_LABEL_SHOWN = 20
+#: The ranking metrics each slice gets from a score column (:func:`with_rankings`).
+RANKING_METRICS = ("roc_auc", "average_precision")
 
 
 def metric_function(name: str, labels: Sequence[str], zero_division: float, beta: float) -> Callable[[np.ndarray], Any]:
@@ -242,7 +244,7 @@ def with_rankings(section: dict[str, Any], per: Sequence[Any], overall: Any, sco
     them). A slice without positives or negatives has them undefined (listed under ``undefined``)."""
     from clfeval.core import DEFINITIONS
 
-    names = ("roc_auc", "average_precision")
+    names = RANKING_METRICS
     rows = []
     for row, summary in zip(section["slices"], per, strict=True):
         values = {m: float(_ranking_metric(m)(summary)) for m in names}

@@ -24,7 +24,7 @@ __all__ = _names(_EXPORTS)
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.text._datasets": ("ARCHIVE_NAME", "PUBLISHED_MODAPTE_EXCLUDED", "UCI_URL", "label_matrix",
                                "single_label_subset"),
-    "clfeval.text._fetch": ("FetchedDataset", "REUTERS_CHECKS"),
+    "clfeval.text._fetch": ("FetchedDataset", "REUTERS_CHECKS", "check_fetch"),
     "clfeval.text._models": ("Tokenizer", "check_texts"),
     "clfeval.text._processing": ("PRESETS",),
     "clfeval.text._termcounts": ("Analyzer", "TermTable", "analyzer_of"),
@@ -39,7 +39,11 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         label_matrix as label_matrix,
         single_label_subset as single_label_subset,
     )
-    from clfeval.text._fetch import REUTERS_CHECKS as REUTERS_CHECKS, FetchedDataset as FetchedDataset
+    from clfeval.text._fetch import (
+        REUTERS_CHECKS as REUTERS_CHECKS,
+        FetchedDataset as FetchedDataset,
+        check_fetch as check_fetch,
+    )
     from clfeval.text._models import Tokenizer as Tokenizer, check_texts as check_texts
     from clfeval.text._processing import PRESETS as PRESETS
     from clfeval.text._termcounts import Analyzer as Analyzer, TermTable as TermTable, analyzer_of as analyzer_of

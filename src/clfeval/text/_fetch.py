@@ -11,13 +11,14 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from clfeval.errors import DataError, InputFileError
+from clfeval.core import check_positive, check_positive_int
+from clfeval.errors import DataError, InputFileError, UsageError
 from clfeval.text._datasets import ARCHIVE_NAME, N_STORIES, REUTERS_SHA256, UCI_URL, read_reuters
 from clfeval.text._download import DOWNLOAD_DEADLINE, MAX_DOWNLOAD_BYTES, download, sha256_of
 
-__all__ = ["REUTERS_CHECKS", "FetchedDataset", "fetch_reuters"]
-
+__all__ = ["REUTERS_CHECKS", "FetchedDataset", "fetch_reuters", "check_fetch"]
 
 
 REUTERS_CHECKS = (f"SHA-256 {REUTERS_SHA256}", "22 SGML files reut2-000.sgm … reut2-021.sgm", "21,578 stories")
@@ -51,6 +52,43 @@ class FetchedDataset:
     def to_dict(self) -> dict[str, object]:
         return {"dataset": self.dataset, "path": self.path, "url": self.url, "downloaded": self.downloaded,
                 "checks": list(self.checks)}
+
+
+_SCHEMES = ("http", "https", "file")
+
+
+def _check_url(url: Any) -> str:
+    """An http, https or file URL: a scheme, a host (http, https) or a local path (file), no spaces."""
+    from urllib.parse import urlsplit
+
+    ok = isinstance(url, str) and url.isprintable() and not any(c.isspace() for c in url)
+    if ok:
+        try:
+            parts = urlsplit(url)
+            parts.port  # noqa: B018  (a port that is not a number raises here)
+        except ValueError:  # also an unclosed [ in the host
+            ok = False
+        else:
+            scheme = parts.scheme.lower()
+            if scheme == "file":
+                ok = bool(parts.path) and parts.netloc in ("", "localhost")
+            else:
+                ok = scheme in _SCHEMES and bool(parts.hostname) and url.isascii()
+    if not ok:
+        raise UsageError(lambda name: f"option {name} must be an http, https or file URL, such as "
+                                      f"https://HOST/PATH/{ARCHIVE_NAME} or file:///PATH/{ARCHIVE_NAME} (a local "
+                                      f"file: no host; no spaces; non-ASCII characters percent-encoded); got "
+                                      f"{url!r}.", params=["url"])
+    return url
+
+
+def check_fetch(url: Any, *, timeout: Any = 60, deadline: Any = DOWNLOAD_DEADLINE,
+                max_bytes: Any = MAX_DOWNLOAD_BYTES) -> None:
+    """The arguments of :func:`fetch_reuters` checked before anything is read or written (``UsageError``)."""
+    _check_url(url)
+    check_positive(timeout, option="timeout", what="seconds for connecting and for each read")
+    check_positive(deadline, option="deadline", what="seconds the whole download may take")
+    check_positive_int(max_bytes, option="max_bytes")
 
 
 def fetch_reuters(
@@ -101,12 +139,16 @@ def fetch_reuters(
 
     Raises
     ------
+    UsageError
+        If ``url`` is not an http, https or file URL, or ``timeout``, ``deadline`` or ``max_bytes`` is not a
+        finite number > 0 (checked first).
     InputFileError
         If ``dest_dir`` cannot be created or written, or the archive there read.
     DataError
         If the download fails, is too large or too slow, or the file has the
         wrong SHA-256 or is not the complete collection.
     """
+    check_fetch(url, timeout=timeout, deadline=deadline, max_bytes=max_bytes)
     dest = Path(os.fspath(dest_dir))
     target = dest / ARCHIVE_NAME
     if target.exists() and not force:

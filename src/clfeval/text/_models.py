@@ -52,7 +52,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from clfeval.core import check_positive_int
+from clfeval.core import check_positive, check_positive_int
 from clfeval.errors import DataError, UsageError
 
 __all__ = [
@@ -485,10 +485,8 @@ class ModelConfig:
             raise UsageError(f"unknown model {self.name!r}; the models are: {valid}.")
         if self.ngrams not in (1, 2):
             raise UsageError(f"option ngrams must be 1 (unigrams) or 2 (unigrams and bigrams); got {self.ngrams!r}.")
-        if not (isinstance(self.alpha, (int, float)) and self.alpha > 0):
-            raise UsageError(f"option alpha (Naive Bayes smoothing) must be a positive number; got {self.alpha!r}.")
-        if not (isinstance(self.C, (int, float)) and self.C > 0):
-            raise UsageError(f"option C (inverse regularisation) must be a positive number; got {self.C!r}.")
+        check_positive(self.alpha, option="alpha", what="Naive Bayes smoothing")
+        check_positive(self.C, option="C", what="inverse regularisation")
         check_positive_int(self.min_df, option="min_df")
         _stop_list_name(self.stop_words, self.stop_list)
         if self.select_k is not None:
