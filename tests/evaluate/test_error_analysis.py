@@ -262,7 +262,7 @@ def test_text_without_spaces_is_said():
 
 @pytest.mark.parametrize("kwargs, needle", [
     ({"min_count": 0}, "min_count"), ({"examples": -1}, "examples"), ({"prior_strength": 0}, "prior_strength"),
-    ({"token_pattern": "("}, "token_pattern"), ({"token_pattern": "a*"}, "empty string"),
+    ({"token_pattern": "("}, "token_pattern"), ({"token_pattern": "a*"}, "zero characters"),
     ({"processing": "stem=lancaster"}, "processing"), ({"seed": 1.5}, "seed"),
 ])
 def test_bad_settings_name_the_parameter(kwargs, needle):

@@ -24,17 +24,25 @@ from clfeval.cli._scale import engine_of, engine_options, memory_option
                    "join (hash partitions on disk beyond --memory).")
 @click.option("--score", default=None, help="Score of each item's predicted class: the most confident mistakes too.")
 @click.option("--min-count", type=int, default=5, show_default=True, help="Cells listed from this many documents.")
-@click.option("--examples", type=int, default=5, show_default=True, help="Examples per cell.")
+@click.option("--examples", type=int, default=5, show_default=True,
+              help="Examples per cell (and most confident mistakes, with --score); 0: none.")
 @click.option("--terms", type=int, default=10, show_default=True, help="Distinctive terms per side.")
 @click.option("--chars", type=int, default=300, show_default=True, help="Characters shown of each example.")
 @click.option("--prior-strength", type=float, default=1000.0, show_default=True,
               help="α0 of the informative Dirichlet prior (Monroe, Colaresi & Quinn 2008).")
 @click.option("--z-min", type=float, default=1.96, show_default=True, help="Terms listed from this z (uncorrected).")
 @click.option("--processing", default=None, metavar="SPEC",
-              help="Stop words and stemming as in `clfeval reuters --processing` (e.g. 'multiclass', "
-                   "'stop=english179,stem=porter'); default none of either.")
+              help="Stop words and stemming, in the grammar of `clfeval reuters --processing`: a preset (binary, "
+                   "multiclass) and/or the keys stop none|english179|sklearn and stem none|porter|snowball, e.g. "
+                   "'stop=english179,stem=porter' or 'multiclass,stem=snowball'. A key left out keeps the preset's "
+                   "value, or without a preset this command's default: stop=none, stem=none (the default of the "
+                   "option too). The Reuters keys title and brief are refused: the texts are taken as given.")
 @click.option("--token-pattern", default=None,
-              help="Regular expression of a token, matched lower-cased (default Unicode letters, [^\\W\\d_]+).")
+              help="Regular expression of a token (Python re syntax), matched lower-cased (default Unicode letters, "
+                   "[^\\W\\d_]+). It must match one character or more (a pattern that can match none, such as "
+                   "\\b, $, (?=a) or x*, is refused), holds no capturing group, and is matched by the regex "
+                   "package within 0.5 s per document: a document that takes longer is skipped and named in a note; "
+                   "past 20 such documents the run stops (exit 1).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Key of the examples' hash.")
 @click.option("--multilabel", is_flag=True,
               help="Each cell is a set of labels (separated by --sep; JSON arrays in JSONL): every category's false "

@@ -60,7 +60,8 @@ _EXPERIMENT_OPTIONS = [
     click.option("--errors", "errors_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
                  help="Write the error analysis of the out-of-fold (or test) predictions here: every confused "
                       "pair, its documents and the terms they share (see `clfeval errors`); the format from the "
-                      "extension: .html, .json, .md or .txt. Single-label data."),
+                      "extension: .html, .json, .md or .txt. Its terms are the model's: --stop-words and --stem "
+                      "(each off unless given). Single-label data."),
     click.option("--tune-threshold", "tune", default=None, metavar="OBJECTIVE",
                  help="Choose the decision threshold inside every training fold, on a development split, for "
                       "OBJECTIVE: f1, f0.5, f2, cost, precision>=X or recall>=X (binary or multi-label data)."),

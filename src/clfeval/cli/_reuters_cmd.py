@@ -66,7 +66,9 @@ def _record(log: Any, result: Any, archive: Path, data_hash: str | None, files: 
               help="One text processing for every part instead of each part's preset (binary parts: 'binary'; "
                    "part 7: 'multiclass'): a preset name (binary, multiclass) and/or key=value items separated by "
                    "commas, keys title 1|2, brief text|title, stop none|english179|sklearn, "
-                   "stem none|porter|snowball; e.g. 'title=1,brief=title,stop=english179,stem=porter'.")
+                   "stem none|porter|snowball; e.g. 'title=1,brief=title,stop=english179,stem=porter'. A key left "
+                   "out keeps the preset's value, or without a preset this command's default, the binary preset's: "
+                   "title=2, brief=text, stop=none, stem=snowball.")
 @click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_RUNS_DB,
               show_default=True, help="The run log (SQLite) that records this run.")
 @click.option("--no-log", is_flag=True, help="Do not record the run in the run log.")

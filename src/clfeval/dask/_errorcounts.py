@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from clfeval.dask._parts import parts_of, run, tree_sum
 from clfeval.errors import DataError
-from clfeval.evaluate import ErrorCounter, count_arrays
+from clfeval.evaluate import ErrorCounter, count_arrays, item_scores
 
 __all__ = ["count_on_dask"]
 
@@ -48,7 +48,11 @@ def _count(table: pa.Table, fp: Any, template: ErrorCounter, gold: str, pred: st
         t = [texts[k] for k in keys]
     else:
         t = table.column(text).to_pylist()
-    s = table.column(score).to_pylist() if score is not None else None
+    s = None
+    if score is not None:
+        s = item_scores(table.column(score), score,
+                        (lambda i: f"the item of id {keys[i]!r}") if ids is not None else
+                        (lambda i: f"file {name!r}, row {start + i + 1}"))
     count_arrays(counter, table.column(gold).to_pylist(), table.column(pred).to_pylist(), t, keys, s,
                  keyed_by="id" if ids is not None else "row")
     return counter

@@ -10,6 +10,7 @@ same (``tests/evaluate/test_error_analysis.py``, ``tests/engines/test_front_door
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from clfeval.engines import _data as inputs
@@ -48,14 +49,20 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
         without ids, of the file and row (the output says so).
     score : str or array-like, optional
         Each item's score of its predicted class (or of the positive class, binary): the most confident
-        mistakes are listed besides the sampled examples.
+        mistakes are listed besides the sampled examples. Checked as every score column: finite numbers, none
+        missing.
     processing : str, optional
-        The ``--processing`` spec (``stop`` and ``stem`` keys; e.g. ``"multiclass"``); default: no stop list,
-        no stemming.
+        The ``--processing`` spec: a preset and/or the ``stop`` and ``stem`` keys (e.g. ``"multiclass"``,
+        ``"stop=english179"``); a key left out keeps the preset's value, or without a preset none (no stop
+        list, no stemming, also the default); ``title`` and ``brief`` (Reuters only) are refused.
     token_pattern : str, optional
-        Regular expression of a token (default Unicode letters, ``[^\\W\\d_]+``), matched lower-cased.
+        Regular expression of a token (default Unicode letters, ``[^\\W\\d_]+``), matched lower-cased: ``re``
+        syntax, no capturing group, one character or more (a pattern that can match none is refused). Any
+        other than the default is matched by the ``regex`` package within 0.5 s per document: a document that
+        takes longer is skipped and named in ``notes``; past 20 such documents a ``DataError``.
     min_count, examples, terms, chars : int
-        Cells listed from ``min_count`` documents; examples per cell; terms per side; characters per example.
+        Cells listed from ``min_count`` documents; examples per cell (0: none); terms per side; characters per
+        example.
     prior_strength : float
         α0 of the informative Dirichlet prior (Monroe, Colaresi & Quinn 2008).
     z_min : float
@@ -80,20 +87,74 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
     >>> r.cells[0].gold, r.cells[0].pred, r.cells[0].count, r.engine["mode"]
     ('a', 'b', 5, 'memory')
     """
-    from clfeval.evaluate import check_settings, counter_of
+    import dataclasses
+
+    from clfeval.evaluate import analyse
+
+    a = _checked(data, pred, gold=gold, text=text, texts=texts, id=id, ids=ids, score=score, processing=processing,
+                 token_pattern=token_pattern, min_count=min_count, examples=examples, terms=terms, chars=chars,
+                 prior_strength=prior_strength, z_min=z_min, seed=seed, multilabel=multilabel, sep=sep,
+                 encoding=encoding, engine=engine)
+    eng, counter = a.engine, a.counter
+    if not a.tabular:
+        counter, block = _arrays(eng, counter, data if data is not None else gold, pred, text, ids, a.scores)
+    else:
+        cols = dict(gold="gold" if gold is None else gold, pred="pred" if pred is None else pred,
+                    text="text" if text is None else text, id=id, score=score)
+        joined = a.texts if a.text_map is None else a.text_map
+        counter, block = _tabular(eng, counter, data, cols, joined, input_format, encoding, progress)
+    result = analyse(counter, min_count=min_count, terms=terms, prior_strength=prior_strength, z_min=z_min,
+                     settings={"processing": None if processing is None else str(processing),
+                               "text": "a --texts file joined by id" if texts is not None else "a column"})
+    return dataclasses.replace(result, engine=block)
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """The arguments of :func:`error_analysis`, checked: the engine, an empty counter (its analyzer, examples,
+    seed), whether the input is a table or PATH, the scores of arrays, the ``texts`` PATH (resolved) and, on
+    Dask, its texts by id."""
+
+    engine: Any
+    counter: Any
+    tabular: bool
+    scores: list[float] | None
+    texts: Any
+    text_map: dict[str, str] | None
+
+
+def _checked(data: Any, pred: Any, *, gold: Any, text: Any, texts: Any, id: Any, ids: Any, score: Any,
+             processing: Any, token_pattern: Any, min_count: Any, examples: Any, terms: Any, chars: Any,
+             prior_strength: Any, z_min: Any, seed: Any, multilabel: Any, sep: Any, encoding: str,
+             engine: Any) -> _Checked:
+    """Every argument of :func:`error_analysis` checked before any work (the command line's too), each refusal
+    naming its parameter; the score values of arrays are checked here as every score column is."""
+    from clfeval.evaluate import check_settings, counter_of, item_scores
     from clfeval.text import analyzer_of
 
     eng = as_engine(engine)
     check_settings(min_count=min_count, examples=examples, terms=terms, chars=chars, prior_strength=prior_strength,
                    z_min=z_min)
     analyzer = analyzer_of(processing, token_pattern)
+    tabular = inputs.is_path(data) or inputs.is_table(data)
+    if multilabel is not None and not isinstance(multilabel, bool):
+        raise UsageError(lambda m: f"option {m} must be True, False or None (from the labels); got {multilabel!r}.",
+                         params=["multilabel"])
     if multilabel is None:
-        multilabel = not (inputs.is_path(data) or inputs.is_table(data)) and _holds_sets(data if data is not None
-                                                                                           else gold, pred)
+        multilabel = not tabular and _holds_sets(data if data is not None else gold, pred)
     if multilabel and score is not None:
         raise UsageError(lambda s, m: f"option {s} (the most confident mistakes) reads one score per item, of its "
                                       f"predicted class; with label sets ({m}) leave it out.",
                          params=["score", "multilabel"])
+    for name, value in (("text", text), ("score", score)):
+        if tabular and value is not None and not isinstance(value, str):
+            kind = type(value).__name__
+            raise UsageError(lambda n, kind=kind: f"with a table or PATH, {n} names its column (text); got {kind}.",
+                             params=[name])
+    if not tabular and isinstance(score, str):
+        raise UsageError(lambda s: f"with arrays of labels, give {s} as an array of numbers too (one per item); "
+                                   f"got the text {score!r}.", params=["score"])
+    scores = None if tabular or score is None else item_scores(inputs.as_column(score, "score"), "score")
     counter = counter_of(analyzer, examples, seed, chars, multilabel=bool(multilabel), sep=sep)
     refuse_stdin(eng.name, {"data": inputs.is_stdin(data), "texts": texts is not None and inputs.is_stdin(texts)})
     if isinstance(eng, Dask):
@@ -109,24 +170,11 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
 
             text_map = read_texts(texts, id=id, text=text if isinstance(text, str) else "text",
                                   input_format=None, encoding=encoding)
-    if not inputs.is_path(data) and not inputs.is_table(data):
-        counter, block = _arrays(eng, counter, data if data is not None else gold, pred, text, ids, score)
-    else:
-        cols = dict(gold=gold or "gold", pred=pred or "pred", text=text if isinstance(text, str) else "text",
-                    id=id, score=score if isinstance(score, str) else None)
-        joined = texts if text_map is None else text_map
-        counter, block = _tabular(eng, counter, data, cols, joined, input_format, encoding, progress)
-    import dataclasses
-
-    from clfeval.evaluate import analyse
-
-    result = analyse(counter, min_count=min_count, terms=terms, prior_strength=prior_strength, z_min=z_min,
-                     settings={"processing": None if processing is None else str(processing),
-                               "text": "a --texts file joined by id" if texts is not None else "a column"})
-    return dataclasses.replace(result, engine=block)
+    return _Checked(eng, counter, tabular, scores, texts, text_map)
 
 
-def _arrays(eng: Any, counter: Any, gold: Any, pred: Any, text: Any, ids: Any, score: Any) -> tuple[Any, dict]:
+def _arrays(eng: Any, counter: Any, gold: Any, pred: Any, text: Any, ids: Any,
+            score: list[float] | None) -> tuple[Any, dict]:
     import pyarrow as pa
 
     from clfeval.evaluate import count_arrays
@@ -141,7 +189,7 @@ def _arrays(eng: Any, counter: Any, gold: Any, pred: Any, text: Any, ids: Any, s
     if ids is not None:
         cols["id"] = inputs.as_column(ids, "ids")
     if score is not None:
-        cols["score"] = inputs.as_column(score, "score")
+        cols["score"] = pa.array(score, pa.float64())
     lengths = {k: len(v) for k, v in cols.items()}
     if len(set(lengths.values())) > 1:
         raise DataError("gold, pred and text (and ids, score when given) must have one value per item; got "
@@ -195,7 +243,7 @@ def _text_column(text: Any) -> Any:
 
 def _tabular(eng: Any, counter: Any, data: Any, cols: dict[str, Any], text_map: Any, fmt: Any, encoding: str,
              progress: Any) -> tuple[Any, dict]:
-    from clfeval.evaluate import count_arrays
+    from clfeval.evaluate import count_arrays, item_scores
 
     if inputs.is_table(data):
         wanted = {"gold": cols["gold"], "pred": cols["pred"], "id": cols["id"], "score": cols["score"],
@@ -204,8 +252,9 @@ def _tabular(eng: Any, counter: Any, data: Any, cols: dict[str, Any], text_map: 
         if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget and text_map is None:
             keys = table.column(cols["id"]).to_pylist() if cols["id"] else None
             texts = table.column(cols["text"]).to_pylist()
+            scores = item_scores(table.column(cols["score"]), cols["score"]) if cols["score"] else None
             count_arrays(counter, table.column(cols["gold"]).to_pylist(), table.column(cols["pred"]).to_pylist(),
-                         texts, keys, table.column(cols["score"]).to_pylist() if cols["score"] else None)
+                         texts, keys, scores)
             return counter, engine_block(eng, "memory", memory=eng.budget)
         budget = eng.budget if isinstance(eng, Local) else 1 << 30
         with inputs.spooled(table, budget, eng.tmpdir if isinstance(eng, Local) else None) as inp:

@@ -25,8 +25,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
                                     "ranking_method"),
     "clfeval.evaluate._erroranalysis": ("FN", "FP", "analyse"),
     "clfeval.evaluate._errorcount": ("ErrorCounter", "label_sets"),
-    "clfeval.evaluate._errorstream": ("check_settings", "count_arrays", "count_path", "counter_of", "read_texts",
-                                      "texts_of"),
+    "clfeval.evaluate._errorstream": ("check_settings", "count_arrays", "count_path", "counter_of", "item_scores",
+                                      "read_texts", "texts_of"),
     "clfeval.evaluate._intervals": ("wilson",),
     "clfeval.evaluate._reports": ("check_ids", "report"),
     "clfeval.evaluate._requirements": ("with_requirements",),
@@ -57,6 +57,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         count_arrays as count_arrays,
         count_path as count_path,
         counter_of as counter_of,
+        item_scores as item_scores,
         read_texts as read_texts,
         texts_of as texts_of,
     )

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from clfeval.core import Display
-from clfeval.evaluate._errorcount import FEW_TOKENS_PER_CHAR, LONG_TERMS, ErrorCounter
+from clfeval.evaluate._errorcount import FEW_TOKENS_PER_CHAR, LONG_TERMS, MAX_SKIPPED, ErrorCounter
 
 __all__ = ["ErrorAnalysis", "ErrorCell", "log_odds_z", "analyse", "listed_terms", "with_spans", "corpus_notes",
            "label_order", "assemble", "prior_note", "PRIOR_STRENGTH", "Z_MIN", "FN", "FP"]
@@ -300,6 +300,16 @@ def corpus_notes(counter: ErrorCounter, vocab: list[str], y_all: np.ndarray, *, 
                      "files (the same rows in other files give other examples)")
     if s.empty:
         notes.append(f"{s.empty:,} of {s.docs:,} documents have an empty text (counted in their cells, no terms)")
+    if counter.skipped:
+        from clfeval.text import MATCH_SECONDS
+
+        n = len(counter.skipped)
+        notes.append(f"the token pattern {counter.analyzer.pattern!r} took longer than {MATCH_SECONDS:g} s on "
+                     f"{n:,} document{'s' if n > 1 else ''}, skipped: {'their' if n > 1 else 'its'} terms are not "
+                     f"counted ({'they stay' if n > 1 else 'it stays'} in {'their' if n > 1 else 'its'} cell"
+                     f"{'s' if n > 1 else ''}): {counter.named(counter.skipped)}; a pattern whose repetitions can "
+                     f"split a text in many ways backtracks exponentially: simplify it (a run stops past "
+                     f"{MAX_SKIPPED} such documents)")
     if s.truncated:
         notes.append(f"{s.truncated:,} documents are longer than {counter.analyzer.max_chars:,} characters; their "
                      f"terms are counted from their first {counter.analyzer.max_chars:,} characters")

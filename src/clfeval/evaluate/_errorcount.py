@@ -35,7 +35,7 @@ import numpy as np
 
 from clfeval.text import Analyzer, TermTable
 
-__all__ = ["ErrorCounter", "example_hash", "label_sets", "ALL", "FEW_TOKENS_PER_CHAR", "LONG_TERMS"]
+__all__ = ["ErrorCounter", "example_hash", "label_sets", "ALL", "FEW_TOKENS_PER_CHAR", "LONG_TERMS", "MAX_SKIPPED"]
 
 ALL = ("all", "")
 """The cell of every document (label sets)."""
@@ -46,6 +46,8 @@ no tokens: text without spaces (Chinese, Thai) has to be tokenised before it is 
 LONG_TERMS = 12.0
 """From this mean length of a term (in characters; English: about 5 to 7) the terms are whole phrases of
 text without spaces between words."""
+MAX_SKIPPED = 20
+"""Documents a token pattern may take too long on (each is skipped and named); one more stops the run."""
 
 
 def example_hash(seed: int, key: str) -> int:
@@ -100,6 +102,40 @@ class ErrorCounter:
         self.stats = _Stats()
         self.keyed_by = "id"
         self.scored = False
+        self.skipped: list[str] = []  # keys of the documents the token pattern took too long on
+
+    def _skipper(self, keys: Sequence[str], at: list[int]) -> Any:
+        """``on_skip`` of the term counting: the document's key noted, and the run stopped past
+        :data:`MAX_SKIPPED` documents."""
+        def skip(i: int) -> None:
+            at.append(i)
+            self.skipped.append(str(keys[i]))
+            self._check_skipped()
+        return skip
+
+    def _in_order(self, keys: Sequence[str], at: list[int]) -> None:
+        """The batch's skipped documents in the order of the input (they were met group by group)."""
+        if at:
+            self.skipped[-len(at):] = [str(keys[i]) for i in sorted(at)]
+
+    def _check_skipped(self) -> None:
+        if len(self.skipped) > MAX_SKIPPED:
+            from clfeval.errors import DataError
+            from clfeval.text import MATCH_SECONDS
+
+            named = self.named(self.skipped[: MAX_SKIPPED + 1])
+            raise DataError(lambda n: f"the token pattern {self.analyzer.pattern!r} (option {n}) took longer than "
+                                      f"{MATCH_SECONDS:g} s on each of more than {MAX_SKIPPED} documents "
+                                      f"({named}), so the run stopped: a pattern whose repetitions can split a "
+                                      f"text in many ways (such as (?:a|a)+b) backtracks exponentially; "
+                                      f"simplify it.", params=["token_pattern"])
+
+    def named(self, keys: Sequence[str]) -> str:
+        """Documents by their keys, in words: ``ids 'r0', 'r1'`` or ``rows 'a.csv:0' (...)``."""
+        listed = ", ".join(repr(k) for k in keys)
+        if self.keyed_by == "id":
+            return f"id{'s' if len(keys) > 1 else ''} {listed}"
+        return f"row{'s' if len(keys) > 1 else ''} {listed} (file:row, or the position in the arrays, from 0)"
 
     def _cell(self, g: str, p: str) -> int:
         key = (g, p)
@@ -126,16 +162,16 @@ class ErrorCounter:
         codes = [cell(str(g), str(p)) for g, p in zip(gold, pred, strict=False)]
         texts = ["" if t is None else t for t in texts]
         a = self.analyzer
-        tokens = self.terms.add_texts(a, texts, codes)
+        skipped: list[int] = []
+        tokens = self.terms.add_texts(a, texts, codes, self._skipper(keys, skipped))
+        self._in_order(keys, skipped)
         n = len(codes)
         counts: np.ndarray | list[int] = (np.bincount(np.asarray(codes, dtype=np.int64), minlength=len(self.cells))
                                           if n else [])
         for c, m in enumerate(counts):
             if m:
                 self.docs[c] = self.docs.get(c, 0) + int(m)
-        chars = [len(t) for t in texts]
-        self.stats = self.stats + _Stats(n, int(sum(min(x, a.max_chars) for x in chars)), tokens,
-                                         sum(1 for x in chars if x == 0), sum(1 for x in chars if x > a.max_chars))
+        self.stats = self.stats + _text_stats(texts, skipped, tokens, a.max_chars)
         diagonal = {c for (g, p), c in self.cells.items() if g == p}
         if scores is not None:
             self.scored = True
@@ -165,13 +201,13 @@ class ErrorCounter:
             groups.append((every,) + tuple(cell("tp", c) for c in sorted(g & p)) + wrong)
             errors.append(wrong)
         a = self.analyzer
-        tokens = self.terms.add_texts_in(a, texts, groups)
+        skipped: list[int] = []
+        tokens = self.terms.add_texts_in(a, texts, groups, self._skipper(keys, skipped))
+        self._in_order(keys, skipped)
         for gs in groups:
             for c in gs:
                 self.docs[c] = self.docs.get(c, 0) + 1
-        chars = [len(t) for t in texts]
-        self.stats = self.stats + _Stats(len(texts), int(sum(min(x, a.max_chars) for x in chars)), tokens,
-                                         sum(1 for x in chars if x == 0), sum(1 for x in chars if x > a.max_chars))
+        self.stats = self.stats + _text_stats(texts, skipped, tokens, a.max_chars)
         for i, wrong in enumerate(errors):
             if wrong:
                 h = example_hash(self.seed, f"{keyed_by}:{keys[i]}")
@@ -179,6 +215,8 @@ class ErrorCounter:
                     self._offer(c, h, str(keys[i]), texts[i])
 
     def _offer(self, c: int, h: int, key: str, text: str) -> None:
+        if not self.k:
+            return
         heap = self.sample.setdefault(c, [])
         item = (-h, key, text[: self.chars])
         if len(heap) < self.k:
@@ -187,6 +225,8 @@ class ErrorCounter:
             heapq.heapreplace(heap, item)
 
     def _offer_confident(self, c: int, score: float, h: int, key: str, text: str) -> None:
+        if not self.k:
+            return
         heap = self.confident.setdefault(c, [])
         item = (score, -h, key, text[: self.chars])
         if len(heap) < self.k:
@@ -213,6 +253,8 @@ class ErrorCounter:
         out.stats = self.stats + other.stats
         out.keyed_by = "row" if "row" in (self.keyed_by, other.keyed_by) else "id"
         out.scored = self.scored or other.scored
+        out.skipped = self.skipped + other.skipped
+        out._check_skipped()
         return out
 
     def __radd__(self, other: Any) -> ErrorCounter:
@@ -234,6 +276,15 @@ class ErrorCounter:
         c = self.cells.get((g, p))
         heap = self.confident.get(c, []) if c is not None else []
         return [{"id": key, "text": text, "score": score} for score, nh, key, text in sorted(heap, reverse=True)]
+
+
+def _text_stats(texts: Sequence[str], skipped: Sequence[int], tokens: int, max_chars: int) -> _Stats:
+    """A batch's documents, characters (those tokenised: a skipped document's are not), tokens, empty and
+    truncated texts."""
+    chars = [len(t) for t in texts]
+    out = set(skipped)
+    return _Stats(len(texts), int(sum(min(x, max_chars) for i, x in enumerate(chars) if i not in out)), tokens,
+                  sum(1 for x in chars if x == 0), sum(1 for x in chars if x > max_chars))
 
 
 def label_sets(values: Sequence[Any], sep: str) -> list[frozenset[str]]:

@@ -17,7 +17,7 @@ import numpy as np
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate._errorcount import ErrorCounter
 
-__all__ = ["count_arrays", "count_path", "read_texts", "check_settings", "counter_of", "texts_of"]
+__all__ = ["count_arrays", "count_path", "read_texts", "check_settings", "counter_of", "texts_of", "item_scores"]
 
 
 def check_settings(*, min_count: int, examples: int, terms: int, chars: int, prior_strength: float,
@@ -33,6 +33,24 @@ def check_settings(*, min_count: int, examples: int, terms: int, chars: int, pri
                                    f"{prior_strength!r}.", params=["prior_strength"])
     if not (isinstance(z_min, (int, float)) and np.isfinite(z_min)):
         raise UsageError(lambda n: f"option {n} must be a number; got {z_min!r}.", params=["z_min"])
+
+
+def item_scores(values: Any, name: str, where: Callable[[int], str] | None = None) -> list[float]:
+    """Each item's score of its predicted class, checked as every score column of clfeval is
+    (:func:`clfeval.scores._columns.as_scores`: a number, finite, present), naming the column and the item.
+
+    >>> item_scores(["0.5", 2], "score")
+    [0.5, 2.0]
+    >>> item_scores([float("nan")], "score")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.DataError: score column 'score' holds nan at item 0 (0-based); scores must be finite real numbers ...
+    """
+    from clfeval.scores import as_scores
+
+    if where is None:
+        return as_scores(values, name=name).tolist()
+    return as_scores(values, name=name, where=where).tolist()
 
 
 def counter_of(analyzer: Any, examples: int, seed: Any, chars: int, *, multilabel: bool = False,
@@ -169,9 +187,7 @@ def count_path(counter: ErrorCounter, path: Any, *, gold: str = "gold", pred: st
             src = b.part.source.name
             keys, keyed = [f"{src}:{b.part.start + i}" for i in range(b.n)], "row"
         t = texts_of(b.extra[text].to_pylist(), f"column {text!r}", b.where)
-        s = None
-        if score is not None:
-            s = [None if v is None else float(v) for v in b.extra[score].to_pylist()]
+        s = None if score is None else item_scores(b.extra[score], score, b.where)
         counter.add(g, p, t, keys, s, keyed_by=keyed)
     return counter
 
@@ -206,8 +222,7 @@ def _count_joined(counter: ErrorCounter, path: Any, texts: Any, *, gold: str, pr
                     "gold": pa.array(_labels_text(b.gold.to_pylist(), counter.sep), pa.string()),
                     "pred": pa.array(_labels_text(b.pred.to_pylist(), counter.sep), pa.string())}
             if score is not None:
-                cols["score"] = pa.array([None if v is None else float(v) for v in b.extra[score].to_pylist()],
-                                         pa.float64())
+                cols["score"] = pa.array(item_scores(b.extra[score], score, b.where), pa.float64())
             cols["file"] = pa.array([b.part.file_no] * b.n, pa.int32())
             cols["row"] = pa.array(range(b.part.start, b.part.start + b.n), pa.int64())
             yield pa.table(cols)

@@ -10,6 +10,7 @@ bidirectional controls (:func:`clfeval.core._inert.shown`) — before it is plac
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from clfeval.core import shown
@@ -29,7 +30,8 @@ def _terms_row(terms: tuple[dict[str, Any], ...]) -> str:
 
 
 def _snippet(text: str) -> str:
-    return " ".join(shown(text).split())
+    """An example on one line of a table: runs of white space (line breaks too) one space, then inert."""
+    return shown(" ".join(str(text).split()))
 
 
 def _name(c: ErrorCell) -> str:
@@ -161,16 +163,29 @@ def esc(text: Any) -> str:
     return html.escape(shown(text), quote=True)
 
 
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def esc_lines(text: str) -> str:
+    """A document's text for HTML: its line breaks (``\\n``, ``\\r\\n``, ``\\r``) as ``<br>``, each line
+    escaped by :func:`esc` (other control characters stay visible escapes).
+
+    >>> esc_lines("a<b\\r\\nc\\x1b")
+    'a&lt;b<br>c\\\\x1b'
+    """
+    return "<br>".join(esc(line) for line in _BREAK.split(text))
+
+
 def highlighted(text: str, spans: list[list[int]]) -> str:
-    """The text with ``<mark>`` around each span; every piece escaped."""
+    """The text with ``<mark>`` around each span; every piece escaped, line breaks kept (:func:`esc_lines`)."""
     out, at = [], 0
     for s, e in sorted(spans):
         if s < at:
             continue
-        out.append(esc(text[at:s]))
-        out.append(f"<mark>{esc(text[s:e])}</mark>")
+        out.append(esc_lines(text[at:s]))
+        out.append(f"<mark>{esc_lines(text[s:e])}</mark>")
         at = e
-    out.append(esc(text[at:]))
+    out.append(esc_lines(text[at:]))
     return "".join(out)
 
 
@@ -292,8 +307,14 @@ def _summary(r: ErrorAnalysis) -> str:
             f"terms ({esc(r.analyzer['description'])}). Distinctive terms: the weighted log-odds ratio with an "
             f"informative Dirichlet prior, α0 = {p['alpha0']:g}, α_w = α0 × (count of w) / (all tokens) "
             f"({esc(p['reference'])}); listed from z ≥ {r.settings['z_min']:g}, <strong>uncorrected</strong> for the "
-            f"many terms tested. Examples: the {r.settings['examples']} items of each cell with the smallest BLAKE2b "
-            f"hash keyed by seed {r.settings['seed']} (the same however the input is split).</p>")
+            f"many terms tested. {_examples_line(r)}</p>")
+
+
+def _examples_line(r: ErrorAnalysis) -> str:
+    if not r.settings["examples"]:
+        return "No examples (examples 0)."
+    return (f"Examples: the {r.settings['examples']} items of each cell with the smallest BLAKE2b hash keyed by seed "
+            f"{r.settings['seed']} (the same however the input is split).")
 
 
 def html_body(r: ErrorAnalysis, *, figures: bool = True, limit: int | None = None) -> str:

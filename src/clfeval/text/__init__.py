@@ -27,7 +27,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.text._fetch": ("FetchedDataset", "REUTERS_CHECKS", "check_fetch"),
     "clfeval.text._models": ("Tokenizer", "check_texts"),
     "clfeval.text._processing": ("PRESETS",),
-    "clfeval.text._termcounts": ("Analyzer", "TermTable", "analyzer_of"),
+    "clfeval.text._termcounts": ("Analyzer", "TermTable", "analyzer_of", "MATCH_SECONDS", "check_token_pattern"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
@@ -46,7 +46,13 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     )
     from clfeval.text._models import Tokenizer as Tokenizer, check_texts as check_texts
     from clfeval.text._processing import PRESETS as PRESETS
-    from clfeval.text._termcounts import Analyzer as Analyzer, TermTable as TermTable, analyzer_of as analyzer_of
+    from clfeval.text._termcounts import (
+        MATCH_SECONDS as MATCH_SECONDS,
+        Analyzer as Analyzer,
+        TermTable as TermTable,
+        analyzer_of as analyzer_of,
+        check_token_pattern as check_token_pattern,
+    )
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:

@@ -23,12 +23,17 @@ Naive Bayes table; ``multiclass`` (title once, BRIEF stories by their title,
 the 179-word list, Porter) reproduces the published single-label figures
 (see docs/guide/reuters.md and docs/reuters-notes.md).
 
+A key a spec leaves out takes the command's own default: ``clfeval reuters``
+the ``binary`` preset's value (its --processing gives every part one
+processing), ``clfeval errors`` none (no stop list, no stems; it reads the
+``stop`` and ``stem`` keys only, refusing ``title`` and ``brief``).
+
 Examples
 --------
 >>> p = parse_processing("multiclass")
 >>> p.spec
 'title=1,brief=title,stop=english179,stem=porter'
->>> parse_processing("stop=english179").spec  # unnamed keys keep the binary preset's values
+>>> parse_processing("stop=english179").spec  # unnamed keys keep the binary preset's values (the default)
 'title=2,brief=text,stop=english179,stem=snowball'
 >>> len(stop_words("english179")), "the" in stop_words("english179")
 (179, True)
@@ -43,7 +48,8 @@ from typing import Any
 
 from clfeval.errors import UsageError
 
-__all__ = ["STOP_LISTS", "STEMMERS", "PRESETS", "Processing", "parse_processing", "stop_words"]
+__all__ = ["STOP_LISTS", "STEMMERS", "PRESETS", "Processing", "parse_processing", "stop_words", "TERM_KEYS",
+           "NO_TERM_PROCESSING"]
 
 STOP_LISTS: dict[str, str] = {
     "none": "no stop list",
@@ -172,15 +178,31 @@ _KEY_HELP = ("title 1|2, brief text|title, stop none|english179|sklearn, stem no
              "'multiclass,stem=snowball'")
 
 
-def parse_processing(spec: str | Processing | None) -> Processing | None:
+TERM_KEYS = ("stop", "stem")
+"""The keys that say how a text becomes terms (``title`` and ``brief`` say how a Reuters story becomes text)."""
+
+NO_TERM_PROCESSING = Processing(title=2, brief="text", stop="none", stem="none")
+"""The default of a command that reads only :data:`TERM_KEYS` (``clfeval errors``): no stop list, no stems."""
+
+_KEY_WHAT = {"title": "how many times a Reuters story's title goes before its body",
+             "brief": "what a Reuters BRIEF story contributes besides its title"}
+
+
+def parse_processing(spec: str | Processing | None, *, base: Processing | None = None,
+                     keys: tuple[str, ...] | None = None, command: str = "") -> Processing | None:
     """A :class:`Processing` from a spec: a preset name and/or ``key=value`` items, separated by commas.
 
     ``None`` stays None (each part keeps its own preset). A preset may come
-    first; keys it leaves out keep the ``binary`` preset's values (today's
-    processing of the binary parts).
+    first; the keys the spec leaves out keep its values, or without a preset
+    those of ``base``: the command's own default (by default the ``binary``
+    preset, the Reuters study's processing of its binary parts). ``keys``:
+    the keys the command reads (default all); another key is refused, naming
+    ``command``.
 
     >>> parse_processing("binary") == PRESETS["binary"], parse_processing(None)
     (True, None)
+    >>> parse_processing("stop=english179", base=NO_TERM_PROCESSING, keys=TERM_KEYS).stem
+    'none'
     >>> parse_processing("stem=lancaster")
     Traceback (most recent call last):
     ...
@@ -188,25 +210,38 @@ def parse_processing(spec: str | Processing | None) -> Processing | None:
     """
     if spec is None or isinstance(spec, Processing):
         return spec
+    allowed = tuple(_KEYS) if keys is None else keys
     if not isinstance(spec, str) or not spec.strip():
         raise UsageError(lambda name: f"option {name} must be a preset or key=value items; the keys are "
-                                      f"{_KEY_HELP}; got {spec!r}.", params=["processing"])
+                                      f"{_key_help(allowed)}; got {spec!r}.", params=["processing"])
     items = [x.strip() for x in spec.split(",") if x.strip()]
-    base = PRESETS["binary"]
+    base = PRESETS["binary"] if base is None else base
     if items and "=" not in items[0] and items[0].lower() not in _KEYS:
         name = items.pop(0).lower()
         if name not in PRESETS:
             raise UsageError(lambda opt: f"option {opt}: unknown preset {name!r}; the presets are binary and "
-                                         f"multiclass, the keys {_KEY_HELP}.", params=["processing"])
+                                         f"multiclass, the keys {_key_help(allowed)}.", params=["processing"])
         base = PRESETS[name]
     values = asdict(base)
     seen: set[str] = set()
     for item in items:
         key, sep, value = (p.strip().lower() for p in item.partition("="))
+        if key in _KEYS and key not in allowed:
+            raise UsageError(lambda opt, key=key: f"option {opt}: the key {key} ({_KEY_WHAT[key]}) is the Reuters "
+                                                  f"study's; {command or 'this command'} reads only the keys "
+                                                  f"{' and '.join(allowed)} (its texts are taken as given): leave "
+                                                  f"{key} out.", params=["processing"])
         if not sep or key not in _KEYS or key in seen:
             why = "is given twice" if key in seen else "is not key=value with a known key"
             raise UsageError(lambda opt, item=item, why=why: f"option {opt}: {item!r} {why}; the keys are "
-                                                             f"{_KEY_HELP}.", params=["processing"])
+                                                             f"{_key_help(allowed)}.", params=["processing"])
         seen.add(key)
         values[key] = value
     return Processing(**values)
+
+
+def _key_help(keys: tuple[str, ...]) -> str:
+    if set(keys) == set(_KEYS):
+        return _KEY_HELP
+    return (", ".join(f"{k} {'|'.join(_KEYS[k])}" for k in keys) + ", or a preset (binary, multiclass) first, e.g. "
+            "'stop=english179,stem=porter' or 'multiclass,stem=snowball'")

@@ -17,9 +17,10 @@ counted in batches, files or partitions gives the same table as counted at once.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import islice
@@ -27,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.errors import UsageError
+from clfeval.errors import DataError, UsageError
 
-__all__ = ["TOKEN_PATTERN", "Analyzer", "analyzer_of", "TermTable", "MAX_CHARS"]
+__all__ = ["TOKEN_PATTERN", "Analyzer", "analyzer_of", "TermTable", "MAX_CHARS", "MATCH_SECONDS", "check_token_pattern"]
 
 TOKEN_PATTERN = r"[^\W\d_]+"
 """Unicode letters: maximal runs of word characters that are neither digits nor the underscore."""
@@ -38,10 +39,57 @@ MAX_CHARS = 1_000_000
 """Characters of one document that are tokenised (a longer document is counted on its first ones)."""
 
 
-@cache
-def _regex(pattern: str) -> Any:
+MATCH_SECONDS = 0.5
+"""The time one document's tokens may take to match a token pattern other than the default (the ``regex``
+package's ``timeout=``); a document that takes longer is skipped and named."""
+
+
+_PARSER: Any = importlib.import_module("re._parser")  # re's own parser (no stub): a pattern's (min, max) width
+
+
+@dataclass(frozen=True)
+class _Matcher:
+    """A compiled token pattern. The default pattern (one character class, repeated: linear time) is matched
+    by Python's ``re``; any other by the ``regex`` package in its ``re``-compatible mode (``V0``), whose
+    ``timeout=`` bounds each document: :meth:`findall` gives None for a document that takes longer than
+    :data:`MATCH_SECONDS`."""
+
+    rx: Any
+    bounded: bool
+
+    def findall(self, text: str) -> list[str] | None:
+        if not self.bounded:
+            return self.rx.findall(text)
+        try:
+            return self.rx.findall(text, timeout=MATCH_SECONDS)
+        except TimeoutError:
+            return None
+
+    def finditer(self, text: str) -> list[Any] | None:
+        if not self.bounded:
+            return list(self.rx.finditer(text))
+        try:
+            return list(self.rx.finditer(text, timeout=MATCH_SECONDS))
+        except TimeoutError:
+            return None
+
+
+def check_token_pattern(pattern: Any) -> None:
+    """Refuse a token pattern that is not Python ``re`` syntax, holds capturing groups, or can match zero
+    characters (its minimum width, from the parsed pattern, is 0: ``\\b``, ``$``, ``(?=a)``, ``x*``, ``''``):
+    a match of zero characters would be an empty term, whatever the text.
+
+    >>> check_token_pattern(r"\\b")
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.UsageError: option token_pattern can match zero characters ...
+    """
+    if not isinstance(pattern, str):
+        raise UsageError(lambda n: f"option {n} must be a regular expression (text); got {type(pattern).__name__} "
+                                   f"{pattern!r:.60}.", params=["token_pattern"])
     try:
         rx = re.compile(pattern)
+        low = _PARSER.parse(pattern).getwidth()[0]
     except re.error as exc:
         why = str(exc)  # bound here: the message is formatted after the except block has deleted ``exc``
         raise UsageError(lambda n: f"option {n} is not a regular expression: {why} (got {pattern!r}).",
@@ -49,10 +97,26 @@ def _regex(pattern: str) -> Any:
     if rx.groups:
         raise UsageError(lambda n: f"option {n} must not hold capturing groups (use (?:...)); got {pattern!r}.",
                          params=["token_pattern"])
-    if rx.search("") is not None and rx.fullmatch("") is not None:
-        raise UsageError(lambda n: f"option {n} matches the empty string, so it would make empty terms; "
-                                   f"got {pattern!r}.", params=["token_pattern"])
-    return rx
+    if low == 0:
+        raise UsageError(lambda n: f"option {n} can match zero characters (its shortest match is empty: an anchor "
+                                   f"such as \\b or $, a lookaround, or a repetition that allows none, such as x*), "
+                                   f"so it would make empty terms; a token is one character or more, e.g. x+ or "
+                                   f"\\w+; got {pattern!r}.", params=["token_pattern"])
+
+
+@cache
+def _regex(pattern: str) -> _Matcher:
+    check_token_pattern(pattern)
+    if pattern == TOKEN_PATTERN:
+        return _Matcher(re.compile(pattern), bounded=False)
+    import regex
+
+    try:
+        return _Matcher(regex.compile(pattern, flags=regex.V0), bounded=True)
+    except regex.error as exc:  # pragma: no cover - the regex package reads every pattern re reads (V0)
+        why = str(exc)
+        raise UsageError(lambda n: f"option {n} is not a regular expression the regex package reads: {why} "
+                                   f"(got {pattern!r}).", params=["token_pattern"]) from None
 
 
 @cache
@@ -83,6 +147,7 @@ class Analyzer:
     def __post_init__(self) -> None:
         from clfeval.text._processing import STEMMERS, stop_words
 
+        check_token_pattern(self.pattern)
         _regex(self.pattern)
         stop_words(self.stop)
         if self.stem not in STEMMERS:
@@ -97,19 +162,33 @@ class Analyzer:
         object.__setattr__(self, "_cache", {})
 
     def __call__(self, text: str) -> list[str]:
-        if len(text) > self.max_chars:
-            text = text[: self.max_chars]
-        tokens = _regex(self.pattern).findall(text.lower() if self.lowercase else text)
-        return self.terms(tokens)
+        """The terms of one text (:class:`~clfeval.errors.DataError` when the pattern takes longer than
+        :data:`MATCH_SECONDS` on it)."""
+        return self.many([text])
 
-    def many(self, texts: Sequence[str]) -> list[str]:
-        """The terms of several texts, one list (their order kept): with the default pattern, which never
-        matches a line break, the texts are joined by line breaks and matched at once."""
+    def many(self, texts: Sequence[str], on_skip: Callable[[int], None] | None = None) -> list[str]:
+        """The terms of several texts, one list (their order kept). With the default pattern, which never
+        matches a line break and runs in linear time, the texts are joined by line breaks and matched at
+        once; any other pattern is matched text by text, each within :data:`MATCH_SECONDS`: a text that
+        takes longer gives no terms and its position goes to ``on_skip`` (without ``on_skip``:
+        :class:`~clfeval.errors.DataError`)."""
         cut = [t[: self.max_chars] if len(t) > self.max_chars else t for t in texts]
-        if self.pattern != TOKEN_PATTERN:
-            return [w for t in cut for w in self(t)]
-        joined = "\n".join(cut)
-        return self.terms(_regex(self.pattern).findall(joined.lower() if self.lowercase else joined))
+        rx = _regex(self.pattern)
+        if not rx.bounded:
+            joined = "\n".join(cut)
+            return self.terms(rx.findall(joined.lower() if self.lowercase else joined) or [])
+        out: list[str] = []
+        for i, t in enumerate(cut):
+            tokens = rx.findall(t.lower() if self.lowercase else t)
+            if tokens is not None:
+                out.extend(self.terms(tokens))
+            elif on_skip is not None:
+                on_skip(i)
+            else:
+                raise DataError(lambda n, i=i: f"the token pattern {self.pattern!r} (option {n}) took longer than "
+                                               f"{MATCH_SECONDS:g} s on text {i + 1}; simplify it.",
+                                params=["token_pattern"])
+        return out
 
     def terms(self, tokens: list[str]) -> list[str]:
         """Tokens (already matched and cased) → terms: stop words out, stems."""
@@ -130,13 +209,16 @@ class Analyzer:
         return tokens
 
     def spans(self, text: str, wanted: Iterable[str]) -> list[tuple[int, int, str]]:
-        """``(start, end, term)`` of every token of ``text`` whose term is in ``wanted`` (for highlighting)."""
+        """``(start, end, term)`` of every token of ``text`` whose term is in ``wanted`` (for highlighting;
+        none when the pattern takes longer than :data:`MATCH_SECONDS` on the text)."""
         wanted = set(wanted)
         if not wanted:
             return []
-        found = list(_regex(self.pattern).finditer(text))
-        out = []
-        for m in found:
+        # matched as counted (lower-cased), where lower-casing keeps the positions (it may not: 'İ' → 'i̇')
+        low = text.lower() if self.lowercase else text
+        found = _regex(self.pattern).finditer(low if len(low) == len(text) else text)
+        out: list[tuple[int, int, str]] = []
+        for m in found or ():
             tok = m.group(0).lower() if self.lowercase else m.group(0)
             kept = self.terms([tok])
             if kept and kept[0] in wanted:
@@ -158,14 +240,20 @@ class Analyzer:
 
 def analyzer_of(processing: Any = None, token_pattern: str | None = None, *, lowercase: bool = True,
                 max_chars: int = MAX_CHARS) -> Analyzer:
-    """The analyzer of a ``--processing`` spec (its ``stop`` and ``stem`` keys; None: neither) and a token
-    pattern (None: Unicode letters)."""
-    from clfeval.text._processing import parse_processing
+    """The analyzer of a ``--processing`` spec (its ``stop`` and ``stem`` keys, the only ones read: a key left
+    out is none, as is the whole spec when None; a preset gives its own) and a token pattern (None: Unicode
+    letters; any other text, even empty, is checked as a pattern).
 
-    p = parse_processing(processing)
-    return Analyzer(pattern=token_pattern or TOKEN_PATTERN, lowercase=lowercase,
-                    stop=p.stop if p is not None else "none", stem=p.stem if p is not None else "none",
-                    max_chars=max_chars)
+    >>> analyzer_of("stop=english179").stem, analyzer_of("multiclass").stem
+    ('none', 'porter')
+    """
+    from clfeval.text._processing import NO_TERM_PROCESSING, TERM_KEYS, parse_processing
+
+    p = parse_processing(processing, base=NO_TERM_PROCESSING, keys=TERM_KEYS,
+                         command="the error analysis (clfeval errors, error_analysis)") or NO_TERM_PROCESSING
+    pattern = TOKEN_PATTERN if token_pattern is None else token_pattern
+    check_token_pattern(pattern)
+    return Analyzer(pattern=pattern, lowercase=lowercase, stop=p.stop, stem=p.stem, max_chars=max_chars)
 
 
 class TermTable:
@@ -196,34 +284,30 @@ class TermTable:
         t.add_texts(analyzer, texts, groups)
         return t
 
-    def add_texts(self, analyzer: Analyzer, texts: Sequence[str], groups: Sequence[int]) -> int:
-        """Counts the terms of every text in its group; returns the number of terms counted."""
-        by: dict[int, list[str]] = defaultdict(list)
-        for text, g in zip(texts, groups, strict=False):
-            if text:
-                by[g].append(text)
-        index, total = self.index, 0
-        for g in sorted(by):
-            counts = Counter(analyzer.many(by[g]))
-            if not counts:
-                continue
-            ids = np.fromiter(map(index.__getitem__, counts), dtype=np.int64, count=len(counts))
-            n = np.fromiter(counts.values(), dtype=np.int64, count=len(counts))
-            total += int(n.sum())
-            self._push(g * (1 << 32) + ids, n)
-        self._sync()
-        return total
+    def add_texts(self, analyzer: Analyzer, texts: Sequence[str], groups: Sequence[int],
+                  on_skip: Callable[[int], None] | None = None) -> int:
+        """Counts the terms of every text in its group; returns the number of terms counted. A text the
+        pattern takes too long on (:meth:`Analyzer.many`) is left out, its position in ``texts`` given to
+        ``on_skip``."""
+        return self._add(analyzer, texts, [(g,) for g in groups], on_skip)
 
-    def add_texts_in(self, analyzer: Analyzer, texts: Sequence[str], group_sets: Sequence[tuple[int, ...]]) -> int:
+    def add_texts_in(self, analyzer: Analyzer, texts: Sequence[str], group_sets: Sequence[tuple[int, ...]],
+                     on_skip: Callable[[int], None] | None = None) -> int:
         """Counts the terms of every text in each of its groups (a document of several label-set cells):
         texts with the same groups are tokenised once; returns the number of terms counted (once a text)."""
-        by: dict[tuple[int, ...], list[str]] = defaultdict(list)
-        for text, gs in zip(texts, group_sets, strict=False):
+        return self._add(analyzer, texts, group_sets, on_skip)
+
+    def _add(self, analyzer: Analyzer, texts: Sequence[str], group_sets: Sequence[tuple[int, ...]],
+             on_skip: Callable[[int], None] | None) -> int:
+        by: dict[tuple[int, ...], list[int]] = defaultdict(list)  # groups → positions of their texts
+        for i, (text, gs) in enumerate(zip(texts, group_sets, strict=False)):
             if text:
-                by[tuple(gs)].append(text)
+                by[tuple(gs)].append(i)
         index, total = self.index, 0
         for gs in sorted(by):
-            counts = Counter(analyzer.many(by[gs]))
+            at = by[gs]
+            skip = None if on_skip is None else (lambda j, at=at: on_skip(at[j]))
+            counts = Counter(analyzer.many([texts[i] for i in at], skip))
             if not counts:
                 continue
             ids = np.fromiter(map(index.__getitem__, counts), dtype=np.int64, count=len(counts))
