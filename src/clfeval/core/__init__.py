@@ -53,7 +53,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.core._scoring": ("Evaluation", "leaves", "metric_values", "scalar_metric", "score", "score_multilabel",
                               "stats_of"),
     "clfeval.core._slicecount": ("MAX_SLICES", "MISSING", "SliceBinning", "SliceCounter", "SliceTables", "bin_edges",
-                                 "check_slicing", "column_sets", "sample_keys", "slice_sort_key", "small_ints"),
+                                 "check_by_bins", "check_slicing", "column_sets", "sample_keys", "slice_column",
+                                 "slice_order", "small_ints", "MAX_BY_BINS"),
     "clfeval.core._sliceranks": ("SliceScores", "finite_scores", "slice_rankings"),
     "clfeval.core._sparse": ("joint_from_cells",),
     "clfeval.core._tables": ("count_joint", "count_pair", "embed", "table_of"),
@@ -166,16 +167,19 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         stats_of as stats_of,
     )
     from clfeval.core._slicecount import (
+        MAX_BY_BINS as MAX_BY_BINS,
         MAX_SLICES as MAX_SLICES,
         MISSING as MISSING,
         SliceBinning as SliceBinning,
         SliceCounter as SliceCounter,
         SliceTables as SliceTables,
         bin_edges as bin_edges,
+        check_by_bins as check_by_bins,
         check_slicing as check_slicing,
         column_sets as column_sets,
         sample_keys as sample_keys,
-        slice_sort_key as slice_sort_key,
+        slice_column as slice_column,
+        slice_order as slice_order,
         small_ints as small_ints,
     )
     from clfeval.core._sliceranks import (

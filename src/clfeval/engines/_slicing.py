@@ -30,15 +30,18 @@ class _Columns(TypedDict):
     pred: str
     id: str | None
 
-def check_by(by: Any, *, multilabel: bool, scored: bool, threshold: Any, show_errors: int, max_slices: Any) -> Any:
-    """The ``by`` column sets, checked against the other options before any data is read."""
-    from clfeval.core import check_slicing, column_sets
+def check_by(by: Any, *, multilabel: bool, scored: bool, threshold: Any, show_errors: int, max_slices: Any,
+             by_bins: Any = None) -> Any:
+    """The ``by`` column sets, checked against the other options before any data is read (``by_bins``: at most
+    ``max_slices`` bins)."""
+    from clfeval.core import check_by_bins, check_slicing, column_sets
 
     sets = column_sets(by)
     check_slicing("by", "slices", multilabel=multilabel, scored=scored, threshold=threshold, show_errors=show_errors)
     if not isinstance(max_slices, int) or isinstance(max_slices, bool) or max_slices < 1:
         raise UsageError(lambda o: f"option {o} must be a whole number ≥ 1; got {max_slices!r}.",
                          params=["max_slices"])
+    check_by_bins(by_bins, max_slices, "max_slices")
     return sets
 
 

@@ -170,7 +170,9 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
                               math.nan).tolist()
     vals_l = {m: vals[m].tolist() for m in shown}
     gap_over_l = {m: (vals[m] - over[m]).tolist() for m in tested}
-    gap_rest_l = {m: (vals[m] - rest_vals[m]).tolist() for m in tested}
+    no_rest = (sizes == int(sizes.sum())).tolist()  # one slice holds every item: the rest is empty, the gap undefined
+    gap_rest_l = {m: [None if e else g for g, e in zip((vals[m] - rest_vals[m]).tolist(), no_rest, strict=True)]
+                  for m in tested}
     undefined_l = {m: undefined[m].tolist() for m in shown}
     higher = {m: _higher(m) for m in tested}
     tests_l = {m: (pvals[m].tolist(), np.asarray(adjusted[m][0], dtype=np.float64).tolist(),
@@ -185,7 +187,7 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
             "metrics": {m: vals_l[m][i] for m in shown},
             "gap_to_overall": {m: gap_over_l[m][i] for m in tested},
             "gap_to_rest": {m: gap_rest_l[m][i] for m in tested},
-            "undefined": [m for m in shown if undefined_l[m][i]],
+            "undefined": [m for m in shown if undefined_l[m][i]] + [f"gap_to_rest:{m}" for m in tested if no_rest[i]],
             "baselines": {"majority_accuracy": majority_l[i]},
             "tests": {}}
         for m in tested:
@@ -194,7 +196,7 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
             if not math.isnan(p):
                 hb = higher[m]
                 gap = row["gap_to_rest"][m]
-                worse = None if hb is None or gap == 0 else (gap < 0) == bool(hb)
+                worse = None if hb is None or not gap else (gap < 0) == bool(hb)
                 row["tests"][m] = {"p": p, "p_holm": hs[i], "p_by": bs[i],
                                    "flagged": hs[i] <= alpha, "flagged_by": bs[i] <= alpha,
                                    "direction": None if worse is None else ("worse" if worse else "better")}
