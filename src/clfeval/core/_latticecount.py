@@ -42,7 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.core._slicecount import MISSING, ColumnVocab, SliceBinning, slice_order, small_ints
+from clfeval.core._slicebins import MISSING, SliceBinning, slice_order
+from clfeval.core._slicecount import ColumnVocab, small_ints
 from clfeval.errors import DataError, UsageError
 
 __all__ = ["LatticeCounter", "SliceProportions", "outcome_of", "plan_blocks", "BLOCK_CELLS", "DENSE_CELLS"]

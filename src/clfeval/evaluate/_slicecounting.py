@@ -36,7 +36,7 @@ from clfeval.core import (
 )
 from clfeval.errors import DataError, LabelListError, UsageError
 
-__all__ = ["count_sliced", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "at_cut",
+__all__ = ["count_sliced", "count_outside", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "at_cut",
            "fold_cut_tables", "SAMPLE", "BINNINGS"]
 
 #: Values of a numeric ``by`` column sampled for its quantile edges, at most.
@@ -323,6 +323,22 @@ def _small_labels(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, 
         return None
     (g, p), lo, lut = got
     return g, p, lo, lut
+
+
+def count_outside(batches: Iterable[Any], queries: Sequence[Any], metric: str,
+                  binning: Mapping[str, SliceBinning] | None = None) -> np.ndarray:
+    """The items, trials and successes of ``metric`` in each query (a slice and sub-slices whose items are left
+    out: :class:`~clfeval.core._outsidecount.OutsideCounter`) from one more pass over ``batches`` (as
+    :func:`count_sliced` reads them): (queries × 3)."""
+    from clfeval.core import OutsideCounter
+
+    counter = Counter(2)
+    outside = OutsideCounter(queries, metric, binning=binning)
+    for b in batches:
+        gold, pred = (b.gold, b.pred) if hasattr(b, "gold") else (b.column("gold"), b.column("pred"))
+        g, p = counter.update([gold, pred], text=bool(getattr(b, "text", False)), codes=True)
+        outside.update({c: _column(b, c) for c in outside.columns}, g, p, counter.vocab.values)
+    return outside.result()
 
 
 def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, order: Sequence[Any] | None = None,

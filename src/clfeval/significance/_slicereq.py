@@ -22,10 +22,35 @@ def _section(d: dict[str, Any], what: str) -> dict[str, Any]:
 
 def _rows(sec: dict[str, Any], metric: str, what: str) -> list[dict[str, Any]]:
     if metric not in sec["metrics"]:
-        raise UsageError(lambda r: f"option {r}: {what}({metric}) needs {metric} among the slices' metrics "
-                                   f"({', '.join(sec['metrics'])}); add --slice-metric {metric}.",
-                         params=["require"])
+        raise _not_sliced(sec, metric, what)
     return [r for r in sec["slices"] if not r["small"] and _finite(r["metrics"].get(metric))]
+
+
+def _not_sliced(sec: dict[str, Any], metric: str, what: str) -> UsageError:
+    """Why ``metric`` is not among the slices' metrics, and what would give it: a class the data does not have,
+    a ranking metric (the scores), a count metric not shown by default (``slice_metrics``)."""
+    from clfeval.core import catalog
+
+    call = f"{what}({metric})"
+    entry, label = catalog.parse(metric)
+    labels = [str(x) for x in sec.get("labels", [])]
+    if label is not None and str(label) not in labels:
+        more = ", …" if len(labels) > 20 else ""
+        return UsageError(lambda r: f"option {r}: {call} names the class {label!r}, which the data does not have; its "
+                                    f"classes are: {', '.join(labels[:20])}{more}.", params=["require"])
+    if entry.input == "ranking":
+        if entry.name in ("roc_auc", "average_precision"):
+            return UsageError(lambda r, s, p: f"option {r}: {call} ranks the items of each slice by their scores: give "
+                                              f"the score column with {s} (and the positive class with {p}) beside "
+                                              f"the slices.", params=["require", "score", "positive"])
+        return UsageError(lambda r: f"option {r}: {call}: of the ranking metrics, the slices have roc_auc and "
+                                    f"average_precision (with a score column).", params=["require"])
+    if entry.input == "counts" and "multiclass" in entry.tasks:
+        return UsageError(lambda r, m: f"option {r}: {call} needs {metric} among the slices' metrics "
+                                       f"({', '.join(sec['metrics'])}); add {m} {metric}.",
+                          params=["require", "slice_metrics"])
+    return UsageError(lambda r: f"option {r}: {call}: {metric} is not a metric of the slices' count tables; they have "
+                                f"{', '.join(sec['metrics'])}.", params=["require"])
 
 
 def _finite(x: Any) -> bool:

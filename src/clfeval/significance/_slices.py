@@ -296,24 +296,16 @@ def pandas_or_extra(what: str) -> Any:
 
 
 def slices_frame(result: Any) -> Any:
-    """The slice table of a report by slice (``by=``) as a pandas DataFrame, one row per slice: its key columns,
-    ``n``, ``share``, ``small``, every metric, ``gap_to_rest:METRIC``, and per tested metric ``p:METRIC``,
-    ``p_holm:METRIC``, ``p_by:METRIC``, ``flagged:METRIC``. pandas is imported only here (the ``pandas`` extra)."""
+    """The slice table of a report by slice (``by=``) as a pandas DataFrame, one row per slice
+    (:meth:`clfeval.evaluate._sections.SlicesPart.to_frame`, which ``report.slices.to_frame()`` gives too)."""
+    from clfeval.evaluate import SlicesPart
+
     d = result if isinstance(result, dict) else result.to_dict()
     sec = d.get("slices")
     if not isinstance(sec, dict):
         raise UsageError("slices_frame reads a report by slice: give by= (--by) to the report.")
-    pd = pandas_or_extra("slices_frame")
-    rows = []
-    for r in sec["slices"]:
-        row: dict[str, Any] = {"slice": r["slice"], **r["key"], "n": r["n"], "share": r["share"], "small": r["small"]}
-        row.update(r["metrics"])
-        row.update({f"gap_to_rest:{m}": v for m, v in r["gap_to_rest"].items()})
-        for m, t in r["tests"].items():
-            row.update({f"p:{m}": t["p"], f"p_holm:{m}": t["p_holm"], f"p_by:{m}": t["p_by"],
-                        f"flagged:{m}": t["flagged"]})
-        rows.append(row)
-    return pd.DataFrame(rows)
+    pandas_or_extra("slices_frame")
+    return SlicesPart(sec).to_frame()
 
 
 def _ranking_metric(name: str) -> Callable[[Any], float]:

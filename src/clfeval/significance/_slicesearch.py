@@ -66,14 +66,16 @@ def check_find(find_slices: Any, *, max_depth: Any, max_search: Any, metric: Any
             "alpha": alpha, "given": find_slices}
 
 
-def found_section(found: Sequence[Any], table: Any, find: dict[str, Any], *, min_slice: int) -> dict[str, Any]:
+def found_section(found: Sequence[Any], table: Any, find: dict[str, Any], *, min_slice: int,
+                  recount: Any = None) -> dict[str, Any]:
     """The ``find_slices`` section of a report from the counts of the lattice's column sets
     (:class:`~clfeval.core._latticecount.SliceProportions`, in the order of ``find["sets"]``) and the overall
-    confusion table ``table``."""
+    confusion table ``table``; ``recount``: counts slices outside overlapping sub-slices from the items (the
+    descendant rule, :mod:`clfeval.significance._slicedescend`)."""
     from clfeval.core import SliceBinning
     from clfeval.significance._slicefind import proportions, search_tables
 
-    proportions(find["metric"], table.labels)  # a class the data does not have is refused here
+    proportions(find["metric"], table.labels, "find_metric")  # a class the data does not have is refused here
     for t in found:
         t.check_values()
     examined = sum(len(t.keys) for t in found)
@@ -85,7 +87,7 @@ def found_section(found: Sequence[Any], table: Any, find: dict[str, Any], *, min
     bins = {c: b for t in found for c, b in (t.binning or {}).items()}
     notes = [SliceBinning.of(b).describe() for _, b in sorted(bins.items())]
     r = search_tables(found, find["metric"], alpha=find["alpha"], min_slice=min_slice, max_depth=find["max_depth"],
-                      notes=notes, overall=table)
+                      notes=notes, overall=table, recount=recount)
     d = r.to_dict()
     d.pop("signature")
     return d
