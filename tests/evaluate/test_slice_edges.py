@@ -248,3 +248,10 @@ def test_the_found_rule_reads_items_not_trials():
     fs = clfeval.report(gold, pred, find_slices={"a": a}, find_metric="recall:1", min_slice=30, max_depth=1).find_slices
     top = fs["found"][0]
     assert (top["slice"], top["items"], top["trials"], top["successes"]) == ("a=s0", 40, 20, 0)
+
+
+def test_column_names_with_arrays_name_the_parameter():
+    for kw, name in ((dict(find_slices="s"), "find_slices"), (dict(by="s"), "by"),
+                     (dict(find_slices=["s", "t"]), "find_slices")):
+        with pytest.raises(UsageError, match=f"option {name} names columns .* arrays, not a table"):
+            clfeval.report(GOLD, PRED, **kw)
