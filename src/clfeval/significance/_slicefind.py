@@ -40,6 +40,9 @@ the search here is exact and needs only the counts of each column set:
    with nothing left, explains it too). A cross inside a bad single value is no worse than its siblings
    there, so it is dropped; a cross bad where neither of its columns alone is stays. Each cross's
    comparisons are listed (``vs_parents``) so that the rule can be checked by hand.
+7. **A slice explained by the slices kept inside it is not found** (:mod:`clfeval.significance._slicedescend`):
+   a kept slice that contains kept slices is tested again on its items outside them against the items outside
+   it (one-sided, unadjusted, at ``alpha``); not worse, it is listed under ``explained`` with them.
 """
 
 from __future__ import annotations
