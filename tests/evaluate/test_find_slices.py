@@ -46,7 +46,7 @@ def test_planted_cross_is_ranked_first():
     assert top["items"] == 1000 and top["p_adjusted"] <= 0.05 and top["gap"] < -0.1
     assert r["examined"] == 20 + 6 * 25      # every single value and every cross is non-empty here
     d = r
-    assert d["survived"] == len(d["found"]) + len(d["dropped"]) and d["examined"] == 170
+    assert d["survived"] == len(d["found"]) + len(d["dropped"]) + len(d["explained"]) and d["examined"] == 170
 
 
 def test_values_against_independent_oracles():
@@ -94,7 +94,7 @@ def test_no_effect_false_discoveries_bounded():
         gold = rng.integers(0, 2, n)
         pred = np.where(rng.random(n) < 0.8, gold, 1 - gold)
         r = find_slices(gold, pred, cols, positive=1)
-        runs_with_discovery += bool(r["found"] or r["dropped"])
+        runs_with_discovery += bool(r["found"] or r["dropped"] or r["explained"])
     assert runs_with_discovery <= 17
 
 

@@ -42,6 +42,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
                              "sort_labels", "split_sets"),
     "clfeval.core._latticecount": ("LatticeCounter", "SliceProportions"),
     "clfeval.core._manyclasses": ("label_threshold_classes",),
+    "clfeval.core._outsidecount": ("OutsideCounter", "disjoint_slices"),
     "clfeval.core._metrics": ("ClassCounts", "TableStats", "binary_class_counts", "cut_counts", "delta", "fbeta", "fpr",
                               "phi", "phi_delta_of_counts", "precision", "recall"),
     "clfeval.core._named": ("NamedValues", "named_values"),
@@ -52,8 +53,9 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.core._results": ("number", "numbers_list", "seed_value", "signature"),
     "clfeval.core._scoring": ("Evaluation", "leaves", "metric_values", "scalar_metric", "score", "score_multilabel",
                               "stats_of"),
-    "clfeval.core._slicecount": ("MAX_SLICES", "MISSING", "SliceBinning", "SliceCounter", "SliceTables", "bin_edges",
-                                 "check_slicing", "column_sets", "sample_keys", "slice_sort_key", "small_ints"),
+    "clfeval.core._slicebins": ("MAX_BY_BINS", "MISSING", "SliceBinning", "bin_edges", "check_by_bins", "slice_order"),
+    "clfeval.core._slicecount": ("MAX_SLICES", "SliceCounter", "SliceTables", "check_slicing", "column_sets",
+                                 "sample_keys", "slice_column", "small_ints"),
     "clfeval.core._sliceranks": ("SliceScores", "finite_scores", "slice_rankings"),
     "clfeval.core._sparse": ("joint_from_cells",),
     "clfeval.core._tables": ("count_joint", "count_pair", "embed", "table_of"),
@@ -133,6 +135,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         recall as recall,
     )
     from clfeval.core._named import NamedValues as NamedValues, named_values as named_values
+    from clfeval.core._outsidecount import OutsideCounter as OutsideCounter, disjoint_slices as disjoint_slices
     from clfeval.core._ranksummary import (
         DEFINITIONS as DEFINITIONS,
         EXACT_CUTS_MAX as EXACT_CUTS_MAX,
@@ -165,17 +168,22 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         score_multilabel as score_multilabel,
         stats_of as stats_of,
     )
-    from clfeval.core._slicecount import (
-        MAX_SLICES as MAX_SLICES,
+    from clfeval.core._slicebins import (
+        MAX_BY_BINS as MAX_BY_BINS,
         MISSING as MISSING,
         SliceBinning as SliceBinning,
+        bin_edges as bin_edges,
+        check_by_bins as check_by_bins,
+        slice_order as slice_order,
+    )
+    from clfeval.core._slicecount import (
+        MAX_SLICES as MAX_SLICES,
         SliceCounter as SliceCounter,
         SliceTables as SliceTables,
-        bin_edges as bin_edges,
         check_slicing as check_slicing,
         column_sets as column_sets,
         sample_keys as sample_keys,
-        slice_sort_key as slice_sort_key,
+        slice_column as slice_column,
         small_ints as small_ints,
     )
     from clfeval.core._sliceranks import (

@@ -42,7 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.core._slicecount import MISSING, ColumnVocab, SliceBinning, slice_sort_key, small_ints
+from clfeval.core._slicebins import MISSING, SliceBinning, slice_order
+from clfeval.core._slicecount import ColumnVocab, small_ints
 from clfeval.errors import DataError, UsageError
 
 __all__ = ["LatticeCounter", "SliceProportions", "outcome_of", "plan_blocks", "BLOCK_CELLS", "DENSE_CELLS"]
@@ -120,12 +121,7 @@ class SliceProportions:
     binning: Mapping[str, Any] | None = None
 
     def sorted(self) -> SliceProportions:
-        from clfeval.core._labels import label_str
-
-        try:
-            order = sorted(range(len(self.keys)), key=lambda i: slice_sort_key(self.keys[i]))
-        except TypeError:
-            order = sorted(range(len(self.keys)), key=lambda i: tuple(label_str(v) for v in self.keys[i]))
+        order = slice_order(self.keys, self.columns, self.binning)
         idx = np.asarray(order, dtype=np.int64)
         return SliceProportions(self.columns, tuple(self.keys[i] for i in order), self.items[idx], self.trials[idx],
                                 self.successes[idx], self.binning)

@@ -19,17 +19,15 @@ from typing import Any
 import numpy as np
 
 from clfeval.core._labels import label_str
+from clfeval.core._slicebins import MISSING, SliceBinning, slice_order
 from clfeval.core._tables import ConfusionTable, embed, union_labels
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["check_slicing", "SliceTables", "SliceCounter", "small_ints", "SliceBinning", "MAX_SLICES", "MISSING",
-           "column_sets", "bin_edges",
-           "sample_keys"]
+__all__ = ["check_slicing", "SliceTables", "SliceCounter", "small_ints", "MAX_SLICES", "column_sets", "sample_keys",
+           "slice_column"]
 
 #: Slices (value combinations of the ``by`` columns together) counted at most unless ``max_slices`` says more.
 MAX_SLICES = 1_000
-#: How a missing (null) value of a ``by`` column is shown as a slice value.
-MISSING = "(missing)"
 #: Cells (slices × classes × classes) of one column set's tables held at most (int64: 128 MB).
 MAX_CELLS = 1 << 24
 _BITS = 20
@@ -76,30 +74,6 @@ def column_sets(by: Any) -> list[tuple[str, ...]]:
     return sets
 
 
-@dataclass(frozen=True)
-class SliceBinning:
-    """The bins of a numeric ``by`` column: ``edges`` (increasing), bins ``[e_i, e_i+1)``, the last closed."""
-
-    column: str
-    kind: str
-    edges: tuple[float, ...]
-
-    def labels(self) -> list[str]:
-        e = self.edges
-        return [f"[{e[i]:.6g}, {e[i + 1]:.6g}{']' if i == len(e) - 2 else ')'}" for i in range(len(e) - 1)]
-
-    def codes(self, values: np.ndarray) -> np.ndarray:
-        """Bin index of each value (NaN → -1)."""
-        e = np.asarray(self.edges, dtype=np.float64)
-        idx = np.searchsorted(e, values, side="right") - 1
-        idx = np.clip(idx, 0, len(e) - 2)
-        idx[np.isnan(values)] = -1
-        return idx
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"column": self.column, "binning": self.kind, "edges": list(self.edges)}
-
-
 def sample_keys(start: int, n: int) -> np.ndarray:
     """A fixed pseudo-random key of each row position ``start .. start+n-1`` (splitmix64): the rows with the
     smallest keys are the sample whatever the batch boundaries (in memory, streamed and on Dask alike)."""
@@ -110,21 +84,17 @@ def sample_keys(start: int, n: int) -> np.ndarray:
         return z ^ (z >> np.uint64(31))
 
 
-def bin_edges(values: np.ndarray, bins: int, kind: str) -> tuple[float, ...]:
-    """Edges of ``bins`` bins over the (sampled) values: equal width between min and max, or quantiles
-    (repeated quantiles merged)."""
-    v = values[~np.isnan(values)]
-    if v.size == 0:
-        return (0.0, 0.0)
-    if kind == "uniform":
-        lo, hi = float(v.min()), float(v.max())
-        return tuple(float(x) for x in np.linspace(lo, hi, bins + 1)) if hi > lo else (lo, hi)
-    q = np.unique(np.quantile(v, np.linspace(0.0, 1.0, bins + 1)))
-    return tuple(float(x) for x in q) if q.size > 1 else (float(q[0]), float(q[0]))
+def slice_column(values: Any, name: str) -> Any:
+    """One slice column (``by``, ``find_slices``) as a pyarrow array, with THE rule for a missing value: a null
+    (a Parquet or polars null, a pandas NA, a categorical NaN), a float NaN and an empty text (a CSV's empty
+    cell) are all missing -- null here, the slice :data:`MISSING` once coded. Every path that codes slice values
+    (arrays and tables in memory, a PATH streamed, Dask partitions, the binning pass) reads them through this.
 
-
-def _arrow_column(values: Any, name: str) -> Any:
+    >>> slice_column(["x", ""], "s").to_pylist(), slice_column([float("nan"), 1.0], "s").to_pylist()
+    (['x', None], [None, 1.0])
+    """
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     if isinstance(values, pa.ChunkedArray):
         values = values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
@@ -136,6 +106,15 @@ def _arrow_column(values: Any, name: str) -> Any:
                                   f"value (text, number, boolean, date) per row.", params=["by"])
     if pa.types.is_dictionary(t):
         values = values.dictionary_decode()
+        t = values.type
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        missing = pc.equal(values, "")
+    elif pa.types.is_floating(t):
+        missing = pc.is_nan(values)
+    else:
+        return values
+    if missing.true_count:
+        values = pc.if_else(missing, pa.scalar(None, t), values)
     return values
 
 
@@ -159,7 +138,7 @@ class _ColumnVocab:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        arr = _arrow_column(column, self.name)
+        arr = slice_column(column, self.name)
         self.nonnull += len(arr) - arr.null_count
         if self.binning is not None:
             try:
@@ -527,15 +506,6 @@ class SliceCounter:
         return out
 
 
-def _sort_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple((v == MISSING, label_kind_rank(v), v if not isinstance(v, float) or not math.isnan(v) else 0)
-                 for v in key)
-
-
-def label_kind_rank(v: Any) -> int:
-    return 0 if isinstance(v, (bool, int, float)) else 1
-
-
 @dataclass(frozen=True)
 class SliceTables:
     """One K×K confusion table per slice of one column set; tables of the same set add.
@@ -573,10 +543,7 @@ class SliceTables:
         return ConfusionTable(self.counts.sum(axis=0), self.labels)
 
     def sorted(self) -> SliceTables:
-        try:
-            order = sorted(range(len(self.keys)), key=lambda i: _sort_key(self.keys[i]))
-        except TypeError:
-            order = sorted(range(len(self.keys)), key=lambda i: tuple(label_str(v) for v in self.keys[i]))
+        order = slice_order(self.keys, self.columns, self.binning)
         return SliceTables(self.columns, tuple(self.keys[i] for i in order), self.labels,
                            self.counts[order] if order else self.counts, self.binning)
 
@@ -612,7 +579,6 @@ class SliceTables:
         return SliceTables(self.columns, tuple(keys), labels, out, self.binning or other.binning).sorted()
 
 
-#: The coding of one slice column's values and the order of slice keys, shared with the slice search's counter
+#: The coding of one slice column's values, shared with the slice search's counter
 #: (:mod:`clfeval.core._latticecount`).
 ColumnVocab = _ColumnVocab
-slice_sort_key = _sort_key

@@ -40,7 +40,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.dask._errorcounts": ("count_on_dask",),
     "clfeval.dask._parts": ("check_address",),
     "clfeval.dask._slicecompare": ("sliced_cells",),
-    "clfeval.dask._slices": ("sliced_calibration", "sliced_tables"),
+    "clfeval.dask._slices": ("outside_counts", "sliced_calibration", "sliced_tables"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
@@ -48,7 +48,11 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.dask._errorcounts import count_on_dask as count_on_dask
     from clfeval.dask._parts import check_address as check_address
     from clfeval.dask._slicecompare import sliced_cells as sliced_cells
-    from clfeval.dask._slices import sliced_calibration as sliced_calibration, sliced_tables as sliced_tables
+    from clfeval.dask._slices import (
+        outside_counts as outside_counts,
+        sliced_calibration as sliced_calibration,
+        sliced_tables as sliced_tables,
+    )
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from clfeval.core import SliceTables, embed
 from clfeval.dask._parts import parts_of, probe, run, threads, tree_sum
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["sliced_tables", "sliced_calibration"]
+__all__ = ["sliced_tables", "sliced_calibration", "outside_counts"]
 
 
 def _count(tables: Iterable[Any], gold: str, pred: str, sets: Sequence[tuple[str, ...]], max_slices: int,
@@ -103,6 +103,30 @@ def sliced_tables(inp: Any, *, gold: str, pred: str, sets: Sequence[tuple[str, .
         t.check_adds_up(table)
         t.check_values()
     return table, tables, found, ranks
+
+
+def _outside(tables: Iterable[Any], gold: str, pred: str, queries: Sequence[Any], metric: str,
+             binning: Mapping[str, Any]) -> Any:
+    from clfeval.evaluate import count_outside
+
+    cols = list(dict.fromkeys(c for s, ds in queries for conj in (s, *ds) for c in conj[0]))
+    batches = (SimpleNamespace(gold=t.column(gold), pred=t.column(pred), text=False, n=t.num_rows,
+                               extra={c: t.column(c) for c in cols}) for t in tables if t.num_rows)
+    return count_outside(batches, queries, metric, binning)
+
+
+def outside_counts(inp: Any, *, gold: str, pred: str, queries: Sequence[Any], metric: str,
+                   binning: Mapping[str, Any], normalize: Any = None, client: Any = None) -> np.ndarray:
+    """The slice search's counts of slices outside overlapping sub-slices
+    (:func:`clfeval.evaluate._slicecounting.count_outside`), each partition counted on the cluster, the counts
+    added in a tree: (queries × 3) items, trials, successes."""
+    cols = list(dict.fromkeys(c for s, ds in queries for conj in (s, *ds) for c in conj[0]))
+    parts = parts_of(inp, [gold, pred, *cols], labels=[gold, pred], normalize=normalize,
+                     options=[("--gold", gold), ("--pred", pred)] + [("--find-slices", c) for c in cols])
+    (got,) = run(client, tree_sum(parts.map_groups(_outside, gold, pred, list(queries), metric, dict(binning),
+                                                   threads=threads(client))))
+    out: np.ndarray = np.asarray(got, dtype=np.int64)
+    return out
 
 
 def _calibrate(t: Any, gold: str, prob: str, columns: Sequence[str], settings: dict[str, Any]) -> Any:

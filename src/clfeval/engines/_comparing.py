@@ -74,7 +74,7 @@ def _compare(*systems: Any, gold: Any, pred: str, score: str | None, id: str | N
         from clfeval.engines._slicing import check_by
 
         sets = check_by(by, multilabel=False, scored=score is not None or scores_prefix is not None, threshold=None,
-                        show_errors=0, max_slices=max_slices)
+                        show_errors=0, max_slices=max_slices, by_bins=by_bins)
         slicing = dict(sets=sets, by_bins=by_bins, by_binning=by_binning, max_slices=max_slices, min_slice=min_slice)
         common = dict(metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci, labels=labels,
                       zero_division=zero_division, beta=beta)

@@ -111,14 +111,14 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
                                           f"not sliced yet (clfeval threshold --by reports one chosen cut per slice).",
                              params=["by", "threshold"])
         sets = check_by(by, multilabel=multilabel, scored=scored and not one_score, threshold=threshold,
-                        show_errors=show_errors, max_slices=max_slices) if by is not None else []
+                        show_errors=show_errors, max_slices=max_slices, by_bins=by_bins) if by is not None else []
         find = None
         if find_slices is not None:
             from clfeval.significance import check_find
 
             find = check_find(find_slices, max_depth=max_depth, max_search=max_search, metric=find_metric,
                               alpha=find_alpha, positive=positive, multilabel=multilabel, scored=scored,
-                              threshold=threshold, show_errors=show_errors)
+                              threshold=threshold, show_errors=show_errors, by_bins=by_bins)
         settings["train_labels"] = train_labels
         slicing = dict(sets=sets + [s for s in (find["sets"] if find else []) if s not in sets], n_by=len(sets),
                        by_bins=by_bins, by_binning=by_binning, max_slices=max_slices, min_slice=min_slice,

@@ -177,7 +177,8 @@ def threshold(data: Any, scores: Any = None, *, dev: Any = None, gold: str | Non
         from clfeval.engines._slicescores import threshold_by
         from clfeval.engines._slicing import check_by
 
-        sets = check_by(by, multilabel=multilabel, scored=False, threshold=None, show_errors=0, max_slices=max_slices)
+        sets = check_by(by, multilabel=multilabel, scored=False, threshold=None, show_errors=0, max_slices=max_slices,
+                        by_bins=by_bins)
         if scores_prefix is not None:
             raise UsageError(lambda o: f"option {o} slices the cut of one score column (--score).", params=["by"])
         choice = threshold(data, scores, dev=dev, gold=gold, score=score, positive=positive, objective=objective,
@@ -319,7 +320,8 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
         from clfeval.engines._slicescores import calibration_by
         from clfeval.engines._slicing import check_by
 
-        sets = check_by(by, multilabel=False, scored=False, threshold=None, show_errors=0, max_slices=max_slices)
+        sets = check_by(by, multilabel=False, scored=False, threshold=None, show_errors=0, max_slices=max_slices,
+                        by_bins=by_bins)
         if probs_prefix is not None or (probs is not None and getattr(probs, "ndim", 1) != 1):
             raise UsageError(lambda o: f"option {o} slices the calibration of one probability column.",
                              params=["by"])

@@ -11,7 +11,7 @@ added in a tree). Numeric ``by`` columns with ``by_bins`` get their edges from a
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any, TypedDict
 
@@ -30,27 +30,36 @@ class _Columns(TypedDict):
     pred: str
     id: str | None
 
-def check_by(by: Any, *, multilabel: bool, scored: bool, threshold: Any, show_errors: int, max_slices: Any) -> Any:
-    """The ``by`` column sets, checked against the other options before any data is read."""
-    from clfeval.core import check_slicing, column_sets
+def check_by(by: Any, *, multilabel: bool, scored: bool, threshold: Any, show_errors: int, max_slices: Any,
+             by_bins: Any = None) -> Any:
+    """The ``by`` column sets, checked against the other options before any data is read (``by_bins``: at most
+    ``max_slices`` bins)."""
+    from clfeval.core import check_by_bins, check_slicing, column_sets
 
     sets = column_sets(by)
     check_slicing("by", "slices", multilabel=multilabel, scored=scored, threshold=threshold, show_errors=show_errors)
     if not isinstance(max_slices, int) or isinstance(max_slices, bool) or max_slices < 1:
         raise UsageError(lambda o: f"option {o} must be a whole number ≥ 1; got {max_slices!r}.",
                          params=["max_slices"])
+    check_by_bins(by_bins, max_slices, "max_slices")
     return sets
 
 
-def by_arrays(by: Any, n: int) -> dict[str, Any]:
-    """With arrays, ``by`` is a mapping column name → values (or one array, named ``by``)."""
+def by_arrays(by: Any, n: int, param: str = "by") -> dict[str, Any]:
+    """With arrays, ``by`` (the parameter ``param``) is a mapping column name → values (or one array, named
+    ``by``); a column name alone names nothing without a table."""
+    if isinstance(by, str) or (isinstance(by, (list, tuple)) and by and all(isinstance(x, str) for x in by)
+                               and len(by) != n):
+        raise UsageError(lambda o: f"option {o} names columns ({by!r}), but the data are arrays, not a table: give "
+                                   f"the slice columns themselves, as a mapping of column name → values, one per "
+                                   f"item ({o}={{'source': [...]}}).", params=[param])
     cols = dict(by) if isinstance(by, dict) else {"by": by}
     out = {}
     for name, values in cols.items():
-        col = inputs.as_column(values, "by")
+        col = inputs.as_column(values, param)
         if len(col) != n:
             raise DataError(lambda o, _n=name, _c=col: f"column {_n!r} of {o} has {len(_c):,} values for {n:,} items.",
-                            params=["by"])
+                            params=[param])
         out[name] = col
     return out
 
@@ -78,7 +87,7 @@ def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, setti
         if find is not None:
             from clfeval.significance import lattice
 
-            found = by_arrays(find["given"], len(cols["gold"]))
+            found = by_arrays(find["given"], len(cols["gold"]), "find_slices")
             extra.update(found)
             find = {**find, "sets": lattice(list(found), min(find["max_depth"], len(found)))}
         if set(extra) & {"gold", "pred"}:
@@ -123,7 +132,7 @@ def _tabular(eng: Any, table: Any, names: _Columns, settings: dict[str, Any], sl
                                 extra={c: table.column(c) for c in [*cols, *([score] if score else [])]},
                                 n=table.num_rows)
         binning = binning_of([batch], slicing, cols)
-        rep = _finish([batch], slicing, settings, binning, top_n, budget=None)
+        rep = _finish([batch], slicing, settings, binning, top_n, budget=None, again=lambda: [batch])
         return rep, engine_block(eng, "memory", memory=eng.budget)
     with inputs.spooled(table, eng.budget if isinstance(eng, Local) else 1 << 30,
                         eng.tmpdir if isinstance(eng, Local) else None) as inp:
@@ -157,21 +166,28 @@ def lattice_counter(slicing: dict[str, Any], binning: Any) -> Any:
 
 
 def _finish(batches: Any, slicing: dict[str, Any], settings: dict[str, Any], binning: dict, top_n: int,
-            budget: int | None = None) -> Any:
-    from clfeval.evaluate import RankedSlices, count_sliced
+            budget: int | None = None, again: Callable[[], Any] | None = None) -> Any:
+    """The report from one pass over ``batches``; ``again()``: the batches once more, for the slice search's few
+    slices outside overlapping sub-slices (:mod:`clfeval.significance._slicedescend`)."""
+    from clfeval.evaluate import RankedSlices, count_outside, count_sliced
 
     ranks = RankedSlices(slicing["score"], settings["positive"], budget) if slicing.get("score") else None
     lattice = lattice_counter(slicing, binning)
     table, tables = count_sliced(batches, slicing["sets"][:slicing.get("n_by", len(slicing["sets"]))],
                                  order=settings["order"], max_slices=count_limit(slicing), binning=binning,
                                  lattice=lattice, ranks=ranks)
+    recount = None
+    if again is not None and slicing.get("find"):
+        metric = slicing["find"]["metric"]
+        recount = lambda queries: count_outside(again(), queries, metric, binning)  # noqa: E731
     return with_slices(table, tables, settings, slicing, top_n, lattice.result() if lattice is not None else None,
-                       ranks=ranks)
+                       ranks=ranks, recount=recount)
 
 
 def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], slicing: dict[str, Any],
-                top_n: int, found: Sequence[Any] | None = None, ranks: Any = None) -> Any:
-    """The report of the overall table with the ``slices`` section of the first column set."""
+                top_n: int, found: Sequence[Any] | None = None, ranks: Any = None, recount: Any = None) -> Any:
+    """The report of the overall table with the ``slices`` section of the first column set (``recount``: the
+    slice search's second look at the items, when it needs one)."""
     from clfeval.evaluate import FoundSlicesPart, SlicesPart, report_from_table
     from clfeval.significance import slice_section
 
@@ -202,7 +218,7 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
         from clfeval.significance import found_section
 
         parts["find_slices"] = FoundSlicesPart(found_section(found or [], table, slicing["find"],
-                                                             min_slice=slicing["min_slice"]))
+                                                             min_slice=slicing["min_slice"], recount=recount))
     return dataclasses.replace(rep, **parts)
 
 
@@ -228,7 +244,15 @@ def _on_path(eng: Any, inp: Any, names: _Columns, settings: dict[str, Any], slic
                 max_slices=count_limit(slicing), binning=binning, normalize=normalize, client=client,
                 n_by=slicing.get("n_by", len(slicing["sets"])), find=slicing.get("find"), score=score,
                 positive=settings["positive"]))
-        rep = named_by(inp.name, lambda: with_slices(table, tables, settings, slicing, top_n, found, ranks=ranks))
+            recount = None
+            if slicing.get("find"):
+                from clfeval.dask import outside_counts
+
+                recount = lambda queries: outside_counts(  # noqa: E731
+                    inp, gold=names["gold"], pred=names["pred"], queries=queries, metric=slicing["find"]["metric"],
+                    binning=binning, normalize=normalize, client=client)
+            rep = named_by(inp.name, lambda: with_slices(table, tables, settings, slicing, top_n, found, ranks=ranks,
+                                                         recount=recount))
         return rep, engine_block(eng, "cluster", partitions=len(inp.sources))
     from clfeval.evaluate import read_ahead
     from clfeval.io import unique_batches
@@ -238,8 +262,9 @@ def _on_path(eng: Any, inp: Any, names: _Columns, settings: dict[str, Any], slic
     ctx = progress(inp) if progress is not None else _null()
     with ctx as update:
         reader = _reader(inp, names, read_cols, encoding, normalize, update, settings["sep"], read_options)
+        again = lambda: _reader(inp, names, cols, encoding, normalize, None, settings["sep"], options)  # noqa: E731
         rep = named_by(inp.name, lambda: _finish(read_ahead(unique_batches(reader, budget=eng.budget)), slicing,
-                                                 settings, binning, top_n, budget=eng.budget))
+                                                 settings, binning, top_n, budget=eng.budget, again=again))
     return rep, engine_block(eng, "streamed", memory=eng.budget)
 
 

@@ -31,7 +31,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.evaluate._reports": ("check_ids", "report"),
     "clfeval.evaluate._requirements": ("with_requirements",),
     "clfeval.evaluate._scoredstream": ("gold_and_scores", "report_scored_batches", "score_binning"),
-    "clfeval.evaluate._slicecounting": ("RankedSlices", "at_cut", "count_sliced", "fold_cut_tables", "read_ahead",
+    "clfeval.evaluate._slicecounting": ("RankedSlices", "at_cut", "count_outside", "count_sliced", "fold_cut_tables",
+                                        "read_ahead",
                                         "slice_binning"),
     "clfeval.evaluate._streaming": ("count_batches", "finish_report"),
 }
@@ -72,6 +73,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.evaluate._slicecounting import (
         RankedSlices as RankedSlices,
         at_cut as at_cut,
+        count_outside as count_outside,
         count_sliced as count_sliced,
         fold_cut_tables as fold_cut_tables,
         read_ahead as read_ahead,

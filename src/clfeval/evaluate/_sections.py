@@ -112,6 +112,22 @@ class SlicesPart(Part):
     def n_slices(self) -> int:
         return int(self.data.get("n_slices", 0))
 
+    def to_frame(self) -> Any:
+        """One row per slice, in the section's order (bins in numeric order, ``(missing)`` last): its key
+        columns, ``n``, ``share``, ``small``, every metric, ``gap_to_rest:METRIC``, and per tested metric
+        ``p:METRIC``, ``p_holm:METRIC``, ``p_by:METRIC``, ``flagged:METRIC`` (pandas: the ``frame`` extra)."""
+        pd = _pandas()
+        rows = []
+        for r in self.data["slices"]:
+            row: dict[str, Any] = {"slice": r["slice"], **r["key"], "n": r["n"], "share": r["share"],
+                                   "small": r["small"], **r["metrics"]}
+            row.update({f"gap_to_rest:{m}": math.nan if v is None else v for m, v in r["gap_to_rest"].items()})
+            for m, t in r["tests"].items():
+                row.update({f"p:{m}": t["p"], f"p_holm:{m}": t["p_holm"], f"p_by:{m}": t["p_by"],
+                            f"flagged:{m}": t["flagged"]})
+            rows.append(row)
+        return pd.DataFrame(rows)
+
 
 @dataclass(frozen=True)
 class FoundSlicesPart(Part):
@@ -122,6 +138,26 @@ class FoundSlicesPart(Part):
     @property
     def found(self) -> list[Any]:
         return list(self.data.get("found") or [])
+
+    @property
+    def explained(self) -> list[Any]:
+        """The slices explained by the found slices inside them (the descendant rule), each with ``explained_by``."""
+        return list(self.data.get("explained") or [])
+
+    def to_frame(self) -> Any:
+        """One row per significant slice: ``status`` found, then dropped (a parent explains it) and explained (the
+        slices found inside it explain it), with ``explained_by`` (a list of slice names) beside the numbers
+        (pandas: the ``frame`` extra)."""
+        pd = _pandas()
+        keep = ("slice", "items", "successes", "trials", "value", "rest_value", "gap", "effect_h", "p_value",
+                "p_adjusted")
+        rows = []
+        for status in ("found", "dropped", "explained"):
+            for r in self.data.get(status) or []:
+                by = r.get("explained_by")
+                rows.append({"status": status, **{k: r.get(k) for k in keep},
+                             "explained_by": [] if by is None else [by] if isinstance(by, str) else list(by)})
+        return pd.DataFrame(rows, columns=["status", *keep, "explained_by"])
 
 
 @dataclass(frozen=True)
@@ -165,6 +201,15 @@ class ErrorsSharePart(Part):
 PARTS: tuple[type[Part], ...] = (Intervals, RankingPart, RankingIntervals, InputsPart, SlicesPart, FoundSlicesPart,
                                  RequirementsPart, EnginePart, ErrorsSharePart)
 _BY_KEY = {p.key: p for p in PARTS}
+
+
+def _pandas() -> Any:
+    from clfeval.errors import MissingExtra
+
+    MissingExtra.require("to_frame()", [("pandas", "pandas")], "frame")
+    import pandas as pd
+
+    return pd
 
 
 def part_of(key: str, value: Any) -> Part | None:

@@ -21,19 +21,22 @@ from typing import Any
 import numpy as np
 
 from clfeval.core import (
+    MAX_BY_BINS,
     MAX_SLICES,
     Counter,
     SliceBinning,
     SliceCounter,
     SliceTables,
     bin_edges,
+    check_by_bins,
     label_str,
     sample_keys,
+    slice_column,
     small_ints,
 )
 from clfeval.errors import DataError, LabelListError, UsageError
 
-__all__ = ["count_sliced", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "at_cut",
+__all__ = ["count_sliced", "count_outside", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "at_cut",
            "fold_cut_tables", "SAMPLE", "BINNINGS"]
 
 #: Values of a numeric ``by`` column sampled for its quantile edges, at most.
@@ -65,10 +68,11 @@ def numeric_columns(first: Any, columns: Sequence[str]) -> list[str]:
 
 
 def as_numbers(col: Any) -> np.ndarray | None:
-    """A column as float64 values (NaN for nulls), text parsed as numbers; None when some text is no number."""
+    """A slice column as float64 values (NaN where missing: :func:`clfeval.core._slicecount.slice_column`'s rule),
+    text parsed as numbers; None when some text is no number."""
     import pyarrow as pa
 
-    arr = col if isinstance(col, (pa.Array, pa.ChunkedArray)) else pa.array(np.asarray(col))
+    arr = slice_column(col, "")
     try:
         return np.asarray(arr.cast(pa.float64()).to_numpy(zero_copy_only=False), dtype=np.float64)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
@@ -76,17 +80,18 @@ def as_numbers(col: Any) -> np.ndarray | None:
 
 
 def slice_binning(batches: Iterable[Any], columns: Sequence[str], *, bins: int, kind: str) -> dict[str, SliceBinning]:
-    """Edges of the numeric ``by`` columns among ``columns`` from one pass (min and max exactly, quantiles of a
-    sample of at most :data:`SAMPLE` rows); the first batch says which columns are numeric."""
+    """Edges of the numeric ``by`` columns among ``columns`` from one pass (the finite minimum and maximum exactly,
+    quantiles of a sample of at most :data:`SAMPLE` finite values); the first batch says which columns are numeric.
+    The bins are cut from the finite values; ``-inf`` and ``inf``, where a column holds them, are bins of their own
+    (:class:`~clfeval.core._slicecount.SliceBinning`)."""
     if kind not in BINNINGS:
         raise UsageError(lambda o: f"option {o} must be uniform or quantile; got {kind!r}.", params=["by_binning"])
-    if int(bins) < 1:
-        raise UsageError(lambda o: f"option {o} must be a whole number of bins ≥ 1; got {bins!r}.",
-                         params=["by_bins"])
+    check_by_bins(bins, MAX_BY_BINS, "by_bins")
     keep: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     numeric: list[str] | None = None
     lo: dict[str, float] = {}
     hi: dict[str, float] = {}
+    infinite: dict[str, set[str]] = {}
     seen = 0
     for b in batches:
         if numeric is None:
@@ -97,10 +102,12 @@ def slice_binning(batches: Iterable[Any], columns: Sequence[str], *, bins: int, 
                 raise DataError(lambda o, _c=c: f"column {_c!r} (option {o}) holds text that is no number in a later "
                                                 f"batch; --by-bins cuts numeric columns only.", params=["by"])
             keys = sample_keys(seen, x.size)
-            ok = ~np.isnan(x)
+            ok = np.isfinite(x)
             if ok.any():
                 lo[c] = min(lo.get(c, np.inf), float(x[ok].min()))
                 hi[c] = max(hi.get(c, -np.inf), float(x[ok].max()))
+            inf = infinite.setdefault(c, set())
+            inf.update(name for name, hit in (("-inf", x == -np.inf), ("inf", x == np.inf)) if hit.any())
             vals, ks = keep.get(c, (np.empty(0), np.empty(0, dtype=np.uint64)))
             vals, ks = np.concatenate([vals, x[ok]]), np.concatenate([ks, keys[ok]])
             if vals.size > SAMPLE:
@@ -116,7 +123,7 @@ def slice_binning(batches: Iterable[Any], columns: Sequence[str], *, bins: int, 
         edges = bin_edges(vals, int(bins), kind)
         if c in lo:  # the sample may miss the extremes: the outer edges are the exact min and max
             edges = (min(edges[0], lo[c]),) + tuple(edges[1:-1]) + (max(edges[-1], hi[c]),)
-        out[c] = SliceBinning(c, kind, edges)
+        out[c] = SliceBinning(c, kind, edges, tuple(x for x in ("-inf", "inf") if x in infinite.get(c, ())))
     return out
 
 
@@ -316,6 +323,22 @@ def _small_labels(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, 
         return None
     (g, p), lo, lut = got
     return g, p, lo, lut
+
+
+def count_outside(batches: Iterable[Any], queries: Sequence[Any], metric: str,
+                  binning: Mapping[str, SliceBinning] | None = None) -> np.ndarray:
+    """The items, trials and successes of ``metric`` in each query (a slice and sub-slices whose items are left
+    out: :class:`~clfeval.core._outsidecount.OutsideCounter`) from one more pass over ``batches`` (as
+    :func:`count_sliced` reads them): (queries × 3)."""
+    from clfeval.core import OutsideCounter
+
+    counter = Counter(2)
+    outside = OutsideCounter(queries, metric, binning=binning)
+    for b in batches:
+        gold, pred = (b.gold, b.pred) if hasattr(b, "gold") else (b.column("gold"), b.column("pred"))
+        g, p = counter.update([gold, pred], text=bool(getattr(b, "text", False)), codes=True)
+        outside.update({c: _column(b, c) for c in outside.columns}, g, p, counter.vocab.values)
+    return outside.result()
 
 
 def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, order: Sequence[Any] | None = None,

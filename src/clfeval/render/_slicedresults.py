@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from clfeval.core import SliceBinning
 from clfeval.render._slices import SHOWN, p_text, slice_blocks
 from clfeval.render._util import TableBlock, TextBlock, num
 
@@ -29,8 +30,7 @@ def _compare_blocks(r: Any) -> list[Any]:
                              caption=f"One-sided p for '{a} better than {b}' in each slice; Holm-adjusted p < α "
                                      f"marked *.", numeric_from=1))
     for bn in d.get("binning", []):
-        blocks.append(TextBlock(f"Column {bn['column']} cut into {len(bn['edges']) - 1} {bn['binning']} bins; edges: "
-                                f"{', '.join(f'{e:.6g}' for e in bn['edges'])}."))
+        blocks.append(TextBlock(SliceBinning.of(bn).describe()))
     blocks.append(TextBlock("Overall", heading=True))
     blocks.extend(comparison_blocks(r.overall))
     for note in d["notes"]:

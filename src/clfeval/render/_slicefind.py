@@ -40,7 +40,8 @@ def find_slices_blocks(d: dict[str, Any]) -> list[Block]:
                                      f"{d['examined']:,} slices examined, {d['testable']:,} testable, "
                                      f"{d['survived']:,} significantly worse after the Benjamini–Yekutieli "
                                      f"adjustment at alpha {d['alpha']:g}, {len(d['found']):,} reported "
-                                     f"({len(d['dropped']):,} dropped because their parent explains them). "
+                                     f"({len(d['dropped']):,} dropped because their parent explains them"
+                                     f"{_explained_count(d)}). "
                                      f"Overall {label} = "
                                      f"{num(overall['value'])} ({overall['successes']:,} of {overall['trials']:,}).")]
     cols = ["slice", "items", "successes / trials", label, "95% interval", "rest", "gap", "Cohen's h", "p",
@@ -60,13 +61,40 @@ def find_slices_blocks(d: dict[str, Any]) -> list[Block]:
                                  ["slice", "items", label, "adjusted p", "explained by", "parent's rest",
                                   "adj. p vs parent's rest"], drows, numeric_from=1,
                                  caption=f"{more:,} more in --format json" if more > 0 else None))
+    blocks.extend(_explained_blocks(d, label))
     m = d["method"]
+    rule = f" Descendant rule: {m['descendant_rule']}." if "descendant_rule" in m else ""
     blocks.append(TextBlock(f"Test: {m['test']}. Adjustment: {m['adjustment']}. Found: {m['found']} "
-                            f"({d['min_slice']}). Ranked {m['ranking']}. Parent rule: {m['parent_rule']}.",
+                            f"({d['min_slice']}). Ranked {m['ranking']}. Parent rule: {m['parent_rule']}.{rule}",
                             style="dim"))
     for note in d.get("notes", []):
         blocks.append(TextBlock(note, style="dim"))
     return blocks
+
+
+def _explained_count(d: dict[str, Any]) -> str:
+    n = len(d.get("explained") or [])
+    return f", {n:,} explained by the slices found inside them" if n else ""
+
+
+def _explained_blocks(d: dict[str, Any], label: str) -> list[Block]:
+    """The slices explained by their descendants: each with what explains it and its test without them."""
+    rows = []
+    for x in (d.get("explained") or [])[:SHOWN]:
+        w = x["without_descendants"]
+        by = x["explained_by"]
+        rows.append([x["slice"], f"{x['items']:,}", num(x["value"]), _p(x["p_adjusted"]),
+                     ", ".join(by[:3]) + (f" (+{len(by) - 3:,} more)" if len(by) > 3 else ""), f"{w['items']:,}",
+                     num(w["value"]), num(w["rest_value"]), _p(w["p_value"])])
+    if not rows:
+        return []
+    more = len(d["explained"]) - SHOWN
+    return [TableBlock(f"{len(d['explained']):,} explained by the slices found inside them",
+                       ["slice", "items", label, "adjusted p", "explained by", "items outside them",
+                        f"{label} outside them", "rest", "one-sided p"], rows, numeric_from=1,
+                       caption=("Each tested on its items outside the slices that explain it, against the items "
+                                "outside it: not worse at alpha" + (f"; {more:,} more in --format json" if more > 0
+                                                                    else "") + "."))]
 
 
 def _standalone(r: FoundSlices) -> list[Block]:

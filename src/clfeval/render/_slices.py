@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from clfeval.core import SliceBinning
 from clfeval.render import register_section
-from clfeval.render._util import TableBlock, TextBlock, num
+from clfeval.render._util import UNDEF, TableBlock, TextBlock, num
 
 __all__ = ["slice_blocks", "SHOWN", "p_text"]
 
@@ -40,8 +41,7 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
     by = ", ".join(sec["by"])
     blocks: list[Any] = [TextBlock(f"By slice: {by} ({sec['n_slices']:,} slices)", heading=True)]
     for b in sec.get("binning", []):
-        blocks.append(TextBlock(f"Column {b['column']} cut into {len(b['edges']) - 1} {b['binning']} bins; edges: "
-                                f"{', '.join(f'{e:.6g}' for e in b['edges'])}."))
+        blocks.append(TextBlock(SliceBinning.of(b).describe()))
     columns = ["slice", "n"]
     for m in tested:
         columns += [m, "Δ rest", "p (Holm)"]
@@ -54,7 +54,9 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
         for m in tested:
             t = r["tests"].get(m)
             mark = " *" if t and t["flagged"] else ""
-            row += [num(r["metrics"].get(m)), num(r["gap_to_rest"].get(m)), p_text(t["p_holm"] if t else None) + mark]
+            gap = r["gap_to_rest"].get(m)
+            row += [num(r["metrics"].get(m)), UNDEF if gap is None else num(gap),
+                    p_text(t["p_holm"] if t else None) + mark]
         if ranked:
             row += [num(r["metrics"].get("roc_auc")), num(r["metrics"].get("average_precision"))]
         rows.append(row)
@@ -62,7 +64,8 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
                 + [x for m in tested for x in (num(sec["overall"][m]), "", "")]
                 + ([num(sec["overall"].get("roc_auc")), num(sec["overall"].get("average_precision"))]
                    if ranked else []))
-    caption = (f"Δ rest: the slice's value minus the value of all other items. p: slice against the rest "
+    empty = " (undefined when no other item is left)" if any(None in r["gap_to_rest"].values() for r in shown) else ""
+    caption = (f"Δ rest: the slice's value minus the value of all other items{empty}. p: slice against the rest "
                f"({sec['adjustment']['flagged']} marked *); slices below {sec['min_slice']} items are shown, not "
                f"tested.")
     if ranked:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.core import MAX_SLICES, MISSING, ExactSum, grouped_sums
+from clfeval.core import MAX_SLICES, MISSING, ExactSum, grouped_sums, slice_order
 from clfeval.errors import DataError
 
 __all__ = ["SliceCalibrator", "SliceSums", "slice_rows"]
@@ -52,12 +52,13 @@ class SliceSums:
 
     columns: tuple[str, ...]
     slices: dict[tuple[Any, ...], _One]
+    binning: dict[str, Any] = field(default_factory=dict)
 
     def __add__(self, other: SliceSums) -> SliceSums:
         out = dict(self.slices)
         for k, v in other.slices.items():
             out[k] = out[k] + v if k in out else v
-        return SliceSums(self.columns, out)
+        return SliceSums(self.columns, out, self.binning or other.binning)
 
 
 class SliceCalibrator:
@@ -125,7 +126,8 @@ class SliceCalibrator:
             kept = [(p[s == i], y[s == i]) for s, p, y in self.kept]
             out[k] = _One(self.count[i], self.hits[i], self.conf[i], self.sq[i], self.loss[i],
                           [(p, y) for p, y in kept if p.size])
-        return SliceSums(self.columns, out)
+        binning = {c: b for c in self.columns if (b := self.slicer.vocabs[c].binning) is not None}
+        return SliceSums(self.columns, out, binning)
 
 
 def _bins_of(one: _One, bins: int, strategy: str, edges: str) -> tuple[Any, Any, Any, Any]:
@@ -161,7 +163,7 @@ def slice_rows(sums: SliceSums, *, bins: int, strategy: str, edges: str, min_sli
             raise DataError(lambda o, _c=c: f"column {_c!r} (option {o}) is null in every row: there is nothing to "
                                             f"slice by.", params=["by"])
     rows = []
-    for i in _sorted(keys):
+    for i in slice_order(keys, sums.columns, sums.binning):
         k, one = keys[i], sums.slices[keys[i]]
         n = one.n
         shown = label_str(k[0]) if len(k) == 1 else ", ".join(f"{c}={label_str(v)}" for c, v in zip(sums.columns, k,
@@ -176,13 +178,3 @@ def slice_rows(sums: SliceSums, *, bins: int, strategy: str, edges: str, min_sli
                        log_loss=float(-one.loss.fraction() / Fraction(n)))
         rows.append(row)
     return rows
-
-
-def _sorted(keys: Sequence[tuple[Any, ...]]) -> list[int]:
-    """Slice indices in the sorted order of their value tuples (as the report's slice tables)."""
-    from clfeval.core import label_str, slice_sort_key
-
-    try:
-        return sorted(range(len(keys)), key=lambda i: slice_sort_key(keys[i]))
-    except TypeError:
-        return sorted(range(len(keys)), key=lambda i: tuple(label_str(v) for v in keys[i]))

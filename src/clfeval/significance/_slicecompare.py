@@ -122,7 +122,7 @@ def compare_by(gold: Any, a: Any, b: Any, by: Mapping[str, Any], *, metric: Any 
     labs = list(overall_table.labels)
     _, keys, slot = slice_groups(by, max_slices=max_slices, binning=binning)
     ga, aa, ba = (np.asarray(_plain(x), dtype=object) for x in (gold, a, b))
-    order = sorted_slices(keys)
+    order = sorted_slices(keys, list(by), binning)
     tables = []
     for i in order:
         idx = np.flatnonzero(slot == i)
@@ -137,14 +137,13 @@ def check_min_slice(min_slice: Any) -> None:
         raise UsageError(lambda o: f"option {o} must be a whole number ≥ 1; got {min_slice!r}.", params=["min_slice"])
 
 
-def sorted_slices(keys: Sequence[tuple]) -> list[int]:
-    """Slice indices in the sorted order of their value tuples (whatever order the rows showed them in)."""
-    from clfeval.core import slice_sort_key
+def sorted_slices(keys: Sequence[tuple], columns: Sequence[str] = (),
+                  binning: Mapping[str, Any] | None = None) -> list[int]:
+    """Slice indices in the sorted order of their value tuples (whatever order the rows showed them in; bins of
+    ``binning`` in numeric order): :func:`clfeval.core._slicecount.slice_order`."""
+    from clfeval.core import slice_order
 
-    try:
-        return sorted(range(len(keys)), key=lambda i: slice_sort_key(keys[i]))
-    except TypeError:
-        return sorted(range(len(keys)), key=lambda i: tuple(label_str(v) for v in keys[i]))
+    return slice_order(keys, columns, binning)
 
 
 def slice_name(by: Sequence[str], key: tuple) -> str:

@@ -40,6 +40,9 @@ the search here is exact and needs only the counts of each column set:
    with nothing left, explains it too). A cross inside a bad single value is no worse than its siblings
    there, so it is dropped; a cross bad where neither of its columns alone is stays. Each cross's
    comparisons are listed (``vs_parents``) so that the rule can be checked by hand.
+7. **A slice explained by the slices kept inside it is not found** (:mod:`clfeval.significance._slicedescend`):
+   a kept slice that contains kept slices is tested again on its items outside them against the items outside
+   it (one-sided, unadjusted, at ``alpha``); not worse, it is listed under ``explained`` with them.
 """
 
 from __future__ import annotations
@@ -54,6 +57,8 @@ import numpy as np
 
 from clfeval.core import Display, build_signature, catalog
 from clfeval.errors import UsageError
+from clfeval.significance._slicedescend import descendant_rule
+from clfeval.significance._slicetests import two_proportion_p
 
 __all__ = ["FoundSlices", "PROPORTION_METRICS", "proportions", "lattice", "search_tables", "slice_proportions"]
 
@@ -71,9 +76,10 @@ def _parts(t: np.ndarray, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     return tp, fp, fn, tn
 
 
-def proportions(metric: str, labels: Sequence[Any]) -> tuple[Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
-                                                               bool]:
-    """(successes, trials) of ``metric`` from a stack of K×K tables, and whether higher is better.
+def proportions(metric: str, labels: Sequence[Any], option: str = "metric"
+                ) -> tuple[Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], bool]:
+    """(successes, trials) of ``metric`` from a stack of K×K tables, and whether higher is better (``option``: the
+    parameter that named the metric, for the messages).
 
     >>> fn, higher = proportions("recall:b", ["a", "b"])
     >>> s, n = fn(np.array([[[5, 1], [2, 6]]]))
@@ -85,7 +91,7 @@ def proportions(metric: str, labels: Sequence[Any]) -> tuple[Callable[[np.ndarra
         raise UsageError(lambda m: f"option {m} {metric!r}: the slice search tests proportions of items "
                                    f"({', '.join(PROPORTION_METRICS)}); {metric!r} is not one (F1, MCC and the "
                                    f"averages have no slice-against-rest proportion test here: name the slices with "
-                                   f"--by, whose permutation test covers them).", params=["metric"])
+                                   f"--by, whose permutation test covers them).", params=[option])
     higher = bool(entry.higher_is_better)
     if label is None:
         def overall(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -96,7 +102,7 @@ def proportions(metric: str, labels: Sequence[Any]) -> tuple[Callable[[np.ndarra
     names = [str(x) for x in labels]
     if str(label) not in names:
         raise UsageError(lambda m: f"option {m} {metric!r}: the data has no class {label!r}; its classes are: "
-                                   f"{', '.join(names[:20])}.", params=["metric"])
+                                   f"{', '.join(names[:20])}.", params=[option])
     i = names.index(str(label))
     pick = {"recall": lambda tp, fp, fn, tn: (tp, tp + fn), "fnr": lambda tp, fp, fn, tn: (fn, tp + fn),
             "precision": lambda tp, fp, fn, tn: (tp, tp + fp), "specificity": lambda tp, fp, fn, tn: (tn, tn + fp),
@@ -127,36 +133,6 @@ def lattice(columns: Sequence[str], max_depth: int) -> list[tuple[str, ...]]:
     return [c for d in range(1, max_depth + 1) for c in itertools.combinations(columns, d)]
 
 
-def _two_proportion_p(s1: np.ndarray, n1: np.ndarray, s2: np.ndarray, n2: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """Two-sided p of s1/n1 against s2/n2: Pearson's χ² (Fisher's exact below an expected count of 5).
-
-    The χ² test of the 2×2 table (one degree of freedom) is the two-sided z test of the pooled proportion:
-    p = P(|Z| ≥ |z|) = erfc(|z| / √2) (SciPy's Fisher test is imported only when a table needs it)."""
-    s1, n1, s2, n2 = (np.asarray(x, dtype=np.float64) for x in (s1, n1, s2, n2))
-    p = np.full(s1.shape, math.nan)
-    method = ["untestable"] * s1.size
-    ok = (n1 > 0) & (n2 > 0)
-    pooled = np.where(ok, (s1 + s2) / np.where(ok, n1 + n2, 1), 0.5)
-    var = pooled * (1 - pooled) * (1 / np.where(ok, n1, 1) + 1 / np.where(ok, n2, 1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = (s1 / np.where(ok, n1, 1) - s2 / np.where(ok, n2, 1)) / np.sqrt(var)
-    flat = ok & (var == 0)
-    p[flat] = 1.0
-    chi = ok & (var > 0)
-    p[chi] = [math.erfc(abs(x) / math.sqrt(2.0)) for x in z[chi].tolist()]
-    expected = np.minimum.reduce([pooled * n1, (1 - pooled) * n1, pooled * n2, (1 - pooled) * n2])
-    small = chi & (expected < 5)
-    for j in np.flatnonzero(ok):
-        method[j] = "chi2"
-    if small.any():
-        from scipy.stats import fisher_exact
-    for j in np.flatnonzero(small):
-        table = [[int(s1[j]), int(n1[j] - s1[j])], [int(s2[j]), int(n2[j] - s2[j])]]
-        p[j] = float(fisher_exact(table).pvalue)
-        method[j] = "fisher"
-    return p, method
-
-
 def _cohen_h(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return 2 * np.arcsin(np.sqrt(np.clip(a, 0, 1))) - 2 * np.arcsin(np.sqrt(np.clip(b, 0, 1)))
 
@@ -180,16 +156,18 @@ class FoundSlices(Display):
     notes: list[str]
     signature: dict[str, Any]
     bins: dict[str, list[float]] = field(default_factory=dict)
+    explained: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def survived(self) -> int:
-        return len(self.found) + len(self.dropped)
+        return len(self.found) + len(self.dropped) + len(self.explained)
 
     def to_dict(self) -> dict[str, Any]:
         return {"result": "find_slices", "metric": self.metric, "higher_is_better": self.higher_is_better,
                 "overall": dict(self.overall), "columns": list(self.columns), "max_depth": self.max_depth,
                 "examined": self.examined, "testable": self.testable, "survived": self.survived,
                 "found": [dict(f) for f in self.found], "dropped": [dict(d) for d in self.dropped],
+                "explained": [dict(x) for x in self.explained],
                 "alpha": self.alpha, "min_slice": self.min_slice, "method": dict(self.method),
                 "bins": {k: list(v) for k, v in self.bins.items()}, "notes": list(self.notes),
                 "signature": self.signature}
@@ -206,6 +184,10 @@ METHOD = {
                    "(the slice one column fewer, minus the cross): two-proportion test, Benjamini–Yekutieli-adjusted "
                    "over every parent of every significant cross, at alpha; otherwise it is dropped because that "
                    "parent explains it",
+    "descendant_rule": "then a kept slice that contains kept slices (its descendants, any depth) is tested again on "
+                       "its items outside them, against the items outside the slice: the same two-proportion test, "
+                       "one-sided (worse), unadjusted, at alpha; otherwise it is explained by those descendants and "
+                       "not found",
     "interval": "Wilson score interval of the slice's proportion at 95%",
 }
 
@@ -215,12 +197,15 @@ def _name(cs: tuple[str, ...], values: Sequence[Any]) -> str:
 
 
 def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, min_slice: int = 30,
-                  max_depth: int = 2, notes: Sequence[str] = (), overall: Any = None) -> FoundSlices:
+                  max_depth: int = 2, notes: Sequence[str] = (), overall: Any = None,
+                  recount: Callable[[list[Any]], np.ndarray] | None = None) -> FoundSlices:
     """The search on the counts of every column set of the lattice: each a
     :class:`~clfeval.core._latticecount.SliceProportions` (items, trials and successes per slice, as
     :class:`~clfeval.core._latticecount.LatticeCounter` counts them in one pass) or a
     :class:`~clfeval.core._slicecount.SliceTables` (one K×K table per slice). ``overall``: the confusion table of
-    all items (checked against the slices; by default the sum of the first column set's slices)."""
+    all items (checked against the slices; by default the sum of the first column set's slices). ``recount``: the
+    items, trials and successes of slices outside overlapping sub-slices, counted from the items
+    (:func:`clfeval.significance._slicedescend.descendant_rule`; needed only when found slices overlap so)."""
     from clfeval.core import SliceProportions
     from clfeval.evaluate import wilson
     from clfeval.significance._classic import benjamini_yekutieli
@@ -243,7 +228,7 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
     s = np.concatenate([np.asarray(t.successes, dtype=np.float64) for t in props]) if props else np.empty(0)
     n = np.concatenate([np.asarray(t.trials, dtype=np.float64) for t in props]) if props else np.empty(0)
     items = np.concatenate([np.asarray(t.items, dtype=np.int64) for t in props]) if props else np.empty(0, np.int64)
-    p, how = _two_proportion_p(s, n, s_all - s, n_all - n)
+    p, how = two_proportion_p(s, n, s_all - s, n_all - n)
     adj = np.asarray(benjamini_yekutieli(p.tolist()), dtype=np.float64) if len(p) else p
     with np.errstate(divide="ignore", invalid="ignore"):
         v = np.where(n > 0, s / np.where(n > 0, n, 1), math.nan)
@@ -267,8 +252,12 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
 
     worse = np.isfinite(h) & (h > 0)
     hit = np.flatnonzero(np.isfinite(adj) & (adj <= alpha) & worse & (items >= min_slice)).tolist()
-    found, dropped = _parent_rule(row, where, hit, alpha, higher)
-    found.sort(key=lambda r: (-r["effect_h"], r["gap"] if higher else -r["gap"], r["slice"]))
+    kept, dropped = _parent_rule(row, where, hit, alpha, higher)
+    found, explained = descendant_rule(kept, lambda j: row(j)["_key"], alpha=alpha, higher=higher,
+                                       overall=(items_all, n_all, s_all), recount=recount)
+    rank = lambda r: (-r["effect_h"], r["gap"] if higher else -r["gap"], r["slice"])  # noqa: E731
+    found.sort(key=rank)
+    explained.sort(key=rank)
     testable = int(np.isfinite(p).sum())
     n_notes = list(notes)
     if not found:
@@ -289,13 +278,13 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
         for c, b in (t.binning or {}).items():
             bins[c] = [float(e) for e in (b["edges"] if isinstance(b, dict) else getattr(b, "edges", b))]
     return FoundSlices(metric, higher, overall_d, cols, max_depth, len(where), testable, found, dropped, alpha,
-                       min_slice, dict(METHOD), n_notes, sig, bins)
+                       min_slice, dict(METHOD), n_notes, sig, bins, explained)
 
 
 def _parent_rule(row: Callable[[int], dict[str, Any]], where: Sequence[tuple[Any, int]], hit: list[int],
-                 alpha: float, higher: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The significant slices kept (found) and dropped (a parent explains them): see the module docstring, 6.
-    ``row(j)``: the row of slice j; ``where``: the (column set's counts, index) of every slice."""
+                 alpha: float, higher: bool) -> tuple[list[tuple[int, dict[str, Any]]], list[dict[str, Any]]]:
+    """The significant slices kept (their index and row) and dropped (a parent explains them): see the module
+    docstring, 6. ``row(j)``: the row of slice j; ``where``: the (column set's counts, index) of every slice."""
     from clfeval.significance._classic import benjamini_yekutieli
 
     pairs: list[tuple[int, int]] = []   # (child row, parent row): every parent of every significant cross
@@ -310,7 +299,7 @@ def _parent_rule(row: Callable[[int], dict[str, Any]], where: Sequence[tuple[Any
     n1 = np.array([rows[c]["trials"] for c, _ in pairs], dtype=np.float64)
     s2 = np.array([rows[q]["successes"] for _, q in pairs], dtype=np.float64) - s1
     n2 = np.array([rows[q]["trials"] for _, q in pairs], dtype=np.float64) - n1
-    p, _ = _two_proportion_p(s1, n1, s2, n2)
+    p, _ = two_proportion_p(s1, n1, s2, n2)
     adj = np.asarray(benjamini_yekutieli(p.tolist()), dtype=np.float64) if pairs else p
     checks: dict[int, list[dict[str, Any]]] = {}
     for i, (c, q) in enumerate(pairs):
@@ -320,7 +309,8 @@ def _parent_rule(row: Callable[[int], dict[str, Any]], where: Sequence[tuple[Any
         checks.setdefault(c, []).append({"parent": rows[q]["slice"], "parent_rest_value": _f(rest),
                                          "p_value": _f(p[i]), "p_adjusted": _f(adj[i]),
                                          "kept": bool(worse and np.isfinite(adj[i]) and adj[i] <= alpha)})
-    found, dropped = [], []
+    found: list[tuple[int, dict[str, Any]]] = []
+    dropped = []
     for j in hit:
         out = {k: x for k, x in row(j).items() if k != "_key"}
         mine = checks.get(j, [])
@@ -328,7 +318,7 @@ def _parent_rule(row: Callable[[int], dict[str, Any]], where: Sequence[tuple[Any
             out["vs_parents"] = mine
         failing = [x for x in mine if not x["kept"]]
         if not failing:
-            found.append(out)
+            found.append((j, out))
         else:
             worst = max(failing, key=lambda x: 2.0 if x["p_adjusted"] is None else x["p_adjusted"])
             dropped.append({**out, "explained_by": worst["parent"]})

@@ -185,7 +185,7 @@ class SlicedCells:
         """The slice indices in the sorted order of their value tuples (as the report's slice tables)."""
         from clfeval.significance._slicecompare import sorted_slices
 
-        return sorted_slices(self.keys)
+        return sorted_slices(self.keys, self.columns, self.binning)
 
     def sorted_keys(self) -> list[tuple[Any, ...]]:
         return [self.keys[i] for i in self.order()]

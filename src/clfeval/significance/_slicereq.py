@@ -8,7 +8,6 @@ import math
 from typing import Any
 
 from clfeval.errors import UsageError
-from clfeval.significance._slices import RANKING_METRICS
 
 __all__ = ["min_slice", "max_slice_gap", "fairness_measure"]
 
@@ -21,32 +20,37 @@ def _section(d: dict[str, Any], what: str) -> dict[str, Any]:
     return sec
 
 
-def _rows(d: dict[str, Any], sec: dict[str, Any], metric: str, what: str) -> list[dict[str, Any]]:
+def _rows(sec: dict[str, Any], metric: str, what: str) -> list[dict[str, Any]]:
     if metric not in sec["metrics"]:
-        raise _missing(d, sec, metric, what)
+        raise _not_sliced(sec, metric, what)
     return [r for r in sec["slices"] if not r["small"] and _finite(r["metrics"].get(metric))]
 
 
-def _missing(d: dict[str, Any], sec: dict[str, Any], metric: str, what: str) -> UsageError:
-    """Why the slices lack ``metric``, with the fix that gives it (never a hint that leads to a second refusal)."""
-    from clfeval.core import catalog, label_str
+def _not_sliced(sec: dict[str, Any], metric: str, what: str) -> UsageError:
+    """Why ``metric`` is not among the slices' metrics, and what would give it: a class the data does not have,
+    a ranking metric (the scores), a count metric not shown by default (``slice_metrics``)."""
+    from clfeval.core import catalog
 
+    call = f"{what}({metric})"
     entry, label = catalog.parse(metric)
-    labels = [label_str(x) for x in d.get("labels") or []]
-    head = f"{what}({metric}) needs {metric} among the slices' metrics ({', '.join(sec['metrics'])})"
-    if label is not None and label not in labels:
-        shown = ", ".join(repr(x) for x in labels[:20]) + (", …" if len(labels) > 20 else "")
-        return UsageError(lambda r: f"option {r}: {head}, but the data has no class {label!r}; its classes are: "
-                                    f"{shown}.", params=["require"])
-    if metric in RANKING_METRICS:  # (not among them: no score column)
-        return UsageError(lambda r, s, p: f"option {r}: {head}; the slices have {' and '.join(RANKING_METRICS)} of a "
-                                          f"score column: give {s} COLUMN with {p} CLASS.",
-                          params=["require", "score", "positive"])
+    labels = [str(x) for x in sec.get("labels", [])]
+    if label is not None and str(label) not in labels:
+        more = ", …" if len(labels) > 20 else ""
+        return UsageError(lambda r: f"option {r}: {call} names the class {label!r}, which the data does not have; its "
+                                    f"classes are: {', '.join(labels[:20])}{more}.", params=["require"])
+    if entry.input == "ranking":
+        if entry.name in ("roc_auc", "average_precision"):
+            return UsageError(lambda r, s, p: f"option {r}: {call} ranks the items of each slice by their scores: give "
+                                              f"the score column with {s} (and the positive class with {p}) beside "
+                                              f"the slices.", params=["require", "score", "positive"])
+        return UsageError(lambda r: f"option {r}: {call}: of the ranking metrics, the slices have roc_auc and "
+                                    f"average_precision (with a score column).", params=["require"])
     if entry.input == "counts" and "multiclass" in entry.tasks:
-        return UsageError(lambda r, m: f"option {r}: {head}; add {m} {metric}.", params=["require", "slice_metrics"])
-    return UsageError(lambda r: f"option {r}: {head}; {metric} is not a metric of slices (they have the count "
-                                f"metrics of single-label data and, with a score column, "
-                                f"{' and '.join(RANKING_METRICS)}).", params=["require"])
+        return UsageError(lambda r, m: f"option {r}: {call} needs {metric} among the slices' metrics "
+                                       f"({', '.join(sec['metrics'])}); add {m} {metric}.",
+                          params=["require", "slice_metrics"])
+    return UsageError(lambda r: f"option {r}: {call}: {metric} is not a metric of the slices' count tables; they have "
+                                f"{', '.join(sec['metrics'])}.", params=["require"])
 
 
 def _finite(x: Any) -> bool:
@@ -56,7 +60,7 @@ def _finite(x: Any) -> bool:
 def min_slice(d: dict[str, Any], metric: str) -> tuple[float | None, str | None, list | None]:
     """The lowest value of ``metric`` over the slices of at least ``--min-slice`` items (and its interval)."""
     sec = _section(d, "min_slice")
-    rows = _rows(d, sec, metric, "min_slice")
+    rows = _rows(sec, metric, "min_slice")
     if not rows:
         return None, f"no slice has {sec['min_slice']} items or more with a defined {metric}", None
     worst = min(rows, key=lambda r: r["metrics"][metric])
@@ -67,7 +71,7 @@ def min_slice(d: dict[str, Any], metric: str) -> tuple[float | None, str | None,
 def max_slice_gap(d: dict[str, Any], metric: str) -> tuple[float | None, str | None, None]:
     """The largest |slice − overall| of ``metric`` over the slices of at least ``--min-slice`` items."""
     sec = _section(d, "max_slice_gap")
-    rows = _rows(d, sec, metric, "max_slice_gap")
+    rows = _rows(sec, metric, "max_slice_gap")
     overall = sec["overall"].get(metric)
     if not rows or not _finite(overall):
         return None, f"no slice has {sec['min_slice']} items or more with a defined {metric}", None

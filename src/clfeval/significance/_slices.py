@@ -172,7 +172,9 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
                               math.nan).tolist()
     vals_l = {m: vals[m].tolist() for m in shown}
     gap_over_l = {m: (vals[m] - over[m]).tolist() for m in tested}
-    gap_rest_l = {m: (vals[m] - rest_vals[m]).tolist() for m in tested}
+    no_rest = (sizes == int(sizes.sum())).tolist()  # one slice holds every item: the rest is empty, the gap undefined
+    gap_rest_l = {m: [None if e else g for g, e in zip((vals[m] - rest_vals[m]).tolist(), no_rest, strict=True)]
+                  for m in tested}
     undefined_l = {m: undefined[m].tolist() for m in shown}
     higher = {m: _higher(m) for m in tested}
     tests_l = {m: (pvals[m].tolist(), np.asarray(adjusted[m][0], dtype=np.float64).tolist(),
@@ -187,7 +189,7 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
             "metrics": {m: vals_l[m][i] for m in shown},
             "gap_to_overall": {m: gap_over_l[m][i] for m in tested},
             "gap_to_rest": {m: gap_rest_l[m][i] for m in tested},
-            "undefined": [m for m in shown if undefined_l[m][i]],
+            "undefined": [m for m in shown if undefined_l[m][i]] + [f"gap_to_rest:{m}" for m in tested if no_rest[i]],
             "baselines": {"majority_accuracy": majority_l[i]},
             "tests": {}}
         for m in tested:
@@ -196,7 +198,7 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
             if not math.isnan(p):
                 hb = higher[m]
                 gap = row["gap_to_rest"][m]
-                worse = None if hb is None or gap == 0 else (gap < 0) == bool(hb)
+                worse = None if hb is None or not gap else (gap < 0) == bool(hb)
                 row["tests"][m] = {"p": p, "p_holm": hs[i], "p_by": bs[i],
                                    "flagged": hs[i] <= alpha, "flagged_by": bs[i] <= alpha,
                                    "direction": None if worse is None else ("worse" if worse else "better")}
@@ -296,24 +298,16 @@ def pandas_or_extra(what: str) -> Any:
 
 
 def slices_frame(result: Any) -> Any:
-    """The slice table of a report by slice (``by=``) as a pandas DataFrame, one row per slice: its key columns,
-    ``n``, ``share``, ``small``, every metric, ``gap_to_rest:METRIC``, and per tested metric ``p:METRIC``,
-    ``p_holm:METRIC``, ``p_by:METRIC``, ``flagged:METRIC``. pandas is imported only here (the ``pandas`` extra)."""
+    """The slice table of a report by slice (``by=``) as a pandas DataFrame, one row per slice
+    (:meth:`clfeval.evaluate._sections.SlicesPart.to_frame`, which ``report.slices.to_frame()`` gives too)."""
+    from clfeval.evaluate import SlicesPart
+
     d = result if isinstance(result, dict) else result.to_dict()
     sec = d.get("slices")
     if not isinstance(sec, dict):
         raise UsageError("slices_frame reads a report by slice: give by= (--by) to the report.")
-    pd = pandas_or_extra("slices_frame")
-    rows = []
-    for r in sec["slices"]:
-        row: dict[str, Any] = {"slice": r["slice"], **r["key"], "n": r["n"], "share": r["share"], "small": r["small"]}
-        row.update(r["metrics"])
-        row.update({f"gap_to_rest:{m}": v for m, v in r["gap_to_rest"].items()})
-        for m, t in r["tests"].items():
-            row.update({f"p:{m}": t["p"], f"p_holm:{m}": t["p_holm"], f"p_by:{m}": t["p_by"],
-                        f"flagged:{m}": t["flagged"]})
-        rows.append(row)
-    return pd.DataFrame(rows)
+    pandas_or_extra("slices_frame")
+    return SlicesPart(sec).to_frame()
 
 
 def _ranking_metric(name: str) -> Callable[[Any], float]:

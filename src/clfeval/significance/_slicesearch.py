@@ -40,14 +40,16 @@ def _whole(value: Any, option: str, low: int, high: float = math.inf) -> int:
 
 
 def check_find(find_slices: Any, *, max_depth: Any, max_search: Any, metric: Any, alpha: Any, positive: Any,
-               multilabel: bool, scored: bool, threshold: Any, show_errors: int) -> dict[str, Any]:
-    """The search's settings: columns, lattice (column sets), metric, alpha and bounds, checked up front."""
-    from clfeval.core import catalog, check_probability, check_slicing
+               multilabel: bool, scored: bool, threshold: Any, show_errors: int, by_bins: Any = None) -> dict[str, Any]:
+    """The search's settings: columns, lattice (column sets), metric, alpha and bounds, checked up front
+    (``by_bins``: at most ``max_search`` bins)."""
+    from clfeval.core import catalog, check_by_bins, check_probability, check_slicing
     from clfeval.significance._slicefind import PROPORTION_METRICS, lattice
 
     names = _names(find_slices)
     depth = _whole(max_depth, "max_depth", 1, 3)
     bound = _whole(max_search, "max_search", 1)
+    check_by_bins(by_bins, bound, "max_search")
     alpha = check_probability(alpha, option="find_alpha")
     check_slicing("find_slices", "searches", multilabel=multilabel, scored=scored, threshold=threshold,
                   show_errors=show_errors)
@@ -64,13 +66,16 @@ def check_find(find_slices: Any, *, max_depth: Any, max_search: Any, metric: Any
             "alpha": alpha, "given": find_slices}
 
 
-def found_section(found: Sequence[Any], table: Any, find: dict[str, Any], *, min_slice: int) -> dict[str, Any]:
+def found_section(found: Sequence[Any], table: Any, find: dict[str, Any], *, min_slice: int,
+                  recount: Any = None) -> dict[str, Any]:
     """The ``find_slices`` section of a report from the counts of the lattice's column sets
     (:class:`~clfeval.core._latticecount.SliceProportions`, in the order of ``find["sets"]``) and the overall
-    confusion table ``table``."""
+    confusion table ``table``; ``recount``: counts slices outside overlapping sub-slices from the items (the
+    descendant rule, :mod:`clfeval.significance._slicedescend`)."""
+    from clfeval.core import SliceBinning
     from clfeval.significance._slicefind import proportions, search_tables
 
-    proportions(find["metric"], table.labels)  # a class the data does not have is refused here
+    proportions(find["metric"], table.labels, "find_metric")  # a class the data does not have is refused here
     for t in found:
         t.check_values()
     examined = sum(len(t.keys) for t in found)
@@ -80,9 +85,9 @@ def found_section(found: Sequence[Any], table: Any, find: dict[str, Any], *, min
                                    f"search fewer columns, lower --max-depth, bin numeric columns (--by-bins N), "
                                    f"or raise {o}.", params=["max_search"])
     bins = {c: b for t in found for c, b in (t.binning or {}).items()}
-    notes = [f"Column {c!r} was cut into {len(b['edges']) - 1} {b['binning']} bins." for c, b in sorted(bins.items())]
+    notes = [SliceBinning.of(b).describe() for _, b in sorted(bins.items())]
     r = search_tables(found, find["metric"], alpha=find["alpha"], min_slice=min_slice, max_depth=find["max_depth"],
-                      notes=notes, overall=table)
+                      notes=notes, overall=table, recount=recount)
     d = r.to_dict()
     d.pop("signature")
     return d

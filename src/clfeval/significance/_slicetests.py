@@ -23,7 +23,7 @@ import numpy as np
 from clfeval.significance._classic import benjamini_yekutieli, holm
 
 __all__ = ["PROPORTIONS", "proportion_counts", "is_proportion", "chi_square", "fisher", "two_by_two", "split_tables",
-           "draw_slice", "holm", "benjamini_yekutieli", "chi2_sf"]
+           "draw_slice", "holm", "benjamini_yekutieli", "chi2_sf", "two_proportion_p"]
 
 #: Catalogue metrics that are a share of items: their (success, trials) per table.
 PROPORTIONS = ("accuracy", "error_rate", "recall", "precision", "specificity", "fpr")
@@ -131,6 +131,48 @@ def two_by_two(a_success: np.ndarray, a_trials: np.ndarray, b_success: np.ndarra
     for i in small:
         out[i] = fisher(int(a_s[i]), int(a_n[i]), int(b_s[i]), int(b_n[i]))
     return out
+
+
+def two_proportion_p(s1: np.ndarray, n1: np.ndarray, s2: np.ndarray, n2: np.ndarray, alternative: str = "two-sided"
+                     ) -> tuple[np.ndarray, list[str]]:
+    """The slice search's test: p of s1/n1 against s2/n2 by Pearson's χ² (Fisher's exact test below an expected
+    count of 5), and the test used ("chi2", "fisher", "untestable": no trials on a side, p NaN). ``alternative``:
+    "two-sided", or "less" / "greater" (s1/n1 below / above s2/n2, one-sided).
+
+    The χ² test of the 2×2 table (one degree of freedom) is the z test of the pooled proportion: two-sided
+    p = P(|Z| ≥ |z|) = erfc(|z| / √2), one-sided P(Z ≤ z) or P(Z ≥ z) (SciPy's Fisher test is imported only when a
+    table needs it).
+
+    >>> p, how = two_proportion_p(np.array([40]), np.array([100]), np.array([60]), np.array([100]), "less")
+    >>> round(float(p[0]), 6), how
+    (0.002339, ['chi2'])
+    """
+    s1, n1, s2, n2 = (np.asarray(x, dtype=np.float64) for x in (s1, n1, s2, n2))
+    p = np.full(s1.shape, math.nan)
+    method = ["untestable"] * s1.size
+    ok = (n1 > 0) & (n2 > 0)
+    pooled = np.where(ok, (s1 + s2) / np.where(ok, n1 + n2, 1), 0.5)
+    var = pooled * (1 - pooled) * (1 / np.where(ok, n1, 1) + 1 / np.where(ok, n2, 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (s1 / np.where(ok, n1, 1) - s2 / np.where(ok, n2, 1)) / np.sqrt(var)
+    flat = ok & (var == 0)
+    p[flat] = 1.0
+    chi = ok & (var > 0)
+    tail = {"two-sided": lambda x: math.erfc(abs(x) / math.sqrt(2.0)),
+            "less": lambda x: 0.5 * math.erfc(-x / math.sqrt(2.0)),
+            "greater": lambda x: 0.5 * math.erfc(x / math.sqrt(2.0))}[alternative]
+    p[chi] = [tail(x) for x in z[chi].tolist()]
+    expected = np.minimum.reduce([pooled * n1, (1 - pooled) * n1, pooled * n2, (1 - pooled) * n2])
+    small = chi & (expected < 5)
+    for j in np.flatnonzero(ok):
+        method[j] = "chi2"
+    if small.any():
+        from scipy.stats import fisher_exact
+    for j in np.flatnonzero(small):
+        table = [[int(s1[j]), int(n1[j] - s1[j])], [int(s2[j]), int(n2[j] - s2[j])]]
+        p[j] = float(fisher_exact(table, alternative=alternative).pvalue)
+        method[j] = "fisher"
+    return p, method
 
 
 def draw_slice(cells: np.ndarray, size: Any, samples: int, rng: np.random.Generator) -> np.ndarray:
