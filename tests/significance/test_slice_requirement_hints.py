@@ -33,13 +33,14 @@ def _refusal(rep, condition: str) -> str:
 
 def test_a_class_the_data_lacks_is_named_with_the_classes():
     msg = _refusal(_report(), "min_slice(recall:nope)>=0.5")
-    assert "the data has no class 'nope'; its classes are: 'neg', 'pos'." in msg
+    assert "names the class 'nope', which the data does not have; its classes are: neg, pos." in msg
     assert "slice_metrics" not in msg
 
 
 def test_a_ranking_metric_asks_for_a_score_column_and_the_fix_works():
     msg = _refusal(_report(), "min_slice(roc_auc)>=0.5")
-    assert "give score COLUMN with positive CLASS" in msg and "slice_metrics" not in msg
+    assert "give the score column with score (and the positive class with positive)" in msg
+    assert "slice_metrics" not in msg
     got = check_requirements(_report(score=True), ["min_slice(roc_auc)>=0.5"]).conditions[0]
     assert got["value"] == 1.0  # each source: positives scored 0.9 and 0.4, negatives 0.2 and 0.1
 
@@ -52,14 +53,17 @@ def test_a_count_metric_not_shown_asks_for_it_and_the_fix_works():
 
 
 def test_a_metric_slices_never_have_gets_no_fix_that_fails():
-    for metric in ("partial_roc_auc", "hamming_loss"):
+    for metric, words in [("partial_roc_auc", "of the ranking metrics, the slices have roc_auc and average_precision"),
+                          ("hamming_loss", "hamming_loss is not a metric of the slices' count tables")]:
         msg = _refusal(_report(score=True), f"min_slice({metric})>=0.5")
-        assert f"{metric} is not a metric of slices" in msg and "add " not in msg and "give " not in msg
+        assert words in msg and "add " not in msg and "give " not in msg
 
 
 @pytest.mark.parametrize("condition, words, never", [
-    ("min_slice(roc_auc)>=0.5", "give --score COLUMN with --positive CLASS", "--slice-metric roc_auc"),
-    ("min_slice(recall:nope)>=0.5", "the data has no class 'nope'", "--slice-metric recall:nope"),
+    ("min_slice(roc_auc)>=0.5", "give the score column with --score (and the positive class with --positive)",
+     "--slice-metric roc_auc"),
+    ("min_slice(recall:nope)>=0.5", "names the class 'nope', which the data does not have",
+     "--slice-metric recall:nope"),
     ("min_slice(npv:pos)>=0.5", "add --slice-metric npv:pos.", None),
 ])
 def test_the_command_names_its_options(tmp_path, condition, words, never):

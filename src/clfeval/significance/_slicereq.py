@@ -30,6 +30,7 @@ def _not_sliced(sec: dict[str, Any], metric: str, what: str) -> UsageError:
     """Why ``metric`` is not among the slices' metrics, and what would give it: a class the data does not have,
     a ranking metric (the scores), a count metric not shown by default (``slice_metrics``)."""
     from clfeval.core import catalog
+    from clfeval.significance._slices import RANKING_METRICS
 
     call = f"{what}({metric})"
     entry, label = catalog.parse(metric)
@@ -39,12 +40,12 @@ def _not_sliced(sec: dict[str, Any], metric: str, what: str) -> UsageError:
         return UsageError(lambda r: f"option {r}: {call} names the class {label!r}, which the data does not have; its "
                                     f"classes are: {', '.join(labels[:20])}{more}.", params=["require"])
     if entry.input == "ranking":
-        if entry.name in ("roc_auc", "average_precision"):
+        if entry.name in RANKING_METRICS:
             return UsageError(lambda r, s, p: f"option {r}: {call} ranks the items of each slice by their scores: give "
                                               f"the score column with {s} (and the positive class with {p}) beside "
                                               f"the slices.", params=["require", "score", "positive"])
-        return UsageError(lambda r: f"option {r}: {call}: of the ranking metrics, the slices have roc_auc and "
-                                    f"average_precision (with a score column).", params=["require"])
+        return UsageError(lambda r: f"option {r}: {call}: of the ranking metrics, the slices have "
+                                    f"{' and '.join(RANKING_METRICS)} (with a score column).", params=["require"])
     if entry.input == "counts" and "multiclass" in entry.tasks:
         return UsageError(lambda r, m: f"option {r}: {call} needs {metric} among the slices' metrics "
                                        f"({', '.join(sec['metrics'])}); add {m} {metric}.",
