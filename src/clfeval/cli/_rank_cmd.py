@@ -15,8 +15,10 @@ from clfeval.cli._common import check_paths, emit, output_options
 from clfeval.errors import GateNotMet
 
 _EPILOG = ("The hierarchical Bayesian model (Corani et al. 2017) needs a Stan sampler and is not offered; the "
-           "Bayesian signed-rank test is. Wilcoxon p-values are scipy.stats.wilcoxon's (zero_method='pratt', "
-           "method='auto', two-sided), the SciPy version stated in the output.")
+           "Bayesian signed-rank test is. Each pair's Wilcoxon p-value is the one scipy.stats.wilcoxon(a, b, "
+           "zero_method='pratt', method='auto') gives for that pair alone (two-sided): exact up to 50 data sets "
+           "without zeros or tied differences, else a permutation test over all sign flips up to 13, else the "
+           "normal approximation; the SciPy version is stated in the output.")
 
 
 @click.command(epilog=_EPILOG)
@@ -71,7 +73,7 @@ def rank(results: Path | None, **o: Any) -> None:
     fmt, output, require = o.pop("fmt"), o.pop("output"), list(o.pop("require"))
     no_bayes = o.pop("no_bayes")
     from clfeval.protocols import rank as run
-    from clfeval.significance._multirank import pairs_of_text
+    from clfeval.significance import pairs_of_text
 
     o["pairs"] = pairs_of_text(o["pairs"]) if o["pairs"] is not None else None
     result = run(str(results) if results is not None else None, require=require, bayes=not no_bayes, **o)

@@ -37,13 +37,15 @@ from clfeval.core import (
     RESULT_KINDS,
     Display,
     Function,
+    Name,
     NamedValues,
     build_signature,
     catalog,
     function_names_text,
     named_values,
+    quote_name,
+    split_names,
 )
-from clfeval.core._quoting import Name, quote_name, split_names
 from clfeval.errors import UsageError
 from clfeval.evaluate._sections import RequirementsPart
 

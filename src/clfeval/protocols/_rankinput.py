@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from clfeval.errors import DataError, InputFileError, UsageError
-from clfeval.significance import RankResult, rank_scores
-from clfeval.significance._multirank import check_condition_names, check_settings
+from clfeval.significance import RankResult, check_condition_names, check_settings, rank_scores
 
 __all__ = ["rank", "score_direction", "check_rank_arguments"]
 
@@ -56,7 +55,7 @@ def _as_table(results: Any, input_format: str | None, encoding: str) -> tuple[An
     """The table and how messages name it; refused when two columns share a name or it has no rows."""
     import pyarrow as pa
 
-    from clfeval.io._source import check_unique_names
+    from clfeval.io import check_unique_names
 
     if isinstance(results, (str, os.PathLike)) or hasattr(results, "read"):
         from clfeval.io import read_frame

@@ -28,8 +28,16 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.core import Display, check_positive_int, check_probability, check_samples, number, signature
-from clfeval.core._quoting import quote_name, split_names
+from clfeval.core import (
+    Display,
+    check_positive_int,
+    check_probability,
+    check_samples,
+    number,
+    quote_name,
+    signature,
+    split_names,
+)
 from clfeval.errors import DataError, UsageError
 from clfeval.significance import _bayesrank as bayesrank, _manysystems as ms
 from clfeval.significance._classic import holm
