@@ -239,9 +239,7 @@ def _conditions(require: Any) -> list[Any]:
         else:
             raise UsageError(lambda n, c=c: f"{n} holds {c!r}, which is not a condition (text such as "
                                             f"'p_better(B,A)>=0.95').", params=["require"])
-    for q in out:
-        if q.function == "p_better":
-            check_condition_names([q], [str(a) for a in q.args])  # a system with itself is refused now
+    check_condition_names(out)  # a system against itself is refused before any data is read
     return out
 
 

@@ -241,11 +241,11 @@ def _real(x: Any) -> bool:
     return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)
 
 
-def check_condition_names(conditions: Sequence[Any], systems: Sequence[str]) -> None:
-    """Refuse a condition (a parsed requirement) that names a system not in the results, or compares a system
-    with itself (``p_better(A,A)``), before anything is computed."""
+def check_condition_names(conditions: Sequence[Any], systems: Sequence[str] | None = None) -> None:
+    """Refuse a condition (a parsed requirement) that compares a system with itself (``p_better(A,A)``) or, given
+    the ``systems``, names one not in the results: before anything is computed."""
     for q in conditions:
-        if q.function in ("p_better", "in_best_group"):
+        if q.function in ("p_better", "in_best_group") and systems is not None:
             _known({"systems": list(systems)}, *(str(a) for a in q.args))
         if q.function == "p_better":
             _distinct(str(q.args[0]), str(q.args[1]))
