@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import warnings
 
 import pytest
 import scipy
@@ -141,3 +142,45 @@ def test_wide_table_with_folds(tmp_path):
     path.write_text("dataset\tfold\tA\tB\nx\t1\t0.8\t0.7\nx\t2\t0.9\t0.7\ny\t1\t0.6\t0.5\ny\t2\t0.6\t0.7\n")
     d = json.loads(run("rank", path, "--fold", "fold", "--higher-is-better", "--samples", "1000", "-f", "json").out)
     assert d["scores"] == [[pytest.approx(0.85), pytest.approx(0.7)], [pytest.approx(0.6), pytest.approx(0.6)]]
+
+
+def test_p_better_of_a_system_with_itself_is_a_usage_error(wide):
+    res = run("rank", wide, "--metric", "roc_auc", "--require", "p_better(C4.5,C4.5)>=0.5")
+    assert res.code == 2 and "with itself" in res.err and "--pairs" not in res.err, res.err
+
+
+def test_names_with_commas_and_colons(tmp_path):
+    rows = [(s, f"d{d}", 0.5 + 0.05 * d + (0.2 if s == "lr, l2" else 0.1 if s == "a:b" else 0.0))
+            for d in range(8) for s in ["svm(rbf)", "lr, l2", "a:b"]]
+    path = _long(tmp_path, rows)
+    res = run("rank", path, "--higher-is-better", "--samples", "2000", "--require", "in_best_group(lr, l2)",
+              "--require", "p_better(\"lr, l2\",svm(rbf))>=0.9", "--pairs", "'a:b':\"lr, l2\"", "-f", "json")
+    assert res.code == 0, res.err
+    d = json.loads(res.out)
+    assert d["requirements"]["met"] is True
+    assert ("a:b", "lr, l2") in [(b["a"], b["b"]) for b in d["bayes"]]
+    res = run("rank", path, "--higher-is-better", "--require", "p_better(lr, l2, nb)>=0.5")
+    assert res.code == 2 and 'written in quotes: p_better("lr, l2", B)' in res.err, res.err
+    res = run("rank", path, "--higher-is-better", "--pairs", "a:b:svm(rbf)")
+    assert res.code == 2 and "written in quotes" in res.err, res.err
+    assert "--pairs" in run("rank", path, "--higher-is-better", "--pairs", "").err
+
+
+def test_every_part_of_the_folded_pairs_table_names_both_systems(wide):
+    res = run("rank", wide, "--metric", "roc_auc", "--samples", "2000")
+    section = res.out.split("Pairs —", 1)[1].split("Bayesian", 1)[0]
+    heads = [line.split()[:2] for line in section.splitlines() if line.startswith("A ")]
+    assert len(heads) == 2 and all(h == ["A", "B"] for h in heads), heads  # the table is folded in two at 100
+
+
+def test_extreme_scores_print_numbers_and_no_warning(tmp_path):
+    path = tmp_path / "huge.csv"
+    path.write_text("dataset,A,B,C\n" + "".join(f"d{i},1e308,-1e308,{i % 2}\n" for i in range(6)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # pytest records warnings instead of printing them: make one fail the run
+        res = run("rank", path, "--higher-is-better", "-f", "json")
+    assert res.code == 0 and res.err == "", res.err
+    ac = next(p for p in json.loads(res.out)["pairs"] if (p["a"], p["b"]) == ("A", "C"))
+    assert (ac["mean_difference"], ac["median_difference"], ac["hodges_lehmann"]) == (1e308, 1e308, 1e308)
+    text = run("rank", path, "--higher-is-better", "--no-bayes")
+    assert text.err == "" and "1.0000e+308" in text.out and "Extreme scores:" in text.out

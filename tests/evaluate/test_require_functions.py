@@ -151,3 +151,26 @@ def test_registered_functions_are_well_formed():
         module, _, attr = f.evaluator.partition(":")
         assert callable(getattr(importlib.import_module(module), attr)), f.name
         assert f.doc and f.name.isidentifier()
+
+
+def test_names_with_commas_are_written_in_quotes(funcs):
+    # quotes hold commas and parentheses; a function of one name takes the whole unquoted text as the name
+    assert parse_requirement('has_class("lr, l2")').args == ("lr, l2",)
+    assert parse_requirement("has_class('a, (b')").args == ("a, (b",)
+    r = parse_requirement("has_class(lr, l2)")
+    assert r.args == ("lr, l2",) and r.metric == 'has_class("lr, l2")'
+    assert parse_requirement("has_class(svm(rbf, 2))").args == ("svm(rbf, 2)",)
+    assert parse_requirement('p_fake("lr, l2", nb)>=0.9', applies_to="rank").args == ("lr, l2", "nb")
+    assert parse_requirement("p_fake(bob's model, nb)>=0.9", applies_to="rank").args == ("bob's model", "nb")
+
+
+@pytest.mark.parametrize("text, words", [
+    ("p_fake(lr, l2, nb)>=0.9", 'takes 2 arguments; got 3. A name holding a comma is written in quotes: '
+                                'p_fake("lr, l2", B)'),
+    ('p_fake("lr, l2, nb)>=0.9', "is never closed"),
+    ('p_fake("lr" x, nb)>=0.9', "follows the quoted name 'lr'"),
+])
+def test_quoting_refusals_say_how(funcs, text, words):
+    with pytest.raises(UsageError) as e:
+        parse_requirement(text, applies_to="rank")
+    assert words in str(e.value), str(e.value)

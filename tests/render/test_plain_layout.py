@@ -127,3 +127,28 @@ def test_a_report_is_written_without_rich():
         items = render.renderables(results()[2])
     assert _plain.layout(items, 100) is not None
     assert render.renderables(results()[2])[0].__class__.__module__.startswith("rich")  # the public form stays rich
+
+
+def test_a_folded_table_repeats_its_key_columns_as_rich_does():
+    """A table whose rows are named by two columns (A and B of a pair) repeats both in every folded part."""
+    laid = folded = 0
+    for seed in range(60):
+        rng = random.Random(5000 + seed)
+        k = rng.randrange(4, 14)
+        columns = ["A", "B"] + [rng.choice(["mean d", "Hodges–Lehmann", "Wilcoxon p", "x" * rng.randrange(1, 20)])
+                                for _ in range(k - 2)]
+        rows = [[f"sys{rng.randrange(100)}", f"other{rng.randrange(10)}"]
+                + [rng.choice(["0.8090", "undef", "1.0000e+308", "6/0/0"]) for _ in range(k - 2)]
+                for _ in range(rng.randrange(1, 6))]
+        width = rng.choice([30, 50, 80, 100])
+        plain = _plain.layout([_plain.PlainTable(columns, rows, 2, key=2)], width)
+        rich = by_rich([shown_rich_table(columns, rows, numeric_from=2, key=2)], width)
+        if plain is None:
+            continue
+        laid += 1
+        assert plain == rich, seed
+        heads = [line for line in plain.splitlines() if line.startswith("A ")]
+        assert all(h.split()[:2] == ["A", "B"] for h in heads), seed
+        assert len(heads) == sum(line.startswith("─") for line in plain.splitlines()) >= 1
+        folded += len(heads) > 1
+    assert laid >= 40 and folded >= 10, (laid, folded)

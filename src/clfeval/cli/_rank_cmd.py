@@ -11,25 +11,14 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import check_paths, emit, output_options, parse_list
-from clfeval.errors import GateNotMet, UsageError
+from clfeval.cli._common import check_paths, emit, output_options
+from clfeval.errors import GateNotMet
 
 _EPILOG = ("The hierarchical Bayesian model (Corani et al. 2017) needs a Stan sampler and is not offered; the "
-           "Bayesian signed-rank test is. Wilcoxon p-values are scipy.stats.wilcoxon's (zero_method='pratt', "
-           "method='auto', two-sided), the SciPy version stated in the output.")
-
-
-def _pairs(text: str | None) -> list[tuple[str, str]] | None:
-    items = parse_list(text)
-    if items is None:
-        return None
-    out = []
-    for item in items:
-        a, sep, b = item.partition(":")
-        if not sep or not a or not b:
-            raise UsageError(f"option --pairs takes A:B pairs separated by commas (e.g. svm:nb,svm:lr); got {item!r}.")
-        out.append((a, b))
-    return out
+           "Bayesian signed-rank test is. Each pair's Wilcoxon p-value is the one scipy.stats.wilcoxon(a, b, "
+           "zero_method='pratt', method='auto') gives for that pair alone (two-sided): exact up to 50 data sets "
+           "without zeros or tied differences, else a permutation test over all sign flips up to 13, else the "
+           "normal approximation; the SciPy version is stated in the output.")
 
 
 @click.command(epilog=_EPILOG)
@@ -58,7 +47,8 @@ def _pairs(text: str | None) -> list[tuple[str, str]] | None:
               help="Compare every system with this one (Wilcoxon, Holm over the k − 1 comparisons); also the "
                    "default Bayesian pairs.")
 @click.option("--pairs", default=None, metavar="A:B,...",
-              help="Bayesian pairs (default: each system against --control, else against the best-ranked).")
+              help="Bayesian pairs (default: each system against --control, else against the best-ranked). A name "
+                   "holding ',' or ':' is written in quotes: --pairs '\"lr, l2\":svm,\"a:b\":svm'.")
 @click.option("--rope", type=float, default=0.01, show_default=True,
               help="Half-width of the region of practical equivalence, on the score's scale.")
 @click.option("--samples", "-b", type=int, default=50_000, show_default=True, help="Posterior samples per pair.")
@@ -67,7 +57,8 @@ def _pairs(text: str | None) -> list[tuple[str, str]] | None:
 @click.option("--no-bayes", is_flag=True, help="Leave out the Bayesian signed-rank tests.")
 @click.option("--require", "require", multiple=True, metavar="CONDITION",
               help="A condition the ranking must meet, else exit 3 (repeatable): 'p_better(B,A)>=0.95', "
-                   "'in_best_group(B)'.")
+                   "'in_best_group(B)'. A name holding a comma is written in quotes: 'p_better(\"lr, l2\",B)>=0.9' "
+                   "(in_best_group takes the whole text between its parentheses as the name).")
 @output_options
 def rank(results: Path | None, **o: Any) -> None:
     """Which of k systems over N data sets are better, which are indistinguishable, and how sure?
@@ -81,9 +72,10 @@ def rank(results: Path | None, **o: Any) -> None:
     check_paths([("RESULTS", results), ("--runs-db", o["runs_db"])], [("--output", o["output"])])
     fmt, output, require = o.pop("fmt"), o.pop("output"), list(o.pop("require"))
     no_bayes = o.pop("no_bayes")
-    o["pairs"] = _pairs(o["pairs"])
     from clfeval.protocols import rank as run
+    from clfeval.significance import pairs_of_text
 
+    o["pairs"] = pairs_of_text(o["pairs"]) if o["pairs"] is not None else None
     result = run(str(results) if results is not None else None, require=require, bayes=not no_bayes, **o)
     emit(result, fmt, output)
     req = result.requirements

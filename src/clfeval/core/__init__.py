@@ -46,6 +46,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.core._metrics": ("ClassCounts", "TableStats", "binary_class_counts", "cut_counts", "delta", "fbeta", "fpr",
                               "phi", "phi_delta_of_counts", "precision", "recall"),
     "clfeval.core._named": ("NamedValues", "named_values"),
+    "clfeval.core._quoting": ("Name", "quote_name", "split_names"),
     "clfeval.core._ranksummary": ("DEFINITIONS", "EXACT_CUTS_MAX", "MAX_FPR", "RankingSummary", "exact_dot",
                                   "ranking_notes", "roc_auc_of", "score_counts"),
     "clfeval.core._reqfunctions": ("FUNCTIONS", "Function", "RESULT_KINDS", "function_names_text"),
@@ -136,6 +137,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     )
     from clfeval.core._named import NamedValues as NamedValues, named_values as named_values
     from clfeval.core._outsidecount import OutsideCounter as OutsideCounter, disjoint_slices as disjoint_slices
+    from clfeval.core._quoting import Name as Name, quote_name as quote_name, split_names as split_names
     from clfeval.core._ranksummary import (
         DEFINITIONS as DEFINITIONS,
         EXACT_CUTS_MAX as EXACT_CUTS_MAX,

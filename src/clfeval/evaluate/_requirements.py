@@ -37,11 +37,14 @@ from clfeval.core import (
     RESULT_KINDS,
     Display,
     Function,
+    Name,
     NamedValues,
     build_signature,
     catalog,
     function_names_text,
     named_values,
+    quote_name,
+    split_names,
 )
 from clfeval.errors import UsageError
 from clfeval.evaluate._sections import RequirementsPart
@@ -161,20 +164,28 @@ def _number(text: str, raw: str, what: str) -> float | None:
     return x
 
 
-def _split_args(raw: str) -> list[str]:
-    """Arguments split at the commas outside parentheses, stripped (``''`` gives none)."""
+def _split_args(text: str, raw: str) -> list[Name]:
+    """Arguments split at the commas outside quotes and parentheses (``''`` gives none; the quoting rule of
+    :mod:`clfeval.core._quoting`)."""
     if not raw.strip():
         return []
-    out, depth, cur = [], 0, list[str]()
-    for ch in raw:
-        depth += (ch == "(") - (ch == ")")
-        if ch == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur).strip())
-    return out
+    return split_names(raw, ",", lambda why: _refuse(text, why))
+
+
+def _name_args(text: str, fn: Function, raw: str) -> list[str]:
+    """The arguments as text. A function of one name takes everything between its parentheses as the name when no
+    part is quoted (``in_best_group(lr, l2)`` names the system ``lr, l2``)."""
+    parts = _split_args(text, raw)
+    if fn.params == ("name",) and len(parts) > 1 and not any(p.quoted for p in parts):
+        return [raw.strip()]
+    if len(parts) != len(fn.params):
+        hint = ""
+        if fn.params and all(k == "name" for k in fn.params) and len(parts) > len(fn.params):
+            hint = (f" A name holding a comma is written in quotes: {fn.name}("
+                    + ", ".join(['"lr, l2"'] + ["B"] * (len(fn.params) - 1)) + ").")
+        raise _refuse(text, f"{fn.usage} takes {len(fn.params)} argument{'s' if len(fn.params) != 1 else ''}; got "
+                            f"{len(parts)}.{hint}")
+    return [p.text for p in parts]
 
 
 def _parse_arg(text: str, fn: Function, kind: str, raw: str) -> str | float:
@@ -203,25 +214,23 @@ def _parse_call(text: str, applies_to: str) -> Requirement | None:
                 return None
             raise _refuse(text, f"unknown function {name!r}; functions of {applies_to} results are: "
                                 f"{function_names_text(applies_to)}.")
-        parts = _split_args(raw_args)
     else:
         m = _SYNTAX.match(text) or _WORD.match(text)
         name = (m.groupdict().get("metric") or m.groupdict().get("name") or "").strip() if m else ""
         if name not in FUNCTIONS:
             return None
         op, raw = m.groupdict().get("op"), m.groupdict().get("target")  # type: ignore[union-attr]
-        parts = []
+        raw_args = ""
         if FUNCTIONS[name].params:
             raise _refuse(text, f"{name} takes arguments: write {FUNCTIONS[name].usage}.")
     fn = FUNCTIONS[name]
     if fn.applies_to != applies_to:
         raise _refuse(text, f"{fn.usage} is a condition on {fn.applies_to} results ({fn.doc}); this command "
                             f"produces a {applies_to} result.")
-    if len(parts) != len(fn.params):
-        raise _refuse(text, f"{fn.usage} takes {len(fn.params)} argument{'s' if len(fn.params) != 1 else ''}; got "
-                            f"{len(parts)}.")
+    parts = _name_args(text, fn, raw_args)
     args = tuple(_parse_arg(text, fn, kind, a) for kind, a in zip(fn.params, parts, strict=False))
-    call = fn.name + (f"({', '.join(str(a) if isinstance(a, str) else f'{a:g}' for a in args)})" if fn.params else "")
+    call = fn.name + (f"({', '.join(quote_name(a, ',') if isinstance(a, str) else f'{a:g}' for a in args)})"
+                      if fn.params else "")
     if fn.returns == "bool":
         if op is not None:
             raise _refuse(text, f"{fn.usage} is true or false: write it alone, without an operator and target.")

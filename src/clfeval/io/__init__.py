@@ -31,7 +31,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.io._paths": ("InputPath", "resolve_path"),
     "clfeval.io._predictions": ("PredictionReader", "check_labels_present"),
     "clfeval.io._readers": ("atomic_path", "decoding_alongside"),
-    "clfeval.io._source": ("SPOOL_AT", "STDIN", "block_cap_for", "check_roles", "row_ref"),
+    "clfeval.io._source": ("SPOOL_AT", "STDIN", "block_cap_for", "check_roles", "check_unique_names", "row_ref"),
     "clfeval.io._spill": ("make_spill_directory", "remove_spill_directory", "spill_directory"),
     "clfeval.io._textjoin": ("join_texts", "texts_table"),
 }
@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         STDIN as STDIN,
         block_cap_for as block_cap_for,
         check_roles as check_roles,
+        check_unique_names as check_unique_names,
         row_ref as row_ref,
     )
     from clfeval.io._spill import (

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from clfeval.errors import DataError, InputFileError, UsageError
-from clfeval.significance import RankResult, rank_scores
+from clfeval.significance import RankResult, check_condition_names, check_settings, rank_scores
 
-__all__ = ["rank", "score_direction"]
+__all__ = ["rank", "score_direction", "check_rank_arguments"]
 
 
 def score_direction(metric: str | None, higher_is_better: bool | None, score: str) -> bool:
@@ -52,20 +52,31 @@ def score_direction(metric: str | None, higher_is_better: bool | None, score: st
 
 
 def _as_table(results: Any, input_format: str | None, encoding: str) -> tuple[Any, str]:
+    """The table and how messages name it; refused when two columns share a name or it has no rows."""
     import pyarrow as pa
 
-    if isinstance(results, pa.Table):
-        return results, "the table"
-    if hasattr(results, "to_arrow"):  # polars
-        return results.to_arrow(), "the table"
-    if hasattr(results, "columns") and hasattr(results, "iloc"):  # pandas
-        return pa.Table.from_pandas(results, preserve_index=False), "the table"
+    from clfeval.io import check_unique_names
+
     if isinstance(results, (str, os.PathLike)) or hasattr(results, "read"):
         from clfeval.io import read_frame
 
         name = str(results) if isinstance(results, (str, os.PathLike)) else getattr(results, "name", "the input")
-        return read_frame(results, input_format=input_format, encoding=encoding), f"file {name!r}"
-    raise UsageError(f"results must be a file path or a table (pandas, polars, pyarrow); got {type(results).__name__}.")
+        table, where = read_frame(results, input_format=input_format, encoding=encoding), f"file {name!r}"
+    elif hasattr(results, "columns") and hasattr(results, "iloc"):  # pandas: names checked before pyarrow sees them
+        check_unique_names([str(c) for c in results.columns], "the table")
+        table, where = pa.Table.from_pandas(results, preserve_index=False), "the table"
+    elif isinstance(results, pa.Table):
+        table, where = results, "the table"
+    elif hasattr(results, "to_arrow"):  # polars
+        table, where = results.to_arrow(), "the table"
+    else:
+        raise UsageError(f"results must be a file path or a table (pandas, polars, pyarrow); got "
+                         f"{type(results).__name__}.")
+    check_unique_names(table.column_names, where)
+    if table.num_rows == 0:
+        raise DataError(f"{where} has a header but no rows; expected one row per data set (a wide table) or per "
+                        f"system and data set (a long table).")
+    return table, where
 
 
 def _float(value: Any, where: str, row: int, column: str) -> float:
@@ -211,12 +222,46 @@ def _matrix(cells: dict[tuple[str, str], list[float]], where: str, missing: str,
     return systems, datasets, x, dropped
 
 
+def _conditions(require: Any) -> list[Any]:
+    """The conditions as parsed requirements: one text, or a list or tuple of texts (or parsed requirements)."""
+    from clfeval.evaluate import Requirement, parse_requirement
+
+    items = [require] if isinstance(require, str) else require
+    if not isinstance(items, (list, tuple)):
+        raise UsageError(lambda n: f"{n} must be a condition (text such as 'in_best_group(B)') or a list of them; got "
+                                   f"{type(require).__name__}.", params=["require"])
+    out = []
+    for c in items:
+        if isinstance(c, Requirement):
+            out.append(c)
+        elif isinstance(c, str):
+            out.append(parse_requirement(c, applies_to="rank"))
+        else:
+            raise UsageError(lambda n, c=c: f"{n} holds {c!r}, which is not a condition (text such as "
+                                            f"'p_better(B,A)>=0.95').", params=["require"])
+    check_condition_names(out)  # a system against itself is refused before any data is read
+    return out
+
+
+def check_rank_arguments(results: Any, runs_db: Any, *, layout: Any, missing: Any, require: Any,
+                         settings: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    """Every argument of :func:`rank` that does not need the data, checked before anything is read: the
+    parsed conditions and the ranking's settings (:func:`clfeval.significance._multirank.check_settings`)."""
+    if missing not in ("refuse", "drop"):
+        raise UsageError(lambda n: f"{n} must be 'refuse' or 'drop'; got {missing!r}.", params=["missing"])
+    if layout not in ("auto", "long", "wide"):
+        raise UsageError(lambda n: f"{n} must be auto, long or wide; got {layout!r}.", params=["layout"])
+    if (results is None) == (runs_db is None):
+        raise UsageError("give either a results table (RESULTS) or a run log (--runs-db), not both or neither.")
+    return _conditions(require), check_settings(**settings)
+
+
 def rank(results: Any = None, *, runs_db: str | os.PathLike[str] | None = None, system: str = "system",
          dataset: str = "dataset", score: str = "score", fold: str | None = None, layout: str = "auto",
          metric: str | None = None, higher_is_better: bool | None = None, missing: str = "refuse",
          input_format: str | None = None, encoding: str = "utf-8", alpha: float = 0.05, control: str | None = None,
-         pairs: Sequence[tuple[str, str]] | None = None, rope: float = 0.01, prior: float = 0.5,
-         samples: int = 50_000, seed: int = 0, bayes: bool = True, require: Sequence[str] = ()) -> RankResult:
+         pairs: Any = None, rope: float = 0.01, prior: float = 0.5, samples: int = 50_000, seed: int = 0,
+         bayes: bool = True, require: str | Sequence[str] = ()) -> RankResult:
     """Rank systems over data sets: which are better, which are indistinguishable, and how probable a difference is.
 
     Parameters
@@ -237,9 +282,11 @@ def rank(results: Any = None, *, runs_db: str | os.PathLike[str] | None = None, 
         A system without a (finite) score on a data set: refuse, or drop the data set (named in ``dropped``).
     alpha, control, pairs, rope, prior, samples, seed, bayes
         See :func:`clfeval.significance._multirank.rank_scores`.
-    require : sequence of str
-        Conditions in the requirement grammar (``p_better(B,A)>=0.95``, ``in_best_group(B)``), checked and
-        kept in ``result.requirements``; a pair named by ``p_better`` joins the Bayesian pairs.
+    require : str or sequence of str
+        Conditions in the requirement grammar (``p_better(B,A)>=0.95``, ``in_best_group(B)``; one text is one
+        condition), checked and kept in ``result.requirements``; a pair named by ``p_better`` joins the Bayesian
+        pairs. A system name holding a comma is written in quotes (``in_best_group("lr, l2")``; a function of one
+        system also takes the unquoted text between its parentheses as the name).
 
     Returns
     -------
@@ -253,21 +300,15 @@ def rank(results: Any = None, *, runs_db: str | os.PathLike[str] | None = None, 
     >>> r.order, r.friedman["chi2"]
     (('A', 'B'), 3.0)
     """
-    if missing not in ("refuse", "drop"):
-        raise UsageError(lambda n: f"{n} must be 'refuse' or 'drop'; got {missing!r}.", params=["missing"])
-    if layout not in ("auto", "long", "wide"):
-        raise UsageError(lambda n: f"{n} must be auto, long or wide; got {layout!r}.", params=["layout"])
-    if (results is None) == (runs_db is None):
-        raise UsageError("give either a results table (RESULTS) or a run log (--runs-db), not both or neither.")
+    parsed, o = check_rank_arguments(results, runs_db, layout=layout, missing=missing, require=require,
+                                     settings={"alpha": alpha, "rope": rope, "prior": prior, "samples": samples,
+                                               "seed": seed, "control": control, "pairs": pairs, "bayes": bayes})
     if runs_db is not None and metric is not None and higher_is_better is None:
         from clfeval.protocols._runlog import higher_is_better as recorded_direction
 
         hib = recorded_direction(metric)  # run-log names may carry a prefix (cv_macro_f1)
     else:
         hib = score_direction(metric, higher_is_better, score if runs_db is None else str(metric))
-    from clfeval.evaluate import parse_requirement
-
-    parsed = [parse_requirement(c, applies_to="rank") for c in require]  # refused before any data is read
     asked = [(str(q.args[0]), str(q.args[1])) for q in parsed if q.function == "p_better"]
     checked: list[str] = []
     if runs_db is not None:
@@ -281,15 +322,15 @@ def rank(results: Any = None, *, runs_db: str | os.PathLike[str] | None = None, 
                                                                                                 fold)
         label = metric or (score if long else "score")
     systems, datasets, x, dropped = _matrix(cells, where, missing, fold)
+    check_condition_names(parsed, systems)
     notes = [f"Dropped {len(dropped)} data set(s) where a system has no finite score: {', '.join(dropped)}."] \
         if dropped else []
     if fold:
         notes.append(f"The score of a system on a data set is its mean over the folds (column {fold!r}).")
-    result = rank_scores(x, systems, datasets, higher_is_better=hib, score=label, metric=metric, alpha=alpha,
-                         control=control, pairs=pairs, rope=rope, prior=prior, samples=samples, seed=seed,
-                         bayes=bayes, extra_pairs=asked, notes=notes, checked=checked, dropped=dropped,
-                         settings={"input": "run log" if runs_db is not None else "table", "missing": missing})
-    if require:
+    result = rank_scores(x, systems, datasets, higher_is_better=hib, score=label, metric=metric, extra_pairs=asked,
+                         notes=notes, checked=checked, dropped=dropped,
+                         settings={"input": "run log" if runs_db is not None else "table", "missing": missing}, **o)
+    if parsed:
         import dataclasses
 
         from clfeval.evaluate import check_requirements

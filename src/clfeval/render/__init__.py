@@ -182,18 +182,23 @@ class _Widths:
 
 def fold(console: Any, table: Any, width: int) -> list[Any]:
     """A table that fits ``width`` columns: whole when it fits; else folded into parts of consecutive columns,
-    each repeating the first column (the row names), so that every number is printed whole. A first column too
-    wide for the width is wrapped (its cells fold), never a number.
+    each repeating the key columns that name a row (the first column, or the first ``key`` of
+    :func:`clfeval.render._util.rich_table`: A and B of a pair), so that every number is printed whole and every
+    part says whose it is. A first column too wide for the width is wrapped (its cells fold), never a number.
     """
-    if _natural(console, table) <= width or len(table.columns) < 3:
+    from clfeval.render._util import KEY_ATTR
+
+    n = len(table.columns)
+    key = min(max(int(getattr(table, KEY_ATTR, 1)), 1), n)
+    if _natural(console, table) <= width or n < key + 2:
         return [table]
     natural = _Widths(console, table)
     parts: list[list[int]] = []
-    current = [0]
-    for i in range(1, len(table.columns)):
-        if len(current) > 1 and natural(current + [i]) > width:
+    current = list(range(key))
+    for i in range(key, n):
+        if len(current) > key and natural(current + [i]) > width:
             parts.append(current)
-            current = [0]
+            current = list(range(key))
         current.append(i)
     parts.append(current)
     return [_part(table, cols) for cols in parts]

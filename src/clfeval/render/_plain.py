@@ -4,10 +4,11 @@
 (:func:`plain_mode`): :func:`~clfeval.render._util.rich_text` and :func:`~clfeval.render._util.rich_table` then
 return a :class:`PlainText` / :class:`PlainTable` (the same strings, no rich object). :func:`layout` writes them as
 rich would — paragraphs wrapped by rich's rule (``rich._wrap.divide_line``), tables in the ``SIMPLE_HEAD`` box
-without edges, folded into parts of consecutive columns as :func:`clfeval.render.fold` folds them — when every part
-of every table fits the width and every character takes one terminal cell; otherwise it returns None and the caller
-prints the items through rich (:meth:`PlainText.to_rich`, :meth:`PlainTable.to_rich`). The tests check the two
-against each other (``tests/render/test_plain_layout.py``): rich is the reference.
+without edges, folded into parts of consecutive columns (each after the row-naming key columns) as
+:func:`clfeval.render.fold` folds them — when every part of every table fits the width and every character takes
+one terminal cell; otherwise it returns None and the caller prints the items through rich
+(:meth:`PlainText.to_rich`, :meth:`PlainTable.to_rich`). The tests check the two against each other
+(``tests/render/test_plain_layout.py``): rich is the reference.
 """
 
 from __future__ import annotations
@@ -54,15 +55,15 @@ class PlainText:
 class PlainTable:
     """A table of strings (already shown); ``to_rich()`` is the rich ``Table`` of it."""
 
-    __slots__ = ("columns", "rows", "numeric_from")
+    __slots__ = ("columns", "rows", "numeric_from", "key")
 
-    def __init__(self, columns: list[str], rows: list[list[str]], numeric_from: int) -> None:
-        self.columns, self.rows, self.numeric_from = columns, rows, numeric_from
+    def __init__(self, columns: list[str], rows: list[list[str]], numeric_from: int, key: int = 1) -> None:
+        self.columns, self.rows, self.numeric_from, self.key = columns, rows, numeric_from, key
 
     def to_rich(self) -> Any:
         from clfeval.render._util import shown_rich_table
 
-        return shown_rich_table(self.columns, self.rows, numeric_from=self.numeric_from)
+        return shown_rich_table(self.columns, self.rows, numeric_from=self.numeric_from, key=self.key)
 
 
 # Characters that take exactly one terminal cell in rich (``rich.cells.cell_len``; a test checks every one of
@@ -158,14 +159,15 @@ def _table(t: PlainTable, width: int) -> list[str] | None:
         return sum(w[i] for i in keep) + 2 * (len(keep) - 1) + (len(keep) - 1)
 
     whole = list(range(n))
-    if natural(whole) <= width or n < 3:
+    key = min(max(t.key, 1), n)
+    if natural(whole) <= width or n < key + 2:
         parts = [whole]
     else:
-        parts, current = [], [0]
-        for i in range(1, n):
-            if len(current) > 1 and natural(current + [i]) > width:
+        parts, current = [], list(range(key))
+        for i in range(key, n):
+            if len(current) > key and natural(current + [i]) > width:
                 parts.append(current)
-                current = [0]
+                current = list(range(key))
             current.append(i)
         parts.append(current)
     out: list[str] = []

@@ -33,14 +33,13 @@ def rank_blocks(r: RankResult) -> list[Block]:
     idx = {s: i for i, s in enumerate(r.systems)}
     group_of = {s: ", ".join(str(g + 1) for g, members in enumerate(r.holm_groups) if s in members) or "—"
                 for s in r.systems}
-    mean = {s: sum(row[idx[s]] for row in r.scores) / n for s in r.systems}
-    rows = [[i + 1, s, num(r.average_ranks[s], 3), num(mean[s]), group_of[s], _yes(s in r.best_group)]
+    rows = [[i + 1, s, num(r.average_ranks[s], 3), num(r.mean_scores[s]), group_of[s], _yes(s in r.best_group)]
             for i, s in enumerate(r.order)]
     blocks.append(TableBlock("Average ranks (1 = best; ties share mid-ranks)",
                              ["#", "system", "average rank", f"mean {r.score}", "Holm group", "best group"], rows,
                              caption="Holm groups: runs of systems (in rank order) no two of which the Holm-adjusted "
                                      "Wilcoxon tests separate; best group: the first-ranked system and those not "
-                                     "separated from it.", numeric_from=2))
+                                     "separated from it.", numeric_from=2, key=2))
     f = r.friedman
     blocks.append(TableBlock(f"Friedman test — H0: all systems perform alike; α = {r.alpha:g}",
                              ["statistic", "value", "df", "p"],
@@ -69,7 +68,7 @@ def rank_blocks(r: RankResult) -> list[Block]:
                               "Wilcoxon p", "Holm p", "separated", "Nemenyi p", "Nemenyi separated"], prow,
                              caption=(f"{more} more pairs in the JSON output; " if more > 0 else "")
                              + "Wilcoxon signed-rank tests, two-sided, Holm-adjusted over all "
-                               f"{len(r.pairs)} pairs (the recommended post-hoc test).", numeric_from=2))
+                               f"{len(r.pairs)} pairs (the recommended post-hoc test).", numeric_from=2, key=2))
     if r.control is not None:
         c = r.control
         crow = [[x["system"], num(x["mean_difference"]), num(x["median_difference"]), num(x["hodges_lehmann"]),
@@ -85,7 +84,8 @@ def rank_blocks(r: RankResult) -> list[Block]:
         brow = [[b["a"], b["b"], num(b["p_a_better"], 3), num(b["p_equivalent"], 3), num(b["p_b_better"], 3)]
                 for b in r.bayes]
         blocks.append(TableBlock(f"Bayesian signed-rank test — ROPE ±{r.rope:g}, {r.samples:,} samples, seed {r.seed}",
-                                 ["A", "B", "P(A better)", "P(equivalent)", "P(B better)"], brow, numeric_from=2))
+                                 ["A", "B", "P(A better)", "P(equivalent)", "P(B better)"], brow, numeric_from=2,
+                                 key=2))
         for b in r.bayes:
             blocks.append(TextBlock(b["verdict"]))
     if n <= MAX_DATASETS:

@@ -27,7 +27,12 @@ UNDEF = "undef"
 
 
 def num(value: Any, digits: int = 4) -> str:
-    """A number as printed: integers as is, floats to ``digits`` decimals, NaN as 'undef'."""
+    """A number as printed: integers as is, floats to ``digits`` decimals (from 1e15 on in scientific notation),
+    NaN as 'undef'.
+
+    >>> num(0.12345), num(2_000_000.0), num(1e308), num(float("nan"))
+    ('0.1235', '2000000', '1.0000e+308', 'undef')
+    """
     if value is None:
         return "—"
     if isinstance(value, bool):
@@ -42,6 +47,8 @@ def num(value: Any, digits: int = 4) -> str:
         return UNDEF
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
+    if abs(v) >= 1e15:  # beyond 2^53 a float's digits are not all meaningful: 1e308 is not 309 digits wide
+        return f"{v:.{digits}e}"
     if v.is_integer() and abs(v) >= 1e6:
         return str(int(v))
     return f"{v:.{digits}f}"
@@ -103,22 +110,24 @@ def shown_rich_text(text: str, style: str = "") -> Any:
 
 
 def rich_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None,
-               caption: str | None = None, numeric_from: int = 1) -> Any:
+               caption: str | None = None, numeric_from: int = 1, key: int = 1) -> Any:
     """A rich Table; columns from ``numeric_from`` on are right-aligned. Every cell is :func:`rich_text`.
 
-    In plain mode (plain text output) a table without title or caption is a
+    ``key``: the leading columns that name a row, repeated in every part when a wide table is folded
+    (:func:`clfeval.render.fold`). In plain mode (plain text output) a table without title or caption is a
     :class:`~clfeval.render._plain.PlainTable` of the same strings.
     """
     shown_columns = [shown(c) for c in columns]
     shown_rows = [[shown(x if isinstance(x, str) else num(x)) for x in r] for r in rows]
     if is_plain() and title is None and caption is None:
-        return PlainTable(shown_columns, shown_rows, numeric_from)
-    return shown_rich_table(shown_columns, shown_rows, title=title, caption=caption, numeric_from=numeric_from)
+        return PlainTable(shown_columns, shown_rows, numeric_from, key)
+    return shown_rich_table(shown_columns, shown_rows, title=title, caption=caption, numeric_from=numeric_from,
+                            key=key)
 
 
 def shown_rich_table(columns: Sequence[str], rows: Sequence[Sequence[str]], *, title: str | None = None,
-                caption: str | None = None, numeric_from: int = 1) -> Any:
-    """The rich ``Table`` of strings already :func:`shown`."""
+                     caption: str | None = None, numeric_from: int = 1, key: int = 1) -> Any:
+    """The rich ``Table`` of strings already :func:`shown` (``key``: its row-naming columns, as ``KEY_ATTR``)."""
     from rich import box
     from rich.table import Table
 
@@ -129,7 +138,12 @@ def shown_rich_table(columns: Sequence[str], rows: Sequence[Sequence[str]], *, t
                      no_wrap=i >= numeric_from)
     for r in rows:
         t.add_row(*[shown_rich_text(x) for x in r])
+    setattr(t, KEY_ATTR, key)
     return t
+
+
+#: The attribute of a rich ``Table`` holding how many leading columns name a row (1 when absent).
+KEY_ATTR = "clfeval_key_columns"
 
 
 # Markdown: what a CommonMark / GitHub renderer would interpret, and the HTML it would pass through.
@@ -192,7 +206,7 @@ def md_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, numeric_f
 
 # --- blocks: one description of a result's layout, rendered as text or Markdown ----
 
-from dataclasses import dataclass  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
 
 
 @dataclass
@@ -204,6 +218,8 @@ class TableBlock:
     rows: Sequence[Sequence[Any]]
     caption: str | None = None
     numeric_from: int = 1
+    #: The leading columns that name a row (``A``, ``B`` of a pair): repeated in every part of a folded table.
+    key: int = field(default=1, kw_only=True)
 
 
 @dataclass
@@ -232,7 +248,7 @@ def blocks_to_rich(blocks: Sequence[Block]) -> list[Any]:
         if isinstance(b, TableBlock):
             if b.title:
                 out.append(rich_text(b.title, style="bold"))
-            out.append(rich_table(b.columns, b.rows, numeric_from=b.numeric_from))
+            out.append(rich_table(b.columns, b.rows, numeric_from=b.numeric_from, key=b.key))
             if b.caption:
                 out.append(rich_text(b.caption, style="dim"))
         elif b.heading:

@@ -30,7 +30,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.significance._compared": ("compared",),
     "clfeval.significance._cvcompare": ("TTest",),
     "clfeval.significance._delong": ("check_delong",),
-    "clfeval.significance._multirank": ("RankResult", "rank_scores"),
+    "clfeval.significance._multirank": ("RankResult", "check_condition_names", "check_settings", "pairs_of_text",
+                                        "rank_scores"),
     "clfeval.significance._noninferiority": ("check_margin",),
     "clfeval.significance._paired": ("SCORE_METRICS", "bootstrap_distribution", "check_metric", "compare",
                                      "compare_counts", "one_sided"),
@@ -51,7 +52,13 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.significance._compared import compared as compared
     from clfeval.significance._cvcompare import TTest as TTest
     from clfeval.significance._delong import check_delong as check_delong
-    from clfeval.significance._multirank import RankResult as RankResult, rank_scores as rank_scores
+    from clfeval.significance._multirank import (
+        RankResult as RankResult,
+        check_condition_names as check_condition_names,
+        check_settings as check_settings,
+        pairs_of_text as pairs_of_text,
+        rank_scores as rank_scores,
+    )
     from clfeval.significance._noninferiority import check_margin as check_margin
     from clfeval.significance._paired import (
         SCORE_METRICS as SCORE_METRICS,

@@ -21,13 +21,20 @@ The double sum is not formed per sample: with the z sorted, the j for which
 z_i + z_j exceeds 2r form a suffix (floating addition is monotone), so each
 mass is Σ_i w_i times a difference of cumulative sums of w — O(N) work per
 sample instead of O(N²).
+
+The test depends only on the order of the sums z_i + z_j against ±2r, which an
+exact scaling by a power of two keeps: z and r are scaled so that no sum of
+finite differences overflows (:func:`clfeval.significance._manysystems.scale_exponent`).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from clfeval.significance._manysystems import scale_exponent, scaled
 
 __all__ = ["BayesProbs", "signed_rank"]
 
@@ -56,7 +63,9 @@ def signed_rank(z: np.ndarray, *, rope: float, prior: float, samples: int, rng: 
     >>> p.right > 0.99
     True
     """
-    zs = np.sort(np.concatenate(([0.0], np.asarray(z, dtype=np.float64))), kind="stable")
+    e = int(scale_exponent(z))  # z and the ROPE times 2^−e, exactly: no sum z_i + z_j of finite z overflows
+    zs = np.sort(np.concatenate(([0.0], scaled(z, e))), kind="stable")
+    rope = math.ldexp(rope, -e)
     m = zs.size
     alpha = np.ones(m)
     alpha[int(np.searchsorted(zs, 0.0, side="left"))] = prior  # the pseudo-observation (any of equal zeros)

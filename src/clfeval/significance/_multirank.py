@@ -21,19 +21,30 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import numbers
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from clfeval.core import Display, check_probability, check_samples, number, signature
+from clfeval.core import (
+    Display,
+    check_positive_int,
+    check_probability,
+    check_samples,
+    number,
+    quote_name,
+    signature,
+    split_names,
+)
 from clfeval.errors import DataError, UsageError
 from clfeval.significance import _bayesrank as bayesrank, _manysystems as ms
 from clfeval.significance._classic import holm
 from clfeval.significance._results import format_p
 
-__all__ = ["RankResult", "rank_scores", "WILCOXON_SETTINGS", "req_p_better", "req_in_best_group"]
+__all__ = ["RankResult", "rank_scores", "check_settings", "check_pairs", "pairs_of_text", "check_condition_names",
+           "WILCOXON_SETTINGS", "req_p_better", "req_in_best_group"]
 
 #: How the pairwise Wilcoxon tests are computed (stated in every output, with SciPy's version).
 WILCOXON_SETTINGS = "scipy.stats.wilcoxon, zero_method='pratt', method='auto', two-sided"
@@ -49,10 +60,12 @@ def _scipy_version() -> str:
 class RankResult(Display):
     """Systems ranked over data sets, with the frequentist and Bayesian tests (see the module docstring).
 
-    ``pairs`` holds every pair (a, b) with a ranked better on average: the Wilcoxon statistic and two-sided p,
+    ``pairs`` holds every pair (a, b) with a ranked better on average: the Wilcoxon statistic, two-sided p and
+    the method that gave it (``exact``, ``permutation``, ``normal``; ``equal`` when every difference is 0, p = 1),
     its Holm adjustment over all pairs, the Nemenyi p and separation, the effect sizes of d = a − b (positive:
-    a better; for a lower-is-better score d = b − a), wins/ties/losses. ``bayes`` holds the Bayesian pairs
-    (a, b): P(a better), P(equivalent), P(b better).
+    a better; for a lower-is-better score d = b − a; undefined, with ``undefined`` saying why, beyond the float
+    range), wins/ties/losses. ``mean_scores`` is each system's mean score (never infinite for finite scores).
+    ``bayes`` holds the Bayesian pairs (a, b): P(a better), P(equivalent), P(b better).
     """
 
     score: str
@@ -63,6 +76,7 @@ class RankResult(Display):
     scores: tuple[tuple[float, ...], ...]
     ranks: tuple[tuple[float, ...], ...]
     average_ranks: dict[str, float]
+    mean_scores: dict[str, float]
     order: tuple[str, ...]
     alpha: float
     friedman: dict[str, Any]
@@ -104,7 +118,8 @@ class RankResult(Display):
         return {"result": "rank", "score": self.score, "metric": self.metric, "higher_is_better": self.higher_is_better,
                 "systems": list(self.systems), "datasets": list(self.datasets),
                 "scores": [list(r) for r in self.scores], "ranks": [list(r) for r in self.ranks],
-                "average_ranks": dict(self.average_ranks), "order": list(self.order), "alpha": self.alpha,
+                "average_ranks": dict(self.average_ranks), "mean_scores": dict(self.mean_scores),
+                "order": list(self.order), "alpha": self.alpha,
                 "friedman": dict(self.friedman), "nemenyi": dict(self.nemenyi), "pairs": [dict(p) for p in self.pairs],
                 "control": self.control, "holm_groups": [list(g) for g in self.holm_groups],
                 "best_group": list(self.best_group), "bayes": [dict(b) for b in self.bayes], "rope": self.rope,
@@ -137,6 +152,105 @@ def _check_matrix(scores: Any, systems: Sequence[str], datasets: Sequence[str]) 
     return x
 
 
+def _refuse_pairs(why: str) -> UsageError:
+    return UsageError(lambda name: f"{name} {why}", params=["pairs"])
+
+
+def _pair_of_names(names: list[Any], shown: str) -> tuple[str, str]:
+    if len(names) != 2 or any(not n.text for n in names):
+        raise _refuse_pairs(f"takes A:B pairs; {shown} is not one (a name holding ',' or ':' is written in quotes: "
+                            f"'\"lr, l2\":svm').")
+    return names[0].text, names[1].text
+
+
+def _element_error(n: int, item: str) -> Callable[[str], UsageError]:
+    return lambda why: _refuse_pairs(f"element {n} {item!r}: {why}")
+
+
+def pairs_of_text(text: str) -> list[tuple[str, str]]:
+    """The pairs of the command line's spelling ``"A:B,C:D"`` (``--pairs``): commas separate the pairs, a colon the
+    two systems; a name holding ``,`` or ``:`` is written in quotes (the rule of :mod:`clfeval.core._quoting`).
+
+    >>> pairs_of_text("svm:nb, svm:'lr, l2'")
+    [('svm', 'nb'), ('svm', 'lr, l2')]
+    """
+    names = split_names(text, ",:", lambda why: _refuse_pairs(f"{text!r}: {why}"))
+    out, current = [], []
+    for n in names:
+        current.append(n)
+        if n.sep != ":":
+            shown = repr(":".join(quote_name(c.text, ",:") for c in current)) if text.strip() else "''"
+            out.append(_pair_of_names(current, shown))
+            current = []
+    return out
+
+
+def check_pairs(pairs: Any) -> list[tuple[str, str]] | None:
+    """The Bayesian pairs as (A, B) (None stays None: the default pairs), from a list or tuple whose elements are
+    each one pair: the text ``"A:B"`` (only ``:`` separates, so ``"lr, l2:svm"`` needs no quotes; a name holding
+    ``:`` is written in quotes) or a pair ``("A", "B")`` taken as it is. One text is refused, naming the list to
+    write (the command line's ``--pairs A:B,C:D`` is read by :func:`pairs_of_text`).
+
+    >>> check_pairs([("a:b", "c"), "x:y", "lr, l2:svm"])
+    [('a:b', 'c'), ('x', 'y'), ('lr, l2', 'svm')]
+    """
+    if pairs is None:
+        return None
+    if isinstance(pairs, str):
+        listed = ", ".join(repr(f"{quote_name(a, ':')}:{quote_name(b, ':')}") for a, b in pairs_of_text(pairs))
+        raise _refuse_pairs(f"takes a list of pairs, each the text 'A:B' or a pair ('A', 'B'); got the text "
+                            f"{pairs!r}: write [{listed}].")
+    if not isinstance(pairs, (list, tuple)):
+        raise _refuse_pairs(f"takes a list of pairs, each the text 'A:B' or a pair ('A', 'B'); got "
+                            f"{type(pairs).__name__}.")
+    if not pairs:
+        raise _refuse_pairs("names no pair; leave it out for the default pairs (each system against the control, "
+                            "else against the best-ranked).")
+    out = []
+    for n, item in enumerate(pairs, start=1):
+        if isinstance(item, str):
+            names = split_names(item, ":", _element_error(n, item))
+            out.append(_pair_of_names(names, f"element {n} ({item!r})"))
+        elif isinstance(item, (list, tuple)) and len(item) == 2 and all(isinstance(v, str) and v for v in item):
+            out.append((item[0], item[1]))
+        else:
+            raise _refuse_pairs(f"element {n} ({item!r}) is neither the text 'A:B' nor a pair ('A', 'B') of "
+                                f"system names.")
+    return out
+
+
+def check_settings(*, alpha: Any, rope: Any, prior: Any, samples: Any, seed: Any, control: Any, pairs: Any,
+                   bayes: Any) -> dict[str, Any]:
+    """Every setting of a ranking checked and normalised, before any data is read (pairs: :func:`check_pairs`)."""
+    alpha = check_probability(alpha, option="alpha")
+    if not _real(rope) or rope < 0:
+        raise UsageError(lambda name: f"{name} must be a number ≥ 0 on the score's scale; got {rope!r}.",
+                         params=["rope"])
+    if not _real(prior) or prior <= 0:
+        raise UsageError(lambda name: f"{name} must be a positive number; got {prior!r}.", params=["prior"])
+    if control is not None and not isinstance(control, str):
+        raise UsageError(lambda name: f"{name} must be a system name (text); got {control!r}.", params=["control"])
+    if bayes not in (True, False):
+        raise UsageError(lambda name: f"{name} must be True or False; got {bayes!r}.", params=["bayes"])
+    return {"alpha": alpha, "rope": float(rope), "prior": float(prior), "samples": check_samples(samples),
+            "seed": check_positive_int(seed, option="seed", minimum=0), "control": control,
+            "pairs": check_pairs(pairs), "bayes": bool(bayes)}
+
+
+def _real(x: Any) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def check_condition_names(conditions: Sequence[Any], systems: Sequence[str] | None = None) -> None:
+    """Refuse a condition (a parsed requirement) that compares a system with itself (``p_better(A,A)``) or, given
+    the ``systems``, names one not in the results: before anything is computed."""
+    for q in conditions:
+        if q.function in ("p_better", "in_best_group") and systems is not None:
+            _known({"systems": list(systems)}, *(str(a) for a in q.args))
+        if q.function == "p_better":
+            _distinct(str(q.args[0]), str(q.args[1]))
+
+
 def _honesty(n: int, k: int) -> list[str]:
     out = []
     if n < 5:
@@ -166,6 +280,17 @@ def _pairs_requested(pairs: Sequence[tuple[str, str]] | None, control: str | Non
 
 # --- the tests -----------------------------------------------------------------------------------------------
 
+def _effects(st: ms.PairStats, n: int, a: str, b: str) -> dict[str, Any]:
+    """The effect sizes of pair n, each undefined (NaN, and ``undefined`` saying why) beyond the float range."""
+    mean, median, hl = number(st.mean[n]), number(st.median[n]), number(st.hodges_lehmann[n])
+    lost = [w for w, v in (("mean", mean), ("median", median), ("Hodges–Lehmann estimate", hl))
+            if v is not None and math.isnan(v)]
+    what = ", ".join(lost[:-1]) + " and " + lost[-1] if len(lost) > 1 else "".join(lost)
+    return {"mean_difference": mean, "median_difference": median, "hodges_lehmann": hl,
+            "undefined": f"the {what} of {a} − {b} {'are' if len(lost) > 1 else 'is'} beyond the float range "
+                         f"(|value| > 1.797e308)" if lost else None}
+
+
 def _pair_rows(x: np.ndarray, systems: Sequence[str], avg: np.ndarray, hib: bool, alpha: float,
                nem_p: np.ndarray, cd: float) -> tuple[list[dict[str, Any]], np.ndarray]:
     k = len(systems)
@@ -183,10 +308,10 @@ def _pair_rows(x: np.ndarray, systems: Sequence[str], avg: np.ndarray, hib: bool
         sep[a, b] = sep[b, a] = s
         rows.append({"a": systems[a], "b": systems[b], "rank_a": float(avg[a]), "rank_b": float(avg[b]),
                      "rank_difference": float(avg[b] - avg[a]), "wilcoxon_statistic": number(st.statistic[n]),
-                     "p_value": number(st.p_value[n]), "p_holm": number(adj[n]), "separated": s,
-                     "nemenyi_p": number(nem_p[a, b]), "nemenyi_separated": bool(avg[b] - avg[a] >= cd),
-                     "mean_difference": float(st.mean[n]), "median_difference": float(st.median[n]),
-                     "hodges_lehmann": float(st.hodges_lehmann[n]), "wins": int(st.wins[n]), "ties": int(st.ties[n]),
+                     "p_value": number(st.p_value[n]), "wilcoxon_method": str(st.method[n]), "p_holm": number(adj[n]),
+                     "separated": s, "nemenyi_p": number(nem_p[a, b]),
+                     "nemenyi_separated": bool(avg[b] - avg[a] >= cd),
+                     **_effects(st, n, systems[a], systems[b]), "wins": int(st.wins[n]), "ties": int(st.ties[n]),
                      "losses": int(st.losses[n])})
     return rows, sep
 
@@ -196,9 +321,8 @@ def _control_rows(x: np.ndarray, systems: Sequence[str], control: str, hib: bool
     others = [j for j in range(len(systems)) if j != c]
     st = ms.wilcoxon_pairs(x, [(j, c) for j in others], higher_is_better=hib)
     adj = holm(st.p_value)
-    rows = [{"system": systems[j], "p_value": number(st.p_value[n]), "p_holm": number(adj[n]),
-             "separated": bool(adj[n] < alpha), "mean_difference": float(st.mean[n]),
-             "median_difference": float(st.median[n]), "hodges_lehmann": float(st.hodges_lehmann[n]),
+    rows = [{"system": systems[j], "p_value": number(st.p_value[n]), "wilcoxon_method": str(st.method[n]),
+             "p_holm": number(adj[n]), "separated": bool(adj[n] < alpha), **_effects(st, n, systems[j], control),
              "wins": int(st.wins[n]), "ties": int(st.ties[n]), "losses": int(st.losses[n])}
             for n, j in enumerate(others)]
     return {"name": control, "comparisons": rows,
@@ -211,9 +335,10 @@ def _bayes_rows(x: np.ndarray, systems: Sequence[str], wanted: Sequence[tuple[st
     out = []
     for n, (a, b) in enumerate(wanted):
         ia, ib = list(systems).index(a), list(systems).index(b)
-        z = x[:, ib] - x[:, ia] if hib else x[:, ia] - x[:, ib]
+        # z = B − A (positive: B better), on the scale 2^−e that keeps it finite; the ROPE on the same scale
+        z, e = ms.pair_differences(x, np.array([ib if hib else ia]), np.array([ia if hib else ib]))
         rng = np.random.default_rng([seed, n])
-        p = bayesrank.signed_rank(z, rope=rope, prior=prior, samples=samples, rng=rng)
+        p = bayesrank.signed_rank(z[0], rope=float(np.ldexp(rope, -int(e[0]))), prior=prior, samples=samples, rng=rng)
         out.append({"a": a, "b": b, "p_a_better": p.left, "p_equivalent": p.rope, "p_b_better": p.right,
                     "verdict": _bayes_words(a, b, p, rope)})
     return out
@@ -254,7 +379,7 @@ def _verdict(fr: ms.Friedman, alpha: float, order: Sequence[str], best_group: Se
 
 def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *, higher_is_better: bool,
                 score: str = "score", metric: str | None = None, alpha: float = 0.05, control: str | None = None,
-                pairs: Sequence[tuple[str, str]] | None = None, rope: float = 0.01, prior: float = 0.5,
+                pairs: Any = None, rope: float = 0.01, prior: float = 0.5,
                 samples: int = 50_000, seed: int = 0, bayes: bool = True,
                 extra_pairs: Sequence[tuple[str, str]] = (), notes: Sequence[str] = (),
                 checked: Sequence[str] = (), dropped: Sequence[str] = (),
@@ -272,8 +397,9 @@ def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *,
         Level of the Friedman test, Nemenyi's CD and the Holm-adjusted tests.
     control : str, optional
         A system compared with every other (Holm over the k − 1 comparisons); the default Bayesian pairs.
-    pairs : sequence of (A, B), optional
-        The Bayesian pairs (default: each system against the control, else against the best-ranked system).
+    pairs : str or sequence, optional
+        The Bayesian pairs (default: each system against the control, else against the best-ranked system): a
+        list of ``"A:B"`` texts or ``("A", "B")`` pairs (:func:`check_pairs`).
     extra_pairs : sequence of (A, B)
         Pairs added to those (the pairs a ``p_better`` condition names).
     rope, prior, samples, seed
@@ -293,13 +419,10 @@ def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *,
     """
     systems, datasets = tuple(str(s) for s in systems), tuple(str(d) for d in datasets)
     x = _check_matrix(scores, systems, datasets)
-    alpha = check_probability(alpha, option="alpha")
-    if not (isinstance(rope, (int, float)) and math.isfinite(rope) and rope >= 0):
-        raise UsageError(lambda name: f"{name} must be a number ≥ 0 on the score's scale; got {rope!r}.",
-                         params=["rope"])
-    if not (isinstance(prior, (int, float)) and math.isfinite(prior) and prior > 0):
-        raise UsageError(lambda name: f"{name} must be a positive number; got {prior!r}.", params=["prior"])
-    samples = check_samples(samples)
+    o = check_settings(alpha=alpha, rope=rope, prior=prior, samples=samples, seed=seed, control=control,
+                       pairs=pairs, bayes=bayes)
+    alpha, rope, prior, samples, seed, control = (o[k] for k in ("alpha", "rope", "prior", "samples", "seed",
+                                                                 "control"))
     if control is not None and control not in systems:
         raise UsageError(lambda name: f"{name} {control!r} is not one of the systems: {', '.join(systems)}.",
                          params=["control"])
@@ -316,16 +439,16 @@ def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *,
     holm_groups = tuple(tuple(systems[i] for i in g) for g in ms.groups(pos, sep))
     best = systems.index(order[0])
     best_group = tuple(s for s in order if s == order[0] or not sep[best, systems.index(s)])
-    wanted = _pairs_requested(pairs, control, order, systems) if bayes else []
+    wanted = _pairs_requested(o["pairs"], control, order, systems) if o["bayes"] else []
     for a, b in extra_pairs:  # pairs a condition asks about (p_better), when not already there in either order
-        if bayes and a in systems and b in systems and a != b and (a, b) not in wanted and (b, a) not in wanted:
+        if o["bayes"] and a in systems and b in systems and a != b and (a, b) not in wanted and (b, a) not in wanted:
             wanted.append((a, b))
-    brows = _bayes_rows(x, systems, wanted, higher_is_better, float(rope), float(prior), samples, int(seed))
+    brows = _bayes_rows(x, systems, wanted, higher_is_better, rope, prior, samples, seed)
     sv = _scipy_version()
     sig = signature("rank", {"score": score, "metric": metric, "higher_is_better": higher_is_better, "alpha": alpha,
-                             "wilcoxon": f"{WILCOXON_SETTINGS} (SciPy {sv})", "rope": float(rope),
-                             "prior": float(prior), **(settings or {})},
-                    seed=int(seed), samples=samples, random=bool(brows))
+                             "wilcoxon": f"{WILCOXON_SETTINGS} (SciPy {sv})", "rope": rope, "prior": prior,
+                             **(settings or {})},
+                    seed=seed, samples=samples, random=bool(brows))
     fdict = {"chi2": fr.chi2, "chi2_p_value": fr.chi2_p_value, "df": fr.df_chi2,
              "chi2_tie_corrected": number(fr.chi2_tie_corrected),
              "chi2_tie_corrected_p_value": number(fr.chi2_tie_corrected_p_value),
@@ -335,21 +458,35 @@ def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *,
              "explanation": f"two systems differ when their average ranks differ by at least CD = q_α·√(k(k+1)/(6N)) "
                             f"= {q:.3f}·√({k}·{k + 1}/(6·{n})) = {cd:.3f}"}
     sentence = _verdict(fr, alpha, order, best_group, sep, systems)
-    all_notes = list(notes) + [f"Wilcoxon signed-rank tests: {WILCOXON_SETTINGS}, SciPy {sv}; a pair whose scores are "
-                               f"equal on every data set has p = 1."]
+    control_rows = _control_rows(x, systems, control, higher_is_better, alpha) if control is not None else None
+    all_notes = list(notes) + _test_notes(rows, control_rows, sv)
     if brows:
-        all_notes.append(f"Bayesian signed-rank test: ROPE ±{float(rope):g}, prior weight {float(prior):g} on a "
-                         f"pseudo-observation at 0, {samples:,} posterior samples, seed {int(seed)}; probabilities "
+        all_notes.append(f"Bayesian signed-rank test: ROPE ±{rope:g}, prior weight {prior:g} on a "
+                         f"pseudo-observation at 0, {samples:,} posterior samples, seed {seed}; probabilities "
                          f"are shares of samples in which each region has the largest mass (as baycomp reports "
                          f"them). The hierarchical model (it needs a Stan sampler) is not offered.")
     return RankResult(score, metric, bool(higher_is_better), systems, datasets,
                       tuple(tuple(float(v) for v in row) for row in x),
                       tuple(tuple(float(v) for v in row) for row in ranks),
-                      {s: float(avg[i]) for i, s in enumerate(systems)}, order, alpha, fdict, ndict, tuple(rows),
-                      _control_rows(x, systems, control, higher_is_better, alpha) if control is not None else None,
-                      holm_groups, best_group, tuple(brows), float(rope), float(prior), samples,
-                      int(seed), tuple(_honesty(n, k)), tuple(all_notes), tuple(checked), tuple(dropped), sentence,
-                      sig)
+                      {s: float(avg[i]) for i, s in enumerate(systems)},
+                      dict(zip(systems, (float(v) for v in ms.mean(x, axis=0)), strict=True)), order, alpha, fdict,
+                      ndict, tuple(rows), control_rows, holm_groups, best_group, tuple(brows), rope, prior, samples,
+                      seed, tuple(_honesty(n, k)), tuple(all_notes), tuple(checked), tuple(dropped), sentence, sig)
+
+
+def _test_notes(rows: Sequence[dict[str, Any]], control: dict[str, Any] | None, scipy_version: str) -> list[str]:
+    """The Wilcoxon rule with how many pairs each method gave, and the range rule when an effect size is lost."""
+    every = list(rows) + list(control["comparisons"] if control else [])
+    used = {m: sum(r["wilcoxon_method"] == m for r in rows) for m in ("exact", "permutation", "normal", "equal")}
+    words = {"exact": "exact", "permutation": "exact permutation", "normal": "normal approximation",
+             "equal": "equal on every data set (p = 1)"}
+    counts = ", ".join(f"{words[m]}: {c}" for m, c in used.items() if c)
+    out = [f"Wilcoxon signed-rank tests ({WILCOXON_SETTINGS}, SciPy {scipy_version}): {ms.WILCOXON_RULE}; a pair "
+           f"whose scores are equal on every data set has p = 1. Pairs by method — {counts}."]
+    lost = [r["undefined"] for r in every if r["undefined"]]
+    if lost:
+        out.append(f"Extreme scores: {ms.RANGE_RULE}. Undefined here: {'; '.join(dict.fromkeys(lost))}.")
+    return out
 
 
 # --- requirement functions (registered in clfeval.core._reqfunctions) ------------------------------------------
@@ -358,18 +495,25 @@ def _known(d: dict[str, Any], *names: str) -> None:
     for s in names:
         if s not in d["systems"]:
             raise UsageError(f"the condition names system {s!r}, which is not in the results; the systems are: "
-                             f"{', '.join(d['systems'])}.")
+                             f"{', '.join(quote_name(x, ',') for x in d['systems'])}.")
+
+
+def _distinct(a: str, b: str) -> None:
+    if a == b:
+        raise UsageError(lambda name: f"option {name}: p_better({quote_name(a, ',')}, {quote_name(b, ',')}) compares "
+                                      f"system {a!r} with itself; name two different systems.", params=["require"])
 
 
 def req_p_better(d: dict[str, Any], a: str, b: str) -> tuple[float, str | None]:
     """``p_better(A,B)``: P(A better than B by more than the ROPE), from the Bayesian pair {A, B}."""
     _known(d, a, b)
+    _distinct(a, b)
     for p in d.get("bayes") or []:
         if (p["a"], p["b"]) == (a, b):
             return float(p["p_a_better"]), None
         if (p["a"], p["b"]) == (b, a):
             return float(p["p_b_better"]), None
-    return math.nan, f"the Bayesian pair {a}:{b} was not computed (ask for it with --pairs {a}:{b})"
+    return math.nan, "the Bayesian pair was not computed (the Bayesian tests were left out)"
 
 
 def req_in_best_group(d: dict[str, Any], s: str) -> tuple[bool, str | None]:
