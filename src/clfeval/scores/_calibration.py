@@ -229,15 +229,16 @@ class Calibrator:
             p, col_labels = score_matrix(probs, labels=self.labels, where=where, prefix=prefix)
             for j, lab in enumerate(col_labels):
                 check_probabilities(p[:, j], name=f"{prefix}{label_str(lab)}", where=where)
+            # a gold class without its column first: its missing probabilities are why a row sums to less than 1
+            y = indicator_gold(gold, col_labels, multilabel=False, prefix=prefix)
+            if y.shape[0] != p.shape[0]:
+                raise DataError(f"gold has {y.shape[0]} items but the probability columns have {p.shape[0]} values.")
             sums = p.sum(axis=1)
             bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_TOLERANCE)
             if bad.size:
                 i = int(bad[0])
                 raise DataError(f"the probability columns of {where(i)} sum to {sums[i]:.6g}, not 1; top-label "
                                 f"calibration needs one probability distribution over the classes per item.")
-            y = indicator_gold(gold, col_labels, multilabel=False)
-            if y.shape[0] != p.shape[0]:
-                raise DataError(f"gold has {y.shape[0]} items but the probability columns have {p.shape[0]} values.")
             top = np.argmax(p, axis=1)
             rows = np.arange(p.shape[0])
             conf = p[rows, top]
