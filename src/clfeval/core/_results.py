@@ -23,7 +23,7 @@ import numpy as np
 from clfeval.core._signature import build_signature, versions
 
 __all__ = ["number", "numbers_list", "signature", "versions", "seed_value", "FrozenDict", "FrozenList", "freeze",
-           "thaw"]
+           "freeze_fields", "thaw"]
 
 
 def number(x: Any) -> float | None:
@@ -142,3 +142,12 @@ def thaw(value: Any) -> Any:
     if type(value) is tuple:
         return tuple(thaw(v) for v in value)
     return value
+
+
+def freeze_fields(result: Any, names: tuple[str, ...]) -> None:
+    """The fields ``names`` of a frozen dataclass made read-only all the way down (:func:`freeze`), from its
+    ``__post_init__``; its ``to_dict()`` then returns :func:`thaw` of what it lays out."""
+    for name in names:
+        value = getattr(result, name)
+        if isinstance(value, (dict, list)) and not isinstance(value, (FrozenDict, FrozenList)):
+            object.__setattr__(result, name, freeze(value))

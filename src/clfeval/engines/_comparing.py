@@ -22,10 +22,10 @@ from clfeval.significance import Compared, compared
 __all__ = ["compare", "resampling_steps", "check_decision", "check_binned"]
 
 
-def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | None = None, id: str | None = None,
-            metric: Any = "accuracy", test: str = "bootstrap", samples: int = 10_000, seed: Any = 0,
-            alpha: float = 0.05, ci: float = 0.95, ci_method: str | None = None, labels: Sequence[Any] | None = None,
-            positive: Any = None,
+def compare(*systems: Any, gold: Any = None, pred: str | Sequence[str] = "pred", score: str | None = None,
+            id: str | None = None, metric: Any = "accuracy", test: str = "bootstrap", samples: int = 10_000,
+            seed: Any = 0, alpha: float = 0.05, ci: float = 0.95, ci_method: str | None = None,
+            labels: Sequence[Any] | None = None, positive: Any = None,
             zero_division: Any = 0, beta: float = 1.0, names: Sequence[str] | None = None,
             baseline: str | None = None, alternative: str = "greater", margin: float | None = None,
             scores_prefix: str | None = None, repeat: str | None = None, score_bins: int | None = None,
@@ -37,7 +37,10 @@ def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | No
 
     ``compare(gold, pred_a, pred_b)`` compares arrays (more arrays: every pair, or each against
     ``baseline``); ``compare(a, b)`` compares two tables or PATHs (columns ``gold``, ``pred`` or ``score``,
-    ``id``), matched by id, else by row.
+    ``id``), matched by id, else by row; ``compare(table, pred=["nb", "lr"])`` compares the prediction columns of
+    one table, one system each, named by its column. Every argument is checked before any work (empty inputs, a
+    column named twice, sets and mappings as label sequences are refused, naming them); tables are named in
+    messages as given ("the first table"), never by a temporary file.
 
     Returns one type, :class:`~clfeval.significance._compared.Compared`, whatever the inputs: its one part set
     (``pair``, ``many``, ``delong``, ``delong_ovr``, ``noninferiority`` or ``sliced``; ``kind`` names it) is
@@ -57,7 +60,7 @@ def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | No
                              max_slices=max_slices, min_slice=min_slice))
 
 
-def _compare(*systems: Any, gold: Any, pred: str, score: str | None, id: str | None, metric: Any, test: str,
+def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | None, metric: Any, test: str,
              samples: int, seed: Any, alpha: float, ci: float, ci_method: str | None, labels: Sequence[Any] | None,
              positive: Any, zero_division: Any, beta: float, names: Sequence[str] | None, baseline: str | None,
              alternative: str, margin: float | None, scores_prefix: str | None, repeat: str | None,

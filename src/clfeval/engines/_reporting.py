@@ -54,6 +54,11 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         With arrays: the scores (one array, or label → array).
     engine : Local, Dask, "local", "dask" or None
         Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
+    ci_method : str, sequence of str or mapping
+        The interval method of ``ci``, in any form of ``--ci-method``
+        (:func:`clfeval.evaluate._cimethods.parse_ci_methods`): ``"bca"``, ``"roc_auc=delong"``,
+        ``["bca", "recall:spam=wilson"]``, ``{"roc_auc": "delong"}``; the more specific key wins (``recall:spam``
+        over ``recall`` over one method for every metric).
     require : sequence of str
         Conditions such as ``"macro_f1>=0.70"``, each shown met or not (``r.requirements``).
     by : str, sequence of str, or (with arrays) mapping name → values
@@ -256,6 +261,7 @@ def _arrays(eng: Any, gold: Any, pred: Any, labels: Any, ids: Any, scores: Any, 
                         "utf-8", None, top_n, None, train_name="train_labels")
     rep = in_memory(gold, pred, labels=labels, ids=ids, scores=scores, threshold=threshold, train_labels=train,
                     **settings)
+    rep = _with_ranking_ci(rep, gold, scores, settings)  # as for a table or a PATH: the same parts on every input
     block = engine_block(eng, "memory", memory=eng.budget if isinstance(eng, Local) else None)
     return rep, block
 
