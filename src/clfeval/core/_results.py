@@ -110,6 +110,10 @@ class FrozenList(list[Any]):
         return self
 
 
+#: Values kept as they are inside frozen data (a list of only these is copied at once).
+_SCALARS = frozenset({int, float, str, bool, type(None)})
+
+
 def freeze(value: Any) -> Any:
     """``value`` with every dict and list in it (all the way down) read-only: :class:`FrozenDict`,
     :class:`FrozenList` (copies; tuples stay tuples, frozen parts stay as they are). Other values are kept.
@@ -122,8 +126,8 @@ def freeze(value: Any) -> Any:
         return value
     if type(value) is dict:
         return FrozenDict({k: freeze(v) for k, v in value.items()})
-    if type(value) is list:
-        return FrozenList(freeze(v) for v in value)
+    if type(value) is list:  # a row of numbers (a K×K confusion matrix's) without a Python call per number
+        return FrozenList(value if _SCALARS.issuperset(map(type, value)) else [freeze(v) for v in value])
     if type(value) is tuple:
         return tuple(freeze(v) for v in value)
     return value
@@ -138,7 +142,7 @@ def thaw(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [thaw(v) for v in value]
+        return list(value) if _SCALARS.issuperset(map(type, value)) else [thaw(v) for v in value]
     if type(value) is tuple:
         return tuple(thaw(v) for v in value)
     return value
