@@ -74,6 +74,15 @@ def test_unordered_containers_are_refused_as_label_sequences(container, op):
         OPS[op](labels, second)
 
 
+def test_a_dict_of_labels_is_refused_as_a_mapping_not_read_as_columns():
+    # the hostile case: a dict's keys would pair 'a' with 'b' by iteration order
+    with pytest.raises(DataError, match=r"^gold must be a sequence of labels .*; got dict, whose items have no order"):
+        clfeval.report({"a": 1, "b": 2}, {"b": 1, "a": 2})
+    # where a mapping is one column per class (scores), each column is checked
+    with pytest.raises(DataError, match=r"scores\['b'\] must be a sequence of values .*; got set"):
+        clfeval.report(["a", "b"], ["a", "b"], scores={"a": [0.1, 0.9], "b": {0.9, 0.1}})
+
+
 def test_unordered_predictions_are_refused_too():
     with pytest.raises(DataError, match="pred must be a sequence of labels .* no order"):
         clfeval.report(["a", "b"], {"a", "b"})

@@ -148,7 +148,8 @@ def _compare_args(systems: tuple[Any, ...], *, engine: Any, gold: Any, pred: Any
         return eng, estimate, checked, cols, names
     given = ([gold] if gold is not None else []) + list(systems)
     arrays = {("gold" if i == 0 else f"system {i}"): v for i, v in enumerate(given)}
-    inputs.check_input(None, {k: v for k, v in arrays.items() if getattr(v, "ndim", 1) == 1}, {})
+    inputs.check_input(None, {k: v for k, v in arrays.items() if getattr(v, "ndim", 1) == 1}, {},
+                       mappings=tuple(k for k in arrays if k != "gold"))  # one score column per class: a mapping
     return eng, estimate, list(systems), {"gold": gold, "pred": pred, "score": score, "id": id}, names
 
 

@@ -91,7 +91,7 @@ def check_items(values: Any, name: str) -> None:
     at least one item."""
     from clfeval.core import check_sequence
 
-    check_sequence(values, name)
+    check_sequence(values, name, "values" if "score" in name or "prob" in name else "labels")
     if len(values) == 0:
         raise DataError(f"{name} has no items; expected at least one item.")
 
@@ -120,20 +120,22 @@ def column_name(data: Any, name: Any, param: str, default: str | None = None) ->
 
 
 def check_input(data: Any, arrays: Mapping[str, Any], columns: Mapping[str, tuple[Any, str | None]],
-                what: str = "the table") -> tuple[Any, dict[str, Any]]:
+                what: str = "the table", mappings: tuple[str, ...] = ()) -> tuple[Any, dict[str, Any]]:
     """The input of an operation checked once, before any work, as (data, column names).
 
     A PATH: its column arguments (``columns``: parameter → (value, default)) as text. A table: a pyarrow Table
     with at least one row and no name twice (``what`` names it in messages), its column arguments the names of
-    its columns (a pandas label ``0`` is ``'0'``). Arrays: each of ``arrays`` (name → values; a mapping of
-    several columns, label → values, checked column by column) a sequence in a fixed order with items; the
-    column arguments then name the arrays' columns (their defaults when None).
+    its columns (a pandas label ``0`` is ``'0'``). Arrays: each of ``arrays`` (name → values) a sequence in a
+    fixed order with items; those named in ``mappings`` may be a mapping of columns (label → values: one score
+    column per class), checked column by column; the column arguments then name the arrays' columns (their
+    defaults when None).
     """
     if is_path(data) or is_table(data):
         names = {p: column_name(data, value, p, default) for p, (value, default) in columns.items()}
         return (check_table(data, what) if is_table(data) else data), names
     for name, values in arrays.items():
-        for key, v in (values.items() if isinstance(values, Mapping) else [(None, values)]):
+        several = isinstance(values, Mapping) and name in mappings
+        for key, v in (values.items() if several else [(None, values)]):
             if v is not None:
                 check_items(v, name if key is None else f"{name}[{key!r}]")
     return data, {p: default if value is None else value for p, (value, default) in columns.items()}

@@ -154,7 +154,7 @@ def _validated(engine: Any, data: Any, pred: Any, *, gold: Any, score: Any, scor
     out["data"], names = inputs.check_input(
         data, {"gold": gold_values, "pred": pred, "labels": labels, "ids": ids, "scores": scores},
         {"gold": (gold, "gold"), "pred": (pred, "pred"), "score": (score, None), "id": (id, None),
-         "scores_prefix": (scores_prefix, None)})
+         "scores_prefix": (scores_prefix, None)}, mappings=("scores",))
     out.update(names, kind="path" if inputs.is_path(data) else "table" if inputs.is_table(data) else "arrays")
     if out["kind"] == "arrays":
         out.update(gold=gold_values, pred=pred)

@@ -239,12 +239,12 @@ def _threshold_args(engine: Any, data: Any, scores: Any, dev: Any, *, gold: Any,
     if scores is not None and tabular:
         raise UsageError(lambda s: f"option {s} gives the scores of arrays of gold labels; with a table or PATH, name "
                                    f"the score column with score.", params=["scores"])
-    data, cols = inputs.check_input(data, {"gold": data, "scores": scores}, columns)
+    data, cols = inputs.check_input(data, {"gold": data, "scores": scores}, columns, mappings=("scores",))
     if dev is not None and not tabular:
         if not isinstance(dev, (tuple, list)) or len(dev) != 2:
             raise UsageError(lambda d: f"option {d} with arrays is a pair (dev gold labels, dev scores); got "
                                        f"{type(dev).__name__}.", params=["dev"])
-        inputs.check_input(None, {"dev gold": dev[0], "dev scores": dev[1]}, {})
+        inputs.check_input(None, {"dev gold": dev[0], "dev scores": dev[1]}, {}, mappings=("dev scores",))
     elif dev is not None:
         if not (inputs.is_path(dev) or inputs.is_table(dev)):
             raise UsageError(lambda d: f"option {d} with a table or PATH is a table or PATH too; got "
@@ -400,7 +400,7 @@ def _calibration_args(engine: Any, data: Any, probs: Any, *, gold: Any, prob: An
     eng = as_engine(engine)
     data, cols = inputs.check_input(data, {"gold": data, "probs": probs, "labels": labels},
                                     {"gold": (gold, "gold"), "prob": (prob, None),
-                                     "probs_prefix": (probs_prefix, None)})
+                                     "probs_prefix": (probs_prefix, None)}, mappings=("probs",))
     check_calibration_options(eng, data=data, probs=probs, prob=cols["prob"], probs_prefix=probs_prefix,
                               positive=positive, bins=bins, strategy=strategy, edges=edges)
     return eng, data, cols["gold"], cols["prob"]
