@@ -158,6 +158,14 @@ def test_calibration_multiclass_prefix(tmp_path):
     assert json.loads(res.out)["kind"] == "top-label"
 
 
+def test_calibration_prefix_names_a_missing_class_column(tmp_path):
+    # issue 35 (L07): class b has no p:b column, so row 1's probabilities sum to 0.7; the cause is the missing column
+    f = write(tmp_path / "miss.csv", [("a", "a", "0.7"), ("b", "b", "0.4")], ("gold", "pred", "p:a"))
+    res = run("calibration", f, "--probs-prefix", "p:")
+    assert_clean_error(res, 1, "'p:b'")
+    assert "sum to" not in res.err
+
+
 # --- demos -------------------------------------------------------------------------------------
 
 def test_demo_threshold_and_calibration():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -111,3 +112,97 @@ def test_auc_methods_by_hand():
     keep = np.ones(30, bool)
     keep[5] = False
     assert jack[20 + 5] == pytest.approx((pos[:, None] > neg[keep][None, :]).mean())
+
+
+# --- issue 35: ci_method / --ci-method through one parser, every form ---------------------------------------------
+
+from clfeval.errors import UsageError  # noqa: E402
+from clfeval.evaluate._cimethods import parse_ci_methods  # noqa: E402
+
+MAILS = "docs/examples/mails.csv"
+
+
+def test_every_form_of_ci_method_is_one_mapping():
+    one = {"roc_auc": "delong"}
+    assert parse_ci_methods("roc_auc=delong") == parse_ci_methods(["roc_auc=delong"]) == one
+    assert parse_ci_methods(("roc_auc=delong",)) == parse_ci_methods({"roc_auc": "delong"}) == one
+    assert parse_ci_methods(["bca", " recall:spam = Wilson "]) == {"*": "bca", "recall:spam": "wilson"}
+    assert parse_ci_methods("auto") == parse_ci_methods(None) == parse_ci_methods([]) == {}
+
+
+@pytest.mark.parametrize("value, needle", [
+    ("recall:spam=percentile=wilson", "one METRIC=METHOD per value (this one holds 2 '=')"),
+    ("=wilson", "=wilson: no metric before '='"),
+    ("recall:=bca", "no class after ':'"),
+    (["accuracy=wilson", "accuracy=bca"], "names accuracy twice (accuracy=wilson, accuracy=bca)"),
+    (["accuracy=wilson", "accuracy=wilson"], "names accuracy twice (accuracy=wilson, accuracy=wilson)"),
+    (["bca", "percentile"], "names a method for every metric twice (bca, percentile)"),
+    ("accuracy=jackknife", "unknown interval method 'jackknife'"),
+    ({"accuracy": 5}, "unknown interval method 5"),
+    (5, "must be a METHOD or METRIC=METHOD text, a list of them, or a mapping"),
+])
+def test_malformed_ci_methods_are_refused_by_name(value, needle):
+    with pytest.raises(UsageError) as err:
+        parse_ci_methods(value)
+    assert str(err.value).startswith("option ci_method") and needle in str(err.value)
+
+
+@pytest.mark.parametrize("value, needle", [
+    ("recall:nope=percentile", "names the class 'nope', which the data does not have; its classes are: 'a', 'b'"),
+    ("macro_f1:a=bca", "macro_f1 is one number for the whole table, not one per class"),
+])
+def test_a_key_the_report_cannot_have_is_refused(value, needle):
+    with pytest.raises(UsageError, match="option ci_method") as err:
+        clfeval.report(["a", "b", "a", "b"], ["a", "b", "b", "b"], ci=0.9, samples=200, ci_method=value)
+    assert needle in str(err.value)
+
+
+def test_the_more_specific_key_wins_whatever_the_order():
+    rng = np.random.default_rng(4)
+    g = rng.choice(["a", "b", "c"], 120)
+    p = np.where(rng.random(120) < 0.7, g, rng.choice(["a", "b", "c"], 120))
+    asked = ["wilson", "recall=percentile", "recall:b=bca"]
+    got = [clfeval.report(g, p, ci=0.9, samples=300, ci_method=m).ci["methods"] for m in (asked, asked[::-1])]
+    assert got[0] == got[1]
+    m = got[0]
+    # recall:b's own key, then recall's, then the global Wilson where it applies (a proportion), else the default BCa
+    assert (m["per_class.b.recall"], m["per_class.a.recall"], m["per_class.c.recall"]) == ("bca", "percentile",
+                                                                                          "percentile")
+    assert (m["accuracy"], m["per_class.a.precision"], m["macro.f1"]) == ("wilson", "wilson", "bca")
+
+
+def _ranked(ci_method, **kw):
+    return clfeval.report(MAILS, score="score", positive="spam", ci=0.95, samples=500, ci_method=ci_method,
+                          **kw).ranking_ci
+
+
+def test_roc_auc_method_given_as_one_string_is_applied():
+    rc = _ranked("roc_auc=delong")
+    assert rc["roc_auc"]["interval"]["method"] == "delong"
+    assert rc["roc_auc"]["interval"]["ci"] == rc["roc_auc"]["delong"]["ci"]
+    assert _ranked({"roc_auc": "delong"}) == rc and _ranked(["roc_auc=delong"]) == rc
+    assert _ranked("auto")["roc_auc"]["interval"]["method"] == "logit-delong"  # the default, when not asked
+    assert _ranked("roc_auc:spam=hanley-mcneil")["roc_auc"]["interval"]["method"] == "hanley-mcneil"
+    with pytest.raises(UsageError, match="names the class 'ham', which the scores do not rank; they rank: 'spam'"):
+        _ranked("roc_auc:ham=delong")
+
+
+def test_one_percentile_interval_of_roc_auc():
+    rng = np.random.default_rng(7)
+    y = np.repeat([1, 0], [80, 120])
+    s = np.r_[rng.normal(0.8, 1, 80), rng.normal(0, 1, 120)]
+    frame = pd.DataFrame({"gold": y, "pred": np.where(s > 0.4, 1, 0), "score": s})
+    rc = clfeval.report(frame, score="score", positive=1, ci=0.95, samples=500,
+                        ci_method=["roc_auc=percentile"]).ranking_ci
+    # one bootstrap, one percentile interval: the chosen one is the bootstrap's, not a second draw
+    assert rc["roc_auc"]["interval"]["method"] == "percentile"
+    assert rc["roc_auc"]["interval"]["ci"] == rc["roc_auc"]["bootstrap"]["ci"]
+
+
+def test_one_vs_rest_keys_apply_to_their_class_only():
+    rng = np.random.default_rng(8)
+    g = rng.choice(["a", "b", "c"], 150)
+    scores = {k: np.where(g == k, 0.6, 0.2) + rng.random(150) * 0.5 for k in "abc"}
+    rep = clfeval.report(g, g, scores=scores, ci=0.9, samples=300, ci_method="roc_auc:b=delong")
+    methods = {k: v["roc_auc"]["interval"]["method"] for k, v in rep.ranking_ci["per_class"].items()}
+    assert methods == {"a": "logit-delong", "b": "delong", "c": "logit-delong"}

@@ -102,3 +102,16 @@ def test_refusals():
         reliability([1, 0], [0.5, 0.5], positive=1, strategy="kmeans")
     with pytest.raises(UsageError):
         reliability([1, 0], [0.5, 0.5], positive=1, bins=0)
+
+
+def test_top_label_names_the_missing_column_of_a_class():
+    # issue 35 (L07): class b occurs in gold but has no probability column; its row sums to 0.7 because of it
+    import pandas as pd
+
+    import clfeval
+
+    with pytest.raises(DataError, match=r"expected columns 'p:b'") as err:
+        clfeval.calibration(pd.DataFrame({"gold": ["a", "b"], "p:a": [0.7, 0.4]}), probs_prefix="p:")
+    assert "sum to" not in str(err.value)
+    with pytest.raises(DataError, match=r"gold labels 'b' have no score column"):
+        reliability(["a", "b"], {"a": np.array([0.7, 0.4])})

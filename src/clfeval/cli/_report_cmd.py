@@ -58,9 +58,11 @@ from clfeval.errors import UsageError
 @click.option("--ci-method", "ci_method", multiple=True, metavar="METHOD|METRIC=METHOD",
               help="Interval method of --ci: percentile, bca, wilson (binomial proportions: accuracy, error rate, "
                    "precision, recall, specificity, …), delong, logit-delong, hanley-mcneil (roc_auc only); one for "
-                   "every metric it applies to, or METRIC=METHOD (e.g. accuracy=wilson, roc_auc=delong; "
-                   "repeatable). Default per metric, the best measured coverage: Wilson for per-class precision "
-                   "and recall, BCa for the other count metrics, logit DeLong for ROC-AUC.")
+                   "every metric it applies to, or METRIC=METHOD (e.g. accuracy=wilson, recall:spam=percentile, "
+                   "roc_auc=delong; repeatable, each metric once). The more specific choice wins: recall:spam=… "
+                   "over recall=… over a METHOD for every metric. Default per metric, the best measured coverage: "
+                   "Wilson for per-class precision and recall, BCa for the other count metrics, logit DeLong for "
+                   "ROC-AUC.")
 @click.option("--require", "require", multiple=True, metavar="COND",
               help="A condition such as 'macro_f1>=0.70', 'recall:spam>=0.9' or 'accuracy>majority' (repeatable), "
                    "or a registered function: FUNC(ARGS) OP TARGET for a number, FUNC(ARGS) alone for a truth "
@@ -87,8 +89,10 @@ def report(file: Path, **o: Any) -> None:
     inp = input_path(file, input_format=o["input_format"], encoding=o["encoding"])
     if o["train_labels"] is not None:  # '-': standard input, read once
         o["train_labels"] = existing_file(o["train_labels"], "--train-labels")
+    from clfeval.evaluate import parse_ci_methods  # the parser of ci_method= in every form: one rule
+
     o.update(order=parse_list(o["order"]), id=o.pop("id_col"), normalize=o.pop("normalize_labels"),
-             ci=o.pop("ci_level"), require=o.pop("require"))
+             ci=o.pop("ci_level"), require=o.pop("require"), ci_method=parse_ci_methods(o["ci_method"]))
     from clfeval.engines import report as run
 
     text = o.pop("text_col")

@@ -51,7 +51,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
                                   "ranking_notes", "roc_auc_of", "score_counts"),
     "clfeval.core._reqfunctions": ("FUNCTIONS", "Function", "RESULT_KINDS", "function_names_text"),
     "clfeval.core._resample": ("CountEngine",),
-    "clfeval.core._results": ("number", "numbers_list", "seed_value", "signature"),
+    "clfeval.core._results": ("FrozenDict", "FrozenList", "freeze", "freeze_fields", "number", "numbers_list",
+                              "seed_value", "signature", "thaw"),
     "clfeval.core._scoring": ("Evaluation", "leaves", "metric_values", "scalar_metric", "score", "score_multilabel",
                               "stats_of"),
     "clfeval.core._slicebins": ("MAX_BY_BINS", "MISSING", "SliceBinning", "bin_edges", "check_by_bins", "slice_order"),
@@ -62,6 +63,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.core._tables": ("count_joint", "count_pair", "embed", "table_of"),
     "clfeval.core._validation": ("MEMORY_BUDGET", "MIN_MEMORY", "check_beta", "check_finite", "check_positive",
                                  "check_positive_int", "check_probability", "check_range", "check_rng", "check_samples",
+                                 "check_sequence",
                                  "check_zero_division", "parse_memory", "zero_division_name"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
@@ -156,10 +158,15 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     )
     from clfeval.core._resample import CountEngine as CountEngine
     from clfeval.core._results import (
+        FrozenDict as FrozenDict,
+        FrozenList as FrozenList,
+        freeze as freeze,
+        freeze_fields as freeze_fields,
         number as number,
         numbers_list as numbers_list,
         seed_value as seed_value,
         signature as signature,
+        thaw as thaw,
     )
     from clfeval.core._scoring import (
         Evaluation as Evaluation,
@@ -211,6 +218,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         check_range as check_range,
         check_rng as check_rng,
         check_samples as check_samples,
+        check_sequence as check_sequence,
         check_zero_division as check_zero_division,
         parse_memory as parse_memory,
         zero_division_name as zero_division_name,

@@ -62,7 +62,9 @@ class Display:
             out = own(self, *args, **kwargs)
             block = getattr(self, "engine", None)
             if isinstance(block, dict) and isinstance(out, dict):
-                out = {**out, "engine": block}
+                from clfeval.core._results import thaw  # a plain copy: the result's own block is read-only
+
+                out = {**out, "engine": thaw(block)}
             return out
 
         to_dict._engine_block = True  # type: ignore[attr-defined]

@@ -8,16 +8,18 @@ from typing import Any
 import numpy as np
 
 from clfeval.core._labels import label_str
+from clfeval.core._results import FrozenDict
 
 __all__ = ["LabelMap"]
 
 
-class LabelMap(dict[Any, Any]):
+class LabelMap(FrozenDict):
     """Per-label values keyed by the labels as the input gave them (``1`` stays an int; 1 and 1.0 are one label).
 
-    A label's string form finds it too (``m["1"]`` as ``m[1]``: a command-line option is text), and two maps
-    are equal when they agree label by label under :func:`label_str`. ``to_dict`` of a result writes the
-    string forms (JSON keys are text).
+    A label's string form finds it too (``m["1"]`` as ``m[1]``: a command-line option is text; one lookup in an
+    index of the string forms, built once), and two maps are equal when they agree label by label under
+    :func:`label_str`. ``to_dict`` of a result writes the string forms (JSON keys are text). Like every result's
+    data it is read-only (:class:`~clfeval.core._results.FrozenDict`).
 
     >>> m = LabelMap.of([1, 2], [{"f1": 0.5}, {"f1": 1.0}])
     >>> m[1], m["2"], 1.0 in m, list(m)
@@ -37,11 +39,16 @@ class LabelMap(dict[Any, Any]):
                 return key
         except TypeError:  # an unhashable key
             raise KeyError(key) from None
-        text = label_str(key)
-        for k in dict.keys(self):
-            if label_str(k) == text:
-                return k
-        raise KeyError(key)
+        index = self.__dict__.get("_by_text")
+        if index is None:  # read-only, so the index of the string forms stays true (the first key of a text wins)
+            index = {}
+            for k in dict.keys(self):
+                index.setdefault(label_str(k), k)
+            self.__dict__["_by_text"] = index
+        try:
+            return index[label_str(key)]
+        except KeyError:
+            raise KeyError(key) from None
 
     def __getitem__(self, key: Any) -> Any:
         return dict.__getitem__(self, self.key_of(key))
@@ -72,4 +79,3 @@ class LabelMap(dict[Any, Any]):
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 
-    __hash__ = None

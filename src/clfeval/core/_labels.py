@@ -26,6 +26,7 @@ import numpy as np
 import pyarrow as pa
 
 from clfeval.core import _arrowcompute as pc
+from clfeval.core._validation import check_sequence
 from clfeval.errors import DataError, LabelListError, UsageError
 
 __all__ = ["EncodedPair", "EncodedMultilabel", "MAX_CLASSES", "MAX_DENSE", "MAX_DENSE_JOINT", "MAX_JOINT_CLASSES",
@@ -150,9 +151,7 @@ def _to_arrow(values: Any, name: str) -> pa.Array | pa.ChunkedArray:
         values = values.tolist()
     elif hasattr(values, "__array__") and not isinstance(values, (list, tuple)):
         return _to_arrow(np.asarray(values), name)
-    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
-        raise DataError(f"{name} must be a sequence of labels (list, tuple, numpy or pyarrow array); got "
-                        f"{type(values).__name__}.")
+    check_sequence(values, name)
     try:
         # from_pandas: a float NaN among the labels is a missing label (as pandas writes
         # one), refused below by _check_nulls naming the item, not a "mixed types" error
@@ -603,6 +602,7 @@ def split_sets(values: Any, name: str, sep: str) -> pa.ListArray | pa.ChunkedArr
                         "or label sets as lists.")
     arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else None
     if arr is None:
+        check_sequence(values, name, "label sets")
         seq = list(values)
         if all(isinstance(v, str) or v is None for v in seq):  # also no items at all (an empty batch)
             arr = pa.array(seq, type=pa.string())

@@ -36,6 +36,7 @@ import numpy as np
 
 from clfeval.core._decimate import curves_of_points, sweep_of_points
 from clfeval.core._display import Display
+from clfeval.core._results import freeze_fields, thaw
 from clfeval.errors import UsageError
 
 __all__ = ["EXACT_CUTS_MAX", "MAX_FPR", "RankingSummary", "roc_auc", "average_precision", "partial_roc_auc",
@@ -117,6 +118,9 @@ class RankingSummary(Display):
     exact: Any = field(default=None, repr=False, compare=False)
     partial: tuple[int, tuple[int, int, int, int] | None] | None = field(default=None, repr=False, compare=False)
     engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
+
+    def __post_init__(self) -> None:  # a result is read-only all the way down; to_dict() gives a plain copy
+        freeze_fields(self, ("signature", "external", "binned", "engine"))
 
     # --- counts ------------------------------------------------------------------------
     @property
@@ -257,7 +261,8 @@ class RankingSummary(Display):
         if self.binned is not None:
             out["binned"] = dict(self.binned)
             out["notes"] = [self.binned["note"], *out["notes"]]
-        return out
+        plain: dict[str, Any] = thaw(out)
+        return plain
 
 
 # --- the ranking metrics: functions of the summary (the catalogue's compute) ----------------

@@ -6,11 +6,12 @@ from __future__ import annotations
 import math
 import numbers
 import re
+from collections.abc import Mapping, MappingView, Set
 from typing import Any
 
 import numpy as np
 
-from clfeval.errors import UsageError
+from clfeval.errors import DataError, UsageError
 
 __all__ = [
     "check_zero_division",
@@ -22,6 +23,7 @@ __all__ = [
     "check_positive_int",
     "check_samples",
     "check_probability",
+    "check_sequence",
     "MAX_SAMPLES",
     "MEMORY_BUDGET",
     "MIN_MEMORY",
@@ -213,3 +215,24 @@ def parse_memory(value: Any) -> int:
         raise UsageError(lambda name: f"option {name} must be at least {MIN_MEMORY} bytes; got {n}.",
                          params=["memory"])
     return n
+
+
+def check_sequence(values: Any, name: str, what: str = "labels") -> None:
+    """Refuse what is not a sequence in a fixed order: text, a generator (read once, no length), a set or a mapping
+    (no order: the items of two columns are paired by position).
+
+    >>> check_sequence({"b", "a"}, "gold")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    clfeval.errors.DataError: gold must be a sequence of labels (list, tuple, numpy or pyarrow array); got set, whose
+    items have no order, while the items of the columns are paired by position.
+    """
+    if isinstance(values, (Set, Mapping, MappingView)):
+        raise DataError(f"{name} must be a sequence of {what} (list, tuple, numpy or pyarrow array); got "
+                        f"{type(values).__name__}, whose items have no order, while the items of the columns are "
+                        f"paired by position.")
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise DataError(f"{name} must be a sequence of {what} (list, tuple, numpy or pyarrow array); got "
+                        f"{type(values).__name__}.")
+    if getattr(values, "shape", None) == ():
+        raise DataError(f"{name} must be one-dimensional (one label per item); got an array of shape ().")

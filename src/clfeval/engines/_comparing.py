@@ -22,10 +22,10 @@ from clfeval.significance import Compared, compared
 __all__ = ["compare", "resampling_steps", "check_decision", "check_binned"]
 
 
-def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | None = None, id: str | None = None,
-            metric: Any = "accuracy", test: str = "bootstrap", samples: int = 10_000, seed: Any = 0,
-            alpha: float = 0.05, ci: float = 0.95, ci_method: str | None = None, labels: Sequence[Any] | None = None,
-            positive: Any = None,
+def compare(*systems: Any, gold: Any = None, pred: str | Sequence[str] = "pred", score: str | None = None,
+            id: str | None = None, metric: Any = "accuracy", test: str = "bootstrap", samples: int = 10_000,
+            seed: Any = 0, alpha: float = 0.05, ci: float = 0.95, ci_method: str | None = None,
+            labels: Sequence[Any] | None = None, positive: Any = None,
             zero_division: Any = 0, beta: float = 1.0, names: Sequence[str] | None = None,
             baseline: str | None = None, alternative: str = "greater", margin: float | None = None,
             scores_prefix: str | None = None, repeat: str | None = None, score_bins: int | None = None,
@@ -37,7 +37,10 @@ def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | No
 
     ``compare(gold, pred_a, pred_b)`` compares arrays (more arrays: every pair, or each against
     ``baseline``); ``compare(a, b)`` compares two tables or PATHs (columns ``gold``, ``pred`` or ``score``,
-    ``id``), matched by id, else by row.
+    ``id``), matched by id, else by row; ``compare(table, pred=["nb", "lr"])`` compares the prediction columns of
+    one table, one system each, named by its column. Every argument is checked before any work (empty inputs, a
+    column named twice, sets and mappings as label sequences are refused, naming them); tables are named in
+    messages as given ("the first table"), never by a temporary file.
 
     Returns one type, :class:`~clfeval.significance._compared.Compared`, whatever the inputs: its one part set
     (``pair``, ``many``, ``delong``, ``delong_ovr``, ``noninferiority`` or ``sliced``; ``kind`` names it) is
@@ -57,7 +60,7 @@ def compare(*systems: Any, gold: Any = None, pred: str = "pred", score: str | No
                              max_slices=max_slices, min_slice=min_slice))
 
 
-def _compare(*systems: Any, gold: Any, pred: str, score: str | None, id: str | None, metric: Any, test: str,
+def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | None, metric: Any, test: str,
              samples: int, seed: Any, alpha: float, ci: float, ci_method: str | None, labels: Sequence[Any] | None,
              positive: Any, zero_division: Any, beta: float, names: Sequence[str] | None, baseline: str | None,
              alternative: str, margin: float | None, scores_prefix: str | None, repeat: str | None,
@@ -65,10 +68,13 @@ def _compare(*systems: Any, gold: Any, pred: str, score: str | None, id: str | N
              normalize: str | None, engine: Any, progress: Callable[[int, int], None] | None, by: Any,
              by_bins: int | None, by_binning: str, max_slices: int, min_slice: int) -> Any:
     """The front door's work: the test's own result (one of the parts of a Compared)."""
-    from clfeval.significance import check_estimate, with_estimate
+    from clfeval.significance import with_estimate
 
-    eng = as_engine(engine)
-    estimate = check_estimate(ci_method, test)
+    eng, estimate, checked, cols, names = _compare_args(systems, engine=engine, gold=gold, pred=pred, score=score,
+                                                        id=id, scores_prefix=scores_prefix, names=names,
+                                                        ci_method=ci_method, test=test)
+    systems = tuple(checked)
+    gold, pred, score, id = cols["gold"], cols["pred"], cols["score"], cols["id"]
     if by is not None:  # issue 26: A vs B within every slice (engines.slicing)
         from clfeval.engines._slicecompare import compare_by_front
         from clfeval.engines._slicing import check_by
@@ -82,7 +88,7 @@ def _compare(*systems: Any, gold: Any, pred: str, score: str | None, id: str | N
                                 encoding=encoding, normalize=normalize)
     if all(inputs.is_path(s) or inputs.is_table(s) for s in systems) and systems:
         return with_estimate(_tabular(
-            eng, list(systems), gold or "gold", pred, score, id, metric, test, samples, seed, alpha, ci, zero_division,
+            eng, list(systems), gold, pred, score, id, metric, test, samples, seed, alpha, ci, zero_division,
             beta, names, baseline, alternative, margin, scores_prefix, repeat, score_bins, score_binning, input_format,
             encoding, normalize, positive, progress), estimate)
     if gold is None:
@@ -110,6 +116,81 @@ def _compare(*systems: Any, gold: Any, pred: str, score: str | None, id: str | N
                  nm, baseline, alternative, margin, None, None, None, score_binning, None, "utf-8", None, positive,
                  progress)
     return with_estimate(r, estimate) if ci_method is not None else r
+
+
+def _compare_args(systems: tuple[Any, ...], *, engine: Any, gold: Any, pred: Any, score: Any, id: Any,
+                  scores_prefix: Any, names: Any, ci_method: Any, test: str) -> tuple[Any, str, list[Any],
+                                                                                     dict[str, Any], Any]:
+    """Every input of :func:`compare` checked before any work: (engine, the estimate's method, the systems, their
+    column names, the systems' names).
+
+    Tables and PATHs: each table with rows and no column named twice, named in messages as the user gave it
+    (``the first table``, ...); ``pred`` a list of columns of one table makes one system of each column, named by
+    it. Arrays (the gold labels first, unless ``gold=`` gives them): sequences in a fixed order, with items.
+    """
+    from clfeval.significance import check_estimate
+
+    eng = as_engine(engine)
+    estimate = check_estimate(ci_method, test)
+    if names is not None and (isinstance(names, str) or not all(isinstance(n, str) for n in names)):
+        raise UsageError(lambda n: f"option {n} is a list of the systems' names (text); got {names!r}.",
+                         params=["names"])
+    if isinstance(pred, (list, tuple)):
+        return (eng, estimate, *_columns_as_systems(systems, gold, list(pred), score, id, scores_prefix, names))
+    columns = {"gold": (gold, "gold"), "pred": (pred, "pred"), "score": (score, None), "id": (id, None)}
+    if systems and all(inputs.is_path(s) or inputs.is_table(s) for s in systems):
+        checked: list[Any] = []
+        cols: dict[str, Any] = {}
+        for s, what in zip(systems, _table_names(systems), strict=True):
+            data, cols_i = inputs.check_input(s, {}, columns, what=what)
+            checked.append(data)
+            cols = cols or cols_i  # a pandas label 0 is '0' in every table
+        return eng, estimate, checked, cols, names
+    given = ([gold] if gold is not None else []) + list(systems)
+    arrays = {("gold" if i == 0 else f"system {i}"): v for i, v in enumerate(given)}
+    inputs.check_input(None, {k: v for k, v in arrays.items() if getattr(v, "ndim", 1) == 1}, {},
+                       mappings=tuple(k for k in arrays if k != "gold"))  # one score column per class: a mapping
+    return eng, estimate, list(systems), {"gold": gold, "pred": pred, "score": score, "id": id}, names
+
+
+def _table_names(systems: Sequence[Any]) -> list[str]:
+    """How messages name each input that is a table (as the user gave them, never a temporary file): "the first
+    table", "the second table", ...; "the table given as input 3" among PATHs."""
+    words = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+    tables = all(inputs.is_table(s) for s in systems)
+    return [f"the {words[i]} table" if tables and i < len(words) else f"the table given as input {i + 1}"
+            for i in range(len(systems))]
+
+
+def _columns_as_systems(systems: tuple[Any, ...], gold: Any, preds: list[Any], score: Any, id: Any, prefix: Any,
+                        names: Any) -> tuple[list[Any], dict[str, Any], list[str]]:
+    """``compare(table, pred=["nb", "lr"])``: one system per prediction column of one table, named by it."""
+    if len(systems) != 1 or not inputs.is_table(systems[0]):
+        raise UsageError(lambda p: f"option {p} as a list names the prediction columns of one table (pandas, polars "
+                                   f"or pyarrow), one system each; got {len(systems)} input(s)"
+                                   f"{'' if len(systems) != 1 else ' that is not a table'}. For files give one PATH "
+                                   f"per system.", params=["pred"])
+    if score is not None or prefix is not None:
+        raise UsageError(lambda p, s: f"option {p} as a list compares prediction columns (count metrics); {s} "
+                                      f"compares one score column per input.", params=["pred", "score"])
+    data = systems[0]
+    table, cols = inputs.check_input(data, {}, {"gold": (gold, "gold"), "id": (id, None)})
+    pcols = [str(inputs.column_name(data, p, "pred")) for p in preds]
+    if len(pcols) < 2:
+        raise UsageError(lambda p: f"option {p} as a list names two prediction columns or more (one system each); "
+                                   f"got {len(pcols)}.", params=["pred"])
+    twice = sorted({c for c in pcols if pcols.count(c) > 1})
+    if twice:
+        raise UsageError(lambda p: f"option {p} names the column {twice[0]!r} twice; each column is one system.",
+                         params=["pred"])
+    for c in pcols:
+        inputs.columns_of(table, {"gold": cols["gold"], "pred": c, "id": cols["id"]})
+    fresh = "pred"
+    while fresh in table.column_names and fresh not in pcols:
+        fresh = "_" + fresh
+    one = [table.drop_columns([c for c in pcols if c != p]) for p in pcols]
+    one = [t.rename_columns([fresh if c == p else c for c in t.column_names]) for t, p in zip(one, pcols, strict=True)]
+    return one, {"gold": cols["gold"], "pred": fresh, "score": None, "id": cols["id"]}, list(names or pcols)
 
 
 def resampling_steps(n: int, *, samples: int = 10_000, test: str = "bootstrap", baseline: str | None = None,
@@ -224,14 +305,14 @@ def _resolved(eng: Any, systems: list[Any], gold: str, pred: str, score: Any, id
     """Every system as a resolved PATH (tables spooled to Parquet)."""
     with contextlib.ExitStack() as stack:
         out, spooled = [], False
-        for s in systems:
+        for s, what in zip(systems, _table_names(systems), strict=True):
             if inputs.is_path(s):
                 out.append(inputs.resolve(s, input_format=fmt, encoding=encoding))
                 continue
             table = inputs.as_table(s) if prefix is not None else inputs.columns_of(
                 s, {"gold": gold, "pred": None if score else pred, "score": score, "id": id_col})
             budget = eng.budget if isinstance(eng, Local) else 1 << 30
-            out.append(stack.enter_context(inputs.spooled(table, budget, getattr(eng, "tmpdir", None))))
+            out.append(stack.enter_context(inputs.spooled(table, budget, getattr(eng, "tmpdir", None), what)))
             spooled = True
         yield out, spooled
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["is_stdin", "is_path", "is_table", "as_table", "columns_of", "table_bytes", "spooled", "resolve"]
+__all__ = ["is_stdin", "is_path", "is_table", "as_table", "check_table", "check_items", "check_input", "column_name",
+           "columns_of", "table_bytes", "spooled", "resolve"]
 
 
 def is_path(data: Any) -> bool:
@@ -48,15 +49,96 @@ def is_table(data: Any) -> bool:
 
 
 def as_table(data: Any) -> Any:
-    """A pandas / polars DataFrame or pyarrow Table as a pyarrow Table (the index of pandas left out)."""
+    """A pandas / polars DataFrame or pyarrow Table as a pyarrow Table (the index of pandas left out); a column
+    name given twice is refused, naming it (as a file's header is)."""
     import pyarrow as pa
 
     if isinstance(data, pa.Table):
+        _check_unique(data.column_names, data.column_names)
         return data
     kind = type(data).__module__.split(".", 1)[0]
     if kind == "polars":
-        return data.to_arrow()
-    return pa.Table.from_pandas(data, preserve_index=False)
+        return data.to_arrow()  # polars refuses a name given twice itself
+    given = list(data.columns)
+    _check_unique(given, given)
+    table = pa.Table.from_pandas(data, preserve_index=False)
+    _check_unique(table.column_names, given)  # 0 and '0' are one name in the Arrow table
+    return table
+
+
+def _check_unique(names: list[Any], given: list[Any]) -> None:
+    seen: dict[Any, int] = {}
+    for i, name in enumerate(names):
+        if name in seen:
+            first, again = given[seen[name]], given[i]
+            both = "" if first == again and type(first) is type(again) else f": {first!r} and {again!r}"
+            raise DataError(f"the table names the column {str(name)!r} twice (columns {seen[name] + 1} and {i + 1}"
+                            f"{both}); column names must be unique, so that a parameter such as gold names one "
+                            f"column. Rename one of them.")
+        seen[name] = i
+
+
+def check_table(data: Any, what: str = "the table") -> Any:
+    """A table argument as a pyarrow Table, refused when it has no rows (``what`` names it as the user gave it)."""
+    table = as_table(data)
+    if table.num_rows == 0:
+        raise DataError(f"{what} has no rows; expected at least one item.")
+    return table
+
+
+def check_items(values: Any, name: str) -> None:
+    """An array argument (labels, scores): a sequence in a fixed order (not a set, a mapping or a generator), with
+    at least one item."""
+    from clfeval.core import check_sequence
+
+    check_sequence(values, name, "values" if "score" in name or "prob" in name else "labels")
+    if len(values) == 0:
+        raise DataError(f"{name} has no items; expected at least one item.")
+
+
+def column_name(data: Any, name: Any, param: str, default: str | None = None) -> str | None:
+    """A column argument (``gold=``, ``pred=``, ...) as the name of the column in :func:`as_table`'s table: None →
+    ``default``; the label of a pandas column that is not text (``0``) → the text pyarrow names it by (``'0'``).
+
+    >>> import pandas as pd
+    >>> column_name(pd.DataFrame({0: ["a"], 1: ["b"]}), 0, "gold"), column_name(None, None, "gold", "gold")
+    ('0', 'gold')
+    """
+    if name is None:
+        return default
+    if isinstance(name, str):
+        return name
+    if type(data).__module__.split(".", 1)[0] == "pandas" and is_table(data):
+        given = list(data.columns)
+        hits = [i for i, c in enumerate(given) if c == name and type(c) is type(name)] or \
+               [i for i, c in enumerate(given) if c == name]
+        if hits:
+            import pyarrow as pa
+
+            return str(pa.Table.from_pandas(data.iloc[:0, hits[:1]], preserve_index=False).column_names[0])
+    raise UsageError(lambda p: f"option {p} names a column by its name (text); got {name!r}.", params=[param])
+
+
+def check_input(data: Any, arrays: Mapping[str, Any], columns: Mapping[str, tuple[Any, str | None]],
+                what: str = "the table", mappings: tuple[str, ...] = ()) -> tuple[Any, dict[str, Any]]:
+    """The input of an operation checked once, before any work, as (data, column names).
+
+    A PATH: its column arguments (``columns``: parameter → (value, default)) as text. A table: a pyarrow Table
+    with at least one row and no name twice (``what`` names it in messages), its column arguments the names of
+    its columns (a pandas label ``0`` is ``'0'``). Arrays: each of ``arrays`` (name → values) a sequence in a
+    fixed order with items; those named in ``mappings`` may be a mapping of columns (label → values: one score
+    column per class), checked column by column; the column arguments then name the arrays' columns (their
+    defaults when None).
+    """
+    if is_path(data) or is_table(data):
+        names = {p: column_name(data, value, p, default) for p, (value, default) in columns.items()}
+        return (check_table(data, what) if is_table(data) else data), names
+    for name, values in arrays.items():
+        several = isinstance(values, Mapping) and name in mappings
+        for key, v in (values.items() if several else [(None, values)]):
+            if v is not None:
+                check_items(v, name if key is None else f"{name}[{key!r}]")
+    return data, {p: default if value is None else value for p, (value, default) in columns.items()}
 
 
 def as_column(values: Any, name: str) -> Any:
@@ -71,6 +153,9 @@ def as_column(values: Any, name: str) -> Any:
         return values.to_arrow()
     if kind == "pandas":
         return pa.Array.from_pandas(values)
+    from clfeval.core import check_sequence
+
+    check_sequence(values, name)
     arr = np.asarray(values)
     if arr.ndim != 1:
         raise DataError(lambda p: f"{p} must be one column of values (1-D); got an array of shape {arr.shape}.",
@@ -108,13 +193,16 @@ def write_parts(table: Any, directory: str, budget: int) -> str:
 
 
 @contextlib.contextmanager
-def spooled(table: Any, budget: int, tmpdir: str | None) -> Iterator[Any]:
-    """A table written to temporary Parquet files (a spill directory removed at the end), as a resolved PATH."""
+def spooled(table: Any, budget: int, tmpdir: str | None, name: str = "the table") -> Iterator[Any]:
+    """A table written to temporary Parquet files (a spill directory removed at the end), as a resolved PATH that
+    messages call ``name`` (the table as the user gave it, not the temporary directory)."""
+    import dataclasses
+
     from clfeval.io import resolve_path, spill_directory
 
     with spill_directory(tmpdir) as tmp:
         where = write_parts(table, os.path.join(tmp, "input"), budget)
-        yield resolve_path(where, input_format="parquet")
+        yield dataclasses.replace(resolve_path(where, input_format="parquet"), given=name)
 
 
 def resolve(data: Any, *, input_format: str | None = None, encoding: str = "utf-8", option: str | None = None) -> Any:

@@ -54,6 +54,11 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         With arrays: the scores (one array, or label → array).
     engine : Local, Dask, "local", "dask" or None
         Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
+    ci_method : str, sequence of str or mapping
+        The interval method of ``ci``, in any form of ``--ci-method``
+        (:func:`clfeval.evaluate._cimethods.parse_ci_methods`): ``"bca"``, ``"roc_auc=delong"``,
+        ``["bca", "recall:spam=wilson"]``, ``{"roc_auc": "delong"}``; the more specific key wins (``recall:spam``
+        over ``recall`` over one method for every metric).
     require : sequence of str
         Conditions such as ``"macro_f1>=0.70"``, each shown met or not (``r.requirements``).
     by : str, sequence of str, or (with arrays) mapping name → values
@@ -82,34 +87,18 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
     >>> r.accuracy, r.engine.mode, r.engine.spilled
     (0.6666666666666666, 'memory', False)
     """
-    eng = as_engine(engine)
+    v = _validated(engine, data, pred, gold=gold, score=score, scores_prefix=scores_prefix, id=id, labels=labels,
+                   ids=ids, scores=scores, positive=positive, multilabel=multilabel, show_errors=show_errors,
+                   threshold=threshold, ci=ci, samples=samples, ci_method=ci_method, require=require,
+                   score_bins=score_bins, train_labels=train_labels, by=by, find_slices=find_slices)
+    eng, data, scored = v["engine"], v["data"], v["scored"]
     settings = dict(positive=positive, beta=beta, zero_division=zero_division, order=order, multilabel=multilabel,
-                    sep=sep, show_errors=show_errors, ci=ci, samples=samples, seed=seed)
-    conditions = _conditions(require)
-    scored = score is not None or scores_prefix is not None or scores is not None
-    _check(eng, scored, score, scores_prefix, threshold, ci, score_bins, show_errors, train_labels, multilabel,
-           positive, data)
-    if ci is not None:
-        from clfeval.core import check_samples
-
-        settings["samples"] = check_samples(samples, option="samples")
-    methods = _ci_methods(ci_method, ci, scored=scored, multilabel=multilabel)
-    settings["ci_method"] = (methods or "auto") if methods is not None else ci_method
+                    sep=sep, show_errors=show_errors, ci=ci, samples=v["samples"], seed=seed,
+                    ci_method=v["ci_method"] or "auto")
     if by is not None or find_slices is not None:
         from clfeval.engines._slicing import check_by, report_by
 
         one_score = scored and scores_prefix is None and not isinstance(scores, dict)
-        if one_score and by is not None and positive is None:
-            raise UsageError(lambda b, p: f"option {b} with a score column ranks the items of every slice for {p}; "
-                                          f"give {p}.", params=["by", "positive"])
-        if by is not None and scored and not one_score:
-            raise UsageError(lambda b, p: f"option {b} ranks one score column per slice (--score with --positive); "
-                                          f"one score column per class ({p}) is not sliced yet.",
-                             params=["by", "scores_prefix"])
-        if by is not None and threshold is not None:
-            raise UsageError(lambda b, t: f"option {b} slices the predictions column; predictions made with {t} are "
-                                          f"not sliced yet (clfeval threshold --by reports one chosen cut per slice).",
-                             params=["by", "threshold"])
         sets = check_by(by, multilabel=multilabel, scored=scored and not one_score, threshold=threshold,
                         show_errors=show_errors, max_slices=max_slices, by_bins=by_bins) if by is not None else []
         find = None
@@ -123,15 +112,16 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         slicing = dict(sets=sets + [s for s in (find["sets"] if find else []) if s not in sets], n_by=len(sets),
                        by_bins=by_bins, by_binning=by_binning, max_slices=max_slices, min_slice=min_slice,
                        metrics=slice_metrics, slice_samples=slice_samples, find=find,
-                       score=(score or "score") if one_score and by is not None else None,
+                       score=v["score"] if one_score and by is not None else None,
                        scores=scores if one_score and by is not None else None)
-        rep, block = report_by(eng, data, pred, gold, id, by, settings, slicing, input_format=input_format,
-                               encoding=encoding, normalize=normalize, progress=progress, top_n=top_n)
-    elif not inputs.is_path(data) and not inputs.is_table(data):
-        rep, block = _arrays(eng, data if gold is None or data is not None else gold, pred, labels, ids, scores,
-                             threshold, train_labels, settings, top_n)
+        rep, block = report_by(eng, data, v["pred"], v["gold"], v["id"], by, settings, slicing,
+                               input_format=input_format, encoding=encoding, normalize=normalize, progress=progress,
+                               top_n=top_n)
+    elif v["kind"] == "arrays":
+        rep, block = _arrays(eng, v["gold"], pred, labels, ids, scores, threshold, train_labels, settings, top_n)
     else:
-        cols: dict[str, Any] = dict(gold=gold or "gold", pred=pred or "pred", score=score, prefix=scores_prefix, id=id)
+        cols: dict[str, Any] = dict(gold=v["gold"], pred=v["pred"], score=v["score"], prefix=scores_prefix,
+                                    id=v["id"])
         train = None
         if train_labels is not None and inputs.is_path(train_labels):
             train = _read_train(train_labels, train_column, cols["gold"], input_format, multilabel,
@@ -141,29 +131,91 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         settings["train_labels"] = train
         rep, block = _tabular(eng, data, cols, threshold, settings, score_bins, score_binning, input_format,
                               encoding, normalize, top_n, progress, train_name=train_labels)
-    if conditions:
+    if v["conditions"]:
         from clfeval.evaluate import with_requirements
 
-        rep = with_requirements(rep, conditions)
+        rep = with_requirements(rep, v["conditions"])
     return with_engine(rep, block)
 
 
-def _ci_methods(values: Any, ci: float | None, *, scored: bool, multilabel: bool) -> dict[str, str] | None:
-    """``ci_method`` given as ``METHOD`` / ``METRIC=METHOD`` texts (the command line's repeated option): parsed and
-    checked against the metrics they name, before any data is read (None: not given that way)."""
-    if not isinstance(values, (tuple, list)) or not all(isinstance(v, str) for v in values):
-        return None
-    if not values:
-        return {}
+def _validated(engine: Any, data: Any, pred: Any, *, gold: Any, score: Any, scores_prefix: Any, id: Any, labels: Any,
+               ids: Any, scores: Any, positive: Any, multilabel: bool, show_errors: int, threshold: Any, ci: Any,
+               samples: Any, ci_method: Any, require: Any, score_bins: Any, train_labels: Any, by: Any,
+               find_slices: Any) -> dict[str, Any]:
+    """Every argument of :func:`report` checked and normalised before any work (the steps after it trust them):
+    the engine; the input's kind (``arrays``, ``table``, ``path``), its items or rows and the columns it names;
+    the options against each other and the engine; ``ci_method`` and ``require`` parsed."""
+    from clfeval.core import check_probability, check_samples
+
+    eng = as_engine(engine)
+    scored = score is not None or scores_prefix is not None or scores is not None
+    out: dict[str, Any] = {"engine": eng, "scored": scored, "data": data}
+    gold_values = data if gold is None or data is not None else gold
+    out["data"], names = inputs.check_input(
+        data, {"gold": gold_values, "pred": pred, "labels": labels, "ids": ids, "scores": scores},
+        {"gold": (gold, "gold"), "pred": (pred, "pred"), "score": (score, None), "id": (id, None),
+         "scores_prefix": (scores_prefix, None)}, mappings=("scores",))
+    out.update(names, kind="path" if inputs.is_path(data) else "table" if inputs.is_table(data) else "arrays")
+    if out["kind"] == "arrays":
+        out.update(gold=gold_values, pred=pred)
+    if ci is not None:
+        check_probability(ci, option="ci")
+    out["samples"] = check_samples(samples, option="samples") if ci is not None else samples
+    out["ci_method"] = _ci_methods(ci_method, ci, scored=scored, multilabel=multilabel)
+    out["conditions"] = _conditions(require)
+    if score_bins is not None and score is None:
+        raise UsageError(lambda n: f"option {n} bins the scores of one score column (with positive); one-vs-rest "
+                                   f"rankings are exact only.", params=["score_bins"])
+    if score_bins is not None and (threshold is not None or ci is not None):
+        raise UsageError(lambda n, t, c: f"option {n} streams a binned ranking; {t} and {c} need every score in "
+                                         f"memory (exact): leave {n} out for them.",
+                         params=["score_bins", "threshold", "ci"])
+    if score is not None and positive is None:
+        raise UsageError(lambda s, p: f"option {s} needs {p}: the class whose scores rank the items.",
+                         params=["score", "positive"])
+    _check_slicing(scored, scores_prefix, scores, positive, threshold, by)
+    refuse("report", eng.name, {"scores_prefix": scores_prefix is not None, "threshold": threshold is not None,
+                                "ci with score": ci is not None and scored, "show_errors": bool(show_errors),
+                                "multilabel with score": multilabel and scored})
+    refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
+    if isinstance(eng, Dask):
+        eng.check()
+    return out
+
+
+def _check_slicing(scored: bool, prefix: Any, scores: Any, positive: Any, threshold: Any, by: Any) -> None:
+    """``by`` against the scores and the cut it cannot slice yet."""
+    if by is None:
+        return
+    one_score = scored and prefix is None and not isinstance(scores, dict)
+    if one_score and positive is None:
+        raise UsageError(lambda b, p: f"option {b} with a score column ranks the items of every slice for {p}; "
+                                      f"give {p}.", params=["by", "positive"])
+    if scored and not one_score:
+        raise UsageError(lambda b, p: f"option {b} ranks one score column per slice (--score with --positive); "
+                                      f"one score column per class ({p}) is not sliced yet.",
+                         params=["by", "scores_prefix"])
+    if threshold is not None:
+        raise UsageError(lambda b, t: f"option {b} slices the predictions column; predictions made with {t} are "
+                                      f"not sliced yet (clfeval threshold --by reports one chosen cut per slice).",
+                         params=["by", "threshold"])
+
+
+def _ci_methods(values: Any, ci: float | None, *, scored: bool, multilabel: bool) -> dict[str, str]:
+    """``ci_method`` in any form (one text, a list of texts, a mapping: :func:`clfeval.evaluate.parse_ci_methods`,
+    the parser of ``--ci-method`` too), checked against the metrics it names before any data is read."""
+    from clfeval.evaluate import parse_ci_methods
+
+    methods = parse_ci_methods(values)
+    if not methods:
+        return methods
     from clfeval.core import catalog
-    from clfeval.evaluate import check_ci_methods, parse_ci_methods
+    from clfeval.evaluate import check_ci_methods
 
     if ci is None:
         raise UsageError(lambda m, c: f"option {m} chooses the method of {c}'s intervals: give {c} LEVEL too.",
                          params=["ci_method", "ci"])
-    methods = parse_ci_methods(values)
-    check_ci_methods(methods, count_names=[n.split(":")[0] for n in catalog.names(input="counts")], scored=scored,
-                     multilabel=multilabel)
+    check_ci_methods(methods, count_names=catalog.names(input="counts"), scored=scored, multilabel=multilabel)
     return methods
 
 
@@ -175,31 +227,6 @@ def _conditions(require: Sequence[Any]) -> list[Any]:
     from clfeval.evaluate import parse_requirement
 
     return [parse_requirement(c) if isinstance(c, str) else c for c in require]
-
-
-def _check(eng: Any, scored: bool, score: Any, prefix: Any, threshold: Any, ci: Any, bins: Any, show_errors: int,
-           train: Any, multilabel: bool, positive: Any, data: Any) -> None:
-    """Every option checked against the others and the engine, before any work."""
-    from clfeval.core import check_probability
-
-    if ci is not None:
-        check_probability(ci, option="ci")
-    if bins is not None and score is None:
-        raise UsageError(lambda n: f"option {n} bins the scores of one score column (with positive); one-vs-rest "
-                                   f"rankings are exact only.", params=["score_bins"])
-    if bins is not None and (threshold is not None or ci is not None):
-        raise UsageError(lambda n, t, c: f"option {n} streams a binned ranking; {t} and {c} need every score in "
-                                         f"memory (exact): leave {n} out for them.",
-                         params=["score_bins", "threshold", "ci"])
-    if score is not None and positive is None:
-        raise UsageError(lambda s, p: f"option {s} needs {p}: the class whose scores rank the items.",
-                         params=["score", "positive"])
-    refuse("report", eng.name, {"scores_prefix": prefix is not None, "threshold": threshold is not None,
-                                "ci with score": ci is not None and scored, "show_errors": bool(show_errors),
-                                "multilabel with score": multilabel and scored})
-    refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
-    if isinstance(eng, Dask):
-        eng.check()
 
 
 def _read_train(path: Any, column: str | None, gold: str, fmt: str | None, multilabel: bool, **reading: Any) -> Any:
@@ -234,6 +261,7 @@ def _arrays(eng: Any, gold: Any, pred: Any, labels: Any, ids: Any, scores: Any, 
                         "utf-8", None, top_n, None, train_name="train_labels")
     rep = in_memory(gold, pred, labels=labels, ids=ids, scores=scores, threshold=threshold, train_labels=train,
                     **settings)
+    rep = _with_ranking_ci(rep, gold, scores, settings)  # as for a table or a PATH: the same parts on every input
     block = engine_block(eng, "memory", memory=eng.budget if isinstance(eng, Local) else None)
     return rep, block
 

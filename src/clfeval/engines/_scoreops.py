@@ -106,9 +106,7 @@ def ranking(data: Any, scores: Any = None, *, gold: str | None = None, score: st
     """
     from clfeval.scores import as_scores, ranking as in_memory
 
-    eng = as_engine(engine)
-    g = gold or "gold"
-    refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
+    eng, data, g, score = _ranking_args(engine, data, scores, gold, score)
     if scores is not None:
         if _arrays_fit(eng, data, scores):
             r = in_memory(data, scores, positive=positive, source=source).summary
@@ -119,8 +117,6 @@ def ranking(data: Any, scores: Any = None, *, gold: str | None = None, score: st
     if table is not None:
         r = in_memory(table.column(g), as_scores(table.column(score), name=score), positive=positive).summary
         return with_engine(r, _block(eng, "memory", r, False))
-    if isinstance(eng, Dask):
-        eng.check()
     with _as_path(eng, data, cols, input_format, encoding) as (inp, spooled):
         if isinstance(eng, Dask):
             from clfeval.dask import ranking as on_dask
@@ -131,6 +127,17 @@ def ranking(data: Any, scores: Any = None, *, gold: str | None = None, score: st
             return with_engine(r, _block(eng, "cluster", r, spooled, inp))
         r = named_by(inp.name, lambda: _stream_ranking(inp, g, score, positive, eng, normalize, progress))
         return with_engine(r, _block(eng, "streamed", r, spooled))
+
+
+def _ranking_args(engine: Any, data: Any, scores: Any, gold: Any, score: Any) -> tuple[Any, Any, str, str]:
+    """Every argument of :func:`ranking` checked before any work: (engine, data, gold column, score column)."""
+    eng = as_engine(engine)
+    arrays = {"gold": data, "scores": scores} if scores is not None else {"data": data}
+    data, cols = inputs.check_input(data, arrays, {"gold": (gold, "gold"), "score": (score, "score")})
+    refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
+    if isinstance(eng, Dask):
+        eng.check()
+    return eng, data, cols["gold"], cols["score"]
 
 
 def _stream_ranking(inp: Any, gold: str, score: str, positive: Any, eng: Local, normalize: Any, progress: Any) -> Any:
@@ -171,8 +178,9 @@ def threshold(data: Any, scores: Any = None, *, dev: Any = None, gold: str | Non
     >>> t.hindsight["threshold"], t.engine["mode"]
     (0.7, 'memory')
     """
-    from clfeval.scores import parse_objective
-
+    eng, data, dev, gold, score = _threshold_args(engine, data, scores, dev, gold=gold, score=score,
+                                                  scores_prefix=scores_prefix, positive=positive, objective=objective,
+                                                  cost_fp=cost_fp, cost_fn=cost_fn, multilabel=multilabel)
     if by is not None:
         from clfeval.engines._slicescores import threshold_by
         from clfeval.engines._slicing import check_by
@@ -190,38 +198,61 @@ def threshold(data: Any, scores: Any = None, *, dev: Any = None, gold: str | Non
         return threshold_by(choice, data, scores, gold=gold, score=score, by=by, slicing=slicing,
                             zero_division=zero_division, input_format=input_format, encoding=encoding,
                             engine=engine, normalize=normalize)
-    eng = as_engine(engine)
     common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
                   zero_division=zero_division)
-    parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
-    _check_threshold(eng, data, dev, scores, score, scores_prefix, positive, multilabel)
     if scores is not None:
         return _threshold_arrays(eng, data, scores, dev, positive, common)
-    score_name = score or "score"
-    table, dev_table = _fits(eng, data, {"gold": gold or "gold", "score": score}), None
+    score_name = "score" if score is None else score
+    table, dev_table = _fits(eng, data, {"gold": gold, "score": score}), None
     if table is not None and scores_prefix is None and (dev is None or not inputs.is_path(dev)):
-        dev_table = None if dev is None else _fits(eng, dev, {"gold": gold or "gold", "score": score})
+        dev_table = None if dev is None else _fits(eng, dev, {"gold": gold, "score": score})
         if dev is None or dev_table is not None:
-            g = gold or "gold"
-            dev_pair = None if dev_table is None else (dev_table.column(g), dev_table.column(score_name))
-            return _threshold_arrays(eng, table.column(g), table.column(score_name), dev_pair, positive, common)
-    cols = {"gold": gold or "gold", "score": score}
+            dev_pair = None if dev_table is None else (dev_table.column(gold), dev_table.column(score_name))
+            return _threshold_arrays(eng, table.column(gold), table.column(score_name), dev_pair, positive, common)
+    cols = {"gold": gold, "score": score}
     with _as_path(eng, data, cols, input_format, encoding) as (t, spooled), \
             _as_dev(eng, dev, cols, input_format, encoding) as (d, dev_spooled):
         spooled = spooled or dev_spooled
         reading = dict(encoding=encoding, normalize=normalize, sep=sep)
         if isinstance(eng, Dask):
-            r = _threshold_dask(eng, t, d, gold or "gold", score_name, positive, normalize, common)
+            r = _threshold_dask(eng, t, d, gold, score_name, positive, normalize, common)
             return with_engine(r, _block(eng, "cluster", r, spooled, t))
         from clfeval.engines import _thresholdsteps as steps
 
         if scores_prefix is None:
-            r = steps.streamed(t, d, gold or "gold", score_name, positive, reading, eng.budget, common, progress,
-                               eng.tmpdir)
+            r = steps.streamed(t, d, gold, score_name, positive, reading, eng.budget, common, progress, eng.tmpdir)
         else:
-            r = steps.streamed_labels(t, d, gold or "gold", scores_prefix, reading, eng.budget, common, progress,
-                                      eng.tmpdir)
+            r = steps.streamed_labels(t, d, gold, scores_prefix, reading, eng.budget, common, progress, eng.tmpdir)
         return with_engine(r, _block(eng, "streamed", r, spooled))
+
+
+def _threshold_args(engine: Any, data: Any, scores: Any, dev: Any, *, gold: Any, score: Any, scores_prefix: Any,
+                    positive: Any, objective: Any, cost_fp: Any, cost_fn: Any,
+                    multilabel: bool) -> tuple[Any, Any, Any, str, Any]:
+    """Every argument of :func:`threshold` checked before any work: (engine, data, dev, gold column, score column;
+    the score column None with ``scores_prefix``)."""
+    from clfeval.scores import parse_objective
+
+    eng = as_engine(engine)
+    parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
+    columns = {"gold": (gold, "gold"), "score": (score, None), "scores_prefix": (scores_prefix, None)}
+    tabular = inputs.is_path(data) or inputs.is_table(data)
+    if scores is not None and tabular:
+        raise UsageError(lambda s: f"option {s} gives the scores of arrays of gold labels; with a table or PATH, name "
+                                   f"the score column with score.", params=["scores"])
+    data, cols = inputs.check_input(data, {"gold": data, "scores": scores}, columns, mappings=("scores",))
+    if dev is not None and not tabular:
+        if not isinstance(dev, (tuple, list)) or len(dev) != 2:
+            raise UsageError(lambda d: f"option {d} with arrays is a pair (dev gold labels, dev scores); got "
+                                       f"{type(dev).__name__}.", params=["dev"])
+        inputs.check_input(None, {"dev gold": dev[0], "dev scores": dev[1]}, {}, mappings=("dev scores",))
+    elif dev is not None:
+        if not (inputs.is_path(dev) or inputs.is_table(dev)):
+            raise UsageError(lambda d: f"option {d} with a table or PATH is a table or PATH too; got "
+                                       f"{type(dev).__name__}.", params=["dev"])
+        dev, _ = inputs.check_input(dev, {}, columns, what="the dev table")
+    _check_threshold(eng, data, dev, scores, cols["score"], scores_prefix, positive, multilabel)
+    return eng, data, dev, cols["gold"], cols["score"]
 
 
 @contextlib.contextmanager
@@ -316,6 +347,9 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
     """
     from clfeval.scores import reliability
 
+    eng, data, gold, prob = _calibration_args(engine, data, probs, gold=gold, prob=prob, probs_prefix=probs_prefix,
+                                              positive=positive, labels=labels, bins=bins, strategy=strategy,
+                                              edges=edges)
     if by is not None:
         from clfeval.engines._slicescores import calibration_by
         from clfeval.engines._slicing import check_by
@@ -334,17 +368,14 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
         return calibration_by(overall, data, probs, gold=gold, prob=prob, by=by, slicing=slicing, positive=positive,
                               bins=bins, strategy=strategy, edges=edges, input_format=input_format, encoding=encoding,
                               engine=engine, normalize=normalize, progress=progress)
-    eng = as_engine(engine)
-    check_calibration_options(eng, data=data, probs=probs, prob=prob, probs_prefix=probs_prefix, positive=positive,
-                              bins=bins, strategy=strategy, edges=edges)
-    column = prob or "prob"
+    column = "prob" if prob is None else prob
     if probs is not None:
         one = getattr(probs, "ndim", 1) == 1 and not isinstance(probs, dict)
         if isinstance(eng, Local) and (not one or _arrays_fit(eng, data, probs)):
             r = reliability(data, probs, positive=positive, labels=labels, bins=bins, strategy=strategy, edges=edges)
             return with_engine(r, _block(eng, "memory", r, False))
         data, gold, prob = _arrays_as_table(data, probs, column), "gold", column
-    g = gold or "gold"
+    g = gold
     table = _fits(eng, data, {"gold": g, "prob": prob}) if probs_prefix is None else None
     if table is not None:
         from clfeval.scores import as_scores
@@ -362,6 +393,19 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
             return with_engine(r, _block(eng, "cluster", r, spooled, inp))
         r = _calibrate_stream(inp, g, prob, probs_prefix, positive, bins, strategy, normalize, eng, progress, edges)
         return with_engine(r, _block(eng, "streamed", r, spooled))
+
+
+def _calibration_args(engine: Any, data: Any, probs: Any, *, gold: Any, prob: Any, probs_prefix: Any, positive: Any,
+                      labels: Any, bins: Any, strategy: Any, edges: Any) -> tuple[Any, Any, str, Any]:
+    """Every argument of :func:`calibration` checked before any work: (engine, data, gold column, probability
+    column; None with ``probs_prefix`` or arrays)."""
+    eng = as_engine(engine)
+    data, cols = inputs.check_input(data, {"gold": data, "probs": probs, "labels": labels},
+                                    {"gold": (gold, "gold"), "prob": (prob, None),
+                                     "probs_prefix": (probs_prefix, None)}, mappings=("probs",))
+    check_calibration_options(eng, data=data, probs=probs, prob=cols["prob"], probs_prefix=probs_prefix,
+                              positive=positive, bins=bins, strategy=strategy, edges=edges)
+    return eng, data, cols["gold"], cols["prob"]
 
 
 def check_calibration_options(engine: Any, *, data: Any = None, probs: Any = None, prob: str | None = None,

@@ -69,6 +69,28 @@ class Dask:
     connect_timeout: float = 10.0
     memory: Any = None
 
+    def __post_init__(self) -> None:
+        """What the cluster is given as, checked now (a wrong value would fail at the first task, far from here);
+        ``distributed`` is not imported for it: a Client exists only once its module is loaded."""
+        import math
+        import sys
+
+        client, distributed = self.client, sys.modules.get("distributed")
+        if not (client is None or isinstance(client, str)
+                or (distributed is not None and isinstance(client, distributed.Client))):
+            raise UsageError(lambda name: f"option {name} must be a distributed.Client, a scheduler address "
+                                          f"('tcp://host:port') or None (a LocalCluster started for the call); got "
+                                          f"{client!r}.", params=["client"])
+        timeout = self.connect_timeout
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not (math.isfinite(timeout)
+                                                                                     and timeout > 0):
+            raise UsageError(lambda name: f"option {name} must be a number of seconds > 0; got {timeout!r}.",
+                             params=["connect_timeout"])
+        if self.memory is not None:
+            from clfeval.core import parse_memory
+
+            parse_memory(self.memory)
+
     @property
     def name(self) -> str:
         return "dask"

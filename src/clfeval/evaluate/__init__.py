@@ -21,8 +21,8 @@ __all__ = _names(_EXPORTS)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.evaluate._baselines": ("TrainFrequencies", "multilabel_baselines", "single_label_baselines"),
-    "clfeval.evaluate._cimethods": ("DEFAULT_RANKING", "METHOD_NAMES", "check_ci_methods", "parse_ci_methods",
-                                    "ranking_method"),
+    "clfeval.evaluate._cimethods": ("DEFAULT_RANKING", "METHOD_NAMES", "check_ci_methods", "check_method_labels",
+                                    "parse_ci_methods", "ranking_method"),
     "clfeval.evaluate._erroranalysis": ("FN", "FP", "analyse"),
     "clfeval.evaluate._errorcount": ("ErrorCounter", "label_sets"),
     "clfeval.evaluate._errorstream": ("check_settings", "count_arrays", "count_path", "counter_of", "item_scores",
@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         DEFAULT_RANKING as DEFAULT_RANKING,
         METHOD_NAMES as METHOD_NAMES,
         check_ci_methods as check_ci_methods,
+        check_method_labels as check_method_labels,
         parse_ci_methods as parse_ci_methods,
         ranking_method as ranking_method,
     )

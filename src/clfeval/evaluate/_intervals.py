@@ -33,7 +33,7 @@ from clfeval.core import (
     resample as rs,
 )
 from clfeval.errors import DataError, UsageError
-from clfeval.evaluate._cimethods import count_method, parse_ci_methods
+from clfeval.evaluate._cimethods import check_method_labels, count_method, parse_ci_methods
 
 __all__ = ["table_ci", "multilabel_ci", "replicate_leaves", "ItemPatterns", "wilson"]
 
@@ -278,6 +278,8 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
     if n == 0:
         raise DataError("the table is empty; a confidence interval needs at least one item.")
     labs = [label_str(x) for x in labels]
+    methods = parse_ci_methods(method)
+    check_method_labels(methods, labs)
     nz = np.flatnonzero(cm)
     p = cm.reshape(-1)[nz] / n
 
@@ -291,7 +293,6 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
     leaves = _collect(draw, samples, rows, rng, progress)
     head = _head(level, samples, seed, f"multinomial over the {nz.size} non-empty cells of the {k}×{k} table "
                                        f"(= {n} items drawn with replacement)", zd)
-    methods = {} if method == "auto" else dict(method) if isinstance(method, dict) else parse_ci_methods(method)
     observed = replicate_leaves(TableStats.of_matrix(cm[None]), labs, zero_division=zd, beta=beta, order=order,
                                 positive=positive)
     values = {".".join(path): float(v[0]) for path, v in observed.items()}

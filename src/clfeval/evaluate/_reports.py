@@ -32,6 +32,7 @@ from clfeval.core import (
     check_zero_division,
     encode_multilabel,
     encode_pair,
+    freeze,
     label_str,
     named_values,
     normalization_notes,
@@ -40,6 +41,7 @@ from clfeval.core import (
     score_multilabel,
     stats_of,
     table_of,
+    thaw,
     zero_division_name,
 )
 from clfeval.errors import DataError, LabelListError, UsageError
@@ -130,6 +132,8 @@ class Report(Display):
             value = getattr(self, cls.key)
             if value is not None and type(value) is not cls:
                 object.__setattr__(self, cls.key, part_of(cls.key, value))
+        for key in _PLAIN:  # frozen all the way down: r.per_class["a"]["recall"] = 5 raises (to_dict() thaws)
+            object.__setattr__(self, key, freeze(getattr(self, key)))
         # per_class keyed by the labels as given (r.per_class[1] for integer labels); the JSON keeps their text
         if isinstance(self.per_class, LabelMap):
             return
@@ -138,9 +142,9 @@ class Report(Display):
         if raw is not None and len(raw) == len(self.labels) and [label_str(x) for x in raw] == list(self.labels):
             keys = list(raw)
         if list(self.per_class) == list(self.labels):
-            object.__setattr__(self, "per_class", LabelMap.of(keys, [self.per_class[k] for k in self.labels]))
+            object.__setattr__(self, "per_class", LabelMap.of(keys, [freeze(self.per_class[k]) for k in self.labels]))
         else:
-            object.__setattr__(self, "per_class", LabelMap(self.per_class))
+            object.__setattr__(self, "per_class", LabelMap({k: freeze(v) for k, v in self.per_class.items()}))
 
     def parts(self) -> dict[str, Part]:
         """The optional parts the report holds (``ci``, ``ranking``, ...), by JSON key, in the JSON's order."""
@@ -199,11 +203,14 @@ class Report(Display):
     def values(self) -> dict[str, float]:
         """Every count metric of the report by catalogue name (``accuracy``, ``macro_f1``, ``f1:spam``, ...;
         NaN when undefined): the one place :meth:`metric` and the ``--require`` conditions read."""
-        return named_values(self.to_dict()).values
+        return named_values(self._layout()).values  # read only: no copy needed
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON interface (labels as strings; undefined values stay ``nan`` here and
-        become ``null`` in JSON text)."""
+        become ``null`` in JSON text): plain dicts and lists, a copy of the report's read-only data."""
+        return thaw(self._layout())
+
+    def _layout(self) -> dict[str, Any]:
         out: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "kind": self.kind, "n": self.n,
                                "labels": list(self.labels)}
         if self.confusion_matrix is not None:
@@ -234,6 +241,11 @@ class Report(Display):
         out["notes"] = list(self.notes)
         out["signature"] = self.signature
         return out
+
+
+#: The report's fields of plain data, made read-only when it is built (:func:`clfeval.core._results.freeze`).
+_PLAIN = ("labels", "macro", "micro", "weighted", "diagnostics", "baselines", "undefined", "signature", "notes",
+          "confusion_matrix", "confusion_cells", "binary", "ordinal", "errors")
 
 
 def _train(train_labels: Any, multilabel: bool, sep: str) -> TrainFrequencies | None:
@@ -504,13 +516,18 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
         table = table_of(enc)
     n = enc.n
     id_list = check_ids(ids, n) if ids is not None else None
+    if multilabel and ci is not None:
+        from clfeval.evaluate._cimethods import check_method_labels, parse_ci_methods
+
+        methods = parse_ci_methods(ci_method)
+        counted = {m for k, m in methods.items() if k.partition(":")[0] != "roc_auc"}  # ROC-AUC: its own methods
+        if counted & {"bca", "wilson"}:
+            raise UsageError(lambda name: f"option {name}: multi-label intervals are bootstrap percentile intervals "
+                             f"only; got {ci_method!r}.", params=["ci_method"])
+        check_method_labels(methods, [label_str(x) for x in enc.labels])
     rep = report_from_table(table, positive=positive, beta=beta, zero_division=zd, order=order is not None,
                             train_labels=train_labels, sep=sep, ci=None if multilabel else ci, samples=samples,
-                            seed=seed,
-                            ci_method=ci_method)
-    if multilabel and ci is not None and ci_method not in ("auto", "percentile", ["percentile"], ("percentile",)):
-        raise UsageError(lambda name: f"option {name}: multi-label intervals are bootstrap percentile intervals only; "
-                         f"got {ci_method!r}.", params=["ci_method"])
+                            seed=seed, ci_method=ci_method)
     if multilabel and ci is not None:
         from clfeval.evaluate._intervals import multilabel_ci
 

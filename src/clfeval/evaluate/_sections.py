@@ -20,6 +20,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from clfeval.core import freeze, thaw
+
 __all__ = ["Part", "Intervals", "RankingPart", "RankingIntervals", "InputsPart", "SlicesPart", "FoundSlicesPart",
            "RequirementsPart", "EnginePart", "ErrorsSharePart", "PARTS", "part_of"]
 
@@ -32,9 +34,12 @@ class Part(Mapping[str, Any]):
     data: Mapping[str, Any]
     key: ClassVar[str] = ""
 
+    def __post_init__(self) -> None:  # read-only all the way down, as the report holding it
+        object.__setattr__(self, "data", freeze(dict(self.data) if type(self.data) is not dict else self.data))
+
     def to_dict(self) -> dict[str, Any]:
-        """The part's JSON (the value under :attr:`key` in the report's ``to_dict``)."""
-        return dict(self.data)
+        """The part's JSON (the value under :attr:`key` in the report's ``to_dict``): a plain, mutable copy."""
+        return thaw(dict(self.data))
 
     def __getitem__(self, name: str) -> Any:
         return self.data[name]

@@ -56,8 +56,10 @@ from clfeval.core import (
     build_signature,
     check_positive_int,
     encode_labels,
+    freeze_fields,
     label_str,
     resolve_label,
+    thaw,
 )
 from clfeval.errors import DataError, UsageError
 from clfeval.scores._columns import DEFAULT_SOURCE, ScoreSource, as_probabilities, check_probabilities, score_matrix
@@ -128,6 +130,9 @@ class Calibration(Display):
     edges: str = "clfeval"
     engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
+    def __post_init__(self) -> None:  # read-only all the way down; to_dict() gives a plain copy
+        freeze_fields(self, ("bins", "notes", "signature", "engine"))
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "positive": self.positive, "n": self.n, "strategy": self.strategy,
                "edges": self.edges,
@@ -137,7 +142,7 @@ class Calibration(Display):
             out["ranking"] = {"roc_auc": self.roc_auc, "average_precision": self.average_precision}
         out["notes"] = list(self.notes)
         out["signature"] = self.signature
-        return out
+        return thaw(out)
 
 
 def _bin_index(conf: np.ndarray, n_bins: int, strategy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -229,15 +234,16 @@ class Calibrator:
             p, col_labels = score_matrix(probs, labels=self.labels, where=where, prefix=prefix)
             for j, lab in enumerate(col_labels):
                 check_probabilities(p[:, j], name=f"{prefix}{label_str(lab)}", where=where)
+            # a gold class without its column first: its missing probabilities are why a row sums to less than 1
+            y = indicator_gold(gold, col_labels, multilabel=False, prefix=prefix)
+            if y.shape[0] != p.shape[0]:
+                raise DataError(f"gold has {y.shape[0]} items but the probability columns have {p.shape[0]} values.")
             sums = p.sum(axis=1)
             bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_TOLERANCE)
             if bad.size:
                 i = int(bad[0])
                 raise DataError(f"the probability columns of {where(i)} sum to {sums[i]:.6g}, not 1; top-label "
                                 f"calibration needs one probability distribution over the classes per item.")
-            y = indicator_gold(gold, col_labels, multilabel=False)
-            if y.shape[0] != p.shape[0]:
-                raise DataError(f"gold has {y.shape[0]} items but the probability columns have {p.shape[0]} values.")
             top = np.argmax(p, axis=1)
             rows = np.arange(p.shape[0])
             conf = p[rows, top]

@@ -39,6 +39,7 @@ from clfeval.core import (
     check_zero_division,
     fbeta,
     fpr,
+    freeze_fields,
     label_str,
     precision,
     recall,
@@ -46,6 +47,7 @@ from clfeval.core import (
     safe_divide,
     score_multilabel,
     sweep_curves,
+    thaw,
     zero_division_name,
 )
 from clfeval.errors import DataError, UsageError
@@ -168,6 +170,10 @@ class ThresholdChoice(Display):
     external: dict[str, Any] | None = None
     engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
+    def __post_init__(self) -> None:  # read-only all the way down; to_dict() gives a plain copy
+        freeze_fields(self, ("default", "test", "hindsight", "dev", "notes", "signature", "sweep", "external",
+                             "engine"))
+
     def to_dict(self) -> dict[str, Any]:
         out = {"positive": self.positive, "objective": self.objective,
                "objective_description": self.objective_description, "rule": RULE, "threshold": self.threshold,
@@ -177,7 +183,7 @@ class ThresholdChoice(Display):
             out["sweep"] = self.sweep
         if self.external is not None:
             out["external"] = self.external
-        return out
+        return thaw(out)
 
 
 def _signature(obj: Objective, zd: float, default_source: str) -> dict[str, Any]:

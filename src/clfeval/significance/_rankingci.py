@@ -24,8 +24,15 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.core import RankingSummary, check_probability, check_rng, check_samples, number, score_counts
-from clfeval.evaluate import DEFAULT_RANKING, METHOD_NAMES, RankingIntervals, ranking_method
+from clfeval.core import RankingSummary, check_probability, check_rng, check_samples, label_str, number, score_counts
+from clfeval.evaluate import (
+    DEFAULT_RANKING,
+    METHOD_NAMES,
+    RankingIntervals,
+    check_method_labels,
+    parse_ci_methods,
+    ranking_method,
+)
 from clfeval.scores import Ranking, ranking, ranking_ovr
 from clfeval.significance._aucintervals import TOO_FEW, auc_interval, too_narrow_auc
 from clfeval.significance._curvebands import curve_bands
@@ -76,27 +83,33 @@ def _one(ranked: Ranking | RankingSummary, level: float, samples: int, rng: np.r
         "roc_auc": {"value": number(d.auc), "delong": {"ci": [number(x) for x in d.ci], "se": number(d.se),
                                                        "truncated": d.truncated}},
         "average_precision": {"value": number(rk.average_precision)}}
-    if d.undefined:
-        out["roc_auc"]["delong"]["undefined"] = d.undefined[0]["reason"]
-    else:
-        out["roc_auc"]["interval"] = _chosen(rk, method, level, samples, rng, out)
     distinct = int(score_counts(rk)[0].size)  # the summary's distinct scores (no sort)
     b = min(samples, CELL_BUDGET // max(distinct, 1))
-    if b < MIN_SAMPLES:
+    used: int | None = b if b >= MIN_SAMPLES else None
+    if used is None:
         out["bootstrap_left_out"] = (f"{distinct:,} distinct scores: a bootstrap replicate costs one pass over them, "
                                      f"and {MIN_SAMPLES} replicates would exceed the budget of {CELL_BUDGET:,} "
                                      f"replicate × score steps; DeLong's interval is given")
-        return out, None
-    bands = curve_bands(rk, samples=b, seed=rng, level=level, fpr_grid=GRID_POINTS, recall_grid=GRID_POINTS).to_dict()
-    out["roc_auc"]["bootstrap"] = {"ci": bands["roc_auc"]["ci"]}
-    out["average_precision"]["bootstrap"] = {"ci": bands["average_precision"]["ci"]}
-    out["bands"] = {"roc": bands["roc"], "pr": bands["pr"]}
-    return out, b
+    else:
+        bands = curve_bands(rk, samples=b, seed=rng, level=level, fpr_grid=GRID_POINTS,
+                            recall_grid=GRID_POINTS).to_dict()
+        out["roc_auc"]["bootstrap"] = {"ci": bands["roc_auc"]["ci"]}
+        out["average_precision"]["bootstrap"] = {"ci": bands["average_precision"]["ci"]}
+        out["bands"] = {"roc": bands["roc"], "pr": bands["pr"]}
+    # the chosen interval after the bootstrap: a percentile choice is that bootstrap's interval (one value per
+    # metric and method), not a second draw
+    if d.undefined:
+        out["roc_auc"]["delong"]["undefined"] = d.undefined[0]["reason"]
+    else:
+        roc = out["roc_auc"]
+        roc["interval"] = _chosen(rk, method, level, samples, rng, out)
+        out["roc_auc"] = {k: roc[k] for k in ("value", "delong", "interval", "bootstrap") if k in roc}
+    return out, used
 
 
 def ranking_ci(gold: Any, scores: Any, *, positive: Any = None, multilabel: bool = False, sep: str = "|",
                level: float = 0.95, samples: int = 2000, seed: int | np.random.Generator = 0,
-               methods: Mapping[str, str] | None = None) -> dict[str, Any]:
+               methods: Any = None) -> dict[str, Any]:
     """The ``ranking_ci`` section of a report: DeLong's and the bootstrap interval of ROC-AUC, AP's, the bands.
 
     Parameters
@@ -110,8 +123,9 @@ def ranking_ci(gold: Any, scores: Any, *, positive: Any = None, multilabel: bool
         distinct scores: see the module docstring; the section says how many).
     seed : int or numpy.random.Generator
         Seeds the bootstrap of every ranking in turn.
-    methods : mapping, optional
-        ``--ci-method`` values (:func:`clfeval.evaluate._cimethods.parse_ci_methods`): the method of the headline
+    methods : str, sequence of str or mapping, optional
+        ``--ci-method`` values in any form :func:`clfeval.evaluate._cimethods.parse_ci_methods` reads
+        (``roc_auc=delong``, ``roc_auc:spam=bca``, ``{"roc_auc": "delong"}``): the method of the headline
         ROC-AUC interval (``interval``), by default logit DeLong (the best worst-cell coverage in
         ``bench/ci_coverage.py``); DeLong's and the bootstrap percentile interval stay beside it.
 
@@ -142,20 +156,23 @@ def ranking_ci(gold: Any, scores: Any, *, positive: Any = None, multilabel: bool
                                       "bands": f"pointwise percentile bands at {GRID_POINTS} FPR / recall points"}}
     notes = ["Bootstrap replicates redraw the positive and the negative items separately (stratified), so every "
              "replicate has a curve; bands are pointwise, not simultaneous."]
+    asked = parse_ci_methods(methods)
     if isinstance(scores, Mapping) or getattr(scores, "ndim", 1) == 2:
         ovr = ranking_ovr(gold, scores, multilabel=multilabel, sep=sep)
+        check_method_labels(asked, [label_str(x) for x in ovr.labels], ranking=True)
         out["labels"] = list(ovr.labels)
         out["per_class"] = {}
         used = []
         for lab in ovr.labels:
-            entry, b = _one(ovr.rankings[lab], level, samples, rng, ranking_method(lab, dict(methods or {})))
+            entry, b = _one(ovr.rankings[lab], level, samples, rng, ranking_method(label_str(lab), asked))
             entry["samples_used"] = b
             out["per_class"][lab] = entry
             used.append(b)
         notes.append("One-vs-rest: each label's ranking has its own intervals; the macro average has none here.")
     else:
-        entry, b = _one(ranking(gold, scores, positive=positive), level, samples, rng,
-                        ranking_method(None, dict(methods or {})))
+        ranked = ranking(gold, scores, positive=positive)
+        check_method_labels(asked, [label_str(ranked.summary.positive)], ranking=True)
+        entry, b = _one(ranked, level, samples, rng, ranking_method(label_str(ranked.summary.positive), asked))
         entry["samples_used"] = b
         out.update(entry)
         used = [b]

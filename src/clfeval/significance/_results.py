@@ -12,7 +12,7 @@ import math
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
-from clfeval.core import Display, catalog
+from clfeval.core import Display, catalog, freeze_fields, thaw
 from clfeval.errors import UsageError
 
 __all__ = ["Comparison", "MultiComparison", "format_p", "verdict", "verdict_two_sided", "ESTIMATES", "check_estimate",
@@ -241,6 +241,8 @@ class Comparison(Display):
         if joint is not None:
             points = systems_phi_delta(joint, self.signature.get("labels"), self.names)
             object.__setattr__(self, "phi_delta", points)
+        # read-only all the way down; to_dict() gives a plain copy
+        freeze_fields(self, ("ci", "details", "signature", "notes", "distribution", "phi_delta", "engine"))
 
     @property
     def significant(self) -> bool:
@@ -258,14 +260,14 @@ class Comparison(Display):
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON (NaN stays NaN here; JSON writers turn it into null)."""
-        return {"metric": self.metric, "metric_description": self.metric_description,
+        return thaw({"metric": self.metric, "metric_description": self.metric_description,
                 "higher_is_better": self.higher_is_better, "names": {"a": self.names[0], "b": self.names[1]},
                 "n": self.n, "a": self.a, "b": self.b, "delta": self.delta, "test": self.test,
                 "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "p_value": self.p_value,
                 "significant": self.significant, "hypothesis": hypothesis(self.higher_is_better),
                 "ci": self.ci, self.test: self.details, "verdict": self.verdict, "notes": list(self.notes),
                 "signature": self.signature, **({"distribution": self.distribution} if self.distribution else {}),
-                **({"phi_delta": self.phi_delta} if self.phi_delta else {})}
+                **({"phi_delta": self.phi_delta} if self.phi_delta else {})})
 
 
 def systems_phi_delta(joint: Any, labels: Any, names: tuple[str, str]) -> dict[str, Any] | None:
@@ -341,6 +343,10 @@ class MultiComparison(Display):
     notes: list[str] = field(default_factory=list)
     engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
+    def __post_init__(self) -> None:  # read-only all the way down; to_dict() gives a plain copy
+        freeze_fields(self, ("systems", "scores", "comparisons", "p_adjusted", "significant", "verdicts", "signature",
+                             "notes", "engine"))
+
     @property
     def rejected(self) -> bool:
         """Every comparison rejects its null after Holm's adjustment: what ``--gate`` asks."""
@@ -362,8 +368,8 @@ class MultiComparison(Display):
                     points.setdefault("systems", {}).setdefault(name, pc)
         if points:
             points["systems"] = {n: points["systems"][n] for n in self.systems if n in points["systems"]}
-        return {"metric": self.metric, "higher_is_better": self.higher_is_better, "test": self.test,
-                "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "adjustment": self.adjustment,
-                "baseline": self.baseline, "systems": list(self.systems), "scores": dict(self.scores),
-                "comparisons": rows, "notes": list(self.notes), "signature": self.signature,
-                **({"phi_delta": points} if points else {})}
+        return thaw({"metric": self.metric, "higher_is_better": self.higher_is_better, "test": self.test,
+                     "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "adjustment": self.adjustment,
+                     "baseline": self.baseline, "systems": list(self.systems), "scores": dict(self.scores),
+                     "comparisons": rows, "notes": list(self.notes), "signature": self.signature,
+                     **({"phi_delta": points} if points else {})})
