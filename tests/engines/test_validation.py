@@ -165,3 +165,48 @@ def test_threshold_dev_arrays_are_a_pair():
         clfeval.threshold(GOLD, SCORES, dev=GOLD, positive="a")
     with pytest.raises(DataError, match="dev gold must be a sequence of labels .* no order"):
         clfeval.threshold(GOLD, SCORES, dev=({"a", "b"}, [0.1, 0.2]), positive="a")
+
+
+# ---- the lead's follow-ups of issue 35: a column argument with arrays, an empty text label, error_analysis' table
+
+
+@pytest.mark.parametrize("call", [
+    lambda: clfeval.report(GOLD, NB, score=SCORES, positive="a"),  # was silently ignored (no ranking)
+    lambda: clfeval.report(GOLD, NB, score=SCORES, positive="a", by={"src": ["x"] * 4 + ["y"] * 4}),  # TypeError
+    lambda: clfeval.ranking(GOLD, SCORES, positive="a", score="p"),
+])
+def test_a_column_argument_with_arrays_is_refused_and_names_the_arrays_form(call):
+    with pytest.raises(UsageError, match=r"^option score names a column of a table or PATH, and the input here is "
+                                         r"arrays: give the values themselves as scores\.$"):
+        call()
+
+
+def test_the_arrays_form_of_the_scores_is_what_the_refusal_names():
+    r = clfeval.report(GOLD, NB, scores=SCORES, positive="a")
+    # positives (a) scored 0.9, 0.8, 0.7, 0.6; negatives 0.4, 0.3, 0.2, 0.1: every pair in order
+    assert r.ranking.roc_auc == 1.0
+
+
+@pytest.mark.parametrize("blank", ["", " ", "\t"])
+@pytest.mark.parametrize("form", ["list", "pandas"])
+def test_an_empty_text_label_is_a_missing_label_as_in_a_file(blank, form):
+    gold = ["a", blank, "b", "b"] * 10
+    pred = ["a", "a", "b", "b"] * 10
+    with pytest.raises(DataError, match=r"^gold has an empty label at item 1 \(0-based\); every item needs a label"):
+        if form == "list":
+            clfeval.report(gold, pred, by={"src": ["x", "y"] * 20})  # raised "unknown metric 'precision:'"
+        else:
+            clfeval.report(pd.DataFrame({"gold": gold, "pred": pred}))
+    with pytest.raises(DataError, match=r"^pred_b has an empty label at item 3"):
+        clfeval.compare(gold[:1] * 4, pred[:4], ["a", "a", "a", blank])
+
+
+def test_error_analysis_reads_a_table_through_the_same_checks():
+    frame = pd.DataFrame({0: ["wheat price", "corn price"] * 10, 1: ["grain", "trade"] * 10, 2: ["grain"] * 20})
+    r = clfeval.error_analysis(frame, gold=1, pred=2, text=0, min_count=1)
+    # the one confused cell: trade → grain, ten items
+    assert [(c.gold, c.pred, c.count) for c in r.cells] == [("trade", "grain", 10)]
+    with pytest.raises(DataError, match="names the column 'pred' twice"):
+        clfeval.error_analysis(pd.DataFrame([["a", "b", "c", "t"]] * 3, columns=["gold", "pred", "pred", "text"]))
+    with pytest.raises(DataError, match=r"^the table has no rows"):
+        clfeval.error_analysis(pd.DataFrame({"gold": [], "pred": [], "text": []}))

@@ -540,7 +540,21 @@ def encode_labels(columns: Sequence[Any], names: Sequence[str]) -> tuple[list[np
     if kind not in {"integer", "boolean", "float", "string"}:
         raise DataError(f"labels of type {kind} are not supported; use strings, integers or booleans.")
     codes, dictionary = _hash_encode(arrs)
+    blank = [i for i, v in enumerate(dictionary) if isinstance(v, str) and not v.strip()]
+    if blank:
+        _refuse_blank(codes, names, blank)
     return codes, len(dictionary), dictionary
+
+
+def _refuse_blank(codes: Sequence[np.ndarray], names: Sequence[str], blank: Sequence[int]) -> None:
+    """An empty (or blank) text label is a missing label, as an empty cell of a file is (one rule for every input):
+    named at its first item."""
+    for c, name in zip(codes, names, strict=True):
+        at = np.flatnonzero(np.isin(c, np.asarray(blank, dtype=c.dtype)))
+        if at.size:
+            raise DataError(f"{name} has an empty label at item {int(at[0])} (0-based); every item needs a label in "
+                            f"single-label data, as in a file (for label sets, where an empty set is allowed, use "
+                            f"multilabel=True).")
 
 
 def encode_pair(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None,

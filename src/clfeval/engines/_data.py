@@ -119,6 +119,9 @@ def column_name(data: Any, name: Any, param: str, default: str | None = None) ->
     raise UsageError(lambda p: f"option {p} names a column by its name (text); got {name!r}.", params=[param])
 
 
+_ARRAY_FORMS = {"score": "scores", "scores_prefix": "scores", "id": "ids"}  # a column argument → its arrays form
+
+
 def check_input(data: Any, arrays: Mapping[str, Any], columns: Mapping[str, tuple[Any, str | None]],
                 what: str = "the table", mappings: tuple[str, ...] = ()) -> tuple[Any, dict[str, Any]]:
     """The input of an operation checked once, before any work, as (data, column names).
@@ -128,11 +131,19 @@ def check_input(data: Any, arrays: Mapping[str, Any], columns: Mapping[str, tupl
     its columns (a pandas label ``0`` is ``'0'``). Arrays: each of ``arrays`` (name → values) a sequence in a
     fixed order with items; those named in ``mappings`` may be a mapping of columns (label → values: one score
     column per class), checked column by column; the column arguments then name the arrays' columns (their
-    defaults when None).
+    defaults when None), and one given otherwise (``score="p"``, ``score=[...]``) is refused, naming the arrays form
+    (``scores=``): arrays have no columns to name, and a silently ignored argument is a wrong result.
     """
     if is_path(data) or is_table(data):
         names = {p: column_name(data, value, p, default) for p, (value, default) in columns.items()}
         return (check_table(data, what) if is_table(data) else data), names
+    for param, (value, default) in columns.items():
+        if value is not None and value != default and param not in arrays:
+            alt = _ARRAY_FORMS.get(param)
+            raise UsageError((lambda p, a: f"option {p} names a column of a table or PATH, and the input here is "
+                                           f"arrays: give the values themselves as {a}.") if alt else
+                             (lambda p: f"option {p} names a column of a table or PATH, and the input here is arrays."),
+                             params=[param, alt] if alt else [param])
     for name, values in arrays.items():
         several = isinstance(values, Mapping) and name in mappings
         for key, v in (values.items() if several else [(None, values)]):

@@ -99,10 +99,8 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
     if not a.tabular:
         counter, block = _arrays(eng, counter, data if data is not None else gold, pred, text, ids, a.scores)
     else:
-        cols = dict(gold="gold" if gold is None else gold, pred="pred" if pred is None else pred,
-                    text="text" if text is None else text, id=id, score=score)
         joined = a.texts if a.text_map is None else a.text_map
-        counter, block = _tabular(eng, counter, data, cols, joined, input_format, encoding, progress)
+        counter, block = _tabular(eng, counter, a.data, a.columns, joined, input_format, encoding, progress)
     result = analyse(counter, min_count=min_count, terms=terms, prior_strength=prior_strength, z_min=z_min,
                      settings={"processing": None if processing is None else str(processing),
                                "text": "a --texts file joined by id" if texts is not None else "a column"})
@@ -121,6 +119,8 @@ class _Checked:
     scores: list[float] | None
     texts: Any
     text_map: dict[str, str] | None
+    data: Any
+    columns: dict[str, Any]
 
 
 def _checked(data: Any, pred: Any, *, gold: Any, text: Any, texts: Any, id: Any, ids: Any, score: Any,
@@ -146,11 +146,10 @@ def _checked(data: Any, pred: Any, *, gold: Any, text: Any, texts: Any, id: Any,
         raise UsageError(lambda s, m: f"option {s} (the most confident mistakes) reads one score per item, of its "
                                       f"predicted class; with label sets ({m}) leave it out.",
                          params=["score", "multilabel"])
-    for name, value in (("text", text), ("score", score)):
-        if tabular and value is not None and not isinstance(value, str):
-            kind = type(value).__name__
-            raise UsageError(lambda n, kind=kind: f"with a table or PATH, {n} names its column (text); got {kind}.",
-                             params=[name])
+    cols: dict[str, Any] = {}
+    if tabular:  # the table checked (rows, no name twice) and its column names as text (a pandas label 0 is '0')
+        data, cols = inputs.check_input(data, {}, {"gold": (gold, "gold"), "pred": (pred, "pred"),
+                                                   "text": (text, "text"), "id": (id, None), "score": (score, None)})
     if not tabular and isinstance(score, str):
         raise UsageError(lambda s: f"with arrays of labels, give {s} as an array of numbers too (one per item); "
                                    f"got the text {score!r}.", params=["score"])
@@ -170,7 +169,7 @@ def _checked(data: Any, pred: Any, *, gold: Any, text: Any, texts: Any, id: Any,
 
             text_map = read_texts(texts, id=id, text=text if isinstance(text, str) else "text",
                                   input_format=None, encoding=encoding)
-    return _Checked(eng, counter, tabular, scores, texts, text_map)
+    return _Checked(eng, counter, tabular, scores, texts, text_map, data, cols)
 
 
 def _arrays(eng: Any, counter: Any, gold: Any, pred: Any, text: Any, ids: Any,

@@ -115,7 +115,8 @@ def compare_by_front(eng: Any, systems: Sequence[Any], gold: Any, pred: str, id_
     if all(inputs.is_path(s) or inputs.is_table(s) for s in systems) and systems:
         if len(systems) != 2:
             raise UsageError(lambda o: f"option {o} compares two systems; got {len(systems)}.", params=["by"])
-        return _two_inputs(eng, list(systems), gold or "gold", pred, id_col, cols, common, slicing, nm, input_format,
+        g_col = "gold" if gold is None else gold
+        return _two_inputs(eng, list(systems), g_col, pred, id_col, cols, common, slicing, nm, input_format,
                            encoding, normalize)
     from clfeval.engines._slicing import binning_of, by_arrays
 

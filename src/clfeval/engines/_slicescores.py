@@ -79,7 +79,7 @@ def threshold_by(choice: Any, data: Any, scores: Any, *, gold: str | None, score
     eng = as_engine(engine)
     cols = [c for s in slicing["sets"] for c in s]
     pos = choice.positive
-    g_name, s_name = gold or "gold", score or "score"
+    g_name, s_name = ("gold" if gold is None else gold), ("score" if score is None else score)
     if scores is None and inputs.is_path(data):
         inp = inputs.resolve(data, input_format=input_format, encoding=encoding)
         opts = ["--score", *["--by"] * len(cols)]
@@ -163,7 +163,7 @@ def calibration_by(overall: Callable[[], Any], data: Any, probs: Any, *, gold: s
 
     eng = as_engine(engine)
     cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))
-    g_name, p_name = gold or "gold", prob or "prob"
+    g_name, p_name = ("gold" if gold is None else gold), ("prob" if prob is None else prob)
     settings = dict(positive=positive, bins=bins, strategy=strategy, edges=edges, max_slices=slicing["max_slices"])
     table = None
     if probs is not None:

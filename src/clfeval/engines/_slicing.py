@@ -98,7 +98,7 @@ def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, setti
         sets = by_sets + [s for s in (find["sets"] if find else []) if s not in by_sets]
         slicing = {**slicing, "sets": sets, "n_by": len(by_sets), "find": find}
         return _tabular(eng, table, names, settings, slicing, "utf-8", None, progress, top_n)
-    names = dict(gold=gold or "gold", pred=pred or "pred", id=id)
+    names = dict(gold="gold" if gold is None else gold, pred="pred" if pred is None else pred, id=id)
     if inputs.is_table(data):
         table = inputs.columns_of(data, {"gold": names["gold"], "pred": names["pred"]})
         check_by_columns(table.column_names, slicing["sets"])
