@@ -10,6 +10,7 @@ from statsmodels.stats.multitest import multipletests
 import clfeval
 from clfeval.errors import DataError, UsageError
 from clfeval.significance._classic import benjamini_yekutieli
+from tests._helpers.slicedata import grid_tables
 
 
 def find_slices(gold, pred, columns, *, metric=None, bins=None, **kw):
@@ -227,19 +228,6 @@ def test_cli_refusals_are_one_sentence(planted_csv, tmp_path, args, code, words)
 # --- the parent rule, on hand-built count tables ------------------------------------------------------------
 
 
-def _grid(cells):
-    """The counts of columns a, b and their cross from {(a, b): (trials, successes)} (items = trials)."""
-    from clfeval.core._latticecount import SliceProportions
-
-    def sp(cols, keyf):
-        acc = {}
-        for (a, b), (n, s) in cells.items():
-            k = keyf(a, b)
-            acc[k] = [x + y for x, y in zip(acc.get(k, [0, 0]), [n, s], strict=True)]
-        keys = sorted(acc)
-        n = np.array([acc[k][0] for k in keys])
-        return SliceProportions(cols, tuple(keys), n, n, np.array([acc[k][1] for k in keys]))
-    return [sp(("a",), lambda a, b: (a,)), sp(("b",), lambda a, b: (b,)), sp(("a", "b"), lambda a, b: (a, b))]
 
 
 def _z_test(s1, n1, s2, n2):
@@ -262,7 +250,7 @@ def test_parent_rule_keeps_a_planted_cross_whose_columns_alone_show_nothing():
         cells[("a0", f"b{i + 1}")] = (300, edge[i])
         for j in range(4):
             cells[(f"a{i + 1}", f"b{j + 1}")] = (300, inner[i][j])
-    tables = _grid(cells)
+    tables = grid_tables(cells)
     assert set(tables[0].successes.tolist()) == {1200} and set(tables[1].successes.tolist()) == {1200}
     r = search_tables(tables, "recall:1").to_dict()
     assert [f["slice"] for f in r["found"]] == ["a=a0 ∧ b=b0"] and r["dropped"] == []
@@ -287,7 +275,7 @@ def test_parent_rule_drops_the_crosses_of_a_bad_single_value_with_an_unrelated_c
     for a in ("a1", "a2"):
         for b in ("b0", "b1"):
             cells[(a, b)] = (200, 180)
-    r = search_tables(_grid(cells), "recall:1").to_dict()
+    r = search_tables(grid_tables(cells), "recall:1").to_dict()
     assert [f["slice"] for f in r["found"]] == ["a=a0"]
     assert r["found"][0]["p_value"] == pytest.approx(_z_test(240, 400, 720, 800), rel=1e-9)
     assert sorted(d["slice"] for d in r["dropped"]) == ["a=a0 ∧ b=b0", "a=a0 ∧ b=b1"]
@@ -311,7 +299,7 @@ def test_parent_rule_adjusts_the_comparisons_with_the_parents():
     for a in ("a1", "a2"):
         for b in ("b0", "b1"):
             cells[(a, b)] = (200, 180)
-    r = search_tables(_grid(cells), "recall:1").to_dict()
+    r = search_tables(grid_tables(cells), "recall:1").to_dict()
     p = _z_test(110, 200, 130, 200)
     assert 0.04 < p < 0.05
     d = {x["slice"]: x for x in r["dropped"]}["a=a0 ∧ b=b0"]

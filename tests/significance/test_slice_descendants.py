@@ -14,21 +14,8 @@ from scipy.stats import fisher_exact
 from statsmodels.stats.proportion import proportions_ztest
 
 import clfeval
-from clfeval.core._latticecount import SliceProportions
 from clfeval.significance._slicefind import search_tables
-
-
-def _grid(cells):
-    """The counts of columns a, b and their cross from {(a, b): (trials, successes)} (items = trials)."""
-    def sp(cols, keyf):
-        acc = {}
-        for (a, b), (n, s) in cells.items():
-            k = keyf(a, b)
-            acc[k] = [x + y for x, y in zip(acc.get(k, [0, 0]), [n, s], strict=True)]
-        keys = sorted(acc)
-        n = np.array([acc[k][0] for k in keys])
-        return SliceProportions(cols, tuple(keys), n, n, np.array([acc[k][1] for k in keys]))
-    return [sp(("a",), lambda a, b: (a,)), sp(("b",), lambda a, b: (b,)), sp(("a", "b"), lambda a, b: (a, b))]
+from tests._helpers.slicedata import grid_tables
 
 
 def _cells(a0_b1: int):
@@ -44,7 +31,7 @@ def _cells(a0_b1: int):
 def test_parents_of_a_planted_cross_are_explained_by_it():
     """a0 outside the cross is a0 ∧ b1, 180/200 = 0.9, against the items outside a0, 720/800 = 0.9: z = 0, one-sided
     p = 0.5 ≥ 0.05, explained; b0 outside the cross is 360/400 against 360/400 outside b0: explained too."""
-    r = search_tables(_grid(_cells(180)), "recall:1").to_dict()
+    r = search_tables(grid_tables(_cells(180)), "recall:1").to_dict()
     assert [f["slice"] for f in r["found"]] == ["a=a0 ∧ b=b0"]
     got = {x["slice"]: x for x in r["explained"]}
     assert set(got) == {"a=a0", "b=b0"} and r["survived"] == 3
@@ -60,7 +47,7 @@ def test_a_parent_bad_outside_its_cross_stays_found():
     """a0 ∧ b1 at 165/200 = 0.825 against 720/800 = 0.9 outside a0: one-sided z test p = 0.0027 < 0.05 (statsmodels),
     so a0 is found beside the cross; b0 outside the cross (360/400 = 0.9) is no worse than outside b0
     (165 + 360 of 600 = 0.875): explained."""
-    r = search_tables(_grid(_cells(165)), "recall:1").to_dict()
+    r = search_tables(grid_tables(_cells(165)), "recall:1").to_dict()
     assert sorted(f["slice"] for f in r["found"]) == ["a=a0", "a=a0 ∧ b=b0"]
     assert [x["slice"] for x in r["explained"]] == ["b=b0"]
     _, want = proportions_ztest([165, 720], [200, 800], alternative="smaller")

@@ -138,7 +138,7 @@ def check_input(data: Any, arrays: Mapping[str, Any], columns: Mapping[str, tupl
         names = {p: column_name(data, value, p, default) for p, (value, default) in columns.items()}
         return (check_table(data, what) if is_table(data) else data), names
     for param, (value, default) in columns.items():
-        if value is not None and value != default and param not in arrays:
+        if value is not None and param not in arrays and not (isinstance(value, str) and value == default):
             alt = _ARRAY_FORMS.get(param)
             raise UsageError((lambda p, a: f"option {p} names a column of a table or PATH, and the input here is "
                                            f"arrays: give the values themselves as {a}.") if alt else
