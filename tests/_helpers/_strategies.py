@@ -40,7 +40,7 @@ def vocabulary(kind: str, k: int, draw: Any) -> tuple:
     if kind == "bool":
         return (False, True)
     if kind == "str":
-        words = draw(st.lists(st.text(min_size=1, max_size=6), min_size=k, max_size=k, unique=True))
+        words = draw(st.lists(st.text(min_size=1, max_size=6).filter(str.strip), min_size=k, max_size=k, unique=True))
         return tuple(words)
     bounds = {"int_small": (0, 80), "int_lookup": (0, 5_000_000), "int_sparse": (-(10 ** 15), 10 ** 15),
               "int_negative": (-60, -1)}[kind]

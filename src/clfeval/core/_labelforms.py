@@ -3,7 +3,8 @@
 Reading options, not encoding: the encoder (:mod:`clfeval.core._labels`) keeps
 every label as given; these turn label columns into the form a user asked
 for (``--normalize-labels nfc``) or a typed file implies (in a JSONL or
-Parquet file, 1 and 1.0 are one label), and name labels that only print alike.
+Parquet file, 1 and 1.0 are one label), and name labels that only print alike. Also what a missing label is, for
+every input alike: a null, a float NaN, an empty or blank text (as an empty cell of a file).
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from clfeval.core import _arrowcompute as pc
 from clfeval.core._labels import label_str, split_sets
-from clfeval.errors import UsageError
+from clfeval.errors import DataError, UsageError
 
 __all__ = ["NORMAL_FORMS", "normalize_labels", "normalization_notes", "unify_numbers", "plain", "shown_id"]
 
@@ -142,3 +144,29 @@ def unify_numbers(columns: Sequence[pa.Array | pa.ChunkedArray]) -> list[pa.Chun
         return every(pa.float64())
     return [pa.chunked_array([pa.array([None if v is None else label_str(v) for v in c.to_pylist()], type=pa.string())])
             for c in cols]
+
+
+def check_missing(arr: pa.Array | pa.ChunkedArray, name: str) -> None:
+    """A null or a float NaN among labels refused, naming its first item."""
+    nulls = arr.null_count
+    if arr.type.id == pa.float64().id or pa.types.is_floating(arr.type):
+        nan_mask = pc.is_nan(arr)
+        if pc.any(nan_mask).as_py():
+            nulls += 1
+            first = int(np.flatnonzero(np.asarray(pc.fill_null(nan_mask, False)))[0])
+            raise DataError(f"{name} has a missing label (NaN) at item {first} (0-based); every item needs a label.")
+    if nulls:
+        first = int(np.flatnonzero(np.asarray(pc.is_null(arr)))[0])
+        raise DataError(f"{name} has a missing label at item {first} (0-based); every item needs a label ({nulls} "
+                        "missing).")
+
+
+def refuse_blank(codes: Sequence[np.ndarray], names: Sequence[str], blank: Sequence[int]) -> None:
+    """An empty (or blank) text label is a missing label, as an empty cell of a file is (one rule for every input):
+    named at its first item."""
+    for c, name in zip(codes, names, strict=True):
+        at = np.flatnonzero(np.isin(c, np.asarray(blank, dtype=c.dtype)))
+        if at.size:
+            raise DataError(f"{name} has an empty label at item {int(at[0])} (0-based); every item needs a label in "
+                            f"single-label data, as in a file (for label sets, where an empty set is allowed, use "
+                            f"multilabel=True).")

@@ -154,7 +154,7 @@ def _to_arrow(values: Any, name: str) -> pa.Array | pa.ChunkedArray:
     check_sequence(values, name)
     try:
         # from_pandas: a float NaN among the labels is a missing label (as pandas writes
-        # one), refused below by _check_nulls naming the item, not a "mixed types" error
+        # one), refused by _labelforms.check_missing naming the item, not a "mixed types" error
         return pa.array(list(values) if not isinstance(values, list) else values, from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError) as exc:
         kinds = sorted({type(v).__name__ for v in list(values)[:1000]})
@@ -162,20 +162,6 @@ def _to_arrow(values: Any, name: str) -> pa.Array | pa.ChunkedArray:
             f"{name} mixes label types ({', '.join(kinds)}); labels must all be of one kind "
             f"(all strings, or all integers, or all booleans). ({exc})"
         ) from None
-
-
-def _check_nulls(arr: pa.Array | pa.ChunkedArray, name: str) -> None:
-    nulls = arr.null_count
-    if arr.type.id == pa.float64().id or pa.types.is_floating(arr.type):
-        nan_mask = pc.is_nan(arr)
-        if pc.any(nan_mask).as_py():
-            nulls += 1
-            first = int(np.flatnonzero(np.asarray(pc.fill_null(nan_mask, False)))[0])
-            raise DataError(f"{name} has a missing label (NaN) at item {first} (0-based); every item needs a label.")
-    if nulls:
-        first = int(np.flatnonzero(np.asarray(pc.is_null(arr)))[0])
-        raise DataError(f"{name} has a missing label at item {first} (0-based); every item needs a label ({nulls} "
-                        "missing).")
 
 
 def _numpy_of(arr: pa.Array | pa.ChunkedArray) -> np.ndarray:
@@ -513,8 +499,10 @@ def encode_labels(columns: Sequence[Any], names: Sequence[str]) -> tuple[list[np
     if len(set(lengths)) > 1:
         detail = ", ".join(f"{n} has {m}" for n, m in zip(names, lengths, strict=True))
         raise DataError(f"every label column must have one entry per item; {detail}.")
+    from clfeval.core._labelforms import check_missing, refuse_blank
+
     for a, n in zip(arrs, names, strict=True):
-        _check_nulls(a, n)
+        check_missing(a, n)
     kinds_present = {k for k, m in zip(kinds, lengths, strict=True) if k != "null" and m}
     if kinds_present == {"integer", "float"}:  # 1 and 1.0 are one label; 1.5 beside integers stays refused
         from clfeval.core._labelforms import unify_numbers
@@ -542,19 +530,8 @@ def encode_labels(columns: Sequence[Any], names: Sequence[str]) -> tuple[list[np
     codes, dictionary = _hash_encode(arrs)
     blank = [i for i, v in enumerate(dictionary) if isinstance(v, str) and not v.strip()]
     if blank:
-        _refuse_blank(codes, names, blank)
+        refuse_blank(codes, names, blank)
     return codes, len(dictionary), dictionary
-
-
-def _refuse_blank(codes: Sequence[np.ndarray], names: Sequence[str], blank: Sequence[int]) -> None:
-    """An empty (or blank) text label is a missing label, as an empty cell of a file is (one rule for every input):
-    named at its first item."""
-    for c, name in zip(codes, names, strict=True):
-        at = np.flatnonzero(np.isin(c, np.asarray(blank, dtype=c.dtype)))
-        if at.size:
-            raise DataError(f"{name} has an empty label at item {int(at[0])} (0-based); every item needs a label in "
-                            f"single-label data, as in a file (for label sets, where an empty set is allowed, use "
-                            f"multilabel=True).")
 
 
 def encode_pair(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None,

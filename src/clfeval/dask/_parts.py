@@ -87,7 +87,8 @@ def threads(client: Any) -> int:
     """Worker threads of the client's cluster (this machine's cores for Dask's local threads)."""
     if client is None:
         return max(1, os.cpu_count() or 1)
-    return max(1, sum(client.nthreads().values()))
+    with _lost_said(client):
+        return max(1, sum(client.nthreads().values()))
 
 
 def _from_pandas(frame: Any, columns: tuple[str, ...]) -> pa.Table:
@@ -276,7 +277,22 @@ def persist(client: Any, tasks: Sequence[Any]) -> list[Any]:
     on; errors surface where a result is asked for (:func:`run`)."""
     if client is None:
         return list(dask.persist(*tasks, scheduler="threads"))
-    return list(client.persist(list(tasks)))
+    with _lost_said(client):
+        return list(client.persist(list(tasks)))
+
+
+@contextlib.contextmanager
+def _lost_said(client: Any) -> Iterator[None]:
+    """A call to the scheduler outside :func:`run` (its threads, a persist): the cluster lost meanwhile is said as
+    :func:`run` says it (exit 2, one paragraph), not as a closed stream."""
+    try:
+        yield
+    except ClfevalError:
+        raise
+    except Exception as exc:
+        if _is_lost(exc, client):
+            raise _lost() from None
+        raise
 
 
 def _is_lost(exc: BaseException, client: Any) -> bool:
