@@ -188,7 +188,8 @@ def test_shuffling_items_changes_nothing(case, zd, seed, data) -> None:
 def _renaming(case, data) -> tuple[dict, str]:
     """A bijective map of the case's labels onto new labels (strings or ints; a blank text is a missing label)."""
     kind = data.draw(st.sampled_from(["str", "int"]), label="renamed to")
-    targets = data.draw(st.lists(st.integers(-10 ** 6, 10 ** 6) if kind == "int" else st.text(min_size=1, max_size=4).filter(str.strip),
+    names = st.integers(-10 ** 6, 10 ** 6) if kind == "int" else st.text(min_size=1, max_size=4).filter(str.strip)
+    targets = data.draw(st.lists(names,
                                  min_size=len(case.vocab), max_size=len(case.vocab), unique=True), label="new names")
     return dict(zip(case.vocab, targets, strict=True)), kind
 
