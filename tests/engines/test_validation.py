@@ -210,3 +210,11 @@ def test_error_analysis_reads_a_table_through_the_same_checks():
         clfeval.error_analysis(pd.DataFrame([["a", "b", "c", "t"]] * 3, columns=["gold", "pred", "pred", "text"]))
     with pytest.raises(DataError, match=r"^the table has no rows"):
         clfeval.error_analysis(pd.DataFrame({"gold": [], "pred": [], "text": []}))
+
+
+def test_a_column_argument_holding_values_is_refused_in_a_few_words():
+    frame = pd.DataFrame({"gold": GOLD, "pred": NB})
+    for values, kind in [(np.array(GOLD), "ndarray"), (list(GOLD) * 1000, "list")]:
+        with pytest.raises(UsageError) as info:
+            clfeval.report(frame, gold=values)
+        assert str(info.value) == f"option gold names a column by its name (text); got a {kind}."

@@ -123,7 +123,7 @@ def test_a_nan_score_in_a_file_is_refused_naming_the_row_on_every_engine(tmp_pat
 def test_scores_and_texts_of_the_wrong_kind_are_refused_by_name():
     with pytest.raises(UsageError, match="give score as an array of numbers"):
         clfeval.error_analysis(GOLD, PRED, text=TEXT, score="score")
-    with pytest.raises(UsageError, match="with a table or PATH, text names its column"):
+    with pytest.raises(UsageError, match=r"^option text names a column by its name \(text\); got a list\.$"):
         clfeval.error_analysis(pa.table({"gold": GOLD, "pred": PRED, "text": TEXT}), text=TEXT)
     with pytest.raises(UsageError, match="multilabel must be True, False or None"):
         clfeval.error_analysis(GOLD, PRED, text=TEXT, multilabel="yes")

@@ -108,7 +108,12 @@ def column_name(data: Any, name: Any, param: str, default: str | None = None) ->
         return default
     if isinstance(name, str):
         return name
-    if type(data).__module__.split(".", 1)[0] == "pandas" and is_table(data):
+    hashable = True
+    try:
+        hash(name)
+    except TypeError:  # a list or an array given where a column's name belongs
+        hashable = False
+    if hashable and type(data).__module__.split(".", 1)[0] == "pandas" and is_table(data):
         given = list(data.columns)
         hits = [i for i, c in enumerate(given) if c == name and type(c) is type(name)] or \
                [i for i, c in enumerate(given) if c == name]
@@ -116,7 +121,8 @@ def column_name(data: Any, name: Any, param: str, default: str | None = None) ->
             import pyarrow as pa
 
             return str(pa.Table.from_pandas(data.iloc[:0, hits[:1]], preserve_index=False).column_names[0])
-    raise UsageError(lambda p: f"option {p} names a column by its name (text); got {name!r}.", params=[param])
+    shown = repr(name) if hashable and len(repr(name)) <= 80 else f"a {type(name).__name__}"
+    raise UsageError(lambda p: f"option {p} names a column by its name (text); got {shown}.", params=[param])
 
 
 _ARRAY_FORMS = {"score": "scores", "scores_prefix": "scores", "id": "ids"}  # a column argument → its arrays form
