@@ -141,7 +141,7 @@ def multi_blocks(m: MultiComparison) -> list[Block]:
     how = " / ".join(sorted(names))
     blocks.append(TableBlock(f"Pairs (A better than B?, one-sided), Holm-adjusted, α = {m.alpha:g}",
                              ["A", "B", "δ = A − B", f"δ {level} low", f"δ {level} high", "p", "p (Holm)",
-                              "significant"], prow, numeric_from=2,
+                              "significant"], prow, numeric_from=2, key=2,
                              caption=f"δ's two-sided {level} interval: bootstrap {how}, an estimate; the verdicts "
                                      f"follow the Holm-adjusted tests"))
     for verdict in m.verdicts:
