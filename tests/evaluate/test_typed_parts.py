@@ -12,6 +12,7 @@ import pytest
 from sklearn.metrics import accuracy_score, roc_auc_score
 
 import clfeval
+from clfeval.core import EngineInfo
 from clfeval.evaluate import _sections as S
 from clfeval.render import render, to_json
 
@@ -35,14 +36,14 @@ def _unstandardized_partial_auc(y, s, max_fpr):
 
 def test_every_optional_part_is_a_typed_field_and_none_when_not_asked_for():
     plain = clfeval.report(GOLD, PRED)
-    assert all(getattr(plain, cls.key) is None for cls in S.PARTS if cls is not S.EnginePart)
+    assert all(getattr(plain, cls.key) is None for cls in S.PARTS)
     assert plain.parts() == {"engine": plain.engine}
     t = pa.table({"gold": GOLD, "pred": PRED, "score": SCORE})  # (a table: ranking intervals too)
     r = clfeval.report(t, score="score", positive=1, ci=0.9, samples=200, require=["accuracy>=0.5", "roc_auc>=0.6"])
     assert type(r.ci) is S.Intervals and r.ci.level == 0.9
     assert type(r.ranking) is S.RankingPart and type(r.ranking_ci) is S.RankingIntervals
     assert type(r.requirements) is S.RequirementsPart and r.requirements.met
-    assert type(r.engine) is S.EnginePart and (r.engine.name, r.engine.mode) == ("local", "memory")
+    assert type(r.engine) is EngineInfo and (r.engine.name, r.engine.mode) == ("local", "memory")
     assert r.ranking.roc_auc == pytest.approx(roc_auc_score(GOLD, SCORE), abs=1e-12)
     assert r.ranking.partial_roc_auc == pytest.approx(_unstandardized_partial_auc(GOLD, SCORE, r.ranking.max_fpr),
                                                       abs=1e-12)
@@ -60,7 +61,7 @@ def test_the_report_lays_out_each_part_under_its_key_in_one_order():
     d = r.to_dict()
     for key, part in r.parts().items():
         assert d[key] == part.to_dict(), key
-    keys = [k for k in d if k in {cls.key for cls in S.PARTS}]
+    keys = [k for k in d if k in {cls.key for cls in S.PARTS} | {"engine"}]
     assert keys == ["ci", "ranking", "ranking_ci", "requirements", "engine"]  # PARTS' order
     assert list(d)[-3:] == ["undefined", "notes", "signature"]
     assert r.sections == {k: d[k] for k in keys}  # the compatibility view holds the same data

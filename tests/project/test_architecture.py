@@ -23,6 +23,7 @@ LAYERS = {
     "clfeval._version": 0,
     "clfeval.errors": 0,
     "clfeval.core": 1,          # labels, tables, metrics, catalogue, signature, resampling engines (no scipy, sklearn)
+    "clfeval.ops": 1.5,         # per operation its one typed result (issue 36): fields over the core's types only
     "clfeval.io": 2,            # sources, readers, exact JSONL, CSV safety, alignment by id, outputs
     "clfeval.scores": 3,        # score columns, rankings, objectives, thresholds, calibration
     "clfeval.text": 3,          # Reuters reader, text models, φ–δ of terms (models apart from evaluation)

@@ -21,6 +21,7 @@ _EXPORTS = {
     "clfeval.core._catalog": ("Metric", "MetricCatalogue", "catalogue"),
     "clfeval.core._metrics": ("safe_divide", "class_counts"),
     "clfeval.core._signature": ("build_signature",),
+    "clfeval.core._engineinfo": ("EngineInfo",),
 }
 
 __all__ = _names(_EXPORTS)
@@ -32,6 +33,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.core._decimate": ("ranking_curves", "ranking_points", "replicate_histogram", "sample_ranks", "simplify",
                                "sweep_curves", "sweep_of_points"),
     "clfeval.core._display": ("Display", "set_renderers"),
+    "clfeval.core._engineinfo": ("MODES",),
     "clfeval.core._exactsum": ("ExactSum", "ExactSums", "grouped_sums"),
     "clfeval.core._gold": ("EncodedGold", "binary_gold", "indicator_gold"),
     "clfeval.core._inert": ("shown",),
@@ -93,6 +95,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         sweep_of_points as sweep_of_points,
     )
     from clfeval.core._display import Display as Display, set_renderers as set_renderers
+    from clfeval.core._engineinfo import MODES as MODES
     from clfeval.core._exactsum import ExactSum as ExactSum, ExactSums as ExactSums, grouped_sums as grouped_sums
     from clfeval.core._gold import (
         EncodedGold as EncodedGold,
@@ -231,6 +234,7 @@ __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_
 
 if TYPE_CHECKING:
     from clfeval.core._catalog import Metric as Metric, MetricCatalogue as MetricCatalogue, catalogue as catalogue
+    from clfeval.core._engineinfo import EngineInfo as EngineInfo
     from clfeval.core._metrics import class_counts as class_counts, safe_divide as safe_divide
     from clfeval.core._signature import build_signature as build_signature
     from clfeval.core._tables import (

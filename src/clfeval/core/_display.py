@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 __all__ = ["Display", "set_renderers", "set_loader"]
@@ -61,10 +61,10 @@ class Display:
         def to_dict(self: Any, *args: Any, **kwargs: Any) -> Any:
             out = own(self, *args, **kwargs)
             block = getattr(self, "engine", None)
-            if isinstance(block, dict) and isinstance(out, dict):
+            if isinstance(block, Mapping) and isinstance(out, dict):
                 from clfeval.core._results import thaw  # a plain copy: the result's own block is read-only
 
-                out = {**out, "engine": thaw(block)}
+                out = {**out, "engine": thaw(dict(block))}
             return out
 
         to_dict._engine_block = True  # type: ignore[attr-defined]

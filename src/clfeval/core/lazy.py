@@ -34,6 +34,7 @@ def names(exports: Mapping[str, Iterable[str]]) -> list[str]:
 def attach(package: str, exports: Mapping[str, Iterable[str]], subpackages: Iterable[str] = (), *,
            internal: Mapping[str, Iterable[str]] | None = None,
            internal_modules: Mapping[str, str] | None = None,
+           moved: Mapping[str, tuple[str, str, str]] | None = None,
            ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """The module ``__getattr__`` and ``__dir__`` of ``package``, exporting ``exports`` (module → names) lazily.
 
@@ -42,13 +43,24 @@ def attach(package: str, exports: Mapping[str, Iterable[str]], subpackages: Iter
     inside a folder), kept out of ``__all__`` and ``dir()``. An internal name is looked up in its module each
     time (never cached on the package, hence never in its ``dir()``), so that replacing it in its module (a
     test's ``monkeypatch``) reaches every caller.
+
+    ``moved`` (old name → (module, new name, where to import it now)): names kept importable for one release
+    after their type merged into another (issue 36); each access warns (:class:`DeprecationWarning`, naming the
+    new place) and gives the new object. The package lists them in ``__all__`` after its exports.
     """
     where = {name: module for module, group in exports.items() for name in group}
     subs = frozenset(subpackages)
     hidden = {name: module for module, group in (internal or {}).items() for name in group}
     modules = dict(internal_modules or {})
+    old = dict(moved or {})
 
     def __getattr__(name: str) -> Any:
+        if name in old:
+            import warnings
+
+            warnings.warn(f"{package}.{name} is deprecated and will be removed in the next release; use "
+                          f"{old[name][2]}", DeprecationWarning, stacklevel=2)
+            return getattr(importlib.import_module(old[name][0]), old[name][1])
         module = where.get(name)
         if module is None and name in hidden:
             return getattr(importlib.import_module(hidden[name]), name)
@@ -64,6 +76,6 @@ def attach(package: str, exports: Mapping[str, Iterable[str]], subpackages: Iter
         return value
 
     def __dir__() -> list[str]:
-        return sorted(set(vars(sys.modules[package])) | set(where) | subs)
+        return sorted(set(vars(sys.modules[package])) | set(where) | subs | set(old))
 
     return __getattr__, __dir__

@@ -7,19 +7,20 @@ that may differ between engines (with the ``external`` details of a streamed ran
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
+
+from clfeval.core import EngineInfo
 
 __all__ = ["engine_block", "with_engine", "spilled_in"]
 
 
 def engine_block(engine: Any, mode: str, *, spilled: bool = False, memory: int | None = None,
-                 **more: Any) -> dict[str, Any]:
-    """``{"name", "mode", "spilled", "memory", ...}``; ``mode`` is ``memory``, ``streamed`` or ``cluster``."""
-    out: dict[str, Any] = {"name": engine.name, "mode": mode, "spilled": bool(spilled)}
-    if memory is not None:
-        out["memory"] = int(memory)
-    out.update(more)
-    return out
+                 **more: Any) -> EngineInfo:
+    """The :class:`~clfeval.core.EngineInfo` of a result (its JSON ``{"name", "mode", "spilled", "memory",
+    ...}``); ``mode`` is ``memory``, ``streamed`` or ``cluster``."""
+    return EngineInfo(name=engine.name, mode=mode, spilled=bool(spilled),
+                      memory=None if memory is None else int(memory), more=more)
 
 
 def spilled_in(value: Any) -> bool:
@@ -33,7 +34,7 @@ def spilled_in(value: Any) -> bool:
     return False
 
 
-def with_engine(result: Any, block: dict[str, Any]) -> Any:
+def with_engine(result: Any, block: Mapping[str, Any]) -> Any:
     """``result`` with its engine block in its ``engine`` field (a report's typed part
-    :class:`~clfeval.evaluate._sections.EnginePart`)."""
-    return dataclasses.replace(result, engine=block)
+    :class:`~clfeval.core.EngineInfo`)."""
+    return dataclasses.replace(result, engine=EngineInfo.of(block))

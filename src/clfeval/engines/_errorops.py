@@ -9,12 +9,12 @@ same (``tests/evaluate/test_error_analysis.py``, ``tests/engines/test_front_door
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from clfeval.engines import _data as inputs
-from clfeval.engines._block import engine_block
+from clfeval.engines._block import engine_block, with_engine
 from clfeval.engines._capabilities import refuse_stdin
 from clfeval.engines._spec import Dask, Local, as_engine
 from clfeval.errors import DataError, UsageError
@@ -87,7 +87,6 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
     >>> r.cells[0].gold, r.cells[0].pred, r.cells[0].count, r.engine["mode"]
     ('a', 'b', 5, 'memory')
     """
-    import dataclasses
 
     from clfeval.evaluate import analyse
 
@@ -104,7 +103,7 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
     result = analyse(counter, min_count=min_count, terms=terms, prior_strength=prior_strength, z_min=z_min,
                      settings={"processing": None if processing is None else str(processing),
                                "text": "a --texts file joined by id" if texts is not None else "a column"})
-    return dataclasses.replace(result, engine=block)
+    return with_engine(result, block)
 
 
 @dataclass(frozen=True)
@@ -173,7 +172,7 @@ def _checked(data: Any, pred: Any, *, gold: Any, text: Any, texts: Any, id: Any,
 
 
 def _arrays(eng: Any, counter: Any, gold: Any, pred: Any, text: Any, ids: Any,
-            score: list[float] | None) -> tuple[Any, dict]:
+            score: list[float] | None) -> tuple[Any, Mapping[str, Any]]:
     import pyarrow as pa
 
     from clfeval.evaluate import count_arrays
@@ -241,7 +240,7 @@ def _text_column(text: Any) -> Any:
 
 
 def _tabular(eng: Any, counter: Any, data: Any, cols: dict[str, Any], text_map: Any, fmt: Any, encoding: str,
-             progress: Any) -> tuple[Any, dict]:
+             progress: Any) -> tuple[Any, Mapping[str, Any]]:
     from clfeval.evaluate import count_arrays, item_scores
 
     if inputs.is_table(data):
@@ -265,7 +264,7 @@ def _tabular(eng: Any, counter: Any, data: Any, cols: dict[str, Any], text_map: 
 
 
 def _on_path(eng: Any, counter: Any, inp: Any, cols: dict[str, Any], text_map: Any, fmt: Any, encoding: str,
-             progress: Any) -> tuple[Any, dict]:
+             progress: Any) -> tuple[Any, Mapping[str, Any]]:
     if isinstance(eng, Dask):
         from clfeval.dask import count_on_dask
 

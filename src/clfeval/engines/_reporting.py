@@ -10,7 +10,7 @@ memory budget (:mod:`clfeval.evaluate._streaming`, :mod:`clfeval.evaluate._score
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from clfeval.engines import _data as inputs
@@ -236,7 +236,7 @@ def _read_train(path: Any, column: str | None, gold: str, fmt: str | None, multi
 
 
 def _arrays(eng: Any, gold: Any, pred: Any, labels: Any, ids: Any, scores: Any, threshold: Any, train: Any,
-            settings: dict[str, Any], top_n: int) -> tuple[Any, dict[str, Any]]:
+            settings: dict[str, Any], top_n: int) -> tuple[Any, Mapping[str, Any]]:
     """Arrays: in memory when they fit the budget; else spooled to Parquet and streamed (or run on Dask)."""
     from clfeval.evaluate import report as in_memory
 
@@ -284,7 +284,7 @@ def _arrays_table(gold: Any, pred: Any, scores: Any) -> Any:
 
 def _tabular(eng: Any, data: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any], bins: Any,
              binning: str, fmt: Any, encoding: str, normalize: Any, top_n: int, progress: Any,
-             train_name: Any) -> tuple[Any, dict[str, Any]]:
+             train_name: Any) -> tuple[Any, Mapping[str, Any]]:
     """A table or PATH: a table in memory when it fits, else spooled; a PATH streamed (or on Dask)."""
     if inputs.is_table(data):
         wanted = {"gold": cols["gold"], "pred": cols["pred"] if threshold is None else None, "score": cols["score"],
@@ -316,7 +316,7 @@ def _needs_memory(settings: dict[str, Any], cols: dict[str, Any]) -> bool:
 
 
 def _table_in_memory(eng: Any, table: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any],
-                     top_n: int) -> tuple[Any, dict[str, Any]]:
+                     top_n: int) -> tuple[Any, Mapping[str, Any]]:
     from clfeval.evaluate import report as in_memory
     from clfeval.scores import as_scores
 
@@ -348,7 +348,7 @@ def _with_ranking_ci(rep: Any, gold: Any, scores: Any, settings: dict[str, Any])
 
 def _on_path(eng: Any, inp: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any], bins: Any,
              binning: str, encoding: str, normalize: Any, top_n: int, progress: Any,
-             train_name: Any) -> tuple[Any, dict[str, Any]]:
+             train_name: Any) -> tuple[Any, Mapping[str, Any]]:
     from clfeval.engines import _reportsteps as steps
 
     reading = dict(encoding=encoding, normalize=normalize, sep=settings["sep"])

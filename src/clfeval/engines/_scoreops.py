@@ -15,6 +15,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from clfeval.core import EngineInfo
 from clfeval.engines import _data as inputs
 from clfeval.engines._block import engine_block, spilled_in, with_engine
 from clfeval.engines._capabilities import refuse, refuse_stdin
@@ -79,7 +80,7 @@ def spilled_of(result: Any) -> bool:
     return bool(said) or any("spilled to disk" in n for n in notes)
 
 
-def _block(eng: Any, mode: str, result: Any, spooled: bool, inp: Any = None) -> dict[str, Any]:
+def _block(eng: Any, mode: str, result: Any, spooled: bool, inp: Any = None) -> EngineInfo:
     memory = eng.budget if isinstance(eng, Local) else None
     extra: dict[str, Any] = {"partitions": len(inp.sources)} if isinstance(eng, Dask) and inp is not None else {}
     if spooled:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -31,7 +31,7 @@ class SlicedThreshold(Display):
 
     choice: Any
     slices: dict[str, Any]
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    engine: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def signature(self) -> dict[str, Any]:
@@ -40,7 +40,7 @@ class SlicedThreshold(Display):
     def to_dict(self) -> dict[str, Any]:
         out = {**self.choice.to_dict(), "slices": self.slices}
         if self.engine is not None:
-            out["engine"] = self.engine
+            out["engine"] = dict(self.engine)
         return out
 
 
@@ -132,7 +132,7 @@ class SlicedCalibration(Display):
     by: list[str]
     slices: list[dict[str, Any]]
     min_slice: int
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    engine: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def signature(self) -> dict[str, Any]:
@@ -141,7 +141,7 @@ class SlicedCalibration(Display):
     def to_dict(self) -> dict[str, Any]:
         out = {**self.overall.to_dict(), "by": list(self.by), "min_slice": self.min_slice, "slices": self.slices}
         if self.engine is not None:
-            out["engine"] = self.engine
+            out["engine"] = dict(self.engine)
         return out
 
 

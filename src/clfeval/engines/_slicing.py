@@ -11,7 +11,7 @@ added in a tree). Numeric ``by`` columns with ``by_bins`` get their edges from a
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any, TypedDict
 
@@ -65,8 +65,8 @@ def by_arrays(by: Any, n: int, param: str = "by") -> dict[str, Any]:
 
 
 def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, settings: dict[str, Any],
-              slicing: dict[str, Any],
-              *, input_format: Any, encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, dict]:
+              slicing: dict[str, Any], *, input_format: Any, encoding: str, normalize: Any, progress: Any,
+              top_n: int) -> tuple[Any, Mapping[str, Any]]:
     """The report of ``data`` with its ``slices`` section, and the engine block."""
     import pyarrow as pa
 
@@ -124,7 +124,7 @@ def check_by_columns(names: Sequence[str], sets: Sequence[tuple[str, ...]]) -> N
 
 
 def _tabular(eng: Any, table: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
-             encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, dict]:
+             encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, Mapping[str, Any]]:
     if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget:
         cols = [c for s in slicing["sets"] for c in s]
         score = slicing.get("score")
@@ -223,7 +223,7 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
 
 
 def _on_path(eng: Any, inp: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
-             encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, dict]:
+             encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, Mapping[str, Any]]:
     from clfeval.engines._reportsteps import named_by
 
     cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))

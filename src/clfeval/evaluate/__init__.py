@@ -9,14 +9,16 @@ from clfeval.core.lazy import attach as _attach, names as _names
 _EXPORTS = {
     "clfeval.evaluate._reports": ("Report", "report_from_table"),
     "clfeval.evaluate._sections": ("Part", "Intervals", "RankingPart", "RankingIntervals", "InputsPart", "SlicesPart",
-                                  "FoundSlicesPart", "RequirementsPart", "EnginePart", "ErrorsSharePart"),
+                                  "FoundSlicesPart", "RequirementsPart", "ErrorsSharePart"),
     "clfeval.evaluate._requirements": ("Requirement", "Requirements", "parse_requirement", "check_requirements"),
     "clfeval.evaluate._diagnostics": ("hardest_classes", "most_confused_pair", "top_confusions", "misclassified"),
     "clfeval.evaluate._baselines": ("majority_table", "uniform_table", "stratified_table"),
     "clfeval.evaluate._erroranalysis": ("ErrorAnalysis", "ErrorCell"),
 }
 
-__all__ = _names(_EXPORTS)
+# Kept importable for one release (issue 36): each access warns and gives the type it merged into.
+_MOVED = {"EnginePart": ("clfeval.core._engineinfo", "EngineInfo", "clfeval.core.EngineInfo")}
+__all__ = _names(_EXPORTS) + list(_MOVED)
 # Names that other stages import from this package's private modules (tools/privatize.py): resolved
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
@@ -81,7 +83,8 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         slice_binning as slice_binning,
     )
     from clfeval.evaluate._streaming import count_batches as count_batches, finish_report as finish_report
-__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES,
+                               moved=_MOVED)
 
 if TYPE_CHECKING:
     from clfeval.evaluate._baselines import (
@@ -104,7 +107,6 @@ if TYPE_CHECKING:
         parse_requirement as parse_requirement,
     )
     from clfeval.evaluate._sections import (
-        EnginePart as EnginePart,
         ErrorsSharePart as ErrorsSharePart,
         FoundSlicesPart as FoundSlicesPart,
         InputsPart as InputsPart,

@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -132,7 +133,7 @@ class ErrorAnalysis(Display):
     analyzer: dict[str, Any]
     settings: dict[str, Any]
     notes: tuple[str, ...] = ()
-    engine: dict[str, Any] = field(default_factory=dict)
+    engine: Mapping[str, Any] = field(default_factory=dict)
     signature: dict[str, Any] = field(default_factory=dict)
     task: str = "single-label"
     categories: tuple[dict[str, Any], ...] = ()

@@ -23,6 +23,7 @@ from clfeval.core import (
     Display,
     EncodedGold,
     EncodedPair,
+    EngineInfo,
     LabelMap,
     MultilabelTable,
     build_signature,
@@ -54,7 +55,6 @@ from clfeval.evaluate._baselines import (
 from clfeval.evaluate._diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
 from clfeval.evaluate._sections import (
     PARTS,
-    EnginePart,
     ErrorsSharePart,
     FoundSlicesPart,
     InputsPart,
@@ -123,7 +123,7 @@ class Report(Display):
     slices: SlicesPart | None = None
     find_slices: FoundSlicesPart | None = None
     requirements: RequirementsPart | None = None
-    engine: EnginePart | None = None
+    engine: EngineInfo | None = None
     errors_share: ErrorsSharePart | None = None
     table: ConfusionTable | MultilabelTable | None = field(default=None, repr=False, compare=False)
 
@@ -132,6 +132,8 @@ class Report(Display):
             value = getattr(self, cls.key)
             if value is not None and type(value) is not cls:
                 object.__setattr__(self, cls.key, part_of(cls.key, value))
+        if self.engine is not None:
+            object.__setattr__(self, "engine", EngineInfo.of(self.engine))
         for key in _PLAIN:  # frozen all the way down: r.per_class["a"]["recall"] = 5 raises (to_dict() thaws)
             object.__setattr__(self, key, freeze(getattr(self, key)))
         # per_class keyed by the labels as given (r.per_class[1] for integer labels); the JSON keeps their text
@@ -146,9 +148,10 @@ class Report(Display):
         else:
             object.__setattr__(self, "per_class", LabelMap({k: freeze(v) for k, v in self.per_class.items()}))
 
-    def parts(self) -> dict[str, Part]:
-        """The optional parts the report holds (``ci``, ``ranking``, ...), by JSON key, in the JSON's order."""
-        return {cls.key: getattr(self, cls.key) for cls in PARTS if getattr(self, cls.key) is not None}
+    def parts(self) -> dict[str, Part | EngineInfo]:
+        """The optional parts the report holds (``ci``, ``ranking``, ..., ``engine``), by JSON key, in the JSON's
+        order."""
+        return {key: getattr(self, key) for key in _PART_KEYS if getattr(self, key) is not None}
 
     @property
     def sections(self) -> dict[str, Any]:
@@ -242,6 +245,9 @@ class Report(Display):
         out["signature"] = self.signature
         return out
 
+
+#: The keys of the optional parts, in the JSON's order (the engine block before ``errors_share``).
+_PART_KEYS = tuple(cls.key for cls in PARTS if cls.key != "errors_share") + ("engine", "errors_share")
 
 #: The report's fields of plain data, made read-only when it is built (:func:`clfeval.core._results.freeze`).
 _PLAIN = ("labels", "macro", "micro", "weighted", "diagnostics", "baselines", "undefined", "signature", "notes",

@@ -3,7 +3,8 @@
 A report always has its counts, averages, diagnostics and baselines; these parts it has only when asked for
 (``ci=``, ``scores=``, ``require=``, ``by=``, ``find_slices=``, ...). Each is a typed field of the report
 (``r.ci``, ``r.ranking``, ``r.ranking_ci``, ``r.requirements``, ``r.slices``, ``r.find_slices``, ``r.engine``,
-``r.inputs``, ``r.errors_share``; None when absent) holding its data as the JSON gives it, with accessors for
+``r.inputs``, ``r.errors_share``; None when absent; ``r.engine`` is the core's
+:class:`~clfeval.core.EngineInfo`) holding its data as the JSON gives it, with accessors for
 what is read most; :meth:`Part.to_dict` is its JSON, which the report's one ``to_dict`` lays out under
 :attr:`Part.key`, in the order of :data:`PARTS`.
 
@@ -23,7 +24,7 @@ from typing import Any, ClassVar
 from clfeval.core import freeze, thaw
 
 __all__ = ["Part", "Intervals", "RankingPart", "RankingIntervals", "InputsPart", "SlicesPart", "FoundSlicesPart",
-           "RequirementsPart", "EnginePart", "ErrorsSharePart", "PARTS", "part_of"]
+           "RequirementsPart", "ErrorsSharePart", "PARTS", "part_of"]
 
 
 @dataclass(frozen=True)
@@ -176,23 +177,6 @@ class RequirementsPart(Part):
         return bool(self.data.get("met"))
 
 
-@dataclass(frozen=True)
-class EnginePart(Part):
-    """Where the report was computed: engine ``name``, ``mode`` (memory / streamed / cluster), ``spilled``."""
-
-    key: ClassVar[str] = "engine"
-
-    @property
-    def name(self) -> str:
-        return str(self.data.get("name"))
-
-    @property
-    def mode(self) -> str:
-        return str(self.data.get("mode"))
-
-    @property
-    def spilled(self) -> bool:
-        return bool(self.data.get("spilled"))
 
 
 @dataclass(frozen=True)
@@ -204,7 +188,7 @@ class ErrorsSharePart(Part):
 
 #: Every part, in the order the report's JSON lays them out (after ``errors``, before ``undefined``).
 PARTS: tuple[type[Part], ...] = (Intervals, RankingPart, RankingIntervals, InputsPart, SlicesPart, FoundSlicesPart,
-                                 RequirementsPart, EnginePart, ErrorsSharePart)
+                                 RequirementsPart, ErrorsSharePart)
 _BY_KEY = {p.key: p for p in PARTS}
 
 

@@ -36,7 +36,7 @@ class SlicedComparison(Display):
     min_slice: int
     notes: list[str] = field(default_factory=list)
     binning: list[dict[str, Any]] = field(default_factory=list)
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    engine: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def signature(self) -> dict[str, Any]:
@@ -64,7 +64,7 @@ class SlicedComparison(Display):
         if self.binning:
             out["binning"] = self.binning
         if self.engine is not None:
-            out["engine"] = self.engine
+            out["engine"] = dict(self.engine)
         return out
 
 
