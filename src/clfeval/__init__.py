@@ -27,7 +27,7 @@ _EXPORTS = {
     "clfeval.significance._compared": ("Compared",),
     "clfeval.engines._scoreops": ("threshold", "calibration", "ranking"),
     "clfeval.engines._errorops": ("error_analysis",),
-    "clfeval.evaluate._erroranalysis": ("ErrorAnalysis",),
+    "clfeval.ops.errors._result": ("ErrorAnalysis",),
     "clfeval.protocols._rankinput": ("rank",),
     "clfeval.significance._multirank": ("RankResult",),
     "clfeval.evaluate._reports": ("Report", "report_from_table"),
@@ -69,8 +69,8 @@ if TYPE_CHECKING:
     from clfeval.engines._scoreops import calibration as calibration, ranking as ranking, threshold as threshold
     from clfeval.engines._spec import Dask as Dask, Local as Local
     from clfeval.errors import ClfevalError as ClfevalError, DataError as DataError, UsageError as UsageError
-    from clfeval.evaluate._erroranalysis import ErrorAnalysis as ErrorAnalysis
     from clfeval.evaluate._reports import Report as Report, report_from_table as report_from_table
+    from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis
     from clfeval.protocols._rankinput import rank as rank
     from clfeval.scores._calibration import Calibration as Calibration, reliability as reliability
     from clfeval.scores._curves import Ranking as Ranking, RankingOvR as RankingOvR, ranking_ovr as ranking_ovr
