@@ -1,4 +1,4 @@
-"""An :class:`~clfeval.evaluate._erroranalysis.ErrorAnalysis` as text, Markdown and HTML.
+"""An :class:`~clfeval.ops.errors.ErrorAnalysis` as text, Markdown and HTML.
 
 Text and Markdown come from one list of blocks. The HTML page is self-contained and has no JavaScript:
 the confusion heatmap and the table of cells link every listed off-diagonal cell to its section (plain
