@@ -43,7 +43,7 @@ _EXPORTS = {
 }
 
 #: The stage packages (and the exceptions module), reachable as attributes after ``import clfeval``.
-SUBPACKAGES = ("core", "io", "scores", "text", "evaluate", "significance", "protocols", "studies", "engines",
+SUBPACKAGES = ("core", "ops", "io", "scores", "text", "evaluate", "significance", "protocols", "studies", "engines",
                "plots", "render", "dask", "errors")
 
 __all__ = ["__version__", *_names(_EXPORTS)]
