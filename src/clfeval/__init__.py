@@ -27,9 +27,9 @@ _EXPORTS = {
     "clfeval.significance._compared": ("Compared",),
     "clfeval.engines._scoreops": ("threshold", "calibration", "ranking"),
     "clfeval.engines._errorops": ("error_analysis",),
-    "clfeval.evaluate._erroranalysis": ("ErrorAnalysis",),
+    "clfeval.ops.errors._result": ("ErrorAnalysis",),
     "clfeval.protocols._rankinput": ("rank",),
-    "clfeval.significance._multirank": ("RankResult",),
+    "clfeval.ops.rank._result": ("RankResult",),
     "clfeval.evaluate._reports": ("Report", "report_from_table"),
     "clfeval.significance._paired": ("Comparison", "MultiComparison", "compare_many", "holm"),
     "clfeval.significance._delong": ("delong_compare", "delong_ovr", "DeLongComparison", "DeLongOvR"),
@@ -43,7 +43,7 @@ _EXPORTS = {
 }
 
 #: The stage packages (and the exceptions module), reachable as attributes after ``import clfeval``.
-SUBPACKAGES = ("core", "io", "scores", "text", "evaluate", "significance", "protocols", "studies", "engines",
+SUBPACKAGES = ("core", "ops", "io", "scores", "text", "evaluate", "significance", "protocols", "studies", "engines",
                "plots", "render", "dask", "errors")
 
 __all__ = ["__version__", *_names(_EXPORTS)]
@@ -69,8 +69,9 @@ if TYPE_CHECKING:
     from clfeval.engines._scoreops import calibration as calibration, ranking as ranking, threshold as threshold
     from clfeval.engines._spec import Dask as Dask, Local as Local
     from clfeval.errors import ClfevalError as ClfevalError, DataError as DataError, UsageError as UsageError
-    from clfeval.evaluate._erroranalysis import ErrorAnalysis as ErrorAnalysis
     from clfeval.evaluate._reports import Report as Report, report_from_table as report_from_table
+    from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis
+    from clfeval.ops.rank._result import RankResult as RankResult
     from clfeval.protocols._rankinput import rank as rank
     from clfeval.scores._calibration import Calibration as Calibration, reliability as reliability
     from clfeval.scores._curves import Ranking as Ranking, RankingOvR as RankingOvR, ranking_ovr as ranking_ovr
@@ -87,7 +88,6 @@ if TYPE_CHECKING:
         delong_compare as delong_compare,
         delong_ovr as delong_ovr,
     )
-    from clfeval.significance._multirank import RankResult as RankResult
     from clfeval.significance._noninferiority import NonInferiority as NonInferiority, noninferiority as noninferiority
     from clfeval.significance._paired import (
         Comparison as Comparison,

@@ -47,18 +47,18 @@ def test_planted_zebra_is_the_first_term_and_every_example_is_a_to_b(data):
     r = clfeval.error_analysis(data["gold"], data["pred"], text=data["text"], ids=data["id"], seed=1)
     cell = r.cell("A", "B")
     assert r.cells[0] is cell  # the largest off-diagonal cell
-    zs = [t["z"] for t in cell.terms_vs_gold]
-    assert cell.terms_vs_gold[0]["term"] == "zebra" and zs[0] == max(zs) and zs[0] > 5
-    assert cell.terms_vs_pred[0]["term"] == "zebra"
+    zs = [t.z for t in cell.terms_vs_gold]
+    assert cell.terms_vs_gold[0].term == "zebra" and zs[0] == max(zs) and zs[0] > 5
+    assert cell.terms_vs_pred[0].term == "zebra"
     planted = {str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"], strict=True) if g == "A" and p == "B"}
-    assert len(cell.examples) == 5 and {e["id"] for e in cell.examples} <= planted
+    assert len(cell.examples) == 5 and {e.id for e in cell.examples} <= planted
     assert cell.count == len(planted)
     assert cell.share == pytest.approx(len(planted) / int((data["gold"] == "A").sum()))
     assert cell.opposite == int(((data["gold"] == "B") & (data["pred"] == "A")).sum())
     # the highlighted spans: the planted word in both cases, and only listed terms
     ex = cell.examples[0]
-    listed = {t["term"] for t in cell.terms_vs_gold + cell.terms_vs_pred}
-    shown = [ex["text"][s:e] for s, e in ex["spans"]]
+    listed = {t.term for t in cell.terms_vs_gold + cell.terms_vs_pred}
+    shown = [ex.text[s:e] for s, e in ex.spans]
     assert {"zebra", "Zebra"} <= set(shown) and {w.lower() for w in shown} <= listed
 
 
@@ -94,11 +94,11 @@ def test_z_scores_are_the_papers_equations():
         mistakes = counts([d for d in docs if d[:2] == ("a", "b")])
         for side, other in (("terms_vs_gold", ("a", "a")), ("terms_vs_pred", ("b", "b"))):
             want = _mcq(mistakes, counts([d for d in docs if d[:2] == other]), y_all, alpha0)
-            got = {t["term"]: t["z"] for t in getattr(r.cell("a", "b"), side)}
+            got = {t.term: t.z for t in getattr(r.cell("a", "b"), side)}
             assert set(got) == set(mistakes)  # terms of the mistakes only
             for w, z in got.items():
                 assert z == pytest.approx(want[w], rel=1e-12, abs=1e-12)
-    assert r.prior["alpha0"] == 0.5 and "Monroe" in r.prior["reference"]
+    assert r.prior.alpha0 == 0.5 and "Monroe" in r.prior.reference
 
 
 def _plain(r):
@@ -144,7 +144,7 @@ def test_memory_streamed_spooled_and_dask_agree_and_splits_do_not_matter(data, t
         assert _plain(r) == base
     # another seed, other examples (same terms)
     other = clfeval.error_analysis(str(many), id="id", seed=10)
-    assert [e["id"] for e in other.cell("A", "B").examples] != [e["id"] for e in runs[0].cell("A", "B").examples]
+    assert [e.id for e in other.cell("A", "B").examples] != [e.id for e in runs[0].cell("A", "B").examples]
     assert other.cell("A", "B").terms_vs_gold == runs[0].cell("A", "B").terms_vs_gold
 
 
@@ -158,14 +158,14 @@ def test_examples_are_the_bottom_k_of_the_keyed_hash(data):
     ids = [str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"], strict=True) if g == "A" and p == "B"]
     direct = {i: int.from_bytes(hashlib.blake2b(f"id:{i}".encode(), digest_size=8, key=b"4").digest(), "big")
               for i in ids}
-    assert [e["id"] for e in cell.examples] == sorted(ids, key=direct.get)[:3]
+    assert [e.id for e in cell.examples] == sorted(ids, key=direct.get)[:3]
     assert example_hash(4, "id:1") == int.from_bytes(hashlib.blake2b(b"id:1", digest_size=8, key=b"4").digest(), "big")
 
 
 def test_without_ids_the_sample_depends_on_the_files(data, tmp_path):
     p = _tree(tmp_path / "noid", data, [0, len(data["gold"])], with_id=False)
     r = clfeval.error_analysis(str(p))
-    assert r.settings["sample_key"] == "row" and any("depend on the files" in x for x in r.notes)
+    assert r.settings.sample_key == "row" and any("depend on the files" in x for x in r.notes)
 
 
 def test_most_confident_mistakes_with_scores():
@@ -173,17 +173,17 @@ def test_most_confident_mistakes_with_scores():
     pred = ["b"] * 5 + ["a"] + ["b"] * 6
     score = [0.6, 0.9, 0.7, 0.95, 0.51, 0.8] + [0.7] * 6
     r = clfeval.error_analysis(gold, pred, text=["x y"] * 12, ids=list(range(12)), score=score, examples=2)
-    assert [(e["id"], e["score"]) for e in r.cell("a", "b").confident] == [("3", 0.95), ("1", 0.9)]
+    assert [(e.id, e.score) for e in r.cell("a", "b").confident] == [("3", 0.95), ("1", 0.9)]
 
 
 def test_processing_and_token_pattern_give_one_vocabulary():
     gold, pred = ["a"] * 6, ["b"] * 5 + ["a"]
     text = ["The runners were running quickly"] * 5 + ["other words here"]
     r = clfeval.error_analysis(gold, pred, text=text, processing="multiclass", z_min=-50)
-    terms = {t["term"] for t in r.cell("a", "b").terms_vs_gold}
+    terms = {t.term for t in r.cell("a", "b").terms_vs_gold}
     assert terms == {"runner", "run", "quickli"}  # the 179-word list drops 'the', 'were'; Porter stems
     r2 = clfeval.error_analysis(gold, pred, text=text, token_pattern=r"\S+", z_min=-50)
-    assert "the" in {t["term"] for t in r2.cell("a", "b").terms_vs_gold}
+    assert "the" in {t.term for t in r2.cell("a", "b").terms_vs_gold}
 
 
 # --- bad input -------------------------------------------------------------------------------------------
@@ -210,7 +210,7 @@ def test_texts_file_joined_by_id_missing_and_repeated(tmp_path, data):
     preds = _csv(tmp_path / "p.csv", ["1,a,b,", "2,a,b,", "3,a,a,"], header="id,gold,pred,x")
     texts = _csv(tmp_path / "t.csv", ["1,zebra here", "2,zebra there", "3,plain"], header="id,text")
     r = clfeval.error_analysis(preds, id="id", texts=texts, min_count=1, z_min=0)
-    assert r.cell("a", "b").terms_vs_gold[0]["term"] == "zebra"
+    assert r.cell("a", "b").terms_vs_gold[0].term == "zebra"
     short = _csv(tmp_path / "t2.csv", ["1,zebra here", "3,plain"], header="id,text")
     with pytest.raises(DataError, match="id '2' has no text"):
         clfeval.error_analysis(preds, id="id", texts=short, min_count=1)
@@ -237,9 +237,9 @@ def test_non_utf8_bytes_are_located(tmp_path):
 def test_a_50_mb_document_is_counted_on_its_first_million_characters():
     big = "zebra " * (50 * 1024 * 1024 // 6)
     r = clfeval.error_analysis(["a", "a", "a"], ["b", "b", "a"], text=[big, "x", "y"], min_count=1, examples=1)
-    assert r.prior["tokens"] == 1_000_000 // 6 + 1 + 2 or r.prior["tokens"] > 100_000
+    assert r.prior.tokens == 1_000_000 // 6 + 1 + 2 or r.prior.tokens > 100_000
     assert any("longer than 1,000,000 characters" in x for x in r.notes)
-    assert all(len(e["text"]) <= 300 for e in r.cell("a", "b").examples)
+    assert all(len(e.text) <= 300 for e in r.cell("a", "b").examples)
 
 
 def test_a_cell_with_one_item_and_a_class_never_predicted():
@@ -274,7 +274,7 @@ def test_to_frame_and_to_dict(data):
     pd = pytest.importorskip("pandas")
     r = clfeval.error_analysis(data["gold"], data["pred"], text=data["text"], ids=data["id"])
     f = r.to_frame()
-    assert isinstance(f, pd.DataFrame) and f.iloc[0]["term"] == "zebra" and f.iloc[0]["gold"] == "A"
+    assert isinstance(f, pd.DataFrame) and f.iloc[0].term == "zebra" and f.iloc[0]["gold"] == "A"
     d = r.to_dict()
     assert d["kind"] == "error_analysis" and d["cells"][0]["terms_vs_gold"][0]["term"] == "zebra"
     json.dumps(d)

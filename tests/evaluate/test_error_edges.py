@@ -63,11 +63,11 @@ def test_no_examples_on_every_engine_leaves_the_rest_of_the_analysis(tmp_path, d
             clfeval.error_analysis(path, id="id", min_count=2, z_min=0, examples=0, engine=Dask(dask_client))]
     assert [r.engine["mode"] for r in runs] == ["memory", "streamed", "streamed", "cluster"]
     for r in runs:
-        assert r.settings["examples"] == 0
+        assert r.settings.examples == 0
         assert all(c.examples == () and c.confident == () for c in r.cells)
         assert _plain(r) == _plain(five)
     assert [(c.gold, c.pred, c.count) for c in runs[0].cells] == [("a", "b", 120)]
-    assert runs[0].cell("a", "b").terms_vs_gold[0]["term"] == "zebra"
+    assert runs[0].cell("a", "b").terms_vs_gold[0].term == "zebra"
 
 
 def test_no_examples_with_label_sets():
@@ -148,7 +148,7 @@ def test_a_document_the_pattern_is_too_slow_on_is_skipped_and_named_the_others_c
     ids = [f"r{i}" for i in range(14)]
     r = clfeval.error_analysis(gold, pred, text=text, ids=ids, token_pattern=SLOW, min_count=1, z_min=-50)
     assert r.cell("a", "b").tokens == 7  # 'ab' 2 + 1 + 3 + 1: the two stuck documents give none
-    assert r.prior["tokens"] == 7 + 2 and r.prior["documents"] == 14
+    assert r.prior.tokens == 7 + 2 and r.prior.documents == 14
     assert r.matrix == ((2, 6), (0, 6))  # the skipped documents stay in their cell
     note = next(n for n in r.notes if "took longer" in n)
     assert "'(?:a|a)+b' took longer than 0.02 s on 2 documents" in note and "ids 'r1', 'r3';" in note
@@ -201,10 +201,10 @@ def test_the_bound_holds_on_dask_per_document(tmp_path, dask_client):
     # the workers keep the module's 0.5 s: two slow documents, the others counted
     path, _ = _files(tmp_path, text=["ab"] * 3 + [STUCK] + ["ab"] * 6 + [STUCK] + ["b"] * 3)
     r = clfeval.error_analysis(path, id="id", token_pattern=SLOW, min_count=1, engine=Dask(dask_client))
-    assert r.prior["tokens"] == 9
+    assert r.prior.tokens == 9
     assert any("took longer than 0.5 s on 2 documents" in n and "ids 'd3', 'd10'" in n for n in r.notes)
 
 
 def test_a_fast_pattern_skips_nothing():
     r = clfeval.error_analysis(GOLD, PRED, text=TEXT, ids=IDS, token_pattern="(?:a+)+b|[a-z]+", min_count=1)
-    assert not any("took longer" in n for n in r.notes) and r.prior["tokens"] == 6 * 3 + 2 * 2 + 6 * 2
+    assert not any("took longer" in n for n in r.notes) and r.prior.tokens == 6 * 3 + 2 * 2 + 6 * 2

@@ -56,29 +56,29 @@ def test_planted_terms_lead_their_cells_and_every_example_is_an_error_of_that_ce
     assert r.task == "multi-label" and r.labels == ("A", "B", "C") and r.matrix == ()
     fn = r.cell("A", "fn")
     assert fn.kind == "false negatives" and fn.category == "A" and (fn.gold, fn.pred) == ("A", "not A")
-    zs = [t["z"] for t in fn.terms_vs_gold]
-    assert fn.terms_vs_gold[0]["term"] == "zebra" and zs[0] == max(zs) and zs[0] > 5  # vs the A documents found
-    assert fn.terms_vs_pred[0]["term"] == "zebra"  # vs the documents rightly left without A
+    zs = [t.z for t in fn.terms_vs_gold]
+    assert fn.terms_vs_gold[0].term == "zebra" and zs[0] == max(zs) and zs[0] > 5  # vs the A documents found
+    assert fn.terms_vs_pred[0].term == "zebra"  # vs the documents rightly left without A
     assert fn.vs == ("vs TP of A", "vs TN of A") and "true positives of A" in fn.against[0]
     missed = {str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"],
                                         strict=True) if "A" in g and "A" not in p}
-    assert fn.count == len(missed) and len(fn.examples) == 5 and {e["id"] for e in fn.examples} <= missed
+    assert fn.count == len(missed) and len(fn.examples) == 5 and {e.id for e in fn.examples} <= missed
     fp = r.cell("B", "fp")
-    assert fp.terms_vs_gold[0]["term"] == "okapi" and fp.vs == ("vs TN of B", "vs TP of B")
+    assert fp.terms_vs_gold[0].term == "okapi" and fp.vs == ("vs TN of B", "vs TP of B")
     given = {str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"],
                                        strict=True) if "B" not in g and "B" in p}
-    assert fp.count == len(given) and {e["id"] for e in fp.examples} <= given
+    assert fp.count == len(given) and {e.id for e in fp.examples} <= given
     # the counts of every category's table, by hand
     for row in r.categories:
-        c = row["label"]
+        c = row.label
         tp = sum(c in g and c in p for g, p in zip(data["gold"], data["pred"], strict=True))
         fpn = sum(c not in g and c in p for g, p in zip(data["gold"], data["pred"], strict=True))
         fnn = sum(c in g and c not in p for g, p in zip(data["gold"], data["pred"], strict=True))
-        assert (row["tp"], row["fp"], row["fn"], row["tn"]) == (tp, fpn, fnn, len(data["gold"]) - tp - fpn - fnn)
+        assert (row.tp, row.fp, row.fn, row.tn) == (tp, fpn, fnn, len(data["gold"]) - tp - fpn - fnn)
     a = r.categories[0]
-    assert fn.share == pytest.approx(a["fn"] / (a["tp"] + a["fn"])) and fn.opposite == a["fp"]
+    assert fn.share == pytest.approx(a.fn / (a.tp + a.fn)) and fn.opposite == a.fp
     b = r.categories[1]
-    assert fp.share == pytest.approx(b["fp"] / (b["fp"] + b["tn"])) and fp.opposite == b["fn"]
+    assert fp.share == pytest.approx(b.fp / (b.fp + b.tn)) and fp.opposite == b.fn
     assert [c.count for c in r.cells] == sorted((c.count for c in r.cells), reverse=True)
 
 
@@ -121,7 +121,7 @@ def test_z_scores_of_both_cells_are_the_papers_equations_over_each_categorys_tab
                 cell = r.cell(c, kind)
                 for side, other in zip(("terms_vs_gold", "terms_vs_pred"), sides, strict=True):
                     want = _mcq(mistakes, other, y_all, alpha0)
-                    got = {t["term"]: t["z"] for t in getattr(cell, side)}
+                    got = {t.term: t.z for t in getattr(cell, side)}
                     assert set(got) == set(mistakes)
                     for w, z in got.items():
                         assert z == pytest.approx(want[w], rel=1e-12, abs=1e-12)
@@ -168,7 +168,7 @@ def test_memory_streamed_spooled_and_dask_agree_and_splits_do_not_matter(data, t
     for r in runs[1:]:
         assert _plain(r) == base
     other = clfeval.error_analysis(str(many), seed=10, id="id", multilabel=True)
-    assert [e["id"] for e in other.cell("A", "fn").examples] != [e["id"] for e in runs[0].cell("A", "fn").examples]
+    assert [e.id for e in other.cell("A", "fn").examples] != [e.id for e in runs[0].cell("A", "fn").examples]
 
 
 def test_examples_are_the_bottom_k_of_the_keyed_hash(data):
@@ -178,7 +178,7 @@ def test_examples_are_the_bottom_k_of_the_keyed_hash(data):
     ids = [str(i) for i, g, p in zip(data["id"], data["gold"], data["pred"], strict=True) if "B" not in g and "B" in p]
     direct = {i: int.from_bytes(hashlib.blake2b(f"id:{i}".encode(), digest_size=8, key=b"4").digest(), "big")
               for i in ids}
-    assert [e["id"] for e in r.cell("B", "fp").examples] == sorted(ids, key=direct.get)[:3]
+    assert [e.id for e in r.cell("B", "fp").examples] == sorted(ids, key=direct.get)[:3]
 
 
 def test_label_sets_need_naming_in_files_and_refuse_scores(tmp_path):

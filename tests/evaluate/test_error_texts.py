@@ -61,14 +61,14 @@ def test_texts_file_gives_the_analysis_of_the_text_column_in_memory_on_disk_and_
     texts = tmp_path / "texts.csv"
     pcsv.write_csv(docs, texts)
     base = clfeval.error_analysis(d["gold"], d["pred"], text=d["text"], ids=d["id"], seed=3)
-    assert base.cells[0].terms_vs_gold[0]["term"] == "zebra"
+    assert base.cells[0].terms_vs_gold[0].term == "zebra"
     runs = [clfeval.error_analysis(str(preds), id="id", texts=str(texts), seed=3),
             clfeval.error_analysis(str(preds), id="id", texts=str(texts), seed=3, engine=Local(memory=64 << 10)),
             clfeval.error_analysis(t.to_pandas(), id="id", texts=str(texts), seed=3, engine=Local(memory=8192)),
             clfeval.error_analysis(str(preds), id="id", texts=str(texts), seed=3, engine=Dask(dask_client))]
     for r in runs:
         assert _plain(r) == _plain(base)
-    assert runs[0].settings["text"] == "a --texts file joined by id"
+    assert runs[0].settings.text == "a --texts file joined by id"
 
 
 def _csv(path, text):
@@ -115,7 +115,7 @@ def test_a_50_mb_document_in_the_texts_file_is_counted_on_its_first_million_char
     preds = _csv(tmp_path / "p.csv", "id,gold,pred\n1,a,b\n2,a,b\n3,a,a\n")
     r = clfeval.error_analysis(preds, id="id", texts=str(tmp_path / "t.parquet"), min_count=1,
                                engine=Local(memory=64 << 20))
-    assert r.prior["tokens"] == 1_000_000 // 6 + 1 + 2  # 'zebra ' × 166,666, then 'zebr' of the cut one, x, y
+    assert r.prior.tokens == 1_000_000 // 6 + 1 + 2  # 'zebra ' × 166,666, then 'zebr' of the cut one, x, y
     assert any("1 documents are longer than 1,000,000 characters" in x for x in r.notes)
     assert r.cell("a", "b").count == 2
 

@@ -54,6 +54,8 @@ FORBIDDEN = [
     ("clfeval.text._datasets", "clfeval.scores"),
     ("clfeval.text._datasets", "clfeval.evaluate"),
     ("clfeval.text", "clfeval.significance"),
+    # figures read the typed results (clfeval.ops, clfeval.core), never the front door (issue 36)
+    ("clfeval.plots", "clfeval.engines"),
 ]
 
 def module_name(path: Path) -> str:
@@ -117,6 +119,18 @@ def test_imports_point_down(path):
         for a, b in FORBIDDEN:
             forbidden = (name == a or name.startswith(a + ".")) and (imp == b or imp.startswith(b + "."))
             assert not forbidden, f"{name} must not import {imp}"
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if module_name(p).startswith("clfeval.ops.")],
+                         ids=lambda p: module_name(p))
+def test_an_operations_result_imports_the_core_only(path):
+    """A module of ``ops/<operation>/`` imports ``clfeval.core``, ``clfeval.errors`` and its own operation's package
+    only (issue 36): a result is data over the core's types; what needs more is computed by the code that builds it."""
+    name = module_name(path)
+    own = ".".join(name.split(".")[:3])
+    allowed = ("clfeval.core", "clfeval.errors", own)
+    for imp in imports_of(path, name):
+        assert any(imp == a or imp.startswith(a + ".") for a in allowed), f"{name} imports {imp}"
 
 
 def test_nothing_imports_cli():

@@ -35,7 +35,7 @@ def test_an_empty_table_says_it_has_no_rows():
 def test_pairs_in_every_form():
     r = clfeval.rank(wide(), metric="roc_auc", samples=500,
                      pairs=["C4.5:C4.5+m", ("C4.5+cf", "C4.5+m+cf"), ["C4.5", "C4.5+cf"]])
-    assert [(b["a"], b["b"]) for b in r.bayes] == [("C4.5", "C4.5+m"), ("C4.5+cf", "C4.5+m+cf"), ("C4.5", "C4.5+cf")]
+    assert [(b.a, b.b) for b in r.bayes] == [("C4.5", "C4.5+m"), ("C4.5+cf", "C4.5+m+cf"), ("C4.5", "C4.5+cf")]
     assert check_pairs(["lr, l2:svm", '"a:b":c']) == [("lr, l2", "svm"), ("a:b", "c")]
     assert pairs_of_text('"lr, l2":svm, \'a:b\':c') == [("lr, l2", "svm"), ("a:b", "c")]
 
@@ -58,7 +58,7 @@ def test_malformed_pairs_are_refused_by_name(pairs, words):
 
 def test_one_condition_as_text_is_one_condition():
     r = clfeval.rank(wide(), metric="roc_auc", samples=500, require="in_best_group(C4.5)")
-    assert [c["condition"] for c in r.requirements["conditions"]] == ["in_best_group(C4.5)"]
+    assert [c.condition for c in r.requirements.conditions] == ["in_best_group(C4.5)"]
     with pytest.raises(UsageError, match="not a condition"):
         clfeval.rank(wide(), metric="roc_auc", samples=500, require=[0.5])
 
@@ -74,8 +74,8 @@ def test_a_system_named_with_a_comma_can_be_required():
                       "score": [0.9, 0.5] * 6})
     r = clfeval.rank(t, higher_is_better=True, samples=500,
                      require=["in_best_group(lr, l2)", 'p_better("lr, l2", nb)>=0.5'])
-    assert r.requirements["met"] is True
-    assert r.p_better("lr, l2", "nb") == r.requirements["conditions"][1]["value"]
+    assert r.requirements.met is True
+    assert r.p_better("lr, l2", "nb") == r.requirements.conditions[1].value
 
 
 def test_missing_drop_with_one_fold_missing_drops_the_data_set_and_names_it():

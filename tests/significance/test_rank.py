@@ -41,14 +41,14 @@ def test_demsar_published_example_to_the_published_rounding():
     r = rank_scores(table6_as_ranked(), SYSTEMS, DATASETS, higher_is_better=True, bayes=False)
     published = {"C4.5": 3.143, "C4.5+m": 2.000, "C4.5+cf": 2.893, "C4.5+m+cf": 1.964}
     assert {s: round(v, 3) for s, v in r.average_ranks.items()} == published
-    assert round(r.friedman["chi2"], 2) == 9.28
-    assert round(r.friedman["iman_davenport_f"], 2) == 3.69
-    assert r.friedman["df_f"] == [3, 39]
-    assert round(r.nemenyi["q_alpha"], 3) == 2.569
-    assert round(r.nemenyi["critical_difference"], 2) == 1.25
+    assert round(r.friedman.chi2, 2) == 9.28
+    assert round(r.friedman.iman_davenport_f, 2) == 3.69
+    assert r.friedman.df_f == (3, 39)
+    assert round(r.nemenyi.q_alpha, 3) == 2.569
+    assert round(r.nemenyi.critical_difference, 2) == 1.25
     # "even the difference between the best and the worst is smaller than CD": one Nemenyi group of all four
-    assert [sorted(g) for g in r.nemenyi["groups"]] == [sorted(SYSTEMS)]
-    assert not any(p["nemenyi_separated"] for p in r.pairs)
+    assert [sorted(g) for g in r.nemenyi.groups] == [sorted(SYSTEMS)]
+    assert not any(p.nemenyi_separated for p in r.pairs)
 
 
 def test_demsar_table_as_printed_matches_a_hand_count():
@@ -59,12 +59,12 @@ def test_demsar_table_as_printed_matches_a_hand_count():
         assert r.average_ranks[s] == pytest.approx(total / 14, abs=1e-12)
     n, k = 14, 4
     chi2 = 12 * n / (k * (k + 1)) * (sum((t / n) ** 2 for t in sums.values()) - k * (k + 1) ** 2 / 4)
-    assert r.friedman["chi2"] == pytest.approx(chi2, rel=1e-12)
-    assert r.friedman["iman_davenport_f"] == pytest.approx((n - 1) * chi2 / (n * (k - 1) - chi2), rel=1e-12)
+    assert r.friedman.chi2 == pytest.approx(chi2, rel=1e-12)
+    assert r.friedman.iman_davenport_f == pytest.approx((n - 1) * chi2 / (n * (k - 1) - chi2), rel=1e-12)
     # the tie-corrected statistic is SciPy's
     ref = friedmanchisquare(*np.array(TABLE6).T)
-    assert r.friedman["chi2_tie_corrected"] == pytest.approx(ref.statistic, rel=1e-12)
-    assert r.friedman["chi2_tie_corrected_p_value"] == pytest.approx(ref.pvalue, rel=1e-10)
+    assert r.friedman.chi2_tie_corrected == pytest.approx(ref.statistic, rel=1e-12)
+    assert r.friedman.chi2_tie_corrected_p_value == pytest.approx(ref.pvalue, rel=1e-10)
 
 
 # Demšar (2006), Table 5a: critical values of the two-tailed Nemenyi test, k = 2..10
@@ -94,14 +94,14 @@ def test_wilcoxon_p_values_are_scipys(n, k, decimals):
     r = rank_scores(x, names, [f"d{i}" for i in range(n)], higher_is_better=True, bayes=False)
     assert "SciPy " + scipy.__version__ in r.signature["wilcoxon"]
     for p in r.pairs:
-        a, b = names.index(p["a"]), names.index(p["b"])
+        a, b = names.index(p.a), names.index(p.b)
         d = x[:, a] - x[:, b]
         if not np.any(d != 0):
-            assert p["p_value"] == 1.0
+            assert p.p_value == 1.0
             continue
         ref = wilcoxon(x[:, a], x[:, b], zero_method="pratt", method="auto")
-        assert p["p_value"] == pytest.approx(float(ref.pvalue), rel=1e-12, abs=1e-15)
-        assert p["wilcoxon_statistic"] == pytest.approx(float(ref.statistic))
+        assert p.p_value == pytest.approx(float(ref.pvalue), rel=1e-12, abs=1e-15)
+        assert p.wilcoxon_statistic == pytest.approx(float(ref.statistic))
 
 
 def test_holm_adjustment_against_a_hand_computation():
@@ -111,14 +111,14 @@ def test_holm_adjustment_against_a_hand_computation():
            for s in SYSTEMS[1:]}
     (s1, p1), (s2, p2), (s3, p3) = sorted(raw.items(), key=lambda kv: kv[1])
     hand = {s1: min(1, 3 * p1), s2: min(1, max(3 * p1, 2 * p2)), s3: min(1, max(3 * p1, 2 * p2, p3))}
-    got = {c["system"]: c["p_holm"] for c in r.control["comparisons"]}
+    got = {c.system: c.p_holm for c in r.control.comparisons}
     assert got == pytest.approx(hand, rel=1e-12)
     # all six pairs: Holm over six p-values, by hand
-    ps = sorted((p["p_value"], i) for i, p in enumerate(r.pairs))
+    ps = sorted((p.p_value, i) for i, p in enumerate(r.pairs))
     running = 0.0
     for j, (p, i) in enumerate(ps):
         running = max(running, min(1.0, (6 - j) * p))
-        assert r.pairs[i]["p_holm"] == pytest.approx(running, rel=1e-12)
+        assert r.pairs[i].p_holm == pytest.approx(running, rel=1e-12)
 
 
 def test_effect_sizes_by_hand():
@@ -130,10 +130,10 @@ def test_effect_sizes_by_hand():
     d = [0.01, 0.02, 0.09, 0.0, -0.01]
     walsh = sorted((d[i] + d[j]) / 2 for i in range(5) for j in range(i, 5))
     assert len(walsh) == 15
-    assert p["hodges_lehmann"] == pytest.approx(walsh[7], abs=1e-12)
-    assert p["mean_difference"] == pytest.approx(sum(d) / 5, abs=1e-12)
-    assert p["median_difference"] == pytest.approx(0.01, abs=1e-12)
-    assert (p["wins"], p["ties"], p["losses"]) == (3, 1, 1)
+    assert p.hodges_lehmann == pytest.approx(walsh[7], abs=1e-12)
+    assert p.mean_difference == pytest.approx(sum(d) / 5, abs=1e-12)
+    assert p.median_difference == pytest.approx(0.01, abs=1e-12)
+    assert (p.wins, p.ties, p.losses) == (3, 1, 1)
     assert hodges_lehmann(np.array([[1.0, 2.0, 9.0]])).tolist() == [3.5]
 
 
@@ -142,10 +142,10 @@ def test_lower_is_better_mirrors_higher_is_better():
     hi = rank_scores(x, SYSTEMS, DATASETS, higher_is_better=True, samples=5000)
     lo = rank_scores(1 - x, SYSTEMS, DATASETS, higher_is_better=False, samples=5000)
     assert lo.average_ranks == pytest.approx(hi.average_ranks)
-    assert [b["p_a_better"] for b in lo.bayes] == [b["p_a_better"] for b in hi.bayes]
+    assert [b.p_a_better for b in lo.bayes] == [b.p_a_better for b in hi.bayes]
     for p, q in zip(hi.pairs, lo.pairs, strict=True):
-        assert (p["a"], p["b"]) == (q["a"], q["b"])
-        assert q["hodges_lehmann"] == pytest.approx(p["hodges_lehmann"], abs=1e-12)
+        assert (p.a, p.b) == (q.a, q.b)
+        assert q.hodges_lehmann == pytest.approx(p.hodges_lehmann, abs=1e-12)
 
 
 # --- the Bayesian signed-rank test against baycomp -----------------------------------------------------------
@@ -194,9 +194,9 @@ def test_bayesian_pairs_are_seeded_and_stated():
     assert a.bayes == b.bayes and a.bayes != c.bayes
     assert a.signature["seed"] == 4 and a.signature["samples"] == 3000
     # default pairs: every system against the best-ranked
-    assert [(p["a"], p["b"]) for p in a.bayes] == [(a.order[0], s) for s in a.order[1:]]
-    assert a.p_better("C4.5+m+cf", "C4.5") == a.bayes[2]["p_a_better"]
-    assert a.p_better("C4.5", "C4.5+m+cf") == a.bayes[2]["p_b_better"]
+    assert [(p.a, p.b) for p in a.bayes] == [(a.order[0], s) for s in a.order[1:]]
+    assert a.p_better("C4.5+m+cf", "C4.5") == a.bayes[2].p_a_better
+    assert a.p_better("C4.5", "C4.5+m+cf") == a.bayes[2].p_b_better
 
 
 # --- inputs and their defects --------------------------------------------------------------------------------
@@ -268,17 +268,17 @@ def test_missing_drop_names_the_dropped_data_sets():
 def test_constant_scores_and_ties_everywhere_are_a_documented_result():
     r = rank_scores(np.full((6, 3), 0.5), ["A", "B", "C"], list("uvwxyz"), higher_is_better=True, samples=2000)
     assert set(r.average_ranks.values()) == {2.0}
-    assert r.friedman["chi2"] == 0 and r.friedman["chi2_p_value"] == 1.0 and r.friedman["iman_davenport_p_value"] == 1
-    assert all(p["p_value"] == 1.0 and not p["separated"] for p in r.pairs)
-    assert all(b["p_equivalent"] == 1.0 for b in r.bayes)
+    assert r.friedman.chi2 == 0 and r.friedman.chi2_p_value == 1.0 and r.friedman.iman_davenport_p_value == 1
+    assert all(p.p_value == 1.0 and not p.separated for p in r.pairs)
+    assert all(b.p_equivalent == 1.0 for b in r.bayes)
     assert set(r.best_group) == {"A", "B", "C"}
 
 
 def test_one_system_always_first_has_an_infinite_f():
     x = np.array([[0.9, 0.8, 0.7]] * 8)
     r = rank_scores(x, ["A", "B", "C"], [f"d{i}" for i in range(8)], higher_is_better=True, bayes=False)
-    assert math.isnan(r.friedman["iman_davenport_f"]) and r.friedman["iman_davenport_p_value"] == 0.0
-    assert r.friedman["chi2"] == pytest.approx(16.0)  # 12·8/12·(1 + 4 + 9 − 12) = 16
+    assert math.isnan(r.friedman.iman_davenport_f) and r.friedman.iman_davenport_p_value == 0.0
+    assert r.friedman.chi2 == pytest.approx(16.0)  # 12·8/12·(1 + 4 + 9 − 12) = 16
 
 
 def test_honesty_warnings():
@@ -348,12 +348,12 @@ def test_requirements_p_better_and_in_best_group():
                      metric="roc_auc", samples=20_000,
                      require=["p_better(C4.5+m+cf,C4.5)>=0.95", "p_better(C4.5,C4.5+m)<=0.5", "in_best_group(C4.5)",
                               "p_better(C4.5+cf,C4.5+m)>=0.5"])
-    c = {x["condition"]: x for x in r.requirements["conditions"]}
+    c = {x.condition: x for x in r.requirements.conditions}
     # C4.5+m+cf against C4.5 is among the default pairs (against the best-ranked); C4.5+cf:C4.5+m is added
-    assert c["p_better(C4.5+m+cf,C4.5)>=0.95"]["value"] == r.p_better("C4.5+m+cf", "C4.5")
-    assert c["p_better(C4.5+cf,C4.5+m)>=0.5"]["value"] == r.p_better("C4.5+cf", "C4.5+m")
-    assert c["in_best_group(C4.5)"]["met"] is True  # no Holm-adjusted Wilcoxon test separates C4.5 from the first
-    assert c["p_better(C4.5,C4.5+m)<=0.5"]["met"] is True
+    assert c["p_better(C4.5+m+cf,C4.5)>=0.95"].value == r.p_better("C4.5+m+cf", "C4.5")
+    assert c["p_better(C4.5+cf,C4.5+m)>=0.5"].value == r.p_better("C4.5+cf", "C4.5+m")
+    assert c["in_best_group(C4.5)"].met is True  # no Holm-adjusted Wilcoxon test separates C4.5 from the first
+    assert c["p_better(C4.5,C4.5+m)<=0.5"].met is True
     with pytest.raises(UsageError, match="system 'Z'"):
         clfeval.rank(pa.table({"dataset": ["x", "y"], "A": [1.0, 2.0], "B": [2.0, 3.0]}), higher_is_better=True,
                      require=["in_best_group(Z)"], samples=1000)

@@ -44,11 +44,11 @@ def test_the_issues_minimal_case_keeps_its_exact_p_whatever_else_is_ranked():
     assert float(ref.pvalue) == pytest.approx(0.0171814, abs=5e-8)  # the issue's value: exact, 20 tie-free d
     two = _rank({"A": a, "B": b}).pair("A", "B")
     three = _rank({"A": a, "B": b, "C": c}).pair("A", "B")
-    assert two["p_value"] == three["p_value"] == float(ref.pvalue)  # not 0.0186749, the batch's normal value
-    assert two["wilcoxon_method"] == three["wilcoxon_method"] == "exact"
+    assert two.p_value == three.p_value == float(ref.pvalue)  # not 0.0186749, the batch's normal value
+    assert two.wilcoxon_method == three.wilcoxon_method == "exact"
     ac = _rank({"A": a, "B": b, "C": c}).pair("A", "C")
-    assert ac["wilcoxon_method"] == "normal"  # 10 zeros and N = 20 > 13
-    assert ac["p_value"] == float(wilcoxon(a, c, zero_method="pratt", method="auto").pvalue)
+    assert ac.wilcoxon_method == "normal"  # 10 zeros and N = 20 > 13
+    assert ac.p_value == float(wilcoxon(a, c, zero_method="pratt", method="auto").pvalue)
 
 
 def _holm(ps: list[float]) -> list[float]:
@@ -83,20 +83,20 @@ def test_a_pairs_p_is_scipys_per_pair_value_whatever_other_systems_are_present(x
     for r in (full, part):
         ref = []
         for p in r.pairs:
-            a, b = names.index(p["a"]), names.index(p["b"])
+            a, b = names.index(p.a), names.index(p.b)
             if np.all(x[:, a] == x[:, b]):
-                assert p["p_value"] == 1.0 and p["wilcoxon_method"] == "equal"  # SciPy gives NaN: nothing separates
+                assert p.p_value == 1.0 and p.wilcoxon_method == "equal"  # SciPy gives NaN: nothing separates
                 ref.append(1.0)
                 continue
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 want = wilcoxon(x[:, a], x[:, b], zero_method="pratt", method="auto")
-            assert p["p_value"] == float(want.pvalue), (p["a"], p["b"])
-            assert p["wilcoxon_statistic"] == float(want.statistic)
+            assert p.p_value == float(want.pvalue), (p.a, p.b)
+            assert p.wilcoxon_statistic == float(want.statistic)
             ref.append(float(want.pvalue))
-        assert [p["p_holm"] for p in r.pairs] == pytest.approx(_holm(ref), rel=1e-12, abs=0)
+        assert [p.p_holm for p in r.pairs] == pytest.approx(_holm(ref), rel=1e-12, abs=0)
     for p in part.pairs:
-        assert p["p_value"] == full.pair(p["a"], p["b"])["p_value"]
+        assert p.p_value == full.pair(p.a, p.b).p_value
 
 
 def test_the_method_of_each_pair_follows_scipys_auto_rule():
@@ -116,7 +116,7 @@ def test_the_rule_is_stated_in_the_output():
     assert "each pair is tested on its own" in text and "with more than 50 data sets, the normal approximation" in text
     assert "all 2^N sign flips when N ≤ 13" in text and "Pratt" in text
     assert "Pairs by method — exact: 2, normal approximation: 1." in text
-    assert [p["wilcoxon_method"] for p in r.to_dict()["pairs"]] == [r.pair(p["a"], p["b"])["wilcoxon_method"]
+    assert [p["wilcoxon_method"] for p in r.to_dict()["pairs"]] == [r.pair(p.a, p.b).wilcoxon_method
                                                                       for p in r.pairs]
 
 
@@ -134,15 +134,15 @@ def test_extreme_scores_give_finite_effect_sizes_without_a_warning():
         text = str(r)
     ac = r.pair("A", "C")
     # d = 1e308 − 0 and 1e308 − 1, both 1e308 in floating point: mean, median and Walsh averages are 1e308
-    assert (ac["mean_difference"], ac["median_difference"], ac["hodges_lehmann"]) == (1e308, 1e308, 1e308)
-    assert ac["undefined"] is None
+    assert (ac.mean_difference, ac.median_difference, ac.hodges_lehmann) == (1e308, 1e308, 1e308)
+    assert ac.undefined is None
     assert r.mean_scores == {"A": 1e308, "B": -1e308, "C": 0.5}
     # A − B = 2e308 on every data set: beyond the float range, so undefined, with the reason
     ab = r.pair("A", "B")
-    assert all(math.isnan(ab[k]) for k in ("mean_difference", "median_difference", "hodges_lehmann"))
-    assert "beyond the float range" in ab["undefined"]
+    assert all(math.isnan(getattr(ab, k)) for k in ("mean_difference", "median_difference", "hodges_lehmann"))
+    assert "beyond the float range" in ab.undefined
     assert "1.0000e+308" in text and "inf" not in text.replace("infinite", "")
-    assert r.bayes[0]["p_a_better"] == 1.0
+    assert r.bayes[0].p_a_better == 1.0
 
 
 def test_an_effect_size_within_range_survives_a_difference_beyond_it():
@@ -150,10 +150,10 @@ def test_an_effect_size_within_range_survives_a_difference_beyond_it():
     # 2e308, (2e308 + 1)/2 = 1e308 twice, and 1 three times: their median is (1 + 1e308)/2 = 5e307
     r = _rank({"A": np.array([1e308, 1.0, 1.0]), "B": np.array([-1e308, 0.0, 0.0])})
     p = r.pair("A", "B")
-    assert p["mean_difference"] == pytest.approx(1e308 / 3 * 2, rel=1e-15)
-    assert p["median_difference"] == 1.0
-    assert p["hodges_lehmann"] == pytest.approx(5e307, rel=1e-15)
-    assert p["undefined"] is None
+    assert p.mean_difference == pytest.approx(1e308 / 3 * 2, rel=1e-15)
+    assert p.median_difference == 1.0
+    assert p.hodges_lehmann == pytest.approx(5e307, rel=1e-15)
+    assert p.undefined is None
     assert hodges_lehmann(np.array([[1e308, 1e308, 1e308]])).tolist() == [1e308]
 
 
@@ -176,10 +176,10 @@ def test_nemenyi_p_below_alpha_exactly_when_separated(seed):
     x = rng.normal(0, 1, (n, k)) + np.linspace(0, 1.5, k)
     r = rank_scores(x, [f"s{i}" for i in range(k)], [f"d{i}" for i in range(n)], higher_is_better=True,
                     bayes=False)
-    cd = r.nemenyi["critical_difference"]
+    cd = r.nemenyi.critical_difference
     for p in r.pairs:
-        if abs(p["rank_difference"] - cd) > 1e-9:
-            assert (p["nemenyi_p"] < r.alpha) == p["nemenyi_separated"]
+        if abs(p.rank_difference - cd) > 1e-9:
+            assert (p.nemenyi_p < r.alpha) == p.nemenyi_separated
 
 
 # --- p_better in either order (item 5) -------------------------------------------------------------------------
@@ -188,8 +188,8 @@ def test_p_better_reads_a_pair_computed_the_other_way_round():
     t = pa.table({"dataset": DATASETS, **{s: [row[j] for row in TABLE6] for j, s in enumerate(SYSTEMS)}})
     r = clfeval.rank(t, metric="roc_auc", samples=5000, require=["p_better(C4.5,C4.5+m+cf)<=0.5"])
     # the default pairs set the best-ranked first: the pair was computed as (C4.5+m+cf, C4.5)
-    assert [(b["a"], b["b"]) for b in r.bayes if {b["a"], b["b"]} == {"C4.5", "C4.5+m+cf"}] == [("C4.5+m+cf",
+    assert [(b.a, b.b) for b in r.bayes if {b.a, b.b} == {"C4.5", "C4.5+m+cf"}] == [("C4.5+m+cf",
                                                                                                   "C4.5")]
-    value = r.requirements["conditions"][0]["value"]
-    assert value == r.p_better("C4.5", "C4.5+m+cf") == r.bayes[2]["p_b_better"]
+    value = r.requirements.conditions[0].value
+    assert value == r.p_better("C4.5", "C4.5+m+cf") == r.bayes[2].p_b_better
     assert value != r.p_better("C4.5+m+cf", "C4.5")

@@ -79,7 +79,7 @@ def rank(results: Path | None, **o: Any) -> None:
     result = run(str(results) if results is not None else None, require=require, bayes=not no_bayes, **o)
     emit(result, fmt, output)
     req = result.requirements
-    if req is not None and not req["met"]:
-        unmet = [c for c in req["conditions"] if not c["met"]]
-        raise GateNotMet(f"{len(unmet)} of {len(req['conditions'])} required condition(s) not met: "
-                         + "; ".join(c["summary"] for c in unmet) + ".")
+    if req is not None and not req.met:
+        unmet = [c for c in req.conditions if not c.met]
+        raise GateNotMet(f"{len(unmet)} of {len(req.conditions)} required condition(s) not met: "
+                         + "; ".join(c.summary for c in unmet) + ".")

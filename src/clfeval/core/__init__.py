@@ -37,6 +37,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.core._exactsum": ("ExactSum", "ExactSums", "grouped_sums"),
     "clfeval.core._gold": ("EncodedGold", "binary_gold", "indicator_gold"),
     "clfeval.core._inert": ("shown",),
+    "clfeval.core._itemreads": ("ItemReads",),
     "clfeval.core._labelforms": ("normalization_notes", "normalize_labels", "plain", "shown_id", "unify_numbers"),
     "clfeval.core._labelmap": ("LabelMap",),
     "clfeval.core._labels": ("EncodedPair", "MAX_DENSE", "check_class_count", "encode_labels", "encode_multilabel",
@@ -103,6 +104,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         indicator_gold as indicator_gold,
     )
     from clfeval.core._inert import shown as shown
+    from clfeval.core._itemreads import ItemReads as ItemReads
     from clfeval.core._labelforms import (
         normalization_notes as normalization_notes,
         normalize_labels as normalize_labels,

@@ -10,9 +10,10 @@ without parentheses (``equalized_odds_difference<=0.1``).
 
 The code that computes a function lives with the result it reads; its
 entry here names it as ``"module:function"``, imported only when a
-condition is checked. The evaluator is called as ``fn(result_dict, *args)``
-(``result_dict`` the result's ``to_dict()``; metric and name arguments as
-text, number arguments as float) and returns ``(value, why)`` or
+condition is checked. The evaluator is called as ``fn(result, *args)``
+(``result`` the typed result for a ``rank`` function, which reads its
+fields; the result's ``to_dict()`` for a ``report`` function; metric and
+name arguments as text, number arguments as float) and returns ``(value, why)`` or
 ``(value, why, interval)``: ``why`` is None, or a short clause saying why
 the value is undefined (an undefined value never meets a condition);
 ``interval`` is None or ``[low, high]`` when the result holds one.

@@ -9,26 +9,49 @@ same (``tests/evaluate/test_error_analysis.py``, ``tests/engines/test_front_door
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from clfeval.core import EngineInfo
 from clfeval.engines import _data as inputs
-from clfeval.engines._block import engine_block, with_engine
+from clfeval.engines._block import engine_block
 from clfeval.engines._capabilities import refuse_stdin
 from clfeval.engines._spec import Dask, Local, as_engine
 from clfeval.errors import DataError, UsageError
+from clfeval.ops.errors import ErrorAnalysis
+
+if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heavy is imported at run time)
+    import os
+    from contextlib import AbstractContextManager
+    from typing import TypeAlias
+
+    import numpy.typing as npt
+    import pandas
+    import polars
+    import pyarrow
+
+    from clfeval.io import InputPath
+
+    #: Gold labels as an array, or a table with named columns, or a PATH (file, directory, glob, ``-``).
+    Data: TypeAlias = npt.ArrayLike | pandas.DataFrame | polars.DataFrame | pyarrow.Table | str | os.PathLike[str]
+    #: A column of a table or PATH by its name, or the values themselves (arrays).
+    Column: TypeAlias = str | npt.ArrayLike
+    #: A progress display of a read: given the input, a context that yields ``update(rows, bytes)`` or None.
+    Progress: TypeAlias = Callable[[InputPath], AbstractContextManager[Callable[[int, int], None] | None]]
 
 __all__ = ["error_analysis"]
 
 
-def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text: Any = "text", texts: Any = None,
-                   id: str | None = None, ids: Any = None, score: Any = None, processing: Any = None,
+def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold: Column | None = None,
+                   text: Column = "text", texts: str | os.PathLike[str] | None = None, id: str | None = None,
+                   ids: npt.ArrayLike | None = None, score: Column | None = None, processing: str | None = None,
                    token_pattern: str | None = None, min_count: int = 5, examples: int = 5, terms: int = 10,
                    chars: int = 300, prior_strength: float = 1000.0, z_min: float = 1.96, seed: int = 0,
                    multilabel: bool | None = None, sep: str = "|",
-                   input_format: str | None = None, encoding: str = "utf-8", engine: Any = None,
-                   progress: Callable[[Any], Any] | None = None) -> Any:
+                   input_format: str | None = None, encoding: str = "utf-8", engine: Local | Dask | str | None = None,
+                   progress: Progress | None = None) -> ErrorAnalysis:
     """Every confused pair of classes: its count, examples, and the terms its documents share.
 
     Parameters
@@ -84,7 +107,7 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
 
     >>> r = error_analysis(["a"] * 6 + ["b"] * 4, ["b"] * 5 + ["a"] + ["b"] * 4,
     ...                    text=["zebra run"] * 5 + ["run"] * 5, min_count=5)
-    >>> r.cells[0].gold, r.cells[0].pred, r.cells[0].count, r.engine["mode"]
+    >>> r.cells[0].gold, r.cells[0].pred, r.cells[0].count, r.engine.mode
     ('a', 'b', 5, 'memory')
     """
 
@@ -103,7 +126,7 @@ def error_analysis(data: Any = None, pred: Any = None, *, gold: Any = None, text
     result = analyse(counter, min_count=min_count, terms=terms, prior_strength=prior_strength, z_min=z_min,
                      settings={"processing": None if processing is None else str(processing),
                                "text": "a --texts file joined by id" if texts is not None else "a column"})
-    return with_engine(result, block)
+    return dataclasses.replace(result, engine=EngineInfo.of(block))
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ _EXPORTS = {
     "clfeval.evaluate._requirements": ("Requirement", "Requirements", "parse_requirement", "check_requirements"),
     "clfeval.evaluate._diagnostics": ("hardest_classes", "most_confused_pair", "top_confusions", "misclassified"),
     "clfeval.evaluate._baselines": ("majority_table", "uniform_table", "stratified_table"),
-    "clfeval.evaluate._erroranalysis": ("ErrorAnalysis", "ErrorCell"),
+    "clfeval.ops.errors._result": ("ErrorAnalysis", "ErrorCell"),
 }
 
 # Kept importable for one release (issue 36): each access warns and gives the type it merged into.
@@ -98,7 +98,6 @@ if TYPE_CHECKING:
         most_confused_pair as most_confused_pair,
         top_confusions as top_confusions,
     )
-    from clfeval.evaluate._erroranalysis import ErrorAnalysis as ErrorAnalysis, ErrorCell as ErrorCell
     from clfeval.evaluate._reports import Report as Report, report_from_table as report_from_table
     from clfeval.evaluate._requirements import (
         Requirement as Requirement,
@@ -117,4 +116,4 @@ if TYPE_CHECKING:
         RequirementsPart as RequirementsPart,
         SlicesPart as SlicesPart,
     )
-
+    from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis, ErrorCell as ErrorCell

@@ -36,16 +36,27 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
-from clfeval.core import Display
 from clfeval.evaluate._errorcount import FEW_TOKENS_PER_CHAR, LONG_TERMS, MAX_SKIPPED, ErrorCounter
+from clfeval.ops.errors import (
+    FN,
+    FP,
+    CategoryCounts,
+    ConfidentMistake,
+    ErrorAnalysis,
+    ErrorCell,
+    ErrorExample,
+    ErrorPrior,
+    ErrorSettings,
+    ErrorTerm,
+    TextAnalyzer,
+)
 
-__all__ = ["ErrorAnalysis", "ErrorCell", "log_odds_z", "analyse", "listed_terms", "with_spans", "corpus_notes",
-           "label_order", "assemble", "prior_note", "PRIOR_STRENGTH", "Z_MIN", "FN", "FP"]
+__all__ = ["log_odds_z", "analyse", "listed_terms", "sampled", "most_confident", "corpus_notes", "label_order",
+           "assemble", "prior_note", "PRIOR_STRENGTH", "Z_MIN", "FN", "FP"]
 
 PRIOR_STRENGTH = 1000.0
 """α0, the prior's total pseudo-count."""
@@ -65,128 +76,6 @@ def log_odds_z(y_i: np.ndarray, y_j: np.ndarray, alpha: np.ndarray, alpha0: floa
         return delta, delta / np.sqrt(1.0 / a_i + 1.0 / a_j)
 
 
-@dataclass(frozen=True)
-class ErrorCell:
-    """One confused pair gold → predicted: counts, the distinctive terms on both sides, examples.
-
-    ``terms_vs_gold``: the mistakes against the correctly classified ``gold`` documents;
-    ``terms_vs_pred``: against the correctly classified ``pred`` documents. Each term: ``term``, ``z``,
-    ``delta``, ``count`` (tokens in the mistakes), ``other`` (tokens in the other group).
-    ``examples``: ``id``, ``text``, ``spans`` (``[start, end]`` of the listed terms in the text), ``hash``;
-    ``confident``: the same with ``score``. ``kind``: ``confusion`` (single-label), ``false negatives`` or
-    ``false positives`` (of ``category``, label sets: ``gold`` / ``pred`` then read ``c`` / ``not c``).
-    ``against``: what each side is compared with, in words (``vs``: in short).
-    """
-
-    gold: str
-    pred: str
-    count: int
-    share: float
-    opposite: int
-    tokens: int
-    terms_vs_gold: tuple[dict[str, Any], ...]
-    terms_vs_pred: tuple[dict[str, Any], ...]
-    examples: tuple[dict[str, Any], ...]
-    confident: tuple[dict[str, Any], ...] = ()
-    notes: tuple[str, ...] = ()
-    kind: str = "confusion"
-    category: str | None = None
-    against: tuple[str, str] = ("", "")
-    vs: tuple[str, str] = ("", "")
-
-    def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        for k in ("terms_vs_gold", "terms_vs_pred", "examples", "confident", "notes", "against", "vs"):
-            out[k] = [dict(x) if isinstance(x, dict) else x for x in out[k]]
-        return out
-
-
-@dataclass(frozen=True)
-class ErrorAnalysis(Display):
-    """The misclassified documents and their vocabulary (see the module notes).
-
-    Attributes
-    ----------
-    labels : tuple of str
-        The classes, in the order of ``matrix``.
-    matrix : tuple of tuple of int
-        Confusion counts, rows gold, columns predicted.
-    cells : tuple of ErrorCell
-        The off-diagonal cells with at least ``min_count`` documents, largest first.
-    prior : dict
-        ``alpha0``, ``tokens`` (all tokens), ``documents``, and how α_w is set.
-    analyzer : dict
-        How texts became terms.
-    settings : dict
-        ``min_count``, ``examples``, ``terms``, ``z_min``, ``chars``, ``seed``, ``sample_key``.
-    notes : tuple of str
-        What the reader should know (uncorrected z-scores, empty texts, almost no tokens, ...).
-    engine : dict
-        Where it ran.
-    signature : dict
-    """
-
-    labels: tuple[str, ...]
-    matrix: tuple[tuple[int, ...], ...]
-    cells: tuple[ErrorCell, ...]
-    prior: dict[str, Any]
-    analyzer: dict[str, Any]
-    settings: dict[str, Any]
-    notes: tuple[str, ...] = ()
-    engine: Mapping[str, Any] = field(default_factory=dict)
-    signature: dict[str, Any] = field(default_factory=dict)
-    task: str = "single-label"
-    categories: tuple[dict[str, Any], ...] = ()
-
-    def cell(self, gold: Any, pred: Any) -> ErrorCell:
-        """The listed cell gold → pred (KeyError when it is not listed); label sets: ``cell(c, "fn")`` and
-        ``cell(c, "fp")``, the false negatives and false positives of category c."""
-        for c in self.cells:
-            if c.gold == str(gold) and c.pred == str(pred) or \
-                    c.category == str(gold) and c.kind == _KINDS.get(str(pred)):
-                return c
-        raise KeyError(f"cell {gold!r} → {pred!r} is not listed (fewer than min_count documents, or no mistake)")
-
-    def anchor(self, gold: str, pred: str) -> str:
-        """The plain HTML anchor of cell gold → pred: ``cell-i-j`` by the classes' positions."""
-        return f"cell-{self.labels.index(gold)}-{self.labels.index(pred)}"
-
-    def anchor_of(self, c: ErrorCell) -> str:
-        """The anchor of a listed cell: ``cell-i-j``, or ``cell-i-fn`` / ``cell-i-fp`` for category i."""
-        if c.category is not None:
-            return f"cell-{self.labels.index(c.category)}-{'fn' if c.kind == FN else 'fp'}"
-        return self.anchor(c.gold, c.pred)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": "error_analysis", "task": self.task, "labels": list(self.labels),
-                "categories": [dict(x) for x in self.categories], "matrix": [list(r) for r in self.matrix],
-                "cells": [c.to_dict() for c in self.cells], "prior": dict(self.prior),
-                "analyzer": dict(self.analyzer), "settings": dict(self.settings), "notes": list(self.notes),
-                "engine": dict(self.engine), "signature": dict(self.signature)}
-
-    def to_frame(self) -> Any:
-        """One row per listed term: ``gold``, ``pred``, ``count``, ``side`` (``vs_gold`` / ``vs_pred``),
-        ``rank``, ``term``, ``z``, ``delta``, ``term_count``, ``other_count`` (needs pandas)."""
-        from clfeval.errors import MissingExtra
-
-        MissingExtra.require("ErrorAnalysis.to_frame()", [("pandas", "pandas")], "frame")
-        import pandas as pd
-
-        rows = []
-        for c in self.cells:
-            for side, terms in (("vs_gold", c.terms_vs_gold), ("vs_pred", c.terms_vs_pred)):
-                for r, t in enumerate(terms, 1):
-                    rows.append({"gold": c.gold, "pred": c.pred, "count": c.count, "side": side, "rank": r,
-                                 "term": t["term"], "z": t["z"], "delta": t["delta"], "term_count": t["count"],
-                                 "other_count": t["other"]})
-        return pd.DataFrame(rows, columns=["gold", "pred", "count", "side", "rank", "term", "z", "delta",
-                                           "term_count", "other_count"])
-
-
-FN, FP = "false negatives", "false positives"
-_KINDS = {"fn": FN, "fp": FP}
-
-
 def label_order(labels: set[str]) -> list[str]:
     def key(x: str) -> tuple[int, Any]:
         try:
@@ -197,12 +86,11 @@ def label_order(labels: set[str]) -> list[str]:
 
 
 def listed_terms(vocab: list[str], delta: np.ndarray, z: np.ndarray, y_i: np.ndarray, y_j: np.ndarray, k: int,
-           z_min: float) -> tuple[dict[str, Any], ...]:
+           z_min: float) -> tuple[ErrorTerm, ...]:
     ok = np.flatnonzero((y_i > 0) & np.isfinite(z) & (z >= z_min))  # undefined z (one-term corpus): not listed
     # largest z first; ties by the term (a stable, input-independent order)
     order = sorted(ok.tolist(), key=lambda w: (-z[w], vocab[w]))[:k]
-    return tuple({"term": vocab[w], "z": float(z[w]), "delta": float(delta[w]), "count": int(y_i[w]),
-                  "other": int(y_j[w])} for w in order)
+    return tuple(ErrorTerm(vocab[w], float(z[w]), float(delta[w]), int(y_i[w]), int(y_j[w])) for w in order)
 
 
 def prior_note(tokens: float, alpha0: float) -> list[str]:
@@ -214,13 +102,26 @@ def prior_note(tokens: float, alpha0: float) -> list[str]:
             f"from a few occurrences (see each term's count); a smaller prior strength weighs the documents more"]
 
 
-def with_spans(items: list[dict[str, Any]], analyzer: Any, wanted: set[str]) -> tuple[dict[str, Any], ...]:
-    return tuple({**x, "spans": [[s, e] for s, e, _ in analyzer.spans(x["text"], wanted)]} for x in items)
+def _spans(counter: ErrorCounter, text: str, wanted: set[str]) -> tuple[tuple[int, int], ...]:
+    return tuple((int(s), int(e)) for s, e, _ in counter.analyzer.spans(text, wanted))
+
+
+def sampled(counter: ErrorCounter, key: tuple[str, str], wanted: set[str]) -> tuple[ErrorExample, ...]:
+    """The examples of cell ``key``, the listed terms ``wanted`` located in their texts."""
+    return tuple(ErrorExample(x["id"], x["text"], x["hash"], _spans(counter, x["text"], wanted))
+                 for x in counter.examples_of(*key))
+
+
+def most_confident(counter: ErrorCounter, key: tuple[str, str], wanted: set[str]) -> tuple[ConfidentMistake, ...]:
+    """The most confident mistakes of cell ``key``, the listed terms ``wanted`` located in their texts."""
+    return tuple(ConfidentMistake(x["id"], x["text"], x["score"], _spans(counter, x["text"], wanted))
+                 for x in counter.confident_of(*key))
 
 
 def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior_strength: float = PRIOR_STRENGTH,
-            z_min: float = Z_MIN, settings: dict[str, Any] | None = None) -> ErrorAnalysis:
-    """The :class:`ErrorAnalysis` of a filled counter (see the module notes)."""
+            z_min: float = Z_MIN, settings: Mapping[str, str | None] | None = None) -> ErrorAnalysis:
+    """The :class:`ErrorAnalysis` of a filled counter (see the module notes); ``settings``: ``processing`` and
+    ``text`` (where the texts came from, in words), recorded in the result's settings."""
     if counter.multilabel:
         from clfeval.evaluate._errorsets import analyse_sets
 
@@ -269,7 +170,7 @@ def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior
             other = full[at]
             d, z = log_odds_z(y, other, alpha[at], prior_strength, n_i=y.sum(), n_j=full.sum())
             sides.append(listed_terms([vocab[w] for w in at], d, z, y, other, terms, z_min))
-        wanted = {t["term"] for side in sides for t in side}
+        wanted = {t.term for side in sides for t in side}
         notes = prior_note(y.sum(), prior_strength)
         if not mat[j, j]:
             notes.append(f"no document of {p!r} was classified correctly: the second side compares the mistakes "
@@ -278,8 +179,7 @@ def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior
             notes.append(f"no document of {g!r} was classified correctly: the first side compares the mistakes "
                          f"with the prior alone")
         cells.append(ErrorCell(g, p, n, float(n / rows[i]), int(mat[j, i]), int(y.sum()), sides[0], sides[1],
-                               with_spans(counter.examples_of(g, p), counter.analyzer, wanted),
-                               with_spans(counter.confident_of(g, p), counter.analyzer, wanted), tuple(notes),
+                               sampled(counter, (g, p), wanted), most_confident(counter, (g, p), wanted), tuple(notes),
                                against=(f"the correctly classified {g} documents (what pulled them away)",
                                         f"the correctly classified {p} documents (what they share with {p})"),
                                vs=(f"vs correct {g}", f"vs correct {p}")))
@@ -328,18 +228,23 @@ def corpus_notes(counter: ErrorCounter, vocab: list[str], y_all: np.ndarray, *, 
 
 def assemble(counter: ErrorCounter, labels: list[str], matrix: tuple[tuple[int, ...], ...], cells: list[ErrorCell],
              notes: list[str], terms_seen: int, total: float, *, min_count: int, terms: int, prior_strength: float,
-             z_min: float, settings: dict[str, Any] | None, task: str = "single-label",
-             categories: tuple[dict[str, Any], ...] = ()) -> ErrorAnalysis:
+             z_min: float, settings: Mapping[str, str | None] | None, task: str = "single-label",
+             categories: tuple[CategoryCounts, ...] = ()) -> ErrorAnalysis:
     """The result: settings, the prior, the signature around the cells."""
     from clfeval.core import build_signature
 
-    sets = {"min_count": int(min_count), "examples": counter.k, "terms": int(terms), "z_min": float(z_min),
-            "chars": counter.chars, "seed": counter.seed, "sample_key": counter.keyed_by,
-            "scored": counter.scored, **(settings or {})}
-    prior = {"alpha0": float(prior_strength), "tokens": int(total), "documents": counter.stats.docs,
-             "terms": terms_seen, "alpha_w": "alpha0 × (count of w in all evaluated documents) / (all tokens)",
-             "reference": "Monroe, Colaresi & Quinn (2008), eqs. 16 and 18"}
-    sig = build_signature({k: sets[k] for k in ("min_count", "examples", "terms", "z_min", "chars")}
-                          | {"prior_strength": float(prior_strength)}, seed=counter.seed, random=True)
-    return ErrorAnalysis(tuple(labels), matrix, tuple(cells), prior, counter.analyzer.to_dict(), sets, tuple(notes),
-                         {}, sig, task, categories)
+    given = dict(settings or {})
+    if settings is not None and (set(given) != {"processing", "text"} or given["text"] is None):
+        raise TypeError(f"the settings of an error analysis are 'processing' and 'text' (where the texts came from, "
+                        f"in words); got {given!r}")
+    sets = ErrorSettings(int(min_count), counter.k, int(terms), float(z_min), counter.chars, counter.seed,
+                         counter.keyed_by, bool(counter.scored), given.get("processing"), given.get("text"))
+    prior = ErrorPrior(float(prior_strength), int(total), counter.stats.docs, terms_seen)
+    a = counter.analyzer.to_dict()
+    analyzer = TextAnalyzer(a["token_pattern"], a["lowercase"], a["stop"], a["stem"], a["max_chars"],
+                            a["description"])
+    sig = build_signature({"min_count": sets.min_count, "examples": sets.examples, "terms": sets.terms,
+                           "z_min": sets.z_min, "chars": sets.chars, "prior_strength": float(prior_strength)},
+                          seed=counter.seed, random=True)
+    return ErrorAnalysis(tuple(labels), matrix, tuple(cells), prior, analyzer, sets, tuple(notes), None, sig, task,
+                         categories)

@@ -24,24 +24,23 @@ per category it lacks), and α_w comes from every document once.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 import numpy as np
 
 from clfeval.evaluate._erroranalysis import (
     FN,
     FP,
-    ErrorAnalysis,
-    ErrorCell,
     assemble,
     corpus_notes,
     label_order,
     listed_terms,
     log_odds_z,
     prior_note,
-    with_spans,
+    sampled,
 )
 from clfeval.evaluate._errorcount import ALL, ErrorCounter
+from clfeval.ops.errors import CategoryCounts, ErrorAnalysis, ErrorCell
 
 __all__ = ["analyse_sets", "sides_of"]
 
@@ -58,7 +57,7 @@ def sides_of(kind: str, c: str) -> tuple[tuple[str, str], tuple[str, str]]:
 
 
 def analyse_sets(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior_strength: float = 1000.0,
-                 z_min: float = 1.96, settings: dict[str, Any] | None = None) -> ErrorAnalysis:
+                 z_min: float = 1.96, settings: Mapping[str, str | None] | None = None) -> ErrorAnalysis:
     """The :class:`ErrorAnalysis` of a counter filled with label sets (see the module notes)."""
     counts = counter.cell_counts()
     labels = label_order({c for (k, c) in counts if k != ALL[0]})
@@ -73,12 +72,12 @@ def analyse_sets(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, 
     y_all = column(ALL)
     total = float(y_all.sum())
     alpha = prior_strength * y_all / total if total else y_all
-    cats: list[dict[str, Any]] = []  # label, tp, fp, fn, tn
+    cats: list[CategoryCounts] = []
     for c in labels:
         tp, fp, fn = (counts.get((k, c), 0) for k in ("tp", "fp", "fn"))
-        cats.append({"label": c, "tp": tp, "fp": fp, "fn": fn, "tn": n_docs - tp - fp - fn})
-    listed = [(row[key], i, kind) for i, row in enumerate(cats) for key, kind in (("fn", FN), ("fp", FP))
-              if row[key] >= max(min_count, 1)]
+        cats.append(CategoryCounts(c, tp, fp, fn, n_docs - tp - fp - fn))
+    listed = [(n, i, kind) for i, row in enumerate(cats) for n, kind in ((row.fn, FN), (row.fp, FP))
+              if n >= max(min_count, 1)]
     listed.sort(key=lambda t: (-t[0], t[1], t[2]))
     cells = []
     for n, i, kind in listed:
@@ -95,20 +94,20 @@ def analyse_sets(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, 
             other = full[at]
             d, z = log_odds_z(y, other, alpha[at], prior_strength, n_i=y.sum(), n_j=full.sum())
             sides.append(listed_terms([vocab[w] for w in at], d, z, y, other, terms, z_min))
-        wanted = {t["term"] for side in sides for t in side}
+        wanted = {t.term for side in sides for t in side}
         against, vs = sides_of(kind, c)
         notes = prior_note(y.sum(), prior_strength)
-        for side, (name, size) in enumerate(((f"no document of {c!r} was found (no true positive)", row["tp"]),
+        for side, (name, size) in enumerate(((f"no document of {c!r} was found (no true positive)", row.tp),
                                              (f"every document carries or was given {c!r} (no true negative)",
-                                              row["tn"]))):
+                                              row.tn))):
             if not size:
                 which = ("first", "second")[side if kind == FN else 1 - side]
                 notes.append(f"{name}: the {which} side compares the mistakes with the prior alone")
         if kind == FN:
-            gold, pred, share, opposite = c, f"not {c}", n / max(row["tp"] + row["fn"], 1), row["fp"]
+            gold, pred, share, opposite = c, f"not {c}", n / max(row.tp + row.fn, 1), row.fp
         else:
-            gold, pred, share, opposite = f"not {c}", c, n / max(row["fp"] + row["tn"], 1), row["fn"]
-        ex = with_spans(counter.examples_of(*key), counter.analyzer, wanted)
+            gold, pred, share, opposite = f"not {c}", c, n / max(row.fp + row.tn, 1), row.fn
+        ex = sampled(counter, key, wanted)
         cells.append(ErrorCell(gold, pred, n, float(share), int(opposite), int(y.sum()), sides[0], sides[1], ex, (),
                                tuple(notes), kind=kind, category=c, against=against, vs=vs))
     notes = corpus_notes(counter, vocab, y_all, min_count=min_count, z_min=z_min, listed=bool(cells))

@@ -303,7 +303,7 @@ def _num(x: float) -> str:
     return f"{x:.4f}" if math.isfinite(x) else "undefined"
 
 
-def _evaluate(fn: Function, d: dict[str, Any], args: tuple[str | float, ...]
+def _evaluate(fn: Function, d: Any, args: tuple[str | float, ...]
               ) -> tuple[float | bool | None, str | None, list[float] | None]:
     import importlib
 
@@ -314,9 +314,10 @@ def _evaluate(fn: Function, d: dict[str, Any], args: tuple[str | float, ...]
     return value, why, (list(ci) if ci is not None else None)
 
 
-def _check_function(req: Requirement, d: dict[str, Any]) -> dict[str, Any]:
+def _check_function(req: Requirement, d: dict[str, Any], result: Any) -> dict[str, Any]:
     fn = FUNCTIONS[req.function]  # type: ignore[index]
-    value, why, ci = _evaluate(fn, d, req.args)
+    # a rank function reads the typed result (its fields); a report function the report's JSON
+    value, why, ci = _evaluate(fn, result if fn.applies_to == "rank" else d, req.args)
     if fn.returns == "bool":
         met = why is None and bool(value)
         summary = f"{req.metric}: " + (f"unmet, {why}" if why is not None else ("met" if met else "unmet"))
@@ -345,9 +346,9 @@ def _check_function(req: Requirement, d: dict[str, Any]) -> dict[str, Any]:
             "interval_clears": clears, "summary": summary, "note": note}
 
 
-def _check(req: Requirement, d: dict[str, Any]) -> dict[str, Any]:
+def _check(req: Requirement, d: dict[str, Any], result: Any) -> dict[str, Any]:
     if req.function is not None:
-        return _check_function(req, d)
+        return _check_function(req, d, result)
     assert req.op is not None  # the parser gives every metric condition its operator
     entry, label = catalog.parse(req.metric)
     if label is not None and label not in (d.get("labels") or []):
@@ -426,7 +427,7 @@ def check_requirements(report: Any, conditions: Sequence[str | Requirement], *,
     """
     reqs = [c if isinstance(c, Requirement) else parse_requirement(c, applies_to=applies_to) for c in conditions]
     d = report.to_dict() if hasattr(report, "to_dict") else dict(report)
-    rows = [_check(r, d) for r in reqs]
+    rows = [_check(r, d, report) for r in reqs]
     notes = ["Each condition is judged on the report's value; with --ci the whole interval is shown beside "
              "(clears it or not)."] if any(c["interval"] is not None for c in rows) else []
     notes += [c["note"] for c in rows if c["note"]]

@@ -9,23 +9,41 @@ drawn above the axis as a ruler.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from clfeval.errors import UsageError
+from clfeval.ops.rank import RankResult
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, need
 
 __all__ = ["cd_diagram", "bayes_bars"]
 
+_RANKING = "a ranking over data sets (clfeval rank)"
 
-def cd_diagram(result: Any, *, ax: Any = None) -> Any:
-    """The critical-difference diagram of a ranking result (``clfeval rank``)."""
+
+def _ranking(result: RankResult | Mapping[str, object], figure: str) -> RankResult:
+    """The ranking a figure draws: the result, or the result of its JSON (``clfeval rank --format json``)."""
+    if isinstance(result, RankResult):
+        return result
     d = as_dict(result)
-    avg = need(d, "average_ranks", "cd", "a ranking over data sets (clfeval rank)")
-    order = list(d.get("order") or sorted(avg, key=avg.get))
-    nem = need(d, "nemenyi", "cd", "a ranking over data sets (clfeval rank)")
+    for key in ("average_ranks", "nemenyi"):
+        need(d, key, figure, _RANKING)
+    try:
+        return RankResult.from_dict(d)
+    except (KeyError, TypeError, ValueError) as e:
+        raise UsageError(f"the {figure} figure needs {_RANKING}; this JSON is not one ({type(e).__name__}: "
+                         f"{e}).") from None
+
+
+def cd_diagram(result: RankResult | Mapping[str, object], *, ax: Any = None) -> Any:
+    """The critical-difference diagram of a ranking result (``clfeval rank``), or of its JSON."""
+    ranking = _ranking(result, "cd")
+    avg = ranking.average_ranks
+    order = list(ranking.order)
     k = len(order)
-    cd = float(nem["critical_difference"])
-    groups = nem.get("groups") or []
+    cd = ranking.nemenyi.critical_difference
+    groups = ranking.nemenyi.groups
     half = (k + 1) // 2
     rows = max(half, k - half)
     bar_step, row_step = 0.18, 0.32
@@ -43,7 +61,7 @@ def cd_diagram(result: Any, *, ax: Any = None) -> Any:
         # the critical difference as a ruler above the axis
         ax.hlines(0.55, lo, lo + cd, color="#D55E00", linewidth=2.0, gid="cd")
         ax.vlines([lo, lo + cd], 0.5, 0.6, color="#D55E00", linewidth=1.5)
-        ax.text(lo + cd / 2, 0.62, f"CD = {cd:.2f} (α = {d.get('alpha', 0.05):g})", ha="center", va="bottom",
+        ax.text(lo + cd / 2, 0.62, f"CD = {cd:.2f} (α = {ranking.alpha:g})", ha="center", va="bottom",
                 fontsize=8, color="#D55E00")
         # the groups the Nemenyi test does not separate
         for g, members in enumerate(groups):
@@ -66,7 +84,7 @@ def cd_diagram(result: Any, *, ax: Any = None) -> Any:
         ax.set_xticks([])
         ax.set_yticks([])
         ax.axis("off")
-        ax.set_title(f"Average ranks over {len(d.get('datasets') or [])} data sets (1 = best); bars: not separated "
+        ax.set_title(f"Average ranks over {len(ranking.datasets)} data sets (1 = best); bars: not separated "
                      f"by Nemenyi", fontsize=9)
     return fig
 
@@ -91,13 +109,11 @@ def _lanes(spans: list[tuple[float, float]], gap: float = 0.15) -> list[int]:
     return out
 
 
-def bayes_bars(result: Any, *, ax: Any = None) -> Any:
+def bayes_bars(result: RankResult | Mapping[str, object], *, ax: Any = None) -> Any:
     """One stacked bar per Bayesian pair: P(A better), P(equivalent), P(B better)."""
-    d = as_dict(result)
-    pairs = need(d, "bayes", "bayes", "a ranking with Bayesian pairs (clfeval rank)")
+    r = _ranking(result, "bayes")
+    pairs = r.bayes
     if not pairs:
-        from clfeval.errors import UsageError
-
         raise UsageError("the bayes figure needs Bayesian pairs; this ranking has none.")
     shown = pairs[:20]
     with _mpl.rc():
@@ -107,17 +123,16 @@ def bayes_bars(result: Any, *, ax: Any = None) -> Any:
         parts = []
         for y, p in zip(ys, shown, strict=False):
             left = 0.0
-            for c, key in enumerate(("p_a_better", "p_equivalent", "p_b_better")):
-                w = float(p[key])
+            for c, (key, w) in enumerate((("p_a_better", p.p_a_better), ("p_equivalent", p.p_equivalent),
+                                          ("p_b_better", p.p_b_better))):
                 parts.append(ax.barh(y, w, left=left, color=colors[c], height=0.62, gid=f"pair-{y}-{key}"))
                 if w >= 0.08:
                     ax.text(left + w / 2, y, f"{w:.2f}", ha="center", va="center", fontsize=8,
                             color="white" if c != 1 else "#222222")
                 left += w
-        _mpl.label_ticks(fig, ax, "y", ys, [f"{_mpl.short(p['a'], 20)} vs {_mpl.short(p['b'], 20)}" for p in shown],
-                         50)
+        _mpl.label_ticks(fig, ax, "y", ys, [f"{_mpl.short(p.a, 20)} vs {_mpl.short(p.b, 20)}" for p in shown], 50)
         ax.set_xlim(0, 1)
-        ax.set_xlabel(f"posterior probability (ROPE ±{d.get('rope', 0):g})")
+        ax.set_xlabel(f"posterior probability (ROPE ±{r.rope:g})")
         _mpl.legend(fig, ax, parts[:3], ["first better", "practically equivalent", "second better"],
                     loc="outside lower center", ncol=3, fontsize=8)
     return fig

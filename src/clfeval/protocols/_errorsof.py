@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from clfeval.errors import UsageError
+from clfeval.ops.errors import ErrorAnalysis
 
 __all__ = ["errors_of_run", "ERROR_FORMATS", "errors_format"]
 
@@ -25,8 +26,8 @@ def errors_format(path: Any) -> str:
 
 
 def errors_of_run(result: Any, texts: Sequence[str], ids: Sequence[Any], *, processing: Any = None,
-                  seed: int = 0, multilabel: bool = False, sep: str = "|", **settings: Any) -> Any:
-    """:class:`~clfeval.evaluate._erroranalysis.ErrorAnalysis` of a run's pooled predictions (the first repeat
+                  seed: int = 0, multilabel: bool = False, sep: str = "|", **settings: Any) -> ErrorAnalysis:
+    """:class:`~clfeval.ops.errors.ErrorAnalysis` of a run's pooled predictions (the first repeat
     when the run has several: an item appears once), the texts matched by id.
 
     ``processing``: the run's stop list and stemmer (a :class:`~clfeval.text._processing.Processing` or spec),

@@ -25,10 +25,23 @@ import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
 from clfeval.errors import DataError, InputFileError, UsageError
-from clfeval.significance import RankResult, check_condition_names, check_settings, rank_scores
+from clfeval.ops.rank import RankCondition, RankRequirements, RankResult
+from clfeval.significance import check_condition_names, check_settings, rank_scores
+
+if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heavy is imported at run time)
+    from typing import TypeAlias
+
+    import pandas
+    import polars
+    import pyarrow
+
+    from clfeval.evaluate import Requirement
+
+    #: A table of scores: a file (CSV, TSV, JSONL, Parquet) by its path or opened, or a table in memory.
+    Results: TypeAlias = str | os.PathLike[str] | IO[bytes] | pandas.DataFrame | polars.DataFrame | pyarrow.Table
 
 __all__ = ["rank", "score_direction", "check_rank_arguments"]
 
@@ -256,12 +269,13 @@ def check_rank_arguments(results: Any, runs_db: Any, *, layout: Any, missing: An
     return _conditions(require), check_settings(**settings)
 
 
-def rank(results: Any = None, *, runs_db: str | os.PathLike[str] | None = None, system: str = "system",
+def rank(results: Results | None = None, *, runs_db: str | os.PathLike[str] | None = None, system: str = "system",
          dataset: str = "dataset", score: str = "score", fold: str | None = None, layout: str = "auto",
          metric: str | None = None, higher_is_better: bool | None = None, missing: str = "refuse",
          input_format: str | None = None, encoding: str = "utf-8", alpha: float = 0.05, control: str | None = None,
-         pairs: Any = None, rope: float = 0.01, prior: float = 0.5, samples: int = 50_000, seed: int = 0,
-         bayes: bool = True, require: str | Sequence[str] = ()) -> RankResult:
+         pairs: Sequence[str | tuple[str, str]] | None = None, rope: float = 0.01, prior: float = 0.5,
+         samples: int = 50_000, seed: int = 0, bayes: bool = True,
+         require: str | Sequence[str | Requirement] = ()) -> RankResult:
     """Rank systems over data sets: which are better, which are indistinguishable, and how probable a difference is.
 
     Parameters
@@ -297,7 +311,7 @@ def rank(results: Any = None, *, runs_db: str | os.PathLike[str] | None = None, 
     >>> import pyarrow as pa
     >>> t = pa.table({"dataset": ["d1", "d2", "d3"], "A": [0.9, 0.7, 0.8], "B": [0.8, 0.6, 0.7]})
     >>> r = rank(t, metric="accuracy", samples=1000)
-    >>> r.order, r.friedman["chi2"]
+    >>> r.order, r.friedman.chi2
     (('A', 'B'), 3.0)
     """
     parsed, o = check_rank_arguments(results, runs_db, layout=layout, missing=missing, require=require,
@@ -335,7 +349,7 @@ def rank(results: Any = None, *, runs_db: str | os.PathLike[str] | None = None, 
 
         from clfeval.evaluate import check_requirements
 
-        section = check_requirements(result, parsed, applies_to="rank").to_dict()
-        section.pop("signature")
-        result = dataclasses.replace(result, requirements=section)
+        checked_ = check_requirements(result, parsed, applies_to="rank")
+        met = RankRequirements(tuple(RankCondition.of(c) for c in checked_.conditions), tuple(checked_.notes))
+        result = dataclasses.replace(result, requirements=met)
     return result

@@ -1,4 +1,4 @@
-"""An :class:`~clfeval.evaluate._erroranalysis.ErrorAnalysis` as text, Markdown and HTML.
+"""An :class:`~clfeval.ops.errors.ErrorAnalysis` as text, Markdown and HTML.
 
 Text and Markdown come from one list of blocks. The HTML page is self-contained and has no JavaScript:
 the confusion heatmap and the table of cells link every listed off-diagonal cell to its section (plain
@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from clfeval.core import shown
-from clfeval.evaluate import FN, FP, ErrorAnalysis, ErrorCell
+from clfeval.ops.errors import FN, FP, ErrorAnalysis, ErrorCell, ErrorTerm
 from clfeval.render import register, register_section
 from clfeval.render._util import TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich
 
@@ -25,8 +26,8 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _terms_row(terms: tuple[dict[str, Any], ...]) -> str:
-    return ", ".join(f"{t['term']} ({t['z']:.1f})" for t in terms) or "—"
+def _terms_row(terms: tuple[ErrorTerm, ...]) -> str:
+    return ", ".join(f"{t.term} ({t.z:.1f})" for t in terms) or "—"
 
 
 def _snippet(text: str) -> str:
@@ -78,18 +79,18 @@ def blocks(r: ErrorAnalysis) -> list[Any]:
     """The text / Markdown layout."""
     p = r.prior
     out: list[Any] = [TextBlock("What the errors share", heading=True),
-                      TextBlock(f"{p['documents']:,} documents, {_what(r)}, {p['tokens']:,} tokens of "
-                                f"{p['terms']:,} terms ({r.analyzer['description']}). Terms: weighted log-odds ratio "
-                                f"with an informative Dirichlet prior, α0 = {p['alpha0']:g} ({p['reference']}); "
-                                f"listed from z ≥ {r.settings['z_min']:g}, uncorrected.")]
+                      TextBlock(f"{p.documents:,} documents, {_what(r)}, {p.tokens:,} tokens of "
+                                f"{p.terms:,} terms ({r.analyzer.description}). Terms: weighted log-odds ratio "
+                                f"with an informative Dirichlet prior, α0 = {p.alpha0:g} ({p.reference}); "
+                                f"listed from z ≥ {r.settings.z_min:g}, uncorrected.")]
     rows = [[_name(c), c.count, _pct(c.share), c.opposite, _terms_row(c.terms_vs_gold[:5]),
              _terms_row(c.terms_vs_pred[:5])] for c in r.cells]
     if r.categories:
         out.append(TableBlock("Per category (label sets)", ["category", "TP", "FP", "FN", "TN"],
-                              [[x["label"], x["tp"], x["fp"], x["fn"], x["tn"]] for x in r.categories]))
+                              [[x.label, x.tp, x.fp, x.fn, x.tn] for x in r.categories]))
     if rows:
         what = "Error cells" if r.task == "multi-label" else "Confused cells"
-        out.append(TableBlock(f"{what} with {r.settings['min_count']} or more documents, largest first",
+        out.append(TableBlock(f"{what} with {r.settings.min_count} or more documents, largest first",
                               _columns(r), rows))
     for c in r.cells:
         out.append(TextBlock(_heading(c), heading=True))
@@ -97,17 +98,17 @@ def blocks(r: ErrorAnalysis) -> list[Any]:
         for title, terms in ((f"Against {sides[0]}", c.terms_vs_gold), (f"Against {sides[1]}", c.terms_vs_pred)):
             if terms:
                 out.append(TableBlock(title, ["term", "z", "δ̂", "in mistakes", "in other"],
-                                      [[t["term"], f"{t['z']:.2f}", f"{t['delta']:.3f}", t["count"], t["other"]]
+                                      [[t.term, f"{t.z:.2f}", f"{t.delta:.3f}", t.count, t.other]
                                        for t in terms]))
             else:
-                out.append(TextBlock(f"{title}: no term with z ≥ {r.settings['z_min']:g}."))
+                out.append(TextBlock(f"{title}: no term with z ≥ {r.settings.z_min:g}."))
         if c.examples:
-            out.append(TableBlock(f"Examples (the {len(c.examples)} smallest hashes of (seed {r.settings['seed']}, "
-                                  f"{r.settings['sample_key']}))", ["id", "text"],
-                                  [[e["id"], _snippet(e["text"])] for e in c.examples], numeric_from=9))
+            out.append(TableBlock(f"Examples (the {len(c.examples)} smallest hashes of (seed {r.settings.seed}, "
+                                  f"{r.settings.sample_key}))", ["id", "text"],
+                                  [[e.id, _snippet(e.text)] for e in c.examples], numeric_from=9))
         if c.confident:
             out.append(TableBlock("Most confident mistakes", ["id", "score", "text"],
-                                  [[e["id"], f"{e['score']:.4g}", _snippet(e["text"])] for e in c.confident],
+                                  [[e.id, f"{e.score:.4g}", _snippet(e.text)] for e in c.confident],
                                   numeric_from=9))
         for n in c.notes:
             out.append(TextBlock(n, style="dim"))
@@ -176,7 +177,7 @@ def esc_lines(text: str) -> str:
     return "<br>".join(esc(line) for line in _BREAK.split(text))
 
 
-def highlighted(text: str, spans: list[list[int]]) -> str:
+def highlighted(text: str, spans: Sequence[tuple[int, int]]) -> str:
     """The text with ``<mark>`` around each span; every piece escaped, line breaks kept (:func:`esc_lines`)."""
     out, at = [], 0
     for s, e in sorted(spans):
@@ -238,14 +239,14 @@ def _categories(r: ErrorAnalysis, listed: set[str]) -> str:
             "Each linked count opens its section.</caption><tr><th class='l'>category</th><th>TP</th><th>FP</th>"
             "<th>FN</th><th>TN</th></tr>"]
     for i, x in enumerate(r.categories):
-        cells = [f"<td>{x['tp']:,}</td>"]
-        for key, base in (("fp", x["fp"] + x["tn"]), ("fn", x["fn"] + x["tp"])):
-            n, anchor = x[key], f"cell-{i}-{key}"
+        cells = [f"<td>{x.tp:,}</td>"]
+        for key, n, base in (("fp", x.fp, x.fp + x.tn), ("fn", x.fn, x.fn + x.tp)):
+            anchor = f"cell-{i}-{key}"
             color = f"rgba(213,94,0,{min(1.0, 0.1 + 1.6 * n / base):.2f})" if n and base else "#fff"
             body = f"<a href='#{anchor}'>{n:,}</a>" if anchor in listed else f"{n:,}"
-            cells.append(f"<td style='background:{color}' title='{esc(x['label'])}: {key.upper()} {n:,}'>{body}</td>")
-        cells.append(f"<td>{x['tn']:,}</td>")
-        rows.append(f"<tr><th class='l'>{esc(x['label'])}</th>{''.join(cells)}</tr>")
+            cells.append(f"<td style='background:{color}' title='{esc(x.label)}: {key.upper()} {n:,}'>{body}</td>")
+        cells.append(f"<td>{x.tn:,}</td>")
+        rows.append(f"<tr><th class='l'>{esc(x.label)}</th>{''.join(cells)}</tr>")
     return "".join(rows) + "</table>"
 
 
@@ -270,7 +271,7 @@ def _figure(c: ErrorCell, z_min: float, k: int) -> str:
 
 
 def _section(r: ErrorAnalysis, c: ErrorCell, k: int, figures: bool) -> str:
-    zmin = r.settings["z_min"]
+    zmin = r.settings.z_min
     parts = [f"<section id='{r.anchor_of(c)}'><h2>{esc(_heading(c))}</h2>"]
     if figures and (c.terms_vs_gold or c.terms_vs_pred):
         parts.append(_figure(c, zmin, k))
@@ -282,17 +283,20 @@ def _section(r: ErrorAnalysis, c: ErrorCell, k: int, figures: bool) -> str:
             continue
         parts.append("<table><tr><th class='l'>term</th><th>z</th><th>δ̂</th><th>tokens in mistakes</th>"
                      "<th>tokens in other</th></tr>" + "".join(
-                         f"<tr><td class='l'>{esc(t['term'])}</td><td>{t['z']:.2f}</td><td>{t['delta']:.3f}</td>"
-                         f"<td>{t['count']:,}</td><td>{t['other']:,}</td></tr>" for t in terms) + "</table>")
-    for title, items, scored in (("Examples", c.examples, False), ("Most confident mistakes", c.confident, True)):
-        if not items:
+                         f"<tr><td class='l'>{esc(t.term)}</td><td>{t.z:.2f}</td><td>{t.delta:.3f}</td>"
+                         f"<td>{t.count:,}</td><td>{t.other:,}</td></tr>" for t in terms) + "</table>")
+    rows: Sequence[tuple[str, str | None, str, tuple[tuple[int, int], ...]]]
+    for title, rows in (("Examples", [(e.id, None, e.text, e.spans) for e in c.examples]),
+                        ("Most confident mistakes", [(e.id, f"{e.score:.4g}", e.text, e.spans) for e in c.confident])):
+        if not rows:
             continue
+        scored = title != "Examples"
         parts.append(f"<h3>{title}</h3><table><tr><th class='l'>id</th>" + ("<th>score</th>" if scored else "")
                      + "<th class='l'>text (the listed terms marked)</th></tr>")
-        for e in items:
-            score = f"<td>{e['score']:.4g}</td>" if scored else ""
-            parts.append(f"<tr><td class='l'>{esc(e['id'])}</td>{score}<td class='ex'>"
-                         f"{highlighted(e['text'], e['spans'])}</td></tr>")
+        for key, score, text, spans in rows:
+            shown_score = f"<td>{score}</td>" if score is not None else ""
+            parts.append(f"<tr><td class='l'>{esc(key)}</td>{shown_score}<td class='ex'>"
+                         f"{highlighted(text, spans)}</td></tr>")
         parts.append("</table>")
     for n in c.notes:
         parts.append(f"<p class='note'>{esc(n)}</p>")
@@ -303,18 +307,18 @@ def _section(r: ErrorAnalysis, c: ErrorCell, k: int, figures: bool) -> str:
 
 def _summary(r: ErrorAnalysis) -> str:
     p = r.prior
-    return (f"<p>{p['documents']:,} documents, {esc(_what(r))}, {p['tokens']:,} tokens of {p['terms']:,} "
-            f"terms ({esc(r.analyzer['description'])}). Distinctive terms: the weighted log-odds ratio with an "
-            f"informative Dirichlet prior, α0 = {p['alpha0']:g}, α_w = α0 × (count of w) / (all tokens) "
-            f"({esc(p['reference'])}); listed from z ≥ {r.settings['z_min']:g}, <strong>uncorrected</strong> for the "
+    return (f"<p>{p.documents:,} documents, {esc(_what(r))}, {p.tokens:,} tokens of {p.terms:,} "
+            f"terms ({esc(r.analyzer.description)}). Distinctive terms: the weighted log-odds ratio with an "
+            f"informative Dirichlet prior, α0 = {p.alpha0:g}, α_w = α0 × (count of w) / (all tokens) "
+            f"({esc(p.reference)}); listed from z ≥ {r.settings.z_min:g}, <strong>uncorrected</strong> for the "
             f"many terms tested. {_examples_line(r)}</p>")
 
 
 def _examples_line(r: ErrorAnalysis) -> str:
-    if not r.settings["examples"]:
+    if not r.settings.examples:
         return "No examples (examples 0)."
-    return (f"Examples: the {r.settings['examples']} items of each cell with the smallest BLAKE2b hash keyed by seed "
-            f"{r.settings['seed']} (the same however the input is split).")
+    return (f"Examples: the {r.settings.examples} items of each cell with the smallest BLAKE2b hash keyed by seed "
+            f"{r.settings.seed} (the same however the input is split).")
 
 
 def html_body(r: ErrorAnalysis, *, figures: bool = True, limit: int | None = None) -> str:

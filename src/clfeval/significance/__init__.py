@@ -30,8 +30,9 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.significance._compared": ("compared",),
     "clfeval.significance._cvcompare": ("TTest",),
     "clfeval.significance._delong": ("check_delong",),
-    "clfeval.significance._multirank": ("RankResult", "check_condition_names", "check_settings", "pairs_of_text",
-                                        "rank_scores"),
+    "clfeval.significance._multirank": ("check_condition_names", "check_settings", "pairs_of_text", "rank_scores"),
+    # rank's result moved to clfeval.ops.rank (issue 36): the same type, still found here
+    "clfeval.ops.rank._result": ("RankResult",),
     "clfeval.significance._noninferiority": ("check_margin",),
     "clfeval.significance._paired": ("SCORE_METRICS", "bootstrap_distribution", "check_metric", "compare",
                                      "compare_counts", "one_sided"),
@@ -47,13 +48,13 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
 _INTERNAL_MODULES: dict[str, str] = {
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
+    from clfeval.ops.rank._result import RankResult as RankResult
     from clfeval.significance._binnedcompare import compare_binned_batches as compare_binned_batches
     from clfeval.significance._comparable import metric_label as metric_label
     from clfeval.significance._compared import compared as compared
     from clfeval.significance._cvcompare import TTest as TTest
     from clfeval.significance._delong import check_delong as check_delong
     from clfeval.significance._multirank import (
-        RankResult as RankResult,
         check_condition_names as check_condition_names,
         check_settings as check_settings,
         pairs_of_text as pairs_of_text,

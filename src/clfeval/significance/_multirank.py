@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from clfeval.core import (
-    Display,
     check_positive_int,
     check_probability,
     check_samples,
@@ -39,11 +37,20 @@ from clfeval.core import (
     split_names,
 )
 from clfeval.errors import DataError, UsageError
+from clfeval.ops.rank import (
+    BayesPair,
+    ControlComparisons,
+    ControlPair,
+    FriedmanTest,
+    NemenyiTest,
+    RankPair,
+    RankResult,
+)
 from clfeval.significance import _bayesrank as bayesrank, _manysystems as ms
 from clfeval.significance._classic import holm
 from clfeval.significance._results import format_p
 
-__all__ = ["RankResult", "rank_scores", "check_settings", "check_pairs", "pairs_of_text", "check_condition_names",
+__all__ = ["rank_scores", "check_settings", "check_pairs", "pairs_of_text", "check_condition_names",
            "WILCOXON_SETTINGS", "req_p_better", "req_in_best_group"]
 
 #: How the pairwise Wilcoxon tests are computed (stated in every output, with SciPy's version).
@@ -54,78 +61,6 @@ def _scipy_version() -> str:
     import scipy
 
     return str(scipy.__version__)
-
-
-@dataclass(frozen=True)
-class RankResult(Display):
-    """Systems ranked over data sets, with the frequentist and Bayesian tests (see the module docstring).
-
-    ``pairs`` holds every pair (a, b) with a ranked better on average: the Wilcoxon statistic, two-sided p and
-    the method that gave it (``exact``, ``permutation``, ``normal``; ``equal`` when every difference is 0, p = 1),
-    its Holm adjustment over all pairs, the Nemenyi p and separation, the effect sizes of d = a − b (positive:
-    a better; for a lower-is-better score d = b − a; undefined, with ``undefined`` saying why, beyond the float
-    range), wins/ties/losses. ``mean_scores`` is each system's mean score (never infinite for finite scores).
-    ``bayes`` holds the Bayesian pairs (a, b): P(a better), P(equivalent), P(b better).
-    """
-
-    score: str
-    metric: str | None
-    higher_is_better: bool
-    systems: tuple[str, ...]
-    datasets: tuple[str, ...]
-    scores: tuple[tuple[float, ...], ...]
-    ranks: tuple[tuple[float, ...], ...]
-    average_ranks: dict[str, float]
-    mean_scores: dict[str, float]
-    order: tuple[str, ...]
-    alpha: float
-    friedman: dict[str, Any]
-    nemenyi: dict[str, Any]
-    pairs: tuple[dict[str, Any], ...]
-    control: dict[str, Any] | None
-    holm_groups: tuple[tuple[str, ...], ...]
-    best_group: tuple[str, ...]
-    bayes: tuple[dict[str, Any], ...]
-    rope: float
-    prior: float
-    samples: int
-    seed: int | None
-    warnings: tuple[str, ...]
-    notes: tuple[str, ...]
-    checked: tuple[str, ...]
-    dropped: tuple[str, ...]
-    verdict: str
-    signature: dict[str, Any] = field(default_factory=dict)
-    requirements: dict[str, Any] | None = None
-
-    def pair(self, a: str, b: str) -> dict[str, Any]:
-        """The pairwise row of systems a and b (either order)."""
-        for p in self.pairs:
-            if {p["a"], p["b"]} == {a, b}:
-                return p
-        raise KeyError((a, b))
-
-    def p_better(self, a: str, b: str) -> float | None:
-        """P(a better than b by more than the ROPE) from the Bayesian pair {a, b}; None when not computed."""
-        for p in self.bayes:
-            if (p["a"], p["b"]) == (a, b):
-                return p["p_a_better"]
-            if (p["a"], p["b"]) == (b, a):
-                return p["p_b_better"]
-        return None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"result": "rank", "score": self.score, "metric": self.metric, "higher_is_better": self.higher_is_better,
-                "systems": list(self.systems), "datasets": list(self.datasets),
-                "scores": [list(r) for r in self.scores], "ranks": [list(r) for r in self.ranks],
-                "average_ranks": dict(self.average_ranks), "mean_scores": dict(self.mean_scores),
-                "order": list(self.order), "alpha": self.alpha,
-                "friedman": dict(self.friedman), "nemenyi": dict(self.nemenyi), "pairs": [dict(p) for p in self.pairs],
-                "control": self.control, "holm_groups": [list(g) for g in self.holm_groups],
-                "best_group": list(self.best_group), "bayes": [dict(b) for b in self.bayes], "rope": self.rope,
-                "prior": self.prior, "samples": self.samples, "seed": self.seed, "warnings": list(self.warnings),
-                "notes": list(self.notes), "checked": list(self.checked), "dropped": list(self.dropped),
-                "verdict": self.verdict, "requirements": self.requirements, "signature": self.signature}
 
 
 # --- validation ----------------------------------------------------------------------------------------------
@@ -246,7 +181,7 @@ def check_condition_names(conditions: Sequence[Any], systems: Sequence[str] | No
     the ``systems``, names one not in the results: before anything is computed."""
     for q in conditions:
         if q.function in ("p_better", "in_best_group") and systems is not None:
-            _known({"systems": list(systems)}, *(str(a) for a in q.args))
+            _known(systems, *(str(a) for a in q.args))
         if q.function == "p_better":
             _distinct(str(q.args[0]), str(q.args[1]))
 
@@ -280,19 +215,24 @@ def _pairs_requested(pairs: Sequence[tuple[str, str]] | None, control: str | Non
 
 # --- the tests -----------------------------------------------------------------------------------------------
 
-def _effects(st: ms.PairStats, n: int, a: str, b: str) -> dict[str, Any]:
-    """The effect sizes of pair n, each undefined (NaN, and ``undefined`` saying why) beyond the float range."""
-    mean, median, hl = number(st.mean[n]), number(st.median[n]), number(st.hodges_lehmann[n])
-    lost = [w for w, v in (("mean", mean), ("median", median), ("Hodges–Lehmann estimate", hl))
-            if v is not None and math.isnan(v)]
+def _effects(st: ms.PairStats, n: int, a: str, b: str) -> tuple[float, float, float, str | None]:
+    """The effect sizes of pair n (mean, median, Hodges–Lehmann), each undefined (NaN) beyond the float range,
+    and why (None when all are defined)."""
+    mean, median, hl = _num(st.mean[n]), _num(st.median[n]), _num(st.hodges_lehmann[n])
+    lost = [w for w, v in (("mean", mean), ("median", median), ("Hodges–Lehmann estimate", hl)) if math.isnan(v)]
     what = ", ".join(lost[:-1]) + " and " + lost[-1] if len(lost) > 1 else "".join(lost)
-    return {"mean_difference": mean, "median_difference": median, "hodges_lehmann": hl,
-            "undefined": f"the {what} of {a} − {b} {'are' if len(lost) > 1 else 'is'} beyond the float range "
-                         f"(|value| > 1.797e308)" if lost else None}
+    return mean, median, hl, (f"the {what} of {a} − {b} {'are' if len(lost) > 1 else 'is'} beyond the float range "
+                              f"(|value| > 1.797e308)" if lost else None)
+
+
+def _num(x: Any) -> float:
+    """A number of the result: the value, NaN when undefined (:func:`clfeval.core.number` of a value)."""
+    v = number(x)
+    return math.nan if v is None else v
 
 
 def _pair_rows(x: np.ndarray, systems: Sequence[str], avg: np.ndarray, hib: bool, alpha: float,
-               nem_p: np.ndarray, cd: float) -> tuple[list[dict[str, Any]], np.ndarray]:
+               nem_p: np.ndarray, cd: float) -> tuple[list[RankPair], np.ndarray]:
     k = len(systems)
     order = np.argsort(avg, kind="stable")
     pos = np.empty(k, dtype=np.int64)
@@ -306,32 +246,30 @@ def _pair_rows(x: np.ndarray, systems: Sequence[str], avg: np.ndarray, hib: bool
     for n, (a, b) in enumerate(idx):
         s = bool(adj[n] < alpha)
         sep[a, b] = sep[b, a] = s
-        rows.append({"a": systems[a], "b": systems[b], "rank_a": float(avg[a]), "rank_b": float(avg[b]),
-                     "rank_difference": float(avg[b] - avg[a]), "wilcoxon_statistic": number(st.statistic[n]),
-                     "p_value": number(st.p_value[n]), "wilcoxon_method": str(st.method[n]), "p_holm": number(adj[n]),
-                     "separated": s, "nemenyi_p": number(nem_p[a, b]),
-                     "nemenyi_separated": bool(avg[b] - avg[a] >= cd),
-                     **_effects(st, n, systems[a], systems[b]), "wins": int(st.wins[n]), "ties": int(st.ties[n]),
-                     "losses": int(st.losses[n])})
+        rows.append(RankPair(systems[a], systems[b], float(avg[a]), float(avg[b]), float(avg[b] - avg[a]),
+                             _num(st.statistic[n]), _num(st.p_value[n]), str(st.method[n]), _num(adj[n]), s,
+                             _num(nem_p[a, b]), bool(avg[b] - avg[a] >= cd), *_effects(st, n, systems[a], systems[b]),
+                             int(st.wins[n]), int(st.ties[n]), int(st.losses[n])))
     return rows, sep
 
 
-def _control_rows(x: np.ndarray, systems: Sequence[str], control: str, hib: bool, alpha: float) -> dict[str, Any]:
+def _control_rows(x: np.ndarray, systems: Sequence[str], control: str, hib: bool,
+                  alpha: float) -> ControlComparisons:
     c = list(systems).index(control)
     others = [j for j in range(len(systems)) if j != c]
     st = ms.wilcoxon_pairs(x, [(j, c) for j in others], higher_is_better=hib)
     adj = holm(st.p_value)
-    rows = [{"system": systems[j], "p_value": number(st.p_value[n]), "wilcoxon_method": str(st.method[n]),
-             "p_holm": number(adj[n]), "separated": bool(adj[n] < alpha), **_effects(st, n, systems[j], control),
-             "wins": int(st.wins[n]), "ties": int(st.ties[n]), "losses": int(st.losses[n])}
-            for n, j in enumerate(others)]
-    return {"name": control, "comparisons": rows,
-            "explanation": f"each system against {control}: Wilcoxon signed-rank tests, Holm-adjusted over these "
-                           f"{len(others)} comparisons; differences are system − {control} (positive: better)"}
+    rows = tuple(ControlPair(systems[j], _num(st.p_value[n]), str(st.method[n]), _num(adj[n]), bool(adj[n] < alpha),
+                             *_effects(st, n, systems[j], control), int(st.wins[n]), int(st.ties[n]),
+                             int(st.losses[n]))
+                 for n, j in enumerate(others))
+    return ControlComparisons(control, rows, f"each system against {control}: Wilcoxon signed-rank tests, "
+                                             f"Holm-adjusted over these {len(others)} comparisons; differences are "
+                                             f"system − {control} (positive: better)")
 
 
 def _bayes_rows(x: np.ndarray, systems: Sequence[str], wanted: Sequence[tuple[str, str]], hib: bool, rope: float,
-                prior: float, samples: int, seed: int) -> list[dict[str, Any]]:
+                prior: float, samples: int, seed: int) -> list[BayesPair]:
     out = []
     for n, (a, b) in enumerate(wanted):
         ia, ib = list(systems).index(a), list(systems).index(b)
@@ -339,8 +277,7 @@ def _bayes_rows(x: np.ndarray, systems: Sequence[str], wanted: Sequence[tuple[st
         z, e = ms.pair_differences(x, np.array([ib if hib else ia]), np.array([ia if hib else ib]))
         rng = np.random.default_rng([seed, n])
         p = bayesrank.signed_rank(z[0], rope=float(np.ldexp(rope, -int(e[0]))), prior=prior, samples=samples, rng=rng)
-        out.append({"a": a, "b": b, "p_a_better": p.left, "p_equivalent": p.rope, "p_b_better": p.right,
-                    "verdict": _bayes_words(a, b, p, rope)})
+        out.append(BayesPair(a, b, p.left, p.rope, p.right, _bayes_words(a, b, p, rope)))
     return out
 
 
@@ -449,14 +386,12 @@ def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *,
                              "wilcoxon": f"{WILCOXON_SETTINGS} (SciPy {sv})", "rope": rope, "prior": prior,
                              **(settings or {})},
                     seed=seed, samples=samples, random=bool(brows))
-    fdict = {"chi2": fr.chi2, "chi2_p_value": fr.chi2_p_value, "df": fr.df_chi2,
-             "chi2_tie_corrected": number(fr.chi2_tie_corrected),
-             "chi2_tie_corrected_p_value": number(fr.chi2_tie_corrected_p_value),
-             "iman_davenport_f": number(fr.f), "iman_davenport_p_value": fr.f_p_value, "df_f": list(fr.df_f),
-             "rejected": bool(fr.f_p_value < alpha)}
-    ndict = {"q_alpha": q, "critical_difference": cd, "groups": nem_groups,
-             "explanation": f"two systems differ when their average ranks differ by at least CD = q_α·√(k(k+1)/(6N)) "
-                            f"= {q:.3f}·√({k}·{k + 1}/(6·{n})) = {cd:.3f}"}
+    ftest = FriedmanTest(fr.chi2, fr.chi2_p_value, fr.df_chi2, _num(fr.chi2_tie_corrected),
+                         _num(fr.chi2_tie_corrected_p_value), _num(fr.f), fr.f_p_value, fr.df_f,
+                         bool(fr.f_p_value < alpha))
+    ntest = NemenyiTest(q, cd, tuple(tuple(g) for g in nem_groups),
+                        f"two systems differ when their average ranks differ by at least CD = q_α·√(k(k+1)/(6N)) "
+                        f"= {q:.3f}·√({k}·{k + 1}/(6·{n})) = {cd:.3f}")
     sentence = _verdict(fr, alpha, order, best_group, sep, systems)
     control_rows = _control_rows(x, systems, control, higher_is_better, alpha) if control is not None else None
     all_notes = list(notes) + _test_notes(rows, control_rows, sv)
@@ -469,21 +404,21 @@ def rank_scores(scores: Any, systems: Sequence[str], datasets: Sequence[str], *,
                       tuple(tuple(float(v) for v in row) for row in x),
                       tuple(tuple(float(v) for v in row) for row in ranks),
                       {s: float(avg[i]) for i, s in enumerate(systems)},
-                      dict(zip(systems, (float(v) for v in ms.mean(x, axis=0)), strict=True)), order, alpha, fdict,
-                      ndict, tuple(rows), control_rows, holm_groups, best_group, tuple(brows), rope, prior, samples,
+                      dict(zip(systems, (float(v) for v in ms.mean(x, axis=0)), strict=True)), order, alpha, ftest,
+                      ntest, tuple(rows), control_rows, holm_groups, best_group, tuple(brows), rope, prior, samples,
                       seed, tuple(_honesty(n, k)), tuple(all_notes), tuple(checked), tuple(dropped), sentence, sig)
 
 
-def _test_notes(rows: Sequence[dict[str, Any]], control: dict[str, Any] | None, scipy_version: str) -> list[str]:
+def _test_notes(rows: Sequence[RankPair], control: ControlComparisons | None, scipy_version: str) -> list[str]:
     """The Wilcoxon rule with how many pairs each method gave, and the range rule when an effect size is lost."""
-    every = list(rows) + list(control["comparisons"] if control else [])
-    used = {m: sum(r["wilcoxon_method"] == m for r in rows) for m in ("exact", "permutation", "normal", "equal")}
+    every: list[RankPair | ControlPair] = [*rows, *(control.comparisons if control else ())]
+    used = {m: sum(r.wilcoxon_method == m for r in rows) for m in ("exact", "permutation", "normal", "equal")}
     words = {"exact": "exact", "permutation": "exact permutation", "normal": "normal approximation",
              "equal": "equal on every data set (p = 1)"}
     counts = ", ".join(f"{words[m]}: {c}" for m, c in used.items() if c)
     out = [f"Wilcoxon signed-rank tests ({WILCOXON_SETTINGS}, SciPy {scipy_version}): {ms.WILCOXON_RULE}; a pair "
            f"whose scores are equal on every data set has p = 1. Pairs by method — {counts}."]
-    lost = [r["undefined"] for r in every if r["undefined"]]
+    lost = [r.undefined for r in every if r.undefined]
     if lost:
         out.append(f"Extreme scores: {ms.RANGE_RULE}. Undefined here: {'; '.join(dict.fromkeys(lost))}.")
     return out
@@ -491,11 +426,11 @@ def _test_notes(rows: Sequence[dict[str, Any]], control: dict[str, Any] | None, 
 
 # --- requirement functions (registered in clfeval.core._reqfunctions) ------------------------------------------
 
-def _known(d: dict[str, Any], *names: str) -> None:
+def _known(systems: Sequence[str], *names: str) -> None:
     for s in names:
-        if s not in d["systems"]:
+        if s not in systems:
             raise UsageError(f"the condition names system {s!r}, which is not in the results; the systems are: "
-                             f"{', '.join(quote_name(x, ',') for x in d['systems'])}.")
+                             f"{', '.join(quote_name(x, ',') for x in systems)}.")
 
 
 def _distinct(a: str, b: str) -> None:
@@ -504,19 +439,24 @@ def _distinct(a: str, b: str) -> None:
                                       f"system {a!r} with itself; name two different systems.", params=["require"])
 
 
-def req_p_better(d: dict[str, Any], a: str, b: str) -> tuple[float, str | None]:
+def _typed(result: RankResult | Mapping[str, object]) -> RankResult:
+    """The ranking a condition reads: the result, or the result of its JSON."""
+    return result if isinstance(result, RankResult) else RankResult.from_dict(result)
+
+
+def req_p_better(result: RankResult | Mapping[str, object], a: str, b: str) -> tuple[float, str | None]:
     """``p_better(A,B)``: P(A better than B by more than the ROPE), from the Bayesian pair {A, B}."""
-    _known(d, a, b)
+    r = _typed(result)
+    _known(r.systems, a, b)
     _distinct(a, b)
-    for p in d.get("bayes") or []:
-        if (p["a"], p["b"]) == (a, b):
-            return float(p["p_a_better"]), None
-        if (p["a"], p["b"]) == (b, a):
-            return float(p["p_b_better"]), None
-    return math.nan, "the Bayesian pair was not computed (the Bayesian tests were left out)"
+    p = r.p_better(a, b)
+    if p is None:
+        return math.nan, "the Bayesian pair was not computed (the Bayesian tests were left out)"
+    return p, None
 
 
-def req_in_best_group(d: dict[str, Any], s: str) -> tuple[bool, str | None]:
+def req_in_best_group(result: RankResult | Mapping[str, object], s: str) -> tuple[bool, str | None]:
     """``in_best_group(S)``: S is the best-ranked system or not separated from it (Holm-adjusted Wilcoxon)."""
-    _known(d, s)
-    return s in d["best_group"], None
+    r = _typed(result)
+    _known(r.systems, s)
+    return s in r.best_group, None

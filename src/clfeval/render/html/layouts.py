@@ -512,11 +512,12 @@ def _builtin() -> None:
         return
     from clfeval.core import RankingSummary
     from clfeval.evaluate import Report
+    from clfeval.ops.rank import RankResult
     from clfeval.protocols import ProtocolResult
     from clfeval.render._rank import rank_page
     from clfeval.render.html import pages
     from clfeval.scores import Calibration, LabelThresholds, Ranking, RankingOvR, ThresholdChoice
-    from clfeval.significance import Compared, Comparison, MultiComparison, RankResult
+    from clfeval.significance import Compared, Comparison, MultiComparison
     from clfeval.studies import DemoReport, ReutersStudy
 
     for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (Ranking, ranking_page),
