@@ -47,7 +47,9 @@ PACKAGES = sorted(DOCUMENTED)
 
 def test_the_documented_packages_are_every_package_with_exports():
     found = {"clfeval"} | {f"clfeval.{p.name}" for p in (SRC / "clfeval").iterdir()
-                           if (p / "__init__.py").exists() and p.name != "cli"}
+                           if (p / "__init__.py").exists() and p.name not in ("cli", "ops")}
+    # ops/ holds one package per operation (issue 36), each with its section; ops itself exports nothing
+    found |= {f"clfeval.ops.{p.name}" for p in (SRC / "clfeval" / "ops").iterdir() if (p / "__init__.py").exists()}
     assert set(PACKAGES) == found, "docs/API.md has a section per package (the command line excepted)"
     assert all(DOCUMENTED[p] for p in PACKAGES), "every package section lists names"
 
