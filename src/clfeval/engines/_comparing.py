@@ -68,14 +68,14 @@ def compare(*systems: Input, gold: ArrayLike | str | None = None, pred: str | Se
     >>> r.kind, r.pair.a, r.pair.b, r.engine.mode
     ('pair', 0.75, 0.25, 'memory')
     """
-    return cast(Compared, _compare(*systems, gold=gold, pred=pred, score=score, id=id, metric=metric, test=test,
+    return _compare(*systems, gold=gold, pred=pred, score=score, id=id, metric=metric, test=test,
                              samples=samples, seed=seed, alpha=alpha, ci=ci, ci_method=ci_method, labels=labels,
                              positive=positive, zero_division=zero_division, beta=beta, names=names,
                              baseline=baseline, alternative=alternative, margin=margin, scores_prefix=scores_prefix,
                              repeat=repeat, score_bins=score_bins, score_binning=score_binning,
                              input_format=input_format, encoding=encoding, normalize=normalize, engine=engine,
                              progress=progress, by=by, by_bins=by_bins, by_binning=by_binning,
-                             max_slices=max_slices, min_slice=min_slice))
+                             max_slices=max_slices, min_slice=min_slice)
 
 
 def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | None, metric: Any, test: str,
@@ -84,7 +84,7 @@ def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | N
              alternative: str, margin: float | None, scores_prefix: str | None, repeat: str | None,
              score_bins: int | None, score_binning: str, input_format: str | None, encoding: str,
              normalize: str | None, engine: Any, progress: Callable[[int, int], None] | None, by: Any,
-             by_bins: int | None, by_binning: str, max_slices: int, min_slice: int) -> Any:
+             by_bins: int | None, by_binning: str, max_slices: int, min_slice: int) -> Compared:
     """The front door's work: the test's result, with its engine block."""
     from clfeval.significance import with_estimate
 
@@ -127,7 +127,7 @@ def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | N
             systems_ = dict(zip(names, rest, strict=False)) if names else rest
             r = compare_many(gold, systems_, baseline=baseline, **common)
         r = with_estimate(r, estimate) if ci_method is not None else r  # arrays: as before unless asked
-        return with_engine(r, engine_block(eng, "memory", memory=eng.budget))
+        return cast(Compared, with_engine(r, engine_block(eng, "memory", memory=eng.budget)))
     tables = _tables(gold, rest)
     nm = list(names or ("A", "B") if len(rest) == 2 else names or [f"system {i + 1}" for i in range(len(rest))])
     r = _tabular(eng, tables, "gold", "pred", None, "id", metric, test, samples, seed, alpha, ci, zero_division, beta,
@@ -247,7 +247,7 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
              test: str, samples: int, seed: Any, alpha: float, ci: float, zero_division: Any, beta: float,
              names: Sequence[str] | None, baseline: str | None, alternative: str, margin: float | None,
              prefix: str | None, repeat: str | None, bins: int | None, binning: str, fmt: str | None, encoding: str,
-             normalize: str | None, positive: Any, progress: Any) -> Any:
+             normalize: str | None, positive: Any, progress: Any) -> Compared:
     from clfeval.core import check_beta, check_probability, check_samples
     from clfeval.engines import _comparesteps as steps
     from clfeval.significance import SCORE_METRICS, check_metric
@@ -308,7 +308,7 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
     said = [*(getattr(r, "notes", None) or []), str((getattr(r, "signature", None) or {}).get("engine", ""))]
     spilled = spilled or any("partition" in n and "disk" in n for n in said)  # the id join went to disk
     extra = {"input": "spooled to temporary Parquet files"} if spooled else {}
-    return with_engine(r, engine_block(eng, mode, spilled=spilled, memory=budget, **extra))
+    return cast(Compared, with_engine(r, engine_block(eng, mode, spilled=spilled, memory=budget, **extra)))
 
 
 def _tail(given: str) -> str:
