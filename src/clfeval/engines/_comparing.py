@@ -69,13 +69,13 @@ def compare(*systems: Input, gold: ArrayLike | str | None = None, pred: str | Se
     ('pair', 0.75, 0.25, 'memory')
     """
     return _compare(*systems, gold=gold, pred=pred, score=score, id=id, metric=metric, test=test,
-                             samples=samples, seed=seed, alpha=alpha, ci=ci, ci_method=ci_method, labels=labels,
-                             positive=positive, zero_division=zero_division, beta=beta, names=names,
-                             baseline=baseline, alternative=alternative, margin=margin, scores_prefix=scores_prefix,
-                             repeat=repeat, score_bins=score_bins, score_binning=score_binning,
-                             input_format=input_format, encoding=encoding, normalize=normalize, engine=engine,
-                             progress=progress, by=by, by_bins=by_bins, by_binning=by_binning,
-                             max_slices=max_slices, min_slice=min_slice)
+                    samples=samples, seed=seed, alpha=alpha, ci=ci, ci_method=ci_method, labels=labels,
+                    positive=positive, zero_division=zero_division, beta=beta, names=names,
+                    baseline=baseline, alternative=alternative, margin=margin, scores_prefix=scores_prefix,
+                    repeat=repeat, score_bins=score_bins, score_binning=score_binning,
+                    input_format=input_format, encoding=encoding, normalize=normalize, engine=engine,
+                    progress=progress, by=by, by_bins=by_bins, by_binning=by_binning,
+                    max_slices=max_slices, min_slice=min_slice)
 
 
 def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | None, metric: Any, test: str,

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from clfeval.core import FrozenDict, FrozenList, SliceBinning, freeze
+from clfeval.core import FrozenDict, FrozenList, freeze
 from clfeval.ops.compare._parts import (
     Distribution,
     Interval,
@@ -26,6 +26,7 @@ from clfeval.ops.compare._parts import (
 )
 
 if TYPE_CHECKING:
+    from clfeval.core import SliceBinning
     from clfeval.ops.compare._result import Compared
 
 __all__ = ["PairPart", "ManyPart", "DeLongPart", "DeLongOvRPart", "NonInferiorityPart", "SliceRow", "SlicedPart"]

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from clfeval.core import Display, EngineInfo, FrozenList, SliceBinning, catalog, freeze, number, thaw
+from clfeval.core import Display, EngineInfo, FrozenList, freeze, number, thaw
 from clfeval.ops.compare._kinds import (
     DeLongOvRPart,
     DeLongPart,
@@ -39,6 +39,8 @@ from clfeval.ops.compare._parts import Distribution, Interval, PairIntervals, Ph
 
 if TYPE_CHECKING:
     import pandas
+
+    from clfeval.core import SliceBinning
 
 __all__ = ["Compared", "KINDS"]
 
@@ -130,6 +132,8 @@ class Compared(Display):
     @property
     def label(self) -> str:
         """The metric's name as a sentence writes it (``accuracy``, ``macro-F1``)."""
+        from clfeval.core import catalog  # the catalogue (and pyarrow with it) when a sentence needs it
+
         return catalog.label(self.metric)
 
     @property

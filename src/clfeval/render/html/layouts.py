@@ -311,7 +311,6 @@ def comparison_page(c: Compared, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render._significance import bound_label, comparison_blocks, estimate_of
 
-    d = c.to_dict()
     na, nb = c.names
     tb = c.ci.test_bound
     lv = _pct(c.ci.level)
@@ -331,7 +330,7 @@ def comparison_page(c: Compared, figs: Figures | None = None) -> Page:
     cap = "Paired bootstrap distribution of δ" if c.test != "randomization" else "Randomization null distribution"
     attach(sections, "", [figs(plots.bootstrap, c, cap)])
     if c.phi_delta:
-        attach(sections, "", [figs(plots.phi_delta, d, f"The classes of {na} and {nb} in the φ–δ diagram")])
+        attach(sections, "", [figs(plots.phi_delta, c, f"The classes of {na} and {nb} in the φ–δ diagram")])
     return page
 
 
@@ -347,15 +346,14 @@ def multi_page(m: Compared, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render._significance import multi_blocks
 
-    d = m.to_dict()
     s = Summary([card(name, v) for name, v in m.scores.items()], verdicts=list(m.verdicts))
     page, sections = base_page(m, multi_blocks(m), notes=m.notes, summary=s)
     figs = figs or Figures()
     shown = [figs(plots.bootstrap, m, f"{c.names[0]} against {c.names[1]}", pair=i)
              for i, c in enumerate(m.comparisons[:6])]
     attach(sections, "\0", shown, new="Distributions of δ" + (" (first 6 pairs)" if len(m.comparisons) > 6 else ""))
-    if "phi_delta" in d:
-        attach(sections, "\0", [figs(plots.phi_delta, d, "The classes of the systems in the φ–δ diagram")],
+    if any(c.phi_delta is not None for c in m.comparisons):
+        attach(sections, "\0", [figs(plots.phi_delta, m, "The classes of the systems in the φ–δ diagram")],
                 new="The systems in the φ–δ diagram")
     return page
 
