@@ -349,8 +349,8 @@ def _pooled(pooled: Any, metric: str, names: tuple[str, str]) -> dict[str, Any] 
         return None
     d = pooled.to_dict() if hasattr(pooled, "to_dict") else pooled
     if not isinstance(d, Mapping) or "p_value" not in d or "delta" not in d:
-        raise UsageError("pooled must be a clfeval comparison of two systems (its to_dict()) of the two models' pooled "
-                         "out-of-fold predictions.")
+        raise UsageError("pooled must be a clfeval comparison of two systems (a Compared, or its to_dict()) of the "
+                         "two models' pooled out-of-fold predictions.")
     if d.get("metric") not in (None, metric):
         raise UsageError(f"the pooled comparison is on metric {d.get('metric')!r}, the folds on {metric!r}; "
                          f"compare the same metric.")
