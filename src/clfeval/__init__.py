@@ -24,16 +24,16 @@ _EXPORTS = {
     "clfeval.engines._spec": ("Local", "Dask"),
     "clfeval.engines._reporting": ("report",),
     "clfeval.engines._comparing": ("compare",),
-    "clfeval.significance._compared": ("Compared",),
+    "clfeval.ops.compare._result": ("Compared",),
     "clfeval.engines._scoreops": ("threshold", "calibration", "ranking"),
     "clfeval.engines._errorops": ("error_analysis",),
     "clfeval.ops.errors._result": ("ErrorAnalysis",),
     "clfeval.protocols._rankinput": ("rank",),
     "clfeval.ops.rank._result": ("RankResult",),
     "clfeval.evaluate._reports": ("Report", "report_from_table"),
-    "clfeval.significance._paired": ("Comparison", "MultiComparison", "compare_many", "holm"),
-    "clfeval.significance._delong": ("delong_compare", "delong_ovr", "DeLongComparison", "DeLongOvR"),
-    "clfeval.significance._noninferiority": ("noninferiority", "NonInferiority"),
+    "clfeval.significance._paired": ("compare_many", "holm"),
+    "clfeval.significance._delong": ("delong_compare", "delong_ovr"),
+    "clfeval.significance._noninferiority": ("noninferiority",),
     "clfeval.core._tables": ("ConfusionTable", "MultilabelTable", "JointTable", "ConfusionAccumulator",
                             "MultilabelAccumulator", "confusion_table", "multilabel_table", "joint_table"),
     "clfeval.scores._curves": ("Ranking", "RankingOvR", "ranking_ovr"),
@@ -46,8 +46,12 @@ _EXPORTS = {
 SUBPACKAGES = ("core", "ops", "io", "scores", "text", "evaluate", "significance", "protocols", "studies", "engines",
                "plots", "render", "dask", "errors")
 
-__all__ = ["__version__", *_names(_EXPORTS)]
-__getattr__, __dir__ = _attach(__name__, _EXPORTS, SUBPACKAGES)
+# Kept importable for one release (issue 36): each merged into Compared, what every comparison returns now
+# (its variant a typed part: pair, many, delong, delong_ovr, noninferiority); each access warns.
+_MOVED = {name: ("clfeval.ops.compare._result", "Compared", "clfeval.Compared")
+          for name in ("Comparison", "MultiComparison", "DeLongComparison", "DeLongOvR", "NonInferiority")}
+__all__ = ["__version__", *_names(_EXPORTS), *_MOVED]
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, SUBPACKAGES, moved=_MOVED)
 
 # Results show themselves (str(), _repr_html_) through the renderers, imported when a result is first shown.
 _set_loader("clfeval.render")
@@ -70,6 +74,7 @@ if TYPE_CHECKING:
     from clfeval.engines._spec import Dask as Dask, Local as Local
     from clfeval.errors import ClfevalError as ClfevalError, DataError as DataError, UsageError as UsageError
     from clfeval.evaluate._reports import Report as Report, report_from_table as report_from_table
+    from clfeval.ops.compare._result import Compared as Compared
     from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis
     from clfeval.ops.rank._result import RankResult as RankResult
     from clfeval.protocols._rankinput import rank as rank
@@ -81,17 +86,6 @@ if TYPE_CHECKING:
         choose_label_thresholds as choose_label_thresholds,
         choose_threshold as choose_threshold,
     )
-    from clfeval.significance._compared import Compared as Compared
-    from clfeval.significance._delong import (
-        DeLongComparison as DeLongComparison,
-        DeLongOvR as DeLongOvR,
-        delong_compare as delong_compare,
-        delong_ovr as delong_ovr,
-    )
-    from clfeval.significance._noninferiority import NonInferiority as NonInferiority, noninferiority as noninferiority
-    from clfeval.significance._paired import (
-        Comparison as Comparison,
-        MultiComparison as MultiComparison,
-        compare_many as compare_many,
-        holm as holm,
-    )
+    from clfeval.significance._delong import delong_compare as delong_compare, delong_ovr as delong_ovr
+    from clfeval.significance._noninferiority import noninferiority as noninferiority
+    from clfeval.significance._paired import compare_many as compare_many, holm as holm

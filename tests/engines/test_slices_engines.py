@@ -68,17 +68,17 @@ def test_compare_by_streamed_equals_in_memory_and_scikit_learn(tmp_path, test):
     assert mem.engine["mode"] == "memory" and small.engine["mode"] == duck.engine["mode"] == "streamed"
     assert _sliced(mem) == _sliced(small) == _sliced(duck)
     rows = small.slices
-    assert [r["slice"] for r in rows] == ["s0", "s1", "s2", "s3", "s4"]
+    assert [r.slice for r in rows] == ["s0", "s1", "s2", "s3", "s4"]
     for r in rows:
-        m = d["source"] == r["slice"]
-        assert r["n"] == int(m.sum())
-        assert r["a"] == pytest.approx(accuracy_score(d["gold"][m], d["a"][m]))
-        assert r["b"] == pytest.approx(accuracy_score(d["gold"][m], d["b"][m]))
-        assert r["delta"] == pytest.approx(r["a"] - r["b"])
-    p = [r["p"] for r in rows]
-    assert [r["p_holm"] for r in rows] == pytest.approx(list(multipletests(p, method="holm")[1]))
-    assert [r["p_by"] for r in rows] == pytest.approx(list(multipletests(p, method="fdr_by")[1]))
-    assert sum(r["n"] for r in rows) == len(d["gold"])
+        m = d["source"] == r.slice
+        assert r.n == int(m.sum())
+        assert r.a == pytest.approx(accuracy_score(d["gold"][m], d["a"][m]))
+        assert r.b == pytest.approx(accuracy_score(d["gold"][m], d["b"][m]))
+        assert r.delta == pytest.approx(r.a - r.b)
+    p = [r.p for r in rows]
+    assert [r.p_holm for r in rows] == pytest.approx(list(multipletests(p, method="holm")[1]))
+    assert [r.p_by for r in rows] == pytest.approx(list(multipletests(p, method="fdr_by")[1]))
+    assert sum(r.n for r in rows) == len(d["gold"])
 
 
 def test_compare_by_streamed_row_by_row_binned_and_beyond_the_budget(tmp_path):
@@ -115,7 +115,7 @@ def test_compare_by_simpson_streamed_and_on_dask(tmp_path, dask_client):
     assert on_dask.engine["mode"] == "cluster" and streamed.engine["mode"] == "streamed"
     assert _sliced(mem) == _sliced(streamed) == _sliced(on_dask)
     assert streamed.simpson.startswith("Simpson's paradox: A is better than B overall")
-    assert [v for r in on_dask.slices for v in (r["a"], r["b"])] == pytest.approx([0.9, 1.0, 0.1, 0.2])
+    assert [v for r in on_dask.slices for v in (r.a, r.b)] == pytest.approx([0.9, 1.0, 0.1, 0.2])
 
 
 def test_compare_by_on_dask_equals_in_memory(tmp_path, dask_client):

@@ -82,7 +82,7 @@ def test_a_frozen_report_pickles_copies_and_reads_as_plain_data(rep):
 
 @pytest.mark.parametrize("make, change", [
     (lambda: clfeval.compare(["a", "b", "a", "b"], ["a", "b", "a", "a"], ["a", "a", "b", "a"], samples=200),
-     lambda r: r.ci.__setitem__("level", 0.5)),
+     lambda r: r.signature.__setitem__("test", "x")),
     (lambda: clfeval.compare(["a", "b", "a", "b"], ["a", "b", "a", "a"], ["a", "a", "b", "a"], ["a"] * 4,
                              samples=100),
      lambda r: r.scores.__setitem__("A", 0.0)),

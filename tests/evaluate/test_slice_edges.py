@@ -160,7 +160,7 @@ def test_bins_come_in_numeric_order_in_every_output_and_result():
         at = [table.index(w.strip("[]")) for w in want]
         assert at == sorted(at)
     cmp = clfeval.compare(gold, pred, gold, by={"length": length}, by_bins=4, samples=100)
-    assert [s["slice"] for s in cmp.slices] == want and list(cmp.to_frame()["slice"]) == want
+    assert [s.slice for s in cmp.slices] == want and list(cmp.to_frame()["slice"]) == want
     probs = np.where(pred == "a", 0.8, 0.3)
     cal = clfeval.calibration(gold, probs, positive="a", by={"length": length}, by_bins=4)
     assert [s["slice"] for s in cal.slices] == want

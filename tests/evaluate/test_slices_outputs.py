@@ -38,14 +38,14 @@ def test_compare_by_names_simpsons_paradox_and_matches_compare_per_slice():
     r = clfeval.compare(g, a, b, metric="precision:pos", samples=300, by={"site": s})
     assert r.overall.a == pytest.approx(91 / 110) and r.overall.b == pytest.approx(30 / 110)
     x, y = r.slices
-    assert (x["a"], x["b"], y["a"], y["b"]) == pytest.approx((0.9, 1.0, 0.1, 0.2))
+    assert (x.a, x.b, y.a, y.b) == pytest.approx((0.9, 1.0, 0.1, 0.2))
     assert r.simpson.startswith("Simpson's paradox: A is better than B overall")
     idx = [i for i in range(len(g)) if s[i] == "y"]
     alone = clfeval.compare([g[i] for i in idx], [a[i] for i in idx], [b[i] for i in idx], metric="precision:pos",
                             samples=300)
-    assert y["delta"] == pytest.approx(alone.delta)
+    assert y.delta == pytest.approx(alone.delta)
     from statsmodels.stats.multitest import multipletests
-    assert [x["p_holm"], y["p_holm"]] == pytest.approx(list(multipletests([x["p"], y["p"]], method="holm")[1]))
+    assert [x.p_holm, y.p_holm] == pytest.approx(list(multipletests([x.p, y.p], method="holm")[1]))
     frame = r.to_frame()
     assert list(frame["slice"]) == ["x", "y"] and list(frame["n"]) == [200, 200]
     no = clfeval.compare(g, a, b, metric="accuracy", samples=200, by={"site": s})

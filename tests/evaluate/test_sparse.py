@@ -140,7 +140,7 @@ def test_sparse_joint_compare_equals_dense_for_the_same_seed():
         mem = compare(names[g], names[a], names[b], test=test, metric=metric, samples=400, seed=3)
         for r in (rs, mem):
             assert (r.a, r.b, r.delta, r.p_value) == (rd.a, rd.b, rd.delta, rd.p_value)
-            assert tuple(r.ci["delta"]) == tuple(rd.ci["delta"])
+            assert tuple(r.ci.delta) == tuple(rd.ci.delta)
 
 
 def test_a_long_list_of_infinite_values_says_how_many_more():

@@ -108,45 +108,47 @@ def _compare_cases():
     y = GOLD.astype(bool)
     a, b = SCORE, SCORE + RNG.normal(0, 1.0, N)
     pa_, pb = PRED, (b > 0.5).astype(int)
-    yield "pair", clfeval.compare(GOLD, pa_, pb, samples=100), "Comparison"
-    yield "many", clfeval.compare(GOLD, pa_, pb, 1 - pb, samples=100), "MultiComparison"
-    yield "delong", clfeval.compare(y, a, b, test="delong", positive=True, metric="roc_auc"), "DeLongComparison"
-    yield "noninferiority", clfeval.compare(GOLD, pa_, pb, margin=0.05, samples=100), "NonInferiority"
+    yield "pair", clfeval.compare(GOLD, pa_, pb, samples=100), "PairPart"
+    yield "many", clfeval.compare(GOLD, pa_, pb, 1 - pb, samples=100), "ManyPart"
+    yield "delong", clfeval.compare(y, a, b, test="delong", positive=True, metric="roc_auc"), "DeLongPart"
+    yield "noninferiority", clfeval.compare(GOLD, pa_, pb, margin=0.05, samples=100), "NonInferiorityPart"
     t = lambda p: pa.table({"id": np.arange(N), "gold": GOLD, "pred": p,  # noqa: E731
                             "reg": np.where(np.arange(N) % 2, "n", "s")})
-    yield "sliced", clfeval.compare(t(pa_), t(pb), by="reg", samples=50), "SlicedComparison"
+    yield "sliced", clfeval.compare(t(pa_), t(pb), by="reg", samples=50), "SlicedPart"
 
 
 @pytest.mark.parametrize("kind, result, part", list(_compare_cases()), ids=lambda x: x if isinstance(x, str) else "")
-def test_compare_returns_one_type_whose_one_part_is_the_tests_result(kind, result, part):
+def test_compare_returns_one_type_with_one_typed_part_set(kind, result, part):
     assert type(result) is clfeval.Compared and result.kind == kind
     held = getattr(result, kind)
-    assert type(held).__name__ == part and result.result is held
+    assert type(held).__name__ == part
     assert [k for k in ("pair", "many", "delong", "delong_ovr", "noninferiority", "sliced")
             if getattr(result, k) is not None] == [kind]
-    assert to_json(result) == to_json(held)  # the JSON is the part's, unchanged
-    assert render(result, "text") == render(held, "text")
+    assert not hasattr(type(result), "__getattr__")  # no forwarding: fields and properties only
+    assert render(result, "text")
 
 
-def test_compare_reads_through_to_its_part():
+def test_compare_reads_its_part_through_properties():
     r = clfeval.compare(GOLD, PRED, 1 - PRED, samples=100)
-    assert r.a == accuracy_score(GOLD, PRED) == r.pair.a and r.engine["mode"] == "memory"
+    assert r.a == accuracy_score(GOLD, PRED) == r.pair.a and r.engine.mode == "memory"
     assert json.loads(to_json(r))["a"] == r.a
     with pytest.raises(AttributeError):
         r.no_such_field  # noqa: B018
+    with pytest.raises(AttributeError, match="kind 'pair'.*several systems"):
+        r.comparisons  # noqa: B018
     with pytest.raises(ValueError, match="exactly one part"):
-        clfeval.Compared()
+        clfeval.Compared(("A", "B"), "accuracy", "bootstrap", 0.05, {})
     with pytest.raises(ValueError, match="exactly one part"):
-        clfeval.Compared(pair=r.pair, many=r.pair)
+        clfeval.Compared(("A", "B"), "accuracy", "bootstrap", 0.05, {}, pair=r.pair, many=r.many or r.pair)
 
 
-def test_the_tests_called_directly_keep_their_own_types():
+def test_the_tests_called_directly_return_the_one_type_too():
     y = GOLD.astype(bool)
-    assert type(clfeval.delong_compare(y, SCORE, -SCORE, positive=True)) is clfeval.DeLongComparison
-    assert type(clfeval.noninferiority(GOLD, PRED, PRED, margin=0.05, samples=50)) is clfeval.NonInferiority
+    assert clfeval.delong_compare(y, SCORE, -SCORE, positive=True).kind == "delong"
+    assert clfeval.noninferiority(GOLD, PRED, PRED, margin=0.05, samples=50).kind == "noninferiority"
     from clfeval.significance._paired import compare
 
-    assert type(compare(GOLD, PRED, 1 - PRED, samples=50)) is clfeval.Comparison
+    assert type(compare(GOLD, PRED, 1 - PRED, samples=50)) is clfeval.Compared
 
 
 # --- ranking intervals as functions of the ranking summary --------------------------------------------

@@ -88,7 +88,7 @@ def test_compare_directories_equals_single_files(data, test, metric):
     assert over_dirs["a"] == mem.a and over_dirs["b"] == mem.b and over_dirs["delta"] == mem.delta
     assert over_dirs["p_value"] == mem.p_value
     if test == "bootstrap":
-        assert over_dirs["ci"]["delta"] == list(mem.ci["delta"])
+        assert over_dirs["ci"]["delta"] == list(mem.ci.delta)
 
 
 def _readers(*paths: str):
@@ -109,7 +109,7 @@ def test_the_join_spilled_to_disk_gives_the_same_comparison(data):
     mem = compare(data["gold"], data["a"], data["b"], **settings)
     for r in (r1, r2):
         assert (r.a, r.b, r.delta, r.p_value) == (mem.a, mem.b, mem.delta, mem.p_value)
-        assert tuple(r.ci["delta"]) == tuple(mem.ci["delta"])
+        assert tuple(r.ci.delta) == tuple(mem.ci.delta)
 
 
 def test_the_spilled_join_pairs_each_item_with_its_own_predictions(data):

@@ -191,9 +191,9 @@ def test_bootstrap_two_delta_line_and_exact_tail():
     assert lines["two-delta"] == pytest.approx(2 * (c.a - c.b)) and lines["delta"] == pytest.approx(c.a - c.b)
     reps = clfeval.significance._paired.bootstrap_distribution(gold, a, b, samples=3000, seed=7, metric="macro_f1")
     h = c.distribution
-    assert h["count_beyond"] == int((reps >= 2 * c.delta).sum()) == c.details["count"]
-    assert sum(h["counts"]) == 3000 and len(h["edges"]) == len(h["counts"]) + 1
-    assert np.array_equal(np.histogram(reps, bins=h["edges"])[0], h["counts"])
+    assert h.count_beyond == int((reps >= 2 * c.delta).sum()) == c.details.count
+    assert sum(h.counts) == 3000 and len(h.edges) == len(h.counts) + 1
+    assert np.array_equal(np.histogram(reps, bins=h.edges)[0], h.counts)
 
 
 def test_randomization_null_marks_delta():
@@ -202,7 +202,7 @@ def test_randomization_null_marks_delta():
     fig = plots.bootstrap(c)
     lines = {line.get_gid() for line in fig.axes[0].lines}
     assert "delta" in lines and "two-delta" not in lines
-    assert c.distribution["kind"] == "randomization" and c.distribution["threshold"] == c.delta
+    assert c.distribution.kind == "randomization" and c.distribution.threshold == c.delta
 
 
 def test_replicate_histogram_bins_small_supports_exactly():

@@ -161,7 +161,7 @@ def test_compare_binned_matches_a_paired_resampling_of_the_items():
     idx = np.random.default_rng(3).integers(0, 600, size=(1500, 600))
     deltas = np.array([Ranking.from_indicator(y[i], ba[i], "1").roc_auc
                        - Ranking.from_indicator(y[i], bb[i], "1").roc_auc for i in idx])
-    low, high = c.ci["delta"]
+    low, high = c.ci.delta
     assert np.quantile(deltas, 0.025) == pytest.approx(low, abs=0.01)
     assert np.quantile(deltas, 0.975) == pytest.approx(high, abs=0.01)
     r = compare_binned(joint, test="randomization", samples=500, seed=0)

@@ -228,7 +228,7 @@ def test_identical_rankings_have_no_test():
     d = r.to_dict()
     assert math.isnan(d["z"]) and math.isnan(d["p_value"])  # NaN (issue 22)
     assert "variance of the AUC difference is 0" in d["undefined"][0]["reason"]
-    assert r.ci_delta == [0.0, 0.0]
+    assert r.ci_delta == (0.0, 0.0)
     assert json.loads(to_json(r))["z"] is None
 
 
@@ -252,7 +252,7 @@ def test_one_vs_rest_is_per_class_delong_with_holm():
     sb = {lab: rng.normal(size=n) + (gold == lab) * 0.6 for lab in labels}
     r = dl.delong_ovr(gold, sa, sb)
     assert r.per_class["d"] is None
-    assert r.undefined[0]["field"] == "per_class.d"
+    assert r.undefined[0].field == "per_class.d"
     ps = []
     for lab in labels[:3]:
         one = dl.delong_test(gold == lab, sa[lab], sb[lab], positive=True)

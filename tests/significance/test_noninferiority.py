@@ -48,7 +48,7 @@ def test_margin_zero_is_compares_bootstrap_test():
     gold, a, b = systems(400, 1, acc_a=0.84, acc_b=0.80)
     ni = noninferiority(gold, a, b, margin=0.0, metric="macro_f1", samples=4000, seed=2)
     c = compare(gold, a, b, metric="macro_f1", samples=4000, seed=2)
-    assert ni.p_value == c.p_value and ni.count == c.details["count"]
+    assert ni.p_value == c.p_value and ni.count == c.details.count
     via = compare(gold, a, b, metric="macro_f1", samples=4000, seed=2, margin=0.0)
     assert via.to_dict() == ni.to_dict()
 

@@ -127,7 +127,7 @@ def test_fast_path_and_index_resampling_agree_on_fixed_cases(case, metric, test)
     assert fast.a == index.a and fast.b == index.b
     assert within_mc(fast.p_value, 20_000, index.p_value, 20_000), (fast.p_value, index.p_value)
     for key in ("delta", "a", "b"):
-        assert fast.ci[key] == pytest.approx(index.ci[key], abs=0.025)
+        assert getattr(fast.ci, key) == pytest.approx(getattr(index.ci, key), abs=0.025)
 
 
 @pytest.mark.parametrize("metric", ["accuracy", "macro_f1"])
@@ -190,11 +190,11 @@ def test_mcnemar_equals_scipy_binomtest_exactly(case):
     n_ba = int(np.sum((a != gold) & (b == gold)))
     r = compare(gold, a, b, test="mcnemar", samples=200)
     assert r.p_value == stats.binomtest(n_ab, n_ab + n_ba, 0.5, alternative="greater").pvalue
-    assert r.details["p_value_two_sided"] == stats.binomtest(n_ab, n_ab + n_ba, 0.5).pvalue
-    assert (r.details["n_ab"], r.details["n_ba"]) == (n_ab, n_ba)
+    assert r.details.p_value_two_sided == stats.binomtest(n_ab, n_ab + n_ba, 0.5).pvalue
+    assert (r.details.n_ab, r.details.n_ba) == (n_ab, n_ba)
     chi2 = max(0, abs(n_ab - n_ba) - 1) ** 2 / (n_ab + n_ba)
-    assert r.details["chi2"] == pytest.approx(chi2)
-    assert r.details["chi2_p_value"] == pytest.approx(stats.chi2.sf(chi2, 1))
+    assert r.details.chi2 == pytest.approx(chi2)
+    assert r.details.chi2_p_value == pytest.approx(stats.chi2.sf(chi2, 1))
 
 
 def test_mcnemar_by_hand_and_edge_cases():
@@ -225,8 +225,8 @@ def test_worked_example_11_numbers():
     r = compare(gold, a, b, samples=10_000, seed=0)
     assert (r.a, r.b) == (0.7, 0.5)
     assert r.delta == pytest.approx(0.2)
-    assert r.details["threshold"] == pytest.approx(0.4)
-    assert r.p_value == r.details["count"] / 10_000
+    assert r.details.threshold == pytest.approx(0.4)
+    assert r.p_value == r.details.count / 10_000
     # A and B differ on items 5 and 6 only (A right, B wrong): δ(x^(i)) = (# of those drawn) / 10;
     # δ ≥ 0.4 ⇔ at least 4 of the 10 draws hit those 2 items: P = P(Bin(10, 0.2) ≥ 4).
     exact = stats.binom.sf(3, 10, 0.2)
@@ -304,7 +304,7 @@ def test_every_count_metric_observed_value_matches_single_table(metric):
     m = scalar_metric(metric, labels)
     assert r.a == pytest.approx(float(m.fn(confusion_table(gold, a, labels=labels).counts, 0.0)))
     assert r.b == pytest.approx(float(m.fn(confusion_table(gold, b, labels=labels).counts, 0.0)))
-    assert math.isfinite(r.p_value) and r.ci["delta"][0] <= r.delta <= r.ci["delta"][1] + 1e-12
+    assert math.isfinite(r.p_value) and r.ci.delta[0] <= r.delta <= r.ci.delta[1] + 1e-12
 
 
 def test_sklearn_oracles_for_observed_values():
@@ -328,7 +328,7 @@ def test_callable_metric_matches_count_path():
     slow = compare(gold, a, b, metric=acc, samples=4000, seed=2)
     assert slow.metric == "acc" and slow.a == fast.a
     assert within_mc(fast.p_value, 20_000, slow.p_value, 4000)
-    assert slow.ci["bca"] is not None  # few distinct items: the jackknife is cheap
+    assert slow.ci.bca is not None  # few distinct items: the jackknife is cheap
 
 
 def test_callable_lower_is_better_attribute():
@@ -353,7 +353,7 @@ def test_scores_with_sklearn_roc_auc_as_the_metric():
     assert 0.005 < r.p_value < 0.5
     p_ref = naive_bootstrap_p(gold, sa, sb, roc_auc_score, 400, seed=9)
     assert within_mc(r.p_value, 600, p_ref, 400)
-    assert r.ci["bca"] is not None  # 150 distinct items ≤ the jackknife limit of 1000
+    assert r.ci.bca is not None  # 150 distinct items ≤ the jackknife limit of 1000
 
 
 @pytest.mark.parametrize("name,ref", [("roc_auc", roc_auc_score), ("average_precision", None)])
@@ -370,7 +370,7 @@ def test_named_score_metrics_through_curves(name, ref):
     # the same replicates as scikit-learn's function used as a callable
     via_sklearn = compare(gold == "spam", sa, sb, metric=ref, samples=300, seed=3)
     assert named.p_value == via_sklearn.p_value
-    assert named.ci["delta"] == pytest.approx(via_sklearn.ci["delta"])
+    assert named.ci.delta == pytest.approx(via_sklearn.ci.delta)
 
 
 def test_score_metric_needs_the_positive_class_and_survives_replicates_without_positives():
@@ -413,19 +413,19 @@ def test_bca_and_percentile_agree_with_scipy_bootstrap():
     for method, key in (("BCa", None), ("percentile", "delta")):
         res = stats.bootstrap((gold, a, b), stat, paired=True, vectorized=False, n_resamples=20_000,
                               method=method, rng=np.random.default_rng(4))
-        ours = r.ci["bca"]["delta"] if key is None else r.ci[key]
+        ours = r.ci.bca.delta if key is None else getattr(r.ci, key)
         assert ours == pytest.approx([res.confidence_interval.low, res.confidence_interval.high], abs=0.011)
 
 
 def test_intervals_contain_the_estimate_and_have_the_level():
     gold, a, b = MULTI
     r = compare(gold, a, b, metric="macro_f1", samples=4000, ci=0.9)
-    assert r.ci["level"] == 0.9 and r.ci["method"] == "percentile"
+    assert r.ci.level == 0.9 and r.ci.method == "percentile"
     for key, value in (("a", r.a), ("b", r.b), ("delta", r.delta)):
-        lo, hi = r.ci[key]
+        lo, hi = getattr(r.ci, key)
         assert lo <= value <= hi
     wide = compare(gold, a, b, metric="macro_f1", samples=4000, ci=0.99)
-    assert wide.ci["delta"][0] <= r.ci["delta"][0] and wide.ci["delta"][1] >= r.ci["delta"][1]
+    assert wide.ci.delta[0] <= r.ci.delta[0] and wide.ci.delta[1] >= r.ci.delta[1]
 
 
 # --- several systems, Holm ------------------------------------------------------------------
@@ -536,4 +536,4 @@ def test_swapping_a_and_b_negates_delta_and_mirrors_the_interval(seed, metric):
     assert ab.delta == pytest.approx(-ba.delta)
     assert (ab.a, ab.b) == (ba.b, ba.a)
     # the bootstrap distribution of δ is mirrored (within Monte-Carlo error and one step of the grid)
-    assert ab.ci["delta"] == pytest.approx([-ba.ci["delta"][1], -ba.ci["delta"][0]], abs=0.045)
+    assert ab.ci.delta == pytest.approx([-ba.ci.delta[1], -ba.ci.delta[0]], abs=0.045)

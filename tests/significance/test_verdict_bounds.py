@@ -21,8 +21,8 @@ METRICS = ["accuracy", "error_rate", "macro_f1", "f1:1", "mcc", "balanced_accura
 
 
 def _excludes_zero(c) -> bool:
-    tb = c.ci["test_bound"]
-    return tb["value"] > 0 if tb["side"] == "lower" else tb["value"] < 0
+    tb = c.ci.test_bound
+    return tb.value > 0 if tb.side == "lower" else tb.value < 0
 
 
 def test_bootstrap_verdict_iff_basic_bound_excludes_zero():
@@ -42,10 +42,10 @@ def test_bootstrap_verdict_iff_basic_bound_excludes_zero():
         zd = ["0", "nan", "1"][i % 3]
         c = compare(gold, a, b, metric=metric, labels=list(range(k)), samples=samples, seed=i, alpha=alpha,
                     zero_division=zd)
-        tb = c.ci["test_bound"]
-        assert tb["side"] == ("lower" if c.higher_is_better else "upper")
+        tb = c.ci.test_bound
+        assert tb.side == ("lower" if c.higher_is_better else "upper")
         if math.isnan(c.p_value):
-            assert math.isnan(tb["value"])
+            assert math.isnan(tb.value)
             continue
         assert c.significant == _excludes_zero(c), (i, metric, c.p_value, tb)
         seen[c.significant] += 1
@@ -99,5 +99,5 @@ def test_mcnemar_and_randomization_in_compare():
         c = compare(gold, a, b, test="mcnemar", metric=["accuracy", "error_rate"][i % 2], samples=20, seed=i)
         assert c.significant == _excludes_zero(c)
     r = compare(gold, a, b, test="randomization", samples=50)
-    assert r.ci["test_bound"] is None
-    assert "different procedure from the test" in r.ci["two_sided"]
+    assert r.ci.test_bound is None
+    assert "different procedure from the test" in r.ci.two_sided

@@ -87,8 +87,8 @@ def compare(files: tuple[Path, ...], **o: Any) -> None:
 
     with progress("resampling", resampling_steps(len(files), **o)) as advance:
         result = run(*inputs, engine=engine, progress=_ticks(advance), **o, **slicing)
-    emit(result.result, fmt, output)
-    gate_exit(result.result, gate)
+    emit(result, fmt, output)
+    gate_exit(result, gate)
 
 
 def _ticks(advance: Any) -> Any:

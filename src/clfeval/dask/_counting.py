@@ -31,7 +31,8 @@ from clfeval.core import ConfusionTable, JointTable, confusion_table, joint_tabl
 from clfeval.dask._parts import Parts, parts_of, probe, run, threads, tree_sum
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate import Report, report_from_table
-from clfeval.significance import Comparison, check_metric, compare_counts
+from clfeval.ops.compare import Compared
+from clfeval.significance import check_metric, compare_counts
 
 __all__ = ["report", "compare", "table", "check_unique_ids"]
 
@@ -265,7 +266,7 @@ def _joint_of(frame: Any, k: int) -> JointTable:
 def compare(a: Any, b: Any, *, metric: str = "accuracy", gold: str = "gold", pred: str = "pred",
             id: str | None = "id", test: str = "bootstrap", samples: int = 10_000, seed: Any = 0,
             alpha: float = 0.05, ci: float = 0.95, zero_division: Any = 0, beta: float = 1.0,
-            names: Sequence[str] = ("a", "b"), client: Any = None, normalize: str | None = None) -> Comparison:
+            names: Sequence[str] = ("a", "b"), client: Any = None, normalize: str | None = None) -> Compared:
     """``clfeval.compare`` of two inputs on Dask: items joined by ``id`` on the cluster, one joint table.
 
     Without ``id`` (``id=None``) the rows are matched by position, which

@@ -9,29 +9,47 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from clfeval.engines import _data as inputs
 from clfeval.engines._block import engine_block, with_engine
 from clfeval.engines._capabilities import refuse, refuse_stdin
 from clfeval.engines._spec import Dask, Local, as_engine
 from clfeval.errors import UsageError
-from clfeval.significance import Compared, compared
+from clfeval.ops.compare import Compared
+
+if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heavy is imported at run time)
+    import os
+    from typing import TypeAlias
+
+    import numpy
+    import pandas
+    import polars
+    import pyarrow
+    from numpy.typing import ArrayLike
+
+    #: A label as given: text, a whole number or a flag.
+    Label: TypeAlias = str | int | bool
+    #: One system's (or the gold labels') values: an array, a table with column names, or a PATH.
+    Input: TypeAlias = (ArrayLike | pandas.DataFrame | polars.DataFrame | pyarrow.Table | str | os.PathLike[str]
+                        | Mapping[str, ArrayLike])
 
 __all__ = ["compare", "resampling_steps", "check_decision", "check_binned"]
 
 
-def compare(*systems: Any, gold: Any = None, pred: str | Sequence[str] = "pred", score: str | None = None,
-            id: str | None = None, metric: Any = "accuracy", test: str = "bootstrap", samples: int = 10_000,
-            seed: Any = 0, alpha: float = 0.05, ci: float = 0.95, ci_method: str | None = None,
-            labels: Sequence[Any] | None = None, positive: Any = None,
-            zero_division: Any = 0, beta: float = 1.0, names: Sequence[str] | None = None,
+def compare(*systems: Input, gold: ArrayLike | str | None = None, pred: str | Sequence[str] = "pred",
+            score: str | None = None, id: str | None = None, metric: str | Callable[..., float] = "accuracy",
+            test: str = "bootstrap", samples: int = 10_000, seed: int | numpy.random.Generator = 0,
+            alpha: float = 0.05, ci: float = 0.95, ci_method: str | None = None,
+            labels: Sequence[Label] | None = None, positive: Label | None = None,
+            zero_division: float | str = 0, beta: float = 1.0, names: Sequence[str] | None = None,
             baseline: str | None = None, alternative: str = "greater", margin: float | None = None,
             scores_prefix: str | None = None, repeat: str | None = None, score_bins: int | None = None,
             score_binning: str = "quantile", input_format: str | None = None, encoding: str = "utf-8",
-            normalize: str | None = None, engine: Any = None,
-            progress: Callable[[int, int], None] | None = None, by: Any = None, by_bins: int | None = None,
+            normalize: str | None = None, engine: Local | Dask | str | None = None,
+            progress: Callable[[int, int], None] | None = None,
+            by: str | Sequence[str] | Mapping[str, ArrayLike] | None = None, by_bins: int | None = None,
             by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Compared:
     """Compare systems on the same test items with a paired test.
 
@@ -42,22 +60,22 @@ def compare(*systems: Any, gold: Any = None, pred: str | Sequence[str] = "pred",
     column named twice, sets and mappings as label sequences are refused, naming them); tables are named in
     messages as given ("the first table"), never by a temporary file.
 
-    Returns one type, :class:`~clfeval.significance._compared.Compared`, whatever the inputs: its one part set
-    (``pair``, ``many``, ``delong``, ``delong_ovr``, ``noninferiority`` or ``sliced``; ``kind`` names it) is
-    the test's own result, whose fields are also read through the wrapper.
+    Returns one type, :class:`~clfeval.ops.compare.Compared`, whatever the inputs: the fields every comparison
+    has, and one typed part set (``pair``, ``many``, ``delong``, ``delong_ovr``, ``noninferiority`` or
+    ``sliced``; ``kind`` names it) with what the test adds; ``r.p_value``, ``r.ci``, ``r.verdict``, ... read it.
 
     >>> r = compare(["a", "b", "a", "b"], ["a", "b", "a", "a"], ["a", "a", "b", "a"], samples=200)
-    >>> r.kind, r.pair.a, r.pair.b, r.engine["mode"]
+    >>> r.kind, r.pair.a, r.pair.b, r.engine.mode
     ('pair', 0.75, 0.25, 'memory')
     """
-    return compared(_compare(*systems, gold=gold, pred=pred, score=score, id=id, metric=metric, test=test,
-                             samples=samples, seed=seed, alpha=alpha, ci=ci, ci_method=ci_method, labels=labels,
-                             positive=positive, zero_division=zero_division, beta=beta, names=names,
-                             baseline=baseline, alternative=alternative, margin=margin, scores_prefix=scores_prefix,
-                             repeat=repeat, score_bins=score_bins, score_binning=score_binning,
-                             input_format=input_format, encoding=encoding, normalize=normalize, engine=engine,
-                             progress=progress, by=by, by_bins=by_bins, by_binning=by_binning,
-                             max_slices=max_slices, min_slice=min_slice))
+    return _compare(*systems, gold=gold, pred=pred, score=score, id=id, metric=metric, test=test,
+                    samples=samples, seed=seed, alpha=alpha, ci=ci, ci_method=ci_method, labels=labels,
+                    positive=positive, zero_division=zero_division, beta=beta, names=names,
+                    baseline=baseline, alternative=alternative, margin=margin, scores_prefix=scores_prefix,
+                    repeat=repeat, score_bins=score_bins, score_binning=score_binning,
+                    input_format=input_format, encoding=encoding, normalize=normalize, engine=engine,
+                    progress=progress, by=by, by_bins=by_bins, by_binning=by_binning,
+                    max_slices=max_slices, min_slice=min_slice)
 
 
 def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | None, metric: Any, test: str,
@@ -66,8 +84,8 @@ def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | N
              alternative: str, margin: float | None, scores_prefix: str | None, repeat: str | None,
              score_bins: int | None, score_binning: str, input_format: str | None, encoding: str,
              normalize: str | None, engine: Any, progress: Callable[[int, int], None] | None, by: Any,
-             by_bins: int | None, by_binning: str, max_slices: int, min_slice: int) -> Any:
-    """The front door's work: the test's own result (one of the parts of a Compared)."""
+             by_bins: int | None, by_binning: str, max_slices: int, min_slice: int) -> Compared:
+    """The front door's work: the test's result, with its engine block."""
     from clfeval.significance import with_estimate
 
     eng, estimate, checked, cols, names = _compare_args(systems, engine=engine, gold=gold, pred=pred, score=score,
@@ -109,7 +127,7 @@ def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | N
             systems_ = dict(zip(names, rest, strict=False)) if names else rest
             r = compare_many(gold, systems_, baseline=baseline, **common)
         r = with_estimate(r, estimate) if ci_method is not None else r  # arrays: as before unless asked
-        return with_engine(r, engine_block(eng, "memory", memory=eng.budget))
+        return cast(Compared, with_engine(r, engine_block(eng, "memory", memory=eng.budget)))
     tables = _tables(gold, rest)
     nm = list(names or ("A", "B") if len(rest) == 2 else names or [f"system {i + 1}" for i in range(len(rest))])
     r = _tabular(eng, tables, "gold", "pred", None, "id", metric, test, samples, seed, alpha, ci, zero_division, beta,
@@ -229,7 +247,7 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
              test: str, samples: int, seed: Any, alpha: float, ci: float, zero_division: Any, beta: float,
              names: Sequence[str] | None, baseline: str | None, alternative: str, margin: float | None,
              prefix: str | None, repeat: str | None, bins: int | None, binning: str, fmt: str | None, encoding: str,
-             normalize: str | None, positive: Any, progress: Any) -> Any:
+             normalize: str | None, positive: Any, progress: Any) -> Compared:
     from clfeval.core import check_beta, check_probability, check_samples
     from clfeval.engines import _comparesteps as steps
     from clfeval.significance import SCORE_METRICS, check_metric
@@ -290,7 +308,7 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
     said = [*(getattr(r, "notes", None) or []), str((getattr(r, "signature", None) or {}).get("engine", ""))]
     spilled = spilled or any("partition" in n and "disk" in n for n in said)  # the id join went to disk
     extra = {"input": "spooled to temporary Parquet files"} if spooled else {}
-    return with_engine(r, engine_block(eng, mode, spilled=spilled, memory=budget, **extra))
+    return cast(Compared, with_engine(r, engine_block(eng, mode, spilled=spilled, memory=budget, **extra)))
 
 
 def _tail(given: str) -> str:

@@ -24,6 +24,7 @@ from clfeval.engines import _data as inputs
 from clfeval.engines._block import engine_block
 from clfeval.engines._spec import Dask, Local
 from clfeval.errors import UsageError
+from clfeval.ops.compare import Compared
 
 __all__ = ["compare_by_front"]
 
@@ -96,7 +97,7 @@ class _SlicedPredictions:
 
 def compare_by_front(eng: Any, systems: Sequence[Any], gold: Any, pred: str, id_col: Any, by: Any,
                      common: dict[str, Any], slicing: dict[str, Any], names: Any, *, input_format: Any,
-                     encoding: str, normalize: Any) -> Any:
+                     encoding: str, normalize: Any) -> Compared:
     """``compare(..., by=...)``: arrays (the gold labels, A, B; ``by`` a mapping column → values) in memory when
     they fit the Local engine's budget; tables and PATHs (aligned by id, else by row, the ``by`` columns taken from
     the first) streamed within the budget, or on Dask."""
@@ -178,7 +179,7 @@ def _paths(eng: Any, systems: list[Any], gold: str, pred: str, cols: list[str], 
 
 def _two_inputs(eng: Any, systems: list[Any], gold: str, pred: str, id_col: Any, cols: list[str],
                 common: dict[str, Any], slicing: dict[str, Any], names: tuple[str, ...], fmt: Any, encoding: str,
-                normalize: Any) -> Any:
+                normalize: Any) -> Compared:
     from clfeval.engines._capabilities import refuse_stdin
     from clfeval.engines._reportsteps import named_by
     from clfeval.engines._slicing import binning_of

@@ -20,9 +20,11 @@ kind               function                                        result
                                                                     (:func:`label_thresholds`)
 ``reliability``    :func:`reliability`                              Calibration
 ``phi-delta``      :func:`phi_delta`                                Report, CV result, Reuters study,
-                                                                    Comparison, {name: Report}
+                                                                    Compared (two systems, several),
+                                                                    {name: Report}
 ``cv-spread``      :func:`cv_spread`                                cross-validation / holdout result
-``bootstrap``      :func:`bootstrap`                                Comparison, MultiComparison
+``bootstrap``      :func:`bootstrap`                                Compared (two systems, several,
+                                                                    non-inferiority) or its JSON
 ``reuters``        :func:`reuters`                                  the Reuters study
 ``cd``             :func:`cd_diagram`                               a ranking over data sets (rank)
 ``bayes``          :func:`bayes_bars`                               a ranking over data sets (rank)

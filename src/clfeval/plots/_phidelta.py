@@ -11,6 +11,7 @@ import numpy as np
 
 from clfeval.core import manyclasses
 from clfeval.errors import UsageError
+from clfeval.ops.compare import Compared
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, value
 
@@ -26,6 +27,18 @@ def _classes(pc: Mapping[str, Any], label: Any = None) -> tuple[list[str], list[
     keys = [str(label)] if label is not None and str(label) in pc else \
         list(manyclasses.from_per_class(list(pc), pc, figure=True).labels)
     return keys, [value(pc[k].get("phi")) for k in keys], [value(pc[k].get("delta")) for k in keys]
+
+
+def _compared_systems(r: Compared) -> Mapping[str, Any] | None:
+    """The systems' classes of a comparison (two systems, or the pairs of several), read from its typed
+    :class:`~clfeval.ops.compare.PhiDelta` parts, in the order of its systems; None without (score metrics)."""
+    pairs = list(r.comparisons) if r.many is not None else [r] if r.pair is not None else []
+    found: dict[str, Any] = {}
+    for c in pairs:
+        points = c.phi_delta
+        for name, pts in (points.systems.items() if points is not None else ()):
+            found.setdefault(name, {k: {"phi": p.phi, "delta": p.delta} for k, p in pts.items()})
+    return {n: found[n] for n in r.names if n in found} or None
 
 
 def _systems(d: Any) -> Mapping[str, Any] | None:
@@ -51,6 +64,9 @@ def phi_delta_groups(result: Any, label: Any = None) -> tuple[list[Group], str]:
     fold's φ and δ, or those of class ``label``); the Reuters study: the terms of its category; a comparison (or
     a mapping name → report): one group per system, its classes (or only class ``label``).
     """
+    if isinstance(result, Compared) and (typed := _compared_systems(result)) is not None:
+        return ([(str(name), *_classes(pc, label)) for name, pc in typed.items()],
+                "systems" + (f", class {label}" if label is not None else " (their classes)"))
     d = result if isinstance(result, Mapping) else as_dict(result)
     systems = _systems(d)
     if systems is None and not isinstance(result, Mapping) and hasattr(result, "to_dict"):

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from clfeval.errors import UsageError
+from clfeval.ops.compare import Compared, Distribution
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, metric_value, need, value
 
@@ -78,31 +80,47 @@ def cv_spread(result: Any, *, ax: Any = None) -> Any:
     return fig
 
 
-def _distribution(d: dict[str, Any], pair: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    if "comparisons" in d:
-        rows = d["comparisons"]
-        if not 0 <= pair < len(rows):
-            raise UsageError(f"pair {pair} does not exist: this comparison has {len(rows)} pairs (0 to "
-                             f"{len(rows) - 1}).")
-        row = rows[pair]
-        return need(row, "distribution", "bootstrap", "a comparison result (clfeval compare)"), row
-    return need(d, "distribution", "bootstrap", "a comparison result (clfeval compare)"), d
+def _pick(rows: Sequence[Any], pair: int) -> Any:
+    if not 0 <= pair < len(rows):
+        raise UsageError(f"pair {pair} does not exist: this comparison has {len(rows)} pairs (0 to "
+                         f"{len(rows) - 1}).")
+    return rows[pair]
+
+
+def _typed(r: Compared, pair: int) -> tuple[Distribution, tuple[str, str], str]:
+    """(the histogram, A and B, the metric) of a comparison, read from its typed fields."""
+    c = _pick(r.comparisons, pair) if r.many is not None else r
+    if c.pair is None and c.noninferiority is None:
+        raise UsageError(f"the bootstrap figure needs a comparison of two systems, several, or a non-inferiority "
+                         f"test (a comparison result: clfeval compare); this one is of kind {c.kind!r}.")
+    h = c.distribution
+    if h is None:
+        raise UsageError("the bootstrap figure needs a comparison result (clfeval compare); this result has no "
+                         "'distribution'.")
+    return h, (c.names[0], c.names[1]), r.metric
+
+
+def _of_json(d: dict[str, Any], pair: int) -> tuple[Distribution, tuple[str, str], str]:
+    """The same, from a comparison's JSON (a file written by ``clfeval compare --format json``)."""
+    row = _pick(d["comparisons"], pair) if "comparisons" in d else d
+    h = need(row, "distribution", "bootstrap", "a comparison result (clfeval compare)")
+    names = row.get("names") or {"a": row.get("a"), "b": row.get("b")}
+    return Distribution.of(h), (str(names.get("a", "A")), str(names.get("b", "B"))), str(d.get("metric", "metric"))
 
 
 def bootstrap(result: Any, *, pair: int = 0, ax: Any = None) -> Any:
     """The paired bootstrap distribution of δ(x^(i)) with δ(x) and 2δ(x) marked and the tail beyond 2δ(x)
     shaded; for a randomization test, its null distribution with δ(x) marked and the tail beyond it shaded.
 
-    ``pair`` picks one comparison of a multiple comparison.
+    ``result`` is a comparison (:class:`~clfeval.ops.compare.Compared`: two systems, several, non-inferiority) or
+    its JSON; ``pair`` picks one comparison of a multiple comparison.
     """
-    d = as_dict(result)
-    h, row = _distribution(d, pair)
-    edges = np.asarray(h["edges"], dtype=np.float64)
-    counts = np.asarray(h["counts"], dtype=np.float64)
-    delta, thr = float(h["delta"]), float(h["threshold"])
-    boot = h["kind"] == "bootstrap"
-    above = h.get("tail", "above") == "above"
-    names = row.get("names") or {"a": row.get("a"), "b": row.get("b")}
+    h, (a, b), metric = _typed(result, pair) if isinstance(result, Compared) else _of_json(as_dict(result), pair)
+    edges = np.asarray(h.edges, dtype=np.float64)
+    counts = np.asarray(h.counts, dtype=np.float64)
+    delta, thr = h.delta, h.threshold
+    boot = h.kind == "bootstrap"
+    above = (h.tail or "above") == "above"
     with _mpl.rc():
         fig, ax = _mpl.figure(6.4, 3.9, ax=ax)
         if edges.size:
@@ -120,24 +138,22 @@ def bootstrap(result: Any, *, pair: int = 0, ax: Any = None) -> Any:
         if boot:
             t_line = ax.axvline(thr, color="#D55E00", linewidth=1.5, linestyle="--", gid="two-delta")
             handles.append(t_line)
-            labels.append(f"{h.get('threshold_label', '2δ(x)')} = {thr:.4g}")
+            labels.append(f"{h.threshold_label or '2δ(x)'} = {thr:.4g}")
         zero = ax.axvline(0, color="#777777", linewidth=0.8, linestyle=":", gid="zero")
         handles += [zero, tail]
-        labels += ["0 (no difference)", f"tail: {h['count_beyond']:,} of {h['samples']:,} replicates"
+        labels += ["0 (no difference)", f"tail: {h.count_beyond:,} of {h.samples:,} replicates"
                    + (" (p-value numerator)" if boot else " (p = (1 + count)/(b + 1))")]
         ax.set_xlim(lo, hi)
         top = float(counts.max()) if counts.size else 1.0
         ax.set_ylim(0, top * 1.05 or 1.0)
         # beneath the axes, across the figure: the histogram keeps the full width
         _mpl.legend(fig, ax, handles, labels, loc="outside lower center", ncols=2)
-        a, b = str(names.get("a", "A")), str(names.get("b", "B"))
-        metric = d.get("metric", "metric")
         if boot:
             xlabel = "δ(x^(i)) = M(A) − M(B) on each virtual test set"
-            title = f"Paired bootstrap: {h['samples']:,} virtual test sets, centred on δ(x)"
+            title = f"Paired bootstrap: {h.samples:,} virtual test sets, centred on δ(x)"
         else:
             xlabel = "δ = M(A) − M(B) after random swaps (the null distribution)"
-            title = f"Approximate randomization: {h['samples']:,} random swaps"
+            title = f"Approximate randomization: {h.samples:,} random swaps"
         ax.set_ylabel("replicates")
         ax.set_title(title)
         who = "" if (a, b) == ("A", "B") else f", A = {_mpl.short(a, 30)}, B = {_mpl.short(b, 30)}"

@@ -59,15 +59,14 @@ def register_section(name: str, blocks: Callable[[Any], list[Any]]) -> None:
 #: order the sections are shown). A type or section not listed here loads every module (it is still found).
 _WHERE = {
     "Report": "_reports", "MetricCatalogue": "_catalog", "CVComparison": "_cvcompare",
-    "RunComparison": "_cvcompare", "DeLongComparison": "_decisions", "DeLongOvR": "_decisions",
-    "AUCInterval": "_decisions", "CurveBands": "_decisions", "NonInferiority": "_decisions", "DemoReport": "_demo",
+    "RunComparison": "_cvcompare", "AUCInterval": "_decisions", "CurveBands": "_decisions", "DemoReport": "_demo",
     "DemoResult": "_demo", "DemoList": "_demo", "ErrorAnalysis": "_errorpages", "McNemarPower": "_power",
     "BootstrapPower": "_power", "IntervalWidth": "_power", "ProtocolResult": "_protocols", "RunList": "_runlog",
     "Run": "_runlog", "BestRuns": "_runlog", "Ablation": "_runlog", "CheckResult": "_runlog", "Ranking": "_scores",
     "RankingOvR": "_scores", "ThresholdChoice": "_scores", "LabelThresholds": "_scores", "Calibration": "_scores",
-    "Comparison": "_significance", "MultiComparison": "_significance", "Compared": "_significance",
+    "Compared": "_significance",
     "ReutersStudy": "_study", "FetchedDataset": "_study", "FoundSlices": "_slicefind", "RankResult": "_rank",
-    "SlicedComparison": "_slicedresults", "SlicedThreshold": "_slicedresults",
+    "SlicedThreshold": "_slicedresults",
     "SlicedCalibration": "_slicedresults",
 }
 # None: a section without a layout of its own

@@ -10,10 +10,11 @@ from typing import Any
 import clfeval.render._scores  # noqa: F401  (its "ranking" section is registered first: ranking_ci follows it)
 import clfeval.render._significance  # noqa: F401  (and "ci" too: requirements come last)
 from clfeval.core import manyclasses
+from clfeval.ops.compare import Compared
 from clfeval.render import register_section
-from clfeval.render._significance import p_text
+from clfeval.render._significance import p_text, register_kind
 from clfeval.render._util import Block, TableBlock, TextBlock, closing, num, register_blocks
-from clfeval.significance import AUCInterval, CurveBands, DeLongComparison, DeLongOvR, NonInferiority, metric_label
+from clfeval.significance import AUCInterval, CurveBands, metric_label
 
 __all__ = ["delong_blocks", "delong_ovr_blocks", "auc_interval_blocks", "bands_blocks", "noninferiority_blocks",
            "ranking_ci_blocks", "requirements_blocks", "band_rows", "closing", "register_blocks"]
@@ -36,7 +37,7 @@ def _hyp(alternative: str) -> str:
             else "H1: AUC(A) ≠ AUC(B), two-sided")
 
 
-def delong_blocks(c: DeLongComparison) -> list[Block]:
+def delong_blocks(c: Compared) -> list[Block]:
     """DeLong's test of two ROC-AUCs: both AUCs with variance and interval, the difference, z and p."""
     na, nb = c.names
     lv = _pct(c.level)
@@ -56,11 +57,11 @@ def delong_blocks(c: DeLongComparison) -> list[Block]:
                  ["p, two-sided" + (" ◀" if c.alternative == "two-sided" else ""), p_text(c.p_value_two_sided, None)]]
     blocks.append(TableBlock(f"DeLong's test — {_hyp(c.alternative)}; α = {c.alpha:g}", ["", "value"], test_rows))
     blocks.append(TextBlock(c.verdict, style="bold"))
-    return closing(blocks, [f"Undefined: {u['reason']}." for u in c.undefined[:1]], c.notes, c.signature,
+    return closing(blocks, [f"Undefined: {u.reason}." for u in c.undefined[:1]], c.notes, c.signature,
                    "algorithm")
 
 
-def delong_ovr_blocks(r: DeLongOvR) -> list[Block]:
+def delong_ovr_blocks(r: Compared) -> list[Block]:
     """DeLong's test per class (one against the rest), Holm-adjusted."""
     na, nb = r.names
     blocks: list[Block] = [TextBlock(f"clfeval compare — ROC-AUC per class (one-vs-rest), DeLong's test, "
@@ -89,10 +90,10 @@ def delong_ovr_blocks(r: DeLongOvR) -> list[Block]:
                              rows))
     if picked.partial:
         blocks.append(TextBlock(str(picked.sentence()), style="dim"))
-    for lab, v in r.verdicts.items():
+    for lab, v in (r.delong_ovr.verdicts if r.delong_ovr is not None else {}).items():
         if str(lab) in keep:
             blocks.append(TextBlock(f"{lab}: {v}"))
-    return closing(blocks, [f"{u['field']}: {u['reason']}." for u in r.undefined], r.notes, r.signature, "algorithm")
+    return closing(blocks, [f"{u.field}: {u.reason}." for u in r.undefined], r.notes, r.signature, "algorithm")
 
 
 def auc_interval_blocks(r: AUCInterval) -> list[Block]:
@@ -262,12 +263,12 @@ def requirements_blocks(s: dict[str, Any]) -> list[Block]:
 
 # --- non-inferiority ---------------------------------------------------------------------------------------
 
-def noninferiority_blocks(r: NonInferiority) -> list[Block]:
+def noninferiority_blocks(r: Compared) -> list[Block]:
     """Non-inferiority with a margin: the scores, the one-sided bound, the shifted 2δ rule, the verdict."""
     label = metric_label(r.metric)
     na, nb = r.names
     blocks: list[Block] = [TextBlock(f"clfeval compare — non-inferiority of {na} against {nb}, {label}, margin "
-                                     f"{r.margin:g}; paired bootstrap, {r.samples:,} samples, seed {r.seed}, "
+                                     f"{r.margin:g}; paired bootstrap, {r.samples or 0:,} samples, seed {r.seed}, "
                                      f"{r.n:,} items", heading=True),
                            TableBlock(None, ["", label], [[f"A (new): {na}", r.a], [f"B (old): {nb}", r.b],
                                                           ["δ = A − B", r.delta]],
@@ -279,15 +280,17 @@ def noninferiority_blocks(r: NonInferiority) -> list[Block]:
             [f"non-inferior if the bound is {'above' if r.higher_is_better else 'below'}", num(limit)],
             [f"threshold {thr}", num(r.threshold)],
             [f"virtual test sets with δ {'≥' if r.higher_is_better else '≤'} threshold",
-             f"{r.count:,} of {r.samples:,}"],
+             f"{r.count:,} of {r.samples or 0:,}"],
             ["p = count / b (one-sided)", p_text(r.p_value, r.samples)]]
     blocks.append(TableBlock(f"{r.hypothesis}; α = {r.alpha:g}", ["", "value"], rows))
     blocks.append(TextBlock(r.verdict, style="bold"))
     return closing(blocks, [], r.notes, r.signature, "p_value_definition", "engine")
 
 
-for _cls, _fn in ((DeLongComparison, delong_blocks), (DeLongOvR, delong_ovr_blocks), (AUCInterval, auc_interval_blocks),
-                  (CurveBands, bands_blocks), (NonInferiority, noninferiority_blocks)):
+for _cls, _fn in ((AUCInterval, auc_interval_blocks), (CurveBands, bands_blocks)):
     register_blocks(_cls, _fn)
+for _kind, _blocks in (("delong", delong_blocks), ("delong_ovr", delong_ovr_blocks),
+                       ("noninferiority", noninferiority_blocks)):
+    register_kind(_kind, _blocks)
 register_section("ranking_ci", ranking_ci_blocks)
 register_section("requirements", requirements_blocks)

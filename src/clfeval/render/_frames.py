@@ -14,7 +14,8 @@ RankingOvR          one per class         ``per_class`` (index ``class``)
 LabelThresholds     one per label         ``per_label`` (index ``label``)
 ProtocolResult      one per fold          ``per_fold``
 CVComparison        one per fold          ``per_fold``
-MultiComparison     one per pair          ``comparisons``
+Compared (many)     one per pair          ``comparisons``
+Compared (sliced)   one per slice         ``slices`` (the key columns spread out)
 Calibration         one per bin           ``bins``
 ==================  ====================  =======================================
 """
@@ -35,7 +36,6 @@ FRAMES: dict[str, tuple[str, str | None]] = {
     "LabelThresholds": ("per_label", "label"),
     "ProtocolResult": ("per_fold", None),
     "CVComparison": ("per_fold", None),
-    "MultiComparison": ("comparisons", None),
     "Calibration": ("bins", None),
 }
 
@@ -58,6 +58,10 @@ def flat(row: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 def to_frame(result: Any) -> Any:
     """The table of ``result`` as a :class:`pandas.DataFrame` (see the module notes for which table)."""
+    from clfeval.ops.compare import Compared
+
+    if isinstance(result, Compared):
+        return _compared_frame(result)
     for cls in type(result).__mro__:
         if cls.__name__ in FRAMES:
             key, index = FRAMES[cls.__name__]
@@ -73,3 +77,19 @@ def to_frame(result: Any) -> Any:
         return pd.DataFrame([flat(r) for r in table])
     frame = pd.DataFrame([flat(v) for v in table.values()], index=pd.Index([str(k) for k in table], name=index))
     return frame
+
+
+def _compared_frame(result: Any) -> Any:
+    """A comparison's table: one row per pair (several systems), per slice (by slice: slice, its key columns, n, a,
+    b, delta, p, p_holm, p_by, significant)."""
+    if result.kind not in ("many", "sliced"):
+        raise TypeError(f"a comparison of kind {result.kind!r} has no table to give as a DataFrame; the pairs of "
+                        f"several systems (kind 'many') and the slices (kind 'sliced') have one (to_dict() holds "
+                        f"everything)")
+    MissingExtra.require("to_frame()", [("pandas", "pandas")], "frame")
+    import pandas as pd
+
+    if result.kind == "many":
+        return pd.DataFrame([flat(r) for r in result.to_dict()["comparisons"]])
+    keep = ("n", "small", "a", "b", "delta", "p", "p_holm", "p_by", "significant")
+    return pd.DataFrame([{"slice": r.slice, **r.key, **{k: getattr(r, k) for k in keep}} for r in result.slices])

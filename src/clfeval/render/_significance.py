@@ -1,22 +1,26 @@
-"""Text and Markdown rendering of comparisons (:class:`~clfeval.significance._paired.Comparison`,
-:class:`~clfeval.significance._paired.MultiComparison`; :class:`~clfeval.significance._compared.Compared` as its
-part) and of the report's ``ci`` part."""
+"""Text and Markdown rendering of comparisons (:class:`~clfeval.ops.compare.Compared`, each kind by its own layout:
+two systems and several here, DeLong's test and non-inferiority in :mod:`clfeval.render._decisions`, slices in
+:mod:`clfeval.render._slicedresults`) and of the report's ``ci`` part."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from clfeval.render import register, register_section, render, renderables
+from clfeval.ops.compare import Compared, Interval, McNemarCounts, TestBound
+from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.significance import Compared, Comparison, MultiComparison, metric_label
+from clfeval.significance import metric_label
 
-__all__ = ["comparison_blocks", "multi_blocks", "ci_blocks", "bound_label", "estimate_caption", "estimate_of"]
+__all__ = ["comparison_blocks", "multi_blocks", "sliced_blocks", "ci_blocks", "bound_label", "estimate_caption",
+           "estimate_of",
+           "compared_blocks", "register_kind"]
 
 _TEST_NAMES = {"bootstrap": "paired bootstrap", "randomization": "approximate randomization",
                "mcnemar": "McNemar's exact test"}
 
 
-def _interval(ci: list[float] | None) -> tuple[str, str]:
+def _interval(ci: Interval | list[float] | None) -> tuple[str, str]:
     if not ci:
         return "—", "—"
     return num(ci[0]), num(ci[1])
@@ -37,71 +41,75 @@ def _name(role: str, name: str) -> str:
     return role if name == role else f"{role}: {name}"
 
 
-def bound_label(tb: dict[str, Any]) -> str:
+def bound_label(tb: TestBound) -> str:
     """How the test's own bound is named in every format: "one-sided 95% lower bound (basic bootstrap), matches
     the test"."""
-    return f"one-sided {_pct(tb['level'])} {tb['side']} bound ({tb['method']}), matches the test"
+    return f"one-sided {_pct(tb.level)} {tb.side} bound ({tb.method}), matches the test"
 
 
-def estimate_of(c: Comparison, key: str = "delta") -> tuple[str, list[float] | None]:
-    """(name, interval) of the two-sided estimate a comparison shows first (``ci["estimate"]``: BCa by default,
-    the percentile interval where BCa is undefined)."""
-    bca = (c.ci.get("bca") or {}).get(key)
-    if c.ci.get("estimate", "bca") == "bca" and bca:
+def estimate_of(c: Compared, key: str = "delta") -> tuple[str, Interval]:
+    """(name, interval) of the two-sided estimate a comparison of two systems shows first (``ci.estimate``: BCa
+    by default, the percentile interval where BCa is undefined)."""
+    ci = c.ci
+    bca = getattr(ci.bca, key) if ci.bca is not None else None
+    if ci.estimate == "bca" and bca:
         return "BCa", bca
-    return "percentile", c.ci[key]
+    out: Interval = getattr(ci, key)
+    return "percentile", out
 
 
-def estimate_caption(c: Comparison) -> str:
+def estimate_caption(c: Compared) -> str:
     """What the two-sided intervals of a comparison are: estimates, and (randomization) a different procedure."""
-    head = (f"two-sided bootstrap intervals ({c.samples:,} replicates), estimates: percentile, and BCa "
-            f"(bias-corrected and accelerated){' — the default' if c.ci.get('estimate', 'bca') == 'bca' else ''}")
-    if c.ci.get("test_bound") is None:
+    head = (f"two-sided bootstrap intervals ({c.samples or 0:,} replicates), estimates: percentile, and BCa "
+            f"(bias-corrected and accelerated){' — the default' if c.ci.estimate == 'bca' else ''}")
+    if c.ci.test_bound is None:
         head += "; a different procedure from the test, which has no interval of its own"
     else:
         head += "; the verdict follows the test and its one-sided bound above"
     return head
 
 
-def comparison_blocks(c: Comparison) -> list[Block]:
-    """The layout of one comparison: scores with intervals, the test with its own bound, the verdict."""
+def comparison_blocks(c: Compared) -> list[Block]:
+    """The layout of one comparison of two systems: scores with intervals, the test with its own bound, the
+    verdict."""
     label = metric_label(c.metric)
     na, nb = c.names
-    head = (f"clfeval compare — {label}, {_TEST_NAMES[c.test]}, {c.samples:,} samples, seed {c.seed}, "
+    samples = c.samples or 0
+    head = (f"clfeval compare — {label}, {_TEST_NAMES[c.test]}, {samples:,} samples, seed {c.seed}, "
             f"{c.n:,} items")
     blocks: list[Block] = [TextBlock(head, heading=True),
                            TableBlock(None, ["", label], [[_name("A", na), c.a], [_name("B", nb), c.b],
                                                           ["δ = A − B", c.delta]],
                                       caption=None if c.higher_is_better else "lower is better")]
-    level = _pct(c.ci["level"])
-    bca = c.ci.get("bca") or {}
+    ci = c.ci
+    level = _pct(ci.level)
     rows = []
     for name, value, key in ((_name("A", na), c.a, "a"), (_name("B", nb), c.b, "b"), ("δ = A − B", c.delta, "delta")):
-        lo, hi = _interval(c.ci[key])
-        blo, bhi = _interval(bca.get(key))
+        lo, hi = _interval(getattr(ci, key))
+        blo, bhi = _interval(getattr(ci.bca, key) if ci.bca is not None else None)
         rows.append([name, value, lo, hi, blo, bhi])
     estimates = TableBlock("Two-sided intervals (estimates)",
                            ["", label, f"{level} low", f"{level} high", "BCa low", "BCa high"], rows,
                            caption=estimate_caption(c))
     d = c.details
-    if c.test == "bootstrap":
-        test_rows = [["threshold 2δ", num(d["threshold"])],
-                     ["virtual test sets with δ ≥ 2δ", f"{d['count']:,} of {c.samples:,}"],
-                     ["p = count / b (one-sided)", p_text(c.p_value, c.samples)]]
-    elif c.test == "randomization":
-        test_rows = [["observed δ", num(d["threshold"])],
-                     ["random swaps with δ ≥ δ(x)", f"{d['count']:,} of {c.samples:,}"],
-                     ["p = (1 + count) / (b + 1)", p_text(c.p_value, None)]]
-    else:
-        test_rows = [[f"{na} right, {nb} wrong (n_AB)", str(d["n_ab"])],
-                     [f"{na} wrong, {nb} right (n_BA)", str(d["n_ba"])],
+    if isinstance(d, McNemarCounts):
+        test_rows = [[f"{na} right, {nb} wrong (n_AB)", str(d.n_ab)],
+                     [f"{na} wrong, {nb} right (n_BA)", str(d.n_ba)],
                      ["exact p, one-sided P(X ≥ n_AB)", p_text(c.p_value, None)],
-                     ["exact p, two-sided", p_text(d["p_value_two_sided"], None)],
-                     ["χ² with continuity correction", num(d["chi2"])],
-                     ["χ² p (two-sided)", p_text(d["chi2_p_value"], None)]]
-    tb = c.ci.get("test_bound")
+                     ["exact p, two-sided", p_text(d.p_value_two_sided, None)],
+                     ["χ² with continuity correction", num(d.chi2)],
+                     ["χ² p (two-sided)", p_text(d.chi2_p_value, None)]]
+    elif c.test == "bootstrap":
+        test_rows = [["threshold 2δ", num(d.threshold)],
+                     ["virtual test sets with δ ≥ 2δ", f"{d.count:,} of {samples:,}"],
+                     ["p = count / b (one-sided)", p_text(c.p_value, samples)]]
+    else:
+        test_rows = [["observed δ", num(d.threshold)],
+                     ["random swaps with δ ≥ δ(x)", f"{d.count:,} of {samples:,}"],
+                     ["p = (1 + count) / (b + 1)", p_text(c.p_value, None)]]
+    tb = ci.test_bound
     if tb:
-        test_rows.append([f"δ: {bound_label(tb)}", num(tb["value"])])
+        test_rows.append([f"δ: {bound_label(tb)}", num(tb.value)])
     hyp = "H1: A better than B" + ("" if c.higher_is_better else " (lower is better)")
     blocks.append(TableBlock(f"{_TEST_NAMES[c.test]} — {hyp}, one-sided; α = {c.alpha:g}", ["", "value"], test_rows))
     blocks.append(TextBlock(c.verdict, style="bold"))
@@ -114,25 +122,27 @@ def comparison_blocks(c: Comparison) -> list[Block]:
     return blocks
 
 
-def multi_blocks(m: MultiComparison) -> list[Block]:
+def multi_blocks(m: Compared) -> list[Block]:
     """The layout of several systems compared pairwise with Holm-adjusted p-values."""
     label = metric_label(m.metric)
     what = f"each against {m.baseline}" if m.baseline else "every pair"
+    samples = m.samples or 0
     blocks: list[Block] = [TextBlock(f"clfeval compare — {len(m.systems)} systems, {what}, {label}, "
-                                     f"{_TEST_NAMES[m.test]}, {m.samples:,} samples, seed {m.seed}", heading=True)]
+                                     f"{_TEST_NAMES[m.test]}, {samples:,} samples, seed {m.seed}", heading=True)]
     first = m.comparisons[0]
-    level = _pct(first.ci["level"])
-    intervals: dict[str, list[float]] = {}
+    level = _pct(first.ci.level)
+    intervals: dict[str, Interval] = {}
     for c in m.comparisons:
-        intervals.setdefault(c.names[0], c.ci["a"])
-        intervals.setdefault(c.names[1], c.ci["b"])
+        intervals.setdefault(c.names[0], c.ci.a)
+        intervals.setdefault(c.names[1], c.ci.b)
     rows = [[name, m.scores[name], *_interval(intervals.get(name))] for name in m.systems]
     blocks.append(TableBlock("Scores", ["system", label, f"{level} low", f"{level} high"], rows,
                              caption=None if m.higher_is_better else "lower is better"))
     prow = []
-    b = m.samples if m.test == "bootstrap" else None
+    b = samples if m.test == "bootstrap" else None
     names = set()
-    for c, adj, sig in zip(m.comparisons, m.p_adjusted, m.significant, strict=True):
+    significant = m.many.significant if m.many is not None else ()
+    for c, adj, sig in zip(m.comparisons, m.p_adjusted, significant, strict=True):
         name, interval = estimate_of(c)
         names.add(name)
         lo, hi = _interval(interval)
@@ -236,9 +246,50 @@ def ci_blocks(ci: dict[str, Any]) -> list[Block]:
     return blocks
 
 
-register(Comparison, text=lambda c: blocks_to_rich(comparison_blocks(c)),
-         markdown=lambda c: blocks_to_markdown(comparison_blocks(c)))
-register(MultiComparison, text=lambda m: blocks_to_rich(multi_blocks(m)),
-         markdown=lambda m: blocks_to_markdown(multi_blocks(m)))
-register(Compared, text=lambda c: renderables(c.result), markdown=lambda c: render(c.result, "markdown"))
+def sliced_blocks(r: Compared) -> list[Block]:
+    """The layout of a comparison by slice: the slices' table (adjusted p-values), Simpson's paradox named, then
+    the overall comparison."""
+    from clfeval.render._slices import SHOWN, p_text as p4
+
+    o = r.overall
+    a, b = o.names
+    blocks: list[Block] = [TextBlock(f"Compare by slice: {', '.join(r.by)}", heading=True)]
+    if r.simpson:
+        blocks.append(TextBlock(r.simpson, style="bold"))
+    rows: list[list[Any]] = [
+        [s.slice + (" (small)" if s.small else ""), f"{s.n:,}", num(s.a), num(s.b), num(s.delta), p4(s.p),
+         p4(s.p_holm) + (" *" if s.significant else ""), p4(s.p_by)] for s in r.slices[:SHOWN]]
+    rows.append(["overall", f"{o.n:,}", num(o.a), num(o.b), num(o.delta), p4(o.p_value), "", ""])
+    blocks.append(TableBlock(f"{o.metric} per slice ({o.test}, {o.samples or 0:,} samples per slice)",
+                             ["slice", "n", a, b, "δ = A − B", "p", "p (Holm)", "p (BY)"], rows,
+                             caption=f"One-sided p for '{a} better than {b}' in each slice; Holm-adjusted p < α "
+                                     f"marked *.", numeric_from=1))
+    for bn in r.binning:
+        blocks.append(TextBlock(bn.describe()))
+    blocks.append(TextBlock("Overall", heading=True))
+    blocks.extend(comparison_blocks(o))
+    for note in r.notes:
+        blocks.append(TextBlock(note, style="dim"))
+    return blocks
+
+
+#: The text layout of each kind of comparison (kind → blocks); the decision and slice modules add theirs.
+_KINDS: dict[str, Callable[[Compared], list[Block]]] = {"pair": comparison_blocks, "many": multi_blocks,
+                                                          "sliced": sliced_blocks}
+
+
+def register_kind(kind: str, blocks: Callable[[Compared], list[Block]]) -> None:
+    """Register the text layout of one kind of :class:`~clfeval.ops.compare.Compared`."""
+    _KINDS[kind] = blocks
+
+
+def compared_blocks(c: Compared) -> list[Block]:
+    """The layout of a comparison, by its kind."""
+    if c.kind not in _KINDS:
+        import clfeval.render._decisions  # noqa: F401  (DeLong's test and non-inferiority)
+    return _KINDS[c.kind](c)
+
+
+register(Compared, text=lambda c: blocks_to_rich(compared_blocks(c)),
+         markdown=lambda c: blocks_to_markdown(compared_blocks(c)))
 register_section("ci", ci_blocks)

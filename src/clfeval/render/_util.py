@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from clfeval.core import shown
@@ -276,7 +276,7 @@ def blocks_to_markdown(blocks: Sequence[Block], title: str | None = None) -> str
     return "\n\n".join(parts) + "\n"
 
 
-def closing(blocks: list[Block], undefined: Sequence[str], notes: Sequence[str], sig: dict[str, Any],
+def closing(blocks: list[Block], undefined: Sequence[str], notes: Sequence[str], sig: Mapping[str, Any],
             *keys: str) -> list[Block]:
     """The end of a decision's layout: what is undefined and why, the notes, the signature line.
 

@@ -8,26 +8,28 @@ from typing import TYPE_CHECKING
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
-    "clfeval.significance._paired": ("Comparison", "MultiComparison", "compare_many", "holm", "mcnemar"),
-    "clfeval.significance._compared": ("Compared",),
-    "clfeval.significance._delong": ("AUCInterval", "DeLongComparison", "DeLongOvR", "delong_auc", "delong_test",
-                                    "delong_ovr", "delong_compare"),
+    "clfeval.significance._paired": ("compare_many", "holm", "mcnemar"),
+    "clfeval.ops.compare._result": ("Compared",),
+    "clfeval.significance._delong": ("AUCInterval", "delong_auc", "delong_test", "delong_ovr", "delong_compare"),
     "clfeval.significance._cvcompare": ("CVComparison", "cv_compare", "five_by_two_cv"),
     "clfeval.significance._power": ("McNemarPower", "BootstrapPower", "IntervalWidth", "power_compare",
                                    "mcnemar_exact_power", "mcnemar_power", "bootstrap_power", "interval_width"),
     "clfeval.significance._curvebands": ("CurveBands", "curve_bands"),
-    "clfeval.significance._noninferiority": ("NonInferiority",),
     "clfeval.significance._binnedcompare": ("compare_binned",),
     "clfeval.significance._streamed": ("compare_stream",),
 }
 
-__all__ = _names(_EXPORTS)
+# Kept importable for one release (issue 36): each merged into Compared, what every comparison returns now
+# (its variant a typed part: pair, many, delong, delong_ovr, noninferiority, sliced); each access warns.
+_MOVED = {name: ("clfeval.ops.compare._result", "Compared", "clfeval.ops.compare.Compared")
+          for name in ("Comparison", "MultiComparison", "DeLongComparison", "DeLongOvR", "NonInferiority",
+                       "SlicedComparison")}
+__all__ = _names(_EXPORTS) + list(_MOVED)
 # Names that other stages import from this package's private modules (tools/privatize.py): resolved
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.significance._binnedcompare": ("compare_binned_batches",),
     "clfeval.significance._comparable": ("metric_label",),
-    "clfeval.significance._compared": ("compared",),
     "clfeval.significance._cvcompare": ("TTest",),
     "clfeval.significance._delong": ("check_delong",),
     "clfeval.significance._multirank": ("check_condition_names", "check_settings", "pairs_of_text", "rank_scores"),
@@ -39,7 +41,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.significance._power": ("check_alpha", "check_count_metric", "check_delta", "check_level", "check_power"),
     "clfeval.significance._rankingci": ("with_ranking_ci",),
     "clfeval.significance._results": ("check_alternative", "check_estimate", "gate", "with_estimate"),
-    "clfeval.significance._slicecompare": ("SlicedComparison", "check_min_slice", "compare_by", "compare_tables"),
+    "clfeval.significance._slicecompare": ("check_min_slice", "compare_by", "compare_tables"),
     "clfeval.significance._slicefind": ("FoundSlices", "lattice"),
     "clfeval.significance._slicejoint": ("SliceJointCounter", "SlicedCells"),
     "clfeval.significance._slices": ("slice_section", "with_rankings"),
@@ -51,7 +53,6 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.ops.rank._result import RankResult as RankResult
     from clfeval.significance._binnedcompare import compare_binned_batches as compare_binned_batches
     from clfeval.significance._comparable import metric_label as metric_label
-    from clfeval.significance._compared import compared as compared
     from clfeval.significance._cvcompare import TTest as TTest
     from clfeval.significance._delong import check_delong as check_delong
     from clfeval.significance._multirank import (
@@ -84,7 +85,6 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         with_estimate as with_estimate,
     )
     from clfeval.significance._slicecompare import (
-        SlicedComparison as SlicedComparison,
         check_min_slice as check_min_slice,
         compare_by as compare_by,
         compare_tables as compare_tables,
@@ -93,11 +93,12 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.significance._slicejoint import SlicedCells as SlicedCells, SliceJointCounter as SliceJointCounter
     from clfeval.significance._slices import slice_section as slice_section, with_rankings as with_rankings
     from clfeval.significance._slicesearch import check_find as check_find, found_section as found_section
-__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES,
+                               moved=_MOVED)
 
 if TYPE_CHECKING:
+    from clfeval.ops.compare._result import Compared as Compared
     from clfeval.significance._binnedcompare import compare_binned as compare_binned
-    from clfeval.significance._compared import Compared as Compared
     from clfeval.significance._curvebands import CurveBands as CurveBands, curve_bands as curve_bands
     from clfeval.significance._cvcompare import (
         CVComparison as CVComparison,
@@ -106,17 +107,12 @@ if TYPE_CHECKING:
     )
     from clfeval.significance._delong import (
         AUCInterval as AUCInterval,
-        DeLongComparison as DeLongComparison,
-        DeLongOvR as DeLongOvR,
         delong_auc as delong_auc,
         delong_compare as delong_compare,
         delong_ovr as delong_ovr,
         delong_test as delong_test,
     )
-    from clfeval.significance._noninferiority import NonInferiority as NonInferiority
     from clfeval.significance._paired import (
-        Comparison as Comparison,
-        MultiComparison as MultiComparison,
         compare_many as compare_many,
         holm as holm,
         mcnemar as mcnemar,

@@ -24,16 +24,16 @@ import numpy as np
 
 from clfeval.core import label_str
 from clfeval.errors import DataError, UsageError
+from clfeval.ops.compare import Compared
 from clfeval.scores import BINNED_NOTE, BinnedJoint, Binning, as_scores, batch_is_positive, binning_of
 from clfeval.significance._paired import compare_counts
-from clfeval.significance._results import Comparison
 
 __all__ = ["compare_binned", "joint_of_batches", "compare_binned_batches"]
 
 
 def compare_binned(joint: BinnedJoint, *, test: str = "bootstrap", samples: int = 10_000, seed: Any = None,
                    alpha: float = 0.05, ci: float = 0.95, names: Sequence[str] = ("a", "b"), positive: str = "1",
-                   progress: Callable[[int, int], None] | None = None) -> Comparison:
+                   progress: Callable[[int, int], None] | None = None) -> Compared:
     """Is A's binned ROC-AUC higher than B's? A paired test on the joint (gold, bin A, bin B) table.
 
     Parameters
@@ -45,8 +45,8 @@ def compare_binned(joint: BinnedJoint, *, test: str = "bootstrap", samples: int 
 
     Returns
     -------
-    Comparison
-        As :func:`clfeval.significance._paired.compare` with ``metric="roc_auc"``;
+    Compared
+        Of kind ``pair``, as :func:`clfeval.significance._paired.compare` with ``metric="roc_auc"``;
         the notes say that the AUCs are binned, with their error bounds.
 
     Examples

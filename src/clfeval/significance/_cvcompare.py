@@ -19,7 +19,7 @@ plain paired t-test over folds underestimates the variance of d̄:
   combined 5×2cv F test, F = Σ_i Σ_j (p_i^(j))² / (2 Σ_i s_i²) with (10, 5)
   df, which does not depend on which fold comes first;
 * the **paired bootstrap on the pooled out-of-fold predictions** (an already
-  computed :class:`clfeval.significance._paired.Comparison`): it resamples test
+  computed :class:`clfeval.ops.compare.Compared`): it resamples test
   items only, so it ignores the variance that comes from the training set.
 
 Each t-test is one-sided, H1 "A is better than B" (for a lower-is-better
@@ -349,8 +349,8 @@ def _pooled(pooled: Any, metric: str, names: tuple[str, str]) -> dict[str, Any] 
         return None
     d = pooled.to_dict() if hasattr(pooled, "to_dict") else pooled
     if not isinstance(d, Mapping) or "p_value" not in d or "delta" not in d:
-        raise UsageError("pooled must be a clfeval Comparison (or its to_dict()) of the two models' pooled "
-                         "out-of-fold predictions.")
+        raise UsageError("pooled must be a clfeval comparison of two systems (a Compared, or its to_dict()) of the "
+                         "two models' pooled out-of-fold predictions.")
     if d.get("metric") not in (None, metric):
         raise UsageError(f"the pooled comparison is on metric {d.get('metric')!r}, the folds on {metric!r}; "
                          f"compare the same metric.")
@@ -422,7 +422,7 @@ def cv_compare(folds_a: Any, folds_b: Any, *, metric: str, higher_is_better: boo
     metric : str
         The metric compared (a name such as ``macro_f1``; its direction comes
         from the metric unless ``higher_is_better`` is given).
-    pooled : Comparison or dict, optional
+    pooled : Compared or dict, optional
         An already computed paired comparison (bootstrap) of the two models'
         pooled out-of-fold predictions, shown beside the fold tests.
     alpha, level : float

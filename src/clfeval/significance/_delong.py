@@ -56,19 +56,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from clfeval.core import Display, RankingSummary, check_probability, number, signature
 from clfeval.errors import DataError, UsageError
+from clfeval.ops.compare import Compared, DeLongOvRPart, DeLongPart, Undefined
 from clfeval.scores import Ranking, as_scores, binary_gold, indicator_gold, score_matrix
 from clfeval.significance._classic import holm
 from clfeval.significance._midranks import below_counts, positives_first
 from clfeval.significance._results import check_alternative, verdict as _verdict, verdict_two_sided
 
-__all__ = ["AUCInterval", "DeLongComparison", "DeLongOvR", "placements", "delong_auc", "delong_test", "delong_ovr",
+__all__ = ["AUCInterval", "placements", "delong_auc", "delong_test", "delong_ovr",
            "delong_compare", "check_delong"]
 
 _ALGORITHM = "DeLong et al. (1988) structural components, computed by midrank counts (Sun & Xu 2014)"
@@ -288,95 +289,12 @@ def delong_auc(gold: Any, scores: Any = None, *, positive: Any = None, level: fl
     return _interval(pos, y, s, level)
 
 
-@dataclass(frozen=True)
-class DeLongComparison(Display):
-    """DeLong's test of two correlated ROC-AUCs (the same items, the same positive class).
-
-    Attributes
-    ----------
-    auc_a, auc_b : float
-    var_a, var_b, covariance : float
-        The entries of S = S10/m + S01/n.
-    delta, var_delta, se_delta : float
-        θ_A − θ_B, its variance S_AA + S_BB − 2 S_AB and standard error.
-    z : float
-        delta / se_delta.
-    alternative : {"greater", "two-sided"}
-        H1 θ_A > θ_B (one-sided), or θ_A ≠ θ_B.
-    p_value : float
-        The p-value of ``alternative``; ``p_value_one_sided`` (1 − Φ(z)) and
-        ``p_value_two_sided`` (2(1 − Φ(|z|))) beside it.
-    ci_a, ci_b, ci_delta : list of float
-        Wald intervals at ``level`` (AUCs truncated to [0, 1], δ to [−1, 1]).
-    verdict : str
-        One plain sentence, judged on ``p_value`` at ``alpha``.
-    """
-
-    names: tuple[str, str]
-    positive: str
-    n_positive: int
-    n_negative: int
-    auc_a: float
-    auc_b: float
-    var_a: float
-    var_b: float
-    covariance: float
-    delta: float
-    var_delta: float
-    se_delta: float
-    z: float
-    p_value: float
-    p_value_two_sided: float
-    level: float
-    alpha: float
-    ci_a: list[float]
-    ci_b: list[float]
-    ci_delta: list[float]
-    verdict: str
-    undefined: list[dict[str, str]]
-    notes: list[str]
-    signature: dict[str, Any]
-    truncated: dict[str, bool] = field(default_factory=dict)
-    alternative: str = "greater"
-    p_value_one_sided: float = math.nan
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
-
-    @property
-    def rejected(self) -> bool:
-        """The test rejects its null hypothesis at ``alpha`` (p < α; False when p is undefined)."""
-        return bool(self.p_value < self.alpha)
-
-    @property
-    def correlation(self) -> float:
-        """S_AB / √(S_AA·S_BB) (NaN when a variance is 0 or undefined)."""
-        den = math.sqrt(self.var_a * self.var_b) if self.var_a > 0 and self.var_b > 0 else math.nan
-        return self.covariance / den
-
-    def to_dict(self) -> dict[str, Any]:
-        def ci(v: list[float], key: str) -> dict[str, Any]:
-            return {"low": number(v[0]), "high": number(v[1]), "truncated": self.truncated.get(key, False)}
-
-        return {"names": {"a": self.names[0], "b": self.names[1]}, "positive": self.positive,
-                "n_positive": self.n_positive, "n_negative": self.n_negative,
-                **_json_numbers({"auc_a": self.auc_a, "auc_b": self.auc_b, "var_a": self.var_a, "var_b": self.var_b,
-                          "covariance": self.covariance, "correlation": self.correlation, "delta": self.delta,
-                          "var_delta": self.var_delta, "se_delta": self.se_delta, "z": self.z,
-                          "p_value": self.p_value, "p_value_one_sided": self.p_value_one_sided,
-                          "p_value_two_sided": self.p_value_two_sided}),
-                "alternative": self.alternative, "hypothesis": _HYPOTHESIS[self.alternative],
-                "alpha": self.alpha, "rejected": self.rejected,
-                "ci": {"level": self.level, "method": _CI_METHOD, "a": ci(self.ci_a, "a"), "b": ci(self.ci_b, "b"),
-                       "delta": ci(self.ci_delta, "delta")},
-                "verdict": self.verdict, "undefined": [dict(u) for u in self.undefined],
-                "notes": list(self.notes), "signature": self.signature}
-
-
 _HYPOTHESIS = {"greater": "H0: AUC(A) <= AUC(B); H1: AUC(A) > AUC(B) (one-sided; the two-sided p is beside it)",
                "two-sided": "H0: AUC(A) = AUC(B); H1: AUC(A) != AUC(B) (two-sided; the one-sided p is beside it)"}
 
 
 def _pair(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, *, positive: str, names: tuple[str, str], level: float,
-          alpha: float, alternative: str = "greater") -> DeLongComparison:
+          alpha: float, alternative: str = "greater") -> Compared:
     lay = positives_first(y)
     counts = [below_counts(sa, lay), below_counts(sb, lay)]
     m = lay[2]
@@ -419,9 +337,18 @@ def _pair(y: np.ndarray, sa: np.ndarray, sb: np.ndarray, *, positive: str, names
                    f"here: {reason}.")
     sig = signature("delong_test", {"test": "delong", "alternative": alternative, "level": level, "alpha": alpha,
                                     "algorithm": _ALGORITHM, "ci_method": _CI_METHOD, "positive": positive})
-    return DeLongComparison(names, positive, m, n, auc_a, auc_b, var_a, var_b, cov, delta, var_d,
-                            math.sqrt(var_d), z, p, p2, level, alpha, list(ci_a), list(ci_b), list(ci_d), verdict,
-                            undefined, notes, sig, cuts, alternative=alternative, p_value_one_sided=p1)
+    part = DeLongPart(positive=positive, n_positive=m, n_negative=n, auc_a=auc_a, auc_b=auc_b, var_a=var_a,
+                      var_b=var_b, covariance=cov, delta=delta, var_delta=var_d, se_delta=math.sqrt(var_d), z=z,
+                      p_value=p, p_value_one_sided=p1, p_value_two_sided=p2, alternative=alternative,
+                      hypothesis=_HYPOTHESIS[alternative], level=level, ci_a=_pair_of(ci_a), ci_b=_pair_of(ci_b),
+                      ci_delta=_pair_of(ci_d), ci_method=_CI_METHOD, truncated=cuts, verdict=verdict,
+                      undefined=[Undefined(**u) for u in undefined])
+    return Compared(names=names, metric="roc_auc", test="delong", alpha=alpha, signature=sig, notes=notes,
+                    delong=part)
+
+
+def _pair_of(v: Sequence[float]) -> tuple[float, float]:
+    return float(v[0]), float(v[1])
 
 
 def _check_names(names: Sequence[str]) -> tuple[str, str]:
@@ -432,7 +359,7 @@ def _check_names(names: Sequence[str]) -> tuple[str, str]:
 
 
 def delong_test(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any, level: float = 0.95, alpha: float = 0.05,
-                names: Sequence[str] = ("A", "B"), alternative: str = "greater") -> DeLongComparison:
+                names: Sequence[str] = ("A", "B"), alternative: str = "greater") -> Compared:
     """DeLong's test: is A's ROC-AUC higher than B's on the same items?
 
     Parameters
@@ -455,7 +382,8 @@ def delong_test(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any, level
 
     Returns
     -------
-    DeLongComparison
+    Compared
+        Of kind ``delong`` (:class:`clfeval.ops.compare.DeLongPart`).
 
     Notes
     -----
@@ -483,63 +411,8 @@ def delong_test(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any, level
 
 # --- one-vs-rest -----------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class DeLongOvR(Display):
-    """DeLong's test per class, one class against the rest, Holm-adjusted over the classes.
-
-    ``per_class`` maps each label to its :class:`DeLongComparison` (None for a
-    class whose test is undefined: no positive or no negative item);
-    ``p_holm`` (of ``alternative``) and ``p_holm_two_sided`` are the
-    Holm–Bonferroni adjusted p-values over the classes with a defined p;
-    ``verdicts`` one sentence per such class, judged on ``p_holm``.
-    """
-
-    names: tuple[str, str]
-    labels: list[str]
-    per_class: dict[str, DeLongComparison | None]
-    p_holm: dict[str, float]
-    p_holm_two_sided: dict[str, float]
-    alpha: float
-    undefined: list[dict[str, str]]
-    notes: list[str]
-    signature: dict[str, Any]
-    alternative: str = "greater"
-    verdicts: dict[str, str] = field(default_factory=dict)
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
-
-    @property
-    def rejected(self) -> bool:
-        """Every class with a defined test rejects its null after Holm's adjustment (and at least one has one)."""
-        defined = [lab for lab in self.labels if self.per_class[lab] is not None and math.isfinite(self.p_holm[lab])]
-        return bool(defined) and all(self.p_holm[lab] < self.alpha for lab in defined)
-
-    @property
-    def verdict(self) -> str:
-        """The per-class sentences, one after the other."""
-        return " ".join(f"Class {lab!r}: {v}" for lab, v in self.verdicts.items())
-
-    def to_dict(self) -> dict[str, Any]:
-        rows: dict[str, dict[str, Any] | None] = {}
-        for lab in self.labels:
-            c = self.per_class[lab]
-            if c is None:
-                rows[lab] = None
-                continue
-            d = c.to_dict()
-            d.pop("signature")
-            d["p_holm"] = number(self.p_holm[lab])
-            d["p_holm_two_sided"] = number(self.p_holm_two_sided[lab])
-            d["significant"] = bool(self.p_holm[lab] < self.alpha)
-            d["verdict"] = self.verdicts.get(lab, d["verdict"])
-            rows[lab] = d
-        return {"names": {"a": self.names[0], "b": self.names[1]}, "labels": list(self.labels), "alpha": self.alpha,
-                "alternative": self.alternative, "adjustment": "holm", "rejected": self.rejected, "per_class": rows,
-                "verdicts": dict(self.verdicts), "undefined": [dict(u) for u in self.undefined],
-                "notes": list(self.notes), "signature": self.signature}
-
-
 def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any] | None = None, level: float = 0.95,
-               alpha: float = 0.05, names: Sequence[str] = ("A", "B"), alternative: str = "greater") -> DeLongOvR:
+               alpha: float = 0.05, names: Sequence[str] = ("A", "B"), alternative: str = "greater") -> Compared:
     """DeLong's test for each class against the rest (multiclass), Holm-adjusted.
 
     Parameters
@@ -553,7 +426,8 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
 
     Returns
     -------
-    DeLongOvR
+    Compared
+        Of kind ``delong_ovr`` (:class:`clfeval.ops.compare.DeLongOvRPart`); each class's test of kind ``delong``.
 
     Examples
     --------
@@ -582,7 +456,7 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
         raise DataError(f"gold has {y.shape[0]} items but the score columns have {ma.shape[0]} ({names[0]}) and "
                         f"{mb.shape[0]} ({names[1]}) values; give one score per item.")
     labs = [str(x) for x in la]
-    per: dict[str, DeLongComparison | None] = {}
+    per: dict[str, Compared | None] = {}
     undefined = []
     for j, lab in enumerate(labs):
         m = int(np.count_nonzero(y[:, j]))
@@ -614,7 +488,10 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
              "Holm-Bonferroni over the classes with a defined test (family-wise error <= alpha)."]
     sig = signature("delong_ovr", {"test": "delong", "alternative": alternative, "level": level, "alpha": alpha,
                                    "algorithm": _ALGORITHM, "ci_method": _CI_METHOD, "adjustment": "holm"})
-    return DeLongOvR(names, labs, per, p_holm, p_holm2, alpha, undefined, notes, sig, alternative, verdicts)
+    part = DeLongOvRPart(labels=labs, per_class=per, p_holm=p_holm, p_holm_two_sided=p_holm2, alternative=alternative,
+                         verdicts=verdicts, undefined=[Undefined(**u) for u in undefined])
+    return Compared(names=names, metric="roc_auc", test="delong", alpha=alpha, signature=sig, notes=notes,
+                    delong_ovr=part)
 
 
 def check_delong(metric: Any, margin: Any = None) -> None:
@@ -636,14 +513,14 @@ def check_delong(metric: Any, margin: Any = None) -> None:
 
 def delong_compare(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any, level: float = 0.95,
                    alpha: float = 0.05, names: Sequence[str] = ("A", "B"),
-                   alternative: str = "greater") -> DeLongComparison:
-    """DeLong's test of two correlated ROC-AUCs on one score column per system: always a
-    :class:`DeLongComparison` (one column per class, one-vs-rest with Holm: :func:`delong_ovr`, always a
-    :class:`DeLongOvR`).
+                   alternative: str = "greater") -> Compared:
+    """DeLong's test of two correlated ROC-AUCs on one score column per system: a
+    :class:`~clfeval.ops.compare.Compared` of kind ``delong`` (one column per class, one-vs-rest with Holm:
+    :func:`delong_ovr`, kind ``delong_ovr``).
 
     >>> r = delong_compare([1, 0, 1, 0, 1, 0], [.9, .1, .8, .3, .4, .5], [.6, .2, .7, .4, .3, .5], positive=1)
-    >>> type(r).__name__, round(r.auc_a, 4), round(r.auc_b, 4)
-    ('DeLongComparison', 0.8889, 0.7778)
+    >>> type(r).__name__, r.kind, round(r.auc_a, 4), round(r.auc_b, 4)
+    ('Compared', 'delong', 0.8889, 0.7778)
     """
     if isinstance(scores_a, Mapping) or getattr(scores_a, "ndim", 1) == 2:
         raise UsageError("delong_compare compares one score column per system; for one column per class "
@@ -654,7 +531,7 @@ def delong_compare(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any, le
 
 def delong_either(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any = None,
                   labels: Sequence[Any] | None = None, level: float = 0.95, alpha: float = 0.05,
-                  names: Sequence[str] = ("A", "B"), alternative: str = "greater") -> DeLongComparison | DeLongOvR:
+                  names: Sequence[str] = ("A", "B"), alternative: str = "greater") -> Compared:
     """DeLong's test as ``compare(..., test="delong")`` runs it: :func:`delong_compare` for one score column
     per system (needs ``positive``), :func:`delong_ovr` for one column per class (mappings label → column, or
     (n, K) arrays with ``labels``)."""

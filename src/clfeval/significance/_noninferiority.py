@@ -37,27 +37,25 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from clfeval.core import (
-    Display,
     check_probability,
     check_zero_division,
-    number,
     replicate_histogram,
     seed_value,
     signature,
     zero_division_name,
 )
 from clfeval.errors import UsageError
+from clfeval.ops.compare import Compared, Distribution, NonInferiorityPart
 from clfeval.significance._comparable import metric_label
 from clfeval.significance._paired import bootstrap_replicates
 from clfeval.significance._results import fmt_value, format_p
 
-__all__ = ["NonInferiority", "noninferiority", "check_margin"]
+__all__ = ["noninferiority", "check_margin"]
 
 # Float rounding: a replicate within this (relative to max(1, |t|)) of the threshold t reaches it.
 _TIE = 1e-12
@@ -88,78 +86,15 @@ def check_margin(margin: Any, test: str = "bootstrap") -> float:
     return m
 
 
-@dataclass(frozen=True)
-class NonInferiority(Display):
-    """The paired-bootstrap non-inferiority test of A (new) against B (old) with a margin.
+_BOUND_METHOD = "basic (reflected) bootstrap: 2δ − Q, Q the ⌈αb⌉-th largest replicate (for a lower bound)"
 
-    Attributes
-    ----------
-    a, b, delta : float
-        M(A), M(B) and δ = M(A) − M(B).
-    margin : float
-        m ≥ 0, in the metric's units.
-    bound : float
-        The one-sided (1 − α) basic bootstrap bound of δ: a lower bound for a
-        higher-is-better metric (non-inferior iff bound > −m), an upper bound
-        otherwise (non-inferior iff bound < m).
-    threshold, count : float, int
-        2δ + m (2δ − m when lower is better) and the replicates at or beyond it.
-    p_value : float
-        count / b, for H0 "A is worse than B by the margin or more".
-    rejected : bool
-        p < α: non-inferiority shown.
-    """
 
-    metric: str
-    metric_description: str
-    higher_is_better: bool
-    names: tuple[str, str]
-    n: int
-    a: float
-    b: float
-    delta: float
-    margin: float
-    alpha: float
-    samples: int
-    seed: int | None
-    bound: float
-    threshold: float
-    count: int
-    p_value: float
-    verdict: str
-    signature: dict[str, Any]
-    notes: list[str] = field(default_factory=list)
-    distribution: dict[str, Any] | None = field(default=None, repr=False)
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
-
-    @property
-    def rejected(self) -> bool:
-        """H0 "worse by the margin or more" rejected at α: the new system is non-inferior."""
-        return bool(self.p_value < self.alpha)
-
-    @property
-    def hypothesis(self) -> str:
-        m = f"{self.margin:g}"
-        if self.higher_is_better:
-            return f"H0: δ = M(A) − M(B) ≤ −{m}; H1: δ > −{m} (A not worse than B by more than {m}), one-sided"
-        return (f"H0: δ = M(A) − M(B) ≥ {m}; H1: δ < {m} (A not worse than B by more than {m}: lower is better), "
-                f"one-sided")
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {"metric": self.metric, "metric_description": self.metric_description,
-               "higher_is_better": self.higher_is_better, "names": {"a": self.names[0], "b": self.names[1]},
-               "n": self.n, "a": number(self.a), "b": number(self.b), "delta": number(self.delta),
-               "test": "bootstrap", "margin": self.margin, "samples": self.samples, "seed": self.seed,
-               "alpha": self.alpha, "hypothesis": self.hypothesis,
-               "bound": {"side": "lower" if self.higher_is_better else "upper", "level": 1 - self.alpha,
-                         "value": number(self.bound), "method": "basic (reflected) bootstrap: 2δ − Q, Q the "
-                         "⌈αb⌉-th largest replicate (for a lower bound)"},
-               "threshold": number(self.threshold), "count": self.count, "p_value": number(self.p_value),
-               "rejected": self.rejected, "non_inferior": self.rejected, "verdict": self.verdict,
-               "notes": list(self.notes), "signature": self.signature}
-        if self.distribution:
-            out["distribution"] = self.distribution
-        return out
+def _hypothesis(margin: float, higher: bool) -> str:
+    m = f"{margin:g}"
+    if higher:
+        return f"H0: δ = M(A) − M(B) ≤ −{m}; H1: δ > −{m} (A not worse than B by more than {m}), one-sided"
+    return (f"H0: δ = M(A) − M(B) ≥ {m}; H1: δ < {m} (A not worse than B by more than {m}: lower is better), "
+            f"one-sided")
 
 
 def _needed(alpha: float, b: int) -> int:
@@ -194,7 +129,7 @@ def noninferiority(gold: Any, pred_a: Any, pred_b: Any, *, margin: float,
                    metric: str | Callable[[Any, Any], float] = "accuracy", test: str = "bootstrap",
                    samples: int = 10_000, seed: int | np.random.Generator = 0, alpha: float = 0.05,
                    labels: Sequence[Any] | None = None, positive: Any = None, zero_division: Any = 0,
-                   beta: float = 1.0, names: Sequence[str] = ("A", "B")) -> NonInferiority:
+                   beta: float = 1.0, names: Sequence[str] = ("A", "B")) -> Compared:
     """Is A (new) not worse than B (old) by more than ``margin``? The paired bootstrap with a shifted null.
 
     Parameters
@@ -212,7 +147,11 @@ def noninferiority(gold: Any, pred_a: Any, pred_b: Any, *, margin: float,
 
     Returns
     -------
-    NonInferiority
+    Compared
+        Of kind ``noninferiority`` (:class:`clfeval.ops.compare.NonInferiorityPart`): ``a``, ``b``, ``delta``,
+        ``margin``, ``bound`` (the one-sided (1 − α) basic bootstrap bound of δ: a lower bound for a
+        higher-is-better metric, non-inferior iff bound > −m; an upper bound otherwise), ``threshold`` (2δ + m),
+        ``count`` (replicates at or beyond it), ``p_value`` (count / b) and ``rejected`` (p < α: non-inferior).
 
     Notes
     -----
@@ -275,7 +214,12 @@ def noninferiority(gold: Any, pred_a: Any, pred_b: Any, *, margin: float,
                                "p = #{δ(x^(i)) ≤ 2δ(x) − margin} / b (the 2δ rule with the null at +margin)"),
         "bound_method": "basic bootstrap, one-sided at 1 − alpha", "engine": r.engine,
         "zero_division": zero_division_name(zd)}, seed=seed, samples=b_total, random=True)
-    return NonInferiority(r.metric, r.description, r.higher_is_better, names, r.n, a, b, delta, margin, alpha,
-                          b_total, seed_value(seed), bound, sign * t, count, p,
-                          _verdict(label, names, delta, margin, bound, p, alpha, r.higher_is_better, b_total),
-                          sig, notes, hist)
+    part = NonInferiorityPart(n=r.n, a=a, b=b, delta=delta, margin=margin, bound=bound, bound_method=_BOUND_METHOD,
+                              threshold=sign * t, count=count, p_value=p,
+                              hypothesis=_hypothesis(margin, r.higher_is_better),
+                              verdict=_verdict(label, names, delta, margin, bound, p, alpha, r.higher_is_better,
+                                               b_total),
+                              distribution=Distribution.of(hist))
+    return Compared(names=names, metric=r.metric, test="bootstrap", alpha=alpha, signature=sig, notes=notes,
+                    higher_is_better=r.higher_is_better, metric_description=r.description, samples=b_total,
+                    seed=seed_value(seed), noninferiority=part)

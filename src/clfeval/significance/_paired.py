@@ -55,21 +55,23 @@ from clfeval.core import (
     zero_division_name,
 )
 from clfeval.errors import DataError, UsageError
+from clfeval.ops.compare import Compared, Distribution, ManyPart, McNemarCounts, PairPart, ResampledCounts
 from clfeval.significance._bounds import test_bound
 from clfeval.significance._classic import holm, mcnemar
 from clfeval.significance._comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
 from clfeval.significance._results import (
     P_DEFINITION,
-    Comparison,
-    MultiComparison,
     check_alternative,
     check_estimate,
     format_p,
+    hypothesis,
+    pair_intervals,
+    systems_phi_delta,
     verdict,
     with_estimate,
 )
 
-__all__ = ["TESTS", "Comparison", "MultiComparison", "compare", "compare_many", "compare_counts",
+__all__ = ["TESTS", "compare", "compare_many", "compare_counts",
            "bootstrap_distribution", "check_metric", "format_p", "holm", "mcnemar", "metric_label", "SCORE_METRICS",
            "Replicates", "bootstrap_replicates", "one_sided", "TRACE_METRICS"]
 
@@ -212,22 +214,6 @@ def _at_least(x: np.ndarray, t: float) -> int:
 
 # --- results -------------------------------------------------------------------
 
-def _intervals(prob: _Problem, va: np.ndarray, vb: np.ndarray, obs: tuple[float, float],
-               level: float) -> dict[str, Any]:
-    a, b = obs
-    ci: dict[str, Any] = {"level": level, "method": "percentile",
-                          "delta": rs.percentile_interval(va - vb, level),
-                          "a": rs.percentile_interval(va, level), "b": rs.percentile_interval(vb, level)}
-    jack = rs.jackknife_values(prob.engine)
-    if jack is None:
-        ci["bca"] = None
-    else:
-        ja, jb, w = jack
-        ci["bca"] = {"delta": rs.bca_interval(va - vb, a - b, ja - jb, w, level),
-                     "a": rs.bca_interval(va, a, ja, w, level), "b": rs.bca_interval(vb, b, jb, w, level)}
-    return ci
-
-
 def _progress_counter(progress: Callable[[int, int], None] | None, total: int) -> Callable[[int], None] | None:
     if progress is None:
         return None
@@ -245,7 +231,7 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
             alpha: float = 0.05, ci: float = 0.95, labels: Sequence[Any] | None = None, positive: Any = None,
             zero_division: Any = 0, beta: float = 1.0, names: Sequence[str] = ("A", "B"),
             progress: Callable[[int, int], None] | None = None, alternative: str = "greater",
-            margin: float | None = None, ci_method: str | None = None) -> Any:
+            margin: float | None = None, ci_method: str | None = None) -> Compared:
     """Is A really better than B on this test set? A paired test, δ and confidence intervals.
 
     Parameters
@@ -309,10 +295,9 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
 
     Returns
     -------
-    Comparison
-        Or :class:`~clfeval.significance._delong.DeLongComparison` /
-        ``DeLongOvR`` for ``delong``, :class:`~clfeval.significance._noninferiority.NonInferiority`
-        with ``margin``.
+    Compared
+        Of kind ``pair``; ``delong`` / ``delong_ovr`` for test ``delong``, ``noninferiority`` with ``margin``
+        (:class:`clfeval.ops.compare.Compared`).
 
     Notes
     -----
@@ -437,7 +422,7 @@ def _check_names(names: Sequence[str]) -> tuple[str, str]:
 
 def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, samples: int, seed: Any, alpha: float,
              ci: float, labels: Sequence[Any] | None, positive: Any, zero_division: Any, beta: float,
-             names: Sequence[str], progress: Callable[[int, int], None] | None, engine: str) -> Comparison:
+             names: Sequence[str], progress: Callable[[int, int], None] | None, engine: str) -> Compared:
     test, samples, alpha, level, zd, beta = _check_settings(test, samples, alpha, ci, zero_division, beta, metric)
     names = _check_names(names)
     rng = check_rng(seed)
@@ -449,7 +434,7 @@ def _compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: Any, test: str, sam
 def compare_counts(table: Any, *, metric: str = "accuracy", test: str = "bootstrap", samples: int = 10_000,
                    seed: Any = None, alpha: float = 0.05, ci: float = 0.95, zero_division: Any = 0, beta: float = 1.0,
                    names: Sequence[str] = ("a", "b"), progress: Callable[[int, int], None] | None = None,
-                   description: str = "counts") -> Comparison:
+                   description: str = "counts") -> Compared:
     """:func:`compare` from counts: a joint (gold, A, B) table added up over batches, files or partitions
     (``JointTable``: the same replicates as :func:`compare` of the items), or a count engine of a metric
     (``CountEngine``: binned ROC-AUC, :mod:`clfeval.significance._binnedcompare`)."""
@@ -489,7 +474,7 @@ def _check_mcnemar(test: str, metric: Any) -> None:
 
 def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, seed: Any, alpha: float, level: float,
          zd: float, names: tuple[str, str], progress: Callable[[int, int], None] | None,
-         observed: tuple[float, float] | None = None) -> Comparison:
+         observed: tuple[float, float] | None = None) -> Compared:
     """The test itself on a prepared problem (``observed``: the two scores when the caller has them already)."""
     m = prob.metric
     a, b = observed if observed is not None else prob.engine.observed()
@@ -527,26 +512,24 @@ def _run(prob: _Problem, *, test: str, samples: int, rng: np.random.Generator, s
                      f"they never count as reaching the threshold and are left out of the intervals.")
     if not m.higher_is_better:
         notes.append(f"{metric_label(m.name)}: lower is better, so 'A better than B' means δ < 0.")
-    intervals = _intervals(prob, va, vb, (a, b), level)
-    intervals["estimate"] = "bca"  # the default two-sided estimate of δ (docs/guide/significance.md, coverage)
-    intervals["test_bound"] = test_bound(test, sign * (va - vb), gain, alpha=alpha, tol=_TIE, higher=m.higher_is_better,
-                                         discordant=prob.discordant, n=prob.n, p_value=float(p))
-    intervals["two_sided"] = ("two-sided bootstrap intervals (percentile, BCa): estimates of where δ lies; the "
-                              "verdict follows the test and its one-sided bound" if intervals["test_bound"] else
-                              "two-sided bootstrap intervals (percentile, BCa): estimates of where δ lies, a different "
-                              "procedure from the test")
+    bound = test_bound(test, sign * (va - vb), gain, alpha=alpha, tol=_TIE, higher=m.higher_is_better,
+                       discordant=prob.discordant, n=prob.n, p_value=float(p))
     signature = build_signature({
         "test": test, "metric": m.name, "metric_definition": m.description, "higher_is_better": m.higher_is_better,
         "alpha": alpha, "ci_level": level, "ci_method": "bootstrap percentile (BCa beside it)",
         "p_value_definition": P_DEFINITION[test], "engine": prob.description, "zero_division": zero_division_name(zd),
         "labels": [label_str(x) for x in prob.labels] if prob.labels is not None else None},
         seed=seed, samples=samples, random=True)
-    return Comparison(metric=m.name, metric_description=m.description, a=a, b=b, delta=delta, test=test,
-                      samples=samples, seed=signature["seed"], p_value=float(p), alpha=alpha,
-                      higher_is_better=m.higher_is_better, n=prob.n, names=names, ci=intervals, details=details,
-                      verdict=verdict(metric_label(m.name), names, a, b, delta, float(p), alpha, m.higher_is_better,
-                                      samples if test == "bootstrap" else None),
-                      signature=signature, notes=notes, distribution=hist, joint=prob.joint)
+    counts = McNemarCounts(**details) if test == "mcnemar" else ResampledCounts(**details)
+    part = PairPart(n=prob.n, a=a, b=b, delta=delta, p_value=float(p), hypothesis=hypothesis(m.higher_is_better),
+                    ci=pair_intervals(va, vb, (a, b), level, rs.jackknife_values(prob.engine), bound), details=counts,
+                    verdict=verdict(metric_label(m.name), names, a, b, delta, float(p), alpha, m.higher_is_better,
+                                    samples if test == "bootstrap" else None),
+                    distribution=Distribution.of(hist),
+                    phi_delta=systems_phi_delta(prob.joint, signature.get("labels"), names))
+    return Compared(names=names, metric=m.name, test=test, alpha=alpha, signature=signature, notes=notes,
+                    higher_is_better=m.higher_is_better, metric_description=m.description, samples=samples,
+                    seed=signature["seed"], pair=part)
 
 
 # --- several systems -------------------------------------------------------------
@@ -556,7 +539,7 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
                  samples: int = 10_000, seed: int = 0, alpha: float = 0.05, ci: float = 0.95,
                  labels: Sequence[Any] | None = None, positive: Any = None, zero_division: Any = 0,
                  beta: float = 1.0, progress: Callable[[int, int], None] | None = None,
-                 ci_method: str | None = None) -> MultiComparison:
+                 ci_method: str | None = None) -> Compared:
     """Compare several systems on the same items: every pair, or each against ``baseline``.
 
     Each pair is a :func:`compare` with the same ``seed``; the family of p-values
@@ -589,6 +572,8 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
     [(('x', 'z'), 0.9), (('y', 'z'), 0.5)]
     >>> r.significant
     [True, True]
+    >>> type(r).__name__, r.kind
+    ('Compared', 'many')
     """
     if isinstance(systems, Mapping):
         named = [(str(k), v) for k, v in systems.items()]
@@ -628,16 +613,19 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
                      "the one-sided test asks whether that lead is real.")
     first = results[0]
     resampled = samples / len(pairs) if test == "bootstrap" else None  # a p of 0 is < 1/b; adjusted, < m/b
-    verdicts = [verdict(metric_label(c.metric), c.names, c.a, c.b, c.delta, float(q), c.alpha, c.higher_is_better,
-                        resampled, p_name="Holm-adjusted p") for c, q in zip(results, adj, strict=True)]
+    verdicts = [verdict(metric_label(c.metric), (c.names[0], c.names[1]), c.a, c.b, c.delta, float(q), c.alpha,
+                        c.higher_is_better, resampled, p_name="Holm-adjusted p")
+                for c, q in zip(results, adj, strict=True)]
     settings = {k: v for k, v in first.signature.items() if k not in ("version", "seed", "samples", "versions")}
     signature = build_signature({**settings, "adjustment": "holm", "pairs": len(pairs), "baseline": baseline},
                                 seed=seed, samples=samples, random=True)
-    return with_estimate(MultiComparison(metric=first.metric, test=test, samples=samples, seed=first.seed,
-                           alpha=first.alpha, higher_is_better=first.higher_is_better, systems=names, scores=scores,
-                           baseline=None if baseline is None else str(baseline), comparisons=results,
-                           p_adjusted=[float(x) for x in adj], significant=[bool(x < first.alpha) for x in adj],
-                           verdicts=verdicts, signature=signature, notes=notes), estimate)
+    part = ManyPart(baseline=None if baseline is None else str(baseline), scores=scores, comparisons=results,
+                    p_adjusted=[float(x) for x in adj], significant=[bool(x < first.alpha) for x in adj],
+                    verdicts=verdicts)
+    return with_estimate(Compared(names=tuple(names), metric=first.metric, test=test, alpha=first.alpha,
+                                  signature=signature, notes=notes, higher_is_better=first.higher_is_better,
+                                  metric_description=first.metric_description, samples=samples, seed=first.seed,
+                                  many=part), estimate)
 
 
 class _Systems:

@@ -1,23 +1,32 @@
-"""The results of paired comparisons: :class:`Comparison`, :class:`MultiComparison`, and their sentences.
+"""The words of paired comparisons: hypotheses, p-value definitions, the plain sentence of each verdict, the
+estimate of δ, the gate.
 
-A comparison's numbers come from :mod:`clfeval.significance._paired`; this module
-holds the result types (frozen dataclasses with ``to_dict``), the one-sided
-hypotheses and p-value definitions they state, and the plain sentence of
-each verdict.
+A comparison's numbers come from :mod:`clfeval.significance._paired`; its result is
+:class:`clfeval.ops.compare.Compared` (issue 36: one type whatever the test), whose sentences are computed here
+and stored in its fields.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from dataclasses import InitVar, dataclass, field
 from typing import Any
 
-from clfeval.core import Display, catalog, freeze_fields, thaw
 from clfeval.errors import UsageError
+from clfeval.ops.compare import (
+    BcaIntervals,
+    Compared,
+    PairIntervals,
+    PhiDelta,
+    PhiDeltaPoint,
+    TestBound,
+    interval,
+    interval_or_none,
+)
 
-__all__ = ["Comparison", "MultiComparison", "format_p", "verdict", "verdict_two_sided", "ESTIMATES", "check_estimate",
+__all__ = ["format_p", "verdict", "verdict_two_sided", "ESTIMATES", "check_estimate",
            "with_estimate", "hypothesis", "P_DEFINITION",
-           "fmt_value", "ALTERNATIVES", "check_alternative", "gate", "systems_phi_delta"]
+           "fmt_value", "ALTERNATIVES", "check_alternative", "gate", "systems_phi_delta", "pair_intervals"]
 
 #: The alternative hypotheses: "A is better than B" (one-sided), or "A and B differ" (two-sided).
 ALTERNATIVES = ("greater", "two-sided")
@@ -67,14 +76,14 @@ def check_estimate(method: Any, test: str = "bootstrap") -> str:
     return str(method)
 
 
-def with_estimate(result: Any, method: str) -> Any:
-    """A comparison (or each of several) with ``ci["estimate"]``: the two-sided interval of δ shown as the estimate."""
-    import dataclasses
-
-    if isinstance(result, MultiComparison):
-        return dataclasses.replace(result, comparisons=[with_estimate(c, method) for c in result.comparisons])
-    if isinstance(result, Comparison):
-        return dataclasses.replace(result, ci={**result.ci, "estimate": method})
+def with_estimate(result: Compared, method: str) -> Compared:
+    """A comparison (or each of several) with ``ci.estimate``: the two-sided interval of δ shown as the estimate."""
+    if result.many is not None:
+        many = dataclasses.replace(result.many, comparisons=[with_estimate(c, method) for c in result.many.comparisons])
+        return dataclasses.replace(result, many=many)
+    if result.pair is not None:
+        pair = dataclasses.replace(result.pair, ci=dataclasses.replace(result.pair.ci, estimate=method))
+        return dataclasses.replace(result, pair=pair)
     return result
 
 
@@ -163,121 +172,38 @@ def verdict(label: str, names: tuple[str, str], a: float, b: float, delta: float
     return f"{head}; {ptext} ≥ {alpha:g}: could well be luck on this test set (not significant at α = {alpha:g})."
 
 
-@dataclass(frozen=True)
-class Comparison(Display):
-    """The result of a paired comparison of two systems on the same test items.
+def pair_intervals(va: Any, vb: Any, obs: tuple[float, float], level: float, jack: Any,
+                   bound: dict[str, Any] | None) -> PairIntervals:
+    """The two-sided percentile and BCa intervals of δ, M(A) and M(B) from the bootstrap replicates ``va``, ``vb``
+    (BCa from the jackknife values ``jack`` = (A's, B's, weights), None when too costly), and the test's own
+    ``bound``; the default estimate of δ is BCa (docs/guide/significance.md, coverage)."""
+    from clfeval.core import resample as rs  # NumPy: imported by the comparison that runs, not by this module
 
-    Attributes
-    ----------
-    metric, metric_description : str
-    a, b : float
-        M(A) and M(B) on the test set.
-    delta : float
-        δ = M(A) − M(B).
-    test : str
-        ``bootstrap``, ``randomization`` or ``mcnemar``.
-    samples : int
-        Replicates (bootstrap virtual test sets, or random swaps; the
-        confidence intervals always use ``samples`` bootstrap replicates).
-    seed : int or None
-        None when a generator was passed instead of a seed.
-    p_value : float
-        One-sided, H1: A better than B (lower values for lower-is-better metrics).
-    alpha : float
-    higher_is_better : bool
-    n : int
-        Test items.
-    names : tuple of str
-        Display names of A and B.
-    ci : dict
-        ``level``, ``method`` ("percentile"), ``delta``, ``a``, ``b`` as
-        [low, high], and ``bca`` (the same three as BCa intervals, or None
-        where undefined or too costly); ``estimate`` (``bca`` or ``percentile``:
-        the two-sided interval shown first, BCa by default); ``test_bound``, the
-        test's own one-sided bound of δ (:mod:`clfeval.significance._bounds`:
-        ``side``, ``value``, ``level`` = 1 − α, ``method``, ``matches_test``,
-        ``definition``; > 0 for a lower bound exactly when p < α), None for
-        randomization; ``two_sided``, what the two-sided intervals are.
-    details : dict
-        Test-specific numbers: bootstrap ``count`` of δ(x^(i)) ≥ ``threshold``
-        (= 2δ); randomization ``count`` of δ_perm ≥ δ; McNemar ``n_ab``,
-        ``n_ba``, ``p_value_two_sided``, ``chi2``, ``chi2_p_value``.
-    verdict : str
-        One plain sentence.
-    signature : dict
-        Version, seed, samples, metric definition, engine, library versions.
-    distribution : dict or None
-        The histogram of the replicates (figure data; see :func:`clfeval.core._decimate.replicate_histogram`).
-    phi_delta : dict or None
-        Count metrics: each system's classes in the φ–δ diagram, ``{"labels": [...], "systems": {name:
-        {label: {"phi", "delta"}}}}`` (:func:`systems_phi_delta`; figure data, aggregated counts only),
-        computed from ``joint``, the (K, K, K) joint counts passed at construction (not kept).
-    """
-
-    metric: str
-    metric_description: str
-    a: float
-    b: float
-    delta: float
-    test: str
-    samples: int
-    seed: int | None
-    p_value: float
-    alpha: float
-    higher_is_better: bool
-    n: int
-    names: tuple[str, str]
-    ci: dict[str, Any]
-    details: dict[str, Any]
-    verdict: str
-    signature: dict[str, Any]
-    notes: list[str] = field(default_factory=list)
-    distribution: dict[str, Any] | None = field(default=None, repr=False)
-    phi_delta: dict[str, Any] | None = field(default=None, repr=False)
-    joint: InitVar[Any] = None
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
-
-    def __post_init__(self, joint: Any) -> None:
-        if joint is not None:
-            points = systems_phi_delta(joint, self.signature.get("labels"), self.names)
-            object.__setattr__(self, "phi_delta", points)
-        # read-only all the way down; to_dict() gives a plain copy
-        freeze_fields(self, ("ci", "details", "signature", "notes", "distribution", "phi_delta", "engine"))
-
-    @property
-    def significant(self) -> bool:
-        """p < α."""
-        return bool(self.p_value < self.alpha)
-
-    @property
-    def rejected(self) -> bool:
-        """The test rejects its null hypothesis (p < α): what ``--gate`` asks."""
-        return self.significant
-
-    @property
-    def label(self) -> str:
-        return catalog.label(self.metric)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON (NaN stays NaN here; JSON writers turn it into null)."""
-        return thaw({"metric": self.metric, "metric_description": self.metric_description,
-                "higher_is_better": self.higher_is_better, "names": {"a": self.names[0], "b": self.names[1]},
-                "n": self.n, "a": self.a, "b": self.b, "delta": self.delta, "test": self.test,
-                "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "p_value": self.p_value,
-                "significant": self.significant, "hypothesis": hypothesis(self.higher_is_better),
-                "ci": self.ci, self.test: self.details, "verdict": self.verdict, "notes": list(self.notes),
-                "signature": self.signature, **({"distribution": self.distribution} if self.distribution else {}),
-                **({"phi_delta": self.phi_delta} if self.phi_delta else {})})
+    a, b = obs
+    bca = None
+    if jack is not None:
+        ja, jb, w = jack
+        bca = BcaIntervals(interval_or_none(rs.bca_interval(va - vb, a - b, ja - jb, w, level)),
+                           interval_or_none(rs.bca_interval(va, a, ja, w, level)),
+                           interval_or_none(rs.bca_interval(vb, b, jb, w, level)))
+    two_sided = ("two-sided bootstrap intervals (percentile, BCa): estimates of where δ lies; the verdict follows the "
+                 "test and its one-sided bound" if bound else
+                 "two-sided bootstrap intervals (percentile, BCa): estimates of where δ lies, a different procedure "
+                 "from the test")
+    return PairIntervals(level=level, method="percentile", delta=interval(rs.percentile_interval(va - vb, level)),
+                         a=interval(rs.percentile_interval(va, level)), b=interval(rs.percentile_interval(vb, level)),
+                         bca=bca, estimate="bca", test_bound=None if bound is None else TestBound(**bound),
+                         two_sided=two_sided)
 
 
-def systems_phi_delta(joint: Any, labels: Any, names: tuple[str, str]) -> dict[str, Any] | None:
+def systems_phi_delta(joint: Any, labels: Any, names: tuple[str, str]) -> PhiDelta | None:
     """The classes of both systems in the φ–δ diagram, from the joint (gold, A, B) counts (K, K, K); None without
     a joint table (score metrics, callables).
 
     >>> import numpy as np
     >>> j = np.zeros((2, 2, 2), dtype=int); j[0, 0, 0] = 3; j[1, 1, 0] = 2; j[1, 1, 1] = 1; j[0, 1, 1] = 1
-    >>> systems_phi_delta(j, ("n", "y"), ("A", "B"))["systems"]["A"]["y"]
-    {'phi': 0.25, 'delta': 0.75}
+    >>> systems_phi_delta(j, ("n", "y"), ("A", "B")).systems["A"]["y"]
+    PhiDeltaPoint(phi=0.25, delta=0.75)
     """
     if joint is None or labels is None:
         return None
@@ -285,7 +211,9 @@ def systems_phi_delta(joint: Any, labels: Any, names: tuple[str, str]) -> dict[s
 
     shown = [str(x) for x in labels]
     tables = {names[0]: joint.sum(axis=2), names[1]: joint.sum(axis=1)}
-    return {"labels": shown, "systems": {n: phi_delta_of_counts(class_counts(t), shown) for n, t in tables.items()}}
+    systems = {n: {k: PhiDeltaPoint(p["phi"], p["delta"])
+                   for k, p in phi_delta_of_counts(class_counts(t), shown).items()} for n, t in tables.items()}
+    return PhiDelta(tuple(shown), systems)
 
 
 def hypothesis(higher: bool) -> str:
@@ -299,77 +227,3 @@ P_DEFINITION = {
     "randomization": "p = (1 + #{δ_perm ≥ δ(x)}) / (b + 1), swapping A's and B's outputs per item with probability 1/2",
     "mcnemar": "p = P(X ≥ n_AB), X ~ Bin(n_AB + n_BA, 1/2) (exact, one-sided)",
 }
-
-
-@dataclass(frozen=True)
-class MultiComparison(Display):
-    """Several systems compared pairwise (every pair, or each against a baseline), Holm-adjusted.
-
-    Attributes
-    ----------
-    systems : list of str
-        System names in input order.
-    scores : dict
-        Each system's metric on the test set.
-    baseline : str or None
-    comparisons : list of Comparison
-        One per pair; A is the system tested for being better. Against a
-        baseline, A is each other system and B the baseline; for every
-        pair, A is the one with the better observed score (input order on
-        ties).
-    p_adjusted : list of float
-        Holm–Bonferroni adjusted p-values, in the order of ``comparisons``.
-    significant : list of bool
-        Adjusted p < α.
-    verdicts : list of str
-        One plain sentence per comparison, judged on the adjusted p.
-    """
-
-    metric: str
-    test: str
-    samples: int
-    seed: int | None
-    alpha: float
-    higher_is_better: bool
-    systems: list[str]
-    scores: dict[str, float]
-    baseline: str | None
-    comparisons: list[Comparison]
-    p_adjusted: list[float]
-    significant: list[bool]
-    verdicts: list[str]
-    signature: dict[str, Any]
-    adjustment: str = "holm"
-    notes: list[str] = field(default_factory=list)
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
-
-    def __post_init__(self) -> None:  # read-only all the way down; to_dict() gives a plain copy
-        freeze_fields(self, ("systems", "scores", "comparisons", "p_adjusted", "significant", "verdicts", "signature",
-                             "notes", "engine"))
-
-    @property
-    def rejected(self) -> bool:
-        """Every comparison rejects its null after Holm's adjustment: what ``--gate`` asks."""
-        return all(self.significant)
-
-    def to_dict(self) -> dict[str, Any]:
-        rows = []
-        for c, adj, sig, verdict in zip(self.comparisons, self.p_adjusted, self.significant, self.verdicts,
-                                        strict=True):
-            rows.append({"a": c.names[0], "b": c.names[1], "score_a": c.a, "score_b": c.b, "delta": c.delta,
-                         "p_value": c.p_value, "p_adjusted": adj, "significant": sig, "ci": c.ci,
-                         c.test: c.details, "verdict": verdict,
-                         **({"distribution": c.distribution} if c.distribution else {})})
-        points: dict[str, Any] = {}
-        for c in self.comparisons:
-            if c.phi_delta:
-                points.setdefault("labels", c.phi_delta["labels"])
-                for name, pc in c.phi_delta["systems"].items():
-                    points.setdefault("systems", {}).setdefault(name, pc)
-        if points:
-            points["systems"] = {n: points["systems"][n] for n in self.systems if n in points["systems"]}
-        return thaw({"metric": self.metric, "higher_is_better": self.higher_is_better, "test": self.test,
-                     "samples": self.samples, "seed": self.seed, "alpha": self.alpha, "adjustment": self.adjustment,
-                     "baseline": self.baseline, "systems": list(self.systems), "scores": dict(self.scores),
-                     "comparisons": rows, "notes": list(self.notes), "signature": self.signature,
-                     **({"phi_delta": points} if points else {})})

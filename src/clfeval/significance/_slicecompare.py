@@ -10,62 +10,20 @@ says so: the overall number is then a property of how the items are spread over 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from clfeval.core import MAX_SLICES, MISSING, Display, SliceBinning, joint_table, label_str
+from clfeval.core import MAX_SLICES, MISSING, SliceBinning, joint_table, label_str
 from clfeval.errors import DataError, UsageError
+from clfeval.ops.compare import Compared, SlicedPart, SliceRow
 from clfeval.significance._paired import compare_counts
 from clfeval.significance._slicetests import benjamini_yekutieli, holm
 
-__all__ = ["SlicedComparison", "compare_by", "compare_tables", "slice_groups", "simpson_sentence", "sorted_slices"]
-
-
-@dataclass(frozen=True)
-class SlicedComparison(Display):
-    """A paired comparison overall and within every slice (``compare(..., by=...)``)."""
-
-    overall: Any
-    by: list[str]
-    slices: list[dict[str, Any]]
-    simpson: str | None
-    min_slice: int
-    notes: list[str] = field(default_factory=list)
-    binning: list[dict[str, Any]] = field(default_factory=list)
-    engine: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def signature(self) -> dict[str, Any]:
-        return self.overall.signature
-
-    @property
-    def rejected(self) -> bool:
-        """The overall test rejects its null (what ``--gate`` asks)."""
-        return bool(self.overall.rejected)
-
-    def to_frame(self) -> Any:
-        """One row per slice (slice, key columns, n, a, b, delta, p, p_holm, p_by, significant) as a pandas
-        DataFrame; pandas is imported only here (the ``pandas`` extra)."""
-        from clfeval.significance._slices import pandas_or_extra
-
-        pd = pandas_or_extra("to_frame")
-        keep = ("n", "small", "a", "b", "delta", "p", "p_holm", "p_by", "significant")
-        return pd.DataFrame([{"slice": r["slice"], **r["key"], **{k: r.get(k) for k in keep}} for r in self.slices])
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {"kind": "comparison by slice", "by": list(self.by), "overall": self.overall.to_dict(),
-               "slices": self.slices, "simpson": self.simpson, "min_slice": self.min_slice,
-               "adjustment": {"methods": ["holm", "benjamini-yekutieli"], "family": "the slices tested"},
-               "notes": list(self.notes)}
-        if self.binning:
-            out["binning"] = self.binning
-        if self.engine is not None:
-            out["engine"] = dict(self.engine)
-        return out
+__all__ = ["compare_by", "compare_tables", "slice_groups", "simpson_sentence", "sorted_slices"]
 
 
 def slice_groups(columns: Mapping[str, Any], *, max_slices: int = MAX_SLICES,
@@ -93,12 +51,12 @@ def _better(delta: float, higher: bool) -> int:
     return 1 if (delta > 0) == higher else -1
 
 
-def simpson_sentence(overall: Any, rows: Sequence[dict[str, Any]], by: Sequence[str]) -> str | None:
+def simpson_sentence(overall: Compared, rows: Sequence[SliceRow], by: Sequence[str]) -> str | None:
     """The sentence naming Simpson's paradox, or None: A better overall and B better in every slice (or the
     reverse), over at least two slices."""
     higher = overall.higher_is_better
     sign = _better(overall.delta, higher)
-    signs = [_better(r["delta"], higher) for r in rows if r["delta"] is not None]
+    signs = [_better(r.delta, higher) for r in rows if r.delta is not None]
     if sign == 0 or len(signs) < 2 or any(s != -sign for s in signs):
         return None
     a, b = overall.names
@@ -113,7 +71,7 @@ def compare_by(gold: Any, a: Any, b: Any, by: Mapping[str, Any], *, metric: Any 
                test: str = "bootstrap", samples: int = 10_000, seed: Any = 0, alpha: float = 0.05, ci: float = 0.95,
                zero_division: Any = 0, beta: float = 1.0, names: Sequence[str] = ("A", "B"),
                max_slices: int = MAX_SLICES, min_slice: int = 30, binning: Mapping[str, SliceBinning] | None = None,
-               labels: Sequence[Any] | None = None) -> SlicedComparison:
+               labels: Sequence[Any] | None = None) -> Compared:
     """A vs B overall and within every slice of the ``by`` columns (name → values, one per item), in memory: each
     slice's joint table counted from its items (:func:`~clfeval.core._tables.joint_table`), then
     :func:`compare_tables`."""
@@ -157,7 +115,7 @@ def compare_tables(overall_table: Any, by: Sequence[str], keys: Sequence[tuple],
                    metric: Any = "accuracy", test: str = "bootstrap", samples: int = 10_000, seed: Any = 0,
                    alpha: float = 0.05, ci: float = 0.95, zero_division: Any = 0, beta: float = 1.0,
                    names: Sequence[str] = ("A", "B"), min_slice: int = 30,
-                   binning: Mapping[str, Any] | None = None) -> SlicedComparison:
+                   binning: Mapping[str, Any] | None = None) -> Compared:
     """A vs B from count tables: the overall joint table and one per slice (``keys[i]`` the value tuple of
     ``tables[i]``, in their sorted order), each tested with the test and samples of the overall comparison (one seed
     stream per slice, in the order of the slices), the p-values adjusted with Holm and Benjamini–Yekutieli, and
@@ -184,20 +142,20 @@ def compare_tables(overall_table: Any, by: Sequence[str], keys: Sequence[tuple],
         if n:
             r = compare_counts(t, seed=np.random.default_rng(seeds[i]), **common)
             row.update(a=r.a, b=r.b, delta=r.delta, p=None if row["small"] else r.p_value, ci=r.ci)
-        else:
-            row.update(a=None, b=None, delta=None, p=None)
         rows.append(row)
-    p = np.array([r["p"] if r["p"] is not None and math.isfinite(r["p"]) else np.nan for r in rows])
+    p = np.array([r["p"] if r.get("p") is not None and math.isfinite(r["p"]) else np.nan for r in rows])
     h, y = holm(p), benjamini_yekutieli(p)
     for row, hv, yv in zip(rows, h, y, strict=False):
-        if row["p"] is not None:
+        if row.get("p") is not None:
             row.update(p_holm=float(hv), p_by=float(yv), significant=bool(hv < alpha))
+    slices = [SliceRow(**row) for row in rows]
     notes = []
-    small = [r["slice"] for r in rows if r["small"]]
+    small = [r.slice for r in slices if r.small]
     if small:
         notes.append(f"{len(small)} slice(s) below {min_slice} items ({', '.join(small[:5])}): compared, not tested.")
-    return SlicedComparison(overall, list(by), rows, simpson_sentence(overall, rows, list(by)), int(min_slice), notes,
-                            [v.to_dict() if hasattr(v, "to_dict") else dict(v) for v in (binning or {}).values()])
+    part = SlicedPart(by=list(by), overall=overall, slices=slices, simpson=simpson_sentence(overall, slices, list(by)),
+                      min_slice=int(min_slice), binning=[SliceBinning.of(v) for v in (binning or {}).values()])
+    return dataclasses.replace(overall, notes=notes, engine=None, pair=None, sliced=part)
 
 
 def _plain(x: Any) -> list[Any]:

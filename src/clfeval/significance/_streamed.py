@@ -20,13 +20,14 @@ from typing import Any
 
 from clfeval.core import JointCounter, JointTables
 from clfeval.errors import DataError, UsageError
-from clfeval.significance._paired import Comparison, MultiComparison, compare, compare_many
+from clfeval.ops.compare import Compared
+from clfeval.significance._paired import compare, compare_many
 
 __all__ = ["compare_stream"]
 
 
 def compare_stream(batches: Iterable[Any], names: Sequence[str], *, baseline: str | None = None,
-                   describe: str | Callable[[], str] = "", **settings: Any) -> Comparison | MultiComparison:
+                   describe: str | Callable[[], str] = "", **settings: Any) -> Compared:
     """Compare systems on matched batches (each with ``gold``, ``preds`` and ``text``), counting only tables.
 
     Parameters
@@ -47,7 +48,7 @@ def compare_stream(batches: Iterable[Any], names: Sequence[str], *, baseline: st
     >>> from types import SimpleNamespace as B
     >>> parts = [B(gold=["y"] * 5, preds=[["y"] * 4 + ["n"], ["y"] * 2 + ["n"] * 3], text=False)] * 2
     >>> r = compare_stream(parts, ["a", "b"], test="mcnemar", samples=100)
-    >>> r.a, r.b, r.details["n_ab"]
+    >>> r.a, r.b, r.details.n_ab
     (0.8, 0.4, 4)
     """
     names = [str(n) for n in names]
@@ -73,7 +74,7 @@ def compare_stream(batches: Iterable[Any], names: Sequence[str], *, baseline: st
         raise DataError("there are no items to compare.")
     how = describe() if callable(describe) else describe
     tables = counter.tables(describe=how)
-    result: Comparison | MultiComparison
+    result: Compared
     if s == 2:
         x, y = (names[1], names[0]) if baseline == names[0] else (names[0], names[1])
         one = JointTables([x, y], tables.labels, {(0, 1): tables.pair(x, y)}, tables.n, how)

@@ -380,6 +380,7 @@ def demo_calibration() -> DemoResult:
                "paired bootstrap on ten documents: why δ's distribution is centred on δ(x), the 2δ rule, p")
 def demo_bootstrap() -> DemoResult:
     """Worked example 11: ten documents, A right on 7 (accuracy 0.70), B right on 5 (0.50), δ = 0.20."""
+    from clfeval.ops.compare import ResampledCounts
     from clfeval.significance import bootstrap_distribution, compare
 
     samples, seed = 10_000, 0
@@ -394,7 +395,7 @@ def demo_bootstrap() -> DemoResult:
     two_delta = 2 * res.delta
     dist_rows = [[f"{v / 10:.1f} {'#' * max(1, round(60 * c / samples))}", int(c), _r(c / samples),
                   "≥ 2δ" if v / 10 >= two_delta - 1e-9 else ""] for v, c in zip(values, counts, strict=True)]
-    count = res.details["count"]
+    count = res.details.count if isinstance(res.details, ResampledCounts) else 0  # the bootstrap's counts
     mean = float(deltas.mean())
     mcn = compare(gold, a, b, test="mcnemar", samples=samples, seed=seed)
     docs = [[i + 1, "right" if a[i] == gold[i] else "wrong",

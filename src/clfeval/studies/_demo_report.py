@@ -26,8 +26,9 @@ import numpy as np
 
 from clfeval.core import Display, build_signature
 from clfeval.evaluate import Report, report
+from clfeval.ops.compare import Compared
 from clfeval.scores import Calibration, ThresholdChoice, choose_threshold, reliability
-from clfeval.significance import Comparison, compare
+from clfeval.significance import compare
 
 __all__ = ["DemoReport", "demo_report", "tickets", "LABELS", "SEED"]
 
@@ -93,7 +94,7 @@ class DemoReport(Display):
         A's cut for ``bug``, chosen on the development split, measured on the test split.
     calibration : Calibration
         A's top-label probabilities on the test split.
-    comparison : Comparison
+    comparison : Compared
         A against B on macro-F1, paired bootstrap.
     """
 
@@ -103,7 +104,7 @@ class DemoReport(Display):
     report_b: Report
     threshold: ThresholdChoice
     calibration: Calibration
-    comparison: Comparison
+    comparison: Compared
     conclusion: str
     data: dict[str, Any] = field(default_factory=dict)
     signature: dict[str, Any] = field(default_factory=dict)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from clfeval.errors import MissingExtra, UsageError
+from clfeval.ops.compare import Compared
 from clfeval.render._util import Block, TableBlock, TextBlock, num
 from clfeval.render.html.document import Figure, Page, Para, Section, Summary, sections_from_blocks, signature_rows
 
@@ -306,37 +307,34 @@ def calibration_page(c: Any, figs: Figures | None = None) -> Page:
 
 # --- significance --------------------------------------------------------------------------------------
 
-def comparison_page(c: Any, figs: Figures | None = None) -> Page:
+def comparison_page(c: Compared, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render._significance import comparison_blocks
+    from clfeval.render._significance import bound_label, comparison_blocks, estimate_of
 
-    d = c.to_dict()
     na, nb = c.names
-    from clfeval.render._significance import bound_label, estimate_of
-
-    tb = c.ci.get("test_bound")
-    lv = _pct(c.ci["level"])
+    tb = c.ci.test_bound
+    lv = _pct(c.ci.level)
     est = {k: estimate_of(c, k) for k in ("a", "b", "delta")}
     s = Summary([card(f"A: {na}", c.a, [(f"{lv} {est['a'][0]} interval (estimate)", interval_text(est["a"][1]))]),
                  card(f"B: {nb}", c.b, [(f"{lv} {est['b'][0]} interval (estimate)", interval_text(est["b"][1]))]),
-                 card("δ = A − B", c.delta, ([(bound_label(tb), tb["value"])] if tb else []) +
+                 card("δ = A − B", c.delta, ([(bound_label(tb), tb.value)] if tb else []) +
                       [(f"two-sided {lv} {est['delta'][0]} interval (estimate"
                         + ("" if tb else ", a different procedure from the test") + ")",
                         interval_text(est["delta"][1]))]),
                  p_card(c)],
                 verdicts=[c.verdict])
-    s.facts = [("metric", c.metric_description), ("test", c.test), ("samples", f"{c.samples:,}"), ("seed", str(c.seed)),
-               ("items", f"{c.n:,}")]
+    s.facts = [("metric", c.metric_description or c.metric), ("test", c.test), ("samples", f"{c.samples or 0:,}"),
+               ("seed", str(c.seed)), ("items", f"{c.n:,}")]
     page, sections = base_page(c, comparison_blocks(c), notes=c.notes, summary=s)
     figs = figs or Figures()
     cap = "Paired bootstrap distribution of δ" if c.test != "randomization" else "Randomization null distribution"
-    attach(sections, "", [figs(plots.bootstrap, d, cap)])
+    attach(sections, "", [figs(plots.bootstrap, c, cap)])
     if c.phi_delta:
-        attach(sections, "", [figs(plots.phi_delta, d, f"The classes of {na} and {nb} in the φ–δ diagram")])
+        attach(sections, "", [figs(plots.phi_delta, c, f"The classes of {na} and {nb} in the φ–δ diagram")])
     return page
 
 
-def p_card(c: Any) -> dict[str, Any]:
+def p_card(c: Compared) -> dict[str, Any]:
     """The p-value of a comparison as a summary card, written as its table writes it."""
     from clfeval.render._significance import p_text
 
@@ -344,19 +342,18 @@ def p_card(c: Any) -> dict[str, Any]:
             "baselines": [("α", num(c.alpha)), ("test", c.test)]}
 
 
-def multi_page(m: Any, figs: Figures | None = None) -> Page:
+def multi_page(m: Compared, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render._significance import multi_blocks
 
-    d = m.to_dict()
     s = Summary([card(name, v) for name, v in m.scores.items()], verdicts=list(m.verdicts))
     page, sections = base_page(m, multi_blocks(m), notes=m.notes, summary=s)
     figs = figs or Figures()
-    shown = [figs(plots.bootstrap, d, f"{c.names[0]} against {c.names[1]}", pair=i)
+    shown = [figs(plots.bootstrap, m, f"{c.names[0]} against {c.names[1]}", pair=i)
              for i, c in enumerate(m.comparisons[:6])]
     attach(sections, "\0", shown, new="Distributions of δ" + (" (first 6 pairs)" if len(m.comparisons) > 6 else ""))
-    if "phi_delta" in d:
-        attach(sections, "\0", [figs(plots.phi_delta, d, "The classes of the systems in the φ–δ diagram")],
+    if any(c.phi_delta is not None for c in m.comparisons):
+        attach(sections, "\0", [figs(plots.phi_delta, m, "The classes of the systems in the φ–δ diagram")],
                 new="The systems in the φ–δ diagram")
     return page
 
@@ -372,7 +369,7 @@ def decision_page(r: Any, figs: Figures | None = None) -> Page:
     page, sections = base_page(r, blocks, notes=getattr(r, "notes", []),
                                summary=Summary(cards, verdicts=[verdict] if verdict else []))
     figs = figs or Figures()
-    d = r.to_dict()
+    d = r if isinstance(r, Compared) else r.to_dict()  # a comparison's figures read its typed fields
     drawn = [figs(getattr(plots, name), d, caption) for name, caption in figures]
     attach(sections, "\0", drawn, new="Figures")
     return page
@@ -382,12 +379,12 @@ def _decision_parts(r: Any) -> tuple[list[Block], list[dict[str, Any]], list[tup
     from clfeval.render import _cvcompare as rcv, _decisions as rdec, _power as rpow
     from clfeval.render._significance import p_text
 
-    kind = type(r).__name__
-    if kind == "DeLongComparison":
+    kind = r.kind if isinstance(r, Compared) else type(r).__name__
+    if kind == "delong":
         return rdec.delong_blocks(r), [card(f"A: {r.names[0]}", r.auc_a), card(f"B: {r.names[1]}", r.auc_b),
                                        card("δ = A − B", r.delta), {"name": "p", "value": p_text(r.p_value, None),
                                                                     "baselines": [("α", num(r.alpha))]}], []
-    if kind == "DeLongOvR":
+    if kind == "delong_ovr":
         return rdec.delong_ovr_blocks(r), [card(f"δ ROC-AUC, {lab}", c.delta) for lab, c in r.per_class.items()
                                            if c is not None][:6], []
     if kind == "AUCInterval":
@@ -398,7 +395,7 @@ def _decision_parts(r: Any) -> tuple[list[Block], list[dict[str, Any]], list[tup
                                       card("PR-AUC (average precision)", r.average_precision["value"],
                                             list(zip(("low", "high"), r.average_precision["ci"], strict=False)))], \
             [("roc", "ROC curve with its bootstrap band"), ("pr", "Precision–recall curve with its bootstrap band")]
-    if kind == "NonInferiority":
+    if kind == "noninferiority":
         return rdec.noninferiority_blocks(r), [card(f"A (new): {r.names[0]}", r.a), card(f"B (old): {r.names[1]}", r.b),
                                                card("δ = A − B", r.delta, [("bound", r.bound), ("margin", r.margin)]),
                                                {"name": "p", "value": p_text(r.p_value, r.samples),
@@ -418,20 +415,25 @@ def _decision_parts(r: Any) -> tuple[list[Block], list[dict[str, Any]], list[tup
 
 def _decision_layouts() -> dict[type, Callable[[Any], Page]]:
     from clfeval.protocols import RunComparison
-    from clfeval.significance import (
-        AUCInterval,
-        BootstrapPower,
-        CurveBands,
-        CVComparison,
-        DeLongComparison,
-        DeLongOvR,
-        IntervalWidth,
-        McNemarPower,
-        NonInferiority,
-    )
+    from clfeval.significance import AUCInterval, BootstrapPower, CurveBands, CVComparison, IntervalWidth, McNemarPower
 
-    return {cls: decision_page for cls in (DeLongComparison, DeLongOvR, AUCInterval, CurveBands, NonInferiority,
-                                           CVComparison, RunComparison, McNemarPower, BootstrapPower, IntervalWidth)}
+    return {cls: decision_page for cls in (AUCInterval, CurveBands, CVComparison, RunComparison, McNemarPower,
+                                           BootstrapPower, IntervalWidth)}
+
+
+def compared_page(c: Compared, figs: Figures | None = None) -> Page:
+    """The page of a comparison, by its kind: two systems, several, a decision (DeLong's test, one-vs-rest,
+    non-inferiority), or by slice (its tables)."""
+    if c.kind == "pair":
+        return comparison_page(c, figs)
+    if c.kind == "many":
+        return multi_page(c, figs)
+    if c.kind == "sliced":
+        from clfeval.render._significance import sliced_blocks
+        from clfeval.render.html.pages import blocks_page
+
+        return blocks_page(c, sliced_blocks(c))
+    return decision_page(c, figs)
 
 
 # --- protocols, the study, the rest ------------------------------------------------------------------------
@@ -517,18 +519,16 @@ def _builtin() -> None:
     from clfeval.render._rank import rank_page
     from clfeval.render.html import pages
     from clfeval.scores import Calibration, LabelThresholds, Ranking, RankingOvR, ThresholdChoice
-    from clfeval.significance import Compared, Comparison, MultiComparison
     from clfeval.studies import DemoReport, ReutersStudy
 
     for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (Ranking, ranking_page),
                     (RankingSummary, ranking_page), (RankingOvR, ranking_page),
                     (ThresholdChoice, threshold_page), (LabelThresholds, label_thresholds_page),
-                    (Calibration, calibration_page), (Comparison, comparison_page), (MultiComparison, multi_page),
-                    (ProtocolResult, protocol_page), (ReutersStudy, study_page), (RankResult, rank_page)):
+                    (Calibration, calibration_page), (Compared, compared_page), (ProtocolResult, protocol_page),
+                    (ReutersStudy, study_page), (RankResult, rank_page)):
         register_layout(cls, fn)
     for kind, make in _decision_layouts().items():
         register_layout(kind, make)
-    register_layout(Compared, lambda c, figs=None: layout(c.result, figs))
     for kind, make in pages.generic().items():
         register_layout(kind, make)
 
