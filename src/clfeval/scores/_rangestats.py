@@ -9,7 +9,7 @@ what its items add in memory: pairs in order, tied pairs, the average-precision
 terms (summed exactly, :class:`~clfeval.core._exactsum.ExactSum`), distinct
 scores and the sampled cuts of the curves (:class:`RangeStats`, which add).
 :class:`~clfeval.core._ranksummary.RankingSummary` is the result, as in memory: the numbers of the in-memory
-:class:`~clfeval.scores._curves.Ranking` of the same items, bit for bit (and its per-distinct-score counts while
+:class:`~clfeval.scores._curves.SortedRanking` of the same items, bit for bit (and its per-distinct-score counts while
 they number at most :data:`~clfeval.core._ranksummary.EXACT_CUTS_MAX`).
 """
 
