@@ -121,6 +121,8 @@ class RankingSummary(Display):
 
     def __post_init__(self) -> None:  # a result is read-only all the way down; to_dict() gives a plain copy
         freeze_fields(self, ("signature", "external", "binned", "engine"))
+        for a in self.points or ():
+            a.flags.writeable = False
 
     # --- counts ------------------------------------------------------------------------
     @property

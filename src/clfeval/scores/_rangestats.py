@@ -30,9 +30,13 @@ __all__ = ["rle", "rle_merge", "exact_dot", "merge_range", "sample_ranks_of", "R
 
 @dataclass(frozen=True)
 class ExactCuts:
-    """The per-distinct-score counts of a ranking computed beyond memory (when few enough to keep)."""
+    """The per-distinct-score counts of a ranking computed beyond memory (when few enough to keep); read-only."""
 
     cuts: Cuts
+
+    def __post_init__(self) -> None:
+        for a in self.cuts:
+            a.flags.writeable = False
 
 
 def rle(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
