@@ -44,7 +44,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -74,6 +74,18 @@ from clfeval.scores._columns import DEFAULT_SOURCE, ScoreSource, as_scores, scor
 from clfeval.scores._objectives import Objective, choose_cut, parse_objective
 from clfeval.scores._sorting import PARALLEL_MIN, pairs_and_ap, simd_sort, split_sorted, strategy, threads
 from clfeval.scores._sweep import Cuts, Sweep, sweep_of
+
+if TYPE_CHECKING:  # the input types of ranking_ovr, named for type checkers only
+    from typing import TypeAlias
+
+    import numpy.typing as npt
+
+    #: A label as the data hold it (matched by value or string form).
+    Label: TypeAlias = str | int | float | bool
+    #: One label per item, or (multi-label) one label set per item: a sequence of labels or a joined string.
+    Gold: TypeAlias = npt.ArrayLike | Sequence[Sequence[Label] | str]
+    #: One score column per label: a mapping label → column, or an (n, L) array.
+    ScoreColumns: TypeAlias = Mapping[Label, npt.ArrayLike] | npt.ArrayLike
 
 __all__ = [
     "RULE",
@@ -415,8 +427,8 @@ def summary_of(ranked: object) -> RankingSummary | None:
 
 # --- one-vs-rest: multiclass and multi-label --------------------------------------
 
-def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, multilabel: bool = False,
-                sep: str = "|", source: ScoreSource | None = None) -> RankingResult:
+def ranking_ovr(gold: Gold, scores: ScoreColumns, *, labels: Sequence[Label] | None = None,
+                multilabel: bool = False, sep: str = "|", source: ScoreSource | None = None) -> RankingResult:
     """One-vs-rest ROC-AUC and average precision per label, with macro, weighted and micro averages.
 
     Parameters
