@@ -48,7 +48,8 @@ class RankingResult(Display):
 
     Both kinds: ``kind``, ``roc_auc``, ``average_precision`` (``pr_auc``; the macro averages one-vs-rest),
     ``n``, ``signature``, ``notes``, ``curves()``. Binary: ``positive``, ``n_positive``, ``n_negative``,
-    ``prevalence``, ``pairs``, ``pairs_in_order``, ``cuts``, ``roc_curve()``, ``pr_curve()``, ``metric()``.
+    ``prevalence``, ``pairs``, ``pairs_in_order``, ``has_cuts``, ``cuts``, ``external``, ``roc_curve()``,
+    ``pr_curve()``, ``metric()``.
     One-vs-rest: ``labels``, ``per_class``, ``macro``, ``weighted``, ``micro``, ``undefined``, ``rankings``.
 
     >>> from clfeval.core import RankingSummary
@@ -152,6 +153,16 @@ class RankingResult(Display):
     def pairs_in_order(self) -> float:
         """Pairs with the positive above the negative, ties counting one half (binary)."""
         return self._binary("pairs_in_order").pairs_in_order
+
+    @property
+    def has_cuts(self) -> bool:
+        """Whether the exact per-distinct-score counts are held (binary; beyond memory only while few)."""
+        return self._binary("has_cuts").has_cuts
+
+    @property
+    def external(self) -> Mapping[str, object] | None:
+        """How a ranking beyond memory was computed (budget, spilled, runs; binary), read-only; None in memory."""
+        return self._binary("external").external
 
     @property
     def cuts(self) -> object:
