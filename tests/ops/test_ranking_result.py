@@ -197,6 +197,8 @@ def test_it_renders_and_gives_a_frame(results):
     b, o = results["ranking/arrays"], results["ranking/arrays-ovr"]
     assert "Ranking (scores)" in str(b) and "One label against the rest" in str(o)
     assert list(o.to_frame().index) == ["cat", "dog", "eel"]
+    for r in (b, o):
+        assert r.to_html().startswith("<!DOCTYPE html>") and "ROC curve" in r.to_html()
     with pytest.raises(TypeError):
         b.to_frame()
 
