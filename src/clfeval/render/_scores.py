@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from clfeval.core import RankingSummary, label_threshold_classes, manyclasses
+from clfeval.ops.ranking import RankingResult
 from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.scores import RULE, Calibration, LabelThresholds, Ranking, RankingOvR, ThresholdChoice
+from clfeval.scores import RULE, Calibration, LabelThresholds, SortedRanking, ThresholdChoice
 
 PR_AUC = "PR-AUC (average precision)"
 
@@ -40,7 +41,7 @@ def _ranking_rows(d: dict[str, Any]) -> list[list[str]]:
 
 
 def ranking_blocks(d: dict[str, Any]) -> list[Block]:
-    """Blocks of a ranking summary (``Ranking.to_dict()`` or ``RankingOvR.to_dict()``)."""
+    """Blocks of a ranking summary (``RankingResult.to_dict()``, binary or one-vs-rest)."""
     blocks: list[Block] = [TextBlock("Ranking (scores)", heading=True)]
     if "per_class" in d:
         pc = d["per_class"]
@@ -104,15 +105,13 @@ def _external_line(e: dict[str, Any]) -> str | None:
 register_section("ranking", ranking_blocks)
 
 
-def _ranking_result_blocks(r: Ranking | RankingSummary | RankingOvR) -> list[Block]:
+def _ranking_result_blocks(r: RankingResult | SortedRanking | RankingSummary) -> list[Block]:
     return ranking_blocks(r.to_dict())
 
 
-for _cls in (Ranking, RankingSummary):
+for _cls in (RankingResult, SortedRanking, RankingSummary):
     register(_cls, text=lambda r: blocks_to_rich(_ranking_result_blocks(r)),
              markdown=lambda r: blocks_to_markdown(_ranking_result_blocks(r)))
-register(RankingOvR, text=lambda r: blocks_to_rich(_ranking_result_blocks(r)),
-         markdown=lambda r: blocks_to_markdown(_ranking_result_blocks(r)))
 
 
 # --- thresholds ---------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
-    "clfeval.scores._curves": ("Ranking", "RankingOvR", "ranking_ovr"),
+    "clfeval.scores._curves": ("ranking_ovr",),
     "clfeval.scores._thresholds": ("ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_label_thresholds"),
     "clfeval.scores._calibration": ("Calibration", "reliability"),
     "clfeval.scores._external": ("RankingStore",),
@@ -15,7 +15,11 @@ _EXPORTS = {
     "clfeval.scores._binned": ("ScoreHistogram", "BinnedJoint", "RowSample", "uniform_binning", "quantile_binning"),
 }
 
-__all__ = _names(_EXPORTS)
+# Kept importable for one release (issue 36): each merged into RankingResult, what ranking and ranking_ovr
+# return now (a binary summary or a one-vs-rest part); each access warns.
+_MOVED = {name: ("clfeval.ops.ranking._result", "RankingResult", "clfeval.ops.ranking.RankingResult")
+          for name in ("Ranking", "RankingOvR")}
+__all__ = _names(_EXPORTS) + list(_MOVED)
 # Names that other stages import from this package's private modules (tools/privatize.py): resolved
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
@@ -23,8 +27,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.scores._calibration": ("Calibrator", "EPS", "calibrate_batches", "calibration_words", "check_bins",
                                     "reliability_rows"),
     "clfeval.scores._columns": ("ScoreSource", "as_probabilities", "as_scores", "is_integer_column", "score_matrix"),
-    "clfeval.scores._curves": ("RULE", "binary_cut", "binary_gold", "cut_labels", "cut_sets", "indicator_gold",
-                               "predictions_from_cut", "ranking", "ranking_section"),
+    "clfeval.scores._curves": ("RULE", "SortedRanking", "binary_cut", "binary_gold", "cut_labels", "cut_sets",
+                               "indicator_gold", "predictions_from_cut", "ranking", "ranking_section", "summary_of"),
     "clfeval.scores._external": ("BUFFER_BYTES_PER_ITEM", "CutChoice", "DEFAULT_MEMORY", "RANGE_BYTES_PER_ITEM",
                                  "parse_memory", "stream_ranking"),
     "clfeval.scores._intcuts": ("check_kinds", "integer_keys", "value_of_key"),
@@ -64,6 +68,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     )
     from clfeval.scores._curves import (
         RULE as RULE,
+        SortedRanking as SortedRanking,
         binary_cut as binary_cut,
         binary_gold as binary_gold,
         cut_labels as cut_labels,
@@ -72,6 +77,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         predictions_from_cut as predictions_from_cut,
         ranking as ranking,
         ranking_section as ranking_section,
+        summary_of as summary_of,
     )
     from clfeval.scores._external import (
         BUFFER_BYTES_PER_ITEM as BUFFER_BYTES_PER_ITEM,
@@ -111,7 +117,8 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         cut_row as cut_row,
     )
     curves = _curves
-__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES,
+                               moved=_MOVED)
 
 if TYPE_CHECKING:
     from clfeval.scores._binned import (
@@ -122,7 +129,7 @@ if TYPE_CHECKING:
         uniform_binning as uniform_binning,
     )
     from clfeval.scores._calibration import Calibration as Calibration, reliability as reliability
-    from clfeval.scores._curves import Ranking as Ranking, RankingOvR as RankingOvR, ranking_ovr as ranking_ovr
+    from clfeval.scores._curves import ranking_ovr as ranking_ovr
     from clfeval.scores._external import RankingStore as RankingStore
     from clfeval.scores._streamovr import stream_binary as stream_binary, stream_ovr as stream_ovr
     from clfeval.scores._thresholds import (
