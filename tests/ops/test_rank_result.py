@@ -46,7 +46,7 @@ def results(root):
 
 
 def test_the_registry_has_the_variants():
-    assert NAMES == ["rank/frame", "rank/frame-long-pairs", "rank/path"]
+    assert NAMES == ["rank/arrays", "rank/frame", "rank/frame-long-pairs", "rank/path"]
 
 
 @pytest.mark.parametrize("name", [*NAMES, "rank/frame-require"])
