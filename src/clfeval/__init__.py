@@ -26,6 +26,8 @@ _EXPORTS = {
     "clfeval.engines._comparing": ("compare",),
     "clfeval.ops.compare._result": ("Compared",),
     "clfeval.engines._scoreops": ("threshold", "calibration", "ranking"),
+    "clfeval.ops.threshold._result": ("ThresholdResult",),
+    "clfeval.ops.calibration._result": ("Calibration",),
     "clfeval.engines._errorops": ("error_analysis",),
     "clfeval.ops.errors._result": ("ErrorAnalysis",),
     "clfeval.protocols._rankinput": ("rank",),
@@ -37,9 +39,8 @@ _EXPORTS = {
     "clfeval.core._tables": ("ConfusionTable", "MultilabelTable", "JointTable", "ConfusionAccumulator",
                             "MultilabelAccumulator", "confusion_table", "multilabel_table", "joint_table"),
     "clfeval.scores._curves": ("Ranking", "RankingOvR", "ranking_ovr"),
-    "clfeval.scores._thresholds": ("ThresholdChoice", "LabelThresholds", "choose_threshold",
-                                  "choose_label_thresholds"),
-    "clfeval.scores._calibration": ("Calibration", "reliability"),
+    "clfeval.scores._thresholds": ("choose_threshold", "choose_label_thresholds"),
+    "clfeval.scores._calibration": ("reliability",),
 }
 
 #: The stage packages (and the exceptions module), reachable as attributes after ``import clfeval``.
@@ -50,6 +51,9 @@ SUBPACKAGES = ("core", "ops", "io", "scores", "text", "evaluate", "significance"
 # (its variant a typed part: pair, many, delong, delong_ovr, noninferiority); each access warns.
 _MOVED = {name: ("clfeval.ops.compare._result", "Compared", "clfeval.Compared")
           for name in ("Comparison", "MultiComparison", "DeLongComparison", "DeLongOvR", "NonInferiority")}
+# ... and merged into ThresholdResult, what every threshold choice returns now (issue 36).
+_MOVED.update({name: ("clfeval.ops.threshold._result", "ThresholdResult", "clfeval.ThresholdResult")
+               for name in ("ThresholdChoice", "LabelThresholds")})
 __all__ = ["__version__", *_names(_EXPORTS), *_MOVED]
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, SUBPACKAGES, moved=_MOVED)
 
@@ -78,11 +82,11 @@ if TYPE_CHECKING:
     from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis
     from clfeval.ops.rank._result import RankResult as RankResult
     from clfeval.protocols._rankinput import rank as rank
-    from clfeval.scores._calibration import Calibration as Calibration, reliability as reliability
+    from clfeval.ops.calibration._result import Calibration as Calibration
+    from clfeval.ops.threshold._result import ThresholdResult as ThresholdResult
+    from clfeval.scores._calibration import reliability as reliability
     from clfeval.scores._curves import Ranking as Ranking, RankingOvR as RankingOvR, ranking_ovr as ranking_ovr
     from clfeval.scores._thresholds import (
-        LabelThresholds as LabelThresholds,
-        ThresholdChoice as ThresholdChoice,
         choose_label_thresholds as choose_label_thresholds,
         choose_threshold as choose_threshold,
     )
