@@ -78,12 +78,12 @@ if TYPE_CHECKING:
     from clfeval.engines._spec import Dask as Dask, Local as Local
     from clfeval.errors import ClfevalError as ClfevalError, DataError as DataError, UsageError as UsageError
     from clfeval.evaluate._reports import Report as Report, report_from_table as report_from_table
+    from clfeval.ops.calibration._result import Calibration as Calibration
     from clfeval.ops.compare._result import Compared as Compared
     from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis
     from clfeval.ops.rank._result import RankResult as RankResult
-    from clfeval.protocols._rankinput import rank as rank
-    from clfeval.ops.calibration._result import Calibration as Calibration
     from clfeval.ops.threshold._result import ThresholdResult as ThresholdResult
+    from clfeval.protocols._rankinput import rank as rank
     from clfeval.scores._calibration import reliability as reliability
     from clfeval.scores._curves import Ranking as Ranking, RankingOvR as RankingOvR, ranking_ovr as ranking_ovr
     from clfeval.scores._thresholds import (

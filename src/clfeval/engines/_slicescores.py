@@ -54,13 +54,13 @@ def threshold_by(choice: ThresholdResult, data: Any, scores: Any, *, gold: str |
     from clfeval.evaluate import at_cut, count_sliced, fold_cut_tables
     from clfeval.significance import slice_section
 
-    cut = None if choice.choice is None else choice.choice.cut
-    if cut is None:
+    if choice.choice is None:
         raise UsageError(lambda o: f"option {o}: no cut was chosen, so there is nothing to report per slice.",
                          params=["by"])
+    cut = choice.choice.cut
     eng = as_engine(engine)
     cols = [c for s in slicing["sets"] for c in s]
-    pos = choice.positive
+    pos = choice.choice.positive
     g_name, s_name = ("gold" if gold is None else gold), ("score" if score is None else score)
     if scores is None and inputs.is_path(data):
         inp = inputs.resolve(data, input_format=input_format, encoding=encoding)
@@ -106,8 +106,8 @@ def _reader(inp: Any, gold: str, extra: list[str], options: list[str], encoding:
                             encoding=encoding, normalize=normalize, progress=progress)
 
 
-def calibration_by(overall: Callable[[], Calibration], data: Any, probs: Any, *, gold: str | None, prob: str | None, by: Any,
-                   slicing: dict[str, Any], positive: Any, bins: int, strategy: str, edges: str,
+def calibration_by(overall: Callable[[], Calibration], data: Any, probs: Any, *, gold: str | None, prob: str | None,
+                   by: Any, slicing: dict[str, Any], positive: Any, bins: int, strategy: str, edges: str,
                    input_format: Any = None, encoding: str = "utf-8", engine: Any = None,
                    normalize: Any = None, progress: Any = None) -> Calibration:
     """The calibration of every item (``overall()``, a :class:`~clfeval.scores._calibration.Calibration`) with the

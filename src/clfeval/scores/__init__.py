@@ -120,6 +120,7 @@ __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_
                                moved=_MOVED)
 
 if TYPE_CHECKING:
+    from clfeval.ops.calibration._result import Calibration as Calibration
     from clfeval.scores._binned import (
         BinnedJoint as BinnedJoint,
         RowSample as RowSample,
@@ -127,7 +128,6 @@ if TYPE_CHECKING:
         quantile_binning as quantile_binning,
         uniform_binning as uniform_binning,
     )
-    from clfeval.ops.calibration._result import Calibration as Calibration
     from clfeval.scores._calibration import reliability as reliability
     from clfeval.scores._curves import Ranking as Ranking, RankingOvR as RankingOvR, ranking_ovr as ranking_ovr
     from clfeval.scores._external import RankingStore as RankingStore

@@ -20,8 +20,8 @@ __getattr__, __dir__ = _attach(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from clfeval.ops.threshold._parts import (
-        CutAverages as CutAverages,
         ChosenCut as ChosenCut,
+        CutAverages as CutAverages,
         CutRow as CutRow,
         LabelCut as LabelCut,
         LabelCuts as LabelCuts,

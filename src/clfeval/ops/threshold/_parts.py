@@ -256,8 +256,8 @@ class LabelCut(ItemReads):
         def row(x: object) -> CutRow | None:
             return None if x is None else CutRow.of(table(x))
 
-        return cls(CutRow.of(table(d["default"])), real_or_none(d.get("threshold")), row(d.get("test")), row(d.get("hindsight")),
-                   row(d.get("dev")))
+        return cls(CutRow.of(table(d["default"])), real_or_none(d.get("threshold")), row(d.get("test")),
+                   row(d.get("hindsight")), row(d.get("dev")))
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"default": self.default.to_dict()}

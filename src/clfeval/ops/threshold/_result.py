@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from clfeval.core import Display, EngineInfo, FrozenDict, freeze_fields, thaw
-from clfeval.ops.threshold._parts import CutAverages, ChosenCut, CutRow, LabelCut, LabelCuts, SortedRuns, Sweep
+from clfeval.ops.threshold._parts import ChosenCut, CutAverages, CutRow, LabelCut, LabelCuts, SortedRuns, Sweep
 from clfeval.ops.threshold._slices import ThresholdSlices
 
 __all__ = ["ThresholdResult"]
