@@ -74,64 +74,76 @@ class ThresholdResult(Display):
         object.__setattr__(self, "notes", tuple(self.notes))
         freeze_fields(self, ("signature",))
 
-    # --- one score column (None for per-label results) ---------------------------------------------------
+    # --- one score column: a per-label result has none of these (AttributeError, naming what to read) ----------
+
+    def _cut(self, name: str) -> ChosenCut:
+        if self.choice is None:
+            raise AttributeError(f"a threshold result with one cut per label has no {name}: read r.thresholds, "
+                                 f"r.per_label and r.averages (r.labels_cuts)")
+        return self.choice
 
     @property
-    def positive(self) -> str | None:
-        """The class whose scores are cut (None: one cut per label)."""
-        return None if self.choice is None else self.choice.positive
+    def positive(self) -> str:
+        """The class whose scores are cut."""
+        return self._cut("positive").positive
 
     @property
     def threshold(self) -> float | None:
-        """The cut chosen on the development data (None without it, or one cut per label)."""
-        return None if self.choice is None else self.choice.threshold
+        """The cut chosen on the development data (None without development data)."""
+        return self._cut("threshold").threshold
 
     @property
-    def default(self) -> CutRow | None:
+    def default(self) -> CutRow:
         """The default cut on the test data."""
-        return None if self.choice is None else self.choice.default
+        return self._cut("default").default
 
     @property
     def test(self) -> CutRow | None:
         """The chosen cut on the test data."""
-        return None if self.choice is None else self.choice.test
+        return self._cut("test").test
 
     @property
     def hindsight(self) -> CutRow | None:
         """The best cut in hindsight (chosen on the test labels: optimistic)."""
-        return None if self.choice is None else self.choice.hindsight
+        return self._cut("hindsight").hindsight
 
     @property
     def dev(self) -> CutRow | None:
         """The chosen cut on the development data."""
-        return None if self.choice is None else self.choice.dev
+        return self._cut("dev").dev
 
     @property
     def sweep(self) -> Sweep | None:
         """The threshold sweep of the test data."""
-        return None if self.choice is None else self.choice.sweep
+        return self._cut("sweep").sweep
 
-    # --- one cut per label (empty for one score column) ---------------------------------------------------
+    # --- one cut per label: a result of one score column has none of these --------------------------------
+
+    def _labels(self, name: str) -> LabelCuts:
+        if self.labels_cuts is None:
+            raise AttributeError(f"a threshold result of one score column has no {name}: read r.threshold, "
+                                 f"r.default, r.test and r.hindsight (r.choice)")
+        return self.labels_cuts
 
     @property
     def labels(self) -> tuple[str, ...]:
-        """The labels of a per-label choice (empty for one score column)."""
-        return () if self.labels_cuts is None else self.labels_cuts.labels
+        """The labels (score columns), in order."""
+        return self._labels("labels").labels
 
     @property
     def thresholds(self) -> Mapping[str, float | None]:
-        """Each label's chosen cut (empty for one score column)."""
-        return FrozenDict() if self.labels_cuts is None else self.labels_cuts.thresholds
+        """Each label's chosen cut (None: it keeps its default)."""
+        return self._labels("thresholds").thresholds
 
     @property
     def per_label(self) -> Mapping[str, LabelCut]:
-        """Each label's cuts and rows (empty for one score column)."""
-        return FrozenDict() if self.labels_cuts is None else self.labels_cuts.per_label
+        """Each label's cuts and rows."""
+        return self._labels("per_label").per_label
 
     @property
     def averages(self) -> Mapping[str, CutAverages]:
-        """The averages over labels at the default, tuned and hindsight cuts (empty for one score column)."""
-        return FrozenDict() if self.labels_cuts is None else self.labels_cuts.averages
+        """The averages over labels at the default, tuned and hindsight cuts."""
+        return self._labels("averages").averages
 
     def to_dict(self) -> dict[str, object]:
         """The JSON of ``clfeval threshold`` (a plain, mutable copy; ``engine`` last)."""

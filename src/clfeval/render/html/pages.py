@@ -34,7 +34,7 @@ def demo_report_page(d: Any, figs: Figures | None = None) -> Page:
                        [("B", d.report_b.ranking.roc_auc if d.report_b.ranking is not None else None),
                         ("random ranking", 0.5)]),
                  card(f"F1 of {thr.positive} (cut chosen on dev)", None if thr.test is None else thr.test.f1,
-                       [("at the default cut", None if thr.default is None else thr.default.f1),
+                       [("at the default cut", thr.default.f1),
                         ("cut", "—" if thr.threshold is None else f"{thr.threshold:g}")]),
                  card("ECE", cal.ece), p_card(cmp)],
                 verdicts=[d.conclusion],
