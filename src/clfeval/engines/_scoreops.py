@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heav
     import pyarrow
 
     from clfeval.io import InputPath
-    from clfeval.scores._objectives import Objective
+    from clfeval.scores import Objective
 
     #: Gold labels as an array, or a table with named columns, or a PATH (file, directory, glob).
     Data: TypeAlias = npt.ArrayLike | pandas.DataFrame | polars.DataFrame | pyarrow.Table | str | os.PathLike[str]
