@@ -174,7 +174,7 @@ def test_threshold_marks_the_three_cuts():
     fig = plots.threshold(c)
     ax = fig.axes[0]
     lines = {line.get_gid(): line.get_xdata()[0] for line in ax.lines if (line.get_gid() or "").startswith("cut-")}
-    assert lines == {"cut-default": 0.5, "cut-dev": c.threshold, "cut-hindsight": c.hindsight["threshold"]}
+    assert lines == {"cut-default": 0.5, "cut-dev": c.threshold, "cut-hindsight": c.hindsight.threshold}
     names = " ".join(t.get_text() for t in ax.texts)
     assert "default cut" in names and "chosen on dev" in names and "hindsight" in names
 

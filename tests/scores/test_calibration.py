@@ -40,7 +40,7 @@ def test_binary_uniform_bins_against_direct_computation(nbins):
     assert c.brier == pytest.approx(np.mean((p - y) ** 2), abs=1e-12)
     assert c.brier == pytest.approx(brier_score_loss(y, p), abs=1e-12)
     assert c.log_loss == pytest.approx(log_loss(y, p), rel=1e-12)  # sklearn also clips at the float64 epsilon
-    assert c.bins[-1]["upper"] == 1.0 and c.bins[0]["lower"] == 0.0
+    assert c.bins[-1].upper == 1.0 and c.bins[0].lower == 0.0
 
 
 def test_quantile_bins_hold_equal_mass_and_keep_ties_together():
