@@ -118,7 +118,7 @@ def test_multilabel_per_label_cuts_against_brute_force_and_sklearn():
         pred = ts >= cuts[None, :]
         for how in ("micro", "macro"):
             p, rec, f, _ = precision_recall_fscore_support(ty, pred, average=how, zero_division=0)
-            got = r.averages[setting][how]
+            got = getattr(r.averages[setting], how)
             assert (got["precision"], got["recall"], got["f1"]) == pytest.approx((p, rec, f), abs=1e-12)
 
 
@@ -132,7 +132,7 @@ def test_multilabel_label_without_dev_positives_keeps_default():
 def test_ties_between_cuts_go_to_the_highest_threshold():
     # F1 is 2/3 at the cut 4 (TP 1, FN 1) and at the cut 1 (TP 2, FP 2): the highest threshold wins.
     c = choose_threshold([1, 0], [1, 0], positive=1, dev_gold=[1, 0, 0, 1], dev_scores=[4, 3, 2, 1])
-    assert c.threshold == 4 and c.dev["f1"] == pytest.approx(2 / 3)
+    assert c.threshold == 4 and c.dev.f1 == pytest.approx(2 / 3)
     # one error at the cut 4 (FN) and at the cut 2 (FP): the highest threshold wins.
     c = choose_threshold([1, 0], [1, 0], positive=1, dev_gold=[1, 0, 1, 0], dev_scores=[4, 3, 2, 1], objective="cost")
     assert c.threshold == 4 and c.dev.cost == 0.25
