@@ -3,7 +3,7 @@
 One run, every ratio measured in that run (each measurement in a child process, so that its peak RSS is its own):
 
 1. Exact ROC-AUC + average precision, streamed (``scores.external.RankingStore``) with a 1 GB memory budget:
-   time, peak RSS, spilled or not, and the ratio to the in-memory ``Ranking`` of the same scores (which fits
+   time, peak RSS, spilled or not, and the ratio to the in-memory ``SortedRanking`` of the same scores (which fits
    on this machine), with both results compared bit for bit.
 2. The binned mode, 1,000 quantile bins (first pass: the row sample; second pass: the histogram): time, the
    printed bound, the actual error against the exact AUC.
@@ -88,7 +88,7 @@ def job_external(directory: str, memory: str) -> dict:
 def job_memory(directory: str) -> dict:
     import pyarrow.dataset as ds
 
-    from clfeval.scores._curves import Ranking
+    from clfeval.scores._curves import SortedRanking
 
     t0 = time.perf_counter()
     t = ds.dataset(directory, format="parquet").to_table(columns=["gold", "score"])
@@ -96,7 +96,7 @@ def job_memory(directory: str) -> dict:
     s = t.column("score").to_numpy()
     del t
     t1 = time.perf_counter()
-    rk = Ranking.from_indicator(y, s, str(POSITIVE))
+    rk = SortedRanking.from_indicator(y, s, str(POSITIVE))
     auc, ap = rk.roc_auc, rk.average_precision
     curves = json.dumps(rk.curves())
     dt = time.perf_counter() - t0

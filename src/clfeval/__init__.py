@@ -28,6 +28,7 @@ _EXPORTS = {
     "clfeval.engines._scoreops": ("threshold", "calibration", "ranking"),
     "clfeval.ops.threshold._result": ("ThresholdResult",),
     "clfeval.ops.calibration._result": ("Calibration",),
+    "clfeval.ops.ranking._result": ("RankingResult",),
     "clfeval.engines._errorops": ("error_analysis",),
     "clfeval.ops.errors._result": ("ErrorAnalysis",),
     "clfeval.protocols._rankinput": ("rank",),
@@ -38,7 +39,7 @@ _EXPORTS = {
     "clfeval.significance._noninferiority": ("noninferiority",),
     "clfeval.core._tables": ("ConfusionTable", "MultilabelTable", "JointTable", "ConfusionAccumulator",
                             "MultilabelAccumulator", "confusion_table", "multilabel_table", "joint_table"),
-    "clfeval.scores._curves": ("Ranking", "RankingOvR", "ranking_ovr"),
+    "clfeval.scores._curves": ("ranking_ovr",),
     "clfeval.scores._thresholds": ("choose_threshold", "choose_label_thresholds"),
     "clfeval.scores._calibration": ("reliability",),
 }
@@ -51,7 +52,10 @@ SUBPACKAGES = ("core", "ops", "io", "scores", "text", "evaluate", "significance"
 # (its variant a typed part: pair, many, delong, delong_ovr, noninferiority); each access warns.
 _MOVED = {name: ("clfeval.ops.compare._result", "Compared", "clfeval.Compared")
           for name in ("Comparison", "MultiComparison", "DeLongComparison", "DeLongOvR", "NonInferiority")}
-# ... and merged into ThresholdResult, what every threshold choice returns now (issue 36).
+# ... and each merged into RankingResult, what ranking and ranking_ovr return now.
+_MOVED.update({name: ("clfeval.ops.ranking._result", "RankingResult", "clfeval.RankingResult")
+               for name in ("Ranking", "RankingOvR")})
+# ... and both merged into ThresholdResult, what every threshold choice returns now (issue 36).
 _MOVED.update({name: ("clfeval.ops.threshold._result", "ThresholdResult", "clfeval.ThresholdResult")
                for name in ("ThresholdChoice", "LabelThresholds")})
 __all__ = ["__version__", *_names(_EXPORTS), *_MOVED]
@@ -82,10 +86,11 @@ if TYPE_CHECKING:
     from clfeval.ops.compare._result import Compared as Compared
     from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis
     from clfeval.ops.rank._result import RankResult as RankResult
+    from clfeval.ops.ranking._result import RankingResult as RankingResult
     from clfeval.ops.threshold._result import ThresholdResult as ThresholdResult
     from clfeval.protocols._rankinput import rank as rank
     from clfeval.scores._calibration import reliability as reliability
-    from clfeval.scores._curves import Ranking as Ranking, RankingOvR as RankingOvR, ranking_ovr as ranking_ovr
+    from clfeval.scores._curves import ranking_ovr as ranking_ovr
     from clfeval.scores._thresholds import (
         choose_label_thresholds as choose_label_thresholds,
         choose_threshold as choose_threshold,

@@ -195,6 +195,10 @@ def _rank_cases() -> dict[str, Callable[[Path], Any]]:
         return w.melt(id_vars="dataset", var_name="system", value_name="score")
     return {
         "rank/frame": lambda r: clfeval.rank(pd.read_csv(r / "wide.csv"), higher_is_better=True, samples=2000),
+        # arrays: the same wide table as a mapping of column name to values (added after the golden dump; its
+        # golden JSON is rank/frame's, the same data)
+        "rank/arrays": lambda r: clfeval.rank({k: v.to_numpy() for k, v in pd.read_csv(r / "wide.csv").items()},
+                                              higher_is_better=True, samples=2000),
         "rank/path": lambda r: clfeval.rank(str(r / "wide.csv"), higher_is_better=True, bayes=False),
         "rank/frame-long-pairs": lambda r: clfeval.rank(long(r), higher_is_better=True, pairs=["A:B", "C:D"],
                                                         samples=2000, control="A"),

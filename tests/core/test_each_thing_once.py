@@ -51,7 +51,7 @@ def test_report_with_predictions_and_one_vs_rest_scores_encodes_gold_once(gold_e
     count = gold_encodings(gold)
     r = clfeval.report(gold, pred, scores=scores)
     assert count() == 1
-    assert r.sections["ranking"]["macro"] == clfeval.ranking_ovr(gold, scores).macro
+    assert r.sections["ranking"]["macro"] == clfeval.ranking_ovr(gold, scores).macro.to_dict()
 
 
 def test_compare_many_encodes_gold_once_and_scores_each_system_once(gold_encodings, monkeypatch):

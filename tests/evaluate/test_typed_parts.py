@@ -186,7 +186,7 @@ def test_intervals_of_a_streamed_summary_need_no_scores_in_memory():
     y = rng.random(3000) < 0.3
     s = np.round(y + rng.normal(0, 1, 3000), 1)  # few distinct scores: the streamed summary keeps their counts
     streamed = clfeval.ranking(y, s, positive=True, engine=clfeval.Local(memory=16384))
-    assert streamed.engine["mode"] == "streamed" and streamed.has_cuts
+    assert streamed.engine["mode"] == "streamed" and streamed.summary.has_cuts
     auc, var = _delong_by_hand(y, s)
     assert delong_auc(streamed).variance == pytest.approx(var, rel=1e-12)
     in_memory = clfeval.ranking(y, s, positive=True)

@@ -35,7 +35,7 @@ def test_one_vs_rest_rankings_keep_the_label_type():
     cols = {1: [.9, .1, .4, .2, .3, .5], 2: [.1, .9, .1, .2, .6, .3], 3: [.1, .1, .2, .9, .3, .2]}
     r = clfeval.ranking_ovr(g, cols)
     assert list(r.per_class) == [1, 2, 3]
-    assert r.per_class[1]["roc_auc"] == roc_auc_score([x == 1 for x in g], cols[1])
+    assert r.per_class[1].roc_auc == roc_auc_score([x == 1 for x in g], cols[1])
     assert list(r.to_dict()["per_class"]) == ["1", "2", "3"]
 
 

@@ -1,6 +1,6 @@
 """Figures: what they draw (their data), not their pixels.
 
-Oracles: the exact curves of :class:`clfeval.scores._curves.Ranking` (every cut, no
+Oracles: the exact curves of :class:`clfeval.scores._curves.SortedRanking` (every cut, no
 decimation), hand-placed φ–δ values, the count matrix itself, the thresholds a
 threshold choice reports, and :func:`clfeval.significance._paired.bootstrap_distribution`
 (the same replicates as the comparison, recomputed).
@@ -21,7 +21,7 @@ from clfeval import plots  # noqa: E402
 from clfeval.core._decimate import ranking_points, replicate_histogram, simplify  # noqa: E402
 from clfeval.plots import _mpl  # noqa: E402
 from clfeval.render import to_json  # noqa: E402
-from clfeval.scores._curves import Ranking  # noqa: E402
+from clfeval.scores._curves import SortedRanking  # noqa: E402
 
 HOSTILE = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "$x^2$", "_under",
            "a label far too long to be drawn in full inside a figure, really"]
@@ -62,7 +62,7 @@ def binary_ranking():
     n = 60_000
     y = rng.random(n) < 0.2
     s = np.round(rng.normal(size=n) + 1.2 * y, 2)  # ties: rounded scores
-    return y, s, Ranking.from_indicator(y, s, "pos")
+    return y, s, SortedRanking.from_indicator(y, s, "pos")
 
 
 def test_roc_drawn_within_one_pixel_of_the_exact_curve(binary_ranking):
@@ -102,7 +102,7 @@ def test_curves_from_threaded_parts_match(monkeypatch):
     rng = np.random.default_rng(2)
     y = rng.random(20_000) < 0.3
     s = rng.integers(0, 500, 20_000).astype(float)
-    rk = Ranking.from_indicator(y, s, "1")
+    rk = SortedRanking.from_indicator(y, s, "1")
     assert len(rk.neg_parts) == 3
     thr, tp, fp = ranking_points(rk.pos_scores, rk.neg_parts)
     assert np.array_equal(tp, [(s[y] >= t).sum() for t in thr])

@@ -20,7 +20,7 @@ from clfeval.scores._binned import (
     quantile_binning,
     uniform_binning,
 )
-from clfeval.scores._curves import Ranking
+from clfeval.scores._curves import SortedRanking
 from clfeval.significance._binnedcompare import compare_binned
 
 
@@ -54,7 +54,7 @@ def test_binned_auc_is_within_its_printed_bound_of_the_exact_auc(items, bins, ki
     assert Fraction(h.auc_error_bound) >= Fraction(int(np.dot(h.pos, h.neg)), 2 * pairs)
     assert abs(binned - exact) <= Fraction(h.auc_error_bound) + Fraction(1, 2 ** 52)
     # and it is the AUC of the items with their scores replaced by their bins, ties ½ (scikit-learn's too)
-    assert h.roc_auc == Ranking.from_indicator(y, b.astype(float), "1").roc_auc
+    assert h.roc_auc == SortedRanking.from_indicator(y, b.astype(float), "1").roc_auc
     assert h.roc_auc == pytest.approx(roc_auc_score(y, b), abs=1e-12)
 
 
@@ -74,7 +74,7 @@ def test_ap_and_curves_at_the_bin_edges():
     binning = uniform_binning(25, s.min(), s.max())
     h = ScoreHistogram.of(binning, y, s)
     b = binning.assign(s)
-    rb = Ranking.from_indicator(y, b.astype(float), "1")
+    rb = SortedRanking.from_indicator(y, b.astype(float), "1")
     assert h.average_precision == rb.average_precision  # the same exact sum
     assert h.average_precision == pytest.approx(average_precision_score(y, b), abs=1e-12)
     c = h.cuts
@@ -131,11 +131,11 @@ def test_bootstrap_is_a_resampling_of_the_binned_items():
     for t in draws:
         items_y = np.repeat([False] * 8 + [True] * 8, t)
         items_b = np.repeat(np.concatenate([np.arange(8), np.arange(8)]).astype(float), t)
-        assert histogram_auc(t[8:], t[:8]) == Ranking.from_indicator(items_y, items_b, "1").roc_auc
+        assert histogram_auc(t[8:], t[:8]) == SortedRanking.from_indicator(items_y, items_b, "1").roc_auc
     # in distribution: equal to drawing the items with replacement
     counts = h.bootstrap_auc(4000, np.random.default_rng(1))
     idx = np.random.default_rng(2).integers(0, 400, size=(4000, 400))
-    by_items = np.array([Ranking.from_indicator(y[i], b[i].astype(float), "1").roc_auc for i in idx])
+    by_items = np.array([SortedRanking.from_indicator(y[i], b[i].astype(float), "1").roc_auc for i in idx])
     assert ks_2samp(counts, by_items).pvalue > 0.01
     assert counts.mean() == pytest.approx(by_items.mean(), abs=2e-3)
     assert counts.std() == pytest.approx(by_items.std(), rel=0.1)
@@ -159,8 +159,8 @@ def test_compare_binned_matches_a_paired_resampling_of_the_items():
     # the same bootstrap by item indices: the δ distribution agrees
     ba, bb = binning.assign(sa).astype(float), binning.assign(sb).astype(float)
     idx = np.random.default_rng(3).integers(0, 600, size=(1500, 600))
-    deltas = np.array([Ranking.from_indicator(y[i], ba[i], "1").roc_auc
-                       - Ranking.from_indicator(y[i], bb[i], "1").roc_auc for i in idx])
+    deltas = np.array([SortedRanking.from_indicator(y[i], ba[i], "1").roc_auc
+                       - SortedRanking.from_indicator(y[i], bb[i], "1").roc_auc for i in idx])
     low, high = c.ci.delta
     assert np.quantile(deltas, 0.025) == pytest.approx(low, abs=0.01)
     assert np.quantile(deltas, 0.975) == pytest.approx(high, abs=0.01)

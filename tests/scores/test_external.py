@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 from clfeval.errors import DataError, UsageError
-from clfeval.scores._curves import Ranking, parse_objective, ranking, ranking_ovr
+from clfeval.scores._curves import SortedRanking, parse_objective, ranking, ranking_ovr
 from clfeval.scores._external import MIN_MEMORY, RankingStore, parse_memory, stream_ranking
 from clfeval.scores._streamovr import OvRStore, stream_binary, stream_ovr
 from tests._helpers.outhelp import interruptible
@@ -45,7 +45,7 @@ def _dump(d):
 def test_equals_ranking_bit_for_bit_with_spilling_forced(seed, tmp_path):
     rng = np.random.default_rng(seed)
     y, s = _data(rng, int(rng.integers(3000, 9000)), decimals=seed % 3)
-    rk = Ranking.from_indicator(y, s, "1")
+    rk = SortedRanking.from_indicator(y, s, "1")
     with RankingStore("1", memory=MIN_MEMORY, tmpdir=str(tmp_path)) as st_:
         _fill(st_, y, s, rng)
         r = st_.summary()
@@ -84,7 +84,7 @@ def test_any_items_any_batches(items, batch):
     y = np.array([a for a, _ in items])
     s = np.array([float(b) for _, b in items])
     r = stream_ranking([(y[i:i + batch], s[i:i + batch]) for i in range(0, y.size, batch)], memory=MIN_MEMORY)
-    rk = Ranking.from_indicator(y, s, "1")
+    rk = SortedRanking.from_indicator(y, s, "1")
     d = r.to_dict()
     d.pop("external")
     assert _dump(d) == _dump(rk.to_dict())
@@ -97,7 +97,7 @@ def test_fits_in_memory_then_nothing_is_written(tmp_path):
         _fill(st_, y, s, rng)
         r = st_.summary()
         assert not r.spilled and r.runs == 0 and os.listdir(tmp_path) == []
-    assert r.roc_auc == Ranking.from_indicator(y, s, "1").roc_auc
+    assert r.roc_auc == SortedRanking.from_indicator(y, s, "1").roc_auc
 
 
 def test_labelled_batches_and_one_vs_rest_equal_the_in_memory_results():

@@ -1,7 +1,7 @@
 """The ranking summary: what every engine produces for one ranked score column, and the ranking metrics of it.
 
 However a ranking was computed — two sorted arrays in memory
-(:class:`clfeval.scores._curves.Ranking`), score ranges merged beyond memory
+(:class:`clfeval.scores._curves.SortedRanking`), score ranges merged beyond memory
 (:mod:`clfeval.scores._external`, :mod:`clfeval.dask._rankings`) or opt-in score
 bins (:class:`clfeval.scores._binned.ScoreHistogram`) — its result is one frozen
 :class:`RankingSummary`:
@@ -121,6 +121,8 @@ class RankingSummary(Display):
 
     def __post_init__(self) -> None:  # a result is read-only all the way down; to_dict() gives a plain copy
         freeze_fields(self, ("signature", "external", "binned", "engine"))
+        for a in self.points or ():
+            a.flags.writeable = False
 
     # --- counts ------------------------------------------------------------------------
     @property

@@ -35,15 +35,19 @@ if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heav
     import polars
     import pyarrow
 
+    from clfeval.core import RankingSummary
     from clfeval.io import InputPath
-    from clfeval.scores import Objective
+    from clfeval.ops.ranking import RankingResult
+    from clfeval.scores import Objective, ScoreSource
 
     #: Gold labels as an array, or a table with named columns, or a PATH (file, directory, glob).
     Data: TypeAlias = npt.ArrayLike | pandas.DataFrame | polars.DataFrame | pyarrow.Table | str | os.PathLike[str]
+    #: A column of a table or PATH by its name, or the values themselves (arrays).
+    Column: TypeAlias = str | npt.ArrayLike
     #: Scores or probabilities: one value per item, an (n, K) matrix, or one column per label (a mapping).
     Scores: TypeAlias = npt.ArrayLike | Mapping[str, npt.ArrayLike]
-    #: A label as given: text, a whole number or a flag.
-    Label: TypeAlias = str | int | bool
+    #: A label as the data hold it (matched by value or string form).
+    Label: TypeAlias = str | int | float | bool
     #: Slice columns: a column name, several, or the values themselves by name (arrays).
     By: TypeAlias = str | Sequence[str] | Mapping[str, npt.ArrayLike] | npt.ArrayLike
     #: A progress display of a read: given the input, a context that yields ``update(rows, bytes)`` or None.
@@ -126,32 +130,37 @@ def with_engine(result: R, block: EngineInfo) -> R:
 # --- ranking -------------------------------------------------------------------------------
 
 
-def ranking(data: Any, scores: Any = None, *, gold: str | None = None, score: str = "score", positive: Any,
-            input_format: str | None = None, encoding: str = "utf-8", normalize: str | None = None,
-            engine: Any = None, progress: Callable[[Any], Any] | None = None, source: Any = None) -> Any:
+def ranking(data: Data, scores: Column | None = None, *, gold: str | None = None, score: str = "score",
+            positive: Label, input_format: str | None = None, encoding: str = "utf-8", normalize: str | None = None,
+            engine: Local | Dask | str | None = None, progress: Progress | None = None,
+            source: ScoreSource | None = None) -> RankingResult:
     """The exact ranking of one score column for ``positive``: ROC-AUC, average precision, curves.
 
     ``data`` is the gold labels (with ``scores``), a table (columns ``gold`` and ``score``) or a PATH.
-    The result is one :class:`~clfeval.core._ranksummary.RankingSummary` on every engine (in memory, streamed,
-    on Dask): the same JSON but for the engine block (and the ``external`` details of a ranking beyond memory).
+    The result is one :class:`~clfeval.ops.ranking.RankingResult` on every engine (in memory, streamed, on
+    Dask), its ``summary`` the binary :class:`~clfeval.core.RankingSummary`: the same JSON but for the engine
+    block (and the ``external`` details of a ranking beyond memory).
 
     >>> r = ranking([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], positive=1)
-    >>> r.roc_auc, r.engine["mode"]
+    >>> r.roc_auc, r.engine.mode
     (0.75, 'memory')
     """
+    from clfeval.ops.ranking import RankingResult
     from clfeval.scores import as_scores, ranking as in_memory
+
+    def result(r: RankingSummary, mode: str, spooled: bool, inp: object = None) -> RankingResult:
+        return RankingResult(r, engine=_block(eng, mode, r, spooled, inp))
 
     eng, data, g, score = _ranking_args(engine, data, scores, gold, score)
     if scores is not None:
         if _arrays_fit(eng, data, scores):
-            r = in_memory(data, scores, positive=positive, source=source).summary
-            return with_engine(r, _block(eng, "memory", r, False))
+            return result(in_memory(data, scores, positive=positive, source=source).summary, "memory", False)
         data, g = _arrays_as_table(data, scores, score), "gold"
     cols = {"gold": g, "score": score}
     table = _fits(eng, data, cols)
     if table is not None:
-        r = in_memory(table.column(g), as_scores(table.column(score), name=score), positive=positive).summary
-        return with_engine(r, _block(eng, "memory", r, False))
+        return result(in_memory(table.column(g), as_scores(table.column(score), name=score),
+                                positive=positive).summary, "memory", False)
     with _as_path(eng, data, cols, input_format, encoding) as (inp, spooled):
         if isinstance(eng, Dask):
             from clfeval.dask import ranking as on_dask
@@ -159,9 +168,9 @@ def ranking(data: Any, scores: Any = None, *, gold: str | None = None, score: st
             with eng.connected() as client:
                 r = named_by(inp.name, lambda: on_dask(inp, gold=g, score=score, positive=positive, client=client,
                                                        memory=eng.memory))
-            return with_engine(r, _block(eng, "cluster", r, spooled, inp))
-        r = named_by(inp.name, lambda: _stream_ranking(inp, g, score, positive, eng, normalize, progress))
-        return with_engine(r, _block(eng, "streamed", r, spooled))
+            return result(r, "cluster", spooled, inp)
+        return result(named_by(inp.name, lambda: _stream_ranking(inp, g, score, positive, eng, normalize, progress)),
+                      "streamed", spooled)
 
 
 def _ranking_args(engine: Any, data: Any, scores: Any, gold: Any, score: Any) -> tuple[Any, Any, str, str]:

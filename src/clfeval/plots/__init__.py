@@ -14,8 +14,8 @@ kind               function                                        result
 =================  ==============================================  =====================================
 ``confusion``      :func:`confusion_matrix`                         Report (single-label)
 ``per-class``      :func:`per_class`                                Report
-``roc``            :func:`roc`                                      Report with scores, Ranking(OvR)
-``pr``             :func:`pr`                                       Report with scores, Ranking(OvR)
+``roc``            :func:`roc`                                      Report with scores, RankingResult
+``pr``             :func:`pr`                                       Report with scores, RankingResult
 ``threshold``      :func:`threshold`                                ThresholdResult (one cut per label:
                                                                     :func:`label_thresholds`)
 ``reliability``    :func:`reliability`                              Calibration

@@ -35,7 +35,8 @@ def need(d: dict[str, Any], key: str, figure: str, what: str) -> Any:
 
 
 def ranking_of(d: dict[str, Any], figure: str) -> dict[str, Any]:
-    """The ranking summary with curves: a Ranking / RankingOvR dict, or a report's ``ranking`` section."""
+    """The ranking summary with curves: a RankingResult dict (binary or one-vs-rest), or a report's ``ranking``
+    section."""
     if "curves" in d and ("roc_auc" in d or "per_class" in d) and "confusion_matrix" not in d:
         return d
     if isinstance(d.get("ranking"), dict) and "curves" in d["ranking"]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -34,6 +34,7 @@ from clfeval.significance import check_condition_names, check_settings, rank_sco
 if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heavy is imported at run time)
     from typing import TypeAlias
 
+    import numpy.typing as npt
     import pandas
     import polars
     import pyarrow
@@ -41,7 +42,8 @@ if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heav
     from clfeval.evaluate import Requirement
 
     #: A table of scores: a file (CSV, TSV, JSONL, Parquet) by its path or opened, or a table in memory.
-    Results: TypeAlias = str | os.PathLike[str] | IO[bytes] | pandas.DataFrame | polars.DataFrame | pyarrow.Table
+    Results: TypeAlias = (str | os.PathLike[str] | IO[bytes] | pandas.DataFrame | polars.DataFrame | pyarrow.Table
+                           | Mapping[str, npt.ArrayLike])
 
 __all__ = ["rank", "score_direction", "check_rank_arguments"]
 
@@ -82,14 +84,41 @@ def _as_table(results: Any, input_format: str | None, encoding: str) -> tuple[An
         table, where = results, "the table"
     elif hasattr(results, "to_arrow"):  # polars
         table, where = results.to_arrow(), "the table"
+    elif isinstance(results, Mapping):  # arrays: column name → values, as a table's columns
+        table, where = _from_columns(results), "the columns given"
     else:
-        raise UsageError(f"results must be a file path or a table (pandas, polars, pyarrow); got "
-                         f"{type(results).__name__}.")
+        raise UsageError(f"results must be a file path, a table (pandas, polars, pyarrow) or a mapping of column "
+                         f"name to values (arrays); got {type(results).__name__}.")
     check_unique_names(table.column_names, where)
     if table.num_rows == 0:
         raise DataError(f"{where} has a header but no rows; expected one row per data set (a wide table) or per "
                         f"system and data set (a long table).")
     return table, where
+
+
+def _from_columns(columns: Mapping[object, object]) -> Any:
+    """A table from arrays: a mapping of column name (str) to a sequence of values, all of one length."""
+    import numpy as np
+    import pyarrow as pa
+
+    lengths: dict[str, int] = {}
+    for key, values in columns.items():
+        if not isinstance(key, str):
+            raise UsageError(f"results given as arrays: the column names must be text; got {key!r} "
+                             f"({type(key).__name__}).")
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+            raise UsageError(f"results given as arrays: column {key!r} must be a sequence of values (one per row); "
+                             f"got {type(values).__name__}.")
+        lengths[key] = len(values)
+    if len(set(lengths.values())) > 1:
+        said = ", ".join(f"{k!r}: {n}" for k, n in lengths.items())
+        raise UsageError(f"results given as arrays: the columns must have one length (one value per row); got "
+                         f"{said}.")
+    try:
+        return pa.table({k: v if isinstance(v, list) else np.asarray(v).tolist() for k, v in columns.items()})
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as e:
+        raise DataError(f"results given as arrays: a column mixes kinds of values (numbers and text, say); each "
+                        f"column holds one kind ({str(e)[:120]}).") from None
 
 
 def _float(value: Any, where: str, row: int, column: str) -> float:
@@ -280,8 +309,10 @@ def rank(results: Results | None = None, *, runs_db: str | os.PathLike[str] | No
 
     Parameters
     ----------
-    results : path or table, optional
-        A long or wide table of scores (see the module docstring); or give ``runs_db``.
+    results : path, table or arrays, optional
+        A long or wide table of scores (see the module docstring): a file, a pandas / polars DataFrame or pyarrow
+        Table, or arrays as a mapping of column name to values (``{"dataset": [...], "A": [...], "B": [...]}``);
+        or give ``runs_db``.
     runs_db : path, optional
         A clfeval run log: runs grouped by data and model, ranked by ``metric``.
     system, dataset, score, fold : str

@@ -156,7 +156,7 @@ class _Runner:
         obj = self.threshold.objective if self.threshold is not None else None
         if obj is None or scores is None:
             return None
-        from clfeval.scores import Ranking, cut_row
+        from clfeval.scores import SortedRanking, cut_row
 
         if self.data.multilabel:
             golds = {j: self.data.Y[fold.test, j] for j in range(len(self.data.labels))}
@@ -167,7 +167,7 @@ class _Runner:
             s = scores[:, j]
             if np.isnan(s).any():
                 continue
-            rk = Ranking.from_indicator(np.asarray(g, dtype=bool), s.astype(np.float64))
+            rk = SortedRanking.from_indicator(np.asarray(g, dtype=bool), s.astype(np.float64))
             k = rk.best_cut(obj)
             row = {"default": cut_row(rk, 0.0, obj, self.zd), "chosen": cut_row(rk, float(cuts[j]), obj, self.zd)}
             if k is not None:

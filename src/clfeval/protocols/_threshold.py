@@ -86,14 +86,14 @@ class ThresholdStep:
 
 
 class _ObjectiveChoice:
-    """Picklable ``choose``: the cut :meth:`clfeval.scores._curves.Ranking.best_cut` picks for an objective."""
+    """Picklable ``choose``: the cut :meth:`clfeval.scores._curves.SortedRanking.best_cut` picks for an objective."""
 
     def __init__(self, objective: Any) -> None:
         self.objective = objective
 
     def __call__(self, is_positive: np.ndarray, scores: np.ndarray) -> float | None:
-        from clfeval.scores import Ranking
+        from clfeval.scores import SortedRanking
 
-        rk = Ranking.from_indicator(np.asarray(is_positive, dtype=bool), np.asarray(scores, dtype=np.float64))
+        rk = SortedRanking.from_indicator(np.asarray(is_positive, dtype=bool), np.asarray(scores, dtype=np.float64))
         k = rk.best_cut(self.objective)
         return None if k is None else float(rk.cuts.thresholds[k])

@@ -62,8 +62,9 @@ _WHERE = {
     "RunComparison": "_cvcompare", "AUCInterval": "_decisions", "CurveBands": "_decisions", "DemoReport": "_demo",
     "DemoResult": "_demo", "DemoList": "_demo", "ErrorAnalysis": "_errorpages", "McNemarPower": "_power",
     "BootstrapPower": "_power", "IntervalWidth": "_power", "ProtocolResult": "_protocols", "RunList": "_runlog",
-    "Run": "_runlog", "BestRuns": "_runlog", "Ablation": "_runlog", "CheckResult": "_runlog", "Ranking": "_scores",
-    "RankingOvR": "_scores", "ThresholdResult": "_scores", "Calibration": "_scores",
+    "Run": "_runlog", "BestRuns": "_runlog", "Ablation": "_runlog", "CheckResult": "_runlog",
+    "RankingResult": "_scores", "SortedRanking": "_scores", "RankingSummary": "_scores", "ThresholdResult": "_scores",
+    "Calibration": "_scores",
     "Compared": "_significance",
     "ReutersStudy": "_study", "FetchedDataset": "_study", "FoundSlices": "_slicefind", "RankResult": "_rank",
 }

@@ -10,7 +10,7 @@ those of the JSON output, undefined ones NaN. Without pandas the call names the 
 result              rows                  from ``to_dict()``
 ==================  ====================  =======================================
 Report              one per class/label   ``per_class`` (index ``class``)
-RankingOvR          one per class         ``per_class`` (index ``class``)
+RankingResult       one per class (OvR)   ``per_class`` (index ``class``)
 ThresholdResult     one per label         ``per_label`` (index ``label``; one cut per label only)
 ProtocolResult      one per fold          ``per_fold``
 CVComparison        one per fold          ``per_fold``
@@ -32,7 +32,7 @@ __all__ = ["FRAMES", "to_frame", "flat"]
 #: Result type name → (the key of its table in ``to_dict()``, the index name when rows are keyed, else None).
 FRAMES: dict[str, tuple[str, str | None]] = {
     "Report": ("per_class", "class"),
-    "RankingOvR": ("per_class", "class"),
+    "RankingResult": ("per_class", "class"),  # one-vs-rest (a binary ranking has no table)
     "ThresholdResult": ("per_label", "label"),
     "ProtocolResult": ("per_fold", None),
     "CVComparison": ("per_fold", None),
@@ -66,7 +66,7 @@ def to_frame(result: Any) -> Any:
         raise TypeError("a threshold result of one score column has no table to give as a DataFrame; one cut per "
                         "label (multi-label data) has one row per label (to_dict() holds everything)")
     for cls in type(result).__mro__:
-        if cls.__name__ in FRAMES:
+        if cls.__name__ in FRAMES and not (cls.__name__ == "RankingResult" and result.ovr is None):
             key, index = FRAMES[cls.__name__]
             break
     else:

@@ -7,10 +7,11 @@ from typing import Any
 
 from clfeval.core import RankingSummary, manyclasses
 from clfeval.ops.calibration import Calibration, CalibrationBin
+from clfeval.ops.ranking import RankingResult
 from clfeval.ops.threshold import CutRow, SortedRuns, ThresholdResult
 from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.scores import RULE, Ranking, RankingOvR
+from clfeval.scores import RULE, SortedRanking
 
 PR_AUC = "PR-AUC (average precision)"
 
@@ -43,7 +44,7 @@ def _ranking_rows(d: dict[str, Any]) -> list[list[str]]:
 
 
 def ranking_blocks(d: dict[str, Any]) -> list[Block]:
-    """Blocks of a ranking summary (``Ranking.to_dict()`` or ``RankingOvR.to_dict()``)."""
+    """Blocks of a ranking summary (``RankingResult.to_dict()``, binary or one-vs-rest)."""
     blocks: list[Block] = [TextBlock("Ranking (scores)", heading=True)]
     if "per_class" in d:
         pc = d["per_class"]
@@ -107,15 +108,13 @@ def _external_line(e: dict[str, Any]) -> str | None:
 register_section("ranking", ranking_blocks)
 
 
-def _ranking_result_blocks(r: Ranking | RankingSummary | RankingOvR) -> list[Block]:
+def _ranking_result_blocks(r: RankingResult | SortedRanking | RankingSummary) -> list[Block]:
     return ranking_blocks(r.to_dict())
 
 
-for _cls in (Ranking, RankingSummary):
+for _cls in (RankingResult, SortedRanking, RankingSummary):
     register(_cls, text=lambda r: blocks_to_rich(_ranking_result_blocks(r)),
              markdown=lambda r: blocks_to_markdown(_ranking_result_blocks(r)))
-register(RankingOvR, text=lambda r: blocks_to_rich(_ranking_result_blocks(r)),
-         markdown=lambda r: blocks_to_markdown(_ranking_result_blocks(r)))
 
 
 # --- thresholds ---------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
-    "clfeval.scores._curves": ("Ranking", "RankingOvR", "ranking_ovr"),
+    "clfeval.scores._curves": ("ranking_ovr",),
     "clfeval.scores._thresholds": ("choose_threshold", "choose_label_thresholds"),
     "clfeval.ops.calibration._result": ("Calibration",),
     "clfeval.scores._calibration": ("reliability",),
@@ -16,10 +16,14 @@ _EXPORTS = {
     "clfeval.scores._binned": ("ScoreHistogram", "BinnedJoint", "RowSample", "uniform_binning", "quantile_binning"),
 }
 
-# Kept importable for one release (issue 36): both merged into ThresholdResult, what every threshold choice
-# returns now (one score column's cut in ``choice``, one cut per label in ``labels_cuts``); each access warns.
-_MOVED = {name: ("clfeval.ops.threshold._result", "ThresholdResult", "clfeval.ThresholdResult")
-          for name in ("ThresholdChoice", "LabelThresholds")}
+# Kept importable for one release (issue 36): each merged into RankingResult, what ranking and ranking_ovr
+# return now (a binary summary or a one-vs-rest part); each access warns.
+_MOVED = {name: ("clfeval.ops.ranking._result", "RankingResult", "clfeval.ops.ranking.RankingResult")
+          for name in ("Ranking", "RankingOvR")}
+# ... and both merged into ThresholdResult, what every threshold choice returns now (one score column's cut in
+# ``choice``, one cut per label in ``labels_cuts``).
+_MOVED.update({name: ("clfeval.ops.threshold._result", "ThresholdResult", "clfeval.ThresholdResult")
+               for name in ("ThresholdChoice", "LabelThresholds")})
 __all__ = _names(_EXPORTS) + list(_MOVED)
 # Names that other stages import from this package's private modules (tools/privatize.py): resolved
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
@@ -28,8 +32,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.scores._calibration": ("Calibrator", "EPS", "calibrate_batches", "calibration_words", "check_bins",
                                     "reliability_rows"),
     "clfeval.scores._columns": ("ScoreSource", "as_probabilities", "as_scores", "is_integer_column", "score_matrix"),
-    "clfeval.scores._curves": ("RULE", "binary_cut", "binary_gold", "cut_labels", "cut_sets", "indicator_gold",
-                               "predictions_from_cut", "ranking", "ranking_section"),
+    "clfeval.scores._curves": ("RULE", "SortedRanking", "binary_cut", "binary_gold", "cut_labels", "cut_sets",
+                               "indicator_gold", "predictions_from_cut", "ranking", "ranking_section", "summary_of"),
     "clfeval.scores._external": ("BUFFER_BYTES_PER_ITEM", "CutChoice", "DEFAULT_MEMORY", "RANGE_BYTES_PER_ITEM",
                                  "parse_memory", "stream_ranking"),
     "clfeval.scores._intcuts": ("check_kinds", "integer_keys", "value_of_key"),
@@ -69,6 +73,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     )
     from clfeval.scores._curves import (
         RULE as RULE,
+        SortedRanking as SortedRanking,
         binary_cut as binary_cut,
         binary_gold as binary_gold,
         cut_labels as cut_labels,
@@ -77,6 +82,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         predictions_from_cut as predictions_from_cut,
         ranking as ranking,
         ranking_section as ranking_section,
+        summary_of as summary_of,
     )
     from clfeval.scores._external import (
         BUFFER_BYTES_PER_ITEM as BUFFER_BYTES_PER_ITEM,
@@ -129,7 +135,7 @@ if TYPE_CHECKING:
         uniform_binning as uniform_binning,
     )
     from clfeval.scores._calibration import reliability as reliability
-    from clfeval.scores._curves import Ranking as Ranking, RankingOvR as RankingOvR, ranking_ovr as ranking_ovr
+    from clfeval.scores._curves import ranking_ovr as ranking_ovr
     from clfeval.scores._external import RankingStore as RankingStore
     from clfeval.scores._streamovr import stream_binary as stream_binary, stream_ovr as stream_ovr
     from clfeval.scores._thresholds import (

@@ -40,12 +40,11 @@ References
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -54,12 +53,14 @@ from clfeval.core import (
     ClassCounts,
     Display,
     EncodedGold,
+    FrozenDict,
     LabelMap,
     RankingSummary,
     binary_gold,
     build_signature,
     check_finite,
     cut_counts,
+    freeze_fields,
     indicator_gold,
     label_str,
     ranking_curves,
@@ -68,15 +69,27 @@ from clfeval.core import (
     roc_auc_of,
 )
 from clfeval.errors import DataError, UsageError
+from clfeval.ops.ranking import LabelRanking, OneVsRest, RankingAverages, RankingResult, UndefinedRanking
 from clfeval.scores._columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
 from clfeval.scores._objectives import Objective, choose_cut, parse_objective
 from clfeval.scores._sorting import PARALLEL_MIN, pairs_and_ap, simd_sort, split_sorted, strategy, threads
 from clfeval.scores._sweep import Cuts, Sweep, sweep_of
 
+if TYPE_CHECKING:  # the input types of ranking_ovr, named for type checkers only
+    from typing import TypeAlias
+
+    import numpy.typing as npt
+
+    #: A label as the data hold it (matched by value or string form).
+    Label: TypeAlias = str | int | float | bool
+    #: One label per item, or (multi-label) one label set per item: a sequence of labels or a joined string.
+    Gold: TypeAlias = npt.ArrayLike | Sequence[Sequence[Label] | str]
+    #: One score column per label: a mapping label → column, or an (n, L) array.
+    ScoreColumns: TypeAlias = Mapping[Label, npt.ArrayLike] | npt.ArrayLike
+
 __all__ = [
     "RULE",
-    "Ranking",
-    "RankingOvR",
+    "SortedRanking",
     "Cuts",
     "Sweep",
     "Objective",
@@ -98,6 +111,7 @@ __all__ = [
     "roc_auc_of",
     "ovr_of",
     "PairCounts",
+    "summary_of",
 ]
 
 RULE = "an item is predicted positive iff its score >= threshold"
@@ -154,12 +168,14 @@ class PairCounts:
 
 
 @dataclass(frozen=True, eq=False)
-class Ranking(PairCounts, Display):
-    """A binary ranking: the positives' and the negatives' scores, each sorted ascending.
+class SortedRanking(PairCounts, Display):
+    """A binary ranking in memory: the positives' and the negatives' scores, each sorted ascending.
 
     Everything is derived from the two sorted arrays: ``roc_auc`` and
     ``average_precision`` by binary searches, the cuts, curves and sweep by a
-    linear merge, on first use. Build it with :func:`ranking`.
+    linear merge, on first use. Build it with :func:`ranking`. It is how a
+    ranking is computed in memory (its :attr:`summary` is what the front door's
+    :class:`~clfeval.ops.ranking.RankingResult` holds); the arrays are read-only.
 
     Attributes
     ----------
@@ -178,9 +194,14 @@ class Ranking(PairCounts, Display):
     signature: dict[str, Any] = field(default_factory=dict, repr=False)
     engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
+    def __post_init__(self) -> None:  # read-only all the way down: the arrays, the signature
+        for a in (self.pos_scores, *self.neg_parts):
+            a.flags.writeable = False
+        freeze_fields(self, ("signature", "engine"))
+
     @classmethod
     def from_indicator(cls, y: np.ndarray, scores: np.ndarray, positive: str = "1",
-                       signature: dict[str, Any] | None = None) -> Ranking:
+                       signature: dict[str, Any] | None = None) -> SortedRanking:
         """From a boolean "is positive" array and finite float scores (no checks)."""
         plan, k = _plan(scores.shape[0])
         pos, parts = split_sorted(y, scores, plan=plan, n_threads=k)
@@ -193,6 +214,7 @@ class Ranking(PairCounts, Display):
             return self.neg_parts[0]
         merged = np.concatenate(self.neg_parts)
         merged.sort(kind="stable")  # timsort: a linear merge of sorted runs
+        merged.flags.writeable = False
         return merged
 
     @property
@@ -229,8 +251,11 @@ class Ranking(PairCounts, Display):
 
     @cached_property
     def cuts(self) -> Cuts:
-        """Cumulative TP and FP at every distinct score, decreasing threshold."""
-        return _merged_cuts(self.pos_scores, self.neg_scores)
+        """Cumulative TP and FP at every distinct score, decreasing threshold (read-only arrays)."""
+        c = _merged_cuts(self.pos_scores, self.neg_scores)
+        for a in c:
+            a.flags.writeable = False
+        return c
 
     def top_cuts(self, n_neg: int) -> Cuts:
         """The cuts from the top down to the first with more than ``n_neg`` negatives at or above it (all
@@ -341,7 +366,7 @@ def ranking_signature(positive: str, extra: dict[str, Any] | None = None) -> dic
     return build_signature({"positive": positive, "definitions": dict(DEFINITIONS), **(extra or {})})
 
 
-def ranking(gold: Any, scores: Any, *, positive: Any, source: ScoreSource | None = None) -> Ranking:
+def ranking(gold: Any, scores: Any, *, positive: Any, source: ScoreSource | None = None) -> SortedRanking:
     """Rank items by score against gold labels: ROC-AUC, average precision, curves, sweep.
 
     Parameters
@@ -359,7 +384,7 @@ def ranking(gold: Any, scores: Any, *, positive: Any, source: ScoreSource | None
 
     Returns
     -------
-    Ranking
+    SortedRanking
         ``.roc_auc``, ``.average_precision`` (``.pr_auc``), ``.cuts``,
         ``.roc_curve()``, ``.pr_curve()``, ``.sweep()``, ``.best_cut()``.
 
@@ -380,56 +405,30 @@ def ranking(gold: Any, scores: Any, *, positive: Any, source: ScoreSource | None
     src = source or DEFAULT_SOURCE
     y, pos_label, _ = binary_gold(gold, positive)
     s = as_scores(scores, name=src.column("scores"), n=y.shape[0], where=src.where)
-    return Ranking.from_indicator(y, s, pos_label)
+    return SortedRanking.from_indicator(y, s, pos_label)
+
+
+def summary_of(ranked: object) -> RankingSummary | None:
+    """The binary ranking summary of a ranking (a :class:`SortedRanking`, a
+    :class:`~clfeval.core.RankingSummary` or a binary :class:`~clfeval.ops.ranking.RankingResult`); None for
+    anything else (gold labels). A one-vs-rest result is refused: it holds one ranking per label.
+    """
+    if isinstance(ranked, RankingSummary):
+        return ranked
+    if isinstance(ranked, SortedRanking):
+        return ranked.summary
+    if isinstance(ranked, RankingResult):
+        if ranked.summary is None:
+            raise UsageError("a one-vs-rest ranking holds one ranking per label; give one of them "
+                             "(result.rankings[label]) or a binary ranking.")
+        return ranked.summary
+    return None
 
 
 # --- one-vs-rest: multiclass and multi-label --------------------------------------
 
-@dataclass(frozen=True, eq=False)
-class RankingOvR(Display):
-    """Per-label rankings (one label against all others) with macro, weighted and micro averages.
-
-    ``kind`` is ``"multiclass"`` (one gold label per item, one score column
-    per class) or ``"multilabel"`` (a gold label set per item, one score
-    column per label). Macro = plain mean over labels with a defined value;
-    weighted = weighted by support (gold positives); micro = one ranking of
-    every (item, label) pair, as scikit-learn's ``average="micro"``.
-    """
-
-    kind: str
-    labels: list[str]
-    n: int
-    per_class: dict[str, dict[str, Any]]
-    macro: dict[str, float]
-    weighted: dict[str, float]
-    micro: dict[str, float]
-    undefined: list[dict[str, Any]]
-    notes: list[str]
-    signature: dict[str, Any]
-    rankings: dict[str, Ranking] = field(repr=False, compare=False, default_factory=dict)
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
-
-    @property
-    def roc_auc(self) -> float:
-        """Macro ROC-AUC."""
-        return self.macro["roc_auc"]
-
-    @property
-    def average_precision(self) -> float:
-        """Macro average precision."""
-        return self.macro["average_precision"]
-
-    def to_dict(self) -> dict[str, Any]:
-        per_class = self.per_class.as_text() if isinstance(self.per_class, LabelMap) else self.per_class
-        return {"kind": self.kind, "n": self.n, "labels": list(self.labels), "per_class": per_class,
-                "roc_auc": self.macro["roc_auc"], "average_precision": self.macro["average_precision"],
-                "macro": self.macro, "weighted": self.weighted, "micro": self.micro,
-                "undefined": self.undefined, "notes": list(self.notes), "signature": self.signature,
-                "curves": {lab: rk.curves() for lab, rk in self.rankings.items()}}
-
-
-def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, multilabel: bool = False,
-                sep: str = "|", source: ScoreSource | None = None) -> RankingOvR:
+def ranking_ovr(gold: Gold, scores: ScoreColumns, *, labels: Sequence[Label] | None = None,
+                multilabel: bool = False, sep: str = "|", source: ScoreSource | None = None) -> RankingResult:
     """One-vs-rest ROC-AUC and average precision per label, with macro, weighted and micro averages.
 
     Parameters
@@ -445,7 +444,9 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
 
     Returns
     -------
-    RankingOvR
+    RankingResult
+        Its ``ovr`` part (:class:`~clfeval.ops.ranking.OneVsRest`) holds the
+        per-label rows and the averages (``r.per_class``, ``r.macro``, ...).
 
     Notes
     -----
@@ -457,8 +458,8 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
     --------
     >>> r = ranking_ovr(["a", "b", "c", "a"],
     ...                 {"a": [0.8, 0.1, 0.1, 0.3], "b": [0.1, 0.7, 0.2, 0.4], "c": [0.1, 0.2, 0.7, 0.3]})
-    >>> r.per_class["a"]["roc_auc"], r.macro["roc_auc"]
-    (1.0, 1.0)
+    >>> r.per_class["a"].roc_auc, r.macro.roc_auc, r.kind
+    (1.0, 1.0, 'multiclass')
     """
     src = source or DEFAULT_SOURCE
     s, score_labels = score_matrix(scores, labels=labels, where=src.where, prefix=src.prefix)
@@ -467,53 +468,56 @@ def ranking_ovr(gold: Any, scores: Any, *, labels: Sequence[Any] | None = None, 
         raise DataError(f"gold has {y.shape[0]} items but the score columns have {s.shape[0]} values; give one score "
                         "per item.")
     labs = [label_str(x) for x in score_labels]
-    rankings = {lab: Ranking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)}
-    r = ovr_of(labs, int(y.shape[0]), rankings, Ranking.from_indicator(y.ravel(), s.ravel(), "micro"),
-               multilabel=multilabel)
-    if [label_str(x) for x in score_labels] == list(r.per_class):  # keyed by the labels as given: per_class[1]
-        r = dataclasses.replace(r, per_class=LabelMap.of(score_labels, list(r.per_class.values())))
-    return r
+    rankings = {lab: SortedRanking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)}
+    return ovr_of(labs, int(y.shape[0]), rankings, SortedRanking.from_indicator(y.ravel(), s.ravel(), "micro"),
+                  multilabel=multilabel, keys=score_labels)
 
 
-def ovr_of(labs: Sequence[str], n: int, rankings: dict[str, Any], micro_rk: Any, *, multilabel: bool) -> RankingOvR:
+def ovr_of(labs: Sequence[str], n: int, rankings: Mapping[str, SortedRanking | RankingSummary],
+           micro_rk: SortedRanking | RankingSummary, *, multilabel: bool,
+           keys: Sequence[Any] | None = None) -> RankingResult:
     """The one-vs-rest result from one ranking per label and the micro ranking of every (item, label) pair.
 
-    The rankings may be in memory (:class:`Ranking`) or beyond it
-    (a :class:`~clfeval.core._ranksummary.RankingSummary`): anything with
-    ``roc_auc``, ``average_precision``, ``n_positive``, ``prevalence`` and ``curves()``.
+    The rankings may be in memory (:class:`SortedRanking`) or beyond it
+    (a :class:`~clfeval.core._ranksummary.RankingSummary`); the result holds their summaries. ``keys``: the
+    labels as the input gave them (``per_class[1]`` for integer labels), when their text forms are ``labs``.
     """
-    per_class: dict[str, dict[str, Any]] = {}
-    undefined: list[dict[str, Any]] = []
-    auc = np.empty(len(labs))
-    ap = np.empty(len(labs))
-    for j, lab in enumerate(labs):
-        rk = rankings[lab]
-        auc[j], ap[j] = rk.roc_auc, rk.average_precision
-        per_class[lab] = {"roc_auc": float(auc[j]), "average_precision": float(ap[j]), "support": rk.n_positive,
-                          "prevalence": rk.prevalence}
+    summaries = {lab: rk.summary if isinstance(rk, SortedRanking) else rk for lab, rk in rankings.items()}
+    undefined: list[UndefinedRanking] = []
+    auc = np.array([summaries[lab].roc_auc for lab in labs], dtype=np.float64)
+    ap = np.array([summaries[lab].average_precision for lab in labs], dtype=np.float64)
+    rows = [LabelRanking(float(auc[j]), float(ap[j]), summaries[lab].n_positive, summaries[lab].prevalence)
+            for j, lab in enumerate(labs)]
     for metric, vals in (("roc_auc", auc), ("average_precision", ap)):
-        bad = [labs[int(j)] for j in np.flatnonzero(np.isnan(vals))]
+        bad = tuple(labs[int(j)] for j in np.flatnonzero(np.isnan(vals)))
         if bad:
-            undefined.append({"metric": metric, "labels": bad,
-                              "reason": "a label needs positive and negative items" if metric == "roc_auc"
-                              else "a label needs at least one positive item"})
-    support = np.array([rankings[lab].n_positive for lab in labs], dtype=np.float64)
+            undefined.append(UndefinedRanking(metric, bad, "a label needs positive and negative items"
+                                              if metric == "roc_auc" else "a label needs at least one positive item"))
+    support = np.array([summaries[lab].n_positive for lab in labs], dtype=np.float64)
     macro, weighted = {}, {}
     for metric, vals in (("roc_auc", auc), ("average_precision", ap)):
         ok = ~np.isnan(vals)
         macro[metric] = float(vals[ok].mean()) if ok.any() else math.nan
         w = support * ok
         weighted[metric] = float(np.dot(np.where(ok, vals, 0.0), w) / w.sum()) if w.sum() > 0 else math.nan
-    micro = {"roc_auc": micro_rk.roc_auc, "average_precision": micro_rk.average_precision}
     notes = []
     if undefined:
         notes.append("Labels without positive (or negative) items have undefined ranking metrics; they are left "
                      "out of the macro and weighted averages.")
     notes.append("Macro = mean over labels (every label counts equally); weighted = weighted by the number of "
                  "gold positives; micro = one ranking of every (item, label) score.")
-    sig = ranking_signature("one-vs-rest", {"kind": "multilabel" if multilabel else "multiclass"})
-    return RankingOvR("multilabel" if multilabel else "multiclass", list(labs), n, per_class, macro,
-                      weighted, micro, undefined, notes, sig, dict(rankings))
+    kind = "multilabel" if multilabel else "multiclass"
+    sig = ranking_signature("one-vs-rest", {"kind": kind})
+    per_class: Mapping[object, LabelRanking]
+    if keys is not None and [label_str(x) for x in keys] == list(labs):  # keyed by the labels as given
+        per_class = LabelMap.of(keys, rows)
+    else:
+        per_class = FrozenDict(zip(labs, rows, strict=True))
+    return RankingResult(ovr=OneVsRest(
+        kind, tuple(labs), n, per_class, RankingAverages(macro["roc_auc"], macro["average_precision"]),
+        RankingAverages(weighted["roc_auc"], weighted["average_precision"]),
+        RankingAverages(micro_rk.roc_auc, micro_rk.average_precision), tuple(undefined), tuple(notes), sig,
+        summaries))
 
 
 # --- glue for reports: predictions from a cut, the "ranking" section ------------------

@@ -2,7 +2,7 @@
 
 :class:`RankingStore` takes a ranking's items in batches — a boolean "is
 positive" array and a float64 score array each — within a memory budget, and
-gives what the in-memory :class:`~clfeval.scores._curves.Ranking` of the same
+gives what the in-memory :class:`~clfeval.scores._curves.SortedRanking` of the same
 items gives, to the last bit: ROC-AUC, average precision, the decimated ROC and
 PR curves, the threshold sweep, the cut an objective chooses, the counts at
 any threshold.
@@ -397,13 +397,13 @@ class RankingStore:
 
     def sweep_chunks(self, *, beta: float = 1.0, cost_fp: float = 1.0, cost_fn: float = 1.0,
                      zero_division: Any = 0) -> Iterator[Sweep]:
-        """The threshold sweep, a range at a time (decreasing threshold): the rows of ``Ranking.sweep()``."""
+        """The threshold sweep, a range at a time (decreasing threshold): the rows of ``SortedRanking.sweep()``."""
         for c in self.cut_chunks():
             yield sweep_of(c, self.n_positive, self.n_negative, beta=beta, cost_fp=cost_fp, cost_fn=cost_fn,
                            zero_division=zero_division)
 
     def best_cut(self, objective: str | Objective = "f1") -> CutChoice:
-        """The cut an objective chooses, with ``Ranking.best_cut``'s tie rules; one pass over the ranges."""
+        """The cut an objective chooses, with ``SortedRanking.best_cut``'s tie rules; one pass over the ranges."""
         obj = parse_objective(objective)
         chooser = CutChooser(obj)
         for sw in self.sweep_chunks(beta=obj.beta, cost_fp=obj.cost_fp, cost_fn=obj.cost_fn):
@@ -411,7 +411,7 @@ class RankingStore:
         return CutChoice(obj.name, chooser.index, chooser.row, chooser.top_precision)
 
     def sweep_rows(self, max_rows: int | None = None, **kwargs: Any) -> list[dict[str, Any]]:
-        """``Ranking.sweep(**kwargs).rows(max_rows)``: rows spread evenly over the sweep, first and last included."""
+        """``SortedRanking.sweep(**kwargs).rows(max_rows)``: rows spread evenly over the sweep, first and last kept."""
         n = self.summary().n_cuts
         assert n is not None  # a store's summary counts its distinct scores
         if max_rows is None or n <= max_rows:
@@ -431,7 +431,7 @@ class RankingStore:
         return rows
 
     def sweep(self, **kwargs: Any) -> Sweep:
-        """The whole sweep as one :class:`Sweep` (as ``Ranking.sweep()``), when its cuts fit the budget."""
+        """The whole sweep as one :class:`Sweep` (as ``SortedRanking.sweep()``), when its cuts fit the budget."""
         n = self.summary().n_cuts
         assert n is not None  # a store's summary counts its distinct scores
         if n * RANGE_BYTES_PER_ITEM > self.space.memory:

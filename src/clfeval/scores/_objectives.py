@@ -2,7 +2,7 @@
 
 :func:`parse_objective` reads ``f1``, ``f0.5``, ``cost``, ``precision>=0.9``,
 ``recall>=0.8``; :func:`choose_cut` applies an :class:`Objective` to the
-threshold sweep of a ranking (:meth:`clfeval.scores._curves.Ranking.sweep`), with
+threshold sweep of a ranking (:meth:`clfeval.scores._curves.SortedRanking.sweep`), with
 the tie rules the objective describes.
 """
 

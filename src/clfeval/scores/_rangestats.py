@@ -9,7 +9,7 @@ what its items add in memory: pairs in order, tied pairs, the average-precision
 terms (summed exactly, :class:`~clfeval.core._exactsum.ExactSum`), distinct
 scores and the sampled cuts of the curves (:class:`RangeStats`, which add).
 :class:`~clfeval.core._ranksummary.RankingSummary` is the result, as in memory: the numbers of the in-memory
-:class:`~clfeval.scores._curves.Ranking` of the same items, bit for bit (and its per-distinct-score counts while
+:class:`~clfeval.scores._curves.SortedRanking` of the same items, bit for bit (and its per-distinct-score counts while
 they number at most :data:`~clfeval.core._ranksummary.EXACT_CUTS_MAX`).
 """
 
@@ -30,9 +30,13 @@ __all__ = ["rle", "rle_merge", "exact_dot", "merge_range", "sample_ranks_of", "R
 
 @dataclass(frozen=True)
 class ExactCuts:
-    """The per-distinct-score counts of a ranking computed beyond memory (when few enough to keep)."""
+    """The per-distinct-score counts of a ranking computed beyond memory (when few enough to keep); read-only."""
 
     cuts: Cuts
+
+    def __post_init__(self) -> None:
+        for a in self.cuts:
+            a.flags.writeable = False
 
 
 def rle(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -22,7 +22,8 @@ import pyarrow as pa
 
 from clfeval.core import EncodedGold, RankingSummary, label_str
 from clfeval.errors import DataError
-from clfeval.scores._curves import RankingOvR, ovr_of
+from clfeval.ops.ranking import RankingResult
+from clfeval.scores._curves import ovr_of
 from clfeval.scores._external import DEFAULT_MEMORY, RankingStore, SpillSpace
 
 __all__ = ["batch_is_positive", "stream_binary", "binary_summary", "OvRStore", "stream_ovr"]
@@ -162,7 +163,7 @@ class OvRStore:
             return
         self.add(g.over(self.labels, prefix=prefix), scores)
 
-    def result(self) -> RankingOvR:
+    def result(self) -> RankingResult:
         """``ranking_ovr``'s result for every item added."""
         rankings = {lab: self.stores[lab].summary() for lab in self.labels}
         return ovr_of(self.labels, self.n, rankings, self.micro.summary(), multilabel=self.multilabel)
@@ -185,11 +186,11 @@ class OvRStore:
 
 
 def stream_ovr(batches: Iterable[tuple[Any, Any]], labels: Sequence[Any], *, multilabel: bool = False,
-               sep: str = "|", memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None) -> RankingOvR:
+               sep: str = "|", memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None) -> RankingResult:
     """``ranking_ovr(gold, scores, labels=labels)`` from batches of (gold labels, (n, L) scores).
 
     >>> r = stream_ovr([(["a", "b"], np.array([[0.8, 0.2], [0.3, 0.7]]))], ["a", "b"])
-    >>> r.per_class["a"]["roc_auc"]
+    >>> r.per_class["a"].roc_auc
     1.0
     """
     with OvRStore(labels, memory=memory, multilabel=multilabel, tmpdir=tmpdir) as st:

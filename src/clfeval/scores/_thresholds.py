@@ -50,7 +50,7 @@ from clfeval.core import (
 from clfeval.errors import DataError, UsageError
 from clfeval.ops.threshold import ChosenCut, CutRow, LabelCuts, SortedRuns, Sweep, ThresholdResult
 from clfeval.scores._columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
-from clfeval.scores._curves import RULE, Objective, Ranking, binary_gold, indicator_gold, parse_objective
+from clfeval.scores._curves import RULE, Objective, SortedRanking, binary_gold, indicator_gold, parse_objective
 from clfeval.scores._external import DEFAULT_MEMORY, RankingStore, SpillSpace
 from clfeval.scores._intcuts import IntegerKeys, check_kinds, value_of_key, valued
 from clfeval.scores._streamovr import batch_is_positive
@@ -104,9 +104,9 @@ def cut_row(rk: Any, threshold: float, obj: Objective, zd: float) -> dict[str, A
 
 
 def _cut_of(rk: Any, obj: Objective) -> tuple[float | None, tuple[float, float] | None]:
-    """The threshold an objective chooses on a :class:`Ranking` or a :class:`RankingStore` (None when no cut
+    """The threshold an objective chooses on a :class:`SortedRanking` or a :class:`RankingStore` (None when no cut
     qualifies), and — when a precision target is out of reach — (the highest precision, its threshold)."""
-    if isinstance(rk, Ranking):
+    if isinstance(rk, SortedRanking):
         k = rk.best_cut(obj)
         if k is not None:
             return float(rk.cuts.thresholds[k]), None
@@ -201,13 +201,13 @@ def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gol
     src, dev_src = source or DEFAULT_SOURCE, dev_source or source or DEFAULT_SOURCE
     y, pos_label, _ = binary_gold(test_gold, positive, name="test gold")
     s = as_scores(test_scores, name=src.column("scores"), n=y.shape[0], where=src.where)
-    test_rk = Ranking.from_indicator(y, s, pos_label)
+    test_rk = SortedRanking.from_indicator(y, s, pos_label)
     dev_rk = None
     dev_s = None
     if dev_gold is not None:
         dy, _, present = _dev_gold(dev_gold, positive, dev_src.called("the development data"))
         dev_s = as_scores(dev_scores, name=dev_src.column("scores"), n=dy.shape[0], where=dev_src.where)
-        dev_rk = Ranking.from_indicator(dy, dev_s, pos_label)
+        dev_rk = SortedRanking.from_indicator(dy, dev_s, pos_label)
     default = default_cut(*([s] + ([dev_s] if dev_s is not None else [])), given=default_threshold)
     return _choice(test_rk, dev_rk, pos_label, default, obj, zd, src, dev_src,
                    sweep_curves(test_rk.pos_scores, test_rk.neg_parts, beta=obj.beta))
@@ -528,8 +528,8 @@ def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any =
         if dy.shape[0] != ds.shape[0]:
             raise DataError(f"the development gold has {dy.shape[0]} items but its score columns have {ds.shape[0]} "
                             "values.")
-    test_rks = [Ranking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)]
-    dev_rks = None if dy is None or ds is None else [Ranking.from_indicator(dy[:, j], ds[:, j], lab)
+    test_rks = [SortedRanking.from_indicator(y[:, j], s[:, j], lab) for j, lab in enumerate(labs)]
+    dev_rks = None if dy is None or ds is None else [SortedRanking.from_indicator(dy[:, j], ds[:, j], lab)
                                                      for j, lab in enumerate(labs)]
     ranges = [[s[:, j]] + ([ds[:, j]] if ds is not None else []) for j in range(len(labs))]
     lc = _label_cuts(labs, test_rks, dev_rks, ranges, default_threshold, obj, zd)

@@ -21,7 +21,7 @@ __all__ = ["TRACE_METRICS", "SCORE_METRICS", "metric_label", "check_metric", "co
 TRACE_METRICS = frozenset(m.key for m in catalog.METRICS if m.trace_only)
 
 #: Named metrics of *scores* (item-level, compared by index resampling): the catalogue's ranking entries, each
-#: computed from a :class:`clfeval.scores._curves.Ranking` (name → definition).
+#: computed from a :class:`clfeval.core.RankingSummary` (name → definition).
 SCORE_METRICS: dict[str, str] = {m.key: m.definition for m in catalog.METRICS if m.input == "ranking"}
 
 

@@ -58,7 +58,7 @@ from clfeval.core import (
     signature,
 )
 from clfeval.errors import DataError, UsageError
-from clfeval.scores import Ranking, ranking
+from clfeval.scores import SortedRanking, ranking, summary_of
 
 __all__ = ["CurveBands", "curve_bands", "auc_replicates"]
 
@@ -133,10 +133,10 @@ def _grid(value: Any, option: str) -> np.ndarray:
 class _Groups:
     """The distinct scores (cuts) of a ranking and its (score, class) groups."""
 
-    def __init__(self, rk: Ranking | RankingSummary) -> None:
+    def __init__(self, rk: SortedRanking | RankingSummary) -> None:
         # from the summary's per-distinct-score counts (no sort of the scores): cut k is the k-th largest
         # distinct score; each class's groups in increasing score order (the order the draws have always used)
-        p, q = score_counts(rk.summary if isinstance(rk, Ranking) else rk)
+        p, q = score_counts(rk.summary if isinstance(rk, SortedRanking) else rk)
         self.size = int(p.size)
         up, un = p[::-1], q[::-1]
         self.ip = self.size - 1 - np.flatnonzero(up)
@@ -245,8 +245,9 @@ def curve_bands(gold: Any, scores: Any = None, *, positive: Any = None, samples:
 
     Parameters
     ----------
-    gold : sequence of labels, or a :class:`clfeval.scores._curves.Ranking`
-        With a Ranking, ``scores`` and ``positive`` are not needed.
+    gold : sequence of labels, or a ranking (:class:`clfeval.RankingResult` of ``clfeval.ranking``, or its
+        :class:`~clfeval.core.RankingSummary`)
+        With a ranking, ``scores`` and ``positive`` are not needed.
     scores : sequence of numbers
         One finite score per item (higher = more positive).
     positive : label
@@ -283,7 +284,8 @@ def curve_bands(gold: Any, scores: Any = None, *, positive: Any = None, samples:
     level = check_probability(level, option="level")
     fg, rg = _grid(fpr_grid, "fpr_grid"), _grid(recall_grid, "recall_grid")
     rng = check_rng(seed)
-    rk = gold if isinstance(gold, (Ranking, RankingSummary)) else ranking(gold, scores, positive=positive)
+    held = summary_of(gold)
+    rk = held if held is not None else ranking(gold, scores, positive=positive).summary
     if rk.n_positive == 0 or rk.n_negative == 0:
         raise DataError(f"the ranking has {rk.n_positive} positive and {rk.n_negative} negative items; the ROC and "
                         f"PR curves need both.")
@@ -317,7 +319,7 @@ def curve_bands(gold: Any, scores: Any = None, *, positive: Any = None, samples:
                       pr_d, auc_d, ap_d, undefined, notes, sig)
 
 
-def auc_replicates(rk: Ranking | RankingSummary, samples: int, rng: np.random.Generator,
+def auc_replicates(rk: SortedRanking | RankingSummary, samples: int, rng: np.random.Generator,
                    stratified: bool = True) -> np.ndarray:
     """ROC-AUC of ``samples`` bootstrap replicates of a ranking (the draws of :func:`curve_bands`, without the
     curves): the replicates of the percentile and BCa intervals of :mod:`clfeval.significance._aucintervals`."""

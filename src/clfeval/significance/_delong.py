@@ -64,7 +64,7 @@ import numpy as np
 from clfeval.core import Display, RankingSummary, check_probability, number, signature
 from clfeval.errors import DataError, UsageError
 from clfeval.ops.compare import Compared, DeLongOvRPart, DeLongPart, Undefined
-from clfeval.scores import Ranking, as_scores, binary_gold, indicator_gold, score_matrix
+from clfeval.scores import as_scores, binary_gold, indicator_gold, score_matrix, summary_of
 from clfeval.significance._classic import holm
 from clfeval.significance._midranks import below_counts, positives_first
 from clfeval.significance._results import check_alternative, verdict as _verdict, verdict_two_sided
@@ -249,8 +249,8 @@ def delong_auc(gold: Any, scores: Any = None, *, positive: Any = None, level: fl
 
     Parameters
     ----------
-    gold : sequence of labels, or a :class:`~clfeval.scores._curves.Ranking` or its
-        :class:`~clfeval.core._ranksummary.RankingSummary`
+    gold : sequence of labels, or a ranking (:class:`clfeval.RankingResult` of ``clfeval.ranking``, or its
+        :class:`~clfeval.core._ranksummary.RankingSummary`)
         With a ranking, ``scores`` and ``positive`` are not needed: the variance is a function of its
         per-distinct-score counts.
     scores : sequence of numbers
@@ -280,11 +280,12 @@ def delong_auc(gold: Any, scores: Any = None, *, positive: Any = None, level: fl
     True
     """
     level = check_probability(level, option="level")
-    if isinstance(gold, (Ranking, RankingSummary)):
-        if gold.n_positive == 0 or gold.n_negative == 0:
-            raise DataError(f"the ranking has {gold.n_positive} positive and {gold.n_negative} negative items; "
+    held = summary_of(gold)
+    if held is not None:
+        if held.n_positive == 0 or held.n_negative == 0:
+            raise DataError(f"the ranking has {held.n_positive} positive and {held.n_negative} negative items; "
                             f"ROC-AUC needs both.")
-        return _summary_interval(gold.summary if isinstance(gold, Ranking) else gold, level)
+        return _summary_interval(held, level)
     y, pos, (s,) = _binary_inputs(gold, (scores,), positive, ("scores",))
     return _interval(pos, y, s, level)
 

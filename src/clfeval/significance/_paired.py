@@ -101,7 +101,7 @@ def _score_inputs(name: str, gold: Any, scores: Sequence[Any], positive: Any,
 
     Gold labels become a boolean "is positive" array once (``curves.binary_gold``: the positive class must occur)
     and scores are checked once (finite numbers); each replicate then ranks its items with
-    ``curves.Ranking.from_indicator`` and reads the metric off its summary (the catalogue entry's ``compute``). A
+    ``curves.SortedRanking.from_indicator`` and reads the metric off its summary (the catalogue entry's ``compute``). A
     replicate without positives (or, for ROC-AUC, without negatives) has an undefined value (NaN)."""
     from clfeval.scores import (
         as_scores,
@@ -118,7 +118,7 @@ def _score_inputs(name: str, gold: Any, scores: Sequence[Any], positive: Any,
     def fn(yy: np.ndarray, s: np.ndarray) -> float:
         if not yy.any():
             return math.nan
-        return float(entry.compute(curves.Ranking.from_indicator(yy, s, pos_label).summary))
+        return float(entry.compute(curves.SortedRanking.from_indicator(yy, s, pos_label).summary))
 
     fn.__name__ = name
     return _Metric(name, f"{entry.title}: {entry.formula}; positive class {pos_label!r}", True, item_fn=fn), y, xs

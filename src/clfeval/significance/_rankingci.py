@@ -33,7 +33,7 @@ from clfeval.evaluate import (
     parse_ci_methods,
     ranking_method,
 )
-from clfeval.scores import Ranking, ranking, ranking_ovr
+from clfeval.scores import SortedRanking, ranking, ranking_ovr, summary_of
 from clfeval.significance._aucintervals import TOO_FEW, auc_interval, too_narrow_auc
 from clfeval.significance._curvebands import curve_bands
 from clfeval.significance._delong import delong_auc
@@ -69,11 +69,12 @@ def _chosen(rk: RankingSummary, method: str, level: float, samples: int, rng: np
     return out
 
 
-def _one(ranked: Ranking | RankingSummary, level: float, samples: int, rng: np.random.Generator,
+def _one(ranked: SortedRanking | RankingSummary, level: float, samples: int, rng: np.random.Generator,
          method: str = DEFAULT_RANKING) -> tuple[dict[str, Any], int | None]:
     """(entry, replicates used) of one ranking; replicates None when its bootstrap was left out. Every interval
     is a function of the ranking's summary (its per-distinct-score counts)."""
-    rk = ranked.summary if isinstance(ranked, Ranking) else ranked
+    rk = summary_of(ranked)
+    assert rk is not None
     if rk.n_positive == 0 or rk.n_negative == 0:
         why = (f"{rk.n_positive} positive and {rk.n_negative} negative items: ROC-AUC and its intervals need both")
         return {"positive": rk.positive, "undefined": why}, None

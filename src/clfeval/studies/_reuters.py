@@ -459,12 +459,12 @@ class _Context:
         Equal TP there means the two rankings agree and the differences at log-odds 0
         come from where the cut falls on the score scale.
         """
-        from clfeval.scores import Ranking
+        from clfeval.scores import SortedRanking
 
         out: dict[str, Any] = {}
         for c in cats:
             j = self.cats.index(c)
-            rk = Ranking.from_indicator(self.Y_test[:, j], self.test_scores[:, j].astype(np.float64), c)
+            rk = SortedRanking.from_indicator(self.Y_test[:, j], self.test_scores[:, j].astype(np.float64), c)
             cuts = rk.cuts
             k = int(np.searchsorted(cuts.tp + cuts.fp, PUBLISHED[c][1] + PUBLISHED[c][2], side="left"))
             k = min(k, len(cuts.thresholds) - 1)
@@ -566,12 +566,12 @@ class _Context:
 
         r = ranking_ovr(self._label_sets(self.Y_test), {c: self.test_scores[:, j] for j, c in enumerate(self.cats)},
                         multilabel=True)
-        ap = {c: r.per_class[c]["average_precision"] for c in self.cats}
-        detail = {c: {"average_precision": r.per_class[c]["average_precision"], "roc_auc": r.per_class[c]["roc_auc"],
-                      "prevalence": r.per_class[c]["prevalence"], "support": r.per_class[c]["support"]}
+        ap = {c: r.per_class[c].average_precision for c in self.cats}
+        detail = {c: {"average_precision": r.per_class[c].average_precision, "roc_auc": r.per_class[c].roc_auc,
+                      "prevalence": r.per_class[c].prevalence, "support": r.per_class[c].support}
                   for c in self.cats}
         return {"average_precision": ap,
-                "ranking": {"per_class": detail, "macro": r.macro, "micro": r.micro,
+                "ranking": {"per_class": detail, "macro": r.macro.to_dict(), "micro": r.micro.to_dict(),
                             "how": "each category's test stories ranked by NB log-odds; average precision = mean "
                                    "precision at the rank of each positive (non-interpolated PR-AUC); a random "
                                    "ranking scores the prevalence"}}

@@ -519,14 +519,15 @@ def _builtin() -> None:
     from clfeval.core import RankingSummary
     from clfeval.evaluate import Report
     from clfeval.ops.rank import RankResult
+    from clfeval.ops.ranking import RankingResult
     from clfeval.protocols import ProtocolResult
     from clfeval.render._rank import rank_page
     from clfeval.render.html import pages
-    from clfeval.scores import Ranking, RankingOvR
+    from clfeval.scores import SortedRanking
     from clfeval.studies import DemoReport, ReutersStudy
 
-    for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (Ranking, ranking_page),
-                    (RankingSummary, ranking_page), (RankingOvR, ranking_page),
+    for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (RankingResult, ranking_page),
+                    (RankingSummary, ranking_page), (SortedRanking, ranking_page),
                     (ThresholdResult, threshold_page),
                     (Calibration, calibration_page), (Compared, compared_page), (ProtocolResult, protocol_page),
                     (ReutersStudy, study_page), (RankResult, rank_page)):
