@@ -26,6 +26,8 @@ _EXPORTS = {
     "clfeval.engines._comparing": ("compare",),
     "clfeval.ops.compare._result": ("Compared",),
     "clfeval.engines._scoreops": ("threshold", "calibration", "ranking"),
+    "clfeval.ops.threshold._result": ("ThresholdResult",),
+    "clfeval.ops.calibration._result": ("Calibration",),
     "clfeval.ops.ranking._result": ("RankingResult",),
     "clfeval.engines._errorops": ("error_analysis",),
     "clfeval.ops.errors._result": ("ErrorAnalysis",),
@@ -38,9 +40,8 @@ _EXPORTS = {
     "clfeval.core._tables": ("ConfusionTable", "MultilabelTable", "JointTable", "ConfusionAccumulator",
                             "MultilabelAccumulator", "confusion_table", "multilabel_table", "joint_table"),
     "clfeval.scores._curves": ("ranking_ovr",),
-    "clfeval.scores._thresholds": ("ThresholdChoice", "LabelThresholds", "choose_threshold",
-                                  "choose_label_thresholds"),
-    "clfeval.scores._calibration": ("Calibration", "reliability"),
+    "clfeval.scores._thresholds": ("choose_threshold", "choose_label_thresholds"),
+    "clfeval.scores._calibration": ("reliability",),
 }
 
 #: The stage packages (and the exceptions module), reachable as attributes after ``import clfeval``.
@@ -54,6 +55,9 @@ _MOVED = {name: ("clfeval.ops.compare._result", "Compared", "clfeval.Compared")
 # ... and each merged into RankingResult, what ranking and ranking_ovr return now.
 _MOVED.update({name: ("clfeval.ops.ranking._result", "RankingResult", "clfeval.RankingResult")
                for name in ("Ranking", "RankingOvR")})
+# ... and both merged into ThresholdResult, what every threshold choice returns now (issue 36).
+_MOVED.update({name: ("clfeval.ops.threshold._result", "ThresholdResult", "clfeval.ThresholdResult")
+               for name in ("ThresholdChoice", "LabelThresholds")})
 __all__ = ["__version__", *_names(_EXPORTS), *_MOVED]
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, SUBPACKAGES, moved=_MOVED)
 
@@ -78,16 +82,16 @@ if TYPE_CHECKING:
     from clfeval.engines._spec import Dask as Dask, Local as Local
     from clfeval.errors import ClfevalError as ClfevalError, DataError as DataError, UsageError as UsageError
     from clfeval.evaluate._reports import Report as Report, report_from_table as report_from_table
+    from clfeval.ops.calibration._result import Calibration as Calibration
     from clfeval.ops.compare._result import Compared as Compared
     from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis
     from clfeval.ops.rank._result import RankResult as RankResult
     from clfeval.ops.ranking._result import RankingResult as RankingResult
+    from clfeval.ops.threshold._result import ThresholdResult as ThresholdResult
     from clfeval.protocols._rankinput import rank as rank
-    from clfeval.scores._calibration import Calibration as Calibration, reliability as reliability
+    from clfeval.scores._calibration import reliability as reliability
     from clfeval.scores._curves import ranking_ovr as ranking_ovr
     from clfeval.scores._thresholds import (
-        LabelThresholds as LabelThresholds,
-        ThresholdChoice as ThresholdChoice,
         choose_label_thresholds as choose_label_thresholds,
         choose_threshold as choose_threshold,
     )

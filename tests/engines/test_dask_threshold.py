@@ -84,9 +84,9 @@ def test_dask_f1_cut_is_the_brute_force_best_and_ranges_do_not_matter(dask_clien
     assert outs[0].threshold == outs[1].threshold == want
     assert _dump(_without_external(outs[0].to_dict())) == _dump(_without_external(outs[1].to_dict()))
     y_test = tg == "yes"
-    assert outs[0].test["tp"] == int(np.sum(y_test & (ts >= want)))
-    assert outs[0].test["fp"] == int(np.sum(~y_test & (ts >= want)))
-    assert outs[0].external["engine"] == "dask" and "Ranked on Dask" in str(outs[0])
+    assert outs[0].test.tp == int(np.sum(y_test & (ts >= want)))
+    assert outs[0].test.fp == int(np.sum(~y_test & (ts >= want)))
+    assert outs[0].external.engine == "dask" and "Ranked on Dask" in str(outs[0])
 
 
 def test_dask_threshold_without_dev_equals_local(dask_client, data):

@@ -166,17 +166,17 @@ def test_calibration_by_streamed_equals_in_memory_equals_dask_and_scikit_learn(t
     plain = clfeval.calibration(d["gold"], d["prob"], positive="y", bins=10)  # the whole, counted in the same pass
     keys = ("n", "ece", "mce", "brier", "log_loss", "roc_auc", "average_precision")
     for res in (mem, streamed, on_dask):
-        assert [getattr(res.overall, k) for k in keys] == [getattr(plain, k) for k in keys]
-    for row in streamed.slices:
-        m = d["grp"] == row["slice"]
+        assert [getattr(res, k) for k in keys] == [getattr(plain, k) for k in keys]
+    for row in streamed.slices.rows:
+        m = d["grp"] == row.slice
         y, p = d["y"][m], d["prob"][m]
-        assert row["n"] == int(m.sum())
-        assert row["brier"] == pytest.approx(brier_score_loss(y, p), abs=1e-15)
-        assert row["log_loss"] == pytest.approx(log_loss(y, p), abs=1e-12)
+        assert row.n == int(m.sum())
+        assert row.brier == pytest.approx(brier_score_loss(y, p), abs=1e-15)
+        assert row.log_loss == pytest.approx(log_loss(y, p), abs=1e-12)
         frac, conf = calibration_curve(y, p, n_bins=10)  # ECE from scikit-learn's bins (no value on an edge)
         counts = np.bincount(np.minimum((p * 10).astype(int), 9), minlength=10)
-        assert row["ece"] == pytest.approx(float(np.sum(counts[counts > 0] * np.abs(frac - conf)) / m.sum()))
-    assert max(streamed.slices, key=lambda r: r["ece"])["slice"] in ("a", "d")
+        assert row.ece == pytest.approx(float(np.sum(counts[counts > 0] * np.abs(frac - conf)) / m.sum()))
+    assert max(streamed.slices.rows, key=lambda r: r.ece).slice in ("a", "d")
 
 
 def test_calibration_by_quantile_bins_streamed_equals_in_memory(tmp_path):
@@ -186,7 +186,7 @@ def test_calibration_by_quantile_bins_streamed_equals_in_memory(tmp_path):
     mem = clfeval.calibration(d["gold"], d["prob"], by={"grp": d["grp"]}, **kw)
     streamed = clfeval.calibration(path, prob="prob", by="grp", engine=clfeval.Local(memory="100KB"), **kw)
     assert streamed.engine["mode"] == "streamed" and streamed.slices == mem.slices
-    for row in mem.slices:  # each slice's equal-mass bins are its own
-        m = d["grp"] == row["slice"]
+    for row in mem.slices.rows:  # each slice's equal-mass bins are its own
+        m = d["grp"] == row.slice
         one = clfeval.calibration(d["gold"][m], d["prob"][m], **kw)
-        assert (row["ece"], row["mce"]) == (one.ece, one.mce)
+        assert (row.ece, row.mce) == (one.ece, one.mce)

@@ -163,7 +163,7 @@ def test_bins_come_in_numeric_order_in_every_output_and_result():
     assert [s.slice for s in cmp.slices] == want and list(cmp.to_frame()["slice"]) == want
     probs = np.where(pred == "a", 0.8, 0.3)
     cal = clfeval.calibration(gold, probs, positive="a", by={"length": length}, by_bins=4)
-    assert [s["slice"] for s in cal.slices] == want
+    assert [s.slice for s in cal.slices.rows] == want
 
 
 def test_find_slices_counts_keep_bins_in_numeric_order():

@@ -143,12 +143,12 @@ def test_threshold_by_reports_the_one_dev_cut_per_slice(tmp_path):
     gold, dev = np.where(g, "y", "n"), (np.where(dg, "y", "n"), ds)
     r = clfeval.threshold(gold, s, dev=dev, positive="y", by={"grp": grp})
     plain = clfeval.threshold(gold, s, dev=dev, positive="y")
-    assert r.choice.threshold == plain.threshold and r.slices["threshold"] == plain.threshold
+    assert r.choice.threshold == plain.threshold and r.slices.threshold == plain.threshold
     pred = np.where(s >= plain.threshold, "y", "n")
-    for row in r.slices["slices"]:
-        m = grp == row["slice"]
-        assert row["metrics"]["recall:y"] == pytest.approx(recall_score(gold[m], pred[m], pos_label="y"))
-        assert row["metrics"]["precision:y"] == pytest.approx(precision_score(gold[m], pred[m], pos_label="y"))
+    for row in r.slices.rows:
+        m = grp == row.slice
+        assert row.metrics["recall:y"] == pytest.approx(recall_score(gold[m], pred[m], pos_label="y"))
+        assert row.metrics["precision:y"] == pytest.approx(precision_score(gold[m], pred[m], pos_label="y"))
     pq.write_table(pa.table({"gold": gold, "score": s, "grp": grp}), tmp_path / "t.parquet")
     pq.write_table(pa.table({"gold": dev[0], "score": dev[1]}), tmp_path / "d.parquet")
     out = subprocess.run([sys.executable, "-m", "clfeval", "threshold", str(tmp_path / "t.parquet"), "--dev",
@@ -157,7 +157,7 @@ def test_threshold_by_reports_the_one_dev_cut_per_slice(tmp_path):
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert [x["metrics"]["recall:y"] for x in d["slices"]["slices"]] == \
-        pytest.approx([x["metrics"]["recall:y"] for x in r.slices["slices"]])
+        pytest.approx([x.metrics["recall:y"] for x in r.slices.rows])
 
 
 def test_calibration_by_slice_equals_scikit_learn_on_each_slice():
@@ -170,13 +170,13 @@ def test_calibration_by_slice_equals_scikit_learn_on_each_slice():
     grp = np.array(["a", "b", "c"])[np.arange(n) % 3]
     gold = np.where(g, "y", "n")
     r = clfeval.calibration(gold, p, positive="y", by={"grp": grp}, bins=10)
-    for row in r.slices:
-        m = grp == row["slice"]
-        assert row["brier"] == pytest.approx(brier_score_loss(g[m], p[m]))
-        assert row["log_loss"] == pytest.approx(log_loss(g[m], p[m]))
+    for row in r.slices.rows:
+        m = grp == row.slice
+        assert row.brier == pytest.approx(brier_score_loss(g[m], p[m]))
+        assert row.log_loss == pytest.approx(log_loss(g[m], p[m]))
         one = clfeval.calibration(gold[m], p[m], positive="y", bins=10)
-        assert row["ece"] == pytest.approx(one.ece)
-    assert max(r.slices, key=lambda x: x["ece"])["slice"] == "a"  # the miscalibrated third
+        assert row.ece == pytest.approx(one.ece)
+    assert max(r.slices.rows, key=lambda x: x.ece).slice == "a"  # the miscalibrated third
 
 
 def test_threshold_by_streamed_equals_in_memory_equals_dask(tmp_path, dask_client):
@@ -207,7 +207,7 @@ def test_threshold_by_streamed_equals_in_memory_equals_dask(tmp_path, dask_clien
     assert streamed.engine["mode"] == "streamed" and on_dask.engine["mode"] == "cluster"
     sections = [json.loads(to_json(r))["slices"] for r in (mem, streamed, on_dask)]
     assert sections[0] == sections[1] == sections[2]
-    pred = np.where(s >= mem.slices["threshold"], "y", "n")
+    pred = np.where(s >= mem.slices.threshold, "y", "n")
     for row in sections[1]["slices"]:
         m = grp == row["slice"]
         assert row["metrics"]["recall:y"] == pytest.approx(recall_score(gold[m], pred[m], pos_label="y"))

@@ -56,6 +56,8 @@ FORBIDDEN = [
     ("clfeval.text", "clfeval.significance"),
     # figures read the typed results (clfeval.ops, clfeval.core), never the front door (issue 36)
     ("clfeval.plots", "clfeval.engines"),
+    # renderers read the typed results too; the sliced threshold and calibration results live in ops/ (issue 36)
+    ("clfeval.render", "clfeval.engines"),
 ]
 
 def module_name(path: Path) -> str:

@@ -174,7 +174,7 @@ def test_threshold_marks_the_three_cuts():
     fig = plots.threshold(c)
     ax = fig.axes[0]
     lines = {line.get_gid(): line.get_xdata()[0] for line in ax.lines if (line.get_gid() or "").startswith("cut-")}
-    assert lines == {"cut-default": 0.5, "cut-dev": c.threshold, "cut-hindsight": c.hindsight["threshold"]}
+    assert lines == {"cut-default": 0.5, "cut-dev": c.threshold, "cut-hindsight": c.hindsight.threshold}
     names = " ".join(t.get_text() for t in ax.texts)
     assert "default cut" in names and "chosen on dev" in names and "hindsight" in names
 
@@ -256,7 +256,7 @@ def test_cv_spread_and_reliability_draw_their_data():
     (line,) = [line for line in fig.axes[0].lines if line.get_gid() == "reliability"]
     assert len(line.get_ydata()) == 0
     (few,) = [c for c in fig.axes[0].collections if c.get_gid() == "bins-few"]
-    assert np.allclose(few.get_offsets()[:, 1], [b["accuracy"] for b in cal.bins if b["count"]])
+    assert np.allclose(few.get_offsets()[:, 1], [b.accuracy for b in cal.bins if b.count])
     d = {"metrics": ["accuracy"], "per_fold": [{"fold": i, "accuracy": v} for i, v in enumerate([0.82, 0.8, 0.84], 1)],
          "accuracy": {"mean": 0.82, "min": 0.8, "max": 0.84}, "pooled": {"accuracy": 0.82}}
     fig = plots.cv_spread(d)

@@ -36,11 +36,11 @@ def test_binary_uniform_bins_against_direct_computation(nbins):
     c = reliability(y, p, positive=True, bins=nbins)
     ece, mce, groups = direct(p, y.astype(float), lambda v: min(math.floor(v * nbins), nbins - 1), nbins)
     assert c.ece == pytest.approx(ece, abs=1e-12) and c.mce == pytest.approx(mce, abs=1e-12)
-    assert [b["count"] for b in c.bins] == [len(groups.get(k, [])) for k in range(nbins)]
+    assert [b.count for b in c.bins] == [len(groups.get(k, [])) for k in range(nbins)]
     assert c.brier == pytest.approx(np.mean((p - y) ** 2), abs=1e-12)
     assert c.brier == pytest.approx(brier_score_loss(y, p), abs=1e-12)
     assert c.log_loss == pytest.approx(log_loss(y, p), rel=1e-12)  # sklearn also clips at the float64 epsilon
-    assert c.bins[-1]["upper"] == 1.0 and c.bins[0]["lower"] == 0.0
+    assert c.bins[-1].upper == 1.0 and c.bins[0].lower == 0.0
 
 
 def test_quantile_bins_hold_equal_mass_and_keep_ties_together():
@@ -48,11 +48,11 @@ def test_quantile_bins_hold_equal_mass_and_keep_ties_together():
     p = rng.random(1000)
     y = rng.random(1000) < p
     c = reliability(y, p, positive=True, bins=10, strategy="quantile")
-    assert [b["count"] for b in c.bins] == [100] * 10
+    assert [b.count for b in c.bins] == [100] * 10
     q = np.round(p, 1)  # heavy ties: at most 11 distinct values
     c = reliability(y, q, positive=True, bins=20, strategy="quantile")
-    assert sum(b["count"] for b in c.bins) == 1000 and c.n_bins <= 11
-    lowers = np.array([b["lower"] for b in c.bins])
+    assert sum(b.count for b in c.bins) == 1000 and c.n_bins <= 11
+    lowers = np.array([b.lower for b in c.bins])
 
     def assign(v):
         return int(np.searchsorted(lowers, v, side="right") - 1)

@@ -32,9 +32,9 @@ def test_edges_sklearn_equals_calibration_curve(strategy, bins, seed):
     y, p = _data(seed)
     true, pred = calibration_curve(y, p, n_bins=bins, strategy=strategy)
     c = reliability(y, p, positive=1, bins=bins, strategy=strategy, edges="sklearn")
-    assert [r["accuracy"] for r in c.bins] == pytest.approx(true.tolist(), abs=1e-12)
-    assert [r["confidence"] for r in c.bins] == pytest.approx(pred.tolist(), abs=1e-12)
-    assert all(r["count"] > 0 for r in c.bins)
+    assert [r.accuracy for r in c.bins] == pytest.approx(true.tolist(), abs=1e-12)
+    assert [r.confidence for r in c.bins] == pytest.approx(pred.tolist(), abs=1e-12)
+    assert all(r.count > 0 for r in c.bins)
 
 
 def test_the_two_rules_differ_on_the_edges():
@@ -43,10 +43,10 @@ def test_the_two_rules_differ_on_the_edges():
     ours = reliability(y, p, positive=1, bins=5, edges="clfeval")
     theirs = reliability(y, p, positive=1, bins=5, edges="sklearn")
     # clfeval: 0.2 → bin [0.2, 0.4), 0.6 → [0.6, 0.8), 0.8 → [0.8, 1.0]; empty bins kept (5 rows)
-    assert [r["count"] for r in ours.bins] == [0, 2, 0, 1, 1]
+    assert [r.count for r in ours.bins] == [0, 2, 0, 1, 1]
     # sklearn: 0.2 → (0, 0.2] (first bin), 0.6 → (0.4, 0.6], 0.8 → (0.6, 0.8]; empty bins dropped
-    assert [r["count"] for r in theirs.bins] == [2, 1, 1]
-    assert [r["upper"] for r in theirs.bins] == pytest.approx([0.2, 0.6, 0.8])
+    assert [r.count for r in theirs.bins] == [2, 1, 1]
+    assert [r.upper for r in theirs.bins] == pytest.approx([0.2, 0.6, 0.8])
     assert theirs.to_dict()["edges"] == "sklearn" and "right-closed" in theirs.signature["binning"]
 
 

@@ -43,7 +43,7 @@ def _splits(order, sizes):
 
 
 def _key(r):
-    return (r.ece, r.mce, r.brier, r.log_loss, [(row["count"], row["confidence"], row["gap"]) for row in r.bins])
+    return (r.ece, r.mce, r.brier, r.log_loss, [(row.count, row.confidence, row.gap) for row in r.bins])
 
 
 @pytest.mark.parametrize("strategy", ["uniform", "quantile"])

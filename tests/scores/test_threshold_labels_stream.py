@@ -65,8 +65,8 @@ def test_label_batches_equal_choose_label_thresholds_bit_for_bit_when_spilled():
                                               dev_scores=dict(zip(LABS, ds.T, strict=True)),
                                               **kw)
                 want = _dump(res.to_dict())
-                tuned = np.array([e["test"]["threshold"] for e in res.per_label.values()])
-                assert res.averages["tuned"]["subset_accuracy"] == _subset_accuracy(g, s, tuned)
+                tuned = np.array([e.test.threshold for e in res.per_label.values()])
+                assert res.averages["tuned"].subset_accuracy == _subset_accuracy(g, s, tuned)
             except DataError as exc:
                 want = f"refused: {exc}"
             try:

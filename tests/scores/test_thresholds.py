@@ -65,9 +65,9 @@ def test_chosen_threshold_equals_brute_force(seed, n, prevalence, distinct, obje
     assert c.threshold == expected
     assert c.threshold in set(ds.tolist())  # a score of the dev data
     hit = ts >= expected
-    assert (c.test["tp"], c.test["fp"]) == (int((hit & ty).sum()), int((hit & ~ty).sum()))
+    assert (c.test.tp, c.test.fp) == (int((hit & ty).sum()), int((hit & ~ty).sum()))
     hind = brute_force(ty, ts, objective, *costs)
-    assert (c.hindsight["threshold"] if c.hindsight else None) == hind
+    assert (c.hindsight.threshold if c.hindsight else None) == hind
 
 
 def test_three_rows_and_default_cuts():
@@ -78,10 +78,10 @@ def test_three_rows_and_default_cuts():
     assert set(d["test"]) >= {"precision", "recall", "f1", "tp", "fp", "fn", "tn"}
     assert HINDSIGHT_NOTE in d["notes"]
     logodds = choose_threshold([1, 0], [2.5, -1.0], positive=1)
-    assert logodds.default["threshold"] == 0.0 and logodds.threshold is None and logodds.test is None
+    assert logodds.default.threshold == 0.0 and logodds.threshold is None and logodds.test is None
     assert NO_DEV_NOTE in logodds.notes
     given_t = choose_threshold([1, 0], [2.5, -1.0], positive=1, default_threshold=3)
-    assert given_t.default["tp"] == 0
+    assert given_t.default.tp == 0
 
 
 def test_dev_with_one_class_is_refused():
@@ -112,30 +112,30 @@ def test_multilabel_per_label_cuts_against_brute_force_and_sklearn():
                                 dev_scores={lab: ds[:, j] for j, lab in enumerate(labels)})
     for j, lab in enumerate(labels):
         assert r.thresholds[lab] == brute_force(dy[:, j], ds[:, j], "f1")
-        assert r.per_label[lab]["hindsight"]["threshold"] == brute_force(ty[:, j], ts[:, j], "f1")
-        assert r.per_label[lab]["default"]["threshold"] == 0.0
+        assert r.per_label[lab].hindsight.threshold == brute_force(ty[:, j], ts[:, j], "f1")
+        assert r.per_label[lab].default.threshold == 0.0
     for setting, cuts in (("default", np.zeros(3)), ("tuned", np.array([r.thresholds[lab] for lab in labels]))):
         pred = ts >= cuts[None, :]
         for how in ("micro", "macro"):
             p, rec, f, _ = precision_recall_fscore_support(ty, pred, average=how, zero_division=0)
-            got = r.averages[setting][how]
+            got = getattr(r.averages[setting], how)
             assert (got["precision"], got["recall"], got["f1"]) == pytest.approx((p, rec, f), abs=1e-12)
 
 
 def test_multilabel_label_without_dev_positives_keeps_default():
     r = choose_label_thresholds(["a", "b", ""], {"a": [0.9, 0.1, 0.2], "b": [0.1, 0.8, 0.3]},
                                 dev_gold=["a", "", "a"], dev_scores={"a": [0.7, 0.2, 0.6], "b": [0.4, 0.3, 0.2]})
-    assert r.thresholds["b"] is None and r.per_label["b"]["test"]["threshold"] == 0.5
+    assert r.thresholds["b"] is None and r.per_label["b"].test.threshold == 0.5
     assert any("keep the default cut" in n and "b" in n for n in r.notes)
 
 
 def test_ties_between_cuts_go_to_the_highest_threshold():
     # F1 is 2/3 at the cut 4 (TP 1, FN 1) and at the cut 1 (TP 2, FP 2): the highest threshold wins.
     c = choose_threshold([1, 0], [1, 0], positive=1, dev_gold=[1, 0, 0, 1], dev_scores=[4, 3, 2, 1])
-    assert c.threshold == 4 and c.dev["f1"] == pytest.approx(2 / 3)
+    assert c.threshold == 4 and c.dev.f1 == pytest.approx(2 / 3)
     # one error at the cut 4 (FN) and at the cut 2 (FP): the highest threshold wins.
     c = choose_threshold([1, 0], [1, 0], positive=1, dev_gold=[1, 0, 1, 0], dev_scores=[4, 3, 2, 1], objective="cost")
-    assert c.threshold == 4 and c.dev["cost"] == 0.25
+    assert c.threshold == 4 and c.dev.cost == 0.25
     # precision >= 0.5 holds at the cuts 4, 3 and 2 (P 1, 1/2, 2/3): the lowest of them, the most recall.
     c = choose_threshold([1, 0], [1, 0], positive=1, dev_gold=[1, 0, 1, 0], dev_scores=[4, 3, 2, 1],
                          objective="precision>=0.5")

@@ -55,8 +55,8 @@ def test_the_cut_is_the_best_f1_on_the_development_tickets(demo):
     best = max(np.unique(s), key=lambda c: (f1_score(y, s >= c), c))  # ties: the highest cut
     assert demo.threshold.threshold == pytest.approx(best)
     yt, st = t["test"]["gold"] == POSITIVE, t["test"]["A"][:, k]
-    assert demo.threshold.test["f1"] == pytest.approx(f1_score(yt, st >= best))
-    assert demo.threshold.default["f1"] == pytest.approx(f1_score(yt, st >= 0.5))
+    assert demo.threshold.test.f1 == pytest.approx(f1_score(yt, st >= best))
+    assert demo.threshold.default.f1 == pytest.approx(f1_score(yt, st >= 0.5))
 
 
 def test_calibration_of_the_top_label(demo):

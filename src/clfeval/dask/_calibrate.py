@@ -22,9 +22,9 @@ import pyarrow as pa
 from clfeval.core import ExactSum, grouped_sums, label_str
 from clfeval.dask._parts import Parts, parts_of, probe, run, tree_sum
 from clfeval.errors import DataError, UsageError
+from clfeval.ops.calibration import Calibration, CalibrationBin
 from clfeval.scores import (
     EPS,
-    Calibration,
     as_probabilities,
     batch_is_positive,
     calibration_words,
@@ -97,5 +97,5 @@ def calibration(data: Any, *, gold: str = "gold", prob: str = "prob", positive: 
 
         rk = ranking(parts, gold=gold, score=prob, positive=positive, client=client)
         auc, ap = rk.roc_auc, rk.average_precision
-    return Calibration("binary", pos, n, strategy, n_bins, table, ece, mce, s.sq.divided(n), -s.loss.divided(n), EPS,
-                       auc, ap, notes, sig)
+    return Calibration("binary", pos, n, strategy, n_bins, tuple(CalibrationBin.of(row) for row in table), ece, mce,
+                       s.sq.divided(n), -s.loss.divided(n), EPS, auc, ap, tuple(notes), sig)

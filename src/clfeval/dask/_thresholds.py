@@ -30,13 +30,13 @@ import pyarrow as pa
 from clfeval.core import ClassCounts, RankingSummary, cut_counts
 from clfeval.dask._parts import Parts, parts_of, persist, probe, run
 from clfeval.dask._rankings import Runs, merged_range, range_plan, range_stats_of, ranking_of
+from clfeval.ops.threshold import ThresholdResult
 from clfeval.scores import (
     CutChoice,
     CutChooser,
     Cuts,
     Objective,
     ScoreSource,
-    ThresholdChoice,
     check_kinds,
     check_positive,
     choose_threshold_filled,
@@ -176,7 +176,7 @@ def threshold(test: Any, dev: Any = None, *, gold: str = "gold", score: str = "s
               objective: str | Objective = "f1", cost_fp: float = 1.0, cost_fn: float = 1.0,
               default_threshold: float | None = None, zero_division: Any = 0, client: Any = None,
               ranges: int | None = None, source: ScoreSource | None = None,
-              dev_source: ScoreSource | None = None, normalize: str | None = None) -> ThresholdChoice:
+              dev_source: ScoreSource | None = None, normalize: str | None = None) -> ThresholdResult:
     """``clfeval threshold``'s choice on Dask: a cut chosen on ``dev``, measured on ``test``, exactly.
 
     Parameters
@@ -196,7 +196,7 @@ def threshold(test: Any, dev: Any = None, *, gold: str = "gold", score: str = "s
 
     Returns
     -------
-    ThresholdChoice
+    ThresholdResult
         ``choose_threshold_batches``' result on the same items, bit for bit, but
         for ``external``: ``{"engine": "dask", "partitions": ..., "ranges": ...}``
         (per input) instead of the memory budget.

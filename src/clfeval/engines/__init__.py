@@ -27,8 +27,11 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.engines._comparing": ("resampling_steps",),
     "clfeval.engines._scorecols": ("check_score_options", "read_scored"),
     "clfeval.engines._scoreops": ("check_calibration_options", "check_threshold_options"),
-    "clfeval.engines._slicescores": ("SlicedCalibration", "SlicedThreshold"),
 }
+# Kept importable for one release (issue 36): merged into the one result of their operation (the slices a typed
+# field of it); each access warns.
+_MOVED = {"SlicedThreshold": ("clfeval.ops.threshold._result", "ThresholdResult", "clfeval.ThresholdResult"),
+          "SlicedCalibration": ("clfeval.ops.calibration._result", "Calibration", "clfeval.Calibration")}
 _INTERNAL_MODULES: dict[str, str] = {
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
@@ -39,8 +42,8 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         check_calibration_options as check_calibration_options,
         check_threshold_options as check_threshold_options,
     )
-    from clfeval.engines._slicescores import SlicedCalibration as SlicedCalibration, SlicedThreshold as SlicedThreshold
-__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES,
+                               moved=_MOVED)
 
 if TYPE_CHECKING:
     from clfeval.engines._comparing import compare as compare

@@ -12,16 +12,18 @@ PATH (:func:`clfeval.scores._external.stream_ranking`, ``choose_threshold_batche
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from clfeval.core import EngineInfo
 from clfeval.engines import _data as inputs
-from clfeval.engines._block import engine_block, spilled_in, with_engine
+from clfeval.engines._block import engine_block, spilled_in, with_engine as _with_engine
 from clfeval.engines._capabilities import refuse, refuse_stdin
 from clfeval.engines._reportsteps import named_by
 from clfeval.engines._spec import Dask, Local, as_engine
 from clfeval.errors import UsageError
+from clfeval.ops.calibration import Calibration
+from clfeval.ops.threshold import ThresholdResult
 
 if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heavy is imported at run time)
     import os
@@ -36,14 +38,18 @@ if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heav
     from clfeval.core import RankingSummary
     from clfeval.io import InputPath
     from clfeval.ops.ranking import RankingResult
-    from clfeval.scores import ScoreSource
+    from clfeval.scores import Objective, ScoreSource
 
     #: Gold labels as an array, or a table with named columns, or a PATH (file, directory, glob).
     Data: TypeAlias = npt.ArrayLike | pandas.DataFrame | polars.DataFrame | pyarrow.Table | str | os.PathLike[str]
     #: A column of a table or PATH by its name, or the values themselves (arrays).
     Column: TypeAlias = str | npt.ArrayLike
+    #: Scores or probabilities: one value per item, an (n, K) matrix, or one column per label (a mapping).
+    Scores: TypeAlias = npt.ArrayLike | Mapping[str, npt.ArrayLike]
     #: A label as the data hold it (matched by value or string form).
     Label: TypeAlias = str | int | float | bool
+    #: Slice columns: a column name, several, or the values themselves by name (arrays).
+    By: TypeAlias = str | Sequence[str] | Mapping[str, npt.ArrayLike] | npt.ArrayLike
     #: A progress display of a read: given the input, a context that yields ``update(rows, bytes)`` or None.
     Progress: TypeAlias = Callable[[InputPath], AbstractContextManager[Callable[[int, int], None] | None]]
 
@@ -111,6 +117,14 @@ def _block(eng: Any, mode: str, result: Any, spooled: bool, inp: Any = None) -> 
         extra["input"] = "spooled to temporary Parquet files"
     spilled = (spooled and isinstance(eng, Local)) or spilled_of(result)
     return engine_block(eng, mode, spilled=spilled, memory=memory, **extra)
+
+
+R = TypeVar("R")
+
+
+def with_engine(result: R, block: EngineInfo) -> R:
+    """``result`` with its engine block (:func:`clfeval.engines._block.with_engine`, typed)."""
+    return cast(R, _with_engine(result, block))
 
 
 # --- ranking -------------------------------------------------------------------------------
@@ -188,13 +202,15 @@ def _stream_ranking(inp: Any, gold: str, score: str, positive: Any, eng: Local, 
 # --- threshold -----------------------------------------------------------------------------
 
 
-def threshold(data: Any, scores: Any = None, *, dev: Any = None, gold: str | None = None, score: str | None = None,
-              scores_prefix: str | None = None, positive: Any = None, objective: Any = "f1", cost_fp: float = 1.0,
-              cost_fn: float = 1.0, default_threshold: float | None = None, zero_division: Any = 0,
+def threshold(data: Data, scores: Scores | None = None, *, dev: Data | tuple[npt.ArrayLike, Scores] | None = None,
+              gold: str | None = None, score: str | None = None, scores_prefix: str | None = None,
+              positive: Label | None = None, objective: str | Objective = "f1", cost_fp: float = 1.0,
+              cost_fn: float = 1.0, default_threshold: float | None = None, zero_division: float | str = 0,
               multilabel: bool = False, sep: str = "|", input_format: str | None = None, encoding: str = "utf-8",
-              normalize: str | None = None, engine: Any = None, progress: Callable[[Any], Any] | None = None,
-              by: Any = None, by_bins: int | None = None, by_binning: str = "quantile", max_slices: int = 1_000,
-              min_slice: int = 30, slice_metrics: Any = None, slice_samples: int = 1_000) -> Any:
+              normalize: str | None = None, engine: Local | Dask | str | None = None, progress: Progress | None = None,
+              by: By | None = None, by_bins: int | None = None, by_binning: str = "quantile", max_slices: int = 1_000,
+              min_slice: int = 30, slice_metrics: Sequence[str] | None = None,
+              slice_samples: int = 1_000) -> ThresholdResult:
     """A cut chosen on ``dev`` and applied to the test data, beside the default and the hindsight cut.
 
     ``by`` (issue 26): the cut chosen once on DEV overall, then reported per slice of the test data
@@ -205,7 +221,7 @@ def threshold(data: Any, scores: Any = None, *, dev: Any = None, gold: str | Non
     for multi-label data, one cut each).
 
     >>> t = threshold([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], positive=1)
-    >>> t.hindsight["threshold"], t.engine["mode"]
+    >>> t.hindsight.threshold, t.engine.mode
     (0.7, 'memory')
     """
     eng, data, dev, gold, score = _threshold_args(engine, data, scores, dev, gold=gold, score=score,
@@ -245,10 +261,11 @@ def threshold(data: Any, scores: Any = None, *, dev: Any = None, gold: str | Non
         spooled = spooled or dev_spooled
         reading = dict(encoding=encoding, normalize=normalize, sep=sep)
         if isinstance(eng, Dask):
-            r = _threshold_dask(eng, t, d, gold, score_name, positive, normalize, common)
-            return with_engine(r, _block(eng, "cluster", r, spooled, t))
+            got = _threshold_dask(eng, t, d, gold, score_name, positive, normalize, common)
+            return with_engine(got, _block(eng, "cluster", got, spooled, t))
         from clfeval.engines import _thresholdsteps as steps
 
+        r: ThresholdResult
         if scores_prefix is None:
             r = steps.streamed(t, d, gold, score_name, positive, reading, eng.budget, common, progress, eng.tmpdir)
         else:
@@ -329,7 +346,8 @@ def _same_file(a: Any, b: Any) -> bool:
         return False
 
 
-def _threshold_arrays(eng: Any, gold: Any, scores: Any, dev: Any, positive: Any, common: dict[str, Any]) -> Any:
+def _threshold_arrays(eng: Any, gold: Any, scores: Any, dev: Any, positive: Any,
+                      common: dict[str, Any]) -> ThresholdResult:
     from clfeval.scores import choose_threshold
 
     dev_gold, dev_scores = dev if dev is not None else (None, None)
@@ -342,26 +360,26 @@ def _threshold_arrays(eng: Any, gold: Any, scores: Any, dev: Any, positive: Any,
 
 
 def _threshold_dask(eng: Dask, t: Any, d: Any, gold: str, score: str, positive: Any, normalize: Any,
-                    common: dict[str, Any]) -> Any:
+                    common: dict[str, Any]) -> ThresholdResult:
     from clfeval.dask import threshold as on_dask
     from clfeval.engines._thresholdsteps import score_sources
 
     src, dev_src = score_sources(t, d, score)
     with eng.connected() as client:
-        return on_dask(t, d, gold=gold, score=score, positive=positive, client=client, source=src,
-                       dev_source=dev_src, normalize=normalize, **common)
+        r: ThresholdResult = on_dask(t, d, gold=gold, score=score, positive=positive, client=client, source=src,
+                                     dev_source=dev_src, normalize=normalize, **common)
+    return r
 
 
 # --- calibration ---------------------------------------------------------------------------
 
 
-def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: str | None = None,
-                probs_prefix: str | None = None, positive: Any = None, labels: Any = None, bins: int = 10,
-                strategy: str = "uniform", edges: str = "clfeval", input_format: str | None = None,
-                encoding: str = "utf-8",
-                normalize: str | None = None, engine: Any = None,
-                progress: Callable[[Any], Any] | None = None, by: Any = None, by_bins: int | None = None,
-                by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Any:
+def calibration(data: Data, probs: Scores | None = None, *, gold: str | None = None, prob: str | None = None,
+                probs_prefix: str | None = None, positive: Label | None = None, labels: Sequence[Label] | None = None,
+                bins: int = 10, strategy: str = "uniform", edges: str = "clfeval", input_format: str | None = None,
+                encoding: str = "utf-8", normalize: str | None = None, engine: Local | Dask | str | None = None,
+                progress: Progress | None = None, by: By | None = None, by_bins: int | None = None,
+                by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Calibration:
     """Reliability table, ECE, MCE, Brier score and log loss of predicted probabilities.
 
     ``by`` (issue 26): the same, per slice of the data (binary probabilities of one column), from per-slice sums on
@@ -372,7 +390,7 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
     column per class for top-label calibration) or a PATH.
 
     >>> c = calibration([1, 0, 1, 0], [0.9, 0.2, 0.6, 0.4], positive=1, bins=2)
-    >>> c.n, c.engine["mode"]
+    >>> c.n, c.engine.mode
     (4, 'memory')
     """
     from clfeval.scores import reliability
@@ -418,9 +436,9 @@ def calibration(data: Any, probs: Any = None, *, gold: str | None = None, prob: 
             from clfeval.dask import calibration as on_dask
 
             with eng.connected() as client:
-                r = named_by(inp.name, lambda: on_dask(inp, gold=g, prob=column, positive=positive, bins=bins,
-                                                       client=client, normalize=normalize))
-            return with_engine(r, _block(eng, "cluster", r, spooled, inp))
+                got: Calibration = named_by(inp.name, lambda: on_dask(inp, gold=g, prob=column, positive=positive,
+                                                                      bins=bins, client=client, normalize=normalize))
+            return with_engine(got, _block(eng, "cluster", got, spooled, inp))
         r = _calibrate_stream(inp, g, prob, probs_prefix, positive, bins, strategy, normalize, eng, progress, edges)
         return with_engine(r, _block(eng, "streamed", r, spooled))
 
@@ -474,7 +492,7 @@ def check_threshold_options(data: Any, dev: Any = None, *, engine: Any = None, s
 
 
 def _calibrate_stream(inp: Any, gold: str, prob: Any, prefix: Any, positive: Any, bins: int, strategy: str,
-                      normalize: Any, eng: Local, progress: Any, edges: str = "clfeval") -> Any:
+                      normalize: Any, eng: Local, progress: Any, edges: str = "clfeval") -> Calibration:
     from clfeval.engines._scorecols import score_columns
     from clfeval.io import iter_predictions
     from clfeval.scores import ScoreSource, calibrate_batches
@@ -485,5 +503,7 @@ def _calibrate_stream(inp: Any, gold: str, prob: Any, prefix: Any, positive: Any
                                   extra_options=["--prob"] if prob is not None else None, normalize=normalize,
                                   progress=update)
         source = ScoreSource(name=prob, prefix=prefix or "", data=f"file {inp.name!r}")
-        return calibrate_batches(reader, prob=prob, prefix=prefix, positive=positive, bins=bins, strategy=strategy,
-                                 source=source, memory=eng.budget, tmpdir=eng.tmpdir, edges=edges)
+        r: Calibration = calibrate_batches(reader, prob=prob, prefix=prefix, positive=positive, bins=bins,
+                                           strategy=strategy, source=source, memory=eng.budget, tmpdir=eng.tmpdir,
+                                           edges=edges)
+        return r

@@ -13,35 +13,16 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 from typing import Any
 
-from clfeval.core import Display
 from clfeval.engines import _data as inputs
 from clfeval.errors import UsageError
+from clfeval.ops.calibration import Calibration, CalibrationSlices
+from clfeval.ops.threshold import ThresholdResult, ThresholdSlices
 
-__all__ = ["SlicedThreshold", "threshold_by"]
-
-
-@dataclass(frozen=True)
-class SlicedThreshold(Display):
-    """A threshold choice and the test data's slices at the chosen cut."""
-
-    choice: Any
-    slices: dict[str, Any]
-    engine: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def signature(self) -> dict[str, Any]:
-        return self.choice.signature
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {**self.choice.to_dict(), "slices": self.slices}
-        if self.engine is not None:
-            out["engine"] = dict(self.engine)
-        return out
+__all__ = ["threshold_by", "calibration_by"]
 
 
 def _columns(data: Any, scores: Any, gold: str, score: str, by: Any, cols: list[str], fmt: Any,
@@ -61,10 +42,11 @@ def _columns(data: Any, scores: Any, gold: str, score: str, by: Any, cols: list[
     return read.gold, read.pred, {c: read.extra[c] for c in cols}
 
 
-def threshold_by(choice: Any, data: Any, scores: Any, *, gold: str | None, score: str | None, by: Any,
+def threshold_by(choice: ThresholdResult, data: Any, scores: Any, *, gold: str | None, score: str | None, by: Any,
                  slicing: dict[str, Any], zero_division: Any, input_format: Any = None,
-                 encoding: str = "utf-8", engine: Any = None, normalize: Any = None) -> SlicedThreshold:
-    """``choice`` (a :class:`~clfeval.scores._thresholds.ThresholdChoice`) with the test data's slices at its cut:
+                 encoding: str = "utf-8", engine: Any = None, normalize: Any = None) -> ThresholdResult:
+    """``choice`` (a :class:`~clfeval.ops.threshold.ThresholdResult` of one score column) with the test data's
+    slices at its cut (its ``slices``):
     one pass of counting (arrays or a table in memory as one batch; a PATH batch by batch within the memory
     budget, or on Dask partition by partition)."""
     from clfeval.engines._slicing import binning_of
@@ -72,13 +54,13 @@ def threshold_by(choice: Any, data: Any, scores: Any, *, gold: str | None, score
     from clfeval.evaluate import at_cut, count_sliced, fold_cut_tables
     from clfeval.significance import slice_section
 
-    cut = choice.threshold if choice.threshold is not None else (choice.default or {}).get("threshold")
-    if cut is None:
+    if choice.choice is None:
         raise UsageError(lambda o: f"option {o}: no cut was chosen, so there is nothing to report per slice.",
                          params=["by"])
+    cut = choice.choice.cut
     eng = as_engine(engine)
     cols = [c for s in slicing["sets"] for c in s]
-    pos = choice.positive
+    pos = choice.choice.positive
     g_name, s_name = ("gold" if gold is None else gold), ("score" if score is None else score)
     if scores is None and inputs.is_path(data):
         inp = inputs.resolve(data, input_format=input_format, encoding=encoding)
@@ -113,7 +95,7 @@ def threshold_by(choice: Any, data: Any, scores: Any, *, gold: str | None, score
     section = slice_section(tables[0], positive=pos, zero_division=zero_division, min_slice=slicing["min_slice"],
                             metrics=slicing.get("metrics"), samples=slicing.get("slice_samples", 1_000))
     section["threshold"] = float(cut)
-    return SlicedThreshold(dataclasses.replace(choice, engine=None), section, choice.engine)
+    return dataclasses.replace(choice, slices=ThresholdSlices.of(section))
 
 
 def _reader(inp: Any, gold: str, extra: list[str], options: list[str], encoding: str, normalize: Any,
@@ -124,31 +106,10 @@ def _reader(inp: Any, gold: str, extra: list[str], options: list[str], encoding:
                             encoding=encoding, normalize=normalize, progress=progress)
 
 
-@dataclass(frozen=True)
-class SlicedCalibration(Display):
-    """A calibration result overall and per slice (ECE, MCE, Brier score, log loss of each slice's items)."""
-
-    overall: Any
-    by: list[str]
-    slices: list[dict[str, Any]]
-    min_slice: int
-    engine: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def signature(self) -> dict[str, Any]:
-        return self.overall.signature
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {**self.overall.to_dict(), "by": list(self.by), "min_slice": self.min_slice, "slices": self.slices}
-        if self.engine is not None:
-            out["engine"] = dict(self.engine)
-        return out
-
-
-def calibration_by(overall: Callable[[], Any], data: Any, probs: Any, *, gold: str | None, prob: str | None, by: Any,
-                   slicing: dict[str, Any], positive: Any, bins: int, strategy: str, edges: str,
+def calibration_by(overall: Callable[[], Calibration], data: Any, probs: Any, *, gold: str | None, prob: str | None,
+                   by: Any, slicing: dict[str, Any], positive: Any, bins: int, strategy: str, edges: str,
                    input_format: Any = None, encoding: str = "utf-8", engine: Any = None,
-                   normalize: Any = None, progress: Any = None) -> SlicedCalibration:
+                   normalize: Any = None, progress: Any = None) -> Calibration:
     """The calibration of every item (``overall()``, a :class:`~clfeval.scores._calibration.Calibration`) with the
     reliability of every slice, the same bins strategy, from per-slice sums
     (:class:`~clfeval.scores._slicecalibration.SliceCalibrator`): arrays or a table within the Local engine's budget
@@ -206,8 +167,8 @@ def calibration_by(overall: Callable[[], Any], data: Any, probs: Any, *, gold: s
 
     block = engine_block(eng, mode, spilled=spilled_of(whole) or spooled, memory=memory,
                          **({"input": "spooled to temporary Parquet files"} if spooled else {}))
-    return SlicedCalibration(dataclasses.replace(whole, engine=None), list(sums.columns), rows,
-                             slicing["min_slice"], block)
+    slices = CalibrationSlices.of(list(sums.columns), slicing["min_slice"], rows)
+    return dataclasses.replace(whole, slices=slices, engine=block)
 
 
 def _calibrate_whole_and_slices(inp: Any, gold: str, prob: str, cols: list[str], binning: dict,

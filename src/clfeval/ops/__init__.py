@@ -10,4 +10,5 @@ from __future__ import annotations
 from clfeval.core.lazy import attach as _attach
 
 __all__: list[str] = []
-__getattr__, __dir__ = _attach(__name__, {}, subpackages=("compare", "errors", "rank", "ranking"))
+__getattr__, __dir__ = _attach(__name__, {}, subpackages=("calibration", "compare", "errors", "rank", "ranking",
+                                                           "threshold"))

@@ -16,8 +16,8 @@ kind               function                                        result
 ``per-class``      :func:`per_class`                                Report
 ``roc``            :func:`roc`                                      Report with scores, RankingResult
 ``pr``             :func:`pr`                                       Report with scores, RankingResult
-``threshold``      :func:`threshold`                                ThresholdChoice; LabelThresholds
-                                                                    (:func:`label_thresholds`)
+``threshold``      :func:`threshold`                                ThresholdResult (one cut per label:
+                                                                    :func:`label_thresholds`)
 ``reliability``    :func:`reliability`                              Calibration
 ``phi-delta``      :func:`phi_delta`                                Report, CV result, Reuters study,
                                                                     Compared (two systems, several),

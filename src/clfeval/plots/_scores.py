@@ -16,6 +16,9 @@ from typing import Any
 import numpy as np
 
 from clfeval.core import manyclasses
+from clfeval.errors import UsageError
+from clfeval.ops.calibration import Calibration, CalibrationBin
+from clfeval.ops.threshold import ChosenCut, CutRow, LabelCuts, Sweep, ThresholdResult
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, need, ranking_of, value
 
@@ -220,36 +223,61 @@ CUTS = (("default", "default cut", "#555555", "--"), ("dev", "chosen on dev", "#
         ("hindsight", "best in hindsight (optimistic)", "#D55E00", ":"))
 
 
-def cut_thresholds(d: dict[str, Any]) -> dict[str, float]:
+def cut_thresholds(c: ChosenCut) -> dict[str, float]:
     """The thresholds of a threshold choice's three cuts (those that exist)."""
-    out = {}
-    if d.get("default"):
-        out["default"] = float(d["default"]["threshold"])
-    if d.get("threshold") is not None:
-        out["dev"] = float(d["threshold"])
-    if d.get("hindsight"):
-        out["hindsight"] = float(d["hindsight"]["threshold"])
+    out = {"default": float(c.default.threshold)}
+    if c.threshold is not None:
+        out["dev"] = float(c.threshold)
+    if c.hindsight is not None:
+        out["hindsight"] = float(c.hindsight.threshold)
     return out
+
+
+def _threshold_of(result: Any) -> ThresholdResult | dict[str, Any]:
+    """A threshold result as it is; its JSON (a dict) as a threshold result's parts are read from it below."""
+    return result if isinstance(result, ThresholdResult) else as_dict(result)
+
+
+def _chosen(result: ThresholdResult | dict[str, Any]) -> ChosenCut | None:
+    """The one score column's cuts of a threshold result or of its JSON (None: one cut per label)."""
+    if isinstance(result, ThresholdResult):
+        return result.choice
+    d = result
+    if isinstance(d.get("per_label"), dict) and "sweep" not in d:
+        return None
+    sw = need(d, "sweep", "threshold", "a threshold choice (clfeval threshold, one score column)")
+    default = need(d, "default", "threshold", "a threshold choice (clfeval threshold, one score column)")
+
+    def row(x: Any) -> CutRow | None:
+        return None if not x else CutRow.of(x)
+
+    return ChosenCut(str(d.get("positive")), d.get("threshold"), CutRow.of(default), row(d.get("test")),
+                     row(d.get("hindsight")), row(d.get("dev")), Sweep.of(sw))
 
 
 def threshold(result: Any, *, ax: Any = None) -> Any:
     """Precision, recall and F-beta on the test data against the threshold; the default, dev-chosen and
     best-in-hindsight cuts marked and named. A multi-label choice (one cut per label) is drawn by
     :func:`label_thresholds`."""
-    d = as_dict(result)
-    if isinstance(d.get("per_label"), dict) and "sweep" not in d:
-        return label_thresholds(d)
-    sw = need(d, "sweep", "threshold", "a threshold choice (clfeval threshold, one score column)")
-    cuts = cut_thresholds(d)
-    beta = sw.get("beta", 1.0)
+    r = _threshold_of(result)
+    c = _chosen(r)
+    if c is None:
+        return label_thresholds(r, ax=ax)
+    sw = c.sweep
+    if sw is None:
+        raise UsageError("the threshold figure needs a threshold choice (clfeval threshold, one score column); this "
+                         "result has no 'sweep'.")
+    cuts = cut_thresholds(c)
+    beta = sw.beta
     with _mpl.rc():
         fig, ax = _mpl.figure(7.4, 4.6, ax=ax)
-        t = np.asarray(sw["threshold"], dtype=np.float64)
+        t = np.asarray(sw.threshold, dtype=np.float64)
         handles, names = [], []
-        for key, name, color in (("precision", "precision", _mpl.COLORS[5]), ("recall", "recall", _mpl.COLORS[1]),
-                                 ("fbeta", f"F{beta:g}", _mpl.COLORS[0])):
-            (line,) = ax.plot(*_mpl.fit(fig, t, sw[key], xlim=(float(np.nanmin(t)), float(np.nanmax(t)))), color=color,
-                              linewidth=1.6, gid=f"sweep-{key}")
+        for key, name, color, ys in (("precision", "precision", _mpl.COLORS[5], sw.precision),
+                                     ("recall", "recall", _mpl.COLORS[1], sw.recall),
+                                     ("fbeta", f"F{beta:g}", _mpl.COLORS[0], sw.fbeta)):
+            (line,) = ax.plot(*_mpl.fit(fig, t, list(ys), xlim=(float(np.nanmin(t)), float(np.nanmax(t)))),
+                              color=color, linewidth=1.6, gid=f"sweep-{key}")
             handles.append(line)
             names.append(name)
         lo, hi = float(np.nanmin(t)), float(np.nanmax(t))
@@ -262,7 +290,7 @@ def threshold(result: Any, *, ax: Any = None) -> Any:
                     else "right", va="bottom", transform=ax.get_xaxis_transform(), gid=f"cut-label-{key}")
         _mpl.legend(fig, ax, handles, names, loc="outside lower center", ncols=3)
         ax.set_ylim(0, 1.0)
-        ax.set_xlabel(f"threshold (positive {d['positive']!r} iff score ≥ threshold)")
+        ax.set_xlabel(f"threshold (positive {c.positive!r} iff score ≥ threshold)")
         ax.set_ylabel(f"precision, recall, F{beta:g} on TEST")
         ax.grid(True)
         ax.set_title("Threshold sweep on the test data", pad=44)
@@ -302,20 +330,34 @@ def _cut(x: Any) -> str:
     return "—" if math.isnan(v) else f"{v:.3g}"
 
 
+def _label_cuts(result: Any) -> LabelCuts:
+    r = _threshold_of(result)
+    if isinstance(r, ThresholdResult):
+        if r.labels_cuts is None:
+            raise UsageError("the label-threshold figure needs a multi-label threshold choice (clfeval threshold "
+                             "--multilabel); this result has no 'per_label'.")
+        return r.labels_cuts
+    per = need(r, "per_label", "label-threshold", "a multi-label threshold choice (clfeval threshold --multilabel)")
+    return LabelCuts.of(r.get("labels") or list(per), r.get("thresholds") or {}, per, r.get("averages") or {})
+
+
 def label_thresholds(result: Any, *, ax: Any = None) -> Any:
     """Multi-label threshold tuning: per label, the test F1 at the default cut, at the cut chosen on the
     development data and at the best cut in hindsight, with the three cuts written beside each row."""
-    d = as_dict(result)
-    per = need(d, "per_label", "label-threshold", "a multi-label threshold choice (clfeval threshold --multilabel)")
-    picked = manyclasses.label_threshold_classes(d, figure=True)
+    lc = _label_cuts(result)
+    per = lc.per_label
+    labels0 = list(lc.labels or per)
+    picked = manyclasses.for_figure(labels0, {lab: per[lab].default.tp + per[lab].default.fn for lab in labels0},
+                                    {lab: per[lab].default.f1 for lab in labels0})
     labels = list(picked.labels)
     rows = []
     for lab in labels:
         e = per[lab]
-        test, hind = e.get("test") or {}, e.get("hindsight") or {}
-        rows.append({"label": lab, "default": e["default"]["f1"], "tuned": test.get("f1"), "hindsight": hind.get("f1"),
-                     "cuts": f"{_cut(e['default']['threshold'])} → {_cut(e.get('threshold'))} "
-                             f"(hindsight {_cut(hind.get('threshold'))})"})
+        test, hind = e.test, e.hindsight
+        rows.append({"label": lab, "default": e.default.f1, "tuned": None if test is None else test.f1,
+                     "hindsight": None if hind is None else hind.f1,
+                     "cuts": f"{_cut(e.default.threshold)} → {_cut(e.threshold)} "
+                             f"(hindsight {_cut(None if hind is None else hind.threshold)})"})
     with _mpl.rc():
         fig, ax = _mpl.figure(7.6, max(2.6, 0.3 * len(rows) + 1.6), ax=ax)
         handles = tuning_panel(fig, ax, rows, limit=24)
@@ -333,32 +375,45 @@ def reliability(result: Any, *, ax: Any = None) -> Any:
     """Reliability diagram: mean confidence against observed frequency per bin (marker area: the bin's count;
     bins of fewer than :data:`FEW_ITEMS` items faint and not joined by the line), the diagonal, bin counts
     beneath, ECE in the title."""
-    d = as_dict(result)
-    bins = need(d, "bins", "reliability", "a calibration result (clfeval calibration)")
+    kind: object
+    positive: object
+    ece: object
+    n_bins: object
+    strategy: object
+    if isinstance(result, Calibration):
+        bins: tuple[CalibrationBin, ...] = result.bins
+        kind, positive, ece, n_bins, strategy = (result.kind, result.positive, result.ece, result.n_bins,
+                                                 result.strategy)
+    else:
+        d = as_dict(result)
+        bins = tuple(CalibrationBin.of(b) for b in need(d, "bins", "reliability",
+                                                         "a calibration result (clfeval calibration)"))
+        kind, positive, ece, n_bins, strategy = (d.get("kind"), d.get("positive"), d.get("ece"), d.get("n_bins"),
+                                                 d.get("strategy"))
     with _mpl.rc():
         fig, (ax, axh) = _mpl.figure(5.2, 5.6, nrows=2, sharex=True, gridspec_kw={"height_ratios": [3, 1]},
                                      ax=ax)
         (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="diagonal")
-        full = [b for b in bins if b["count"]]
-        solid = [b for b in full if b["count"] >= FEW_ITEMS]
-        few = [b for b in full if b["count"] < FEW_ITEMS]
+        full = [b for b in bins if b.count]
+        solid = [b for b in full if b.count >= FEW_ITEMS]
+        few = [b for b in full if b.count < FEW_ITEMS]
         for b in full:
-            ax.plot([b["lower"], b["upper"]], [value(b["accuracy"])] * 2, color=_mpl.COLORS[0],
-                    alpha=0.25 if b["count"] >= FEW_ITEMS else 0.08, linewidth=4, solid_capstyle="butt")
+            ax.plot([b.lower, b.upper], [value(b.accuracy)] * 2, color=_mpl.COLORS[0],
+                    alpha=0.25 if b.count >= FEW_ITEMS else 0.08, linewidth=4, solid_capstyle="butt")
         # the line joins the bins of at least FEW_ITEMS items; each marker's area grows with its bin's count
-        (curve,) = ax.plot([value(b["confidence"]) for b in solid], [value(b["accuracy"]) for b in solid],
+        (curve,) = ax.plot([value(b.confidence) for b in solid], [value(b.accuracy) for b in solid],
                            color=_mpl.COLORS[0], linewidth=1.4, gid="reliability")
-        biggest = max((b["count"] for b in full), default=1)
+        biggest = max((b.count for b in full), default=1)
 
-        def area(b: dict[str, Any]) -> float:
-            return 6.0 + 150.0 * b["count"] / biggest
+        def area(b: CalibrationBin) -> float:
+            return 6.0 + 150.0 * b.count / biggest
 
         handles, names = [curve], [f"bins of ≥ {FEW_ITEMS} items (band: the bin's range)"]
         if solid:
-            ax.scatter([value(b["confidence"]) for b in solid], [value(b["accuracy"]) for b in solid],
+            ax.scatter([value(b.confidence) for b in solid], [value(b.accuracy) for b in solid],
                        s=[area(b) for b in solid], color=_mpl.COLORS[0], zorder=3, gid="bins")
         if few:
-            handles.append(ax.scatter([value(b["confidence"]) for b in few], [value(b["accuracy"]) for b in few],
+            handles.append(ax.scatter([value(b.confidence) for b in few], [value(b.accuracy) for b in few],
                                       s=[area(b) for b in few], color=_mpl.COLORS[0], alpha=0.3, zorder=3,
                                       gid="bins-few"))
             names.append(f"bins of < {FEW_ITEMS} items (faint, not joined)")
@@ -369,12 +424,12 @@ def reliability(result: Any, *, ax: Any = None) -> Any:
                 fontsize=7, color="#555555", gid="area-note")
         ax.set_ylim(-0.03, 1.03)  # markers at 0 and 1 drawn whole
         ax.set_xlim(0, 1)
-        ax.set_ylabel("observed frequency" if d.get("kind") == "binary" else "accuracy of the top label")
+        ax.set_ylabel("observed frequency" if kind == "binary" else "accuracy of the top label")
         ax.grid(True)
-        axh.bar([b["lower"] for b in bins], [b["count"] for b in bins], width=[b["upper"] - b["lower"] for b in bins],
+        axh.bar([b.lower for b in bins], [b.count for b in bins], width=[b.upper - b.lower for b in bins],
                 align="edge", color="#888888", edgecolor="white", linewidth=0.5, gid="counts")
         axh.set_ylabel("items")
-        axh.set_xlabel("mean confidence in the bin" + (f" (P({d['positive']}))" if d.get("positive") else ""))
-        ax.set_title(f"Reliability diagram: ECE = {_fmt(d.get('ece'))} ({d.get('n_bins')} {d.get('strategy')} bins)")
+        axh.set_xlabel("mean confidence in the bin" + (f" (P({positive}))" if positive else ""))
+        ax.set_title(f"Reliability diagram: ECE = {_fmt(ece)} ({n_bins} {strategy} bins)")
     return fig
 

@@ -63,12 +63,10 @@ _WHERE = {
     "DemoResult": "_demo", "DemoList": "_demo", "ErrorAnalysis": "_errorpages", "McNemarPower": "_power",
     "BootstrapPower": "_power", "IntervalWidth": "_power", "ProtocolResult": "_protocols", "RunList": "_runlog",
     "Run": "_runlog", "BestRuns": "_runlog", "Ablation": "_runlog", "CheckResult": "_runlog",
-    "RankingResult": "_scores", "SortedRanking": "_scores", "RankingSummary": "_scores", "ThresholdChoice": "_scores",
-    "LabelThresholds": "_scores", "Calibration": "_scores",
+    "RankingResult": "_scores", "SortedRanking": "_scores", "RankingSummary": "_scores", "ThresholdResult": "_scores",
+    "Calibration": "_scores",
     "Compared": "_significance",
     "ReutersStudy": "_study", "FetchedDataset": "_study", "FoundSlices": "_slicefind", "RankResult": "_rank",
-    "SlicedThreshold": "_slicedresults",
-    "SlicedCalibration": "_slicedresults",
 }
 # None: a section without a layout of its own
 _SECTION_WHERE: dict[str, str | None] = {"ranking": "_scores", "ranking_ci": "_decisions", "ci": "_significance",

@@ -38,12 +38,13 @@ def part_blocks(result: Any) -> list[Block]:
     """The blocks of one part of ``demo report``: its own layout, its title a plain line, its signature line left
     out (the demo signs once, at its end)."""
     from clfeval.evaluate import Report
+    from clfeval.ops.calibration import Calibration
+    from clfeval.ops.threshold import ThresholdResult
     from clfeval.render._reports import report_blocks
     from clfeval.render._scores import calibration_blocks, threshold_blocks
     from clfeval.render._significance import comparison_blocks
-    from clfeval.scores import Calibration, ThresholdChoice
 
-    layout: dict[type, Callable[[Any], list[Block]]] = {Report: report_blocks, ThresholdChoice: threshold_blocks,
+    layout: dict[type, Callable[[Any], list[Block]]] = {Report: report_blocks, ThresholdResult: threshold_blocks,
                                                         Calibration: calibration_blocks}
     fn = next((f for cls, f in layout.items() if isinstance(result, cls)), comparison_blocks)
     out: list[Block] = []

@@ -11,7 +11,7 @@ result              rows                  from ``to_dict()``
 ==================  ====================  =======================================
 Report              one per class/label   ``per_class`` (index ``class``)
 RankingResult       one per class (OvR)   ``per_class`` (index ``class``)
-LabelThresholds     one per label         ``per_label`` (index ``label``)
+ThresholdResult     one per label         ``per_label`` (index ``label``; one cut per label only)
 ProtocolResult      one per fold          ``per_fold``
 CVComparison        one per fold          ``per_fold``
 Compared (many)     one per pair          ``comparisons``
@@ -33,7 +33,7 @@ __all__ = ["FRAMES", "to_frame", "flat"]
 FRAMES: dict[str, tuple[str, str | None]] = {
     "Report": ("per_class", "class"),
     "RankingResult": ("per_class", "class"),  # one-vs-rest (a binary ranking has no table)
-    "LabelThresholds": ("per_label", "label"),
+    "ThresholdResult": ("per_label", "label"),
     "ProtocolResult": ("per_fold", None),
     "CVComparison": ("per_fold", None),
     "Calibration": ("bins", None),
@@ -62,6 +62,9 @@ def to_frame(result: Any) -> Any:
 
     if isinstance(result, Compared):
         return _compared_frame(result)
+    if type(result).__name__ == "ThresholdResult" and result.labels_cuts is None:
+        raise TypeError("a threshold result of one score column has no table to give as a DataFrame; one cut per "
+                        "label (multi-label data) has one row per label (to_dict() holds everything)")
     for cls in type(result).__mro__:
         if cls.__name__ in FRAMES and not (cls.__name__ == "RankingResult" and result.ovr is None):
             key, index = FRAMES[cls.__name__]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from clfeval.core import RankingSummary, label_threshold_classes, manyclasses
+from clfeval.core import RankingSummary, manyclasses
+from clfeval.ops.calibration import Calibration, CalibrationBin
 from clfeval.ops.ranking import RankingResult
+from clfeval.ops.threshold import CutRow, SortedRuns, ThresholdResult
 from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.scores import RULE, Calibration, LabelThresholds, SortedRanking, ThresholdChoice
+from clfeval.scores import RULE, SortedRanking
 
 PR_AUC = "PR-AUC (average precision)"
 
@@ -119,16 +122,20 @@ for _cls in (RankingResult, SortedRanking, RankingSummary):
 _ROW_COLS = ["cut", "threshold", "TP", "FP", "FN", "TN", "precision", "recall", "F1"]
 
 
-def _row(name: str, r: dict[str, Any] | None, extra: list[str]) -> list[Any]:
+def _row(name: str, r: CutRow | None, extra: list[str]) -> list[Any]:
     if r is None:
         return [name, "—", *(["—"] * (len(_ROW_COLS) - 2 + len(extra)))]
-    return [name, cut_text(r["threshold"]), r["tp"], r["fp"], r["fn"], r["tn"], num(r["precision"]), num(r["recall"]),
-            num(r["f1"]), *[num(r[k]) for k in extra]]
+    return [name, cut_text(r.threshold), r.tp, r.fp, r.fn, r.tn, num(r.precision), num(r.recall), num(r.f1),
+            *[num(_extra(r, k)) for k in extra]]
 
 
-def _extra_cols(obj: str, rows: list[dict[str, Any] | None]) -> tuple[list[str], list[str]]:
+def _extra(r: CutRow, key: str) -> float | None:
+    return r.fbeta if key == "fbeta" else r.cost
+
+
+def _extra_cols(obj: str, rows: list[CutRow | None]) -> tuple[list[str], list[str]]:
     keys, names = [], []
-    if any(r is not None and "fbeta" in r for r in rows):
+    if any(r is not None and r.fbeta is not None for r in rows):
         keys.append("fbeta")
         names.append(obj.upper())
     if obj == "cost":
@@ -137,40 +144,77 @@ def _extra_cols(obj: str, rows: list[dict[str, Any] | None]) -> tuple[list[str],
     return keys, names
 
 
-def threshold_blocks(c: ThresholdChoice) -> list[Block]:
-    blocks: list[Block] = [TextBlock(f"Threshold for {c.positive!r}: {c.objective_description}", heading=True)]
-    keys, names = _extra_cols(c.objective, [c.default, c.test, c.hindsight])
+def _runs_line(e: SortedRuns | None) -> str | None:
+    """Where the exact rankings of a threshold choice were computed, when it matters (as :func:`_external_line`)."""
+    if e is None:
+        return None
+    if e.on_cluster:
+        parts = sum(e.partitions.values())
+        return (f"Ranked on Dask: {parts} partition{'s' if parts != 1 else ''}, the score axis cut into ranges each "
+                f"merged on one worker; every number is exact.")
+    if e.spilled:
+        budget = size_text(int(e.memory or 0))
+        return (f"Ranked beyond memory: the scores outgrew the memory budget ({budget}, --memory), so {e.runs} "
+                f"sorted run{'s' if e.runs != 1 else ''} spilled to disk and were merged; every number is exact.")
+    return None
+
+
+def threshold_blocks(r: ThresholdResult) -> list[Block]:
+    """The blocks of a threshold result: one score column's cuts, or one cut per label; with ``by``, the slices."""
+    blocks = _label_threshold_blocks(r) if r.labels_cuts is not None else _cut_blocks(r)
+    if r.slices is not None:
+        from clfeval.render._slicedresults import threshold_slice_blocks
+
+        blocks += threshold_slice_blocks(r.slices)
+    return blocks
+
+
+def _cut_blocks(r: ThresholdResult) -> list[Block]:
+    c = r.choice
+    assert c is not None  # one score column
+    blocks: list[Block] = [TextBlock(f"Threshold for {c.positive!r}: {r.objective_description}", heading=True)]
+    keys, names = _extra_cols(r.objective, [c.default, c.test, c.hindsight])
     rows = [_row("default", c.default, keys)]
     if c.threshold is not None:
         rows.append(_row("chosen on dev", c.test, keys))
     rows.append(_row("best in hindsight (test)", c.hindsight, keys))
-    blocks.append(TableBlock(f"Measured on the test data ({c.n_test} items)", _ROW_COLS + names, rows))
-    if c.dev is not None:
-        extra = "".join(f", {n} {num(c.dev[k])}" for k, n in zip(keys, names, strict=False))
-        blocks.append(TextBlock(f"Chosen on the development data ({c.n_dev} items): threshold {cut_text(c.threshold)}, "
-                                f"where precision {num(c.dev['precision'])}, recall {num(c.dev['recall'])}, "
-                                f"F1 {num(c.dev['f1'])}{extra}. Rule: {RULE}."))
-    blocks.append(TextBlock(f"Default cut: {c.default['source']}."))
-    if c.external:
-        line = _external_line(c.external)
-        if line:
-            blocks.append(TextBlock(line))
-    for note in c.notes:
+    blocks.append(TableBlock(f"Measured on the test data ({r.n_test} items)", _ROW_COLS + names, rows))
+    if c.dev is not None and c.threshold is not None:
+        dev = c.dev
+        extra = "".join(f", {n} {num(_extra(dev, k))}" for k, n in zip(keys, names, strict=False))
+        blocks.append(TextBlock(f"Chosen on the development data ({r.n_dev} items): threshold {cut_text(c.threshold)}, "
+                                f"where precision {num(dev.precision)}, recall {num(dev.recall)}, "
+                                f"F1 {num(dev.f1)}{extra}. Rule: {r.rule}."))
+    blocks.append(TextBlock(f"Default cut: {c.default.source}."))
+    line = _runs_line(r.external)
+    if line:
+        blocks.append(TextBlock(line))
+    for note in r.notes:
         blocks.append(TextBlock(note, style="dim"))
     return blocks
 
 
-def label_threshold_blocks(r: LabelThresholds) -> list[Block]:
+def label_threshold_classes_of(r: ThresholdResult, *, figure: bool = False) -> manyclasses.Shown:
+    """The labels of a per-label threshold result a table or figure shows (support: the test positives at the
+    default cut; hardest: the lowest F1 at the default cut), from its fields."""
+    per = r.per_label
+    labels = list(r.labels or per)
+    sup = {lab: per[lab].default.tp + per[lab].default.fn for lab in labels}
+    f1 = {lab: per[lab].default.f1 for lab in labels}
+    return manyclasses.for_figure(labels, sup, f1) if figure else manyclasses.for_table(labels, sup, f1)
+
+
+def _label_threshold_blocks(r: ThresholdResult) -> list[Block]:
     blocks: list[Block] = [TextBlock(f"One threshold per label: {r.objective_description}", heading=True)]
     rows = []
-    picked = label_threshold_classes(r.to_dict())
+    picked = label_threshold_classes_of(r)
     for lab in picked.labels:
         e = r.per_label[lab]
-        t = e["threshold"]
-        rows.append([lab, f"{e['default']['threshold']:g}", num(e["default"]["f1"]),
-                     "—" if t is None else f"{t:g}", "—" if e["test"] is None else num(e["test"]["f1"]),
-                     "—" if e["hindsight"] is None else f"{e['hindsight']['threshold']:g}",
-                     "—" if e["hindsight"] is None else num(e["hindsight"]["f1"])])
+        t = e.threshold
+        rows.append([lab, f"{e.default.threshold:g}", num(e.default.f1),
+                     "—" if t is None else f"{t:g}", "—" if e.test is None else num(e.test.f1),
+                     "—" if e.hindsight is None else f"{e.hindsight.threshold:g}",
+                     "—" if e.hindsight is None else num(e.hindsight.f1)])
     blocks.append(TableBlock(f"Per label, measured on the test data ({r.n_test} items)",
                              ["label", "default cut", "F1", "dev cut", "F1", "hindsight cut", "F1 (hindsight)"], rows,
                              caption=picked.sentence()))
@@ -179,29 +223,26 @@ def label_threshold_blocks(r: LabelThresholds) -> list[Block]:
                            ("hindsight", "best in hindsight (test)")):
         if setting in r.averages:
             a = r.averages[setting]
-            avg_rows.append([title, num(a["micro"]["precision"]), num(a["micro"]["recall"]), num(a["micro"]["f1"]),
-                             num(a["macro"]["precision"]), num(a["macro"]["recall"]), num(a["macro"]["f1"])])
+            avg_rows.append([title, num(a.micro["precision"]), num(a.micro["recall"]), num(a.micro["f1"]),
+                             num(a.macro["precision"]), num(a.macro["recall"]), num(a.macro["f1"])])
     blocks.append(TableBlock("Averages before and after tuning", ["cuts", "micro P", "micro R", "micro F1", "macro P",
                                                                   "macro R", "macro F1"], avg_rows))
-    blocks.append(TextBlock(f"Rule: {RULE}."))
-    if r.external:
-        line = _external_line(r.external)
-        if line:
-            blocks.append(TextBlock(line))
+    blocks.append(TextBlock(f"Rule: {r.rule}."))
+    line = _runs_line(r.external)
+    if line:
+        blocks.append(TextBlock(line))
     for note in r.notes:
         blocks.append(TextBlock(note, style="dim"))
     return blocks
 
 
-register(ThresholdChoice, text=lambda c: blocks_to_rich(threshold_blocks(c)),
-         markdown=lambda c: blocks_to_markdown(threshold_blocks(c)))
-register(LabelThresholds, text=lambda r: blocks_to_rich(label_threshold_blocks(r)),
-         markdown=lambda r: blocks_to_markdown(label_threshold_blocks(r)))
+register(ThresholdResult, text=lambda r: blocks_to_rich(threshold_blocks(r)),
+         markdown=lambda r: blocks_to_markdown(threshold_blocks(r)))
 
 
 # --- calibration --------------------------------------------------------------
 
-def _reliability_rows(bins: list[dict[str, Any]]) -> list[list[Any]]:
+def _reliability_rows(bins: Sequence[CalibrationBin]) -> list[list[Any]]:
     """One row per non-empty bin; a run of consecutive empty bins is one row, so the table has at most
     2·(non-empty bins) + 1 rows however many bins were asked for."""
     rows: list[list[Any]] = []
@@ -210,13 +251,13 @@ def _reliability_rows(bins: list[dict[str, Any]]) -> list[list[Any]]:
     i = 0
     while i <= last:
         j = i
-        if bins[i]["count"] == 0:
-            while j < last and bins[j + 1]["count"] == 0:
+        if bins[i].count == 0:
+            while j < last and bins[j + 1].count == 0:
                 j += 1
-        span = f"[{bins[i]['lower']:.{d}g}, {bins[j]['upper']:.{d}g}{']' if j == last else ')'}"
-        if bins[i]["count"]:
+        span = f"[{bins[i].lower:.{d}g}, {bins[j].upper:.{d}g}{']' if j == last else ')'}"
+        if bins[i].count:
             b = bins[i]
-            rows.append([span, b["count"], num(b["confidence"]), num(b["accuracy"]), num(b["gap"])])
+            rows.append([span, b.count, num(b.confidence), num(b.accuracy), num(b.gap)])
         else:
             rows.append([span + (f" ({j - i + 1} empty bins)" if j > i else ""), 0, "—", "—", "—"])
         i = j + 1
@@ -224,6 +265,16 @@ def _reliability_rows(bins: list[dict[str, Any]]) -> list[list[Any]]:
 
 
 def calibration_blocks(c: Calibration) -> list[Block]:
+    """The blocks of a calibration result; with ``by``, the slices after the whole."""
+    blocks = _calibration_blocks(c)
+    if c.slices is not None:
+        from clfeval.render._slicedresults import calibration_slice_blocks
+
+        blocks += calibration_slice_blocks(c)
+    return blocks
+
+
+def _calibration_blocks(c: Calibration) -> list[Block]:
     observed = "frequency of positives" if c.kind == "binary" else "accuracy"
     conf = f"P({c.positive})" if c.kind == "binary" else "top-label confidence"
     head = f"Calibration of {conf}: {c.n} items, {c.n_bins} {c.strategy} bins"

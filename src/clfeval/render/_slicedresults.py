@@ -1,53 +1,32 @@
-"""The results of ``threshold`` and ``calibration`` with ``by``: their text and Markdown (apart from the report's
-``slices`` section, :mod:`clfeval.render._slices`, so that a report by slice imports none of these; ``compare``
-with ``by`` is laid out with the other comparisons, :mod:`clfeval.render._significance`)."""
+"""The slices of ``threshold`` and ``calibration`` with ``by``: their text and Markdown blocks, placed after the
+whole by :mod:`clfeval.render._scores` (apart from the report's ``slices`` section, :mod:`clfeval.render._slices`,
+so that a report by slice imports none of these; ``compare`` with ``by`` is laid out with the other comparisons,
+:mod:`clfeval.render._significance`). They read the typed results of :mod:`clfeval.ops.threshold` and
+:mod:`clfeval.ops.calibration`."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from clfeval.ops.calibration import Calibration
+from clfeval.ops.threshold import ThresholdSlices
 from clfeval.render._slices import SHOWN, slice_blocks
-from clfeval.render._util import TableBlock, TextBlock, num
+from clfeval.render._util import Block, TableBlock, TextBlock, num
 
-__all__: list[str] = []
-
-
-def _register_threshold() -> None:
-    from clfeval.engines import SlicedThreshold
-    from clfeval.render import register
-    from clfeval.render._scores import threshold_blocks
-    from clfeval.render._util import blocks_to_markdown, blocks_to_rich
-
-    def blocks(r: Any) -> list[Any]:
-        return [*threshold_blocks(r.choice),
-                TextBlock(f"The cut {r.slices['threshold']:g}, chosen once overall, on every slice of the test data."),
-                *slice_blocks(r.slices)]
-
-    register(SlicedThreshold, text=lambda r: blocks_to_rich(blocks(r)),
-             markdown=lambda r: blocks_to_markdown(blocks(r)))
+__all__ = ["threshold_slice_blocks", "calibration_slice_blocks"]
 
 
-_register_threshold()
+def threshold_slice_blocks(s: ThresholdSlices) -> list[Block]:
+    """The test data per slice at the cut chosen once overall (the report's slice layout)."""
+    return [TextBlock(f"The cut {s.threshold:g}, chosen once overall, on every slice of the test data."),
+            *slice_blocks(s.to_dict())]
 
 
-def _register_calibration() -> None:
-    from clfeval.engines import SlicedCalibration
-    from clfeval.render import register
-    from clfeval.render._scores import calibration_blocks
-    from clfeval.render._util import blocks_to_markdown, blocks_to_rich
-
-    def blocks(r: Any) -> list[Any]:
-        rows = [[s["slice"] + (" (small)" if s["small"] else ""), f"{s['n']:,}", num(s.get("ece")),
-                 num(s.get("mce")), num(s.get("brier")), num(s.get("log_loss"))] for s in r.slices[:SHOWN]]
-        o = r.overall
-        rows.append(["overall", f"{o.n:,}", num(o.ece), num(o.mce), num(o.brier), num(o.log_loss)])
-        return [*calibration_blocks(o), TextBlock(f"By slice: {', '.join(r.by)} ({len(r.slices):,} slices)",
-                                                  heading=True),
-                TableBlock("Calibration per slice (the same bins)", ["slice", "n", "ECE", "MCE", "Brier", "log loss"],
-                           rows, numeric_from=1)]
-
-    register(SlicedCalibration, text=lambda r: blocks_to_rich(blocks(r)),
-             markdown=lambda r: blocks_to_markdown(blocks(r)))
-
-
-_register_calibration()
+def calibration_slice_blocks(c: Calibration) -> list[Block]:
+    """The calibration measures of every slice, and of every item for comparison."""
+    if c.slices is None:
+        return []
+    rows = [[s.slice + (" (small)" if s.small else ""), f"{s.n:,}", num(s.ece), num(s.mce), num(s.brier),
+             num(s.log_loss)] for s in c.slices.rows[:SHOWN]]
+    rows.append(["overall", f"{c.n:,}", num(c.ece), num(c.mce), num(c.brier), num(c.log_loss)])
+    return [TextBlock(f"By slice: {', '.join(c.slices.by)} ({len(c.slices.rows):,} slices)", heading=True),
+            TableBlock("Calibration per slice (the same bins)", ["slice", "n", "ECE", "MCE", "Brier", "log loss"],
+                       rows, numeric_from=1)]

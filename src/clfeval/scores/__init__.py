@@ -8,8 +8,9 @@ from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
     "clfeval.scores._curves": ("ranking_ovr",),
-    "clfeval.scores._thresholds": ("ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_label_thresholds"),
-    "clfeval.scores._calibration": ("Calibration", "reliability"),
+    "clfeval.scores._thresholds": ("choose_threshold", "choose_label_thresholds"),
+    "clfeval.ops.calibration._result": ("Calibration",),
+    "clfeval.scores._calibration": ("reliability",),
     "clfeval.scores._external": ("RankingStore",),
     "clfeval.scores._streamovr": ("stream_binary", "stream_ovr"),
     "clfeval.scores._binned": ("ScoreHistogram", "BinnedJoint", "RowSample", "uniform_binning", "quantile_binning"),
@@ -19,6 +20,10 @@ _EXPORTS = {
 # return now (a binary summary or a one-vs-rest part); each access warns.
 _MOVED = {name: ("clfeval.ops.ranking._result", "RankingResult", "clfeval.ops.ranking.RankingResult")
           for name in ("Ranking", "RankingOvR")}
+# ... and both merged into ThresholdResult, what every threshold choice returns now (one score column's cut in
+# ``choice``, one cut per label in ``labels_cuts``).
+_MOVED.update({name: ("clfeval.ops.threshold._result", "ThresholdResult", "clfeval.ThresholdResult")
+               for name in ("ThresholdChoice", "LabelThresholds")})
 __all__ = _names(_EXPORTS) + list(_MOVED)
 # Names that other stages import from this package's private modules (tools/privatize.py): resolved
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
@@ -121,6 +126,7 @@ __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_
                                moved=_MOVED)
 
 if TYPE_CHECKING:
+    from clfeval.ops.calibration._result import Calibration as Calibration
     from clfeval.scores._binned import (
         BinnedJoint as BinnedJoint,
         RowSample as RowSample,
@@ -128,13 +134,11 @@ if TYPE_CHECKING:
         quantile_binning as quantile_binning,
         uniform_binning as uniform_binning,
     )
-    from clfeval.scores._calibration import Calibration as Calibration, reliability as reliability
+    from clfeval.scores._calibration import reliability as reliability
     from clfeval.scores._curves import ranking_ovr as ranking_ovr
     from clfeval.scores._external import RankingStore as RankingStore
     from clfeval.scores._streamovr import stream_binary as stream_binary, stream_ovr as stream_ovr
     from clfeval.scores._thresholds import (
-        LabelThresholds as LabelThresholds,
-        ThresholdChoice as ThresholdChoice,
         choose_label_thresholds as choose_label_thresholds,
         choose_threshold as choose_threshold,
     )

@@ -43,25 +43,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from clfeval.core import (
-    Display,
     ExactSum,
     ExactSums,
     build_signature,
     check_positive_int,
     encode_labels,
-    freeze_fields,
     label_str,
     resolve_label,
-    thaw,
 )
 from clfeval.errors import DataError, UsageError
+from clfeval.ops.calibration import Calibration, CalibrationBin
 from clfeval.scores._columns import DEFAULT_SOURCE, ScoreSource, as_probabilities, check_probabilities, score_matrix
 from clfeval.scores._curves import indicator_gold
 from clfeval.scores._external import DEFAULT_MEMORY, RankingStore, parse_memory
@@ -100,49 +97,6 @@ def check_bins(bins: Any, *, option: str = "bins") -> int:
                                       f"grow with the number of bins, and at {MAX_BINS:,} bins even ten million items "
                                       f"leave only 100 per bin.", params=[option])
     return n_bins
-
-
-@dataclass(frozen=True)
-class Calibration(Display):
-    """Reliability table and calibration measures of one set of probabilities.
-
-    ``bins`` is a list of ``{"lower", "upper", "count", "confidence",
-    "accuracy", "gap"}`` (for binary data ``accuracy`` is the observed
-    frequency of the positive class); empty bins have ``count`` 0 and NaN
-    confidence and accuracy.
-    """
-
-    kind: str
-    positive: str | None
-    n: int
-    strategy: str
-    n_bins: int
-    bins: list[dict[str, Any]]
-    ece: float
-    mce: float
-    brier: float
-    log_loss: float
-    eps: float
-    roc_auc: float | None
-    average_precision: float | None
-    notes: list[str]
-    signature: dict[str, Any]
-    edges: str = "clfeval"
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
-
-    def __post_init__(self) -> None:  # read-only all the way down; to_dict() gives a plain copy
-        freeze_fields(self, ("bins", "notes", "signature", "engine"))
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "positive": self.positive, "n": self.n, "strategy": self.strategy,
-               "edges": self.edges,
-               "n_bins": self.n_bins, "ece": self.ece, "mce": self.mce, "brier": self.brier,
-               "log_loss": self.log_loss, "log_loss_eps": self.eps, "bins": self.bins}
-        if self.roc_auc is not None:
-            out["ranking"] = {"roc_auc": self.roc_auc, "average_precision": self.average_precision}
-        out["notes"] = list(self.notes)
-        out["signature"] = self.signature
-        return thaw(out)
 
 
 def _bin_index(conf: np.ndarray, n_bins: int, strategy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -338,9 +292,9 @@ class Calibrator:
         kind = self.kind or "binary"
         notes, sig = calibration_words(kind, self.pos_label, strategy=self.strategy, edges=self.edges, bins=n_bins,
                                        formed=k, spilled=bool(spilled), memory=self.memory)
-        return Calibration(kind, self.pos_label if kind == "binary" else None, n, self.strategy, k, table,
-                           ece, mce, float(self.brier.fraction() / n),
-                           float(-self.log.fraction() / n), EPS, roc_auc, ap, notes, sig, self.edges)
+        return Calibration(kind, self.pos_label if kind == "binary" else None, n, self.strategy, k,
+                           tuple(CalibrationBin.of(row) for row in table), ece, mce, float(self.brier.fraction() / n),
+                           float(-self.log.fraction() / n), EPS, roc_auc, ap, tuple(notes), sig, self.edges)
 
 
 def calibration_words(kind: str, pos_label: Any, *, strategy: str, edges: str, bins: int, formed: int,

@@ -25,13 +25,12 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from clfeval.core import (
-    Display,
     EncodedGold,
     MultilabelTable,
     build_signature,
@@ -39,7 +38,6 @@ from clfeval.core import (
     check_zero_division,
     fbeta,
     fpr,
-    freeze_fields,
     label_str,
     precision,
     recall,
@@ -47,17 +45,17 @@ from clfeval.core import (
     safe_divide,
     score_multilabel,
     sweep_curves,
-    thaw,
     zero_division_name,
 )
 from clfeval.errors import DataError, UsageError
+from clfeval.ops.threshold import ChosenCut, CutRow, LabelCuts, SortedRuns, Sweep, ThresholdResult
 from clfeval.scores._columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
 from clfeval.scores._curves import RULE, Objective, SortedRanking, binary_gold, indicator_gold, parse_objective
 from clfeval.scores._external import DEFAULT_MEMORY, RankingStore, SpillSpace
 from clfeval.scores._intcuts import IntegerKeys, check_kinds, value_of_key, valued
 from clfeval.scores._streamovr import batch_is_positive
 
-__all__ = ["ThresholdChoice", "LabelThresholds", "choose_threshold", "choose_threshold_batches",
+__all__ = ["choose_threshold", "choose_threshold_batches",
            "choose_threshold_filled", "check_positive",
            "choose_label_thresholds", "choose_label_thresholds_batches", "check_dev_columns", "default_cut",
            "HINDSIGHT_NOTE", "NO_DEV_NOTE"]
@@ -143,49 +141,6 @@ def _cost_note(rk: Any, t: float, obj: Objective, what: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class ThresholdChoice(Display):
-    """Default cut → cut chosen on development data → best-in-hindsight cut, all measured on the test data.
-
-    ``threshold`` is the dev-chosen cut (None without development data);
-    ``test`` its measures on the test data; ``dev`` its measures on the
-    development data; ``default`` and ``hindsight`` carry their own
-    ``threshold``; ``external`` (streamed choices only) the memory budget and
-    whether sorted runs spilled to disk.
-    """
-
-    positive: str
-    objective: str
-    objective_description: str
-    threshold: float | None
-    default: dict[str, Any]
-    test: dict[str, Any] | None
-    hindsight: dict[str, Any] | None
-    dev: dict[str, Any] | None
-    n_test: int
-    n_dev: int | None
-    notes: list[str]
-    signature: dict[str, Any]
-    sweep: dict[str, Any] | None = None
-    external: dict[str, Any] | None = None
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
-
-    def __post_init__(self) -> None:  # read-only all the way down; to_dict() gives a plain copy
-        freeze_fields(self, ("default", "test", "hindsight", "dev", "notes", "signature", "sweep", "external",
-                             "engine"))
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {"positive": self.positive, "objective": self.objective,
-               "objective_description": self.objective_description, "rule": RULE, "threshold": self.threshold,
-               "default": self.default, "test": self.test, "hindsight": self.hindsight, "dev": self.dev,
-               "n_test": self.n_test, "n_dev": self.n_dev, "notes": list(self.notes), "signature": self.signature}
-        if self.sweep is not None:
-            out["sweep"] = self.sweep
-        if self.external is not None:
-            out["external"] = self.external
-        return thaw(out)
-
-
 def _signature(obj: Objective, zd: float, default_source: str) -> dict[str, Any]:
     return build_signature({"objective": obj.name, "beta": obj.beta, "cost_fp": obj.cost_fp, "cost_fn": obj.cost_fn,
                             "zero_division": zero_division_name(zd), "rule": RULE,
@@ -196,7 +151,7 @@ def _signature(obj: Objective, zd: float, default_source: str) -> dict[str, Any]
 def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gold: Any = None, dev_scores: Any = None,
                      objective: str | Objective = "f1", cost_fp: float = 1.0, cost_fn: float = 1.0,
                      default_threshold: float | None = None, zero_division: Any = 0,
-                     source: ScoreSource | None = None, dev_source: ScoreSource | None = None) -> ThresholdChoice:
+                     source: ScoreSource | None = None, dev_source: ScoreSource | None = None) -> ThresholdResult:
     """Choose a cut on development data for an objective and measure it on the test data.
 
     Parameters
@@ -223,7 +178,8 @@ def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gol
 
     Returns
     -------
-    ThresholdChoice
+    ThresholdResult
+        With ``choice`` (one score column's cuts).
 
     Raises
     ------
@@ -235,7 +191,7 @@ def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gol
     --------
     >>> c = choose_threshold([1, 0, 1, 0], [0.9, 0.6, 0.7, 0.2], positive=1,
     ...                      dev_gold=[1, 1, 0, 0], dev_scores=[0.8, 0.4, 0.3, 0.1])
-    >>> c.threshold, c.test["f1"], c.default["threshold"], c.hindsight["threshold"]
+    >>> c.threshold, c.test.f1, c.default.threshold, c.hindsight.threshold
     (0.4, 0.8, 0.5, 0.7)
     """
     zd = check_zero_division(zero_division)
@@ -259,7 +215,7 @@ def choose_threshold(test_gold: Any, test_scores: Any, *, positive: Any, dev_gol
 
 def _choice(test_rk: Any, dev_rk: Any, pos_label: str, default: tuple[float, str], obj: Objective, zd: float,
             src: ScoreSource, dev_src: ScoreSource, sweep: dict[str, Any] | None,
-            external: dict[str, Any] | None = None) -> ThresholdChoice:
+            external: dict[str, Any] | None = None) -> ThresholdResult:
     """The three rows of a threshold choice from the test and development rankings (in memory or stores)."""
     t0, source = default
     notes: list[str] = []
@@ -283,9 +239,18 @@ def _choice(test_rk: Any, dev_rk: Any, pos_label: str, default: tuple[float, str
         notes.append(f"No hindsight cut: {why}.")
     if dev_rk is not None:
         notes.append(HINDSIGHT_NOTE)
-    return ThresholdChoice(pos_label, obj.name, obj.describe(), chosen, default_row, test_row, hind_row, dev_row,
-                           test_rk.n, dev_rk.n if dev_rk is not None else None, notes,
-                           _signature(obj, zd, source), sweep, external)
+    choice = ChosenCut(pos_label, chosen, CutRow.of(default_row), _row(test_row), _row(hind_row), _row(dev_row),
+                       None if sweep is None else Sweep.of(sweep))
+    return ThresholdResult(obj.name, obj.describe(), RULE, int(test_rk.n), None if dev_rk is None else int(dev_rk.n),
+                           tuple(notes), _signature(obj, zd, source), choice=choice, external=_runs(external))
+
+
+def _row(d: dict[str, Any] | None) -> CutRow | None:
+    return None if d is None else CutRow.of(d)
+
+
+def _runs(external: dict[str, Any] | None) -> SortedRuns | None:
+    return None if external is None else SortedRuns.of(external)
 
 
 def _dev_refused(exc: DataError, called: str) -> DataError:
@@ -350,7 +315,7 @@ def choose_threshold_filled(test: Any, dev: Any = None, *, positive: Any, object
                             cost_fp: float = 1.0, cost_fn: float = 1.0, default_threshold: float | None = None,
                             zero_division: Any = 0, source: ScoreSource | None = None,
                             dev_source: ScoreSource | None = None,
-                            external: dict[str, Any] | None = None) -> ThresholdChoice:
+                            external: dict[str, Any] | None = None) -> ThresholdResult:
     """:func:`choose_threshold` from filled rankings (beyond memory, or on a cluster): the same result, bit for bit.
 
     Parameters
@@ -390,7 +355,7 @@ def choose_threshold_batches(test_batches: Iterable[tuple[Any, Any]],
                              default_threshold: float | None = None, zero_division: Any = 0,
                              memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None,
                              source: ScoreSource | None = None,
-                             dev_source: ScoreSource | None = None) -> ThresholdChoice:
+                             dev_source: ScoreSource | None = None) -> ThresholdResult:
     """:func:`choose_threshold` from batches, in bounded memory: the same result, bit for bit.
 
     Parameters
@@ -406,14 +371,15 @@ def choose_threshold_batches(test_batches: Iterable[tuple[Any, Any]],
 
     Returns
     -------
-    ThresholdChoice
+    ThresholdResult
+        With ``choice`` (one score column's cuts).
         With ``external``: the budget, whether runs spilled, how many.
 
     Examples
     --------
     >>> c = choose_threshold_batches([([1, 0], [0.9, 0.6]), ([1, 0], [0.7, 0.2])],
     ...                              [([1, 1, 0, 0], [0.8, 0.4, 0.3, 0.1])], positive=1)
-    >>> c.threshold, c.test["f1"], c.external["spilled"]
+    >>> c.threshold, c.test.f1, c.external.spilled
     (0.4, 0.8, False)
     """
     check_zero_division(zero_division)  # option errors before any batch is read
@@ -426,39 +392,10 @@ def choose_threshold_batches(test_batches: Iterable[tuple[Any, Any]],
                                          cost_fn=cost_fn, default_threshold=default_threshold,
                                          zero_division=zero_division, source=source, dev_source=dev_source)
         external = {"memory": space.memory, "spilled": space.spilled, "runs": space.runs_written}
-    return dataclasses.replace(result, external=external)
+    return dataclasses.replace(result, external=SortedRuns.of(external))
 
 
 # --- multi-label: one cut per label ------------------------------------------------
-
-@dataclass(frozen=True)
-class LabelThresholds(Display):
-    """One cut per label chosen on development data (the Reuters case), with micro and macro
-    averages on the test data before tuning (default cuts), after tuning and in hindsight.
-    ``external`` (streamed choices only): the memory budget and whether sorted runs spilled to disk."""
-
-    labels: list[str]
-    objective: str
-    objective_description: str
-    thresholds: dict[str, float | None]
-    per_label: dict[str, dict[str, Any]]
-    averages: dict[str, dict[str, Any]]
-    n_test: int
-    n_dev: int | None
-    notes: list[str]
-    signature: dict[str, Any]
-    external: dict[str, Any] | None = None
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {"labels": list(self.labels), "objective": self.objective,
-               "objective_description": self.objective_description, "rule": RULE,
-               "thresholds": self.thresholds, "per_label": self.per_label, "averages": self.averages,
-               "n_test": self.n_test, "n_dev": self.n_dev, "notes": list(self.notes), "signature": self.signature}
-        if self.external is not None:
-            out["external"] = self.external
-        return out
-
 
 def _averages(table: MultilabelTable, labels: list[str], obj: Objective, zd: float) -> dict[str, Any]:
     """Micro and macro averages, subset accuracy and Hamming loss of the test data at one vector of cuts."""
@@ -518,7 +455,7 @@ def _label_cuts(labs: list[str], test_rks: Sequence[Any], dev_rks: Sequence[Any]
 
 def _label_result(labs: list[str], lc: _LabelCuts, tables: dict[str, MultilabelTable], test_rks: Sequence[Any],
                   n_test: int, n_dev: int | None, obj: Objective, zd: float,
-                  external: dict[str, Any] | None = None) -> LabelThresholds:
+                  external: dict[str, Any] | None = None) -> ThresholdResult:
     """The result from the cuts and the test data's tables at every cut vector (``lc.cuts``' keys)."""
     averages = {k: _averages(tables[k], labs, obj, zd) for k in lc.cuts}
     notes = [HINDSIGHT_NOTE if n_dev is not None else NO_DEV_NOTE]
@@ -531,18 +468,18 @@ def _label_result(labs: list[str], lc: _LabelCuts, tables: dict[str, MultilabelT
                      f"in the hindsight averages): {', '.join(no_test_pos)}.")
     notes.append("Micro averages pool TP, FP and FN over labels (big labels dominate); macro averages are the "
                  "plain mean over labels (every label counts equally).")
-    return LabelThresholds(labs, obj.name, obj.describe(), lc.thresholds, lc.per_label, averages, int(n_test),
-                           None if n_dev is None else int(n_dev), notes,
-                           _signature(obj, zd,
-                                      "per label: given, else 0.5 when the label's scores lie in [0, 1], else 0"),
-                           external)
+    cuts = LabelCuts.of(labs, lc.thresholds, lc.per_label, averages)
+    return ThresholdResult(obj.name, obj.describe(), RULE, int(n_test), None if n_dev is None else int(n_dev),
+                           tuple(notes),
+                           _signature(obj, zd, "per label: given, else 0.5 when the label's scores lie in [0, 1], "
+                                               "else 0"), labels_cuts=cuts, external=_runs(external))
 
 
 def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any = None, dev_scores: Any = None,
                             labels: Sequence[Any] | None = None, objective: str | Objective = "f1",
                             cost_fp: float = 1.0, cost_fn: float = 1.0, default_threshold: float | None = None,
                             zero_division: Any = 0, sep: str = "|", source: ScoreSource | None = None,
-                            dev_source: ScoreSource | None = None) -> LabelThresholds:
+                            dev_source: ScoreSource | None = None) -> ThresholdResult:
     """Multi-label: one cut per label chosen on development data, applied to the test data.
 
     Parameters
@@ -565,9 +502,9 @@ def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any =
     >>> r = choose_label_thresholds(["a", "a|b", "", "b"], {"a": [0.9, 0.8, 0.3, 0.1], "b": [0.2, 0.6, 0.1, 0.7]},
     ...                             dev_gold=["a", "b", "", "a|b"],
     ...                             dev_scores={"a": [0.7, 0.2, 0.4, 0.6], "b": [0.1, 0.5, 0.3, 0.9]})
-    >>> r.thresholds
+    >>> dict(r.thresholds)
     {'a': 0.6, 'b': 0.5}
-    >>> r.averages["tuned"]["micro"]["f1"]
+    >>> r.averages["tuned"].micro["f1"]
     1.0
     """
     zd = check_zero_division(zero_division)
@@ -640,7 +577,7 @@ def choose_label_thresholds_batches(test_batches: Callable[[], Iterable[tuple[An
                                     objective: str | Objective = "f1", cost_fp: float = 1.0, cost_fn: float = 1.0,
                                     default_threshold: float | None = None, zero_division: Any = 0, sep: str = "|",
                                     memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None,
-                                    source: ScoreSource | None = None) -> LabelThresholds:
+                                    source: ScoreSource | None = None) -> ThresholdResult:
     """:func:`choose_label_thresholds` from batches, in bounded memory: the same result, bit for bit.
 
     Parameters
@@ -662,7 +599,8 @@ def choose_label_thresholds_batches(test_batches: Callable[[], Iterable[tuple[An
 
     Returns
     -------
-    LabelThresholds
+    ThresholdResult
+        With ``labels_cuts`` (one cut per label).
         With ``external``: the budget, whether runs spilled, how many.
 
     Examples
@@ -671,7 +609,7 @@ def choose_label_thresholds_batches(test_batches: Callable[[], Iterable[tuple[An
     ...                 (["", "b"], np.array([[0.3, 0.1], [0.1, 0.7]]))]
     >>> dev = [(["a", "b", "", "a|b"], np.array([[0.7, 0.1], [0.2, 0.5], [0.4, 0.3], [0.6, 0.9]]))]
     >>> r = choose_label_thresholds_batches(test, dev, labels=["a", "b"])
-    >>> r.thresholds, r.averages["tuned"]["micro"]["f1"], r.external["spilled"]
+    >>> dict(r.thresholds), r.averages["tuned"].micro["f1"], r.external.spilled
     ({'a': 0.6, 'b': 0.5}, 1.0, False)
     """
     zd = check_zero_division(zero_division)

@@ -347,9 +347,9 @@ def demo_calibration() -> DemoResult:
     b = reliability(gold_b, prob_b, positive=1, bins=10)
 
     def rows(c: Any) -> list[list[Any]]:
-        return [[f"[{x['lower']:.1f}, {x['upper']:.1f}{']' if i == len(c.bins) - 1 else ')'}", x["count"],
-                 _r(x["confidence"]) if x["count"] else "—", _r(x["accuracy"]) if x["count"] else "—",
-                 _r(x["gap"]) if x["count"] else "—"] for i, x in enumerate(c.bins) if x["count"]]
+        return [[f"[{x.lower:.1f}, {x.upper:.1f}{']' if i == len(c.bins) - 1 else ')'}", x.count,
+                 _r(x.confidence) if x.count else "—", _r(x.accuracy) if x.count else "—",
+                 _r(x.gap) if x.count else "—"] for i, x in enumerate(c.bins) if x.count]
 
     cols = ["bin", "items", "mean P(positive)", "frequency of positives", "|gap|"]
     # both models' items hold positives and negatives: reliability() gives their ranking measures

@@ -26,8 +26,10 @@ import numpy as np
 
 from clfeval.core import Display, build_signature
 from clfeval.evaluate import Report, report
+from clfeval.ops.calibration import Calibration
 from clfeval.ops.compare import Compared
-from clfeval.scores import Calibration, ThresholdChoice, choose_threshold, reliability
+from clfeval.ops.threshold import ThresholdResult
+from clfeval.scores import choose_threshold, reliability
 from clfeval.significance import compare
 
 __all__ = ["DemoReport", "demo_report", "tickets", "LABELS", "SEED"]
@@ -90,7 +92,7 @@ class DemoReport(Display):
         one-vs-rest ranking of its probabilities.
     report_b : Report
         System B on the same tickets.
-    threshold : ThresholdChoice
+    threshold : ThresholdResult
         A's cut for ``bug``, chosen on the development split, measured on the test split.
     calibration : Calibration
         A's top-label probabilities on the test split.
@@ -102,7 +104,7 @@ class DemoReport(Display):
     intro: str
     report: Report
     report_b: Report
-    threshold: ThresholdChoice
+    threshold: ThresholdResult
     calibration: Calibration
     comparison: Compared
     conclusion: str
@@ -147,19 +149,19 @@ def demo_report() -> DemoReport:
     cal = reliability(test["gold"], scores(test["A"]), bins=10)
     cmp = compare(test["gold"], pred_a, pred_b, metric="macro_f1", samples=SAMPLES, seed=SEED, names=("A", "B"))
     assert thr.test is not None and thr.default is not None  # the test set is scored at both cuts
-    tuned, default = thr.test["f1"], thr.default["f1"]
+    tuned, default = thr.test.f1, thr.default.f1
     majority = rep.baselines["majority"]
     beaten = [n for n, b in rep.baselines.items() if rep.macro["f1"] > b["macro_f1"] and rep.accuracy > b["accuracy"]]
     head = "A beats every baseline" if len(beaten) == len(rep.baselines) else \
         f"A beats {len(beaten)} of the {len(rep.baselines)} baselines"
-    full = [b for b in cal.bins if b["count"]]
-    confidence = sum(b["count"] * b["confidence"] for b in full) / cal.n
-    hit = sum(b["count"] * b["accuracy"] for b in full) / cal.n
+    full = [b for b in cal.bins if b.count]
+    confidence = sum(b.count * b.confidence for b in full) / cal.n
+    hit = sum(b.count * b.accuracy for b in full) / cal.n
     how = "overconfident" if confidence > hit else "underconfident" if confidence < hit else "calibrated on average"
     conclusion = (f"{head} (accuracy {rep.accuracy:.3f} against {majority['accuracy']:.3f} for always "
                   f"{majority['label']!r}); its hardest queue is {rep.diagnostics['hardest_class']!r}. A cut for "
                   f"{POSITIVE!r} chosen on the development tickets moves its F1 on the test tickets from {default:.3f} "
-                  f"(at {thr.default['threshold']:g}) to {tuned:.3f} (at {thr.threshold:.3g}); A's probabilities are "
+                  f"(at {thr.default.threshold:g}) to {tuned:.3f} (at {thr.threshold:.3g}); A's probabilities are "
                   f"{how} (mean confidence {confidence:.3f}, accuracy {hit:.3f}, ECE {cal.ece:.3f}). {cmp.verdict}")
     data = {"seed": SEED, "sizes": dict(SIZES), "labels": labels, "shares": dict(zip(labels, SHARES, strict=False)),
             "positive": POSITIVE, "systems": {n: {"signal": s, "temperature": tt, "bias_against_bug": b}

@@ -83,6 +83,7 @@ import numpy as np
 
 from clfeval.core import build_signature, check_positive_int, check_samples
 from clfeval.errors import UsageError
+from clfeval.ops.threshold import CutRow
 from clfeval.studies._reuters_multiclass import TokenMemo, multiclass_part, nb_config, nb_pipeline
 from clfeval.studies._reuters_result import (
     KEYWORDS,
@@ -539,12 +540,13 @@ class _Context:
         out: dict[str, Any] = {}
         for c in cats:
             e = lt.per_label[c]
-            hind = e["hindsight"] or {}
-            out[c] = {"default_f1": e["default"]["f1"], "threshold": e["threshold"],
-                      "tuned_f1": e["test"]["f1"] if e["test"] else math.nan,
-                      "hindsight_f1": hind.get("f1", math.nan), "hindsight_threshold": hind.get("threshold", math.nan),
-                      "dev_f1": e["dev"]["f1"] if e.get("dev") else math.nan,
-                      "default": _pr(e["default"]), "tuned": _pr(e["test"]), "hindsight": _pr(hind),
+            hind = e.hindsight
+            out[c] = {"default_f1": e.default.f1, "threshold": e.threshold,
+                      "tuned_f1": e.test.f1 if e.test is not None else math.nan,
+                      "hindsight_f1": math.nan if hind is None else hind.f1,
+                      "hindsight_threshold": math.nan if hind is None else hind.threshold,
+                      "dev_f1": e.dev.f1 if e.dev is not None else math.nan,
+                      "default": _pr(e.default), "tuned": _pr(e.test), "hindsight": _pr(hind),
                       "dev_positives": int(self.Y_train[dev, self.cats.index(c)].sum())}
         tuning = {"train": int(inner.size), "dev": int(dev.size), "seed": self.seed,
                   "objective": lt.objective_description, "categories": cats,
@@ -652,7 +654,8 @@ class _Context:
         return {"terms": out}
 
 
-def _pr(row: dict[str, Any] | None) -> dict[str, Any] | None:
-    if not row:
+def _pr(row: CutRow | None) -> dict[str, Any] | None:
+    if row is None:
         return None
-    return {k: row[k] for k in ("threshold", "tp", "fp", "fn", "precision", "recall", "f1") if k in row}
+    return {"threshold": row.threshold, "tp": row.tp, "fp": row.fp, "fn": row.fn, "precision": row.precision,
+            "recall": row.recall, "f1": row.f1}

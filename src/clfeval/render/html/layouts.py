@@ -12,7 +12,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from clfeval.errors import MissingExtra, UsageError
+from clfeval.ops.calibration import Calibration
 from clfeval.ops.compare import Compared
+from clfeval.ops.threshold import ThresholdResult
 from clfeval.render._util import Block, TableBlock, TextBlock, num
 from clfeval.render.html.document import Figure, Page, Para, Section, Summary, sections_from_blocks, signature_rows
 
@@ -254,54 +256,56 @@ def ranking_page(r: Any, figs: Figures | None = None) -> Page:
     return page
 
 
-def threshold_page(c: Any, figs: Figures | None = None) -> Page:
+def threshold_page(r: ThresholdResult, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render._scores import threshold_blocks
 
-    d = c.to_dict()
+    if r.labels_cuts is not None:
+        return _label_thresholds_page(r, figs)
+    c = r.choice
+    assert c is not None  # one score column
     s = Summary()
-    for key, name in (("default", "F1 at the default cut"), ("test", "F1 at the dev-chosen cut"),
-                      ("hindsight", "F1 in hindsight (optimistic)")):
-        if d.get(key):
-            t = d[key]["threshold"] if key != "test" else d["threshold"]
-            s.headline.append(card(name, d[key]["f1"], [("threshold", f"{t:g}")]))
-    s.facts = [("positive class", c.positive), ("objective", c.objective_description), ("rule", d["rule"]),
-               ("test items", f"{c.n_test:,}"), ("development items", f"{c.n_dev:,}" if c.n_dev else "none")]
-    page, sections = base_page(c, threshold_blocks(c), notes=c.notes, summary=s)
+    for name, row, t in (("F1 at the default cut", c.default, c.default.threshold),
+                         ("F1 at the dev-chosen cut", c.test, c.threshold),
+                         ("F1 in hindsight (optimistic)", c.hindsight, None if c.hindsight is None
+                          else c.hindsight.threshold)):
+        if row is not None and t is not None:
+            s.headline.append(card(name, row.f1, [("threshold", f"{t:g}")]))
+    s.facts = [("positive class", c.positive), ("objective", r.objective_description), ("rule", r.rule),
+               ("test items", f"{r.n_test:,}"), ("development items", f"{r.n_dev:,}" if r.n_dev else "none")]
+    page, sections = base_page(r, threshold_blocks(r), notes=list(r.notes), summary=s)
     figs = figs or Figures()
-    attach(sections, "", [figs(plots.threshold, d, "Threshold sweep on the test data")])
+    attach(sections, "", [figs(plots.threshold, r, "Threshold sweep on the test data")])
     return page
 
 
-def label_thresholds_page(r: Any, figs: Figures | None = None) -> Page:
+def _label_thresholds_page(r: ThresholdResult, figs: Figures | None = None) -> Page:
     from clfeval import plots
-    from clfeval.render._scores import label_threshold_blocks
+    from clfeval.render._scores import threshold_blocks
 
     s = Summary()
     names = {"default": "default cuts", "tuned": "cuts chosen on dev", "hindsight": "best in hindsight, optimistic"}
     for key, avg in r.averages.items():
-        s.headline.append(card(f"micro-F1 ({names.get(key, key)})", avg["micro"]["f1"],
-                                [("macro-F1", avg["macro"]["f1"])]))
+        s.headline.append(card(f"micro-F1 ({names.get(key, key)})", avg.micro["f1"], [("macro-F1", avg.macro["f1"])]))
     s.facts = [("labels", str(len(r.labels))), ("objective", r.objective_description), ("test items", f"{r.n_test:,}"),
                ("development items", f"{r.n_dev:,}" if r.n_dev else "none")]
-    page, sections = base_page(r, label_threshold_blocks(r), notes=r.notes, summary=s)
+    page, sections = base_page(r, threshold_blocks(r), notes=list(r.notes), summary=s)
     figs = figs or Figures()
-    attach(sections, "", [figs(plots.label_thresholds, r.to_dict(), "Test F1 per label at the three cuts")])
+    attach(sections, "", [figs(plots.label_thresholds, r, "Test F1 per label at the three cuts")])
     return page
 
 
-def calibration_page(c: Any, figs: Figures | None = None) -> Page:
+def calibration_page(c: Calibration, figs: Figures | None = None) -> Page:
     from clfeval import plots
     from clfeval.render._scores import calibration_blocks
 
-    d = c.to_dict()
     s = Summary([card("ECE", c.ece), card("MCE", c.mce), card("Brier score", c.brier), card("log loss", c.log_loss)])
     s.facts = [("items", f"{c.n:,}"), ("bins", f"{c.n_bins} ({c.strategy})"), ("kind", c.kind)]
     if c.positive is not None:
         s.facts.append(("positive class", str(c.positive)))
-    page, sections = base_page(c, calibration_blocks(c), notes=c.notes, summary=s)
+    page, sections = base_page(c, calibration_blocks(c), notes=list(c.notes), summary=s)
     figs = figs or Figures()
-    attach(sections, "Reliability", [figs(plots.reliability, d, "Reliability diagram")])
+    attach(sections, "Reliability", [figs(plots.reliability, c, "Reliability diagram")])
     return page
 
 
@@ -519,12 +523,12 @@ def _builtin() -> None:
     from clfeval.protocols import ProtocolResult
     from clfeval.render._rank import rank_page
     from clfeval.render.html import pages
-    from clfeval.scores import Calibration, LabelThresholds, SortedRanking, ThresholdChoice
+    from clfeval.scores import SortedRanking
     from clfeval.studies import DemoReport, ReutersStudy
 
     for cls, fn in ((DemoReport, pages.demo_report_page), (Report, report_page), (RankingResult, ranking_page),
                     (RankingSummary, ranking_page), (SortedRanking, ranking_page),
-                    (ThresholdChoice, threshold_page), (LabelThresholds, label_thresholds_page),
+                    (ThresholdResult, threshold_page),
                     (Calibration, calibration_page), (Compared, compared_page), (ProtocolResult, protocol_page),
                     (ReutersStudy, study_page), (RankResult, rank_page)):
         register_layout(cls, fn)
