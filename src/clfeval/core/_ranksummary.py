@@ -30,7 +30,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -60,6 +61,26 @@ DEFINITIONS = {
 Cuts3 = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
+class CutArrays(Protocol):
+    """Cumulative counts at every distinct score, decreasing threshold (a named tuple in scores/)."""
+
+    @property
+    def thresholds(self) -> np.ndarray: ...
+    @property
+    def tp(self) -> np.ndarray: ...
+    @property
+    def fp(self) -> np.ndarray: ...
+
+
+class ExactCuts(Protocol):
+    """What holds a ranking's per-distinct-score counts (an in-memory ranking, the cuts kept beyond memory):
+    ``cuts``, the (thresholds, tp, fp) of every distinct score, descending; optionally ``points()`` and
+    ``top_cuts(n_neg)``."""
+
+    @property
+    def cuts(self) -> CutArrays: ...
+
+
 def roc_auc_of(below: int, tied: int, pairs: int) -> float:
     """ROC-AUC from exact pair counts, (2·below + tied) / (2·pairs) correctly rounded; NaN without pairs."""
     return math.nan if pairs == 0 else (2 * int(below) + int(tied)) / (2 * int(pairs))
@@ -74,6 +95,11 @@ def ranking_notes(prevalence: float) -> list[str]:
                      "is cheap credit), while average precision (PR-AUC) describes what a user reading the top "
                      "of the ranking experiences. Report both.")
     return notes
+
+
+def _count(value: object) -> int:
+    """A count of the external block (an int in it; 0 when absent)."""
+    return int(value) if isinstance(value, (int, float, np.integer)) else 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,13 +137,13 @@ class RankingSummary(Display):
     average_precision: float
     n_cuts: int | None = None
     points: Cuts3 | None = field(default=None, repr=False)
-    signature: dict[str, Any] = field(default_factory=dict, repr=False)
-    external: dict[str, Any] | None = field(default=None, repr=False)
-    binned: dict[str, Any] | None = field(default=None, repr=False)
+    signature: Mapping[str, object] = field(default_factory=dict, repr=False)
+    external: Mapping[str, object] | None = field(default=None, repr=False)
+    binned: Mapping[str, object] | None = field(default=None, repr=False)
     curves_how: str | None = field(default=None, repr=False)
-    exact: Any = field(default=None, repr=False, compare=False)
+    exact: ExactCuts | None = field(default=None, repr=False, compare=False)
     partial: tuple[int, tuple[int, int, int, int] | None] | None = field(default=None, repr=False, compare=False)
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
+    engine: Mapping[str, object] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     def __post_init__(self) -> None:  # a result is read-only all the way down; to_dict() gives a plain copy
         freeze_fields(self, ("signature", "external", "binned", "engine"))
@@ -157,11 +183,11 @@ class RankingSummary(Display):
 
     @property
     def memory(self) -> int:
-        return int(self.external["memory"]) if self.external else 0
+        return _count(self.external.get("memory")) if self.external else 0
 
     @property
     def runs(self) -> int:
-        return int(self.external["runs"]) if self.external else 0
+        return _count(self.external.get("runs")) if self.external else 0
 
     # --- the per-distinct-score counts -------------------------------------------------------
     @property
@@ -170,7 +196,7 @@ class RankingSummary(Display):
         return self.exact is not None
 
     @cached_property
-    def cuts(self) -> Any:
+    def cuts(self) -> Any:  # the holder's named tuple (scores/ defines it: Cuts)
         """Cumulative TP and FP at every distinct score, decreasing threshold (``thresholds``, ``tp``, ``fp``)."""
         if self.exact is None:
             raise UsageError(

@@ -16,7 +16,7 @@ produce tables and add them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -153,7 +153,7 @@ class ConfusionTable:
     """
 
     counts: np.ndarray
-    labels: tuple[Any, ...]
+    labels: tuple[Hashable, ...]
 
     def __post_init__(self) -> None:
         c = np.asarray(self.counts)
@@ -279,7 +279,7 @@ class MultilabelTable:
     """
 
     counts: np.ndarray
-    labels: tuple[Any, ...]
+    labels: tuple[Hashable, ...]
     n_items: int
     exact: int
     jaccard_sum: float
@@ -402,7 +402,7 @@ class JointTable:
     """
 
     counts: np.ndarray
-    labels: tuple[Any, ...]
+    labels: tuple[Hashable, ...]
 
     def __post_init__(self) -> None:
         c = np.asarray(self.counts)
