@@ -144,11 +144,11 @@ def test_multiclass_ovr_against_sklearn():
     r = ranking_ovr(y.tolist(), {c: s[:, j] for j, c in enumerate(classes)})
     yb = label_binarize(y, classes=classes)
     for how in ("macro", "weighted", "micro"):
-        assert getattr(r, how)["roc_auc"] == pytest.approx(roc_auc_score(yb, s, average=how), abs=1e-12)
-        assert getattr(r, how)["average_precision"] == pytest.approx(average_precision_score(yb, s, average=how),
+        assert getattr(r, how).roc_auc == pytest.approx(roc_auc_score(yb, s, average=how), abs=1e-12)
+        assert getattr(r, how).average_precision == pytest.approx(average_precision_score(yb, s, average=how),
                                                                      abs=1e-12)
     for j, c in enumerate(classes):
-        assert r.per_class[c]["roc_auc"] == pytest.approx(roc_auc_score(yb[:, j], s[:, j]), abs=1e-12)
+        assert r.per_class[c].roc_auc == pytest.approx(roc_auc_score(yb[:, j], s[:, j]), abs=1e-12)
     # the same through an array with labels
     r2 = ranking_ovr(y, s, labels=classes)
     assert r2.macro == r.macro
@@ -159,11 +159,11 @@ def test_multilabel_ovr_and_undefined_labels():
     scores = {"a": [0.9, 0.2, 0.1, 0.8, 0.3], "b": [0.7, 0.9, 0.2, 0.1, 0.6], "c": [0.1, 0.2, 0.3, 0.4, 0.9],
               "z": [0.1, 0.1, 0.1, 0.1, 0.1]}
     r = ranking_ovr(gold, scores, multilabel=True)
-    assert r.per_class["a"]["roc_auc"] == 1.0 and r.per_class["c"]["roc_auc"] == 1.0
-    assert math.isnan(r.per_class["z"]["roc_auc"]) and math.isnan(r.per_class["z"]["average_precision"])
-    assert {u["metric"] for u in r.undefined} == {"roc_auc", "average_precision"}
-    defined = [r.per_class[k]["roc_auc"] for k in "abc"]
-    assert r.macro["roc_auc"] == pytest.approx(np.mean(defined))
+    assert r.per_class["a"].roc_auc == 1.0 and r.per_class["c"].roc_auc == 1.0
+    assert math.isnan(r.per_class["z"].roc_auc) and math.isnan(r.per_class["z"].average_precision)
+    assert {u.metric for u in r.undefined} == {"roc_auc", "average_precision"}
+    defined = [r.per_class[k].roc_auc for k in "abc"]
+    assert r.macro.roc_auc == pytest.approx(np.mean(defined))
 
 
 def test_gold_label_without_score_column_is_refused():
