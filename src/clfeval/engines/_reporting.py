@@ -303,9 +303,9 @@ def _tabular(eng: Any, data: Any, cols: dict[str, Any], threshold: Any, settings
     rep, block = _on_path(eng, inp, cols, threshold, settings, bins, binning, encoding, normalize, top_n, progress,
                           train_name)
     if inp.aliases:
-        from clfeval.evaluate import InputsPart
+        from clfeval.ops.report import InputsPart
 
-        rep = dataclasses.replace(rep, inputs=InputsPart({"aliases": [{"skipped": a, "same_as": b}
+        rep = dataclasses.replace(rep, inputs=InputsPart.of({"aliases": [{"skipped": a, "same_as": b}
                                                                       for a, b in inp.aliases]}))
     return rep, block
 

@@ -47,7 +47,7 @@ from clfeval.core import (
     split_names,
 )
 from clfeval.errors import UsageError
-from clfeval.evaluate._sections import RequirementsPart
+from clfeval.ops.report import RequirementsPart
 
 __all__ = ["Requirement", "Requirements", "parse_requirement", "check_requirements", "with_requirements",
            "BASELINES", "BASELINE_METRICS"]
@@ -441,4 +441,4 @@ def with_requirements(report: Any, conditions: Sequence[str | Requirement]) -> A
 
     section = check_requirements(report, conditions).to_dict()
     section.pop("signature")
-    return dataclasses.replace(report, requirements=RequirementsPart(section))
+    return dataclasses.replace(report, requirements=RequirementsPart.of(section))

@@ -10,4 +10,4 @@ from __future__ import annotations
 from clfeval.core.lazy import attach as _attach
 
 __all__: list[str] = []
-__getattr__, __dir__ = _attach(__name__, {}, subpackages=("compare", "errors", "rank"))
+__getattr__, __dir__ = _attach(__name__, {}, subpackages=("compare", "errors", "rank", "report"))

@@ -7,7 +7,7 @@ from typing import Any
 from clfeval.core import catalog
 from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.significance import FoundSlices
+from clfeval.ops.report import FoundSlices
 
 __all__ = ["find_slices_blocks"]
 
