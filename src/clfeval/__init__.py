@@ -75,10 +75,10 @@ if TYPE_CHECKING:
     from clfeval.engines._spec import Dask as Dask, Local as Local
     from clfeval.errors import ClfevalError as ClfevalError, DataError as DataError, UsageError as UsageError
     from clfeval.evaluate._reports import report_from_table as report_from_table
-    from clfeval.ops.report._result import Report as Report
     from clfeval.ops.compare._result import Compared as Compared
     from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis
     from clfeval.ops.rank._result import RankResult as RankResult
+    from clfeval.ops.report._result import Report as Report
     from clfeval.protocols._rankinput import rank as rank
     from clfeval.scores._calibration import Calibration as Calibration, reliability as reliability
     from clfeval.scores._curves import Ranking as Ranking, RankingOvR as RankingOvR, ranking_ovr as ranking_ovr

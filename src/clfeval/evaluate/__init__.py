@@ -108,6 +108,7 @@ if TYPE_CHECKING:
         check_requirements as check_requirements,
         parse_requirement as parse_requirement,
     )
+    from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis, ErrorCell as ErrorCell
     from clfeval.ops.report._parts import (
         ErrorsSharePart as ErrorsSharePart,
         InputsPart as InputsPart,
@@ -118,4 +119,3 @@ if TYPE_CHECKING:
         SlicesPart as SlicesPart,
     )
     from clfeval.ops.report._result import Report as Report
-    from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis, ErrorCell as ErrorCell

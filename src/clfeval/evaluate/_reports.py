@@ -11,22 +11,19 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from clfeval.core import (
     MAX_DENSE,
     ConfusionTable,
-    Display,
     EncodedGold,
     EncodedPair,
-    EngineInfo,
     LabelMap,
     MultilabelTable,
     build_signature,
-    catalog,
     check_beta,
     check_positive_int,
     check_zero_division,
@@ -34,14 +31,12 @@ from clfeval.core import (
     encode_pair,
     freeze,
     label_str,
-    named_values,
     normalization_notes,
     resolve_label,
     score,
     score_multilabel,
     stats_of,
     table_of,
-    thaw,
     zero_division_name,
 )
 from clfeval.errors import DataError, LabelListError, UsageError
@@ -67,6 +62,14 @@ from clfeval.ops.report import (
     UndefinedValue,
 )
 from clfeval.ops.report._result import SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    import numpy.typing as npt
+
+    #: A class label as the input gives it.
+    Label: TypeAlias = str | int | float | bool
 
 __all__ = ["Report", "report", "report_from_table", "check_ids", "SCHEMA_VERSION", "typed_report"]
 
@@ -130,10 +133,11 @@ def _policy_text(zd: float) -> str:
     return f"0/0 is counted as {zero_division_name(zd)}; the affected labels and metrics are listed under 'undefined'"
 
 
-def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any = None, beta: float = 1.0,
-                      zero_division: Any = 0, order: bool = False, train_labels: Any = None, sep: str = "|",
-                      top_n: int = 5, ci: float | None = None, samples: int = 10_000, seed: Any = 0,
-                      ci_method: Any = "auto") -> Report:
+def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Label | None = None, beta: float = 1.0,
+                      zero_division: float | str = 0, order: bool = False,
+                      train_labels: npt.ArrayLike | TrainFrequencies | None = None, sep: str = "|", top_n: int = 5,
+                      ci: float | None = None, samples: int = 10_000, seed: int | np.random.Generator = 0,
+                      ci_method: str | Sequence[str] | Mapping[str, str] = "auto") -> Report:
     """A :class:`Report` from a count table built elsewhere (streamed, merged, pooled over folds).
 
     Same parameters as :func:`report`, except that ``order=True`` says the
@@ -243,7 +247,8 @@ def check_ids(ids: Any, n: int) -> list[Any]:
         vc = pc.value_counts(arr)
         dup = vc.filter(pc.greater(vc.field("counts"), 1))[0]["values"].as_py()
         raise DataError(f"ids must be unique; the id {label_str(dup)!r} occurs more than once.")
-    return arr.to_pylist()
+    ids_list: list[Any] = arr.to_pylist()
+    return ids_list
 
 
 def _encode(gold: Any, pred: Any, scores: Any, threshold: float | None, *, positive: Any,

@@ -29,8 +29,8 @@ import numpy as np
 from clfeval.core import label_str
 from clfeval.errors import UsageError
 from clfeval.evaluate._reports import Report
-from clfeval.ops.report import RankingPart
 from clfeval.evaluate._streaming import count_batches, finish_report
+from clfeval.ops.report import RankingPart
 from clfeval.scores import (
     DEFAULT_MEMORY,
     Binning,

@@ -160,8 +160,8 @@ def demo_trap() -> DemoResult:
 @register_mode("matrix", "the genre confusion matrix scored class by class, and a binary report")
 def demo_matrix() -> DemoResult:
     rep = _counted(GENRE_MATRIX, GENRES)
-    rows = [[lab, rep.per_class[lab]["support"], _r(rep.per_class[lab]["precision"]), _r(rep.per_class[lab]["recall"]),
-             _r(rep.per_class[lab]["f1"])] for lab in GENRES]
+    rows = [[lab, rep.per_class[lab].support, _r(rep.per_class[lab].precision), _r(rep.per_class[lab].recall),
+             _r(rep.per_class[lab].f1)] for lab in GENRES]
     rep7 = _counted([[167, 2], [24, 7]], ["0", "1"], positive="1")
     b = rep7.binary
     tables = [
@@ -182,10 +182,11 @@ def demo_matrix() -> DemoResult:
         "matrix", "Scoring a confusion matrix class by class",
         "Each class is scored against all others: precision from its column, recall from its row.",
         tables,
-        f"Accuracy {rep.accuracy:.2f} hides that government is found only {rep.per_class['government']['recall']:.4f} "
+        f"Accuracy {rep.accuracy:.2f} hides that government is found only {rep.per_class['government'].recall:.4f} "
         f"of the time; in the binary report accuracy 0.87 sits beside recall 0.2258: most positives are missed.",
         {"accuracy": rep.accuracy,
-         "per_class": {lab: {k: rep.per_class[lab][k] for k in ("precision", "recall", "f1")} for lab in GENRES},
+         "per_class": {lab: {k: getattr(rep.per_class[lab], k) for k in ("precision", "recall", "f1")}
+                       for lab in GENRES},
          "binary": {k: b[k] for k in ("accuracy", "error_rate", "precision", "recall", "specificity", "f1",
                                       "balanced_accuracy")},
          "binary_macro": rep7.macro, "binary_weighted": rep7.weighted},
@@ -196,11 +197,12 @@ def demo_matrix() -> DemoResult:
 def demo_read() -> DemoResult:
     rep = _counted(GENRE_MATRIX, GENRES)
     d = rep.diagnostics
-    mcp = d["most_confused_pair"]
-    a, b = mcp["classes"]
+    mcp = d.most_confused_pair
+    assert mcp is not None  # the demo's matrix has errors
+    a, b = mcp.classes
     tables = [
         DemoTable("Per-class F1 (lowest = hardest class)", ["class", "F1"],
-                  [[lab, _r(rep.per_class[lab]["f1"])] for lab in GENRES]),
+                  [[lab, _r(rep.per_class[lab].f1)] for lab in GENRES]),
         DemoTable("Errors between each pair of classes, both directions",
                   ["pair", "a predicted as b", "b predicted as a", "total"],
                   [[f"{GENRES[i]} / {GENRES[j]}", GENRE_MATRIX[i][j], GENRE_MATRIX[j][i],
@@ -211,9 +213,9 @@ def demo_read() -> DemoResult:
         "read", "Reading the errors",
         "The matrix says where to look: the weakest class and the pair of classes the classifier mixes up.",
         tables,
-        f"The hardest class is {d['hardest_class']} (F1 {rep.per_class[d['hardest_class']]['f1']:.4f}); the most "
-        f"confused pair is {{{a}, {b}}} with {mcp['errors']} errors — {mcp['b_as_a']} {b} documents called {a} and "
-        f"{mcp['a_as_b']} the other way: the two directions are different mistakes.",
+        f"The hardest class is {d.hardest_class} (F1 {rep.per_class[d.hardest_class].f1:.4f}); the most "
+        f"confused pair is {{{a}, {b}}} with {mcp.errors} errors — {mcp.b_as_a} {b} documents called {a} and "
+        f"{mcp.a_as_b} the other way: the two directions are different mistakes.",
         {"hardest_class": d["hardest_class"], "most_confused_pair": mcp},
     )
 

@@ -416,13 +416,14 @@ class _Context:
 
         rep = self._table_report(self.Y_test, self.test_pred)
         keys = ("support", "tp", "fp", "fn", "tn", "precision", "recall", "f1", "accuracy")
-        per_class = {c: {k: rep.per_class[c][k] for k in keys} for c in self.cats}
-        binary = {"n_test": rep.n, "per_class": per_class, "micro": dict(rep.micro), "macro": dict(rep.macro),
+        per_class = {c: {k: getattr(rep.per_class[c], k) for k in keys} for c in self.cats}
+        binary = {"n_test": rep.n, "per_class": per_class, "micro": rep.micro.to_dict(), "macro": rep.macro.to_dict(),
                   "ranges": {m: {"min": min(r[m] for r in per_class.values()),
                                  "max": max(r[m] for r in per_class.values())}
                              for m in ("accuracy", "f1")},
-                  "baselines": {b: {"micro_f1": rep.baselines[b]["micro_f1"], "macro_f1": rep.baselines[b]["macro_f1"],
-                                    "description": rep.baselines[b]["description"]} for b in rep.baselines},
+                  "baselines": {b: {"micro_f1": bl["micro_f1"], "macro_f1": bl["macro_f1"],
+                                    "description": bl["description"]} for b, bl in rep.baselines.to_dict().items()
+                                if isinstance(bl, dict)},
                   "rule": "positive iff log-odds >= 0 (posterior 0.5)"}
         cats = [c for c in self.cats if c in PUBLISHED]
         counts = np.array([[[PUBLISHED_TEST - sum(PUBLISHED[c][1:]), PUBLISHED[c][2]],
@@ -443,8 +444,8 @@ class _Context:
                      "macro": pub_macro, "stated": PUBLISHED_AVERAGES,
                      "differences": {"vocabulary_size": self.vocabulary_size - PUBLISHED_VOCABULARY,
                                      "per_class": diffs,
-                                     "micro": {k: rep.micro[k] - v for k, v in pub_micro.items()},
-                                     "macro": {k: rep.macro[k] - v for k, v in pub_macro.items()},
+                                     "micro": {k: getattr(rep.micro, k) - v for k, v in pub_micro.items()},
+                                     "macro": {k: getattr(rep.macro, k) - v for k, v in pub_macro.items()},
                                      "max_abs_f1": max(abs(d["f1"]) for d in diffs.values()),
                                      "sum_abs_counts": int(sum(abs(d[k]) for d in diffs.values()
                                                                for k in ("tp", "fp", "fn"))),
@@ -479,8 +480,8 @@ class _Context:
         te = self._table_report(self.Y_test, self.test_pred)
 
         def block(rep: Any) -> dict[str, float]:
-            return {"micro_f1": rep.micro["f1"], "macro_f1": rep.macro["f1"], "micro_precision": rep.micro["precision"],
-                    "micro_recall": rep.micro["recall"]}
+            return {"micro_f1": rep.micro.f1, "macro_f1": rep.macro.f1, "micro_precision": rep.micro.precision,
+                    "micro_recall": rep.micro.recall}
 
         train, test = block(tr), block(te)
         per_class = {c: {"train_f1": tr.per_class[c]["f1"], "test_f1": te.per_class[c]["f1"],

@@ -8,8 +8,12 @@ from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
     "clfeval.ops.report._result": ("Report",),
-    "clfeval.ops.report._rows": ("ClassRow", "BinaryRow", "Averages", "OrdinalScores", "ConfusedPair", "Confusion", "Diagnostics", "BaselineClass", "Baseline", "Baselines", "UndefinedValue", "MisclassifiedItem", "Misclassified", "ConfusionCells"),
-    "clfeval.ops.report._parts": ("Intervals", "RankingPart", "RankingClass", "RankingIntervals", "MeasureInterval", "InputsPart", "Alias", "SlicesPart", "SliceRow", "SliceTest", "RequirementsPart", "Condition", "ErrorsSharePart"),
+    "clfeval.ops.report._rows": ("ClassRow", "BinaryRow", "Averages", "OrdinalScores", "ConfusedPair", "Confusion",
+                                 "Diagnostics", "BaselineClass", "Baseline", "Baselines", "UndefinedValue",
+                                 "MisclassifiedItem", "Misclassified", "ConfusionCells"),
+    "clfeval.ops.report._parts": ("Intervals", "RankingPart", "RankingClass", "RankingIntervals", "MeasureInterval",
+                                  "InputsPart", "Alias", "SlicesPart", "SliceRow", "SliceTest", "RequirementsPart",
+                                  "Condition", "ErrorsSharePart"),
     "clfeval.ops.report._found": ("FoundSlices", "FoundSlice", "ParentCheck", "SliceProportion"),
     "clfeval.ops.report._block": ("Block",),
 }
@@ -23,7 +27,36 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL)
 
 if TYPE_CHECKING:
+    from clfeval.ops.report._block import (
+        Block as Block,
+        Bound as Bound,
+        Json as Json,
+        plain as plain,
+    )
+    from clfeval.ops.report._found import (
+        FoundSlice as FoundSlice,
+        FoundSlices as FoundSlices,
+        ParentCheck as ParentCheck,
+        SliceProportion as SliceProportion,
+    )
+    from clfeval.ops.report._parts import (
+        Alias as Alias,
+        Condition as Condition,
+        ErrorsSharePart as ErrorsSharePart,
+        InputsPart as InputsPart,
+        Intervals as Intervals,
+        MeasureInterval as MeasureInterval,
+        RankingClass as RankingClass,
+        RankingIntervals as RankingIntervals,
+        RankingPart as RankingPart,
+        RequirementsPart as RequirementsPart,
+        SliceRow as SliceRow,
+        SlicesPart as SlicesPart,
+        SliceTest as SliceTest,
+    )
     from clfeval.ops.report._result import (
+        PART_KEYS as PART_KEYS,
+        SCHEMA_VERSION as SCHEMA_VERSION,
         Report as Report,
     )
     from clfeval.ops.report._rows import (
@@ -41,37 +74,4 @@ if TYPE_CHECKING:
         MisclassifiedItem as MisclassifiedItem,
         OrdinalScores as OrdinalScores,
         UndefinedValue as UndefinedValue,
-    )
-    from clfeval.ops.report._parts import (
-        Alias as Alias,
-        Condition as Condition,
-        ErrorsSharePart as ErrorsSharePart,
-        InputsPart as InputsPart,
-        Intervals as Intervals,
-        MeasureInterval as MeasureInterval,
-        RankingClass as RankingClass,
-        RankingIntervals as RankingIntervals,
-        RankingPart as RankingPart,
-        RequirementsPart as RequirementsPart,
-        SliceRow as SliceRow,
-        SliceTest as SliceTest,
-        SlicesPart as SlicesPart,
-    )
-    from clfeval.ops.report._found import (
-        FoundSlice as FoundSlice,
-        FoundSlices as FoundSlices,
-        ParentCheck as ParentCheck,
-        SliceProportion as SliceProportion,
-    )
-    from clfeval.ops.report._block import (
-        Block as Block,
-    )
-    from clfeval.ops.report._result import (
-        PART_KEYS as PART_KEYS,
-        SCHEMA_VERSION as SCHEMA_VERSION,
-    )
-    from clfeval.ops.report._block import (
-        Bound as Bound,
-        Json as Json,
-        plain as plain,
     )

@@ -62,6 +62,9 @@ class Block(ItemReads):
 
     #: How a nested value of a key becomes its typed part (keys not named here: read-only data, frozen).
     _nested: ClassVar[Mapping[str, Callable[[object], object]]] = {}
+    #: Whether keys without a field are kept (in the field ``more``, a read-only mapping) rather than refused:
+    #: a part whose keys the metric catalogue decides (a new ranking measure adds one).
+    _open: ClassVar[bool] = False
 
     @classmethod
     def of(cls: type[B], data: object) -> B:
@@ -72,19 +75,24 @@ class Block(ItemReads):
             data = data.to_dict()
         if not isinstance(data, Mapping):
             raise TypeError(f"{cls.__name__} is made of a JSON object (a mapping), not {type(data).__name__}")
-        names = {f.name for f in dataclasses.fields(cls)} - {"json_keys"}
+        names = {f.name for f in dataclasses.fields(cls)} - {"json_keys", "more"}
         extra = [k for k in data if k not in names]
-        if extra:
+        if extra and not cls._open:
             raise TypeError(f"{cls.__name__} has no field for the key(s) {', '.join(map(repr, extra))}")
         nested = cls._nested
-        values = {k: (nested[k](v) if k in nested and v is not None else freeze(v)) for k, v in data.items()}
-        return cls(**values, json_keys=tuple(data))  # type: ignore[arg-type]
+        values = {k: (nested[k](v) if k in nested and v is not None else freeze(v)) for k, v in data.items()
+                  if k in names}
+        if extra:
+            values["more"] = FrozenDict({k: freeze(data[k]) for k in extra})
+        return cls(**values, json_keys=tuple(data))
 
     def to_dict(self) -> dict[str, object]:
         """The JSON object (a plain, mutable copy)."""
         keys = self.json_keys or tuple(f.name for f in dataclasses.fields(self)
                                   if f.name != "json_keys" and getattr(self, f.name) is not None)
-        return {k: plain(getattr(self, k)) for k in keys}
+        fields = self.__dataclass_fields__
+        more: Mapping[str, object] = getattr(self, "more", {}) or {}
+        return {k: plain(getattr(self, k) if k in fields else more[k]) for k in keys}
 
 
 def blocks(cls: type[B]) -> Callable[[object], object]:

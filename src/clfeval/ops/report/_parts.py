@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from clfeval.core import FrozenDict
 from clfeval.ops.report._block import Block, Bound, Json, block_map, blocks
 
 if TYPE_CHECKING:
@@ -106,6 +107,11 @@ class RankingPart(Block):
     """What the scores say: ROC-AUC and average precision of one positive class (with partial ROC-AUC), or the
     one-vs-rest ``macro`` / ``micro`` / ``weighted`` means and ``per_class`` values.
 
+    Every ranking measure of the metric catalogue reads as an attribute (``r.ranking.roc_auc``,
+    ``r.ranking.partial_roc_auc``; one-vs-rest: the macro mean), and so does each measure's parameter
+    (``r.ranking.max_fpr``); NaN where the part does not hold it. Measures the fields below do not name (added
+    to the catalogue) are kept in ``more``.
+
     Attributes
     ----------
     kind : str or None
@@ -120,12 +126,12 @@ class RankingPart(Block):
         One-vs-rest: each class's values.
     prevalence : float or None
         The positives' share.
-    roc_auc, average_precision : float or None
-        ROC-AUC and average precision (one-vs-rest: the macro mean).
-    partial_roc_auc : float or None
-        The standardized partial ROC-AUC up to ``max_fpr``.
-    max_fpr : float or None
-        Its false-positive-rate limit.
+    roc_auc, average_precision : float
+        ROC-AUC and average precision (one-vs-rest: the macro mean); NaN when not held.
+    partial_roc_auc : float
+        The partial ROC-AUC up to ``max_fpr`` (one positive class; NaN otherwise).
+    max_fpr : float
+        Its false-positive-rate limit (NaN when not held).
     pairs : int or None
         Positive–negative pairs.
     pairs_in_order : float or None
@@ -136,13 +142,19 @@ class RankingPart(Block):
         One-vs-rest means.
     threshold : mapping of str to Json, or None
         The counts at the cut ``threshold=``.
-    undefined : sequence of mapping, or None
-        Undefined measures.
+    undefined : sequence of mapping of str to Json, or None
+        Undefined measures, each with its reason.
     notes : sequence of str or None
     signature : mapping of str to object, or None
         The ranking's signature.
     curves : mapping of str to Json, or None
         The ROC and precision–recall curves' points, simplified for drawing (one-vs-rest: by class).
+    external : mapping of str to Json, or None
+        Scores sorted outside memory: the budget, whether runs were spilled, how many.
+    binned : mapping of str to Json, or None
+        Scores binned (``score_bins=``): how.
+    more : mapping of str to Json
+        Other catalogue measures and their parameters, by name.
     """
 
     kind: str | None = None
@@ -153,10 +165,10 @@ class RankingPart(Block):
     labels: Sequence[str] | None = None
     per_class: Mapping[str, RankingClass] | None = None
     prevalence: float | None = None
-    roc_auc: float | None = None
-    average_precision: float | None = None
-    partial_roc_auc: float | None = None
-    max_fpr: float | None = None
+    roc_auc: float = math.nan
+    average_precision: float = math.nan
+    partial_roc_auc: float = math.nan
+    max_fpr: float = math.nan
     pairs: int | None = None
     pairs_in_order: float | None = None
     random: Mapping[str, float] | None = None
@@ -168,8 +180,24 @@ class RankingPart(Block):
     notes: Sequence[str] | None = None
     signature: Mapping[str, object] | None = None
     curves: Mapping[str, Json] | None = None
+    external: Mapping[str, Json] | None = None
+    binned: Mapping[str, Json] | None = None
+    more: Mapping[str, Json] = field(default_factory=FrozenDict)
 
     _nested = {"per_class": block_map(RankingClass)}
+    _open = True
+
+    def __getattr__(self, name: str) -> float:
+        """A ranking measure of the catalogue (or its parameter) that has no field: NaN when not held."""
+        from clfeval.core import catalog
+
+        ranked = catalog.entries(input="ranking")
+        if name.startswith("_") or name not in {m.name for m in ranked} | {p for m in ranked for p in m.params}:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        v = self.more.get(name)
+        if v is None and self.macro is not None:
+            v = self.macro.get(name)
+        return math.nan if not isinstance(v, (int, float)) else float(v)
 
 
 @dataclass(frozen=True)

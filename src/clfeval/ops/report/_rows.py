@@ -29,9 +29,11 @@ class ClassRow(Block):
         True positives, false positives, false negatives, true negatives (floats for weighted counts).
     support : int or float or None
         Items of the class in gold (None in a single-label binary block, where it is ``tp + fn``).
-    precision, recall, specificity, fpr, f1, delta, phi, fbeta, npv, fnr, prevalence, markedness, lr_plus, lr_minus, dor : float or None
-        The catalogue's per-label metrics (NaN when undefined under ``zero_division="nan"``); ``fbeta`` only when
-        β ≠ 1.
+    precision, recall, specificity, fpr, f1, delta, phi : float or None
+        The catalogue's per-label metrics, with the next line's (NaN when undefined under
+        ``zero_division="nan"``); ``fbeta`` only when β ≠ 1.
+    fbeta, npv, fnr, prevalence, markedness, lr_plus, lr_minus, dor : float or None
+        The others, in the catalogue's order.
     accuracy : float or None
         The label's binary accuracy (multi-label reports and the binary block).
     """
@@ -269,10 +271,13 @@ class UndefinedValue(Block):
         Why, in words.
     infinite : bool or None
         x/0 rather than 0/0 (an infinite ratio).
+    items : int or None
+        Items where it was undefined (a per-item metric).
     """
 
     metric: str = ""
     labels: Sequence[str] | None = None
+    items: int | None = None
     reason: str | None = None
     infinite: bool | None = None
 
