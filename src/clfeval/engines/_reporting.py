@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heav
     import polars
     import pyarrow
 
-    from clfeval.evaluate._requirements import Requirement
+    from clfeval.evaluate import Requirement
     from clfeval.io import InputPath
 
     #: Gold labels as an array, or a table with named columns, or a PATH (file, directory, glob, ``-``).
