@@ -354,10 +354,10 @@ class SliceRow(Block):
         Per tested metric.
     counts : mapping of str to sequence of int, or None
         Successes and trials (slice, rest) per tested metric.
-    intervals : mapping of str to Bound, or None
-        Per metric (``ci=``).
+    ci : mapping of str to Bound, or None
+        Per tested metric: its percentile bootstrap interval (``ci=``).
     ranking : mapping of str to Json, or None
-        Its ranking measures (with scores).
+        Its ranking counts (with a score column): positives, negatives, pairs, pairs in order.
     """
 
     slice: str = ""
@@ -373,7 +373,7 @@ class SliceRow(Block):
     baselines: Mapping[str, float] | None = None
     tests: Mapping[str, SliceTest] | None = None
     counts: Mapping[str, Sequence[int | float]] | None = None
-    intervals: Mapping[str, Bound] | None = None
+    ci: Mapping[str, Bound] | None = None
     ranking: Mapping[str, Json] | None = None
 
     _nested = {"tests": block_map(SliceTest)}
@@ -401,8 +401,8 @@ class SlicesPart(Block):
         One row per slice (bins in numeric order, ``(missing)`` last).
     heterogeneity : mapping of str to mapping of str to Json, or None
         Per tested metric: the test across all slices.
-    binning : mapping of str to Json, or None
-        How numeric columns were binned.
+    binning : sequence of mapping of str to Json, or None
+        How numeric columns were binned, one per binned column.
     ranking : mapping of str to Json, or None
         The ranking measures over all items (with scores).
     notes : sequence of str or None
@@ -418,6 +418,8 @@ class SlicesPart(Block):
         Bootstrap replicates of the slice intervals and their seed.
     fairness : mapping of str to Json, or None
         Group fairness measures (``positive=``): differences and ratios between slices.
+    ci : mapping of str to Json, or None
+        How the slices' intervals were made (``ci=``): level, method, samples.
     """
 
     by: Sequence[str] = ()
@@ -430,7 +432,7 @@ class SlicesPart(Block):
     overall: Mapping[str, float | None] | None = None
     slices: tuple[SliceRow, ...] = ()
     heterogeneity: Mapping[str, Mapping[str, Json]] | None = None
-    binning: Mapping[str, Json] | None = None
+    binning: Sequence[Mapping[str, Json]] | None = None
     ranking: Mapping[str, Json] | None = None
     notes: Sequence[str] | None = None
     method: Mapping[str, Json] | None = None
@@ -440,6 +442,7 @@ class SlicesPart(Block):
     samples: int | None = None
     seed: int | None = None
     fairness: Mapping[str, Json] | None = None
+    ci: Mapping[str, Json] | None = None
 
     _nested = {"slices": blocks(SliceRow)}
 
