@@ -111,7 +111,7 @@ def test_they_appear_in_the_report_and_its_intervals():
 
 def test_an_interval_reaching_an_infinite_ratio_is_open_ended():
     gold, pred = screening(tp=9, fp=1, fn=3, tn=27)  # some replicates draw no false positive at all
-    ci = clfeval.report(gold, pred, positive="ill", ci=0.95, samples=4000, seed=0).sections["ci"]
+    ci = clfeval.report(gold, pred, positive="ill", ci=0.95, samples=4000, seed=0).ci.to_dict()
     lo, hi = ci["binary"]["lr_plus"]
     assert math.isfinite(lo) and hi == math.inf
     assert "infinite value" in ci["note"]
