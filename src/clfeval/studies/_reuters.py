@@ -484,9 +484,9 @@ class _Context:
                     "micro_recall": rep.micro.recall}
 
         train, test = block(tr), block(te)
-        per_class = {c: {"train_f1": tr.per_class[c]["f1"], "test_f1": te.per_class[c]["f1"],
-                         "gap": tr.per_class[c]["f1"] - te.per_class[c]["f1"],
-                         "train_support": tr.per_class[c]["support"], "test_support": te.per_class[c]["support"]}
+        per_class = {c: {"train_f1": tr.per_class[c].f1, "test_f1": te.per_class[c].f1,
+                         "gap": tr.per_class[c].f1 - te.per_class[c].f1,
+                         "train_support": tr.per_class[c].support, "test_support": te.per_class[c].support}
                      for c in self.cats}
         return {"train_vs_test": {"train": train, "test": test, "gap": {k: train[k] - test[k] for k in train},
                                   "per_class": per_class, "n_train": tr.n, "n_test": te.n,
@@ -596,7 +596,7 @@ class _Context:
         for name, pred in (("keyword_rule", kw), ("nb", nb)):
             b = report(gold, pred.tolist(), labels=["grain", "not grain"], positive="grain").binary
             assert b is not None  # positive= gives the binary block
-            rows[name] = {k: b[k] for k in keys}
+            rows[name] = {k: getattr(b, k) for k in keys}
         return {"keyword_rule": {"grain": rows["keyword_rule"], "nb": {"grain": rows["nb"]},
                                  "rule": "a story is grain iff its text (title and body) contains one of the words "
                                          "grain, wheat, corn as a whole token: lowercase runs of letters, unstemmed "
