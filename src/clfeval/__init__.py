@@ -33,7 +33,8 @@ _EXPORTS = {
     "clfeval.ops.errors._result": ("ErrorAnalysis",),
     "clfeval.protocols._rankinput": ("rank",),
     "clfeval.ops.rank._result": ("RankResult",),
-    "clfeval.evaluate._reports": ("Report", "report_from_table"),
+    "clfeval.ops.report._result": ("Report",),
+    "clfeval.evaluate._reports": ("report_from_table",),
     "clfeval.significance._paired": ("compare_many", "holm"),
     "clfeval.significance._delong": ("delong_compare", "delong_ovr"),
     "clfeval.significance._noninferiority": ("noninferiority",),
@@ -81,12 +82,13 @@ if TYPE_CHECKING:
     from clfeval.engines._scoreops import calibration as calibration, ranking as ranking, threshold as threshold
     from clfeval.engines._spec import Dask as Dask, Local as Local
     from clfeval.errors import ClfevalError as ClfevalError, DataError as DataError, UsageError as UsageError
-    from clfeval.evaluate._reports import Report as Report, report_from_table as report_from_table
+    from clfeval.evaluate._reports import report_from_table as report_from_table
     from clfeval.ops.calibration._result import Calibration as Calibration
     from clfeval.ops.compare._result import Compared as Compared
     from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis
     from clfeval.ops.rank._result import RankResult as RankResult
     from clfeval.ops.ranking._result import RankingResult as RankingResult
+    from clfeval.ops.report._result import Report as Report
     from clfeval.ops.threshold._result import ThresholdResult as ThresholdResult
     from clfeval.protocols._rankinput import rank as rank
     from clfeval.scores._calibration import reliability as reliability

@@ -182,8 +182,8 @@ def rep_zd(zd):
 def test_binary_balanced_accuracy_interval_contains_the_value():
     """Issue 10: balanced accuracy 0.8 was given the interval [0, 0] (intervals had their own formula)."""
     r = clfeval.report(["a"] * 10, ["a"] * 8 + ["b"] * 2, positive="a", ci=0.95)
-    lo, hi = r.sections["ci"]["binary"]["balanced_accuracy"]
-    assert r.binary["balanced_accuracy"] == pytest.approx(0.8)
+    lo, hi = r.ci.to_dict()["binary"]["balanced_accuracy"]
+    assert r.binary.balanced_accuracy == pytest.approx(0.8)
     assert lo <= 0.8 <= hi and hi > 0
 
 

@@ -36,11 +36,11 @@ def test_report_with_a_cut_and_a_ranking_encodes_gold_once(gold_encodings):
     count = gold_encodings(gold)
     r = clfeval.report(gold, scores=scores, threshold=0.5, positive="spam")
     assert count() == 1
-    assert r.per_class["spam"]["tp"] == 8 and r.sections["ranking"]["n_positive"] == 12
+    assert r.per_class["spam"].tp == 8 and r.ranking.to_dict()["n_positive"] == 12
     # the same numbers as from predictions made by hand and the ranking on its own
     pred = ["spam" if s >= 0.5 else "ham" for s in scores]
     assert clfeval.report(gold, pred, positive="spam").per_class == r.per_class
-    assert r.sections["ranking"]["roc_auc"] == clfeval.ranking(gold, scores, positive="spam").roc_auc
+    assert r.ranking.to_dict()["roc_auc"] == clfeval.ranking(gold, scores, positive="spam").roc_auc
 
 
 def test_report_with_predictions_and_one_vs_rest_scores_encodes_gold_once(gold_encodings):
@@ -51,7 +51,7 @@ def test_report_with_predictions_and_one_vs_rest_scores_encodes_gold_once(gold_e
     count = gold_encodings(gold)
     r = clfeval.report(gold, pred, scores=scores)
     assert count() == 1
-    assert r.sections["ranking"]["macro"] == clfeval.ranking_ovr(gold, scores).macro.to_dict()
+    assert r.ranking.to_dict()["macro"] == clfeval.ranking_ovr(gold, scores).macro.to_dict()
 
 
 def test_compare_many_encodes_gold_once_and_scores_each_system_once(gold_encodings, monkeypatch):

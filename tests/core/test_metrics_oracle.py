@@ -217,7 +217,7 @@ def test_report_matches_sklearn(case, zd, beta, data) -> None:
         assert und.get(metric, set()) == {d["labels"][i] for i in idx}, metric
     assert ("mcc" in und) == exp["undefined_mcc"]
     # the Report's own fields agree with its JSON
-    assert rep.accuracy == d["accuracy"] and rep.macro == d["macro"]
+    assert rep.accuracy == d["accuracy"] and rep.macro.to_dict() == d["macro"]
 
 
 @SETTINGS

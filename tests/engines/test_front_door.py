@@ -62,8 +62,8 @@ def test_by_slices_give_the_same_json_on_every_engine(kind, cols, tree, dask_cli
             data = data.assign(grp=_groups(cols))
         run = lambda e: clfeval.report(data, by="grp", engine=e, **kw)  # noqa: E731
     base, spilled, on_dask = run(Local()), run(SPILL), run(Dask(dask_client))
-    assert [r.sections["engine"]["name"] for r in (base, spilled, on_dask)] == ["local", "local", "dask"]
-    assert base.sections["slices"]["n_slices"] == 4
+    assert [r.engine.to_dict()["name"] for r in (base, spilled, on_dask)] == ["local", "local", "dask"]
+    assert base.slices.to_dict()["n_slices"] == 4
     assert _plain(spilled) == _plain(base)
     assert _plain(on_dask) == _plain(base)
 
@@ -102,7 +102,7 @@ def test_compare_and_calibration_by_give_the_same_json_on_every_engine(op, kind,
 def test_by_bins_give_the_same_edges_and_slices_on_every_engine(tree, dask_client):
     kw = dict(by="prob,grp", by_bins=3, by_binning="quantile", positive="dog", slice_samples=20)
     base = clfeval.report(str(tree / "a"), **kw)
-    assert base.sections["slices"]["n_slices"] == 12 and len(base.sections["slices"]["binning"]) == 1
+    assert base.slices.to_dict()["n_slices"] == 12 and len(base.slices.to_dict()["binning"]) == 1
     assert _plain(clfeval.report(str(tree / "a"), engine=SPILL, **kw)) == _plain(base)
     assert _plain(clfeval.report(str(tree / "a"), engine=Dask(dask_client), **kw)) == _plain(base)
 
@@ -117,7 +117,7 @@ def test_find_slices_gives_the_same_search_on_every_engine(kind, cols, tree, das
     else:
         run = lambda e: clfeval.report(str(tree / "a"), find_slices="grp,prob", engine=e, **kw)  # noqa: E731
     base, spilled, on_dask = run(Local()), run(SPILL), run(Dask(dask_client))
-    found = base.sections["find_slices"]
+    found = base.find_slices.to_dict()
     assert found["examined"] == 4 + 3 + 12 and found["metric"] == "recall:dog"
     assert _plain(spilled) == _plain(base)
     assert _plain(on_dask) == _plain(base)
@@ -180,7 +180,7 @@ def test_every_operation_gives_the_same_json_on_every_engine(op, kind, cols, tre
     base = run(Local())
     spilled = run(SPILL)
     on_dask = run(Dask(dask_client))
-    blocks = [r.sections["engine"] if hasattr(r, "sections") else r.engine for r in (base, spilled, on_dask)]
+    blocks = [r.engine for r in (base, spilled, on_dask)]
     assert [b["name"] for b in blocks] == ["local", "local", "dask"]
     # error_analysis streams a PATH batch by batch and never spills (its table is term × cell counts)
     assert blocks[1]["spilled"] is (op != "error_analysis" or kind != "parquet") and blocks[1]["memory"] == 4096
@@ -205,7 +205,7 @@ def test_count_report_intervals_and_training_labels_run_on_dask(cols, tree, dask
     local = clfeval.report(str(tree / "a"), ci=0.9, samples=200, train_labels=train)
     remote = clfeval.report(str(tree / "a"), ci=0.9, samples=200, train_labels=train, engine=Dask(dask_client))
     assert _plain(remote) == _plain(local)
-    assert "ci" in local.sections
+    assert local.ci is not None
 
 
 @pytest.mark.parametrize("op, kwargs, needle", [

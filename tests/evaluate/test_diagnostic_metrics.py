@@ -65,8 +65,8 @@ def test_likelihood_ratios_match_scikit_learn(seed):
 def test_infinite_ratios_are_undefined_never_zero_and_never_a_json_infinity(zd):
     gold, pred = screening(tp=5, fp=0, fn=3, tn=7)  # no false alarm: specificity 1, LR+ and DOR infinite
     r = clfeval.report(gold, pred, positive="ill", zero_division=zd)
-    assert math.isnan(r.binary["lr_plus"]) and math.isnan(r.binary["dor"])
-    assert r.binary["lr_minus"] == pytest.approx((3 / 8) / 1)
+    assert math.isnan(r.binary.lr_plus) and math.isnan(r.binary.dor)
+    assert r.binary.lr_minus == pytest.approx((3 / 8) / 1)
     text = render(r, "json")
     d = json.loads(text, parse_constant=lambda t: pytest.fail(f"non-standard JSON constant {t}"))
     assert d["binary"]["lr_plus"] is None and d["per_class"]["ill"]["dor"] is None
@@ -82,15 +82,15 @@ def test_zero_over_zero_follows_zero_division(zd, value):
     # "ill" is never predicted and nothing healthy is called ill: TP = FP = 0, so LR+ = 0/0
     gold, pred = screening(tp=0, fp=0, fn=4, tn=6)
     r = clfeval.report(gold, pred, positive="ill", zero_division=zd)
-    assert r.binary["lr_plus"] == value
-    entry = next(u for u in r.undefined if u["metric"] == "lr_plus")
-    assert entry["labels"] == ["ill"] and "infinite" not in entry
+    assert r.binary.lr_plus == value
+    entry = next(u for u in r.undefined if u.metric == "lr_plus")
+    assert entry.labels == ["ill"] and entry.infinite is None
 
 
 def test_not_macro_averaged_and_listed_in_the_catalogue():
     r = clfeval.report(*screening())
     for block in (r.macro, r.micro, r.weighted):
-        assert not set(block) & set(NEW)
+        assert not set(block.to_dict()) & set(NEW)
     keys = set(catalog.names())
     assert {f"{m}:LABEL" for m in NEW} <= keys
     assert not {f"{how}_{m}" for how in ("macro", "micro", "weighted") for m in ("lr_plus", "lr_minus", "dor")} & keys
@@ -100,18 +100,18 @@ def test_not_macro_averaged_and_listed_in_the_catalogue():
 def test_they_appear_in_the_report_and_its_intervals():
     gold, pred = screening()
     r = clfeval.report(gold, pred, positive="ill", ci=0.9, samples=2000, seed=1)
-    ci = r.sections["ci"]
+    ci = r.ci.to_dict()
     for m in NEW:
-        assert all(m in row for row in r.per_class.values()) and m in r.binary
+        assert all(getattr(row, m) is not None for row in r.per_class.values()) and getattr(r.binary, m) is not None
         assert m in ci["binary"] and all(m in row for row in ci["per_class"].values())
     lo, hi = ci["binary"]["npv"]
-    assert lo <= r.binary["npv"] <= hi
+    assert lo <= r.binary.npv <= hi
     assert ci["binary"]["prevalence"][0] < 0.6 < ci["binary"]["prevalence"][1]  # the prevalence is resampled too
 
 
 def test_an_interval_reaching_an_infinite_ratio_is_open_ended():
     gold, pred = screening(tp=9, fp=1, fn=3, tn=27)  # some replicates draw no false positive at all
-    ci = clfeval.report(gold, pred, positive="ill", ci=0.95, samples=4000, seed=0).sections["ci"]
+    ci = clfeval.report(gold, pred, positive="ill", ci=0.95, samples=4000, seed=0).ci.to_dict()
     lo, hi = ci["binary"]["lr_plus"]
     assert math.isfinite(lo) and hi == math.inf
     assert "infinite value" in ci["note"]

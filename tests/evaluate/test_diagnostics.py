@@ -39,20 +39,20 @@ def test_hardest_class_tie_goes_to_label_order() -> None:
     # a and c both have F1 0.5; b has F1 1
     gold, pred = items([[1, 0, 1], [0, 2, 0], [1, 0, 1]], ["a", "b", "c"])
     r = clfeval.report(gold, pred)
-    assert r.per_class["a"]["f1"] == r.per_class["c"]["f1"] == 0.5
+    assert r.per_class["a"].f1 == r.per_class["c"].f1 == 0.5
     assert r.hardest_class == "a"
-    assert r.diagnostics["hardest_classes"] == ["a", "c"]
+    assert r.diagnostics.hardest_classes == ["a", "c"]
     r = clfeval.report(gold, pred, labels=["c", "b", "a"])
     assert r.hardest_class == "c"
-    assert r.diagnostics["hardest_classes"] == ["c", "a"]
+    assert r.diagnostics.hardest_classes == ["c", "a"]
 
 
 def test_hardest_class_skips_undefined_f1_under_nan() -> None:
     # "z" occurs nowhere: its F1 is 0/0
     gold, pred = ["a", "a", "b"], ["a", "b", "b"]
     r = clfeval.report(gold, pred, labels=["a", "b", "z"], zero_division="nan")
-    assert math.isnan(r.per_class["z"]["f1"])
-    assert r.diagnostics["hardest_classes"] == ["a", "b"]  # both F1 2/3; z is left out
+    assert math.isnan(r.per_class["z"].f1)
+    assert r.diagnostics.hardest_classes == ["a", "b"]  # both F1 2/3; z is left out
     # under the default policy the undefined F1 counts as 0 and "z" is the hardest
     assert clfeval.report(gold, pred, labels=["a", "b", "z"]).hardest_class == "z"
     assert hardest_classes(np.array([math.nan, math.nan]), ["x", "y"]) == []
@@ -60,7 +60,7 @@ def test_hardest_class_skips_undefined_f1_under_nan() -> None:
 
 def test_perfect_classifier_every_class_ties() -> None:
     r = clfeval.report(["b", "a", "c"], ["b", "a", "c"])
-    assert r.diagnostics["hardest_classes"] == ["a", "b", "c"]
+    assert r.diagnostics.hardest_classes == ["a", "b", "c"]
     assert r.hardest_class == "a"
 
 
@@ -71,10 +71,10 @@ def test_most_confused_pair_tie_goes_to_the_first_pair_in_label_order() -> None:
     cm = [[5, 1, 2], [0, 5, 3], [1, 0, 5]]
     gold, pred = items(cm, ["a", "b", "c"])
     r = clfeval.report(gold, pred)
-    assert r.most_confused_pair == {"classes": ["a", "c"], "errors": 3, "a_as_b": 2, "b_as_a": 1}
+    assert r.most_confused_pair.to_dict() == {"classes": ["a", "c"], "errors": 3, "a_as_b": 2, "b_as_a": 1}
     r = clfeval.report(gold, pred, labels=["c", "b", "a"])
     # in this order the pairs are (c, b), (c, a), (b, a): {c, b} comes first
-    assert r.most_confused_pair == {"classes": ["c", "b"], "errors": 3, "a_as_b": 0, "b_as_a": 3}
+    assert r.most_confused_pair.to_dict() == {"classes": ["c", "b"], "errors": 3, "a_as_b": 0, "b_as_a": 3}
 
 
 def test_most_confused_pair_is_unordered_and_keeps_both_directions() -> None:
@@ -88,9 +88,9 @@ def test_most_confused_pair_is_unordered_and_keeps_both_directions() -> None:
 def test_no_errors() -> None:
     r = clfeval.report(["a", "b"], ["a", "b"])
     assert r.most_confused_pair is None
-    assert r.diagnostics["top_confusions"] == []
+    assert [c.to_dict() for c in r.diagnostics.top_confusions] == []
     r = clfeval.report(["a", "b"], ["a", "b"], show_errors=5)
-    assert r.errors == {"total": 0, "shown": 0, "items": []}
+    assert r.errors.to_dict() == {"total": 0, "shown": 0, "items": []}
     # a single class: no pair at all
     assert most_confused_pair(np.array([[3]]), ["only"]) is None
     assert clfeval.report(["x"] * 3, ["x"] * 3).most_confused_pair is None
@@ -113,7 +113,7 @@ def test_top_confusions_are_directional_largest_first_ties_in_row_order() -> Non
 
 def test_report_top_confusions_default_five() -> None:
     gold, pred = items([[0, 1, 2, 3], [4, 0, 5, 6], [7, 8, 0, 9], [1, 1, 1, 0]], ["a", "b", "c", "d"])
-    top = clfeval.report(gold, pred).diagnostics["top_confusions"]
+    top = [c.to_dict() for c in clfeval.report(gold, pred).diagnostics.top_confusions]
     assert [t["count"] for t in top] == [9, 8, 7, 6, 5]
     assert top[0] == {"gold": "c", "pred": "d", "count": 9}
 
@@ -128,7 +128,7 @@ def test_diagnostics_match_a_naive_scan(case) -> None:
     labels = [back[s] for s in r.labels]
     cm = confusion_matrix(case.gold, case.pred, labels=labels)
     f1 = f1_score(case.gold, case.pred, labels=labels, average=None, zero_division=0)
-    assert r.diagnostics["hardest_classes"] == [r.labels[i] for i in range(len(labels)) if f1[i] == f1.min()]
+    assert r.diagnostics.hardest_classes == [r.labels[i] for i in range(len(labels)) if f1[i] == f1.min()]
     k = len(labels)
     pairs = [(cm[i, j] + cm[j, i], i, j) for i in range(k) for j in range(i + 1, k)]
     best = max((p[0] for p in pairs), default=0)
@@ -136,10 +136,10 @@ def test_diagnostics_match_a_naive_scan(case) -> None:
         assert r.most_confused_pair is None
     else:
         _, i, j = next(p for p in pairs if p[0] == best)  # first in label order
-        assert r.most_confused_pair == {"classes": [r.labels[i], r.labels[j]], "errors": int(best),
+        assert r.most_confused_pair.to_dict() == {"classes": [r.labels[i], r.labels[j]], "errors": int(best),
                                         "a_as_b": int(cm[i, j]), "b_as_a": int(cm[j, i])}
     cells = sorted((-cm[i, j], i, j) for i in range(k) for j in range(k) if i != j and cm[i, j] > 0)[:5]
-    assert r.diagnostics["top_confusions"] == [{"gold": r.labels[i], "pred": r.labels[j],
+    assert [c.to_dict() for c in r.diagnostics.top_confusions] == [{"gold": r.labels[i], "pred": r.labels[j],
                                                 "count": int(-c)} for c, i, j in cells]
 
 
@@ -150,16 +150,16 @@ def test_misclassified_items_with_ids_in_input_order() -> None:
     pred = ["a", "a", "c", "c", "c"]
     ids = ["d1", "d2", "d3", "d4", "d5"]
     r = clfeval.report(gold, pred, ids=ids, show_errors=2)
-    assert r.errors == {"total": 3, "shown": 2, "items": [{"id": "d2", "gold": "b", "pred": "a"},
+    assert r.errors.to_dict() == {"total": 3, "shown": 2, "items": [{"id": "d2", "gold": "b", "pred": "a"},
                                                           {"id": "d3", "gold": "a", "pred": "c"}]}
-    assert r.to_dict()["errors"] == r.errors
+    assert r.to_dict()["errors"] == r.errors.to_dict()
     r = clfeval.report(gold, pred, ids=ids, show_errors=10)
-    assert [e["id"] for e in r.errors["items"]] == ["d2", "d3", "d5"]
+    assert [e.id for e in r.errors.items] == ["d2", "d3", "d5"]
 
 
 def test_misclassified_items_without_ids_use_positions() -> None:
     r = clfeval.report([1, 2, 3, 1], [1, 3, 3, 2], show_errors=5)
-    assert r.errors == {"total": 2, "shown": 2, "items": [{"id": 1, "gold": "2", "pred": "3"},
+    assert r.errors.to_dict() == {"total": 2, "shown": 2, "items": [{"id": 1, "gold": "2", "pred": "3"},
                                                           {"id": 3, "gold": "1", "pred": "2"}]}
     # not asked for: no errors block
     assert clfeval.report([1, 2], [2, 1]).errors is None
@@ -168,15 +168,15 @@ def test_misclassified_items_without_ids_use_positions() -> None:
 
 def test_misclassified_ids_of_any_kind() -> None:
     r = clfeval.report(["a", "b"], ["b", "b"], ids=np.array([10, 20]), show_errors=1)
-    assert r.errors["items"] == [{"id": 10, "gold": "a", "pred": "b"}]
-    assert type(r.errors["items"][0]["id"]) is int
+    assert [e.to_dict() for e in r.errors.items] == [{"id": 10, "gold": "a", "pred": "b"}]
+    assert type(r.errors.items[0].id) is int
     out = misclassified(np.array([0, 1]), np.array([1, 1]), ["a", "b"], [2.5, 3.5], 5)
     assert out["items"] == [{"id": "2.5", "gold": "a", "pred": "b"}]
 
 
 def test_misclassified_multilabel_items() -> None:
     r = clfeval.report(["a|b", "a", ""], ["a", "a", "c"], multilabel=True, ids=["x", "y", "z"], show_errors=5)
-    assert r.errors == {"total": 2, "shown": 2, "items": [{"id": "x", "gold": ["a", "b"], "pred": ["a"]},
+    assert r.errors.to_dict() == {"total": 2, "shown": 2, "items": [{"id": "x", "gold": ["a", "b"], "pred": ["a"]},
                                                           {"id": "z", "gold": [], "pred": ["c"]}]}
 
 

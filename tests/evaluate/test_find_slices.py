@@ -16,7 +16,7 @@ from tests._helpers.slicedata import grid_tables
 def find_slices(gold, pred, columns, *, metric=None, bins=None, **kw):
     """The search through the front door: the report's find_slices section."""
     rep = clfeval.report(gold, pred, find_slices=columns, find_metric=metric, by_bins=bins, **kw)
-    return rep.sections["find_slices"]
+    return rep.find_slices.to_dict()
 
 
 def planted(seed: int = 1, n: int = 20_000):

@@ -52,7 +52,7 @@ def test_report_bca_against_scipy_bootstrap():
     g = rng.integers(0, 3, 200)
     p = np.where(rng.random(200) < 0.7, g, rng.integers(0, 3, 200))
     rep = clfeval.report(g, p, ci=0.9, samples=20_000, seed=2)
-    ci = rep.sections["ci"]
+    ci = rep.ci.to_dict()
     assert ci["methods"]["accuracy"] == ci["methods"]["macro.f1"] == "bca"
     for path, fn in ((("accuracy",), lambda i: np.mean(g[i] == p[i])),
                      (("macro", "f1"), lambda i: clfeval.report(g[i], p[i], labels=[0, 1, 2]).macro["f1"])):

@@ -39,7 +39,7 @@ def test_report_ci_matches_naive_item_bootstrap():
     g, p = items()
     assert per_class_f1(g, p) == pytest.approx(f1_score(g, p, average=None))  # the hand F1 is scikit-learn's
     rep = clfeval.report(g, p, ci=0.9, samples=20_000, seed=1, ci_method="percentile")  # issue 18: default per metric
-    ci = rep.sections["ci"]
+    ci = rep.ci.to_dict()
     assert (ci["level"], ci["samples"], ci["seed"], ci["method"]) == (0.9, 20_000, 1, "percentile")
     for path, fn in ((("accuracy",), lambda a, b: np.mean(a == b)),
                      (("macro", "f1"), lambda a, b: per_class_f1(a, b).mean()),
@@ -100,7 +100,7 @@ def test_multilabel_ci_matches_naive_item_bootstrap():
 
 def test_multilabel_report_ci_and_table_refusal():
     rep = clfeval.report(["a|b", "b", "", "c"] * 20, ["a", "b|c", "", "c"] * 20, multilabel=True, ci=0.95, samples=300)
-    assert {"hamming_loss", "jaccard", "subset_accuracy", "macro", "per_class"} <= set(rep.sections["ci"])
+    assert {"hamming_loss", "jaccard", "subset_accuracy", "macro", "per_class"} <= set(rep.ci.to_dict())
     with pytest.raises(UsageError, match="multi-label"):
         clfeval.report_from_table(rep.table, ci=0.95)
 

@@ -56,7 +56,7 @@ def test_an_undefined_value_is_unmet_and_says_so():
 
 def test_the_interval_is_judged_beside_the_value():
     r = report(GOLD, PRED, ci=0.9, samples=2000, seed=1)
-    lo, hi = r.sections["ci"]["accuracy"]
+    lo, hi = r.ci.to_dict()["accuracy"]
     q = check_requirements(r, [f"accuracy>={lo - 0.01}", f"accuracy>={lo + 0.001}", f"accuracy<{hi + 0.001}"])
     clears = [c["interval_clears"] for c in q.conditions]
     assert clears == [True, False, True]

@@ -87,7 +87,7 @@ def test_planted_slice_is_flagged_after_adjustment():
     assert sec["heterogeneity"]["f1:pos"]["p"] < 0.01 and rows["s00"]["tests"]["f1:pos"]["flagged"]
     assert not any("cannot pass Holm" in n for n in sec["notes"])
     few = clfeval.report(planted(), by="source", positive="pos", slice_samples=100, slice_metrics=["f1:pos"])
-    assert any("cannot pass Holm's threshold over 20 slices" in n for n in few.sections["slices"]["notes"])
+    assert any("cannot pass Holm's threshold over 20 slices" in n for n in few.slices.to_dict()["notes"])
 
 
 def test_tests_against_scipy_and_statsmodels():
@@ -207,7 +207,7 @@ def test_streamed_equals_in_memory_equals_dask(tmp_path):
     kw = dict(by="source", positive="pos", slice_samples=50, seed=4)
     mem = clfeval.report(t, **kw)
     streamed = clfeval.report(str(d), engine=clfeval.Local(memory="1MB"), **kw)
-    assert streamed.sections["engine"]["mode"] == "streamed"
+    assert streamed.engine.to_dict()["mode"] == "streamed"
     assert _without_engine(streamed) == _without_engine(mem)
     kw2 = dict(by="length", by_bins=5, positive="pos", slice_samples=20)
     assert _without_engine(clfeval.report(str(d), engine=clfeval.Local(memory="1MB"), **kw2)) == \
@@ -375,9 +375,9 @@ def test_per_slice_roc_auc_and_average_precision_equal_scikit_learn(dask_client,
     assert sec["overall"]["average_precision"] == pytest.approx(average_precision_score(gold, score), rel=1e-12)
     assert sec["ranking"]["score"] == "s" and sec["ranking"]["positive"] == "pos"
     streamed = clfeval.report(str(d), engine=clfeval.Local(memory="1MB"), **kw)
-    assert streamed.sections["engine"]["mode"] == "streamed"
+    assert streamed.engine.to_dict()["mode"] == "streamed"
     on_dask = clfeval.report(str(d), engine=clfeval.Dask(dask_client), **kw)
-    assert on_dask.sections["engine"]["mode"] == "cluster"
+    assert on_dask.engine.to_dict()["mode"] == "cluster"
     assert _without_engine(streamed) == _without_engine(mem) == _without_engine(on_dask)
     arrays = clfeval.report(t.column("gold").to_numpy(), t.column("pred").to_numpy(), by={"source": src},
                             scores=score, positive="pos", slice_samples=20, seed=1)

@@ -92,7 +92,7 @@ def test_requirement_functions_read_the_slices():
 
     t = planted(4_000)
     rep = clfeval.report(t, by="source", positive="pos", slice_samples=50)
-    sec = rep.sections["slices"]
+    sec = rep.slices.to_dict()
     big = [r for r in sec["slices"] if not r["small"]]
     worst = min(r["metrics"]["recall:pos"] for r in big)
     gap = max(abs(r["metrics"]["accuracy"] - sec["overall"]["accuracy"]) for r in big)

@@ -153,7 +153,7 @@ def test_a_long_list_of_infinite_values_says_how_many_more():
     cm[:, 0] += 1
     cm[0, 0] -= 1
     rep = report_from_table(ConfusionTable(cm, tuple(f"c{i:02d}" for i in range(k))))
-    inf = [u for u in rep.undefined if u.get("infinite") and u["metric"] == "lr_plus"]
-    assert inf and len(inf[0]["labels"]) > 10
+    inf = [u for u in rep.undefined if u.infinite and u.metric == "lr_plus"]
+    assert inf and len(inf[0].labels) > 10
     text = undefined_text(rep)
-    assert f"(+{len(inf[0]['labels']) - 10} more)" in text.split("Infinite")[1]
+    assert f"(+{len(inf[0].labels) - 10} more)" in text.split("Infinite")[1]

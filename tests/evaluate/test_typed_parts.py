@@ -13,7 +13,8 @@ from sklearn.metrics import accuracy_score, roc_auc_score
 
 import clfeval
 from clfeval.core import EngineInfo
-from clfeval.evaluate import _sections as S
+from clfeval.ops import report as S
+from clfeval.ops.report import PART_KEYS
 from clfeval.render import render, to_json
 
 RNG = np.random.default_rng(7)
@@ -36,7 +37,7 @@ def _unstandardized_partial_auc(y, s, max_fpr):
 
 def test_every_optional_part_is_a_typed_field_and_none_when_not_asked_for():
     plain = clfeval.report(GOLD, PRED)
-    assert all(getattr(plain, cls.key) is None for cls in S.PARTS)
+    assert all(getattr(plain, key) is None for key in PART_KEYS if key != "engine")
     assert plain.parts() == {"engine": plain.engine}
     t = pa.table({"gold": GOLD, "pred": PRED, "score": SCORE})  # (a table: ranking intervals too)
     r = clfeval.report(t, score="score", positive=1, ci=0.9, samples=200, require=["accuracy>=0.5", "roc_auc>=0.6"])
@@ -47,12 +48,12 @@ def test_every_optional_part_is_a_typed_field_and_none_when_not_asked_for():
     assert r.ranking.roc_auc == pytest.approx(roc_auc_score(GOLD, SCORE), abs=1e-12)
     assert r.ranking.partial_roc_auc == pytest.approx(_unstandardized_partial_auc(GOLD, SCORE, r.ranking.max_fpr),
                                                       abs=1e-12)
-    lo, hi = r.ci["accuracy"]
+    lo, hi = r.ci.accuracy
     assert lo <= accuracy_score(GOLD, PRED) <= hi
     with pytest.raises(TypeError):
         r.ranking["roc_auc"] = 0.5  # read-only
     with pytest.raises(AttributeError):
-        r.ranking.data = {}  # frozen
+        r.ranking.roc_auc = 0.5  # frozen
 
 
 def test_the_report_lays_out_each_part_under_its_key_in_one_order():
@@ -61,24 +62,27 @@ def test_the_report_lays_out_each_part_under_its_key_in_one_order():
     d = r.to_dict()
     for key, part in r.parts().items():
         assert d[key] == part.to_dict(), key
-    keys = [k for k in d if k in {cls.key for cls in S.PARTS} | {"engine"}]
-    assert keys == ["ci", "ranking", "ranking_ci", "requirements", "engine"]  # PARTS' order
+    keys = [k for k in d if k in PART_KEYS]
+    assert keys == ["ci", "ranking", "ranking_ci", "requirements", "engine"]  # PART_KEYS' order
     assert list(d)[-3:] == ["undefined", "notes", "signature"]
-    assert r.sections == {k: d[k] for k in keys}  # the compatibility view holds the same data
+    with pytest.warns(DeprecationWarning, match="sections"):
+        assert r.sections == {k: d[k] for k in keys}  # the deprecated view holds the same data
     sliced = clfeval.report(t, by="reg", find_slices=["reg"])
     assert type(sliced.slices) is S.SlicesPart and sliced.slices.n_slices == 2
-    assert type(sliced.find_slices) is S.FoundSlicesPart
+    assert type(sliced.find_slices) is S.FoundSlices and sliced.find_slices.signature is None
     assert [k for k in sliced.to_dict() if k in ("slices", "find_slices", "engine")] == ["slices", "find_slices",
                                                                                          "engine"]
 
 
-def test_a_part_given_as_plain_data_becomes_typed_and_a_wrong_value_is_refused():
+def test_a_part_is_built_from_its_json_object_and_a_key_without_a_field_is_refused():
     import dataclasses
 
-    r = dataclasses.replace(clfeval.report(GOLD, PRED), inputs={"aliases": []})
+    r = dataclasses.replace(clfeval.report(GOLD, PRED), inputs=S.InputsPart.of({"aliases": []}))
     assert type(r.inputs) is S.InputsPart and r.to_dict()["inputs"] == {"aliases": []}
-    with pytest.raises(TypeError, match="'ranking' takes a mapping"):
-        dataclasses.replace(r, ranking=0.9)
+    with pytest.raises(TypeError, match="InputsPart has no field for the key.*'nothing'"):
+        S.InputsPart.of({"aliases": [], "nothing": 1})
+    with pytest.raises(TypeError, match="made of a JSON object"):
+        S.RankingPart.of(0.9)
 
 
 def test_the_ranking_part_of_one_vs_rest_scores_reads_the_macro_mean():
@@ -221,6 +225,6 @@ def test_a_new_ranking_measure_is_its_catalogue_entry_and_one_function(monkeypat
         line = next((x for x in render(r, fmt).splitlines() if "precision of the top 10" in x), None)
         assert line is not None and f"{want:.4f}" in line and f"{GOLD.mean():.4f}" in line, fmt
     few = clfeval.report([1, 0, 1, 0, 1], [1, 0, 0, 0, 1], scores=[.9, .8, .7, .2, .1], positive=1)
-    reasons = {u["metric"]: u["reason"] for u in few.ranking["undefined"]}
+    reasons = {u["metric"]: u["reason"] for u in few.ranking.undefined or ()}
     assert math.isnan(few.ranking.top_precision) and reasons["top_precision"] == "needs at least 10 items"
     assert few.ranking.roc_auc == pytest.approx(roc_auc_score([1, 0, 1, 0, 1], [.9, .8, .7, .2, .1]))

@@ -48,15 +48,15 @@ def test_example_1_pie_tweets() -> None:
     assert gold.size == 1_000_000 and np.all(pred == "not pie")
     r = clfeval.report(gold, pred, positive="pie")
     assert printed(r.accuracy, "0.9999") and r.accuracy == 0.9999
-    assert r.per_class["pie"]["recall"] == 0.0
-    assert r.per_class["pie"]["f1"] == 0.0
-    assert r.binary["recall"] == 0.0 and r.binary["f1"] == 0.0
-    assert r.binary["accuracy"] == 0.9999
+    assert r.per_class["pie"].recall == 0.0
+    assert r.per_class["pie"].f1 == 0.0
+    assert r.binary.recall == 0.0 and r.binary.f1 == 0.0
+    assert r.binary.accuracy == 0.9999
     # the output says that pie's precision was 0/0, filled with 0
-    assert {"metric": "precision", "labels": ["pie"]} in r.undefined
+    assert {"metric": "precision", "labels": ["pie"]} in [u.to_dict() for u in r.undefined]
     # the majority baseline does exactly as well
-    assert r.baselines["majority"]["accuracy"] == 0.9999
-    assert r.baselines["majority"]["label"] == "not pie"
+    assert r.baselines.majority.accuracy == 0.9999
+    assert r.baselines.majority.label == "not pie"
 
 
 # --- 2. "always news" ---------------------------------------------------------
@@ -66,10 +66,10 @@ def test_example_2_always_news() -> None:
     r = clfeval.report(gold, pred)
     assert printed(r.accuracy, "0.90")
     # macro-F1 exposes it: F1(news) = 2·90/(2·90 + 10) = 18/19, F1(other) = 0
-    assert r.macro["f1"] == pytest.approx(float(Fraction(18, 19) / 2))
-    assert r.macro["f1"] < 0.5 < r.accuracy
-    assert r.per_class["other"]["f1"] == 0.0 and r.per_class["other"]["recall"] == 0.0
-    assert r.baselines["majority"]["accuracy"] == r.accuracy
+    assert r.macro.f1 == pytest.approx(float(Fraction(18, 19) / 2))
+    assert r.macro.f1 < 0.5 < r.accuracy
+    assert r.per_class["other"].f1 == 0.0 and r.per_class["other"].recall == 0.0
+    assert r.baselines.majority.accuracy == r.accuracy
 
 
 # --- 3. spam filter -------------------------------------------------------------
@@ -84,7 +84,7 @@ def test_example_3_spam_filter(tn: int) -> None:
     assert printed(b["precision"], "0.75") and printed(b["recall"], "0.60")
     assert printed((b["precision"] + b["recall"]) / 2, "0.675")
     assert printed(b["f1"], "0.667")
-    assert r.per_class["spam"]["f1"] == b["f1"]
+    assert r.per_class["spam"].f1 == b["f1"]
 
 
 def test_example_3_spam_filter_low_recall() -> None:
@@ -103,14 +103,14 @@ def test_example_4_micro_vs_macro() -> None:
     # class 1's FP are class-2 items predicted as 1 and vice versa
     gold, pred = items([[10, 10], [10, 90]], [1, 2])
     r = clfeval.report(gold, pred)
-    assert (r.per_class["1"]["tp"], r.per_class["1"]["fp"]) == (10, 10)
-    assert (r.per_class["2"]["tp"], r.per_class["2"]["fp"]) == (90, 10)
-    assert printed(r.per_class["1"]["precision"], "0.50") and printed(r.per_class["2"]["precision"], "0.90")
-    assert printed(r.macro["precision"], "0.70")
-    assert printed(r.micro["precision"], "0.83")
-    assert r.micro["precision"] == pytest.approx(100 / 120, abs=1e-15)
+    assert (r.per_class["1"].tp, r.per_class["1"].fp) == (10, 10)
+    assert (r.per_class["2"].tp, r.per_class["2"].fp) == (90, 10)
+    assert printed(r.per_class["1"].precision, "0.50") and printed(r.per_class["2"].precision, "0.90")
+    assert printed(r.macro.precision, "0.70")
+    assert printed(r.micro.precision, "0.83")
+    assert r.micro.precision == pytest.approx(100 / 120, abs=1e-15)
     # single-label: micro-P = micro-R = micro-F1 = accuracy, exactly
-    assert r.micro["precision"] == r.micro["recall"] == r.micro["f1"] == r.accuracy
+    assert r.micro.precision == r.micro.recall == r.micro.f1 == r.accuracy
 
 
 # --- 5. three classes, rows = system output --------------------------------------
@@ -124,12 +124,12 @@ def test_example_5_orientation_rows_are_output() -> None:
     r = clfeval.report(gold, pred, labels=EX5_LABELS)
     assert r.labels == EX5_LABELS
     # clfeval's own matrix is rows = gold: the transpose of the example's
-    assert r.confusion_matrix == np.asarray(EX5_OUTPUT_ROWS).T.tolist()
-    p = [r.per_class[c]["precision"] for c in EX5_LABELS]
+    assert [list(row) for row in r.confusion_matrix] == np.asarray(EX5_OUTPUT_ROWS).T.tolist()
+    p = [r.per_class[c].precision for c in EX5_LABELS]
     assert [printed(x, v) for x, v in zip(p, ["0.42", "0.52", "0.86"], strict=True)] == [True] * 3
-    assert printed(r.macro["precision"], "0.60")
-    assert printed(r.micro["precision"], "0.73")
-    assert r.micro["precision"] == r.micro["f1"] == r.accuracy == pytest.approx(268 / 367, abs=1e-15)
+    assert printed(r.macro.precision, "0.60")
+    assert printed(r.micro.precision, "0.73")
+    assert r.micro.precision == r.micro.f1 == r.accuracy == pytest.approx(268 / 367, abs=1e-15)
 
 
 def test_example_5_both_macro_f1_definitions() -> None:
@@ -145,10 +145,10 @@ def test_example_5_both_macro_f1_definitions() -> None:
     mean_of_f1 = sum(f1) / 3
     mp, mr = sum(prec) / 3, sum(rec) / 3
     f1_of_means = 2 * mp * mr / (mp + mr)
-    assert r.macro["f1"] == pytest.approx(float(mean_of_f1), abs=1e-12)
-    assert r.macro["f1_of_means"] == pytest.approx(float(f1_of_means), abs=1e-12)
-    assert abs(r.macro["f1"] - r.macro["f1_of_means"]) > 0.001  # they differ (0.6139 vs 0.6159)
-    assert r.macro["recall"] == pytest.approx(float(mr), abs=1e-12)
+    assert r.macro.f1 == pytest.approx(float(mean_of_f1), abs=1e-12)
+    assert r.macro.f1_of_means == pytest.approx(float(f1_of_means), abs=1e-12)
+    assert abs(r.macro.f1 - r.macro.f1_of_means) > 0.001  # they differ (0.6139 vs 0.6159)
+    assert r.macro.recall == pytest.approx(float(mr), abs=1e-12)
 
 
 # --- 6. genre matrix -------------------------------------------------------------
@@ -160,19 +160,20 @@ EX6 = [[9, 1, 2, 0], [1, 9, 1, 1], [3, 2, 7, 0], [0, 1, 0, 11]]  # rows = gold
 def test_example_6_genre_matrix() -> None:
     gold, pred = items(EX6, EX6_LABELS)
     r = clfeval.report(gold, pred, labels=EX6_LABELS)
-    assert r.confusion_matrix == EX6
+    assert [list(row) for row in r.confusion_matrix] == EX6
     assert printed(r.accuracy, "0.75")
     for label, value in zip(EX6_LABELS, ["0.7200", "0.7200", "0.6364", "0.9167"], strict=True):
-        assert printed(r.per_class[label]["f1"], value), label
-    assert printed(r.per_class["government"]["precision"], "0.7000")
-    assert printed(r.per_class["government"]["recall"], "0.5833")
+        assert printed(r.per_class[label].f1, value), label
+    assert printed(r.per_class["government"].precision, "0.7000")
+    assert printed(r.per_class["government"].recall, "0.5833")
     assert r.hardest_class == "government"
-    assert r.diagnostics["hardest_classes"] == ["government"]
+    assert r.diagnostics.hardest_classes == ["government"]
     pair = r.most_confused_pair
-    assert pair == {"classes": ["news", "government"], "errors": 5, "a_as_b": 2, "b_as_a": 3}
+    assert pair is not None
+    assert pair.to_dict() == {"classes": ["news", "government"], "errors": 5, "a_as_b": 2, "b_as_a": 3}
     # directional: 3 government documents read as news, 2 news documents as government
-    assert r.diagnostics["top_confusions"][0] == {"gold": "government", "pred": "news", "count": 3}
-    assert {"gold": "news", "pred": "government", "count": 2} in r.diagnostics["top_confusions"]
+    assert [c.to_dict() for c in r.diagnostics.top_confusions][0] == {"gold": "government", "pred": "news", "count": 3}
+    assert {"gold": "news", "pred": "government", "count": 2} in [c.to_dict() for c in r.diagnostics.top_confusions]
 
 
 def test_example_6_pair_in_natural_label_order() -> None:
@@ -203,12 +204,12 @@ def test_example_7_binary_report() -> None:
     assert printed(b["balanced_accuracy"], "0.6070")
     assert printed(r.balanced_accuracy, "0.6070")
     # the per-class table: macro and weighted averages over both classes
-    assert printed(r.macro["precision"], "0.83")
-    assert printed(r.macro["recall"], "0.61")
-    assert printed(r.macro["f1"], "0.64")
-    assert printed(r.weighted["precision"], "0.86")
-    assert printed(r.weighted["recall"], "0.87")
-    assert printed(r.weighted["f1"], "0.84")
+    assert printed(r.macro.precision, "0.83")
+    assert printed(r.macro.recall, "0.61")
+    assert printed(r.macro.f1, "0.64")
+    assert printed(r.weighted.precision, "0.86")
+    assert printed(r.weighted.recall, "0.87")
+    assert printed(r.weighted.f1, "0.84")
     # per-class rows carry the same numbers for class 1
-    assert r.per_class["1"]["precision"] == b["precision"] and r.per_class["1"]["recall"] == b["recall"]
+    assert r.per_class["1"].precision == b["precision"] and r.per_class["1"].recall == b["recall"]
     assert r.kind == "binary"

@@ -35,17 +35,17 @@ def test_the_numbers_agree_with_scikit_learn(demo):
     pred_a = np.array(LABELS)[t["test"]["A"].argmax(axis=1)]
     pred_b = np.array(LABELS)[t["test"]["B"].argmax(axis=1)]
     assert demo.report.accuracy == pytest.approx(accuracy_score(gold, pred_a))
-    assert demo.report.macro["f1"] == pytest.approx(f1_score(gold, pred_a, average="macro"))
-    assert demo.report_b.macro["f1"] == pytest.approx(f1_score(gold, pred_b, average="macro"))
+    assert demo.report.macro.f1 == pytest.approx(f1_score(gold, pred_a, average="macro"))
+    assert demo.report_b.macro.f1 == pytest.approx(f1_score(gold, pred_b, average="macro"))
     ovr = roc_auc_score(gold, t["test"]["A"], multi_class="ovr", average="macro", labels=list(LABELS))
-    assert demo.report.sections["ranking"]["macro"]["roc_auc"] == pytest.approx(ovr)
+    assert demo.report.ranking.to_dict()["macro"]["roc_auc"] == pytest.approx(ovr)
     assert demo.comparison.delta == pytest.approx(f1_score(gold, pred_a, average="macro")
                                                   - f1_score(gold, pred_b, average="macro"))
     # the baselines follow the training labels: majority = the most frequent training queue
     train = t["train"]["gold"]
     values, counts = np.unique(train, return_counts=True)
-    assert demo.report.baselines["majority"]["label"] == values[counts.argmax()]
-    assert demo.report.baselines["majority"]["accuracy"] == pytest.approx(np.mean(gold == values[counts.argmax()]))
+    assert demo.report.baselines.majority.label == values[counts.argmax()]
+    assert demo.report.baselines.majority.accuracy == pytest.approx(np.mean(gold == values[counts.argmax()]))
 
 
 def test_the_cut_is_the_best_f1_on_the_development_tickets(demo):

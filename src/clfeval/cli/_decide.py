@@ -47,8 +47,8 @@ def gate_exit(result: Any, gate: bool) -> None:
 def require_exit(report: Any) -> None:
     """With ``--require``: exit 3 (after the report is written) listing the conditions that are not met."""
     req = getattr(report, "requirements", None)
-    if req is None or req["met"]:
+    if req is None or req.met:
         return
-    unmet = [c for c in req["conditions"] if not c["met"]]
-    raise GateNotMet(f"{len(unmet)} of {len(req['conditions'])} required condition(s) not met: "
-                     + "; ".join(c["summary"] for c in unmet) + ".")
+    unmet = [c for c in req.conditions if not c.met]
+    raise GateNotMet(f"{len(unmet)} of {len(req.conditions)} required condition(s) not met: "
+                     + "; ".join(c.summary for c in unmet) + ".")

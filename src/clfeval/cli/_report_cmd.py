@@ -117,6 +117,6 @@ def _errors_share(rep: Any, inp: Any, text: str, o: dict[str, Any], engine: Any)
                        encoding=o["encoding"], engine=engine, multilabel=o["multilabel"] or None,
                        sep=o["sep"]).to_dict()
     share = {"cells": e["cells"][:3], "prior": e["prior"], "settings": e["settings"], "notes": e["notes"]}
-    from clfeval.evaluate import ErrorsSharePart
+    from clfeval.ops.report import ErrorsSharePart
 
-    return dataclasses.replace(rep, errors_share=ErrorsSharePart(share))
+    return dataclasses.replace(rep, errors_share=ErrorsSharePart.of(share))

@@ -28,9 +28,9 @@ This module imports numpy only.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from collections.abc import Mapping
 from typing import Any, Protocol
 
 import numpy as np
@@ -143,7 +143,7 @@ class RankingSummary(Display):
     curves_how: str | None = field(default=None, repr=False)
     exact: ExactCuts | None = field(default=None, repr=False, compare=False)
     partial: tuple[int, tuple[int, int, int, int] | None] | None = field(default=None, repr=False, compare=False)
-    engine: Mapping[str, object] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
+    engine: Mapping[str, object] | None = field(default=None, repr=False, compare=False)  # where it ran
 
     def __post_init__(self) -> None:  # a result is read-only all the way down; to_dict() gives a plain copy
         freeze_fields(self, ("signature", "external", "binned", "engine"))

@@ -127,9 +127,9 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
             rk = ranking(parts, gold=gold, score=score, positive=positive, client=client, memory=memory)
             section = rk.to_dict()
             section.pop("external", None)
-        from clfeval.evaluate import RankingPart
+        from clfeval.ops.report import RankingPart
 
-        rep = dataclasses.replace(rep, ranking=RankingPart(section))
+        rep = dataclasses.replace(rep, ranking=RankingPart.of(section))
     return rep
 
 

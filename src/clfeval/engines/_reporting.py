@@ -11,31 +11,64 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clfeval.engines import _data as inputs
 from clfeval.engines._block import engine_block, spilled_in, with_engine
 from clfeval.engines._capabilities import refuse, refuse_stdin
 from clfeval.engines._spec import Dask, Local, as_engine
 from clfeval.errors import DataError, LabelListError, UsageError
+from clfeval.ops.report import Report
+
+if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heavy is imported at run time)
+    import os
+    from contextlib import AbstractContextManager
+    from typing import TypeAlias
+
+    import numpy as np
+    import numpy.typing as npt
+    import pandas
+    import polars
+    import pyarrow
+
+    from clfeval.evaluate import Requirement
+    from clfeval.io import InputPath
+
+    #: Gold labels as an array, or a table with named columns, or a PATH (file, directory, glob, ``-``).
+    Data: TypeAlias = npt.ArrayLike | pandas.DataFrame | polars.DataFrame | pyarrow.Table | str | os.PathLike[str]
+    #: A column of a table or PATH by its name, or the values themselves (arrays).
+    Column: TypeAlias = str | npt.ArrayLike
+    #: A class label as the input gives it.
+    Label: TypeAlias = str | int | float | bool
+    #: Scores: one array (for ``positive``), or one array per label (one-vs-rest).
+    Scores: TypeAlias = npt.ArrayLike | Mapping[Label, npt.ArrayLike]
+    #: Slice columns by name (``"source"``, ``"source,lang"``, a list), or with arrays name → values.
+    Slicing: TypeAlias = str | Sequence[str] | Mapping[str, npt.ArrayLike]
+    #: The seed of the random draws (or a generator).
+    Seed: TypeAlias = int | np.random.Generator
+    #: Interval methods in any form of ``--ci-method``.
+    CiMethod: TypeAlias = str | Sequence[str] | Mapping[str, str]
+    #: A progress display of a read: given the input, a context that yields ``update(rows, bytes)`` or None.
+    Progress: TypeAlias = Callable[[InputPath], AbstractContextManager[Callable[[int, int], None] | None]]
 
 __all__ = ["report"]
 
 
-def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str | None = None,
-           scores_prefix: str | None = None, id: str | None = None, labels: Sequence[Any] | None = None,
-           ids: Any = None, scores: Any = None, positive: Any = None, beta: float = 1.0, zero_division: Any = 0,
-           order: Sequence[Any] | None = None, multilabel: bool = False, sep: str = "|", train_labels: Any = None,
-           train_column: str | None = None, show_errors: int = 0, threshold: float | None = None,
-           ci: float | None = None, samples: int = 10_000, seed: Any = 0, ci_method: Any = "auto",
-           require: Sequence[Any] = (),
+def report(data: Data | None = None, pred: Column | None = None, *, gold: Column | None = None,
+           score: str | None = None, scores_prefix: str | None = None, id: str | None = None,
+           labels: Sequence[Label] | None = None, ids: npt.ArrayLike | None = None, scores: Scores | None = None,
+           positive: Label | None = None, beta: float = 1.0, zero_division: float | str = 0,
+           order: Sequence[Label] | None = None, multilabel: bool = False, sep: str = "|",
+           train_labels: Data | None = None, train_column: str | None = None, show_errors: int = 0,
+           threshold: float | None = None, ci: float | None = None, samples: int = 10_000, seed: Seed = 0,
+           ci_method: CiMethod = "auto", require: Sequence[str | Requirement] = (),
            score_bins: int | None = None, score_binning: str = "quantile", input_format: str | None = None,
-           encoding: str = "utf-8", normalize: str | None = None, engine: Any = None, top_n: int = 5,
-           progress: Callable[[Any], Any] | None = None, by: Any = None, by_bins: int | None = None,
+           encoding: str = "utf-8", normalize: str | None = None, engine: Local | Dask | str | None = None,
+           top_n: int = 5, progress: Progress | None = None, by: Slicing | None = None, by_bins: int | None = None,
            by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30,
-           slice_metrics: Sequence[str] | None = None, slice_samples: int = 1_000, find_slices: Any = None,
+           slice_metrics: Sequence[str] | None = None, slice_samples: int = 1_000, find_slices: Slicing | None = None,
            max_depth: int = 2, max_search: int = 10_000, find_metric: str | None = None,
-           find_alpha: float = 0.05) -> Any:
+           find_alpha: float = 0.05) -> Report:
     """The report of one classifier: confusion matrix, per-class table, averages, baselines, diagnostics.
 
     Parameters
@@ -135,7 +168,8 @@ def report(data: Any = None, pred: Any = None, *, gold: Any = None, score: str |
         from clfeval.evaluate import with_requirements
 
         rep = with_requirements(rep, v["conditions"])
-    return with_engine(rep, block)
+    out: Report = with_engine(rep, block)
+    return out
 
 
 def _validated(engine: Any, data: Any, pred: Any, *, gold: Any, score: Any, scores_prefix: Any, id: Any, labels: Any,
@@ -303,9 +337,9 @@ def _tabular(eng: Any, data: Any, cols: dict[str, Any], threshold: Any, settings
     rep, block = _on_path(eng, inp, cols, threshold, settings, bins, binning, encoding, normalize, top_n, progress,
                           train_name)
     if inp.aliases:
-        from clfeval.evaluate import InputsPart
+        from clfeval.ops.report import InputsPart
 
-        rep = dataclasses.replace(rep, inputs=InputsPart({"aliases": [{"skipped": a, "same_as": b}
+        rep = dataclasses.replace(rep, inputs=InputsPart.of({"aliases": [{"skipped": a, "same_as": b}
                                                                       for a, b in inp.aliases]}))
     return rep, block
 

@@ -188,7 +188,8 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
                 top_n: int, found: Sequence[Any] | None = None, ranks: Any = None, recount: Any = None) -> Any:
     """The report of the overall table with the ``slices`` section of the first column set (``recount``: the
     slice search's second look at the items, when it needs one)."""
-    from clfeval.evaluate import FoundSlicesPart, SlicesPart, report_from_table
+    from clfeval.evaluate import report_from_table
+    from clfeval.ops.report import FoundSlices, SlicesPart
     from clfeval.significance import slice_section
 
     s = settings
@@ -196,7 +197,8 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
                             order=s["order"] is not None, train_labels=s.get("train_labels"), sep=s["sep"],
                             top_n=top_n, ci=s["ci"], samples=s["samples"], seed=s["seed"],
                             ci_method=s.get("ci_method", "auto") or "auto")
-    parts: dict[str, Any] = {}
+    slices: SlicesPart | None = None
+    found_part: FoundSlices | None = None
     if slicing.get("n_by", 1):
         first = tables[0]
         if len(first.keys) > slicing["max_slices"]:
@@ -213,13 +215,13 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
 
             per, overall = ranks.rankings(len(first.keys), sliced["positive"])
             sliced = with_rankings(sliced, per, overall, ranks.score)
-        parts["slices"] = SlicesPart(sliced)
+        slices = SlicesPart.of(sliced)
     if slicing.get("find"):
         from clfeval.significance import found_section
 
-        parts["find_slices"] = FoundSlicesPart(found_section(found or [], table, slicing["find"],
-                                                             min_slice=slicing["min_slice"], recount=recount))
-    return dataclasses.replace(rep, **parts)
+        found_part = found_section(found or [], table, slicing["find"], min_slice=slicing["min_slice"],
+                                   recount=recount)
+    return dataclasses.replace(rep, slices=slices, find_slices=found_part)
 
 
 def _on_path(eng: Any, inp: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],

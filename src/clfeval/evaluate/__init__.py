@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
-    "clfeval.evaluate._reports": ("Report", "report_from_table"),
-    "clfeval.evaluate._sections": ("Part", "Intervals", "RankingPart", "RankingIntervals", "InputsPart", "SlicesPart",
-                                  "FoundSlicesPart", "RequirementsPart", "ErrorsSharePart"),
+    "clfeval.ops.report._result": ("Report",),
+    "clfeval.evaluate._reports": ("report_from_table",),
+    "clfeval.ops.report._parts": ("Intervals", "RankingPart", "RankingIntervals", "InputsPart", "SlicesPart",
+                                  "RequirementsPart", "ErrorsSharePart"),
     "clfeval.evaluate._requirements": ("Requirement", "Requirements", "parse_requirement", "check_requirements"),
     "clfeval.evaluate._diagnostics": ("hardest_classes", "most_confused_pair", "top_confusions", "misclassified"),
     "clfeval.evaluate._baselines": ("majority_table", "uniform_table", "stratified_table"),
@@ -17,7 +18,9 @@ _EXPORTS = {
 }
 
 # Kept importable for one release (issue 36): each access warns and gives the type it merged into.
-_MOVED = {"EnginePart": ("clfeval.core._engineinfo", "EngineInfo", "clfeval.core.EngineInfo")}
+_MOVED = {"EnginePart": ("clfeval.core._engineinfo", "EngineInfo", "clfeval.core.EngineInfo"),
+          "Part": ("clfeval.ops.report._block", "Block", "clfeval.ops.report.Block"),
+          "FoundSlicesPart": ("clfeval.ops.report._found", "FoundSlices", "clfeval.ops.report.FoundSlices")}
 __all__ = _names(_EXPORTS) + list(_MOVED)
 # Names that other stages import from this package's private modules (tools/privatize.py): resolved
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
@@ -98,22 +101,21 @@ if TYPE_CHECKING:
         most_confused_pair as most_confused_pair,
         top_confusions as top_confusions,
     )
-    from clfeval.evaluate._reports import Report as Report, report_from_table as report_from_table
+    from clfeval.evaluate._reports import report_from_table as report_from_table
     from clfeval.evaluate._requirements import (
         Requirement as Requirement,
         Requirements as Requirements,
         check_requirements as check_requirements,
         parse_requirement as parse_requirement,
     )
-    from clfeval.evaluate._sections import (
+    from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis, ErrorCell as ErrorCell
+    from clfeval.ops.report._parts import (
         ErrorsSharePart as ErrorsSharePart,
-        FoundSlicesPart as FoundSlicesPart,
         InputsPart as InputsPart,
         Intervals as Intervals,
-        Part as Part,
         RankingIntervals as RankingIntervals,
         RankingPart as RankingPart,
         RequirementsPart as RequirementsPart,
         SlicesPart as SlicesPart,
     )
-    from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis, ErrorCell as ErrorCell
+    from clfeval.ops.report._result import Report as Report

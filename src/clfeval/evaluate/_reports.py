@@ -11,23 +11,19 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from clfeval.core import (
     MAX_DENSE,
     ConfusionTable,
-    Display,
     EncodedGold,
     EncodedPair,
-    EngineInfo,
     LabelMap,
     MultilabelTable,
     build_signature,
-    catalog,
     check_beta,
     check_positive_int,
     check_zero_division,
@@ -35,14 +31,12 @@ from clfeval.core import (
     encode_pair,
     freeze,
     label_str,
-    named_values,
     normalization_notes,
     resolve_label,
     score,
     score_multilabel,
     stats_of,
     table_of,
-    thaw,
     zero_division_name,
 )
 from clfeval.errors import DataError, LabelListError, UsageError
@@ -53,23 +47,31 @@ from clfeval.evaluate._baselines import (
     train_frequencies,
 )
 from clfeval.evaluate._diagnostics import hardest_classes, misclassified, most_confused_pair, top_confusions
-from clfeval.evaluate._sections import (
-    PARTS,
-    ErrorsSharePart,
-    FoundSlicesPart,
-    InputsPart,
+from clfeval.ops.report import (
+    Averages,
+    Baselines,
+    BinaryRow,
+    ClassRow,
+    ConfusionCells,
+    Diagnostics,
     Intervals,
-    Part,
-    RankingIntervals,
+    Misclassified,
+    OrdinalScores,
     RankingPart,
-    RequirementsPart,
-    SlicesPart,
-    part_of,
+    Report,
+    UndefinedValue,
 )
+from clfeval.ops.report._result import SCHEMA_VERSION
 
-__all__ = ["Report", "report", "report_from_table", "check_ids", "SCHEMA_VERSION"]
+if TYPE_CHECKING:
+    from typing import TypeAlias
 
-SCHEMA_VERSION = 1
+    import numpy.typing as npt
+
+    #: A class label as the input gives it.
+    Label: TypeAlias = str | int | float | bool
+
+__all__ = ["Report", "report", "report_from_table", "check_ids", "SCHEMA_VERSION", "typed_report"]
 
 MULTILABEL_OMITTED = (
     "multi-label data has no K×K confusion matrix (an item may carry several labels, so an error is "
@@ -78,180 +80,36 @@ MULTILABEL_OMITTED = (
 )
 
 
-@dataclass(frozen=True)
-class Report(Display):
-    """Every count-based number about one classifier on one data set.
-
-    Fields are plain data (numbers, strings, lists, dicts); what a report holds
-    only when asked for is a typed optional part, None when absent (``ci``,
-    ``ranking``, ``ranking_ci``, ``inputs``, ``slices``, ``find_slices``,
-    ``requirements``, ``engine``, ``errors_share``:
-    :mod:`clfeval.evaluate._sections`). :meth:`to_dict` gives the JSON
-    interface, with ``schema_version``, each part under its key. ``table`` is
-    the count table everything was derived from (not part of the JSON).
-    """
-
-    kind: str
-    n: int | float  # a float for a table of weighted counts
-    labels: list[str]
-    per_class: dict[str, dict[str, Any]]
-    accuracy: float
-    error_rate: float
-    macro: dict[str, float]
-    micro: dict[str, float]
-    weighted: dict[str, float]
-    diagnostics: dict[str, Any]
-    baselines: dict[str, Any]
-    undefined: list[dict[str, Any]]
-    signature: dict[str, Any]
-    notes: list[str] = field(default_factory=list)
-    confusion_matrix: list[list[int]] | None = None
-    confusion_cells: dict[str, Any] | None = None
-    balanced_accuracy: float | None = None
-    mcc: float | None = None
-    kappa: float | None = None
-    subset_accuracy: float | None = None
-    hamming_loss: float | None = None
-    jaccard: float | None = None
-    binary: dict[str, Any] | None = None
-    ordinal: dict[str, Any] | None = None
-    errors: dict[str, Any] | None = None
-    ci: Intervals | None = None
-    ranking: RankingPart | None = None
-    ranking_ci: RankingIntervals | None = None
-    inputs: InputsPart | None = None
-    slices: SlicesPart | None = None
-    find_slices: FoundSlicesPart | None = None
-    requirements: RequirementsPart | None = None
-    engine: EngineInfo | None = None
-    errors_share: ErrorsSharePart | None = None
-    table: ConfusionTable | MultilabelTable | None = field(default=None, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        for cls in PARTS:  # an optional part given as plain data becomes its typed part
-            value = getattr(self, cls.key)
-            if value is not None and type(value) is not cls:
-                object.__setattr__(self, cls.key, part_of(cls.key, value))
-        if self.engine is not None:
-            object.__setattr__(self, "engine", EngineInfo.of(self.engine))
-        for key in _PLAIN:  # frozen all the way down: r.per_class["a"]["recall"] = 5 raises (to_dict() thaws)
-            object.__setattr__(self, key, freeze(getattr(self, key)))
-        # per_class keyed by the labels as given (r.per_class[1] for integer labels); the JSON keeps their text
-        if isinstance(self.per_class, LabelMap):
-            return
-        raw = getattr(self.table, "labels", None)
-        keys: Any = list(self.labels)
-        if raw is not None and len(raw) == len(self.labels) and [label_str(x) for x in raw] == list(self.labels):
-            keys = list(raw)
-        if list(self.per_class) == list(self.labels):
-            object.__setattr__(self, "per_class", LabelMap.of(keys, [freeze(self.per_class[k]) for k in self.labels]))
-        else:
-            object.__setattr__(self, "per_class", LabelMap({k: freeze(v) for k, v in self.per_class.items()}))
-
-    def parts(self) -> dict[str, Part | EngineInfo]:
-        """The optional parts the report holds (``ci``, ``ranking``, ..., ``engine``), by JSON key, in the JSON's
-        order."""
-        return {key: getattr(self, key) for key in _PART_KEYS if getattr(self, key) is not None}
-
-    @property
-    def sections(self) -> dict[str, Any]:
-        """Read-only view kept for compatibility: the optional parts as plain data by JSON key
-        (``r.sections["ranking"]`` is ``r.ranking.to_dict()``). Read the typed fields instead."""
-        return {key: part.to_dict() for key, part in self.parts().items()}
-
-    @property
-    def hardest_class(self) -> str | None:
-        return self.diagnostics.get("hardest_class")
-
-    @property
-    def most_confused_pair(self) -> dict[str, Any] | None:
-        return self.diagnostics.get("most_confused_pair")
-
-    def metric(self, name: str) -> float:
-        """A named metric of this report, found where the metric catalogue places it.
-
-        Names are the catalogue's (``accuracy``, ``macro_f1``, ``micro_f1``,
-        ``weighted_precision``, ``f1:LABEL``, ``lr_plus:LABEL``, …; multi-label
-        also ``hamming_loss``, ``jaccard``). A label the data does not have is
-        refused (:class:`~clfeval.errors.UsageError`, listing the labels); NaN
-        when the report does not hold the value (the binary block of another
-        positive class, F-beta of a report with β = 1) or when it is undefined.
-
-        >>> report(["a", "b", "b"], ["a", "b", "a"]).metric("macro_f1")
-        0.6666666666666666
-        >>> report([1, 2, 2], [1, 2, 1]).metric("recall:9")  # doctest: +NORMALIZE_WHITESPACE
-        Traceback (most recent call last):
-        ...
-        clfeval.errors.UsageError: metric 'recall:9' names the label '9', which the data does not have; its labels are:
-        '1', '2'.
-        """
-        task = "multilabel" if self.kind == "multilabel" else "ordinal" if self.ordinal is not None else "multiclass"
-        m, lab = catalog.parse(name)
-        if lab is not None and (not isinstance(self.per_class, LabelMap) or lab not in self.per_class):
-            shown = ", ".join(repr(x) for x in self.labels[:20]) + (", ..." if len(self.labels) > 20 else "")
-            raise UsageError(f"metric {name!r} names the label {lab!r}, which the data does not have; its labels "
-                             f"are: {shown}.")
-        if not (task in m.tasks or (task == "ordinal" and "multiclass" in m.tasks)):
-            catalog.check_name(name, task="multilabel" if task == "multilabel" else "multiclass", input="counts")
-        if m.input != "counts":
-            return math.nan
-        if lab is None:
-            key = m.name
-        else:
-            assert isinstance(self.per_class, LabelMap)  # checked above (__post_init__ makes it one)
-            key = f"{m.name}:{label_str(self.per_class.key_of(lab))}"
-        return self.values.get(key, math.nan)
-
-    @property
-    def values(self) -> dict[str, float]:
-        """Every count metric of the report by catalogue name (``accuracy``, ``macro_f1``, ``f1:spam``, ...;
-        NaN when undefined): the one place :meth:`metric` and the ``--require`` conditions read."""
-        return named_values(self._layout()).values  # read only: no copy needed
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON interface (labels as strings; undefined values stay ``nan`` here and
-        become ``null`` in JSON text): plain dicts and lists, a copy of the report's read-only data."""
-        return thaw(self._layout())
-
-    def _layout(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "kind": self.kind, "n": self.n,
-                               "labels": list(self.labels)}
-        if self.confusion_matrix is not None:
-            out["confusion_matrix"] = self.confusion_matrix
-        if self.confusion_cells is not None:
-            out["confusion_cells"] = self.confusion_cells
-        out["per_class"] = self.per_class.as_text() if isinstance(self.per_class, LabelMap) else self.per_class
-        out["accuracy"] = self.accuracy
-        out["error_rate"] = self.error_rate
-        for key in ("balanced_accuracy", "mcc", "kappa", "subset_accuracy", "hamming_loss", "jaccard"):
-            value = getattr(self, key)
-            if value is not None:
-                out[key] = value
-        out["macro"] = self.macro
-        out["micro"] = self.micro
-        out["weighted"] = self.weighted
-        if self.binary is not None:
-            out["binary"] = self.binary
-        if self.ordinal is not None:
-            out["ordinal"] = self.ordinal
-        out["diagnostics"] = self.diagnostics
-        out["baselines"] = self.baselines
-        if self.errors is not None:
-            out["errors"] = self.errors
-        for key, part in self.parts().items():
-            out[key] = part.to_dict()
-        out["undefined"] = self.undefined
-        out["notes"] = list(self.notes)
-        out["signature"] = self.signature
-        return out
-
-
-#: The keys of the optional parts, in the JSON's order (the engine block before ``errors_share``).
-_PART_KEYS = tuple(cls.key for cls in PARTS if cls.key != "errors_share") + ("engine", "errors_share")
-
-#: The report's fields of plain data, made read-only when it is built (:func:`clfeval.core._results.freeze`).
-_PLAIN = ("labels", "macro", "micro", "weighted", "diagnostics", "baselines", "undefined", "signature", "notes",
-          "confusion_matrix", "confusion_cells", "binary", "ordinal", "errors")
+def typed_report(*, kind: str, n: int | float, labels: Sequence[str], scored: dict[str, Any],
+                 diagnostics: dict[str, Any], baselines: dict[str, Any], signature: dict[str, Any], notes: list[str],
+                 table: ConfusionTable | MultilabelTable | None, binary: dict[str, Any] | None = None,
+                 confusion_matrix: list[list[int]] | None = None, confusion_cells: dict[str, Any] | None = None,
+                 ci: dict[str, Any] | None = None) -> Report:
+    """The typed :class:`Report` of the plain numbers the scoring gives (``scored``: :func:`clfeval.core.score`'s
+    or :func:`clfeval.core.score_multilabel`'s): per-class rows keyed by the table's labels as given."""
+    raw = getattr(table, "labels", None)
+    keys: list[Any] = list(labels)
+    if raw is not None and len(raw) == len(labels) and [label_str(x) for x in raw] == list(labels):
+        keys = list(raw)
+    per_class = LabelMap.of(keys, [ClassRow.of(scored["per_class"][lab]) for lab in labels])
+    multilabel = kind == "multilabel"
+    ordinal = scored.get("ordinal")
+    return Report(kind=kind, n=n, labels=freeze(list(labels)), per_class=per_class, accuracy=scored["accuracy"],
+                  error_rate=scored["error_rate"], macro=Averages.of(scored["macro"]),
+                  micro=Averages.of(scored["micro"]), weighted=Averages.of(scored["weighted"]),
+                  diagnostics=Diagnostics.of(diagnostics), baselines=Baselines.of(baselines),
+                  undefined=tuple(UndefinedValue.of(u) for u in scored["undefined"]),
+                  signature=freeze(signature), notes=freeze(list(notes)),
+                  confusion_matrix=None if confusion_matrix is None else tuple(tuple(r) for r in confusion_matrix),
+                  confusion_cells=None if confusion_cells is None else ConfusionCells.of(confusion_cells),
+                  balanced_accuracy=None if multilabel else scored["balanced_accuracy"],
+                  mcc=None if multilabel else scored["mcc"], kappa=None if multilabel else scored["kappa"],
+                  subset_accuracy=scored["subset_accuracy"] if multilabel else None,
+                  hamming_loss=scored["hamming_loss"] if multilabel else None,
+                  jaccard=scored["jaccard"] if multilabel else None,
+                  binary=None if binary is None else BinaryRow.of(binary),
+                  ordinal=None if ordinal is None else OrdinalScores.of(ordinal),
+                  ci=None if ci is None else Intervals.of(ci), table=table)
 
 
 def _train(train_labels: Any, multilabel: bool, sep: str) -> TrainFrequencies | None:
@@ -275,10 +133,11 @@ def _policy_text(zd: float) -> str:
     return f"0/0 is counted as {zero_division_name(zd)}; the affected labels and metrics are listed under 'undefined'"
 
 
-def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any = None, beta: float = 1.0,
-                      zero_division: Any = 0, order: bool = False, train_labels: Any = None, sep: str = "|",
-                      top_n: int = 5, ci: float | None = None, samples: int = 10_000, seed: Any = 0,
-                      ci_method: Any = "auto") -> Report:
+def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Label | None = None, beta: float = 1.0,
+                      zero_division: float | str = 0, order: bool = False,
+                      train_labels: npt.ArrayLike | TrainFrequencies | None = None, sep: str = "|", top_n: int = 5,
+                      ci: float | None = None, samples: int = 10_000, seed: int | np.random.Generator = 0,
+                      ci_method: str | Sequence[str] | Mapping[str, str] = "auto") -> Report:
     """A :class:`Report` from a count table built elsewhere (streamed, merged, pooled over folds).
 
     Same parameters as :func:`report`, except that ``order=True`` says the
@@ -310,13 +169,9 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
         if positive is not None:
             i = resolve_label(positive, table.labels, option="positive")
             binary = dict(positive=labels[i], **{k: v for k, v in scored["per_class"][labels[i]].items()})
-        return Report(kind="multilabel", n=table.n_items, labels=labels, per_class=scored["per_class"],
-                      accuracy=scored["accuracy"], error_rate=scored["error_rate"], macro=scored["macro"],
-                      micro=scored["micro"], weighted=scored["weighted"], diagnostics=diagnostics,
-                      baselines=baselines, undefined=scored["undefined"],
-                      signature=_signature(zd, beta, "multilabel"), notes=notes,
-                      subset_accuracy=scored["subset_accuracy"], hamming_loss=scored["hamming_loss"],
-                      jaccard=scored["jaccard"], binary=binary, table=table)
+        return typed_report(kind="multilabel", n=table.n_items, labels=labels, scored=scored,
+                            diagnostics=diagnostics, baselines=baselines,
+                            signature=_signature(zd, beta, "multilabel"), notes=notes, binary=binary, table=table)
     sparse = not isinstance(table, ConfusionTable)
     if sparse and ci is not None:
         raise UsageError(f"bootstrap intervals keep every replicate of every per-class value, which a table of "
@@ -350,15 +205,11 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Any 
         notes.append(f"{table.k:,} classes: the confusion table is held sparsely ({cells['non_empty']:,} non-empty "
                      f"cells of {table.k ** 2:,}); the JSON gives every per-class count under per_class and the "
                      f"largest off-diagonal cells under confusion_cells instead of a {table.k:,}×{table.k:,} matrix.")
-    return Report(kind="multiclass" if len(labels) != 2 else "binary", n=table.n, labels=labels,
-                  per_class=scored["per_class"], accuracy=scored["accuracy"], error_rate=scored["error_rate"],
-                  macro=scored["macro"], micro=scored["micro"], weighted=scored["weighted"],
-                  diagnostics=diagnostics, baselines=baselines, undefined=scored["undefined"],
-                  signature=_signature(zd, beta, "single-label"), notes=notes,
-                  confusion_matrix=None if sparse else table.counts.tolist(), confusion_cells=cells,
-                  balanced_accuracy=scored["balanced_accuracy"],
-                  mcc=scored["mcc"], kappa=scored["kappa"], binary=binary, ordinal=scored.get("ordinal"),
-                  ci=None if intervals is None else Intervals(intervals), table=table)
+    return typed_report(kind="multiclass" if len(labels) != 2 else "binary", n=table.n, labels=labels,
+                        scored=scored, diagnostics=diagnostics, baselines=baselines,
+                        signature=_signature(zd, beta, "single-label"), notes=notes,
+                        confusion_matrix=None if sparse else table.counts.tolist(), confusion_cells=cells,
+                        binary=binary, ci=intervals, table=table)
 
 
 #: Largest off-diagonal cells a sparse report's JSON lists (``confusion_cells``), and confusions in its text.
@@ -396,7 +247,8 @@ def check_ids(ids: Any, n: int) -> list[Any]:
         vc = pc.value_counts(arr)
         dup = vc.filter(pc.greater(vc.field("counts"), 1))[0]["values"].as_py()
         raise DataError(f"ids must be unique; the id {label_str(dup)!r} occurs more than once.")
-    return arr.to_pylist()
+    ids_list: list[Any] = arr.to_pylist()
+    return ids_list
 
 
 def _encode(gold: Any, pred: Any, scores: Any, threshold: float | None, *, positive: Any,
@@ -537,7 +389,7 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
     if multilabel and ci is not None:
         from clfeval.evaluate._intervals import multilabel_ci
 
-        rep = dataclasses.replace(rep, ci=Intervals(multilabel_ci(
+        rep = dataclasses.replace(rep, ci=Intervals.of(multilabel_ci(
             enc.gold, enc.pred, enc.labels, level=ci, samples=samples, seed=seed, zero_division=zd, beta=beta)))
     if show_errors:
         if multilabel:
@@ -550,11 +402,11 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
             errors = {"total": int(wrong.size), "shown": len(items), "items": items}
         else:
             errors = misclassified(enc.gold, enc.pred, enc.labels, id_list, show_errors)
-        rep = dataclasses.replace(rep, errors=errors)
+        rep = dataclasses.replace(rep, errors=Misclassified.of(errors))
     if scores is not None:
         from clfeval.scores import ranking_section
 
         section = ranking_section(gold_enc, scores, positive=positive, multilabel=multilabel, sep=sep,
                                   threshold=threshold)
-        rep = dataclasses.replace(rep, ranking=RankingPart(section))
+        rep = dataclasses.replace(rep, ranking=RankingPart.of(section))
     return rep

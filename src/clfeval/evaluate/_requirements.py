@@ -47,7 +47,7 @@ from clfeval.core import (
     split_names,
 )
 from clfeval.errors import UsageError
-from clfeval.evaluate._sections import RequirementsPart
+from clfeval.ops.report import Report, RequirementsPart
 
 __all__ = ["Requirement", "Requirements", "parse_requirement", "check_requirements", "with_requirements",
            "BASELINES", "BASELINE_METRICS"]
@@ -351,8 +351,9 @@ def _check(req: Requirement, d: dict[str, Any], result: Any) -> dict[str, Any]:
         return _check_function(req, d, result)
     assert req.op is not None  # the parser gives every metric condition its operator
     entry, label = catalog.parse(req.metric)
-    if label is not None and label not in (d.get("labels") or []):
-        labs = ", ".join(repr(x) for x in (d.get("labels") or [])[:20])
+    labels = list(result.labels) if isinstance(result, Report) else list(d.get("labels") or [])
+    if label is not None and label not in labels:
+        labs = ", ".join(repr(x) for x in labels[:20])
         raise _refuse(req.text, f"the data has no class {label!r}; its classes are: {labs}.")
     value, parts = _value(entry, label, d)
     if value is None or parts is None:
@@ -362,9 +363,8 @@ def _check(req: Requirement, d: dict[str, Any], result: Any) -> dict[str, Any]:
                 f"{entry.tasks} data")
         raise _refuse(req.text, f"this report has no {catalog.label(req.metric)}; it needs {need}.")
     if req.baseline is not None:
-        b = (d.get("baselines") or {}).get(req.baseline) or {}
-        tv = b.get(entry.name) if label is None else ((b.get("per_class") or {}).get(label) or {}).get(entry.name)
-        target = math.nan if tv is None else float(tv)
+        tv = _baseline_value(result, d, req.baseline, entry.name, label)
+        target = math.nan if not isinstance(tv, (int, float)) else float(tv)
         target_text = f"the {req.baseline} baseline ({_num(target)})"
     else:
         target = float(req.target)  # type: ignore[arg-type]
@@ -381,7 +381,7 @@ def _check(req: Requirement, d: dict[str, Any], result: Any) -> dict[str, Any]:
     else:
         summary = f"{shown}: {'met' if met else 'unmet'}"
         if ci is not None:
-            level = (d.get("ci") or d.get("ranking_ci") or {}).get("level")
+            level = _level(result, d)
             pct = f"{level * 100:g}% " if isinstance(level, (int, float)) else ""
             summary += (f"; the whole {pct}interval [{_num(ci[0])}, {_num(ci[1])}] "
                         + ("clears it" if clears else "does not clear it"))
@@ -394,6 +394,29 @@ def _check(req: Requirement, d: dict[str, Any], result: Any) -> dict[str, Any]:
             "target": req.target, "target_value": target if math.isfinite(target) else math.nan,
             "value": value if math.isfinite(value) else math.nan, "met": met, "undefined": why,
             "interval": ci, "interval_clears": clears, "summary": summary, "note": note}
+
+
+def _baseline_value(result: Any, d: dict[str, Any], baseline: str, name: str, label: str | None) -> object:
+    """A baseline's value of a metric (of a label): read from the report's typed baselines (a report's JSON when
+    given as one)."""
+    if not isinstance(result, Report):
+        b = (d.get("baselines") or {}).get(baseline) or {}
+        return b.get(name) if label is None else ((b.get("per_class") or {}).get(label) or {}).get(name)
+    bl = getattr(result.baselines, baseline, None)
+    if bl is None:
+        return None
+    if label is None:
+        return getattr(bl, name, None)
+    row = (bl.per_class or {}).get(label)
+    return None if row is None else getattr(row, name, None)
+
+
+def _level(result: Any, d: dict[str, Any]) -> object:
+    """The level of the report's intervals (``ci``, else ``ranking_ci``)."""
+    if isinstance(result, Report):
+        part = result.ci or result.ranking_ci
+        return None if part is None else part.level
+    return (d.get("ci") or d.get("ranking_ci") or {}).get("level")
 
 
 def check_requirements(report: Any, conditions: Sequence[str | Requirement], *,
@@ -441,4 +464,4 @@ def with_requirements(report: Any, conditions: Sequence[str | Requirement]) -> A
 
     section = check_requirements(report, conditions).to_dict()
     section.pop("signature")
-    return dataclasses.replace(report, requirements=RequirementsPart(section))
+    return dataclasses.replace(report, requirements=RequirementsPart.of(section))

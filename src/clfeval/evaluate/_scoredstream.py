@@ -29,8 +29,8 @@ import numpy as np
 from clfeval.core import label_str
 from clfeval.errors import UsageError
 from clfeval.evaluate._reports import Report
-from clfeval.evaluate._sections import RankingPart
 from clfeval.evaluate._streaming import count_batches, finish_report
+from clfeval.ops.report import RankingPart
 from clfeval.scores import (
     DEFAULT_MEMORY,
     Binning,
@@ -158,4 +158,4 @@ def report_scored_batches(batches: Iterable[Any], *, score: str | None = None, p
     finally:
         store.close()
     rep = finish_report(table, errors, positive=positive, sep=sep, order=order is not None, **settings)
-    return dataclasses.replace(rep, ranking=RankingPart(section))
+    return dataclasses.replace(rep, ranking=RankingPart.of(section))

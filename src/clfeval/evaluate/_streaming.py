@@ -116,7 +116,7 @@ def report_batches(batches: Iterable[Any], *, positive: Any = None, beta: float 
     >>> parts = [B(gold=["a", "b"], pred=["a", "a"], ids=None, text=False, n=2),
     ...          B(gold=["c"], pred=["c"], ids=None, text=False, n=1)]
     >>> r = report_batches(parts, show_errors=5)
-    >>> r.labels, r.accuracy, r.errors["items"]
+    >>> r.labels, r.accuracy, [e.to_dict() for e in r.errors.items]
     (['a', 'b', 'c'], 0.6666666666666666, [{'id': 1, 'gold': 'b', 'pred': 'a'}])
     """
     table, errors = count_batches(batches, order=order, multilabel=multilabel, sep=sep, show_errors=show_errors)
@@ -128,4 +128,6 @@ def report_batches(batches: Iterable[Any], *, positive: Any = None, beta: float 
 def finish_report(table: Any, errors: dict[str, Any] | None, **settings: Any) -> Report:
     """:func:`~clfeval.evaluate._reports.report_from_table` of a counted table, with its misclassified items."""
     rep = report_from_table(table, **settings)
-    return dataclasses.replace(rep, errors=errors) if errors is not None else rep
+    from clfeval.ops.report import Misclassified
+
+    return dataclasses.replace(rep, errors=Misclassified.of(errors)) if errors is not None else rep

@@ -11,4 +11,4 @@ from clfeval.core.lazy import attach as _attach
 
 __all__: list[str] = []
 __getattr__, __dir__ = _attach(__name__, {}, subpackages=("calibration", "compare", "errors", "rank", "ranking",
-                                                           "threshold"))
+                                                           "report", "threshold"))

@@ -58,10 +58,11 @@ def part_blocks(result: Any) -> list[Block]:
 def side_by_side(d: DemoReport) -> TableBlock:
     """A and B on the same test tickets: the headline numbers of their reports."""
     a, b = d.report, d.report_b
-    rows: list[list[Any]] = [["accuracy", a.accuracy, b.accuracy], ["macro-F1", a.macro["f1"], b.macro["f1"]],
-            ["micro-F1", a.micro["f1"], b.micro["f1"]], ["balanced accuracy", a.balanced_accuracy, b.balanced_accuracy]]
-    if a.ranking is not None and b.ranking is not None:
-        ra, rb = a.ranking["macro"], b.ranking["macro"]
+    rows: list[list[Any]] = [["accuracy", a.accuracy, b.accuracy], ["macro-F1", a.macro.f1, b.macro.f1],
+            ["micro-F1", a.micro.f1, b.micro.f1], ["balanced accuracy", a.balanced_accuracy, b.balanced_accuracy]]
+    if a.ranking is not None and b.ranking is not None and a.ranking.macro is not None and \
+            b.ranking.macro is not None:
+        ra, rb = a.ranking.macro, b.ranking.macro
         rows += [["ROC-AUC (macro)", ra["roc_auc"], rb["roc_auc"]],
                  ["average precision (macro)", ra["average_precision"], rb["average_precision"]]]
     return TableBlock("A and B on the same test tickets", ["measure", "A", "B"],

@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from clfeval.core import catalog, manyclasses
-from clfeval.evaluate import Report
+from clfeval.ops.report import Report, UndefinedValue
 from clfeval.render import register, section_renderers
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
 
@@ -26,20 +26,20 @@ def undefined_text(rep: Report) -> str | None:
     policy = rep.signature.get("zero_division", "0")
     parts, infinite = [], []
 
-    def labels(u: dict[str, Any]) -> str:
+    def labels(u: UndefinedValue) -> str:
         """The first ten labels, and how many more there are (never cut silently)."""
-        labs = u["labels"]
+        labs = list(u.labels or ())
         return ", ".join(labs[:10]) + (f" (+{len(labs) - 10} more)" if len(labs) > 10 else "")
 
     for u in rep.undefined:
-        if u.get("infinite"):
-            infinite.append(f"{u['metric']} for {labels(u)}" if "labels" in u else u["metric"])
-        elif "labels" in u:
-            parts.append(f"{u['metric']} for {labels(u)}")
-        elif "items" in u:
-            parts.append(f"{u['metric']} for {u['items']} items ({u.get('reason', '0/0')})")
+        if u.infinite:
+            infinite.append(f"{u.metric} for {labels(u)}" if u.labels is not None else u.metric)
+        elif u.labels is not None:
+            parts.append(f"{u.metric} for {labels(u)}")
+        elif u.items is not None:
+            parts.append(f"{u.metric} for {u.items} items ({u.reason or '0/0'})")
         else:
-            parts.append(u["metric"])
+            parts.append(u.metric)
     if policy == "nan":
         how = "shown as undef and left out of macro/weighted averages"
     else:
@@ -64,7 +64,16 @@ HARDEST_SHOWN = 10
 
 def shown_classes(rep: Report) -> Any:
     """The classes the per-class table shows (:func:`clfeval.core._manyclasses.for_table`)."""
-    return manyclasses.from_per_class(rep.labels, rep.per_class)
+    return shown_of(rep)
+
+
+def shown_of(rep: Report, figure: bool = False) -> Any:
+    """The classes a table (or, ``figure``, a figure) shows, by support and F1 read from the per-class rows."""
+    labels = [str(x) for x in rep.labels]
+    rows = {str(k): v for k, v in rep.per_class.items()}
+    sup = {lab: rows[lab].support or 0 if lab in rows else 0 for lab in labels}
+    f1 = {lab: math.nan if lab not in rows or rows[lab].f1 is None else float(rows[lab].f1 or 0.0) for lab in labels}
+    return manyclasses.for_figure(labels, sup, f1) if figure else manyclasses.for_table(labels, sup, f1)
 
 
 def engine_text(external: Any) -> str | None:
@@ -96,8 +105,8 @@ def report_blocks(rep: Report) -> list[Block]:
     shown_labels = list(picked.labels)
     if rep.confusion_cells is not None:  # many classes, held sparsely: the largest ones and confusions only
         cells = rep.confusion_cells
-        blocks.append(TextBlock(f"Confusion table: {k:,} classes, held sparsely ({cells['non_empty']:,} non-empty "
-                                f"cells, {cells['off_diagonal']:,} of them confusions); the largest confusions are "
+        blocks.append(TextBlock(f"Confusion table: {k:,} classes, held sparsely ({cells.non_empty:,} non-empty "
+                                f"cells, {cells.off_diagonal:,} of them confusions); the largest confusions are "
                                 f"listed below, and the JSON output holds them under confusion_cells."))
     if rep.confusion_matrix is not None:
         if k <= MAX_MATRIX:
@@ -108,7 +117,7 @@ def report_blocks(rep: Report) -> list[Block]:
                                      ["gold \\ pred", *labels, "total"], rows))
         else:
             blocks.append(TextBlock(f"Confusion matrix: {k}×{k}, too wide to print; it is in the JSON output."))
-    fb = "fbeta" in next(iter(rep.per_class.values()), {})
+    fb = any(c.fbeta is not None for c in rep.per_class.values())
     beta = rep.signature.get("beta", 1.0)
     fcol = [f"F{beta:g}"] if fb else []
     cols = ["class", "support", "TP", "FP", "FN", "TN", "precision", "recall", "F1", *fcol, "specificity", "FPR", "δ",
@@ -118,12 +127,12 @@ def report_blocks(rep: Report) -> list[Block]:
     rows = []
     for lab in shown_labels:
         c = rep.per_class[lab]
-        row = [lab, c["support"], c["tp"], c["fp"], c["fn"], c["tn"], c["precision"], c["recall"], c["f1"]]
+        row = [lab, c.support, c.tp, c.fp, c.fn, c.tn, c.precision, c.recall, c.f1]
         if fb:
-            row.append(c["fbeta"])
-        row += [c["specificity"], c["fpr"], c["delta"], c["phi"]]
+            row.append(c.fbeta)
+        row += [c.specificity, c.fpr, c.delta, c.phi]
         if rep.kind == "multilabel":
-            row.append(c["accuracy"])
+            row.append(c.accuracy)
         rows.append(row)
     caption = ("δ = TPR − FPR (discrimination), bias φ (Armano) = TPR + FPR − 1 (bias towards saying yes; "
                "not the phi coefficient, which is MCC)")
@@ -134,12 +143,12 @@ def report_blocks(rep: Report) -> list[Block]:
     avg_rows = []
     for name, avg, desc in (("macro", rep.macro, "mean of per-class values"), ("micro", rep.micro, "pooled counts"),
                             ("weighted", rep.weighted, "weighted by support")):
-        row = [f"{name} ({desc})", avg["precision"], avg["recall"], avg["f1"]]
+        row = [f"{name} ({desc})", avg.precision, avg.recall, avg.f1]
         if fb:
-            row.append(avg.get("fbeta", math.nan))
+            row.append(math.nan if avg.fbeta is None else avg.fbeta)
         avg_rows.append(row)
-    cap = (f"macro-F1 two ways: mean of per-class F1 = {num(rep.macro['f1'])}; "
-           f"F1 of macro-P and macro-R = {num(rep.macro['f1_of_means'])}.")
+    cap = (f"macro-F1 two ways: mean of per-class F1 = {num(rep.macro.f1)}; "
+           f"F1 of macro-P and macro-R = {num(rep.macro.f1_of_means)}.")
     if rep.kind != "multilabel":
         cap += " On single-label data micro-P = micro-R = micro-F1 = accuracy."
     blocks.append(TableBlock("Averages over classes", avg_cols, avg_rows, caption=cap))
@@ -154,65 +163,68 @@ def report_blocks(rep: Report) -> list[Block]:
     blocks.append(TableBlock("Overall", ["measure", "value"], overall))
     if rep.binary is not None:
         b = rep.binary
-        brow = [["TP / FP / FN / TN", f"{b['tp']} / {b['fp']} / {b['fn']} / {b['tn']}"]]
+        held = b.to_dict()
+        brow = [["TP / FP / FN / TN", f"{b.tp} / {b.fp} / {b.fn} / {b.tn}"]]
         for key, name in _BINARY_ROWS:
             name = name.format(beta=beta)
-            if key in b:
-                brow.append([name, num(b[key])])
+            if key in held:
+                brow.append([name, num(getattr(b, key))])
         shown = {row[0] for row in brow}
         for m in catalog.METRICS:  # every other metric of the block, in catalogue order
-            if m.per_label and m.name in b and not any(m.name == k for k, _ in _BINARY_ROWS) and m.title not in shown:
-                brow.append([m.title, num(b[m.name])])
-        blocks.append(TableBlock(f"Binary summary: {b['positive']!r} against all others", ["measure", "value"], brow))
+            if m.per_label and m.name in held and not any(m.name == k for k, _ in _BINARY_ROWS) and \
+                    m.title not in shown:
+                brow.append([m.title, num(getattr(b, m.name))])
+        blocks.append(TableBlock(f"Binary summary: {b.positive!r} against all others", ["measure", "value"], brow))
     if rep.ordinal is not None:
         o = rep.ordinal
-        blocks.append(TableBlock(f"Ordered classes: {' < '.join(o['order'])}", ["measure", "value"],
-                                 [["mean absolute error (class ranks)", o["mae"]],
-                                  ["linear-weighted kappa", o["linear_kappa"]],
-                                  ["quadratic-weighted kappa", o["quadratic_kappa"]]]))
+        blocks.append(TableBlock(f"Ordered classes: {' < '.join(o.order)}", ["measure", "value"],
+                                 [["mean absolute error (class ranks)", o.mae],
+                                  ["linear-weighted kappa", o.linear_kappa],
+                                  ["quadratic-weighted kappa", o.quadratic_kappa]]))
     # Baselines beside the classifier.
-    pos = rep.binary["positive"] if rep.binary is not None else None
+    pos = rep.binary.positive if rep.binary is not None else None
     bcols = ["system", "accuracy" if rep.kind != "multilabel" else "Hamming loss", "macro-F1", "micro-F1"]
     if pos is not None:
         bcols.append(f"F1 of {pos}")
-    brows = [["this classifier", rep.accuracy if rep.kind != "multilabel" else rep.hamming_loss, rep.macro["f1"],
-              rep.micro["f1"]]
-             + ([rep.per_class[pos]["f1"]] if pos is not None else [])]
-    for name, bl in rep.baselines.items():
-        label = name if name != "majority" or "label" not in bl else f"majority ({bl['label']})"
-        first = bl["accuracy"] if rep.kind != "multilabel" else bl["hamming_loss"]
-        brows.append([label, first, bl["macro_f1"],
-                      bl["micro_f1"]] + ([bl["per_class"][pos]["f1"]] if pos is not None else []))
-    source = rep.baselines.get("majority", {}).get("source", "")
+    brows = [["this classifier", rep.accuracy if rep.kind != "multilabel" else rep.hamming_loss, rep.macro.f1,
+              rep.micro.f1]
+             + ([rep.per_class[pos].f1] if pos is not None else [])]
+    for name in rep.baselines.to_dict():
+        bl = getattr(rep.baselines, name)
+        label = name if name != "majority" or bl.label is None else f"majority ({bl.label})"
+        first = bl.accuracy if rep.kind != "multilabel" else bl.hamming_loss
+        brows.append([label, first, bl.macro_f1, bl.micro_f1]
+                     + ([(bl.per_class or {})[pos].f1] if pos is not None else []))
+    source = (rep.baselines.majority.source if rep.baselines.majority is not None else None) or ""
     blocks.append(TableBlock("Baselines (exact expected values, no sampling)", bcols, brows,
                              caption=f"majority/stratified from the {source}" if source else None))
     # Diagnostics.
-    d: dict[str, Any] = rep.diagnostics
+    d = rep.diagnostics
     lines = []
-    if d.get("hardest_class") is not None:
-        hc = d["hardest_class"]
-        tied = d.get("hardest_classes", [hc])
+    if d.hardest_class is not None:
+        hc = d.hardest_class
+        tied = list(d.hardest_classes) or [hc]
         more = f" and {len(tied) - HARDEST_SHOWN:,} more" if len(tied) > HARDEST_SHOWN else ""
         tie = f" (tied: {', '.join(tied[:HARDEST_SHOWN])}{more})" if len(tied) > 1 else ""
-        lines.append(f"Hardest class: {hc} (lowest F1, {num(rep.per_class[hc]['f1'])}){tie}.")
-    mcp = d.get("most_confused_pair")
+        lines.append(f"Hardest class: {hc} (lowest F1, {num(rep.per_class[hc].f1)}){tie}.")
+    mcp = d.most_confused_pair
     if mcp:
-        a, b2 = mcp["classes"]
-        lines.append(f"Most confused pair: {{{a}, {b2}}} with {mcp['errors']} error{'s' if mcp['errors'] != 1 else ''} "
-                     f"— {a} predicted as {b2}: {mcp['a_as_b']}, {b2} predicted as {a}: {mcp['b_as_a']}.")
+        a, b2 = mcp.classes
+        lines.append(f"Most confused pair: {{{a}, {b2}}} with {mcp.errors} error{'s' if mcp.errors != 1 else ''} "
+                     f"— {a} predicted as {b2}: {mcp.a_as_b}, {b2} predicted as {a}: {mcp.b_as_a}.")
     elif rep.kind != "multilabel":
         lines.append("No confusions: every item is on the diagonal.")
     if lines:
         blocks.append(TextBlock("Reading the errors", heading=True))
         blocks.extend(TextBlock(x) for x in lines)
-    if d.get("top_confusions"):
+    if d.top_confusions:
         blocks.append(TableBlock("Largest confusions (directional)", ["gold", "predicted as", "items"],
-                                 [[c["gold"], c["pred"], c["count"]] for c in d["top_confusions"]], numeric_from=2))
+                                 [[c.gold, c.pred, c.count] for c in d.top_confusions], numeric_from=2))
     if rep.errors is not None:
         e = rep.errors
-        rows = [[str(it["id"]), it["gold"] if isinstance(it["gold"], str) else "|".join(it["gold"]),
-                 it["pred"] if isinstance(it["pred"], str) else "|".join(it["pred"])] for it in e["items"]]
-        blocks.append(TableBlock(f"Misclassified items ({e['shown']} of {e['total']})", ["id", "gold", "predicted"],
+        rows = [[str(it.id), it.gold if isinstance(it.gold, str) else "|".join(it.gold),
+                 it.pred if isinstance(it.pred, str) else "|".join(it.pred)] for it in e.items]
+        blocks.append(TableBlock(f"Misclassified items ({e.shown} of {e.total})", ["id", "gold", "predicted"],
                                  rows,
                                  numeric_from=3, caption="The short list of ids; `clfeval errors` shows each confused "
                                                          "cell's documents and the vocabulary they share."))
@@ -226,7 +238,7 @@ def report_blocks(rep: Report) -> list[Block]:
         blocks.append(TextBlock(note, style="dim"))
     sig = rep.signature
     line = f"clfeval {sig['version']} · zero_division={sig['zero_division']} · beta={sig['beta']:g}"
-    engine = engine_text(rep.ranking.get("external") if rep.ranking is not None else None)
+    engine = engine_text(rep.ranking.external if rep.ranking is not None else None)
     blocks.append(TextBlock(line + (f" · {engine}" if engine else ""), style="dim"))
     return blocks
 

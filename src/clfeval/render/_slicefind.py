@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from clfeval.core import catalog
+from clfeval.ops.report import FoundSlices
 from clfeval.render import register, register_section
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
-from clfeval.significance import FoundSlices
 
 __all__ = ["find_slices_blocks"]
 
@@ -99,7 +99,7 @@ def _explained_blocks(d: dict[str, Any], label: str) -> list[Block]:
 
 def _standalone(r: FoundSlices) -> list[Block]:
     blocks = find_slices_blocks(r.to_dict())
-    blocks.append(TextBlock(f"clfeval {r.signature.get('version', '')} · metric {r.metric}", style="dim"))
+    blocks.append(TextBlock(f"clfeval {(r.signature or {}).get('version', '')} · metric {r.metric}", style="dim"))
     return blocks
 
 

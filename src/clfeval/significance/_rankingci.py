@@ -188,4 +188,4 @@ def with_ranking_ci(report: Any, gold: Any, scores: Any, **kwargs: Any) -> Any:
     """The report with its ``ranking_ci`` part (:func:`ranking_ci` of the same gold labels and scores)."""
     import dataclasses
 
-    return dataclasses.replace(report, ranking_ci=RankingIntervals(ranking_ci(gold, scores, **kwargs)))
+    return dataclasses.replace(report, ranking_ci=RankingIntervals.of(ranking_ci(gold, scores, **kwargs)))

@@ -50,13 +50,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from clfeval.core import Display, build_signature, catalog
+from clfeval.core import build_signature, catalog
 from clfeval.errors import UsageError
+from clfeval.ops.report import FoundSlice, FoundSlices, SliceProportion
 from clfeval.significance._slicedescend import descendant_rule
 from clfeval.significance._slicetests import two_proportion_p
 
@@ -135,42 +135,6 @@ def lattice(columns: Sequence[str], max_depth: int) -> list[tuple[str, ...]]:
 
 def _cohen_h(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return 2 * np.arcsin(np.sqrt(np.clip(a, 0, 1))) - 2 * np.arcsin(np.sqrt(np.clip(b, 0, 1)))
-
-
-@dataclass(frozen=True)
-class FoundSlices(Display):
-    """The slices where the metric is worst, found by searching the lattice under false-discovery control."""
-
-    metric: str
-    higher_is_better: bool
-    overall: dict[str, Any]
-    columns: list[str]
-    max_depth: int
-    examined: int
-    testable: int
-    found: list[dict[str, Any]]
-    dropped: list[dict[str, Any]]
-    alpha: float
-    min_slice: int
-    method: dict[str, str]
-    notes: list[str]
-    signature: dict[str, Any]
-    bins: dict[str, list[float]] = field(default_factory=dict)
-    explained: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def survived(self) -> int:
-        return len(self.found) + len(self.dropped) + len(self.explained)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"result": "find_slices", "metric": self.metric, "higher_is_better": self.higher_is_better,
-                "overall": dict(self.overall), "columns": list(self.columns), "max_depth": self.max_depth,
-                "examined": self.examined, "testable": self.testable, "survived": self.survived,
-                "found": [dict(f) for f in self.found], "dropped": [dict(d) for d in self.dropped],
-                "explained": [dict(x) for x in self.explained],
-                "alpha": self.alpha, "min_slice": self.min_slice, "method": dict(self.method),
-                "bins": {k: list(v) for k, v in self.bins.items()}, "notes": list(self.notes),
-                "signature": self.signature}
 
 
 METHOD = {
@@ -277,8 +241,11 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
     for t in props:
         for c, b in (t.binning or {}).items():
             bins[c] = [float(e) for e in (b["edges"] if isinstance(b, dict) else getattr(b, "edges", b))]
-    return FoundSlices(metric, higher, overall_d, cols, max_depth, len(where), testable, found, dropped, alpha,
-                       min_slice, dict(METHOD), n_notes, sig, bins, explained)
+    return FoundSlices(metric=metric, higher_is_better=higher, overall=SliceProportion.of(overall_d), columns=cols,
+                       max_depth=max_depth, examined=len(where), testable=testable,
+                       found=tuple(FoundSlice.of(f) for f in found), dropped=tuple(FoundSlice.of(d) for d in dropped),
+                       alpha=alpha, min_slice=min_slice, method=dict(METHOD), notes=n_notes, signature=sig, bins=bins,
+                       explained=tuple(FoundSlice.of(x) for x in explained))
 
 
 def _parent_rule(row: Callable[[int], dict[str, Any]], where: Sequence[tuple[Any, int]], hit: list[int],

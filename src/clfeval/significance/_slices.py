@@ -299,15 +299,15 @@ def pandas_or_extra(what: str) -> Any:
 
 def slices_frame(result: Any) -> Any:
     """The slice table of a report by slice (``by=``) as a pandas DataFrame, one row per slice
-    (:meth:`clfeval.evaluate._sections.SlicesPart.to_frame`, which ``report.slices.to_frame()`` gives too)."""
-    from clfeval.evaluate import SlicesPart
+    (:meth:`clfeval.ops.report.SlicesPart.to_frame`, which ``report.slices.to_frame()`` gives too)."""
+    from clfeval.ops.report import SlicesPart
 
     d = result if isinstance(result, dict) else result.to_dict()
     sec = d.get("slices")
     if not isinstance(sec, dict):
         raise UsageError("slices_frame reads a report by slice: give by= (--by) to the report.")
     pandas_or_extra("slices_frame")
-    return SlicesPart(sec).to_frame()
+    return SlicesPart.of(sec).to_frame()
 
 
 def _ranking_metric(name: str) -> Callable[[Any], float]:

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clfeval.errors import UsageError
+
+if TYPE_CHECKING:
+    from clfeval.ops.report import FoundSlices
 
 __all__ = ["check_find", "found_section", "MAX_SEARCH"]
 
@@ -67,7 +70,7 @@ def check_find(find_slices: Any, *, max_depth: Any, max_search: Any, metric: Any
 
 
 def found_section(found: Sequence[Any], table: Any, find: dict[str, Any], *, min_slice: int,
-                  recount: Any = None) -> dict[str, Any]:
+                  recount: Any = None) -> FoundSlices:
     """The ``find_slices`` section of a report from the counts of the lattice's column sets
     (:class:`~clfeval.core._latticecount.SliceProportions`, in the order of ``find["sets"]``) and the overall
     confusion table ``table``; ``recount``: counts slices outside overlapping sub-slices from the items (the
@@ -88,6 +91,4 @@ def found_section(found: Sequence[Any], table: Any, find: dict[str, Any], *, min
     notes = [SliceBinning.of(b).describe() for _, b in sorted(bins.items())]
     r = search_tables(found, find["metric"], alpha=find["alpha"], min_slice=min_slice, max_depth=find["max_depth"],
                       notes=notes, overall=table, recount=recount)
-    d = r.to_dict()
-    d.pop("signature")
-    return d
+    return r.without_signature()

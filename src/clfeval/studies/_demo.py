@@ -136,15 +136,15 @@ def demo_trap() -> DemoResult:
     tables = [
         DemoTable("1,000,000 tweets, 100 about pie; the classifier says 'not pie' to everything",
                   ["measure", "value"],
-                  [["accuracy", _r(pie.accuracy)], ["recall (pie)", _r(b["recall"])],
-                   ["precision (pie)", _r(b["precision"])],
-                   ["F1 (pie)", _r(b["f1"])], ["balanced accuracy", _r(pie.balanced_accuracy)]],
+                  [["accuracy", _r(pie.accuracy)], ["recall (pie)", _r(b.recall)],
+                   ["precision (pie)", _r(b.precision)],
+                   ["F1 (pie)", _r(b.f1)], ["balanced accuracy", _r(pie.balanced_accuracy)]],
                   caption="precision of pie is 0/0 (pie is never predicted), counted as 0"),
         DemoTable("100 documents, 90 news; the classifier says 'news' to everything",
                   ["measure", "value"],
-                  [["accuracy", _r(news.accuracy)], ["F1 (news)", _r(news.per_class["news"]["f1"])],
-                   ["F1 (other)", _r(news.per_class["other"]["f1"])], ["macro-F1", _r(news.macro["f1"])],
-                   ["majority baseline accuracy", _r(news.baselines["majority"]["accuracy"])]]),
+                  [["accuracy", _r(news.accuracy)], ["F1 (news)", _r(news.per_class["news"].f1)],
+                   ["F1 (other)", _r(news.per_class["other"].f1)], ["macro-F1", _r(news.macro.f1)],
+                   ["majority baseline accuracy", _r(news.baselines.majority.accuracy)]]),
     ]
     return DemoResult(
         "trap", "The accuracy trap",
@@ -152,16 +152,16 @@ def demo_trap() -> DemoResult:
         tables,
         "Accuracy says 0.9999 and 0.90, yet the classes that matter are never found: recall 0 and F1 0 for pie, "
         "and macro-F1 0.4737 for 'always news' — which is exactly the majority baseline.",
-        {"pie": {"accuracy": pie.accuracy, "recall": b["recall"], "f1": b["f1"]},
-         "news": {"accuracy": news.accuracy, "macro_f1": news.macro["f1"]}},
+        {"pie": {"accuracy": pie.accuracy, "recall": b.recall, "f1": b.f1},
+         "news": {"accuracy": news.accuracy, "macro_f1": news.macro.f1}},
     )
 
 
 @register_mode("matrix", "the genre confusion matrix scored class by class, and a binary report")
 def demo_matrix() -> DemoResult:
     rep = _counted(GENRE_MATRIX, GENRES)
-    rows = [[lab, rep.per_class[lab]["support"], _r(rep.per_class[lab]["precision"]), _r(rep.per_class[lab]["recall"]),
-             _r(rep.per_class[lab]["f1"])] for lab in GENRES]
+    rows = [[lab, rep.per_class[lab].support, _r(rep.per_class[lab].precision), _r(rep.per_class[lab].recall),
+             _r(rep.per_class[lab].f1)] for lab in GENRES]
     rep7 = _counted([[167, 2], [24, 7]], ["0", "1"], positive="1")
     b = rep7.binary
     tables = [
@@ -169,26 +169,27 @@ def demo_matrix() -> DemoResult:
                   [[lab, *row] for lab, row in zip(GENRES, GENRE_MATRIX, strict=True)]),
         DemoTable(f"Per class — accuracy {_r(rep.accuracy)}", ["class", "support", "precision", "recall", "F1"], rows),
         DemoTable("A binary report: TN 167, FP 2, FN 24, TP 7", ["measure", "value"],
-                  [["accuracy", _r(b["accuracy"])], ["error rate", _r(b["error_rate"])],
-                   ["precision", _r(b["precision"])],
-                   ["recall", _r(b["recall"])], ["specificity", _r(b["specificity"])], ["F1", _r(b["f1"])],
-                   ["balanced accuracy", _r(b["balanced_accuracy"])],
-                   ["macro P / R / F1", f"{rep7.macro['precision']:.2f} / {rep7.macro['recall']:.2f} / "
-                                        f"{rep7.macro['f1']:.2f}"],
+                  [["accuracy", _r(b.accuracy)], ["error rate", _r(b.error_rate)],
+                   ["precision", _r(b.precision)],
+                   ["recall", _r(b.recall)], ["specificity", _r(b.specificity)], ["F1", _r(b.f1)],
+                   ["balanced accuracy", _r(b.balanced_accuracy)],
+                   ["macro P / R / F1", f"{rep7.macro.precision:.2f} / {rep7.macro.recall:.2f} / "
+                                        f"{rep7.macro.f1:.2f}"],
                    ["weighted P / R / F1",
-                    f"{rep7.weighted['precision']:.2f} / {rep7.weighted['recall']:.2f} / {rep7.weighted['f1']:.2f}"]]),
+                    f"{rep7.weighted.precision:.2f} / {rep7.weighted.recall:.2f} / {rep7.weighted.f1:.2f}"]]),
     ]
     return DemoResult(
         "matrix", "Scoring a confusion matrix class by class",
         "Each class is scored against all others: precision from its column, recall from its row.",
         tables,
-        f"Accuracy {rep.accuracy:.2f} hides that government is found only {rep.per_class['government']['recall']:.4f} "
+        f"Accuracy {rep.accuracy:.2f} hides that government is found only {rep.per_class['government'].recall:.4f} "
         f"of the time; in the binary report accuracy 0.87 sits beside recall 0.2258: most positives are missed.",
         {"accuracy": rep.accuracy,
-         "per_class": {lab: {k: rep.per_class[lab][k] for k in ("precision", "recall", "f1")} for lab in GENRES},
-         "binary": {k: b[k] for k in ("accuracy", "error_rate", "precision", "recall", "specificity", "f1",
-                                      "balanced_accuracy")},
-         "binary_macro": rep7.macro, "binary_weighted": rep7.weighted},
+         "per_class": {lab: {k: getattr(rep.per_class[lab], k) for k in ("precision", "recall", "f1")}
+                       for lab in GENRES},
+         "binary": {k: getattr(b, k) for k in ("accuracy", "error_rate", "precision", "recall", "specificity", "f1",
+                                               "balanced_accuracy")},
+         "binary_macro": rep7.macro.to_dict(), "binary_weighted": rep7.weighted.to_dict()},
     )
 
 
@@ -196,11 +197,12 @@ def demo_matrix() -> DemoResult:
 def demo_read() -> DemoResult:
     rep = _counted(GENRE_MATRIX, GENRES)
     d = rep.diagnostics
-    mcp = d["most_confused_pair"]
-    a, b = mcp["classes"]
+    mcp = d.most_confused_pair
+    assert mcp is not None  # the demo's matrix has errors
+    a, b = mcp.classes
     tables = [
         DemoTable("Per-class F1 (lowest = hardest class)", ["class", "F1"],
-                  [[lab, _r(rep.per_class[lab]["f1"])] for lab in GENRES]),
+                  [[lab, _r(rep.per_class[lab].f1)] for lab in GENRES]),
         DemoTable("Errors between each pair of classes, both directions",
                   ["pair", "a predicted as b", "b predicted as a", "total"],
                   [[f"{GENRES[i]} / {GENRES[j]}", GENRE_MATRIX[i][j], GENRE_MATRIX[j][i],
@@ -211,10 +213,10 @@ def demo_read() -> DemoResult:
         "read", "Reading the errors",
         "The matrix says where to look: the weakest class and the pair of classes the classifier mixes up.",
         tables,
-        f"The hardest class is {d['hardest_class']} (F1 {rep.per_class[d['hardest_class']]['f1']:.4f}); the most "
-        f"confused pair is {{{a}, {b}}} with {mcp['errors']} errors — {mcp['b_as_a']} {b} documents called {a} and "
-        f"{mcp['a_as_b']} the other way: the two directions are different mistakes.",
-        {"hardest_class": d["hardest_class"], "most_confused_pair": mcp},
+        f"The hardest class is {d.hardest_class} (F1 {rep.per_class[d.hardest_class].f1:.4f}); the most "
+        f"confused pair is {{{a}, {b}}} with {mcp.errors} errors — {mcp.b_as_a} {b} documents called {a} and "
+        f"{mcp.a_as_b} the other way: the two directions are different mistakes.",
+        {"hardest_class": d.hardest_class, "most_confused_pair": mcp.to_dict()},
     )
 
 
@@ -230,19 +232,19 @@ def demo_averages() -> DemoResult:
     spam_p, spam_r = 30 / 40, 30 / 50
     tables = [
         DemoTable("Two classes: class 1 TP 10, FP 10; class 2 TP 90, FP 10", ["", "precision"],
-                  [["class 1", _r(r4.per_class["class 1"]["precision"])],
-                   ["class 2", _r(r4.per_class["class 2"]["precision"])],
-                   ["macro (mean of the two)", _r(r4.macro["precision"])],
-                   ["micro (pooled: 100 / 120)", _r(r4.micro["precision"])],
+                  [["class 1", _r(r4.per_class["class 1"].precision)],
+                   ["class 2", _r(r4.per_class["class 2"].precision)],
+                   ["macro (mean of the two)", _r(r4.macro.precision)],
+                   ["micro (pooled: 100 / 120)", _r(r4.micro.precision)],
                    ["accuracy", _r(r4.accuracy)]]),
         DemoTable("Three classes (urgent, normal, spam)", ["class", "precision", "recall", "F1"],
-                  [[lab, _r(r5.per_class[lab]["precision"]), _r(r5.per_class[lab]["recall"]),
-                    _r(r5.per_class[lab]["f1"])] for lab in labs5]
-                  + [["macro", _r(r5.macro["precision"]), _r(r5.macro["recall"]), _r(r5.macro["f1"])],
-                     ["micro", _r(r5.micro["precision"]), _r(r5.micro["recall"]), _r(r5.micro["f1"])]],
-                  caption=f"accuracy {r5.accuracy:.4f} = micro-F1 {r5.micro['f1']:.4f}; "
-                          f"macro-F1 as mean of per-class F1 {r5.macro['f1']:.4f}, as F1 of macro-P and macro-R "
-                          f"{r5.macro['f1_of_means']:.4f}"),
+                  [[lab, _r(r5.per_class[lab].precision), _r(r5.per_class[lab].recall),
+                    _r(r5.per_class[lab].f1)] for lab in labs5]
+                  + [["macro", _r(r5.macro.precision), _r(r5.macro.recall), _r(r5.macro.f1)],
+                     ["micro", _r(r5.micro.precision), _r(r5.micro.recall), _r(r5.micro.f1)]],
+                  caption=f"accuracy {r5.accuracy:.4f} = micro-F1 {r5.micro.f1:.4f}; "
+                          f"macro-F1 as mean of per-class F1 {r5.macro.f1:.4f}, as F1 of macro-P and macro-R "
+                          f"{r5.macro.f1_of_means:.4f}"),
         DemoTable("Why F1 and not the plain mean of P and R (spam filter)", ["P", "R", "plain mean", "F1 (harmonic)"],
                   [[0.75, 0.60, _r((spam_p + spam_r) / 2), _r(2 * spam_p * spam_r / (spam_p + spam_r))],
                    [0.75, 0.20, _r((0.75 + 0.20) / 2), _r(2 * 0.75 * 0.20 / 0.95)]]),
@@ -252,14 +254,14 @@ def demo_averages() -> DemoResult:
         "Macro averages treat every class alike; micro averages pool the counts, so big classes dominate.",
         tables,
         "On single-label data every error is one false positive and one false negative, so micro-P = micro-R = "
-        f"micro-F1 = accuracy exactly ({r5.micro['f1']:.4f} = {r5.accuracy:.4f}); macro-P {r4.macro['precision']:.2f} "
-        f"vs micro-P {r4.micro['precision']:.2f} shows the small class pulling the macro mean down; and the two "
-        f"macro-F1s differ ({r5.macro['f1']:.4f} vs {r5.macro['f1_of_means']:.4f}), so say which one you report.",
-        {"two_class": {"macro_precision": r4.macro["precision"], "micro_precision": r4.micro["precision"]},
-         "three_class": {"precision": {lab: r5.per_class[lab]["precision"] for lab in labs5},
-                         "macro_precision": r5.macro["precision"], "micro_precision": r5.micro["precision"],
-                         "accuracy": r5.accuracy, "micro_f1": r5.micro["f1"], "macro_f1": r5.macro["f1"],
-                         "macro_f1_of_means": r5.macro["f1_of_means"]},
+        f"micro-F1 = accuracy exactly ({r5.micro.f1:.4f} = {r5.accuracy:.4f}); macro-P {r4.macro.precision:.2f} "
+        f"vs micro-P {r4.micro.precision:.2f} shows the small class pulling the macro mean down; and the two "
+        f"macro-F1s differ ({r5.macro.f1:.4f} vs {r5.macro.f1_of_means:.4f}), so say which one you report.",
+        {"two_class": {"macro_precision": r4.macro.precision, "micro_precision": r4.micro.precision},
+         "three_class": {"precision": {lab: r5.per_class[lab].precision for lab in labs5},
+                         "macro_precision": r5.macro.precision, "micro_precision": r5.micro.precision,
+                         "accuracy": r5.accuracy, "micro_f1": r5.micro.f1, "macro_f1": r5.macro.f1,
+                         "macro_f1_of_means": r5.macro.f1_of_means},
          "spam": {"precision": spam_p, "recall": spam_r, "mean": (spam_p + spam_r) / 2,
                   "f1": 2 * spam_p * spam_r / (spam_p + spam_r)}},
     )

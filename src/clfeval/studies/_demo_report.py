@@ -150,16 +150,18 @@ def demo_report() -> DemoReport:
     cmp = compare(test["gold"], pred_a, pred_b, metric="macro_f1", samples=SAMPLES, seed=SEED, names=("A", "B"))
     assert thr.test is not None and thr.default is not None  # the test set is scored at both cuts
     tuned, default = thr.test.f1, thr.default.f1
-    majority = rep.baselines["majority"]
-    beaten = [n for n, b in rep.baselines.items() if rep.macro["f1"] > b["macro_f1"] and rep.accuracy > b["accuracy"]]
-    head = "A beats every baseline" if len(beaten) == len(rep.baselines) else \
-        f"A beats {len(beaten)} of the {len(rep.baselines)} baselines"
+    majority = rep.baselines.majority
+    assert majority is not None and majority.accuracy is not None  # a single-label report has its baselines
+    every = [(n, getattr(rep.baselines, n)) for n in rep.baselines.to_dict()]
+    beaten = [n for n, b in every if rep.macro.f1 > b.macro_f1 and rep.accuracy > (b.accuracy or 0.0)]
+    head = "A beats every baseline" if len(beaten) == len(every) else \
+        f"A beats {len(beaten)} of the {len(every)} baselines"
     full = [b for b in cal.bins if b.count]
     confidence = sum(b.count * b.confidence for b in full) / cal.n
     hit = sum(b.count * b.accuracy for b in full) / cal.n
     how = "overconfident" if confidence > hit else "underconfident" if confidence < hit else "calibrated on average"
-    conclusion = (f"{head} (accuracy {rep.accuracy:.3f} against {majority['accuracy']:.3f} for always "
-                  f"{majority['label']!r}); its hardest queue is {rep.diagnostics['hardest_class']!r}. A cut for "
+    conclusion = (f"{head} (accuracy {rep.accuracy:.3f} against {majority.accuracy:.3f} for always "
+                  f"{majority.label!r}); its hardest queue is {rep.diagnostics.hardest_class!r}. A cut for "
                   f"{POSITIVE!r} chosen on the development tickets moves its F1 on the test tickets from {default:.3f} "
                   f"(at {thr.default.threshold:g}) to {tuned:.3f} (at {thr.threshold:.3g}); A's probabilities are "
                   f"{how} (mean confidence {confidence:.3f}, accuracy {hit:.3f}, ECE {cal.ece:.3f}). {cmp.verdict}")

@@ -417,13 +417,14 @@ class _Context:
 
         rep = self._table_report(self.Y_test, self.test_pred)
         keys = ("support", "tp", "fp", "fn", "tn", "precision", "recall", "f1", "accuracy")
-        per_class = {c: {k: rep.per_class[c][k] for k in keys} for c in self.cats}
-        binary = {"n_test": rep.n, "per_class": per_class, "micro": dict(rep.micro), "macro": dict(rep.macro),
+        per_class = {c: {k: getattr(rep.per_class[c], k) for k in keys} for c in self.cats}
+        binary = {"n_test": rep.n, "per_class": per_class, "micro": rep.micro.to_dict(), "macro": rep.macro.to_dict(),
                   "ranges": {m: {"min": min(r[m] for r in per_class.values()),
                                  "max": max(r[m] for r in per_class.values())}
                              for m in ("accuracy", "f1")},
-                  "baselines": {b: {"micro_f1": rep.baselines[b]["micro_f1"], "macro_f1": rep.baselines[b]["macro_f1"],
-                                    "description": rep.baselines[b]["description"]} for b in rep.baselines},
+                  "baselines": {b: {"micro_f1": bl["micro_f1"], "macro_f1": bl["macro_f1"],
+                                    "description": bl["description"]} for b, bl in rep.baselines.to_dict().items()
+                                if isinstance(bl, dict)},
                   "rule": "positive iff log-odds >= 0 (posterior 0.5)"}
         cats = [c for c in self.cats if c in PUBLISHED]
         counts = np.array([[[PUBLISHED_TEST - sum(PUBLISHED[c][1:]), PUBLISHED[c][2]],
@@ -444,8 +445,8 @@ class _Context:
                      "macro": pub_macro, "stated": PUBLISHED_AVERAGES,
                      "differences": {"vocabulary_size": self.vocabulary_size - PUBLISHED_VOCABULARY,
                                      "per_class": diffs,
-                                     "micro": {k: rep.micro[k] - v for k, v in pub_micro.items()},
-                                     "macro": {k: rep.macro[k] - v for k, v in pub_macro.items()},
+                                     "micro": {k: getattr(rep.micro, k) - v for k, v in pub_micro.items()},
+                                     "macro": {k: getattr(rep.macro, k) - v for k, v in pub_macro.items()},
                                      "max_abs_f1": max(abs(d["f1"]) for d in diffs.values()),
                                      "sum_abs_counts": int(sum(abs(d[k]) for d in diffs.values()
                                                                for k in ("tp", "fp", "fn"))),
@@ -480,13 +481,13 @@ class _Context:
         te = self._table_report(self.Y_test, self.test_pred)
 
         def block(rep: Any) -> dict[str, float]:
-            return {"micro_f1": rep.micro["f1"], "macro_f1": rep.macro["f1"], "micro_precision": rep.micro["precision"],
-                    "micro_recall": rep.micro["recall"]}
+            return {"micro_f1": rep.micro.f1, "macro_f1": rep.macro.f1, "micro_precision": rep.micro.precision,
+                    "micro_recall": rep.micro.recall}
 
         train, test = block(tr), block(te)
-        per_class = {c: {"train_f1": tr.per_class[c]["f1"], "test_f1": te.per_class[c]["f1"],
-                         "gap": tr.per_class[c]["f1"] - te.per_class[c]["f1"],
-                         "train_support": tr.per_class[c]["support"], "test_support": te.per_class[c]["support"]}
+        per_class = {c: {"train_f1": tr.per_class[c].f1, "test_f1": te.per_class[c].f1,
+                         "gap": tr.per_class[c].f1 - te.per_class[c].f1,
+                         "train_support": tr.per_class[c].support, "test_support": te.per_class[c].support}
                      for c in self.cats}
         return {"train_vs_test": {"train": train, "test": test, "gap": {k: train[k] - test[k] for k in train},
                                   "per_class": per_class, "n_train": tr.n, "n_test": te.n,
@@ -597,7 +598,7 @@ class _Context:
         for name, pred in (("keyword_rule", kw), ("nb", nb)):
             b = report(gold, pred.tolist(), labels=["grain", "not grain"], positive="grain").binary
             assert b is not None  # positive= gives the binary block
-            rows[name] = {k: b[k] for k in keys}
+            rows[name] = {k: getattr(b, k) for k in keys}
         return {"keyword_rule": {"grain": rows["keyword_rule"], "nb": {"grain": rows["nb"]},
                                  "rule": "a story is grain iff its text (title and body) contains one of the words "
                                          "grain, wheat, corn as a whole token: lowercase runs of letters, unstemmed "

@@ -83,16 +83,17 @@ def multiclass_part(split: Any, categories: Sequence[str], processing: Any, memo
     pred = model.predict(test)
     rep = report(list(sl.test_labels), pred.tolist(), labels=list(sl.categories), train_labels=list(sl.train_labels))
     keys = ("support", "tp", "fp", "fn", "precision", "recall", "f1")
-    maj = rep.baselines["majority"]
+    maj = rep.baselines.majority
+    assert maj is not None
     block = {
         "split": {"train": len(sl.train), "test": len(sl.test), "published": dict(PUBLISHED_SIZES["single_label"])},
         "labels": list(sl.categories), "dropped": [c for c in categories if c not in sl.categories],
-        "accuracy": rep.accuracy, "majority_accuracy": maj["accuracy"], "majority_class": maj["label"],
-        "macro_f1": rep.macro["f1"], "macro_f1_of_means": rep.macro["f1_of_means"], "micro_f1": rep.micro["f1"],
-        "per_class": {c: {k: rep.per_class[c][k] for k in keys} for c in sl.categories},
-        "confusion_matrix": rep.confusion_matrix, "hardest_class": rep.hardest_class,
-        "most_confused_pair": rep.most_confused_pair,
-        "top_confusions": rep.diagnostics.get("top_confusions"),
+        "accuracy": rep.accuracy, "majority_accuracy": maj.accuracy, "majority_class": maj.label,
+        "macro_f1": rep.macro.f1, "macro_f1_of_means": rep.macro.f1_of_means, "micro_f1": rep.micro.f1,
+        "per_class": {c: {k: getattr(rep.per_class[c], k) for k in keys} for c in sl.categories},
+        "confusion_matrix": [list(r) for r in rep.confusion_matrix or ()], "hardest_class": rep.hardest_class,
+        "most_confused_pair": None if rep.most_confused_pair is None else rep.most_confused_pair.to_dict(),
+        "top_confusions": [c.to_dict() for c in rep.diagnostics.top_confusions],
         "vocabulary_size": len(model.named_steps["vectorizer"].vocabulary_),
         "how": "stories whose only label among the 90 ModApte categories is one of the ten largest (wheat and "
                "corn never occur alone); one multinomial NB over the classes, the class with the highest "

@@ -146,16 +146,17 @@ def report_card(rep: Any) -> Page:
     the figure's (at most :data:`~clfeval.core._manyclasses.FIGURE_ALL`, the largest by support), each with the
     sentence saying what is left out.
     """
-    from clfeval.core import manyclasses
+    from clfeval.render._reports import shown_of
 
-    rows_of = manyclasses.from_per_class(rep.labels, rep.per_class)
+    rows_of = shown_of(rep)
     cols = ["class", "support", "precision", "recall", "F1"]
     per_class = TableBlock(None, cols, [[lab,
-                                         *(rep.per_class[lab][k] for k in ("support", "precision", "recall", "f1"))]
+                                         *(getattr(rep.per_class[lab], k) for k in ("support", "precision", "recall",
+                                                                                  "f1"))]
                                         for lab in rows_of.labels], caption=rows_of.sentence())
     sections = []
     if rep.confusion_matrix is not None:
-        shown_m = manyclasses.from_per_class(rep.labels, rep.per_class, figure=True)
+        shown_m = shown_of(rep, figure=True)
         index = {str(lab): i for i, lab in enumerate(rep.labels)}
         pick = [index[lab] for lab in shown_m.labels]
         m = rep.confusion_matrix
@@ -187,19 +188,19 @@ def _ci_of(rep: Any, *path: str) -> list[tuple[str, Any]]:
 
 
 def _report_summary(rep: Any) -> Summary:
-    bl = rep.baselines
+    bl = {k: getattr(rep.baselines, k) for k in rep.baselines.to_dict()}
     ml = rep.kind == "multilabel"
     s = Summary()
     first = "subset accuracy" if ml else "accuracy"
     s.headline.append(card(first, rep.accuracy, _ci_of(rep, "accuracy") +
-                           ([] if ml else [(f"{k} baseline", v["accuracy"]) for k, v in bl.items()])))
-    s.headline.append(card("macro-F1", rep.macro["f1"], _ci_of(rep, "macro", "f1") +
-                           [(f"{k} baseline", v["macro_f1"]) for k, v in bl.items()]))
-    s.headline.append(card("micro-F1", rep.micro["f1"], _ci_of(rep, "micro", "f1") +
-                           [(f"{k} baseline", v["micro_f1"]) for k, v in bl.items()]))
+                           ([] if ml else [(f"{k} baseline", v.accuracy) for k, v in bl.items()])))
+    s.headline.append(card("macro-F1", rep.macro.f1, _ci_of(rep, "macro", "f1") +
+                           [(f"{k} baseline", v.macro_f1) for k, v in bl.items()]))
+    s.headline.append(card("micro-F1", rep.micro.f1, _ci_of(rep, "micro", "f1") +
+                           [(f"{k} baseline", v.micro_f1) for k, v in bl.items()]))
     if ml:
         s.headline.append(card("Hamming loss", rep.hamming_loss, _ci_of(rep, "hamming_loss") +
-                               [(f"{k} baseline", v["hamming_loss"]) for k, v in bl.items()]))
+                               [(f"{k} baseline", v.hamming_loss) for k, v in bl.items()]))
     else:
         s.headline.append(card("balanced accuracy", rep.balanced_accuracy, _ci_of(rep, "balanced_accuracy")))
         s.headline.append(card("MCC", rep.mcc, _ci_of(rep, "mcc")))
@@ -218,22 +219,22 @@ def _report_summary(rep: Any) -> Summary:
                                "PR-AUC (average precision)", rk["average_precision"],
                                [("random ranking", random_ap)] if random_ap is not None else []))
     d = rep.diagnostics
-    if d.get("hardest_class") is not None:
-        hc = d["hardest_class"]
-        s.verdicts.append(f"Hardest class: {hc} (lowest F1, {num(rep.per_class[hc]['f1'])}).")
-    mcp = d.get("most_confused_pair")
+    if d.hardest_class is not None:
+        hc = d.hardest_class
+        s.verdicts.append(f"Hardest class: {hc} (lowest F1, {num(rep.per_class[hc].f1)}).")
+    mcp = d.most_confused_pair
     if mcp:
-        a, b = mcp["classes"]
-        s.verdicts.append(f"Most confused pair: {{{a}, {b}}} with {mcp['errors']} errors — {a} predicted as {b}: "
-                          f"{mcp['a_as_b']}, {b} predicted as {a}: {mcp['b_as_a']}.")
-    maj = bl.get("majority")
+        a, b = mcp.classes
+        s.verdicts.append(f"Most confused pair: {{{a}, {b}}} with {mcp.errors} errors — {a} predicted as {b}: "
+                          f"{mcp.a_as_b}, {b} predicted as {a}: {mcp.b_as_a}.")
+    maj = rep.baselines.majority
     if maj is not None and not ml:
-        gain = rep.accuracy - maj["accuracy"]
-        s.verdicts.append(f"Accuracy {num(rep.accuracy)} against {num(maj['accuracy'])} for always predicting "
-                          f"{maj.get('label', 'the majority class')!r}: {'+' if gain >= 0 else '−'}{num(abs(gain))}.")
+        gain = rep.accuracy - maj.accuracy
+        s.verdicts.append(f"Accuracy {num(rep.accuracy)} against {num(maj.accuracy)} for always predicting "
+                          f"{maj.label or 'the majority class'!r}: {'+' if gain >= 0 else '−'}{num(abs(gain))}.")
     s.facts.append(("items", f"{rep.n:,}"))
     s.facts.append(("labels", f"{len(rep.labels)} ({rep.kind})"))
-    s.facts.append(("positive class", rep.binary["positive"] if rep.binary else "none (every class against the rest)"))
+    s.facts.append(("positive class", rep.binary.positive if rep.binary else "none (every class against the rest)"))
     thr = (rk or {}).get("threshold")
     s.facts.append(("threshold", f"{thr['value']:g}: {thr['rule']}" if thr else "none (predicted labels given)"))
     s.facts.append(("undefined 0/0", rep.signature.get("undefined_policy", "")))

@@ -27,9 +27,10 @@ def demo_report_page(d: Any, figs: Figures | None = None) -> Page:
     figs = figs or Figures()
     rep, thr, cal, cmp = d.report, d.threshold, d.calibration, d.comparison
     rk = rep.ranking.to_dict() if rep.ranking is not None else {}
-    s = Summary([card("accuracy", rep.accuracy, [("majority baseline", rep.baselines["majority"]["accuracy"])]),
-                 card("macro-F1", rep.macro["f1"], [("B", d.report_b.macro["f1"]),
-                                                     ("majority baseline", rep.baselines["majority"]["macro_f1"])]),
+    maj = rep.baselines.majority
+    s = Summary([card("accuracy", rep.accuracy, [("majority baseline", maj.accuracy if maj else None)]),
+                 card("macro-F1", rep.macro.f1, [("B", d.report_b.macro.f1),
+                                                  ("majority baseline", maj.macro_f1 if maj else None)]),
                  card("ROC-AUC (macro, one queue against the rest)", (rk.get("macro") or {}).get("roc_auc"),
                        [("B", d.report_b.ranking.roc_auc if d.report_b.ranking is not None else None),
                         ("random ranking", 0.5)]),

@@ -1,0 +1,212 @@
+"""The slice search's result (``find_slices=``, ``clfeval slices find``): :class:`FoundSlices` and its rows.
+
+The same type is the report's ``find_slices`` part (without a signature: the report has its own) and the
+standalone result of the search (with one). Built with keyword arguments by
+:func:`clfeval.significance._slicefind.search_tables`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from clfeval.core import Display, FrozenDict, ItemReads, freeze_fields
+from clfeval.ops.report._block import Block, Bound, Json, blocks, plain
+
+if TYPE_CHECKING:
+    import pandas
+
+__all__ = ["FoundSlices", "FoundSlice", "ParentCheck", "SliceProportion"]
+
+
+@dataclass(frozen=True)
+class ParentCheck(Block):
+    """A significant cross against the rest of one parent (the parent rule).
+
+    Attributes
+    ----------
+    parent : str
+        The parent slice.
+    parent_rest_value : float or None
+        The metric on the parent's items outside the cross.
+    p_value, p_adjusted : float or None
+        The two-proportion test, raw and Benjamini–Yekutieli-adjusted.
+    kept : bool
+        The cross is significantly worse than that rest.
+    """
+
+    parent: str = ""
+    parent_rest_value: float | None = None
+    p_value: float | None = None
+    p_adjusted: float | None = None
+    kept: bool = False
+
+
+@dataclass(frozen=True)
+class FoundSlice(Block):
+    """One significant slice (found, dropped or explained).
+
+    Attributes
+    ----------
+    columns : sequence of str
+        Its columns.
+    values : sequence of Json
+        Its value of each.
+    slice : str
+        Its name (``a=x ∧ b=y``).
+    items : int
+        Its items.
+    successes, trials : int
+        The metric's proportion in it.
+    value, rest_value, gap, effect_h : float or None
+        The metric in it, in the rest, their difference, Cohen's h (positive: worse).
+    p_value, p_adjusted : float or None
+        Against the rest: raw and Benjamini–Yekutieli-adjusted.
+    test : str
+        The test used.
+    interval : Bound or None
+        Wilson interval of its proportion.
+    vs_parents : tuple of ParentCheck
+        A cross: its test against each parent's rest.
+    explained_by : str or sequence of str or None
+        Dropped: the parent that explains it; explained: the slices found inside it.
+    without_descendants : mapping of str to Json, or None
+        Explained: its test on its items outside those slices.
+    """
+
+    columns: Sequence[str] = ()
+    values: Sequence[Json] = ()
+    slice: str = ""
+    items: int = 0
+    successes: int = 0
+    trials: int = 0
+    value: float | None = None
+    rest_value: float | None = None
+    gap: float | None = None
+    effect_h: float | None = None
+    p_value: float | None = None
+    p_adjusted: float | None = None
+    test: str = ""
+    interval: Bound | None = None
+    vs_parents: tuple[ParentCheck, ...] = ()
+    explained_by: str | Sequence[str] | None = None
+    without_descendants: Mapping[str, Json] | None = None
+
+    _nested = {"vs_parents": blocks(ParentCheck)}
+
+
+@dataclass(frozen=True)
+class SliceProportion(Block):
+    """The metric as a proportion over all items.
+
+    Attributes
+    ----------
+    value : float or None
+        successes / trials.
+    successes, trials, items : int
+    """
+
+    value: float | None = None
+    successes: int = 0
+    trials: int = 0
+    items: int = 0
+
+
+@dataclass(frozen=True)
+class FoundSlices(ItemReads, Display):
+    """The slices where the metric is worst, found by searching the lattice under false-discovery control.
+
+    Attributes
+    ----------
+    metric : str
+        The metric searched (a proportion: ``recall:spam``, ``accuracy``, ...).
+    higher_is_better : bool
+        Its direction.
+    overall : SliceProportion
+        On all items.
+    columns : sequence of str
+        The columns searched.
+    max_depth : int
+        Columns per slice, at most.
+    examined, testable : int
+        Slices examined; those that could be tested.
+    found, dropped, explained : tuple of FoundSlice
+        Reported; dropped because a parent explains them; explained by the slices found inside them.
+    alpha : float
+        The false-discovery rate.
+    min_slice : int
+        A slice is reported from this many items.
+    method : mapping of str to str
+        Each rule, in words.
+    notes : sequence of str
+    bins : mapping of str to sequence of float
+        The bin edges of binned numeric columns.
+    signature : mapping of str to object, or None
+        The standalone search's signature (None: the report's part, which has the report's).
+    """
+
+    metric: str
+    higher_is_better: bool
+    overall: SliceProportion
+    columns: Sequence[str]
+    max_depth: int
+    examined: int
+    testable: int
+    found: tuple[FoundSlice, ...]
+    dropped: tuple[FoundSlice, ...]
+    alpha: float
+    min_slice: int
+    method: Mapping[str, str]
+    notes: Sequence[str] = ()
+    bins: Mapping[str, Sequence[float]] = field(default_factory=FrozenDict)
+    explained: tuple[FoundSlice, ...] = ()
+    signature: Mapping[str, object] | None = None
+
+    def __post_init__(self) -> None:
+        freeze_fields(self, ("columns", "method", "notes", "bins", "signature"))
+
+    @property
+    def survived(self) -> int:
+        """Significant slices: found, dropped and explained."""
+        return len(self.found) + len(self.dropped) + len(self.explained)
+
+    def without_signature(self) -> FoundSlices:
+        """The same search as a report's part."""
+        import dataclasses
+
+        return dataclasses.replace(self, signature=None)
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "result": "find_slices", "metric": self.metric, "higher_is_better": self.higher_is_better,
+            "overall": self.overall.to_dict(), "columns": list(self.columns), "max_depth": self.max_depth,
+            "examined": self.examined, "testable": self.testable, "survived": self.survived,
+            "found": [f.to_dict() for f in self.found], "dropped": [d.to_dict() for d in self.dropped],
+            "explained": [x.to_dict() for x in self.explained], "alpha": self.alpha, "min_slice": self.min_slice,
+            "method": dict(self.method), "bins": {k: list(v) for k, v in self.bins.items()},
+            "notes": list(self.notes)}
+        if self.signature is not None:
+            out["signature"] = plain(self.signature)
+        return out
+
+    def to_frame(self) -> pandas.DataFrame:
+        """One row per significant slice: ``status`` found, then dropped (a parent explains it) and explained (the
+        slices found inside it explain it), with ``explained_by`` (a list of slice names) beside the numbers
+        (pandas: the ``frame`` extra)."""
+        from clfeval.errors import MissingExtra
+
+        MissingExtra.require("to_frame()", [("pandas", "pandas")], "frame")
+        import pandas as pd
+
+        keep = ("slice", "items", "successes", "trials", "value", "rest_value", "gap", "effect_h", "p_value",
+                "p_adjusted")
+        rows = []
+        for status, group in (("found", self.found), ("dropped", self.dropped), ("explained", self.explained)):
+            for r in group:
+                by = r.explained_by
+                rows.append({"status": status, **{k: getattr(r, k) for k in keep},
+                             "explained_by": [] if by is None else [by] if isinstance(by, str) else list(by)})
+        return pd.DataFrame(rows, columns=["status", *keep, "explained_by"])
+
+
