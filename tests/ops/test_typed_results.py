@@ -159,3 +159,22 @@ def test_every_result_field_is_documented():
                 continue
             undocumented.append(f"{cls.__module__}.{cls.__qualname__}.{f.name}")
     assert undocumented == [], undocumented
+
+
+def test_the_strict_mypy_override_covers_the_front_door_and_the_results():
+    """pyproject.toml's strict override (the core's) holds clfeval/__init__, every module that defines a front-door
+    function and every ops package of a result type; .ci/run runs mypy at 0 errors over the package."""
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    strict = [o for o in config["tool"]["mypy"]["overrides"] if o.get("disallow_untyped_defs")]
+    assert len(strict) == 1
+    modules = set(strict[0]["module"])
+    want = {"clfeval", "clfeval.core", "clfeval.ops"}
+    for fn, name in OPERATIONS.values():
+        want.add(getattr(clfeval, fn).__module__)
+        package = getattr(clfeval, name).__module__.rsplit(".", 1)[0]
+        want |= {package, package + ".*"}
+    assert want - modules == set()
+    assert strict[0].get("disallow_any_generics") and strict[0].get("disallow_untyped_calls")

@@ -15,7 +15,7 @@ bins (:class:`clfeval.scores._binned.ScoreHistogram`) — its result is one froz
   number at most :data:`EXACT_CUTS_MAX` (else only the sampled cuts the curves
   are drawn from);
 * how it was computed: the ``external`` block (budget, spilled, runs), the
-  ``binned`` block (bins, error bound), the engine block.
+  ``binned`` block (bins, error bound).
 
 The ranking metrics of the catalogue (``input="ranking"``) are functions of it:
 :func:`roc_auc`, :func:`average_precision`, :func:`partial_roc_auc`; so are the
@@ -143,10 +143,9 @@ class RankingSummary(Display):
     curves_how: str | None = field(default=None, repr=False)
     exact: ExactCuts | None = field(default=None, repr=False, compare=False)
     partial: tuple[int, tuple[int, int, int, int] | None] | None = field(default=None, repr=False, compare=False)
-    engine: Mapping[str, object] | None = field(default=None, repr=False, compare=False)  # where it ran
 
     def __post_init__(self) -> None:  # a result is read-only all the way down; to_dict() gives a plain copy
-        freeze_fields(self, ("signature", "external", "binned", "engine"))
+        freeze_fields(self, ("signature", "external", "binned"))
         for a in self.points or ():
             a.flags.writeable = False
 

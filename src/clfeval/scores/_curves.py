@@ -192,12 +192,11 @@ class SortedRanking(PairCounts, Display):
     pos_scores: np.ndarray = field(repr=False)
     neg_parts: tuple[np.ndarray, ...] = field(repr=False)
     signature: dict[str, Any] = field(default_factory=dict, repr=False)
-    engine: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # where it ran (the front door)
 
     def __post_init__(self) -> None:  # read-only all the way down: the arrays, the signature
         for a in (self.pos_scores, *self.neg_parts):
             a.flags.writeable = False
-        freeze_fields(self, ("signature", "engine"))
+        freeze_fields(self, ("signature",))
 
     @classmethod
     def from_indicator(cls, y: np.ndarray, scores: np.ndarray, positive: str = "1",
@@ -310,7 +309,7 @@ class SortedRanking(PairCounts, Display):
         """The ranking summary every engine produces (its exact cuts computed from these arrays on first use)."""
         below, tied, ap = self._core
         return RankingSummary(self.positive, self.n_positive, self.n_negative, below, tied, ap,
-                              signature=self.signature, exact=self, engine=self.engine)
+                              signature=self.signature, exact=self)
 
     def to_dict(self) -> dict[str, Any]:
         """Summary as plain data (no per-cut arrays): AUC, AP, counts, baselines of a random ranking."""
