@@ -66,8 +66,8 @@ def signature(kind: str, settings: dict[str, Any], *, seed: Any = None, samples:
 
 
 def _read_only(self: Any, *args: Any, **kwargs: Any) -> Any:
-    raise TypeError(f"a result's {type(self).__name__.removeprefix('Frozen').lower()} is read-only: results are "
-                    f"frozen (to_dict() gives a copy to change)")
+    kind = "list" if isinstance(self, list) else "dict"  # a LabelMap is a result's dict too
+    raise TypeError(f"a result's {kind} is read-only: results are frozen (to_dict() gives a copy to change)")
 
 
 class FrozenDict(dict[Any, Any]):

@@ -339,10 +339,10 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
     The accuracy trap: 100 documents, 90 of them news, "always news":
 
     >>> r = report(["news"] * 90 + ["other"] * 10, ["news"] * 100)
-    >>> r.accuracy, round(r.macro["f1"], 4), r.per_class["other"]["f1"]
+    >>> r.accuracy, round(r.macro.f1, 4), r.per_class["other"].f1
     (0.9, 0.4737, 0.0)
     >>> for u in r.undefined:  # "other" is never predicted, and no item is predicted as not news
-    ...     print(u["metric"], *u.get("labels", []))
+    ...     print(u.metric, *(u.labels or []))
     precision other
     npv news
     markedness news other

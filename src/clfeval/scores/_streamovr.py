@@ -131,7 +131,7 @@ class OvRStore:
     >>> with OvRStore(["a", "b"], memory=4096) as st:
     ...     st.add(np.array([[True, False], [False, True]]), np.array([[0.8, 0.2], [0.3, 0.7]]))
     ...     r = st.result()
-    >>> r.macro["roc_auc"], r.micro["roc_auc"]
+    >>> r.macro.roc_auc, r.micro.roc_auc
     (1.0, 1.0)
     """
 
