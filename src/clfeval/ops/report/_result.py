@@ -33,7 +33,7 @@ from clfeval.core import (
 )
 from clfeval.errors import UsageError
 from clfeval.ops.report._block import plain
-from clfeval.ops.report._found import FoundSlice, FoundSlices, SliceProportion
+from clfeval.ops.report._found import FoundSlices, json_mapping as _mapping, json_number as _number
 from clfeval.ops.report._parts import (
     ErrorsSharePart,
     InputsPart,
@@ -306,46 +306,6 @@ _PARTS: dict[str, Callable[[object], Part]] = {
     "slices": SlicesPart.of, "requirements": RequirementsPart.of, "errors_share": ErrorsSharePart.of}
 
 
-def _number(x: object) -> float:
-    """A number of the JSON (null: undefined, NaN)."""
-    if x is None:
-        return math.nan
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise TypeError(f"a number, not {type(x).__name__}")
-    return x
-
-
-def _mapping(x: object) -> Mapping[str, object]:
-    if not isinstance(x, Mapping):
-        raise TypeError(f"a JSON object, not {type(x).__name__}")
-    return x
-
-
-def _found_slices(data: object) -> FoundSlices:
-    """The ``find_slices`` part of its JSON (``result`` and ``survived`` are derived)."""
-    d = _mapping(data)
-
-    def rows(key: str) -> tuple[FoundSlice, ...]:
-        v = d.get(key) or ()
-        if not isinstance(v, (list, tuple)):
-            raise TypeError(f"find_slices.{key}: a JSON array, not {type(v).__name__}")
-        return tuple(FoundSlice.of(x) for x in v)
-
-    sig = d.get("signature")
-    columns, notes = d.get("columns") or (), d.get("notes") or ()
-    assert isinstance(columns, (list, tuple)) and isinstance(notes, (list, tuple))
-    return FoundSlices(metric=str(d["metric"]), higher_is_better=bool(d["higher_is_better"]),
-                       overall=SliceProportion.of(d["overall"]), columns=tuple(str(c) for c in columns),
-                       max_depth=int(_number(d["max_depth"])), examined=int(_number(d["examined"])),
-                       testable=int(_number(d["testable"])), found=rows("found"), dropped=rows("dropped"),
-                       alpha=_number(d["alpha"]), min_slice=int(_number(d["min_slice"])),
-                       method={str(k): str(v) for k, v in _mapping(d.get("method") or {}).items()},
-                       notes=tuple(str(n) for n in notes),
-                       bins={str(k): tuple(_number(e) for e in v)  # type: ignore[attr-defined]
-                             for k, v in _mapping(d.get("bins") or {}).items()},
-                       explained=rows("explained"), signature=None if sig is None else _mapping(sig))
-
-
 def _from_dict(cls: type[Report], data: Mapping[str, object]) -> Report:
     if not isinstance(data, Mapping):
         raise UsageError(f"a report is read from its JSON object (a mapping), not {type(data).__name__}.")
@@ -366,7 +326,7 @@ def _from_dict(cls: type[Report], data: Mapping[str, object]) -> Report:
             return None if d.get(key) is None else make(d[key])
 
         parts: dict[str, object] = {key: block(key, make) for key, make in _PARTS.items()}
-        parts["find_slices"] = block("find_slices", _found_slices)
+        parts["find_slices"] = block("find_slices", FoundSlices.from_dict)
         parts["engine"] = block("engine", lambda x: EngineInfo.of(_mapping(x)))
         cm = d.get("confusion_matrix")
         undefined = d.get("undefined") or ()
