@@ -6,8 +6,9 @@ import math
 from typing import Any
 
 from clfeval.errors import UsageError
+from clfeval.ops.report import Report
 
-__all__ = ["as_dict", "value", "ranking_of", "metric_value", "need"]
+__all__ = ["as_dict", "value", "ranking_of", "metric_value", "need", "report_of"]
 
 
 def as_dict(result: Any) -> dict[str, Any]:
@@ -18,6 +19,20 @@ def as_dict(result: Any) -> dict[str, Any]:
     if callable(to_dict):
         return to_dict()
     raise UsageError(f"a figure is drawn from a clfeval result or its JSON output; got {type(result).__name__}.")
+
+
+def report_of(result: Any, figure: str, what: str, key: str = "per_class") -> Report:
+    """The typed report a figure reads: the :class:`~clfeval.ops.report.Report` given, or the report of its JSON
+    (:meth:`Report.from_dict`); a cross-validation result's (or its JSON's) pooled report. A result that is not a
+    report: a usage error saying which result the figure needs."""
+    if isinstance(result, Report):
+        return result
+    d = as_dict(result)
+    if isinstance(d.get("pooled"), dict):
+        d = d["pooled"]
+    if d.get(key) is None or "macro" not in d:
+        raise UsageError(f"the {figure} figure needs {what}; this result has no {key!r}.")
+    return Report.from_dict(d)
 
 
 def value(x: Any) -> float:
