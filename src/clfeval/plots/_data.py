@@ -8,7 +8,7 @@ from typing import Any
 from clfeval.errors import UsageError
 from clfeval.ops.report import Report
 
-__all__ = ["as_dict", "value", "ranking_of", "metric_value", "need", "report_of"]
+__all__ = ["as_dict", "value", "metric_value", "need", "report_of"]
 
 
 def as_dict(result: Any) -> dict[str, Any]:
@@ -47,19 +47,6 @@ def need(d: dict[str, Any], key: str, figure: str, what: str) -> Any:
     if key not in d or d[key] is None:
         raise UsageError(f"the {figure} figure needs {what}; this result has no {key!r}.")
     return d[key]
-
-
-def ranking_of(d: dict[str, Any], figure: str) -> dict[str, Any]:
-    """The ranking summary with curves: a RankingResult dict (binary or one-vs-rest), or a report's ``ranking``
-    section."""
-    if "curves" in d and ("roc_auc" in d or "per_class" in d) and "confusion_matrix" not in d:
-        return d
-    if isinstance(d.get("ranking"), dict) and "curves" in d["ranking"]:
-        return d["ranking"]
-    if isinstance(d.get("pooled"), dict):
-        return ranking_of(d["pooled"], figure)
-    raise UsageError(f"the {figure} figure needs scores: a report made with scores (--score or --scores-prefix) or a "
-                     f"ranking; this result has no ranking curves.")
 
 
 _AVERAGES = {"macro": "macro", "micro": "micro", "weighted": "weighted"}

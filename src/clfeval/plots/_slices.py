@@ -4,11 +4,12 @@ slices flagged after adjustment."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from clfeval.errors import UsageError
-from clfeval.plots import _mpl
 from clfeval.ops.report import FoundSlices, Report, SliceRow
+from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, report_of, value
 
 __all__ = ["forest", "found_forest", "wilson", "MAX_ROWS"]
@@ -94,11 +95,16 @@ def found_forest(result: Any, *, ax: Any = None) -> Any:
     rows = list(sec.found)[:MAX_ROWS]
     if not rows:
         raise UsageError("the search found no slice significantly worse than the rest: there is nothing to draw.")
-    drawn = [(r.slice, value(r.value), *(value(x) for x in (r.interval or [None, None])), r.items,
-              _mpl.COLORS[3]) for r in rows[::-1]]
+    drawn = [(r.slice, value(r.value), *_ends(r.interval), r.items, _mpl.COLORS[3]) for r in rows[::-1]]
     title = (f"The {len(rows)} worst slices found (of {sec.examined:,} examined)\n95% Wilson intervals; "
              f"Benjamini–Yekutieli at {sec.alpha:g}")
     return _draw(drawn, value(sec.overall.value), sec.metric, title, max(r.items for r in rows), ax)
+
+
+def _ends(interval: Sequence[float | None] | None) -> tuple[float, float]:
+    """An interval's ends, NaN where undefined."""
+    lo, hi = interval or (None, None)
+    return value(lo), value(hi)
 
 
 def _found(result: Any) -> FoundSlices:
@@ -120,8 +126,8 @@ def _found(result: Any) -> FoundSlices:
     return found
 
 
-def _draw(rows: list[tuple[Any, float, float, float, int, str]], overall: float, metric: str, title: str,
-          largest: int, ax: Any) -> Any:
+def _draw(rows: Sequence[tuple[str, float, float, float, int | float, str]], overall: float, metric: str, title: str,
+          largest: int | float, ax: Any) -> Any:
     """Rows (name, value, low, high, items, colour), bottom to top; the overall value dashed."""
     from clfeval.core import label
 

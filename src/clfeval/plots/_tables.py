@@ -9,8 +9,8 @@ import numpy as np
 
 from clfeval.core import manyclasses
 from clfeval.errors import UsageError
-from clfeval.plots import _mpl
 from clfeval.ops.report import Report
+from clfeval.plots import _mpl
 from clfeval.plots._data import report_of, value
 
 __all__ = ["confusion_matrix", "top_confusions", "per_class", "MAX_HEATMAP"]
@@ -78,9 +78,9 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
             from matplotlib.patches import Rectangle
 
             a, b = (labels.index(x) for x in mcp.classes)
-            for (r, c) in ((a, b), (b, a)):
-                ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, edgecolor="#D55E00", linewidth=2.2,
-                                       gid=f"most-confused-{r}-{c}"))
+            for (i, j) in ((a, b), (b, a)):
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="#D55E00", linewidth=2.2,
+                                       gid=f"most-confused-{i}-{j}"))
         bar = fig.colorbar(im, ax=ax, shrink=0.85, pad=0.02)
         bar.set_label("share of the gold row (diagonal: recall)")
         ax.set_title("Confusion matrix")
