@@ -1,4 +1,5 @@
-"""What a figure reads: the JSON dict of a result (``result.to_dict()``), whichever was given."""
+"""What a figure reads: the typed report of a result (:func:`report_of`: a Report, or the report of its JSON
+through ``Report.from_dict``), or the JSON dict of a result that has no typed reading yet (``result.to_dict()``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from clfeval.errors import UsageError
 from clfeval.ops.report import Report
 
-__all__ = ["as_dict", "value", "metric_value", "need", "report_of"]
+__all__ = ["as_dict", "value", "need", "report_of"]
 
 
 def as_dict(result: Any) -> dict[str, Any]:
@@ -47,19 +48,3 @@ def need(d: dict[str, Any], key: str, figure: str, what: str) -> Any:
     if key not in d or d[key] is None:
         raise UsageError(f"the {figure} figure needs {what}; this result has no {key!r}.")
     return d[key]
-
-
-_AVERAGES = {"macro": "macro", "micro": "micro", "weighted": "weighted"}
-
-
-def metric_value(report: dict[str, Any], name: str) -> float:
-    """A named metric (``accuracy``, ``macro_f1``, ``f1:LABEL``, ...) read from a report dict; NaN if absent."""
-    if ":" in name:
-        metric, label = name.split(":", 1)
-        return value(report.get("per_class", {}).get(label, {}).get(metric))
-    if name in report and not isinstance(report[name], dict):
-        return value(report[name])
-    head, _, rest = name.partition("_")
-    if head in _AVERAGES and isinstance(report.get(head), dict):
-        return value(report[head].get(rest))
-    return math.nan
