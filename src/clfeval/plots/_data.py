@@ -1,4 +1,5 @@
-"""What a figure reads: the JSON dict of a result (``result.to_dict()``), whichever was given."""
+"""What a figure reads: the typed report of a result (:func:`report_of`: a Report, or the report of its JSON
+through ``Report.from_dict``), or the JSON dict of a result that has no typed reading yet (``result.to_dict()``)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import math
 from typing import Any
 
 from clfeval.errors import UsageError
+from clfeval.ops.report import Report
 
-__all__ = ["as_dict", "value", "ranking_of", "metric_value", "need"]
+__all__ = ["as_dict", "value", "need", "report_of"]
 
 
 def as_dict(result: Any) -> dict[str, Any]:
@@ -18,6 +20,20 @@ def as_dict(result: Any) -> dict[str, Any]:
     if callable(to_dict):
         return to_dict()
     raise UsageError(f"a figure is drawn from a clfeval result or its JSON output; got {type(result).__name__}.")
+
+
+def report_of(result: Any, figure: str, what: str, key: str = "per_class") -> Report:
+    """The typed report a figure reads: the :class:`~clfeval.ops.report.Report` given, or the report of its JSON
+    (:meth:`Report.from_dict`); a cross-validation result's (or its JSON's) pooled report. A result that is not a
+    report: a usage error saying which result the figure needs."""
+    if isinstance(result, Report):
+        return result
+    d = as_dict(result)
+    if isinstance(d.get("pooled"), dict):
+        d = d["pooled"]
+    if d.get(key) is None or "macro" not in d:
+        raise UsageError(f"the {figure} figure needs {what}; this result has no {key!r}.")
+    return Report.from_dict(d)
 
 
 def value(x: Any) -> float:
@@ -32,32 +48,3 @@ def need(d: dict[str, Any], key: str, figure: str, what: str) -> Any:
     if key not in d or d[key] is None:
         raise UsageError(f"the {figure} figure needs {what}; this result has no {key!r}.")
     return d[key]
-
-
-def ranking_of(d: dict[str, Any], figure: str) -> dict[str, Any]:
-    """The ranking summary with curves: a RankingResult dict (binary or one-vs-rest), or a report's ``ranking``
-    section."""
-    if "curves" in d and ("roc_auc" in d or "per_class" in d) and "confusion_matrix" not in d:
-        return d
-    if isinstance(d.get("ranking"), dict) and "curves" in d["ranking"]:
-        return d["ranking"]
-    if isinstance(d.get("pooled"), dict):
-        return ranking_of(d["pooled"], figure)
-    raise UsageError(f"the {figure} figure needs scores: a report made with scores (--score or --scores-prefix) or a "
-                     f"ranking; this result has no ranking curves.")
-
-
-_AVERAGES = {"macro": "macro", "micro": "micro", "weighted": "weighted"}
-
-
-def metric_value(report: dict[str, Any], name: str) -> float:
-    """A named metric (``accuracy``, ``macro_f1``, ``f1:LABEL``, ...) read from a report dict; NaN if absent."""
-    if ":" in name:
-        metric, label = name.split(":", 1)
-        return value(report.get("per_class", {}).get(label, {}).get(metric))
-    if name in report and not isinstance(report[name], dict):
-        return value(report[name])
-    head, _, rest = name.partition("_")
-    if head in _AVERAGES and isinstance(report.get(head), dict):
-        return value(report[head].get(rest))
-    return math.nan

@@ -9,9 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.core import manyclasses
+from clfeval.core import LabelMap, manyclasses
 from clfeval.errors import UsageError
-from clfeval.ops.compare import Compared
+from clfeval.ops.compare import Compared, PhiDelta, PhiDeltaPoint
+from clfeval.ops.report import ClassRow, Report
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, value
 
@@ -22,37 +23,48 @@ Group = tuple[str | None, list[str], list[float], list[float]]
 
 
 def _classes(pc: Mapping[str, Any], label: Any = None) -> tuple[list[str], list[float], list[float]]:
-    """The points of the classes: class ``label``, or the classes a figure draws (at most 20, the largest:
+    """The points of the classes (each a typed row or point with ``phi`` and ``delta``, a report's row with
+    ``support`` and ``f1`` too): class ``label``, or the classes a figure draws (at most 20, the largest:
     :mod:`clfeval.core._manyclasses`)."""
-    keys = [str(label)] if label is not None and str(label) in pc else \
-        list(manyclasses.from_per_class(list(pc), pc, figure=True).labels)
-    return keys, [value(pc[k].get("phi")) for k in keys], [value(pc[k].get("delta")) for k in keys]
+    if label is not None and str(label) in pc:
+        keys = [str(label)]
+    else:
+        sup = {k: getattr(pc[k], "support", None) or 0 for k in pc}
+        keys = list(manyclasses.for_figure(list(pc), sup, {k: value(getattr(pc[k], "f1", None)) for k in pc}).labels)
+    return keys, [value(pc[k].phi) for k in keys], [value(pc[k].delta) for k in keys]
 
 
-def _compared_systems(r: Compared) -> Mapping[str, Any] | None:
+def _rows(r: Report) -> Mapping[str, ClassRow]:
+    """A report's per-class rows by label text."""
+    pc = r.per_class
+    return pc.as_text() if isinstance(pc, LabelMap) else {str(k): v for k, v in pc.items()}
+
+
+def _compared_systems(r: Compared) -> Mapping[str, Mapping[str, PhiDeltaPoint]] | None:
     """The systems' classes of a comparison (two systems, or the pairs of several), read from its typed
     :class:`~clfeval.ops.compare.PhiDelta` parts, in the order of its systems; None without (score metrics)."""
     pairs = list(r.comparisons) if r.many is not None else [r] if r.pair is not None else []
-    found: dict[str, Any] = {}
+    found: dict[str, Mapping[str, PhiDeltaPoint]] = {}
     for c in pairs:
         points = c.phi_delta
         for name, pts in (points.systems.items() if points is not None else ()):
-            found.setdefault(name, {k: {"phi": p.phi, "delta": p.delta} for k, p in pts.items()})
+            found.setdefault(name, pts)
     return {n: found[n] for n in r.names if n in found} or None
 
 
-def _systems(d: Any) -> Mapping[str, Any] | None:
-    """A comparison's ``phi_delta.systems`` (name → label → point), or a mapping name → report; else None."""
+def _systems(d: Any) -> Mapping[str, Mapping[str, Any]] | None:
+    """A comparison's JSON ``phi_delta.systems`` (name → label → point, typed by
+    :meth:`~clfeval.ops.compare.PhiDelta.of`), or a mapping name → report (or its JSON: :meth:`Report.from_dict`)
+    as name → the report's per-class rows; else None."""
     if isinstance(d, Mapping) and isinstance(d.get("phi_delta"), Mapping) and "systems" in d["phi_delta"]:
-        return d["phi_delta"]["systems"]
+        return PhiDelta.of(d["phi_delta"]).systems
     if isinstance(d, Mapping) and d and "per_class" not in d and "terms" not in d and "pooled" not in d and \
             all(isinstance(v, Mapping) or hasattr(v, "to_dict") for v in d.values()):
         out = {}
         for name, rep in d.items():
-            r = as_dict(rep)
-            if "per_class" not in r:
+            if not isinstance(rep, Report) and "per_class" not in as_dict(rep):
                 return None
-            out[str(name)] = r["per_class"]
+            out[str(name)] = _rows(rep if isinstance(rep, Report) else Report.from_dict(as_dict(rep)))
         return out
     return None
 
@@ -64,17 +76,21 @@ def phi_delta_groups(result: Any, label: Any = None) -> tuple[list[Group], str]:
     fold's φ and δ, or those of class ``label``); the Reuters study: the terms of its category; a comparison (or
     a mapping name → report): one group per system, its classes (or only class ``label``).
     """
-    if isinstance(result, Compared) and (typed := _compared_systems(result)) is not None:
-        return ([(str(name), *_classes(pc, label)) for name, pc in typed.items()],
-                "systems" + (f", class {label}" if label is not None else " (their classes)"))
+    systems: Mapping[str, Mapping[str, Any]] | None = None
+    if isinstance(result, Compared):
+        systems = _compared_systems(result)
+    if isinstance(result, Report):
+        return _report_group(result)
     d = result if isinstance(result, Mapping) else as_dict(result)
-    systems = _systems(d)
+    if systems is None:
+        systems = _systems(d)
     if systems is None and not isinstance(result, Mapping) and hasattr(result, "to_dict"):
         d = as_dict(result)
         systems = _systems(d)
     if systems is not None:
         groups: list[Group] = [(str(name), *_classes(pc, label)) for name, pc in systems.items()]
         return groups, "systems" + (f", class {label}" if label is not None else " (their classes)")
+    # the Reuters study's terms and a cross-validation result's folds: dicts with no typed result yet
     if isinstance(d.get("terms"), dict) and "most_discriminative" in d["terms"]:
         t = d["terms"]
         seen: dict[str, tuple[float, float]] = {}
@@ -95,12 +111,22 @@ def phi_delta_groups(result: Any, label: Any = None) -> tuple[list[Group], str]:
         phis = [float(np.nanmean([value(v["phi"]) for v in f["phi_delta"].values()])) for f in folds]
         deltas = [float(np.nanmean([value(v["delta"]) for v in f["phi_delta"].values()])) for f in folds]
         return [(None, names, phis, deltas)], "folds (mean over classes)"
-    if isinstance(d.get("pooled"), dict):
-        d = d["pooled"]
-    pc = d.get("per_class")
-    if not pc or not all("phi" in c for c in pc.values()):
-        raise UsageError("the phi-delta figure needs φ and δ: a report, a cross-validation result, the Reuters study, "
-                         "a comparison of predicted labels or several reports; this result has none.")
+    rd = d["pooled"] if isinstance(d.get("pooled"), dict) else d
+    if not rd.get("per_class") or "macro" not in rd:
+        raise _none()
+    return _report_group(Report.from_dict(rd))
+
+
+def _none() -> UsageError:
+    return UsageError("the phi-delta figure needs φ and δ: a report, a cross-validation result, the Reuters study, "
+                      "a comparison of predicted labels or several reports; this result has none.")
+
+
+def _report_group(r: Report) -> tuple[list[Group], str]:
+    """A report's classes, one group."""
+    pc = _rows(r)
+    if not pc or not all(row.phi is not None for row in pc.values()):
+        raise _none()
     group = (None, *_classes(pc))
     what = "classes" if len(group[1]) == len(pc) else f"the {len(group[1])} largest of {len(pc):,} classes"
     return [group], what

@@ -10,19 +10,20 @@ import numpy as np
 
 from clfeval.errors import UsageError
 from clfeval.ops.compare import Compared, Distribution
+from clfeval.ops.report import Report
 from clfeval.plots import _mpl
-from clfeval.plots._data import as_dict, metric_value, need, value
+from clfeval.plots._data import as_dict, need, value
 
 __all__ = ["cv_spread", "bootstrap"]
 
 
 def _pooled_value(d: dict[str, Any], name: str) -> float:
+    """The pooled (out-of-fold) value of a metric: read from the typed report of the result's ``pooled`` JSON
+    (NaN where it has none)."""
     pooled = d.get("pooled")
-    if not isinstance(pooled, dict):
+    if not isinstance(pooled, dict) or "per_class" not in pooled:
         return math.nan
-    if name in pooled and not isinstance(pooled[name], dict):
-        return value(pooled[name])
-    return metric_value(pooled, name)
+    return Report.from_dict(pooled).values.get(name, math.nan)
 
 
 def cv_spread(result: Any, *, ax: Any = None) -> Any:

@@ -11,16 +11,20 @@ each curve is drawn inside its pointwise band.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from clfeval.core import manyclasses
+from clfeval.core import LabelMap, RankingSummary, manyclasses
 from clfeval.errors import UsageError
 from clfeval.ops.calibration import Calibration, CalibrationBin
+from clfeval.ops.ranking import RankingResult
+from clfeval.ops.report import RankingIntervals, RankingPart, Report
 from clfeval.ops.threshold import ChosenCut, CutRow, LabelCuts, Sweep, ThresholdResult
 from clfeval.plots import _mpl
-from clfeval.plots._data import as_dict, need, ranking_of, value
+from clfeval.plots._data import as_dict, need, value
 
 __all__ = ["roc", "pr", "threshold", "label_thresholds", "tuning_panel", "reliability", "MAX_CURVES"]
 
@@ -29,57 +33,128 @@ __all__ = ["roc", "pr", "threshold", "label_thresholds", "tuning_panel", "reliab
 MAX_CURVES = manyclasses.FIGURE_ALL
 
 
-def _curves(rk: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """(label, curves, per-label summary) for a binary or a one-vs-rest ranking dict (of many classes: the ones a
-    figure draws)."""
-    if "per_class" in rk:
-        picked = manyclasses.from_per_class(rk["labels"], rk["per_class"], figure=True, f1_key="average_precision")
-        return [(lab, rk["curves"].get(lab) or {}, rk["per_class"][lab]) for lab in picked.labels]
-    return [(rk["positive"], rk["curves"], rk)]
+@dataclass(frozen=True)
+class _Curve:
+    """One label's curves and the numbers its legend entry gives."""
+
+    label: str
+    points: Mapping[str, Any]  # the decimated curves: {"roc": {"fpr", "tpr"}, "pr": {"recall", "precision"}}
+    roc_auc: float | None
+    average_precision: float | None
+    prevalence: float | None
 
 
-def _more(rk: dict[str, Any], items: list[Any]) -> str:
+@dataclass(frozen=True)
+class _Ranked:
+    """What a ROC or PR figure draws: the curves (of many classes, the ones a figure draws), the one-vs-rest
+    macro means, and the pointwise bootstrap bands by label (level, then label → curve → band)."""
+
+    curves: list[_Curve]
+    n_labels: int = 0  # one-vs-rest: every class (0: one positive class)
+    macro_roc_auc: float | None = None
+    macro_average_precision: float | None = None
+    level: float | None = None
+    bands: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+
+def _ovr(labels: list[str], rows: Mapping[str, Any], curves: Mapping[str, Any]) -> list[_Curve]:
+    """The one-vs-rest curves a figure draws: rows are each label's typed ranking row (support, average precision,
+    ROC-AUC, prevalence)."""
+    sup = {lab: (rows[lab].support or 0) if lab in rows else 0 for lab in labels}
+    ap = {lab: value(rows[lab].average_precision) if lab in rows else math.nan for lab in labels}
+    picked = manyclasses.for_figure(labels, sup, ap)
+    return [_Curve(lab, curves.get(lab) or {}, rows[lab].roc_auc, rows[lab].average_precision, rows[lab].prevalence)
+            for lab in picked.labels]
+
+
+def _of_part(rk: RankingPart, rc: RankingIntervals | None) -> _Ranked:
+    """The curves of a report's typed ranking part, with the bands of its ranking intervals."""
+    curves: Mapping[str, Any] = rk.curves or {}
+    bands: dict[str, Mapping[str, Any]] = {}
+    if rc is not None and rc.per_class is not None:
+        bands = {lab: e.bands for lab, e in rc.per_class.items() if e.bands}
+    elif rc is not None and rc.bands:
+        bands = {str(rc.positive): rc.bands}
+    level = rc.level if rc is not None and bands else None
+    if rk.per_class is not None:
+        labels = [str(x) for x in (rk.labels or rk.per_class)]
+        macro = rk.macro or {}
+        return _Ranked(_ovr(labels, rk.per_class, curves), len(rk.labels or ()), macro.get("roc_auc"),
+                       macro.get("average_precision"), level, bands)
+    return _Ranked([_Curve(str(rk.positive), curves, rk.roc_auc, rk.average_precision, rk.prevalence)], 0,
+                   level=level, bands=bands)
+
+
+def _of_summary(s: RankingSummary) -> _Ranked:
+    return _Ranked([_Curve(s.positive, s.curves(), s.roc_auc, s.average_precision, s.prevalence)])
+
+
+def _of_ranking(r: RankingResult) -> _Ranked:
+    """The curves of a ranking result: its binary summary, or its one-vs-rest rows and each label's curves."""
+    if r.ovr is None:
+        assert r.summary is not None  # a ranking is one of the two
+        return _of_summary(r.summary)
+    ovr = r.ovr
+    pc = ovr.per_class
+    rows = pc.as_text() if isinstance(pc, LabelMap) else {str(k): v for k, v in pc.items()}
+    return _Ranked(_ovr(list(ovr.labels), rows, ovr.curves()), len(ovr.labels), ovr.macro.roc_auc,
+                   ovr.macro.average_precision)
+
+
+def _more(rk: _Ranked) -> str:
     """What a one-vs-rest figure leaves out, or ''."""
-    k = len(rk.get("labels") or ())
-    return f"; the {len(items)} largest of {k:,} classes drawn" if k > len(items) else ""
+    k, drawn = rk.n_labels, len(rk.curves)
+    return f"; the {drawn} largest of {k:,} classes drawn" if k > drawn else ""
 
 
 def _is_bands(d: dict[str, Any]) -> bool:
     return d.get("band") == "pointwise percentile" and isinstance(d.get("roc"), dict) and "fpr" in d["roc"]
 
 
-def _from_bands(d: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A CurveBands dict as a ranking (its observed curves at the grid points) and its bands."""
+def _from_bands(d: dict[str, Any]) -> _Ranked:
+    """A CurveBands dict (no typed reading yet) as its observed curves at the grid points, and its bands."""
     curves = {"roc": {"fpr": d["roc"]["fpr"], "tpr": d["roc"]["observed"]},
               "pr": {"recall": d["pr"]["recall"], "precision": d["pr"]["observed"]}}
     n = d["n_positive"] + d["n_negative"]
-    rk = {"positive": d["positive"], "curves": curves, "roc_auc": d["roc_auc"]["value"],
-          "average_precision": d["average_precision"]["value"], "prevalence": d["n_positive"] / n if n else None}
-    return rk, {"level": d["level"], "by_label": {d["positive"]: {"roc": d["roc"], "pr": d["pr"]}}}
+    one = _Curve(d["positive"], curves, d["roc_auc"]["value"], d["average_precision"]["value"],
+                 d["n_positive"] / n if n else None)
+    return _Ranked([one], level=d["level"], bands={d["positive"]: {"roc": d["roc"], "pr": d["pr"]}})
 
 
-def _bands_of(d: dict[str, Any]) -> dict[str, Any]:
-    """The bands a report dict carries (its ``ranking_ci`` section): level and bands by label."""
-    rc = d.get("ranking_ci")
-    if not isinstance(rc, dict):
-        return {}
-    if "per_class" in rc:
-        by = {lab: e["bands"] for lab, e in rc["per_class"].items() if isinstance(e, dict) and e.get("bands")}
+def _no_scores(figure: str) -> UsageError:
+    return UsageError(f"the {figure} figure needs scores: a report made with scores (--score or --scores-prefix) "
+                      f"or a ranking; this result has no ranking curves.")
+
+
+def _ranked(result: Any, figure: str) -> _Ranked:
+    """What a ROC or PR figure draws, read from the typed result: a report (or its JSON, through
+    :meth:`Report.from_dict`; a cross-validation result's pooled report), a ranking result or summary, a ranking's
+    JSON (read as the report's typed ranking part: the same JSON), or curve bands."""
+    if isinstance(result, RankingResult):
+        return _of_ranking(result)
+    if isinstance(result, RankingSummary):
+        return _of_summary(result)
+    if isinstance(result, Report):
+        r = result
     else:
-        by = {rc["positive"]: rc["bands"]} if rc.get("bands") else {}
-    return {"level": rc.get("level"), "by_label": by} if by else {}
+        d = as_dict(result)
+        if _is_bands(d):
+            return _from_bands(d)
+        if isinstance(d.get("pooled"), dict):
+            d = d["pooled"]
+        if "curves" in d and ("roc_auc" in d or "per_class" in d) and "confusion_matrix" not in d:
+            return _of_part(RankingPart.of(d), None)
+        if not (isinstance(d.get("ranking"), dict) and "curves" in d["ranking"]):
+            raise _no_scores(figure)
+        r = Report.from_dict(d)
+    if r.ranking is None or r.ranking.curves is None:
+        raise _no_scores(figure)
+    return _of_part(r.ranking, r.ranking_ci)
 
 
-def _ranking_and_bands(result: Any, figure: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    d = as_dict(result)
-    if _is_bands(d):
-        return _from_bands(d)
-    return ranking_of(d, figure), _bands_of(d)
-
-
-def _band(ax: Any, bands: dict[str, Any], lab: str, curve: str, x: str, color: str, n: int) -> Any:
+def _band(ax: Any, rk: _Ranked, lab: str, curve: str, x: str, color: str, n: int) -> Any:
     """Fill the pointwise band of one curve (None when the result has none for it)."""
-    b = (bands.get("by_label") or {}).get(lab, {}).get(curve)
+    b = (rk.bands.get(lab) or {}).get(curve)
     if not b:
         return None
     xs = np.asarray([np.nan if v is None else v for v in b[x]], dtype=np.float64)
@@ -88,12 +163,12 @@ def _band(ax: Any, bands: dict[str, Any], lab: str, curve: str, x: str, color: s
     return ax.fill_between(xs, lo, hi, color=color, alpha=0.18, linewidth=0, gid=f"{curve}-band-{n}")
 
 
-def _band_legend(bands: dict[str, Any], drawn: bool, handles: list[Any], names: list[str]) -> None:
+def _band_legend(rk: _Ranked, drawn: bool, handles: list[Any], names: list[str]) -> None:
     if drawn:
         import matplotlib.patches as mpatches
 
         handles.append(mpatches.Patch(color="#777777", alpha=0.3))
-        level = bands.get("level")
+        level = rk.level
         names.append(f"{level * 100:g}% bootstrap band (pointwise)" if isinstance(level, (int, float))
                      else "bootstrap band (pointwise)")
 
@@ -110,24 +185,23 @@ def _legend(fig: Any, ax: Any, handles: list[Any], names: list[str], curves: int
         _mpl.legend(fig, ax, handles, names, loc="outside right upper", fontsize=7 if curves > 6 else None)
 
 
-def _draw(fig: Any, ax: Any, items: list[tuple[str, dict[str, Any], dict[str, Any]]], curve: str, x: str, y: str,
-          bands: dict[str, Any] | None = None) -> tuple[list[tuple[str, dict[str, Any], Any, str]], bool]:
-    """Draw one curve per label (thin grey past :data:`MAX_CURVES`), inside its band when ``bands`` has one;
-    (label, summary, line, colour) of the coloured curves, and whether a band was drawn."""
+def _draw(fig: Any, ax: Any, rk: _Ranked, curve: str, x: str, y: str) -> tuple[list[tuple[_Curve, Any, str]], bool]:
+    """Draw one curve per label (thin grey past :data:`MAX_CURVES`), inside its band when the result has one;
+    (curve, line, colour) of the coloured curves, and whether a band was drawn."""
     shown, banded = [], False
-    colors = _mpl.palette(len(items))
-    for n, (lab, cv, summary) in enumerate(items):
-        c = cv.get(curve)
+    colors = _mpl.palette(len(rk.curves))
+    for n, cv in enumerate(rk.curves):
+        c = cv.points.get(curve)
         if not c:
             continue
         color = colors[n]
-        if bands:
-            banded = _band(ax, bands, lab, curve, x, color, n) is not None or banded
+        if rk.bands:
+            banded = _band(ax, rk, cv.label, curve, x, color, n) is not None or banded
         xs, ys = c[x], c[y]
         if curve == "pr":
             xs, ys = _to_full_recall(xs, ys)
         (line,) = ax.plot(*_mpl.fit(fig, xs, ys), linewidth=1.6, color=color, gid=f"{curve}-{n}")
-        shown.append((lab, summary, line, color))
+        shown.append((cv, line, color))
     return shown, banded
 
 
@@ -161,57 +235,57 @@ def _frame(ax: Any, xlabel: str, ylabel: str, title: str) -> None:
 def roc(result: Any, *, ax: Any = None) -> Any:
     """ROC curve(s) with the chance diagonal; ROC-AUC in the legend (one curve per class for one-vs-rest); the
     bootstrap band around each curve when the result carries one."""
-    rk, bands = _ranking_and_bands(result, "roc")
-    items = _curves(rk)
+    rk = _ranked(result, "roc")
+    items = rk.curves
     with _mpl.rc():
         fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9, ax=ax)
         (diag,) = ax.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.9, gid="chance")
-        shown, banded = _draw(fig, ax, items, "roc", "fpr", "tpr", bands)
-        handles = [line for _, _, line, _ in shown]
-        names = [f"{_mpl.short(lab, 24)} (AUC {_fmt(summary.get('roc_auc'))})" for lab, summary, _, _ in shown]
+        shown, banded = _draw(fig, ax, rk, "roc", "fpr", "tpr")
+        handles = [line for _, line, _ in shown]
+        names = [f"{_mpl.short(cv.label, 24)} (AUC {_fmt(cv.roc_auc)})" for cv, _, _ in shown]
         if len(items) > 1:
-            names.append(f"macro ROC-AUC {_fmt(rk['macro']['roc_auc'])}")
+            names.append(f"macro ROC-AUC {_fmt(rk.macro_roc_auc)}")
             handles.append(ax.plot([], [], linestyle="none")[0])
-            if _more(rk, items):
-                names.append(_more(rk, items)[2:])
+            if _more(rk):
+                names.append(_more(rk)[2:])
                 handles.append(ax.plot([], [], linestyle="none")[0])
         handles.append(diag)
         names.append("chance (AUC 0.5)")
-        _band_legend(bands, banded, handles, names)
+        _band_legend(rk, banded, handles, names)
         _legend(fig, ax, handles, names, len(items), "lower right")
         _frame(ax, "false-positive rate (FPR)", "true-positive rate (recall)",
-               "ROC curve" + (" (one class against the rest)" if len(items) > 1 else f": positive {items[0][0]!r}"))
+               "ROC curve" + (" (one class against the rest)" if len(items) > 1 else f": positive {items[0].label!r}"))
     return fig
 
 
 def pr(result: Any, *, ax: Any = None) -> Any:
     """Precision–recall curve(s) with the prevalence line (what a random ranking scores); AP in the legend; the
     bootstrap band around each curve when the result carries one."""
-    rk, bands = _ranking_and_bands(result, "pr")
-    items = _curves(rk)
+    rk = _ranked(result, "pr")
+    items = rk.curves
     with _mpl.rc():
         fig, ax = _mpl.figure(5.4 if len(items) == 1 else 8.4, 4.9, ax=ax)
         handles, names = [], []
-        shown, banded = _draw(fig, ax, items, "pr", "recall", "precision", bands)
-        for n, (lab, summary, line, color) in enumerate(shown):
-            prev = value(summary.get("prevalence"))
+        shown, banded = _draw(fig, ax, rk, "pr", "recall", "precision")
+        for n, (cv, line, color) in enumerate(shown):
+            prev = value(cv.prevalence)
             if math.isfinite(prev):
                 ax.axhline(prev, linestyle=":", color=color, linewidth=0.9, gid=f"prevalence-{n}")
             handles.append(line)
-            names.append(f"{_mpl.short(lab, 24)} (AP {_fmt(summary.get('average_precision'))}, prevalence "
+            names.append(f"{_mpl.short(cv.label, 24)} (AP {_fmt(cv.average_precision)}, prevalence "
                          f"{_fmt(prev)})")
         if len(items) > 1:
             handles.append(ax.plot([], [], linestyle="none")[0])
-            names.append(f"macro AP {_fmt(rk['macro']['average_precision'])}")
+            names.append(f"macro AP {_fmt(rk.macro_average_precision)}")
             handles.append(ax.plot([], [], linestyle=":", color="#555555")[0])
             names.append("dotted: each class's prevalence")
-            if _more(rk, items):
+            if _more(rk):
                 handles.append(ax.plot([], [], linestyle="none")[0])
-                names.append(_more(rk, items)[2:])
+                names.append(_more(rk)[2:])
         else:
             handles.append(ax.plot([], [], linestyle=":", color="#555555")[0])
             names.append("random ranking (precision = prevalence)")
-        _band_legend(bands, banded, handles, names)
+        _band_legend(rk, banded, handles, names)
         _legend(fig, ax, handles, names, len(items), "lower left")
         _frame(ax, "recall", "precision",
                "Precision–recall curve" + (" (one class against the rest)" if len(items) > 1 else ""))

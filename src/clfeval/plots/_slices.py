@@ -4,17 +4,20 @@ slices flagged after adjustment."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from clfeval.errors import UsageError
+from clfeval.ops.report import FoundSlices, Report, SliceRow
 from clfeval.plots import _mpl
-from clfeval.plots._data import as_dict, need, value
+from clfeval.plots._data import as_dict, report_of, value
 
 __all__ = ["forest", "found_forest", "wilson", "MAX_ROWS"]
 
 #: Slices drawn at most (those with the smallest adjusted p first; the JSON holds every slice).
 MAX_ROWS = 40
 _Z95 = 1.959963984540054
+_FIND = "a report with --find-slices"
 
 
 def wilson(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
@@ -32,65 +35,99 @@ def wilson(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def _interval(row: dict[str, Any], metric: str) -> tuple[float, float, str]:
-    ci = (row.get("ci") or {}).get(metric)
+def _interval(row: SliceRow, metric: str) -> tuple[float, float, str]:
+    ci = (row.ci or {}).get(metric)
     if ci and None not in ci:
         return value(ci[0]), value(ci[1]), "bootstrap"
-    counts = (row.get("counts") or {}).get(metric)
+    counts = (row.counts or {}).get(metric)
     if counts:
         lo, hi = wilson(int(counts[0]), int(counts[1]))
         return lo, hi, "wilson"
     return math.nan, math.nan, ""
 
 
+def _flagged(row: SliceRow, metric: str) -> bool:
+    t = (row.tests or {}).get(metric)
+    return bool(t is not None and t.flagged)
+
+
+def _p_holm(row: SliceRow, metric: str) -> float:
+    t = (row.tests or {}).get(metric)
+    return 2.0 if t is None or t.p_holm is None else t.p_holm
+
+
 def forest(result: Any, metric: str | None = None, *, ax: Any = None) -> Any:
     """Each slice's value of ``metric`` (default: the first tested) with its interval (``--ci``'s bootstrap, else
     the 95 % Wilson interval of a proportion), the overall value as a line, the slice sizes at the right; slices
     flagged after Holm's adjustment in colour, slices below ``--min-slice`` in grey."""
-    d = as_dict(result)
-    sec = need(d, "slices", "forest", "a report by slice (--by)")
-    metric = metric or (sec["tested"][0] if sec["tested"] else None)
-    if metric is None or metric not in sec["metrics"]:
+    sec = report_of(result, "forest", "a report by slice (--by)", "slices").slices
+    if sec is None:
+        raise UsageError("the forest figure needs a report by slice (--by); this result has no 'slices'.")
+    tested, metrics = sec.tested or (), sec.metrics or ()
+    metric = metric or (tested[0] if tested else None)
+    if metric is None or metric not in metrics:
         raise UsageError(f"the forest figure draws a metric of the slices; {metric!r} is not among them.")
-    rows = list(sec["slices"])
+    rows = list(sec.slices)
     if len(rows) > MAX_ROWS:
-        rows = sorted(rows, key=lambda r: (r["tests"].get(metric) or {}).get("p_holm", 2.0))[:MAX_ROWS]
+        rows = sorted(rows, key=lambda r: _p_holm(r, metric))[:MAX_ROWS]
     rows = rows[::-1]  # the first slice at the top
-    overall = value(sec["overall"].get(metric))
+    overall = value((sec.overall or {}).get(metric))
     drawn, kinds = [], set()
     for r in rows:
         lo, hi, kind = _interval(r, metric)
         kinds.add(kind)
-        t = r["tests"].get(metric) or {}
-        colour = "#aaaaaa" if r["small"] else (_mpl.COLORS[3] if t.get("flagged") else _mpl.COLORS[0])
-        drawn.append((r["slice"], value(r["metrics"].get(metric)), lo, hi, r["n"], colour))
+        colour = "#aaaaaa" if r.small else (_mpl.COLORS[3] if _flagged(r, metric) else _mpl.COLORS[0])
+        drawn.append((r.slice, value((r.metrics or {}).get(metric)), lo, hi, r.n, colour))
     kinds.discard("")
     what = {"bootstrap": "bootstrap interval (--ci)", "wilson": "95% Wilson interval"}
-    flagged = any((r["tests"].get(metric) or {}).get("flagged") for r in rows)
+    flagged = any(_flagged(r, metric) for r in rows)
     title = ", ".join(what[k] for k in sorted(kinds)) or "no interval"
     title += "; flagged after Holm's adjustment in orange" if flagged else "; no slice flagged after adjustment"
-    if len(rows) < len(sec["slices"]):
-        title += f"\n{len(rows)} of {len(sec['slices']):,} slices, the smallest p first"
-    return _draw(drawn, overall, metric, title, max(x["n"] for x in sec["slices"]), ax)
+    if len(rows) < len(sec.slices):
+        title += f"\n{len(rows)} of {len(sec.slices):,} slices, the smallest p first"
+    return _draw(drawn, overall, metric, title, max(x.n for x in sec.slices), ax)
 
 
 def found_forest(result: Any, *, ax: Any = None) -> Any:
     """The slices ``--find-slices`` found (the worst first, at most :data:`MAX_ROWS`), each with its value and
     95 % Wilson interval, the overall value as a line, the slice sizes at the right."""
-    d = as_dict(result)
-    sec = need(d, "find_slices", "found-slices", "a report with --find-slices")
-    rows = list(sec["found"])[:MAX_ROWS]
+    sec = _found(result)
+    rows = list(sec.found)[:MAX_ROWS]
     if not rows:
         raise UsageError("the search found no slice significantly worse than the rest: there is nothing to draw.")
-    drawn = [(r["slice"], value(r["value"]), *(value(x) for x in (r["interval"] or [None, None])), r["items"],
-              _mpl.COLORS[3]) for r in rows[::-1]]
-    title = (f"The {len(rows)} worst slices found (of {sec['examined']:,} examined)\n95% Wilson intervals; "
-             f"Benjamini–Yekutieli at {sec['alpha']:g}")
-    return _draw(drawn, value(sec["overall"]["value"]), sec["metric"], title, max(r["items"] for r in rows), ax)
+    drawn = [(r.slice, value(r.value), *_ends(r.interval), r.items, _mpl.COLORS[3]) for r in rows[::-1]]
+    title = (f"The {len(rows)} worst slices found (of {sec.examined:,} examined)\n95% Wilson intervals; "
+             f"Benjamini–Yekutieli at {sec.alpha:g}")
+    return _draw(drawn, value(sec.overall.value), sec.metric, title, max(r.items for r in rows), ax)
 
 
-def _draw(rows: list[tuple[Any, float, float, float, int, str]], overall: float, metric: str, title: str,
-          largest: int, ax: Any) -> Any:
+def _ends(interval: Sequence[float | None] | None) -> tuple[float, float]:
+    """An interval's ends, NaN where undefined."""
+    lo, hi = interval or (None, None)
+    return value(lo), value(hi)
+
+
+def _found(result: Any) -> FoundSlices:
+    """The slice search a figure draws: a report's ``find_slices`` part, or the search itself (``clfeval slices
+    find``), typed, or of its JSON."""
+    if isinstance(result, FoundSlices):
+        return result
+    if not isinstance(result, Report):
+        d = as_dict(result)
+        if d.get("result") == "find_slices":
+            try:
+                return FoundSlices.from_dict(d)
+            except (KeyError, TypeError, ValueError) as e:
+                raise UsageError(f"the found-slices figure needs a slice search; this JSON is not one "
+                                 f"({type(e).__name__}: {e}).") from None
+    found = report_of(result, "found-slices", _FIND, "find_slices").find_slices
+    if found is None:
+        raise UsageError(f"the found-slices figure needs {_FIND}; this result has no 'find_slices'.")
+    return found
+
+
+def _draw(rows: Sequence[tuple[str, float, float, float, int | float, str]], overall: float, metric: str, title: str,
+          largest: int | float, ax: Any) -> Any:
     """Rows (name, value, low, high, items, colour), bottom to top; the overall value dashed."""
     from clfeval.core import label
 

@@ -8,14 +8,17 @@ from typing import Any
 import numpy as np
 
 from clfeval.core import manyclasses
+from clfeval.errors import UsageError
+from clfeval.ops.report import Report
 from clfeval.plots import _mpl
-from clfeval.plots._data import as_dict, need, value
+from clfeval.plots._data import report_of, value
 
 __all__ = ["confusion_matrix", "top_confusions", "per_class", "MAX_HEATMAP"]
 
 #: Largest number of classes drawn as a heatmap (every class a figure may draw); beyond it, the largest directional
 #: confusions.
 MAX_HEATMAP = manyclasses.FIGURE_ALL
+_SINGLE = "a single-label report"
 
 
 def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = manyclasses.TOP,
@@ -35,14 +38,12 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
     -------
     matplotlib.figure.Figure
     """
-    d = as_dict(result)
-    if isinstance(d.get("pooled"), dict):
-        d = d["pooled"]
-    cm = np.asarray(need(d, "confusion_matrix", "confusion-matrix", "a single-label report"), dtype=np.int64)
-    labels = list(d["labels"])
+    r = report_of(result, "confusion-matrix", _SINGLE, "confusion_matrix")
+    cm = _matrix(r)
+    labels = list(r.labels)
     k = len(labels)
     if k > max_classes:
-        return top_confusions(d, top=top, ax=ax)
+        return top_confusions(r, top=top, ax=ax)
     with _mpl.rc():
         side = min(max(0.32 * k + 2.2, 4.2), 12.5)
         fig, ax = _mpl.figure(side + 0.6, side, ax=ax)
@@ -72,14 +73,14 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
         ax.set_ylabel("gold")
         for s in ax.spines.values():
             s.set_visible(False)
-        mcp = (d.get("diagnostics") or {}).get("most_confused_pair")
+        mcp = r.diagnostics.most_confused_pair
         if mcp:
             from matplotlib.patches import Rectangle
 
-            a, b = (labels.index(x) for x in mcp["classes"])
-            for (r, c) in ((a, b), (b, a)):
-                ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, edgecolor="#D55E00", linewidth=2.2,
-                                       gid=f"most-confused-{r}-{c}"))
+            a, b = (labels.index(x) for x in mcp.classes)
+            for (i, j) in ((a, b), (b, a)):
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="#D55E00", linewidth=2.2,
+                                       gid=f"most-confused-{i}-{j}"))
         bar = fig.colorbar(im, ax=ax, shrink=0.85, pad=0.02)
         bar.set_label("share of the gold row (diagonal: recall)")
         ax.set_title("Confusion matrix")
@@ -90,11 +91,18 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
     return fig
 
 
+def _matrix(r: Report) -> np.ndarray:
+    """The report's confusion matrix (a usage error for one without: multi-label, or held sparsely)."""
+    if r.confusion_matrix is None:
+        raise UsageError(f"the confusion-matrix figure needs {_SINGLE}; this result has no 'confusion_matrix'.")
+    return np.asarray(r.confusion_matrix, dtype=np.int64)
+
+
 def top_confusions(result: Any, *, top: int = manyclasses.TOP, ax: Any = None) -> Any:
     """The ``top`` largest off-diagonal cells of the confusion matrix (gold → predicted) as bars."""
-    d = as_dict(result)
-    cm = np.asarray(need(d, "confusion_matrix", "confusion-matrix", "a single-label report"), dtype=np.int64)
-    labels = list(d["labels"])
+    r = report_of(result, "confusion-matrix", _SINGLE, "confusion_matrix")
+    cm = _matrix(r)
+    labels = list(r.labels)
     off = cm.copy()
     np.fill_diagonal(off, 0)
     flat = np.argsort(-off, axis=None, kind="stable")[:top]
@@ -112,15 +120,13 @@ def top_confusions(result: Any, *, top: int = manyclasses.TOP, ax: Any = None) -
 
 def per_class(result: Any, *, ax: Any = None) -> Any:
     """Precision, recall and F1 of every class, the baselines' F1 marked, the hardest class highlighted."""
-    d = as_dict(result)
-    if isinstance(d.get("pooled"), dict):
-        d = d["pooled"]
-    pc = need(d, "per_class", "per-class", "a report")
-    picked = manyclasses.from_per_class(list(d.get("labels") or pc), pc, figure=True)
+    r = report_of(result, "per-class", "a report")
+    pc = r.per_class
+    picked = manyclasses.for_figure(list(r.labels), {lab: pc[lab].support or 0 for lab in r.labels},
+                                    {lab: value(pc[lab].f1) for lab in r.labels})
     labels = list(picked.labels)
     k = len(labels)
-    hardest = picked.marked[0] if picked.partial and picked.marked else \
-        (d.get("diagnostics") or {}).get("hardest_class")
+    hardest = picked.marked[0] if picked.partial and picked.marked else r.diagnostics.hardest_class
     metrics = ("precision", "recall", "f1")
     with _mpl.rc():
         fig, ax = _mpl.figure(7.2, max(2.4, 0.42 * k + 1.4), ax=ax)
@@ -128,19 +134,20 @@ def per_class(result: Any, *, ax: Any = None) -> Any:
         h = 0.26
         handles = []
         for m, (name, color) in enumerate(zip(metrics, (_mpl.COLORS[5], _mpl.COLORS[1], _mpl.COLORS[0]), strict=False)):
-            vals = [value(pc[lab].get(name)) for lab in labels]
+            vals = [value(getattr(pc[lab], name)) for lab in labels]
             bars = ax.barh(y + (m - 1) * h, np.nan_to_num(vals), height=h, color=color)
             for i, bar in enumerate(bars):  # one id a bar: an id names one element of the page
                 bar.set_gid(f"bars-{name}-{i}")
             handles.append(bars)
         names = ["precision", "recall", "F1"]
         markers = {"majority": ("|", "#000000"), "stratified": ("x", "#555555"), "uniform": ("+", "#999999")}
-        for bname, bl in (d.get("baselines") or {}).items():
-            bpc = bl.get("per_class") or {}
+        for bname in r.baselines.json_keys or ("majority", "uniform", "stratified"):
+            bl = getattr(r.baselines, bname, None)
+            bpc = bl.per_class if bl is not None else None
             if not bpc or bname not in markers:
                 continue
             mk, col = markers[bname]
-            xs = [value(bpc.get(lab, {}).get("f1")) for lab in labels]
+            xs = [value(bpc[lab].f1 if lab in bpc else None) for lab in labels]
             handles.append(ax.scatter(xs, y + h, marker=mk, s=46, color=col, zorder=3, linewidths=1.4,
                                       gid=f"baseline-{bname}"))
             names.append(f"{bname} baseline F1")

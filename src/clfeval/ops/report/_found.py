@@ -7,6 +7,7 @@ standalone result of the search (with one). Built with keyword arguments by
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -18,6 +19,22 @@ if TYPE_CHECKING:
     import pandas
 
 __all__ = ["FoundSlices", "FoundSlice", "ParentCheck", "SliceProportion"]
+
+
+def json_number(x: object) -> float:
+    """A number of the JSON (null: undefined, NaN)."""
+    if x is None:
+        return math.nan
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise TypeError(f"a number, not {type(x).__name__}")
+    return x
+
+
+def json_mapping(x: object) -> Mapping[str, object]:
+    """A JSON object of the JSON."""
+    if not isinstance(x, Mapping):
+        raise TypeError(f"a JSON object, not {type(x).__name__}")
+    return x
 
 
 @dataclass(frozen=True)
@@ -189,6 +206,33 @@ class FoundSlices(ItemReads, Display):
         if self.signature is not None:
             out["signature"] = plain(self.signature)
         return out
+
+    @classmethod
+    def from_dict(cls, data: object) -> FoundSlices:
+        """The search of its JSON (a report's ``find_slices`` part, or ``clfeval slices find --format json``
+        parsed; ``result`` and ``survived`` are derived). A value of the wrong type raises TypeError, a missing
+        key KeyError."""
+        d = json_mapping(data)
+
+        def rows(key: str) -> tuple[FoundSlice, ...]:
+            v = d.get(key) or ()
+            if not isinstance(v, (list, tuple)):
+                raise TypeError(f"find_slices.{key}: a JSON array, not {type(v).__name__}")
+            return tuple(FoundSlice.of(x) for x in v)
+
+        sig = d.get("signature")
+        columns, notes = d.get("columns") or (), d.get("notes") or ()
+        assert isinstance(columns, (list, tuple)) and isinstance(notes, (list, tuple))
+        return cls(metric=str(d["metric"]), higher_is_better=bool(d["higher_is_better"]),
+                   overall=SliceProportion.of(d["overall"]), columns=tuple(str(c) for c in columns),
+                   max_depth=int(json_number(d["max_depth"])), examined=int(json_number(d["examined"])),
+                   testable=int(json_number(d["testable"])), found=rows("found"), dropped=rows("dropped"),
+                   alpha=json_number(d["alpha"]), min_slice=int(json_number(d["min_slice"])),
+                   method={str(k): str(v) for k, v in json_mapping(d.get("method") or {}).items()},
+                   notes=tuple(str(n) for n in notes),
+                   bins={str(k): tuple(json_number(e) for e in v)  # type: ignore[attr-defined]
+                         for k, v in json_mapping(d.get("bins") or {}).items()},
+                   explained=rows("explained"), signature=None if sig is None else json_mapping(sig))
 
     def to_frame(self) -> pandas.DataFrame:
         """One row per significant slice: ``status`` found, then dropped (a parent explains it) and explained (the

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from clfeval.core import (
@@ -26,13 +26,14 @@ from clfeval.core import (
     LabelMap,
     MultilabelTable,
     catalog,
+    freeze,
     freeze_fields,
     label_str,
     named_values,
 )
 from clfeval.errors import UsageError
 from clfeval.ops.report._block import plain
-from clfeval.ops.report._found import FoundSlices
+from clfeval.ops.report._found import FoundSlices, json_mapping as _mapping, json_number as _number
 from clfeval.ops.report._parts import (
     ErrorsSharePart,
     InputsPart,
@@ -244,6 +245,25 @@ class Report(Display):
         JSON text): plain dicts and lists, a copy of the report's read-only data."""
         return self._layout()
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Report:
+        """The report of its JSON: :meth:`to_dict`, or ``clfeval report --format json`` parsed (what ``clfeval plot
+        KIND REPORT.json`` draws). The inverse of :meth:`to_dict`: ``Report.from_dict(r.to_dict()).to_dict()`` is
+        ``r.to_dict()`` (an undefined number, ``null`` in JSON text, comes back as NaN at the report's own
+        numbers and as None inside a part, both ``null`` again). Per-class rows are keyed by the label texts;
+        ``table`` is None. Not a report's JSON: :class:`~clfeval.errors.UsageError` naming what is missing.
+
+        >>> import clfeval
+        >>> r = clfeval.report(["a", "b", "b"], ["a", "b", "a"])
+        >>> Report.from_dict(r.to_dict()).per_class["b"].recall
+        0.5
+        >>> Report.from_dict({"kind": "binary"})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        clfeval.errors.UsageError: this is not a report's JSON (clfeval report --format json): it has no 'n', ...
+        """
+        return _from_dict(cls, data)
+
     def _layout(self) -> dict[str, object]:
         out: dict[str, object] = {"schema_version": SCHEMA_VERSION, "kind": self.kind, "n": self.n,
                                   "labels": list(self.labels)}
@@ -276,3 +296,61 @@ class Report(Display):
         out["notes"] = list(self.notes)
         out["signature"] = plain(self.signature)
         return out
+
+
+#: The keys every report's JSON has.
+_REQUIRED = ("kind", "n", "labels", "per_class", "accuracy", "error_rate", "macro", "micro", "weighted",
+             "diagnostics", "baselines")
+_PARTS: dict[str, Callable[[object], Part]] = {
+    "ci": Intervals.of, "ranking": RankingPart.of, "ranking_ci": RankingIntervals.of, "inputs": InputsPart.of,
+    "slices": SlicesPart.of, "requirements": RequirementsPart.of, "errors_share": ErrorsSharePart.of}
+
+
+def _from_dict(cls: type[Report], data: Mapping[str, object]) -> Report:
+    if not isinstance(data, Mapping):
+        raise UsageError(f"a report is read from its JSON object (a mapping), not {type(data).__name__}.")
+    missing = [k for k in _REQUIRED if k not in data]
+    if missing:
+        raise UsageError(f"this is not a report's JSON (clfeval report --format json): it has no "
+                         f"{', '.join(map(repr, missing))}.")
+    d = data
+    try:
+        labels = [str(x) for x in d["labels"]]  # type: ignore[attr-defined]
+        pc = _mapping(d["per_class"])
+        per_class = LabelMap.of(list(pc), [ClassRow.of(row) for row in pc.values()])
+
+        def opt(key: str) -> float | None:
+            return _number(d[key]) if key in d else None
+
+        def block(key: str, make: Callable[[object], object]) -> object:
+            return None if d.get(key) is None else make(d[key])
+
+        parts: dict[str, object] = {key: block(key, make) for key, make in _PARTS.items()}
+        parts["find_slices"] = block("find_slices", FoundSlices.from_dict)
+        parts["engine"] = block("engine", lambda x: EngineInfo.of(_mapping(x)))
+        cm = d.get("confusion_matrix")
+        undefined = d.get("undefined") or ()
+        notes = d.get("notes") or ()
+        assert isinstance(undefined, (list, tuple)) and isinstance(notes, (list, tuple))
+        n = d["n"]
+        if not isinstance(n, (int, float)):
+            raise TypeError(f"n: a number, not {type(n).__name__}")
+        return cls(kind=str(d["kind"]), n=n, labels=freeze(labels), per_class=per_class,
+                   accuracy=_number(d["accuracy"]), error_rate=_number(d["error_rate"]),
+                   macro=Averages.of(d["macro"]), micro=Averages.of(d["micro"]),
+                   weighted=Averages.of(d["weighted"]), diagnostics=Diagnostics.of(d["diagnostics"]),
+                   baselines=Baselines.of(d["baselines"]),
+                   undefined=tuple(UndefinedValue.of(u) for u in undefined),
+                   signature=freeze(dict(_mapping(d.get("signature") or {}))), notes=freeze([str(x) for x in notes]),
+                   confusion_matrix=None if cm is None else
+                   tuple(tuple(row) for row in cm),  # type: ignore[attr-defined]
+                   confusion_cells=block("confusion_cells", ConfusionCells.of),  # type: ignore[arg-type]
+                   balanced_accuracy=opt("balanced_accuracy"), mcc=opt("mcc"), kappa=opt("kappa"),
+                   subset_accuracy=opt("subset_accuracy"), hamming_loss=opt("hamming_loss"), jaccard=opt("jaccard"),
+                   binary=block("binary", BinaryRow.of),  # type: ignore[arg-type]
+                   ordinal=block("ordinal", OrdinalScores.of),  # type: ignore[arg-type]
+                   errors=block("errors", Misclassified.of),  # type: ignore[arg-type]
+                   **parts)  # type: ignore[arg-type]
+    except (KeyError, TypeError, ValueError, AssertionError) as e:
+        raise UsageError(f"this is not a report's JSON (clfeval report --format json): {type(e).__name__}: "
+                         f"{e}.") from None
