@@ -267,7 +267,7 @@ def catalogue_value(m: catalog.Metric, case: Case):
         return clfeval.report(case.g, case.p, order=[0, 1, 2]).to_dict()["ordinal"][m.name[len("ordinal_"):]]
     if m.per_label:
         if not any(p.path.startswith("per_class") and p.tasks is None for p in m.where):  # binary block only
-            return np.array([clfeval.report(case.g, case.p, positive=k).binary[m.name] for k in range(case.k)])
+            return np.array([getattr(clfeval.report(case.g, case.p, positive=k).binary, m.name) for k in range(case.k)])
         d = clfeval.report(case.g, case.p, beta=BETA).to_dict()
         return np.array([d["per_class"][str(k)][m.name] for k in range(case.k)])
     d = clfeval.report(case.g, case.p, beta=BETA).to_dict()

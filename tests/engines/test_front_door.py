@@ -254,11 +254,11 @@ def test_binned_ranking_is_the_same_on_every_engine_and_within_its_bound(cols, t
     runs = [clfeval.report(path, score="prob", positive="dog", score_bins=16, engine=e)
             for e in (Local(), SPILL, Dask(dask_client))]
     assert _plain(runs[1]) == _plain(runs[0]) and _plain(runs[2]) == _plain(runs[0])
-    rk = runs[0].sections["ranking"]
+    rk = runs[0].ranking
     exact = metrics.roc_auc_score(cols["gold"] == "dog", cols["prob"])
-    bound = rk["binned"]["auc_error_bound"]
+    bound = rk.binned["auc_error_bound"]
     assert 0 < bound < 0.1
-    assert abs(rk["roc_auc"] - exact) <= bound + 1e-12
+    assert abs(rk.roc_auc - exact) <= bound + 1e-12
 
 
 def test_no_submodule_shadows_an_operation():

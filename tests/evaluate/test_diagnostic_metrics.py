@@ -34,14 +34,14 @@ def screening(tp=8, fp=2, fn=4, tn=6):
 def test_worked_example_by_hand():
     b = clfeval.report(*screening(), positive="ill").binary
     # TPR = 8/12, FPR = 2/8, PPV = 8/10, NPV = 6/10
-    assert b["npv"] == pytest.approx(6 / 10)
-    assert b["fnr"] == pytest.approx(4 / 12)
-    assert b["prevalence"] == pytest.approx(12 / 20)
-    assert b["markedness"] == pytest.approx(8 / 10 + 6 / 10 - 1)
-    assert b["lr_plus"] == pytest.approx((8 / 12) / (2 / 8))  # 8/3
-    assert b["lr_minus"] == pytest.approx((4 / 12) / (6 / 8))  # 4/9
-    assert b["dor"] == pytest.approx(8 * 6 / (2 * 4))  # 6 = LR+ / LR−
-    assert b["dor"] == pytest.approx(b["lr_plus"] / b["lr_minus"])
+    assert b.npv == pytest.approx(6 / 10)
+    assert b.fnr == pytest.approx(4 / 12)
+    assert b.prevalence == pytest.approx(12 / 20)
+    assert b.markedness == pytest.approx(8 / 10 + 6 / 10 - 1)
+    assert b.lr_plus == pytest.approx((8 / 12) / (2 / 8))  # 8/3
+    assert b.lr_minus == pytest.approx((4 / 12) / (6 / 8))  # 4/9
+    assert b.dor == pytest.approx(8 * 6 / (2 * 4))  # 6 = LR+ / LR−
+    assert b.dor == pytest.approx(b.lr_plus / b.lr_minus)
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -54,11 +54,11 @@ def test_likelihood_ratios_match_scikit_learn(seed):
         warnings.simplefilter("ignore")
         lr_p, lr_m = class_likelihood_ratios(y, p, labels=[False, True])
     b = clfeval.report(y, p, positive=True).binary
-    for ours, theirs in ((b["lr_plus"], lr_p), (b["lr_minus"], lr_m)):
+    for ours, theirs in ((b.lr_plus, lr_p), (b.lr_minus, lr_m)):
         if math.isfinite(theirs):
             assert ours == pytest.approx(theirs, rel=1e-12)
     if math.isfinite(lr_p) and math.isfinite(lr_m) and lr_m > 0:
-        assert b["dor"] == pytest.approx(lr_p / lr_m, rel=1e-12)
+        assert b.dor == pytest.approx(lr_p / lr_m, rel=1e-12)
 
 
 @pytest.mark.parametrize("zd", [0, 1, "nan"])
@@ -128,7 +128,7 @@ def test_they_are_compared_by_name():
     pa, pb = (np.where(x, "ill", "healthy") for x in (a, b))
     for m in ("npv:ill", "markedness:ill", "lr_minus:ill", "dor:ill"):
         c = clfeval.compare(gold, pa, pb, metric=m, samples=500, seed=0)
-        assert c.a == pytest.approx(clfeval.report(gold, pa, positive="ill").binary[m.split(":")[0]])
+        assert c.a == pytest.approx(getattr(clfeval.report(gold, pa, positive="ill").binary, m.split(":")[0]))
         assert c.higher_is_better == (m != "lr_minus:ill")
     with pytest.raises(clfeval.UsageError, match="no better direction"):
         clfeval.compare(gold, pa, pb, metric="prevalence:ill")

@@ -55,7 +55,7 @@ def test_report_bca_against_scipy_bootstrap():
     ci = rep.ci.to_dict()
     assert ci["methods"]["accuracy"] == ci["methods"]["macro.f1"] == "bca"
     for path, fn in ((("accuracy",), lambda i: np.mean(g[i] == p[i])),
-                     (("macro", "f1"), lambda i: clfeval.report(g[i], p[i], labels=[0, 1, 2]).macro["f1"])):
+                     (("macro", "f1"), lambda i: clfeval.report(g[i], p[i], labels=[0, 1, 2]).macro.f1)):
         idx = np.arange(200)
         ref = stats.bootstrap((idx,), fn, vectorized=False, n_resamples=2000, method="BCa", confidence_level=0.9,
                               random_state=np.random.default_rng(0)).confidence_interval
@@ -162,7 +162,7 @@ def test_the_more_specific_key_wins_whatever_the_order():
     g = rng.choice(["a", "b", "c"], 120)
     p = np.where(rng.random(120) < 0.7, g, rng.choice(["a", "b", "c"], 120))
     asked = ["wilson", "recall=percentile", "recall:b=bca"]
-    got = [clfeval.report(g, p, ci=0.9, samples=300, ci_method=m).ci["methods"] for m in (asked, asked[::-1])]
+    got = [clfeval.report(g, p, ci=0.9, samples=300, ci_method=m).ci.methods for m in (asked, asked[::-1])]
     assert got[0] == got[1]
     m = got[0]
     # recall:b's own key, then recall's, then the global Wilson where it applies (a proportion), else the default BCa
@@ -178,11 +178,11 @@ def _ranked(ci_method, **kw):
 
 def test_roc_auc_method_given_as_one_string_is_applied():
     rc = _ranked("roc_auc=delong")
-    assert rc["roc_auc"]["interval"]["method"] == "delong"
-    assert rc["roc_auc"]["interval"]["ci"] == rc["roc_auc"]["delong"]["ci"]
+    assert rc.roc_auc.interval["method"] == "delong"
+    assert rc.roc_auc.interval["ci"] == rc.roc_auc.delong["ci"]
     assert _ranked({"roc_auc": "delong"}) == rc and _ranked(["roc_auc=delong"]) == rc
-    assert _ranked("auto")["roc_auc"]["interval"]["method"] == "logit-delong"  # the default, when not asked
-    assert _ranked("roc_auc:spam=hanley-mcneil")["roc_auc"]["interval"]["method"] == "hanley-mcneil"
+    assert _ranked("auto").roc_auc.interval["method"] == "logit-delong"  # the default, when not asked
+    assert _ranked("roc_auc:spam=hanley-mcneil").roc_auc.interval["method"] == "hanley-mcneil"
     with pytest.raises(UsageError, match="names the class 'ham', which the scores do not rank; they rank: 'spam'"):
         _ranked("roc_auc:ham=delong")
 
@@ -195,8 +195,8 @@ def test_one_percentile_interval_of_roc_auc():
     rc = clfeval.report(frame, score="score", positive=1, ci=0.95, samples=500,
                         ci_method=["roc_auc=percentile"]).ranking_ci
     # one bootstrap, one percentile interval: the chosen one is the bootstrap's, not a second draw
-    assert rc["roc_auc"]["interval"]["method"] == "percentile"
-    assert rc["roc_auc"]["interval"]["ci"] == rc["roc_auc"]["bootstrap"]["ci"]
+    assert rc.roc_auc.interval["method"] == "percentile"
+    assert rc.roc_auc.interval["ci"] == rc.roc_auc.bootstrap["ci"]
 
 
 def test_one_vs_rest_keys_apply_to_their_class_only():
@@ -204,5 +204,5 @@ def test_one_vs_rest_keys_apply_to_their_class_only():
     g = rng.choice(["a", "b", "c"], 150)
     scores = {k: np.where(g == k, 0.6, 0.2) + rng.random(150) * 0.5 for k in "abc"}
     rep = clfeval.report(g, g, scores=scores, ci=0.9, samples=300, ci_method="roc_auc:b=delong")
-    methods = {k: v["roc_auc"]["interval"]["method"] for k, v in rep.ranking_ci["per_class"].items()}
+    methods = {k: v.roc_auc.interval["method"] for k, v in rep.ranking_ci.per_class.items()}
     assert methods == {"a": "logit-delong", "b": "delong", "c": "logit-delong"}

@@ -223,11 +223,11 @@ def test_a_lower_is_better_metric_finds_what_its_complement_finds(lower, higher)
     gold, pred, cols = _lower_is_better_data()
     low = clfeval.report(gold, pred, find_slices=cols, find_metric=lower).find_slices
     high = clfeval.report(gold, pred, find_slices=cols, find_metric=higher).find_slices
-    assert low["found"] and low["found"][0]["slice"] == "a=a0"
-    assert [f["slice"] for f in low["found"]] == [f["slice"] for f in high["found"]]
-    top, mirror = low["found"][0], high["found"][0]
-    assert top["effect_h"] > 0 and top["gap"] > 0 and mirror["gap"] < 0
-    assert top["effect_h"] == pytest.approx(mirror["effect_h"]) and top["p_value"] == pytest.approx(mirror["p_value"])
+    assert low.found and low.found[0].slice == "a=a0"
+    assert [f.slice for f in low.found] == [f.slice for f in high.found]
+    top, mirror = low.found[0], high.found[0]
+    assert top.effect_h > 0 and top.gap > 0 and mirror.gap < 0
+    assert top.effect_h == pytest.approx(mirror.effect_h) and top.p_value == pytest.approx(mirror.p_value)
 
 
 def test_a_value_on_an_inner_bin_edge_goes_to_the_upper_bin():
@@ -246,8 +246,8 @@ def test_the_found_rule_reads_items_not_trials():
     pred = np.where(gold == 1, rng.random(n) < 0.9, 0).astype(int)
     pred[:40] = 0
     fs = clfeval.report(gold, pred, find_slices={"a": a}, find_metric="recall:1", min_slice=30, max_depth=1).find_slices
-    top = fs["found"][0]
-    assert (top["slice"], top["items"], top["trials"], top["successes"]) == ("a=s0", 40, 20, 0)
+    top = fs.found[0]
+    assert (top.slice, top.items, top.trials, top.successes) == ("a=s0", 40, 20, 0)
 
 
 def test_column_names_with_arrays_name_the_parameter():

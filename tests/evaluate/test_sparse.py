@@ -65,14 +65,14 @@ def test_report_equals_sklearn_and_hand_formulas(table, many):
         prec, rec, f1, _ = precision_recall_fscore_support(gold, pred, labels=labels, average=average,
                                                            zero_division=0)
         ours = getattr(rep, average)
-        assert ours["precision"] == pytest.approx(prec, rel=1e-12)
-        assert ours["recall"] == pytest.approx(rec, rel=1e-12)
-        assert ours["f1"] == pytest.approx(f1, rel=1e-12)
+        assert ours.precision == pytest.approx(prec, rel=1e-12)
+        assert ours.recall == pytest.approx(rec, rel=1e-12)
+        assert ours.f1 == pytest.approx(f1, rel=1e-12)
     few = ["L000007", "L000011", "L000123", labels[-1]]
     prec, rec, f1, support = precision_recall_fscore_support(gold, pred, labels=few, zero_division=0)
     for j, lab in enumerate(few):
         pc = rep.per_class[lab]
-        assert (pc["precision"], pc["recall"], pc["f1"], pc["support"]) == pytest.approx(
+        assert (pc.precision, pc.recall, pc.f1, pc.support) == pytest.approx(
             (prec[j], rec[j], f1[j], support[j]), rel=1e-12)
     t = np.bincount(g, minlength=K).astype(object)
     q = np.bincount(p, minlength=K).astype(object)

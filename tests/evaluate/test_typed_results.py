@@ -21,7 +21,7 @@ PRED = [1, 2, 3, 3, 3, 2, 2, 2]
 def test_integer_labels_are_integer_keys():
     r = clfeval.report(GOLD, PRED)
     assert list(r.per_class) == [1, 2, 3] and all(type(k) is int for k in r.per_class)
-    assert r.per_class[1]["recall"] == recall_score(GOLD, PRED, labels=[1], average=None)[0] == 0.5
+    assert r.per_class[1].recall == recall_score(GOLD, PRED, labels=[1], average=None)[0] == 0.5
     assert r.per_class["2"] is r.per_class[2]  # the text form (a command-line option) finds it too
     assert list(r.to_dict()["per_class"]) == ["1", "2", "3"]  # JSON keys are text
     assert json.loads(to_json(r))["per_class"]["3"]["f1"] == pytest.approx(
@@ -42,14 +42,14 @@ def test_one_vs_rest_rankings_keep_the_label_type():
 def test_string_and_boolean_labels_keep_their_type():
     assert list(clfeval.report(["b", "a"], ["a", "a"]).per_class) == ["a", "b"]
     r = clfeval.report([True, False, True], [True, True, False])
-    assert set(r.per_class) == {False, True} and r.per_class[True]["precision"] == 0.5
+    assert set(r.per_class) == {False, True} and r.per_class[True].precision == 0.5
 
 
 def test_integral_floats_beside_integers_are_one_label():
     gold = [float(x) for x in GOLD]
     r = clfeval.report(gold, PRED)
     assert to_json(r) == to_json(clfeval.report(GOLD, PRED))  # NaN != NaN: compared as JSON text
-    assert r.per_class[1]["precision"] == precision_score(GOLD, PRED, labels=[1], average=None)[0]
+    assert r.per_class[1].precision == precision_score(GOLD, PRED, labels=[1], average=None)[0]
     assert clfeval.compare(gold, PRED, GOLD, samples=50).a == pytest.approx(5 / 8)
     with pytest.raises(clfeval.DataError, match="float labels"):  # 1.5 is not a label of the integers
         clfeval.report([1.5, 2.0], [1, 2])
@@ -57,12 +57,12 @@ def test_integral_floats_beside_integers_are_one_label():
 
 def test_metric_by_name_refuses_an_unknown_label():
     r = clfeval.report(GOLD, PRED)
-    assert r.metric("recall:1") == 0.5 and r.metric("macro_f1") == r.macro["f1"]
+    assert r.metric("recall:1") == 0.5 and r.metric("macro_f1") == r.macro.f1
     with pytest.raises(clfeval.UsageError, match="'9'.*labels are: '1', '2', '3'"):
         r.metric("recall:9")
     with pytest.raises(clfeval.UsageError, match="unknown metric"):
         r.metric("recal:1")
-    assert r.values["f1:2"] == r.per_class[2]["f1"] and r.values["accuracy"] == r.accuracy
+    assert r.values["f1:2"] == r.per_class[2].f1 and r.values["accuracy"] == r.accuracy
 
 
 def test_delong_compare_and_noninferiority_have_one_result_type_each():

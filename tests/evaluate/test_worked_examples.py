@@ -80,20 +80,20 @@ def test_example_3_spam_filter(tn: int) -> None:
     gold, pred = items([[30, 20], [10, tn]], ["spam", "ham"])
     r = clfeval.report(gold, pred, positive="spam")
     b = r.binary
-    assert (b["tp"], b["fp"], b["fn"], b["tn"]) == (30, 10, 20, tn)
-    assert printed(b["precision"], "0.75") and printed(b["recall"], "0.60")
-    assert printed((b["precision"] + b["recall"]) / 2, "0.675")
-    assert printed(b["f1"], "0.667")
-    assert r.per_class["spam"].f1 == b["f1"]
+    assert (b.tp, b.fp, b.fn, b.tn) == (30, 10, 20, tn)
+    assert printed(b.precision, "0.75") and printed(b.recall, "0.60")
+    assert printed((b.precision + b.recall) / 2, "0.675")
+    assert printed(b.f1, "0.667")
+    assert r.per_class["spam"].f1 == b.f1
 
 
 def test_example_3_spam_filter_low_recall() -> None:
     # P 0.75 and R 0.20: TP 30, FP 10, FN 120
     gold, pred = items([[30, 120], [10, 50]], ["spam", "ham"])
     b = clfeval.report(gold, pred, positive="spam").binary
-    assert printed(b["precision"], "0.75") and printed(b["recall"], "0.20")
-    assert printed((b["precision"] + b["recall"]) / 2, "0.475")
-    assert printed(b["f1"], "0.316")
+    assert printed(b.precision, "0.75") and printed(b.recall, "0.20")
+    assert printed((b.precision + b.recall) / 2, "0.475")
+    assert printed(b.f1, "0.316")
 
 
 # --- 4. micro vs macro, two classes --------------------------------------------
@@ -182,8 +182,8 @@ def test_example_6_pair_in_natural_label_order() -> None:
     r = clfeval.report(gold, pred)
     assert r.labels == sorted(EX6_LABELS)
     pair = r.most_confused_pair
-    assert pair["classes"] == ["government", "news"]
-    assert (pair["errors"], pair["a_as_b"], pair["b_as_a"]) == (5, 3, 2)
+    assert pair.classes == ["government", "news"]
+    assert (pair.errors, pair.a_as_b, pair.b_as_a) == (5, 3, 2)
     assert r.hardest_class == "government"
 
 
@@ -194,14 +194,14 @@ def test_example_7_binary_report() -> None:
     gold, pred = items([[167, 2], [24, 7]], [0, 1])
     r = clfeval.report(gold, pred, positive=1)
     b = r.binary
-    assert (b["tn"], b["fp"], b["fn"], b["tp"]) == (167, 2, 24, 7)
-    assert printed(r.accuracy, "0.87") and printed(b["accuracy"], "0.87")
-    assert printed(r.error_rate, "0.13") and printed(b["error_rate"], "0.13")
-    assert printed(b["precision"], "0.7778")
-    assert printed(b["recall"], "0.2258")
-    assert printed(b["specificity"], "0.9882")
-    assert printed(b["f1"], "0.35")
-    assert printed(b["balanced_accuracy"], "0.6070")
+    assert (b.tn, b.fp, b.fn, b.tp) == (167, 2, 24, 7)
+    assert printed(r.accuracy, "0.87") and printed(b.accuracy, "0.87")
+    assert printed(r.error_rate, "0.13") and printed(b.error_rate, "0.13")
+    assert printed(b.precision, "0.7778")
+    assert printed(b.recall, "0.2258")
+    assert printed(b.specificity, "0.9882")
+    assert printed(b.f1, "0.35")
+    assert printed(b.balanced_accuracy, "0.6070")
     assert printed(r.balanced_accuracy, "0.6070")
     # the per-class table: macro and weighted averages over both classes
     assert printed(r.macro.precision, "0.83")
@@ -211,5 +211,5 @@ def test_example_7_binary_report() -> None:
     assert printed(r.weighted.recall, "0.87")
     assert printed(r.weighted.f1, "0.84")
     # per-class rows carry the same numbers for class 1
-    assert r.per_class["1"].precision == b["precision"] and r.per_class["1"].recall == b["recall"]
+    assert r.per_class["1"].precision == b.precision and r.per_class["1"].recall == b.recall
     assert r.kind == "binary"

@@ -110,8 +110,8 @@ def test_multilabel_fold_metrics_from_the_file(tmp_path):
     for f in res.folds:
         part = [r for r in rows if int(r["fold"]) == f.fold]
         rep = report([r["gold"] for r in part], [r["pred"] for r in part], multilabel=True)
-        for m, v in (("accuracy", rep.accuracy), ("hamming_loss", rep.hamming_loss), ("macro_f1", rep.macro["f1"]),
-                     ("micro_f1", rep.micro["f1"]), ("jaccard", rep.jaccard)):
+        for m, v in (("accuracy", rep.accuracy), ("hamming_loss", rep.hamming_loss), ("macro_f1", rep.macro.f1),
+                     ("micro_f1", rep.micro.f1), ("jaccard", rep.jaccard)):
             assert f.metrics[m] == pytest.approx(v, abs=1e-12), m
     # a label is predicted iff its score is >= 0 (the default cut)
     for r in rows[:50]:

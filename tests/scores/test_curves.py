@@ -184,7 +184,7 @@ def test_report_gets_a_ranking_section():
 def test_report_predictions_from_a_cut():
     gold, scores = ranked([1, 2, 4], 10)
     rep = clfeval.report(gold, positive=1, scores=scores, threshold=7)
-    assert (rep.binary["tp"], rep.binary["fp"], rep.binary["fn"]) == (3, 1, 0)
+    assert (rep.binary.tp, rep.binary.fp, rep.binary.fn) == (3, 1, 0)
     assert rep.ranking.threshold["value"] == 7
     with pytest.raises(UsageError):
         clfeval.report(gold, positive=1, scores=scores)

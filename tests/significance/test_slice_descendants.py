@@ -83,13 +83,13 @@ def test_planted_cross_in_six_columns_is_the_only_slice_found():
     recall = np.where((cols["c0"] == 0) & (cols["c1"] == 0), 0.6, 0.8)
     pred = np.where(gold == 1, rng.random(n) < recall, rng.random(n) < 0.1).astype(int)
     fs = clfeval.report(gold, pred, positive=1, find_slices=cols).find_slices
-    assert [f["slice"] for f in fs["found"]] == ["c0=0 ∧ c1=0"]
-    assert sorted((x["slice"], tuple(x["explained_by"])) for x in fs["explained"]) == \
+    assert [f.slice for f in fs.found] == ["c0=0 ∧ c1=0"]
+    assert sorted((x.slice, tuple(x.explained_by)) for x in fs.explained) == \
         [("c0=0", ("c0=0 ∧ c1=0",)), ("c1=0", ("c0=0 ∧ c1=0",))]
-    for x in fs["explained"]:  # each parent outside the cross, by hand
-        c = x["columns"][0]
+    for x in fs.explained:  # each parent outside the cross, by hand
+        c = x.columns[0]
         m = (cols[c] == 0) & ~((cols["c0"] == 0) & (cols["c1"] == 0)) & (gold == 1)
-        w = x["without_descendants"]
+        w = x.without_descendants
         assert (w["trials"], w["successes"]) == (int(m.sum()), int(pred[m].sum()))
         assert w["p_value"] >= 0.05
 
@@ -110,11 +110,11 @@ def _overlapping(n: int = 40_000, seed: int = 3):
 def test_overlapping_descendants_are_counted_from_the_items_on_every_engine(tmp_path, dask_client):
     gold, pred, cols = _overlapping()
     fs = clfeval.report(gold, pred, positive=1, find_slices=cols).find_slices
-    assert sorted(f["slice"] for f in fs["found"]) == ["a=x ∧ b=p", "a=x ∧ c=r"]
-    x = {e["slice"]: e for e in fs["explained"]}["a=x"]
-    assert sorted(x["explained_by"]) == ["a=x ∧ b=p", "a=x ∧ c=r"]
+    assert sorted(f.slice for f in fs.found) == ["a=x ∧ b=p", "a=x ∧ c=r"]
+    x = {e.slice: e for e in fs.explained}["a=x"]
+    assert sorted(x.explained_by) == ["a=x ∧ b=p", "a=x ∧ c=r"]
     outside = (cols["a"] == "x") & (cols["b"] != "p") & (cols["c"] != "r")
-    w = x["without_descendants"]
+    w = x.without_descendants
     assert (w["items"], w["successes"]) == (int(outside.sum()), int(pred[outside].sum()))
     pq.write_table(pa.table({"gold": gold, "pred": pred, **cols}), tmp_path / "d.parquet", row_group_size=4_000)
     path = str(tmp_path / "d.parquet")
@@ -123,7 +123,7 @@ def test_overlapping_descendants_are_counted_from_the_items_on_every_engine(tmp_
     on_dask = clfeval.report(path, engine=clfeval.Dask(client=dask_client), **kw)
     assert streamed.engine["mode"] == "streamed" and on_dask.engine["mode"] == "cluster"
     for other in (streamed, on_dask):
-        assert other.find_slices["explained"] == fs["explained"] and other.find_slices["found"] == fs["found"]
+        assert other.find_slices.explained == fs.explained and other.find_slices.found == fs.found
 
 
 def test_search_tables_without_the_items_refuses_overlap_it_cannot_count():
@@ -161,8 +161,8 @@ def test_explained_slices_in_every_output():
     sources = Path(__file__).resolve().parents[2] / "docs" / "examples" / "sources.csv"
     rep = clfeval.report(str(sources), find_slices="source,lang", positive="spam")
     fs = rep.find_slices
-    assert [f["slice"] for f in fs["found"]] == ["source=partner ∧ lang=fr"]
-    assert {x["slice"] for x in fs.explained} == {"source=partner", "lang=fr"}
+    assert [f.slice for f in fs.found] == ["source=partner ∧ lang=fr"]
+    assert {x.slice for x in fs.explained} == {"source=partner", "lang=fr"}
     for out in (render(rep, "text"), render(rep, "markdown"), page(rep)):
         assert "2 explained by the slices found inside them" in out and "lang=fr" in out
     frame = fs.to_frame()
