@@ -515,7 +515,7 @@ class _Context:
             "micro_f1": res.spread["micro_f1"].to_dict(), "macro_f1": res.spread["macro_f1"].to_dict(),
             "macro_f1_of_means": res.spread["macro_f1_of_means"].to_dict(),
             "per_class_f1": {c: res.spread[f"f1:{c}"].to_dict() for c in self.cats},
-            "pooled": {"micro_f1": res.pooled.micro["f1"], "macro_f1": res.pooled.macro["f1"]},
+            "pooled": {"micro_f1": res.pooled.micro.f1, "macro_f1": res.pooled.macro.f1},
             "per_fold": per_fold, "seed": self.seed,
             "how": "10 folds of the training stories (iterative stratification over the ten categories, seeded); "
                    "in each fold the vocabulary and the ten classifiers are fitted on the other nine folds; "
