@@ -179,7 +179,7 @@ def test_every_shell_and_python_example_of_the_guide_is_a_block_the_tests_run():
         assert set(langs) <= runnable, f"{page.name}: code blocks {sorted(set(langs) - runnable)} are not run"
     assert {p.stem for p in GUIDE} == {"first-report", "reading-errors", "scores-thresholds", "calibration",
                                        "significance", "protocols", "large-data", "html-notebooks", "gates",
-                                       "reuters", "safety", "json-schema", "slices", "rank", "library"}
+                                       "reuters", "safety", "json-schema", "slices", "rank", "library", "results"}
 
 
 def test_every_guide_page_is_in_the_nav_and_the_site_builds_offline():
