@@ -47,11 +47,11 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-#: Modules of a stage that stay public, with the reason. The docs/API.md reference documents names by package
+#: Modules of a stage that stay public, with the reason. The docs/reference/api.md reference documents names by package
 #: (``from clfeval.significance import power_compare``); the only module path it documents as such is the
 #: lazy-export mechanism every package ``__init__`` uses.
 PUBLIC = {
-    "clfeval.core.lazy": "docs/API.md names `clfeval.core.lazy.attach` as the mechanism of every package's exports",
+    "clfeval.core.lazy": "docs/reference/api.md names `clfeval.core.lazy.attach`, the mechanism of every export",
 }
 
 #: Files and folders whose text is rewritten (relative to the root); CHANGELOG.md is history and is left alone.

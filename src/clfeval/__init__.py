@@ -6,7 +6,7 @@ computed from those tables.
 
 The front door is here (``clfeval.report``, ``compare``, ``threshold``, ``calibration``, ``ranking``,
 ``error_analysis``; ``engine=Local(...)`` or ``Dask(...)``); each stage package lists what it offers in its
-own ``__all__`` (``from clfeval.significance import power_compare``); docs/API.md lists them all. Every name
+own ``__all__`` (``from clfeval.significance import power_compare``); docs/reference/api.md lists them all. Every name
 is imported when it is first used (PEP 562), so ``import clfeval`` imports neither NumPy nor pyarrow.
 """
 

@@ -1,4 +1,4 @@
-"""The public API (issue 23): docs/API.md lists it, each package exports exactly that, lazily.
+"""The public API (issue 23): docs/reference/api.md lists it, each package exports exactly that, lazily.
 
 * the documented names of each package equal its ``__all__``, and every one resolves;
 * ``import clfeval`` (and ``import clfeval.<stage>``) imports no NumPy, pyarrow, matplotlib, click, rich (checked in a
@@ -23,12 +23,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"
-API = ROOT / "docs" / "API.md"
+API = ROOT / "docs" / "reference" / "api.md"  # the contract (issue 37: one list, the reference's)
 HEAVY = ("numpy", "pyarrow", "matplotlib", "click", "rich", "pandas", "scipy")
 
 
 def documented() -> dict[str, list[str]]:
-    """Package → the names docs/API.md lists under its ``## `package``` heading, in order."""
+    """Package → the names docs/reference/api.md lists under its ``## `package``` heading, in order."""
     out: dict[str, list[str]] = {}
     current = None
     for line in API.read_text(encoding="utf-8").splitlines():
@@ -50,7 +50,7 @@ def test_the_documented_packages_are_every_package_with_exports():
                            if (p / "__init__.py").exists() and p.name not in ("cli", "ops")}
     # clfeval.ops exports nothing itself: each operation's subpackage has its section (issue 36)
     found |= {f"clfeval.ops.{p.name}" for p in (SRC / "clfeval" / "ops").iterdir() if (p / "__init__.py").exists()}
-    assert set(PACKAGES) == found, "docs/API.md has a section per package (the command line excepted)"
+    assert set(PACKAGES) == found, "docs/reference/api.md has a section per package (the command line excepted)"
     assert all(DOCUMENTED[p] for p in PACKAGES), "every package section lists names"
 
 
@@ -59,7 +59,7 @@ def test_documented_api_equals_the_exports(package):
     mod = importlib.import_module(package)
     assert len(mod.__all__) == len(set(mod.__all__)), f"{package}.__all__ repeats a name"
     assert DOCUMENTED[package] == list(mod.__all__), (
-        f"{package}: docs/API.md and __all__ differ: "
+        f"{package}: docs/reference/api.md and __all__ differ: "
         f"only documented {sorted(set(DOCUMENTED[package]) - set(mod.__all__))}, "
         f"only exported {sorted(set(mod.__all__) - set(DOCUMENTED[package]))}")
 

@@ -64,6 +64,11 @@ def compare(*systems: Input, gold: ArrayLike | str | None = None, pred: str | Se
     has, and one typed part set (``pair``, ``many``, ``delong``, ``delong_ovr``, ``noninferiority`` or
     ``sliced``; ``kind`` names it) with what the test adds; ``r.p_value``, ``r.ci``, ``r.verdict``, ... read it.
 
+    Returns
+    -------
+    Compared
+        The fields every comparison has and its one typed part; ``r.engine`` where it ran.
+
     >>> r = compare(["a", "b", "a", "b"], ["a", "b", "a", "a"], ["a", "a", "b", "a"], samples=200)
     >>> r.kind, r.pair.a, r.pair.b, r.engine.mode
     ('pair', 0.75, 0.25, 'memory')

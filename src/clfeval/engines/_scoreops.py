@@ -141,6 +141,11 @@ def ranking(data: Data, scores: Column | None = None, *, gold: str | None = None
     Dask), its ``summary`` the binary :class:`~clfeval.core.RankingSummary`: the same JSON but for the engine
     block (and the ``external`` details of a ranking beyond memory).
 
+    Returns
+    -------
+    RankingResult
+        Its ``summary`` the binary ranking; ``r.engine`` where it ran.
+
     >>> r = ranking([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], positive=1)
     >>> r.roc_auc, r.engine.mode
     (0.75, 'memory')
@@ -219,6 +224,11 @@ def threshold(data: Data, scores: Scores | None = None, *, dev: Data | tuple[npt
     ``data`` is the test gold labels (with ``scores``; ``dev`` then a pair (gold, scores)), a table or a PATH
     (``dev`` then a table or PATH too; ``score`` names the score column, ``scores_prefix`` one column per label
     for multi-label data, one cut each).
+
+    Returns
+    -------
+    ThresholdResult
+        The default, dev-chosen and hindsight cuts measured on the test data; ``t.engine`` where it ran.
 
     >>> t = threshold([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], positive=1)
     >>> t.hindsight.threshold, t.engine.mode
@@ -388,6 +398,11 @@ def calibration(data: Data, probs: Scores | None = None, *, gold: str | None = N
     ``data`` is the gold labels (with ``probs``: the probability of ``positive``, or an (n, K) matrix with
     ``labels``), a table (``prob`` names the column of ``positive``'s probability, ``probs_prefix`` one
     column per class for top-label calibration) or a PATH.
+
+    Returns
+    -------
+    Calibration
+        The reliability table and measures (per slice with ``by``); ``c.engine`` where it ran.
 
     >>> c = calibration([1, 0, 1, 0], [0.9, 0.2, 0.6, 0.4], positive=1, bins=2)
     >>> c.n, c.engine.mode

@@ -1,0 +1,141 @@
+"""The API reference is the API (issue 37, item 3): docs/hooks.py generates it from ``clfeval.__all__``.
+
+The check that the strict build runs after writing the site (``on_post_build``: every public name, result type and
+field has an anchor, every keyword of a front-door function is on its page) is tested here on the generated
+markdown and on small hand-made sites; ``.ci/run``'s one build runs it on the real site.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+from pathlib import Path
+
+import pytest
+
+import clfeval
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+#: the front door and what each returns (the issue's list, written by hand)
+FRONT_DOOR = {"report": "Report", "compare": "Compared", "threshold": "ThresholdResult",
+              "calibration": "Calibration", "ranking": "RankingResult", "error_analysis": "ErrorAnalysis",
+              "rank": "RankResult"}
+
+
+@pytest.fixture(scope="module")
+def hooks():
+    spec = importlib.util.spec_from_file_location("clfeval_docs_hooks_apiref", DOCS / "hooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def pages(hooks):
+    return {page.path: page for page in hooks.pages()}
+
+
+def test_each_front_door_function_and_result_type_has_its_page(pages):
+    for function, result in FRONT_DOOR.items():
+        assert pages[f"reference/api/{function}.md"].markdown.startswith(f"::: clfeval.{function}\n")
+        page = pages[f"reference/api/{result}.md"]
+        assert page.group == "Results" and page.markdown.startswith(f"::: clfeval.{result}\n")
+    for path in ("engines", "errors", "plots"):
+        assert f"reference/api/{path}.md" in pages
+
+
+def test_every_public_name_is_a_directive_on_its_public_path(hooks, pages):
+    found = set().union(*(hooks.directives(p.markdown) for p in pages.values()))
+    moved = set(clfeval._MOVED)
+    errors = set(clfeval.errors.__all__)
+    for name in clfeval.__all__:
+        if name in moved or name == "__version__":
+            assert f"clfeval.{name}" not in found, f"the deprecated {name} has an entry"
+            continue
+        assert (f"clfeval.errors.{name}" if name in errors else f"clfeval.{name}") in found, name
+    plots = importlib.import_module("clfeval.plots")
+    assert {f"clfeval.plots.{n}" for n in plots.__all__} <= found
+    assert not any("._" in ident for ident in found - {"clfeval.core._ranksummary.RankingSummary",
+                                                      "clfeval.core._slicebins.SliceBinning"}), \
+        "a directive names a private module although a package exports the object"
+
+
+def test_the_parts_of_a_result_are_on_its_page_once(pages, hooks):
+    report = pages["reference/api/Report.md"]
+    for part in ("ClassRow", "Averages", "Baselines", "SlicesPart", "SliceRow", "FoundSlices", "Intervals"):
+        assert f"::: clfeval.ops.report.{part}\n" in report.markdown
+    assert "::: clfeval.ops.compare.PairPart\n" in pages["reference/api/Compared.md"].markdown
+    assert "::: clfeval.ops.threshold.ChosenCut\n" in pages["reference/api/ThresholdResult.md"].markdown
+    every = [i for p in pages.values() for i in hooks.directives(p.markdown)]
+    assert len(every) == len(set(every)), "an object is documented twice (two anchors, two contents entries)"
+
+
+def test_the_check_finds_a_missing_name_or_field(hooks):
+    everything = hooks.expected()
+    assert {"clfeval.report", "clfeval.Report", "clfeval.Report.per_class", "clfeval.ops.report.ClassRow.f1",
+            "clfeval.Compared.engine", "clfeval.errors.DataError", "clfeval.plots.roc", "clfeval.Local"} <= everything
+    assert hooks.missing(everything) == []
+    assert hooks.missing(everything - {"clfeval.rank", "clfeval.Report.per_class"}) == [
+        "clfeval.Report.per_class", "clfeval.rank"]
+
+
+def test_anchors_are_read_from_the_built_pages(hooks, tmp_path):
+    page = tmp_path / "reference" / "api" / "report" / "index.html"
+    page.parent.mkdir(parents=True)
+    page.write_text('<h1 id="clfeval.report">x</h1><h2 id="other">y</h2><div id="clfeval.Report.n"></div>',
+                    encoding="utf-8")
+    (tmp_path / "index.html").write_text('<h1 id="clfeval.rank">elsewhere</h1>', encoding="utf-8")
+    assert hooks.anchors(tmp_path) == {"clfeval.report", "clfeval.Report.n"}
+
+
+def test_a_keyword_missing_from_its_page_is_found(hooks):
+    keywords = list(inspect.signature(clfeval.report).parameters)
+    assert "by_bins" in keywords
+    text = " ".join(k for k in keywords if k != "by_bins") + " by_binning"
+    index = {"docs": [{"location": "reference/api/report/", "title": "clfeval.report", "text": text}]}
+    assert "report(by_bins)" in hooks.unlisted_keywords(index)
+    index["docs"].append({"location": "reference/api/report/#clfeval.report", "title": "", "text": "by_bins"})
+    assert not any(k.startswith("report(") for k in hooks.unlisted_keywords(index))
+
+
+def test_sphinx_roles_become_links_or_code(hooks):
+    known = {"clfeval.report", "clfeval.Report.metric"}
+    convert = hooks.convert_roles
+    assert convert("see :func:`clfeval.report`.", known) == "see [`clfeval.report()`][clfeval.report]."
+    assert convert("a :func:`report`", known) == "a [`report()`][clfeval.report]"
+    assert convert(":class:`~clfeval.ops.compare.Compared`", known) == "`Compared`"
+    assert convert(":meth:`Report.metric <clfeval.Report.metric>`", known) == \
+        "[`Report.metric()`][clfeval.Report.metric]"
+    assert convert(":mod:`clfeval.significance._bounds` and :data:`FEW_ITEMS`", known) == \
+        "`clfeval.significance._bounds` and `FEW_ITEMS`"
+    assert convert("no role: a `code` span, key: value", known) == "no role: a `code` span, key: value"
+
+
+def test_the_contract_page_links_each_name_to_its_entry(hooks):
+    page = ("## `clfeval`\n\n- `report` — The report.\n- `DataError` — Bad data.\n- `Comparison` — Deprecated.\n"
+            "\n## `clfeval.plots`\n\n- `roc` — ROC.\n")
+    out = hooks.link_names(page, known={"clfeval.report", "clfeval.errors.DataError", "clfeval.plots.roc"})
+    assert out == ("## `clfeval`\n\n- [`report`][clfeval.report] — The report.\n"
+                   "- [`DataError`][clfeval.errors.DataError] — Bad data.\n- `Comparison` — Deprecated.\n"
+                   "\n## `clfeval.plots`\n\n- [`roc`][clfeval.plots.roc] — ROC.\n")
+
+
+def test_no_sphinx_role_is_left_in_the_pages_and_one_list_of_names():
+    for doc in [*DOCS.rglob("*.md"), ROOT / "README.md"]:
+        text = doc.read_text(encoding="utf-8")
+        for role in (":func:`", ":class:`", ":mod:`", ":data:`", ":meth:`", ":attr:`"):
+            assert role not in text, f"{doc.relative_to(ROOT)} shows {role} literally"
+    assert not (DOCS / "API.md").exists(), "one list of the public names: docs/reference/api.md"
+
+
+def test_the_nav_gets_the_generated_pages(hooks):
+    nav = [{"Home": "index.md"}, {"Reference": [{"Command line": "reference/cli.md"},
+                                                 {"Python API": "reference/api.md"}]}]
+    hooks.on_config({"nav": nav})
+    section = nav[1]["Reference"][1]["Python API"]
+    assert section[0] == {"The public names": "reference/api.md"}
+    functions = next(e["Functions"] for e in section if "Functions" in e)
+    assert {"report": "reference/api/report.md"} in functions
+    with pytest.raises(ValueError, match="reference/api.md"):
+        hooks.on_config({"nav": [{"Home": "index.md"}]})
