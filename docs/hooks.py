@@ -9,8 +9,10 @@ type with the part types reachable from its fields), the engines, the errors and
 mkdocstrings directive on the name's **public** path (``::: clfeval.report``), never on the module that defines
 it (modules move). The nav gets the pages (:func:`on_config`), the files are made in memory (:func:`on_files`),
 and after the build :func:`on_post_build` fails it when a public name, a result type or one of its fields has no
-entry on the site (:func:`missing`; ``tests/project/test_apiref.py`` runs the same check). :class:`SphinxRoles`,
-a griffe extension (mkdocs.yml), turns the Sphinx roles of the docstrings into links or code spans.
+entry on the site (:func:`missing`; ``tests/project/test_apiref.py`` runs the same check), or when a parameter
+of the front door has no entry in its docstring's Parameters section (:func:`undescribed_parameters`).
+:class:`SphinxRoles`, a griffe extension (mkdocs.yml), turns the Sphinx roles of the docstrings into links or code
+spans.
 """
 
 from __future__ import annotations
@@ -300,6 +302,40 @@ def unlisted_keywords(index: dict[str, Any]) -> list[str]:
     return sorted(out)
 
 
+#: the front door: each of its parameters has an entry in its docstring's Parameters section (issue 37)
+FRONT_DOOR = ("report", "compare", "threshold", "calibration", "ranking", "error_analysis", "rank")
+
+
+def documented_parameters(function: Any) -> set[str]:
+    """The names the numpy ``Parameters`` section of ``function``'s docstring describes, parsed by griffe
+    (``score, scores_prefix : str`` is two names; ``*systems`` is ``systems``)."""
+    import inspect
+    import logging
+
+    from griffe import Docstring, DocstringSectionKind
+
+    logging.getLogger("griffe").disabled = True  # a section griffe cannot read is reported as missing names
+    try:
+        sections = Docstring(inspect.getdoc(function) or "").parse("numpy")
+    finally:
+        logging.getLogger("griffe").disabled = False
+    return {p.name.lstrip("*") for s in sections if s.kind is DocstringSectionKind.parameters for p in s.value}
+
+
+def undescribed_parameters(functions: dict[str, Any] | None = None) -> list[str]:
+    """``function(parameter)`` for every parameter of a front-door function (:data:`FRONT_DOOR`, or the
+    ``functions`` given by name) with no entry in its docstring's Parameters section, sorted."""
+    import inspect
+
+    import clfeval
+
+    functions = {n: getattr(clfeval, n) for n in FRONT_DOOR} if functions is None else functions
+    out = []
+    for name, function in functions.items():
+        described = documented_parameters(function)
+        out += [f"{name}({p})" for p in inspect.signature(function).parameters if p not in described]
+    return sorted(out)
+
 def _nav_with_pages(nav: list[Any]) -> bool:
     """Replace the nav entry of :data:`CONTRACT` by a section: the contract, then the generated pages."""
     for i, entry in enumerate(nav):
@@ -412,3 +448,7 @@ def on_post_build(config: Any) -> None:
     unlisted = unlisted_keywords(json.loads(index.read_text(encoding="utf-8")))
     if unlisted:
         raise PluginError(f"{len(unlisted)} keywords are nowhere on their function's page: {', '.join(unlisted[:20])}")
+    undescribed = undescribed_parameters()
+    if undescribed:
+        raise PluginError(f"{len(undescribed)} parameters of the front door have no entry in their docstring's "
+                          f"Parameters section: {', '.join(undescribed[:20])}")

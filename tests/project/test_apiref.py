@@ -99,6 +99,39 @@ def test_a_keyword_missing_from_its_page_is_found(hooks):
     assert not any(k.startswith("report(") for k in hooks.unlisted_keywords(index))
 
 
+def test_every_parameter_of_the_front_door_has_an_entry_in_its_docstring(hooks):
+    assert set(hooks.FRONT_DOOR) == set(FRONT_DOOR)
+    assert hooks.undescribed_parameters() == []
+    described = hooks.documented_parameters(clfeval.report)
+    assert {"by_bins", "find_alpha", "score", "scores_prefix"} <= described  # "score, scores_prefix : str" is two
+    assert hooks.documented_parameters(clfeval.compare) >= {"systems", "gold", "min_slice"}  # "*systems"
+
+
+def test_a_parameter_with_no_entry_is_found(hooks):
+    def f(a, b, *rest, c=1, d=2, **options):
+        """One line.
+
+        Parameters
+        ----------
+        a, b : int
+            Two names, one entry.
+        *rest : str
+            The rest.
+        d : int
+            Described.
+
+        Notes
+        -----
+        ``c`` and ``options`` are named here only, which is no entry.
+        """
+
+    def g(x):
+        """No Parameters section."""
+
+    assert hooks.documented_parameters(f) == {"a", "b", "rest", "d"}
+    assert hooks.undescribed_parameters({"f": f, "g": g}) == ["f(c)", "f(options)", "g(x)"]
+    assert hooks.undescribed_parameters({"h": lambda y: y}) == ["h(y)"]  # no docstring at all
+
 def test_sphinx_roles_become_links_or_code(hooks):
     known = {"clfeval.report", "clfeval.Report.metric"}
     convert = hooks.convert_roles

@@ -64,11 +64,94 @@ def compare(*systems: Input, gold: ArrayLike | str | None = None, pred: str | Se
     has, and one typed part set (``pair``, ``many``, ``delong``, ``delong_ovr``, ``noninferiority`` or
     ``sliced``; ``kind`` names it) with what the test adds; ``r.p_value``, ``r.ci``, ``r.verdict``, ... read it.
 
+    Parameters
+    ----------
+    *systems : array-like, table, PATH or mapping
+        The inputs: arrays (the gold labels first unless ``gold`` gives them, then each system's predictions or
+        scores; a mapping label → scores for DeLong's one-vs-rest test), or one table or PATH per system (pandas,
+        polars, pyarrow; a file, directory, glob or ``-``) with the same gold labels, matched by id, else by row.
+    gold : array-like or str, optional
+        With arrays, the gold labels; with tables or PATHs, the gold column (default ``gold``, the same in each).
+    pred : str or sequence of str
+        The predictions column of each table or PATH (default ``pred``); a list of two columns or more of one
+        table compares them, one system each, named by its column.
+    score : str, optional
+        The score column of each table or PATH, compared with ``metric`` ``roc_auc`` or ``average_precision``.
+    id : str, optional
+        The item-id column; items are matched by id (by row when no input has one; a PATH's ``id`` when present).
+    metric : str or callable
+        A count-table metric (``accuracy``, the default; ``error_rate``, ``balanced_accuracy``, ``mcc``,
+        ``kappa``, ``macro_f1``, ``micro_*``, ``weighted_*``, ``f1:LABEL`` …), a score metric (``roc_auc``,
+        ``average_precision``; needs ``positive``), or a callable ``metric(gold, pred) -> float``.
+    test : "bootstrap", "randomization", "mcnemar" or "delong"
+        Paired bootstrap (the default; the 2δ rule), approximate randomization, McNemar (accuracy and the
+        metrics equal to it), or DeLong's test (``roc_auc`` of ``score``, or one-vs-rest with ``scores_prefix``).
+    samples : int
+        Replicates b of the resampling tests (1 to 1,000,000); default 10,000.
+    seed : int or numpy.random.Generator
+        The random seed: the same seed gives the same numbers; default 0.
+    alpha : float
+        The significance level of the verdict; default 0.05.
+    ci : float
+        The level of the bootstrap confidence intervals; default 0.95.
+    ci_method : "bca", "percentile" or None
+        The two-sided interval of δ shown as the estimate (both are computed): default BCa, the best measured
+        coverage. The verdict follows the test and its own one-sided bound.
+    labels : sequence of labels, optional
+        The label set (default every label in the gold labels or any system; every system scored over it).
+    positive : label, optional
+        The positive class of a score metric.
+    zero_division : 0, 1 or "nan"
+        The value of 0/0 ratios inside the metric; default 0.
+    beta : float
+        The beta of the ``*_fbeta`` metrics; default 1.0.
+    names : sequence of str, optional
+        How the systems are called in the result and the verdict, one each (default ``A`` and ``B`` for a pair).
+    baseline : str, optional
+        Compare each other system (as A) with this one (its name); default every pair is compared.
+    alternative : "greater" or "two-sided"
+        H1: A better than B (one-sided; the default), or A and B differ (two-sided: DeLong's test only).
+    margin : float, optional
+        Non-inferiority by the paired bootstrap: is A not worse than B by more than ``margin`` (in the metric's
+        units)? Refused with randomization and McNemar.
+    scores_prefix : str, optional
+        With ``test="delong"``: score columns PREFIX<label>, one per class (one-vs-rest, Holm-adjusted).
+    repeat : str, optional
+        For out-of-fold files of a repeated protocol (a ``repeat`` column): use the rows of this repeat.
+    score_bins : int, optional
+        Approximate ROC-AUC from this many score bins (2 to 1,000,000), with its exact error bound. Default exact.
+    score_binning : "quantile" or "uniform"
+        The edges of ``score_bins``: quantiles of the scores (the default), or equal widths.
+    input_format : "csv", "tsv", "jsonl", "parquet" or None
+        The format of the PATHs (default from the extension; CSV for standard input, ``-``).
+    encoding : "utf-8" or "latin-1"
+        The text encoding of CSV, TSV and JSONL input (Parquet text is always UTF-8); default ``"utf-8"``.
+    normalize : "nfc" or None
+        Unicode-normalise text labels (NFC) so that labels that only print alike are one class; default None.
+    engine : Local, Dask, "local", "dask" or None
+        Where it runs (default ``Local()``; count metrics stream their joint tables, the id join within the
+        memory budget, or run on Dask; score metrics, DeLong's test and ``score_bins`` run locally).
+    progress : callable, optional
+        ``progress(done, total)`` after each chunk of replicates; default none.
+    by : str, sequence of str, or (with arrays) mapping name → values
+        Slice columns: A vs B within every slice from its joint table, with the test and ``samples``, p-values
+        adjusted with Holm and Benjamini–Yekutieli, Simpson's paradox named when it occurs (``r.sliced``).
+    by_bins : int, optional
+        Cut numeric ``by`` columns into this many bins (edges stated in the output).
+    by_binning : "quantile" or "uniform"
+        The bins of ``by_bins``: quantiles of a first-pass sample (the default), or equal widths.
+    max_slices : int
+        Refuse more slices than this (all ``by`` columns together); default 1,000.
+    min_slice : int
+        Slices with fewer items are shown, not tested, and never called the worst; default 30.
+
     Returns
     -------
     Compared
         The fields every comparison has and its one typed part; ``r.engine`` where it ran.
 
+    Examples
+    --------
     >>> r = compare(["a", "b", "a", "b"], ["a", "b", "a", "a"], ["a", "a", "b", "a"], samples=200)
     >>> r.kind, r.pair.a, r.pair.b, r.engine.mode
     ('pair', 0.75, 0.25, 'memory')

@@ -62,6 +62,8 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
         ``pred``, ``text``, ``id``, ``score``.
     pred : array-like or str, optional
         Predicted labels, or their column (default ``pred``).
+    gold : array-like or str, optional
+        The gold column of a table or PATH (default ``gold``); with arrays, the gold labels may be given here.
     text : array-like or str
         The documents' texts (arrays), or their column (default ``text``).
     texts : PATH, optional
@@ -85,26 +87,35 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
         takes longer is skipped and named in ``notes``; past 20 such documents a ``DataError``.
     min_count, examples, terms, chars : int
         Cells listed from ``min_count`` documents; examples per cell (0: none); terms per side; characters per
-        example.
+        example. Defaults 5, 5, 10 and 300.
     prior_strength : float
-        α0 of the informative Dirichlet prior (Monroe, Colaresi & Quinn 2008).
+        α0 of the informative Dirichlet prior (Monroe, Colaresi & Quinn 2008); default 1000.
     z_min : float
-        Terms listed from this z-score (uncorrected).
+        Terms listed from this z-score (uncorrected); default 1.96.
     seed : int
-        Key of the examples' hash.
+        Key of the examples' hash; default 0.
     multilabel : bool, optional
         Label sets (lists, or strings separated by ``sep``): every category's false negatives and false
         positives are the cells, each compared with the category's true positives and true negatives.
         Default: label sets when arrays hold lists; a table or PATH needs ``multilabel=True``.
     sep : str
-        Separator of the labels within a set given as a string.
+        Separator of the labels within a set given as a string; default ``"|"``.
+    input_format : "csv", "tsv", "jsonl", "parquet" or None
+        The format of the predictions PATH (default from the extension).
+    encoding : "utf-8" or "latin-1"
+        The text encoding of CSV, TSV and JSONL input (the predictions and ``texts``); default ``"utf-8"``.
     engine : Local, Dask, "local", "dask" or None
+        Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
+    progress : callable, optional
+        A progress display of a read: given the input, a context manager yielding ``update(rows, bytes)`` or None.
 
     Returns
     -------
     ErrorAnalysis
         ``cells`` (largest first), ``prior``, ``notes``, ``engine`` (``name``, ``mode``, ``spilled``).
 
+    Examples
+    --------
     >>> r = error_analysis(["a"] * 6 + ["b"] * 4, ["b"] * 5 + ["a"] + ["b"] * 4,
     ...                    text=["zebra run"] * 5 + ["run"] * 5, min_count=5)
     >>> r.cells[0].gold, r.cells[0].pred, r.cells[0].count, r.engine.mode

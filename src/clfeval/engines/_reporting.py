@@ -83,10 +83,53 @@ def report(data: Data | None = None, pred: Column | None = None, *, gold: Column
         The gold column of a table or PATH (default ``gold``); with arrays, the gold labels may be given here.
     score, scores_prefix : str, optional
         Score column (ranked for ``positive``), or the prefix of one score column per class (one-vs-rest).
+    id : str, optional
+        The item-id column of a table or PATH (a PATH's column ``id`` is read when present); ids list the
+        misclassified items (``show_errors``).
+    labels : sequence of labels, optional
+        The labels and their order; default every label in either column, sorted. Labels that never occur are
+        allowed (their counts are 0).
+    ids : array-like, optional
+        With arrays: the item ids (unique).
     scores : array-like or mapping, optional
         With arrays: the scores (one array, or label → array).
+    positive : label, optional
+        Adds a binary summary of this class against all others (``r.binary``); needed by ``score``.
+    beta : float
+        Adds F-beta beside F1 when not 1 (beta > 1 favours recall); default 1.0.
+    zero_division : 0, 1 or "nan"
+        The value of 0/0 ratios (e.g. the precision of a class never predicted); default 0, as scikit-learn;
+        the affected metrics and labels are listed in ``r.undefined``; ``"nan"`` leaves them out of averages.
+    order : sequence of labels, optional
+        Ordered classes, low to high (e.g. star ratings): adds MAE over ranks and weighted kappa.
+    multilabel : bool
+        Each item carries a set of labels (lists, or text cells separated by ``sep``); default False.
+    sep : str
+        The separator of labels within a multi-label text cell; default ``"|"``, never empty.
+    train_labels : array-like or PATH, optional
+        Training labels: the majority and stratified baselines then follow the training class frequencies
+        (the honest version).
+    train_column : str, optional
+        The column of a ``train_labels`` PATH (default the ``gold`` name, ``label``, or the only column).
+    show_errors : int
+        List up to this many misclassified items (ids, gold, prediction); default 0.
+    threshold : float, optional
+        With a score and no predictions: the predictions come from the cut, positive iff score ≥ threshold.
+    ci : float, optional
+        Adds a bootstrap confidence interval at this level (strictly between 0 and 1, e.g. 0.95) to every
+        metric (``r.ci``); default none.
+    samples : int
+        Bootstrap replicates of ``ci`` (at most 1,000,000); default 10,000.
+    seed : int or numpy.random.Generator
+        The random seed of ``ci``; default 0.
     engine : Local, Dask, "local", "dask" or None
         Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
+    top_n : int
+        The largest confusions (off-diagonal cells) listed in the diagnostics; default 5 (20 at least when the
+        table has so many classes that it is held sparsely).
+    progress : callable, optional
+        A progress display of a read: given the input, a context manager yielding ``update(rows, bytes)`` or
+        None (the CLI's bar on a terminal); default none.
     ci_method : str, sequence of str or mapping
         The interval method of ``ci``, in any form of ``--ci-method``
         (:func:`clfeval.evaluate._cimethods.parse_ci_methods`): ``"bca"``, ``"roc_auc=delong"``,
@@ -94,28 +137,64 @@ def report(data: Data | None = None, pred: Column | None = None, *, gold: Column
         over ``recall`` over one method for every metric).
     require : sequence of str
         Conditions such as ``"macro_f1>=0.70"``, each shown met or not (``r.requirements``).
+    score_bins : int, optional
+        Approximate ROC-AUC from this many score bins (2 to 1,000,000), with its exact error bound; AP and the
+        curves at the bin edges (one ``score`` column only; not with ``threshold`` or ``ci``). Default exact.
+    score_binning : "quantile" or "uniform"
+        The edges of ``score_bins``: quantiles of the scores (a first pass; the default), or equal widths.
+    input_format : "csv", "tsv", "jsonl", "parquet" or None
+        The format of a PATH (default from the extension; CSV for standard input, ``-``).
+    encoding : "utf-8" or "latin-1"
+        The text encoding of CSV, TSV and JSONL input (Parquet text is always UTF-8); default ``"utf-8"``.
+    normalize : "nfc" or None
+        Unicode-normalise text labels (NFC) so that labels that only print alike are one class; default None.
     by : str, sequence of str, or (with arrays) mapping name → values
         Slice columns (``"source"``, ``"source,lang"``): one count table per slice, counted in the same pass,
         and the ``slices`` section (:func:`clfeval.significance._slices.slice_section`). ``by_bins`` /
         ``by_binning`` cut numeric columns into bins; ``max_slices`` refuses more slices; ``min_slice``: slices
         smaller are shown, not tested, never the worst; ``slice_metrics``: the metrics tested;
         ``slice_samples``: redraws of each permutation test.
+    by_bins : int, optional
+        Cut numeric ``by`` (and ``find_slices``) columns into this many bins (edges stated in the output).
+    by_binning : "quantile" or "uniform"
+        The bins of ``by_bins``: quantiles of a first-pass sample (the default), or equal widths.
+    max_slices : int
+        Refuse more slices than this (all ``by`` columns together); default 1,000.
+    min_slice : int
+        Slices with fewer items are shown, not tested, and never called the worst; default 30.
+    slice_metrics : sequence of str, optional
+        The metrics tested across slices; default accuracy and each class's recall, or with ``positive`` its
+        recall, precision, FPR and accuracy (F1, MCC, kappa and the macro averages get a permutation test).
+    slice_samples : int
+        Redraws of each permutation test of ``by`` (10 to 1,000,000); default 1,000.
     find_slices : str, sequence of str, or (with arrays) mapping name → values
         Columns to search for the slices where ``find_metric`` (a proportion metric; default the recall of
         ``positive`` when given, else accuracy) is worst: every column and every cross up to ``max_depth``
         columns, at most ``max_search`` slices in all, counted in the same pass; found = worse than the rest
         after the Benjamini–Yekutieli adjustment at ``find_alpha`` (the ``find_slices`` section,
         :mod:`clfeval.significance._slicefind`).
+    max_depth : int
+        Columns crossed at most by ``find_slices`` (1: single columns, up to 3: triples); default 2.
+    max_search : int
+        Slices ``find_slices`` examines in all at most; a larger search is refused. Default 10,000.
+    find_metric : str, optional
+        The proportion metric ``find_slices`` ranks by: ``accuracy``, ``error_rate``, or ``recall:L``,
+        ``precision:L``, ``specificity:L``, ``fpr:L``, ``fnr:L``, ``npv:L``, ``accuracy:L``, ``error_rate:L``
+        for a label L; default the recall of ``positive`` when given, else accuracy.
+    find_alpha : float
+        The false-discovery rate of ``find_slices`` (Benjamini–Yekutieli), strictly between 0 and 1; default 0.05.
 
     Notes
     -----
-    Other parameters are those of :func:`clfeval.evaluate._reports.report`.
+    The count-based parameters mean what they mean in :func:`clfeval.evaluate._reports.report`, the in-memory step.
 
     Returns
     -------
     Report
         With ``r.engine``: ``name``, ``mode`` (memory / streamed / cluster), ``spilled``.
 
+    Examples
+    --------
     >>> r = report(["a", "b", "b"], ["a", "b", "a"])
     >>> r.accuracy, r.engine.mode, r.engine.spilled
     (0.6666666666666666, 'memory', False)

@@ -141,11 +141,34 @@ def ranking(data: Data, scores: Column | None = None, *, gold: str | None = None
     Dask), its ``summary`` the binary :class:`~clfeval.core.RankingSummary`: the same JSON but for the engine
     block (and the ``external`` details of a ranking beyond memory).
 
+    Parameters
+    ----------
+    data : array-like, table or PATH
+        The gold labels (with ``scores``), a table (pandas, polars, pyarrow) or a PATH (file, directory, glob).
+    scores : array-like, optional
+        With arrays: one finite score per item, higher = more positive (probabilities, log-odds, margins).
+    gold, score : str
+        The gold and score columns of a table or PATH (default ``gold`` and ``score``).
+    positive : label
+        The positive class (matched by value or string form; it must occur); every other label is negative.
+    input_format, encoding, normalize : str or None
+        How a PATH is read: its format (``"csv"``, ``"tsv"``, ``"jsonl"``, ``"parquet"``; default from the
+        extension, CSV for standard input), the text encoding of CSV, TSV and JSONL (``"utf-8"``, the default, or
+        ``"latin-1"``), and ``"nfc"`` to Unicode-normalise text labels (default None: as read).
+    engine : Local, Dask, "local", "dask" or None
+        Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
+    progress : callable, optional
+        A progress display of a read: given the input, a context manager yielding ``update(rows, bytes)`` or None.
+    source : ScoreSource, optional
+        With arrays: how messages name the score column and its items (the command line names file and row).
+
     Returns
     -------
     RankingResult
         Its ``summary`` the binary ranking; ``r.engine`` where it ran.
 
+    Examples
+    --------
     >>> r = ranking([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], positive=1)
     >>> r.roc_auc, r.engine.mode
     (0.75, 'memory')
@@ -225,11 +248,65 @@ def threshold(data: Data, scores: Scores | None = None, *, dev: Data | tuple[npt
     (``dev`` then a table or PATH too; ``score`` names the score column, ``scores_prefix`` one column per label
     for multi-label data, one cut each).
 
+    Parameters
+    ----------
+    data : array-like, table or PATH
+        The test gold labels (with ``scores``), a table (pandas, polars, pyarrow) or a PATH.
+    scores : array-like or mapping, optional
+        With arrays: the test scores (one per item, higher = more positive), or label → scores (multi-label).
+    dev : table, PATH or (gold, scores), optional
+        The development data the cut is chosen on (a held-out slice of the training data, never the test
+        data): a table or PATH with a table or PATH, a pair of arrays with arrays. Without it only the default
+        and the hindsight cuts are shown.
+    gold : str, optional
+        The gold column of a table or PATH (default ``gold``; label sets with ``multilabel``).
+    score, scores_prefix : str, optional
+        The score column (needs ``positive``), or multi-label: score columns PREFIX<label>, one cut per label.
+    positive : label, optional
+        The positive class of ``score`` (or of ``scores``).
+    objective : str or Objective
+        What the cut maximises: ``"f1"`` (the default), ``"f0.5"``, ``"f2"`` (any ``f<beta>``), ``"cost"``,
+        ``"precision>=X"`` or ``"recall>=X"``.
+    cost_fp, cost_fn : float
+        The cost of one false positive and of one false negative (objective ``"cost"``); default 1.0 each.
+    default_threshold : float, optional
+        The default cut shown first (default 0.5 when every score lies in [0, 1], else 0).
+    zero_division : 0, 1 or "nan"
+        The value of 0/0 ratios; default 0.
+    multilabel : bool
+        Gold cells are label sets (separated by ``sep``); use with ``scores_prefix``. Default False.
+    sep : str
+        The separator of labels within a multi-label cell; default ``"|"``.
+    input_format, encoding, normalize : str or None
+        How a PATH is read: its format (``"csv"``, ``"tsv"``, ``"jsonl"``, ``"parquet"``; default from the
+        extension, CSV for standard input), the text encoding of CSV, TSV and JSONL (``"utf-8"``, the default, or
+        ``"latin-1"``), and ``"nfc"`` to Unicode-normalise text labels (default None: as read).
+    engine : Local, Dask, "local", "dask" or None
+        Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
+    progress : callable, optional
+        A progress display of a read: given the input, a context manager yielding ``update(rows, bytes)`` or None.
+    by : str, sequence of str, or (with arrays) mapping name → values
+        Slice columns: the cut chosen once on ``dev`` overall, then reported per slice of the test data (one
+        ``score`` column only).
+    by_bins : int, optional
+        Cut numeric ``by`` columns into this many bins (edges stated in the output).
+    by_binning : "quantile" or "uniform"
+        The bins of ``by_bins``: quantiles of a first-pass sample (the default), or equal widths.
+    max_slices, min_slice : int
+        Refuse more slices than ``max_slices`` (default 1,000); slices with fewer items than ``min_slice``
+        (default 30) are shown, not tested, and never called the worst.
+    slice_metrics : sequence of str, optional
+        The metrics tested across slices (default the recall, precision, FPR and accuracy of ``positive``).
+    slice_samples : int
+        Redraws of each permutation test of ``by`` (10 to 1,000,000); default 1,000.
+
     Returns
     -------
     ThresholdResult
         The default, dev-chosen and hindsight cuts measured on the test data; ``t.engine`` where it ran.
 
+    Examples
+    --------
     >>> t = threshold([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], positive=1)
     >>> t.hindsight.threshold, t.engine.mode
     (0.7, 'memory')
@@ -399,11 +476,54 @@ def calibration(data: Data, probs: Scores | None = None, *, gold: str | None = N
     ``labels``), a table (``prob`` names the column of ``positive``'s probability, ``probs_prefix`` one
     column per class for top-label calibration) or a PATH.
 
+    Parameters
+    ----------
+    data : array-like, table or PATH
+        The gold labels (with ``probs``), a table (pandas, polars, pyarrow) or a PATH.
+    probs : array-like or mapping, optional
+        With arrays: the probability of ``positive`` per item, or an (n, K) matrix (columns in ``labels``' order).
+    gold : str, optional
+        The gold column of a table or PATH (default ``gold``).
+    prob : str, optional
+        The column of the probability of ``positive`` (binary).
+    probs_prefix : str, optional
+        Multiclass: probability columns PREFIX<class>, one per class (top-label calibration).
+    positive : label, optional
+        The class whose probability ``prob`` (or a one-column ``probs``) gives.
+    labels : sequence of labels, optional
+        With an (n, K) matrix ``probs``: the classes of its columns.
+    bins : int
+        The number of bins (1 to 100,000); default 10.
+    strategy : "uniform" or "quantile"
+        Equal-width bins (the default), or equal-mass bins.
+    edges : "clfeval" or "sklearn"
+        ``"clfeval"`` (the default): left-closed bins [k/B, (k+1)/B), empty bins kept; ``"sklearn"``: as
+        scikit-learn's ``calibration_curve``, right-closed on ``numpy.linspace(0, 1, B+1)``, empty bins dropped.
+    input_format, encoding, normalize : str or None
+        How a PATH is read: its format (``"csv"``, ``"tsv"``, ``"jsonl"``, ``"parquet"``; default from the
+        extension, CSV for standard input), the text encoding of CSV, TSV and JSONL (``"utf-8"``, the default, or
+        ``"latin-1"``), and ``"nfc"`` to Unicode-normalise text labels (default None: as read).
+    engine : Local, Dask, "local", "dask" or None
+        Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
+    progress : callable, optional
+        A progress display of a read: given the input, a context manager yielding ``update(rows, bytes)`` or None.
+    by : str, sequence of str, or (with arrays) mapping name → values
+        Slice columns: ECE, MCE, Brier score and log loss per slice (one probability column only).
+    by_bins : int, optional
+        Cut numeric ``by`` columns into this many bins (edges stated in the output).
+    by_binning : "quantile" or "uniform"
+        The bins of ``by_bins``: quantiles of a first-pass sample (the default), or equal widths.
+    max_slices, min_slice : int
+        Refuse more slices than ``max_slices`` (default 1,000); slices with fewer items than ``min_slice``
+        (default 30) are shown, not tested, and never called the worst.
+
     Returns
     -------
     Calibration
         The reliability table and measures (per slice with ``by``); ``c.engine`` where it ran.
 
+    Examples
+    --------
     >>> c = calibration([1, 0, 1, 0], [0.9, 0.2, 0.6, 0.4], positive=1, bins=2)
     >>> c.n, c.engine.mode
     (4, 'memory')

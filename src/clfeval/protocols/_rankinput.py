@@ -316,7 +316,8 @@ def rank(results: Results | None = None, *, runs_db: str | os.PathLike[str] | No
     runs_db : path, optional
         A clfeval run log: runs grouped by data and model, ranked by ``metric``.
     system, dataset, score, fold : str
-        Column names (``fold``: optional, scores averaged over folds).
+        Column names (``fold``: optional, scores averaged over folds); default ``"system"``, ``"dataset"``,
+        ``"score"`` and none.
     layout : {"auto", "long", "wide"}
         ``auto``: long when the system and score columns exist, else wide.
     metric : str, optional
@@ -325,8 +326,29 @@ def rank(results: Results | None = None, *, runs_db: str | os.PathLike[str] | No
         The direction of a score that is not a catalogue metric (required then).
     missing : {"refuse", "drop"}
         A system without a (finite) score on a data set: refuse, or drop the data set (named in ``dropped``).
-    alpha, control, pairs, rope, prior, samples, seed, bayes
-        See :func:`clfeval.significance._multirank.rank_scores`.
+    input_format : {"csv", "tsv", "jsonl", "parquet"}, optional
+        The format of a ``results`` file (default from the extension).
+    encoding : {"utf-8", "latin-1"}
+        The text encoding of a CSV, TSV or JSONL ``results`` file; default ``"utf-8"``.
+    alpha : float
+        The level of the Friedman test, Nemenyi's critical difference and the Holm-adjusted tests; default 0.05.
+    control : str, optional
+        A system compared with every other (Wilcoxon, Holm over the k − 1 comparisons); also the default
+        Bayesian pairs.
+    pairs : sequence of str or (str, str), optional
+        The Bayesian pairs: ``"A:B"`` texts or ``("A", "B")`` pairs (default each system against ``control``,
+        else against the best-ranked system).
+    rope : float
+        The Bayesian signed-rank test's region of practical equivalence: its half-width on the score's scale;
+        default 0.01.
+    prior : float
+        The prior weight of the Bayesian signed-rank test's pseudo-observation at 0; default 0.5.
+    samples : int
+        Posterior samples per Bayesian pair; default 50,000.
+    seed : int
+        The random seed of the posterior samples (pair n draws from ``default_rng([seed, n])``); default 0.
+    bayes : bool
+        The Bayesian signed-rank tests (default True); False leaves them out.
     require : str or sequence of str
         Conditions in the requirement grammar (``p_better(B,A)>=0.95``, ``in_best_group(B)``; one text is one
         condition), checked and kept in ``result.requirements``; a pair named by ``p_better`` joins the Bayesian
