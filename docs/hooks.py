@@ -10,7 +10,9 @@ mkdocstrings directive on the name's **public** path (``::: clfeval.report``), n
 it (modules move). The nav gets the pages (:func:`on_config`), the files are made in memory (:func:`on_files`),
 and after the build :func:`on_post_build` fails it when a public name, a result type or one of its fields has no
 entry on the site (:func:`missing`; ``tests/project/test_apiref.py`` runs the same check), or when a parameter
-of the front door has no entry in its docstring's Parameters section (:func:`undescribed_parameters`).
+of a public function (``clfeval.__all__``, ``clfeval.plots.__all__``) has no entry in its docstring's Parameters
+section (:func:`undescribed_parameters`). A class's page is in its group's folder (``reference/api/results/``,
+``reference/api/tables/``), so that no two page paths differ only in case (:func:`case_collisions`).
 :class:`SphinxRoles`, a griffe extension (mkdocs.yml), turns the Sphinx roles of the docstrings into links or code
 spans.
 """
@@ -231,7 +233,9 @@ def pages() -> tuple[Page, ...]:
                 text += "\n" + _directive(public_path(part), 3, show_if_no_docstring=True,
                                                inherited_members=True)
         group = "Results" if cls in returned else "Tables"
-        out.append(Page(f"{FOLDER}/{name}.md", name, group, tuple(idents), text))
+        # a class has its own folder: reference/api/Calibration.md and calibration.md are one file on a
+        # case-insensitive file system (macOS, Windows), one page overwriting the other
+        out.append(Page(f"{FOLDER}/{group.lower()}/{name}.md", name, group, tuple(idents), text))
     engines = [f"clfeval.{n}" for n in names if kinds[n] == "engine"]
     out.append(Page(f"{FOLDER}/engines.md", "Engines", "", tuple(engines),
                     "# Engines\n\nWhere an operation runs: the `engine=` of every front-door function.\n\n"
@@ -241,6 +245,15 @@ def pages() -> tuple[Page, ...]:
         text = _directive(module, 1, members=False) + "\n" + "\n".join(_directive(i, 2) for i in idents)
         out.append(Page(f"{FOLDER}/{module.rpartition('.')[2]}.md", title, "", (module, *idents), text))
     return tuple(out)
+
+
+def case_collisions(paths: Iterable[str]) -> list[tuple[str, ...]]:
+    """The groups of paths that are one file on a case-insensitive file system (equal under ``casefold()``),
+    each sorted, sorted; none for the generated pages (:func:`pages`)."""
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        groups.setdefault(path.casefold(), []).append(path)
+    return sorted(tuple(sorted(g)) for g in groups.values() if len(g) > 1)
 
 
 def expected() -> set[str]:
@@ -302,8 +315,27 @@ def unlisted_keywords(index: dict[str, Any]) -> list[str]:
     return sorted(out)
 
 
-#: the front door: each of its parameters has an entry in its docstring's Parameters section (issue 37)
+#: the front door (issue 37): the first functions whose parameters all got an entry; now every public function's
 FRONT_DOOR = ("report", "compare", "threshold", "calibration", "ranking", "error_analysis", "rank")
+#: the packages whose public functions (their ``__all__``) have every parameter described
+DESCRIBED = ("clfeval", "clfeval.plots")
+
+
+def public_functions(packages: Iterable[str] = DESCRIBED) -> dict[str, Any]:
+    """Public path → function, for every function of each package's ``__all__`` (but the deprecated names)."""
+    import inspect
+
+    out: dict[str, Any] = {}
+    for package in packages:
+        mod = importlib.import_module(package)
+        for name in _public_names(package):
+            try:
+                value = getattr(mod, name)
+            except ImportError:  # an optional extra
+                continue
+            if inspect.isfunction(value):
+                out[f"{package}.{name}"] = value
+    return out
 
 
 def documented_parameters(function: Any) -> set[str]:
@@ -323,13 +355,12 @@ def documented_parameters(function: Any) -> set[str]:
 
 
 def undescribed_parameters(functions: dict[str, Any] | None = None) -> list[str]:
-    """``function(parameter)`` for every parameter of a front-door function (:data:`FRONT_DOOR`, or the
-    ``functions`` given by name) with no entry in its docstring's Parameters section, sorted."""
+    """``function(parameter)`` for every parameter of a public function (:func:`public_functions`: every
+    function of ``clfeval.__all__`` and ``clfeval.plots.__all__``, named by its public path; or the ``functions``
+    given by name) with no entry in its docstring's Parameters section, sorted."""
     import inspect
 
-    import clfeval
-
-    functions = {n: getattr(clfeval, n) for n in FRONT_DOOR} if functions is None else functions
+    functions = public_functions() if functions is None else functions
     out = []
     for name, function in functions.items():
         described = documented_parameters(function)
@@ -406,8 +437,12 @@ def on_config(config: Any) -> Any:
 
 
 def on_files(files: Any, config: Any) -> Any:
+    from mkdocs.exceptions import PluginError
     from mkdocs.structure.files import File
 
+    clash = case_collisions([f.src_uri for f in files] + [page.path for page in pages()])
+    if clash:
+        raise PluginError(f"pages that are one file on a case-insensitive file system: {clash[:5]}")
     for page in pages():
         files.append(File.generated(config, page.path, content=page.markdown))
     return files
@@ -450,5 +485,5 @@ def on_post_build(config: Any) -> None:
         raise PluginError(f"{len(unlisted)} keywords are nowhere on their function's page: {', '.join(unlisted[:20])}")
     undescribed = undescribed_parameters()
     if undescribed:
-        raise PluginError(f"{len(undescribed)} parameters of the front door have no entry in their docstring's "
+        raise PluginError(f"{len(undescribed)} parameters of public functions have no entry in their docstring's "
                           f"Parameters section: {', '.join(undescribed[:20])}")

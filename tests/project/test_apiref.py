@@ -39,7 +39,7 @@ def pages(hooks):
 def test_each_front_door_function_and_result_type_has_its_page(pages):
     for function, result in FRONT_DOOR.items():
         assert pages[f"reference/api/{function}.md"].markdown.startswith(f"::: clfeval.{function}\n")
-        page = pages[f"reference/api/{result}.md"]
+        page = pages[f"reference/api/results/{result}.md"]
         assert page.group == "Results" and page.markdown.startswith(f"::: clfeval.{result}\n")
     for path in ("engines", "errors", "plots"):
         assert f"reference/api/{path}.md" in pages
@@ -62,11 +62,11 @@ def test_every_public_name_is_a_directive_on_its_public_path(hooks, pages):
 
 
 def test_the_parts_of_a_result_are_on_its_page_once(pages, hooks):
-    report = pages["reference/api/Report.md"]
+    report = pages["reference/api/results/Report.md"]
     for part in ("ClassRow", "Averages", "Baselines", "SlicesPart", "SliceRow", "FoundSlices", "Intervals"):
         assert f"::: clfeval.ops.report.{part}\n" in report.markdown
-    assert "::: clfeval.ops.compare.PairPart\n" in pages["reference/api/Compared.md"].markdown
-    assert "::: clfeval.ops.threshold.ChosenCut\n" in pages["reference/api/ThresholdResult.md"].markdown
+    assert "::: clfeval.ops.compare.PairPart\n" in pages["reference/api/results/Compared.md"].markdown
+    assert "::: clfeval.ops.threshold.ChosenCut\n" in pages["reference/api/results/ThresholdResult.md"].markdown
     every = [i for p in pages.values() for i in hooks.directives(p.markdown)]
     assert len(every) == len(set(every)), "an object is documented twice (two anchors, two contents entries)"
 
@@ -107,6 +107,28 @@ def test_every_parameter_of_the_front_door_has_an_entry_in_its_docstring(hooks):
     assert hooks.documented_parameters(clfeval.compare) >= {"systems", "gold", "min_slice"}  # "*systems"
 
 
+def test_every_parameter_of_every_public_function_has_an_entry(hooks):
+    functions = hooks.public_functions()
+    # the functions named by the issue, beyond the front door, and the figures (the list comes from __all__)
+    assert {"clfeval.report_from_table", "clfeval.compare_many", "clfeval.delong_compare", "clfeval.delong_ovr",
+            "clfeval.choose_label_thresholds", "clfeval.confusion_table", "clfeval.multilabel_table",
+            "clfeval.joint_table", "clfeval.ranking_ovr", "clfeval.reliability", "clfeval.holm",
+            "clfeval.choose_threshold", "clfeval.noninferiority", "clfeval.plots.roc", "clfeval.plots.save",
+            "clfeval.plots.figure_svg", "clfeval.plots.phi_delta"} <= set(functions)
+    assert not {"clfeval.Report", "clfeval.Local", "clfeval.plots.KINDS", "clfeval.Comparison"} & set(functions)
+    assert hooks.undescribed_parameters() == []
+    assert {"pred_a", "pred_b", "gold", "labels"} <= hooks.documented_parameters(clfeval.joint_table)
+    assert {"positive", "zero_division", "beta"} <= hooks.documented_parameters(clfeval.compare_many)  # "a, b, c"
+
+
+def test_the_check_covers_functions_beyond_the_front_door(hooks, monkeypatch):
+    import clfeval.plots
+
+    monkeypatch.setattr(clfeval.holm, "__doc__", "Holm-adjusted p-values, with no Parameters section.")
+    monkeypatch.setattr(clfeval.plots.save, "__doc__", "Parameters\n----------\nfig : Figure\n    The figure.\n")
+    assert hooks.undescribed_parameters() == ["clfeval.holm(p_values)", "clfeval.plots.save(path)"]
+
+
 def test_a_parameter_with_no_entry_is_found(hooks):
     def f(a, b, *rest, c=1, d=2, **options):
         """One line.
@@ -131,6 +153,18 @@ def test_a_parameter_with_no_entry_is_found(hooks):
     assert hooks.documented_parameters(f) == {"a", "b", "rest", "d"}
     assert hooks.undescribed_parameters({"f": f, "g": g}) == ["f(c)", "f(options)", "g(x)"]
     assert hooks.undescribed_parameters({"h": lambda y: y}) == ["h(y)"]  # no docstring at all
+
+def test_no_two_page_paths_are_equal_ignoring_case(hooks, pages):
+    assert hooks.case_collisions(pages) == []
+    assert hooks.case_collisions(p.removesuffix(".md") + "/index.html" for p in pages) == []  # the site's files
+    # the function and the result type of one name: two pages, in two folders
+    assert {"reference/api/calibration.md", "reference/api/results/Calibration.md",
+            "reference/api/ranking.md", "reference/api/results/RankingResult.md"} <= set(pages)
+    assert hooks.case_collisions(["a/Calibration.md", "b.md", "a/calibration.md", "A/CALIBRATION.md", "B.MD "]) == [
+        ("A/CALIBRATION.md", "a/Calibration.md", "a/calibration.md")]
+    assert all(p.startswith(("reference/api/results/", "reference/api/tables/"))
+               for p, page in pages.items() if page.group in ("Results", "Tables"))
+
 
 def test_sphinx_roles_become_links_or_code(hooks):
     known = {"clfeval.report", "clfeval.Report.metric"}

@@ -245,6 +245,15 @@ def confusion_table(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None
     ``labels`` gives the order). See :func:`clfeval.core._labels.encode_pair`.
     Above :data:`~clfeval.core._labels.MAX_DENSE` classes the table is a
     :class:`clfeval.core._sparse.SparseConfusionTable` (the same counts, its non-empty cells).
+
+    Parameters
+    ----------
+    gold, pred : sequence of labels
+        Gold and predicted label of each item, one to one: lists, numpy or pyarrow arrays of strings, integers
+        or booleans (of one kind), no missing values.
+    labels : sequence, optional
+        The labels in output order (absent ones give zero rows and columns). By default the labels that
+        occur, in natural order. A label that occurs but is not listed is an error (its items would vanish).
     """
     return table_of(encode_pair(gold, pred, labels=labels))
 
@@ -383,6 +392,17 @@ def multilabel_table(gold: Any, pred: Any, *, labels: Sequence[Any] | None = Non
     >>> t = multilabel_table(["a|b", "b", ""], ["a", "b|c", ""])
     >>> t.labels, t.tp.tolist(), t.fp.tolist(), t.fn.tolist(), t.exact
     (('a', 'b', 'c'), [1, 1, 0], [0, 0, 1], [0, 1, 0], 1)
+
+    Parameters
+    ----------
+    gold, pred : sequence of label sets
+        Gold and predicted label set of each item, one to one: a list/tuple/set, or a string of labels separated
+        by ``sep``; an empty string, empty list or missing value is the empty set.
+    labels : sequence, optional
+        The labels in output order (absent ones give all-zero tables). By default the labels that occur, in
+        natural order. A label that occurs but is not listed is an error.
+    sep : str, default "|"
+        The separator of the labels within a string item (non-empty).
     """
     enc = encode_multilabel(gold, pred, labels=labels, sep=sep)
     return MultilabelTable.from_indicators(enc.gold, enc.pred, enc.labels)
@@ -464,6 +484,15 @@ def joint_table(gold: Any, pred_a: Any, pred_b: Any, *, labels: Sequence[Any] | 
 
     Above :data:`~clfeval.core._labels.MAX_DENSE_JOINT` classes the table is a
     :class:`clfeval.core._sparse.SparseJointTable` (its non-empty cells).
+
+    Parameters
+    ----------
+    gold, pred_a, pred_b : sequence of labels
+        Gold label, prediction of system A and prediction of system B of each item, one to one (lists, numpy or
+        pyarrow arrays of one kind of label, no missing values).
+    labels : sequence, optional
+        The labels in output order (absent ones give zero cells). By default the labels that
+        occur, in natural order. A label that occurs but is not listed is an error (its items would vanish).
     """
     (g, a, b), r, raw = encode_labels([gold, pred_a, pred_b], ("gold", "pred_a", "pred_b"))
     return joint_of_codes(g, a, b, r, raw, labels)

@@ -142,6 +142,36 @@ def report_from_table(table: ConfusionTable | MultilabelTable, *, positive: Labe
 
     Same parameters as :func:`report`, except that ``order=True`` says the
     table's label order is the ordinal scale.
+
+    Parameters
+    ----------
+    table : ConfusionTable or MultilabelTable
+        The counts (a sparse confusion table too); a multi-label table gives a multi-label report.
+    positive : label, optional
+        Adds a ``binary`` block: this class against all others (it must be one of the table's labels).
+    beta : float
+        Adds F-beta (key ``fbeta``) beside F1 when not 1; default 1.0.
+    zero_division : 0, 1 or "nan"
+        The value of 0/0 ratios; default 0, as scikit-learn; the affected metrics and labels are listed under
+        ``undefined``; ``"nan"`` leaves them out of averages.
+    order : bool
+        The table's label order is the ordinal scale: adds ``ordinal`` (single-label tables only); default False.
+    train_labels : sequence or TrainFrequencies, optional
+        Training labels (label sets for a multi-label table, split at ``sep``), or training frequencies already
+        counted: the majority and stratified baselines then follow them.
+    sep : str
+        The separator of labels within a multi-label text cell of ``train_labels``; default ``"|"``.
+    top_n : int
+        The largest confusions listed in the diagnostics; default 5 (20 at least for a sparse table).
+    ci : float, optional
+        Adds a bootstrap interval at this level to every metric (``r.ci``); not for a multi-label or a sparse
+        table. Default none.
+    samples : int
+        Bootstrap replicates of ``ci``; default 10,000.
+    seed : int or numpy.random.Generator
+        The random seed of ``ci``; default 0.
+    ci_method : str, list of str or dict
+        Which interval each metric of ``ci`` gets, as in :func:`report`; default ``"auto"``.
     """
     zd = check_zero_division(zero_division)
     beta = check_beta(beta)

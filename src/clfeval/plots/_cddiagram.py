@@ -37,7 +37,19 @@ def _ranking(result: RankResult | Mapping[str, object], figure: str) -> RankResu
 
 
 def cd_diagram(result: RankResult | Mapping[str, object], *, ax: Any = None) -> Any:
-    """The critical-difference diagram of a ranking result (``clfeval rank``), or of its JSON."""
+    """The critical-difference diagram of a ranking result (``clfeval rank``), or of its JSON.
+
+    Parameters
+    ----------
+    result : RankResult or its JSON dict
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     ranking = _ranking(result, "cd")
     avg = ranking.average_ranks
     order = list(ranking.order)
@@ -110,7 +122,20 @@ def _lanes(spans: list[tuple[float, float]], gap: float = 0.15) -> list[int]:
 
 
 def bayes_bars(result: RankResult | Mapping[str, object], *, ax: Any = None) -> Any:
-    """One stacked bar per Bayesian pair: P(A better), P(equivalent), P(B better)."""
+    """One stacked bar per Bayesian pair: P(A better), P(equivalent), P(B better).
+
+    Parameters
+    ----------
+    result : RankResult or its JSON dict
+        It needs Bayesian pairs.
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     r = _ranking(result, "bayes")
     pairs = r.bayes
     if not pairs:

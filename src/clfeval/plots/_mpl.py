@@ -340,6 +340,20 @@ def figure_svg(fig: Any, prefix: str = "f", *, title: str | None = None) -> str:
     prefixed with ``prefix`` (so several figures share a page); text as
     ``<text>`` in the page's system font; each shortened label carries its
     full text as a ``<title>``; ``title`` becomes the figure's accessible name.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        A figure of :mod:`clfeval.plots` (or any matplotlib figure).
+    prefix : str, default "f"
+        Put before every id of the SVG, so that several figures share a page.
+    title : str, optional
+        The figure's accessible name (``aria-label``); default none.
+
+    Returns
+    -------
+    str
+        The ``<svg>`` element, ending with a newline.
     """
     buf = io.StringIO()
     with rc():
@@ -361,7 +375,15 @@ def figure_svg(fig: Any, prefix: str = "f", *, title: str | None = None) -> str:
 
 
 def save(fig: Any, path: str) -> None:
-    """Write a figure to ``path``; the format comes from the extension (svg, png, pdf)."""
+    """Write a figure to ``path``; the format comes from the extension (svg, png, pdf).
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure to write (an SVG as :func:`figure_svg` gives it, with the id prefix ``clfeval``).
+    path : str
+        The file written, atomically; its name must end in ``.svg``, ``.png`` or ``.pdf``.
+    """
     ext = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
     if ext not in ("svg", "png", "pdf"):
         raise UsageError(f"cannot tell the image format of {str(path)!r}: the file name must end in .svg, .png or "

@@ -197,6 +197,23 @@ def phi_delta(result: Any, *, label: Any = None, annotate: int = 24, ax: Any = N
     overlaps no other label or point when such a place is near. Points that
     lie close together (within :data:`ZOOM_SPAN`) get a second panel zoomed
     on them, where the labels go; the first panel marks the zoomed region.
+
+    Parameters
+    ----------
+    result : Report, cross-validation result, Reuters study, Compared, mapping name → Report, or JSON
+        What the points are: see :func:`phi_delta_groups`.
+    label : label, optional
+        Draw only this class: each fold's (cross-validation) or each system's (comparison) φ and δ of it.
+    annotate : int, default 24
+        The number of points, farthest from δ = 0 first, whose labels are written.
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+        A zoomed figure's two panels split that cell.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     groups, what = phi_delta_groups(result, label)
     names = [x for _, n, _, _ in groups for x in n]

@@ -28,7 +28,20 @@ def _pooled_value(d: dict[str, Any], name: str) -> float:
 
 def cv_spread(result: Any, *, ax: Any = None) -> Any:
     """Every fold's value per metric as points, the mean and the min–max range, the pooled (out-of-fold)
-    value and the baselines' mean beside them."""
+    value and the baselines' mean beside them.
+
+    Parameters
+    ----------
+    result : cross-validation or holdout result, or its JSON dict
+        The Reuters study (or its JSON) is read as its cross-validation.
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     d = as_dict(result)
     if isinstance(d.get("cross_validation"), dict):  # the Reuters study
         d = d["cross_validation"]
@@ -115,6 +128,20 @@ def bootstrap(result: Any, *, pair: int = 0, ax: Any = None) -> Any:
 
     ``result`` is a comparison (:class:`~clfeval.ops.compare.Compared`: two systems, several, non-inferiority) or
     its JSON; ``pair`` picks one comparison of a multiple comparison.
+
+    Parameters
+    ----------
+    result : Compared or its JSON dict
+        Two systems, several, or non-inferiority.
+    pair : int, default 0
+        Which comparison of a multiple comparison is drawn (its index).
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     h, (a, b), metric = _typed(result, pair) if isinstance(result, Compared) else _of_json(as_dict(result), pair)
     edges = np.asarray(h.edges, dtype=np.float64)

@@ -234,7 +234,20 @@ def _frame(ax: Any, xlabel: str, ylabel: str, title: str) -> None:
 
 def roc(result: Any, *, ax: Any = None) -> Any:
     """ROC curve(s) with the chance diagonal; ROC-AUC in the legend (one curve per class for one-vs-rest); the
-    bootstrap band around each curve when the result carries one."""
+    bootstrap band around each curve when the result carries one.
+
+    Parameters
+    ----------
+    result : Report with scores, RankingResult, or the JSON dict of either
+        A cross-validation result (or its JSON) is read as its pooled report.
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     rk = _ranked(result, "roc")
     items = rk.curves
     with _mpl.rc():
@@ -260,7 +273,20 @@ def roc(result: Any, *, ax: Any = None) -> Any:
 
 def pr(result: Any, *, ax: Any = None) -> Any:
     """Precision–recall curve(s) with the prevalence line (what a random ranking scores); AP in the legend; the
-    bootstrap band around each curve when the result carries one."""
+    bootstrap band around each curve when the result carries one.
+
+    Parameters
+    ----------
+    result : Report with scores, RankingResult, or the JSON dict of either
+        A cross-validation result (or its JSON) is read as its pooled report.
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     rk = _ranked(result, "pr")
     items = rk.curves
     with _mpl.rc():
@@ -332,7 +358,20 @@ def _chosen(result: ThresholdResult | dict[str, Any]) -> ChosenCut | None:
 def threshold(result: Any, *, ax: Any = None) -> Any:
     """Precision, recall and F-beta on the test data against the threshold; the default, dev-chosen and
     best-in-hindsight cuts marked and named. A multi-label choice (one cut per label) is drawn by
-    :func:`label_thresholds`."""
+    :func:`label_thresholds`.
+
+    Parameters
+    ----------
+    result : ThresholdResult or its JSON dict
+        A choice of one cut per label is drawn by :func:`label_thresholds`.
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     r = _threshold_of(result)
     c = _chosen(r)
     if c is None:
@@ -417,7 +456,20 @@ def _label_cuts(result: Any) -> LabelCuts:
 
 def label_thresholds(result: Any, *, ax: Any = None) -> Any:
     """Multi-label threshold tuning: per label, the test F1 at the default cut, at the cut chosen on the
-    development data and at the best cut in hindsight, with the three cuts written beside each row."""
+    development data and at the best cut in hindsight, with the three cuts written beside each row.
+
+    Parameters
+    ----------
+    result : ThresholdResult or its JSON dict
+        A multi-label choice (one cut per label).
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     lc = _label_cuts(result)
     per = lc.per_label
     labels0 = list(lc.labels or per)
@@ -448,7 +500,20 @@ FEW_ITEMS = 5
 def reliability(result: Any, *, ax: Any = None) -> Any:
     """Reliability diagram: mean confidence against observed frequency per bin (marker area: the bin's count;
     bins of fewer than :data:`FEW_ITEMS` items faint and not joined by the line), the diagonal, bin counts
-    beneath, ECE in the title."""
+    beneath, ECE in the title.
+
+    Parameters
+    ----------
+    result : Calibration or its JSON dict
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+        The figure's two panels (diagram, counts) split that cell.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     kind: object
     positive: object
     ece: object

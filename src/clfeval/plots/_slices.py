@@ -59,7 +59,21 @@ def _p_holm(row: SliceRow, metric: str) -> float:
 def forest(result: Any, metric: str | None = None, *, ax: Any = None) -> Any:
     """Each slice's value of ``metric`` (default: the first tested) with its interval (``--ci``'s bootstrap, else
     the 95 % Wilson interval of a proportion), the overall value as a line, the slice sizes at the right; slices
-    flagged after Holm's adjustment in colour, slices below ``--min-slice`` in grey."""
+    flagged after Holm's adjustment in colour, slices below ``--min-slice`` in grey.
+
+    Parameters
+    ----------
+    result : Report by slice (``by``) or its JSON dict
+    metric : str, optional
+        The metric of the slices drawn; default the first tested.
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     sec = report_of(result, "forest", "a report by slice (--by)", "slices").slices
     if sec is None:
         raise UsageError("the forest figure needs a report by slice (--by); this result has no 'slices'.")
@@ -90,7 +104,19 @@ def forest(result: Any, metric: str | None = None, *, ax: Any = None) -> Any:
 
 def found_forest(result: Any, *, ax: Any = None) -> Any:
     """The slices ``--find-slices`` found (the worst first, at most :data:`MAX_ROWS`), each with its value and
-    95 % Wilson interval, the overall value as a line, the slice sizes at the right."""
+    95 % Wilson interval, the overall value as a line, the slice sizes at the right.
+
+    Parameters
+    ----------
+    result : Report with ``find_slices``, or its JSON dict
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     sec = _found(result)
     rows = list(sec.found)[:MAX_ROWS]
     if not rows:

@@ -15,7 +15,20 @@ __all__ = ["reuters"]
 
 def reuters(result: Any, *, ax: Any = None) -> Any:
     """Left: F1 per category, this run beside the published table. Right: F1 of the categories whose
-    threshold was tuned, at the default cut, the dev-tuned cut and the best cut in hindsight."""
+    threshold was tuned, at the default cut, the dev-tuned cut and the best cut in hindsight.
+
+    Parameters
+    ----------
+    result : the Reuters study result, or its JSON dict
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+        The figure's two panels split that cell.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     d = as_dict(result)
     binary = need(d, "binary", "reuters", "the Reuters study (clfeval reuters)")
     cats = list(d.get("categories") or binary["per_class"])

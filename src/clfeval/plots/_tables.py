@@ -33,6 +33,14 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
     Parameters
     ----------
     result : Report or its JSON dict (single-label)
+        A cross-validation result (or its JSON) is read as its pooled report.
+    max_classes : int, default 20
+        Above this many classes the ``top`` largest confusions are drawn as bars (:func:`top_confusions`).
+    top : int, default 20
+        The number of confusions drawn then.
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
 
     Returns
     -------
@@ -99,7 +107,22 @@ def _matrix(r: Report) -> np.ndarray:
 
 
 def top_confusions(result: Any, *, top: int = manyclasses.TOP, ax: Any = None) -> Any:
-    """The ``top`` largest off-diagonal cells of the confusion matrix (gold → predicted) as bars."""
+    """The ``top`` largest off-diagonal cells of the confusion matrix (gold → predicted) as bars.
+
+    Parameters
+    ----------
+    result : Report or its JSON dict (single-label)
+        A cross-validation result (or its JSON) is read as its pooled report.
+    top : int, default 20
+        The number of largest off-diagonal cells drawn.
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     r = report_of(result, "confusion-matrix", _SINGLE, "confusion_matrix")
     cm = _matrix(r)
     labels = list(r.labels)
@@ -119,7 +142,20 @@ def top_confusions(result: Any, *, top: int = manyclasses.TOP, ax: Any = None) -
 
 
 def per_class(result: Any, *, ax: Any = None) -> Any:
-    """Precision, recall and F1 of every class, the baselines' F1 marked, the hardest class highlighted."""
+    """Precision, recall and F1 of every class, the baselines' F1 marked, the hardest class highlighted.
+
+    Parameters
+    ----------
+    result : Report or its JSON dict
+        A cross-validation result (or its JSON) is read as its pooled report.
+    ax : matplotlib Axes, optional
+        Draw into this Axes of the caller's (a cell of their own subplot grid) and return its Figure; default a
+        new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     r = report_of(result, "per-class", "a report")
     pc = r.per_class
     picked = manyclasses.for_figure(list(r.labels), {lab: pc[lab].support or 0 for lab in r.labels},

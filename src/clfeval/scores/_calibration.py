@@ -371,6 +371,9 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
         rows must sum to 1 (within 0.01).
     positive : label
         Binary only: the positive class (it must occur in ``gold``).
+    labels : sequence of labels, optional
+        Multiclass with an (n, K) array ``probs``: the class of each column, one per column (unused with a
+        mapping, whose keys name the columns).
     bins : int
         Number of bins B (1 ≤ B ≤ :data:`MAX_BINS`).
     strategy : "uniform" or "quantile"

@@ -437,6 +437,13 @@ def ranking_ovr(gold: Gold, scores: ScoreColumns, *, labels: Sequence[Label] | N
         (lists, or strings separated by ``sep``).
     scores : mapping label → column, or array (n, L)
         One score column per label (``labels`` names the columns of an array).
+    labels : sequence of labels, optional
+        With an (n, L) array ``scores``: the label of each column, one per column (required then; unused with
+        a mapping, whose keys name the columns).
+    multilabel : bool, default False
+        ``gold`` holds a set of labels per item; an item is positive for every label of its set.
+    sep : str, default "|"
+        The separator of the labels within a string item of ``multilabel`` gold.
     source : ScoreSource, optional
         How messages name the score columns (``ScoreSource(prefix="score:")``
         for columns ``score:<label>``) and their items.

@@ -484,10 +484,28 @@ def choose_label_thresholds(test_gold: Any, test_scores: Any, *, dev_gold: Any =
 
     Parameters
     ----------
-    test_gold, dev_gold : sequence of label sets
-        Lists, or strings separated by ``sep`` (empty = no label).
-    test_scores, dev_scores : mapping label → column, or array (n, L) with ``labels``
-        One score column per label; the development data needs the same labels.
+    test_gold : sequence of label sets
+        The test data's: lists, or strings separated by ``sep`` (empty = no label).
+    test_scores : mapping label → column, or array (n, L) with ``labels``
+        One score column per label.
+    dev_gold, dev_scores : optional
+        The development data the cuts are chosen on, in the same forms (give both or neither); its score columns
+        have the same labels. Without it only the default and the hindsight cuts are shown.
+    labels : sequence of labels, optional
+        With an (n, L) array ``test_scores``: the label of each column, one per column (unused with a mapping,
+        whose keys name the columns); the development columns are taken in the same order.
+    objective : str or Objective
+        What each label's cut maximises: ``f1`` (the default), ``f0.5``, ``f2`` (any ``f<beta>``), ``cost``,
+        ``precision>=X`` or ``recall>=X``, as in :func:`choose_threshold`.
+    cost_fp, cost_fn : float, default 1.0
+        Costs of one false positive and one false negative (objective ``cost``).
+    default_threshold : float, optional
+        The default cut of every label; else, per label, 0.5 when every score of its column lies in [0, 1]
+        and 0 otherwise.
+    zero_division : 0, 1 or "nan"
+        The value of 0/0 ratios in the measures; default 0.
+    sep : str, default "|"
+        The separator of the labels within a string label set.
     source, dev_source : ScoreSource, optional
         How messages name the score columns (their ``prefix``) and the items
         of the test and of the development data.

@@ -61,6 +61,16 @@ def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
 
     Reference: Holm (1979), "A simple sequentially rejective multiple test procedure".
 
+    Parameters
+    ----------
+    p_values : sequence of float or ndarray
+        The p-values of the m comparisons (NaN for a comparison without one).
+
+    Returns
+    -------
+    ndarray
+        The adjusted p-values, in the order and shape of ``p_values``.
+
     >>> holm([0.01, 0.04, 0.03]).tolist()
     [0.03, 0.06, 0.06]
     """

@@ -422,6 +422,15 @@ def delong_ovr(gold: Any, scores_a: Any, scores_b: Any, *, labels: Sequence[Any]
         One label per item.
     scores_a, scores_b : mapping label → column, or (n, K) arrays with ``labels``
         One score column per class for each system; both must have the same classes.
+    labels : sequence of labels, optional
+        With (n, K) arrays: the class of each column, one per column (unused with mappings, whose keys name the
+        columns).
+    level : float, default 0.95
+        Confidence level of each class's intervals.
+    alpha : float, default 0.05
+        Significance level of each class's verdict, against its Holm-adjusted p-value.
+    names : (str, str), default ("A", "B")
+        How A and B are called in the verdicts and in the messages about their score columns.
     alternative : {"greater", "two-sided"}
         As in :func:`delong_test`; the Holm adjustment is of that alternative's p-values.
 
@@ -518,6 +527,25 @@ def delong_compare(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any, le
     """DeLong's test of two correlated ROC-AUCs on one score column per system: a
     :class:`~clfeval.ops.compare.Compared` of kind ``delong`` (one column per class, one-vs-rest with Holm:
     :func:`delong_ovr`, kind ``delong_ovr``).
+
+    Parameters
+    ----------
+    gold : sequence of labels
+        One per item; every label other than ``positive`` is negative.
+    scores_a, scores_b : sequence of numbers
+        Each system's scores for the same items, in the same order (one column each; a mapping or a 2-D array
+        is refused: use :func:`delong_ovr`).
+    positive : label
+        The class ranked (it must occur, and so must some other label).
+    level : float, default 0.95
+        Confidence level of the intervals.
+    alpha : float, default 0.05
+        Significance level of the verdict.
+    names : (str, str), default ("A", "B")
+        How A and B are called in the verdict.
+    alternative : {"greater", "two-sided"}
+        H1 "A's AUC is higher" (one-sided, the default) or "the AUCs differ"; ``p_value`` and the verdict follow
+        it, both p-values are kept.
 
     >>> r = delong_compare([1, 0, 1, 0, 1, 0], [.9, .1, .8, .3, .4, .5], [.6, .2, .7, .4, .3, .5], positive=1)
     >>> type(r).__name__, r.kind, round(r.auc_a, 4), round(r.auc_b, 4)

@@ -138,8 +138,22 @@ def noninferiority(gold: Any, pred_a: Any, pred_b: Any, *, margin: float,
         As in :func:`clfeval.significance._paired.compare` (A is the new system).
     margin : float
         m ≥ 0, in the metric's units (0.01 = one point of accuracy).
-    metric, samples, seed, labels, positive, zero_division, beta, names
-        As in :func:`clfeval.significance._paired.compare`.
+    metric : str or callable
+        The metric, as in :func:`clfeval.significance._paired.compare`; default ``accuracy``.
+    samples : int
+        b, the number of bootstrap replicates (≥ 1); default 10,000.
+    seed : int or numpy.random.Generator
+        The same seed gives the same result; default 0.
+    labels : sequence, optional
+        The label set (default: every label in gold, A or B).
+    positive : label, optional
+        The positive class of a score metric.
+    zero_division : 0, 1 or "nan"
+        The value of 0/0 ratios inside the metric; default 0.
+    beta : float
+        For the ``*_fbeta`` metrics; default 1.0.
+    names : (str, str)
+        How A and B are called in the verdict; default ("A", "B").
     test : {"bootstrap"}
         Randomization and McNemar are refused: their null is "no difference".
     alpha : float

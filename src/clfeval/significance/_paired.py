@@ -237,30 +237,23 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
     Parameters
     ----------
     gold : sequence, or a joint table
-        Gold labels, one per item; or, with ``pred_a`` and ``pred_b`` None, the
-        joint (gold, A, B) table counted elsewhere (a
-        :class:`~clfeval.core._tables.JointTable` or its sparse form, or the
-        one pair of a streamed :class:`~clfeval.core._counting.JointTables`) — a
-        count metric then needs nothing more.
+        Gold labels, one per item; or, with ``pred_a`` and ``pred_b`` None, the joint (gold, A, B) table counted
+        elsewhere (a :class:`~clfeval.core._tables.JointTable` or its sparse form, or the one pair of a streamed
+        :class:`~clfeval.core._counting.JointTables`) — a count metric then needs nothing more.
     pred_a, pred_b : sequence
-        Predictions of A and of B on the same items in the same order (or,
-        for ``roc_auc`` / ``average_precision`` / a callable, any per-item
-        values such as scores).
+        Predictions of A and of B on the same items in the same order (or, for ``roc_auc`` / ``average_precision`` / a
+        callable, any per-item values such as scores).
     metric : str or callable
-        A count-table metric — ``accuracy``, ``error_rate``,
-        ``balanced_accuracy``, ``mcc``, ``kappa``, ``macro_f1``,
-        ``macro_precision``, ``macro_recall``, ``macro_f1_of_means``,
-        ``micro_*``, ``weighted_*``, ``f1:LABEL`` … (see
-        :func:`clfeval.core._metrics.scalar_metric`) — a score metric
-        (``roc_auc``, ``average_precision``; needs ``positive``), or a
-        callable ``metric(gold, pred) -> float`` (higher is better unless it
-        has an attribute ``higher_is_better = False``).
+        A count-table metric — ``accuracy``, ``error_rate``, ``balanced_accuracy``, ``mcc``, ``kappa``, ``macro_f1``,
+        ``macro_precision``, ``macro_recall``, ``macro_f1_of_means``, ``micro_*``, ``weighted_*``, ``f1:LABEL`` … (see
+        :func:`clfeval.core._metrics.scalar_metric`) — a score metric (``roc_auc``, ``average_precision``; needs
+        ``positive``), or a callable ``metric(gold, pred) -> float`` (higher is better unless it has an attribute
+        ``higher_is_better = False``).
     test : {"bootstrap", "randomization", "mcnemar", "delong"}
-        See the module docstring; ``mcnemar`` applies to accuracy (and the
-        metrics equal to it: error rate, micro averages); ``delong`` to
-        ``roc_auc`` of scores (:func:`clfeval.significance._delong.delong_compare`
-        for one column per system with ``positive``, :func:`~clfeval.significance._delong.delong_ovr` for
-        mappings label → column, one-vs-rest, Holm-adjusted: each its own function with one result type).
+        See the module docstring; ``mcnemar`` applies to accuracy (and the metrics equal to it: error rate, micro
+        averages); ``delong`` to ``roc_auc`` of scores (:func:`clfeval.significance._delong.delong_compare` for one
+        column per system with ``positive``, :func:`~clfeval.significance._delong.delong_ovr` for mappings label →
+        column, one-vs-rest, Holm-adjusted: each its own function with one result type).
     samples : int
         b, the number of replicates (≥ 1).
     seed : int or numpy.random.Generator
@@ -270,8 +263,7 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
     ci : float
         Confidence level of the bootstrap intervals.
     labels : sequence, optional
-        The label set (default: every label in gold, A or B; both systems
-        are scored over the same labels).
+        The label set (default: every label in gold, A or B; both systems are scored over the same labels).
     positive : label, optional
         The positive class of a score metric.
     zero_division : 0, 1 or "nan"
@@ -283,15 +275,15 @@ def compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str | Callable[[Any,
     progress : callable, optional
         ``progress(done, total)`` after each chunk of replicates.
     alternative : {"greater", "two-sided"}
-        H1 "A better than B" (the default). ``two-sided`` (H1 "they differ")
-        applies to ``delong``; the resampling tests are one-sided.
+        H1 "A better than B" (the default). ``two-sided`` (H1 "they differ") applies to ``delong``; the resampling tests
+        are one-sided.
     ci_method : {"bca", "percentile"}, optional
-        The two-sided interval of δ shown as the estimate (``ci["estimate"]``; both are computed):
-        BCa by default, the better worst cell in ``bench/ci_coverage.py``.
+        The two-sided interval of δ shown as the estimate (``ci["estimate"]``; both are computed): BCa by default, the
+        better worst cell in ``bench/ci_coverage.py``.
     margin : float, optional
         Non-inferiority: H1 M(A) > M(B) − margin by the paired bootstrap
-        (:func:`clfeval.significance._noninferiority.noninferiority`); refused
-        with randomization and McNemar, whose null is "no difference".
+        (:func:`clfeval.significance._noninferiority.noninferiority`); refused with randomization and McNemar, whose
+        null is "no difference".
 
     Returns
     -------
@@ -551,17 +543,37 @@ def compare_many(gold: Any, systems: Mapping[str, Any] | Sequence[Any], *, basel
     Parameters
     ----------
     gold : sequence, or JointTables
-        Gold labels; or every pair's joint table counted elsewhere
-        (:class:`clfeval.core._counting.JointTables`, streamed), ``systems`` then
-        naming the systems only (a count metric).
-    systems : mapping of name → predictions (or a sequence, named A, B, C, …)
+        Gold labels; or every pair's joint table counted elsewhere (:class:`clfeval.core._counting.JointTables`,
+        streamed), ``systems`` then naming the systems only (a count metric).
+    systems : mapping, or sequence
+        Name → predictions (or scores, for a score metric) of each system; a sequence names them A, B, C, ….
     baseline : str, optional
         Compare each other system (as A) with this one (as B). Without it every
         pair is compared, A being the one with the better observed score.
-
-    Notes
-    -----
-    Other parameters as in :func:`compare`.
+    metric : str or callable
+        The metric of every system and pair, as in :func:`compare`; default ``accuracy``.
+    test : {"bootstrap", "randomization", "mcnemar"}
+        The paired test of each pair, as in :func:`compare` (``mcnemar``: accuracy and the metrics equal to it).
+    samples : int
+        b, the replicates of each pair's test (≥ 1); default 10,000.
+    seed : int
+        The seed of each pair's test (every pair starts from it); default 0.
+    alpha : float
+        Significance level of the verdicts, against the Holm-adjusted p; default 0.05.
+    ci : float
+        Confidence level of the bootstrap intervals; default 0.95.
+    labels : sequence, optional
+        The label set of count metrics; default every label in gold or in any system (an occurring one must be listed).
+    positive : label, optional
+        The positive class of a score metric.
+    zero_division : 0, 1 or "nan"
+        The value of 0/0 ratios inside the metric; default 0.
+    beta : float
+        For the ``*_fbeta`` metrics; default 1.0.
+    progress : callable, optional
+        ``progress(done, total)`` over the replicates of every pair together.
+    ci_method : str, optional
+        The two-sided interval of each δ shown as the estimate, ``"bca"`` (the default) or ``"percentile"``.
 
     Examples
     --------
