@@ -367,6 +367,31 @@ def undescribed_parameters(functions: dict[str, Any] | None = None) -> list[str]
         out += [f"{name}({p})" for p in inspect.signature(function).parameters if p not in described]
     return sorted(out)
 
+def misleading_defaults(functions: dict[str, Any] | None = None) -> list[str]:
+    """``function(a, b)`` for each Parameters entry whose rendered default would be wrong: one entry naming
+    parameters whose defaults differ (the reference shows the first one's for all), or a ``{"x", "y"}`` type
+    whose first choice (read as the default) is not the parameter's default; sorted."""
+    import inspect
+    import re
+
+    functions = public_functions() if functions is None else functions
+    out = []
+    for name, function in functions.items():
+        sig = inspect.signature(function).parameters
+        section = (inspect.getdoc(function) or "").partition("Parameters\n----------\n")[2]
+        section = re.split(r"\n\S[^\n]*\n-{3,}\n", section)[0]
+        for entry, kind in re.findall(r"^(\*{0,2}\w+(?:, \*{0,2}\w+)*) : ?(.*)$", section, re.M):
+            names = [n.strip().lstrip("*") for n in entry.split(",")]
+            defaults = {repr(sig[n].default) for n in names if n in sig}
+            choice = re.match(r"\{\s*([^,}]+)", kind)
+            first = choice.group(1).strip() if choice else None
+            if len(defaults) > 1 or (first is not None and len(names) == 1 and names[0] in sig
+                                     and sig[names[0]].default is not inspect.Parameter.empty
+                                     and first.strip("'\"") != str(sig[names[0]].default)):
+                out.append(f"{name}({', '.join(names)})")
+    return sorted(out)
+
+
 def _nav_with_pages(nav: list[Any]) -> bool:
     """Replace the nav entry of :data:`CONTRACT` by a section: the contract, then the generated pages."""
     for i, entry in enumerate(nav):
@@ -483,6 +508,11 @@ def on_post_build(config: Any) -> None:
     unlisted = unlisted_keywords(json.loads(index.read_text(encoding="utf-8")))
     if unlisted:
         raise PluginError(f"{len(unlisted)} keywords are nowhere on their function's page: {', '.join(unlisted[:20])}")
+    misleading = misleading_defaults()
+    if misleading:
+        raise PluginError(f"{len(misleading)} Parameters entries would show a wrong default (one entry for "
+                          f"parameters with different defaults, or a first choice that is not the default): "
+                          f"{', '.join(misleading[:20])}")
     undescribed = undescribed_parameters()
     if undescribed:
         raise PluginError(f"{len(undescribed)} parameters of public functions have no entry in their docstring's "

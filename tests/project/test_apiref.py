@@ -154,6 +154,37 @@ def test_a_parameter_with_no_entry_is_found(hooks):
     assert hooks.undescribed_parameters({"f": f, "g": g}) == ["f(c)", "f(options)", "g(x)"]
     assert hooks.undescribed_parameters({"h": lambda y: y}) == ["h(y)"]  # no docstring at all
 
+
+def test_no_parameters_entry_shows_a_wrong_default(hooks):
+    assert hooks.misleading_defaults() == []
+
+    def f(a=1, b=2, c=3, d=None, e="auto"):
+        """One line.
+
+        Parameters
+        ----------
+        a, b : int
+            One entry, two defaults: the page would show 1 for both.
+        c : int
+            Alone.
+        d : {"csv", "tsv"}, optional
+            The first choice reads as the default, which is None.
+        e : {"auto", "long"}
+            The first choice is the default.
+        """
+
+    def g(a=1, b=1):
+        """One line.
+
+        Parameters
+        ----------
+        a, b : int
+            One entry, one default.
+        """
+
+    assert hooks.misleading_defaults({"f": f, "g": g}) == ["f(a, b)", "f(d)"]
+
+
 def test_no_two_page_paths_are_equal_ignoring_case(hooks, pages):
     assert hooks.case_collisions(pages) == []
     assert hooks.case_collisions(p.removesuffix(".md") + "/index.html" for p in pages) == []  # the site's files

@@ -85,9 +85,14 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
         syntax, no capturing group, one character or more (a pattern that can match none is refused). Any
         other than the default is matched by the ``regex`` package within 0.5 s per document: a document that
         takes longer is skipped and named in ``notes``; past 20 such documents a ``DataError``.
-    min_count, examples, terms, chars : int
-        Cells listed from ``min_count`` documents; examples per cell (0: none); terms per side; characters per
-        example. Defaults 5, 5, 10 and 300.
+    min_count : int
+        Cells are listed from this many documents.
+    examples : int
+        Examples per cell (0: none).
+    terms : int
+        Terms per side of each cell.
+    chars : int
+        Characters per example.
     prior_strength : float
         α0 of the informative Dirichlet prior (Monroe, Colaresi & Quinn 2008); default 1000.
     z_min : float

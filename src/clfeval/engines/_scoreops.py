@@ -147,14 +147,19 @@ def ranking(data: Data, scores: Column | None = None, *, gold: str | None = None
         The gold labels (with ``scores``), a table (pandas, polars, pyarrow) or a PATH (file, directory, glob).
     scores : array-like, optional
         With arrays: one finite score per item, higher = more positive (probabilities, log-odds, margins).
-    gold, score : str
-        The gold and score columns of a table or PATH (default ``gold`` and ``score``).
+    gold : str or None
+        The gold column of a table or PATH (None: ``gold``).
+    score : str
+        The score column of a table or PATH.
     positive : label
         The positive class (matched by value or string form; it must occur); every other label is negative.
-    input_format, encoding, normalize : str or None
-        How a PATH is read: its format (``"csv"``, ``"tsv"``, ``"jsonl"``, ``"parquet"``; default from the
-        extension, CSV for standard input), the text encoding of CSV, TSV and JSONL (``"utf-8"``, the default, or
-        ``"latin-1"``), and ``"nfc"`` to Unicode-normalise text labels (default None: as read).
+    input_format : str or None
+        The format of a PATH: ``"csv"``, ``"tsv"``, ``"jsonl"``, ``"parquet"`` (None: from the extension, CSV for
+        standard input).
+    encoding : str
+        The text encoding of CSV, TSV and JSONL: ``"utf-8"`` or ``"latin-1"``.
+    normalize : str or None
+        ``"nfc"`` to Unicode-normalise text labels (None: as read).
     engine : Local, Dask, "local", "dask" or None
         Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
     progress : callable, optional
@@ -277,10 +282,13 @@ def threshold(data: Data, scores: Scores | None = None, *, dev: Data | tuple[npt
         Gold cells are label sets (separated by ``sep``); use with ``scores_prefix``. Default False.
     sep : str
         The separator of labels within a multi-label cell; default ``"|"``.
-    input_format, encoding, normalize : str or None
-        How a PATH is read: its format (``"csv"``, ``"tsv"``, ``"jsonl"``, ``"parquet"``; default from the
-        extension, CSV for standard input), the text encoding of CSV, TSV and JSONL (``"utf-8"``, the default, or
-        ``"latin-1"``), and ``"nfc"`` to Unicode-normalise text labels (default None: as read).
+    input_format : str or None
+        The format of a PATH: ``"csv"``, ``"tsv"``, ``"jsonl"``, ``"parquet"`` (None: from the extension, CSV for
+        standard input).
+    encoding : str
+        The text encoding of CSV, TSV and JSONL: ``"utf-8"`` or ``"latin-1"``.
+    normalize : str or None
+        ``"nfc"`` to Unicode-normalise text labels (None: as read).
     engine : Local, Dask, "local", "dask" or None
         Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
     progress : callable, optional
@@ -292,9 +300,10 @@ def threshold(data: Data, scores: Scores | None = None, *, dev: Data | tuple[npt
         Cut numeric ``by`` columns into this many bins (edges stated in the output).
     by_binning : "quantile" or "uniform"
         The bins of ``by_bins``: quantiles of a first-pass sample (the default), or equal widths.
-    max_slices, min_slice : int
-        Refuse more slices than ``max_slices`` (default 1,000); slices with fewer items than ``min_slice``
-        (default 30) are shown, not tested, and never called the worst.
+    max_slices : int
+        Refuse more slices than this.
+    min_slice : int
+        Slices with fewer items are shown, not tested, and never called the worst.
     slice_metrics : sequence of str, optional
         The metrics tested across slices (default the recall, precision, FPR and accuracy of ``positive``).
     slice_samples : int
@@ -499,10 +508,13 @@ def calibration(data: Data, probs: Scores | None = None, *, gold: str | None = N
     edges : "clfeval" or "sklearn"
         ``"clfeval"`` (the default): left-closed bins [k/B, (k+1)/B), empty bins kept; ``"sklearn"``: as
         scikit-learn's ``calibration_curve``, right-closed on ``numpy.linspace(0, 1, B+1)``, empty bins dropped.
-    input_format, encoding, normalize : str or None
-        How a PATH is read: its format (``"csv"``, ``"tsv"``, ``"jsonl"``, ``"parquet"``; default from the
-        extension, CSV for standard input), the text encoding of CSV, TSV and JSONL (``"utf-8"``, the default, or
-        ``"latin-1"``), and ``"nfc"`` to Unicode-normalise text labels (default None: as read).
+    input_format : str or None
+        The format of a PATH: ``"csv"``, ``"tsv"``, ``"jsonl"``, ``"parquet"`` (None: from the extension, CSV for
+        standard input).
+    encoding : str
+        The text encoding of CSV, TSV and JSONL: ``"utf-8"`` or ``"latin-1"``.
+    normalize : str or None
+        ``"nfc"`` to Unicode-normalise text labels (None: as read).
     engine : Local, Dask, "local", "dask" or None
         Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
     progress : callable, optional
@@ -513,9 +525,10 @@ def calibration(data: Data, probs: Scores | None = None, *, gold: str | None = N
         Cut numeric ``by`` columns into this many bins (edges stated in the output).
     by_binning : "quantile" or "uniform"
         The bins of ``by_bins``: quantiles of a first-pass sample (the default), or equal widths.
-    max_slices, min_slice : int
-        Refuse more slices than ``max_slices`` (default 1,000); slices with fewer items than ``min_slice``
-        (default 30) are shown, not tested, and never called the worst.
+    max_slices : int
+        Refuse more slices than this.
+    min_slice : int
+        Slices with fewer items are shown, not tested, and never called the worst.
 
     Returns
     -------

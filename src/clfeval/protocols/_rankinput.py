@@ -315,9 +315,14 @@ def rank(results: Results | None = None, *, runs_db: str | os.PathLike[str] | No
         or give ``runs_db``.
     runs_db : path, optional
         A clfeval run log: runs grouped by data and model, ranked by ``metric``.
-    system, dataset, score, fold : str
-        Column names (``fold``: optional, scores averaged over folds); default ``"system"``, ``"dataset"``,
-        ``"score"`` and none.
+    system : str
+        The system column of a long table.
+    dataset : str
+        The data-set column.
+    score : str
+        The score column of a long table.
+    fold : str or None
+        A fold column: scores averaged over folds (None: no folds).
     layout : {"auto", "long", "wide"}
         ``auto``: long when the system and score columns exist, else wide.
     metric : str, optional
@@ -326,10 +331,11 @@ def rank(results: Results | None = None, *, runs_db: str | os.PathLike[str] | No
         The direction of a score that is not a catalogue metric (required then).
     missing : {"refuse", "drop"}
         A system without a (finite) score on a data set: refuse, or drop the data set (named in ``dropped``).
-    input_format : {"csv", "tsv", "jsonl", "parquet"}, optional
-        The format of a ``results`` file (default from the extension).
-    encoding : {"utf-8", "latin-1"}
-        The text encoding of a CSV, TSV or JSONL ``results`` file; default ``"utf-8"``.
+    input_format : str or None
+        The format of a ``results`` file: ``"csv"``, ``"tsv"``, ``"jsonl"`` or ``"parquet"`` (None: from the
+        extension).
+    encoding : str
+        ``"utf-8"`` or ``"latin-1"``: the text encoding of a CSV, TSV or JSONL ``results`` file; default ``"utf-8"``.
     alpha : float
         The level of the Friedman test, Nemenyi's critical difference and the Holm-adjusted tests; default 0.05.
     control : str, optional
