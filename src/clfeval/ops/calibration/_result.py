@@ -154,7 +154,7 @@ class CalibrationSlices(ItemReads):
         """One row per slice: its calibration summary. Columns (``FRAME_COLUMNS['CalibrationSlices']`` of
         :mod:`clfeval.render._frames`): ``slice``, ``<by>``, ``n``, ``small``, ``ece``, ``mce``, ``brier``,
         ``log_loss`` (pandas: the ``frame`` extra)."""
-        from clfeval.core._display import frame_of
+        from clfeval.core import frame_of
 
         return frame_of(self)
 

@@ -509,7 +509,7 @@ class Compared(Display):
         ``<by>``, ``system_a``, ``system_b``, ``n``, ``value_a``, ``value_b``, ``delta``, ``ci_low``, ``ci_high``,
         ``p_value``, ``p_adjusted``, ``significant``, ``margin``, ``bound``, ``verdict``, ``small``, ``p_by``
         (pandas: the ``frame`` extra)."""
-        from clfeval.core._display import frame_of
+        from clfeval.core import frame_of
 
         return frame_of(self)
 
@@ -517,7 +517,7 @@ class Compared(Display):
         """One row per system: its metric and interval (by slice: overall). Columns
         (``FRAME_COLUMNS['Compared.systems']`` of :mod:`clfeval.render._frames`): ``system``, ``value``, ``ci_low``,
         ``ci_high`` (pandas: the ``frame`` extra)."""
-        from clfeval.core._display import frame_of
+        from clfeval.core import frame_of
 
         return frame_of(self, 'systems')
 

@@ -403,6 +403,6 @@ class ErrorAnalysis(Display):
         (``FRAME_COLUMNS['ErrorAnalysis.terms']`` of :mod:`clfeval.render._frames`): ``gold``, ``pred``, ``count``,
         ``side``, ``rank``, ``term``, ``z``, ``delta``, ``term_count``, ``other_count`` (pandas: the ``frame``
         extra)."""
-        from clfeval.core._display import frame_of
+        from clfeval.core import frame_of
 
         return frame_of(self, 'terms')

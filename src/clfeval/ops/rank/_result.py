@@ -224,6 +224,6 @@ class RankResult(Display):
         ``separated``, ``nemenyi_p``, ``nemenyi_separated``, ``mean_difference``, ``median_difference``,
         ``hodges_lehmann``, ``undefined``, ``wins``, ``ties``, ``losses``, ``p_a_better``, ``p_equivalent``,
         ``p_b_better``, ``bayes_verdict`` (pandas: the ``frame`` extra)."""
-        from clfeval.core._display import frame_of
+        from clfeval.core import frame_of
 
         return frame_of(self, 'pairs')

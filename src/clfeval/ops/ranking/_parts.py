@@ -177,6 +177,6 @@ class OneVsRest:
         """One row per class (index ``class``). Columns (``FRAME_COLUMNS['OneVsRest']`` of
         :mod:`clfeval.render._frames`): ``class``, ``prevalence``, ``roc_auc``, ``average_precision``, ``support``
         (pandas: the ``frame`` extra)."""
-        from clfeval.core._display import frame_of
+        from clfeval.core import frame_of
 
         return frame_of(self)

@@ -240,6 +240,6 @@ class FoundSlices(ItemReads, Display):
         :mod:`clfeval.render._frames`): ``status``, ``slice``, ``items``, ``successes``, ``trials``, ``value``,
         ``rest_value``, ``gap``, ``effect_h``, ``p_value``, ``p_adjusted``, ``explained_by`` (pandas: the ``frame``
         extra)."""
-        from clfeval.core._display import frame_of
+        from clfeval.core import frame_of
 
         return frame_of(self)

@@ -452,7 +452,7 @@ class SlicesPart(Block):
         (``FRAME_COLUMNS['SlicesPart']`` of :mod:`clfeval.render._frames`): ``slice``, ``<by>``, ``n``, ``share``,
         ``small``, ``metric``, ``value``, ``ci_low``, ``ci_high``, ``gap_to_overall``, ``gap_to_rest``, ``p``,
         ``p_holm``, ``p_by``, ``flagged``, ``direction`` (pandas: the ``frame`` extra)."""
-        from clfeval.core._display import frame_of
+        from clfeval.core import frame_of
 
         return frame_of(self)
 

@@ -137,7 +137,7 @@ class Sweep(ItemReads):
         """One row per candidate cut of the sweep on the test data (decimated as the figure keeps it). Columns
         (``FRAME_COLUMNS['Sweep']`` of :mod:`clfeval.render._frames`): ``threshold``, ``precision``, ``recall``,
         ``fbeta`` (pandas: the ``frame`` extra)."""
-        from clfeval.core._display import frame_of
+        from clfeval.core import frame_of
 
         return frame_of(self)
 
@@ -359,6 +359,6 @@ class LabelCuts(ItemReads):
         (``FRAME_COLUMNS['LabelCuts']`` of :mod:`clfeval.render._frames`): ``label``, ``cut``, ``threshold``, ``tp``,
         ``fp``, ``fn``, ``tn``, ``precision``, ``recall``, ``f1``, ``fbeta``, ``fpr``, ``accuracy``, ``cost``,
         ``source`` (pandas: the ``frame`` extra)."""
-        from clfeval.core._display import frame_of
+        from clfeval.core import frame_of
 
         return frame_of(self)

@@ -405,6 +405,6 @@ class ThresholdSlices(ItemReads):
         (``FRAME_COLUMNS['ThresholdSlices']`` of :mod:`clfeval.render._frames`): ``slice``, ``<by>``, ``n``,
         ``share``, ``small``, ``metric``, ``value``, ``ci_low``, ``ci_high``, ``gap_to_overall``, ``gap_to_rest``,
         ``p``, ``p_holm``, ``p_by``, ``flagged``, ``direction`` (pandas: the ``frame`` extra)."""
-        from clfeval.core._display import frame_of
+        from clfeval.core import frame_of
 
         return frame_of(self)
