@@ -208,3 +208,22 @@ def test_error_cells_and_terms(results):
     got = terms[(terms["gold"] == first.gold) & (terms["pred"] == first.pred) & (terms["side"] == "vs_gold")]
     assert list(got["term"]) == [t.term for t in first.terms_vs_gold] and list(got["rank"]) == list(
         range(1, len(got) + 1))
+
+
+def test_one_vs_rest_delong_has_one_row_per_class_with_the_holm_p():
+    from sklearn.metrics import roc_auc_score
+
+    from tests._helpers.registry import LABELS
+
+    c = columns()
+    b = {k: np.roll(c[f"p:{k}"], 7) for k in LABELS}
+    r = clfeval.compare(c["gold"], {k: c[f"p:{k}"] for k in LABELS}, b, test="delong", metric="roc_auc")
+    f = r.to_frame()
+    assert list(f.columns) == expected_columns("Compared", when={"one-vs-rest DeLong"})
+    assert list(f.index) == list(LABELS) and f.index.name == "class"
+    for k in LABELS:
+        assert f.loc[k, "value_a"] == pytest.approx(roc_auc_score(c["gold"] == k, c[f"p:{k}"]))
+        assert f.loc[k, "value_b"] == pytest.approx(roc_auc_score(c["gold"] == k, b[k]))
+        assert f.loc[k, "p_adjusted"] == r.p_holm[k]
+    with pytest.raises(TypeError, match="per class"):
+        r.systems_frame()
