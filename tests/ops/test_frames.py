@@ -96,7 +96,11 @@ def test_docstrings_and_markdown_name_every_documented_column():
                "Compared.systems": Compared.systems_frame, "ErrorAnalysis.terms": ErrorAnalysis.terms_frame,
                "RankResult.pairs": RankResult.pairs_frame, "LabelCuts": LabelCuts.to_frame, "Sweep": Sweep.to_frame,
                "ThresholdSlices": ThresholdSlices.to_frame, "CalibrationSlices": CalibrationSlices.to_frame,
-               "OneVsRest": OneVsRest.to_frame}
+               "OneVsRest": OneVsRest.to_frame, "Report": clfeval.Report.to_frame,
+               "ThresholdResult": clfeval.ThresholdResult.to_frame, "Calibration": clfeval.Calibration.to_frame,
+               "RankingResult": clfeval.RankingResult.to_frame, "ErrorAnalysis": ErrorAnalysis.to_frame,
+               "RankResult": RankResult.to_frame}
+    assert set(FRAME_COLUMNS) - set(methods) == {"ProtocolResult", "CVComparison"}  # these two: flattened JSON
     for name, fn in methods.items():
         doc = inspect.getdoc(fn) or ""
         named = re.findall(r"``([^`]+)``", doc[doc.index("Columns"):])

@@ -244,3 +244,11 @@ class Calibration(Display):
         if self.slices is not None:
             out.update(self.slices.to_dict())
         return out
+
+    def to_frame(self) -> pandas.DataFrame:
+        """The bins: one row per bin (by slice, the slices' summaries: ``slices.to_frame()``). Columns
+        (``FRAME_COLUMNS['Calibration']`` of :mod:`clfeval.render._frames`): ``lower``, ``upper``, ``count``,
+        ``confidence``, ``accuracy``, ``gap`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)

@@ -406,3 +406,12 @@ class ErrorAnalysis(Display):
         from clfeval.core import frame_of
 
         return frame_of(self, 'terms')
+
+    def to_frame(self) -> pandas.DataFrame:
+        """The error cells: one row per cell (the listed terms: ``terms_frame()``). Columns
+        (``FRAME_COLUMNS['ErrorAnalysis']`` of :mod:`clfeval.render._frames`): ``gold``, ``pred``, ``kind``,
+        ``category``, ``count``, ``share``, ``opposite``, ``tokens``, ``terms_vs_gold``, ``terms_vs_pred``,
+        ``examples``, ``confident`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)

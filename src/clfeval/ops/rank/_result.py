@@ -227,3 +227,11 @@ class RankResult(Display):
         from clfeval.core import frame_of
 
         return frame_of(self, 'pairs')
+
+    def to_frame(self) -> pandas.DataFrame:
+        """The systems: one row per system, best first (the pairs: ``pairs_frame()``). Columns
+        (``FRAME_COLUMNS['RankResult']`` of :mod:`clfeval.render._frames`): ``system``, ``position``,
+        ``average_rank``, ``mean_score``, ``in_best_group`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)
