@@ -121,6 +121,10 @@ def test_report_per_class_recall_equals_sklearn():
     assert list(f.index) == labels and f.index.name == "class"
     assert f["recall"].to_numpy() == pytest.approx(recall_score(c["gold"], c["pred"], labels=labels, average=None))
     assert list(f["support"]) == [int((c["gold"] == k).sum()) for k in labels]
+    spec = [((c["gold"] != k) & (c["pred"] != k)).sum() / (c["gold"] != k).sum() for k in labels]
+    assert f["specificity"].to_numpy() == pytest.approx(spec)
+    assert f["phi"].to_numpy() == pytest.approx(f["recall"] - f["specificity"])
+    assert f["delta"].to_numpy() == pytest.approx(f["recall"] + f["specificity"] - 1)
 
 
 def test_slices_tidy_rows_equal_a_groupby_accuracy_per_slice():
