@@ -273,8 +273,9 @@ def test_bad_settings_name_the_parameter(kwargs, needle):
 def test_to_frame_and_to_dict(data):
     pd = pytest.importorskip("pandas")
     r = clfeval.error_analysis(data["gold"], data["pred"], text=data["text"], ids=data["id"])
-    f = r.to_frame()
+    f = r.terms_frame()
     assert isinstance(f, pd.DataFrame) and f.iloc[0].term == "zebra" and f.iloc[0]["gold"] == "A"
+    assert r.to_frame().iloc[0]["gold"] == "A"  # the cells
     d = r.to_dict()
     assert d["kind"] == "error_analysis" and d["cells"][0]["terms_vs_gold"][0]["term"] == "zebra"
     json.dumps(d)

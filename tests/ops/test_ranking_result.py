@@ -199,8 +199,8 @@ def test_it_renders_and_gives_a_frame(results):
     assert list(o.to_frame().index) == ["cat", "dog", "eel"]
     for r in (b, o):
         assert r.to_html().startswith("<!DOCTYPE html>") and "ROC curve" in r.to_html()
-    with pytest.raises(TypeError):
-        b.to_frame()
+    (row,) = b.to_frame().to_dict("records")  # a binary ranking: one summary row
+    assert row["roc_auc"] == b.roc_auc and row["n_positive"] + row["n_negative"] == row["n"]
 
 
 @pytest.mark.parametrize("part", PARTS, ids=lambda p: p.__name__)

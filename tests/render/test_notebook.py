@@ -117,9 +117,9 @@ def test_to_frame_of_bins_and_pairs():
     gold = ["a", "b", "c"] * 20
     many = clfeval.compare_many(gold, {"x": ["a", "c", "c"] * 20, "y": gold, "z": ["a", "b", "b"] * 20},
                                 samples=200, seed=0).to_frame()
-    assert len(many) == 3 and {"a", "b", "delta", "p_value", "p_adjusted"} <= set(many.columns)
-    with pytest.raises(TypeError, match="no table"):
-        clfeval.compare(gold, ["a", "c", "c"] * 20, gold, samples=100).to_frame()
+    assert len(many) == 3 and {"system_a", "system_b", "delta", "p_value", "p_adjusted"} <= set(many.columns)
+    pair = clfeval.compare(gold, ["a", "c", "c"] * 20, gold, samples=100).to_frame()
+    assert len(pair) == 1 and pair["value_b"].iloc[0] == 1.0
 
 
 def test_to_frame_without_pandas_names_the_extra():

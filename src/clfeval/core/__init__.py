@@ -32,7 +32,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.core._counting": ("Counter", "JointCounter", "JointTables", "Vocabulary", "encode_batch", "label_kind"),
     "clfeval.core._decimate": ("ranking_curves", "ranking_points", "replicate_histogram", "sample_ranks", "simplify",
                                "sweep_curves", "sweep_of_points"),
-    "clfeval.core._display": ("Display", "set_renderers"),
+    "clfeval.core._display": ("Display", "set_renderers", "frame_of"),
     "clfeval.core._engineinfo": ("MODES",),
     "clfeval.core._exactsum": ("ExactSum", "ExactSums", "grouped_sums"),
     "clfeval.core._gold": ("EncodedGold", "binary_gold", "indicator_gold"),
@@ -95,7 +95,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         sweep_curves as sweep_curves,
         sweep_of_points as sweep_of_points,
     )
-    from clfeval.core._display import Display as Display, set_renderers as set_renderers
+    from clfeval.core._display import Display as Display, frame_of as frame_of, set_renderers as set_renderers
     from clfeval.core._engineinfo import MODES as MODES
     from clfeval.core._exactsum import ExactSum as ExactSum, ExactSums as ExactSums, grouped_sums as grouped_sums
     from clfeval.core._gold import (

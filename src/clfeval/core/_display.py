@@ -13,14 +13,14 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["Display", "set_renderers", "set_loader"]
+__all__ = ["Display", "set_renderers", "set_loader", "frame_of"]
 
-_RENDERERS: dict[str, Callable[[Any], Any]] = {}
+_RENDERERS: dict[str, Callable[..., Any]] = {}
 _LOADER: list[str] = []
 
 
 def set_renderers(*, text: Callable[[Any], str], html: Callable[[Any], str],
-                  page: Callable[[Any], str] | None = None, frame: Callable[[Any], Any] | None = None) -> None:
+                  page: Callable[[Any], str] | None = None, frame: Callable[..., Any] | None = None) -> None:
     """Register the functions that turn a result into text, into an HTML fragment (the notebook's card), into
     a whole HTML page and into a pandas DataFrame (its table)."""
     _RENDERERS["text"] = text
@@ -36,10 +36,20 @@ def set_loader(module: str) -> None:
     _LOADER[:] = [module]
 
 
-def _renderer(kind: str) -> Callable[[Any], Any] | None:
+def _renderer(kind: str) -> Callable[..., Any] | None:
     if kind not in _RENDERERS and _LOADER:
         importlib.import_module(_LOADER[0])
     return _RENDERERS.get(kind)
+
+
+def frame_of(obj: Any, table: str | None = None) -> Any:
+    """The table ``table`` of a result or of a part of one (None: its main table) as a pandas DataFrame, through the
+    registered frame renderer (:func:`clfeval.render._frames.to_frame`; its ``FRAME_COLUMNS`` document the
+    columns)."""
+    fn = _renderer("frame")
+    if fn is None:
+        raise TypeError(f"no table renderer for {type(obj).__name__}")
+    return fn(obj) if table is None else fn(obj, table)
 
 
 class Display:
@@ -86,10 +96,9 @@ class Display:
         return str(fn(self))
 
     def to_frame(self) -> Any:
-        """The result's table as a pandas DataFrame: a report's per-class table, the folds of a
-        cross-validation, the pairs of a comparison of many systems, calibration bins
-        (:mod:`clfeval.render._frames`). pandas is imported only here (the ``frame`` extra)."""
-        fn = _renderer("frame")
-        if fn is None:
-            raise TypeError(f"no table renderer for {type(self).__name__}")
-        return fn(self)
+        """The result's main table as a pandas DataFrame: a report's per-class table, a comparison's pairs of
+        systems, a threshold's cuts, calibration bins, a ranking's summary or classes, the error cells, the
+        systems' average ranks, the folds of a cross-validation. Its parts that are tables have their own
+        ``to_frame()``; every column is documented in :data:`clfeval.render._frames.FRAME_COLUMNS`. pandas is
+        imported only here (the ``frame`` extra)."""
+        return frame_of(self)

@@ -302,10 +302,10 @@ def _html_fragment(result: Any) -> str:
     return fragment(result)
 
 
-def _frame(result: Any) -> Any:
+def _frame(result: Any, table: str | None = None) -> Any:
     from clfeval.render._frames import to_frame
 
-    return to_frame(result)
+    return to_frame(result, table)
 
 
 set_renderers(text=lambda r: render(r, "text"), html=_html_fragment, page=lambda r: render(r, "html"), frame=_frame)

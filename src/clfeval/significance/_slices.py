@@ -298,7 +298,7 @@ def pandas_or_extra(what: str) -> Any:
 
 
 def slices_frame(result: Any) -> Any:
-    """The slice table of a report by slice (``by=``) as a pandas DataFrame, one row per slice
+    """The slice table of a report by slice (``by=``) as a pandas DataFrame, one row per slice × metric
     (:meth:`clfeval.ops.report.SlicesPart.to_frame`, which ``report.slices.to_frame()`` gives too)."""
     from clfeval.ops.report import SlicesPart
 

@@ -11,8 +11,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from clfeval.core import Display, EngineInfo, FrozenDict, ItemReads, freeze_fields, thaw
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["Calibration", "CalibrationBin", "CalibrationSlice", "CalibrationSlices"]
 
@@ -146,6 +150,14 @@ class CalibrationSlices(ItemReads):
     def to_dict(self) -> dict[str, object]:
         return {"by": list(self.by), "min_slice": self.min_slice, "slices": [r.to_dict() for r in self.rows]}
 
+    def to_frame(self) -> pandas.DataFrame:
+        """One row per slice: its calibration summary. Columns (``FRAME_COLUMNS['CalibrationSlices']`` of
+        :mod:`clfeval.render._frames`): ``slice``, ``<by>``, ``n``, ``small``, ``ece``, ``mce``, ``brier``,
+        ``log_loss`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)
+
 
 @dataclass(frozen=True)
 class Calibration(Display):
@@ -232,3 +244,11 @@ class Calibration(Display):
         if self.slices is not None:
             out.update(self.slices.to_dict())
         return out
+
+    def to_frame(self) -> pandas.DataFrame:
+        """The bins: one row per bin (by slice, the slices' summaries: ``slices.to_frame()``). Columns
+        (``FRAME_COLUMNS['Calibration']`` of :mod:`clfeval.render._frames`): ``lower``, ``upper``, ``count``,
+        ``confidence``, ``accuracy``, ``gap`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)

@@ -503,10 +503,23 @@ class Compared(Display):
         return out
 
     def to_frame(self) -> pandas.DataFrame:
-        """The table of the result as a pandas DataFrame: the pairs (several systems) or the slices (by slice)."""
-        out: pandas.DataFrame = super().to_frame()
-        return out
+        """One row per pair of systems: two systems, DeLong, non-inferiority: one row; several systems: one per pair;
+        one-vs-rest DeLong: one per class (index ``class``); by slice: one per slice (the slice's name and columns
+        first). Columns (``FRAME_COLUMNS['Compared']`` of :mod:`clfeval.render._frames`): ``class``, ``slice``,
+        ``<by>``, ``system_a``, ``system_b``, ``n``, ``value_a``, ``value_b``, ``delta``, ``ci_low``, ``ci_high``,
+        ``p_value``, ``p_adjusted``, ``significant``, ``margin``, ``bound``, ``verdict``, ``small``, ``p_by``
+        (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
 
+        return frame_of(self)
+
+    def systems_frame(self) -> pandas.DataFrame:
+        """One row per system: its metric and interval (by slice: overall). Columns
+        (``FRAME_COLUMNS['Compared.systems']`` of :mod:`clfeval.render._frames`): ``system``, ``value``, ``ci_low``,
+        ``ci_high`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self, 'systems')
 
 def _names_ab(c: Compared) -> dict[str, str]:
     return {"a": c.names[0], "b": c.names[1]}

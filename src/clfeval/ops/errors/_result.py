@@ -398,20 +398,20 @@ class ErrorAnalysis(Display):
                 "analyzer": self.analyzer.to_dict(), "settings": self.settings.to_dict(), "notes": list(self.notes),
                 "engine": {} if self.engine is None else self.engine.to_dict(), "signature": thaw(self.signature)}
 
+    def terms_frame(self) -> pandas.DataFrame:
+        """One row per listed term of each error cell (``to_frame()`` gives the cells). Columns
+        (``FRAME_COLUMNS['ErrorAnalysis.terms']`` of :mod:`clfeval.render._frames`): ``gold``, ``pred``, ``count``,
+        ``side``, ``rank``, ``term``, ``z``, ``delta``, ``term_count``, ``other_count`` (pandas: the ``frame``
+        extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self, 'terms')
+
     def to_frame(self) -> pandas.DataFrame:
-        """One row per listed term: ``gold``, ``pred``, ``count``, ``side`` (``vs_gold`` / ``vs_pred``),
-        ``rank``, ``term``, ``z``, ``delta``, ``term_count``, ``other_count`` (needs pandas)."""
-        from clfeval.errors import MissingExtra
+        """The error cells: one row per cell (the listed terms: ``terms_frame()``). Columns
+        (``FRAME_COLUMNS['ErrorAnalysis']`` of :mod:`clfeval.render._frames`): ``gold``, ``pred``, ``kind``,
+        ``category``, ``count``, ``share``, ``opposite``, ``tokens``, ``terms_vs_gold``, ``terms_vs_pred``,
+        ``examples``, ``confident`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
 
-        MissingExtra.require("ErrorAnalysis.to_frame()", [("pandas", "pandas")], "frame")
-        import pandas as pd
-
-        rows = []
-        for c in self.cells:
-            for side, terms in (("vs_gold", c.terms_vs_gold), ("vs_pred", c.terms_vs_pred)):
-                for r, t in enumerate(terms, 1):
-                    rows.append({"gold": c.gold, "pred": c.pred, "count": c.count, "side": side, "rank": r,
-                                 "term": t.term, "z": t.z, "delta": t.delta, "term_count": t.count,
-                                 "other_count": t.other})
-        return pd.DataFrame(rows, columns=["gold", "pred", "count", "side", "rank", "term", "z", "delta",
-                                           "term_count", "other_count"])
+        return frame_of(self)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clfeval.core import Display, EngineInfo, FrozenDict, freeze_fields, thaw
 from clfeval.ops.rank._json import (
@@ -47,6 +47,9 @@ from clfeval.ops.rank._parts import (
     RankPair,
     RankRequirements,
 )
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["RankResult"]
 
@@ -212,3 +215,23 @@ class RankResult(Display):
             None if seed is None else integer(seed), names(d.get("warnings")), names(d.get("notes")),
             names(d.get("checked")), names(d.get("dropped")), text(d.get("verdict", "")),
             dict(mapping(d.get("signature") or {})), None if req is None else RankRequirements.of(mapping(req)))
+
+    def pairs_frame(self) -> pandas.DataFrame:
+        """One row per pair of systems: the Wilcoxon and Nemenyi tests and, with ``bayes``, the Bayesian signed-rank
+        probabilities (``to_frame()`` gives the systems' average ranks). Columns
+        (``FRAME_COLUMNS['RankResult.pairs']`` of :mod:`clfeval.render._frames`): ``a``, ``b``, ``rank_a``,
+        ``rank_b``, ``rank_difference``, ``wilcoxon_statistic``, ``p_value``, ``wilcoxon_method``, ``p_holm``,
+        ``separated``, ``nemenyi_p``, ``nemenyi_separated``, ``mean_difference``, ``median_difference``,
+        ``hodges_lehmann``, ``undefined``, ``wins``, ``ties``, ``losses``, ``p_a_better``, ``p_equivalent``,
+        ``p_b_better``, ``bayes_verdict`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self, 'pairs')
+
+    def to_frame(self) -> pandas.DataFrame:
+        """The systems: one row per system, best first (the pairs: ``pairs_frame()``). Columns
+        (``FRAME_COLUMNS['RankResult']`` of :mod:`clfeval.render._frames`): ``system``, ``position``,
+        ``average_rank``, ``mean_score``, ``in_best_group`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)

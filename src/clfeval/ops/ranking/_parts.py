@@ -16,8 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from clfeval.core import FrozenDict, ItemReads, LabelMap, RankingSummary, freeze, thaw
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["LabelRanking", "RankingAverages", "UndefinedRanking", "OneVsRest", "OVR_KINDS"]
 
@@ -168,3 +172,11 @@ class OneVsRest:
             "undefined": [u.to_dict() for u in self.undefined], "notes": list(self.notes),
             "signature": self.signature, "curves": self.curves()})
         return plain
+
+    def to_frame(self) -> pandas.DataFrame:
+        """One row per class (index ``class``). Columns (``FRAME_COLUMNS['OneVsRest']`` of
+        :mod:`clfeval.render._frames`): ``class``, ``prevalence``, ``roc_auc``, ``average_precision``, ``support``
+        (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)

@@ -20,6 +20,9 @@ from clfeval.errors import UsageError
 from clfeval.ops.ranking._parts import LabelRanking, OneVsRest, RankingAverages, UndefinedRanking
 
 if TYPE_CHECKING:
+    import pandas
+
+if TYPE_CHECKING:
     import numpy as np
 
     Cuts3 = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -237,3 +240,12 @@ class RankingResult(Display):
             return self.ovr.to_dict()
         out: dict[str, object] = self._binary("to_dict").to_dict()
         return out
+
+    def to_frame(self) -> pandas.DataFrame:
+        """Binary: one summary row; one-vs-rest: one row per class (index ``class``, as ``ovr.to_frame()``). Columns
+        (``FRAME_COLUMNS['RankingResult']`` of :mod:`clfeval.render._frames`): ``class``, ``positive``, ``n``,
+        ``n_positive``, ``n_negative``, ``prevalence``, ``roc_auc``, ``average_precision``, ``support``, ``pairs``,
+        ``pairs_in_order`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)

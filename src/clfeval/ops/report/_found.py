@@ -236,21 +236,10 @@ class FoundSlices(ItemReads, Display):
 
     def to_frame(self) -> pandas.DataFrame:
         """One row per significant slice: ``status`` found, then dropped (a parent explains it) and explained (the
-        slices found inside it explain it), with ``explained_by`` (a list of slice names) beside the numbers
-        (pandas: the ``frame`` extra)."""
-        from clfeval.errors import MissingExtra
+        slices found inside it explain it). Columns (``FRAME_COLUMNS['FoundSlices']`` of
+        :mod:`clfeval.render._frames`): ``status``, ``slice``, ``items``, ``successes``, ``trials``, ``value``,
+        ``rest_value``, ``gap``, ``effect_h``, ``p_value``, ``p_adjusted``, ``explained_by`` (pandas: the ``frame``
+        extra)."""
+        from clfeval.core import frame_of
 
-        MissingExtra.require("to_frame()", [("pandas", "pandas")], "frame")
-        import pandas as pd
-
-        keep = ("slice", "items", "successes", "trials", "value", "rest_value", "gap", "effect_h", "p_value",
-                "p_adjusted")
-        rows = []
-        for status, group in (("found", self.found), ("dropped", self.dropped), ("explained", self.explained)):
-            for r in group:
-                by = r.explained_by
-                rows.append({"status": status, **{k: getattr(r, k) for k in keep},
-                             "explained_by": [] if by is None else [by] if isinstance(by, str) else list(by)})
-        return pd.DataFrame(rows, columns=["status", *keep, "explained_by"])
-
-
+        return frame_of(self)

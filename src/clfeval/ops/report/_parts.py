@@ -447,24 +447,14 @@ class SlicesPart(Block):
     _nested = {"slices": blocks(SliceRow)}
 
     def to_frame(self) -> pandas.DataFrame:
-        """One row per slice, in the part's order (bins in numeric order, ``(missing)`` last): its key
-        columns, ``n``, ``share``, ``small``, every metric, ``gap_to_rest:METRIC``, and per tested metric
-        ``p:METRIC``, ``p_holm:METRIC``, ``p_by:METRIC``, ``flagged:METRIC`` (pandas: the ``frame`` extra)."""
-        from clfeval.errors import MissingExtra
+        """One row per slice × shown metric (tidy), slices in the part's order (bins in numeric order, ``(missing)``
+        last), metrics in ``metrics`` order; intervals, gaps and tests NaN/None for untested metrics. Columns
+        (``FRAME_COLUMNS['SlicesPart']`` of :mod:`clfeval.render._frames`): ``slice``, ``<by>``, ``n``, ``share``,
+        ``small``, ``metric``, ``value``, ``ci_low``, ``ci_high``, ``gap_to_overall``, ``gap_to_rest``, ``p``,
+        ``p_holm``, ``p_by``, ``flagged``, ``direction`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
 
-        MissingExtra.require("to_frame()", [("pandas", "pandas")], "frame")
-        import pandas as pd
-
-        rows = []
-        for r in self.slices:
-            row: dict[str, object] = {"slice": r.slice, **(r.key or {}), "n": r.n, "share": r.share,
-                                      "small": r.small, **(r.metrics or {})}
-            row.update({f"gap_to_rest:{m}": math.nan if v is None else v for m, v in (r.gap_to_rest or {}).items()})
-            for m, t in (r.tests or {}).items():
-                row.update({f"p:{m}": t.p, f"p_holm:{m}": t.p_holm, f"p_by:{m}": t.p_by, f"flagged:{m}": t.flagged})
-            rows.append(row)
-        return pd.DataFrame(rows)
-
+        return frame_of(self)
 
 @dataclass(frozen=True)
 class Condition(Block):

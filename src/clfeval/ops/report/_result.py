@@ -17,6 +17,7 @@ import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from clfeval.core import (
     ConfusionTable,
@@ -55,6 +56,9 @@ from clfeval.ops.report._rows import (
     OrdinalScores,
     UndefinedValue,
 )
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["Report", "SCHEMA_VERSION", "PART_KEYS"]
 
@@ -296,6 +300,15 @@ class Report(Display):
         out["notes"] = list(self.notes)
         out["signature"] = plain(self.signature)
         return out
+
+    def to_frame(self) -> pandas.DataFrame:
+        """The per-class table: one row per class (or label), index ``class``. Columns (``FRAME_COLUMNS['Report']`` of
+        :mod:`clfeval.render._frames`): ``class``, ``tp``, ``fp``, ``fn``, ``tn``, ``support``, ``precision``,
+        ``recall``, ``specificity``, ``fpr``, ``f1``, ``delta``, ``phi``, ``npv``, ``fnr``, ``prevalence``,
+        ``markedness``, ``lr_plus``, ``lr_minus``, ``dor``, ``accuracy`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)
 
 
 #: The keys every report's JSON has.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from clfeval.core import FrozenDict, ItemReads
 from clfeval.ops.threshold._json import (
@@ -25,6 +26,9 @@ from clfeval.ops.threshold._json import (
     word_or_none,
     words,
 )
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["CutRow", "Sweep", "SortedRuns", "ChosenCut", "LabelCut", "CutAverages", "LabelCuts"]
 
@@ -128,6 +132,14 @@ class Sweep(ItemReads):
     def to_dict(self) -> dict[str, object]:
         return {"beta": self.beta, "threshold": list(self.threshold), "precision": list(self.precision),
                 "recall": list(self.recall), "fbeta": list(self.fbeta), "reference_px": list(self.reference_px)}
+
+    def to_frame(self) -> pandas.DataFrame:
+        """One row per candidate cut of the sweep on the test data (decimated as the figure keeps it). Columns
+        (``FRAME_COLUMNS['Sweep']`` of :mod:`clfeval.render._frames`): ``threshold``, ``precision``, ``recall``,
+        ``fbeta`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)
 
 
 @dataclass(frozen=True)
@@ -341,3 +353,12 @@ class LabelCuts(ItemReads):
         return {"labels": list(self.labels), "thresholds": dict(self.thresholds),
                 "per_label": {k: v.to_dict() for k, v in self.per_label.items()},
                 "averages": {k: v.to_dict() for k, v in self.averages.items()}}
+
+    def to_frame(self) -> pandas.DataFrame:
+        """One row per label × cut (``default``, ``dev``, ``test``, ``hindsight``; absent cuts left out). Columns
+        (``FRAME_COLUMNS['LabelCuts']`` of :mod:`clfeval.render._frames`): ``label``, ``cut``, ``threshold``, ``tp``,
+        ``fp``, ``fn``, ``tn``, ``precision``, ``recall``, ``f1``, ``fbeta``, ``fpr``, ``accuracy``, ``cost``,
+        ``source`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from clfeval.core import Display, EngineInfo, FrozenDict, freeze_fields, thaw
 from clfeval.ops.threshold._parts import ChosenCut, CutAverages, CutRow, LabelCut, LabelCuts, SortedRuns, Sweep
 from clfeval.ops.threshold._slices import ThresholdSlices
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["ThresholdResult"]
 
@@ -167,3 +171,15 @@ class ThresholdResult(Display):
         if self.slices is not None:
             out["slices"] = self.slices.to_dict()
         return out
+
+    def to_frame(self) -> pandas.DataFrame:
+        """The cuts: one row per cut (``default``, ``dev``, ``test``, ``hindsight``); per label (``labels_cuts``) one
+        row per label × cut; by slice the slices' tidy table (``slices.to_frame()``). The sweep:
+        ``sweep.to_frame()``. Columns (``FRAME_COLUMNS['ThresholdResult']`` of :mod:`clfeval.render._frames`):
+        ``label``, ``cut``, ``threshold``, ``tp``, ``fp``, ``fn``, ``tn``, ``precision``, ``recall``, ``f1``,
+        ``fbeta``, ``fpr``, ``accuracy``, ``cost``, ``source``, ``slice``, ``<by>``, ``n``, ``share``, ``small``,
+        ``metric``, ``value``, ``ci_low``, ``ci_high``, ``gap_to_overall``, ``gap_to_rest``, ``p``, ``p_holm``,
+        ``p_by``, ``flagged``, ``direction`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from clfeval.core import FrozenDict, ItemReads, freeze, thaw
 from clfeval.ops.threshold._json import (
@@ -20,6 +21,9 @@ from clfeval.ops.threshold._json import (
     word_or_none,
     words,
 )
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["SliceTest", "SliceRow", "SliceHeterogeneity", "SliceAdjustment", "SliceFairness", "ThresholdSlices"]
 
@@ -395,3 +399,12 @@ class ThresholdSlices(ItemReads):
             out["fairness"] = self.fairness.to_dict()
         out["threshold"] = self.threshold
         return out
+
+    def to_frame(self) -> pandas.DataFrame:
+        """One row per slice × metric at the chosen cut (tidy, as a report's slices). Columns
+        (``FRAME_COLUMNS['ThresholdSlices']`` of :mod:`clfeval.render._frames`): ``slice``, ``<by>``, ``n``,
+        ``share``, ``small``, ``metric``, ``value``, ``ci_low``, ``ci_high``, ``gap_to_overall``, ``gap_to_rest``,
+        ``p``, ``p_holm``, ``p_by``, ``flagged``, ``direction`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)
