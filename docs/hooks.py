@@ -45,10 +45,17 @@ def _capabilities() -> str:
     return markdown()
 
 
+def _frame_columns() -> str:
+    from clfeval.render._frames import frame_columns_markdown
+
+    return frame_columns_markdown()
+
+
 #: marker → the function that gives its table
 TABLES: dict[str, Callable[[], str]] = {
     "<!-- clfeval:exit-codes -->": _exit_codes,
     "<!-- clfeval:capabilities -->": _capabilities,
+    "<!-- clfeval:frame-columns -->": _frame_columns,
 }
 
 

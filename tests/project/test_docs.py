@@ -15,6 +15,7 @@ import pytest
 import docexamples as dx
 from clfeval import errors
 from clfeval.engines import _capabilities as caps
+from clfeval.render._frames import frame_columns_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -40,6 +41,8 @@ def test_the_build_hook_puts_the_codes_tables_in_place_of_their_markers():
     out = hooks.on_page_markdown(page)
     assert out == (f"before\n\n{errors.exit_codes_markdown()}\n\nmiddle\n\n{caps.markdown()}\n\nafter\n")
     assert "<!--" not in out
+    frames = hooks.on_page_markdown("<!-- clfeval:frame-columns -->\n")
+    assert frames == frame_columns_markdown() + "\n" and "`value`" in frames and "`ci_low`" in frames
 
 
 def test_the_pages_hold_the_markers_and_no_copy_of_the_tables():
@@ -47,7 +50,9 @@ def test_the_pages_hold_the_markers_and_no_copy_of_the_tables():
     assert "<!-- clfeval:exit-codes -->" in texts["reference/cli.md"]
     assert "<!-- clfeval:exit-codes -->" in texts["guide/gates.md"]
     assert "<!-- clfeval:capabilities -->" in texts["guide/large-data.md"]
-    copied = [caps.markdown().splitlines()[2], errors.exit_codes_markdown().splitlines()[-1], "| 143 | interrupted"]
+    assert "<!-- clfeval:frame-columns -->" in texts["guide/results.md"]
+    copied = [caps.markdown().splitlines()[2], errors.exit_codes_markdown().splitlines()[-1], "| 143 | interrupted",
+              "| `gap_to_rest` |"]
     for name, text in texts.items():
         for row in copied:
             assert row not in text, f"docs/{name} holds a copy of a generated table row: {row!r}"
