@@ -428,6 +428,8 @@ def test_cli_json_keys_and_run_log(study: ReutersStudy, reuters_archive: Path, t
         seen.update(kw, archive=archive)
         return study
 
+    _ = clfeval.studies.reuters_study  # resolved before patching: pytest 9 restores only what is in
+    # the package's __dict__, and a lazy export is not there until first asked for
     monkeypatch.setattr(clfeval.studies._reuters, "reuters_study", cached)
     monkeypatch.setattr(clfeval.studies, "reuters_study", cached)  # the package's (cached) export too
     db = tmp_path / "runs.sqlite"
@@ -464,6 +466,8 @@ def test_cli_text_and_markdown_show_published_beside_ours(study: ReutersStudy, r
                                                           tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import clfeval.studies._reuters
 
+    _ = clfeval.studies.reuters_study  # resolved before patching: pytest 9 restores only what is in
+    # the package's __dict__, and a lazy export is not there until first asked for
     monkeypatch.setattr(clfeval.studies._reuters, "reuters_study", lambda archive, **kw: study)
     monkeypatch.setattr(clfeval.studies, "reuters_study", lambda archive, **kw: study)  # the package's export too
     r = run("reuters", "--archive", reuters_archive, "--no-log")
