@@ -201,6 +201,21 @@ def test_compare_pair_row_and_systems():
     assert list(s["value"]) == pytest.approx([a, b]) and (s["ci_low"] <= s["value"]).all()
 
 
+@pytest.mark.parametrize("test", ["bootstrap", "mcnemar"])
+@pytest.mark.parametrize("b_right", [0.60, 0.88])
+def test_the_pair_row_carries_the_bound_that_decides_its_verdict(test, b_right):
+    """``bound`` is the one-sided bound of δ the test inverts: beyond 0 exactly when the row says significant (a
+    verdict never beside a bound that says the opposite); a clearly better A and a close one."""
+    rng = np.random.default_rng(7)
+    gold = rng.integers(0, 3, 300)
+    a = np.where(rng.random(300) < 0.90, gold, (gold + 1) % 3)
+    b = np.where(rng.random(300) < b_right, gold, (gold + 2) % 3)
+    r = clfeval.compare(gold, a, b, test=test, samples=2000, seed=3)
+    (row,) = r.to_frame().to_dict("records")
+    assert row["bound"] == r.ci.test_bound.value
+    assert row["significant"] == (row["bound"] > 0) == (r.p_value < r.alpha)
+
+
 def test_error_cells_and_terms(results):
     c = columns()
     e = results[0]["error_analysis/arrays"]

@@ -51,7 +51,8 @@ _PAIR = [C("system_a", "the first system's name"), C("system_b", "the second sys
                                  "a single pair)"),
          C("significant", "the test rejects at α (after the adjustment, when there is one)"),
          C("margin", "the non-inferiority margin (NaN for other tests)"),
-         C("bound", "the one-sided bound of delta of a non-inferiority test (NaN for other tests)"),
+         C("bound", "the one-sided bound of delta that decides the test: a pair's test bound (beyond 0 exactly when "
+                   "significant), a non-inferiority test's bound; NaN when the test has none (DeLong)"),
          C("verdict", "the conclusion in words")]
 _TIDY = [C("n", "items in the slice"), C("share", "their share of all items"),
          C("small", "below `min_slice` items (shown, never flagged)"), C("metric", "the metric's catalogue name"),

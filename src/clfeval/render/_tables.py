@@ -97,7 +97,9 @@ def _pair_row(c: Any, p_adjusted: float = NAN, significant: Any = None, verdict:
     row: dict[str, Any] = {"system_a": a, "system_b": b, "margin": NAN, "bound": NAN, "p_adjusted": p_adjusted}
     if kind == "pair":
         low, high = _bound(c.ci.delta)
-        row.update(n=c.n, value_a=c.a, value_b=c.b, delta=c.delta, ci_low=low, ci_high=high, p_value=c.p_value)
+        tb = c.ci.test_bound
+        row.update(n=c.n, value_a=c.a, value_b=c.b, delta=c.delta, ci_low=low, ci_high=high, p_value=c.p_value,
+                   bound=NAN if tb is None or tb.value is None else tb.value)
     elif kind == "delong":
         low, high = _bound(c.ci_delta)
         row.update(n=c.n_positive + c.n_negative, value_a=c.auc_a, value_b=c.auc_b, delta=c.delta, ci_low=low,
