@@ -238,3 +238,15 @@ def test_the_card_of_2000_classes_stays_within_20_kb():
     card = clfeval.report(g, p)._repr_html_()
     assert len(card.encode("utf-8")) <= LIMIT
     assert "20 of 2,000 classes shown" in card or "20 of 2000 classes shown" in card
+
+
+def test_the_one_vs_rest_ranking_card_shows_the_tables_of_its_page_without_drawing_curves():
+    from clfeval.render.html.cards import _NoFigures, card_of
+    from clfeval.render.html.layouts import ranking_page
+
+    g, s, labs = _scored()
+    r = clfeval.ranking_ovr(labs[g], {lab: s[:, i] for i, lab in enumerate(labs)})
+    card, _ = card_of(r)
+    page = ranking_page(r, _NoFigures())
+    assert [x.items for x in card.sections] == [x.items for x in page.sections]
+    assert card.summary == page.summary

@@ -16,15 +16,19 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from clfeval.render._util import UNDEF, TableBlock, num
+from clfeval.render._util import UNDEF, TableBlock, TextBlock, num
 from clfeval.render.html.document import Link, Page, Para, Section, Summary
 from clfeval.render.html.layouts import Figures
 
 __all__ = ["card_of", "render_card", "slices_section", "TABLE_ROWS", "WORST", "EXAMPLE_CHARS", "ERROR_CELLS",
            "MAX_BYTES"]
 
-#: Rows of a table a card shows at most (the rest: ``to_html()`` or ``to_frame()``).
-TABLE_ROWS = 30
+#: Rows of a table a card shows at most (the rest: ``to_html()`` or ``to_frame()``): a class table shown whole
+#: (:data:`clfeval.core._manyclasses.TABLE_ALL` classes) and its average rows; beyond, the rule picks the classes.
+TABLE_ROWS = 60
+#: Sentences a card shows at most: verdicts in its summary, paragraphs in a section; and a verdict's characters.
+SENTENCES = 6
+VERDICT_CHARS = 500
 #: Slices a card lists after the flagged ones: the worst by the gap of the first tested metric (and flagged
 #: slices at most as many).
 WORST = 20
@@ -82,7 +86,7 @@ def card_of(result: Any) -> tuple[Page, str]:
     if isinstance(result, Compared) and result.kind == "sliced":
         return _sliced_comparison(result), "The whole comparison (the overall test's tables and figures): " \
                                            "to_html(); the slices as a DataFrame: to_frame()."
-    page = _generic(result)
+    page = _generic(result, _ranking(result) if type(result).__name__ == "RankingResult" else None)
     if isinstance(result, (ThresholdResult, Calibration)) and result.slices is not None:
         page.sections = [s for s in page.sections if not s.title.startswith(("By slice", "Per slice", "Slices"))]
         page.sections.append(_slices_of(result))
@@ -102,15 +106,64 @@ def _cut(t: TableBlock, accessor: str = "to_html()") -> TableBlock:
     return TableBlock(t.title, t.columns, t.rows[:rows], caption=caption, numeric_from=t.numeric_from)
 
 
-def _generic(result: Any) -> Page:
-    """The result's page without its figures, notes, glossary and signature, long tables cut."""
+def _short(text: str) -> str:
+    """A verdict of at most :data:`VERDICT_CHARS` characters, cut after a sentence (one per class, say)."""
+    most = _lim(VERDICT_CHARS)
+    if len(text) <= most:
+        return text
+    end = text.rfind(". ", 0, most)
+    return (text[:end + 1] if end > 0 else text[:most - 1]) + " … (all of it: to_html())"
+
+
+def _paras(items: list[Any]) -> list[Any]:
+    """The items of a section with at most :data:`SENTENCES` paragraphs, and a line saying how many are left."""
+    most, seen, out = _lim(SENTENCES), 0, []
+    for x in items:
+        if isinstance(x, Para):
+            seen += 1
+            if seen > most:
+                continue
+        out.append(x)
+    if seen > most:
+        out.append(Para(f"{seen - most:,} more lines: to_html() has them all.", "note"))
+    return out
+
+
+def _ranking(r: Any) -> Page:
+    """The page of a ranking without its curves: a one-vs-rest ranking's JSON draws every class's curves, which a
+    card does not show (seconds for hundreds of classes)."""
+    from clfeval.render._scores import ranking_blocks
+    from clfeval.render.html.layouts import base_page, card
+
+    if r.ovr is None:
+        d = r.to_dict()
+    else:  # to_dict() but its "curves"
+        o = r.ovr
+        d = {"kind": o.kind, "n": o.n, "labels": list(o.labels),
+             "per_class": {str(k): v.to_dict() for k, v in o.per_class.items()}, "roc_auc": o.macro.roc_auc,
+             "average_precision": o.macro.average_precision, "macro": o.macro.to_dict(),
+             "weighted": o.weighted.to_dict(), "micro": o.micro.to_dict(),
+             "undefined": [u.to_dict() for u in o.undefined], "notes": list(o.notes), "signature": o.signature}
+    s = Summary([card("ROC-AUC", d["roc_auc"], [("random ranking", 0.5)]),
+                 card("PR-AUC (average precision)", d["average_precision"])])
+    page, _ = base_page(r, [TextBlock("clfeval ranking", heading=True), *ranking_blocks(d)], notes=d.get("notes", []),
+                        summary=s)
+    return page
+
+
+def _generic(result: Any, page: Page | None = None) -> Page:
+    """The result's page (``page``, or its layout's) without its figures, notes, glossary and signature, long
+    tables and texts cut."""
     from clfeval.render.html.layouts import layout
 
-    page = layout(result, _NoFigures())
+    page = page or layout(result, _NoFigures())
     for s in page.sections:
-        s.items = [_cut(x) if isinstance(x, TableBlock) else x for x in s.items if x is not None]
+        s.items = _paras([_cut(x) if isinstance(x, TableBlock) else x for x in s.items if x is not None])
     page.sections = [s for s in page.sections if s.items]
     page.notes = []
+    verdicts, most = page.summary.verdicts, _lim(SENTENCES)
+    page.summary.verdicts = [_short(v) for v in verdicts[:most]] + (
+        [f"{len(verdicts) - most:,} more verdicts: to_html() has them all."] if len(verdicts) > most else [])
     return page
 
 
