@@ -63,6 +63,7 @@ def render_card(result: Any, id_prefix: str) -> str:
             break
     return html
 
+
 class _NoFigures(Figures):
     """A card draws no figure: every figure of a layout is left out."""
 
@@ -322,10 +323,27 @@ def _clip(text: str) -> str:
     return one if len(one) <= chars else one[:chars - 1] + "…"
 
 
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _name(c: Any) -> str:
+    """A cell: ``g → p``, or ``c: false negatives`` (label sets)."""
+    return f"{c.category}: {c.kind}" if c.category is not None else f"{c.gold} → {c.pred}"
+
+
+def _terms_row(terms: Sequence[Any]) -> str:
+    return ", ".join(f"{t.term} ({t.z:.1f})" for t in terms) or "—"
+
+
+def _heading(c: Any) -> str:
+    if c.category is not None:
+        return f"{_name(c)}: {c.count:,} documents ({_pct(c.share)}); the opposite error: {c.opposite:,}"
+    return f"{_name(c)}: {c.count:,} documents ({_pct(c.share)} of {c.gold}); {c.pred} → {c.gold}: {c.opposite:,}"
+
+
 def _errors(r: Any) -> Page:
     """The cells table (each cell linking to its section in the card), then the largest cells' examples."""
-    from clfeval.render._errorpages import _columns, _heading, _name, _pct, _terms_row, _what
-
     p = r.prior
     detailed, top, ex = r.cells[:_lim(ERROR_CELLS)], _lim(20), _lim(EXAMPLES)
     target = {id(c): f"cell{k + 1}" for k, c in enumerate(detailed)}
@@ -348,7 +366,11 @@ def _errors(r: Any) -> Page:
             numeric_from=1))]))
     if rows:
         what = "Error cells" if r.task == "multi-label" else "Confused cells"
-        sections.append(Section(what, [TableBlock(None, _columns(r), rows, caption=caption, numeric_from=1)]))
+        sides = ("FN vs TP, FP vs TN (z)", "FN vs TN, FP vs TP (z)") if r.task == "multi-label" else \
+            ("vs correct gold (z)", "vs correct predicted (z)")
+        columns = ["category: error" if r.task == "multi-label" else "gold → predicted", "documents",
+                   "share" if r.task == "multi-label" else "share of gold", "opposite", *sides]
+        sections.append(Section(what, [TableBlock(None, columns, rows, caption=caption, numeric_from=1)]))
     else:
         sections.append(Section("Confused cells", [Para(f"No cell with {r.settings.min_count} or more documents.",
                                                         "note")]))
@@ -364,7 +386,8 @@ def _errors(r: Any) -> Page:
         if not items:
             items.append(Para("No examples (examples=0).", "note"))
         sections.append(Section(_heading(c), items, id=f"cell{k + 1}"))
-    summary = Summary(facts=[("documents", f"{p.documents:,}"), ("labels", _what(r)),
+    kinds = f"{len(r.labels)} categories (label sets)" if r.task == "multi-label" else f"{len(r.labels)} classes"
+    summary = Summary(facts=[("documents", f"{p.documents:,}"), ("labels", kinds),
                              ("terms", f"{p.terms:,} ({r.analyzer.description})"),
                              ("scores", f"weighted log-odds, Dirichlet prior α0 = {p.alpha0:g}, listed from "
                                         f"z ≥ {r.settings.z_min:g} (uncorrected)")])
