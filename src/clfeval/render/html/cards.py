@@ -186,9 +186,9 @@ def _shown(v: Any) -> str:
 
 
 def _higher(metric: str) -> bool:
-    from clfeval.core._catalog import find
+    from clfeval.core import catalog
 
-    found = find(metric)
+    found = catalog.find(metric)
     return found is None or found[0].higher_is_better is not False
 
 
