@@ -64,9 +64,11 @@ class Parsed(HTMLParser):
             self.styles.append(data)
 
 
-def check_page(text: str, *, sections: tuple[str, ...] = (), standalone: bool = True) -> Parsed:
+def check_page(text: str, *, sections: tuple[str, ...] = (), standalone: bool = True, card: bool = False) -> Parsed:
+    """The checks of a page (a notebook card, ``card``: no signature section)."""
     p = Parsed(text)
-    for s in ("summary", "signature") + sections:  # a notebook fragment's ids carry its own prefix
+    # a notebook fragment's ids carry its own prefix
+    for s in ("summary",) + (() if card else ("signature",)) + sections:
         assert any(x == s or x.endswith("-" + s) for x in p.sections), f"section {s!r} missing"
     assert p.figures == p.figure_svgs, "every figure is an inline <svg>"
     for tag, attr, value in p.refs:

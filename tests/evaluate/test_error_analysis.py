@@ -317,7 +317,8 @@ def test_text_markdown_json_and_notebook_forms():
     assert "| a → b |" in md and "<script>" not in md
     assert js["cells"][0]["examples"][0]["text"].startswith("zebra <script>")  # JSON carries the string exactly
     frag = r._repr_html_()
-    assert frag.startswith("<div class='clfeval'>") and "<section" not in frag and len(frag) < 20_000
+    assert frag.startswith('<div class="clfeval">') and len(frag.encode("utf-8")) < 20_000  # the card (issue 37)
+    assert "zebra &lt;script&gt;" in frag and "zebra <script>" not in frag
 
 
 def test_the_cli_command(tmp_path):

@@ -293,10 +293,6 @@ def _load_builtin() -> None:
 
 
 def _html_fragment(result: Any) -> str:
-    if type(result).__name__ == "ErrorAnalysis":
-        from clfeval.render._errorpages import html_fragment
-
-        return html_fragment(result)
     from clfeval.render.html import fragment
 
     return fragment(result)

@@ -35,16 +35,12 @@ _FRAGMENTS = itertools.count(1)
 
 
 def fragment(result: Any) -> str:
-    """The result as a ``<div class="clfeval">`` with its own style (for notebooks, ``_repr_html_``).
+    """The result as its compact notebook card, a ``<div class="clfeval">`` with its own style (``_repr_html_``).
 
-    A report shows its compact card (:func:`clfeval.render.html.layouts.report_card`: summary, confusion
-    matrix, per-class table); other results their sections with figures. ``result.to_html()`` is the page.
+    :func:`clfeval.render.html.cards.card_of` builds it: the summary, the main table, the slices and the
+    examples, no figures, glossary or signature (``result.to_html()`` is the page). Its ids carry a prefix of
+    its own, so that the cards of several results share a notebook.
     """
-    from clfeval.evaluate import Report
-    from clfeval.render.html.document import render_page
-    from clfeval.render.html.layouts import Figures, layout, report_card
+    from clfeval.render.html.cards import render_card
 
-    prefix = f"clfeval{next(_FRAGMENTS)}-"  # one notebook shows many results: each keeps its own ids
-    if isinstance(result, Report):
-        return render_page(report_card(result), standalone=False, id_prefix=prefix, card=True)
-    return render_page(layout(result, Figures(prefix=f"{prefix}fig")), standalone=False, id_prefix=prefix)
+    return render_card(result, f"clfeval{next(_FRAGMENTS)}-")  # one notebook shows many results: each keeps its ids

@@ -13,6 +13,7 @@ timings, the time the page was written).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from clfeval.errors import MissingExtra
 from clfeval.render._util import Block, TableBlock, TextBlock, num
 from clfeval.render.html.glossary import anchor, glossary_entries, metric_of_label
 
-__all__ = ["Figure", "Para", "Section", "Summary", "Page", "PageTable", "render_page", "sections_from_blocks",
+__all__ = ["Figure", "Link", "Para", "Section", "Summary", "Page", "PageTable", "render_page", "sections_from_blocks",
            "signature_rows", "check_installed", "RUN_MARK", "RUN_END"]
 
 RUN_MARK = "<!-- clfeval:run -->"
@@ -72,8 +73,21 @@ class Page:
     subtitle: str = ""
 
 
-def _cell(x: Any) -> str:
-    return x if isinstance(x, str) else num(x)
+@dataclass(frozen=True)
+class Link:
+    """A table cell of a card that links to a section of the same card (``target``: the section's id, without the
+    prefix; empty: no link) or that holds text in a numeric column (``left``: aligned left)."""
+
+    text: str
+    target: str = ""
+    left: bool = False
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _cell(x: Any) -> Any:
+    return x if isinstance(x, (str, Link)) else num(x)
 
 
 #: First-column headers of the tables whose rows are metrics (elsewhere the first column holds user data:
@@ -177,7 +191,9 @@ def check_installed() -> None:
     MissingExtra.require("the HTML report", [("jinja2", "Jinja2"), ("matplotlib", "matplotlib")], "html")
 
 
+@functools.cache
 def _environment() -> Any:
+    """The Jinja2 environment, made once (its compiled template is reused by every page and card)."""
     check_installed()
     import jinja2
 
@@ -200,23 +216,28 @@ def _glossary_keys(page: Page) -> list[str]:
     return [k for k in keys if k]
 
 
+@functools.cache
+def _css() -> str:
+    return (_TEMPLATES / "style.css").read_text(encoding="utf-8")
+
+
 def render_page(page: Page, *, standalone: bool = True, generated: str | None = None, id_prefix: str = "",
-                card: bool = False) -> str:
+                card: bool = False, card_note: str = "") -> str:
     """The page as HTML: a whole document (``standalone``) or a ``<div class="clfeval">`` for a notebook.
 
     ``id_prefix`` starts every element id and in-page link (several results shown in one notebook keep their
     own sections, glossary anchors and figures apart). ``card``: the compact notebook card (no contents,
-    notes, glossary or signature; a line pointing at ``to_html()``)."""
+    notes, glossary or signature; a line pointing at ``to_html()``, or ``card_note``)."""
     env = _environment()
     import markupsafe
 
     for i, s in enumerate(page.sections):
         s.id = s.id or f"s{i + 1}"
         s.items = [_table(x) if isinstance(x, TableBlock) and not isinstance(x, PageTable) else x for x in s.items]
-    css = (_TEMPLATES / "style.css").read_text(encoding="utf-8")
+    css = _css()
     run = list(page.run) + ([("page written", generated)] if generated else [])
     glossary = [] if card else sorted(glossary_entries(_glossary_keys(page)), key=lambda g: g["title"].casefold())
     return env.get_template("page.html.j2").render(page=page, css=css, standalone=standalone, idp=id_prefix,
-                                                  card=card, glossary=glossary, run=run,
+                                                  card=card, card_note=card_note, glossary=glossary, run=run,
                                                   run_mark=markupsafe.Markup(RUN_MARK),
                                                   run_end=markupsafe.Markup(RUN_END))

@@ -188,7 +188,9 @@ def _ci_of(rep: Any, *path: str) -> list[tuple[str, Any]]:
 
 
 def _report_summary(rep: Any) -> Summary:
-    bl = {k: getattr(rep.baselines, k) for k in rep.baselines.to_dict()}
+    b = rep.baselines  # its JSON keys (in order) without writing its per-class rows to JSON
+    bl = {k: getattr(b, k) for k in (b.json_keys or ("majority", "uniform", "stratified")) if getattr(b, k, None)
+          is not None}
     ml = rep.kind == "multilabel"
     s = Summary()
     first = "subset accuracy" if ml else "accuracy"
