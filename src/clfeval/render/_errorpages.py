@@ -19,7 +19,7 @@ from clfeval.ops.errors import FN, FP, ErrorAnalysis, ErrorCell, ErrorTerm
 from clfeval.render import register, register_section
 from clfeval.render._util import TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich
 
-__all__ = ["blocks", "html_page", "html_fragment", "errors_share_section"]
+__all__ = ["blocks", "html_page", "errors_share_section"]
 
 
 def _pct(x: float) -> str:
@@ -203,10 +203,6 @@ a.back{font-size:.85em}caption{text-align:left;color:#555;font-size:.9em}
 """
 
 
-_SCOPED = (".clfeval table{border-collapse:collapse}.clfeval td,.clfeval th{border:1px solid #ccc;padding:.2em .45em;"
-           "text-align:right}.clfeval .l{text-align:left}.clfeval caption{text-align:left;color:#555}")
-
-
 def _overview(r: ErrorAnalysis, listed: set[str]) -> str:
     """The confusion heatmap (single-label) or the categories' table (label sets), listed cells linked."""
     return _categories(r, listed) if r.task == "multi-label" else _heat(r, listed)
@@ -337,14 +333,6 @@ def html_page(r: ErrorAnalysis) -> str:
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>What the errors share</title>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'><style>{_CSS}</style></head>"
             f"<body><h1 id='top'>What the errors share</h1>{html_body(r)}</body></html>\n")
-
-
-def html_fragment(r: ErrorAnalysis) -> str:
-    """Compact, for a notebook: the summary, the heatmap and the cells table (no examples, no figures)."""
-    listed = {(c.gold, c.pred) for c in r.cells}
-    return (f"<div class='clfeval'><style>{_SCOPED}</style>"
-            f"<h3>What the errors share</h3>{_summary(r)}{_overview(r, set())}"
-            f"{_cells_table(r).replace(' href=', ' data-href=') if listed else ''}</div>")
 
 
 def errors_share_section(r: ErrorAnalysis, top: int = 3) -> str:

@@ -92,7 +92,7 @@ def card_of(result: Any) -> tuple[Page, str]:
         page.sections = [s for s in page.sections if not s.title.startswith(("By slice", "Per slice", "Slices"))]
         page.sections.append(_slices_of(result))
     return page, "The whole result (figures, every table, notes, glossary, signature): to_html(); " \
-                 "its table as a DataFrame (when it has one): to_frame()."
+                 "its table as a DataFrame: to_frame()."
 
 
 # --- tables ------------------------------------------------------------------------------------------------------
@@ -240,7 +240,7 @@ def _slices_of(result: Any) -> Section:
     from clfeval.ops.calibration import Calibration
 
     s = result.slices
-    accessor = 'result.to_dict()["slices"]'
+    accessor = "result.slices.to_frame()"
     if isinstance(result, Calibration):
         tested = ["ece", "mce", "brier", "log_loss"]
         ece = result.ece
