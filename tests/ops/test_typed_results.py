@@ -3,12 +3,16 @@
 - every case of the registry (seven operations × arrays, DataFrame with column names, PATH × their variants)
   returns its operation's one type, and nothing in it accepts an assignment (tests/_helpers/readonly.py);
 - the annotations, read unevaluated (``inspect.get_annotations``), name no ``Any``: the front door's signatures,
-  and every field of every result type and of each part reachable from it.
+  and every field of every result type and of each part reachable from it;
+- (issue 37) every case's notebook card is at most 20 KB and shows its slices when it has them, each slice's name
+  escaped, and its ids carry the card's own prefix; every case's tables (``to_frame()`` and each table part's) have
+  exactly their documented columns: tests/ops/test_frames.py runs that over this registry.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import html
 import importlib
 import inspect
 import pkgutil
@@ -198,3 +202,35 @@ def test_every_public_name_of_before_the_change_still_resolves():
                     missing.append(f"{package}.{name}")
     assert sum(map(len, before.values())) > 200
     assert missing == []
+
+
+def _slice_names(r) -> list[str]:
+    """The names of the slices a result has (by=, find_slices=), in its order; [] when it has none."""
+    names: list[str] = []
+    for attr in ("slices", "find_slices"):
+        part = getattr(r, attr, None)
+        if part is None or isinstance(part, (list, tuple)):  # a comparison by slice: its rows
+            rows = part or ()
+        else:
+            rows = next((getattr(part, f) for f in ("slices", "rows", "found") if hasattr(part, f)), ())
+        names += [row.slice for row in rows]
+    return names
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_each_cases_card_is_at_most_20_kb_and_shows_its_slices(name, results):
+    r = results[name]
+    card = r._repr_html_()
+    assert card is not None and len(card.encode("utf-8")) <= 20_000, (name, len(card.encode("utf-8")))
+    slices = _slice_names(r)
+    if name.endswith("-by"):
+        assert slices, name  # the cases that slice have slices to show
+    if getattr(r, "find_slices", None) is not None:  # a search: its section, even when it found nothing
+        assert "Slices found where" in card and f"{r.find_slices.examined} slices examined" in card, name
+    for s in slices[:20]:  # each of the flagged and the 20 worst (these cases have fewer than 20)
+        assert html.escape(str(s), quote=False) in card, (name, s)
+    ids = re.findall(r'\bid="([^"]+)"', card)
+    prefix = re.match(r"clfeval\d+-", ids[0]).group(0) if ids else ""
+    assert all(i.startswith(prefix) for i in ids), name  # one card's ids, apart from every other card's
+    for href in re.findall(r'href="#([^"]+)"', card):
+        assert href in ids, (name, href)  # every in-card link lands in this card
