@@ -5,7 +5,9 @@ the build puts the table in its place. ``tests/project/test_docs.py`` checks tha
 :func:`expand` gives the code's tables.
 
 The API reference is generated too (issue 37): one page per name of ``clfeval.__all__`` (a function, or a result
-type with the part types reachable from its fields), the engines, the errors and ``clfeval.plots``, each entry a
+type with the part types reachable from its fields), the engines, the errors and ``clfeval.plots``, and one page per
+stage package (``reference/api/packages/significance.md``: an entry per name of its ``__all__``, or a link to the
+entry of an object documented already, so that each object is documented once), each entry a
 mkdocstrings directive on the name's **public** path (``::: clfeval.report``), never on the module that defines
 it (modules move). The nav gets the pages (:func:`on_config`), the files are made in memory (:func:`on_files`),
 and after the build :func:`on_post_build` fails it when a public name, a result type or one of its fields has no
@@ -72,6 +74,10 @@ def expand(markdown: str) -> str:
 #: the page that lists the public names package by package (the contract), and the folder of the generated pages
 CONTRACT = "reference/api.md"
 FOLDER = "reference/api"
+#: the stage packages: a page each (``reference/api/packages/<package>.md``), an entry per name of its ``__all__``
+STAGES = ("clfeval.core", "clfeval.evaluate", "clfeval.scores", "clfeval.significance", "clfeval.protocols",
+          "clfeval.io", "clfeval.text", "clfeval.studies", "clfeval.render", "clfeval.engines", "clfeval.dask")
+STAGE_GROUP = "Stage packages"
 #: where a part type is documented when several packages export it: the front door, then the results' packages
 _PACKAGES = ("clfeval", "clfeval.ops.report", "clfeval.ops.compare", "clfeval.ops.threshold",
              "clfeval.ops.calibration", "clfeval.ops.ranking", "clfeval.ops.errors", "clfeval.ops.rank",
@@ -213,7 +219,74 @@ def _return_class(function: Any) -> Any:
 
 @functools.cache
 def pages() -> tuple[Page, ...]:
-    """Every generated page of the API reference, from ``clfeval.__all__``, ``clfeval.errors`` and ``clfeval.plots``."""
+    """Every generated page of the API reference: :func:`front_pages`, then :func:`stage_pages`."""
+    return front_pages() + stage_pages()
+
+
+def _object(ident: str) -> Any:
+    """The object a public path names (``clfeval.ops.report.ClassRow``), None for a package or a missing extra."""
+    package, _, name = ident.rpartition(".")
+    try:
+        return getattr(importlib.import_module(package), name, None)
+    except (ImportError, ValueError):
+        return None
+
+
+def _documentable(value: Any) -> bool:
+    """Whether ``value`` is one object that two paths may name (a class or a function; not a tuple or a dict)."""
+    return isinstance(value, type) or callable(value)
+
+
+@functools.cache
+def stage_entries() -> dict[str, str]:
+    """``clfeval.<stage>.<name>`` → the identifier of its entry, for every name of each stage package's ``__all__``
+    (:data:`STAGES`; but the deprecated names): itself, or, for an object documented already (by ``clfeval`` or as
+    a result's part, or by an earlier stage package), that entry's identifier, so that each object has one entry."""
+    entries: dict[int, str] = {}
+    for page in front_pages():
+        for ident in page.idents:
+            value = _object(ident)
+            if _documentable(value):
+                entries.setdefault(id(value), ident)
+    out: dict[str, str] = {}
+    for package in STAGES:
+        mod = importlib.import_module(package)
+        for name in _public_names(package):
+            ident = f"{package}.{name}"
+            try:
+                value = getattr(mod, name)
+            except ImportError:  # an optional extra: the entry is still its own, griffe reads the source
+                out[ident] = ident
+                continue
+            out[ident] = entries.setdefault(id(value), ident) if _documentable(value) else ident
+    return out
+
+
+@functools.cache
+def stage_pages() -> tuple[Page, ...]:
+    """A page per stage package (:data:`STAGES`): the package's docstring, an entry per name of its ``__all__`` on
+    its public path (``::: clfeval.significance.power_compare``), then links to the names documented elsewhere."""
+    out: list[Page] = []
+    entries = stage_entries()
+    front = {i for page in front_pages() for i in page.idents}  # clfeval.core.EngineInfo: a part of Report's page
+    for package in STAGES:
+        idents = [f"{package}.{n}" for n in _public_names(package)]
+        own = [i for i in idents if entries[i] == i and i not in front]
+        text = _directive(package, 1, members=False) + "\n" + "\n".join(
+            _directive(i, 2, show_if_no_docstring=True) for i in own)
+        elsewhere = [i for i in idents if i not in own]
+        if elsewhere:
+            text += ("\n## Documented on another page\n\n"
+                     + "".join(f"- `{i.rpartition('.')[2]}`: [`{entries[i]}`][{entries[i]}]\n" for i in elsewhere))
+        out.append(Page(f"{FOLDER}/packages/{package.rpartition('.')[2]}.md", package, STAGE_GROUP,
+                        (package, *own), text))
+    return tuple(out)
+
+
+@functools.cache
+def front_pages() -> tuple[Page, ...]:
+    """The pages of ``clfeval.__all__`` (functions, result types with their parts), the engines, ``clfeval.errors``
+    and ``clfeval.plots``."""
     import clfeval
 
     out: list[Page] = []
@@ -265,18 +338,21 @@ def case_collisions(paths: Iterable[str]) -> list[tuple[str, ...]]:
 
 def expected() -> set[str]:
     """The identifiers the site must have an entry for: every name of ``clfeval.__all__`` (but the deprecated
-    ones), every result type and part type with each of its fields, each name of clfeval.errors and clfeval.plots."""
+    ones), every result type and part type with each of its fields, each name of clfeval.errors and clfeval.plots,
+    and each name of a stage package's ``__all__`` (:func:`stage_entries`: its own entry or its object's)."""
     import clfeval
 
     errors = set(_public_names("clfeval.errors"))  # clfeval.DataError is documented as clfeval.errors.DataError
     out = {f"clfeval.errors.{n}" if n in errors else f"clfeval.{n}" for n in _public_names("clfeval")}
-    for page in pages():
+    for page in front_pages():
         out.update(page.idents)
         if page.group in ("Results", "Tables"):
             for ident in page.idents:
                 package, _, name = ident.rpartition(".")
                 cls = getattr(importlib.import_module(package), name)
                 out.update(f"{ident}.{f}" for f in fields(cls))
+    out.update(STAGES)  # from __all__, not from the pages: a stage package's name, or its object's entry elsewhere
+    out.update(stage_entries().values())
     assert "clfeval.report" in out and hasattr(clfeval, "Report")
     return out
 
@@ -444,6 +520,7 @@ def convert_roles(text: str, known: set[str] | None = None) -> str:
             shown = target.rpartition(".")[2] if tilde else target
         shown = shown.rstrip("()") + ("()" if m.group(0).startswith((":func:", ":meth:")) else "")
         for ident in (target, f"clfeval.{target}"):
+            ident = stage_entries().get(ident, ident)
             if ident in known:
                 return f"[`{shown}`][{ident}]"
         return f"`{shown}`"
@@ -491,6 +568,7 @@ def link_names(markdown: str, known: set[str] | None = None) -> str:
         elif package and (item := re.match(r"^- `(\w+)` — ", line)):
             name = item.group(1)
             ident = f"clfeval.errors.{name}" if package == "clfeval" and name in errors else f"{package}.{name}"
+            ident = stage_entries().get(ident, ident)  # clfeval.core.ConfusionTable → clfeval.ConfusionTable
             if ident in known:
                 line = f"- [`{name}`][{ident}] — " + line[item.end():]
         out.append(line)

@@ -237,3 +237,154 @@ def test_the_nav_gets_the_generated_pages(hooks):
     assert {"report": "reference/api/report.md"} in functions
     with pytest.raises(ValueError, match="reference/api.md"):
         hooks.on_config({"nav": [{"Home": "index.md"}]})
+
+
+# ---------------------------------------------------------------- the stage packages (issue 37, item 3)
+
+#: the stage packages, written by hand: each has its page, with an entry (or a link to one) per public name
+STAGES = ("core", "evaluate", "scores", "significance", "protocols", "io", "text", "studies", "render", "engines",
+          "dask")
+
+
+def _public(package):
+    import importlib
+
+    mod = importlib.import_module(package)
+    moved = set(getattr(mod, "_MOVED", {}))
+    return [n for n in mod.__all__ if n not in moved and not n.startswith("__")], moved
+
+
+def _target(ident):
+    import importlib
+
+    package, _, name = ident.rpartition(".")
+    return getattr(importlib.import_module(package), name)
+
+
+def test_each_stage_package_has_a_page_with_an_entry_or_a_link_per_name(hooks, pages):
+    import re
+
+    assert hooks.STAGES == tuple(f"clfeval.{s}" for s in STAGES)
+    directives = {i: p.path for p in pages.values() for i in hooks.directives(p.markdown)}
+    for stage in STAGES:
+        package = f"clfeval.{stage}"
+        page = pages[f"reference/api/packages/{stage}.md"]
+        assert page.group == "Stage packages" and page.markdown.startswith(f"::: {package}\n")
+        links = dict(re.findall(r"^- `(\w+)`: \[`[\w.]+`\]\[([\w.]+)\]$", page.markdown, re.M))
+        names, moved = _public(package)
+        assert names, package
+        for name in names:
+            ident = f"{package}.{name}"
+            if directives.get(ident) == page.path:
+                assert name not in links, ident
+            else:  # documented on another page (a result's part keeps its path): a link to the same object's entry
+                assert directives[links[name]] != page.path and _target(links[name]) is _target(ident), ident
+        for name in moved:
+            assert f"{package}.{name}" not in directives and name not in links, f"the deprecated {name} has an entry"
+    # by hand: its own entry, a link to the front door, a link to a result's part, a dask function beside clfeval's
+    assert "::: clfeval.significance.power_compare\n" in pages["reference/api/packages/significance.md"].markdown
+    assert "- `ConfusionTable`: [`clfeval.ConfusionTable`][clfeval.ConfusionTable]\n" in \
+        pages["reference/api/packages/core.md"].markdown
+    assert "- `Intervals`: [`clfeval.ops.report.Intervals`][clfeval.ops.report.Intervals]\n" in \
+        pages["reference/api/packages/evaluate.md"].markdown
+    assert "::: clfeval.dask.report\n" in pages["reference/api/packages/dask.md"].markdown
+    assert "::: clfeval.engines.report\n" not in pages["reference/api/packages/engines.md"].markdown
+
+
+def test_each_object_is_documented_once(hooks, pages):
+    seen: dict[int, str] = {}
+    for page in pages.values():
+        for ident in hooks.directives(page.markdown):
+            if ident in hooks.STAGES or ident in ("clfeval.errors", "clfeval.plots"):
+                continue
+            value = _target(ident)
+            if isinstance(value, type) or callable(value):
+                assert id(value) not in seen, f"{ident} and {seen[id(value)]} are one object, documented twice"
+                seen[id(value)] = ident
+
+
+def test_the_check_covers_the_stage_packages(hooks):
+    everything = hooks.expected()
+    assert {"clfeval.significance.power_compare", "clfeval.io.FORMATS", "clfeval.dask.report",
+            "clfeval.protocols.RunLog", "clfeval.ops.report.Intervals", "clfeval.core.EngineInfo"} <= everything
+    assert "clfeval.core.ConfusionTable" not in everything  # its entry is clfeval.ConfusionTable's
+    assert hooks.missing(everything - {"clfeval.significance.power_compare", "clfeval.render.to_json"}) == [
+        "clfeval.render.to_json", "clfeval.significance.power_compare"]
+
+
+def test_a_new_name_of_a_stage_package_without_entry_fails_the_check(hooks, monkeypatch):
+    import clfeval.significance as significance
+
+    def caches():
+        for f in (hooks.stage_entries, hooks.stage_pages, hooks.pages):
+            f.cache_clear()
+
+    before = hooks.expected()
+    monkeypatch.setattr(significance, "__all__", [*significance.__all__, "brand_new"])
+    monkeypatch.setattr(significance, "brand_new", lambda x: x, raising=False)
+    caches()
+    try:
+        assert hooks.missing(before) == ["clfeval.significance.brand_new"]
+        assert "::: clfeval.significance.brand_new\n" in hooks.stage_pages()[3].markdown
+    finally:
+        monkeypatch.undo()
+        caches()
+    assert hooks.missing(before) == []
+
+
+def test_the_contract_page_links_the_stage_names(hooks):
+    page = ("## `clfeval.core`\n\n- `ConfusionTable` — A table.\n- `safe_divide` — Divide.\n"
+            "\n## `clfeval.evaluate`\n\n- `Intervals` — A part.\n- `Part` — Deprecated.\n")
+    assert hooks.link_names(page) == (
+        "## `clfeval.core`\n\n- [`ConfusionTable`][clfeval.ConfusionTable] — A table.\n"
+        "- [`safe_divide`][clfeval.core.safe_divide] — Divide.\n"
+        "\n## `clfeval.evaluate`\n\n- [`Intervals`][clfeval.ops.report.Intervals] — A part.\n- `Part` — Deprecated.\n")
+    import re
+
+    unlinked: dict[str, list[str]] = {}
+    package = ""
+    for line in hooks.link_names((DOCS / "reference" / "api.md").read_text(encoding="utf-8")).splitlines():
+        if head := re.match(r"^## `(clfeval[\w.]*)`", line):
+            package = head.group(1)
+        elif package in hooks.STAGES and (item := re.match(r"^- `(\w+)` — ", line)):
+            unlinked.setdefault(package, []).append(item.group(1))
+    assert unlinked.get("clfeval.core") is None
+    for package, names in unlinked.items():  # only the deprecated names stay plain text
+        assert set(names) <= set(_public(package)[1]), package
+
+
+def test_the_nav_has_a_group_of_stage_packages(hooks):
+    nav = [{"Reference": [{"Python API": "reference/api.md"}]}]
+    hooks.on_config({"nav": nav})
+    section = nav[0]["Reference"][0]["Python API"]
+    stages = next(e["Stage packages"] for e in section if "Stage packages" in e)
+    assert stages[0] == {"clfeval.core": "reference/api/packages/core.md"}
+    assert {"clfeval.significance": "reference/api/packages/significance.md"} in stages and len(stages) == 11
+
+
+def test_a_doctest_of_a_stage_entry_is_under_examples(hooks, pages):
+    """Without an ``Examples`` heading griffe reads ``>>>`` lines as a parameter or the page shows a quote."""
+    import re
+
+    def fine(obj):
+        doc = inspect.getdoc(obj) or ""
+        return ">>>" not in doc or re.search(r"\nExamples\n-{3,}\n", doc.split(">>>", 1)[0]) is not None
+
+    bad = []
+    for stage in STAGES:
+        for ident in hooks.directives(pages[f"reference/api/packages/{stage}.md"].markdown) - set(hooks.STAGES):
+            value = _target(ident)
+            members = [m for n, m in vars(value).items() if not n.startswith("_") and inspect.isfunction(m)] \
+                if isinstance(value, type) else []
+            bad += [ident for obj in (value, *members) if inspect.isfunction(obj) or isinstance(obj, type)
+                    if not fine(obj)]
+    assert bad == []
+
+    def f():
+        """One line.
+
+        >>> 1
+        1
+        """
+
+    assert not fine(f)

@@ -135,6 +135,8 @@ def class_counts(cm: np.ndarray) -> ClassCounts:
     cm : array, shape (..., K, K)
         Rows = gold, columns = predicted.
 
+    Examples
+    --------
     >>> class_counts(np.array([[5, 1], [2, 3]])).fp.tolist()
     [2, 1]
     """
@@ -160,6 +162,8 @@ def safe_divide(num: Any, den: Any, zero_division: float = 0.0) -> tuple[np.ndar
 
     Returns the values and a boolean mask of the undefined entries.
 
+    Examples
+    --------
     >>> v, u = safe_divide(np.array([1, 0]), np.array([2, 0]))
     >>> v.tolist(), u.tolist()
     ([0.5, 0.0], [False, True])

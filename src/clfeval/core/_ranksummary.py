@@ -249,6 +249,8 @@ class RankingSummary(Display):
     def metric(self, name: str, **params: Any) -> float:
         """A ranking metric of the catalogue by name (``roc_auc``, ``average_precision``, ``partial_roc_auc``).
 
+        Examples
+        --------
         >>> from clfeval.scores._curves import ranking
         >>> ranking([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], positive=1).summary.metric("roc_auc")
         0.75

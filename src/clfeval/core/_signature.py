@@ -140,6 +140,8 @@ def build_signature(settings: Mapping[str, Any] | None = None, *, seed: Any = No
     uses : sequence of str
         Optional libraries the result used (``scikit-learn``, ``PyStemmer``).
 
+    Examples
+    --------
     >>> s = build_signature({"zero_division": "0"})
     >>> list(s)
     ['version', 'zero_division', 'versions']

@@ -31,6 +31,8 @@ class SliceBinning:
     bins of the finite values (a width or a quantile of an infinity is undefined). Bins are in numeric order:
     ``-inf``, the finite bins, ``inf``.
 
+    Examples
+    --------
     >>> b = SliceBinning("x", "uniform", (0.0, 1.0, 2.0), ("-inf", "inf"))
     >>> b.labels(), b.codes(np.array([-np.inf, 0.0, 1.0, 2.0, np.inf, np.nan])).tolist()
     (['-inf', '[0, 1)', '[1, 2]', 'inf'], [0, 1, 2, 2, 3, -1])
@@ -77,6 +79,8 @@ class SliceBinning:
     def describe(self, shown: int = 12) -> str:
         """The binning in a sentence; more than ``shown`` edges are shown as the first and last few.
 
+        Examples
+        --------
         >>> SliceBinning("x", "quantile", (1.0, 1.0), ("-inf", "inf")).describe()
         'Column x cut into 3 bins: -inf, 1 quantile bin of its finite values (edges: 1, 1), inf.'
         """

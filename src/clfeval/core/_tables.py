@@ -389,6 +389,8 @@ class MultilabelTable:
 def multilabel_table(gold: Any, pred: Any, *, labels: Sequence[Any] | None = None, sep: str = "|") -> MultilabelTable:
     """Count label sets into a :class:`MultilabelTable`.
 
+    Examples
+    --------
     >>> t = multilabel_table(["a|b", "b", ""], ["a", "b|c", ""])
     >>> t.labels, t.tp.tolist(), t.fp.tolist(), t.fn.tolist(), t.exact
     (('a', 'b', 'c'), [1, 1, 0], [0, 0, 1], [0, 1, 0], 1)
@@ -416,6 +418,8 @@ class JointTable:
     on the same items is computed; summing over the B axis gives A's
     confusion table and over the A axis B's.
 
+    Examples
+    --------
     >>> j = joint_table(["x", "y"], ["x", "x"], ["y", "y"])
     >>> j.table_a.counts.tolist(), j.table_b.counts.tolist()
     ([[1, 0], [1, 0]], [[0, 1], [0, 1]])
@@ -555,6 +559,8 @@ class ConfusionAccumulator:
     number of classes (the table is sparse above :data:`~clfeval.core._labels.MAX_DENSE`);
     memory is the table and one batch (:class:`clfeval.core._counting.Counter`).
 
+    Examples
+    --------
     >>> acc = ConfusionAccumulator()
     >>> acc.update(["a", "b"], ["a", "a"]); acc.update(["c"], ["c"])
     >>> acc.table == confusion_table(["a", "b", "c"], ["a", "a", "c"])

@@ -48,6 +48,8 @@ def majority_index(frequencies: np.ndarray) -> int:
 def majority_table(support: np.ndarray, index: int) -> np.ndarray:
     """Counts of "always predict class ``index``": that column holds each gold row total.
 
+    Examples
+    --------
     >>> majority_table(np.array([90, 10]), 0).tolist()
     [[90.0, 0.0], [10.0, 0.0]]
     """
@@ -67,6 +69,8 @@ def uniform_table(support: np.ndarray) -> np.ndarray:
 def stratified_table(support: np.ndarray, frequencies: np.ndarray) -> np.ndarray:
     """Expected counts of guessing class j with probability q_j: t_i · q_j.
 
+    Examples
+    --------
     >>> stratified_table(np.array([3, 1]), np.array([0.75, 0.25])).tolist()
     [[2.25, 0.75], [0.75, 0.25]]
     """

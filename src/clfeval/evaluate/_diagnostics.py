@@ -25,6 +25,8 @@ def hardest_classes(f1: np.ndarray, labels: Sequence[Any]) -> list[str]:
 
     NaN F1 values (undefined under the ``nan`` policy) are skipped.
 
+    Examples
+    --------
     >>> hardest_classes(np.array([0.72, 0.72, 0.6364, 0.9167]), ["news", "fiction", "government", "learned"])
     ['government']
     """
@@ -51,6 +53,8 @@ def most_confused_pair(cm: Any, labels: Sequence[Any]) -> dict[str, Any] | None:
     ``cm`` is a K×K array or a table (dense or sparse: only its non-empty
     cells are looked at). Ties go to the pair that comes first in label order.
 
+    Examples
+    --------
     >>> cm = np.array([[9, 1, 2, 0], [1, 9, 1, 1], [3, 2, 7, 0], [0, 1, 0, 11]])
     >>> most_confused_pair(cm, ["news", "fiction", "government", "learned"])
     {'classes': ['news', 'government'], 'errors': 5, 'a_as_b': 2, 'b_as_a': 3}
@@ -79,6 +83,8 @@ def top_confusions(cm: Any, labels: Sequence[Any], n: int = 5) -> list[dict[str,
 
     ``cm`` is a K×K array or a table (dense or sparse).
 
+    Examples
+    --------
     >>> top_confusions(np.array([[5, 2], [4, 1]]), ["x", "y"], 1)
     [{'gold': 'y', 'pred': 'x', 'count': 4}]
     """

@@ -101,6 +101,8 @@ def parse_requirement(text: str, *, applies_to: str = "report") -> Requirement:
     ``applies_to`` is the kind of result it will be checked on (``"report"`` or ``"rank"``): a metric condition
     reads a report; a function condition reads the kind of result its function declares.
 
+    Examples
+    --------
     >>> parse_requirement("macro_f1>=0.70")
     Requirement(text='macro_f1>=0.70', metric='macro_f1', op='>=', target=0.7, function=None, args=())
     >>> parse_requirement("accuracy > majority").baseline

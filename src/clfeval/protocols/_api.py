@@ -45,6 +45,8 @@ def report_metric(rep: Report, name: str) -> float:
     ``precision:``, ``recall:``, ``lr_plus:``, …) for one class — NaN when the
     class does not occur.
 
+    Examples
+    --------
     >>> from clfeval.evaluate._reports import report
     >>> report_metric(report(["a", "b", "b"], ["a", "b", "a"]), "macro_f1")
     0.6666666666666666

@@ -327,6 +327,8 @@ class RunLog(RunStore):
         Never write: queries only, which work in a directory clfeval may not
         write (see :class:`clfeval.protocols._runstore.RunStore`).
 
+    Notes
+    -----
     An existing file that is not a clfeval run log is refused at once,
     without being touched; a new log is created at its first record.
 

@@ -107,6 +107,8 @@ def uniform_binning(bins: int, lo: float, hi: float) -> Binning:
 def quantile_binning(sample: np.ndarray, bins: int) -> Binning:
     """Edges at the ``i/bins`` quantiles of a score sample (repeated edges merge: fewer bins under ties).
 
+    Examples
+    --------
     >>> quantile_binning(np.arange(100.0), 4).cuts.tolist()
     [25.0, 50.0, 75.0]
     """
@@ -138,6 +140,8 @@ class RowSample:
     row numbers were seen, so batches, files and partitions (each given its
     first global row number) give the same sample in any split and order.
 
+    Examples
+    --------
     >>> a, b = RowSample(cap=50), RowSample(cap=50)
     >>> a.add(0, np.arange(100.0)); b.add(0, np.arange(60.0)); c = RowSample(cap=50); c.add(60, np.arange(60.0, 100.0))
     >>> np.array_equal(a.values(), b.merge(c).values())

@@ -90,6 +90,8 @@ def stream_binary(batches: Iterable[tuple[Any, Any]], *, positive: Any, memory: 
     Raises :class:`~clfeval.errors.DataError` when ``positive`` never occurs
     (naming ``source``) or no item arrives.
 
+    Examples
+    --------
     >>> r = stream_binary([(["a", "b"], [0.9, 0.1]), (["b", "a"], [0.5, 0.4])], positive="a")
     >>> r.roc_auc, r.positive  # a's 0.9 above both b's, a's 0.4 above one: 3 of 4 pairs
     (0.75, 'a')
@@ -189,6 +191,8 @@ def stream_ovr(batches: Iterable[tuple[Any, Any]], labels: Sequence[Any], *, mul
                sep: str = "|", memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None) -> RankingResult:
     """``ranking_ovr(gold, scores, labels=labels)`` from batches of (gold labels, (n, L) scores).
 
+    Examples
+    --------
     >>> r = stream_ovr([(["a", "b"], np.array([[0.8, 0.2], [0.3, 0.7]]))], ["a", "b"])
     >>> r.per_class["a"].roc_auc
     1.0

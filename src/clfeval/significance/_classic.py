@@ -36,6 +36,8 @@ def mcnemar(n_ab: int, n_ba: int) -> dict[str, Any]:
     References: McNemar (1947); Dietterich (1998), "Approximate statistical
     tests for comparing supervised classification learning algorithms".
 
+    Examples
+    --------
     >>> r = mcnemar(9, 2)
     >>> round(r["p_value"], 4), round(r["p_value_two_sided"], 4), round(r["chi2"], 4)
     (0.0327, 0.0654, 3.2727)
@@ -71,6 +73,8 @@ def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     ndarray
         The adjusted p-values, in the order and shape of ``p_values``.
 
+    Examples
+    --------
     >>> holm([0.01, 0.04, 0.03]).tolist()
     [0.03, 0.06, 0.06]
     """

@@ -324,6 +324,8 @@ def five_by_two_cv(folds_a: Any, folds_b: Any, *, metric: str, higher_is_better:
     Refused (:class:`~clfeval.errors.UsageError`) unless the folds are
     exactly 5 repeats × 2 folds. Returns ``{"t": TTest, "f": dict}``.
 
+    Examples
+    --------
     >>> fa = [{"repeat": r, "fold": f, "n_train": 50, "n_test": 50, "accuracy": 0.80 + 0.01 * r + 0.005 * f}
     ...       for r in range(1, 6) for f in (1, 2)]
     >>> fb = [dict(x, accuracy=0.78 + 0.01 * x["repeat"]) for x in fa]

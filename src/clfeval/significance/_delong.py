@@ -547,6 +547,8 @@ def delong_compare(gold: Any, scores_a: Any, scores_b: Any, *, positive: Any, le
         H1 "A's AUC is higher" (one-sided, the default) or "the AUCs differ"; ``p_value`` and the verdict follow
         it, both p-values are kept.
 
+    Examples
+    --------
     >>> r = delong_compare([1, 0, 1, 0, 1, 0], [.9, .1, .8, .3, .4, .5], [.6, .2, .7, .4, .3, .5], positive=1)
     >>> type(r).__name__, r.kind, round(r.auc_a, 4), round(r.auc_b, 4)
     ('Compared', 'delong', 0.8889, 0.7778)

@@ -507,6 +507,8 @@ def bootstrap_power(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "macro
     (the same replicates as :func:`clfeval.significance._paired.compare`); the n for
     ``delta`` is n·((z_{1−α} + z_{power})·SE / δ)², rounded up.
 
+    Examples
+    --------
     >>> gold = ["a"] * 50 + ["b"] * 30 + ["c"] * 20
     >>> a = ["a"] * 45 + ["b"] * 5 + ["b"] * 25 + ["c"] * 5 + ["c"] * 15 + ["a"] * 5
     >>> b = ["a"] * 40 + ["b"] * 10 + ["b"] * 22 + ["a"] * 8 + ["c"] * 14 + ["b"] * 6
@@ -573,6 +575,8 @@ def power_compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "accurac
     single-label data) count right and wrong items, so McNemar applies; every
     other count metric goes through :func:`bootstrap_power`.
 
+    Examples
+    --------
     >>> gold = [0] * 500 + [1] * 500
     >>> a = [0] * 450 + [1] * 50 + [1] * 440 + [0] * 60
     >>> b = [0] * 430 + [1] * 70 + [1] * 430 + [0] * 70
@@ -632,6 +636,8 @@ def interval_width(gold: Any, pred: Any, *, metric: str = "macro_f1", level: flo
     :mod:`clfeval.evaluate._intervals`); the width scales as 1/√n, so the n for a
     width W is n·(w / W)², rounded up.
 
+    Examples
+    --------
     >>> gold = ["x"] * 60 + ["y"] * 40
     >>> pred = ["x"] * 50 + ["y"] * 10 + ["y"] * 30 + ["x"] * 10
     >>> r = interval_width(gold, pred, metric="accuracy", width=0.05, seed=0)

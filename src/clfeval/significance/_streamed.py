@@ -45,6 +45,8 @@ def compare_stream(batches: Iterable[Any], names: Sequence[str], *, baseline: st
         ``metric``, ``test``, ``samples``, ``seed``, ``alpha``, ``ci``, ``zero_division``, ``beta``,
         ``progress`` as in :func:`~clfeval.significance._paired.compare` (a count metric).
 
+    Examples
+    --------
     >>> from types import SimpleNamespace as B
     >>> parts = [B(gold=["y"] * 5, preds=[["y"] * 4 + ["n"], ["y"] * 2 + ["n"] * 3], text=False)] * 2
     >>> r = compare_stream(parts, ["a", "b"], test="mcnemar", samples=100)

@@ -138,6 +138,8 @@ class Processing:
     def describe(self) -> str:
         """One line: text, tokens, stop list, stems.
 
+        Examples
+        --------
         >>> print(PRESETS["binary"].describe())
         title twice + body; [a-z]+ tokens, lowercase; no stop list; Snowball (Porter2) stems (PyStemmer 'english')
         """
@@ -199,6 +201,8 @@ def parse_processing(spec: str | Processing | None, *, base: Processing | None =
     the keys the command reads (default all); another key is refused, naming
     ``command``.
 
+    Examples
+    --------
     >>> parse_processing("binary") == PRESETS["binary"], parse_processing(None)
     (True, None)
     >>> parse_processing("stop=english179", base=NO_TERM_PROCESSING, keys=TERM_KEYS).stem
