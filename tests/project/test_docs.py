@@ -187,6 +187,15 @@ def test_every_shell_and_python_example_of_the_guide_is_a_block_the_tests_run():
                                        "reuters", "safety", "json-schema", "slices", "rank", "library", "results"}
 
 
+def test_the_ci_builds_the_site_strict_and_loud():
+    """``mkdocs build --strict --quiet`` passes with warnings (quiet drops them before strict counts them): the CI's
+    one build of the site must not be quiet, or a broken link or an unreadable docstring would land."""
+    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    builds = [line for line in run.splitlines() if "bin/mkdocs build" in line and not line.lstrip().startswith("#")]
+    assert len(builds) == 1 and "--strict" in builds[0], builds
+    assert not re.search(r"(--quiet|\s-q\b)", builds[0]), builds[0]
+
+
 def test_every_guide_page_is_in_the_nav_and_the_site_builds_offline():
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     for page in GUIDE:
