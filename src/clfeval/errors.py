@@ -79,6 +79,8 @@ class ClfevalError(Exception):
         """The same error, its message preceded by ``prefix`` (the parameters it names still renamed by
         :meth:`with_names`).
 
+        Examples
+        --------
         >>> err = UsageError(lambda b: f"{b} is bad.", params=["beta"])
         >>> str(err.prefixed("file 'x': ").with_names({"beta": "--beta"}))
         "file 'x': --beta is bad."
@@ -116,6 +118,8 @@ class MissingExtra(UsageError):
     ``pip install clfeval`` is the light core; the ``text`` extra brings the text models (scikit-learn,
     PyStemmer), the ``html`` extra the figures and the HTML report (matplotlib, Jinja2), ``all`` both.
 
+    Examples
+    --------
     >>> print(MissingExtra("the HTML report needs Jinja2", "html"))  # doctest: +NORMALIZE_WHITESPACE
     the HTML report needs Jinja2, which is not installed; install clfeval's html extra with pip install 'clfeval[html]'
     (or 'clfeval[all]', the dependencies of every command).
@@ -222,6 +226,8 @@ EXIT_CODES: tuple[tuple[int, str], ...] = (
 def exit_codes_markdown() -> str:
     """The exit-code table of the documentation, as a Markdown table.
 
+    Examples
+    --------
     >>> print(exit_codes_markdown().splitlines()[2])
     | 0 | success |
     """

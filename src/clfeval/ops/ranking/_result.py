@@ -55,6 +55,8 @@ class RankingResult(Display):
     ``pr_curve()``, ``metric()``.
     One-vs-rest: ``labels``, ``per_class``, ``macro``, ``weighted``, ``micro``, ``undefined``, ``rankings``.
 
+    Examples
+    --------
     >>> from clfeval.core import RankingSummary
     >>> r = RankingResult(RankingSummary("1", 2, 2, 3, 0, 0.8333333333333333))
     >>> r.kind, r.roc_auc, r.n_positive
@@ -184,6 +186,8 @@ class RankingResult(Display):
         """A ranking metric of the catalogue by name (``roc_auc``, ``average_precision``, ``partial_roc_auc``;
         binary).
 
+        Examples
+        --------
         >>> from clfeval.core import RankingSummary
         >>> RankingResult(RankingSummary("1", 2, 2, 3, 0, 0.8333333333333333)).metric("roc_auc")
         0.75

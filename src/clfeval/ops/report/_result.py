@@ -214,6 +214,8 @@ class Report(Display):
         when the report does not hold the value (the binary block of another
         positive class, F-beta of a report with β = 1) or when it is undefined.
 
+        Examples
+        --------
         >>> import clfeval
         >>> clfeval.report(["a", "b", "b"], ["a", "b", "a"]).metric("macro_f1")
         0.6666666666666666
@@ -257,6 +259,8 @@ class Report(Display):
         numbers and as None inside a part, both ``null`` again). Per-class rows are keyed by the label texts;
         ``table`` is None. Not a report's JSON: :class:`~clfeval.errors.UsageError` naming what is missing.
 
+        Examples
+        --------
         >>> import clfeval
         >>> r = clfeval.report(["a", "b", "b"], ["a", "b", "a"])
         >>> Report.from_dict(r.to_dict()).per_class["b"].recall
