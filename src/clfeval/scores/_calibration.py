@@ -103,9 +103,11 @@ def _check_strategy(strategy: str) -> None:
 class Calibrator:
     """A reliability table counted batch by batch: ``update(gold, probs)`` per batch, then :meth:`result`.
 
-    Every sum is exact (:mod:`clfeval.core._exact`: integer counts, float sums
-    kept as exact integers of 2^-1074), so the order of the batches, files or
-    partitions cannot change a single bit of the result. Uniform bins need
+    The sums are one :class:`~clfeval.ops.calibration._sums.CalibrationSums`
+    (the accumulator every calibration counts with). Every sum is exact
+    (:mod:`clfeval.core._exactsum`: integer counts, float sums kept as exact
+    integers of 2^-1074), so the order of the batches, files or partitions
+    cannot change a single bit of the result. Uniform bins need
     nothing but the sums; equal-mass bins (``quantile``) keep each item's
     confidence and outcome until the end (their edges are order statistics).
     The binary ranking (ROC-AUC, average precision) keeps every score while
