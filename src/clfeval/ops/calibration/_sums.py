@@ -129,9 +129,16 @@ class Reliability(NamedTuple):
 class CalibrationSums:
     """The calibration sums of a set of items (see the module docstring); two of them add (``+``, :meth:`merge`).
 
-    ``count``/``hits``/``conf``: per equal-width bin the items, the positives and the exact sum of the
-    confidences; ``kept``: the (confidence, outcome) arrays of equal-mass bins; ``sq``/``loss``: the exact sums of
-    the squared errors and of the log-likelihoods (the log loss is −loss/n).
+    Attributes
+    ----------
+    bins, strategy, edges
+        The number of bins B asked for, ``uniform`` or ``quantile``, ``clfeval`` or ``sklearn`` edges.
+    count, hits, conf
+        Per equal-width bin: the items, the positives and the exact sum of the confidences (zeros for ``quantile``).
+    sq, loss
+        The exact sums of the squared errors and of the log-likelihoods (the log loss is −loss/n).
+    kept
+        The (confidence, outcome) arrays of equal-mass bins (``quantile``; empty for ``uniform``).
     """
 
     bins: int
