@@ -43,14 +43,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from clfeval.core import (
-    ExactSum,
-    ExactSums,
     build_signature,
     check_positive_int,
     encode_labels,
@@ -58,7 +55,7 @@ from clfeval.core import (
     resolve_label,
 )
 from clfeval.errors import DataError, UsageError
-from clfeval.ops.calibration import Calibration, CalibrationBin
+from clfeval.ops.calibration import EPS, Calibration, CalibrationBin, CalibrationSums, reliability_rows
 from clfeval.scores._columns import DEFAULT_SOURCE, ScoreSource, as_probabilities, check_probabilities, score_matrix
 from clfeval.scores._curves import indicator_gold
 from clfeval.scores._external import DEFAULT_MEMORY, RankingStore, parse_memory
@@ -67,7 +64,6 @@ __all__ = ["Calibration", "Calibrator", "reliability", "reliability_rows", "cali
            "STRATEGIES", "EDGES",
            "MAX_BINS"]
 
-EPS = float(np.finfo(np.float64).eps)
 STRATEGIES = ("uniform", "quantile")
 #: Bin edge rules: clfeval's left-closed bins (empty bins kept), or scikit-learn's ``calibration_curve`` rule
 #: (right-closed on float edges, empty bins dropped).
@@ -99,30 +95,6 @@ def check_bins(bins: Any, *, option: str = "bins") -> int:
     return n_bins
 
 
-def _bin_index(conf: np.ndarray, n_bins: int, strategy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(bin of each item, lower edges, upper edges)."""
-    if strategy == "uniform":
-        idx = np.minimum(np.floor(conf * n_bins).astype(np.int64), n_bins - 1)
-        edges = np.arange(n_bins + 1) / n_bins
-        return idx, edges[:-1], edges[1:]
-    ordered = np.sort(conf)
-    n = ordered.shape[0]
-    lo, hi = float(ordered[0]), float(ordered[-1])
-    # bin k starts at the (k·n // B)-th smallest value: B groups of n/B items, ties kept together
-    interior = np.unique(ordered[(np.arange(1, n_bins) * n) // n_bins])
-    interior = interior[(interior > lo)]
-    idx = np.searchsorted(interior, conf, side="right")
-    lower = np.concatenate([[lo], interior])
-    upper = np.concatenate([interior, [hi]])
-    return idx.astype(np.int64), lower, upper
-
-
-def quantile_bins(conf: np.ndarray, n_bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Equal-mass bins of ``conf``: (bin of each item, lower edges, upper edges), as :class:`Calibrator` forms
-    them (per slice in ``calibration --by``)."""
-    return _bin_index(conf, n_bins, "quantile")
-
-
 def _check_strategy(strategy: str) -> None:
     if strategy not in STRATEGIES:
         raise UsageError(f"option strategy must be one of {', '.join(STRATEGIES)}; got {strategy!r}.")
@@ -131,9 +103,11 @@ def _check_strategy(strategy: str) -> None:
 class Calibrator:
     """A reliability table counted batch by batch: ``update(gold, probs)`` per batch, then :meth:`result`.
 
-    Every sum is exact (:mod:`clfeval.core._exact`: integer counts, float sums
-    kept as exact integers of 2^-1074), so the order of the batches, files or
-    partitions cannot change a single bit of the result. Uniform bins need
+    The sums are one :class:`~clfeval.ops.calibration._sums.CalibrationSums`
+    (the accumulator every calibration counts with). Every sum is exact
+    (:mod:`clfeval.core._exactsum`: integer counts, float sums kept as exact
+    integers of 2^-1074), so the order of the batches, files or partitions
+    cannot change a single bit of the result. Uniform bins need
     nothing but the sums; equal-mass bins (``quantile``) keep each item's
     confidence and outcome until the end (their edges are order statistics).
     The binary ranking (ROC-AUC, average precision) keeps every score while
@@ -165,12 +139,7 @@ class Calibrator:
         self.pos_label: str | None = None
         self.seen_labels: dict[str, None] = {}
         self.n = 0
-        self.count = np.zeros(self.n_bins, dtype=np.int64)
-        self.hits = np.zeros(self.n_bins, dtype=np.int64)
-        self.conf_sum = ExactSums(self.n_bins)
-        self.brier = ExactSum()
-        self.log = ExactSum()
-        self.kept: list[tuple[np.ndarray, np.ndarray]] = []  # (confidence, outcome) for equal-mass bins
+        self.sums = CalibrationSums.empty(self.n_bins, strategy, edges)  # the bins, Brier and log-loss sums
         self.offset = 0
 
     def _where(self, i: int) -> str:
@@ -202,32 +171,19 @@ class Calibrator:
             rows = np.arange(p.shape[0])
             conf = p[rows, top]
             outcome = y[rows, top]
-            self.brier.add(np.sum((p - y) ** 2, axis=1))
-            self.log.add(np.log(np.clip(p[y], EPS, 1.0 - EPS)))
+            # per item over every class: sum_k (p_k - y_k)^2, and log p(gold) clipped as binary's
+            self.sums.update(outcome, conf, sq=np.sum((p - y) ** 2, axis=1), loss=np.log(np.clip(p[y], EPS, 1.0 - EPS)))
             self.kind = "top-label"
         else:
             if self.positive is None:
                 raise UsageError("binary calibration needs positive: the label whose probability the column gives.")
             outcome = self._is_positive(gold)
             conf = as_probabilities(probs, name=name, n=outcome.shape[0], where=where)
-            y = outcome.astype(np.float64)
-            self.brier.add((conf - y) ** 2)
-            pc = np.clip(conf, EPS, 1.0 - EPS)
-            self.log.add(np.where(outcome, np.log(pc), np.log1p(-pc)))
+            self.sums.update(outcome, conf)
             self.kind = "binary"
             if self.store is None:
                 self.store = RankingStore(label_str(self.positive), memory=self.memory, tmpdir=self.tmpdir)
             self.store.add(outcome, conf)
-        if self.strategy == "quantile":
-            self.kept.append((conf, outcome))
-        else:
-            if self.edges == "sklearn":  # right-closed on the float edges, as calibration_curve
-                idx = np.searchsorted(np.linspace(0.0, 1.0, self.n_bins + 1)[1:-1], conf).astype(np.int64)
-            else:
-                idx = np.minimum(np.floor(conf * self.n_bins).astype(np.int64), self.n_bins - 1)
-            self.count += np.bincount(idx, minlength=self.n_bins)
-            self.hits += np.bincount(idx[outcome], minlength=self.n_bins)
-            self.conf_sum.add(conf, idx)
         self.n += int(conf.shape[0])
         self.offset += int(conf.shape[0])
 
@@ -262,39 +218,18 @@ class Calibrator:
             raise DataError("there are no items to calibrate.")
         if self.kind == "binary" and self.pos_label is None:
             resolve_label(self.positive, list(self.seen_labels), option="positive", source="the gold labels")
-        n_bins, notes = self.n_bins, list[str]()
-        if self.strategy == "quantile":
-            conf = np.concatenate([c for c, _ in self.kept])
-            outcome = np.concatenate([o for _, o in self.kept])
-            if self.edges == "sklearn":
-                cuts = np.percentile(conf, np.linspace(0, 1, n_bins + 1) * 100)
-                idx, lower, upper = np.searchsorted(cuts[1:-1], conf).astype(np.int64), cuts[:-1], cuts[1:]
-            else:
-                idx, lower, upper = _bin_index(conf, n_bins, "quantile")
-            k = lower.shape[0]
-            count = np.bincount(idx, minlength=k)
-            hits = np.bincount(idx[outcome], minlength=k)
-            conf_sum = ExactSums(k)
-            conf_sum.add(conf, idx)
-        else:
-            k, count, hits, conf_sum = n_bins, self.count, self.hits, self.conf_sum
-            edges = np.linspace(0.0, 1.0, n_bins + 1) if self.edges == "sklearn" else np.arange(n_bins + 1) / n_bins
-            lower, upper = edges[:-1], edges[1:]
-        n = self.n
-        table, ece, mce = reliability_rows(count, hits, conf_sum.fraction, lower, upper)
-        if self.edges == "sklearn":  # calibration_curve drops the empty bins
-            table = [row for row in table if row["count"]]
+        rel = self.sums.finish()
         roc_auc = ap = None
         spilled = None
         if self.kind == "binary" and self.store is not None and self.store.n:
             rk = self.store.summary()
             roc_auc, ap, spilled = rk.roc_auc, rk.average_precision, rk.spilled
         kind = self.kind or "binary"
-        notes, sig = calibration_words(kind, self.pos_label, strategy=self.strategy, edges=self.edges, bins=n_bins,
-                                       formed=k, spilled=bool(spilled), memory=self.memory)
-        return Calibration(kind, self.pos_label if kind == "binary" else None, n, self.strategy, k,
-                           tuple(CalibrationBin.of(row) for row in table), ece, mce, float(self.brier.fraction() / n),
-                           float(-self.log.fraction() / n), EPS, roc_auc, ap, tuple(notes), sig, self.edges)
+        notes, sig = calibration_words(kind, self.pos_label, strategy=self.strategy, edges=self.edges,
+                                       bins=self.n_bins, formed=rel.formed, spilled=bool(spilled), memory=self.memory)
+        return Calibration(kind, self.pos_label if kind == "binary" else None, rel.n, self.strategy, rel.formed,
+                           tuple(CalibrationBin.of(row) for row in rel.rows), rel.ece, rel.mce, rel.brier,
+                           rel.log_loss, EPS, roc_auc, ap, tuple(notes), sig, self.edges)
 
 
 def calibration_words(kind: str, pos_label: Any, *, strategy: str, edges: str, bins: int, formed: int,
@@ -327,34 +262,6 @@ def calibration_words(kind: str, pos_label: Any, *, strategy: str, edges: str, b
         "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
         "log_loss_eps": EPS, "sums": "exact (integer and rational accumulation): the same bits in any order"})
     return notes, sig
-
-
-def reliability_rows(count: Any, hits: Any, conf_sum: Any, lower: Any, upper: Any) -> tuple[list[dict], float, float]:
-    """The reliability table, ECE and MCE from per-bin counts, positives (hits) and exact confidence sums.
-
-    ``conf_sum(b)`` is the exact sum of bin b's confidences (a ``Fraction``). Every gap is computed
-    exactly, n_b·|acc_b − conf_b| = |hits_b − Σ conf|, and rounded once, so that any split of the items
-    into batches, files or partitions gives the same bits.
-
-    >>> rows, ece, mce = reliability_rows([2, 0], [1, 0], lambda b: Fraction(3, 2), [0.0, 0.5], [0.5, 1.0])
-    >>> rows[0]["gap"], ece, mce
-    (0.25, 0.25, 0.25)
-    """
-    table, dev_total, mce, n = [], Fraction(0), Fraction(-1), 0
-    for b in range(len(count)):
-        c = int(count[b])
-        n += c
-        row = {"lower": float(lower[b]), "upper": float(upper[b]), "count": c}
-        if c:
-            s_conf, s_hit = conf_sum(b), int(hits[b])
-            dev = abs(s_hit - s_conf)  # n_b·|acc_b − conf_b|, exactly
-            dev_total += dev
-            mce = max(mce, dev / c)
-            row.update(confidence=float(s_conf / c), accuracy=s_hit / c, gap=float(dev / c))
-        else:
-            row.update(confidence=math.nan, accuracy=math.nan, gap=math.nan)
-        table.append(row)
-    return table, (float(dev_total / n) if n else math.nan), (float(mce) if n else math.nan)
 
 
 def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,

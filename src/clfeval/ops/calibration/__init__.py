@@ -12,12 +12,26 @@ _EXPORTS = {
 }
 
 __all__ = _names(_EXPORTS)
-__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+# What the code that counts a calibration imports (the local, streamed, sliced and Dask calibrations): the one
+# accumulator of its sums; resolved lazily, kept out of __all__.
+_INTERNAL: dict[str, tuple[str, ...]] = {
+    "clfeval.ops.calibration._sums": ("EPS", "CalibrationSums", "Reliability", "binary_losses", "quantile_bins",
+                                      "reliability_rows"),
+}
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # _EXPORTS and _INTERNAL, for type checkers
     from clfeval.ops.calibration._result import (
         Calibration as Calibration,
         CalibrationBin as CalibrationBin,
         CalibrationSlice as CalibrationSlice,
         CalibrationSlices as CalibrationSlices,
+    )
+    from clfeval.ops.calibration._sums import (
+        EPS as EPS,
+        CalibrationSums as CalibrationSums,
+        Reliability as Reliability,
+        binary_losses as binary_losses,
+        quantile_bins as quantile_bins,
+        reliability_rows as reliability_rows,
     )
