@@ -7,20 +7,21 @@ Never an average of per-partition AUCs. The score axis is cut into ranges:
    the worker) sorts its positives' and negatives' scores and run-length
    encodes them (:class:`Runs`: a tie group of any size is one entry); the
    runs stay on that worker, and only a few of their values (evenly spaced
-   entries) come to the client, which chooses cut points at approximate
-   quantiles of the entries, and enough ranges for each to fit the memory
-   budget when merged;
+   entries) come to the client, which chooses the cut points with the one range
+   planner, :mod:`clfeval.scores._rangeplan` (shared with the local
+   :class:`~clfeval.scores._external.RankingStore`): about as many entries in
+   each range, and enough ranges for each to fit the memory budget when merged;
 2. every group cuts its runs at the cut points by binary search and reports
    only its counts per range;
 3. one small task turns the counts into offsets (positives and negatives below
-   each range) and the ranks the curves are sampled at;
+   each range, :func:`~clfeval.scores._rangeplan.range_offsets`) and the ranks the curves are sampled at;
 4. each range merges its slice of every group's runs on one worker (the only
    data that travels) and adds exactly what its items add
    (:func:`clfeval.scores._rangestats.range_stats`: pairs in order, tied pairs,
    the exact sum of the average-precision terms, the sampled cuts);
 5. the few numbers of each range are added on the client.
 
-The scores are read and sorted once; the quantiles only balance the ranges, and
+The scores are read and sorted once; the cut points only balance the ranges, and
 the numbers depend neither on them nor on the grouping. The result is the
 :class:`~clfeval.core._ranksummary.RankingSummary` of the local ranking, bit for
 bit. :func:`histogram` is the binned mode on Dask: per partition histograms
@@ -51,13 +52,17 @@ from clfeval.scores import (
     ScoreRange,
     as_scores,
     batch_is_positive,
+    choose_cuts,
     merge_range,
     parse_memory,
     quantile_binning,
+    range_offsets,
     range_stats,
     rle,
     rle_merge,
+    run_bounds,
     sample_ranks_of,
+    sampled_candidates,
     uniform_binning,
 )
 
@@ -120,7 +125,7 @@ class Runs:
     def bounds(self, cuts: np.ndarray, ranges: int) -> tuple[np.ndarray, np.ndarray]:
         """Where each of ``ranges`` ranges starts and ends in the positives' and the negatives' runs (those
         beyond the cuts are empty)."""
-        return tuple(np.concatenate([[0], np.searchsorted(v, cuts, side="left"), [v.shape[0]] * (ranges - cuts.size)])
+        return tuple(run_bounds(np.searchsorted(v, cuts, side="left"), v.shape[0], ranges)
                      for v in (self.pos, self.neg))  # type: ignore[return-value]
 
     def piece(self, cuts: np.ndarray, ranges: int, j: int) -> tuple[Any, Any, int, int]:
@@ -178,18 +183,6 @@ def _sample(runs: Runs) -> list[tuple[np.ndarray, int]]:
     return runs.sample()
 
 
-def _choose_cuts(samples: list[tuple[np.ndarray, int]], ranges: int) -> np.ndarray:
-    vals = [v for v, n in samples if n]
-    if not vals or ranges <= 1:
-        return np.empty(0)
-    v = np.concatenate(vals)
-    w = np.concatenate([np.full(s.size, n / s.size) for s, n in samples if n])
-    order = np.argsort(v, kind="stable")
-    v, cw = v[order], np.cumsum(w[order])
-    at = np.searchsorted(cw, cw[-1] * np.arange(1, ranges) / ranges)
-    return np.unique(v[np.minimum(at, v.size - 1)])
-
-
 def _piece(runs: Runs, cuts: np.ndarray, ranges: int, j: int) -> tuple[Any, Any, int, int]:
     return runs.piece(cuts, ranges, j)
 
@@ -199,10 +192,8 @@ def _counts(runs: Runs, cuts: np.ndarray, ranges: int) -> np.ndarray:
 
 
 def _offsets(counts: list[np.ndarray]) -> dict[str, Any]:
-    total = np.sum(counts, axis=0) if counts else np.zeros((1, 2), dtype=np.int64)
-    below = np.cumsum(total, axis=0) - total
-    P, N = int(total[:, 0].sum()), int(total[:, 1].sum())
-    return {"P": P, "N": N, "below": below, "ranks": sample_ranks_of(P, N)}
+    off = range_offsets(counts)
+    return {"P": off.P, "N": off.N, "below": off.below, "ranks": sample_ranks_of(off.P, off.N)}
 
 
 def range_stats_of(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any], j: int) -> RangeStats:
@@ -259,7 +250,7 @@ class RangePlan:
 def range_plan(parts: Parts, *, gold: str, score: str, positive: Any, client: Any = None,
                ranges: int | None = None, order_only: bool = False, labels: bool = False,
                memory: Any = None) -> RangePlan:
-    """The score axis of ``parts`` cut into ranges at approximate quantiles (steps 1–3 of the module notes): the
+    """The score axis of ``parts`` cut into ranges of about as many entries each (steps 1–3 of the module notes): the
     runs are computed and kept on the workers, the cut points chosen here from their samples, the rest returned
     as tasks.
 
@@ -276,7 +267,8 @@ def range_plan(parts: Parts, *, gold: str, score: str, positive: Any, client: An
     samples = [x for one in run(client, *[dask.delayed(_sample, pure=True)(r) for r in runs]) for x in one]
     entries = sum(n for _, n in samples)
     n_ranges = ranges or max(1, min(len(parts), 4 * k), -(-entries * RANGE_BYTES_PER_ITEM // budget))
-    cuts = _choose_cuts(samples, n_ranges)
+    cand, below = sampled_candidates(samples)
+    cuts = choose_cuts(cand, below, entries / n_ranges, ranges=n_ranges)
     pieces = [[dask.delayed(_piece, pure=True)(r, cuts, n_ranges, j) for r in runs] for j in range(n_ranges)]
     offsets = dask.delayed(_offsets, pure=True)([dask.delayed(_counts, pure=True)(r, cuts, n_ranges) for r in runs])
     return RangePlan(runs, pieces, offsets, n_ranges)

@@ -38,6 +38,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
                                  "parse_memory", "stream_ranking"),
     "clfeval.scores._intcuts": ("check_kinds", "integer_keys", "value_of_key"),
     "clfeval.scores._objectives": ("Objective", "parse_objective"),
+    "clfeval.scores._rangeplan": ("Offsets", "choose_cuts", "exact_candidates", "range_offsets", "run_bounds",
+                                  "sampled_candidates"),
     "clfeval.scores._rangestats": ("RangeStats", "merge_range", "range_stats", "rle", "rle_merge", "sample_ranks_of"),
     "clfeval.scores._slicecalibration": ("SliceCalibrator", "slice_rows"),
     "clfeval.scores._streamovr": ("OvRStore", "batch_is_positive", "binary_summary"),
@@ -98,6 +100,14 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         value_of_key as value_of_key,
     )
     from clfeval.scores._objectives import Objective as Objective, parse_objective as parse_objective
+    from clfeval.scores._rangeplan import (
+        Offsets as Offsets,
+        choose_cuts as choose_cuts,
+        exact_candidates as exact_candidates,
+        range_offsets as range_offsets,
+        run_bounds as run_bounds,
+        sampled_candidates as sampled_candidates,
+    )
     from clfeval.scores._rangestats import (
         RangeStats as RangeStats,
         merge_range as merge_range,

@@ -16,9 +16,10 @@ How it works
    removed when the store closes — after an error, and after SIGINT or SIGTERM
    too (the command line turns them into exceptions that unwind it).
 2. **Ranges.** The score axis is cut into ranges that each hold at most a
-   chunk of items: candidate cut points are the scores at evenly spaced ranks
-   of every run, their exact counts come from binary searches in the runs,
-   and the cuts are chosen greedily. A range's slice of every run is read,
+   chunk of items, planned by :mod:`clfeval.scores._rangeplan` (the one range
+   planner, shared with :mod:`clfeval.dask`): candidate cut points are the
+   scores at evenly spaced ranks of every run, their exact counts come from
+   binary searches in the runs, and the cuts are chosen greedily. A range's slice of every run is read,
    merged, and run-length encoded (one entry per distinct score and class, so
    a tie group of any size costs one entry).
 3. **Offsets.** Ranges are visited in order with the counts of every range
@@ -62,6 +63,7 @@ from clfeval.core import (  # noqa: F401 - re-exported
 from clfeval.errors import DataError, UsageError
 from clfeval.io import checkpoint, deferred_signals, make_spill_directory, remove_spill_directory
 from clfeval.scores._objectives import Objective, parse_objective
+from clfeval.scores._rangeplan import choose_cuts, exact_candidates, range_offsets, run_bounds
 from clfeval.scores._rangestats import RangeStats, merge_range, range_stats, rle, sample_ranks_of
 from clfeval.scores._sweep import CutChooser, Cuts, Sweep, sweep_of
 
@@ -323,35 +325,30 @@ class RankingStore:
         return out
 
     def _plan(self) -> list[tuple[np.ndarray, np.ndarray, int, int]]:
-        """Cut points of the score axis so that each range holds at most ``range_items`` items.
+        """The ranges of :mod:`~clfeval.scores._rangeplan`, each holding at most ``range_items`` items.
 
         Returns, per range: each run's start and stop index (positive runs
         first), and the positives and negatives below the range.
         """
         runs = self._all_runs()
         cap = self.space.range_items
-        cuts: list[float] = []
+        edges = np.empty(0)
         if self.n > cap and runs:
             step = max(1, cap // (4 * len(runs)))
-            cand = np.unique(np.concatenate([r.sample(step) for r in runs]))
-            below = sum((r.below(cand) for r in runs), np.zeros(cand.shape[0], dtype=np.int64))
-            last = 0
-            for i in range(1, cand.shape[0]):
-                # cut before cand[i] when the range from the last cut up to it would be over the cap
-                if below[i] - last > cap and below[i - 1] > last:
-                    cuts.append(float(cand[i - 1]))
-                    last = int(below[i - 1])
-        edges = np.array(cuts)
-        plan = []
-        idx = [np.concatenate([[0], r.below(edges), [r.n]]).astype(np.int64) for r in runs]
+            cand, below = exact_candidates([r.sample(step) for r in runs],
+                                           lambda v: sum((r.below(v) for r in runs), np.zeros(v.shape[0], np.int64)))
+            edges = choose_cuts(cand, below, cap)
+        ranges = edges.shape[0] + 1
+        idx = [run_bounds(r.below(edges), r.n, ranges) for r in runs]
         kinds = [k for k in (0, 1) for r in self.runs[k] if r.n]
-        for j in range(edges.shape[0] + 1):
-            lo = np.array([i[j] for i in idx], dtype=np.int64)
-            hi = np.array([i[j + 1] for i in idx], dtype=np.int64)
-            pos_lt = int(sum(lo[m] for m in range(len(runs)) if kinds[m] == 0))
-            neg_lt = int(sum(lo[m] for m in range(len(runs)) if kinds[m] == 1))
-            plan.append((lo, hi, pos_lt, neg_lt))
-        return plan
+        counts = []
+        for i, k in zip(idx, kinds, strict=True):
+            c = np.zeros((ranges, 2), dtype=np.int64)
+            c[:, k] = np.diff(i)
+            counts.append(c)
+        off = range_offsets(counts)
+        return [(np.array([i[j] for i in idx], dtype=np.int64), np.array([i[j + 1] for i in idx], dtype=np.int64),
+                 int(off.below[j, 0]), int(off.below[j, 1])) for j in range(ranges)]
 
     def _read_range(self, j: int) -> _Range:
         lo, hi, pos_lt0, neg_lt0 = self._ranges[j]  # type: ignore[index]
