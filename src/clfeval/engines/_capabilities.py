@@ -43,7 +43,7 @@ class Capability:
         """The library parameter the refusal names (``strategy=quantile`` → ``strategy``; "" for a condition that
         is not one parameter, such as ``more than two inputs``)."""
         first = self.option.split("=", 1)[0].split(" ", 1)[0]
-        return first if first.isidentifier() and first not in ("more", "PATH") else ""
+        return first if first.isidentifier() and first not in ("more", "PATH", "arrays") else ""
 
     @property
     def as_option(self) -> str:
@@ -77,6 +77,12 @@ TABLE: tuple[Capability, ...] = (
                dask="input order is the order of one reader; Dask partitions are counted in any order"),
     Capability("report", "multilabel with score", "rankings of label sets",
                dask="label-set rankings are one-vs-rest (as scores_prefix)"),
+    Capability("report", "arrays without pred", "predictions made in memory from the scores of arrays",
+               dask="the Dask engine counts predictions: give pred (predictions from a cut on the scores are made in "
+                    "memory)"),
+    Capability("report", "arrays of label sets or ragged values", "arrays that are no plain columns of labels",
+               dask="the Dask engine reads plain columns of labels: give arrays of single labels (or a table, or a "
+                    "PATH)"),
     Capability("report", "by", "one count table per slice in the same pass: slice metrics, tests, fairness"),
     Capability("compare", "gold/pred", "paired test of a count metric, two inputs joined by id"),
     Capability("compare", "by", "A vs B within every slice from per-slice joint (gold, A, B) tables, Holm- and "

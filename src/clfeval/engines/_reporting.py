@@ -14,9 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from clfeval.engines import _data as inputs
-from clfeval.engines._block import engine_block, spilled_in, with_engine
-from clfeval.engines._capabilities import refuse, refuse_stdin
-from clfeval.engines._spec import Dask, Local, as_engine
+from clfeval.engines._block import spilled_in, with_engine
+from clfeval.engines._runner import Runner, runner
+from clfeval.engines._spec import Dask, Local
 from clfeval.errors import DataError, LabelListError, UsageError
 from clfeval.ops.report import Report
 
@@ -260,7 +260,7 @@ def _validated(engine: Any, data: Any, pred: Any, *, gold: Any, score: Any, scor
     the options against each other and the engine; ``ci_method`` and ``require`` parsed."""
     from clfeval.core import check_probability, check_samples
 
-    eng = as_engine(engine)
+    eng = runner(engine)
     scored = score is not None or scores_prefix is not None or scores is not None
     out: dict[str, Any] = {"engine": eng, "scored": scored, "data": data}
     gold_values = data if gold is None or data is not None else gold
@@ -287,12 +287,11 @@ def _validated(engine: Any, data: Any, pred: Any, *, gold: Any, score: Any, scor
         raise UsageError(lambda s, p: f"option {s} needs {p}: the class whose scores rank the items.",
                          params=["score", "positive"])
     _check_slicing(scored, scores_prefix, scores, positive, threshold, by)
-    refuse("report", eng.name, {"scores_prefix": scores_prefix is not None, "threshold": threshold is not None,
-                                "ci with score": ci is not None and scored, "show_errors": bool(show_errors),
-                                "multilabel with score": multilabel and scored})
-    refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
-    if isinstance(eng, Dask):
-        eng.check()
+    eng.admit("report", {"scores_prefix": scores_prefix is not None, "threshold": threshold is not None,
+                         "ci with score": ci is not None and scored, "show_errors": bool(show_errors),
+                         "multilabel with score": multilabel and scored,
+                         "arrays without pred": out["kind"] == "arrays" and pred is None and threshold is None},
+              stdin={"data": inputs.is_stdin(data)})
     return out
 
 
@@ -348,35 +347,26 @@ def _read_train(path: Any, column: str | None, gold: str, fmt: str | None, multi
     return read_train_labels(path, column, gold, fmt, multilabel=multilabel, **reading)
 
 
-def _arrays(eng: Any, gold: Any, pred: Any, labels: Any, ids: Any, scores: Any, threshold: Any, train: Any,
+def _arrays(eng: Runner, gold: Any, pred: Any, labels: Any, ids: Any, scores: Any, threshold: Any, train: Any,
             settings: dict[str, Any], top_n: int) -> tuple[Any, Mapping[str, Any]]:
-    """Arrays: in memory when they fit the budget; else spooled to Parquet and streamed (or run on Dask)."""
+    """Arrays: in memory when the runner holds them; else one table of plain columns, spooled to Parquet and
+    streamed or run on a cluster (label sets and ragged values are no such table: they stay in memory, where the
+    capability table says which engine runs them)."""
     from clfeval.evaluate import report as in_memory
 
     plain = labels is None and ids is None and threshold is None and not isinstance(scores, dict)
-    if isinstance(eng, Local) and plain and not settings["multilabel"]:
-        table = _arrays_table(gold, pred, scores)
-        if table is not None and inputs.table_bytes(table) > eng.budget:
-            cols = dict(gold="gold", pred="pred" if pred is not None else None, score="score" if scores is not None
-                        else None, prefix=None, id=None)
-            return _tabular(eng, table, cols, None, {**settings, "train_labels": train}, None, "quantile", None,
-                            "utf-8", None, top_n, None, train_name="train_labels")
-    if isinstance(eng, Dask):
-        table = _arrays_table(gold, pred, scores)
-        if table is None and pred is None:
-            raise UsageError(lambda p: f"the Dask engine counts predictions: give {p} (predictions from a cut on "
-                                       f"the scores are made in memory).", params=["pred"])
-        if table is None:
-            raise UsageError("the Dask engine reads plain columns of labels: give arrays of single labels (or a "
-                             "table, or a PATH), or run label sets and ragged values on the Local engine.")
-        cols = dict(gold="gold", pred="pred", score="score" if scores is not None else None, prefix=None, id=None)
+    needed = not plain or settings["multilabel"]  # options that need the arrays themselves: in memory when it can
+    table = None if eng.holds(None, needed=needed) else _arrays_table(gold, pred, scores)
+    if table is not None and not eng.holds(table):
+        cols = dict(gold="gold", pred="pred" if pred is not None else None, score="score" if scores is not None
+                    else None, prefix=None, id=None)
         return _tabular(eng, table, cols, None, {**settings, "train_labels": train}, None, "quantile", None,
                         "utf-8", None, top_n, None, train_name="train_labels")
+    eng.admit("report", {"arrays of label sets or ragged values": table is None})
     rep = in_memory(gold, pred, labels=labels, ids=ids, scores=scores, threshold=threshold, train_labels=train,
                     **settings)
     rep = _with_ranking_ci(rep, gold, scores, settings)  # as for a table or a PATH: the same parts on every input
-    block = engine_block(eng, "memory", memory=eng.budget if isinstance(eng, Local) else None)
-    return rep, block
+    return rep, eng.block("memory")
 
 
 def _arrays_table(gold: Any, pred: Any, scores: Any) -> Any:
@@ -395,7 +385,7 @@ def _arrays_table(gold: Any, pred: Any, scores: Any) -> Any:
         return None
 
 
-def _tabular(eng: Any, data: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any], bins: Any,
+def _tabular(eng: Runner, data: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any], bins: Any,
              binning: str, fmt: Any, encoding: str, normalize: Any, top_n: int, progress: Any,
              train_name: Any) -> tuple[Any, Mapping[str, Any]]:
     """A table or PATH: a table in memory when it fits, else spooled; a PATH streamed (or on Dask)."""
@@ -403,15 +393,11 @@ def _tabular(eng: Any, data: Any, cols: dict[str, Any], threshold: Any, settings
         wanted = {"gold": cols["gold"], "pred": cols["pred"] if threshold is None else None, "score": cols["score"],
                   "id": cols["id"]}
         table = inputs.columns_of(data, wanted)
-        if isinstance(eng, Local) and (inputs.table_bytes(table) <= eng.budget or threshold is not None
-                                       or _needs_memory(settings, cols)):
+        if eng.holds(table, needed=threshold is not None or _needs_memory(settings, cols)):
             return _table_in_memory(eng, table, cols, threshold, settings, top_n)
-        with inputs.spooled(table, eng.budget if isinstance(eng, Local) else 1 << 30,
-                            eng.tmpdir if isinstance(eng, Local) else None) as inp:
-            rep, block = _on_path(eng, inp, cols, threshold, settings, bins, binning, "utf-8", None, top_n, progress,
-                                  train_name)
-        return rep, {**block, "spilled": True if isinstance(eng, Local) else block["spilled"],
-                     "input": "spooled to temporary Parquet files"}
+        with eng.spooled(table) as inp:
+            return _on_path(eng, inp, cols, threshold, settings, bins, binning, "utf-8", None, top_n, progress,
+                            train_name, spooled=True)
     inp = inputs.resolve(data, input_format=fmt, encoding=encoding)
     rep, block = _on_path(eng, inp, cols, threshold, settings, bins, binning, encoding, normalize, top_n, progress,
                           train_name)
@@ -428,7 +414,7 @@ def _needs_memory(settings: dict[str, Any], cols: dict[str, Any]) -> bool:
     return settings["ci"] is not None and (scored or settings["multilabel"])
 
 
-def _table_in_memory(eng: Any, table: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any],
+def _table_in_memory(eng: Runner, table: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any],
                      top_n: int) -> tuple[Any, Mapping[str, Any]]:
     from clfeval.evaluate import report as in_memory
     from clfeval.scores import as_scores
@@ -444,7 +430,7 @@ def _table_in_memory(eng: Any, table: Any, cols: dict[str, Any], threshold: Any,
     ids = table.column(cols["id"]) if cols["id"] is not None else None
     rep = in_memory(table.column(cols["gold"]), pred, ids=ids, scores=scores, threshold=threshold, **settings)
     rep = _with_ranking_ci(rep, table.column(cols["gold"]), scores, settings)
-    return rep, engine_block(eng, "memory", memory=eng.budget)
+    return rep, eng.block("memory")
 
 
 def _with_ranking_ci(rep: Any, gold: Any, scores: Any, settings: dict[str, Any]) -> Any:
@@ -459,26 +445,27 @@ def _with_ranking_ci(rep: Any, gold: Any, scores: Any, settings: dict[str, Any])
                            seed=settings["seed"], methods=methods if isinstance(methods, dict) else {})
 
 
-def _on_path(eng: Any, inp: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any], bins: Any,
+def _on_path(eng: Runner, inp: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any], bins: Any,
              binning: str, encoding: str, normalize: Any, top_n: int, progress: Any,
-             train_name: Any) -> tuple[Any, Mapping[str, Any]]:
+             train_name: Any, spooled: bool = False) -> tuple[Any, Mapping[str, Any]]:
     from clfeval.engines import _reportsteps as steps
 
     reading = dict(encoding=encoding, normalize=normalize, sep=settings["sep"])
-    try:
-        if isinstance(eng, Dask):
-            rep = steps.on_dask(eng, inp, cols, settings, bins, binning, normalize, top_n)
-            mode = "cluster"
-        elif threshold is not None or _needs_memory(settings, cols):
+
+    def local(budget: int, tmpdir: str | None) -> tuple[Any, str]:
+        if threshold is not None or _needs_memory(settings, cols):
             rep, gold, scores = steps.in_memory(inp, cols, threshold, settings, reading)
-            rep = _with_ranking_ci(rep, gold, scores, settings)
-            mode = "memory"
-        elif cols["score"] is not None or cols["prefix"] is not None:
-            rep = steps.streamed_scores(inp, cols, settings, reading, eng.budget, bins, binning, progress, eng.tmpdir)
-            mode = "streamed"
-        else:
-            rep = steps.streamed(inp, cols, settings, reading, eng.budget, progress)
-            mode = "streamed"
+            return _with_ranking_ci(rep, gold, scores, settings), "memory"
+        if cols["score"] is not None or cols["prefix"] is not None:
+            return steps.streamed_scores(inp, cols, settings, reading, budget, bins, binning, progress,
+                                         tmpdir), "streamed"
+        return steps.streamed(inp, cols, settings, reading, budget, progress), "streamed"
+
+    def cluster(client: Any, memory: Any) -> tuple[Any, str]:
+        return steps.on_dask(client, memory, inp, cols, settings, bins, binning, normalize, top_n), "cluster"
+
+    try:
+        rep, mode = eng.over_path(local, cluster)
     except LabelListError as exc:
         text = exc.describe("option order") if exc.parameter == "order" else str(exc)
         raise DataError(lambda o: f"file {inp.name!r}: {text.replace('option order', f'option {o}')}",
@@ -488,7 +475,5 @@ def _on_path(eng: Any, inp: Any, cols: dict[str, Any], threshold: Any, settings:
         from clfeval.engines._trainlabels import check_train_overlap
 
         check_train_overlap(train, train_name, inp.name, set(rep.labels), settings["multilabel"], settings["sep"])
-    memory = eng.budget if isinstance(eng, Local) else None
-    extra = {"partitions": len(inp.sources)} if isinstance(eng, Dask) else {}
     ranked = None if rep.ranking is None else rep.ranking.to_dict()
-    return rep, engine_block(eng, mode, spilled=spilled_in(ranked), memory=memory, **extra)
+    return rep, eng.block(mode, spilled=spilled_in(ranked), spooled=spooled, parts=len(inp.sources))

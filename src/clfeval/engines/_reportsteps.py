@@ -103,20 +103,19 @@ def in_memory(inp: Any, cols: dict[str, Any], threshold: float | None, settings:
     return rep, preds.gold, scores
 
 
-def on_dask(eng: Any, inp: Any, cols: dict[str, Any], settings: dict[str, Any], bins: int | None, binning: str,
-            normalize: str | None, top_n: int) -> Any:
+def on_dask(client: Any, memory: Any, inp: Any, cols: dict[str, Any], settings: dict[str, Any], bins: int | None,
+            binning: str, normalize: str | None, top_n: int) -> Any:
     """The PATH's partitions counted (and ranked) on a Dask cluster; intervals and training-label baselines from
     the counted table, as locally."""
     from clfeval.dask import report as dask_report
     from clfeval.evaluate import report_from_table
 
     s = settings
-    with eng.connected() as client:
-        rep = named_by(inp.name, lambda: dask_report(
-            inp, gold=cols["gold"], pred=cols["pred"], score=cols["score"], positive=s["positive"],
-            multilabel=s["multilabel"], sep=s["sep"], order=s["order"], beta=s["beta"],
-            zero_division=s["zero_division"], score_bins=bins, score_binning=binning, client=client, id=cols["id"],
-            normalize=normalize, top_n=top_n, memory=eng.memory))
+    rep = named_by(inp.name, lambda: dask_report(
+        inp, gold=cols["gold"], pred=cols["pred"], score=cols["score"], positive=s["positive"],
+        multilabel=s["multilabel"], sep=s["sep"], order=s["order"], beta=s["beta"],
+        zero_division=s["zero_division"], score_bins=bins, score_binning=binning, client=client, id=cols["id"],
+        normalize=normalize, top_n=top_n, memory=memory))
     if s["ci"] is None and s.get("train_labels") is None:
         return rep
     again = named_by(inp.name, lambda: report_from_table(

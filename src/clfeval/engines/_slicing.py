@@ -16,8 +16,7 @@ from types import SimpleNamespace
 from typing import Any, TypedDict
 
 from clfeval.engines import _data as inputs
-from clfeval.engines._block import engine_block
-from clfeval.engines._spec import Dask, Local
+from clfeval.engines._runner import Runner
 from clfeval.errors import DataError, UsageError
 
 __all__ = ["report_by", "check_by", "by_arrays", "check_by_columns"]
@@ -123,9 +122,9 @@ def check_by_columns(names: Sequence[str], sets: Sequence[tuple[str, ...]]) -> N
                                                 f"{', '.join(repr(x) for x in names)}.", params=["by"])
 
 
-def _tabular(eng: Any, table: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
+def _tabular(eng: Runner, table: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
              encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, Mapping[str, Any]]:
-    if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget:
+    if eng.holds(table):
         cols = [c for s in slicing["sets"] for c in s]
         score = slicing.get("score")
         batch = SimpleNamespace(gold=table.column(names["gold"]), pred=table.column(names["pred"]), text=False,
@@ -133,12 +132,9 @@ def _tabular(eng: Any, table: Any, names: _Columns, settings: dict[str, Any], sl
                                 n=table.num_rows)
         binning = binning_of([batch], slicing, cols)
         rep = _finish([batch], slicing, settings, binning, top_n, budget=None, again=lambda: [batch])
-        return rep, engine_block(eng, "memory", memory=eng.budget)
-    with inputs.spooled(table, eng.budget if isinstance(eng, Local) else 1 << 30,
-                        eng.tmpdir if isinstance(eng, Local) else None) as inp:
-        rep, block = _on_path(eng, inp, names, settings, slicing, "utf-8", None, progress, top_n)
-    return rep, {**block, "spilled": True if isinstance(eng, Local) else block["spilled"],
-                 "input": "spooled to temporary Parquet files"}
+        return rep, eng.block("memory")
+    with eng.spooled(table) as inp:
+        return _on_path(eng, inp, names, settings, slicing, "utf-8", None, progress, top_n, spooled=True)
 
 
 def binning_of(batches: Any, slicing: dict[str, Any], cols: Sequence[str]) -> dict:
@@ -224,8 +220,9 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
     return dataclasses.replace(rep, slices=slices, find_slices=found_part)
 
 
-def _on_path(eng: Any, inp: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
-             encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, Mapping[str, Any]]:
+def _on_path(eng: Runner, inp: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
+             encoding: str, normalize: Any, progress: Any, top_n: int,
+             spooled: bool = False) -> tuple[Any, Mapping[str, Any]]:
     from clfeval.engines._reportsteps import named_by
 
     cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))
@@ -235,39 +232,42 @@ def _on_path(eng: Any, inp: Any, names: _Columns, settings: dict[str, Any], slic
     read_cols, read_options = cols, options
     if score and score not in cols:
         read_cols, read_options = [*cols, score], [*options, "--score"]
-    if isinstance(eng, Dask):
+
+    def cluster(client: Any, memory: Any) -> tuple[Any, str]:
         from clfeval.dask import sliced_tables
 
-        with eng.connected() as client:
-            binning = named_by(inp.name, lambda: binning_of(
-                _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
-            table, tables, found, ranks = named_by(inp.name, lambda: sliced_tables(
-                inp, gold=names["gold"], pred=names["pred"], sets=slicing["sets"], order=settings["order"],
-                max_slices=count_limit(slicing), binning=binning, normalize=normalize, client=client,
-                n_by=slicing.get("n_by", len(slicing["sets"])), find=slicing.get("find"), score=score,
-                positive=settings["positive"]))
-            recount = None
-            if slicing.get("find"):
-                from clfeval.dask import outside_counts
+        binning = named_by(inp.name, lambda: binning_of(
+            _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
+        table, tables, found, ranks = named_by(inp.name, lambda: sliced_tables(
+            inp, gold=names["gold"], pred=names["pred"], sets=slicing["sets"], order=settings["order"],
+            max_slices=count_limit(slicing), binning=binning, normalize=normalize, client=client,
+            n_by=slicing.get("n_by", len(slicing["sets"])), find=slicing.get("find"), score=score,
+            positive=settings["positive"]))
+        recount = None
+        if slicing.get("find"):
+            from clfeval.dask import outside_counts
 
-                recount = lambda queries: outside_counts(  # noqa: E731
-                    inp, gold=names["gold"], pred=names["pred"], queries=queries, metric=slicing["find"]["metric"],
-                    binning=binning, normalize=normalize, client=client)
-            rep = named_by(inp.name, lambda: with_slices(table, tables, settings, slicing, top_n, found, ranks=ranks,
-                                                         recount=recount))
-        return rep, engine_block(eng, "cluster", partitions=len(inp.sources))
-    from clfeval.evaluate import read_ahead
-    from clfeval.io import unique_batches
+            recount = lambda queries: outside_counts(  # noqa: E731
+                inp, gold=names["gold"], pred=names["pred"], queries=queries, metric=slicing["find"]["metric"],
+                binning=binning, normalize=normalize, client=client)
+        return named_by(inp.name, lambda: with_slices(table, tables, settings, slicing, top_n, found, ranks=ranks,
+                                                      recount=recount)), "cluster"
 
-    binning = named_by(inp.name, lambda: binning_of(
-        _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
-    ctx = progress(inp) if progress is not None else _null()
-    with ctx as update:
-        reader = _reader(inp, names, read_cols, encoding, normalize, update, settings["sep"], read_options)
-        again = lambda: _reader(inp, names, cols, encoding, normalize, None, settings["sep"], options)  # noqa: E731
-        rep = named_by(inp.name, lambda: _finish(read_ahead(unique_batches(reader, budget=eng.budget)), slicing,
-                                                 settings, binning, top_n, budget=eng.budget, again=again))
-    return rep, engine_block(eng, "streamed", memory=eng.budget)
+    def local(budget: int, tmpdir: str | None) -> tuple[Any, str]:
+        from clfeval.evaluate import read_ahead
+        from clfeval.io import unique_batches
+
+        binning = named_by(inp.name, lambda: binning_of(
+            _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
+        ctx = progress(inp) if progress is not None else _null()
+        with ctx as update:
+            reader = _reader(inp, names, read_cols, encoding, normalize, update, settings["sep"], read_options)
+            again = lambda: _reader(inp, names, cols, encoding, normalize, None, settings["sep"], options)  # noqa: E731
+            return named_by(inp.name, lambda: _finish(read_ahead(unique_batches(reader, budget=budget)), slicing,
+                                                      settings, binning, top_n, budget=budget, again=again)), "streamed"
+
+    rep, mode = eng.over_path(local, cluster)
+    return rep, eng.block(mode, spooled=spooled, parts=len(inp.sources))
 
 
 def _null() -> Any:

@@ -1,0 +1,150 @@
+"""The engine as a runner: the one place that knows where an operation runs.
+
+An operation hands the runner what it does in each place — in this process, streamed from a PATH within a
+memory budget, or mapped over a cluster's partitions — and the runner picks one, gives it what that place
+needs (a budget and a spill directory; a client) and writes the result's engine block. The operation never
+tests the engine's type nor reads its attributes; the runner never knows which operation it runs.
+
+- :func:`runner` turns ``engine=`` (None, ``"local"``, ``"dask"``, :class:`~clfeval.engines.Local`,
+  :class:`~clfeval.engines.Dask`) into a :class:`Runner`: the only engine type tests of the package are in it.
+- :meth:`Runner.admit` refuses, from the capability table (:mod:`clfeval.engines._capabilities`), the options
+  the engine does not run, before any work.
+- :meth:`Runner.holds` says whether a table is run in this process; :meth:`Runner.spooled` writes one that is not
+  to temporary Parquet files, so that it can be streamed or shipped to workers like any PATH.
+- :meth:`Runner.over_path` runs a resolved PATH: ``local(budget, tmpdir)`` on this machine, ``cluster(client,
+  memory)`` on Dask.
+- :meth:`Runner.block` is the result's engine block.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
+
+from clfeval.core import EngineInfo
+from clfeval.engines._spec import Dask, Local, as_engine
+
+__all__ = ["Runner", "runner"]
+
+R = TypeVar("R")
+
+#: The spooling budget of a table handed to a cluster (its parts are files of about this size).
+CLUSTER_SPOOL = 1 << 30
+
+
+class Runner:
+    """Where an operation runs; made by :func:`runner`, never directly."""
+
+    #: The engine's name in the engine block (``local``, ``dask``).
+    name: str = ""
+
+    def __init__(self, engine: Local | Dask) -> None:
+        self.engine = engine
+
+    # --- before any work ----------------------------------------------------------------------------------------
+    def admit(self, operation: str, given: Mapping[str, bool] = {}, stdin: Mapping[str, bool] = {}) -> Runner:
+        """Refuse what the capability table says this engine does not run (``given``: option → whether the call
+        uses it; ``stdin``: parameter → whether it is ``-``), then check the engine itself; returns self."""
+        from clfeval.engines._capabilities import refuse, refuse_stdin
+
+        if given:
+            refuse(operation, self.name, given)
+        refuse_stdin(self.name, stdin)
+        self.check()
+        return self
+
+    def check(self) -> None:
+        """The engine's own checks (the Dask extra installed, an address well formed)."""
+
+    # --- where a table runs ------------------------------------------------------------------------------------
+    def holds(self, table: Any, *, needed: bool = False) -> bool:
+        """Whether ``table`` (a ``pyarrow.Table``, or None before it is built) runs in this process, all of it in
+        memory: the operation needs every item in memory (``needed``), or it fits the budget. An engine that runs
+        elsewhere says no."""
+        return False
+
+    @property
+    def memory(self) -> int | None:
+        """The budget the engine block states (None on a cluster)."""
+        return None
+
+    def spooled(self, table: Any, what: str = "the table") -> contextlib.AbstractContextManager[Any]:
+        """``table`` as a resolved PATH of temporary Parquet files (removed on exit), streamed locally within the
+        budget or read by the workers as files."""
+        from clfeval.engines._data import spooled
+
+        return spooled(table, CLUSTER_SPOOL, None, what)
+
+    # --- running ------------------------------------------------------------------------------------------------
+    def over_path(self, local: Callable[[int, str | None], R], cluster: Callable[[Any, Any], R]) -> R:
+        """Run a resolved PATH: ``local(budget, tmpdir)`` on this machine (streamed within the budget, spilling
+        to ``tmpdir``; or every item read into memory when an option needs them), or ``cluster(client, memory)``
+        on a cluster (``memory``: the budget of each range of an exact ranking on a worker, None for the
+        library's)."""
+        raise NotImplementedError
+
+    def block(self, mode: str, *, spilled: bool = False, spooled: bool = False, parts: int | None = None,
+              **more: Any) -> EngineInfo:
+        """The result's engine block: this engine's name and budget, the mode (``memory``, ``streamed``,
+        ``cluster``), whether anything went to disk (a table spooled to Parquet does, on this machine), and on a
+        cluster the number of input ``parts`` (files) it read."""
+        if mode == "cluster" and parts is not None:
+            more = {"partitions": parts} | more
+        return EngineInfo(name=self.name, mode=mode, spilled=bool(spilled), memory=self.memory,
+                          more=more | ({"input": "spooled to temporary Parquet files"} if spooled else {}))
+
+
+class _Local(Runner):
+    name = "local"
+    engine: Local
+
+    def holds(self, table: Any, *, needed: bool = False) -> bool:
+        from clfeval.engines._data import table_bytes
+
+        return needed or (table is not None and table_bytes(table) <= self.engine.budget)
+
+    @property
+    def memory(self) -> int:
+        return self.engine.budget
+
+    @property
+    def budget(self) -> int:
+        return self.engine.budget
+
+    def spooled(self, table: Any, what: str = "the table") -> contextlib.AbstractContextManager[Any]:
+        from clfeval.engines._data import spooled
+
+        return spooled(table, self.engine.budget, self.engine.tmpdir, what)
+
+    def over_path(self, local: Callable[[int, str | None], R], cluster: Callable[[Any, Any], R]) -> R:
+        return local(self.engine.budget, self.engine.tmpdir)
+
+    def block(self, mode: str, *, spilled: bool = False, spooled: bool = False, parts: int | None = None,
+              **more: Any) -> EngineInfo:
+        return super().block(mode, spilled=spilled or spooled, spooled=spooled, parts=parts, **more)
+
+
+class _Dask(Runner):
+    name = "dask"
+    engine: Dask
+
+    def check(self) -> None:
+        self.engine.check()
+
+    def over_path(self, local: Callable[[int, str | None], R], cluster: Callable[[Any, Any], R]) -> R:
+        with self.connected() as client:
+            return cluster(client, self.engine.memory)
+
+    @contextlib.contextmanager
+    def connected(self) -> Iterator[Any]:
+        with self.engine.connected() as client:
+            yield client
+
+
+def runner(engine: Any) -> Runner:
+    """``engine=`` as its runner (``None`` → the local engine with its default budget)."""
+    eng = as_engine(engine)
+    if isinstance(eng, Dask):
+        return _Dask(eng)
+    return _Local(eng)
