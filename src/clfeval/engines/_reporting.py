@@ -451,15 +451,16 @@ def _on_path(eng: Runner, inp: Any, cols: dict[str, Any], threshold: Any, settin
     from clfeval.engines import _reportsteps as steps
 
     reading = dict(encoding=encoding, normalize=normalize, sep=settings["sep"])
+    if threshold is None and not _needs_memory(settings, cols) and cols["score"] is None and cols["prefix"] is None:
+        rep, mode = _counted(eng, inp, cols, settings, reading, top_n, progress)
+        return _checked(rep, inp, settings, train_name), eng.block(mode, spooled=spooled, parts=len(inp.sources))
 
     def local(budget: int, tmpdir: str | None) -> tuple[Any, str]:
         if threshold is not None or _needs_memory(settings, cols):
             rep, gold, scores = steps.in_memory(inp, cols, threshold, settings, reading)
             return _with_ranking_ci(rep, gold, scores, settings), "memory"
-        if cols["score"] is not None or cols["prefix"] is not None:
-            return steps.streamed_scores(inp, cols, settings, reading, budget, bins, binning, progress,
-                                         tmpdir), "streamed"
-        return steps.streamed(inp, cols, settings, reading, budget, progress), "streamed"
+        return steps.streamed_scores(inp, cols, settings, reading, budget, bins, binning, progress,
+                                     tmpdir), "streamed"
 
     def cluster(client: Any, memory: Any) -> tuple[Any, str]:
         return steps.on_dask(client, memory, inp, cols, settings, bins, binning, normalize, top_n), "cluster"
@@ -470,10 +471,39 @@ def _on_path(eng: Runner, inp: Any, cols: dict[str, Any], threshold: Any, settin
         text = exc.describe("option order") if exc.parameter == "order" else str(exc)
         raise DataError(lambda o: f"file {inp.name!r}: {text.replace('option order', f'option {o}')}",
                         params=["order"]) from None
+    ranked = None if rep.ranking is None else rep.ranking.to_dict()
+    return _checked(rep, inp, settings, train_name), eng.block(mode, spilled=spilled_in(ranked), spooled=spooled,
+                                                               parts=len(inp.sources))
+
+
+def _counted(eng: Runner, inp: Any, cols: dict[str, Any], settings: dict[str, Any], reading: dict[str, Any],
+             top_n: int, progress: Any) -> tuple[Any, str]:
+    """The count report of a PATH: its accumulator (:class:`clfeval.evaluate.ReportCounts`) run by the engine
+    over every item (streamed here, mapped over partitions on a cluster), then finished from its table."""
+    from functools import partial
+
+    from clfeval.engines._reportsteps import named_by
+    from clfeval.evaluate import ReportCounts
+
+    s = dict(settings)
+    make = partial(ReportCounts, multilabel=s.pop("multilabel"), sep=s["sep"], show_errors=s.pop("show_errors"),
+                   order=s.pop("order"))
+    make()  # its options checked before any reading
+    try:
+        acc, mode = eng.accumulate(inp, make, gold=cols["gold"], pred=cols["pred"], id=cols["id"],
+                                   multilabel=settings["multilabel"], reading=reading, progress=progress)
+        return named_by(inp.name, lambda: acc.finish(top_n=top_n, **s)), mode
+    except LabelListError as exc:
+        text = exc.describe("option order") if exc.parameter == "order" else str(exc)
+        raise DataError(lambda o: f"file {inp.name!r}: {text.replace('option order', f'option {o}')}",
+                        params=["order"]) from None
+
+
+def _checked(rep: Any, inp: Any, settings: dict[str, Any], train_name: Any) -> Any:
+    """The report, its training labels checked against the labels it counted."""
     train = settings.get("train_labels")
     if train is not None:
         from clfeval.engines._trainlabels import check_train_overlap
 
         check_train_overlap(train, train_name, inp.name, set(rep.labels), settings["multilabel"], settings["sep"])
-    ranked = None if rep.ranking is None else rep.ranking.to_dict()
-    return rep, eng.block(mode, spilled=spilled_in(ranked), spooled=spooled, parts=len(inp.sources))
+    return rep

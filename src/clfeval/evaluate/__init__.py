@@ -39,7 +39,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.evaluate._slicecounting": ("RankedSlices", "at_cut", "count_outside", "count_sliced", "fold_cut_tables",
                                         "read_ahead",
                                         "slice_binning"),
-    "clfeval.evaluate._streaming": ("count_batches", "finish_report"),
+    "clfeval.evaluate._streaming": ("ReportCounts", "count_batches", "finish_report"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
@@ -85,7 +85,11 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         read_ahead as read_ahead,
         slice_binning as slice_binning,
     )
-    from clfeval.evaluate._streaming import count_batches as count_batches, finish_report as finish_report
+    from clfeval.evaluate._streaming import (
+        ReportCounts as ReportCounts,
+        count_batches as count_batches,
+        finish_report as finish_report,
+    )
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES,
                                moved=_MOVED)
 
