@@ -175,7 +175,10 @@ class _Dask(Runner):
 
 
 def runner(engine: Any) -> Runner:
-    """``engine=`` as its runner (``None`` → the local engine with its default budget)."""
+    """``engine=`` as its runner (``None`` → the local engine with its default budget); a runner is returned as it
+    is (an operation that hands its work to another one passes its runner on)."""
+    if isinstance(engine, Runner):
+        return engine
     eng = as_engine(engine)
     if isinstance(eng, Dask):
         return _Dask(eng)

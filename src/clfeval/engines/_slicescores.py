@@ -58,7 +58,7 @@ def threshold_by(choice: ThresholdResult, data: Any, scores: Any, *, gold: str |
         raise UsageError(lambda o: f"option {o}: no cut was chosen, so there is nothing to report per slice.",
                          params=["by"])
     cut = choice.choice.cut
-    eng = _runner_of(engine)
+    eng = runner(engine)
     cols = [c for s in slicing["sets"] for c in s]
     pos = choice.choice.positive
     g_name, s_name = ("gold" if gold is None else gold), ("score" if score is None else score)
@@ -124,7 +124,7 @@ def calibration_by(overall: Callable[[], Calibration], data: Any, probs: Any, *,
     from clfeval.engines._slicing import binning_of
     from clfeval.scores import slice_rows
 
-    eng = _runner_of(engine)
+    eng = runner(engine)
     cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))
     g_name, p_name = ("gold" if gold is None else gold), ("prob" if prob is None else prob)
     settings = dict(positive=positive, bins=bins, strategy=strategy, edges=edges, max_slices=slicing["max_slices"])
@@ -207,7 +207,3 @@ def _path_of(eng: Runner, data: Any, table: Any, fmt: Any, encoding: str) -> Ite
     with eng.spooled(table) as inp:
         yield inp, True
 
-
-def _runner_of(engine: Any) -> Runner:
-    """``engine=`` as its runner; a runner already made (by the operation's front door) is used as it is."""
-    return engine if isinstance(engine, Runner) else runner(engine)
