@@ -154,6 +154,13 @@ _NO_BINS = ("score_bins bins the score column named by score=; arrays give score
 _NO_TEXTS = ("texts joins a second file to the data by its id column; arrays give the texts as an array (text=), "
              "and with arrays texts= is refused ('give pred and text as arrays too')")
 
+_NO_LISTS = "a table's or a PATH's label sets are text cells of one column (sep), never ragged arrays of lists"
+
+
+def _lists(cells: Any) -> list[list[str]]:
+    """Label sets as ragged lists (``"a|b"`` → ``["a", "b"]``, ``""`` → ``[]``)."""
+    return [str(c).split("|") if str(c) else [] for c in cells]
+
 
 def _a(x: Inputs, name: str = "a") -> dict[str, Any]:
     return x.systems[name]
@@ -195,6 +202,9 @@ CALLS: dict[tuple[str, str], Kinds] = {
         "arrays": lambda x, e: R(list(x.sets["gold"]), list(x.sets["pred"]), scores=_sets_scores(x.sets),
                                  multilabel=True, engine=e),
         **_tabular(lambda k, e: R(k.of("sets"), scores_prefix="s:", multilabel=True, engine=e))},
+    ("report", "arrays of label sets or ragged values"): {
+        "arrays": lambda x, e: R(_lists(x.sets["gold"]), _lists(x.sets["pred"]), multilabel=True, engine=e),
+        "frame": _NO_LISTS, "parquet": _NO_LISTS},
     ("report", "by"): {
         "arrays": lambda x, e: R(_a(x)["gold"], _a(x)["pred"], by={"grp": _a(x)["grp"]}, slice_samples=50, engine=e,
                                  **DOG),
@@ -308,13 +318,6 @@ def _from_stdin(x: Inputs, engine: Any) -> Any:
 #: (operation, option, kind, engine) → reason. ``xfail(strict=True)``: fixing one makes its cell fail until the
 #: entry is removed.
 XFAIL: dict[tuple[str, str, str, str], str] = {
-    ("report", "score_bins", "frame", "spilled"):
-        "Local() in memory ignores score_bins on a DataFrame (exact ranking, no 'binned'); streamed it bins",
-    ("report", "score_bins", "frame", "dask"):
-        "Local() in memory ignores score_bins on a DataFrame (exact ranking, no 'binned'); Dask bins",
-    ("report", "scores_prefix", "arrays", "dask"):
-        "arrays' label → scores mapping refused on Dask outside the table ('reads plain columns of labels'), "
-        "not with the table's reason",
     ("compare", "more than two inputs", "arrays", "spilled"):
         "three arrays: in memory the systems are named A, B, C; spilled 'system 1', 'system 2', 'system 3'",
     ("compare", "score", "arrays", "spilled"):
@@ -332,9 +335,6 @@ XFAIL: dict[tuple[str, str, str, str], str] = {
     ("compare", "score_bins", "arrays", "dask"):
         "arrays of scores with score_bins on Dask refused with 'name the score column with score', not the "
         "table's reason",
-    ("calibration", "probs_prefix", "arrays", "dask"):
-        "an (n, K) probability matrix on Dask fails with a DataError ('must be one column of values (1-D)'), not "
-        "the table's refusal",
     **{("threshold", "scores_prefix", "arrays", engine):
        "the documented arrays form (label → scores mapping, multilabel=True) is refused on every engine with "
        "'option score needs positive'" for engine in ("memory", "spilled", "dask")},

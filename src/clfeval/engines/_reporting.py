@@ -270,6 +270,9 @@ def _validated(engine: Any, data: Any, pred: Any, *, gold: Any, score: Any, scor
          "scores_prefix": (scores_prefix, None)}, mappings=("scores",))
     out.update(names, kind="path" if inputs.is_path(data) else "table" if inputs.is_table(data) else "arrays")
     if out["kind"] == "arrays":
+        from clfeval.evaluate import check_predictions
+
+        check_predictions(pred, scores, threshold)
         out.update(gold=gold_values, pred=pred)
     if ci is not None:
         check_probability(ci, option="ci")
@@ -287,10 +290,9 @@ def _validated(engine: Any, data: Any, pred: Any, *, gold: Any, score: Any, scor
         raise UsageError(lambda s, p: f"option {s} needs {p}: the class whose scores rank the items.",
                          params=["score", "positive"])
     _check_slicing(scored, scores_prefix, scores, positive, threshold, by)
-    eng.admit("report", {"scores_prefix": scores_prefix is not None, "threshold": threshold is not None,
-                         "ci with score": ci is not None and scored, "show_errors": bool(show_errors),
-                         "multilabel with score": multilabel and scored,
-                         "arrays without pred": out["kind"] == "arrays" and pred is None and threshold is None},
+    eng.admit("report", {"scores_prefix": scores_prefix is not None or isinstance(scores, Mapping),
+                         "threshold": threshold is not None, "ci with score": ci is not None and scored,
+                         "show_errors": bool(show_errors), "multilabel with score": multilabel and scored},
               stdin={"data": inputs.is_stdin(data)})
     return out
 
@@ -393,7 +395,7 @@ def _tabular(eng: Runner, data: Any, cols: dict[str, Any], threshold: Any, setti
         wanted = {"gold": cols["gold"], "pred": cols["pred"] if threshold is None else None, "score": cols["score"],
                   "id": cols["id"]}
         table = inputs.columns_of(data, wanted)
-        if eng.holds(table, needed=threshold is not None or _needs_memory(settings, cols)):
+        if bins is None and eng.holds(table, needed=threshold is not None or _needs_memory(settings, cols)):
             return _table_in_memory(eng, table, cols, threshold, settings, top_n)
         with eng.spooled(table) as inp:
             return _on_path(eng, inp, cols, threshold, settings, bins, binning, "utf-8", None, top_n, progress,

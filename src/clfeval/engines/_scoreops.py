@@ -631,8 +631,10 @@ def _check_calibration(run: Runner, *, data: Any, probs: Any, prob: str | None, 
     if probs_prefix is not None and positive is not None:
         raise UsageError(lambda q, p: f"option {q} goes with --prob; {p} calibrates the top label of every item.",
                          params=["positive", "probs_prefix"])
-    run.admit("calibration", {"probs_prefix": probs_prefix is not None, "strategy=quantile": strategy != "uniform",
-                              "edges=sklearn": edges != "clfeval"}, stdin={"data": inputs.is_stdin(data)})
+    matrix = probs is not None and (isinstance(probs, dict) or getattr(probs, "ndim", 1) != 1)  # every class's
+    run.admit("calibration", {"probs_prefix": probs_prefix is not None or matrix,
+                              "strategy=quantile": strategy != "uniform", "edges=sklearn": edges != "clfeval"},
+              stdin={"data": inputs.is_stdin(data)})
 
 
 def check_threshold_options(data: Any, dev: Any = None, *, engine: Any = None, score: str | None = None,
