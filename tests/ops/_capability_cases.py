@@ -335,9 +335,6 @@ XFAIL: dict[tuple[str, str, str, str], str] = {
     ("compare", "score_bins", "arrays", "dask"):
         "arrays of scores with score_bins on Dask refused with 'name the score column with score', not the "
         "table's reason",
-    **{("threshold", "scores_prefix", "arrays", engine):
-       "the documented arrays form (label → scores mapping, multilabel=True) is refused on every engine with "
-       "'option score needs positive'" for engine in ("memory", "spilled", "dask")},
 }
 
 

@@ -169,3 +169,25 @@ def test_the_front_door_is_typed_without_any():
 def test_a_result_without_a_variant_is_refused():
     with pytest.raises(ValueError, match="one cut choice or the cuts of every label"):
         ops.ThresholdResult("f1", "maximise F1", "rule", 1, None)
+
+
+def test_the_arrays_form_of_one_cut_per_label_equals_the_tables():
+    """Issue 38's parity test found it refused: ``threshold(label_sets, {label: scores}, multilabel=True)`` (as
+    documented) now chooses one cut per label, the same cuts and numbers as a table with ``scores_prefix``."""
+    import json
+
+    import pandas as pd
+
+    import clfeval
+
+    gold = ["a", "b", "a|b", "", "b", "a"] * 30
+    sa = [0.9, 0.2, 0.8, 0.1, 0.4, 0.6] * 30
+    sb = [0.3, 0.9, 0.7, 0.2, 0.8, 0.1] * 30
+    arrays = clfeval.threshold(gold, {"a": sa, "b": sb}, dev=(gold, {"a": sa, "b": sb}), multilabel=True)
+    frame = pd.DataFrame({"gold": gold, "s:a": sa, "s:b": sb})
+    table = clfeval.threshold(frame, dev=frame, scores_prefix="s:", multilabel=True)
+    plain = [json.dumps({k: v for k, v in r.to_dict().items() if k not in ("engine", "signature", "external")},
+                        sort_keys=True)
+             for r in (arrays, table)]
+    assert plain[0] == plain[1]
+    assert arrays.per_label["a"].test.f1 == 1.0  # a cut between 0.4 and 0.6 separates label a exactly

@@ -339,6 +339,13 @@ def threshold(data: Data, scores: Scores | None = None, *, dev: Data | tuple[npt
                             engine=engine, normalize=normalize)
     common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
                   zero_division=zero_division)
+    if scores is not None and multilabel and isinstance(scores, Mapping):  # one cut per label, in memory
+        from clfeval.scores import choose_label_thresholds
+
+        dev_gold, dev_scores = cast(tuple[Any, Any], dev) if dev is not None else (None, None)
+        r = choose_label_thresholds(data, scores, dev_gold=dev_gold, dev_scores=dev_scores, sep=sep,
+                                    **cast(dict[str, Any], common))
+        return with_engine(r, _block(run, "memory", r, False))
     if scores is not None:
         return _threshold_arrays(run, engine, data, scores, dev, positive, common)
     score_name = "score" if score is None else score
@@ -415,7 +422,8 @@ def _check_threshold(run: Runner, data: Any, dev: Any, scores: Any, score: Any, 
 
     if scores is None:
         check_score_options(score, prefix)
-    if (score is not None or scores is not None) and positive is None:
+    per_label = multilabel and isinstance(scores, Mapping)  # arrays: label → scores, one cut per label
+    if (score is not None or (scores is not None and not per_label)) and positive is None:
         raise UsageError(lambda s, p: f"option {s} needs {p}: the class whose scores are thresholded.",
                          params=["score", "positive"])
     if prefix is not None and not multilabel:
@@ -429,7 +437,7 @@ def _check_threshold(run: Runner, data: Any, dev: Any, scores: Any, score: Any, 
         raise UsageError(lambda d: f"option {d} names the test file itself ({str(data)!r}): a cut chosen on the test "
                                    f"labels is the hindsight cut, which this command already shows. Give a "
                                    f"development file (a held-out slice of the training data).", params=["dev"])
-    run.admit("threshold", {"scores_prefix": prefix is not None},
+    run.admit("threshold", {"scores_prefix": prefix is not None or per_label},
               stdin={"data": inputs.is_stdin(data), "dev": inputs.is_stdin(dev)})
 
 
