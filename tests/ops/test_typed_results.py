@@ -6,7 +6,11 @@
   and every field of every result type and of each part reachable from it;
 - (issue 37) every case's notebook card is at most 20 KB and shows its slices when it has them, each slice's name
   escaped, and its ids carry the card's own prefix; every case's tables (``to_frame()`` and each table part's) have
-  exactly their documented columns: tests/ops/test_frames.py runs that over this registry.
+  exactly their documented columns: tests/ops/test_frames.py runs that over this registry;
+- (issue 38) every row of the capability table (operation × option, one value each: tests/ops/_capability_cases.py)
+  × input kind (arrays, DataFrame, Parquet directory) × engine (Local in memory, Local spilled at the smallest
+  budget, Dask on the session's one LocalCluster) gives the JSON of Local in memory but for the engine information,
+  or the refusal the table states, with its reason.
 """
 
 from __future__ import annotations
@@ -23,8 +27,11 @@ import warnings
 import pytest
 
 import clfeval
+from clfeval.engines import Dask, Local, _capabilities as caps
+from clfeval.errors import UsageError
 from tests._helpers.readonly import writable_places
 from tests._helpers.registry import CASES, write_inputs
+from tests.ops._capability_cases import CALLS, KINDS, XFAIL, Inputs, plain
 
 #: operation → (its front-door function, the name of its one result type in ``clfeval``)
 OPERATIONS = {
@@ -234,3 +241,65 @@ def test_each_cases_card_is_at_most_20_kb_and_shows_its_slices(name, results):
     assert all(i.startswith(prefix) for i in ids), name  # one card's ids, apart from every other card's
     for href in re.findall(r'href="#([^"]+)"', card):
         assert href in ids, (name, href)  # every in-card link lands in this card
+
+
+#: The engines of the parity test, by name: Local in memory, Local at the smallest budget (every input spooled,
+#: every ranking spilled), Dask on the session's LocalCluster (tests/conftest.py ``dask_client``).
+ENGINES = ("memory", "spilled", "dask")
+
+
+@pytest.fixture(scope="module")
+def capability_inputs(tmp_path_factory):
+    """The one data set of the parity test, and the Local-in-memory JSON of each cell, computed once."""
+    return Inputs(tmp_path_factory.mktemp("capabilities")), {}
+
+
+def test_the_capability_cases_cover_every_row_of_the_table_exactly():
+    rows = [(c.operation, c.option) for c in caps.TABLE]
+    assert len(set(rows)) == len(rows) == len(caps.TABLE)
+    assert sorted(CALLS) == sorted(rows)  # a new row without its case fails here, as a case without its row
+    for row, kinds in CALLS.items():
+        assert set(kinds) == set(KINDS), row
+        for kind, call in kinds.items():
+            assert callable(call) or (isinstance(call, str) and len(call) > 20), (row, kind)  # a skip names why
+    assert {(op, opt, kind) for op, opt, kind, _ in XFAIL} <= {(op, opt, kind) for (op, opt), ks in CALLS.items()
+                                                               for kind, call in ks.items() if callable(call)}
+    assert {engine for *_, engine in XFAIL} <= set(ENGINES)
+
+
+def _cells():
+    for c in caps.TABLE:
+        for kind in KINDS:
+            for engine in ENGINES:
+                why = XFAIL.get((c.operation, c.option, kind, engine))
+                marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
+                yield pytest.param(c.operation, c.option, kind, engine, marks=marks,
+                                   id=f"{c.operation}-{c.option}-{kind}-{engine}".replace(" ", "_"))
+
+
+@pytest.mark.parametrize("operation, option, kind, engine", _cells())
+def test_every_row_of_the_capability_table_on_every_input_and_engine(operation, option, kind, engine,
+                                                                      capability_inputs, request):
+    """The table's refusal (UsageError with its reason) where it states one, else the JSON of Local in memory."""
+    x, memory = capability_inputs
+    call = CALLS[(operation, option)][kind]
+    if isinstance(call, str):
+        pytest.skip(f"{operation} {option!r} with {kind}: {call}")
+    row = next(c for c in caps.TABLE if (c.operation, c.option) == (operation, option))
+    eng = {"memory": Local, "spilled": lambda: Local(memory=4096),
+           "dask": lambda: Dask(request.getfixturevalue("dask_client"))}[engine]()
+    reason = row.reason("dask" if engine == "dask" else "local")
+    if reason is not None:
+        with pytest.raises(UsageError) as err:
+            call(x, eng)
+        assert reason in str(err.value), (reason, str(err.value))
+        return
+    if (operation, option, kind) not in memory:
+        base = call(x, Local())
+        assert base.engine.to_dict()["name"] == "local"
+        memory[operation, option, kind] = plain(base)
+    if engine == "memory":
+        return
+    got = call(x, eng)
+    assert got.engine.to_dict()["name"] == ("dask" if engine == "dask" else "local")
+    assert plain(got) == memory[operation, option, kind]

@@ -8,7 +8,6 @@ from typing import Any
 import click
 
 from clfeval.cli._common import FiniteFloatRange
-from clfeval.errors import MissingExtra, UsageError
 
 __all__ = ["memory_option", "score_bin_options", "engine_options", "engine_of", "help_note"]
 
@@ -68,23 +67,12 @@ def engine_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def engine_of(engine: str, scheduler: str | None, memory: str | None) -> Any:
     """``--engine``, ``--scheduler``, ``--memory`` and ``--connect-timeout`` as the library's engine value
-    (:class:`clfeval.engines.Local` or :class:`clfeval.engines.Dask`); the dask extra checked here, before any work."""
-    from clfeval.engines import Dask, Local
+    (:func:`clfeval.engines.from_options`: checked there, before any work)."""
+    from clfeval.engines import from_options
 
-    if engine != "dask":
-        if scheduler is not None:
-            raise UsageError(f"option --scheduler {scheduler!r} names a Dask scheduler, which only --engine dask "
-                             f"uses; add --engine dask, or leave --scheduler out to run locally.")
-        local = Local(memory=memory if memory is not None else "1GiB")
-        local.budget  # noqa: B018  (a bad --memory is refused before any work)
-        return local
-    MissingExtra.require("--engine dask", [("dask", "dask"), ("distributed", "dask.distributed"),
-                                          ("dask.dataframe", "dask.dataframe")], "dask")
     ctx = click.get_current_context(silent=True)
     timeout = ctx.meta.get("clfeval.connect_timeout", 10.0) if ctx is not None else 10.0
-    remote = Dask(scheduler, connect_timeout=timeout, memory=memory)
-    remote.check()
-    return remote
+    return from_options(engine, scheduler=scheduler, memory=memory, connect_timeout=timeout)
 
 
 def help_note(operation: str) -> str:

@@ -27,14 +27,14 @@ import dask
 import numpy as np
 import pyarrow as pa
 
-from clfeval.core import ConfusionTable, JointTable, confusion_table, joint_table, label_str, multilabel_table, shown_id
+from clfeval.core import JointTable, confusion_table, joint_table, label_str, multilabel_table, shown_id
 from clfeval.dask._parts import Parts, parts_of, probe, run, threads, tree_sum
 from clfeval.errors import DataError, UsageError
-from clfeval.evaluate import Report, report_from_table
+from clfeval.evaluate import Report
 from clfeval.ops.compare import Compared
 from clfeval.significance import check_metric, compare_counts
 
-__all__ = ["report", "compare", "table", "check_unique_ids"]
+__all__ = ["report", "compare", "table", "check_unique_ids", "id_column"]
 
 
 def _table_of(t: pa.Table, gold: str, pred: str, multilabel: bool, sep: str) -> Any:
@@ -94,24 +94,24 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
     Report
         The local report of the same items, number for number.
     """
+    from functools import partial
+
+    from clfeval.dask._accumulate import accumulate
+    from clfeval.evaluate import ReportCounts
+
     if isinstance(data, (str, os.PathLike)):  # a PATH: resolved once, as locally (its ids checked too)
         from clfeval.io import resolve_path
 
         data = resolve_path(data)
-    ids = _id_column(data, id, [gold, pred, score])
-    parts = parts_of(data, [gold, pred] + ([score] if score else []) + ([ids] if ids else []),
-                     labels=[] if multilabel else [gold, pred], normalize=normalize, scores=[score] if score else [],
-                     options=[("--gold", gold), ("--pred", pred), ("--score", score or ""), ("--id", ids or "")])
-    probe(parts, client)
-    if ids is not None:
-        check_unique_ids(parts, ids, client=client)
-    tab = table(parts, gold=gold, pred=pred, multilabel=multilabel, sep=sep, client=client)
-    if tab.n == 0 if isinstance(tab, ConfusionTable) else tab.n_items == 0:
-        raise DataError("the input holds no items to report on.")
-    if order is not None:
-        tab = tab.relabel(list(order))
-    rep = report_from_table(tab, positive=positive, beta=beta, zero_division=zero_division, order=order is not None,
-                            sep=sep, top_n=top_n)
+    if score is not None:  # the ranking pass reads the score column (every score checked: finite)
+        parts = parts_of(data, [gold, pred, score], labels=[] if multilabel else [gold, pred], normalize=normalize,
+                         scores=[score], options=[("--gold", gold), ("--pred", pred), ("--score", score)])
+        probe(parts, client)
+    make = partial(ReportCounts, multilabel=multilabel, sep=sep, order=order)
+    make()  # its options checked before any work
+    acc = accumulate(data, make, gold=gold, pred=pred, id=id, multilabel=multilabel, normalize=normalize,
+                     client=client)
+    rep = acc.finish(positive=positive, beta=beta, zero_division=zero_division, sep=sep, top_n=top_n)
     if score is not None:
         if positive is None or multilabel:
             raise UsageError("a ranking of one score column needs positive (binary data) on the Dask engine.")
@@ -135,7 +135,7 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
 
 # --- ids unique across every file: hash buckets checked on the cluster -------------------------
 
-def _id_column(data: Any, id: str | None, roles: Sequence[str | None]) -> str | None:
+def id_column(data: Any, id: str | None, roles: Sequence[str | None]) -> str | None:
     """The id column of a PATH input: ``id`` when given, else ``id`` when its first file has one."""
     if id is not None or hasattr(data, "npartitions"):
         return id

@@ -24,6 +24,7 @@ __all__ = _names(_EXPORTS)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.engines._capabilities": ("help_note",),
+    "clfeval.engines._spec": ("from_options",),
     "clfeval.engines._comparing": ("resampling_steps",),
     "clfeval.engines._scorecols": ("check_score_options", "read_scored"),
     "clfeval.engines._scoreops": ("check_calibration_options", "check_threshold_options"),
@@ -42,6 +43,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         check_calibration_options as check_calibration_options,
         check_threshold_options as check_threshold_options,
     )
+    from clfeval.engines._spec import from_options as from_options
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES,
                                moved=_MOVED)
 

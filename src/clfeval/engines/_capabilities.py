@@ -77,9 +77,6 @@ TABLE: tuple[Capability, ...] = (
                dask="input order is the order of one reader; Dask partitions are counted in any order"),
     Capability("report", "multilabel with score", "rankings of label sets",
                dask="label-set rankings are one-vs-rest (as scores_prefix)"),
-    Capability("report", "arrays without pred", "predictions made in memory from the scores of arrays",
-               dask="the Dask engine counts predictions: give pred (predictions from a cut on the scores are made in "
-                    "memory)"),
     Capability("report", "arrays of label sets or ragged values", "arrays that are no plain columns of labels",
                dask="the Dask engine reads plain columns of labels: give arrays of single labels (or a table, or a "
                     "PATH)"),

@@ -16,9 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from clfeval.core import EngineInfo
 from clfeval.engines import _data as inputs
-from clfeval.engines._block import engine_block
-from clfeval.engines._capabilities import refuse_stdin
-from clfeval.engines._spec import Dask, Local, as_engine
+from clfeval.engines._runner import Runner, runner
 from clfeval.errors import DataError, UsageError
 from clfeval.ops.errors import ErrorAnalysis
 
@@ -32,6 +30,7 @@ if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heav
     import polars
     import pyarrow
 
+    from clfeval.engines._spec import Dask, Local
     from clfeval.io import InputPath
 
     #: Gold labels as an array, or a table with named columns, or a PATH (file, directory, glob, ``-``).
@@ -137,8 +136,7 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
     if not a.tabular:
         counter, block = _arrays(eng, counter, data if data is not None else gold, pred, text, ids, a.scores)
     else:
-        joined = a.texts if a.text_map is None else a.text_map
-        counter, block = _tabular(eng, counter, a.data, a.columns, joined, input_format, encoding, progress)
+        counter, block = _tabular(eng, counter, a.data, a.columns, a.texts, input_format, encoding, progress)
     result = analyse(counter, min_count=min_count, terms=terms, prior_strength=prior_strength, z_min=z_min,
                      settings={"processing": None if processing is None else str(processing),
                                "text": "a --texts file joined by id" if texts is not None else "a column"})
@@ -147,16 +145,15 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
 
 @dataclass(frozen=True)
 class _Checked:
-    """The arguments of :func:`error_analysis`, checked: the engine, an empty counter (its analyzer, examples,
-    seed), whether the input is a table or PATH, the scores of arrays, the ``texts`` PATH (resolved) and, on
-    Dask, its texts by id."""
+    """The arguments of :func:`error_analysis`, checked: the engine's runner, an empty counter (its analyzer,
+    examples, seed), whether the input is a table or PATH, the scores of arrays and the ``texts`` PATH
+    (resolved)."""
 
-    engine: Any
+    engine: Runner
     counter: Any
     tabular: bool
     scores: list[float] | None
     texts: Any
-    text_map: dict[str, str] | None
     data: Any
     columns: dict[str, Any]
 
@@ -170,7 +167,7 @@ def _checked(data: Any, pred: Any, *, gold: Any, text: Any, texts: Any, id: Any,
     from clfeval.evaluate import check_settings, counter_of, item_scores
     from clfeval.text import analyzer_of
 
-    eng = as_engine(engine)
+    eng = runner(engine)
     check_settings(min_count=min_count, examples=examples, terms=terms, chars=chars, prior_strength=prior_strength,
                    z_min=z_min)
     analyzer = analyzer_of(processing, token_pattern)
@@ -193,24 +190,17 @@ def _checked(data: Any, pred: Any, *, gold: Any, text: Any, texts: Any, id: Any,
                                    f"got the text {score!r}.", params=["score"])
     scores = None if tabular or score is None else item_scores(inputs.as_column(score, "score"), "score")
     counter = counter_of(analyzer, examples, seed, chars, multilabel=bool(multilabel), sep=sep)
-    refuse_stdin(eng.name, {"data": inputs.is_stdin(data), "texts": texts is not None and inputs.is_stdin(texts)})
-    if isinstance(eng, Dask):
-        eng.check()
-    text_map = None
+    eng.admit("error_analysis", stdin={"data": inputs.is_stdin(data),
+                                       "texts": texts is not None and inputs.is_stdin(texts)})
     if texts is not None:
         if id is None:
             raise UsageError(lambda t, i: f"option {t} joins the texts by id: name the id column of both files "
                                           f"with {i}.", params=["texts", "id"])
         texts = inputs.resolve(texts, encoding=encoding, option="--texts")
-        if isinstance(eng, Dask):  # the workers look the texts up in one dict, id → text
-            from clfeval.evaluate import read_texts
-
-            text_map = read_texts(texts, id=id, text=text if isinstance(text, str) else "text",
-                                  input_format=None, encoding=encoding)
-    return _Checked(eng, counter, tabular, scores, texts, text_map, data, cols)
+    return _Checked(eng, counter, tabular, scores, texts, data, cols)
 
 
-def _arrays(eng: Any, counter: Any, gold: Any, pred: Any, text: Any, ids: Any,
+def _arrays(eng: Runner, counter: Any, gold: Any, pred: Any, text: Any, ids: Any,
             score: list[float] | None) -> tuple[Any, Mapping[str, Any]]:
     import pyarrow as pa
 
@@ -232,11 +222,11 @@ def _arrays(eng: Any, counter: Any, gold: Any, pred: Any, text: Any, ids: Any,
         raise DataError("gold, pred and text (and ids, score when given) must have one value per item; got "
                         + ", ".join(f"{k} {n}" for k, n in lengths.items()) + ".")
     table = pa.table(cols)
-    if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget:
+    if eng.holds(table):
         count_arrays(counter, cols["gold"].to_pylist(), cols["pred"].to_pylist(), cols["text"].to_pylist(),
                      cols["id"].to_pylist() if ids is not None else None,
                      cols["score"].to_pylist() if score is not None else None)
-        return counter, engine_block(eng, "memory", memory=eng.budget)
+        return counter, eng.block("memory")
     names = dict(gold="gold", pred="pred", text="text", id="id" if ids is not None else None,
                  score="score" if score is not None else None)
     return _tabular(eng, counter, table, names, None, None, "utf-8", None)
@@ -278,47 +268,56 @@ def _text_column(text: Any) -> Any:
     return pa.array(texts_of(values, "text", lambda i: f"item {i + 1}"), type=pa.string())
 
 
-def _tabular(eng: Any, counter: Any, data: Any, cols: dict[str, Any], text_map: Any, fmt: Any, encoding: str,
+def _tabular(eng: Runner, counter: Any, data: Any, cols: dict[str, Any], texts: Any, fmt: Any, encoding: str,
              progress: Any) -> tuple[Any, Mapping[str, Any]]:
+    """A table in memory when the runner holds it and its texts are a column, else spooled; a PATH streamed (or on
+    Dask). ``texts``: the resolved PATH of the texts joined by id, or None."""
     from clfeval.evaluate import count_arrays, item_scores
 
     if inputs.is_table(data):
         wanted = {"gold": cols["gold"], "pred": cols["pred"], "id": cols["id"], "score": cols["score"],
-                  "text": None if text_map is not None else cols["text"]}
+                  "text": None if texts is not None else cols["text"]}
         table = inputs.columns_of(data, wanted)
-        if isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget and text_map is None:
+        if texts is None and eng.holds(table):
             keys = table.column(cols["id"]).to_pylist() if cols["id"] else None
-            texts = table.column(cols["text"]).to_pylist()
             scores = item_scores(table.column(cols["score"]), cols["score"]) if cols["score"] else None
             count_arrays(counter, table.column(cols["gold"]).to_pylist(), table.column(cols["pred"]).to_pylist(),
-                         texts, keys, scores)
-            return counter, engine_block(eng, "memory", memory=eng.budget)
-        budget = eng.budget if isinstance(eng, Local) else 1 << 30
-        with inputs.spooled(table, budget, eng.tmpdir if isinstance(eng, Local) else None) as inp:
-            counter, block = _on_path(eng, counter, inp, cols, text_map, "parquet", "utf-8", progress)
-        return counter, {**block, "spilled": True if isinstance(eng, Local) else block["spilled"],
-                         "input": "spooled to temporary Parquet files"}
+                         table.column(cols["text"]).to_pylist(), keys, scores)
+            return counter, eng.block("memory")
+        with eng.spooled(table) as inp:
+            return _on_path(eng, counter, inp, cols, texts, "parquet", "utf-8", progress, spooled=True)
     inp = inputs.resolve(data, input_format=fmt, encoding=encoding)
-    return _on_path(eng, counter, inp, cols, text_map, fmt, encoding, progress)
+    return _on_path(eng, counter, inp, cols, texts, fmt, encoding, progress)
 
 
-def _on_path(eng: Any, counter: Any, inp: Any, cols: dict[str, Any], text_map: Any, fmt: Any, encoding: str,
-             progress: Any) -> tuple[Any, Mapping[str, Any]]:
-    if isinstance(eng, Dask):
+def _on_path(eng: Runner, counter: Any, inp: Any, cols: dict[str, Any], texts: Any, fmt: Any, encoding: str,
+             progress: Any, spooled: bool = False) -> tuple[Any, Mapping[str, Any]]:
+    """A resolved PATH counted: batch by batch on this machine (batches sized from the budget; the texts joined
+    by id within it), or one counter per partition on a cluster, added in a tree (the workers look the texts up
+    in one dict, id → text)."""
+
+    def local(budget: int, tmpdir: str | None) -> tuple[Any, str, int | None]:
+        import contextlib
+
+        from clfeval.evaluate import count_path
+
+        rows = max(1000, min(1 << 20, budget // 8192))
+        with (progress(inp) if progress is not None else contextlib.nullcontext(None)) as update:
+            count_path(counter, inp, gold=cols["gold"], pred=cols["pred"], id=cols["id"], text=cols["text"],
+                       texts=texts, score=cols["score"], input_format=fmt, encoding=encoding, progress=update,
+                       batch_rows=rows, budget=budget, tmpdir=tmpdir)
+        return counter, "streamed", None
+
+    def cluster(client: Any, memory: Any) -> tuple[Any, str, int | None]:
         from clfeval.dask import count_on_dask
+        from clfeval.evaluate import read_texts
 
-        with eng.connected() as client:
-            total, parts = count_on_dask(counter, inp, gold=cols["gold"], pred=cols["pred"], id=cols["id"],
-                                         text=cols["text"], texts=text_map, score=cols["score"],
-                                         input_format=fmt, encoding=encoding, client=client)
-        return total, engine_block(eng, "cluster", partitions=parts)
-    import contextlib
+        text_map = None if texts is None else read_texts(texts, id=cols["id"], text=cols["text"], input_format=None,
+                                                         encoding=encoding)
+        total, parts = count_on_dask(counter, inp, gold=cols["gold"], pred=cols["pred"], id=cols["id"],
+                                     text=cols["text"], texts=text_map, score=cols["score"], input_format=fmt,
+                                     encoding=encoding, client=client)
+        return total, "cluster", parts
 
-    from clfeval.evaluate import count_path
-
-    rows = max(1000, min(1 << 20, eng.budget // 8192))
-    with (progress(inp) if progress is not None else contextlib.nullcontext(None)) as update:
-        count_path(counter, inp, gold=cols["gold"], pred=cols["pred"], id=cols["id"], text=cols["text"],
-                   texts=text_map, score=cols["score"], input_format=fmt, encoding=encoding, progress=update,
-                   batch_rows=rows, budget=eng.budget, tmpdir=eng.tmpdir)
-    return counter, engine_block(eng, "streamed", memory=eng.budget)
+    total, mode, parts = eng.over_path(local, cluster)
+    return total, eng.block(mode, spooled=spooled, parts=parts)

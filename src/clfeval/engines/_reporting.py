@@ -270,6 +270,9 @@ def _validated(engine: Any, data: Any, pred: Any, *, gold: Any, score: Any, scor
          "scores_prefix": (scores_prefix, None)}, mappings=("scores",))
     out.update(names, kind="path" if inputs.is_path(data) else "table" if inputs.is_table(data) else "arrays")
     if out["kind"] == "arrays":
+        from clfeval.evaluate import check_predictions
+
+        check_predictions(pred, scores, threshold)
         out.update(gold=gold_values, pred=pred)
     if ci is not None:
         check_probability(ci, option="ci")
@@ -287,10 +290,9 @@ def _validated(engine: Any, data: Any, pred: Any, *, gold: Any, score: Any, scor
         raise UsageError(lambda s, p: f"option {s} needs {p}: the class whose scores rank the items.",
                          params=["score", "positive"])
     _check_slicing(scored, scores_prefix, scores, positive, threshold, by)
-    eng.admit("report", {"scores_prefix": scores_prefix is not None, "threshold": threshold is not None,
-                         "ci with score": ci is not None and scored, "show_errors": bool(show_errors),
-                         "multilabel with score": multilabel and scored,
-                         "arrays without pred": out["kind"] == "arrays" and pred is None and threshold is None},
+    eng.admit("report", {"scores_prefix": scores_prefix is not None or isinstance(scores, Mapping),
+                         "threshold": threshold is not None, "ci with score": ci is not None and scored,
+                         "show_errors": bool(show_errors), "multilabel with score": multilabel and scored},
               stdin={"data": inputs.is_stdin(data)})
     return out
 
@@ -393,7 +395,7 @@ def _tabular(eng: Runner, data: Any, cols: dict[str, Any], threshold: Any, setti
         wanted = {"gold": cols["gold"], "pred": cols["pred"] if threshold is None else None, "score": cols["score"],
                   "id": cols["id"]}
         table = inputs.columns_of(data, wanted)
-        if eng.holds(table, needed=threshold is not None or _needs_memory(settings, cols)):
+        if bins is None and eng.holds(table, needed=threshold is not None or _needs_memory(settings, cols)):
             return _table_in_memory(eng, table, cols, threshold, settings, top_n)
         with eng.spooled(table) as inp:
             return _on_path(eng, inp, cols, threshold, settings, bins, binning, "utf-8", None, top_n, progress,
@@ -451,15 +453,16 @@ def _on_path(eng: Runner, inp: Any, cols: dict[str, Any], threshold: Any, settin
     from clfeval.engines import _reportsteps as steps
 
     reading = dict(encoding=encoding, normalize=normalize, sep=settings["sep"])
+    if threshold is None and not _needs_memory(settings, cols) and cols["score"] is None and cols["prefix"] is None:
+        rep, mode = _counted(eng, inp, cols, settings, reading, top_n, progress)
+        return _checked(rep, inp, settings, train_name), eng.block(mode, spooled=spooled, parts=len(inp.sources))
 
     def local(budget: int, tmpdir: str | None) -> tuple[Any, str]:
         if threshold is not None or _needs_memory(settings, cols):
             rep, gold, scores = steps.in_memory(inp, cols, threshold, settings, reading)
             return _with_ranking_ci(rep, gold, scores, settings), "memory"
-        if cols["score"] is not None or cols["prefix"] is not None:
-            return steps.streamed_scores(inp, cols, settings, reading, budget, bins, binning, progress,
-                                         tmpdir), "streamed"
-        return steps.streamed(inp, cols, settings, reading, budget, progress), "streamed"
+        return steps.streamed_scores(inp, cols, settings, reading, budget, bins, binning, progress,
+                                     tmpdir), "streamed"
 
     def cluster(client: Any, memory: Any) -> tuple[Any, str]:
         return steps.on_dask(client, memory, inp, cols, settings, bins, binning, normalize, top_n), "cluster"
@@ -470,10 +473,39 @@ def _on_path(eng: Runner, inp: Any, cols: dict[str, Any], threshold: Any, settin
         text = exc.describe("option order") if exc.parameter == "order" else str(exc)
         raise DataError(lambda o: f"file {inp.name!r}: {text.replace('option order', f'option {o}')}",
                         params=["order"]) from None
+    ranked = None if rep.ranking is None else rep.ranking.to_dict()
+    return _checked(rep, inp, settings, train_name), eng.block(mode, spilled=spilled_in(ranked), spooled=spooled,
+                                                               parts=len(inp.sources))
+
+
+def _counted(eng: Runner, inp: Any, cols: dict[str, Any], settings: dict[str, Any], reading: dict[str, Any],
+             top_n: int, progress: Any) -> tuple[Any, str]:
+    """The count report of a PATH: its accumulator (:class:`clfeval.evaluate.ReportCounts`) run by the engine
+    over every item (streamed here, mapped over partitions on a cluster), then finished from its table."""
+    from functools import partial
+
+    from clfeval.engines._reportsteps import named_by
+    from clfeval.evaluate import ReportCounts
+
+    s = dict(settings)
+    make = partial(ReportCounts, multilabel=s.pop("multilabel"), sep=s["sep"], show_errors=s.pop("show_errors"),
+                   order=s.pop("order"))
+    make()  # its options checked before any reading
+    try:
+        acc, mode = eng.accumulate(inp, make, gold=cols["gold"], pred=cols["pred"], id=cols["id"],
+                                   multilabel=settings["multilabel"], reading=reading, progress=progress)
+        return named_by(inp.name, lambda: acc.finish(top_n=top_n, **s)), mode
+    except LabelListError as exc:
+        text = exc.describe("option order") if exc.parameter == "order" else str(exc)
+        raise DataError(lambda o: f"file {inp.name!r}: {text.replace('option order', f'option {o}')}",
+                        params=["order"]) from None
+
+
+def _checked(rep: Any, inp: Any, settings: dict[str, Any], train_name: Any) -> Any:
+    """The report, its training labels checked against the labels it counted."""
     train = settings.get("train_labels")
     if train is not None:
         from clfeval.engines._trainlabels import check_train_overlap
 
         check_train_overlap(train, train_name, inp.name, set(rep.labels), settings["multilabel"], settings["sep"])
-    ranked = None if rep.ranking is None else rep.ranking.to_dict()
-    return rep, eng.block(mode, spilled=spilled_in(ranked), spooled=spooled, parts=len(inp.sources))
+    return rep

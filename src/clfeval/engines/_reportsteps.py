@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from clfeval.engines._scorecols import ScoredFile
     from clfeval.io import Predictions
 
-__all__ = ["named_by", "streamed", "streamed_scores", "in_memory", "on_dask"]
+__all__ = ["named_by", "streamed_scores", "in_memory", "on_dask"]
 
 
 def named_by(path: str, make: Callable[[], Any]) -> Any:
@@ -31,21 +31,6 @@ def named_by(path: str, make: Callable[[], Any]) -> Any:
 
 def _progress(progress: Any, inp: Any) -> Any:
     return progress(inp) if progress is not None else contextlib.nullcontext(None)
-
-
-def streamed(inp: Any, cols: dict[str, Any], settings: dict[str, Any], reading: dict[str, Any], memory: int,
-             progress: Any) -> Any:
-    """Count the PATH batch by batch (bounded memory), ids checked across all its files."""
-    from clfeval.evaluate import count_batches, finish_report
-    from clfeval.io import iter_predictions, unique_batches
-
-    s = dict(settings)
-    with _progress(progress, inp) as update:
-        reader = iter_predictions(inp, gold=cols["gold"], pred=cols["pred"], id=cols["id"], multilabel=s["multilabel"],
-                                  progress=update, **reading)
-        table, errors = count_batches(unique_batches(reader, budget=memory), order=s.pop("order"),
-                                      multilabel=s.pop("multilabel"), sep=s["sep"], show_errors=s.pop("show_errors"))
-    return named_by(inp.name, lambda: finish_report(table, errors, order=settings["order"] is not None, **s))
 
 
 def streamed_scores(inp: Any, cols: dict[str, Any], settings: dict[str, Any], reading: dict[str, Any], memory: int,

@@ -11,6 +11,8 @@ tests the engine's type nor reads its attributes; the runner never knows which o
   the engine does not run, before any work.
 - :meth:`Runner.holds` says whether a table is run in this process; :meth:`Runner.spooled` writes one that is not
   to temporary Parquet files, so that it can be streamed or shipped to workers like any PATH.
+- :meth:`Runner.accumulate` runs an operation's accumulator (``update``, ``+``) over every item of a PATH:
+  one accumulator over the checked batches here, one per group of partitions added in a tree on a cluster.
 - :meth:`Runner.over_path` runs a resolved PATH: ``local(budget, tmpdir)`` on this machine, ``cluster(client,
   memory)`` on Dask.
 - :meth:`Runner.block` is the result's engine block.
@@ -28,6 +30,7 @@ from clfeval.engines._spec import Dask, Local, as_engine
 __all__ = ["Runner", "runner"]
 
 R = TypeVar("R")
+A = TypeVar("A")
 
 #: The spooling budget of a table handed to a cluster (its parts are files of about this size).
 CLUSTER_SPOOL = 1 << 30
@@ -84,6 +87,15 @@ class Runner:
         library's)."""
         raise NotImplementedError
 
+    def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str, id: str | None = None,
+                   multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None) -> tuple[A, str]:
+        """An accumulator (``update(batch)``, ``+``) over every item of a resolved PATH: ``make()`` gives an empty
+        one. Here one accumulator takes the checked batches one after the other, within the budget (ids checked
+        unique across the input as they pass); on a cluster one per group of partitions, added in a tree.
+        ``reading``: ``encoding``, ``normalize``, ``sep`` of the reader; ``progress`` as the operations take it.
+        Returns the accumulator and the mode (``streamed``, ``cluster``)."""
+        raise NotImplementedError
+
     def block(self, mode: str, *, spilled: bool = False, spooled: bool = False, parts: int | None = None,
               **more: Any) -> EngineInfo:
         """The result's engine block: this engine's name and budget, the mode (``memory``, ``streamed``,
@@ -120,6 +132,18 @@ class _Local(Runner):
     def over_path(self, local: Callable[[int, str | None], R], cluster: Callable[[Any, Any], R]) -> R:
         return local(self.engine.budget, self.engine.tmpdir)
 
+    def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str, id: str | None = None,
+                   multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None) -> tuple[A, str]:
+        from clfeval.io import iter_predictions, unique_batches
+
+        acc = make()
+        with progress(inp) if progress is not None else contextlib.nullcontext(None) as update:
+            reader = iter_predictions(inp, gold=gold, pred=pred, id=id, multilabel=multilabel, progress=update,
+                                      **reading)
+            for batch in unique_batches(reader, budget=self.engine.budget):
+                acc.update(batch)  # type: ignore[attr-defined]
+        return acc, "streamed"
+
     def block(self, mode: str, *, spilled: bool = False, spooled: bool = False, parts: int | None = None,
               **more: Any) -> EngineInfo:
         return super().block(mode, spilled=spilled or spooled, spooled=spooled, parts=parts, **more)
@@ -136,6 +160,14 @@ class _Dask(Runner):
         with self.connected() as client:
             return cluster(client, self.engine.memory)
 
+    def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str, id: str | None = None,
+                   multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None) -> tuple[A, str]:
+        from clfeval.dask._accumulate import accumulate
+
+        with self.connected() as client:
+            return accumulate(inp, make, gold=gold, pred=pred, id=id, multilabel=multilabel,
+                              normalize=reading.get("normalize"), client=client), "cluster"
+
     @contextlib.contextmanager
     def connected(self) -> Iterator[Any]:
         with self.engine.connected() as client:
@@ -143,7 +175,10 @@ class _Dask(Runner):
 
 
 def runner(engine: Any) -> Runner:
-    """``engine=`` as its runner (``None`` → the local engine with its default budget)."""
+    """``engine=`` as its runner (``None`` → the local engine with its default budget); a runner is returned as it
+    is (an operation that hands its work to another one passes its runner on)."""
+    if isinstance(engine, Runner):
+        return engine
     eng = as_engine(engine)
     if isinstance(eng, Dask):
         return _Dask(eng)

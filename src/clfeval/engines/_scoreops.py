@@ -1,12 +1,12 @@
 """``clfeval.ranking``, ``clfeval.threshold`` and ``clfeval.calibration``: the score operations on any input
 and engine.
 
-Each takes arrays (gold labels and scores), a table with column names, or a PATH, and ``engine=``. Arrays
-and tables that fit the Local engine's budget are evaluated in memory
-(:func:`clfeval.scores._curves.ranking`, :func:`clfeval.scores._thresholds.choose_threshold`,
-:func:`clfeval.scores._calibration.reliability`); larger ones are spooled to Parquet and streamed like a
-PATH (:func:`clfeval.scores._external.stream_ranking`, ``choose_threshold_batches``,
-``calibrate_batches``), or run on Dask (:mod:`clfeval.dask`). The result carries its engine block.
+Each takes arrays (gold labels and scores), a table with column names, or a PATH, and ``engine=``, which
+they reach only through its runner (:mod:`clfeval.engines._runner`). Arrays and tables the runner holds are
+evaluated in memory (:func:`clfeval.scores._curves.ranking`, :func:`clfeval.scores._thresholds.choose_threshold`,
+:func:`clfeval.scores._calibration.reliability`); larger ones are spooled to Parquet and run like a PATH:
+streamed on this machine (:func:`clfeval.scores._external.stream_ranking`, ``choose_threshold_batches``,
+``calibrate_batches``) or on a cluster (:mod:`clfeval.dask`). The result carries the runner's engine block.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from clfeval.core import EngineInfo
 from clfeval.engines import _data as inputs
-from clfeval.engines._block import engine_block, spilled_in, with_engine as _with_engine
-from clfeval.engines._capabilities import refuse, refuse_stdin
+from clfeval.engines._block import spilled_in, with_engine as _with_engine
 from clfeval.engines._reportsteps import named_by
-from clfeval.engines._spec import Dask, Local, as_engine
+from clfeval.engines._runner import Runner, runner
+from clfeval.engines._spec import Dask, Local
 from clfeval.errors import UsageError
 from clfeval.ops.calibration import Calibration
 from clfeval.ops.threshold import ThresholdResult
@@ -57,23 +57,22 @@ __all__ = ["ranking", "threshold", "calibration", "check_threshold_options", "ch
 
 
 @contextlib.contextmanager
-def _as_path(eng: Any, data: Any, columns: dict[str, Any], fmt: Any, encoding: str) -> Iterator[tuple[Any, bool]]:
+def _as_path(run: Runner, data: Any, columns: dict[str, Any], fmt: Any,
+             encoding: str) -> Iterator[tuple[Any, bool]]:
     """A table or arrays spooled to Parquet (yields the resolved PATH and True), or a PATH resolved (False)."""
     if inputs.is_path(data):
         yield inputs.resolve(data, input_format=fmt, encoding=encoding), False
         return
-    table = inputs.columns_of(data, columns)
-    budget = eng.budget if isinstance(eng, Local) else 1 << 30
-    with inputs.spooled(table, budget, eng.tmpdir if isinstance(eng, Local) else None) as inp:
+    with run.spooled(inputs.columns_of(data, columns)) as inp:
         yield inp, True
 
 
-def _fits(eng: Any, data: Any, columns: dict[str, Any]) -> Any:
-    """The table of a table input when the Local engine holds it in memory (else None)."""
-    if not isinstance(eng, Local) or inputs.is_path(data):
+def _fits(run: Runner, data: Any, columns: dict[str, Any]) -> Any:
+    """The table of a table input when the runner holds it in memory (else None)."""
+    if inputs.is_path(data):
         return None
-    table = inputs.columns_of(data, columns)
-    return table if inputs.table_bytes(table) <= eng.budget else None
+    table = inputs.columns_of(data, columns)  # a pyarrow Table already (checked by check_input): no copy
+    return table if run.holds(table) else None
 
 
 def _arrays_as_table(gold: Any, scores: Any, score: str) -> Any:
@@ -82,17 +81,17 @@ def _arrays_as_table(gold: Any, scores: Any, score: str) -> Any:
     return pa.table({"gold": inputs.as_column(gold, "gold"), score: inputs.as_column(scores, "scores")})
 
 
-def _arrays_fit(eng: Any, gold: Any, scores: Any) -> bool:
-    """Whether arrays stay in memory on ``eng``: Local within its budget, or values that are no plain columns
-    (label sets, one column per class), which the in-memory functions check themselves."""
+def _arrays_fit(run: Runner, gold: Any, scores: Any) -> bool:
+    """Whether arrays stay in memory: the runner holds their table, or they are values that are no plain columns
+    (label sets, one column per class), which need every item in memory where the runner can (the in-memory
+    functions check them themselves; elsewhere building their table says what is wrong)."""
     import pyarrow as pa
 
-    if not isinstance(eng, Local):
-        return False
     try:
-        return inputs.table_bytes(_arrays_as_table(gold, scores, "score")) <= eng.budget
+        table = _arrays_as_table(gold, scores, "score")
     except (ValueError, TypeError, pa.ArrowException):
-        return True
+        return run.holds(None, needed=True)
+    return run.holds(table)
 
 
 def _progress(progress: Any, inp: Any) -> Any:
@@ -110,13 +109,9 @@ def spilled_of(result: Any) -> bool:
     return bool(said) or any("spilled to disk" in n for n in notes)
 
 
-def _block(eng: Any, mode: str, result: Any, spooled: bool, inp: Any = None) -> EngineInfo:
-    memory = eng.budget if isinstance(eng, Local) else None
-    extra: dict[str, Any] = {"partitions": len(inp.sources)} if isinstance(eng, Dask) and inp is not None else {}
-    if spooled:
-        extra["input"] = "spooled to temporary Parquet files"
-    spilled = (spooled and isinstance(eng, Local)) or spilled_of(result)
-    return engine_block(eng, mode, spilled=spilled, memory=memory, **extra)
+def _block(run: Runner, mode: str, result: Any, spooled: bool, inp: Any = None) -> EngineInfo:
+    """The runner's engine block of ``result`` (``inp``: the PATH it read, whose files a cluster counts)."""
+    return run.block(mode, spilled=spilled_of(result), spooled=spooled, parts=None if inp is None else len(inp.sources))
 
 
 R = TypeVar("R")
@@ -182,42 +177,44 @@ def ranking(data: Data, scores: Column | None = None, *, gold: str | None = None
     from clfeval.scores import as_scores, ranking as in_memory
 
     def result(r: RankingSummary, mode: str, spooled: bool, inp: object = None) -> RankingResult:
-        return RankingResult(r, engine=_block(eng, mode, r, spooled, inp))
+        return RankingResult(r, engine=_block(run, mode, r, spooled, inp))
 
-    eng, data, g, score = _ranking_args(engine, data, scores, gold, score)
+    run, data, g, score = _ranking_args(engine, data, scores, gold, score)
     if scores is not None:
-        if _arrays_fit(eng, data, scores):
+        if _arrays_fit(run, data, scores):
             return result(in_memory(data, scores, positive=positive, source=source).summary, "memory", False)
         data, g = _arrays_as_table(data, scores, score), "gold"
     cols = {"gold": g, "score": score}
-    table = _fits(eng, data, cols)
+    table = _fits(run, data, cols)
     if table is not None:
         return result(in_memory(table.column(g), as_scores(table.column(score), name=score),
                                 positive=positive).summary, "memory", False)
-    with _as_path(eng, data, cols, input_format, encoding) as (inp, spooled):
-        if isinstance(eng, Dask):
+    with _as_path(run, data, cols, input_format, encoding) as (inp, spooled):
+        def local(budget: int, tmpdir: str | None) -> tuple[Any, str]:
+            return named_by(inp.name, lambda: _stream_ranking(inp, g, score, positive, budget, tmpdir, normalize,
+                                                              progress)), "streamed"
+
+        def cluster(client: Any, memory: Any) -> tuple[Any, str]:
             from clfeval.dask import ranking as on_dask
 
-            with eng.connected() as client:
-                r = named_by(inp.name, lambda: on_dask(inp, gold=g, score=score, positive=positive, client=client,
-                                                       memory=eng.memory))
-            return result(r, "cluster", spooled, inp)
-        return result(named_by(inp.name, lambda: _stream_ranking(inp, g, score, positive, eng, normalize, progress)),
-                      "streamed", spooled)
+            return named_by(inp.name, lambda: on_dask(inp, gold=g, score=score, positive=positive, client=client,
+                                                      memory=memory)), "cluster"
+
+        r, mode = run.over_path(local, cluster)
+        return result(r, mode, spooled, inp)
 
 
-def _ranking_args(engine: Any, data: Any, scores: Any, gold: Any, score: Any) -> tuple[Any, Any, str, str]:
-    """Every argument of :func:`ranking` checked before any work: (engine, data, gold column, score column)."""
-    eng = as_engine(engine)
+def _ranking_args(engine: Any, data: Any, scores: Any, gold: Any, score: Any) -> tuple[Runner, Any, str, str]:
+    """Every argument of :func:`ranking` checked before any work: (runner, data, gold column, score column)."""
+    run = runner(engine)
     arrays = {"gold": data, "scores": scores} if scores is not None else {"data": data}
     data, cols = inputs.check_input(data, arrays, {"gold": (gold, "gold"), "score": (score, "score")})
-    refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
-    if isinstance(eng, Dask):
-        eng.check()
-    return eng, data, cols["gold"], cols["score"]
+    run.admit("ranking", stdin={"data": inputs.is_stdin(data)})
+    return run, data, cols["gold"], cols["score"]
 
 
-def _stream_ranking(inp: Any, gold: str, score: str, positive: Any, eng: Local, normalize: Any, progress: Any) -> Any:
+def _stream_ranking(inp: Any, gold: str, score: str, positive: Any, budget: int, tmpdir: str | None, normalize: Any,
+                    progress: Any) -> Any:
     from clfeval.core import label_str
     from clfeval.engines._scorecols import score_columns
     from clfeval.evaluate import gold_and_scores
@@ -229,7 +226,7 @@ def _stream_ranking(inp: Any, gold: str, score: str, positive: Any, eng: Local, 
         reader = iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=[score],
                                   extra_options=["--score"], normalize=normalize, progress=update)
         pairs = ((batch_is_positive(gl, positive), s) for gl, s in gold_and_scores(reader, score))
-        return stream_ranking(pairs, positive=label_str(positive), memory=eng.budget, tmpdir=eng.tmpdir)
+        return stream_ranking(pairs, positive=label_str(positive), memory=budget, tmpdir=tmpdir)
 
 
 # --- threshold -----------------------------------------------------------------------------
@@ -320,7 +317,7 @@ def threshold(data: Data, scores: Scores | None = None, *, dev: Data | tuple[npt
     >>> t.hindsight.threshold, t.engine.mode
     (0.7, 'memory')
     """
-    eng, data, dev, gold, score = _threshold_args(engine, data, scores, dev, gold=gold, score=score,
+    run, data, dev, gold, score = _threshold_args(engine, data, scores, dev, gold=gold, score=score,
                                                   scores_prefix=scores_prefix, positive=positive, objective=objective,
                                                   cost_fp=cost_fp, cost_fn=cost_fn, multilabel=multilabel)
     if by is not None:
@@ -343,40 +340,45 @@ def threshold(data: Data, scores: Scores | None = None, *, dev: Data | tuple[npt
     common = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
                   zero_division=zero_division)
     if scores is not None:
-        return _threshold_arrays(eng, data, scores, dev, positive, common)
+        return _threshold_arrays(run, engine, data, scores, dev, positive, common)
     score_name = "score" if score is None else score
-    table, dev_table = _fits(eng, data, {"gold": gold, "score": score}), None
+    table, dev_table = _fits(run, data, {"gold": gold, "score": score}), None
     if table is not None and scores_prefix is None and (dev is None or not inputs.is_path(dev)):
-        dev_table = None if dev is None else _fits(eng, dev, {"gold": gold, "score": score})
+        dev_table = None if dev is None else _fits(run, dev, {"gold": gold, "score": score})
         if dev is None or dev_table is not None:
             dev_pair = None if dev_table is None else (dev_table.column(gold), dev_table.column(score_name))
-            return _threshold_arrays(eng, table.column(gold), table.column(score_name), dev_pair, positive, common)
+            return _threshold_arrays(run, engine, table.column(gold), table.column(score_name), dev_pair, positive,
+                                     common)
     cols = {"gold": gold, "score": score}
-    with _as_path(eng, data, cols, input_format, encoding) as (t, spooled), \
-            _as_dev(eng, dev, cols, input_format, encoding) as (d, dev_spooled):
+    with _as_path(run, data, cols, input_format, encoding) as (t, spooled), \
+            _as_dev(run, dev, cols, input_format, encoding) as (d, dev_spooled):
         spooled = spooled or dev_spooled
         reading = dict(encoding=encoding, normalize=normalize, sep=sep)
-        if isinstance(eng, Dask):
-            got = _threshold_dask(eng, t, d, gold, score_name, positive, normalize, common)
-            return with_engine(got, _block(eng, "cluster", got, spooled, t))
-        from clfeval.engines import _thresholdsteps as steps
 
-        r: ThresholdResult
-        if scores_prefix is None:
-            r = steps.streamed(t, d, gold, score_name, positive, reading, eng.budget, common, progress, eng.tmpdir)
-        else:
-            r = steps.streamed_labels(t, d, gold, scores_prefix, reading, eng.budget, common, progress, eng.tmpdir)
-        return with_engine(r, _block(eng, "streamed", r, spooled))
+        def local(budget: int, tmpdir: str | None) -> tuple[ThresholdResult, str]:
+            from clfeval.engines import _thresholdsteps as steps
+
+            if scores_prefix is None:
+                return steps.streamed(t, d, gold, score_name, positive, reading, budget, common, progress,
+                                      tmpdir), "streamed"
+            return steps.streamed_labels(t, d, gold, scores_prefix, reading, budget, common, progress,
+                                         tmpdir), "streamed"
+
+        def cluster(client: Any, memory: Any) -> tuple[ThresholdResult, str]:
+            return _threshold_dask(client, t, d, gold, score_name, positive, normalize, common), "cluster"
+
+        r, mode = run.over_path(local, cluster)
+        return with_engine(r, _block(run, mode, r, spooled, t))
 
 
 def _threshold_args(engine: Any, data: Any, scores: Any, dev: Any, *, gold: Any, score: Any, scores_prefix: Any,
                     positive: Any, objective: Any, cost_fp: Any, cost_fn: Any,
-                    multilabel: bool) -> tuple[Any, Any, Any, str, Any]:
-    """Every argument of :func:`threshold` checked before any work: (engine, data, dev, gold column, score column;
+                    multilabel: bool) -> tuple[Runner, Any, Any, str, Any]:
+    """Every argument of :func:`threshold` checked before any work: (runner, data, dev, gold column, score column;
     the score column None with ``scores_prefix``)."""
     from clfeval.scores import parse_objective
 
-    eng = as_engine(engine)
+    run = runner(engine)
     parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
     columns = {"gold": (gold, "gold"), "score": (score, None), "scores_prefix": (scores_prefix, None)}
     tabular = inputs.is_path(data) or inputs.is_table(data)
@@ -394,20 +396,20 @@ def _threshold_args(engine: Any, data: Any, scores: Any, dev: Any, *, gold: Any,
             raise UsageError(lambda d: f"option {d} with a table or PATH is a table or PATH too; got "
                                        f"{type(dev).__name__}.", params=["dev"])
         dev, _ = inputs.check_input(dev, {}, columns, what="the dev table")
-    _check_threshold(eng, data, dev, scores, cols["score"], scores_prefix, positive, multilabel)
-    return eng, data, dev, cols["gold"], cols["score"]
+    _check_threshold(run, data, dev, scores, cols["score"], scores_prefix, positive, multilabel)
+    return run, data, dev, cols["gold"], cols["score"]
 
 
 @contextlib.contextmanager
-def _as_dev(eng: Any, dev: Any, cols: dict[str, Any], fmt: Any, encoding: str) -> Iterator[tuple[Any, bool]]:
+def _as_dev(run: Runner, dev: Any, cols: dict[str, Any], fmt: Any, encoding: str) -> Iterator[tuple[Any, bool]]:
     if dev is None:
         yield None, False
         return
-    with _as_path(eng, dev, cols, fmt, encoding) as got:
+    with _as_path(run, dev, cols, fmt, encoding) as got:
         yield got
 
 
-def _check_threshold(eng: Any, data: Any, dev: Any, scores: Any, score: Any, prefix: Any, positive: Any,
+def _check_threshold(run: Runner, data: Any, dev: Any, scores: Any, score: Any, prefix: Any, positive: Any,
                      multilabel: bool) -> None:
     from clfeval.engines._scorecols import check_score_options
 
@@ -427,10 +429,8 @@ def _check_threshold(eng: Any, data: Any, dev: Any, scores: Any, score: Any, pre
         raise UsageError(lambda d: f"option {d} names the test file itself ({str(data)!r}): a cut chosen on the test "
                                    f"labels is the hindsight cut, which this command already shows. Give a "
                                    f"development file (a held-out slice of the training data).", params=["dev"])
-    refuse("threshold", eng.name, {"scores_prefix": prefix is not None})
-    refuse_stdin(eng.name, {"data": inputs.is_stdin(data), "dev": inputs.is_stdin(dev)})
-    if isinstance(eng, Dask):
-        eng.check()
+    run.admit("threshold", {"scores_prefix": prefix is not None},
+              stdin={"data": inputs.is_stdin(data), "dev": inputs.is_stdin(dev)})
 
 
 def _same_file(a: Any, b: Any) -> bool:
@@ -442,28 +442,29 @@ def _same_file(a: Any, b: Any) -> bool:
         return False
 
 
-def _threshold_arrays(eng: Any, gold: Any, scores: Any, dev: Any, positive: Any,
+def _threshold_arrays(run: Runner, engine: Any, gold: Any, scores: Any, dev: Any, positive: Any,
                       common: dict[str, Any]) -> ThresholdResult:
+    """Arrays in memory when the runner holds them; else their table, through :func:`threshold` again with the
+    same ``engine=``."""
     from clfeval.scores import choose_threshold
 
     dev_gold, dev_scores = dev if dev is not None else (None, None)
-    if _arrays_fit(eng, gold, scores):
+    if _arrays_fit(run, gold, scores):
         r = choose_threshold(gold, scores, positive=positive, dev_gold=dev_gold, dev_scores=dev_scores, **common)
-        return with_engine(r, _block(eng, "memory", r, False))
+        return with_engine(r, _block(run, "memory", r, False))
     dev_table = None if dev is None else _arrays_as_table(dev_gold, dev_scores, "score")
     return threshold(_arrays_as_table(gold, scores, "score"), dev=dev_table, score="score", positive=positive,
-                     engine=eng, **common)
+                     engine=engine, **common)
 
 
-def _threshold_dask(eng: Dask, t: Any, d: Any, gold: str, score: str, positive: Any, normalize: Any,
+def _threshold_dask(client: Any, t: Any, d: Any, gold: str, score: str, positive: Any, normalize: Any,
                     common: dict[str, Any]) -> ThresholdResult:
     from clfeval.dask import threshold as on_dask
     from clfeval.engines._thresholdsteps import score_sources
 
     src, dev_src = score_sources(t, d, score)
-    with eng.connected() as client:
-        r: ThresholdResult = on_dask(t, d, gold=gold, score=score, positive=positive, client=client, source=src,
-                                     dev_source=dev_src, normalize=normalize, **common)
+    r: ThresholdResult = on_dask(t, d, gold=gold, score=score, positive=positive, client=client, source=src,
+                                 dev_source=dev_src, normalize=normalize, **common)
     return r
 
 
@@ -543,7 +544,7 @@ def calibration(data: Data, probs: Scores | None = None, *, gold: str | None = N
     """
     from clfeval.scores import reliability
 
-    eng, data, gold, prob = _calibration_args(engine, data, probs, gold=gold, prob=prob, probs_prefix=probs_prefix,
+    run, data, gold, prob = _calibration_args(engine, data, probs, gold=gold, prob=prob, probs_prefix=probs_prefix,
                                               positive=positive, labels=labels, bins=bins, strategy=strategy,
                                               edges=edges)
     if by is not None:
@@ -567,51 +568,60 @@ def calibration(data: Data, probs: Scores | None = None, *, gold: str | None = N
     column = "prob" if prob is None else prob
     if probs is not None:
         one = getattr(probs, "ndim", 1) == 1 and not isinstance(probs, dict)
-        if isinstance(eng, Local) and (not one or _arrays_fit(eng, data, probs)):
+        if run.holds(None, needed=not one) or _arrays_fit(run, data, probs):
             r = reliability(data, probs, positive=positive, labels=labels, bins=bins, strategy=strategy, edges=edges)
-            return with_engine(r, _block(eng, "memory", r, False))
+            return with_engine(r, _block(run, "memory", r, False))
         data, gold, prob = _arrays_as_table(data, probs, column), "gold", column
     g = gold
-    table = _fits(eng, data, {"gold": g, "prob": prob}) if probs_prefix is None else None
+    table = _fits(run, data, {"gold": g, "prob": prob}) if probs_prefix is None else None
     if table is not None:
         from clfeval.scores import as_scores
 
         r = reliability(table.column(g), as_scores(table.column(column), name=column), positive=positive, bins=bins,
                         strategy=strategy, edges=edges)
-        return with_engine(r, _block(eng, "memory", r, False))
-    with _as_path(eng, data, {"gold": g, "prob": prob}, input_format, encoding) as (inp, spooled):
-        if isinstance(eng, Dask):
+        return with_engine(r, _block(run, "memory", r, False))
+    with _as_path(run, data, {"gold": g, "prob": prob}, input_format, encoding) as (inp, spooled):
+        def local(budget: int, tmpdir: str | None) -> tuple[Calibration, str]:
+            return _calibrate_stream(inp, g, prob, probs_prefix, positive, bins, strategy, normalize, budget, tmpdir,
+                                     progress, edges), "streamed"
+
+        def cluster(client: Any, memory: Any) -> tuple[Calibration, str]:
             from clfeval.dask import calibration as on_dask
 
-            with eng.connected() as client:
-                got: Calibration = named_by(inp.name, lambda: on_dask(inp, gold=g, prob=column, positive=positive,
-                                                                      bins=bins, client=client, normalize=normalize))
-            return with_engine(got, _block(eng, "cluster", got, spooled, inp))
-        r = _calibrate_stream(inp, g, prob, probs_prefix, positive, bins, strategy, normalize, eng, progress, edges)
-        return with_engine(r, _block(eng, "streamed", r, spooled))
+            got: Calibration = named_by(inp.name, lambda: on_dask(inp, gold=g, prob=column, positive=positive,
+                                                                  bins=bins, client=client, normalize=normalize))
+            return got, "cluster"
+
+        r, mode = run.over_path(local, cluster)
+        return with_engine(r, _block(run, mode, r, spooled, inp))
 
 
 def _calibration_args(engine: Any, data: Any, probs: Any, *, gold: Any, prob: Any, probs_prefix: Any, positive: Any,
-                      labels: Any, bins: Any, strategy: Any, edges: Any) -> tuple[Any, Any, str, Any]:
-    """Every argument of :func:`calibration` checked before any work: (engine, data, gold column, probability
+                      labels: Any, bins: Any, strategy: Any, edges: Any) -> tuple[Runner, Any, str, Any]:
+    """Every argument of :func:`calibration` checked before any work: (runner, data, gold column, probability
     column; None with ``probs_prefix`` or arrays)."""
-    eng = as_engine(engine)
+    run = runner(engine)
     data, cols = inputs.check_input(data, {"gold": data, "probs": probs, "labels": labels},
                                     {"gold": (gold, "gold"), "prob": (prob, None),
                                      "probs_prefix": (probs_prefix, None)}, mappings=("probs",))
-    check_calibration_options(eng, data=data, probs=probs, prob=cols["prob"], probs_prefix=probs_prefix,
-                              positive=positive, bins=bins, strategy=strategy, edges=edges)
-    return eng, data, cols["gold"], cols["prob"]
+    _check_calibration(run, data=data, probs=probs, prob=cols["prob"], probs_prefix=probs_prefix, positive=positive,
+                       bins=bins, strategy=strategy, edges=edges)
+    return run, data, cols["gold"], cols["prob"]
 
 
 def check_calibration_options(engine: Any, *, data: Any = None, probs: Any = None, prob: str | None = None,
                               probs_prefix: str | None = None, positive: Any = None, bins: int = 10,
                               strategy: str = "uniform", edges: str = "clfeval", **_: Any) -> None:
     """The options of :func:`calibration` checked against each other and the engine, before any work."""
+    _check_calibration(runner(engine), data=data, probs=probs, prob=prob, probs_prefix=probs_prefix, positive=positive,
+                       bins=bins, strategy=strategy, edges=edges)
+
+
+def _check_calibration(run: Runner, *, data: Any, probs: Any, prob: str | None, probs_prefix: str | None,
+                       positive: Any, bins: int, strategy: str, edges: str) -> None:
     from clfeval.engines._scorecols import check_score_options
     from clfeval.scores import check_bins
 
-    eng = as_engine(engine)
     check_bins(bins, option="bins")
     if probs is None:
         check_score_options(prob, probs_prefix, names=("prob", "probs_prefix"))
@@ -621,11 +631,10 @@ def check_calibration_options(engine: Any, *, data: Any = None, probs: Any = Non
     if probs_prefix is not None and positive is not None:
         raise UsageError(lambda q, p: f"option {q} goes with --prob; {p} calibrates the top label of every item.",
                          params=["positive", "probs_prefix"])
-    refuse("calibration", eng.name, {"probs_prefix": probs_prefix is not None,
-                                     "strategy=quantile": strategy != "uniform", "edges=sklearn": edges != "clfeval"})
-    refuse_stdin(eng.name, {"data": inputs.is_stdin(data)})
-    if isinstance(eng, Dask):
-        eng.check()
+    matrix = probs is not None and (isinstance(probs, dict) or getattr(probs, "ndim", 1) != 1)  # every class's
+    run.admit("calibration", {"probs_prefix": probs_prefix is not None or matrix,
+                              "strategy=quantile": strategy != "uniform", "edges=sklearn": edges != "clfeval"},
+              stdin={"data": inputs.is_stdin(data)})
 
 
 def check_threshold_options(data: Any, dev: Any = None, *, engine: Any = None, score: str | None = None,
@@ -636,11 +645,12 @@ def check_threshold_options(data: Any, dev: Any = None, *, engine: Any = None, s
     from clfeval.scores import parse_objective
 
     parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)
-    _check_threshold(as_engine(engine), data, dev, None, score, scores_prefix, positive, multilabel)
+    _check_threshold(runner(engine), data, dev, None, score, scores_prefix, positive, multilabel)
 
 
 def _calibrate_stream(inp: Any, gold: str, prob: Any, prefix: Any, positive: Any, bins: int, strategy: str,
-                      normalize: Any, eng: Local, progress: Any, edges: str = "clfeval") -> Calibration:
+                      normalize: Any, budget: int, tmpdir: str | None, progress: Any,
+                      edges: str = "clfeval") -> Calibration:
     from clfeval.engines._scorecols import score_columns
     from clfeval.io import iter_predictions
     from clfeval.scores import ScoreSource, calibrate_batches
@@ -652,6 +662,6 @@ def _calibrate_stream(inp: Any, gold: str, prob: Any, prefix: Any, positive: Any
                                   progress=update)
         source = ScoreSource(name=prob, prefix=prefix or "", data=f"file {inp.name!r}")
         r: Calibration = calibrate_batches(reader, prob=prob, prefix=prefix, positive=positive, bins=bins,
-                                           strategy=strategy, source=source, memory=eng.budget, tmpdir=eng.tmpdir,
+                                           strategy=strategy, source=source, memory=budget, tmpdir=tmpdir,
                                            edges=edges)
         return r

@@ -18,6 +18,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from clfeval.engines import _data as inputs
+from clfeval.engines._runner import Runner, runner
 from clfeval.errors import UsageError
 from clfeval.ops.calibration import Calibration, CalibrationSlices
 from clfeval.ops.threshold import ThresholdResult, ThresholdSlices
@@ -50,7 +51,6 @@ def threshold_by(choice: ThresholdResult, data: Any, scores: Any, *, gold: str |
     one pass of counting (arrays or a table in memory as one batch; a PATH batch by batch within the memory
     budget, or on Dask partition by partition)."""
     from clfeval.engines._slicing import binning_of
-    from clfeval.engines._spec import Dask, as_engine
     from clfeval.evaluate import at_cut, count_sliced, fold_cut_tables
     from clfeval.significance import slice_section
 
@@ -58,22 +58,24 @@ def threshold_by(choice: ThresholdResult, data: Any, scores: Any, *, gold: str |
         raise UsageError(lambda o: f"option {o}: no cut was chosen, so there is nothing to report per slice.",
                          params=["by"])
     cut = choice.choice.cut
-    eng = as_engine(engine)
+    eng = runner(engine)
     cols = [c for s in slicing["sets"] for c in s]
     pos = choice.choice.positive
     g_name, s_name = ("gold" if gold is None else gold), ("score" if score is None else score)
     if scores is None and inputs.is_path(data):
         inp = inputs.resolve(data, input_format=input_format, encoding=encoding)
         opts = ["--score", *["--by"] * len(cols)]
-        if isinstance(eng, Dask):
+
+        def cluster(client: Any, memory: Any) -> tuple[Any, Any]:
             from clfeval.dask import sliced_tables
 
-            with eng.connected() as client:
-                binning = binning_of(_reader(inp, g_name, [s_name, *cols], opts, encoding, normalize), slicing, cols)
-                table, tables, _, _ = sliced_tables(inp, gold=g_name, pred=s_name, sets=slicing["sets"],
-                                                 max_slices=slicing["max_slices"], binning=binning,
-                                                 normalize=normalize, client=client, cut=(float(cut), pos))
-        else:
+            binning = binning_of(_reader(inp, g_name, [s_name, *cols], opts, encoding, normalize), slicing, cols)
+            table, tables, _, _ = sliced_tables(inp, gold=g_name, pred=s_name, sets=slicing["sets"],
+                                                max_slices=slicing["max_slices"], binning=binning,
+                                                normalize=normalize, client=client, cut=(float(cut), pos))
+            return table, tables
+
+        def local(budget: int, tmpdir: str | None) -> tuple[Any, Any]:  # one batch in memory at a time
             binning = binning_of(_reader(inp, g_name, [s_name, *cols], opts, encoding, normalize), slicing, cols)
 
             def batches() -> Any:
@@ -81,8 +83,9 @@ def threshold_by(choice: ThresholdResult, data: Any, scores: Any, *, gold: str |
                     g, p = at_cut(b.gold, b.extra[s_name], cut, pos, s_name)
                     yield SimpleNamespace(gold=g, pred=p, text=False, extra=b.extra, n=b.n, part=b.part)
 
-            table, tables = count_sliced(batches(), slicing["sets"], max_slices=slicing["max_slices"],
-                                         binning=binning)
+            return count_sliced(batches(), slicing["sets"], max_slices=slicing["max_slices"], binning=binning)
+
+        table, tables = eng.over_path(local, cluster)
     else:
         g, s, extra = _columns(data, scores, g_name, s_name, by, cols, input_format, encoding)
         gt, pred = at_cut(g, s, cut, pos, s_name)
@@ -117,12 +120,11 @@ def calibration_by(overall: Callable[[], Calibration], data: Any, probs: Any, *,
     whole and the slices in one pass, or on Dask partition by partition."""
     import pyarrow as pa
 
-    from clfeval.engines._block import engine_block
+    from clfeval.engines._scoreops import spilled_of
     from clfeval.engines._slicing import binning_of
-    from clfeval.engines._spec import Dask, Local, as_engine
     from clfeval.scores import slice_rows
 
-    eng = as_engine(engine)
+    eng = runner(engine)
     cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))
     g_name, p_name = ("gold" if gold is None else gold), ("prob" if prob is None else prob)
     settings = dict(positive=positive, bins=bins, strategy=strategy, edges=edges, max_slices=slicing["max_slices"])
@@ -140,7 +142,7 @@ def calibration_by(overall: Callable[[], Calibration], data: Any, probs: Any, *,
             inputs.columns_of(table, {"by": c})
         table = table.select([g_name, p_name, *cols])
     spooled = False
-    if table is not None and isinstance(eng, Local) and inputs.table_bytes(table) <= eng.budget:
+    if table is not None and eng.holds(table):
         batch = SimpleNamespace(gold=table.column(g_name), extra={c: table.column(c) for c in cols})
         sums = _calibrate_slices([batch], cols, binning_of([batch], slicing, cols), p_name, table, settings)
         mode, whole = "memory", overall()
@@ -148,39 +150,37 @@ def calibration_by(overall: Callable[[], Calibration], data: Any, probs: Any, *,
         with _path_of(eng, data, table, input_format, encoding) as (inp, spooled):
             binning = binning_of(_reader(inp, g_name, cols, ["--by"] * len(cols), encoding, normalize), slicing,
                                   cols)
-            if isinstance(eng, Dask):
+
+            def cluster(client: Any, memory: Any) -> tuple[Any, Any, str]:
                 from clfeval.dask import sliced_calibration
 
                 whole = overall()
-                with eng.connected() as client:
-                    sums = sliced_calibration(inp, gold=g_name, prob=p_name, columns=cols, binning=binning,
-                                              normalize=normalize, client=client, **settings)
-                mode = "cluster"
-            else:  # one pass: every batch counted for the whole and for its slices
-                with progress(inp) if progress is not None else contextlib.nullcontext(None) as update:
-                    whole, sums = _calibrate_whole_and_slices(inp, g_name, p_name, cols, binning, settings, eng,
-                                                              encoding, normalize, update)
-                mode = "streamed"
-    rows = slice_rows(sums, bins=bins, strategy=strategy, edges=edges, min_slice=slicing["min_slice"])
-    memory = eng.budget if isinstance(eng, Local) else None
-    from clfeval.engines._scoreops import spilled_of
+                return whole, sliced_calibration(inp, gold=g_name, prob=p_name, columns=cols, binning=binning,
+                                                 normalize=normalize, client=client, **settings), "cluster"
 
-    block = engine_block(eng, mode, spilled=spilled_of(whole) or spooled, memory=memory,
-                         **({"input": "spooled to temporary Parquet files"} if spooled else {}))
+            def local(budget: int, tmpdir: str | None) -> tuple[Any, Any, str]:
+                # one pass: every batch counted for the whole and for its slices
+                with progress(inp) if progress is not None else contextlib.nullcontext(None) as update:
+                    return (*_calibrate_whole_and_slices(inp, g_name, p_name, cols, binning, settings, budget, tmpdir,
+                                                         encoding, normalize, update), "streamed")
+
+            whole, sums, mode = eng.over_path(local, cluster)
+    rows = slice_rows(sums, bins=bins, strategy=strategy, edges=edges, min_slice=slicing["min_slice"])
+    block = eng.block(mode, spilled=spilled_of(whole) or spooled, spooled=spooled)
     slices = CalibrationSlices.of(list(sums.columns), slicing["min_slice"], rows)
     return dataclasses.replace(whole, slices=slices, engine=block)
 
 
 def _calibrate_whole_and_slices(inp: Any, gold: str, prob: str, cols: list[str], binning: dict,
-                                settings: dict[str, Any], eng: Any, encoding: str, normalize: Any,
-                                update: Any = None) -> tuple[Any, Any]:
+                                settings: dict[str, Any], budget: int, tmpdir: str | None, encoding: str,
+                                normalize: Any, update: Any = None) -> tuple[Any, Any]:
     """The calibration of every item and the per-slice sums, from one read of a PATH within the budget."""
     from clfeval.scores import Calibrator, ScoreSource, SliceCalibrator
 
     slices = SliceCalibrator(cols, binning=binning, prob=prob, **settings)
     with Calibrator(positive=settings["positive"], bins=settings["bins"], strategy=settings["strategy"],
-                    source=ScoreSource(name=prob, prefix="", data=f"file {inp.name!r}"), memory=eng.budget,
-                    tmpdir=eng.tmpdir, edges=settings["edges"]) as whole:
+                    source=ScoreSource(name=prob, prefix="", data=f"file {inp.name!r}"), memory=budget,
+                    tmpdir=tmpdir, edges=settings["edges"]) as whole:
         for b in _reader(inp, gold, [prob, *cols], ["--prob", *["--by"] * len(cols)], encoding, normalize, update):
             whole.update(b.gold, b.extra[prob], where=b.where)
             slices.update(b.gold, b.extra[prob], b.extra, where=getattr(b, "where", None))
@@ -199,13 +199,11 @@ def _calibrate_slices(batches: Any, cols: list[str], binning: dict, prob: str, t
 
 
 @contextlib.contextmanager
-def _path_of(eng: Any, data: Any, table: Any, fmt: Any, encoding: str) -> Iterator[tuple[Any, bool]]:
+def _path_of(eng: Runner, data: Any, table: Any, fmt: Any, encoding: str) -> Iterator[tuple[Any, bool]]:
     """A PATH resolved (False), or the table spooled to Parquet (True)."""
-    from clfeval.engines._spec import Local
-
     if table is None:
         yield inputs.resolve(data, input_format=fmt, encoding=encoding), False
         return
-    budget = eng.budget if isinstance(eng, Local) else 1 << 30
-    with inputs.spooled(table, budget, getattr(eng, "tmpdir", None)) as inp:
+    with eng.spooled(table) as inp:
         yield inp, True
+

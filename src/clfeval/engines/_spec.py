@@ -14,7 +14,7 @@ from typing import Any
 
 from clfeval.errors import UsageError
 
-__all__ = ["Local", "Dask", "as_engine"]
+__all__ = ["Local", "Dask", "as_engine", "from_options"]
 
 
 @dataclass(frozen=True)
@@ -140,3 +140,24 @@ def as_engine(engine: Any) -> Local | Dask:
         return engine
     raise UsageError(lambda name: f"option {name} must be clfeval.engines.Local(...) or clfeval.engines.Dask(...) "
                                   f"(or 'local' / 'dask'); got {engine!r}.", params=["engine"])
+
+
+def from_options(engine: str, *, scheduler: str | None = None, memory: str | None = None,
+                 connect_timeout: float = 10.0) -> Local | Dask:
+    """The command line's ``--engine``, ``--scheduler``, ``--memory`` and ``--connect-timeout`` as an engine value,
+    checked before any work (a bad ``--memory``, a scheduler without ``--engine dask``, the dask extra missing, an
+    address that is not ``tcp://HOST:PORT``)."""
+    from clfeval.errors import MissingExtra
+
+    if engine != "dask":
+        if scheduler is not None:
+            raise UsageError(f"option --scheduler {scheduler!r} names a Dask scheduler, which only --engine dask "
+                             f"uses; add --engine dask, or leave --scheduler out to run locally.")
+        local = Local(memory=memory if memory is not None else "1GiB")
+        local.budget  # noqa: B018  (a bad --memory is refused before any work)
+        return local
+    MissingExtra.require("--engine dask", [("dask", "dask"), ("distributed", "dask.distributed"),
+                                          ("dask.dataframe", "dask.dataframe")], "dask")
+    remote = Dask(scheduler, connect_timeout=connect_timeout, memory=memory)
+    remote.check()
+    return remote

@@ -33,13 +33,13 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.evaluate._errorstream": ("check_settings", "count_arrays", "count_path", "counter_of", "item_scores",
                                       "read_texts", "texts_of"),
     "clfeval.evaluate._intervals": ("wilson",),
-    "clfeval.evaluate._reports": ("check_ids", "report"),
+    "clfeval.evaluate._reports": ("check_ids", "check_predictions", "report"),
     "clfeval.evaluate._requirements": ("with_requirements",),
     "clfeval.evaluate._scoredstream": ("gold_and_scores", "report_scored_batches", "score_binning"),
     "clfeval.evaluate._slicecounting": ("RankedSlices", "at_cut", "count_outside", "count_sliced", "fold_cut_tables",
                                         "read_ahead",
                                         "slice_binning"),
-    "clfeval.evaluate._streaming": ("count_batches", "finish_report"),
+    "clfeval.evaluate._streaming": ("ReportCounts", "count_batches", "finish_report"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
@@ -69,7 +69,11 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         texts_of as texts_of,
     )
     from clfeval.evaluate._intervals import wilson as wilson
-    from clfeval.evaluate._reports import check_ids as check_ids, report as report
+    from clfeval.evaluate._reports import (
+        check_ids as check_ids,
+        check_predictions as check_predictions,
+        report as report,
+    )
     from clfeval.evaluate._requirements import with_requirements as with_requirements
     from clfeval.evaluate._scoredstream import (
         gold_and_scores as gold_and_scores,
@@ -85,7 +89,11 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         read_ahead as read_ahead,
         slice_binning as slice_binning,
     )
-    from clfeval.evaluate._streaming import count_batches as count_batches, finish_report as finish_report
+    from clfeval.evaluate._streaming import (
+        ReportCounts as ReportCounts,
+        count_batches as count_batches,
+        finish_report as finish_report,
+    )
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES,
                                moved=_MOVED)
 

@@ -71,7 +71,7 @@ if TYPE_CHECKING:
     #: A class label as the input gives it.
     Label: TypeAlias = str | int | float | bool
 
-__all__ = ["Report", "report", "report_from_table", "check_ids", "SCHEMA_VERSION", "typed_report"]
+__all__ = ["Report", "report", "report_from_table", "check_ids", "check_predictions", "SCHEMA_VERSION", "typed_report"]
 
 MULTILABEL_OMITTED = (
     "multi-label data has no K×K confusion matrix (an item may carry several labels, so an error is "
@@ -304,6 +304,13 @@ def _encode(gold: Any, pred: Any, scores: Any, threshold: float | None, *, posit
     return single, EncodedGold(codes=single.gold_raw, raw=single.raw_labels)
 
 
+def check_predictions(pred: Any, scores: Any, threshold: Any) -> None:
+    """Predictions given, or made from scores by a threshold."""
+    if pred is None and (scores is None or threshold is None):
+        raise UsageError("predictions are missing: give predicted labels, or scores with a threshold "
+                         "(an item is then predicted positive iff its score >= threshold).")
+
+
 def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, ids: Any = None, positive: Any = None,
            beta: float = 1.0, zero_division: Any = 0, order: Sequence[Any] | None = None, multilabel: bool = False,
            train_labels: Any = None, show_errors: int = 0, sep: str = "|", scores: Any = None,
@@ -384,9 +391,7 @@ def report(gold: Any, pred: Any = None, *, labels: Sequence[Any] | None = None, 
     zd = check_zero_division(zero_division)
     beta = check_beta(beta)
     show_errors = check_positive_int(show_errors, option="show_errors", minimum=0)
-    if pred is None and (scores is None or threshold is None):
-        raise UsageError("predictions are missing: give predicted labels, or scores with a threshold "
-                         "(an item is then predicted positive iff its score >= threshold).")
+    check_predictions(pred, scores, threshold)
     if order is not None:
         if labels is not None and [label_str(x) for x in labels] != [label_str(x) for x in order]:
             raise UsageError("give either labels or order (the ordinal scale), not two different lists.")
