@@ -96,9 +96,9 @@ def binned(inputs: list[Any], names: list[str], baseline: str | None, gold: str,
                                   **settings)
 
 
-def on_dask(eng: Any, inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str,
+def on_dask(client: Any, inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str,
             id_col: str | None, common: dict[str, Any], normalize: str | None = None) -> Any:
-    """The two inputs joined by id (or row) on a Dask cluster, one joint table."""
+    """The two inputs joined by id (or row) on the Dask cluster of ``client``, one joint table."""
     from clfeval.dask import compare as dask_compare
     from clfeval.io import column_names
 
@@ -107,9 +107,8 @@ def on_dask(eng: Any, inputs: list[Any], names: list[str], baseline: str | None,
         first = ins[0].sources[0]
         id_col = "id" if "id" in column_names(first, input_format=ins[0].fmt, encoding=first.encoding) else None
     settings = {k: common[k] for k in ("metric", "test", "samples", "seed", "alpha", "ci", "zero_division", "beta")}
-    with eng.connected() as client:
-        return dask_compare(ins[0], ins[1], gold=gold, pred=pred, id=id_col, names=nm, client=client,
-                            normalize=normalize, **settings)
+    return dask_compare(ins[0], ins[1], gold=gold, pred=pred, id=id_col, names=nm, client=client,
+                        normalize=normalize, **settings)
 
 
 def read_score_columns(paths: Sequence[Any], *, gold: str, prefix: str, id_col: str | None, encoding: str,

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from clfeval.engines import _data as inputs
-from clfeval.engines._block import engine_block, with_engine
-from clfeval.engines._capabilities import refuse, refuse_stdin
-from clfeval.engines._spec import Dask, Local, as_engine
+from clfeval.engines._block import with_engine
+from clfeval.engines._runner import Runner, runner
+from clfeval.engines._spec import Dask, Local
 from clfeval.errors import UsageError
 from clfeval.ops.compare import Compared
 
@@ -201,11 +201,11 @@ def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | N
         gold, *rest = systems
     else:
         rest = list(systems)
-    refuse("compare", eng.name, {"more than two inputs": len(rest) != 2, "margin": margin is not None,
-                                 "alternative=two-sided": alternative != "greater", "test=delong": test == "delong"})
+    eng.admit("compare", {"more than two inputs": len(rest) != 2, "margin": margin is not None,
+                          "alternative=two-sided": alternative != "greater", "test=delong": test == "delong"})
     common = dict(metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci, labels=labels,
                   positive=positive, zero_division=zero_division, beta=beta, progress=progress)
-    if isinstance(eng, Local) and (_per_class(rest) or _fits(eng, gold, rest)):
+    if eng.holds(None, needed=_per_class(rest)) or _fits(eng, gold, rest):
         from clfeval.significance import compare as compare_two, compare_many
 
         if len(rest) == 2:
@@ -215,7 +215,7 @@ def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | N
             systems_ = dict(zip(names, rest, strict=False)) if names else rest
             r = compare_many(gold, systems_, baseline=baseline, **common)
         r = with_estimate(r, estimate) if ci_method is not None else r  # arrays: as before unless asked
-        return cast(Compared, with_engine(r, engine_block(eng, "memory", memory=eng.budget)))
+        return cast(Compared, with_engine(r, eng.block("memory")))
     tables = _tables(gold, rest)
     nm = list(names or ("A", "B") if len(rest) == 2 else names or [f"system {i + 1}" for i in range(len(rest))])
     r = _tabular(eng, tables, "gold", "pred", None, "id", metric, test, samples, seed, alpha, ci, zero_division, beta,
@@ -236,7 +236,7 @@ def _compare_args(systems: tuple[Any, ...], *, engine: Any, gold: Any, pred: Any
     """
     from clfeval.significance import check_estimate
 
-    eng = as_engine(engine)
+    eng = runner(engine)
     estimate = check_estimate(ci_method, test)
     if names is not None and (isinstance(names, str) or not all(isinstance(n, str) for n in names)):
         raise UsageError(lambda n: f"option {n} is a list of the systems' names (text); got {names!r}.",
@@ -311,15 +311,21 @@ def _per_class(rest: list[Any]) -> bool:
     return any(isinstance(p, dict) or getattr(p, "ndim", 1) != 1 for p in rest)
 
 
-def _fits(eng: Local, gold: Any, rest: list[Any]) -> bool:
+def _fits(eng: Runner, gold: Any, rest: list[Any]) -> bool:
+    """Whether the arrays run in memory in this process: their table within the budget, or no plain columns
+    (label sets: in memory, checked there) where every item can be in memory. An engine that runs elsewhere never
+    holds them (nor builds their table here)."""
     import pyarrow as pa
 
+    if not eng.holds(None, needed=True):
+        return False
     try:
         cols = {"gold": inputs.as_column(gold, "gold")}
         cols.update({f"p{i}": inputs.as_column(p, "pred") for i, p in enumerate(rest)})
-        return inputs.table_bytes(pa.table(cols)) <= eng.budget
+        table = pa.table(cols)
     except (ValueError, TypeError, pa.ArrowException):  # no plain columns (label sets): in memory, checked there
         return True
+    return eng.holds(table)
 
 
 def _tables(gold: Any, rest: list[Any]) -> list[Any]:
@@ -331,7 +337,7 @@ def _tables(gold: Any, rest: list[Any]) -> list[Any]:
     return [pa.table({"id": ids, "gold": g, "pred": inputs.as_column(p, "pred")}) for p in rest]
 
 
-def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | None, id_col: str | None, metric: Any,
+def _tabular(eng: Runner, systems: list[Any], gold: str, pred: str, score: str | None, id_col: str | None, metric: Any,
              test: str, samples: int, seed: Any, alpha: float, ci: float, zero_division: Any, beta: float,
              names: Sequence[str] | None, baseline: str | None, alternative: str, margin: float | None,
              prefix: str | None, repeat: str | None, bins: int | None, binning: str, fmt: str | None, encoding: str,
@@ -351,13 +357,11 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
     if bins is not None:
         check_binned(len(systems), metric, test, alternative, margin, score, positive)
     scored = metric in SCORE_METRICS
-    refuse("compare", eng.name, {"score": score is not None, "scores_prefix": prefix is not None,
-                                 "margin": margin is not None, "alternative=two-sided": alternative != "greater",
-                                 "repeat": repeat is not None, "more than two inputs": len(systems) != 2,
-                                 "test=delong": test == "delong", "score_bins": bins is not None})
-    refuse_stdin(eng.name, {"data": any(inputs.is_stdin(s) for s in systems)})
-    if isinstance(eng, Dask):
-        eng.check()
+    eng.admit("compare", {"score": score is not None, "scores_prefix": prefix is not None,
+                          "margin": margin is not None, "alternative=two-sided": alternative != "greater",
+                          "repeat": repeat is not None, "more than two inputs": len(systems) != 2,
+                          "test=delong": test == "delong", "score_bins": bins is not None},
+              stdin={"data": any(inputs.is_stdin(s) for s in systems)})
     if scored and not score and prefix is None:
         raise UsageError(lambda s: f"metric {metric!r} compares scores: name the score column with {s}.",
                          params=["score"])
@@ -374,29 +378,29 @@ def _tabular(eng: Any, systems: list[Any], gold: str, pred: str, score: str | No
                       zero_division=zero_division, beta=beta)
         if len(ins) == 2:
             common.update(alternative=alternative, margin=margin)
-        budget = eng.budget if isinstance(eng, Local) else None
-        if isinstance(eng, Dask):
-            r, mode = steps.on_dask(eng, ins, nm, baseline, gold, pred, id_col, common, normalize), "cluster"
-        elif prefix is not None:
-            r, mode = _delong_ovr(ins, nm, baseline, gold, prefix, id_col, encoding, normalize, repeat,
-                                  common), "memory"
-        elif bins is not None:
-            assert score is not None and budget is not None  # check_binned needs --score; a local engine
-            r, mode = steps.binned(ins, nm, baseline, gold, score, positive, id_col, repeat, normalize, progress,
-                                   common, budget, bins, binning), "streamed"
-        elif scored:
-            assert score is not None  # refused above without --score (or --scores-prefix, handled before)
-            r, mode = steps.scores_in_memory(ins, nm, baseline, gold, score, positive, id_col, repeat, normalize,
-                                             progress, common), "memory"
-        else:
-            assert budget is not None  # not Dask: the local engine
-            r, mode = steps.streamed(ins, nm, baseline, gold, pred, id_col, repeat, normalize, progress, common,
-                                     budget), "streamed"
-    spilled = spooled and isinstance(eng, Local)
+
+        def local(budget: int, tmpdir: str | None) -> tuple[Any, str]:
+            if prefix is not None:
+                return _delong_ovr(ins, nm, baseline, gold, prefix, id_col, encoding, normalize, repeat,
+                                   common), "memory"
+            if bins is not None:
+                assert score is not None  # check_binned needs --score
+                return steps.binned(ins, nm, baseline, gold, score, positive, id_col, repeat, normalize, progress,
+                                    common, budget, bins, binning), "streamed"
+            if scored:
+                assert score is not None  # refused above without --score (or --scores-prefix, handled before)
+                return steps.scores_in_memory(ins, nm, baseline, gold, score, positive, id_col, repeat, normalize,
+                                              progress, common), "memory"
+            return steps.streamed(ins, nm, baseline, gold, pred, id_col, repeat, normalize, progress, common,
+                                  budget), "streamed"
+
+        def cluster(client: Any, memory: Any) -> tuple[Any, str]:
+            return steps.on_dask(client, ins, nm, baseline, gold, pred, id_col, common, normalize), "cluster"
+
+        r, mode = eng.over_path(local, cluster)
     said = [*(getattr(r, "notes", None) or []), str((getattr(r, "signature", None) or {}).get("engine", ""))]
-    spilled = spilled or any("partition" in n and "disk" in n for n in said)  # the id join went to disk
-    extra = {"input": "spooled to temporary Parquet files"} if spooled else {}
-    return cast(Compared, with_engine(r, engine_block(eng, mode, spilled=spilled, memory=budget, **extra)))
+    spilled = any("partition" in n and "disk" in n for n in said)  # the id join went to disk
+    return cast(Compared, with_engine(r, eng.block(mode, spilled=spilled, spooled=spooled)))
 
 
 def _tail(given: str) -> str:
@@ -406,7 +410,7 @@ def _tail(given: str) -> str:
 
 
 @contextlib.contextmanager
-def _resolved(eng: Any, systems: list[Any], gold: str, pred: str, score: Any, id_col: Any, prefix: Any, fmt: Any,
+def _resolved(eng: Runner, systems: list[Any], gold: str, pred: str, score: Any, id_col: Any, prefix: Any, fmt: Any,
               encoding: str) -> Iterator[tuple[list[Any], bool]]:
     """Every system as a resolved PATH (tables spooled to Parquet)."""
     with contextlib.ExitStack() as stack:
@@ -417,8 +421,7 @@ def _resolved(eng: Any, systems: list[Any], gold: str, pred: str, score: Any, id
                 continue
             table = inputs.as_table(s) if prefix is not None else inputs.columns_of(
                 s, {"gold": gold, "pred": None if score else pred, "score": score, "id": id_col})
-            budget = eng.budget if isinstance(eng, Local) else 1 << 30
-            out.append(stack.enter_context(inputs.spooled(table, budget, getattr(eng, "tmpdir", None), what)))
+            out.append(stack.enter_context(eng.spooled(table, what)))
             spooled = True
         yield out, spooled
 

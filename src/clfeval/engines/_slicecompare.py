@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.core import EngineInfo
 from clfeval.engines import _data as inputs
-from clfeval.engines._block import engine_block
-from clfeval.engines._spec import Dask, Local
+from clfeval.engines._runner import Runner
 from clfeval.errors import UsageError
 from clfeval.ops.compare import Compared
 
@@ -95,7 +95,7 @@ class _SlicedPredictions:
         return (x >> _SHIFT) - 1, self._decoded.take(pa.array(x & _LOW))
 
 
-def compare_by_front(eng: Any, systems: Sequence[Any], gold: Any, pred: str, id_col: Any, by: Any,
+def compare_by_front(eng: Runner, systems: Sequence[Any], gold: Any, pred: str, id_col: Any, by: Any,
                      common: dict[str, Any], slicing: dict[str, Any], names: Any, *, input_format: Any,
                      encoding: str, normalize: Any) -> Compared:
     """``compare(..., by=...)``: arrays (the gold labels, A, B; ``by`` a mapping column → values) in memory when
@@ -126,12 +126,12 @@ def compare_by_front(eng: Any, systems: Sequence[Any], gold: Any, pred: str, id_
         raise UsageError(lambda o: f"option {o} compares two systems; got {len(rest)}.", params=["by"])
     a, b = rest
     extra = by_arrays(by, len(inputs.as_column(g, "gold")))
-    if isinstance(eng, Local) and _fits(eng, g, a, b, extra):
+    if _fits(eng, g, a, b, extra):
         batch = SimpleNamespace(extra=extra, gold=extra[next(iter(extra))])
         binning = binning_of([batch], slicing, list(extra))
         r = compare_by(g, a, b, extra, names=nm, max_slices=slicing["max_slices"], min_slice=slicing["min_slice"],
                        binning=binning, **common)
-        return dataclasses.replace(r, engine=engine_block(eng, "memory", memory=eng.budget))
+        return dataclasses.replace(r, engine=eng.block("memory"))
     import pyarrow as pa
 
     if set(extra) & {"id", "gold", "pred"}:
@@ -145,19 +145,25 @@ def compare_by_front(eng: Any, systems: Sequence[Any], gold: Any, pred: str, id_
                        nm, None, "utf-8", None)
 
 
-def _fits(eng: Local, g: Any, a: Any, b: Any, extra: dict[str, Any]) -> bool:
+def _fits(eng: Runner, g: Any, a: Any, b: Any, extra: dict[str, Any]) -> bool:
+    """Whether the arrays run in memory in this process: their table within the budget, or no plain columns (in
+    memory, checked there) where every item can be in memory. An engine that runs elsewhere never holds them (nor
+    builds their table here)."""
     import pyarrow as pa
 
+    if not eng.holds(None, needed=True):
+        return False
     try:
         cols = {"gold": inputs.as_column(g, "gold"), "a": inputs.as_column(a, "pred"),
                 "b": inputs.as_column(b, "pred"), **{f"by {k}": v for k, v in extra.items()}}
-        return inputs.table_bytes(pa.table(cols)) <= eng.budget
+        table = pa.table(cols)
     except (ValueError, TypeError, pa.ArrowException):  # no plain columns: in memory, checked there
         return True
+    return eng.holds(table)
 
 
 @contextlib.contextmanager
-def _paths(eng: Any, systems: list[Any], gold: str, pred: str, cols: list[str], fmt: Any,
+def _paths(eng: Runner, systems: list[Any], gold: str, pred: str, cols: list[str], fmt: Any,
            encoding: str) -> Iterator[tuple[list[Any], bool]]:
     """Both inputs as resolved PATHs (tables spooled to Parquet; the first one's ``by`` columns checked)."""
     from clfeval.engines._slicing import check_by_columns
@@ -169,47 +175,51 @@ def _paths(eng: Any, systems: list[Any], gold: str, pred: str, cols: list[str], 
                 table = inputs.columns_of(s, {"gold": gold, "pred": pred})
                 if i == 0:
                     check_by_columns(table.column_names, [tuple(cols)])
-                budget = eng.budget if isinstance(eng, Local) else 1 << 30
-                out.append(stack.enter_context(inputs.spooled(table, budget, getattr(eng, "tmpdir", None))))
+                out.append(stack.enter_context(eng.spooled(table)))
                 spooled = True
             else:
                 out.append(inputs.resolve(s, input_format=fmt, encoding=encoding))
         yield out, spooled
 
 
-def _two_inputs(eng: Any, systems: list[Any], gold: str, pred: str, id_col: Any, cols: list[str],
+def _two_inputs(eng: Runner, systems: list[Any], gold: str, pred: str, id_col: Any, cols: list[str],
                 common: dict[str, Any], slicing: dict[str, Any], names: tuple[str, ...], fmt: Any, encoding: str,
                 normalize: Any) -> Compared:
-    from clfeval.engines._capabilities import refuse_stdin
     from clfeval.engines._reportsteps import named_by
     from clfeval.engines._slicing import binning_of
     from clfeval.significance import compare_tables
 
-    refuse_stdin(eng.name, {"data": any(inputs.is_stdin(s) for s in systems)})
-    if isinstance(eng, Dask):
-        eng.check()
+    eng.admit("compare", stdin={"data": any(inputs.is_stdin(s) for s in systems)})
     labels = common.get("labels")
     settings = {k: v for k, v in common.items() if k != "labels"}
     with _paths(eng, systems, gold, pred, cols, fmt, encoding) as (ins, spooled):
         first = ins[0]
         binning = named_by(first.name, lambda: binning_of(_reader(first, gold, pred, id_col, cols, normalize), slicing,
                                                           cols))
-        if isinstance(eng, Dask):
-            cells, mode, spilled = _on_dask(eng, ins, gold, pred, id_col, cols, binning, slicing, names,
-                                            normalize), "cluster", False
-        else:
-            cells, spilled = _streamed(eng, ins, gold, pred, id_col, cols, binning, slicing, names, normalize)
-            mode = "streamed"
+
+        def local(budget: int, tmpdir: str | None) -> tuple[Any, bool, str]:
+            cells, spilled = _streamed(budget, ins, gold, pred, id_col, cols, binning, slicing, names, normalize)
+            return cells, spilled, "streamed"
+
+        def cluster(client: Any, memory: Any) -> tuple[Any, bool, str]:
+            return _on_dask(client, ins, gold, pred, id_col, cols, binning, slicing, names, normalize), False, "cluster"
+
+        cells, spilled, mode = eng.over_path(local, cluster)
     cells.check_values()
     overall, tables = cells.tables(labels)
     r = compare_tables(overall, cols, cells.sorted_keys(), tables, names=names, min_slice=slicing["min_slice"],
                        binning=binning, **settings)
-    extra: dict[str, Any] = {"input": "spooled to temporary Parquet files"} if spooled else {}
-    if isinstance(eng, Dask):
-        extra["partitions"] = sum(len(i.sources) for i in ins)
-    block = engine_block(eng, mode, spilled=spilled or (spooled and isinstance(eng, Local)),
-                         memory=eng.budget if isinstance(eng, Local) else None, **extra)
-    return dataclasses.replace(r, engine=block)
+    block = eng.block(mode, spilled=spilled, spooled=spooled, parts=sum(len(i.sources) for i in ins))
+    return dataclasses.replace(r, engine=_partitions_last(block))
+
+
+def _partitions_last(block: EngineInfo) -> EngineInfo:
+    """The engine block with the number of input parts (on a cluster) after how the input was made, as
+    ``compare --by`` has always written it (the runner writes ``partitions`` first, as ``report`` does)."""
+    more = dict(block.more)
+    if "partitions" in more:
+        more["partitions"] = more.pop("partitions")
+    return dataclasses.replace(block, more=more)
 
 
 def _plain(col: Any) -> Any:
@@ -234,7 +244,7 @@ def _reader(inp: Any, gold: str, pred: str, id_col: Any, cols: Sequence[str], no
                             extra_options=["--by"] * len(cols), normalize=normalize)
 
 
-def _streamed(eng: Local, ins: list[Any], gold: str, pred: str, id_col: Any, cols: list[str], binning: Any,
+def _streamed(budget: int, ins: list[Any], gold: str, pred: str, id_col: Any, cols: list[str], binning: Any,
               slicing: dict[str, Any], names: tuple[str, ...], normalize: Any) -> tuple[Any, bool]:
     """The cells of the two PATHs matched batch by batch within the budget (as plain ``compare`` streams them)."""
     from clfeval.io import Matching, aligned, iter_predictions
@@ -246,7 +256,7 @@ def _streamed(eng: Local, ins: list[Any], gold: str, pred: str, id_col: Any, col
     matching = Matching()
     counter = SliceJointCounter()
     readers: list[Any] = [a, b]  # the first a reader in all but its predictions
-    for batch in aligned(readers, list(names), matching=matching, budget=eng.budget, weighted=True):
+    for batch in aligned(readers, list(names), matching=matching, budget=budget, weighted=True):
         slices, pa_ = a.decode(batch.preds[0])
         g, pb = _plain(batch.gold), _plain(batch.preds[1])
         text = len({str(getattr(x, "type", None)) for x in (g, pa_, pb)}) > 1
@@ -254,7 +264,7 @@ def _streamed(eng: Local, ins: list[Any], gold: str, pred: str, id_col: Any, col
     return counter.cells(cols, a.slicer.keys(), binning), matching.spilled
 
 
-def _on_dask(eng: Dask, ins: list[Any], gold: str, pred: str, id_col: Any, cols: list[str], binning: Any,
+def _on_dask(client: Any, ins: list[Any], gold: str, pred: str, id_col: Any, cols: list[str], binning: Any,
              slicing: dict[str, Any], names: tuple[str, ...], normalize: Any) -> Any:
     from clfeval.dask import sliced_cells
     from clfeval.io import column_names
@@ -262,6 +272,5 @@ def _on_dask(eng: Dask, ins: list[Any], gold: str, pred: str, id_col: Any, cols:
     if id_col is None:
         src = ins[0].sources[0]
         id_col = "id" if "id" in column_names(src, input_format=ins[0].fmt, encoding=src.encoding) else None
-    with eng.connected() as client:
-        return sliced_cells(ins[0], ins[1], gold=gold, pred=pred, id=id_col, columns=cols, binning=binning,
-                            max_slices=slicing["max_slices"], names=names, client=client, normalize=normalize)
+    return sliced_cells(ins[0], ins[1], gold=gold, pred=pred, id=id_col, columns=cols, binning=binning,
+                        max_slices=slicing["max_slices"], names=names, client=client, normalize=normalize)
