@@ -37,6 +37,7 @@ __all__ = _names(_EXPORTS)
 # Names that other stages import from this package's private modules (tools/privatize.py): resolved
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
+    "clfeval.dask._accumulate": ("accumulate",),
     "clfeval.dask._errorcounts": ("count_on_dask",),
     "clfeval.dask._parts": ("check_address",),
     "clfeval.dask._slicecompare": ("sliced_cells",),
@@ -45,6 +46,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
 _INTERNAL_MODULES: dict[str, str] = {
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
+    from clfeval.dask._accumulate import accumulate as accumulate
     from clfeval.dask._errorcounts import count_on_dask as count_on_dask
     from clfeval.dask._parts import check_address as check_address
     from clfeval.dask._slicecompare import sliced_cells as sliced_cells

@@ -25,9 +25,10 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from clfeval.core import EngineInfo
-from clfeval.engines._spec import Dask, Local, as_engine
+from clfeval.engines._spec import Dask, Local
+from clfeval.errors import UsageError
 
-__all__ = ["Runner", "runner"]
+__all__ = ["Runner", "runner", "as_engine"]
 
 R = TypeVar("R")
 A = TypeVar("A")
@@ -162,7 +163,7 @@ class _Dask(Runner):
 
     def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str, id: str | None = None,
                    multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None) -> tuple[A, str]:
-        from clfeval.dask._accumulate import accumulate
+        from clfeval.dask import accumulate
 
         with self.connected() as client:
             return accumulate(inp, make, gold=gold, pred=pred, id=id, multilabel=multilabel,
@@ -183,3 +184,15 @@ def runner(engine: Any) -> Runner:
     if isinstance(eng, Dask):
         return _Dask(eng)
     return _Local(eng)
+
+
+def as_engine(engine: Any) -> Local | Dask:
+    """``engine=`` as an engine value: None → ``Local()``; ``"local"`` / ``"dask"`` by name."""
+    if engine is None or engine == "local":
+        return Local()
+    if engine == "dask":
+        return Dask()
+    if isinstance(engine, (Local, Dask)):
+        return engine
+    raise UsageError(lambda name: f"option {name} must be clfeval.engines.Local(...) or clfeval.engines.Dask(...) "
+                                  f"(or 'local' / 'dask'); got {engine!r}.", params=["engine"])

@@ -14,7 +14,7 @@ from typing import Any
 
 from clfeval.errors import UsageError
 
-__all__ = ["Local", "Dask", "as_engine", "from_options"]
+__all__ = ["Local", "Dask", "from_options"]
 
 
 @dataclass(frozen=True)
@@ -128,18 +128,6 @@ class Dask:
         finally:
             for q, level in zip(quiet, levels, strict=False):
                 q.setLevel(level)
-
-
-def as_engine(engine: Any) -> Local | Dask:
-    """``engine=`` as an engine value: None → ``Local()``; ``"local"`` / ``"dask"`` by name."""
-    if engine is None or engine == "local":
-        return Local()
-    if engine == "dask":
-        return Dask()
-    if isinstance(engine, (Local, Dask)):
-        return engine
-    raise UsageError(lambda name: f"option {name} must be clfeval.engines.Local(...) or clfeval.engines.Dask(...) "
-                                  f"(or 'local' / 'dask'); got {engine!r}.", params=["engine"])
 
 
 def from_options(engine: str, *, scheduler: str | None = None, memory: str | None = None,
