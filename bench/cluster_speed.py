@@ -133,7 +133,7 @@ def job_local_counts(directory: str) -> dict:
 
 
 def job_dask(directory: str) -> dict:
-    from clfeval import dask as cd
+    from clfeval.engines import dask as cd
 
     t0 = time.perf_counter()
     with cd.connect(workers=2) as client:

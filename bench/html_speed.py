@@ -73,7 +73,7 @@ def clfeval(*args: str) -> float:
 _RENDER = """
 import sys, time
 from clfeval.io import resolve_path
-from clfeval.engines import read_scored
+from clfeval.front import read_scored
 from clfeval.evaluate import report
 from clfeval.render import render
 sf = read_scored(resolve_path(sys.argv[1]), gold="gold", score=None, prefix="score:", pred="pred")

@@ -76,7 +76,8 @@ CONTRACT = "reference/api.md"
 FOLDER = "reference/api"
 #: the stage packages: a page each (``reference/api/packages/<package>.md``), an entry per name of its ``__all__``
 STAGES = ("clfeval.core", "clfeval.evaluate", "clfeval.scores", "clfeval.significance", "clfeval.protocols",
-          "clfeval.io", "clfeval.text", "clfeval.studies", "clfeval.render", "clfeval.engines", "clfeval.dask")
+          "clfeval.io", "clfeval.text", "clfeval.studies", "clfeval.render", "clfeval.engines", "clfeval.engines.dask",
+          "clfeval.front")
 STAGE_GROUP = "Stage packages"
 #: where a part type is documented when several packages export it: the front door, then the results' packages
 _PACKAGES = ("clfeval", "clfeval.ops.report", "clfeval.ops.compare", "clfeval.ops.threshold",

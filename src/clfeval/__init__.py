@@ -21,15 +21,15 @@ from clfeval.core.lazy import attach as _attach, names as _names
 _EXPORTS = {
     "clfeval.errors": ("ClfevalError", "DataError", "UsageError"),
     # the front door: six operations, any input (arrays, a table with column names, a PATH), engine= a parameter
-    "clfeval.engines._spec": ("Local", "Dask"),
-    "clfeval.engines._reporting": ("report",),
-    "clfeval.engines._comparing": ("compare",),
+    "clfeval.engines": ("Local", "Dask"),
+    "clfeval.front._report": ("report",),
+    "clfeval.front._compare": ("compare",),
     "clfeval.ops.compare._result": ("Compared",),
-    "clfeval.engines._scoreops": ("threshold", "calibration", "ranking"),
+    "clfeval.front._scores": ("threshold", "calibration", "ranking"),
     "clfeval.ops.threshold._result": ("ThresholdResult",),
     "clfeval.ops.calibration._result": ("Calibration",),
     "clfeval.ops.ranking._result": ("RankingResult",),
-    "clfeval.engines._errorops": ("error_analysis",),
+    "clfeval.front._errors": ("error_analysis",),
     "clfeval.ops.errors._result": ("ErrorAnalysis",),
     "clfeval.protocols._rankinput": ("rank",),
     "clfeval.ops.rank._result": ("RankResult",),
@@ -47,7 +47,7 @@ _EXPORTS = {
 
 #: The stage packages (and the exceptions module), reachable as attributes after ``import clfeval``.
 SUBPACKAGES = ("core", "ops", "io", "scores", "text", "evaluate", "significance", "protocols", "studies", "engines",
-               "plots", "render", "dask", "errors")
+               "front", "plots", "render", "errors")
 
 # Kept importable for one release (issue 36): each merged into Compared, what every comparison returns now
 # (its variant a typed part: pair, many, delong, delong_ovr, noninferiority); each access warns.
@@ -76,13 +76,13 @@ if TYPE_CHECKING:
         joint_table as joint_table,
         multilabel_table as multilabel_table,
     )
-    from clfeval.engines._comparing import compare as compare
-    from clfeval.engines._errorops import error_analysis as error_analysis
-    from clfeval.engines._reporting import report as report
-    from clfeval.engines._scoreops import calibration as calibration, ranking as ranking, threshold as threshold
-    from clfeval.engines._spec import Dask as Dask, Local as Local
+    from clfeval.engines import Dask as Dask, Local as Local
     from clfeval.errors import ClfevalError as ClfevalError, DataError as DataError, UsageError as UsageError
     from clfeval.evaluate._reports import report_from_table as report_from_table
+    from clfeval.front._compare import compare as compare
+    from clfeval.front._errors import error_analysis as error_analysis
+    from clfeval.front._report import report as report
+    from clfeval.front._scores import calibration as calibration, ranking as ranking, threshold as threshold
     from clfeval.ops.calibration._result import Calibration as Calibration
     from clfeval.ops.compare._result import Compared as Compared
     from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis

@@ -112,8 +112,8 @@ def test_a_block_covers_each_set_once_and_the_blocks_stay_small():
 def test_streamed_and_dask_equal_straightforward(tmp_path, dask_client):
     """The engines' own counting: Parquet row groups as the streamed batches, and the Dask tasks (each counts its
     partitions, the results added in a tree), against the per-set tables counted in the same call."""
-    from clfeval.dask._slices import sliced_tables
-    from clfeval.engines import _data as inputs
+    from clfeval.engines.dask._slices import sliced_tables
+    from clfeval.io import inputs
 
     t = random_table(np.random.default_rng(9), 4_000).drop_columns(["num"])
     d = tmp_path / "parts"

@@ -21,8 +21,8 @@ pytest.importorskip("distributed")
 dd = pytest.importorskip("dask.dataframe")
 
 import clfeval  # noqa: E402
-from clfeval import dask as cd  # noqa: E402
 from clfeval.core import _catalog as catalog  # noqa: E402
+from clfeval.engines import dask as cd  # noqa: E402
 from clfeval.errors import DataError  # noqa: E402
 from clfeval.evaluate._reports import report as in_memory_report  # noqa: E402  (the in-memory step: no engine block)
 from clfeval.scores._binned import RowSample, ScoreHistogram, quantile_binning  # noqa: E402
@@ -113,7 +113,7 @@ def test_exact_ranking_equals_local(dask_client, data, ranges):
 def test_grouping_and_memory_budget_change_no_number(dask_client, data, monkeypatch, per_task, memory):
     """Partitions read one or up to eight per task, sorted whole or a few hundred scores at a time (a 4 KB budget),
     the score axis cut into more ranges when each must fit that budget: the in-memory ranking every time."""
-    from clfeval.dask import _parts as dparts, _rankings as drank
+    from clfeval.engines.dask import _parts as dparts, _rankings as drank
 
     path, cols = data
     monkeypatch.setattr(dparts, "PARTS_PER_TASK", per_task)

@@ -1,4 +1,5 @@
-"""Threshold choice on Dask (``clfeval.dask.threshold``, ``clfeval threshold --engine dask``) equals the local one.
+"""Threshold choice on Dask (``clfeval.engines.dask.threshold``, ``clfeval threshold --engine dask``) equals the
+local one.
 
 Heavy ties, many partitions (row groups of 16 rows, files of 0 and 1 rows); the
 only key that differs is ``external`` (the local budget and spills against the
@@ -16,8 +17,8 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from clfeval import dask as cd  # noqa: E402
-from clfeval.dask._thresholds import DaskRanking  # noqa: E402
+from clfeval.engines import dask as cd  # noqa: E402
+from clfeval.engines.dask._thresholds import DaskRanking  # noqa: E402
 from clfeval.errors import DataError  # noqa: E402
 from clfeval.scores._thresholds import choose_threshold, choose_threshold_batches, choose_threshold_filled  # noqa: E402
 from tests._helpers.clihelp import (

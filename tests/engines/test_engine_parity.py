@@ -327,7 +327,7 @@ def test_a_bad_score_is_named_by_file_row_and_line_on_both_engines(tmp_path, mon
 def test_a_file_the_workers_cannot_read_is_refused_naming_it(tmp_path, dask_client):
     """The probe task: the workers open every file before any work (here the file is gone by then, as a path
     on the client's disk only would be on a remote worker)."""
-    from clfeval.dask._parts import parts_of, probe
+    from clfeval.engines.dask._parts import parts_of, probe
     from clfeval.errors import InputFileError
 
     write(tmp_path / "d" / "a.csv", "gold,pred\na,a\n")

@@ -17,7 +17,7 @@ import pytest
 
 import clfeval
 import clfeval.scores
-from clfeval.engines._scoreops import calibration
+from clfeval.front._scores import calibration
 from clfeval.ops import calibration as ops
 from tests._helpers.readonly import writable_places
 from tests._helpers.registry import CASES, dump, write_inputs

@@ -155,7 +155,7 @@ def test_every_part_is_a_frozen_documented_dataclass_without_any(cls):
 
 
 def test_the_front_door_signature_is_precise():
-    from clfeval.engines._comparing import compare
+    from clfeval.front._compare import compare
 
     annotations = inspect.get_annotations(compare)
     assert annotations["return"] == "Compared"

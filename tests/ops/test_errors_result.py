@@ -18,7 +18,7 @@ import pytest
 import clfeval
 import clfeval.evaluate
 import clfeval.ops.errors as ops
-from clfeval.engines import error_analysis
+from clfeval.front import error_analysis
 from tests._helpers.readonly import writable_places
 from tests._helpers.registry import CASES, dump, write_inputs
 

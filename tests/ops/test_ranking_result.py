@@ -21,8 +21,8 @@ import clfeval
 import clfeval.ops.ranking as ops
 import clfeval.scores
 from clfeval.core import RankingSummary
-from clfeval.engines import ranking
 from clfeval.errors import UsageError
+from clfeval.front import ranking
 from clfeval.scores._curves import ranking_ovr
 from tests._helpers.readonly import writable_places
 from tests._helpers.registry import CASES, dump, write_inputs

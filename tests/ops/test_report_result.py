@@ -20,8 +20,8 @@ import clfeval
 import clfeval.evaluate
 import clfeval.ops.report as ops
 from clfeval.core import EngineInfo
-from clfeval.engines import report as front_door
 from clfeval.evaluate import report_from_table
+from clfeval.front import report as front_door
 from tests._helpers.readonly import writable_places
 from tests._helpers.registry import CASES, dump, write_inputs
 

@@ -17,7 +17,7 @@ import pytest
 import clfeval
 import clfeval.engines
 import clfeval.scores
-from clfeval.engines._scoreops import threshold
+from clfeval.front._scores import threshold
 from clfeval.ops import threshold as ops
 from tests._helpers.readonly import writable_places
 from tests._helpers.registry import CASES, dump, write_inputs

@@ -1,11 +1,18 @@
-"""Dependencies point one way: cli → render → plots → studies → protocols → significance → evaluate → scores → io
-→ core.
+"""Dependencies point one way: cli → render → plots → the front door → engines → studies → protocols →
+significance → evaluate → scores / text → io → ops → core → errors.
 
 Walks the imports of every module of the package (statically, with ast) and
 checks each against the layer map below. A new module must be placed in a layer.
 Also: nothing inside the package imports the package root (``clfeval/__init__``);
 no module imports another module's private (``_``-prefixed) names; the command
 line imports no numpy or SciPy (it holds no evaluation logic).
+
+The order is style.md's (cli → render → plots → the front door → ops, studies, protocols → stats, io, engine →
+core → errors) with two differences that say where issue 38's work stands: the typed results (``clfeval.ops``)
+sit low, because the stages that compute them build them; and the engine package sits above the statistics
+stages, because its Dask side (``clfeval.engines.dask``) still holds per-operation partition steps beside the
+generic accumulator run (``clfeval.engines.dask._accumulate``). ``tests/project/test_engine_boundary.py`` keeps
+the engine out of every other module.
 """
 
 from __future__ import annotations
@@ -17,22 +24,22 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "clfeval"
 
-# Lower number = lower layer. A module may import modules of its own layer or below. One folder, one stage:
-#   cli → render → plots → studies → protocols → significance → evaluate → scores / text → io → core → errors
+# Lower number = lower layer. A module may import modules of its own layer or below. One folder, one stage.
 LAYERS = {
     "clfeval._version": 0,
     "clfeval.errors": 0,
     "clfeval.core": 1,          # labels, tables, metrics, catalogue, signature, resampling engines (no scipy, sklearn)
     "clfeval.ops": 1.5,         # per operation its one typed result (issue 36): fields over the core's types only
-    "clfeval.io": 2,            # sources, readers, exact JSONL, CSV safety, alignment by id, outputs
+    "clfeval.io": 2,            # sources, readers, exact JSONL, CSV safety, alignment by id, outputs, input kinds
     "clfeval.scores": 3,        # score columns, rankings, objectives, thresholds, calibration
     "clfeval.text": 3,          # Reuters reader, text models, φ–δ of terms (models apart from evaluation)
-    "clfeval.evaluate": 4,      # report, baselines, diagnostics, intervals (a report holds a ranking section)
+    "clfeval.evaluate": 4,      # report, its accumulator, baselines, diagnostics, intervals
     "clfeval.significance": 5,  # paired tests, DeLong, CV comparison, power, curve bands
     "clfeval.protocols": 6,     # splits, runner, results, run log: joins models and evaluation
     "clfeval.studies": 7,       # the Reuters study, the demos
-    "clfeval.dask": 7,          # the Dask engine: partitions → tables, score ranges, histograms (the only Dask user)
-    "clfeval.engines": 7.5,     # the front door: the five operations, any input, the engine a parameter
+    "clfeval.engines": 7.2,     # where operations run: the runners, the capability table, the Dask side
+    "clfeval.dask": 7.2,        # the old name of clfeval.engines.dask, kept for one release (it only re-points)
+    "clfeval.front": 7.5,       # the front door: one function per operation, any input, the engine a parameter
     "clfeval.plots": 8,         # figures from results (matplotlib, imported when drawn)
     "clfeval.render": 9,        # result → text / JSON / Markdown / HTML
     "clfeval.cli": 10,          # options → library → render
@@ -56,8 +63,10 @@ FORBIDDEN = [
     ("clfeval.text", "clfeval.significance"),
     # figures read the typed results (clfeval.ops, clfeval.core), never the front door (issue 36)
     ("clfeval.plots", "clfeval.engines"),
+    ("clfeval.plots", "clfeval.front"),
     # renderers read the typed results too; the sliced threshold and calibration results live in ops/ (issue 36)
     ("clfeval.render", "clfeval.engines"),
+    ("clfeval.render", "clfeval.front"),
 ]
 
 def module_name(path: Path) -> str:
@@ -229,8 +238,8 @@ def test_the_cli_rules_can_fail(tmp_path):
 
 # Packages whose __init__ re-exports the public API for users; code inside clfeval imports the defining module.
 REEXPORTING = ("clfeval", "clfeval.core", "clfeval.io", "clfeval.scores", "clfeval.text", "clfeval.evaluate",
-               "clfeval.significance", "clfeval.protocols", "clfeval.studies", "clfeval.dask", "clfeval.engines",
-               "clfeval.plots")
+               "clfeval.significance", "clfeval.protocols", "clfeval.studies", "clfeval.engines.dask",
+               "clfeval.engines", "clfeval.front", "clfeval.plots")
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
@@ -269,7 +278,7 @@ def test_only_the_dask_engine_imports_dask():
     """Dask (and distributed) are an optional extra: only ``clfeval/dask/`` imports them."""
     for path in MODULES:
         name = module_name(path)
-        if name == "clfeval.dask" or name.startswith("clfeval.dask."):
+        if name == "clfeval.engines.dask" or name.startswith("clfeval.engines.dask."):
             continue
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):

@@ -16,7 +16,8 @@ import pytest
 SRC = Path(__file__).resolve().parents[2] / "src" / "clfeval"
 HOME = SRC / "ops" / "calibration" / "_sums.py"
 ARITHMETIC = {"bincount", "grouped_sums", "ExactSums", "floor", "searchsorted", "percentile", "log1p"}
-USERS = [SRC / "scores" / "_calibration.py", SRC / "scores" / "_slicecalibration.py", SRC / "dask" / "_calibrate.py"]
+USERS = [SRC / "scores" / "_calibration.py", SRC / "scores" / "_slicecalibration.py",
+         SRC / "engines" / "dask" / "_calibrate.py"]
 CALIBRATION = sorted(p for p in SRC.rglob("*.py") if "calibrat" in str(p.relative_to(SRC)) and p != HOME)
 
 

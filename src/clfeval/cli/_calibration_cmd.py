@@ -45,7 +45,7 @@ def calibration(file: Path, **o: Any) -> None:
     check_paths([("FILE", file)], [("--output", o["output"])])
     engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
     fmt, output = o.pop("fmt"), o.pop("output")
-    from clfeval.engines import calibration as run, check_calibration_options
+    from clfeval.front import calibration as run, check_calibration_options
 
     check_calibration_options(engine, data=file, **o)
     inp = input_path(file, input_format=o["input_format"], encoding=o["encoding"])

@@ -2,7 +2,7 @@
 
 Each input is a PATH (a file, a directory, a glob, ``-``). Items are matched by
 id (by row when no input has an id column) and must carry the same gold
-labels. The command reads its options and calls :func:`clfeval.engines._comparing.compare`
+labels. The command reads its options and calls :func:`clfeval.front._compare.compare`
 (count metrics stream their joint tables, the id join spilling within ``--memory``; score
 metrics rank the items in memory; ``--engine dask`` joins on the cluster).
 """
@@ -83,7 +83,7 @@ def compare(files: tuple[Path, ...], **o: Any) -> None:
     slicing = slice_arguments(o)
     if slicing["by"] is None:
         slicing = {}
-    from clfeval.engines import compare as run, resampling_steps
+    from clfeval.front import compare as run, resampling_steps
 
     with progress("resampling", resampling_steps(len(files), **o)) as advance:
         result = run(*inputs, engine=engine, progress=_ticks(advance), **o, **slicing)

@@ -74,7 +74,7 @@ def errors(predictions: Path, **o: Any) -> None:
     check_paths([("PREDICTIONS", predictions), ("--texts", o["texts"])], [("--output", o["output"])])
     engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
     fmt, output = o.pop("fmt"), o.pop("output")
-    from clfeval.engines import error_analysis
+    from clfeval.front import error_analysis
 
     data = input_path(predictions, input_format=o["input_format"], encoding=o["encoding"])
     texts = None if o["texts"] is None else input_path(o["texts"], "--texts", encoding=o["encoding"])

@@ -35,7 +35,7 @@ def _from_predictions(kind: str, path: Path, gold: str, pred: str, id_col: str |
                          f"file can be drawn as {', '.join(FROM_PREDICTIONS)}.")
     if kind == "reliability":
         from clfeval.cli._common import input_path
-        from clfeval.engines import check_score_options, read_scored
+        from clfeval.front import check_score_options, read_scored
         from clfeval.scores import reliability
 
         check_score_options(score, scores_prefix)
@@ -48,7 +48,7 @@ def _from_predictions(kind: str, path: Path, gold: str, pred: str, id_col: str |
     scores = None
     if score is not None or scores_prefix is not None:
         from clfeval.cli._common import input_path
-        from clfeval.engines import check_score_options, read_scored
+        from clfeval.front import check_score_options, read_scored
 
         check_score_options(score, scores_prefix)
         if score is not None and positive is None:

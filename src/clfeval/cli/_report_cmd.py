@@ -93,7 +93,7 @@ def report(file: Path, **o: Any) -> None:
 
     o.update(order=parse_list(o["order"]), id=o.pop("id_col"), normalize=o.pop("normalize_labels"),
              ci=o.pop("ci_level"), require=o.pop("require"), ci_method=parse_ci_methods(o["ci_method"]))
-    from clfeval.engines import report as run
+    from clfeval.front import report as run
 
     text = o.pop("text_col")
     if text is not None and str(file) == "-":
@@ -111,7 +111,7 @@ def _errors_share(rep: Any, inp: Any, text: str, o: dict[str, Any], engine: Any)
     """The report with its ``errors_share`` part: the three largest confused cells of `clfeval errors`."""
     import dataclasses
 
-    from clfeval.engines import error_analysis
+    from clfeval.front import error_analysis
 
     e = error_analysis(inp, o["pred"], gold=o["gold"], text=text, id=o["id"], input_format=o["input_format"],
                        encoding=o["encoding"], engine=engine, multilabel=o["multilabel"] or None,

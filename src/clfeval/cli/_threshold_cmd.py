@@ -68,7 +68,7 @@ def threshold(test: Path, **o: Any) -> None:
     check_paths([("TEST", test), ("--dev", o["dev"])], [("--output", o["output"])])
     engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
     fmt, output, dev = o.pop("fmt"), o.pop("output"), o.pop("dev")
-    from clfeval.engines import check_threshold_options, threshold as run
+    from clfeval.front import check_threshold_options, threshold as run
 
     check_threshold_options(test, dev, engine=engine, **o)
     t = input_path(test, input_format=o["input_format"], encoding=o["encoding"])

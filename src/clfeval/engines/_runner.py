@@ -76,9 +76,9 @@ class Runner:
     def spooled(self, table: Any, what: str = "the table") -> contextlib.AbstractContextManager[Any]:
         """``table`` as a resolved PATH of temporary Parquet files (removed on exit), streamed locally within the
         budget or read by the workers as files."""
-        from clfeval.engines._data import spooled
+        from clfeval.io import inputs
 
-        return spooled(table, CLUSTER_SPOOL, None, what)
+        return inputs.spooled(table, CLUSTER_SPOOL, None, what)
 
     # --- running ------------------------------------------------------------------------------------------------
     def over_path(self, local: Callable[[int, str | None], R], cluster: Callable[[Any, Any], R]) -> R:
@@ -113,9 +113,9 @@ class _Local(Runner):
     engine: Local
 
     def holds(self, table: Any, *, needed: bool = False) -> bool:
-        from clfeval.engines._data import table_bytes
+        from clfeval.io import inputs
 
-        return needed or (table is not None and table_bytes(table) <= self.engine.budget)
+        return needed or (table is not None and inputs.table_bytes(table) <= self.engine.budget)
 
     @property
     def memory(self) -> int:
@@ -126,9 +126,9 @@ class _Local(Runner):
         return self.engine.budget
 
     def spooled(self, table: Any, what: str = "the table") -> contextlib.AbstractContextManager[Any]:
-        from clfeval.engines._data import spooled
+        from clfeval.io import inputs
 
-        return spooled(table, self.engine.budget, self.engine.tmpdir, what)
+        return inputs.spooled(table, self.engine.budget, self.engine.tmpdir, what)
 
     def over_path(self, local: Callable[[int, str | None], R], cluster: Callable[[Any, Any], R]) -> R:
         return local(self.engine.budget, self.engine.tmpdir)
@@ -163,7 +163,7 @@ class _Dask(Runner):
 
     def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str, id: str | None = None,
                    multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None) -> tuple[A, str]:
-        from clfeval.dask import accumulate
+        from clfeval.engines.dask import accumulate
 
         with self.connected() as client:
             return accumulate(inp, make, gold=gold, pred=pred, id=id, multilabel=multilabel,

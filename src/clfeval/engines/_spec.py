@@ -102,7 +102,7 @@ class Dask:
         MissingExtra.require("engine=Dask", [("dask", "dask"), ("distributed", "dask.distributed"),
                                              ("dask.dataframe", "dask.dataframe")], "dask")
         if isinstance(self.client, str):
-            from clfeval.dask import check_address
+            from clfeval.engines.dask import check_address
 
             check_address(self.client)
 
@@ -114,7 +114,7 @@ class Dask:
             return
         import logging
 
-        from clfeval.dask import connect
+        from clfeval.engines.dask import connect
 
         # a lost cluster is said in one paragraph (ClusterLost): Dask's own reconnection errors and their
         # tracebacks are not logged on top of it

@@ -37,10 +37,11 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
 }
 _INTERNAL_MODULES: dict[str, str] = {
     "batches": "clfeval.io._batches",
+    "inputs": "clfeval.io._inputs",
     "outputs": "clfeval.io._outputs",
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
-    from clfeval.io import _batches, _outputs
+    from clfeval.io import _batches, _inputs, _outputs
     from clfeval.io._align import align_predictions as align_predictions, as_text as as_text, one_repeat as one_repeat
     from clfeval.io._batches import file_parts as file_parts, iter_parts as iter_parts, read_part as read_part
     from clfeval.io._join import Matching as Matching, aligned as aligned, unique_batches as unique_batches
@@ -74,6 +75,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     )
     from clfeval.io._textjoin import join_texts as join_texts, texts_table as texts_table
     batches = _batches
+    inputs = _inputs
     outputs = _outputs
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 

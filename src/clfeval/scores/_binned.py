@@ -212,7 +212,7 @@ def binning_of(scores: Any, *, bins: int, kind: str = "quantile", cap: int = 1 <
 
     ``quantile`` cuts at the quantiles of the :class:`RowSample` of every
     score (the rows numbered in order, so any split into batches gives the
-    same edges, as :func:`clfeval.dask.binning` does); ``uniform`` cuts the
+    same edges, as :func:`clfeval.engines.dask.binning` does); ``uniform`` cuts the
     range from the lowest to the highest score into equal widths.
 
     >>> binning_of([np.array([0.1, 0.2]), np.array([0.9])], bins=2, kind="uniform").cuts.tolist()

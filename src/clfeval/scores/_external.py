@@ -17,7 +17,7 @@ How it works
    too (the command line turns them into exceptions that unwind it).
 2. **Ranges.** The score axis is cut into ranges that each hold at most a
    chunk of items, planned by :mod:`clfeval.scores._rangeplan` (the one range
-   planner, shared with :mod:`clfeval.dask`): candidate cut points are the
+   planner, shared with :mod:`clfeval.engines.dask`): candidate cut points are the
    scores at evenly spaced ranks of every run, their exact counts come from
    binary searches in the runs, and the cuts are chosen greedily. A range's slice of every run is read,
    merged, and run-length encoded (one entry per distinct score and class, so
@@ -33,7 +33,7 @@ How it works
 Why sorted runs and not a first pass of approximate quantiles: the runs read
 the input once (a Parquet dataset is decoded once), and their exact counts
 make every range's size known before it is read; the quantile design needs a
-second read of the input, and is what :mod:`clfeval.dask` uses, where no disk
+second read of the input, and is what :mod:`clfeval.engines.dask` uses, where no disk
 is shared.
 
 Memory: the budget bounds the buffered scores (8 bytes a score, twice while a

@@ -10,9 +10,9 @@ needed:
 
 - :class:`clfeval.scores._external.RankingStore` (one machine, spilled sorted
   runs: exact counts below each candidate, by binary search in the runs);
-- :mod:`clfeval.dask._rankings` (a cluster: the runs stay on the workers, the
+- :mod:`clfeval.engines.dask._rankings` (a cluster: the runs stay on the workers, the
   counts below each candidate are estimated from evenly spaced entries) and
-  through it :class:`clfeval.dask._thresholds.DaskRanking`.
+  through it :class:`clfeval.engines.dask._thresholds.DaskRanking`.
 
 The plan is three steps, each one function: candidate cut points with the items
 below each (:func:`exact_candidates`, :func:`sampled_candidates`); the cuts, so

@@ -3,7 +3,7 @@
 Each slice's joint (gold, A, B) table is compared with the test and the samples of the overall comparison
 (:func:`clfeval.significance._paired.compare_counts`, one seed stream per slice, the slices in their sorted order)
 by :func:`compare_tables`, whichever way the tables were counted — from the items in memory (:func:`compare_by`),
-streamed or on Dask (:mod:`clfeval.engines._slicecompare`) —; the slices' p-values are adjusted
+streamed or on Dask (:mod:`clfeval.front._slicecompare`) —; the slices' p-values are adjusted
 with Holm and Benjamini–Yekutieli, and when A is better overall and B in every slice (or the reverse) a sentence
 says so: the overall number is then a property of how the items are spread over the slices, not of the systems.
 """

@@ -1,6 +1,6 @@
 """``report(find_slices=...)``: the options of the slice search checked before any data is read, and the
 search's section from the counts the engines counted (items, trials and successes per slice of every column set
-of the lattice, in the same pass as the report: :mod:`clfeval.engines._slicing`,
+of the lattice, in the same pass as the report: :mod:`clfeval.front._slicing`,
 :class:`clfeval.core._latticecount.LatticeCounter`)."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from clfeval.core import SliceTables, embed
-from clfeval.dask._parts import parts_of, probe, run, threads, tree_sum
+from clfeval.engines.dask._parts import parts_of, probe, run, threads, tree_sum
 from clfeval.errors import DataError, UsageError
 
 __all__ = ["sliced_tables", "sliced_calibration", "outside_counts"]

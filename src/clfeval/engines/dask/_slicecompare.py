@@ -1,5 +1,5 @@
 """``compare --by`` on Dask: the two inputs joined on the cluster (by id, else row by row) as the plain comparison
-joins them (:func:`clfeval.dask._counting.compare`), the ``by`` columns taken from the first input, and every
+joins them (:func:`clfeval.engines.dask._counting.compare`), the ``by`` columns taken from the first input, and every
 partition counted into (slice, gold, A, B) cells (:class:`~clfeval.significance._slicejoint.SlicedCells`), added
 in a tree — cells add."""
 
@@ -12,8 +12,8 @@ import dask
 import numpy as np
 
 from clfeval.core import label_str
-from clfeval.dask._counting import check_unique_ids, input_frame, joined_rows, refuse_ids, side_by_side
-from clfeval.dask._parts import parts_of, probe, run, tree_sum
+from clfeval.engines.dask._counting import check_unique_ids, input_frame, joined_rows, refuse_ids, side_by_side
+from clfeval.engines.dask._parts import parts_of, probe, run, tree_sum
 from clfeval.errors import DataError, UsageError
 from clfeval.significance import SlicedCells
 

@@ -1,7 +1,7 @@
 """Threshold choice on Dask: ``choose_threshold_batches``' result, bit for bit, without the scores on one machine.
 
 A :class:`DaskRanking` is the ranking of one input on the cluster, cut into
-score ranges as :func:`clfeval.dask._rankings.ranking` cuts it (approximate
+score ranges as :func:`clfeval.engines.dask._rankings.ranking` cuts it (approximate
 quantiles; each range merged on one worker from every partition's sorted
 piece, with the counts below it as offsets). It offers what
 :func:`clfeval.scores._thresholds.choose_threshold_filled` asks of a ranking:
@@ -28,8 +28,8 @@ import numpy as np
 import pyarrow as pa
 
 from clfeval.core import ClassCounts, RankingSummary, cut_counts
-from clfeval.dask._parts import Parts, parts_of, persist, probe, run
-from clfeval.dask._rankings import Runs, merged_range, range_plan, range_stats_of, ranking_of
+from clfeval.engines.dask._parts import Parts, parts_of, persist, probe, run
+from clfeval.engines.dask._rankings import Runs, merged_range, range_plan, range_stats_of, ranking_of
 from clfeval.ops.threshold import ThresholdResult
 from clfeval.scores import (
     CutChoice,
@@ -105,7 +105,7 @@ class DaskRanking:
     client : distributed.Client, optional
         Default: Dask's threads on this machine.
     ranges : int, optional
-        Ranges of the score axis (as :func:`clfeval.dask.ranking`).
+        Ranges of the score axis (as :func:`clfeval.engines.dask.ranking`).
     """
 
     def __init__(self, data: Any, *, gold: str = "gold", score: str = "score", positive: Any, client: Any = None,
@@ -146,7 +146,7 @@ class DaskRanking:
         return self.n_positive + self.n_negative
 
     def summary(self) -> RankingSummary:
-        """ROC-AUC, average precision and the curve samples: ``clfeval.dask.ranking``'s result."""
+        """ROC-AUC, average precision and the curve samples: ``clfeval.engines.dask.ranking``'s result."""
         if self._summary is None:
             self._summary = ranking_of(self._offsets, self._stats, self._positive)
         return self._summary
@@ -188,9 +188,9 @@ def threshold(test: Any, dev: Any = None, *, gold: str = "gold", score: str = "s
     positive, objective, cost_fp, cost_fn, default_threshold, zero_division, source, dev_source
         As :func:`clfeval.scores._thresholds.choose_threshold`.
     client : distributed.Client, optional
-        The cluster (:func:`clfeval.dask.connect`); default Dask's threads here.
+        The cluster (:func:`clfeval.engines.dask.connect`); default Dask's threads here.
     ranges : int, optional
-        Ranges of the score axis of each input (as :func:`clfeval.dask.ranking`).
+        Ranges of the score axis of each input (as :func:`clfeval.engines.dask.ranking`).
     normalize : {"nfc"} or None
         Unicode normalisation of the gold labels, as locally.
 

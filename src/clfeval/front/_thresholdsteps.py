@@ -17,7 +17,7 @@ def _progress(progress: Any, inp: Any) -> Any:
 def score_sources(t: Any, d: Any, score: str) -> tuple[Any, Any]:
     """The score column of TEST (and of DEV, ``--dev``) checked present, and named for messages: one rule for
     every engine."""
-    from clfeval.engines._scorecols import score_columns
+    from clfeval.front._scorecols import score_columns
     from clfeval.scores import ScoreSource
 
     score_columns(t, score, None)
@@ -49,7 +49,7 @@ def streamed_labels(t: Any, d: Any, gold: str, prefix: str, reading: dict[str, A
                     common: dict[str, Any], progress: Any, tmpdir: str | None = None) -> Any:
     """One cut per label (``prefix<label>`` columns), one ranking each within ``memory``; the test PATH is read
     twice (the cuts, then the items' joint predictions)."""
-    from clfeval.engines._scorecols import score_columns
+    from clfeval.front._scorecols import score_columns
     from clfeval.io import iter_predictions
     from clfeval.scores import ScoreSource, check_dev_columns, choose_label_thresholds_batches, score_matrix
 

@@ -3,7 +3,7 @@
 Never an average of per-partition AUCs. The score axis is cut into ranges:
 
 1. one task per group of partitions (up to
-   :data:`~clfeval.dask._parts.PARTS_PER_TASK` files or row groups, read on
+   :data:`~clfeval.engines.dask._parts.PARTS_PER_TASK` files or row groups, read on
    the worker) sorts its positives' and negatives' scores and run-length
    encodes them (:class:`Runs`: a tie group of any size is one entry); the
    runs stay on that worker, and only a few of their values (evenly spaced
@@ -39,7 +39,7 @@ import numpy as np
 import pyarrow as pa
 
 from clfeval.core import EXACT_CUTS_MAX, RankingSummary, label_str
-from clfeval.dask._parts import Parts, parts_of, persist, run, threads, tree_sum
+from clfeval.engines.dask._parts import Parts, parts_of, persist, run, threads, tree_sum
 from clfeval.errors import DataError
 from clfeval.scores import (
     BUFFER_BYTES_PER_ITEM,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from clfeval.errors import DataError, LabelListError
 
 if TYPE_CHECKING:
-    from clfeval.engines._scorecols import ScoredFile
+    from clfeval.front._scorecols import ScoredFile
     from clfeval.io import Predictions
 
 __all__ = ["named_by", "streamed_scores", "in_memory", "on_dask"]
@@ -36,8 +36,8 @@ def _progress(progress: Any, inp: Any) -> Any:
 def streamed_scores(inp: Any, cols: dict[str, Any], settings: dict[str, Any], reading: dict[str, Any], memory: int,
                     bins: int | None, binning: str, progress: Any, tmpdir: str | None = None) -> Any:
     """Counts and the ranking of the score columns, batch by batch: exact beyond memory (or binned)."""
-    from clfeval.engines._scorecols import score_columns
     from clfeval.evaluate import report_scored_batches, score_binning
+    from clfeval.front._scorecols import score_columns
     from clfeval.io import iter_predictions, unique_batches
 
     score, prefix = cols["score"], cols["prefix"]
@@ -64,8 +64,8 @@ def in_memory(inp: Any, cols: dict[str, Any], threshold: float | None, settings:
               reading: dict[str, Any]) -> tuple[Any, Any, Any]:
     """Every item in memory: a cut on the scores, intervals of rankings or of label sets.
     Returns the report, the gold labels and the scores (for the ranking's intervals)."""
-    from clfeval.engines._scorecols import read_scored
     from clfeval.evaluate import report as make_report
+    from clfeval.front._scorecols import read_scored
     from clfeval.io import read_predictions
 
     scores = None
@@ -92,7 +92,7 @@ def on_dask(client: Any, memory: Any, inp: Any, cols: dict[str, Any], settings: 
             binning: str, normalize: str | None, top_n: int) -> Any:
     """The PATH's partitions counted (and ranked) on a Dask cluster; intervals and training-label baselines from
     the counted table, as locally."""
-    from clfeval.dask import report as dask_report
+    from clfeval.engines.dask import report as dask_report
     from clfeval.evaluate import report_from_table
 
     s = settings

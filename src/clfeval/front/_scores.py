@@ -6,7 +6,7 @@ they reach only through its runner (:mod:`clfeval.engines._runner`). Arrays and 
 evaluated in memory (:func:`clfeval.scores._curves.ranking`, :func:`clfeval.scores._thresholds.choose_threshold`,
 :func:`clfeval.scores._calibration.reliability`); larger ones are spooled to Parquet and run like a PATH:
 streamed on this machine (:func:`clfeval.scores._external.stream_ranking`, ``choose_threshold_batches``,
-``calibrate_batches``) or on a cluster (:mod:`clfeval.dask`). The result carries the runner's engine block.
+``calibrate_batches``) or on a cluster (:mod:`clfeval.engines.dask`). The result carries the runner's engine block.
 """
 
 from __future__ import annotations
@@ -16,12 +16,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from clfeval.core import EngineInfo
-from clfeval.engines import _data as inputs
-from clfeval.engines._block import spilled_in, with_engine as _with_engine
-from clfeval.engines._reportsteps import named_by
-from clfeval.engines._runner import Runner, runner
-from clfeval.engines._spec import Dask, Local
+from clfeval.engines import Dask, Local, Runner, runner
 from clfeval.errors import UsageError
+from clfeval.front._block import spilled_in, with_engine as _with_engine
+from clfeval.front._reportsteps import named_by
+from clfeval.io import inputs
 from clfeval.ops.calibration import Calibration
 from clfeval.ops.threshold import ThresholdResult
 
@@ -118,7 +117,7 @@ R = TypeVar("R")
 
 
 def with_engine(result: R, block: EngineInfo) -> R:
-    """``result`` with its engine block (:func:`clfeval.engines._block.with_engine`, typed)."""
+    """``result`` with its engine block (:func:`clfeval.front._block.with_engine`, typed)."""
     return cast(R, _with_engine(result, block))
 
 
@@ -195,7 +194,7 @@ def ranking(data: Data, scores: Column | None = None, *, gold: str | None = None
                                                               progress)), "streamed"
 
         def cluster(client: Any, memory: Any) -> tuple[Any, str]:
-            from clfeval.dask import ranking as on_dask
+            from clfeval.engines.dask import ranking as on_dask
 
             return named_by(inp.name, lambda: on_dask(inp, gold=g, score=score, positive=positive, client=client,
                                                       memory=memory)), "cluster"
@@ -216,8 +215,8 @@ def _ranking_args(engine: Any, data: Any, scores: Any, gold: Any, score: Any) ->
 def _stream_ranking(inp: Any, gold: str, score: str, positive: Any, budget: int, tmpdir: str | None, normalize: Any,
                     progress: Any) -> Any:
     from clfeval.core import label_str
-    from clfeval.engines._scorecols import score_columns
     from clfeval.evaluate import gold_and_scores
+    from clfeval.front._scorecols import score_columns
     from clfeval.io import iter_predictions
     from clfeval.scores import batch_is_positive, stream_ranking
 
@@ -244,7 +243,7 @@ def threshold(data: Data, scores: Scores | None = None, *, dev: Data | tuple[npt
     """A cut chosen on ``dev`` and applied to the test data, beside the default and the hindsight cut.
 
     ``by`` (issue 26): the cut chosen once on DEV overall, then reported per slice of the test data
-    (:func:`clfeval.engines._slicescores.threshold_by`; the test data counted in one pass, streamed or on Dask).
+    (:func:`clfeval.front._slicescores.threshold_by`; the test data counted in one pass, streamed or on Dask).
 
     ``data`` is the test gold labels (with ``scores``; ``dev`` then a pair (gold, scores)), a table or a PATH
     (``dev`` then a table or PATH too; ``score`` names the score column, ``scores_prefix`` one column per label
@@ -321,8 +320,8 @@ def threshold(data: Data, scores: Scores | None = None, *, dev: Data | tuple[npt
                                                   scores_prefix=scores_prefix, positive=positive, objective=objective,
                                                   cost_fp=cost_fp, cost_fn=cost_fn, multilabel=multilabel)
     if by is not None:
-        from clfeval.engines._slicescores import threshold_by
-        from clfeval.engines._slicing import check_by
+        from clfeval.front._slicescores import threshold_by
+        from clfeval.front._slicing import check_by
 
         sets = check_by(by, multilabel=multilabel, scored=False, threshold=None, show_errors=0, max_slices=max_slices,
                         by_bins=by_bins)
@@ -363,7 +362,7 @@ def threshold(data: Data, scores: Scores | None = None, *, dev: Data | tuple[npt
         reading = dict(encoding=encoding, normalize=normalize, sep=sep)
 
         def local(budget: int, tmpdir: str | None) -> tuple[ThresholdResult, str]:
-            from clfeval.engines import _thresholdsteps as steps
+            from clfeval.front import _thresholdsteps as steps
 
             if scores_prefix is None:
                 return steps.streamed(t, d, gold, score_name, positive, reading, budget, common, progress,
@@ -418,7 +417,7 @@ def _as_dev(run: Runner, dev: Any, cols: dict[str, Any], fmt: Any, encoding: str
 
 def _check_threshold(run: Runner, data: Any, dev: Any, scores: Any, score: Any, prefix: Any, positive: Any,
                      multilabel: bool) -> None:
-    from clfeval.engines._scorecols import check_score_options
+    from clfeval.front._scorecols import check_score_options
 
     if scores is None:
         check_score_options(score, prefix)
@@ -467,8 +466,8 @@ def _threshold_arrays(run: Runner, engine: Any, gold: Any, scores: Any, dev: Any
 
 def _threshold_dask(client: Any, t: Any, d: Any, gold: str, score: str, positive: Any, normalize: Any,
                     common: dict[str, Any]) -> ThresholdResult:
-    from clfeval.dask import threshold as on_dask
-    from clfeval.engines._thresholdsteps import score_sources
+    from clfeval.engines.dask import threshold as on_dask
+    from clfeval.front._thresholdsteps import score_sources
 
     src, dev_src = score_sources(t, d, score)
     r: ThresholdResult = on_dask(t, d, gold=gold, score=score, positive=positive, client=client, source=src,
@@ -556,8 +555,8 @@ def calibration(data: Data, probs: Scores | None = None, *, gold: str | None = N
                                               positive=positive, labels=labels, bins=bins, strategy=strategy,
                                               edges=edges)
     if by is not None:
-        from clfeval.engines._slicescores import calibration_by
-        from clfeval.engines._slicing import check_by
+        from clfeval.front._slicescores import calibration_by
+        from clfeval.front._slicing import check_by
 
         sets = check_by(by, multilabel=False, scored=False, threshold=None, show_errors=0, max_slices=max_slices,
                         by_bins=by_bins)
@@ -594,7 +593,7 @@ def calibration(data: Data, probs: Scores | None = None, *, gold: str | None = N
                                      progress, edges), "streamed"
 
         def cluster(client: Any, memory: Any) -> tuple[Calibration, str]:
-            from clfeval.dask import calibration as on_dask
+            from clfeval.engines.dask import calibration as on_dask
 
             got: Calibration = named_by(inp.name, lambda: on_dask(inp, gold=g, prob=column, positive=positive,
                                                                   bins=bins, client=client, normalize=normalize))
@@ -627,7 +626,7 @@ def check_calibration_options(engine: Any, *, data: Any = None, probs: Any = Non
 
 def _check_calibration(run: Runner, *, data: Any, probs: Any, prob: str | None, probs_prefix: str | None,
                        positive: Any, bins: int, strategy: str, edges: str) -> None:
-    from clfeval.engines._scorecols import check_score_options
+    from clfeval.front._scorecols import check_score_options
     from clfeval.scores import check_bins
 
     check_bins(bins, option="bins")
@@ -659,7 +658,7 @@ def check_threshold_options(data: Any, dev: Any = None, *, engine: Any = None, s
 def _calibrate_stream(inp: Any, gold: str, prob: Any, prefix: Any, positive: Any, bins: int, strategy: str,
                       normalize: Any, budget: int, tmpdir: str | None, progress: Any,
                       edges: str = "clfeval") -> Calibration:
-    from clfeval.engines._scorecols import score_columns
+    from clfeval.front._scorecols import score_columns
     from clfeval.io import iter_predictions
     from clfeval.scores import ScoreSource, calibrate_batches
 

@@ -1,11 +1,11 @@
 """Reports and comparisons on Dask: each partition counted into a table, the tables added in a tree.
 
 :func:`report` maps every partition to its confusion table (or multi-label
-table) and adds the tables up (:func:`~clfeval.dask._parts.tree_sum`); the
+table) and adds the tables up (:func:`~clfeval.engines.dask._parts.tree_sum`); the
 report is then computed from the one table by the same code as locally
 (``report_from_table``), so every count metric of the catalogue is the local
 number, bit for bit. With a score column it adds the exact ranking section
-(:func:`clfeval.dask._rankings.ranking`).
+(:func:`clfeval.engines.dask._rankings.ranking`).
 
 :func:`compare` needs each item's gold label and both systems' predictions
 together: the inputs are joined by id on the cluster (a Dask merge, which
@@ -28,7 +28,7 @@ import numpy as np
 import pyarrow as pa
 
 from clfeval.core import JointTable, confusion_table, joint_table, label_str, multilabel_table, shown_id
-from clfeval.dask._parts import Parts, parts_of, probe, run, threads, tree_sum
+from clfeval.engines.dask._parts import Parts, parts_of, probe, run, threads, tree_sum
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate import Report
 from clfeval.ops.compare import Compared
@@ -82,7 +82,7 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
         The memory budget of each range of the exact ranking.
     score_bins, score_binning : int, str, optional
         The binned mode: the ranking section is the histogram over ``score_bins`` bins
-        (:func:`clfeval.dask.binning`, ``uniform`` or ``quantile``), with its AUC error bound.
+        (:func:`clfeval.engines.dask.binning`, ``uniform`` or ``quantile``), with its AUC error bound.
     id : str, optional
         The id column (default ``id`` when the files have one): an id that occurs twice anywhere in the input
         is refused, as locally (:func:`check_unique_ids`).
@@ -96,7 +96,7 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
     """
     from functools import partial
 
-    from clfeval.dask._accumulate import accumulate
+    from clfeval.engines.dask._accumulate import accumulate
     from clfeval.evaluate import ReportCounts
 
     if isinstance(data, (str, os.PathLike)):  # a PATH: resolved once, as locally (its ids checked too)
@@ -115,7 +115,7 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
     if score is not None:
         if positive is None or multilabel:
             raise UsageError("a ranking of one score column needs positive (binary data) on the Dask engine.")
-        from clfeval.dask._rankings import binning, histogram, ranking
+        from clfeval.engines.dask._rankings import binning, histogram, ranking
         from clfeval.scores import binary_summary
 
         if score_bins is not None:
@@ -358,7 +358,7 @@ def _sides(frame: Any) -> tuple[list, list, list, int, int]:
             ids[ids.duplicated()].to_numpy()[:5].tolist(), int(left.sum()), int(right.sum()))
 
 
-#: The join of :func:`compare` and its checks, shared with ``compare --by`` (:mod:`clfeval.dask._slicecompare`):
+#: The join of :func:`compare` and its checks, shared with ``compare --by`` (:mod:`clfeval.engines.dask._slicecompare`):
 #: an input as a Dask DataFrame, two inputs side by side (matched by row), one joined partition's rows and
 #: repeated ids, and the sentence naming what is wrong with the ids.
 input_frame, side_by_side, joined_rows, refuse_ids = _frame, _side_by_side, _check_part, _refuse

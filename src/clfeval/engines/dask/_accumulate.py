@@ -4,8 +4,8 @@ counts (``update``, ``+``).
 :func:`accumulate` knows no operation: given a picklable ``make()`` (an empty accumulator) and the columns to
 read, each task makes one, updates it with each partition of its group (read on the worker by the local
 reader, :func:`clfeval.io.read_part`, every check included), and the accumulators are added in a tree
-(:func:`~clfeval.dask._parts.tree_sum`). Ids repeated anywhere in the input are refused first, as the local
-stream refuses them (:func:`~clfeval.dask._counting.check_unique_ids`).
+(:func:`~clfeval.engines.dask._parts.tree_sum`). Ids repeated anywhere in the input are refused first, as the local
+stream refuses them (:func:`~clfeval.engines.dask._counting.check_unique_ids`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from clfeval.dask._parts import parts_of, probe, run, threads, tree_sum
+from clfeval.engines.dask._parts import parts_of, probe, run, threads, tree_sum
 
 __all__ = ["accumulate"]
 
@@ -34,7 +34,7 @@ def accumulate(data: Any, make: Callable[[], Any], *, gold: str = "gold", pred: 
     """``make()``'s accumulator over every item of ``data`` (a PATH, a resolved PATH or a Dask DataFrame) on the
     cluster: one per group of partitions, updated with batches of ``gold`` and ``pred`` (labels compared as
     read), added in a tree. ``id`` (default ``id`` when the files have one) is checked unique across the input."""
-    from clfeval.dask._counting import check_unique_ids, id_column
+    from clfeval.engines.dask._counting import check_unique_ids, id_column
 
     if isinstance(data, (str, os.PathLike)):  # a PATH: resolved once, as locally
         from clfeval.io import resolve_path

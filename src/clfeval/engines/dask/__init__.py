@@ -26,31 +26,31 @@ from typing import TYPE_CHECKING
 from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
-    "clfeval.dask._parts": ("connect", "parts_of", "run"),
-    "clfeval.dask._counting": ("report", "compare", "table"),
-    "clfeval.dask._rankings": ("ranking", "histogram", "binning"),
-    "clfeval.dask._calibrate": ("calibration",),
-    "clfeval.dask._thresholds": ("threshold",),
+    "clfeval.engines.dask._parts": ("connect", "parts_of", "run"),
+    "clfeval.engines.dask._counting": ("report", "compare", "table"),
+    "clfeval.engines.dask._rankings": ("ranking", "histogram", "binning"),
+    "clfeval.engines.dask._calibrate": ("calibration",),
+    "clfeval.engines.dask._thresholds": ("threshold",),
 }
 
 __all__ = _names(_EXPORTS)
 # Names that other stages import from this package's private modules (tools/privatize.py): resolved
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
-    "clfeval.dask._accumulate": ("accumulate",),
-    "clfeval.dask._errorcounts": ("count_on_dask",),
-    "clfeval.dask._parts": ("check_address",),
-    "clfeval.dask._slicecompare": ("sliced_cells",),
-    "clfeval.dask._slices": ("outside_counts", "sliced_calibration", "sliced_tables"),
+    "clfeval.engines.dask._accumulate": ("accumulate",),
+    "clfeval.engines.dask._errorcounts": ("count_on_dask",),
+    "clfeval.engines.dask._parts": ("check_address",),
+    "clfeval.engines.dask._slicecompare": ("sliced_cells",),
+    "clfeval.engines.dask._slices": ("outside_counts", "sliced_calibration", "sliced_tables"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
-    from clfeval.dask._accumulate import accumulate as accumulate
-    from clfeval.dask._errorcounts import count_on_dask as count_on_dask
-    from clfeval.dask._parts import check_address as check_address
-    from clfeval.dask._slicecompare import sliced_cells as sliced_cells
-    from clfeval.dask._slices import (
+    from clfeval.engines.dask._accumulate import accumulate as accumulate
+    from clfeval.engines.dask._errorcounts import count_on_dask as count_on_dask
+    from clfeval.engines.dask._parts import check_address as check_address
+    from clfeval.engines.dask._slicecompare import sliced_cells as sliced_cells
+    from clfeval.engines.dask._slices import (
         outside_counts as outside_counts,
         sliced_calibration as sliced_calibration,
         sliced_tables as sliced_tables,
@@ -58,9 +58,9 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:
-    from clfeval.dask._calibrate import calibration as calibration
-    from clfeval.dask._counting import compare as compare, report as report, table as table
-    from clfeval.dask._parts import connect as connect, parts_of as parts_of, run as run
-    from clfeval.dask._rankings import binning as binning, histogram as histogram, ranking as ranking
-    from clfeval.dask._thresholds import threshold as threshold
+    from clfeval.engines.dask._calibrate import calibration as calibration
+    from clfeval.engines.dask._counting import compare as compare, report as report, table as table
+    from clfeval.engines.dask._parts import connect as connect, parts_of as parts_of, run as run
+    from clfeval.engines.dask._rankings import binning as binning, histogram as histogram, ranking as ranking
+    from clfeval.engines.dask._thresholds import threshold as threshold
 

@@ -12,11 +12,10 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from clfeval.engines import _data as inputs
-from clfeval.engines._block import with_engine
-from clfeval.engines._runner import Runner, runner
-from clfeval.engines._spec import Dask, Local
+from clfeval.engines import Dask, Local, Runner, runner
 from clfeval.errors import UsageError
+from clfeval.front._block import with_engine
+from clfeval.io import inputs
 from clfeval.ops.compare import Compared
 
 if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heavy is imported at run time)
@@ -182,8 +181,8 @@ def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | N
     systems = tuple(checked)
     gold, pred, score, id = cols["gold"], cols["pred"], cols["score"], cols["id"]
     if by is not None:  # issue 26: A vs B within every slice (engines.slicing)
-        from clfeval.engines._slicecompare import compare_by_front
-        from clfeval.engines._slicing import check_by
+        from clfeval.front._slicecompare import compare_by_front
+        from clfeval.front._slicing import check_by
 
         sets = check_by(by, multilabel=False, scored=score is not None or scores_prefix is not None, threshold=None,
                         show_errors=0, max_slices=max_slices, by_bins=by_bins)
@@ -343,7 +342,7 @@ def _tabular(eng: Runner, systems: list[Any], gold: str, pred: str, score: str |
              prefix: str | None, repeat: str | None, bins: int | None, binning: str, fmt: str | None, encoding: str,
              normalize: str | None, positive: Any, progress: Any) -> Compared:
     from clfeval.core import check_beta, check_probability, check_samples
-    from clfeval.engines import _comparesteps as steps
+    from clfeval.front import _comparesteps as steps
     from clfeval.significance import SCORE_METRICS, check_metric
 
     if len(systems) < 2:
@@ -428,7 +427,7 @@ def _resolved(eng: Runner, systems: list[Any], gold: str, pred: str, score: Any,
 
 def _delong_ovr(ins: list[Any], nm: list[str], baseline: Any, gold: str, prefix: str, id_col: Any, encoding: str,
                 normalize: Any, repeat: Any, common: dict[str, Any]) -> Any:
-    from clfeval.engines._comparesteps import ordered, read_score_columns
+    from clfeval.front._comparesteps import ordered, read_score_columns
     from clfeval.significance import compare as compare_two
 
     two, names = ordered(ins, nm, baseline)

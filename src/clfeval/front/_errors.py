@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from clfeval.core import EngineInfo
-from clfeval.engines import _data as inputs
-from clfeval.engines._runner import Runner, runner
+from clfeval.engines import Runner, runner
 from clfeval.errors import DataError, UsageError
+from clfeval.io import inputs
 from clfeval.ops.errors import ErrorAnalysis
 
 if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heavy is imported at run time)
@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heav
     import polars
     import pyarrow
 
-    from clfeval.engines._spec import Dask, Local
+    from clfeval.engines import Dask, Local
     from clfeval.io import InputPath
 
     #: Gold labels as an array, or a table with named columns, or a PATH (file, directory, glob, ``-``).
@@ -309,7 +309,7 @@ def _on_path(eng: Runner, counter: Any, inp: Any, cols: dict[str, Any], texts: A
         return counter, "streamed", None
 
     def cluster(client: Any, memory: Any) -> tuple[Any, str, int | None]:
-        from clfeval.dask import count_on_dask
+        from clfeval.engines.dask import count_on_dask
         from clfeval.evaluate import read_texts
 
         text_map = None if texts is None else read_texts(texts, id=cols["id"], text=cols["text"], input_format=None,

@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 
 from clfeval.core import label_str
-from clfeval.dask._parts import Parts, parts_of, probe, run, tree_sum
+from clfeval.engines.dask._parts import Parts, parts_of, probe, run, tree_sum
 from clfeval.errors import DataError, UsageError
 from clfeval.ops.calibration import EPS, Calibration, CalibrationBin, CalibrationSums
 from clfeval.scores import as_probabilities, batch_is_positive, calibration_words, check_bins
@@ -58,7 +58,7 @@ def calibration(data: Any, *, gold: str = "gold", prob: str = "prob", positive: 
     notes, sig = calibration_words("binary", pos, strategy=strategy, edges="clfeval", bins=n_bins, formed=rel.formed)
     auc = ap = None
     if with_ranking:
-        from clfeval.dask._rankings import ranking
+        from clfeval.engines.dask._rankings import ranking
 
         rk = ranking(parts, gold=gold, score=prob, positive=positive, client=client)
         auc, ap = rk.roc_auc, rk.average_precision

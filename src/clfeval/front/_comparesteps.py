@@ -99,7 +99,7 @@ def binned(inputs: list[Any], names: list[str], baseline: str | None, gold: str,
 def on_dask(client: Any, inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str,
             id_col: str | None, common: dict[str, Any], normalize: str | None = None) -> Any:
     """The two inputs joined by id (or row) on the Dask cluster of ``client``, one joint table."""
-    from clfeval.dask import compare as dask_compare
+    from clfeval.engines.dask import compare as dask_compare
     from clfeval.io import column_names
 
     ins, nm = ordered(inputs, names, baseline)

@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any, TypedDict
 
-from clfeval.engines import _data as inputs
-from clfeval.engines._runner import Runner
+from clfeval.engines import Runner
 from clfeval.errors import DataError, UsageError
+from clfeval.io import inputs
 
 __all__ = ["report_by", "check_by", "by_arrays", "check_by_columns"]
 
@@ -223,7 +223,7 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
 def _on_path(eng: Runner, inp: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
              encoding: str, normalize: Any, progress: Any, top_n: int,
              spooled: bool = False) -> tuple[Any, Mapping[str, Any]]:
-    from clfeval.engines._reportsteps import named_by
+    from clfeval.front._reportsteps import named_by
 
     cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))
     by_cols = {c for s in slicing["sets"][:slicing.get("n_by", len(slicing["sets"]))] for c in s}
@@ -234,7 +234,7 @@ def _on_path(eng: Runner, inp: Any, names: _Columns, settings: dict[str, Any], s
         read_cols, read_options = [*cols, score], [*options, "--score"]
 
     def cluster(client: Any, memory: Any) -> tuple[Any, str]:
-        from clfeval.dask import sliced_tables
+        from clfeval.engines.dask import sliced_tables
 
         binning = named_by(inp.name, lambda: binning_of(
             _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
@@ -245,7 +245,7 @@ def _on_path(eng: Runner, inp: Any, names: _Columns, settings: dict[str, Any], s
             positive=settings["positive"]))
         recount = None
         if slicing.get("find"):
-            from clfeval.dask import outside_counts
+            from clfeval.engines.dask import outside_counts
 
             recount = lambda queries: outside_counts(  # noqa: E731
                 inp, gold=names["gold"], pred=names["pred"], queries=queries, metric=slicing["find"]["metric"],

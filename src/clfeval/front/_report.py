@@ -1,10 +1,10 @@
 """``clfeval.report``: every count-based number about one classifier's predictions, on any input and engine.
 
-The steps: the input becomes columns in memory or a resolved PATH (:mod:`clfeval.engines._data`); the
+The steps: the input becomes columns in memory or a resolved PATH (:mod:`clfeval.io._inputs`); the
 capability table refuses what the engine cannot do (:mod:`clfeval.engines._capabilities`); then one of the
 private steps runs — in memory (:func:`clfeval.evaluate._reports.report`), streamed from a PATH within the
 memory budget (:mod:`clfeval.evaluate._streaming`, :mod:`clfeval.evaluate._scoredstream`) or on Dask
-(:mod:`clfeval.dask._counting`) — and the result gets its engine block.
+(:mod:`clfeval.engines.dask._counting`) — and the result gets its engine block.
 """
 
 from __future__ import annotations
@@ -13,11 +13,10 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from clfeval.engines import _data as inputs
-from clfeval.engines._block import spilled_in, with_engine
-from clfeval.engines._runner import Runner, runner
-from clfeval.engines._spec import Dask, Local
+from clfeval.engines import Dask, Local, Runner, runner
 from clfeval.errors import DataError, LabelListError, UsageError
+from clfeval.front._block import spilled_in, with_engine
+from clfeval.io import inputs
 from clfeval.ops.report import Report
 
 if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heavy is imported at run time)
@@ -208,7 +207,7 @@ def report(data: Data | None = None, pred: Column | None = None, *, gold: Column
                     sep=sep, show_errors=show_errors, ci=ci, samples=v["samples"], seed=seed,
                     ci_method=v["ci_method"] or "auto")
     if by is not None or find_slices is not None:
-        from clfeval.engines._slicing import check_by, report_by
+        from clfeval.front._slicing import check_by, report_by
 
         one_score = scored and scores_prefix is None and not isinstance(scores, dict)
         sets = check_by(by, multilabel=multilabel, scored=scored and not one_score, threshold=threshold,
@@ -344,7 +343,7 @@ def _conditions(require: Sequence[Any]) -> list[Any]:
 
 
 def _read_train(path: Any, column: str | None, gold: str, fmt: str | None, multilabel: bool, **reading: Any) -> Any:
-    from clfeval.engines._trainlabels import read_train_labels
+    from clfeval.front._trainlabels import read_train_labels
 
     return read_train_labels(path, column, gold, fmt, multilabel=multilabel, **reading)
 
@@ -450,7 +449,7 @@ def _with_ranking_ci(rep: Any, gold: Any, scores: Any, settings: dict[str, Any])
 def _on_path(eng: Runner, inp: Any, cols: dict[str, Any], threshold: Any, settings: dict[str, Any], bins: Any,
              binning: str, encoding: str, normalize: Any, top_n: int, progress: Any,
              train_name: Any, spooled: bool = False) -> tuple[Any, Mapping[str, Any]]:
-    from clfeval.engines import _reportsteps as steps
+    from clfeval.front import _reportsteps as steps
 
     reading = dict(encoding=encoding, normalize=normalize, sep=settings["sep"])
     if threshold is None and not _needs_memory(settings, cols) and cols["score"] is None and cols["prefix"] is None:
@@ -484,8 +483,8 @@ def _counted(eng: Runner, inp: Any, cols: dict[str, Any], settings: dict[str, An
     over every item (streamed here, mapped over partitions on a cluster), then finished from its table."""
     from functools import partial
 
-    from clfeval.engines._reportsteps import named_by
     from clfeval.evaluate import ReportCounts
+    from clfeval.front._reportsteps import named_by
 
     s = dict(settings)
     make = partial(ReportCounts, multilabel=s.pop("multilabel"), sep=s["sep"], show_errors=s.pop("show_errors"),
@@ -505,7 +504,7 @@ def _checked(rep: Any, inp: Any, settings: dict[str, Any], train_name: Any) -> A
     """The report, its training labels checked against the labels it counted."""
     train = settings.get("train_labels")
     if train is not None:
-        from clfeval.engines._trainlabels import check_train_overlap
+        from clfeval.front._trainlabels import check_train_overlap
 
         check_train_overlap(train, train_name, inp.name, set(rep.labels), settings["multilabel"], settings["sep"])
     return rep

@@ -1,4 +1,4 @@
-"""The engine block of a result: where it ran, in memory or streamed, whether anything spilled to disk.
+"""The engine block of a result (written by the runner: :meth:`clfeval.engines.Runner.block`) put on the result.
 
 Every operation's result carries one (``result.to_dict()["engine"]``); it is the only part of the JSON
 that may differ between engines (with the ``external`` details of a streamed ranking, which it sums up).
@@ -12,15 +12,7 @@ from typing import Any
 
 from clfeval.core import EngineInfo
 
-__all__ = ["engine_block", "with_engine", "spilled_in"]
-
-
-def engine_block(engine: Any, mode: str, *, spilled: bool = False, memory: int | None = None,
-                 **more: Any) -> EngineInfo:
-    """The :class:`~clfeval.core.EngineInfo` of a result (its JSON ``{"name", "mode", "spilled", "memory",
-    ...}``); ``mode`` is ``memory``, ``streamed`` or ``cluster``."""
-    return EngineInfo(name=engine.name, mode=mode, spilled=bool(spilled),
-                      memory=None if memory is None else int(memory), more=more)
+__all__ = ["with_engine", "spilled_in"]
 
 
 def spilled_in(value: Any) -> bool:

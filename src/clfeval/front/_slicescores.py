@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 from typing import Any
 
-from clfeval.engines import _data as inputs
-from clfeval.engines._runner import Runner, runner
+from clfeval.engines import Runner, runner
 from clfeval.errors import UsageError
+from clfeval.io import inputs
 from clfeval.ops.calibration import Calibration, CalibrationSlices
 from clfeval.ops.threshold import ThresholdResult, ThresholdSlices
 
@@ -50,8 +50,8 @@ def threshold_by(choice: ThresholdResult, data: Any, scores: Any, *, gold: str |
     slices at its cut (its ``slices``):
     one pass of counting (arrays or a table in memory as one batch; a PATH batch by batch within the memory
     budget, or on Dask partition by partition)."""
-    from clfeval.engines._slicing import binning_of
     from clfeval.evaluate import at_cut, count_sliced, fold_cut_tables
+    from clfeval.front._slicing import binning_of
     from clfeval.significance import slice_section
 
     if choice.choice is None:
@@ -67,7 +67,7 @@ def threshold_by(choice: ThresholdResult, data: Any, scores: Any, *, gold: str |
         opts = ["--score", *["--by"] * len(cols)]
 
         def cluster(client: Any, memory: Any) -> tuple[Any, Any]:
-            from clfeval.dask import sliced_tables
+            from clfeval.engines.dask import sliced_tables
 
             binning = binning_of(_reader(inp, g_name, [s_name, *cols], opts, encoding, normalize), slicing, cols)
             table, tables, _, _ = sliced_tables(inp, gold=g_name, pred=s_name, sets=slicing["sets"],
@@ -120,8 +120,8 @@ def calibration_by(overall: Callable[[], Calibration], data: Any, probs: Any, *,
     whole and the slices in one pass, or on Dask partition by partition."""
     import pyarrow as pa
 
-    from clfeval.engines._scoreops import spilled_of
-    from clfeval.engines._slicing import binning_of
+    from clfeval.front._scores import spilled_of
+    from clfeval.front._slicing import binning_of
     from clfeval.scores import slice_rows
 
     eng = runner(engine)
@@ -152,7 +152,7 @@ def calibration_by(overall: Callable[[], Calibration], data: Any, probs: Any, *,
                                   cols)
 
             def cluster(client: Any, memory: Any) -> tuple[Any, Any, str]:
-                from clfeval.dask import sliced_calibration
+                from clfeval.engines.dask import sliced_calibration
 
                 whole = overall()
                 return whole, sliced_calibration(inp, gold=g_name, prob=p_name, columns=cols, binning=binning,

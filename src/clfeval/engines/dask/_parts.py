@@ -1,4 +1,4 @@
-"""Inputs as Dask tasks, tree reductions, and the cluster: the plumbing of :mod:`clfeval.dask`.
+"""Inputs as Dask tasks, tree reductions, and the cluster: the plumbing of :mod:`clfeval.engines.dask`.
 
 Every input — a Dask DataFrame, or PATHs (a file, a directory, a glob, a hive
 dataset; resolved by :func:`clfeval.io._paths.resolve_path`, as locally) —
@@ -240,7 +240,7 @@ def _warm() -> None:
     starts rather than by the first job."""
     import pyarrow.parquet  # noqa: F401
 
-    import clfeval.dask  # noqa: F401
+    import clfeval.engines.dask  # noqa: F401
     from clfeval.io import batches  # noqa: F401
 
     pa.chunked_array([pa.array([0])]).to_numpy()

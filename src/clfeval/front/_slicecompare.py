@@ -6,7 +6,7 @@ matched by id (or row) exactly as the plain comparison matches them (:func:`clfe
 join or hash partitions on disk, within ``--memory``), each item of the first input carrying its slice through the
 join inside its prediction (:class:`_SlicedPredictions`), and the (slice, gold, A, B) cells are counted batch by
 batch (:class:`~clfeval.significance._slicejoint.SliceJointCounter`). On Dask the join runs on the cluster and each
-partition is counted into cells (:func:`clfeval.dask._slicecompare.sliced_cells`). Every mode ends in the same
+partition is counted into cells (:func:`clfeval.engines.dask._slicecompare.sliced_cells`). Every mode ends in the same
 :func:`~clfeval.significance._slicecompare.compare_tables`: the same tables give the same numbers.
 """
 
@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from clfeval.core import EngineInfo
-from clfeval.engines import _data as inputs
-from clfeval.engines._runner import Runner
+from clfeval.engines import Runner
 from clfeval.errors import UsageError
+from clfeval.io import inputs
 from clfeval.ops.compare import Compared
 
 __all__ = ["compare_by_front"]
@@ -119,7 +119,7 @@ def compare_by_front(eng: Runner, systems: Sequence[Any], gold: Any, pred: str, 
         g_col = "gold" if gold is None else gold
         return _two_inputs(eng, list(systems), g_col, pred, id_col, cols, common, slicing, nm, input_format,
                            encoding, normalize)
-    from clfeval.engines._slicing import binning_of, by_arrays
+    from clfeval.front._slicing import binning_of, by_arrays
 
     g, *rest = systems if gold is None else [gold, *systems]
     if len(rest) != 2:
@@ -166,7 +166,7 @@ def _fits(eng: Runner, g: Any, a: Any, b: Any, extra: dict[str, Any]) -> bool:
 def _paths(eng: Runner, systems: list[Any], gold: str, pred: str, cols: list[str], fmt: Any,
            encoding: str) -> Iterator[tuple[list[Any], bool]]:
     """Both inputs as resolved PATHs (tables spooled to Parquet; the first one's ``by`` columns checked)."""
-    from clfeval.engines._slicing import check_by_columns
+    from clfeval.front._slicing import check_by_columns
 
     with contextlib.ExitStack() as stack:
         out, spooled = [], False
@@ -185,8 +185,8 @@ def _paths(eng: Runner, systems: list[Any], gold: str, pred: str, cols: list[str
 def _two_inputs(eng: Runner, systems: list[Any], gold: str, pred: str, id_col: Any, cols: list[str],
                 common: dict[str, Any], slicing: dict[str, Any], names: tuple[str, ...], fmt: Any, encoding: str,
                 normalize: Any) -> Compared:
-    from clfeval.engines._reportsteps import named_by
-    from clfeval.engines._slicing import binning_of
+    from clfeval.front._reportsteps import named_by
+    from clfeval.front._slicing import binning_of
     from clfeval.significance import compare_tables
 
     eng.admit("compare", stdin={"data": any(inputs.is_stdin(s) for s in systems)})
@@ -266,7 +266,7 @@ def _streamed(budget: int, ins: list[Any], gold: str, pred: str, id_col: Any, co
 
 def _on_dask(client: Any, ins: list[Any], gold: str, pred: str, id_col: Any, cols: list[str], binning: Any,
              slicing: dict[str, Any], names: tuple[str, ...], normalize: Any) -> Any:
-    from clfeval.dask import sliced_cells
+    from clfeval.engines.dask import sliced_cells
     from clfeval.io import column_names
 
     if id_col is None:

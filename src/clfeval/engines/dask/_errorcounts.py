@@ -3,7 +3,7 @@
 A counter holds term counts per confusion cell (a table that adds) and each cell's bottom-k examples by a
 keyed hash (which merge exactly), so the sum over partitions is the local stream's counter: the same
 terms, z-scores and examples. Ids repeated across partitions are refused as locally (the id sets are
-checked by :func:`clfeval.dask._counting.check_unique_ids`).
+checked by :func:`clfeval.engines.dask._counting.check_unique_ids`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from clfeval.dask._parts import parts_of, run, tree_sum
+from clfeval.engines.dask._parts import parts_of, run, tree_sum
 from clfeval.errors import DataError
 from clfeval.evaluate import ErrorCounter, count_arrays, item_scores
 
@@ -72,7 +72,7 @@ def count_on_dask(template: ErrorCounter, data: Any, *, gold: str = "gold", pred
     """The counter of an input (PATHs or a Dask DataFrame) counted on the workers; also the number of parts."""
     import dask
 
-    from clfeval.dask._counting import check_unique_ids
+    from clfeval.engines.dask._counting import check_unique_ids
 
     cols = [gold, pred, id, None if texts is not None else text, score]
     options = [("--gold", gold), ("--pred", pred)] + ([("--id", id)] if id else []) + \

@@ -22,14 +22,16 @@ __all__ = ["is_stdin", "is_path", "is_table", "as_table", "check_table", "check_
 
 def is_path(data: Any) -> bool:
     """A PATH: text, a path object, standard input ('-'), an already resolved PATH or a byte source."""
-    from clfeval.io import InputPath, Source
+    from clfeval.io._paths import InputPath
+    from clfeval.io._source import Source
 
     return isinstance(data, (str, os.PathLike, InputPath, Source))
 
 
 def is_stdin(data: Any) -> bool:
     """Standard input: ``-``, or a PATH or byte source that reads it."""
-    from clfeval.io import STDIN, InputPath, Source
+    from clfeval.io._paths import InputPath
+    from clfeval.io._source import STDIN, Source
 
     if isinstance(data, InputPath):
         return data.kind == "stdin"
@@ -215,7 +217,8 @@ def spooled(table: Any, budget: int, tmpdir: str | None, name: str = "the table"
     messages call ``name`` (the table as the user gave it, not the temporary directory)."""
     import dataclasses
 
-    from clfeval.io import resolve_path, spill_directory
+    from clfeval.io._paths import resolve_path
+    from clfeval.io._spill import spill_directory
 
     with spill_directory(tmpdir) as tmp:
         where = write_parts(table, os.path.join(tmp, "input"), budget)
@@ -226,7 +229,8 @@ def resolve(data: Any, *, input_format: str | None = None, encoding: str = "utf-
     """A PATH resolved (:func:`clfeval.io._paths.resolve_path`); ``-`` reads standard input once."""
     import sys
 
-    from clfeval.io import InputPath, Source, resolve_path
+    from clfeval.io._paths import InputPath, resolve_path
+    from clfeval.io._source import Source
 
     if isinstance(data, InputPath):
         return data
