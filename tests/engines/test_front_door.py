@@ -274,4 +274,4 @@ def test_no_submodule_shadows_an_operation():
             continue
     for name in caps.OPERATIONS:
         assert isinstance(getattr(clfeval, name), types.FunctionType), name
-        assert getattr(clfeval, name).__module__.startswith("clfeval.engines."), name
+        assert getattr(clfeval, name).__module__.startswith("clfeval.front."), name

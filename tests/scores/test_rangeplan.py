@@ -62,12 +62,12 @@ def cut_choosers(source: str) -> list[str]:
 
 def test_the_cut_choice_lives_once():
     """The local external ranking and the Dask ranking call the planner and choose no cut of their own."""
-    for rel in ("scores/_external.py", "dask/_rankings.py"):
+    for rel in ("scores/_external.py", "engines/dask/_rankings.py"):
         text = (SRC / rel).read_text()
         assert not cut_choosers(text), rel
         assert "choose_cuts(" in text and "range_offsets(" in text and "run_bounds(" in text, rel
     # (protocols/_runner.py's _choose_cuts chooses decision thresholds per fold, not ranges)
-    owners = [str(p.relative_to(SRC)) for d in ("scores", "dask", "engines") for p in sorted((SRC / d).rglob("*.py"))
+    owners = [str(p.relative_to(SRC)) for d in ("scores", "engines", "front") for p in sorted((SRC / d).rglob("*.py"))
               if cut_choosers(p.read_text())]
     assert owners == ["scores/_rangeplan.py"]
 
