@@ -8,7 +8,8 @@ own, ``T/bench`` (a copy of the bench scripts) beside ``T/src`` (a link to the t
 from there — the same scripts, each importing its own tree's clfeval (checked before the first run).
 
 The runs interleave in ABBA order (old, new; new, old; old, new; ...), so that load from other processes falls on
-both trees alike. The sizes are reduced (the whole run takes about 10 minutes on 2 cores) and the same for both.
+both trees alike. The sizes are reduced (the whole run takes about 10 minutes on 2 cores) and the same for both;
+where a bench repeats its jobs inside one run (``--repeat``), its own best (or median) is what one run gives.
 Every headline number is a time (lower is better); "within 15 %" means new / old <= 1.15.
 
 Usage: python bench/checkouts.py --old DIR --new DIR [--only NAME[,NAME]] [--repeats 3] [--out FILE.md]
@@ -56,27 +57,29 @@ BENCHES = (
     Bench("ranking", "ranking_speed.py", ("--n", "10000000", "--repeat", "3", "--skip-sklearn", "--no-scalar",
                                           "--json"),
           (("ranking", "ranking(...).roc_auc, .average_precision, 1e7 scores, best of 3, s"),)),
-    Bench("cluster", "cluster_speed.py", ("--n", "3000000", "--files", "5", "--json"),
+    Bench("cluster", "cluster_speed.py", ("--n", "3000000", "--files", "5", "--repeat", "3", "--json"),
           (("external", "exact AUC + AP streamed (RankingStore), 3e6 scores, s"),
            ("binned", "binned AUC + AP, 1,000 quantile bins, s"),
-           ("dask_report", "Dask LocalCluster count report, s"),
-           ("dask_ranking", "Dask LocalCluster exact AUC + AP, s"))),
+           ("dask_report", "Dask LocalCluster count report, median of 3, s"),
+           ("dask_ranking", "Dask LocalCluster exact AUC + AP, median of 3, s"))),
     Bench("join", "join_speed.py", ("--n", "3000000", "--files", "5", "--repeat", "1"),
           (("seconds.local_3000000", "Local id join + joint counts, 3e6 items, s"),)),
-    Bench("slices", "slices_speed.py", ("--n", "5000000", "--files", "10", "--json"),
-          (("plain", "clfeval report DIR, 5e6 rows, s"),
-           ("sliced", "clfeval report DIR --by seg, 5e6 rows, 1,000 slices, s"),)),
-    Bench("slices-search", "slices_speed.py", ("--search", "--n", "2000000", "--files", "10", "--json"),
-          (("search", "clfeval report DIR --find-slices c0..c9, 2e6 rows, s"),)),
+    Bench("slices", "slices_speed.py", ("--n", "5000000", "--files", "10", "--repeat", "3", "--json"),
+          (("plain", "clfeval report DIR, 5e6 rows, best of 3, s"),
+           ("sliced", "clfeval report DIR --by seg, 5e6 rows, 1,000 slices, best of 3, s"),)),
+    Bench("slices-search", "slices_speed.py", ("--search", "--n", "2000000", "--files", "10", "--repeat", "3",
+                                               "--json"),
+          (("search", "clfeval report DIR --find-slices c0..c9, 2e6 rows, best of 3, s"),)),
     Bench("errors", "errors_speed.py", ("--n", "20000", "--files", "4", "--json"),
           (("clfeval_errors.seconds", "error_analysis of 2e4 documents (Parquet, streamed), s"),)),
     Bench("significance", "significance_speed.py", ("--n", "1000000", "--samples", "10000", "--index-samples", "1",
                                                     "--repeat", "3", "--json"),
           (("compare_macro_f1", "compare(metric=macro_f1, samples=10000), 1e6 items, best of 3, s"),
            ("compare_accuracy", "compare(metric=accuracy, samples=10000), 1e6 items, best of 3, s"))),
-    Bench("compare-by", "compare_by_speed.py", ("--n", "500000", "--slices", "1000", "--files", "4", "--json"),
-          (("plain", "clfeval compare A B (ids), 5e5 items, s"),
-           ("sliced", "clfeval compare A B --by seg, 5e5 items, 1,000 slices, s"))),
+    Bench("compare-by", "compare_by_speed.py", ("--n", "500000", "--slices", "1000", "--files", "4", "--repeat", "2",
+                                                "--json"),
+          (("plain", "clfeval compare A B (ids), 5e5 items, best of 2, s"),
+           ("sliced", "clfeval compare A B --by seg, 5e5 items, 1,000 slices, best of 2, s"))),
     Bench("latency", "latency.py", ("--runs", "5", "--module", "--json", "--only", "version", "report 1,000 rows"),
           (("clfeval --version", "python -m clfeval --version, median of 5, s"),
            ("report 1,000 rows", "python -m clfeval report (1,000-row CSV), median of 5, s"),
