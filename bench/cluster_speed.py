@@ -14,7 +14,8 @@ One run, every ratio measured in that run (each measurement in a child process, 
 Parquet batches are read with ``pyarrow.dataset`` directly (the streaming reader of issue 12 replaces it).
 The files are written to a temporary directory and deleted afterwards.
 
-Usage: python bench/cluster_speed.py [--n 100000000] [--files 20] [--memory 1GB] [--dir DIR] [--repeat R]
+Usage: python bench/cluster_speed.py [--n 100000000] [--files 20] [--memory 1GB] [--dir DIR] [--repeat R] [--json]
+(``--json``: a last line of JSON with the measured seconds, read by ``bench/checkouts.py``.)
 """
 
 from __future__ import annotations
@@ -172,6 +173,7 @@ def main() -> None:
     ap.add_argument("--skip-dask", action="store_true")
     ap.add_argument("--repeat", type=int, default=1, help="measure section 3 (local streams, then Dask) this often")
     ap.add_argument("--dask-only", action="store_true", help="section 3 only")
+    ap.add_argument("--json", action="store_true", help="a last line of JSON with the measured seconds")
     args = ap.parse_args()
 
     import numpy as np
@@ -179,6 +181,7 @@ def main() -> None:
     base = tempfile.mkdtemp(prefix="clfeval-cluster-", dir=args.dir)
     directory = os.path.join(base, "preds")
     os.makedirs(directory)
+    measured: dict[str, float] = {}
     try:
         t0 = time.perf_counter()
         write_files(directory, args.n, args.files)
@@ -189,6 +192,7 @@ def main() -> None:
         if not args.dask_only:
             ext = child("external", directory, args.memory)
             mem = child("memory", directory)
+            measured.update(external=ext["time"], memory=mem["time"])
             same = (ext["roc_auc"] == mem["roc_auc"] and ext["ap"] == mem["ap"] and ext["curves"] == mem["curves"])
             print(f"\n1. exact ROC-AUC + AP, streamed, memory budget {args.memory}:")
             print(f"   streamed : {ext['time']:.1f} s, peak RSS {gb(ext['rss_self'])}, spilled: {ext['spilled']} "
@@ -199,6 +203,7 @@ def main() -> None:
                   f"{ext['rss_self'] / mem['rss_self']:.2f}x; identical AUC, AP and curves: {same}")
 
             bn = child("binned", directory, str(args.bins))
+            measured["binned"] = bn["time"]
             err = abs(bn["roc_auc"] - ext["roc_auc"])
             print(f"\n2. binned, {args.bins} quantile bins ({bn['bins']} formed): {bn['time']:.1f} s (first pass "
                   f"{bn['first_pass']:.1f} s), peak RSS {gb(bn['rss_self'])}; ROC-AUC {bn['roc_auc']:.9f}, printed "
@@ -208,7 +213,7 @@ def main() -> None:
         if not args.skip_dask:
             # The machine may be shared: each repeat measures the local streams and Dask back to back, and the
             # ratios are taken within a repeat.
-            rows = []
+            rows, times = [], []
             for rep in range(args.repeat):
                 loc = child("local_counts", directory)
                 ext_r = child("external", directory, args.memory)
@@ -217,6 +222,7 @@ def main() -> None:
                 same_rank = (dk["roc_auc"] == ext_r["roc_auc"] and dk["ap"] == ext_r["ap"]
                              and dk["curves"] == ext_r["curves"])
                 rows.append((dk["report"] / loc["time"], dk["ranking"] / ext_r["time"]))
+                times.append((loc["time"], ext_r["time"], dk["startup"], dk["report"], dk["ranking"]))
                 print(f"\n3. Dask LocalCluster, 2 worker processes on 127.0.0.1 (start-up {dk['startup']:.1f} s)"
                       + (f", repeat {rep + 1} of {args.repeat}:" if args.repeat > 1 else ":"))
                 print(f"   count report: {dk['report']:.1f} s vs local stream {loc['time']:.1f} s "
@@ -228,6 +234,10 @@ def main() -> None:
                 med = np.median(np.array(rows), axis=0)
                 print(f"\n   median over {args.repeat} repeats: count report {med[0]:.2f}x, exact AUC + AP "
                       f"{med[1]:.2f}x")
+            keys = ("local_counts", "local_external", "dask_startup", "dask_report", "dask_ranking")
+            measured.update(zip(keys, (float(x) for x in np.median(np.array(times), axis=0)), strict=True))
+        if args.json:
+            print(json.dumps(measured))
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

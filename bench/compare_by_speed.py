@@ -13,7 +13,8 @@ No target in the issue for ``compare --by``; the ratio and the peak RSS are stat
 DuckDB's minimum) makes the id join go through hash partitions on disk; the default lets DuckDB join.
 
 Usage: python bench/compare_by_speed.py [--n 2000000] [--slices 1000] [--files 8] [--memory 512MB] [--repeat 1]
-       [--dir DIR]
+       [--dir DIR] [--json]
+(``--json``: a last line of JSON with the measured seconds, read by ``bench/checkouts.py``.)
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ def main() -> None:
     ap.add_argument("--memory", default="512MB")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--dir", default=None)
+    ap.add_argument("--json", action="store_true", help="a last line of JSON with the measured seconds")
     o = ap.parse_args()
     root = o.dir or tempfile.mkdtemp(prefix="clfeval-compare-by-")
     try:
@@ -121,6 +123,8 @@ def main() -> None:
         print(f"compare --by seg       : {s['time']:8.2f} s  peak RSS {s['rss'] / 2**20:7.0f} MB  ({s['mode']}, "
               f"{s['slices']:,} slices)")
         print(f"speed ratio (sliced / plain): {p['time'] / s['time']:.2f}x  (--memory {o.memory})")
+        if o.json:
+            print(json.dumps({"plain": p["time"], "sliced": s["time"]}))
     finally:
         if o.dir is None:
             shutil.rmtree(root, ignore_errors=True)

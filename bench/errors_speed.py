@@ -14,7 +14,8 @@ One run, each measurement in a child process (its own peak RSS):
 The goal: ratio ≤ 1.5 and peak RSS ≤ 1 GB with --memory 512MiB. Timings on a shared machine: the ratio is
 what counts (both measured in the same run). The files are written to a temporary directory and deleted.
 
-Usage: python bench/errors_speed.py [--n 1000000] [--files 8] [--memory 512MiB] [--processing SPEC] [--texts]
+Usage: python bench/errors_speed.py [--n 1000000] [--files 8] [--memory 512MiB] [--processing SPEC] [--texts] [--json]
+(``--json``: the same JSON on one last line, read by ``bench/checkouts.py``.)
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ def main() -> None:
     ap.add_argument("--processing", default="")
     ap.add_argument("--dir", default=None)
     ap.add_argument("--texts", action="store_true", help="also the texts joined by id from a second input")
+    ap.add_argument("--json", action="store_true", help="the JSON again on one last line")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="errors-bench-", dir=a.dir)
     try:
@@ -132,6 +134,8 @@ def main() -> None:
         if a.texts:
             print(f"--texts joined by id: {tx['seconds']:.1f} s ({out['texts_ratio_to_column']:.2f}× the text "
                   f"column), peak RSS {tx['rss'] / 2**20:.0f} MiB (text column: {cf['rss'] / 2**20:.0f} MiB)")
+        if a.json:
+            print(json.dumps(out))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -12,13 +12,16 @@ pyarrow.csv"`` (what reading a CSV into arrays pays). Goals:
 
 Profile a slow one with ``python -X importtime -m clfeval ...``.
 
-Usage: python bench/latency.py [--runs 7] [--only NAME ...]
+Usage: python bench/latency.py [--runs 7] [--only NAME ...] [--module] [--json]
+``--module`` runs ``python -m clfeval`` (the clfeval of PYTHONPATH) instead of the venv's console script;
+``--json``: a last line of JSON with the median seconds of each command, read by ``bench/checkouts.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
 import random
 import statistics
@@ -51,12 +54,12 @@ def inputs(tmp: Path, n: int = 1000, k: int = 10, seed: int = 0) -> tuple[Path, 
     return tmp / "a.csv", tmp / "b.csv"
 
 
-def commands(tmp: Path) -> dict[str, tuple[list[str], str, float]]:
+def commands(tmp: Path, module: bool = False) -> dict[str, tuple[list[str], str, float]]:
     """name → (argv, floor, goal as a multiple of the floor)."""
     a, b = inputs(tmp)
     py = sys.executable
     script = Path(sys.executable).with_name("clfeval")  # the console script, as a user runs it
-    cli = [str(script)] if script.exists() else [py, "-m", "clfeval"]
+    cli = [str(script)] if script.exists() and not module else [py, "-m", "clfeval"]
     out: dict[str, tuple[list[str], str, float]] = {
         "floor: import click": ([py, "-c", "import click"], "", 0),
         "floor: import numpy, pyarrow.csv": ([py, "-c", "import numpy, pyarrow.csv"], "", 0),
@@ -88,9 +91,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--only", nargs="*", default=None, help="names (substrings) of the commands to time")
+    ap.add_argument("--module", action="store_true", help="python -m clfeval instead of the console script")
+    ap.add_argument("--json", action="store_true", help="a last line of JSON with the median seconds")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
-        cmds = commands(Path(d))
+        cmds = commands(Path(d), module=args.module)
         if args.only:
             cmds = {k: v for k, v in cmds.items() if k.startswith("floor") or any(o in k for o in args.only)}
         times: dict[str, list[float]] = {name: [] for name in cmds}
@@ -113,6 +118,8 @@ def main() -> None:
         failed += not ok
         print(f"{name:38} {med[name]:9.3f} {ratio:6.2f}x {goal:5.1f}x  {'yes' if ok else 'NO'}")
     print(f"{failed} goal(s) missed" if failed else "every goal holds")
+    if args.json:
+        print(json.dumps(med))
 
 
 if __name__ == "__main__":

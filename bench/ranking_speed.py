@@ -15,12 +15,14 @@ Targets (issue 12): clfeval ≤ 2× the sort floor and ≥ 20× faster than scik
 Every time is the best of several runs (``--repeat``; ``--sklearn-repeat`` for scikit-learn).
 
 Usage: python bench/ranking_speed.py [--n 10000000] [--prevalence 0.1] [--repeat 3] [--sklearn-repeat 2]
-                                     [--skip-sklearn] [--no-scalar]
+                                     [--skip-sklearn] [--no-scalar] [--json]
+(``--json``: a last line of JSON with the measured seconds of the run as is, read by ``bench/checkouts.py``.)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -48,7 +50,7 @@ def best_of(fn, repeat):
     return best, out
 
 
-def run(args) -> bool:
+def run(args) -> dict:
     rng = np.random.default_rng(0)
     gold = rng.random(args.n) < args.prevalence
     scores = rng.normal(size=args.n) + 1.5 * gold  # informative, no ties (ties only make searchsorted cheaper)
@@ -82,11 +84,13 @@ def run(args) -> bool:
     for name, t in stages.items():
         print(f"    {name:<58}{t * 1000:9.1f} ms   {t / t_clf:6.1%} of clfeval")
     ok = t_clf / t_sort <= 2.0
+    measured = {"sort": t_sort, "ranking": t_clf}
     if not args.skip_sklearn:
         from sklearn.metrics import average_precision_score, roc_auc_score
 
         t_sk, (sk_auc, sk_ap) = best_of(lambda: (roc_auc_score(gold, scores), average_precision_score(gold, scores)),
                                         args.sklearn_repeat)
+        measured["sklearn"] = t_sk
         print(f"{'scikit-learn roc_auc_score + average_precision_score':<62}{t_sk * 1000:9.1f} ms   "
               f"{t_sk / t_sort:.2f}× the floor (best of {args.sklearn_repeat})")
         print()
@@ -100,7 +104,7 @@ def run(args) -> bool:
             sys.exit(1)
         ok = ok and t_sk / t_clf >= 20
     print(f"clfeval vs the floor: {t_clf / t_sort:.2f}× (target ≤ 2×)")
-    return ok
+    return {**measured, "ok": ok}
 
 
 def main() -> None:
@@ -113,10 +117,11 @@ def main() -> None:
                     help="best of this many scikit-learn runs (about 10 s each)")
     ap.add_argument("--no-scalar", action="store_true", help="do not run again with numpy's SIMD sort disabled")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--json", action="store_true", help="a last line of JSON with the measured seconds")
     args = ap.parse_args()
     disabled = os.environ.get("NPY_DISABLE_CPU_FEATURES")
     print("=== numpy as is" if not args.child else f"=== NPY_DISABLE_CPU_FEATURES={disabled!r}")
-    run(args)
+    measured = run(args)
     if not args.child and not args.no_scalar:
         print()
         env = {**os.environ, "NPY_DISABLE_CPU_FEATURES": SCALAR_ENV}
@@ -125,6 +130,8 @@ def main() -> None:
         if args.skip_sklearn:
             cmd.append("--skip-sklearn")
         subprocess.run(cmd, env=env, check=True)
+    if args.json:
+        print(json.dumps(measured), flush=True)
 
 
 if __name__ == "__main__":

@@ -13,12 +13,14 @@ One run measures, on the same data:
 Targets: clfeval ≤ 1.5× the numpy floor and ≥ 50× faster than scikit-learn;
 Parquet read-and-report ≤ 2× the plain read.
 
-Usage: python bench/report_speed.py [--n 10000000] [--repeat 5] [--skip-sklearn]
+Usage: python bench/report_speed.py [--n 10000000] [--repeat 5] [--skip-sklearn] [--json]
+(``--json``: a last line of JSON with the measured seconds, read by ``bench/checkouts.py``.)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -57,6 +59,7 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=10)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--skip-sklearn", action="store_true")
+    ap.add_argument("--json", action="store_true", help="a last line of JSON with the measured seconds")
     args = ap.parse_args()
     n, k = args.n, args.k
     rng = np.random.default_rng(0)
@@ -68,6 +71,7 @@ def main() -> None:
     t_cf, d = best_of(lambda: clfeval.report(gold, pred).to_dict(), args.repeat)
     assert np.array_equal(np.array(d["confusion_matrix"]), cm_floor)
     print(f"numpy floor (bincount + P/R/F1)      {t_floor * 1e3:9.1f} ms")
+    measured = {"floor": t_floor, "report": t_cf}
     print(f"clfeval.report(...).to_dict()        {t_cf * 1e3:9.1f} ms   {t_cf / t_floor:6.2f}x the floor (target <= "
           "1.5x)")
     if not args.skip_sklearn:
@@ -79,6 +83,7 @@ def main() -> None:
             return rep, confusion_matrix(gold, pred)
 
         t_sk, (skrep, skcm) = best_of(sk, 1)
+        measured["sklearn"] = t_sk
         assert np.array_equal(skcm, cm_floor)
         assert abs(skrep["macro avg"]["f1-score"] - d["macro"]["f1"]) < 1e-12
         print(f"scikit-learn {skv} report + matrix   {t_sk * 1e3:9.1f} ms   {t_sk / t_floor:6.1f}x the floor; clfeval "
@@ -108,6 +113,9 @@ def main() -> None:
               "uses as its label encoding")
         print(f"clfeval read + report (Parquet)      {t_ours * 1e3:9.1f} ms   {t_ours / t_read:6.2f}x the plain read "
               f"(target <= 2x); {t_ours / t_read_dict:4.2f}x the dictionary read")
+        measured.update(read=t_read, read_dictionary=t_read_dict, read_report=t_ours)
+    if args.json:
+        print(json.dumps(measured))
 
 
 if __name__ == "__main__":

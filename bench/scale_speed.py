@@ -18,7 +18,8 @@ child), exactly as a user runs it; the floors are what pyarrow and numpy alone n
 ``bench/ranking_speed.py`` measures the in-memory ranking (as is and with the SIMD sort disabled).
 
 Usage: python bench/scale_speed.py [--n 100000000] [--big 1000000000] [--classes-n 10000000]
-                                   [--skip-big] [--skip-compare] [--dir DIR]
+                                   [--skip-big] [--skip-compare] [--dir DIR] [--json]
+(``--json``: a last line of JSON with the measured seconds, read by ``bench/checkouts.py``.)
 """
 
 from __future__ import annotations
@@ -217,6 +218,7 @@ def main() -> None:
     ap.add_argument("--skip-big", action="store_true")
     ap.add_argument("--skip-compare", action="store_true")
     ap.add_argument("--dir", default=None, help="where to write the files (default: a temporary directory)")
+    ap.add_argument("--json", action="store_true", help="a last line of JSON with the measured seconds")
     args = ap.parse_args()
 
     import numpy as np
@@ -235,6 +237,7 @@ def main() -> None:
 
         floor = child("floor_parquet", pq_dir)
         rep = child("report", pq_dir)
+        measured = {"floor_parquet": floor["time"], "report_parquet": rep["time"]}
         assert f"{args.n} items" in rep["first_line"], rep
         print("\n1. count report of the Parquet directory, streamed:")
         print(f"   floor (pyarrow reads gold, pred; numpy bincounts): {floor['time']:.1f} s, peak RSS "
@@ -250,6 +253,7 @@ def main() -> None:
               f"{time.perf_counter() - t0:.0f} s)")
         cfloor = child("floor_csv", csv_dir)
         crep = child("report", csv_dir)
+        measured.update(floor_csv=cfloor["time"], report_csv=crep["time"])
         print("2. count report of the CSV directory, streamed:")
         print(f"   floor (pyarrow's streaming CSV reader, label columns; numpy bincounts): {cfloor['time']:.1f} s, "
               f"peak RSS {gb(cfloor['rss'])}")
@@ -267,6 +271,7 @@ def main() -> None:
             print(f"\n   (systems A and B with ids: the same {args.n:.3g} items, B's shuffled over {args.files} other "
                   f"files, written in {time.perf_counter() - t0:.0f} s)")
             cmp = child("compare", a_dir, b_dir, "--samples", str(args.compare_samples))
+            measured["compare_parquet"] = cmp["time"]
             print(f"4. clfeval compare A_DIR B_DIR (ids, accuracy, paired bootstrap, b = {args.compare_samples}): "
                   f"{cmp['time']:.1f} s, peak RSS {gb(cmp['rss'])}; δ = {cmp['delta']}, p = {cmp['p']}")
             for note in cmp["notes"]:
@@ -281,6 +286,7 @@ def main() -> None:
             print(f"\n   ({args.big:.3g} rows in {args.big_files} Parquet files, {gb(size_of(big_dir))}, written in "
                   f"{time.perf_counter() - t0:.0f} s)")
             big = child("report", big_dir)
+            measured["report_big"] = big["time"]
             assert f"{args.big} items" in big["first_line"], big
             print(f"3. clfeval report of {args.big:.3g} rows: {big['time']:.1f} s, {args.big / big['time'] / 1e6:.1f} "
                   f"M rows/s, peak RSS {gb(big['rss'])}")
@@ -296,8 +302,11 @@ def main() -> None:
         print(f"5. clfeval report, {args.classes:,} labels: {many['time']:.1f} s, peak RSS {gb(many['rss'])} "
               f"(targets <= 60 s, <= 2 GB)")
         mcmp = child("compare", a_csv, b_csv, "--samples", str(args.compare_samples))
+        measured.update(report_classes=many["time"], compare_classes=mcmp["time"])
         print(f"   clfeval compare of two such files (b = {args.compare_samples}): {mcmp['time']:.1f} s, peak RSS "
               f"{gb(mcmp['rss'])}; δ = {mcmp['delta']}, p = {mcmp['p']}")
+        if args.json:
+            print(json.dumps(measured))
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

@@ -17,12 +17,14 @@ joint (gold, A, B) table are occupied:
 Targets: macro-F1 < 1.5 s and ≥ 40× faster than index resampling;
 accuracy ≥ 1000× faster.
 
-Usage: python bench/significance_speed.py [--n 1000000] [--samples 10000] [--index-samples 100] [--repeat 3]
+Usage: python bench/significance_speed.py [--n 1000000] [--samples 10000] [--index-samples 100] [--repeat 3] [--json]
+(``--json``: a last line of JSON with the measured seconds, read by ``bench/checkouts.py``.)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -70,6 +72,7 @@ def main() -> None:
     ap.add_argument("--index-samples", type=int, default=100, help="replicates actually run by index resampling")
     ap.add_argument("--batch", type=int, default=8, help="replicates per batch of index resampling")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true", help="a last line of JSON with the measured seconds")
     args = ap.parse_args()
     n, k, b = args.n, args.k, args.samples
     rng = np.random.default_rng(0)
@@ -88,6 +91,7 @@ def main() -> None:
     t_count, _ = best_of(lambda: clfeval.joint_table(gold, a, bb), args.repeat)
     print(f"  counting the joint table from the items (included below): {t_count * 1e3:.1f} ms")
     ok = True
+    measured = {"joint_table": t_count}
     for name, target in (("macro_f1", 40), ("accuracy", 1000)):
         metric = scalar_metric(name).fn
         t_fast, res = best_of(lambda name=name: clfeval.compare(gold, a, bb, metric=name, samples=b, seed=0),
@@ -95,10 +99,11 @@ def main() -> None:
         t_idx, deltas = best_of(lambda metric=metric: index_bootstrap(codes, k, metric, args.index_samples, 1,
                                                                       args.batch), 1)
         t_idx_full = t_idx * b / args.index_samples
+        measured.update({f"compare_{name}": t_fast, f"index_{name}": t_idx_full})
         ratio = t_idx_full / t_fast
         fast_deltas = clfeval.significance._paired.bootstrap_distribution(gold, a, bb, metric=name, samples=b, seed=0)
-        print(f"\n{name}: δ = {res.delta:+.5f}, p = {res.p_value:.4f}, 95% CI of δ {res.ci['delta'][0]:+.5f} .. "
-              f"{res.ci['delta'][1]:+.5f}")
+        print(f"\n{name}: δ = {res.delta:+.5f}, p = {res.p_value:.4f}, 95% CI of δ {res.ci.delta[0]:+.5f} .. "
+              f"{res.ci.delta[1]:+.5f}")
         print(f"  sd of δ replicates: clfeval {fast_deltas.std():.6f} (b = {b:,}), "
               f"index resampling {deltas.std():.6f} (b = {args.index_samples})")
         print(f"  clfeval.compare (counts, end to end)      {t_fast:10.3f} s")
@@ -111,6 +116,8 @@ def main() -> None:
         ok &= ratio >= target
         print(line)
     print("\nall targets met" if ok else "\nSOME TARGETS MISSED")
+    if args.json:
+        print(json.dumps(measured))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ Target: (4) in <= 3x the time of (3) at N = 1e7. ``--max-depth 3`` adds the 120 
 Usage: python bench/slices_speed.py [--n 10000000] [--slices 1000] [--files 20] [--dir DIR] [--repeat 1]
        [--search [--max-depth 3]]
 With ``--repeat 5 --search`` the medians of the five interleaved runs are printed too (issue 35's acceptance).
+``--json``: a last line of JSON with the fastest seconds of each job, read by ``bench/checkouts.py``.
 """
 
 from __future__ import annotations
@@ -144,6 +145,7 @@ def main() -> None:
     ap.add_argument("--dir", default=None)
     ap.add_argument("--search", action="store_true", help="the search of issue 27 instead of --by")
     ap.add_argument("--max-depth", type=int, default=2, help="with --search: 3 searches the 120 triples too")
+    ap.add_argument("--json", action="store_true", help="a last line of JSON with the measured seconds")
     a = ap.parse_args()
     root = a.dir or tempfile.mkdtemp(prefix="clfeval-slices-")
     data = os.path.join(root, "data")
@@ -171,6 +173,8 @@ def main() -> None:
         ratio = p["time"] / s["time"]
         print(f"speed ratio (sliced / plain): {ratio:.2f}x  (target >= 0.8x); peak RSS "
               f"{'<=' if s['rss'] <= 2**30 else '>'} 1 GB")
+        if a.json:
+            print(json.dumps({"plain": p["time"], "sliced": s["time"]}))
     finally:
         if a.dir is None:
             shutil.rmtree(root, ignore_errors=True)
@@ -194,6 +198,7 @@ def _search(data: str, a: argparse.Namespace) -> None:
           f"{s['rss'] / 2**20:7.0f} MB  ({s['mode']}, {s['examined']:,} slices examined, {s['survived']} survived, "
           f"{s['kept']} kept; first found: {s['found']})")
     print(f"time ratio (search / plain): {s['time'] / p['time']:.2f}x  (target <= 3x)")
+    measured = {"plain": p["time"], "search": s["time"]}
     if a.repeat > 1:  # the acceptance of issue 35: the medians of the interleaved runs
         import statistics
 
@@ -204,6 +209,8 @@ def _search(data: str, a: argparse.Namespace) -> None:
         print(f"plain runs  (s): {times['plain']}; median {mp:.2f}")
         print(f"search runs (s): {times['search']}; median {ms:.2f}; explained: {search[0].get('explained')}")
         print(f"median ratio (search / plain): {ms / mp:.2f}x  (target <= 3x)")
+    if a.json:
+        print(json.dumps(measured))
 
 
 if __name__ == "__main__":
