@@ -134,7 +134,10 @@ def job_local_counts(directory: str) -> dict:
 
 
 def job_dask(directory: str) -> dict:
-    from clfeval.engines import dask as cd
+    try:
+        from clfeval.engines import dask as cd
+    except ImportError:  # a checkout from before issue 38 (bench/checkouts.py measures old and new trees)
+        from clfeval import dask as cd  # type: ignore[no-redef]
 
     t0 = time.perf_counter()
     with cd.connect(workers=2) as client:
