@@ -317,25 +317,7 @@ def _from_stdin(x: Inputs, engine: Any) -> Any:
 #: The cells that do not agree today (issue 38's parity bugs, reported to the lead), each naming the difference:
 #: (operation, option, kind, engine) → reason. ``xfail(strict=True)``: fixing one makes its cell fail until the
 #: entry is removed.
-XFAIL: dict[tuple[str, str, str, str], str] = {
-    ("compare", "more than two inputs", "arrays", "spilled"):
-        "three arrays: in memory the systems are named A, B, C; spilled 'system 1', 'system 2', 'system 3'",
-    ("compare", "score", "arrays", "spilled"):
-        "arrays of scores (metric roc_auc): Local() compares them, Local(memory=4096) refuses ('name the score "
-        "column with score')",
-    ("compare", "score", "arrays", "dask"):
-        "arrays of scores on Dask refused with 'name the score column with score', not the table's reason",
-    ("compare", "test=delong", "arrays", "spilled"):
-        "arrays of scores with test delong: Local() runs DeLong, Local(memory=4096) refuses ('give score COLUMN')",
-    ("compare", "alternative=two-sided", "arrays", "spilled"):
-        "arrays of scores with test delong: Local() runs DeLong, Local(memory=4096) refuses ('give score COLUMN')",
-    ("compare", "score_bins", "arrays", "spilled"):
-        "arrays of scores with score_bins: Local() compares them, Local(memory=4096) refuses ('name the score "
-        "column with score')",
-    ("compare", "score_bins", "arrays", "dask"):
-        "arrays of scores with score_bins on Dask refused with 'name the score column with score', not the "
-        "table's reason",
-}
+XFAIL: dict[tuple[str, str, str, str], str] = {}
 
 
 def plain(result: Any) -> str:

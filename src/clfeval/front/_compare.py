@@ -105,7 +105,8 @@ def compare(*systems: Input, gold: ArrayLike | str | None = None, pred: str | Se
     beta : float
         The beta of the ``*_fbeta`` metrics; default 1.0.
     names : sequence of str, optional
-        How the systems are called in the result and the verdict, one each (default ``A`` and ``B`` for a pair).
+        How the systems are called in the result and the verdict, one each (default ``A``, ``B``, ``C``, … for
+        arrays, on every engine; the stems of PATHs).
     baseline : str, optional
         Compare each other system (as A) with this one (its name); default every pair is compared.
     alternative : "greater" or "two-sided"
@@ -118,7 +119,8 @@ def compare(*systems: Input, gold: ArrayLike | str | None = None, pred: str | Se
     repeat : str, optional
         For out-of-fold files of a repeated protocol (a ``repeat`` column): use the rows of this repeat.
     score_bins : int, optional
-        Approximate ROC-AUC from this many score bins (2 to 1,000,000), with its exact error bound. Default exact.
+        Approximate ROC-AUC from this many score bins (2 to 1,000,000), with its exact error bound (arrays of
+        scores too: compared as score columns). Default exact.
     score_binning : "quantile" or "uniform"
         The edges of ``score_bins``: quantiles of the scores (the default), or equal widths.
     input_format : "csv", "tsv", "jsonl", "parquet" or None
@@ -200,27 +202,32 @@ def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | N
         gold, *rest = systems
     else:
         rest = list(systems)
-    eng.admit("compare", {"more than two inputs": len(rest) != 2, "margin": margin is not None,
+    scored = _scored(rest, metric, test)
+    eng.admit("compare", {"score": scored, "score_bins": score_bins is not None,
+                          "more than two inputs": len(rest) != 2, "margin": margin is not None,
                           "alternative=two-sided": alternative != "greater", "test=delong": test == "delong"})
+    nm = _array_names(len(rest), names)
+    if score_bins is not None or not (scored or eng.holds(None, needed=_per_class(rest)) or _fits(eng, gold, rest)):
+        # a table per system (the row as id): the binned stream (any size), or the count metrics' joint tables
+        score_col = None if score_bins is None else "score"
+        if score_col is not None:  # before the tables are built: arrays of scores per class are refused by name
+            check_binned(len(rest), metric, test, alternative, margin, score_col, positive)
+        r = _tabular(eng, _tables(gold, rest, score_col or "pred"), "gold", "pred", score_col, "id", metric, test,
+                     samples, seed, alpha, ci, zero_division, beta, nm, baseline, alternative, margin, None, None,
+                     score_bins, score_binning, None, "utf-8", None, positive, progress)
+        return with_estimate(r, estimate) if ci_method is not None else r
+    from clfeval.significance import compare as compare_two, compare_many
+
+    # in memory: they fit, or an option ranks every item (scores: paired resampling of rankings, DeLong)
     common = dict(metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci, labels=labels,
                   positive=positive, zero_division=zero_division, beta=beta, progress=progress)
-    if eng.holds(None, needed=_per_class(rest)) or _fits(eng, gold, rest):
-        from clfeval.significance import compare as compare_two, compare_many
-
-        if len(rest) == 2:
-            r = compare_two(gold, rest[0], rest[1], names=tuple(names or ("A", "B")), alternative=alternative,
-                            margin=margin, **common)
-        else:
-            systems_ = dict(zip(names, rest, strict=False)) if names else rest
-            r = compare_many(gold, systems_, baseline=baseline, **common)
-        r = with_estimate(r, estimate) if ci_method is not None else r  # arrays: as before unless asked
-        return cast(Compared, with_engine(r, eng.block("memory")))
-    tables = _tables(gold, rest)
-    nm = list(names or ("A", "B") if len(rest) == 2 else names or [f"system {i + 1}" for i in range(len(rest))])
-    r = _tabular(eng, tables, "gold", "pred", None, "id", metric, test, samples, seed, alpha, ci, zero_division, beta,
-                 nm, baseline, alternative, margin, None, None, None, score_binning, None, "utf-8", None, positive,
-                 progress)
-    return with_estimate(r, estimate) if ci_method is not None else r
+    if len(rest) == 2:
+        r = compare_two(gold, rest[0], rest[1], names=tuple(nm), alternative=alternative, margin=margin,
+                        **common)
+    else:
+        r = compare_many(gold, dict(zip(nm, rest, strict=False)), baseline=baseline, **common)
+    r = with_estimate(r, estimate) if ci_method is not None else r  # arrays: as before unless asked
+    return cast(Compared, with_engine(r, eng.block("memory")))
 
 
 def _compare_args(systems: tuple[Any, ...], *, engine: Any, gold: Any, pred: Any, score: Any, id: Any,
@@ -327,13 +334,27 @@ def _fits(eng: Runner, gold: Any, rest: list[Any]) -> bool:
     return eng.holds(table)
 
 
-def _tables(gold: Any, rest: list[Any]) -> list[Any]:
-    """Arrays as one table per system (gold, pred and the row as id)."""
+def _scored(rest: list[Any], metric: Any, test: str) -> bool:
+    """Whether the arrays are one score column per system (a score metric, or DeLong's test), not one score column
+    per class (a mapping or a 2-D array: ``scores_prefix``'s form)."""
+    from clfeval.significance import SCORE_METRICS
+
+    return not _per_class(rest) and (test == "delong" or (isinstance(metric, str) and metric in SCORE_METRICS))
+
+
+def _array_names(n: int, names: Sequence[str] | None) -> list[str]:
+    """The systems' names with arrays, on every route: as given, else A, B, C, … (S27, S28, … beyond Z)."""
+    return list(names) if names else [chr(ord("A") + i) if i < 26 else f"S{i + 1}" for i in range(n)]
+
+
+def _tables(gold: Any, rest: list[Any], col: str = "pred") -> list[Any]:
+    """Arrays as one table per system: gold, the system's column (``pred``, or ``score`` for scores) and the row as
+    id."""
     import pyarrow as pa
 
     g = inputs.as_column(gold, "gold")
     ids = pa.array(range(len(g)), pa.int64())
-    return [pa.table({"id": ids, "gold": g, "pred": inputs.as_column(p, "pred")}) for p in rest]
+    return [pa.table({"id": ids, "gold": g, col: inputs.as_column(p, "pred")}) for p in rest]
 
 
 def _tabular(eng: Runner, systems: list[Any], gold: str, pred: str, score: str | None, id_col: str | None, metric: Any,
