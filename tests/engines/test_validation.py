@@ -218,3 +218,16 @@ def test_a_column_argument_holding_values_is_refused_in_a_few_words():
         with pytest.raises(UsageError) as info:
             clfeval.report(frame, gold=values)
         assert str(info.value) == f"option gold names a column by its name (text); got a {kind}."
+
+
+@pytest.mark.parametrize("engine", ["memory", "spilled", "dask"])
+def test_a_list_of_mixed_label_types_is_refused_alike_on_every_engine(engine, request):
+    """NumPy makes [1, "a"] text (["1", "a"]); the Dask engine used to count it so (labels '1' and 'a') while the
+    local report refused it. No label is altered by a type conversion: refused on every engine, naming the column
+    and the types."""
+    from clfeval.engines import Dask, Local
+
+    eng = {"memory": Local(), "spilled": Local(memory=4096),
+           "dask": Dask(request.getfixturevalue("dask_client")) if engine == "dask" else None}[engine]
+    with pytest.raises(DataError, match=r"gold mixes label types \(int, str\)"):
+        clfeval.report([1, "a", 1] * 200, ["a", "a", "a"] * 200, engine=eng)

@@ -382,6 +382,8 @@ def _arrays_table(gold: Any, pred: Any, scores: Any) -> Any:
         if scores is not None:
             cols["score"] = inputs.as_column(scores, "scores")
         return pa.table(cols)
+    except inputs.MixedLabels:
+        raise  # refused alike on every engine, as in memory
     except (DataError, ValueError, TypeError, pa.ArrowException):
         return None
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from clfeval.errors import DataError, UsageError
 
-__all__ = ["is_stdin", "is_path", "is_table", "as_table", "check_table", "check_items", "check_input", "column_name",
-           "columns_of", "table_bytes", "spooled", "resolve"]
+__all__ = ["MixedLabels", "is_stdin", "is_path", "is_table", "as_table", "check_table", "check_items", "check_input",
+           "column_name", "columns_of", "table_bytes", "spooled", "resolve"]
 
 
 def is_path(data: Any) -> bool:
@@ -160,6 +160,11 @@ def check_input(data: Any, arrays: Mapping[str, Any], columns: Mapping[str, tupl
     return data, {p: default if value is None else value for p, (value, default) in columns.items()}
 
 
+class MixedLabels(DataError):
+    """A list of labels of more than one type (``[1, "a"]``): refused as the in-memory report refuses it, on every
+    engine (never made text by a conversion)."""
+
+
 def as_column(values: Any, name: str) -> Any:
     """One column of values (a list, a NumPy array, a pandas or polars Series, a pyarrow array) as pyarrow."""
     import numpy as np
@@ -179,6 +184,15 @@ def as_column(values: Any, name: str) -> Any:
     if arr.ndim != 1:
         raise DataError(lambda p: f"{p} must be one column of values (1-D); got an array of shape {arr.shape}.",
                         params=[name])
+    if arr.dtype.kind in "US" and isinstance(values, (list, tuple)):
+        # NumPy makes a list of mixed labels text ([1, "a"] → ["1", "a"]); a label is never altered by a type
+        # conversion: the list as pyarrow reads it, or the refusal the in-memory report gives
+        try:
+            return pa.array(list(values), from_pandas=True)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError) as exc:
+            kinds = sorted({type(v).__name__ for v in list(values)[:1000]})
+            raise MixedLabels(f"{name} mixes label types ({', '.join(kinds)}); labels must all be of one kind (all "
+                            f"strings, or all integers, or all booleans). ({exc})") from None
     return pa.array(arr.tolist() if arr.dtype == object else arr)
 
 
