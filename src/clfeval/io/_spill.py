@@ -115,20 +115,33 @@ def make_spill_directory(base: str | None = None) -> str:
     base = base or _tempdir()
     sweep_stale(base)
     for _ in range(100):
-        path = os.path.join(base, f"clfeval-spill-{_host()}-{os.getpid()}-{os.urandom(6).hex()}")
+        name = f"clfeval-spill-{_host()}-{os.getpid()}-{os.urandom(6).hex()}"
+        # made under a name no sweep judges, its lock taken, then renamed: another run's sweep never finds a live
+        # directory whose lock file exists but is not held yet (it would take the lock and remove the directory)
+        path, making = os.path.join(base, name), os.path.join(base, f".{name}.new")
         try:
-            os.mkdir(path, 0o700)
+            os.mkdir(making, 0o700)
         except FileExistsError:
             continue
         except OSError as exc:
             why = exc.strerror or str(exc)
             raise UsageError(f"cannot create a spill directory in {base!r} ({why}); set TMPDIR to a writable place "
                              f"with room, or give a larger memory budget (--memory).") from None
+        fd = -1
         try:
-            fd = os.open(os.path.join(path, _LOCK), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            fd = os.open(os.path.join(making, _LOCK), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             _try_lock(fd)
+            if os.path.lexists(path):
+                raise FileExistsError(path)
+            os.rename(making, path)
+        except FileExistsError:
+            os.close(fd)
+            _rmtree(making)
+            continue
         except OSError:
-            _rmtree(path)
+            if fd >= 0:
+                os.close(fd)
+            _rmtree(making)
             raise
         _held[path] = fd
         return path
