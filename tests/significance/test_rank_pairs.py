@@ -63,8 +63,12 @@ def _holm(ps: list[float]) -> list[float]:
 
 @st.composite
 def tables(draw):
-    """Scores on a coarse grid (ties and zero differences are common), N from 2 to 60, k from 2 to 5."""
-    n = draw(st.integers(2, 60))
+    """Scores on a coarse grid (ties and zero differences are common), N from 2 to 60, k from 2 to 5.
+
+    N from 10 to 13 is left out: with ties or zeros SciPy's "auto" rule takes its permutation method there, whose
+    2^N sign flips cost the oracle (and clfeval, which gives SciPy's value) seconds per pair — a run of this test
+    took 0.7 s or 154 s by the draw. N up to 9 takes the same permutation path in milliseconds."""
+    n = draw(st.one_of(st.integers(2, 9), st.integers(14, 60)))
     k = draw(st.integers(2, 5))
     grid = draw(st.sampled_from([4, 10, 100, 10_000]))
     cells = draw(st.lists(st.integers(0, grid), min_size=n * k, max_size=n * k))
