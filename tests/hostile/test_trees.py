@@ -245,7 +245,9 @@ def test_a_margin_wider_than_the_metric_is_refused(tmp_path, monkeypatch):
 
 # --- 10. signals and spill directories ----------------------------------------------------------------
 
-def _spilling_run(tmp_path: Path, n: int = 300_000) -> subprocess.Popen:
+def _spilling_run(tmp_path: Path, n: int = 1_000_000) -> subprocess.Popen:
+    """A report that spills its ranking for a while (killed by the test: a million rows, so that under load the run
+    is still spilling when the signal arrives; with 300,000 it sometimes had finished, exit 0)."""
     import numpy as np
 
     rng = np.random.default_rng(1)
