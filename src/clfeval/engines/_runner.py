@@ -21,7 +21,7 @@ tests the engine's type nor reads its attributes; the runner never knows which o
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from clfeval.core import EngineInfo
@@ -88,13 +88,20 @@ class Runner:
         library's)."""
         raise NotImplementedError
 
-    def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str, id: str | None = None,
-                   multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None) -> tuple[A, str]:
+    def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str | None, id: str | None = None,
+                   extra: Sequence[str] = (), extra_options: Sequence[str] = (), scores: Sequence[str] = (),
+                   multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None
+                   ) -> tuple[A, str, int | None]:
         """An accumulator (``update(batch)``, ``+``) over every item of a resolved PATH: ``make()`` gives an empty
         one. Here one accumulator takes the checked batches one after the other, within the budget (ids checked
         unique across the input as they pass); on a cluster one per group of partitions, added in a tree.
-        ``reading``: ``encoding``, ``normalize``, ``sep`` of the reader; ``progress`` as the operations take it.
-        Returns the accumulator and the mode (``streamed``, ``cluster``)."""
+
+        A batch is a :class:`clfeval.io.PredictionBatch` on every engine: ``gold``, ``pred`` (None when
+        ``pred`` is), ``ids``, the ``extra`` columns by name (``extra_options``: the option naming each, for
+        messages; ``scores``: those that must hold finite numbers, checked as read on a cluster) and
+        ``where(i)``, the file and row of its row ``i``. ``reading``: ``encoding``, ``normalize``, ``sep``,
+        ``input_format`` of the reader; ``progress`` as the operations take it.
+        Returns the accumulator, the mode (``streamed``, ``cluster``) and on a cluster the number of parts read."""
         raise NotImplementedError
 
     def block(self, mode: str, *, spilled: bool = False, spooled: bool = False, parts: int | None = None,
@@ -133,17 +140,20 @@ class _Local(Runner):
     def over_path(self, local: Callable[[int, str | None], R], cluster: Callable[[Any, Any], R]) -> R:
         return local(self.engine.budget, self.engine.tmpdir)
 
-    def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str, id: str | None = None,
-                   multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None) -> tuple[A, str]:
+    def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str | None, id: str | None = None,
+                   extra: Sequence[str] = (), extra_options: Sequence[str] = (), scores: Sequence[str] = (),
+                   multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None
+                   ) -> tuple[A, str, int | None]:
         from clfeval.io import iter_predictions, unique_batches
 
         acc = make()
         with progress(inp) if progress is not None else contextlib.nullcontext(None) as update:
             reader = iter_predictions(inp, gold=gold, pred=pred, id=id, multilabel=multilabel, progress=update,
-                                      **reading)
+                                      extra=extra, extra_options=list(extra_options) or None,
+                                      require_pred=pred is not None, **reading)
             for batch in unique_batches(reader, budget=self.engine.budget):
                 acc.update(batch)  # type: ignore[attr-defined]
-        return acc, "streamed"
+        return acc, "streamed", None
 
     def block(self, mode: str, *, spilled: bool = False, spooled: bool = False, parts: int | None = None,
               **more: Any) -> EngineInfo:
@@ -161,13 +171,17 @@ class _Dask(Runner):
         with self.connected() as client:
             return cluster(client, self.engine.memory)
 
-    def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str, id: str | None = None,
-                   multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None) -> tuple[A, str]:
+    def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str | None, id: str | None = None,
+                   extra: Sequence[str] = (), extra_options: Sequence[str] = (), scores: Sequence[str] = (),
+                   multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None
+                   ) -> tuple[A, str, int | None]:
         from clfeval.engines.dask import accumulate
 
         with self.connected() as client:
-            return accumulate(inp, make, gold=gold, pred=pred, id=id, multilabel=multilabel,
-                              normalize=reading.get("normalize"), client=client), "cluster"
+            acc, parts = accumulate(inp, make, gold=gold, pred=pred, id=id, extra=extra, extra_options=extra_options,
+                                    scores=scores, multilabel=multilabel, normalize=reading.get("normalize"),
+                                    client=client)
+        return acc, "cluster", parts
 
     @contextlib.contextmanager
     def connected(self) -> Iterator[Any]:

@@ -493,7 +493,7 @@ def _counted(eng: Runner, inp: Any, cols: dict[str, Any], settings: dict[str, An
                    order=s.pop("order"))
     make()  # its options checked before any reading
     try:
-        acc, mode = eng.accumulate(inp, make, gold=cols["gold"], pred=cols["pred"], id=cols["id"],
+        acc, mode, _ = eng.accumulate(inp, make, gold=cols["gold"], pred=cols["pred"], id=cols["id"],
                                    multilabel=settings["multilabel"], reading=reading, progress=progress)
         return named_by(inp.name, lambda: acc.finish(top_n=top_n, **s)), mode
     except LabelListError as exc:

@@ -24,12 +24,12 @@ __all__ = _names(_EXPORTS)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.io._align": ("align_predictions", "as_text", "one_repeat"),
-    "clfeval.io._batches": ("file_parts", "iter_parts", "read_part"),
+    "clfeval.io._batches": ("file_parts", "iter_parts", "read_part", "read_pieces"),
     "clfeval.io._join": ("Matching", "aligned", "unique_batches"),
     "clfeval.io._outputs": ("OutputFiles", "Target", "check_paths", "checkpoint", "deferred_signals", "os_reason",
                             "resolve_output"),
     "clfeval.io._paths": ("InputPath", "resolve_path"),
-    "clfeval.io._predictions": ("PredictionReader", "check_labels_present"),
+    "clfeval.io._predictions": ("PredictionBatch", "PredictionReader", "check_labels_present"),
     "clfeval.io._readers": ("atomic_path", "decoding_alongside"),
     "clfeval.io._source": ("SPOOL_AT", "STDIN", "block_cap_for", "check_roles", "check_unique_names", "row_ref"),
     "clfeval.io._spill": ("make_spill_directory", "remove_spill_directory", "spill_directory"),
@@ -43,7 +43,12 @@ _INTERNAL_MODULES: dict[str, str] = {
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.io import _batches, _inputs, _outputs
     from clfeval.io._align import align_predictions as align_predictions, as_text as as_text, one_repeat as one_repeat
-    from clfeval.io._batches import file_parts as file_parts, iter_parts as iter_parts, read_part as read_part
+    from clfeval.io._batches import (
+        file_parts as file_parts,
+        iter_parts as iter_parts,
+        read_part as read_part,
+        read_pieces as read_pieces,
+    )
     from clfeval.io._join import Matching as Matching, aligned as aligned, unique_batches as unique_batches
     from clfeval.io._outputs import (
         OutputFiles as OutputFiles,
@@ -56,6 +61,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     )
     from clfeval.io._paths import InputPath as InputPath, resolve_path as resolve_path
     from clfeval.io._predictions import (
+        PredictionBatch as PredictionBatch,
         PredictionReader as PredictionReader,
         check_labels_present as check_labels_present,
     )

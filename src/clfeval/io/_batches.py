@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pyarrow as pa
 
@@ -348,6 +348,15 @@ def read_part(part: FilePart) -> pa.Table:
         A missing column (naming the file and the column, whatever the file's length), an empty label
         (naming the file, row and line), a file that cannot be read as its format.
     """
+    tables = [p.table for p in read_pieces(part)]
+    if not tables:
+        return pa.table({c: pa.array([], type=pa.string()) for c in part.columns})
+    return pa.concat_tables(tables, promote_options="permissive") if len(tables) > 1 else tables[0]
+
+
+def read_pieces(part: FilePart) -> Iterator[Part]:
+    """The rows of one :class:`FilePart` as checked batches (:class:`Part`, each knowing its file and first row, so
+    that messages name a row as the local reader names it); :func:`read_part` is their concatenation."""
     from clfeval.core import normalize_labels
     from clfeval.io._predictions import check_labels_present
 
@@ -366,7 +375,6 @@ def read_part(part: FilePart) -> pa.Table:
             raise InputFileError(f"file {src.name!r} cannot be read where the work runs ({src.path}: "
                                  f"{exc.strerror or exc}); on a Dask cluster every file of a PATH must be readable "
                                  f"by the workers, at the same path.") from None
-    tables = []
     groups = None if part.group is None else [part.group]
     for p in iter_parts(part.input, columns=part.columns, exact=part.labels, batch_rows=None, on_file=check,
                         allow_empty=True, groups=groups):
@@ -380,7 +388,4 @@ def read_part(part: FilePart) -> pa.Table:
             check_labels_present(src, p.fmt, col, c, start=p.start)
         for c in part.scores:
             _check_finite(p, t.column(c), c)
-        tables.append(t.select(list(part.columns)))
-    if not tables:
-        return pa.table({c: pa.array([], type=pa.string()) for c in part.columns})
-    return pa.concat_tables(tables, promote_options="permissive") if len(tables) > 1 else tables[0]
+        yield replace(p, table=t.select(list(part.columns)))

@@ -109,7 +109,7 @@ def report(data: Any, *, gold: str = "gold", pred: str = "pred", score: str | No
         probe(parts, client)
     make = partial(ReportCounts, multilabel=multilabel, sep=sep, order=order)
     make()  # its options checked before any work
-    acc = accumulate(data, make, gold=gold, pred=pred, id=id, multilabel=multilabel, normalize=normalize,
+    acc, _ = accumulate(data, make, gold=gold, pred=pred, id=id, multilabel=multilabel, normalize=normalize,
                      client=client)
     rep = acc.finish(positive=positive, beta=beta, zero_division=zero_division, sep=sep, top_n=top_n)
     if score is not None:

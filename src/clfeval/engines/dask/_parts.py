@@ -66,13 +66,18 @@ class Parts:
         local reader. Fewer, larger tasks: up to :data:`PARTS_PER_TASK` partitions each, at least four tasks
         per worker thread while there are enough partitions, groups of even sizes (their number a multiple of the
         threads when there are enough); no partition is kept between tasks."""
+        return [dask.delayed(_over_group, pure=True)(fn, items, bool(self.files), args)
+                for items, _ in self.groups(threads)]
+
+    def groups(self, threads: int = 1) -> list[tuple[list[Any], int]]:
+        """The groups of :meth:`map_groups`: each a list of consecutive partitions (a PATH's :class:`FilePart`,
+        or a DataFrame's partition tasks) and the number of its first."""
         items = list(self.files) if self.files else list(self.tasks)
         k = max(1, threads)
         per = max(1, min(PARTS_PER_TASK, len(items) // (4 * k)))
         n = min(len(items), -(-len(items) // per // k * k) if len(items) >= k * per else -(-len(items) // per))
         at = [len(items) * i // n for i in range(n + 1)]  # n groups (a multiple of the threads) of even sizes
-        return [dask.delayed(_over_group, pure=True)(fn, items[at[i]:at[i + 1]], bool(self.files), args)
-                for i in range(n)]
+        return [(items[at[i]:at[i + 1]], at[i]) for i in range(n)]
 
 
 def _over_group(fn: Callable[..., Any], items: list[Any], read: bool, args: tuple[Any, ...]) -> Any:
