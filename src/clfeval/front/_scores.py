@@ -82,6 +82,19 @@ def _arrays_as_table(gold: Any, scores: Any, score: str) -> Any:
     return pa.table({"gold": inputs.as_column(gold, "gold"), score: inputs.as_column(scores, "scores")})
 
 
+def _matrix_as_table(gold: Any, probs: Any, labels: Any) -> Any:
+    """Gold labels and one probability column per class (a mapping, or a matrix whose classes are ``labels``) as
+    a table of ``gold`` and ``p:<class>`` (the values checked as numbers first, naming the classes)."""
+    import pyarrow as pa
+
+    from clfeval.core import label_str
+    from clfeval.scores import score_matrix
+
+    p, classes = score_matrix(probs, labels=labels)
+    return pa.table({"gold": inputs.as_column(gold, "gold"),
+                     **{f"p:{label_str(c)}": p[:, j] for j, c in enumerate(classes)}})
+
+
 def _arrays_fit(run: Runner, gold: Any, scores: Any) -> bool:
     """Whether arrays stay in memory: the runner holds their table, or they are values that are no plain columns
     (label sets, one column per class), which need every item in memory where the runner can (the in-memory
@@ -580,7 +593,10 @@ def calibration(data: Data, probs: Scores | None = None, *, gold: str | None = N
         if run.holds(None, needed=not one) or _arrays_fit(run, data, probs):
             r = reliability(data, probs, positive=positive, labels=labels, bins=bins, strategy=strategy, edges=edges)
             return with_engine(r, _block(run, "memory", r, False))
-        data, gold, prob = _arrays_as_table(data, probs, column), "gold", column
+        if one:
+            data, gold, prob = _arrays_as_table(data, probs, column), "gold", column
+        else:  # one column per class: a table of columns p:<class>, shipped like any table
+            data, gold, probs_prefix = _matrix_as_table(data, probs, labels), "gold", "p:"
     g = gold
     table = _fits(run, data, {"gold": g, "prob": prob}) if probs_prefix is None else None
     if table is not None:
