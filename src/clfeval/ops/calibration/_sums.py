@@ -189,14 +189,14 @@ class CalibrationSums:
     sq: ExactSum = field(default_factory=ExactSum)
     loss: ExactSum = field(default_factory=ExactSum)
     kept: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
-    read: Callable[[Any], Read] | None = field(default=None, repr=False, compare=False)
+    read: Callable[[object], Read] | None = field(default=None, repr=False, compare=False)
     kind: str | None = None
     positive: str | None = None
     seen: dict[str, None] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, bins: int, strategy: str = "uniform", edges: str = "clfeval", *,
-              read: Callable[[Any], Read] | None = None) -> CalibrationSums:
+              read: Callable[[object], Read] | None = None) -> CalibrationSums:
         """The sums of no items (``strategy``: ``uniform`` or ``quantile``; ``edges``: ``clfeval`` or ``sklearn``;
         ``read``: how a batch gives its items, for :meth:`update`)."""
         return cls(bins, strategy, edges, np.zeros(bins, dtype=np.int64), np.zeros(bins, dtype=np.int64),
