@@ -677,6 +677,8 @@ def _calibrate_path(run: Runner, inp: Any, spooled: bool, gold: str, prob: Any, 
     extra, _ = score_columns(inp, prob, prefix, names=("prob", "probs_prefix"))
     source = ScoreSource(name=prob, prefix=prefix or "", data=f"file {inp.name!r}")
     read = ProbabilityColumns(positive=positive, prob=prob, prefix=prefix, source=source)
+    # equal-mass bins keep every item until finish(): their edges are exact order statistics, the ranking's
+    # multi-pass exception (scores/_rangeplan.py); the capability table keeps them off Dask
     make = partial(CalibrationSums.empty, check_bins(bins), strategy, edges, read=read)
     sums, mode, _ = run.accumulate(inp, make, gold=gold, pred=None, extra=extra,
                                    extra_options=["--prob"] if prob is not None else [],

@@ -83,7 +83,7 @@ class ProbabilityColumns:
     picklable, so that the same reading runs on every engine.
 
     ``prob`` names the one probability column of a batch's ``extra`` (binary, with ``positive``); ``prefix`` the
-    columns ``prefix<class>`` (top-label: every extra column); neither: arrays in memory, ``batch.probs`` (one
+    columns ``prefix<class>`` (top-label: every extra column). Arrays in memory go to :meth:`read` directly (one
     probability per item, a mapping class → column, or an (n, K) matrix whose classes are ``labels``).
     ``source`` names the columns and items in messages (``batch.where`` names the file and row when it has one).
     """
@@ -97,10 +97,8 @@ class ProbabilityColumns:
     def __call__(self, batch: Any) -> Read:
         if self.prob is not None:
             probs = batch.extra[self.prob]
-        elif self.prefix is not None:
-            probs = {c[len(self.prefix):]: col for c, col in batch.extra.items()}
         else:
-            probs = batch.probs
+            probs = {c[len(self.prefix or ""):]: col for c, col in batch.extra.items()}
         return self.read(batch.gold, probs, getattr(batch, "where", None) or self.source.where)
 
     def read(self, gold: Any, probs: Any, where: Callable[[int], str]) -> Read:
