@@ -183,7 +183,7 @@ def test_reading_options_give_the_local_numbers_on_dask(tmp_path, monkeypatch, s
         dask = run(*args, "-f", "json", "--engine", "dask", "--scheduler", scheduler)
         assert local.code == dask.code == 0, (local.err, dask.err)
         lo, da = json.loads(local.out), json.loads(dask.out)
-        for key in ("n", "n_test", "ece", "brier", "threshold", "test", "a", "b", "delta", "p_value"):
+        for key in ("n", "n_test", "ece", "brier", "ranking", "threshold", "test", "a", "b", "delta", "p_value"):
             if key in lo:
                 assert _strip(lo[key]) == _strip(da[key]), key
 

@@ -5,8 +5,10 @@ Each takes arrays (gold labels and scores), a table with column names, or a PATH
 they reach only through its runner (:mod:`clfeval.engines._runner`). Arrays and tables the runner holds are
 evaluated in memory (:func:`clfeval.scores._curves.ranking`, :func:`clfeval.scores._thresholds.choose_threshold`,
 :func:`clfeval.scores._calibration.reliability`); larger ones are spooled to Parquet and run like a PATH:
-streamed on this machine (:func:`clfeval.scores._external.stream_ranking`, ``choose_threshold_batches``,
-``calibrate_batches``) or on a cluster (:mod:`clfeval.engines.dask`). The result carries the runner's engine block.
+the ranking and the threshold streamed on this machine (:func:`clfeval.scores._external.stream_ranking`,
+``choose_threshold_batches``) or on a cluster (:mod:`clfeval.engines.dask`); the calibration as its one
+accumulator (:class:`clfeval.ops.calibration.CalibrationSums`), which the runner runs on either
+(:meth:`~clfeval.engines.Runner.accumulate`). The result carries the runner's engine block.
 """
 
 from __future__ import annotations
@@ -78,6 +80,19 @@ def _arrays_as_table(gold: Any, scores: Any, score: str) -> Any:
     import pyarrow as pa
 
     return pa.table({"gold": inputs.as_column(gold, "gold"), score: inputs.as_column(scores, "scores")})
+
+
+def _matrix_as_table(gold: Any, probs: Any, labels: Any) -> Any:
+    """Gold labels and one probability column per class (a mapping, or a matrix whose classes are ``labels``) as
+    a table of ``gold`` and ``p:<class>`` (the values checked as numbers first, naming the classes)."""
+    import pyarrow as pa
+
+    from clfeval.core import label_str
+    from clfeval.scores import score_matrix
+
+    p, classes = score_matrix(probs, labels=labels)
+    return pa.table({"gold": inputs.as_column(gold, "gold"),
+                     **{f"p:{label_str(c)}": p[:, j] for j, c in enumerate(classes)}})
 
 
 def _arrays_fit(run: Runner, gold: Any, scores: Any) -> bool:
@@ -197,7 +212,7 @@ def ranking(data: Data, scores: Column | None = None, *, gold: str | None = None
             from clfeval.engines.dask import ranking as on_dask
 
             return named_by(inp.name, lambda: on_dask(inp, gold=g, score=score, positive=positive, client=client,
-                                                      memory=memory)), "cluster"
+                                                      memory=memory, normalize=normalize)), "cluster"
 
         r, mode = run.over_path(local, cluster)
         return result(r, mode, spooled, inp)
@@ -578,7 +593,10 @@ def calibration(data: Data, probs: Scores | None = None, *, gold: str | None = N
         if run.holds(None, needed=not one) or _arrays_fit(run, data, probs):
             r = reliability(data, probs, positive=positive, labels=labels, bins=bins, strategy=strategy, edges=edges)
             return with_engine(r, _block(run, "memory", r, False))
-        data, gold, prob = _arrays_as_table(data, probs, column), "gold", column
+        if one:
+            data, gold, prob = _arrays_as_table(data, probs, column), "gold", column
+        else:  # one column per class: a table of columns p:<class>, shipped like any table
+            data, gold, probs_prefix = _matrix_as_table(data, probs, labels), "gold", "p:"
     g = gold
     table = _fits(run, data, {"gold": g, "prob": prob}) if probs_prefix is None else None
     if table is not None:
@@ -588,19 +606,8 @@ def calibration(data: Data, probs: Scores | None = None, *, gold: str | None = N
                         strategy=strategy, edges=edges)
         return with_engine(r, _block(run, "memory", r, False))
     with _as_path(run, data, {"gold": g, "prob": prob}, input_format, encoding) as (inp, spooled):
-        def local(budget: int, tmpdir: str | None) -> tuple[Calibration, str]:
-            return _calibrate_stream(inp, g, prob, probs_prefix, positive, bins, strategy, normalize, budget, tmpdir,
-                                     progress, edges), "streamed"
-
-        def cluster(client: Any, memory: Any) -> tuple[Calibration, str]:
-            from clfeval.engines.dask import calibration as on_dask
-
-            got: Calibration = named_by(inp.name, lambda: on_dask(inp, gold=g, prob=column, positive=positive,
-                                                                  bins=bins, client=client, normalize=normalize))
-            return got, "cluster"
-
-        r, mode = run.over_path(local, cluster)
-        return with_engine(r, _block(run, mode, r, spooled, inp))
+        return _calibrate_path(run, inp, spooled, g, prob, probs_prefix, positive, bins, strategy, edges, normalize,
+                               progress)
 
 
 def _calibration_args(engine: Any, data: Any, probs: Any, *, gold: Any, prob: Any, probs_prefix: Any, positive: Any,
@@ -655,20 +662,33 @@ def check_threshold_options(data: Any, dev: Any = None, *, engine: Any = None, s
     _check_threshold(runner(engine), data, dev, None, score, scores_prefix, positive, multilabel)
 
 
-def _calibrate_stream(inp: Any, gold: str, prob: Any, prefix: Any, positive: Any, bins: int, strategy: str,
-                      normalize: Any, budget: int, tmpdir: str | None, progress: Any,
-                      edges: str = "clfeval") -> Calibration:
+def _calibrate_path(run: Runner, inp: Any, spooled: bool, gold: str, prob: Any, prefix: Any, positive: Any,
+                    bins: int, strategy: str, edges: str, normalize: Any, progress: Any) -> Calibration:
+    """The calibration of a resolved PATH: its accumulator (:class:`~clfeval.ops.calibration.CalibrationSums`)
+    run by the engine over every item (streamed here, mapped over partitions on a cluster), then, binary, the
+    ROC-AUC and average precision of the same items from the exact ranking (the multi-pass exception: its own
+    pass, :func:`ranking`)."""
+    from functools import partial
+
     from clfeval.front._scorecols import score_columns
-    from clfeval.io import iter_predictions
-    from clfeval.scores import ScoreSource, calibrate_batches
+    from clfeval.ops.calibration import CalibrationSums
+    from clfeval.scores import ProbabilityColumns, ScoreSource, check_bins
 
     extra, _ = score_columns(inp, prob, prefix, names=("prob", "probs_prefix"))
-    with _progress(progress, inp) as update:
-        reader = iter_predictions(inp, gold=gold, pred=None, require_pred=False, extra=extra,
-                                  extra_options=["--prob"] if prob is not None else None, normalize=normalize,
-                                  progress=update)
-        source = ScoreSource(name=prob, prefix=prefix or "", data=f"file {inp.name!r}")
-        r: Calibration = calibrate_batches(reader, prob=prob, prefix=prefix, positive=positive, bins=bins,
-                                           strategy=strategy, source=source, memory=budget, tmpdir=tmpdir,
-                                           edges=edges)
-        return r
+    source = ScoreSource(name=prob, prefix=prefix or "", data=f"file {inp.name!r}")
+    read = ProbabilityColumns(positive=positive, prob=prob, prefix=prefix, source=source)
+    # equal-mass bins keep every item until finish(): their edges are exact order statistics, the ranking's
+    # multi-pass exception (scores/_rangeplan.py); the capability table keeps them off Dask
+    make = partial(CalibrationSums.empty, check_bins(bins), strategy, edges, read=read)
+    sums, mode, _ = run.accumulate(inp, make, gold=gold, pred=None, extra=extra,
+                                   extra_options=["--prob"] if prob is not None else [],
+                                   scores=[prob] if prob is not None else [], reading={"normalize": normalize},
+                                   progress=progress)
+    sums.check()  # no items, a positive that never occurs: said before the ranking reads anything
+    ranked = None
+    if sums.kind == "binary":
+        # the runner passed on as it is (runner() returns it): the ranking runs where the sums ran
+        ranked = ranking(inp, gold=gold, score=prob, positive=positive, normalize=normalize,
+                         engine=cast(Any, run)).summary
+    r = sums.finish(ranked, memory=run.memory)
+    return with_engine(r, _block(run, mode, r, spooled, inp))

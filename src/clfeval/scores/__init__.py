@@ -29,7 +29,7 @@ __all__ = _names(_EXPORTS) + list(_MOVED)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.scores._binned": ("BINNED_NOTE", "Binning", "ScoreRange", "binning_of"),
-    "clfeval.scores._calibration": ("Calibrator", "EPS", "calibrate_batches", "calibration_words", "check_bins",
+    "clfeval.scores._calibration": ("Calibrator", "EPS", "ProbabilityColumns", "calibration_words", "check_bins",
                                     "reliability_rows"),
     "clfeval.scores._columns": ("ScoreSource", "as_probabilities", "as_scores", "is_integer_column", "score_matrix"),
     "clfeval.scores._curves": ("RULE", "SortedRanking", "binary_cut", "binary_gold", "cut_labels", "cut_sets",
@@ -61,7 +61,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.scores._calibration import (
         EPS as EPS,
         Calibrator as Calibrator,
-        calibrate_batches as calibrate_batches,
+        ProbabilityColumns as ProbabilityColumns,
         calibration_words as calibration_words,
         check_bins as check_bins,
         reliability_rows as reliability_rows,

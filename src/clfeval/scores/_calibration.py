@@ -41,46 +41,28 @@ References
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from clfeval.core import (
-    build_signature,
-    check_positive_int,
-    encode_labels,
-    label_str,
-    resolve_label,
-)
+from clfeval.core import check_positive_int, encode_labels, label_str, resolve_label
 from clfeval.errors import DataError, UsageError
-from clfeval.ops.calibration import EPS, Calibration, CalibrationBin, CalibrationSums, reliability_rows
+from clfeval.ops.calibration import EPS, Calibration, CalibrationSums, Read, calibration_words, reliability_rows
 from clfeval.scores._columns import DEFAULT_SOURCE, ScoreSource, as_probabilities, check_probabilities, score_matrix
 from clfeval.scores._curves import indicator_gold
 from clfeval.scores._external import DEFAULT_MEMORY, RankingStore, parse_memory
 
-__all__ = ["Calibration", "Calibrator", "reliability", "reliability_rows", "calibrate_batches", "check_bins", "EPS",
-           "STRATEGIES", "EDGES",
-           "MAX_BINS"]
+__all__ = ["Calibration", "Calibrator", "ProbabilityColumns", "reliability", "reliability_rows", "calibration_words",
+           "check_bins", "EPS", "STRATEGIES", "EDGES", "MAX_BINS"]
 
 STRATEGIES = ("uniform", "quantile")
 #: Bin edge rules: clfeval's left-closed bins (empty bins kept), or scikit-learn's ``calibration_curve`` rule
 #: (right-closed on float edges, empty bins dropped).
 EDGES = ("clfeval", "sklearn")
-_BINNING = {("uniform", "clfeval"): "value v goes to bin min(floor(v*B), B-1): left-closed [k/B, (k+1)/B), 1 in the "
-                                    "last bin; empty bins kept",
-            ("quantile", "clfeval"): "equal-mass bins: bin k starts at the (k*N // B)-th smallest confidence; ties "
-                                     "stay together",
-            ("uniform", "sklearn"): "scikit-learn's calibration_curve: edges numpy.linspace(0, 1, B+1), bin = "
-                                    "searchsorted(edges[1:-1], v) (right-closed (e_k, e_k+1], 0 in the first bin); "
-                                    "empty bins dropped",
-            ("quantile", "sklearn"): "scikit-learn's calibration_curve: edges numpy.percentile(v, linspace(0, 100, "
-                                     "B+1)), bin = searchsorted(edges[1:-1], v) (right-closed); empty bins dropped"}
 ROW_SUM_TOLERANCE = 0.01
 MAX_BINS = 100_000
-"""Most items whose scores a streamed calibration keeps for its ROC-AUC and average precision (about 450 MB:
-a ranking sorts every score in memory); beyond it they are left out, and the result says so."""
 """Most bins of a reliability table. Time and memory grow linearly with the number of bins (every bin is
 a row of the JSON table); at this many bins even ten million items leave only 100 per bin."""
 
@@ -95,61 +77,34 @@ def check_bins(bins: Any, *, option: str = "bins") -> int:
     return n_bins
 
 
-def _check_strategy(strategy: str) -> None:
-    if strategy not in STRATEGIES:
-        raise UsageError(f"option strategy must be one of {', '.join(STRATEGIES)}; got {strategy!r}.")
+@dataclass(frozen=True)
+class ProbabilityColumns:
+    """How a batch gives a calibration its items (the ``read`` of :class:`~clfeval.ops.calibration.CalibrationSums`):
+    picklable, so that the same reading runs on every engine.
 
-
-class Calibrator:
-    """A reliability table counted batch by batch: ``update(gold, probs)`` per batch, then :meth:`result`.
-
-    The sums are one :class:`~clfeval.ops.calibration._sums.CalibrationSums`
-    (the accumulator every calibration counts with). Every sum is exact
-    (:mod:`clfeval.core._exactsum`: integer counts, float sums kept as exact
-    integers of 2^-1074), so the order of the batches, files or partitions
-    cannot change a single bit of the result. Uniform bins need
-    nothing but the sums; equal-mass bins (``quantile``) keep each item's
-    confidence and outcome until the end (their edges are order statistics).
-    The binary ranking (ROC-AUC, average precision) keeps every score while
-    in a :class:`~clfeval.scores._external.RankingStore` within ``memory`` (sorted
-    runs spill to disk beyond it): exact, the numbers of the in-memory
-    ``Ranking`` to the bit, at any number of items. Call :meth:`close` (or use
-    the calibrator as a context manager) to remove any spilled runs.
-
-    >>> c = Calibrator(positive=1, bins=10)
-    >>> c.update([1, 0], [0.6, 0.4]); c.update([1, 0], [0.6, 0.4])
-    >>> r = c.result(); round(r.ece, 4), r.roc_auc
-    (0.4, 1.0)
+    ``prob`` names the one probability column of a batch's ``extra`` (binary, with ``positive``); ``prefix`` the
+    columns ``prefix<class>`` (top-label: every extra column). Arrays in memory go to :meth:`read` directly (one
+    probability per item, a mapping class → column, or an (n, K) matrix whose classes are ``labels``).
+    ``source`` names the columns and items in messages (``batch.where`` names the file and row when it has one).
     """
 
-    def __init__(self, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,
-                 strategy: str = "uniform", source: ScoreSource | None = None,
-                 memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None, edges: str = "clfeval") -> None:
-        self.src = source or DEFAULT_SOURCE
-        self.n_bins = check_bins(bins)
-        _check_strategy(strategy)
-        if edges not in EDGES:
-            raise UsageError(lambda name: f"option {name} must be one of {', '.join(EDGES)}; got {edges!r}.",
-                             params=["edges"])
-        self.edges = edges
-        self.strategy, self.positive, self.labels = strategy, positive, labels
-        self.memory, self.tmpdir = parse_memory(memory), tmpdir
-        self.store: RankingStore | None = None  # the binary ranking (ROC-AUC, average precision)
-        self.kind: str | None = None
-        self.pos_label: str | None = None
-        self.seen_labels: dict[str, None] = {}
-        self.n = 0
-        self.sums = CalibrationSums.empty(self.n_bins, strategy, edges)  # the bins, Brier and log-loss sums
-        self.offset = 0
+    positive: Any = None
+    labels: tuple[Any, ...] | None = None
+    prob: str | None = None
+    prefix: str | None = None
+    source: ScoreSource = DEFAULT_SOURCE
 
-    def _where(self, i: int) -> str:
-        return self.src.where(self.offset + i)
+    def __call__(self, batch: Any) -> Read:
+        if self.prob is not None:
+            probs = batch.extra[self.prob]
+        else:
+            probs = {c[len(self.prefix or ""):]: col for c, col in batch.extra.items()}
+        return self.read(batch.gold, probs, getattr(batch, "where", None) or self.source.where)
 
-    def update(self, gold: Any, probs: Any, *, where: Any = None) -> None:
-        """One batch of items: gold labels and their probabilities (one column, or one per class);
-        ``where(i)`` names the batch's item i in messages (default: counted over every batch so far)."""
-        name, prefix = self.src.column("probabilities"), self.src.prefix
-        where = where or self._where
+    def read(self, gold: Any, probs: Any, where: Callable[[int], str]) -> Read:
+        """The items of one batch: gold labels and their probabilities (one column, or one per class);
+        ``where(i)`` names the batch's item i in messages."""
+        name, prefix = self.source.column("probabilities"), self.source.prefix
         if isinstance(probs, dict) or (isinstance(probs, np.ndarray) and probs.ndim == 2):
             if self.positive is not None:
                 raise UsageError("give positive with one probability column (binary), or one probability column per "
@@ -169,37 +124,75 @@ class Calibrator:
                                 f"calibration needs one probability distribution over the classes per item.")
             top = np.argmax(p, axis=1)
             rows = np.arange(p.shape[0])
-            conf = p[rows, top]
-            outcome = y[rows, top]
             # per item over every class: sum_k (p_k - y_k)^2, and log p(gold) clipped as binary's
-            self.sums.update(outcome, conf, sq=np.sum((p - y) ** 2, axis=1), loss=np.log(np.clip(p[y], EPS, 1.0 - EPS)))
-            self.kind = "top-label"
-        else:
-            if self.positive is None:
-                raise UsageError("binary calibration needs positive: the label whose probability the column gives.")
-            outcome = self._is_positive(gold)
-            conf = as_probabilities(probs, name=name, n=outcome.shape[0], where=where)
-            self.sums.update(outcome, conf)
-            self.kind = "binary"
-            if self.store is None:
-                self.store = RankingStore(label_str(self.positive), memory=self.memory, tmpdir=self.tmpdir)
-            self.store.add(outcome, conf)
-        self.n += int(conf.shape[0])
-        self.offset += int(conf.shape[0])
+            return Read(y[rows, top], p[rows, top], "top-label", sq=np.sum((p - y) ** 2, axis=1),
+                        loss=np.log(np.clip(p[y], EPS, 1.0 - EPS)))
+        if self.positive is None:
+            raise UsageError("binary calibration needs positive: the label whose probability the column gives.")
+        outcome, labels, found = self._is_positive(gold)
+        conf = as_probabilities(probs, name=name, n=outcome.shape[0], where=where)
+        return Read(outcome, conf, "binary", labels=labels, positive=found)
 
-    def _is_positive(self, gold: Any) -> np.ndarray:
-        """Gold == positive per item (matched by value or string form); the positive need not be in this batch."""
+    def _is_positive(self, gold: Any) -> tuple[np.ndarray, tuple[str, ...], str | None]:
+        """Gold == positive per item (matched by value or string form), the labels occurring (as text) and the
+        positive as found; the positive need not be in this batch."""
         (codes,), r, raw = encode_labels([gold], ("gold",))
         present = np.flatnonzero(np.bincount(codes, minlength=r)) if codes.size else np.empty(0, dtype=np.int64)
         occurring = [raw[j] for j in present]
-        for lab in occurring:
-            self.seen_labels.setdefault(label_str(lab), None)
+        labels = tuple(label_str(lab) for lab in occurring)
         try:
             i = resolve_label(self.positive, occurring, option="positive", source="the gold labels")
         except DataError:
-            return np.zeros(codes.shape[0], dtype=bool)
-        self.pos_label = label_str(occurring[i])
-        return codes == present[i]
+            return np.zeros(codes.shape[0], dtype=bool), labels, None
+        return codes == present[i], labels, label_str(occurring[i])
+
+
+class Calibrator:
+    """A calibration counted batch by batch in this process: ``update(gold, probs)`` per batch, then :meth:`result`.
+
+    The sums are one :class:`~clfeval.ops.calibration.CalibrationSums` (the accumulator every calibration
+    counts with, on every engine), read by :class:`ProbabilityColumns`. Every sum is exact
+    (:mod:`clfeval.core._exactsum`: integer counts, float sums kept as exact integers of 2^-1074), so the order
+    of the batches cannot change a single bit of the result. Uniform bins need nothing but the sums; equal-mass
+    bins (``quantile``) keep each item's confidence and outcome until the end (their edges are order
+    statistics). Beside them, the binary ranking (ROC-AUC, average precision) keeps every score in a
+    :class:`~clfeval.scores._external.RankingStore` within ``memory`` (sorted runs spill to disk beyond it):
+    exact, the numbers of the in-memory ``Ranking`` to the bit. Call :meth:`close` (or use the calibrator as a
+    context manager) to remove any spilled runs.
+
+    >>> c = Calibrator(positive=1, bins=10)
+    >>> c.update([1, 0], [0.6, 0.4]); c.update([1, 0], [0.6, 0.4])
+    >>> r = c.result(); round(r.ece, 4), r.roc_auc
+    (0.4, 1.0)
+    """
+
+    def __init__(self, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,
+                 strategy: str = "uniform", source: ScoreSource | None = None,
+                 memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None, edges: str = "clfeval") -> None:
+        self.src = source or DEFAULT_SOURCE
+        self.n_bins = check_bins(bins)
+        check_binning(strategy, edges)
+        self.positive = positive
+        self.memory, self.tmpdir = parse_memory(memory), tmpdir
+        self.store: RankingStore | None = None  # the binary ranking (ROC-AUC, average precision)
+        self.reader = ProbabilityColumns(positive=positive, labels=None if labels is None else tuple(labels),
+                                         source=self.src)
+        self.sums = CalibrationSums.empty(self.n_bins, strategy, edges, read=self.reader)
+        self.offset = 0
+
+    def _where(self, i: int) -> str:
+        return self.src.where(self.offset + i)
+
+    def update(self, gold: Any, probs: Any, *, where: Any = None) -> None:
+        """One batch of items: gold labels and their probabilities (one column, or one per class);
+        ``where(i)`` names the batch's item i in messages (default: counted over every batch so far)."""
+        items = self.reader.read(gold, probs, where or self._where)
+        self.sums.add(items)
+        if items.kind == "binary":
+            if self.store is None:
+                self.store = RankingStore(label_str(self.positive), memory=self.memory, tmpdir=self.tmpdir)
+            self.store.add(items.outcome, items.conf)
+        self.offset += int(items.conf.shape[0])
 
     def close(self) -> None:
         """Remove the ranking's spilled runs (if any)."""
@@ -214,54 +207,20 @@ class Calibrator:
 
     def result(self) -> Calibration:
         """The reliability table, ECE, MCE, Brier score and log loss of every item so far."""
-        if self.n == 0:
-            raise DataError("there are no items to calibrate.")
-        if self.kind == "binary" and self.pos_label is None:
-            resolve_label(self.positive, list(self.seen_labels), option="positive", source="the gold labels")
-        rel = self.sums.finish()
-        roc_auc = ap = None
-        spilled = None
-        if self.kind == "binary" and self.store is not None and self.store.n:
-            rk = self.store.summary()
-            roc_auc, ap, spilled = rk.roc_auc, rk.average_precision, rk.spilled
-        kind = self.kind or "binary"
-        notes, sig = calibration_words(kind, self.pos_label, strategy=self.strategy, edges=self.edges,
-                                       bins=self.n_bins, formed=rel.formed, spilled=bool(spilled), memory=self.memory)
-        return Calibration(kind, self.pos_label if kind == "binary" else None, rel.n, self.strategy, rel.formed,
-                           tuple(CalibrationBin.of(row) for row in rel.rows), rel.ece, rel.mce, rel.brier,
-                           rel.log_loss, EPS, roc_auc, ap, tuple(notes), sig, self.edges)
+        self.sums.check()
+        ranked = None
+        if self.sums.kind == "binary" and self.store is not None and self.store.n:
+            ranked = self.store.summary()
+        return self.sums.finish(ranked, memory=self.memory)
 
 
-def calibration_words(kind: str, pos_label: Any, *, strategy: str, edges: str, bins: int, formed: int,
-                      spilled: bool = False, memory: int | None = None) -> tuple[list[str], dict[str, Any]]:
-    """The notes and the signature of a calibration result: one wording whatever the engine that counted it."""
-    notes = []
-    if kind == "binary":
-        notes.append(f"Binary calibration: the confidence is the probability of {pos_label!r} and the "
-                     f"observation the frequency of {pos_label!r} in each bin.")
-        if spilled:
-            notes.append(f"ROC-AUC and average precision were ranked beyond memory: sorted runs spilled to disk "
-                         f"within the budget of {memory:,} bytes and were merged; both are exact.")
-    else:
-        notes.append("Top-label calibration: the confidence is the largest probability of each item and the "
-                     "observation whether that label is correct (accuracy).")
-    if edges == "sklearn":
-        notes.append("Bins as scikit-learn's calibration_curve: right-closed on the float edges, empty bins "
-                     "dropped (--edges sklearn).")
-    if strategy == "quantile" and formed < bins:
-        notes.append(f"Equal-mass bins: tied confidences stay in one bin, so {formed} bins were formed instead of "
-                     f"{bins}.")
-    notes.append(f"Log loss clips probabilities to [eps, 1 - eps] with eps = {EPS!r} (float64 machine epsilon), so "
-                 f"a confident miss costs at most -log(eps) = {-math.log(EPS):.4g} instead of infinity.")
-    notes.append("Ranking metrics (ROC-AUC, average precision) cannot see miscalibration: they depend on the order "
-                 "of the scores only.")
-    sig = build_signature({
-        "kind": kind, "bins": bins, "strategy": strategy,
-        "binning": _BINNING[strategy, edges], "edges": edges,
-        "ece": "sum_b (n_b/N) |acc_b - conf_b|", "mce": "max_b |acc_b - conf_b| over non-empty bins",
-        "brier": "mean (p - y)^2" if kind == "binary" else "mean over items of sum_k (p_k - y_k)^2",
-        "log_loss_eps": EPS, "sums": "exact (integer and rational accumulation): the same bits in any order"})
-    return notes, sig
+def check_binning(strategy: Any, edges: Any) -> None:
+    """``strategy`` and ``edges`` among :data:`STRATEGIES` and :data:`EDGES`."""
+    if strategy not in STRATEGIES:
+        raise UsageError(f"option strategy must be one of {', '.join(STRATEGIES)}; got {strategy!r}.")
+    if edges not in EDGES:
+        raise UsageError(lambda name: f"option {name} must be one of {', '.join(EDGES)}; got {edges!r}.",
+                         params=["edges"])
 
 
 def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence[Any] | None = None, bins: int = 10,
@@ -318,26 +277,4 @@ def reliability(gold: Any, probs: Any, *, positive: Any = None, labels: Sequence
     """
     with Calibrator(positive=positive, labels=labels, bins=bins, strategy=strategy, source=source, edges=edges) as cal:
         cal.update(gold, probs)
-        return cal.result()
-
-
-def calibrate_batches(batches: Any, *, prob: str | None = None, prefix: str | None = None, positive: Any = None,
-                      bins: int = 10, strategy: str = "uniform", source: ScoreSource | None = None,
-                      memory: Any = DEFAULT_MEMORY, tmpdir: str | None = None, edges: str = "clfeval") -> Calibration:
-    """:func:`reliability` of a stream of batches (:class:`clfeval.io._predictions.PredictionBatch`: ``gold``,
-    the probability columns in ``extra``, ``where``), in bounded memory; the same numbers, to the bit, as
-    one batch of every item (see :class:`Calibrator`).
-
-    ``prob`` names the one probability column (binary, with ``positive``); ``prefix`` the columns
-    ``prefix<class>`` (top-label). The binary ranking (ROC-AUC, AP) stays within ``memory`` (runs spill to
-    ``tmpdir`` beyond it, removed at the end).
-    """
-    with Calibrator(positive=positive, bins=bins, strategy=strategy, source=source, memory=memory,
-                    tmpdir=tmpdir, edges=edges) as cal:
-        for b in batches:
-            if prob is not None:
-                probs: Any = b.extra[prob]
-            else:
-                probs = {c[len(prefix or ""):]: col for c, col in b.extra.items()}
-            cal.update(b.gold, probs, where=b.where)
         return cal.result()

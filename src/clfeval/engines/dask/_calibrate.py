@@ -1,38 +1,25 @@
-"""Calibration on Dask: per-bin counts and exact sums per partition, added in a tree.
+"""Calibration on Dask: the one calibration accumulator run over the partitions, as the front door runs it.
 
-Binary probabilities in equal-width bins (value v in bin min(⌊v·B⌋, B−1), as
-locally). Each partition gives its :class:`~clfeval.ops.calibration._sums.CalibrationSums`
-(the accumulator every calibration counts with: per bin the item count, the
-positives and the exact sum of the probabilities, and the exact sums of the
-squared errors and of the log losses); sums of partitions are exact, so no
-partitioning changes a bit. The result is a
-:class:`~clfeval.ops.calibration.Calibration`.
+:func:`calibration` (public, kept for its callers) is :func:`clfeval.engines.dask._accumulate.accumulate` with
+:class:`~clfeval.ops.calibration.CalibrationSums` (per group of partitions the per-bin counts and exact sums,
+added in a tree: no partitioning changes a bit), then the exact ranking of the same column for the ROC-AUC and
+average precision (:func:`clfeval.engines.dask._rankings.ranking`, the multi-pass exception). The result is a
+:class:`~clfeval.ops.calibration.Calibration`, the numbers of ``clfeval.calibration`` on any engine.
 
-Equal-mass (quantile) bins need the exact order statistics of the
-probabilities and are not offered on Dask yet.
+Equal-mass (quantile) bins need the exact order statistics of the probabilities and are not offered on Dask yet
+(the capability table says so; this function refuses them in the same words).
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-import numpy as np
-import pyarrow as pa
-
-from clfeval.core import label_str
-from clfeval.engines.dask._parts import Parts, parts_of, probe, run, tree_sum
-from clfeval.errors import DataError, UsageError
-from clfeval.ops.calibration import EPS, Calibration, CalibrationBin, CalibrationSums
-from clfeval.scores import as_probabilities, batch_is_positive, calibration_words, check_bins
+from clfeval.errors import UsageError
+from clfeval.ops.calibration import Calibration, CalibrationSums
+from clfeval.scores import ProbabilityColumns, ScoreSource, check_bins
 
 __all__ = ["calibration"]
-
-
-def _part(t: pa.Table, gold: str, prob: str, positive: Any, bins: int) -> CalibrationSums:
-    n = t.num_rows
-    y = batch_is_positive(t.column(gold), positive) if n else np.zeros(0, dtype=bool)
-    p = as_probabilities(t.column(prob).to_numpy(zero_copy_only=False), name=prob, n=n) if n else np.zeros(0)
-    return CalibrationSums.of(y, p, bins=bins)
 
 
 def calibration(data: Any, *, gold: str = "gold", prob: str = "prob", positive: Any, bins: int = 10,
@@ -40,27 +27,18 @@ def calibration(data: Any, *, gold: str = "gold", prob: str = "prob", positive: 
                 normalize: str | None = None) -> Calibration:
     """``reliability(gold, probs, positive=..., bins=B)`` of an input on Dask (equal-width bins); ``normalize``:
     Unicode normalisation of the gold labels, as locally."""
+    from clfeval.engines.dask._accumulate import accumulate
+    from clfeval.engines.dask._rankings import ranking
+
     n_bins = check_bins(bins)
     if strategy != "uniform":
         raise UsageError(lambda name: f"option {name} quantile (equal-mass bins) needs exact order statistics, not "
                                       f"offered on the Dask engine yet; use uniform bins there.", params=["strategy"])
-    parts = data if isinstance(data, Parts) else parts_of(data, [gold, prob], labels=[gold], normalize=normalize,
-                                                          options=[("--gold", gold), ("--prob", prob)], scores=[prob])
-    probe(parts, client)
-    (s,) = run(client, tree_sum(parts.map(_part, gold, prob, positive, n_bins)))
-    if s.n == 0:
-        raise DataError("there are no items to calibrate.")
-    if s.positives == 0:
-        raise DataError(lambda name: f"{name} names the label {label_str(positive)!r}, which does not occur in the "
-                                     f"gold labels.", params=["positive"])
-    rel = s.finish()
-    pos = label_str(positive)
-    notes, sig = calibration_words("binary", pos, strategy=strategy, edges="clfeval", bins=n_bins, formed=rel.formed)
-    auc = ap = None
-    if with_ranking:
-        from clfeval.engines.dask._rankings import ranking
-
-        rk = ranking(parts, gold=gold, score=prob, positive=positive, client=client)
-        auc, ap = rk.roc_auc, rk.average_precision
-    return Calibration("binary", pos, rel.n, strategy, rel.formed, tuple(CalibrationBin.of(row) for row in rel.rows),
-                       rel.ece, rel.mce, rel.brier, rel.log_loss, EPS, auc, ap, tuple(notes), sig)
+    read = ProbabilityColumns(positive=positive, prob=prob, source=ScoreSource(name=prob))
+    sums, _ = accumulate(data, partial(CalibrationSums.empty, n_bins, read=read), gold=gold, pred=None, extra=[prob],
+                         extra_options=["--prob"], scores=[prob], normalize=normalize, client=client)
+    sums.check()
+    ranked = ranking(data, gold=gold, score=prob, positive=positive, client=client,
+                     normalize=normalize) if with_ranking and sums.kind == "binary" else None
+    result: Calibration = sums.finish(ranked)
+    return result

@@ -204,7 +204,7 @@ def range_stats_of(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, A
 
 
 def ranking(data: Any, *, gold: str = "gold", score: str = "score", positive: Any, client: Any = None,
-            ranges: int | None = None, memory: Any = None) -> RankingSummary:
+            ranges: int | None = None, memory: Any = None, normalize: str | None = None) -> RankingSummary:
     """The exact ranking of one score column on Dask: ``ranking(gold, scores, positive=...)``'s numbers.
 
     Parameters
@@ -219,8 +219,11 @@ def ranking(data: Any, *, gold: str = "gold", score: str = "score", positive: An
     memory : int or str, optional
         The memory budget of each task on the workers (default 1 GiB): the scores a task sorts at a time, and
         the size of a merged range (which sets the number of ranges).
+    normalize : {"nfc"} or None
+        Unicode normalisation of the gold labels, as locally (so that ``positive`` matches them alike).
     """
-    parts = data if isinstance(data, Parts) else parts_of(data, [gold, score])
+    parts = data if isinstance(data, Parts) else parts_of(data, [gold, score], labels=[gold] if normalize else (),
+                                                          normalize=normalize)
     plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges,
                       order_only=True, memory=memory)  # only the order counts: integer scores ranked exactly
     off, *per_range = run(client, plan.offsets, *plan.per_range(range_stats_of))

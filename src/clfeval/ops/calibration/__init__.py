@@ -12,11 +12,12 @@ _EXPORTS = {
 }
 
 __all__ = _names(_EXPORTS)
-# What the code that counts a calibration imports (the local, streamed, sliced and Dask calibrations): the one
-# accumulator of its sums; resolved lazily, kept out of __all__.
+# What the code that counts a calibration imports (the front door on every engine, the in-memory and sliced
+# calibrations): the one accumulator of its sums and its wording; resolved lazily, kept out of __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
-    "clfeval.ops.calibration._sums": ("EPS", "CalibrationSums", "Reliability", "binary_losses", "quantile_bins",
+    "clfeval.ops.calibration._sums": ("CalibrationSums", "Read", "Reliability", "binary_losses", "quantile_bins",
                                       "reliability_rows"),
+    "clfeval.ops.calibration._words": ("EPS", "calibration_words"),
 }
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL)
 
@@ -28,10 +29,11 @@ if TYPE_CHECKING:  # _EXPORTS and _INTERNAL, for type checkers
         CalibrationSlices as CalibrationSlices,
     )
     from clfeval.ops.calibration._sums import (
-        EPS as EPS,
         CalibrationSums as CalibrationSums,
+        Read as Read,
         Reliability as Reliability,
         binary_losses as binary_losses,
         quantile_bins as quantile_bins,
         reliability_rows as reliability_rows,
     )
+    from clfeval.ops.calibration._words import EPS as EPS, calibration_words as calibration_words

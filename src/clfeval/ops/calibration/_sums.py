@@ -1,19 +1,31 @@
 """The one accumulator of calibration: :class:`CalibrationSums`, additive, the same bits in any order.
 
-Every calibration counts through it: the in-memory and streamed ``Calibrator`` (binary and top-label), the
-Dask engine (one per partition, added in a tree) and ``calibration --by`` (one per slice). It holds counting
-state only:
+Every calibration counts through it: ``update(batch)`` with the checked batches of a PATH (the engine runs it:
+one accumulator streamed here, one per group of partitions on Dask, added in a tree), the in-memory
+``reliability`` (one batch of arrays, binary or top-label) and ``calibration --by`` (one per slice); ``+`` adds
+two; :meth:`CalibrationSums.finish` gives the :class:`~clfeval.ops.calibration.Calibration`. How a batch gives its
+items (the probability columns, the positive label, how messages name them) is the ``read`` it was made with
+(``clfeval.scores.ProbabilityColumns``): this module knows no column. It holds counting state only:
 
 * equal-width bins (``uniform``): per bin the item count, the positives (hits) and the exact sum of the
   confidences (:func:`~clfeval.core.grouped_sums`: integers of 2^-1074, so no split of the items changes a bit);
 * equal-mass bins (``quantile``): the (confidence, outcome) arrays themselves, since their edges are order
   statistics of every item;
-* always the exact sums of the squared errors (Brier) and of the log losses.
+* always the exact sums of the squared errors (Brier) and of the log losses;
+* the gold labels seen and the positive label as found (binary): a positive that never occurs is refused,
+  naming the labels there are.
+
+Equal-mass bins are the one part that is not counting: their edges are exact order statistics of every item, the
+multi-pass exception of an exact ranking (its range planner: ``clfeval/scores/_rangeplan.py``). They keep every
+(confidence, outcome) until :meth:`~CalibrationSums.finish`, in memory, as they always have (the Dask engine
+refuses them: the capability table, ``clfeval/engines/_capabilities.py``). The ROC-AUC and average precision beside
+the bins are that exception too: the ranking computes them (:func:`clfeval.ranking`) and :meth:`finish` takes them.
 
 Bins, two edge conventions: ``clfeval`` puts a value v in bin min(⌊v·B⌋, B − 1) (left-closed, empty bins kept);
 ``sklearn`` as scikit-learn's ``calibration_curve``, right-closed on the float edges (``numpy.linspace(0, 1, B+1)``,
 or the percentiles of the values for ``quantile``), empty bins dropped. :meth:`CalibrationSums.finish` gives the
-reliability table, ECE, MCE, Brier score and log loss (:func:`reliability_rows`).
+result (the reliability table, ECE, MCE, Brier score and log loss: :meth:`CalibrationSums.reliability`,
+:func:`reliability_rows`).
 
 >>> import numpy as np
 >>> y, p = np.array([True, False, True, False]), np.array([0.6, 0.4, 0.6, 0.4])
@@ -25,19 +37,22 @@ reliability table, ECE, MCE, Brier score and log loss (:func:`reliability_rows`)
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from clfeval.core import ExactSum, grouped_sums
+from clfeval.core import ExactSum, grouped_sums, resolve_label
+from clfeval.errors import DataError
+from clfeval.ops.calibration._result import Calibration, CalibrationBin
+from clfeval.ops.calibration._words import EPS, calibration_words
 
-__all__ = ["EPS", "CalibrationSums", "Reliability", "binary_losses", "quantile_bins", "reliability_rows"]
+if TYPE_CHECKING:
+    from clfeval.core import RankingSummary
 
-EPS = float(np.finfo(np.float64).eps)
-"""Log loss clips probabilities to [EPS, 1 − EPS] (float64 machine epsilon): a confident miss costs at most
-−log EPS ≈ 36.04, never an infinity that breaks JSON."""
+__all__ = ["EPS", "CalibrationSums", "Read", "Reliability", "binary_losses", "quantile_bins", "reliability_rows"]
 
 
 def binary_losses(outcome: np.ndarray, conf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -125,6 +140,25 @@ class Reliability(NamedTuple):
     n: int
 
 
+class Read(NamedTuple):
+    """The items of one batch as the sums take them (:meth:`CalibrationSums.add`): what ``read(batch)`` gives."""
+
+    outcome: np.ndarray
+    """bool per item: the positive class (binary), the top label correct (top-label)."""
+    conf: np.ndarray
+    """The confidence per item: the probability of the positive class, or the top label's."""
+    kind: str
+    """``binary`` or ``top-label``."""
+    sq: np.ndarray | None = None
+    """The squared error per item (None: binary's, from ``outcome`` and ``conf``)."""
+    loss: np.ndarray | None = None
+    """The log-likelihood per item (None: binary's)."""
+    labels: tuple[str, ...] = ()
+    """Binary: the gold labels occurring in the batch, as text."""
+    positive: str | None = None
+    """Binary: the positive label as the batch holds it (None: it does not occur in the batch)."""
+
+
 @dataclass
 class CalibrationSums:
     """The calibration sums of a set of items (see the module docstring); two of them add (``+``, :meth:`merge`).
@@ -139,6 +173,11 @@ class CalibrationSums:
         The exact sums of the squared errors and of the log-likelihoods (the log loss is −loss/n).
     kept
         The (confidence, outcome) arrays of equal-mass bins (``quantile``; empty for ``uniform``).
+    read
+        How a batch gives its items, a picklable ``read(batch) -> Read`` (None: sums fed by :meth:`add` only).
+    kind, positive, seen
+        ``binary`` or ``top-label`` (None before any batch); binary: the positive label as found (None: not yet)
+        and the gold labels seen, in the order first seen.
     """
 
     bins: int
@@ -150,12 +189,18 @@ class CalibrationSums:
     sq: ExactSum = field(default_factory=ExactSum)
     loss: ExactSum = field(default_factory=ExactSum)
     kept: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+    read: Callable[[object], Read] | None = field(default=None, repr=False, compare=False)
+    kind: str | None = None
+    positive: str | None = None
+    seen: dict[str, None] = field(default_factory=dict)
 
     @classmethod
-    def empty(cls, bins: int, strategy: str = "uniform", edges: str = "clfeval") -> CalibrationSums:
-        """The sums of no items (``strategy``: ``uniform`` or ``quantile``; ``edges``: ``clfeval`` or ``sklearn``)."""
+    def empty(cls, bins: int, strategy: str = "uniform", edges: str = "clfeval", *,
+              read: Callable[[object], Read] | None = None) -> CalibrationSums:
+        """The sums of no items (``strategy``: ``uniform`` or ``quantile``; ``edges``: ``clfeval`` or ``sklearn``;
+        ``read``: how a batch gives its items, for :meth:`update`)."""
         return cls(bins, strategy, edges, np.zeros(bins, dtype=np.int64), np.zeros(bins, dtype=np.int64),
-                   [ExactSum() for _ in range(bins)])
+                   [ExactSum() for _ in range(bins)], read=read)
 
     @classmethod
     def of(cls, outcome: np.ndarray, conf: np.ndarray, *, bins: int, strategy: str = "uniform",
@@ -196,11 +241,20 @@ class CalibrationSums:
         return [cls(bins, strategy, edges, count[g], hits[g], sums[g * bins:(g + 1) * bins], sqs[g], losses[g])
                 for g in range(n_groups)]
 
-    def update(self, outcome: np.ndarray, conf: np.ndarray, *, sq: np.ndarray | None = None,
-               loss: np.ndarray | None = None) -> None:
-        """Add one batch (as :meth:`of`) to these sums, in place."""
-        self.merge(self.of(outcome, conf, bins=self.bins, strategy=self.strategy, edges=self.edges, sq=sq,
-                           loss=loss))
+    def update(self, batch: Any) -> None:
+        """Add one checked batch (a :class:`clfeval.io.PredictionBatch`, or arrays in memory), read by ``read``."""
+        if self.read is None:
+            raise TypeError("these calibration sums were made without read=: add(Read(...)) feeds them")
+        self.add(self.read(batch))
+
+    def add(self, items: Read) -> None:
+        """Add the items of one batch (as :meth:`of`), in place."""
+        self.merge(self.of(items.outcome, items.conf, bins=self.bins, strategy=self.strategy, edges=self.edges,
+                           sq=items.sq, loss=items.loss))
+        self.kind = items.kind
+        self.seen.update(dict.fromkeys(items.labels))
+        if items.positive is not None:
+            self.positive = items.positive
 
     def merge(self, other: CalibrationSums) -> CalibrationSums:
         """Add ``other`` into these sums (in place); returns self."""
@@ -211,12 +265,17 @@ class CalibrationSums:
         self.sq.merge(other.sq)
         self.loss.merge(other.loss)
         self.kept = self.kept + other.kept
+        self.kind, self.positive = other.kind or self.kind, other.positive or self.positive
+        self.seen.update(other.seen)
+        self.read = self.read or other.read
         return self
 
     def __add__(self, other: CalibrationSums) -> CalibrationSums:
         return CalibrationSums(self.bins, self.strategy, self.edges, self.count + other.count,
                                self.hits + other.hits, [a + b for a, b in zip(self.conf, other.conf, strict=True)],
-                               self.sq + other.sq, self.loss + other.loss, self.kept + other.kept)
+                               self.sq + other.sq, self.loss + other.loss, self.kept + other.kept,
+                               self.read or other.read, other.kind or self.kind, other.positive or self.positive,
+                               self.seen | other.seen)
 
     @property
     def n(self) -> int:
@@ -232,7 +291,33 @@ class CalibrationSums:
             return sum(int(np.count_nonzero(o)) for _, o in self.kept)
         return int(self.hits.sum())
 
-    def finish(self) -> Reliability:
+    def check(self) -> None:
+        """Refuse sums that cannot be finished: no items; binary, a positive label that never occurred (the
+        message lists the gold labels seen)."""
+        if self.n == 0:
+            raise DataError("there are no items to calibrate.")
+        if self.kind == "binary" and self.positive is None:
+            resolve_label(getattr(self.read, "positive", None), list(self.seen), option="positive",
+                          source="the gold labels")
+
+    def finish(self, ranking: RankingSummary | None = None, *, memory: int | None = None) -> Calibration:
+        """The calibration of the items summed (see :meth:`check`): the reliability table and measures, with
+        the ROC-AUC and average precision of ``ranking`` (binary: the exact ranking of the same items, computed
+        apart, see the module notes; ``memory``: the budget its note states when it spilled)."""
+        self.check()
+        rel = self.reliability()
+        kind = self.kind or "binary"
+        auc = ap = None
+        if ranking is not None:
+            auc, ap = ranking.roc_auc, ranking.average_precision
+        notes, sig = calibration_words(kind, self.positive, strategy=self.strategy, edges=self.edges, bins=self.bins,
+                                       formed=rel.formed, spilled=bool(ranking is not None and ranking.spilled),
+                                       memory=memory)
+        return Calibration(kind, self.positive if kind == "binary" else None, rel.n, self.strategy, rel.formed,
+                           tuple(CalibrationBin.of(row) for row in rel.rows), rel.ece, rel.mce, rel.brier,
+                           rel.log_loss, EPS, auc, ap, tuple(notes), sig, self.edges)
+
+    def reliability(self) -> Reliability:
         """The reliability table, ECE, MCE, Brier score and log loss of the items summed (at least one)."""
         n = self.n
         if self.strategy == "quantile":  # the bins of every kept item, each a sum like an equal-width bin's
