@@ -81,6 +81,12 @@ class Runner:
         return inputs.spooled(table, CLUSTER_SPOOL, None, what)
 
     # --- running ------------------------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def session(self) -> Iterator[Runner]:
+        """One connection for every pass run inside the block (an operation of several passes, or one that hands
+        this runner to another operation): on a cluster the client is opened once, not once per pass."""
+        yield self
+
     def over_path(self, local: Callable[[int, str | None], R], cluster: Callable[[Any, Any], R]) -> R:
         """Run a resolved PATH: ``local(budget, tmpdir)`` on this machine (streamed within the budget, spilling
         to ``tmpdir``; or every item read into memory when an option needs them), or ``cluster(client, memory)``
@@ -90,8 +96,8 @@ class Runner:
 
     def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str | None, id: str | None = None,
                    extra: Sequence[str] = (), extra_options: Sequence[str] = (), scores: Sequence[str] = (),
-                   multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None
-                   ) -> tuple[A, str, int | None]:
+                   multilabel: bool = False, unique: bool = True, reading: Mapping[str, Any] = {},
+                   progress: Any = None) -> tuple[A, str, int | None]:
         """An accumulator (``update(batch)``, ``+``) over every item of a resolved PATH: ``make()`` gives an empty
         one. Here one accumulator takes the checked batches one after the other, within the budget (ids checked
         unique across the input as they pass); on a cluster one per group of partitions, added in a tree.
@@ -99,7 +105,9 @@ class Runner:
         A batch is a :class:`clfeval.io.PredictionBatch` on every engine: ``gold``, ``pred`` (None when
         ``pred`` is), ``ids``, the ``extra`` columns by name (``extra_options``: the option naming each, for
         messages; ``scores``: those that must hold finite numbers, checked as read on a cluster) and
-        ``where(i)``, the file and row of its row ``i``. ``reading``: ``encoding``, ``normalize``, ``sep``,
+        ``where(i)``, the file and row of its row ``i``. ``unique``: the ids (``id``, or a column ``id`` the files
+        have) are read and refused when one repeats; an operation that does not use ids says False (no id is read,
+        none checked, as in memory). ``reading``: ``encoding``, ``normalize``, ``sep``,
         ``input_format`` of the reader; ``progress`` as the operations take it.
         Returns the accumulator, the mode (``streamed``, ``cluster``) and on a cluster the number of parts read."""
         raise NotImplementedError
@@ -142,16 +150,17 @@ class _Local(Runner):
 
     def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str | None, id: str | None = None,
                    extra: Sequence[str] = (), extra_options: Sequence[str] = (), scores: Sequence[str] = (),
-                   multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None
-                   ) -> tuple[A, str, int | None]:
+                   multilabel: bool = False, unique: bool = True, reading: Mapping[str, Any] = {},
+                   progress: Any = None) -> tuple[A, str, int | None]:
         from clfeval.io import iter_predictions, unique_batches
 
         acc = make()
         with progress(inp) if progress is not None else contextlib.nullcontext(None) as update:
-            reader = iter_predictions(inp, gold=gold, pred=pred, id=id, multilabel=multilabel, progress=update,
-                                      extra=extra, extra_options=list(extra_options) or None,
-                                      require_pred=pred is not None, **reading)
-            for batch in unique_batches(reader, budget=self.engine.budget):
+            opts = {"repeat": "repeat" if unique else None} | dict(reading)
+            reader = iter_predictions(inp, gold=gold, pred=pred, id=id if unique else None, multilabel=multilabel,
+                                      progress=update, extra=extra, extra_options=list(extra_options) or None,
+                                      require_pred=pred is not None, ids=unique, **opts)
+            for batch in unique_batches(reader, budget=self.engine.budget) if unique else reader:
                 acc.update(batch)  # type: ignore[attr-defined]
         return acc, "streamed", None
 
@@ -164,6 +173,10 @@ class _Dask(Runner):
     name = "dask"
     engine: Dask
 
+    def __init__(self, engine: Dask) -> None:
+        super().__init__(engine)
+        self._client: Any = None  # the client of an open session()
+
     def check(self) -> None:
         self.engine.check()
 
@@ -173,18 +186,33 @@ class _Dask(Runner):
 
     def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str | None, id: str | None = None,
                    extra: Sequence[str] = (), extra_options: Sequence[str] = (), scores: Sequence[str] = (),
-                   multilabel: bool = False, reading: Mapping[str, Any] = {}, progress: Any = None
-                   ) -> tuple[A, str, int | None]:
+                   multilabel: bool = False, unique: bool = True, reading: Mapping[str, Any] = {},
+                   progress: Any = None) -> tuple[A, str, int | None]:
         from clfeval.engines.dask import accumulate
 
         with self.connected() as client:
             acc, parts = accumulate(inp, make, gold=gold, pred=pred, id=id, extra=extra, extra_options=extra_options,
-                                    scores=scores, multilabel=multilabel, normalize=reading.get("normalize"),
-                                    client=client)
+                                    scores=scores, multilabel=multilabel, unique=unique,
+                                    normalize=reading.get("normalize"), client=client)
         return acc, "cluster", parts
 
     @contextlib.contextmanager
+    def session(self) -> Iterator[Runner]:
+        if self._client is not None:
+            yield self
+            return
+        with self.engine.connected() as client:
+            self._client = client
+            try:
+                yield self
+            finally:
+                self._client = None
+
+    @contextlib.contextmanager
     def connected(self) -> Iterator[Any]:
+        if self._client is not None:
+            yield self._client
+            return
         with self.engine.connected() as client:
             yield client
 

@@ -680,15 +680,16 @@ def _calibrate_path(run: Runner, inp: Any, spooled: bool, gold: str, prob: Any, 
     # equal-mass bins keep every item until finish(): their edges are exact order statistics, the ranking's
     # multi-pass exception (scores/_rangeplan.py); the capability table keeps them off Dask
     make = partial(CalibrationSums.empty, check_bins(bins), strategy, edges, read=read)
-    sums, mode, _ = run.accumulate(inp, make, gold=gold, pred=None, extra=extra,
-                                   extra_options=["--prob"] if prob is not None else [],
-                                   scores=[prob] if prob is not None else [], reading={"normalize": normalize},
-                                   progress=progress)
-    sums.check()  # no items, a positive that never occurs: said before the ranking reads anything
-    ranked = None
-    if sums.kind == "binary":
-        # the runner passed on as it is (runner() returns it): the ranking runs where the sums ran
-        ranked = ranking(inp, gold=gold, score=prob, positive=positive, normalize=normalize,
-                         engine=cast(Any, run)).summary
+    with run.session():  # one connection for both passes on a cluster
+        sums, mode, _ = run.accumulate(inp, make, gold=gold, pred=None, extra=extra,
+                                       extra_options=["--prob"] if prob is not None else [],
+                                       scores=[prob] if prob is not None else [], unique=False,
+                                       reading={"normalize": normalize}, progress=progress)
+        sums.check()  # no items, a positive that never occurs: said before the ranking reads anything
+        ranked = None
+        if sums.kind == "binary":
+            # the runner passed on as it is (runner() returns it): the ranking runs where the sums ran
+            ranked = ranking(inp, gold=gold, score=prob, positive=positive, normalize=normalize,
+                             engine=cast(Any, run)).summary
     r = sums.finish(ranked, memory=run.memory)
     return with_engine(r, _block(run, mode, r, spooled, inp))

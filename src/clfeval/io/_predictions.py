@@ -226,7 +226,8 @@ class PredictionReader:
                  gold_option: str = "--gold", pred_option: str = "--pred", id_option: str = "--id",
                  require_pred: bool = True, repeat: str | None = "repeat", extra_options: Sequence[str] | None = None,
                  encoding: str = "utf-8", normalize: str | None = None, sep: str = "|", option: str | None = None,
-                 batch_rows: int | None = DEFAULT_BATCH_ROWS, progress: Progress | None = None) -> None:
+                 batch_rows: int | None = DEFAULT_BATCH_ROWS, progress: Progress | None = None,
+                 ids: bool = True) -> None:
         self.input: InputPath = path if isinstance(path, InputPath) else resolve_path(
             path, input_format=input_format, encoding=encoding, option=option)
         check_roles([(gold_option, gold), (pred_option, pred), (id_option, id)]
@@ -239,7 +240,7 @@ class PredictionReader:
         self.normalize, self.sep = normalize, sep
         self.batch_rows, self.progress = batch_rows, progress
         keys = {gold, pred, *extra}
-        self.default_id = id is None and "id" not in keys
+        self.default_id = ids and id is None and "id" not in keys  # ids=False: no id column read
         self.id_name = id or "id"
         self.wanted = [gold] + ([pred] if pred else []) + ([id] if id else ["id"] if self.default_id else []) \
             + [e for e in extra if e] + ([repeat] if repeat else [])

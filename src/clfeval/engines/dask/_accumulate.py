@@ -69,20 +69,20 @@ def _fill(items: Sequence[Any], read: bool, first: int, make: Callable[[], Any],
 
 def accumulate(data: Any, make: Callable[[], Any], *, gold: str = "gold", pred: str | None = "pred",
                id: str | None = None, extra: Sequence[str] = (), extra_options: Sequence[str] = (),
-               scores: Sequence[str] = (), multilabel: bool = False, normalize: str | None = None,
-               client: Any = None) -> tuple[Any, int]:
+               scores: Sequence[str] = (), multilabel: bool = False, unique: bool = True,
+               normalize: str | None = None, client: Any = None) -> tuple[Any, int]:
     """``make()``'s accumulator over every item of ``data`` (a PATH, a resolved PATH or a Dask DataFrame) on the
     cluster, and the number of input parts: one accumulator per group of partitions, updated with the checked
     batches of ``gold``, ``pred`` and the ``extra`` columns (``extra_options``: the option naming each, for
     messages; ``scores``: those among them whose values must be finite numbers), added in a tree. ``id``
-    (default ``id`` when the files have one) is checked unique across the input."""
+    (default ``id`` when the files have one) is checked unique across the input; ``unique=False``: no id read."""
     from clfeval.engines.dask._counting import check_unique_ids, id_column
 
     if isinstance(data, (str, os.PathLike)):  # a PATH: resolved once, as locally
         from clfeval.io import resolve_path
 
         data = resolve_path(data)
-    ids = id_column(data, id, [gold, pred, *extra])
+    ids = id_column(data, id, [gold, pred, *extra]) if unique else None
     labels = [] if multilabel else [c for c in (gold, pred) if c]
     options = [("--gold", gold)] + ([("--pred", pred)] if pred else []) + [("--id", ids or "")] \
         + list(zip(extra_options, extra, strict=False))
