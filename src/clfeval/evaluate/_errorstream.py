@@ -201,17 +201,20 @@ class ErrorBatches:
     :meth:`finish`, the analysis.
 
     ``text``, ``score``: the names of the batch's extra columns of the texts and of each item's score. Items are
-    keyed by their id, or without ids by their place, ``"<file>:<row>"`` (the file's name, the row from 0), on
-    every engine: the examples, chosen by a keyed hash of the key, are the same however the input is read.
+    keyed by their id, or without ids by their place: the ``place`` column (a table's row numbers, spooled with
+    it), else ``"<file>:<row>"`` (the file's name, the row from 0), on every engine: the examples, chosen by a
+    keyed hash of the key, are the same however the input is read.
     """
 
-    def __init__(self, counter: ErrorCounter, text: str, score: str | None = None) -> None:
-        self.counter, self.text, self.score = counter, text, score
+    def __init__(self, counter: ErrorCounter, text: str, score: str | None = None, place: str | None = None) -> None:
+        self.counter, self.text, self.score, self.place = counter, text, score, place
 
     def update(self, batch: Any) -> None:
         ids = batch.item_ids
         if ids is not None:
             keys, keyed = [str(x) for x in ids.to_pylist()], "id"
+        elif self.place is not None:
+            keys, keyed = [str(x) for x in batch.extra[self.place].to_pylist()], "row"
         else:
             src, start = batch.part.source.name, batch.part.start
             keys, keyed = [f"{src}:{start + i}" for i in range(batch.n)], "row"
@@ -220,7 +223,7 @@ class ErrorBatches:
         self.counter.add(batch.gold.to_pylist(), batch.pred.to_pylist(), t, keys, s, keyed_by=keyed)
 
     def __add__(self, other: ErrorBatches) -> ErrorBatches:
-        return ErrorBatches(self.counter + other.counter, self.text, self.score)
+        return ErrorBatches(self.counter + other.counter, self.text, self.score, self.place)
 
     def finish(self, **options: Any) -> Any:
         """The :class:`~clfeval.ops.errors.ErrorAnalysis` of the counts (``options``: those of
@@ -230,10 +233,11 @@ class ErrorBatches:
         return analyse(self.counter, **options)
 
 
-def error_batches(template: ErrorCounter, text: str, score: str | None = None) -> ErrorBatches:
+def error_batches(template: ErrorCounter, text: str, score: str | None = None,
+                  place: str | None = None) -> ErrorBatches:
     """An empty :class:`ErrorBatches` with the settings of ``template`` (its analyzer, examples, seed): the
     ``make`` handed to the engine (picklable)."""
-    return ErrorBatches(template.empty(), text, score)
+    return ErrorBatches(template.empty(), text, score, place)
 
 
 def _in_memory(inp: Any) -> int:

@@ -284,10 +284,25 @@ def _tabular(eng: Runner, counter: Any, data: Any, cols: dict[str, Any], texts: 
             count_arrays(counter, table.column(cols["gold"]).to_pylist(), table.column(cols["pred"]).to_pylist(),
                          table.column(cols["text"]).to_pylist(), keys, scores)
             return counter, eng.block("memory")
+        table, cols = _placed(table.select(list(dict.fromkeys(c for c in wanted.values() if c))), cols)
         with eng.spooled(table) as inp:
             return _on_path(eng, counter, inp, cols, texts, "utf-8", progress, spooled=True)
     inp = inputs.resolve(data, input_format=fmt, encoding=encoding)
     return _on_path(eng, counter, inp, cols, texts, encoding, progress)
+
+
+def _placed(table: Any, cols: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """A table to spool, its columns: without ids, its items keyed by their row in the table (a column of row
+    numbers, from 0) as in memory, not by their place in the temporary files."""
+    if cols["id"] is not None:
+        return table, cols
+    import numpy as np
+    import pyarrow as pa
+
+    place = "__row__"
+    while place in table.column_names:
+        place = f"_{place}_"
+    return table.append_column(place, pa.array(np.arange(table.num_rows, dtype=np.int64))), {**cols, "place": place}
 
 
 def _on_path(eng: Runner, counter: Any, inp: Any, cols: dict[str, Any], texts: Any, encoding: str, progress: Any,
@@ -320,10 +335,12 @@ def _accumulated(eng: Runner, counter: Any, inp: Any, cols: dict[str, Any], prog
 
     from clfeval.evaluate import error_batches
 
-    text, score = cols["text"], cols["score"]
-    acc, mode, parts = eng.accumulate(inp, partial(error_batches, counter, text, score), gold=cols["gold"],
-                                      pred=cols["pred"], id=cols["id"], extra=[text] + ([score] if score else []),
-                                      extra_options=["--text"] + (["--score"] if score else []),
+    text, score, place = cols["text"], cols["score"], cols.get("place")
+    acc, mode, parts = eng.accumulate(inp, partial(error_batches, counter, text, score, place), gold=cols["gold"],
+                                      pred=cols["pred"], id=cols["id"],
+                                      extra=[text] + ([score] if score else []) + ([place] if place else []),
+                                      extra_options=["--text"] + (["--score"] if score else [])
+                                      + (["(the row)"] if place else []),
                                       scores=[score] if score else [], multilabel=counter.multilabel,
                                       reading={"sep": counter.sep, "repeat": None}, progress=progress)
     return acc.counter, mode, parts
