@@ -1,10 +1,12 @@
 """``clfeval.error_analysis``: the misclassified documents and the vocabulary they share, on any input and engine.
 
 Arrays and tables that fit the Local engine's budget are counted in memory; larger ones are spooled to
-Parquet and streamed like a PATH; a PATH is streamed batch by batch (batches sized from the budget); on
-Dask every partition is counted into a counter and the counters are added in a tree. Every engine fills
-the same :class:`~clfeval.evaluate._errorcount.ErrorCounter`, so the terms, z-scores and examples are the
-same (``tests/evaluate/test_error_analysis.py``, ``tests/engines/test_front_door.py``).
+Parquet and counted like a PATH. A PATH is counted by the engine with one accumulator,
+:class:`clfeval.evaluate.ErrorBatches` (around :class:`~clfeval.evaluate._errorcount.ErrorCounter`), through
+:meth:`~clfeval.engines.Runner.accumulate`: streamed here, one per group of partitions on Dask, added in a
+tree; the texts of a ``texts`` file are joined to the predictions by id first, a data step whose rows are
+spooled and counted like any PATH. So the terms, z-scores and examples are the same on every engine
+(``tests/evaluate/test_error_batches.py``, ``tests/ops/test_typed_results.py``).
 """
 
 from __future__ import annotations
