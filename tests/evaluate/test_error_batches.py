@@ -16,6 +16,7 @@ from collections import Counter
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.csv  # noqa: F401 (pa.csv)
 import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -92,20 +93,20 @@ def test_accumulators_split_any_way_and_added_in_any_order_equal_the_whole_and_t
 
 
 def test_items_without_ids_are_keyed_by_their_file_row_on_every_engine(tmp_path, dask_client):
-    d = _corpus(900, seed=3)
+    d = _corpus(300, seed=3)
     t = pa.table({k: d[k] for k in ("gold", "pred", "text")})
     root = tmp_path / "pq"
     root.mkdir()
-    pq.write_table(t.slice(0, 500), root / "a.parquet", row_group_size=120)  # row groups: rows past the first
-    pq.write_table(t.slice(500), root / "b.parquet", row_group_size=150)
+    pq.write_table(t.slice(0, 170), root / "a.parquet", row_group_size=50)  # row groups: rows past the first
+    pq.write_table(t.slice(170), root / "b.parquet", row_group_size=60)
     runs = [clfeval.error_analysis(str(root), min_count=1, examples=K, seed=SEED, engine=e)
             for e in (None, Local(memory=1 << 14), Dask(dask_client))]
     assert runs[2].engine.more["partitions"] > 2
     assert _plain(runs[1]) == _plain(runs[0]) and _plain(runs[2]) == _plain(runs[0])
     # the oracle: each item's key is its file's name and its row in the file, from 0
-    keys = [f"{root / 'a.parquet'}:{i}" for i in range(500)] + [f"{root / 'b.parquet'}:{i}" for i in range(400)]
+    keys = [f"{root / 'a.parquet'}:{i}" for i in range(170)] + [f"{root / 'b.parquet'}:{i}" for i in range(130)]
     for cell in runs[0].cells:
-        items = [i for i in range(900) if (d["gold"][i], d["pred"][i]) == (cell.gold, cell.pred)]
+        items = [i for i in range(300) if (d["gold"][i], d["pred"][i]) == (cell.gold, cell.pred)]
         bottom = sorted(items, key=lambda i: _hash(f"row:{keys[i]}"))[:K]
         assert [e.id for e in cell.examples] == [keys[i] for i in bottom]
 
@@ -133,3 +134,36 @@ def test_a_defect_in_a_later_row_group_is_named_by_its_file_row_on_dask_as_local
             clfeval.error_analysis(str(path), id="id", score="score", engine=e)
         said.append(str(x.value))
     assert said[0] == said[1]
+
+
+def test_a_repeated_id_is_refused_by_the_runner_in_the_same_words_on_every_engine(tmp_path, dask_client):
+    path = tmp_path / "dup.csv"
+    path.write_text("id,gold,pred,text\n1,a,b,x y\n2,a,b,y z\n1,a,a,z\n", encoding="utf-8")
+    said = []
+    for e in (None, Dask(dask_client)):  # the local stream said "row 3 (line 4): id '1' is repeated" before issue 38
+        with pytest.raises(DataError, match=r"dup\.csv', column 'id': ids must be unique, but the id '1' occurs "
+                                            r"more than once \(rows 1 and 3\)") as x:
+            clfeval.error_analysis(str(path), id="id", engine=e)
+        said.append(str(x.value))
+    assert said[0] == said[1]
+
+
+def test_label_sets_with_texts_joined_by_id_give_the_text_column_s_analysis_on_every_engine(tmp_path, dask_client):
+    gold = ["a|b", "a", "b", ""] * 6
+    pred = ["a", "a|b", "", "b"] * 6
+    text = ["zebra run", "yak walk", "swim run", "walk"] * 6
+    ids = [f"t{i}" for i in range(24)]
+    one = tmp_path / "one.csv"
+    pa.csv.write_csv(pa.table({"id": ids, "gold": gold, "pred": pred, "text": text}), one)
+    preds, texts = tmp_path / "p.csv", tmp_path / "t.csv"
+    pa.csv.write_csv(pa.table({"id": ids, "gold": gold, "pred": pred}), preds)
+    pa.csv.write_csv(pa.table({"id": ids[::-1], "text": text[::-1]}), texts)
+    base = clfeval.error_analysis(str(one), id="id", multilabel=True, min_count=1)
+    # by hand: a|b → a misses b, a → a|b adds b, b → {} misses b, {} → b adds b; six times each
+    assert {(c.category, c.kind): c.count for c in base.cells} == {("b", "false negatives"): 12,
+                                                                  ("b", "false positives"): 12}
+    for e in (None, Local(memory=4096), Dask(dask_client)):
+        r = clfeval.error_analysis(str(preds), id="id", texts=str(texts), multilabel=True, min_count=1, engine=e)
+        d, b = _plain(r), _plain(base)
+        d["settings"].pop("text"), b["settings"].pop("text")
+        assert d == b
