@@ -113,8 +113,8 @@ TABLE: tuple[Capability, ...] = (
     Capability("ranking", "score", "exact ROC-AUC, AP and curves of one score column"),
     Capability("error_analysis", "gold/pred/text", "per confused cell: counts, examples (bottom-k by a keyed hash), "
                "distinctive terms (weighted log-odds, informative Dirichlet prior)"),
-    Capability("error_analysis", "texts", "texts from a second file joined by id (locally compare's id join: hash "
-               "partitions on disk beyond the budget; on Dask one dict id → text, sent to the workers)"),
+    Capability("error_analysis", "texts", "texts from a second file joined by id first (compare's id join: hash "
+               "partitions on disk beyond the budget), the joined rows spooled to Parquet and counted as a PATH"),
     Capability("error_analysis", "multilabel", "label sets: per category its false negatives and false positives, "
                "each against its true positives and true negatives"),
     Capability("error_analysis", "score", "the most confident mistakes of each cell"),

@@ -30,8 +30,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
                                     "parse_ci_methods", "ranking_method"),
     "clfeval.evaluate._erroranalysis": ("FN", "FP", "analyse"),
     "clfeval.evaluate._errorcount": ("ErrorCounter", "label_sets"),
-    "clfeval.evaluate._errorstream": ("check_settings", "count_arrays", "count_path", "counter_of", "item_scores",
-                                      "read_texts", "texts_of"),
+    "clfeval.evaluate._errorstream": ("JOINED", "ErrorBatches", "check_settings", "count_arrays", "counter_of",
+                                      "error_batches", "item_scores", "joined_texts", "texts_of"),
     "clfeval.evaluate._intervals": ("wilson",),
     "clfeval.evaluate._reports": ("check_ids", "check_predictions", "report"),
     "clfeval.evaluate._requirements": ("with_requirements",),
@@ -60,12 +60,14 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.evaluate._erroranalysis import FN as FN, FP as FP, analyse as analyse
     from clfeval.evaluate._errorcount import ErrorCounter as ErrorCounter, label_sets as label_sets
     from clfeval.evaluate._errorstream import (
+        JOINED as JOINED,
+        ErrorBatches as ErrorBatches,
         check_settings as check_settings,
         count_arrays as count_arrays,
-        count_path as count_path,
         counter_of as counter_of,
+        error_batches as error_batches,
         item_scores as item_scores,
-        read_texts as read_texts,
+        joined_texts as joined_texts,
         texts_of as texts_of,
     )
     from clfeval.evaluate._intervals import wilson as wilson

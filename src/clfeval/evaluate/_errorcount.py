@@ -234,9 +234,13 @@ class ErrorCounter:
         elif item > heap[0]:
             heapq.heapreplace(heap, item)
 
+    def empty(self) -> ErrorCounter:
+        """A counter with this one's settings (analyzer, examples, seed, characters, label sets) and no counts."""
+        return ErrorCounter(self.analyzer, examples=self.k, seed=self.seed, chars=self.chars,
+                            multilabel=self.multilabel, sep=self.sep)
+
     def __add__(self, other: ErrorCounter) -> ErrorCounter:
-        out = ErrorCounter(self.analyzer, examples=self.k, seed=self.seed, chars=self.chars,
-                           multilabel=self.multilabel, sep=self.sep)
+        out = self.empty()
         tables = []
         for side in (self, other):
             remap = {c: out._cell(g, p) for (g, p), c in side.cells.items()}

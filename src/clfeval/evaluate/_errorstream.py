@@ -1,14 +1,16 @@
-"""The error analysis counted from arrays in memory or from the batches of a PATH (within a memory budget).
+"""The error analysis counted from arrays in memory (:func:`count_arrays`) or from the batches of a PATH
+(:class:`ErrorBatches`, the accumulator any engine runs).
 
 Both fill one :class:`~clfeval.evaluate._errorcount.ErrorCounter` batch by batch and hand it to
 :func:`~clfeval.evaluate._erroranalysis.analyse`; memory holds one batch, the term × cell table and the
-examples. The texts of a second file are joined to the predictions by id through compare's id join
-(:mod:`clfeval.io._textjoin`: hash partitions on disk beyond the budget); :func:`read_texts` (one dict,
-id → text) serves the Dask engine, whose workers look the texts up.
+examples. The texts of a second file are joined to the predictions by id first, as a data step
+(:func:`joined_texts`: compare's id join, :mod:`clfeval.io._textjoin`, hash partitions on disk beyond the
+budget); its rows are then counted like any PATH.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -17,7 +19,8 @@ import numpy as np
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate._errorcount import ErrorCounter
 
-__all__ = ["count_arrays", "count_path", "read_texts", "check_settings", "counter_of", "texts_of", "item_scores"]
+__all__ = ["ErrorBatches", "error_batches", "joined_texts", "JOINED", "count_arrays", "check_settings", "counter_of",
+           "texts_of", "item_scores"]
 
 
 def check_settings(*, min_count: int, examples: int, terms: int, chars: int, prior_strength: float,
@@ -117,110 +120,56 @@ def _check_ids(ids: Sequence[Any], where: Callable[[int], str], name: str) -> No
         seen[k] = i
 
 
-def read_texts(path: Any, *, id: str, text: str, input_format: str | None = None, encoding: str = "utf-8",
-               option: str = "--texts") -> dict[str, str]:
-    """The texts of a second file, by id (ids repeated or empty are refused, naming the row)."""
-    from clfeval.io import iter_parts, resolve_path
-
-    inp = resolve_path(path, input_format=input_format, encoding=encoding, option=option)
-    out: dict[str, str] = {}
-    where_of: dict[str, str] = {}
-    for part in iter_parts(inp, columns=[id, text], exact=[id]):
-        names = part.table.column_names
-        for col, opt in ((id, "--id"), (text, "--text")):
-            if col not in names:
-                raise DataError(f"file {part.source.name!r} (option {option}) has no column {col!r} (option {opt}); "
-                                f"its columns are: {', '.join(repr(c) for c in part.columns)}.")
-        keys = part.table.column(id).to_pylist()
-        values = texts_of(part.table.column(text).to_pylist(), f"column {text!r}", part.where)
-        for i, (k, v) in enumerate(zip(keys, values, strict=False)):
-            if k is None:
-                raise DataError(f"{part.where(i)}: the id in column {id!r} is empty; every text needs an id.")
-            k = str(k)
-            if k in out:
-                raise DataError(f"{part.where(i)}: id {k!r} has a second text (the first at {where_of[k]}) in "
-                                f"{option}; give each id one text.")
-            out[k] = v
-            where_of[k] = part.where(i)
-    return out
-
-
-def _reader(path: Any, gold: str, pred: str, id: str | None, extra: list[tuple[str, str]], input_format: Any,
-            encoding: str, progress: Any, batch_rows: int | None, multilabel: bool = False, sep: str = "|") -> Any:
-    """The predictions' reader; ``extra``: (option, column) of the text and score columns read besides."""
-    from clfeval.io import PredictionReader
-
-    return PredictionReader(path, gold=gold, pred=pred, id=id, input_format=input_format, encoding=encoding,
-                            multilabel=multilabel, sep=sep, extra=[c for _, c in extra],
-                            extra_options=[o for o, _ in extra], repeat=None, progress=progress,
-                            batch_rows=batch_rows or (1 << 20))
-
-
-def count_path(counter: ErrorCounter, path: Any, *, gold: str = "gold", pred: str = "pred", id: str | None = None,
-               text: str | None = None, texts: Any = None, score: str | None = None,
-               input_format: str | None = None, encoding: str = "utf-8", progress: Any = None,
-               batch_rows: int | None = None, budget: int | None = None, tmpdir: str | None = None) -> ErrorCounter:
-    """A PATH counted batch by batch: texts from its ``text`` column, or from ``texts`` — a second PATH with
-    columns ``id`` and ``text`` — joined by id within ``budget`` bytes (:mod:`clfeval.io._textjoin`)."""
-    if texts is not None:
-        return _count_joined(counter, path, texts, gold=gold, pred=pred, id=id, text=text or "text", score=score,
-                             input_format=input_format, encoding=encoding, progress=progress,
-                             batch_rows=batch_rows, budget=budget, tmpdir=tmpdir)
-    extra = [("--text", text)] + ([("--score", score)] if score is not None else [])
-    reader = _reader(path, gold, pred, id, [(o, c) for o, c in extra if c], input_format, encoding, progress,
-                     batch_rows, counter.multilabel, counter.sep)
-    seen: set[str] = set()
-    for b in reader:
-        if b.pred is None:
-            raise DataError(f"file {b.part.source.name!r} has no predictions column {pred!r}.")
-        g, p = b.gold.to_pylist(), b.pred.to_pylist()
-        if b.ids is not None:
-            keys, keyed = [str(x) for x in b.ids.to_pylist()], "id"
-            dup = next((i for i, k in enumerate(keys) if k in seen), None)
-            if dup is None and len(set(keys)) != len(keys):
-                first: dict[str, int] = {}
-                dup = next(i for i, k in enumerate(keys) if first.setdefault(k, i) != i)
-            if dup is not None:
-                raise DataError(f"{b.where(dup)}: id {keys[dup]!r} is repeated; every item needs its own id.")
-            seen.update(keys)
-        else:
-            src = b.part.source.name
-            keys, keyed = [f"{src}:{b.part.start + i}" for i in range(b.n)], "row"
-        t = texts_of(b.extra[text].to_pylist(), f"column {text!r}", b.where)
-        s = None if score is None else item_scores(b.extra[score], score, b.where)
-        counter.add(g, p, t, keys, s, keyed_by=keyed)
-    return counter
-
-
 def _labels_text(values: list[Any], sep: str) -> list[Any]:
     """Labels as text for the join's files (label sets joined by ``sep``; the counter splits them again)."""
     return [None if v is None else sep.join(str(x) for x in v if x is not None) if isinstance(v, list) else str(v)
             for v in values]
 
 
-def _count_joined(counter: ErrorCounter, path: Any, texts: Any, *, gold: str, pred: str, id: str | None, text: str,
-                  score: str | None, input_format: Any, encoding: str, progress: Any, batch_rows: int | None,
-                  budget: int | None, tmpdir: str | None) -> ErrorCounter:
-    """The predictions joined to the texts of a second PATH by id (:func:`clfeval.io._textjoin.join_texts`)."""
+#: The columns of the predictions joined to their texts (:func:`joined_texts`), as the accumulator reads them.
+JOINED = {"gold": "gold", "pred": "pred", "id": "id", "text": "text", "score": "score"}
+
+
+def joined_texts(counter: ErrorCounter, path: Any, texts: Any, *, gold: str, pred: str, id: str, text: str,
+                 score: str | None, encoding: str = "utf-8", progress: Any = None, budget: int | None = None,
+                 tmpdir: str | None = None) -> Iterator[Any]:
+    """The predictions of ``path`` joined to the texts of a second PATH by id, within ``budget`` bytes
+    (:func:`clfeval.io.join_texts`: hash partitions on disk beyond it, in ``tmpdir``): tables of the columns of
+    :data:`JOINED` (labels as text, label sets joined by the counter's separator), one partition at a time.
+
+    A data step before the count: its tables, written to Parquet (:func:`clfeval.io.inputs.spooled`), are
+    counted by :class:`ErrorBatches` like any PATH, on any engine. Checked as they are read, each named by its
+    file and row: the predictions' labels and scores, ids repeated in either file, ids without a text, texts
+    that are not UTF-8. ``progress``: the display of the predictions' read, as the operations take it."""
+    from clfeval.core import MEMORY_BUDGET
+
+    budget = budget or MEMORY_BUDGET
+    with progress(path) if progress is not None else contextlib.nullcontext(None) as update:
+        yield from _joined(counter, path, texts, gold=gold, pred=pred, id=id, text=text, score=score,
+                           encoding=encoding, progress=update, budget=budget, tmpdir=tmpdir)
+
+
+def _joined(counter: ErrorCounter, path: Any, texts: Any, *, gold: str, pred: str, id: str, text: str,
+            score: str | None, encoding: str, progress: Any, budget: int, tmpdir: str | None) -> Iterator[Any]:
     import pyarrow as pa
 
-    from clfeval.core import MEMORY_BUDGET
-    from clfeval.io import join_texts, resolve_path, row_ref
+    from clfeval.io import PredictionReader, join_texts, resolve_path, row_ref
 
-    if id is None:
-        raise UsageError("option --texts joins texts by id, but the predictions have no id column; name it with --id.")
-    reader = _reader(path, gold, pred, id, [("--score", score)] if score else [], input_format, encoding, progress,
-                     batch_rows, counter.multilabel, counter.sep)
+    rows = max(1000, min(1 << 20, budget // 8192))
+    reader = PredictionReader(path, gold=gold, pred=pred, id=id, encoding=encoding, multilabel=counter.multilabel,
+                              sep=counter.sep, extra=[score] if score else [],
+                              extra_options=["--score"] if score else [], repeat=None, progress=progress,
+                              batch_rows=rows)
     tin = resolve_path(texts, encoding=encoding, option="--texts")
     keep = max(counter.analyzer.max_chars, counter.chars) + 1
+    schema = pa.schema([("id", pa.string()), ("gold", pa.string()), ("pred", pa.string())]
+                       + ([("score", pa.float64())] if score else []) + [("text", pa.large_string())])
 
     def items() -> Iterator[Any]:
         for b in reader:
-            if b.pred is None:
-                raise DataError(f"file {b.part.source.name!r} has no predictions column {pred!r}.")
-            cols = {"key": pa.array([str(x) for x in b.ids.to_pylist()], pa.string()),
+            cols = {"key": pa.array([str(x) for x in b.ids.to_pylist()], pa.string()),  # type: ignore[union-attr]
                     "gold": pa.array(_labels_text(b.gold.to_pylist(), counter.sep), pa.string()),
-                    "pred": pa.array(_labels_text(b.pred.to_pylist(), counter.sep), pa.string())}
+                    "pred": pa.array(_labels_text(b.pred.to_pylist(), counter.sep), pa.string())}  # type: ignore[union-attr]
             if score is not None:
                 cols["score"] = pa.array(item_scores(b.extra[score], score, b.where), pa.float64())
             cols["file"] = pa.array([b.part.file_no] * b.n, pa.int32())
@@ -234,14 +183,61 @@ def _count_joined(counter: ErrorCounter, path: Any, texts: Any, *, gold: str, pr
         return at
 
     estimate = _in_memory(reader.input) + _in_memory(tin)
-    joined = join_texts(items(), _texts_batches(tin, id, text, keep, batch_rows), estimate=estimate,
-                        budget=budget or MEMORY_BUDGET, where_item=where(reader.input), where_text=where(tin),
-                        directory=tmpdir)
+    joined = join_texts(items(), _texts_batches(tin, id, text, keep, rows), estimate=estimate, budget=budget,
+                        where_item=where(reader.input), where_text=where(tin), directory=tmpdir)
+    given = False
     for t in joined:
-        s = t.column("score").to_pylist() if score is not None else None
-        counter.add(t.column("gold").to_pylist(), t.column("pred").to_pylist(), t.column("text").to_pylist(),
-                    t.column("key").to_pylist(), s, keyed_by="id")
-    return counter
+        given = True
+        yield pa.table([t.column(c if c != "id" else "key").cast(schema.field(c).type) for c in schema.names],
+                       schema=schema)
+    if not given:  # no predictions: one empty file, so that the joined rows are a PATH all the same
+        yield schema.empty_table()
+
+
+class ErrorBatches:
+    """The error analysis as an accumulator: ``update(batch)`` with the checked batches of a PATH
+    (:class:`clfeval.io.PredictionBatch`, on every engine), ``+`` (the sum is the accumulator of the
+    concatenated input, however split: :class:`~clfeval.evaluate._errorcount.ErrorCounter` adds), and
+    :meth:`finish`, the analysis.
+
+    ``text``, ``score``: the names of the batch's extra columns of the texts and of each item's score. Items are
+    keyed by their id, or without ids by their place: the ``place`` column (a table's row numbers, spooled with
+    it), else ``"<file>:<row>"`` (the file's name, the row from 0), on every engine: the examples, chosen by a
+    keyed hash of the key, are the same however the input is read.
+    """
+
+    def __init__(self, counter: ErrorCounter, text: str, score: str | None = None, place: str | None = None) -> None:
+        self.counter, self.text, self.score, self.place = counter, text, score, place
+
+    def update(self, batch: Any) -> None:
+        ids = batch.item_ids
+        if ids is not None:
+            keys, keyed = [str(x) for x in ids.to_pylist()], "id"
+        elif self.place is not None:
+            keys, keyed = [str(x) for x in batch.extra[self.place].to_pylist()], "row"
+        else:
+            src, start = batch.part.source.name, batch.part.start
+            keys, keyed = [f"{src}:{start + i}" for i in range(batch.n)], "row"
+        t = texts_of(batch.extra[self.text].to_pylist(), f"column {self.text!r}", batch.where)
+        s = None if self.score is None else item_scores(batch.extra[self.score], self.score, batch.where)
+        self.counter.add(batch.gold.to_pylist(), batch.pred.to_pylist(), t, keys, s, keyed_by=keyed)
+
+    def __add__(self, other: ErrorBatches) -> ErrorBatches:
+        return ErrorBatches(self.counter + other.counter, self.text, self.score, self.place)
+
+    def finish(self, **options: Any) -> Any:
+        """The :class:`~clfeval.ops.errors.ErrorAnalysis` of the counts (``options``: those of
+        :func:`~clfeval.evaluate._erroranalysis.analyse`)."""
+        from clfeval.evaluate._erroranalysis import analyse
+
+        return analyse(self.counter, **options)
+
+
+def error_batches(template: ErrorCounter, text: str, score: str | None = None,
+                  place: str | None = None) -> ErrorBatches:
+    """An empty :class:`ErrorBatches` with the settings of ``template`` (its analyzer, examples, seed): the
+    ``make`` handed to the engine (picklable)."""
+    return ErrorBatches(template.empty(), text, score, place)
 
 
 def _in_memory(inp: Any) -> int:

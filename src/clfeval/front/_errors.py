@@ -1,10 +1,12 @@
 """``clfeval.error_analysis``: the misclassified documents and the vocabulary they share, on any input and engine.
 
 Arrays and tables that fit the Local engine's budget are counted in memory; larger ones are spooled to
-Parquet and streamed like a PATH; a PATH is streamed batch by batch (batches sized from the budget); on
-Dask every partition is counted into a counter and the counters are added in a tree. Every engine fills
-the same :class:`~clfeval.evaluate._errorcount.ErrorCounter`, so the terms, z-scores and examples are the
-same (``tests/evaluate/test_error_analysis.py``, ``tests/engines/test_front_door.py``).
+Parquet and counted like a PATH. A PATH is counted by the engine with one accumulator,
+:class:`clfeval.evaluate.ErrorBatches` (around :class:`~clfeval.evaluate._errorcount.ErrorCounter`), through
+:meth:`~clfeval.engines.Runner.accumulate`: streamed here, one per group of partitions on Dask, added in a
+tree; the texts of a ``texts`` file are joined to the predictions by id first, a data step whose rows are
+spooled and counted like any PATH. So the terms, z-scores and examples are the same on every engine
+(``tests/evaluate/test_error_batches.py``, ``tests/ops/test_typed_results.py``).
 """
 
 from __future__ import annotations
@@ -284,40 +286,63 @@ def _tabular(eng: Runner, counter: Any, data: Any, cols: dict[str, Any], texts: 
             count_arrays(counter, table.column(cols["gold"]).to_pylist(), table.column(cols["pred"]).to_pylist(),
                          table.column(cols["text"]).to_pylist(), keys, scores)
             return counter, eng.block("memory")
+        table, cols = _placed(table.select(list(dict.fromkeys(c for c in wanted.values() if c))), cols)
         with eng.spooled(table) as inp:
-            return _on_path(eng, counter, inp, cols, texts, "parquet", "utf-8", progress, spooled=True)
+            return _on_path(eng, counter, inp, cols, texts, "utf-8", progress, spooled=True)
     inp = inputs.resolve(data, input_format=fmt, encoding=encoding)
-    return _on_path(eng, counter, inp, cols, texts, fmt, encoding, progress)
+    return _on_path(eng, counter, inp, cols, texts, encoding, progress)
 
 
-def _on_path(eng: Runner, counter: Any, inp: Any, cols: dict[str, Any], texts: Any, fmt: Any, encoding: str,
-             progress: Any, spooled: bool = False) -> tuple[Any, Mapping[str, Any]]:
-    """A resolved PATH counted: batch by batch on this machine (batches sized from the budget; the texts joined
-    by id within it), or one counter per partition on a cluster, added in a tree (the workers look the texts up
-    in one dict, id → text)."""
+def _placed(table: Any, cols: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """A table to spool, its columns: without ids, its items keyed by their row in the table (a column of row
+    numbers, from 0) as in memory, not by their place in the temporary files."""
+    if cols["id"] is not None:
+        return table, cols
+    import numpy as np
+    import pyarrow as pa
 
-    def local(budget: int, tmpdir: str | None) -> tuple[Any, str, int | None]:
-        import contextlib
+    place = "__row__"
+    while place in table.column_names:
+        place = f"_{place}_"
+    return table.append_column(place, pa.array(np.arange(table.num_rows, dtype=np.int64))), {**cols, "place": place}
 
-        from clfeval.evaluate import count_path
 
-        rows = max(1000, min(1 << 20, budget // 8192))
-        with (progress(inp) if progress is not None else contextlib.nullcontext(None)) as update:
-            count_path(counter, inp, gold=cols["gold"], pred=cols["pred"], id=cols["id"], text=cols["text"],
-                       texts=texts, score=cols["score"], input_format=fmt, encoding=encoding, progress=update,
-                       batch_rows=rows, budget=budget, tmpdir=tmpdir)
-        return counter, "streamed", None
+def _on_path(eng: Runner, counter: Any, inp: Any, cols: dict[str, Any], texts: Any, encoding: str, progress: Any,
+             spooled: bool = False) -> tuple[Any, Mapping[str, Any]]:
+    """A resolved PATH counted by the engine with the accumulator :class:`clfeval.evaluate.ErrorBatches`
+    (streamed here, one per group of partitions on a cluster, added in a tree). With ``texts``, the predictions
+    are joined to them by id first, a data step within the budget (:func:`clfeval.evaluate.joined_texts`,
+    spooled to Parquet by the runner), and the joined rows counted like any PATH."""
+    from clfeval.evaluate import JOINED, joined_texts
 
-    def cluster(client: Any, memory: Any) -> tuple[Any, str, int | None]:
-        from clfeval.engines.dask import count_on_dask
-        from clfeval.evaluate import read_texts
+    if texts is None:
+        total, mode, parts = _accumulated(eng, counter, inp, cols, progress)
+        return total, eng.block(mode, spooled=spooled, parts=parts)
 
-        text_map = None if texts is None else read_texts(texts, id=cols["id"], text=cols["text"], input_format=None,
-                                                         encoding=encoding)
-        total, parts = count_on_dask(counter, inp, gold=cols["gold"], pred=cols["pred"], id=cols["id"],
-                                     text=cols["text"], texts=text_map, score=cols["score"], input_format=fmt,
-                                     encoding=encoding, client=client)
-        return total, "cluster", parts
+    def join(budget: int, tmpdir: str | None) -> Any:
+        return joined_texts(counter, inp, texts, gold=cols["gold"], pred=cols["pred"], id=cols["id"],
+                            text=cols["text"], score=cols["score"], encoding=encoding, progress=progress,
+                            budget=budget, tmpdir=tmpdir)
 
-    total, mode, parts = eng.over_path(local, cluster)
+    with eng.spooled(join, inp.name) as joined:
+        total, mode, parts = _accumulated(eng, counter, joined, {**JOINED, "score": cols["score"] and JOINED["score"]},
+                                          None)
     return total, eng.block(mode, spooled=spooled, parts=parts)
+
+
+def _accumulated(eng: Runner, counter: Any, inp: Any, cols: dict[str, Any], progress: Any
+                 ) -> tuple[Any, str, int | None]:
+    """``counter`` filled from every item of a resolved PATH by the engine; the mode and the parts read."""
+    from functools import partial
+
+    from clfeval.evaluate import error_batches
+
+    text, score, place = cols["text"], cols["score"], cols.get("place")
+    acc, mode, parts = eng.accumulate(inp, partial(error_batches, counter, text, score, place), gold=cols["gold"],
+                                      pred=cols["pred"], id=cols["id"],
+                                      extra=[text] + ([score] if score else []) + ([place] if place else []),
+                                      extra_options=["--text"] + (["--score"] if score else [])
+                                      + (["(the row)"] if place else []),
+                                      scores=[score] if score else [], multilabel=counter.multilabel,
+                                      reading={"sep": counter.sep, "repeat": None}, progress=progress)
+    return acc.counter, mode, parts

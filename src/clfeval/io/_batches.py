@@ -331,6 +331,17 @@ def _row_groups(src: Source) -> int:
         return 1  # the reader names the problem
 
 
+def _group_start(src: Source, group: int) -> int:
+    """The file row of the first row of a Parquet file's row group ``group``."""
+    import pyarrow.parquet as pq
+
+    try:
+        with pq.ParquetFile(src.arrow()) as f:
+            return sum(f.metadata.row_group(i).num_rows for i in range(group))
+    except (pa.ArrowInvalid, OSError):
+        return 0  # the reader names the problem
+
+
 def _missing(src: Source, name: str, columns: Sequence[str], options: Sequence[tuple[str, str]]) -> DataError:
     option = next((o for o, c in options if c == name), None)
     how = f" (option {option})" if option else ""
@@ -376,8 +387,11 @@ def read_pieces(part: FilePart) -> Iterator[Part]:
                                  f"{exc.strerror or exc}); on a Dask cluster every file of a PATH must be readable "
                                  f"by the workers, at the same path.") from None
     groups = None if part.group is None else [part.group]
+    offset = _group_start(src, part.group) if part.group else 0
     for p in iter_parts(part.input, columns=part.columns, exact=part.labels, batch_rows=None, on_file=check,
                         allow_empty=True, groups=groups):
+        if offset:  # a row group's rows are named by their row in the file, as the local reader names them
+            p = replace(p, start=p.start + offset)
         check(p.source, p.columns)
         t = p.table
         for c in part.labels:

@@ -212,30 +212,39 @@ def table_bytes(table: Any) -> int:
     return int(table.nbytes)
 
 
-def write_parts(table: Any, directory: str, budget: int) -> str:
-    """``table`` as Parquet files in ``directory`` (row groups of at most a quarter of ``budget``); returns the
-    directory."""
+def write_parts(table: Any, directory: str, budget: int, prefix: str = "part") -> str:
+    """``table`` as Parquet files in ``directory`` (row groups of at most a quarter of ``budget``), named
+    ``<prefix>-NNNNNN.parquet``; returns the directory."""
     import pyarrow.parquet as pq
 
     per_row = max(1, table_bytes(table) // max(table.num_rows, 1))
     rows = max(1, min(table.num_rows, budget // 4 // per_row)) if table.num_rows else 1
     os.makedirs(directory, exist_ok=True)
     for i, start in enumerate(range(0, max(table.num_rows, 1), rows)):
-        pq.write_table(table.slice(start, rows), os.path.join(directory, f"part-{i:06d}.parquet"))
+        pq.write_table(table.slice(start, rows), os.path.join(directory, f"{prefix}-{i:06d}.parquet"))
     return directory
 
 
 @contextlib.contextmanager
 def spooled(table: Any, budget: int, tmpdir: str | None, name: str = "the table") -> Iterator[Any]:
     """A table written to temporary Parquet files (a spill directory removed at the end), as a resolved PATH that
-    messages call ``name`` (the table as the user gave it, not the temporary directory)."""
+    messages call ``name`` (the table as the user gave it, not the temporary directory).
+
+    ``table`` may also be a data step: a function ``(budget, tmpdir)`` that gives the tables of one, one after
+    the other, working within ``budget`` bytes and spilling to ``tmpdir`` (the spill directory's, removed with
+    it); each is written as it comes, so memory holds one (a join of two inputs by id, for instance)."""
     import dataclasses
 
     from clfeval.io._paths import resolve_path
     from clfeval.io._spill import spill_directory
 
     with spill_directory(tmpdir) as tmp:
-        where = write_parts(table, os.path.join(tmp, "input"), budget)
+        where = os.path.join(tmp, "input")
+        if callable(table):
+            for i, t in enumerate(table(budget, tmp)):
+                write_parts(t, where, budget, prefix=f"part-{i:06d}")
+        else:
+            write_parts(table, where, budget)
         yield dataclasses.replace(resolve_path(where, input_format="parquet"), given=name)
 
 
