@@ -39,6 +39,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.evaluate._slicecounting": ("RankedSlices", "at_cut", "count_outside", "count_sliced", "fold_cut_tables",
                                         "read_ahead",
                                         "slice_binning"),
+    "clfeval.evaluate._slicedcounts": ("OutsideCounts", "Sliced", "SlicedCounts"),
     "clfeval.evaluate._streaming": ("ReportCounts", "count_batches", "finish_report"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
@@ -88,6 +89,11 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         fold_cut_tables as fold_cut_tables,
         read_ahead as read_ahead,
         slice_binning as slice_binning,
+    )
+    from clfeval.evaluate._slicedcounts import (
+        OutsideCounts as OutsideCounts,
+        Sliced as Sliced,
+        SlicedCounts as SlicedCounts,
     )
     from clfeval.evaluate._streaming import (
         ReportCounts as ReportCounts,
