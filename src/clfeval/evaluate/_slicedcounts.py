@@ -248,13 +248,11 @@ class OutsideCounts:
         self.counter: Counter | None = None
 
     def update(self, batch: Any) -> None:
-        from clfeval.evaluate._slicecounting import _column
-
         if self.counter is None:
             self.counter = Counter(2)
         counter = self.counter
         g, p = counter.update([batch.gold, batch.pred], text=bool(getattr(batch, "text", False)), codes=True)
-        self.outside.update({c: _column(batch, c) for c in self.outside.columns}, g, p, counter.vocab.values)
+        self.outside.update({c: batch.extra[c] for c in self.outside.columns}, g, p, counter.vocab.values)
 
     def __add__(self, other: OutsideCounts) -> OutsideCounts:
         if not isinstance(other, OutsideCounts):
