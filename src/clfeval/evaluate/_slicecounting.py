@@ -1,13 +1,14 @@
 """One pass over the items: the overall confusion table and one table per slice of every column set.
 
-:func:`count_sliced` counts batches (a PATH read batch by batch, a table in memory as one batch, the
-partitions of a Dask task) with one :class:`~clfeval.core._counting.Counter` — the same table the plain report
-counts — and one :class:`~clfeval.core._slicecount.SliceCounter` fed the label codes the counter gave each
-batch: the slice key is one more column of the count key, so the slices cost one more bincount, not another
-pass. Labels that are small integers (the common case of a large file) take a faster path: their codes are not
-made -- one ``bincount`` over (slice, gold, pred) counts the overall table and the slices of one integer ``by``
-column at once, and the slice search reads the labels themselves. The slices of every column set are checked to
-add up to the overall table.
+:func:`count_batch` counts one batch (:func:`count_sliced` a sequence of them; the accumulator
+:class:`~clfeval.evaluate._slicedcounts.SlicedCounts` each batch the engine hands it) with one
+:class:`~clfeval.core._counting.Counter` — the same table the plain report counts — and one
+:class:`~clfeval.core._slicecount.SliceCounter` fed the label codes the counter gave each batch: the slice key is
+one more column of the count key, so the slices cost one more bincount, not another pass. Labels that are small
+integers (the common case of a large file) take a faster path: their codes are not made -- one ``bincount`` over
+(slice, gold, pred) counts the overall table and the slices of one integer ``by`` column at once, and the slice
+search reads the labels themselves. The slices of every column set are checked to add up to the overall table
+(:func:`settle`).
 
 :func:`slice_binning` is the first pass that numeric ``by`` columns need for their bin edges (a sample of at
 most :data:`SAMPLE` values, the same rows whatever the batches: :func:`~clfeval.core._slicecount.sample_keys`).
@@ -36,9 +37,8 @@ from clfeval.core import (
 )
 from clfeval.errors import DataError, LabelListError, UsageError
 
-__all__ = ["count_sliced", "count_batch", "settle",
-           "count_outside", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "at_cut",
-           "fold_cut_tables", "SAMPLE", "BINNINGS"]
+__all__ = ["count_sliced", "count_batch", "settle", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices",
+           "at_cut", "fold_cut_tables", "SAMPLE", "BINNINGS"]
 
 #: Values of a numeric ``by`` column sampled for its quantile edges, at most.
 SAMPLE = 200_000
@@ -324,22 +324,6 @@ def _small_labels(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, 
         return None
     (g, p), lo, lut = got
     return g, p, lo, lut
-
-
-def count_outside(batches: Iterable[Any], queries: Sequence[Any], metric: str,
-                  binning: Mapping[str, SliceBinning] | None = None) -> np.ndarray:
-    """The items, trials and successes of ``metric`` in each query (a slice and sub-slices whose items are left
-    out: :class:`~clfeval.core._outsidecount.OutsideCounter`) from one more pass over ``batches`` (as
-    :func:`count_sliced` reads them): (queries × 3)."""
-    from clfeval.core import OutsideCounter
-
-    counter = Counter(2)
-    outside = OutsideCounter(queries, metric, binning=binning)
-    for b in batches:
-        gold, pred = (b.gold, b.pred) if hasattr(b, "gold") else (b.column("gold"), b.column("pred"))
-        g, p = counter.update([gold, pred], text=bool(getattr(b, "text", False)), codes=True)
-        outside.update({c: _column(b, c) for c in outside.columns}, g, p, counter.vocab.values)
-    return outside.result()
 
 
 def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, order: Sequence[Any] | None = None,
