@@ -79,7 +79,9 @@ class SlicedCounts:
 
     Each batch needs ``gold``, ``pred`` (not with ``cut`` or ``calibrate``), ``text``, ``n`` and the slice
     columns (and the score or probability column) in ``extra``; a batch with a ``part`` names its file and rows
-    in its errors.
+    in its errors. Adding two (or pickling one) folds each one's live counters into tables first: they still hold
+    what they counted, and count on into fresh counters. One stream never merged is finished from its own
+    counter (labels ordered as the in-memory report orders them); merged parts from their added tables.
     """
 
     def __init__(self, sets: Sequence[tuple[str, ...]], *, max_slices: int = MAX_SLICES,
