@@ -112,7 +112,10 @@ def test_a_block_covers_each_set_once_and_the_blocks_stay_small():
 def test_streamed_and_dask_equal_straightforward(tmp_path, dask_client):
     """The engines' own counting: Parquet row groups as the streamed batches, and the Dask tasks (each counts its
     partitions, the results added in a tree), against the per-set tables counted in the same call."""
-    from clfeval.engines.dask._slices import sliced_tables
+    from functools import partial
+
+    from clfeval.engines import Dask, runner
+    from clfeval.evaluate import SlicedCounts
     from clfeval.io import inputs
 
     t = random_table(np.random.default_rng(9), 4_000).drop_columns(["num"])
@@ -128,8 +131,12 @@ def test_streamed_and_dask_equal_straightforward(tmp_path, dask_client):
     assert_same(fast(groups, sets, metric, {}), straightforward(groups, sets, metric, {}))
     find = {"sets": sets, "metric": metric, "max_search": 100_000}
     inp = inputs.resolve(str(d), input_format=None, encoding="utf-8")
-    table, tables, found, _ = sliced_tables(inp, gold="gold", pred="pred", sets=sets, max_slices=100_000, binning={},
-                                            client=dask_client, n_by=len(sets), find=find)
+    make = partial(SlicedCounts, sets, max_slices=100_000, binning={}, find=find)
+    acc, mode, _ = runner(Dask(client=dask_client)).accumulate(inp, make, gold="gold", pred="pred", extra=cols,
+                                                               extra_options=["--by"] * len(cols))
+    assert mode == "cluster"
+    got = acc.finish()
+    table, tables, found = got.table, got.tables, got.found
     assert_same(found, [slice_proportions(x, metric) for x in tables])
     assert_same(found, straightforward([t], sets, metric, {}))
     assert int(found[0].items.sum()) == table.n == 4_000

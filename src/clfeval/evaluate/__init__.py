@@ -36,9 +36,10 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.evaluate._reports": ("check_ids", "check_predictions", "report"),
     "clfeval.evaluate._requirements": ("with_requirements",),
     "clfeval.evaluate._scoredstream": ("gold_and_scores", "report_scored_batches", "score_binning"),
-    "clfeval.evaluate._slicecounting": ("RankedSlices", "at_cut", "count_outside", "count_sliced", "fold_cut_tables",
+    "clfeval.evaluate._slicecounting": ("RankedSlices", "at_cut", "count_sliced", "fold_cut_tables",
                                         "read_ahead",
                                         "slice_binning"),
+    "clfeval.evaluate._slicedcounts": ("OutsideCounts", "Sliced", "SlicedCounts"),
     "clfeval.evaluate._streaming": ("ReportCounts", "count_batches", "finish_report"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
@@ -85,11 +86,15 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.evaluate._slicecounting import (
         RankedSlices as RankedSlices,
         at_cut as at_cut,
-        count_outside as count_outside,
         count_sliced as count_sliced,
         fold_cut_tables as fold_cut_tables,
         read_ahead as read_ahead,
         slice_binning as slice_binning,
+    )
+    from clfeval.evaluate._slicedcounts import (
+        OutsideCounts as OutsideCounts,
+        Sliced as Sliced,
+        SlicedCounts as SlicedCounts,
     )
     from clfeval.evaluate._streaming import (
         ReportCounts as ReportCounts,

@@ -1,13 +1,14 @@
 """One pass over the items: the overall confusion table and one table per slice of every column set.
 
-:func:`count_sliced` counts batches (a PATH read batch by batch, a table in memory as one batch, the
-partitions of a Dask task) with one :class:`~clfeval.core._counting.Counter` — the same table the plain report
-counts — and one :class:`~clfeval.core._slicecount.SliceCounter` fed the label codes the counter gave each
-batch: the slice key is one more column of the count key, so the slices cost one more bincount, not another
-pass. Labels that are small integers (the common case of a large file) take a faster path: their codes are not
-made -- one ``bincount`` over (slice, gold, pred) counts the overall table and the slices of one integer ``by``
-column at once, and the slice search reads the labels themselves. The slices of every column set are checked to
-add up to the overall table.
+:func:`count_batch` counts one batch (:func:`count_sliced` a sequence of them; the accumulator
+:class:`~clfeval.evaluate._slicedcounts.SlicedCounts` each batch the engine hands it) with one
+:class:`~clfeval.core._counting.Counter` — the same table the plain report counts — and one
+:class:`~clfeval.core._slicecount.SliceCounter` fed the label codes the counter gave each batch: the slice key is
+one more column of the count key, so the slices cost one more bincount, not another pass. Labels that are small
+integers (the common case of a large file) take a faster path: their codes are not made -- one ``bincount`` over
+(slice, gold, pred) counts the overall table and the slices of one integer ``by`` column at once, and the slice
+search reads the labels themselves. The slices of every column set are checked to add up to the overall table
+(:func:`settle`).
 
 :func:`slice_binning` is the first pass that numeric ``by`` columns need for their bin edges (a sample of at
 most :data:`SAMPLE` values, the same rows whatever the batches: :func:`~clfeval.core._slicecount.sample_keys`).
@@ -36,8 +37,8 @@ from clfeval.core import (
 )
 from clfeval.errors import DataError, LabelListError, UsageError
 
-__all__ = ["count_sliced", "count_outside", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices", "at_cut",
-           "fold_cut_tables", "SAMPLE", "BINNINGS"]
+__all__ = ["count_sliced", "count_batch", "settle", "slice_binning", "numeric_columns", "read_ahead", "RankedSlices",
+           "at_cut", "fold_cut_tables", "SAMPLE", "BINNINGS"]
 
 #: Values of a numeric ``by`` column sampled for its quantile edges, at most.
 SAMPLE = 200_000
@@ -325,22 +326,6 @@ def _small_labels(slicer: SliceCounter, counter: Counter, gold: Any, pred: Any, 
     return g, p, lo, lut
 
 
-def count_outside(batches: Iterable[Any], queries: Sequence[Any], metric: str,
-                  binning: Mapping[str, SliceBinning] | None = None) -> np.ndarray:
-    """The items, trials and successes of ``metric`` in each query (a slice and sub-slices whose items are left
-    out: :class:`~clfeval.core._outsidecount.OutsideCounter`) from one more pass over ``batches`` (as
-    :func:`count_sliced` reads them): (queries × 3)."""
-    from clfeval.core import OutsideCounter
-
-    counter = Counter(2)
-    outside = OutsideCounter(queries, metric, binning=binning)
-    for b in batches:
-        gold, pred = (b.gold, b.pred) if hasattr(b, "gold") else (b.column("gold"), b.column("pred"))
-        g, p = counter.update([gold, pred], text=bool(getattr(b, "text", False)), codes=True)
-        outside.update({c: _column(b, c) for c in outside.columns}, g, p, counter.vocab.values)
-    return outside.result()
-
-
 def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, order: Sequence[Any] | None = None,
                  max_slices: int = MAX_SLICES, binning: Mapping[str, SliceBinning] | None = None,
                  counter: Counter | None = None, check: bool = True,
@@ -364,35 +349,49 @@ def count_sliced(batches: Iterable[Any], sets: Sequence[tuple[str, ...]], *, ord
     counter = counter if counter is not None else Counter(2)
     slicer = SliceCounter(sets, max_slices=max_slices, binning=binning)
     for b in batches:
-        gold, pred = (b.gold, b.pred) if hasattr(b, "gold") else (b.column("gold"), b.column("pred"))
-        text = bool(getattr(b, "text", False))
-        old, was_text = list(counter.vocab.values), counter.vocab.text
-        if ranks is not None:
-            try:
-                ranks.add(slicer, gold, b)
-            except DataError as exc:
-                raise _in_part(exc, b) from None
-        if not text:  # small integer labels: counted without making their codes
-            try:
-                raw = _small_labels(slicer, counter, gold, pred, b, lattice is not None)
-                if raw is not None:
-                    if lattice is not None:
-                        lattice.update_ints({c: _column(b, c) for c in lattice.columns}, *raw, counter.vocab.values)
-                    continue
-            except DataError as exc:
-                raise _in_part(exc, b) from None
-        try:
-            g, p = counter.update([gold, pred], text=text, codes=True)
-            if counter.vocab.text and not was_text and old:
-                slicer.recode(np.array([counter.vocab.index[label_str(v)] for v in old], dtype=np.int64),
-                              len(counter.vocab))
-            slicer.update({c: _column(b, c) for c in slicer.columns}, g, p, len(counter.vocab))
-            if lattice is not None:
-                lattice.update({c: _column(b, c) for c in lattice.columns}, g, p, counter.vocab.values)
-        except DataError as exc:
-            raise _in_part(exc, b) from None
+        count_batch(counter, slicer, b, lattice=lattice, ranks=ranks)
     if counter.n == 0:
         raise DataError("there are no items to report on.")
+    return settle(counter, slicer, order=order, ranks=ranks, check=check)
+
+
+def count_batch(counter: Counter, slicer: SliceCounter, b: Any, *, lattice: Any = None, ranks: Any = None) -> None:
+    """One batch counted into the overall ``counter`` and the ``slicer``'s slices (and the slice search's
+    ``lattice``, the per-slice rankings' ``ranks``), as :func:`count_sliced` counts each batch."""
+    gold, pred = (b.gold, b.pred) if hasattr(b, "gold") else (b.column("gold"), b.column("pred"))
+    text = bool(getattr(b, "text", False))
+    old, was_text = list(counter.vocab.values), counter.vocab.text
+    if ranks is not None:
+        try:
+            ranks.add(slicer, gold, b)
+        except DataError as exc:
+            raise _in_part(exc, b) from None
+    if not text:  # small integer labels: counted without making their codes
+        try:
+            raw = _small_labels(slicer, counter, gold, pred, b, lattice is not None)
+            if raw is not None:
+                if lattice is not None:
+                    lattice.update_ints({c: _column(b, c) for c in lattice.columns}, *raw, counter.vocab.values)
+                return
+        except DataError as exc:
+            raise _in_part(exc, b) from None
+    try:
+        g, p = counter.update([gold, pred], text=text, codes=True)
+        if counter.vocab.text and not was_text and old:
+            slicer.recode(np.array([counter.vocab.index[label_str(v)] for v in old], dtype=np.int64),
+                          len(counter.vocab))
+        slicer.update({c: _column(b, c) for c in slicer.columns}, g, p, len(counter.vocab))
+        if lattice is not None:
+            lattice.update({c: _column(b, c) for c in lattice.columns}, g, p, counter.vocab.values)
+    except DataError as exc:
+        raise _in_part(exc, b) from None
+
+
+def settle(counter: Counter, slicer: SliceCounter, *, order: Sequence[Any] | None = None, ranks: Any = None,
+           check: bool = True) -> tuple[Any, list[SliceTables]]:
+    """The overall table (labels in ``order`` when given) and the slice tables of what ``counter`` and
+    ``slicer`` counted (at least one item), the slices checked to add up to the table (``check``: and no column
+    null in every row); ``ranks``' slice codes made positions in the first set's sorted slices."""
     try:
         table = counter.table(labels=order)
         labels, where = counter.order(order)

@@ -578,8 +578,9 @@ def calibration(data: Data, probs: Scores | None = None, *, gold: str | None = N
         if probs_prefix is not None or (probs is not None and getattr(probs, "ndim", 1) != 1):
             raise UsageError(lambda o: f"option {o} slices the calibration of one probability column.",
                              params=["by"])
-        def overall() -> Any:  # the calibration of every item, when it is not counted in the slices' pass
-            return calibration(data, probs, gold=gold, prob=prob, positive=positive, labels=labels, bins=bins,
+        def overall(source: Any) -> Any:  # the calibration of every item (``source``: the resolved PATH, or None)
+            return calibration(data if source is None else source,
+                               probs, gold=gold, prob=prob, positive=positive, labels=labels, bins=bins,
                                strategy=strategy, edges=edges, input_format=input_format, encoding=encoding,
                                normalize=normalize, engine=engine, progress=progress)
 

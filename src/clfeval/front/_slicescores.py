@@ -1,12 +1,13 @@
 """``threshold(..., by=...)`` and ``calibration(..., by=...)``: slices of the score operations, on every engine.
 
 ``threshold --by``: the cut chosen once on DEV overall, then the test data's count table at that cut per slice
-(the ``slices`` section of a report, :func:`clfeval.significance._slices.slice_section`), counted in one pass: arrays
-or a table in memory as one batch, a PATH batch by batch within the memory budget, or on Dask.
+(the ``slices`` section of a report, :func:`clfeval.significance._slices.slice_section`), counted in one pass of
+the slices' accumulator (:class:`clfeval.evaluate.SlicedCounts` with ``cut``): arrays or a table in memory as one
+batch, a PATH run by the engine (batch by batch within the memory budget, or on Dask).
 
-``calibration --by``: the reliability of every slice from per-slice bin counts and exact sums
-(:mod:`clfeval.scores._slicecalibration`): in memory within the budget, streamed batch by batch, or on Dask
-partition by partition; the same numbers, to the bit, on all three.
+``calibration --by``: the reliability of every slice from per-slice bin counts and exact sums (the same
+accumulator with ``calibrate``, :mod:`clfeval.scores._slicecalibration`): in memory within the budget, streamed
+batch by batch, or on Dask partition by partition; the same numbers, to the bit, on all three.
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ def threshold_by(choice: ThresholdResult, data: Any, scores: Any, *, gold: str |
     slices at its cut (its ``slices``):
     one pass of counting (arrays or a table in memory as one batch; a PATH batch by batch within the memory
     budget, or on Dask partition by partition)."""
-    from clfeval.evaluate import at_cut, count_sliced, fold_cut_tables
+    from functools import partial
+
+    from clfeval.evaluate import SlicedCounts, fold_cut_tables
     from clfeval.front._slicing import binning_of
     from clfeval.significance import slice_section
 
@@ -65,33 +68,20 @@ def threshold_by(choice: ThresholdResult, data: Any, scores: Any, *, gold: str |
     if scores is None and inputs.is_path(data):
         inp = inputs.resolve(data, input_format=input_format, encoding=encoding)
         opts = ["--score", *["--by"] * len(cols)]
-
-        def cluster(client: Any, memory: Any) -> tuple[Any, Any]:
-            from clfeval.engines.dask import sliced_tables
-
-            binning = binning_of(_reader(inp, g_name, [s_name, *cols], opts, encoding, normalize), slicing, cols)
-            table, tables, _, _ = sliced_tables(inp, gold=g_name, pred=s_name, sets=slicing["sets"],
-                                                max_slices=slicing["max_slices"], binning=binning,
-                                                normalize=normalize, client=client, cut=(float(cut), pos))
-            return table, tables
-
-        def local(budget: int, tmpdir: str | None) -> tuple[Any, Any]:  # one batch in memory at a time
-            binning = binning_of(_reader(inp, g_name, [s_name, *cols], opts, encoding, normalize), slicing, cols)
-
-            def batches() -> Any:
-                for b in _reader(inp, g_name, [s_name, *cols], opts, encoding, normalize):
-                    g, p = at_cut(b.gold, b.extra[s_name], cut, pos, s_name)
-                    yield SimpleNamespace(gold=g, pred=p, text=False, extra=b.extra, n=b.n, part=b.part)
-
-            return count_sliced(batches(), slicing["sets"], max_slices=slicing["max_slices"], binning=binning)
-
-        table, tables = eng.over_path(local, cluster)
+        binning = binning_of(_reader(inp, g_name, [s_name, *cols], opts, encoding, normalize), slicing, cols)
+        make = partial(SlicedCounts, slicing["sets"], max_slices=slicing["max_slices"], binning=binning,
+                       cut=(float(cut), pos, s_name))
+        acc, _, _ = eng.accumulate(inp, make, gold=g_name, pred=None, extra=[s_name, *cols], extra_options=opts,
+                                   scores=[s_name], reading=dict(encoding=encoding, normalize=normalize))
     else:
         g, s, extra = _columns(data, scores, g_name, s_name, by, cols, input_format, encoding)
-        gt, pred = at_cut(g, s, cut, pos, s_name)
-        batch = SimpleNamespace(gold=gt, pred=pred, text=False, extra=extra, n=len(gt))
-        table, tables = count_sliced([batch], slicing["sets"], max_slices=slicing["max_slices"],
-                                     binning=binning_of([batch], slicing, list(extra)))
+        name = s_name if s_name not in extra else next(n for n in ("score", "scores", "score_") if n not in extra)
+        batch = SimpleNamespace(gold=g, text=False, extra={**extra, name: s}, n=len(g))
+        acc = SlicedCounts(slicing["sets"], max_slices=slicing["max_slices"],
+                           binning=binning_of([batch], slicing, list(extra)), cut=(float(cut), pos, name))
+        acc.update(batch)
+    got = acc.finish()
+    table, tables = got.table, got.tables
     table, tables = fold_cut_tables(table, tables, pos)
     for t in tables:
         t.check_adds_up(table)
@@ -109,17 +99,22 @@ def _reader(inp: Any, gold: str, extra: list[str], options: list[str], encoding:
                             encoding=encoding, normalize=normalize, progress=progress)
 
 
-def calibration_by(overall: Callable[[], Calibration], data: Any, probs: Any, *, gold: str | None, prob: str | None,
+def calibration_by(overall: Callable[[Any], Calibration], data: Any, probs: Any, *, gold: str | None, prob: str | None,
                    by: Any, slicing: dict[str, Any], positive: Any, bins: int, strategy: str, edges: str,
                    input_format: Any = None, encoding: str = "utf-8", engine: Any = None,
                    normalize: Any = None, progress: Any = None) -> Calibration:
-    """The calibration of every item (``overall()``, a :class:`~clfeval.scores._calibration.Calibration`) with the
-    reliability of every slice, the same bins strategy, from per-slice sums
-    (:class:`~clfeval.scores._slicecalibration.SliceCalibrator`): arrays or a table within the Local engine's budget
-    as one batch in memory, a PATH (or data beyond the budget, spooled) batch by batch within the budget, the
-    whole and the slices in one pass, or on Dask partition by partition."""
+    """The calibration of every item (``overall(inp)`` of a resolved PATH, ``overall(None)`` of the data given:
+    a :class:`~clfeval.scores._calibration.Calibration`) with the reliability of every slice, the
+    same bins strategy, from per-slice sums (:class:`clfeval.evaluate.SlicedCounts` with ``calibrate``, around
+    :class:`~clfeval.scores._slicecalibration.SliceCalibrator`): arrays or a table within the Local engine's budget
+    as one batch in memory; a PATH (or data beyond the budget, spooled) run by the engine
+    (:meth:`clfeval.engines.Runner.accumulate`: batch by batch within the budget here, partition by partition on
+    Dask), after the whole's own read."""
+    from functools import partial
+
     import pyarrow as pa
 
+    from clfeval.evaluate import SlicedCounts
     from clfeval.front._scores import spilled_of
     from clfeval.front._slicing import binning_of
     from clfeval.scores import slice_rows
@@ -127,7 +122,6 @@ def calibration_by(overall: Callable[[], Calibration], data: Any, probs: Any, *,
     eng = runner(engine)
     cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))
     g_name, p_name = ("gold" if gold is None else gold), ("prob" if prob is None else prob)
-    settings = dict(positive=positive, bins=bins, strategy=strategy, edges=edges, max_slices=slicing["max_slices"])
     table = None
     if probs is not None:
         extra = {k: inputs.as_column(v, "by") for k, v in (by.items() if isinstance(by, dict) else {"by": by}.items())}
@@ -142,60 +136,28 @@ def calibration_by(overall: Callable[[], Calibration], data: Any, probs: Any, *,
             inputs.columns_of(table, {"by": c})
         table = table.select([g_name, p_name, *cols])
     spooled = False
+    make = partial(SlicedCounts, [tuple(cols)], max_slices=slicing["max_slices"],
+                   calibrate=dict(prob=p_name, positive=positive, bins=bins, strategy=strategy, edges=edges))
     if table is not None and eng.holds(table):
-        batch = SimpleNamespace(gold=table.column(g_name), extra={c: table.column(c) for c in cols})
-        sums = _calibrate_slices([batch], cols, binning_of([batch], slicing, cols), p_name, table, settings)
-        mode, whole = "memory", overall()
+        batch = SimpleNamespace(gold=table.column(g_name), extra={c: table.column(c) for c in [p_name, *cols]},
+                                n=table.num_rows)
+        acc = make(binning=binning_of([batch], slicing, cols))
+        acc.update(batch)
+        sums = acc.finish().calibration
+        whole, mode = overall(None), "memory"
     else:
         with _path_of(eng, data, table, input_format, encoding) as (inp, spooled):
             binning = binning_of(_reader(inp, g_name, cols, ["--by"] * len(cols), encoding, normalize), slicing,
                                   cols)
-
-            def cluster(client: Any, memory: Any) -> tuple[Any, Any, str]:
-                from clfeval.engines.dask import sliced_calibration
-
-                whole = overall()
-                return whole, sliced_calibration(inp, gold=g_name, prob=p_name, columns=cols, binning=binning,
-                                                 normalize=normalize, client=client, **settings), "cluster"
-
-            def local(budget: int, tmpdir: str | None) -> tuple[Any, Any, str]:
-                # one pass: every batch counted for the whole and for its slices
-                with progress(inp) if progress is not None else contextlib.nullcontext(None) as update:
-                    return (*_calibrate_whole_and_slices(inp, g_name, p_name, cols, binning, settings, budget, tmpdir,
-                                                         encoding, normalize, update), "streamed")
-
-            whole, sums, mode = eng.over_path(local, cluster)
+            whole = overall(None if spooled else inp)  # every item (its ranking spills beyond the budget)
+            acc, mode, _ = eng.accumulate(inp, partial(make, binning=binning), gold=g_name, pred=None,
+                                          extra=[p_name, *cols], extra_options=["--prob", *["--by"] * len(cols)],
+                                          scores=[p_name], reading=dict(encoding=encoding, normalize=normalize))
+            sums = acc.finish().calibration
     rows = slice_rows(sums, bins=bins, strategy=strategy, edges=edges, min_slice=slicing["min_slice"])
     block = eng.block(mode, spilled=spilled_of(whole) or spooled, spooled=spooled)
     slices = CalibrationSlices.of(list(sums.columns), slicing["min_slice"], rows)
     return dataclasses.replace(whole, slices=slices, engine=block)
-
-
-def _calibrate_whole_and_slices(inp: Any, gold: str, prob: str, cols: list[str], binning: dict,
-                                settings: dict[str, Any], budget: int, tmpdir: str | None, encoding: str,
-                                normalize: Any, update: Any = None) -> tuple[Any, Any]:
-    """The calibration of every item and the per-slice sums, from one read of a PATH within the budget."""
-    from clfeval.scores import Calibrator, ScoreSource, SliceCalibrator
-
-    slices = SliceCalibrator(cols, binning=binning, prob=prob, **settings)
-    with Calibrator(positive=settings["positive"], bins=settings["bins"], strategy=settings["strategy"],
-                    source=ScoreSource(name=prob, prefix="", data=f"file {inp.name!r}"), memory=budget,
-                    tmpdir=tmpdir, edges=settings["edges"]) as whole:
-        for b in _reader(inp, gold, [prob, *cols], ["--prob", *["--by"] * len(cols)], encoding, normalize, update):
-            whole.update(b.gold, b.extra[prob], where=b.where)
-            slices.update(b.gold, b.extra[prob], b.extra, where=getattr(b, "where", None))
-        return whole.result(), slices.sums()
-
-
-def _calibrate_slices(batches: Any, cols: list[str], binning: dict, prob: str, table: Any,
-                      settings: dict[str, Any]) -> Any:
-    from clfeval.scores import SliceCalibrator
-
-    cal = SliceCalibrator(cols, binning=binning, prob=prob, **settings)
-    for b in batches:
-        probs = table.column(prob) if table is not None else b.extra[prob]
-        cal.update(b.gold, probs, b.extra, where=getattr(b, "where", None))
-    return cal.sums()
 
 
 @contextlib.contextmanager

@@ -1,9 +1,10 @@
 """``by=``: the report of one classifier with one count table per slice, on any input and engine.
 
-The overall table and the slice tables come from one pass (:func:`clfeval.evaluate._slicecounting.count_sliced`):
-a table or arrays in memory as one batch, a PATH (or a table beyond the budget, spooled) batch by batch within the
-memory budget, a PATH on Dask partition by partition (each task counting its partitions, the pairs of tables
-added in a tree). Numeric ``by`` columns with ``by_bins`` get their edges from a first pass. The report is then
+The overall table and the slice tables come from one pass of one accumulator (:class:`clfeval.evaluate.SlicedCounts`,
+built by :func:`sliced_counts`): a table or arrays in memory as one batch, a PATH (or a table beyond the budget,
+spooled) run by the engine (:meth:`clfeval.engines.Runner.accumulate`: batch by batch within the memory budget
+here, one accumulator per group of partitions added in a tree on Dask). Numeric ``by`` columns with ``by_bins`` get
+their edges from a first pass. The report is then
 ``report_from_table`` of the overall table, with the ``slices`` section
 (:func:`clfeval.significance._slices.slice_section`).
 """
@@ -125,14 +126,22 @@ def check_by_columns(names: Sequence[str], sets: Sequence[tuple[str, ...]]) -> N
 def _tabular(eng: Runner, table: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
              encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, Mapping[str, Any]]:
     if eng.holds(table):
+        from clfeval.evaluate import OutsideCounts
+
         cols = [c for s in slicing["sets"] for c in s]
         score = slicing.get("score")
         batch = SimpleNamespace(gold=table.column(names["gold"]), pred=table.column(names["pred"]), text=False,
                                 extra={c: table.column(c) for c in [*cols, *([score] if score else [])]},
                                 n=table.num_rows)
-        binning = binning_of([batch], slicing, cols)
-        rep = _finish([batch], slicing, settings, binning, top_n, budget=None, again=lambda: [batch])
-        return rep, eng.block("memory")
+        acc = sliced_counts(slicing, settings, binning_of([batch], slicing, cols))()
+        acc.update(batch)
+
+        def recount(queries: Any) -> Any:
+            outside = OutsideCounts(queries, slicing["find"]["metric"], acc.binning)
+            outside.update(batch)
+            return outside.finish()
+
+        return with_counts(acc.finish(), settings, slicing, top_n, recount), eng.block("memory")
     with eng.spooled(table) as inp:
         return _on_path(eng, inp, names, settings, slicing, "utf-8", None, progress, top_n, spooled=True)
 
@@ -151,33 +160,26 @@ def count_limit(slicing: dict[str, Any]) -> int:
     return max(slicing["max_slices"], find["max_search"]) if find else slicing["max_slices"]
 
 
-def lattice_counter(slicing: dict[str, Any], binning: Any) -> Any:
-    """The counter of the slice search (``find_slices``): its column sets' counts in the same pass, or None."""
-    find = slicing.get("find")
-    if not find:
-        return None
-    from clfeval.core import LatticeCounter
+def sliced_counts(slicing: dict[str, Any], settings: dict[str, Any], binning: Any, budget: int | None = None
+                  ) -> Callable[[], Any]:
+    """The empty accumulator of a sliced report (:class:`clfeval.evaluate.SlicedCounts`: the overall table, the
+    ``by`` sets' slice tables, the slice search's counts, the per-slice rankings' scores within ``budget``)."""
+    from functools import partial
 
-    return LatticeCounter(find["sets"], find["metric"], binning=binning, max_slices=find["max_search"])
+    from clfeval.evaluate import SlicedCounts
+
+    return partial(SlicedCounts, slicing["sets"][:slicing.get("n_by", len(slicing["sets"]))],
+                   max_slices=count_limit(slicing), binning=binning, order=settings["order"],
+                   find=slicing.get("find"), score=slicing.get("score"), positive=settings["positive"],
+                   budget=budget)
 
 
-def _finish(batches: Any, slicing: dict[str, Any], settings: dict[str, Any], binning: dict, top_n: int,
-            budget: int | None = None, again: Callable[[], Any] | None = None) -> Any:
-    """The report from one pass over ``batches``; ``again()``: the batches once more, for the slice search's few
-    slices outside overlapping sub-slices (:mod:`clfeval.significance._slicedescend`)."""
-    from clfeval.evaluate import RankedSlices, count_outside, count_sliced
-
-    ranks = RankedSlices(slicing["score"], settings["positive"], budget) if slicing.get("score") else None
-    lattice = lattice_counter(slicing, binning)
-    table, tables = count_sliced(batches, slicing["sets"][:slicing.get("n_by", len(slicing["sets"]))],
-                                 order=settings["order"], max_slices=count_limit(slicing), binning=binning,
-                                 lattice=lattice, ranks=ranks)
-    recount = None
-    if again is not None and slicing.get("find"):
-        metric = slicing["find"]["metric"]
-        recount = lambda queries: count_outside(again(), queries, metric, binning)  # noqa: E731
-    return with_slices(table, tables, settings, slicing, top_n, lattice.result() if lattice is not None else None,
-                       ranks=ranks, recount=recount)
+def with_counts(got: Any, settings: dict[str, Any], slicing: dict[str, Any], top_n: int,
+                recount: Callable[[Any], Any] | None = None) -> Any:
+    """The report of a finished :class:`~clfeval.evaluate.SlicedCounts` (``recount(queries)``: the slice search's
+    second look at the items, when it needs one)."""
+    return with_slices(got.table, got.tables, settings, slicing, top_n, got.found if slicing.get("find") else None,
+                       ranks=got.ranks, recount=recount if slicing.get("find") else None)
 
 
 def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], slicing: dict[str, Any],
@@ -223,6 +225,12 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
 def _on_path(eng: Runner, inp: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
              encoding: str, normalize: Any, progress: Any, top_n: int,
              spooled: bool = False) -> tuple[Any, Mapping[str, Any]]:
+    """A PATH: the bins of numeric slice columns from a first read, then the engine runs the accumulator
+    (:func:`sliced_counts`) over every item (streamed here within the budget, mapped over partitions on a
+    cluster)."""
+    from functools import partial
+
+    from clfeval.evaluate import OutsideCounts
     from clfeval.front._reportsteps import named_by
 
     cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))
@@ -232,48 +240,21 @@ def _on_path(eng: Runner, inp: Any, names: _Columns, settings: dict[str, Any], s
     read_cols, read_options = cols, options
     if score and score not in cols:
         read_cols, read_options = [*cols, score], [*options, "--score"]
+    binning = named_by(inp.name, lambda: binning_of(
+        _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
+    reading = dict(encoding=encoding, normalize=normalize, sep=settings["sep"] or "|")
+    run = partial(eng.accumulate, inp, gold=names["gold"], pred=names["pred"], id=names.get("id"), reading=reading)
+    budget = eng.block("streamed").memory  # the budget of the per-slice rankings' scores (none on a cluster)
+    acc, mode, _ = named_by(inp.name, lambda: run(sliced_counts(slicing, settings, binning, budget),
+                                                  extra=read_cols, extra_options=read_options,
+                                                  scores=[score] if score else [], progress=progress))
 
-    def cluster(client: Any, memory: Any) -> tuple[Any, str]:
-        from clfeval.engines.dask import sliced_tables
+    def recount(queries: Any) -> Any:
+        make = partial(OutsideCounts, queries, slicing["find"]["metric"], binning)
+        return named_by(inp.name, lambda: run(make, extra=cols, extra_options=options)[0].finish())
 
-        binning = named_by(inp.name, lambda: binning_of(
-            _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
-        table, tables, found, ranks = named_by(inp.name, lambda: sliced_tables(
-            inp, gold=names["gold"], pred=names["pred"], sets=slicing["sets"], order=settings["order"],
-            max_slices=count_limit(slicing), binning=binning, normalize=normalize, client=client,
-            n_by=slicing.get("n_by", len(slicing["sets"])), find=slicing.get("find"), score=score,
-            positive=settings["positive"]))
-        recount = None
-        if slicing.get("find"):
-            from clfeval.engines.dask import outside_counts
-
-            recount = lambda queries: outside_counts(  # noqa: E731
-                inp, gold=names["gold"], pred=names["pred"], queries=queries, metric=slicing["find"]["metric"],
-                binning=binning, normalize=normalize, client=client)
-        return named_by(inp.name, lambda: with_slices(table, tables, settings, slicing, top_n, found, ranks=ranks,
-                                                      recount=recount)), "cluster"
-
-    def local(budget: int, tmpdir: str | None) -> tuple[Any, str]:
-        from clfeval.evaluate import read_ahead
-        from clfeval.io import unique_batches
-
-        binning = named_by(inp.name, lambda: binning_of(
-            _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
-        ctx = progress(inp) if progress is not None else _null()
-        with ctx as update:
-            reader = _reader(inp, names, read_cols, encoding, normalize, update, settings["sep"], read_options)
-            again = lambda: _reader(inp, names, cols, encoding, normalize, None, settings["sep"], options)  # noqa: E731
-            return named_by(inp.name, lambda: _finish(read_ahead(unique_batches(reader, budget=budget)), slicing,
-                                                      settings, binning, top_n, budget=budget, again=again)), "streamed"
-
-    rep, mode = eng.over_path(local, cluster)
+    rep = named_by(inp.name, lambda: with_counts(acc.finish(), settings, slicing, top_n, recount))
     return rep, eng.block(mode, spooled=spooled, parts=len(inp.sources))
-
-
-def _null() -> Any:
-    import contextlib
-
-    return contextlib.nullcontext(None)
 
 
 def _reader(inp: Any, names: _Columns, cols: Sequence[str], encoding: str, normalize: Any, update: Any,

@@ -40,7 +40,6 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.engines.dask._accumulate": ("accumulate",),
     "clfeval.engines.dask._parts": ("check_address",),
     "clfeval.engines.dask._slicecompare": ("sliced_cells",),
-    "clfeval.engines.dask._slices": ("outside_counts", "sliced_calibration", "sliced_tables"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
@@ -48,11 +47,6 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.engines.dask._accumulate import accumulate as accumulate
     from clfeval.engines.dask._parts import check_address as check_address
     from clfeval.engines.dask._slicecompare import sliced_cells as sliced_cells
-    from clfeval.engines.dask._slices import (
-        outside_counts as outside_counts,
-        sliced_calibration as sliced_calibration,
-        sliced_tables as sliced_tables,
-    )
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:
