@@ -308,7 +308,7 @@ def test_chi_square_tail_equals_scipy():
 
 
 def test_read_ahead_yields_every_batch_and_raises_the_readers_error():
-    from clfeval.evaluate._slicecounting import read_ahead
+    from clfeval.io import read_ahead
 
     assert list(read_ahead(iter(range(7)))) == list(range(7))
 

@@ -79,7 +79,7 @@ def test_the_parquet_and_csv_readers_pass_the_choice_to_pyarrow(tmp_path, cores,
 
 
 def test_read_ahead_decodes_alongside_and_leaves_the_caller_alone(cores):
-    from clfeval.evaluate._slicecounting import read_ahead
+    from clfeval.io import read_ahead
 
     cores(2)
     seen = []

@@ -97,7 +97,7 @@ class Runner:
     def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str | None, id: str | None = None,
                    extra: Sequence[str] = (), extra_options: Sequence[str] = (), scores: Sequence[str] = (),
                    multilabel: bool = False, unique: bool = True, reading: Mapping[str, Any] = {},
-                   progress: Any = None) -> tuple[A, str, int | None]:
+                   progress: Any = None, read_ahead: bool = False) -> tuple[A, str, int | None]:
         """An accumulator (``update(batch)``, ``+``) over every item of a resolved PATH: ``make()`` gives an empty
         one. Here one accumulator takes the checked batches one after the other, within the budget (ids checked
         unique across the input as they pass); on a cluster one per group of partitions, added in a tree.
@@ -107,7 +107,9 @@ class Runner:
         messages; ``scores``: those that must hold finite numbers, checked as read on a cluster) and
         ``where(i)``, the file and row of its row ``i``. ``unique``: the ids (``id``, or a column ``id`` the files
         have) are read and refused when one repeats; an operation that does not use ids says False (no id is read,
-        none checked, as in memory). ``reading``: ``encoding``, ``normalize``, ``sep``,
+        none checked, as in memory). ``read_ahead``: here, the next batch is read in a thread while the
+        accumulator counts the current one (for accumulators whose counting costs as much as the reading).
+        ``reading``: ``encoding``, ``normalize``, ``sep``,
         ``input_format`` of the reader; ``progress`` as the operations take it.
         Returns the accumulator, the mode (``streamed``, ``cluster``) and on a cluster the number of parts read."""
         raise NotImplementedError
@@ -151,7 +153,8 @@ class _Local(Runner):
     def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str | None, id: str | None = None,
                    extra: Sequence[str] = (), extra_options: Sequence[str] = (), scores: Sequence[str] = (),
                    multilabel: bool = False, unique: bool = True, reading: Mapping[str, Any] = {},
-                   progress: Any = None) -> tuple[A, str, int | None]:
+                   progress: Any = None, read_ahead: bool = False) -> tuple[A, str, int | None]:
+        from clfeval import io
         from clfeval.io import iter_predictions, unique_batches
 
         acc = make()
@@ -160,7 +163,8 @@ class _Local(Runner):
             reader = iter_predictions(inp, gold=gold, pred=pred, id=id if unique else None, multilabel=multilabel,
                                       progress=update, extra=extra, extra_options=list(extra_options) or None,
                                       require_pred=pred is not None, ids=unique, **opts)
-            for batch in unique_batches(reader, budget=self.engine.budget) if unique else reader:
+            batches = unique_batches(reader, budget=self.engine.budget) if unique else iter(reader)
+            for batch in io.read_ahead(batches) if read_ahead else batches:
                 acc.update(batch)  # type: ignore[attr-defined]
         return acc, "streamed", None
 
@@ -187,7 +191,7 @@ class _Dask(Runner):
     def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str | None, id: str | None = None,
                    extra: Sequence[str] = (), extra_options: Sequence[str] = (), scores: Sequence[str] = (),
                    multilabel: bool = False, unique: bool = True, reading: Mapping[str, Any] = {},
-                   progress: Any = None) -> tuple[A, str, int | None]:
+                   progress: Any = None, read_ahead: bool = False) -> tuple[A, str, int | None]:
         from clfeval.engines.dask import accumulate
 
         with self.connected() as client:

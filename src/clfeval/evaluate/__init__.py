@@ -37,7 +37,6 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.evaluate._requirements": ("with_requirements",),
     "clfeval.evaluate._scoredstream": ("gold_and_scores", "report_scored_batches", "score_binning"),
     "clfeval.evaluate._slicecounting": ("RankedSlices", "at_cut", "count_sliced", "fold_cut_tables",
-                                        "read_ahead",
                                         "slice_binning"),
     "clfeval.evaluate._slicedcounts": ("OutsideCounts", "Sliced", "SlicedCounts"),
     "clfeval.evaluate._streaming": ("ReportCounts", "count_batches", "finish_report"),
@@ -88,7 +87,6 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         at_cut as at_cut,
         count_sliced as count_sliced,
         fold_cut_tables as fold_cut_tables,
-        read_ahead as read_ahead,
         slice_binning as slice_binning,
     )
     from clfeval.evaluate._slicedcounts import (

@@ -244,10 +244,11 @@ def _on_path(eng: Runner, inp: Any, names: _Columns, settings: dict[str, Any], s
         _reader(inp, names, cols, encoding, normalize, None, None, options), slicing, cols))
     reading = dict(encoding=encoding, normalize=normalize, sep=settings["sep"] or "|")
     run = partial(eng.accumulate, inp, gold=names["gold"], pred=names["pred"], id=names.get("id"), reading=reading)
-    budget = eng.block("streamed").memory  # the budget of the per-slice rankings' scores (none on a cluster)
+    budget = eng.memory  # the budget of the per-slice rankings' scores (none on a cluster)
     acc, mode, _ = named_by(inp.name, lambda: run(sliced_counts(slicing, settings, binning, budget),
                                                   extra=read_cols, extra_options=read_options,
-                                                  scores=[score] if score else [], progress=progress))
+                                                  scores=[score] if score else [], progress=progress,
+                                                  read_ahead=True))
 
     def recount(queries: Any) -> Any:
         make = partial(OutsideCounts, queries, slicing["find"]["metric"], binning)

@@ -29,6 +29,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.io._outputs": ("OutputFiles", "Target", "check_paths", "checkpoint", "deferred_signals", "os_reason",
                             "resolve_output"),
     "clfeval.io._paths": ("InputPath", "resolve_path"),
+    "clfeval.io._readahead": ("read_ahead",),
     "clfeval.io._predictions": ("PredictionBatch", "PredictionReader", "check_labels_present"),
     "clfeval.io._readers": ("atomic_path", "decoding_alongside"),
     "clfeval.io._source": ("SPOOL_AT", "STDIN", "block_cap_for", "check_roles", "check_unique_names", "row_ref"),
@@ -65,6 +66,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         PredictionReader as PredictionReader,
         check_labels_present as check_labels_present,
     )
+    from clfeval.io._readahead import read_ahead as read_ahead
     from clfeval.io._readers import atomic_path as atomic_path, decoding_alongside as decoding_alongside
     from clfeval.io._source import (
         SPOOL_AT as SPOOL_AT,
