@@ -46,6 +46,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.significance._slicejoint": ("SliceJointCounter", "SlicedCells"),
     "clfeval.significance._slices": ("slice_section", "with_rankings"),
     "clfeval.significance._slicesearch": ("check_find", "found_section"),
+    "clfeval.significance._streamed": ("JointCounts",),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
@@ -93,6 +94,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.significance._slicejoint import SlicedCells as SlicedCells, SliceJointCounter as SliceJointCounter
     from clfeval.significance._slices import slice_section as slice_section, with_rankings as with_rankings
     from clfeval.significance._slicesearch import check_find as check_find, found_section as found_section
+    from clfeval.significance._streamed import JointCounts as JointCounts
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES,
                                moved=_MOVED)
 

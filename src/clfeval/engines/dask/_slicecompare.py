@@ -12,7 +12,8 @@ import dask
 import numpy as np
 
 from clfeval.core import label_str
-from clfeval.engines.dask._counting import check_unique_ids, input_frame, joined_rows, refuse_ids, side_by_side
+from clfeval.engines.dask._counting import check_unique_ids
+from clfeval.engines.dask._join import input_frame, joined_rows, refuse_ids, side_by_side
 from clfeval.engines.dask._parts import parts_of, probe, run, tree_sum
 from clfeval.errors import DataError, UsageError
 from clfeval.significance import SlicedCells
