@@ -100,3 +100,39 @@ def test_three_systems_every_pair():
     total = halves[1] + halves[0]
     for (i, x), (j, y) in (((0, "a"), (1, "b")), ((0, "a"), (2, "c")), ((1, "b"), (2, "c"))):
         assert _triples(total, x, y) == collections.Counter(zip(gold, preds[i], preds[j], strict=True))
+
+
+def _quads(acc) -> collections.Counter:
+    c = acc.cells()
+    out: collections.Counter = collections.Counter()
+    for row, n in zip(c.cols.tolist(), c.counts.tolist(), strict=True):
+        out[(c.keys[row[0]], c.labels[row[1]], c.labels[row[2]], c.labels[row[3]])] += n
+    return out
+
+
+def _sliced_part(src, gold, a, b):
+    from clfeval.significance import SlicedJointCounts
+
+    acc = SlicedJointCounts(["src"], max_slices=100)
+    tags = acc.tag({"src": pa.array(src)})
+    acc.update(SimpleNamespace(gold=pa.array(gold), preds=[pa.array(a), pa.array(b)], tags=tags, text=False,
+                               counts=None))
+    return acc
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_sliced_cells_of_any_split_merged_in_any_order_are_the_whole(seed):
+    """compare --by's accumulator: each part tags its own slices (codes differ between parts, as on Dask's
+    partitions); merged, the (slice, gold, A, B) cells are the whole's."""
+    rng = random.Random(100 + seed)
+    n = rng.randint(1, 200)
+    src = [rng.choice(["news", "web", "mail"]) for _ in range(n)]
+    gold, a, b = ([rng.choice("xyz") for _ in range(n)] for _ in range(3))
+    oracle = collections.Counter(((s,), g, x, y) for s, g, x, y in zip(src, gold, a, b, strict=True))
+    assert _quads(_sliced_part(src, gold, a, b)) == oracle
+    parts = [_sliced_part(src[lo:hi], gold[lo:hi], a[lo:hi], b[lo:hi]) for lo, hi in _cuts(rng, n)]
+    rng.shuffle(parts)
+    total = parts[0]
+    for p in parts[1:]:
+        total = p + total if rng.random() < 0.5 else total + p
+    assert _quads(total) == oracle

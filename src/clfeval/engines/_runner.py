@@ -229,10 +229,13 @@ class _Dask(Runner):
                           pred: str, id: str | None = None, extra: Sequence[str] = (),
                           extra_options: Sequence[str] = (), repeat: str | None = None,
                           normalize: str | None = None) -> tuple[A, str, Any]:
-        from clfeval.engines.dask import accumulate_joined, id_column
+        from clfeval.engines.dask import accumulate_joined
 
-        if id is None:  # the first input's ``id`` column when it has one, as the local reader takes it
-            id = id_column(inputs[0], None, [gold, pred])
+        if id is None and not hasattr(inputs[0], "npartitions"):  # the first file's ``id`` column when it has one
+            from clfeval.io import column_names
+
+            src = inputs[0].sources[0]
+            id = "id" if "id" in column_names(src, input_format=inputs[0].fmt, encoding=src.encoding) else None
         with self.connected() as client:
             acc = accumulate_joined(inputs, make, gold=gold, pred=pred, id=id, names=names, extra=extra,
                                     normalize=normalize, client=client)

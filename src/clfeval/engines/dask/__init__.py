@@ -39,22 +39,18 @@ __all__ = _names(_EXPORTS)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.engines.dask._accumulate": ("accumulate",),
-    "clfeval.engines.dask._counting": ("id_column",),
     "clfeval.engines.dask._errorcounts": ("count_on_dask",),
     "clfeval.engines.dask._join": ("accumulate_joined",),
     "clfeval.engines.dask._parts": ("check_address",),
-    "clfeval.engines.dask._slicecompare": ("sliced_cells",),
     "clfeval.engines.dask._slices": ("outside_counts", "sliced_calibration", "sliced_tables"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.engines.dask._accumulate import accumulate as accumulate
-    from clfeval.engines.dask._counting import id_column as id_column
     from clfeval.engines.dask._errorcounts import count_on_dask as count_on_dask
     from clfeval.engines.dask._join import accumulate_joined as accumulate_joined
     from clfeval.engines.dask._parts import check_address as check_address
-    from clfeval.engines.dask._slicecompare import sliced_cells as sliced_cells
     from clfeval.engines.dask._slices import (
         outside_counts as outside_counts,
         sliced_calibration as sliced_calibration,

@@ -173,6 +173,3 @@ def _sides(frame: Any) -> tuple[list, list, list, int, int]:
     return (sorted(ids.to_numpy()[left].tolist(), key=str)[:5], sorted(ids.to_numpy()[right].tolist(), key=str)[:5],
             ids[ids.duplicated()].to_numpy()[:5].tolist(), int(left.sum()), int(right.sum()))
 
-
-#: Until ``compare --by`` runs through :func:`accumulate_joined` too (:mod:`clfeval.engines.dask._slicecompare`).
-side_by_side, joined_rows, refuse_ids = _side_by_side, _check_part, _refuse
