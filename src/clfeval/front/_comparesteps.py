@@ -6,9 +6,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from clfeval.errors import DataError
+from clfeval.errors import DataError, UsageError
+
+if TYPE_CHECKING:
+    from clfeval.engines import Runner
 
 __all__ = ["names_of", "counted", "scores_in_memory", "binned", "read_score_columns"]
 
@@ -33,7 +36,7 @@ def ordered(inputs: list[Any], names: list[str], baseline: str | None) -> tuple[
     return [inputs[i] for i in order], [names[i] for i in order]
 
 
-def counted(eng: Any, inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str,
+def counted(eng: Runner, inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str,
             id_col: str | None, repeat: str | None, normalize: str | None, tick: Any,
             common: dict[str, Any]) -> tuple[Any, str]:
     """Count metrics: the joint tables of the inputs matched by id (or row), counted by the engine
@@ -41,7 +44,6 @@ def counted(eng: Any, inputs: list[Any], names: list[str], baseline: str | None,
     :class:`clfeval.significance.JointCounts`), then tested; and the mode it ran in."""
     from functools import partial
 
-    from clfeval.errors import UsageError
     from clfeval.significance import JointCounts
 
     metric = common.get("metric")
