@@ -71,8 +71,8 @@ def _fill(frame: Any, make: Callable[[], Any], extra: Sequence[str]) -> Any:
     acc = make()
     if len(frame):
         batch = _batch(frame, extra)
-        if extra:  # the accumulator tags the first input's rows, as the local join carries its tags
-            batch = dataclasses.replace(batch, tags=acc.tag(batch.extra))
+        if extra:  # the accumulator tags the first input's rows; only the tags go on, as locally
+            batch = dataclasses.replace(batch, tags=acc.tag(batch.extra), extra={})
         acc.update(batch)
     return acc
 
