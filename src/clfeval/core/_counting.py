@@ -489,6 +489,16 @@ class JointCounter:
         for (i, j), c in self.counters.items():
             c.add_codes([codes[0], codes[i + 1], codes[j + 1]], weights)
 
+    def merge(self, other: JointCounter) -> None:
+        """Add another counter's counts of the same pairs (its labels join this vocabulary; text when either
+        compares labels as text)."""
+        if other.vocab.text and not self.vocab.text:
+            mapping = self.vocab.as_text()
+            for c in self.counters.values():
+                c.recode(mapping)
+        for p, c in self.counters.items():
+            c.merge(other.counters[p])
+
     @property
     def n(self) -> int:
         return next(iter(self.counters.values())).n if self.counters else 0

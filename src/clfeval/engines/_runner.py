@@ -13,6 +13,8 @@ tests the engine's type nor reads its attributes; the runner never knows which o
   to temporary Parquet files, so that it can be streamed or shipped to workers like any PATH.
 - :meth:`Runner.accumulate` runs an operation's accumulator (``update``, ``+``) over every item of a PATH:
   one accumulator over the checked batches here, one per group of partitions added in a tree on a cluster.
+- :meth:`Runner.accumulate_joined` runs one over the matched items of several inputs joined by id (or row): the
+  local io join here (DuckDB, or hash partitions on disk, within the budget), a merge on a cluster.
 - :meth:`Runner.over_path` runs a resolved PATH: ``local(budget, tmpdir)`` on this machine, ``cluster(client,
   memory)`` on Dask.
 - :meth:`Runner.block` is the result's engine block.
@@ -114,6 +116,26 @@ class Runner:
         Returns the accumulator, the mode (``streamed``, ``cluster``) and on a cluster the number of parts read."""
         raise NotImplementedError
 
+    def accumulate_joined(self, inputs: Sequence[Any], make: Callable[[], A], *, names: Sequence[str], gold: str,
+                          pred: str, id: str | None = None, extra: Sequence[str] = (),
+                          extra_options: Sequence[str] = (), repeat: str | None = None,
+                          normalize: str | None = None) -> tuple[A, str, Any]:
+        """An accumulator (``update(batch)``, ``+``) over the matched items of several resolved PATHs, joined by
+        ``id`` (default ``id`` when the files have one; else row by row): ``make()`` gives an empty one. Here one
+        accumulator takes the matched batches of the local join (:func:`clfeval.io.aligned`: DuckDB or hash
+        partitions on disk within the budget; a batch may be joint cells, each ``counts`` items); on a cluster
+        the inputs are merged there and one accumulator per joined partition is added in a tree.
+
+        A batch is a :class:`clfeval.io.Aligned` on every engine: ``gold``, ``preds`` (one per input), ``text``
+        (labels compared as text), ``counts`` (None: one item per row) and, with ``extra`` columns of the first
+        input (``extra_options``: the option naming each, for messages), ``tags``: the accumulator's
+        ``tag(extra)`` of each row of the first input (a small integer, its slice say), carried through the
+        join. Duplicate ids, ids on one side only and gold labels that differ are refused, naming the inputs by
+        ``names``. ``repeat``: the rows of one repeat of an out-of-fold file; ``normalize`` as the reader takes it.
+        Returns the accumulator, the mode (``streamed``, ``cluster``) and how the inputs were matched (a
+        :class:`clfeval.io.Matching` here, None on a cluster)."""
+        raise NotImplementedError
+
     def block(self, mode: str, *, spilled: bool = False, spooled: bool = False, parts: int | None = None,
               **more: Any) -> EngineInfo:
         """The result's engine block: this engine's name and budget, the mode (``memory``, ``streamed``,
@@ -168,6 +190,26 @@ class _Local(Runner):
                 acc.update(batch)  # type: ignore[attr-defined]
         return acc, "streamed", None
 
+    def accumulate_joined(self, inputs: Sequence[Any], make: Callable[[], A], *, names: Sequence[str], gold: str,
+                          pred: str, id: str | None = None, extra: Sequence[str] = (),
+                          extra_options: Sequence[str] = (), repeat: str | None = None,
+                          normalize: str | None = None) -> tuple[A, str, Any]:
+        from clfeval.io import Matching, aligned, iter_predictions
+
+        acc = make()
+        readers: list[Any] = [iter_predictions(i, gold=gold, pred=pred, id=id, normalize=normalize) for i in inputs]
+        if extra:  # the accumulator's tags of the first input's rows ride the join inside its predictions
+            from clfeval.engines._carry import Carried
+
+            readers[0] = Carried(iter_predictions(inputs[0], gold=gold, pred=pred, id=id, normalize=normalize,
+                                                  extra=list(extra), extra_options=list(extra_options) or None),
+                                 acc.tag)  # type: ignore[attr-defined]
+        matching = Matching()
+        for batch in aligned(readers, list(names), repeat=repeat, matching=matching, budget=self.engine.budget,
+                             weighted=True):
+            acc.update(readers[0].decoded(batch) if extra else batch)  # type: ignore[attr-defined]
+        return acc, "streamed", matching
+
     def block(self, mode: str, *, spilled: bool = False, spooled: bool = False, parts: int | None = None,
               **more: Any) -> EngineInfo:
         return super().block(mode, spilled=spilled or spooled, spooled=spooled, parts=parts, **more)
@@ -199,6 +241,22 @@ class _Dask(Runner):
                                     scores=scores, multilabel=multilabel, unique=unique,
                                     normalize=reading.get("normalize"), client=client)
         return acc, "cluster", parts
+
+    def accumulate_joined(self, inputs: Sequence[Any], make: Callable[[], A], *, names: Sequence[str], gold: str,
+                          pred: str, id: str | None = None, extra: Sequence[str] = (),
+                          extra_options: Sequence[str] = (), repeat: str | None = None,
+                          normalize: str | None = None) -> tuple[A, str, Any]:
+        from clfeval.engines.dask import accumulate_joined
+
+        if id is None and not hasattr(inputs[0], "npartitions"):  # the first file's ``id`` column when it has one
+            from clfeval.io import column_names
+
+            src = inputs[0].sources[0]
+            id = "id" if "id" in column_names(src, input_format=inputs[0].fmt, encoding=src.encoding) else None
+        with self.connected() as client:
+            acc = accumulate_joined(inputs, make, gold=gold, pred=pred, id=id, names=names, extra=extra,
+                                    normalize=normalize, client=client)
+        return acc, "cluster", None
 
     @contextlib.contextmanager
     def session(self) -> Iterator[Runner]:

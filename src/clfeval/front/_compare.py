@@ -407,17 +407,17 @@ def _tabular(eng: Runner, systems: list[Any], gold: str, pred: str, score: str |
                 assert score is not None  # check_binned needs --score
                 return steps.binned(ins, nm, baseline, gold, score, positive, id_col, repeat, normalize, progress,
                                     common, budget, bins, binning), "streamed"
-            if scored:
-                assert score is not None  # refused above without --score (or --scores-prefix, handled before)
-                return steps.scores_in_memory(ins, nm, baseline, gold, score, positive, id_col, repeat, normalize,
-                                              progress, common), "memory"
-            return steps.streamed(ins, nm, baseline, gold, pred, id_col, repeat, normalize, progress, common,
-                                  budget), "streamed"
+            assert score is not None  # refused above without --score (or --scores-prefix, handled before)
+            return steps.scores_in_memory(ins, nm, baseline, gold, score, positive, id_col, repeat, normalize,
+                                          progress, common), "memory"
 
-        def cluster(client: Any, memory: Any) -> tuple[Any, str]:
-            return steps.on_dask(client, ins, nm, baseline, gold, pred, id_col, common, normalize), "cluster"
+        def cluster(client: Any, memory: Any) -> tuple[Any, str]:  # refused by the capability table (admit)
+            raise AssertionError("scores, score_bins and scores_prefix run locally")
 
-        r, mode = eng.over_path(local, cluster)
+        if prefix is None and bins is None and not scored:  # count metrics: the joint tables, on any engine
+            r, mode = steps.counted(eng, ins, nm, baseline, gold, pred, id_col, repeat, normalize, progress, common)
+        else:
+            r, mode = eng.over_path(local, cluster)
     said = [*(getattr(r, "notes", None) or []), str((getattr(r, "signature", None) or {}).get("engine", ""))]
     spilled = any("partition" in n and "disk" in n for n in said)  # the id join went to disk
     return cast(Compared, with_engine(r, eng.block(mode, spilled=spilled, spooled=spooled)))

@@ -1,16 +1,19 @@
-"""The private steps of ``clfeval.compare`` on resolved PATHs: streamed joint tables, score metrics in memory,
-binned ROC-AUCs, DeLong one-vs-rest, or the Dask join."""
+"""The private steps of ``clfeval.compare`` on resolved PATHs: joint tables counted by the engine, score metrics in
+memory, binned ROC-AUCs, DeLong one-vs-rest."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from clfeval.errors import DataError
+from clfeval.errors import DataError, UsageError
 
-__all__ = ["names_of", "streamed", "scores_in_memory", "binned", "on_dask", "read_score_columns"]
+if TYPE_CHECKING:
+    from clfeval.engines import Runner
+
+__all__ = ["names_of", "counted", "scores_in_memory", "binned", "read_score_columns"]
 
 
 def names_of(inputs: list[Any]) -> list[str]:
@@ -33,16 +36,24 @@ def ordered(inputs: list[Any], names: list[str], baseline: str | None) -> tuple[
     return [inputs[i] for i in order], [names[i] for i in order]
 
 
-def streamed(inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str, id_col: str | None,
-             repeat: str | None, normalize: str | None, tick: Any, common: dict[str, Any], budget: int) -> Any:
-    """Count metrics: the joint tables counted batch by batch from inputs matched by id (or row)."""
-    from clfeval.io import Matching, aligned, iter_predictions
-    from clfeval.significance import compare_stream
+def counted(eng: Runner, inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str,
+            id_col: str | None, repeat: str | None, normalize: str | None, tick: Any,
+            common: dict[str, Any]) -> tuple[Any, str]:
+    """Count metrics: the joint tables of the inputs matched by id (or row), counted by the engine
+    (:meth:`clfeval.engines.Runner.accumulate_joined` with ``compare``'s accumulator,
+    :class:`clfeval.significance.JointCounts`), then tested; and the mode it ran in."""
+    from functools import partial
 
-    readers = [iter_predictions(i, gold=gold, pred=pred, id=id_col, normalize=normalize) for i in inputs]
-    matching = Matching()
-    batches = aligned(readers, names, repeat=repeat, matching=matching, budget=budget, weighted=True)
-    return compare_stream(batches, names, baseline=baseline, describe=matching.describe, progress=tick, **common)
+    from clfeval.significance import JointCounts
+
+    metric = common.get("metric")
+    if callable(metric) or not isinstance(metric, str):
+        raise UsageError("a streamed comparison takes a count metric by name (items are not kept).")
+    make = partial(JointCounts, names, baseline=baseline)
+    make()  # the names and the baseline checked before any work
+    acc, mode, matching = eng.accumulate_joined(inputs, make, names=names, gold=gold, pred=pred, id=id_col,
+                                                repeat=repeat, normalize=normalize)
+    return acc.finish(matching.describe() if matching is not None else "", progress=tick, **common), mode
 
 
 def _row_of(r: Any) -> Callable[[int], str]:
@@ -94,21 +105,6 @@ def binned(inputs: list[Any], names: list[str], baseline: str | None, gold: str,
     return compare_binned_batches(readers(), aligned(readers(), nm, repeat=repeat, budget=budget, matching=Matching()),
                                   bins=bins, kind=kind, positive=positive, score=score, names=nm, progress=tick,
                                   **settings)
-
-
-def on_dask(client: Any, inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str,
-            id_col: str | None, common: dict[str, Any], normalize: str | None = None) -> Any:
-    """The two inputs joined by id (or row) on the Dask cluster of ``client``, one joint table."""
-    from clfeval.engines.dask import compare as dask_compare
-    from clfeval.io import column_names
-
-    ins, nm = ordered(inputs, names, baseline)
-    if id_col is None:
-        first = ins[0].sources[0]
-        id_col = "id" if "id" in column_names(first, input_format=ins[0].fmt, encoding=first.encoding) else None
-    settings = {k: common[k] for k in ("metric", "test", "samples", "seed", "alpha", "ci", "zero_division", "beta")}
-    return dask_compare(ins[0], ins[1], gold=gold, pred=pred, id=id_col, names=nm, client=client,
-                        normalize=normalize, **settings)
 
 
 def read_score_columns(paths: Sequence[Any], *, gold: str, prefix: str, id_col: str | None, encoding: str,

@@ -25,7 +25,7 @@ __all__ = _names(_EXPORTS)
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.io._align": ("align_predictions", "as_text", "one_repeat"),
     "clfeval.io._batches": ("file_parts", "iter_parts", "read_part", "read_pieces"),
-    "clfeval.io._join": ("Matching", "aligned", "unique_batches"),
+    "clfeval.io._join": ("Aligned", "Matching", "aligned", "unique_batches"),
     "clfeval.io._outputs": ("OutputFiles", "Target", "check_paths", "checkpoint", "deferred_signals", "os_reason",
                             "resolve_output"),
     "clfeval.io._paths": ("InputPath", "resolve_path"),
@@ -50,7 +50,12 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         read_part as read_part,
         read_pieces as read_pieces,
     )
-    from clfeval.io._join import Matching as Matching, aligned as aligned, unique_batches as unique_batches
+    from clfeval.io._join import (
+        Aligned as Aligned,
+        Matching as Matching,
+        aligned as aligned,
+        unique_batches as unique_batches,
+    )
     from clfeval.io._outputs import (
         OutputFiles as OutputFiles,
         Target as Target,

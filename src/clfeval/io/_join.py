@@ -316,6 +316,8 @@ class Aligned:
     preds: list[pa.Array]
     text: bool
     counts: np.ndarray | None = None  # how many items each row stands for (``aligned(weighted=True)``)
+    extra: dict[str, pa.Array] = field(default_factory=dict)  # the first input's extra columns, before it is tagged
+    tags: np.ndarray | None = None  # a tag per row, given by an accumulator to the first input's rows
 
 
 @dataclass

@@ -19,7 +19,7 @@ import numpy as np
 from clfeval.core import MISSING, Counter, Vocabulary, encode_batch, joint_from_cells
 from clfeval.errors import DataError
 
-__all__ = ["SliceJointCounter", "SlicedCells"]
+__all__ = ["SliceJointCounter", "SlicedCells", "SlicedJointCounts"]
 
 #: Rows of cells waiting to be merged before they are compacted.
 _PENDING = 1 << 20
@@ -189,3 +189,72 @@ class SlicedCells:
 
     def sorted_keys(self) -> list[tuple[Any, ...]]:
         return [self.keys[i] for i in self.order()]
+
+
+class SlicedJointCounts:
+    """``compare --by``'s accumulator: the (slice, gold, A, B) cells of matched batches. ``tag(extra)`` gives the
+    slice code of each row of the first input from its ``by`` columns (the engine carries it through the join to
+    ``batch.tags``), ``update(batch)`` counts the cells, ``+`` adds two accumulators' cells (slices matched by
+    their value tuples, labels by value), ``finish()`` tests A vs B within every slice. It holds counts only.
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The ``by`` columns (one set).
+    max_slices : int
+        More slices are refused, as soon as one more appears (and once more after adding).
+    binning : mapping column → binning
+        Numeric columns cut into bins.
+    """
+
+    def __init__(self, columns: Sequence[str], *, max_slices: int, binning: Mapping[str, Any] | None = None) -> None:
+        from clfeval.core import SliceCounter
+
+        self.columns = tuple(columns)
+        self.max_slices = max_slices
+        self.binning = dict(binning or {})
+        self.slicer = SliceCounter([self.columns], max_slices=max_slices, binning=self.binning)
+        self.counter = SliceJointCounter()
+        self.added: SlicedCells | None = None
+
+    def tag(self, extra: Mapping[str, Any]) -> np.ndarray:
+        """The slice code of every row (``extra``: the ``by`` columns of a batch of the first input)."""
+        codes: np.ndarray = self.slicer.slice_codes({c: extra[c] for c in self.columns})
+        return codes
+
+    def update(self, batch: Any) -> None:
+        """Count one matched batch: ``gold``, ``preds`` (A, B), ``tags`` (slice codes), ``text``, ``counts``."""
+        self.counter.update(batch.gold, batch.preds[0], batch.preds[1], batch.tags, text=batch.text,
+                            weights=getattr(batch, "counts", None))
+
+    def cells(self) -> SlicedCells:
+        """Every cell counted or added so far."""
+        own = self.counter.cells(self.columns, self.slicer.keys(), self.binning)
+        if self.added is None:
+            return own
+        return self.added if not own.counts.size else self.added + own
+
+    def __add__(self, other: SlicedJointCounts) -> SlicedJointCounts:
+        out = SlicedJointCounts(self.columns, max_slices=self.max_slices, binning=self.binning)
+        a, b = self.cells(), other.cells()
+        out.added = a if not b.counts.size else b if not a.counts.size else a + b
+        return out
+
+    def finish(self, *, names: Sequence[str], min_slice: int, labels: Sequence[Any] | None = None,
+               **settings: Any) -> Any:
+        """A vs B within every slice (:func:`~clfeval.significance._slicecompare.compare_tables`; ``settings``:
+        ``metric``, ``test``, ``samples``, ``seed``, ``alpha``, ``ci``, ``zero_division``, ``beta``)."""
+        from clfeval.errors import UsageError
+        from clfeval.significance._slicecompare import compare_tables
+
+        cells = self.cells()
+        if len(cells.keys) > self.max_slices:
+            cols = list(self.columns)
+            raise UsageError(lambda o, by: f"the values of {', '.join(cols)} (option {by}) make {len(cells.keys):,} "
+                                           f"slices, more than {self.max_slices:,} (option {o}); slice by fewer "
+                                           f"columns, bin a numeric column (--by-bins N), or raise {o}.",
+                             params=["max_slices", "by"])
+        cells.check_values()
+        overall, tables = cells.tables(labels)
+        return compare_tables(overall, list(self.columns), cells.sorted_keys(), tables, names=names,
+                              min_slice=min_slice, binning=self.binning, **settings)

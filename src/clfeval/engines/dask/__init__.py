@@ -27,7 +27,8 @@ from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
     "clfeval.engines.dask._parts": ("connect", "parts_of", "run"),
-    "clfeval.engines.dask._counting": ("report", "compare", "table"),
+    "clfeval.engines.dask._counting": ("report", "table"),
+    "clfeval.engines.dask._compareapi": ("compare",),
     "clfeval.engines.dask._rankings": ("ranking", "histogram", "binning"),
     "clfeval.engines.dask._calibrate": ("calibration",),
     "clfeval.engines.dask._thresholds": ("threshold",),
@@ -38,20 +39,21 @@ __all__ = _names(_EXPORTS)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.engines.dask._accumulate": ("accumulate",),
+    "clfeval.engines.dask._join": ("accumulate_joined",),
     "clfeval.engines.dask._parts": ("check_address",),
-    "clfeval.engines.dask._slicecompare": ("sliced_cells",),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.engines.dask._accumulate import accumulate as accumulate
+    from clfeval.engines.dask._join import accumulate_joined as accumulate_joined
     from clfeval.engines.dask._parts import check_address as check_address
-    from clfeval.engines.dask._slicecompare import sliced_cells as sliced_cells
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:
     from clfeval.engines.dask._calibrate import calibration as calibration
-    from clfeval.engines.dask._counting import compare as compare, report as report, table as table
+    from clfeval.engines.dask._compareapi import compare as compare
+    from clfeval.engines.dask._counting import report as report, table as table
     from clfeval.engines.dask._parts import connect as connect, parts_of as parts_of, run as run
     from clfeval.engines.dask._rankings import binning as binning, histogram as histogram, ranking as ranking
     from clfeval.engines.dask._thresholds import threshold as threshold

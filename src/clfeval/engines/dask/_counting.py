@@ -1,4 +1,4 @@
-"""Reports and comparisons on Dask: each partition counted into a table, the tables added in a tree.
+"""Reports on Dask: each partition counted into a table, the tables added in a tree.
 
 :func:`report` maps every partition to its confusion table (or multi-label
 table) and adds the tables up (:func:`~clfeval.engines.dask._parts.tree_sum`); the
@@ -6,14 +6,6 @@ report is then computed from the one table by the same code as locally
 (``report_from_table``), so every count metric of the catalogue is the local
 number, bit for bit. With a score column it adds the exact ranking section
 (:func:`clfeval.engines.dask._rankings.ranking`).
-
-:func:`compare` needs each item's gold label and both systems' predictions
-together: the inputs are joined by id on the cluster (a Dask merge, which
-shuffles rows by id; without ids, by row position), duplicate and missing ids
-are refused, and every partition of the joined frame is counted into a joint
-(gold, A, B) table. The test then runs on the summed table
-(``compare_counts``): the same engine and the same replicates as a local
-``compare`` with the same seed.
 """
 
 from __future__ import annotations
@@ -27,14 +19,12 @@ import dask
 import numpy as np
 import pyarrow as pa
 
-from clfeval.core import JointTable, confusion_table, joint_table, label_str, multilabel_table, shown_id
+from clfeval.core import confusion_table, multilabel_table, shown_id
 from clfeval.engines.dask._parts import Parts, parts_of, probe, run, threads, tree_sum
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate import Report
-from clfeval.ops.compare import Compared
-from clfeval.significance import check_metric, compare_counts
 
-__all__ = ["report", "compare", "table", "check_unique_ids", "id_column"]
+__all__ = ["report", "table", "check_unique_ids", "id_column"]
 
 
 def _table_of(t: pa.Table, gold: str, pred: str, multilabel: bool, sep: str) -> Any:
@@ -227,138 +217,3 @@ def _file_row(parts: Parts, place: tuple[int, int]) -> int:
         with pq.ParquetFile(str(fp.source.path)) as f:
             before = sum(f.metadata.row_group(g).num_rows for g in range(fp.group))
     return before + place[1]
-
-
-# --- compare: the joint table of items matched by id ----------------------------------
-
-def _frame(data: Any, columns: Sequence[str], labels: Sequence[str] = (), normalize: str | None = None) -> Any:
-    """The input as a Dask DataFrame of ``columns`` (labels as they were read)."""
-    import dask.dataframe as dd
-
-    if hasattr(data, "to_delayed") and hasattr(data, "npartitions"):
-        missing = [c for c in columns if c not in data.columns]
-        if missing:
-            raise DataError(f"the DataFrame has no column {missing[0]!r}.")
-        return data[list(columns)]
-    parts = parts_of(data, columns, labels=labels, normalize=normalize)
-    meta = dd.from_delayed([dask.delayed(_to_pandas)(t) for t in parts.tasks[:1]], verify_meta=False)._meta
-    return dd.from_delayed([dask.delayed(_to_pandas)(t) for t in parts.tasks], meta=meta, verify_meta=False)
-
-
-def _to_pandas(t: pa.Table) -> Any:
-    return t.to_pandas(types_mapper=lambda typ: None, strings_to_categorical=False)
-
-
-def _joint_of(frame: Any, k: int) -> JointTable:
-    g = frame["gold"].to_numpy()
-    cols = [frame[f"pred{i}"].to_numpy() for i in range(k)]
-    if k != 2:
-        raise UsageError("compare on the Dask engine compares two systems at a time.")
-    bad = frame["gold"].to_numpy() != frame["gold_b"].to_numpy()
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise DataError(f"the inputs disagree on the gold label of item {frame['id'].to_numpy()[i]!r} "
-                        f"({label_str(g[i])!r} against {label_str(frame['gold_b'].to_numpy()[i])!r}); "
-                        f"compared systems must be scored on the same gold labels.")
-    return joint_table(pa.array(g), pa.array(cols[0]), pa.array(cols[1]))
-
-
-def compare(a: Any, b: Any, *, metric: str = "accuracy", gold: str = "gold", pred: str = "pred",
-            id: str | None = "id", test: str = "bootstrap", samples: int = 10_000, seed: Any = 0,
-            alpha: float = 0.05, ci: float = 0.95, zero_division: Any = 0, beta: float = 1.0,
-            names: Sequence[str] = ("a", "b"), client: Any = None, normalize: str | None = None) -> Compared:
-    """``clfeval.compare`` of two inputs on Dask: items joined by ``id`` on the cluster, one joint table.
-
-    Without ``id`` (``id=None``) the rows are matched by position, which
-    needs both inputs partitioned alike. Duplicate ids, ids in one input
-    only and items whose gold labels differ are refused, as locally.
-    """
-    check_metric(metric)
-    if id is None:
-        fa, fb = (_frame(x, [gold, pred], [gold, pred], normalize) for x in (a, b))
-        if fa.npartitions != fb.npartitions:
-            raise UsageError("without ids the inputs are matched row by row, which needs them partitioned alike; "
-                             "give an id column to match items by id.")
-        fa = fa.rename(columns={gold: "gold", pred: "pred0"})
-        fb = fb.rename(columns={gold: "gold_b", pred: "pred1"})
-        joined = fa.map_partitions(_side_by_side, fb, align_dataframes=False)
-    else:
-        for data in (a, b):  # each input's ids unique, named as locally (before the join mixes them)
-            if not hasattr(data, "npartitions"):
-                id_parts = parts_of(data, [id], options=[("--id", id)])
-                probe(id_parts, client)
-                check_unique_ids(id_parts, id, client=client)
-        fa = _frame(a, [id, gold, pred], [gold, pred], normalize).rename(
-            columns={id: "id", gold: "gold", pred: "pred0"})
-        fb = _frame(b, [id, gold, pred], [gold, pred], normalize).rename(
-            columns={id: "id", gold: "gold_b", pred: "pred1"})
-        joined = fa.merge(fb, on="id", how="inner")  # inner: no missing values, so no label changes type
-    parts = joined.to_delayed()
-    tasks = [dask.delayed(_joint_of, pure=True)(p, 2) for p in parts]
-    checks = [dask.delayed(_check_part, pure=True)(p) for p in parts]
-    sizes = [dask.delayed(len)(p) for p in fa.to_delayed()] + [dask.delayed(len)(p) for p in fb.to_delayed()]
-    jt, *rest = run(client, tree_sum(tasks), *checks, *sizes)
-    checks_out, sizes_out = rest[:len(checks)], rest[len(checks):]
-    n_a, n_b = sum(sizes_out[:fa.npartitions]), sum(sizes_out[fa.npartitions:])
-    dup = [x for c in checks_out for x in c[1]]
-    matched = sum(c[0] for c in checks_out)
-    if dup or not (matched == n_a == n_b):
-        _refuse(fa, fb, dup, names, client)
-    return compare_counts(jt, metric=metric, test=test, samples=samples, seed=seed, alpha=alpha, ci=ci,
-                          zero_division=zero_division, beta=beta, names=names)
-
-
-def _side_by_side(x: Any, y: Any) -> Any:
-    if len(x) != len(y):
-        raise DataError(f"without ids the inputs are matched row by row, and a partition holds {len(x)} rows in one "
-                        f"input and {len(y)} in the other; give an id column.")
-    out = x.reset_index(drop=True).copy()
-    for c in y.columns:
-        out[c] = y[c].to_numpy()
-    out["id"] = np.arange(len(x))
-    return out
-
-
-def _check_part(frame: Any) -> tuple[int, list]:
-    """(rows, a few ids that occur more than once) of one partition of the joined frame."""
-    ids = frame["id"]
-    return int(len(frame)), ids[ids.duplicated()].to_numpy()[:5].tolist()
-
-
-def _refuse(fa: Any, fb: Any, dup: list, names: Sequence[str], client: Any) -> None:
-    """Name what is wrong with the ids (a second, id-only join; run only when the first one does not add up)."""
-    if dup:
-        raise DataError(f"ids occur more than once ({', '.join(map(shown_id, dup[:5]))}); every item needs one id in "
-                        f"each input.")
-    outer = fa[["id"]].merge(fb[["id"]], on="id", how="outer", indicator=True)
-    sides = [dask.delayed(_sides, pure=True)(p) for p in outer.to_delayed()]
-    found = run(client, *sides)
-    only_a = sorted((x for f in found for x in f[0]), key=str)
-    only_b = sorted((x for f in found for x in f[1]), key=str)
-    dup = [x for f in found for x in f[2]]
-    if dup:
-        raise DataError(f"ids occur more than once ({', '.join(map(shown_id, dup[:5]))}); every item needs one id in "
-                        f"each input.")
-    n_a = sum(f[3] for f in found)
-    n_b = sum(f[4] for f in found)
-    said = []
-    for count, ids, x, y in ((n_a, only_a, names[0], names[1]), (n_b, only_b, names[1], names[0])):
-        if count:
-            said.append(f"{count} id(s) only in {x!r} are missing from {y!r} (e.g. "
-                        f"{', '.join(map(shown_id, ids[:3]))})")
-    raise DataError("; ".join(said) + ". Compared files must hold predictions for the same items.")
-
-
-def _sides(frame: Any) -> tuple[list, list, list, int, int]:
-    """(a few ids only in A, a few only in B, a few duplicates, how many only in A, how many only in B)."""
-    side = frame["_merge"].astype(str).to_numpy()
-    ids = frame["id"]
-    left, right = side == "left_only", side == "right_only"
-    return (sorted(ids.to_numpy()[left].tolist(), key=str)[:5], sorted(ids.to_numpy()[right].tolist(), key=str)[:5],
-            ids[ids.duplicated()].to_numpy()[:5].tolist(), int(left.sum()), int(right.sum()))
-
-
-#: The join of :func:`compare` and its checks, shared with ``compare --by`` (:mod:`clfeval.engines.dask._slicecompare`):
-#: an input as a Dask DataFrame, two inputs side by side (matched by row), one joined partition's rows and
-#: repeated ids, and the sentence naming what is wrong with the ids.
-input_frame, side_by_side, joined_rows, refuse_ids = _frame, _side_by_side, _check_part, _refuse
