@@ -204,17 +204,13 @@ def ranking(data: Data, scores: Column | None = None, *, gold: str | None = None
         return result(in_memory(table.column(g), as_scores(table.column(score), name=score),
                                 positive=positive).summary, "memory", False)
     with _as_path(run, data, cols, input_format, encoding) as (inp, spooled):
-        def local(budget: int, tmpdir: str | None) -> tuple[Any, str]:
-            return named_by(inp.name, lambda: _stream_ranking(inp, g, score, positive, budget, tmpdir, normalize,
-                                                              progress)), "streamed"
+        from clfeval.scores import RankingSpec
 
-        def cluster(client: Any, memory: Any) -> tuple[Any, str]:
-            from clfeval.engines.dask import ranking as on_dask
+        def local(budget: int, tmpdir: str | None) -> Any:
+            return _stream_ranking(inp, g, score, positive, budget, tmpdir, normalize, progress)
 
-            return named_by(inp.name, lambda: on_dask(inp, gold=g, score=score, positive=positive, client=client,
-                                                      memory=memory, normalize=normalize)), "cluster"
-
-        r, mode = run.over_path(local, cluster)
+        spec = RankingSpec.of_column(g, score, positive, normalize=normalize)
+        r, mode = named_by(inp.name, lambda: run.ranked(inp, spec, local=local))
         return result(r, mode, spooled, inp)
 
 

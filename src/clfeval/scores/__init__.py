@@ -40,6 +40,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.scores._objectives": ("Objective", "parse_objective"),
     "clfeval.scores._rangeplan": ("Offsets", "choose_cuts", "exact_candidates", "range_offsets", "run_bounds",
                                   "sampled_candidates"),
+    "clfeval.scores._rankruns": ("RankingSpec",),
     "clfeval.scores._rangestats": ("RangeStats", "merge_range", "range_stats", "rle", "rle_merge", "sample_ranks_of"),
     "clfeval.scores._slicecalibration": ("SliceCalibrator", "slice_rows"),
     "clfeval.scores._streamovr": ("OvRStore", "batch_is_positive", "binary_summary"),
@@ -116,6 +117,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         rle_merge as rle_merge,
         sample_ranks_of as sample_ranks_of,
     )
+    from clfeval.scores._rankruns import RankingSpec as RankingSpec
     from clfeval.scores._slicecalibration import SliceCalibrator as SliceCalibrator, slice_rows as slice_rows
     from clfeval.scores._streamovr import (
         OvRStore as OvRStore,

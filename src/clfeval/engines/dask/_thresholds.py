@@ -25,68 +25,33 @@ from typing import Any
 
 import dask
 import numpy as np
-import pyarrow as pa
 
 from clfeval.core import ClassCounts, RankingSummary, cut_counts
-from clfeval.engines.dask._parts import Parts, parts_of, persist, probe, run
-from clfeval.engines.dask._rankings import Runs, merged_range, range_plan, range_stats_of, ranking_of
+from clfeval.engines.dask._parts import Parts, parts_of, probe
+from clfeval.engines.dask._ranges import run_ranges
 from clfeval.ops.threshold import ThresholdResult
 from clfeval.scores import (
     CutChoice,
     CutChooser,
-    Cuts,
     Objective,
     ScoreSource,
-    check_kinds,
     check_positive,
     choose_threshold_filled,
-    is_integer_column,
     parse_objective,
     sweep_of,
-    value_of_key,
+)
+from clfeval.scores._rankruns import (
+    RankingSpec,
+    at_least,
+    facts_of,
+    labels_and_extent,
+    range_cuts,
+    range_stats_of,
+    ranking_of,
+    score_kind,
 )
 
 __all__ = ["DaskRanking", "threshold"]
-
-
-def _facts(runs: Runs) -> tuple[dict[str, Any], tuple[float, float] | None]:
-    """The gold labels of one group of partitions (string form → value, in the order local batches give them)
-    and its scores' extent."""
-    return runs.labels or {}, runs.extent()
-
-
-def _kind(t: pa.Table, score: str) -> bool | None:
-    """Whether one partition's scores are integers (ranked as order keys); None without rows."""
-    return is_integer_column(t.column(score)) if t.num_rows else None
-
-
-def _info(facts: list[tuple[dict[str, Any], tuple[float, float] | None]],
-          kinds: list[bool | None]) -> tuple[dict[str, Any], np.ndarray, bool]:
-    """The labels seen over all partitions (in partition order), the scores' [min, max] (empty without items;
-    score values, integer keys decoded) and whether the scores are integers."""
-    labels: dict[str, Any] = {}
-    extents = [e for _, e in facts]
-    for d, _ in facts:
-        for k, v in d.items():
-            labels.setdefault(k, v)
-    ints = check_kinds({k for k in kinds if k is not None})
-    ext = [e for e in extents if e is not None]
-    lo_hi = (min(e[0] for e in ext), max(e[1] for e in ext)) if ext else None
-    if lo_hi is None:
-        return labels, np.empty(0), ints
-    return labels, np.array([value_of_key(x) for x in lo_hi] if ints else lo_hi), ints
-
-
-def _range_cuts(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any], j: int) -> Cuts:
-    """Range ``j``'s cuts in decreasing threshold order, as ``RankingStore.cut_chunks`` gives them."""
-    v, p, q, pos_below, neg_below = merged_range(pieces, offsets, j)
-    pos_lt, neg_lt = pos_below + np.cumsum(p) - p, neg_below + np.cumsum(q) - q
-    P, N = offsets["P"], offsets["N"]
-    return Cuts(v[::-1].copy(), (P - pos_lt)[::-1].copy(), (N - neg_lt)[::-1].copy())
-
-
-def _at_least(runs: Runs, t: float) -> np.ndarray:
-    return runs.at_least(t)
 
 
 class DaskRanking:
@@ -114,16 +79,19 @@ class DaskRanking:
                                                               options=[("--gold", gold), ("--score", score)],
                                                               scores=[score])
         probe(parts, client)
-        plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges, labels=True,
-                          order_only=True)  # integer scores as order keys, ranked exactly (cuts: scores.intcuts)
-        info = dask.delayed(_info, pure=True)([dask.delayed(_facts, pure=True)(r) for r in plan.runs],
-                                              [dask.delayed(_kind, pure=True)(t, score) for t in parts.tasks])
-        stats, cuts = plan.per_range(range_stats_of), plan.per_range(_range_cuts)
-        k, r = len(plan.runs), plan.ranges
-        kept = persist(client, [*plan.runs, *cuts, plan.offsets, info, *stats])
-        self._client, self._positive = client, positive
+        spec = RankingSpec(gold, score, positive, {}, labels=True)  # integer scores as order keys (scores.intcuts)
+        budget = spec.budget(None)
+        rr = run_ranges(parts, spec.make(budget), gold=gold, extra=spec.extra, budget=budget,
+                        entry_bytes=spec.entry_bytes, offsets=spec.offsets, client=client, ranges=ranges)
+        info = dask.delayed(labels_and_extent, pure=True)(rr.per_state(facts_of),
+                                                          [dask.delayed(score_kind, pure=True)(t, score)
+                                                           for t in parts.tasks])
+        stats, cuts = rr.per_range(range_stats_of), rr.per_range(range_cuts)
+        k, r = len(rr.states), rr.ranges
+        kept = rr.keep([*rr.states, *cuts, rr.offsets, info, *stats])
+        self._rr, self._positive = rr, positive
         self._runs, self._cuts = kept[:k], kept[k:k + r]
-        self._offsets, (self.seen, self.range, self.integers), *self._stats = run(client, *kept[k + r:])
+        self._offsets, (self.seen, self.range, self.integers), *self._stats = rr.compute(*kept[k + r:])
         self.partitions, self.ranges = len(parts), r
         self._summary: RankingSummary | None = None
         self._at: dict[float, tuple[int, int]] = {}  # threshold → (TP, FP), counted once
@@ -156,7 +124,7 @@ class DaskRanking:
         obj = parse_objective(objective)
         chooser = CutChooser(obj)
         for j in reversed(range(self.ranges)):
-            (c,) = run(self._client, self._cuts[j])
+            (c,) = self._rr.compute(self._cuts[j])
             chooser.add(sweep_of(c, self.n_positive, self.n_negative, beta=obj.beta, cost_fp=obj.cost_fp,
                                  cost_fn=obj.cost_fn))
         return CutChoice(obj.name, chooser.index, chooser.row, chooser.top_precision)
@@ -165,7 +133,7 @@ class DaskRanking:
         """TP, FP, FN, TN when items with score ≥ ``threshold`` are predicted positive (a count per partition)."""
         t = float(threshold)
         if t not in self._at:
-            counts = run(self._client, *[dask.delayed(_at_least, pure=True)(p, t) for p in self._runs])
+            counts = self._rr.compute(*[dask.delayed(at_least, pure=True)(p, t) for p in self._runs])
             total = np.sum(counts, axis=0) if counts else np.zeros(2, dtype=np.int64)
             self._at[t] = (int(total[0]), int(total[1]))
         tp, fp = self._at[t]

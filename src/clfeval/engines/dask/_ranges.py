@@ -1,0 +1,126 @@
+"""An exact order across partitions on Dask: the generic range runner (the one multi-pass exception of the
+engine, issue 38). It knows no metric; the operation hands it what to keep and what to compute per range.
+
+The passes, for a picklable state factory ``make()`` (an accumulator: ``update(batch)``, then ``finish()`` the
+sorted state, which offers ``sample()``, ``counts(cuts, ranges)`` and ``piece(cuts, ranges, j)``):
+
+1. one task per group of partitions makes a state and updates it with the group's checked batches, read on the
+   worker by the local reader (:func:`clfeval.io.read_pieces`, as :mod:`clfeval.engines.dask._accumulate` reads
+   them: a :class:`clfeval.io.PredictionBatch`); the finished states stay on the workers;
+2. their samples come to the client, which chooses the cut points with the one range planner,
+   :mod:`clfeval.scores._rangeplan` (about as many entries in each range, and enough ranges for each to fit the
+   memory budget when merged);
+3. every state's counts per range become the offsets (the operation's ``offsets(counts)``), in one small task;
+4. each range's pieces (one per state) are merged on one worker by the operation's ``fn(pieces, offsets, j)``
+   (:meth:`RangeRun.per_range`): the only data that travels.
+
+:class:`RangeRun` holds the tasks, so that a caller computes the per-range results at once (:func:`ranked`), or
+keeps them on the workers and fetches them one range at a time (the threshold's sweep).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import dask
+
+from clfeval.engines.dask._accumulate import _batches
+from clfeval.engines.dask._parts import Parts, parts_of, persist, probe, run, threads
+
+__all__ = ["RangeRun", "run_ranges", "ranked", "ranked_parts"]
+
+
+def _state(items: Sequence[Any], read: bool, first: int, make: Callable[[], Any],
+           cols: tuple[str, str | None, str | None, tuple[str, ...]]) -> Any:
+    acc = make()
+    for batch in _batches(items, read, first, cols):
+        acc.update(batch)
+    return acc.finish()
+
+
+def _sample(state: Any) -> Any:
+    return state.sample()
+
+
+def _counts(state: Any, cuts: Any, ranges: int) -> Any:
+    return state.counts(cuts, ranges)
+
+
+def _piece(state: Any, cuts: Any, ranges: int, j: int) -> Any:
+    return state.piece(cuts, ranges, j)
+
+
+@dataclass(frozen=True)
+class RangeRun:
+    """The tasks of an exact order on Dask: every group's finished state (kept on the workers), each range's
+    pieces (one per state), the offsets and the number of ranges."""
+
+    client: Any
+    states: list[Any]
+    pieces: list[list[Any]]
+    offsets: Any
+    ranges: int
+
+    def per_range(self, fn: Callable[[list[Any], Any, int], Any]) -> list[Any]:
+        """``fn(pieces of range j from every state, offsets, j)`` for every range, as tasks."""
+        return [dask.delayed(fn, pure=True)(self.pieces[j], self.offsets, j) for j in range(self.ranges)]
+
+    def per_state(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
+        """``fn(state, *args)`` for every group's state, as tasks."""
+        return [dask.delayed(fn, pure=True)(s, *args) for s in self.states]
+
+    def compute(self, *tasks: Any) -> tuple[Any, ...]:
+        """The tasks' results, here."""
+        return run(self.client, *tasks)
+
+    def keep(self, tasks: Sequence[Any]) -> list[Any]:
+        """The tasks computed and kept on the workers (fetched later with :meth:`compute`)."""
+        return persist(self.client, tasks)
+
+
+def run_ranges(parts: Parts, make: Callable[[], Any], *, gold: str, extra: Sequence[str], budget: int,
+               entry_bytes: int, offsets: Callable[[list[Any]], Any], client: Any = None,
+               ranges: int | None = None) -> RangeRun:
+    """Passes 1–3 of the module notes over ``parts``: the states made and kept on the workers, the cut points
+    chosen here from their samples, the pieces and the offsets returned as tasks.
+
+    ``ranges`` default: four per worker thread of the cluster, at most one per partition, and more when a merged
+    range (``entry_bytes`` per entry) would outgrow ``budget``."""
+    from clfeval.scores._rangeplan import choose_cuts, sampled_candidates
+
+    k = threads(client)
+    cols = (gold, None, None, tuple(dict.fromkeys(e for e in extra if e)))
+    read = bool(parts.files)
+    states = persist(client, [dask.delayed(_state, pure=True)(items, read, first, make, cols)
+                              for items, first in parts.groups(k)])
+    samples = [x for one in run(client, *[dask.delayed(_sample, pure=True)(s) for s in states]) for x in one]
+    entries = sum(n for _, n in samples)
+    n_ranges = ranges or max(1, min(len(parts), 4 * k), -(-entries * entry_bytes // budget))
+    cand, below = sampled_candidates(samples)
+    cuts = choose_cuts(cand, below, entries / n_ranges, ranges=n_ranges)
+    pieces = [[dask.delayed(_piece, pure=True)(s, cuts, n_ranges, j) for s in states] for j in range(n_ranges)]
+    off = dask.delayed(offsets, pure=True)([dask.delayed(_counts, pure=True)(s, cuts, n_ranges) for s in states])
+    return RangeRun(client, states, pieces, off, n_ranges)
+
+
+def ranked_parts(parts: Parts, spec: Any, *, client: Any = None, memory: Any = None) -> Any:
+    """An operation's exact order over ``parts``: ``spec`` gives ``gold`` and ``extra`` (the columns its
+    batches carry), ``budget(memory)``, ``make(budget)`` (the state factory), ``entry_bytes``, ``ranges``,
+    ``offsets(counts)``, ``per_range(pieces, offsets, j)`` and ``result(offsets, per_range results)``."""
+    budget = spec.budget(memory)
+    rr = run_ranges(parts, spec.make(budget), gold=spec.gold, extra=spec.extra, budget=budget,
+                    entry_bytes=spec.entry_bytes, offsets=spec.offsets, client=client, ranges=spec.ranges)
+    off, *per = rr.compute(rr.offsets, *rr.per_range(spec.per_range))
+    return spec.result(off, per)
+
+
+def ranked(data: Any, spec: Any, *, client: Any = None, memory: Any = None) -> Any:
+    """:func:`ranked_parts` over an input (a resolved PATH, paths or a Dask DataFrame) read as ``spec.reading``
+    says (the reader's ``labels``, ``normalize``, ``options``, ``scores``); with ``spec.probe``, the workers'
+    access to every file is checked first."""
+    parts = data if isinstance(data, Parts) else parts_of(data, [spec.gold, *spec.extra], **spec.reading)
+    if spec.probe:
+        probe(parts, client)
+    return ranked_parts(parts, spec, client=client, memory=memory)
