@@ -26,7 +26,7 @@ from typing import Any
 
 import dask
 
-from clfeval.engines.dask._accumulate import _batches
+from clfeval.engines.dask._accumulate import batches
 from clfeval.engines.dask._parts import Parts, parts_of, persist, probe, run, threads
 
 __all__ = ["RangeRun", "run_ranges", "ranked", "ranked_parts"]
@@ -35,7 +35,7 @@ __all__ = ["RangeRun", "run_ranges", "ranked", "ranked_parts"]
 def _state(items: Sequence[Any], read: bool, first: int, make: Callable[[], Any],
            cols: tuple[str, str | None, str | None, tuple[str, ...]]) -> Any:
     acc = make()
-    for batch in _batches(items, read, first, cols):
+    for batch in batches(items, read, first, cols):
         acc.update(batch)
     return acc.finish()
 
@@ -88,7 +88,7 @@ def run_ranges(parts: Parts, make: Callable[[], Any], *, gold: str, extra: Seque
 
     ``ranges`` default: four per worker thread of the cluster, at most one per partition, and more when a merged
     range (``entry_bytes`` per entry) would outgrow ``budget``."""
-    from clfeval.scores._rangeplan import choose_cuts, sampled_candidates
+    from clfeval.scores import choose_cuts, sampled_candidates
 
     k = threads(client)
     cols = (gold, None, None, tuple(dict.fromkeys(e for e in extra if e)))

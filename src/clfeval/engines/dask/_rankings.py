@@ -18,14 +18,17 @@ import numpy as np
 from clfeval.core import RankingSummary
 from clfeval.engines.dask._parts import Parts, parts_of, run, tree_sum
 from clfeval.engines.dask._ranges import ranked
-from clfeval.scores import Binning, ScoreHistogram, quantile_binning, uniform_binning
-from clfeval.scores._rankruns import (
+from clfeval.scores import (
+    Binning,
     RankingSpec,
+    ScoreHistogram,
     merge_samples,
     part_histogram,
     part_range,
     part_sample,
+    quantile_binning,
     row_count,
+    uniform_binning,
 )
 
 __all__ = ["ranking", "histogram", "binning"]

@@ -34,21 +34,19 @@ from clfeval.scores import (
     CutChoice,
     CutChooser,
     Objective,
+    RankingSpec,
     ScoreSource,
+    at_least,
     check_positive,
     choose_threshold_filled,
-    parse_objective,
-    sweep_of,
-)
-from clfeval.scores._rankruns import (
-    RankingSpec,
-    at_least,
     facts_of,
     labels_and_extent,
+    parse_objective,
     range_cuts,
     range_stats_of,
     ranking_of,
     score_kind,
+    sweep_of,
 )
 
 __all__ = ["DaskRanking", "threshold"]
