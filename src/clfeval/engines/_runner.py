@@ -104,7 +104,7 @@ class Runner:
         ``local(budget, tmpdir)`` (the operation's sorted runs, spilled within the budget); on a cluster the
         generic range runner with ``spec`` (the columns and how they are read, the sorted state per group of
         partitions, the offsets, what each range adds and the result: see
-        :func:`clfeval.engines.dask._ranges.ranked_parts`), each range within the engine's ``memory``.
+        :func:`clfeval.engines.dask._ranges.ranked`), each range within the engine's ``memory``.
         Returns the result and the mode (``streamed``, ``cluster``)."""
         raise NotImplementedError
 

@@ -40,6 +40,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.scores._objectives": ("Objective", "parse_objective"),
     "clfeval.scores._rangeplan": ("Offsets", "choose_cuts", "exact_candidates", "range_offsets", "run_bounds",
                                   "sampled_candidates"),
+    "clfeval.scores._rankthreshold": ("RangeRanking", "ThresholdSpec", "column_spec"),
     "clfeval.scores._rankruns": ("RankingSpec", "Runs", "RunsBuilder", "at_least", "facts_of", "labels_and_extent",
                                  "merge_samples", "merged_range", "offsets_of", "part_histogram", "part_range",
                                  "part_sample", "range_cuts", "range_stats_of", "ranking_of", "row_count",
@@ -138,6 +139,11 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         ranking_of as ranking_of,
         row_count as row_count,
         score_kind as score_kind,
+    )
+    from clfeval.scores._rankthreshold import (
+        RangeRanking as RangeRanking,
+        ThresholdSpec as ThresholdSpec,
+        column_spec as column_spec,
     )
     from clfeval.scores._slicecalibration import SliceCalibrator as SliceCalibrator, slice_rows as slice_rows
     from clfeval.scores._streamovr import (

@@ -225,6 +225,8 @@ class RankingSpec:
     labels: bool = False
     ranges: int | None = None
     probe: bool = False
+    #: The memory budget of each task (None: the engine's).
+    memory: Any = None
     #: Bytes an entry of a merged range takes (the number of ranges keeps each within the budget).
     entry_bytes: int = RANGE_BYTES_PER_ITEM
 
@@ -241,8 +243,9 @@ class RankingSpec:
         return (self.score,)
 
     def budget(self, memory: Any) -> int:
-        """The memory budget of each task (default 1 GiB)."""
-        return parse_memory(DEFAULT_MEMORY if memory is None else memory)
+        """The memory budget of each task: this spec's ``memory``, else the engine's ``memory``, else 1 GiB."""
+        chosen = self.memory if self.memory is not None else memory
+        return parse_memory(DEFAULT_MEMORY if chosen is None else chosen)
 
     def make(self, budget: int) -> partial[RunsBuilder]:
         """The empty state of a group (picklable): its scores sorted ``budget`` bytes' worth at a time."""
@@ -254,6 +257,13 @@ class RankingSpec:
 
     def result(self, offsets: dict[str, Any], per_range: Sequence[RangeStats]) -> RankingSummary:
         return ranking_of(offsets, per_range, self.positive)
+
+    def on_ranges(self, data: Any, open_ranges: Any) -> RankingSummary:
+        """The ranking of ``data`` from its ranges (``open_ranges(data, spec)``: a range runner's run): every
+        range's stats computed at once and added."""
+        rr = open_ranges(data, self)
+        off, *per = rr.compute(rr.offsets, *rr.per_range(self.per_range))
+        return self.result(off, per)
 
 
 # --- the threshold's pieces ----------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import dask
@@ -29,7 +30,7 @@ import dask
 from clfeval.engines.dask._accumulate import batches
 from clfeval.engines.dask._parts import Parts, parts_of, persist, probe, run, threads
 
-__all__ = ["RangeRun", "run_ranges", "ranked", "ranked_parts"]
+__all__ = ["RangeRun", "run_ranges", "open_ranges", "ranked"]
 
 
 def _state(items: Sequence[Any], read: bool, first: int, make: Callable[[], Any],
@@ -58,10 +59,18 @@ class RangeRun:
     pieces (one per state), the offsets and the number of ranges."""
 
     client: Any
+    parts: Parts
     states: list[Any]
     pieces: list[list[Any]]
     offsets: Any
     ranges: int
+    #: The engine's name (for a result's notes on where it ran).
+    engine = "dask"
+
+    @property
+    def partitions(self) -> int:
+        """The input's partitions (files, Parquet row groups, DataFrame partitions)."""
+        return len(self.parts)
 
     def per_range(self, fn: Callable[[list[Any], Any, int], Any]) -> list[Any]:
         """``fn(pieces of range j from every state, offsets, j)`` for every range, as tasks."""
@@ -70,6 +79,14 @@ class RangeRun:
     def per_state(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
         """``fn(state, *args)`` for every group's state, as tasks."""
         return [dask.delayed(fn, pure=True)(s, *args) for s in self.states]
+
+    def per_part(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
+        """``fn(table, *args)`` for every partition of the input (read again), as tasks."""
+        return self.parts.map(fn, *args)
+
+    def apply(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` as a task (tasks among ``args``, and in lists of them, given as their results)."""
+        return dask.delayed(fn, pure=True)(*args)
 
     def compute(self, *tasks: Any) -> tuple[Any, ...]:
         """The tasks' results, here."""
@@ -102,25 +119,25 @@ def run_ranges(parts: Parts, make: Callable[[], Any], *, gold: str, extra: Seque
     cuts = choose_cuts(cand, below, entries / n_ranges, ranges=n_ranges)
     pieces = [[dask.delayed(_piece, pure=True)(s, cuts, n_ranges, j) for s in states] for j in range(n_ranges)]
     off = dask.delayed(offsets, pure=True)([dask.delayed(_counts, pure=True)(s, cuts, n_ranges) for s in states])
-    return RangeRun(client, states, pieces, off, n_ranges)
+    return RangeRun(client, parts, states, pieces, off, n_ranges)
 
 
-def ranked_parts(parts: Parts, spec: Any, *, client: Any = None, memory: Any = None) -> Any:
-    """An operation's exact order over ``parts``: ``spec`` gives ``gold`` and ``extra`` (the columns its
-    batches carry), ``budget(memory)``, ``make(budget)`` (the state factory), ``entry_bytes``, ``ranges``,
-    ``offsets(counts)``, ``per_range(pieces, offsets, j)`` and ``result(offsets, per_range results)``."""
-    budget = spec.budget(memory)
-    rr = run_ranges(parts, spec.make(budget), gold=spec.gold, extra=spec.extra, budget=budget,
-                    entry_bytes=spec.entry_bytes, offsets=spec.offsets, client=client, ranges=spec.ranges)
-    off, *per = rr.compute(rr.offsets, *rr.per_range(spec.per_range))
-    return spec.result(off, per)
+def open_ranges(data: Any, one: Any, *, client: Any = None, memory: Any = None) -> RangeRun:
+    """The :class:`RangeRun` of one input (a resolved PATH, paths, a Dask DataFrame or :class:`Parts`) for ``one``,
+    the order of one column: ``gold`` and ``extra`` (the columns its batches carry), ``reading`` (the reader's
+    ``labels``, ``normalize``, ``options``, ``scores``), ``probe`` (the workers' access to every file checked
+    first), ``budget(memory)`` (bytes per task, from the engine's ``memory``), ``make(budget)`` (the state
+    factory), ``entry_bytes``, ``ranges`` and ``offsets(counts)``."""
+    parts = data if isinstance(data, Parts) else parts_of(data, [one.gold, *one.extra], **one.reading)
+    if one.probe:
+        probe(parts, client)
+    budget = one.budget(memory)
+    return run_ranges(parts, one.make(budget), gold=one.gold, extra=one.extra, budget=budget,
+                      entry_bytes=one.entry_bytes, offsets=one.offsets, client=client, ranges=one.ranges)
 
 
 def ranked(data: Any, spec: Any, *, client: Any = None, memory: Any = None) -> Any:
-    """:func:`ranked_parts` over an input (a resolved PATH, paths or a Dask DataFrame) read as ``spec.reading``
-    says (the reader's ``labels``, ``normalize``, ``options``, ``scores``); with ``spec.probe``, the workers'
-    access to every file is checked first."""
-    parts = data if isinstance(data, Parts) else parts_of(data, [spec.gold, *spec.extra], **spec.reading)
-    if spec.probe:
-        probe(parts, client)
-    return ranked_parts(parts, spec, client=client, memory=memory)
+    """An operation's exact order on the cluster: ``spec.on_ranges(data, open)``, where ``open(data, one)`` is
+    :func:`open_ranges` on this cluster. The operation then computes its per-range results at once, or keeps them
+    on the workers and fetches them lazily."""
+    return spec.on_ranges(data, partial(open_ranges, client=client, memory=memory))
