@@ -113,19 +113,24 @@ def test_exact_ranking_equals_local(dask_client, data, ranges):
 def test_grouping_and_memory_budget_change_no_number(dask_client, data, monkeypatch, per_task, memory):
     """Partitions read one or up to eight per task, sorted whole or a few hundred scores at a time (a 4 KB budget),
     the score axis cut into more ranges when each must fit that budget: the in-memory ranking every time."""
-    from clfeval.engines.dask import _parts as dparts, _rankings as drank
+    from clfeval.engines.dask import _parts as dparts, _ranges as dranges
+    from clfeval.scores import RankingSpec, parse_memory
 
     path, cols = data
     monkeypatch.setattr(dparts, "PARTS_PER_TASK", per_task)
-    monkeypatch.setattr(drank, "threads", lambda client: 1)  # one thread: ceil(n / per_task) groups
+    monkeypatch.setattr(dranges, "threads", lambda client: 1)  # one thread: ceil(n / per_task) groups
     r = cd.ranking(path, positive="dog", score="score", client=dask_client, memory=memory)
     local = ranking(cols["gold"], cols["score"], positive="dog")
     d = r.to_dict()
     d.pop("external")
     assert _dump(d) == _dump(local.to_dict())
     parts = dparts.parts_of(path, ["gold", "score"])
-    plan = drank.range_plan(parts, gold="gold", score="score", positive="dog", client=dask_client, memory=memory)
-    assert len(plan.runs) == -(-len(parts) // per_task) and len(parts) > 40
+    spec = RankingSpec.of_column("gold", "score", "dog")
+    budget = spec.budget(memory)
+    plan = dranges.run_ranges(parts, spec.make(budget), gold="gold", extra=spec.extra, budget=budget,
+                              entry_bytes=spec.entry_bytes, offsets=spec.offsets, client=dask_client)
+    assert budget == (4096 if memory else parse_memory("1GiB"))
+    assert len(plan.states) == -(-len(parts) // per_task) and len(parts) > 40
     assert plan.ranges > 4 if memory else plan.ranges == 4  # the default: four per thread
 
 

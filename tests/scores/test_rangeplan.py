@@ -62,10 +62,14 @@ def cut_choosers(source: str) -> list[str]:
 
 def test_the_cut_choice_lives_once():
     """The local external ranking and the Dask ranking call the planner and choose no cut of their own."""
-    for rel in ("scores/_external.py", "engines/dask/_rankings.py"):
-        text = (SRC / rel).read_text()
-        assert not cut_choosers(text), rel
-        assert "choose_cuts(" in text and "range_offsets(" in text and "run_bounds(" in text, rel
+    text = (SRC / "scores/_external.py").read_text()
+    assert not cut_choosers(text)
+    assert "choose_cuts(" in text and "range_offsets(" in text and "run_bounds(" in text
+    # on Dask: the generic range runner cuts (and knows no ranking), the ranking's runs bound and offset
+    runner, runs = (SRC / "engines/dask/_ranges.py").read_text(), (SRC / "scores/_rankruns.py").read_text()
+    assert not cut_choosers(runner) and not cut_choosers(runs)
+    assert "choose_cuts(" in runner and "range_offsets(" in runs and "run_bounds(" in runs
+    assert "rankruns" not in runner and "RankingSummary" not in runner
     # (protocols/_runner.py's _choose_cuts chooses decision thresholds per fold, not ranges)
     owners = [str(p.relative_to(SRC)) for d in ("scores", "engines", "front") for p in sorted((SRC / d).rglob("*.py"))
               if cut_choosers(p.read_text())]

@@ -15,6 +15,9 @@ tests the engine's type nor reads its attributes; the runner never knows which o
   one accumulator over the checked batches here, one per group of partitions added in a tree on a cluster.
 - :meth:`Runner.accumulate_joined` runs one over the matched items of several inputs joined by id (or row): the
   local io join here (DuckDB, or hash partitions on disk, within the budget), a merge on a cluster.
+- :meth:`Runner.ranked` runs an exact order statistic beyond memory (the ranking), the one multi-pass exception:
+  the operation's local step here (its spilled sorted runs within the budget), the generic range runner
+  (:mod:`clfeval.engines.dask._ranges`) with the operation's ``spec`` on a cluster.
 - :meth:`Runner.over_path` runs a resolved PATH: ``local(budget, tmpdir)`` on this machine, ``cluster(client,
   memory)`` on Dask.
 - :meth:`Runner.block` is the result's engine block.
@@ -96,6 +99,15 @@ class Runner:
         library's)."""
         raise NotImplementedError
 
+    def ranked(self, inp: Any, spec: Any, *, local: Callable[[int, str | None], R]) -> tuple[R, str]:
+        """An exact order over every item of a resolved PATH (the one multi-pass exception): here
+        ``local(budget, tmpdir)`` (the operation's sorted runs, spilled within the budget); on a cluster the
+        generic range runner with ``spec`` (the columns and how they are read, the sorted state per group of
+        partitions, the offsets, what each range adds and the result: see
+        :func:`clfeval.engines.dask._ranges.ranked`), each range within the engine's ``memory``.
+        Returns the result and the mode (``streamed``, ``cluster``)."""
+        raise NotImplementedError
+
     def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str | None, id: str | None = None,
                    extra: Sequence[str] = (), extra_options: Sequence[str] = (), scores: Sequence[str] = (),
                    multilabel: bool = False, unique: bool = True, reading: Mapping[str, Any] = {},
@@ -172,6 +184,9 @@ class _Local(Runner):
     def over_path(self, local: Callable[[int, str | None], R], cluster: Callable[[Any, Any], R]) -> R:
         return local(self.engine.budget, self.engine.tmpdir)
 
+    def ranked(self, inp: Any, spec: Any, *, local: Callable[[int, str | None], R]) -> tuple[R, str]:
+        return local(self.engine.budget, self.engine.tmpdir), "streamed"
+
     def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str | None, id: str | None = None,
                    extra: Sequence[str] = (), extra_options: Sequence[str] = (), scores: Sequence[str] = (),
                    multilabel: bool = False, unique: bool = True, reading: Mapping[str, Any] = {},
@@ -229,6 +244,12 @@ class _Dask(Runner):
     def over_path(self, local: Callable[[int, str | None], R], cluster: Callable[[Any, Any], R]) -> R:
         with self.connected() as client:
             return cluster(client, self.engine.memory)
+
+    def ranked(self, inp: Any, spec: Any, *, local: Callable[[int, str | None], R]) -> tuple[R, str]:
+        from clfeval.engines.dask import ranked
+
+        with self.connected() as client:
+            return ranked(inp, spec, client=client, memory=self.engine.memory), "cluster"
 
     def accumulate(self, inp: Any, make: Callable[[], A], *, gold: str, pred: str | None, id: str | None = None,
                    extra: Sequence[str] = (), extra_options: Sequence[str] = (), scores: Sequence[str] = (),

@@ -204,17 +204,13 @@ def ranking(data: Data, scores: Column | None = None, *, gold: str | None = None
         return result(in_memory(table.column(g), as_scores(table.column(score), name=score),
                                 positive=positive).summary, "memory", False)
     with _as_path(run, data, cols, input_format, encoding) as (inp, spooled):
-        def local(budget: int, tmpdir: str | None) -> tuple[Any, str]:
-            return named_by(inp.name, lambda: _stream_ranking(inp, g, score, positive, budget, tmpdir, normalize,
-                                                              progress)), "streamed"
+        from clfeval.scores import RankingSpec
 
-        def cluster(client: Any, memory: Any) -> tuple[Any, str]:
-            from clfeval.engines.dask import ranking as on_dask
+        def local(budget: int, tmpdir: str | None) -> Any:
+            return _stream_ranking(inp, g, score, positive, budget, tmpdir, normalize, progress)
 
-            return named_by(inp.name, lambda: on_dask(inp, gold=g, score=score, positive=positive, client=client,
-                                                      memory=memory, normalize=normalize)), "cluster"
-
-        r, mode = run.over_path(local, cluster)
+        spec = RankingSpec.of_column(g, score, positive, normalize=normalize)
+        r, mode = named_by(inp.name, lambda: run.ranked(inp, spec, local=local))
         return result(r, mode, spooled, inp)
 
 
@@ -376,19 +372,17 @@ def threshold(data: Data, scores: Scores | None = None, *, dev: Data | tuple[npt
         spooled = spooled or dev_spooled
         reading = dict(encoding=encoding, normalize=normalize, sep=sep)
 
-        def local(budget: int, tmpdir: str | None) -> tuple[ThresholdResult, str]:
+        def local(budget: int, tmpdir: str | None) -> ThresholdResult:
             from clfeval.front import _thresholdsteps as steps
 
             if scores_prefix is None:
-                return steps.streamed(t, d, gold, score_name, positive, reading, budget, common, progress,
-                                      tmpdir), "streamed"
-            return steps.streamed_labels(t, d, gold, scores_prefix, reading, budget, common, progress,
-                                         tmpdir), "streamed"
+                r: ThresholdResult = steps.streamed(t, d, gold, score_name, positive, reading, budget, common,
+                                                    progress, tmpdir)
+                return r
+            r = steps.streamed_labels(t, d, gold, scores_prefix, reading, budget, common, progress, tmpdir)
+            return r
 
-        def cluster(client: Any, memory: Any) -> tuple[ThresholdResult, str]:
-            return _threshold_dask(client, t, d, gold, score_name, positive, normalize, common), "cluster"
-
-        r, mode = run.over_path(local, cluster)
+        r, mode = run.ranked(t, _threshold_spec(t, d, gold, score_name, positive, normalize, common), local=local)
         return with_engine(r, _block(run, mode, r, spooled, t))
 
 
@@ -479,15 +473,15 @@ def _threshold_arrays(run: Runner, engine: Any, gold: Any, scores: Any, dev: Any
                      engine=engine, **common)
 
 
-def _threshold_dask(client: Any, t: Any, d: Any, gold: str, score: str, positive: Any, normalize: Any,
-                    common: dict[str, Any]) -> ThresholdResult:
-    from clfeval.engines.dask import threshold as on_dask
+def _threshold_spec(t: Any, d: Any, gold: str, score: str, positive: Any, normalize: Any,
+                    common: dict[str, Any]) -> Any:
+    """The threshold choice as an exact order beyond memory (:meth:`Runner.ranked` on a cluster): the score
+    columns checked present and named for messages when it runs."""
     from clfeval.front._thresholdsteps import score_sources
+    from clfeval.scores import ThresholdSpec
 
-    src, dev_src = score_sources(t, d, score)
-    r: ThresholdResult = on_dask(t, d, gold=gold, score=score, positive=positive, client=client, source=src,
-                                 dev_source=dev_src, normalize=normalize, **common)
-    return r
+    return ThresholdSpec(gold, score, positive, d, dict(common), normalize,
+                         sources=lambda: score_sources(t, d, score))
 
 
 # --- calibration ---------------------------------------------------------------------------

@@ -40,6 +40,11 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.scores._objectives": ("Objective", "parse_objective"),
     "clfeval.scores._rangeplan": ("Offsets", "choose_cuts", "exact_candidates", "range_offsets", "run_bounds",
                                   "sampled_candidates"),
+    "clfeval.scores._rankthreshold": ("RangeRanking", "ThresholdSpec", "column_spec"),
+    "clfeval.scores._rankruns": ("RankingSpec", "Runs", "RunsBuilder", "at_least", "facts_of", "labels_and_extent",
+                                 "merge_samples", "merged_range", "offsets_of", "part_histogram", "part_range",
+                                 "part_sample", "range_cuts", "range_stats_of", "ranking_of", "row_count",
+                                 "score_kind"),
     "clfeval.scores._rangestats": ("RangeStats", "merge_range", "range_stats", "rle", "rle_merge", "sample_ranks_of"),
     "clfeval.scores._slicecalibration": ("SliceCalibrator", "slice_rows"),
     "clfeval.scores._streamovr": ("OvRStore", "batch_is_positive", "binary_summary"),
@@ -115,6 +120,30 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         rle as rle,
         rle_merge as rle_merge,
         sample_ranks_of as sample_ranks_of,
+    )
+    from clfeval.scores._rankruns import (
+        RankingSpec as RankingSpec,
+        Runs as Runs,
+        RunsBuilder as RunsBuilder,
+        at_least as at_least,
+        facts_of as facts_of,
+        labels_and_extent as labels_and_extent,
+        merge_samples as merge_samples,
+        merged_range as merged_range,
+        offsets_of as offsets_of,
+        part_histogram as part_histogram,
+        part_range as part_range,
+        part_sample as part_sample,
+        range_cuts as range_cuts,
+        range_stats_of as range_stats_of,
+        ranking_of as ranking_of,
+        row_count as row_count,
+        score_kind as score_kind,
+    )
+    from clfeval.scores._rankthreshold import (
+        RangeRanking as RangeRanking,
+        ThresholdSpec as ThresholdSpec,
+        column_spec as column_spec,
     )
     from clfeval.scores._slicecalibration import SliceCalibrator as SliceCalibrator, slice_rows as slice_rows
     from clfeval.scores._streamovr import (

@@ -10,9 +10,10 @@ needed:
 
 - :class:`clfeval.scores._external.RankingStore` (one machine, spilled sorted
   runs: exact counts below each candidate, by binary search in the runs);
-- :mod:`clfeval.engines.dask._rankings` (a cluster: the runs stay on the workers, the
-  counts below each candidate are estimated from evenly spaced entries) and
-  through it :class:`clfeval.engines.dask._thresholds.DaskRanking`.
+- :mod:`clfeval.engines.dask._ranges`, the generic range runner of a cluster (the sorted
+  states stay on the workers, the counts below each candidate are estimated from evenly
+  spaced entries), with the ranking's pieces of :mod:`clfeval.scores._rankruns` (its runs'
+  bounds and offsets) and the threshold's of :mod:`clfeval.scores._rankthreshold`.
 
 The plan is three steps, each one function: candidate cut points with the items
 below each (:func:`exact_candidates`, :func:`sampled_candidates`); the cuts, so

@@ -40,6 +40,7 @@ __all__ = _names(_EXPORTS)
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.engines.dask._accumulate": ("accumulate",),
     "clfeval.engines.dask._join": ("accumulate_joined",),
+    "clfeval.engines.dask._ranges": ("ranked",),
     "clfeval.engines.dask._parts": ("check_address",),
 }
 _INTERNAL_MODULES: dict[str, str] = {
@@ -48,6 +49,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.engines.dask._accumulate import accumulate as accumulate
     from clfeval.engines.dask._join import accumulate_joined as accumulate_joined
     from clfeval.engines.dask._parts import check_address as check_address
+    from clfeval.engines.dask._ranges import ranked as ranked
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:

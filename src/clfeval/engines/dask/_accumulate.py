@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from clfeval.engines.dask._parts import parts_of, probe, run, threads, tree_sum
 
-__all__ = ["accumulate"]
+__all__ = ["accumulate", "batches"]
 
 
 class _Place:
@@ -42,8 +42,11 @@ class _Place:
         return f"partition {self.number + 1}, row {i + 1}"
 
 
-def _batches(items: Sequence[Any], read: bool, first: int, cols: tuple[str, str | None, str | None, tuple[str, ...]]
+def batches(items: Sequence[Any], read: bool, first: int, cols: tuple[str, str | None, str | None, tuple[str, ...]]
              ) -> Iterator[Any]:
+    """The checked batches of a group of partitions (a PATH's :class:`FilePart`, read here with ``read``; else
+    a DataFrame's partitions, the first numbered ``first``), as :class:`clfeval.io.PredictionBatch` of ``cols``
+    (gold, pred, ids, extra): what :func:`accumulate` and the range runner (:mod:`._ranges`) feed a state."""
     from clfeval.io import PredictionBatch, read_pieces
 
     gold, pred, ids, extra = cols
@@ -62,7 +65,7 @@ def _batches(items: Sequence[Any], read: bool, first: int, cols: tuple[str, str 
 def _fill(items: Sequence[Any], read: bool, first: int, make: Callable[[], Any],
           cols: tuple[str, str | None, str | None, tuple[str, ...]]) -> Any:
     acc = make()
-    for batch in _batches(items, read, first, cols):
+    for batch in batches(items, read, first, cols):
         acc.update(batch)
     return acc
 

@@ -1,96 +1,26 @@
 """Threshold choice on Dask: ``choose_threshold_batches``' result, bit for bit, without the scores on one machine.
 
-A :class:`DaskRanking` is the ranking of one input on the cluster, cut into
-score ranges as :func:`clfeval.engines.dask._rankings.ranking` cuts it (approximate
-quantiles; each range merged on one worker from every partition's sorted
-piece, with the counts below it as offsets). It offers what
-:func:`clfeval.scores._thresholds.choose_threshold_filled` asks of a ranking:
-
-* ``best_cut(objective)`` — every range's cuts (distinct scores, TP = P −
-  positives below, FP = N − negatives below, in decreasing threshold order)
-  are computed and kept on the workers; the client fetches them one range at
-  a time, highest range first, into one
-  :class:`~clfeval.scores._sweep.CutChooser` (so it holds one range at a time),
-  which gives the whole sweep's choice with its tie rules;
-* ``counts_at(threshold)`` — a count per partition, added;
-* ``n``, ``n_positive``, ``n_negative``, the labels seen (for the checks and
-  messages of the positive label) and the scores' range (for the default cut);
-* ``summary()`` — the :class:`~clfeval.scores._rangestats.RankingSummary` (the
-  sweep curves).
+:class:`DaskRanking` and :func:`threshold` (public, kept for their callers) are thin calls of the generic range
+runner (:mod:`clfeval.engines.dask._ranges`) with the threshold's own pieces
+(:class:`clfeval.scores._rankthreshold.RangeRanking`, :class:`~clfeval.scores._rankthreshold.ThresholdSpec`):
+each input's ranking cut into score ranges, every range's cuts kept on the workers and fetched one range at a
+time by the sweep.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import dask
-import numpy as np
-import pyarrow as pa
-
-from clfeval.core import ClassCounts, RankingSummary, cut_counts
-from clfeval.engines.dask._parts import Parts, parts_of, persist, probe, run
-from clfeval.engines.dask._rankings import Runs, merged_range, range_plan, range_stats_of, ranking_of
+from clfeval.engines.dask._ranges import open_ranges, ranked
 from clfeval.ops.threshold import ThresholdResult
-from clfeval.scores import (
-    CutChoice,
-    CutChooser,
-    Cuts,
-    Objective,
-    ScoreSource,
-    check_kinds,
-    check_positive,
-    choose_threshold_filled,
-    is_integer_column,
-    parse_objective,
-    sweep_of,
-    value_of_key,
-)
+from clfeval.scores import Objective, RangeRanking, ScoreSource, ThresholdSpec, column_spec
 
 __all__ = ["DaskRanking", "threshold"]
 
 
-def _facts(runs: Runs) -> tuple[dict[str, Any], tuple[float, float] | None]:
-    """The gold labels of one group of partitions (string form → value, in the order local batches give them)
-    and its scores' extent."""
-    return runs.labels or {}, runs.extent()
-
-
-def _kind(t: pa.Table, score: str) -> bool | None:
-    """Whether one partition's scores are integers (ranked as order keys); None without rows."""
-    return is_integer_column(t.column(score)) if t.num_rows else None
-
-
-def _info(facts: list[tuple[dict[str, Any], tuple[float, float] | None]],
-          kinds: list[bool | None]) -> tuple[dict[str, Any], np.ndarray, bool]:
-    """The labels seen over all partitions (in partition order), the scores' [min, max] (empty without items;
-    score values, integer keys decoded) and whether the scores are integers."""
-    labels: dict[str, Any] = {}
-    extents = [e for _, e in facts]
-    for d, _ in facts:
-        for k, v in d.items():
-            labels.setdefault(k, v)
-    ints = check_kinds({k for k in kinds if k is not None})
-    ext = [e for e in extents if e is not None]
-    lo_hi = (min(e[0] for e in ext), max(e[1] for e in ext)) if ext else None
-    if lo_hi is None:
-        return labels, np.empty(0), ints
-    return labels, np.array([value_of_key(x) for x in lo_hi] if ints else lo_hi), ints
-
-
-def _range_cuts(pieces: list[tuple[Any, Any, int, int]], offsets: dict[str, Any], j: int) -> Cuts:
-    """Range ``j``'s cuts in decreasing threshold order, as ``RankingStore.cut_chunks`` gives them."""
-    v, p, q, pos_below, neg_below = merged_range(pieces, offsets, j)
-    pos_lt, neg_lt = pos_below + np.cumsum(p) - p, neg_below + np.cumsum(q) - q
-    P, N = offsets["P"], offsets["N"]
-    return Cuts(v[::-1].copy(), (P - pos_lt)[::-1].copy(), (N - neg_lt)[::-1].copy())
-
-
-def _at_least(runs: Runs, t: float) -> np.ndarray:
-    return runs.at_least(t)
-
-
-class DaskRanking:
-    """The ranking of one score column on a Dask cluster, for threshold choice (see the module notes).
+class DaskRanking(RangeRanking):
+    """The ranking of one score column on a Dask cluster, for threshold choice
+    (:class:`~clfeval.scores._rankthreshold.RangeRanking`).
 
     Its range cuts and every group of partitions' sorted runs stay on the
     workers until the object is dropped.
@@ -110,66 +40,8 @@ class DaskRanking:
 
     def __init__(self, data: Any, *, gold: str = "gold", score: str = "score", positive: Any, client: Any = None,
                  ranges: int | None = None, normalize: str | None = None) -> None:
-        parts = data if isinstance(data, Parts) else parts_of(data, [gold, score], labels=[gold], normalize=normalize,
-                                                              options=[("--gold", gold), ("--score", score)],
-                                                              scores=[score])
-        probe(parts, client)
-        plan = range_plan(parts, gold=gold, score=score, positive=positive, client=client, ranges=ranges, labels=True,
-                          order_only=True)  # integer scores as order keys, ranked exactly (cuts: scores.intcuts)
-        info = dask.delayed(_info, pure=True)([dask.delayed(_facts, pure=True)(r) for r in plan.runs],
-                                              [dask.delayed(_kind, pure=True)(t, score) for t in parts.tasks])
-        stats, cuts = plan.per_range(range_stats_of), plan.per_range(_range_cuts)
-        k, r = len(plan.runs), plan.ranges
-        kept = persist(client, [*plan.runs, *cuts, plan.offsets, info, *stats])
-        self._client, self._positive = client, positive
-        self._runs, self._cuts = kept[:k], kept[k:k + r]
-        self._offsets, (self.seen, self.range, self.integers), *self._stats = run(client, *kept[k + r:])
-        self.partitions, self.ranges = len(parts), r
-        self._summary: RankingSummary | None = None
-        self._at: dict[float, tuple[int, int]] = {}  # threshold → (TP, FP), counted once
-
-    @property
-    def store(self) -> DaskRanking:
-        """The ranking itself (what ``choose_threshold_filled`` reads as ``store``)."""
-        return self
-
-    @property
-    def n_positive(self) -> int:
-        return int(self._offsets["P"])
-
-    @property
-    def n_negative(self) -> int:
-        return int(self._offsets["N"])
-
-    @property
-    def n(self) -> int:
-        return self.n_positive + self.n_negative
-
-    def summary(self) -> RankingSummary:
-        """ROC-AUC, average precision and the curve samples: ``clfeval.engines.dask.ranking``'s result."""
-        if self._summary is None:
-            self._summary = ranking_of(self._offsets, self._stats, self._positive)
-        return self._summary
-
-    def best_cut(self, objective: str | Objective = "f1") -> CutChoice:
-        """The cut an objective chooses (``RankingStore.best_cut``): the ranges fetched one at a time, highest first."""
-        obj = parse_objective(objective)
-        chooser = CutChooser(obj)
-        for j in reversed(range(self.ranges)):
-            (c,) = run(self._client, self._cuts[j])
-            chooser.add(sweep_of(c, self.n_positive, self.n_negative, beta=obj.beta, cost_fp=obj.cost_fp,
-                                 cost_fn=obj.cost_fn))
-        return CutChoice(obj.name, chooser.index, chooser.row, chooser.top_precision)
-
-    def counts_at(self, threshold: float) -> ClassCounts:
-        """TP, FP, FN, TN when items with score ≥ ``threshold`` are predicted positive (a count per partition)."""
-        t = float(threshold)
-        if t not in self._at:
-            counts = run(self._client, *[dask.delayed(_at_least, pure=True)(p, t) for p in self._runs])
-            total = np.sum(counts, axis=0) if counts else np.zeros(2, dtype=np.int64)
-            self._at[t] = (int(total[0]), int(total[1]))
-        tp, fp = self._at[t]
-        return cut_counts(tp, fp, self.n_positive, self.n_negative)
+        spec = column_spec(gold, score, positive, normalize=normalize, ranges=ranges)
+        super().__init__(open_ranges(data, spec, client=client), score=score, positive=positive)
 
 
 def threshold(test: Any, dev: Any = None, *, gold: str = "gold", score: str = "score", positive: Any,
@@ -201,14 +73,8 @@ def threshold(test: Any, dev: Any = None, *, gold: str = "gold", score: str = "s
         for ``external``: ``{"engine": "dask", "partitions": ..., "ranges": ...}``
         (per input) instead of the memory budget.
     """
-    parse_objective(objective, cost_fp=cost_fp, cost_fn=cost_fn)  # option errors before any work
-    t = DaskRanking(test, gold=gold, score=score, positive=positive, client=client, ranges=ranges, normalize=normalize)
-    check_positive(t, positive, "test gold")  # refused before the development data is read, as locally
-    d = None if dev is None else DaskRanking(dev, gold=gold, score=score, positive=positive, client=client,
-                                             ranges=ranges, normalize=normalize)
-    external: dict[str, Any] = {"engine": "dask", "partitions": {"test": t.partitions}, "ranges": {"test": t.ranges}}
-    if d is not None:
-        external["partitions"]["dev"], external["ranges"]["dev"] = d.partitions, d.ranges
-    return choose_threshold_filled(t, d, positive=positive, objective=objective, cost_fp=cost_fp, cost_fn=cost_fn,
-                                   default_threshold=default_threshold, zero_division=zero_division, source=source,
-                                   dev_source=dev_source, external=external)
+    choice = dict(objective=objective, cost_fp=cost_fp, cost_fn=cost_fn, default_threshold=default_threshold,
+                  zero_division=zero_division, source=source, dev_source=dev_source)
+    r: ThresholdResult = ranked(test, ThresholdSpec(gold, score, positive, dev, choice, normalize, ranges),
+                                client=client)
+    return r
