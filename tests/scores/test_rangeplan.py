@@ -1,4 +1,4 @@
-"""The one range planner of exact rankings beyond memory (scores/_rangeplan.py), and that it lives once."""
+"""The one range planner of exact rankings beyond memory (core/_rangeplan.py), and that it lives once."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from clfeval.scores._rangeplan import choose_cuts, exact_candidates, range_offsets, run_bounds, sampled_candidates
+from clfeval.core._rangeplan import choose_cuts, exact_candidates, range_offsets, run_bounds, sampled_candidates
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "clfeval"
 
@@ -71,9 +71,9 @@ def test_the_cut_choice_lives_once():
     assert "choose_cuts(" in runner and "range_offsets(" in runs and "run_bounds(" in runs
     assert "rankruns" not in runner and "RankingSummary" not in runner
     # (protocols/_runner.py's _choose_cuts chooses decision thresholds per fold, not ranges)
-    owners = [str(p.relative_to(SRC)) for d in ("scores", "engines", "front") for p in sorted((SRC / d).rglob("*.py"))
+    owners = [str(p.relative_to(SRC)) for d in ("core", "scores", "engines", "front") for p in sorted((SRC / d).rglob("*.py"))
               if cut_choosers(p.read_text())]
-    assert owners == ["scores/_rangeplan.py"]
+    assert owners == ["core/_rangeplan.py"]
 
 
 def test_the_cut_choice_check_can_fail():

@@ -11,8 +11,8 @@ import pyarrow as pa
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from clfeval.core._rangeplan import choose_cuts, sampled_candidates
 from clfeval.scores._curves import ranking
-from clfeval.scores._rangeplan import choose_cuts, sampled_candidates
 from clfeval.scores._rankruns import RankingSpec, Runs, RunsBuilder, range_cuts
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")

@@ -28,6 +28,8 @@ __all__ = _names(_EXPORTS)
 # Names that other stages import from this package's private modules (tools/privatize.py): resolved
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
+    "clfeval.core._rangeplan": ("Offsets", "choose_cuts", "exact_candidates", "range_offsets", "run_bounds",
+                                "sampled_candidates"),
     "clfeval.core._catalog": ("TASKS", "find", "label"),
     "clfeval.core._counting": ("Counter", "JointCounter", "JointTables", "Vocabulary", "encode_batch", "label_kind"),
     "clfeval.core._decimate": ("ranking_curves", "ranking_points", "replicate_histogram", "sample_ranks", "simplify",
@@ -145,6 +147,14 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.core._named import NamedValues as NamedValues, named_values as named_values
     from clfeval.core._outsidecount import OutsideCounter as OutsideCounter, disjoint_slices as disjoint_slices
     from clfeval.core._quoting import Name as Name, quote_name as quote_name, split_names as split_names
+    from clfeval.core._rangeplan import (
+        Offsets as Offsets,
+        choose_cuts as choose_cuts,
+        exact_candidates as exact_candidates,
+        range_offsets as range_offsets,
+        run_bounds as run_bounds,
+        sampled_candidates as sampled_candidates,
+    )
     from clfeval.core._ranksummary import (
         DEFINITIONS as DEFINITIONS,
         EXACT_CUTS_MAX as EXACT_CUTS_MAX,

@@ -673,7 +673,7 @@ def _calibrate_path(run: Runner, inp: Any, spooled: bool, gold: str, prob: Any, 
     source = ScoreSource(name=prob, prefix=prefix or "", data=f"file {inp.name!r}")
     read = ProbabilityColumns(positive=positive, prob=prob, prefix=prefix, source=source)
     # equal-mass bins keep every item until finish(): their edges are exact order statistics, the ranking's
-    # multi-pass exception (scores/_rangeplan.py); the capability table keeps them off Dask
+    # multi-pass exception (core/_rangeplan.py); the capability table keeps them off Dask
     make = partial(CalibrationSums.empty, check_bins(bins), strategy, edges, read=read)
     with run.session():  # one connection for both passes on a cluster
         sums, mode, _ = run.accumulate(inp, make, gold=gold, pred=None, extra=extra,

@@ -38,8 +38,6 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
                                  "parse_memory", "stream_ranking"),
     "clfeval.scores._intcuts": ("check_kinds", "integer_keys", "value_of_key"),
     "clfeval.scores._objectives": ("Objective", "parse_objective"),
-    "clfeval.scores._rangeplan": ("Offsets", "choose_cuts", "exact_candidates", "range_offsets", "run_bounds",
-                                  "sampled_candidates"),
     "clfeval.scores._rankthreshold": ("RangeRanking", "ThresholdSpec", "column_spec"),
     "clfeval.scores._rankruns": ("RankingSpec", "Runs", "RunsBuilder", "at_least", "facts_of", "labels_and_extent",
                                  "merge_samples", "merged_range", "offsets_of", "part_histogram", "part_range",
@@ -105,14 +103,6 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         value_of_key as value_of_key,
     )
     from clfeval.scores._objectives import Objective as Objective, parse_objective as parse_objective
-    from clfeval.scores._rangeplan import (
-        Offsets as Offsets,
-        choose_cuts as choose_cuts,
-        exact_candidates as exact_candidates,
-        range_offsets as range_offsets,
-        run_bounds as run_bounds,
-        sampled_candidates as sampled_candidates,
-    )
     from clfeval.scores._rangestats import (
         RangeStats as RangeStats,
         merge_range as merge_range,

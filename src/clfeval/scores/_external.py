@@ -16,7 +16,7 @@ How it works
    removed when the store closes — after an error, and after SIGINT or SIGTERM
    too (the command line turns them into exceptions that unwind it).
 2. **Ranges.** The score axis is cut into ranges that each hold at most a
-   chunk of items, planned by :mod:`clfeval.scores._rangeplan` (the one range
+   chunk of items, planned by :mod:`clfeval.core._rangeplan` (the one range
    planner, shared with :mod:`clfeval.engines.dask`): candidate cut points are the
    scores at evenly spaced ranks of every run, their exact counts come from
    binary searches in the runs, and the cuts are chosen greedily. A range's slice of every run is read,
@@ -57,13 +57,16 @@ from clfeval.core import (  # noqa: F401 - re-exported
     MIN_MEMORY,
     ClassCounts,
     RankingSummary,
+    choose_cuts,
     cut_counts,
+    exact_candidates,
     parse_memory,
+    range_offsets,
+    run_bounds,
 )
 from clfeval.errors import DataError, UsageError
 from clfeval.io import checkpoint, deferred_signals, make_spill_directory, remove_spill_directory
 from clfeval.scores._objectives import Objective, parse_objective
-from clfeval.scores._rangeplan import choose_cuts, exact_candidates, range_offsets, run_bounds
 from clfeval.scores._rangestats import RangeStats, merge_range, range_stats, rle, sample_ranks_of
 from clfeval.scores._sweep import CutChooser, Cuts, Sweep, sweep_of
 
@@ -325,7 +328,7 @@ class RankingStore:
         return out
 
     def _plan(self) -> list[tuple[np.ndarray, np.ndarray, int, int]]:
-        """The ranges of :mod:`~clfeval.scores._rangeplan`, each holding at most ``range_items`` items.
+        """The ranges of :mod:`~clfeval.core._rangeplan`, each holding at most ``range_items`` items.
 
         Returns, per range: each run's start and stop index (positive runs
         first), and the positives and negatives below the range.

@@ -3,7 +3,7 @@ without knowing it is a ranking.
 
 A range runner (:mod:`clfeval.engines.dask._ranges` on a cluster) keeps one sorted state per group of partitions
 where it was made, plans cut points from their samples with the one range planner
-(:mod:`clfeval.scores._rangeplan`), turns every state's counts per range into offsets and merges each range's
+(:mod:`clfeval.core._rangeplan`), turns every state's counts per range into offsets and merges each range's
 pieces on one worker. This module is the ranking's side of that contract:
 
 - :class:`RunsBuilder` — the state's accumulator: ``update(batch)`` with the checked batches of a group of
@@ -33,13 +33,12 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from clfeval.core import EXACT_CUTS_MAX, RankingSummary, label_str
+from clfeval.core import EXACT_CUTS_MAX, RankingSummary, label_str, range_offsets, run_bounds
 from clfeval.errors import DataError
 from clfeval.scores._binned import Binning, RowSample, ScoreHistogram, ScoreRange
 from clfeval.scores._columns import as_scores, is_integer_column
 from clfeval.scores._external import BUFFER_BYTES_PER_ITEM, DEFAULT_MEMORY, RANGE_BYTES_PER_ITEM, parse_memory
 from clfeval.scores._intcuts import check_kinds, value_of_key
-from clfeval.scores._rangeplan import range_offsets, run_bounds
 from clfeval.scores._rangestats import RangeStats, merge_range, range_stats, rle, rle_merge, sample_ranks_of
 from clfeval.scores._streamovr import batch_is_positive
 from clfeval.scores._sweep import Cuts

@@ -8,7 +8,7 @@ sorted state, which offers ``sample()``, ``counts(cuts, ranges)`` and ``piece(cu
    worker by the local reader (:func:`clfeval.io.read_pieces`, as :mod:`clfeval.engines.dask._accumulate` reads
    them: a :class:`clfeval.io.PredictionBatch`); the finished states stay on the workers;
 2. their samples come to the client, which chooses the cut points with the one range planner,
-   :mod:`clfeval.scores._rangeplan` (about as many entries in each range, and enough ranges for each to fit the
+   :mod:`clfeval.core._rangeplan` (about as many entries in each range, and enough ranges for each to fit the
    memory budget when merged);
 3. every state's counts per range become the offsets (the operation's ``offsets(counts)``), in one small task;
 4. each range's pieces (one per state) are merged on one worker by the operation's ``fn(pieces, offsets, j)``
@@ -105,7 +105,7 @@ def run_ranges(parts: Parts, make: Callable[[], Any], *, gold: str, extra: Seque
 
     ``ranges`` default: four per worker thread of the cluster, at most one per partition, and more when a merged
     range (``entry_bytes`` per entry) would outgrow ``budget``."""
-    from clfeval.scores import choose_cuts, sampled_candidates
+    from clfeval.core import choose_cuts, sampled_candidates
 
     k = threads(client)
     cols = (gold, None, None, tuple(dict.fromkeys(e for e in extra if e)))

@@ -16,7 +16,7 @@ items (the probability columns, the positive label, how messages name them) is t
   naming the labels there are.
 
 Equal-mass bins are the one part that is not counting: their edges are exact order statistics of every item, the
-multi-pass exception of an exact ranking (its range planner: ``clfeval/scores/_rangeplan.py``). They keep every
+multi-pass exception of an exact ranking (its range planner: ``clfeval/core/_rangeplan.py``). They keep every
 (confidence, outcome) until :meth:`~CalibrationSums.finish`, in memory, as they always have (the Dask engine
 refuses them: the capability table, ``clfeval/engines/_capabilities.py``). The ROC-AUC and average precision beside
 the bins are that exception too: the ranking computes them (:func:`clfeval.ranking`) and :meth:`finish` takes them.
