@@ -18,8 +18,8 @@ import pytest
 pytest.importorskip("distributed")
 
 from clfeval.engines import dask as cd  # noqa: E402
-from clfeval.engines.dask._thresholds import DaskRanking  # noqa: E402
 from clfeval.errors import DataError  # noqa: E402
+from clfeval.front._dask import DaskRanking  # noqa: E402
 from clfeval.scores._thresholds import choose_threshold, choose_threshold_batches, choose_threshold_filled  # noqa: E402
 from tests._helpers.clihelp import (
     assert_clean_error,  # noqa: E402

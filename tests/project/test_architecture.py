@@ -1,5 +1,5 @@
-"""Dependencies point one way: cli → render → plots → the front door → engines → studies → protocols →
-significance → evaluate → scores / text → io → ops → core → errors.
+"""Dependencies point one way: cli → render → plots → the front door → studies → protocols → significance →
+evaluate → scores / text → engines → io → ops → core → errors.
 
 Walks the imports of every module of the package (statically, with ast) and
 checks each against the layer map below. A new module must be placed in a layer.
@@ -8,11 +8,10 @@ no module imports another module's private (``_``-prefixed) names; the command
 line imports no numpy or SciPy (it holds no evaluation logic).
 
 The order is style.md's (cli → render → plots → the front door → ops, studies, protocols → stats, io, engine →
-core → errors) with two differences that say where issue 38's work stands: the typed results (``clfeval.ops``)
-sit low, because the stages that compute them build them; and the engine package sits above the statistics
-stages, because its Dask side (``clfeval.engines.dask``) still holds per-operation partition steps beside the
-generic accumulator run (``clfeval.engines.dask._accumulate``). ``tests/project/test_engine_boundary.py`` keeps
-the engine out of every other module.
+core → errors) with one difference: the typed results (``clfeval.ops``) sit low, because the stages that compute
+them build them. The engine package sits with io, below the statistics stages (issue 38): it runs accumulators it
+is handed and knows no operation, so it imports only io, core and errors; the front door hands it each operation's
+accumulator. ``tests/project/test_engine_boundary.py`` keeps the engine out of every other module.
 """
 
 from __future__ import annotations
@@ -37,8 +36,8 @@ LAYERS = {
     "clfeval.significance": 5,  # paired tests, DeLong, CV comparison, power, curve bands
     "clfeval.protocols": 6,     # splits, runner, results, run log: joins models and evaluation
     "clfeval.studies": 7,       # the Reuters study, the demos
-    "clfeval.engines": 7.2,     # where operations run: the runners, the capability table, the Dask side
-    "clfeval.dask": 7.2,        # the old name of clfeval.engines.dask, kept for one release (it only re-points)
+    "clfeval.engines": 2.5,     # where operations run: the runners, the capability table, the Dask side (no operation)
+    "clfeval.dask": 2.5,        # the old name of clfeval.engines.dask, kept for one release (it only re-points)
     "clfeval.front": 7.5,       # the front door: one function per operation, any input, the engine a parameter
     "clfeval.plots": 8,         # figures from results (matplotlib, imported when drawn)
     "clfeval.render": 9,        # result → text / JSON / Markdown / HTML

@@ -71,8 +71,8 @@ def test_the_cut_choice_lives_once():
     assert "choose_cuts(" in runner and "range_offsets(" in runs and "run_bounds(" in runs
     assert "rankruns" not in runner and "RankingSummary" not in runner
     # (protocols/_runner.py's _choose_cuts chooses decision thresholds per fold, not ranges)
-    owners = [str(p.relative_to(SRC)) for d in ("core", "scores", "engines", "front") for p in sorted((SRC / d).rglob("*.py"))
-              if cut_choosers(p.read_text())]
+    owners = [str(p.relative_to(SRC)) for d in ("core", "scores", "engines", "front")
+              for p in sorted((SRC / d).rglob("*.py")) if cut_choosers(p.read_text())]
     assert owners == ["core/_rangeplan.py"]
 
 

@@ -2,7 +2,7 @@
 
 However a ranking was computed — two sorted arrays in memory
 (:class:`clfeval.scores._curves.SortedRanking`), score ranges merged beyond memory
-(:mod:`clfeval.scores._external`, :mod:`clfeval.engines.dask._rankings`) or opt-in score
+(:mod:`clfeval.scores._external`, :mod:`clfeval.engines.dask._ranges`) or opt-in score
 bins (:class:`clfeval.scores._binned.ScoreHistogram`) — its result is one frozen
 :class:`RankingSummary`:
 

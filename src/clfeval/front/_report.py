@@ -4,7 +4,7 @@ The steps: the input becomes columns in memory or a resolved PATH (:mod:`clfeval
 capability table refuses what the engine cannot do (:mod:`clfeval.engines._capabilities`); then one of the
 private steps runs — in memory (:func:`clfeval.evaluate._reports.report`), streamed from a PATH within the
 memory budget (:mod:`clfeval.evaluate._streaming`, :mod:`clfeval.evaluate._scoredstream`) or on Dask
-(:mod:`clfeval.engines.dask._counting`) — and the result gets its engine block.
+(:mod:`clfeval.engines.dask._ids`) — and the result gets its engine block.
 """
 
 from __future__ import annotations

@@ -92,8 +92,8 @@ def on_dask(client: Any, memory: Any, inp: Any, cols: dict[str, Any], settings: 
             binning: str, normalize: str | None, top_n: int) -> Any:
     """The PATH's partitions counted (and ranked) on a Dask cluster; intervals and training-label baselines from
     the counted table, as locally."""
-    from clfeval.engines.dask import report as dask_report
     from clfeval.evaluate import report_from_table
+    from clfeval.front._dask import report as dask_report
 
     s = settings
     rep = named_by(inp.name, lambda: dask_report(

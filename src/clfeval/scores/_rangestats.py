@@ -1,7 +1,7 @@
 """One range of a ranking's score axis: merged run-length codes and what the range adds, exactly.
 
 A ranking too large for one array is cut into ranges of the score axis
-(:mod:`clfeval.scores._external` on one machine, :mod:`clfeval.engines.dask._rankings`
+(:mod:`clfeval.scores._external` on one machine, :mod:`clfeval.engines.dask._ranges`
 on a cluster). Each range is merged into distinct scores with their positives
 and negatives (run-length codes: a tie group of any size is one entry), and,
 given the positives and negatives below the range, adds to the ranking exactly

@@ -1,22 +1,17 @@
-"""clfeval on Dask: reports, comparisons and exact rankings of inputs that outgrow one machine.
+"""The Dask side of the engine: the runner's pieces on a cluster, knowing no operation.
 
-Needs the ``dask`` extra (``pip install 'clfeval[dask]'``); nothing else in
-clfeval imports Dask. Every function takes a Dask DataFrame or paths (Parquet,
-CSV, TSV; directories; glob patterns) and a ``distributed.Client`` (from
-:func:`connect`: a scheduler's address, or a ``LocalCluster`` on 127.0.0.1),
-maps partitions to count tables, sorted score ranges or histograms, adds them
-in a tree, and gives the numbers of the local engine, bit for bit:
+Needs the ``dask`` extra (``pip install 'clfeval[dask]'``); nothing else in clfeval imports Dask. An input — PATHs
+(Parquet, CSV, TSV; directories; glob patterns) or a Dask DataFrame — becomes partition tasks, each read on a
+worker by the local reader (:func:`parts_of`); :func:`connect` gives a ``distributed.Client`` (a scheduler's
+address, or a ``LocalCluster`` on 127.0.0.1) and :func:`run` computes tasks on it, a lost cluster said in one
+paragraph. On them the runner (:mod:`clfeval.engines._runner`) runs any accumulator over the partitions added in a
+tree (``accumulate``), any accumulator over inputs merged by id (``accumulate_joined``), and an exact order across
+partitions with the one range planner (``ranked``, ``open_ranges``: the multi-pass exception).
 
-* :func:`report` — ``clfeval.report`` (every count metric; the exact ranking
-  section with a score column);
-* :func:`compare` — ``clfeval.compare`` of two inputs joined by id on the
-  cluster (the joint (gold, A, B) table; the same replicates for the same seed);
-* :func:`ranking` — exact ROC-AUC, average precision and curves, the score
-  axis cut into ranges sorted on the workers (never an average of per-partition AUCs);
-* :func:`histogram` and :func:`binning` — the binned mode;
-* :func:`threshold` — ``clfeval threshold``'s choice (a cut chosen on development data, measured on the test
-  data) from the range-by-range sweep of each input's ranking;
-* :func:`calibration` — the reliability table, ECE, MCE, Brier score and log loss.
+The documented functions of each operation on a Dask client or DataFrame — :func:`report`, :func:`table`,
+:func:`compare`, :func:`ranking`, :func:`histogram`, :func:`binning`, :func:`threshold`, :func:`calibration` —
+are thin calls of those pieces with the operation's own accumulator; they live with the front door
+(:mod:`clfeval.front._dask`) and are re-exported here under their documented names.
 """
 
 from __future__ import annotations
@@ -27,11 +22,9 @@ from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
     "clfeval.engines.dask._parts": ("connect", "parts_of", "run"),
-    "clfeval.engines.dask._counting": ("report", "table"),
-    "clfeval.engines.dask._compareapi": ("compare",),
-    "clfeval.engines.dask._rankings": ("ranking", "histogram", "binning"),
-    "clfeval.engines.dask._calibrate": ("calibration",),
-    "clfeval.engines.dask._thresholds": ("threshold",),
+    # the operations on a Dask client or DataFrame, re-exported from the front door (imported when first used)
+    "clfeval.front._dask": ("report", "table", "compare", "ranking", "histogram", "binning", "threshold",
+                            "calibration"),
 }
 
 __all__ = _names(_EXPORTS)
@@ -40,23 +33,24 @@ __all__ = _names(_EXPORTS)
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.engines.dask._accumulate": ("accumulate",),
     "clfeval.engines.dask._join": ("accumulate_joined",),
-    "clfeval.engines.dask._ranges": ("ranked",),
-    "clfeval.engines.dask._parts": ("check_address",),
+    "clfeval.engines.dask._ranges": ("open_ranges", "ranked"),
+    "clfeval.engines.dask._parts": ("Parts", "check_address", "probe", "threads", "tree_sum"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.engines.dask._accumulate import accumulate as accumulate
     from clfeval.engines.dask._join import accumulate_joined as accumulate_joined
-    from clfeval.engines.dask._parts import check_address as check_address
-    from clfeval.engines.dask._ranges import ranked as ranked
+    from clfeval.engines.dask._parts import (
+        Parts as Parts,
+        check_address as check_address,
+        probe as probe,
+        threads as threads,
+        tree_sum as tree_sum,
+    )
+    from clfeval.engines.dask._ranges import open_ranges as open_ranges, ranked as ranked
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:
-    from clfeval.engines.dask._calibrate import calibration as calibration
-    from clfeval.engines.dask._compareapi import compare as compare
-    from clfeval.engines.dask._counting import report as report, table as table
     from clfeval.engines.dask._parts import connect as connect, parts_of as parts_of, run as run
-    from clfeval.engines.dask._rankings import binning as binning, histogram as histogram, ranking as ranking
-    from clfeval.engines.dask._thresholds import threshold as threshold
 

@@ -8,7 +8,7 @@ stream's :class:`clfeval.io.PredictionBatch` (``gold``, ``pred``, ``ids``, ``ext
 are: ``batch.where(i)`` names the file and row as the local reader does), so an accumulator cannot tell which
 engine feeds it. The accumulators are added in a tree (:func:`~clfeval.engines.dask._parts.tree_sum`). Ids
 repeated anywhere in the input are refused first, as the local stream refuses them
-(:func:`~clfeval.engines.dask._counting.check_unique_ids`).
+(:func:`~clfeval.engines.dask._ids.check_unique_ids`).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def accumulate(data: Any, make: Callable[[], Any], *, gold: str = "gold", pred: 
     batches of ``gold``, ``pred`` and the ``extra`` columns (``extra_options``: the option naming each, for
     messages; ``scores``: those among them whose values must be finite numbers), added in a tree. ``id``
     (default ``id`` when the files have one) is checked unique across the input; ``unique=False``: no id read."""
-    from clfeval.engines.dask._counting import check_unique_ids, id_column
+    from clfeval.engines.dask._ids import check_unique_ids, id_column
 
     if isinstance(data, (str, os.PathLike)):  # a PATH: resolved once, as locally
         from clfeval.io import resolve_path

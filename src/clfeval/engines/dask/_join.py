@@ -2,7 +2,7 @@
 :meth:`clfeval.engines.Runner.accumulate_joined`.
 
 :func:`accumulate_joined` knows no operation. The two inputs are read as Dask DataFrames (labels checked as
-read), each input's ids checked unique (:func:`~clfeval.engines.dask._counting.check_unique_ids`, named as
+read), each input's ids checked unique (:func:`~clfeval.engines.dask._ids.check_unique_ids`, named as
 locally), and merged by id (a Dask merge, which shuffles rows by id; without ids, side by side, partition by
 partition, which needs them partitioned alike). Each joined partition becomes one matched batch, the local
 join's (:class:`clfeval.io.Aligned`: ``gold``, ``preds``, ``text``; with ``extra`` columns of the first input,
@@ -98,7 +98,7 @@ def accumulate_joined(inputs: Sequence[Any], make: Callable[[], Any], *, gold: s
         fb = fb.rename(columns={gold: "gold_b", pred: "pred1"})
         joined = fa.map_partitions(_side_by_side, fb, align_dataframes=False)
     else:
-        from clfeval.engines.dask._counting import check_unique_ids
+        from clfeval.engines.dask._ids import check_unique_ids
 
         for data in (a, b):  # each input's ids unique, named as locally (before the join mixes them)
             if not hasattr(data, "npartitions"):

@@ -60,6 +60,10 @@ class Parts:
         """``fn(table, *args)`` on every partition, as tasks."""
         return [dask.delayed(fn, pure=True)(t, *args) for t in self.tasks]
 
+    def map_each(self, fn: Callable[..., Any], each: Sequence[tuple[Any, ...]]) -> list[Any]:
+        """``fn(table, *each[i])`` on partition ``i``, as tasks (arguments that differ by partition)."""
+        return [dask.delayed(fn, pure=True)(t, *e) for t, e in zip(self.tasks, each, strict=True)]
+
     def map_groups(self, fn: Callable[..., Any], *args: Any, threads: int = 1) -> list[Any]:
         """``fn(tables, *args)`` on groups of consecutive partitions, as tasks: ``tables`` iterates over the
         group's partitions (``pyarrow.Table``), which a PATH's task reads itself, one after the other, with the
