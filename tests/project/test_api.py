@@ -112,18 +112,11 @@ def type_checking_imports(path: Path) -> dict[str, set[str]]:
     return out
 
 
-#: Exports a package re-exports from a stage above it, typed at their home only (a TYPE_CHECKING import there would be
-#: an import running up the layers): clfeval.engines.dask's documented per-operation functions live with the front
-#: door, because the engine knows no operation (issue 38).
-FROM_ABOVE = {"clfeval.engines.dask": {"clfeval.front._dask"}}
-
-
 @pytest.mark.parametrize("package", [p for p in PACKAGES if p != "clfeval.render"])
 def test_type_checkers_see_the_exports(package):
     mod = importlib.import_module(package)
     path = Path(mod.__file__)
-    exports = {module: set(names) for module, names in mod._EXPORTS.items()
-               if module not in FROM_ABOVE.get(package, set())}
+    exports = {module: set(names) for module, names in mod._EXPORTS.items()}
     seen = type_checking_imports(path)
     # the internal names other stages import (tools/privatize.py) have a TYPE_CHECKING block of their own
     for module, names in getattr(mod, "_INTERNAL", {}).items():

@@ -54,3 +54,15 @@ __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_
 if TYPE_CHECKING:
     from clfeval.engines.dask._parts import connect as connect, parts_of as parts_of, run as run
 
+    # for type checkers and the API reference only: at run time resolved lazily (the front door sits above)
+    from clfeval.front._dask import (
+        binning as binning,
+        calibration as calibration,
+        compare as compare,
+        histogram as histogram,
+        ranking as ranking,
+        report as report,
+        table as table,
+        threshold as threshold,
+    )
+
