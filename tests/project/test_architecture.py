@@ -309,7 +309,8 @@ def test_only_a_type_checking_reexport_from_above_is_exempt(tmp_path):
     """The exemption of REEXPORTS_FROM_ABOVE covers an import made for type checkers only: the same module imported
     at run time anywhere in the file is an import running up the layers again."""
     guarded = tmp_path / "a.py"
-    guarded.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from clfeval.front._dask import report\n")
+    guarded.write_text("from typing import TYPE_CHECKING\n"
+                       "if TYPE_CHECKING:\n    from clfeval.front._dask import report\n")
     assert type_checking_only(guarded) == {"clfeval.front._dask"}
     both = tmp_path / "b.py"
     both.write_text(guarded.read_text() + "def f():\n    from clfeval.front._dask import table\n")
