@@ -18,8 +18,10 @@ tests the engine's type nor reads its attributes; the runner never knows which o
 - :meth:`Runner.ranked` runs an exact order statistic beyond memory (the ranking), the one multi-pass exception:
   the operation's local step here (its spilled sorted runs within the budget), the generic range runner
   (:mod:`clfeval.engines.dask._ranges`) with the operation's ``spec`` on a cluster.
-- :meth:`Runner.over_path` runs a resolved PATH: ``local(budget, tmpdir)`` on this machine, ``cluster(client,
-  memory)`` on Dask.
+- :meth:`Runner.session` keeps one connection for the several passes of an operation.
+- :meth:`Runner.over_path` runs the two routes that have steps of their own: ``local(budget, tmpdir)`` on this
+  machine, ``cluster(client, memory)`` on Dask (a report's ranking section with a score column, counted and
+  ranked in one pass here; compare's score routes, which the capability table keeps on this machine).
 - :meth:`Runner.block` is the result's engine block.
 """
 
