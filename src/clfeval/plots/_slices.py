@@ -16,23 +16,20 @@ __all__ = ["forest", "found_forest", "wilson", "MAX_ROWS"]
 
 #: Slices drawn at most (those with the smallest adjusted p first; the JSON holds every slice).
 MAX_ROWS = 40
-_Z95 = 1.959963984540054
 _FIND = "a report with --find-slices"
 
 
-def wilson(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
-    """Wilson's score interval of a proportion (95 % by default).
+def wilson(successes: int, trials: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion, for a slice whose JSON holds no interval: the one Wilson
+    interval of the package (:func:`clfeval.evaluate.wilson`), NaN for an empty slice.
 
     >>> [round(x, 4) for x in wilson(8, 10)]
     [0.4902, 0.9433]
     """
-    if trials <= 0:
-        return math.nan, math.nan
-    p = successes / trials
-    d = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / d
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / d
-    return centre - half, centre + half
+    from clfeval.evaluate import wilson as interval
+
+    lo, hi = interval(successes, trials, 0.95).tolist()
+    return float(lo), float(hi)
 
 
 def _interval(row: SliceRow, metric: str) -> tuple[float, float, str]:
