@@ -28,6 +28,7 @@ LAYERS = {
     "clfeval._version": 0,
     "clfeval.errors": 0,
     "clfeval.core": 1,          # labels, tables, metrics, catalogue, signature, resampling engines (no scipy, sklearn)
+    "clfeval.stats": 1.2,       # each statistic once: resampling draws, intervals, 2 × 2 tests, Holm / BY (issue 39)
     "clfeval.ops": 1.5,         # per operation its one typed result (issue 36): fields over the core's types only
     "clfeval.io": 2,            # sources, readers, exact JSONL, CSV safety, alignment by id, outputs, input kinds
     "clfeval.scores": 3,        # score columns, rankings, objectives, thresholds, calibration

@@ -1,0 +1,21 @@
+"""Each statistic once (issue 39): the resampling draws, the intervals, the 2 × 2 tests and the multiplicity
+adjustments every stage uses, one module each.
+
+This is the only folder whose code draws a resample (``tests/project/test_architecture.py`` walks the calls:
+NumPy's ``multinomial``, ``binomial``, ``hypergeometric``, ``dirichlet``, ``choice``, ``integers``,
+``permutation``, ``shuffle`` and ``random`` outside it are refused, but for the few listed there with their reason
+— fold assignment, synthetic demo data, a figure's jitter). It imports ``clfeval.core`` and ``clfeval.errors``
+only, NumPy always and SciPy lazily.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from clfeval.core.lazy import attach as _attach, names as _names
+
+_EXPORTS = {"clfeval.stats._tables": ("draw_tables",)}
+__all__ = _names(_EXPORTS)
+__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+if TYPE_CHECKING:
+    from clfeval.stats._tables import draw_tables as draw_tables
