@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from tests._helpers import mc
@@ -265,3 +266,45 @@ def _resampled_dict(got: dict, want: dict, path: str, stack: list[dict], lists: 
                 _walk(got[k], want[k], f"{path}.{k}", stack, lists, root, out)
         return True
     return False
+
+
+# --- rendered text (golden .txt / .md files) --------------------------------------------------------------------
+
+_TEXT_NUMBER = re.compile(r"(<\s*)?-?\d[\d,]*(?:\.\d+)?")
+_PLAIN_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_P_CLAUSE = re.compile(r"p (?:[<=≥] #)(?: [<≥] #)?")
+
+
+def text_diff(got: str, want: str, resampled: dict[tuple[str, int], Callable[[float, bool], None]],
+              verdicts: tuple[str, ...] = ()) -> list[str]:
+    """Rendered text against its golden file: every line's words equal; every number equal as printed, except the
+    ``resampled`` ones — keyed by (the line's text before its first number, stripped; the number's index in the
+    line) — each given to its check as (value, shown as "< value"). Lines starting with one of ``verdicts`` have
+    their p clause ("p = 0.003 < 0.01", "p < 0.001") masked: its number and its band are resampled."""
+    out: list[str] = []
+    g_lines, w_lines = got.splitlines(), want.splitlines()
+    if len(g_lines) != len(w_lines):
+        return [f"{len(g_lines)} lines, the golden file has {len(w_lines)}"]
+    for i, (g, w) in enumerate(zip(g_lines, w_lines, strict=True)):
+        if verdicts and w.startswith(verdicts):
+            mask = lambda s: _P_CLAUSE.sub("p …", _PLAIN_NUMBER.sub("#", s))  # noqa: E731
+            if mask(g) != mask(w):
+                out.append(f"line {i + 1}: {g!r} != {w!r} (the p clause masked)")
+            continue
+        if _TEXT_NUMBER.sub("#", g) != _TEXT_NUMBER.sub("#", w):
+            out.append(f"line {i + 1}: {g!r} != {w!r}")
+            continue
+        first = _TEXT_NUMBER.search(w)
+        label = w[: first.start()].strip() if first else w.strip()
+        for k, (mg, mw) in enumerate(zip(_TEXT_NUMBER.finditer(g), _TEXT_NUMBER.finditer(w), strict=True)):
+            check = resampled.get((label, k))
+            if check is None:
+                if mg.group(0) != mw.group(0):
+                    out.append(f"line {i + 1}, number {k}: {mg.group(0)!r} != {mw.group(0)!r}")
+                continue
+            token = mg.group(0)
+            try:
+                check(float(token.lstrip("< ").replace(",", "")), token.startswith("<"))
+            except AssertionError as exc:
+                out.append(f"line {i + 1} ({label!r}, number {k}): {exc}")
+    return out

@@ -170,3 +170,37 @@ def end_tolerance(low: float, high: float, level: float, samples: int, grid: flo
     q = (1 - level) / 2
     se = sigma * math.sqrt(q * (1 - q) / samples) / stats.norm.pdf(stats.norm.ppf(q))
     return (2.0 if bca else 1.0) * Z * math.sqrt(2) * se + grid + 1e-12
+
+
+def jackknife_acceleration(stat: Callable[..., float], arrays: tuple[np.ndarray, ...]) -> float:
+    """BCa's acceleration a = Σ U³ / (6 (Σ U²)^{3/2}), U_i = mean of the leave-one-out values − the i-th (Efron)."""
+    arrays = tuple(np.asarray(a) for a in arrays)
+    n = arrays[0].shape[0]
+    loo = np.array([stat(*(np.delete(a, i, axis=0) for a in arrays)) for i in range(n)], dtype=float)
+    u = loo.mean() - loo
+    den = 6 * float(np.sum(u**2)) ** 1.5
+    return float(np.sum(u**3)) / den if den > 0 else 0.0
+
+
+def bca_band(ref: Reference, theta: float, accel: float, q: float, samples: int) -> tuple[float, float]:
+    """Where a BCa end at nominal level q lies: the quantile band (as :func:`quantile_band`) at the adjusted levels
+    Φ(z₀ + (z₀ + z_q)/(1 − a(z₀ + z_q))), z₀ = Φ⁻¹ of the share of replicates below θ̂ — taken from every convention
+    (strictly below, at or below, ties halved) and ± Z Monte-Carlo errors of that share, the widest."""
+    below, at_or_below = ref.cdf(theta, strict=True), ref.cdf(theta)
+    shares = []
+    for s in (below, at_or_below, (below + at_or_below) / 2):
+        h = Z * math.sqrt(max(s * (1 - s), 1.0 / samples) * (1.0 / samples + _inv(ref.size)))
+        shares += [s - h, s + h]
+    zq = stats.norm.ppf(q)
+    levels = []
+    for s in shares:
+        s = min(max(s, 0.5 / samples), 1 - 0.5 / samples)
+        z0 = stats.norm.ppf(s)
+        levels.append(float(stats.norm.cdf(z0 + (z0 + zq) / (1 - accel * (z0 + zq)))))
+    return quantile_band(ref, min(levels), samples)[0], quantile_band(ref, max(levels), samples)[1]
+
+
+def assert_bca(value: float, ref: Reference, theta: float, accel: float, q: float, samples: int,
+               what: str = "BCa end") -> None:
+    lo, hi = bca_band(ref, theta, accel, q, samples)
+    assert lo - 1e-9 <= value <= hi + 1e-9, f"{what}: {value!r} outside [{lo!r}, {hi!r}] (BCa at level {q})"
