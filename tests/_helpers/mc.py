@@ -15,6 +15,7 @@ reference having ``R = ∞``):
   the interpolation and rank conventions. No density is needed, and discrete distributions are handled exactly;
 * a p-value from B replicates: |p − p_ref| ≤ Z·√(p*(1−p*)·(1/B + 1/R)) + 2/B, p* = p_ref clipped to [1/B, 1 − 1/B]
   (2/B: the (count + 1)/(B + 1) and ≥ / > conventions);
+* the mean of B replicates: |m − μ_ref| ≤ Z·σ_ref·√(1/B + 1/R);
 * a standard error from B replicates: |se − se_ref| ≤ Z·se_ref·√((κ − 1)/4·(1/B + 1/R)), κ the replicates' kurtosis
   (the delta method for the standard deviation of a sample standard deviation);
 * a stored (golden) interval end, with no replicates to hand: the distribution's scale read from the interval itself,
@@ -159,6 +160,13 @@ def assert_se(se: float, ref: Reference, samples: int, what: str = "standard err
     assert abs(se - sd) <= tol, f"{what}: {se!r} differs from the reference {sd!r} by more than {tol:.4g}"
 
 
+def assert_mean(value: float, ref: Reference, samples: int, what: str = "mean of the replicates") -> None:
+    """The mean of ``samples`` replicates: |m − μ_ref| ≤ Z·σ_ref·√(1/B + 1/R)."""
+    mu, sd, _ = ref.moments()
+    tol = Z * sd * math.sqrt(1.0 / samples + _inv(ref.size)) + 1e-12
+    assert abs(value - mu) <= tol, f"{what}: {value!r} differs from the reference {mu!r} by more than {tol:.4g}"
+
+
 # --- stored values (golden files): the tolerance read from the values themselves --------------------------------
 
 def end_tolerance(low: float, high: float, level: float, samples: int, grid: float = 0.0, bca: bool = False) -> float:
@@ -184,13 +192,11 @@ def jackknife_acceleration(stat: Callable[..., float], arrays: tuple[np.ndarray,
 
 def bca_band(ref: Reference, theta: float, accel: float, q: float, samples: int) -> tuple[float, float]:
     """Where a BCa end at nominal level q lies: the quantile band (as :func:`quantile_band`) at the adjusted levels
-    Φ(z₀ + (z₀ + z_q)/(1 − a(z₀ + z_q))), z₀ = Φ⁻¹ of the share of replicates below θ̂ — taken from every convention
-    (strictly below, at or below, ties halved) and ± Z Monte-Carlo errors of that share, the widest."""
-    below, at_or_below = ref.cdf(theta, strict=True), ref.cdf(theta)
-    shares = []
-    for s in (below, at_or_below, (below + at_or_below) / 2):
-        h = Z * math.sqrt(max(s * (1 - s), 1.0 / samples) * (1.0 / samples + _inv(ref.size)))
-        shares += [s - h, s + h]
+    Φ(z₀ + (z₀ + z_q)/(1 − a(z₀ + z_q))), z₀ = Φ⁻¹ of the share of replicates below θ̂, ties counting ½ (Efron's
+    convention, the one clfeval documents), taken at that share ± Z Monte-Carlo errors of it, the widest."""
+    s0 = (ref.cdf(theta, strict=True) + ref.cdf(theta)) / 2
+    h = Z * math.sqrt(max(s0 * (1 - s0), 1.0 / samples) * (1.0 / samples + _inv(ref.size)))
+    shares = [s0 - h, s0 + h]
     zq = stats.norm.ppf(q)
     levels = []
     for s in shares:

@@ -81,3 +81,23 @@ def test_a_stored_end_moves_by_its_normal_quantile_error():
     assert mc.end_tolerance(0.4, 0.6, 0.95, 400) == pytest.approx(4 * math.sqrt(2) * se, rel=1e-9)
     assert mc.end_tolerance(0.4, 0.6, 0.95, 400, bca=True, grid=0.01) == pytest.approx(8 * math.sqrt(2) * se + 0.01)
     assert mc.end_tolerance(0.5, 0.5, 0.95, 400) < 1e-11  # a degenerate interval: exact
+
+
+def test_the_jackknife_acceleration_by_hand_and_a_bca_band():
+    # 3 ones, 2 zeros: leave-one-out means 0.5 (a one out) and 0.75 (a zero out), their mean 0.6; U = 0.1, −0.15;
+    # a = (3·0.001 − 2·0.003375) / (6·0.075^1.5) = −0.0304
+    x = np.array([1.0, 1.0, 1.0, 0.0, 0.0])
+    assert mc.jackknife_acceleration(np.mean, (x,)) == pytest.approx(-0.00375 / (6 * 0.075**1.5), rel=1e-12)
+    ten = np.array([1.0] * 7 + [0.0] * 3)  # compare_mcnemar.txt's A: BCa ends 0.4 and 0.9 at 1,000 replicates
+    ref, a = mc.binomial_proportion(10, 0.7), mc.jackknife_acceleration(np.mean, (ten,))
+    mc.assert_bca(0.4, ref, 0.7, a, 0.025, 1000)
+    mc.assert_bca(0.9, ref, 0.7, a, 0.975, 1000)
+    with pytest.raises(AssertionError, match="BCa"):
+        mc.assert_bca(0.6, ref, 0.7, a, 0.025, 1000)  # a shifted end: P(X ≤ 5) = 0.15
+
+
+def test_a_mean_of_replicates_and_a_shifted_one():
+    ref = mc.binomial_proportion(10, 0.2)  # sd 0.1265: 4 standard errors at 10,000 replicates are 0.0051
+    mc.assert_mean(0.203, ref, 10_000)
+    with pytest.raises(AssertionError, match="mean"):
+        mc.assert_mean(0.21, ref, 10_000)
