@@ -8,8 +8,9 @@ own, ``T/bench`` (a copy of the bench scripts) beside ``T/src`` (a link to the t
 from there — the same scripts, each importing its own tree's clfeval (checked before the first run).
 
 The runs interleave in ABBA order (old, new; new, old; old, new; ...), so that load from other processes falls on
-both trees alike. The sizes are reduced (the whole run takes about 10 minutes on 2 cores) and the same for both;
-where a bench repeats its jobs inside one run (``--repeat``), its own best (or median) is what one run gives.
+both trees alike. The sizes are reduced (the whole run takes about 17 minutes on 2 cores, of which rank, cv and
+delong about 7) and the same for both; where a bench repeats its jobs inside one run (``--repeat``), its own best
+(or median) is what one run gives.
 Every headline number is a time (lower is better); "within 15 %" means new / old <= 1.15. On a shared 2-core
 machine the same tree measured against itself gave a few "NO"s (up to 1.6x on numbers below a second, with the load
 average at 1-4): read the value of each run (written with ``--out``), and measure again, before calling one a
@@ -104,16 +105,16 @@ BENCHES = (
            ("report 1,000 rows", "python -m clfeval report (1,000-row CSV), median of 5, s"),
            ("report 1,000 rows --format html", "the same --format html, median of 5, s"))),
     # issue 39: the three benches of the operations it makes (text output, read by TEXT's patterns)
-    Bench("rank", "rank_speed.py", ("--systems", "30", "--datasets", "100", "--pairs", "4", "--samples", "20000",
+    Bench("rank", "rank_speed.py", ("--systems", "50", "--datasets", "200", "--pairs", "4", "--samples", "20000",
                                     "--repeat", "3"),
-          (("frequentist", "rank_scores(bayes=False), 30 systems x 100 data sets (435 pairs), best of 3, s"),
-           ("bayes", "Bayesian signed-rank, 4 pairs x 100 data sets, 20,000 samples, best of 3, s")), "rank"),
-    Bench("cv", "cv_speed.py", ("--n", "3000", "--folds", "5", "--repeats", "2"),
-          (("clfeval", "cross_validate, NB, 3,000 documents, 5 folds, best of 2, s"),
+          (("frequentist", "rank_scores(bayes=False), 50 systems x 200 data sets (1,225 pairs), best of 3, s"),
+           ("bayes", "Bayesian signed-rank, 4 pairs x 200 data sets, 20,000 samples, best of 3, s")), "rank"),
+    Bench("cv", "cv_speed.py", ("--n", "8000", "--folds", "10", "--repeats", "2"),
+          (("clfeval", "cross_validate, NB, 8,000 documents, 10 folds, best of 2, s"),
            ("sklearn", "scikit-learn's cross_validate on the same folds (the reference, not clfeval), s")), "cv"),
-    Bench("delong", "delong_speed.py", ("--n", "2000000", "--repeat", "3"),
-          (("delong", "delong_test, two systems, 2e6 scores, best of 3, s"),
-           ("argsort", "np.argsort of 2e6 float64 (the reference, not clfeval), s")), "delong"),
+    Bench("delong", "delong_speed.py", ("--n", "5000000", "--repeat", "3"),
+          (("delong", "delong_test, two systems, 5e6 scores, best of 3, s"),
+           ("argsort", "np.argsort of 5e6 float64 (the reference, not clfeval), s")), "delong"),
 )
 
 
