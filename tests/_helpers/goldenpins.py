@@ -6,7 +6,8 @@ other field exactly. Used by ``tools/golden_json.py --check``, ``tests/project/t
 The resampled fields (``RESAMPLED`` lists them, ``PINS.md`` explains each):
 
 * ``ci.<metric>`` of a report with ``ci.samples`` whose ``ci.methods[<metric>]`` is ``bca`` or ``percentile``
-  (Wilson's and the other closed-form ends stay exact), each end within :func:`mc.end_tolerance` (BCa doubled);
+  (Wilson's and the other closed-form ends stay exact), each end within :func:`mc.end_tolerance` (BCa doubled; an
+  interval with an infinite end, stored as the string ``"inf"``, is compared exactly: none in the golden files);
 * a comparison's ``ci.a``, ``ci.b``, ``ci.delta`` (percentile) and ``ci.bca.*`` (BCa), and ``ci.test_bound.value``
   (the basic bound, an order statistic of δ's replicates: the tolerance of δ's interval ends);
 * ``p_value`` (and a slice's ``p``) of a bootstrap or randomization comparison, and the adjusted ``p_holm`` /
