@@ -25,7 +25,6 @@ NOT_A_RESAMPLE = {
 }
 
 TO_CONVERT = {
-    "core/_resample.py": "stats",
     "evaluate/_intervals.py": "stats",
     "significance/_curvebands.py": "stats",
     "scores/_binned.py": "stats",

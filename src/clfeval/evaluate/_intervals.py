@@ -30,10 +30,10 @@ from clfeval.core import (
     check_zero_division,
     label_str,
     leaves,
-    resample as rs,
 )
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate._cimethods import check_method_labels, count_method, parse_ci_methods
+from clfeval.stats import resample as rs
 
 __all__ = ["table_ci", "multilabel_ci", "replicate_leaves", "ItemPatterns", "wilson"]
 

@@ -406,7 +406,7 @@ class BinnedJoint:
 
     ``keys`` are ``(y·B_A + a)·B_B + b``, sorted and distinct; ``counts`` their
     items. Joint tables over the same binnings add. :meth:`engine` gives the
-    count-based resampling engine (:class:`clfeval.core._resample.CountEngine`)
+    count-based resampling engine (:class:`clfeval.stats._resample.CountEngine`)
     whose replicates are multinomial draws of the occupied cells.
     """
 
@@ -453,7 +453,7 @@ class BinnedJoint:
 
     def engine(self) -> Any:
         """The count-based engine: each system's table is (negatives per bin, positives per bin), 2·B cells."""
-        from clfeval.core import CountEngine
+        from clfeval.stats import CountEngine
 
         y, a, b = self.cells()
         size = 2 * max(self.binning_a.bins, self.binning_b.bins)

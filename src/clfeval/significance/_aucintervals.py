@@ -37,7 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.core import RankingSummary, resample as rs, score_counts
+from clfeval.core import RankingSummary, score_counts
+from clfeval.stats import resample as rs
 
 __all__ = ["AUC_METHODS", "wald", "logit_wald", "hanley_mcneil_variance", "delong_variance", "auc_jackknife",
            "bootstrap_ends", "auc_interval", "too_narrow_auc", "summary_placements", "summary_delong_variance"]

@@ -6,7 +6,7 @@ the test. For each test of :mod:`clfeval.significance._paired`:
 * **paired bootstrap** — p = #{δ_i ≥ 2δ}/b is the test that rejects when the
   *basic* (reverse-percentile) one-sided bound 2δ − q_{1−α}(δ_i) exceeds 0,
   q the r-th smallest replicate, r = b − ⌈αb⌉ + 1
-  (:func:`clfeval.core._resample.basic_bound`, the same tie tolerance as the
+  (:func:`clfeval.stats._resample.basic_bound`, the same tie tolerance as the
   count): the bound is > 0 exactly when p < α;
 * **McNemar** — the exact one-sided binomial test on the n_AB + n_BA
   discordant items inverts to the Clopper–Pearson lower bound π_L of
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.core import resample as rs
+from clfeval.stats import resample as rs
 
 __all__ = ["test_bound", "mcnemar_lower", "BOUND_METHODS"]
 

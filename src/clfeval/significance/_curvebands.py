@@ -53,12 +53,12 @@ from clfeval.core import (
     check_rng,
     number,
     numbers_list,
-    resample as rs,
     score_counts,
     signature,
 )
 from clfeval.errors import DataError, UsageError
 from clfeval.scores import SortedRanking, ranking, summary_of
+from clfeval.stats import resample as rs
 
 __all__ = ["CurveBands", "curve_bands", "auc_replicates"]
 

@@ -47,7 +47,6 @@ from clfeval.core import (
     joint_table,
     label_str,
     replicate_histogram,
-    resample as rs,
     resolve_requested,
     scalar_metric,
     sort_labels,
@@ -70,6 +69,7 @@ from clfeval.significance._results import (
     verdict,
     with_estimate,
 )
+from clfeval.stats import resample as rs
 
 __all__ = ["TESTS", "compare", "compare_many", "compare_counts",
            "bootstrap_distribution", "check_metric", "format_p", "holm", "mcnemar", "metric_label", "SCORE_METRICS",

@@ -16,6 +16,18 @@ from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {"clfeval.stats._tables": ("draw_tables",)}
 __all__ = _names(_EXPORTS)
-__getattr__, __dir__ = _attach(__name__, _EXPORTS)
+# Names that other stages import from this package's private modules (tools/privatize.py): resolved lazily like
+# _EXPORTS, but neither in __all__ nor in dir().
+_INTERNAL: dict[str, tuple[str, ...]] = {
+    "clfeval.stats._resample": ("CountEngine",),
+}
+_INTERNAL_MODULES: dict[str, str] = {
+    "resample": "clfeval.stats._resample",
+}
+__getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 if TYPE_CHECKING:
     from clfeval.stats._tables import draw_tables as draw_tables
+if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
+    from clfeval.stats import _resample
+    from clfeval.stats._resample import CountEngine as CountEngine
+    resample = _resample

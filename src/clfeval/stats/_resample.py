@@ -1,4 +1,5 @@
-"""Resampling engines for paired comparisons: one from counts, one from item indices.
+"""Resampling engines for paired comparisons: one from counts, one from item indices (the percentile and BCa
+intervals of their replicates, the basic bound).
 
 Both draw the same things — bootstrap replicates (items drawn with
 replacement, the same items for A and B) and randomization replicates (A's
@@ -234,7 +235,7 @@ class SlotEngine(CountEngine):
 
     def __init__(self, g: np.ndarray, a: np.ndarray, b: np.ndarray, counts: np.ndarray, k: int,
                  stats_value: Callable[[Any], np.ndarray]) -> None:
-        from clfeval.core._metrics import ClassCounts, TableStats
+        from clfeval.core import ClassCounts, TableStats
 
         g, a, b = (np.asarray(x, dtype=np.intp) for x in (g, a, b))
         self.k = k

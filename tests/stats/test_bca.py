@@ -1,4 +1,4 @@
-"""The BCa interval's acceleration (core/_resample.py, issue 35 item 5): its sign against an outside value."""
+"""The BCa interval's acceleration (stats/_resample.py, issue 35 item 5): its sign against an outside value."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.stats import bootstrap
 
-from clfeval.core._resample import bca_interval
+from clfeval.stats._resample import bca_interval
 
 
 def test_acceleration_of_leave_one_out_values_1_2_3_10():
