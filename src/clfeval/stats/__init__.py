@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING
 
 from clfeval.core.lazy import attach as _attach, names as _names
 
-_EXPORTS = {"clfeval.stats._tables": ("draw_tables",)}
+_EXPORTS = {
+    "clfeval.stats._tables": ("draw_tables",),
+    "clfeval.stats._multiplicity": ("holm", "benjamini_yekutieli"),
+}
 __all__ = _names(_EXPORTS)
 # Names that other stages import from this package's private modules (tools/privatize.py): resolved lazily like
 # _EXPORTS, but neither in __all__ nor in dir().
@@ -26,6 +29,7 @@ _INTERNAL_MODULES: dict[str, str] = {
 }
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 if TYPE_CHECKING:
+    from clfeval.stats._multiplicity import benjamini_yekutieli as benjamini_yekutieli, holm as holm
     from clfeval.stats._tables import draw_tables as draw_tables
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.stats import _resample
