@@ -33,7 +33,7 @@ from clfeval.core import (
 )
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate._cimethods import check_method_labels, count_method, parse_ci_methods
-from clfeval.stats import resample as rs
+from clfeval.stats import resample as rs, wilson  # wilson: defined once in clfeval.stats._proportions
 
 __all__ = ["table_ci", "multilabel_ci", "replicate_leaves", "ItemPatterns", "wilson"]
 
@@ -42,28 +42,6 @@ Leaves = dict[tuple[str, ...], np.ndarray]
 # Infinite replicates (x/0, x > 0: a likelihood ratio with no false positive) are larger than every finite
 # one; they take part in the quantiles as this stand-in, and an end beyond the finite ones is infinite.
 _BIG = float(np.finfo(np.float64).max)
-
-
-def wilson(successes: Any, trials: Any, level: float) -> np.ndarray:
-    """Wilson's score interval of a binomial proportion x/n, shape (..., 2); NaN where n = 0.
-
-    centre = (p̂ + z²/2n)/(1 + z²/n), half-width = z/(1 + z²/n)·√(p̂(1 − p̂)/n + z²/4n²),
-    z = Φ⁻¹((1 + level)/2) (Wilson 1927; Brown, Cai & DasGupta 2001).
-
-    >>> [round(float(v), 4) for v in wilson(7, 10, 0.95)]
-    [0.3968, 0.8922]
-    """
-    from statistics import NormalDist
-
-    x = np.asarray(successes, dtype=np.float64)
-    n = np.asarray(trials, dtype=np.float64)
-    z = NormalDist().inv_cdf((1 + level) / 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = x / n
-        den = 1 + z * z / n
-        centre = (p + z * z / (2 * n)) / den
-        half = z / den * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return np.stack([np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)], axis=-1)
 
 
 def replicate_leaves(stats: TableStats, labels: Sequence[str], *, zero_division: float = 0.0, beta: float = 1.0,

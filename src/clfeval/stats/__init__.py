@@ -16,6 +16,7 @@ from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
     "clfeval.stats._tables": ("draw_tables",),
+    "clfeval.stats._proportions": ("wilson", "clopper_pearson"),
     "clfeval.stats._multiplicity": ("holm", "benjamini_yekutieli"),
 }
 __all__ = _names(_EXPORTS)
@@ -23,6 +24,7 @@ __all__ = _names(_EXPORTS)
 # _EXPORTS, but neither in __all__ nor in dir().
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.stats._resample": ("CountEngine",),
+    "clfeval.stats._proportions": ("clopper_pearson_lower", "clopper_pearson_upper"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
     "resample": "clfeval.stats._resample",
@@ -30,8 +32,13 @@ _INTERNAL_MODULES: dict[str, str] = {
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 if TYPE_CHECKING:
     from clfeval.stats._multiplicity import benjamini_yekutieli as benjamini_yekutieli, holm as holm
+    from clfeval.stats._proportions import clopper_pearson as clopper_pearson, wilson as wilson
     from clfeval.stats._tables import draw_tables as draw_tables
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.stats import _resample
+    from clfeval.stats._proportions import (
+        clopper_pearson_lower as clopper_pearson_lower,
+        clopper_pearson_upper as clopper_pearson_upper,
+    )
     from clfeval.stats._resample import CountEngine as CountEngine
     resample = _resample
