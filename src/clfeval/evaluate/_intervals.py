@@ -33,7 +33,7 @@ from clfeval.core import (
 )
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate._cimethods import check_method_labels, count_method, parse_ci_methods
-from clfeval.stats import resample as rs, wilson  # wilson: defined once in clfeval.stats._proportions
+from clfeval.stats import draw_tables, resample as rs, wilson  # wilson: defined once in clfeval.stats._proportions
 
 __all__ = ["table_ci", "multilabel_ci", "replicate_leaves", "ItemPatterns", "wilson"]
 
@@ -259,12 +259,9 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
     methods = parse_ci_methods(method)
     check_method_labels(methods, labs)
     nz = np.flatnonzero(cm)
-    p = cm.reshape(-1)[nz] / n
 
     def draw(g: np.random.Generator, c: int) -> Leaves:
-        stack = np.zeros((c, k * k), dtype=np.int64)
-        stack[:, nz] = g.multinomial(n, p, size=c)
-        return replicate_leaves(TableStats.of_matrix(stack.reshape(c, k, k)), labs, zero_division=zd, beta=beta,
+        return replicate_leaves(TableStats.of_matrix(draw_tables(cm, c, g)), labs, zero_division=zd, beta=beta,
                                 order=order, positive=positive)
 
     rows = max(1, rs.BUDGET // max(k * k * 8, 1))
@@ -358,10 +355,9 @@ def multilabel_ci(gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any], *, 
         raise DataError("there are no items; a confidence interval needs at least one item.")
     pat = ItemPatterns.of(g, p_)
     labs = [label_str(x) for x in labels]
-    prob = pat.counts / n
 
     def draw(gen: np.random.Generator, c: int) -> Leaves:
-        return replicate_leaves(pat.stats(gen.multinomial(n, prob, size=c)), labs, zero_division=zd, beta=beta)
+        return replicate_leaves(pat.stats(draw_tables(pat.counts, c, gen)), labs, zero_division=zd, beta=beta)
 
     rows = max(1, rs.BUDGET // max(len(pat.counts), pat.per_item.shape[1], 1))
     leaves = _collect(draw, samples, rows, rng, progress)

@@ -28,6 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.stats._draws import draw_items, draw_swap_mask, draw_swaps
+from clfeval.stats._tables import draw_cells, draw_tables
+
 __all__ = ["CountEngine", "SlotEngine", "trace_value", "IndexEngine", "CallableItems", "CodedItems", "draw", "BUDGET",
            "allowed_count", "basic_bound", "row_quantiles", "bca_ends"]
 
@@ -161,18 +164,19 @@ class CountEngine:
         return float(va), float(vb)
 
     def bootstrap(self, rng: np.random.Generator, c: int) -> tuple[np.ndarray, np.ndarray]:
-        """c replicates: group counts ~ Multinomial(n, counts / n)."""
+        """c replicates: group counts ~ Multinomial(n, counts / n) (:func:`~clfeval.stats._tables.draw_tables` over
+        the groups; the dense grid keeps its empty cells, :func:`~clfeval.stats._tables.draw_cells`)."""
         if self.grid is not None:
             k, full = self.grid
-            draws = rng.multinomial(self.n, full, size=c).reshape(c, k, k, k)
+            draws = draw_cells(self.n, full, c, rng).reshape(c, k, k, k)
             return (self.value(draws.sum(axis=3).reshape(c, k * k)),
                     self.value(draws.sum(axis=2).reshape(c, k * k)))
-        draws = rng.multinomial(self.n, self._p, size=c)
+        draws = draw_tables(self.counts, c, rng)
         return self.value(self._scatter_a(draws)), self.value(self._scatter_b(draws))
 
     def permute(self, rng: np.random.Generator, c: int) -> tuple[np.ndarray, np.ndarray]:
         """c replicates of approximate randomization: Bin(count, ½) items of each discordant group swap."""
-        s = rng.binomial(self._disc_counts, 0.5, size=(c, self._disc_counts.size))
+        s = draw_swaps(self._disc_counts, c, rng)
         out_a = self._swap_out_a(s)
         out_b = self._swap_out_b(s)
         ta = self.base_a[None, :] - out_a + out_b
@@ -408,10 +412,10 @@ class IndexEngine:
         return self.items.observed()
 
     def bootstrap(self, rng: np.random.Generator, c: int) -> tuple[np.ndarray, np.ndarray]:
-        return self.items.resampled(rng.integers(0, self.n, size=(c, self.n)))
+        return self.items.resampled(draw_items(self.n, c, rng))
 
     def permute(self, rng: np.random.Generator, c: int) -> tuple[np.ndarray, np.ndarray]:
-        return self.items.swapped(rng.random((c, self.n)) < 0.5)
+        return self.items.swapped(draw_swap_mask(self.n, c, rng))
 
     def jackknife(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
         return self.items.jackknife()
