@@ -233,8 +233,8 @@ def _bands(reps: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray, np.n
         nan = np.full(reps.shape[1], np.nan)
         return nan, nan, nan
     good = reps[ok]
-    lo, hi = np.quantile(good, [(1 - level) / 2, (1 + level) / 2], axis=0)
-    return lo, hi, good.mean(axis=0)
+    ends = rs.percentile_ends(np.sort(good.T, axis=1), level)  # the percentile interval at every grid point
+    return ends[:, 0], ends[:, 1], good.mean(axis=0)
 
 
 def curve_bands(gold: Any, scores: Any = None, *, positive: Any = None, samples: int = 1000,
