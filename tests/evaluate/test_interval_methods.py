@@ -15,10 +15,10 @@ import pytest
 from scipy import stats
 
 import clfeval
-from clfeval.core import _resample as rs
 from clfeval.evaluate._intervals import table_ci, wilson
 from clfeval.significance import _aucintervals as ai
 from clfeval.significance._delong import delong_auc
+from clfeval.stats import _resample as rs
 from tests._helpers import mc
 
 

@@ -53,7 +53,7 @@ def test_a_text_report_imports_nothing_heavy(small_csv):
 #: render._plain writes the text), pyarrow.compute (its kernels through clfeval.core._arrowcompute), numpy.ma (asked
 #: for by pa.array on NumPy arrays), the modules of --require, --ci and --score, and the spill directory's helpers.
 NOT_IN_A_REPORT = ("rich", "rich.console", "pyarrow.compute", "numpy.ma", "clfeval.evaluate._requirements",
-                   "clfeval.evaluate._intervals", "clfeval.scores._curves", "clfeval.core._resample", "tempfile",
+                   "clfeval.evaluate._intervals", "clfeval.scores._curves", "clfeval.stats._resample", "tempfile",
                    "shutil", "secrets")
 
 

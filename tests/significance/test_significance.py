@@ -11,11 +11,11 @@ from scipy import stats
 from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 
 import clfeval
-from clfeval.core import _resample as rs
 from clfeval.core._scoring import scalar_metric
 from clfeval.core._tables import confusion_table
 from clfeval.errors import DataError, UsageError
 from clfeval.significance._paired import _compare, compare, compare_many, holm, mcnemar
+from clfeval.stats import _resample as rs
 from tests._helpers import mc
 
 
