@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import check_paths, emit, input_path, output_options, progress, reading_options
+from clfeval.cli._common import check_paths, emit, input_path, output_options, progress, reading_options, ticks
 from clfeval.cli._decide import gate_exit, paired_file_options
 from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option, score_bin_options
 from clfeval.cli._slices import compare_slice_options, slice_arguments
@@ -86,17 +86,7 @@ def compare(files: tuple[Path, ...], **o: Any) -> None:
     from clfeval.front import compare as run, resampling_steps
 
     with progress("resampling", resampling_steps(len(files), **o)) as advance:
-        result = run(*inputs, engine=engine, progress=_ticks(advance), **o, **slicing)
+        result = run(*inputs, engine=engine, progress=ticks(advance), **o, **slicing)
     emit(result, fmt, output)
     gate_exit(result, gate)
 
-
-def _ticks(advance: Any) -> Any:
-    """A progress callback ``(done, total)`` advancing a bar by the steps done since the last call."""
-    state = {"last": 0}
-
-    def tick(done: int, _total: int) -> None:
-        advance(done - state["last"])
-        state["last"] = done
-
-    return tick
