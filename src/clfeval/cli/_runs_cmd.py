@@ -2,31 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from clfeval.cli._common import Group, check_paths, emit, existing_file, output_options
+from clfeval.cli._common import DEFAULT_RUNS_DB, Group, emit, existing_file, message, output_options
+from clfeval.protocols import open_run_log
+
+_db_option = click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_RUNS_DB,
+                          show_default=True, help="The run log (SQLite).")
 
 
-def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path),
-                        default=Path("clfeval-runs.sqlite"), show_default=True, help="The run log (SQLite).")(f)
-
-
-def _open(runs_db: Path, output: Path | None, data: Path | None = None) -> Any:
-    """The run log, read-only (queries work in a directory clfeval may not write), its output checked first."""
-    from clfeval.errors import InputFileError
-    from clfeval.protocols import RunLog, predictions_dir
-
-    if not runs_db.exists():
-        raise InputFileError(f"the run log {str(runs_db)!r} does not exist yet (option --runs-db); `clfeval cv` and "
-                             f"`clfeval holdout` create it when they record their first run.")
-    check_paths([("--runs-db", runs_db), ("the run log's predictions folder", predictions_dir(runs_db)),
-                 ("--data", data)], [("--output", output)])
-    return RunLog(runs_db, readonly=True)
+def _data_option(help: str = "Only runs on this data file (by content).") -> Any:
+    return click.option("--data", type=click.Path(path_type=Path), default=None, help=help)
 
 
 def _data_hash(data: Path | None) -> str | None:
@@ -42,11 +31,11 @@ def runs() -> None:
 
 @runs.command("list")
 @_db_option
-@click.option("--data", type=click.Path(path_type=Path), default=None, help="Only runs on this data file (by content).")
+@_data_option()
 @output_options
 def list_runs(runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
     """Every recorded run, oldest first."""
-    emit(_open(runs_db, output, data).runs(data_hash=_data_hash(data)), fmt, output)
+    emit(open_run_log(runs_db, output=output, data=data).runs(data_hash=_data_hash(data)), fmt, output)
 
 
 @runs.command("show")
@@ -55,32 +44,32 @@ def list_runs(runs_db: Path, data: Path | None, fmt: str, output: Path | None) -
 @output_options
 def show(run_id: int, runs_db: Path, fmt: str, output: Path | None) -> None:
     """One run in full: settings, protocol, seed, versions, per-fold and summary metrics."""
-    emit(_open(runs_db, output).get(run_id), fmt, output)
+    emit(open_run_log(runs_db, output=output).get(run_id), fmt, output)
 
 
 @runs.command("best")
 @click.option("--metric", required=True, help="Metric name, e.g. macro_f1, accuracy, f1:LABEL.")
 @_db_option
-@click.option("--data", type=click.Path(path_type=Path), default=None, help="Only runs on this data file (by content).")
+@_data_option()
 @output_options
 def best(metric: str, runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
     """The best run on each data set by the metric's mean over folds."""
-    emit(_open(runs_db, output, data).best(metric, data_hash=_data_hash(data)), fmt, output)
+    emit(open_run_log(runs_db, output=output, data=data).best(metric, data_hash=_data_hash(data)), fmt, output)
 
 
 @runs.command("ablation")
 @click.option("--metric", required=True, help="Metric name, e.g. macro_f1.")
 @click.option("--base", type=int, default=None, help="The base run (default: the best run by --metric).")
 @_db_option
-@click.option("--data", type=click.Path(path_type=Path), default=None,
-              help="Without --base: take the best run on this data file (default: on the data of the latest run).")
+@_data_option("Without --base: take the best run on this data file (default: on the data of the latest run).")
 @output_options
 def ablation(metric: str, base: int | None, runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
     """One factor at a time: runs on the same data that differ from the base run in exactly one setting.
 
     Worse runs are listed too: an ablation log that keeps only improvements hides what was tried.
     """
-    emit(_open(runs_db, output, data).ablation(metric, base=base, data_hash=_data_hash(data)), fmt, output)
+    log = open_run_log(runs_db, output=output, data=data)
+    emit(log.ablation(metric, base=base, data_hash=_data_hash(data)), fmt, output)
 
 
 @runs.command("check")
@@ -91,9 +80,7 @@ def ablation(metric: str, base: int | None, runs_db: Path, data: Path | None, fm
 @click.pass_context
 def check(ctx: click.Context, submitted: int, metric: str, runs_db: Path, fmt: str, output: Path | None) -> None:
     """Exit 1, saying why, unless the submitted run is the best row among the runs on its data."""
-    from clfeval.cli._common import message
-
-    result = _open(runs_db, output).check(submitted, metric)
+    result = open_run_log(runs_db, output=output).check(submitted, metric)
     emit(result, fmt, output)
     if not result.passed:
         message(f"clfeval: check failed: {result.message}")
@@ -129,7 +116,7 @@ def compare(run_a: int, run_b: int, metric: str, samples: int, seed: int, alpha:
     check_samples(samples, option="--samples")
     check_probability(alpha, option="--alpha")
     check_probability(ci_level, option="--ci")
-    result = compare_runs(_open(runs_db, output), run_a, run_b, metric=metric, samples=samples, seed=seed,
+    result = compare_runs(open_run_log(runs_db, output=output), run_a, run_b, metric=metric, samples=samples, seed=seed,
                           alpha=alpha, level=ci_level)
     emit(result, fmt, output)
     gate_exit(result, gate)
