@@ -96,12 +96,6 @@ def _register() -> None:
 _HANDLED = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))
 
 
-def _print_traceback() -> None:
-    import traceback  # only with --debug
-
-    traceback.print_exc()
-
-
 def _on_sigterm(signum: int, _frame: Any) -> None:
     raise Interrupted(signum)
 
@@ -148,26 +142,29 @@ def _run(argv: list[str] | None, state: dict[str, Any]) -> int:
     except BrokenPipeError:
         sys.stdout = None  # nothing more can reach the reader that left
         return 1
-    except GateNotMet as exc:
+    except Exception as exc:
+        return _failed(exc, state)
+
+
+def _failed(exc: Exception, state: dict[str, Any]) -> int:
+    """A failure said in one paragraph (with ``--debug`` after its traceback, but for a gate not met): clfeval's own
+    errors by their message, the environment's (a file, the disk) by the system's reason, anything else a bug."""
+    if isinstance(exc, GateNotMet):
         message(f"clfeval: gate not met: {exc.with_names(option_names(state.get('command')))}")
         return exc.exit_code
-    except ClfevalError as exc:
-        if state.get("debug"):
-            _print_traceback()
+    if state.get("debug"):
+        import traceback  # only with --debug
+
+        traceback.print_exc()
+    if isinstance(exc, ClfevalError):
         message(f"clfeval: error: {exc.with_names(option_names(state.get('command')))}")
         return exc.exit_code
-    except OSError as exc:  # the environment (a file, the disk) said no where no message was prepared
-        if state.get("debug"):
-            _print_traceback()
-        where = f"{exc.filename!r}: " if exc.filename else ""
+    if isinstance(exc, OSError):  # the environment said no where no message was prepared
         from clfeval.io import os_reason
 
-        message(f"clfeval: error: {where}{os_reason(exc)}.")
+        message(f"clfeval: error: {f'{exc.filename!r}: ' if exc.filename else ''}{os_reason(exc)}.")
         return 2
-    except Exception as exc:  # the last resort: a bug, said in one paragraph
-        if state.get("debug"):
-            _print_traceback()
-        return _bug(exc, state)
+    return _bug(exc, state)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -191,7 +188,9 @@ def main(argv: list[str] | None = None) -> None:
             code = exc.exit_code
         except Exception as exc:  # raised while an error was being reported: still one paragraph, exit 70
             if state.get("debug"):
-                _print_traceback()
+                import traceback
+
+                traceback.print_exc()
             code = _bug(exc, state)
     finally:
         for sig, handler in previous.items():

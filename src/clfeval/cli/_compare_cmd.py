@@ -16,7 +16,7 @@ import click
 
 from clfeval.cli._common import check_paths, emit, input_path, output_options, progress, reading_options, ticks
 from clfeval.cli._decide import gate_exit, paired_file_options
-from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option, score_bin_options
+from clfeval.cli._scale import engine_and_output, engine_options, help_note, memory_option, score_bin_options
 from clfeval.cli._slices import compare_slice_options, slice_arguments
 from clfeval.errors import UsageError
 
@@ -76,8 +76,7 @@ def compare(files: tuple[Path, ...], **o: Any) -> None:
         raise UsageError(f"compare needs at least two predictions files (A_FILE B_FILE ...); got {len(files)}.")
     labels = [f"{chr(65 + i)}_FILE" if i < 3 else f"file {i + 1}" for i in range(len(files))]
     check_paths(list(zip(labels, files, strict=False)), [("--output", o["output"])])
-    engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
-    fmt, output, gate = o.pop("fmt"), o.pop("output"), o.pop("gate")
+    (engine, fmt, output), gate = engine_and_output(o), o.pop("gate")
     inputs = [input_path(f, input_format=o["input_format"], encoding=o["encoding"]) for f in files]
     o.update(id=o.pop("id_col"), normalize=o.pop("normalize_labels"), ci=o.pop("ci_level"))
     slicing = slice_arguments(o)

@@ -9,7 +9,7 @@ import click
 
 from clfeval.cli._common import FiniteFloatRange
 
-__all__ = ["memory_option", "score_bin_options", "engine_options", "engine_of", "help_note"]
+__all__ = ["memory_option", "score_bin_options", "engine_options", "engine_of", "engine_and_output", "help_note"]
 
 MEMORY_HELP = ("Memory budget of the rankings (e.g. 512MB, 2GiB; default 1GiB): beyond it, sorted score runs spill "
                "to a temporary directory and are merged, exactly; the output says when they did.")
@@ -73,6 +73,11 @@ def engine_of(engine: str, scheduler: str | None, memory: str | None) -> Any:
     ctx = click.get_current_context(silent=True)
     timeout = ctx.meta.get("clfeval.connect_timeout", 10.0) if ctx is not None else 10.0
     return from_options(engine, scheduler=scheduler, memory=memory, connect_timeout=timeout)
+
+
+def engine_and_output(o: dict[str, Any]) -> tuple[Any, str, Any]:
+    """The engine (:func:`engine_of`), ``--format`` and ``--output``, popped from a command's options ``o``."""
+    return engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory")), o.pop("fmt"), o.pop("output")
 
 
 def help_note(operation: str) -> str:
