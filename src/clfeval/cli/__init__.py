@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from clfeval._version import __version__
-from clfeval.cli._common import LazyGroup, message, option_names, stdout_error
+from clfeval.cli._common import LazyGroup, message, option_names
 from clfeval.errors import ClfevalError, GateNotMet, Interrupted
 
 __all__ = ["cli", "main", "console_main"]
@@ -123,7 +123,9 @@ def _run(argv: list[str] | None, state: dict[str, Any]) -> int:
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
-            raise stdout_error(exc) from None
+            from clfeval.io import outputs
+
+            raise outputs.stdout_error(exc) from None
         return rv if isinstance(rv, int) else 0
     except click.exceptions.Exit as exc:
         return exc.exit_code
@@ -210,9 +212,9 @@ def console_main() -> None:
     """
     import os
 
-    from clfeval.cli._nopandas import install
+    from clfeval.core import nopandas
 
-    install()
+    nopandas.install()
     try:
         main()
         code = 0

@@ -20,8 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option",
            "check_paths", "FiniteFloatRange", "stack", "emit", "finish_run", "progress", "ticks", "where_recorded",
-           "DEFAULT_RUNS_DB", "reading_progress", "existing_file", "input_path", "parse_list", "message",
-           "stdout_error"]
+           "DEFAULT_RUNS_DB", "reading_progress", "existing_file", "input_path", "parse_list", "message"]
 
 # Library parameter names whose option is not named after them: the first option the command has wins.
 _ALIASES = {"objective": ("--objective", "--tune-threshold"), "dest_dir": ("--dest",)}
@@ -301,23 +300,6 @@ def where_recorded(what: str, runs_db: Path, existed: bool) -> str:
             f"record nothing)")
 
 
-def stdout_error(exc: OSError) -> Exception:
-    """The error for a standard output that cannot be written (``/dev/full``, a full disk).
-
-    What could not be written is thrown away, so that nothing tries again at exit.
-    """
-    from clfeval.errors import OutputFileError
-    from clfeval.io import os_reason
-
-    with contextlib.suppress(Exception):
-        fd = sys.stdout.fileno()
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, fd)
-        os.close(devnull)
-    return OutputFileError(f"cannot write to standard output: {os_reason(exc)}. Redirect it elsewhere, or write "
-                           f"the result to a file with --output.")
-
-
 def _echo(text: str) -> None:
     try:
         click.echo(text, nl=False)
@@ -325,7 +307,9 @@ def _echo(text: str) -> None:
     except BrokenPipeError:
         raise
     except OSError as exc:
-        raise stdout_error(exc) from None
+        from clfeval.io import outputs
+
+        raise outputs.stdout_error(exc) from None
 
 
 def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None) -> None:

@@ -75,10 +75,11 @@ _INTERNAL_MODULES: dict[str, str] = {
     "arrowcompute": "clfeval.core._arrowcompute",
     "catalog": "clfeval.core._catalog",
     "manyclasses": "clfeval.core._manyclasses",
+    "nopandas": "clfeval.core._nopandas",
     "resample": "clfeval.core._resample",
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
-    from clfeval.core import _arrowcompute, _catalog, _manyclasses, _resample
+    from clfeval.core import _arrowcompute, _catalog, _manyclasses, _nopandas, _resample
     from clfeval.core._catalog import TASKS as TASKS, find as find, label as label
     from clfeval.core._counting import (
         Counter as Counter,
@@ -241,6 +242,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     arrowcompute = _arrowcompute
     catalog = _catalog
     manyclasses = _manyclasses
+    nopandas = _nopandas
     resample = _resample
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 

@@ -42,7 +42,7 @@ from pathlib import PurePath
 from clfeval.errors import OutputFileError
 
 __all__ = ["Target", "resolve_output", "check_paths", "atomic_path", "OutputFiles", "deferred_signals", "FORMATS",
-           "EXTENSIONS", "format_of", "output_format"]
+           "EXTENSIONS", "format_of", "output_format", "stdout_error"]
 
 def checkpoint(step: str) -> None:
     """A named step on the way to an output (``"written"``, ``"staged"``, ``"inserted"``, ``"published"``, ...).
@@ -542,3 +542,19 @@ def output_format(fmt: str | None, output: str | os.PathLike[str] | None, *, opt
                          f"{suffix!r} means {named}; drop --format (the format follows the extension), "
                          f"or give the output a name that matches it.")
     return fmt
+
+
+def stdout_error(exc: OSError) -> OutputFileError:
+    """The error for a standard output that cannot be written (``/dev/full``, a full disk).
+
+    What could not be written is thrown away, so that nothing tries again at exit.
+    """
+    import sys
+
+    with contextlib.suppress(Exception):
+        fd = sys.stdout.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    return OutputFileError(f"cannot write to standard output: {os_reason(exc)}. Redirect it elsewhere, or write "
+                           f"the result to a file with --output.")

@@ -1,4 +1,5 @@
-"""Keep pyarrow from importing pandas behind clfeval's back in the ``clfeval`` process (issue 23).
+"""Keep pyarrow from importing pandas behind clfeval's back in the ``clfeval`` process (issue 23): installed by the
+command line only (:func:`clfeval.cli.console_main`), which owns its process; the library never installs it.
 
 pyarrow imports pandas, when installed, the first time it converts Python or NumPy values (``pa.array``,
 ``pa.scalar``, …), to ask whether they are pandas objects and to learn pandas' missing-value types: about 0.2 s on
