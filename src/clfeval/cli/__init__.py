@@ -12,6 +12,7 @@ stderr), 70 a bug in clfeval, 130 after SIGINT, 143 after SIGTERM, 129 after SIG
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 import threading
@@ -170,17 +171,12 @@ def _failed(exc: Exception, state: dict[str, Any]) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the console script: maps every outcome to an exit code, without tracebacks.
-
-    SIGTERM, SIGHUP and SIGQUIT raise :class:`~clfeval.errors.Interrupted` while the command runs
-    (SIGINT stays :class:`KeyboardInterrupt`), so that temporary files are
-    removed on the way out; they exit 143, 129, 131 and 130.
-    """
+    """Entry point of the console script: maps every outcome to an exit code, without tracebacks. SIGTERM, SIGHUP
+    and SIGQUIT raise :class:`~clfeval.errors.Interrupted` while the command runs (SIGINT stays
+    :class:`KeyboardInterrupt`), so that temporary files are removed on the way out; they exit 143, 129, 131, 130."""
     state: dict[str, Any] = {"debug": False, "command": None, "command_path": None}
-    previous: dict[int, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in _HANDLED:
-            previous[sig] = signal.signal(sig, _on_sigterm)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = {sig: signal.signal(sig, _on_sigterm) for sig in _HANDLED} if main_thread else {}
     try:
         try:
             code = _run(argv, state)
@@ -201,15 +197,12 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def console_main() -> None:
-    """The ``clfeval`` program: :func:`main`, then leave without the interpreter's teardown.
-
-    Every output is written and flushed, and every temporary file removed, by
-    the time :func:`main` returns; what remains of a normal exit is the
-    interpreter tearing down extension modules, where pyarrow's thread pools
-    can abort the process ("terminate called without an active exception",
-    exit 134; apache/arrow#34314) after a successful command. ``os._exit``
-    skips that teardown, so the exit code is always the command's.
-    """
+    """The ``clfeval`` program: :func:`main` (pyarrow kept from importing pandas behind its back:
+    :mod:`clfeval.core._nopandas`), then leave without the interpreter's teardown. Every output is written and
+    flushed, and every temporary file removed, by the time :func:`main` returns; what remains of a normal exit is
+    the interpreter tearing down extension modules, where pyarrow's thread pools can abort the process ("terminate
+    called without an active exception", exit 134; apache/arrow#34314). ``os._exit`` skips that teardown, so the
+    exit code is always the command's."""
     import os
 
     from clfeval.core import nopandas
@@ -221,9 +214,7 @@ def console_main() -> None:
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):  # a reader that left, a full disk: the code says it all
             if stream is not None:
                 stream.flush()
-        except (OSError, ValueError):  # a reader that left, a full disk: the code already says what happened
-            pass
     os._exit(code)

@@ -79,11 +79,8 @@ class _Commands(dict[str, click.Command]):
 
 
 class LazyGroup(Group):
-    """A group whose subcommands are imported when they run (or when their help is shown).
-
-    ``lazy`` maps each name to ``"module:attribute"``, one line a command: ``clfeval --version`` and each
-    command import only what they use.
-    """
+    """A group whose subcommands are imported when they run (or when their help is shown): ``lazy`` maps each name
+    to ``"module:attribute"``, so that ``clfeval --version`` and each command import only what they use."""
 
     def __init__(self, *args: Any, lazy: dict[str, str] | None = None, summaries: dict[str, str] | None = None,
                  **kwargs: Any) -> None:
@@ -120,11 +117,8 @@ class LazyGroup(Group):
 
 
 def option_names(command: click.Command | None) -> dict[str, str]:
-    """Library parameter name → the command's option (``dev_size`` → ``--dev-size``, ``ci`` → ``--ci``).
-
-    Errors name the library's parameters; the command line shows them by its own options
-    (:meth:`clfeval.errors.ClfevalError.with_names`).
-    """
+    """Library parameter name → the command's option (``dev_size`` → ``--dev-size``, ``ci`` → ``--ci``): errors name
+    the library's parameters, the command line shows them by its options (``ClfevalError.with_names``)."""
     names: dict[str, str] = {}
     options = [p for p in (command.params if command is not None else []) if isinstance(p, click.Option) and p.opts]
     for p in options:
@@ -208,10 +202,9 @@ def check_sep(ctx: click.Context, param: click.Parameter, value: str) -> str:
     return value
 
 
-def sep_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--sep``: the separator of labels within a multi-label cell (never empty)."""
-    return click.option("--sep", default="|", show_default=True, callback=check_sep,
-                        help="Separator of labels within a multi-label cell.")(f)
+#: ``--sep``: the separator of labels within a multi-label cell (never empty).
+sep_option = click.option("--sep", default="|", show_default=True, callback=check_sep,
+                          help="Separator of labels within a multi-label cell.")
 
 
 #: ``--encoding`` and ``--normalize-labels``: how the text of input files is read.
@@ -274,10 +267,7 @@ def _stdin(option: str | None) -> Any:
 
 def parse_list(text: str | None) -> list[str] | None:
     """A comma-separated option value as a list (``None`` stays ``None``)."""
-    if text is None:
-        return None
-    items = [x.strip() for x in text.split(",")]
-    return [x for x in items if x != ""]
+    return None if text is None else [x.strip() for x in text.split(",") if x.strip() != ""]
 
 
 def message(text: str) -> None:
@@ -294,10 +284,8 @@ def where_recorded(what: str, runs_db: Path, existed: bool) -> str:
     current directory) the line gives the full path, and says when the log was created by this run."""
     if runs_db != DEFAULT_RUNS_DB:
         return f"recorded {what} in {runs_db}"
-    full = Path.cwd() / runs_db
-    new = "" if existed else "a new run log, "
-    return (f"recorded {what} in {new}{full} (the default run log; --runs-db FILE to choose another, --no-log to "
-            f"record nothing)")
+    return (f"recorded {what} in {'' if existed else 'a new run log, '}{Path.cwd() / runs_db} (the default run log; "
+            f"--runs-db FILE to choose another, --no-log to record nothing)")
 
 
 def _echo(text: str) -> None:
@@ -313,11 +301,8 @@ def _echo(text: str) -> None:
 
 
 def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None) -> None:
-    """Render ``result`` and write it to ``output`` (whole or not at all) or stdout.
-
-    Text goes to a terminal with rich's colours; piped or written to a file
-    it is plain text.
-    """
+    """Render ``result`` and write it to ``output`` (whole or not at all) or stdout: text goes to a terminal with
+    rich's colours; piped or written to a file it is plain text."""
     from clfeval.io import atomic_write_text
     from clfeval.render import print_renderables, render, renderables
 
@@ -346,15 +331,10 @@ def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None
 
 def finish_run(result: Any, fmt: str, output: Path | None, files: Any,
                record: Callable[[Any, Callable[[int], None]], int] | None = None) -> Any:
-    """Write a run's outputs, then record it; returns the result (with its run id when recorded).
-
-    ``files`` (:class:`clfeval.io._outputs.OutputFiles`) holds the outputs staged
-    so far (``--predictions``); ``--output`` is rendered with the run's id and
-    staged beside them. With ``record(files, on_id)`` (a run log's
-    ``record_result``), every file is put in place just before the record
-    commits; without it, at once. Standard output is written last (by the
-    caller, with :func:`emit`), after the record.
-    """
+    """Write a run's outputs, then record it; returns the result (with its run id when recorded). ``files``
+    (:class:`clfeval.io._outputs.OutputFiles`) holds the outputs staged so far (``--predictions``); ``--output`` is
+    rendered with the run's id and staged beside them. With ``record(files, on_id)`` every file is put in place just
+    before the record commits; without it, at once. Standard output is written last (:func:`emit`), after it."""
     from clfeval.render import render
 
     final = [result]

@@ -1,11 +1,6 @@
-"""``clfeval compare A B [C ...]``: is the difference real?
-
-Each input is a PATH (a file, a directory, a glob, ``-``). Items are matched by
-id (by row when no input has an id column) and must carry the same gold
-labels. The command reads its options and calls :func:`clfeval.front._compare.compare`
-(count metrics stream their joint tables, the id join spilling within ``--memory``; score
-metrics rank the items in memory; ``--engine dask`` joins on the cluster).
-"""
+"""``clfeval compare A B [C ...]``: is the difference real? Each input is a PATH (a file, a directory, a glob,
+``-``); the items, matched by id (by row when no input has an id column), go to :func:`clfeval.front._compare.compare`
+(count metrics stream their joint tables, the id join spilling within ``--memory``; ``--engine dask`` on a cluster)."""
 
 from __future__ import annotations
 
@@ -80,8 +75,7 @@ def compare(files: tuple[Path, ...], **o: Any) -> None:
     inputs = [input_path(f, input_format=o["input_format"], encoding=o["encoding"]) for f in files]
     o.update(id=o.pop("id_col"), normalize=o.pop("normalize_labels"), ci=o.pop("ci_level"))
     slicing = slice_arguments(o)
-    if slicing["by"] is None:
-        slicing = {}
+    slicing = slicing if slicing["by"] is not None else {}
     from clfeval.front import compare as run, resampling_steps
 
     with progress("resampling", resampling_steps(len(files), **o)) as advance:

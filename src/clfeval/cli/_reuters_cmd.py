@@ -1,10 +1,6 @@
-"""``clfeval reuters``: mission §9's Reuters-21578 study, re-run with clfeval's own parts.
-
-Reads the original distribution (``--archive``), runs the nine parts of the
-study (:func:`clfeval.studies._reuters.reuters_study`; the run's outputs and record:
-:mod:`clfeval.studies._reuters_run`), prints each part's tables with
-the published numbers beside ours, and records the run in the run log.
-"""
+"""``clfeval reuters``: mission §9's Reuters-21578 study, re-run with clfeval's own parts: the original distribution
+(``--archive``) read, the study's parts run (:func:`clfeval.studies._reuters.reuters_study`) and printed beside the
+published numbers, the run recorded in the run log (:mod:`clfeval.studies._reuters_run`)."""
 
 from __future__ import annotations
 

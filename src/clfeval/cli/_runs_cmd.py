@@ -7,15 +7,18 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import DEFAULT_RUNS_DB, Group, emit, existing_file, message, output_options
+from clfeval.cli._common import DEFAULT_RUNS_DB, Group, emit, existing_file, message, output_options, stack
 from clfeval.protocols import open_run_log
 
-_db_option = click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_RUNS_DB,
-                          show_default=True, help="The run log (SQLite).")
+_ONLY = "Only runs on this data file (by content)."
 
 
-def _data_option(help: str = "Only runs on this data file (by content).") -> Any:
-    return click.option("--data", type=click.Path(path_type=Path), default=None, help=help)
+def _query(data: str | None = None) -> Any:
+    """``--runs-db``, ``--data`` (with this help; none without) and the output options, of a query."""
+    return stack(click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_RUNS_DB,
+                              show_default=True, help="The run log (SQLite)."),
+                 *([click.option("--data", type=click.Path(path_type=Path), default=None, help=data)] if data else []),
+                 output_options)
 
 
 def _data_hash(data: Path | None) -> str | None:
@@ -30,9 +33,7 @@ def runs() -> None:
 
 
 @runs.command("list")
-@_db_option
-@_data_option()
-@output_options
+@_query(_ONLY)
 def list_runs(runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
     """Every recorded run, oldest first."""
     emit(open_run_log(runs_db, output=output, data=data).runs(data_hash=_data_hash(data)), fmt, output)
@@ -40,8 +41,7 @@ def list_runs(runs_db: Path, data: Path | None, fmt: str, output: Path | None) -
 
 @runs.command("show")
 @click.argument("run_id", type=int)
-@_db_option
-@output_options
+@_query()
 def show(run_id: int, runs_db: Path, fmt: str, output: Path | None) -> None:
     """One run in full: settings, protocol, seed, versions, per-fold and summary metrics."""
     emit(open_run_log(runs_db, output=output).get(run_id), fmt, output)
@@ -49,9 +49,7 @@ def show(run_id: int, runs_db: Path, fmt: str, output: Path | None) -> None:
 
 @runs.command("best")
 @click.option("--metric", required=True, help="Metric name, e.g. macro_f1, accuracy, f1:LABEL.")
-@_db_option
-@_data_option()
-@output_options
+@_query(_ONLY)
 def best(metric: str, runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
     """The best run on each data set by the metric's mean over folds."""
     emit(open_run_log(runs_db, output=output, data=data).best(metric, data_hash=_data_hash(data)), fmt, output)
@@ -60,9 +58,7 @@ def best(metric: str, runs_db: Path, data: Path | None, fmt: str, output: Path |
 @runs.command("ablation")
 @click.option("--metric", required=True, help="Metric name, e.g. macro_f1.")
 @click.option("--base", type=int, default=None, help="The base run (default: the best run by --metric).")
-@_db_option
-@_data_option("Without --base: take the best run on this data file (default: on the data of the latest run).")
-@output_options
+@_query("Without --base: take the best run on this data file (default: on the data of the latest run).")
 def ablation(metric: str, base: int | None, runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
     """One factor at a time: runs on the same data that differ from the base run in exactly one setting.
 
@@ -75,8 +71,7 @@ def ablation(metric: str, base: int | None, runs_db: Path, data: Path | None, fm
 @runs.command("check")
 @click.option("--submitted", type=int, required=True, help="The id of the run you submit.")
 @click.option("--metric", required=True, help="Metric name, e.g. macro_f1.")
-@_db_option
-@output_options
+@_query()
 @click.pass_context
 def check(ctx: click.Context, submitted: int, metric: str, runs_db: Path, fmt: str, output: Path | None) -> None:
     """Exit 1, saying why, unless the submitted run is the best row among the runs on its data."""
@@ -98,8 +93,7 @@ def check(ctx: click.Context, submitted: int, metric: str, runs_db: Path, fmt: s
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level of the verdict.")
 @click.option("--ci", "ci_level", type=float, default=0.95, show_default=True, help="Level of the intervals.")
 @click.option("--gate", is_flag=True, help="Exit 3 unless the corrected resampled t-test says RUN_A is better.")
-@_db_option
-@output_options
+@_query()
 def compare(run_a: int, run_b: int, metric: str, samples: int, seed: int, alpha: float, ci_level: float, gate: bool,
             runs_db: Path, fmt: str, output: Path | None) -> None:
     """Is RUN_A better than RUN_B? Two runs on the same data and folds, compared fold by fold.
