@@ -1,13 +1,9 @@
 """The ``clfeval`` command line: parse options → call the library → render.
 
-Every command takes ``--format text|json|markdown`` and ``--output PATH``,
-writes data to stdout (or the file) and messages to stderr. Errors are one
-paragraph on stderr, no traceback (``--debug`` shows it). Exit codes: 0
-success, 1 a problem found in the data, 2 a usage or environment error (a bad
-option, a missing file, an output that cannot be written), 3 a gate not met
-(``compare --gate`` whose test does not reject its null, ``report --require``
-with an unmet condition; the result is still written, the unmet part named on
-stderr), 70 a bug in clfeval, 130 after SIGINT, 143 after SIGTERM, 129 after SIGHUP, 131 after SIGQUIT.
+Every command takes ``--format text|json|markdown|html`` and ``--output PATH``, writes data to stdout (or the file)
+and messages to stderr. Errors are one paragraph on stderr, no traceback (``--debug`` shows it); the exit codes are
+:data:`clfeval.errors.EXIT_CODES` (0 success, 1 data, 2 usage or environment, 3 a gate not met, 70 a bug, 128 + N
+after signal N).
 """
 
 from __future__ import annotations

@@ -5,18 +5,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from clfeval.core import shown
-
-if TYPE_CHECKING:
-    from clfeval.io import Target
 
 __all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option",
            "check_paths", "FiniteFloatRange", "stack", "emit", "finish_run", "progress", "ticks", "where_recorded",
@@ -32,8 +28,7 @@ class Group(click.Group):
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
         name, cmd, rest = super().resolve_command(ctx, args)
         if cmd is not None and isinstance(ctx.obj, dict):
-            ctx.obj["command"] = cmd
-            ctx.obj["command_path"] = f"{ctx.command_path} {name}"
+            ctx.obj.update(command=cmd, command_path=f"{ctx.command_path} {name}")
         return name, cmd, rest
 
 
@@ -92,8 +87,7 @@ class LazyGroup(Group):
         """The list of commands of ``--help``: click's, from ``summaries`` (each command's first paragraph) when
         every command has one, so that the help imports no command."""
         names = self.list_commands(ctx)
-        if not names or any(n not in self.summaries for n in names) or any(dict.__contains__(self.commands, n)
-                                                                           for n in names):
+        if not names or any(n not in self.summaries or dict.__contains__(self.commands, n) for n in names):
             return super().format_commands(ctx, formatter)  # a command added or already imported: click's way
         from gettext import gettext as _  # as click's own texts
 
@@ -123,9 +117,7 @@ def option_names(command: click.Command | None) -> dict[str, str]:
     options = [p for p in (command.params if command is not None else []) if isinstance(p, click.Option) and p.opts]
     for p in options:
         long = [o for o in p.opts if o.startswith("--")]
-        if not long:
-            continue
-        if p.name:
+        if p.name and long:
             names.setdefault(p.name, long[0])
         for o in long:
             names.setdefault(o[2:].replace("-", "_"), o)
@@ -137,8 +129,7 @@ def option_names(command: click.Command | None) -> dict[str, str]:
     return names
 
 
-def check_paths(inputs: Iterable[tuple[str, str | os.PathLike[str] | None]] = (),
-                outputs: Iterable[tuple[str, str | os.PathLike[str] | None] | Target] = ()) -> Any:
+def check_paths(inputs: Iterable[tuple[str, Any]] = (), outputs: Iterable[tuple[str, Any] | Any] = ()) -> Any:
     """Before any long work: resolve every output and refuse one that would destroy an input or another output
     (:func:`clfeval.io._outputs.check_paths`)."""
     from clfeval.io import check_paths as check
@@ -280,24 +271,11 @@ DEFAULT_RUNS_DB = Path("clfeval-runs.sqlite")
 
 
 def where_recorded(what: str, runs_db: Path, existed: bool) -> str:
-    """The one stderr line of a recorded run: which log holds it. Without ``--runs-db`` (the default file in the
-    current directory) the line gives the full path, and says when the log was created by this run."""
+    """The stderr line of a recorded run: which log holds it (the default one by its full path; new or not)."""
     if runs_db != DEFAULT_RUNS_DB:
         return f"recorded {what} in {runs_db}"
     return (f"recorded {what} in {'' if existed else 'a new run log, '}{Path.cwd() / runs_db} (the default run log; "
             f"--runs-db FILE to choose another, --no-log to record nothing)")
-
-
-def _echo(text: str) -> None:
-    try:
-        click.echo(text, nl=False)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        from clfeval.io import outputs
-
-        raise outputs.stdout_error(exc) from None
 
 
 def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None) -> None:
@@ -324,9 +302,16 @@ def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None
             text = to_json(dict(data, inputs={"aliases": [{"skipped": a, "same_as": b} for a, b in aliases]}))
     if output is not None:
         atomic_write_text(output, text)
-        message(f"wrote {output}")
-    else:
-        _echo(text)
+        return message(f"wrote {output}")
+    try:
+        click.echo(text, nl=False)
+        sys.stdout.flush()
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        from clfeval.io import outputs
+
+        raise outputs.stdout_error(exc) from None
 
 
 def finish_run(result: Any, fmt: str, output: Path | None, files: Any,
@@ -382,8 +367,7 @@ def progress(description: str, total: int | None = None, *, reading: Any = None)
         yield update
 
 
-def reading_progress(inp: Any) -> Any:
-    """The progress bar of a read (:func:`progress`), as the library's ``progress=`` takes it."""
+def reading_progress(inp: Any) -> Any:  # the progress bar of a read, as the library's progress= takes it
     return progress("", reading=inp)
 
 

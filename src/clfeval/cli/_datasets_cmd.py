@@ -39,9 +39,6 @@ def fetch(name: str, dest: Path, url: str | None, force: bool, deadline: float, 
     from clfeval.text import fetch_dataset
 
     result = fetch_dataset(name, dest, url=url, force=force, deadline=deadline, outputs=[("--output", output)])
-    if result.downloaded:
-        message(f"downloaded {result.url} to {result.path}")
-    else:
-        message(f"{result.path} is already there and passed the checks; not downloaded again (use --force to replace "
-                f"it).")
+    message(f"downloaded {result.url} to {result.path}" if result.downloaded else f"{result.path} is already there "
+            f"and passed the checks; not downloaded again (use --force to replace it).")
     emit(result, fmt, output)

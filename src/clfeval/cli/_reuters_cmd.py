@@ -56,16 +56,12 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
     import clfeval.studies as studies
     from clfeval.cli._common import where_recorded
     from clfeval.core import check_samples
-    from clfeval.errors import ClfevalError
     from clfeval.io import OutputFiles, outputs as _outputs
     from clfeval.text import parse_processing
 
     studies.need_text_extra()
     chosen = studies.parse_parts(parts)
-    try:
-        processing = parse_processing(processing_spec)
-    except ClfevalError as e:
-        raise e.with_names({"processing": "--processing"}) from None
+    processing = parse_processing(processing_spec)  # its errors name --processing (main's option_names)
     check_samples(samples, option="--samples")
     existed = runs_db.exists()
     log, data_hash = studies.open_reuters_run(archive, output, None if no_log else runs_db)  # before the long part

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from clfeval.cli._common import DEFAULT_RUNS_DB, Group, emit, existing_file, message, output_options, stack
-from clfeval.protocols import open_run_log
+from clfeval.protocols import file_hash, open_run_log
 
 _ONLY = "Only runs on this data file (by content)."
 
@@ -22,8 +22,6 @@ def _query(data: str | None = None) -> Any:
 
 
 def _data_hash(data: Path | None) -> str | None:
-    from clfeval.protocols import file_hash
-
     return None if data is None else file_hash(existing_file(data, "--data"))
 
 
