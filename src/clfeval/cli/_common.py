@@ -100,10 +100,7 @@ class LazyGroup(Group):
         return sorted({*dict.keys(self.commands), *self.commands.lazy})
 
     def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
-        try:
-            return self.commands[cmd_name]
-        except KeyError:
-            return None
+        return self.commands[cmd_name] if cmd_name in self.commands else None
 
     def load_all(self) -> None:
         """Import every command (``self.commands`` then holds them all)."""
