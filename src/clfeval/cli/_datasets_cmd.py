@@ -19,9 +19,8 @@ def datasets() -> None:
 @click.argument("name", type=click.Choice(["reuters21578"]))
 @click.option("--dest", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
               help="Directory to store the archive in (created if missing).")
-@click.option("--url", default=None,
-              help="Download from here instead of the UCI KDD archive (http, https or file URL); the copy must "
-                   "still pass the checks.")
+@click.option("--url", default=None, help="Download from here instead of the UCI KDD archive (http, https or file "
+                                          "URL); the copy must still pass the checks.")
 @click.option("--force", is_flag=True, help="Download again even if the archive is already in --dest.")
 @click.option("--deadline", type=FiniteFloatRange(min=0, min_open=True), default=600, show_default=True,
               metavar="SECONDS", help="Give up when the whole download takes longer than this.")

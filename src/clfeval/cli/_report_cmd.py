@@ -50,10 +50,9 @@ from clfeval.errors import UsageError
               help="Interval method of --ci: percentile, bca, wilson (binomial proportions: accuracy, error rate, "
                    "precision, recall, specificity, …), delong, logit-delong, hanley-mcneil (roc_auc only); one for "
                    "every metric it applies to, or METRIC=METHOD (e.g. accuracy=wilson, recall:spam=percentile, "
-                   "roc_auc=delong; repeatable, each metric once). The more specific choice wins: recall:spam=… "
-                   "over recall=… over a METHOD for every metric. Default per metric, the best measured coverage: "
-                   "Wilson for per-class precision and recall, BCa for the other count metrics, logit DeLong for "
-                   "ROC-AUC.")
+                   "roc_auc=delong; repeatable, each metric once). The more specific choice wins: recall:spam=… over "
+                   "recall=… over a METHOD for every metric. Default per metric, the best measured coverage: Wilson "
+                   "for per-class precision and recall, BCa for the other count metrics, logit DeLong for ROC-AUC.")
 @click.option("--require", "require", multiple=True, metavar="COND",
               help="A condition such as 'macro_f1>=0.70', 'recall:spam>=0.9' or 'accuracy>majority' (repeatable), "
                    "or a registered function: FUNC(ARGS) OP TARGET for a number, FUNC(ARGS) alone for a truth "

@@ -24,9 +24,8 @@ from clfeval.cli._common import DEFAULT_RUNS_DB, emit, finish_run, message, outp
 @click.option("--category", default="grain", show_default=True,
               help="Category of the term analysis (part 9): one of the 90 ModApte categories.")
 @click.option("--split", "split_choice", type=click.Choice(["published", "definition"]), default="published",
-              show_default=True,
-              help="published: the published 7,769 training stories (NEWID 1199 left out, see the output); "
-                   "definition: the ModApte definition's 7,770.")
+              show_default=True, help="published: the published 7,769 training stories (NEWID 1199 left out, see the "
+                                      "output); definition: the ModApte definition's 7,770.")
 @click.option("--samples", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Bootstrap replicates of the significance part (at most 1,000,000).")
 @click.option("--processing", "processing_spec", default=None, metavar="SPEC",
