@@ -74,9 +74,10 @@ _INTERNAL_MODULES: dict[str, str] = {
     "arrowcompute": "clfeval.core._arrowcompute",
     "catalog": "clfeval.core._catalog",
     "manyclasses": "clfeval.core._manyclasses",
+    "nopandas": "clfeval.core._nopandas",
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
-    from clfeval.core import _arrowcompute, _catalog, _manyclasses
+    from clfeval.core import _arrowcompute, _catalog, _manyclasses, _nopandas
     from clfeval.core._catalog import TASKS as TASKS, find as find, label as label
     from clfeval.core._counting import (
         Counter as Counter,
@@ -238,6 +239,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     arrowcompute = _arrowcompute
     catalog = _catalog
     manyclasses = _manyclasses
+    nopandas = _nopandas
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:

@@ -32,7 +32,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.io._readahead": ("read_ahead",),
     "clfeval.io._predictions": ("PredictionBatch", "PredictionReader", "check_labels_present"),
     "clfeval.io._readers": ("atomic_path", "decoding_alongside"),
-    "clfeval.io._source": ("SPOOL_AT", "STDIN", "block_cap_for", "check_roles", "check_unique_names", "row_ref"),
+    "clfeval.io._source": ("SPOOL_AT", "STDIN", "block_cap_for", "check_roles", "check_unique_names", "existing_file",
+                           "row_ref", "stdin_source"),
     "clfeval.io._spill": ("make_spill_directory", "remove_spill_directory", "spill_directory"),
     "clfeval.io._textjoin": ("join_texts", "texts_table"),
 }
@@ -79,7 +80,9 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         block_cap_for as block_cap_for,
         check_roles as check_roles,
         check_unique_names as check_unique_names,
+        existing_file as existing_file,
         row_ref as row_ref,
+        stdin_source as stdin_source,
     )
     from clfeval.io._spill import (
         make_spill_directory as make_spill_directory,

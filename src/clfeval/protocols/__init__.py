@@ -74,6 +74,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.protocols._rankinput": ("rank",),
     "clfeval.protocols._runlog": ("Ablation", "BestRuns", "CheckResult", "Run", "RunList", "file_hash",
                                   "flatten_settings", "predictions_dir"),
+    "clfeval.protocols._runquery": ("open_run_log",),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
@@ -92,6 +93,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         flatten_settings as flatten_settings,
         predictions_dir as predictions_dir,
     )
+    from clfeval.protocols._runquery import open_run_log as open_run_log
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:
