@@ -215,13 +215,13 @@ def earliest(found: Sequence[tuple[Any, Place, Place] | None]) -> tuple[Any, Pla
 
 
 def duplicate_error(key: Any, first: Place, second: Place, *, column: str, described: str,
-                    file_name: Callable[[int], str], where: Callable[[int, int], str],
+                    file_name: Callable[[int], str | None], where: Callable[[int, int], str],
                     repeat: str | None = None) -> DataError:
     """The one message for an id (or a ``repeat:id`` key, when ``repeat`` names the repeat column) that occurs
-    twice: ``described`` is the input as a whole, ``file_name(file)`` a file's name, ``where(file, row)`` a
-    place in the input (``file 'x', row 3``)."""
+    twice: ``described`` is the input as a whole, ``file_name(file)`` a file's name (None: not a file),
+    ``where(file, row)`` a place in the input (``file 'x', row 3``)."""
     (fa, ra), (fb, rb) = first, second
-    if fa == fb:
+    if fa == fb and file_name(fa) is not None:
         places, what = f"rows {ra + 1} and {rb + 1}", f"file {file_name(fa)!r}"
     else:
         places, what = f"{where(fa, ra)} and {where(fb, rb)}", described
