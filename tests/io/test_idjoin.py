@@ -39,7 +39,8 @@ def _parquet(path: Path, ids: list, gold: list, pred: list) -> str:
     return str(path)
 
 
-def _join(backend: str, a: str, b: str, request: pytest.FixtureRequest) -> tuple[int, dict[str, np.ndarray]]:
+def _join(backend: str, a: str, b: str, request: pytest.FixtureRequest, id: str | None = "id"
+          ) -> tuple[int, dict[str, np.ndarray]]:
     """The matched items of ``a`` and ``b`` through one back end: (how many, each system's confusion table)."""
     if backend == "memory":
         gold, preds, _ = align_predictions([read_predictions(a), read_predictions(b)])
@@ -52,7 +53,7 @@ def _join(backend: str, a: str, b: str, request: pytest.FixtureRequest) -> tuple
         from clfeval.engines.dask._join import accumulate_joined
 
         client = request.getfixturevalue("dask_client")
-        acc = accumulate_joined([a, b], partial(JointCounts, ["A", "B"]), gold="gold", pred="pred", id="id",
+        acc = accumulate_joined([a, b], partial(JointCounts, ["A", "B"]), gold="gold", pred="pred", id=id,
                                 names=[a, b], client=client)
     else:
         budget = 1 if backend == "partitioned" else 1 << 30
@@ -71,9 +72,9 @@ def _join(backend: str, a: str, b: str, request: pytest.FixtureRequest) -> tuple
     return acc.n, out
 
 
-def _refusal(backend: str, a: str, b: str, request: pytest.FixtureRequest) -> str:
+def _refusal(backend: str, a: str, b: str, request: pytest.FixtureRequest, id: str | None = "id") -> str:
     with pytest.raises(DataError) as exc:
-        _join(backend, a, b, request)
+        _join(backend, a, b, request, id)
     return str(exc.value)
 
 
@@ -114,6 +115,18 @@ def test_gold_disagreement_names_the_first_item_of_the_first_input(tmp_path, bac
     assert _refusal(backend, a, b, request) == (
         f"gold labels differ between {a!r} and {b!r}: the item with id '1' has gold 'y' in {a!r} and 'x' in {b!r} "
         f"(2 item(s) differ). Compared files must be predictions on the same test set.")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_gold_disagreement_without_ids_names_the_first_row(tmp_path, backend, request):
+    def put(name: str, gold: str) -> str:
+        (tmp_path / name).write_text("gold,pred\n" + "".join(f"{g},x\n" for g in gold))
+        return str(tmp_path / name)
+
+    a, b = put("a.csv", "xyyx"), put("b.csv", "xxyy")  # rows 2 and 4 differ
+    assert _refusal(backend, a, b, request, id=None) == (
+        f"gold labels differ between {a!r} and {b!r}: row 2 has gold 'y' in {a!r} and 'x' in {b!r} (2 item(s) "
+        f"differ). Compared files must be predictions on the same test set.")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

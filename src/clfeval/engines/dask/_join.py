@@ -25,7 +25,6 @@ import dask
 import numpy as np
 import pyarrow as pa
 
-from clfeval.core import label_str
 from clfeval.engines.dask._parts import parts_of, probe, run, tree_sum
 from clfeval.errors import DataError, UsageError
 
@@ -55,19 +54,26 @@ def _column(frame: Any, name: str) -> pa.Array:
 
 
 def _batch(frame: Any, extra: Sequence[str]) -> Any:
-    """One joined partition as the local join's matched batch (gold labels checked to agree)."""
+    """One partition of inputs side by side as the local join's matched batch."""
     from clfeval.io import Aligned
 
-    g, gb = frame["gold"].to_numpy(), frame["gold_b"].to_numpy()
-    bad = g != gb
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise DataError(f"the inputs disagree on the gold label of item {frame['id'].to_numpy()[i]!r} "
-                        f"({label_str(g[i])!r} against {label_str(gb[i])!r}); compared systems must be scored on "
-                        f"the same gold labels.")
     gold, preds = _column(frame, "gold"), [_column(frame, "pred0"), _column(frame, "pred1")]
     text = len({str(x.type) for x in (gold, *preds)}) > 1
     return Aligned(gold, preds, text, None, {c: _column(frame, c) for c in extra})
+
+
+def _gold_part(frame: Any) -> tuple[int, int, int, Any, Any]:
+    """(rows, gold labels that differ, the first of them, its gold in each input) of one partition side by side."""
+    from clfeval.io import as_text
+
+    if not len(frame):
+        return 0, 0, -1, None, None
+    ga, gb = as_text(_column(frame, "gold")), as_text(_column(frame, "gold_b"))
+    bad = np.flatnonzero(np.asarray(ga.to_numpy(zero_copy_only=False) != gb.to_numpy(zero_copy_only=False)))
+    if not bad.size:
+        return len(frame), 0, -1, None, None
+    i = int(bad[0])
+    return len(frame), int(bad.size), i, ga[i].as_py(), gb[i].as_py()
 
 
 def _fill(frame: Any, make: Callable[[], Any], extra: Sequence[str]) -> Any:
@@ -102,7 +108,15 @@ def accumulate_joined(inputs: Sequence[Any], make: Callable[[], Any], *, gold: s
         joined = fa.map_partitions(_side_by_side, fb, align_dataframes=False)
         parts = joined.to_delayed()
         tasks = [dask.delayed(_fill, pure=True)(p, make, cols) for p in parts]
-        (total,) = run(client, tree_sum(tasks))  # _side_by_side refuses partitions of different lengths
+        golds = [dask.delayed(_gold_part, pure=True)(p) for p in parts]
+        total, *found = run(client, tree_sum(tasks), *golds)  # _side_by_side refuses partitions of different lengths
+        count = sum(f[1] for f in found)
+        if count:  # the first in row order, named as the local join names it (row N of the inputs)
+            from clfeval.io import gold_error
+
+            k = next(j for j, f in enumerate(found) if f[1])
+            row = sum(f[0] for f in found[:k]) + found[k][2]
+            raise gold_error(names[0], names[1], f"row {row + 1}", found[k][3], found[k][4], count)
         return total
     return _by_id(a, b, make, gold=gold, pred=pred, id=id, names=names, extra=cols, normalize=normalize,
                   client=client)
