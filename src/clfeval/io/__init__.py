@@ -25,6 +25,8 @@ __all__ = _names(_EXPORTS)
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.io._align": ("align_predictions", "as_text", "one_repeat"),
     "clfeval.io._batches": ("file_parts", "iter_parts", "read_part", "read_pieces"),
+    "clfeval.io._idjoin": ("canonical_labels", "duplicate_error", "earliest", "first_duplicate", "gold_error",
+                           "hash_ids", "id_keys", "item_with_id", "missing_error", "partition_of"),
     "clfeval.io._join": ("Aligned", "Matching", "aligned", "unique_batches"),
     "clfeval.io._outputs": ("OutputFiles", "Target", "check_paths", "checkpoint", "deferred_signals", "os_reason",
                             "resolve_output"),
@@ -50,6 +52,18 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         iter_parts as iter_parts,
         read_part as read_part,
         read_pieces as read_pieces,
+    )
+    from clfeval.io._idjoin import (
+        canonical_labels as canonical_labels,
+        duplicate_error as duplicate_error,
+        earliest as earliest,
+        first_duplicate as first_duplicate,
+        gold_error as gold_error,
+        hash_ids as hash_ids,
+        id_keys as id_keys,
+        item_with_id as item_with_id,
+        missing_error as missing_error,
+        partition_of as partition_of,
     )
     from clfeval.io._join import (
         Aligned as Aligned,
