@@ -69,7 +69,7 @@ __all__ = _names(_EXPORTS)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.protocols._api": ("spread",),
-    "clfeval.protocols._datafile": ("read_text_data",),
+    "clfeval.protocols._datafile": ("read_text_data", "text_data_of"),
     "clfeval.protocols._errorsof": ("errors_format", "errors_of_run"),
     "clfeval.protocols._rankinput": ("rank",),
     "clfeval.protocols._runlog": ("Ablation", "BestRuns", "CheckResult", "Run", "RunList", "file_hash",
@@ -79,7 +79,7 @@ _INTERNAL_MODULES: dict[str, str] = {
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.protocols._api import spread as spread
-    from clfeval.protocols._datafile import read_text_data as read_text_data
+    from clfeval.protocols._datafile import read_text_data as read_text_data, text_data_of as text_data_of
     from clfeval.protocols._errorsof import errors_format as errors_format, errors_of_run as errors_of_run
     from clfeval.protocols._rankinput import rank as rank
     from clfeval.protocols._runlog import (

@@ -7,7 +7,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from clfeval.core import ConfusionTable, Display, MultilabelTable
+from clfeval.core import ConfusionTable, Display, EngineInfo, MultilabelTable
 from clfeval.evaluate import Report
 from clfeval.protocols._splits import Protocol
 from clfeval.protocols._spread import Spread
@@ -96,6 +96,13 @@ class ProtocolResult(Display):
         Out-of-fold predictions and scores (see the module docstring).
     signature : dict
         clfeval version, seed, protocol, model, library versions, definitions.
+    run_id : int or None
+        The run's id in the run log (the command line records it; None from the library).
+    predictions_path : str or None
+        Where the command line wrote the out-of-fold predictions (None from the library).
+    engine : EngineInfo or None
+        Where it ran (``clfeval.cv`` and ``clfeval.holdout`` run on the local engine only: fitting models is not
+        distributed); not part of ``to_dict()``, which is the JSON of ``clfeval cv`` and ``clfeval holdout``.
     """
 
     kind: str
@@ -115,6 +122,7 @@ class ProtocolResult(Display):
     run_id: int | None = None
     predictions_path: str | None = None
     thresholds: dict[str, Any] | None = None
+    engine: EngineInfo | None = None
 
     @property
     def n(self) -> int:
