@@ -28,7 +28,7 @@ __all__ = _names(_EXPORTS)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.front._compare": ("resampling_steps",),
-    "clfeval.front._protocols": ("Experiment", "experiment", "read_data", "run_experiment"),
+    "clfeval.front._protocols": ("Experiment", "experiment", "read_data", "read_recorded", "run_experiment"),
     "clfeval.front._scorecols": ("check_score_options", "read_scored"),
     "clfeval.front._scores": ("check_calibration_options", "check_threshold_options"),
 }
@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         Experiment as Experiment,
         experiment as experiment,
         read_data as read_data,
+        read_recorded as read_recorded,
         run_experiment as run_experiment,
     )
     from clfeval.front._scorecols import check_score_options as check_score_options, read_scored as read_scored

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     #: Called before the first fold and after every fold: (done, total, what).
     Progress: TypeAlias = Callable[[int, int, str], None]
 
-__all__ = ["cv", "holdout", "Experiment", "experiment", "read_data", "run_experiment"]
+__all__ = ["cv", "holdout", "Experiment", "experiment", "read_data", "read_recorded", "run_experiment"]
 
 #: The operations' one capability: fitting models (its row in clfeval.engines._capabilities).
 _FIT = "model"
@@ -60,6 +60,17 @@ class Experiment:
     sep: str
     reading: dict[str, Any]  # input_format, encoding, normalize
     threshold: dict[str, Any] | None  # objective, dev_size, positive: the settings the run log records
+
+    @property
+    def runs(self) -> int:
+        """The folds of all repeats (k-fold), or the repeats (holdout): what a progress bar counts."""
+        p = self.protocol
+        return p.folds * p.repeats if p.kind == "kfold" else p.repeats
+
+    @property
+    def task(self) -> str:
+        """The task the run log records: the label column (and whether its cells are label sets)."""
+        return f"{self.columns['label']} (label sets)" if self.multilabel else str(self.columns["label"])
 
     def with_model(self, model: str) -> Experiment:
         """The same run with another of clfeval's text models (``--compare-model``)."""
@@ -137,6 +148,21 @@ def read_data(data: Any, exp: Experiment, labels: Any = None) -> tuple[list[str]
                         normalize=exp.reading["normalize"], sep=exp.sep)
 
 
+def read_recorded(src: Any, exp: Experiment, logged: bool) -> tuple[list[str], list[Any], list[Any], dict[str, Any]]:
+    """:func:`read_data` of a data file or standard input, and what a run log records of it (``logged``): its
+    path, the SHA-256 of its bytes (a file's hashed before it is read, standard input's as read) and the task."""
+    from pathlib import Path
+
+    from clfeval.protocols import file_hash
+
+    on_disk = isinstance(src, Path)
+    data_hash = file_hash(src) if logged and on_disk else None  # the bytes about to be read
+    texts, labels, ids = read_data(src, exp)
+    record = {"data_path": str(src.resolve()) if on_disk else str(src), "task": exp.task,
+              "data_hash": src.sha256() if logged and not on_disk else data_hash}
+    return texts, labels, ids, record
+
+
 def run_experiment(exp: Experiment, texts: list[str], labels: list[Any], ids: list[Any], *,
                    progress: Callable[[int, int, str], None] | None = None) -> ProtocolResult:
     """The model of ``exp`` fitted, predicted and scored fold after fold (:func:`clfeval.protocols.run_protocol`)."""
@@ -174,24 +200,60 @@ def cv(data: Data, labels: npt.ArrayLike | None = None, *, text: str = "text", l
         The texts (``labels`` then holds their labels; ids are the row numbers from 1), a table with named
         columns, or a data file (CSV, TSV, JSONL or Parquet).
     labels : array, optional
-        With texts as an array: one label per text (a label set with ``multilabel``).
-    text, label, id : str
-        The columns of a table or PATH (``id``: default ``'id'`` when present, else the row number from 1).
+        With texts as an array: one label per text (a label set with ``multilabel``: lists, or text joined by
+        ``sep``).
+    text : str
+        The column of the documents in a table or PATH.
+    label : str
+        The column of the labels in a table or PATH.
+    id : str, optional
+        The column of item ids (default: ``'id'`` when present, else the row number from 1).
     model : {"nb", "bnb", "logreg", "svm"}
-    ngrams, stem, stop_words, multilabel, sep
-        The model's features and the labels' form (see ``clfeval cv --help``).
-    folds, stratified, repeats, seed
-        The protocol: k, stratification, repeats, the seed of every split.
+        Multinomial Naive Bayes (add-one), Bernoulli NB, tf-idf + logistic regression, tf-idf + linear SVM.
+    ngrams : int
+        1: unigrams; 2: unigrams and bigrams.
+    stem : bool
+        Porter-stem the tokens (PyStemmer).
+    stop_words : bool
+        Drop English stop words (scikit-learn's list).
+    multilabel : bool
+        Each item carries a set of labels (one classifier per label).
+    sep : str
+        The separator of labels within a multi-label cell.
+    folds : int
+        k of k-fold cross-validation.
+    stratified : bool
+        Keep the class proportions in every part (multi-label: iterative stratification).
+    repeats : int
+        Repeat the protocol with different random splits.
+    seed : int
+        The seed of every random split.
     metrics : sequence of str
-        Metrics reported beside the default ones.
-    tune_threshold, dev_size, positive, cost_fp, cost_fn
-        A decision threshold chosen inside every training fold on a development split.
+        Metrics reported beside the default ones (``f1:LABEL``, ...).
+    tune_threshold : str, optional
+        Choose the decision threshold inside every training fold, on a development split, for this objective:
+        ``f1``, ``f0.5``, ``f2``, ``cost``, ``precision>=X`` or ``recall>=X`` (binary or multi-label data).
+    dev_size : float
+        With ``tune_threshold``: the share of each training fold held out to choose the cut.
+    positive : str, optional
+        With ``tune_threshold`` on binary data: the positive class (default: the second label).
+    cost_fp : float
+        With ``tune_threshold="cost"``: the cost of a false positive.
+    cost_fn : float
+        With ``tune_threshold="cost"``: the cost of a false negative.
     zero_division : {"0", "1", "nan"}
-    input_format, encoding, normalize_labels
-        How a PATH is read.
+        The value of 0/0 ratios; ``nan`` leaves them out of averages.
+    input_format : str, optional
+        The format of a PATH: ``csv``, ``tsv``, ``jsonl`` or ``parquet`` (default: from its extension).
+    encoding : {"utf-8", "latin-1"}
+        The text encoding of a CSV, TSV or JSONL PATH.
+    normalize_labels : str, optional
+        ``nfc``: Unicode-normalise text labels (NFC) so that labels that only print alike are one class.
     engine : Local, optional
-        The local engine (the default); ``Dask`` is refused: fitting models is not distributed.
+        The local engine (the default); ``Dask`` is refused with the capability table's reason: fitting models
+        is not distributed.
     progress : callable (done, total, what), optional
+        Called before the first fold and after every fold.
 
     Returns
     -------
@@ -226,7 +288,70 @@ def holdout(data: Data, labels: npt.ArrayLike | None = None, *, text: str = "tex
     """Holdout evaluation of one of clfeval's text models: what ``clfeval holdout DATA`` computes.
 
     Train/test (``test_size``) or train/validation/test (``val_size`` > 0), optionally repeated over independent
-    random splits; every other parameter is :func:`cv`'s.
+    random splits.
+
+    Parameters
+    ----------
+    data : array of str, DataFrame or PATH
+        The texts (``labels`` then holds their labels; ids are the row numbers from 1), a table with named
+        columns, or a data file (CSV, TSV, JSONL or Parquet).
+    labels : array, optional
+        With texts as an array: one label per text (a label set with ``multilabel``: lists, or text joined by
+        ``sep``).
+    text : str
+        The column of the documents in a table or PATH.
+    label : str
+        The column of the labels in a table or PATH.
+    id : str, optional
+        The column of item ids (default: ``'id'`` when present, else the row number from 1).
+    model : {"nb", "bnb", "logreg", "svm"}
+        Multinomial Naive Bayes (add-one), Bernoulli NB, tf-idf + logistic regression, tf-idf + linear SVM.
+    ngrams : int
+        1: unigrams; 2: unigrams and bigrams.
+    stem : bool
+        Porter-stem the tokens (PyStemmer).
+    stop_words : bool
+        Drop English stop words (scikit-learn's list).
+    multilabel : bool
+        Each item carries a set of labels (one classifier per label).
+    sep : str
+        The separator of labels within a multi-label cell.
+    test_size : float
+        The share of the items held out for testing.
+    val_size : float
+        The share of the items held out for validation (train/validation/test; 0: none).
+    stratified : bool
+        Keep the class proportions in every part (multi-label: iterative stratification).
+    repeats : int
+        Repeat the protocol with different random splits.
+    seed : int
+        The seed of every random split.
+    metrics : sequence of str
+        Metrics reported beside the default ones (``f1:LABEL``, ...).
+    tune_threshold : str, optional
+        Choose the decision threshold inside every training fold, on a development split, for this objective:
+        ``f1``, ``f0.5``, ``f2``, ``cost``, ``precision>=X`` or ``recall>=X`` (binary or multi-label data).
+    dev_size : float
+        With ``tune_threshold``: the share of each training fold held out to choose the cut.
+    positive : str, optional
+        With ``tune_threshold`` on binary data: the positive class (default: the second label).
+    cost_fp : float
+        With ``tune_threshold="cost"``: the cost of a false positive.
+    cost_fn : float
+        With ``tune_threshold="cost"``: the cost of a false negative.
+    zero_division : {"0", "1", "nan"}
+        The value of 0/0 ratios; ``nan`` leaves them out of averages.
+    input_format : str, optional
+        The format of a PATH: ``csv``, ``tsv``, ``jsonl`` or ``parquet`` (default: from its extension).
+    encoding : {"utf-8", "latin-1"}
+        The text encoding of a CSV, TSV or JSONL PATH.
+    normalize_labels : str, optional
+        ``nfc``: Unicode-normalise text labels (NFC) so that labels that only print alike are one class.
+    engine : Local, optional
+        The local engine (the default); ``Dask`` is refused with the capability table's reason: fitting models
+        is not distributed.
+    progress : callable (done, total, what), optional
+        Called before the first fold and after every fold.
 
     Returns
     -------

@@ -72,6 +72,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.protocols._datafile": ("read_text_data", "text_data_of"),
     "clfeval.protocols._errorsof": ("errors_format", "errors_of_run"),
     "clfeval.protocols._rankinput": ("rank",),
+    "clfeval.protocols._runwrite": ("Written", "check_compare_model", "errors_page", "open_run_log", "write_run"),
     "clfeval.protocols._runlog": ("Ablation", "BestRuns", "CheckResult", "Run", "RunList", "file_hash",
                                   "flatten_settings", "predictions_dir"),
 }
@@ -91,6 +92,13 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         file_hash as file_hash,
         flatten_settings as flatten_settings,
         predictions_dir as predictions_dir,
+    )
+    from clfeval.protocols._runwrite import (
+        Written as Written,
+        check_compare_model as check_compare_model,
+        errors_page as errors_page,
+        open_run_log as open_run_log,
+        write_run as write_run,
     )
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
