@@ -258,7 +258,7 @@ def cv(data: Data, labels: npt.ArrayLike | None = None, *, text: str = "text", l
     Returns
     -------
     ProtocolResult
-        Its ``to_dict()`` is the JSON of ``clfeval cv --no-log --format json``.
+        Its ``to_dict()`` is the JSON of ``clfeval cv --no-log --format json`` and the engine block.
 
     Examples
     --------
@@ -356,7 +356,7 @@ def holdout(data: Data, labels: npt.ArrayLike | None = None, *, text: str = "tex
     Returns
     -------
     ProtocolResult
-        Its ``to_dict()`` is the JSON of ``clfeval holdout --no-log --format json``.
+        Its ``to_dict()`` is the JSON of ``clfeval holdout --no-log --format json`` and the engine block.
 
     Examples
     --------

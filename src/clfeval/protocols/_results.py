@@ -102,7 +102,8 @@ class ProtocolResult(Display):
         Where the command line wrote the out-of-fold predictions (None from the library).
     engine : EngineInfo or None
         Where it ran (``clfeval.cv`` and ``clfeval.holdout`` run on the local engine only: fitting models is not
-        distributed); not part of ``to_dict()``, which is the JSON of ``clfeval cv`` and ``clfeval holdout``.
+        distributed), ``to_dict()["engine"]`` when set; without it ``to_dict()`` is the JSON of ``clfeval cv``
+        and ``clfeval holdout``.
     """
 
     kind: str
