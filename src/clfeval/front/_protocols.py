@@ -179,7 +179,8 @@ def _run(exp: Experiment, data: Any, labels: Any, engine: Any, progress: Any) ->
     run.admit(exp.operation, {_FIT: True}, stdin={"data": labels is None and inputs.is_stdin(data)})
     texts, labs, ids = read_data(data, exp, labels)
     result = run_experiment(exp, texts, labs, ids, progress=progress)
-    return with_engine(result, run.block("memory"))
+    located: ProtocolResult = with_engine(result, run.block("memory"))
+    return located
 
 
 def cv(data: Data, labels: npt.ArrayLike | None = None, *, text: str = "text", label: str = "label",

@@ -352,7 +352,8 @@ def _ids(ids: Any, n: int) -> list[Any]:
     return list(range(n)) if ids is None else check_ids(ids, n)
 
 
-def _assemble(results: list[FoldResult], preds: list, data: RunData, protocol: Protocol, seed: int, ids: list[Any],
+def _assemble(results: list[FoldResult], preds: list[tuple[Any, Any, Any]], data: RunData, protocol: Protocol,
+              seed: int, ids: list[Any],
               names: tuple[str, ...], runner: _Runner, threshold: ThresholdStep | None, zd: float,
               model: dict[str, Any] | None, notes: list[str]) -> ProtocolResult:
     spreads = {m: spread([f.metrics[m] for f in results]) for m in names}
