@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -427,7 +427,7 @@ def _threshold_summary(results: list[FoldResult], step: ThresholdStep | None) ->
                            "labels": {}}
     skip = {"tp", "fp", "fn", "tn"}
     for lab in labels:
-        rows = [f.cut_rows[lab] for f in results if f.cut_rows and lab in f.cut_rows]
+        rows: list[Mapping[str, Any]] = [f.cut_rows[lab] for f in results if f.cut_rows and lab in f.cut_rows]
         entry: dict[str, Any] = {"folds": len(rows)}
         for which in ("default", "chosen", "hindsight"):
             got = [r[which] for r in rows if which in r]
