@@ -33,6 +33,9 @@ _EXPORTS = {
     "clfeval.ops.errors._result": ("ErrorAnalysis",),
     "clfeval.protocols._rankinput": ("rank",),
     "clfeval.ops.rank._result": ("RankResult",),
+    # issue 39: cv and holdout, a text model under an honest protocol (Local only: fitting is not distributed)
+    "clfeval.front._protocols": ("cv", "holdout"),
+    "clfeval.protocols._results": ("ProtocolResult",),
     "clfeval.ops.report._result": ("Report",),
     "clfeval.evaluate._reports": ("report_from_table",),
     "clfeval.significance._paired": ("compare_many", "holm"),
@@ -81,6 +84,7 @@ if TYPE_CHECKING:
     from clfeval.evaluate._reports import report_from_table as report_from_table
     from clfeval.front._compare import compare as compare
     from clfeval.front._errors import error_analysis as error_analysis
+    from clfeval.front._protocols import cv as cv, holdout as holdout
     from clfeval.front._report import report as report
     from clfeval.front._scores import calibration as calibration, ranking as ranking, threshold as threshold
     from clfeval.ops.calibration._result import Calibration as Calibration
@@ -91,6 +95,7 @@ if TYPE_CHECKING:
     from clfeval.ops.report._result import Report as Report
     from clfeval.ops.threshold._result import ThresholdResult as ThresholdResult
     from clfeval.protocols._rankinput import rank as rank
+    from clfeval.protocols._results import ProtocolResult as ProtocolResult
     from clfeval.scores._calibration import reliability as reliability
     from clfeval.scores._curves import ranking_ovr as ranking_ovr
     from clfeval.scores._thresholds import (

@@ -7,7 +7,7 @@ import pytest
 
 from clfeval.errors import InputFileError, UsageError
 from clfeval.io import existing_file, outputs
-from clfeval.protocols import open_run_log
+from clfeval.protocols import query_run_log
 
 
 @pytest.mark.parametrize(("fmt", "output", "expected"), [
@@ -50,5 +50,5 @@ def test_existing_file_names_the_option(tmp_path):
 
 def test_a_query_of_a_missing_run_log_is_refused(tmp_path):
     with pytest.raises(InputFileError, match=r"does not exist yet \(option --runs-db\)"):
-        open_run_log(tmp_path / "runs.sqlite")
+        query_run_log(tmp_path / "runs.sqlite")
     assert not (tmp_path / "runs.sqlite").exists()

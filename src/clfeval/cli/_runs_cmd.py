@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from clfeval.cli._common import DEFAULT_RUNS_DB, Group, emit, existing_file, message, output_options, stack
-from clfeval.protocols import file_hash, open_run_log
+from clfeval.protocols import file_hash, query_run_log
 
 _ONLY = "Only runs on this data file (by content)."
 
@@ -34,7 +34,7 @@ def runs() -> None:
 @_query(_ONLY)
 def list_runs(runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
     """Every recorded run, oldest first."""
-    emit(open_run_log(runs_db, output=output, data=data).runs(data_hash=_data_hash(data)), fmt, output)
+    emit(query_run_log(runs_db, output=output, data=data).runs(data_hash=_data_hash(data)), fmt, output)
 
 
 @runs.command("show")
@@ -42,7 +42,7 @@ def list_runs(runs_db: Path, data: Path | None, fmt: str, output: Path | None) -
 @_query()
 def show(run_id: int, runs_db: Path, fmt: str, output: Path | None) -> None:
     """One run in full: settings, protocol, seed, versions, per-fold and summary metrics."""
-    emit(open_run_log(runs_db, output=output).get(run_id), fmt, output)
+    emit(query_run_log(runs_db, output=output).get(run_id), fmt, output)
 
 
 @runs.command("best")
@@ -50,7 +50,7 @@ def show(run_id: int, runs_db: Path, fmt: str, output: Path | None) -> None:
 @_query(_ONLY)
 def best(metric: str, runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
     """The best run on each data set by the metric's mean over folds."""
-    emit(open_run_log(runs_db, output=output, data=data).best(metric, data_hash=_data_hash(data)), fmt, output)
+    emit(query_run_log(runs_db, output=output, data=data).best(metric, data_hash=_data_hash(data)), fmt, output)
 
 
 @runs.command("ablation")
@@ -62,7 +62,7 @@ def ablation(metric: str, base: int | None, runs_db: Path, data: Path | None, fm
 
     Worse runs are listed too: an ablation log that keeps only improvements hides what was tried.
     """
-    log = open_run_log(runs_db, output=output, data=data)
+    log = query_run_log(runs_db, output=output, data=data)
     emit(log.ablation(metric, base=base, data_hash=_data_hash(data)), fmt, output)
 
 
@@ -73,7 +73,7 @@ def ablation(metric: str, base: int | None, runs_db: Path, data: Path | None, fm
 @click.pass_context
 def check(ctx: click.Context, submitted: int, metric: str, runs_db: Path, fmt: str, output: Path | None) -> None:
     """Exit 1, saying why, unless the submitted run is the best row among the runs on its data."""
-    result = open_run_log(runs_db, output=output).check(submitted, metric)
+    result = query_run_log(runs_db, output=output).check(submitted, metric)
     emit(result, fmt, output)
     if not result.passed:
         message(f"clfeval: check failed: {result.message}")
@@ -108,7 +108,7 @@ def compare(run_a: int, run_b: int, metric: str, samples: int, seed: int, alpha:
     check_samples(samples, option="--samples")
     check_probability(alpha, option="--alpha")
     check_probability(ci_level, option="--ci")
-    result = compare_runs(open_run_log(runs_db, output=output), run_a, run_b, metric=metric, samples=samples, seed=seed,
-                          alpha=alpha, level=ci_level)
+    result = compare_runs(query_run_log(runs_db, output=output), run_a, run_b, metric=metric, samples=samples,
+                          seed=seed, alpha=alpha, level=ci_level)
     emit(result, fmt, output)
     gate_exit(result, gate)

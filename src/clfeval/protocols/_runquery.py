@@ -9,10 +9,10 @@ from typing import Any
 from clfeval.errors import InputFileError
 from clfeval.protocols._runlog import RunLog, predictions_dir
 
-__all__ = ["open_run_log"]
+__all__ = ["query_run_log"]
 
 
-def open_run_log(runs_db: str | os.PathLike[str], *, output: Any = None, data: Any = None) -> RunLog:
+def query_run_log(runs_db: str | os.PathLike[str], *, output: Any = None, data: Any = None) -> RunLog:
     """The run log ``runs_db``, read-only; refused when it does not exist, and when ``output`` would replace it,
     its predictions folder or the ``data`` file (:func:`clfeval.io._outputs.check_paths`)."""
     from clfeval.io import check_paths
