@@ -180,3 +180,13 @@ def test_one_hash_places_a_key_in_the_same_partition_on_every_path(tmp_path):
     h = h * 0x94D049BB133111EB & mask
     h ^= h >> 31
     assert int(hash_ids(pa.array(["7"]))[0]) == h
+
+
+def test_arrays_name_the_duplicate_by_the_join_rule():
+    """The id named for ids given as an array is the join's: the first id seen a second time ('a' in b, a, a, b),
+    not the first distinct id that repeats ('b')."""
+    from clfeval.evaluate._reports import check_ids
+
+    with pytest.raises(DataError, match=r"the id 'a' occurs more than once"):
+        check_ids(["b", "a", "a", "b"], 4)
+    assert check_ids(["b", "a", "c"], 3) == ["b", "a", "c"]

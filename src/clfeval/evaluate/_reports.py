@@ -274,8 +274,10 @@ def check_ids(ids: Any, n: int) -> list[Any]:
         first = int(np.flatnonzero(np.asarray(pc.is_null(arr)))[0])
         raise DataError(f"ids has a missing id at item {first} (0-based); every item needs an id.")
     if pc.count_distinct(arr).as_py() != n:
-        vc = pc.value_counts(arr)
-        dup = vc.filter(pc.greater(vc.field("counts"), 1))[0]["values"].as_py()
+        from clfeval.io._idjoin import first_duplicate  # the id join's one rule: the first id seen twice
+
+        found = first_duplicate(arr, np.zeros(n, dtype=np.int64), np.arange(n, dtype=np.int64))
+        dup = found[0] if found is not None else None
         raise DataError(f"ids must be unique; the id {label_str(dup)!r} occurs more than once.")
     ids_list: list[Any] = arr.to_pylist()
     return ids_list

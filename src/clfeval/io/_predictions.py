@@ -26,9 +26,10 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from clfeval.core import arrowcompute as pc, label_str, normalize_labels, shown_id, unify_numbers
+from clfeval.core import arrowcompute as pc, label_str, normalize_labels, unify_numbers
 from clfeval.errors import DataError
 from clfeval.io._batches import DEFAULT_BATCH_ROWS, Part, Progress, iter_parts
+from clfeval.io._idjoin import duplicate_error, first_duplicate
 from clfeval.io._paths import InputPath, resolve_path
 from clfeval.io._source import Source, check_option_column, check_roles, row_ref
 
@@ -137,19 +138,6 @@ def check_labels_present(src: Source, fmt: str, col: pa.ChunkedArray, name: str,
             f"file {src.name!r}, {row_ref(src, fmt, start + i)}: the label in column {name!r} is empty; every item "
             f"needs a label in single-label data (for label sets, where an empty cell is an empty set, use "
             f"--multilabel).")
-
-
-def _duplicate(col: pa.ChunkedArray) -> tuple[Any, list[int]] | None:
-    """The value whose second occurrence comes first, and its first two positions (None when every value is
-    distinct): the id a join names whatever its memory budget or engine."""
-    if len(pc.unique(col)) == len(col):  # unique: faster than count_distinct on many chunks
-        return None
-    seen: dict[Any, int] = {}
-    for i, value in enumerate(col.to_pylist()):
-        first = seen.setdefault(value, i)
-        if first != i:
-            return value, [first, i]
-    return None  # pragma: no cover (unique above)
 
 
 def _check_keys(part: Part, repeats: pa.ChunkedArray, ids: pa.ChunkedArray, rname: str, name: str) -> pa.ChunkedArray:
@@ -452,22 +440,19 @@ def read_predictions(path: str | os.PathLike | Source | InputPath, *, gold: str 
 
 
 def _check_unique(preds: Predictions, ids: pa.ChunkedArray, reader: PredictionReader, first: PredictionBatch) -> None:
-    got = _duplicate(ids)
+    """Refuses a repeated id by the id join's one rule and message (:mod:`clfeval.io._idjoin`)."""
+    n = len(ids)
+    got = first_duplicate(ids, np.zeros(n, dtype=np.int64), np.arange(n, dtype=np.int64))
     if got is None:
         return
-    dup, (i, j) = got
+    dup, (_, i), (_, j) = got
     pi, li = preds._locate(i)
     pj, lj = preds._locate(j)
     same = pi is not None and pj is not None and pi.source is pj.source
-    if same:
-        where = f"rows {pi.start + li + 1} and {pj.start + lj + 1}"  # type: ignore[union-attr]
-        what = f"file {pi.source.name!r}"  # type: ignore[union-attr]
-    else:
-        where = f"{preds.where(i)} and {preds.where(j)}"
-        what = reader.input.described
-    if preds.repeats is not None:
-        rep_value, _, id_value = str(dup).partition(":")
-        raise DataError(f"{what}: the key ({reader.repeat}, {reader.id_name}) must be unique, but repeat "
-                        f"{rep_value} holds the id {id_value!r} more than once ({where}).")
-    raise DataError(f"{what}, column {reader.id_name!r}: ids must be unique, but the id {shown_id(label_str(dup))} "
-                    f"occurs more than once ({where}).")
+    name = pi.source.name if same else None  # type: ignore[union-attr]
+    at = ((0, pi.start + li), (0, pj.start + lj)) if same else ((0, i), (1, j))  # type: ignore[union-attr]
+    repeat = reader.repeat if preds.repeats is not None else None
+    raise duplicate_error(dup if repeat is not None else label_str(dup), *at, column=reader.id_name,
+                          described=reader.input.described, file_name=lambda _f: name,
+                          where=lambda f, _r: preds.where(i if f == 0 else j), repeat=repeat)
+
