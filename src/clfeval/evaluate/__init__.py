@@ -32,7 +32,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.evaluate._errorcount": ("ErrorCounter", "label_sets"),
     "clfeval.evaluate._errorstream": ("JOINED", "ErrorBatches", "check_settings", "count_arrays", "counter_of",
                                       "error_batches", "item_scores", "joined_texts", "texts_of"),
-    "clfeval.evaluate._intervals": ("wilson",),
+    "clfeval.evaluate._intervals": ("table_ci", "wilson"),
     "clfeval.evaluate._reports": ("check_ids", "check_predictions", "report"),
     "clfeval.evaluate._requirements": ("with_requirements",),
     "clfeval.evaluate._scoredstream": ("gold_and_scores", "report_scored_batches", "score_binning"),
@@ -70,7 +70,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         joined_texts as joined_texts,
         texts_of as texts_of,
     )
-    from clfeval.evaluate._intervals import wilson as wilson
+    from clfeval.evaluate._intervals import table_ci as table_ci, wilson as wilson
     from clfeval.evaluate._reports import (
         check_ids as check_ids,
         check_predictions as check_predictions,

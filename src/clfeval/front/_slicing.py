@@ -207,7 +207,8 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
         sliced = slice_section(first, positive=s["positive"], beta=s["beta"],
                                zero_division=s["zero_division"], min_slice=slicing["min_slice"],
                                metrics=slicing.get("metrics"), samples=slicing["slice_samples"],
-                               seed=s["seed"], ci=s["ci"], ci_samples=s["samples"])
+                               seed=s["seed"], ci=s["ci"], ci_samples=s["samples"],
+                               ci_method=s.get("ci_method", "auto") or "auto")
         if ranks is not None:
             from clfeval.significance import with_rankings
 
