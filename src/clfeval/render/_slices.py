@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clfeval.core import SliceBinning
+from clfeval.core import FAIRNESS, SliceBinning
 from clfeval.render import register_section
 from clfeval.render._util import UNDEF, TableBlock, TextBlock, num
 
@@ -120,8 +120,10 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
         ci = fair.get("ci", {})
         frows = [[k.replace("_", " "), num(v)] + ([f"[{num(ci[k][0])}, {num(ci[k][1])}]"] if k in ci else [])
                  for k, v in fair["measures"].items()]
+        rules = "; ".join(f"{k.replace('_', ' ')}: {FAIRNESS[k].formula}" for k in fair["measures"] if k in FAIRNESS)
         blocks.append(TableBlock(f"Group fairness (positive class {sec['positive']}; fairlearn's definitions)",
-                                 ["measure", "value"] + (["interval"] if ci else []), frows, numeric_from=1))
+                                 ["measure", "value"] + (["interval"] if ci else []), frows, numeric_from=1,
+                                 caption=f"Between the groups, {rules}." if rules else None))
     for note in sec.get("notes", []):
         blocks.append(TextBlock(note, style="dim"))
     return blocks
