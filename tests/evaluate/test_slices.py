@@ -121,15 +121,16 @@ def test_tests_against_scipy_and_statsmodels():
 def test_small_expected_counts_use_fishers_exact_test():
     from scipy.stats import fisher_exact
 
-    from clfeval.significance._slicetests import two_by_two
+    from clfeval.stats import two_by_two
 
-    p = two_by_two(np.array([1, 40]), np.array([6, 50]), np.array([45, 10]), np.array([50, 12]))
+    p, how = two_by_two(np.array([1, 40]), np.array([6, 50]), np.array([45, 10]), np.array([50, 12]))
+    assert how == ["fisher", "fisher"]
     assert p[0] == pytest.approx(fisher_exact([[1, 5], [45, 5]])[1])
     assert p[1] == pytest.approx(fisher_exact([[40, 10], [10, 2]])[1])  # an expected count of 2 − ... below 5
 
 
 def test_permutation_redraws_keep_the_overall_table():
-    from clfeval.significance._slicetests import draw_slice, split_tables
+    from clfeval.stats import draw_slice, split_tables
 
     rng = np.random.default_rng(0)
     cells = np.array([30, 0, 12, 7, 51])

@@ -30,7 +30,6 @@ TO_CONVERT = {
     "significance/_curvebands.py": "stats",
     "scores/_binned.py": "stats",
     "significance/_bayesrank.py": "stats",
-    "significance/_slicetests.py": "slicing",
 }
 
 

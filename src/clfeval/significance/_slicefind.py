@@ -58,7 +58,7 @@ from clfeval.core import build_signature, catalog
 from clfeval.errors import UsageError
 from clfeval.ops.report import FoundSlice, FoundSlices, SliceProportion
 from clfeval.significance._slicedescend import descendant_rule
-from clfeval.significance._slicetests import two_proportion_p
+from clfeval.stats import two_by_two
 
 __all__ = ["FoundSlices", "PROPORTION_METRICS", "proportions", "lattice", "search_tables", "slice_proportions"]
 
@@ -192,7 +192,7 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
     s = np.concatenate([np.asarray(t.successes, dtype=np.float64) for t in props]) if props else np.empty(0)
     n = np.concatenate([np.asarray(t.trials, dtype=np.float64) for t in props]) if props else np.empty(0)
     items = np.concatenate([np.asarray(t.items, dtype=np.int64) for t in props]) if props else np.empty(0, np.int64)
-    p, how = two_proportion_p(s, n, s_all - s, n_all - n)
+    p, how = two_by_two(s, n, s_all - s, n_all - n)
     adj = np.asarray(benjamini_yekutieli(p.tolist()), dtype=np.float64) if len(p) else p
     with np.errstate(divide="ignore", invalid="ignore"):
         v = np.where(n > 0, s / np.where(n > 0, n, 1), math.nan)
@@ -266,7 +266,7 @@ def _parent_rule(row: Callable[[int], dict[str, Any]], where: Sequence[tuple[Any
     n1 = np.array([rows[c]["trials"] for c, _ in pairs], dtype=np.float64)
     s2 = np.array([rows[q]["successes"] for _, q in pairs], dtype=np.float64) - s1
     n2 = np.array([rows[q]["trials"] for _, q in pairs], dtype=np.float64) - n1
-    p, _ = two_proportion_p(s1, n1, s2, n2)
+    p, _ = two_by_two(s1, n1, s2, n2)
     adj = np.asarray(benjamini_yekutieli(p.tolist()), dtype=np.float64) if pairs else p
     checks: dict[int, list[dict[str, Any]]] = {}
     for i, (c, q) in enumerate(pairs):

@@ -27,6 +27,7 @@ from clfeval.core import (
 )
 from clfeval.errors import UsageError
 from clfeval.significance import _slicetests as T
+from clfeval.stats import two_by_two
 
 __all__ = ["slice_section", "default_metrics", "metric_function", "slices_frame", "pandas_or_extra", "MIN_SLICE",
            "ALPHA", "RANKING_METRICS"]
@@ -96,7 +97,7 @@ def _tests(name: str, labels: Sequence[str], counts: np.ndarray, testable: np.nd
             {"test": "chi-square", "statistic": None, "p": None, "why": "fewer than two slices to test"}
         tot_s, tot_n = succ.sum(), trials.sum()
         t = np.flatnonzero(testable)
-        p[t] = T.two_by_two(succ[t], trials[t], tot_s - succ[t], tot_n - trials[t])
+        p[t] = two_by_two(succ[t], trials[t], tot_s - succ[t], tot_n - trials[t])[0]
         for_rest = ("slice against the rest: Pearson's chi-square on the 2×2 table (two-sided), Fisher's exact test "
                     "where an expected count is below 5")
     else:

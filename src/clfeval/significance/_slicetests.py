@@ -2,12 +2,13 @@
 
 * Metrics that are proportions of items (accuracy, error rate, per-class recall, precision, specificity, FPR):
   across slices, Pearson's chi-square on the slices × (success, failure) table; each slice against the rest,
-  Pearson's chi-square on the 2×2 table where every expected count is at least 5, Fisher's exact test elsewhere.
+  Pearson's chi-square on the 2×2 table where every expected count is at least 5, Fisher's exact test elsewhere
+  (the one 2 × 2 test, :func:`clfeval.stats.two_by_two`).
 * Every other metric (F1, MCC, kappa, macro averages, ...): a count-based permutation test. Under "the slice
   does not matter" the slice tables are a random split of the overall table's items into parts of the slices'
-  sizes: multivariate hypergeometric redraws of the per-slice tables (:func:`split_tables`), the metric computed
-  on each redraw. Across slices the statistic is the size-weighted spread Σ nₛ (mₛ − m)² / N; a slice against the
-  rest, |m(slice) − m(rest)|. p = (1 + #{redraw ≥ observed}) / (1 + redraws).
+  sizes: multivariate hypergeometric redraws of the per-slice tables (:func:`clfeval.stats.split_tables`), the
+  metric computed on each redraw. Across slices the statistic is the size-weighted spread Σ nₛ (mₛ − m)² / N; a
+  slice against the rest, |m(slice) − m(rest)|. p = (1 + #{redraw ≥ observed}) / (1 + redraws).
 * P-values of the slices adjusted across all slices tested: Holm (family-wise error) and Benjamini–Yekutieli
   (false discovery rate under any dependence, as crosses of columns overlap).
 """
@@ -21,9 +22,10 @@ from typing import Any
 import numpy as np
 
 from clfeval.significance._classic import benjamini_yekutieli, holm
+from clfeval.stats import draw_slice, split_tables
 
-__all__ = ["PROPORTIONS", "proportion_counts", "is_proportion", "chi_square", "fisher", "two_by_two", "split_tables",
-           "draw_slice", "holm", "benjamini_yekutieli", "chi2_sf", "two_proportion_p"]
+__all__ = ["PROPORTIONS", "proportion_counts", "is_proportion", "chi_square", "holm", "benjamini_yekutieli", "chi2_sf",
+           "permutation_heterogeneity", "permutation_vs_rest"]
 
 #: Catalogue metrics that are a share of items: their (success, trials) per table.
 PROPORTIONS = ("accuracy", "error_rate", "recall", "precision", "specificity", "fpr")
@@ -99,128 +101,6 @@ def chi_square(success: np.ndarray, trials: np.ndarray) -> dict[str, Any]:
     stat = float(((table - expected) ** 2 / expected).sum())
     df = table.shape[0] - 1
     return {"test": "chi-square", "statistic": stat, "df": int(df), "p": chi2_sf(df, stat)}
-
-
-def fisher(a_success: int, a_trials: int, b_success: int, b_trials: int) -> float | None:
-    """Two-sided Fisher's exact test of one slice's share against the rest's (None without trials on a side)."""
-    from scipy.stats import fisher_exact
-
-    if a_trials <= 0 or b_trials <= 0:
-        return None
-    _, p = fisher_exact([[a_success, a_trials - a_success], [b_success, b_trials - b_success]])
-    return float(p)
-
-
-def two_by_two(a_success: np.ndarray, a_trials: np.ndarray, b_success: np.ndarray,
-               b_trials: np.ndarray) -> np.ndarray:
-    """Two-sided p-values of each slice's share against the rest's: Pearson's chi-square on the 2×2 table (1 df,
-    no continuity correction) where every expected count is at least 5, Fisher's exact test elsewhere; NaN
-    without trials on a side."""
-    a_s, a_n, b_s, b_n = (np.asarray(x, dtype=np.float64) for x in (a_success, a_trials, b_success, b_trials))
-    n = a_n + b_n
-    s = a_s + b_s
-    with np.errstate(invalid="ignore", divide="ignore"):
-        exp = np.stack([a_n * s / n, a_n * (n - s) / n, b_n * s / n, b_n * (n - s) / n])
-        obs = np.stack([a_s, a_n - a_s, b_s, b_n - b_s])
-        stat = np.where(exp > 0, (obs - exp) ** 2 / np.where(exp > 0, exp, 1), 0.0).sum(axis=0)
-        # the χ²(1) tail: erfc(√(x/2))
-        p = np.array([math.erfc(math.sqrt(v / 2.0)) if not math.isnan(v) else math.nan for v in stat.tolist()])
-    out = np.where((a_n > 0) & (b_n > 0), p, np.nan)
-    out = np.where((a_n > 0) & (b_n > 0) & ((s == 0) | (s == n)), 1.0, out)
-    small = np.flatnonzero((a_n > 0) & (b_n > 0) & (exp.min(axis=0) < 5) & (s > 0) & (s < n))
-    for i in small:
-        out[i] = fisher(int(a_s[i]), int(a_n[i]), int(b_s[i]), int(b_n[i]))
-    return out
-
-
-def two_proportion_p(s1: np.ndarray, n1: np.ndarray, s2: np.ndarray, n2: np.ndarray, alternative: str = "two-sided"
-                     ) -> tuple[np.ndarray, list[str]]:
-    """The slice search's test: p of s1/n1 against s2/n2 by Pearson's χ² (Fisher's exact test below an expected
-    count of 5), and the test used ("chi2", "fisher", "untestable": no trials on a side, p NaN). ``alternative``:
-    "two-sided", or "less" / "greater" (s1/n1 below / above s2/n2, one-sided).
-
-    The χ² test of the 2×2 table (one degree of freedom) is the z test of the pooled proportion: two-sided
-    p = P(|Z| ≥ |z|) = erfc(|z| / √2), one-sided P(Z ≤ z) or P(Z ≥ z) (SciPy's Fisher test is imported only when a
-    table needs it).
-
-    >>> p, how = two_proportion_p(np.array([40]), np.array([100]), np.array([60]), np.array([100]), "less")
-    >>> round(float(p[0]), 6), how
-    (0.002339, ['chi2'])
-    """
-    s1, n1, s2, n2 = (np.asarray(x, dtype=np.float64) for x in (s1, n1, s2, n2))
-    p = np.full(s1.shape, math.nan)
-    method = ["untestable"] * s1.size
-    ok = (n1 > 0) & (n2 > 0)
-    pooled = np.where(ok, (s1 + s2) / np.where(ok, n1 + n2, 1), 0.5)
-    var = pooled * (1 - pooled) * (1 / np.where(ok, n1, 1) + 1 / np.where(ok, n2, 1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = (s1 / np.where(ok, n1, 1) - s2 / np.where(ok, n2, 1)) / np.sqrt(var)
-    flat = ok & (var == 0)
-    p[flat] = 1.0
-    chi = ok & (var > 0)
-    tail = {"two-sided": lambda x: math.erfc(abs(x) / math.sqrt(2.0)),
-            "less": lambda x: 0.5 * math.erfc(-x / math.sqrt(2.0)),
-            "greater": lambda x: 0.5 * math.erfc(x / math.sqrt(2.0))}[alternative]
-    p[chi] = [tail(x) for x in z[chi].tolist()]
-    expected = np.minimum.reduce([pooled * n1, (1 - pooled) * n1, pooled * n2, (1 - pooled) * n2])
-    small = chi & (expected < 5)
-    for j in np.flatnonzero(ok):
-        method[j] = "chi2"
-    if small.any():
-        from scipy.stats import fisher_exact
-    for j in np.flatnonzero(small):
-        table = [[int(s1[j]), int(n1[j] - s1[j])], [int(s2[j]), int(n2[j] - s2[j])]]
-        p[j] = float(fisher_exact(table, alternative=alternative).pvalue)
-        method[j] = "fisher"
-    return p, method
-
-
-def draw_slice(cells: np.ndarray, size: Any, samples: int, rng: np.random.Generator) -> np.ndarray:
-    """``samples`` tables of ``size`` items (one size, or an array of sizes: one set of tables each) drawn
-    without replacement from ``cells`` (counts of the overall table, flattened): multivariate hypergeometric,
-    one cell at a time, vectorised over the samples (and the sizes). Shape (samples, cells) or
-    (sizes, samples, cells)."""
-    sizes = np.atleast_1d(np.asarray(size, dtype=np.int64))
-    out = np.zeros((sizes.size, samples, cells.size), dtype=np.int64)
-    need = np.repeat(sizes[:, None], samples, axis=1)
-    left = int(cells.sum())
-    nz = np.flatnonzero(cells)
-    for j in nz[:-1]:
-        good = int(cells[j])
-        left -= good
-        if left == 0:
-            out[..., j] = need
-            need = np.zeros_like(need)
-            break
-        x = rng.hypergeometric(good, left, need) if need.any() else np.zeros_like(need)
-        out[..., j] = x
-        need = need - x
-    if nz.size:
-        out[..., nz[-1]] += need
-    return out if np.ndim(size) else out[0]
-
-
-def split_tables(cells: np.ndarray, sizes: np.ndarray, samples: int, rng: np.random.Generator) -> np.ndarray:
-    """``samples`` random splits of the overall table (``cells``, flattened) into slices of ``sizes``:
-    shape (samples, slices, cells)."""
-    out = np.zeros((samples, sizes.size, cells.size), dtype=np.int64)
-    remaining = np.broadcast_to(cells, (samples, cells.size)).astype(np.int64).copy()
-    total = int(cells.sum())
-    for s, size in enumerate(sizes.tolist()):
-        need = np.full(samples, int(size), dtype=np.int64)
-        left = np.full(samples, total, dtype=np.int64)
-        for j in range(cells.size):
-            good = remaining[:, j]
-            left = left - good
-            if j == cells.size - 1:
-                x = need
-            else:
-                x = rng.hypergeometric(good, np.maximum(left, 0), need) if need.any() else np.zeros_like(need)
-            out[:, s, j] = x
-            need = need - x
-        remaining -= out[:, s]
-        total -= int(size)
-    return out
 
 
 def permutation_p(observed: float, replicates: np.ndarray) -> float | None:

@@ -14,8 +14,13 @@ from typing import TYPE_CHECKING
 
 from clfeval.core.lazy import attach as _attach, names as _names
 
-_EXPORTS = {"clfeval.stats._tables": ("draw_tables",)}
+_EXPORTS: dict[str, tuple[str, ...]] = {"clfeval.stats._tables": ("draw_tables",)}
+# slicing (issue 39): the one 2 × 2 slice-vs-rest test and the permutation redraws of slice tables
+_EXPORTS |= {"clfeval.stats._twobytwo": ("two_by_two",), "clfeval.stats._permute": ("draw_slice", "split_tables")}
 __all__ = _names(_EXPORTS)
 __getattr__, __dir__ = _attach(__name__, _EXPORTS)
 if TYPE_CHECKING:
     from clfeval.stats._tables import draw_tables as draw_tables
+if TYPE_CHECKING:  # slicing (issue 39)
+    from clfeval.stats._permute import draw_slice as draw_slice, split_tables as split_tables
+    from clfeval.stats._twobytwo import two_by_two as two_by_two
