@@ -13,7 +13,7 @@ import pytest
 import clfeval
 from clfeval.core import FAIRNESS, FUNCTIONS
 from clfeval.render import render
-from clfeval.significance._fairness import fairness, measures
+from clfeval.slicing._fairness import fairness, measures
 from tests._helpers.slicedata import planted
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide" / "slices.md"
@@ -59,7 +59,7 @@ def test_group_draws_are_the_table_bootstrap_group_by_group():
     out = fairness(counts, 1, ci=0.9, samples=200, rng=np.random.default_rng(3))
     rng = np.random.default_rng(3)
     draws = np.stack([draw_tables(t, 200, rng) for t in counts], axis=1)
-    from clfeval.significance._fairness import group_rates
+    from clfeval.slicing._fairness import group_rates
 
     reps = measures(group_rates(draws, 1))
     for name, v in reps.items():

@@ -14,7 +14,7 @@ from scipy.stats import fisher_exact
 from statsmodels.stats.proportion import proportions_ztest
 
 import clfeval
-from clfeval.significance._slicefind import search_tables
+from clfeval.slicing._slicefind import search_tables
 from tests._helpers.slicedata import grid_tables
 
 
@@ -133,7 +133,7 @@ def test_search_tables_without_the_items_refuses_overlap_it_cannot_count():
 
     gold, pred, cols = _overlapping(8_000, seed=4)
     t = pa.table({"gold": gold, "pred": pred, **cols})
-    from clfeval.evaluate import count_sliced
+    from clfeval.slicing import count_sliced
 
     sets = [("a",), ("b",), ("c",), ("a", "b"), ("a", "c"), ("b", "c")]
     _, tables = count_sliced([t], sets)
@@ -175,7 +175,7 @@ def test_a_descendant_inside_another_adds_nothing_and_needs_no_second_pass():
     a=x ∧ b=p ∧ c=r (100, 20): the union is a=x ∧ b=p, so S outside them is 600 trials, 550 successes -- counted
     by subtraction, no recount given -- against 8,250 of 9,000 outside S (both 0.9167): explained. a=x ∧ b=p
     outside the triple (300, 180) is worse than outside it (8,800 of 9,600): found."""
-    from clfeval.significance._slicedescend import descendant_rule
+    from clfeval.slicing._slicedescend import descendant_rule
 
     keys = [(("a",), ("x",)), (("a", "b"), ("x", "p")), (("a", "b", "c"), ("x", "p", "r"))]
     rows = [{"slice": n, "items": t, "trials": t, "successes": s}

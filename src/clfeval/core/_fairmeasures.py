@@ -4,8 +4,8 @@ An entry is the measure's whole definition: its name (the JSON key, the ``requir
 the per-group rates it reads, how it compares the groups (a ``difference`` max − min, a ``ratio`` min / max; over
 several rates the worst case: the largest difference, the smallest ratio — fairlearn's ``agg="worst_case"``),
 whether higher is better, and its definition in words. The computation
-(:func:`clfeval.significance._fairness.measures`), the requirement functions (:mod:`clfeval.core._reqfunctions`,
-:mod:`clfeval.significance._slicereq`), the renderers and the slices guide's table all read :data:`FAIRNESS`; add a
+(:func:`clfeval.slicing._fairness.measures`), the requirement functions (:mod:`clfeval.core._reqfunctions`,
+:mod:`clfeval.slicing._slicereq`), the renderers and the slices guide's table all read :data:`FAIRNESS`; add a
 measure by adding an entry (a test checks each of them lists it).
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 __all__ = ["FairnessMeasure", "FAIRNESS", "RATES"]
 
-#: The per-group rates a measure may read (:func:`clfeval.significance._fairness.group_rates`).
+#: The per-group rates a measure may read (:func:`clfeval.slicing._fairness.group_rates`).
 RATES = {"selection_rate": "(TP + FP) / n", "tpr": "TP / (TP + FN)", "fpr": "FP / (FP + TN)"}
 
 

@@ -82,7 +82,7 @@ def _table(*functions: Function) -> dict[str, Function]:
 
 
 #: Every function a condition may call, by name. Add an entry here (and its evaluator beside its result).
-_SLICES = "clfeval.significance._slicereq"
+_SLICES = "clfeval.slicing._slicereq"
 
 
 def _fair(name: str, higher: bool, doc: str) -> Function:

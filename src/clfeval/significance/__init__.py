@@ -29,6 +29,7 @@ __all__ = _names(_EXPORTS) + list(_MOVED)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.significance._binnedcompare": ("compare_binned_batches",),
+    "clfeval.significance._classic": ("benjamini_yekutieli",),
     "clfeval.significance._comparable": ("metric_label",),
     "clfeval.significance._cvcompare": ("TTest",),
     "clfeval.significance._delong": ("check_delong",),
@@ -41,11 +42,6 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.significance._power": ("check_alpha", "check_count_metric", "check_delta", "check_level", "check_power"),
     "clfeval.significance._rankingci": ("with_ranking_ci",),
     "clfeval.significance._results": ("check_alternative", "check_estimate", "gate", "with_estimate"),
-    "clfeval.significance._slicecompare": ("check_min_slice", "compare_by", "compare_tables"),
-    "clfeval.significance._slicefind": ("FoundSlices", "lattice"),
-    "clfeval.significance._slicejoint": ("SliceJointCounter", "SlicedCells", "SlicedJointCounts"),
-    "clfeval.significance._slices": ("slice_section", "with_rankings"),
-    "clfeval.significance._slicesearch": ("check_find", "found_section"),
     "clfeval.significance._streamed": ("JointCounts",),
 }
 _INTERNAL_MODULES: dict[str, str] = {
@@ -53,6 +49,7 @@ _INTERNAL_MODULES: dict[str, str] = {
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.ops.rank._result import RankResult as RankResult
     from clfeval.significance._binnedcompare import compare_binned_batches as compare_binned_batches
+    from clfeval.significance._classic import benjamini_yekutieli as benjamini_yekutieli
     from clfeval.significance._comparable import metric_label as metric_label
     from clfeval.significance._cvcompare import TTest as TTest
     from clfeval.significance._delong import check_delong as check_delong
@@ -85,19 +82,6 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         gate as gate,
         with_estimate as with_estimate,
     )
-    from clfeval.significance._slicecompare import (
-        check_min_slice as check_min_slice,
-        compare_by as compare_by,
-        compare_tables as compare_tables,
-    )
-    from clfeval.significance._slicefind import FoundSlices as FoundSlices, lattice as lattice
-    from clfeval.significance._slicejoint import (
-        SlicedCells as SlicedCells,
-        SlicedJointCounts as SlicedJointCounts,
-        SliceJointCounter as SliceJointCounter,
-    )
-    from clfeval.significance._slices import slice_section as slice_section, with_rankings as with_rankings
-    from clfeval.significance._slicesearch import check_find as check_find, found_section as found_section
     from clfeval.significance._streamed import JointCounts as JointCounts
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES,
                                moved=_MOVED)

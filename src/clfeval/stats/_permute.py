@@ -1,7 +1,7 @@
 """The permutation redraws of slice tables: under "the slice does not matter" a slice's table is its size's items
 drawn without replacement from the overall table (multivariate hypergeometric, one cell at a time); the slices
 together are a random split of the overall table's items (the slice tests' permutation nulls,
-:mod:`clfeval.significance._slicetests`)."""
+:mod:`clfeval.slicing._slicetests`)."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.significance._classic import benjamini_yekutieli, holm
+from clfeval.significance import benjamini_yekutieli, holm
 from clfeval.stats import draw_slice, split_tables
 
 __all__ = ["PROPORTIONS", "proportion_counts", "is_proportion", "chi_square", "holm", "benjamini_yekutieli", "chi2_sf",

@@ -3,8 +3,8 @@
 For each slice: its size, the catalogue metrics of its table, the gap to the overall value and to the rest of the
 data (the overall table minus the slice's), the majority baseline of the slice, intervals with ``ci``; across the
 slices a heterogeneity test per tested metric and per slice a slice-vs-rest test, adjusted with Holm and
-Benjamini–Yekutieli (:mod:`clfeval.significance._slicetests`); with a positive class, the group fairness measures
-as fairlearn defines them (:mod:`clfeval.significance._fairness`). Everything comes from the count tables.
+Benjamini–Yekutieli (:mod:`clfeval.slicing._slicetests`); with a positive class, the group fairness measures
+as fairlearn defines them (:mod:`clfeval.slicing._fairness`). Everything comes from the count tables.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from clfeval.core import (
     resolve_label,
 )
 from clfeval.errors import UsageError
-from clfeval.significance import _slicetests as T
+from clfeval.slicing import _slicetests as T
 from clfeval.stats import two_by_two
 
 __all__ = ["slice_section", "default_metrics", "metric_function", "slices_frame", "pandas_or_extra", "MIN_SLICE",
@@ -279,7 +279,7 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
                          f" ({ci_words.removeprefix('per metric (see methods): ')})" if ci_words else ""),
                      "samples": int(ci_samples), "methods": ci_used}
     if pos is not None:
-        from clfeval.significance._fairness import fairness
+        from clfeval.slicing._fairness import fairness
 
         out["fairness"] = {"groups_in_order": names,
                            **fairness(counts, labels.index(pos), ci=ci, samples=ci_samples, rng=rng)}

@@ -30,7 +30,7 @@ def _not_sliced(sec: dict[str, Any], metric: str, what: str) -> UsageError:
     """Why ``metric`` is not among the slices' metrics, and what would give it: a class the data does not have,
     a ranking metric (the scores), a count metric not shown by default (``slice_metrics``)."""
     from clfeval.core import catalog
-    from clfeval.significance._slices import RANKING_METRICS
+    from clfeval.slicing._slices import RANKING_METRICS
 
     call = f"{what}({metric})"
     entry, label = catalog.parse(metric)

@@ -40,7 +40,7 @@ the search here is exact and needs only the counts of each column set:
    with nothing left, explains it too). A cross inside a bad single value is no worse than its siblings
    there, so it is dropped; a cross bad where neither of its columns alone is stays. Each cross's
    comparisons are listed (``vs_parents``) so that the rule can be checked by hand.
-7. **A slice explained by the slices kept inside it is not found** (:mod:`clfeval.significance._slicedescend`):
+7. **A slice explained by the slices kept inside it is not found** (:mod:`clfeval.slicing._slicedescend`):
    a kept slice that contains kept slices is tested again on its items outside them against the items outside
    it (one-sided, unadjusted, at ``alpha``); not worse, it is listed under ``explained`` with them.
 """
@@ -57,7 +57,7 @@ import numpy as np
 from clfeval.core import build_signature, catalog
 from clfeval.errors import UsageError
 from clfeval.ops.report import FoundSlice, FoundSlices, SliceProportion
-from clfeval.significance._slicedescend import descendant_rule
+from clfeval.slicing._slicedescend import descendant_rule
 from clfeval.stats import two_by_two
 
 __all__ = ["FoundSlices", "PROPORTION_METRICS", "proportions", "lattice", "search_tables", "slice_proportions"]
@@ -169,10 +169,10 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
     :class:`~clfeval.core._slicecount.SliceTables` (one K×K table per slice). ``overall``: the confusion table of
     all items (checked against the slices; by default the sum of the first column set's slices). ``recount``: the
     items, trials and successes of slices outside overlapping sub-slices, counted from the items
-    (:func:`clfeval.significance._slicedescend.descendant_rule`; needed only when found slices overlap so)."""
+    (:func:`clfeval.slicing._slicedescend.descendant_rule`; needed only when found slices overlap so)."""
     from clfeval.core import SliceProportions
     from clfeval.evaluate import wilson
-    from clfeval.significance._classic import benjamini_yekutieli
+    from clfeval.significance import benjamini_yekutieli
 
     entry, _ = catalog.parse(metric)
     higher = bool(entry.higher_is_better)
@@ -252,7 +252,7 @@ def _parent_rule(row: Callable[[int], dict[str, Any]], where: Sequence[tuple[Any
                  alpha: float, higher: bool) -> tuple[list[tuple[int, dict[str, Any]]], list[dict[str, Any]]]:
     """The significant slices kept (their index and row) and dropped (a parent explains them): see the module
     docstring, 6. ``row(j)``: the row of slice j; ``where``: the (column set's counts, index) of every slice."""
-    from clfeval.significance._classic import benjamini_yekutieli
+    from clfeval.significance import benjamini_yekutieli
 
     pairs: list[tuple[int, int]] = []   # (child row, parent row): every parent of every significant cross
     if any(len(row(j)["_key"][0]) > 1 for j in hit):

@@ -1,6 +1,6 @@
 """The slice search's descendant rule: a found slice explained by the found slices inside it.
 
-After the parent rule (:mod:`clfeval.significance._slicefind`, 6) a planted cross ``c0=0 ∧ c1=0`` is found
+After the parent rule (:mod:`clfeval.slicing._slicefind`, 6) a planted cross ``c0=0 ∧ c1=0`` is found
 beside its parents ``c0=0`` and ``c1=0``: each parent is worse than the rest of the data *because* it holds the
 cross. So each kept slice S that contains kept slices (its *descendants*, at any depth: conjunctions of more
 columns holding S's values) is tested again **on its items outside those descendants**, against the items
