@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from clfeval.core._latticecount import LatticeCounter, plan_blocks
 from clfeval.core._slicecount import SliceBinning
-from clfeval.evaluate._slicecounting import count_sliced
-from clfeval.significance._slicefind import lattice, slice_proportions
+from clfeval.slicing._slicecounting import count_sliced
+from clfeval.slicing._slicefind import lattice, slice_proportions
 
 METRICS = ["recall:b", "precision:b", "specificity:b", "fpr:b", "fnr:b", "npv:b", "accuracy:b", "error_rate:b",
            "accuracy", "error_rate"]
@@ -115,8 +115,8 @@ def test_streamed_and_dask_equal_straightforward(tmp_path, dask_client):
     from functools import partial
 
     from clfeval.engines import Dask, runner
-    from clfeval.evaluate import SlicedCounts
     from clfeval.io import inputs
+    from clfeval.slicing import SlicedCounts
 
     t = random_table(np.random.default_rng(9), 4_000).drop_columns(["num"])
     d = tmp_path / "parts"

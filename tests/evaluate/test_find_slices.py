@@ -240,7 +240,7 @@ def test_parent_rule_keeps_a_planted_cross_whose_columns_alone_show_nothing():
     262 or 263 (0.875), the inner cells 234 or 235 (0.78): every single value a_i and b_j has 1,200 of 1,500 =
     0.8, the overall rate, so no single value differs from its rest (p = 1). By hand: a0 ∧ b0 against the rest of
     its parent a0 is 150/300 against 1,050/1,200 = 0.875 (z = −14.5), the same for b0: kept."""
-    from clfeval.significance._slicefind import search_tables
+    from clfeval.slicing._slicefind import search_tables
 
     edge = [263, 262, 263, 262]
     inner = [[235, 234, 234, 234], [234, 235, 234, 235], [234, 234, 235, 234], [234, 235, 234, 235]]
@@ -269,7 +269,7 @@ def test_parent_rule_drops_the_crosses_of_a_bad_single_value_with_an_unrelated_c
     overall rest too (120/200 against 840/1,000) but not than the rest of its parent a0 (120/200 against 120/200:
     z = 0, p = 1): both crosses are dropped, explained by a=a0. Against the rest of b (360/400 = 0.9) they are
     worse; BY over the 4 comparisons (p_b, p_b, 1, 1; c(4) = 25/12) adjusts p_b to 4 · 25/12 · p_b / 2."""
-    from clfeval.significance._slicefind import search_tables
+    from clfeval.slicing._slicefind import search_tables
 
     cells = {("a0", "b0"): (200, 120), ("a0", "b1"): (200, 120)}
     for a in ("a1", "a2"):
@@ -293,7 +293,7 @@ def test_parent_rule_adjusts_the_comparisons_with_the_parents():
     """As above, but a0 ∧ b0 (110/200) is a little worse than its sibling a0 ∧ b1 (130/200): unadjusted
     p = 0.041 ≤ 0.05 (the rule before kept it), adjusted over the 4 comparisons (tiny, tiny, p, p; the largest
     rank gives p · 4 · (25/12) / 4) 0.085 > 0.05: dropped, explained by a=a0."""
-    from clfeval.significance._slicefind import search_tables
+    from clfeval.slicing._slicefind import search_tables
 
     cells = {("a0", "b0"): (200, 110), ("a0", "b1"): (200, 130)}
     for a in ("a1", "a2"):

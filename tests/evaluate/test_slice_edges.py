@@ -169,7 +169,7 @@ def test_bins_come_in_numeric_order_in_every_output_and_result():
 
 def test_find_slices_counts_keep_bins_in_numeric_order():
     from clfeval.core import LatticeCounter
-    from clfeval.evaluate import slice_binning
+    from clfeval.slicing import slice_binning
 
     gold, pred, length = _numeric_order_data()
     t = pa.table({"gold": gold, "pred": pred, "length": length})

@@ -19,8 +19,8 @@ import pytest
 
 from clfeval.core._latticecount import LatticeCounter
 from clfeval.core._slicecount import MISSING, SliceBinning, joint_counts
-from clfeval.evaluate._slicecounting import count_sliced
-from clfeval.significance._slicefind import lattice
+from clfeval.slicing._slicecounting import count_sliced
+from clfeval.slicing._slicefind import lattice
 
 EDGES = (-2.0, -0.5, 0.0, 0.7, 3.0)
 BINNING = {"num": SliceBinning("num", "uniform", EDGES)}

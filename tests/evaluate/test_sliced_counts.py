@@ -1,4 +1,4 @@
-"""The slices' accumulator (:class:`clfeval.evaluate.SlicedCounts`): any split of the rows, each part counted by its
+"""The slices' accumulator (:class:`clfeval.slicing.SlicedCounts`): any split of the rows, each part counted by its
 own accumulator (pickled, as a cluster's worker sends it back), merged in any order, equals the whole -- and the
 slice tables equal a pandas groupby of the (slice, gold, pred) counts."""
 
@@ -13,7 +13,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from clfeval.evaluate import OutsideCounts, SlicedCounts
+from clfeval.slicing import OutsideCounts, SlicedCounts
 
 MISSING = "(missing)"
 SETS = [("src",), ("src", "n")]
@@ -164,7 +164,7 @@ def test_a_score_cut_split_equals_the_whole():
 
 
 def test_per_slice_calibration_sums_split_equal_the_whole():
-    from clfeval.scores import slice_rows
+    from clfeval.slicing import slice_rows
 
     t = rows(8, 250)
     t = t.set_column(0, "gold", pa.array(["b" if g == "b" else "a" for g in t.column("gold").to_pylist()]))

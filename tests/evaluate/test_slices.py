@@ -58,7 +58,7 @@ def test_per_slice_metrics_equal_scikit_learn_and_tables_add_up():
 
 
 def test_slice_tables_add_up_to_the_overall_table():
-    from clfeval.evaluate._slicecounting import count_sliced
+    from clfeval.slicing._slicecounting import count_sliced
 
     t = multiclass()
     batches = [t.slice(i, 500) for i in range(0, t.num_rows, 500)]
@@ -121,15 +121,16 @@ def test_tests_against_scipy_and_statsmodels():
 def test_small_expected_counts_use_fishers_exact_test():
     from scipy.stats import fisher_exact
 
-    from clfeval.significance._slicetests import two_by_two
+    from clfeval.stats import two_by_two
 
-    p = two_by_two(np.array([1, 40]), np.array([6, 50]), np.array([45, 10]), np.array([50, 12]))
+    p, how = two_by_two(np.array([1, 40]), np.array([6, 50]), np.array([45, 10]), np.array([50, 12]))
+    assert how == ["fisher", "fisher"]
     assert p[0] == pytest.approx(fisher_exact([[1, 5], [45, 5]])[1])
     assert p[1] == pytest.approx(fisher_exact([[40, 10], [10, 2]])[1])  # an expected count of 2 − ... below 5
 
 
 def test_permutation_redraws_keep_the_overall_table():
-    from clfeval.significance._slicetests import draw_slice, split_tables
+    from clfeval.stats import draw_slice, split_tables
 
     rng = np.random.default_rng(0)
     cells = np.array([30, 0, 12, 7, 51])
@@ -246,7 +247,7 @@ def test_partly_null_and_one_class_slices():
 
 
 def test_the_integer_path_counts_what_the_general_path_counts():
-    from clfeval.evaluate._slicecounting import count_sliced
+    from clfeval.slicing._slicecounting import count_sliced
 
     rng = np.random.default_rng(3)
     g = rng.integers(-2, 3, 5_000)
@@ -266,7 +267,7 @@ def test_the_integer_path_counts_what_the_general_path_counts():
 
 
 def test_the_integer_path_survives_ranges_that_change_between_batches():
-    from clfeval.evaluate._slicecounting import count_sliced
+    from clfeval.slicing._slicecounting import count_sliced
 
     rng = np.random.default_rng(4)
     parts, text = [], []
@@ -298,7 +299,7 @@ def test_chi_square_tail_equals_scipy():
     """The closed-form χ² tail of the report path (no SciPy import there) against SciPy's, over df and x."""
     from scipy.stats import chi2
 
-    from clfeval.significance._slicetests import chi2_sf
+    from clfeval.slicing._slicetests import chi2_sf
 
     for df in (1, 2, 3, 7, 10, 51, 200, 999, 1000):
         for x in (1e-9, 0.3, 1.0, df / 2, df, 1.5 * df, 3.0 * df + 40, 2000.0):

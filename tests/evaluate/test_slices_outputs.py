@@ -107,7 +107,7 @@ def test_requirement_functions_read_the_slices():
 
 
 def test_slices_frame_and_missing_pandas(monkeypatch):
-    from clfeval.significance._slices import slices_frame
+    from clfeval.slicing._slices import slices_frame
 
     rep = clfeval.report(planted(2_000), by="source", positive="pos", slice_samples=20)
     f = slices_frame(rep)

@@ -139,7 +139,7 @@ def test_report_is_the_same_type_everywhere_and_moved_parts_do_not_warn():
         for name in ("Intervals", "RankingPart", "RankingIntervals", "InputsPart", "SlicesPart", "RequirementsPart",
                      "ErrorsSharePart"):
             assert getattr(clfeval.evaluate, name) is getattr(ops, name)
-        from clfeval.significance import FoundSlices
+        from clfeval.slicing import FoundSlices
     assert FoundSlices is ops.FoundSlices
 
 
@@ -167,7 +167,7 @@ def test_the_item_reads_of_earlier_versions_warn_and_give_the_json(results):
 def test_a_found_slices_is_built_with_keywords():
     params = inspect.signature(ops.FoundSlices).parameters
     assert "metric" in params and "signature" in params
-    from clfeval.significance import _slicefind
+    from clfeval.slicing import _slicefind
 
     assert "FoundSlices(metric=metric" in inspect.getsource(_slicefind.search_tables)
 

@@ -35,6 +35,7 @@ LAYERS = {
     "clfeval.text": 3,          # Reuters reader, text models, φ–δ of terms (models apart from evaluation)
     "clfeval.evaluate": 4,      # report, its accumulator, baselines, diagnostics, intervals
     "clfeval.significance": 5,  # paired tests, DeLong, CV comparison, power, curve bands
+    "clfeval.slicing": 5.5,     # every accumulator per slice, the slices' statistics, the slice search (issue 39)
     "clfeval.protocols": 6,     # splits, runner, results, run log: joins models and evaluation
     "clfeval.studies": 7,       # the Reuters study, the demos
     "clfeval.engines": 2.5,     # where operations run: the runners, the capability table, the Dask side (no operation)

@@ -16,7 +16,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[2] / "src" / "clfeval"
 HOME = SRC / "ops" / "calibration" / "_sums.py"
 ARITHMETIC = {"bincount", "grouped_sums", "ExactSums", "floor", "searchsorted", "percentile", "log1p"}
-USERS = [SRC / "scores" / "_calibration.py", SRC / "scores" / "_slicecalibration.py",
+USERS = [SRC / "scores" / "_calibration.py", SRC / "slicing" / "_slicecalibration.py",
          SRC / "front" / "_dask.py"]
 CALIBRATION = sorted({p for p in SRC.rglob("*.py") if "calibrat" in str(p.relative_to(SRC)) and p != HOME}
                      | {SRC / "front" / "_dask.py"})  # the Dask functions of each operation, calibration's among them

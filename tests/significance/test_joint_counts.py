@@ -111,7 +111,7 @@ def _quads(acc) -> collections.Counter:
 
 
 def _sliced_part(src, gold, a, b):
-    from clfeval.significance import SlicedJointCounts
+    from clfeval.slicing import SlicedJointCounts
 
     acc = SlicedJointCounts(["src"], max_slices=100)
     tags = acc.tag({"src": pa.array(src)})

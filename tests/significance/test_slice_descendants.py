@@ -14,7 +14,7 @@ from scipy.stats import fisher_exact
 from statsmodels.stats.proportion import proportions_ztest
 
 import clfeval
-from clfeval.significance._slicefind import search_tables
+from clfeval.slicing._slicefind import search_tables
 from tests._helpers.slicedata import grid_tables
 
 
@@ -55,18 +55,18 @@ def test_a_parent_bad_outside_its_cross_stays_found():
     b0 = proportions_ztest([360, 525], [400, 600], alternative="smaller")[1]
     assert r["explained"][0]["without_descendants"]["p_value"] == pytest.approx(b0, rel=1e-9) and b0 > 0.5
     # the one-sided p is what decides: a0's is not shown (found), so it is checked through the rule itself
-    from clfeval.significance._slicetests import two_proportion_p
+    from clfeval.stats import two_by_two
 
-    p, how = two_proportion_p(np.array([165]), np.array([200]), np.array([720]), np.array([800]), "less")
+    p, how = two_by_two(np.array([165]), np.array([200]), np.array([720]), np.array([800]), "less")
     assert how == ["chi2"] and p[0] == pytest.approx(want, rel=1e-9)
 
 
 def test_the_one_sided_test_agrees_with_scipy_and_statsmodels():
-    from clfeval.significance._slicetests import two_proportion_p
+    from clfeval.stats import two_by_two
 
     s1, n1, s2, n2 = np.array([30, 2, 50]), np.array([100, 10, 60]), np.array([400, 40, 30]), np.array([1000, 50, 60])
     for alt, sm in (("less", "smaller"), ("greater", "larger")):
-        p, how = two_proportion_p(s1, n1, s2, n2, alt)
+        p, how = two_by_two(s1, n1, s2, n2, alt)
         assert how == ["chi2", "fisher", "chi2"]
         assert p[0] == pytest.approx(proportions_ztest([30, 400], [100, 1000], alternative=sm)[1], rel=1e-9)
         assert p[2] == pytest.approx(proportions_ztest([50, 30], [60, 60], alternative=sm)[1], rel=1e-9)
@@ -133,7 +133,7 @@ def test_search_tables_without_the_items_refuses_overlap_it_cannot_count():
 
     gold, pred, cols = _overlapping(8_000, seed=4)
     t = pa.table({"gold": gold, "pred": pred, **cols})
-    from clfeval.evaluate import count_sliced
+    from clfeval.slicing import count_sliced
 
     sets = [("a",), ("b",), ("c",), ("a", "b"), ("a", "c"), ("b", "c")]
     _, tables = count_sliced([t], sets)
@@ -175,7 +175,7 @@ def test_a_descendant_inside_another_adds_nothing_and_needs_no_second_pass():
     a=x ∧ b=p ∧ c=r (100, 20): the union is a=x ∧ b=p, so S outside them is 600 trials, 550 successes -- counted
     by subtraction, no recount given -- against 8,250 of 9,000 outside S (both 0.9167): explained. a=x ∧ b=p
     outside the triple (300, 180) is worse than outside it (8,800 of 9,600): found."""
-    from clfeval.significance._slicedescend import descendant_rule
+    from clfeval.slicing._slicedescend import descendant_rule
 
     keys = [(("a",), ("x",)), (("a", "b"), ("x", "p")), (("a", "b", "c"), ("x", "p", "r"))]
     rows = [{"slice": n, "items": t, "trials": t, "successes": s}

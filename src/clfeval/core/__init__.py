@@ -36,6 +36,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
                                "sweep_curves", "sweep_of_points"),
     "clfeval.core._display": ("Display", "set_renderers", "frame_of"),
     "clfeval.core._engineinfo": ("MODES",),
+    "clfeval.core._fairmeasures": ("FAIRNESS", "FairnessMeasure"),
     "clfeval.core._exactsum": ("ExactSum", "ExactSums", "grouped_sums"),
     "clfeval.core._gold": ("EncodedGold", "binary_gold", "indicator_gold"),
     "clfeval.core._inert": ("shown",),
@@ -99,6 +100,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.core._display import Display as Display, frame_of as frame_of, set_renderers as set_renderers
     from clfeval.core._engineinfo import MODES as MODES
     from clfeval.core._exactsum import ExactSum as ExactSum, ExactSums as ExactSums, grouped_sums as grouped_sums
+    from clfeval.core._fairmeasures import FAIRNESS as FAIRNESS, FairnessMeasure as FairnessMeasure
     from clfeval.core._gold import (
         EncodedGold as EncodedGold,
         binary_gold as binary_gold,

@@ -1,6 +1,6 @@
 """The counts the slice search needs, for every slice of a lattice of column sets, in one pass.
 
-The search (:mod:`clfeval.significance._slicefind`) tests one proportion per slice -- successes out of
+The search (:mod:`clfeval.slicing._slicefind`) tests one proportion per slice -- successes out of
 trials, say the positive items found out of the positive items for recall -- so a slice needs three counts, not
 a K×K table: its items, its trials and its successes. Each row is one *outcome*: not a trial (0), a trial
 that failed (1), a trial that succeeded (2) (metrics whose trials are all items -- accuracy, error rate -- have
@@ -29,8 +29,8 @@ batch for every column set of the lattice at once:
 The result is one :class:`SliceProportions` per column set: value tuples and their (items, trials,
 successes), in the order :class:`~clfeval.core._slicecount.SliceTables` sorts its slices. Two results of the
 same column set add (partitions counted apart, on Dask). The counts equal those the K×K slice tables give
-through :func:`clfeval.significance._slicefind.proportions`
-(:func:`clfeval.significance._slicefind.slice_proportions`): the tests check it on every engine.
+through :func:`clfeval.slicing._slicefind.proportions`
+(:func:`clfeval.slicing._slicefind.slice_proportions`): the tests check it on every engine.
 """
 
 from __future__ import annotations
@@ -409,7 +409,7 @@ class LatticeCounter:
     sets : sequence of tuples of column names
         The column sets of the lattice (every column, every pair, ...).
     metric : str
-        A proportion metric of :data:`clfeval.significance._slicefind.PROPORTION_METRICS` (``recall:1``).
+        A proportion metric of :data:`clfeval.slicing._slicefind.PROPORTION_METRICS` (``recall:1``).
     binning : mapping column → :class:`~clfeval.core._slicecount.SliceBinning`
         Numeric columns cut into bins.
     max_slices : int

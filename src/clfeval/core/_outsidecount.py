@@ -1,5 +1,5 @@
 """The counts of a slice outside some of its sub-slices: what the slice search's descendant rule tests when the
-sub-slices overlap (:mod:`clfeval.significance._slicedescend`).
+sub-slices overlap (:mod:`clfeval.slicing._slicedescend`).
 
 A slice S (a conjunction of column values, ``src=fax``) with found descendants D₁ … D_k (conjunctions of more
 columns containing S's values) is tested on its items outside D₁ ∪ … ∪ D_k. Descendants that do not overlap --

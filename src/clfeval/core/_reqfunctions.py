@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clfeval.core._fairmeasures import FAIRNESS
+
 __all__ = ["Function", "FUNCTIONS", "PARAM_KINDS", "RESULT_KINDS", "function_names_text"]
 
 #: The kinds of argument: a catalogue metric (``recall:spam``), a free name (a system), a number.
@@ -80,7 +82,7 @@ def _table(*functions: Function) -> dict[str, Function]:
 
 
 #: Every function a condition may call, by name. Add an entry here (and its evaluator beside its result).
-_SLICES = "clfeval.significance._slicereq"
+_SLICES = "clfeval.slicing._slicereq"
 
 
 def _fair(name: str, higher: bool, doc: str) -> Function:
@@ -93,14 +95,7 @@ FUNCTIONS: dict[str, Function] = _table(
              "the lowest value of the metric over the slices of at least --min-slice items (--by)"),
     Function("max_slice_gap", ("metric",), "number", False, "report", f"{_SLICES}:max_slice_gap",
              "the largest |slice − overall| of the metric over the slices of at least --min-slice items (--by)"),
-    _fair("demographic_parity_difference", False, "largest minus smallest selection rate between groups (--by, "
-                                                  "--positive)"),
-    _fair("demographic_parity_ratio", True, "smallest over largest selection rate between groups (--by, --positive)"),
-    _fair("equalized_odds_difference", False, "the larger of the TPR and FPR differences between groups (--by, "
-                                              "--positive)"),
-    _fair("equalized_odds_ratio", True, "the smaller of the TPR and FPR ratios between groups (--by, --positive)"),
-    _fair("equal_opportunity_difference", False, "largest minus smallest TPR between groups (--by, --positive)"),
-    _fair("equal_opportunity_ratio", True, "smallest over largest TPR between groups (--by, --positive)"),
+    *(_fair(m.name, m.higher_is_better, f"{m.definition} (--by, --positive)") for m in FAIRNESS.values()),
     # issue 28: many systems over many data sets (clfeval rank)
     Function("p_better", ("name", "name"), "number", True, "rank", "clfeval.significance._multirank:req_p_better",
              "P(A better than B by more than the ROPE): the Bayesian signed-rank test of the pair A:B"),

@@ -32,13 +32,10 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.evaluate._errorcount": ("ErrorCounter", "label_sets"),
     "clfeval.evaluate._errorstream": ("JOINED", "ErrorBatches", "check_settings", "count_arrays", "counter_of",
                                       "error_batches", "item_scores", "joined_texts", "texts_of"),
-    "clfeval.evaluate._intervals": ("wilson",),
+    "clfeval.evaluate._intervals": ("table_ci", "wilson"),
     "clfeval.evaluate._reports": ("check_ids", "check_predictions", "report"),
     "clfeval.evaluate._requirements": ("with_requirements",),
     "clfeval.evaluate._scoredstream": ("gold_and_scores", "report_scored_batches", "score_binning"),
-    "clfeval.evaluate._slicecounting": ("RankedSlices", "at_cut", "count_sliced", "fold_cut_tables",
-                                        "slice_binning"),
-    "clfeval.evaluate._slicedcounts": ("OutsideCounts", "Sliced", "SlicedCounts"),
     "clfeval.evaluate._streaming": ("ReportCounts", "count_batches", "finish_report"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
@@ -70,7 +67,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         joined_texts as joined_texts,
         texts_of as texts_of,
     )
-    from clfeval.evaluate._intervals import wilson as wilson
+    from clfeval.evaluate._intervals import table_ci as table_ci, wilson as wilson
     from clfeval.evaluate._reports import (
         check_ids as check_ids,
         check_predictions as check_predictions,
@@ -81,18 +78,6 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         gold_and_scores as gold_and_scores,
         report_scored_batches as report_scored_batches,
         score_binning as score_binning,
-    )
-    from clfeval.evaluate._slicecounting import (
-        RankedSlices as RankedSlices,
-        at_cut as at_cut,
-        count_sliced as count_sliced,
-        fold_cut_tables as fold_cut_tables,
-        slice_binning as slice_binning,
-    )
-    from clfeval.evaluate._slicedcounts import (
-        OutsideCounts as OutsideCounts,
-        Sliced as Sliced,
-        SlicedCounts as SlicedCounts,
     )
     from clfeval.evaluate._streaming import (
         ReportCounts as ReportCounts,

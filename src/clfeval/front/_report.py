@@ -149,7 +149,7 @@ def report(data: Data | None = None, pred: Column | None = None, *, gold: Column
         Unicode-normalise text labels (NFC) so that labels that only print alike are one class; default None.
     by : str, sequence of str, or (with arrays) mapping name → values
         Slice columns (``"source"``, ``"source,lang"``): one count table per slice, counted in the same pass,
-        and the ``slices`` section (:func:`clfeval.significance._slices.slice_section`). ``by_bins`` /
+        and the ``slices`` section (:func:`clfeval.slicing._slices.slice_section`). ``by_bins`` /
         ``by_binning`` cut numeric columns into bins; ``max_slices`` refuses more slices; ``min_slice``: slices
         smaller are shown, not tested, never the worst; ``slice_metrics``: the metrics tested;
         ``slice_samples``: redraws of each permutation test.
@@ -171,7 +171,7 @@ def report(data: Data | None = None, pred: Column | None = None, *, gold: Column
         ``positive`` when given, else accuracy) is worst: every column and every cross up to ``max_depth``
         columns, at most ``max_search`` slices in all, counted in the same pass; found = worse than the rest
         after the Benjamini–Yekutieli adjustment at ``find_alpha`` (the ``find_slices`` section,
-        :mod:`clfeval.significance._slicefind`).
+        :mod:`clfeval.slicing._slicefind`).
     max_depth : int
         Columns crossed at most by ``find_slices`` (1: single columns, up to 3: triples); default 2.
     max_search : int
@@ -214,7 +214,7 @@ def report(data: Data | None = None, pred: Column | None = None, *, gold: Column
                         show_errors=show_errors, max_slices=max_slices, by_bins=by_bins) if by is not None else []
         find = None
         if find_slices is not None:
-            from clfeval.significance import check_find
+            from clfeval.slicing import check_find
 
             find = check_find(find_slices, max_depth=max_depth, max_search=max_search, metric=find_metric,
                               alpha=find_alpha, positive=positive, multilabel=multilabel, scored=scored,

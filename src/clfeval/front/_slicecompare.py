@@ -1,13 +1,13 @@
 """``compare(..., by=...)`` on any input and engine: A vs B within every slice, from count tables.
 
-Arrays within the memory budget are compared in memory (:func:`clfeval.significance._slicecompare.compare_by`).
+Arrays within the memory budget are compared in memory (:func:`clfeval.slicing._slicecompare.compare_by`).
 Tables and PATHs (tables spooled to Parquet), and arrays beyond the budget, are counted by the engine
 (:meth:`clfeval.engines.Runner.accumulate_joined`) with ``compare --by``'s accumulator
-(:class:`~clfeval.significance._slicejoint.SlicedJointCounts`): the two inputs matched by id (or row) exactly as the
+(:class:`~clfeval.slicing._slicejoint.SlicedJointCounts`): the two inputs matched by id (or row) exactly as the
 plain comparison matches them (locally the DuckDB join or hash partitions on disk, within ``--memory``; on Dask a
 merge on the cluster), each item of the first input tagged with its slice (carried through the join), the
 (slice, gold, A, B) cells counted batch by batch and added. Every mode ends in the same
-:func:`~clfeval.significance._slicecompare.compare_tables`: the same tables give the same numbers.
+:func:`~clfeval.slicing._slicecompare.compare_tables`: the same tables give the same numbers.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def compare_by_front(eng: Runner, systems: Sequence[Any], gold: Any, pred: str, 
     """``compare(..., by=...)``: arrays (the gold labels, A, B; ``by`` a mapping column → values) in memory when
     they fit the Local engine's budget; tables and PATHs (aligned by id, else by row, the ``by`` columns taken from
     the first) streamed within the budget, or on Dask."""
-    from clfeval.significance import check_min_slice, compare_by
+    from clfeval.slicing import check_min_slice, compare_by
 
     check_min_slice(slicing["min_slice"])
     if common.get("test") == "delong":
@@ -122,7 +122,7 @@ def _two_inputs(eng: Runner, systems: list[Any], gold: str, pred: str, id_col: A
 
     from clfeval.front._reportsteps import named_by
     from clfeval.front._slicing import binning_of
-    from clfeval.significance import SlicedJointCounts
+    from clfeval.slicing import SlicedJointCounts
 
     eng.admit("compare", stdin={"data": any(inputs.is_stdin(s) for s in systems)})
     labels = common.get("labels")

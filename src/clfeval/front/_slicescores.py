@@ -1,12 +1,12 @@
 """``threshold(..., by=...)`` and ``calibration(..., by=...)``: slices of the score operations, on every engine.
 
 ``threshold --by``: the cut chosen once on DEV overall, then the test data's count table at that cut per slice
-(the ``slices`` section of a report, :func:`clfeval.significance._slices.slice_section`), counted in one pass of
-the slices' accumulator (:class:`clfeval.evaluate.SlicedCounts` with ``cut``): arrays or a table in memory as one
+(the ``slices`` section of a report, :func:`clfeval.slicing._slices.slice_section`), counted in one pass of
+the slices' accumulator (:class:`clfeval.slicing.SlicedCounts` with ``cut``): arrays or a table in memory as one
 batch, a PATH run by the engine (batch by batch within the memory budget, or on Dask).
 
 ``calibration --by``: the reliability of every slice from per-slice bin counts and exact sums (the same
-accumulator with ``calibrate``, :mod:`clfeval.scores._slicecalibration`): in memory within the budget, streamed
+accumulator with ``calibrate``, :mod:`clfeval.slicing._slicecalibration`): in memory within the budget, streamed
 batch by batch, or on Dask partition by partition; the same numbers, to the bit, on all three.
 """
 
@@ -53,9 +53,8 @@ def threshold_by(choice: ThresholdResult, data: Any, scores: Any, *, gold: str |
     budget, or on Dask partition by partition)."""
     from functools import partial
 
-    from clfeval.evaluate import SlicedCounts, fold_cut_tables
     from clfeval.front._slicing import binning_of
-    from clfeval.significance import slice_section
+    from clfeval.slicing import SlicedCounts, fold_cut_tables, slice_section
 
     if choice.choice is None:
         raise UsageError(lambda o: f"option {o}: no cut was chosen, so there is nothing to report per slice.",
@@ -105,8 +104,8 @@ def calibration_by(overall: Callable[[Any], Calibration], data: Any, probs: Any,
                    normalize: Any = None, progress: Any = None) -> Calibration:
     """The calibration of every item (``overall(inp)`` of a resolved PATH, ``overall(None)`` of the data given:
     a :class:`~clfeval.scores._calibration.Calibration`) with the reliability of every slice, the
-    same bins strategy, from per-slice sums (:class:`clfeval.evaluate.SlicedCounts` with ``calibrate``, around
-    :class:`~clfeval.scores._slicecalibration.SliceCalibrator`): arrays or a table within the Local engine's budget
+    same bins strategy, from per-slice sums (:class:`clfeval.slicing.SlicedCounts` with ``calibrate``, around
+    :class:`~clfeval.slicing._slicecalibration.SliceCalibrator`): arrays or a table within the Local engine's budget
     as one batch in memory; a PATH (or data beyond the budget, spooled) run by the engine
     (:meth:`clfeval.engines.Runner.accumulate`: batch by batch within the budget here, partition by partition on
     Dask), after the whole's own read."""
@@ -114,10 +113,9 @@ def calibration_by(overall: Callable[[Any], Calibration], data: Any, probs: Any,
 
     import pyarrow as pa
 
-    from clfeval.evaluate import SlicedCounts
     from clfeval.front._scores import spilled_of
     from clfeval.front._slicing import binning_of
-    from clfeval.scores import slice_rows
+    from clfeval.slicing import SlicedCounts, slice_rows
 
     eng = runner(engine)
     cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))

@@ -1,12 +1,12 @@
 """``by=``: the report of one classifier with one count table per slice, on any input and engine.
 
-The overall table and the slice tables come from one pass of one accumulator (:class:`clfeval.evaluate.SlicedCounts`,
+The overall table and the slice tables come from one pass of one accumulator (:class:`clfeval.slicing.SlicedCounts`,
 built by :func:`sliced_counts`): a table or arrays in memory as one batch, a PATH (or a table beyond the budget,
 spooled) run by the engine (:meth:`clfeval.engines.Runner.accumulate`: batch by batch within the memory budget
 here, one accumulator per group of partitions added in a tree on Dask). Numeric ``by`` columns with ``by_bins`` get
 their edges from a first pass. The report is then
 ``report_from_table`` of the overall table, with the ``slices`` section
-(:func:`clfeval.significance._slices.slice_section`).
+(:func:`clfeval.slicing._slices.slice_section`).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def report_by(eng: Any, data: Any, pred: Any, gold: Any, id: Any, by: Any, setti
             slicing = {**slicing, "score": name}
         find = slicing.get("find")
         if find is not None:
-            from clfeval.significance import lattice
+            from clfeval.slicing import lattice
 
             found = by_arrays(find["given"], len(cols["gold"]), "find_slices")
             extra.update(found)
@@ -126,7 +126,7 @@ def check_by_columns(names: Sequence[str], sets: Sequence[tuple[str, ...]]) -> N
 def _tabular(eng: Runner, table: Any, names: _Columns, settings: dict[str, Any], slicing: dict[str, Any],
              encoding: str, normalize: Any, progress: Any, top_n: int) -> tuple[Any, Mapping[str, Any]]:
     if eng.holds(table):
-        from clfeval.evaluate import OutsideCounts
+        from clfeval.slicing import OutsideCounts
 
         cols = [c for s in slicing["sets"] for c in s]
         score = slicing.get("score")
@@ -149,7 +149,7 @@ def _tabular(eng: Runner, table: Any, names: _Columns, settings: dict[str, Any],
 def binning_of(batches: Any, slicing: dict[str, Any], cols: Sequence[str]) -> dict:
     if slicing.get("by_bins") is None:
         return {}
-    from clfeval.evaluate import slice_binning
+    from clfeval.slicing import slice_binning
 
     return slice_binning(batches, list(dict.fromkeys(cols)), bins=slicing["by_bins"], kind=slicing["by_binning"])
 
@@ -162,11 +162,11 @@ def count_limit(slicing: dict[str, Any]) -> int:
 
 def sliced_counts(slicing: dict[str, Any], settings: dict[str, Any], binning: Any, budget: int | None = None
                   ) -> Callable[[], Any]:
-    """The empty accumulator of a sliced report (:class:`clfeval.evaluate.SlicedCounts`: the overall table, the
+    """The empty accumulator of a sliced report (:class:`clfeval.slicing.SlicedCounts`: the overall table, the
     ``by`` sets' slice tables, the slice search's counts, the per-slice rankings' scores within ``budget``)."""
     from functools import partial
 
-    from clfeval.evaluate import SlicedCounts
+    from clfeval.slicing import SlicedCounts
 
     return partial(SlicedCounts, slicing["sets"][:slicing.get("n_by", len(slicing["sets"]))],
                    max_slices=count_limit(slicing), binning=binning, order=settings["order"],
@@ -176,7 +176,7 @@ def sliced_counts(slicing: dict[str, Any], settings: dict[str, Any], binning: An
 
 def with_counts(got: Any, settings: dict[str, Any], slicing: dict[str, Any], top_n: int,
                 recount: Callable[[Any], Any] | None = None) -> Any:
-    """The report of a finished :class:`~clfeval.evaluate.SlicedCounts` (``recount(queries)``: the slice search's
+    """The report of a finished :class:`~clfeval.slicing.SlicedCounts` (``recount(queries)``: the slice search's
     second look at the items, when it needs one)."""
     return with_slices(got.table, got.tables, settings, slicing, top_n, got.found if slicing.get("find") else None,
                        ranks=got.ranks, recount=recount if slicing.get("find") else None)
@@ -188,7 +188,7 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
     slice search's second look at the items, when it needs one)."""
     from clfeval.evaluate import report_from_table
     from clfeval.ops.report import FoundSlices, SlicesPart
-    from clfeval.significance import slice_section
+    from clfeval.slicing import slice_section
 
     s = settings
     rep = report_from_table(table, positive=s["positive"], beta=s["beta"], zero_division=s["zero_division"],
@@ -207,15 +207,16 @@ def with_slices(table: Any, tables: Sequence[Any], settings: dict[str, Any], sli
         sliced = slice_section(first, positive=s["positive"], beta=s["beta"],
                                zero_division=s["zero_division"], min_slice=slicing["min_slice"],
                                metrics=slicing.get("metrics"), samples=slicing["slice_samples"],
-                               seed=s["seed"], ci=s["ci"], ci_samples=s["samples"])
+                               seed=s["seed"], ci=s["ci"], ci_samples=s["samples"],
+                               ci_method=s.get("ci_method", "auto") or "auto")
         if ranks is not None:
-            from clfeval.significance import with_rankings
+            from clfeval.slicing import with_rankings
 
             per, overall = ranks.rankings(len(first.keys), sliced["positive"])
             sliced = with_rankings(sliced, per, overall, ranks.score)
         slices = SlicesPart.of(sliced)
     if slicing.get("find"):
-        from clfeval.significance import found_section
+        from clfeval.slicing import found_section
 
         found_part = found_section(found or [], table, slicing["find"], min_slice=slicing["min_slice"],
                                    recount=recount)
@@ -230,8 +231,8 @@ def _on_path(eng: Runner, inp: Any, names: _Columns, settings: dict[str, Any], s
     cluster)."""
     from functools import partial
 
-    from clfeval.evaluate import OutsideCounts
     from clfeval.front._reportsteps import named_by
+    from clfeval.slicing import OutsideCounts
 
     cols = list(dict.fromkeys(c for s in slicing["sets"] for c in s))
     by_cols = {c for s in slicing["sets"][:slicing.get("n_by", len(slicing["sets"]))] for c in s}

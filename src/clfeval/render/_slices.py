@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from clfeval.core import SliceBinning
+from clfeval.core import FAIRNESS, SliceBinning
 from clfeval.render import register_section
 from clfeval.render._util import UNDEF, TableBlock, TextBlock, num
 
-__all__ = ["slice_blocks", "SHOWN", "p_text"]
+__all__ = ["slice_blocks", "SHOWN", "p_text", "interval_text"]
 
 #: Slices listed in text and Markdown at most (the JSON holds every slice).
 SHOWN = 40
@@ -19,6 +19,35 @@ def p_text(x: Any) -> str:
     if x is None:
         return "–"
     return "<0.0001" if x < 1e-4 else f"{x:.4f}"
+
+
+_METHOD_SHORT = {"percentile": "percentile", "bca": "BCa", "wilson": "Wilson"}
+
+
+def interval_text(ci: dict[str, Any]) -> str:
+    """How the slices' intervals were made, per metric (as the overall ``ci`` block names its methods): the
+    overall method run on each slice's own table."""
+    level = f"{100 * ci['level']:g}%"
+    per = []
+    for m, used in (ci.get("methods") or {}).items():
+        ranked = sorted(used.items(), key=lambda kv: -kv[1])
+        per.append(f"{m} {_METHOD_SHORT.get(ranked[0][0], ranked[0][0])}" + "".join(
+            f" ({_METHOD_SHORT.get(k, k)} in {n:,} slice{'s' if n != 1 else ''})" for k, n in ranked[1:]))
+    return (f"[{level} interval]: the overall interval method on each slice's own table ({ci['samples']:,} "
+            f"bootstrap samples)" + (f"; {', '.join(per)}" if per else "") + ".")
+
+
+def _interval_table(sec: dict[str, Any], shown: list[dict[str, Any]]) -> TableBlock:
+    """Each shown slice's value [interval] of the first tested metrics, the methods named in the caption."""
+    tested = sec["tested"][:_TABLE_METRICS + 1]
+
+    def cell(r: dict[str, Any], m: str) -> str:
+        lo, hi = (r.get("ci") or {}).get(m) or (None, None)
+        return f"{num(r['metrics'].get(m))} [{num(lo)}, {num(hi)}]"
+
+    rows = [[r["slice"] + (" (small)" if r["small"] else ""), *(cell(r, m) for m in tested)] for r in shown]
+    return TableBlock(f"Slice intervals ({100 * sec['ci']['level']:g}%)", ["slice", *tested], rows,
+                      caption="value " + interval_text(sec["ci"]), numeric_from=1)
 
 
 def _order(sec: dict[str, Any]) -> list[dict[str, Any]]:
@@ -75,6 +104,8 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
         caption += f" The {len(shown)} slices with the smallest p of {tested[0]} of {len(sec['slices']):,}; the JSON " \
                    f"holds every slice."
     blocks.append(TableBlock("Slices", columns, rows, caption=caption, numeric_from=1))
+    if sec.get("ci"):
+        blocks.append(_interval_table(sec, shown))
     het_rows = []
     for m in sec["tested"]:
         h = sec["heterogeneity"][m]
@@ -89,8 +120,10 @@ def slice_blocks(sec: dict[str, Any]) -> list[Any]:
         ci = fair.get("ci", {})
         frows = [[k.replace("_", " "), num(v)] + ([f"[{num(ci[k][0])}, {num(ci[k][1])}]"] if k in ci else [])
                  for k, v in fair["measures"].items()]
+        rules = "; ".join(f"{k.replace('_', ' ')}: {FAIRNESS[k].formula}" for k in fair["measures"] if k in FAIRNESS)
         blocks.append(TableBlock(f"Group fairness (positive class {sec['positive']}; fairlearn's definitions)",
-                                 ["measure", "value"] + (["interval"] if ci else []), frows, numeric_from=1))
+                                 ["measure", "value"] + (["interval"] if ci else []), frows, numeric_from=1,
+                                 caption=f"Between the groups, {rules}." if rules else None))
     for note in sec.get("notes", []):
         blocks.append(TextBlock(note, style="dim"))
     return blocks

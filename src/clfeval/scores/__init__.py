@@ -31,7 +31,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.scores._binned": ("BINNED_NOTE", "Binning", "ScoreRange", "binning_of"),
     "clfeval.scores._calibration": ("Calibrator", "EPS", "ProbabilityColumns", "calibration_words", "check_bins",
                                     "reliability_rows"),
-    "clfeval.scores._columns": ("ScoreSource", "as_probabilities", "as_scores", "is_integer_column", "score_matrix"),
+    "clfeval.scores._columns": ("ScoreSource", "as_probabilities", "as_scores", "is_integer_column", "item_position",
+                                "score_matrix"),
     "clfeval.scores._curves": ("RULE", "SortedRanking", "binary_cut", "binary_gold", "cut_labels", "cut_sets",
                                "indicator_gold", "predictions_from_cut", "ranking", "ranking_section", "summary_of"),
     "clfeval.scores._external": ("BUFFER_BYTES_PER_ITEM", "CutChoice", "DEFAULT_MEMORY", "RANGE_BYTES_PER_ITEM",
@@ -44,7 +45,6 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
                                  "part_sample", "range_cuts", "range_stats_of", "ranking_of", "row_count",
                                  "score_kind"),
     "clfeval.scores._rangestats": ("RangeStats", "merge_range", "range_stats", "rle", "rle_merge", "sample_ranks_of"),
-    "clfeval.scores._slicecalibration": ("SliceCalibrator", "slice_rows"),
     "clfeval.scores._streamovr": ("OvRStore", "batch_is_positive", "binary_summary"),
     "clfeval.scores._sweep": ("CutChooser", "Cuts", "sweep_of"),
     "clfeval.scores._thresholds": ("check_dev_columns", "check_positive", "choose_label_thresholds_batches",
@@ -74,6 +74,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         as_probabilities as as_probabilities,
         as_scores as as_scores,
         is_integer_column as is_integer_column,
+        item_position as item_position,
         score_matrix as score_matrix,
     )
     from clfeval.scores._curves import (
@@ -135,7 +136,6 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         ThresholdSpec as ThresholdSpec,
         column_spec as column_spec,
     )
-    from clfeval.scores._slicecalibration import SliceCalibrator as SliceCalibrator, slice_rows as slice_rows
     from clfeval.scores._streamovr import (
         OvRStore as OvRStore,
         batch_is_positive as batch_is_positive,

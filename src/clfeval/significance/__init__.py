@@ -41,11 +41,6 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.significance._power": ("check_alpha", "check_count_metric", "check_delta", "check_level", "check_power"),
     "clfeval.significance._rankingci": ("with_ranking_ci",),
     "clfeval.significance._results": ("check_alternative", "check_estimate", "gate", "with_estimate"),
-    "clfeval.significance._slicecompare": ("check_min_slice", "compare_by", "compare_tables"),
-    "clfeval.significance._slicefind": ("FoundSlices", "lattice"),
-    "clfeval.significance._slicejoint": ("SliceJointCounter", "SlicedCells", "SlicedJointCounts"),
-    "clfeval.significance._slices": ("slice_section", "with_rankings"),
-    "clfeval.significance._slicesearch": ("check_find", "found_section"),
     "clfeval.significance._streamed": ("JointCounts",),
 }
 _INTERNAL_MODULES: dict[str, str] = {
@@ -85,19 +80,6 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         gate as gate,
         with_estimate as with_estimate,
     )
-    from clfeval.significance._slicecompare import (
-        check_min_slice as check_min_slice,
-        compare_by as compare_by,
-        compare_tables as compare_tables,
-    )
-    from clfeval.significance._slicefind import FoundSlices as FoundSlices, lattice as lattice
-    from clfeval.significance._slicejoint import (
-        SlicedCells as SlicedCells,
-        SlicedJointCounts as SlicedJointCounts,
-        SliceJointCounter as SliceJointCounter,
-    )
-    from clfeval.significance._slices import slice_section as slice_section, with_rankings as with_rankings
-    from clfeval.significance._slicesearch import check_find as check_find, found_section as found_section
     from clfeval.significance._streamed import JointCounts as JointCounts
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES,
                                moved=_MOVED)

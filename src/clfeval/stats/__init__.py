@@ -1,7 +1,7 @@
 """Each statistic once (issue 39): the resampling draws, the intervals, the 2 × 2 tests and the multiplicity
 adjustments every stage uses, one module each.
 
-This is the only folder whose code draws a resample (``tests/project/test_architecture.py`` walks the calls:
+This is the only folder whose code draws a resample (``tests/project/test_resample_draws.py`` walks the calls:
 NumPy's ``multinomial``, ``binomial``, ``hypergeometric``, ``dirichlet``, ``choice``, ``integers``,
 ``permutation``, ``shuffle`` and ``random`` outside it are refused, but for the few listed there with their reason
 — fold assignment, synthetic demo data, a figure's jitter). It imports ``clfeval.core`` and ``clfeval.errors``
@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING
 
 from clfeval.core.lazy import attach as _attach, names as _names
 
-_EXPORTS = {
+_EXPORTS: dict[str, tuple[str, ...]] = {
     "clfeval.stats._tables": ("draw_tables",),
     "clfeval.stats._draws": ("draw_items",),
     "clfeval.stats._proportions": ("wilson", "clopper_pearson"),
     "clfeval.stats._multiplicity": ("holm", "benjamini_yekutieli"),
+    "clfeval.stats._twobytwo": ("two_by_two",),
+    "clfeval.stats._permute": ("draw_slice", "split_tables"),
 }
 __all__ = _names(_EXPORTS)
 # Names that other stages import from this package's private modules (tools/privatize.py): resolved lazily like
@@ -36,8 +38,10 @@ __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_
 if TYPE_CHECKING:
     from clfeval.stats._draws import draw_items as draw_items
     from clfeval.stats._multiplicity import benjamini_yekutieli as benjamini_yekutieli, holm as holm
+    from clfeval.stats._permute import draw_slice as draw_slice, split_tables as split_tables
     from clfeval.stats._proportions import clopper_pearson as clopper_pearson, wilson as wilson
     from clfeval.stats._tables import draw_tables as draw_tables
+    from clfeval.stats._twobytwo import two_by_two as two_by_two
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.stats import _resample
     from clfeval.stats._draws import (

@@ -3,7 +3,7 @@
 The reliability table and the calibration measures of every item; with ``by=``, the same measures per slice in
 ``slices`` (:class:`CalibrationSlices`), an optional typed field. ``to_dict()`` is the JSON of ``clfeval
 calibration``. The numbers are computed by :mod:`clfeval.scores._calibration` (and per slice by
-:mod:`clfeval.scores._slicecalibration`), which build the result.
+:mod:`clfeval.slicing._slicecalibration`), which build the result.
 """
 
 from __future__ import annotations

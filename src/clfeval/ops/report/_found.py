@@ -2,7 +2,7 @@
 
 The same type is the report's ``find_slices`` part (without a signature: the report has its own) and the
 standalone result of the search (with one). Built with keyword arguments by
-:func:`clfeval.significance._slicefind.search_tables`.
+:func:`clfeval.slicing._slicefind.search_tables`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The slices of a threshold result (``threshold(..., by=...)``): the cut chosen once on the development data,
 then the test data's table at that cut per slice, laid out as a report's ``slices`` section
-(:func:`clfeval.significance._slices.slice_section` computes it; :meth:`ThresholdSlices.of` reads it).
+(:func:`clfeval.slicing._slices.slice_section` computes it; :meth:`ThresholdSlices.of` reads it).
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 Per group: selection rate (TP + FP) / n, true-positive rate TP / (TP + FN), false-positive rate FP / (FP + TN).
 Between groups (fairlearn's ``method="between_groups"``): a difference is max − min over the groups, a ratio
-min / max. Demographic parity: of the selection rates. Equalized odds (``agg="worst_case"``, fairlearn's default):
-the larger of the TPR and FPR differences; its ratio the smaller of the two ratios. Equal opportunity: of the
-TPRs. Groups where a rate is 0/0 are left out of that rate's difference and ratio (and named).
+min / max; over several rates the worst case (fairlearn's ``agg="worst_case"``). Which measure reads which rates
+is its entry in the registry :data:`clfeval.core.FAIRNESS` (the one place a measure is named). Groups where a
+rate is 0/0 are left out of that rate's difference and ratio (and named). The intervals redraw each group's table
+from its own cells (:func:`clfeval.stats.draw_tables`, group by group in order).
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.core import FAIRNESS
+from clfeval.stats import draw_tables
+
 __all__ = ["group_rates", "measures", "fairness", "MEASURES"]
 
-MEASURES = ("demographic_parity_difference", "demographic_parity_ratio", "equalized_odds_difference",
-            "equalized_odds_ratio", "equal_opportunity_difference", "equal_opportunity_ratio")
+#: The measures' names in registry order (:data:`clfeval.core.FAIRNESS`).
+MEASURES = tuple(FAIRNESS)
 
 
 def group_rates(counts: np.ndarray, positive: int) -> dict[str, np.ndarray]:
@@ -49,11 +53,12 @@ def measures(rates: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a rate undefined in every group: NaN
-        sr, tpr, fpr = rates["selection_rate"], rates["tpr"], rates["fpr"]
-        return {"demographic_parity_difference": _diff(sr), "demographic_parity_ratio": _ratio(sr),
-                "equalized_odds_difference": np.maximum(_diff(tpr), _diff(fpr)),
-                "equalized_odds_ratio": np.minimum(_ratio(tpr), _ratio(fpr)),
-                "equal_opportunity_difference": _diff(tpr), "equal_opportunity_ratio": _ratio(tpr)}
+        out = {}
+        for m in FAIRNESS.values():
+            between, worst = (_diff, np.maximum) if m.between == "difference" else (_ratio, np.minimum)
+            values = [between(rates[r]) for r in m.rates]
+            out[m.name] = values[0] if len(values) == 1 else worst(*values)
+        return out
 
 
 def fairness(counts: np.ndarray, positive: int, *, ci: float | None = None, samples: int = 2_000,
@@ -74,9 +79,7 @@ def fairness(counts: np.ndarray, positive: int, *, ci: float | None = None, samp
         g, k = counts.shape[0], counts.shape[-1]
         draws = np.zeros((samples, g, k, k), dtype=np.int64)
         for i in range(g):
-            n = int(counts[i].sum())
-            if n:
-                draws[:, i] = rng.multinomial(n, counts[i].reshape(-1) / n, size=samples).reshape(samples, k, k)
+            draws[:, i] = draw_tables(counts[i], samples, rng)
         reps = measures(group_rates(draws, positive))
         a = (1 - ci) / 2
         out["ci"] = {name: [None if not np.isfinite(v).any() else float(np.nanquantile(v, a)),

@@ -1,12 +1,12 @@
 """Slices as one accumulator: ``by=`` (report, threshold, calibration) and the slice search, on every engine.
 
-:class:`SlicedCounts` wraps the per-slice counting of :mod:`clfeval.evaluate._slicecounting` in the accumulator
+:class:`SlicedCounts` wraps the per-slice counting of :mod:`clfeval.slicing._slicecounting` in the accumulator
 form every operation has (:meth:`~SlicedCounts.update` with a batch, ``a + b``, :meth:`~SlicedCounts.finish`):
 the overall confusion table and one table per slice of every ``by`` column set, and when asked the slice search's
 counts (``find``: :class:`~clfeval.core._latticecount.LatticeCounter`), the gathered scores of the per-slice
-rankings (``score``: :class:`~clfeval.evaluate._slicecounting.RankedSlices`), the predictions of a score cut
+rankings (``score``: :class:`~clfeval.slicing._slicecounting.RankedSlices`), the predictions of a score cut
 (``cut``: ``threshold --by``), or, with no predictions at all, the per-slice calibration sums (``calibrate``:
-:class:`~clfeval.scores._slicecalibration.SliceCalibrator`). The slice columns (and the score or probability
+:class:`~clfeval.slicing._slicecalibration.SliceCalibrator`). The slice columns (and the score or probability
 column) come from ``batch.extra``, so the engine's runner reads them as any extra column
 (:meth:`clfeval.engines.Runner.accumulate`): one accumulator over the local stream, one per group of Dask
 partitions added in a tree — tables add, so either way the tables are those of every item.
@@ -15,7 +15,7 @@ partitions added in a tree — tables add, so either way the tables are those of
 :class:`~clfeval.core._outsidecount.OutsideCounter`) in the same form.
 
 The bins of numeric slice columns (``by_bins``) are computed before the pass
-(:func:`~clfeval.evaluate._slicecounting.slice_binning`) and handed to the accumulator.
+(:func:`~clfeval.slicing._slicecounting.slice_binning`) and handed to the accumulator.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class Sliced:
     """What :meth:`SlicedCounts.finish` gives: the overall ``table``, the slice ``tables`` of the ``by`` sets, the
     slice search's counts (``found``, one :class:`~clfeval.core._latticecount.SliceProportions` per searched set),
     the per-slice rankings' scores (``ranks``, or None) and the per-slice calibration sums (``calibration``, a
-    :class:`~clfeval.scores._slicecalibration.SliceSums`, or None; then there is no table)."""
+    :class:`~clfeval.slicing._slicecalibration.SliceSums`, or None; then there is no table)."""
 
     table: Any
     tables: list[SliceTables]
@@ -102,11 +102,11 @@ class SlicedCounts:
 
     # --- counting -----------------------------------------------------------------------------------------------
     def _fresh(self) -> None:
-        from clfeval.evaluate._slicecounting import RankedSlices
+        from clfeval.slicing._slicecounting import RankedSlices
 
         self.items = 0
         if self.calibrate is not None:
-            from clfeval.scores import SliceCalibrator
+            from clfeval.slicing._slicecalibration import SliceCalibrator
 
             c = self.calibrate
             self.calibrator = SliceCalibrator(self.sets[0], positive=c["positive"], bins=c["bins"],
@@ -125,7 +125,7 @@ class SlicedCounts:
 
     def update(self, batch: Any) -> None:
         """Count one batch."""
-        from clfeval.evaluate._slicecounting import at_cut, count_batch
+        from clfeval.slicing._slicecounting import at_cut, count_batch
 
         if (self.counter if self.calibrate is None else self.calibrator) is None:
             self._fresh()  # folded before (merged or pickled): count on into fresh counters
@@ -144,7 +144,7 @@ class SlicedCounts:
     # --- merging ------------------------------------------------------------------------------------------------
     def _own(self) -> Sliced | None:
         """This accumulator's own counts since it was last folded, as tables (None when it counted nothing)."""
-        from clfeval.evaluate._slicecounting import settle
+        from clfeval.slicing._slicecounting import settle
 
         if self.calibrate is not None:
             cal, self.calibrator = self.calibrator, None
@@ -188,7 +188,7 @@ class SlicedCounts:
         """Everything counted: the overall table in ``order``, the slice tables (checked to add up to it, no
         column null in every row, at most ``max_slices`` slices a set), the search's counts, the rankings' scores;
         or the per-slice calibration sums."""
-        from clfeval.evaluate._slicecounting import settle
+        from clfeval.slicing._slicecounting import settle
 
         if self.merged is None and self.calibrate is None and self.counter is not None and self.counter.n:
             # one stream: the counter orders its own labels, as the in-memory report does

@@ -40,7 +40,7 @@ the search here is exact and needs only the counts of each column set:
    with nothing left, explains it too). A cross inside a bad single value is no worse than its siblings
    there, so it is dropped; a cross bad where neither of its columns alone is stays. Each cross's
    comparisons are listed (``vs_parents``) so that the rule can be checked by hand.
-7. **A slice explained by the slices kept inside it is not found** (:mod:`clfeval.significance._slicedescend`):
+7. **A slice explained by the slices kept inside it is not found** (:mod:`clfeval.slicing._slicedescend`):
    a kept slice that contains kept slices is tested again on its items outside them against the items outside
    it (one-sided, unadjusted, at ``alpha``); not worse, it is listed under ``explained`` with them.
 """
@@ -57,8 +57,8 @@ import numpy as np
 from clfeval.core import build_signature, catalog
 from clfeval.errors import UsageError
 from clfeval.ops.report import FoundSlice, FoundSlices, SliceProportion
-from clfeval.significance._slicedescend import descendant_rule
-from clfeval.significance._slicetests import two_proportion_p
+from clfeval.slicing._slicedescend import descendant_rule
+from clfeval.stats import two_by_two
 
 __all__ = ["FoundSlices", "PROPORTION_METRICS", "proportions", "lattice", "search_tables", "slice_proportions"]
 
@@ -169,10 +169,10 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
     :class:`~clfeval.core._slicecount.SliceTables` (one K×K table per slice). ``overall``: the confusion table of
     all items (checked against the slices; by default the sum of the first column set's slices). ``recount``: the
     items, trials and successes of slices outside overlapping sub-slices, counted from the items
-    (:func:`clfeval.significance._slicedescend.descendant_rule`; needed only when found slices overlap so)."""
+    (:func:`clfeval.slicing._slicedescend.descendant_rule`; needed only when found slices overlap so)."""
     from clfeval.core import SliceProportions
     from clfeval.evaluate import wilson
-    from clfeval.significance._classic import benjamini_yekutieli
+    from clfeval.stats import benjamini_yekutieli
 
     entry, _ = catalog.parse(metric)
     higher = bool(entry.higher_is_better)
@@ -192,7 +192,7 @@ def search_tables(tables: Sequence[Any], metric: str, *, alpha: float = 0.05, mi
     s = np.concatenate([np.asarray(t.successes, dtype=np.float64) for t in props]) if props else np.empty(0)
     n = np.concatenate([np.asarray(t.trials, dtype=np.float64) for t in props]) if props else np.empty(0)
     items = np.concatenate([np.asarray(t.items, dtype=np.int64) for t in props]) if props else np.empty(0, np.int64)
-    p, how = two_proportion_p(s, n, s_all - s, n_all - n)
+    p, how = two_by_two(s, n, s_all - s, n_all - n)
     adj = np.asarray(benjamini_yekutieli(p.tolist()), dtype=np.float64) if len(p) else p
     with np.errstate(divide="ignore", invalid="ignore"):
         v = np.where(n > 0, s / np.where(n > 0, n, 1), math.nan)
@@ -252,7 +252,7 @@ def _parent_rule(row: Callable[[int], dict[str, Any]], where: Sequence[tuple[Any
                  alpha: float, higher: bool) -> tuple[list[tuple[int, dict[str, Any]]], list[dict[str, Any]]]:
     """The significant slices kept (their index and row) and dropped (a parent explains them): see the module
     docstring, 6. ``row(j)``: the row of slice j; ``where``: the (column set's counts, index) of every slice."""
-    from clfeval.significance._classic import benjamini_yekutieli
+    from clfeval.stats import benjamini_yekutieli
 
     pairs: list[tuple[int, int]] = []   # (child row, parent row): every parent of every significant cross
     if any(len(row(j)["_key"][0]) > 1 for j in hit):
@@ -266,7 +266,7 @@ def _parent_rule(row: Callable[[int], dict[str, Any]], where: Sequence[tuple[Any
     n1 = np.array([rows[c]["trials"] for c, _ in pairs], dtype=np.float64)
     s2 = np.array([rows[q]["successes"] for _, q in pairs], dtype=np.float64) - s1
     n2 = np.array([rows[q]["trials"] for _, q in pairs], dtype=np.float64) - n1
-    p, _ = two_proportion_p(s1, n1, s2, n2)
+    p, _ = two_by_two(s1, n1, s2, n2)
     adj = np.asarray(benjamini_yekutieli(p.tolist()), dtype=np.float64) if pairs else p
     checks: dict[int, list[dict[str, Any]]] = {}
     for i, (c, q) in enumerate(pairs):

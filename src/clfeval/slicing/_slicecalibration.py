@@ -56,8 +56,7 @@ class SliceCalibrator:
 
     def update(self, gold: Any, probs: Any, columns: Mapping[str, Any], *, where: Any = None) -> None:
         """One batch: gold labels, the probabilities of ``positive`` and the ``by`` columns (name → values)."""
-        from clfeval.scores._columns import as_probabilities, item_position
-        from clfeval.scores._streamovr import batch_is_positive
+        from clfeval.scores import as_probabilities, batch_is_positive, item_position
 
         y = batch_is_positive(gold, self.positive)
         p = as_probabilities(probs, name=self.prob, n=y.shape[0], where=where or item_position)

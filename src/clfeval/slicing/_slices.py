@@ -3,8 +3,8 @@
 For each slice: its size, the catalogue metrics of its table, the gap to the overall value and to the rest of the
 data (the overall table minus the slice's), the majority baseline of the slice, intervals with ``ci``; across the
 slices a heterogeneity test per tested metric and per slice a slice-vs-rest test, adjusted with Holm and
-Benjamini–Yekutieli (:mod:`clfeval.significance._slicetests`); with a positive class, the group fairness measures
-as fairlearn defines them (:mod:`clfeval.significance._fairness`). Everything comes from the count tables.
+Benjamini–Yekutieli (:mod:`clfeval.slicing._slicetests`); with a positive class, the group fairness measures
+as fairlearn defines them (:mod:`clfeval.slicing._fairness`). Everything comes from the count tables.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from clfeval.core import (
     resolve_label,
 )
 from clfeval.errors import UsageError
-from clfeval.significance import _slicetests as T
+from clfeval.slicing import _slicetests as T
+from clfeval.stats import two_by_two
 
 __all__ = ["slice_section", "default_metrics", "metric_function", "slices_frame", "pandas_or_extra", "MIN_SLICE",
            "ALPHA", "RANKING_METRICS"]
@@ -96,7 +97,7 @@ def _tests(name: str, labels: Sequence[str], counts: np.ndarray, testable: np.nd
             {"test": "chi-square", "statistic": None, "p": None, "why": "fewer than two slices to test"}
         tot_s, tot_n = succ.sum(), trials.sum()
         t = np.flatnonzero(testable)
-        p[t] = T.two_by_two(succ[t], trials[t], tot_s - succ[t], tot_n - trials[t])
+        p[t] = two_by_two(succ[t], trials[t], tot_s - succ[t], tot_n - trials[t])[0]
         for_rest = ("slice against the rest: Pearson's chi-square on the 2×2 table (two-sided), Fisher's exact test "
                     "where an expected count is below 5")
     else:
@@ -111,28 +112,67 @@ def _tests(name: str, labels: Sequence[str], counts: np.ndarray, testable: np.nd
     return {**het, "slice_vs_rest": for_rest}, p
 
 
-def _bootstrap(fn: Callable[[np.ndarray], Any], table: np.ndarray, level: float, samples: int,
-               rng: np.random.Generator) -> list[float | None]:
-    n = int(table.sum())
-    if n == 0:
-        return [None, None]
-    k = table.shape[-1]
-    draws = rng.multinomial(n, table.reshape(-1) / n, size=samples).reshape(samples, k, k)
-    v = _values(fn, draws)
-    v = v[~np.isnan(v)]
-    if not v.size:
-        return [None, None]
-    a = (1 - level) / 2
-    return [float(np.quantile(v, a)), float(np.quantile(v, 1 - a))]
+def _slice_intervals(counts: np.ndarray, labels: Sequence[str], tested: Sequence[str], positive: int | None, *,
+                     level: float, samples: int, seed: Any, method: Any, zero_division: float, beta: float
+                     ) -> tuple[list[dict[str, list[float | None]]], dict[str, dict[str, int]], str]:
+    """Each slice's intervals of the ``tested`` metrics: the overall report's intervals
+    (:func:`clfeval.evaluate.table_ci`, the same ``method``, ``level``, ``samples`` and ``seed``) run on the slice's own
+    table. Returns (per slice {metric: [low, high]}, per metric {method used: slices}, the method in words).
+    An empty slice, an undefined or an infinite end is None."""
+    from clfeval.evaluate import table_ci
+
+    paths = _ci_paths(labels, positive)
+    per: list[dict[str, list[float | None]]] = []
+    used: dict[str, dict[str, int]] = {m: {} for m in tested}
+    words = ""
+    for table in counts:
+        if not int(table.sum()):
+            per.append({m: [None, None] for m in tested})
+            continue
+        got = table_ci(table, labels, level=level, samples=samples, seed=seed, zero_division=zero_division,
+                       beta=beta, positive=positive, method=method)
+        words = words or str(got["method"])
+        methods = got.get("methods") or {}
+        row: dict[str, list[float | None]] = {}
+        for m in tested:
+            path = paths.get(m)
+            node: Any = got
+            for key in path or ():
+                node = node.get(key) if isinstance(node, dict) else None
+            if path is None or node is None:
+                row[m] = [None, None]
+                continue
+            row[m] = [float(x) if x is not None and math.isfinite(x) else None for x in node]
+            name = methods.get(".".join(path), "percentile")
+            used[m][name] = used[m].get(name, 0) + 1
+        per.append(row)
+    return per, used, words
+
+
+def _ci_paths(labels: Sequence[str], positive: int | None) -> dict[str, tuple[str, ...]]:
+    """A catalogue metric name (``recall:pos``, ``macro_f1``) → its path in :func:`~clfeval.evaluate.table_ci`'s
+    intervals (a per-class path before the ``binary`` one)."""
+    from clfeval.core import leaves
+
+    k = len(labels)
+    out: dict[str, tuple[str, ...]] = {}
+    for m, path, _, _ in leaves(TableStats.of_matrix(np.eye(k, dtype=np.int64)[None]), list(labels),
+                                positive=positive):
+        label = path[1] if path[0] == "per_class" else (labels[positive] if m.per_label and positive is not None
+                                                        else None)
+        out.setdefault(m.name if label is None else f"{m.name}:{label}", path)
+    return out
 
 
 def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.0, zero_division: Any = 0,
                   min_slice: int = MIN_SLICE, metrics: Sequence[str] | None = None, samples: int = 1_000,
-                  seed: Any = 0, ci: float | None = None, ci_samples: int = 2_000, alpha: float = ALPHA) -> dict:
+                  seed: Any = 0, ci: float | None = None, ci_samples: int = 2_000, alpha: float = ALPHA,
+                  ci_method: Any = "auto") -> dict:
     """The ``slices`` section of a report from the slice tables of one column set (see the module docstring).
 
     ``metrics``: the metrics tested (and shown); default :func:`default_metrics`. ``samples``: redraws of each
-    permutation test; ``ci``/``ci_samples``: percentile bootstrap intervals of the tested metrics per slice.
+    permutation test; ``ci``/``ci_samples``/``ci_method``: the intervals of the tested metrics per slice, each the
+    overall report's intervals (:func:`clfeval.evaluate.table_ci`, the same method and seed) on the slice's table.
     """
     zd = check_zero_division(zero_division)
     if int(min_slice) < 1:
@@ -180,6 +220,11 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
     tests_l = {m: (pvals[m].tolist(), np.asarray(adjusted[m][0], dtype=np.float64).tolist(),
                    np.asarray(adjusted[m][1], dtype=np.float64).tolist()) for m in tested}
     shares_l = {m: tuple(np.asarray(x).astype(np.int64).tolist() for x in shares[m]) for m in shares}
+    cis: list[dict[str, list[float | None]]] = []
+    if ci is not None:
+        pos_index = None if pos is None else labels.index(pos)
+        cis, ci_used, ci_words = _slice_intervals(counts, labels, tested, pos_index, level=ci, samples=int(ci_samples),
+                                                  seed=seed, method=ci_method, zero_division=zd, beta=beta)
     rows = []
     for i, name in enumerate(names):
         row: dict[str, Any] = {
@@ -203,7 +248,7 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
                                    "flagged": hs[i] <= alpha, "flagged_by": bs[i] <= alpha,
                                    "direction": None if worse is None else ("worse" if worse else "better")}
         if ci is not None:
-            row["ci"] = {m: _bootstrap(fns[m], counts[i], ci, ci_samples, rng) for m in tested}
+            row["ci"] = cis[i]
         row["counts"] = {m: [shares_l[m][0][i], shares_l[m][1][i]] for m in shares}
         rows.append(row)
     worst = {}
@@ -230,10 +275,11 @@ def slice_section(tables: SliceTables, *, positive: Any = None, beta: float = 1.
     if tables.binning:
         out["binning"] = [dict(v) for v in tables.binning.values()]
     if ci is not None:
-        out["ci"] = {"level": ci, "method": "percentile bootstrap of the slice's table (multinomial)",
-                     "samples": int(ci_samples)}
+        out["ci"] = {"level": ci, "method": "the overall intervals run on each slice's own table" + (
+                         f" ({ci_words.removeprefix('per metric (see methods): ')})" if ci_words else ""),
+                     "samples": int(ci_samples), "methods": ci_used}
     if pos is not None:
-        from clfeval.significance._fairness import fairness
+        from clfeval.slicing._fairness import fairness
 
         out["fairness"] = {"groups_in_order": names,
                            **fairness(counts, labels.index(pos), ci=ci, samples=ci_samples, rng=rng)}

@@ -30,7 +30,7 @@ def _not_sliced(sec: dict[str, Any], metric: str, what: str) -> UsageError:
     """Why ``metric`` is not among the slices' metrics, and what would give it: a class the data does not have,
     a ranking metric (the scores), a count metric not shown by default (``slice_metrics``)."""
     from clfeval.core import catalog
-    from clfeval.significance._slices import RANKING_METRICS
+    from clfeval.slicing._slices import RANKING_METRICS
 
     call = f"{what}({metric})"
     entry, label = catalog.parse(metric)
@@ -96,9 +96,11 @@ def fairness_measure(name: str) -> Any:
     return fn
 
 
-demographic_parity_difference = fairness_measure("demographic_parity_difference")
-demographic_parity_ratio = fairness_measure("demographic_parity_ratio")
-equalized_odds_difference = fairness_measure("equalized_odds_difference")
-equalized_odds_ratio = fairness_measure("equalized_odds_ratio")
-equal_opportunity_difference = fairness_measure("equal_opportunity_difference")
-equal_opportunity_ratio = fairness_measure("equal_opportunity_ratio")
+def __getattr__(name: str) -> Any:
+    """A group fairness measure's requirement function by its name (each entry of
+    :data:`clfeval.core.FAIRNESS`; :mod:`clfeval.core._reqfunctions` names them ``module:NAME``)."""
+    from clfeval.core import FAIRNESS
+
+    if name in FAIRNESS:
+        return fairness_measure(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,10 +1,10 @@
 """The slice search's descendant rule: a found slice explained by the found slices inside it.
 
-After the parent rule (:mod:`clfeval.significance._slicefind`, 6) a planted cross ``c0=0 ∧ c1=0`` is found
+After the parent rule (:mod:`clfeval.slicing._slicefind`, 6) a planted cross ``c0=0 ∧ c1=0`` is found
 beside its parents ``c0=0`` and ``c1=0``: each parent is worse than the rest of the data *because* it holds the
 cross. So each kept slice S that contains kept slices (its *descendants*, at any depth: conjunctions of more
 columns holding S's values) is tested again **on its items outside those descendants**, against the items
-outside S, by the same two-proportion test (:func:`clfeval.significance._slicetests.two_proportion_p`),
+outside S, by the same two-proportion test (:func:`clfeval.stats.two_by_two`),
 one-sided (S ∖ ∪D worse than the rest), unadjusted, at ``alpha``. p ≥ alpha -- or nothing left outside the
 descendants -- means S is *explained* by them: it is listed with them (largest first) and not found.
 
@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from clfeval.core import disjoint_slices
-from clfeval.significance._slicetests import two_proportion_p
+from clfeval.stats import two_by_two
 
 __all__ = ["descendant_rule", "descendants"]
 
@@ -88,7 +88,7 @@ def descendant_rule(kept: Sequence[tuple[int, dict[str, Any]]], key: Callable[[i
     n1 = np.array([outside[i][1] for i in tested])
     s2 = np.array([s_all - rows[i]["successes"] for i in tested], dtype=np.float64)
     n2 = np.array([n_all - rows[i]["trials"] for i in tested], dtype=np.float64)
-    p, how = two_proportion_p(s1, n1, s2, n2, "less" if higher else "greater")
+    p, how = two_by_two(s1, n1, s2, n2, "less" if higher else "greater")
     explained_at = {}
     for k, i in enumerate(tested):
         if not (math.isfinite(p[k]) and p[k] < alpha):

@@ -1,7 +1,7 @@
 """One pass over the items: the overall confusion table and one table per slice of every column set.
 
 :func:`count_batch` counts one batch (:func:`count_sliced` a sequence of them; the accumulator
-:class:`~clfeval.evaluate._slicedcounts.SlicedCounts` each batch the engine hands it) with one
+:class:`~clfeval.slicing._slicedcounts.SlicedCounts` each batch the engine hands it) with one
 :class:`~clfeval.core._counting.Counter` — the same table the plain report counts — and one
 :class:`~clfeval.core._slicecount.SliceCounter` fed the label codes the counter gave each batch: the slice key is
 one more column of the count key, so the slices cost one more bincount, not another pass. Labels that are small

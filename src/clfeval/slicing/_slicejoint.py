@@ -183,7 +183,7 @@ class SlicedCells:
 
     def order(self) -> list[int]:
         """The slice indices in the sorted order of their value tuples (as the report's slice tables)."""
-        from clfeval.significance._slicecompare import sorted_slices
+        from clfeval.slicing._slicecompare import sorted_slices
 
         return sorted_slices(self.keys, self.columns, self.binning)
 
@@ -242,10 +242,10 @@ class SlicedJointCounts:
 
     def finish(self, *, names: Sequence[str], min_slice: int, labels: Sequence[Any] | None = None,
                **settings: Any) -> Any:
-        """A vs B within every slice (:func:`~clfeval.significance._slicecompare.compare_tables`; ``settings``:
+        """A vs B within every slice (:func:`~clfeval.slicing._slicecompare.compare_tables`; ``settings``:
         ``metric``, ``test``, ``samples``, ``seed``, ``alpha``, ``ci``, ``zero_division``, ``beta``)."""
         from clfeval.errors import UsageError
-        from clfeval.significance._slicecompare import compare_tables
+        from clfeval.slicing._slicecompare import compare_tables
 
         cells = self.cells()
         if len(cells.keys) > self.max_slices:

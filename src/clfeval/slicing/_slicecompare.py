@@ -20,8 +20,8 @@ import numpy as np
 from clfeval.core import MAX_SLICES, MISSING, SliceBinning, joint_table, label_str
 from clfeval.errors import DataError, UsageError
 from clfeval.ops.compare import Compared, SlicedPart, SliceRow
-from clfeval.significance._paired import compare_counts
-from clfeval.significance._slicetests import benjamini_yekutieli, holm
+from clfeval.significance import compare_counts
+from clfeval.stats import benjamini_yekutieli, holm
 
 __all__ = ["compare_by", "compare_tables", "slice_groups", "simpson_sentence", "sorted_slices"]
 

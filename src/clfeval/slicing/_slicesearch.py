@@ -47,7 +47,7 @@ def check_find(find_slices: Any, *, max_depth: Any, max_search: Any, metric: Any
     """The search's settings: columns, lattice (column sets), metric, alpha and bounds, checked up front
     (``by_bins``: at most ``max_search`` bins)."""
     from clfeval.core import catalog, check_by_bins, check_probability, check_slicing
-    from clfeval.significance._slicefind import PROPORTION_METRICS, lattice
+    from clfeval.slicing._slicefind import PROPORTION_METRICS, lattice
 
     names = _names(find_slices)
     depth = _whole(max_depth, "max_depth", 1, 3)
@@ -74,9 +74,9 @@ def found_section(found: Sequence[Any], table: Any, find: dict[str, Any], *, min
     """The ``find_slices`` section of a report from the counts of the lattice's column sets
     (:class:`~clfeval.core._latticecount.SliceProportions`, in the order of ``find["sets"]``) and the overall
     confusion table ``table``; ``recount``: counts slices outside overlapping sub-slices from the items (the
-    descendant rule, :mod:`clfeval.significance._slicedescend`)."""
+    descendant rule, :mod:`clfeval.slicing._slicedescend`)."""
     from clfeval.core import SliceBinning
-    from clfeval.significance._slicefind import proportions, search_tables
+    from clfeval.slicing._slicefind import proportions, search_tables
 
     proportions(find["metric"], table.labels, "find_metric")  # a class the data does not have is refused here
     for t in found:
