@@ -274,7 +274,7 @@ def check_ids(ids: Any, n: int) -> list[Any]:
         first = int(np.flatnonzero(np.asarray(pc.is_null(arr)))[0])
         raise DataError(f"ids has a missing id at item {first} (0-based); every item needs an id.")
     if pc.count_distinct(arr).as_py() != n:
-        from clfeval.io._idjoin import first_duplicate  # the id join's one rule: the first id seen twice
+        from clfeval.io import first_duplicate  # the id join's one rule: the first id seen twice
 
         found = first_duplicate(arr, np.zeros(n, dtype=np.int64), np.arange(n, dtype=np.int64))
         dup = found[0] if found is not None else None

@@ -21,8 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.stats import benjamini_yekutieli, holm
-from clfeval.stats import draw_slice, split_tables
+from clfeval.stats import benjamini_yekutieli, draw_slice, holm, split_tables
 
 __all__ = ["PROPORTIONS", "proportion_counts", "is_proportion", "chi_square", "holm", "benjamini_yekutieli", "chi2_sf",
            "permutation_heterogeneity", "permutation_vs_rest"]
