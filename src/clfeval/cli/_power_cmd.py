@@ -4,8 +4,8 @@ With two predictions files on the same items: the smallest difference the
 test set can detect (exact McNemar power for accuracy-like metrics, the
 paired bootstrap standard error for the others) and the number of items
 needed for a difference you give. With one file: the width of a metric's
-interval now and the number of items for a target width (see
-:mod:`clfeval.significance._power`).
+interval now and the number of items for a target width: one call of
+:func:`clfeval.power` (the tables counted on any engine), rendered.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import check_paths, emit, existing_file, output_options, reading_options
+from clfeval.cli._common import check_paths, emit, output_options, reading_options
 from clfeval.cli._decide import paired_file_options
+from clfeval.cli._scale import engine_of, engine_options
 from clfeval.errors import UsageError
 
 
@@ -42,11 +43,10 @@ from clfeval.errors import UsageError
 @click.option("--pred", default="pred", show_default=True, help="Column of predicted labels.")
 @paired_file_options
 @reading_options
+@engine_options
 @output_options
-def power(files: tuple[Path, ...], metric: str, delta: float | None, width: float | None, alpha: float, target: float,
-          alternative: str, level: float, samples: int, seed: int, unit: str, gold: str, pred: str,
-          id_col: str | None, input_format: str | None, zero_division: str, beta: float, repeat: str | None,
-          encoding: str, normalize_labels: str | None, fmt: str, output: Path | None) -> None:
+def power(files: tuple[Path, ...], target: float, id_col: str | None, normalize_labels: str | None, engine: str,
+          scheduler: str | None, fmt: str, output: Path | None, **o: Any) -> None:
     """Is the test set big enough? The smallest detectable difference, the items needed, interval widths.
 
     Two files (A and B on the same items): the smallest difference in --metric that the test set detects
@@ -54,45 +54,16 @@ def power(files: tuple[Path, ...], metric: str, delta: float | None, width: floa
     bootstrap standard error otherwise) and, with --delta, the number of items needed to detect it.
     One file: the width of the metric's interval now and, with --width, the number of items for that width.
     """
-    from clfeval.core import check_samples
-    from clfeval.io import align_predictions, one_repeat, read_predictions
-    from clfeval.significance import (
-        check_alpha,
-        check_alternative,
-        check_count_metric,
-        check_delta,
-        check_level,
-        check_power,
-        interval_width,
-        power_compare,
-    )
-
     if len(files) not in (1, 2):
         raise UsageError(f"power takes one predictions file (interval width) or two on the same items (A_FILE "
                          f"B_FILE: the detectable difference); got {len(files)}.")
     check_paths([("A_FILE", files[0]), ("B_FILE", files[1] if len(files) > 1 else None)], [("--output", output)])
-    check_count_metric(metric)
-    check_alpha(alpha)  # every number in range before any work (the messages name the options)
-    check_power(target)
-    check_level(level)
-    check_delta(delta)
-    check_delta(width, "width")
-    check_samples(samples, option="--samples")
-    check_alternative(alternative)
-    if len(files) == 1 and delta is not None:
+    if o["delta" if len(files) == 1 else "width"] is not None:  # in the words of the files
         raise UsageError("option --delta is the difference between two systems: give A_FILE and B_FILE (one file "
-                         "answers --width).")
-    if len(files) == 2 and width is not None:
-        raise UsageError("option --width is about one system's interval: give one file (two files answer --delta).")
-    read = [one_repeat(read_predictions(existing_file(f), gold=gold, pred=pred, id=id_col, input_format=input_format,
-                                        encoding=encoding, normalize=normalize_labels), repeat) for f in files]
-    common: dict[str, Any] = dict(metric=metric, samples=samples, seed=seed, zero_division=zero_division, beta=beta,
-                                  unit=unit)
-    result: object
-    if len(read) == 1:
-        result = interval_width(read[0].gold, read[0].pred, level=level, width=width, **common)
-    else:
-        gold_col, preds, _ = align_predictions(read)
-        result = power_compare(gold_col, preds[0], preds[1], delta=delta, alpha=alpha, power=target,
-                               alternative=alternative, **common)
+                         "answers --width)." if len(files) == 1 else "option --width is about one system's interval: "
+                         "give one file (two files answer --delta).")
+    from clfeval.front import power as run
+
+    result = run(*[str(f) for f in files], power=target, id=id_col, normalize=normalize_labels,
+                 engine=engine_of(engine, scheduler, None), **o)
     emit(result, fmt, output)

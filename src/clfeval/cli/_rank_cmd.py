@@ -1,7 +1,7 @@
 """``clfeval rank RESULTS``: k systems over N data sets — which are better, by how much, and how sure.
 
-Reads its options and calls :func:`clfeval.protocols._rankinput.rank`, then renders the result; ``--require``
-conditions that are not met exit 3 after the result is written.
+Reads its options and calls :func:`clfeval.rank`, then renders the result; ``--require`` conditions that are not
+met exit 3 after the result is written.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def rank(results: Path | None, **o: Any) -> None:
     check_paths([("RESULTS", results), ("--runs-db", o["runs_db"])], [("--output", o["output"])])
     fmt, output, require = o.pop("fmt"), o.pop("output"), list(o.pop("require"))
     no_bayes = o.pop("no_bayes")
-    from clfeval.protocols import rank as run
+    from clfeval.front import rank as run
     from clfeval.significance import pairs_of_text
 
     o["pairs"] = pairs_of_text(o["pairs"]) if o["pairs"] is not None else None

@@ -71,9 +71,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.protocols._api": ("spread",),
     "clfeval.protocols._datafile": ("read_text_data",),
     "clfeval.protocols._errorsof": ("errors_format", "errors_of_run"),
-    "clfeval.protocols._rankinput": ("rank",),
     "clfeval.protocols._runlog": ("Ablation", "BestRuns", "CheckResult", "Run", "RunList", "file_hash",
-                                  "flatten_settings", "predictions_dir"),
+                                  "flatten_settings", "higher_is_better", "predictions_dir"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
@@ -81,7 +80,6 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.protocols._api import spread as spread
     from clfeval.protocols._datafile import read_text_data as read_text_data
     from clfeval.protocols._errorsof import errors_format as errors_format, errors_of_run as errors_of_run
-    from clfeval.protocols._rankinput import rank as rank
     from clfeval.protocols._runlog import (
         Ablation as Ablation,
         BestRuns as BestRuns,
@@ -90,6 +88,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         RunList as RunList,
         file_hash as file_hash,
         flatten_settings as flatten_settings,
+        higher_is_better as higher_is_better,
         predictions_dir as predictions_dir,
     )
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
