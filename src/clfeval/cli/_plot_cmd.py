@@ -1,6 +1,4 @@
-"""``clfeval plot KIND RESULT -o FILE``: one figure from a JSON result (or a predictions file), read through the
-library: :func:`clfeval.plots.read_result` for a JSON result, ``clfeval.report`` / ``clfeval.calibration`` for a
-predictions file; the figure is :data:`clfeval.plots.KINDS`'s."""
+"""``clfeval plot KIND RESULT -o FILE``: one figure of a result read by the library (JSON, or a predictions file)."""
 
 from __future__ import annotations
 
@@ -9,19 +7,16 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import check_paths, existing_file, input_options, message
+from clfeval.cli._common import check_paths, existing_file, input_options, input_path, message
 from clfeval.errors import UsageError
 
 KINDS = ("confusion", "per-class", "roc", "pr", "threshold", "reliability", "phi-delta", "cv-spread", "bootstrap",
          "reuters", "cd", "bayes", "forest", "found-slices")
-#: Kinds a predictions file can be drawn as (through a report, as `clfeval report` makes it).
 FROM_PREDICTIONS = ("confusion", "per-class", "roc", "pr", "reliability", "phi-delta")
 
 
-def _from_predictions(kind: str, path: Any, o: dict[str, Any]) -> Any:
-    """A predictions file drawn through the library: ``clfeval.calibration`` (reliability) or ``clfeval.report``."""
+def _from_predictions(kind: str, path: Any, o: dict[str, Any]) -> Any:  # clfeval.calibration or clfeval.report
     from clfeval import front
-    from clfeval.cli._common import input_path
 
     if kind not in FROM_PREDICTIONS:
         raise UsageError(f"a {kind!r} figure is drawn from a JSON result (clfeval ... --format json); a predictions "
@@ -31,10 +26,9 @@ def _from_predictions(kind: str, path: Any, o: dict[str, Any]) -> Any:
     if kind == "reliability":
         front.check_score_options(o["score"], o["scores_prefix"])
         return front.calibration(inp, gold=o["gold"], prob=o["score"], probs_prefix=o["scores_prefix"],
-                                   positive=o["positive"], **read)
-    return front.report(inp, gold=o["gold"], pred=o["pred"], id=o["id_col"], score=o["score"],
-                          scores_prefix=o["scores_prefix"], positive=o["positive"], multilabel=o["multilabel"],
-                          sep=o["sep"], **read)
+                                 positive=o["positive"], **read)
+    return front.report(inp, gold=o["gold"], pred=o["pred"], id=o["id_col"], score=o["score"], sep=o["sep"],
+                        scores_prefix=o["scores_prefix"], positive=o["positive"], multilabel=o["multilabel"], **read)
 
 
 @click.command()
@@ -64,8 +58,7 @@ def plot(kind: str, result: Path, output: Path, pair: int, **o: Any) -> None:
                          f"format comes from the extension).")
     check_paths([("RESULT", result)], [("--output", output)])
     path = existing_file(result)
-    is_json = isinstance(path, Path) and path.suffix.lower() == ".json"
-    data = plots.read_result(path) if is_json else _from_predictions(kind, path, o)
-    fig = plots.KINDS[kind](data, pair=pair) if kind == "bootstrap" else plots.KINDS[kind](data)
-    plots.save(fig, str(output))
+    json = isinstance(path, Path) and path.suffix.lower() == ".json"  # else a predictions file
+    data = plots.read_result(path) if json else _from_predictions(kind, path, o)
+    plots.save(plots.KINDS[kind](data, **({"pair": pair} if kind == "bootstrap" else {})), str(output))
     message(f"wrote {output}")

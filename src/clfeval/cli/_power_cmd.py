@@ -1,12 +1,4 @@
-"""``clfeval power A_FILE [B_FILE]``: is my test set big enough?
-
-With two predictions files on the same items: the smallest difference the
-test set can detect (exact McNemar power for accuracy-like metrics, the
-paired bootstrap standard error for the others) and the number of items
-needed for a difference you give. With one file: the width of a metric's
-interval now and the number of items for a target width: one call of
-:func:`clfeval.power` (the tables counted on any engine), rendered.
-"""
+"""``clfeval power A_FILE [B_FILE]``: is my test set big enough? One call of :func:`clfeval.power`, rendered."""
 
 from __future__ import annotations
 
@@ -30,7 +22,7 @@ from clfeval.errors import UsageError
 @click.option("--width", type=float, default=None, metavar="W",
               help="One file: the interval width wanted; prints the number of items needed for it.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Level of the test.")
-@click.option("--power", "target", type=float, default=0.8, show_default=True, help="The power wanted.")
+@click.option("--power", type=float, default=0.8, show_default=True, help="The power wanted.")
 @click.option("--alternative", type=click.Choice(["greater", "two-sided"]), default="greater", show_default=True,
               help="One-sided (H1: A better than B) or two-sided test.")
 @click.option("--level", type=float, default=0.95, show_default=True, help="One file: level of the interval.")
@@ -45,8 +37,7 @@ from clfeval.errors import UsageError
 @reading_options
 @engine_options
 @output_options
-def power(files: tuple[Path, ...], target: float, id_col: str | None, normalize_labels: str | None, engine: str,
-          scheduler: str | None, fmt: str, output: Path | None, **o: Any) -> None:
+def power(files: tuple[Path, ...], engine: str, scheduler: str | None, fmt: str, output: Path | None, **o: Any) -> None:
     """Is the test set big enough? The smallest detectable difference, the items needed, interval widths.
 
     Two files (A and B on the same items): the smallest difference in --metric that the test set detects
@@ -64,6 +55,6 @@ def power(files: tuple[Path, ...], target: float, id_col: str | None, normalize_
                          "give one file (two files answer --delta).")
     from clfeval.front import power as run
 
-    result = run(*[str(f) for f in files], power=target, id=id_col, normalize=normalize_labels,
-                 engine=engine_of(engine, scheduler, None), **o)
+    o.update(id=o.pop("id_col"), normalize=o.pop("normalize_labels"), engine=engine_of(engine, scheduler, None))
+    result = run(*[str(f) for f in files], **o)
     emit(result, fmt, output)
