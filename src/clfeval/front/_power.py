@@ -113,9 +113,12 @@ def power(a: Input, b: Input | None = None, *, gold: ArrayLike | str | None = No
     >>> gold = [0] * 500 + [1] * 500
     >>> a = [0] * 450 + [1] * 50 + [1] * 440 + [0] * 60
     >>> b = [0] * 430 + [1] * 70 + [1] * 430 + [0] * 70
-    >>> r = power(a, b, gold=gold, delta=0.05)
-    >>> r.kind, r.mcnemar.n_ab, r.mcnemar.n_ba, r.required_n, r.engine.mode
-    ('mcnemar', 60, 30, 312, 'memory')
+
+    A is right and B wrong on items 431–450 and 931–940 (30), never the reverse:
+
+    >>> r = power(a, b, gold=gold, delta=0.02)
+    >>> r.kind, r.mcnemar.n_ab, r.mcnemar.n_ba, r.engine.mode
+    ('mcnemar', 30, 0, 'memory')
     """
     from clfeval.core import check_samples
     from clfeval.significance import (
