@@ -8,8 +8,9 @@ own, ``T/bench`` (a copy of the bench scripts) beside ``T/src`` (a link to the t
 from there — the same scripts, each importing its own tree's clfeval (checked before the first run).
 
 The runs interleave in ABBA order (old, new; new, old; old, new; ...), so that load from other processes falls on
-both trees alike. The sizes are reduced (the whole run takes about 10 minutes on 2 cores) and the same for both;
-where a bench repeats its jobs inside one run (``--repeat``), its own best (or median) is what one run gives.
+both trees alike. The sizes are reduced (the whole run takes about 17 minutes on 2 cores, of which rank, cv and
+delong about 7) and the same for both; where a bench repeats its jobs inside one run (``--repeat``), its own best
+(or median) is what one run gives.
 Every headline number is a time (lower is better); "within 15 %" means new / old <= 1.15. On a shared 2-core
 machine the same tree measured against itself gave a few "NO"s (up to 1.6x on numbers below a second, with the load
 average at 1-4): read the value of each run (written with ``--out``), and measure again, before calling one a
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -45,6 +47,21 @@ class Bench:
     script: str
     args: tuple[str, ...]
     headlines: tuple[tuple[str, str], ...]
+    #: how its numbers are read from its output: ``"json"`` (its last line of JSON) or the name of a ``TEXT`` entry
+    #: (the benches that print a table only: a regular expression per headline over their text)
+    reads: str = "json"
+
+
+#: the benches that print text only (rank, cv, delong: their scripts are not changed): headline -> the pattern whose
+#: group 1 is the number of seconds, over the script's output
+TEXT: dict[str, dict[str, str]] = {
+    "rank": {"frequentist": r"clfeval rank_scores \(bayes=False\):\s+([0-9.]+) s",
+             "bayes": r"clfeval bayesrank:\s+([0-9.]+) s"},
+    "cv": {"clfeval": r"clfeval cross_validate \(test and train metrics per fold\)\s+([0-9.]+)",
+           "sklearn": r"scikit-learn cross_validate\(return_train_score=True, 3 scorers\)\s+([0-9.]+)"},
+    "delong": {"delong": r"delong_test \(two systems\)\s+([0-9.]+)",
+               "argsort": r"np\.argsort \(1e7 float64\)\s+([0-9.]+)"},
+}
 
 
 BENCHES = (
@@ -87,6 +104,17 @@ BENCHES = (
           (("clfeval --version", "python -m clfeval --version, median of 5, s"),
            ("report 1,000 rows", "python -m clfeval report (1,000-row CSV), median of 5, s"),
            ("report 1,000 rows --format html", "the same --format html, median of 5, s"))),
+    # issue 39: the three benches of the operations it makes (text output, read by TEXT's patterns)
+    Bench("rank", "rank_speed.py", ("--systems", "50", "--datasets", "200", "--pairs", "4", "--samples", "20000",
+                                    "--repeat", "3"),
+          (("frequentist", "rank_scores(bayes=False), 50 systems x 200 data sets (1,225 pairs), best of 3, s"),
+           ("bayes", "Bayesian signed-rank, 4 pairs x 200 data sets, 20,000 samples, best of 3, s")), "rank"),
+    Bench("cv", "cv_speed.py", ("--n", "8000", "--folds", "10", "--repeats", "2"),
+          (("clfeval", "cross_validate, NB, 8,000 documents, 10 folds, best of 2, s"),
+           ("sklearn", "scikit-learn's cross_validate on the same folds (the reference, not clfeval), s")), "cv"),
+    Bench("delong", "delong_speed.py", ("--n", "5000000", "--repeat", "3"),
+          (("delong", "delong_test, two systems, 5e6 scores, best of 3, s"),
+           ("argsort", "np.argsort of 5e6 float64 (the reference, not clfeval), s")), "delong"),
 )
 
 
@@ -116,6 +144,19 @@ def last_json(stdout: str) -> dict:
             if isinstance(out, dict):
                 return out
     raise ValueError("no line of JSON in the bench's output")
+
+
+def text_numbers(stdout: str, patterns: dict[str, str]) -> dict:
+    """The headlines of a bench that prints text: ``{key: seconds}`` for each pattern found in ``stdout`` (a pattern
+    not found is left out, so its headline reads as a failed run)."""
+    out = {}
+    for key, pattern in patterns.items():
+        m = re.search(pattern, stdout)
+        if m:
+            out[key] = float(m.group(1))
+    if not out:
+        raise ValueError("none of the bench's numbers in its output")
+    return out
 
 
 def order(repeat: int) -> tuple[str, str]:
@@ -149,9 +190,18 @@ def rows_of(benches: tuple[Bench, ...] | list[Bench], results: dict[tuple[str, s
     rows = []
     for b in benches:
         for key, what in b.headlines:
-            vals = {tree: [headline(m, key) for m in results.get((b.name, tree), [])] for tree in ("old", "new")}
+            vals = {tree: [headline(m, key) for m in results.get((b.name, tree), []) if _has(m, key)]
+                    for tree in ("old", "new")}
             rows.append(Row(b.name, what, vals["old"], vals["new"]))
     return rows
+
+
+def _has(measured: dict, key: str) -> bool:
+    try:
+        headline(measured, key)
+    except KeyError:
+        return False
+    return True
 
 
 def _seconds(x: float | None) -> str:
@@ -229,7 +279,7 @@ def run_bench(b: Bench, home: str, tree: str, log) -> tuple[dict | None, float]:
         log(f"    FAILED (exit {out.returncode}):\n{out.stderr[-3000:]}")
         return None, wall
     try:
-        return last_json(out.stdout), wall
+        return (last_json(out.stdout) if b.reads == "json" else text_numbers(out.stdout, TEXT[b.reads])), wall
     except ValueError as exc:
         log(f"    FAILED: {exc}; its output ends:\n{out.stdout[-2000:]}")
         return None, wall

@@ -53,10 +53,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
-from clfeval.core import _resample as rs  # noqa: E402
 from clfeval.core._scoring import scalar_metric  # noqa: E402
 from clfeval.evaluate._intervals import wilson  # noqa: E402
 from clfeval.significance import _aucintervals as ai  # noqa: E402
+from clfeval.stats import _resample as rs  # noqa: E402
 
 LEVEL = 0.95
 ALPHA = 0.05

@@ -81,11 +81,12 @@ def write_search_data(directory: str, n: int, files: int, seed: int = 27) -> Non
 
 def _clfeval(*args: str) -> tuple[float, str]:
     """``clfeval ARGS`` in this process, its text output (what a user reads) timed; then its JSON, untimed. As the
-    ``clfeval`` command does, pyarrow is kept from importing pandas behind its back (``clfeval.cli._nopandas``):
+    ``clfeval`` command does, pyarrow is kept from importing pandas behind its back (``clfeval.core._nopandas``):
     otherwise whichever path first hands pyarrow NumPy values pays pandas' import (~0.4 s) and the other does not."""
-    from clfeval.cli import _nopandas, main
+    from clfeval.cli import main
+    from clfeval.core._nopandas import install
 
-    _nopandas.install()
+    install()
 
     text = tempfile.mktemp(suffix=".txt")
     t0 = time.perf_counter()

@@ -33,6 +33,9 @@ _EXPORTS = {
     "clfeval.ops.errors._result": ("ErrorAnalysis",),
     "clfeval.front._rank": ("rank",),
     "clfeval.ops.rank._result": ("RankResult",),
+    # issue 39: cv and holdout, a text model under an honest protocol (Local only: fitting is not distributed)
+    "clfeval.front._protocols": ("cv", "holdout"),
+    "clfeval.protocols._results": ("ProtocolResult",),
     "clfeval.front._power": ("power",),
     "clfeval.ops.power._result": ("PowerResult",),
     "clfeval.ops.report._result": ("Report",),
@@ -84,6 +87,7 @@ if TYPE_CHECKING:
     from clfeval.front._compare import compare as compare
     from clfeval.front._errors import error_analysis as error_analysis
     from clfeval.front._power import power as power
+    from clfeval.front._protocols import cv as cv, holdout as holdout
     from clfeval.front._rank import rank as rank
     from clfeval.front._report import report as report
     from clfeval.front._scores import calibration as calibration, ranking as ranking, threshold as threshold
@@ -95,6 +99,7 @@ if TYPE_CHECKING:
     from clfeval.ops.ranking._result import RankingResult as RankingResult
     from clfeval.ops.report._result import Report as Report
     from clfeval.ops.threshold._result import ThresholdResult as ThresholdResult
+    from clfeval.protocols._results import ProtocolResult as ProtocolResult
     from clfeval.scores._calibration import reliability as reliability
     from clfeval.scores._curves import ranking_ovr as ranking_ovr
     from clfeval.scores._thresholds import (

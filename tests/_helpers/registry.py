@@ -205,6 +205,24 @@ def _rank_cases() -> dict[str, Callable[[Path], Any]]:
     }
 
 
+def _protocol_cases() -> dict[str, Callable[[Path], Any]]:
+    """Issue 39: cv and holdout, a text model per fold (nb: exact counts, no solver), on a.csv's text and
+    its slice column grp as the label (four classes the texts barely predict: numbers that are not all 1)."""
+    c = columns
+    return {
+        "cv/arrays": lambda r: clfeval.cv(c()["text"], c()["grp"], folds=3, stratified=True, seed=5),
+        "cv/frame": lambda r: clfeval.cv(frame(), text="text", label="grp", folds=3, stratified=True, seed=5),
+        "cv/path": lambda r: clfeval.cv(str(r / "a.csv"), text="text", label="grp", folds=3, stratified=True,
+                                        seed=5),
+        "holdout/arrays": lambda r: clfeval.holdout(list(c()["text"]), list(c()["grp"]), test_size=0.25,
+                                                    val_size=0.25, seed=5),
+        "holdout/frame": lambda r: clfeval.holdout(frame(), text="text", label="grp", test_size=0.25, val_size=0.25,
+                                                   seed=5),
+        "holdout/path": lambda r: clfeval.holdout(r / "a.csv", text="text", label="grp", test_size=0.25,
+                                                  val_size=0.25, seed=5),
+    }
+
+
 def _power_cases() -> dict[str, Callable[[Path], Any]]:
     c = columns
     b = lambda: frame().assign(pred=c()["other"])  # noqa: E731  (system b: the other predictions, same items)
@@ -221,6 +239,7 @@ def _power_cases() -> dict[str, Callable[[Path], Any]]:
 CASES: dict[str, Callable[[Path], Any]] = {
     **_report_cases(), **_compare_cases(), **_threshold_cases(), **_calibration_cases(), **_ranking_cases(),
     **_errors_cases(), **_rank_cases(), **_power_cases(),
+    **_protocol_cases(),
 }
 
 

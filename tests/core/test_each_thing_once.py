@@ -60,7 +60,7 @@ def test_compare_many_encodes_gold_once_and_scores_each_system_once(gold_encodin
     systems = {name: list(np.where(rng.random(60) < acc, gold, rng.integers(0, 3, 60)))
                for name, acc in (("x", 0.9), ("y", 0.7), ("z", 0.5), ("w", 0.6))}
     count = gold_encodings(gold)
-    from clfeval.core import _resample
+    from clfeval.stats import _resample
 
     observed = []
     real = _resample.CountEngine.observed

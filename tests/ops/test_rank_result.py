@@ -22,6 +22,7 @@ import clfeval
 import clfeval.ops.rank as ops
 import clfeval.significance
 from clfeval.front import rank
+from tests._helpers.goldenpins import diff
 from tests._helpers.readonly import writable_places
 from tests._helpers.registry import CASES, dump, write_inputs
 
@@ -92,12 +93,12 @@ def test_nested_assignment_raises(results):
 def test_to_dict_is_the_golden_json_and_from_dict_reads_it_back(results, name):
     r = results[name]
     want = json.loads((GOLDEN / (name.replace("/", "__") + ".json")).read_text(encoding="utf-8"))
-    assert json.loads(dump(r)) == want
+    assert diff(json.loads(dump(r)), want) == []  # resampled fields: within their Monte-Carlo tolerance
     assert ops.RankResult.from_dict(r.to_dict()) == r
     d = r.to_dict()
     d["pairs"].clear()
     d["average_ranks"]["A"] = -1
-    assert json.loads(dump(r)) == want  # the JSON is a copy
+    assert diff(json.loads(dump(r)), want) == []  # the JSON is a copy
 
 
 def test_from_dict_reads_the_json_text_where_undefined_numbers_are_null(results):

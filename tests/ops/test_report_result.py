@@ -22,6 +22,7 @@ import clfeval.ops.report as ops
 from clfeval.core import EngineInfo
 from clfeval.evaluate import report_from_table
 from clfeval.front import report as front_door
+from tests._helpers.goldenpins import diff
 from tests._helpers.readonly import writable_places
 from tests._helpers.registry import CASES, dump, write_inputs
 
@@ -116,11 +117,11 @@ def test_nested_assignment_raises(results, name):
 def test_to_dict_is_the_golden_json_and_a_copy(results, name):
     r = results[name]
     want = json.loads((GOLDEN / (name.replace("/", "__") + ".json")).read_text(encoding="utf-8"))
-    assert json.loads(dump(r)) == want
+    assert diff(json.loads(dump(r)), want) == []  # resampled fields: within their Monte-Carlo tolerance
     d = r.to_dict()
     d["per_class"].clear()
     d["macro"]["f1"] = -1
-    assert json.loads(dump(r)) == want  # the JSON is a copy: changing it changes nothing
+    assert diff(json.loads(dump(r)), want) == []  # the JSON is a copy: changing it changes nothing
 
 
 def test_the_json_keeps_its_key_order(results):

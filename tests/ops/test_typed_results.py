@@ -42,6 +42,9 @@ OPERATIONS = {
     "ranking": ("ranking", "RankingResult"),
     "error_analysis": ("error_analysis", "ErrorAnalysis"),
     "rank": ("rank", "RankResult"),
+    # issue 39: the text-model protocols
+    "cv": ("cv", "ProtocolResult"),
+    "holdout": ("holdout", "ProtocolResult"),
     "power": ("power", "PowerResult"),
 }
 ANY = re.compile(r"(?<![\w.])(typing\.)?Any(?![\w])")

@@ -61,6 +61,29 @@ def test_the_last_json_line_of_a_bench_is_read():
         ck.headline({"ok": True}, "ok")
 
 
+def test_the_text_benches_numbers_are_read_from_their_lines():
+    """rank, cv and delong print tables, not JSON (issue 39): lines as their scripts print them, read by TEXT."""
+    rank = ("1. frequentist, 30 systems × 100 data sets (435 pairs)\n"
+            "   baseline friedmanchisquare + pairwise wilcoxon: 0.912 s\n"
+            "   clfeval rank_scores (bayes=False):              0.345 s   ratio 0.38× (target ≤ 2×); x: True\n"
+            "2. Bayesian signed-rank, 4 pairs × 100 data sets, 20,000 samples\n"
+            "   baycomp.SignedRankTest:   5.000 s\n"
+            "   clfeval bayesrank:        0.125 s   ratio 0.025× (target ≤ 1×); largest difference: 0.0040\n")
+    assert ck.text_numbers(rank, ck.TEXT["rank"]) == {"frequentist": 0.345, "bayes": 0.125}
+    cv = (f"{'scikit-learn cross_validate(return_train_score=True, 3 scorers)':66s} {3.5:8.2f}\n"
+          f"{'clfeval cross_validate (test and train metrics per fold)':66s} {2.25:8.2f}\n")
+    assert ck.text_numbers(cv, ck.TEXT["cv"]) == {"clfeval": 2.25, "sklearn": 3.5}
+    delong = (f"{'np.argsort (1e7 float64)':40s} {0.2:8.3f} {1.0:10.2f}\n"
+              f"{'delong_test (two systems)':40s} {0.45:8.3f} {2.25:10.2f}\n")
+    assert ck.text_numbers(delong, ck.TEXT["delong"]) == {"delong": 0.45, "argsort": 0.2}
+    only_one = ck.text_numbers(rank.split("2.")[0], ck.TEXT["rank"])  # baycomp missing: its row reads as failed
+    bench = next(b for b in ck.BENCHES if b.name == "rank")
+    rows = ck.rows_of([bench], {("rank", "old"): [only_one], ("rank", "new"): [only_one]})
+    assert [r.new for r in rows] == [[0.345], []]
+    with pytest.raises(ValueError, match="none of the bench's numbers"):
+        ck.text_numbers("nothing\n", ck.TEXT["delong"])
+
+
 def test_abba_order_and_only():
     assert [ck.order(r) for r in range(4)] == [("old", "new"), ("new", "old"), ("old", "new"), ("new", "old")]
     assert [b.name for b in ck.select("latency,slices-search")] == ["latency", "slices-search"]
@@ -72,7 +95,7 @@ def test_every_bench_of_the_acceptance_is_listed_and_exists():
     scripts = {b.script for b in ck.BENCHES}
     assert scripts == {"report_speed.py", "scale_speed.py", "ranking_speed.py", "cluster_speed.py", "join_speed.py",
                        "slices_speed.py", "errors_speed.py", "significance_speed.py", "compare_by_speed.py",
-                       "latency.py"}
+                       "latency.py", "rank_speed.py", "cv_speed.py", "delong_speed.py"}
     assert sum(b.script == "slices_speed.py" for b in ck.BENCHES) == 2  # both modes
     assert all((ROOT / "bench" / s).is_file() for s in scripts)
 

@@ -25,11 +25,6 @@ NOT_A_RESAMPLE = {
 }
 
 TO_CONVERT = {
-    "core/_resample.py": "stats",
-    "evaluate/_intervals.py": "stats",
-    "significance/_curvebands.py": "stats",
-    "scores/_binned.py": "stats",
-    "significance/_bayesrank.py": "stats",
     "significance/_slices.py": "slicing",
     "significance/_fairness.py": "slicing",
     "significance/_slicetests.py": "slicing",

@@ -1,7 +1,7 @@
 """What the command line imports (issue 23, fast start): a command imports what it needs when it runs.
 
 Each probe runs a command in a fresh interpreter the way the ``clfeval`` program does (``console_main`` installs the
-pandas guard of :mod:`clfeval.cli._nopandas`, then runs :func:`clfeval.cli.main`) and lists the heavy packages left
+pandas guard of :mod:`clfeval.core._nopandas`, then runs :func:`clfeval.cli.main`) and lists the heavy packages left
 in ``sys.modules``. Times are measured by ``bench/latency.py``, never here; this guards the imports that the gains
 came from, so that they cannot silently come back.
 """
@@ -25,7 +25,7 @@ def imported_by(args: list[str], *, guard: bool = True, before: str = "",
                 watch: tuple[str, ...] = (*HEAVY, "scipy.stats")) -> set[str]:
     """The modules of ``watch`` (by default HEAVY and ``scipy.stats``) in sys.modules after ``clfeval ARGS``."""
     code = ("import contextlib, io, sys\n"
-            + ("from clfeval.cli._nopandas import install\ninstall()\n" if guard else "")
+            + ("from clfeval.core._nopandas import install\ninstall()\n" if guard else "")
             + before
             + "from clfeval.cli import main\n"
             f"with contextlib.redirect_stdout(io.StringIO()):\n    try:\n        main({args!r})\n"
@@ -53,7 +53,7 @@ def test_a_text_report_imports_nothing_heavy(small_csv):
 #: render._plain writes the text), pyarrow.compute (its kernels through clfeval.core._arrowcompute), numpy.ma (asked
 #: for by pa.array on NumPy arrays), the modules of --require, --ci and --score, and the spill directory's helpers.
 NOT_IN_A_REPORT = ("rich", "rich.console", "pyarrow.compute", "numpy.ma", "clfeval.evaluate._requirements",
-                   "clfeval.evaluate._intervals", "clfeval.scores._curves", "clfeval.core._resample", "tempfile",
+                   "clfeval.evaluate._intervals", "clfeval.scores._curves", "clfeval.stats._resample", "tempfile",
                    "shutil", "secrets")
 
 
@@ -114,7 +114,7 @@ def test_power_and_mcnemar_do_not_import_scipy_stats(small_csv):
 def test_a_deliberate_import_of_pandas_goes_through():
     """An ``import pandas`` statement under the guard imports pandas, and pyarrow converts pandas objects again."""
     pytest.importorskip("pandas")
-    code = ("from clfeval.cli._nopandas import install\ninstall()\n"
+    code = ("from clfeval.core._nopandas import install\ninstall()\n"
             "import numpy as np, pyarrow as pa, pyarrow.compute as pc\n"
             "import pandas as pd\n"
             "s = pd.Series(['a', 'b', 'a'], dtype='category')\n"

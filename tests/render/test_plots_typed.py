@@ -120,7 +120,7 @@ def test_a_report_without_the_part_is_refused(results):
 @pytest.mark.parametrize(("x", "n"), [(8, 10), (0, 7), (7, 7), (1, 1), (123, 457)])
 def test_the_forest_plots_wilson_fallback_is_statsmodels_wilson(x, n):
     """A slice whose JSON holds no interval is drawn with the 95 % Wilson interval: the package's one Wilson
-    (clfeval.evaluate.wilson), equal to statsmodels' proportion_confint(method="wilson")."""
+    (clfeval.stats.wilson), equal to statsmodels' proportion_confint(method="wilson")."""
     from statsmodels.stats.proportion import proportion_confint
 
     from clfeval.plots._slices import wilson
@@ -129,11 +129,11 @@ def test_the_forest_plots_wilson_fallback_is_statsmodels_wilson(x, n):
 
 
 def test_the_forest_plot_computes_no_interval_itself():
-    """Issue 39: the Wilson interval is written once (evaluate/_intervals.py); the plot calls it."""
+    """Issue 39: the Wilson interval is written once (stats/_proportions.py); the plot calls it."""
     import inspect
 
     from clfeval.plots import _slices
 
     src = inspect.getsource(_slices)
     assert "sqrt" not in src.replace("math.sqrt(n / max(largest, 1))", "")  # the marker sizes' root only
-    assert "from clfeval.evaluate import wilson" in src
+    assert "from clfeval.stats import wilson" in src

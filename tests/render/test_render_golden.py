@@ -18,9 +18,13 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
+
 import clfeval
 from clfeval.render import render
 from clfeval.studies._demo import run_demo
+from tests._helpers import mc
+from tests._helpers.goldenpins import text_diff
 
 GOLDEN = Path(__file__).parents[1] / "_helpers" / "golden"
 
@@ -79,15 +83,49 @@ def example_11():
     return gold, ["yes"] * 7 + ["no"] * 3, ["yes"] * 5 + ["no"] * 5
 
 
+# Issue 39: the bootstrap numbers of the two compare goldens are distribution pins. Each system's accuracy over the
+# 10 items resampled is exactly Bin(10, p)/10 (A 7 right: p = 0.7, B 5 right: 0.5), and δ = A − B is Bin(10, 0.2)/10
+# (A right and B wrong on 2 items, equal on the others); their percentile ends must lie in the band of the exact
+# quantiles at 1,000 replicates, the BCa ends in the band at BCa's adjusted levels (tests/_helpers/mc.py). Every
+# other number (accuracies, McNemar's exact test, its bound) and every word is compared exactly.
+B = 1000
+RIGHT_A, RIGHT_B = np.array([1.0] * 7 + [0.0] * 3), np.array([1.0] * 5 + [0.0] * 5)
+
+
+def _percentile(right):
+    ref = mc.binomial_proportion(right.size, float(right.mean()))
+    return {1: lambda v, _: mc.assert_quantile(v, ref, 0.025, B, "95% low"),
+            2: lambda v, _: mc.assert_quantile(v, ref, 0.975, B, "95% high")}
+
+
+def _bca(right, first):
+    ref = mc.binomial_proportion(right.size, float(right.mean()))
+    a = mc.jackknife_acceleration(np.mean, (right,))
+    theta = float(right.mean())
+    return {first: lambda v, _: mc.assert_bca(v, ref, theta, a, 0.025, B, "BCa low"),
+            first + 1: lambda v, _: mc.assert_bca(v, ref, theta, a, 0.975, B, "BCa high")}
+
+
+def _checks(label, table):
+    return {(label, k): f for k, f in table.items()}
+
+
 def test_compare_text_golden():
-    # Checked by hand: n_AB = 2, n_BA = 0 → one-sided P(X ≥ 2 | Bin(2, ½)) = 0.25, two-sided 0.5,
+    # Checked by hand: n_AB = 2, n_BA = 0 → one-sided P(X ≥ n_AB | Bin(2, ½)) = 0.25, two-sided 0.5,
     # χ² = (|2 − 0| − 1)² / 2 = 0.5 with p 0.4795; percentile intervals = quantiles of Bin(10, 0.7)/10
     # (0.4, 1.0), Bin(10, 0.5)/10 (0.2, 0.8) and Bin(10, 0.2)/10 for δ (0.0, 0.5).
     # Issue 18: the bound McNemar's test inverts: π_L = Beta⁻¹(0.05; 2, 1) = √0.05 = 0.2236 (Beta(2, 1) has
     # CDF x²), δ ≥ (2·0.2236 − 1)·2/10 = −0.1106; the two-sided intervals are captioned as estimates.
     gold, a, b = example_11()
-    r = clfeval.compare(gold, a, b, test="mcnemar", samples=1000, seed=0, names=("new", "old"))
-    assert render(r, "text", width=80) == (GOLDEN / "compare_mcnemar.txt").read_text()
+    r = clfeval.compare(gold, a, b, test="mcnemar", samples=B, seed=0, names=("new", "old"))
+    checks = {}
+    for label, right in (("A: new", RIGHT_A), ("B: old", RIGHT_B), ("δ = A − B", RIGHT_A - RIGHT_B)):
+        checks |= _checks(label, _percentile(right) | _bca(right, 3))
+    want = (GOLDEN / "compare_mcnemar.txt").read_text()
+    assert text_diff(render(r, "text", width=80), want, checks) == []
+    # can fail: a changed exact number, or a resampled one out of its band (A's 95% low 0.4 → 0.5: P(X ≤ 4) = 0.047)
+    assert text_diff(want.replace("0.2500", "0.2501"), want, checks)
+    assert text_diff(want.replace("A: new        0.7000    0.4000", "A: new        0.7000    0.5000"), want, checks)
 
 
 def test_compare_many_markdown_golden():
@@ -96,5 +134,20 @@ def test_compare_many_markdown_golden():
     # Issue 18: δ's interval is the default estimate, BCa; z is always wrong, so x − z is x's accuracy and its
     # BCa interval [0.4, 0.9] is the one compare_mcnemar.txt shows for A (same data, seed and replicates).
     gold, a, b = example_11()
-    m = clfeval.compare_many(gold, {"x": a, "y": b, "z": ["no"] * 10}, baseline="z", samples=1000, seed=0)
-    assert render(m, "markdown") == (GOLDEN / "compare_many.md").read_text()
+    m = clfeval.compare_many(gold, {"x": a, "y": b, "z": ["no"] * 10}, baseline="z", samples=B, seed=0)
+
+    def p_of(exact, family=1):
+        return lambda v, shown_below: mc.assert_p_value(0.0 if shown_below else v, exact, B // family, what="p")
+
+    checks = (_checks("| x |", _percentile(RIGHT_A)) | _checks("| y |", _percentile(RIGHT_B))
+              | _checks("| z |", _percentile(np.zeros(10)))
+              | _checks("| x | z |", _bca(RIGHT_A, 1) | {3: p_of(0.0), 4: p_of(0.0, 2)})
+              | _checks("| y | z |", _bca(RIGHT_B, 1) | {3: p_of(1 / 1024), 4: p_of(1 / 1024, 2)}))
+    want = (GOLDEN / "compare_many.md").read_text()
+    verdicts = ("x's accuracy", "y's accuracy")
+    assert text_diff(render(m, "markdown"), want, checks, verdicts) == []
+    assert text_diff(want.replace("| 0.0030 | 0.0030 |", "| 0.0300 | 0.0300 |"), want, checks, verdicts)
+    assert text_diff(want.replace("0.003 < 0.01: unlikely", "0.003 < 0.01: likely"), want, checks, verdicts)
+    moved = want.replace("| 0.0030 | 0.0030 |", "| 0.0010 | 0.0010 |").replace(
+        "p = 0.003 < 0.01: unlikely", "p < 0.005: unlikely")  # another draw: p = 1/1,000, the clause reworded
+    assert text_diff(moved, want, checks, verdicts) == []

@@ -70,9 +70,3 @@ def test_brentq_is_scipys_step_for_step(xtol):
         assert binomial.brentq(f, a, b, xtol=xtol) == optimize.brentq(f, a, b, xtol=xtol)
     with pytest.raises(ValueError):
         binomial.brentq(lambda x: x + 1, 0, 1)
-
-
-def test_beta_ppf_is_scipys():
-    for q in (0.0, 1e-6, 0.025, 0.05, 0.5, 0.975, 1.0):
-        for a, b in ((1, 1), (9, 3), (0.5, 0.5), (300, 41)):
-            assert binomial.beta_ppf(q, a, b) == stats.beta.ppf(q, a, b)

@@ -17,6 +17,7 @@ from clfeval.errors import DataError, UsageError
 from clfeval.render import to_json
 from clfeval.significance import _power as pw
 from clfeval.significance._paired import bootstrap_distribution
+from tests._helpers import mc
 
 # --- an independent brute force: every (n_AB, n_BA) outcome and scipy's exact test ---------
 
@@ -142,6 +143,10 @@ def test_bootstrap_se_of_accuracy_matches_the_multinomial_formula():
     se_formula = math.sqrt((p10 + p01 - (p10 - p01) ** 2) / 3000)  # var of the mean of (ra − rb)
     r = pw.bootstrap_power(gold, a, b, metric="accuracy", delta=0.01, samples=4000, seed=3)
     assert r.se == pytest.approx(se_formula, rel=0.05)
+    # issue 39: a distribution pin against an independent item bootstrap of mean(ra − rb), within the stated
+    # Monte-Carlo tolerance of a standard deviation of 4,000 replicates (tests/_helpers/mc.py)
+    diffs = ra.astype(float) - rb.astype(float)
+    mc.assert_se(r.se, mc.item_replicates(np.mean, (diffs,), samples=4000, seed=11), 4000, "bootstrap SE")
     k = norm.ppf(0.95) + norm.ppf(0.8)
     assert r.detectable_delta == pytest.approx(k * r.se)
     assert r.required_n == math.ceil(3000 * (k * r.se / 0.01) ** 2)

@@ -13,9 +13,9 @@ import math
 import numpy as np
 import pytest
 
-from clfeval.core import _resample as rs
 from clfeval.significance._bounds import mcnemar_lower
 from clfeval.significance._paired import compare
+from clfeval.stats import _resample as rs
 
 METRICS = ["accuracy", "error_rate", "macro_f1", "f1:1", "mcc", "balanced_accuracy", "precision:0"]
 

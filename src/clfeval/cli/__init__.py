@@ -1,17 +1,14 @@
 """The ``clfeval`` command line: parse options → call the library → render.
 
-Every command takes ``--format text|json|markdown`` and ``--output PATH``,
-writes data to stdout (or the file) and messages to stderr. Errors are one
-paragraph on stderr, no traceback (``--debug`` shows it). Exit codes: 0
-success, 1 a problem found in the data, 2 a usage or environment error (a bad
-option, a missing file, an output that cannot be written), 3 a gate not met
-(``compare --gate`` whose test does not reject its null, ``report --require``
-with an unmet condition; the result is still written, the unmet part named on
-stderr), 70 a bug in clfeval, 130 after SIGINT, 143 after SIGTERM, 129 after SIGHUP, 131 after SIGQUIT.
+Every command takes ``--format text|json|markdown|html`` and ``--output PATH``, writes data to stdout (or the file)
+and messages to stderr. Errors are one paragraph on stderr, no traceback (``--debug`` shows it); the exit codes are
+:data:`clfeval.errors.EXIT_CODES` (0 success, 1 data, 2 usage or environment, 3 a gate not met, 70 a bug, 128 + N
+after signal N).
 """
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 import threading
@@ -20,7 +17,7 @@ from typing import Any
 import click
 
 from clfeval._version import __version__
-from clfeval.cli._common import LazyGroup, message, option_names, stdout_error
+from clfeval.cli._common import LazyGroup, message, option_names
 from clfeval.errors import ClfevalError, GateNotMet, Interrupted
 
 __all__ = ["cli", "main", "console_main"]
@@ -96,12 +93,6 @@ def _register() -> None:
 _HANDLED = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))
 
 
-def _print_traceback() -> None:
-    import traceback  # only with --debug
-
-    traceback.print_exc()
-
-
 def _on_sigterm(signum: int, _frame: Any) -> None:
     raise Interrupted(signum)
 
@@ -129,7 +120,9 @@ def _run(argv: list[str] | None, state: dict[str, Any]) -> int:
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
-            raise stdout_error(exc) from None
+            from clfeval.io import outputs
+
+            raise outputs.stdout_error(exc) from None
         return rv if isinstance(rv, int) else 0
     except click.exceptions.Exit as exc:
         return exc.exit_code
@@ -148,40 +141,38 @@ def _run(argv: list[str] | None, state: dict[str, Any]) -> int:
     except BrokenPipeError:
         sys.stdout = None  # nothing more can reach the reader that left
         return 1
-    except GateNotMet as exc:
+    except Exception as exc:
+        return _failed(exc, state)
+
+
+def _failed(exc: Exception, state: dict[str, Any]) -> int:
+    """A failure said in one paragraph (with ``--debug`` after its traceback, but for a gate not met): clfeval's own
+    errors by their message, the environment's (a file, the disk) by the system's reason, anything else a bug."""
+    if isinstance(exc, GateNotMet):
         message(f"clfeval: gate not met: {exc.with_names(option_names(state.get('command')))}")
         return exc.exit_code
-    except ClfevalError as exc:
-        if state.get("debug"):
-            _print_traceback()
+    if state.get("debug"):
+        import traceback  # only with --debug
+
+        traceback.print_exc()
+    if isinstance(exc, ClfevalError):
         message(f"clfeval: error: {exc.with_names(option_names(state.get('command')))}")
         return exc.exit_code
-    except OSError as exc:  # the environment (a file, the disk) said no where no message was prepared
-        if state.get("debug"):
-            _print_traceback()
-        where = f"{exc.filename!r}: " if exc.filename else ""
+    if isinstance(exc, OSError):  # the environment said no where no message was prepared
         from clfeval.io import os_reason
 
-        message(f"clfeval: error: {where}{os_reason(exc)}.")
+        message(f"clfeval: error: {f'{exc.filename!r}: ' if exc.filename else ''}{os_reason(exc)}.")
         return 2
-    except Exception as exc:  # the last resort: a bug, said in one paragraph
-        if state.get("debug"):
-            _print_traceback()
-        return _bug(exc, state)
+    return _bug(exc, state)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the console script: maps every outcome to an exit code, without tracebacks.
-
-    SIGTERM, SIGHUP and SIGQUIT raise :class:`~clfeval.errors.Interrupted` while the command runs
-    (SIGINT stays :class:`KeyboardInterrupt`), so that temporary files are
-    removed on the way out; they exit 143, 129, 131 and 130.
-    """
+    """Entry point of the console script: maps every outcome to an exit code, without tracebacks. SIGTERM, SIGHUP
+    and SIGQUIT raise :class:`~clfeval.errors.Interrupted` while the command runs (SIGINT stays
+    :class:`KeyboardInterrupt`), so that temporary files are removed on the way out; they exit 143, 129, 131, 130."""
     state: dict[str, Any] = {"debug": False, "command": None, "command_path": None}
-    previous: dict[int, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in _HANDLED:
-            previous[sig] = signal.signal(sig, _on_sigterm)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = {sig: signal.signal(sig, _on_sigterm) for sig in _HANDLED} if main_thread else {}
     try:
         try:
             code = _run(argv, state)
@@ -191,7 +182,9 @@ def main(argv: list[str] | None = None) -> None:
             code = exc.exit_code
         except Exception as exc:  # raised while an error was being reported: still one paragraph, exit 70
             if state.get("debug"):
-                _print_traceback()
+                import traceback
+
+                traceback.print_exc()
             code = _bug(exc, state)
     finally:
         for sig, handler in previous.items():
@@ -200,29 +193,24 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def console_main() -> None:
-    """The ``clfeval`` program: :func:`main`, then leave without the interpreter's teardown.
-
-    Every output is written and flushed, and every temporary file removed, by
-    the time :func:`main` returns; what remains of a normal exit is the
-    interpreter tearing down extension modules, where pyarrow's thread pools
-    can abort the process ("terminate called without an active exception",
-    exit 134; apache/arrow#34314) after a successful command. ``os._exit``
-    skips that teardown, so the exit code is always the command's.
-    """
+    """The ``clfeval`` program: :func:`main` (pyarrow kept from importing pandas behind its back:
+    :mod:`clfeval.core._nopandas`), then leave without the interpreter's teardown. Every output is written and
+    flushed, and every temporary file removed, by the time :func:`main` returns; what remains of a normal exit is
+    the interpreter tearing down extension modules, where pyarrow's thread pools can abort the process ("terminate
+    called without an active exception", exit 134; apache/arrow#34314). ``os._exit`` skips that teardown, so the
+    exit code is always the command's."""
     import os
 
-    from clfeval.cli._nopandas import install
+    from clfeval.core import nopandas
 
-    install()
+    nopandas.install()
     try:
         main()
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):  # a reader that left, a full disk: the code says it all
             if stream is not None:
                 stream.flush()
-        except (OSError, ValueError):  # a reader that left, a full disk: the code already says what happened
-            pass
     os._exit(code)

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_options, reading_progress
-from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option
+from clfeval.cli._scale import engine_and_output, engine_options, help_note, memory_option
 from clfeval.cli._slices import compare_slice_options, slice_arguments
 
 
@@ -43,8 +43,7 @@ def calibration(file: Path, **o: Any) -> None:
     PATH is a file, a directory, a quoted glob or '-'; it is read in batches, every sum kept exactly.
     """
     check_paths([("FILE", file)], [("--output", o["output"])])
-    engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
-    fmt, output = o.pop("fmt"), o.pop("output")
+    engine, fmt, output = engine_and_output(o)
     from clfeval.front import calibration as run, check_calibration_options
 
     check_calibration_options(engine, data=file, **o)

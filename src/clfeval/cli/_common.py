@@ -5,25 +5,18 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from clfeval.core import shown
-from clfeval.errors import InputFileError, UsageError
-
-if TYPE_CHECKING:
-    from clfeval.io import Target
 
 __all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option",
-           "check_paths", "FiniteFloatRange",
-           "emit", "finish_run", "progress", "where_recorded", "DEFAULT_RUNS_DB", "reading_progress", "existing_file",
-           "input_path", "parse_list", "message",
-           "stdout_error"]
+           "check_paths", "FiniteFloatRange", "stack", "emit", "finish_run", "progress", "ticks", "where_recorded",
+           "DEFAULT_RUNS_DB", "reading_progress", "existing_file", "input_path", "parse_list", "message"]
 
 # Library parameter names whose option is not named after them: the first option the command has wins.
 _ALIASES = {"objective": ("--objective", "--tune-threshold"), "dest_dir": ("--dest",)}
@@ -35,13 +28,13 @@ class Group(click.Group):
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
         name, cmd, rest = super().resolve_command(ctx, args)
         if cmd is not None and isinstance(ctx.obj, dict):
-            ctx.obj["command"] = cmd
-            ctx.obj["command_path"] = f"{ctx.command_path} {name}"
+            ctx.obj.update(command=cmd, command_path=f"{ctx.command_path} {name}")
         return name, cmd, rest
 
 
 class _Commands(dict[str, click.Command]):
-    """The commands of a :class:`LazyGroup`: a command named in ``lazy`` is imported when it is first looked up."""
+    """The commands of a :class:`LazyGroup`: a command named in ``lazy`` is imported when it is first looked up;
+    walking them (tests, documentation) imports every one."""
 
     def __init__(self, lazy: dict[str, str]) -> None:
         super().__init__()
@@ -58,19 +51,17 @@ class _Commands(dict[str, click.Command]):
 
     def _all(self) -> dict[str, click.Command]:
         for name in self.lazy:
-            if not dict.__contains__(self, name):
-                self[name]
+            self[name]  # noqa: B018 - imported by __missing__
         return self
 
-    # walking the commands (tests, documentation) sees every one: imported then
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in self.lazy
+
     def __iter__(self) -> Any:
         return dict.__iter__(self._all())
 
     def __len__(self) -> int:
         return dict.__len__(self._all())
-
-    def __contains__(self, name: object) -> bool:
-        return dict.__contains__(self, name) or name in self.lazy
 
     def keys(self) -> Any:
         return dict.keys(self._all())
@@ -83,11 +74,8 @@ class _Commands(dict[str, click.Command]):
 
 
 class LazyGroup(Group):
-    """A group whose subcommands are imported when they run (or when their help is shown).
-
-    ``lazy`` maps each name to ``"module:attribute"``, one line a command: ``clfeval --version`` and each
-    command import only what they use.
-    """
+    """A group whose subcommands are imported when they run (or when their help is shown): ``lazy`` maps each name
+    to ``"module:attribute"``, so that ``clfeval --version`` and each command import only what they use."""
 
     def __init__(self, *args: Any, lazy: dict[str, str] | None = None, summaries: dict[str, str] | None = None,
                  **kwargs: Any) -> None:
@@ -99,8 +87,7 @@ class LazyGroup(Group):
         """The list of commands of ``--help``: click's, from ``summaries`` (each command's first paragraph) when
         every command has one, so that the help imports no command."""
         names = self.list_commands(ctx)
-        if not names or any(n not in self.summaries for n in names) or any(dict.__contains__(self.commands, n)
-                                                                           for n in names):
+        if not names or any(n not in self.summaries or dict.__contains__(self.commands, n) for n in names):
             return super().format_commands(ctx, formatter)  # a command added or already imported: click's way
         from gettext import gettext as _  # as click's own texts
 
@@ -113,10 +100,7 @@ class LazyGroup(Group):
         return sorted({*dict.keys(self.commands), *self.commands.lazy})
 
     def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
-        try:
-            return self.commands[cmd_name]
-        except KeyError:
-            return None
+        return self.commands[cmd_name] if cmd_name in self.commands else None
 
     def load_all(self) -> None:
         """Import every command (``self.commands`` then holds them all)."""
@@ -124,18 +108,13 @@ class LazyGroup(Group):
 
 
 def option_names(command: click.Command | None) -> dict[str, str]:
-    """Library parameter name → the command's option (``dev_size`` → ``--dev-size``, ``ci`` → ``--ci``).
-
-    Errors name the library's parameters; the command line shows them by its own options
-    (:meth:`clfeval.errors.ClfevalError.with_names`).
-    """
+    """Library parameter name → the command's option (``dev_size`` → ``--dev-size``, ``ci`` → ``--ci``): errors name
+    the library's parameters, the command line shows them by its options (``ClfevalError.with_names``)."""
     names: dict[str, str] = {}
     options = [p for p in (command.params if command is not None else []) if isinstance(p, click.Option) and p.opts]
     for p in options:
         long = [o for o in p.opts if o.startswith("--")]
-        if not long:
-            continue
-        if p.name:
+        if p.name and long:
             names.setdefault(p.name, long[0])
         for o in long:
             names.setdefault(o[2:].replace("-", "_"), o)
@@ -147,91 +126,50 @@ def option_names(command: click.Command | None) -> dict[str, str]:
     return names
 
 
-def check_paths(inputs: Iterable[tuple[str, str | os.PathLike[str] | None]] = (),
-                outputs: Iterable[tuple[str, str | os.PathLike[str] | None] | Target] = ()) -> Any:
-    """Before any long work: resolve every output and refuse one that would destroy an input or another output.
-
-    See :func:`clfeval.io._outputs.check_paths`.
-    """
+def check_paths(inputs: Iterable[tuple[str, Any]] = (), outputs: Iterable[tuple[str, Any] | Any] = ()) -> Any:
+    """Before any long work: resolve every output and refuse one that would destroy an input or another output
+    (:func:`clfeval.io._outputs.check_paths`)."""
     from clfeval.io import check_paths as check
 
     return check(inputs, outputs)
 
 
-FORMATS = ("text", "json", "markdown", "html")
+def stack(*options: Callable[[Callable[..., Any]], Callable[..., Any]]) -> Callable[[Callable[..., Any]], Any]:
+    """Several options as one decorator, listed in the order ``--help`` shows them."""
+    def apply(f: Callable[..., Any]) -> Any:
+        for option in reversed(options):
+            f = option(f)
+        return f
 
-#: The format an output's extension names (``--format`` defaults to it; text for no extension; any other
-#: extension needs ``--format``).
-EXTENSIONS = {".html": "html", ".htm": "html", ".json": "json", ".md": "markdown", ".markdown": "markdown",
-              ".txt": "text"}
-#: The extensions in words, as messages and ``--help`` give them.
-EXTENSIONS_TEXT = ".json, .md/.markdown, .html/.htm, .txt or none for text"
-
-
-def _names_nothing(output: Path) -> bool:
-    """A device, FIFO or other non-regular file (``/dev/null``): its name says nothing about its content."""
-    try:
-        return output.exists() and not output.is_file()
-    except OSError:
-        return True
-
-
-def format_of(output: Path | None) -> str | None:
-    """The format an output file's name asks for, or None (no output, an unknown extension, none, or a device,
-    FIFO or other non-regular file such as ``/dev/null``, whose name says nothing about its content).
-
-    >>> format_of(Path("out.HTML")), format_of(Path("r.md")), format_of(Path("notes.csv")), format_of(None)
-    ('html', 'markdown', None, None)
-    """
-    if output is None or _names_nothing(output):
-        return None
-    return EXTENSIONS.get(output.suffix.lower())
-
-
-def resolve_format(fmt: str | None, output: Path | None) -> str:
-    """``--format`` given, or from ``--output``'s extension, else text; refused (exit 2) when an explicit
-    ``--format`` contradicts the extension (``--format text -o report.html`` would write text into a page), and
-    when no ``--format`` is given and the extension names no format (``-o report.csv`` would hold a text report)."""
-    named = format_of(output)
-    if fmt is None:
-        if named is None and output is not None and output.suffix and not _names_nothing(output):
-            raise UsageError(f"option -o/--output {shown(str(output))!r}: the extension {output.suffix!r} names no "
-                             f"output format; the format follows the extension ({EXTENSIONS_TEXT}). Give the "
-                             f"output one of those, or say the format with --format (then any name is accepted).")
-        fmt = named or "text"
-    elif named is not None and named != fmt and output is not None:
-        raise UsageError(f"--format {fmt} contradicts --output {shown(str(output))!r}, whose extension "
-                         f"{output.suffix!r} means {named}; drop --format (the format follows the extension), "
-                         f"or give the output a name that matches it.")
-    if fmt == "html":
-        from clfeval.render.html.document import check_installed
-
-        check_installed()
-    return fmt
+    return apply
 
 
 def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """``--format text|json|markdown|html`` (default: from ``--output``'s extension, else text) and
-    ``--output PATH`` (written atomically)."""
+    ``--output PATH`` (written atomically); the format is resolved (:func:`clfeval.io._outputs.output_format`)."""
     import functools
 
-    command = f
+    from clfeval.io import outputs
 
-    @functools.wraps(command)
+    @functools.wraps(f)
     def resolved(*args: Any, **kwargs: Any) -> Any:
-        kwargs["fmt"] = resolve_format(kwargs.get("fmt"), kwargs.get("output"))
-        return command(*args, **kwargs)
+        kwargs["fmt"] = outputs.output_format(kwargs.get("fmt"), kwargs.get("output"))
+        if kwargs["fmt"] == "html":
+            from clfeval.render.html.document import check_installed
 
-    f = click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                     help="Write the result to this file (atomically: temporary file, then rename) instead of "
-                          "stdout; its extension names the format (see --format).")(resolved)
-    f = click.option("--format", "-f", "fmt", type=click.Choice(list(FORMATS)), default=None,
+            check_installed()
+        return f(*args, **kwargs)
+
+    return stack(
+        click.option("--format", "-f", "fmt", type=click.Choice(list(outputs.FORMATS)), default=None,
                      help="Output format: text (tables), json (the stable machine interface), markdown, or html "
                           "(one self-contained page with figures; needs the html extra). Default: from the "
-                          f"--output extension ({EXTENSIONS_TEXT}; another extension needs --format, which then "
-                          "accepts any name), text without --output; a --format that contradicts the extension is "
-                          "refused.")(f)
-    return f
+                          f"--output extension ({outputs.EXTENSIONS_TEXT}; another extension needs --format, which "
+                          "then accepts any name), text without --output; a --format that contradicts the extension "
+                          "is refused."),
+        click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="Write the result to this file (atomically: temporary file, then rename) instead of "
+                          "stdout; its extension names the format (see --format)."))(resolved)
 
 
 class FiniteFloatRange(click.FloatRange):
@@ -252,75 +190,51 @@ def check_sep(ctx: click.Context, param: click.Parameter, value: str) -> str:
     return value
 
 
-def sep_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--sep``: the separator of labels within a multi-label cell (never empty)."""
-    return click.option("--sep", default="|", show_default=True, callback=check_sep,
-                        help="Separator of labels within a multi-label cell.")(f)
+#: ``--sep``: the separator of labels within a multi-label cell (never empty).
+sep_option = click.option("--sep", default="|", show_default=True, callback=check_sep,
+                          help="Separator of labels within a multi-label cell.")
 
 
-def reading_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--encoding`` and ``--normalize-labels``: how the text of input files is read."""
-    f = click.option("--normalize-labels", "normalize_labels", type=click.Choice(["nfc"]), default=None,
-                     help="Unicode-normalise text labels (NFC) so that labels that only print alike (é as one code "
-                          "point or e + combining accent) are one class.")(f)
-    f = click.option("--encoding", type=click.Choice(["utf-8", "latin-1"]), default="utf-8", show_default=True,
-                     help="Text encoding of CSV, TSV and JSONL input (Parquet text is always UTF-8).")(f)
-    return f
+#: ``--encoding`` and ``--normalize-labels``: how the text of input files is read.
+reading_options = stack(
+    click.option("--encoding", type=click.Choice(["utf-8", "latin-1"]), default="utf-8", show_default=True,
+                 help="Text encoding of CSV, TSV and JSONL input (Parquet text is always UTF-8)."),
+    click.option("--normalize-labels", "normalize_labels", type=click.Choice(["nfc"]), default=None,
+                 help="Unicode-normalise text labels (NFC) so that labels that only print alike (é as one code "
+                      "point or e + combining accent) are one class."))
 
-
-def input_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """Column names and format of a predictions file."""
-    opts: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
-        click.option("--gold", default="gold", show_default=True, help="Column of gold (true) labels."),
-        click.option("--pred", default="pred", show_default=True, help="Column of predicted labels."),
-        click.option("--id", "id_col", default=None, help="Column of item ids (default: 'id' when present)."),
-        click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
-                     help="File format (default: from the extension; CSV for standard input, '-')."),
-        click.option("--multilabel", is_flag=True,
-                     help="Each cell is a set of labels (separated by --sep; JSON arrays in JSONL)."),
-        sep_option,
-        reading_options,
-    ]
-    for o in reversed(opts):
-        f = o(f)
-    return f
+#: Column names and format of a predictions file.
+input_options = stack(
+    click.option("--gold", default="gold", show_default=True, help="Column of gold (true) labels."),
+    click.option("--pred", default="pred", show_default=True, help="Column of predicted labels."),
+    click.option("--id", "id_col", default=None, help="Column of item ids (default: 'id' when present)."),
+    click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
+                 help="File format (default: from the extension; CSV for standard input, '-')."),
+    click.option("--multilabel", is_flag=True,
+                 help="Each cell is a set of labels (separated by --sep; JSON arrays in JSONL)."),
+    sep_option, reading_options)
 
 
 def existing_file(path: str | Path, option: str | None = None) -> Any:
-    """A path that must exist (missing files are usage errors, exit 2, naming the file), or ``-``.
-
-    ``-`` is standard input: its bytes are read once (a second ``-`` in the
-    same command is refused) and returned as a :class:`clfeval.io._readers.Source`.
-    """
-    from clfeval.io import Source
+    """A path that must exist (missing files are usage errors, exit 2, naming the file), or ``-``: standard input,
+    read once (a second ``-`` in the same command is refused), as a :class:`clfeval.io._source.Source`."""
+    from clfeval.io import Source, existing_file as check
 
     if isinstance(path, Source):
         return path
-    if str(path) == "-":
-        return _stdin(option)
-    p = Path(path)
-    where = f" (option {option})" if option else ""
-    if not p.exists():
-        raise InputFileError(f"file {str(p)!r}{where} does not exist.")
-    if p.is_dir():
-        raise InputFileError(f"{str(p)!r}{where} is a directory; expected a file.")
-    return p
+    return _stdin(option) if str(path) == "-" else check(path, option)
 
 
 def input_path(path: str | Path, option: str | None = None, *, input_format: str | None = None,
                encoding: str = "utf-8") -> Any:
     """The files a PATH names (:func:`clfeval.io._paths.resolve_path`: a file, a directory, a glob pattern),
     or standard input for ``-`` (read once; spooled to an unnamed temporary file when large)."""
-    from clfeval.io import resolve_path
-
-    if str(path) == "-":
-        path = _stdin(option)
-    from clfeval.io import block_cap_for
+    from clfeval.io import block_cap_for, resolve_path
 
     ctx = click.get_current_context(silent=True)
     memory = ctx.meta.get("clfeval.memory") if ctx is not None else None
-    inp = resolve_path(path, input_format=input_format, encoding=encoding, option=option,
-                       block_cap=block_cap_for(memory) if memory is not None else None)
+    inp = resolve_path(_stdin(option) if str(path) == "-" else path, input_format=input_format, encoding=encoding,
+                       option=option, block_cap=block_cap_for(memory) if memory is not None else None)
     if inp.alias_note is not None:
         message(f"note: {inp.alias_note}")
         if ctx is not None:  # the run's JSON lists them (emit): every command that reads a PATH
@@ -329,50 +243,19 @@ def input_path(path: str | Path, option: str | None = None, *, input_format: str
 
 
 def _stdin(option: str | None) -> Any:
-    from clfeval.io import Source
+    from clfeval.io import stdin_source
 
-    what = f"option {option}" if option else "the input file"
     ctx = click.get_current_context(silent=True)
     meta = ctx.meta if ctx is not None else {}
-    if "clfeval.stdin" in meta:
-        raise UsageError(f"standard input ('-') can be read only once, and {meta['clfeval.stdin']} already names it; "
-                         f"give {what} as a file.")
-    try:
-        stream = sys.stdin.buffer
-        tty = sys.stdin.isatty()
-    except (AttributeError, ValueError, OSError):  # no standard input, or a closed one
-        stream, tty = None, False
-    if stream is None or tty:
-        raise UsageError(f"{what} is '-' (standard input), but standard input is "
-                         f"{'a terminal' if stream is not None else 'closed'}; pipe the data in, as in "
-                         f"cat preds.csv | clfeval report -.")
-    try:
-        src = Source.from_stream(stream, memory=_spool_at(ctx))
-    except OSError as exc:
-        raise InputFileError(f"standard input ('-', {what}) cannot be read: {exc}.") from None
+    what = f"option {option}" if option else "the input file"
+    src = stdin_source(what, named_by=meta.get("clfeval.stdin"), memory=ctx.params.get("memory") if ctx else None)
     meta["clfeval.stdin"] = what
     return src
 
 
-def _spool_at(ctx: click.Context | None) -> int:
-    """Bytes of standard input held in memory before it is spooled to an unnamed file: a quarter of
-    ``--memory`` when the command has it, at most the default."""
-    from clfeval.io import SPOOL_AT
-
-    memory = ctx.params.get("memory") if ctx is not None else None
-    if memory is None:
-        return SPOOL_AT
-    from clfeval.core import parse_memory
-
-    return max(1 << 16, min(SPOOL_AT, parse_memory(memory) // 4))
-
-
 def parse_list(text: str | None) -> list[str] | None:
     """A comma-separated option value as a list (``None`` stays ``None``)."""
-    if text is None:
-        return None
-    items = [x.strip() for x in text.split(",")]
-    return [x for x in items if x != ""]
+    return None if text is None else [x.strip() for x in text.split(",") if x.strip() != ""]
 
 
 def message(text: str) -> None:
@@ -385,49 +268,16 @@ DEFAULT_RUNS_DB = Path("clfeval-runs.sqlite")
 
 
 def where_recorded(what: str, runs_db: Path, existed: bool) -> str:
-    """The one stderr line of a recorded run: which log holds it. Without ``--runs-db`` (the default file in the
-    current directory) the line gives the full path, and says when the log was created by this run."""
+    """The stderr line of a recorded run: which log holds it (the default one by its full path; new or not)."""
     if runs_db != DEFAULT_RUNS_DB:
         return f"recorded {what} in {runs_db}"
-    full = Path.cwd() / runs_db
-    new = "" if existed else "a new run log, "
-    return (f"recorded {what} in {new}{full} (the default run log; --runs-db FILE to choose another, --no-log to "
-            f"record nothing)")
-
-
-def stdout_error(exc: OSError) -> Exception:
-    """The error for a standard output that cannot be written (``/dev/full``, a full disk).
-
-    What could not be written is thrown away, so that nothing tries again at exit.
-    """
-    from clfeval.errors import OutputFileError
-    from clfeval.io import os_reason
-
-    with contextlib.suppress(Exception):
-        fd = sys.stdout.fileno()
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, fd)
-        os.close(devnull)
-    return OutputFileError(f"cannot write to standard output: {os_reason(exc)}. Redirect it elsewhere, or write "
-                           f"the result to a file with --output.")
-
-
-def _echo(text: str) -> None:
-    try:
-        click.echo(text, nl=False)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        raise stdout_error(exc) from None
+    return (f"recorded {what} in {'' if existed else 'a new run log, '}{Path.cwd() / runs_db} (the default run log; "
+            f"--runs-db FILE to choose another, --no-log to record nothing)")
 
 
 def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None) -> None:
-    """Render ``result`` and write it to ``output`` (whole or not at all) or stdout.
-
-    Text goes to a terminal with rich's colours; piped or written to a file
-    it is plain text.
-    """
+    """Render ``result`` and write it to ``output`` (whole or not at all) or stdout: text goes to a terminal with
+    rich's colours; piped or written to a file it is plain text."""
     from clfeval.io import atomic_write_text
     from clfeval.render import print_renderables, render, renderables
 
@@ -449,22 +299,24 @@ def emit(result: Any, fmt: str, output: Path | None, *, width: int | None = None
             text = to_json(dict(data, inputs={"aliases": [{"skipped": a, "same_as": b} for a, b in aliases]}))
     if output is not None:
         atomic_write_text(output, text)
-        message(f"wrote {output}")
-    else:
-        _echo(text)
+        return message(f"wrote {output}")
+    try:
+        click.echo(text, nl=False)
+        sys.stdout.flush()
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        from clfeval.io import outputs
+
+        raise outputs.stdout_error(exc) from None
 
 
 def finish_run(result: Any, fmt: str, output: Path | None, files: Any,
                record: Callable[[Any, Callable[[int], None]], int] | None = None) -> Any:
-    """Write a run's outputs, then record it; returns the result (with its run id when recorded).
-
-    ``files`` (:class:`clfeval.io._outputs.OutputFiles`) holds the outputs staged
-    so far (``--predictions``); ``--output`` is rendered with the run's id and
-    staged beside them. With ``record(files, on_id)`` (a run log's
-    ``record_result``), every file is put in place just before the record
-    commits; without it, at once. Standard output is written last (by the
-    caller, with :func:`emit`), after the record.
-    """
+    """Write a run's outputs, then record it; returns the result (with its run id when recorded). ``files``
+    (:class:`clfeval.io._outputs.OutputFiles`) holds the outputs staged so far (``--predictions``); ``--output`` is
+    rendered with the run's id and staged beside them. With ``record(files, on_id)`` every file is put in place just
+    before the record commits; without it, at once. Standard output is written last (:func:`emit`), after it."""
     from clfeval.render import render
 
     final = [result]
@@ -484,47 +336,26 @@ def finish_run(result: Any, fmt: str, output: Path | None, files: Any,
 
 
 @contextlib.contextmanager
-def progress(description: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr when stderr is a terminal; otherwise silent.
-
-    Yields ``advance(steps)``.
-    """
+def progress(description: str, total: int | None = None, *, reading: Any = None) -> Iterator[Any]:
+    """A progress bar on stderr when stderr is a terminal, else silent: yields ``advance(steps)``, or for a read
+    (``reading``: the input) ``update(rows, bytes)`` (bytes, rows, rows per second; None when silent)."""
     if not sys.stderr.isatty():
-        def silent(steps: int = 1) -> None:
-            return None
-
-        yield silent
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(description, total=total)
-
-        def advance(steps: int = 1) -> None:
-            bar.advance(task, steps)
-
-        yield advance
-
-
-@contextlib.contextmanager
-def reading_progress(inp: Any) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress bar of a read on stderr when stderr is a terminal (bytes, rows, rows per second); otherwise
-    nothing. Yields ``update(rows, bytes)`` (or None)."""
-    if not sys.stderr.isatty():
-        yield None
+        yield None if reading is not None else (lambda steps=1: None)
         return
     import time
 
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(TextColumn("reading {task.description}"), BarColumn(), DownloadColumn(),
-                  TextColumn("{task.fields[rows]:,} rows"), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(shown(inp.stem), total=max(inp.size, 1), rows=0, rate="")
-        start = time.monotonic()
+    columns = ([TextColumn("reading {task.description}"), BarColumn(), DownloadColumn(),
+                TextColumn("{task.fields[rows]:,} rows"), TextColumn("{task.fields[rate]}")] if reading is not None
+               else [TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}")])
+    with Progress(*columns, TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+        if reading is None:
+            task = bar.add_task(description, total=total)
+            yield lambda steps=1: bar.advance(task, steps)
+            return
+        task, start = bar.add_task(shown(reading.stem), total=max(reading.size, 1), rows=0, rate=""), time.monotonic()
 
         def update(rows: int, done: int) -> None:
             elapsed = time.monotonic() - start
@@ -533,9 +364,16 @@ def reading_progress(inp: Any) -> Iterator[Callable[[int, int], None] | None]:
         yield update
 
 
-def iterate_with_progress(items: Iterable[Any], description: str, total: int | None = None) -> Iterator[Any]:
-    """Iterate, advancing a stderr progress bar (terminal only)."""
-    with progress(description, total) as advance:
-        for x in items:
-            yield x
-            advance(1)
+def reading_progress(inp: Any) -> Any:  # the progress bar of a read, as the library's progress= takes it
+    return progress("", reading=inp)
+
+
+def ticks(advance: Callable[[int], None]) -> Callable[..., None]:
+    """A progress callback ``(done, total, ...)`` advancing a bar by the steps done since the last call."""
+    last = [0]
+
+    def tick(done: int, *_: Any) -> None:
+        advance(done - last[0])
+        last[0] = done
+
+    return tick

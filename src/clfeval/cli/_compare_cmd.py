@@ -1,11 +1,6 @@
-"""``clfeval compare A B [C ...]``: is the difference real?
-
-Each input is a PATH (a file, a directory, a glob, ``-``). Items are matched by
-id (by row when no input has an id column) and must carry the same gold
-labels. The command reads its options and calls :func:`clfeval.front._compare.compare`
-(count metrics stream their joint tables, the id join spilling within ``--memory``; score
-metrics rank the items in memory; ``--engine dask`` joins on the cluster).
-"""
+"""``clfeval compare A B [C ...]``: is the difference real? Each input is a PATH (a file, a directory, a glob,
+``-``); the items, matched by id (by row when no input has an id column), go to :func:`clfeval.front._compare.compare`
+(count metrics stream their joint tables, the id join spilling within ``--memory``; ``--engine dask`` on a cluster)."""
 
 from __future__ import annotations
 
@@ -14,9 +9,9 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import check_paths, emit, input_path, output_options, progress, reading_options
+from clfeval.cli._common import check_paths, emit, input_path, output_options, progress, reading_options, ticks
 from clfeval.cli._decide import gate_exit, paired_file_options
-from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option, score_bin_options
+from clfeval.cli._scale import engine_and_output, engine_options, help_note, memory_option, score_bin_options
 from clfeval.cli._slices import compare_slice_options, slice_arguments
 from clfeval.errors import UsageError
 
@@ -76,27 +71,15 @@ def compare(files: tuple[Path, ...], **o: Any) -> None:
         raise UsageError(f"compare needs at least two predictions files (A_FILE B_FILE ...); got {len(files)}.")
     labels = [f"{chr(65 + i)}_FILE" if i < 3 else f"file {i + 1}" for i in range(len(files))]
     check_paths(list(zip(labels, files, strict=False)), [("--output", o["output"])])
-    engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
-    fmt, output, gate = o.pop("fmt"), o.pop("output"), o.pop("gate")
+    (engine, fmt, output), gate = engine_and_output(o), o.pop("gate")
     inputs = [input_path(f, input_format=o["input_format"], encoding=o["encoding"]) for f in files]
     o.update(id=o.pop("id_col"), normalize=o.pop("normalize_labels"), ci=o.pop("ci_level"))
     slicing = slice_arguments(o)
-    if slicing["by"] is None:
-        slicing = {}
+    slicing = slicing if slicing["by"] is not None else {}
     from clfeval.front import compare as run, resampling_steps
 
     with progress("resampling", resampling_steps(len(files), **o)) as advance:
-        result = run(*inputs, engine=engine, progress=_ticks(advance), **o, **slicing)
+        result = run(*inputs, engine=engine, progress=ticks(advance), **o, **slicing)
     emit(result, fmt, output)
     gate_exit(result, gate)
 
-
-def _ticks(advance: Any) -> Any:
-    """A progress callback ``(done, total)`` advancing a bar by the steps done since the last call."""
-    state = {"last": 0}
-
-    def tick(done: int, _total: int) -> None:
-        advance(done - state["last"])
-        state["last"] = done
-
-    return tick

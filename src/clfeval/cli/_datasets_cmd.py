@@ -1,4 +1,5 @@
-"""``clfeval datasets``: download the public data sets clfeval's studies read."""
+"""``clfeval datasets``: download the public data sets clfeval's studies read
+(:func:`clfeval.text._fetch.fetch_dataset`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from clfeval.cli._common import FiniteFloatRange, Group, check_paths, emit, message, output_options
+from clfeval.cli._common import FiniteFloatRange, Group, emit, message, output_options
 
 
 @click.group(cls=Group)
@@ -18,9 +19,8 @@ def datasets() -> None:
 @click.argument("name", type=click.Choice(["reuters21578"]))
 @click.option("--dest", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
               help="Directory to store the archive in (created if missing).")
-@click.option("--url", default=None,
-              help="Download from here instead of the UCI KDD archive (http, https or file URL); the copy must "
-                   "still pass the checks.")
+@click.option("--url", default=None, help="Download from here instead of the UCI KDD archive (http, https or file "
+                                          "URL); the copy must still pass the checks.")
 @click.option("--force", is_flag=True, help="Download again even if the archive is already in --dest.")
 @click.option("--deadline", type=FiniteFloatRange(min=0, min_open=True), default=600, show_default=True,
               metavar="SECONDS", help="Give up when the whole download takes longer than this.")
@@ -35,32 +35,9 @@ def fetch(name: str, dest: Path, url: str | None, force: bool, deadline: float, 
     An archive already in --dest is checked the same way. Prints where the
     archive is.
     """
-    from urllib.parse import unquote, urlparse
+    from clfeval.text import fetch_dataset
 
-    from clfeval.errors import InputFileError
-    from clfeval.io import os_reason, resolve_output
-    from clfeval.text import ARCHIVE_NAME, REUTERS_CHECKS, UCI_URL, FetchedDataset, check_fetch, fetch_reuters
-
-    source = url or UCI_URL
-    check_fetch(source, deadline=deadline)  # before any path is looked at
-    parsed = urlparse(source)
-    local = unquote(parsed.path) if parsed.scheme == "file" else None
-    archive = dest / ARCHIVE_NAME
-    try:
-        existed = archive.exists() and not force
-    except OSError as exc:
-        raise InputFileError(f"option --dest: cannot look into the directory {str(dest)!r}: {os_reason(exc)}; give a "
-                             f"directory clfeval may read and write.") from None
-    if existed:  # kept as it is, an input now: the output must not replace it
-        check_paths([("--url", local), ("the archive in --dest", archive)], [("--output", output)])
-    else:  # before anything is downloaded
-        target = resolve_output(dest, option="--dest", directory=True)
-        check_paths([("--url", local)], [target, ("--dest", archive if dest.is_dir() else None), ("--output", output)])
-    path = fetch_reuters(dest, url=source, force=force, deadline=deadline)
-    if existed:
-        message(f"{path} is already there and passed the checks; not downloaded again (use --force to replace it).")
-        result = FetchedDataset(name, str(path), None, False, REUTERS_CHECKS)
-    else:
-        message(f"downloaded {source} to {path}")
-        result = FetchedDataset(name, str(path), source, True, REUTERS_CHECKS)
+    result = fetch_dataset(name, dest, url=url, force=force, deadline=deadline, outputs=[("--output", output)])
+    message(f"downloaded {result.url} to {result.path}" if result.downloaded else f"{result.path} is already there "
+            f"and passed the checks; not downloaded again (use --force to replace it).")
     emit(result, fmt, output)

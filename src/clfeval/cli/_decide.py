@@ -3,34 +3,28 @@ files."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import click
 
+from clfeval.cli._common import stack
 from clfeval.errors import GateNotMet
 
 __all__ = ["gate_exit", "require_exit", "paired_file_options"]
 
 
-def paired_file_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """Options of commands that read several predictions files of the same items: ids, format, the metric's
-    0/0 and β, one repeat of a repeated out-of-fold file."""
-    opts = [
-        click.option("--id", "id_col", default=None,
-                     help="Column of item ids (default: 'id' when present); items are matched by id."),
-        click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
-                     help="File format (default: from the extension; CSV for standard input, '-')."),
-        click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
-                     help="Value of 0/0 ratios inside the metric."),
-        click.option("--beta", type=float, default=1.0, show_default=True, help="Beta of the *_fbeta metrics."),
-        click.option("--repeat", "repeat", default=None,
-                     help="For out-of-fold files of a repeated protocol (a 'repeat' column): use the rows of this "
-                          "repeat."),
-    ]
-    for o in reversed(opts):
-        f = o(f)
-    return f
+#: Options of commands that read several predictions files of the same items: ids, format, the metric's 0/0 and β,
+#: one repeat of a repeated out-of-fold file.
+paired_file_options = stack(
+    click.option("--id", "id_col", default=None,
+                 help="Column of item ids (default: 'id' when present); items are matched by id."),
+    click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
+                 help="File format (default: from the extension; CSV for standard input, '-')."),
+    click.option("--zero-division", type=click.Choice(["0", "1", "nan"]), default="0", show_default=True,
+                 help="Value of 0/0 ratios inside the metric."),
+    click.option("--beta", type=float, default=1.0, show_default=True, help="Beta of the *_fbeta metrics."),
+    click.option("--repeat", "repeat", default=None,
+                 help="For out-of-fold files of a repeated protocol (a 'repeat' column): use the rows of this repeat."))
 
 
 def gate_exit(result: Any, gate: bool) -> None:

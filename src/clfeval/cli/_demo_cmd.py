@@ -18,7 +18,4 @@ def demo(mode: str | None, fmt: str, output: Path | None) -> None:
     from clfeval.studies import demo_modes, run_demo
 
     check_paths([], [("--output", output)])
-    if mode is None:
-        emit(DemoList(demo_modes()), fmt, output)
-        return
-    emit(run_demo(mode), fmt, output)
+    emit(DemoList(demo_modes()) if mode is None else run_demo(mode), fmt, output)

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_progress, sep_option
-from clfeval.cli._scale import engine_of, engine_options, memory_option
+from clfeval.cli._scale import engine_and_output, engine_options, memory_option
 
 
 @click.command("errors")
@@ -72,17 +72,10 @@ def errors(predictions: Path, **o: Any) -> None:
     them) and its true positives (what they share with c).
     """
     check_paths([("PREDICTIONS", predictions), ("--texts", o["texts"])], [("--output", o["output"])])
-    engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
-    fmt, output = o.pop("fmt"), o.pop("output")
+    engine, fmt, output = engine_and_output(o)
     from clfeval.front import error_analysis
 
     data = input_path(predictions, input_format=o["input_format"], encoding=o["encoding"])
     texts = None if o["texts"] is None else input_path(o["texts"], "--texts", encoding=o["encoding"])
-    result = error_analysis(data, o["pred"], gold=o["gold"], text=o["text"], texts=texts, id=o["id_col"],
-                            score=o["score"], processing=o["processing"], token_pattern=o["token_pattern"],
-                            min_count=o["min_count"], examples=o["examples"], terms=o["terms"], chars=o["chars"],
-                            prior_strength=o["prior_strength"], z_min=o["z_min"], seed=o["seed"],
-                            multilabel=o["multilabel"] or None, sep=o["sep"],
-                            input_format=o["input_format"], encoding=o["encoding"], engine=engine,
-                            progress=reading_progress)
-    emit(result, fmt, output)
+    o.update(texts=texts, id=o.pop("id_col"), multilabel=o["multilabel"] or None)
+    emit(error_analysis(data, o.pop("pred"), **o, engine=engine, progress=reading_progress), fmt, output)

@@ -9,7 +9,7 @@ import click
 
 from clfeval.cli._common import check_paths, emit, output_options, reading_options
 from clfeval.cli._decide import paired_file_options
-from clfeval.cli._scale import engine_of, engine_options
+from clfeval.cli._scale import engine_and_output, engine_options
 from clfeval.errors import UsageError
 
 
@@ -37,7 +37,7 @@ from clfeval.errors import UsageError
 @reading_options
 @engine_options
 @output_options
-def power(files: tuple[Path, ...], engine: str, scheduler: str | None, fmt: str, output: Path | None, **o: Any) -> None:
+def power(files: tuple[Path, ...], **o: Any) -> None:
     """Is the test set big enough? The smallest detectable difference, the items needed, interval widths.
 
     Two files (A and B on the same items): the smallest difference in --metric that the test set detects
@@ -48,13 +48,13 @@ def power(files: tuple[Path, ...], engine: str, scheduler: str | None, fmt: str,
     if len(files) not in (1, 2):
         raise UsageError(f"power takes one predictions file (interval width) or two on the same items (A_FILE "
                          f"B_FILE: the detectable difference); got {len(files)}.")
-    check_paths([("A_FILE", files[0]), ("B_FILE", files[1] if len(files) > 1 else None)], [("--output", output)])
+    check_paths([("A_FILE", files[0]), ("B_FILE", files[1] if len(files) > 1 else None)], [("--output", o["output"])])
     if o["delta" if len(files) == 1 else "width"] is not None:  # in the words of the files
         raise UsageError("option --delta is the difference between two systems: give A_FILE and B_FILE (one file "
                          "answers --width)." if len(files) == 1 else "option --width is about one system's interval: "
                          "give one file (two files answer --delta).")
     from clfeval.front import power as run
 
-    o.update(id=o.pop("id_col"), normalize=o.pop("normalize_labels"), engine=engine_of(engine, scheduler, None))
-    result = run(*[str(f) for f in files], **o)
-    emit(result, fmt, output)
+    o.update(id=o.pop("id_col"), normalize=o.pop("normalize_labels"), memory=None)
+    engine, fmt, output = engine_and_output(o)
+    emit(run(*[str(f) for f in files], engine=engine, **o), fmt, output)

@@ -7,18 +7,9 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import (
-    check_paths,
-    emit,
-    existing_file,
-    input_options,
-    input_path,
-    output_options,
-    parse_list,
-    reading_progress,
-)
+from clfeval.cli._common import check_paths, emit, input_options, output_options
 from clfeval.cli._decide import require_exit
-from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option, score_bin_options
+from clfeval.cli._scale import engine_and_output, engine_options, help_note, memory_option, score_bin_options
 from clfeval.cli._slices import find_slice_options, slice_arguments, slice_options
 from clfeval.errors import UsageError
 
@@ -59,10 +50,9 @@ from clfeval.errors import UsageError
               help="Interval method of --ci: percentile, bca, wilson (binomial proportions: accuracy, error rate, "
                    "precision, recall, specificity, …), delong, logit-delong, hanley-mcneil (roc_auc only); one for "
                    "every metric it applies to, or METRIC=METHOD (e.g. accuracy=wilson, recall:spam=percentile, "
-                   "roc_auc=delong; repeatable, each metric once). The more specific choice wins: recall:spam=… "
-                   "over recall=… over a METHOD for every metric. Default per metric, the best measured coverage: "
-                   "Wilson for per-class precision and recall, BCa for the other count metrics, logit DeLong for "
-                   "ROC-AUC.")
+                   "roc_auc=delong; repeatable, each metric once). The more specific choice wins: recall:spam=… over "
+                   "recall=… over a METHOD for every metric. Default per metric, the best measured coverage: Wilson "
+                   "for per-class precision and recall, BCa for the other count metrics, logit DeLong for ROC-AUC.")
 @click.option("--require", "require", multiple=True, metavar="COND",
               help="A condition such as 'macro_f1>=0.70', 'recall:spam>=0.9' or 'accuracy>majority' (repeatable), "
                    "or a registered function: FUNC(ARGS) OP TARGET for a number, FUNC(ARGS) alone for a truth "
@@ -84,17 +74,16 @@ def report(file: Path, **o: Any) -> None:
     which keep every score in memory. --score-bins N ranks approximately from N bins, with the error bound.
     """
     check_paths([("FILE", file), ("--train-labels", o["train_labels"])], [("--output", o["output"])])
-    engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
-    fmt, output = o.pop("fmt"), o.pop("output")
+    from clfeval.cli._common import existing_file, input_path, parse_list, reading_progress
+    from clfeval.evaluate import parse_ci_methods  # the parser of ci_method= in every form: one rule
+    from clfeval.front import report as run
+
+    engine, fmt, output = engine_and_output(o)
     inp = input_path(file, input_format=o["input_format"], encoding=o["encoding"])
     if o["train_labels"] is not None:  # '-': standard input, read once
         o["train_labels"] = existing_file(o["train_labels"], "--train-labels")
-    from clfeval.evaluate import parse_ci_methods  # the parser of ci_method= in every form: one rule
-
     o.update(order=parse_list(o["order"]), id=o.pop("id_col"), normalize=o.pop("normalize_labels"),
              ci=o.pop("ci_level"), require=o.pop("require"), ci_method=parse_ci_methods(o["ci_method"]))
-    from clfeval.front import report as run
-
     text = o.pop("text_col")
     if text is not None and str(file) == "-":
         raise UsageError("option --text reads the predictions a second time, for the error analysis: give a file "
@@ -112,11 +101,10 @@ def _errors_share(rep: Any, inp: Any, text: str, o: dict[str, Any], engine: Any)
     import dataclasses
 
     from clfeval.front import error_analysis
+    from clfeval.ops.report import ErrorsSharePart
 
     e = error_analysis(inp, o["pred"], gold=o["gold"], text=text, id=o["id"], input_format=o["input_format"],
                        encoding=o["encoding"], engine=engine, multilabel=o["multilabel"] or None,
                        sep=o["sep"]).to_dict()
     share = {"cells": e["cells"][:3], "prior": e["prior"], "settings": e["settings"], "notes": e["notes"]}
-    from clfeval.ops.report import ErrorsSharePart
-
     return dataclasses.replace(rep, errors_share=ErrorsSharePart.of(share))

@@ -1,47 +1,14 @@
-"""``clfeval reuters``: mission §9's Reuters-21578 study, re-run with clfeval's own parts.
-
-Reads the original distribution (``--archive``), runs the nine parts of the
-study (:func:`clfeval.studies._reuters.reuters_study`), prints each part's tables with
-the published numbers beside ours, and records the run in the run log.
-"""
+"""``clfeval reuters``: mission §9's Reuters-21578 study, re-run with clfeval's own parts: the original distribution
+(``--archive``) read, the study's parts run (:func:`clfeval.studies._reuters.reuters_study`) and printed beside the
+published numbers, the run recorded in the run log (:mod:`clfeval.studies._reuters_run`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 
-from clfeval.cli._common import DEFAULT_RUNS_DB, emit, finish_run, message, output_options, progress, where_recorded
-from clfeval.errors import InputFileError, MissingExtra
-
-
-def _need_text_extra() -> None:
-    MissingExtra.require("the Reuters study (scikit-learn models on Snowball-stemmed terms)",
-                         [("sklearn", "scikit-learn"), ("Stemmer", "PyStemmer")], "text")
-
-
-def _record(log: Any, result: Any, archive: Path, data_hash: str | None, files: Any, on_id: Any) -> int:
-    d = result.to_dict()
-    summary: dict[str, Any] = dict(result.summary())
-    per_fold: list[dict[str, Any]] = []
-    cv = result.cross_validation
-    if cv is not None:
-        summary["cv_micro_f1"] = cv["micro_f1"]
-        summary["cv_macro_f1"] = cv["macro_f1"]
-        per_fold = [dict(f, repeat=1) for f in cv["per_fold"]]
-    sig = result.signature
-    settings = {"model": sig.get("model"), "tokenization": {k: v for k, v in sig.get("tokenization", {}).items()
-                                                            if k != "why"}, "processing": sig.get("processing"),
-                "split": sig.get("split"), "parts": list(result.parts), "category": result.terms["category"]
-                if result.terms else None, "samples": sig.get("samples"), "seed": sig.get("seed")}
-    protocol = {"kind": "fixed split", "split": "ModApte (" + result.split["choice"] + ")",
-                "train": result.split["train"], "test": result.split["test"],
-                "cross_validation": None if cv is None else {"folds": cv["folds"], "splitter": cv["splitter"]}}
-    return log.record("reuters", settings=settings, seed=sig.get("seed"), protocol=protocol, summary=summary,
-                      per_fold=per_fold, data_path=str(archive.resolve()), data_hash=data_hash,
-                      task="Reuters-21578 ModApte, ten largest categories", versions=sig.get("versions"), result=d,
-                      outputs=files, on_id=on_id)
+from clfeval.cli._common import DEFAULT_RUNS_DB, emit, finish_run, message, output_options, progress, ticks
 
 
 @click.command()
@@ -57,9 +24,8 @@ def _record(log: Any, result: Any, archive: Path, data_hash: str | None, files: 
 @click.option("--category", default="grain", show_default=True,
               help="Category of the term analysis (part 9): one of the 90 ModApte categories.")
 @click.option("--split", "split_choice", type=click.Choice(["published", "definition"]), default="published",
-              show_default=True,
-              help="published: the published 7,769 training stories (NEWID 1199 left out, see the output); "
-                   "definition: the ModApte definition's 7,770.")
+              show_default=True, help="published: the published 7,769 training stories (NEWID 1199 left out, see the "
+                                      "output); definition: the ModApte definition's 7,770.")
 @click.option("--samples", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Bootstrap replicates of the significance part (at most 1,000,000).")
 @click.option("--processing", "processing_spec", default=None, metavar="SPEC",
@@ -86,40 +52,24 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
     keyword rule, and the φ–δ analysis of terms. Each part states its text
     processing; --processing runs every part with one.
     """
-    _need_text_extra()
-    from clfeval.cli._experiment_cmd import run_outputs
+    import clfeval.studies as studies
+    from clfeval.cli._common import where_recorded
     from clfeval.core import check_samples
-    from clfeval.errors import ClfevalError
     from clfeval.io import OutputFiles, outputs as _outputs
-    from clfeval.protocols import file_hash
-    from clfeval.studies import parse_parts, reuters_study, study_steps
     from clfeval.text import parse_processing
 
-    chosen = parse_parts(parts)
-    try:
-        processing = parse_processing(processing_spec)
-    except ClfevalError as e:
-        raise e.with_names({"processing": "--processing"}) from None
+    studies.need_text_extra()
+    chosen = studies.parse_parts(parts)
+    processing = parse_processing(processing_spec)  # its errors name --processing (main's option_names)
     check_samples(samples, option="--samples")
-    if not archive.exists():
-        raise InputFileError(f"the archive {str(archive)!r} (option --archive) does not exist; give the path of the "
-                             f"original reuters21578.tar.gz or of a directory holding its 22 files reut2-000.sgm … "
-                             f"reut2-021.sgm, or download it with `clfeval datasets fetch reuters21578 --dest DIR`.")
     existed = runs_db.exists()
-    log = run_outputs([("--archive", archive)], output, None if no_log else runs_db)  # before the long part
-    data_hash = file_hash(archive) if log is not None and archive.is_file() else None
-    with progress("reuters: the study", study_steps(chosen)) as advance:
-        last = [0]
-
-        def tick(done: int, _total: int, _what: str) -> None:
-            advance(done - last[0])
-            last[0] = done
-
-        result = reuters_study(archive, parts=chosen, seed=seed, category=category,
-                               published_split=split_choice == "published", samples=samples,
-                               processing=processing, progress=tick)
+    log, data_hash = studies.open_reuters_run(archive, output, None if no_log else runs_db)  # before the long part
+    with progress("reuters: the study", studies.study_steps(chosen)) as advance:
+        result = studies.reuters_study(archive, parts=chosen, seed=seed, category=category, samples=samples,
+                                       published_split=split_choice == "published", processing=processing,
+                                       progress=ticks(advance))
     _outputs.checkpoint("run finished")
-    record = None if log is None else (lambda files, on_id: _record(log, result, archive, data_hash, files, on_id))
+    record = None if log is None else studies.reuters_record(log, result, archive, data_hash)
     with OutputFiles() as files:
         result = finish_run(result, fmt, output, files, record)
     if log is not None:

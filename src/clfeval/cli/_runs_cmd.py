@@ -2,36 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from clfeval.cli._common import Group, check_paths, emit, existing_file, output_options
+from clfeval.cli._common import DEFAULT_RUNS_DB, Group, emit, existing_file, message, output_options, stack
+from clfeval.protocols import file_hash, query_run_log
+
+_ONLY = "Only runs on this data file (by content)."
 
 
-def _db_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path),
-                        default=Path("clfeval-runs.sqlite"), show_default=True, help="The run log (SQLite).")(f)
-
-
-def _open(runs_db: Path, output: Path | None, data: Path | None = None) -> Any:
-    """The run log, read-only (queries work in a directory clfeval may not write), its output checked first."""
-    from clfeval.errors import InputFileError
-    from clfeval.protocols import RunLog, predictions_dir
-
-    if not runs_db.exists():
-        raise InputFileError(f"the run log {str(runs_db)!r} does not exist yet (option --runs-db); `clfeval cv` and "
-                             f"`clfeval holdout` create it when they record their first run.")
-    check_paths([("--runs-db", runs_db), ("the run log's predictions folder", predictions_dir(runs_db)),
-                 ("--data", data)], [("--output", output)])
-    return RunLog(runs_db, readonly=True)
+def _query(data: str | None = None) -> Any:
+    """``--runs-db``, ``--data`` (with this help; none without) and the output options, of a query."""
+    return stack(click.option("--runs-db", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_RUNS_DB,
+                              show_default=True, help="The run log (SQLite)."),
+                 *([click.option("--data", type=click.Path(path_type=Path), default=None, help=data)] if data else []),
+                 output_options)
 
 
 def _data_hash(data: Path | None) -> str | None:
-    from clfeval.protocols import file_hash
-
     return None if data is None else file_hash(existing_file(data, "--data"))
 
 
@@ -41,59 +31,49 @@ def runs() -> None:
 
 
 @runs.command("list")
-@_db_option
-@click.option("--data", type=click.Path(path_type=Path), default=None, help="Only runs on this data file (by content).")
-@output_options
+@_query(_ONLY)
 def list_runs(runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
     """Every recorded run, oldest first."""
-    emit(_open(runs_db, output, data).runs(data_hash=_data_hash(data)), fmt, output)
+    emit(query_run_log(runs_db, output=output, data=data).runs(data_hash=_data_hash(data)), fmt, output)
 
 
 @runs.command("show")
 @click.argument("run_id", type=int)
-@_db_option
-@output_options
+@_query()
 def show(run_id: int, runs_db: Path, fmt: str, output: Path | None) -> None:
     """One run in full: settings, protocol, seed, versions, per-fold and summary metrics."""
-    emit(_open(runs_db, output).get(run_id), fmt, output)
+    emit(query_run_log(runs_db, output=output).get(run_id), fmt, output)
 
 
 @runs.command("best")
 @click.option("--metric", required=True, help="Metric name, e.g. macro_f1, accuracy, f1:LABEL.")
-@_db_option
-@click.option("--data", type=click.Path(path_type=Path), default=None, help="Only runs on this data file (by content).")
-@output_options
+@_query(_ONLY)
 def best(metric: str, runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
     """The best run on each data set by the metric's mean over folds."""
-    emit(_open(runs_db, output, data).best(metric, data_hash=_data_hash(data)), fmt, output)
+    emit(query_run_log(runs_db, output=output, data=data).best(metric, data_hash=_data_hash(data)), fmt, output)
 
 
 @runs.command("ablation")
 @click.option("--metric", required=True, help="Metric name, e.g. macro_f1.")
 @click.option("--base", type=int, default=None, help="The base run (default: the best run by --metric).")
-@_db_option
-@click.option("--data", type=click.Path(path_type=Path), default=None,
-              help="Without --base: take the best run on this data file (default: on the data of the latest run).")
-@output_options
+@_query("Without --base: take the best run on this data file (default: on the data of the latest run).")
 def ablation(metric: str, base: int | None, runs_db: Path, data: Path | None, fmt: str, output: Path | None) -> None:
     """One factor at a time: runs on the same data that differ from the base run in exactly one setting.
 
     Worse runs are listed too: an ablation log that keeps only improvements hides what was tried.
     """
-    emit(_open(runs_db, output, data).ablation(metric, base=base, data_hash=_data_hash(data)), fmt, output)
+    log = query_run_log(runs_db, output=output, data=data)
+    emit(log.ablation(metric, base=base, data_hash=_data_hash(data)), fmt, output)
 
 
 @runs.command("check")
 @click.option("--submitted", type=int, required=True, help="The id of the run you submit.")
 @click.option("--metric", required=True, help="Metric name, e.g. macro_f1.")
-@_db_option
-@output_options
+@_query()
 @click.pass_context
 def check(ctx: click.Context, submitted: int, metric: str, runs_db: Path, fmt: str, output: Path | None) -> None:
     """Exit 1, saying why, unless the submitted run is the best row among the runs on its data."""
-    from clfeval.cli._common import message
-
-    result = _open(runs_db, output).check(submitted, metric)
+    result = query_run_log(runs_db, output=output).check(submitted, metric)
     emit(result, fmt, output)
     if not result.passed:
         message(f"clfeval: check failed: {result.message}")
@@ -111,8 +91,7 @@ def check(ctx: click.Context, submitted: int, metric: str, runs_db: Path, fmt: s
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level of the verdict.")
 @click.option("--ci", "ci_level", type=float, default=0.95, show_default=True, help="Level of the intervals.")
 @click.option("--gate", is_flag=True, help="Exit 3 unless the corrected resampled t-test says RUN_A is better.")
-@_db_option
-@output_options
+@_query()
 def compare(run_a: int, run_b: int, metric: str, samples: int, seed: int, alpha: float, ci_level: float, gate: bool,
             runs_db: Path, fmt: str, output: Path | None) -> None:
     """Is RUN_A better than RUN_B? Two runs on the same data and folds, compared fold by fold.
@@ -129,7 +108,7 @@ def compare(run_a: int, run_b: int, metric: str, samples: int, seed: int, alpha:
     check_samples(samples, option="--samples")
     check_probability(alpha, option="--alpha")
     check_probability(ci_level, option="--ci")
-    result = compare_runs(_open(runs_db, output), run_a, run_b, metric=metric, samples=samples, seed=seed,
-                          alpha=alpha, level=ci_level)
+    result = compare_runs(query_run_log(runs_db, output=output), run_a, run_b, metric=metric, samples=samples,
+                          seed=seed, alpha=alpha, level=ci_level)
     emit(result, fmt, output)
     gate_exit(result, gate)

@@ -7,9 +7,9 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import FiniteFloatRange
+from clfeval.cli._common import FiniteFloatRange, stack
 
-__all__ = ["memory_option", "score_bin_options", "engine_options", "engine_of", "help_note"]
+__all__ = ["memory_option", "score_bin_options", "engine_options", "engine_and_output", "help_note"]
 
 MEMORY_HELP = ("Memory budget of the rankings (e.g. 512MB, 2GiB; default 1GiB): beyond it, sorted score runs spill "
                "to a temporary directory and are merged, exactly; the output says when they did.")
@@ -33,46 +33,37 @@ def _keep_memory(ctx: click.Context, param: click.Parameter, value: str | None) 
     return value
 
 
-def score_bin_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--score-bins N`` and ``--score-binning uniform|quantile``: the opt-in binned (approximate) ranking."""
-    f = click.option("--score-binning", type=click.Choice(["uniform", "quantile"]), default="quantile",
-                     show_default=True, help="Edges of --score-bins: equal widths over the score range, or the "
-                                             "quantiles of the scores (a first pass over the input).")(f)
-    f = click.option("--score-bins", "score_bins", type=click.IntRange(min=2, max=1_000_000), default=None,
-                     metavar="N", help="Approximate ROC-AUC from N score bins (2 to 1,000,000), with its exact error "
-                                       "bound printed beside it; AP and the curves at the bin edges. "
-                                       "Default: exact.")(f)
-    return f
+#: ``--score-bins N`` and ``--score-binning uniform|quantile``: the opt-in binned (approximate) ranking.
+score_bin_options = stack(
+    click.option("--score-bins", "score_bins", type=click.IntRange(min=2, max=1_000_000), default=None, metavar="N",
+                 help="Approximate ROC-AUC from N score bins (2 to 1,000,000), with its exact error bound printed "
+                      "beside it; AP and the curves at the bin edges. Default: exact."),
+    click.option("--score-binning", type=click.Choice(["uniform", "quantile"]), default="quantile", show_default=True,
+                 help="Edges of --score-bins: equal widths over the score range, or the quantiles of the scores (a "
+                      "first pass over the input)."))
+
+#: ``--engine local|dask``, ``--scheduler ADDRESS`` and ``--connect-timeout SECONDS``.
+engine_options = stack(
+    click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                 help="local: stream the PATHs on this machine; dask: map their partitions on a Dask cluster (needs "
+                      "the dask extra; every format and reading option of the local engine)."),
+    click.option("--scheduler", default=None, metavar="ADDRESS",
+                 help="With --engine dask: the Dask scheduler to run on (e.g. tcp://10.0.0.5:8786); default a "
+                      "LocalCluster on 127.0.0.1 with one worker per core, closed at the end."),
+    click.option("--connect-timeout", "connect_timeout", type=FiniteFloatRange(min=0.1, max=3600), default=10.0,
+                 show_default=True, metavar="SECONDS",
+                 help="With --scheduler: seconds to reach the scheduler before it is called unreachable (exit 2)."))
 
 
-def _keep_timeout(ctx: click.Context, param: click.Parameter, value: float) -> float:
-    ctx.meta["clfeval.connect_timeout"] = value
-    return value
-
-
-def engine_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--engine local|dask``, ``--scheduler ADDRESS`` and ``--connect-timeout SECONDS``."""
-    f = click.option("--connect-timeout", "connect_timeout", type=FiniteFloatRange(min=0.1, max=3600), default=10.0,
-                     show_default=True, expose_value=False, callback=_keep_timeout, metavar="SECONDS",
-                     help="With --scheduler: seconds to reach the scheduler before it is called unreachable "
-                          "(exit 2).")(f)
-    f = click.option("--scheduler", default=None, metavar="ADDRESS",
-                     help="With --engine dask: the Dask scheduler to run on (e.g. tcp://10.0.0.5:8786); default a "
-                          "LocalCluster on 127.0.0.1 with one worker per core, closed at the end.")(f)
-    f = click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-                     help="local: stream the PATHs on this machine; dask: map their partitions on a Dask cluster "
-                          "(needs the dask extra; every format and reading option of the local engine).")(f)
-    return f
-
-
-def engine_of(engine: str, scheduler: str | None, memory: str | None) -> Any:
-    """``--engine``, ``--scheduler``, ``--memory`` and ``--connect-timeout`` as the library's engine value
-    (:func:`clfeval.engines.from_options`: checked there, before any work)."""
+def engine_and_output(o: dict[str, Any]) -> tuple[Any, str, Any]:
+    """Popped from a command's options ``o``: ``--engine``, ``--scheduler``, ``--memory`` and ``--connect-timeout``
+    as the library's engine value (:func:`clfeval.engines.from_options`: checked there, before any work), then
+    ``--format`` and ``--output``."""
     from clfeval.engines import from_options
 
-    ctx = click.get_current_context(silent=True)
-    timeout = ctx.meta.get("clfeval.connect_timeout", 10.0) if ctx is not None else 10.0
-    return from_options(engine, scheduler=scheduler, memory=memory, connect_timeout=timeout)
+    engine = from_options(o.pop("engine"), scheduler=o.pop("scheduler"), memory=o.pop("memory"),
+                          connect_timeout=o.pop("connect_timeout"))
+    return engine, o.pop("fmt"), o.pop("output")
 
 
 def help_note(operation: str) -> str:

@@ -7,16 +7,8 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import (
-    check_paths,
-    emit,
-    input_path,
-    output_options,
-    reading_options,
-    reading_progress,
-    sep_option,
-)
-from clfeval.cli._scale import engine_of, engine_options, help_note, memory_option
+from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_options, sep_option
+from clfeval.cli._scale import engine_and_output, engine_options, help_note, memory_option
 from clfeval.cli._slices import slice_arguments, slice_options
 
 
@@ -66,10 +58,10 @@ def threshold(test: Path, **o: Any) -> None:
     score axis cut into ranges merged on the workers: the same numbers as the local run.
     """
     check_paths([("TEST", test), ("--dev", o["dev"])], [("--output", o["output"])])
-    engine = engine_of(o.pop("engine"), o.pop("scheduler"), o.pop("memory"))
-    fmt, output, dev = o.pop("fmt"), o.pop("output"), o.pop("dev")
+    from clfeval.cli._common import reading_progress
     from clfeval.front import check_threshold_options, threshold as run
 
+    (engine, fmt, output), dev = engine_and_output(o), o.pop("dev")
     check_threshold_options(test, dev, engine=engine, **o)
     t = input_path(test, input_format=o["input_format"], encoding=o["encoding"])
     d = None if dev is None else input_path(dev, "--dev", input_format=o["input_format"], encoding=o["encoding"])

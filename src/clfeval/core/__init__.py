@@ -1,10 +1,10 @@
 """The core: labels, count tables that add, every count metric over stacks of tables, the metric catalogue,
-the signature and the resampling engines. Nothing here imports scipy or scikit-learn.
+the signature. (The resampling engines are in ``clfeval.stats``.) Nothing here imports scipy or scikit-learn.
 
 Modules: ``validation`` (argument checks), ``labels`` (label encoding), ``labelforms`` (Unicode and number forms
 of labels), ``gold`` (gold labels encoded once), ``tables`` (ConfusionTable, MultilabelTable, JointTable,
 accumulators), ``metrics`` (count-metric functions), ``catalog`` (the one list of named metrics), ``scoring`` (the
-catalogue evaluated on tables), ``resample`` (count-based and index-based resampling engines), ``signature`` (the
+catalogue evaluated on tables), ``signature`` (the
 signature of every result), ``results`` (JSON-safe numbers), ``decimate`` (figure data), ``display`` (notebook
 display of results).
 """
@@ -55,7 +55,6 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.core._ranksummary": ("DEFINITIONS", "EXACT_CUTS_MAX", "MAX_FPR", "RankingSummary", "exact_dot",
                                   "ranking_notes", "roc_auc_of", "score_counts"),
     "clfeval.core._reqfunctions": ("FUNCTIONS", "Function", "RESULT_KINDS", "function_names_text"),
-    "clfeval.core._resample": ("CountEngine",),
     "clfeval.core._results": ("FrozenDict", "FrozenList", "freeze", "freeze_fields", "number", "numbers_list",
                               "seed_value", "signature", "thaw"),
     "clfeval.core._scoring": ("Evaluation", "leaves", "metric_values", "scalar_metric", "score", "score_multilabel",
@@ -75,10 +74,10 @@ _INTERNAL_MODULES: dict[str, str] = {
     "arrowcompute": "clfeval.core._arrowcompute",
     "catalog": "clfeval.core._catalog",
     "manyclasses": "clfeval.core._manyclasses",
-    "resample": "clfeval.core._resample",
+    "nopandas": "clfeval.core._nopandas",
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
-    from clfeval.core import _arrowcompute, _catalog, _manyclasses, _resample
+    from clfeval.core import _arrowcompute, _catalog, _manyclasses, _nopandas
     from clfeval.core._catalog import TASKS as TASKS, find as find, label as label
     from clfeval.core._counting import (
         Counter as Counter,
@@ -171,7 +170,6 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         Function as Function,
         function_names_text as function_names_text,
     )
-    from clfeval.core._resample import CountEngine as CountEngine
     from clfeval.core._results import (
         FrozenDict as FrozenDict,
         FrozenList as FrozenList,
@@ -241,7 +239,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     arrowcompute = _arrowcompute
     catalog = _catalog
     manyclasses = _manyclasses
-    resample = _resample
+    nopandas = _nopandas
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 
 if TYPE_CHECKING:

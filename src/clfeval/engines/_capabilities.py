@@ -59,6 +59,13 @@ class Capability:
 
 _ITEMS = "the items must all be on one machine"
 _RANK = "a table of systems × data sets fits in memory: nothing to distribute"
+
+
+def _fitting(operation: str) -> str:
+    return (f"fitting models is not distributed: run {operation} on Local; evaluate its predictions file with "
+            f"report/compare on Dask")
+
+
 _STDIN = "Dask workers cannot read the standard input of this process; give a file, a directory or a glob"
 
 TABLE: tuple[Capability, ...] = (
@@ -129,6 +136,11 @@ TABLE: tuple[Capability, ...] = (
                "Nemenyi, Wilcoxon–Holm, the Bayesian signed-rank test", dask=_RANK),
     Capability("rank", "runs_db", "k systems over N data sets from the run log", dask=_RANK),
     Capability("*", "PATH '-'", "standard input", dask=_STDIN),
+    # cv and holdout (issue 39): one row each, the fitting of the models
+    Capability("cv", "model", "k-fold cross-validation of a text model (arrays, a table or one data file)",
+               dask=_fitting("cv")),
+    Capability("holdout", "model", "holdout evaluation of a text model (arrays, a table or one data file)",
+               dask=_fitting("holdout")),
 )
 
 

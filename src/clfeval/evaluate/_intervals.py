@@ -30,10 +30,10 @@ from clfeval.core import (
     check_zero_division,
     label_str,
     leaves,
-    resample as rs,
 )
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate._cimethods import check_method_labels, count_method, parse_ci_methods
+from clfeval.stats import draw_tables, resample as rs, wilson  # wilson: defined once in clfeval.stats._proportions
 
 __all__ = ["table_ci", "multilabel_ci", "replicate_leaves", "ItemPatterns", "wilson"]
 
@@ -42,28 +42,6 @@ Leaves = dict[tuple[str, ...], np.ndarray]
 # Infinite replicates (x/0, x > 0: a likelihood ratio with no false positive) are larger than every finite
 # one; they take part in the quantiles as this stand-in, and an end beyond the finite ones is infinite.
 _BIG = float(np.finfo(np.float64).max)
-
-
-def wilson(successes: Any, trials: Any, level: float) -> np.ndarray:
-    """Wilson's score interval of a binomial proportion x/n, shape (..., 2); NaN where n = 0.
-
-    centre = (p̂ + z²/2n)/(1 + z²/n), half-width = z/(1 + z²/n)·√(p̂(1 − p̂)/n + z²/4n²),
-    z = Φ⁻¹((1 + level)/2) (Wilson 1927; Brown, Cai & DasGupta 2001).
-
-    >>> [round(float(v), 4) for v in wilson(7, 10, 0.95)]
-    [0.3968, 0.8922]
-    """
-    from statistics import NormalDist
-
-    x = np.asarray(successes, dtype=np.float64)
-    n = np.asarray(trials, dtype=np.float64)
-    z = NormalDist().inv_cdf((1 + level) / 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = x / n
-        den = 1 + z * z / n
-        centre = (p + z * z / (2 * n)) / den
-        half = z / den * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return np.stack([np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)], axis=-1)
 
 
 def replicate_leaves(stats: TableStats, labels: Sequence[str], *, zero_division: float = 0.0, beta: float = 1.0,
@@ -281,12 +259,9 @@ def table_ci(counts: np.ndarray, labels: Sequence[Any], *, level: float = 0.95, 
     methods = parse_ci_methods(method)
     check_method_labels(methods, labs)
     nz = np.flatnonzero(cm)
-    p = cm.reshape(-1)[nz] / n
 
     def draw(g: np.random.Generator, c: int) -> Leaves:
-        stack = np.zeros((c, k * k), dtype=np.int64)
-        stack[:, nz] = g.multinomial(n, p, size=c)
-        return replicate_leaves(TableStats.of_matrix(stack.reshape(c, k, k)), labs, zero_division=zd, beta=beta,
+        return replicate_leaves(TableStats.of_matrix(draw_tables(cm, c, g)), labs, zero_division=zd, beta=beta,
                                 order=order, positive=positive)
 
     rows = max(1, rs.BUDGET // max(k * k * 8, 1))
@@ -380,10 +355,9 @@ def multilabel_ci(gold: np.ndarray, pred: np.ndarray, labels: Sequence[Any], *, 
         raise DataError("there are no items; a confidence interval needs at least one item.")
     pat = ItemPatterns.of(g, p_)
     labs = [label_str(x) for x in labels]
-    prob = pat.counts / n
 
     def draw(gen: np.random.Generator, c: int) -> Leaves:
-        return replicate_leaves(pat.stats(gen.multinomial(n, prob, size=c)), labs, zero_division=zd, beta=beta)
+        return replicate_leaves(pat.stats(draw_tables(pat.counts, c, gen)), labs, zero_division=zd, beta=beta)
 
     rows = max(1, rs.BUDGET // max(len(pat.counts), pat.per_item.shape[1], 1))
     leaves = _collect(draw, samples, rows, rng, progress)

@@ -20,6 +20,7 @@ _EXPORTS = {
     "clfeval.front._compare": ("compare",),
     "clfeval.front._scores": ("ranking", "threshold", "calibration"),
     "clfeval.front._errors": ("error_analysis",),
+    "clfeval.front._protocols": ("cv", "holdout"),
     "clfeval.front._rank": ("rank",),
     "clfeval.front._power": ("power",),
 }
@@ -29,6 +30,7 @@ __all__ = _names(_EXPORTS)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.front._compare": ("resampling_steps",),
+    "clfeval.front._protocols": ("Experiment", "experiment", "read_data", "read_recorded", "run_experiment"),
     "clfeval.front._scorecols": ("check_score_options", "read_scored"),
     "clfeval.front._scores": ("check_calibration_options", "check_threshold_options"),
 }
@@ -36,6 +38,13 @@ _INTERNAL_MODULES: dict[str, str] = {
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.front._compare import resampling_steps as resampling_steps
+    from clfeval.front._protocols import (
+        Experiment as Experiment,
+        experiment as experiment,
+        read_data as read_data,
+        read_recorded as read_recorded,
+        run_experiment as run_experiment,
+    )
     from clfeval.front._scorecols import check_score_options as check_score_options, read_scored as read_scored
     from clfeval.front._scores import (
         check_calibration_options as check_calibration_options,
@@ -47,6 +56,7 @@ if TYPE_CHECKING:
     from clfeval.front._compare import compare as compare
     from clfeval.front._errors import error_analysis as error_analysis
     from clfeval.front._power import power as power
+    from clfeval.front._protocols import cv as cv, holdout as holdout
     from clfeval.front._rank import rank as rank
     from clfeval.front._report import report as report
     from clfeval.front._scores import calibration as calibration, ranking as ranking, threshold as threshold

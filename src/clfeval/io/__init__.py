@@ -25,6 +25,8 @@ __all__ = _names(_EXPORTS)
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.io._align": ("align_predictions", "as_text", "one_repeat"),
     "clfeval.io._batches": ("file_parts", "iter_parts", "read_part", "read_pieces"),
+    "clfeval.io._idjoin": ("canonical_labels", "duplicate_error", "earliest", "first_duplicate", "gold_error",
+                           "hash_ids", "id_keys", "item_with_id", "missing_error", "partition_of"),
     "clfeval.io._join": ("Aligned", "Matching", "aligned", "unique_batches"),
     "clfeval.io._outputs": ("OutputFiles", "Target", "check_paths", "checkpoint", "deferred_signals", "os_reason",
                             "resolve_output"),
@@ -32,7 +34,8 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.io._readahead": ("read_ahead",),
     "clfeval.io._predictions": ("PredictionBatch", "PredictionReader", "check_labels_present"),
     "clfeval.io._readers": ("atomic_path", "decoding_alongside"),
-    "clfeval.io._source": ("SPOOL_AT", "STDIN", "block_cap_for", "check_roles", "check_unique_names", "row_ref"),
+    "clfeval.io._source": ("SPOOL_AT", "STDIN", "block_cap_for", "check_roles", "check_unique_names", "existing_file",
+                           "row_ref", "stdin_source"),
     "clfeval.io._spill": ("make_spill_directory", "remove_spill_directory", "spill_directory"),
     "clfeval.io._textjoin": ("join_texts", "texts_table"),
 }
@@ -49,6 +52,18 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         iter_parts as iter_parts,
         read_part as read_part,
         read_pieces as read_pieces,
+    )
+    from clfeval.io._idjoin import (
+        canonical_labels as canonical_labels,
+        duplicate_error as duplicate_error,
+        earliest as earliest,
+        first_duplicate as first_duplicate,
+        gold_error as gold_error,
+        hash_ids as hash_ids,
+        id_keys as id_keys,
+        item_with_id as item_with_id,
+        missing_error as missing_error,
+        partition_of as partition_of,
     )
     from clfeval.io._join import (
         Aligned as Aligned,
@@ -79,7 +94,9 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         block_cap_for as block_cap_for,
         check_roles as check_roles,
         check_unique_names as check_unique_names,
+        existing_file as existing_file,
         row_ref as row_ref,
+        stdin_source as stdin_source,
     )
     from clfeval.io._spill import (
         make_spill_directory as make_spill_directory,

@@ -18,6 +18,7 @@ import pyarrow as pa
 
 from clfeval.core import arrowcompute as pc
 from clfeval.errors import DataError, UsageError
+from clfeval.io._idjoin import gold_error, item_with_id, missing_error
 from clfeval.io._predictions import Predictions
 
 __all__ = ["align_predictions", "one_repeat", "as_text"]
@@ -47,8 +48,10 @@ def align_predictions(files: Sequence[Predictions], *, scores: bool = False) -> 
     """Gold labels and every file's predictions (or scores) in the first file's item order.
 
     Items are matched by id when every file has an id column, by row when
-    none has. Refuses: ids on one side only, ids missing from either side
-    (naming one from each side), different row counts without ids, and gold
+    none has, as :mod:`clfeval.io._idjoin` specifies (ids compared as text;
+    the ids of each file were checked unique when it was read). Refuses:
+    ids on one side only, ids missing from either side (naming one from each
+    side), different row counts without ids, and gold
     labels that differ (naming the first item). Labels of files whose column
     types differ (a CSV read as text beside a typed Parquet file) are compared
     as text.
@@ -79,17 +82,15 @@ def align_predictions(files: Sequence[Predictions], *, scores: bool = False) -> 
             preds.append(f.pred)
             continue
         ids = as_text(f.ids)
-        only_first = pc.filter(ref_ids, pc.invert(pc.is_in(ref_ids, value_set=ids)))
-        only_other = pc.filter(ids, pc.invert(pc.is_in(ids, value_set=ref_ids)))
-        if len(only_first) or len(only_other):
-            parts = []
-            if len(only_first):
-                parts.append(f"{len(only_first)} id(s) of {first.path!r} are missing from {f.path!r} "
-                             f"(e.g. {only_first[0].as_py()!r})")
-            if len(only_other):
-                parts.append(f"{len(only_other)} id(s) of {f.path!r} are missing from {first.path!r} "
-                             f"(e.g. {only_other[0].as_py()!r})")
-            raise DataError("; ".join(parts) + ". Compared files must hold predictions for the same items.")
+        gaps = []
+        for a, b, mine, theirs in ((first, f, ref_ids, ids), (f, first, ids, ref_ids)):
+            lost = np.flatnonzero(~np.asarray(pc.is_in(mine, value_set=theirs)))
+            count = int(lost.size)
+            if count:
+                i = int(lost[0])
+                gaps.append((a.path, b.path, count, mine[i].as_py(), a.where(i)))
+        if gaps:
+            raise missing_error(gaps)
         take = pc.index_in(ref_ids, value_set=ids)
         golds.append(pc.take(f.gold, take))
         assert f.pred is not None, "compared files are read with their predictions required"
@@ -99,11 +100,9 @@ def align_predictions(files: Sequence[Predictions], *, scores: bool = False) -> 
         diff = pc.not_equal(ref_gold, as_text(g))
         if pc.any(diff).as_py():
             i = _first(diff)
-            where = f"the item with id {ref_ids[i].as_py()!r}" if ref_ids is not None else f"row {i + 1}"
-            count = pc.sum(diff).as_py()
-            raise DataError(f"gold labels differ between {first.path!r} and {f.path!r}: {where} has gold "
-                            f"{ref_gold[i].as_py()!r} in {first.path!r} and {as_text(g)[i].as_py()!r} in {f.path!r} "
-                            f"({count} item(s) differ). Compared files must be predictions on the same test set.")
+            where = item_with_id(ref_ids[i].as_py()) if ref_ids is not None else f"row {i + 1}"
+            raise gold_error(first.path, f.path, where, ref_gold[i].as_py(), as_text(g)[i].as_py(),
+                             pc.sum(diff).as_py())
     types = {str(p.type) for p in preds} | {str(first.gold.type)}
     gold = first.gold
     if len(types) > 1 and not scores:  # e.g. a CSV (text) beside a Parquet file (integers): compare labels as text

@@ -27,10 +27,10 @@ the next, an error while reading — and :func:`join_cells` returns ``None``
 before anything was handed on, and the general path re-reads the inputs and
 names the defect with the same message, row and file as always.
 
-Ids are compared as text exactly as in the general path: integers on both
-sides are joined as integers (equal integers have equal text), any other mix
-as their text (:func:`clfeval.io._align.as_text`, so a CSV's ``"1"`` matches a
-Parquet file's ``1``). Labels go through DuckDB only as integers (as int16
+Ids are compared as :mod:`clfeval.io._idjoin` specifies for every back end:
+integers on both sides are joined as integers (equal integers have equal
+text), any other mix as their text (:func:`clfeval.io._idjoin.id_keys`, so a
+CSV's ``"1"`` matches a Parquet file's ``1``). Labels go through DuckDB only as integers (as int16
 when the first batch's fit, which halves the join's hash table; a larger
 label later hands back to the general path), booleans or text, which it
 returns bit for bit; float labels take the general path. DuckDB's memory limit is the budget (``--memory``) and its
@@ -49,6 +49,7 @@ import numpy as np
 import pyarrow as pa
 
 from clfeval.io._align import as_text
+from clfeval.io._idjoin import canonical_labels, id_keys, key_kind
 
 __all__ = ["MIN_BUDGET", "Cells", "usable", "join_cells"]
 
@@ -87,11 +88,6 @@ def usable(readers: Sequence[Any], budget: int) -> bool:
     return True
 
 
-def _key_kind(ids: pa.ChunkedArray) -> str:
-    t = ids.type.value_type if pa.types.is_dictionary(ids.type) else ids.type
-    return "int" if pa.types.is_integer(t) else "text"
-
-
 def _label_type(col: Any) -> pa.DataType | None:
     """The type a label column has in its one type (integers int64, text string), when DuckDB returns it bit
     for bit."""
@@ -117,8 +113,8 @@ def _int_keys(ids: pa.ChunkedArray) -> pa.Array:
     return arr
 
 
-def _stream(inp: Any, stream: Iterator[Any], select: Callable[[Any], Any], canonical: Callable[[Any], Any],
-            plan: tuple[str, pa.DataType, pa.DataType], state: dict[str, Any]) -> pa.RecordBatchReader:
+def _stream(inp: Any, stream: Iterator[Any], select: Callable[[Any], Any], plan: tuple[str, pa.DataType, pa.DataType],
+            state: dict[str, Any]) -> pa.RecordBatchReader:
     """One input's checked batches as (key, gold, pred) Arrow batches of the planned types."""
     kind, gold_type, pred_type = plan
     schema = pa.schema([("key", pa.int64() if kind == "int" else pa.string()), ("gold", gold_type),
@@ -132,8 +128,8 @@ def _stream(inp: Any, stream: Iterator[Any], select: Callable[[Any], Any], canon
                     continue
                 if b.repeats is not None:
                     inp.keyed = True
-                keys = _int_keys(b.ids) if kind == "int" else pa.concat_arrays(as_text(b.ids).chunks)
-                gold, pred = _wire(canonical(b.gold), gold_type), _wire(canonical(b.pred), pred_type)
+                keys = _int_keys(b.ids) if kind == "int" else id_keys(b.ids)
+                gold, pred = _wire(canonical_labels(b.gold), gold_type), _wire(canonical_labels(b.pred), pred_type)
                 inp.rows += b.n
                 state["spilled"] = max(state["spilled"], _size(state["tmp"]))
                 yield pa.record_batch([keys, gold, pred], schema=schema)
@@ -181,7 +177,7 @@ def _size(path: str) -> int:
 
 
 def _plan(heads: Sequence[Any]) -> tuple[str, list[pa.DataType], list[pa.DataType]] | None:
-    kinds = {_key_kind(h.ids) for h in heads if h.ids is not None}
+    kinds = {key_kind(h.ids) for h in heads if h.ids is not None}
     if len(kinds) == 0 or any(h.ids is None or h.pred is None for h in heads):
         return None
     golds = [_label_type(h.gold) for h in heads]
@@ -206,11 +202,11 @@ def _select_of(select: Callable[[Any, Any], Any], inp: Any) -> Callable[[Any], A
 
 
 def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[Iterator[Any]], budget: int, tmp: str, *,
-               select: Callable[[Any, Any], Any], canonical: Callable[[Any], Any]) -> Cells | None:
+               select: Callable[[Any, Any], Any]) -> Cells | None:
     """The joint cells of two inputs (see the module notes), or None when the general path must run.
 
-    ``select(batch, input)``: the rows of the batch to join (one repeat), or None; ``canonical(column)``:
-    a label column in its one type (:mod:`clfeval.io._join` supplies both, as its general path uses them).
+    ``select(batch, input)``: the rows of the batch to join (one repeat), or None (:mod:`clfeval.io._join`
+    supplies it, as its general path uses it); keys and labels are normalised as :mod:`clfeval.io._idjoin` says.
     """
     import duckdb
 
@@ -219,7 +215,7 @@ def join_cells(inputs: Sequence[Any], heads: Sequence[Any], streams: Sequence[It
         return None
     kind, golds, preds = plan
     state: dict[str, Any] = {"spilled": 0, "tmp": os.path.join(tmp, "duckdb")}
-    readers = [_stream(inputs[k], streams[k], _select_of(select, inputs[k]), canonical,
+    readers = [_stream(inputs[k], streams[k], _select_of(select, inputs[k]),
                        (kind, golds[k], preds[k]), state) for k in (0, 1)]
     try:
         con = duckdb.connect(":memory:", config={"memory_limit": f"{budget // (1 << 20)}MiB",

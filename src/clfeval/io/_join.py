@@ -21,7 +21,6 @@ an id that occurs twice anywhere in its files.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -30,87 +29,30 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from clfeval.core import MEMORY_BUDGET, arrowcompute as pc, shown_id
+from clfeval.core import MEMORY_BUDGET, arrowcompute as pc
 from clfeval.errors import DataError, UsageError
 from clfeval.io._align import as_text
+from clfeval.io._idjoin import (
+    canonical_labels,
+    duplicate_error,
+    earliest,
+    first_duplicate,
+    gold_error,
+    id_keys,
+    item_with_id,
+    missing_error,
+    partition_of,
+    partitions_for,
+)
 from clfeval.io._predictions import PredictionBatch, PredictionReader
 from clfeval.io._spill import spill_directory
 
-__all__ = ["hash_text", "Spill", "UniqueIds", "Aligned", "Matching", "aligned", "unique_batches", "partitions_for"]
-
-_MAX_PARTITIONS = 256
-_P = np.uint64(0x100000001B3)  # FNV prime: the polynomial hash's base (odd, so invertible mod 2^64)
-_P_INV = np.uint64(pow(0x100000001B3, -1, 1 << 64))
-
-
-def _mix(h: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser: every bit of the input moves every bit of the output."""
-    h = h ^ (h >> np.uint64(30))
-    h = h * np.uint64(0xBF58476D1CE4E5B9)
-    h = h ^ (h >> np.uint64(27))
-    h = h * np.uint64(0x94D049BB133111EB)
-    return h ^ (h >> np.uint64(31))
-
-
-def hash_text(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    """A 64-bit hash of every text value (a polynomial over its bytes mod 2^64, then mixed): stable across
-    batches, files and runs, computed on pyarrow's buffers without a per-value Python loop.
-
-    >>> a = hash_text(pa.array(["x", "yz", "x"])); bool(a[0] == a[2] and a[0] != a[1])
-    True
-    """
-    if isinstance(values, pa.ChunkedArray):
-        parts = [hash_text(c) for c in values.chunks]
-        return np.concatenate(parts) if parts else np.empty(0, dtype=np.uint64)
-    if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
-        values = values.cast(pa.string())
-    n = len(values)
-    if n == 0:
-        return np.empty(0, dtype=np.uint64)
-    width = np.int64 if pa.types.is_large_string(values.type) else np.int32
-    offsets = np.frombuffer(values.buffers()[1], dtype=width)[values.offset:values.offset + n + 1].astype(np.int64)
-    lo, hi = int(offsets[0]), int(offsets[-1])
-    data = values.buffers()[2]
-    raw = np.frombuffer(data, dtype=np.uint8)[lo:hi].astype(np.uint64) + np.uint64(1) if data is not None and hi > lo \
-        else np.empty(0, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        length = raw.size
-        powers = np.cumprod(np.full(length, _P, dtype=np.uint64)) if length else raw  # P^1 … P^L
-        inverse = np.cumprod(np.full(length, _P_INV, dtype=np.uint64)) if length else raw
-        prefix = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(raw * powers, dtype=np.uint64)])
-        start, stop = offsets[:-1] - lo, offsets[1:] - lo
-        scale = np.concatenate([np.ones(1, dtype=np.uint64), inverse])[start]  # P^-start
-        h = (prefix[stop] - prefix[start]) * scale
-        h = h + (stop - start).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-        return _mix(h)
-
-
-def partitions_for(estimate: int, budget: int) -> int:
-    """Partitions so that one partition of every input, matched, fits the budget (1: all in memory)."""
-    return max(1, min(_MAX_PARTITIONS, math.ceil(8 * estimate / max(budget, 1))))  # matching takes ~8x the columns
-
+__all__ = ["Spill", "UniqueIds", "Aligned", "Matching", "aligned", "unique_batches"]
 
 def _estimate(reader: PredictionReader) -> int:
     """Bytes the id, label and position columns of an input take in memory, roughly (Parquet is compressed)."""
     factor = 4 if reader.fmt == "parquet" else 2
     return factor * reader.input.size
-
-
-def _canonical(col: pa.ChunkedArray | None) -> pa.Array | None:
-    """A label column as one plain array: dictionaries decoded, integers int64, floats float64, text string."""
-    if col is None:
-        return None
-    arr = pa.concat_arrays(col.chunks) if isinstance(col, pa.ChunkedArray) else col
-    if pa.types.is_dictionary(arr.type):
-        arr = arr.dictionary_decode()
-    t = arr.type
-    if pa.types.is_integer(t) and t != pa.int64() and t != pa.uint64():
-        return arr.cast(pa.int64())
-    if pa.types.is_floating(t) and t != pa.float64():
-        return arr.cast(pa.float64())
-    if pa.types.is_large_string(t):
-        return arr.cast(pa.string())
-    return arr
 
 
 class Spill:
@@ -133,14 +75,14 @@ class Spill:
         self.writers: dict[tuple[int, pa.Schema], Any] = {}
         self.files: dict[int, list[str]] = {}
 
-    def add(self, table: pa.Table, hashes: np.ndarray | None) -> None:
-        """Add rows; ``hashes`` (of their ids) place them, and are not needed when ``partitions == 1``."""
+    def add(self, table: pa.Table, key: str = "key") -> None:
+        """Add rows, each to the partition of its ``key`` (:func:`clfeval.io._idjoin.partition_of`)."""
         if table.num_rows == 0:
             return
-        if self.partitions == 1 or hashes is None:
+        if self.partitions == 1:
             self.memory.append(table)
             return
-        part = (hashes % np.uint64(self.partitions)).astype(np.int64)
+        part = partition_of(table.column(key), self.partitions)
         order = np.argsort(part, kind="stable")
         bounds = np.searchsorted(part[order], np.arange(self.partitions + 1))
         for j in range(self.partitions):
@@ -219,36 +161,16 @@ class _Input:
         return self.reader.input.sources[file_no].name
 
 
-def _duplicate_error(inp: _Input, dup: Any, places: list[tuple[int, int]]) -> DataError:
-    """The message of read_predictions for an id (or a (repeat, id) key) that occurs twice."""
-    (fa, ra), (fb, rb) = places[:2]
-    if fa == fb:
-        where, what = f"rows {ra + 1} and {rb + 1}", f"file {inp.file(fa)!r}"
-    else:
-        where, what = f"{inp.where(fa, ra)} and {inp.where(fb, rb)}", inp.reader.input.described
+def _duplicate(inp: _Input, found: tuple[Any, tuple[int, int], tuple[int, int]]) -> DataError:
+    """The one duplicate message (:func:`clfeval.io._idjoin.duplicate_error`) for an id of this input."""
     reader = inp.reader
-    if inp.keyed:
-        rep_value, _, id_value = str(dup).partition(":")
-        return DataError(f"{what}: the key ({reader.repeat}, {reader.id_name}) must be unique, but repeat "
-                         f"{rep_value} holds the id {shown_id(id_value)} more than once ({where}).")
-    return DataError(f"{what}, column {reader.id_name!r}: ids must be unique, but the id {shown_id(str(dup))} occurs "
-                     f"more than once ({where}).")
+    return duplicate_error(*found, column=reader.id_name, described=reader.input.described, file_name=inp.file,
+                           where=inp.where, repeat=reader.repeat if inp.keyed else None)
 
 
-def _first_duplicate(table: pa.Table) -> tuple[Any, list[tuple[int, int]]] | None:
-    """The id whose second occurrence comes first in input order (file, row), and its first two places: the
-    same id whatever the partitioning (the memory budget, the engine)."""
-    keys = table.column("key")
-    if len(pc.unique(keys)) == len(keys):
-        return None
-    order = np.lexsort((table.column("row").to_numpy(), table.column("file").to_numpy()))
-    values = keys.to_pylist()
-    seen: dict[Any, int] = {}
-    for i in order.tolist():
-        first = seen.setdefault(values[i], i)
-        if first != i:
-            return values[i], _rows(table, [first, i])
-    return None  # pragma: no cover (unique above)
+def _first_duplicate(table: pa.Table) -> tuple[Any, tuple[int, int], tuple[int, int]] | None:
+    """The duplicate of one partition that the whole input names (:func:`clfeval.io._idjoin.first_duplicate`)."""
+    return first_duplicate(table.column("key"), table.column("file").to_numpy(), table.column("row").to_numpy())
 
 
 class UniqueIds:
@@ -267,12 +189,8 @@ class UniqueIds:
         if batch.ids is None:
             return
         self.input.keyed = self.input.keyed or batch.repeats is not None
-        keys = as_text(batch.ids)
         files, rows = _positions(batch)
-        table = pa.table({"key": pa.concat_arrays(keys.chunks) if keys.num_chunks else pa.array([], pa.string()),
-                          "file": files, "row": rows})
-        spill = self.input.spill
-        spill.add(table, hash_text(keys) if spill.partitions > 1 else None)  # type: ignore[union-attr]
+        self.input.spill.add(pa.table({"key": id_keys(batch.ids), "file": files, "row": rows}))  # type: ignore[union-attr]
 
     def finish(self) -> None:
         spill = self.input.spill
@@ -281,12 +199,10 @@ class UniqueIds:
         found = []
         for j in range(spill.partitions):
             table = _concat(spill.partition(j))
-            got = _first_duplicate(table) if table is not None else None
-            if got is not None:
-                found.append(got)
-        if found:
-            dup, places = min(found, key=lambda x: x[1][1])
-            raise _duplicate_error(self.input, dup, places)
+            found.append(_first_duplicate(table) if table is not None else None)
+        named = earliest(found)
+        if named is not None:
+            raise _duplicate(self.input, named)
 
 
 def unique_batches(reader: PredictionReader, *, budget: int = MEMORY_BUDGET) -> Iterator[PredictionBatch]:
@@ -461,9 +377,7 @@ class _GoldCheck:
         for k in sorted(self.count):
             _, where, ga, gb = self.first[k]
             a, b = inputs[0].name, inputs[k].name
-            raise DataError(f"gold labels differ between {a!r} and {b!r}: {where} has gold {ga!r} in {a!r} and "
-                            f"{gb!r} in {b!r} ({self.count[k]} item(s) differ). Compared files must be predictions on "
-                            f"the same test set.")
+            raise gold_error(a, b, where, ga, gb, self.count[k])
 
 
 def _by_row(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repeat: str | None,
@@ -526,7 +440,7 @@ def _by_id(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repea
 
     if heads and duckjoin.usable([i.reader for i in inputs], budget):
         with spill_directory() as tmp:
-            cells = duckjoin.join_cells(inputs, heads, streams, budget, tmp, canonical=_canonical,
+            cells = duckjoin.join_cells(inputs, heads, streams, budget, tmp,
                                         select=lambda b, inp: _one_repeat(b, inp, repeat))
         if cells is not None:
             for inp in inputs:
@@ -548,11 +462,9 @@ def _by_id(inputs: list[_Input], streams: list[Iterator[PredictionBatch]], repea
                 if b is None or b.n == 0:
                     continue
                 inp.keyed = inp.keyed or b.repeats is not None
-                keys = as_text(b.ids)
                 files, rows = _positions(b)
-                table = pa.table({"key": pa.concat_arrays(keys.chunks), "gold": _canonical(b.gold),
-                                  "pred": _canonical(b.pred), "file": files, "row": rows})
-                inp.spill.add(table, hash_text(keys) if partitions > 1 else None)
+                inp.spill.add(pa.table({"key": id_keys(b.ids), "gold": canonical_labels(b.gold),
+                                        "pred": canonical_labels(b.pred), "file": files, "row": rows}))
                 inp.rows += b.n
             inp.spill.close()
             _check_repeats(inp, repeat)
@@ -578,13 +490,13 @@ def _cell_batches(cells: Any, weighted: bool, chunk: int = 1 << 20) -> Iterator[
 def _match_partitions(inputs: list[_Input], partitions: int, matching: Matching) -> Iterator[Aligned]:
     missing: dict[tuple[int, int], list[Any]] = {}  # (k, side) → [count, earliest place, example]
     gold_check = _GoldCheck()
-    dups: list[tuple[int, Any, list[tuple[int, int]]]] = []  # (input, id, places): the earliest is named at the end
+    dups: list[tuple[int, Any]] = []  # (input, (id, first place, second place)): the earliest is named at the end
     for j in range(partitions):
         tables = [_concat(i.spill.partition(j)) for i in inputs]  # type: ignore[union-attr]
         for k, t in enumerate(tables):
             got = _first_duplicate(t) if t is not None else None
             if got is not None:
-                dups.append((k, got[0], got[1]))
+                dups.append((k, got))
         if dups:
             continue
         ref = tables[0]
@@ -616,19 +528,20 @@ def _match_partitions(inputs: list[_Input], partitions: int, matching: Matching)
             take = pc.index_in(keys, value_set=t.column("key"))  # type: ignore[union-attr]
             g = pa.concat_arrays(t.column("gold").take(take).chunks)  # type: ignore[union-attr]
             gold_check.add(k, gold, g, lambda i, files=files, rows=rows: (int(files[i]), int(rows[i])),
-                           lambda i, keys=keys: f"the item with id {shown_id(keys[i].as_py())}")
+                           lambda i, keys=keys: item_with_id(keys[i].as_py()))
             preds.append(pa.concat_arrays(t.column("pred").take(take).chunks))  # type: ignore[union-attr]
         matching.rows += len(gold)
         yield Aligned(gold, preds, _text_needed(gold, preds))
     if dups:
-        k, dup, places = min(dups, key=lambda d: (d[0], d[2][1]))
-        raise _duplicate_error(inputs[k], dup, places)
+        k = min(d[0] for d in dups)
+        raise _duplicate(inputs[k], earliest([d[1] for d in dups if d[0] == k]))  # type: ignore[arg-type]
     if missing:
-        parts_by_k: dict[int, list[str]] = {}
-        for (k, side), (count, place, example) in sorted(missing.items()):
-            a, b = (inputs[0], inputs[k]) if side == 0 else (inputs[k], inputs[0])
-            parts_by_k.setdefault(k, []).append(f"{count} id(s) of {a.name!r} are missing from {b.name!r} "
-                                                f"(e.g. {shown_id(example)}, {a.where(*place)})")
-        k = min(parts_by_k)
-        raise DataError("; ".join(parts_by_k[k]) + ". Compared files must hold predictions for the same items.")
+        k = min(k for k, _ in missing)
+        gaps = []
+        for side in (0, 1):
+            if (k, side) in missing:
+                count, place, example = missing[k, side]
+                a, b = (inputs[0], inputs[k]) if side == 0 else (inputs[k], inputs[0])
+                gaps.append((a.name, b.name, count, example, a.where(*place)))
+        raise missing_error(gaps)
     gold_check.raise_first(inputs)

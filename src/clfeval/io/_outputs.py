@@ -37,10 +37,12 @@ import stat
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from clfeval.errors import OutputFileError
 
-__all__ = ["Target", "resolve_output", "check_paths", "atomic_path", "OutputFiles", "deferred_signals"]
+__all__ = ["Target", "resolve_output", "check_paths", "atomic_path", "OutputFiles", "deferred_signals", "FORMATS",
+           "EXTENSIONS", "format_of", "output_format", "stdout_error"]
 
 def checkpoint(step: str) -> None:
     """A named step on the way to an output (``"written"``, ``"staged"``, ``"inserted"``, ``"published"``, ...).
@@ -489,3 +491,70 @@ def deferred_signals() -> Iterator[None]:
             signal.signal(s, handler if handler is not None else signal.SIG_DFL)
         for s in dict.fromkeys(pending):
             signal.raise_signal(s)
+
+
+#: The output formats of a result, and the format an output's extension names (text for no extension; any other
+#: extension needs the format said).
+FORMATS = ("text", "json", "markdown", "html")
+EXTENSIONS = {".html": "html", ".htm": "html", ".json": "json", ".md": "markdown", ".markdown": "markdown",
+              ".txt": "text"}
+#: The extensions in words, as messages and ``--help`` give them.
+EXTENSIONS_TEXT = ".json, .md/.markdown, .html/.htm, .txt or none for text"
+
+
+def _names_nothing(output: str | os.PathLike[str]) -> bool:
+    """A device, FIFO or other non-regular file (``/dev/null``): its name says nothing about its content."""
+    try:
+        return os.path.exists(output) and not os.path.isfile(output)
+    except OSError:
+        return True
+
+
+def format_of(output: str | os.PathLike[str] | None) -> str | None:
+    """The format an output file's name asks for, or None (no output, an unknown extension, none, or a device,
+    FIFO or other non-regular file such as ``/dev/null``, whose name says nothing about its content).
+
+    >>> format_of("out.HTML"), format_of("r.md"), format_of("notes.csv"), format_of(None)
+    ('html', 'markdown', None, None)
+    """
+    if output is None or _names_nothing(output):
+        return None
+    return EXTENSIONS.get(PurePath(output).suffix.lower())
+
+
+def output_format(fmt: str | None, output: str | os.PathLike[str] | None, *, option: str = "-o/--output") -> str:
+    """The format given, or the one ``output``'s extension names, else text; refused (a UsageError, exit 2) when
+    the format given contradicts the extension (text written into ``report.html``), and when none is given and
+    the extension names none (``report.csv`` would hold a text report)."""
+    from clfeval.core import shown
+    from clfeval.errors import UsageError
+
+    named = format_of(output)
+    suffix = "" if output is None else PurePath(output).suffix
+    if fmt is None:
+        if named is None and output is not None and suffix and not _names_nothing(output):
+            raise UsageError(f"option {option} {shown(str(output))!r}: the extension {suffix!r} names no "
+                             f"output format; the format follows the extension ({EXTENSIONS_TEXT}). Give the "
+                             f"output one of those, or say the format with --format (then any name is accepted).")
+        return named or "text"
+    if named is not None and named != fmt and output is not None:
+        raise UsageError(f"--format {fmt} contradicts --output {shown(str(output))!r}, whose extension "
+                         f"{suffix!r} means {named}; drop --format (the format follows the extension), "
+                         f"or give the output a name that matches it.")
+    return fmt
+
+
+def stdout_error(exc: OSError) -> OutputFileError:
+    """The error for a standard output that cannot be written (``/dev/full``, a full disk).
+
+    What could not be written is thrown away, so that nothing tries again at exit.
+    """
+    import sys
+
+    with contextlib.suppress(Exception):
+        fd = sys.stdout.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    return OutputFileError(f"cannot write to standard output: {os_reason(exc)}. Redirect it elsewhere, or write "
+                           f"the result to a file with --output.")

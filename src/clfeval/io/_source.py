@@ -25,7 +25,7 @@ from clfeval.errors import DataError, InputFileError, UsageError
 
 __all__ = ["check_text_bytes",
            "Source", "ENCODINGS", "STDIN", "check_encoding", "read_header", "check_unique_names", "check_roles",
-           "utf8_error", "utf8_valid", "row_ref", "row_line"]
+           "utf8_error", "utf8_valid", "row_ref", "row_line", "stdin_source", "existing_file"]
 
 ENCODINGS = ("utf-8", "latin-1")
 STDIN = "<stdin>"
@@ -485,3 +485,43 @@ def first_invalid_utf8_row(column: Any) -> int | None:
             return base + lo
         base += len(chunk)
     return None
+
+
+def stdin_source(what: str, *, named_by: str | None = None, memory: str | int | None = None) -> Source:
+    """Standard input ('-', given as ``what``: "option --dev", "the input file") as a :class:`Source`, read once.
+
+    ``named_by`` says what already named it (a second ``-`` is refused); its bytes are held in memory up to a
+    quarter of the ``memory`` budget (at most :data:`SPOOL_AT`), beyond that spooled to an unnamed temporary file.
+    """
+    import sys
+
+    if named_by is not None:
+        raise UsageError(f"standard input ('-') can be read only once, and {named_by} already names it; "
+                         f"give {what} as a file.")
+    try:
+        stream, tty = sys.stdin.buffer, sys.stdin.isatty()
+    except (AttributeError, ValueError, OSError):  # no standard input, or a closed one
+        stream, tty = None, False
+    if stream is None or tty:
+        raise UsageError(f"{what} is '-' (standard input), but standard input is "
+                         f"{'a terminal' if stream is not None else 'closed'}; pipe the data in, as in "
+                         f"cat preds.csv | clfeval report -.")
+    if memory is not None:
+        from clfeval.core import parse_memory
+
+        memory = max(1 << 16, min(SPOOL_AT, parse_memory(memory) // 4))
+    try:
+        return Source.from_stream(stream, memory=SPOOL_AT if memory is None else memory)
+    except OSError as exc:
+        raise InputFileError(f"standard input ('-', {what}) cannot be read: {exc}.") from None
+
+
+def existing_file(path: str | os.PathLike[str], option: str | None = None) -> Path:
+    """A path that must name an existing file (else an :class:`InputFileError`, exit 2, naming it and ``option``)."""
+    p = Path(path)
+    where = f" (option {option})" if option else ""
+    if not p.exists():
+        raise InputFileError(f"file {str(p)!r}{where} does not exist.")
+    if p.is_dir():
+        raise InputFileError(f"{str(p)!r}{where} is a directory; expected a file.")
+    return p

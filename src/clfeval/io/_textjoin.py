@@ -1,19 +1,22 @@
 """Texts from a second file, joined to the predictions by id, in bounded memory (``errors --texts FILE``).
 
-The join is compare's id join (:mod:`clfeval.io._join`): every row of both inputs goes, by a hash of its id
-as text (:func:`clfeval.io._join.hash_text`), to one of P partitions; when both inputs fit the memory budget
-P = 1 and nothing touches the disk, otherwise each input is written to P temporary Arrow files
-(:class:`clfeval.io._join.Spill`, in a :func:`clfeval.io._spill.spill_directory`, removed at the end, on any
-error and on signals). Partition j of both inputs then holds the same ids, so each partition is matched on
-its own, and memory holds one partition at a time.
+The join is compare's id join (:mod:`clfeval.io._idjoin`, :mod:`clfeval.io._join`): every row of both
+inputs goes, by the one hash of its id as text (:func:`clfeval.io._idjoin.partition_of`), to one of P
+partitions; when both inputs fit the memory budget P = 1 and nothing touches the disk, otherwise each input
+is written to P temporary Arrow files (:class:`clfeval.io._join.Spill`, in a
+:func:`clfeval.io._spill.spill_directory`, removed at the end, on any error and on signals). Partition j of
+both inputs then holds the same ids, so each partition is matched on its own, and memory holds one
+partition at a time.
 
 Checked exactly, across all files, whatever P: an id repeated in the predictions, an id with a second
 text, an id of the predictions without a text (ids of the texts without predictions are fine: a corpus
 may hold more documents than were classified). Each is named at its first place in input order (the
 second occurrence that comes first, or the first item without a text), the same place whatever the
-partitioning. Texts are kept to their first ``keep`` characters before they are written (a longer text
-is cut: the error analysis counts a document on its first 1,000,000 characters), so one partition's size
-is bounded by the budget however long the documents are.
+partitioning (the duplicate rule of :func:`clfeval.io._idjoin.first_duplicate`; the messages name the
+``--texts`` option and say what a text needs, so they keep their own words). Texts are kept to their
+first ``keep`` characters before they are written (a longer text is cut: the error analysis counts a
+document on its first 1,000,000 characters), so one partition's size is bounded by the budget however
+long the documents are.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ import pyarrow as pa
 
 from clfeval.core import arrowcompute as pc
 from clfeval.errors import DataError
-from clfeval.io._join import Spill, hash_text, partitions_for
+from clfeval.io._idjoin import first_duplicate, partitions_for
+from clfeval.io._join import Spill
 
 __all__ = ["join_texts", "texts_table"]
 
@@ -41,18 +45,9 @@ def texts_table(keys: list[str], texts: list[str], file_no: int, start: int, kee
 
 
 def _first_repeat(t: pa.Table) -> tuple[str, tuple[int, int], tuple[int, int]] | None:
-    """The id whose second occurrence comes first in input order, with its first two places."""
-    keys = t.column("key")
-    if len(pc.unique(keys)) == len(keys):
-        return None
-    order = np.lexsort((t.column("row").to_numpy(), t.column("file").to_numpy()))
-    values, files, rows = keys.to_pylist(), t.column("file").to_numpy(), t.column("row").to_numpy()
-    seen: dict[str, int] = {}
-    for i in order.tolist():
-        first = seen.setdefault(values[i], i)
-        if first != i:
-            return values[i], (int(files[first]), int(rows[first])), (int(files[i]), int(rows[i]))
-    return None  # pragma: no cover (not unique above)
+    """The id whose second occurrence comes first in input order, with its first two places (the one rule of
+    :func:`clfeval.io._idjoin.first_duplicate`)."""
+    return first_duplicate(t.column("key"), t.column("file").to_numpy(), t.column("row").to_numpy())
 
 
 def _concat(tables: list[pa.Table]) -> pa.Table | None:
@@ -84,7 +79,7 @@ def join_texts(items: Iterable[pa.Table], texts: Iterable[pa.Table], *, estimate
         for spill, source in zip(sides, (items, texts), strict=False):
             for t in source:
                 if t.num_rows:
-                    spill.add(t, hash_text(t.column("key")) if p > 1 else None)
+                    spill.add(t)
             spill.close()
         repeats: list[tuple[int, tuple[int, int], tuple[int, int], str]] = []
         missing: list[tuple[tuple[int, int], str]] = []

@@ -21,12 +21,12 @@ _FIND = "a report with --find-slices"
 
 def wilson(successes: int, trials: int) -> tuple[float, float]:
     """The 95 % Wilson score interval of a proportion, for a slice whose JSON holds no interval: the one Wilson
-    interval of the package (:func:`clfeval.evaluate.wilson`), NaN for an empty slice.
+    interval of the package (:func:`clfeval.stats.wilson`), NaN for an empty slice.
 
     >>> [round(x, 4) for x in wilson(8, 10)]
     [0.4902, 0.9433]
     """
-    from clfeval.evaluate import wilson as interval
+    from clfeval.stats import wilson as interval
 
     lo, hi = interval(successes, trials, 0.95).tolist()
     return float(lo), float(hi)

@@ -69,16 +69,18 @@ __all__ = _names(_EXPORTS)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.protocols._api": ("spread",),
-    "clfeval.protocols._datafile": ("read_text_data",),
+    "clfeval.protocols._datafile": ("read_text_data", "text_data_of"),
     "clfeval.protocols._errorsof": ("errors_format", "errors_of_run"),
+    "clfeval.protocols._runwrite": ("Written", "check_compare_model", "errors_page", "open_run_log", "write_run"),
     "clfeval.protocols._runlog": ("Ablation", "BestRuns", "CheckResult", "Run", "RunList", "file_hash",
                                   "flatten_settings", "higher_is_better", "predictions_dir"),
+    "clfeval.protocols._runquery": ("query_run_log",),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.protocols._api import spread as spread
-    from clfeval.protocols._datafile import read_text_data as read_text_data
+    from clfeval.protocols._datafile import read_text_data as read_text_data, text_data_of as text_data_of
     from clfeval.protocols._errorsof import errors_format as errors_format, errors_of_run as errors_of_run
     from clfeval.protocols._runlog import (
         Ablation as Ablation,
@@ -90,6 +92,14 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         flatten_settings as flatten_settings,
         higher_is_better as higher_is_better,
         predictions_dir as predictions_dir,
+    )
+    from clfeval.protocols._runquery import query_run_log as query_run_log
+    from clfeval.protocols._runwrite import (
+        Written as Written,
+        check_compare_model as check_compare_model,
+        errors_page as errors_page,
+        open_run_log as open_run_log,
+        write_run as write_run,
     )
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 

@@ -6,24 +6,32 @@ from typing import Any
 
 from clfeval.errors import DataError
 
-__all__ = ["read_text_data"]
+__all__ = ["read_text_data", "text_data_of"]
 
 
 def read_text_data(src: Any, text_col: str, label_col: str, id_col: str | None, multilabel: bool,
                    input_format: str | None, *, encoding: str = "utf-8", normalize: str | None = None,
                    sep: str = "|") -> tuple[list[str], list[Any], list[Any]]:
     """Texts, labels and ids of a data file (or standard input), each checked; errors name the file, row and column."""
-    import pyarrow as pa
-
-    from clfeval.core import normalize_labels
     from clfeval.io import check_roles, read_frame
-    from clfeval.text import check_texts
 
     check_roles([("--text", text_col), ("--label", label_col), ("--id", id_col)])
     table = read_frame(src, input_format=input_format, encoding=encoding,
                        exact=[c for c in (label_col, id_col or "id") if c])
-    names = table.column_names
     where = f"file {getattr(src, 'name', str(src))!r}" if not hasattr(src, "is_file") else f"file {str(src)!r}"
+    return text_data_of(table, text_col, label_col, id_col, multilabel, where=where, normalize=normalize, sep=sep)
+
+
+def text_data_of(table: Any, text_col: str, label_col: str, id_col: str | None, multilabel: bool, *, where: str,
+                 normalize: str | None = None, sep: str = "|") -> tuple[list[str], list[Any], list[Any]]:
+    """Texts, labels and ids of a ``pyarrow.Table`` (a data file's, or a DataFrame's), each checked; errors name
+    ``where`` (the file or the table), the row and the column."""
+    import pyarrow as pa
+
+    from clfeval.core import normalize_labels
+    from clfeval.text import check_texts
+
+    names = table.column_names
     for col, opt in ((text_col, "--text"), (label_col, "--label"), (id_col, "--id")):
         if col is not None and col not in names:
             raise DataError(f"{where} has no column {col!r} (option {opt}); its columns are: "

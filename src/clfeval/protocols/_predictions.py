@@ -17,7 +17,7 @@ from clfeval.protocols._splits import Protocol
 __all__ = ["predictions_table", "write_predictions", "PREDICTION_FORMATS"]
 
 
-def predictions_table(preds: list, data: RunData, ids: list[Any], protocol: Protocol) -> pa.Table:
+def predictions_table(preds: list[tuple[Any, Any, Any]], data: RunData, ids: list[Any], protocol: Protocol) -> pa.Table:
     """The out-of-fold predictions of every fold as one table, in (repeat, item) order."""
     rows_repeat, rows_pos, rows_fold, golds, predictions, score_blocks = [], [], [], [], [], []
     for fold, pred, scores in preds:

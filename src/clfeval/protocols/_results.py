@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import pyarrow as pa
 
-from clfeval.core import ConfusionTable, Display, MultilabelTable
+from clfeval.core import ConfusionTable, Display, EngineInfo, MultilabelTable, freeze_fields, thaw
 from clfeval.evaluate import Report
 from clfeval.protocols._splits import Protocol
 from clfeval.protocols._spread import Spread
@@ -24,14 +25,17 @@ class FoldResult:
     n_train: int
     n_test: int
     table: ConfusionTable | MultilabelTable = field(repr=False)
-    metrics: dict[str, float]
-    train_metrics: dict[str, float] | None
-    validation_metrics: dict[str, float] | None
-    baselines: dict[str, dict[str, float]]
-    thresholds: dict[str, float] | None = None
+    metrics: Mapping[str, float]
+    train_metrics: Mapping[str, float] | None
+    validation_metrics: Mapping[str, float] | None
+    baselines: Mapping[str, Mapping[str, float]]
+    thresholds: Mapping[str, float] | None = None
     notes: tuple[str, ...] = ()
     n_validation: int | None = None
-    cut_rows: dict[str, dict[str, Any]] | None = None
+    cut_rows: Mapping[str, Mapping[str, object]] | None = None
+
+    def __post_init__(self) -> None:
+        freeze_fields(self, ("metrics", "train_metrics", "validation_metrics", "baselines", "thresholds", "cut_rows"))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"repeat": self.repeat, "fold": self.fold, "n_train": self.n_train, "n_test": self.n_test}
@@ -50,7 +54,7 @@ class FoldResult:
             out["cuts"] = self.cut_rows
         if self.notes:
             out["notes"] = list(self.notes)
-        return out
+        return thaw(out)  # type: ignore[no-any-return]
 
 
 def _phi_delta(table: ConfusionTable | MultilabelTable) -> dict[str, dict[str, float]]:
@@ -96,6 +100,14 @@ class ProtocolResult(Display):
         Out-of-fold predictions and scores (see the module docstring).
     signature : dict
         clfeval version, seed, protocol, model, library versions, definitions.
+    run_id : int or None
+        The run's id in the run log (the command line records it; None from the library).
+    predictions_path : str or None
+        Where the command line wrote the out-of-fold predictions (None from the library).
+    engine : EngineInfo or None
+        Where it ran (``clfeval.cv`` and ``clfeval.holdout`` run on the local engine only: fitting models is not
+        distributed), ``to_dict()["engine"]`` when set; without it ``to_dict()`` is the JSON of ``clfeval cv``
+        and ``clfeval holdout``.
     """
 
     kind: str
@@ -103,23 +115,28 @@ class ProtocolResult(Display):
     labels: tuple[str, ...]
     metric_names: tuple[str, ...]
     folds: tuple[FoldResult, ...]
-    spread: dict[str, Spread]
+    spread: Mapping[str, Spread]
     pooled: Report
     pooled_by_repeat: tuple[Report, ...]
-    train_vs_test: dict[str, Any] | None  # train, test, gap: {metric: mean}; how: the words
-    validation: dict[str, Spread] | None
-    baselines: dict[str, dict[str, Spread]]
+    train_vs_test: Mapping[str, object] | None  # train, test, gap: {metric: mean}; how: the words
+    validation: Mapping[str, Spread] | None
+    baselines: Mapping[str, Mapping[str, Spread]]
     predictions: pa.Table = field(repr=False)
-    signature: dict[str, Any] = field(default_factory=dict)
+    signature: Mapping[str, object] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     run_id: int | None = None
     predictions_path: str | None = None
-    thresholds: dict[str, Any] | None = None
+    thresholds: Mapping[str, object] | None = None
+    engine: EngineInfo | None = None
+
+    def __post_init__(self) -> None:
+        freeze_fields(self, ("spread", "train_vs_test", "validation", "baselines", "signature", "thresholds"))
 
     @property
     def n(self) -> int:
         """Items in the data (each tested once per repeat in k-fold)."""
-        return int(self.signature.get("n", 0))
+        n = self.signature.get("n", 0)
+        return int(n) if isinstance(n, (int, float)) else 0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON interface: ``folds``, ``per_fold``, one ``{"mean","std","min","max","n"}`` per
@@ -144,4 +161,4 @@ class ProtocolResult(Display):
         out["run_id"] = self.run_id
         out["notes"] = list(self.notes)
         out["signature"] = self.signature
-        return out
+        return thaw(out)  # type: ignore[no-any-return]

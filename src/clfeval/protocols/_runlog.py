@@ -456,7 +456,7 @@ class RunLog(RunStore):
                 _outputs.checkpoint("inserted")
                 return run_id
 
-            return self._write(insert, publish=files.publish)
+            return int(self._write(insert, publish=files.publish))
 
     def record_result(self, command: str, result: Any, *, settings: dict[str, Any], data_path: str | None = None,
                       data_hash: str | None = None, task: str | None = None, keep_predictions: bool = True,

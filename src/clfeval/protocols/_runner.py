@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -352,7 +352,8 @@ def _ids(ids: Any, n: int) -> list[Any]:
     return list(range(n)) if ids is None else check_ids(ids, n)
 
 
-def _assemble(results: list[FoldResult], preds: list, data: RunData, protocol: Protocol, seed: int, ids: list[Any],
+def _assemble(results: list[FoldResult], preds: list[tuple[Any, Any, Any]], data: RunData, protocol: Protocol,
+              seed: int, ids: list[Any],
               names: tuple[str, ...], runner: _Runner, threshold: ThresholdStep | None, zd: float,
               model: dict[str, Any] | None, notes: list[str]) -> ProtocolResult:
     spreads = {m: spread([f.metrics[m] for f in results]) for m in names}
@@ -426,7 +427,7 @@ def _threshold_summary(results: list[FoldResult], step: ThresholdStep | None) ->
                            "labels": {}}
     skip = {"tp", "fp", "fn", "tn"}
     for lab in labels:
-        rows = [f.cut_rows[lab] for f in results if f.cut_rows and lab in f.cut_rows]
+        rows: list[Mapping[str, Any]] = [f.cut_rows[lab] for f in results if f.cut_rows and lab in f.cut_rows]
         entry: dict[str, Any] = {"folds": len(rows)}
         for which in ("default", "chosen", "hindsight"):
             got = [r[which] for r in rows if which in r]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from clfeval.protocols import ProtocolResult
@@ -30,16 +31,17 @@ def protocol_blocks(r: ProtocolResult) -> list[Block]:
     blocks: list[Block] = []
     p = r.protocol
     what = f"{len(r.labels)} labels" if ml else f"{len(r.labels)} classes"
+    sig: Mapping[str, Any] = r.signature  # the result's read-only JSON parts, read as JSON
     blocks.append(TextBlock(f"clfeval {'cv' if p.kind == 'kfold' else 'holdout'} — {p.describe()} · {r.n} items, "
-                            f"{what} · seed {r.signature.get('seed')}", heading=True))
-    model = r.signature.get("model") or {}
+                            f"{what} · seed {sig.get('seed')}", heading=True))
+    model = sig.get("model") or {}
     if model.get("description"):
         blocks.append(TextBlock(f"Model: {model['description']}."))
     n_folds = len(r.folds)
     unit = ("fold" if p.kind == "kfold" else "repeat") + ("s" if n_folds != 1 else "")
     over = (f"all {n_folds} {unit}" if n_folds != 1 else f"1 {unit}") if p.repeats == 1 or p.kind != "kfold" \
         else f"all {n_folds} folds of {p.repeats} repeats"
-    tvt = r.train_vs_test
+    tvt: Mapping[str, Any] | None = r.train_vs_test
     cols = ["metric", "mean", "std", "min", "max"] + (["train", "gap"] if tvt else [])
     rows = []
     for m in r.metric_names:
@@ -72,7 +74,7 @@ def protocol_blocks(r: ProtocolResult) -> list[Block]:
                                  [[_metric_title(m, ml), s.mean, s.std, s.min, s.max] for m,
                                   s in r.validation.items()]))
     if r.thresholds is not None:
-        th = r.thresholds
+        th: Mapping[str, Any] = r.thresholds
         show_cost = th["objective"] == "cost"
         tcols = ["label", "cut", "threshold", "precision", "recall", "F1"] + (["cost"] if show_cost else [])
         trows = []
@@ -107,7 +109,6 @@ def protocol_blocks(r: ProtocolResult) -> list[Block]:
                             "out-of-fold predictions.", own_markup=True))
     for note in r.notes:
         blocks.append(TextBlock(note, style="dim"))
-    sig = r.signature
     versions = sig.get("versions", {})
     tail = [f"clfeval {sig.get('version')}", f"seed {sig.get('seed')}", p.describe(),
             f"zero_division={pooled_sig.get('zero_division')}", f"beta={pooled_sig.get('beta', 1.0):g}"]

@@ -43,6 +43,7 @@ from clfeval.core import Display, ExactSum, RankingSummary, roc_auc_of
 from clfeval.errors import DataError, UsageError
 from clfeval.scores._curves import PairCounts, ranking_signature
 from clfeval.scores._sweep import Cuts, Sweep, sweep_of
+from clfeval.stats import draw_cells
 
 __all__ = ["BINNINGS", "MAX_BINS", "Binning", "uniform_binning", "quantile_binning", "RowSample", "ScoreRange",
            "ScoreHistogram", "histogram_auc", "BinnedJoint", "BINNED_NOTE", "binning_of"]
@@ -393,7 +394,7 @@ class ScoreHistogram(PairCounts, Display):
         B = self.binning.bins
         for start in range(0, samples, step):
             c = min(step, samples - start)
-            draws = rng.multinomial(n, p, size=c)
+            draws = draw_cells(n, p, c, rng)  # every bin, empty ones too: the stream of the dense draw
             out[start:start + c] = histogram_auc(draws[:, B:], draws[:, :B])
         return out
 
@@ -406,7 +407,7 @@ class BinnedJoint:
 
     ``keys`` are ``(y·B_A + a)·B_B + b``, sorted and distinct; ``counts`` their
     items. Joint tables over the same binnings add. :meth:`engine` gives the
-    count-based resampling engine (:class:`clfeval.core._resample.CountEngine`)
+    count-based resampling engine (:class:`clfeval.stats._resample.CountEngine`)
     whose replicates are multinomial draws of the occupied cells.
     """
 
@@ -453,7 +454,7 @@ class BinnedJoint:
 
     def engine(self) -> Any:
         """The count-based engine: each system's table is (negatives per bin, positives per bin), 2·B cells."""
-        from clfeval.core import CountEngine
+        from clfeval.stats import CountEngine
 
         y, a, b = self.cells()
         size = 2 * max(self.binning_a.bins, self.binning_b.bins)

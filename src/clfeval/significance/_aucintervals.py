@@ -37,7 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.core import RankingSummary, resample as rs, score_counts
+from clfeval.core import RankingSummary, score_counts
+from clfeval.stats import resample as rs
 
 __all__ = ["AUC_METHODS", "wald", "logit_wald", "hanley_mcneil_variance", "delong_variance", "auc_jackknife",
            "bootstrap_ends", "auc_interval", "too_narrow_auc", "summary_placements", "summary_delong_variance"]
@@ -93,8 +94,7 @@ def bootstrap_ends(reps: np.ndarray, auc: np.ndarray, jack: np.ndarray | None, l
     """Percentile (``jack`` None) or BCa ends (R, 2) of bootstrap replicates (R, B) of each ranking."""
     reps = np.sort(reps, axis=1)
     if jack is None:
-        q = np.broadcast_to(np.array([(1 - level) / 2, (1 + level) / 2]), (reps.shape[0], 2))
-        return rs.row_quantiles(reps, q)
+        return rs.percentile_ends(reps, level)
     return rs.bca_ends(reps, auc, jack, np.ones(jack.shape[1]), level)
 
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clfeval.significance._manysystems import scale_exponent, scaled
+from clfeval.stats import draw_dirichlet
 
 __all__ = ["BayesProbs", "signed_rank"]
 
@@ -76,7 +77,7 @@ def signed_rank(z: np.ndarray, *, rope: float, prior: float, samples: int, rng: 
     done = 0
     while done < samples:
         s = min(CHUNK, samples - done)
-        w = rng.dirichlet(alpha, s)
+        w = draw_dirichlet(alpha, s, rng)
         c = np.zeros((s, m + 1))
         np.cumsum(w, axis=1, out=c[:, 1:])
         right = np.einsum("sm,sm->s", w, c[:, -1:] - c[:, hi_start] + 0.5 * (c[:, hi_start] - c[:, eq_start]))

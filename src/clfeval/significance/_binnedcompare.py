@@ -5,7 +5,7 @@ Two systems score the same items; with binned scores
 bin of A's score, bin of B's score) of a joint table that adds across batches
 and partitions. Drawing n items with replacement is drawing that table's
 occupied cells from a multinomial (the count-based engine of
-:mod:`clfeval.core._resample`), so a replicate costs O(occupied cells) — at most
+:mod:`clfeval.stats._resample`), so a replicate costs O(occupied cells) — at most
 2·B_A·B_B, whatever n. Approximate randomization swaps A's and B's bins on
 Bin(count, ½) items of each cell, which needs one binning for both systems.
 

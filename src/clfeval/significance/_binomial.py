@@ -1,4 +1,4 @@
-"""The binomial distribution's pmf, cdf, sf, ppf and isf, the exact binomial test and Beta quantiles, without
+"""The binomial distribution's pmf, cdf, sf, ppf and isf, the exact binomial test, without
 ``scipy.stats``.
 
 ``scipy.stats`` costs about four times ``scipy.special`` to import — most of a ``clfeval power`` run. These
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["pmf", "cdf", "sf", "ppf", "isf", "beta_ppf", "binom_test", "chi2_sf_1", "brentq"]
+__all__ = ["pmf", "cdf", "sf", "ppf", "isf", "binom_test", "chi2_sf_1", "brentq"]
 
 
 def _u() -> Any:  # scipy.special is imported on first use, not when clfeval starts
@@ -66,13 +66,6 @@ def ppf(q: float, n: int, p: float) -> float:
 def isf(q: float, n: int, p: float) -> float:
     """The smallest k with P(X > k) ≤ q, for 0 < q < 1 (``scipy.stats.binom.isf``)."""
     return float(_u()._binom_isf(q, n, p))
-
-
-def beta_ppf(q: float, a: float, b: float) -> float:
-    """The q-quantile of Beta(a, b) (``scipy.stats.beta.ppf``): the Clopper–Pearson bounds."""
-    if not 0 < q < 1:
-        return 0.0 if q == 0 else 1.0 if q == 1 else math.nan
-    return float(_u()._beta_ppf(q, a, b))
 
 
 def _search(a: Any, d: float, lo: float, hi: float) -> float:

@@ -6,7 +6,7 @@ the test. For each test of :mod:`clfeval.significance._paired`:
 * **paired bootstrap** — p = #{δ_i ≥ 2δ}/b is the test that rejects when the
   *basic* (reverse-percentile) one-sided bound 2δ − q_{1−α}(δ_i) exceeds 0,
   q the r-th smallest replicate, r = b − ⌈αb⌉ + 1
-  (:func:`clfeval.core._resample.basic_bound`, the same tie tolerance as the
+  (:func:`clfeval.stats._resample.basic_bound`, the same tie tolerance as the
   count): the bound is > 0 exactly when p < α;
 * **McNemar** — the exact one-sided binomial test on the n_AB + n_BA
   discordant items inverts to the Clopper–Pearson lower bound π_L of
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.core import resample as rs
+from clfeval.stats import clopper_pearson_lower, resample as rs
 
 __all__ = ["test_bound", "mcnemar_lower", "BOUND_METHODS"]
 
@@ -39,17 +39,15 @@ BOUND_METHODS = {"bootstrap": "basic bootstrap", "mcnemar": "McNemar's exact tes
 def mcnemar_lower(n_ab: int, n_ba: int, alpha: float) -> float:
     """The one-sided 1 − α Clopper–Pearson lower bound of π = P(A right | A and B disagree).
 
-    π_L = B⁻¹(α; n_AB, n_BA + 1) (0 when n_AB = 0): the smallest π the exact
-    test of "π ≤ π_L" does not reject, so π_L > ½ exactly when P(X ≥ n_AB | ½) < α.
+    π_L = B⁻¹(α; n_AB, n_BA + 1) (0 when n_AB = 0; :func:`clfeval.stats.clopper_pearson_lower`): the smallest π
+    the exact test of "π ≤ π_L" does not reject, so π_L > ½ exactly when P(X ≥ n_AB | ½) < α.
 
     >>> round(mcnemar_lower(9, 2, 0.05), 4)
     0.5299
     """
     if n_ab == 0:
         return 0.0
-    from clfeval.significance._binomial import beta_ppf
-
-    return beta_ppf(alpha, n_ab, n_ba + 1)
+    return float(clopper_pearson_lower(n_ab, n_ab + n_ba, alpha))
 
 
 def test_bound(test: str, gains: np.ndarray, gain: float, *, alpha: float, tol: float, higher: bool,

@@ -1,22 +1,18 @@
-"""The closed-form pieces of significance testing: McNemar's exact test, Holm's and BY's adjustments.
+"""The closed-form pieces of significance testing: McNemar's exact test (Holm's and BY's adjustments are
+defined in :mod:`clfeval.stats._multiplicity`, re-exported here for the modules that import them from here).
 
-Both take a few numbers and return a few numbers (no resampling):
 :func:`mcnemar` the exact binomial test of paired accuracy from the
-discordant counts, :func:`holm` the Holm–Bonferroni step-down adjustment of a
-family of p-values. :mod:`clfeval.significance._paired` runs them on data;
-DeLong's one-vs-rest test and the power calculations use them too.
+discordant counts. :mod:`clfeval.significance._paired` runs it on data; the power calculations use it too.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import Any
-
-import numpy as np
 
 from clfeval.core import check_positive_int
 from clfeval.significance._binomial import binom_test, chi2_sf_1
+from clfeval.stats import benjamini_yekutieli, holm  # defined once in clfeval.stats._multiplicity
 
 __all__ = ["mcnemar", "holm", "benjamini_yekutieli"]
 
@@ -52,68 +48,3 @@ def mcnemar(n_ab: int, n_ba: int) -> dict[str, Any]:
     stat = max(0, abs(n_ab - n_ba) - 1) ** 2 / m
     return {"n_ab": n_ab, "n_ba": n_ba, "p_value": one, "p_value_two_sided": two, "chi2": float(stat),
             "chi2_p_value": chi2_sf_1(stat)}
-
-
-def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Holm–Bonferroni adjusted p-values (step-down; controls the family-wise error rate).
-
-    Sort the m p-values ascending, p_(1) ≤ … ≤ p_(m); the adjusted value of
-    p_(j) is max over i ≤ j of min(1, (m − i + 1)·p_(i)). Reject H0 of a
-    comparison when its adjusted p < α. NaN p-values stay NaN and do not count.
-
-    Reference: Holm (1979), "A simple sequentially rejective multiple test procedure".
-
-    Parameters
-    ----------
-    p_values : sequence of float or ndarray
-        The p-values of the m comparisons (NaN for a comparison without one).
-
-    Returns
-    -------
-    ndarray
-        The adjusted p-values, in the order and shape of ``p_values``.
-
-    Examples
-    --------
-    >>> holm([0.01, 0.04, 0.03]).tolist()
-    [0.03, 0.06, 0.06]
-    """
-    p = np.asarray(p_values, dtype=np.float64)
-    out = np.full(p.shape, math.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    m = ok.size
-    if m == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    adj = np.minimum(1.0, (m - np.arange(m)) * p[order])
-    out[order] = np.maximum.accumulate(adj)
-    return out
-
-
-def benjamini_yekutieli(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Benjamini–Yekutieli adjusted p-values (step-up; controls the false-discovery rate under any dependence).
-
-    With m p-values sorted ascending and c(m) = 1 + 1/2 + … + 1/m, the
-    adjusted value of p_(j) is min over i ≥ j of min(1, m·c(m)·p_(i) / i).
-    Declaring discoveries where the adjusted p ≤ q keeps the expected share
-    of false discoveries at most q whatever the dependence between the tests
-    (overlapping slices, crosses of the same columns). NaN p-values stay NaN
-    and do not count.
-
-    Reference: Benjamini & Yekutieli (2001), "The control of the false discovery rate in multiple testing under
-    dependency", Theorem 1.3.
-
-    >>> benjamini_yekutieli([0.01, 0.04, 0.03]).round(4).tolist()
-    [0.055, 0.0733, 0.0733]
-    """
-    p = np.asarray(p_values, dtype=np.float64)
-    out = np.full(p.shape, math.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    m = ok.size
-    if m == 0:
-        return out
-    c = float(np.sum(1.0 / np.arange(1, m + 1)))
-    order = ok[np.argsort(p[ok], kind="stable")]
-    adj = np.minimum(1.0, m * c * p[order] / np.arange(1, m + 1))
-    out[order] = np.minimum.accumulate(adj[::-1])[::-1]
-    return out

@@ -53,12 +53,12 @@ from clfeval.core import (
     check_rng,
     number,
     numbers_list,
-    resample as rs,
     score_counts,
     signature,
 )
 from clfeval.errors import DataError, UsageError
 from clfeval.scores import SortedRanking, ranking, summary_of
+from clfeval.stats import draw_items, draw_tables, resample as rs
 
 __all__ = ["CurveBands", "curve_bands", "auc_replicates"]
 
@@ -163,18 +163,17 @@ class _Groups:
     def draw(self, rng: np.random.Generator, c: int, stratified: bool) -> tuple[np.ndarray, np.ndarray]:
         """(TP, FP) added at every cut (decreasing threshold) by each of ``c`` replicates, shape (c, cuts)."""
         if self.by_item and stratified:
-            return (self._count(self.pos_cut[rng.integers(0, self.P, size=(c, self.P))], self.size),
-                    self._count(self.neg_cut[rng.integers(0, self.N, size=(c, self.N))], self.size))
+            return (self._count(self.pos_cut[draw_items(self.P, c, rng)], self.size),
+                    self._count(self.neg_cut[draw_items(self.N, c, rng)], self.size))
         if self.by_item:
             cuts = np.concatenate([self.pos_cut, self.neg_cut + self.size])  # negatives counted in a second block
-            both = self._count(cuts[rng.integers(0, self.P + self.N, size=(c, self.P + self.N))], 2 * self.size)
+            both = self._count(cuts[draw_items(self.P + self.N, c, rng)], 2 * self.size)
             return both[:, :self.size], both[:, self.size:]
         if stratified:
-            wp = rng.multinomial(self.P, self.pos_c / self.P, size=c)
-            wn = rng.multinomial(self.N, self.neg_c / self.N, size=c)
+            wp = draw_tables(self.pos_c, c, rng)
+            wn = draw_tables(self.neg_c, c, rng)
         else:
-            both = np.concatenate([self.pos_c, self.neg_c])
-            w = rng.multinomial(self.P + self.N, both / both.sum(), size=c)
+            w = draw_tables(np.concatenate([self.pos_c, self.neg_c]), c, rng)
             wp, wn = w[:, :self.pos_c.size], w[:, self.pos_c.size:]
         return self.at_cuts(wp, wn)
 
@@ -234,8 +233,8 @@ def _bands(reps: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray, np.n
         nan = np.full(reps.shape[1], np.nan)
         return nan, nan, nan
     good = reps[ok]
-    lo, hi = np.quantile(good, [(1 - level) / 2, (1 + level) / 2], axis=0)
-    return lo, hi, good.mean(axis=0)
+    ends = rs.percentile_ends(np.sort(good.T, axis=1), level)  # the percentile interval at every grid point
+    return ends[:, 0], ends[:, 1], good.mean(axis=0)
 
 
 def curve_bands(gold: Any, scores: Any = None, *, positive: Any = None, samples: int = 1000,

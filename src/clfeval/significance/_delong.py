@@ -65,9 +65,9 @@ from clfeval.core import Display, RankingSummary, check_probability, number, sig
 from clfeval.errors import DataError, UsageError
 from clfeval.ops.compare import Compared, DeLongOvRPart, DeLongPart, Undefined
 from clfeval.scores import as_scores, binary_gold, indicator_gold, score_matrix, summary_of
-from clfeval.significance._classic import holm
 from clfeval.significance._midranks import below_counts, positives_first
 from clfeval.significance._results import check_alternative, verdict as _verdict, verdict_two_sided
+from clfeval.stats import holm
 
 __all__ = ["AUCInterval", "placements", "delong_auc", "delong_test", "delong_ovr",
            "delong_compare", "check_delong"]

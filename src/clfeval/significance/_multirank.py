@@ -47,8 +47,8 @@ from clfeval.ops.rank import (
     RankResult,
 )
 from clfeval.significance import _bayesrank as bayesrank, _manysystems as ms
-from clfeval.significance._classic import holm
 from clfeval.significance._results import format_p
+from clfeval.stats import holm
 
 __all__ = ["rank_scores", "check_settings", "check_pairs", "pairs_of_text", "check_condition_names",
            "WILCOXON_SETTINGS", "req_p_better", "req_in_best_group"]

@@ -47,7 +47,6 @@ from clfeval.core import (
     joint_table,
     label_str,
     replicate_histogram,
-    resample as rs,
     resolve_requested,
     scalar_metric,
     sort_labels,
@@ -57,7 +56,7 @@ from clfeval.core import (
 from clfeval.errors import DataError, UsageError
 from clfeval.ops.compare import Compared, Distribution, ManyPart, McNemarCounts, PairPart, ResampledCounts
 from clfeval.significance._bounds import test_bound
-from clfeval.significance._classic import holm, mcnemar
+from clfeval.significance._classic import mcnemar
 from clfeval.significance._comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
 from clfeval.significance._results import (
     P_DEFINITION,
@@ -70,6 +69,7 @@ from clfeval.significance._results import (
     verdict,
     with_estimate,
 )
+from clfeval.stats import holm, resample as rs
 
 __all__ = ["TESTS", "compare", "compare_many", "compare_counts",
            "bootstrap_distribution", "check_metric", "format_p", "holm", "mcnemar", "metric_label", "SCORE_METRICS",

@@ -62,7 +62,6 @@ from clfeval.core import (
     check_zero_division,
     confusion_table,
     joint_table,
-    resample as rs,
     scalar_metric,
     signature,
 )
@@ -73,6 +72,7 @@ from clfeval.significance._comparable import SCORE_METRICS, TRACE_METRICS, check
 from clfeval.significance._critical import critical_values
 from clfeval.significance._paired import bootstrap_distribution
 from clfeval.significance._results import check_alternative
+from clfeval.stats import resample as rs
 
 __all__ = ["McNemarPower", "BootstrapPower", "IntervalWidth", "mcnemar_exact_power", "mcnemar_power",
            "bootstrap_power", "interval_width", "power_compare", "check_count_metric", "check_alpha",

@@ -177,7 +177,7 @@ def pair_intervals(va: Any, vb: Any, obs: tuple[float, float], level: float, jac
     """The two-sided percentile and BCa intervals of δ, M(A) and M(B) from the bootstrap replicates ``va``, ``vb``
     (BCa from the jackknife values ``jack`` = (A's, B's, weights), None when too costly), and the test's own
     ``bound``; the default estimate of δ is BCa (docs/guide/significance.md, coverage)."""
-    from clfeval.core import resample as rs  # NumPy: imported by the comparison that runs, not by this module
+    from clfeval.stats import resample as rs  # NumPy: imported by the comparison that runs, not by this module
 
     a, b = obs
     bca = None

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["draw_tables"]
+__all__ = ["draw_tables", "draw_cells"]
 
 
 def draw_tables(table: Any, samples: int, rng: np.random.Generator) -> np.ndarray:
@@ -34,5 +34,18 @@ def draw_tables(table: Any, samples: int, rng: np.random.Generator) -> np.ndarra
     n = int(flat.sum())
     if n:
         nz = np.flatnonzero(flat)
-        out[:, nz] = rng.multinomial(n, flat[nz] / n, size=samples)
+        out[:, nz] = draw_cells(n, flat[nz] / n, samples, rng)
     return out.reshape((samples, *cells.shape))
+
+
+def draw_cells(n: int, p: np.ndarray, samples: int, rng: np.random.Generator) -> np.ndarray:
+    """``samples`` draws of n items over cells of probabilities ``p`` (summing to 1), shape ``(samples, p.size)``:
+    ``Generator.multinomial(n, p, size=samples)``. :func:`draw_tables` calls it over a table's non-empty cells;
+    a caller that keeps empty cells in ``p`` (a dense joint table, a binned 2×B table) calls it directly, which
+    keeps the stream of its draws (NumPy's multinomial draws one binomial per cell up to the last, so the
+    cells listed change the stream, never the distribution).
+
+    >>> draw_cells(10, np.array([0.5, 0.0, 0.5]), 3, np.random.default_rng(1)).sum(axis=1).tolist()
+    [10, 10, 10]
+    """
+    return rng.multinomial(n, p, size=samples)

@@ -17,6 +17,7 @@ __all__ = _names(_EXPORTS)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.studies._reuters": ("PARTS", "PART_TITLES", "parse_parts", "study_steps"),
+    "clfeval.studies._reuters_run": ("need_text_extra", "open_reuters_run", "reuters_record"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
@@ -26,6 +27,11 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         PARTS as PARTS,
         parse_parts as parse_parts,
         study_steps as study_steps,
+    )
+    from clfeval.studies._reuters_run import (
+        need_text_extra as need_text_extra,
+        open_reuters_run as open_reuters_run,
+        reuters_record as reuters_record,
     )
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)
 

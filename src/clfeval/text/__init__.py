@@ -24,7 +24,7 @@ __all__ = _names(_EXPORTS)
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.text._datasets": ("ARCHIVE_NAME", "PUBLISHED_MODAPTE_EXCLUDED", "UCI_URL", "label_matrix",
                                "single_label_subset"),
-    "clfeval.text._fetch": ("FetchedDataset", "REUTERS_CHECKS", "check_fetch"),
+    "clfeval.text._fetch": ("FetchedDataset", "REUTERS_CHECKS", "check_fetch", "fetch_dataset"),
     "clfeval.text._models": ("Tokenizer", "check_texts"),
     "clfeval.text._processing": ("PRESETS",),
     "clfeval.text._termcounts": ("Analyzer", "TermTable", "analyzer_of", "MATCH_SECONDS", "check_token_pattern"),
@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         REUTERS_CHECKS as REUTERS_CHECKS,
         FetchedDataset as FetchedDataset,
         check_fetch as check_fetch,
+        fetch_dataset as fetch_dataset,
     )
     from clfeval.text._models import Tokenizer as Tokenizer, check_texts as check_texts
     from clfeval.text._processing import PRESETS as PRESETS

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from clfeval.errors import DataError, InputFileError, UsageError
 from clfeval.text._datasets import ARCHIVE_NAME, N_STORIES, REUTERS_SHA256, UCI_URL, read_reuters
 from clfeval.text._download import DOWNLOAD_DEADLINE, MAX_DOWNLOAD_BYTES, download, sha256_of
 
-__all__ = ["REUTERS_CHECKS", "FetchedDataset", "fetch_reuters", "check_fetch"]
+__all__ = ["REUTERS_CHECKS", "FetchedDataset", "fetch_reuters", "check_fetch", "fetch_dataset"]
 
 
 REUTERS_CHECKS = (f"SHA-256 {REUTERS_SHA256}", "22 SGML files reut2-000.sgm … reut2-021.sgm", "21,578 stories")
@@ -198,3 +199,38 @@ def _check_archive(path: Path, digest: str, sha256: str | None, *, what: str, ou
             f"{what} holds {len(stories)} stories, expected {N_STORIES:,} in the 22 files reut2-000.sgm … "
             f"reut2-021.sgm; {outcome}."
         )
+
+
+def fetch_dataset(name: str, dest_dir: str | os.PathLike[str], *, url: str | None = None, force: bool = False,
+                  deadline: float = DOWNLOAD_DEADLINE, outputs: Iterable[tuple[str, Any]] = ()) -> FetchedDataset:
+    """Fetch the data set ``name`` (``reuters21578``) into ``dest_dir`` with :func:`fetch_reuters`, keeping one
+    already there (checked the same way) unless ``force``; returns where it is and what it passed.
+
+    Before anything is downloaded the caller's ``outputs`` (``("--output", path)`` pairs) are checked with the
+    archive (:func:`clfeval.io._outputs.check_paths`): an archive kept is an input they may not replace, a new one
+    an output they may not share.
+    """
+    from urllib.parse import unquote, urlparse
+
+    from clfeval.io import check_paths, os_reason, resolve_output
+
+    if name != "reuters21578":
+        raise UsageError(f"unknown data set {name!r}; the one clfeval fetches is 'reuters21578'.")
+    source = url or UCI_URL
+    check_fetch(source, deadline=deadline)  # before any path is looked at
+    parsed = urlparse(source)
+    local = unquote(parsed.path) if parsed.scheme == "file" else None
+    dest = Path(dest_dir)
+    archive = dest / ARCHIVE_NAME
+    try:
+        existed = archive.exists() and not force
+    except OSError as exc:
+        raise InputFileError(f"option --dest: cannot look into the directory {str(dest)!r}: {os_reason(exc)}; give a "
+                             f"directory clfeval may read and write.") from None
+    if existed:  # kept as it is, an input now: no output may replace it
+        check_paths([("--url", local), ("the archive in --dest", archive)], list(outputs))
+    else:  # before anything is downloaded
+        target = resolve_output(dest, option="--dest", directory=True)
+        check_paths([("--url", local)], [target, ("--dest", archive if dest.is_dir() else None), *outputs])
+    path = fetch_reuters(dest, url=source, force=force, deadline=deadline)
+    return FetchedDataset(name, str(path), None if existed else source, not existed, REUTERS_CHECKS)

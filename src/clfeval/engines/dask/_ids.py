@@ -1,5 +1,8 @@
 """Ids unique across every partition of an input on Dask: hash buckets checked on the workers, the duplicate named
-as the local stream names it (:func:`check_unique_ids`); :func:`id_column` the id column of a PATH."""
+as the local stream names it (:func:`check_unique_ids`); :func:`id_column` the id column of a PATH.
+
+The keys, their hash buckets, the duplicate rule and its message are the id join's
+(:mod:`clfeval.io._idjoin`): the same id is named, at the same file and rows, as on the local engine."""
 
 from __future__ import annotations
 
@@ -10,11 +13,10 @@ import dask
 import numpy as np
 import pyarrow as pa
 
-from clfeval.core import shown_id
 from clfeval.engines.dask._parts import Parts, run
 from clfeval.errors import DataError
 
-__all__ = ["check_unique_ids", "id_column"]
+__all__ = ["check_unique_ids", "id_column", "split", "bucket_duplicate", "duplicate", "Places"]
 
 
 def id_column(data: Any, id: str | None, roles: Sequence[str | None]) -> str | None:
@@ -32,71 +34,85 @@ def id_column(data: Any, id: str | None, roles: Sequence[str | None]) -> str | N
 
 
 def _buckets(t: pa.Table, column: str, k: int, part: int) -> list[pa.Table]:
-    """The ids of one partition (as text, with their partition and row) split into ``k`` buckets by hash."""
-    import pyarrow.compute as pc
+    """The ids of one partition (as text, with their partition and row) split into ``k`` buckets by the one
+    hash of every id join (:func:`clfeval.io._idjoin.partition_of`)."""
+    from clfeval.io import id_keys
 
-    from clfeval.io import as_text
+    keys = id_keys(t.column(column))
+    return split(pa.table({"key": keys, "part": pa.array(np.full(len(keys), part, dtype=np.int64)),
+                           "row": pa.array(np.arange(len(keys), dtype=np.int64))}), k)
 
-    ids = as_text(t.column(column))
-    keys = pa.concat_arrays(ids.chunks) if ids.num_chunks else pa.array([], type=pa.string())
-    rows = pa.array(np.arange(len(keys), dtype=np.int64))
+
+def split(table: pa.Table, k: int) -> list[pa.Table]:
+    """The rows of ``table`` in ``k`` buckets by the partition of their ``key`` (the local spill's placement)."""
     if k == 1:
-        return [pa.table({"key": keys, "part": pa.array(np.full(len(keys), part, dtype=np.int64)), "row": rows})]
-    h = np.asarray(pc.hash_64(keys) if hasattr(pc, "hash_64") else [hash(x) for x in keys.to_pylist()])
-    which = (h.astype(np.uint64) % np.uint64(k)).astype(np.int64)
-    out = []
-    for j in range(k):
-        idx = np.flatnonzero(which == j)
-        out.append(pa.table({"key": keys.take(pa.array(idx)), "part": pa.array(np.full(idx.size, part)),
-                             "row": rows.take(pa.array(idx))}))
-    return out
+        return [table]
+    from clfeval.io import partition_of
+
+    which = partition_of(table.column("key"), k)
+    order = np.argsort(which, kind="stable")
+    bounds = np.searchsorted(which[order], np.arange(k + 1))
+    return [table.take(pa.array(order[bounds[j]:bounds[j + 1]])) for j in range(k)]
 
 
-def _first_duplicate(tables: Sequence[pa.Table]) -> tuple[Any, tuple[int, int], tuple[int, int]] | None:
+def bucket_duplicate(tables: Sequence[pa.Table]) -> tuple[Any, tuple[int, int], tuple[int, int]] | None:
     """The duplicate id of one bucket whose second occurrence comes first in input order, with both places."""
+    from clfeval.io import first_duplicate
+
     t = pa.concat_tables(tables)
     if t.num_rows == 0:
         return None
-    order = np.lexsort((np.asarray(t.column("row")), np.asarray(t.column("part"))))
-    keys = np.asarray(t.column("key").to_pylist(), dtype=object)[order]
-    part = np.asarray(t.column("part"))[order]
-    row = np.asarray(t.column("row"))[order]
-    seen: dict[Any, int] = {}
-    for i, key in enumerate(keys.tolist()):
-        if key in seen:
-            j = seen[key]
-            return key, (int(part[j]), int(row[j])), (int(part[i]), int(row[i]))
-        seen[key] = i
-    return None
+    return first_duplicate(t.column("key"), t.column("part").to_numpy(), t.column("row").to_numpy())
 
 
 def check_unique_ids(parts: Parts, column: str, *, client: Any = None) -> None:
     """Refuse an id that occurs twice anywhere in the input: every partition's ids go by hash to one of k
     buckets, each bucket is checked on a worker, and the duplicate whose second occurrence comes first in
     input order is named (the one the local engine names), with its files and rows."""
-    k = max(1, min(32, len(parts)))
-    split = [dask.delayed(_buckets, pure=True, nout=k)(t, column, k, i) for i, t in enumerate(parts.tasks)]
-    checks = [dask.delayed(_first_duplicate, pure=True)([s[j] for s in split]) for j in range(k)]
-    found = [f for f in run(client, *checks) if f is not None]
-    if not found:
-        return
-    dup, first, second = min(found, key=lambda f: f[2])
+    from clfeval.io import earliest
 
-    def where(place: tuple[int, int]) -> str:
-        if not parts.files:
-            return f"partition {place[0] + 1}, row {place[1] + 1}"
+    k = max(1, min(32, len(parts)))
+    split_ = [dask.delayed(_buckets, pure=True, nout=k)(t, column, k, i) for i, t in enumerate(parts.tasks)]
+    checks = [dask.delayed(bucket_duplicate, pure=True)([s[j] for s in split_]) for j in range(k)]
+    found = earliest(run(client, *checks))
+    if found is not None:
+        raise duplicate(parts, column, found)
+
+
+def duplicate(parts: Parts, column: str, found: tuple[Any, tuple[int, int], tuple[int, int]]) -> DataError:
+    """The one duplicate message (:func:`clfeval.io._idjoin.duplicate_error`) for an id found at (partition,
+    row) places of ``parts``: named by file and row in the file, as the local engine names it."""
+    from clfeval.io import duplicate_error
+
+    key, first, second = found
+    if not parts.files:  # a DataFrame: its partitions
+        return duplicate_error(key, first, second, column=column, described="the input", file_name=lambda f: None,
+                               where=lambda p, r: f"partition {p + 1}, row {r + 1}")
+    places = Places(parts)
+    return duplicate_error(key, places.of(first), places.of(second), column=column, described=places.described,
+                           file_name=places.name, where=places.where)
+
+
+class Places:
+    """Places of a PATH's parts as the local engine names them: (file number, row in the file)."""
+
+    def __init__(self, parts: Parts) -> None:
+        self.parts = parts
+        self.sources = {fp.file_no: fp for fp in parts.files}
+        self.described = parts.files[0].input.described
+
+    def of(self, place: tuple[int, int]) -> tuple[int, int]:
+        """(file number, row in the file) of row ``place[1]`` of partition ``place[0]``."""
+        return self.parts.files[place[0]].file_no, _file_row(self.parts, place)
+
+    def name(self, file_no: int) -> str:
+        return self.sources[file_no].source.name
+
+    def where(self, file_no: int, row: int) -> str:
         from clfeval.io import row_ref
 
-        fp = parts.files[place[0]]
-        return f"file {fp.source.name!r}, {row_ref(fp.source, fp.input.fmt, place[1])}"
-
-    what = parts.files[0].input.described if parts.files else "the input"
-    places = f"{where(first)} and {where(second)}"
-    if parts.files and parts.files[first[0]].file_no == parts.files[second[0]].file_no:  # one file: as locally
-        what = f"file {parts.files[first[0]].source.name!r}"
-        places = f"rows {_file_row(parts, first) + 1} and {_file_row(parts, second) + 1}"
-    raise DataError(f"{what}, column {column!r}: ids must be unique, but the id {shown_id(dup)} occurs more than once "
-                    f"({places}).")
+        fp = self.sources[file_no]
+        return f"file {fp.source.name!r}, {row_ref(fp.source, fp.input.fmt, row)}"
 
 
 def _file_row(parts: Parts, place: tuple[int, int]) -> int:

@@ -301,3 +301,11 @@ class PowerResult(Display):
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``clfeval power`` (its part's; the engine block added)."""
         return self.part.to_dict()
+
+    def to_frame(self) -> Any:
+        """The question's numbers as one row. Columns (``FRAME_COLUMNS['PowerResult']`` of
+        :mod:`clfeval.render._frames`): ``kind``, ``metric``, ``n``, ``observed``, ``detectable_delta``, ``width``,
+        ``target``, ``required_n`` (pandas: the ``frame`` extra)."""
+        from clfeval.core import frame_of
+
+        return frame_of(self)

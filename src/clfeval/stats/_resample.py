@@ -1,4 +1,5 @@
-"""Resampling engines for paired comparisons: one from counts, one from item indices.
+"""Resampling engines for paired comparisons: one from counts, one from item indices (the percentile and BCa
+intervals of their replicates, the basic bound).
 
 Both draw the same things — bootstrap replicates (items drawn with
 replacement, the same items for A and B) and randomization replicates (A's
@@ -27,8 +28,12 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.stats._draws import draw_items, draw_swap_mask, draw_swaps
+from clfeval.stats._tables import draw_cells, draw_tables
+
 __all__ = ["CountEngine", "SlotEngine", "trace_value", "IndexEngine", "CallableItems", "CodedItems", "draw", "BUDGET",
-           "allowed_count", "basic_bound", "row_quantiles", "bca_ends"]
+           "jackknife_values", "allowed_count", "basic_bound", "percentile_levels", "row_quantiles", "percentile_ends",
+           "percentile_interval", "bca_ends", "bca_interval"]
 
 #: Elements per chunk array (≈ 32 MB of int64): the memory bound of every engine.
 BUDGET = 1 << 22
@@ -160,18 +165,19 @@ class CountEngine:
         return float(va), float(vb)
 
     def bootstrap(self, rng: np.random.Generator, c: int) -> tuple[np.ndarray, np.ndarray]:
-        """c replicates: group counts ~ Multinomial(n, counts / n)."""
+        """c replicates: group counts ~ Multinomial(n, counts / n) (:func:`~clfeval.stats._tables.draw_tables` over
+        the groups; the dense grid keeps its empty cells, :func:`~clfeval.stats._tables.draw_cells`)."""
         if self.grid is not None:
             k, full = self.grid
-            draws = rng.multinomial(self.n, full, size=c).reshape(c, k, k, k)
+            draws = draw_cells(self.n, full, c, rng).reshape(c, k, k, k)
             return (self.value(draws.sum(axis=3).reshape(c, k * k)),
                     self.value(draws.sum(axis=2).reshape(c, k * k)))
-        draws = rng.multinomial(self.n, self._p, size=c)
+        draws = draw_tables(self.counts, c, rng)
         return self.value(self._scatter_a(draws)), self.value(self._scatter_b(draws))
 
     def permute(self, rng: np.random.Generator, c: int) -> tuple[np.ndarray, np.ndarray]:
         """c replicates of approximate randomization: Bin(count, ½) items of each discordant group swap."""
-        s = rng.binomial(self._disc_counts, 0.5, size=(c, self._disc_counts.size))
+        s = draw_swaps(self._disc_counts, c, rng)
         out_a = self._swap_out_a(s)
         out_b = self._swap_out_b(s)
         ta = self.base_a[None, :] - out_a + out_b
@@ -234,7 +240,7 @@ class SlotEngine(CountEngine):
 
     def __init__(self, g: np.ndarray, a: np.ndarray, b: np.ndarray, counts: np.ndarray, k: int,
                  stats_value: Callable[[Any], np.ndarray]) -> None:
-        from clfeval.core._metrics import ClassCounts, TableStats
+        from clfeval.core import ClassCounts, TableStats
 
         g, a, b = (np.asarray(x, dtype=np.intp) for x in (g, a, b))
         self.k = k
@@ -407,10 +413,10 @@ class IndexEngine:
         return self.items.observed()
 
     def bootstrap(self, rng: np.random.Generator, c: int) -> tuple[np.ndarray, np.ndarray]:
-        return self.items.resampled(rng.integers(0, self.n, size=(c, self.n)))
+        return self.items.resampled(draw_items(self.n, c, rng))
 
     def permute(self, rng: np.random.Generator, c: int) -> tuple[np.ndarray, np.ndarray]:
-        return self.items.swapped(rng.random((c, self.n)) < 0.5)
+        return self.items.swapped(draw_swap_mask(self.n, c, rng))
 
     def jackknife(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
         return self.items.jackknife()
@@ -448,54 +454,6 @@ def jackknife_values(engine: Engine) -> tuple[np.ndarray, np.ndarray, np.ndarray
         return None
     parts = list(it)
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))  # type: ignore[return-value]
-
-
-def percentile_interval(reps: np.ndarray, level: float) -> list[float]:
-    """Percentile interval: the (1−level)/2 and (1+level)/2 quantiles of the finite replicates."""
-    finite = reps[np.isfinite(reps)]
-    if finite.size == 0:
-        return [math.nan, math.nan]
-    lo, hi = np.quantile(finite, [(1 - level) / 2, (1 + level) / 2])
-    return [float(lo), float(hi)]
-
-
-def bca_interval(reps: np.ndarray, theta: float, jack: np.ndarray, weights: np.ndarray,
-                 level: float) -> list[float] | None:
-    """Bias-corrected and accelerated (BCa) interval (Efron & Tibshirani 1993, §14.3).
-
-    z0 = Φ⁻¹(share of replicates below θ̂, ties counting ½); acceleration
-    a = Σ w·d³ / (6 (Σ w·d²)^{3/2}) with d = θ̄_jack − θ_(j) the jackknife
-    deviations (weights w = items per group); endpoints are the replicate
-    quantiles at Φ(z0 + (z0 + z_α)/(1 − a(z0 + z_α))) for z_α = Φ⁻¹((1∓level)/2).
-    Returns None when undefined (every replicate on one side of θ̂, or θ̂ undefined).
-    """
-    from statistics import NormalDist
-
-    phi = NormalDist()
-    finite = reps[np.isfinite(reps)]
-    if finite.size == 0 or not math.isfinite(theta):
-        return None
-    share = (np.count_nonzero(finite < theta) + 0.5 * np.count_nonzero(finite == theta)) / finite.size
-    if share <= 0.0 or share >= 1.0:
-        return None
-    z0 = phi.inv_cdf(share)
-    ok = np.isfinite(jack)
-    w = weights[ok].astype(np.float64)
-    jv = jack[ok]
-    if w.sum() == 0:
-        return None
-    d = np.average(jv, weights=w) - jv
-    den = 6.0 * float(np.sum(w * d * d)) ** 1.5
-    acc = float(np.sum(w * d ** 3)) / den if den > 0 else 0.0
-    ends = []
-    for q in ((1 - level) / 2, (1 + level) / 2):
-        z = phi.inv_cdf(q)
-        den_z = 1 - acc * (z0 + z)
-        ends.append(phi.cdf(z0 + (z0 + z) / den_z) if den_z != 0 else math.nan)
-    if not all(math.isfinite(e) for e in ends):
-        return None
-    lo, hi = np.quantile(finite, ends)
-    return [float(lo), float(hi)]
 
 
 def allowed_count(alpha: float, samples: int) -> int:
@@ -543,9 +501,16 @@ def basic_bound(gains: np.ndarray, gain: float, alpha: float, tol: float) -> flo
     return 0.0 if abs(gap) <= tol * max(1.0, abs(t)) else min(gap, 0.0)
 
 
+def percentile_levels(level: float) -> tuple[float, float]:
+    """The quantile levels of a two-sided percentile interval: (1 − level)/2 and (1 + level)/2."""
+    return (1 - level) / 2, (1 + level) / 2
+
+
 def row_quantiles(sorted_rows: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Per-row quantiles of rows sorted ascending (R, B), at per-row levels ``q`` (R,) or (R, k):
-    numpy's default (linear) rule, position q·(B − 1)."""
+    """Per-row quantiles of rows sorted ascending (R, B), at per-row levels ``q`` (R,) or (R, k): numpy's default
+    (linear) rule to the last bit — position q·(B − 1), and numpy's two-sided interpolation (from the upper
+    neighbour when the fraction is ≥ ½) — so one row equals ``np.quantile`` of it. The one quantile rule of every
+    bootstrap interval (percentile and BCa)."""
     r, b = sorted_rows.shape
     q = np.asarray(q, dtype=np.float64)
     qq = q if q.ndim == 2 else q[:, None]
@@ -555,62 +520,92 @@ def row_quantiles(sorted_rows: np.ndarray, q: np.ndarray) -> np.ndarray:
     frac = pos - lo
     rows = np.arange(r)[:, None]
     a, c = sorted_rows[rows, lo], sorted_rows[rows, hi]
-    out = a + frac * (c - a)
+    with np.errstate(invalid="ignore"):
+        diff = c - a
+        out = np.where(frac >= 0.5, c - diff * (1 - frac), a + diff * frac)
     out = np.where(frac == 0, a, out)
     ret: np.ndarray = out if q.ndim == 2 else out[:, 0]
     return ret
 
 
+def percentile_ends(sorted_rows: np.ndarray, level: float) -> np.ndarray:
+    """Percentile interval ends (R, 2) of many problems at once, rows (R, B) of finite replicates sorted ascending:
+    the :func:`percentile_levels` quantiles of each row (:func:`row_quantiles`)."""
+    q = np.broadcast_to(np.array(percentile_levels(level)), (sorted_rows.shape[0], 2))
+    return row_quantiles(sorted_rows, q)
+
+
+def percentile_interval(reps: np.ndarray, level: float) -> list[float]:
+    """Percentile interval: the (1−level)/2 and (1+level)/2 quantiles of the finite replicates
+    (:func:`percentile_ends` of one problem); NaN ends when no replicate is finite.
+
+    >>> percentile_interval(np.array([3.0, 1.0, np.nan, 2.0, 4.0, 5.0]), 0.5)
+    [2.0, 4.0]
+    """
+    finite = reps[np.isfinite(reps)]
+    if finite.size == 0:
+        return [math.nan, math.nan]
+    lo, hi = percentile_ends(np.sort(finite)[None, :], level)[0]
+    return [float(lo), float(hi)]
+
+
 def bca_ends(reps: np.ndarray, theta: np.ndarray, jack: np.ndarray, weights: np.ndarray,
              level: float) -> np.ndarray:
-    """BCa interval ends of many problems at once (Efron & Tibshirani 1993, §14.3), rows (R, B) of finite
-    replicates; ``jack`` (R, J) leave-one-out values with ``weights`` (R, J) or (J,). Returns (R, 2); a row
-    whose bias correction is undefined (every replicate on one side of θ̂) is NaN. The same rule as
-    :func:`bca_interval`, which calls it for one problem.
+    """THE bias-corrected and accelerated (BCa) interval (Efron & Tibshirani 1993, §14.3), of many problems at
+    once: rows (R, B) of finite replicates, ``theta`` (R,) the observed values, ``jack`` (R, J) leave-one-out values
+    with ``weights`` (R, J) or (J,) (items per group; NaN leave-one-out values do not count). Returns (R, 2); a row
+    whose interval is undefined is NaN.
+
+    z0 = Φ⁻¹(share of replicates below θ̂, ties counting ½); acceleration a = Σ w·d³ / (6 (Σ w·d²)^{3/2}) with
+    d = θ̄_jack − θ_(j) the jackknife deviations; the ends are the replicate quantiles (:func:`row_quantiles`) at
+    Φ(z0 + (z0 + z_α)/(1 − a(z0 + z_α))) for z_α = Φ⁻¹((1∓level)/2). Undefined: every replicate on one side of θ̂,
+    θ̂ not finite, no finite leave-one-out value. :func:`bca_interval` is this for one problem.
     """
     from statistics import NormalDist
 
     phi = NormalDist()
     reps = np.sort(np.asarray(reps, dtype=np.float64), axis=1)
-    theta = np.asarray(theta, dtype=np.float64)[:, None]
+    theta = np.asarray(theta, dtype=np.float64)
+    jack = np.asarray(jack, dtype=np.float64)
+    w_all = np.broadcast_to(np.asarray(weights, dtype=np.float64), jack.shape)
+    zs = [phi.inv_cdf(q) for q in percentile_levels(level)]
+    out = np.full((reps.shape[0], 2), math.nan)
     b = reps.shape[1]
-    below = (reps < theta).sum(axis=1)
-    equal = (reps == theta).sum(axis=1)
-    share = (below + 0.5 * equal) / b
-    ok = (share > 0) & (share < 1)
-    z0 = _ndtri(np.where(ok, share, 0.5))
-    w = np.broadcast_to(np.asarray(weights, dtype=np.float64), jack.shape)
-    good = np.isfinite(jack)
-    w = np.where(good, w, 0.0)
-    j = np.where(good, jack, 0.0)
-    wsum = w.sum(axis=1, keepdims=True)
-    mean = (w * j).sum(axis=1, keepdims=True) / np.where(wsum > 0, wsum, 1.0)
-    d = np.where(good, mean - j, 0.0)
-    den = 6.0 * (w * d * d).sum(axis=1) ** 1.5
-    acc = np.where(den > 0, (w * d ** 3).sum(axis=1) / np.where(den > 0, den, 1.0), 0.0)
-    ends = []
-    for qq in ((1 - level) / 2, (1 + level) / 2):
-        z = phi.inv_cdf(qq)
-        den_z = 1 - acc * (z0 + z)
-        arg = z0 + (z0 + z) / np.where(den_z != 0, den_z, np.nan)
-        ends.append(_ndtr(arg))
-    qs = np.stack(ends, axis=1)
-    valid = ok & (wsum[:, 0] > 0) & np.isfinite(qs).all(axis=1)
-    out = row_quantiles(reps, np.where(valid[:, None], qs, 0.5))
-    out[~valid] = math.nan
+    for i in range(reps.shape[0]):
+        t = float(theta[i])
+        if b == 0 or not math.isfinite(t):
+            continue
+        row = reps[i]
+        share = (np.count_nonzero(row < t) + 0.5 * np.count_nonzero(row == t)) / b
+        if share <= 0.0 or share >= 1.0:
+            continue
+        z0 = phi.inv_cdf(share)
+        ok = np.isfinite(jack[i])
+        w = w_all[i][ok]
+        jv = jack[i][ok]
+        if w.sum() == 0:
+            continue
+        d = np.average(jv, weights=w) - jv
+        den = 6.0 * float(np.sum(w * d * d)) ** 1.5
+        acc = float(np.sum(w * d ** 3)) / den if den > 0 else 0.0
+        ends = []
+        for z in zs:
+            den_z = 1 - acc * (z0 + z)
+            ends.append(phi.cdf(z0 + (z0 + z) / den_z) if den_z != 0 else math.nan)
+        if all(math.isfinite(e) for e in ends):
+            out[i] = row_quantiles(row[None, :], np.array([ends]))[0]
     return out
 
 
-def _ndtr(x: np.ndarray) -> np.ndarray:
-    """Φ(x) elementwise without scipy (core imports no scipy): 0.5·erfc(−x/√2)."""
-    from math import erfc
-
-    return np.array([0.5 * erfc(-v / math.sqrt(2)) if math.isfinite(v) else math.nan for v in np.ravel(x)]).reshape(
-        np.shape(x))
-
-
-def _ndtri(p: np.ndarray) -> np.ndarray:
-    from statistics import NormalDist
-
-    inv = NormalDist().inv_cdf
-    return np.array([inv(v) for v in np.ravel(p)]).reshape(np.shape(p))
+def bca_interval(reps: np.ndarray, theta: float, jack: np.ndarray, weights: np.ndarray,
+                 level: float) -> list[float] | None:
+    """The BCa interval of one problem (:func:`bca_ends`) over its finite replicates; None when undefined (every
+    replicate on one side of θ̂, or θ̂ undefined)."""
+    finite = reps[np.isfinite(reps)]
+    if finite.size == 0 or not math.isfinite(theta):
+        return None
+    lo, hi = bca_ends(finite[None, :], np.array([theta]), np.asarray(jack)[None, :], np.asarray(weights)[None, :],
+                      level)[0]
+    if math.isnan(lo) or math.isnan(hi):
+        return None
+    return [float(lo), float(hi)]

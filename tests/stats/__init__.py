@@ -1,0 +1,1 @@
+"""Tests of clfeval.stats: each statistic once (issue 39)."""
