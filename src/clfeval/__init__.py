@@ -5,9 +5,9 @@ that add up, and every metric, baseline, diagnostic and resampling test is
 computed from those tables.
 
 The front door is here (``clfeval.report``, ``compare``, ``threshold``, ``calibration``, ``ranking``,
-``error_analysis``; ``engine=Local(...)`` or ``Dask(...)``); each stage package lists what it offers in its
-own ``__all__`` (``from clfeval.significance import power_compare``); docs/reference/api.md lists them all. Every name
-is imported when it is first used (PEP 562), so ``import clfeval`` imports neither NumPy nor pyarrow.
+``error_analysis``, ``rank``, ``power``; ``engine=Local(...)`` or ``Dask(...)``); each stage package lists what it
+offers in its own ``__all__`` (``from clfeval.significance import power_compare``); docs/reference/api.md lists them
+all. Every name is imported when it is first used (PEP 562), so ``import clfeval`` imports neither NumPy nor pyarrow.
 """
 
 from __future__ import annotations
@@ -31,11 +31,13 @@ _EXPORTS = {
     "clfeval.ops.ranking._result": ("RankingResult",),
     "clfeval.front._errors": ("error_analysis",),
     "clfeval.ops.errors._result": ("ErrorAnalysis",),
-    "clfeval.protocols._rankinput": ("rank",),
+    "clfeval.front._rank": ("rank",),
     "clfeval.ops.rank._result": ("RankResult",),
     # issue 39: cv and holdout, a text model under an honest protocol (Local only: fitting is not distributed)
     "clfeval.front._protocols": ("cv", "holdout"),
     "clfeval.protocols._results": ("ProtocolResult",),
+    "clfeval.front._power": ("power",),
+    "clfeval.ops.power._result": ("PowerResult",),
     "clfeval.ops.report._result": ("Report",),
     "clfeval.evaluate._reports": ("report_from_table",),
     "clfeval.significance._paired": ("compare_many", "holm"),
@@ -84,17 +86,19 @@ if TYPE_CHECKING:
     from clfeval.evaluate._reports import report_from_table as report_from_table
     from clfeval.front._compare import compare as compare
     from clfeval.front._errors import error_analysis as error_analysis
+    from clfeval.front._power import power as power
     from clfeval.front._protocols import cv as cv, holdout as holdout
+    from clfeval.front._rank import rank as rank
     from clfeval.front._report import report as report
     from clfeval.front._scores import calibration as calibration, ranking as ranking, threshold as threshold
     from clfeval.ops.calibration._result import Calibration as Calibration
     from clfeval.ops.compare._result import Compared as Compared
     from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis
+    from clfeval.ops.power._result import PowerResult as PowerResult
     from clfeval.ops.rank._result import RankResult as RankResult
     from clfeval.ops.ranking._result import RankingResult as RankingResult
     from clfeval.ops.report._result import Report as Report
     from clfeval.ops.threshold._result import ThresholdResult as ThresholdResult
-    from clfeval.protocols._rankinput import rank as rank
     from clfeval.protocols._results import ProtocolResult as ProtocolResult
     from clfeval.scores._calibration import reliability as reliability
     from clfeval.scores._curves import ranking_ovr as ranking_ovr

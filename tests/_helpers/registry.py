@@ -223,9 +223,22 @@ def _protocol_cases() -> dict[str, Callable[[Path], Any]]:
     }
 
 
+def _power_cases() -> dict[str, Callable[[Path], Any]]:
+    c = columns
+    b = lambda: frame().assign(pred=c()["other"])  # noqa: E731  (system b: the other predictions, same items)
+    return {
+        "power/arrays": lambda r: clfeval.power(c()["pred"], c()["other"], gold=c()["gold"], delta=0.05),
+        "power/arrays-width": lambda r: clfeval.power(c()["pred"], gold=c()["gold"], metric="macro_f1", width=0.05,
+                                                      samples=200, seed=1),
+        "power/frame": lambda r: clfeval.power(frame(), b(), metric="macro_f1", delta=0.05, samples=200, seed=1),
+        "power/path": lambda r: clfeval.power(str(r / "a.csv"), str(r / "b.csv"), id="id", delta=0.05),
+        "power/path-width": lambda r: clfeval.power(str(r / "a.csv"), width=0.05, samples=200, seed=1),
+    }
+
+
 CASES: dict[str, Callable[[Path], Any]] = {
     **_report_cases(), **_compare_cases(), **_threshold_cases(), **_calibration_cases(), **_ranking_cases(),
-    **_errors_cases(), **_rank_cases(),
+    **_errors_cases(), **_rank_cases(), **_power_cases(),
     **_protocol_cases(),
 }
 

@@ -142,8 +142,8 @@ def _probs(cols: dict[str, Any]) -> dict[str, Any]:
     return {k: cols[f"p:{k}"] for k in LABELS}
 
 
-R, C, T, K, G, E = (clfeval.report, clfeval.compare, clfeval.threshold, clfeval.calibration, clfeval.ranking,
-                    clfeval.error_analysis)
+R, C, T, K, G, E, P = (clfeval.report, clfeval.compare, clfeval.threshold, clfeval.calibration, clfeval.ranking,
+                       clfeval.error_analysis, clfeval.power)
 DOG = {"positive": "dog"}
 BOOT = {"samples": SAMPLES, "seed": 1}
 AUC = {"metric": "roc_auc", "score": "prob", "positive": "dog"}
@@ -154,6 +154,7 @@ _NO_BINS = ("score_bins bins the score column named by score=; arrays give score
 _NO_TEXTS = ("texts joins a second file to the data by its id column; arrays give the texts as an array (text=), "
              "and with arrays texts= is refused ('give pred and text as arrays too')")
 
+_NO_RUNS = "runs_db reads a clfeval run log (the runs cv and holdout record), which no input kind here is"
 _NO_LISTS = "a table's or a PATH's label sets are text cells of one column (sep), never ragged arrays of lists"
 
 
@@ -302,6 +303,23 @@ CALLS: dict[tuple[str, str], Kinds] = {
         "arrays": lambda x, e: E(_a(x)["gold"], _a(x)["pred"], text=_a(x)["text"], ids=_a(x)["id"],
                                  score=_a(x)["prob"], min_count=1, engine=e),
         **_tabular(lambda k, e: E(k.of(), id="id", score="prob", min_count=1, engine=e))},
+    # --- power and rank (issue 39): power counts its tables through the engine; rank's table stays in memory ---
+    ("power", "gold/pred"): {
+        "arrays": lambda x, e: P(_a(x)["pred"], gold=_a(x)["gold"], metric="macro_f1", width=0.05, engine=e, **BOOT),
+        **_tabular(lambda k, e: P(k.of(), metric="macro_f1", width=0.05, engine=e, **BOOT))},
+    ("power", "b"): {  # the bootstrap's draws over the joint table's cells: the same table on every engine
+        "arrays": lambda x, e: P(_a(x)["pred"], _a(x, "b")["pred"], gold=_a(x)["gold"], metric="macro_f1",
+                                 delta=0.05, engine=e, **BOOT),
+        **_tabular(lambda k, e: P(k.of(), k.of("b"), id="id", metric="macro_f1", delta=0.05, engine=e, **BOOT))},
+    ("power", "repeat"): {
+        "arrays": _NO_REPEAT,
+        **_tabular(lambda k, e: P(k.of("oof_a"), k.of("oof_b"), id="id", repeat="1", delta=0.05, engine=e))},
+    ("rank", "results"): {
+        "arrays": lambda x, e: clfeval.rank({k: v.to_numpy() for k, v in _rank_table(x).items()},
+                                            metric="accuracy", samples=500, engine=e),
+        "frame": lambda x, e: clfeval.rank(_rank_table(x), metric="accuracy", samples=500, engine=e),
+        "parquet": lambda x, e: clfeval.rank(_rank_file(x), metric="accuracy", samples=500, engine=e)},
+    ("rank", "runs_db"): {kind: _NO_RUNS for kind in KINDS},
     ("*", "PATH '-'"): {  # every operation reads '-' through one resolver; report stands for them
         "arrays": _NO_PATH, "frame": _NO_PATH,
         "parquet": lambda x, e: _from_stdin(x, e)},
@@ -321,6 +339,24 @@ CALLS |= {
                                               engine=e),
         "parquet": _ONE_FILE},
 }
+
+
+def _rank_table(x: Inputs) -> Any:
+    """Systems a, b and c over four data sets (the ``grp`` groups of the items): each one's accuracy there."""
+    grp = x.cols["grp"]
+    rows = {"dataset": sorted(set(grp))}
+    for name in ("a", "b", "c"):
+        right = x.systems[name]["pred"] == x.cols["gold"]
+        rows[name] = [float(right[grp == g].mean()) for g in rows["dataset"]]
+    return pd.DataFrame(rows)
+
+
+def _rank_file(x: Inputs) -> str:
+    """:func:`_rank_table` as one Parquet file beside the input directories."""
+    path = Path(x.dirs["a"]).parent / "rank.parquet"
+    if not path.exists():
+        pq.write_table(pa.Table.from_pandas(_rank_table(x), preserve_index=False), path)
+    return str(path)
 
 
 def _from_stdin(x: Inputs, engine: Any) -> Any:

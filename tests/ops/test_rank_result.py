@@ -21,7 +21,7 @@ import pytest
 import clfeval
 import clfeval.ops.rank as ops
 import clfeval.significance
-from clfeval.protocols import rank
+from clfeval.front import rank
 from tests._helpers.goldenpins import diff
 from tests._helpers.readonly import writable_places
 from tests._helpers.registry import CASES, dump, write_inputs

@@ -1,6 +1,6 @@
 """One typed result per operation (issue 36), over the whole front door at once.
 
-- every case of the registry (seven operations × arrays, DataFrame with column names, PATH × their variants)
+- every case of the registry (eight operations × arrays, DataFrame with column names, PATH × their variants)
   returns its operation's one type, and nothing in it accepts an assignment (tests/_helpers/readonly.py);
 - the annotations, read unevaluated (``inspect.get_annotations``), name no ``Any``: the front door's signatures,
   and every field of every result type and of each part reachable from it;
@@ -45,6 +45,7 @@ OPERATIONS = {
     # issue 39: the text-model protocols
     "cv": ("cv", "ProtocolResult"),
     "holdout": ("holdout", "ProtocolResult"),
+    "power": ("power", "PowerResult"),
 }
 ANY = re.compile(r"(?<![\w.])(typing\.)?Any(?![\w])")
 IDENT = re.compile(r"[A-Za-z_][\w.]*")
@@ -73,9 +74,9 @@ def test_each_case_returns_its_operations_one_type(name, results):
     want = getattr(clfeval, OPERATIONS[op][1])
     assert type(results[name]) is want, (name, type(results[name]))
     assert "engine" in {f.name for f in dataclasses.fields(want)}, want  # the one engine-information field
-    if op == "rank" or name == "ranking/arrays-ovr":
-        # computed in memory outside the engines: rank from its score table (engine= comes with issue 39), the
-        # one-vs-rest ranking by the stage function clfeval.scores.ranking_ovr
+    if name == "ranking/arrays-ovr":
+        # computed in memory outside the engines: the one-vs-rest ranking by the stage function
+        # clfeval.scores.ranking_ovr (rank takes engine= since issue 39)
         assert results[name].engine is None
     else:
         assert isinstance(results[name].engine, clfeval.core.EngineInfo), name
@@ -153,7 +154,7 @@ def test_no_result_field_is_annotated_any():
                     if ANY.search(str(text)):
                         bad[f"{klass.__module__}.{klass.__qualname__}.{field}"] = text
     assert bad == {}, bad
-    assert len(classes) >= 20  # the seven result types and their parts, not an empty walk
+    assert len(classes) >= 20  # the eight result types and their parts, not an empty walk
 
 
 def test_every_result_field_is_documented():

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 CLI = Path(__file__).resolve().parents[2] / "src" / "clfeval" / "cli"
 LIMIT = 1_500
 #: The commands other parts of issue 39 cut (cv/holdout: the protocols branch; power, rank, plot: power/rank).
@@ -44,7 +42,6 @@ def test_the_verdict_can_fail():
     assert verdict({"a.py": 2, "b.py": 3}, 4) == "src/clfeval/cli/ has 5 non-blank lines (at most 4): b.py 3, a.py 2"
 
 
-@pytest.mark.xfail(strict=False, reason="issue 39: lands with the protocols and power/rank branches")
 def test_the_command_line_is_at_most_1500_lines():
     message = verdict(sizes(), LIMIT)
     assert message is None, message

@@ -1,12 +1,4 @@
-"""``clfeval power A_FILE [B_FILE]``: is my test set big enough?
-
-With two predictions files on the same items: the smallest difference the
-test set can detect (exact McNemar power for accuracy-like metrics, the
-paired bootstrap standard error for the others) and the number of items
-needed for a difference you give. With one file: the width of a metric's
-interval now and the number of items for a target width (see
-:mod:`clfeval.significance._power`).
-"""
+"""``clfeval power A_FILE [B_FILE]``: is my test set big enough? One call of :func:`clfeval.power`, rendered."""
 
 from __future__ import annotations
 
@@ -15,8 +7,9 @@ from typing import Any
 
 import click
 
-from clfeval.cli._common import check_paths, emit, existing_file, output_options, reading_options
+from clfeval.cli._common import check_paths, emit, output_options, reading_options
 from clfeval.cli._decide import paired_file_options
+from clfeval.cli._scale import engine_and_output, engine_options
 from clfeval.errors import UsageError
 
 
@@ -29,7 +22,7 @@ from clfeval.errors import UsageError
 @click.option("--width", type=float, default=None, metavar="W",
               help="One file: the interval width wanted; prints the number of items needed for it.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Level of the test.")
-@click.option("--power", "target", type=float, default=0.8, show_default=True, help="The power wanted.")
+@click.option("--power", type=float, default=0.8, show_default=True, help="The power wanted.")
 @click.option("--alternative", type=click.Choice(["greater", "two-sided"]), default="greater", show_default=True,
               help="One-sided (H1: A better than B) or two-sided test.")
 @click.option("--level", type=float, default=0.95, show_default=True, help="One file: level of the interval.")
@@ -42,11 +35,9 @@ from clfeval.errors import UsageError
 @click.option("--pred", default="pred", show_default=True, help="Column of predicted labels.")
 @paired_file_options
 @reading_options
+@engine_options
 @output_options
-def power(files: tuple[Path, ...], metric: str, delta: float | None, width: float | None, alpha: float, target: float,
-          alternative: str, level: float, samples: int, seed: int, unit: str, gold: str, pred: str,
-          id_col: str | None, input_format: str | None, zero_division: str, beta: float, repeat: str | None,
-          encoding: str, normalize_labels: str | None, fmt: str, output: Path | None) -> None:
+def power(files: tuple[Path, ...], **o: Any) -> None:
     """Is the test set big enough? The smallest detectable difference, the items needed, interval widths.
 
     Two files (A and B on the same items): the smallest difference in --metric that the test set detects
@@ -54,45 +45,16 @@ def power(files: tuple[Path, ...], metric: str, delta: float | None, width: floa
     bootstrap standard error otherwise) and, with --delta, the number of items needed to detect it.
     One file: the width of the metric's interval now and, with --width, the number of items for that width.
     """
-    from clfeval.core import check_samples
-    from clfeval.io import align_predictions, one_repeat, read_predictions
-    from clfeval.significance import (
-        check_alpha,
-        check_alternative,
-        check_count_metric,
-        check_delta,
-        check_level,
-        check_power,
-        interval_width,
-        power_compare,
-    )
-
     if len(files) not in (1, 2):
         raise UsageError(f"power takes one predictions file (interval width) or two on the same items (A_FILE "
                          f"B_FILE: the detectable difference); got {len(files)}.")
-    check_paths([("A_FILE", files[0]), ("B_FILE", files[1] if len(files) > 1 else None)], [("--output", output)])
-    check_count_metric(metric)
-    check_alpha(alpha)  # every number in range before any work (the messages name the options)
-    check_power(target)
-    check_level(level)
-    check_delta(delta)
-    check_delta(width, "width")
-    check_samples(samples, option="--samples")
-    check_alternative(alternative)
-    if len(files) == 1 and delta is not None:
+    check_paths([("A_FILE", files[0]), ("B_FILE", files[1] if len(files) > 1 else None)], [("--output", o["output"])])
+    if o["delta" if len(files) == 1 else "width"] is not None:  # in the words of the files
         raise UsageError("option --delta is the difference between two systems: give A_FILE and B_FILE (one file "
-                         "answers --width).")
-    if len(files) == 2 and width is not None:
-        raise UsageError("option --width is about one system's interval: give one file (two files answer --delta).")
-    read = [one_repeat(read_predictions(existing_file(f), gold=gold, pred=pred, id=id_col, input_format=input_format,
-                                        encoding=encoding, normalize=normalize_labels), repeat) for f in files]
-    common: dict[str, Any] = dict(metric=metric, samples=samples, seed=seed, zero_division=zero_division, beta=beta,
-                                  unit=unit)
-    result: object
-    if len(read) == 1:
-        result = interval_width(read[0].gold, read[0].pred, level=level, width=width, **common)
-    else:
-        gold_col, preds, _ = align_predictions(read)
-        result = power_compare(gold_col, preds[0], preds[1], delta=delta, alpha=alpha, power=target,
-                               alternative=alternative, **common)
-    emit(result, fmt, output)
+                         "answers --width)." if len(files) == 1 else "option --width is about one system's interval: "
+                         "give one file (two files answer --delta).")
+    from clfeval.front import power as run
+
+    o.update(id=o.pop("id_col"), normalize=o.pop("normalize_labels"), memory=None)
+    engine, fmt, output = engine_and_output(o)
+    emit(run(*[str(f) for f in files], engine=engine, **o), fmt, output)

@@ -1,8 +1,4 @@
-"""``clfeval rank RESULTS``: k systems over N data sets — which are better, by how much, and how sure.
-
-Reads its options and calls :func:`clfeval.protocols._rankinput.rank`, then renders the result; ``--require``
-conditions that are not met exit 3 after the result is written.
-"""
+"""``clfeval rank RESULTS``: one call of :func:`clfeval.rank`, rendered; unmet ``--require`` conditions exit 3."""
 
 from __future__ import annotations
 
@@ -12,7 +8,7 @@ from typing import Any
 import click
 
 from clfeval.cli._common import check_paths, emit, output_options
-from clfeval.errors import GateNotMet
+from clfeval.cli._decide import require_exit
 
 _EPILOG = ("The hierarchical Bayesian model (Corani et al. 2017) needs a Stan sampler and is not offered; the "
            "Bayesian signed-rank test is. Each pair's Wilcoxon p-value is the one scipy.stats.wilcoxon(a, b, "
@@ -70,16 +66,10 @@ def rank(results: Path | None, **o: Any) -> None:
     (dataset and one column per system) in CSV, TSV, JSONL or Parquet; or give --runs-db.
     """
     check_paths([("RESULTS", results), ("--runs-db", o["runs_db"])], [("--output", o["output"])])
-    fmt, output, require = o.pop("fmt"), o.pop("output"), list(o.pop("require"))
-    no_bayes = o.pop("no_bayes")
-    from clfeval.protocols import rank as run
-    from clfeval.significance import pairs_of_text
+    fmt, output, require, no_bayes = o.pop("fmt"), o.pop("output"), list(o.pop("require")), o.pop("no_bayes")
+    from clfeval import front, significance
 
-    o["pairs"] = pairs_of_text(o["pairs"]) if o["pairs"] is not None else None
-    result = run(str(results) if results is not None else None, require=require, bayes=not no_bayes, **o)
+    o["pairs"] = significance.pairs_of_text(o["pairs"]) if o["pairs"] is not None else None
+    result = front.rank(None if results is None else str(results), require=require, bayes=not no_bayes, **o)
     emit(result, fmt, output)
-    req = result.requirements
-    if req is not None and not req.met:
-        unmet = [c for c in req.conditions if not c.met]
-        raise GateNotMet(f"{len(unmet)} of {len(req.conditions)} required condition(s) not met: "
-                         + "; ".join(c.summary for c in unmet) + ".")
+    require_exit(result)

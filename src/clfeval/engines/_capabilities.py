@@ -58,6 +58,7 @@ class Capability:
 
 
 _ITEMS = "the items must all be on one machine"
+_RANK = "a table of systems × data sets fits in memory: nothing to distribute"
 
 
 def _fitting(operation: str) -> str:
@@ -125,6 +126,15 @@ TABLE: tuple[Capability, ...] = (
     Capability("error_analysis", "multilabel", "label sets: per category its false negatives and false positives, "
                "each against its true positives and true negatives"),
     Capability("error_analysis", "score", "the most confident mistakes of each cell"),
+    Capability("power", "gold/pred", "one system: the width of a count metric's bootstrap interval now and the "
+               "items for a target width, from the confusion table"),
+    Capability("power", "b", "two systems joined by id: the smallest detectable difference (exact McNemar power, or "
+               "the paired bootstrap standard error) and the items for a difference, from the joint table"),
+    Capability("power", "repeat", "one repeat of a repeated out-of-fold file",
+               dask="the Dask join matches ids, not (repeat, id) keys"),
+    Capability("rank", "results", "k systems over N data sets from a table of scores: average ranks, Friedman, "
+               "Nemenyi, Wilcoxon–Holm, the Bayesian signed-rank test", dask=_RANK),
+    Capability("rank", "runs_db", "k systems over N data sets from the run log", dask=_RANK),
     Capability("*", "PATH '-'", "standard input", dask=_STDIN),
     # cv and holdout (issue 39): one row each, the fitting of the models
     Capability("cv", "model", "k-fold cross-validation of a text model (arrays, a table or one data file)",

@@ -48,6 +48,7 @@ _EXPORTS = {
     "clfeval.plots._cddiagram": ("cd_diagram", "bayes_bars"),
     "clfeval.plots._slices": ("forest", "found_forest"),
     "clfeval.plots._mpl": ("figure_svg", "save"),
+    "clfeval.plots._read": ("read_result",),
 }
 
 __all__ = ["KINDS", *_names(_EXPORTS)]
@@ -85,6 +86,7 @@ if TYPE_CHECKING:
     from clfeval.plots._cddiagram import bayes_bars as bayes_bars, cd_diagram as cd_diagram
     from clfeval.plots._mpl import figure_svg as figure_svg, save as save
     from clfeval.plots._phidelta import phi_delta as phi_delta
+    from clfeval.plots._read import read_result as read_result
     from clfeval.plots._resampling import bootstrap as bootstrap, cv_spread as cv_spread
     from clfeval.plots._scores import (
         label_thresholds as label_thresholds,

@@ -71,10 +71,9 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.protocols._api": ("spread",),
     "clfeval.protocols._datafile": ("read_text_data", "text_data_of"),
     "clfeval.protocols._errorsof": ("errors_format", "errors_of_run"),
-    "clfeval.protocols._rankinput": ("rank",),
     "clfeval.protocols._runwrite": ("Written", "check_compare_model", "errors_page", "open_run_log", "write_run"),
     "clfeval.protocols._runlog": ("Ablation", "BestRuns", "CheckResult", "Run", "RunList", "file_hash",
-                                  "flatten_settings", "predictions_dir"),
+                                  "flatten_settings", "higher_is_better", "predictions_dir"),
     "clfeval.protocols._runquery": ("query_run_log",),
 }
 _INTERNAL_MODULES: dict[str, str] = {
@@ -83,7 +82,6 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.protocols._api import spread as spread
     from clfeval.protocols._datafile import read_text_data as read_text_data, text_data_of as text_data_of
     from clfeval.protocols._errorsof import errors_format as errors_format, errors_of_run as errors_of_run
-    from clfeval.protocols._rankinput import rank as rank
     from clfeval.protocols._runlog import (
         Ablation as Ablation,
         BestRuns as BestRuns,
@@ -92,6 +90,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         RunList as RunList,
         file_hash as file_hash,
         flatten_settings as flatten_settings,
+        higher_is_better as higher_is_better,
         predictions_dir as predictions_dir,
     )
     from clfeval.protocols._runquery import query_run_log as query_run_log

@@ -153,6 +153,14 @@ FRAME_COLUMNS: dict[str, list[Column]] = {
                          C("p_a_better", "Bayesian signed-rank: P(a better) (NaN without `bayes`)"),
                          C("p_equivalent", "P(within the rope)"), C("p_b_better", "P(b better)"),
                          C("bayes_verdict", "the Bayesian conclusion (None without `bayes`)")],
+    "PowerResult": [C("kind", "which question: `mcnemar`, `bootstrap` (two systems) or `width` (one system)"),
+                    C("metric", "the count metric"), C("n", "items counted"),
+                    C("observed", "two systems: the observed δ = A − B; one system: the metric now"),
+                    C("detectable_delta", "two systems: the smallest δ detected with the power wanted (NaN: one "
+                                          "system, or undefined)"),
+                    C("width", "one system: the width of its interval now (NaN: two systems)"),
+                    C("target", "the δ (two systems) or the width (one system) asked for (NaN: none)"),
+                    C("required_n", "the items needed for the target (NaN: none asked, or undefined)")],
     "ProtocolResult": [C("<field>", "the fold's fields of `per_fold` in `to_dict()`, nested ones dotted "
                                     "(`train.accuracy`)")],
     "CVComparison": [C("<field>", "the fold's fields of `per_fold` in `to_dict()`, nested ones dotted")],
@@ -179,6 +187,7 @@ FRAME_ROWS: dict[str, str] = {
     "ErrorAnalysis": "`errors.to_frame()`: one row per error cell",
     "ErrorAnalysis.terms": "`errors.terms_frame()`: one row per listed term of a cell",
     "RankResult": "`rank.to_frame()`: one row per system, best first",
+    "PowerResult": "`power.to_frame()`: one row, the question's numbers",
     "RankResult.pairs": "`rank.pairs_frame()`: one row per pair of systems",
     "ProtocolResult": "`protocol.to_frame()`: one row per fold",
     "CVComparison": "`cv.to_frame()`: one row per fold",

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from clfeval.ops.power import PowerResult
 from clfeval.render._util import Block, TableBlock, TextBlock, closing, num, register_blocks
 from clfeval.significance import BootstrapPower, IntervalWidth, McNemarPower, metric_label
 
-__all__ = ["mcnemar_power_blocks", "bootstrap_power_blocks", "width_blocks"]
+__all__ = ["mcnemar_power_blocks", "bootstrap_power_blocks", "width_blocks", "power_blocks"]
 
 
 def _n(x: int | None) -> str:
@@ -72,6 +73,14 @@ def width_blocks(r: IntervalWidth) -> list[Block]:
     return _tail(r, blocks, "metric=", "zero_division=")
 
 
+def power_blocks(r: PowerResult) -> list[Block]:
+    """``clfeval.power``'s result: its one part's blocks."""
+    part = r.part
+    if isinstance(part, McNemarPower):
+        return mcnemar_power_blocks(part)
+    return bootstrap_power_blocks(part) if isinstance(part, BootstrapPower) else width_blocks(part)
+
+
 for _cls, _fn in ((McNemarPower, mcnemar_power_blocks), (BootstrapPower, bootstrap_power_blocks),
-                  (IntervalWidth, width_blocks)):
+                  (IntervalWidth, width_blocks), (PowerResult, power_blocks)):
     register_blocks(_cls, _fn)

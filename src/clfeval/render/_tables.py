@@ -310,6 +310,20 @@ def rank_pairs(r: Any) -> Table:
     return rows, RANK_PAIR, None
 
 
+POWER = ["kind", "metric", "n", "observed", "detectable_delta", "width", "target", "required_n"]
+
+
+def power(r: Any) -> Table:
+    p, two = r.part, r.kind != "width"
+    row = {"kind": r.kind, "metric": p.metric, "n": p.n,
+           "observed": _num(getattr(p, "observed_delta", None) if r.kind == "mcnemar" else
+                            getattr(p, "delta_observed", None) if two else getattr(p, "value", None)),
+           "detectable_delta": _num(getattr(p, "detectable_delta", None)), "width": _num(getattr(p, "width", None)),
+           "target": _num(getattr(p, "delta", None) if two else getattr(p, "target_width", None)),
+           "required_n": _num(p.required_n)}
+    return [row], POWER, None
+
+
 #: Table name (the type's name, or ``Type.table`` for a result's second table) → its row builder.
 BUILDERS: dict[str, Callable[[Any], Table]] = {
     "Report": report, "SlicesPart": slices_part, "FoundSlices": found_slices,
@@ -318,5 +332,5 @@ BUILDERS: dict[str, Callable[[Any], Table]] = {
     "Calibration": calibration, "CalibrationSlices": calibration_slices,
     "RankingResult": ranking, "OneVsRest": one_vs_rest,
     "ErrorAnalysis": errors, "ErrorAnalysis.terms": error_terms,
-    "RankResult": rank, "RankResult.pairs": rank_pairs,
+    "RankResult": rank, "RankResult.pairs": rank_pairs, "PowerResult": power,
 }

@@ -12,8 +12,9 @@ _EXPORTS = {
     "clfeval.ops.compare._result": ("Compared",),
     "clfeval.significance._delong": ("AUCInterval", "delong_auc", "delong_test", "delong_ovr", "delong_compare"),
     "clfeval.significance._cvcompare": ("CVComparison", "cv_compare", "five_by_two_cv"),
-    "clfeval.significance._power": ("McNemarPower", "BootstrapPower", "IntervalWidth", "power_compare",
-                                   "mcnemar_exact_power", "mcnemar_power", "bootstrap_power", "interval_width"),
+    "clfeval.ops.power._result": ("McNemarPower", "BootstrapPower", "IntervalWidth"),
+    "clfeval.significance._power": ("power_compare", "mcnemar_exact_power", "mcnemar_power", "bootstrap_power",
+                                   "interval_width"),
     "clfeval.significance._curvebands": ("CurveBands", "curve_bands"),
     "clfeval.significance._binnedcompare": ("compare_binned",),
     "clfeval.significance._streamed": ("compare_stream",),
@@ -86,6 +87,11 @@ __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_
 
 if TYPE_CHECKING:
     from clfeval.ops.compare._result import Compared as Compared
+    from clfeval.ops.power._result import (
+        BootstrapPower as BootstrapPower,
+        IntervalWidth as IntervalWidth,
+        McNemarPower as McNemarPower,
+    )
     from clfeval.significance._binnedcompare import compare_binned as compare_binned
     from clfeval.significance._curvebands import CurveBands as CurveBands, curve_bands as curve_bands
     from clfeval.significance._cvcompare import (
@@ -106,9 +112,6 @@ if TYPE_CHECKING:
         mcnemar as mcnemar,
     )
     from clfeval.significance._power import (
-        BootstrapPower as BootstrapPower,
-        IntervalWidth as IntervalWidth,
-        McNemarPower as McNemarPower,
         bootstrap_power as bootstrap_power,
         interval_width as interval_width,
         mcnemar_exact_power as mcnemar_exact_power,

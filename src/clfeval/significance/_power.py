@@ -50,13 +50,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from clfeval.core import (
-    Display,
     check_beta,
     check_positive_int,
     check_range,
@@ -64,11 +62,11 @@ from clfeval.core import (
     check_zero_division,
     confusion_table,
     joint_table,
-    number,
     scalar_metric,
     signature,
 )
 from clfeval.errors import DataError, UsageError
+from clfeval.ops.power._result import BootstrapPower, IntervalWidth, McNemarPower
 from clfeval.significance import _binomial as binomial
 from clfeval.significance._comparable import SCORE_METRICS, TRACE_METRICS, check_metric, metric_label
 from clfeval.significance._critical import critical_values
@@ -283,54 +281,6 @@ def _check_shares(p10: Any, p01: Any) -> tuple[float, float]:
     return a, b
 
 
-@dataclass(frozen=True)
-class McNemarPower(Display):
-    """Exact power of McNemar's test at the observed discordant share.
-
-    Attributes
-    ----------
-    detectable_delta : float
-        The smallest accuracy difference δ = p10 − p01 detected with
-        probability ``power`` at the current n (the discordant share kept).
-    power_at_n : float or None
-        Exact power for ``delta`` at the current n (when ``delta`` is given).
-    required_n, stays_from, checked_up_to : int or None
-        The smallest n with exact power ≥ ``power`` for ``delta``; the n from
-        which power stays ≥ ``power`` (for every n up to ``checked_up_to``).
-    explanation : str
-        One sentence.
-    """
-
-    metric: str
-    n: int
-    n_ab: int
-    n_ba: int
-    discordant: float
-    observed_delta: float
-    alpha: float
-    power: float
-    alternative: str
-    delta: float | None
-    detectable_delta: float
-    power_at_n: float | None
-    required_n: int | None
-    stays_from: int | None
-    checked_up_to: int | None
-    explanation: str
-    undefined: list[dict[str, str]]
-    notes: list[str]
-    signature: dict[str, Any]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"test": "mcnemar (exact)", "metric": self.metric, "n": self.n, "n_ab": self.n_ab, "n_ba": self.n_ba,
-                "discordant": self.discordant, "observed_delta": self.observed_delta, "alpha": self.alpha,
-                "power": self.power, "alternative": self.alternative, "delta": self.delta,
-                "detectable_delta": number(self.detectable_delta), "power_at_n": number(self.power_at_n),
-                "required_n": self.required_n, "stays_from": self.stays_from, "checked_up_to": self.checked_up_to,
-                "explanation": self.explanation, "undefined": [dict(u) for u in self.undefined],
-                "notes": list(self.notes), "signature": self.signature}
-
-
 #: The ranges of the numeric settings (checked before any work): beyond them the answers are numbers of items no
 #: test set has (hundreds of digits), or quantiles that are not finite.
 ALPHA_RANGE = (1e-6, 0.5)
@@ -463,33 +413,12 @@ def _mcnemar_sentence(n: int, unit: str, label: str, detectable: float, delta: f
 
 # --- bootstrap standard error for any count metric ------------------------------------------------
 
-@dataclass(frozen=True)
-class BootstrapPower(Display):
-    """Smallest detectable δ and the n needed, from the paired bootstrap standard error of δ (normal approximation)."""
-
-    metric: str
-    n: int
-    delta_observed: float
-    se: float
-    alpha: float
-    power: float
-    alternative: str
-    delta: float | None
-    detectable_delta: float
-    required_n: int | None
-    samples: int
-    explanation: str
-    undefined: list[dict[str, str]]
-    notes: list[str]
-    signature: dict[str, Any]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"test": "paired bootstrap standard error (normal approximation)", "metric": self.metric, "n": self.n,
-                "delta_observed": number(self.delta_observed), "se": number(self.se), "alpha": self.alpha,
-                "power": self.power, "alternative": self.alternative, "delta": self.delta,
-                "detectable_delta": number(self.detectable_delta), "required_n": self.required_n,
-                "samples": self.samples, "explanation": self.explanation,
-                "undefined": [dict(u) for u in self.undefined], "notes": list(self.notes), "signature": self.signature}
+def _joint(gold: Any, pred_a: Any, pred_b: Any, labels: Sequence[Any] | None) -> Any:
+    """The joint (gold, A, B) table: given (``gold`` a joint table, the predictions None: counted by the front
+    door on any engine), or counted from the items."""
+    if pred_a is None and pred_b is None and hasattr(gold, "discordant"):
+        return gold
+    return joint_table(gold, pred_a, pred_b, labels=labels)
 
 
 def _z_sum(alpha: float, power: float, alternative: str) -> float:
@@ -505,7 +434,8 @@ def bootstrap_power(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "macro
 
     SE is the standard deviation of the b paired bootstrap replicates of δ
     (the same replicates as :func:`clfeval.significance._paired.compare`); the n for
-    ``delta`` is n·((z_{1−α} + z_{power})·SE / δ)², rounded up.
+    ``delta`` is n·((z_{1−α} + z_{power})·SE / δ)², rounded up. ``gold`` may be the joint (gold, A, B) table
+    (``pred_a`` and ``pred_b`` None), as :func:`clfeval.power` counts it on any engine.
 
     Examples
     --------
@@ -524,9 +454,9 @@ def bootstrap_power(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "macro
     check_alternative(alternative)
     delta = check_delta(delta)
     samples = check_positive_int(samples, option="samples", minimum=2)
-    reps = bootstrap_distribution(gold, pred_a, pred_b, metric=metric, samples=samples, seed=seed, labels=labels,
-                                  positive=positive, zero_division=zero_division, beta=beta)
-    jt = joint_table(gold, pred_a, pred_b, labels=labels)
+    jt = _joint(gold, pred_a, pred_b, labels)
+    reps = bootstrap_distribution(jt, None, None, metric=metric, samples=samples, seed=seed, positive=positive,
+                                  zero_division=zero_division, beta=beta)
     fn = scalar_metric(metric, jt.labels, beta=check_beta(beta))
     zd = check_zero_division(zero_division)
     observed = float(fn.fn(jt.table_a.counts[None], zd)[0] - fn.fn(jt.table_b.counts[None], zd)[0])
@@ -573,7 +503,8 @@ def power_compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "accurac
 
     Accuracy, error rate and the micro averages (which equal accuracy on
     single-label data) count right and wrong items, so McNemar applies; every
-    other count metric goes through :func:`bootstrap_power`.
+    other count metric goes through :func:`bootstrap_power`. ``gold`` may be the joint (gold, A, B) table
+    (``pred_a`` and ``pred_b`` None).
 
     Examples
     --------
@@ -585,7 +516,7 @@ def power_compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "accurac
     """
     check_metric(metric)
     if isinstance(metric, str) and metric in TRACE_METRICS:
-        jt = joint_table(gold, pred_a, pred_b, labels=labels)
+        jt = _joint(gold, pred_a, pred_b, labels)
         c = jt.counts
         diag = np.arange(c.shape[0])
         right_a = c[diag, diag, :].sum()
@@ -601,31 +532,6 @@ def power_compare(gold: Any, pred_a: Any, pred_b: Any, *, metric: str = "accurac
 
 # --- one system: the width of the interval --------------------------------------------------------
 
-@dataclass(frozen=True)
-class IntervalWidth(Display):
-    """The bootstrap percentile interval of one metric at the current n, and the n for a target width."""
-
-    metric: str
-    n: int
-    value: float
-    level: float
-    ci: list[float]
-    width: float
-    target_width: float | None
-    required_n: int | None
-    samples: int
-    explanation: str
-    undefined: list[dict[str, str]]
-    notes: list[str] = field(default_factory=list)
-    signature: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"metric": self.metric, "n": self.n, "value": number(self.value), "level": self.level,
-                "ci": [number(x) for x in self.ci], "width": number(self.width), "target_width": self.target_width,
-                "required_n": self.required_n, "samples": self.samples, "explanation": self.explanation,
-                "undefined": [dict(u) for u in self.undefined], "notes": list(self.notes), "signature": self.signature}
-
-
 def interval_width(gold: Any, pred: Any, *, metric: str = "macro_f1", level: float = 0.95,
                    width: float | None = None, samples: int = 2000, seed: int | np.random.Generator = 0,
                    labels: Sequence[Any] | None = None, zero_division: Any = 0, beta: float = 1.0,
@@ -634,7 +540,8 @@ def interval_width(gold: Any, pred: Any, *, metric: str = "macro_f1", level: flo
 
     Replicates are multinomial draws of the confusion table's cells (as
     :mod:`clfeval.evaluate._intervals`); the width scales as 1/√n, so the n for a
-    width W is n·(w / W)², rounded up.
+    width W is n·(w / W)², rounded up. ``gold`` may be the confusion table (``pred`` None), as
+    :func:`clfeval.power` counts it on any engine.
 
     Examples
     --------
@@ -652,7 +559,7 @@ def interval_width(gold: Any, pred: Any, *, metric: str = "macro_f1", level: flo
     samples = check_positive_int(samples, option="samples", minimum=2)
     zd = check_zero_division(zero_division)
     rng = check_rng(seed)
-    table = confusion_table(gold, pred, labels=labels)
+    table = gold if pred is None and hasattr(gold, "counts") else confusion_table(gold, pred, labels=labels)
     if table.n == 0:
         raise DataError("there are no items: an interval needs at least one.")
     k = len(table.labels)

@@ -119,7 +119,8 @@ class RankResult(Display):
     requirements : RankRequirements or None
         The conditions checked (``require=``); None without any.
     engine : EngineInfo or None
-        Where it ran: None, a ranking is computed in memory from its score table, outside the engines.
+        Where it ran (``clfeval.rank``: the local engine, in memory; a table of systems × data sets is small);
+        None when built outside the front door.
     """
 
     score: str
@@ -214,7 +215,8 @@ class RankResult(Display):
             number(d.get("rope", 0.0)), number(d.get("prior", 0.5)), integer(d.get("samples", 0)),
             None if seed is None else integer(seed), names(d.get("warnings")), names(d.get("notes")),
             names(d.get("checked")), names(d.get("dropped")), text(d.get("verdict", "")),
-            dict(mapping(d.get("signature") or {})), None if req is None else RankRequirements.of(mapping(req)))
+            dict(mapping(d.get("signature") or {})), None if req is None else RankRequirements.of(mapping(req)),
+            None if d.get("engine") is None else EngineInfo.of(mapping(d["engine"])))
 
     def pairs_frame(self) -> pandas.DataFrame:
         """One row per pair of systems: the Wilcoxon and Nemenyi tests and, with ``bayes``, the Bayesian signed-rank

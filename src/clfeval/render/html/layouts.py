@@ -537,6 +537,9 @@ def _builtin() -> None:
         register_layout(cls, fn)
     for kind, make in _decision_layouts().items():
         register_layout(kind, make)
+    from clfeval.ops.power import PowerResult
+
+    register_layout(PowerResult, lambda r, figs=None: decision_page(r.part, figs))  # clfeval.power: its part's page
     for kind, make in pages.generic().items():
         register_layout(kind, make)
 

@@ -1,4 +1,4 @@
-"""``clfeval.rank``: k systems over N data sets, from a table of scores or from the run log.
+"""``clfeval.rank``: k systems over N data sets, from a table of scores or from the run log (the front door).
 
 Inputs
 ------
@@ -27,7 +27,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from clfeval.engines import Dask, Local, runner
 from clfeval.errors import DataError, InputFileError, UsageError
+from clfeval.front._block import with_engine
 from clfeval.ops.rank import RankCondition, RankRequirements, RankResult
 from clfeval.significance import check_condition_names, check_settings, rank_scores
 
@@ -187,7 +189,7 @@ def _cells_wide(table: Any, where: str, dataset: str, fold: str | None) -> dict[
 
 
 def _cells_runs(runs_db: Any, metric: str | None) -> tuple[dict[tuple[str, str], list[float]], list[str]]:
-    from clfeval.protocols._runlog import RunLog
+    from clfeval.protocols import RunLog
 
     if metric is None:
         raise UsageError("with --runs-db, name the recorded metric to rank by with --metric (e.g. macro_f1).")
@@ -304,7 +306,7 @@ def rank(results: Results | None = None, *, runs_db: str | os.PathLike[str] | No
          input_format: str | None = None, encoding: str = "utf-8", alpha: float = 0.05, control: str | None = None,
          pairs: Sequence[str | tuple[str, str]] | None = None, rope: float = 0.01, prior: float = 0.5,
          samples: int = 50_000, seed: int = 0, bayes: bool = True,
-         require: str | Sequence[str | Requirement] = ()) -> RankResult:
+         require: str | Sequence[str | Requirement] = (), engine: Local | Dask | str | None = None) -> RankResult:
     """Rank systems over data sets: which are better, which are indistinguishable, and how probable a difference is.
 
     Parameters
@@ -360,6 +362,9 @@ def rank(results: Results | None = None, *, runs_db: str | os.PathLike[str] | No
         condition), checked and kept in ``result.requirements``; a pair named by ``p_better`` joins the Bayesian
         pairs. A system name holding a comma is written in quotes (``in_best_group("lr, l2")``; a function of one
         system also takes the unquoted text between its parentheses as the name).
+    engine : Local, "local" or None
+        Where it runs (default ``Local()``): a table of systems × data sets fits in memory, so the Dask engine is
+        refused, with that reason (the capability table's ``rank`` rows).
 
     Returns
     -------
@@ -370,14 +375,15 @@ def rank(results: Results | None = None, *, runs_db: str | os.PathLike[str] | No
     >>> import pyarrow as pa
     >>> t = pa.table({"dataset": ["d1", "d2", "d3"], "A": [0.9, 0.7, 0.8], "B": [0.8, 0.6, 0.7]})
     >>> r = rank(t, metric="accuracy", samples=1000)
-    >>> r.order, r.friedman.chi2
-    (('A', 'B'), 3.0)
+    >>> r.order, r.friedman.chi2, r.engine.mode
+    (('A', 'B'), 3.0, 'memory')
     """
+    eng = runner(engine).admit("rank", {"results": results is not None, "runs_db": runs_db is not None})
     parsed, o = check_rank_arguments(results, runs_db, layout=layout, missing=missing, require=require,
                                      settings={"alpha": alpha, "rope": rope, "prior": prior, "samples": samples,
                                                "seed": seed, "control": control, "pairs": pairs, "bayes": bayes})
     if runs_db is not None and metric is not None and higher_is_better is None:
-        from clfeval.protocols._runlog import higher_is_better as recorded_direction
+        from clfeval.protocols import higher_is_better as recorded_direction
 
         hib = recorded_direction(metric)  # run-log names may carry a prefix (cv_macro_f1)
     else:
@@ -411,4 +417,5 @@ def rank(results: Results | None = None, *, runs_db: str | os.PathLike[str] | No
         checked_ = check_requirements(result, parsed, applies_to="rank")
         met = RankRequirements(tuple(RankCondition.of(c) for c in checked_.conditions), tuple(checked_.notes))
         result = dataclasses.replace(result, requirements=met)
-    return result
+    out: RankResult = with_engine(result, eng.block("memory"))
+    return out
