@@ -126,3 +126,19 @@ def test_rank_refuses_dask_with_the_tables_reason():
     with pytest.raises(UsageError, match="a table of systems × data sets fits in memory: nothing to distribute"):
         clfeval.rank({"dataset": ["d1", "d2"], "A": [0.9, 0.8], "B": [0.7, 0.6]}, metric="accuracy",
                      engine=Dask("tcp://127.0.0.1:1"))
+
+
+def test_one_file_of_several_repeats_is_refused_without_repeat(tmp_path):
+    """An out-of-fold file holding each item once per repeat: its rows are not independent items, so the width of
+    an interval over all of them would be too narrow; refused (library and command) unless one repeat is chosen,
+    and with it the n is that repeat's."""
+    from clfeval.errors import DataError
+
+    path = tmp_path / "oof.csv"
+    path.write_text("id,repeat,gold,pred\n1,0,a,a\n2,0,b,a\n1,1,a,b\n2,1,b,b\n3,0,a,a\n3,1,a,a\n")
+    with pytest.raises(DataError, match=r"holds 2 repeats of the same items .*--repeat"):
+        clfeval.power(str(path))
+    res = run("power", str(path))
+    assert res.code == 1 and "holds 2 repeats" in res.err and not res.out
+    got = clfeval.power(str(path), repeat="1").to_dict()
+    assert got["n"] == 3

@@ -207,20 +207,17 @@ def _result(gold: Any, a: Any, b: Any, two: bool, settings: dict[str, Any], bloc
 def _counted(eng: Runner, systems: list[Any], cols: Mapping[str, Any], repeat: str | None,
              reading: dict[str, Any]) -> tuple[Any, Any]:
     """The table of the inputs counted by the engine: the joint (gold, A, B) table of two inputs matched by id
-    (:class:`clfeval.significance.JointCounts`), the confusion table of one (:class:`clfeval.evaluate.ReportCounts`;
-    with ``repeat``, the input joined with itself: its rows of that repeat); and the engine block."""
+    (:class:`clfeval.significance.JointCounts`), the confusion table of one (the input joined with itself, so that
+    a file of several repeats is refused without ``repeat`` and cut to that repeat with it); and the engine
+    block."""
     from functools import partial
 
     from clfeval.front._comparesteps import names_of
     from clfeval.significance import JointCounts
 
     with _resolved(eng, systems, cols, reading) as (ins, spooled):
-        if len(ins) == 1 and repeat is None:
-            from clfeval.evaluate import ReportCounts
-
-            acc, mode, parts = eng.accumulate(ins[0], ReportCounts, gold=cols["gold"], pred=cols["pred"],
-                                              id=cols["id"], reading=reading)
-            return acc.table(), eng.block(mode, spooled=spooled, parts=parts)
+        # one input is joined with itself too: the join refuses a file of several repeats without ``repeat``
+        # (its rows are not independent items) and, with it, keeps that repeat's rows
         joined = ins if len(ins) == 2 else [ins[0], ins[0]]
         names = names_of(joined)
         joint, mode, matching = eng.accumulate_joined(joined, partial(JointCounts, names), names=names,
