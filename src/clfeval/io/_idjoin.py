@@ -76,7 +76,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from clfeval.core import shown_id
+from clfeval.core import arrowcompute as pc, shown_id
 from clfeval.errors import DataError
 
 __all__ = ["id_keys", "key_kind", "canonical_labels", "hash_ids", "partition_of", "partitions_for", "item_with_id",
@@ -115,15 +115,15 @@ def canonical_labels(col: pa.ChunkedArray | pa.Array | None) -> pa.Array | None:
     if col is None:
         return None
     arr = pa.concat_arrays(col.chunks) if isinstance(col, pa.ChunkedArray) else col
-    if pa.types.is_dictionary(arr.type):
-        arr = arr.dictionary_decode()
+    if pa.types.is_dictionary(arr.type):  # casts through the kernels: Array.cast would import pyarrow.compute
+        arr = pc.cast(arr, arr.type.value_type)
     t = arr.type
     if pa.types.is_integer(t) and t != pa.int64() and t != pa.uint64():
-        return arr.cast(pa.int64())
+        return pc.cast(arr, pa.int64())
     if pa.types.is_floating(t) and t != pa.float64():
-        return arr.cast(pa.float64())
+        return pc.cast(arr, pa.float64())
     if pa.types.is_large_string(t):
-        return arr.cast(pa.string())
+        return pc.cast(arr, pa.string())
     return arr
 
 
