@@ -118,7 +118,8 @@ class Dask:
 
         # a lost cluster is said in one paragraph (ClusterLost): Dask's own reconnection errors and their
         # tracebacks are not logged on top of it
-        quiet = [logging.getLogger(name) for name in ("distributed.client", "distributed.utils", "distributed.core")]
+        quiet = [logging.getLogger(name) for name in ("distributed.client", "distributed.utils", "distributed.core",
+                                                   "distributed.batched")]
         levels = [q.level for q in quiet]
         for q in quiet:
             q.setLevel(logging.CRITICAL)
