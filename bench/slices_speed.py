@@ -84,7 +84,10 @@ def _clfeval(*args: str) -> tuple[float, str]:
     ``clfeval`` command does, pyarrow is kept from importing pandas behind its back (``clfeval.core._nopandas``):
     otherwise whichever path first hands pyarrow NumPy values pays pandas' import (~0.4 s) and the other does not."""
     from clfeval.cli import main
-    from clfeval.core._nopandas import install
+    try:
+        from clfeval.core._nopandas import install
+    except ImportError:  # a checkout before issue 39 (bench/checkouts.py runs this script on both trees)
+        from clfeval.cli._nopandas import install  # type: ignore[no-redef]
 
     install()
 

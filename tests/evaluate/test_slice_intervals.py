@@ -70,3 +70,16 @@ def test_the_text_names_each_slice_metric_method():
     text = render(clfeval.report(t, by="source", positive="pos", ci=0.9, samples=100, slice_samples=10), width=200)
     assert "Slice intervals (90%)" in text
     assert "recall:pos Wilson" in text and "accuracy BCa" in text
+    assert "100 bootstrap samples where resampled" in text
+
+
+def test_the_text_speaks_of_no_bootstrap_when_no_slice_interval_resamples():
+    """All Wilson: the caption names no bootstrap samples (none were drawn for the slices)."""
+    from clfeval.render import render
+
+    t, _, _, _ = _rows(600)
+    text = render(clfeval.report(t, by="source", positive="pos", ci=0.9, samples=100, slice_samples=10,
+                                 ci_method="wilson"), width=200)
+    caption = text[text.index("Slice intervals (90%)"):]
+    caption = caption[:caption.index("\n\n")] if "\n\n" in caption else caption
+    assert "Wilson" in caption and "bootstrap" not in caption

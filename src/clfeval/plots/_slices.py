@@ -35,7 +35,7 @@ def wilson(successes: int, trials: int) -> tuple[float, float]:
 def _interval(row: SliceRow, metric: str) -> tuple[float, float, str]:
     ci = (row.ci or {}).get(metric)
     if ci and None not in ci:
-        return value(ci[0]), value(ci[1]), "bootstrap"
+        return value(ci[0]), value(ci[1]), "ci"
     counts = (row.counts or {}).get(metric)
     if counts:
         lo, hi = wilson(int(counts[0]), int(counts[1]))
@@ -54,9 +54,10 @@ def _p_holm(row: SliceRow, metric: str) -> float:
 
 
 def forest(result: Any, metric: str | None = None, *, ax: Any = None) -> Any:
-    """Each slice's value of ``metric`` (default: the first tested) with its interval (``--ci``'s bootstrap, else
-    the 95 % Wilson interval of a proportion), the overall value as a line, the slice sizes at the right; slices
-    flagged after Holm's adjustment in colour, slices below ``--min-slice`` in grey.
+    """Each slice's value of ``metric`` (default: the first tested) with its interval (``--ci``'s: the overall
+    interval method run on the slice's own table; else the 95 % Wilson interval of a proportion), the overall value
+    as a line, the slice sizes at the right; slices flagged after Holm's adjustment in colour, slices below
+    ``--min-slice`` in grey.
 
     Parameters
     ----------
@@ -90,7 +91,7 @@ def forest(result: Any, metric: str | None = None, *, ax: Any = None) -> Any:
         colour = "#aaaaaa" if r.small else (_mpl.COLORS[3] if _flagged(r, metric) else _mpl.COLORS[0])
         drawn.append((r.slice, value((r.metrics or {}).get(metric)), lo, hi, r.n, colour))
     kinds.discard("")
-    what = {"bootstrap": "bootstrap interval (--ci)", "wilson": "95% Wilson interval"}
+    what = {"ci": "interval of --ci (its method on each slice's table)", "wilson": "95% Wilson interval"}
     flagged = any(_flagged(r, metric) for r in rows)
     title = ", ".join(what[k] for k in sorted(kinds)) or "no interval"
     title += "; flagged after Holm's adjustment in orange" if flagged else "; no slice flagged after adjustment"

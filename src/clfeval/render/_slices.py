@@ -33,8 +33,11 @@ def interval_text(ci: dict[str, Any]) -> str:
         ranked = sorted(used.items(), key=lambda kv: -kv[1])
         per.append(f"{m} {_METHOD_SHORT.get(ranked[0][0], ranked[0][0])}" + "".join(
             f" ({_METHOD_SHORT.get(k, k)} in {n:,} slice{'s' if n != 1 else ''})" for k, n in ranked[1:]))
-    return (f"[{level} interval]: the overall interval method on each slice's own table ({ci['samples']:,} "
-            f"bootstrap samples)" + (f"; {', '.join(per)}" if per else "") + ".")
+    resampled = not ci.get("methods") or any(k in ("percentile", "bca") for used in ci["methods"].values()
+                                              for k in used)
+    samples = f" ({ci['samples']:,} bootstrap samples where resampled)" if resampled else ""
+    return (f"[{level} interval]: the overall interval method on each slice's own table{samples}"
+            + (f"; {', '.join(per)}" if per else "") + ".")
 
 
 def _interval_table(sec: dict[str, Any], shown: list[dict[str, Any]]) -> TableBlock:

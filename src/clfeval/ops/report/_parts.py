@@ -355,7 +355,7 @@ class SliceRow(Block):
     counts : mapping of str to sequence of int, or None
         Successes and trials (slice, rest) per tested metric.
     ci : mapping of str to Bound, or None
-        Per tested metric: its percentile bootstrap interval (``ci=``).
+        Per tested metric: its interval (``ci=``): the overall ``ci_method`` run on the slice's own table.
     ranking : mapping of str to Json, or None
         Its ranking counts (with a score column): positives, negatives, pairs, pairs in order.
     """
