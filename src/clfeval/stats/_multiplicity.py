@@ -38,15 +38,10 @@ def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     >>> holm([0.01, 0.04, 0.03]).tolist()
     [0.03, 0.06, 0.06]
     """
-    p = np.asarray(p_values, dtype=np.float64)
-    out = np.full(p.shape, math.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    m = ok.size
-    if m == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    adj = np.minimum(1.0, (m - np.arange(m)) * p[order])
-    out[order] = np.maximum.accumulate(adj)
+    p, out, order = _ranked(p_values)
+    m = order.size
+    if m:
+        out[order] = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
     return out
 
 
@@ -66,14 +61,18 @@ def benjamini_yekutieli(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     >>> benjamini_yekutieli([0.01, 0.04, 0.03]).round(4).tolist()
     [0.055, 0.0733, 0.0733]
     """
-    p = np.asarray(p_values, dtype=np.float64)
-    out = np.full(p.shape, math.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    m = ok.size
-    if m == 0:
-        return out
-    c = float(np.sum(1.0 / np.arange(1, m + 1)))
-    order = ok[np.argsort(p[ok], kind="stable")]
-    adj = np.minimum(1.0, m * c * p[order] / np.arange(1, m + 1))
-    out[order] = np.minimum.accumulate(adj[::-1])[::-1]
+    p, out, order = _ranked(p_values)
+    m = order.size
+    if m:
+        c = float(np.sum(1.0 / np.arange(1, m + 1)))
+        adj = np.minimum(1.0, m * c * p[order] / np.arange(1, m + 1))
+        out[order] = np.minimum.accumulate(adj[::-1])[::-1]
     return out
+
+
+def _ranked(p_values: Sequence[float] | np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The p-values as floats, an all-NaN output of their shape, and the positions of the finite ones in ascending
+    order of p (ties in input order): what both adjustments start from (NaN stays NaN and does not count)."""
+    p = np.asarray(p_values, dtype=np.float64)
+    ok = np.flatnonzero(np.isfinite(p))
+    return p, np.full(p.shape, math.nan), ok[np.argsort(p[ok], kind="stable")]
