@@ -9,6 +9,7 @@ import click
 
 from clfeval.cli._common import check_paths, emit, input_path, output_options, reading_progress, sep_option
 from clfeval.cli._scale import engine_and_output, engine_options, memory_option
+from clfeval.cli._slices import error_slice_options
 
 
 @click.command("errors")
@@ -48,6 +49,7 @@ from clfeval.cli._scale import engine_and_output, engine_options, memory_option
               help="Each cell is a set of labels (separated by --sep; JSON arrays in JSONL): every category's false "
                    "negatives and false positives are the cells.")
 @sep_option
+@error_slice_options
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
               help="Format of the predictions (default: from the extension).")
 @click.option("--encoding", type=click.Choice(["utf-8", "latin-1"]), default="utf-8", show_default=True,

@@ -8,7 +8,7 @@ import click
 
 from clfeval.cli._common import FiniteFloatRange, stack
 
-__all__ = ["slice_options", "compare_slice_options", "find_slice_options", "slice_arguments"]
+__all__ = ["slice_options", "compare_slice_options", "error_slice_options", "find_slice_options", "slice_arguments"]
 
 _BY = [
     click.option("--by-bins", type=click.IntRange(min=1), default=None, metavar="N",
@@ -46,6 +46,11 @@ compare_slice_options = stack(
                       "the test and --samples, p-values adjusted with Holm and Benjamini-Yekutieli, Simpson's "
                       "paradox named when it occurs; calibration: ECE, MCE, Brier, log loss per slice."),
     *_BY)
+
+#: The slice options of ``errors``: every slice's analysis of its own documents, in the same pass.
+error_slice_options = stack(click.option("--by", default=None, metavar="COLUMN[,COLUMN...]", help=(
+    "Analyse every slice too (per value of COLUMN, per combination of several), each on its own documents: its "
+    "cells, terms and examples, counted in the same pass (streamed within --memory or on Dask).")), *_BY[:3])
 
 #: ``--find-slices`` and its bounds (issue 27): the search for the worst slices, on ``report``.
 find_slice_options = stack(

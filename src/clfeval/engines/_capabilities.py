@@ -126,6 +126,8 @@ TABLE: tuple[Capability, ...] = (
     Capability("error_analysis", "multilabel", "label sets: per category its false negatives and false positives, "
                "each against its true positives and true negatives"),
     Capability("error_analysis", "score", "the most confident mistakes of each cell"),
+    Capability("error_analysis", "by", "every slice analysed on its own documents in the same pass (the error "
+               "accumulator wrapped per slice, slices matched by value when partitions add)"),
     Capability("power", "gold/pred", "one system: the width of a count metric's bootstrap interval now and the "
                "items for a target width, from the confusion table"),
     Capability("power", "b", "two systems joined by id: the smallest detectable difference (exact McNemar power, or "

@@ -68,10 +68,11 @@ class _Stats:
     tokens: int = 0
     empty: int = 0
     truncated: int = 0
+    wrong: int = 0  # misclassified documents (label sets: with a false negative or a false positive)
 
     def __add__(self, o: _Stats) -> _Stats:
         return _Stats(self.docs + o.docs, self.chars + o.chars, self.tokens + o.tokens, self.empty + o.empty,
-                      self.truncated + o.truncated)
+                      self.truncated + o.truncated, self.wrong + o.wrong)
 
 
 class ErrorCounter:
@@ -171,8 +172,9 @@ class ErrorCounter:
         for c, m in enumerate(counts):
             if m:
                 self.docs[c] = self.docs.get(c, 0) + int(m)
-        self.stats = self.stats + _text_stats(texts, skipped, tokens, a.max_chars)
         diagonal = {c for (g, p), c in self.cells.items() if g == p}
+        self.stats = self.stats + _text_stats(texts, skipped, tokens, a.max_chars) + _Stats(
+            wrong=sum(1 for c in codes if c not in diagonal))
         if scores is not None:
             self.scored = True
         for i, c in enumerate(codes):
@@ -207,7 +209,8 @@ class ErrorCounter:
         for gs in groups:
             for c in gs:
                 self.docs[c] = self.docs.get(c, 0) + 1
-        self.stats = self.stats + _text_stats(texts, skipped, tokens, a.max_chars)
+        self.stats = self.stats + _text_stats(texts, skipped, tokens, a.max_chars) + _Stats(
+            wrong=sum(1 for w in errors if w))
         for i, wrong in enumerate(errors):
             if wrong:
                 h = example_hash(self.seed, f"{keyed_by}:{keys[i]}")

@@ -20,7 +20,7 @@ from clfeval.errors import DataError, UsageError
 from clfeval.evaluate._errorcount import ErrorCounter
 
 __all__ = ["ErrorBatches", "error_batches", "joined_texts", "JOINED", "count_arrays", "check_settings", "counter_of",
-           "texts_of", "item_scores"]
+           "texts_of", "item_scores", "check_unique_ids"]
 
 
 def check_settings(*, min_count: int, examples: int, terms: int, chars: int, prior_strength: float,
@@ -99,7 +99,7 @@ def count_arrays(counter: ErrorCounter, gold: Sequence[Any], pred: Sequence[Any]
     texts = texts_of(texts, "texts", lambda i: f"item {i + 1}")
     ids = list(ids) if ids is not None else None
     if ids is not None:
-        _check_ids(ids, lambda i: f"item {i + 1}", "ids")
+        check_unique_ids(ids, lambda i: f"item {i + 1}", "ids")
     else:
         keyed_by = keyed_by or "row"
     for start in range(0, n, batch):
@@ -110,7 +110,8 @@ def count_arrays(counter: ErrorCounter, gold: Sequence[Any], pred: Sequence[Any]
     return counter
 
 
-def _check_ids(ids: Sequence[Any], where: Callable[[int], str], name: str) -> None:
+def check_unique_ids(ids: Sequence[Any], where: Callable[[int], str], name: str) -> None:
+    """Every id once (``where(i)`` names item i; ``name`` the ids): the first repeated one refused."""
     seen: dict[str, int] = {}
     for i, x in enumerate(ids):
         k = str(x)
@@ -216,8 +217,8 @@ class ErrorBatches:
         elif self.place is not None:
             keys, keyed = [str(x) for x in batch.extra[self.place].to_pylist()], "row"
         else:
-            src, start = batch.part.source.name, batch.part.start
-            keys, keyed = [f"{src}:{start + i}" for i in range(batch.n)], "row"
+            src, row = batch.part.source.name, batch.part.file_row
+            keys, keyed = [f"{src}:{row(i)}" for i in range(batch.n)], "row"
         t = texts_of(batch.extra[self.text].to_pylist(), f"column {self.text!r}", batch.where)
         s = None if self.score is None else item_scores(batch.extra[self.score], self.score, batch.where)
         self.counter.add(batch.gold.to_pylist(), batch.pred.to_pylist(), t, keys, s, keyed_by=keyed)

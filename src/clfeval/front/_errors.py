@@ -12,7 +12,7 @@ spooled and counted like any PATH. So the terms, z-scores and examples are the s
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +39,8 @@ if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heav
     Data: TypeAlias = npt.ArrayLike | pandas.DataFrame | polars.DataFrame | pyarrow.Table | str | os.PathLike[str]
     #: A column of a table or PATH by its name, or the values themselves (arrays).
     Column: TypeAlias = str | npt.ArrayLike
+    #: Slice columns by name (``"source"``, ``"source,lang"``, a list), or with arrays name → values.
+    Slicing: TypeAlias = str | Sequence[str] | Mapping[str, npt.ArrayLike]
     #: A progress display of a read: given the input, a context that yields ``update(rows, bytes)`` or None.
     Progress: TypeAlias = Callable[[InputPath], AbstractContextManager[Callable[[int, int], None] | None]]
 
@@ -50,7 +52,8 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
                    ids: npt.ArrayLike | None = None, score: Column | None = None, processing: str | None = None,
                    token_pattern: str | None = None, min_count: int = 5, examples: int = 5, terms: int = 10,
                    chars: int = 300, prior_strength: float = 1000.0, z_min: float = 1.96, seed: int = 0,
-                   multilabel: bool | None = None, sep: str = "|",
+                   multilabel: bool | None = None, sep: str = "|", by: Slicing | None = None,
+                   by_bins: int | None = None, by_binning: str = "quantile", max_slices: int = 1_000,
                    input_format: str | None = None, encoding: str = "utf-8", engine: Local | Dask | str | None = None,
                    progress: Progress | None = None) -> ErrorAnalysis:
     """Every confused pair of classes: its count, examples, and the terms its documents share.
@@ -106,6 +109,17 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
         Default: label sets when arrays hold lists; a table or PATH needs ``multilabel=True``.
     sep : str
         Separator of the labels within a set given as a string; default ``"|"``.
+    by : str, sequence of str, or (with arrays) mapping name → values, optional
+        Analyse every slice too: one analysis per value of the column (per combination of several columns), each
+        of that slice's documents alone (its cells, terms, prior and examples: what ``error_analysis`` of the
+        slice's rows gives), counted in the same pass (``r.slices``). The whole analysis is unchanged. The
+        columns come from the predictions (not from a ``texts`` file).
+    by_bins : int, optional
+        Cut numeric ``by`` columns into this many bins (edges from a first pass).
+    by_binning : "quantile" or "uniform"
+        The bins of ``by_bins``; default quantiles.
+    max_slices : int
+        Refuse more slices than this; default 1,000 (each slice keeps its own term counts).
     input_format : "csv", "tsv", "jsonl", "parquet" or None
         The format of the predictions PATH (default from the extension).
     encoding : "utf-8" or "latin-1"
@@ -118,7 +132,8 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
     Returns
     -------
     ErrorAnalysis
-        ``cells`` (largest first), ``prior``, ``notes``, ``engine`` (``name``, ``mode``, ``spilled``).
+        ``cells`` (largest first), ``prior``, ``notes``, ``engine`` (``name``, ``mode``, ``spilled``); with ``by``,
+        ``slices`` (:class:`~clfeval.ops.errors.ErrorSlice`, in the slices' sorted order).
 
     Examples
     --------
@@ -133,16 +148,26 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
     a = _checked(data, pred, gold=gold, text=text, texts=texts, id=id, ids=ids, score=score, processing=processing,
                  token_pattern=token_pattern, min_count=min_count, examples=examples, terms=terms, chars=chars,
                  prior_strength=prior_strength, z_min=z_min, seed=seed, multilabel=multilabel, sep=sep,
-                 encoding=encoding, engine=engine)
+                 encoding=encoding, engine=engine, by=by, by_bins=by_bins, by_binning=by_binning,
+                 max_slices=max_slices)
     eng, counter = a.engine, a.counter
     if not a.tabular:
-        counter, block = _arrays(eng, counter, data if data is not None else gold, pred, text, ids, a.scores)
+        counted, block = _arrays(eng, counter, data if data is not None else gold, pred, text, ids, a.scores,
+                                 a.slicing, by)
     else:
-        counter, block = _tabular(eng, counter, a.data, a.columns, a.texts, input_format, encoding, progress)
-    result = analyse(counter, min_count=min_count, terms=terms, prior_strength=prior_strength, z_min=z_min,
-                     settings={"processing": None if processing is None else str(processing),
-                               "text": "a --texts file joined by id" if texts is not None else "a column"})
-    return dataclasses.replace(result, engine=EngineInfo.of(block))
+        counted, block = _tabular(eng, counter, a.data, a.columns, a.texts, input_format, encoding, progress,
+                                  a.slicing)
+
+    def analysed(c: Any) -> ErrorAnalysis:
+        return analyse(c, min_count=min_count, terms=terms, prior_strength=prior_strength, z_min=z_min,
+                       settings={"processing": None if processing is None else str(processing),
+                                 "text": "a --texts file joined by id" if texts is not None else "a column"})
+
+    if a.slicing is None:
+        return dataclasses.replace(analysed(counted), engine=EngineInfo.of(block))
+    from clfeval.front._errorslices import sliced_result
+
+    return dataclasses.replace(sliced_result(counted, a.slicing, analysed), engine=EngineInfo.of(block))
 
 
 @dataclass(frozen=True)
@@ -158,12 +183,14 @@ class _Checked:
     texts: Any
     data: Any
     columns: dict[str, Any]
+    slicing: dict[str, Any] | None = None
 
 
 def _checked(data: Any, pred: Any, *, gold: Any, text: Any, texts: Any, id: Any, ids: Any, score: Any,
              processing: Any, token_pattern: Any, min_count: Any, examples: Any, terms: Any, chars: Any,
              prior_strength: Any, z_min: Any, seed: Any, multilabel: Any, sep: Any, encoding: str,
-             engine: Any) -> _Checked:
+             engine: Any, by: Any = None, by_bins: Any = None, by_binning: Any = "quantile",
+             max_slices: Any = 1_000) -> _Checked:
     """Every argument of :func:`error_analysis` checked before any work (the command line's too), each refusal
     naming its parameter; the score values of arrays are checked here as every score column is."""
     from clfeval.evaluate import check_settings, counter_of, item_scores
@@ -199,11 +226,18 @@ def _checked(data: Any, pred: Any, *, gold: Any, text: Any, texts: Any, id: Any,
             raise UsageError(lambda t, i: f"option {t} joins the texts by id: name the id column of both files "
                                           f"with {i}.", params=["texts", "id"])
         texts = inputs.resolve(texts, encoding=encoding, option="--texts")
-    return _Checked(eng, counter, tabular, scores, texts, data, cols)
+    slicing = None
+    if by is not None:
+        from clfeval.front._errorslices import check_slicing
+
+        slicing = check_slicing(by, by_bins, by_binning, max_slices, tabular=tabular, texts=texts is not None,
+                                columns=cols)
+    return _Checked(eng, counter, tabular, scores, texts, data, cols, slicing)
 
 
 def _arrays(eng: Runner, counter: Any, gold: Any, pred: Any, text: Any, ids: Any,
-            score: list[float] | None) -> tuple[Any, Mapping[str, Any]]:
+            score: list[float] | None, slicing: dict[str, Any] | None = None, by: Any = None
+            ) -> tuple[Any, Mapping[str, Any]]:
     import pyarrow as pa
 
     from clfeval.evaluate import count_arrays
@@ -223,14 +257,19 @@ def _arrays(eng: Runner, counter: Any, gold: Any, pred: Any, text: Any, ids: Any
     if len(set(lengths.values())) > 1:
         raise DataError("gold, pred and text (and ids, score when given) must have one value per item; got "
                         + ", ".join(f"{k} {n}" for k, n in lengths.items()) + ".")
+    names = dict(gold="gold", pred="pred", text="text", id="id" if ids is not None else None,
+                 score="score" if score is not None else None)
+    if slicing is not None:
+        from clfeval.front._errorslices import with_by_arrays
+
+        table, names, slicing = with_by_arrays(pa.table(cols), names, by, slicing)
+        return _tabular(eng, counter, table, names, None, None, "utf-8", None, slicing)
     table = pa.table(cols)
     if eng.holds(table):
         count_arrays(counter, cols["gold"].to_pylist(), cols["pred"].to_pylist(), cols["text"].to_pylist(),
                      cols["id"].to_pylist() if ids is not None else None,
                      cols["score"].to_pylist() if score is not None else None)
         return counter, eng.block("memory")
-    names = dict(gold="gold", pred="pred", text="text", id="id" if ids is not None else None,
-                 score="score" if score is not None else None)
     return _tabular(eng, counter, table, names, None, None, "utf-8", None)
 
 
@@ -271,7 +310,7 @@ def _text_column(text: Any) -> Any:
 
 
 def _tabular(eng: Runner, counter: Any, data: Any, cols: dict[str, Any], texts: Any, fmt: Any, encoding: str,
-             progress: Any) -> tuple[Any, Mapping[str, Any]]:
+             progress: Any, slicing: dict[str, Any] | None = None) -> tuple[Any, Mapping[str, Any]]:
     """A table in memory when the runner holds it and its texts are a column, else spooled; a PATH streamed (or on
     Dask). ``texts``: the resolved PATH of the texts joined by id, or None."""
     from clfeval.evaluate import count_arrays, item_scores
@@ -279,18 +318,28 @@ def _tabular(eng: Runner, counter: Any, data: Any, cols: dict[str, Any], texts: 
     if inputs.is_table(data):
         wanted = {"gold": cols["gold"], "pred": cols["pred"], "id": cols["id"], "score": cols["score"],
                   "text": None if texts is not None else cols["text"]}
+        by_cols = list(slicing["columns"]) if slicing is not None else []
         table = inputs.columns_of(data, wanted)
+        if by_cols:
+            from clfeval.front._errorslices import by_columns
+
+            table = by_columns(data, table, by_cols)
+        if slicing is not None and eng.holds(table):
+            from clfeval.front._errorslices import in_memory
+
+            return in_memory(counter, table, cols, slicing), eng.block("memory")
         if texts is None and eng.holds(table):
             keys = table.column(cols["id"]).to_pylist() if cols["id"] else None
             scores = item_scores(table.column(cols["score"]), cols["score"]) if cols["score"] else None
             count_arrays(counter, table.column(cols["gold"]).to_pylist(), table.column(cols["pred"]).to_pylist(),
                          table.column(cols["text"]).to_pylist(), keys, scores)
             return counter, eng.block("memory")
-        table, cols = _placed(table.select(list(dict.fromkeys(c for c in wanted.values() if c))), cols)
+        table, cols = _placed(table.select(list(dict.fromkeys([*(c for c in wanted.values() if c), *by_cols]))),
+                              cols)
         with eng.spooled(table) as inp:
-            return _on_path(eng, counter, inp, cols, texts, "utf-8", progress, spooled=True)
+            return _on_path(eng, counter, inp, cols, texts, "utf-8", progress, spooled=True, slicing=slicing)
     inp = inputs.resolve(data, input_format=fmt, encoding=encoding)
-    return _on_path(eng, counter, inp, cols, texts, encoding, progress)
+    return _on_path(eng, counter, inp, cols, texts, encoding, progress, slicing=slicing)
 
 
 def _placed(table: Any, cols: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
@@ -308,7 +357,7 @@ def _placed(table: Any, cols: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
 
 
 def _on_path(eng: Runner, counter: Any, inp: Any, cols: dict[str, Any], texts: Any, encoding: str, progress: Any,
-             spooled: bool = False) -> tuple[Any, Mapping[str, Any]]:
+             spooled: bool = False, slicing: dict[str, Any] | None = None) -> tuple[Any, Mapping[str, Any]]:
     """A resolved PATH counted by the engine with the accumulator :class:`clfeval.evaluate.ErrorBatches`
     (streamed here, one per group of partitions on a cluster, added in a tree). With ``texts``, the predictions
     are joined to them by id first, a data step within the budget (:func:`clfeval.evaluate.joined_texts`,
@@ -316,7 +365,7 @@ def _on_path(eng: Runner, counter: Any, inp: Any, cols: dict[str, Any], texts: A
     from clfeval.evaluate import JOINED, joined_texts
 
     if texts is None:
-        total, mode, parts = _accumulated(eng, counter, inp, cols, progress)
+        total, mode, parts = _accumulated(eng, counter, inp, cols, progress, slicing, encoding)
         return total, eng.block(mode, spooled=spooled, parts=parts)
 
     def join(budget: int, tmpdir: str | None) -> Any:
@@ -330,19 +379,30 @@ def _on_path(eng: Runner, counter: Any, inp: Any, cols: dict[str, Any], texts: A
     return total, eng.block(mode, spooled=spooled, parts=parts)
 
 
-def _accumulated(eng: Runner, counter: Any, inp: Any, cols: dict[str, Any], progress: Any
-                 ) -> tuple[Any, str, int | None]:
-    """``counter`` filled from every item of a resolved PATH by the engine; the mode and the parts read."""
+def _accumulated(eng: Runner, counter: Any, inp: Any, cols: dict[str, Any], progress: Any,
+                 slicing: dict[str, Any] | None = None, encoding: str = "utf-8") -> tuple[Any, str, int | None]:
+    """``counter`` filled from every item of a resolved PATH by the engine; the mode and the parts read. With
+    ``slicing``, the accumulator is wrapped per slice (:class:`clfeval.slicing.BySlice`) and the slices' counters
+    are returned (:func:`clfeval.front._errorslices.counters`)."""
     from functools import partial
 
     from clfeval.evaluate import error_batches
 
     text, score, place = cols["text"], cols["score"], cols.get("place")
-    acc, mode, parts = eng.accumulate(inp, partial(error_batches, counter, text, score, place), gold=cols["gold"],
-                                      pred=cols["pred"], id=cols["id"],
-                                      extra=[text] + ([score] if score else []) + ([place] if place else []),
+    make: Callable[[], Any] = partial(error_batches, counter, text, score, place)
+    by = list(slicing["columns"]) if slicing is not None else []
+    if slicing is not None:
+        from clfeval.front._errorslices import sliced_make
+
+        make = sliced_make(make, slicing, inp, cols, encoding, counter)
+    acc, mode, parts = eng.accumulate(inp, make, gold=cols["gold"], pred=cols["pred"], id=cols["id"],
+                                      extra=[text] + ([score] if score else []) + ([place] if place else []) + by,
                                       extra_options=["--text"] + (["--score"] if score else [])
-                                      + (["(the row)"] if place else []),
+                                      + (["(the row)"] if place else []) + ["--by"] * len(by),
                                       scores=[score] if score else [], multilabel=counter.multilabel,
                                       reading={"sep": counter.sep, "repeat": None}, progress=progress)
+    if slicing is not None:
+        from clfeval.front._errorslices import counters
+
+        return counters(acc), mode, parts
     return acc.counter, mode, parts

@@ -135,7 +135,7 @@ def _two_inputs(eng: Runner, systems: list[Any], gold: str, pred: str, id_col: A
         acc, mode, matching = eng.accumulate_joined(ins, make, names=names, gold=gold, pred=pred, id=id_col,
                                                     extra=cols, extra_options=["--by"] * len(cols),
                                                     normalize=normalize)
-    r = acc.finish(names=names, min_slice=slicing["min_slice"], labels=labels, **settings)
+    r = acc.compared(names=names, min_slice=slicing["min_slice"], labels=labels, **settings)
     block = eng.block(mode, spilled=matching is not None and matching.spilled, spooled=spooled,
                       parts=sum(len(i.sources) for i in ins))
     return dataclasses.replace(r, engine=_partitions_last(block))

@@ -88,6 +88,10 @@ class Part:
     def num_rows(self) -> int:
         return self.table.num_rows
 
+    def file_row(self, i: int) -> int:
+        """The file's 0-based row index of the batch's row ``i``."""
+        return self.start + i
+
     def row_ref(self, i: int) -> str:
         """``row N (line L)`` of the batch's row ``i`` (0-based), counted in its file."""
         return row_ref(self.source, self.fmt, self.start + i)

@@ -92,6 +92,8 @@ def blocks(r: ErrorAnalysis) -> list[Any]:
         what = "Error cells" if r.task == "multi-label" else "Confused cells"
         out.append(TableBlock(f"{what} with {r.settings.min_count} or more documents, largest first",
                               _columns(r), rows))
+    if r.by:
+        out.append(TableBlock(_slices_title(r), _SLICE_HEAD, _slice_rows(r), caption=_slices_caption(r)))
     for c in r.cells:
         out.append(TextBlock(_heading(c), heading=True))
         sides = _against(c)
@@ -115,6 +117,42 @@ def blocks(r: ErrorAnalysis) -> list[Any]:
     for n in r.notes:
         out.append(TextBlock("Note: " + n, style="dim"))
     return out
+
+
+_SLICE_HEAD = ["slice", "documents", "errors", "error rate", "largest error cell", "its documents",
+               "vs correct gold (z)"]
+
+
+def _slices_title(r: ErrorAnalysis) -> str:
+    return f"Errors by slice ({', '.join(r.by)}): {len(r.slices)} slices"
+
+
+def _slices_caption(r: ErrorAnalysis) -> str:
+    return (f"Each slice analysed on its own documents (its cells, terms, prior and examples: `error_analysis` of "
+            f"that slice's rows); the largest error cell with {r.settings.min_count} or more documents, '—' when "
+            f"none has. The JSON has every slice's cells.")
+
+
+def _slice_rows(r: ErrorAnalysis) -> list[list[Any]]:
+    rows = []
+    for x in r.slices:
+        top = x.analysis.cells[0] if x.analysis.cells else None
+        rows.append([x.name, x.documents, x.errors, _pct(x.error_rate), "—" if top is None else _name(top),
+                     "—" if top is None else top.count, "—" if top is None else _terms_row(top.terms_vs_gold[:5])])
+    return rows
+
+
+def _slices_table(r: ErrorAnalysis) -> str:
+    left = (0, 4, 6)
+
+    def cell(k: int, v: Any, tag: str = "td") -> str:
+        shown_value = f"{v:,}" if isinstance(v, int) else v
+        return f"<{tag} class='l'>{esc(shown_value)}</{tag}>" if k in left else f"<{tag}>{esc(shown_value)}</{tag}>"
+
+    head = "".join(cell(k, h, "th") for k, h in enumerate(_SLICE_HEAD))
+    body = "".join("<tr>" + "".join(cell(k, v) for k, v in enumerate(row)) + "</tr>" for row in _slice_rows(r))
+    return (f"<h2 id='by-slice'>{esc(_slices_title(r))}</h2><table><caption>{esc(_slices_caption(r))}</caption>"
+            f"<tr>{head}</tr>{body}</table>")
 
 
 def _text(r: ErrorAnalysis) -> list[Any]:
@@ -323,6 +361,8 @@ def html_body(r: ErrorAnalysis, *, figures: bool = True, limit: int | None = Non
     parts = [_summary(r), _overview(r, {r.anchor_of(c) for c in cells})]
     if r.cells:
         parts.append(_cells_table(r) if limit is None else "")
+    if r.by and limit is None:
+        parts.append(_slices_table(r))
     parts += [_section(r, c, k, figures) for k, c in enumerate(cells)]
     parts += [f"<p class='note'>Note: {esc(n)}</p>" for n in r.notes]
     return "".join(parts)

@@ -1,6 +1,11 @@
 """Slicing (issue 39): every operation's accumulator wrapped per slice, the slices' statistics, and the slice search,
 in one folder. The map:
 
+The wrapper (``_wrapper``): :class:`BySlice` — any operation's accumulator per slice of the ``by`` columns, itself an
+accumulator; it owns each row's slice (coded by :class:`clfeval.core.SliceCounter`), ``max_slices``, the sorted
+order and the null-column refusal, and hands each slice its rows (:class:`RowsOf`: ``error_analysis(by=)``), or,
+to an accumulator with ``update_sliced``, the slice codes of one vectorised pass (compare's :class:`JointCells`).
+
 Counting (one pass over the items, any engine)
     ``_slicedcounts`` — :class:`SlicedCounts`, the wrapper over the report's accumulator: the overall table, the
     slice tables of each ``by`` column set, the slice search's lattice counts and the per-slice rankings (with a
@@ -48,11 +53,12 @@ __all__ = _names(_EXPORTS)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.slicing._slicecalibration": ("SliceCalibrator", "slice_rows"),
-    "clfeval.slicing._slicecompare": ("check_min_slice", "compare_by", "compare_tables"),
+    "clfeval.slicing._slicecompare": ("check_min_slice", "compare_by", "compare_tables", "slice_name"),
     "clfeval.slicing._slicecounting": ("RankedSlices", "at_cut", "count_sliced", "fold_cut_tables", "slice_binning"),
     "clfeval.slicing._slicedcounts": ("OutsideCounts", "Sliced", "SlicedCounts"),
     "clfeval.slicing._slicefind": ("FoundSlices", "lattice"),
-    "clfeval.slicing._slicejoint": ("SliceJointCounter", "SlicedCells", "SlicedJointCounts"),
+    "clfeval.slicing._slicejoint": ("JointCells", "SliceJointCounter", "SlicedCells", "SlicedJointCounts"),
+    "clfeval.slicing._wrapper": ("BySlice", "RowsOf"),
     "clfeval.slicing._slices": ("with_rankings",),
     "clfeval.slicing._slicesearch": ("check_find", "found_section"),
 }
@@ -65,6 +71,7 @@ if TYPE_CHECKING:
         check_min_slice as check_min_slice,
         compare_by as compare_by,
         compare_tables as compare_tables,
+        slice_name as slice_name,
     )
     from clfeval.slicing._slicecounting import (
         RankedSlices as RankedSlices,
@@ -80,9 +87,11 @@ if TYPE_CHECKING:
     )
     from clfeval.slicing._slicefind import FoundSlices as FoundSlices, lattice as lattice
     from clfeval.slicing._slicejoint import (
+        JointCells as JointCells,
         SlicedCells as SlicedCells,
         SlicedJointCounts as SlicedJointCounts,
         SliceJointCounter as SliceJointCounter,
     )
     from clfeval.slicing._slices import slice_section as slice_section, with_rankings as with_rankings
     from clfeval.slicing._slicesearch import check_find as check_find, found_section as found_section
+    from clfeval.slicing._wrapper import BySlice as BySlice, RowsOf as RowsOf

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from clfeval.core import MISSING, Counter, Vocabulary, encode_batch, joint_from_cells
 from clfeval.errors import DataError
+from clfeval.slicing._wrapper import BySlice
 
-__all__ = ["SliceJointCounter", "SlicedCells", "SlicedJointCounts"]
+__all__ = ["SliceJointCounter", "SlicedCells", "JointCells", "SlicedJointCounts"]
 
 #: Rows of cells waiting to be merged before they are compacted.
 _PENDING = 1 << 20
@@ -191,11 +193,47 @@ class SlicedCells:
         return [self.keys[i] for i in self.order()]
 
 
-class SlicedJointCounts:
-    """``compare --by``'s accumulator: the (slice, gold, A, B) cells of matched batches. ``tag(extra)`` gives the
-    slice code of each row of the first input from its ``by`` columns (the engine carries it through the join to
-    ``batch.tags``), ``update(batch)`` counts the cells, ``+`` adds two accumulators' cells (slices matched by
-    their value tuples, labels by value), ``finish()`` tests A vs B within every slice. It holds counts only.
+class JointCells:
+    """compare's joint accumulator in its vectorised sliced form (what :class:`~clfeval.slicing._wrapper.BySlice`
+    hands every batch with its slice codes): ``update_sliced(batch, codes)`` counts the (slice, gold, A, B) cells
+    of a matched batch (``gold``, ``preds`` (A, B), ``text``, ``counts``); ``keyed(keys)`` names the slices by
+    their value tuples (:class:`SlicedCells`), so that two add by value; :meth:`cells` is everything counted."""
+
+    def __init__(self, columns: Sequence[str], binning: Mapping[str, Any] | None = None) -> None:
+        self.columns, self.binning = tuple(columns), dict(binning or {})
+        self.counter = SliceJointCounter()
+        self.added: SlicedCells | None = None
+
+    def update_sliced(self, batch: Any, codes: np.ndarray) -> None:
+        self.counter.update(batch.gold, batch.preds[0], batch.preds[1], codes, text=batch.text,
+                            weights=getattr(batch, "counts", None))
+
+    def keyed(self, keys: Sequence[tuple[Any, ...]]) -> JointCells:
+        out = JointCells(self.columns, self.binning)
+        own = self.counter.cells(self.columns, keys, self.binning)
+        out.added = own if self.added is None else self.added if not own.counts.size else self.added + own
+        return out
+
+    def cells(self) -> SlicedCells:
+        """Every cell added (of a keyed accumulator)."""
+        if self.added is None:
+            return self.counter.cells(self.columns, [], self.binning)
+        return self.added
+
+    def __add__(self, other: JointCells) -> JointCells:
+        out = JointCells(self.columns, self.binning)
+        a, b = self.cells(), other.cells()
+        out.added = a if not b.counts.size else b if not a.counts.size else a + b
+        return out
+
+
+class SlicedJointCounts(BySlice):
+    """``compare --by``'s accumulator: the wrapper of every sliced operation
+    (:class:`~clfeval.slicing._wrapper.BySlice`) over compare's joint accumulator (:class:`JointCells`, vectorised).
+    ``tag(extra)`` gives the slice code of each row of the first input from its ``by`` columns (the engine carries
+    it through the join to ``batch.tags``), ``update(batch)`` counts the cells, ``+`` adds two accumulators' cells
+    (slices matched by their value tuples, labels by value), :meth:`compared` tests A vs B within every slice. It
+    holds counts only.
 
     Parameters
     ----------
@@ -208,52 +246,22 @@ class SlicedJointCounts:
     """
 
     def __init__(self, columns: Sequence[str], *, max_slices: int, binning: Mapping[str, Any] | None = None) -> None:
-        from clfeval.core import SliceCounter
-
-        self.columns = tuple(columns)
-        self.max_slices = max_slices
-        self.binning = dict(binning or {})
-        self.slicer = SliceCounter([self.columns], max_slices=max_slices, binning=self.binning)
-        self.counter = SliceJointCounter()
-        self.added: SlicedCells | None = None
-
-    def tag(self, extra: Mapping[str, Any]) -> np.ndarray:
-        """The slice code of every row (``extra``: the ``by`` columns of a batch of the first input)."""
-        codes: np.ndarray = self.slicer.slice_codes({c: extra[c] for c in self.columns})
-        return codes
-
-    def update(self, batch: Any) -> None:
-        """Count one matched batch: ``gold``, ``preds`` (A, B), ``tags`` (slice codes), ``text``, ``counts``."""
-        self.counter.update(batch.gold, batch.preds[0], batch.preds[1], batch.tags, text=batch.text,
-                            weights=getattr(batch, "counts", None))
+        super().__init__(partial(JointCells, tuple(columns), dict(binning or {})), columns, max_slices=max_slices,
+                         binning=binning)
 
     def cells(self) -> SlicedCells:
-        """Every cell counted or added so far."""
-        own = self.counter.cells(self.columns, self.slicer.keys(), self.binning)
-        if self.added is None:
-            return own
-        return self.added if not own.counts.size else self.added + own
+        """Every cell counted or added so far, the slices named by value."""
+        whole = self._whole_keyed()
+        return whole.cells() if whole is not None else JointCells(self.columns, self.binning).cells()
 
-    def __add__(self, other: SlicedJointCounts) -> SlicedJointCounts:
-        out = SlicedJointCounts(self.columns, max_slices=self.max_slices, binning=self.binning)
-        a, b = self.cells(), other.cells()
-        out.added = a if not b.counts.size else b if not a.counts.size else a + b
-        return out
-
-    def finish(self, *, names: Sequence[str], min_slice: int, labels: Sequence[Any] | None = None,
-               **settings: Any) -> Any:
+    def compared(self, *, names: Sequence[str], min_slice: int, labels: Sequence[Any] | None = None,
+                 **settings: Any) -> Any:
         """A vs B within every slice (:func:`~clfeval.slicing._slicecompare.compare_tables`; ``settings``:
         ``metric``, ``test``, ``samples``, ``seed``, ``alpha``, ``ci``, ``zero_division``, ``beta``)."""
-        from clfeval.errors import UsageError
         from clfeval.slicing._slicecompare import compare_tables
 
         cells = self.cells()
-        if len(cells.keys) > self.max_slices:
-            cols = list(self.columns)
-            raise UsageError(lambda o, by: f"the values of {', '.join(cols)} (option {by}) make {len(cells.keys):,} "
-                                           f"slices, more than {self.max_slices:,} (option {o}); slice by fewer "
-                                           f"columns, bin a numeric column (--by-bins N), or raise {o}.",
-                             params=["max_slices", "by"])
+        self._check_count(len(cells.keys))
         cells.check_values()
         overall, tables = cells.tables(labels)
         return compare_tables(overall, list(self.columns), cells.sorted_keys(), tables, names=names,

@@ -8,7 +8,7 @@ from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
     "clfeval.ops.errors._result": ("ErrorAnalysis", "ErrorCell", "ErrorTerm", "ErrorExample", "ConfidentMistake",
-                                   "CategoryCounts", "ErrorPrior", "TextAnalyzer", "ErrorSettings"),
+                                   "CategoryCounts", "ErrorPrior", "TextAnalyzer", "ErrorSettings", "ErrorSlice"),
 }
 
 __all__ = _names(_EXPORTS)
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         ErrorExample as ErrorExample,
         ErrorPrior as ErrorPrior,
         ErrorSettings as ErrorSettings,
+        ErrorSlice as ErrorSlice,
         ErrorTerm as ErrorTerm,
         TextAnalyzer as TextAnalyzer,
     )

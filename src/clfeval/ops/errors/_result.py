@@ -26,8 +26,8 @@ from clfeval.core import Display, EngineInfo, FrozenDict, ItemReads, freeze_fiel
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["ErrorAnalysis", "ErrorCell", "ErrorTerm", "ErrorExample", "ConfidentMistake", "CategoryCounts",
-           "ErrorPrior", "TextAnalyzer", "ErrorSettings", "FN", "FP", "ALPHA_W", "PRIOR_REFERENCE"]
+__all__ = ["ErrorAnalysis", "ErrorSlice", "ErrorCell", "ErrorTerm", "ErrorExample", "ConfidentMistake",
+           "CategoryCounts", "ErrorPrior", "TextAnalyzer", "ErrorSettings", "FN", "FP", "ALPHA_W", "PRIOR_REFERENCE"]
 
 #: The kind of a label-set cell: the false negatives of a category (in gold, not predicted) ...
 FN = "false negatives"
@@ -326,6 +326,46 @@ class ErrorCell(ItemReads):
 
 
 @dataclass(frozen=True)
+class ErrorSlice(ItemReads):
+    """The error analysis of one slice of ``by=`` (its documents alone: its own cells, terms, prior and examples,
+    as ``error_analysis`` of that slice's rows gives them).
+
+    Attributes
+    ----------
+    name : str
+        The slice: ``value`` (one column) or ``a=x, b=y``.
+    values : Mapping[str, str]
+        Each ``by`` column's value (a bin's interval for a numeric column cut into bins).
+    documents : int
+        Its documents.
+    errors : int
+        Its misclassified documents (label sets: those with a false negative or a false positive).
+    analysis : ErrorAnalysis
+        The slice's analysis (no engine block, no signature: the whole result's are the run's).
+    """
+
+    name: str
+    values: Mapping[str, str]
+    documents: int
+    errors: int
+    analysis: ErrorAnalysis
+
+    def __post_init__(self) -> None:
+        freeze_fields(self, ("values",))
+
+    @property
+    def error_rate(self) -> float:
+        """Errors per document (0/0 is not possible: a slice has at least one document)."""
+        return self.errors / self.documents
+
+    def to_dict(self) -> dict[str, object]:
+        a = self.analysis.to_dict()
+        return {"slice": self.name, "values": thaw(self.values), "documents": self.documents, "errors": self.errors,
+                "error_rate": self.error_rate, "labels": a["labels"], "categories": a["categories"],
+                "matrix": a["matrix"], "cells": a["cells"], "prior": a["prior"], "notes": a["notes"]}
+
+
+@dataclass(frozen=True)
 class ErrorAnalysis(Display):
     """The misclassified documents and their vocabulary: the one result of ``clfeval.error_analysis``.
 
@@ -354,6 +394,11 @@ class ErrorAnalysis(Display):
         ``single-label`` or ``multi-label`` (label sets).
     categories : tuple of CategoryCounts
         Label sets: each category's binary table.
+    by : tuple of str
+        The ``by`` columns (empty: not sliced).
+    slices : tuple of ErrorSlice
+        With ``by``: the analysis of every slice, in the slices' sorted order (the whole analysis above is that of
+        every document).
     """
 
     labels: tuple[str, ...]
@@ -367,6 +412,8 @@ class ErrorAnalysis(Display):
     signature: Mapping[str, object] = field(default_factory=FrozenDict)
     task: str = "single-label"
     categories: tuple[CategoryCounts, ...] = ()
+    by: tuple[str, ...] = ()
+    slices: tuple[ErrorSlice, ...] = ()
 
     def __post_init__(self) -> None:
         freeze_fields(self, ("signature",))
@@ -396,7 +443,8 @@ class ErrorAnalysis(Display):
                 "categories": [x.to_dict() for x in self.categories], "matrix": [list(r) for r in self.matrix],
                 "cells": [c.to_dict() for c in self.cells], "prior": self.prior.to_dict(),
                 "analyzer": self.analyzer.to_dict(), "settings": self.settings.to_dict(), "notes": list(self.notes),
-                "engine": {} if self.engine is None else self.engine.to_dict(), "signature": thaw(self.signature)}
+                "engine": {} if self.engine is None else self.engine.to_dict(), "signature": thaw(self.signature),
+                **({"by": list(self.by), "slices": [x.to_dict() for x in self.slices]} if self.by else {})}
 
     def terms_frame(self) -> pandas.DataFrame:
         """One row per listed term of each error cell (``to_frame()`` gives the cells). Columns
