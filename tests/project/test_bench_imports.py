@@ -74,3 +74,56 @@ def test_the_render_step_of_html_speed_runs_on_a_small_file(tmp_path):
     pq.write_table(pa.table(cols), tmp_path / "preds.parquet")
     step = bench.render_step(str(tmp_path / "preds.parquet"))
     assert set(step) == {"text", "html"} and all(cpu >= 0 and wall > 0 for cpu, wall in step.values())
+
+
+#: Peers that only ``bench/peers.py`` races (the ``bench`` extra) or that only tests use as oracles: the package
+#: never imports them, not even lazily inside a function (issue 40).
+PEERS = ("sliceline", "fairlearn", "cleanlab")
+SRC = ROOT / "src" / "clfeval"
+
+
+def peer_imports(text: str, filename: str = "<probe>") -> list[str]:
+    """Every import of a peer in ``text``: ``import x``, ``from x import ...``, ``importlib.import_module("x")``
+    and ``__import__("x")``, wherever they stand (top level, functions, ``if TYPE_CHECKING:`` blocks)."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(text, filename=filename)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if called in ("import_module", "__import__") and isinstance(node.args[0].value, str):
+                names = [node.args[0].value]
+        found.extend(n for n in names if n.split(".")[0] in PEERS)
+    return found
+
+
+def test_the_peer_check_sees_every_form_of_import():
+    probe = ("import sliceline\nfrom fairlearn.metrics import MetricFrame\nimport numpy\n"
+             "def f():\n    import cleanlab.filter as cf\n    return importlib.import_module('sliceline.slicefinder')\n"
+             "__import__('fairlearn')\nfrom .sliceline import x\n")
+    assert sorted(peer_imports(probe)) == ["cleanlab.filter", "fairlearn", "fairlearn.metrics", "sliceline",
+                                           "sliceline.slicefinder"]
+
+
+@pytest.mark.parametrize("path", sorted(SRC.rglob("*.py")), ids=lambda p: str(p.relative_to(SRC)))
+def test_the_package_imports_no_peer(path):
+    """sliceline, fairlearn and cleanlab are peers to race (``bench``) or oracles (``test``), never dependencies."""
+    assert not peer_imports(path.read_text(encoding="utf-8"), str(path)), f"{path.relative_to(ROOT)} imports a peer"
+
+
+def test_the_bench_extra_holds_the_peers_and_the_others_do_not_gain_sliceline():
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    name = lambda req: re.split(r"[\[<>=!~; ]", req, maxsplit=1)[0].lower()  # noqa: E731
+    assert {"sliceline", "fairlearn", "pandas"} <= {name(r) for r in extras["bench"]}
+    for extra, reqs in extras.items():
+        if extra != "bench":
+            assert "sliceline" not in {name(r) for r in reqs}, f"the {extra} extra names sliceline"
+    assert "cleanlab" not in {name(r) for reqs in extras.values() for r in reqs}
