@@ -68,6 +68,7 @@ _WHERE = {
     "Calibration": "_scores",
     "Compared": "_significance",
     "ReutersStudy": "_study", "FetchedDataset": "_study", "FoundSlices": "_slicefind", "RankResult": "_rank",
+    "LabelIssues": "_labelissues",
 }
 # None: a section without a layout of its own
 _SECTION_WHERE: dict[str, str | None] = {"ranking": "_scores", "ranking_ci": "_decisions", "ci": "_significance",

@@ -16,11 +16,13 @@ __all__ = _names(_EXPORTS)
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.ops.label_issues._rule": ("ConfidentLearning", "RANK_BY", "cell_counts", "confident_learning",
                                        "id_order"),
+    "clfeval.ops.label_issues._build": ("label_issues_result",),
     "clfeval.ops.label_issues._result": ("RULE", "REFERENCE", "TIES", "ROUNDING", "ZERO_DIVISION"),
 }
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL)
 
 if TYPE_CHECKING:  # _EXPORTS and _INTERNAL, for type checkers
+    from clfeval.ops.label_issues._build import label_issues_result as label_issues_result
     from clfeval.ops.label_issues._result import (
         REFERENCE as REFERENCE,
         ROUNDING as ROUNDING,

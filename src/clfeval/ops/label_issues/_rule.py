@@ -51,6 +51,7 @@ class ConfidentLearning:
     cell_counts: np.ndarray      # (k, k) int64 round(n · Q[i][j]) capped at n_i, 0 on the diagonal
     cell_flagged: np.ndarray     # (k, k) int64 items the rule flags in each cell (before the overlap is removed)
     flagged_rows: np.ndarray     # (m,) rows of the flagged items, in the ranking's order
+    given_of_flagged: np.ndarray  # (m,) given class index of each flagged item
     suggested: np.ndarray        # (m,) suggested class index of each flagged item
     self_confidence: np.ndarray  # (m,) p̂_ỹ(x)
     margin: np.ndarray           # (m,) p̂_ỹ(x) − max_{j≠ỹ} p̂_j(x)
@@ -144,7 +145,7 @@ def confident_learning(given: np.ndarray, p: np.ndarray, order: np.ndarray | Non
     ranked = np.lexsort((flagged, tie[flagged], key))
     flagged = flagged[ranked]
     return ConfidentLearning(n_given, thresholds, c, calibrated, joint, noise, counts, cell_flagged, flagged,
-                             suggested[flagged], own[ranked], margin_f[ranked])
+                             given[flagged], suggested[flagged], own[ranked], margin_f[ranked])
 
 
 def at_or_above(p: np.ndarray, thresholds: np.ndarray, sums: list[Fraction], n_given: np.ndarray) -> np.ndarray:

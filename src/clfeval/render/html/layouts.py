@@ -540,6 +540,10 @@ def _builtin() -> None:
     from clfeval.ops.power import PowerResult
 
     register_layout(PowerResult, lambda r, figs=None: decision_page(r.part, figs))  # clfeval.power: its part's page
+    from clfeval.ops.label_issues import LabelIssues
+    from clfeval.render._labelissues import label_issues_blocks
+
+    register_layout(LabelIssues, lambda r, figs=None: pages.blocks_page(r, label_issues_blocks(r)))
     for kind, make in pages.generic().items():
         register_layout(kind, make)
 

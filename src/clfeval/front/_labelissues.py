@@ -1,0 +1,239 @@
+"""``clfeval.label_issues``: likely label errors by confident learning, from gold labels and out-of-sample class
+probabilities; any input (arrays, a table, a PATH), the engine a parameter.
+
+The probabilities are read and checked as ``calibration``'s ``probs_prefix`` columns are (every value a finite
+number in [0, 1], NaN refused naming its row, each row summing to 1 within the same tolerance, every gold label with
+its column); then the rule (:func:`clfeval.ops.label_issues._rule.confident_learning`) runs on every item in memory.
+The streamed passes (thresholds, joint, the per-cell cut, the flagged items) are not built yet: a PATH larger than
+the memory budget, and the Dask engine, are refused with that reason (the capability table's row).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from clfeval.engines import Dask, Local, runner
+from clfeval.errors import DataError, UsageError
+from clfeval.front._block import with_engine
+from clfeval.io import inputs
+from clfeval.ops.label_issues import LabelIssues
+
+if TYPE_CHECKING:  # the input types, named for type checkers only
+    import os
+    from typing import TypeAlias
+
+    import numpy.typing as npt
+    import pandas
+    import polars
+    import pyarrow
+
+    #: Class probabilities: an (n, K) matrix (with ``labels``), a mapping label → column, a table or a PATH.
+    Data: TypeAlias = (npt.ArrayLike | Mapping[str, npt.ArrayLike] | pandas.DataFrame | polars.DataFrame
+                       | pyarrow.Table | str | os.PathLike[str])
+    #: A label as the data hold it.
+    Label: TypeAlias = str | int | float | bool
+
+__all__ = ["label_issues", "STREAMED_NOT_BUILT"]
+
+#: Why a PATH beyond the budget and the Dask engine are refused (the capability table's reason).
+STREAMED_NOT_BUILT = "streamed passes not built yet: every item is read into memory on this machine"
+
+
+def label_issues(data: Data, gold: npt.ArrayLike | str | None = None, *, probs_prefix: str = "p:",
+                 id: str | npt.ArrayLike | None = None, labels: Sequence[Label] | None = None,
+                 rank_by: str = "self_confidence", engine: Local | Dask | str | None = None,
+                 input_format: str | None = None, encoding: str = "utf-8") -> LabelIssues:
+    """Which gold labels are likely wrong? Confident learning (Northcutt, Jiang & Chuang 2021), prune by noise rate.
+
+    From the given labels ỹ and out-of-sample probabilities p̂_j(x): per-class thresholds t_j (the mean p̂_j over
+    the items given j), the confident joint C (an item given i counts in the j of largest p̂_j among the classes
+    with p̂_j ≥ t_j; equal: the lower class), calibrated to the label counts (C̃[i][j] = C[i][j] / Σ_j C[i][j] · n_i,
+    Q = C̃ / Σ C̃), the noise matrix P(ỹ=i | y*=j) = Q[i][j] / Σ_i Q[i][j], the estimated number of errors
+    Σ_{i≠j} round(n · Q[i][j]) (half up), and the flagged items: in every cell (i, j), i ≠ j, the round(n · Q[i][j])
+    items given i with the largest margin p̂_j − p̂_i (equal: by id, then row), each once with its suggested label.
+
+    Parameters
+    ----------
+    data : (n, K) array, mapping label → column, table or PATH
+        The probabilities: with arrays, a matrix whose columns are ``labels`` (or a mapping label → column) and
+        ``gold`` the gold labels; a table or PATH with a gold column and one column ``PREFIX<label>`` per class.
+    gold : array-like or str, optional
+        With arrays, the gold labels (required); with a table or PATH, the gold column (default ``gold``).
+    probs_prefix : str
+        The prefix of the probability columns of a table or PATH (default ``p:``).
+    id : str or array-like, optional
+        The id column of a table or PATH (with arrays: the ids themselves); ties are broken by id, then row, and
+        flagged items are named by it. Default: the row.
+    labels : sequence of labels, optional
+        With an (n, K) matrix: the classes of its columns.
+    rank_by : "self_confidence" or "normalized_margin"
+        How the flagged items are ranked, ascending: p̂_ỹ(x) (the default), or p̂_ỹ(x) − max_{j≠ỹ} p̂_j(x).
+    engine : Local, Dask, "local", "dask" or None
+        Where it runs (default ``Local()``); a PATH beyond the budget and Dask are refused (streamed passes not
+        built yet).
+    input_format : "csv", "tsv", "jsonl", "parquet" or None
+        The format of a PATH (default: from the extension).
+    encoding : "utf-8" or "latin-1"
+        The text encoding of CSV, TSV and JSONL.
+
+    Returns
+    -------
+    LabelIssues
+        The thresholds, the confident and calibrated joints, the noise matrix, the estimated number of errors and
+        the flagged items; ``r.engine`` where it ran.
+
+    Notes
+    -----
+    The probabilities must be out-of-sample (cross-validated or held out). Undefined: the threshold of a label no
+    item is given, the noise-matrix column of a class no item is confidently in (both null, named in
+    ``undefined``).
+
+    References
+    ----------
+    Northcutt, Jiang & Chuang (2021), "Confident learning: estimating uncertainty in dataset labels", *JAIR* 70.
+
+    Examples
+    --------
+    >>> gold = ["a", "a", "a", "b", "b", "b"]
+    >>> probs = [[1, 0], [.75, .25], [.25, .75], [.25, .75], [0, 1], [.5, .5]]
+    >>> r = label_issues(probs, gold, labels=["a", "b"])
+    >>> r.estimated_errors, [(f.row, f.given, f.suggested) for f in r.flagged]
+    (1, [(2, 'a', 'b')])
+    """
+    from clfeval.ops.label_issues import RANK_BY
+
+    run = runner(engine)
+    if rank_by not in RANK_BY:
+        raise UsageError(lambda o: f"option {o} must be one of {', '.join(RANK_BY)}; got {rank_by!r}.",
+                         params=["rank_by"])
+    if not isinstance(probs_prefix, str) or not probs_prefix:
+        raise UsageError(lambda o: f"option {o} must be a non-empty text (the probability columns are "
+                                   f"PREFIX<label>); got {probs_prefix!r}.", params=["probs_prefix"])
+    tabular = inputs.is_path(data) or inputs.is_table(data)
+    run.admit("label_issues", {"probs_prefix": True}, stdin={"data": inputs.is_stdin(data)})
+    if tabular:
+        if labels is not None:
+            raise UsageError(lambda o, p: f"option {o} names the columns of a matrix of arrays; a table or PATH "
+                                          f"names its classes by its columns ({p}<label>).",
+                             params=["labels", "probs_prefix"])
+        table, cols = inputs.check_input(data, {}, {"gold": (gold, "gold"), "id": (id, None)})
+        if inputs.is_path(table):
+            gold_v, probs, ids, where = _read_path(run, table, cols, probs_prefix, input_format, encoding)
+        else:
+            gold_v, probs, ids, where = _read_table(table, cols, probs_prefix)
+    else:
+        if gold is None or isinstance(gold, str):
+            raise UsageError(lambda g: f"with arrays of probabilities, {g} gives the gold labels (the values); got "
+                                       f"{gold!r}.", params=["gold"])
+        ids_in = None if id is None or isinstance(id, str) else id
+        if isinstance(id, str):
+            raise UsageError(lambda o: f"option {o} names a column of a table or PATH, and the input here is arrays: "
+                                       f"give the ids themselves.", params=["id"])
+        inputs.check_input(None, {"gold": gold, "probs": data, "id": ids_in}, {}, mappings=("probs",))
+        gold_v, probs, ids, where = gold, data, ids_in, None
+    r: LabelIssues = with_engine(_issues(gold_v, probs, labels, ids, where, probs_prefix, rank_by), run.block("memory"))
+    return r
+
+
+def _read_table(table: Any, cols: Mapping[str, Any], prefix: str) -> tuple[Any, Any, Any, Any]:
+    """Gold, the probability columns (label → column), the ids and None (rows named by position) of a table."""
+    names = [c for c in table.column_names if c.startswith(prefix) and len(c) > len(prefix)]
+    if not names:
+        shown = ", ".join(repr(c) for c in table.column_names)
+        raise DataError(lambda p: f"the table has no column starting with {prefix!r} (option {p}); its columns are: "
+                                  f"{shown}. Probability columns are named {prefix}<label>, one per class.",
+                        params=["probs_prefix"])
+    for name in [cols["gold"]] + ([cols["id"]] if cols["id"] is not None else []):
+        if name not in table.column_names:
+            raise DataError(f"the table has no column {name!r}; its columns are: "
+                            f"{', '.join(repr(c) for c in table.column_names)}.")
+    ids = table.column(cols["id"]) if cols["id"] is not None else None
+    return table.column(cols["gold"]), {c[len(prefix):]: table.column(c) for c in names}, ids, None
+
+
+def _read_path(run: Any, data: Any, cols: Mapping[str, Any], prefix: str, input_format: str | None,
+               encoding: str) -> tuple[Any, Any, Any, Any]:
+    """Gold, the probability columns, the ids and the row namer of a PATH read into memory; one larger than the
+    budget refused first (the streamed passes are not built yet)."""
+    from clfeval.front._scorecols import read_scored
+
+    inp = inputs.resolve(data, input_format=input_format, encoding=encoding)
+    size = sum(s.size() for s in inp.sources)
+    budget = run.memory
+    if budget is not None and size > budget:
+        raise UsageError(lambda m: f"{inp.described} holds {size:,} bytes, more than the memory budget of "
+                                   f"{budget:,} ({m}); label issues read every item into memory here "
+                                   f"({STREAMED_NOT_BUILT}). Raise {m}.", params=["memory"])
+    f = read_scored(inp, gold=cols["gold"], score=None, prefix=prefix, id_col=cols["id"], encoding=encoding)
+    return f.gold, f.scores, f.ids, f.where
+
+
+def _issues(gold: Any, probs: Any, labels: Any, ids: Any, where: Callable[[int], str] | None, prefix: str,
+            rank_by: str) -> LabelIssues:
+    """The checks of the probabilities (calibration's) and the rule on every item."""
+    import numpy as np
+
+    from clfeval.core import label_str
+    from clfeval.ops.label_issues import confident_learning, id_order, label_issues_result
+    from clfeval.scores import check_probabilities, check_rows_sum_to_one, indicator_gold, item_position, score_matrix
+
+    at = where or item_position
+    _refuse_label_sets(gold)
+    p, classes = score_matrix(probs, labels=labels, where=at, prefix=prefix)
+    for j, lab in enumerate(classes):
+        check_probabilities(p[:, j], name=f"{prefix}{label_str(lab)}", where=at)
+    y = indicator_gold(gold, classes, multilabel=False, prefix=prefix)  # a gold label without its column: refused
+    if y.shape[0] != p.shape[0]:
+        raise DataError(f"gold has {y.shape[0]} items but the probability columns have {p.shape[0]} values.")
+    if y.shape[0] == 0:
+        raise DataError("there are no items: label issues need at least one.")
+    check_rows_sum_to_one(p, at, "confident learning")
+    order = None
+    id_values = None
+    if ids is not None:
+        id_values = _id_values(ids, p.shape[0], at)
+        order = id_order(id_values)
+    cl = confident_learning(np.argmax(y, axis=1), p, order, rank_by)
+    return label_issues_result(cl, [label_str(c) for c in classes], ids=id_values, rank_by=rank_by,
+                               settings={"probs_prefix": prefix, "rank_by": rank_by,
+                                         "ties": "id, then row" if ids is not None else "row"})
+
+
+def _refuse_label_sets(gold: Any) -> None:
+    """Label sets (a list per item, or a table's list column) refused with a sentence: the rule is single-label."""
+    import pyarrow as pa
+
+    typ = getattr(gold, "type", None)
+    listed = typ is not None and isinstance(typ, pa.DataType) and (pa.types.is_list(typ) or
+                                                                   pa.types.is_large_list(typ))
+    if not listed and typ is None:
+        first = next(iter(gold), None) if not hasattr(gold, "shape") or getattr(gold, "ndim", 1) == 1 else [0]
+        listed = isinstance(first, (list, tuple, set, frozenset)) or getattr(gold, "ndim", 1) > 1
+    if listed:
+        raise DataError(lambda g: f"the gold labels ({g}) are label sets; confident learning here finds errors of "
+                                  f"one label per item (single-label data): give one gold label per item.",
+                        params=["gold"])
+
+
+def _id_values(ids: Any, n: int, at: Callable[[int], str]) -> Any:
+    """The ids as a NumPy array of n values, none missing or repeated (each named by its row)."""
+    import numpy as np
+    import pyarrow as pa
+
+    if isinstance(ids, (pa.Array, pa.ChunkedArray)):
+        if ids.null_count:
+            i = next(k for k, v in enumerate(ids.to_pylist()) if v is None)
+            raise DataError(f"the id of {at(i)} is missing; every item needs an id.")
+        arr = np.asarray(ids.to_numpy(zero_copy_only=False))
+    else:
+        arr = np.asarray(list(ids) if not hasattr(ids, "__array__") else ids)
+    if arr.shape[0] != n:
+        raise DataError(f"there are {arr.shape[0]} ids for {n} items; give one id per item.")
+    _, first, counts = np.unique(arr, return_index=True, return_counts=True)
+    if (counts > 1).any():
+        dup = arr[first[np.flatnonzero(counts > 1)[0]]].item()
+        rows = np.flatnonzero(arr == dup)[:2]
+        raise DataError(f"id {dup!r} repeats ({at(int(rows[0]))} and {at(int(rows[1]))}); every item needs its own "
+                        f"id.")
+    return arr
