@@ -327,7 +327,7 @@ CALLS: dict[tuple[str, str], Kinds] = {
 
 # issue 41, label issues: every item in memory (the streamed passes are not built yet: Dask refused by the table)
 CALLS |= {
-    ("label_issues", "probs_prefix"): {
+    ("label_issues", "gold/probs"): {
         "arrays": lambda x, e: clfeval.label_issues(_probs(_a(x)), _a(x)["gold"], id=_a(x)["id"], engine=e),
         **_tabular(lambda k, e: clfeval.label_issues(k.of(), id="id", engine=e))},
 }
@@ -376,7 +376,7 @@ def _from_stdin(x: Inputs, engine: Any) -> Any:
 #: (operation, option, kind, engine) → reason. ``xfail(strict=True)``: fixing one makes its cell fail until the
 #: entry is removed.
 XFAIL: dict[tuple[str, str, str, str], str] = {
-    ("label_issues", "probs_prefix", "parquet", "spilled"):
+    ("label_issues", "gold/probs", "parquet", "spilled"):
         "issue 41 item 6 (not built): label_issues reads every item into memory, so a PATH beyond the budget is "
         "refused ('streamed passes not built yet') instead of streamed in passes",
 }

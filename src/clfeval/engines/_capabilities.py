@@ -134,7 +134,7 @@ TABLE: tuple[Capability, ...] = (
                "the paired bootstrap standard error) and the items for a difference, from the joint table"),
     Capability("power", "repeat", "one repeat of a repeated out-of-fold file",
                dask="the Dask join matches ids, not (repeat, id) keys"),
-    Capability("label_issues", "probs_prefix", "likely label errors by confident learning (prune by noise rate) "
+    Capability("label_issues", "gold/probs", "likely label errors by confident learning (prune by noise rate) "
                "from every class's probability column, every item in memory (a PATH within the memory budget)",
                dask="streamed passes not built yet: every item is read into memory on one machine"),
     Capability("rank", "results", "k systems over N data sets from a table of scores: average ranks, Friedman, "

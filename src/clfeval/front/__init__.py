@@ -31,6 +31,7 @@ __all__ = _names(_EXPORTS)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.front._compare": ("resampling_steps",),
+    "clfeval.front._labelissues": ("check_flagged", "write_flagged"),
     "clfeval.front._protocols": ("Experiment", "experiment", "read_data", "read_recorded", "run_experiment"),
     "clfeval.front._scorecols": ("check_score_options", "read_scored"),
     "clfeval.front._scores": ("check_calibration_options", "check_threshold_options"),
@@ -39,6 +40,7 @@ _INTERNAL_MODULES: dict[str, str] = {
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.front._compare import resampling_steps as resampling_steps
+    from clfeval.front._labelissues import check_flagged as check_flagged, write_flagged as write_flagged
     from clfeval.front._protocols import (
         Experiment as Experiment,
         experiment as experiment,

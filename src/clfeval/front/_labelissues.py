@@ -10,6 +10,7 @@ the memory budget, and the Dask engine, are refused with that reason (the capabi
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,6 @@ from clfeval.io import inputs
 from clfeval.ops.label_issues import LabelIssues
 
 if TYPE_CHECKING:  # the input types, named for type checkers only
-    import os
     from typing import TypeAlias
 
     import numpy.typing as npt
@@ -34,10 +34,12 @@ if TYPE_CHECKING:  # the input types, named for type checkers only
     #: A label as the data hold it.
     Label: TypeAlias = str | int | float | bool
 
-__all__ = ["label_issues", "STREAMED_NOT_BUILT"]
+__all__ = ["label_issues", "check_flagged", "write_flagged", "STREAMED_NOT_BUILT", "FLAGGED_COLUMNS"]
 
 #: Why a PATH beyond the budget and the Dask engine are refused (the capability table's reason).
 STREAMED_NOT_BUILT = "streamed passes not built yet: every item is read into memory on this machine"
+#: The columns of a ``--flagged`` file, in order (the rows: the flagged items, ranked).
+FLAGGED_COLUMNS = ("rank", "row", "id", "given", "suggested", "self_confidence", "normalized_margin")
 
 
 def label_issues(data: Data, gold: npt.ArrayLike | str | None = None, *, probs_prefix: str = "p:",
@@ -63,8 +65,8 @@ def label_issues(data: Data, gold: npt.ArrayLike | str | None = None, *, probs_p
     probs_prefix : str
         The prefix of the probability columns of a table or PATH (default ``p:``).
     id : str or array-like, optional
-        The id column of a table or PATH (with arrays: the ids themselves); ties are broken by id, then row, and
-        flagged items are named by it. Default: the row.
+        The id column of a table or PATH (default: ``id`` when it has one; with arrays: the ids themselves); ties
+        are broken by id, then row, and flagged items are named by it. Without ids: the row.
     labels : sequence of labels, optional
         With an (n, K) matrix: the classes of its columns.
     rank_by : "self_confidence" or "normalized_margin"
@@ -111,7 +113,7 @@ def label_issues(data: Data, gold: npt.ArrayLike | str | None = None, *, probs_p
         raise UsageError(lambda o: f"option {o} must be a non-empty text (the probability columns are "
                                    f"PREFIX<label>); got {probs_prefix!r}.", params=["probs_prefix"])
     tabular = inputs.is_path(data) or inputs.is_table(data)
-    run.admit("label_issues", {"probs_prefix": True}, stdin={"data": inputs.is_stdin(data)})
+    run.admit("label_issues", {"gold/probs": True}, stdin={"data": inputs.is_stdin(data)})
     if tabular:
         if labels is not None:
             raise UsageError(lambda o, p: f"option {o} names the columns of a matrix of arrays; a table or PATH "
@@ -148,7 +150,8 @@ def _read_table(table: Any, cols: Mapping[str, Any], prefix: str) -> tuple[Any, 
         if name not in table.column_names:
             raise DataError(f"the table has no column {name!r}; its columns are: "
                             f"{', '.join(repr(c) for c in table.column_names)}.")
-    ids = table.column(cols["id"]) if cols["id"] is not None else None
+    id_col = cols["id"] if cols["id"] is not None else ("id" if "id" in table.column_names else None)
+    ids = table.column(id_col) if id_col is not None else None
     return table.column(cols["gold"]), {c[len(prefix):]: table.column(c) for c in names}, ids, None
 
 
@@ -156,7 +159,7 @@ def _read_path(run: Any, data: Any, cols: Mapping[str, Any], prefix: str, input_
                encoding: str) -> tuple[Any, Any, Any, Any]:
     """Gold, the probability columns, the ids and the row namer of a PATH read into memory; one larger than the
     budget refused first (the streamed passes are not built yet)."""
-    from clfeval.front._scorecols import read_scored
+    from clfeval.front._scorecols import read_scored, score_columns
 
     inp = inputs.resolve(data, input_format=input_format, encoding=encoding)
     size = sum(s.size() for s in inp.sources)
@@ -165,7 +168,14 @@ def _read_path(run: Any, data: Any, cols: Mapping[str, Any], prefix: str, input_
         raise UsageError(lambda m: f"{inp.described} holds {size:,} bytes, more than the memory budget of "
                                    f"{budget:,} ({m}); label issues read every item into memory here "
                                    f"({STREAMED_NOT_BUILT}). Raise {m}.", params=["memory"])
-    f = read_scored(inp, gold=cols["gold"], score=None, prefix=prefix, id_col=cols["id"], encoding=encoding)
+    id_col = cols["id"]
+    if id_col is None:
+        from clfeval.io import column_names
+
+        id_col = "id" if "id" in column_names(inp.sources[0], input_format=inp.fmt,
+                                             encoding=inp.sources[0].encoding) else None
+    score_columns(inp, None, prefix, names=("probs_prefix", "probs_prefix"))  # none: refused naming the option
+    f = read_scored(inp, gold=cols["gold"], score=None, prefix=prefix, id_col=id_col, encoding=encoding)
     return f.gold, f.scores, f.ids, f.where
 
 
@@ -237,3 +247,43 @@ def _id_values(ids: Any, n: int, at: Callable[[int], str]) -> Any:
         raise DataError(f"id {dup!r} repeats ({at(int(rows[0]))} and {at(int(rows[1]))}); every item needs its own "
                         f"id.")
     return arr
+
+
+def check_flagged(path: str | os.PathLike[str] | None) -> str | os.PathLike[str] | None:
+    """The ``flagged`` file's name checked before any work: ``.csv`` or ``.parquet``."""
+    from pathlib import Path
+
+    if path is not None and Path(path).suffix.lower() not in (".csv", ".parquet"):
+        raise UsageError(lambda o: f"option {o} writes the flagged items as CSV (.csv) or Parquet (.parquet); got "
+                                   f"{str(path)!r}.", params=["flagged"])
+    return path
+
+
+def write_flagged(result: LabelIssues, path: str | os.PathLike[str]) -> None:
+    """Every flagged item, ranked (:data:`FLAGGED_COLUMNS`), as CSV or Parquet by ``path``'s extension; written
+    whole or not at all."""
+    from pathlib import Path
+
+    import pyarrow as pa
+
+    from clfeval.io import atomic_path
+
+    check_flagged(path)
+    rows = [f.to_dict() for f in result.flagged]
+    ids = [r["id"] for r in rows]
+    id_type = pa.string() if any(isinstance(v, str) for v in ids) else pa.int64()
+    table = pa.table({"rank": pa.array(range(1, len(rows) + 1), pa.int64()),
+                      "row": pa.array([r["row"] for r in rows], pa.int64()), "id": pa.array(ids, id_type),
+                      "given": pa.array([r["given"] for r in rows], pa.string()),
+                      "suggested": pa.array([r["suggested"] for r in rows], pa.string()),
+                      "self_confidence": pa.array([r["self_confidence"] for r in rows], pa.float64()),
+                      "normalized_margin": pa.array([r["normalized_margin"] for r in rows], pa.float64())})
+    with atomic_path(path, option="--flagged") as tmp:
+        if Path(path).suffix.lower() == ".parquet":
+            import pyarrow.parquet as pq
+
+            pq.write_table(table, tmp)
+        else:
+            import pyarrow.csv as pcsv
+
+            pcsv.write_csv(table, tmp)

@@ -25,7 +25,8 @@ def label_issues_blocks(r: LabelIssues) -> list[Block]:
     """The page of ``clfeval label-issues``."""
     blocks: list[Block] = [
         TextBlock(f"clfeval label-issues — {r.n:,} items, {len(r.labels)} classes: {r.estimated_errors:,} likely "
-                  f"label errors estimated, {r.n_flagged:,} flagged", heading=True),
+                  f"label error{'' if r.estimated_errors == 1 else 's'} estimated, {r.n_flagged:,} flagged",
+                  heading=True),
         TextBlock(_rule(r))]
     blocks.append(TableBlock("Thresholds", ["given label", "items n_i", "threshold t_j"],
                              [[lab, f"{n:,}", num(t)] for lab, n, t in zip(r.labels, r.n_given, r.thresholds,
