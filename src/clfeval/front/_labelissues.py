@@ -50,9 +50,9 @@ def label_issues(data: Data, gold: npt.ArrayLike | str | None = None, *, probs_p
 
     From the given labels ỹ and out-of-sample probabilities p̂_j(x): per-class thresholds t_j (the mean p̂_j over
     the items given j), the confident joint C (an item given i counts in the j of largest p̂_j among the classes
-    with p̂_j ≥ t_j; equal: the lower class), calibrated to the label counts (C̃[i][j] = C[i][j] / Σ_j C[i][j] · n_i,
-    Q = C̃ / Σ C̃), the noise matrix P(ỹ=i | y*=j) = Q[i][j] / Σ_i Q[i][j], the estimated number of errors
-    Σ_{i≠j} round(n · Q[i][j]) (half up), and the flagged items: in every cell (i, j), i ≠ j, the round(n · Q[i][j])
+    with p̂_j ≥ t_j; equal: the lower class), calibrated to the label counts (C̃_ij = C_ij / Σ_j C_ij · n_i,
+    Q = C̃ / Σ C̃), the noise matrix P(ỹ=i | y*=j) = Q_ij / Σ_i Q_ij, the estimated number of errors
+    Σ_{i≠j} round(n · Q_ij) (half up), and the flagged items: in every cell (i, j), i ≠ j, the round(n · Q_ij)
     items given i with the largest margin p̂_j − p̂_i (equal: by id, then row), each once with its suggested label.
 
     Parameters

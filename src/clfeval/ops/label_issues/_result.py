@@ -56,7 +56,7 @@ def _frozen(obj: Any, *names: str) -> None:
 
 
 @dataclass(frozen=True)
-class FlaggedItem(Display):
+class FlaggedItem:
     """One likely label error.
 
     Attributes
@@ -102,18 +102,18 @@ class LabelIssues(Display):
     thresholds : sequence of float or None
         t_j, the mean self-confidence of the items given label j (None: no item is given it).
     confident_joint : sequence of sequences of int
-        C[i][j] (rows: the given label, columns: the likely true label).
+        C_ij (rows: the given label, columns: the likely true label).
     calibrated_joint : sequence of sequences of float
-        C̃[i][j] = C[i][j] / Σ_j C[i][j] · n_i.
+        C̃_ij = C_ij / Σ_j C_ij · n_i.
     joint : sequence of sequences of float
         Q = C̃ / Σ C̃.
     noise_matrix : sequence of sequences of float or None
-        P(ỹ=i | y*=j) = Q[i][j] / Σ_i Q[i][j] (None in a column no item is confidently in).
+        P(ỹ=i | y*=j) = Q_ij / Σ_i Q_ij (None in a column no item is confidently in).
     cells : sequence of mappings
-        Per off-diagonal cell with a count: ``given``, ``suggested``, ``count`` (round(n·Q[i][j])) and ``flagged``
+        Per off-diagonal cell with a count: ``given``, ``suggested``, ``count`` (round(n·Q_ij)) and ``flagged``
         (the items the cell flags, before an item flagged by two cells is kept in one).
     estimated_errors : int
-        Σ_{i≠j} round(n·Q[i][j]).
+        Σ_{i≠j} round(n·Q_ij).
     flagged : sequence of FlaggedItem
         The flagged items, ranked by ``rank_by`` ascending (ties: id, then row).
     rank_by : str
