@@ -154,3 +154,17 @@ def test_dask_and_a_path_beyond_the_budget_are_refused_with_the_reason(tmp_path)
     with pytest.raises(UsageError, match=r"more than the memory budget of 8,192 .*streamed passes not built yet"):
         clfeval.label_issues(str(path), engine=Local(memory=8192))
     assert clfeval.label_issues(str(path), engine=Local(memory=1 << 20)).n == 1200  # within the budget: read
+
+
+def test_user_strings_are_escaped_in_every_format():
+    from clfeval.render import render
+
+    evil = "<b>x</b>|\x1b[31m"
+    r = clfeval.label_issues(np.array(P), ["ok", "ok", "ok", evil, evil, evil], labels=["ok", evil],
+                             id=["i0", "i1", "<i>2</i>", "i3", "i4", "i5"])
+    page = render(r, "html")
+    assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page and "&lt;i&gt;2&lt;/i&gt;" in page
+    assert "\x1b" not in render(r, "text") and "\x1b" not in render(r, "markdown") and "\x1b" not in page
+    assert "\\|" in render(r, "markdown")  # the label's pipe does not break the Markdown table
+    card = r._repr_html_()
+    assert "<b>x</b>" not in card and len(card.encode("utf-8")) <= 20_000
