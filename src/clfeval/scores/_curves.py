@@ -206,6 +206,12 @@ class SortedRanking(PairCounts, Display):
         pos, parts = split_sorted(y, scores, plan=plan, n_threads=k)
         return cls(positive, pos, parts, signature if signature is not None else ranking_signature(positive))
 
+    def finite_ends(self) -> bool:
+        """Whether the smallest and largest score of each sorted array are finite: then every score is (NaN
+        sorts last, -inf first and +inf before NaN)."""
+        ends = [float(a[k]) for a in (self.pos_scores, *self.neg_parts) if a.shape[0] for k in (0, -1)]
+        return all(math.isfinite(v) for v in ends)
+
     @cached_property
     def neg_scores(self) -> np.ndarray:
         """Sorted scores of the negative items (the parts merged on first use)."""
@@ -403,8 +409,11 @@ def ranking(gold: Any, scores: Any, *, positive: Any, source: ScoreSource | None
     """
     src = source or DEFAULT_SOURCE
     y, pos_label, _ = binary_gold(gold, positive)
-    s = as_scores(scores, name=src.column("scores"), n=y.shape[0], where=src.where)
-    return SortedRanking.from_indicator(y, s, pos_label)
+    s = as_scores(scores, name=src.column("scores"), n=y.shape[0], where=src.where, finite=False)
+    ranked = SortedRanking.from_indicator(y, s, pos_label)
+    if not ranked.finite_ends():  # NaN sorts last, ±inf at the ends: the full check names the first
+        as_scores(s, name=src.column("scores"), n=y.shape[0], where=src.where)
+    return ranked
 
 
 def summary_of(ranked: object) -> RankingSummary | None:
