@@ -107,3 +107,15 @@ def test_a_boolean_gold_array_becomes_the_arrow_column_pyarrow_makes():
     got = _column(y, "gold")
     assert got.equals(pa.array(y)) and got.nbytes == pa.array(y).nbytes
     assert _column(y[::2], "gold").equals(pa.array(y[::2]))
+
+
+def test_average_precision_without_ties_is_exact_in_cache_chunks(monkeypatch):
+    """No tied positives: tp made chunk by chunk (P, P−1, ...), fp the negatives at or above each positive."""
+    monkeypatch.setattr(sorting, "_CACHE_CHUNK", 7)
+    rng = np.random.default_rng(5)
+    y = rng.random(600) < 0.25
+    s = rng.permutation(600) / 7.0  # distinct scores
+    pos, parts = sorting.split_sorted(y, s, plan="parts", n_threads=2)
+    fp = np.array([int((s[~y] >= p).sum()) for p in pos])
+    tp = np.arange(len(pos), 0, -1)
+    assert sorting.pairs_and_ap(pos, parts, n_threads=2)[2] == exact_mean(tp, fp, len(pos))

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -196,24 +196,31 @@ def precision_mean(tp: np.ndarray, fp: np.ndarray, n: int, weights: np.ndarray |
         return 0.0
     total = int(np.max(tp + fp)) if bound is None else int(bound)
     big = 1 if weights is None else int(weights.max())
-    shift = total.bit_length() + 12
-    if shift > 42 or big > _FIX_CHUNK:
+    if (total.bit_length() + 12) > 42 or big > _FIX_CHUNK:
         return ExactSum().add(tp / (tp + fp), weights).divided(n)
     w = None if weights is None else weights.astype(np.int64, copy=False)
+    return _fixed_mean(k, lambda a, b: (tp[a:b], fp[a:b], None if w is None else w[a:b]), n, total, big)
+
+
+def _fixed_mean(k: int, chunk: Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray | None]], n: int,
+                total: int, big: int = 1) -> float:
+    """:func:`precision_mean` of ``k`` items given chunk by chunk (``chunk(a, b)``: tp, fp and weights of items
+    a to b; every tp + fp ≤ ``total`` < 2^30, every weight ≤ ``big`` ≤ 2^20)."""
+    shift = total.bit_length() + 12
     step = min(_CACHE_CHUNK, max(1, _FIX_CHUNK // big))
     hi = lo = 0
     for start in range(0, k, step):
-        part = slice(start, start + step)
-        t = np.add(tp[part], fp[part], dtype=np.float64)
-        np.divide(tp[part], t, out=t)  # the precisions, as tp / (tp + fp) everywhere
+        tp, fp, w = chunk(start, min(start + step, k))
+        t = np.add(tp, fp, dtype=np.float64)
+        np.divide(tp, t, out=t)  # the precisions, as tp / (tp + fp) everywhere
         t *= float(1 << _FIX)  # exact: a power of two
         a = np.floor(t)
         t -= a  # exact: the fraction of t
         t *= float(1 << shift)  # an integer below 2^shift, exactly
         whole, rest = a.astype(np.int64), t.astype(np.int64)
         if w is not None:
-            whole *= w[part]
-            rest *= w[part]
+            whole *= w
+            rest *= w
         hi += int(whole.sum())
         lo += int(rest.sum())
     num = (hi << shift) + lo  # Σ w·q · 2^(40 + shift), exactly
@@ -258,8 +265,9 @@ def pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray], *,
         sizes = np.diff(np.append(starts, n_pos))
         tp = (n_pos - starts).astype(np.float64)
         ap = precision_mean(tp, n_neg - left[starts], n_pos, sizes, bound=n_pos + n_neg)
+    elif n_pos + n_neg < 1 << 30:  # the i-th positive from the top: tp = P − i, made chunk by chunk in the cache
+        ap = _fixed_mean(n_pos, lambda a, b: (np.arange(n_pos - a, n_pos - b, -1, dtype=np.float64),
+                                              n_neg - left[a:b], None), n_pos, n_pos + n_neg)
     else:
-        tp = np.arange(n_pos, 0, -1, dtype=np.float64)
-        # exact: the same bits however the items are split
-        ap = precision_mean(tp, n_neg - left, n_pos, bound=n_pos + n_neg)
-    return below, tied, ap
+        ap = precision_mean(np.arange(n_pos, 0, -1, dtype=np.float64), n_neg - left, n_pos)
+    return below, tied, ap  # AP exact: the same bits however the items are split
