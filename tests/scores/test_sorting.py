@@ -119,3 +119,29 @@ def test_average_precision_without_ties_is_exact_in_cache_chunks(monkeypatch):
     fp = np.array([int((s[~y] >= p).sum()) for p in pos])
     tp = np.arange(len(pos), 0, -1)
     assert sorting.pairs_and_ap(pos, parts, n_threads=2)[2] == exact_mean(tp, fp, len(pos))
+
+
+def test_parts_counted_on_their_sorting_threads_equal_the_counts_made_after(monkeypatch):
+    monkeypatch.setattr(sorting, "_WINDOW", 4)
+    rng = np.random.default_rng(9)
+    y = rng.random(2000) < 0.3
+    s = np.round(rng.normal(size=2000) + y, 1)
+    pos, parts, core = sorting.ranked_parts(y, s, n_threads=3)
+    want_pos, want_parts = sorting.split_sorted(y, s, plan="parts", n_threads=3)
+    assert np.array_equal(pos, want_pos) and all(np.array_equal(a, b) for a, b in zip(parts, want_parts, strict=True))
+    assert core == sorting.pairs_and_ap(want_pos, want_parts, n_threads=1)
+    none = np.zeros(2000, dtype=bool)
+    assert sorting.ranked_parts(none, s, n_threads=2)[2][:2] == (0, 0)
+
+
+def test_a_failure_sorting_the_positives_ends_the_part_threads(monkeypatch):
+    real = sorting._classes
+
+    def classes(y, scores, which=(True, False)):
+        if which == (True,):
+            raise MemoryError("no room for the positives")
+        return real(y, scores, which)
+
+    monkeypatch.setattr(sorting, "_classes", classes)
+    with pytest.raises(MemoryError, match="no room"):
+        sorting.ranked_parts(np.arange(100) % 2 == 0, np.arange(100.0), n_threads=2)

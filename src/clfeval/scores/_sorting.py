@@ -33,7 +33,8 @@ import numpy as np
 
 from clfeval.core import ExactSum
 
-__all__ = ["PARALLEL_MIN", "cpu_features", "simd_sort", "strategy", "split_sorted", "pairs_and_ap", "threads"]
+__all__ = ["PARALLEL_MIN", "cpu_features", "simd_sort", "strategy", "split_sorted", "ranked_parts", "pairs_and_ap",
+           "threads", "precision_mean"]
 
 PARALLEL_MIN = 1 << 20
 """Items from which a ranking uses threads."""
@@ -126,6 +127,38 @@ def split_sorted(y: np.ndarray, scores: np.ndarray, *, plan: str = "single",
         futures = [ex.submit(negatives, i) for i in range(n_threads)]
         pos = _sorted(_classes(y, scores, (True,))[0])
         return pos, tuple(f.result() for f in futures)
+
+
+def ranked_parts(y: np.ndarray, scores: np.ndarray, *,
+                 n_threads: int) -> tuple[np.ndarray, tuple[np.ndarray, ...], tuple[int, int, float]]:
+    """The ``"parts"`` plan with its counts made on the same threads: (sorted positives, sorted parts of the
+    negatives, :func:`pairs_and_ap` of them).
+
+    Each thread masks and sorts its slice of the negatives, then searches the positives into it as soon as the
+    calling thread has sorted them: a part sorted early is searched while the others still sort, and no second
+    set of threads is started (issue 40).
+    """
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    bounds = np.linspace(0, scores.shape[0], n_threads + 1).astype(np.intp)
+    ready: Future[np.ndarray] = Future()
+
+    def part(i: int) -> tuple[np.ndarray, np.ndarray, int]:
+        lo, hi = bounds[i], bounds[i + 1]
+        neg = _sorted(_classes(y[lo:hi], scores[lo:hi], (False,))[0])
+        return (neg, *_below_and_tied(ready.result(), neg))
+
+    with ThreadPoolExecutor(n_threads) as ex:
+        futures = [ex.submit(part, i) for i in range(n_threads)]
+        try:
+            pos = _sorted(_classes(y, scores, (True,))[0])
+        except BaseException as exc:  # the threads waiting for the positives end too
+            ready.set_exception(exc)
+            raise
+        ready.set_result(pos)
+        done = [f.result() for f in futures]
+    parts = tuple(d[0] for d in done)
+    return pos, parts, _counted(pos, parts, [(d[1], d[2]) for d in done])
 
 
 _WINDOW = 4096  # positives searched together, in the window of negatives between the first and the next
@@ -238,7 +271,6 @@ def pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray], *,
     from concurrent.futures import ThreadPoolExecutor
 
     n_pos = pos.shape[0]
-    n_neg = sum(p.shape[0] for p in neg_parts)
     if n_pos == 0:
         return 0, 0, math.nan
     if n_threads > 1 and len(neg_parts) > 1:
@@ -251,6 +283,16 @@ def pairs_and_ap(pos: np.ndarray, neg_parts: Sequence[np.ndarray], *,
         counted = [(np.concatenate([p[0] for p in pieces]), sum(p[1] for p in pieces))]
     else:
         counted = [_below_and_tied(pos, part) for part in neg_parts]
+    return _counted(pos, neg_parts, counted)
+
+
+def _counted(pos: np.ndarray, neg_parts: Sequence[np.ndarray],
+             counted: Sequence[tuple[np.ndarray, int]]) -> tuple[int, int, float]:
+    """:func:`pairs_and_ap` from the counts of each part (negatives below each positive, tied pairs)."""
+    n_pos = pos.shape[0]
+    n_neg = sum(p.shape[0] for p in neg_parts)
+    if n_pos == 0:
+        return 0, 0, math.nan
     left = counted[0][0]  # negatives below each positive, summed over the parts in place (fresh arrays)
     for c in counted[1:]:
         left += c[0]
