@@ -95,9 +95,12 @@ def stages(gold, scores, repeat) -> dict:
                                                                           repeat)
     except TypeError:  # an older tree (bench/checkouts.py)
         out["scores: finite check"], s = best_of(lambda: as_scores(scores), repeat)
+    if plan == "parts" and hasattr(sorting, "ranked_parts"):  # a tree of issue 40: the counts on the same threads
+        out[f"ranked_parts: mask + sort + search on {k} threads, AP"], _ = best_of(
+            lambda: sorting.ranked_parts(y, s, n_threads=k), repeat)
     t_split, (pp, parts) = best_of(lambda: sorting.split_sorted(y, s, plan=plan, n_threads=k), repeat)
-    out[f"mask + sort ({plan}: {len(parts)} part(s) of negatives)"] = t_split
-    out["AUC + AP: the positives searched into the negatives"], _ = best_of(
+    out[f"  apart: mask + sort ({plan}: {len(parts)} part(s) of negatives)"] = t_split
+    out["  apart: AUC + AP (positives searched into negatives)"], _ = best_of(
         lambda: sorting.pairs_and_ap(pp, parts, n_threads=k if plan != "single" else 1), repeat)
     return out
 
