@@ -11,6 +11,7 @@ from scipy import stats
 
 import clfeval
 from clfeval.significance import _paired
+from clfeval.stats import _tables
 from clfeval.stats._tables import TableSampler, _Inversion, _poisson_tables
 from tests._helpers import mc
 
@@ -42,13 +43,18 @@ def test_guided_inversion_is_plain_inversion():
         assert (got == np.searchsorted(d, u, side="right")).all()
 
 
-@pytest.mark.parametrize("method", ["poisson", "multinomial"])
-def test_sampler_draws_multinomial_moments(method):
+@pytest.mark.parametrize("method", ["poisson", "poisson, fill by inversion", "multinomial"])
+def test_sampler_draws_multinomial_moments(method, monkeypatch):
     """Totals exact; every cell's mean n·p and variance n·p(1−p), and one covariance −n·p_i·p_j, within 5 standard
-    errors over 6,000 replicates."""
+    errors over 6,000 replicates (the items left after the Poisson draws added from the table of the items' cells,
+    or above its size by inversion of the cells' CDF)."""
+    if method.endswith("inversion"):
+        monkeypatch.setattr(_tables, "_MAX_CODES", 0)
     counts = np.array([900, 30, 7, 2400, 1, 350, 64, 1200] * 3)
     n, b = counts.sum(), 6000
-    reps = TableSampler(counts, method=method).draw(b, np.random.default_rng(11))
+    sampler = TableSampler(counts, method=method.split(",")[0])
+    assert (sampler.method == "poisson") == method.startswith("poisson")
+    reps = sampler.draw(b, np.random.default_rng(11))
     assert reps.shape == (b, counts.size) and reps.dtype == np.int64
     assert (reps.sum(axis=1) == n).all() and reps.min() >= 0
     p = counts / n

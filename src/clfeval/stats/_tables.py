@@ -59,8 +59,10 @@ def draw_cells(n: int, p: np.ndarray, samples: int, rng: np.random.Generator) ->
 # tabulated once — and, given their sum S = s, X ~ Multinomial(s, p). So a replicate with s ≤ n plus n − s more
 # items drawn one by one over p is exactly Multinomial(n, p) (the sum of two independent multinomials over the same
 # p), whatever s; a replicate with s > n is drawn again. λ = n − Z·√n keeps rejections rare (≈ 16 %) and the
-# n − s items to add about 1.3·√n. Both samplers invert a CDF through a guide table (Chen & Asau 1974): a bucket of
-# the uniform's range gives a start at or below the answer, and a short walk up the CDF finds it.
+# n − s items to add about 1.3·√n, each drawn as an item index into a table of the items' cells (a plain resample
+# of items; above _MAX_CODES items, by inversion of the cells' CDF). The Poisson samplers invert their CDFs through
+# guide tables (Chen & Asau 1974): a bucket of the uniform's range gives a start at or below the answer, and a short
+# walk up the CDF finds it.
 
 #: λ = n − _Z·√n: the Poisson total's mean, _Z of its standard deviations below n.
 _Z = 1.0
@@ -68,6 +70,8 @@ _Z = 1.0
 _TAIL = 10.0
 #: Table entries (all cells) at most: ≈ 16 bytes each.
 _MAX_TABLE = 1 << 21
+#: Items at most for the fill's table of the items' cells (2 bytes an item below 32,768 cells, else 4).
+_MAX_CODES = 1 << 23
 
 
 class _Inversion:
@@ -124,7 +128,7 @@ def _poisson_tables(mu: np.ndarray) -> tuple[_Inversion, np.ndarray]:
     ends = starts + sizes - 1
     cdf = (run - base[owner]) / (run[ends] - base)[owner]
     cdf[ends] = 1.0
-    return _Inversion(cdf, starts, sizes), lo - starts
+    return _Inversion(cdf, starts, sizes, 1), lo - starts
 
 
 class TableSampler:
@@ -154,9 +158,15 @@ class TableSampler:
             self.mu = self.counts * (lam / self.n)
             self._pois, self._shift = _poisson_tables(self.mu)
             self._cols = np.arange(self.cells)
-            cum = np.cumsum(self.counts) / self.n
-            cum[-1] = 1.0
-            self._fill = _Inversion(cum, np.zeros(1, dtype=np.intp), np.array([self.cells], dtype=np.intp), 8)
+            self._codes: np.ndarray | None = None
+            self._fill: _Inversion | None = None
+            if self.n <= _MAX_CODES:  # the items' cells, one entry an item: the fill is a resample of items
+                self._codes = np.repeat(np.arange(self.cells, dtype=np.int16 if self.cells < 1 << 15 else np.int32),
+                                        self.counts)
+            else:
+                cum = np.cumsum(self.counts) / self.n
+                cum[-1] = 1.0
+                self._fill = _Inversion(cum, np.zeros(1, dtype=np.intp), np.array([self.cells], dtype=np.intp), 8)
 
     def _cheaper(self) -> str:
         d, n = self.cells, self.n
@@ -181,7 +191,11 @@ class TableSampler:
             total[over] = out[over].sum(axis=1)
             over = over[total[over] > n]
         short = n - total
-        cell = self._fill.draw(np.zeros(1, dtype=np.intp), rng.random(int(short.sum())))
+        if self._codes is not None:
+            cell = self._codes[rng.integers(0, n, size=int(short.sum()))].astype(np.intp)
+        else:
+            assert self._fill is not None
+            cell = self._fill.draw(np.zeros(1, dtype=np.intp), rng.random(int(short.sum())))
         cell += np.repeat(np.arange(samples, dtype=np.intp) * d, short)
         out += np.bincount(cell, minlength=samples * d).reshape(samples, d)
         return out
