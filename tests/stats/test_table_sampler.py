@@ -68,9 +68,13 @@ def test_sampler_draws_multinomial_moments(method, monkeypatch):
 
 
 def test_sampler_chooses_poisson_where_it_pays():
-    assert TableSampler(np.full(1000, 1000)).method == "poisson"  # the bench: 1e6 items over 1,000 cells
+    assert TableSampler(np.full(1000, 300)).method == "poisson"  # 3e5 items over 1,000 cells
+    assert TableSampler(np.full(1000, 3000)).method == "multinomial"  # its tables would not stay in cache
     assert TableSampler(np.array([500_000, 500_000])).method == "multinomial"  # few cells
-    assert TableSampler(np.full(1000, 10)).method == "multinomial"  # few items a cell
+    assert TableSampler(np.full(1000, 10)).method == "poisson"  # few items a cell: NumPy's binomials cost too
+    assert TableSampler(np.array([5, 0, 7] * 10)).method == "multinomial"  # an empty cell
+    with pytest.raises(ValueError, match="positive"):
+        TableSampler(np.array([5, 0, 7] * 10), method="poisson")
     assert TableSampler(np.full(100, 1_000_000)).method == "multinomial"  # 1e8 items: too many to add one by one
 
 

@@ -67,9 +67,9 @@ def draw_cells(n: int, p: np.ndarray, samples: int, rng: np.random.Generator) ->
 #: λ = n − _Z·√n: the Poisson total's mean, _Z of its standard deviations below n.
 _Z = 1.0
 #: The Poisson tables' support per cell: μ ± _TAIL·√μ (+ a margin): the mass left out is below 1e-17.
-_TAIL = 10.0
-#: Table entries (all cells) at most: ≈ 16 bytes each.
-_MAX_TABLE = 1 << 21
+_TAIL = 9.0
+#: Table entries (all cells) at most, ≈ 12 bytes each: beyond a few MB the draws wait on memory.
+_MAX_TABLE = 1 << 19
 #: Items at most for the fill's table of the items' cells (2 bytes an item below 32,768 cells, else 4).
 _MAX_CODES = 1 << 23
 
@@ -93,13 +93,14 @@ class _Inversion:
         keys = cdf + 2.0 * owner  # one sorted array: distribution i's values in [2i, 2i + 1]
         gowner = np.repeat(np.arange(sizes.size), g)
         t = np.arange(int(g.sum())) - self.gstart[gowner]
-        self.guide = np.searchsorted(keys, 2.0 * gowner + (t - 0.5) / self.g[gowner], side="left").astype(np.intp)
+        guide = np.searchsorted(keys, 2.0 * gowner + (t - 0.5) / self.g[gowner], side="left")
+        self.guide = guide.astype(np.int32 if cdf.size < 1 << 31 else np.intp)
 
     def draw(self, which: np.ndarray, u: np.ndarray) -> np.ndarray:
         """Flat indices into ``cdf`` of the draws ``u`` (any shape) from distributions ``which`` (broadcast)."""
         b = (u * self.g[which]).astype(np.intp)
         b += self.gstart[which]
-        idx = self.guide[b].reshape(-1)
+        idx = self.guide[b].astype(np.intp).reshape(-1)
         flat_u = u.reshape(-1)
         walk = np.flatnonzero(self.cdf[idx] <= flat_u)
         while walk.size:
@@ -135,9 +136,9 @@ class TableSampler:
     """Bootstrap replicates of a table's cells, drawn many times: ``draw(samples, rng)`` is, in distribution,
     ``Generator.multinomial(n, counts / n, size=samples)`` (:func:`draw_cells`), shape ``(samples, cells)``, int64.
 
-    ``counts`` are the cells' item counts, all > 0. Where it pays (many cells, each with many items, and √n not
-    large beside the number of cells) it draws by Poissonization with tabulated samplers (see above), at about half
-    the cost of NumPy's multinomial; elsewhere it is :func:`draw_cells`. The stream is not NumPy's multinomial's,
+    ``counts`` are the cells' item counts. Where it pays (8 cells or more, all non-empty, √n ≤ 1.5 × cells, tables
+    of at most ``_MAX_TABLE`` entries) it draws by Poissonization with tabulated samplers (see above), at about
+    half the cost of NumPy's multinomial; elsewhere it is :func:`draw_cells`. The stream is not NumPy's multinomial's,
     and replicates drawn in chunks are not those drawn at once (the same chunks give the same replicates).
     ``method`` forces one way ("multinomial" or "poisson"; default: by cost).
 
@@ -153,6 +154,8 @@ class TableSampler:
         self.cells = int(self.counts.size)
         self.p = self.counts / self.n if self.n else self.counts.astype(np.float64)
         self.method = method or self._cheaper()
+        if self.method == "poisson" and (self.n == 0 or bool((self.counts <= 0).any())):
+            raise ValueError("Poissonized draws need cells of positive counts")
         if self.method == "poisson":
             lam = self.n - _Z * math.sqrt(self.n)
             self.mu = self.counts * (lam / self.n)
@@ -170,10 +173,10 @@ class TableSampler:
 
     def _cheaper(self) -> str:
         d, n = self.cells, self.n
-        if d < 16 or n < 30 * d or 1.3 * math.sqrt(n) > 1.5 * d:
-            return "multinomial"  # few cells, few items a cell (cheap binomials), or many items to add one by one
+        if d < 8 or n == 0 or bool((self.counts <= 0).any()) or math.sqrt(n) > 1.5 * d:
+            return "multinomial"  # few cells, or many items to add one by one (≈ 1.3·√n a replicate)
         table = float(np.sum(2 * _TAIL * np.sqrt(self.counts) + 32))
-        return "poisson" if table <= _MAX_TABLE else "multinomial"
+        return "poisson" if table <= _MAX_TABLE else "multinomial"  # tables in cache, built in ~0.1 s at most
 
     def _poisson(self, rows: int, rng: np.random.Generator) -> np.ndarray:
         u = rng.random((rows, self.cells))
