@@ -67,6 +67,20 @@ def test_sampler_draws_multinomial_moments(method, monkeypatch):
     assert abs(cov + n * p[0] * p[3]) <= 5 * np.sqrt(var[0] * var[3] / b) * 1.5
 
 
+def test_sampler_draws_in_chunks_what_it_draws_at_once():
+    """Blocks handed out in order: 1,000 replicates in chunks of 7, 300, … are those of one call, and the generator
+    is left in the same state; a new generator starts a new block."""
+    counts = np.arange(1, 65) * 3
+    sampler = TableSampler(counts, method="poisson")
+    g1, g2 = np.random.default_rng(7), np.random.default_rng(7)
+    whole = sampler.draw(1000, g1)
+    chunked = TableSampler(counts, method="poisson")
+    parts = [chunked.draw(c, g2) for c in (7, 300, 1, 256, 436)]
+    assert (np.concatenate(parts) == whole).all()
+    assert g1.random() == g2.random()
+    assert not (sampler.draw(5, np.random.default_rng(8)) == chunked.draw(5, np.random.default_rng(9))).all()
+
+
 def test_sampler_chooses_poisson_where_it_pays():
     assert TableSampler(np.full(1000, 300)).method == "poisson"  # 3e5 items over 1,000 cells
     assert TableSampler(np.full(1000, 3000)).method == "multinomial"  # its tables would not stay in cache

@@ -266,6 +266,7 @@ class SlotEngine(CountEngine):
         self.n = int(self.counts.sum())
         self.groups = int(self.counts.size)
         self.grid = None
+        self._sampler = None
         self.slots_a = self._slots(g, a)
         self.slots_b = self._slots(g, b)
         self._scatter_a = _PairScatter(*self.slots_a, self.size)

@@ -70,6 +70,9 @@ _Z = 1.0
 _TAIL = 9.0
 #: Table entries (all cells) at most, ≈ 12 bytes each: beyond a few MB the draws wait on memory.
 _MAX_TABLE = 1 << 19
+#: Replicates are drawn in blocks of this many rows (≤ _BLOCK cells), whatever the caller asks for at a time.
+_BLOCK_ROWS = 256
+_BLOCK = 1 << 18
 #: Items at most for the fill's table of the items' cells (2 bytes an item below 32,768 cells, else 4).
 _MAX_CODES = 1 << 23
 
@@ -138,8 +141,9 @@ class TableSampler:
 
     ``counts`` are the cells' item counts. Where it pays (8 cells or more, all non-empty, √n ≤ 1.5 × cells, tables
     of at most ``_MAX_TABLE`` entries) it draws by Poissonization with tabulated samplers (see above), at about
-    half the cost of NumPy's multinomial; elsewhere it is :func:`draw_cells`. The stream is not NumPy's multinomial's,
-    and replicates drawn in chunks are not those drawn at once (the same chunks give the same replicates).
+    half the cost of NumPy's multinomial; elsewhere it is :func:`draw_cells`. The stream is not NumPy's multinomial's.
+    Poissonized replicates are drawn in blocks of ``block`` rows and handed out in order, the rest of a block kept
+    for the next call with the same generator: replicates drawn in chunks are those drawn at once.
     ``method`` forces one way ("multinomial" or "poisson"; default: by cost).
 
     >>> s = TableSampler(np.array([400, 300, 200, 100]), method="poisson")
@@ -156,6 +160,9 @@ class TableSampler:
         self.method = method or self._cheaper()
         if self.method == "poisson" and (self.n == 0 or bool((self.counts <= 0).any())):
             raise ValueError("Poissonized draws need cells of positive counts")
+        self.block = max(1, min(_BLOCK_ROWS, _BLOCK // max(self.cells, 1)))
+        self._left = np.zeros((0, self.cells), dtype=np.int64)
+        self._left_rng: np.random.Generator | None = None
         if self.method == "poisson":
             lam = self.n - _Z * math.sqrt(self.n)
             self.mu = self.counts * (lam / self.n)
@@ -183,9 +190,19 @@ class TableSampler:
         return self._pois.draw(self._cols, u) + self._shift
 
     def draw(self, samples: int, rng: np.random.Generator) -> np.ndarray:
-        n, d = self.n, self.cells
         if self.method != "poisson":
-            return draw_cells(n, self.p, samples, rng)
+            return draw_cells(self.n, self.p, samples, rng)
+        parts = []
+        while samples > 0:
+            if self._left_rng is not rng or self._left.shape[0] == 0:
+                self._left, self._left_rng = self._block(self.block, rng), rng
+            parts.append(self._left[:samples])
+            self._left = self._left[samples:]
+            samples -= parts[-1].shape[0]
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    def _block(self, samples: int, rng: np.random.Generator) -> np.ndarray:
+        n, d = self.n, self.cells
         out = self._poisson(samples, rng)
         total = out.sum(axis=1)
         over = np.flatnonzero(total > n)
