@@ -68,6 +68,8 @@ def draw_cells(n: int, p: np.ndarray, samples: int, rng: np.random.Generator) ->
 _Z = 1.0
 #: The Poisson tables' support per cell: μ ± _TAIL·√μ (+ a margin): the mass left out is below 1e-17.
 _TAIL = 9.0
+#: Cells at least: below, NumPy's multinomial costs a few µs a replicate (and small tables keep its stream).
+_MIN_CELLS = 64
 #: Table entries (all cells) at most, ≈ 12 bytes each: beyond a few MB the draws wait on memory.
 _MAX_TABLE = 1 << 19
 #: Replicates are drawn in blocks of this many rows (≤ _BLOCK cells), whatever the caller asks for at a time.
@@ -139,11 +141,12 @@ class TableSampler:
     """Bootstrap replicates of a table's cells, drawn many times: ``draw(samples, rng)`` is, in distribution,
     ``Generator.multinomial(n, counts / n, size=samples)`` (:func:`draw_cells`), shape ``(samples, cells)``, int64.
 
-    ``counts`` are the cells' item counts. Where it pays (8 cells or more, all non-empty, √n ≤ 1.5 × cells, tables
-    of at most ``_MAX_TABLE`` entries) it draws by Poissonization with tabulated samplers (see above), at about
-    half the cost of NumPy's multinomial; elsewhere it is :func:`draw_cells`. The stream is not NumPy's multinomial's.
-    Poissonized replicates are drawn in blocks of ``block`` rows and handed out in order, the rest of a block kept
-    for the next call with the same generator: replicates drawn in chunks are those drawn at once.
+    ``counts`` are the cells' item counts. Where it pays (``_MIN_CELLS`` cells or more, all non-empty,
+    √n ≤ 1.5 × cells, tables of at most ``_MAX_TABLE`` entries) it draws by Poissonization with tabulated samplers
+    (see above), at about half the cost of NumPy's multinomial; elsewhere it is :func:`draw_cells`. The stream is
+    not NumPy's multinomial's. Poissonized replicates are drawn in blocks of ``block`` rows and handed out in order,
+    the rest of a block kept for the next call with the same generator: replicates drawn in chunks are those drawn
+    at once.
     ``method`` forces one way ("multinomial" or "poisson"; default: by cost).
 
     >>> s = TableSampler(np.array([400, 300, 200, 100]), method="poisson")
@@ -180,8 +183,8 @@ class TableSampler:
 
     def _cheaper(self) -> str:
         d, n = self.cells, self.n
-        if d < 8 or n == 0 or bool((self.counts <= 0).any()) or math.sqrt(n) > 1.5 * d:
-            return "multinomial"  # few cells, or many items to add one by one (≈ 1.3·√n a replicate)
+        if d < _MIN_CELLS or n == 0 or bool((self.counts <= 0).any()) or math.sqrt(n) > 1.5 * d:
+            return "multinomial"  # few cells (µs a replicate), or many items to add one by one (≈ 1.3·√n each)
         table = float(np.sum(2 * _TAIL * np.sqrt(self.counts) + 32))
         return "poisson" if table <= _MAX_TABLE else "multinomial"  # tables in cache, built in ~0.1 s at most
 
