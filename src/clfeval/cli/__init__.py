@@ -57,7 +57,7 @@ SUMMARIES = {
     "holdout": "Holdout evaluation of a text model on DATA: train/test or train/validation/test, optionally repeated.",
     "runs": "Query the run log: every cv / holdout run with its settings, seed, metrics and predictions.",
     "reuters": "Re-run the Reuters-21578 reference study (ModApte split) and print it beside the published numbers.",
-    "datasets": "Public data sets: download them, checked, for the studies (`clfeval reuters`).",
+    "datasets": "Public data sets: download them, checked, for the studies (`clfeval reuters`); export their subsets.",
     "plot": "Draw one figure from RESULT, the JSON output of a clfeval command (nothing is recomputed).",
     "metrics": "List every metric: name, tasks, whether higher is better, range, formula, definition, undefined case.",
     "power": "Is the test set big enough? The smallest detectable difference, the items needed, interval widths.",

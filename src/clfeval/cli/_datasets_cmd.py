@@ -1,5 +1,4 @@
-"""``clfeval datasets``: download the public data sets clfeval's studies read
-(:func:`clfeval.text._fetch.fetch_dataset`)."""
+"""``clfeval datasets``: fetch public data sets and export their subsets (``clfeval.text._fetch``, ``_export``)."""
 
 from __future__ import annotations
 
@@ -7,12 +6,12 @@ from pathlib import Path
 
 import click
 
-from clfeval.cli._common import FiniteFloatRange, Group, emit, message, output_options
+from clfeval.cli._common import FiniteFloatRange, Group, check_paths, emit, message, output_options
 
 
 @click.group(cls=Group)
 def datasets() -> None:
-    """Public data sets: download them, checked, for the studies (`clfeval reuters`)."""
+    """Public data sets: download them, checked, for the studies (`clfeval reuters`); export their subsets."""
 
 
 @datasets.command("fetch")
@@ -28,16 +27,28 @@ def datasets() -> None:
 def fetch(name: str, dest: Path, url: str | None, force: bool, deadline: float, fmt: str, output: Path | None) -> None:
     """Download NAME (reuters21578: the original Reuters-21578 Distribution 1.0) and check it.
 
-    The archive's SHA-256 must match the original's and it must hold the 22
-    SGML files with 21,578 stories; only then is it renamed into place, so a
-    failed or interrupted download leaves nothing behind. A download larger
-    than 32 MiB (the archive is 7.8 MiB) or slower than --deadline is stopped.
-    An archive already in --dest is checked the same way. Prints where the
-    archive is.
+    The archive's SHA-256 must match the original's and it must hold the 22 SGML files with 21,578 stories; only then is
+    it renamed into place, so a failed or interrupted download leaves nothing behind. A download larger than 32 MiB (the
+    archive is 7.8 MiB) or slower than --deadline is stopped. An archive already in --dest is checked the same way.
+    Prints where the archive is.
     """
     from clfeval.text import fetch_dataset
 
     result = fetch_dataset(name, dest, url=url, force=force, deadline=deadline, outputs=[("--output", output)])
-    message(f"downloaded {result.url} to {result.path}" if result.downloaded else f"{result.path} is already there "
-            f"and passed the checks; not downloaded again (use --force to replace it).")
+    message(result.describe())
     emit(result, fmt, output)
+
+
+@datasets.command("export")
+@click.argument("name", type=click.Choice(["reuters21578"]))
+@click.option("--archive", required=True, type=click.Path(path_type=Path), help="reuters21578.tar.gz or its folder.")
+@click.option("--subset", required=True, type=click.Choice(["r8"]), help="r8: the 8 classes of `reuters` part 7.")
+@click.option("--split", type=click.Choice(["train", "test", "all"]), default="all", show_default=True)
+@click.option("--to", required=True, type=click.Path(dir_okay=False, path_type=Path), help="A .csv or .parquet file.")
+@output_options
+def export(name: str, archive: Path, subset: str, split: str, to: Path, fmt: str, output: Path | None) -> None:
+    """Write a single-label subset of NAME (reuters21578) as a data file: id, text, label (and split)."""
+    from clfeval.text import export_reuters
+
+    check_paths([("--archive", archive)], [("--to", to), ("--output", output)])
+    emit(export_reuters(archive, to, subset=subset, split=split), fmt, output)

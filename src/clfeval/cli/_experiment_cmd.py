@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +13,7 @@ from clfeval.cli import _common as c
 _MODELS = click.Choice(["nb", "bnb", "logreg", "svm"], case_sensitive=False)
 _FILE = click.Path(dir_okay=False, path_type=Path)
 _TUNE, _o = "With --tune-threshold", click.option  # the options shared by cv and holdout: experiment_options
-_EXPERIMENT_OPTIONS = [
+_EXPERIMENT_OPTIONS: list[Any] = [
     _o("--text", required=True, help="Column holding the documents."),
     _o("--label", required=True, help="Column holding the labels (label sets with --multilabel)."),
     _o("--id", help="Column of item ids (default: 'id' when present, else the row number from 1)."),
@@ -26,8 +24,7 @@ _EXPERIMENT_OPTIONS = [
     _o("--stem", is_flag=True, help="Porter-stem the tokens (PyStemmer)."),
     _o("--stop-words", is_flag=True, help="Drop English stop words (scikit-learn's list)."),
     _o("--multilabel", is_flag=True, help="Each item carries a set of labels (one classifier per label)."),
-    _o("--sep", default="|", show_default=True, callback=c.check_sep,
-       help="Separator of labels within a multi-label cell."),
+    c.sep_option,
     _o("--stratified", is_flag=True,
        help="Keep the class proportions in every part (multi-label: iterative stratification)."),
     _o("--repeats", type=click.IntRange(min=1), default=1, show_default=True,
@@ -36,6 +33,7 @@ _EXPERIMENT_OPTIONS = [
        help="Seed of every random split (recorded with the run)."),
     _o("--predictions", "predictions_out", type=_FILE,
        help="Write the out-of-fold predictions and scores here (.csv, .tsv, .jsonl or .parquet)."),
+    _o("--probabilities", is_flag=True, help="Add out-of-fold predict_proba columns p:<label> to --predictions."),
     _o("--errors", "errors_out", type=_FILE, help="Write the error analysis of the out-of-fold (or test) predictions "
        "here: every confused pair, its documents and the terms they share (see `clfeval errors`); the format from "
        "the extension: .html, .json, .md or .txt. Its terms are the model's: --stop-words and --stem (each off "
@@ -59,23 +57,9 @@ _EXPERIMENT_OPTIONS = [
     _o("--no-log", is_flag=True, help="Do not record the run in the run log."),
     _o("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]),
        help="Data file format (default: from the extension; CSV for standard input, '-')."),
-    _o("--encoding", type=click.Choice(["utf-8", "latin-1"]), default="utf-8", show_default=True,
-       help="Text encoding of CSV, TSV and JSONL input (Parquet text is always UTF-8)."),
-    _o("--normalize-labels", type=click.Choice(["nfc"]),
-       help="Unicode-normalise text labels (NFC) so that labels that only print alike are one class."),
+    c.reading_options,
 ]
-
-
-def experiment_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """Options shared by ``cv`` and ``holdout``."""
-    return functools.reduce(lambda g, option: option(g), reversed(_EXPERIMENT_OPTIONS), f)
-
-
-def run_outputs(*args: Any, **kw: Any) -> Any:
-    """Every output checked before the long part, the run log opened (``clfeval reuters`` uses it too)."""
-    from clfeval.protocols import open_run_log
-
-    return open_run_log(*args, **kw)
+experiment_options = c.stack(*_EXPERIMENT_OPTIONS)  # the options shared by cv and holdout
 
 
 def run_experiment(command: str, data: Path, protocol: dict[str, Any], *, compare_model: str | None,
@@ -85,14 +69,14 @@ def run_experiment(command: str, data: Path, protocol: dict[str, Any], *, compar
     once, each model run, the outputs written and the run recorded (outputs in place first), the result shown."""
     from clfeval.front import experiment, read_recorded
     from clfeval.io import outputs
-    from clfeval.protocols import check_compare_model, errors_page, write_run
+    from clfeval.protocols import check_compare_model, errors_page, open_run_log, write_run
     from clfeval.render import render
 
     metrics = tuple(options.pop("metrics")) + (() if compare_model is None else (compare_metric,))
     exp = experiment(command, protocol, metrics=metrics, **options)
-    check_compare_model(compare_model, exp.config.name, predictions_out, errors_out)
+    check_compare_model(compare_model, exp.config.name, predictions_out, errors_out, exp.probabilities)
     src, existed = c.existing_file(data), runs_db.exists()  # "-": standard input, read once
-    log = run_outputs([("DATA", src if isinstance(src, Path) else "-")], output, None if no_log else runs_db,
+    log = open_run_log([("DATA", src if isinstance(src, Path) else "-")], output, None if no_log else runs_db,
                       predictions_out=predictions_out, errors_out=errors_out)
     texts, labels, ids, record = read_recorded(src, exp, log is not None)
     exps = [exp] + ([] if compare_model is None else [exp.with_model(compare_model)])

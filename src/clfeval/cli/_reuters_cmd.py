@@ -43,14 +43,11 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
             processing_spec: str | None, runs_db: Path, no_log: bool, fmt: str, output: Path | None) -> None:
     """Re-run the Reuters-21578 reference study (ModApte split) and print it beside the published numbers.
 
-    One binary multinomial Naive Bayes per each of the ten largest categories
-    (title counted twice + body, Snowball-stemmed terms, add-one smoothing,
-    decision at log-odds 0), the train–test gap, 10-fold cross-validation,
-    threshold tuning on a development split, average precision, the keyword
-    rule for grain, the single-label 8-class version (title once, NLTK's 179
-    English stop words, Porter stems), a significance test of NB against the
-    keyword rule, and the φ–δ analysis of terms. Each part states its text
-    processing; --processing runs every part with one.
+    One binary multinomial Naive Bayes per each of the ten largest categories (title counted twice + body,
+    Snowball-stemmed terms, add-one smoothing, decision at log-odds 0), the train–test gap, 10-fold cross-validation,
+    threshold tuning on a development split, average precision, the keyword rule for grain, the single-label 8-class
+    version (title once, NLTK's 179 English stop words, Porter stems), a significance test of NB against the keyword
+    rule, and the φ–δ analysis of terms. Each part states its text processing; --processing runs every part with one.
     """
     import clfeval.studies as studies
     from clfeval.cli._common import where_recorded
@@ -74,7 +71,4 @@ def reuters(archive: Path, parts: str, seed: int, category: str, split_choice: s
         result = finish_run(result, fmt, output, files, record)
     if log is not None:
         message(where_recorded(f"run {result.run_id}", runs_db, existed))
-    if output is not None:
-        message(f"wrote {output}")
-    else:
-        emit(result, fmt, None)
+    message(f"wrote {output}") if output is not None else emit(result, fmt, None)

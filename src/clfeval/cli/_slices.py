@@ -21,8 +21,7 @@ _BY = [
                  help="Slices with fewer items are shown, not tested, and never called the worst."),
 ]
 
-#: ``--by``, ``--by-bins``, ``--by-binning``, ``--max-slices``, ``--min-slice``, ``--slice-metric``,
-#: ``--slice-samples``.
+#: --by, --by-bins, --by-binning, --max-slices, --min-slice, --slice-metric, --slice-samples.
 slice_options = stack(
     click.option("--by", default=None, metavar="COLUMN[,COLUMN...]",
                  help="Evaluate per slice: one count table per value of COLUMN (per combination of several columns), "

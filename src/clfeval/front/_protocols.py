@@ -60,6 +60,7 @@ class Experiment:
     sep: str
     reading: dict[str, Any]  # input_format, encoding, normalize
     threshold: dict[str, Any] | None  # objective, dev_size, positive: the settings the run log records
+    probabilities: bool = False  # p:<label> columns of predict_proba in the predictions
 
     @property
     def runs(self) -> int:
@@ -89,19 +90,22 @@ def experiment(operation: str, protocol: dict[str, Any], *, text: str = "text", 
                metrics: Sequence[str] = (), tune_threshold: str | None = None, dev_size: float = 0.2,
                positive: str | None = None, cost_fp: float = 1.0, cost_fn: float = 1.0,
                zero_division: str | int | float = "0", input_format: str | None = None, encoding: str = "utf-8",
-               normalize_labels: str | None = None) -> Experiment:
-    """Every setting of a run checked before any work: the text extra, the metric names, the model, the protocol
-    and the threshold step (each refusal naming its parameter)."""
+               normalize_labels: str | None = None, probabilities: bool = False) -> Experiment:
+    """Every setting of a run checked before any work: the text extra, the metric names, the model, the protocol,
+    the threshold step and whether the model has the class probabilities asked for (each refusal naming its
+    parameter)."""
     from clfeval.errors import MissingExtra
 
     MissingExtra.require("this command (it trains scikit-learn text models)", [("sklearn", "scikit-learn")], "text")
     if stem:
         MissingExtra.require("option --stem", [("Stemmer", "PyStemmer")], "text")
-    from clfeval.protocols import check_metric_names, default_metrics
-    from clfeval.text import ModelConfig
+    from clfeval.protocols import check_metric_names, check_probabilities, default_metrics
+    from clfeval.text import MODEL_NAMES, ModelConfig
 
     check_metric_names(tuple(metrics), multilabel)
     cfg = ModelConfig(str(model).lower(), ngrams=int(ngrams), stem=stem, stop_words=stop_words, multilabel=multilabel)
+    if probabilities:
+        check_probabilities(cfg.build(seed), multilabel, f"{cfg.name} ({MODEL_NAMES[cfg.name]})")
     proto = Protocol(**protocol)
     step = None
     if tune_threshold is not None:
@@ -114,7 +118,8 @@ def experiment(operation: str, protocol: dict[str, Any], *, text: str = "text", 
     return Experiment(operation, cfg, proto, seed, tuple(dict.fromkeys(default_metrics(multilabel) + tuple(metrics))),
                       zd, step, {"text": text, "label": label, "id": id}, multilabel, sep,
                       {"input_format": input_format, "encoding": encoding, "normalize": normalize_labels},
-                      None if step is None else {"objective": step.name, "dev_size": dev_size, "positive": positive})
+                      None if step is None else {"objective": step.name, "dev_size": dev_size, "positive": positive},
+                      bool(probabilities))
 
 
 def read_data(data: Any, exp: Experiment, labels: Any = None) -> tuple[list[str], list[Any], list[Any]]:
@@ -171,7 +176,8 @@ def run_experiment(exp: Experiment, texts: list[str], labels: list[Any], ids: li
     cfg = exp.config
     return run_protocol(cfg.build(exp.seed), texts, labels, protocol=exp.protocol, seed=exp.seed, ids=ids,
                         multilabel=exp.multilabel, sep=exp.sep, metrics=exp.metrics, zero_division=exp.zero_division,
-                        threshold=exp.step, model=dict(cfg.to_dict(), description=cfg.describe()), progress=progress)
+                        threshold=exp.step, model=dict(cfg.to_dict(), description=cfg.describe()), progress=progress,
+                        probabilities=exp.probabilities)
 
 
 def _run(exp: Experiment, data: Any, labels: Any, engine: Any, progress: Any) -> ProtocolResult:
@@ -189,7 +195,8 @@ def cv(data: Data, labels: npt.ArrayLike | None = None, *, text: str = "text", l
        seed: int = 0, metrics: Sequence[str] = (), tune_threshold: str | None = None, dev_size: float = 0.2,
        positive: str | None = None, cost_fp: float = 1.0, cost_fn: float = 1.0, zero_division: str = "0",
        input_format: str | None = None, encoding: str = "utf-8", normalize_labels: str | None = None,
-       engine: Local | Dask | None = None, progress: Progress | None = None) -> ProtocolResult:
+       probabilities: bool = False, engine: Local | Dask | None = None,
+       progress: Progress | None = None) -> ProtocolResult:
     """k-fold cross-validation of one of clfeval's text models: what ``clfeval cv DATA`` computes.
 
     Every item is tested once per repeat by a model that never saw it; the vocabulary, idf and everything else
@@ -250,6 +257,10 @@ def cv(data: Data, labels: npt.ArrayLike | None = None, *, text: str = "text", l
         The text encoding of a CSV, TSV or JSONL PATH.
     normalize_labels : str, optional
         ``nfc``: Unicode-normalise text labels (NFC) so that labels that only print alike are one class.
+    probabilities : bool
+        Add to ``predictions`` a column ``p:<label>`` per class (in the order of the labels): the model's
+        ``predict_proba`` for each item, from the model that did not see it; each row sums to 1. Single-label
+        data and a model with class probabilities (nb, bnb, logreg; svm has none and is refused).
     engine : Local, optional
         The local engine (the default); ``Dask`` is refused with the capability table's reason: fitting models
         is not distributed.
@@ -274,7 +285,7 @@ def cv(data: Data, labels: npt.ArrayLike | None = None, *, text: str = "text", l
                      multilabel=multilabel, sep=sep, seed=seed, metrics=metrics, tune_threshold=tune_threshold,
                      dev_size=dev_size, positive=positive, cost_fp=cost_fp, cost_fn=cost_fn,
                      zero_division=zero_division, input_format=input_format, encoding=encoding,
-                     normalize_labels=normalize_labels)
+                     normalize_labels=normalize_labels, probabilities=probabilities)
     return _run(exp, data, labels, engine, progress)
 
 
@@ -284,8 +295,8 @@ def holdout(data: Data, labels: npt.ArrayLike | None = None, *, text: str = "tex
             stratified: bool = False, repeats: int = 1, seed: int = 0, metrics: Sequence[str] = (),
             tune_threshold: str | None = None, dev_size: float = 0.2, positive: str | None = None,
             cost_fp: float = 1.0, cost_fn: float = 1.0, zero_division: str = "0", input_format: str | None = None,
-            encoding: str = "utf-8", normalize_labels: str | None = None, engine: Local | Dask | None = None,
-            progress: Progress | None = None) -> ProtocolResult:
+            encoding: str = "utf-8", normalize_labels: str | None = None, probabilities: bool = False,
+            engine: Local | Dask | None = None, progress: Progress | None = None) -> ProtocolResult:
     """Holdout evaluation of one of clfeval's text models: what ``clfeval holdout DATA`` computes.
 
     Train/test (``test_size``) or train/validation/test (``val_size`` > 0), optionally repeated over independent
@@ -348,6 +359,10 @@ def holdout(data: Data, labels: npt.ArrayLike | None = None, *, text: str = "tex
         The text encoding of a CSV, TSV or JSONL PATH.
     normalize_labels : str, optional
         ``nfc``: Unicode-normalise text labels (NFC) so that labels that only print alike are one class.
+    probabilities : bool
+        Add to ``predictions`` a column ``p:<label>`` per class (in the order of the labels): the model's
+        ``predict_proba`` for each item, from the model that did not see it; each row sums to 1. Single-label
+        data and a model with class probabilities (nb, bnb, logreg; svm has none and is refused).
     engine : Local, optional
         The local engine (the default); ``Dask`` is refused with the capability table's reason: fitting models
         is not distributed.
@@ -373,5 +388,5 @@ def holdout(data: Data, labels: npt.ArrayLike | None = None, *, text: str = "tex
                      multilabel=multilabel, sep=sep, seed=seed, metrics=metrics, tune_threshold=tune_threshold,
                      dev_size=dev_size, positive=positive, cost_fp=cost_fp, cost_fn=cost_fn,
                      zero_division=zero_division, input_format=input_format, encoding=encoding,
-                     normalize_labels=normalize_labels)
+                     normalize_labels=normalize_labels, probabilities=probabilities)
     return _run(exp, data, labels, engine, progress)

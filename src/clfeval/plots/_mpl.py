@@ -333,6 +333,33 @@ def _unique_ids(svg: str) -> str:
     return _ID.sub(one, svg)
 
 
+def _print_svg(fig: Any, buf: io.StringIO, metadata: dict[str, Any]) -> None:
+    """``fig.savefig(buf, format="svg", metadata=metadata)`` in one draw instead of two.
+
+    ``savefig`` of a figure with a layout engine draws it twice: once with drawing switched off, to run the
+    layout, then for real with the layout engine switched off. The layout runs at the start of every draw
+    (``Figure.draw``), before any artist is drawn, so the real draw alone lays the figure out the same way:
+    this prints the SVG canvas directly with the engine left on (the same bytes; about a sixth of a figure's time
+    saved). A figure without a layout engine, or settings this path does not apply (``savefig.bbox: tight``, a
+    figure or edge colour of ``savefig``), goes through ``savefig``."""
+    import matplotlib as mpl
+
+    dpi = mpl.rcParams["savefig.dpi"]
+    if (fig.get_layout_engine() is None or mpl.rcParams["savefig.bbox"] == "tight" or dpi == "figure"
+            or mpl.rcParams["savefig.facecolor"] != "auto" or mpl.rcParams["savefig.edgecolor"] != "auto"):
+        fig.savefig(buf, format="svg", metadata=metadata)
+        return
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    canvas, figure_dpi = fig.canvas, fig.dpi
+    try:
+        fig.dpi = dpi  # as savefig sets it; the SVG canvas then draws at 72 dpi
+        FigureCanvasSVG(fig).print_svg(buf, metadata=metadata)  # the figure's canvas until its own is given back
+    finally:
+        fig.set_canvas(canvas)
+        fig.dpi = figure_dpi
+
+
 def figure_svg(fig: Any, prefix: str = "f", *, title: str | None = None) -> str:
     """The figure as an ``<svg>`` element to inline in a page: deterministic, self-contained.
 
@@ -357,7 +384,7 @@ def figure_svg(fig: Any, prefix: str = "f", *, title: str | None = None) -> str:
     """
     buf = io.StringIO()
     with rc():
-        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None, "Format": None, "Type": None})
+        _print_svg(fig, buf, {"Date": None, "Creator": None, "Format": None, "Type": None})
     svg = _HEAD.sub("", buf.getvalue(), count=1)
     svg = _METADATA.sub("", svg)
     svg = _ID.sub(lambda m: f'id="{prefix}-{m.group(1)}"', svg)

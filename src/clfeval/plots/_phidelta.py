@@ -4,17 +4,20 @@ systems of a comparison."""
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from clfeval.core import LabelMap, manyclasses
 from clfeval.errors import UsageError
-from clfeval.ops.compare import Compared, PhiDelta, PhiDeltaPoint
 from clfeval.ops.report import ClassRow, Report
 from clfeval.plots import _mpl
 from clfeval.plots._data import as_dict, value
+
+if TYPE_CHECKING:
+    from clfeval.ops.compare import Compared, PhiDeltaPoint
 
 __all__ = ["phi_delta", "phi_delta_points", "phi_delta_groups"]
 
@@ -57,6 +60,8 @@ def _systems(d: Any) -> Mapping[str, Mapping[str, Any]] | None:
     :meth:`~clfeval.ops.compare.PhiDelta.of`), or a mapping name → report (or its JSON: :meth:`Report.from_dict`)
     as name → the report's per-class rows; else None."""
     if isinstance(d, Mapping) and isinstance(d.get("phi_delta"), Mapping) and "systems" in d["phi_delta"]:
+        from clfeval.ops.compare import PhiDelta
+
         return PhiDelta.of(d["phi_delta"]).systems
     if isinstance(d, Mapping) and d and "per_class" not in d and "terms" not in d and "pooled" not in d and \
             all(isinstance(v, Mapping) or hasattr(v, "to_dict") for v in d.values()):
@@ -69,6 +74,13 @@ def _systems(d: Any) -> Mapping[str, Mapping[str, Any]] | None:
     return None
 
 
+def _is_compared(result: Any) -> bool:
+    """Whether ``result`` is a comparison, without importing the comparison's types for a report's figure (one
+    exists only once its module is imported)."""
+    module = sys.modules.get("clfeval.ops.compare")
+    return module is not None and isinstance(result, module.Compared)
+
+
 def phi_delta_groups(result: Any, label: Any = None) -> tuple[list[Group], str]:
     """The points a φ–δ figure draws, in groups, and what they are.
 
@@ -77,7 +89,7 @@ def phi_delta_groups(result: Any, label: Any = None) -> tuple[list[Group], str]:
     a mapping name → report): one group per system, its classes (or only class ``label``).
     """
     systems: Mapping[str, Mapping[str, Any]] | None = None
-    if isinstance(result, Compared):
+    if _is_compared(result):
         systems = _compared_systems(result)
     if isinstance(result, Report):
         return _report_group(result)

@@ -71,6 +71,7 @@ _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.protocols._api": ("spread",),
     "clfeval.protocols._datafile": ("read_text_data", "text_data_of"),
     "clfeval.protocols._errorsof": ("errors_format", "errors_of_run"),
+    "clfeval.protocols._runner": ("check_probabilities",),
     "clfeval.protocols._runwrite": ("Written", "check_compare_model", "errors_page", "open_run_log", "write_run"),
     "clfeval.protocols._runlog": ("Ablation", "BestRuns", "CheckResult", "Run", "RunList", "file_hash",
                                   "flatten_settings", "higher_is_better", "predictions_dir"),
@@ -93,6 +94,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         higher_is_better as higher_is_better,
         predictions_dir as predictions_dir,
     )
+    from clfeval.protocols._runner import check_probabilities as check_probabilities
     from clfeval.protocols._runquery import query_run_log as query_run_log
     from clfeval.protocols._runwrite import (
         Written as Written,

@@ -16,7 +16,8 @@ import numpy as np
 from clfeval.core import label_str
 from clfeval.errors import DataError
 
-__all__ = ["take", "n_items", "model_scores", "align_scores", "fit_model", "final_step"]
+__all__ = ["take", "n_items", "model_scores", "align_scores", "fit_model", "final_step", "model_probabilities",
+           "has_probabilities"]
 
 
 def n_items(X: Any) -> int:
@@ -65,6 +66,23 @@ def model_scores(model: Any, X: Any, n_cols: int,
         else:
             s = np.column_stack([1 - s, s])
     return s, kind
+
+
+def has_probabilities(model: Any) -> bool:
+    """Whether ``model`` (a pipeline: its last step) gives class probabilities (``predict_proba``)."""
+    steps = getattr(model, "steps", None)
+    last = steps[-1][1] if isinstance(steps, list) and steps else model
+    return callable(getattr(last, "predict_proba", None))
+
+
+def model_probabilities(model: Any, X: Any, model_classes: Sequence[Any], labels: Sequence[Any]) -> np.ndarray:
+    """``model.predict_proba(X)`` (n, len(labels)) in the order of ``labels``; 0 for a class the model never saw
+    (it gives it no probability), so that every row still sums to 1."""
+    p = np.asarray(model.predict_proba(X), dtype=np.float64)
+    if p.ndim == 1:
+        p = np.column_stack([1 - p, p])
+    out: np.ndarray = np.nan_to_num(align_scores(p, model_classes, labels), nan=0.0)
+    return out
 
 
 def align_scores(s: np.ndarray, model_classes: Sequence[Any], labels: Sequence[Any]) -> np.ndarray:

@@ -1,8 +1,10 @@
-"""The out-of-fold predictions of a protocol run: a table (``id, fold, gold, pred, score:<label>``) and its file."""
+"""The out-of-fold predictions of a protocol run: a table (``id, fold, gold, pred, score:<label>``, with
+``probabilities`` ``p:<label>``) and its file."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +19,10 @@ from clfeval.protocols._splits import Protocol
 __all__ = ["predictions_table", "write_predictions", "PREDICTION_FORMATS"]
 
 
-def predictions_table(preds: list[tuple[Any, Any, Any]], data: RunData, ids: list[Any], protocol: Protocol) -> pa.Table:
-    """The out-of-fold predictions of every fold as one table, in (repeat, item) order."""
+def predictions_table(preds: list[tuple[Any, Any, Any]], data: RunData, ids: list[Any], protocol: Protocol,
+                      probs: Sequence[np.ndarray | None] | None = None) -> pa.Table:
+    """The out-of-fold predictions of every fold as one table, in (repeat, item) order; with ``probs`` (one
+    (n_test, K) array per fold) a ``p:<label>`` column per class after the scores."""
     rows_repeat, rows_pos, rows_fold, golds, predictions, score_blocks = [], [], [], [], [], []
     for fold, pred, scores in preds:
         idx = fold.test
@@ -43,6 +47,10 @@ def predictions_table(preds: list[tuple[Any, Any, Any]], data: RunData, ids: lis
         s = np.concatenate(score_blocks)[order]
         for j, lab in enumerate(data.label_strings):
             cols[f"score:{lab}"] = pa.array(s[:, j], from_pandas=True)  # NaN (class unseen by a fold's model) → null
+    if probs is not None:
+        p = np.concatenate([np.asarray(b, dtype=np.float64) for b in probs if b is not None])[order]
+        for j, lab in enumerate(data.label_strings):
+            cols[f"p:{lab}"] = pa.array(p[:, j])
     return pa.table(cols)
 
 

@@ -97,7 +97,8 @@ class ProtocolResult(Display):
         test fold itself: optimistic, shown only to measure what the
         development split found).
     predictions : pyarrow.Table
-        Out-of-fold predictions and scores (see the module docstring).
+        Out-of-fold predictions and scores: ``[repeat,] id, fold, gold, pred, score:<label>...`` and, with
+        ``probabilities``, ``p:<label>...`` (:mod:`clfeval.protocols._predictions`).
     signature : dict
         clfeval version, seed, protocol, model, library versions, definitions.
     run_id : int or None

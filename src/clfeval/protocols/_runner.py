@@ -34,7 +34,16 @@ from clfeval.core import (
 from clfeval.errors import DataError, UsageError
 from clfeval.evaluate import Report, check_ids, multilabel_baselines, report_from_table, single_label_baselines
 from clfeval.protocols._data import RunData
-from clfeval.protocols._estimators import align_scores, final_step, fit_model, model_scores, n_items, take
+from clfeval.protocols._estimators import (
+    align_scores,
+    final_step,
+    fit_model,
+    has_probabilities,
+    model_probabilities,
+    model_scores,
+    n_items,
+    take,
+)
 from clfeval.protocols._predictions import predictions_table
 from clfeval.protocols._results import FoldResult, ProtocolResult
 from clfeval.protocols._splits import Fold, Protocol, check_seed, derived_seed, iterative_stratification, split
@@ -42,7 +51,7 @@ from clfeval.protocols._spread import Spread, spread
 from clfeval.protocols._threshold import ThresholdStep
 from clfeval.scores import cut_labels, cut_sets
 
-__all__ = ["run_protocol", "default_metrics", "check_metric_names"]
+__all__ = ["run_protocol", "default_metrics", "check_metric_names", "check_probabilities"]
 
 _SINGLE_DEFAULT = ("accuracy", "error_rate", "balanced_accuracy", "macro_precision", "macro_recall", "macro_f1",
                    "macro_f1_of_means", "micro_f1", "weighted_f1", "mcc", "kappa")
@@ -60,11 +69,14 @@ class _Runner:
 
     def __init__(self, estimator: Any, X: Any, data: RunData, protocol: Protocol, seed: int, ids: Any,
                  metrics: tuple[str, ...], threshold: ThresholdStep | None, train_scores: bool, zd: float,
-                 progress: Callable[[int, int, str], None] | None, beta: float = 1.0) -> None:
+                 progress: Callable[[int, int, str], None] | None, beta: float = 1.0,
+                 probabilities: bool = False) -> None:
         self.estimator, self.X, self.data, self.protocol, self.seed = estimator, X, data, protocol, seed
         self.ids, self.metrics, self.threshold, self.train_scores, self.zd = ids, metrics, threshold, train_scores, zd
         self.progress = progress
         self.beta = beta
+        self.probabilities = probabilities
+        self.last_probabilities: np.ndarray | None = None
         self.score_kind: str | None = None
         self.positive_index: int | None = None
         if threshold is not None and not data.multilabel:
@@ -82,13 +94,16 @@ class _Runner:
 
     def _predict(self, model: Any, idx: np.ndarray, cuts: np.ndarray | None,
                  scores: bool = True) -> tuple[Any, np.ndarray | None]:
-        """Predictions of the items ``idx`` (by the cuts when given), and their scores when asked for or cut."""
+        """Predictions of the items ``idx`` (by the cuts when given), and their scores when asked for or cut;
+        with ``probabilities`` and scores, :attr:`last_probabilities` holds the items' class probabilities."""
         Xp = take(self.X, idx)
         if not scores and cuts is None:
             return self._labels_of(model.predict(Xp)), None
         classes = None if self.data.multilabel else list(getattr(model, "classes_", []))
         ncols = len(self.data.labels)
         model, Xp = final_step(model, Xp)
+        if self.probabilities and classes is not None:
+            self.last_probabilities = model_probabilities(model, Xp, classes, self.data.labels)
         s, kind = model_scores(model, Xp, ncols, classes)
         if kind is not None:
             self.score_kind = kind
@@ -210,7 +225,7 @@ class _Runner:
             out, _ = single_label_baselines(table.counts, table.label_strings, zero_division=self.zd, train=train)
         return {b: {k: v for k, v in entry.items() if isinstance(v, (int, float))} for b, entry in out.items()}
 
-    def run_fold(self, fold: Fold, notes: list[str]) -> tuple[FoldResult, Any, np.ndarray | None]:
+    def run_fold(self, fold: Fold, notes: list[str]) -> tuple[FoldResult, Any, np.ndarray | None, np.ndarray | None]:
         from sklearn.base import clone
 
         where = f"repeat {fold.repeat}, fold {fold.fold}" if self.protocol.kind == "kfold" else f"repeat {fold.repeat}"
@@ -225,7 +240,9 @@ class _Runner:
             fold_notes.append(f"{where}: {len(names)} label(s) constant in the training part (never or always "
                               "present), predicted constantly: "
                               f"{', '.join(names[:10])}{' …' if len(names) > 10 else ''}.")
+        self.last_probabilities = None
         pred, scores = self._predict(model, fold.test, cuts)
+        probs = self.last_probabilities
         table = self.data.table(fold.test, pred)
         metrics = self._metrics(table)
         train_metrics = None
@@ -246,14 +263,14 @@ class _Runner:
         fr = FoldResult(fold.repeat, fold.fold, int(fold.train.size), int(fold.test.size), table, metrics,
                         train_metrics, val_metrics, baselines, thresholds, tuple(fold_notes),
                         None if fold.validation is None else int(fold.validation.size), cut_rows)
-        return fr, pred, scores
+        return fr, pred, scores, probs
 
 
 
 def run_protocol(estimator: Any, X: Any, y: Any, *, protocol: Protocol, seed: int, ids: Any = None,
                  multilabel: bool = False, sep: str = "|", metrics: Sequence[str] | None = None,
                  threshold: ThresholdStep | None = None, train_scores: bool = True, zero_division: Any = 0,
-                 beta: float = 1.0,
+                 beta: float = 1.0, probabilities: bool = False,
                  model: dict[str, Any] | None = None,
                  progress: Callable[[int, int, str], None] | None = None) -> ProtocolResult:
     """Evaluate any scikit-learn estimator or pipeline under a protocol, without leakage.
@@ -291,6 +308,11 @@ def run_protocol(estimator: Any, X: Any, y: Any, *, protocol: Protocol, seed: in
     beta : float
         β of the F-beta metrics (``macro_fbeta``, ``fbeta:LABEL``, …); the
         pooled reports show F-beta beside F1 when β ≠ 1.
+    probabilities : bool
+        Add to the predictions table one column ``p:<label>`` per class, in the order of the labels: the
+        ``predict_proba`` of the model that did not see the item (each row sums to 1; a class a fold's model
+        never saw gets 0). Single-label data, and an estimator with ``predict_proba`` (refused before any
+        fitting otherwise).
     model : dict, optional
         A description of the model for the signature (e.g.
         ``ModelConfig.to_dict()``).
@@ -320,12 +342,15 @@ def run_protocol(estimator: Any, X: Any, y: Any, *, protocol: Protocol, seed: in
     n = data.n
     if n_items(X) != n:
         raise DataError(f"the items and their labels differ in number: {n_items(X)} items, {n} labels.")
+    if probabilities:
+        check_probabilities(estimator, multilabel)
     id_values = _ids(ids, n)
     names = tuple(metrics) if metrics is not None else default_metrics(multilabel)
     if not names:
         raise UsageError("at least one metric must be reported.")
     folds = split(protocol, y if not multilabel else data.Y, seed=seed, multilabel=multilabel, sep=sep)
-    runner = _Runner(estimator, X, data, protocol, seed, id_values, names, threshold, train_scores, zd, progress, beta)
+    runner = _Runner(estimator, X, data, protocol, seed, id_values, names, threshold, train_scores, zd, progress, beta,
+                     bool(probabilities))
     check_metric_names(names, multilabel)
     total = len(folds)
     if progress is not None:
@@ -333,13 +358,31 @@ def run_protocol(estimator: Any, X: Any, y: Any, *, protocol: Protocol, seed: in
     notes: list[str] = []
     results: list[FoldResult] = []
     preds: list[tuple[Fold, Any, np.ndarray | None]] = []
+    probs: list[np.ndarray | None] = []
     for i, fold in enumerate(folds):
-        fr, pred, scores = runner.run_fold(fold, notes)
+        fr, pred, scores, p = runner.run_fold(fold, notes)
         results.append(fr)
         preds.append((fold, pred, scores))
+        probs.append(p)
         if progress is not None:
             progress(i + 1, total, f"repeat {fold.repeat}, fold {fold.fold}")
-    return _assemble(results, preds, data, protocol, seed, id_values, names, runner, threshold, zd, model, notes)
+    return _assemble(results, preds, data, protocol, seed, id_values, names, runner, threshold, zd, model, notes,
+                     probs if probabilities else None)
+
+
+def check_probabilities(estimator: Any, multilabel: bool = False, model: str | None = None) -> None:
+    """``probabilities``: refused, before any fitting, for label sets and for an estimator without
+    ``predict_proba`` (named by ``model``, else by its class)."""
+    if multilabel:
+        raise UsageError(lambda p: f"option {p} writes one probability per class of single-label data; label sets "
+                                   f"have none that sum to 1 (leave out {p}, or give one label per item).",
+                         params=["probabilities"])
+    if not has_probabilities(estimator):
+        steps = getattr(estimator, "steps", None)
+        name = model or type(steps[-1][1] if isinstance(steps, list) and steps else estimator).__name__
+        raise UsageError(lambda p: f"the model {name} has no predict_proba, so option {p} has no class "
+                                   f"probabilities to write; choose a model with them (nb, bnb or logreg) or leave "
+                                   f"out {p}.", params=["probabilities"])
 
 
 def check_metric_names(names: Sequence[str], multilabel: bool = False) -> None:
@@ -355,7 +398,8 @@ def _ids(ids: Any, n: int) -> list[Any]:
 def _assemble(results: list[FoldResult], preds: list[tuple[Any, Any, Any]], data: RunData, protocol: Protocol,
               seed: int, ids: list[Any],
               names: tuple[str, ...], runner: _Runner, threshold: ThresholdStep | None, zd: float,
-              model: dict[str, Any] | None, notes: list[str]) -> ProtocolResult:
+              model: dict[str, Any] | None, notes: list[str],
+              probs: list[np.ndarray | None] | None = None) -> ProtocolResult:
     spreads = {m: spread([f.metrics[m] for f in results]) for m in names}
     by_repeat: list[Report] = []
     pooled_table = None
@@ -386,7 +430,7 @@ def _assemble(results: list[FoldResult], preds: list[tuple[Any, Any, Any]], data
     for b in results[0].baselines:
         keys = [k for k in results[0].baselines[b]]
         baselines[b] = {k: spread([f.baselines[b].get(k, math.nan) for f in results]) for k in keys}
-    table = predictions_table(preds, data, ids, protocol)
+    table = predictions_table(preds, data, ids, protocol, probs)
     thresholds = _threshold_summary(results, threshold)
     sig = build_signature({
         "protocol": protocol.to_dict(), "n": data.n, "model": model, "scores": runner.score_kind,
@@ -395,7 +439,8 @@ def _assemble(results: list[FoldResult], preds: list[tuple[Any, Any, Any]], data
         "per_fold_labels": "each fold is scored on the labels occurring in its gold or predicted labels",
         "splits": _splitter_name(protocol, data.multilabel),
         "threshold": threshold.to_dict() if threshold is not None else "the model's own decision "
-                                                                      "(score >= 0 for clfeval's text models)"},
+                                                                      "(score >= 0 for clfeval's text models)",
+        **({} if probs is None else {"probabilities": _PROBABILITIES})},
         seed=seed, random=True, uses=("scikit-learn", "PyStemmer"))
     return ProtocolResult(kind="multilabel" if data.multilabel else "single-label", protocol=protocol,
                           labels=data.label_strings, metric_names=names, folds=tuple(results), spread=spreads,
@@ -412,6 +457,9 @@ def _splitter_name(protocol: Protocol, multilabel: bool) -> str:
         return "scikit-learn " + ("RepeatedStratifiedKFold" if protocol.stratified else "RepeatedKFold")
     return "scikit-learn " + ("StratifiedShuffleSplit" if protocol.stratified else "ShuffleSplit")
 
+
+_PROBABILITIES = ("p:<label>: predict_proba of the model that did not see the item (out-of-fold; 0 for a class that "
+                  "model never saw)")
 
 _HINDSIGHT = ("hindsight: the best cut chosen on each test fold itself — optimistic by construction, an upper bound "
               "on what tuning can give; the gap between 'chosen' and 'hindsight' is what the development split "

@@ -64,9 +64,15 @@ def open_run_log(inputs: list[tuple[str, str | os.PathLike[str] | None]], output
 
 
 def check_compare_model(compare_model: str | None, model: str, predictions_out: Path | None,
-                        errors_out: Path | None = None) -> None:
+                        errors_out: Path | None = None, probabilities: bool = False) -> None:
     """``--compare-model``: another model than ``--model``, and neither ``--predictions`` nor ``--errors`` (each
-    of one model's predictions)."""
+    of one model's predictions); ``--probabilities``: columns of the ``--predictions`` file, of one model."""
+    if probabilities and compare_model is not None:
+        raise UsageError("option --probabilities writes one model's class probabilities into the --predictions "
+                         "file; leave out --compare-model for it (or run cv once per model).")
+    if probabilities and predictions_out is None:
+        raise UsageError("option --probabilities adds a p:<label> column per class to the out-of-fold predictions "
+                         "file; give that file with --predictions FILE.")
     if compare_model is None:
         return
     if compare_model.lower() == model.lower():

@@ -67,8 +67,8 @@ _WHERE = {
     "RankingResult": "_scores", "SortedRanking": "_scores", "RankingSummary": "_scores", "ThresholdResult": "_scores",
     "Calibration": "_scores",
     "Compared": "_significance",
-    "ReutersStudy": "_study", "FetchedDataset": "_study", "FoundSlices": "_slicefind", "RankResult": "_rank",
-    "LabelIssues": "_labelissues",
+    "ReutersStudy": "_study", "FetchedDataset": "_study", "ExportedDataset": "_study", "FoundSlices": "_slicefind",
+    "RankResult": "_rank", "LabelIssues": "_labelissues",
 }
 # None: a section without a layout of its own
 _SECTION_WHERE: dict[str, str | None] = {"ranking": "_scores", "ranking_ci": "_decisions", "ci": "_significance",

@@ -13,7 +13,7 @@ from typing import Any
 from clfeval.render import register
 from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdown, blocks_to_rich, num
 from clfeval.studies import PART_TITLES, PARTS, ReutersStudy
-from clfeval.text import FetchedDataset
+from clfeval.text import ExportedDataset, FetchedDataset
 
 __all__ = ["study_blocks"]
 
@@ -339,3 +339,19 @@ def fetched_blocks(f: FetchedDataset) -> list[Block]:
 
 register(FetchedDataset, text=lambda f: blocks_to_rich(fetched_blocks(f)),
          markdown=lambda f: blocks_to_markdown(fetched_blocks(f)))
+
+
+def exported_blocks(e: ExportedDataset) -> list[Block]:
+    """``clfeval datasets export``: the file written and its stories per class and part."""
+    parts = list(e.counts)
+    labels = sorted({lab for c in e.counts.values() for lab in c}, key=lambda lab: (-sum(c.get(lab, 0) for c in
+                                                                                        e.counts.values()), lab))
+    rows = [[lab, *(e.counts[p].get(lab, 0) for p in parts)] for lab in labels]
+    rows.append(["all", *(sum(e.counts[p].values()) for p in parts)])
+    split = "" if e.published_split else " (ModApte definition: NEWID 1199 kept)"
+    return [TextBlock(f"wrote {e.describe()}{split}; columns {', '.join(e.columns)}."),
+            TableBlock("Stories per class", ["class", *parts], rows)]
+
+
+register(ExportedDataset, text=lambda e: blocks_to_rich(exported_blocks(e)),
+         markdown=lambda e: blocks_to_markdown(exported_blocks(e)))

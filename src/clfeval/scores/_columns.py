@@ -165,7 +165,8 @@ def _int_array(values: Any) -> np.ndarray | None:
 
 
 def as_scores(values: Any, *, name: str = "scores", n: int | None = None,
-              where: Callable[[int], str] = item_position, order_only: bool = False) -> np.ndarray:
+              where: Callable[[int], str] = item_position, order_only: bool = False,
+              finite: bool = True) -> np.ndarray:
     """Scores as a 1-D float64 array, every value finite.
 
     Parameters
@@ -190,7 +191,9 @@ def as_scores(values: Any, *, name: str = "scores", n: int | None = None,
 
     ``order_only=True`` (a ranking, where only the order of the scores counts): integer columns become
     :func:`order_keys`, exact at any size; otherwise an integer beyond 2^53, which float64 would round,
-    is refused naming its row.
+    is refused naming its row. ``finite=False``: NaN and infinities are left for the caller to find (a ranking
+    looks at the ends of its sorted arrays, where they sort, and calls this again to refuse them: one pass
+    less over the scores).
     """
     ints = _int_array(values)
     if ints is not None:
@@ -218,9 +221,11 @@ def as_scores(values: Any, *, name: str = "scores", n: int | None = None,
         raise DataError(f"score column {name!r} must be one-dimensional (one score per item); got shape {s.shape}.")
     if n is not None and s.shape[0] != n:
         raise DataError(f"score column {name!r} has {s.shape[0]} values for {n} items; give one score per item.")
-    finite = np.isfinite(s)
-    if not finite.all():
-        first = int(np.flatnonzero(~finite)[0])
+    if not finite:
+        return s
+    finite_ = np.isfinite(s)
+    if not finite_.all():
+        first = int(np.flatnonzero(~finite_)[0])
         raise DataError(
             f"score column {name!r} holds {float(s[first])!r} at {where(first)}; scores must be finite real numbers "
             f"(NaN and infinities cannot be ranked or thresholded)."

@@ -72,7 +72,15 @@ from clfeval.errors import DataError, UsageError
 from clfeval.ops.ranking import LabelRanking, OneVsRest, RankingAverages, RankingResult, UndefinedRanking
 from clfeval.scores._columns import DEFAULT_SOURCE, ScoreSource, as_scores, score_matrix
 from clfeval.scores._objectives import Objective, choose_cut, parse_objective
-from clfeval.scores._sorting import PARALLEL_MIN, pairs_and_ap, simd_sort, split_sorted, strategy, threads
+from clfeval.scores._sorting import (
+    PARALLEL_MIN,
+    pairs_and_ap,
+    ranked_parts,
+    simd_sort,
+    split_sorted,
+    strategy,
+    threads,
+)
 from clfeval.scores._sweep import Cuts, Sweep, sweep_of
 
 if TYPE_CHECKING:  # the input types of ranking_ovr, named for type checkers only
@@ -203,8 +211,20 @@ class SortedRanking(PairCounts, Display):
                        signature: dict[str, Any] | None = None) -> SortedRanking:
         """From a boolean "is positive" array and finite float scores (no checks)."""
         plan, k = _plan(scores.shape[0])
+        sig = signature if signature is not None else ranking_signature(positive)
+        if plan == "parts":  # the counts made on the sorting threads (sorting.ranked_parts)
+            pos, parts, core = ranked_parts(y, scores, n_threads=k)
+            ranked = cls(positive, pos, parts, sig)
+            ranked.__dict__["_core"] = core  # the cached property, filled
+            return ranked
         pos, parts = split_sorted(y, scores, plan=plan, n_threads=k)
-        return cls(positive, pos, parts, signature if signature is not None else ranking_signature(positive))
+        return cls(positive, pos, parts, sig)
+
+    def finite_ends(self) -> bool:
+        """Whether the smallest and largest score of each sorted array are finite: then every score is (NaN
+        sorts last, -inf first and +inf before NaN)."""
+        ends = [float(a[k]) for a in (self.pos_scores, *self.neg_parts) if a.shape[0] for k in (0, -1)]
+        return all(math.isfinite(v) for v in ends)
 
     @cached_property
     def neg_scores(self) -> np.ndarray:
@@ -403,8 +423,11 @@ def ranking(gold: Any, scores: Any, *, positive: Any, source: ScoreSource | None
     """
     src = source or DEFAULT_SOURCE
     y, pos_label, _ = binary_gold(gold, positive)
-    s = as_scores(scores, name=src.column("scores"), n=y.shape[0], where=src.where)
-    return SortedRanking.from_indicator(y, s, pos_label)
+    s = as_scores(scores, name=src.column("scores"), n=y.shape[0], where=src.where, finite=False)
+    ranked = SortedRanking.from_indicator(y, s, pos_label)
+    if not ranked.finite_ends():  # NaN sorts last, ±inf at the ends: the full check names the first
+        as_scores(s, name=src.column("scores"), n=y.shape[0], where=src.where)
+    return ranked
 
 
 def summary_of(ranked: object) -> RankingSummary | None:

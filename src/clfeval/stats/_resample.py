@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from clfeval.stats._draws import draw_items, draw_swap_mask, draw_swaps
-from clfeval.stats._tables import draw_cells, draw_tables
+from clfeval.stats._tables import TableSampler
 
 __all__ = ["CountEngine", "SlotEngine", "trace_value", "IndexEngine", "CallableItems", "CodedItems", "draw", "BUDGET",
            "jackknife_values", "allowed_count", "basic_bound", "percentile_levels", "row_quantiles", "percentile_ends",
@@ -94,15 +94,20 @@ class CountEngine:
         self._disc_counts = self.counts[disc]
         self._swap_out_a = _Scatter(self.key_a[disc], self.size)
         self._swap_out_b = _Scatter(self.key_b[disc], self.size)
-        self._p = self.counts / self.n if self.n else self.counts.astype(np.float64)
         self.grid = None
         if grid is not None:
-            # Dense joint table (K, K, K): draw over every cell (empty ones cost a
-            # comparison) and get A's and B's tables as sums over an axis — no gather.
+            # Dense joint table (K, K, K): the non-empty cells' draws placed in the grid, A's and B's tables its
+            # sums over an axis — no gather.
             k, pos = grid
-            full = np.zeros(k ** 3)
-            full[pos] = self._p
-            self.grid = (k, full)
+            self.grid = (k, np.asarray(pos, dtype=np.intp))
+        self._sampler: TableSampler | None = None
+
+    @property
+    def sampler(self) -> TableSampler:
+        """The groups' multinomial sampler (:class:`~clfeval.stats._tables.TableSampler`), built on first use."""
+        if self._sampler is None:
+            self._sampler = TableSampler(self.counts)
+        return self._sampler
 
     @classmethod
     def from_joint(cls, joint: np.ndarray, value: TableValue, *, trace_only: bool = False) -> CountEngine:
@@ -156,7 +161,7 @@ class CountEngine:
 
     @property
     def rows_per_chunk(self) -> int:
-        cells = self.grid[1].size if self.grid is not None else self.groups
+        cells = self.grid[0] ** 3 if self.grid is not None else self.groups
         return max(1, BUDGET // max(cells, self.size, 1))
 
     def observed(self) -> tuple[float, float]:
@@ -165,14 +170,18 @@ class CountEngine:
         return float(va), float(vb)
 
     def bootstrap(self, rng: np.random.Generator, c: int) -> tuple[np.ndarray, np.ndarray]:
-        """c replicates: group counts ~ Multinomial(n, counts / n) (:func:`~clfeval.stats._tables.draw_tables` over
-        the groups; the dense grid keeps its empty cells, :func:`~clfeval.stats._tables.draw_cells`)."""
+        """c replicates: group counts ~ Multinomial(n, counts / n) (:class:`~clfeval.stats._tables.TableSampler`
+        over the groups; the dense grid places them in the (K, K, K) table)."""
+        draws = self.sampler.draw(c, rng) if self.n else np.zeros((c, self.groups), dtype=np.int64)
         if self.grid is not None:
-            k, full = self.grid
-            draws = draw_cells(self.n, full, c, rng).reshape(c, k, k, k)
-            return (self.value(draws.sum(axis=3).reshape(c, k * k)),
-                    self.value(draws.sum(axis=2).reshape(c, k * k)))
-        draws = draw_tables(self.counts, c, rng)
+            k, pos = self.grid
+            if pos.size < k ** 3:
+                full = np.zeros((c, k ** 3), dtype=np.int64)
+                full[:, pos] = draws
+                draws = full
+            cube = draws.reshape(c, k, k, k)
+            return (self.value(cube.sum(axis=3).reshape(c, k * k)),
+                    self.value(cube.sum(axis=2).reshape(c, k * k)))
         return self.value(self._scatter_a(draws)), self.value(self._scatter_b(draws))
 
     def permute(self, rng: np.random.Generator, c: int) -> tuple[np.ndarray, np.ndarray]:
@@ -257,7 +266,7 @@ class SlotEngine(CountEngine):
         self.n = int(self.counts.sum())
         self.groups = int(self.counts.size)
         self.grid = None
-        self._p = self.counts / self.n if self.n else self.counts.astype(np.float64)
+        self._sampler = None
         self.slots_a = self._slots(g, a)
         self.slots_b = self._slots(g, b)
         self._scatter_a = _PairScatter(*self.slots_a, self.size)

@@ -14,6 +14,7 @@ _EXPORTS = {
     "clfeval.text._models": ("MODEL_NAMES", "ModelConfig", "make_model", "keyword_rule"),
     "clfeval.text._datasets": ("read_reuters", "modapte", "largest_categories"),
     "clfeval.text._fetch": ("fetch_reuters",),
+    "clfeval.text._export": ("reuters_subset", "export_reuters"),
     "clfeval.text._processing": ("Processing", "parse_processing"),
     "clfeval.text._terms": ("TermAnalysis", "term_phi_delta"),
 }
@@ -24,6 +25,7 @@ __all__ = _names(_EXPORTS)
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.text._datasets": ("ARCHIVE_NAME", "PUBLISHED_MODAPTE_EXCLUDED", "UCI_URL", "label_matrix",
                                "single_label_subset"),
+    "clfeval.text._export": ("ExportedDataset",),
     "clfeval.text._fetch": ("FetchedDataset", "REUTERS_CHECKS", "check_fetch", "fetch_dataset"),
     "clfeval.text._models": ("Tokenizer", "check_texts"),
     "clfeval.text._processing": ("PRESETS",),
@@ -39,6 +41,7 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
         label_matrix as label_matrix,
         single_label_subset as single_label_subset,
     )
+    from clfeval.text._export import ExportedDataset as ExportedDataset
     from clfeval.text._fetch import (
         REUTERS_CHECKS as REUTERS_CHECKS,
         FetchedDataset as FetchedDataset,
@@ -62,6 +65,7 @@ if TYPE_CHECKING:
         modapte as modapte,
         read_reuters as read_reuters,
     )
+    from clfeval.text._export import export_reuters as export_reuters, reuters_subset as reuters_subset
     from clfeval.text._fetch import fetch_reuters as fetch_reuters
     from clfeval.text._models import (
         MODEL_NAMES as MODEL_NAMES,

@@ -50,6 +50,12 @@ class FetchedDataset:
     downloaded: bool
     checks: tuple[str, ...] = ()
 
+    def describe(self) -> str:
+        """The line ``clfeval datasets fetch`` says: where the archive came from and where it is."""
+        if self.downloaded:
+            return f"downloaded {self.url} to {self.path}"
+        return f"{self.path} is already there and passed the checks; not downloaded again (use --force to replace it)."
+
     def to_dict(self) -> dict[str, object]:
         return {"dataset": self.dataset, "path": self.path, "url": self.url, "downloaded": self.downloaded,
                 "checks": list(self.checks)}

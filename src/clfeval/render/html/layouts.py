@@ -9,14 +9,16 @@ layout of their own get the generic one (their blocks, no figures).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clfeval.errors import MissingExtra, UsageError
-from clfeval.ops.calibration import Calibration
-from clfeval.ops.compare import Compared
-from clfeval.ops.threshold import ThresholdResult
 from clfeval.render._util import Block, TableBlock, TextBlock, num
 from clfeval.render.html.document import Figure, Page, Para, Section, Summary, sections_from_blocks, signature_rows
+
+if TYPE_CHECKING:
+    from clfeval.ops.calibration import Calibration
+    from clfeval.ops.compare import Compared
+    from clfeval.ops.threshold import ThresholdResult
 
 __all__ = ["layout", "register_layout", "Figures", "attach", "base_page", "card", "shown", "p_card", "report_card"]
 
@@ -375,6 +377,8 @@ def decision_page(r: Any, figs: Figures | None = None) -> Page:
     verdict = getattr(r, "explanation", None) or getattr(r, "verdict", "")
     page, sections = base_page(r, blocks, notes=getattr(r, "notes", []),
                                summary=Summary(cards, verdicts=[verdict] if verdict else []))
+    from clfeval.ops.compare import Compared
+
     figs = figs or Figures()
     d = r if isinstance(r, Compared) else r.to_dict()  # a comparison's figures read its typed fields
     drawn = [figs(getattr(plots, name), d, caption) for name, caption in figures]
@@ -383,6 +387,7 @@ def decision_page(r: Any, figs: Figures | None = None) -> Page:
 
 
 def _decision_parts(r: Any) -> tuple[list[Block], list[dict[str, Any]], list[tuple[str, str]]]:
+    from clfeval.ops.compare import Compared
     from clfeval.render import _cvcompare as rcv, _decisions as rdec, _power as rpow
     from clfeval.render._significance import p_text
 
@@ -521,8 +526,11 @@ def _builtin() -> None:
         return
     from clfeval.core import RankingSummary
     from clfeval.evaluate import Report
+    from clfeval.ops.calibration import Calibration
+    from clfeval.ops.compare import Compared
     from clfeval.ops.rank import RankResult
     from clfeval.ops.ranking import RankingResult
+    from clfeval.ops.threshold import ThresholdResult
     from clfeval.protocols import ProtocolResult
     from clfeval.render._rank import rank_page
     from clfeval.render.html import pages
@@ -548,8 +556,17 @@ def _builtin() -> None:
         register_layout(kind, make)
 
 
+#: The built-in layouts of the results shown most, by their type's defining module and name: found without
+#: :func:`_builtin`, which imports every result type to register the others (about a hundred modules).
+_BY_NAME: dict[str, Callable[..., Page]] = {"clfeval.ops.report._result.Report": report_page}
+
+
 def layout(result: Any, figs: Figures | None = None) -> Page:
     """The page of a result (its registered layout, by type); ``figs`` numbers the figures (default: fig1, ...)."""
+    kind = type(result)
+    quick = _LAYOUTS.get(kind) or _BY_NAME.get(f"{kind.__module__}.{kind.__qualname__}")
+    if quick is not None:  # the type itself (not a subclass): the layout the registry would find for it
+        return quick(result, figs or Figures())
     _builtin()
     for cls in type(result).__mro__:
         if cls in _LAYOUTS:

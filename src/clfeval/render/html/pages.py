@@ -128,13 +128,14 @@ def generic() -> dict[type, Callable[..., Page]]:
     from clfeval.protocols import Ablation, BestRuns, CheckResult, Run, RunList
     from clfeval.render import _demo as rdemo, _runlog as rrun
     from clfeval.render._catalog import catalogue_blocks
-    from clfeval.render._study import fetched_blocks
+    from clfeval.render._study import exported_blocks, fetched_blocks
     from clfeval.studies import DemoResult
-    from clfeval.text import FetchedDataset
+    from clfeval.text import ExportedDataset, FetchedDataset
 
     blocks = {DemoResult: rdemo.demo_blocks, rdemo.DemoList: rdemo.list_blocks, Run: rrun.show_blocks,
               RunList: rrun.list_blocks, BestRuns: rrun.best_blocks, Ablation: rrun.ablation_blocks,
-              CheckResult: rrun.check_blocks, FetchedDataset: fetched_blocks, MetricCatalogue: catalogue_blocks}
+              CheckResult: rrun.check_blocks, FetchedDataset: fetched_blocks, MetricCatalogue: catalogue_blocks,
+              ExportedDataset: exported_blocks}
     blocks[MetricCatalogue] = _catalogue_tables
     out: dict[type, Callable[..., Page]] = {cls: (lambda r, figs=None, _b=fn: blocks_page(r, _b(r)))
                                             for cls, fn in blocks.items()}
