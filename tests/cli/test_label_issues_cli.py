@@ -83,5 +83,12 @@ def test_bad_input_one_sentence_nothing_written(tmp_path, edit, code, words):
 
 def test_options_and_engines_are_checked(probs):
     assert_clean_error(run("label-issues", probs, "--probs-prefix", "q:"), 1, "option --probs-prefix")
-    assert_clean_error(run("label-issues", probs, "--engine", "dask"), 2, "streamed passes not built yet")
+    big = probs.parent / "big.csv"
+    with open(big, "w", newline="") as fh:  # 1,200 stories: beyond a budget of 4,096 bytes
+        w = csv.writer(fh)
+        w.writerow(["id", "gold", "p:a", "p:b"])
+        w.writerows((f"{r[0]}-{k}", *r[1:]) for k in range(200) for r in ROWS)
+    same = [json.loads(run("label-issues", big, "-f", "json", *m).out) for m in ([], ["--memory", "4096"])]
+    assert same[0].pop("engine")["mode"] == "memory" and same[1].pop("engine")["mode"] == "streamed"
+    assert same[0] == same[1]
     assert run("label-issues", probs, "--rank-by", "margin").code == 2

@@ -325,7 +325,7 @@ CALLS: dict[tuple[str, str], Kinds] = {
         "parquet": lambda x, e: _from_stdin(x, e)},
 }
 
-# issue 41, label issues: every item in memory (the streamed passes are not built yet: Dask refused by the table)
+# issue 41, label issues: in memory, or in three passes (spilled, on Dask)
 CALLS |= {
     ("label_issues", "gold/probs"): {
         "arrays": lambda x, e: clfeval.label_issues(_probs(_a(x)), _a(x)["gold"], id=_a(x)["id"], engine=e),
@@ -375,11 +375,7 @@ def _from_stdin(x: Inputs, engine: Any) -> Any:
 #: The cells that do not agree today (issue 38's parity bugs, reported to the lead), each naming the difference:
 #: (operation, option, kind, engine) → reason. ``xfail(strict=True)``: fixing one makes its cell fail until the
 #: entry is removed.
-XFAIL: dict[tuple[str, str, str, str], str] = {
-    ("label_issues", "gold/probs", "parquet", "spilled"):
-        "issue 41 item 6 (not built): label_issues reads every item into memory, so a PATH beyond the budget is "
-        "refused ('streamed passes not built yet') instead of streamed in passes",
-}
+XFAIL: dict[tuple[str, str, str, str], str] = {}
 
 
 def plain(result: Any) -> str:

@@ -144,16 +144,49 @@ def test_bad_options_are_refused_before_any_work():
         clfeval.label_issues(_frame(), labels=["a", "b"])
 
 
-def test_dask_and_a_path_beyond_the_budget_are_refused_with_the_reason(tmp_path):
-    with pytest.raises(UsageError, match="streamed passes not built yet"):
-        clfeval.label_issues(_frame(), engine="dask")
-    path = tmp_path / "probs.csv"
-    big = pd.concat([_frame()] * 200, ignore_index=True).assign(id=range(1200))
-    big.to_csv(path, index=False)
-    assert path.stat().st_size > 8192
-    with pytest.raises(UsageError, match=r"more than the memory budget of 8,192 .*streamed passes not built yet"):
-        clfeval.label_issues(str(path), engine=Local(memory=8192))
-    assert clfeval.label_issues(str(path), engine=Local(memory=1 << 20)).n == 1200  # within the budget: read
+def _planted(n: int = 2000, k: int = 4, seed: int = 3) -> pd.DataFrame:
+    """Probabilities in hundredths (rows summing to 1), 10 % of the labels moved to the next class, ids shuffled;
+    many equal margins, so that ties by id matter."""
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, k, n)
+    raw = rng.dirichlet([1] * k, n) + np.eye(k)[gold] * 1.2
+    p = np.floor(raw / raw.sum(axis=1, keepdims=True) * 100) / 100
+    p[:, -1] = np.round(1 - p[:, :-1].sum(axis=1), 2)  # the floors leave at least 0
+    given = np.where(rng.random(n) < 0.1, (gold + 1) % k, gold)
+    labs = np.array(["w", "x", "y", "z"][:k])
+    return pd.DataFrame({"id": rng.permutation(n) * 3, "gold": labs[given],
+                         **{f"p:{lab}": p[:, j] for j, lab in enumerate(labs)}})
+
+
+@pytest.mark.parametrize("rank_by", ["self_confidence", "normalized_margin"])
+def test_the_passes_beyond_the_budget_equal_memory_however_the_input_is_split(tmp_path, rank_by):
+    f = _planted()
+    want = clfeval.label_issues(f, rank_by=rank_by)
+    assert want.engine.mode == "memory" and want.n_flagged > 50
+    d = tmp_path / "parts"
+    d.mkdir()
+    for i, (lo, hi) in enumerate([(0, 700), (700, 701), (701, 1500), (1500, 2000)]):  # uneven, one of one row
+        f.iloc[lo:hi].to_parquet(d / f"part-{i}.parquet", index=False)
+    csv_path = tmp_path / "all.csv"
+    f.assign(id=[f"i{v:05d}" for v in f["id"]]).to_csv(csv_path, index=False)
+    small = Local(memory=4096)
+    got = [clfeval.label_issues(str(d), rank_by=rank_by, engine=small),
+           clfeval.label_issues(f, rank_by=rank_by, engine=small),
+           clfeval.label_issues(str(d), rank_by=rank_by)]
+    assert [g.engine.mode for g in got] == ["streamed", "streamed", "memory"]
+    assert all(_plain(g) == _plain(want) for g in got)
+    text_ids = [clfeval.label_issues(str(csv_path), rank_by=rank_by, engine=e) for e in (small, Local())]
+    assert _plain(text_ids[0]) == _plain(text_ids[1])
+    assert [x.row for x in text_ids[0].flagged] == [x.row for x in want.flagged]  # ids as text: the same order
+
+
+def test_the_passes_refuse_what_memory_refuses_naming_the_row(tmp_path):
+    f = _planted(300)
+    f.loc[250, "p:x"] = np.nan
+    path = tmp_path / "nan.parquet"
+    f.to_parquet(path, index=False)
+    with pytest.raises(DataError, match=r"'p:x'.*row"):
+        clfeval.label_issues(str(path), engine=Local(memory=4096))
 
 
 def test_user_strings_are_escaped_in_every_format():

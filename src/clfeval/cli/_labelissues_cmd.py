@@ -25,8 +25,8 @@ from clfeval.cli._scale import engine_and_output, engine_options, help_note, mem
               help="File format (default: from the extension; CSV for standard input, '-').")
 @click.option("--encoding", type=click.Choice(["utf-8", "latin-1"]), default="utf-8", show_default=True,
               help="Text encoding of CSV, TSV and JSONL input.")
-@memory_option("Memory budget (e.g. 512MB, default 1GiB): every item is read into memory, so a PATH larger than it "
-               "is refused (streamed passes are not built yet).")
+@memory_option("Memory budget (e.g. 512MB, default 1GiB): a PATH larger than it is read in three passes "
+               "(thresholds, confident joint, the per-cell cut), with the same result.")
 @engine_options
 @output_options
 def label_issues(file: Path, **o: Any) -> None:

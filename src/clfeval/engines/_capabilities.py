@@ -135,8 +135,8 @@ TABLE: tuple[Capability, ...] = (
     Capability("power", "repeat", "one repeat of a repeated out-of-fold file",
                dask="the Dask join matches ids, not (repeat, id) keys"),
     Capability("label_issues", "gold/probs", "likely label errors by confident learning (prune by noise rate) "
-               "from every class's probability column, every item in memory (a PATH within the memory budget)",
-               dask="streamed passes not built yet: every item is read into memory on one machine"),
+               "from every class's probability column: in memory, or in three passes (thresholds, confident joint, "
+               "the per-cell cut) beyond the budget and on a cluster"),
     Capability("rank", "results", "k systems over N data sets from a table of scores: average ranks, Friedman, "
                "Nemenyi, Wilcoxon–Holm, the Bayesian signed-rank test", dask=_RANK),
     Capability("rank", "runs_db", "k systems over N data sets from the run log", dask=_RANK),

@@ -3,15 +3,17 @@ probabilities; any input (arrays, a table, a PATH), the engine a parameter.
 
 The probabilities are read and checked as ``calibration``'s ``probs_prefix`` columns are (every value a finite
 number in [0, 1], NaN refused naming its row, each row summing to 1 within the same tolerance, every gold label with
-its column); then the rule (:func:`clfeval.ops.label_issues._rule.confident_learning`) runs on every item in memory.
-The streamed passes (thresholds, joint, the per-cell cut, the flagged items) are not built yet: a PATH larger than
-the memory budget, and the Dask engine, are refused with that reason (the capability table's row).
+its column). What the runner holds runs in memory (:func:`clfeval.ops.label_issues._rule.confident_learning`); a
+PATH larger than the budget, a table the runner does not hold (spooled to Parquet first) and every input on a
+cluster run in three passes (:mod:`clfeval.ops.label_issues._passes`: thresholds, confident joint, the per-cell
+cut), each an accumulator the runner streams or maps over partitions: the same result, however the input is split.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from clfeval.engines import Dask, Local, runner
@@ -34,10 +36,8 @@ if TYPE_CHECKING:  # the input types, named for type checkers only
     #: A label as the data hold it.
     Label: TypeAlias = str | int | float | bool
 
-__all__ = ["label_issues", "check_flagged", "write_flagged", "STREAMED_NOT_BUILT", "FLAGGED_COLUMNS"]
+__all__ = ["label_issues", "check_flagged", "write_flagged", "FLAGGED_COLUMNS"]
 
-#: Why a PATH beyond the budget and the Dask engine are refused (the capability table's reason).
-STREAMED_NOT_BUILT = "streamed passes not built yet: every item is read into memory on this machine"
 #: The columns of a ``--flagged`` file, in order (the rows: the flagged items, ranked).
 FLAGGED_COLUMNS = ("rank", "row", "id", "given", "suggested", "self_confidence", "normalized_margin")
 
@@ -72,8 +72,8 @@ def label_issues(data: Data, gold: npt.ArrayLike | str | None = None, *, probs_p
     rank_by : "self_confidence" or "normalized_margin"
         How the flagged items are ranked, ascending: p̂_ỹ(x) (the default), or p̂_ỹ(x) − max_{j≠ỹ} p̂_j(x).
     engine : Local, Dask, "local", "dask" or None
-        Where it runs (default ``Local()``); a PATH beyond the budget and Dask are refused (streamed passes not
-        built yet).
+        Where it runs (default ``Local()``: in memory within its budget, else in three streamed passes; Dask: the
+        passes over the partitions). The same result on every engine.
     input_format : "csv", "tsv", "jsonl", "parquet" or None
         The format of a PATH (default: from the extension).
     encoding : "utf-8" or "latin-1"
@@ -121,9 +121,15 @@ def label_issues(data: Data, gold: npt.ArrayLike | str | None = None, *, probs_p
                              params=["labels", "probs_prefix"])
         table, cols = inputs.check_input(data, {}, {"gold": (gold, "gold"), "id": (id, None)})
         if inputs.is_path(table):
-            gold_v, probs, ids, where = _read_path(run, table, cols, probs_prefix, input_format, encoding)
-        else:
+            inp = inputs.resolve(table, input_format=input_format, encoding=encoding)
+            if run.memory is None or sum(s.size() for s in inp.sources) > run.memory:
+                return _streamed(run, inp, False, cols, probs_prefix, rank_by)  # beyond the budget, or a cluster
+            gold_v, probs, ids, where = _read_path(inp, cols, probs_prefix, encoding)
+        elif run.holds(table):
             gold_v, probs, ids, where = _read_table(table, cols, probs_prefix)
+        else:
+            with run.spooled(table) as inp:
+                return _streamed(run, inp, True, cols, probs_prefix, rank_by)
     else:
         if gold is None or isinstance(gold, str):
             raise UsageError(lambda g: f"with arrays of probabilities, {g} gives the gold labels (the values); got "
@@ -133,6 +139,10 @@ def label_issues(data: Data, gold: npt.ArrayLike | str | None = None, *, probs_p
             raise UsageError(lambda o: f"option {o} names a column of a table or PATH, and the input here is arrays: "
                                        f"give the ids themselves.", params=["id"])
         inputs.check_input(None, {"gold": gold, "probs": data, "id": ids_in}, {}, mappings=("probs",))
+        if not run.holds(None, needed=True):  # a cluster: the arrays as a table of gold, p:<label> (and id) columns
+            with run.spooled(_arrays_table(gold, data, labels, ids_in, probs_prefix)) as inp:
+                cols = {"gold": "gold", "id": "id" if ids_in is not None else None}
+                return _streamed(run, inp, True, cols, probs_prefix, rank_by)
         gold_v, probs, ids, where = gold, data, ids_in, None
     r: LabelIssues = with_engine(_issues(gold_v, probs, labels, ids, where, probs_prefix, rank_by), run.block("memory"))
     return r
@@ -155,28 +165,103 @@ def _read_table(table: Any, cols: Mapping[str, Any], prefix: str) -> tuple[Any, 
     return table.column(cols["gold"]), {c[len(prefix):]: table.column(c) for c in names}, ids, None
 
 
-def _read_path(run: Any, data: Any, cols: Mapping[str, Any], prefix: str, input_format: str | None,
-               encoding: str) -> tuple[Any, Any, Any, Any]:
-    """Gold, the probability columns, the ids and the row namer of a PATH read into memory; one larger than the
-    budget refused first (the streamed passes are not built yet)."""
+def _read_path(inp: Any, cols: Mapping[str, Any], prefix: str, encoding: str) -> tuple[Any, Any, Any, Any]:
+    """Gold, the probability columns, the ids and the row namer of a resolved PATH read into memory."""
     from clfeval.front._scorecols import read_scored, score_columns
 
-    inp = inputs.resolve(data, input_format=input_format, encoding=encoding)
-    size = sum(s.size() for s in inp.sources)
-    budget = run.memory
-    if budget is not None and size > budget:
-        raise UsageError(lambda m: f"{inp.described} holds {size:,} bytes, more than the memory budget of "
-                                   f"{budget:,} ({m}); label issues read every item into memory here "
-                                   f"({STREAMED_NOT_BUILT}). Raise {m}.", params=["memory"])
-    id_col = cols["id"]
-    if id_col is None:
-        from clfeval.io import column_names
-
-        id_col = "id" if "id" in column_names(inp.sources[0], input_format=inp.fmt,
-                                             encoding=inp.sources[0].encoding) else None
+    id_col = _id_column(inp, cols)
     score_columns(inp, None, prefix, names=("probs_prefix", "probs_prefix"))  # none: refused naming the option
     f = read_scored(inp, gold=cols["gold"], score=None, prefix=prefix, id_col=id_col, encoding=encoding)
     return f.gold, f.scores, f.ids, f.where
+
+
+def _id_column(inp: Any, cols: Mapping[str, Any]) -> str | None:
+    """The id column: as named, else ``id`` when the (first) file has one, else None (rows)."""
+    if cols["id"] is not None:
+        return str(cols["id"])
+    from clfeval.io import column_names
+
+    return "id" if "id" in column_names(inp.sources[0], input_format=inp.fmt,
+                                        encoding=inp.sources[0].encoding) else None
+
+
+def _arrays_table(gold: Any, probs: Any, labels: Any, ids: Any, prefix: str) -> Any:
+    """Arrays as one table: gold, one column PREFIX<label> per class (checked as numbers first), the ids."""
+    import pyarrow as pa
+
+    from clfeval.core import label_str
+    from clfeval.scores import score_matrix
+
+    _refuse_label_sets(gold)
+    p, classes = score_matrix(probs, labels=labels, prefix=prefix)
+    cols = {"gold": inputs.as_column(gold, "gold"), **{f"{prefix}{label_str(c)}": p[:, j] for j, c in
+                                                       enumerate(classes)}}
+    return pa.table(cols | ({"id": inputs.as_column(ids, "id")} if ids is not None else {}))
+
+
+def _streamed(run: Any, inp: Any, spooled: bool, cols: Mapping[str, Any], prefix: str, rank_by: str) -> LabelIssues:
+    """The rule in three passes over a resolved PATH (:mod:`clfeval.ops.label_issues._passes`), streamed within
+    the budget here or mapped over the partitions of a cluster: the same result as in memory."""
+    from functools import partial
+
+    from clfeval.front._scorecols import score_columns
+    from clfeval.ops.label_issues import (
+        CellCuts,
+        JointCounts,
+        ThresholdSums,
+        flagged_of,
+        label_issues_result,
+        matrices,
+    )
+
+    extra, _ = score_columns(inp, None, prefix, names=("probs_prefix", "probs_prefix"))
+    id_col = _id_column(inp, cols)
+    read = ProbabilityRows(prefix, tuple(c[len(prefix):] for c in extra), tuple(extra))
+    kw: dict[str, Any] = dict(gold=cols["gold"], pred=None, id=id_col, extra=extra)
+    with run.session():
+        first, mode, parts = run.accumulate(inp, partial(ThresholdSums, read, len(extra)), **kw)
+        t = first.finish()
+        if int(t.n_given.sum()) == 0:
+            raise DataError("there are no items: label issues need at least one.")
+        joint, _, _ = run.accumulate(inp, partial(JointCounts, read, t), **kw)
+        cuts, _, _ = run.accumulate(inp, partial(CellCuts, read, t, matrices(joint.c, t.n_given)[3]), **kw)
+    cl, ids = flagged_of(t, joint.c, cuts, rank_by)
+    r = label_issues_result(cl, list(read.classes), ids=ids, rank_by=rank_by,
+                            settings=_settings(prefix, rank_by, id_col is not None))
+    out: LabelIssues = with_engine(r, run.block(mode, spooled=spooled, parts=parts))
+    return out
+
+
+def _settings(prefix: str, rank_by: str, ids: bool) -> dict[str, Any]:
+    return {"probs_prefix": prefix, "rank_by": rank_by, "ties": "id, then row" if ids else "row"}
+
+
+@dataclass(frozen=True)
+class ProbabilityRows:
+    """How a batch gives the passes its items (picklable: the same reading on every engine), checked as the
+    in-memory path checks them: the probability columns (``columns``, of the classes ``classes``) finite numbers in
+    [0, 1] (NaN refused naming the file and row), each row summing to 1 within calibration's tolerance, every gold
+    label with its column."""
+
+    prefix: str
+    classes: tuple[str, ...]
+    columns: tuple[str, ...]
+
+    def __call__(self, batch: Any) -> tuple[Any, Any, Any, int, int]:
+        import numpy as np
+
+        from clfeval.scores import as_scores, check_probabilities, check_rows_sum_to_one, indicator_gold
+
+        where = batch.where
+        p = np.stack([as_scores(batch.extra[c], name=c, where=where) for c in self.columns], axis=1) \
+            if batch.n else np.zeros((0, len(self.columns)))
+        for j, c in enumerate(self.columns):
+            check_probabilities(p[:, j], name=c, where=where)
+        y = indicator_gold(batch.gold, list(self.classes), multilabel=False, prefix=self.prefix) if batch.n else \
+            np.zeros((0, len(self.columns)), dtype=bool)
+        check_rows_sum_to_one(p, where, "confident learning")
+        ids = None if batch.ids is None else np.asarray(batch.ids.to_numpy(zero_copy_only=False))
+        return np.argmax(y, axis=1).astype(np.int64), p, ids, batch.part.file_no, batch.part.start
 
 
 def _issues(gold: Any, probs: Any, labels: Any, ids: Any, where: Callable[[int], str] | None, prefix: str,
@@ -206,8 +291,7 @@ def _issues(gold: Any, probs: Any, labels: Any, ids: Any, where: Callable[[int],
         order = id_order(id_values)
     cl = confident_learning(np.argmax(y, axis=1), p, order, rank_by)
     return label_issues_result(cl, [label_str(c) for c in classes], ids=id_values, rank_by=rank_by,
-                               settings={"probs_prefix": prefix, "rank_by": rank_by,
-                                         "ties": "id, then row" if ids is not None else "row"})
+                               settings=_settings(prefix, rank_by, ids is not None))
 
 
 def _refuse_label_sets(gold: Any) -> None:

@@ -15,7 +15,8 @@ _EXPORTS = {
 __all__ = _names(_EXPORTS)
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.ops.label_issues._rule": ("ConfidentLearning", "RANK_BY", "cell_counts", "confident_learning",
-                                       "id_order"),
+                                       "id_order", "matrices"),
+    "clfeval.ops.label_issues._passes": ("ThresholdSums", "Thresholds", "JointCounts", "CellCuts", "flagged_of"),
     "clfeval.ops.label_issues._build": ("label_issues_result",),
     "clfeval.ops.label_issues._result": ("RULE", "REFERENCE", "TIES", "ROUNDING", "ZERO_DIVISION"),
 }
@@ -23,6 +24,13 @@ __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL)
 
 if TYPE_CHECKING:  # _EXPORTS and _INTERNAL, for type checkers
     from clfeval.ops.label_issues._build import label_issues_result as label_issues_result
+    from clfeval.ops.label_issues._passes import (
+        CellCuts as CellCuts,
+        JointCounts as JointCounts,
+        Thresholds as Thresholds,
+        ThresholdSums as ThresholdSums,
+        flagged_of as flagged_of,
+    )
     from clfeval.ops.label_issues._result import (
         REFERENCE as REFERENCE,
         ROUNDING as ROUNDING,
@@ -38,4 +46,5 @@ if TYPE_CHECKING:  # _EXPORTS and _INTERNAL, for type checkers
         cell_counts as cell_counts,
         confident_learning as confident_learning,
         id_order as id_order,
+        matrices as matrices,
     )

@@ -33,7 +33,7 @@ import numpy as np
 
 from clfeval.core import grouped_sums
 
-__all__ = ["ConfidentLearning", "confident_learning", "RANK_BY", "cell_counts", "id_order"]
+__all__ = ["ConfidentLearning", "confident_learning", "RANK_BY", "cell_counts", "id_order", "matrices", "at_or_above"]
 
 RANK_BY = ("self_confidence", "normalized_margin")
 
@@ -79,6 +79,22 @@ def cell_counts(c: np.ndarray, n_given: np.ndarray) -> np.ndarray:
     return out
 
 
+def matrices(c: np.ndarray, n_given: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """From the confident joint C and the label counts: C̃, Q, the noise matrix (NaN columns where Q's column sums
+    to 0) and the count per off-diagonal cell (0 on the diagonal)."""
+    k = c.shape[0]
+    rowsum = c.sum(axis=1)
+    calibrated = np.where(rowsum[:, None] > 0, c / np.maximum(rowsum, 1)[:, None] * n_given[:, None], 0.0)
+    total = calibrated.sum()
+    joint = calibrated / total if total > 0 else np.zeros((k, k))
+    colsum = joint.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        noise = np.where(colsum[None, :] > 0, joint / np.where(colsum > 0, colsum, 1)[None, :], np.nan)
+    counts = cell_counts(c, n_given)
+    np.fill_diagonal(counts, 0)
+    return calibrated, joint, noise, counts
+
+
 def confident_learning(given: np.ndarray, p: np.ndarray, order: np.ndarray | None = None,
                        rank_by: str = "self_confidence") -> ConfidentLearning:
     """The rule on class codes ``given`` (n,) in [0, k) and probabilities ``p`` (n, k); ``order`` (n,) the rank
@@ -110,15 +126,7 @@ def confident_learning(given: np.ndarray, p: np.ndarray, order: np.ndarray | Non
     counted = above.any(axis=1)
     c = np.zeros((k, k), dtype=np.int64)
     np.add.at(c, (given[counted], best[counted]), 1)
-    rowsum = c.sum(axis=1)
-    calibrated = np.where(rowsum[:, None] > 0, c / np.maximum(rowsum, 1)[:, None] * n_given[:, None], 0.0)
-    total = calibrated.sum()
-    joint = calibrated / total if total > 0 else np.zeros((k, k))
-    colsum = joint.sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        noise = np.where(colsum[None, :] > 0, joint / np.where(colsum > 0, colsum, 1)[None, :], np.nan)
-    counts = cell_counts(c, n_given)
-    np.fill_diagonal(counts, 0)
+    calibrated, joint, noise, counts = matrices(c, n_given)
     cell_flagged = np.zeros((k, k), dtype=np.int64)
     # every flagged (row, class, margin); an item in two cells keeps the cell of its largest margin
     best_margin = np.full(n, -np.inf)
