@@ -35,7 +35,19 @@ Read = Callable[[Any], tuple[np.ndarray, np.ndarray, Any, int, int]]
 
 @dataclass(frozen=True)
 class Thresholds:
-    """What pass 1 found: the label counts, the thresholds (rounded and exact) and each file's first global row."""
+    """What pass 1 found.
+
+    Attributes
+    ----------
+    n_given : numpy.ndarray
+        The items given each label.
+    thresholds : numpy.ndarray
+        t_j correctly rounded (NaN: no item is given label j).
+    exact : list of Fraction
+        Each label's exact sum of self-confidences (t_j = exact[j] / n_given[j], compared exactly).
+    offsets : dict
+        Each file's number → the global row of its first row.
+    """
 
     n_given: np.ndarray
     thresholds: np.ndarray
@@ -46,7 +58,21 @@ class Thresholds:
 @dataclass
 class ThresholdSums:
     """Pass 1: per label the exact sum of the self-confidences of the items given it, and their count; the rows
-    of each file."""
+    of each file.
+
+    Attributes
+    ----------
+    read : callable
+        A batch → (given, probabilities, ids, file number, first row).
+    k : int
+        The classes.
+    sums : ExactSums
+        Per label the exact sum of p̂_j over the items given j.
+    n_given : numpy.ndarray
+        Per label its items.
+    rows : dict
+        Per file number its rows so far.
+    """
 
     read: Read
     k: int
@@ -84,7 +110,17 @@ class ThresholdSums:
 
 @dataclass
 class JointCounts:
-    """Pass 2: the confident joint C given the thresholds."""
+    """Pass 2: the confident joint C given the thresholds.
+
+    Attributes
+    ----------
+    read : callable
+        A batch → (given, probabilities, ids, file number, first row).
+    t : Thresholds
+        Pass 1's result.
+    c : numpy.ndarray
+        The confident joint so far (k × k).
+    """
 
     read: Read
     t: Thresholds
@@ -115,12 +151,25 @@ def _top(rows: np.ndarray, ids: Any, margin: np.ndarray, m: int) -> np.ndarray:
 @dataclass
 class CellCuts:
     """Pass 3: in every off-diagonal cell with a count m, the m items given i with the largest margin p̂_j − p̂_i
-    (equal: id, then row), each with its row, id, margin, self-confidence and normalised margin."""
+    (equal: id, then row), each with its row, id, margin, self-confidence and normalised margin.
+
+    Attributes
+    ----------
+    read : callable
+        A batch → (given, probabilities, ids, file number, first row).
+    t : Thresholds
+        Pass 1's result (the files' offsets).
+    counts : numpy.ndarray
+        round(n · Q[i][j]) per cell (0 on the diagonal).
+    kept : dict
+        Per cell (i, j) the selection so far: arrays ``row``, ``id`` (None without ids), ``margin``, ``self``,
+        ``norm``.
+    """
 
     read: Read
     t: Thresholds
     counts: np.ndarray
-    kept: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    kept: dict[tuple[int, int], dict[str, np.ndarray | None]] = field(default_factory=dict)
 
     def update(self, batch: Any) -> None:
         given, p, ids, file_no, start = self.read(batch)
@@ -161,7 +210,7 @@ def flagged_of(t: Thresholds, c: np.ndarray, cuts: CellCuts, rank_by: str) -> tu
     cell_flagged = np.zeros((k, k), dtype=np.int64)
     best: dict[int, tuple[float, int, int, Any, float, float]] = {}  # row → margin, suggested, given, id, self, norm
     for (i, j) in sorted(cuts.kept):  # classes in increasing order: equal margins keep the lower class
-        part = cuts.kept[(i, j)]
+        part: dict[str, Any] = cuts.kept[(i, j)]
         cell_flagged[i, j] = part["row"].size
         for n in range(part["row"].size):
             row, margin = int(part["row"][n]), float(part["margin"][n])
