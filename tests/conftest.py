@@ -1,4 +1,5 @@
-"""Shared fixtures: where the Reuters-21578 archive is, and its stories parsed once."""
+"""Shared fixtures: where the Reuters-21578 archive is, and its stories parsed once per session (every reader of the
+shared archive: the fixtures, the study, the ``reuters`` command run in-process)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,34 @@ def reuters_archive() -> Path:
     if os.environ.get("CLFEVAL_REQUIRE_DATA") == "1":  # set by .ci/run: CI never skips these silently
         pytest.fail(f"Reuters-21578 archive not found (looked at {tried}) and CLFEVAL_REQUIRE_DATA=1")
     pytest.skip(f"Reuters-21578 archive not found (looked at {tried})")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _reuters_parsed_once() -> Iterator[None]:
+    """``read_reuters`` of the shared archive parses it once per session (about 2 s a parse; the study fixture, the
+    study tests' own runs and the in-process ``reuters`` commands parsed it some ten times): each caller gets its
+    own list of the same frozen stories. Any other path -- the reader's tests of copies, directories and broken
+    archives -- is parsed as before; the reader's own tests import the function itself, unwrapped."""
+    from clfeval import text
+    from clfeval.text import _datasets
+
+    original = _datasets.read_reuters
+    shared = {c.resolve() for c in _archive_candidates() if c.is_file()}
+    parsed: dict[Path, list[Story]] = {}
+
+    @functools.wraps(original)
+    def read_reuters(path: str | os.PathLike[str]) -> list[Story]:
+        key = Path(path).resolve()
+        if key not in shared:
+            return original(path)
+        if key not in parsed:
+            parsed[key] = original(path)
+        return list(parsed[key])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_datasets, "read_reuters", read_reuters)
+        patch.setattr(text, "read_reuters", read_reuters)
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -44,16 +44,28 @@ def _columns(n, seed):
     return {"id": np.arange(n), "gold": gold, "pred": pred, "score": score}
 
 
-@pytest.fixture(scope="module")
-def data(tmp_path_factory):
-    """1,500 items in Parquet files of 1, 0, 1 and many rows, row groups of 37 rows: ~45 partitions."""
+def _files(tmp_path_factory, rows_per_group):
     d = tmp_path_factory.mktemp("dask") / "preds"
     d.mkdir()
     cols = _columns(1500, 0)
     t = pa.table(cols)
     for i, (lo, hi) in enumerate([(0, 1), (1, 1), (1, 2), (2, 700), (700, 1500)]):
-        pq.write_table(t.slice(lo, hi - lo), d / f"part-{i}.parquet", row_group_size=37)
+        pq.write_table(t.slice(lo, hi - lo), d / f"part-{i}.parquet", row_group_size=rows_per_group)
     return str(d), cols
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """1,500 items in Parquet files of 1, 0, 1 and many rows, row groups of 150 rows: 14 partitions, empty and
+    single-row ones among them (the id check's tasks grow as partitions × buckets: 44 partitions cost ~4× the time
+    for no other case; the grouping test has its own many partitions)."""
+    return _files(tmp_path_factory, 150)
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory):
+    """The same items in row groups of 37 rows: 44 partitions, enough for groups of eight per task."""
+    return _files(tmp_path_factory, 37)
 
 
 def _frame(cols, sizes):
@@ -110,13 +122,13 @@ def test_exact_ranking_equals_local(dask_client, data, ranges):
 
 
 @pytest.mark.parametrize("per_task, memory", [(1, None), (8, None), (8, 4096)])
-def test_grouping_and_memory_budget_change_no_number(dask_client, data, monkeypatch, per_task, memory):
+def test_grouping_and_memory_budget_change_no_number(dask_client, many, monkeypatch, per_task, memory):
     """Partitions read one or up to eight per task, sorted whole or a few hundred scores at a time (a 4 KB budget),
     the score axis cut into more ranges when each must fit that budget: the in-memory ranking every time."""
     from clfeval.engines.dask import _parts as dparts, _ranges as dranges
     from clfeval.scores import RankingSpec, parse_memory
 
-    path, cols = data
+    path, cols = many
     monkeypatch.setattr(dparts, "PARTS_PER_TASK", per_task)
     monkeypatch.setattr(dranges, "threads", lambda client: 1)  # one thread: ceil(n / per_task) groups
     r = cd.ranking(path, positive="dog", score="score", client=dask_client, memory=memory)
@@ -157,14 +169,14 @@ def test_binned_mode_equals_local(dask_client, data):
     assert u.cuts.tolist() == [lo + (hi - lo) * (k / 5) for k in range(1, 5)]
 
 
-def _shuffled_copy(cols, tmp, seed, sizes):
+def _shuffled_copy(cols, tmp, seed, sizes, rows_per_group=53):
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(cols["id"]))
     t = pa.table({k: v[order] for k, v in cols.items()})
     tmp.mkdir()
     bounds = np.concatenate([[0], np.cumsum(sizes)])
     for i in range(len(sizes)):
-        pq.write_table(t.slice(bounds[i], sizes[i]), tmp / f"p{i}.parquet", row_group_size=53)
+        pq.write_table(t.slice(bounds[i], sizes[i]), tmp / f"p{i}.parquet", row_group_size=rows_per_group)
     return order
 
 
@@ -174,7 +186,7 @@ def test_compare_by_id_equals_local(dask_client, data, tmp_path, test):
     other = dict(cols)
     rng = np.random.default_rng(9)
     other["pred"] = np.where(rng.random(1500) < 0.8, cols["gold"], rng.choice(LABELS, 1500))
-    _shuffled_copy(other, tmp_path / "b", 1, [1, 0, 900, 599])  # other order, other partitions
+    _shuffled_copy(other, tmp_path / "b", 1, [1, 0, 900, 599], 150)  # other order, other partitions (11)
     metric = "accuracy" if test == "mcnemar" else "macro_f1"
     c = cd.compare(path, str(tmp_path / "b"), metric=metric, test=test, samples=300, seed=3, client=dask_client)
     local = in_memory_compare(cols["gold"], cols["pred"], other["pred"], metric=metric, test=test, samples=300, seed=3,

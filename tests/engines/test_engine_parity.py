@@ -206,6 +206,14 @@ def _wait_for_tasks(address, job, timeout=90.0):
             time.sleep(0.05)
 
 
+def _wait_for_worker(address, timeout=60.0):
+    """Return once the scheduler at ``address`` answers and one worker has registered with it."""
+    from distributed import Client
+
+    with Client(address, timeout=timeout) as c:
+        c.wait_for_workers(1, timeout=timeout)
+
+
 def test_a_scheduler_lost_mid_run_is_exit_2_without_output(tmp_path):
     """A scheduler of our own (127.0.0.1) killed while the job runs: exit 2, 'the Dask cluster was lost'."""
     import socket
@@ -231,11 +239,10 @@ def test_a_scheduler_lost_mid_run_is_exit_2_without_output(tmp_path):
                               "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     worker = None
     try:
-        time.sleep(3)
         worker = subprocess.Popen([str(bindir / "dask"), "worker", f"tcp://127.0.0.1:{port}", "--host", "127.0.0.1",
                                    "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        time.sleep(4)
+        _wait_for_worker(f"tcp://127.0.0.1:{port}")  # no fixed sleeps (they were 7 s): the worker has registered
         job = subprocess.Popen([sys.executable, "-m", "clfeval", "report", "d", "--score", "score", "--positive", "1",
                                 "--engine", "dask", "--scheduler", f"tcp://127.0.0.1:{port}", "-f", "json", "-o",
                                 "o.json"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

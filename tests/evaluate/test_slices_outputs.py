@@ -15,6 +15,7 @@ import pytest
 import clfeval
 from clfeval.errors import MissingExtra, UsageError
 from clfeval.render import render, to_json
+from tests._helpers.clihelp import run as _run_cli
 from tests._helpers.slicedata import planted
 
 
@@ -66,10 +67,14 @@ def test_compare_by_on_files_joined_by_id(tmp_path):
 
 
 def test_command_line_outputs_and_bad_input(tmp_path):
+    """In-process (tests/_helpers/clihelp.py): the exit code, stdout and stderr of each run, without eight
+    interpreter start-ups."""
     p = tmp_path / "p.parquet"
     pq.write_table(planted(4_000), p)
-    run = lambda *a: subprocess.run([sys.executable, "-m", "clfeval", "report", str(p), *a],  # noqa: E731
-                                    capture_output=True, text=True)
+    def run(*args: str) -> subprocess.CompletedProcess:
+        res = _run_cli("report", str(p), *args)
+        return subprocess.CompletedProcess(args, res.code, res.out, res.err)
+
     out = run("--by", "source", "--positive", "pos", "--slice-samples", "50")
     assert out.returncode == 0 and "By slice: source (20 slices)" in out.stdout and "Group fairness" in out.stdout
     md = run("--by", "source", "--positive", "pos", "--slice-samples", "50", "--format", "markdown").stdout
@@ -142,7 +147,9 @@ def test_threshold_by_reports_the_one_dev_cut_per_slice(tmp_path):
     dg = rng.random(n) < 0.4
     ds = np.round(np.clip(dg * 0.3 + rng.random(n) * 0.7, 0, 1), 4)
     gold, dev = np.where(g, "y", "n"), (np.where(dg, "y", "n"), ds)
-    r = clfeval.threshold(gold, s, dev=dev, positive="y", by={"grp": grp})
+    # 50 redraws of the slice tests (the default 1,000 took 8 s each run): the cut and the slices' point values
+    # checked here do not depend on them
+    r = clfeval.threshold(gold, s, dev=dev, positive="y", by={"grp": grp}, slice_samples=50)
     plain = clfeval.threshold(gold, s, dev=dev, positive="y")
     assert r.choice.threshold == plain.threshold and r.slices.threshold == plain.threshold
     pred = np.where(s >= plain.threshold, "y", "n")
@@ -154,7 +161,7 @@ def test_threshold_by_reports_the_one_dev_cut_per_slice(tmp_path):
     pq.write_table(pa.table({"gold": dev[0], "score": dev[1]}), tmp_path / "d.parquet")
     out = subprocess.run([sys.executable, "-m", "clfeval", "threshold", str(tmp_path / "t.parquet"), "--dev",
                           str(tmp_path / "d.parquet"), "--score", "score", "--positive", "y", "--by", "grp",
-                          "--format", "json"], capture_output=True, text=True)
+                          "--slice-samples", "50", "--format", "json"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert [x["metrics"]["recall:y"] for x in d["slices"]["slices"]] == \

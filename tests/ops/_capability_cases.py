@@ -299,6 +299,10 @@ CALLS: dict[tuple[str, str], Kinds] = {
         "arrays": lambda x, e: E(list(x.sets["gold"]), list(x.sets["pred"]), text=x.sets["text"], ids=x.sets["id"],
                                  multilabel=True, min_count=1, engine=e),
         **_tabular(lambda k, e: E(k.of("sets"), id="id", multilabel=True, min_count=1, engine=e))},
+    ("error_analysis", "by"): {
+        "arrays": lambda x, e: E(_a(x)["gold"], _a(x)["pred"], text=_a(x)["text"], ids=_a(x)["id"],
+                                 by={"grp": _a(x)["grp"]}, min_count=1, engine=e),
+        **_tabular(lambda k, e: E(k.of(), id="id", by="grp", min_count=1, engine=e))},
     ("error_analysis", "score"): {
         "arrays": lambda x, e: E(_a(x)["gold"], _a(x)["pred"], text=_a(x)["text"], ids=_a(x)["id"],
                                  score=_a(x)["prob"], min_count=1, engine=e),
