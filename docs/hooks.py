@@ -82,6 +82,7 @@ STAGE_GROUP = "Stage packages"
 #: where a part type is documented when several packages export it: the front door, then the results' packages
 _PACKAGES = ("clfeval", "clfeval.ops.report", "clfeval.ops.compare", "clfeval.ops.threshold",
              "clfeval.ops.calibration", "clfeval.ops.ranking", "clfeval.ops.errors", "clfeval.ops.rank",
+             "clfeval.ops.label_issues",
              "clfeval.core", "clfeval.evaluate", "clfeval.scores", "clfeval.significance", "clfeval.protocols")
 
 

@@ -28,6 +28,22 @@ Every number the guide shows from these files can be checked by hand:
   row per data set (a wide table). On voting the paper prints 0.975 for both C4.5+cf and C4.5+m+cf but ranks
   C4.5+cf ahead (its published average ranks imply it): the file has 0.9751 and 0.9749 there, which reproduce
   the published ranks 3.143, 2.000, 2.893, 1.964, chi2_F = 9.28, F_F = 3.69 and CD = 1.25.
+* stories.csv -- 36 news stories given one of three labels (grain, money, trade), 12 each, with out-of-sample
+  probabilities p:grain, p:money, p:trade (for `clfeval label-issues`). The right stories of each label have the
+  probability of their label 0.9 (four), 0.8 (four) or 0.7 (three, money four), the rest split evenly. Two labels
+  are planted errors: s12, a story about machinery exports given "grain" (p = 0.15, 0.05, 0.8), and s30, a story
+  about a rate cut given "trade" (p = 0.05, 0.85, 0.1). Thresholds (the mean probability of a label over the
+  stories given it): grain (4*0.9 + 4*0.8 + 3*0.7 + 0.15)/12 = 9.05/12 = 0.7542, money (4*0.9 + 4*0.8 + 4*0.7)/12
+  = 0.8, trade (4*0.9 + 4*0.8 + 3*0.7 + 0.1)/12 = 9/12 = 0.75. Confident joint: the 0.9 and 0.8 stories count on
+  their diagonal (money's 0.8 exactly at its threshold counts: the exact mean of the floats is just below 0.8), the
+  0.7 ones are below every threshold and are not counted; s12 counts in (grain, trade) (0.8 >= 0.75) and s30 in
+  (trade, money) (0.85 >= 0.8): C = [[8, 0, 1], [0, 8, 0], [0, 1, 8]]. Calibrated: rows 9, 8, 9 scaled to 12
+  each, so C~ = [[32/3, 0, 4/3], [0, 12, 0], [0, 4/3, 32/3]], sum 36 = n: n * Q[i][j] = C~[i][j], and
+  round(4/3) = 1 in each of the two off-diagonal cells: 2 estimated label errors. Noise matrix columns: grain
+  [1, 0, 0]; money [0, 12, 4/3] / (40/3) = [0, 0.9, 0.1]; trade [4/3, 0, 32/3] / 12 = [0.1111, 0, 0.8889].
+  Flagged: in (grain, trade) the grain story with the largest p:trade - p:grain is s12 (0.65; the right ones
+  have -0.55 at most); in (trade, money) the trade story with the largest p:money - p:trade is s30 (0.75).
+  Ranked by self-confidence: s30 (0.1, margin 0.1 - 0.85 = -0.75), then s12 (0.15, margin -0.65).
 """
 
 from __future__ import annotations
@@ -150,6 +166,31 @@ def demsar() -> None:
     write("demsar.csv", ["dataset", *SYSTEMS], [[name, *(f"{v:g}" for v in values)] for name, *values in DEMSAR])
 
 
+STORY_TEXT = {"grain": ["wheat harvest beats forecast", "corn exports to asia", "rice crop hit by drought",
+                        "soybean prices climb", "barley stocks fall"],
+              "money": ["central bank holds rates", "dollar slips against yen", "bond yields edge up",
+                        "money supply grows", "interest rates seen higher"],
+              "trade": ["trade deficit narrows", "tariff talks stall", "export orders rise",
+                        "import quotas eased", "trade surplus widens"]}
+STORY_LABELS = ("grain", "money", "trade")
+
+
+def stories() -> None:
+    """36 stories, 12 given each label; s12 (grain, truly trade) and s30 (trade, truly money) are planted errors."""
+    rows = []
+    for k, label in enumerate(STORY_LABELS):
+        tops = [0.9, 0.8, 0.7] * 4 if label == "money" else [0.9, 0.8, 0.7] * 3 + [0.9, 0.8]  # 11 right: 1 planted
+        given = [[STORY_TEXT[label][m % 5], label, *[top if j == k else round((1 - top) / 2, 2) for j in range(3)]]
+                 for m, top in enumerate(tops)]
+        if label == "grain":
+            given.append(["machinery exports rise", "grain", 0.15, 0.05, 0.8])
+        if label == "trade":
+            given.insert(5, ["central bank cuts rates", "trade", 0.05, 0.85, 0.1])
+        rows += given
+    write("stories.csv", ["id", "text", "gold", *(f"p:{x}" for x in STORY_LABELS)],
+          [[f"s{i + 1:02d}", *r] for i, r in enumerate(rows)])
+
+
 if __name__ == "__main__":
     mails()
     dev()
@@ -157,3 +198,4 @@ if __name__ == "__main__":
     sources()
     topics()
     demsar()
+    stories()

@@ -5,9 +5,10 @@ that add up, and every metric, baseline, diagnostic and resampling test is
 computed from those tables.
 
 The front door is here (``clfeval.report``, ``compare``, ``threshold``, ``calibration``, ``ranking``,
-``error_analysis``, ``rank``, ``power``; ``engine=Local(...)`` or ``Dask(...)``); each stage package lists what it
-offers in its own ``__all__`` (``from clfeval.significance import power_compare``); docs/reference/api.md lists them
-all. Every name is imported when it is first used (PEP 562), so ``import clfeval`` imports neither NumPy nor pyarrow.
+``error_analysis``, ``rank``, ``power``, ``label_issues``; ``engine=Local(...)`` or ``Dask(...)``); each stage
+package lists what it offers in its own ``__all__`` (``from clfeval.significance import power_compare``);
+docs/reference/api.md lists them all. Every name is imported when it is first used (PEP 562), so ``import clfeval``
+imports neither NumPy nor pyarrow.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ _EXPORTS = {
     "clfeval.protocols._results": ("ProtocolResult",),
     "clfeval.front._power": ("power",),
     "clfeval.ops.power._result": ("PowerResult",),
+    # issue 41: likely label errors by confident learning
+    "clfeval.front._labelissues": ("label_issues",),
+    "clfeval.ops.label_issues._result": ("LabelIssues",),
     "clfeval.ops.report._result": ("Report",),
     "clfeval.evaluate._reports": ("report_from_table",),
     "clfeval.significance._paired": ("compare_many", "holm"),
@@ -86,6 +90,7 @@ if TYPE_CHECKING:
     from clfeval.evaluate._reports import report_from_table as report_from_table
     from clfeval.front._compare import compare as compare
     from clfeval.front._errors import error_analysis as error_analysis
+    from clfeval.front._labelissues import label_issues as label_issues
     from clfeval.front._power import power as power
     from clfeval.front._protocols import cv as cv, holdout as holdout
     from clfeval.front._rank import rank as rank
@@ -94,6 +99,7 @@ if TYPE_CHECKING:
     from clfeval.ops.calibration._result import Calibration as Calibration
     from clfeval.ops.compare._result import Compared as Compared
     from clfeval.ops.errors._result import ErrorAnalysis as ErrorAnalysis
+    from clfeval.ops.label_issues._result import LabelIssues as LabelIssues
     from clfeval.ops.power._result import PowerResult as PowerResult
     from clfeval.ops.rank._result import RankResult as RankResult
     from clfeval.ops.ranking._result import RankingResult as RankingResult

@@ -236,10 +236,21 @@ def _power_cases() -> dict[str, Callable[[Path], Any]]:
     }
 
 
+def _label_issues_cases() -> dict[str, Callable[[Path], Any]]:
+    """Issue 41: likely label errors from the class probabilities (the same items in every kind of input)."""
+    c = columns
+    probs = lambda: np.stack([c()["p:cat"], c()["p:dog"], c()["p:eel"]], axis=1)  # noqa: E731
+    return {
+        "label_issues/arrays": lambda r: clfeval.label_issues(probs(), c()["gold"], labels=list(LABELS)),
+        "label_issues/frame": lambda r: clfeval.label_issues(frame(("gold", "p:cat", "p:dog", "p:eel"))),
+        "label_issues/path": lambda r: clfeval.label_issues(str(r / "probs.csv")),
+    }
+
+
 CASES: dict[str, Callable[[Path], Any]] = {
     **_report_cases(), **_compare_cases(), **_threshold_cases(), **_calibration_cases(), **_ranking_cases(),
     **_errors_cases(), **_rank_cases(), **_power_cases(),
-    **_protocol_cases(),
+    **_protocol_cases(), **_label_issues_cases(),
 }
 
 

@@ -329,6 +329,13 @@ CALLS: dict[tuple[str, str], Kinds] = {
         "parquet": lambda x, e: _from_stdin(x, e)},
 }
 
+# issue 41, label issues: in memory, or in three passes (spilled, on Dask)
+CALLS |= {
+    ("label_issues", "gold/probs"): {
+        "arrays": lambda x, e: clfeval.label_issues(_probs(_a(x)), _a(x)["gold"], id=_a(x)["id"], engine=e),
+        **_tabular(lambda k, e: clfeval.label_issues(k.of(), id="id", engine=e))},
+}
+
 # issue 39, cv and holdout: a text model fitted per fold (Local only; the Dask refusal names why)
 _ONE_FILE = ("cv and holdout read one data file (CSV, TSV, JSONL or Parquet) into memory, not a directory of parts: "
              "the models are fitted here")

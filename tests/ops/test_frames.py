@@ -107,7 +107,8 @@ def test_docstrings_and_markdown_name_every_documented_column():
                "OneVsRest": OneVsRest.to_frame, "Report": clfeval.Report.to_frame,
                "ThresholdResult": clfeval.ThresholdResult.to_frame, "Calibration": clfeval.Calibration.to_frame,
                "RankingResult": clfeval.RankingResult.to_frame, "ErrorAnalysis": ErrorAnalysis.to_frame,
-               "RankResult": RankResult.to_frame, "PowerResult": clfeval.PowerResult.to_frame}
+               "RankResult": RankResult.to_frame, "PowerResult": clfeval.PowerResult.to_frame,
+               "LabelIssues": clfeval.LabelIssues.to_frame}
     assert set(FRAME_COLUMNS) - set(methods) == {"ProtocolResult", "CVComparison"}  # these two: flattened JSON
     for name, fn in methods.items():
         doc = inspect.getdoc(fn) or ""

@@ -46,6 +46,8 @@ OPERATIONS = {
     "cv": ("cv", "ProtocolResult"),
     "holdout": ("holdout", "ProtocolResult"),
     "power": ("power", "PowerResult"),
+    # issue 41: likely label errors
+    "label_issues": ("label_issues", "LabelIssues"),
 }
 ANY = re.compile(r"(?<![\w.])(typing\.)?Any(?![\w])")
 IDENT = re.compile(r"[A-Za-z_][\w.]*")

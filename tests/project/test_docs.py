@@ -184,7 +184,8 @@ def test_every_shell_and_python_example_of_the_guide_is_a_block_the_tests_run():
         assert set(langs) <= runnable, f"{page.name}: code blocks {sorted(set(langs) - runnable)} are not run"
     assert {p.stem for p in GUIDE} == {"first-report", "reading-errors", "scores-thresholds", "calibration",
                                        "significance", "protocols", "large-data", "html-notebooks", "gates",
-                                       "reuters", "safety", "json-schema", "slices", "rank", "library", "results"}
+                                       "reuters", "safety", "json-schema", "slices", "rank", "library", "results",
+                                       "label-issues"}
 
 
 def test_the_ci_builds_the_site_strict_and_loud():

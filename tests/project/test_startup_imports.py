@@ -81,7 +81,7 @@ def test_help_imports_no_command(tmp_path):
     code = ("import contextlib, io, sys\nfrom clfeval.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()) as out:\n    try:\n        main(['--help'])\n"
             "    except SystemExit as exc:\n        assert not exc.code, exc.code\n"
-            "assert 'report       Score a predictions file' in out.getvalue(), out.getvalue()\n"
+            "assert 'report        Score a predictions file' in out.getvalue(), out.getvalue()\n"
             f"print(' '.join(m for m in {commands!r} if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin", "COLUMNS": "100"})

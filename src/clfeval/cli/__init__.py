@@ -40,6 +40,7 @@ COMMANDS = {
     "plot": "clfeval.cli._plot_cmd:plot",
     "metrics": "clfeval.cli._metrics_cmd:metrics",
     "power": "clfeval.cli._power_cmd:power",
+    "label-issues": "clfeval.cli._labelissues_cmd:label_issues",
     "errors": "clfeval.cli._errors_cmd:errors",
     "rank": "clfeval.cli._rank_cmd:rank",
 }
@@ -60,6 +61,7 @@ SUMMARIES = {
     "plot": "Draw one figure from RESULT, the JSON output of a clfeval command (nothing is recomputed).",
     "metrics": "List every metric: name, tasks, whether higher is better, range, formula, definition, undefined case.",
     "power": "Is the test set big enough? The smallest detectable difference, the items needed, interval widths.",
+    "label-issues": "Which gold labels are likely wrong? Confident learning from out-of-sample class probabilities.",
     "errors": "Read the errors: for every off-diagonal cell gold → predicted with --min-count documents, largest "
               "first, its count and share of gold, the opposite cell, examples (bottom-k by a BLAKE2b hash keyed by "
               "--seed: the same however the input is split), and the terms over-represented in the mistakes against "

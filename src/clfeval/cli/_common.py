@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import math
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from clfeval.core import shown
+from clfeval.core.lazy import LazyDict
+from clfeval.render import progress, reading_progress, ticks
 
 __all__ = ["Group", "LazyGroup", "option_names", "output_options", "input_options", "reading_options", "sep_option",
            "check_paths", "FiniteFloatRange", "stack", "emit", "finish_run", "progress", "ticks", "where_recorded",
@@ -32,47 +33,6 @@ class Group(click.Group):
         return name, cmd, rest
 
 
-class _Commands(dict[str, click.Command]):
-    """The commands of a :class:`LazyGroup`: a command named in ``lazy`` is imported when it is first looked up;
-    walking them (tests, documentation) imports every one."""
-
-    def __init__(self, lazy: dict[str, str]) -> None:
-        super().__init__()
-        self.lazy = lazy
-
-    def __missing__(self, name: str) -> click.Command:
-        if name not in self.lazy:
-            raise KeyError(name)
-        import importlib
-
-        module, attr = self.lazy[name].split(":")
-        self[name] = command = getattr(importlib.import_module(module), attr)
-        return command
-
-    def _all(self) -> dict[str, click.Command]:
-        for name in self.lazy:
-            self[name]  # noqa: B018 - imported by __missing__
-        return self
-
-    def __contains__(self, name: object) -> bool:
-        return dict.__contains__(self, name) or name in self.lazy
-
-    def __iter__(self) -> Any:
-        return dict.__iter__(self._all())
-
-    def __len__(self) -> int:
-        return dict.__len__(self._all())
-
-    def keys(self) -> Any:
-        return dict.keys(self._all())
-
-    def values(self) -> Any:
-        return dict.values(self._all())
-
-    def items(self) -> Any:
-        return dict.items(self._all())
-
-
 class LazyGroup(Group):
     """A group whose subcommands are imported when they run (or when their help is shown): ``lazy`` maps each name
     to ``"module:attribute"``, so that ``clfeval --version`` and each command import only what they use."""
@@ -80,7 +40,7 @@ class LazyGroup(Group):
     def __init__(self, *args: Any, lazy: dict[str, str] | None = None, summaries: dict[str, str] | None = None,
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.commands: _Commands = _Commands(dict(lazy or {}))
+        self.commands: LazyDict[click.Command] = LazyDict(dict(lazy or {}))
         self.summaries = dict(summaries or {})
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -333,47 +293,3 @@ def finish_run(result: Any, fmt: str, output: Path | None, files: Any,
     else:
         record(files, stage)
     return final[0]
-
-
-@contextlib.contextmanager
-def progress(description: str, total: int | None = None, *, reading: Any = None) -> Iterator[Any]:
-    """A progress bar on stderr when stderr is a terminal, else silent: yields ``advance(steps)``, or for a read
-    (``reading``: the input) ``update(rows, bytes)`` (bytes, rows, rows per second; None when silent)."""
-    if not sys.stderr.isatty():
-        yield None if reading is not None else (lambda steps=1: None)
-        return
-    import time
-
-    from rich.console import Console
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn
-
-    columns = ([TextColumn("reading {task.description}"), BarColumn(), DownloadColumn(),
-                TextColumn("{task.fields[rows]:,} rows"), TextColumn("{task.fields[rate]}")] if reading is not None
-               else [TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}")])
-    with Progress(*columns, TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
-        if reading is None:
-            task = bar.add_task(description, total=total)
-            yield lambda steps=1: bar.advance(task, steps)
-            return
-        task, start = bar.add_task(shown(reading.stem), total=max(reading.size, 1), rows=0, rate=""), time.monotonic()
-
-        def update(rows: int, done: int) -> None:
-            elapsed = time.monotonic() - start
-            bar.update(task, completed=done, rows=rows, rate=f"{rows / elapsed:,.0f} rows/s" if elapsed > 0 else "")
-
-        yield update
-
-
-def reading_progress(inp: Any) -> Any:  # the progress bar of a read, as the library's progress= takes it
-    return progress("", reading=inp)
-
-
-def ticks(advance: Callable[[int], None]) -> Callable[..., None]:
-    """A progress callback ``(done, total, ...)`` advancing a bar by the steps done since the last call."""
-    last = [0]
-
-    def tick(done: int, *_: Any) -> None:
-        advance(done - last[0])
-        last[0] = done
-
-    return tick

@@ -21,9 +21,11 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["attach", "names"]
+V = TypeVar("V")
+
+__all__ = ["attach", "names", "LazyDict"]
 
 
 def names(exports: Mapping[str, Iterable[str]]) -> list[str]:
@@ -79,3 +81,43 @@ def attach(package: str, exports: Mapping[str, Iterable[str]], subpackages: Iter
         return sorted(set(vars(sys.modules[package])) | set(where) | subs | set(old))
 
     return __getattr__, __dir__
+
+
+class LazyDict(dict[str, V]):
+    """A mapping whose values are imported when first looked up: ``lazy`` maps each name to
+    ``"module:attribute"`` (the command line's commands); walking it (tests, documentation) imports every one."""
+
+    def __init__(self, lazy: dict[str, str]) -> None:
+        super().__init__()
+        self.lazy = lazy
+
+    def __missing__(self, name: str) -> V:
+        if name not in self.lazy:
+            raise KeyError(name)
+        module, attr = self.lazy[name].split(":")
+        value: V = getattr(importlib.import_module(module), attr)
+        self[name] = value
+        return value
+
+    def _all(self) -> LazyDict[V]:
+        for name in self.lazy:
+            self[name]  # noqa: B018 - imported by __missing__
+        return self
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in self.lazy
+
+    def __iter__(self) -> Any:
+        return dict.__iter__(self._all())
+
+    def __len__(self) -> int:
+        return dict.__len__(self._all())
+
+    def keys(self) -> Any:
+        return dict.keys(self._all())
+
+    def values(self) -> Any:
+        return dict.values(self._all())
+
+    def items(self) -> Any:
+        return dict.items(self._all())

@@ -134,6 +134,9 @@ TABLE: tuple[Capability, ...] = (
                "the paired bootstrap standard error) and the items for a difference, from the joint table"),
     Capability("power", "repeat", "one repeat of a repeated out-of-fold file",
                dask="the Dask join matches ids, not (repeat, id) keys"),
+    Capability("label_issues", "gold/probs", "likely label errors by confident learning (prune by noise rate) "
+               "from every class's probability column: in memory, or in three passes (thresholds, confident joint, "
+               "the per-cell cut) beyond the budget and on a cluster"),
     Capability("rank", "results", "k systems over N data sets from a table of scores: average ranks, Friedman, "
                "Nemenyi, Wilcoxon–Holm, the Bayesian signed-rank test", dask=_RANK),
     Capability("rank", "runs_db", "k systems over N data sets from the run log", dask=_RANK),

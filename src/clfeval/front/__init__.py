@@ -1,5 +1,5 @@
 """The front door: one public function per operation (``clfeval.report``, ``compare``, ``threshold``,
-``calibration``, ``ranking``, ``error_analysis``, ``rank``, ``power``), on any input and engine.
+``calibration``, ``ranking``, ``error_analysis``, ``rank``, ``power``, ``label_issues``), on any input and engine.
 
 Each operation checks and normalises every argument before any work (the input's kind: arrays, a table with
 column names, a PATH, through :mod:`clfeval.io._inputs`), asks the engine's runner
@@ -23,6 +23,7 @@ _EXPORTS = {
     "clfeval.front._protocols": ("cv", "holdout"),
     "clfeval.front._rank": ("rank",),
     "clfeval.front._power": ("power",),
+    "clfeval.front._labelissues": ("label_issues",),
 }
 
 __all__ = _names(_EXPORTS)
@@ -30,6 +31,7 @@ __all__ = _names(_EXPORTS)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.front._compare": ("resampling_steps",),
+    "clfeval.front._labelissues": ("check_flagged", "write_flagged"),
     "clfeval.front._protocols": ("Experiment", "experiment", "read_data", "read_recorded", "run_experiment"),
     "clfeval.front._scorecols": ("check_score_options", "read_scored"),
     "clfeval.front._scores": ("check_calibration_options", "check_threshold_options"),
@@ -38,6 +40,7 @@ _INTERNAL_MODULES: dict[str, str] = {
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.front._compare import resampling_steps as resampling_steps
+    from clfeval.front._labelissues import check_flagged as check_flagged, write_flagged as write_flagged
     from clfeval.front._protocols import (
         Experiment as Experiment,
         experiment as experiment,
@@ -55,6 +58,7 @@ __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_
 if TYPE_CHECKING:
     from clfeval.front._compare import compare as compare
     from clfeval.front._errors import error_analysis as error_analysis
+    from clfeval.front._labelissues import label_issues as label_issues
     from clfeval.front._power import power as power
     from clfeval.front._protocols import cv as cv, holdout as holdout
     from clfeval.front._rank import rank as rank

@@ -68,7 +68,7 @@ _WHERE = {
     "Calibration": "_scores",
     "Compared": "_significance",
     "ReutersStudy": "_study", "FetchedDataset": "_study", "ExportedDataset": "_study", "FoundSlices": "_slicefind",
-    "RankResult": "_rank",
+    "RankResult": "_rank", "LabelIssues": "_labelissues",
 }
 # None: a section without a layout of its own
 _SECTION_WHERE: dict[str, str | None] = {"ranking": "_scores", "ranking_ci": "_decisions", "ci": "_significance",
@@ -313,9 +313,11 @@ set_renderers(text=lambda r: render(r, "text"), html=_html_fragment, page=lambda
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.render._demo": ("DemoList",),
+    "clfeval.render._progress": ("progress", "reading_progress", "ticks"),
 }
 _INTERNAL_MODULES: dict[str, str] = {
 }
 if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     from clfeval.render._demo import DemoList as DemoList
+    from clfeval.render._progress import progress as progress, reading_progress as reading_progress, ticks as ticks
 __getattr__, _ = _attach_internal(__name__, {}, internal=_INTERNAL, internal_modules=_INTERNAL_MODULES)

@@ -324,6 +324,15 @@ def power(r: Any) -> Table:
     return [row], POWER, None
 
 
+LABEL_ISSUES = ["rank", "row", "id", "given", "suggested", "self_confidence", "normalized_margin"]
+
+
+def label_issues(r: Any) -> Table:
+    rows = [{"rank": k + 1, **f.to_dict()} for k, f in enumerate(r.flagged)]
+    return [{c: (NAN if row[c] is None and c != "id" else row[c]) for c in LABEL_ISSUES} for row in rows], \
+        LABEL_ISSUES, None
+
+
 #: Table name (the type's name, or ``Type.table`` for a result's second table) → its row builder.
 BUILDERS: dict[str, Callable[[Any], Table]] = {
     "Report": report, "SlicesPart": slices_part, "FoundSlices": found_slices,
@@ -332,5 +341,5 @@ BUILDERS: dict[str, Callable[[Any], Table]] = {
     "Calibration": calibration, "CalibrationSlices": calibration_slices,
     "RankingResult": ranking, "OneVsRest": one_vs_rest,
     "ErrorAnalysis": errors, "ErrorAnalysis.terms": error_terms,
-    "RankResult": rank, "RankResult.pairs": rank_pairs, "PowerResult": power,
+    "RankResult": rank, "RankResult.pairs": rank_pairs, "PowerResult": power, "LabelIssues": label_issues,
 }

@@ -29,10 +29,10 @@ __all__ = _names(_EXPORTS) + list(_MOVED)
 # lazily like _EXPORTS, but neither in __all__ nor in dir(), so the documented API is __all__.
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.scores._binned": ("BINNED_NOTE", "Binning", "ScoreRange", "binning_of"),
-    "clfeval.scores._calibration": ("Calibrator", "EPS", "ProbabilityColumns", "calibration_words", "check_bins",
-                                    "reliability_rows"),
-    "clfeval.scores._columns": ("ScoreSource", "as_probabilities", "as_scores", "is_integer_column", "item_position",
-                                "score_matrix"),
+    "clfeval.scores._calibration": ("Calibrator", "EPS", "ProbabilityColumns", "ROW_SUM_TOLERANCE",
+                                    "calibration_words", "check_bins", "check_rows_sum_to_one", "reliability_rows"),
+    "clfeval.scores._columns": ("ScoreSource", "as_probabilities", "as_scores", "check_probabilities",
+                                "is_integer_column", "item_position", "score_matrix"),
     "clfeval.scores._curves": ("RULE", "SortedRanking", "binary_cut", "binary_gold", "cut_labels", "cut_sets",
                                "indicator_gold", "predictions_from_cut", "ranking", "ranking_section", "summary_of"),
     "clfeval.scores._external": ("BUFFER_BYTES_PER_ITEM", "CutChoice", "DEFAULT_MEMORY", "RANGE_BYTES_PER_ITEM",
@@ -63,16 +63,19 @@ if TYPE_CHECKING:  # _INTERNAL and _INTERNAL_MODULES, for type checkers
     )
     from clfeval.scores._calibration import (
         EPS as EPS,
+        ROW_SUM_TOLERANCE as ROW_SUM_TOLERANCE,
         Calibrator as Calibrator,
         ProbabilityColumns as ProbabilityColumns,
         calibration_words as calibration_words,
         check_bins as check_bins,
+        check_rows_sum_to_one as check_rows_sum_to_one,
         reliability_rows as reliability_rows,
     )
     from clfeval.scores._columns import (
         ScoreSource as ScoreSource,
         as_probabilities as as_probabilities,
         as_scores as as_scores,
+        check_probabilities as check_probabilities,
         is_integer_column as is_integer_column,
         item_position as item_position,
         score_matrix as score_matrix,

@@ -55,7 +55,7 @@ from clfeval.scores._curves import indicator_gold
 from clfeval.scores._external import DEFAULT_MEMORY, RankingStore, parse_memory
 
 __all__ = ["Calibration", "Calibrator", "ProbabilityColumns", "reliability", "reliability_rows", "calibration_words",
-           "check_bins", "EPS", "STRATEGIES", "EDGES", "MAX_BINS"]
+           "check_bins", "check_rows_sum_to_one", "EPS", "STRATEGIES", "EDGES", "MAX_BINS", "ROW_SUM_TOLERANCE"]
 
 STRATEGIES = ("uniform", "quantile")
 #: Bin edge rules: clfeval's left-closed bins (empty bins kept), or scikit-learn's ``calibration_curve`` rule
@@ -65,6 +65,17 @@ ROW_SUM_TOLERANCE = 0.01
 MAX_BINS = 100_000
 """Most bins of a reliability table. Time and memory grow linearly with the number of bins (every bin is
 a row of the JSON table); at this many bins even ten million items leave only 100 per bin."""
+
+
+def check_rows_sum_to_one(p: np.ndarray, where: Callable[[int], str], purpose: str) -> None:
+    """Every row of an (n, K) matrix of class probabilities sums to 1 within :data:`ROW_SUM_TOLERANCE`; the first
+    row that does not is refused, named by ``where(i)``, saying what needs it (``purpose``)."""
+    sums = p.sum(axis=1)
+    bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_TOLERANCE)
+    if bad.size:
+        i = int(bad[0])
+        raise DataError(f"the probability columns of {where(i)} sum to {sums[i]:.6g}, not 1; {purpose} needs one "
+                        f"probability distribution over the classes per item.")
 
 
 def check_bins(bins: Any, *, option: str = "bins") -> int:
@@ -116,12 +127,7 @@ class ProbabilityColumns:
             y = indicator_gold(gold, col_labels, multilabel=False, prefix=prefix)
             if y.shape[0] != p.shape[0]:
                 raise DataError(f"gold has {y.shape[0]} items but the probability columns have {p.shape[0]} values.")
-            sums = p.sum(axis=1)
-            bad = np.flatnonzero(np.abs(sums - 1.0) > ROW_SUM_TOLERANCE)
-            if bad.size:
-                i = int(bad[0])
-                raise DataError(f"the probability columns of {where(i)} sum to {sums[i]:.6g}, not 1; top-label "
-                                f"calibration needs one probability distribution over the classes per item.")
+            check_rows_sum_to_one(p, where, "top-label calibration")
             top = np.argmax(p, axis=1)
             rows = np.arange(p.shape[0])
             # per item over every class: sum_k (p_k - y_k)^2, and log p(gold) clipped as binary's

@@ -548,6 +548,10 @@ def _builtin() -> None:
     from clfeval.ops.power import PowerResult
 
     register_layout(PowerResult, lambda r, figs=None: decision_page(r.part, figs))  # clfeval.power: its part's page
+    from clfeval.ops.label_issues import LabelIssues
+    from clfeval.render._labelissues import label_issues_page
+
+    register_layout(LabelIssues, label_issues_page)
     for kind, make in pages.generic().items():
         register_layout(kind, make)
 
