@@ -83,11 +83,13 @@ def reuters_stories(reuters_archive: Path) -> list[Story]:
 
 
 @pytest.fixture(scope="session")
-def study(reuters_archive: Path):  # noqa: ANN201 (ReutersStudy)
-    """The Reuters-21578 study, run once per test session (its tests and the HTML report's share it)."""
+def study(reuters_archive: Path, tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 (ReutersStudy)
+    """The Reuters-21578 study, run once per test run (its tests and the HTML report's share it; one worker runs it,
+    the others load it: tests/_helpers/once.py)."""
     from clfeval.studies._reuters import reuters_study
+    from tests._helpers.once import once_per_run
 
-    return reuters_study(reuters_archive, seed=0)
+    return once_per_run(tmp_path_factory, "reuters-study", lambda: reuters_study(reuters_archive, seed=0))
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -123,12 +125,13 @@ def dask_client():
 
 @pytest.fixture(scope="session")
 def command_pages(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 (dict of htmlpages.CommandPage)
-    """Every command's HTML, JSON and text output on small files, built once per session.
+    """Every command's HTML, JSON and text output on small files, built once per test run (tests/_helpers/once.py).
 
     See tests/_helpers/htmlpages.py.
     """
     pytest.importorskip("matplotlib")
     pytest.importorskip("jinja2")
     from tests._helpers.htmlpages import build
+    from tests._helpers.once import once_per_run
 
-    return build(tmp_path_factory.mktemp("pages"))
+    return once_per_run(tmp_path_factory, "command-pages", lambda: build(tmp_path_factory.mktemp("pages")))
