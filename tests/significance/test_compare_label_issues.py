@@ -66,7 +66,9 @@ def _oracle(case: dict[str, object]) -> tuple[clfeval.Compared, clfeval.Compared
 def _same(variant: object, c: clfeval.Compared) -> None:
     assert variant.n == c.n and variant.a == c.a and variant.b == c.b and variant.delta == c.delta
     assert variant.p_value == c.p_value and variant.verdict == c.verdict and variant.rejected == c.rejected
-    assert variant.ci == tuple(c.ci.bca.delta)  # the estimate every format shows (BCa by default)
+    assert variant.ci == tuple(c.ci.bca.delta)  # the two-sided estimate (BCa by default)
+    assert variant.bound == c.ci.test_bound.value  # the test's own bound, the one its verdict follows
+    assert (variant.bound > 0) == variant.rejected
 
 
 def test_removing_the_planted_errors_flips_the_verdict(tmp_path: Path) -> None:
@@ -168,3 +170,16 @@ def test_the_command_line(tmp_path: Path) -> None:
     html = run("compare", a, b, "--id", "id", "--label-issues", li, "--samples", "300", "--format", "html")
     assert html.code == 0 and "Does the verdict survive" in html.out
     assert_clean_error(run("compare", a, b, "--label-issues", li), 2, "--label-issues", "--id")
+
+
+def test_the_guide_files_give_mcnemars_exact_p_values_by_hand() -> None:
+    # docs/examples/stories-a.csv and stories-b.csv: n_AB = 6, n_BA = 0 as given; s12 and s30 (the two stories
+    # label-issues flags in stories.csv) removed: n_AB = 4, n_BA = 0; relabelled: n_AB = 4, n_BA = 2
+    li = clfeval.label_issues("docs/examples/stories.csv")
+    r = clfeval.compare("docs/examples/stories-a.csv", "docs/examples/stories-b.csv", id="id", test="mcnemar",
+                        label_issues=li, samples=200)
+    rb = r.robustness
+    assert r.p_value == pytest.approx(1 / 64) and r.rejected
+    assert rb.removed.p_value == pytest.approx(1 / 16) and rb.removed.n == 34
+    assert rb.relabelled.p_value == pytest.approx((15 + 6 + 1) / 64)
+    assert rb.sentence == "It flips when the 2 likely label errors are removed or relabelled."

@@ -225,5 +225,6 @@ def _variant(c: Any) -> Any:
     ci = c.ci
     bca = ci.bca.delta if ci.bca is not None else None
     low, high = bca if ci.estimate == "bca" and bca else ci.delta
-    return RobustVariant(n=c.n, a=c.a, b=c.b, delta=c.delta, ci=(float(low), float(high)), p_value=c.p_value,
-                         rejected=bool(c.rejected), verdict=c.verdict)
+    bound = None if ci.test_bound is None else float(ci.test_bound.value)
+    return RobustVariant(n=c.n, a=c.a, b=c.b, delta=c.delta, ci=(float(low), float(high)), bound=bound,
+                         p_value=c.p_value, rejected=bool(c.rejected), verdict=c.verdict)

@@ -129,16 +129,19 @@ def robustness_blocks(c: Compared) -> list[Block]:
     and relabelled (``compare(..., label_issues=...)``), each with its own verdict, and the sentence."""
     rb = c.robustness
     assert rb is not None
-    method, est = estimate_of(c)
     samples = c.samples if c.test != "mcnemar" else None
-    rows = [["as given", f"{c.n:,}", c.a, c.b, c.delta, *_interval(est), p_text(c.p_value, samples)]]
+    tb = c.ci.test_bound
+    rows = [["as given", f"{c.n:,}", c.a, c.b, c.delta, "—" if tb is None else num(tb.value),
+             p_text(c.p_value, samples)]]
     for name, v in (("flagged items removed", rb.removed), ("flagged items relabelled", rb.relabelled)):
-        rows.append([name, f"{v.n:,}", v.a, v.b, v.delta, *_interval(list(v.ci)), p_text(v.p_value, samples)])
-    level = _pct(c.ci.level)
+        rows.append([name, f"{v.n:,}", v.a, v.b, v.delta, "—" if v.bound is None else num(v.bound),
+                     p_text(v.p_value, samples)])
     head = (f"Does the verdict survive the likely label errors? {rb.n_matched:,} of the {rb.n_flagged:,} flagged "
             f"items are in these data (matched by id)")
-    return [TableBlock(head, ["", "items", "A", "B", "δ = A − B", f"{level} low", f"{level} high", "p"], rows,
-                       caption=f"the same test, metric, samples and seed; δ's two-sided interval: {method}"),
+    what = ("the test has no interval of its own" if tb is None else
+            f"bound: δ's {bound_label(tb)} (each comparison its own)")
+    return [TableBlock(head, ["", "items", "A", "B", "δ = A − B", "bound", "p"], rows,
+                       caption=f"the same test, metric, samples and seed; {what}"),
             TextBlock(f"Removed: {rb.removed.verdict}"), TextBlock(f"Relabelled: {rb.relabelled.verdict}"),
             TextBlock(rb.sentence, style="bold")]
 

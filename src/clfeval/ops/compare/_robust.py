@@ -25,7 +25,11 @@ class RobustVariant:
     delta : float
         δ = M(A) − M(B).
     ci : tuple of float
-        The two-sided interval of δ the comparison shows as its estimate (BCa, else percentile).
+        The two-sided interval of δ the comparison shows as its estimate (BCa, else percentile): a different
+        procedure from the test.
+    bound : float or None
+        The test's own one-sided bound of δ (lower when higher is better; > 0 exactly when p < α), the interval
+        the verdict follows; None for randomization, which has none.
     p_value : float
         The test's p-value.
     rejected : bool
@@ -39,13 +43,15 @@ class RobustVariant:
     b: float
     delta: float
     ci: tuple[float, float]
+    bound: float | None
     p_value: float
     rejected: bool
     verdict: str
 
     def to_dict(self) -> dict[str, object]:
         return {"n": self.n, "a": number(self.a), "b": number(self.b), "delta": number(self.delta),
-                "ci": [number(v) for v in self.ci], "p_value": number(self.p_value), "rejected": self.rejected,
+                "ci": [number(v) for v in self.ci], "bound": None if self.bound is None else number(self.bound),
+                "p_value": number(self.p_value), "rejected": self.rejected,
                 "verdict": self.verdict}
 
 
