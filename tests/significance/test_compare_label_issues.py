@@ -183,3 +183,17 @@ def test_the_guide_files_give_mcnemars_exact_p_values_by_hand() -> None:
     assert rb.removed.p_value == pytest.approx(1 / 16) and rb.removed.n == 34
     assert rb.relabelled.p_value == pytest.approx((15 + 6 + 1) / 64)
     assert rb.sentence == "It flips when the 2 likely label errors are removed or relabelled."
+
+
+def test_the_flagged_file_of_label_issues_is_read_too(tmp_path: Path) -> None:
+    flagged = tmp_path / "flagged.csv"
+    pd.DataFrame({"rank": range(1, 41), "id": FLIP["planted"], "given": FLIP["gold"][FLIP["planted"]],
+                  "suggested": FLIP["true"][FLIP["planted"]]}).to_csv(flagged, index=False)
+    by_csv = clfeval.compare(FLIP["A"], FLIP["B"], id="id", label_issues=flagged, **S)
+    by_json = clfeval.compare(FLIP["A"], FLIP["B"], id="id", label_issues=_flagged_json(FLIP, tmp_path / "f.json"),
+                              **S)
+    assert by_csv.robustness == by_json.robustness
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,label\n1,pos\n", encoding="utf-8")
+    with pytest.raises(ClfevalError, match="'suggested'"):
+        clfeval.compare(FLIP["A"], FLIP["B"], id="id", label_issues=bad, **S)

@@ -51,8 +51,8 @@ from clfeval.errors import UsageError
 @click.option("--score", default=None, help="Column of scores, compared with --metric roc_auc or average_precision.")
 @click.option("--positive", default=None, help="Positive class of a score metric.")
 @click.option("--label-issues", type=click.Path(path_type=Path), default=None, metavar="RESULT.json",
-              help="Does the verdict survive? The JSON of label-issues (with --id): compare again without its flagged "
-                   "items and with them relabelled.")
+              help="Does the verdict survive? The JSON (or --flagged file) of label-issues, with --id: compare again "
+                   "without its flagged items and with them relabelled.")
 @paired_file_options
 @reading_options
 @memory_option("Memory budget of the id join (e.g. 512MB, 2GiB; default 1GiB): beyond it, the items are "

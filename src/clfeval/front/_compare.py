@@ -150,9 +150,10 @@ def compare(*systems: Input, gold: ArrayLike | str | None = None, pred: str | Se
     min_slice : int
         Slices with fewer items are shown, not tested, and never called the worst; default 30.
     label_issues : LabelIssues or PATH, optional
-        A :func:`clfeval.label_issues` result (or the PATH of its JSON): the same comparison again with its flagged
-        items removed, and with their gold label replaced by the suggested one (``r.robustness``: does the verdict
-        survive?). Items matched by ``id``; two tables or PATHs, a count metric, not DeLong's test; in memory.
+        A :func:`clfeval.label_issues` result (or the PATH of its JSON, or of its ``--flagged`` CSV or Parquet
+        file): the same comparison again with its flagged items removed, and with their gold label replaced by the
+        suggested one (``r.robustness``: does the verdict survive?). Items matched by ``id``; two tables or PATHs, a
+        count metric, not DeLong's test; in memory.
 
     Returns
     -------

@@ -158,7 +158,9 @@ def flagged_of(result: Any) -> list[tuple[str, str]]:
     import json
     import os
 
-    if isinstance(result, (str, os.PathLike)):
+    if isinstance(result, (str, os.PathLike)) and str(result).lower().endswith((".csv", ".parquet")):
+        items = _flagged_file(str(result))  # the --flagged file of label-issues
+    elif isinstance(result, (str, os.PathLike)):
         try:
             with open(result, encoding="utf-8") as f:
                 data = json.load(f)
@@ -178,6 +180,25 @@ def flagged_of(result: Any) -> list[tuple[str, str]]:
                                      f"label-issues with {d} so that they can be matched to the compared items.",
                         params=["label_issues", "id"])
     return [(str(i), s) for i, s in items]
+
+
+def _flagged_file(path: str) -> list[tuple[Any, str]]:
+    """(id, suggested) of every row of a ``label-issues --flagged`` file (CSV or Parquet; ids read as text)."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+    import pyarrow.parquet as pq
+
+    try:
+        if path.lower().endswith(".csv"):
+            t = pcsv.read_csv(path, convert_options=pcsv.ConvertOptions(column_types={"id": pa.string()}))
+        else:
+            t = pq.read_table(path)
+        ids, suggested = t.column("id").to_pylist(), t.column("suggested").to_pylist()
+    except (OSError, KeyError, pa.ArrowException) as e:
+        why = f"{type(e).__name__}: {e}"
+        raise DataError(lambda o: f"option {o} reads the --flagged file of clfeval label-issues (columns 'id' and "
+                                  f"'suggested'); {path!r} is not one ({why}).", params=["label_issues"]) from None
+    return [(i, str(s)) for i, s in zip(ids, suggested, strict=True)]
 
 
 def robustness(inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str, id_col: str | None,
