@@ -15,7 +15,7 @@ __all__ = _names(_EXPORTS)
 # Names that other stages import from this package's private modules: resolved lazily like _EXPORTS, but
 # neither in __all__ nor in dir().
 _INTERNAL: dict[str, tuple[str, ...]] = {
-    "clfeval.ops.errors._result": ("ALPHA_W", "FN", "FP", "PRIOR_REFERENCE"),
+    "clfeval.ops.errors._result": ("ALPHA_W", "FN", "FP", "PRIOR_REFERENCE", "LabelIssueMarks", "LikelyGoldError"),
 }
 if TYPE_CHECKING:  # _INTERNAL, for type checkers
     from clfeval.ops.errors._result import (
@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # _INTERNAL, for type checkers
         FN as FN,
         FP as FP,
         PRIOR_REFERENCE as PRIOR_REFERENCE,
+        LabelIssueMarks as LabelIssueMarks,
+        LikelyGoldError as LikelyGoldError,
     )
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL)
 
