@@ -15,12 +15,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
 
 import clfeval
-from clfeval.cli import cli
 from clfeval.engines import Dask, Local
 from clfeval.errors import DataError, UsageError
+from tests._helpers.clihelp import assert_clean_error, run
 
 SEED = 0
 #: gold a × 6 (i0–i5), b × 6 (i6–i11); i0–i3 predicted b, i6–i8 predicted a
@@ -125,9 +124,8 @@ def _stories(tmp_path):
 def test_a_result_its_json_and_its_flagged_csv_and_parquet_give_the_same_marks(tmp_path):
     li, preds = _stories(tmp_path)
     (tmp_path / "li.json").write_text(json.dumps(li.to_dict()))
-    res = CliRunner().invoke(cli, ["label-issues", "docs/examples/stories.csv", "--id", "id",
-                                    "--flagged", str(tmp_path / "flagged.csv")])
-    assert res.exit_code == 0, res.output
+    res = run("label-issues", "docs/examples/stories.csv", "--id", "id", "--flagged", tmp_path / "flagged.csv")
+    assert res.code == 0, res.err
     pq.write_table(pa.table({"id": ["s30", "s12"], "suggested": ["money", "trade"]}), tmp_path / "flagged.parquet")
     runs = [_plain(clfeval.error_analysis(str(preds), id="id", min_count=1, label_issues=x))
             for x in (li, tmp_path / "li.json", tmp_path / "flagged.csv", str(tmp_path / "flagged.parquet"))]
@@ -142,8 +140,8 @@ def test_a_result_its_json_and_its_flagged_csv_and_parquet_give_the_same_marks(t
 
 def test_refusals_name_the_option(tmp_path):
     f = _flagged_csv(tmp_path / "f.csv")
-    with pytest.raises(UsageError, match="option label_issues marks the likely gold errors by id: name the id column "
-                                         "with id"):
+    with pytest.raises(UsageError, match="option label_issues marks the likely gold errors by id: give the items' "
+                                         "ids with ids."):
         clfeval.error_analysis(GOLD, PRED, text=TEXT, min_count=1, label_issues=f)
     with pytest.raises(UsageError, match="label_issues is not available with by"):
         clfeval.error_analysis(GOLD, PRED, text=TEXT, ids=IDS, by={"g": GOLD}, label_issues=f)
@@ -160,3 +158,30 @@ def test_refusals_name_the_option(tmp_path):
         clfeval.error_analysis(GOLD, PRED, text=TEXT, ids=IDS, label_issues=tmp_path / "h.json")
     with pytest.raises(UsageError, match="does not exist"):
         clfeval.error_analysis(GOLD, PRED, text=TEXT, ids=IDS, label_issues=tmp_path / "none.csv")
+
+
+def test_the_command_line_shows_them_first_in_text_markdown_and_html(tmp_path):
+    _, preds = _stories(tmp_path)
+    flagged = _flagged_csv(tmp_path / "flagged.csv", {"s12": "trade", "s30": "<b>money</b>", "s99": "grain"})
+    base = ["errors", preds, "--id", "id", "--min-count", "1", "--label-issues", flagged]
+    text = run(*base)
+    assert text.code == 0, text.err
+    head = "Likely gold errors (flagged by label-issues: 1 of the cell's 1)"
+    assert text.out.count(head) == 2
+    assert text.out.index(head) < text.out.index("Examples (the 1 smallest")
+    words = " ".join(text.out.split())
+    assert "1 of the 3 ids label-issues flagged are not among the predictions' ids ('s99')" in words
+    md = run(*base, "--format", "markdown")
+    assert md.code == 0 and "| s12 | trade | machinery exports rise |" in md.out
+    page = run(*base, "--format", "html", "-o", tmp_path / "e.html")
+    assert page.code == 0, page.err
+    html = (tmp_path / "e.html").read_text()
+    assert "&lt;b&gt;money&lt;/b&gt;" in html and "<b>money</b>" not in html
+    assert html.index("Likely gold errors") < html.index("<h3>Examples")
+    as_json = run(*base, "--format", "json")
+    assert json.loads(as_json.out)["label_issues"] == {"source": "flagged.csv", "flagged": 3, "found": 2,
+                                                       "not_found": 1}
+    assert_clean_error(run("errors", preds, "--label-issues", flagged), 2,
+                       "option --label-issues marks the likely gold errors by id: name the id column with --id.")
+    assert_clean_error(run("errors", preds, "--id", "id", "--label-issues", tmp_path / "none.json"), 2,
+                       "--label-issues")

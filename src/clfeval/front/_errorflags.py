@@ -20,12 +20,14 @@ from clfeval.errors import DataError, InputFileError, UsageError
 __all__ = ["label_flags", "marked"]
 
 
-def label_flags(source: Any, *, keyed: bool, multilabel: bool, sliced: bool) -> tuple[dict[str, str], dict[str, Any]]:
+def label_flags(source: Any, *, keyed: bool, tabular: bool, multilabel: bool, sliced: bool
+                ) -> tuple[dict[str, str], dict[str, Any]]:
     """The flagged ids (id → suggested label) of ``source`` and where they came from, in words; refused, naming
     the option, without ids, with label sets or with ``by``."""
     if not keyed:
-        raise UsageError(lambda li, i: f"option {li} marks the likely gold errors by id: name the id column with "
-                                       f"{i} (with arrays, give ids=).", params=["label_issues", "id"])
+        what = "name the id column with" if tabular else "give the items' ids with"
+        raise UsageError(lambda li, i: f"option {li} marks the likely gold errors by id: {what} {i}.",
+                         params=["label_issues", "id" if tabular else "ids"])
     if multilabel:
         raise UsageError(lambda li: f"option {li} marks single-label gold errors (label-issues refuses label "
                                     f"sets); leave it out with label sets.", params=["label_issues"])

@@ -165,7 +165,8 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
         from clfeval.front._errorflags import label_flags
 
         counter.flags, marks = label_flags(label_issues, keyed=(id if a.tabular else ids) is not None,
-                                           multilabel=counter.multilabel, sliced=a.slicing is not None)
+                                           tabular=a.tabular, multilabel=counter.multilabel,
+                                           sliced=a.slicing is not None)
     if not a.tabular:
         counted, block = _arrays(eng, counter, data if data is not None else gold, pred, text, ids, a.scores,
                                  a.slicing, by)

@@ -8,14 +8,15 @@ from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
     "clfeval.ops.errors._result": ("ErrorAnalysis", "ErrorCell", "ErrorTerm", "ErrorExample", "ConfidentMistake",
-                                   "CategoryCounts", "ErrorPrior", "TextAnalyzer", "ErrorSettings", "ErrorSlice"),
+                                   "CategoryCounts", "ErrorPrior", "TextAnalyzer", "ErrorSettings", "ErrorSlice",
+                                   "LikelyGoldError", "LabelIssueMarks"),
 }
 
 __all__ = _names(_EXPORTS)
 # Names that other stages import from this package's private modules: resolved lazily like _EXPORTS, but
 # neither in __all__ nor in dir().
 _INTERNAL: dict[str, tuple[str, ...]] = {
-    "clfeval.ops.errors._result": ("ALPHA_W", "FN", "FP", "PRIOR_REFERENCE", "LabelIssueMarks", "LikelyGoldError"),
+    "clfeval.ops.errors._result": ("ALPHA_W", "FN", "FP", "PRIOR_REFERENCE"),
 }
 if TYPE_CHECKING:  # _INTERNAL, for type checkers
     from clfeval.ops.errors._result import (
@@ -23,8 +24,6 @@ if TYPE_CHECKING:  # _INTERNAL, for type checkers
         FN as FN,
         FP as FP,
         PRIOR_REFERENCE as PRIOR_REFERENCE,
-        LabelIssueMarks as LabelIssueMarks,
-        LikelyGoldError as LikelyGoldError,
     )
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL)
 
@@ -39,5 +38,7 @@ if TYPE_CHECKING:
         ErrorSettings as ErrorSettings,
         ErrorSlice as ErrorSlice,
         ErrorTerm as ErrorTerm,
+        LabelIssueMarks as LabelIssueMarks,
+        LikelyGoldError as LikelyGoldError,
         TextAnalyzer as TextAnalyzer,
     )
