@@ -185,3 +185,37 @@ def test_the_command_line_shows_them_first_in_text_markdown_and_html(tmp_path):
                        "option --label-issues marks the likely gold errors by id: name the id column with --id.")
     assert_clean_error(run("errors", preds, "--id", "id", "--label-issues", tmp_path / "none.json"), 2,
                        "--label-issues")
+
+
+def test_texts_joined_from_a_second_file_are_marked_as_a_text_column_is(tmp_path):
+    import pyarrow.csv as pcsv
+
+    li, preds = _stories(tmp_path)
+    t = pcsv.read_csv(preds)
+    pcsv.write_csv(t.drop_columns(["text"]), tmp_path / "notext.csv")
+    pcsv.write_csv(t.select(["id", "text"]), tmp_path / "texts.csv")
+    joined = clfeval.error_analysis(str(tmp_path / "notext.csv"), id="id", texts=tmp_path / "texts.csv", min_count=1,
+                                    label_issues=li)
+    column = clfeval.error_analysis(str(preds), id="id", min_count=1, label_issues=li)
+    assert [(c.flagged, c.likely_gold_errors) for c in joined.cells] == \
+        [(c.flagged, c.likely_gold_errors) for c in column.cells] == \
+        [(1, column.cells[0].likely_gold_errors), (1, column.cells[1].likely_gold_errors)]
+    assert [e.text for c in joined.cells for e in c.likely_gold_errors] == ["machinery exports rise",
+                                                                             "central bank cuts rates"]
+
+
+@pytest.mark.parametrize("cut", range(1, 12))
+def test_counters_of_any_two_parts_add_to_the_marks_of_the_whole(cut):
+    from clfeval.evaluate import ErrorCounter
+
+    def counter(lo: int, hi: int) -> ErrorCounter:
+        c = ErrorCounter(examples=1, seed=SEED)
+        c.flags = FLAGS
+        c.add(GOLD[lo:hi], PRED[lo:hi], TEXT[lo:hi], IDS[lo:hi])
+        return c
+
+    whole, total = counter(0, 12), counter(cut, 12) + counter(0, cut)
+    for cell in (("a", "b"), ("b", "a"), ("b", "b")):
+        assert total.flagged_of(*cell) == whole.flagged_of(*cell)
+    assert whole.flagged_of("a", "b")[0] == 2 and whole.flagged_of("b", "b")[0] == 1
+    assert total.flags_found == {"i0", "i2", "i6", "i10"}
