@@ -43,6 +43,10 @@ Every number the guide shows from these files can be checked by hand:
   [1, 0, 0]; money [0, 12, 4/3] / (40/3) = [0, 0.9, 0.1]; trade [4/3, 0, 32/3] / 12 = [0.1111, 0, 0.8889].
   Flagged: in (grain, trade) the grain story with the largest p:trade - p:grain is s12 (0.65; the right ones
   have -0.55 at most); in (trade, money) the trade story with the largest p:money - p:trade is s30 (0.75).
+* story-preds.csv -- a model's predictions of the 36 stories (id, gold, pred, text; for `clfeval errors
+  --label-issues`): the most probable class of each story, except the three grain stories at 0.7 (s03, s06, s09),
+  predicted trade. Errors: grain -> trade 4 (s03, s06, s09 and the planted s12), trade -> money 1 (the planted
+  s30); label-issues flags s12 and s30, so 1 of grain -> trade's 4 and 1 of trade -> money's 1.
   Ranked by self-confidence: s30 (0.1, margin 0.1 - 0.85 = -0.75), then s12 (0.15, margin -0.65).
 * stories-a.csv and stories-b.csv -- two systems' predictions (id, gold, pred) of the 36 stories, for `clfeval
   compare --label-issues`. A predicts every given label (36/36 right by the gold, s12 and s30 included); B predicts
@@ -196,6 +200,20 @@ def stories() -> None:
           [[f"s{i + 1:02d}", *r] for i, r in enumerate(rows)])
 
 
+def story_preds() -> None:
+    """A model's predictions of the stories: the most probable class, the grain stories at 0.7 predicted trade."""
+    rows = []
+    with open(HERE / "stories.csv", encoding="utf-8") as f:
+        stories = list(csv.DictReader(f))
+    for r in stories:
+        probs = [float(r[f"p:{x}"]) for x in STORY_LABELS]
+        pred = STORY_LABELS[probs.index(max(probs))]
+        if r["gold"] == "grain" and probs[0] == 0.7:
+            pred = "trade"
+        rows.append([r["id"], r["gold"], pred, r["text"]])
+    write("story-preds.csv", ["id", "gold", "pred", "text"], rows)
+
+
 def story_systems() -> None:
     """Systems A and B on the stories: A agrees with the gold labels, B with the true labels of s12 and s30."""
     with open(HERE / "stories.csv", encoding="utf-8") as f:
@@ -213,4 +231,5 @@ if __name__ == "__main__":
     topics()
     demsar()
     stories()
+    story_preds()
     story_systems()

@@ -94,6 +94,9 @@ class Inputs:
             self.dirs[name] = str(d)
         self.texts = str(root / "texts.csv")
         pcsv.write_csv(pa.table({"id": c["id"], "text": c["text"]}), self.texts)
+        self.flags = str(root / "flags.csv")  # label-issues' --flagged file: every 7th id, and one not in the data
+        flagged = [*range(0, N, 7), N + 1]
+        pcsv.write_csv(pa.table({"id": flagged, "suggested": [str(LABELS[i % 3]) for i in flagged]}), self.flags)
         buf = io.BytesIO()
         pq.write_table(pa.table({k: self.cols[k] for k in ("id", "gold", "pred")}), buf)
         self.piped = buf.getvalue()  # system a as one Parquet file, for standard input
@@ -163,6 +166,10 @@ _NO_LISTS = "a table's or a PATH's label sets are text cells of one column (sep)
 def _lists(cells: Any) -> list[list[str]]:
     """Label sets as ragged lists (``"a|b"`` → ``["a", "b"]``, ``""`` → ``[]``)."""
     return [str(c).split("|") if str(c) else [] for c in cells]
+
+
+def _flags(x: Inputs) -> str:
+    return x.flags
 
 
 def _a(x: Inputs, name: str = "a") -> dict[str, Any]:
@@ -313,6 +320,10 @@ CALLS: dict[tuple[str, str], Kinds] = {
         "arrays": lambda x, e: E(_a(x)["gold"], _a(x)["pred"], text=_a(x)["text"], ids=_a(x)["id"],
                                  score=_a(x)["prob"], min_count=1, engine=e),
         **_tabular(lambda k, e: E(k.of(), id="id", score="prob", min_count=1, engine=e))},
+    ("error_analysis", "label_issues"): {
+        "arrays": lambda x, e: E(_a(x)["gold"], _a(x)["pred"], text=_a(x)["text"], ids=_a(x)["id"], min_count=1,
+                                 label_issues=_flags(x), engine=e),
+        **_tabular(lambda k, e: E(k.of(), id="id", min_count=1, label_issues=_flags(k.x), engine=e))},
     # --- power and rank (issue 39): power counts its tables through the engine; rank's table stays in memory ---
     ("power", "gold/pred"): {
         "arrays": lambda x, e: P(_a(x)["pred"], gold=_a(x)["gold"], metric="macro_f1", width=0.05, engine=e, **BOOT),

@@ -117,8 +117,22 @@ def _cases():
         "forest": (plots.forest, _sliced(20)),
         "forest-60": (plots.forest, _sliced(60, long_names=True)),
         "found-slices": (plots.found_forest, _found()),
+        "noise-matrix": (plots.noise_matrix, _label_issues()),
     }
     return cases
+
+
+def _label_issues():
+    """A label-issues result (issue 41) of six classes with long and hostile names, one of them no item is
+    confidently in (its column of the noise matrix undefined)."""
+    rng = _rng(41)
+    names = ["<b>a rather long class name</b>", "b", "c", "d", "e", "f"]
+    n, k = 600, len(names)
+    gold = rng.integers(0, k, n)
+    logits = rng.normal(0, 1.0, (n, k)) + 3.0 * np.eye(k)[gold]
+    logits[:, 5] -= 6.0  # class f: never the most probable, so no item is confidently in it
+    p = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    return clfeval.label_issues(p, [names[g] for g in gold.tolist()], labels=names)
 
 
 def _ranking(k, n):
@@ -168,7 +182,7 @@ NAMES = ["confusion-4", "confusion-12", "confusion-30", "per-class-3", "per-clas
          "roc-12", "pr-binary", "pr-12", "pr-30", "threshold", "label-thresholds", "reliability", "phi-delta-4",
          "phi-delta-12", "phi-delta-compare", "phi-delta-compare-12", "phi-delta-folds", "cv-spread", "bootstrap",
          "randomization", "reuters", "cd-4", "cd-12", "bayes", "forest", "forest-60",
-         "found-slices"]
+         "found-slices", "noise-matrix"]
 
 
 def test_every_figure_kind_is_covered():

@@ -48,6 +48,9 @@ from clfeval.cli._slices import error_slice_options
 @click.option("--multilabel", is_flag=True,
               help="Each cell is a set of labels (separated by --sep; JSON arrays in JSONL): every category's false "
                    "negatives and false positives are the cells.")
+@click.option("--label-issues", type=click.Path(path_type=Path), default=None, metavar="RESULT",
+              help="Mark the likely gold errors in every cell, shown first: the JSON of `clfeval label-issues` or its "
+                   "--flagged file (CSV/Parquet: id, suggested), joined by --id.")
 @sep_option
 @error_slice_options
 @click.option("--input-format", type=click.Choice(["csv", "tsv", "jsonl", "parquet"]), default=None,
@@ -73,7 +76,8 @@ def errors(predictions: Path, **o: Any) -> None:
     rightly left without c), and its false positives, compared with its true negatives (what drew c to
     them) and its true positives (what they share with c).
     """
-    check_paths([("PREDICTIONS", predictions), ("--texts", o["texts"])], [("--output", o["output"])])
+    check_paths([("PREDICTIONS", predictions), ("--texts", o["texts"]), ("--label-issues", o["label_issues"])],
+                [("--output", o["output"])])
     engine, fmt, output = engine_and_output(o)
     from clfeval.front import error_analysis
 

@@ -11,7 +11,7 @@ from clfeval.cli._common import check_paths, existing_file, input_options, input
 from clfeval.errors import UsageError
 
 KINDS = ("confusion", "per-class", "roc", "pr", "threshold", "reliability", "phi-delta", "cv-spread", "bootstrap",
-         "reuters", "cd", "bayes", "forest", "found-slices")
+         "reuters", "cd", "bayes", "forest", "found-slices", "noise-matrix")
 FROM_PREDICTIONS = ("confusion", "per-class", "roc", "pr", "reliability", "phi-delta")
 
 
@@ -47,7 +47,7 @@ def plot(kind: str, result: Path, output: Path, pair: int, **o: Any) -> None:
 
     KIND is confusion, per-class, roc, pr, threshold, reliability, phi-delta, cv-spread, bootstrap, reuters, cd
     (the critical-difference diagram of clfeval rank), bayes (its Bayesian pairs), forest (a report by slice,
-    --by) or found-slices (the slices --find-slices found).
+    --by), found-slices (the slices --find-slices found) or noise-matrix (clfeval label-issues).
     For confusion, per-class, roc, pr, reliability and phi-delta, RESULT may be a predictions file instead,
     read with the input options of clfeval report. Needs the html extra: pip install 'clfeval[html]'.
     """

@@ -130,6 +130,8 @@ TABLE: tuple[Capability, ...] = (
     Capability("error_analysis", "score", "the most confident mistakes of each cell"),
     Capability("error_analysis", "by", "every slice analysed on its own documents in the same pass (the error "
                "accumulator wrapped per slice, slices matched by value when partitions add)"),
+    Capability("error_analysis", "label_issues", "the likely gold errors of label-issues (its result, JSON or "
+               "--flagged file) marked in every cell by id and shown first, the same bottom-k however split"),
     Capability("power", "gold/pred", "one system: the width of a count metric's bootstrap interval now and the "
                "items for a target width, from the confusion table"),
     Capability("power", "b", "two systems joined by id: the smallest detectable difference (exact McNemar power, or "

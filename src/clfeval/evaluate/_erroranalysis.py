@@ -52,11 +52,12 @@ from clfeval.ops.errors import (
     ErrorPrior,
     ErrorSettings,
     ErrorTerm,
+    LikelyGoldError,
     TextAnalyzer,
 )
 
-__all__ = ["log_odds_z", "analyse", "listed_terms", "sampled", "most_confident", "corpus_notes", "label_order",
-           "assemble", "prior_note", "PRIOR_STRENGTH", "Z_MIN", "FN", "FP"]
+__all__ = ["log_odds_z", "analyse", "listed_terms", "sampled", "most_confident", "likely_gold_errors",
+           "corpus_notes", "label_order", "assemble", "prior_note", "PRIOR_STRENGTH", "Z_MIN", "FN", "FP"]
 
 PRIOR_STRENGTH = 1000.0
 """α0, the prior's total pseudo-count."""
@@ -116,6 +117,18 @@ def most_confident(counter: ErrorCounter, key: tuple[str, str], wanted: set[str]
     """The most confident mistakes of cell ``key``, the listed terms ``wanted`` located in their texts."""
     return tuple(ConfidentMistake(x["id"], x["text"], x["score"], _spans(counter, x["text"], wanted))
                  for x in counter.confident_of(*key))
+
+
+def likely_gold_errors(counter: ErrorCounter, key: tuple[str, str], wanted: set[str]
+                       ) -> dict[str, Any]:
+    """With flags (label-issues), the ``ErrorCell`` fields of cell ``key``: ``flagged`` (how many of its documents
+    are flagged) and ``likely_gold_errors`` (up to ``examples`` of them, smallest hash first); without, none."""
+    if counter.flags is None:
+        return {}
+    n, items = counter.flagged_of(*key)
+    return {"flagged": n, "likely_gold_errors": tuple(
+        LikelyGoldError(x["id"], x["text"], x["suggested"], x["hash"], _spans(counter, x["text"], wanted))
+        for x in items)}
 
 
 def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior_strength: float = PRIOR_STRENGTH,
@@ -182,7 +195,8 @@ def analyse(counter: ErrorCounter, *, min_count: int = 5, terms: int = 10, prior
                                sampled(counter, (g, p), wanted), most_confident(counter, (g, p), wanted), tuple(notes),
                                against=(f"the correctly classified {g} documents (what pulled them away)",
                                         f"the correctly classified {p} documents (what they share with {p})"),
-                               vs=(f"vs correct {g}", f"vs correct {p}")))
+                               vs=(f"vs correct {g}", f"vs correct {p}"),
+                               **likely_gold_errors(counter, (g, p), wanted)))
     notes = corpus_notes(counter, vocab, y_all, min_count=min_count, z_min=z_min, listed=bool(cells))
     return assemble(counter, labels, tuple(tuple(int(x) for x in r) for r in mat), cells, notes, len(vocab), total,
                     min_count=min_count, terms=terms, prior_strength=prior_strength, z_min=z_min, settings=settings)

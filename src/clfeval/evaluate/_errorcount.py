@@ -8,7 +8,10 @@ An :class:`ErrorCounter` takes batches of (gold, predicted, text, key, score) an
   ``(seed, key)`` (BLAKE2b, whose value is the same in every process — Python's ``hash()`` is not), which
   is *bottom-k sampling*: the k smallest of a union are the k smallest of the parts' k smallest, so the
   examples are the same however the input is split into batches, files or partitions;
-- with scores, the ``k`` most confident mistakes of each cell (highest score; ties by the hash).
+- with scores, the ``k`` most confident mistakes of each cell (highest score; ties by the hash);
+- with ``flags`` (the ids label-issues flagged as likely gold errors, id → suggested label): every cell's
+  flagged items counted, and the ``k`` flagged items of each off-diagonal cell with the smallest hash (the
+  same bottom-k, so the same however the input is split), and the flagged ids met (the others are named).
 
 Label sets (``multilabel=True``: lists, or strings separated by ``sep``): every category c has the cells of
 its binary table, keyed ``("tp", c)``, ``("fp", c)``, ``("fn", c)``, and one more, ``("all", "")``, holds
@@ -104,6 +107,10 @@ class ErrorCounter:
         self.keyed_by = "id"
         self.scored = False
         self.skipped: list[str] = []  # keys of the documents the token pattern took too long on
+        self.flags: dict[str, str] | None = None  # id → suggested label of the likely gold errors (label-issues)
+        self.flag_counts: dict[int, int] = {}  # cell → its flagged items
+        self.flag_sample: dict[int, list[tuple[int, str, str]]] = {}  # cell → max-heap of (-hash, id, text)
+        self.flags_found: set[str] = set()
 
     def _skipper(self, keys: Sequence[str], at: list[int]) -> Any:
         """``on_skip`` of the term counting: the document's key noted, and the run stopped past
@@ -177,11 +184,18 @@ class ErrorCounter:
             wrong=sum(1 for c in codes if c not in diagonal))
         if scores is not None:
             self.scored = True
+        flags = self.flags if keyed_by == "id" else None
         for i, c in enumerate(codes):
+            flagged = flags is not None and str(keys[i]) in flags
+            if flagged:
+                self.flags_found.add(str(keys[i]))
+                self.flag_counts[c] = self.flag_counts.get(c, 0) + 1
             if c in diagonal:
                 continue
             h = example_hash(self.seed, f"{keyed_by}:{keys[i]}")
             self._offer(c, h, str(keys[i]), texts[i])
+            if flagged:
+                self._offer(c, h, str(keys[i]), texts[i], self.flag_sample)
             score = None if scores is None else scores[i]
             if score is not None and score == score:
                 self._offer_confident(c, float(score), h, str(keys[i]), texts[i])
@@ -217,10 +231,11 @@ class ErrorCounter:
                 for c in wrong:
                     self._offer(c, h, str(keys[i]), texts[i])
 
-    def _offer(self, c: int, h: int, key: str, text: str) -> None:
+    def _offer(self, c: int, h: int, key: str, text: str,
+               into: dict[int, list[tuple[int, str, str]]] | None = None) -> None:
         if not self.k:
             return
-        heap = self.sample.setdefault(c, [])
+        heap = (self.sample if into is None else into).setdefault(c, [])
         item = (-h, key, text[: self.chars])
         if len(heap) < self.k:
             heapq.heappush(heap, item)
@@ -239,8 +254,10 @@ class ErrorCounter:
 
     def empty(self) -> ErrorCounter:
         """A counter with this one's settings (analyzer, examples, seed, characters, label sets) and no counts."""
-        return ErrorCounter(self.analyzer, examples=self.k, seed=self.seed, chars=self.chars,
-                            multilabel=self.multilabel, sep=self.sep)
+        out = ErrorCounter(self.analyzer, examples=self.k, seed=self.seed, chars=self.chars,
+                           multilabel=self.multilabel, sep=self.sep)
+        out.flags = self.flags
+        return out
 
     def __add__(self, other: ErrorCounter) -> ErrorCounter:
         out = self.empty()
@@ -256,7 +273,14 @@ class ErrorCounter:
             for c, scored in side.confident.items():
                 for score, nh, key, text in scored:
                     out._offer_confident(remap[c], score, -nh, key, text)
+            for c, m in side.flag_counts.items():
+                out.flag_counts[remap[c]] = out.flag_counts.get(remap[c], 0) + m
+            for c, heap in side.flag_sample.items():
+                for nh, key, text in heap:
+                    out._offer(remap[c], -nh, key, text, out.flag_sample)
+            out.flags_found |= side.flags_found
         out.terms = tables[0] + tables[1]
+        out.flags = self.flags if self.flags is not None else other.flags
         out.stats = self.stats + other.stats
         out.keyed_by = "row" if "row" in (self.keyed_by, other.keyed_by) else "id"
         out.scored = self.scored or other.scored
@@ -277,6 +301,17 @@ class ErrorCounter:
         c = self.cells.get((g, p))
         heap = self.sample.get(c, []) if c is not None else []
         return [{"id": key, "text": text, "hash": f"{-nh:016x}"} for nh, key, text in sorted(heap, reverse=True)]
+
+    def flagged_of(self, g: str, p: str) -> tuple[int, list[dict[str, Any]]]:
+        """The cell's flagged items (likely gold errors): how many, and the ``k`` of them with the smallest hash
+        (``id``, ``text``, ``suggested``, ``hash``), smallest first."""
+        c = self.cells.get((g, p))
+        if c is None:
+            return 0, []
+        flags = self.flags or {}
+        heap = self.flag_sample.get(c, [])
+        return self.flag_counts.get(c, 0), [{"id": key, "text": text, "suggested": flags.get(key, ""),
+                                             "hash": f"{-nh:016x}"} for nh, key, text in sorted(heap, reverse=True)]
 
     def confident_of(self, g: str, p: str) -> list[dict[str, Any]]:
         """The cell's most confident mistakes, highest score first (ties: smallest hash first)."""

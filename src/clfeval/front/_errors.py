@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heav
 
     from clfeval.engines import Dask, Local
     from clfeval.io import InputPath
+    from clfeval.ops.label_issues import LabelIssues
 
     #: Gold labels as an array, or a table with named columns, or a PATH (file, directory, glob, ``-``).
     Data: TypeAlias = npt.ArrayLike | pandas.DataFrame | polars.DataFrame | pyarrow.Table | str | os.PathLike[str]
@@ -55,7 +56,8 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
                    multilabel: bool | None = None, sep: str = "|", by: Slicing | None = None,
                    by_bins: int | None = None, by_binning: str = "quantile", max_slices: int = 1_000,
                    input_format: str | None = None, encoding: str = "utf-8", engine: Local | Dask | str | None = None,
-                   progress: Progress | None = None) -> ErrorAnalysis:
+                   progress: Progress | None = None, label_issues: LabelIssues | str | os.PathLike[str] | None = None
+                   ) -> ErrorAnalysis:
     """Every confused pair of classes: its count, examples, and the terms its documents share.
 
     Parameters
@@ -128,6 +130,13 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
         Where it runs (default ``Local()``: in memory when the input fits its budget, else streamed).
     progress : callable, optional
         A progress display of a read: given the input, a context manager yielding ``update(rows, bytes)`` or None.
+    label_issues : LabelIssues or PATH, optional
+        Likely gold errors (:func:`clfeval.label_issues`): its result, or a PATH of its JSON (``clfeval
+        label-issues --format json``) or of its ``--flagged`` file (CSV or Parquet with columns ``id`` and
+        ``suggested``). Matched by id (``id`` or ``ids`` needed): in every cell, how many of its documents are
+        flagged (``flagged``) and up to ``examples`` of them (``likely_gold_errors``, by the examples' keyed
+        hash), besides the sample; flagged ids not among the predictions are counted in a note. Single-label,
+        without ``by``.
 
     Returns
     -------
@@ -151,6 +160,13 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
                  encoding=encoding, engine=engine, by=by, by_bins=by_bins, by_binning=by_binning,
                  max_slices=max_slices)
     eng, counter = a.engine, a.counter
+    marks = None
+    if label_issues is not None:
+        from clfeval.front._errorflags import label_flags
+
+        counter.flags, marks = label_flags(label_issues, keyed=(id if a.tabular else ids) is not None,
+                                           tabular=a.tabular, multilabel=counter.multilabel,
+                                           sliced=a.slicing is not None)
     if not a.tabular:
         counted, block = _arrays(eng, counter, data if data is not None else gold, pred, text, ids, a.scores,
                                  a.slicing, by)
@@ -164,7 +180,12 @@ def error_analysis(data: Data | None = None, pred: Column | None = None, *, gold
                                  "text": "a --texts file joined by id" if texts is not None else "a column"})
 
     if a.slicing is None:
-        return dataclasses.replace(analysed(counted), engine=EngineInfo.of(block))
+        r = dataclasses.replace(analysed(counted), engine=EngineInfo.of(block))
+        if marks is not None:
+            from clfeval.front._errorflags import marked
+
+            r = marked(r, counted, marks)
+        return r
     from clfeval.front._errorslices import sliced_result
 
     return dataclasses.replace(sliced_result(counted, a.slicing, analysed), engine=EngineInfo.of(block))

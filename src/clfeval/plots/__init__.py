@@ -30,6 +30,7 @@ kind               function                                        result
 ``bayes``          :func:`bayes_bars`                               a ranking over data sets (rank)
 ``forest``         :func:`forest`                                   Report by slice (``--by``)
 ``found-slices``   :func:`found_forest`                             Report with ``--find-slices``
+``noise-matrix``   :func:`noise_matrix`                             LabelIssues (``clfeval label-issues``)
 =================  ==============================================  =====================================
 """
 
@@ -47,6 +48,7 @@ _EXPORTS = {
     "clfeval.plots._study": ("reuters",),
     "clfeval.plots._cddiagram": ("cd_diagram", "bayes_bars"),
     "clfeval.plots._slices": ("forest", "found_forest"),
+    "clfeval.plots._noise": ("noise_matrix",),
     "clfeval.plots._mpl": ("figure_svg", "save"),
     "clfeval.plots._read": ("read_result",),
 }
@@ -70,7 +72,7 @@ _getattr, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL, internal_mod
 _KINDS = {"confusion": "confusion_matrix", "per-class": "per_class", "roc": "roc", "pr": "pr",
           "threshold": "threshold", "reliability": "reliability", "phi-delta": "phi_delta", "cv-spread": "cv_spread",
           "bootstrap": "bootstrap", "reuters": "reuters", "cd": "cd_diagram", "bayes": "bayes_bars",
-          "forest": "forest", "found-slices": "found_forest"}
+          "forest": "forest", "found-slices": "found_forest", "noise-matrix": "noise_matrix"}
 
 
 def __getattr__(name: str) -> Any:
@@ -85,6 +87,7 @@ if TYPE_CHECKING:
     KINDS: dict[str, Any]
     from clfeval.plots._cddiagram import bayes_bars as bayes_bars, cd_diagram as cd_diagram
     from clfeval.plots._mpl import figure_svg as figure_svg, save as save
+    from clfeval.plots._noise import noise_matrix as noise_matrix
     from clfeval.plots._phidelta import phi_delta as phi_delta
     from clfeval.plots._read import read_result as read_result
     from clfeval.plots._resampling import bootstrap as bootstrap, cv_spread as cv_spread

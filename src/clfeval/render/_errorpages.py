@@ -104,6 +104,8 @@ def blocks(r: ErrorAnalysis) -> list[Any]:
                                        for t in terms]))
             else:
                 out.append(TextBlock(f"{title}: no term with z ≥ {r.settings.z_min:g}."))
+        if c.flagged is not None:
+            out.append(_gold_errors_block(c))
         if c.examples:
             out.append(TableBlock(f"Examples (the {len(c.examples)} smallest hashes of (seed {r.settings.seed}, "
                                   f"{r.settings.sample_key}))", ["id", "text"],
@@ -117,6 +119,20 @@ def blocks(r: ErrorAnalysis) -> list[Any]:
     for n in r.notes:
         out.append(TextBlock("Note: " + n, style="dim"))
     return out
+
+
+def _gold_errors_title(c: ErrorCell) -> str:
+    """The title of a cell's likely gold errors (with ``label_issues``)."""
+    shown_part = (f"; the {len(c.likely_gold_errors)} smallest hashes shown"
+                  if c.flagged and len(c.likely_gold_errors) < (c.flagged or 0) else "")
+    return f"Likely gold errors (flagged by label-issues: {c.flagged or 0:,} of the cell's {c.count:,}{shown_part})"
+
+
+def _gold_errors_block(c: ErrorCell) -> Any:
+    if not c.likely_gold_errors:
+        return TextBlock(_gold_errors_title(c) + ".", style="dim")
+    return TableBlock(_gold_errors_title(c), ["id", "suggested label", "text"],
+                      [[e.id, e.suggested, _snippet(e.text)] for e in c.likely_gold_errors], numeric_from=9)
 
 
 _SLICE_HEAD = ["slice", "documents", "errors", "error rate", "largest error cell", "its documents",
@@ -319,6 +335,14 @@ def _section(r: ErrorAnalysis, c: ErrorCell, k: int, figures: bool) -> str:
                      "<th>tokens in other</th></tr>" + "".join(
                          f"<tr><td class='l'>{esc(t.term)}</td><td>{t.z:.2f}</td><td>{t.delta:.3f}</td>"
                          f"<td>{t.count:,}</td><td>{t.other:,}</td></tr>" for t in terms) + "</table>")
+    if c.flagged is not None:
+        parts.append(f"<h3>{esc(_gold_errors_title(c))}</h3>")
+        if c.likely_gold_errors:
+            parts.append("<table><tr><th class='l'>id</th><th class='l'>suggested label</th>"
+                         "<th class='l'>text (the listed terms marked)</th></tr>" + "".join(
+                             f"<tr><td class='l'>{esc(e.id)}</td><td class='l'>{esc(e.suggested)}</td>"
+                             f"<td class='ex'>{highlighted(e.text, e.spans)}</td></tr>"
+                             for e in c.likely_gold_errors) + "</table>")
     rows: Sequence[tuple[str, str | None, str, tuple[tuple[int, int], ...]]]
     for title, rows in (("Examples", [(e.id, None, e.text, e.spans) for e in c.examples]),
                         ("Most confident mistakes", [(e.id, f"{e.score:.4g}", e.text, e.spans) for e in c.confident])):

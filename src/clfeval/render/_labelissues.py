@@ -62,13 +62,18 @@ def label_issues_blocks(r: LabelIssues) -> list[Block]:
 
 
 def label_issues_page(r: LabelIssues, figs: Any = None) -> Any:
-    """The HTML page (and notebook card): the blocks under the headline numbers."""
-    from clfeval.render.html.layouts import card
+    """The HTML page (and notebook card): the blocks under the headline numbers, the noise matrix's figure in its
+    section."""
+    from clfeval import plots
+    from clfeval.render.html.layouts import Figures, attach, card
     from clfeval.render.html.pages import blocks_page
 
     page = blocks_page(r, label_issues_blocks(r))
     page.summary.headline = [card("items", f"{r.n:,}"), card("estimated label errors", f"{r.estimated_errors:,}"),
                              card("flagged", f"{r.n_flagged:,}")]
+    if r.labels:
+        figs = figs or Figures()
+        attach(page.sections, "Noise matrix", [figs(plots.noise_matrix, r, "Estimated noise matrix")])
     return page
 
 

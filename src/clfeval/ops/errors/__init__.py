@@ -8,7 +8,8 @@ from clfeval.core.lazy import attach as _attach, names as _names
 
 _EXPORTS = {
     "clfeval.ops.errors._result": ("ErrorAnalysis", "ErrorCell", "ErrorTerm", "ErrorExample", "ConfidentMistake",
-                                   "CategoryCounts", "ErrorPrior", "TextAnalyzer", "ErrorSettings", "ErrorSlice"),
+                                   "CategoryCounts", "ErrorPrior", "TextAnalyzer", "ErrorSettings", "ErrorSlice",
+                                   "LikelyGoldError", "LabelIssueMarks"),
 }
 
 __all__ = _names(_EXPORTS)
@@ -37,5 +38,7 @@ if TYPE_CHECKING:
         ErrorSettings as ErrorSettings,
         ErrorSlice as ErrorSlice,
         ErrorTerm as ErrorTerm,
+        LabelIssueMarks as LabelIssueMarks,
+        LikelyGoldError as LikelyGoldError,
         TextAnalyzer as TextAnalyzer,
     )

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     import pandas
 
 __all__ = ["ErrorAnalysis", "ErrorSlice", "ErrorCell", "ErrorTerm", "ErrorExample", "ConfidentMistake",
+           "LikelyGoldError", "LabelIssueMarks",
            "CategoryCounts", "ErrorPrior", "TextAnalyzer", "ErrorSettings", "FN", "FP", "ALPHA_W", "PRIOR_REFERENCE"]
 
 #: The kind of a label-set cell: the false negatives of a category (in gold, not predicted) ...
@@ -123,6 +124,60 @@ class ConfidentMistake(ItemReads):
 
     def to_dict(self) -> dict[str, object]:
         return {"id": self.id, "text": self.text, "score": self.score, "spans": _spans(self.spans)}
+
+
+@dataclass(frozen=True)
+class LikelyGoldError(ItemReads):
+    """One item of a cell that label-issues flagged: its gold label is likely wrong (``label_issues=``).
+
+    Attributes
+    ----------
+    id : str
+        The document's id.
+    text : str
+        Its first ``chars`` characters.
+    suggested : str
+        The label label-issues suggests (its likely true label).
+    hash : str
+        The keyed hash it was chosen by (16 hexadecimal digits; the smallest are shown).
+    spans : tuple of (int, int)
+        ``(start, end)`` of every occurrence of a listed term in ``text``.
+    """
+
+    id: str
+    text: str
+    suggested: str
+    hash: str
+    spans: tuple[Span, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {"id": self.id, "text": self.text, "suggested": self.suggested, "hash": self.hash,
+                "spans": _spans(self.spans)}
+
+
+@dataclass(frozen=True)
+class LabelIssueMarks(ItemReads):
+    """Where the likely gold errors came from and how many were found among the predictions (``label_issues=``).
+
+    Attributes
+    ----------
+    source : str
+        The label-issues result, in words (``a LabelIssues result`` or the file's name).
+    flagged : int
+        The flagged ids it holds.
+    found : int
+        Those found among the predictions' ids.
+    not_found : int
+        Those not found (counted and named in a note, not an error).
+    """
+
+    source: str
+    flagged: int
+    found: int
+    not_found: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"source": self.source, "flagged": self.flagged, "found": self.found, "not_found": self.not_found}
 
 
 @dataclass(frozen=True)
@@ -297,6 +352,12 @@ class ErrorCell(ItemReads):
         What each side is compared with, in words.
     vs : tuple of (str, str)
         The same in short.
+    flagged : int or None
+        With ``label_issues=``: how many of the cell's documents label-issues flagged as likely gold errors
+        (None without it).
+    likely_gold_errors : tuple of LikelyGoldError
+        With ``label_issues=``: the flagged documents of the cell, up to ``examples``, smallest hash first (the
+        same keyed hash as the examples, so the same however the input is split).
     """
 
     gold: str
@@ -314,15 +375,19 @@ class ErrorCell(ItemReads):
     category: str | None = None
     against: tuple[str, str] = ("", "")
     vs: tuple[str, str] = ("", "")
+    flagged: int | None = None
+    likely_gold_errors: tuple[LikelyGoldError, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
+        marks: dict[str, object] = {} if self.flagged is None else {
+            "flagged": self.flagged, "likely_gold_errors": [e.to_dict() for e in self.likely_gold_errors]}
         return {"gold": self.gold, "pred": self.pred, "count": self.count, "share": self.share,
                 "opposite": self.opposite, "tokens": self.tokens,
                 "terms_vs_gold": [t.to_dict() for t in self.terms_vs_gold],
                 "terms_vs_pred": [t.to_dict() for t in self.terms_vs_pred],
                 "examples": [e.to_dict() for e in self.examples], "confident": [e.to_dict() for e in self.confident],
                 "notes": list(self.notes), "kind": self.kind, "category": self.category,
-                "against": list(self.against), "vs": list(self.vs)}
+                "against": list(self.against), "vs": list(self.vs), **marks}
 
 
 @dataclass(frozen=True)
@@ -399,6 +464,8 @@ class ErrorAnalysis(Display):
     slices : tuple of ErrorSlice
         With ``by``: the analysis of every slice, in the slices' sorted order (the whole analysis above is that of
         every document).
+    label_issues : LabelIssueMarks or None
+        With ``label_issues=``: the source of the likely gold errors marked in the cells and how many were found.
     """
 
     labels: tuple[str, ...]
@@ -414,6 +481,7 @@ class ErrorAnalysis(Display):
     categories: tuple[CategoryCounts, ...] = ()
     by: tuple[str, ...] = ()
     slices: tuple[ErrorSlice, ...] = ()
+    label_issues: LabelIssueMarks | None = None
 
     def __post_init__(self) -> None:
         freeze_fields(self, ("signature",))
@@ -444,7 +512,8 @@ class ErrorAnalysis(Display):
                 "cells": [c.to_dict() for c in self.cells], "prior": self.prior.to_dict(),
                 "analyzer": self.analyzer.to_dict(), "settings": self.settings.to_dict(), "notes": list(self.notes),
                 "engine": {} if self.engine is None else self.engine.to_dict(), "signature": thaw(self.signature),
-                **({"by": list(self.by), "slices": [x.to_dict() for x in self.slices]} if self.by else {})}
+                **({"by": list(self.by), "slices": [x.to_dict() for x in self.slices]} if self.by else {}),
+                **({} if self.label_issues is None else {"label_issues": self.label_issues.to_dict()})}
 
     def terms_frame(self) -> pandas.DataFrame:
         """One row per listed term of each error cell (``to_frame()`` gives the cells). Columns

@@ -33,7 +33,8 @@ import numpy as np
 
 from clfeval.core import grouped_sums
 
-__all__ = ["ConfidentLearning", "confident_learning", "RANK_BY", "cell_counts", "id_order", "matrices", "at_or_above"]
+__all__ = ["ConfidentLearning", "confident_learning", "RANK_BY", "cell_counts", "id_order", "matrices", "at_or_above",
+           "top_margins"]
 
 RANK_BY = ("self_confidence", "normalized_margin")
 
@@ -124,21 +125,24 @@ def confident_learning(given: np.ndarray, p: np.ndarray, order: np.ndarray | Non
     masked = np.where(above, p, -1.0)
     best = np.argmax(masked, axis=1) if k else np.zeros(n, dtype=np.int64)
     counted = above.any(axis=1)
-    c = np.zeros((k, k), dtype=np.int64)
-    np.add.at(c, (given[counted], best[counted]), 1)
+    c = np.bincount(given[counted] * k + best[counted], minlength=k * k).astype(np.int64).reshape(k, k)
     calibrated, joint, noise, counts = matrices(c, n_given)
     cell_flagged = np.zeros((k, k), dtype=np.int64)
     # every flagged (row, class, margin); an item in two cells keeps the cell of its largest margin
     best_margin = np.full(n, -np.inf)
     suggested = np.full(n, -1, dtype=np.int64)
+    by_given = np.argsort(given, kind="stable")  # the rows given each label, in row order
+    bounds = np.searchsorted(given[by_given], np.arange(k + 1))
     for i in range(k):
-        members = np.flatnonzero(given == i)
+        members = by_given[bounds[i]:bounds[i + 1]]
+        if not counts[i].any():
+            continue
+        rows_i = p[members]  # the rows given i, gathered once for all of the row's cells
         for j in range(k):
             m = int(counts[i, j])
             if i == j or m == 0:
                 continue
-            margin = p[members, j] - p[members, i]
-            pick = members[np.lexsort((rows[members], tie[members], -margin))[:m]]
+            pick = top_margins(rows_i[:, j] - rows_i[:, i], members, tie, m)
             cell_flagged[i, j] = pick.size
             mj = p[pick, j] - p[pick, i]
             better = mj > best_margin[pick]  # classes in increasing order: equal margins keep the lower class
@@ -154,6 +158,28 @@ def confident_learning(given: np.ndarray, p: np.ndarray, order: np.ndarray | Non
     flagged = flagged[ranked]
     return ConfidentLearning(n_given, thresholds, c, calibrated, joint, noise, counts, cell_flagged, flagged,
                              given[flagged], suggested[flagged], own[ranked], margin_f[ranked])
+
+
+def top_margins(margin: np.ndarray, members: np.ndarray, tie: np.ndarray, m: int) -> np.ndarray:
+    """The ``m`` rows of ``members`` with the largest ``margin`` (equal margins: the smaller ``tie``, then the
+    smaller row), in no particular order: the m-th largest margin found by a partial sort, the rows above it
+    taken, and only the rows equal to it sorted by the tie-break (a full sort of every cell's rows is what this
+    avoids: it took most of the rule's time at 1e6 items).
+
+    >>> top_margins(np.array([.5, .9, .5, .1]), np.array([10, 11, 12, 13]), np.arange(14)[::-1], 2).tolist()
+    [11, 12]
+    """
+    size = members.size
+    if m >= size:
+        return members
+    kth = np.partition(margin, size - m)[size - m]
+    above = margin > kth
+    need = m - int(np.count_nonzero(above))
+    equal = np.flatnonzero(margin == kth)
+    if need < equal.size:
+        rows = members[equal]
+        equal = equal[np.lexsort((rows, tie[rows]))[:need]]
+    return np.concatenate([members[above], members[equal]])
 
 
 def at_or_above(p: np.ndarray, thresholds: np.ndarray, sums: list[Fraction], n_given: np.ndarray) -> np.ndarray:
