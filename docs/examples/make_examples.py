@@ -48,6 +48,11 @@ Every number the guide shows from these files can be checked by hand:
   predicted trade. Errors: grain -> trade 4 (s03, s06, s09 and the planted s12), trade -> money 1 (the planted
   s30); label-issues flags s12 and s30, so 1 of grain -> trade's 4 and 1 of trade -> money's 1.
   Ranked by self-confidence: s30 (0.1, margin 0.1 - 0.85 = -0.75), then s12 (0.15, margin -0.65).
+* stories-a.csv and stories-b.csv -- two systems' predictions (id, gold, pred) of the 36 stories, for `clfeval
+  compare --label-issues`. A predicts every given label (36/36 right by the gold, s12 and s30 included); B predicts
+  the true labels of s12 (trade) and s30 (money) and is wrong on four right stories (s03, s15, s20, s27): 30/36.
+  McNemar: n_AB = 6, n_BA = 0, p = (1/2)^6 = 1/64 = 0.0156 < 0.05. Without s12 and s30: n_AB = 4, p = 1/16 =
+  0.0625; relabelled: n_AB = 4, n_BA = 2, p = P(X >= 4 | 6, 1/2) = 22/64 = 0.3438: the verdict flips.
 """
 
 from __future__ import annotations
@@ -195,7 +200,6 @@ def stories() -> None:
           [[f"s{i + 1:02d}", *r] for i, r in enumerate(rows)])
 
 
-
 def story_preds() -> None:
     """A model's predictions of the stories: the most probable class, the grain stories at 0.7 predicted trade."""
     rows = []
@@ -209,6 +213,16 @@ def story_preds() -> None:
         rows.append([r["id"], r["gold"], pred, r["text"]])
     write("story-preds.csv", ["id", "gold", "pred", "text"], rows)
 
+
+def story_systems() -> None:
+    """Systems A and B on the stories: A agrees with the gold labels, B with the true labels of s12 and s30."""
+    with open(HERE / "stories.csv", encoding="utf-8") as f:
+        gold = [(r["id"], r["gold"]) for r in csv.DictReader(f)]
+    b_pred = {"s12": "trade", "s30": "money", "s03": "money", "s15": "trade", "s20": "grain", "s27": "grain"}
+    write("stories-a.csv", ["id", "gold", "pred"], [[i, g, g] for i, g in gold])
+    write("stories-b.csv", ["id", "gold", "pred"], [[i, g, b_pred.get(i, g)] for i, g in gold])
+
+
 if __name__ == "__main__":
     mails()
     dev()
@@ -218,3 +232,4 @@ if __name__ == "__main__":
     demsar()
     stories()
     story_preds()
+    story_systems()

@@ -157,6 +157,8 @@ _NO_BINS = ("score_bins bins the score column named by score=; arrays give score
 _NO_TEXTS = ("texts joins a second file to the data by its id column; arrays give the texts as an array (text=), "
              "and with arrays texts= is refused ('give pred and text as arrays too')")
 
+_NO_LABEL_ISSUES = ("label_issues matches the flagged items to the compared items by their id column; arrays have "
+                    "no columns (compare refuses them with label_issues)")
 _NO_RUNS = "runs_db reads a clfeval run log (the runs cv and holdout record), which no input kind here is"
 _NO_LISTS = "a table's or a PATH's label sets are text cells of one column (sep), never ragged arrays of lists"
 
@@ -257,6 +259,10 @@ CALLS: dict[tuple[str, str], Kinds] = {
         "arrays": lambda x, e: C(_a(x)["gold"], _a(x)["prob"], _a(x, "b")["prob"], metric="roc_auc", score_bins=16,
                                  engine=e, **DOG, **BOOT),
         **_tabular(lambda k, e: C(k.of(), k.of("b"), id="id", score_bins=16, engine=e, **AUC, **BOOT))},
+    ("compare", "label_issues"): {
+        "arrays": _NO_LABEL_ISSUES,
+        **_tabular(lambda k, e: C(k.of(), k.of("b"), id="id", engine=e, label_issues=clfeval.label_issues(
+            k.x.frames["a"], id="id"), **BOOT))},
     ("threshold", "score"): {
         "arrays": lambda x, e: T(_half(_a(x)["gold"], True), _half(_a(x)["prob"], True),
                                  dev=(_half(_a(x)["gold"], False), _half(_a(x)["prob"], False)), engine=e, **DOG),

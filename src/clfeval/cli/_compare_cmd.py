@@ -50,6 +50,9 @@ from clfeval.errors import UsageError
 @click.option("--pred", default="pred", show_default=True, help="Column of predicted labels.")
 @click.option("--score", default=None, help="Column of scores, compared with --metric roc_auc or average_precision.")
 @click.option("--positive", default=None, help="Positive class of a score metric.")
+@click.option("--label-issues", type=click.Path(path_type=Path), default=None, metavar="RESULT.json",
+              help="Does the verdict survive? The JSON (or --flagged file) of label-issues, with --id: compare again "
+                   "without its flagged items and with them relabelled.")
 @paired_file_options
 @reading_options
 @memory_option("Memory budget of the id join (e.g. 512MB, 2GiB; default 1GiB): beyond it, the items are "
@@ -70,7 +73,8 @@ def compare(files: tuple[Path, ...], **o: Any) -> None:
     if len(files) < 2:
         raise UsageError(f"compare needs at least two predictions files (A_FILE B_FILE ...); got {len(files)}.")
     labels = [f"{chr(65 + i)}_FILE" if i < 3 else f"file {i + 1}" for i in range(len(files))]
-    check_paths(list(zip(labels, files, strict=False)), [("--output", o["output"])])
+    check_paths([*zip(labels, files, strict=False), *([("--label-issues", o["label_issues"])] if o["label_issues"]
+                                                      else [])], [("--output", o["output"])])
     (engine, fmt, output), gate = engine_and_output(o), o.pop("gate")
     inputs = [input_path(f, input_format=o["input_format"], encoding=o["encoding"]) for f in files]
     o.update(id=o.pop("id_col"), normalize=o.pop("normalize_labels"), ci=o.pop("ci_level"))

@@ -108,6 +108,8 @@ TABLE: tuple[Capability, ...] = (
                dask="the Dask join matches ids, not (repeat, id) keys"),
     Capability("compare", "score_bins", "binned ROC-AUCs compared at any size",
                dask="the binned joint table is counted by the local stream"),
+    Capability("compare", "label_issues", "the verdict again without the likely label errors, and relabelled",
+               dask=f"the two systems are read into memory and compared again without the flagged items: {_ITEMS}"),
     Capability("threshold", "score", "a cut chosen on dev, applied to test (exact, any size)"),
     Capability("threshold", "by", "one cut chosen on dev overall; the test data's slice tables at that cut"),
     Capability("threshold", "scores_prefix", "one cut per label (multi-label)",

@@ -8,6 +8,7 @@ the memory budget) or run on Dask; score metrics, DeLong's test and the binned m
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -27,6 +28,8 @@ if TYPE_CHECKING:  # the input types, named for type checkers only (nothing heav
     import polars
     import pyarrow
     from numpy.typing import ArrayLike
+
+    from clfeval.ops.label_issues import LabelIssues
 
     #: A label as given: text, a whole number or a flag.
     Label: TypeAlias = str | int | bool
@@ -49,7 +52,8 @@ def compare(*systems: Input, gold: ArrayLike | str | None = None, pred: str | Se
             normalize: str | None = None, engine: Local | Dask | str | None = None,
             progress: Callable[[int, int], None] | None = None,
             by: str | Sequence[str] | Mapping[str, ArrayLike] | None = None, by_bins: int | None = None,
-            by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30) -> Compared:
+            by_binning: str = "quantile", max_slices: int = 1_000, min_slice: int = 30,
+            label_issues: LabelIssues | str | os.PathLike[str] | None = None) -> Compared:
     """Compare systems on the same test items with a paired test.
 
     ``compare(gold, pred_a, pred_b)`` compares arrays (more arrays: every pair, or each against
@@ -145,6 +149,11 @@ def compare(*systems: Input, gold: ArrayLike | str | None = None, pred: str | Se
         Refuse more slices than this (all ``by`` columns together); default 1,000.
     min_slice : int
         Slices with fewer items are shown, not tested, and never called the worst; default 30.
+    label_issues : LabelIssues or PATH, optional
+        A :func:`clfeval.label_issues` result (or the PATH of its JSON, or of its ``--flagged`` CSV or Parquet
+        file): the same comparison again with its flagged items removed, and with their gold label replaced by the
+        suggested one (``r.robustness``: does the verdict survive?). Items matched by ``id``; two tables or PATHs, a
+        count metric, not DeLong's test; in memory.
 
     Returns
     -------
@@ -164,7 +173,7 @@ def compare(*systems: Input, gold: ArrayLike | str | None = None, pred: str | Se
                     repeat=repeat, score_bins=score_bins, score_binning=score_binning,
                     input_format=input_format, encoding=encoding, normalize=normalize, engine=engine,
                     progress=progress, by=by, by_bins=by_bins, by_binning=by_binning,
-                    max_slices=max_slices, min_slice=min_slice)
+                    max_slices=max_slices, min_slice=min_slice, label_issues=label_issues)
 
 
 def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | None, metric: Any, test: str,
@@ -173,7 +182,8 @@ def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | N
              alternative: str, margin: float | None, scores_prefix: str | None, repeat: str | None,
              score_bins: int | None, score_binning: str, input_format: str | None, encoding: str,
              normalize: str | None, engine: Any, progress: Callable[[int, int], None] | None, by: Any,
-             by_bins: int | None, by_binning: str, max_slices: int, min_slice: int) -> Compared:
+             by_bins: int | None, by_binning: str, max_slices: int, min_slice: int,
+             label_issues: Any = None) -> Compared:
     """The front door's work: the test's result, with its engine block."""
     from clfeval.significance import with_estimate
 
@@ -182,6 +192,13 @@ def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | N
                                                         ci_method=ci_method, test=test)
     systems = tuple(checked)
     gold, pred, score, id = cols["gold"], cols["pred"], cols["score"], cols["id"]
+    flagged = None
+    if label_issues is not None:
+        flagged = _check_label_issues(label_issues, systems, id, {
+            "test delong": test == "delong", "by": by is not None, "score": score is not None,
+            "scores_prefix": scores_prefix is not None, "margin": margin is not None,
+            "score_bins": score_bins is not None,
+            "a metric that is not a count metric": _scored(["x"], metric, test) or not isinstance(metric, str)})
     if by is not None:  # issue 26: A vs B within every slice (engines.slicing)
         from clfeval.front._slicecompare import compare_by_front
         from clfeval.front._slicing import check_by
@@ -197,7 +214,7 @@ def _compare(*systems: Any, gold: Any, pred: Any, score: str | None, id: str | N
         return with_estimate(_tabular(
             eng, list(systems), gold, pred, score, id, metric, test, samples, seed, alpha, ci, zero_division,
             beta, names, baseline, alternative, margin, scores_prefix, repeat, score_bins, score_binning, input_format,
-            encoding, normalize, positive, progress), estimate)
+            encoding, normalize, positive, progress, flagged), estimate)
     if gold is None:
         gold, *rest = systems
     else:
@@ -361,7 +378,7 @@ def _tabular(eng: Runner, systems: list[Any], gold: str, pred: str, score: str |
              test: str, samples: int, seed: Any, alpha: float, ci: float, zero_division: Any, beta: float,
              names: Sequence[str] | None, baseline: str | None, alternative: str, margin: float | None,
              prefix: str | None, repeat: str | None, bins: int | None, binning: str, fmt: str | None, encoding: str,
-             normalize: str | None, positive: Any, progress: Any) -> Compared:
+             normalize: str | None, positive: Any, progress: Any, flagged: Any = None) -> Compared:
     from clfeval.core import check_beta, check_probability, check_samples
     from clfeval.front import _comparesteps as steps
     from clfeval.significance import SCORE_METRICS, check_metric
@@ -380,7 +397,8 @@ def _tabular(eng: Runner, systems: list[Any], gold: str, pred: str, score: str |
     eng.admit("compare", {"score": score is not None, "scores_prefix": prefix is not None,
                           "margin": margin is not None, "alternative=two-sided": alternative != "greater",
                           "repeat": repeat is not None, "more than two inputs": len(systems) != 2,
-                          "test=delong": test == "delong", "score_bins": bins is not None},
+                          "test=delong": test == "delong", "score_bins": bins is not None,
+                          "label_issues": flagged is not None},
               stdin={"data": any(inputs.is_stdin(s) for s in systems)})
     if scored and not score and prefix is None:
         raise UsageError(lambda s: f"metric {metric!r} compares scores: name the score column with {s}.",
@@ -416,11 +434,36 @@ def _tabular(eng: Runner, systems: list[Any], gold: str, pred: str, score: str |
 
         if prefix is None and bins is None and not scored:  # count metrics: the joint tables, on any engine
             r, mode = steps.counted(eng, ins, nm, baseline, gold, pred, id_col, repeat, normalize, progress, common)
+            if flagged is not None:  # does the verdict survive the likely label errors? (in memory)
+                r = dataclasses.replace(r, robustness=steps.robustness(
+                    ins, nm, baseline, gold, pred, id_col, repeat, normalize, common, flagged, r))
         else:
             r, mode = eng.over_path(local, cluster)
     said = [*(getattr(r, "notes", None) or []), str((getattr(r, "signature", None) or {}).get("engine", ""))]
     spilled = any("partition" in n and "disk" in n for n in said)  # the id join went to disk
     return cast(Compared, with_engine(r, eng.block(mode, spilled=spilled, spooled=spooled)))
+
+
+def _check_label_issues(result: Any, systems: tuple[Any, ...], id: Any, refused: dict[str, bool]) -> Any:
+    """``label_issues=`` checked before any work: an id column, two tables or PATHs, a count-table comparison; the
+    flagged items as (id, suggested label)."""
+    from clfeval.front._comparesteps import flagged_of
+
+    if id is None:
+        raise UsageError(lambda o, d: f"option {o} matches the flagged items to the compared items by id: give {d} "
+                                      f"(the item-id column of the inputs and of the label-issues result), or leave "
+                                      f"out {o}.", params=["label_issues", "id"])
+    if len(systems) != 2 or not all(inputs.is_path(s) or inputs.is_table(s) for s in systems):
+        raise UsageError(lambda o: f"option {o} compares two systems given as tables or PATHs with an id column "
+                                   f"(A B); got {len(systems)} input(s){'' if len(systems) != 2 else ' as arrays'}.",
+                         params=["label_issues"])
+    what = next((w for w, on in refused.items() if on), None)
+    if what is not None:
+        raise UsageError(lambda o: f"option {o} re-runs the count-table comparison of two systems (bootstrap, "
+                                   f"randomization or McNemar of a count metric); {what} is not offered with it "
+                                   f"(DeLong's test and score metrics rank scores, not labels).",
+                         params=["label_issues"])
+    return flagged_of(result)
 
 
 def _tail(given: str) -> str:

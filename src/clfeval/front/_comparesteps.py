@@ -13,7 +13,7 @@ from clfeval.errors import DataError, UsageError
 if TYPE_CHECKING:
     from clfeval.engines import Runner
 
-__all__ = ["names_of", "counted", "scores_in_memory", "binned", "read_score_columns"]
+__all__ = ["names_of", "counted", "scores_in_memory", "binned", "read_score_columns", "flagged_of", "robustness"]
 
 
 def names_of(inputs: list[Any]) -> list[str]:
@@ -150,3 +150,102 @@ def read_score_columns(paths: Sequence[Any], *, gold: str, prefix: str, id_col: 
         for d, c in zip(out, cols_, strict=False):
             d[lab] = c
     return gold_col, out
+
+
+def flagged_of(result: Any) -> list[tuple[str, str]]:
+    """The flagged items of a label-issues result (a :class:`~clfeval.ops.label_issues.LabelIssues`, or the PATH of
+    its JSON) as (id as text, suggested label); refused with a sentence when they have no ids."""
+    import json
+    import os
+
+    if isinstance(result, (str, os.PathLike)) and str(result).lower().endswith((".csv", ".parquet")):
+        items = _flagged_file(str(result))  # the --flagged file of label-issues
+    elif isinstance(result, (str, os.PathLike)):
+        try:
+            with open(result, encoding="utf-8") as f:
+                data = json.load(f)
+            items = [(i["id"], str(i["suggested"])) for i in data["flagged"]]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            why = f"{type(e).__name__}: {e}"
+            raise DataError(lambda o: f"option {o} reads the JSON that clfeval label-issues writes (with its "
+                                      f"'flagged' items, each with 'id' and 'suggested'); {str(result)!r} is not "
+                                      f"one ({why}).", params=["label_issues"]) from None
+    elif hasattr(result, "flagged"):
+        items = [(f.id, str(f.suggested)) for f in result.flagged]
+    else:
+        raise UsageError(lambda o: f"option {o} takes a LabelIssues result (clfeval.label_issues) or the PATH of its "
+                                   f"JSON; got {type(result).__name__}.", params=["label_issues"])
+    if any(i is None for i, _ in items):
+        raise DataError(lambda o, d: f"option {o}: the label-issues result has flagged items without ids; run "
+                                     f"label-issues with {d} so that they can be matched to the compared items.",
+                        params=["label_issues", "id"])
+    return [(str(i), s) for i, s in items]
+
+
+def _flagged_file(path: str) -> list[tuple[Any, str]]:
+    """(id, suggested) of every row of a ``label-issues --flagged`` file (CSV or Parquet; ids read as text)."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+    import pyarrow.parquet as pq
+
+    try:
+        if path.lower().endswith(".csv"):
+            t = pcsv.read_csv(path, convert_options=pcsv.ConvertOptions(column_types={"id": pa.string()}))
+        else:
+            t = pq.read_table(path)
+        ids, suggested = t.column("id").to_pylist(), t.column("suggested").to_pylist()
+    except (OSError, KeyError, pa.ArrowException) as e:
+        why = f"{type(e).__name__}: {e}"
+        raise DataError(lambda o: f"option {o} reads the --flagged file of clfeval label-issues (columns 'id' and "
+                                  f"'suggested'); {path!r} is not one ({why}).", params=["label_issues"]) from None
+    return [(i, str(s)) for i, s in zip(ids, suggested, strict=True)]
+
+
+def robustness(inputs: list[Any], names: list[str], baseline: str | None, gold: str, pred: str, id_col: str | None,
+               repeat: str | None, normalize: str | None, common: dict[str, Any], flagged: list[tuple[str, str]],
+               original: Any) -> Any:
+    """The robustness block: the two systems read into memory and matched by id, then compared again with the same
+    settings with the flagged items removed, and with their gold label replaced by the suggested one."""
+    import numpy as np
+
+    from clfeval.io import align_predictions, one_repeat, read_predictions
+    from clfeval.ops.compare import Robustness, survival_sentence
+    from clfeval.significance import compare as compare_two
+
+    ins, nm = ordered(inputs, names, baseline)
+    read = [one_repeat(read_predictions(i, gold=gold, pred=pred, id=id_col, normalize=normalize), repeat)
+            for i in ins]
+    gold_col, (col_a, col_b), ids = align_predictions(read)
+    g = np.asarray(gold_col.to_pylist(), dtype=object)
+    a, b = (np.asarray(c.to_pylist(), dtype=object) for c in (col_a, col_b))
+    where = {str(v): k for k, v in enumerate(ids or [])}  # ids as text (matched by id: id= is required)
+    rows = {where[i]: s for i, s in flagged if i in where}
+    hit = np.zeros(len(g), dtype=bool)
+    hit[list(rows)] = True
+    relabelled = g.copy()
+    for k, s in rows.items():
+        relabelled[k] = s
+    keep = {k: common[k] for k in ("metric", "test", "samples", "seed", "alpha", "ci", "zero_division", "beta",
+                                   "alternative") if k in common}
+
+    def run(gg: Any, aa: Any, bb: Any) -> Any:
+        c = compare_two(list(gg), list(aa), list(bb), names=(nm[0], nm[1]), **keep)
+        return _variant(c)
+
+    removed = run(g[~hit], a[~hit], b[~hit])
+    relab = run(relabelled, a, b)
+    sentence = survival_sentence(bool(original.rejected), removed.rejected, relab.rejected, len(rows))
+    return Robustness(n_flagged=len(flagged), n_matched=len(rows), removed=removed, relabelled=relab,
+                      sentence=sentence)
+
+
+def _variant(c: Any) -> Any:
+    """One comparison as a row of the robustness block (its estimate interval as every format shows it)."""
+    from clfeval.ops.compare import RobustVariant
+
+    ci = c.ci
+    bca = ci.bca.delta if ci.bca is not None else None
+    low, high = bca if ci.estimate == "bca" and bca else ci.delta
+    bound = None if ci.test_bound is None else float(ci.test_bound.value)
+    return RobustVariant(n=c.n, a=c.a, b=c.b, delta=c.delta, ci=(float(low), float(high)), bound=bound,
+                         p_value=c.p_value, rejected=bool(c.rejected), verdict=c.verdict)

@@ -13,7 +13,7 @@ from clfeval.render._util import Block, TableBlock, TextBlock, blocks_to_markdow
 from clfeval.significance import metric_label
 
 __all__ = ["comparison_blocks", "multi_blocks", "sliced_blocks", "ci_blocks", "bound_label", "estimate_caption",
-           "estimate_of",
+           "estimate_of", "robustness_blocks",
            "compared_blocks", "register_kind"]
 
 _TEST_NAMES = {"bootstrap": "paired bootstrap", "randomization": "approximate randomization",
@@ -114,12 +114,36 @@ def comparison_blocks(c: Compared) -> list[Block]:
     blocks.append(TableBlock(f"{_TEST_NAMES[c.test]} — {hyp}, one-sided; α = {c.alpha:g}", ["", "value"], test_rows))
     blocks.append(TextBlock(c.verdict, style="bold"))
     blocks.append(estimates)  # the two-sided intervals, estimates, below the test and its own bound
+    if c.robustness is not None:
+        blocks.extend(robustness_blocks(c))
     for note in c.notes:
         blocks.append(TextBlock(note, style="dim"))
     sig = c.signature
     blocks.append(TextBlock(f"clfeval {sig['version']} · {sig['p_value_definition']} · {sig['engine']} · "
                             f"zero_division={sig['zero_division']}", style="dim"))
     return blocks
+
+
+def robustness_blocks(c: Compared) -> list[Block]:
+    """Does the verdict survive the likely label errors? The comparison as given, with the flagged items removed
+    and relabelled (``compare(..., label_issues=...)``), each with its own verdict, and the sentence."""
+    rb = c.robustness
+    assert rb is not None
+    samples = c.samples if c.test != "mcnemar" else None
+    tb = c.ci.test_bound
+    rows = [["as given", f"{c.n:,}", c.a, c.b, c.delta, "—" if tb is None else num(tb.value),
+             p_text(c.p_value, samples)]]
+    for name, v in (("flagged items removed", rb.removed), ("flagged items relabelled", rb.relabelled)):
+        rows.append([name, f"{v.n:,}", v.a, v.b, v.delta, "—" if v.bound is None else num(v.bound),
+                     p_text(v.p_value, samples)])
+    head = (f"Does the verdict survive the likely label errors? {rb.n_matched:,} of the {rb.n_flagged:,} flagged "
+            f"items are in these data (matched by id)")
+    what = ("the test has no interval of its own" if tb is None else
+            f"bound: δ's {bound_label(tb)} (each comparison its own)")
+    return [TableBlock(head, ["", "items", "A", "B", "δ = A − B", "bound", "p"], rows,
+                       caption=f"the same test, metric, samples and seed; {what}"),
+            TextBlock(f"Removed: {rb.removed.verdict}"), TextBlock(f"Relabelled: {rb.relabelled.verdict}"),
+            TextBlock(rb.sentence, style="bold")]
 
 
 def multi_blocks(m: Compared) -> list[Block]:

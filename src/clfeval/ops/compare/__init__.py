@@ -13,6 +13,7 @@ _EXPORTS = {
                                    "SlicedPart", "SliceRow"),
     "clfeval.ops.compare._parts": ("PairIntervals", "BcaIntervals", "TestBound", "ResampledCounts", "McNemarCounts",
                                    "Distribution", "PhiDelta", "PhiDeltaPoint", "Undefined"),
+    "clfeval.ops.compare._robust": ("Robustness", "RobustVariant"),
 }
 
 __all__ = _names(_EXPORTS)
@@ -21,6 +22,7 @@ __all__ = _names(_EXPORTS)
 _INTERNAL: dict[str, tuple[str, ...]] = {
     "clfeval.ops.compare._parts": ("Interval", "TestCounts", "as_float", "interval", "interval_or_none"),
     "clfeval.ops.compare._result": ("KINDS",),
+    "clfeval.ops.compare._robust": ("survival_sentence",),
 }
 if TYPE_CHECKING:  # _INTERNAL, for type checkers
     from clfeval.ops.compare._parts import (
@@ -31,6 +33,7 @@ if TYPE_CHECKING:  # _INTERNAL, for type checkers
         interval_or_none as interval_or_none,
     )
     from clfeval.ops.compare._result import KINDS as KINDS
+    from clfeval.ops.compare._robust import survival_sentence as survival_sentence
 __getattr__, __dir__ = _attach(__name__, _EXPORTS, internal=_INTERNAL)
 
 if TYPE_CHECKING:
@@ -55,3 +58,4 @@ if TYPE_CHECKING:
         Undefined as Undefined,
     )
     from clfeval.ops.compare._result import Compared as Compared
+    from clfeval.ops.compare._robust import Robustness as Robustness, RobustVariant as RobustVariant

@@ -36,6 +36,7 @@ from clfeval.ops.compare._kinds import (
     SliceRow,
 )
 from clfeval.ops.compare._parts import Distribution, Interval, PairIntervals, PhiDelta, TestCounts, Undefined
+from clfeval.ops.compare._robust import Robustness
 
 if TYPE_CHECKING:
     import pandas
@@ -84,6 +85,8 @@ class Compared(Display):
         Where it ran (the front door sets it; None for a comparison inside another).
     pair, many, delong, delong_ovr, noninferiority, sliced : part or None
         What the test adds; exactly one is set (:attr:`kind`).
+    robustness : Robustness or None
+        With ``label_issues=``: the verdict with the likely label errors removed, and relabelled.
     """
 
     names: tuple[str, ...]
@@ -103,6 +106,7 @@ class Compared(Display):
     delong_ovr: DeLongOvRPart | None = None
     noninferiority: NonInferiorityPart | None = None
     sliced: SlicedPart | None = None
+    robustness: Robustness | None = None
 
     def __post_init__(self) -> None:
         held = [k for k in KINDS if getattr(self, k) is not None]
@@ -498,6 +502,8 @@ class Compared(Display):
     def to_dict(self) -> dict[str, object]:
         """The JSON of the test (NaN stays NaN here; JSON writers turn it into null), with the engine block."""
         out = _JSON[self.kind](self)
+        if self.robustness is not None:  # only with label_issues= (every other JSON unchanged)
+            out["robustness"] = self.robustness.to_dict()
         if self.engine is not None:
             out["engine"] = self.engine.to_dict()
         return out

@@ -331,7 +331,7 @@ def comparison_page(c: Compared, figs: Figures | None = None) -> Page:
                         + ("" if tb else ", a different procedure from the test") + ")",
                         interval_text(est["delta"][1]))]),
                  p_card(c)],
-                verdicts=[c.verdict])
+                verdicts=[c.verdict] + ([c.robustness.sentence] if c.robustness is not None else []))
     s.facts = [("metric", c.metric_description or c.metric), ("test", c.test), ("samples", f"{c.samples or 0:,}"),
                ("seed", str(c.seed)), ("items", f"{c.n:,}")]
     page, sections = base_page(c, comparison_blocks(c), notes=c.notes, summary=s)
