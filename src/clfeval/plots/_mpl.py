@@ -198,6 +198,28 @@ def label_ticks(fig: Any, ax: Any, axis: str, positions: Sequence[float] | np.nd
             _tooltip(fig, t, full)
 
 
+def class_grid(fig: Any, ax: Any, labels: Sequence[Any], fontsize: float, xlabel: str, ylabel: str) -> None:
+    """The axes of a k × k class matrix (the confusion matrix, the noise matrix): the classes as ticks on both
+    axes (shortened, with tooltips), column labels turned so that they never overlap, the axis names, no
+    spines."""
+    k = len(labels)
+    limit = 22 if k <= 20 else 14
+    label_ticks(fig, ax, "x", range(k), labels, limit)
+    label_ticks(fig, ax, "y", range(k), labels, limit)
+    longest = max((len(short(x, limit)) for x in labels), default=1)
+    rotation = 90 if k > 6 else 45 if longest * k > 36 else 0  # column labels never overlap
+    ax.tick_params(axis="x", labelrotation=rotation, labelsize=max(fontsize, 5))
+    if rotation == 45:
+        for t in ax.get_xticklabels():
+            t.set_horizontalalignment("right")
+            t.set_rotation_mode("anchor")
+    ax.tick_params(axis="y", labelsize=max(fontsize, 5))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    for s in ax.spines.values():
+        s.set_visible(False)
+
+
 def legend(fig: Any, ax: Any, handles: Sequence[Any], labels: Iterable[Any], **kw: Any) -> Any:
     """A legend whose texts are set after it is built (labels starting with ``_`` still show).
 

@@ -57,21 +57,7 @@ def noise_matrix(result: Any, *, ax: Any = None) -> Any:
                 text = "—" if np.isnan(v) else f"{v:.2f}"
                 ax.text(j, i, text, ha="center", va="center", fontsize=fs, in_layout=False,
                         color="white" if not np.isnan(v) and v > 0.55 else "#222222", gid=f"cell-{i}-{j}")
-        limit = 22 if k <= 20 else 14
-        _mpl.label_ticks(fig, ax, "x", range(k), labels, limit)
-        _mpl.label_ticks(fig, ax, "y", range(k), labels, limit)
-        longest = max((len(_mpl.short(x, limit)) for x in labels), default=1)
-        rotation = 90 if k > 6 else 45 if longest * k > 36 else 0
-        ax.tick_params(axis="x", labelrotation=rotation, labelsize=max(fs, 5))
-        if rotation == 45:
-            for t in ax.get_xticklabels():
-                t.set_horizontalalignment("right")
-                t.set_rotation_mode("anchor")
-        ax.tick_params(axis="y", labelsize=max(fs, 5))
-        ax.set_xlabel("true label (estimated)")
-        ax.set_ylabel("given label")
-        for s in ax.spines.values():
-            s.set_visible(False)
+        _mpl.class_grid(fig, ax, labels, fs, "true label (estimated)", "given label")
         bar = fig.colorbar(im, ax=ax, shrink=0.85, pad=0.02)
         bar.set_label("P(given = row | true = column)")
         ax.set_title("Estimated noise matrix")

@@ -65,22 +65,7 @@ def confusion_matrix(result: Any, *, max_classes: int = MAX_HEATMAP, top: int = 
                     continue
                 ax.text(j, i, str(int(cm[i, j])), ha="center", va="center", fontsize=fs, in_layout=False,
                         color="white" if share[i, j] > 0.55 else "#222222", gid=f"cell-{i}-{j}")
-        pos = range(k)
-        limit = 22 if k <= 20 else 14
-        _mpl.label_ticks(fig, ax, "x", pos, labels, limit)
-        _mpl.label_ticks(fig, ax, "y", pos, labels, limit)
-        longest = max(len(_mpl.short(x, limit)) for x in labels)
-        rotation = 90 if k > 6 else 45 if longest * k > 36 else 0  # column labels never overlap
-        ax.tick_params(axis="x", labelrotation=rotation, labelsize=max(fs, 5))
-        if rotation == 45:
-            for t in ax.get_xticklabels():
-                t.set_horizontalalignment("right")
-                t.set_rotation_mode("anchor")
-        ax.tick_params(axis="y", labelsize=max(fs, 5))
-        ax.set_xlabel("predicted")
-        ax.set_ylabel("gold")
-        for s in ax.spines.values():
-            s.set_visible(False)
+        _mpl.class_grid(fig, ax, labels, fs, "predicted", "gold")
         mcp = r.diagnostics.most_confused_pair
         if mcp:
             from matplotlib.patches import Rectangle
